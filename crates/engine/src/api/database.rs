@@ -1,0 +1,23 @@
+//! A database: the committed state shared by all its sessions.
+
+use std::sync::Arc;
+
+use super::Session;
+use crate::storage::Store;
+
+/// An in-memory database. Cheap to clone: clones share the same data.
+#[derive(Clone, Default)]
+pub struct Database {
+    store: Arc<Store>,
+}
+
+impl Database {
+    pub fn new() -> Database {
+        Database::default()
+    }
+
+    /// A new session (a connection, in server terms).
+    pub fn connect(&self) -> Session {
+        Session::new(self.store.clone())
+    }
+}

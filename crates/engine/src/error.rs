@@ -1,0 +1,202 @@
+//! The one error type of the engine. Every error carries a [`SqlState`]; the server turns it
+//! into an ErrorResponse one-to-one, the embedded API returns it as a value.
+
+use std::fmt;
+
+/// PostgreSQL's SQLSTATE codes that KestrelDB raises. Each variant maps to exactly one code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SqlState {
+    SuccessfulCompletion,
+    Warning,
+    NoActiveSqlTransaction,
+    ActiveSqlTransaction,
+    FeatureNotSupported,
+    CardinalityViolation,
+    DataException,
+    StringDataRightTruncation,
+    NumericValueOutOfRange,
+    InvalidTextRepresentation,
+    InvalidDatetimeFormat,
+    DatetimeFieldOverflow,
+    DivisionByZero,
+    InvalidParameterValue,
+    InvalidBinaryRepresentation,
+    InvalidEscapeSequence,
+    NotNullViolation,
+    UniqueViolation,
+    InvalidTransactionState,
+    InFailedSqlTransaction,
+    SyntaxError,
+    UndefinedColumn,
+    UndefinedTable,
+    UndefinedFunction,
+    UndefinedObject,
+    UndefinedParameter,
+    DuplicateColumn,
+    DuplicateTable,
+    DuplicateObject,
+    AmbiguousColumn,
+    DatatypeMismatch,
+    CannotCoerce,
+    GroupingError,
+    InvalidColumnReference,
+    InvalidTableDefinition,
+    WrongObjectType,
+    InvalidSchemaName,
+    IndeterminateDatatype,
+    ProtocolViolation,
+    InvalidPreparedStatementDefinition,
+    DuplicatePreparedStatement,
+    InvalidCursorName,
+    InvalidSqlStatementName,
+    SerializationFailure,
+    DeadlockDetected,
+    QueryCanceled,
+    ProgramLimitExceeded,
+    TooManyConnections,
+    InvalidAuthorizationSpecification,
+    InternalError,
+}
+
+impl SqlState {
+    /// The five-character SQLSTATE code.
+    pub fn code(self) -> &'static str {
+        match self {
+            SqlState::SuccessfulCompletion => "00000",
+            SqlState::Warning => "01000",
+            SqlState::NoActiveSqlTransaction => "25P01",
+            SqlState::ActiveSqlTransaction => "25001",
+            SqlState::FeatureNotSupported => "0A000",
+            SqlState::CardinalityViolation => "21000",
+            SqlState::DataException => "22000",
+            SqlState::StringDataRightTruncation => "22001",
+            SqlState::NumericValueOutOfRange => "22003",
+            SqlState::InvalidTextRepresentation => "22P02",
+            SqlState::InvalidDatetimeFormat => "22007",
+            SqlState::DatetimeFieldOverflow => "22008",
+            SqlState::DivisionByZero => "22012",
+            SqlState::InvalidParameterValue => "22023",
+            SqlState::InvalidBinaryRepresentation => "22P03",
+            SqlState::InvalidEscapeSequence => "22025",
+            SqlState::NotNullViolation => "23502",
+            SqlState::UniqueViolation => "23505",
+            SqlState::InvalidTransactionState => "25000",
+            SqlState::InFailedSqlTransaction => "25P02",
+            SqlState::SyntaxError => "42601",
+            SqlState::UndefinedColumn => "42703",
+            SqlState::UndefinedTable => "42P01",
+            SqlState::UndefinedFunction => "42883",
+            SqlState::UndefinedObject => "42704",
+            SqlState::UndefinedParameter => "42P02",
+            SqlState::DuplicateColumn => "42701",
+            SqlState::DuplicateTable => "42P07",
+            SqlState::DuplicateObject => "42710",
+            SqlState::AmbiguousColumn => "42702",
+            SqlState::DatatypeMismatch => "42804",
+            SqlState::CannotCoerce => "42846",
+            SqlState::GroupingError => "42803",
+            SqlState::InvalidColumnReference => "42P10",
+            SqlState::InvalidTableDefinition => "42P16",
+            SqlState::WrongObjectType => "42809",
+            SqlState::InvalidSchemaName => "3F000",
+            SqlState::IndeterminateDatatype => "42P18",
+            SqlState::ProtocolViolation => "08P01",
+            SqlState::InvalidPreparedStatementDefinition => "42P14",
+            SqlState::DuplicatePreparedStatement => "42P05",
+            SqlState::InvalidCursorName => "34000",
+            SqlState::InvalidSqlStatementName => "26000",
+            SqlState::SerializationFailure => "40001",
+            SqlState::DeadlockDetected => "40P01",
+            SqlState::QueryCanceled => "57014",
+            SqlState::ProgramLimitExceeded => "54000",
+            SqlState::TooManyConnections => "53300",
+            SqlState::InvalidAuthorizationSpecification => "28000",
+            SqlState::InternalError => "XX000",
+        }
+    }
+}
+
+/// An error with PostgreSQL's fields: what the client sees in an ErrorResponse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    pub state: SqlState,
+    pub message: String,
+    pub detail: Option<String>,
+    pub hint: Option<String>,
+    /// 1-based character position in the statement text, as PostgreSQL reports it.
+    pub position: Option<u32>,
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn new(state: SqlState, message: impl Into<String>) -> Error {
+        Error {
+            state,
+            message: message.into(),
+            detail: None,
+            hint: None,
+            position: None,
+        }
+    }
+
+    pub fn with_detail(mut self, detail: impl Into<String>) -> Error {
+        self.detail = Some(detail.into());
+        self
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Error {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn with_position(mut self, position: u32) -> Error {
+        self.position = Some(position);
+        self
+    }
+
+    /// `0A000`: SQL we parse but do not execute yet. Never answer such SQL silently.
+    pub fn unsupported(what: impl fmt::Display) -> Error {
+        Error::new(
+            SqlState::FeatureNotSupported,
+            format!("{what} is not supported yet"),
+        )
+    }
+
+    /// `XX000`: a bug of ours, not the user's mistake.
+    pub fn internal(message: impl Into<String>) -> Error {
+        Error::new(SqlState::InternalError, message)
+    }
+
+    pub fn syntax(message: impl Into<String>) -> Error {
+        Error::new(SqlState::SyntaxError, message)
+    }
+
+    pub fn out_of_range(message: impl Into<String>) -> Error {
+        Error::new(SqlState::NumericValueOutOfRange, message)
+    }
+
+    pub fn division_by_zero() -> Error {
+        Error::new(SqlState::DivisionByZero, "division by zero")
+    }
+
+    /// `22P02`, worded as PostgreSQL's input functions word it.
+    pub fn invalid_input(type_name: &str, input: &str) -> Error {
+        Error::new(
+            SqlState::InvalidTextRepresentation,
+            format!("invalid input syntax for type {type_name}: \"{input}\""),
+        )
+    }
+
+    pub fn sqlstate(&self) -> &'static str {
+        self.state.code()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (SQLSTATE {})", self.message, self.state.code())
+    }
+}
+
+impl std::error::Error for Error {}

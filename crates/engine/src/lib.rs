@@ -1,0 +1,15 @@
+//! KestrelDB's engine: an embeddable PostgreSQL-compatible SQL database over columnar
+//! memory. See ARCHITECTURE.md for the life of a query through the modules below.
+
+pub mod api;
+pub mod error;
+pub mod function;
+pub mod storage;
+pub mod types;
+pub mod vector;
+
+pub use api::{
+    CancelHandle, ColumnInfo, Database, Notice, PreparedStatement, Session, StatementResult,
+    TransactionStatus,
+};
+pub use error::{Error, Result, SqlState};

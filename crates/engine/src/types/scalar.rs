@@ -1,0 +1,65 @@
+//! A single SQL value: constants in plans, parameters, and values pulled out of vectors.
+
+use std::cmp::Ordering;
+
+use super::{Decimal, PhysicalType};
+
+/// One value. A NULL carries no type; the expression that produced it does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScalarValue {
+    Null,
+    Bool(bool),
+    Int16(i16),
+    Int32(i32),
+    Int64(i64),
+    Float32(f32),
+    Float64(f64),
+    Numeric(Decimal),
+    Text(String),
+    /// Days since 2000-01-01 (PostgreSQL's epoch).
+    Date(i32),
+    /// Microseconds since 2000-01-01 00:00:00.
+    Timestamp(i64),
+}
+
+impl ScalarValue {
+    pub fn is_null(&self) -> bool {
+        matches!(self, ScalarValue::Null)
+    }
+
+    /// The physical type of a non-NULL value.
+    pub fn physical(&self) -> Option<PhysicalType> {
+        Some(match self {
+            ScalarValue::Null => return None,
+            ScalarValue::Bool(_) => PhysicalType::Bool,
+            ScalarValue::Int16(_) => PhysicalType::Int16,
+            ScalarValue::Int32(_) => PhysicalType::Int32,
+            ScalarValue::Int64(_) => PhysicalType::Int64,
+            ScalarValue::Float32(_) => PhysicalType::Float32,
+            ScalarValue::Float64(_) => PhysicalType::Float64,
+            ScalarValue::Numeric(_) => PhysicalType::Numeric,
+            ScalarValue::Text(_) => PhysicalType::Text,
+            ScalarValue::Date(_) => PhysicalType::Date,
+            ScalarValue::Timestamp(_) => PhysicalType::Timestamp,
+        })
+    }
+
+    /// Total order of two non-NULL values of the same physical type, PostgreSQL's: NaN sorts
+    /// above every other float and equals itself. `None` for mismatched types.
+    pub fn compare(&self, other: &ScalarValue) -> Option<Ordering> {
+        use ScalarValue as S;
+        Some(match (self, other) {
+            (S::Bool(a), S::Bool(b)) => a.cmp(b),
+            (S::Int16(a), S::Int16(b)) => a.cmp(b),
+            (S::Int32(a), S::Int32(b)) => a.cmp(b),
+            (S::Int64(a), S::Int64(b)) => a.cmp(b),
+            (S::Float32(a), S::Float32(b)) => super::float::total_cmp_f32(*a, *b),
+            (S::Float64(a), S::Float64(b)) => super::float::total_cmp_f64(*a, *b),
+            (S::Numeric(a), S::Numeric(b)) => a.cmp(b),
+            (S::Text(a), S::Text(b)) => a.as_bytes().cmp(b.as_bytes()),
+            (S::Date(a), S::Date(b)) => a.cmp(b),
+            (S::Timestamp(a), S::Timestamp(b)) => a.cmp(b),
+            _ => return None,
+        })
+    }
+}

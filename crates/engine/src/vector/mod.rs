@@ -1,0 +1,332 @@
+//! Typed column vectors and batches: the unit of data every operator consumes and produces.
+
+mod batch;
+mod bitmap;
+mod strings;
+
+pub use batch::{Batch, BATCH_SIZE};
+pub use bitmap::Bitmap;
+pub use strings::StringVec;
+
+use crate::types::{datetime, float, DataType, Decimal, PhysicalType, ScalarValue};
+
+/// The values of one column, laid out by physical type. Slots of NULL rows hold a default.
+#[derive(Debug, Clone, PartialEq)]
+pub enum VectorData {
+    Bool(Vec<bool>),
+    Int16(Vec<i16>),
+    Int32(Vec<i32>),
+    Int64(Vec<i64>),
+    Float32(Vec<f32>),
+    Float64(Vec<f64>),
+    Numeric(Vec<Decimal>),
+    Text(StringVec),
+    Date(Vec<i32>),
+    Timestamp(Vec<i64>),
+}
+
+/// A column vector: values plus validity. `validity == None` means no NULLs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Vector {
+    pub data: VectorData,
+    pub validity: Option<Bitmap>,
+}
+
+/// Applies `$body` to the typed `Vec` inside a [`VectorData`] of any physical type except
+/// Text, binding it as `$v`; `$text` handles Text. Keeps per-type code in one place.
+#[macro_export]
+macro_rules! with_vector_data {
+    ($data:expr, $v:ident => $body:expr, $s:ident => $text:expr) => {
+        match $data {
+            $crate::vector::VectorData::Bool($v) => $body,
+            $crate::vector::VectorData::Int16($v) => $body,
+            $crate::vector::VectorData::Int32($v) => $body,
+            $crate::vector::VectorData::Int64($v) => $body,
+            $crate::vector::VectorData::Float32($v) => $body,
+            $crate::vector::VectorData::Float64($v) => $body,
+            $crate::vector::VectorData::Numeric($v) => $body,
+            $crate::vector::VectorData::Date($v) => $body,
+            $crate::vector::VectorData::Timestamp($v) => $body,
+            $crate::vector::VectorData::Text($s) => $text,
+        }
+    };
+}
+
+impl VectorData {
+    pub fn with_capacity(physical: PhysicalType, rows: usize) -> VectorData {
+        match physical {
+            PhysicalType::Bool => VectorData::Bool(Vec::with_capacity(rows)),
+            PhysicalType::Int16 => VectorData::Int16(Vec::with_capacity(rows)),
+            PhysicalType::Int32 => VectorData::Int32(Vec::with_capacity(rows)),
+            PhysicalType::Int64 => VectorData::Int64(Vec::with_capacity(rows)),
+            PhysicalType::Float32 => VectorData::Float32(Vec::with_capacity(rows)),
+            PhysicalType::Float64 => VectorData::Float64(Vec::with_capacity(rows)),
+            PhysicalType::Numeric => VectorData::Numeric(Vec::with_capacity(rows)),
+            PhysicalType::Text => VectorData::Text(StringVec::with_capacity(rows, rows * 8)),
+            PhysicalType::Date => VectorData::Date(Vec::with_capacity(rows)),
+            PhysicalType::Timestamp => VectorData::Timestamp(Vec::with_capacity(rows)),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        with_vector_data!(self, v => v.len(), s => s.len())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn physical(&self) -> PhysicalType {
+        match self {
+            VectorData::Bool(_) => PhysicalType::Bool,
+            VectorData::Int16(_) => PhysicalType::Int16,
+            VectorData::Int32(_) => PhysicalType::Int32,
+            VectorData::Int64(_) => PhysicalType::Int64,
+            VectorData::Float32(_) => PhysicalType::Float32,
+            VectorData::Float64(_) => PhysicalType::Float64,
+            VectorData::Numeric(_) => PhysicalType::Numeric,
+            VectorData::Text(_) => PhysicalType::Text,
+            VectorData::Date(_) => PhysicalType::Date,
+            VectorData::Timestamp(_) => PhysicalType::Timestamp,
+        }
+    }
+}
+
+impl Vector {
+    pub fn new(data: VectorData, validity: Option<Bitmap>) -> Vector {
+        Vector { data, validity }
+    }
+
+    pub fn with_capacity(physical: PhysicalType, rows: usize) -> Vector {
+        Vector {
+            data: VectorData::with_capacity(physical, rows),
+            validity: None,
+        }
+    }
+
+    /// A vector of `len` copies of `value` (NULL if `value` is NULL), of type `ty`.
+    pub fn from_scalar(value: &ScalarValue, ty: DataType, len: usize) -> Vector {
+        let mut out = Vector::with_capacity(ty.physical(), len);
+        for _ in 0..len {
+            out.push_scalar(value);
+        }
+        out
+    }
+
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    #[inline]
+    pub fn is_valid(&self, row: usize) -> bool {
+        self.validity.as_ref().is_none_or(|v| v.get(row))
+    }
+
+    pub fn null_count(&self) -> usize {
+        self.validity
+            .as_ref()
+            .map_or(0, |v| v.len() - v.count_ones())
+    }
+
+    /// Marks the last pushed row NULL (or valid), creating the bitmap on the first NULL.
+    fn set_last_valid(&mut self, valid: bool) {
+        let len = self.len();
+        match &mut self.validity {
+            Some(bitmap) => bitmap.push(valid),
+            None if valid => {}
+            None => {
+                let mut bitmap = Bitmap::new(len - 1, true);
+                bitmap.push(false);
+                self.validity = Some(bitmap);
+            }
+        }
+    }
+
+    /// Appends a value; a value of another physical type than the vector's is an internal
+    /// error of the caller and is stored as NULL rather than panicking.
+    pub fn push_scalar(&mut self, value: &ScalarValue) {
+        let valid = match (&mut self.data, value) {
+            (VectorData::Bool(v), ScalarValue::Bool(x)) => push_valid(v, *x),
+            (VectorData::Int16(v), ScalarValue::Int16(x)) => push_valid(v, *x),
+            (VectorData::Int32(v), ScalarValue::Int32(x)) => push_valid(v, *x),
+            (VectorData::Int64(v), ScalarValue::Int64(x)) => push_valid(v, *x),
+            (VectorData::Float32(v), ScalarValue::Float32(x)) => push_valid(v, *x),
+            (VectorData::Float64(v), ScalarValue::Float64(x)) => push_valid(v, *x),
+            (VectorData::Numeric(v), ScalarValue::Numeric(x)) => push_valid(v, *x),
+            (VectorData::Text(v), ScalarValue::Text(x)) => {
+                v.push(x);
+                true
+            }
+            (VectorData::Date(v), ScalarValue::Date(x)) => push_valid(v, *x),
+            (VectorData::Timestamp(v), ScalarValue::Timestamp(x)) => push_valid(v, *x),
+            (data, _) => {
+                push_default(data);
+                false
+            }
+        };
+        self.set_last_valid(valid);
+    }
+
+    pub fn push_null(&mut self) {
+        push_default(&mut self.data);
+        self.set_last_valid(false);
+    }
+
+    /// Appends row `row` of `other`, which has the same physical type.
+    pub fn push_from(&mut self, other: &Vector, row: usize) {
+        if !other.is_valid(row) {
+            self.push_null();
+            return;
+        }
+        let valid = match (&mut self.data, &other.data) {
+            (VectorData::Bool(v), VectorData::Bool(o)) => push_valid(v, o[row]),
+            (VectorData::Int16(v), VectorData::Int16(o)) => push_valid(v, o[row]),
+            (VectorData::Int32(v), VectorData::Int32(o)) => push_valid(v, o[row]),
+            (VectorData::Int64(v), VectorData::Int64(o)) => push_valid(v, o[row]),
+            (VectorData::Float32(v), VectorData::Float32(o)) => push_valid(v, o[row]),
+            (VectorData::Float64(v), VectorData::Float64(o)) => push_valid(v, o[row]),
+            (VectorData::Numeric(v), VectorData::Numeric(o)) => push_valid(v, o[row]),
+            (VectorData::Text(v), VectorData::Text(o)) => {
+                v.push(o.get(row));
+                true
+            }
+            (VectorData::Date(v), VectorData::Date(o)) => push_valid(v, o[row]),
+            (VectorData::Timestamp(v), VectorData::Timestamp(o)) => push_valid(v, o[row]),
+            (data, _) => {
+                push_default(data);
+                false
+            }
+        };
+        self.set_last_valid(valid);
+    }
+
+    /// The rows at `indices`, in that order.
+    pub fn gather(&self, indices: &[u32]) -> Vector {
+        let validity = self.validity.as_ref().map(|bitmap| {
+            let mut out = Bitmap::new(indices.len(), true);
+            for (i, &idx) in indices.iter().enumerate() {
+                if !bitmap.get(idx as usize) {
+                    out.set(i, false);
+                }
+            }
+            out
+        });
+        let data = match &self.data {
+            VectorData::Text(s) => {
+                let mut out = StringVec::with_capacity(indices.len(), indices.len() * 8);
+                for &idx in indices {
+                    out.push(s.get(idx as usize));
+                }
+                VectorData::Text(out)
+            }
+            VectorData::Bool(v) => VectorData::Bool(gather_slice(v, indices)),
+            VectorData::Int16(v) => VectorData::Int16(gather_slice(v, indices)),
+            VectorData::Int32(v) => VectorData::Int32(gather_slice(v, indices)),
+            VectorData::Int64(v) => VectorData::Int64(gather_slice(v, indices)),
+            VectorData::Float32(v) => VectorData::Float32(gather_slice(v, indices)),
+            VectorData::Float64(v) => VectorData::Float64(gather_slice(v, indices)),
+            VectorData::Numeric(v) => VectorData::Numeric(gather_slice(v, indices)),
+            VectorData::Date(v) => VectorData::Date(gather_slice(v, indices)),
+            VectorData::Timestamp(v) => VectorData::Timestamp(gather_slice(v, indices)),
+        };
+        Vector { data, validity }
+    }
+
+    /// Appends every row of `other` (same physical type).
+    pub fn extend(&mut self, other: &Vector) {
+        for row in 0..other.len() {
+            self.push_from(other, row);
+        }
+    }
+
+    /// The value at `row` as a scalar (NULL if invalid). For constants and slow paths only.
+    pub fn get_scalar(&self, row: usize) -> ScalarValue {
+        if !self.is_valid(row) {
+            return ScalarValue::Null;
+        }
+        match &self.data {
+            VectorData::Bool(v) => ScalarValue::Bool(v[row]),
+            VectorData::Int16(v) => ScalarValue::Int16(v[row]),
+            VectorData::Int32(v) => ScalarValue::Int32(v[row]),
+            VectorData::Int64(v) => ScalarValue::Int64(v[row]),
+            VectorData::Float32(v) => ScalarValue::Float32(v[row]),
+            VectorData::Float64(v) => ScalarValue::Float64(v[row]),
+            VectorData::Numeric(v) => ScalarValue::Numeric(v[row]),
+            VectorData::Text(s) => ScalarValue::Text(s.get(row).to_string()),
+            VectorData::Date(v) => ScalarValue::Date(v[row]),
+            VectorData::Timestamp(v) => ScalarValue::Timestamp(v[row]),
+        }
+    }
+
+    /// Writes row `row` in PostgreSQL's text output format. Returns false (writing nothing)
+    /// for NULL.
+    #[inline]
+    pub fn write_text(&self, row: usize, out: &mut Vec<u8>) -> bool {
+        if !self.is_valid(row) {
+            return false;
+        }
+        match &self.data {
+            VectorData::Bool(v) => out.push(if v[row] { b't' } else { b'f' }),
+            VectorData::Int16(v) => write_int(v[row] as i64, out),
+            VectorData::Int32(v) => write_int(v[row] as i64, out),
+            VectorData::Int64(v) => write_int(v[row], out),
+            VectorData::Float32(v) => float::write_f32(v[row], out),
+            VectorData::Float64(v) => float::write_f64(v[row], out),
+            VectorData::Numeric(v) => v[row].write_text(out),
+            VectorData::Text(s) => out.extend_from_slice(s.get_bytes(row)),
+            VectorData::Date(v) => datetime::write_date(v[row], out),
+            VectorData::Timestamp(v) => datetime::write_timestamp(v[row], out),
+        }
+        true
+    }
+}
+
+/// Writes a decimal integer without allocating.
+#[inline]
+pub fn write_int(value: i64, out: &mut Vec<u8>) {
+    let mut buf = [0u8; 20];
+    let mut pos = buf.len();
+    let negative = value < 0;
+    let mut magnitude = value.unsigned_abs();
+    loop {
+        pos -= 1;
+        buf[pos] = b'0' + (magnitude % 10) as u8;
+        magnitude /= 10;
+        if magnitude == 0 {
+            break;
+        }
+    }
+    if negative {
+        out.push(b'-');
+    }
+    out.extend_from_slice(&buf[pos..]);
+}
+
+#[inline]
+fn push_valid<T>(values: &mut Vec<T>, value: T) -> bool {
+    values.push(value);
+    true
+}
+
+fn push_default(data: &mut VectorData) {
+    match data {
+        VectorData::Text(s) => s.push(""),
+        VectorData::Bool(v) => v.push(false),
+        VectorData::Int16(v) => v.push(0),
+        VectorData::Int32(v) => v.push(0),
+        VectorData::Int64(v) => v.push(0),
+        VectorData::Float32(v) => v.push(0.0),
+        VectorData::Float64(v) => v.push(0.0),
+        VectorData::Numeric(v) => v.push(Decimal::ZERO),
+        VectorData::Date(v) => v.push(0),
+        VectorData::Timestamp(v) => v.push(0),
+    }
+}
+
+fn gather_slice<T: Copy>(values: &[T], indices: &[u32]) -> Vec<T> {
+    indices.iter().map(|&idx| values[idx as usize]).collect()
+}

@@ -1,0 +1,70 @@
+//! A column of strings as one byte buffer plus offsets (Arrow's layout): no allocation per
+//! value, and a scan hands out `&str` slices.
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StringVec {
+    offsets: Vec<u32>,
+    bytes: Vec<u8>,
+}
+
+impl Default for StringVec {
+    fn default() -> Self {
+        StringVec::with_capacity(0, 0)
+    }
+}
+
+impl StringVec {
+    pub fn with_capacity(rows: usize, bytes: usize) -> StringVec {
+        let mut offsets = Vec::with_capacity(rows + 1);
+        offsets.push(0);
+        StringVec {
+            offsets,
+            bytes: Vec::with_capacity(bytes),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    #[inline]
+    pub fn get(&self, idx: usize) -> &str {
+        let start = self.offsets[idx] as usize;
+        let end = self.offsets[idx + 1] as usize;
+        // Only whole `&str`s are ever pushed, so every slice between offsets is UTF-8.
+        std::str::from_utf8(&self.bytes[start..end]).unwrap_or_default()
+    }
+
+    #[inline]
+    pub fn get_bytes(&self, idx: usize) -> &[u8] {
+        &self.bytes[self.offsets[idx] as usize..self.offsets[idx + 1] as usize]
+    }
+
+    #[inline]
+    pub fn push(&mut self, value: &str) {
+        self.bytes.extend_from_slice(value.as_bytes());
+        self.offsets.push(self.bytes.len() as u32);
+    }
+
+    /// Appends a value written by `write` straight into the buffer (no temporary String).
+    #[inline]
+    pub fn push_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        write(&mut self.bytes);
+        self.offsets.push(self.bytes.len() as u32);
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        (0..self.len()).map(move |idx| self.get(idx))
+    }
+
+    pub fn truncate(&mut self, len: usize) {
+        if len < self.len() {
+            self.offsets.truncate(len + 1);
+            self.bytes.truncate(self.offsets[len] as usize);
+        }
+    }
+}
