@@ -2,10 +2,12 @@
 
 mod batch;
 mod bitmap;
+mod row_key;
 mod strings;
 
-pub use batch::{Batch, BATCH_SIZE};
+pub use batch::{concat_batches, split_batch, Batch, BATCH_SIZE};
 pub use bitmap::Bitmap;
+pub use row_key::encode_row_key;
 pub use strings::StringVec;
 
 use crate::types::{datetime, float, DataType, Decimal, PhysicalType, ScalarValue};

@@ -1,0 +1,71 @@
+//! Vectorized operators. Each pulls batches from its input and returns batches of at most
+//! `BATCH_SIZE` rows; the plan is immutable and each operator keeps its own run state.
+
+mod aggregate;
+pub mod ddl;
+mod distinct;
+pub mod expression;
+mod filter;
+mod limit;
+pub mod modify;
+mod project;
+mod scan;
+mod sort;
+mod values;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+pub use aggregate::AggregateExec;
+pub use distinct::DistinctExec;
+pub use filter::FilterExec;
+pub use limit::LimitExec;
+pub use project::ProjectExec;
+pub use scan::ScanExec;
+pub use sort::SortExec;
+pub use values::ValuesExec;
+
+use crate::error::{Error, Result, SqlState};
+use crate::storage::DbState;
+use crate::types::ScalarValue;
+use crate::vector::Batch;
+
+/// What a running statement needs besides its plan.
+pub struct ExecContext {
+    pub params: Vec<ScalarValue>,
+    /// The database version the statement reads.
+    pub state: Arc<DbState>,
+    pub cancel: Arc<AtomicBool>,
+}
+
+impl ExecContext {
+    /// 57014 once the statement was cancelled (CancelRequest).
+    pub fn check_cancelled(&self) -> Result<()> {
+        if self.cancel.swap(false, Ordering::Relaxed) {
+            return Err(Error::new(
+                SqlState::QueryCanceled,
+                "canceling statement due to user request",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A running operator.
+pub trait Operator {
+    /// The next batch, or `None` when the input is exhausted.
+    fn next(&mut self, ctx: &ExecContext) -> Result<Option<Batch>>;
+}
+
+pub type BoxedOperator = Box<dyn Operator>;
+
+/// Runs an operator to the end, keeping the non-empty batches.
+pub fn collect(op: &mut dyn Operator, ctx: &ExecContext) -> Result<Vec<Batch>> {
+    let mut batches = Vec::new();
+    while let Some(batch) = op.next(ctx)? {
+        if !batch.is_empty() {
+            batches.push(batch);
+        }
+    }
+    Ok(batches)
+}
