@@ -102,6 +102,34 @@ pub fn write_timestamp(micros: i64, out: &mut Vec<u8>) {
     }
 }
 
+/// date → timestamp (midnight); infinities stay infinite. 22008 `date out of range for
+/// timestamp` past 294276 AD.
+pub fn date_to_timestamp(days: i32) -> Result<i64> {
+    match days {
+        i32::MAX => Ok(i64::MAX),
+        i32::MIN => Ok(i64::MIN),
+        _ => i64::from(days)
+            .checked_mul(MICROS_PER_DAY)
+            .filter(|micros| (MIN_TIMESTAMP..END_TIMESTAMP).contains(micros))
+            .ok_or_else(|| {
+                Error::new(
+                    SqlState::DatetimeFieldOverflow,
+                    "date out of range for timestamp",
+                )
+            }),
+    }
+}
+
+/// timestamp → date: the day it falls on; infinities stay infinite.
+pub fn timestamp_to_date(micros: i64) -> i32 {
+    match micros {
+        i64::MAX => i32::MAX,
+        i64::MIN => i32::MIN,
+        // Any i64 of microseconds is within ±2^31 days.
+        _ => micros.div_euclid(MICROS_PER_DAY) as i32,
+    }
+}
+
 /// Days since 2000-01-01 of a proleptic Gregorian date; None if the date does not exist.
 /// The year is astronomical: 0 is 1 BC.
 pub fn days_from_ymd(year: i32, month: u32, day: u32) -> Option<i32> {
@@ -817,5 +845,30 @@ mod tests {
         assert_eq!(days_from_ymd(2024, 2, 30), None);
         assert_eq!(days_from_ymd(2024, 13, 1), None);
         assert_eq!(ymd_from_days(-1), (1999, 12, 31));
+    }
+
+    #[test]
+    fn date_timestamp_conversion() {
+        let day = |t: &str| parse_date(t).expect("date");
+        let stamp = |t: &str| parse_timestamp(t).expect("timestamp");
+        assert_eq!(
+            timestamp_to_date(stamp("2024-01-05 12:34")),
+            day("2024-01-05")
+        );
+        assert_eq!(
+            timestamp_to_date(stamp("1999-12-31 23:00")),
+            day("1999-12-31")
+        );
+        assert_eq!(timestamp_to_date(i64::MIN), i32::MIN);
+        assert_eq!(date_to_timestamp(day("-infinity")).ok(), Some(i64::MIN));
+        assert_eq!(
+            date_to_timestamp(day("1999-12-31")).ok(),
+            Some(-MICROS_PER_DAY)
+        );
+        let err = date_to_timestamp(day("5874897-12-31")).expect_err("range");
+        assert_eq!(
+            (err.sqlstate(), err.message.as_str()),
+            ("22008", "date out of range for timestamp")
+        );
     }
 }
