@@ -7,6 +7,7 @@ mod data_type;
 mod ddl;
 mod dml;
 mod expr;
+mod from;
 mod scope;
 mod select;
 mod utility;

@@ -3,7 +3,7 @@
 
 use sqlparser::ast::{
     self, Expr, GroupByExpr, LimitClause, OrderByKind, Query, Select, SelectFlavor, SelectItem,
-    SelectItemQualifiedWildcardKind, SetExpr, TableFactor, Value, WildcardAdditionalOptions,
+    SelectItemQualifiedWildcardKind, SetExpr, Value, WildcardAdditionalOptions,
 };
 
 use super::data_type::type_column_name;
@@ -100,6 +100,7 @@ impl Binder<'_> {
                     ty: c.data_type,
                     table_oid: 0,
                     attnum: 0,
+                    qualified_only: false,
                 })
                 .collect(),
         };
@@ -206,96 +207,6 @@ impl Binder<'_> {
             limit,
             offset,
         })
-    }
-
-    fn bind_from(&mut self, from: &[ast::TableWithJoins]) -> Result<(LogicalPlan, Scope)> {
-        let [table] = from else {
-            if from.is_empty() {
-                return Ok((
-                    LogicalPlan::Values {
-                        rows: vec![Vec::new()],
-                        types: Vec::new(),
-                    },
-                    Scope::default(),
-                ));
-            }
-            return Err(Error::unsupported("joins"));
-        };
-        if !table.joins.is_empty() {
-            return Err(Error::unsupported("joins"));
-        }
-        let TableFactor::Table {
-            name,
-            alias,
-            args,
-            with_hints,
-            version,
-            with_ordinality,
-            partitions,
-            json_path,
-            sample,
-            index_hints,
-        } = &table.relation
-        else {
-            return Err(Error::unsupported(format!(
-                "the FROM item {}",
-                table.relation
-            )));
-        };
-        if args.is_some()
-            || !with_hints.is_empty()
-            || version.is_some()
-            || *with_ordinality
-            || !partitions.is_empty()
-            || json_path.is_some()
-            || sample.is_some()
-            || !index_hints.is_empty()
-        {
-            return Err(Error::unsupported(format!(
-                "the FROM item {}",
-                table.relation
-            )));
-        }
-        let name = table_name(name)?;
-        let entry = self.table(&name)?;
-        let schema = &entry.schema;
-        let (visible_name, column_aliases) = match alias {
-            Some(alias) => (ident_name(&alias.name), alias.columns.as_slice()),
-            None => (name.clone(), &[][..]),
-        };
-        if column_aliases.len() > schema.columns.len() {
-            return Err(Error::new(
-                SqlState::InvalidColumnReference,
-                format!(
-                    "table \"{visible_name}\" has {} columns available but {} columns specified",
-                    schema.columns.len(),
-                    column_aliases.len()
-                ),
-            ));
-        }
-        let scope = Scope {
-            columns: schema
-                .columns
-                .iter()
-                .enumerate()
-                .map(|(i, c)| ScopeColumn {
-                    table: Some(visible_name.clone()),
-                    name: column_aliases
-                        .get(i)
-                        .map_or_else(|| c.name.clone(), |a| ident_name(&a.name)),
-                    ty: c.data_type,
-                    table_oid: schema.oid,
-                    attnum: (i + 1) as i16,
-                })
-                .collect(),
-        };
-        let plan = LogicalPlan::Scan {
-            table_oid: schema.oid,
-            table_name: name,
-            columns: (0..schema.columns.len()).collect(),
-            types: schema.column_types(),
-        };
-        Ok((plan, scope))
     }
 
     fn bind_select(
@@ -687,7 +598,10 @@ fn wildcard<'s>(scope: &'s Scope, table: Option<&'s str>) -> impl Iterator<Item 
         .columns
         .iter()
         .enumerate()
-        .filter(move |(_, c)| table.is_none() || c.table.as_deref() == table)
+        .filter(move |(_, c)| match table {
+            None => !c.qualified_only,
+            Some(t) => c.table.as_deref() == Some(t),
+        })
         .map(|(index, c)| OutputItem {
             expr: ScalarExpr::Column { index, ty: c.ty },
             name: c.name.clone(),

@@ -75,6 +75,21 @@ pub enum LogicalPlan {
     Distinct {
         input: Box<LogicalPlan>,
     },
+    /// Output: the left columns, then the right ones. `condition` is over that row.
+    Join {
+        left: Box<LogicalPlan>,
+        right: Box<LogicalPlan>,
+        kind: JoinKind,
+        condition: Option<ScalarExpr>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JoinKind {
+    Inner,
+    Left,
+    Right,
+    Full,
 }
 
 impl LogicalPlan {
@@ -86,6 +101,11 @@ impl LogicalPlan {
             | LogicalPlan::Limit { input, .. }
             | LogicalPlan::Distinct { input } => input.output_types(),
             LogicalPlan::Project { exprs, .. } => exprs.iter().map(|e| e.ty()).collect(),
+            LogicalPlan::Join { left, right, .. } => {
+                let mut types = left.output_types();
+                types.extend(right.output_types());
+                types
+            }
             LogicalPlan::Aggregate {
                 group_by,
                 aggregates,

@@ -5,4 +5,6 @@ mod expr;
 mod logical;
 
 pub use expr::{ArithmeticOp, BoolTest, CompareOp, ScalarExpr};
-pub use logical::{AggregateCall, BoundStatement, ColumnInfo, LogicalPlan, SetVariable, SortKey};
+pub use logical::{
+    AggregateCall, BoundStatement, ColumnInfo, JoinKind, LogicalPlan, SetVariable, SortKey,
+};
