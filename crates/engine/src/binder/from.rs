@@ -8,7 +8,56 @@ use super::{ident_name, table_name, Binder};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{JoinKind, LogicalPlan, ScalarExpr};
 
+/// A WITH query, bound once; every reference to it reads its plan.
+pub struct BoundCte {
+    name: String,
+    plan: LogicalPlan,
+    columns: Vec<crate::plan::ColumnInfo>,
+}
+
 impl Binder<'_> {
+    pub(super) fn bind_with(&mut self, with: &ast::With) -> Result<()> {
+        if with.recursive {
+            return Err(Error::unsupported("WITH RECURSIVE"));
+        }
+        for cte in &with.cte_tables {
+            if cte.from.is_some() {
+                return Err(Error::unsupported(format!("the WITH item {cte}")));
+            }
+            let name = ident_name(&cte.alias.name);
+            if with
+                .cte_tables
+                .iter()
+                .filter(|c| ident_name(&c.alias.name) == name)
+                .count()
+                > 1
+            {
+                return Err(Error::new(
+                    SqlState::DuplicateAlias,
+                    format!("WITH query name \"{name}\" specified more than once"),
+                ));
+            }
+            let saved = (self.aggregates.take(), self.aggregate_forbidden_in.take());
+            let bound = self.bind_query(&cte.query);
+            (self.aggregates, self.aggregate_forbidden_in) = saved;
+            let (plan, mut columns) = bound?;
+            let names = alias_names(
+                &name,
+                &cte.alias.columns,
+                columns.iter().map(|c| c.name.clone()).collect(),
+            )?;
+            for (column, name) in columns.iter_mut().zip(names) {
+                column.name = name;
+            }
+            self.ctes.push(BoundCte {
+                name,
+                plan,
+                columns,
+            });
+        }
+        Ok(())
+    }
+
     pub(super) fn bind_from(&mut self, from: &[TableWithJoins]) -> Result<(LogicalPlan, Scope)> {
         let mut items = from.iter();
         let Some(first) = items.next() else {
@@ -293,6 +342,31 @@ impl Binder<'_> {
         name: &ast::ObjectName,
         alias: Option<&ast::TableAlias>,
     ) -> Result<(LogicalPlan, Scope)> {
+        if let [ast::ObjectNamePart::Identifier(ident)] = name.0.as_slice() {
+            let cte_name = ident_name(ident);
+            if let Some(cte) = self.ctes.iter().rev().find(|c| c.name == cte_name) {
+                let visible = alias.map_or_else(|| cte_name.clone(), |a| ident_name(&a.name));
+                let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());
+                let original = cte.columns.iter().map(|c| c.name.clone()).collect();
+                let names = alias_names(&visible, column_aliases, original)?;
+                let scope = Scope {
+                    columns: cte
+                        .columns
+                        .iter()
+                        .zip(names)
+                        .map(|(c, name)| ScopeColumn {
+                            table: Some(visible.clone()),
+                            name,
+                            ty: c.data_type,
+                            table_oid: c.table_oid,
+                            attnum: c.column_attnum,
+                            qualified_only: false,
+                        })
+                        .collect(),
+                };
+                return Ok((cte.plan.clone(), scope));
+            }
+        }
         let name = table_name(name)?;
         let entry = self.table(&name)?;
         let schema = &entry.schema;

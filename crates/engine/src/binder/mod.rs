@@ -10,6 +10,7 @@ mod expr;
 mod from;
 mod scope;
 mod select;
+mod set_operation;
 mod utility;
 
 use std::sync::Arc;
@@ -33,6 +34,8 @@ pub struct Binder<'a> {
     aggregates: Option<AggregateCollector>,
     /// The clause being bound when aggregates are not allowed there.
     aggregate_forbidden_in: Option<&'static str>,
+    /// Common table expressions in scope, innermost last.
+    ctes: Vec<from::BoundCte>,
 }
 
 impl<'a> Binder<'a> {
@@ -42,6 +45,7 @@ impl<'a> Binder<'a> {
             params: param_types.to_vec(),
             aggregates: None,
             aggregate_forbidden_in: None,
+            ctes: Vec::new(),
         }
     }
 

@@ -33,8 +33,20 @@ impl Binder<'_> {
     }
 
     pub(super) fn bind_query(&mut self, query: &Query) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
+        let ctes_before = self.ctes.len();
+        let result = match &query.with {
+            Some(with) => self
+                .bind_with(with)
+                .and_then(|()| self.bind_query_body(query)),
+            None => self.bind_query_body(query),
+        };
+        self.ctes.truncate(ctes_before);
+        result
+    }
+
+    fn bind_query_body(&mut self, query: &Query) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
         let Query {
-            with,
+            with: _,
             body,
             order_by,
             limit_clause,
@@ -45,9 +57,6 @@ impl Binder<'_> {
             format_clause,
             pipe_operators,
         } = query;
-        if with.is_some() {
-            return Err(Error::unsupported("WITH"));
-        }
         if fetch.is_some()
             || !locks.is_empty()
             || for_clause.is_some()
@@ -73,6 +82,15 @@ impl Binder<'_> {
             }
             SetExpr::Query(inner) => {
                 let (plan, columns) = self.bind_query(inner)?;
+                self.order_outputs(plan, columns, order_by)?
+            }
+            SetExpr::SetOperation {
+                left,
+                op,
+                set_quantifier,
+                right,
+            } => {
+                let (plan, columns) = self.bind_set_operation(left, op, set_quantifier, right)?;
                 self.order_outputs(plan, columns, order_by)?
             }
             other => return Err(Error::unsupported(format!("the query {other}"))),
@@ -121,7 +139,10 @@ impl Binder<'_> {
         ))
     }
 
-    fn bind_values(&mut self, values: &ast::Values) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
+    pub(super) fn bind_values(
+        &mut self,
+        values: &ast::Values,
+    ) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
         let empty = Scope::default();
         let mut rows = Vec::with_capacity(values.rows.len());
         for row in &values.rows {
@@ -209,7 +230,7 @@ impl Binder<'_> {
         })
     }
 
-    fn bind_select(
+    pub(super) fn bind_select(
         &mut self,
         select: &Select,
         order_by: &[ast::OrderByExpr],

@@ -13,6 +13,7 @@ pub mod modify;
 mod nested_loop_join;
 mod project;
 mod scan;
+mod set_operation;
 mod sort;
 mod values;
 
@@ -27,6 +28,7 @@ pub use limit::LimitExec;
 pub use nested_loop_join::NestedLoopJoinExec;
 pub use project::ProjectExec;
 pub use scan::ScanExec;
+pub use set_operation::SetOperationExec;
 pub use sort::SortExec;
 pub use values::ValuesExec;
 

@@ -5,7 +5,7 @@ mod join_keys;
 
 use crate::exec::{
     AggregateExec, BoxedOperator, DistinctExec, FilterExec, HashJoinExec, HashJoinSpec, LimitExec,
-    NestedLoopJoinExec, ProjectExec, ScanExec, SortExec, ValuesExec,
+    NestedLoopJoinExec, ProjectExec, ScanExec, SetOperationExec, SortExec, ValuesExec,
 };
 use crate::plan::LogicalPlan;
 use crate::types::PhysicalType;
@@ -59,6 +59,17 @@ pub fn create_operator(plan: &LogicalPlan) -> BoxedOperator {
             offset.clone(),
         )),
         LogicalPlan::Distinct { input } => Box::new(DistinctExec::new(create_operator(input))),
+        LogicalPlan::SetOperation {
+            left,
+            right,
+            op,
+            all,
+        } => Box::new(SetOperationExec::new(
+            create_operator(left),
+            create_operator(right),
+            *op,
+            *all,
+        )),
         LogicalPlan::Join {
             left,
             right,

@@ -75,6 +75,14 @@ pub enum LogicalPlan {
     Distinct {
         input: Box<LogicalPlan>,
     },
+    /// UNION / INTERSECT / EXCEPT of inputs with the same column types; `all` keeps
+    /// duplicates (bag semantics).
+    SetOperation {
+        left: Box<LogicalPlan>,
+        right: Box<LogicalPlan>,
+        op: SetOperator,
+        all: bool,
+    },
     /// Output: the left columns, then the right ones. `condition` is over that row.
     Join {
         left: Box<LogicalPlan>,
@@ -82,6 +90,13 @@ pub enum LogicalPlan {
         kind: JoinKind,
         condition: Option<ScalarExpr>,
     },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetOperator {
+    Union,
+    Intersect,
+    Except,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,6 +111,7 @@ impl LogicalPlan {
     pub fn output_types(&self) -> Vec<DataType> {
         match self {
             LogicalPlan::Scan { types, .. } | LogicalPlan::Values { types, .. } => types.clone(),
+            LogicalPlan::SetOperation { left, .. } => left.output_types(),
             LogicalPlan::Filter { input, .. }
             | LogicalPlan::Sort { input, .. }
             | LogicalPlan::Limit { input, .. }

@@ -6,5 +6,6 @@ mod logical;
 
 pub use expr::{ArithmeticOp, BoolTest, CompareOp, ScalarExpr};
 pub use logical::{
-    AggregateCall, BoundStatement, ColumnInfo, JoinKind, LogicalPlan, SetVariable, SortKey,
+    AggregateCall, BoundStatement, ColumnInfo, JoinKind, LogicalPlan, SetOperator, SetVariable,
+    SortKey,
 };
