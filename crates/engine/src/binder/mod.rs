@@ -36,6 +36,11 @@ pub struct Binder<'a> {
     aggregate_forbidden_in: Option<&'static str>,
     /// Common table expressions in scope, innermost last.
     ctes: Vec<from::BoundCte>,
+    /// Scopes of the queries enclosing the subquery being bound, innermost last, and for
+    /// each whether the subquery bound inside it reads it (is correlated).
+    outer_scopes: Vec<(scope::Scope, bool)>,
+    /// Number of subqueries bound so far: their ids.
+    subquery_count: usize,
 }
 
 impl<'a> Binder<'a> {
@@ -46,6 +51,8 @@ impl<'a> Binder<'a> {
             aggregates: None,
             aggregate_forbidden_in: None,
             ctes: Vec::new(),
+            outer_scopes: Vec::new(),
+            subquery_count: 0,
         }
     }
 

@@ -683,6 +683,9 @@ fn rewrite_grouped(expr: ScalarExpr, group_by: &[ScalarExpr], scope: &Scope) -> 
                 format!("column \"{name}\" must appear in the GROUP BY clause or be used in an aggregate function"),
             ))
         }
+        ScalarExpr::Subquery(subquery) if subquery.correlated => Err(Error::unsupported(
+            "a correlated subquery in a grouped query's output",
+        )),
         other => other.try_map_children(&mut |e| rewrite_grouped(e, group_by, scope)),
     }
 }

@@ -15,8 +15,11 @@ mod project;
 mod scan;
 mod set_operation;
 mod sort;
+mod subquery;
 mod values;
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -43,9 +46,27 @@ pub struct ExecContext {
     /// The database version the statement reads.
     pub state: Arc<DbState>,
     pub cancel: Arc<AtomicBool>,
+    /// The rows of enclosing queries while a correlated subquery runs, innermost last.
+    pub outer_rows: RefCell<Vec<Vec<ScalarValue>>>,
+    /// Results of uncorrelated subqueries, by subquery id.
+    pub subquery_results: RefCell<HashMap<usize, Arc<Batch>>>,
 }
 
 impl ExecContext {
+    pub fn new(
+        params: Vec<ScalarValue>,
+        state: Arc<DbState>,
+        cancel: Arc<AtomicBool>,
+    ) -> ExecContext {
+        ExecContext {
+            params,
+            state,
+            cancel,
+            outer_rows: RefCell::new(Vec::new()),
+            subquery_results: RefCell::new(HashMap::new()),
+        }
+    }
+
     /// 57014 once the statement was cancelled (CancelRequest).
     pub fn check_cancelled(&self) -> Result<()> {
         if self.cancel.swap(false, Ordering::Relaxed) {

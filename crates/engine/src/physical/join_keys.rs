@@ -23,6 +23,11 @@ enum Side {
 fn side(expr: &ScalarExpr, left_width: usize) -> Side {
     let mut side = Side::Neither;
     expr.visit(&mut |e| {
+        if let ScalarExpr::Subquery(subquery) = e {
+            if subquery.correlated {
+                side = Side::Both;
+            }
+        }
         if let ScalarExpr::Column { index, .. } = e {
             let this = if *index < left_width {
                 Side::Left

@@ -4,7 +4,7 @@
 mod expr;
 mod logical;
 
-pub use expr::{ArithmeticOp, BoolTest, CompareOp, ScalarExpr};
+pub use expr::{ArithmeticOp, BoolTest, CompareOp, ScalarExpr, Subquery, SubqueryKind};
 pub use logical::{
     AggregateCall, BoundStatement, ColumnInfo, JoinKind, LogicalPlan, SetOperator, SetVariable,
     SortKey,
