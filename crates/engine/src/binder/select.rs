@@ -713,6 +713,16 @@ fn column_name(expr: &Expr) -> String {
         },
         Expr::Nested(inner) => column_name(inner),
         Expr::Case { .. } => "case".into(),
+        Expr::Exists { .. } => "exists".into(),
+        // A scalar subquery is named after its single output column.
+        Expr::Subquery(query) => match query.body.as_ref() {
+            SetExpr::Select(select) => match select.projection.first() {
+                Some(SelectItem::UnnamedExpr(e)) => column_name(e),
+                Some(SelectItem::ExprWithAlias { alias, .. }) => ident_name(alias),
+                _ => "?column?".into(),
+            },
+            _ => "?column?".into(),
+        },
         _ => "?column?".into(),
     }
 }

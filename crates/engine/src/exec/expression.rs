@@ -141,8 +141,12 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
 /// length limit, numeric to unconstrained numeric).
 fn same_values(from: DataType, to: DataType) -> bool {
     match (from, to) {
+        // character(n) loses its padding on the way to text, so it is not among these.
         (_, DataType::Text | DataType::Varchar(None)) => {
-            from.is_string() || from == DataType::Unknown
+            matches!(
+                from,
+                DataType::Text | DataType::Varchar(_) | DataType::Unknown
+            )
         }
         (DataType::Numeric(_), DataType::Numeric(None)) => true,
         (a, b) => a == b,
