@@ -204,7 +204,10 @@ impl Binder<'_> {
                 scope,
             ),
             Expr::Function(function) => self.bind_function(function, scope),
-            other => Err(Error::unsupported(format!("the expression {other}"))),
+            other => match self.bind_special_function(other, scope) {
+                Some(bound) => bound,
+                None => Err(Error::unsupported(format!("the expression {other}"))),
+            },
         }
     }
 

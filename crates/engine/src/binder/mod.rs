@@ -11,6 +11,7 @@ mod from;
 mod scope;
 mod select;
 mod set_operation;
+mod special_functions;
 mod utility;
 
 use std::sync::Arc;
