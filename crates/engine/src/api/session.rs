@@ -324,11 +324,7 @@ impl Session {
     ) -> Result<StatementResult> {
         let view = self.view();
         let (bound, _) = Binder::new(&view, param_types).bind(statement)?;
-        let ctx = ExecContext {
-            params: params.to_vec(),
-            state: view,
-            cancel: self.cancel.flag.clone(),
-        };
+        let ctx = ExecContext::new(params.to_vec(), view, self.cancel.flag.clone());
         Ok(match bound {
             BoundStatement::Query { plan, columns } => {
                 let batches = collect(create_operator(&plan).as_mut(), &ctx)?;

@@ -28,11 +28,14 @@ pub fn common_type(a: DataType, b: DataType) -> Option<DataType> {
     if a == b {
         return Some(match a {
             T::Numeric(_) => T::Numeric(None),
-            T::Unknown => T::Text,
+            // Operators on character(n) ignore trailing blanks: compare as text, whose cast
+            // from character(n) strips them.
+            T::Unknown | T::Char(_) => T::Text,
             other => other,
         });
     }
     match (a, b) {
+        (T::Char(_), T::Unknown) | (T::Unknown, T::Char(_)) => Some(T::Text),
         (T::Unknown, other) | (other, T::Unknown) => Some(other),
         _ if a.category() == TypeCategory::Numeric && b.category() == TypeCategory::Numeric => {
             if a == T::Float32 || b == T::Float32 {

@@ -336,6 +336,7 @@ impl Binder<'_> {
                     ty: c.data_type,
                     table_oid: schema.oid,
                     attnum: (i + 1) as i16,
+                    qualified_only: false,
                 })
                 .collect(),
         };

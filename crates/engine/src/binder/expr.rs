@@ -13,7 +13,12 @@ use super::{ident_name, Binder};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
 use crate::function::{AggregateFunction, ScalarFunction};
-use crate::plan::{AggregateCall, ArithmeticOp, BoolTest, CompareOp, ScalarExpr};
+use std::sync::Arc;
+
+use crate::plan::{
+    AggregateCall, ArithmeticOp, BoolTest, ColumnInfo, CompareOp, LogicalPlan, ScalarExpr,
+    Subquery, SubqueryKind,
+};
 use crate::types::{text_io, DataType, Decimal, ScalarValue};
 
 /// Aggregate calls met while binding a select list, HAVING or ORDER BY. Each call is replaced
@@ -30,14 +35,67 @@ pub const AGGREGATE_REF_BASE: usize = usize::MAX / 2;
 impl Binder<'_> {
     pub(super) fn bind_expr(&mut self, expr: &Expr, scope: &Scope) -> Result<ScalarExpr> {
         match expr {
-            Expr::Identifier(ident) => scope.resolve(None, &ident_name(ident)),
+            Expr::Identifier(ident) => self.resolve_column(scope, None, &ident_name(ident)),
             Expr::CompoundIdentifier(parts) => match parts.as_slice() {
-                [table, column] => scope.resolve(Some(&ident_name(table)), &ident_name(column)),
+                [table, column] => {
+                    self.resolve_column(scope, Some(&ident_name(table)), &ident_name(column))
+                }
                 [_schema, table, column] => {
-                    scope.resolve(Some(&ident_name(table)), &ident_name(column))
+                    self.resolve_column(scope, Some(&ident_name(table)), &ident_name(column))
                 }
                 _ => Err(Error::unsupported(format!("the name {expr}"))),
             },
+            Expr::Subquery(query) => {
+                let (plan, columns, correlated) = self.bind_subquery(query, scope)?;
+                let ty = single_column(&columns)?;
+                Ok(self.subquery(plan, correlated, SubqueryKind::Scalar(ty)))
+            }
+            Expr::Exists { subquery, negated } => {
+                let (plan, _, correlated) = self.bind_subquery(subquery, scope)?;
+                let exists = self.subquery(plan, correlated, SubqueryKind::Exists);
+                Ok(if *negated {
+                    ScalarExpr::Not(Box::new(exists))
+                } else {
+                    exists
+                })
+            }
+            Expr::InSubquery {
+                expr: inner,
+                subquery,
+                negated,
+            } => {
+                let any = self.bind_quantified(inner, subquery, CompareOp::Eq, false, scope)?;
+                Ok(if *negated {
+                    ScalarExpr::Not(Box::new(any))
+                } else {
+                    any
+                })
+            }
+            Expr::AnyOp {
+                left,
+                compare_op,
+                right,
+                is_some: _,
+            }
+            | Expr::AllOp {
+                left,
+                compare_op,
+                right,
+            } => {
+                let Expr::Subquery(subquery) = right.as_ref() else {
+                    return Err(Error::unsupported(format!("{expr} over an array")));
+                };
+                let op = compare_operator(compare_op).ok_or_else(|| {
+                    Error::unsupported(format!("the operator {compare_op} with ANY/ALL"))
+                })?;
+                self.bind_quantified(
+                    left,
+                    subquery,
+                    op,
+                    matches!(expr, Expr::AllOp { .. }),
+                    scope,
+                )
+            }
             Expr::Value(value) => self.bind_value(&value.value),
             Expr::TypedString(typed) => {
                 let ty = bind_data_type(&typed.data_type)?;
@@ -146,8 +204,107 @@ impl Binder<'_> {
                 scope,
             ),
             Expr::Function(function) => self.bind_function(function, scope),
-            other => Err(Error::unsupported(format!("the expression {other}"))),
+            other => match self.bind_special_function(other, scope) {
+                Some(bound) => bound,
+                None => Err(Error::unsupported(format!("the expression {other}"))),
+            },
         }
+    }
+
+    /// A column of the current scope, else of an enclosing query (a correlated reference).
+    fn resolve_column(
+        &mut self,
+        scope: &Scope,
+        table: Option<&str>,
+        name: &str,
+    ) -> Result<ScalarExpr> {
+        let error = match scope.resolve(table, name) {
+            Ok(column) => return Ok(column),
+            Err(e)
+                if matches!(
+                    e.state,
+                    SqlState::UndefinedColumn | SqlState::UndefinedTable
+                ) =>
+            {
+                e
+            }
+            Err(e) => return Err(e),
+        };
+        let levels = self.outer_scopes.len();
+        for depth in 1..=levels {
+            let level = levels - depth;
+            if let Ok(ScalarExpr::Column { index, ty }) =
+                self.outer_scopes[level].0.resolve(table, name)
+            {
+                // Every subquery between here and that scope reads outside itself.
+                for (_, correlated) in &mut self.outer_scopes[level..] {
+                    *correlated = true;
+                }
+                return Ok(ScalarExpr::OuterColumn { depth, index, ty });
+            }
+        }
+        Err(error)
+    }
+
+    /// Binds a subquery with `scope` visible to it as its enclosing query; also says whether
+    /// it reads that (or an outer) query's row.
+    fn bind_subquery(
+        &mut self,
+        query: &ast::Query,
+        scope: &Scope,
+    ) -> Result<(LogicalPlan, Vec<ColumnInfo>, bool)> {
+        self.outer_scopes.push((scope.clone(), false));
+        let saved = (self.aggregates.take(), self.aggregate_forbidden_in.take());
+        let bound = self.bind_query(query);
+        (self.aggregates, self.aggregate_forbidden_in) = saved;
+        let correlated = self.outer_scopes.pop().is_some_and(|(_, c)| c);
+        let (plan, columns) = bound?;
+        Ok((plan, columns, correlated))
+    }
+
+    fn subquery(&mut self, plan: LogicalPlan, correlated: bool, kind: SubqueryKind) -> ScalarExpr {
+        self.subquery_count += 1;
+        ScalarExpr::Subquery(Box::new(Subquery {
+            id: self.subquery_count,
+            plan: Arc::new(plan),
+            correlated,
+            kind,
+        }))
+    }
+
+    /// `input op ANY/ALL (subquery)`, and IN.
+    fn bind_quantified(
+        &mut self,
+        input: &Expr,
+        query: &ast::Query,
+        op: CompareOp,
+        all: bool,
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        let input = self.bind_expr(input, scope)?;
+        let (plan, columns, correlated) = self.bind_subquery(query, scope)?;
+        let column_ty = single_column(&columns)?;
+        let Some(common) = common_type(input.ty(), column_ty) else {
+            return Err(operator_error("=", input.ty(), column_ty));
+        };
+        let input = self.coerce(input, common, CastContext::Implicit)?;
+        let plan = if column_ty == common {
+            plan
+        } else {
+            let column = ScalarExpr::Column {
+                index: 0,
+                ty: column_ty,
+            };
+            LogicalPlan::Project {
+                input: Box::new(plan),
+                exprs: vec![self.coerce(column, common, CastContext::Implicit)?],
+            }
+        };
+        Ok(self.subquery(
+            plan,
+            correlated,
+            SubqueryKind::Quantified { input, op, all },
+        ))
     }
 
     /// Binds and requires a boolean (WHERE, HAVING, CASE WHEN, AND/OR/NOT operands).
@@ -670,6 +827,26 @@ impl Binder<'_> {
         self.aggregates = Some(collector);
         result
     }
+}
+
+/// A subquery used as a value must return exactly one column.
+fn single_column(columns: &[ColumnInfo]) -> Result<DataType> {
+    match columns {
+        [column] => Ok(column.data_type),
+        _ => Err(Error::syntax("subquery must return only one column")),
+    }
+}
+
+fn compare_operator(op: &BinaryOperator) -> Option<CompareOp> {
+    Some(match op {
+        BinaryOperator::Eq => CompareOp::Eq,
+        BinaryOperator::NotEq => CompareOp::NotEq,
+        BinaryOperator::Lt => CompareOp::Lt,
+        BinaryOperator::LtEq => CompareOp::LtEq,
+        BinaryOperator::Gt => CompareOp::Gt,
+        BinaryOperator::GtEq => CompareOp::GtEq,
+        _ => return None,
+    })
 }
 
 fn undefined_function(name: &str, args: &[DataType]) -> Error {

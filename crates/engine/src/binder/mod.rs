@@ -7,8 +7,11 @@ mod data_type;
 mod ddl;
 mod dml;
 mod expr;
+mod from;
 mod scope;
 mod select;
+mod set_operation;
+mod special_functions;
 mod utility;
 
 use std::sync::Arc;
@@ -32,6 +35,13 @@ pub struct Binder<'a> {
     aggregates: Option<AggregateCollector>,
     /// The clause being bound when aggregates are not allowed there.
     aggregate_forbidden_in: Option<&'static str>,
+    /// Common table expressions in scope, innermost last.
+    ctes: Vec<from::BoundCte>,
+    /// Scopes of the queries enclosing the subquery being bound, innermost last, and for
+    /// each whether the subquery bound inside it reads it (is correlated).
+    outer_scopes: Vec<(scope::Scope, bool)>,
+    /// Number of subqueries bound so far: their ids.
+    subquery_count: usize,
 }
 
 impl<'a> Binder<'a> {
@@ -41,6 +51,9 @@ impl<'a> Binder<'a> {
             params: param_types.to_vec(),
             aggregates: None,
             aggregate_forbidden_in: None,
+            ctes: Vec::new(),
+            outer_scopes: Vec::new(),
+            subquery_count: 0,
         }
     }
 

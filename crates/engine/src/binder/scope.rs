@@ -13,6 +13,9 @@ pub struct ScopeColumn {
     pub table_oid: u32,
     /// 1-based attribute number in the table, 0 if computed.
     pub attnum: i16,
+    /// Reachable only as `table.name`: a join's USING column of one side, whose unqualified
+    /// name means the merged column.
+    pub qualified_only: bool,
 }
 
 /// The columns of a FROM clause, in the order of the input batches.
@@ -38,7 +41,10 @@ impl Scope {
         }
         let mut found = None;
         for (index, column) in self.columns.iter().enumerate() {
-            if column.name != name || (table.is_some() && column.table.as_deref() != table) {
+            if column.name != name
+                || (table.is_some() && column.table.as_deref() != table)
+                || (table.is_none() && column.qualified_only)
+            {
                 continue;
             }
             if found.is_some() {

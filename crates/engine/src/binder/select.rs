@@ -3,7 +3,7 @@
 
 use sqlparser::ast::{
     self, Expr, GroupByExpr, LimitClause, OrderByKind, Query, Select, SelectFlavor, SelectItem,
-    SelectItemQualifiedWildcardKind, SetExpr, TableFactor, Value, WildcardAdditionalOptions,
+    SelectItemQualifiedWildcardKind, SetExpr, Value, WildcardAdditionalOptions,
 };
 
 use super::data_type::type_column_name;
@@ -33,8 +33,20 @@ impl Binder<'_> {
     }
 
     pub(super) fn bind_query(&mut self, query: &Query) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
+        let ctes_before = self.ctes.len();
+        let result = match &query.with {
+            Some(with) => self
+                .bind_with(with)
+                .and_then(|()| self.bind_query_body(query)),
+            None => self.bind_query_body(query),
+        };
+        self.ctes.truncate(ctes_before);
+        result
+    }
+
+    fn bind_query_body(&mut self, query: &Query) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
         let Query {
-            with,
+            with: _,
             body,
             order_by,
             limit_clause,
@@ -45,9 +57,6 @@ impl Binder<'_> {
             format_clause,
             pipe_operators,
         } = query;
-        if with.is_some() {
-            return Err(Error::unsupported("WITH"));
-        }
         if fetch.is_some()
             || !locks.is_empty()
             || for_clause.is_some()
@@ -75,6 +84,15 @@ impl Binder<'_> {
                 let (plan, columns) = self.bind_query(inner)?;
                 self.order_outputs(plan, columns, order_by)?
             }
+            SetExpr::SetOperation {
+                left,
+                op,
+                set_quantifier,
+                right,
+            } => {
+                let (plan, columns) = self.bind_set_operation(left, op, set_quantifier, right)?;
+                self.order_outputs(plan, columns, order_by)?
+            }
             other => return Err(Error::unsupported(format!("the query {other}"))),
         };
         let plan = self.bind_limit(plan, limit_clause.as_ref())?;
@@ -100,6 +118,7 @@ impl Binder<'_> {
                     ty: c.data_type,
                     table_oid: 0,
                     attnum: 0,
+                    qualified_only: false,
                 })
                 .collect(),
         };
@@ -120,7 +139,10 @@ impl Binder<'_> {
         ))
     }
 
-    fn bind_values(&mut self, values: &ast::Values) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
+    pub(super) fn bind_values(
+        &mut self,
+        values: &ast::Values,
+    ) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
         let empty = Scope::default();
         let mut rows = Vec::with_capacity(values.rows.len());
         for row in &values.rows {
@@ -208,97 +230,7 @@ impl Binder<'_> {
         })
     }
 
-    fn bind_from(&mut self, from: &[ast::TableWithJoins]) -> Result<(LogicalPlan, Scope)> {
-        let [table] = from else {
-            if from.is_empty() {
-                return Ok((
-                    LogicalPlan::Values {
-                        rows: vec![Vec::new()],
-                        types: Vec::new(),
-                    },
-                    Scope::default(),
-                ));
-            }
-            return Err(Error::unsupported("joins"));
-        };
-        if !table.joins.is_empty() {
-            return Err(Error::unsupported("joins"));
-        }
-        let TableFactor::Table {
-            name,
-            alias,
-            args,
-            with_hints,
-            version,
-            with_ordinality,
-            partitions,
-            json_path,
-            sample,
-            index_hints,
-        } = &table.relation
-        else {
-            return Err(Error::unsupported(format!(
-                "the FROM item {}",
-                table.relation
-            )));
-        };
-        if args.is_some()
-            || !with_hints.is_empty()
-            || version.is_some()
-            || *with_ordinality
-            || !partitions.is_empty()
-            || json_path.is_some()
-            || sample.is_some()
-            || !index_hints.is_empty()
-        {
-            return Err(Error::unsupported(format!(
-                "the FROM item {}",
-                table.relation
-            )));
-        }
-        let name = table_name(name)?;
-        let entry = self.table(&name)?;
-        let schema = &entry.schema;
-        let (visible_name, column_aliases) = match alias {
-            Some(alias) => (ident_name(&alias.name), alias.columns.as_slice()),
-            None => (name.clone(), &[][..]),
-        };
-        if column_aliases.len() > schema.columns.len() {
-            return Err(Error::new(
-                SqlState::InvalidColumnReference,
-                format!(
-                    "table \"{visible_name}\" has {} columns available but {} columns specified",
-                    schema.columns.len(),
-                    column_aliases.len()
-                ),
-            ));
-        }
-        let scope = Scope {
-            columns: schema
-                .columns
-                .iter()
-                .enumerate()
-                .map(|(i, c)| ScopeColumn {
-                    table: Some(visible_name.clone()),
-                    name: column_aliases
-                        .get(i)
-                        .map_or_else(|| c.name.clone(), |a| ident_name(&a.name)),
-                    ty: c.data_type,
-                    table_oid: schema.oid,
-                    attnum: (i + 1) as i16,
-                })
-                .collect(),
-        };
-        let plan = LogicalPlan::Scan {
-            table_oid: schema.oid,
-            table_name: name,
-            columns: (0..schema.columns.len()).collect(),
-            types: schema.column_types(),
-        };
-        Ok((plan, scope))
-    }
-
-    fn bind_select(
+    pub(super) fn bind_select(
         &mut self,
         select: &Select,
         order_by: &[ast::OrderByExpr],
@@ -687,7 +619,10 @@ fn wildcard<'s>(scope: &'s Scope, table: Option<&'s str>) -> impl Iterator<Item 
         .columns
         .iter()
         .enumerate()
-        .filter(move |(_, c)| table.is_none() || c.table.as_deref() == table)
+        .filter(move |(_, c)| match table {
+            None => !c.qualified_only,
+            Some(t) => c.table.as_deref() == Some(t),
+        })
         .map(|(index, c)| OutputItem {
             expr: ScalarExpr::Column { index, ty: c.ty },
             name: c.name.clone(),
@@ -748,6 +683,9 @@ fn rewrite_grouped(expr: ScalarExpr, group_by: &[ScalarExpr], scope: &Scope) -> 
                 format!("column \"{name}\" must appear in the GROUP BY clause or be used in an aggregate function"),
             ))
         }
+        ScalarExpr::Subquery(subquery) if subquery.correlated => Err(Error::unsupported(
+            "a correlated subquery in a grouped query's output",
+        )),
         other => other.try_map_children(&mut |e| rewrite_grouped(e, group_by, scope)),
     }
 }
@@ -775,6 +713,16 @@ fn column_name(expr: &Expr) -> String {
         },
         Expr::Nested(inner) => column_name(inner),
         Expr::Case { .. } => "case".into(),
+        Expr::Exists { .. } => "exists".into(),
+        // A scalar subquery is named after its single output column.
+        Expr::Subquery(query) => match query.body.as_ref() {
+            SetExpr::Select(select) => match select.projection.first() {
+                Some(SelectItem::UnnamedExpr(e)) => column_name(e),
+                Some(SelectItem::ExprWithAlias { alias, .. }) => ident_name(alias),
+                _ => "?column?".into(),
+            },
+            _ => "?column?".into(),
+        },
         _ => "?column?".into(),
     }
 }

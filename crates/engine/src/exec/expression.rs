@@ -109,6 +109,24 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
             ty,
         } => case(whens, else_result.as_deref(), *ty, batch, ctx)?,
         ScalarExpr::Coalesce { args, ty } => coalesce(args, *ty, batch, ctx)?,
+        ScalarExpr::OuterColumn { depth, index, ty } => {
+            let outer = ctx.outer_rows.borrow();
+            let value = outer
+                .len()
+                .checked_sub(*depth)
+                .and_then(|level| outer[level].get(*index))
+                .ok_or_else(|| Error::internal("outer column reference without an outer row"))?;
+            Vector::from_scalar(value, *ty, len)
+        }
+        ScalarExpr::Subquery(subquery) => {
+            let input = match &subquery.kind {
+                crate::plan::SubqueryKind::Quantified { input, .. } => {
+                    Some(evaluate(input, batch, ctx)?)
+                }
+                _ => None,
+            };
+            super::subquery::evaluate_subquery(subquery, batch, input.as_deref(), ctx)?
+        }
         ScalarExpr::Function { func, args, .. } => {
             let values = args
                 .iter()
@@ -123,8 +141,12 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
 /// length limit, numeric to unconstrained numeric).
 fn same_values(from: DataType, to: DataType) -> bool {
     match (from, to) {
+        // character(n) loses its padding on the way to text, so it is not among these.
         (_, DataType::Text | DataType::Varchar(None)) => {
-            from.is_string() || from == DataType::Unknown
+            matches!(
+                from,
+                DataType::Text | DataType::Varchar(_) | DataType::Unknown
+            )
         }
         (DataType::Numeric(_), DataType::Numeric(None)) => true,
         (a, b) => a == b,

@@ -1,10 +1,18 @@
-//! Lowers a logical plan to running operators, choosing an operator for each node.
+//! Lowers a logical plan to running operators, choosing an operator for each node: a hash
+//! join where the condition has equality keys between the two sides, a nested loop otherwise.
+
+mod join_keys;
 
 use crate::exec::{
-    AggregateExec, BoxedOperator, DistinctExec, FilterExec, LimitExec, ProjectExec, ScanExec,
-    SortExec, ValuesExec,
+    AggregateExec, BoxedOperator, DistinctExec, FilterExec, HashJoinExec, HashJoinSpec, LimitExec,
+    NestedLoopJoinExec, ProjectExec, ScanExec, SetOperationExec, SortExec, ValuesExec,
 };
 use crate::plan::LogicalPlan;
+use crate::types::PhysicalType;
+
+fn physical_types(plan: &LogicalPlan) -> Vec<PhysicalType> {
+    plan.output_types().iter().map(|t| t.physical()).collect()
+}
 
 pub fn create_operator(plan: &LogicalPlan) -> BoxedOperator {
     match plan {
@@ -36,14 +44,11 @@ pub fn create_operator(plan: &LogicalPlan) -> BoxedOperator {
             group_by.clone(),
             aggregates.clone(),
         )),
-        LogicalPlan::Sort { input, keys } => {
-            let physical = input.output_types().iter().map(|t| t.physical()).collect();
-            Box::new(SortExec::new(
-                create_operator(input),
-                keys.clone(),
-                physical,
-            ))
-        }
+        LogicalPlan::Sort { input, keys } => Box::new(SortExec::new(
+            create_operator(input),
+            keys.clone(),
+            physical_types(input),
+        )),
         LogicalPlan::Limit {
             input,
             limit,
@@ -54,5 +59,48 @@ pub fn create_operator(plan: &LogicalPlan) -> BoxedOperator {
             offset.clone(),
         )),
         LogicalPlan::Distinct { input } => Box::new(DistinctExec::new(create_operator(input))),
+        LogicalPlan::SetOperation {
+            left,
+            right,
+            op,
+            all,
+        } => Box::new(SetOperationExec::new(
+            create_operator(left),
+            create_operator(right),
+            *op,
+            *all,
+        )),
+        LogicalPlan::Join {
+            left,
+            right,
+            kind,
+            condition,
+        } => {
+            let left_width = left.output_types().len();
+            let split = join_keys::split_condition(condition.clone(), left_width);
+            let types = (physical_types(left), physical_types(right));
+            if split.left_keys.is_empty() {
+                Box::new(NestedLoopJoinExec::new(
+                    create_operator(left),
+                    create_operator(right),
+                    types,
+                    *kind,
+                    condition.clone(),
+                ))
+            } else {
+                Box::new(HashJoinExec::new(
+                    create_operator(left),
+                    create_operator(right),
+                    HashJoinSpec {
+                        probe_keys: split.left_keys,
+                        build_keys: split.right_keys,
+                        probe_types: types.0,
+                        build_types: types.1,
+                        kind: *kind,
+                        residual: split.residual,
+                    },
+                ))
+            }
+        }
     }
 }

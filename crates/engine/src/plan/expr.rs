@@ -1,5 +1,8 @@
 //! Bound scalar expressions: every node typed, every column an index into the input row.
 
+use std::sync::Arc;
+
+use super::LogicalPlan;
 use crate::function::cast::CastContext;
 use crate::function::ScalarFunction;
 use crate::types::{DataType, ScalarValue};
@@ -113,6 +116,40 @@ pub enum ScalarExpr {
         args: Vec<ScalarExpr>,
         ty: DataType,
     },
+    /// A column of an enclosing query's current row: `depth` 1 is the query just outside
+    /// the subquery this expression is in.
+    OuterColumn {
+        depth: usize,
+        index: usize,
+        ty: DataType,
+    },
+    Subquery(Box<Subquery>),
+}
+
+/// A subquery used as an expression.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Subquery {
+    /// Unique within a statement: the key of its cached result when uncorrelated.
+    pub id: usize,
+    pub plan: Arc<LogicalPlan>,
+    /// Whether the plan reads an enclosing query's row (then it runs once per row).
+    pub correlated: bool,
+    pub kind: SubqueryKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SubqueryKind {
+    /// `(SELECT x ...)`: its single value, NULL if no row, 21000 if several.
+    Scalar(DataType),
+    /// `EXISTS (...)`.
+    Exists,
+    /// `input op ANY (...)` (and IN) or `input op ALL (...)`; the subquery's single column
+    /// has the input's type.
+    Quantified {
+        input: ScalarExpr,
+        op: CompareOp,
+        all: bool,
+    },
 }
 
 impl ScalarExpr {
@@ -126,6 +163,11 @@ impl ScalarExpr {
             | ScalarExpr::Coalesce { ty, .. }
             | ScalarExpr::Function { ty, .. } => *ty,
             ScalarExpr::Cast { to, .. } => *to,
+            ScalarExpr::OuterColumn { ty, .. } => *ty,
+            ScalarExpr::Subquery(subquery) => match &subquery.kind {
+                SubqueryKind::Scalar(ty) => *ty,
+                SubqueryKind::Exists | SubqueryKind::Quantified { .. } => DataType::Bool,
+            },
             ScalarExpr::Negate(input) => input.ty(),
             ScalarExpr::Concat(..) => DataType::Text,
             ScalarExpr::Not(_)
@@ -154,19 +196,27 @@ impl ScalarExpr {
     /// Whether the expression reads no column (it is the same for every row).
     pub fn is_constant(&self) -> bool {
         let mut constant = true;
-        self.visit(&mut |e| {
-            if matches!(e, ScalarExpr::Column { .. }) {
-                constant = false;
-            }
+        self.visit(&mut |e| match e {
+            ScalarExpr::Column { .. } | ScalarExpr::OuterColumn { .. } => constant = false,
+            ScalarExpr::Subquery(s) if s.correlated => constant = false,
+            _ => {}
         });
         constant
     }
 
-    /// Calls `f` on this node and every node below it.
+    /// Calls `f` on this node and every node below it (not inside subquery plans).
     pub fn visit(&self, f: &mut dyn FnMut(&ScalarExpr)) {
         f(self);
         match self {
-            ScalarExpr::Column { .. } | ScalarExpr::Literal { .. } | ScalarExpr::Param { .. } => {}
+            ScalarExpr::Column { .. }
+            | ScalarExpr::Literal { .. }
+            | ScalarExpr::Param { .. }
+            | ScalarExpr::OuterColumn { .. } => {}
+            ScalarExpr::Subquery(subquery) => {
+                if let SubqueryKind::Quantified { input, .. } = &subquery.kind {
+                    input.visit(f);
+                }
+            }
             ScalarExpr::Cast { input, .. }
             | ScalarExpr::Negate(input)
             | ScalarExpr::Not(input)
@@ -217,7 +267,18 @@ impl ScalarExpr {
         Ok(match self {
             leaf @ (ScalarExpr::Column { .. }
             | ScalarExpr::Literal { .. }
-            | ScalarExpr::Param { .. }) => leaf,
+            | ScalarExpr::Param { .. }
+            | ScalarExpr::OuterColumn { .. }) => leaf,
+            ScalarExpr::Subquery(mut subquery) => {
+                if let SubqueryKind::Quantified { input, op, all } = subquery.kind {
+                    subquery.kind = SubqueryKind::Quantified {
+                        input: f(input)?,
+                        op,
+                        all,
+                    };
+                }
+                ScalarExpr::Subquery(subquery)
+            }
             ScalarExpr::Cast { input, to, context } => ScalarExpr::Cast {
                 input: boxed(input)?,
                 to,

@@ -75,17 +75,53 @@ pub enum LogicalPlan {
     Distinct {
         input: Box<LogicalPlan>,
     },
+    /// UNION / INTERSECT / EXCEPT of inputs with the same column types; `all` keeps
+    /// duplicates (bag semantics).
+    SetOperation {
+        left: Box<LogicalPlan>,
+        right: Box<LogicalPlan>,
+        op: SetOperator,
+        all: bool,
+    },
+    /// Output: the left columns, then the right ones. `condition` is over that row.
+    Join {
+        left: Box<LogicalPlan>,
+        right: Box<LogicalPlan>,
+        kind: JoinKind,
+        condition: Option<ScalarExpr>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetOperator {
+    Union,
+    Intersect,
+    Except,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JoinKind {
+    Inner,
+    Left,
+    Right,
+    Full,
 }
 
 impl LogicalPlan {
     pub fn output_types(&self) -> Vec<DataType> {
         match self {
             LogicalPlan::Scan { types, .. } | LogicalPlan::Values { types, .. } => types.clone(),
+            LogicalPlan::SetOperation { left, .. } => left.output_types(),
             LogicalPlan::Filter { input, .. }
             | LogicalPlan::Sort { input, .. }
             | LogicalPlan::Limit { input, .. }
             | LogicalPlan::Distinct { input } => input.output_types(),
             LogicalPlan::Project { exprs, .. } => exprs.iter().map(|e| e.ty()).collect(),
+            LogicalPlan::Join { left, right, .. } => {
+                let mut types = left.output_types();
+                types.extend(right.output_types());
+                types
+            }
             LogicalPlan::Aggregate {
                 group_by,
                 aggregates,

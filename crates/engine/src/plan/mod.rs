@@ -4,5 +4,8 @@
 mod expr;
 mod logical;
 
-pub use expr::{ArithmeticOp, BoolTest, CompareOp, ScalarExpr};
-pub use logical::{AggregateCall, BoundStatement, ColumnInfo, LogicalPlan, SetVariable, SortKey};
+pub use expr::{ArithmeticOp, BoolTest, CompareOp, ScalarExpr, Subquery, SubqueryKind};
+pub use logical::{
+    AggregateCall, BoundStatement, ColumnInfo, JoinKind, LogicalPlan, SetOperator, SetVariable,
+    SortKey,
+};

@@ -267,3 +267,75 @@ impl Drop for Transaction {
         self.release_locks();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::Store;
+    use crate::catalog::TableSchema;
+    use crate::storage::{TableData, TableEntry};
+
+    fn entry(store: &Store, name: &str) -> TableEntry {
+        TableEntry {
+            schema: Arc::new(TableSchema {
+                oid: store.allocate_oid(),
+                name: name.into(),
+                columns: Vec::new(),
+                unique_keys: Vec::new(),
+            }),
+            data: Arc::new(TableData::default()),
+            generation: 0,
+            unique_indexes: Arc::new(Vec::new()),
+        }
+    }
+
+    #[test]
+    fn commit_publishes_and_rollback_forgets() {
+        let store = Arc::new(Store::default());
+        let mut txn = store.begin();
+        assert!(txn.table_for_write("t").is_ok_and(|t| t.is_none()));
+        txn.put_table(entry(&store, "t"));
+        assert!(
+            store.snapshot().table_by_name("t").is_none(),
+            "uncommitted is invisible"
+        );
+        assert!(
+            txn.view().table_by_name("t").is_some(),
+            "own writes are visible"
+        );
+        txn.commit();
+        let committed = store.snapshot();
+        let t = committed.table_by_name("t").map(|t| t.generation);
+        assert!(t.is_some_and(|g| g > 0), "commit bumps the generation");
+
+        let mut txn = store.begin();
+        assert!(txn.table_for_write("u").is_ok());
+        txn.put_table(entry(&store, "u"));
+        txn.rollback();
+        assert!(store.snapshot().table_by_name("u").is_none());
+    }
+
+    #[test]
+    fn crossed_locks_are_a_deadlock_not_a_hang() {
+        let store = Arc::new(Store::default());
+        let mut first = store.begin();
+        let mut second = store.begin();
+        assert!(first.lock_name("a").is_ok());
+        assert!(second.lock_name("b").is_ok());
+        let waiter = std::thread::spawn(move || {
+            let result = first.lock_name("b");
+            drop(first);
+            result
+        });
+        // Give the first transaction time to start waiting for "b".
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let crossed = second.lock_name("a");
+        assert_eq!(crossed.map_err(|e| e.sqlstate()), Err("40P01"));
+        drop(second);
+        assert!(
+            waiter.join().is_ok_and(|r| r.is_ok()),
+            "the other side proceeds"
+        );
+    }
+}
