@@ -31,6 +31,8 @@ pub struct AggregateCollector {
 
 /// Column indexes at or above this refer to collected aggregates, not input columns.
 pub const AGGREGATE_REF_BASE: usize = usize::MAX / 2;
+/// Column indexes at or above this refer to collected window function calls.
+pub const WINDOW_REF_BASE: usize = usize::MAX / 4 * 3;
 
 impl Binder<'_> {
     pub(super) fn bind_expr(&mut self, expr: &Expr, scope: &Scope) -> Result<ScalarExpr> {
@@ -658,7 +660,6 @@ impl Binder<'_> {
             || !matches!(parameters, FunctionArguments::None)
             || !within_group.is_empty()
             || null_treatment.is_some()
-            || over.is_some()
         {
             return Err(Error::unsupported(format!("the function call {function}")));
         }
@@ -698,6 +699,12 @@ impl Binder<'_> {
                 (exprs, distinct, star)
             }
         };
+        if let Some(over) = over {
+            if distinct || filter.is_some() {
+                return Err(Error::unsupported(format!("the window call {function}")));
+            }
+            return self.bind_window_function(&name, &arg_exprs, over, scope);
+        }
         if let Some(func) = AggregateFunction::by_name(&name) {
             return self.bind_aggregate(func, &arg_exprs, star, distinct, filter.as_deref(), scope);
         }

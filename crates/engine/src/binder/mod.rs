@@ -13,6 +13,7 @@ mod select;
 mod set_operation;
 mod special_functions;
 mod utility;
+mod window;
 
 use std::sync::Arc;
 
@@ -42,6 +43,12 @@ pub struct Binder<'a> {
     outer_scopes: Vec<(scope::Scope, bool)>,
     /// Number of subqueries bound so far: their ids.
     subquery_count: usize,
+    /// Where window functions may appear, the calls found so far.
+    windows: Option<Vec<crate::plan::WindowCall>>,
+    /// `WINDOW name AS (...)` definitions of the SELECT being bound.
+    named_windows: Vec<(String, sqlparser::ast::WindowSpec)>,
+    /// Binding a window function's arguments (window calls may not nest).
+    in_window_args: bool,
 }
 
 impl<'a> Binder<'a> {
@@ -54,6 +61,9 @@ impl<'a> Binder<'a> {
             ctes: Vec::new(),
             outer_scopes: Vec::new(),
             subquery_count: 0,
+            windows: None,
+            named_windows: Vec::new(),
+            in_window_args: false,
         }
     }
 

@@ -7,7 +7,7 @@ use sqlparser::ast::{
 };
 
 use super::data_type::type_column_name;
-use super::expr::{AggregateCollector, AGGREGATE_REF_BASE};
+use super::expr::{AggregateCollector, AGGREGATE_REF_BASE, WINDOW_REF_BASE};
 use super::scope::{Scope, ScopeColumn};
 use super::{ident_name, table_name, Binder};
 use crate::error::{Error, Result, SqlState};
@@ -272,7 +272,6 @@ impl Binder<'_> {
             || !cluster_by.is_empty()
             || !distribute_by.is_empty()
             || !sort_by.is_empty()
-            || !named_window.is_empty()
             || qualify.is_some()
             || value_table_mode.is_some()
             || *flavor != SelectFlavor::Standard
@@ -294,29 +293,35 @@ impl Binder<'_> {
             };
         }
 
-        // Select list, HAVING and ORDER BY may contain aggregates.
+        // Select list, HAVING and ORDER BY may contain aggregates; the select list and ORDER
+        // BY window functions.
+        self.set_named_windows(named_window)?;
         self.aggregates = Some(AggregateCollector::default());
+        self.windows = Some(Vec::new());
         let mut outputs = self.bind_projection(projection, &scope)?;
         let group_exprs = match group_by {
             GroupByExpr::Expressions(exprs, modifiers) if modifiers.is_empty() => exprs,
             other => return Err(Error::unsupported(format!("{other}"))),
         };
-        let saved = self.aggregates.take();
+        let (saved_aggregates, saved_windows) = (self.aggregates.take(), self.windows.take());
         self.aggregate_forbidden_in = Some("GROUP BY");
         let group_by = group_exprs
             .iter()
             .map(|e| self.bind_group_item(e, &scope, &outputs, projection))
             .collect::<Result<Vec<_>>>()?;
-        self.aggregates = saved;
+        self.aggregates = saved_aggregates;
+        self.aggregate_forbidden_in = Some("HAVING");
         let having = having
             .as_ref()
             .map(|h| self.bind_condition(h, &scope, "HAVING"))
             .transpose()?;
+        self.windows = saved_windows;
         let mut order_keys = Vec::with_capacity(order_by.len());
         for item in order_by {
             order_keys.push(self.bind_order_item(item, &scope, &outputs)?);
         }
         let aggregates = self.aggregates.take().map(|c| c.calls).unwrap_or_default();
+        let mut windows = self.windows.take().unwrap_or_default();
         self.aggregate_forbidden_in = None;
 
         let grouped = !aggregates.is_empty() || !group_by.is_empty() || having.is_some();
@@ -331,6 +336,17 @@ impl Binder<'_> {
                     *e = rewrite(e.clone())?;
                 }
             }
+            for call in &mut windows {
+                call.args = call.args.drain(..).map(rewrite).collect::<Result<_>>()?;
+                call.partition_by = call
+                    .partition_by
+                    .drain(..)
+                    .map(rewrite)
+                    .collect::<Result<_>>()?;
+                for key in &mut call.order_by {
+                    key.expr = rewrite(key.expr.clone())?;
+                }
+            }
             plan = LogicalPlan::Aggregate {
                 input: Box::new(plan),
                 group_by,
@@ -342,6 +358,22 @@ impl Binder<'_> {
                     predicate,
                 };
             }
+        }
+
+        if !windows.is_empty() {
+            let width = plan.output_types().len();
+            for output in &mut outputs {
+                output.expr = window_refs_to_columns(output.expr.clone(), width);
+            }
+            for key in &mut order_keys {
+                if let OrderTarget::Expr(e) = &mut key.0 {
+                    *e = window_refs_to_columns(e.clone(), width);
+                }
+            }
+            plan = LogicalPlan::Window {
+                input: Box::new(plan),
+                calls: windows,
+            };
         }
 
         // Untyped literals in the output are text, as in PostgreSQL.
@@ -668,6 +700,7 @@ fn rewrite_grouped(expr: ScalarExpr, group_by: &[ScalarExpr], scope: &Scope) -> 
         });
     }
     match expr {
+        window @ ScalarExpr::Column { index, .. } if index >= WINDOW_REF_BASE => Ok(window),
         ScalarExpr::Column { index, ty } if index >= AGGREGATE_REF_BASE => Ok(ScalarExpr::Column {
             index: group_by.len() + (index - AGGREGATE_REF_BASE),
             ty,
@@ -687,6 +720,22 @@ fn rewrite_grouped(expr: ScalarExpr, group_by: &[ScalarExpr], scope: &Scope) -> 
             "a correlated subquery in a grouped query's output",
         )),
         other => other.try_map_children(&mut |e| rewrite_grouped(e, group_by, scope)),
+    }
+}
+
+/// Window call references become the window operator's output columns after `width`.
+fn window_refs_to_columns(expr: ScalarExpr, width: usize) -> ScalarExpr {
+    match expr {
+        ScalarExpr::Column { index, ty } if index >= WINDOW_REF_BASE => ScalarExpr::Column {
+            index: width + (index - WINDOW_REF_BASE),
+            ty,
+        },
+        other => {
+            let fallback = other.clone();
+            other
+                .try_map_children(&mut |e| Ok(window_refs_to_columns(e, width)))
+                .unwrap_or(fallback)
+        }
     }
 }
 

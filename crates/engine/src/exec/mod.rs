@@ -17,6 +17,7 @@ mod set_operation;
 mod sort;
 mod subquery;
 mod values;
+mod window;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -34,6 +35,7 @@ pub use scan::ScanExec;
 pub use set_operation::SetOperationExec;
 pub use sort::SortExec;
 pub use values::ValuesExec;
+pub use window::WindowExec;
 
 use crate::error::{Error, Result, SqlState};
 use crate::storage::DbState;

@@ -50,7 +50,12 @@ impl SortExec {
     }
 }
 
-fn compare_keys(keys: &[SortKey], columns: &[Arc<Vector>], a: usize, b: usize) -> Ordering {
+pub(super) fn compare_keys(
+    keys: &[SortKey],
+    columns: &[Arc<Vector>],
+    a: usize,
+    b: usize,
+) -> Ordering {
     for (key, column) in keys.iter().zip(columns) {
         let ord = match (column.is_valid(a), column.is_valid(b)) {
             (true, true) => {

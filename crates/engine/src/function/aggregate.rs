@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 
 use crate::error::{Error, Result};
-use crate::types::{float, DataType, Decimal};
+use crate::types::{float, DataType, Decimal, ScalarValue};
 use crate::vector::{Bitmap, StringVec, Vector, VectorData};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -229,12 +229,7 @@ impl Accumulator {
                 let validity = seen_bitmap(&s.counts);
                 let mut out = Vec::with_capacity(s.sums.len());
                 for (sum, count) in s.sums.iter().zip(&s.counts) {
-                    let sum = Decimal::new(*sum, 0);
-                    out.push(match (avg, *count) {
-                        (_, 0) => Decimal::ZERO,
-                        (true, count) => sum.checked_div(&Decimal::from_i64(count))?,
-                        (false, _) => sum,
-                    });
+                    out.push(sum_or_avg(Decimal::new(*sum, 0), *count, avg)?);
                 }
                 Vector::new(VectorData::Numeric(out), validity)
             }
@@ -248,7 +243,7 @@ impl Accumulator {
                     s.sums
                         .iter()
                         .zip(&s.counts)
-                        .map(|(sum, &count)| if count == 0 { 0.0 } else { sum / count as f64 })
+                        .map(|(sum, &count)| float_avg(*sum, count))
                         .collect()
                 } else {
                     s.sums
@@ -259,16 +254,65 @@ impl Accumulator {
                 let validity = seen_bitmap(&s.counts);
                 let mut out = Vec::with_capacity(s.sums.len());
                 for (sum, count) in s.sums.iter().zip(&s.counts) {
-                    out.push(match (avg, *count) {
-                        (_, 0) => Decimal::ZERO,
-                        (true, count) => sum.checked_div(&Decimal::from_i64(count))?,
-                        (false, _) => *sum,
-                    });
+                    out.push(sum_or_avg(*sum, *count, avg)?);
                 }
                 Vector::new(VectorData::Numeric(out), validity)
             }
             Accumulator::MinMax { best, .. } => best,
         })
+    }
+}
+
+impl Accumulator {
+    /// The current result of one group, without ending the aggregation (running window
+    /// aggregates read it after every row).
+    pub fn value(&self, group: usize) -> Result<ScalarValue> {
+        let seen = |count: i64| count > 0;
+        Ok(match self {
+            Accumulator::Count(counts) => ScalarValue::Int64(counts[group]),
+            Accumulator::SumSmallInt(s) if seen(s.counts[group]) => {
+                ScalarValue::Int64(s.sums[group])
+            }
+            Accumulator::SumWide(s, avg) if seen(s.counts[group]) => ScalarValue::Numeric(
+                sum_or_avg(Decimal::new(s.sums[group], 0), s.counts[group], *avg)?,
+            ),
+            Accumulator::SumFloat32(s) if seen(s.counts[group]) => {
+                ScalarValue::Float32(s.sums[group])
+            }
+            Accumulator::SumFloat64(s, avg) if seen(s.counts[group]) => {
+                ScalarValue::Float64(if *avg {
+                    float_avg(s.sums[group], s.counts[group])
+                } else {
+                    s.sums[group]
+                })
+            }
+            Accumulator::SumNumeric(s, avg) if seen(s.counts[group]) => {
+                ScalarValue::Numeric(sum_or_avg(s.sums[group], s.counts[group], *avg)?)
+            }
+            Accumulator::MinMax { best, .. } => best.get_scalar(group),
+            Accumulator::SumSmallInt(_)
+            | Accumulator::SumWide(..)
+            | Accumulator::SumFloat32(_)
+            | Accumulator::SumFloat64(..)
+            | Accumulator::SumNumeric(..) => ScalarValue::Null,
+        })
+    }
+}
+
+/// A sum, or the average (numeric division with PostgreSQL's result scale) when `avg`.
+fn sum_or_avg(sum: Decimal, count: i64, avg: bool) -> Result<Decimal> {
+    match (avg, count) {
+        (_, 0) => Ok(Decimal::ZERO),
+        (true, count) => sum.checked_div(&Decimal::from_i64(count)),
+        (false, _) => Ok(sum),
+    }
+}
+
+fn float_avg(sum: f64, count: i64) -> f64 {
+    if count == 0 {
+        0.0
+    } else {
+        sum / count as f64
     }
 }
 

@@ -6,6 +6,8 @@ pub mod cast;
 pub mod compare;
 pub mod like;
 pub mod scalar;
+pub mod window;
 
 pub use aggregate::AggregateFunction;
 pub use scalar::ScalarFunction;
+pub use window::WindowFunction;

@@ -5,7 +5,7 @@ mod join_keys;
 
 use crate::exec::{
     AggregateExec, BoxedOperator, DistinctExec, FilterExec, HashJoinExec, HashJoinSpec, LimitExec,
-    NestedLoopJoinExec, ProjectExec, ScanExec, SetOperationExec, SortExec, ValuesExec,
+    NestedLoopJoinExec, ProjectExec, ScanExec, SetOperationExec, SortExec, ValuesExec, WindowExec,
 };
 use crate::plan::LogicalPlan;
 use crate::types::PhysicalType;
@@ -57,6 +57,11 @@ pub fn create_operator(plan: &LogicalPlan) -> BoxedOperator {
             create_operator(input),
             limit.clone(),
             offset.clone(),
+        )),
+        LogicalPlan::Window { input, calls } => Box::new(WindowExec::new(
+            create_operator(input),
+            calls.clone(),
+            physical_types(input),
         )),
         LogicalPlan::Distinct { input } => Box::new(DistinctExec::new(create_operator(input))),
         LogicalPlan::SetOperation {

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::ScalarExpr;
 use crate::catalog::TableSchema;
-use crate::function::AggregateFunction;
+use crate::function::{AggregateFunction, WindowFunction};
 use crate::types::DataType;
 
 /// One output column of a statement, as RowDescription describes it.
@@ -24,6 +24,40 @@ pub struct AggregateCall {
     /// `None` for `count(*)`.
     pub arg: Option<ScalarExpr>,
     pub distinct: bool,
+    pub ty: DataType,
+}
+
+/// Which rows around the current one a window function sees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameUnits {
+    Rows,
+    Range,
+    Groups,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameBound {
+    UnboundedPreceding,
+    Preceding(u64),
+    CurrentRow,
+    Following(u64),
+    UnboundedFollowing,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WindowFrame {
+    pub units: FrameUnits,
+    pub start: FrameBound,
+    pub end: FrameBound,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowCall {
+    pub func: WindowFunction,
+    pub args: Vec<ScalarExpr>,
+    pub partition_by: Vec<ScalarExpr>,
+    pub order_by: Vec<SortKey>,
+    pub frame: WindowFrame,
     pub ty: DataType,
 }
 
@@ -75,6 +109,11 @@ pub enum LogicalPlan {
     Distinct {
         input: Box<LogicalPlan>,
     },
+    /// Output: the input columns, then one column per window function call.
+    Window {
+        input: Box<LogicalPlan>,
+        calls: Vec<WindowCall>,
+    },
     /// UNION / INTERSECT / EXCEPT of inputs with the same column types; `all` keeps
     /// duplicates (bag semantics).
     SetOperation {
@@ -112,6 +151,11 @@ impl LogicalPlan {
         match self {
             LogicalPlan::Scan { types, .. } | LogicalPlan::Values { types, .. } => types.clone(),
             LogicalPlan::SetOperation { left, .. } => left.output_types(),
+            LogicalPlan::Window { input, calls } => {
+                let mut types = input.output_types();
+                types.extend(calls.iter().map(|c| c.ty));
+                types
+            }
             LogicalPlan::Filter { input, .. }
             | LogicalPlan::Sort { input, .. }
             | LogicalPlan::Limit { input, .. }

@@ -6,6 +6,6 @@ mod logical;
 
 pub use expr::{ArithmeticOp, BoolTest, CompareOp, ScalarExpr, Subquery, SubqueryKind};
 pub use logical::{
-    AggregateCall, BoundStatement, ColumnInfo, JoinKind, LogicalPlan, SetOperator, SetVariable,
-    SortKey,
+    AggregateCall, BoundStatement, ColumnInfo, FrameBound, FrameUnits, JoinKind, LogicalPlan,
+    SetOperator, SetVariable, SortKey, WindowCall, WindowFrame,
 };
