@@ -6,6 +6,7 @@ use sqlparser::ast::{self, JoinConstraint, JoinOperator, TableFactor, TableWithJ
 use super::scope::{Scope, ScopeColumn};
 use super::{ident_name, table_name, Binder};
 use crate::error::{Error, Result, SqlState};
+use crate::function::TableFunction;
 use crate::plan::{JoinKind, LogicalPlan, ScalarExpr};
 
 /// A WITH query, bound once; every reference to it reads its plan.
@@ -277,8 +278,10 @@ impl Binder<'_> {
                 sample,
                 index_hints,
             } => {
-                if args.is_some()
-                    || !with_hints.is_empty()
+                if let Some(args) = args {
+                    return self.bind_table_function(name, args, alias.as_ref());
+                }
+                if !with_hints.is_empty()
                     || version.is_some()
                     || *with_ordinality
                     || !partitions.is_empty()
@@ -400,6 +403,73 @@ impl Binder<'_> {
             types: schema.column_types(),
         };
         Ok((plan, scope))
+    }
+}
+
+impl Binder<'_> {
+    /// `FROM generate_series(1, 10) [AS] g(x)`.
+    fn bind_table_function(
+        &mut self,
+        name: &ast::ObjectName,
+        args: &ast::TableFunctionArgs,
+        alias: Option<&ast::TableAlias>,
+    ) -> Result<(LogicalPlan, Scope)> {
+        let function_name = table_name(name)?;
+        let Some(func) = TableFunction::by_name(&function_name) else {
+            return Err(Error::new(
+                SqlState::UndefinedFunction,
+                format!("function {function_name} does not exist"),
+            ));
+        };
+        if args.settings.is_some() {
+            return Err(Error::unsupported("table function settings"));
+        }
+        let empty = Scope::default();
+        let mut bound = Vec::with_capacity(args.args.len());
+        for arg in &args.args {
+            let ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(expr)) = arg else {
+                return Err(Error::unsupported(format!("the argument {arg}")));
+            };
+            bound.push(self.bind_expr(expr, &empty)?);
+        }
+        let types: Vec<_> = bound.iter().map(|a| a.ty()).collect();
+        let Some(ty) = func.signature(&types) else {
+            let names: Vec<String> = types.iter().map(|t| t.to_string()).collect();
+            return Err(Error::new(
+                SqlState::UndefinedFunction,
+                format!(
+                    "function {function_name}({}) does not exist",
+                    names.join(", ")
+                ),
+            ));
+        };
+        let args = bound
+            .into_iter()
+            .map(|a| self.coerce(a, ty, crate::function::cast::CastContext::Implicit))
+            .collect::<Result<Vec<_>>>()?;
+        let visible = alias.map_or_else(|| function_name.clone(), |a| ident_name(&a.name));
+        // A single-column function's column is named after the alias when there is one.
+        let default_name = if alias.is_some() {
+            visible.clone()
+        } else {
+            function_name
+        };
+        let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());
+        let names = alias_names(&visible, column_aliases, vec![default_name])?;
+        let scope = Scope {
+            columns: names
+                .into_iter()
+                .map(|name| ScopeColumn {
+                    table: Some(visible.clone()),
+                    name,
+                    ty,
+                    table_oid: 0,
+                    attnum: 0,
+                    qualified_only: false,
+                })
+                .collect(),
+        };
+        Ok((LogicalPlan::TableFunction { func, args, ty }, scope))
     }
 }
 

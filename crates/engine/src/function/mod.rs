@@ -6,8 +6,10 @@ pub mod cast;
 pub mod compare;
 pub mod like;
 pub mod scalar;
+pub mod table;
 pub mod window;
 
 pub use aggregate::AggregateFunction;
 pub use scalar::ScalarFunction;
+pub use table::TableFunction;
 pub use window::WindowFunction;

@@ -4,9 +4,11 @@
 mod join_keys;
 
 use crate::exec::{
-    AggregateExec, BoxedOperator, DistinctExec, FilterExec, HashJoinExec, HashJoinSpec, LimitExec,
-    NestedLoopJoinExec, ProjectExec, ScanExec, SetOperationExec, SortExec, ValuesExec, WindowExec,
+    AggregateExec, BoxedOperator, DistinctExec, FilterExec, GenerateSeriesExec, HashJoinExec,
+    HashJoinSpec, LimitExec, NestedLoopJoinExec, ProjectExec, ScanExec, SetOperationExec, SortExec,
+    ValuesExec, WindowExec,
 };
+use crate::function::TableFunction;
 use crate::plan::LogicalPlan;
 use crate::types::PhysicalType;
 
@@ -58,6 +60,9 @@ pub fn create_operator(plan: &LogicalPlan) -> BoxedOperator {
             limit.clone(),
             offset.clone(),
         )),
+        LogicalPlan::TableFunction { func, args, .. } => match func {
+            TableFunction::GenerateSeries => Box::new(GenerateSeriesExec::new(args.clone())),
+        },
         LogicalPlan::Window { input, calls } => Box::new(WindowExec::new(
             create_operator(input),
             calls.clone(),

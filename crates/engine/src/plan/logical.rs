@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::ScalarExpr;
 use crate::catalog::TableSchema;
-use crate::function::{AggregateFunction, WindowFunction};
+use crate::function::{AggregateFunction, TableFunction, WindowFunction};
 use crate::types::DataType;
 
 /// One output column of a statement, as RowDescription describes it.
@@ -109,6 +109,12 @@ pub enum LogicalPlan {
     Distinct {
         input: Box<LogicalPlan>,
     },
+    /// A set-returning function in FROM; its arguments read no column.
+    TableFunction {
+        func: TableFunction,
+        args: Vec<ScalarExpr>,
+        ty: DataType,
+    },
     /// Output: the input columns, then one column per window function call.
     Window {
         input: Box<LogicalPlan>,
@@ -151,6 +157,7 @@ impl LogicalPlan {
         match self {
             LogicalPlan::Scan { types, .. } | LogicalPlan::Values { types, .. } => types.clone(),
             LogicalPlan::SetOperation { left, .. } => left.output_types(),
+            LogicalPlan::TableFunction { ty, .. } => vec![*ty],
             LogicalPlan::Window { input, calls } => {
                 let mut types = input.output_types();
                 types.extend(calls.iter().map(|c| c.ty));

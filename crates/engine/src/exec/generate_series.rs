@@ -1,0 +1,162 @@
+//! generate_series over integers and numerics, a batch at a time.
+
+use std::sync::Arc;
+
+use super::expression::evaluate_constant;
+use super::{ExecContext, Operator};
+use crate::error::{Error, Result, SqlState};
+use crate::plan::ScalarExpr;
+use crate::types::{Decimal, ScalarValue};
+use crate::vector::{Batch, Vector, VectorData, BATCH_SIZE};
+
+pub struct GenerateSeriesExec {
+    args: Vec<ScalarExpr>,
+    state: Option<Series>,
+}
+
+enum Series {
+    Int {
+        next: i128,
+        stop: i128,
+        step: i128,
+        int32: bool,
+    },
+    Numeric {
+        next: Decimal,
+        stop: Decimal,
+        step: Decimal,
+    },
+    Done,
+}
+
+impl GenerateSeriesExec {
+    pub fn new(args: Vec<ScalarExpr>) -> GenerateSeriesExec {
+        GenerateSeriesExec { args, state: None }
+    }
+
+    fn start(&self, ctx: &ExecContext) -> Result<Series> {
+        let values = self
+            .args
+            .iter()
+            .map(|a| evaluate_constant(a, ctx))
+            .collect::<Result<Vec<_>>>()?;
+        if values.iter().any(|v| v.is_null()) {
+            return Ok(Series::Done);
+        }
+        let zero_step = || {
+            Error::new(
+                SqlState::InvalidParameterValue,
+                "step size cannot equal zero",
+            )
+        };
+        Ok(match values.as_slice() {
+            [ScalarValue::Numeric(start), ScalarValue::Numeric(stop), rest @ ..] => {
+                let step = match rest.first() {
+                    Some(ScalarValue::Numeric(step)) => *step,
+                    _ => Decimal::from_i64(1),
+                };
+                if step == Decimal::ZERO {
+                    return Err(zero_step());
+                }
+                Series::Numeric {
+                    next: *start,
+                    stop: *stop,
+                    step,
+                }
+            }
+            [start, stop, rest @ ..] => {
+                let int = |v: &ScalarValue| match v {
+                    ScalarValue::Int32(x) => Some(*x as i128),
+                    ScalarValue::Int64(x) => Some(*x as i128),
+                    _ => None,
+                };
+                let (Some(start_value), Some(stop)) = (int(start), int(stop)) else {
+                    return Err(Error::internal(
+                        "generate_series arguments of unexpected types",
+                    ));
+                };
+                let step = rest.first().and_then(int).unwrap_or(1);
+                if step == 0 {
+                    return Err(zero_step());
+                }
+                Series::Int {
+                    next: start_value,
+                    stop,
+                    step,
+                    int32: matches!(start, ScalarValue::Int32(_)),
+                }
+            }
+            _ => {
+                return Err(Error::internal(
+                    "generate_series takes two or three arguments",
+                ))
+            }
+        })
+    }
+}
+
+impl Operator for GenerateSeriesExec {
+    fn next(&mut self, ctx: &ExecContext) -> Result<Option<Batch>> {
+        if self.state.is_none() {
+            self.state = Some(self.start(ctx)?);
+        }
+        let Some(state) = self.state.as_mut() else {
+            return Ok(None);
+        };
+        ctx.check_cancelled()?;
+        let column = match state {
+            Series::Done => return Ok(None),
+            Series::Int {
+                next,
+                stop,
+                step,
+                int32,
+            } => {
+                let mut values = Vec::with_capacity(BATCH_SIZE);
+                while values.len() < BATCH_SIZE
+                    && (if *step > 0 {
+                        *next <= *stop
+                    } else {
+                        *next >= *stop
+                    })
+                {
+                    values.push(*next);
+                    *next += *step;
+                }
+                if values.is_empty() {
+                    *state = Series::Done;
+                    return Ok(None);
+                }
+                if *int32 {
+                    VectorData::Int32(values.iter().map(|&v| v as i32).collect())
+                } else {
+                    VectorData::Int64(values.iter().map(|&v| v as i64).collect())
+                }
+            }
+            Series::Numeric { next, stop, step } => {
+                let mut values = Vec::with_capacity(BATCH_SIZE);
+                let ascending = *step > Decimal::ZERO;
+                while values.len() < BATCH_SIZE
+                    && (if ascending {
+                        *next <= *stop
+                    } else {
+                        *next >= *stop
+                    })
+                {
+                    values.push(*next);
+                    *next = next.checked_add(step)?;
+                }
+                if values.is_empty() {
+                    *state = Series::Done;
+                    return Ok(None);
+                }
+                VectorData::Numeric(values)
+            }
+        };
+        let len = column.len();
+        Ok(Some(Batch::new(
+            vec![Arc::new(Vector::new(column, None))],
+            len,
+        )))
+    }
+}
