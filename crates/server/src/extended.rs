@@ -119,7 +119,7 @@ impl Backend {
             // PostgreSQL's code is 42P03 (duplicate_cursor), which the engine lacks.
             return Err(Error::new(
                 SqlState::DuplicateObject,
-                format!("portal \"{}\" already exists", bind.portal),
+                format!("cursor \"{}\" already exists", bind.portal),
             ));
         }
         let portal = Portal {

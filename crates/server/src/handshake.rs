@@ -70,18 +70,14 @@ async fn startup_message(
         );
         return reject(stream, error).await;
     }
-    match parse_parameters(rest) {
-        Ok((parameters, protocol_options)) => Ok(Some(StartupMessage {
-            minor_version: minor,
-            parameters,
-            protocol_options,
-        })),
+    match parse_parameters(minor, rest) {
+        Ok(startup) => Ok(Some(startup)),
         Err(error) => reject(stream, error).await,
     }
 }
 
 /// Name/value pairs of NUL-terminated strings, ended by an empty name.
-fn parse_parameters(bytes: &[u8]) -> Result<(Vec<(String, String)>, Vec<String>), Error> {
+fn parse_parameters(minor_version: u16, bytes: &[u8]) -> Result<StartupMessage, Error> {
     let invalid =
         || protocol_violation("invalid startup packet layout: expected terminator as last byte");
     let mut strings = bytes.split(|&b| b == 0);
@@ -104,7 +100,11 @@ fn parse_parameters(bytes: &[u8]) -> Result<(Vec<(String, String)>, Vec<String>)
     }
     // After the terminating empty name only the split's empty tail may remain.
     match (strings.next(), strings.next()) {
-        (Some([]), None) => Ok((parameters, protocol_options)),
+        (Some([]), None) => Ok(StartupMessage {
+            minor_version,
+            parameters,
+            protocol_options,
+        }),
         _ => Err(invalid()),
     }
 }
@@ -151,7 +151,8 @@ mod tests {
 
     #[test]
     fn parses_parameters_and_protocol_options() -> Result<(), Error> {
-        let (parameters, options) = parse_parameters(b"user\0alice\0_pq_.x\0y\0database\0db\0\0")?;
+        let startup = parse_parameters(0, b"user\0alice\0_pq_.x\0y\0database\0db\0\0")?;
+        let (parameters, options) = (startup.parameters, startup.protocol_options);
         assert_eq!(
             parameters,
             vec![
@@ -160,9 +161,9 @@ mod tests {
             ]
         );
         assert_eq!(options, vec!["_pq_.x".to_owned()]);
-        assert!(parse_parameters(b"user\0alice\0").is_err());
-        assert!(parse_parameters(b"user\0alice\0\0junk").is_err());
-        assert!(parse_parameters(b"user").is_err());
+        assert!(parse_parameters(0, b"user\0alice\0").is_err());
+        assert!(parse_parameters(0, b"user\0alice\0\0junk").is_err());
+        assert!(parse_parameters(0, b"user").is_err());
         Ok(())
     }
 }

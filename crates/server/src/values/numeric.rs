@@ -6,7 +6,7 @@
 use kestrel::types::Decimal;
 use kestrel::{Error, SqlState};
 
-use super::params::incorrect_binary_format;
+use super::params::{incorrect_binary_format, insufficient_data};
 
 const NBASE: u128 = 10_000;
 const SIGN_POSITIVE: u16 = 0x0000;
@@ -92,20 +92,23 @@ pub(super) fn write_numeric_binary(value: &Decimal, out: &mut Vec<u8>) {
 
 /// numeric_recv: digits past `dscale` are truncated, as PostgreSQL does.
 pub(super) fn read_numeric_binary(bytes: &[u8], number: usize) -> Result<Decimal, Error> {
-    let bad_format = || incorrect_binary_format(number);
     let header = |idx: usize| -> Result<u16, Error> {
         match bytes.get(2 * idx..2 * idx + 2) {
             Some(pair) => Ok(u16::from_be_bytes([pair[0], pair[1]])),
-            None => Err(bad_format()),
+            None => Err(insufficient_data()),
         }
     };
     let ndigits = header(0)? as i16;
     let weight = i64::from(header(1)? as i16);
     let sign = header(2)?;
     let dscale = header(3)?;
-    let digit_count = usize::try_from(ndigits).map_err(|_| bad_format())?;
-    if bytes.len() != 8 + 2 * digit_count {
-        return Err(bad_format());
+    let digit_count = usize::try_from(ndigits)
+        .map_err(|_| invalid("invalid length in external \"numeric\" value"))?;
+    if bytes.len() < 8 + 2 * digit_count {
+        return Err(insufficient_data());
+    }
+    if bytes.len() > 8 + 2 * digit_count {
+        return Err(incorrect_binary_format(number));
     }
     match sign {
         SIGN_POSITIVE | SIGN_NEGATIVE => {}

@@ -52,8 +52,20 @@ fn decode_binary(bytes: &[u8], ty: DataType, number: usize) -> Result<ScalarValu
     })
 }
 
+/// Exactly N bytes: fewer is PostgreSQL's "insufficient data" protocol error, more its
+/// 22P03.
 fn fixed<const N: usize>(bytes: &[u8], number: usize) -> Result<[u8; N], Error> {
+    if bytes.len() < N {
+        return Err(insufficient_data());
+    }
     <[u8; N]>::try_from(bytes).map_err(|_| incorrect_binary_format(number))
+}
+
+pub(super) fn insufficient_data() -> Error {
+    Error::new(
+        SqlState::ProtocolViolation,
+        "insufficient data left in message",
+    )
 }
 
 /// PostgreSQL's error for a binary parameter of the wrong size.
@@ -92,6 +104,10 @@ mod tests {
         let error = decode_param(Some(&[0, 7]), Format::Binary, DataType::Int32, 2)
             .err()
             .ok_or_else(|| Error::internal("accepted a short int4"))?;
+        assert_eq!(error.state, SqlState::ProtocolViolation);
+        let error = decode_param(Some(&[0; 5]), Format::Binary, DataType::Int32, 2)
+            .err()
+            .ok_or_else(|| Error::internal("accepted a long int4"))?;
         assert_eq!(error.state, SqlState::InvalidBinaryRepresentation);
         assert_eq!(
             error.message,
