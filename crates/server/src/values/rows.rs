@@ -54,8 +54,8 @@ mod tests {
         validity.set(1, false);
         let batch = Batch::new(
             vec![
-                Vector::new(VectorData::Int32(vec![7, -1]), None),
-                Vector::new(VectorData::Text(names), Some(validity)),
+                Vector::new(VectorData::Int32(vec![7, -1]), None).into(),
+                Vector::new(VectorData::Text(names), Some(validity)).into(),
             ],
             2,
         );
