@@ -21,6 +21,10 @@ usage:
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|arg| arg == "--help" || arg == "-h") {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     match args.first().map(String::as_str) {
         Some("serve") => match serve::Options::parse(&args[1..]) {
             Ok(options) => serve::run(&options),
@@ -37,7 +41,7 @@ fn main() -> ExitCode {
             }
             _ => usage_error("`kestrel sql` takes one SQL string"),
         },
-        Some("--help" | "-h" | "help") => {
+        Some("help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }

@@ -14,8 +14,8 @@ use crate::protocol::backend;
 const NOT_SETTINGS: [&str; 4] = ["user", "database", "options", "replication"];
 
 /// What PostgreSQL 15 reports at startup, in its order, with our defaults when the engine
-/// does not know the setting. `session_authorization` is the user and comes separately.
-const REPORTED_SETTINGS: [(&str, &str); 12] = [
+/// does not know the setting. `session_authorization` is the user.
+const REPORTED_SETTINGS: [(&str, &str); 13] = [
     ("application_name", ""),
     ("client_encoding", "UTF8"),
     ("DateStyle", "ISO, MDY"),
@@ -27,6 +27,7 @@ const REPORTED_SETTINGS: [(&str, &str); 12] = [
     ("server_encoding", "UTF8"),
     // A bare version: suffixes such as "15.0 (KestrelDB)" break some drivers' parsers.
     ("server_version", "15.0"),
+    ("session_authorization", ""),
     ("standard_conforming_strings", "on"),
     ("TimeZone", "UTC"),
 ];
@@ -62,15 +63,15 @@ pub(crate) fn start(
     let out = &mut backend.out.buf;
     backend::authentication_ok(out);
     for (name, default) in REPORTED_SETTINGS {
-        if name == "server_version" || name == "server_encoding" {
-            backend::parameter_status(out, name, default);
-            continue;
-        }
         let session = &backend.session;
-        let value = or_fallback(|| session.setting(name), None);
+        let value = match name {
+            // Fixed by the server: the codec speaks UTF-8 and clients parse this version.
+            "server_version" | "server_encoding" => None,
+            "session_authorization" => Some(user.to_owned()),
+            _ => or_fallback(|| session.setting(name), None),
+        };
         backend::parameter_status(out, name, value.as_deref().unwrap_or(default));
     }
-    backend::parameter_status(out, "session_authorization", user);
     backend::backend_key_data(out, registration.process_id, registration.secret_key);
     // The startup settings are reported above already.
     let session = &mut backend.session;

@@ -185,3 +185,32 @@ async fn settings_are_reported_at_startup() -> TestResult {
     assert_eq!(rows(&messages)[0].get(0), Some("wire_test"));
     Ok(())
 }
+
+#[tokio::test]
+async fn cancel_request_stops_the_running_statement() -> TestResult {
+    let client = connect(start_server()?).await?;
+    let values: Vec<String> = (1..=300).map(|x| format!("({x})")).collect();
+    client
+        .batch_execute(&format!(
+            "CREATE TABLE g (x int); INSERT INTO g VALUES {}",
+            values.join(",")
+        ))
+        .await?;
+    let token = client.cancel_token();
+    // 300^4 combinations through nested-loop joins: hours unless cancelled.
+    let query =
+        client.simple_query("SELECT count(*) FROM g a, g b, g c, g d WHERE a.x + b.x > c.x + d.x");
+    let cancel = async {
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        token.cancel_query(tokio_postgres::NoTls).await
+    };
+    let both = async { tokio::join!(query, cancel) };
+    let (result, cancelled) =
+        tokio::time::timeout(std::time::Duration::from_secs(60), both).await?;
+    cancelled?;
+    let error = result.err().ok_or("the statement was not cancelled")?;
+    assert_eq!(error.code().map(|c| c.code()), Some("57014"));
+    let messages = client.simple_query("SELECT 1").await?;
+    assert_eq!(rows(&messages)[0].get(0), Some("1"));
+    Ok(())
+}
