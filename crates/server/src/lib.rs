@@ -1,1 +1,121 @@
+//! KestrelDB's PostgreSQL wire protocol (v3) server.
+//!
+//! A connection starts on the tokio runtime ([`handshake`]: encryption requests are
+//! declined, CancelRequests served, the StartupMessage read), then moves to a thread of its
+//! own ([`connection`]) that owns the engine session and the socket: it decodes messages
+//! ([`protocol`]), runs the simple ([`simple_query`]) and extended ([`extended`],
+//! [`portal`]) query protocols, and encodes results column by column from the engine's
+//! vectors ([`values`]) into one output buffer flushed once per batch of responses.
+//!
+//! [`serve`] runs a server on a listener; [`spawn_background`] starts one on an
+//! ephemeral port for tests.
 
+mod cancel;
+mod connection;
+mod extended;
+mod guard;
+mod handshake;
+mod portal;
+mod protocol;
+mod simple_query;
+mod startup;
+mod values;
+
+use std::io;
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+use kestrel::Database;
+use tokio::net::{TcpListener, TcpStream};
+
+use crate::cancel::CancelRegistry;
+
+/// A client must finish its startup packets within this time (PostgreSQL's
+/// authentication_timeout default).
+const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Connection threads run the engine's recursive binder and planner on deep expressions.
+const CONNECTION_STACK_BYTES: usize = 8 * 1024 * 1024;
+
+/// Pause after a failed accept (e.g. out of file descriptors) before trying again.
+const ACCEPT_RETRY_DELAY: Duration = Duration::from_millis(100);
+
+/// Accepts connections on `listener` forever, each served against `db`.
+pub async fn serve(listener: TcpListener, db: Database) -> io::Result<()> {
+    let registry = Arc::new(CancelRegistry::default());
+    loop {
+        match listener.accept().await {
+            Ok((stream, _)) => {
+                tokio::spawn(accept(stream, db.clone(), Arc::clone(&registry)));
+            }
+            Err(error) => {
+                eprintln!("kestrel: accept failed: {error}");
+                tokio::time::sleep(ACCEPT_RETRY_DELAY).await;
+            }
+        }
+    }
+}
+
+/// Handshake on the runtime, then hand the socket to a connection thread.
+async fn accept(mut stream: TcpStream, db: Database, registry: Arc<CancelRegistry>) {
+    // Responses are written whole, so Nagle's algorithm would only add latency.
+    if let Err(error) = stream.set_nodelay(true) {
+        eprintln!("kestrel: cannot set TCP_NODELAY: {error}");
+    }
+    let negotiated = tokio::time::timeout(
+        STARTUP_TIMEOUT,
+        handshake::negotiate(&mut stream, &registry),
+    )
+    .await;
+    let Ok(Ok(Some(startup))) = negotiated else {
+        return;
+    };
+    let stream = match stream
+        .into_std()
+        .and_then(|s| s.set_nonblocking(false).map(|()| s))
+    {
+        Ok(stream) => stream,
+        Err(error) => {
+            eprintln!("kestrel: cannot hand over client socket: {error}");
+            return;
+        }
+    };
+    let spawned = thread::Builder::new()
+        .name("kestrel-connection".to_owned())
+        .stack_size(CONNECTION_STACK_BYTES)
+        .spawn(move || connection::run(stream, startup, db, registry));
+    if let Err(error) = spawned {
+        eprintln!("kestrel: cannot start a connection thread: {error}");
+    }
+}
+
+/// A server running on a background thread (see [`spawn_background`]).
+#[derive(Debug, Clone, Copy)]
+pub struct BackgroundServer {
+    pub port: u16,
+}
+
+/// Starts a server for `db` on 127.0.0.1 at an ephemeral port, on a thread of its own
+/// with a single-threaded runtime, and returns once it accepts connections. It runs until
+/// the process exits. Meant for tests.
+pub fn spawn_background(db: Database) -> io::Result<BackgroundServer> {
+    let listener = std::net::TcpListener::bind(("127.0.0.1", 0))?;
+    listener.set_nonblocking(true)?;
+    let port = listener.local_addr()?.port();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    thread::Builder::new()
+        .name("kestrel-server".to_owned())
+        .spawn(move || {
+            let result = runtime.block_on(async move {
+                let listener = TcpListener::from_std(listener)?;
+                serve(listener, db).await
+            });
+            if let Err(error) = result {
+                eprintln!("kestrel: background server stopped: {error}");
+            }
+        })?;
+    Ok(BackgroundServer { port })
+}

@@ -1,0 +1,202 @@
+//! The extended query protocol: Parse, Bind, Describe, Execute, Close. Statements live
+//! until closed; portals until closed or until their transaction ends (at ReadyForQuery
+//! outside a transaction block). The unnamed statement and portal are replaced by the
+//! next Parse or Bind that names nothing.
+
+use std::collections::HashMap;
+
+use kestrel::types::DataType;
+use kestrel::{Error, PreparedStatement, SqlState};
+
+use crate::connection::Backend;
+use crate::guard::or_fallback;
+use crate::portal::{Portal, PortalRun};
+use crate::protocol::backend;
+use crate::protocol::frontend::{protocol_violation, Bind, Target};
+use crate::values::{decode_param, resolve_formats, Format};
+
+#[derive(Default)]
+pub(crate) struct ExtendedState {
+    statements: HashMap<String, PreparedStatement>,
+    portals: HashMap<String, Portal>,
+}
+
+impl ExtendedState {
+    pub(crate) fn forget_unnamed(&mut self) {
+        self.statements.remove("");
+        self.portals.remove("");
+    }
+
+    pub(crate) fn close_all_portals(&mut self) {
+        self.portals.clear();
+    }
+
+    fn statement(&self, name: &str) -> Result<&PreparedStatement, Error> {
+        self.statements.get(name).ok_or_else(|| {
+            let message = if name.is_empty() {
+                "unnamed prepared statement does not exist".to_owned()
+            } else {
+                format!("prepared statement \"{name}\" does not exist")
+            };
+            Error::new(SqlState::InvalidSqlStatementName, message)
+        })
+    }
+
+    fn portal(&mut self, name: &str) -> Result<&mut Portal, Error> {
+        self.portals.get_mut(name).ok_or_else(|| {
+            Error::new(
+                SqlState::InvalidCursorName,
+                format!("portal \"{name}\" does not exist"),
+            )
+        })
+    }
+}
+
+impl Backend {
+    pub(crate) fn parse(&mut self, name: &str, sql: &str, param_oids: &[u32]) -> Result<(), Error> {
+        if !name.is_empty() && self.extended.statements.contains_key(name) {
+            return Err(Error::new(
+                SqlState::DuplicatePreparedStatement,
+                format!("prepared statement \"{name}\" already exists"),
+            ));
+        }
+        let param_types = param_oids
+            .iter()
+            .enumerate()
+            .map(|(idx, &oid)| {
+                DataType::from_oid(oid).ok_or_else(|| {
+                    Error::new(
+                        SqlState::FeatureNotSupported,
+                        format!(
+                            "type with OID {oid} of parameter ${} is not supported",
+                            idx + 1
+                        ),
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let statement = self.engine_call(|session| session.prepare(sql, &param_types))?;
+        self.extended.statements.insert(name.to_owned(), statement);
+        backend::parse_complete(&mut self.out.buf);
+        Ok(())
+    }
+
+    pub(crate) fn bind(&mut self, bind: Bind<'_>) -> Result<(), Error> {
+        let statement = self.extended.statement(bind.statement)?.clone();
+        let param_types = statement.param_types();
+        if bind.params.len() != param_types.len() {
+            return Err(protocol_violation(format!(
+                "bind message supplies {} parameters, but prepared statement \"{}\" requires {}",
+                bind.params.len(),
+                bind.statement,
+                param_types.len()
+            )));
+        }
+        let param_formats =
+            resolve_formats(&bind.param_formats, bind.params.len()).ok_or_else(|| {
+                protocol_violation(format!(
+                    "bind message has {} parameter formats but {} parameters",
+                    bind.param_formats.len(),
+                    bind.params.len()
+                ))
+            })??;
+        let params = bind
+            .params
+            .iter()
+            .zip(&param_formats)
+            .zip(param_types)
+            .enumerate()
+            .map(|(idx, ((bytes, &format), &ty))| decode_param(*bytes, format, ty, idx + 1))
+            .collect::<Result<Vec<_>, _>>()?;
+        let column_count = statement.columns().map_or(0, |columns| columns.len());
+        let formats = resolve_formats(&bind.result_formats, column_count).ok_or_else(|| {
+            protocol_violation(format!(
+                "bind message has {} result formats but query has {column_count} columns",
+                bind.result_formats.len()
+            ))
+        })??;
+        if !bind.portal.is_empty() && self.extended.portals.contains_key(bind.portal) {
+            // PostgreSQL's code is 42P03 (duplicate_cursor), which the engine lacks.
+            return Err(Error::new(
+                SqlState::DuplicateObject,
+                format!("cursor \"{}\" already exists", bind.portal),
+            ));
+        }
+        let portal = Portal {
+            statement,
+            params,
+            formats,
+            run: None,
+        };
+        self.extended.portals.insert(bind.portal.to_owned(), portal);
+        backend::bind_complete(&mut self.out.buf);
+        Ok(())
+    }
+
+    pub(crate) fn describe(&mut self, target: Target, name: &str) -> Result<(), Error> {
+        let out = &mut self.out.buf;
+        match target {
+            Target::Statement => {
+                let statement = self.extended.statement(name)?;
+                let oids = statement.param_types().iter().map(|ty| ty.oid());
+                backend::parameter_description(out, oids);
+                match statement.columns() {
+                    Some(columns) => {
+                        let formats = vec![Format::Text; columns.len()];
+                        backend::row_description(out, columns, &formats);
+                    }
+                    None => backend::no_data(out),
+                }
+            }
+            Target::Portal => {
+                let portal = self.extended.portal(name)?;
+                match portal.columns() {
+                    Some(columns) => backend::row_description(out, columns, &portal.formats),
+                    None => backend::no_data(out),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the portal's statement on its first Execute, then sends up to `max_rows` rows
+    /// (all if it is zero or negative).
+    pub(crate) fn execute(&mut self, name: &str, max_rows: i32) -> Result<(), Error> {
+        let portal = self.extended.portal(name)?;
+        let statement = &portal.statement;
+        if or_fallback(|| statement.is_empty(), false) {
+            backend::empty_query_response(&mut self.out.buf);
+            return Ok(());
+        }
+        if portal.run.is_none() {
+            let (statement, params) = (portal.statement.clone(), portal.params.clone());
+            let result =
+                self.engine_call(|session| session.execute_prepared(&statement, &params))?;
+            self.extended.portal(name)?.run = Some(PortalRun::new(result));
+        }
+        let portal = self.extended.portal(name)?;
+        let Some(run) = portal.run.as_mut() else {
+            return Err(Error::internal("portal has no result after running"));
+        };
+        let rows_max = usize::try_from(max_rows)
+            .ok()
+            .filter(|&n| n > 0)
+            .unwrap_or(usize::MAX);
+        let sent = run.send_rows(&mut self.out, &portal.formats, rows_max);
+        if sent.finished {
+            backend::command_complete(&mut self.out.buf, &run.completion_tag(sent.rows));
+        } else {
+            backend::portal_suspended(&mut self.out.buf);
+        }
+        Ok(())
+    }
+
+    /// Closing something that does not exist is not an error.
+    pub(crate) fn close(&mut self, target: Target, name: &str) {
+        match target {
+            Target::Statement => drop(self.extended.statements.remove(name)),
+            Target::Portal => drop(self.extended.portals.remove(name)),
+        }
+        backend::close_complete(&mut self.out.buf);
+    }
+}

@@ -1,0 +1,46 @@
+//! The simple query protocol (Query message): the engine runs every statement of the
+//! string; each result is encoded as it arrives — RowDescription, DataRows, CommandComplete
+//! — then any error, and ReadyForQuery.
+
+use kestrel::StatementResult;
+
+use crate::connection::Backend;
+use crate::guard::catch_panic;
+use crate::protocol::backend::{self, Severity};
+use crate::protocol::output::Output;
+use crate::values::{write_data_rows, Format};
+
+impl Backend {
+    pub(crate) fn simple_query(&mut self, sql: &str) {
+        // A Query destroys the unnamed statement and portal, as in PostgreSQL.
+        self.extended.forget_unnamed();
+        let mut produced = false;
+        let (session, out) = (&mut self.session, &mut self.out);
+        let result = catch_panic(|| {
+            session.simple_query(sql, &mut |result| {
+                produced = true;
+                write_statement_result(out, &result);
+            })
+        });
+        self.send_notices();
+        match result {
+            Err(error) => backend::error_response(&mut self.out.buf, &error, Severity::Error),
+            Ok(()) if !produced => backend::empty_query_response(&mut self.out.buf),
+            Ok(()) => {}
+        }
+        self.ready_for_query();
+    }
+}
+
+/// All rows of one statement, in text format.
+fn write_statement_result(out: &mut Output, result: &StatementResult) {
+    if let Some(columns) = &result.columns {
+        let formats = vec![Format::Text; columns.len()];
+        backend::row_description(&mut out.buf, columns, &formats);
+        for batch in &result.batches {
+            write_data_rows(&mut out.buf, batch, 0..batch.len(), &formats);
+            out.flush_if_full();
+        }
+    }
+    backend::command_complete(&mut out.buf, &result.tag);
+}

@@ -1,0 +1,118 @@
+//! Hostile bytes over a raw socket: a broken message gets a FATAL 08P01 ErrorResponse and
+//! the connection is closed, while the server keeps serving everyone else.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+use common::{connect, start_server, TestResult};
+
+fn startup_packet(user: &str) -> Vec<u8> {
+    let mut body = 196_608i32.to_be_bytes().to_vec();
+    for part in ["user", user, ""] {
+        body.extend_from_slice(part.as_bytes());
+        body.push(0);
+    }
+    let mut packet = ((body.len() + 4) as i32).to_be_bytes().to_vec();
+    packet.extend(body);
+    packet
+}
+
+/// Reads messages until `tag` arrives; returns the bodies of every message read.
+fn read_until(stream: &mut TcpStream, tag: u8) -> std::io::Result<Vec<(u8, Vec<u8>)>> {
+    let mut messages = Vec::new();
+    loop {
+        let mut header = [0u8; 5];
+        stream.read_exact(&mut header)?;
+        let len = i32::from_be_bytes([header[1], header[2], header[3], header[4]]) as usize;
+        let mut body = vec![0; len - 4];
+        stream.read_exact(&mut body)?;
+        let done = header[0] == tag;
+        messages.push((header[0], body));
+        if done {
+            return Ok(messages);
+        }
+    }
+}
+
+fn connected(port: u16) -> std::io::Result<TcpStream> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port))?;
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    stream.write_all(&startup_packet("raw"))?;
+    read_until(&mut stream, b'Z')?;
+    Ok(stream)
+}
+
+/// Sends `bytes`, expects a FATAL 08P01 error and then the end of the connection.
+fn expect_protocol_violation(port: u16, bytes: &[u8]) -> TestResult {
+    let mut stream = connected(port)?;
+    stream.write_all(bytes)?;
+    let messages = read_until(&mut stream, b'E')?;
+    let (_, error) = messages.last().ok_or("no error")?;
+    let text = String::from_utf8_lossy(error);
+    assert!(text.contains("C08P01"), "unexpected error {text}");
+    assert!(text.contains("SFATAL"), "unexpected error {text}");
+    let mut rest = Vec::new();
+    stream.read_to_end(&mut rest)?;
+    assert!(rest.is_empty());
+    Ok(())
+}
+
+#[test]
+fn broken_messages_close_only_their_connection() -> TestResult {
+    let port = start_server()?;
+    // Unknown message type.
+    expect_protocol_violation(port, b"?\0\0\0\x04")?;
+    // Length below 4 and absurdly large.
+    expect_protocol_violation(port, b"Q\0\0\0\x02")?;
+    expect_protocol_violation(port, b"Q\x7f\xff\xff\xff")?;
+    // A Query whose string is not NUL-terminated, and a truncated Bind.
+    expect_protocol_violation(port, b"Q\0\0\0\x08abcd")?;
+    expect_protocol_violation(port, b"B\0\0\0\x06\0\0")?;
+    // A startup packet with a bad length.
+    let mut stream = TcpStream::connect(("127.0.0.1", port))?;
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    stream.write_all(&[0, 0, 0, 2])?;
+    let messages = read_until(&mut stream, b'E')?;
+    assert!(String::from_utf8_lossy(&messages[0].1).contains("C08P01"));
+
+    // Someone else is still served.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let client = connect(port).await?;
+        client.simple_query("SELECT 1").await?;
+        Ok(())
+    })
+}
+
+#[test]
+fn encryption_requests_are_declined_and_terminate_closes() -> TestResult {
+    let port = start_server()?;
+    let mut stream = TcpStream::connect(("127.0.0.1", port))?;
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    for code in [80_877_103i32, 80_877_104] {
+        let mut request = 8i32.to_be_bytes().to_vec();
+        request.extend_from_slice(&code.to_be_bytes());
+        stream.write_all(&request)?;
+        let mut answer = [0u8; 1];
+        stream.read_exact(&mut answer)?;
+        assert_eq!(&answer, b"N");
+    }
+    stream.write_all(&startup_packet("raw"))?;
+    let messages = read_until(&mut stream, b'Z')?;
+    let tags: Vec<u8> = messages.iter().map(|(tag, _)| *tag).collect();
+    assert_eq!(tags.first(), Some(&b'R'));
+    assert!(tags.contains(&b'K'));
+    assert!(messages
+        .iter()
+        .any(|(tag, body)| *tag == b'S' && body.starts_with(b"server_version\x0015.0\0")));
+    stream.write_all(b"X\0\0\0\x04")?;
+    let mut rest = Vec::new();
+    stream.read_to_end(&mut rest)?;
+    assert!(rest.is_empty());
+    Ok(())
+}

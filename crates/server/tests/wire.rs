@@ -1,0 +1,216 @@
+//! The server against a real client (tokio-postgres): simple and extended query,
+//! parameters, binary results, pipelining, portals, and errors that leave the connection
+//! usable.
+
+mod common;
+
+use common::{connect, start_server, TestResult};
+use tokio_postgres::{SimpleQueryMessage, SimpleQueryRow};
+
+fn rows(messages: &[SimpleQueryMessage]) -> Vec<&SimpleQueryRow> {
+    messages
+        .iter()
+        .filter_map(|m| match m {
+            SimpleQueryMessage::Row(row) => Some(row),
+            _ => None,
+        })
+        .collect()
+}
+
+fn completions(messages: &[SimpleQueryMessage]) -> Vec<u64> {
+    messages
+        .iter()
+        .filter_map(|m| match m {
+            SimpleQueryMessage::CommandComplete(n) => Some(*n),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn simple_query_runs_every_statement() -> TestResult {
+    let client = connect(start_server()?).await?;
+    let messages = client
+        .simple_query(
+            "SELECT 1 AS one; CREATE TABLE t (a int, b text); \
+             INSERT INTO t VALUES (1, 'x'), (2, NULL); SELECT a, b FROM t ORDER BY a",
+        )
+        .await?;
+    assert_eq!(completions(&messages), vec![1, 0, 2, 2]);
+    let data = rows(&messages);
+    assert_eq!(data.len(), 3);
+    assert_eq!(data[0].columns()[0].name(), "one");
+    assert_eq!(data[0].get(0), Some("1"));
+    assert_eq!((data[1].get(0), data[1].get(1)), (Some("1"), Some("x")));
+    assert_eq!((data[2].get(0), data[2].get(1)), (Some("2"), None));
+    // tokio-postgres reports EmptyQueryResponse as a CommandComplete without rows.
+    let empty = client.simple_query("").await?;
+    assert_eq!(completions(&empty), vec![0]);
+    assert!(rows(&empty).is_empty());
+    Ok(())
+}
+
+#[tokio::test]
+async fn extended_query_with_parameters_and_binary_results() -> TestResult {
+    let client = connect(start_server()?).await?;
+    client
+        .batch_execute(
+            "CREATE TABLE items (id int, name text, price float8, big bigint, small smallint, ok boolean); \
+             INSERT INTO items VALUES (1, 'apple', 1.5, 10000000000, 7, true), \
+                                      (2, 'pear', 2.25, -1, -7, false), (3, NULL, NULL, NULL, NULL, NULL)",
+        )
+        .await?;
+    let statement = client
+        .prepare("SELECT id, name, price, big, small, ok FROM items WHERE id >= $1 AND id <= $2 ORDER BY id")
+        .await?;
+    let rows = client.query(&statement, &[&1i32, &2i32]).await?;
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0].get::<_, i32>(0), 1);
+    assert_eq!(rows[0].get::<_, &str>(1), "apple");
+    assert_eq!(rows[0].get::<_, f64>(2), 1.5);
+    assert_eq!(rows[0].get::<_, i64>(3), 10_000_000_000);
+    assert_eq!(rows[0].get::<_, i16>(4), 7);
+    assert!(rows[0].get::<_, bool>(5));
+    assert_eq!(rows[1].get::<_, &str>(1), "pear");
+    assert!(!rows[1].get::<_, bool>(5));
+
+    // The same statement again, and NULLs in both directions.
+    let rows = client.query(&statement, &[&3i32, &3i32]).await?;
+    assert_eq!(rows[0].get::<_, Option<&str>>(1), None);
+    assert_eq!(rows[0].get::<_, Option<f64>>(2), None);
+    let row = client
+        .query_one(
+            "SELECT $1::text IS NULL, $2::bigint + 1",
+            &[&None::<&str>, &41i64],
+        )
+        .await?;
+    assert!(row.get::<_, bool>(0));
+    assert_eq!(row.get::<_, i64>(1), 42);
+
+    let updated = client
+        .execute(
+            "UPDATE items SET name = $1 WHERE id = $2",
+            &[&"plum", &3i32],
+        )
+        .await?;
+    assert_eq!(updated, 1);
+    Ok(())
+}
+
+#[tokio::test]
+async fn pipelined_queries_answer_in_order() -> TestResult {
+    let client = connect(start_server()?).await?;
+    client
+        .batch_execute("CREATE TABLE p (a int); INSERT INTO p VALUES (1), (2), (3)")
+        .await?;
+    let count = client
+        .prepare("SELECT count(*) FROM p WHERE a >= $1")
+        .await?;
+    let echo = client.prepare("SELECT $1::text").await?;
+    let (a, b, c, d) = tokio::join!(
+        client.query_one(&count, &[&1i32]),
+        client.query_one(&echo, &[&"hello"]),
+        client.query_one(&count, &[&3i32]),
+        client.query_one(&count, &[&9i32]),
+    );
+    assert_eq!(a?.get::<_, i64>(0), 3);
+    assert_eq!(b?.get::<_, &str>(0), "hello");
+    assert_eq!(c?.get::<_, i64>(0), 1);
+    assert_eq!(d?.get::<_, i64>(0), 0);
+    Ok(())
+}
+
+#[tokio::test]
+async fn portal_hands_out_rows_in_pieces() -> TestResult {
+    let mut client = connect(start_server()?).await?;
+    client
+        .batch_execute("CREATE TABLE g (a int); INSERT INTO g VALUES (1), (2), (3), (4), (5)")
+        .await?;
+    let transaction = client.transaction().await?;
+    let portal = transaction.bind("SELECT a FROM g ORDER BY a", &[]).await?;
+    let mut seen = Vec::new();
+    loop {
+        let piece = transaction.query_portal(&portal, 2).await?;
+        if piece.is_empty() {
+            break;
+        }
+        assert!(piece.len() <= 2);
+        seen.extend(piece.iter().map(|row| row.get::<_, i32>(0)));
+    }
+    assert_eq!(seen, vec![1, 2, 3, 4, 5]);
+    transaction.commit().await?;
+    Ok(())
+}
+
+#[tokio::test]
+async fn errors_leave_the_connection_usable() -> TestResult {
+    let client = connect(start_server()?).await?;
+    let error = client
+        .simple_query("SELECT 1/0")
+        .await
+        .err()
+        .ok_or("division by zero succeeded")?;
+    assert_eq!(error.code().map(|c| c.code()), Some("22012"));
+    let messages = client.simple_query("SELECT 2").await?;
+    assert_eq!(rows(&messages)[0].get(0), Some("2"));
+
+    // Errors at Parse and at Execute skip to Sync, then the next query works.
+    let error = client
+        .prepare("SELEC 1")
+        .await
+        .err()
+        .ok_or("bad SQL parsed")?;
+    assert_eq!(error.code().map(|c| c.code()), Some("42601"));
+    let error = client
+        .query("SELECT $1::int / 0", &[&1i32])
+        .await
+        .err()
+        .ok_or("division by zero succeeded")?;
+    assert_eq!(error.code().map(|c| c.code()), Some("22012"));
+    let missing = client
+        .query("SELECT * FROM missing_table", &[])
+        .await
+        .err()
+        .ok_or("missing table found")?;
+    assert_eq!(missing.code().map(|c| c.code()), Some("42P01"));
+    let row = client.query_one("SELECT $1::int + 1", &[&1i32]).await?;
+    assert_eq!(row.get::<_, i32>(0), 2);
+    Ok(())
+}
+
+#[tokio::test]
+async fn settings_are_reported_at_startup() -> TestResult {
+    let client = connect(start_server()?).await?;
+    let messages = client.simple_query("SHOW application_name").await?;
+    assert_eq!(rows(&messages)[0].get(0), Some("wire_test"));
+    Ok(())
+}
+
+#[tokio::test]
+async fn cancel_request_stops_the_running_statement() -> TestResult {
+    let client = connect(start_server()?).await?;
+    let values: Vec<String> = (1..=300).map(|x| format!("({x})")).collect();
+    client
+        .batch_execute(&format!(
+            "CREATE TABLE g (x int); INSERT INTO g VALUES {}",
+            values.join(",")
+        ))
+        .await?;
+    let token = client.cancel_token();
+    // 300^4 combinations through nested-loop joins: hours unless cancelled.
+    let query =
+        client.simple_query("SELECT count(*) FROM g a, g b, g c, g d WHERE a.x + b.x > c.x + d.x");
+    let cancel = async {
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        token.cancel_query(tokio_postgres::NoTls).await
+    };
+    let both = async { tokio::join!(query, cancel) };
+    let (result, cancelled) =
+        tokio::time::timeout(std::time::Duration::from_secs(60), both).await?;
+    cancelled?;
+    let error = result.err().ok_or("the statement was not cancelled")?;
+    assert_eq!(error.code().map(|c| c.code()), Some("57014"));
+    let messages = client.simple_query("SELECT 1").await?;
+    assert_eq!(rows(&messages)[0].get(0), Some("1"));
+    Ok(())
+}
