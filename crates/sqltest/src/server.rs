@@ -54,8 +54,7 @@ impl ServerProcess {
             .host("127.0.0.1")
             .port(self.port)
             .user("postgres")
-            .dbname("postgres")
-            .application_name("kestrel-sqltest");
+            .dbname("postgres");
         config
     }
 
