@@ -2,8 +2,14 @@
 //! memory. See ARCHITECTURE.md for the life of a query through the modules below.
 
 pub mod api;
+pub mod binder;
+pub mod catalog;
 pub mod error;
+pub mod exec;
 pub mod function;
+pub mod parser;
+pub mod physical;
+pub mod plan;
 pub mod storage;
 pub mod types;
 pub mod vector;

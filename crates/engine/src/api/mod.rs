@@ -4,7 +4,9 @@
 mod database;
 mod result;
 mod session;
+mod settings;
 
+pub use crate::plan::ColumnInfo;
 pub use database::Database;
-pub use result::{ColumnInfo, Notice, StatementResult};
+pub use result::{Notice, StatementResult};
 pub use session::{CancelHandle, PreparedStatement, Session, TransactionStatus};

@@ -2,20 +2,9 @@
 
 use std::sync::Arc;
 
+use super::ColumnInfo;
 use crate::error::SqlState;
-use crate::types::DataType;
 use crate::vector::Batch;
-
-/// One output column, as RowDescription describes it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ColumnInfo {
-    pub name: String,
-    pub data_type: DataType,
-    /// OID of the table the column comes from, 0 if it is computed.
-    pub table_oid: u32,
-    /// Attribute number in that table (1-based), 0 if computed.
-    pub column_attnum: i16,
-}
 
 /// The outcome of one statement.
 #[derive(Debug, Clone)]

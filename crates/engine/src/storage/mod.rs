@@ -1,5 +1,17 @@
-//! The column store: committed database versions, tables, chunks, transactions.
+//! The column store: committed database versions, tables and their chunks, unique indexes,
+//! and the transactions that write them.
+//!
+//! The committed state is one immutable [`DbState`] behind an `ArcSwap`: a reader clones one
+//! `Arc` and is never blocked. A writer locks each table it changes (so writers of a table go
+//! one at a time, readers never wait), builds new table versions privately, and COMMIT
+//! publishes them with a single pointer swap.
 
-/// The committed state of a database and the locks that order its writers.
-#[derive(Default)]
-pub struct Store {}
+mod state;
+mod table_data;
+mod transaction;
+mod unique_index;
+
+pub use state::{DbState, TableEntry};
+pub use table_data::{Chunk, TableData};
+pub use transaction::{Store, Transaction};
+pub use unique_index::UniqueIndex;

@@ -1,12 +1,31 @@
 //! PostgreSQL NUMERIC as a fixed-point decimal: an `i128` mantissa and a decimal scale.
-//! STUB: signatures fixed, bodies to be written.
+//!
+//! The scale is PostgreSQL's display scale, so results carry the scale PostgreSQL gives them
+//! (sum: the larger input scale, product: the sum of scales, quotient: `select_div_scale`) and
+//! print all of its digits. Values hold 38 significant digits (39 below 1.7e38); anything needing more
+//! is 22003 `value overflows numeric format` rather than a silently rounded answer. Division
+//! and remainder widen to 256 bits internally, so only the result has to fit.
 
 use std::cmp::Ordering;
 use std::fmt;
+use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 
+use super::float::{trim_pg_space, StackBuf};
 use super::NumericTypmod;
-use crate::error::Result;
+use crate::error::{Error, Result};
+
+/// Largest mantissa magnitude: all of i128 but its minimum, so that negation never overflows
+/// (every 38-digit value and some of 39 digits).
+const MAX_MANTISSA: u128 = i128::MAX as u128;
+/// PostgreSQL's NUMERIC_DSCALE_MAX: the largest display scale a value can carry.
+const MAX_SCALE: u32 = 16383;
+/// PostgreSQL's NUMERIC_MIN_SIG_DIGITS: a quotient keeps at least this many significant digits.
+const MIN_SIG_DIGITS: i64 = 16;
+/// PostgreSQL's NUMERIC_MAX_DISPLAY_SCALE: the largest scale a quotient is given.
+const MAX_DISPLAY_SCALE: i64 = 1000;
+/// PostgreSQL's NUMERIC_MAX_RESULT_SCALE: round() clamps its scale argument to this.
+const MAX_RESULT_SCALE: i32 = 2000;
 
 /// value = mantissa / 10^scale. `scale` is PostgreSQL's display scale (dscale): 1.50 has
 /// mantissa 150 and scale 2, and prints as `1.50`. Equality and order are by value.
@@ -36,42 +55,195 @@ impl Decimal {
     }
     /// numeric_in. Errors: 22P02 `invalid input syntax for type numeric: "x"`; 22003 when
     /// the value does not fit (over 38 significant digits).
-    pub fn parse(_text: &str) -> Result<Decimal> {
-        unimplemented!()
+    pub fn parse(text: &str) -> Result<Decimal> {
+        let invalid = || Error::invalid_input("numeric", text);
+        let trimmed = trim_pg_space(text);
+        if is_special_word(trimmed) {
+            return Err(special_unsupported());
+        }
+        let bytes = trimmed.as_bytes();
+        let (negative, mut pos) = match bytes.first() {
+            Some(b'-') => (true, 1),
+            Some(b'+') => (false, 1),
+            _ => (false, 0),
+        };
+        let mut magnitude: u128 = 0;
+        let mut too_many_digits = false;
+        let mut any_digit = false;
+        let mut seen_point = false;
+        let mut frac_digits: i64 = 0;
+        while let Some(&b) = bytes.get(pos) {
+            match b {
+                b'0'..=b'9' => {
+                    any_digit = true;
+                    magnitude = magnitude * 10 + u128::from(b - b'0');
+                    if magnitude > MAX_MANTISSA {
+                        // Keep scanning so that a syntax error still wins, as in PostgreSQL.
+                        too_many_digits = true;
+                        magnitude = 0;
+                    }
+                    if seen_point {
+                        frac_digits += 1;
+                    }
+                }
+                b'.' if !seen_point => seen_point = true,
+                _ => break,
+            }
+            pos += 1;
+        }
+        if !any_digit {
+            return Err(invalid());
+        }
+        let mut exponent: i64 = 0;
+        if matches!(bytes.get(pos), Some(b'e' | b'E')) {
+            pos += 1;
+            let exp_negative = match bytes.get(pos) {
+                Some(b'-') => {
+                    pos += 1;
+                    true
+                }
+                Some(b'+') => {
+                    pos += 1;
+                    false
+                }
+                _ => false,
+            };
+            let start = pos;
+            while let Some(&b) = bytes.get(pos).filter(|b| b.is_ascii_digit()) {
+                // Saturate: anything this large overflows the format anyway.
+                exponent = (exponent * 10 + i64::from(b - b'0')).min(1 << 40);
+                pos += 1;
+            }
+            if pos == start {
+                return Err(invalid());
+            }
+            if exp_negative {
+                exponent = -exponent;
+            }
+        }
+        if pos != bytes.len() {
+            return Err(invalid());
+        }
+        if too_many_digits {
+            return Err(overflow());
+        }
+        let scale = frac_digits - exponent;
+        if scale >= 0 {
+            let scale = u32::try_from(scale)
+                .ok()
+                .filter(|&s| s <= MAX_SCALE)
+                .ok_or_else(overflow)?;
+            make(negative, magnitude, scale)
+        } else {
+            let magnitude = scale_up(magnitude, scale.unsigned_abs()).ok_or_else(overflow)?;
+            make(negative, magnitude, 0)
+        }
     }
     /// float8 → numeric as PostgreSQL casts it (15 significant digits); NaN/Infinity → 0A000.
-    pub fn from_f64(_value: f64) -> Result<Decimal> {
-        unimplemented!()
+    pub fn from_f64(value: f64) -> Result<Decimal> {
+        if !value.is_finite() {
+            return Err(special_unsupported());
+        }
+        let mut buf = StackBuf::new();
+        // `%.15g`: 15 significant digits, correctly rounded (ties to even, as glibc).
+        let _ = write!(buf, "{value:.14e}");
+        parse_g_format(buf.as_str())
     }
     /// float4 → numeric (6 significant digits).
-    pub fn from_f32(_value: f32) -> Result<Decimal> {
-        unimplemented!()
+    pub fn from_f32(value: f32) -> Result<Decimal> {
+        if !value.is_finite() {
+            return Err(special_unsupported());
+        }
+        let mut buf = StackBuf::new();
+        let _ = write!(buf, "{:.5e}", f64::from(value));
+        parse_g_format(buf.as_str())
     }
+    /// The nearest double, as numeric_float8 gets it: by reading the decimal text.
     pub fn to_f64(&self) -> f64 {
-        unimplemented!()
+        let mut buf = StackBuf::new();
+        let _ = write!(buf, "{}e-{}", self.mantissa, self.scale);
+        // The text is always a valid float literal; 0.0 is unreachable.
+        buf.as_str().parse().unwrap_or(0.0)
+    }
+    /// The nearest float4, read straight from the decimal text (no double rounding).
+    pub fn to_f32(&self) -> f32 {
+        let mut buf = StackBuf::new();
+        let _ = write!(buf, "{}e-{}", self.mantissa, self.scale);
+        buf.as_str().parse().unwrap_or(0.0)
+    }
+    /// The value rounded half away from zero to an integer; None if it exceeds i128.
+    pub fn to_i128(&self) -> Option<i128> {
+        let magnitude = round_div_pow10(self.mantissa.unsigned_abs(), self.scale);
+        let value = i128::try_from(magnitude).ok()?;
+        Some(if self.mantissa < 0 { -value } else { value })
     }
     /// Rounds half away from zero; 22003 `bigint out of range` when it does not fit.
     pub fn to_i64(&self) -> Result<i64> {
-        unimplemented!()
+        self.to_i128()
+            .and_then(|v| i64::try_from(v).ok())
+            .ok_or_else(|| Error::out_of_range("bigint out of range"))
     }
     /// Result scale max(s1, s2), as PostgreSQL.
-    pub fn checked_add(&self, _other: &Decimal) -> Result<Decimal> {
-        unimplemented!()
+    pub fn checked_add(&self, other: &Decimal) -> Result<Decimal> {
+        let (a, b, scale) = align(self, other)?;
+        bounded(a.checked_add(b), scale)
     }
-    pub fn checked_sub(&self, _other: &Decimal) -> Result<Decimal> {
-        unimplemented!()
+    pub fn checked_sub(&self, other: &Decimal) -> Result<Decimal> {
+        let (a, b, scale) = align(self, other)?;
+        bounded(a.checked_sub(b), scale)
     }
     /// Result scale s1 + s2, as PostgreSQL.
-    pub fn checked_mul(&self, _other: &Decimal) -> Result<Decimal> {
-        unimplemented!()
+    pub fn checked_mul(&self, other: &Decimal) -> Result<Decimal> {
+        let scale = self
+            .scale
+            .checked_add(other.scale)
+            .filter(|&s| s <= MAX_SCALE)
+            .ok_or_else(overflow)?;
+        bounded(self.mantissa.checked_mul(other.mantissa), scale)
     }
     /// Result scale by PostgreSQL's select_div_scale; 22012 on division by zero.
-    pub fn checked_div(&self, _other: &Decimal) -> Result<Decimal> {
-        unimplemented!()
+    pub fn checked_div(&self, other: &Decimal) -> Result<Decimal> {
+        if other.mantissa == 0 {
+            return Err(Error::division_by_zero());
+        }
+        let rscale = div_scale(self, other);
+        let negative = (self.mantissa < 0) != (other.mantissa < 0);
+        if self.mantissa == 0 {
+            return Ok(Decimal::new(0, rscale));
+        }
+        // quotient = m1 * 10^(rscale - s1 + s2) / m2, rounded; rscale >= s1 always.
+        let shift = rscale - self.scale + other.scale;
+        let divisor = other.mantissa.unsigned_abs();
+        let numerator = Wide::from_u128(self.mantissa.unsigned_abs())
+            .mul_pow10(shift)
+            .ok_or_else(overflow)?;
+        let (quotient, remainder) = numerator.div_rem(divisor);
+        let mut quotient = quotient.to_u128().ok_or_else(overflow)?;
+        if remainder >= divisor - remainder {
+            quotient += 1;
+        }
+        make(negative, quotient, rscale)
     }
     /// numeric modulo (sign of the dividend); 22012 on zero.
-    pub fn checked_rem(&self, _other: &Decimal) -> Result<Decimal> {
-        unimplemented!()
+    pub fn checked_rem(&self, other: &Decimal) -> Result<Decimal> {
+        if other.mantissa == 0 {
+            return Err(Error::division_by_zero());
+        }
+        let negative = self.mantissa < 0;
+        let (a, b) = (self.mantissa.unsigned_abs(), other.mantissa.unsigned_abs());
+        if self.scale >= other.scale {
+            // A divisor too wide for 128 bits exceeds the dividend: the remainder is it.
+            let remainder = match scale_up(b, u64::from(self.scale - other.scale)) {
+                Some(b) => a % b,
+                None => a,
+            };
+            make(negative, remainder, self.scale)
+        } else {
+            let a = Wide::from_u128(a)
+                .mul_pow10(other.scale - self.scale)
+                .ok_or_else(overflow)?;
+            make(negative, a.div_rem(b).1, other.scale)
+        }
     }
     pub fn neg(&self) -> Decimal {
         Decimal::new(-self.mantissa, self.scale)
@@ -80,17 +252,79 @@ impl Decimal {
         Decimal::new(self.mantissa.abs(), self.scale)
     }
     /// round(numeric, scale): half away from zero; a negative scale rounds left of the point.
-    pub fn round(&self, _scale: i32) -> Result<Decimal> {
-        unimplemented!()
+    pub fn round(&self, scale: i32) -> Result<Decimal> {
+        let target = i64::from(scale.clamp(-MAX_RESULT_SCALE, MAX_RESULT_SCALE));
+        let current = i64::from(self.scale);
+        let negative = self.mantissa < 0;
+        let magnitude = self.mantissa.unsigned_abs();
+        if target >= current {
+            let magnitude =
+                scale_up(magnitude, (target - current).unsigned_abs()).ok_or_else(overflow)?;
+            return make(negative, magnitude, target.unsigned_abs() as u32);
+        }
+        let dropped = u32::try_from(current - target).unwrap_or(u32::MAX);
+        let rounded = round_div_pow10(magnitude, dropped);
+        if target >= 0 {
+            make(negative, rounded, target as u32)
+        } else {
+            // A negative scale leaves zeros left of the point and a display scale of 0.
+            let rounded = scale_up(rounded, target.unsigned_abs()).ok_or_else(overflow)?;
+            make(negative, rounded, 0)
+        }
     }
     /// Coerces to numeric(p, s): round to s, then 22003 `numeric field overflow` with
     /// PostgreSQL's detail if it needs more than p - s integer digits.
-    pub fn apply_typmod(&self, _typmod: NumericTypmod) -> Result<Decimal> {
-        unimplemented!()
+    pub fn apply_typmod(&self, typmod: NumericTypmod) -> Result<Decimal> {
+        let rounded = self.round(i32::try_from(typmod.scale).unwrap_or(i32::MAX))?;
+        // After rounding to scale s, |value| < 10^(p - s) exactly when |mantissa| < 10^p.
+        let fits = match 10u128.checked_pow(typmod.precision) {
+            Some(limit) => rounded.mantissa.unsigned_abs() < limit,
+            None => true,
+        };
+        if fits {
+            return Ok(rounded);
+        }
+        let max_digits = i64::from(typmod.precision) - i64::from(typmod.scale);
+        let bound = if max_digits == 0 {
+            "1".to_string()
+        } else {
+            format!("10^{max_digits}")
+        };
+        Err(Error::out_of_range("numeric field overflow").with_detail(format!(
+            "A field with precision {}, scale {} must round to an absolute value less than {bound}.",
+            typmod.precision, typmod.scale
+        )))
     }
     /// numeric_out: all `scale` digits after the point.
-    pub fn write_text(&self, _out: &mut Vec<u8>) {
-        unimplemented!()
+    pub fn write_text(&self, out: &mut Vec<u8>) {
+        let mut buf = [0u8; 40];
+        let mut pos = buf.len();
+        let mut magnitude = self.mantissa.unsigned_abs();
+        loop {
+            pos -= 1;
+            buf[pos] = b'0' + (magnitude % 10) as u8;
+            magnitude /= 10;
+            if magnitude == 0 {
+                break;
+            }
+        }
+        let digits = &buf[pos..];
+        if self.mantissa < 0 {
+            out.push(b'-');
+        }
+        let scale = self.scale as usize;
+        if scale == 0 {
+            out.extend_from_slice(digits);
+        } else if digits.len() > scale {
+            let (int_part, frac_part) = digits.split_at(digits.len() - scale);
+            out.extend_from_slice(int_part);
+            out.push(b'.');
+            out.extend_from_slice(frac_part);
+        } else {
+            out.extend_from_slice(b"0.");
+            out.resize(out.len() + scale - digits.len(), b'0');
+            out.extend_from_slice(digits);
+        }
     }
 }
 
@@ -106,14 +340,43 @@ impl PartialOrd for Decimal {
     }
 }
 impl Ord for Decimal {
-    fn cmp(&self, _other: &Self) -> Ordering {
-        unimplemented!()
+    fn cmp(&self, other: &Self) -> Ordering {
+        if self.scale == other.scale {
+            return self.mantissa.cmp(&other.mantissa);
+        }
+        let (sa, sb) = (self.mantissa.signum(), other.mantissa.signum());
+        if sa != sb || sa == 0 {
+            return sa.cmp(&sb);
+        }
+        // Same sign: compare magnitudes at the larger scale. A magnitude that overflows
+        // 128 bits when rescaled is the larger one.
+        let (a, b) = (self.mantissa.unsigned_abs(), other.mantissa.unsigned_abs());
+        let magnitude_order = if self.scale < other.scale {
+            scale_up(a, u64::from(other.scale - self.scale))
+                .map_or(Ordering::Greater, |a| a.cmp(&b))
+        } else {
+            scale_up(b, u64::from(self.scale - other.scale)).map_or(Ordering::Less, |b| a.cmp(&b))
+        };
+        if sa > 0 {
+            magnitude_order
+        } else {
+            magnitude_order.reverse()
+        }
     }
 }
 /// Equal values hash equally whatever their scale (1.5 and 1.50).
 impl Hash for Decimal {
-    fn hash<H: Hasher>(&self, _state: &mut H) {
-        unimplemented!()
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let (mut mantissa, mut scale) = (self.mantissa, self.scale);
+        if mantissa == 0 {
+            scale = 0;
+        }
+        while scale > 0 && mantissa % 10 == 0 {
+            mantissa /= 10;
+            scale -= 1;
+        }
+        mantissa.hash(state);
+        scale.hash(state);
     }
 }
 impl fmt::Display for Decimal {
@@ -121,5 +384,428 @@ impl fmt::Display for Decimal {
         let mut out = Vec::new();
         self.write_text(&mut out);
         f.write_str(&String::from_utf8_lossy(&out))
+    }
+}
+
+fn overflow() -> Error {
+    Error::out_of_range("value overflows numeric format")
+}
+
+fn special_unsupported() -> Error {
+    Error::unsupported("NaN and infinity of type numeric")
+}
+
+/// The special inputs numeric_in recognizes before digits: NaN and the infinities.
+fn is_special_word(text: &str) -> bool {
+    [
+        "nan",
+        "infinity",
+        "+infinity",
+        "-infinity",
+        "inf",
+        "+inf",
+        "-inf",
+    ]
+    .iter()
+    .any(|word| text.eq_ignore_ascii_case(word))
+}
+
+/// A value from a sign and magnitude, or 22003 if the magnitude has more than 38 digits.
+fn make(negative: bool, magnitude: u128, scale: u32) -> Result<Decimal> {
+    if magnitude > MAX_MANTISSA {
+        return Err(overflow());
+    }
+    let value = magnitude as i128;
+    Ok(Decimal::new(if negative { -value } else { value }, scale))
+}
+
+fn bounded(mantissa: Option<i128>, scale: u32) -> Result<Decimal> {
+    match mantissa {
+        Some(m) => make(m < 0, m.unsigned_abs(), scale),
+        None => Err(overflow()),
+    }
+}
+
+/// magnitude * 10^by, None on overflow of 128 bits.
+fn scale_up(magnitude: u128, by: u64) -> Option<u128> {
+    if magnitude == 0 {
+        return Some(0);
+    }
+    magnitude.checked_mul(10u128.checked_pow(u32::try_from(by).ok()?)?)
+}
+
+/// magnitude / 10^digits rounded half away from zero.
+fn round_div_pow10(magnitude: u128, digits: u32) -> u128 {
+    match 10u128.checked_pow(digits) {
+        Some(divisor) => {
+            let (quotient, remainder) = (magnitude / divisor, magnitude % divisor);
+            quotient + u128::from(remainder >= divisor / 2 && divisor > 1)
+        }
+        // 10^39 exceeds u128 and is more than twice any magnitude: it rounds to zero.
+        None => 0,
+    }
+}
+
+/// Both mantissas at the larger of the two scales.
+fn align(a: &Decimal, b: &Decimal) -> Result<(i128, i128, u32)> {
+    let rescale = |d: &Decimal, scale: u32| -> Result<i128> {
+        let magnitude = scale_up(d.mantissa.unsigned_abs(), u64::from(scale - d.scale))
+            .and_then(|m| i128::try_from(m).ok())
+            .ok_or_else(overflow)?;
+        Ok(if d.mantissa < 0 {
+            -magnitude
+        } else {
+            magnitude
+        })
+    };
+    let scale = a.scale.max(b.scale);
+    Ok((rescale(a, scale)?, rescale(b, scale)?, scale))
+}
+
+/// PostgreSQL's select_div_scale: at least 16 significant digits in the quotient, and no
+/// fewer decimals than either input. Weights are in base-10000 digits as in numeric.c.
+fn div_scale(a: &Decimal, b: &Decimal) -> u32 {
+    let (weight1, first1) = base10000_lead(a);
+    let (weight2, first2) = base10000_lead(b);
+    let mut qweight = weight1 - weight2;
+    if first1 <= first2 {
+        qweight -= 1;
+    }
+    let rscale = (MIN_SIG_DIGITS - qweight * 4)
+        .max(i64::from(a.scale))
+        .max(i64::from(b.scale))
+        .clamp(0, MAX_DISPLAY_SCALE.max(i64::from(a.scale.max(b.scale))));
+    rscale as u32
+}
+
+/// The weight (power of 10000) and value of the leading non-zero base-10000 digit of |d|,
+/// (0, 0) for zero.
+fn base10000_lead(d: &Decimal) -> (i64, u128) {
+    let magnitude = d.mantissa.unsigned_abs();
+    if magnitude == 0 {
+        return (0, 0);
+    }
+    let digits = i64::from(magnitude.ilog10()) + 1;
+    let exponent = digits - 1 - i64::from(d.scale);
+    let weight = exponent.div_euclid(4);
+    let shift = i64::from(d.scale) + 4 * weight;
+    let first = if shift >= 0 {
+        magnitude / 10u128.pow(shift as u32)
+    } else {
+        magnitude * 10u128.pow((-shift) as u32)
+    };
+    (weight, first)
+}
+
+/// Reads Rust's `{:.Ne}` output as C's `%g` would have printed it: trailing zeros of the
+/// significand are dropped, so they do not count towards the display scale.
+fn parse_g_format(sci: &str) -> Result<Decimal> {
+    let (significand, exponent) = sci.split_once('e').unwrap_or((sci, "0"));
+    let significand = if significand.contains('.') {
+        significand.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        significand
+    };
+    let mut buf = StackBuf::new();
+    let _ = write!(buf, "{significand}e{exponent}");
+    Decimal::parse(buf.as_str())
+}
+
+/// An unsigned 256-bit integer (little-endian 64-bit limbs) for the intermediate products
+/// of division and remainder, whose results fit 128 bits even when the operands' do not.
+#[derive(Clone, Copy)]
+struct Wide([u64; 4]);
+
+impl Wide {
+    fn from_u128(value: u128) -> Wide {
+        Wide([value as u64, (value >> 64) as u64, 0, 0])
+    }
+
+    fn to_u128(self) -> Option<u128> {
+        (self.0[2] == 0 && self.0[3] == 0)
+            .then(|| u128::from(self.0[0]) | (u128::from(self.0[1]) << 64))
+    }
+
+    fn mul_small(self, factor: u64) -> Option<Wide> {
+        let mut out = [0u64; 4];
+        let mut carry = 0u128;
+        for (slot, &limb) in out.iter_mut().zip(&self.0) {
+            let product = u128::from(limb) * u128::from(factor) + carry;
+            *slot = product as u64;
+            carry = product >> 64;
+        }
+        (carry == 0).then_some(Wide(out))
+    }
+
+    fn mul_pow10(self, mut exponent: u32) -> Option<Wide> {
+        let mut value = self;
+        while exponent > 0 {
+            let step = exponent.min(19);
+            value = value.mul_small(10u64.pow(step))?;
+            exponent -= step;
+        }
+        Some(value)
+    }
+
+    /// (self / divisor, self % divisor) for a divisor of at most 2^127.
+    fn div_rem(self, divisor: u128) -> (Wide, u128) {
+        if let Some(value) = self.to_u128() {
+            return (Wide::from_u128(value / divisor), value % divisor);
+        }
+        let mut quotient = [0u64; 4];
+        let mut remainder = 0u128;
+        if let Ok(small) = u64::try_from(divisor) {
+            let small = u128::from(small);
+            for (q, &limb) in quotient.iter_mut().zip(&self.0).rev() {
+                let current = (remainder << 64) | u128::from(limb);
+                *q = (current / small) as u64;
+                remainder = current % small;
+            }
+        } else {
+            // Bit by bit: remainder < divisor <= 2^127, so shifting it left cannot overflow.
+            for bit in (0..256).rev() {
+                remainder = (remainder << 1) | u128::from((self.0[bit / 64] >> (bit % 64)) & 1);
+                if remainder >= divisor {
+                    remainder -= divisor;
+                    quotient[bit / 64] |= 1 << (bit % 64);
+                }
+            }
+        }
+        (Wide(quotient), remainder)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(text: &str) -> Decimal {
+        Decimal::parse(text).expect("test literal parses")
+    }
+
+    fn s(value: Result<Decimal>) -> String {
+        value.expect("operation succeeds").to_string()
+    }
+
+    fn typmod(precision: u32, scale: u32) -> NumericTypmod {
+        NumericTypmod { precision, scale }
+    }
+
+    // Every expected value below was checked against PostgreSQL 15.
+    #[test]
+    fn input_and_output() {
+        assert_eq!(n("  -0.0 ").to_string(), "0.0");
+        assert_eq!(n(".5").to_string(), "0.5");
+        assert_eq!(n("5.").to_string(), "5");
+        assert_eq!(n("1e3").to_string(), "1000");
+        assert_eq!(n("1.5e-3").to_string(), "0.0015");
+        assert_eq!(n("+1.23E+2").to_string(), "123");
+        assert_eq!(n("-.000").to_string(), "0.000");
+        assert_eq!(n("-12.340").to_string(), "-12.340");
+        assert_eq!(
+            n("123456789012345678901234567890123456789").to_string(),
+            "123456789012345678901234567890123456789"
+        );
+        for bad in ["abc", "1..2", " ", "", " 1e ", "1e", "-", "1 2", "e5"] {
+            let err = Decimal::parse(bad).expect_err("invalid");
+            assert_eq!(err.sqlstate(), "22P02", "{bad}");
+            assert_eq!(
+                err.message,
+                format!("invalid input syntax for type numeric: \"{bad}\"")
+            );
+        }
+        assert_eq!(Decimal::parse("NaN").expect_err("nan").sqlstate(), "0A000");
+        assert_eq!(
+            Decimal::parse("-Infinity").expect_err("inf").sqlstate(),
+            "0A000"
+        );
+        let err = Decimal::parse("1e-20000").expect_err("overflow");
+        assert_eq!(err.message, "value overflows numeric format");
+        assert_eq!(
+            Decimal::parse("1e40").expect_err("overflow").sqlstate(),
+            "22003"
+        );
+    }
+
+    #[test]
+    fn arithmetic_scales() {
+        assert_eq!(s(n("1.5").checked_add(&n("2.25"))), "3.75");
+        assert_eq!(s(n("1.5").checked_sub(&n("2.25"))), "-0.75");
+        assert_eq!(s(n("1.50").checked_mul(&n("2.5"))), "3.750");
+        assert_eq!(s(n("-0.0").checked_mul(&n("5"))), "0.0");
+        assert_eq!(s(n("1").checked_div(&n("3"))), "0.33333333333333333333");
+        assert_eq!(s(n("10").checked_div(&n("4"))), "2.5000000000000000");
+        assert_eq!(s(n("2").checked_div(&n("3"))), "0.66666666666666666667");
+        assert_eq!(s(n("-2").checked_div(&n("3"))), "-0.66666666666666666667");
+        assert_eq!(
+            s(n("1").checked_div(&n("7e10"))),
+            "0.0000000000142857142857142857"
+        );
+        assert_eq!(s(n("1.000").checked_div(&n("3"))), "0.33333333333333333333");
+        assert_eq!(
+            s(n("12345678901234567890").checked_div(&n("3"))),
+            "4115226300411522630"
+        );
+        assert_eq!(s(n("1").checked_div(&n("0.0003"))), "3333.3333333333333333");
+        assert_eq!(s(n("99999").checked_div(&n("10000"))), "9.9999000000000000");
+        assert_eq!(
+            s(n("0.00005").checked_div(&n("3"))),
+            "0.000016666666666666666667"
+        );
+        assert_eq!(s(n("0").checked_div(&n("3"))), "0.00000000000000000000");
+        // avg(x) over (1), (2) and (1.25), (2): sum / count.
+        assert_eq!(s(n("3").checked_div(&n("2"))), "1.5000000000000000");
+        assert_eq!(s(n("3.25").checked_div(&n("2"))), "1.6250000000000000");
+        // Operands wider than 128 bits once scaled.
+        assert_eq!(
+            s(n("1234567890123456789012345678901234567").checked_div(&n("0.7"))),
+            "1763668414462081127160493827001763667.1"
+        );
+        assert_eq!(
+            s(n("99999999999999999999999999999999999999")
+                .checked_div(&n("99999999999999999999999999999999999998"))),
+            "1.00000000000000000000"
+        );
+        // PostgreSQL prints 17636684144620811271604938270017636682.9: 39 digits, over our limit.
+        assert_eq!(
+            n("12345678901234567890123456789012345678")
+                .checked_div(&n("0.7"))
+                .expect_err("too wide")
+                .sqlstate(),
+            "22003"
+        );
+        assert_eq!(
+            s(n("1").checked_div(&n("3.0000000000000000000000000000000000001"))),
+            "0.3333333333333333333333333333333333333"
+        );
+        let err = n("1").checked_div(&n("0")).expect_err("div by zero");
+        assert_eq!(
+            (err.sqlstate(), err.message.as_str()),
+            ("22012", "division by zero")
+        );
+        assert_eq!(
+            n("1e37")
+                .checked_mul(&n("100"))
+                .expect_err("overflow")
+                .sqlstate(),
+            "22003"
+        );
+    }
+
+    #[test]
+    fn remainder() {
+        assert_eq!(s(n("-7").checked_rem(&n("3"))), "-1");
+        assert_eq!(s(n("7.5").checked_rem(&n("-2"))), "1.5");
+        assert_eq!(s(n("5.5").checked_rem(&n("0.25"))), "0.00");
+        assert_eq!(
+            s(n("1").checked_rem(&n("0.0000000000000000000000000000000000003"))),
+            "0.0000000000000000000000000000000000001"
+        );
+        assert_eq!(s(n("0.5").checked_rem(&n("1e37"))), "0.5");
+        assert_eq!(
+            s(n("12345678901234567890123456789012345678").checked_rem(&n("0.7"))),
+            "0.6"
+        );
+        assert_eq!(
+            n("5").checked_rem(&n("0")).expect_err("zero").sqlstate(),
+            "22012"
+        );
+    }
+
+    #[test]
+    fn rounding_and_typmod() {
+        assert_eq!(s(n("1.5").round(3)), "1.500");
+        assert_eq!(s(n("1234.5").round(-2)), "1200");
+        assert_eq!(s(n("-2.5").round(0)), "-3");
+        assert_eq!(s(n("2.5").round(0)), "3");
+        assert_eq!(s(n("0.5").round(-1)), "0");
+        assert_eq!(s(n("5.5").round(-1)), "10");
+        assert_eq!(s(n("-1.2345").round(2)), "-1.23");
+        assert_eq!(s(n("1.005").apply_typmod(typmod(5, 2))), "1.01");
+        assert_eq!(s(n("7").apply_typmod(typmod(5, 2))), "7.00");
+        let err = n("12345.678")
+            .apply_typmod(typmod(5, 2))
+            .expect_err("overflow");
+        assert_eq!(err.sqlstate(), "22003");
+        assert_eq!(err.message, "numeric field overflow");
+        assert_eq!(
+            err.detail.as_deref(),
+            Some(
+                "A field with precision 5, scale 2 must round to an absolute value less than 10^3."
+            )
+        );
+        let err = n("1").apply_typmod(typmod(2, 2)).expect_err("overflow");
+        assert_eq!(
+            err.detail.as_deref(),
+            Some("A field with precision 2, scale 2 must round to an absolute value less than 1.")
+        );
+        let err = n("0.01").apply_typmod(typmod(3, 5)).expect_err("overflow");
+        assert_eq!(
+            err.detail.as_deref(),
+            Some("A field with precision 3, scale 5 must round to an absolute value less than 10^-2.")
+        );
+        assert_eq!(
+            n("999.995")
+                .apply_typmod(typmod(5, 2))
+                .expect_err("rounds up")
+                .sqlstate(),
+            "22003"
+        );
+    }
+
+    #[test]
+    fn conversions() {
+        assert_eq!(n("2.5").to_i64().ok(), Some(3));
+        assert_eq!(n("-2.5").to_i64().ok(), Some(-3));
+        assert_eq!(n("-2.49").to_i64().ok(), Some(-2));
+        let err = n("99999999999999999999").to_i64().expect_err("range");
+        assert_eq!(
+            (err.sqlstate(), err.message.as_str()),
+            ("22003", "bigint out of range")
+        );
+        assert_eq!(n("9223372036854775807.4").to_i64().ok(), Some(i64::MAX));
+
+        let from = |v: f64| s(Decimal::from_f64(v));
+        assert_eq!(from(0.1), "0.1");
+        assert_eq!(from(1e20), "100000000000000000000");
+        assert_eq!(from(1.5e-5), "0.000015");
+        assert_eq!(from(1.0 / 3.0), "0.333333333333333");
+        assert_eq!(from(-0.0), "0");
+        assert_eq!(from(1e-5), "0.00001");
+        assert_eq!(from(1.23456789e-7), "0.000000123456789");
+        assert_eq!(from(2f64.powi(60)), "1152921504606850000");
+        assert_eq!(from(1000000000000005.0), "1000000000000000");
+        assert_eq!(from(1000000000000015.0), "1000000000000020");
+        assert_eq!(s(Decimal::from_f32(0.1)), "0.1");
+        assert_eq!(s(Decimal::from_f32(123.456)), "123.456");
+        assert_eq!(
+            Decimal::from_f64(f64::NAN).expect_err("nan").sqlstate(),
+            "0A000"
+        );
+
+        assert_eq!(n("0.1").to_f64(), 0.1);
+        assert_eq!(n("-1.5e-300").to_f64(), -1.5e-300);
+        assert_eq!(n("1.1").to_f32(), 1.1f32);
+    }
+
+    #[test]
+    fn order_and_hash() {
+        use std::hash::BuildHasher;
+        let state = std::collections::hash_map::RandomState::new();
+        let h = |d: Decimal| state.hash_one(d);
+        assert_eq!(n("1.5"), n("1.50"));
+        assert_eq!(h(n("1.5")), h(n("1.50")));
+        assert_eq!(h(n("0")), h(n("0.000")));
+        assert_eq!(h(n("100")), h(n("100.00")));
+        assert!(n("-1.5") < n("-1.49"));
+        assert!(n("0.001") > n("0"));
+        assert!(n("-0.001") < n("0.0"));
+        assert!(n("12345678901234567890123456789012345678") > n("0.1"));
+        assert!(
+            n("-12345678901234567890123456789012345678")
+                < n("-0.0000000000000000000000000000000000001")
+        );
+        assert!(n("1e-50") < n("2e-50"));
+        assert!(n("1e-50") > n("-99999"));
     }
 }

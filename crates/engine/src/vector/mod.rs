@@ -2,10 +2,12 @@
 
 mod batch;
 mod bitmap;
+mod row_key;
 mod strings;
 
-pub use batch::{Batch, BATCH_SIZE};
+pub use batch::{concat_batches, split_batch, Batch, BATCH_SIZE};
 pub use bitmap::Bitmap;
+pub use row_key::encode_row_key;
 pub use strings::StringVec;
 
 use crate::types::{datetime, float, DataType, Decimal, PhysicalType, ScalarValue};
@@ -236,6 +238,22 @@ impl Vector {
         Vector { data, validity }
     }
 
+    /// The rows at `indices`; [`NULL_ROW`] gives a NULL (the padding of outer joins).
+    pub fn gather_or_null(&self, indices: &[u32]) -> Vector {
+        if !indices.contains(&NULL_ROW) {
+            return self.gather(indices);
+        }
+        let mut out = Vector::with_capacity(self.data.physical(), indices.len());
+        for &idx in indices {
+            if idx == NULL_ROW {
+                out.push_null();
+            } else {
+                out.push_from(self, idx as usize);
+            }
+        }
+        out
+    }
+
     /// Appends every row of `other` (same physical type).
     pub fn extend(&mut self, other: &Vector) {
         for row in 0..other.len() {
@@ -284,6 +302,9 @@ impl Vector {
         true
     }
 }
+
+/// A row index meaning "no row": gathers produce NULL for it.
+pub const NULL_ROW: u32 = u32::MAX;
 
 /// Writes a decimal integer without allocating.
 #[inline]

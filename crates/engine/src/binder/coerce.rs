@@ -1,0 +1,196 @@
+//! PostgreSQL's type resolution for operators, CASE/COALESCE/IN branches and assignments:
+//! which common type operands meet at, and the casts that bring them there. Untyped
+//! literals take the type their context asks for, as PostgreSQL's `unknown` does.
+
+use super::Binder;
+use crate::error::{Error, Result, SqlState};
+use crate::function::cast::{can_cast, cast_scalar, CastContext};
+use crate::plan::ScalarExpr;
+use crate::types::{text_io, DataType, ScalarValue, TypeCategory};
+
+/// Rank within the numeric category: operands meet at the higher rank, except that real
+/// with anything but real becomes double precision (PostgreSQL's operator choice).
+fn numeric_rank(ty: DataType) -> u8 {
+    match ty {
+        DataType::Int16 => 1,
+        DataType::Int32 => 2,
+        DataType::Int64 => 3,
+        DataType::Numeric(_) => 4,
+        DataType::Float32 => 5,
+        DataType::Float64 => 6,
+        _ => 0,
+    }
+}
+
+/// The type two operands of a binary operator meet at, if any.
+pub fn common_type(a: DataType, b: DataType) -> Option<DataType> {
+    use DataType as T;
+    if a == b {
+        return Some(match a {
+            T::Numeric(_) => T::Numeric(None),
+            // Operators on character(n) ignore trailing blanks: compare as text, whose cast
+            // from character(n) strips them.
+            T::Unknown | T::Char(_) => T::Text,
+            other => other,
+        });
+    }
+    match (a, b) {
+        (T::Char(_), T::Unknown) | (T::Unknown, T::Char(_)) => Some(T::Text),
+        (T::Unknown, other) | (other, T::Unknown) => Some(other),
+        _ if a.category() == TypeCategory::Numeric && b.category() == TypeCategory::Numeric => {
+            if a == T::Float32 || b == T::Float32 {
+                return Some(T::Float64);
+            }
+            let wider = if numeric_rank(a) >= numeric_rank(b) {
+                a
+            } else {
+                b
+            };
+            Some(match wider {
+                T::Numeric(_) => T::Numeric(None),
+                other => other,
+            })
+        }
+        _ if a.is_string() && b.is_string() => Some(T::Text),
+        (T::Date, T::Timestamp) | (T::Timestamp, T::Date) => Some(T::Timestamp),
+        _ => None,
+    }
+}
+
+/// The result type of CASE / COALESCE / VALUES columns / UNION branches: PostgreSQL's
+/// select_common_type. Keeps a shared type modifier (coalesce of two varchar(3) is
+/// varchar(3)).
+pub fn union_type(types: &[DataType], what: &str) -> Result<DataType> {
+    let mut result = DataType::Unknown;
+    for &ty in types {
+        if ty == DataType::Unknown || ty == result {
+            continue;
+        }
+        if result == DataType::Unknown {
+            result = ty;
+            continue;
+        }
+        if ty.is_string() && result.is_string() {
+            result = match (result, ty) {
+                (DataType::Varchar(_), DataType::Varchar(_)) => DataType::Varchar(None),
+                (DataType::Char(_), DataType::Char(_)) => DataType::Char(None),
+                _ => DataType::Text,
+            };
+            continue;
+        }
+        match (result.category(), ty.category()) {
+            (TypeCategory::Numeric, TypeCategory::Numeric) => {
+                // Here real with integers stays real: select_common_type takes the preferred
+                // type only when it is one of the inputs.
+                result = if numeric_rank(ty) > numeric_rank(result) {
+                    ty
+                } else {
+                    result
+                };
+                if let DataType::Numeric(_) = result {
+                    result = DataType::Numeric(None);
+                }
+            }
+            (TypeCategory::DateTime, TypeCategory::DateTime) => result = DataType::Timestamp,
+            _ => {
+                return Err(Error::new(
+                    SqlState::DatatypeMismatch,
+                    format!("{what} types {} and {} cannot be matched", result, ty),
+                ))
+            }
+        }
+    }
+    Ok(if result == DataType::Unknown {
+        DataType::Text
+    } else {
+        result
+    })
+}
+
+impl Binder<'_> {
+    /// Brings `expr` to type `to` with a cast allowed in `context`; untyped literals and
+    /// parameters simply take the type.
+    pub(super) fn coerce(
+        &mut self,
+        expr: ScalarExpr,
+        to: DataType,
+        context: CastContext,
+    ) -> Result<ScalarExpr> {
+        let from = expr.ty();
+        if from == to {
+            return Ok(expr);
+        }
+        match expr {
+            ScalarExpr::Literal {
+                value: ScalarValue::Null,
+                ..
+            } => return Ok(ScalarExpr::null(to)),
+            ScalarExpr::Literal {
+                value: ScalarValue::Text(text),
+                ty: DataType::Unknown,
+            } => {
+                let value = match to {
+                    // An untyped literal stored into a column is an assignment: too-long
+                    // strings are errors there, not truncated.
+                    DataType::Varchar(Some(_)) | DataType::Char(Some(_))
+                        if context != CastContext::Explicit =>
+                    {
+                        cast_scalar(&ScalarValue::Text(text), DataType::Text, to, context)?
+                    }
+                    _ => text_io::parse_text(&text, to)?,
+                };
+                return Ok(ScalarExpr::Literal { value, ty: to });
+            }
+            ScalarExpr::Param {
+                index,
+                ty: DataType::Unknown,
+            } => {
+                self.params[index] = to;
+                return Ok(ScalarExpr::Param { index, ty: to });
+            }
+            _ => {}
+        }
+        if !can_cast(from, to, context) {
+            let state = match context {
+                CastContext::Explicit => SqlState::CannotCoerce,
+                CastContext::Implicit | CastContext::Assignment => SqlState::DatatypeMismatch,
+            };
+            return Err(Error::new(
+                state,
+                format!("cannot cast type {from} to {to}"),
+            ));
+        }
+        Ok(ScalarExpr::Cast {
+            input: Box::new(expr),
+            to,
+            context,
+        })
+    }
+
+    /// Brings two operands of an operator to one type; `op` names the operator for the
+    /// error PostgreSQL raises when there is none (`operator does not exist: text = integer`).
+    pub(super) fn coerce_pair(
+        &mut self,
+        left: ScalarExpr,
+        right: ScalarExpr,
+        op: &str,
+    ) -> Result<(ScalarExpr, ScalarExpr, DataType)> {
+        let (lt, rt) = (left.ty(), right.ty());
+        let Some(common) = common_type(lt, rt) else {
+            return Err(operator_error(op, lt, rt));
+        };
+        let left = self.coerce(left, common, CastContext::Implicit)?;
+        let right = self.coerce(right, common, CastContext::Implicit)?;
+        Ok((left, right, common))
+    }
+}
+
+pub fn operator_error(op: &str, left: DataType, right: DataType) -> Error {
+    Error::new(
+        SqlState::UndefinedFunction,
+        format!("operator does not exist: {left} {op} {right}"),
+    )
+    .with_hint(
+        "No operator matches the given name and argument types. You might need to add explicit type casts.",
+    )
+}

@@ -1,0 +1,149 @@
+//! sqlparser's data types → ours, with PostgreSQL's names and limits.
+
+use sqlparser::ast::{self, CharacterLength, ExactNumberInfo, TimezoneInfo};
+
+use crate::error::{Error, Result, SqlState};
+use crate::types::{DataType, NumericTypmod};
+
+/// PostgreSQL's limit on numeric precision.
+const NUMERIC_MAX_PRECISION: u64 = 1000;
+/// Our fixed-point numerics hold 38 significant digits.
+const NUMERIC_MAX_SUPPORTED_PRECISION: u64 = 38;
+/// PostgreSQL's limit on character lengths.
+const MAX_CHAR_LENGTH: u64 = 10_485_760;
+
+pub fn bind_data_type(ty: &ast::DataType) -> Result<DataType> {
+    use ast::DataType as A;
+    Ok(match ty {
+        A::Bool | A::Boolean => DataType::Bool,
+        A::SmallInt(None) | A::Int2(None) => DataType::Int16,
+        A::Int(None) | A::Integer(None) | A::Int4(None) => DataType::Int32,
+        A::BigInt(None) | A::Int8(None) => DataType::Int64,
+        A::Real | A::Float4 => DataType::Float32,
+        A::DoublePrecision | A::Float8 | A::Double(ExactNumberInfo::None) => DataType::Float64,
+        A::Float(info) => match info {
+            ExactNumberInfo::None => DataType::Float64,
+            ExactNumberInfo::Precision(p) if (1..=24).contains(p) => DataType::Float32,
+            ExactNumberInfo::Precision(p) if (25..=53).contains(p) => DataType::Float64,
+            ExactNumberInfo::Precision(p) if *p < 1 => {
+                return Err(invalid("precision for type float must be at least 1 bit"))
+            }
+            _ => {
+                return Err(invalid(
+                    "precision for type float must be less than 54 bits",
+                ))
+            }
+        },
+        A::Numeric(info) | A::Decimal(info) | A::Dec(info) => numeric(info)?,
+        A::Text => DataType::Text,
+        A::Varchar(len) | A::CharacterVarying(len) | A::CharVarying(len) => {
+            DataType::Varchar(char_length(len, "varchar")?)
+        }
+        A::Char(len) | A::Character(len) => {
+            DataType::Char(Some(char_length(len, "char")?.unwrap_or(1)))
+        }
+        A::Date => DataType::Date,
+        A::Timestamp(None, TimezoneInfo::None | TimezoneInfo::WithoutTimeZone) => {
+            DataType::Timestamp
+        }
+        A::Custom(name, modifiers) if modifiers.is_empty() => custom(&name.to_string())?,
+        other => return Err(Error::unsupported(format!("type {other}"))),
+    })
+}
+
+fn invalid(message: &str) -> Error {
+    Error::new(SqlState::InvalidParameterValue, message)
+}
+
+fn custom(name: &str) -> Result<DataType> {
+    Ok(match name.to_ascii_lowercase().trim_matches('"') {
+        "bool" => DataType::Bool,
+        "int2" => DataType::Int16,
+        "int4" => DataType::Int32,
+        "int8" => DataType::Int64,
+        "float4" => DataType::Float32,
+        "float8" => DataType::Float64,
+        "bpchar" => DataType::Char(None),
+        "varchar" => DataType::Varchar(None),
+        "text" => DataType::Text,
+        "numeric" | "decimal" => DataType::Numeric(None),
+        "date" => DataType::Date,
+        "timestamp" => DataType::Timestamp,
+        other => {
+            return Err(Error::new(
+                SqlState::UndefinedObject,
+                format!("type \"{other}\" does not exist"),
+            ))
+        }
+    })
+}
+
+fn numeric(info: &ExactNumberInfo) -> Result<DataType> {
+    let (precision, scale) = match info {
+        ExactNumberInfo::None => return Ok(DataType::Numeric(None)),
+        ExactNumberInfo::Precision(p) => (*p, 0),
+        ExactNumberInfo::PrecisionAndScale(p, s) => (*p, *s),
+    };
+    if !(1..=NUMERIC_MAX_PRECISION).contains(&precision) {
+        return Err(invalid(&format!(
+            "NUMERIC precision {precision} must be between 1 and 1000"
+        )));
+    }
+    if scale < 0 {
+        return Err(Error::unsupported("a negative NUMERIC scale"));
+    }
+    if scale as u64 > precision {
+        return Err(invalid(&format!(
+            "NUMERIC scale {scale} must be between 0 and precision {precision}"
+        )));
+    }
+    if precision > NUMERIC_MAX_SUPPORTED_PRECISION {
+        return Err(Error::unsupported(format!(
+            "NUMERIC precision above {NUMERIC_MAX_SUPPORTED_PRECISION}"
+        )));
+    }
+    Ok(DataType::Numeric(Some(NumericTypmod {
+        precision: precision as u32,
+        scale: scale as u32,
+    })))
+}
+
+fn char_length(len: &Option<CharacterLength>, name: &str) -> Result<Option<u32>> {
+    match len {
+        None => Ok(None),
+        Some(CharacterLength::Max) => Err(Error::syntax("syntax error at or near \"MAX\"")),
+        Some(CharacterLength::IntegerLength { length, .. }) => {
+            if *length == 0 {
+                return Err(invalid(&format!(
+                    "length for type {name} must be at least 1"
+                )));
+            }
+            if *length > MAX_CHAR_LENGTH {
+                return Err(invalid(&format!(
+                    "length for type {name} cannot exceed {MAX_CHAR_LENGTH}"
+                )));
+            }
+            Ok(Some(*length as u32))
+        }
+    }
+}
+
+/// `pg_type.typname`, which PostgreSQL uses to name a cast's output column (`1::int` is
+/// column `int4`).
+pub fn type_column_name(ty: DataType) -> &'static str {
+    match ty {
+        DataType::Unknown => "unknown",
+        DataType::Bool => "bool",
+        DataType::Int16 => "int2",
+        DataType::Int32 => "int4",
+        DataType::Int64 => "int8",
+        DataType::Float32 => "float4",
+        DataType::Float64 => "float8",
+        DataType::Numeric(_) => "numeric",
+        DataType::Text => "text",
+        DataType::Varchar(_) => "varchar",
+        DataType::Char(_) => "bpchar",
+        DataType::Date => "date",
+        DataType::Timestamp => "timestamp",
+    }
+}

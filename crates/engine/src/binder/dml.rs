@@ -1,0 +1,424 @@
+//! INSERT, UPDATE and DELETE: target columns, assignment casts and column defaults.
+
+use sqlparser::ast::{
+    self, AssignmentTarget, Delete, Expr, FromTable, Insert, ObjectName, SetExpr, TableFactor,
+    TableObject, Update,
+};
+
+use super::scope::{Scope, ScopeColumn};
+use super::{ident_name, table_name, Binder};
+use crate::catalog::TableSchema;
+use crate::error::{Error, Result, SqlState};
+use crate::function::cast::{can_cast, CastContext};
+use crate::plan::{BoundStatement, LogicalPlan, ScalarExpr};
+use crate::types::DataType;
+
+impl Binder<'_> {
+    pub(super) fn bind_insert(&mut self, insert: &Insert) -> Result<BoundStatement> {
+        let Insert {
+            insert_token: _,
+            optimizer_hints,
+            or,
+            ignore,
+            into: _,
+            table,
+            table_alias,
+            columns,
+            overwrite,
+            source,
+            assignments,
+            partitioned,
+            after_columns,
+            has_table_keyword,
+            on,
+            returning,
+            output,
+            replace_into,
+            priority,
+            insert_alias,
+            settings,
+            format_clause,
+            multi_table_insert_type,
+            multi_table_into_clauses,
+            multi_table_when_clauses,
+            multi_table_else_clause,
+        } = insert;
+        if !optimizer_hints.is_empty()
+            || or.is_some()
+            || *ignore
+            || table_alias.is_some()
+            || *overwrite
+            || !assignments.is_empty()
+            || partitioned.is_some()
+            || !after_columns.is_empty()
+            || *has_table_keyword
+            || on.is_some()
+            || returning.is_some()
+            || output.is_some()
+            || *replace_into
+            || priority.is_some()
+            || insert_alias.is_some()
+            || settings.is_some()
+            || format_clause.is_some()
+            || multi_table_insert_type.is_some()
+            || !multi_table_into_clauses.is_empty()
+            || !multi_table_when_clauses.is_empty()
+            || multi_table_else_clause.is_some()
+        {
+            return Err(Error::unsupported(format!("the INSERT form {insert}")));
+        }
+        let TableObject::TableName(name) = table else {
+            return Err(Error::unsupported("INSERT into a table function"));
+        };
+        let name = table_name(name)?;
+        let entry = self.table(&name)?;
+        let schema = entry.schema.clone();
+        let targets = target_columns(&schema, columns)?;
+        let explicit = !columns.is_empty();
+        let source = match source {
+            None => self.default_row(&schema)?,
+            Some(query) => match (
+                query.body.as_ref(),
+                &query.order_by,
+                &query.limit_clause,
+                &query.with,
+            ) {
+                (SetExpr::Values(values), None, None, None) => {
+                    self.insert_values(&schema, &targets, explicit, values)?
+                }
+                _ => self.insert_query(&schema, &targets, explicit, query)?,
+            },
+        };
+        Ok(BoundStatement::Insert {
+            table_name: name,
+            table_oid: schema.oid,
+            source,
+        })
+    }
+
+    /// `DEFAULT VALUES`: one row of defaults.
+    fn default_row(&mut self, schema: &TableSchema) -> Result<LogicalPlan> {
+        let row = (0..schema.columns.len())
+            .map(|c| self.column_default(schema, c))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(LogicalPlan::Values {
+            rows: vec![row],
+            types: schema.column_types(),
+        })
+    }
+
+    fn insert_values(
+        &mut self,
+        schema: &TableSchema,
+        targets: &[usize],
+        explicit: bool,
+        values: &ast::Values,
+    ) -> Result<LogicalPlan> {
+        let empty = Scope::default();
+        let mut rows = Vec::with_capacity(values.rows.len());
+        for row in &values.rows {
+            let exprs = &row.content;
+            check_insert_width(exprs.len(), targets.len(), explicit)?;
+            if rows.is_empty() && values.rows.iter().any(|r| r.content.len() != exprs.len()) {
+                return Err(Error::syntax("VALUES lists must all be the same length"));
+            }
+            let mut full: Vec<Option<ScalarExpr>> = vec![None; schema.columns.len()];
+            for (expr, &column) in exprs.iter().zip(targets) {
+                full[column] = Some(if is_default_keyword(expr) {
+                    self.column_default(schema, column)?
+                } else {
+                    let bound = self.bind_expr(expr, &empty)?;
+                    self.assign(schema, column, bound)?
+                });
+            }
+            let full = full
+                .into_iter()
+                .enumerate()
+                .map(|(column, e)| match e {
+                    Some(e) => Ok(e),
+                    None => self.column_default(schema, column),
+                })
+                .collect::<Result<Vec<_>>>()?;
+            rows.push(full);
+        }
+        Ok(LogicalPlan::Values {
+            rows,
+            types: schema.column_types(),
+        })
+    }
+
+    fn insert_query(
+        &mut self,
+        schema: &TableSchema,
+        targets: &[usize],
+        explicit: bool,
+        query: &ast::Query,
+    ) -> Result<LogicalPlan> {
+        let (plan, columns) = self.bind_query(query)?;
+        check_insert_width(columns.len(), targets.len(), explicit)?;
+        let mut full: Vec<Option<ScalarExpr>> = vec![None; schema.columns.len()];
+        for (index, (info, &column)) in columns.iter().zip(targets).enumerate() {
+            let source = ScalarExpr::Column {
+                index,
+                ty: info.data_type,
+            };
+            full[column] = Some(self.assign(schema, column, source)?);
+        }
+        let exprs = full
+            .into_iter()
+            .enumerate()
+            .map(|(column, e)| match e {
+                Some(e) => Ok(e),
+                None => self.column_default(schema, column),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(LogicalPlan::Project {
+            input: Box::new(plan),
+            exprs,
+        })
+    }
+
+    /// Brings a value to a column's type with an assignment cast, PostgreSQL's error if none.
+    fn assign(
+        &mut self,
+        schema: &TableSchema,
+        column: usize,
+        value: ScalarExpr,
+    ) -> Result<ScalarExpr> {
+        let def = &schema.columns[column];
+        let from = value.ty();
+        if from != DataType::Unknown && !can_cast(from, def.data_type, CastContext::Assignment) {
+            return Err(Error::new(
+                SqlState::DatatypeMismatch,
+                format!(
+                    "column \"{}\" is of type {} but expression is of type {from}",
+                    def.name, def.data_type
+                ),
+            )
+            .with_hint("You will need to rewrite or cast the expression."));
+        }
+        self.coerce(value, def.data_type, CastContext::Assignment)
+    }
+
+    /// The DEFAULT of a column (NULL if it has none), bound and cast to the column type.
+    fn column_default(&mut self, schema: &TableSchema, column: usize) -> Result<ScalarExpr> {
+        let def = &schema.columns[column];
+        let Some(sql) = &def.default_sql else {
+            return Ok(ScalarExpr::null(def.data_type));
+        };
+        let expr = parse_expr(sql)?;
+        let bound = self.bind_expr(&expr, &Scope::default())?;
+        self.assign(schema, column, bound)
+    }
+
+    pub(super) fn bind_update(&mut self, update: &Update) -> Result<BoundStatement> {
+        let Update {
+            update_token: _,
+            optimizer_hints,
+            table,
+            assignments,
+            from,
+            selection,
+            returning,
+            output,
+            or,
+            order_by,
+            limit,
+        } = update;
+        if !optimizer_hints.is_empty()
+            || from.is_some()
+            || returning.is_some()
+            || output.is_some()
+            || or.is_some()
+            || !order_by.is_empty()
+            || limit.is_some()
+        {
+            return Err(Error::unsupported(format!("the UPDATE form {update}")));
+        }
+        let (schema, scope) = self.dml_target(table)?;
+        let mut bound = Vec::with_capacity(assignments.len());
+        for assignment in assignments {
+            let AssignmentTarget::ColumnName(target) = &assignment.target else {
+                return Err(Error::unsupported("multiple-column UPDATE assignments"));
+            };
+            let column = assignment_column(&schema, target)?;
+            if bound.iter().any(|(c, _)| *c == column) {
+                return Err(Error::syntax(format!(
+                    "multiple assignments to same column \"{}\"",
+                    schema.columns[column].name
+                )));
+            }
+            let value = if is_default_keyword(&assignment.value) {
+                self.column_default(&schema, column)?
+            } else {
+                let value = self.bind_expr(&assignment.value, &scope)?;
+                self.assign(&schema, column, value)?
+            };
+            bound.push((column, value));
+        }
+        let filter = self.dml_filter(selection.as_ref(), &scope)?;
+        Ok(BoundStatement::Update {
+            table_name: schema.name.clone(),
+            table_oid: schema.oid,
+            filter,
+            assignments: bound,
+        })
+    }
+
+    pub(super) fn bind_delete(&mut self, delete: &Delete) -> Result<BoundStatement> {
+        let Delete {
+            delete_token: _,
+            optimizer_hints,
+            tables,
+            from,
+            using,
+            selection,
+            returning,
+            output,
+            order_by,
+            limit,
+        } = delete;
+        if !optimizer_hints.is_empty()
+            || !tables.is_empty()
+            || using.is_some()
+            || returning.is_some()
+            || output.is_some()
+            || !order_by.is_empty()
+            || limit.is_some()
+        {
+            return Err(Error::unsupported(format!("the DELETE form {delete}")));
+        }
+        let [table] = (match from {
+            FromTable::WithFromKeyword(tables) | FromTable::WithoutKeyword(tables) => tables,
+        })
+        .as_slice() else {
+            return Err(Error::unsupported("DELETE from several tables"));
+        };
+        let (schema, scope) = self.dml_target(table)?;
+        let filter = self.dml_filter(selection.as_ref(), &scope)?;
+        Ok(BoundStatement::Delete {
+            table_name: schema.name.clone(),
+            table_oid: schema.oid,
+            filter,
+        })
+    }
+
+    /// The table an UPDATE or DELETE writes, and the scope of its columns.
+    fn dml_target(
+        &mut self,
+        table: &ast::TableWithJoins,
+    ) -> Result<(std::sync::Arc<TableSchema>, Scope)> {
+        if !table.joins.is_empty() {
+            return Err(Error::unsupported("joins in UPDATE or DELETE"));
+        }
+        let TableFactor::Table {
+            name,
+            alias,
+            args: None,
+            ..
+        } = &table.relation
+        else {
+            return Err(Error::unsupported(format!("the target {}", table.relation)));
+        };
+        let name = table_name(name)?;
+        let schema = self.table(&name)?.schema.clone();
+        let visible = alias
+            .as_ref()
+            .map_or_else(|| name.clone(), |a| ident_name(&a.name));
+        let scope = Scope {
+            columns: schema
+                .columns
+                .iter()
+                .enumerate()
+                .map(|(i, c)| ScopeColumn {
+                    table: Some(visible.clone()),
+                    name: c.name.clone(),
+                    ty: c.data_type,
+                    table_oid: schema.oid,
+                    attnum: (i + 1) as i16,
+                    qualified_only: false,
+                })
+                .collect(),
+        };
+        Ok((schema, scope))
+    }
+
+    fn dml_filter(
+        &mut self,
+        selection: Option<&Expr>,
+        scope: &Scope,
+    ) -> Result<Option<ScalarExpr>> {
+        self.aggregate_forbidden_in = Some("WHERE");
+        let filter = selection
+            .map(|s| self.bind_condition(s, scope, "WHERE"))
+            .transpose();
+        self.aggregate_forbidden_in = None;
+        filter
+    }
+}
+
+/// Parses a stored DEFAULT expression.
+fn parse_expr(sql: &str) -> Result<Expr> {
+    use sqlparser::dialect::PostgreSqlDialect;
+    use sqlparser::parser::Parser;
+    Parser::new(&PostgreSqlDialect {})
+        .try_with_sql(sql)
+        .and_then(|mut p| p.parse_expr())
+        .map_err(|e| Error::internal(format!("stored default {sql} does not parse: {e}")))
+}
+
+fn check_insert_width(values: usize, targets: usize, explicit: bool) -> Result<()> {
+    if values > targets {
+        return Err(Error::syntax(
+            "INSERT has more expressions than target columns",
+        ));
+    }
+    if explicit && values < targets {
+        return Err(Error::syntax(
+            "INSERT has more target columns than expressions",
+        ));
+    }
+    Ok(())
+}
+
+fn is_default_keyword(expr: &Expr) -> bool {
+    matches!(expr, Expr::Identifier(ident) if ident.quote_style.is_none() && ident.value.eq_ignore_ascii_case("default"))
+}
+
+/// The columns an INSERT writes, by position; all columns when none are named.
+fn target_columns(schema: &TableSchema, columns: &[ObjectName]) -> Result<Vec<usize>> {
+    if columns.is_empty() {
+        return Ok((0..schema.columns.len()).collect());
+    }
+    let mut targets: Vec<usize> = Vec::with_capacity(columns.len());
+    for column in columns {
+        let index = assignment_column(schema, column)?;
+        if targets.contains(&index) {
+            return Err(Error::new(
+                SqlState::DuplicateColumn,
+                format!(
+                    "column \"{}\" specified more than once",
+                    schema.columns[index].name
+                ),
+            ));
+        }
+        targets.push(index);
+    }
+    Ok(targets)
+}
+
+fn assignment_column(schema: &TableSchema, column: &ObjectName) -> Result<usize> {
+    let name = match column.0.as_slice() {
+        [ast::ObjectNamePart::Identifier(ident)] => ident_name(ident),
+        _ => return Err(Error::unsupported(format!("the column reference {column}"))),
+    };
+    schema.column_index(&name).ok_or_else(|| {
+        Error::new(
+            SqlState::UndefinedColumn,
+            format!(
+                "column \"{name}\" of relation \"{}\" does not exist",
+                schema.name
+            ),
+        )
+    })
+}

@@ -1,0 +1,888 @@
+//! AST expressions → typed [`ScalarExpr`]s: names resolved in a [`Scope`], literals typed,
+//! operators and functions resolved with PostgreSQL's rules, aggregates collected.
+
+use sqlparser::ast::{
+    self, BinaryOperator, CastKind, DuplicateTreatment, Expr, FunctionArg, FunctionArgExpr,
+    FunctionArguments, UnaryOperator, Value,
+};
+
+use super::coerce::{common_type, operator_error, union_type};
+use super::data_type::bind_data_type;
+use super::scope::Scope;
+use super::{ident_name, Binder};
+use crate::error::{Error, Result, SqlState};
+use crate::function::cast::CastContext;
+use crate::function::{AggregateFunction, ScalarFunction};
+use std::sync::Arc;
+
+use crate::plan::{
+    AggregateCall, ArithmeticOp, BoolTest, ColumnInfo, CompareOp, LogicalPlan, ScalarExpr,
+    Subquery, SubqueryKind,
+};
+use crate::types::{text_io, DataType, Decimal, ScalarValue};
+
+/// Aggregate calls met while binding a select list, HAVING or ORDER BY. Each call is replaced
+/// by a reference [`AGGREGATE_REF_BASE`] + its position, which the select binder maps to the
+/// aggregate's output column.
+#[derive(Default)]
+pub struct AggregateCollector {
+    pub calls: Vec<AggregateCall>,
+}
+
+/// Column indexes at or above this refer to collected aggregates, not input columns.
+pub const AGGREGATE_REF_BASE: usize = usize::MAX / 2;
+/// Column indexes at or above this refer to collected window function calls.
+pub const WINDOW_REF_BASE: usize = usize::MAX / 4 * 3;
+
+impl Binder<'_> {
+    pub(super) fn bind_expr(&mut self, expr: &Expr, scope: &Scope) -> Result<ScalarExpr> {
+        match expr {
+            Expr::Identifier(ident) => self.resolve_column(scope, None, &ident_name(ident)),
+            Expr::CompoundIdentifier(parts) => match parts.as_slice() {
+                [table, column] => {
+                    self.resolve_column(scope, Some(&ident_name(table)), &ident_name(column))
+                }
+                [_schema, table, column] => {
+                    self.resolve_column(scope, Some(&ident_name(table)), &ident_name(column))
+                }
+                _ => Err(Error::unsupported(format!("the name {expr}"))),
+            },
+            Expr::Subquery(query) => {
+                let (plan, columns, correlated) = self.bind_subquery(query, scope)?;
+                let ty = single_column(&columns)?;
+                Ok(self.subquery(plan, correlated, SubqueryKind::Scalar(ty)))
+            }
+            Expr::Exists { subquery, negated } => {
+                let (plan, _, correlated) = self.bind_subquery(subquery, scope)?;
+                let exists = self.subquery(plan, correlated, SubqueryKind::Exists);
+                Ok(if *negated {
+                    ScalarExpr::Not(Box::new(exists))
+                } else {
+                    exists
+                })
+            }
+            Expr::InSubquery {
+                expr: inner,
+                subquery,
+                negated,
+            } => {
+                let any = self.bind_quantified(inner, subquery, CompareOp::Eq, false, scope)?;
+                Ok(if *negated {
+                    ScalarExpr::Not(Box::new(any))
+                } else {
+                    any
+                })
+            }
+            Expr::AnyOp {
+                left,
+                compare_op,
+                right,
+                is_some: _,
+            }
+            | Expr::AllOp {
+                left,
+                compare_op,
+                right,
+            } => {
+                let Expr::Subquery(subquery) = right.as_ref() else {
+                    return Err(Error::unsupported(format!("{expr} over an array")));
+                };
+                let op = compare_operator(compare_op).ok_or_else(|| {
+                    Error::unsupported(format!("the operator {compare_op} with ANY/ALL"))
+                })?;
+                self.bind_quantified(
+                    left,
+                    subquery,
+                    op,
+                    matches!(expr, Expr::AllOp { .. }),
+                    scope,
+                )
+            }
+            Expr::Value(value) => self.bind_value(&value.value),
+            Expr::TypedString(typed) => {
+                let ty = bind_data_type(&typed.data_type)?;
+                let text = match &typed.value.value {
+                    Value::SingleQuotedString(s) => s.clone(),
+                    other => return Err(Error::unsupported(format!("typed literal {other}"))),
+                };
+                Ok(ScalarExpr::literal(text_io::parse_text(&text, ty)?, ty))
+            }
+            Expr::Nested(inner) => self.bind_expr(inner, scope),
+            Expr::UnaryOp { op, expr: inner } => self.bind_unary(*op, inner, scope),
+            Expr::BinaryOp { left, op, right } => self.bind_binary(left, op, right, scope),
+            Expr::Cast {
+                kind,
+                expr: inner,
+                data_type,
+                format,
+            } => {
+                if format.is_some() || matches!(kind, CastKind::TryCast | CastKind::SafeCast) {
+                    return Err(Error::unsupported(format!("the cast {expr}")));
+                }
+                let to = bind_data_type(data_type)?;
+                let input = self.bind_expr(inner, scope)?;
+                self.coerce(input, to, CastContext::Explicit)
+            }
+            Expr::IsNull(inner) | Expr::IsNotNull(inner) => Ok(ScalarExpr::IsNull {
+                input: Box::new(self.bind_expr(inner, scope)?),
+                negated: matches!(expr, Expr::IsNotNull(_)),
+            }),
+            Expr::IsTrue(inner) => self.bind_bool_test(inner, BoolTest::IsTrue, scope),
+            Expr::IsNotTrue(inner) => self.bind_bool_test(inner, BoolTest::IsNotTrue, scope),
+            Expr::IsFalse(inner) => self.bind_bool_test(inner, BoolTest::IsFalse, scope),
+            Expr::IsNotFalse(inner) => self.bind_bool_test(inner, BoolTest::IsNotFalse, scope),
+            Expr::IsUnknown(inner) => self.bind_bool_test(inner, BoolTest::IsUnknown, scope),
+            Expr::IsNotUnknown(inner) => self.bind_bool_test(inner, BoolTest::IsNotUnknown, scope),
+            Expr::IsDistinctFrom(l, r) | Expr::IsNotDistinctFrom(l, r) => {
+                let (left, right) = (self.bind_expr(l, scope)?, self.bind_expr(r, scope)?);
+                let (left, right, _) = self.coerce_pair(left, right, "=")?;
+                Ok(ScalarExpr::IsDistinctFrom {
+                    left: Box::new(left),
+                    right: Box::new(right),
+                    negated: matches!(expr, Expr::IsNotDistinctFrom(..)),
+                })
+            }
+            Expr::InList {
+                expr: inner,
+                list,
+                negated,
+            } => self.bind_in_list(inner, list, *negated, scope),
+            Expr::Between {
+                expr: inner,
+                negated,
+                low,
+                high,
+            } => {
+                let value = self.bind_expr(inner, scope)?;
+                let low = self.bind_expr(low, scope)?;
+                let high = self.bind_expr(high, scope)?;
+                let (lo_op, hi_op) = if *negated {
+                    (CompareOp::Lt, CompareOp::Gt)
+                } else {
+                    (CompareOp::GtEq, CompareOp::LtEq)
+                };
+                let above = self.compare(lo_op, value.clone(), low)?;
+                let below = self.compare(hi_op, value, high)?;
+                Ok(if *negated {
+                    ScalarExpr::Or(Box::new(above), Box::new(below))
+                } else {
+                    ScalarExpr::And(Box::new(above), Box::new(below))
+                })
+            }
+            Expr::Like {
+                negated,
+                any,
+                expr: inner,
+                pattern,
+                escape_char,
+            }
+            | Expr::ILike {
+                negated,
+                any,
+                expr: inner,
+                pattern,
+                escape_char,
+            } => {
+                if *any || escape_char.is_some() {
+                    return Err(Error::unsupported(format!("the LIKE form {expr}")));
+                }
+                self.bind_like(
+                    inner,
+                    pattern,
+                    *negated,
+                    matches!(expr, Expr::ILike { .. }),
+                    scope,
+                )
+            }
+            Expr::Case {
+                operand,
+                conditions,
+                else_result,
+                ..
+            } => self.bind_case(
+                operand.as_deref(),
+                conditions,
+                else_result.as_deref(),
+                scope,
+            ),
+            Expr::Function(function) => self.bind_function(function, scope),
+            other => match self.bind_special_function(other, scope) {
+                Some(bound) => bound,
+                None => Err(Error::unsupported(format!("the expression {other}"))),
+            },
+        }
+    }
+
+    /// A column of the current scope, else of an enclosing query (a correlated reference).
+    fn resolve_column(
+        &mut self,
+        scope: &Scope,
+        table: Option<&str>,
+        name: &str,
+    ) -> Result<ScalarExpr> {
+        let error = match scope.resolve(table, name) {
+            Ok(column) => return Ok(column),
+            Err(e)
+                if matches!(
+                    e.state,
+                    SqlState::UndefinedColumn | SqlState::UndefinedTable
+                ) =>
+            {
+                e
+            }
+            Err(e) => return Err(e),
+        };
+        let levels = self.outer_scopes.len();
+        for depth in 1..=levels {
+            let level = levels - depth;
+            if let Ok(ScalarExpr::Column { index, ty }) =
+                self.outer_scopes[level].0.resolve(table, name)
+            {
+                // Every subquery between here and that scope reads outside itself.
+                for (_, correlated) in &mut self.outer_scopes[level..] {
+                    *correlated = true;
+                }
+                return Ok(ScalarExpr::OuterColumn { depth, index, ty });
+            }
+        }
+        Err(error)
+    }
+
+    /// Binds a subquery with `scope` visible to it as its enclosing query; also says whether
+    /// it reads that (or an outer) query's row.
+    fn bind_subquery(
+        &mut self,
+        query: &ast::Query,
+        scope: &Scope,
+    ) -> Result<(LogicalPlan, Vec<ColumnInfo>, bool)> {
+        self.outer_scopes.push((scope.clone(), false));
+        let saved = (self.aggregates.take(), self.aggregate_forbidden_in.take());
+        let bound = self.bind_query(query);
+        (self.aggregates, self.aggregate_forbidden_in) = saved;
+        let correlated = self.outer_scopes.pop().is_some_and(|(_, c)| c);
+        let (plan, columns) = bound?;
+        Ok((plan, columns, correlated))
+    }
+
+    fn subquery(&mut self, plan: LogicalPlan, correlated: bool, kind: SubqueryKind) -> ScalarExpr {
+        self.subquery_count += 1;
+        ScalarExpr::Subquery(Box::new(Subquery {
+            id: self.subquery_count,
+            plan: Arc::new(plan),
+            correlated,
+            kind,
+        }))
+    }
+
+    /// `input op ANY/ALL (subquery)`, and IN.
+    fn bind_quantified(
+        &mut self,
+        input: &Expr,
+        query: &ast::Query,
+        op: CompareOp,
+        all: bool,
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        let input = self.bind_expr(input, scope)?;
+        let (plan, columns, correlated) = self.bind_subquery(query, scope)?;
+        let column_ty = single_column(&columns)?;
+        let Some(common) = common_type(input.ty(), column_ty) else {
+            return Err(operator_error("=", input.ty(), column_ty));
+        };
+        let input = self.coerce(input, common, CastContext::Implicit)?;
+        let plan = if column_ty == common {
+            plan
+        } else {
+            let column = ScalarExpr::Column {
+                index: 0,
+                ty: column_ty,
+            };
+            LogicalPlan::Project {
+                input: Box::new(plan),
+                exprs: vec![self.coerce(column, common, CastContext::Implicit)?],
+            }
+        };
+        Ok(self.subquery(
+            plan,
+            correlated,
+            SubqueryKind::Quantified { input, op, all },
+        ))
+    }
+
+    /// Binds and requires a boolean (WHERE, HAVING, CASE WHEN, AND/OR/NOT operands).
+    pub(super) fn bind_condition(
+        &mut self,
+        expr: &Expr,
+        scope: &Scope,
+        clause: &str,
+    ) -> Result<ScalarExpr> {
+        let bound = self.bind_expr(expr, scope)?;
+        self.require_bool(bound, clause)
+    }
+
+    fn require_bool(&mut self, bound: ScalarExpr, clause: &str) -> Result<ScalarExpr> {
+        match bound.ty() {
+            DataType::Bool => Ok(bound),
+            DataType::Unknown => self.coerce(bound, DataType::Bool, CastContext::Implicit),
+            other => Err(Error::new(
+                SqlState::DatatypeMismatch,
+                format!("argument of {clause} must be type boolean, not type {other}"),
+            )),
+        }
+    }
+
+    fn bind_value(&mut self, value: &Value) -> Result<ScalarExpr> {
+        match value {
+            Value::Number(text, _) => number_literal(text),
+            Value::SingleQuotedString(s)
+            | Value::EscapedStringLiteral(s)
+            | Value::UnicodeStringLiteral(s) => Ok(ScalarExpr::literal(
+                ScalarValue::Text(s.clone()),
+                DataType::Unknown,
+            )),
+            Value::DollarQuotedString(s) => Ok(ScalarExpr::literal(
+                ScalarValue::Text(s.value.clone()),
+                DataType::Unknown,
+            )),
+            Value::Boolean(b) => Ok(ScalarExpr::literal(ScalarValue::Bool(*b), DataType::Bool)),
+            Value::Null => Ok(ScalarExpr::null(DataType::Unknown)),
+            Value::Placeholder(name) => self.bind_param(name),
+            other => Err(Error::unsupported(format!("the literal {other}"))),
+        }
+    }
+
+    fn bind_param(&mut self, name: &str) -> Result<ScalarExpr> {
+        let number: usize = name
+            .strip_prefix('$')
+            .and_then(|n| n.parse().ok())
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| Error::syntax(format!("syntax error at or near \"{name}\"")))?;
+        if number > u16::MAX as usize {
+            return Err(Error::new(
+                SqlState::UndefinedParameter,
+                format!("there is no parameter ${number}"),
+            ));
+        }
+        if self.params.len() < number {
+            self.params.resize(number, DataType::Unknown);
+        }
+        Ok(ScalarExpr::Param {
+            index: number - 1,
+            ty: self.params[number - 1],
+        })
+    }
+
+    fn bind_unary(&mut self, op: UnaryOperator, inner: &Expr, scope: &Scope) -> Result<ScalarExpr> {
+        match op {
+            UnaryOperator::Minus => {
+                // PostgreSQL folds a minus into a numeric literal, so -2147483648 is an integer.
+                if let Expr::Value(v) = inner {
+                    if let Value::Number(text, _) = &v.value {
+                        return number_literal(&format!("-{text}"));
+                    }
+                }
+                let input = self.bind_expr(inner, scope)?;
+                let input = match input.ty() {
+                    DataType::Unknown => {
+                        self.coerce(input, DataType::Float64, CastContext::Implicit)?
+                    }
+                    ty if ty.category() == crate::types::TypeCategory::Numeric => input,
+                    ty => {
+                        return Err(Error::new(
+                            SqlState::UndefinedFunction,
+                            format!("operator does not exist: - {ty}"),
+                        ))
+                    }
+                };
+                Ok(ScalarExpr::Negate(Box::new(input)))
+            }
+            UnaryOperator::Plus => self.bind_expr(inner, scope),
+            UnaryOperator::Not => {
+                let input = self.bind_condition(inner, scope, "NOT")?;
+                Ok(ScalarExpr::Not(Box::new(input)))
+            }
+            other => Err(Error::unsupported(format!("the operator {other}"))),
+        }
+    }
+
+    fn bind_binary(
+        &mut self,
+        left: &Expr,
+        op: &BinaryOperator,
+        right: &Expr,
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        let arithmetic = match op {
+            BinaryOperator::Plus => Some((ArithmeticOp::Add, "+")),
+            BinaryOperator::Minus => Some((ArithmeticOp::Sub, "-")),
+            BinaryOperator::Multiply => Some((ArithmeticOp::Mul, "*")),
+            BinaryOperator::Divide => Some((ArithmeticOp::Div, "/")),
+            BinaryOperator::Modulo => Some((ArithmeticOp::Mod, "%")),
+            _ => None,
+        };
+        if let Some((op, symbol)) = arithmetic {
+            let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
+            return self.arithmetic(op, symbol, l, r);
+        }
+        let compare = match op {
+            BinaryOperator::Eq => Some(CompareOp::Eq),
+            BinaryOperator::NotEq => Some(CompareOp::NotEq),
+            BinaryOperator::Lt => Some(CompareOp::Lt),
+            BinaryOperator::LtEq => Some(CompareOp::LtEq),
+            BinaryOperator::Gt => Some(CompareOp::Gt),
+            BinaryOperator::GtEq => Some(CompareOp::GtEq),
+            _ => None,
+        };
+        if let Some(op) = compare {
+            let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
+            return self.compare(op, l, r);
+        }
+        match op {
+            BinaryOperator::And | BinaryOperator::Or => {
+                let clause = if *op == BinaryOperator::And {
+                    "AND"
+                } else {
+                    "OR"
+                };
+                let l = self.bind_condition(left, scope, clause)?;
+                let r = self.bind_condition(right, scope, clause)?;
+                Ok(if *op == BinaryOperator::And {
+                    ScalarExpr::And(Box::new(l), Box::new(r))
+                } else {
+                    ScalarExpr::Or(Box::new(l), Box::new(r))
+                })
+            }
+            BinaryOperator::StringConcat => {
+                let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
+                let (lt, rt) = (l.ty(), r.ty());
+                // text || anynonarray: the non-text side goes through its output function.
+                if !(lt.is_string()
+                    || rt.is_string()
+                    || lt == DataType::Unknown
+                    || rt == DataType::Unknown)
+                {
+                    return Err(operator_error("||", lt, rt));
+                }
+                let l = self.coerce(l, DataType::Text, CastContext::Explicit)?;
+                let r = self.coerce(r, DataType::Text, CastContext::Explicit)?;
+                Ok(ScalarExpr::Concat(Box::new(l), Box::new(r)))
+            }
+            BinaryOperator::PGLikeMatch | BinaryOperator::PGNotLikeMatch => self.bind_like(
+                left,
+                right,
+                *op == BinaryOperator::PGNotLikeMatch,
+                false,
+                scope,
+            ),
+            BinaryOperator::PGILikeMatch | BinaryOperator::PGNotILikeMatch => self.bind_like(
+                left,
+                right,
+                *op == BinaryOperator::PGNotILikeMatch,
+                true,
+                scope,
+            ),
+            other => Err(Error::unsupported(format!("the operator {other}"))),
+        }
+    }
+
+    pub(super) fn arithmetic(
+        &mut self,
+        op: ArithmeticOp,
+        symbol: &str,
+        l: ScalarExpr,
+        r: ScalarExpr,
+    ) -> Result<ScalarExpr> {
+        let (lt, rt) = (l.ty(), r.ty());
+        let numeric = |t: DataType| {
+            t.category() == crate::types::TypeCategory::Numeric || t == DataType::Unknown
+        };
+        if !numeric(lt) || !numeric(rt) || (lt == DataType::Unknown && rt == DataType::Unknown) {
+            return Err(operator_error(symbol, lt, rt));
+        }
+        let (l, r, ty) = self.coerce_pair(l, r, symbol)?;
+        if op == ArithmeticOp::Mod && matches!(ty, DataType::Float32 | DataType::Float64) {
+            return Err(operator_error(symbol, lt, rt));
+        }
+        Ok(ScalarExpr::Arithmetic {
+            op,
+            left: Box::new(l),
+            right: Box::new(r),
+            ty,
+        })
+    }
+
+    pub(super) fn compare(
+        &mut self,
+        op: CompareOp,
+        l: ScalarExpr,
+        r: ScalarExpr,
+    ) -> Result<ScalarExpr> {
+        let symbol = match op {
+            CompareOp::Eq => "=",
+            CompareOp::NotEq => "<>",
+            CompareOp::Lt => "<",
+            CompareOp::LtEq => "<=",
+            CompareOp::Gt => ">",
+            CompareOp::GtEq => ">=",
+        };
+        let (l, r, _) = self.coerce_pair(l, r, symbol)?;
+        Ok(ScalarExpr::Compare {
+            op,
+            left: Box::new(l),
+            right: Box::new(r),
+        })
+    }
+
+    fn bind_bool_test(
+        &mut self,
+        inner: &Expr,
+        test: BoolTest,
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        let clause = match test {
+            BoolTest::IsTrue | BoolTest::IsNotTrue => "IS TRUE",
+            BoolTest::IsFalse | BoolTest::IsNotFalse => "IS FALSE",
+            BoolTest::IsUnknown | BoolTest::IsNotUnknown => "IS UNKNOWN",
+        };
+        let input = self.bind_condition(inner, scope, clause)?;
+        Ok(ScalarExpr::BoolTest {
+            input: Box::new(input),
+            test,
+        })
+    }
+
+    fn bind_in_list(
+        &mut self,
+        inner: &Expr,
+        list: &[Expr],
+        negated: bool,
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        let value = self.bind_expr(inner, scope)?;
+        let items = list
+            .iter()
+            .map(|e| self.bind_expr(e, scope))
+            .collect::<Result<Vec<_>>>()?;
+        let mut types = vec![value.ty()];
+        types.extend(items.iter().map(|e| e.ty()));
+        let common = union_type(&types, "IN")?;
+        let value = self.coerce(value, common, CastContext::Implicit)?;
+        let items = items
+            .into_iter()
+            .map(|e| self.coerce(e, common, CastContext::Implicit))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(ScalarExpr::InList {
+            input: Box::new(value),
+            list: items,
+            negated,
+        })
+    }
+
+    fn bind_like(
+        &mut self,
+        inner: &Expr,
+        pattern: &Expr,
+        negated: bool,
+        case_insensitive: bool,
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        let value = self.bind_expr(inner, scope)?;
+        let pattern = self.bind_expr(pattern, scope)?;
+        let op = if case_insensitive { "~~*" } else { "~~" };
+        for ty in [value.ty(), pattern.ty()] {
+            if !(ty.is_string() || ty == DataType::Unknown) {
+                return Err(operator_error(op, value.ty(), pattern.ty()));
+            }
+        }
+        let value = self.coerce(value, DataType::Text, CastContext::Implicit)?;
+        let pattern = self.coerce(pattern, DataType::Text, CastContext::Implicit)?;
+        Ok(ScalarExpr::Like {
+            input: Box::new(value),
+            pattern: Box::new(pattern),
+            negated,
+            case_insensitive,
+        })
+    }
+
+    fn bind_case(
+        &mut self,
+        operand: Option<&Expr>,
+        conditions: &[ast::CaseWhen],
+        else_result: Option<&Expr>,
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        let operand = operand.map(|o| self.bind_expr(o, scope)).transpose()?;
+        let mut whens = Vec::with_capacity(conditions.len());
+        let mut results = Vec::with_capacity(conditions.len());
+        for when in conditions {
+            let condition = match &operand {
+                // Simple CASE: `CASE x WHEN v` is `CASE WHEN x = v`.
+                Some(operand) => {
+                    let value = self.bind_expr(&when.condition, scope)?;
+                    self.compare(CompareOp::Eq, operand.clone(), value)?
+                }
+                None => self.bind_condition(&when.condition, scope, "CASE/WHEN")?,
+            };
+            whens.push(condition);
+            results.push(self.bind_expr(&when.result, scope)?);
+        }
+        let else_result = else_result.map(|e| self.bind_expr(e, scope)).transpose()?;
+        let mut types: Vec<DataType> = results.iter().map(|r| r.ty()).collect();
+        types.extend(else_result.iter().map(|e| e.ty()));
+        let ty = union_type(&types, "CASE")?;
+        let mut bound = Vec::with_capacity(whens.len());
+        for (when, result) in whens.into_iter().zip(results) {
+            bound.push((when, self.coerce(result, ty, CastContext::Implicit)?));
+        }
+        let else_result = match else_result {
+            Some(e) => Some(Box::new(self.coerce(e, ty, CastContext::Implicit)?)),
+            None => None,
+        };
+        Ok(ScalarExpr::Case {
+            whens: bound,
+            else_result,
+            ty,
+        })
+    }
+
+    fn bind_function(&mut self, function: &ast::Function, scope: &Scope) -> Result<ScalarExpr> {
+        let ast::Function {
+            name,
+            uses_odbc_syntax,
+            parameters,
+            args,
+            within_group,
+            filter,
+            null_treatment,
+            over,
+        } = function;
+        if *uses_odbc_syntax
+            || !matches!(parameters, FunctionArguments::None)
+            || !within_group.is_empty()
+            || null_treatment.is_some()
+        {
+            return Err(Error::unsupported(format!("the function call {function}")));
+        }
+        let name = match name.0.as_slice() {
+            [ast::ObjectNamePart::Identifier(ident)] => ident_name(ident),
+            [ast::ObjectNamePart::Identifier(schema), ast::ObjectNamePart::Identifier(ident)]
+                if ident_name(schema) == "pg_catalog" =>
+            {
+                ident_name(ident)
+            }
+            _ => return Err(Error::unsupported(format!("the function {name}"))),
+        };
+        let (arg_exprs, distinct, star) = match args {
+            FunctionArguments::None => (Vec::new(), false, false),
+            FunctionArguments::Subquery(_) => {
+                return Err(Error::unsupported("a subquery as function argument"))
+            }
+            FunctionArguments::List(list) => {
+                if !list.clauses.is_empty() {
+                    return Err(Error::unsupported(format!("the function call {function}")));
+                }
+                let distinct =
+                    matches!(list.duplicate_treatment, Some(DuplicateTreatment::Distinct));
+                let mut exprs = Vec::new();
+                let mut star = false;
+                for arg in &list.args {
+                    match arg {
+                        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => exprs.push(e),
+                        FunctionArg::Unnamed(FunctionArgExpr::Wildcard) => star = true,
+                        other => {
+                            return Err(Error::unsupported(format!(
+                                "the function argument {other}"
+                            )))
+                        }
+                    }
+                }
+                (exprs, distinct, star)
+            }
+        };
+        if let Some(over) = over {
+            if distinct || filter.is_some() {
+                return Err(Error::unsupported(format!("the window call {function}")));
+            }
+            return self.bind_window_function(&name, &arg_exprs, over, scope);
+        }
+        if let Some(func) = AggregateFunction::by_name(&name) {
+            return self.bind_aggregate(func, &arg_exprs, star, distinct, filter.as_deref(), scope);
+        }
+        if star || distinct || filter.is_some() {
+            return Err(Error::new(
+                SqlState::WrongObjectType,
+                format!("{name} is not an aggregate function"),
+            ));
+        }
+        let mut bound = arg_exprs
+            .iter()
+            .map(|e| self.bind_expr(e, scope))
+            .collect::<Result<Vec<_>>>()?;
+        match name.as_str() {
+            "coalesce" => {
+                let types: Vec<DataType> = bound.iter().map(|e| e.ty()).collect();
+                let ty = union_type(&types, "COALESCE")?;
+                let args = bound
+                    .into_iter()
+                    .map(|e| self.coerce(e, ty, CastContext::Implicit))
+                    .collect::<Result<Vec<_>>>()?;
+                Ok(ScalarExpr::Coalesce { args, ty })
+            }
+            "nullif" if bound.len() == 2 => {
+                // NULLIF(a, b) = CASE WHEN a = b THEN NULL ELSE a END, typed as a.
+                let b = bound.pop().ok_or_else(|| Error::internal("nullif arity"))?;
+                let a = bound.pop().ok_or_else(|| Error::internal("nullif arity"))?;
+                let ty = match a.ty() {
+                    DataType::Unknown => {
+                        common_type(DataType::Unknown, b.ty()).unwrap_or(DataType::Text)
+                    }
+                    ty => ty,
+                };
+                let a = self.coerce(a, ty, CastContext::Implicit)?;
+                let equal = self.compare(CompareOp::Eq, a.clone(), b)?;
+                Ok(ScalarExpr::Case {
+                    whens: vec![(equal, ScalarExpr::null(ty))],
+                    else_result: Some(Box::new(a)),
+                    ty,
+                })
+            }
+            _ => {
+                let types: Vec<DataType> = bound.iter().map(|e| e.ty()).collect();
+                let Some((func, arg_types, ty)) = ScalarFunction::resolve(&name, &types) else {
+                    return Err(undefined_function(&name, &types));
+                };
+                let args = bound
+                    .into_iter()
+                    .zip(arg_types)
+                    .map(|(e, t)| self.coerce(e, t, CastContext::Implicit))
+                    .collect::<Result<Vec<_>>>()?;
+                Ok(ScalarExpr::Function { func, args, ty })
+            }
+        }
+    }
+
+    fn bind_aggregate(
+        &mut self,
+        func: AggregateFunction,
+        args: &[&Expr],
+        star: bool,
+        distinct: bool,
+        filter: Option<&Expr>,
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        if filter.is_some() || distinct {
+            return Err(Error::unsupported(format!(
+                "{} with DISTINCT or FILTER",
+                func.name()
+            )));
+        }
+        let Some(collector) = self.aggregates.take() else {
+            let state = SqlState::GroupingError;
+            return Err(Error::new(
+                state,
+                match self.aggregate_forbidden_in {
+                    Some(clause) => format!("aggregate functions are not allowed in {clause}"),
+                    None => "aggregate function calls cannot be nested".to_string(),
+                },
+            ));
+        };
+        // Arguments are bound without aggregates: nested calls are an error.
+        let saved_clause = self.aggregate_forbidden_in.take();
+        let arg = match (func, star, args) {
+            (AggregateFunction::Count, true, []) => None,
+            (_, false, [arg]) => Some(self.bind_expr(arg, scope)),
+            _ => None,
+        };
+        self.aggregate_forbidden_in = saved_clause;
+        let mut collector = collector;
+        let result = (|| {
+            let (func, arg) = match (func, star, arg) {
+                (AggregateFunction::Count, true, None) => (AggregateFunction::CountStar, None),
+                (f, false, Some(arg)) => (f, Some(arg?)),
+                (f, _, _) => {
+                    return Err(undefined_function(f.name(), &[]));
+                }
+            };
+            let arg = match arg {
+                Some(a) if a.ty() == DataType::Unknown => {
+                    Some(self.coerce(a, DataType::Text, CastContext::Implicit)?)
+                }
+                // min/max over varchar resolve to the text versions, as in PostgreSQL.
+                Some(a)
+                    if matches!(a.ty(), DataType::Varchar(_))
+                        && func != AggregateFunction::Count =>
+                {
+                    Some(self.coerce(a, DataType::Text, CastContext::Implicit)?)
+                }
+                other => other,
+            };
+            let arg_ty = arg.as_ref().map_or(DataType::Int64, |a| a.ty());
+            let ty = func
+                .return_type(arg_ty)
+                .ok_or_else(|| undefined_function(func.name(), &[arg_ty]))?;
+            collector.calls.push(AggregateCall {
+                func,
+                arg,
+                distinct: false,
+                ty,
+            });
+            Ok(ScalarExpr::Column {
+                index: AGGREGATE_REF_BASE + collector.calls.len() - 1,
+                ty,
+            })
+        })();
+        self.aggregates = Some(collector);
+        result
+    }
+}
+
+/// A subquery used as a value must return exactly one column.
+fn single_column(columns: &[ColumnInfo]) -> Result<DataType> {
+    match columns {
+        [column] => Ok(column.data_type),
+        _ => Err(Error::syntax("subquery must return only one column")),
+    }
+}
+
+fn compare_operator(op: &BinaryOperator) -> Option<CompareOp> {
+    Some(match op {
+        BinaryOperator::Eq => CompareOp::Eq,
+        BinaryOperator::NotEq => CompareOp::NotEq,
+        BinaryOperator::Lt => CompareOp::Lt,
+        BinaryOperator::LtEq => CompareOp::LtEq,
+        BinaryOperator::Gt => CompareOp::Gt,
+        BinaryOperator::GtEq => CompareOp::GtEq,
+        _ => return None,
+    })
+}
+
+fn undefined_function(name: &str, args: &[DataType]) -> Error {
+    let args: Vec<String> = args.iter().map(|t| t.to_string()).collect();
+    Error::new(
+        SqlState::UndefinedFunction,
+        format!("function {name}({}) does not exist", args.join(", ")),
+    )
+    .with_hint(
+        "No function matches the given name and argument types. You might need to add explicit type casts.",
+    )
+}
+
+/// A numeric literal: integer if it fits int4, then int8, else numeric.
+fn number_literal(text: &str) -> Result<ScalarExpr> {
+    let is_integer = text
+        .trim_start_matches('-')
+        .bytes()
+        .all(|b| b.is_ascii_digit());
+    if is_integer {
+        if let Ok(v) = text.parse::<i32>() {
+            return Ok(ScalarExpr::literal(ScalarValue::Int32(v), DataType::Int32));
+        }
+        if let Ok(v) = text.parse::<i64>() {
+            return Ok(ScalarExpr::literal(ScalarValue::Int64(v), DataType::Int64));
+        }
+    }
+    Ok(ScalarExpr::literal(
+        ScalarValue::Numeric(Decimal::parse(text)?),
+        DataType::Numeric(None),
+    ))
+}

@@ -1,0 +1,455 @@
+//! FROM clauses: tables, derived tables (subqueries), and joins (comma, CROSS, INNER,
+//! LEFT/RIGHT/FULL with ON, USING or NATURAL), each adding its columns to the scope.
+
+use sqlparser::ast::{self, JoinConstraint, JoinOperator, TableFactor, TableWithJoins};
+
+use super::scope::{Scope, ScopeColumn};
+use super::{ident_name, table_name, Binder};
+use crate::error::{Error, Result, SqlState};
+use crate::plan::{JoinKind, LogicalPlan, ScalarExpr};
+
+/// A WITH query, bound once; every reference to it reads its plan.
+pub struct BoundCte {
+    name: String,
+    plan: LogicalPlan,
+    columns: Vec<crate::plan::ColumnInfo>,
+}
+
+impl Binder<'_> {
+    pub(super) fn bind_with(&mut self, with: &ast::With) -> Result<()> {
+        if with.recursive {
+            return Err(Error::unsupported("WITH RECURSIVE"));
+        }
+        for cte in &with.cte_tables {
+            if cte.from.is_some() {
+                return Err(Error::unsupported(format!("the WITH item {cte}")));
+            }
+            let name = ident_name(&cte.alias.name);
+            if with
+                .cte_tables
+                .iter()
+                .filter(|c| ident_name(&c.alias.name) == name)
+                .count()
+                > 1
+            {
+                return Err(Error::new(
+                    SqlState::DuplicateAlias,
+                    format!("WITH query name \"{name}\" specified more than once"),
+                ));
+            }
+            let saved = (self.aggregates.take(), self.aggregate_forbidden_in.take());
+            let bound = self.bind_query(&cte.query);
+            (self.aggregates, self.aggregate_forbidden_in) = saved;
+            let (plan, mut columns) = bound?;
+            let names = alias_names(
+                &name,
+                &cte.alias.columns,
+                columns.iter().map(|c| c.name.clone()).collect(),
+            )?;
+            for (column, name) in columns.iter_mut().zip(names) {
+                column.name = name;
+            }
+            self.ctes.push(BoundCte {
+                name,
+                plan,
+                columns,
+            });
+        }
+        Ok(())
+    }
+
+    pub(super) fn bind_from(&mut self, from: &[TableWithJoins]) -> Result<(LogicalPlan, Scope)> {
+        let mut items = from.iter();
+        let Some(first) = items.next() else {
+            return Ok((
+                LogicalPlan::Values {
+                    rows: vec![Vec::new()],
+                    types: Vec::new(),
+                },
+                Scope::default(),
+            ));
+        };
+        let (mut plan, mut scope) = self.bind_table_with_joins(first)?;
+        // `FROM a, b` is a cross join.
+        for item in items {
+            let (right, right_scope) = self.bind_table_with_joins(item)?;
+            check_duplicate_aliases(&scope, &right_scope)?;
+            plan = join(plan, right, JoinKind::Inner, None);
+            scope.columns.extend(right_scope.columns);
+        }
+        Ok((plan, scope))
+    }
+
+    fn bind_table_with_joins(&mut self, item: &TableWithJoins) -> Result<(LogicalPlan, Scope)> {
+        let (mut plan, mut scope) = self.bind_table_factor(&item.relation)?;
+        for join_clause in &item.joins {
+            if join_clause.global {
+                return Err(Error::unsupported("GLOBAL joins"));
+            }
+            let (right, right_scope) = self.bind_table_factor(&join_clause.relation)?;
+            check_duplicate_aliases(&scope, &right_scope)?;
+            let (kind, constraint) = match &join_clause.join_operator {
+                JoinOperator::Join(c) | JoinOperator::Inner(c) => (JoinKind::Inner, c),
+                JoinOperator::Left(c) | JoinOperator::LeftOuter(c) => (JoinKind::Left, c),
+                JoinOperator::Right(c) | JoinOperator::RightOuter(c) => (JoinKind::Right, c),
+                JoinOperator::FullOuter(c) => (JoinKind::Full, c),
+                JoinOperator::CrossJoin(JoinConstraint::None) => {
+                    (JoinKind::Inner, &JoinConstraint::None)
+                }
+                other => return Err(Error::unsupported(format!("the join {other:?}"))),
+            };
+            (plan, scope) = self.bind_join(plan, scope, right, right_scope, kind, constraint)?;
+        }
+        Ok((plan, scope))
+    }
+
+    fn bind_join(
+        &mut self,
+        left: LogicalPlan,
+        left_scope: Scope,
+        right: LogicalPlan,
+        right_scope: Scope,
+        kind: JoinKind,
+        constraint: &JoinConstraint,
+    ) -> Result<(LogicalPlan, Scope)> {
+        let left_width = left_scope.columns.len();
+        let mut scope = left_scope;
+        scope.columns.extend(right_scope.columns);
+        let using: Vec<String> = match constraint {
+            JoinConstraint::On(expr) => {
+                self.aggregate_forbidden_in = Some("JOIN conditions");
+                let condition = self.bind_condition(expr, &scope, "JOIN/ON");
+                self.aggregate_forbidden_in = None;
+                return Ok((join(left, right, kind, Some(condition?)), scope));
+            }
+            JoinConstraint::None => {
+                if kind != JoinKind::Inner {
+                    return Err(Error::syntax(
+                        "syntax error: an outer join needs a join condition",
+                    ));
+                }
+                return Ok((join(left, right, kind, None), scope));
+            }
+            JoinConstraint::Using(names) => names
+                .iter()
+                .map(|n| match n.0.as_slice() {
+                    [ast::ObjectNamePart::Identifier(ident)] => Ok(ident_name(ident)),
+                    _ => Err(Error::syntax(format!("syntax error at or near \"{n}\""))),
+                })
+                .collect::<Result<_>>()?,
+            JoinConstraint::Natural => {
+                let left_names: Vec<&str> = scope.columns[..left_width]
+                    .iter()
+                    .filter(|c| !c.qualified_only)
+                    .map(|c| c.name.as_str())
+                    .collect();
+                scope.columns[left_width..]
+                    .iter()
+                    .filter(|c| !c.qualified_only && left_names.contains(&c.name.as_str()))
+                    .map(|c| c.name.clone())
+                    .collect()
+            }
+        };
+        self.bind_using_join(left, right, scope, left_width, kind, &using)
+    }
+
+    /// USING / NATURAL: equality on the named columns, which then appear once (first, in
+    /// USING order), merged as PostgreSQL does (COALESCE for FULL joins).
+    fn bind_using_join(
+        &mut self,
+        left: LogicalPlan,
+        right: LogicalPlan,
+        scope: Scope,
+        left_width: usize,
+        kind: JoinKind,
+        using: &[String],
+    ) -> Result<(LogicalPlan, Scope)> {
+        let find = |range: std::ops::Range<usize>, name: &str, side: &str| -> Result<usize> {
+            let matches: Vec<usize> = range
+                .filter(|&i| !scope.columns[i].qualified_only && scope.columns[i].name == name)
+                .collect();
+            match matches.as_slice() {
+                [one] => Ok(*one),
+                [] => Err(Error::new(
+                    SqlState::UndefinedColumn,
+                    format!("column \"{name}\" specified in USING clause does not exist in {side} table"),
+                )),
+                _ => Err(Error::new(
+                    SqlState::AmbiguousColumn,
+                    format!("common column name \"{name}\" appears more than once in {side} table"),
+                )),
+            }
+        };
+        let width = scope.columns.len();
+        let mut pairs = Vec::with_capacity(using.len());
+        let mut condition: Option<ScalarExpr> = None;
+        for name in using {
+            let l = find(0..left_width, name, "left")?;
+            let r = find(left_width..width, name, "right")?;
+            let left_col = ScalarExpr::Column {
+                index: l,
+                ty: scope.columns[l].ty,
+            };
+            let right_col = ScalarExpr::Column {
+                index: r,
+                ty: scope.columns[r].ty,
+            };
+            let equal = self.compare(
+                crate::plan::CompareOp::Eq,
+                left_col.clone(),
+                right_col.clone(),
+            )?;
+            condition = Some(match condition {
+                None => equal,
+                Some(c) => ScalarExpr::And(Box::new(c), Box::new(equal)),
+            });
+            pairs.push((l, r, left_col, right_col));
+        }
+        let plan = join(left, right, kind, condition);
+        // Project: merged columns, the other columns, then both sides' USING columns for
+        // qualified references only.
+        let mut exprs = Vec::with_capacity(width + pairs.len());
+        let mut columns = Vec::with_capacity(width + pairs.len());
+        for (l, _, left_col, right_col) in &pairs {
+            let merged = match kind {
+                JoinKind::Inner | JoinKind::Left => left_col.clone(),
+                JoinKind::Right => right_col.clone(),
+                JoinKind::Full => {
+                    let (a, b, ty) = self.coerce_pair(left_col.clone(), right_col.clone(), "=")?;
+                    ScalarExpr::Coalesce {
+                        args: vec![a, b],
+                        ty,
+                    }
+                }
+            };
+            columns.push(ScopeColumn {
+                table: None,
+                ty: merged.ty(),
+                table_oid: 0,
+                attnum: 0,
+                qualified_only: false,
+                name: scope.columns[*l].name.clone(),
+            });
+            exprs.push(merged);
+        }
+        let in_using = |i: usize| pairs.iter().any(|(l, r, _, _)| *l == i || *r == i);
+        for (index, column) in scope.columns.iter().enumerate() {
+            if !in_using(index) {
+                exprs.push(ScalarExpr::Column {
+                    index,
+                    ty: column.ty,
+                });
+                columns.push(column.clone());
+            }
+        }
+        for (index, column) in scope.columns.iter().enumerate() {
+            if in_using(index) {
+                exprs.push(ScalarExpr::Column {
+                    index,
+                    ty: column.ty,
+                });
+                columns.push(ScopeColumn {
+                    qualified_only: true,
+                    ..column.clone()
+                });
+            }
+        }
+        Ok((
+            LogicalPlan::Project {
+                input: Box::new(plan),
+                exprs,
+            },
+            Scope { columns },
+        ))
+    }
+
+    fn bind_table_factor(&mut self, factor: &TableFactor) -> Result<(LogicalPlan, Scope)> {
+        match factor {
+            TableFactor::Table {
+                name,
+                alias,
+                args,
+                with_hints,
+                version,
+                with_ordinality,
+                partitions,
+                json_path,
+                sample,
+                index_hints,
+            } => {
+                if args.is_some()
+                    || !with_hints.is_empty()
+                    || version.is_some()
+                    || *with_ordinality
+                    || !partitions.is_empty()
+                    || json_path.is_some()
+                    || sample.is_some()
+                    || !index_hints.is_empty()
+                {
+                    return Err(Error::unsupported(format!("the FROM item {factor}")));
+                }
+                self.bind_table(name, alias.as_ref())
+            }
+            TableFactor::Derived {
+                lateral,
+                subquery,
+                alias,
+                sample,
+            } => {
+                if *lateral || sample.is_some() {
+                    return Err(Error::unsupported(format!("the FROM item {factor}")));
+                }
+                let Some(alias) = alias else {
+                    return Err(Error::syntax("subquery in FROM must have an alias")
+                        .with_hint("For example, FROM (SELECT ...) [AS] foo."));
+                };
+                let saved = (self.aggregates.take(), self.aggregate_forbidden_in.take());
+                let bound = self.bind_query(subquery);
+                (self.aggregates, self.aggregate_forbidden_in) = saved;
+                let (plan, columns) = bound?;
+                let visible = ident_name(&alias.name);
+                let names = alias_names(
+                    &visible,
+                    &alias.columns,
+                    columns.iter().map(|c| c.name.clone()).collect(),
+                )?;
+                let scope = Scope {
+                    columns: columns
+                        .iter()
+                        .zip(names)
+                        .map(|(c, name)| ScopeColumn {
+                            table: Some(visible.clone()),
+                            name,
+                            ty: c.data_type,
+                            table_oid: c.table_oid,
+                            attnum: c.column_attnum,
+                            qualified_only: false,
+                        })
+                        .collect(),
+                };
+                Ok((plan, scope))
+            }
+            TableFactor::NestedJoin {
+                table_with_joins,
+                alias: None,
+            } => self.bind_table_with_joins(table_with_joins),
+            other => Err(Error::unsupported(format!("the FROM item {other}"))),
+        }
+    }
+
+    fn bind_table(
+        &mut self,
+        name: &ast::ObjectName,
+        alias: Option<&ast::TableAlias>,
+    ) -> Result<(LogicalPlan, Scope)> {
+        if let [ast::ObjectNamePart::Identifier(ident)] = name.0.as_slice() {
+            let cte_name = ident_name(ident);
+            if let Some(cte) = self.ctes.iter().rev().find(|c| c.name == cte_name) {
+                let visible = alias.map_or_else(|| cte_name.clone(), |a| ident_name(&a.name));
+                let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());
+                let original = cte.columns.iter().map(|c| c.name.clone()).collect();
+                let names = alias_names(&visible, column_aliases, original)?;
+                let scope = Scope {
+                    columns: cte
+                        .columns
+                        .iter()
+                        .zip(names)
+                        .map(|(c, name)| ScopeColumn {
+                            table: Some(visible.clone()),
+                            name,
+                            ty: c.data_type,
+                            table_oid: c.table_oid,
+                            attnum: c.column_attnum,
+                            qualified_only: false,
+                        })
+                        .collect(),
+                };
+                return Ok((cte.plan.clone(), scope));
+            }
+        }
+        let name = table_name(name)?;
+        let entry = self.table(&name)?;
+        let schema = &entry.schema;
+        let visible = alias.map_or_else(|| name.clone(), |a| ident_name(&a.name));
+        let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());
+        let names = alias_names(
+            &visible,
+            column_aliases,
+            schema.columns.iter().map(|c| c.name.clone()).collect(),
+        )?;
+        let scope = Scope {
+            columns: schema
+                .columns
+                .iter()
+                .zip(names)
+                .enumerate()
+                .map(|(i, (c, name))| ScopeColumn {
+                    table: Some(visible.clone()),
+                    name,
+                    ty: c.data_type,
+                    table_oid: schema.oid,
+                    attnum: (i + 1) as i16,
+                    qualified_only: false,
+                })
+                .collect(),
+        };
+        let plan = LogicalPlan::Scan {
+            table_oid: schema.oid,
+            table_name: name,
+            columns: (0..schema.columns.len()).collect(),
+            types: schema.column_types(),
+        };
+        Ok((plan, scope))
+    }
+}
+
+fn join(
+    left: LogicalPlan,
+    right: LogicalPlan,
+    kind: JoinKind,
+    condition: Option<ScalarExpr>,
+) -> LogicalPlan {
+    LogicalPlan::Join {
+        left: Box::new(left),
+        right: Box::new(right),
+        kind,
+        condition,
+    }
+}
+
+/// Column names after `alias(a, b)`: the aliases first, the original names for the rest.
+fn alias_names(
+    visible: &str,
+    aliases: &[ast::TableAliasColumnDef],
+    mut names: Vec<String>,
+) -> Result<Vec<String>> {
+    if aliases.len() > names.len() {
+        return Err(Error::new(
+            SqlState::InvalidColumnReference,
+            format!(
+                "table \"{visible}\" has {} columns available but {} columns specified",
+                names.len(),
+                aliases.len()
+            ),
+        ));
+    }
+    for (name, alias) in names.iter_mut().zip(aliases) {
+        *name = ident_name(&alias.name);
+    }
+    Ok(names)
+}
+
+/// PostgreSQL rejects the same table name twice at one level of FROM.
+fn check_duplicate_aliases(left: &Scope, right: &Scope) -> Result<()> {
+    for column in &right.columns {
+        if let Some(table) = &column.table {
+            if left.columns.iter().any(|c| c.table.as_ref() == Some(table)) {
+                return Err(Error::new(
+                    SqlState::DuplicateAlias,
+                    format!("table name \"{table}\" specified more than once"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}

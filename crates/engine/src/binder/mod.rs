@@ -1,0 +1,147 @@
+//! Binding: AST + a database version → bound statement. Resolves names to column positions
+//! and table OIDs, types every expression with PostgreSQL's rules, infers `$n` parameter
+//! types, and rejects (0A000) every clause it does not implement rather than ignoring it.
+
+mod coerce;
+mod data_type;
+mod ddl;
+mod dml;
+mod expr;
+mod from;
+mod scope;
+mod select;
+mod set_operation;
+mod special_functions;
+mod utility;
+mod window;
+
+use std::sync::Arc;
+
+use sqlparser::ast::{Ident, ObjectName, ObjectNamePart, Statement};
+
+use crate::error::{Error, Result, SqlState};
+use crate::plan::BoundStatement;
+use crate::storage::{DbState, TableEntry};
+use crate::types::DataType;
+
+pub use data_type::bind_data_type;
+use expr::AggregateCollector;
+
+/// Binds one statement against one database version.
+pub struct Binder<'a> {
+    state: &'a DbState,
+    /// Types of `$1..$n`: declared by the client or inferred while binding.
+    params: Vec<DataType>,
+    /// Where aggregates may appear, the calls found so far.
+    aggregates: Option<AggregateCollector>,
+    /// The clause being bound when aggregates are not allowed there.
+    aggregate_forbidden_in: Option<&'static str>,
+    /// Common table expressions in scope, innermost last.
+    ctes: Vec<from::BoundCte>,
+    /// Scopes of the queries enclosing the subquery being bound, innermost last, and for
+    /// each whether the subquery bound inside it reads it (is correlated).
+    outer_scopes: Vec<(scope::Scope, bool)>,
+    /// Number of subqueries bound so far: their ids.
+    subquery_count: usize,
+    /// Where window functions may appear, the calls found so far.
+    windows: Option<Vec<crate::plan::WindowCall>>,
+    /// `WINDOW name AS (...)` definitions of the SELECT being bound.
+    named_windows: Vec<(String, sqlparser::ast::WindowSpec)>,
+    /// Binding a window function's arguments (window calls may not nest).
+    in_window_args: bool,
+}
+
+impl<'a> Binder<'a> {
+    pub fn new(state: &'a DbState, param_types: &[DataType]) -> Binder<'a> {
+        Binder {
+            state,
+            params: param_types.to_vec(),
+            aggregates: None,
+            aggregate_forbidden_in: None,
+            ctes: Vec::new(),
+            outer_scopes: Vec::new(),
+            subquery_count: 0,
+            windows: None,
+            named_windows: Vec::new(),
+            in_window_args: false,
+        }
+    }
+
+    /// Binds `statement`; returns it with the parameter types (untyped ones become text).
+    pub fn bind(mut self, statement: &Statement) -> Result<(BoundStatement, Vec<DataType>)> {
+        let bound = match statement {
+            Statement::Query(query) => self.bind_query_statement(query)?,
+            Statement::Insert(insert) => self.bind_insert(insert)?,
+            Statement::Update(update) => self.bind_update(update)?,
+            Statement::Delete(delete) => self.bind_delete(delete)?,
+            Statement::CreateTable(create) => self.bind_create_table(create)?,
+            Statement::Drop {
+                object_type,
+                if_exists,
+                names,
+                cascade,
+                restrict: _,
+                purge,
+                temporary,
+                table,
+            } => self.bind_drop(
+                *object_type,
+                *if_exists,
+                names,
+                *cascade,
+                *purge || *temporary || table.is_some(),
+            )?,
+            other => self.bind_utility(other)?,
+        };
+        let params = self
+            .params
+            .iter()
+            .map(|t| {
+                if *t == DataType::Unknown {
+                    DataType::Text
+                } else {
+                    *t
+                }
+            })
+            .collect();
+        Ok((bound, params))
+    }
+
+    fn table(&self, name: &str) -> Result<&'a Arc<TableEntry>> {
+        self.state.table_by_name(name).ok_or_else(|| {
+            Error::new(
+                SqlState::UndefinedTable,
+                format!("relation \"{name}\" does not exist"),
+            )
+        })
+    }
+}
+
+/// An identifier as PostgreSQL folds it: lower-case unless quoted.
+pub fn ident_name(ident: &Ident) -> String {
+    match ident.quote_style {
+        Some(_) => ident.value.clone(),
+        None => ident.value.to_lowercase(),
+    }
+}
+
+/// A table name, `table` or `public.table` / `pg_temp`-free schemas only.
+pub fn table_name(name: &ObjectName) -> Result<String> {
+    let parts: Vec<&Ident> = name
+        .0
+        .iter()
+        .map(|part| match part {
+            ObjectNamePart::Identifier(ident) => Ok(ident),
+            ObjectNamePart::Function(_) => Err(Error::unsupported(format!("the name {name}"))),
+        })
+        .collect::<Result<_>>()?;
+    match parts.as_slice() {
+        [table] => Ok(ident_name(table)),
+        [schema, table] if ident_name(schema) == "public" => Ok(ident_name(table)),
+        [schema, _] => Err(Error::new(
+            SqlState::InvalidSchemaName,
+            format!("schema \"{}\" does not exist", ident_name(schema)),
+        )),
+        _ => Err(Error::unsupported(format!("the name {name}"))),
+    }
+}

@@ -1,0 +1,69 @@
+//! Name resolution: the columns visible to an expression, by table alias and name.
+
+use crate::error::{Error, Result, SqlState};
+use crate::plan::ScalarExpr;
+use crate::types::DataType;
+
+#[derive(Debug, Clone)]
+pub struct ScopeColumn {
+    /// The table's name or alias, for `t.col`.
+    pub table: Option<String>,
+    pub name: String,
+    pub ty: DataType,
+    pub table_oid: u32,
+    /// 1-based attribute number in the table, 0 if computed.
+    pub attnum: i16,
+    /// Reachable only as `table.name`: a join's USING column of one side, whose unqualified
+    /// name means the merged column.
+    pub qualified_only: bool,
+}
+
+/// The columns of a FROM clause, in the order of the input batches.
+#[derive(Debug, Clone, Default)]
+pub struct Scope {
+    pub columns: Vec<ScopeColumn>,
+}
+
+impl Scope {
+    /// Resolves `name` or `table.name` to a column expression.
+    pub fn resolve(&self, table: Option<&str>, name: &str) -> Result<ScalarExpr> {
+        if let Some(table) = table {
+            if !self
+                .columns
+                .iter()
+                .any(|c| c.table.as_deref() == Some(table))
+            {
+                return Err(Error::new(
+                    SqlState::UndefinedTable,
+                    format!("missing FROM-clause entry for table \"{table}\""),
+                ));
+            }
+        }
+        let mut found = None;
+        for (index, column) in self.columns.iter().enumerate() {
+            if column.name != name
+                || (table.is_some() && column.table.as_deref() != table)
+                || (table.is_none() && column.qualified_only)
+            {
+                continue;
+            }
+            if found.is_some() {
+                return Err(Error::new(
+                    SqlState::AmbiguousColumn,
+                    format!("column reference \"{name}\" is ambiguous"),
+                ));
+            }
+            found = Some(ScalarExpr::Column {
+                index,
+                ty: column.ty,
+            });
+        }
+        found.ok_or_else(|| {
+            let message = match table {
+                Some(t) => format!("column {t}.{name} does not exist"),
+                None => format!("column \"{name}\" does not exist"),
+            };
+            Error::new(SqlState::UndefinedColumn, message)
+        })
+    }
+}

@@ -1,0 +1,777 @@
+//! Queries: SELECT (FROM, WHERE, GROUP BY, HAVING, DISTINCT, ORDER BY, LIMIT/OFFSET) and
+//! VALUES, with PostgreSQL's rules for output names, ordinals and aliases.
+
+use sqlparser::ast::{
+    self, Expr, GroupByExpr, LimitClause, OrderByKind, Query, Select, SelectFlavor, SelectItem,
+    SelectItemQualifiedWildcardKind, SetExpr, Value, WildcardAdditionalOptions,
+};
+
+use super::data_type::type_column_name;
+use super::expr::{AggregateCollector, AGGREGATE_REF_BASE, WINDOW_REF_BASE};
+use super::scope::{Scope, ScopeColumn};
+use super::{ident_name, table_name, Binder};
+use crate::error::{Error, Result, SqlState};
+use crate::function::cast::CastContext;
+use crate::plan::{BoundStatement, ColumnInfo, LogicalPlan, ScalarExpr, SortKey};
+use crate::types::DataType;
+
+/// A select-list entry: its expression over the input (or the aggregate output) and name.
+struct OutputItem {
+    expr: ScalarExpr,
+    name: String,
+    table_oid: u32,
+    attnum: i16,
+}
+
+impl Binder<'_> {
+    pub(super) fn bind_query_statement(&mut self, query: &Query) -> Result<BoundStatement> {
+        let (plan, columns) = self.bind_query(query)?;
+        Ok(BoundStatement::Query {
+            plan,
+            columns: columns.into(),
+        })
+    }
+
+    pub(super) fn bind_query(&mut self, query: &Query) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
+        let ctes_before = self.ctes.len();
+        let result = match &query.with {
+            Some(with) => self
+                .bind_with(with)
+                .and_then(|()| self.bind_query_body(query)),
+            None => self.bind_query_body(query),
+        };
+        self.ctes.truncate(ctes_before);
+        result
+    }
+
+    fn bind_query_body(&mut self, query: &Query) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
+        let Query {
+            with: _,
+            body,
+            order_by,
+            limit_clause,
+            fetch,
+            locks,
+            for_clause,
+            settings,
+            format_clause,
+            pipe_operators,
+        } = query;
+        if fetch.is_some()
+            || !locks.is_empty()
+            || for_clause.is_some()
+            || settings.is_some()
+            || format_clause.is_some()
+            || !pipe_operators.is_empty()
+        {
+            return Err(Error::unsupported(format!("the query clause in {query}")));
+        }
+        let order_by = match order_by {
+            None => &[][..],
+            Some(ast::OrderBy {
+                kind: OrderByKind::Expressions(exprs),
+                interpolate: None,
+            }) => exprs.as_slice(),
+            Some(other) => return Err(Error::unsupported(format!("{other}"))),
+        };
+        let (plan, columns) = match body.as_ref() {
+            SetExpr::Select(select) => self.bind_select(select, order_by)?,
+            SetExpr::Values(values) => {
+                let (plan, columns) = self.bind_values(values)?;
+                self.order_outputs(plan, columns, order_by)?
+            }
+            SetExpr::Query(inner) => {
+                let (plan, columns) = self.bind_query(inner)?;
+                self.order_outputs(plan, columns, order_by)?
+            }
+            SetExpr::SetOperation {
+                left,
+                op,
+                set_quantifier,
+                right,
+            } => {
+                let (plan, columns) = self.bind_set_operation(left, op, set_quantifier, right)?;
+                self.order_outputs(plan, columns, order_by)?
+            }
+            other => return Err(Error::unsupported(format!("the query {other}"))),
+        };
+        let plan = self.bind_limit(plan, limit_clause.as_ref())?;
+        Ok((plan, columns))
+    }
+
+    /// ORDER BY over the output columns of VALUES or a parenthesized query.
+    fn order_outputs(
+        &mut self,
+        plan: LogicalPlan,
+        columns: Vec<ColumnInfo>,
+        order_by: &[ast::OrderByExpr],
+    ) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
+        if order_by.is_empty() {
+            return Ok((plan, columns));
+        }
+        let scope = Scope {
+            columns: columns
+                .iter()
+                .map(|c| ScopeColumn {
+                    table: None,
+                    name: c.name.clone(),
+                    ty: c.data_type,
+                    table_oid: 0,
+                    attnum: 0,
+                    qualified_only: false,
+                })
+                .collect(),
+        };
+        let mut keys = Vec::new();
+        for item in order_by {
+            let expr = match ordinal(&item.expr)? {
+                Some(n) => output_by_position(&columns, n)?,
+                None => self.bind_expr(&item.expr, &scope)?,
+            };
+            keys.push(sort_key(expr, &item.options)?);
+        }
+        Ok((
+            LogicalPlan::Sort {
+                input: Box::new(plan),
+                keys,
+            },
+            columns,
+        ))
+    }
+
+    pub(super) fn bind_values(
+        &mut self,
+        values: &ast::Values,
+    ) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
+        let empty = Scope::default();
+        let mut rows = Vec::with_capacity(values.rows.len());
+        for row in &values.rows {
+            let bound = row
+                .content
+                .iter()
+                .map(|e| self.bind_expr(e, &empty))
+                .collect::<Result<Vec<_>>>()?;
+            if rows
+                .first()
+                .is_some_and(|first: &Vec<ScalarExpr>| first.len() != bound.len())
+            {
+                return Err(Error::syntax("VALUES lists must all be the same length"));
+            }
+            rows.push(bound);
+        }
+        let width = rows.first().map_or(0, |r| r.len());
+        let mut types = Vec::with_capacity(width);
+        for column in 0..width {
+            let column_types: Vec<DataType> = rows.iter().map(|r| r[column].ty()).collect();
+            types.push(super::coerce::union_type(&column_types, "VALUES")?);
+        }
+        for row in &mut rows {
+            for (value, ty) in row.iter_mut().zip(&types) {
+                let taken = std::mem::replace(value, ScalarExpr::null(*ty));
+                *value = self.coerce(taken, *ty, CastContext::Implicit)?;
+            }
+        }
+        let columns = types
+            .iter()
+            .enumerate()
+            .map(|(i, ty)| ColumnInfo {
+                name: format!("column{}", i + 1),
+                data_type: *ty,
+                table_oid: 0,
+                column_attnum: 0,
+            })
+            .collect();
+        Ok((LogicalPlan::Values { rows, types }, columns))
+    }
+
+    fn bind_limit(
+        &mut self,
+        plan: LogicalPlan,
+        limit: Option<&LimitClause>,
+    ) -> Result<LogicalPlan> {
+        let (limit, offset) = match limit {
+            None => return Ok(plan),
+            Some(LimitClause::LimitOffset {
+                limit,
+                offset,
+                limit_by,
+            }) => {
+                if !limit_by.is_empty() {
+                    return Err(Error::unsupported("LIMIT BY"));
+                }
+                (limit.as_ref(), offset.as_ref().map(|o| &o.value))
+            }
+            Some(LimitClause::OffsetCommaLimit { .. }) => {
+                return Err(Error::syntax("LIMIT #,# syntax is not supported"))
+            }
+        };
+        let empty = Scope::default();
+        let bind_count = |expr: Option<&Expr>, binder: &mut Self| -> Result<Option<ScalarExpr>> {
+            let Some(expr) = expr else { return Ok(None) };
+            // LIMIT ALL is no limit.
+            if let Expr::Identifier(ident) = expr {
+                if ident.value.eq_ignore_ascii_case("all") {
+                    return Ok(None);
+                }
+            }
+            let bound = binder.bind_expr(expr, &empty)?;
+            Ok(Some(binder.coerce(
+                bound,
+                DataType::Int64,
+                CastContext::Implicit,
+            )?))
+        };
+        let limit = bind_count(limit, self)?;
+        let offset = bind_count(offset, self)?;
+        Ok(LogicalPlan::Limit {
+            input: Box::new(plan),
+            limit,
+            offset,
+        })
+    }
+
+    pub(super) fn bind_select(
+        &mut self,
+        select: &Select,
+        order_by: &[ast::OrderByExpr],
+    ) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
+        let Select {
+            select_token: _,
+            optimizer_hints,
+            distinct,
+            select_modifiers,
+            top,
+            top_before_distinct: _,
+            projection,
+            exclude,
+            into,
+            from,
+            lateral_views,
+            prewhere,
+            selection,
+            connect_by,
+            group_by,
+            cluster_by,
+            distribute_by,
+            sort_by,
+            having,
+            named_window,
+            qualify,
+            window_before_qualify: _,
+            value_table_mode,
+            flavor,
+        } = select;
+        if !optimizer_hints.is_empty()
+            || select_modifiers.is_some()
+            || top.is_some()
+            || exclude.is_some()
+            || into.is_some()
+            || !lateral_views.is_empty()
+            || prewhere.is_some()
+            || !connect_by.is_empty()
+            || !cluster_by.is_empty()
+            || !distribute_by.is_empty()
+            || !sort_by.is_empty()
+            || qualify.is_some()
+            || value_table_mode.is_some()
+            || *flavor != SelectFlavor::Standard
+        {
+            return Err(Error::unsupported(format!("the SELECT form {select}")));
+        }
+        let distinct = match distinct {
+            None | Some(ast::Distinct::All) => false,
+            Some(ast::Distinct::Distinct) => true,
+            Some(ast::Distinct::On(_)) => return Err(Error::unsupported("DISTINCT ON")),
+        };
+        let (mut plan, scope) = self.bind_from(from)?;
+        if let Some(condition) = selection {
+            self.aggregate_forbidden_in = Some("WHERE");
+            let predicate = self.bind_condition(condition, &scope, "WHERE")?;
+            plan = LogicalPlan::Filter {
+                input: Box::new(plan),
+                predicate,
+            };
+        }
+
+        // Select list, HAVING and ORDER BY may contain aggregates; the select list and ORDER
+        // BY window functions.
+        self.set_named_windows(named_window)?;
+        self.aggregates = Some(AggregateCollector::default());
+        self.windows = Some(Vec::new());
+        let mut outputs = self.bind_projection(projection, &scope)?;
+        let group_exprs = match group_by {
+            GroupByExpr::Expressions(exprs, modifiers) if modifiers.is_empty() => exprs,
+            other => return Err(Error::unsupported(format!("{other}"))),
+        };
+        let (saved_aggregates, saved_windows) = (self.aggregates.take(), self.windows.take());
+        self.aggregate_forbidden_in = Some("GROUP BY");
+        let group_by = group_exprs
+            .iter()
+            .map(|e| self.bind_group_item(e, &scope, &outputs, projection))
+            .collect::<Result<Vec<_>>>()?;
+        self.aggregates = saved_aggregates;
+        self.aggregate_forbidden_in = Some("HAVING");
+        let having = having
+            .as_ref()
+            .map(|h| self.bind_condition(h, &scope, "HAVING"))
+            .transpose()?;
+        self.windows = saved_windows;
+        let mut order_keys = Vec::with_capacity(order_by.len());
+        for item in order_by {
+            order_keys.push(self.bind_order_item(item, &scope, &outputs)?);
+        }
+        let aggregates = self.aggregates.take().map(|c| c.calls).unwrap_or_default();
+        let mut windows = self.windows.take().unwrap_or_default();
+        self.aggregate_forbidden_in = None;
+
+        let grouped = !aggregates.is_empty() || !group_by.is_empty() || having.is_some();
+        if grouped {
+            let rewrite = |e: ScalarExpr| rewrite_grouped(e, &group_by, &scope);
+            for output in &mut outputs {
+                output.expr = rewrite(output.expr.clone())?;
+            }
+            let having = having.map(rewrite).transpose()?;
+            for key in &mut order_keys {
+                if let OrderTarget::Expr(e) = &mut key.0 {
+                    *e = rewrite(e.clone())?;
+                }
+            }
+            for call in &mut windows {
+                call.args = call.args.drain(..).map(rewrite).collect::<Result<_>>()?;
+                call.partition_by = call
+                    .partition_by
+                    .drain(..)
+                    .map(rewrite)
+                    .collect::<Result<_>>()?;
+                for key in &mut call.order_by {
+                    key.expr = rewrite(key.expr.clone())?;
+                }
+            }
+            plan = LogicalPlan::Aggregate {
+                input: Box::new(plan),
+                group_by,
+                aggregates,
+            };
+            if let Some(predicate) = having {
+                plan = LogicalPlan::Filter {
+                    input: Box::new(plan),
+                    predicate,
+                };
+            }
+        }
+
+        if !windows.is_empty() {
+            let width = plan.output_types().len();
+            for output in &mut outputs {
+                output.expr = window_refs_to_columns(output.expr.clone(), width);
+            }
+            for key in &mut order_keys {
+                if let OrderTarget::Expr(e) = &mut key.0 {
+                    *e = window_refs_to_columns(e.clone(), width);
+                }
+            }
+            plan = LogicalPlan::Window {
+                input: Box::new(plan),
+                calls: windows,
+            };
+        }
+
+        // Untyped literals in the output are text, as in PostgreSQL.
+        for output in &mut outputs {
+            if output.expr.ty() == DataType::Unknown {
+                let expr = std::mem::replace(&mut output.expr, ScalarExpr::null(DataType::Text));
+                output.expr = self.coerce(expr, DataType::Text, CastContext::Implicit)?;
+            }
+        }
+        let visible = outputs.len();
+        let mut exprs: Vec<ScalarExpr> = outputs.iter().map(|o| o.expr.clone()).collect();
+        let mut sort_keys = Vec::with_capacity(order_keys.len());
+        for (target, options) in order_keys {
+            let position =
+                match target {
+                    OrderTarget::Output(i) => i,
+                    OrderTarget::Expr(e) => match exprs.iter().position(|x| *x == e) {
+                        Some(i) => i,
+                        None if distinct => return Err(Error::new(
+                            SqlState::InvalidColumnReference,
+                            "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
+                        )),
+                        None => {
+                            exprs.push(e);
+                            exprs.len() - 1
+                        }
+                    },
+                };
+            let ty = exprs[position].ty();
+            sort_keys.push(sort_key(
+                ScalarExpr::Column {
+                    index: position,
+                    ty,
+                },
+                &options,
+            )?);
+        }
+        let hidden = exprs.len() > visible;
+        let types: Vec<DataType> = exprs.iter().map(|e| e.ty()).collect();
+        plan = LogicalPlan::Project {
+            input: Box::new(plan),
+            exprs,
+        };
+        if distinct {
+            plan = LogicalPlan::Distinct {
+                input: Box::new(plan),
+            };
+        }
+        if !sort_keys.is_empty() {
+            plan = LogicalPlan::Sort {
+                input: Box::new(plan),
+                keys: sort_keys,
+            };
+        }
+        if hidden {
+            plan = LogicalPlan::Project {
+                input: Box::new(plan),
+                exprs: (0..visible)
+                    .map(|index| ScalarExpr::Column {
+                        index,
+                        ty: types[index],
+                    })
+                    .collect(),
+            };
+        }
+        let columns = outputs
+            .into_iter()
+            .map(|o| ColumnInfo {
+                data_type: o.expr.ty(),
+                name: o.name,
+                table_oid: o.table_oid,
+                column_attnum: o.attnum,
+            })
+            .collect();
+        Ok((plan, columns))
+    }
+
+    fn bind_projection(
+        &mut self,
+        projection: &[SelectItem],
+        scope: &Scope,
+    ) -> Result<Vec<OutputItem>> {
+        let mut outputs = Vec::new();
+        for item in projection {
+            match item {
+                SelectItem::UnnamedExpr(expr) => {
+                    let bound = self.bind_expr(expr, scope)?;
+                    outputs.push(output_item(bound, column_name(expr), scope));
+                }
+                SelectItem::ExprWithAlias { expr, alias } => {
+                    let bound = self.bind_expr(expr, scope)?;
+                    outputs.push(output_item(bound, ident_name(alias), scope));
+                }
+                SelectItem::Wildcard(options) => {
+                    check_wildcard_options(options)?;
+                    if scope.columns.is_empty() {
+                        return Err(Error::syntax(
+                            "SELECT * with no tables specified is not valid",
+                        ));
+                    }
+                    outputs.extend(wildcard(scope, None));
+                }
+                SelectItem::QualifiedWildcard(
+                    SelectItemQualifiedWildcardKind::ObjectName(name),
+                    options,
+                ) => {
+                    check_wildcard_options(options)?;
+                    let table = table_name(name)?;
+                    let items: Vec<OutputItem> = wildcard(scope, Some(&table)).collect();
+                    if items.is_empty() {
+                        return Err(Error::new(
+                            SqlState::UndefinedTable,
+                            format!("missing FROM-clause entry for table \"{table}\""),
+                        ));
+                    }
+                    outputs.extend(items);
+                }
+                other => return Err(Error::unsupported(format!("the select item {other}"))),
+            }
+        }
+        Ok(outputs)
+    }
+
+    fn bind_group_item(
+        &mut self,
+        expr: &Expr,
+        scope: &Scope,
+        outputs: &[OutputItem],
+        projection: &[SelectItem],
+    ) -> Result<ScalarExpr> {
+        if let Some(n) = ordinal(expr)? {
+            let item = outputs.get(n.wrapping_sub(1)).ok_or_else(|| {
+                Error::new(
+                    SqlState::InvalidColumnReference,
+                    format!("GROUP BY position {n} is not in select list"),
+                )
+            })?;
+            if contains_aggregate(&item.expr) {
+                return Err(Error::new(
+                    SqlState::GroupingError,
+                    "aggregate functions are not allowed in GROUP BY",
+                ));
+            }
+            return Ok(item.expr.clone());
+        }
+        // A bare name is an input column first, an output alias second.
+        if let Expr::Identifier(ident) = expr {
+            let name = ident_name(ident);
+            if scope.resolve(None, &name).is_err() {
+                let alias = projection.iter().zip(outputs).find(|(item, _)| {
+                    matches!(item, SelectItem::ExprWithAlias { alias, .. } if ident_name(alias) == name)
+                });
+                if let Some((_, output)) = alias {
+                    return Ok(output.expr.clone());
+                }
+            }
+        }
+        self.bind_expr(expr, scope)
+    }
+
+    fn bind_order_item(
+        &mut self,
+        item: &ast::OrderByExpr,
+        scope: &Scope,
+        outputs: &[OutputItem],
+    ) -> Result<(OrderTarget, ast::OrderByOptions)> {
+        if item.with_fill.is_some() {
+            return Err(Error::unsupported("WITH FILL"));
+        }
+        if let Some(n) = ordinal(&item.expr)? {
+            if n == 0 || n > outputs.len() {
+                return Err(Error::new(
+                    SqlState::InvalidColumnReference,
+                    format!("ORDER BY position {n} is not in select list"),
+                ));
+            }
+            return Ok((OrderTarget::Output(n - 1), item.options.clone()));
+        }
+        // A bare name matching an output column refers to it (PostgreSQL's SQL-92 rule).
+        if let Expr::Identifier(ident) = &item.expr {
+            let name = ident_name(ident);
+            let matches: Vec<usize> = outputs
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| o.name == name)
+                .map(|(i, _)| i)
+                .collect();
+            if let Some(&first) = matches.first() {
+                if matches
+                    .iter()
+                    .any(|&i| outputs[i].expr != outputs[first].expr)
+                {
+                    return Err(Error::new(
+                        SqlState::AmbiguousColumn,
+                        format!("ORDER BY \"{name}\" is ambiguous"),
+                    ));
+                }
+                return Ok((OrderTarget::Output(first), item.options.clone()));
+            }
+        }
+        let expr = self.bind_expr(&item.expr, scope)?;
+        Ok((OrderTarget::Expr(expr), item.options.clone()))
+    }
+}
+
+/// What an ORDER BY item sorts by: an output column or another expression.
+enum OrderTarget {
+    Output(usize),
+    Expr(ScalarExpr),
+}
+
+fn sort_key(expr: ScalarExpr, options: &ast::OrderByOptions) -> Result<SortKey> {
+    let descending = match options.sort {
+        None | Some(ast::OrderBySort::Asc) => false,
+        Some(ast::OrderBySort::Desc) => true,
+        Some(ast::OrderBySort::Using(_)) => return Err(Error::unsupported("ORDER BY USING")),
+    };
+    Ok(SortKey {
+        expr,
+        descending,
+        // PostgreSQL: NULLs sort as larger than any value unless told otherwise.
+        nulls_first: options.nulls_first.unwrap_or(descending),
+    })
+}
+
+fn output_by_position(columns: &[ColumnInfo], n: usize) -> Result<ScalarExpr> {
+    match columns.get(n.wrapping_sub(1)) {
+        Some(c) => Ok(ScalarExpr::Column {
+            index: n - 1,
+            ty: c.data_type,
+        }),
+        None => Err(Error::new(
+            SqlState::InvalidColumnReference,
+            format!("ORDER BY position {n} is not in select list"),
+        )),
+    }
+}
+
+/// `n` if `expr` is an integer literal (a select-list position).
+fn ordinal(expr: &Expr) -> Result<Option<usize>> {
+    if let Expr::Value(v) = expr {
+        if let Value::Number(text, _) = &v.value {
+            if text.bytes().all(|b| b.is_ascii_digit()) {
+                return Ok(Some(text.parse().unwrap_or(usize::MAX)));
+            }
+        }
+    }
+    Ok(None)
+}
+
+fn check_wildcard_options(options: &WildcardAdditionalOptions) -> Result<()> {
+    let WildcardAdditionalOptions {
+        wildcard_token: _,
+        opt_ilike,
+        opt_exclude,
+        opt_except,
+        opt_replace,
+        opt_rename,
+        opt_alias,
+    } = options;
+    if opt_ilike.is_some()
+        || opt_exclude.is_some()
+        || opt_except.is_some()
+        || opt_replace.is_some()
+        || opt_rename.is_some()
+        || opt_alias.is_some()
+    {
+        return Err(Error::unsupported(format!("the wildcard {options}")));
+    }
+    Ok(())
+}
+
+fn wildcard<'s>(scope: &'s Scope, table: Option<&'s str>) -> impl Iterator<Item = OutputItem> + 's {
+    scope
+        .columns
+        .iter()
+        .enumerate()
+        .filter(move |(_, c)| match table {
+            None => !c.qualified_only,
+            Some(t) => c.table.as_deref() == Some(t),
+        })
+        .map(|(index, c)| OutputItem {
+            expr: ScalarExpr::Column { index, ty: c.ty },
+            name: c.name.clone(),
+            table_oid: c.table_oid,
+            attnum: c.attnum,
+        })
+}
+
+fn output_item(expr: ScalarExpr, name: String, scope: &Scope) -> OutputItem {
+    let (table_oid, attnum) = match &expr {
+        ScalarExpr::Column { index, .. } if *index < scope.columns.len() => (
+            scope.columns[*index].table_oid,
+            scope.columns[*index].attnum,
+        ),
+        _ => (0, 0),
+    };
+    OutputItem {
+        expr,
+        name,
+        table_oid,
+        attnum,
+    }
+}
+
+fn contains_aggregate(expr: &ScalarExpr) -> bool {
+    let mut found = false;
+    expr.visit(&mut |e| {
+        if matches!(e, ScalarExpr::Column { index, .. } if *index >= AGGREGATE_REF_BASE) {
+            found = true;
+        }
+    });
+    found
+}
+
+/// Rewrites an expression over the input rows into one over the aggregate's output: group
+/// keys become their key column, aggregate references their result column; any other input
+/// column is PostgreSQL's grouping error.
+fn rewrite_grouped(expr: ScalarExpr, group_by: &[ScalarExpr], scope: &Scope) -> Result<ScalarExpr> {
+    if let Some(i) = group_by.iter().position(|g| *g == expr) {
+        return Ok(ScalarExpr::Column {
+            index: i,
+            ty: expr.ty(),
+        });
+    }
+    match expr {
+        window @ ScalarExpr::Column { index, .. } if index >= WINDOW_REF_BASE => Ok(window),
+        ScalarExpr::Column { index, ty } if index >= AGGREGATE_REF_BASE => Ok(ScalarExpr::Column {
+            index: group_by.len() + (index - AGGREGATE_REF_BASE),
+            ty,
+        }),
+        ScalarExpr::Column { index, .. } => {
+            let column = &scope.columns[index];
+            let name = match &column.table {
+                Some(t) => format!("{t}.{}", column.name),
+                None => column.name.clone(),
+            };
+            Err(Error::new(
+                SqlState::GroupingError,
+                format!("column \"{name}\" must appear in the GROUP BY clause or be used in an aggregate function"),
+            ))
+        }
+        ScalarExpr::Subquery(subquery) if subquery.correlated => Err(Error::unsupported(
+            "a correlated subquery in a grouped query's output",
+        )),
+        other => other.try_map_children(&mut |e| rewrite_grouped(e, group_by, scope)),
+    }
+}
+
+/// Window call references become the window operator's output columns after `width`.
+fn window_refs_to_columns(expr: ScalarExpr, width: usize) -> ScalarExpr {
+    match expr {
+        ScalarExpr::Column { index, ty } if index >= WINDOW_REF_BASE => ScalarExpr::Column {
+            index: width + (index - WINDOW_REF_BASE),
+            ty,
+        },
+        other => {
+            let fallback = other.clone();
+            other
+                .try_map_children(&mut |e| Ok(window_refs_to_columns(e, width)))
+                .unwrap_or(fallback)
+        }
+    }
+}
+
+/// PostgreSQL's FigureColname: the name of an unaliased select-list expression.
+fn column_name(expr: &Expr) -> String {
+    match expr {
+        Expr::Identifier(ident) => ident_name(ident),
+        Expr::CompoundIdentifier(parts) => {
+            parts.last().map_or_else(|| "?column?".into(), ident_name)
+        }
+        Expr::Function(f) => match f.name.0.last() {
+            Some(ast::ObjectNamePart::Identifier(ident)) => ident_name(ident),
+            _ => "?column?".into(),
+        },
+        Expr::Cast {
+            expr: inner,
+            data_type,
+            ..
+        } => match column_name(inner).as_str() {
+            "?column?" => super::bind_data_type(data_type)
+                .map(|t| type_column_name(t).to_string())
+                .unwrap_or_else(|_| "?column?".into()),
+            name => name.to_string(),
+        },
+        Expr::Nested(inner) => column_name(inner),
+        Expr::Case { .. } => "case".into(),
+        Expr::Exists { .. } => "exists".into(),
+        // A scalar subquery is named after its single output column.
+        Expr::Subquery(query) => match query.body.as_ref() {
+            SetExpr::Select(select) => match select.projection.first() {
+                Some(SelectItem::UnnamedExpr(e)) => column_name(e),
+                Some(SelectItem::ExprWithAlias { alias, .. }) => ident_name(alias),
+                _ => "?column?".into(),
+            },
+            _ => "?column?".into(),
+        },
+        _ => "?column?".into(),
+    }
+}

@@ -1,0 +1,138 @@
+//! Transaction control and session settings: BEGIN/COMMIT/ROLLBACK, SET/RESET/SHOW.
+
+use sqlparser::ast::{
+    self, Expr, Reset, Statement, TransactionIsolationLevel, TransactionMode, Value,
+};
+
+use super::{ident_name, Binder};
+use crate::error::{Error, Result};
+use crate::plan::{BoundStatement, SetVariable};
+
+impl Binder<'_> {
+    pub(super) fn bind_utility(&mut self, statement: &Statement) -> Result<BoundStatement> {
+        Ok(match statement {
+            Statement::StartTransaction {
+                modes,
+                begin: _,
+                transaction: _,
+                modifier,
+                statements,
+                exception,
+                has_end_keyword: _,
+            } => {
+                if modifier.is_some() || !statements.is_empty() || exception.is_some() {
+                    return Err(Error::unsupported(format!("{statement}")));
+                }
+                check_modes(modes)?;
+                BoundStatement::Begin
+            }
+            Statement::Commit {
+                chain,
+                end: _,
+                modifier,
+            } => {
+                if *chain || modifier.is_some() {
+                    return Err(Error::unsupported(format!("{statement}")));
+                }
+                BoundStatement::Commit
+            }
+            Statement::Rollback { chain, savepoint } => {
+                if *chain || savepoint.is_some() {
+                    return Err(Error::unsupported(format!("{statement}")));
+                }
+                BoundStatement::Rollback
+            }
+            Statement::Set(ast::Set::SingleAssignment {
+                scope: _,
+                hivevar: false,
+                variable,
+                values,
+            }) => BoundStatement::Set(SetVariable {
+                name: variable.to_string().to_lowercase(),
+                value: setting_value(values)?,
+            }),
+            Statement::Set(ast::Set::SetTimeZone { local: _, value }) => {
+                BoundStatement::Set(SetVariable {
+                    name: "timezone".into(),
+                    value: setting_value(std::slice::from_ref(value))?,
+                })
+            }
+            Statement::Set(ast::Set::SetNames {
+                charset_name,
+                collation_name: None,
+            }) => BoundStatement::Set(SetVariable {
+                name: "client_encoding".into(),
+                value: Some(charset_name.value.clone()),
+            }),
+            Statement::Set(ast::Set::SetTransaction {
+                modes,
+                snapshot: None,
+                session: _,
+            }) => {
+                check_modes(modes)?;
+                BoundStatement::Set(SetVariable {
+                    name: "transaction_isolation".into(),
+                    value: Some("read committed".into()),
+                })
+            }
+            Statement::Reset(reset) => match &reset.reset {
+                Reset::ConfigurationParameter(name) => BoundStatement::Set(SetVariable {
+                    name: name.to_string().to_lowercase(),
+                    value: None,
+                }),
+                Reset::ALL | Reset::SessionAuthorization => {
+                    return Err(Error::unsupported(format!("{statement}")))
+                }
+            },
+            Statement::ShowVariable { variable } => BoundStatement::Show {
+                name: variable
+                    .iter()
+                    .map(ident_name)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            },
+            other => return Err(Error::unsupported(format!("the statement {other}"))),
+        })
+    }
+}
+
+/// Only READ COMMITTED (our isolation) and READ WRITE are accepted, never silently weaker.
+fn check_modes(modes: &[TransactionMode]) -> Result<()> {
+    for mode in modes {
+        match mode {
+            TransactionMode::IsolationLevel(TransactionIsolationLevel::ReadCommitted)
+            | TransactionMode::IsolationLevel(TransactionIsolationLevel::ReadUncommitted)
+            | TransactionMode::AccessMode(ast::TransactionAccessMode::ReadWrite) => {}
+            other => return Err(Error::unsupported(format!("transaction mode {other}"))),
+        }
+    }
+    Ok(())
+}
+
+/// The value of `SET x = value[, ...]` as text; `None` for DEFAULT.
+fn setting_value(values: &[Expr]) -> Result<Option<String>> {
+    let mut parts = Vec::with_capacity(values.len());
+    for value in values {
+        let text = match value {
+            Expr::Value(v) => match &v.value {
+                Value::SingleQuotedString(s) | Value::EscapedStringLiteral(s) => s.clone(),
+                Value::Number(n, _) => n.clone(),
+                Value::Boolean(b) => if *b { "on" } else { "off" }.to_string(),
+                other => other.to_string(),
+            },
+            Expr::Identifier(ident)
+                if ident.quote_style.is_none() && ident.value.eq_ignore_ascii_case("default") =>
+            {
+                return Ok(None)
+            }
+            Expr::Identifier(ident) => ident.value.clone(),
+            Expr::UnaryOp {
+                op: ast::UnaryOperator::Minus,
+                expr,
+            } => format!("-{expr}"),
+            other => other.to_string(),
+        };
+        parts.push(text);
+    }
+    Ok(Some(parts.join(", ")))
+}

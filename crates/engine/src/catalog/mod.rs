@@ -1,0 +1,5 @@
+//! Schemas of tables: columns, types, constraints and defaults.
+
+mod schema;
+
+pub use schema::{ColumnDef, TableSchema, UniqueKey};

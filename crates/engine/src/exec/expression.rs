@@ -1,0 +1,438 @@
+//! Evaluates bound expressions over a batch, a whole column at a time: each node dispatches
+//! on types once per batch and runs a typed kernel. Branches of CASE, COALESCE, AND and OR
+//! are evaluated only on the rows that reach them, so `CASE WHEN x <> 0 THEN 1 / x END`
+//! never divides by zero, as in PostgreSQL.
+
+use std::sync::Arc;
+
+use super::ExecContext;
+use crate::error::{Error, Result};
+use crate::function::arithmetic::{arithmetic, combine_validity, negate};
+use crate::function::cast::cast_vector;
+use crate::function::compare::compare;
+use crate::function::like::LikePattern;
+use crate::plan::{BoolTest, CompareOp, ScalarExpr};
+use crate::types::{DataType, ScalarValue};
+use crate::vector::{Batch, Bitmap, StringVec, Vector, VectorData};
+
+/// The value of `expr` for every row of `batch`.
+pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<Arc<Vector>> {
+    let len = batch.len();
+    Ok(Arc::new(match expr {
+        ScalarExpr::Column { index, .. } => {
+            return batch
+                .columns
+                .get(*index)
+                .cloned()
+                .ok_or_else(|| Error::internal(format!("column #{index} not in batch")))
+        }
+        ScalarExpr::Literal { value, ty } => Vector::from_scalar(value, *ty, len),
+        ScalarExpr::Param { index, ty } => {
+            let value = ctx
+                .params
+                .get(*index)
+                .ok_or_else(|| Error::internal(format!("no value for parameter ${}", index + 1)))?;
+            Vector::from_scalar(value, *ty, len)
+        }
+        ScalarExpr::Cast { input, to, context } => {
+            let value = evaluate(input, batch, ctx)?;
+            if input.ty().physical() == to.physical() && same_values(input.ty(), *to) {
+                return Ok(value);
+            }
+            cast_vector(&value, input.ty(), *to, *context)?
+        }
+        ScalarExpr::Negate(input) => negate(&*evaluate(input, batch, ctx)?)?,
+        ScalarExpr::Not(input) => map_bool(&*evaluate(input, batch, ctx)?, |b| !b)?,
+        ScalarExpr::Arithmetic {
+            op, left, right, ..
+        } => arithmetic(
+            *op,
+            &*evaluate(left, batch, ctx)?,
+            &*evaluate(right, batch, ctx)?,
+        )?,
+        ScalarExpr::Compare { op, left, right } => compare(
+            *op,
+            &*evaluate(left, batch, ctx)?,
+            &*evaluate(right, batch, ctx)?,
+        )?,
+        ScalarExpr::Concat(left, right) => concat(
+            &*evaluate(left, batch, ctx)?,
+            &*evaluate(right, batch, ctx)?,
+        )?,
+        ScalarExpr::And(left, right) => and_or(left, right, batch, ctx, false)?,
+        ScalarExpr::Or(left, right) => and_or(left, right, batch, ctx, true)?,
+        ScalarExpr::IsNull { input, negated } => {
+            let value = evaluate(input, batch, ctx)?;
+            let out = (0..len).map(|r| value.is_valid(r) == *negated).collect();
+            Vector::new(VectorData::Bool(out), None)
+        }
+        ScalarExpr::BoolTest { input, test } => {
+            let value = evaluate(input, batch, ctx)?;
+            bool_test(&value, *test)?
+        }
+        ScalarExpr::IsDistinctFrom {
+            left,
+            right,
+            negated,
+        } => {
+            let (l, r) = (evaluate(left, batch, ctx)?, evaluate(right, batch, ctx)?);
+            let eq = compare(CompareOp::Eq, &l, &r)?;
+            let VectorData::Bool(eq_values) = &eq.data else {
+                return Err(Error::internal("comparison did not return booleans"));
+            };
+            let out = (0..len)
+                .map(|row| {
+                    let distinct = match (l.is_valid(row), r.is_valid(row)) {
+                        (true, true) => !eq_values[row],
+                        (false, false) => false,
+                        _ => true,
+                    };
+                    distinct != *negated
+                })
+                .collect();
+            Vector::new(VectorData::Bool(out), None)
+        }
+        ScalarExpr::Like {
+            input,
+            pattern,
+            negated,
+            case_insensitive,
+        } => like(input, pattern, *negated, *case_insensitive, batch, ctx)?,
+        ScalarExpr::InList {
+            input,
+            list,
+            negated,
+        } => in_list(input, list, *negated, batch, ctx)?,
+        ScalarExpr::Case {
+            whens,
+            else_result,
+            ty,
+        } => case(whens, else_result.as_deref(), *ty, batch, ctx)?,
+        ScalarExpr::Coalesce { args, ty } => coalesce(args, *ty, batch, ctx)?,
+        ScalarExpr::OuterColumn { depth, index, ty } => {
+            let outer = ctx.outer_rows.borrow();
+            let value = outer
+                .len()
+                .checked_sub(*depth)
+                .and_then(|level| outer[level].get(*index))
+                .ok_or_else(|| Error::internal("outer column reference without an outer row"))?;
+            Vector::from_scalar(value, *ty, len)
+        }
+        ScalarExpr::Subquery(subquery) => {
+            let input = match &subquery.kind {
+                crate::plan::SubqueryKind::Quantified { input, .. } => {
+                    Some(evaluate(input, batch, ctx)?)
+                }
+                _ => None,
+            };
+            super::subquery::evaluate_subquery(subquery, batch, input.as_deref(), ctx)?
+        }
+        ScalarExpr::Function { func, args, .. } => {
+            let values = args
+                .iter()
+                .map(|a| evaluate(a, batch, ctx).map(|v| (*v).clone()))
+                .collect::<Result<Vec<_>>>()?;
+            func.eval(&values)?
+        }
+    }))
+}
+
+/// Whether a cast between these types leaves every value as it is (text to text without a
+/// length limit, numeric to unconstrained numeric).
+fn same_values(from: DataType, to: DataType) -> bool {
+    match (from, to) {
+        // character(n) loses its padding on the way to text, so it is not among these.
+        (_, DataType::Text | DataType::Varchar(None)) => {
+            matches!(
+                from,
+                DataType::Text | DataType::Varchar(_) | DataType::Unknown
+            )
+        }
+        (DataType::Numeric(_), DataType::Numeric(None)) => true,
+        (a, b) => a == b,
+    }
+}
+
+/// Evaluates `expr` on the rows `rows` of `batch` only.
+fn evaluate_on(
+    expr: &ScalarExpr,
+    batch: &Batch,
+    rows: &[u32],
+    ctx: &ExecContext,
+) -> Result<Arc<Vector>> {
+    if rows.len() == batch.len() {
+        return evaluate(expr, batch, ctx);
+    }
+    evaluate(expr, &batch.gather(rows), ctx)
+}
+
+fn bools(vector: &Vector) -> Result<&[bool]> {
+    match &vector.data {
+        VectorData::Bool(v) => Ok(v),
+        other => Err(Error::internal(format!(
+            "expected booleans, got {:?}",
+            other.physical()
+        ))),
+    }
+}
+
+fn map_bool(input: &Vector, f: impl Fn(bool) -> bool) -> Result<Vector> {
+    let out = bools(input)?.iter().map(|&b| f(b)).collect();
+    Ok(Vector::new(VectorData::Bool(out), input.validity.clone()))
+}
+
+/// Three-valued AND (`is_or` false) or OR. The right side is evaluated only on rows the left
+/// side does not decide.
+fn and_or(
+    left: &ScalarExpr,
+    right: &ScalarExpr,
+    batch: &Batch,
+    ctx: &ExecContext,
+    is_or: bool,
+) -> Result<Vector> {
+    let l = evaluate(left, batch, ctx)?;
+    let l_values = bools(&l)?;
+    // The left side decides a row when it is non-NULL and equals `is_or` (TRUE for OR).
+    let undecided: Vec<u32> = (0..batch.len() as u32)
+        .filter(|&r| !(l.is_valid(r as usize) && l_values[r as usize] == is_or))
+        .collect();
+    let mut values = l_values.to_vec();
+    let mut validity = Bitmap::new(batch.len(), true);
+    for (r, value) in values.iter_mut().enumerate() {
+        if l.is_valid(r) && *value == is_or {
+            continue;
+        }
+        // Tentatively: the left is NULL or the neutral value.
+        validity.set(r, l.is_valid(r));
+    }
+    if !undecided.is_empty() {
+        let rv = evaluate_on(right, batch, &undecided, ctx)?;
+        let r_values = bools(&rv)?;
+        for (i, &row) in undecided.iter().enumerate() {
+            let row = row as usize;
+            let right_valid = rv.is_valid(i);
+            if right_valid && r_values[i] == is_or {
+                values[row] = is_or;
+                validity.set(row, true);
+            } else if !right_valid {
+                validity.set(row, false);
+            } else {
+                values[row] = !is_or;
+                // Left NULL stays NULL; left neutral + right neutral is neutral.
+            }
+        }
+    }
+    let validity = if validity.all_set() {
+        None
+    } else {
+        Some(validity)
+    };
+    Ok(Vector::new(VectorData::Bool(values), validity))
+}
+
+fn bool_test(value: &Vector, test: BoolTest) -> Result<Vector> {
+    let values = bools(value)?;
+    let out = (0..value.len())
+        .map(|r| {
+            let v = if value.is_valid(r) {
+                Some(values[r])
+            } else {
+                None
+            };
+            match test {
+                BoolTest::IsTrue => v == Some(true),
+                BoolTest::IsNotTrue => v != Some(true),
+                BoolTest::IsFalse => v == Some(false),
+                BoolTest::IsNotFalse => v != Some(false),
+                BoolTest::IsUnknown => v.is_none(),
+                BoolTest::IsNotUnknown => v.is_some(),
+            }
+        })
+        .collect();
+    Ok(Vector::new(VectorData::Bool(out), None))
+}
+
+fn concat(left: &Vector, right: &Vector) -> Result<Vector> {
+    let (VectorData::Text(l), VectorData::Text(r)) = (&left.data, &right.data) else {
+        return Err(Error::internal("|| on non-text vectors"));
+    };
+    let mut out = StringVec::with_capacity(l.len(), 0);
+    for row in 0..l.len() {
+        out.push_with(|buf| {
+            buf.extend_from_slice(l.get_bytes(row));
+            buf.extend_from_slice(r.get_bytes(row));
+        });
+    }
+    Ok(Vector::new(
+        VectorData::Text(out),
+        combine_validity(left, right),
+    ))
+}
+
+fn like(
+    input: &ScalarExpr,
+    pattern: &ScalarExpr,
+    negated: bool,
+    case_insensitive: bool,
+    batch: &Batch,
+    ctx: &ExecContext,
+) -> Result<Vector> {
+    let value = evaluate(input, batch, ctx)?;
+    let VectorData::Text(text) = &value.data else {
+        return Err(Error::internal("LIKE on non-text"));
+    };
+    let patterns = evaluate(pattern, batch, ctx)?;
+    let VectorData::Text(pattern_text) = &patterns.data else {
+        return Err(Error::internal("LIKE pattern not text"));
+    };
+    let validity = combine_validity(&value, &patterns);
+    let mut out = Vec::with_capacity(text.len());
+    let constant = pattern.is_constant();
+    let mut compiled: Option<LikePattern> = None;
+    for row in 0..text.len() {
+        let valid = validity.as_ref().is_none_or(|v| v.get(row));
+        if !valid {
+            out.push(false);
+            continue;
+        }
+        if compiled.is_none() || !constant {
+            compiled = Some(LikePattern::compile(
+                pattern_text.get(row),
+                case_insensitive,
+            )?);
+        }
+        let matched = compiled.as_ref().is_some_and(|p| p.matches(text.get(row)));
+        out.push(matched != negated);
+    }
+    Ok(Vector::new(VectorData::Bool(out), validity))
+}
+
+fn in_list(
+    input: &ScalarExpr,
+    list: &[ScalarExpr],
+    negated: bool,
+    batch: &Batch,
+    ctx: &ExecContext,
+) -> Result<Vector> {
+    let value = evaluate(input, batch, ctx)?;
+    let len = batch.len();
+    let mut found = vec![false; len];
+    let mut saw_null: Vec<bool> = (0..len).map(|r| !value.is_valid(r)).collect();
+    for item in list {
+        let item_value = evaluate(item, batch, ctx)?;
+        let eq = compare(CompareOp::Eq, &value, &item_value)?;
+        let eq_values = bools(&eq)?;
+        for row in 0..len {
+            if eq.is_valid(row) {
+                found[row] |= eq_values[row];
+            } else {
+                saw_null[row] = true;
+            }
+        }
+    }
+    let mut validity = Bitmap::new(len, true);
+    let out = (0..len)
+        .map(|row| {
+            if !found[row] && saw_null[row] {
+                validity.set(row, false);
+            }
+            found[row] != negated
+        })
+        .collect();
+    let validity = if validity.all_set() {
+        None
+    } else {
+        Some(validity)
+    };
+    Ok(Vector::new(VectorData::Bool(out), validity))
+}
+
+/// Builds a vector of `ty` whose row r is row `pos[r]` of `parts[part[r]]` (NULL if `part[r]`
+/// is `None`).
+fn assemble(
+    ty: DataType,
+    len: usize,
+    picks: &[Option<(usize, usize)>],
+    parts: &[Arc<Vector>],
+) -> Vector {
+    let mut out = Vector::with_capacity(ty.physical(), len);
+    for pick in picks {
+        match pick {
+            Some((part, pos)) => out.push_from(&parts[*part], *pos),
+            None => out.push_null(),
+        }
+    }
+    out
+}
+
+fn case(
+    whens: &[(ScalarExpr, ScalarExpr)],
+    else_result: Option<&ScalarExpr>,
+    ty: DataType,
+    batch: &Batch,
+    ctx: &ExecContext,
+) -> Result<Vector> {
+    let len = batch.len();
+    let mut picks: Vec<Option<(usize, usize)>> = vec![None; len];
+    let mut parts = Vec::new();
+    let mut remaining: Vec<u32> = (0..len as u32).collect();
+    for (when, then) in whens {
+        if remaining.is_empty() {
+            break;
+        }
+        let cond = evaluate_on(when, batch, &remaining, ctx)?;
+        let cond_values = bools(&cond)?;
+        let (taken, rest): (Vec<(usize, u32)>, Vec<(usize, u32)>) = remaining
+            .iter()
+            .enumerate()
+            .map(|(i, &row)| (i, row))
+            .partition(|&(i, _)| cond.is_valid(i) && cond_values[i]);
+        if !taken.is_empty() {
+            let rows: Vec<u32> = taken.iter().map(|&(_, row)| row).collect();
+            let result = evaluate_on(then, batch, &rows, ctx)?;
+            for (pos, &row) in rows.iter().enumerate() {
+                picks[row as usize] = Some((parts.len(), pos));
+            }
+            parts.push(result);
+        }
+        remaining = rest.into_iter().map(|(_, row)| row).collect();
+    }
+    if let (Some(else_result), false) = (else_result, remaining.is_empty()) {
+        let result = evaluate_on(else_result, batch, &remaining, ctx)?;
+        for (pos, &row) in remaining.iter().enumerate() {
+            picks[row as usize] = Some((parts.len(), pos));
+        }
+        parts.push(result);
+    }
+    Ok(assemble(ty, len, &picks, &parts))
+}
+
+fn coalesce(args: &[ScalarExpr], ty: DataType, batch: &Batch, ctx: &ExecContext) -> Result<Vector> {
+    let len = batch.len();
+    let mut picks: Vec<Option<(usize, usize)>> = vec![None; len];
+    let mut parts = Vec::new();
+    let mut remaining: Vec<u32> = (0..len as u32).collect();
+    for arg in args {
+        if remaining.is_empty() {
+            break;
+        }
+        let value = evaluate_on(arg, batch, &remaining, ctx)?;
+        let mut rest = Vec::new();
+        for (pos, &row) in remaining.iter().enumerate() {
+            if value.is_valid(pos) {
+                picks[row as usize] = Some((parts.len(), pos));
+            } else {
+                rest.push(row);
+            }
+        }
+        parts.push(value);
+        remaining = rest;
+    }
+    Ok(assemble(ty, len, &picks, &parts))
+}
+
+/// Evaluates an expression that reads no column (LIMIT, OFFSET, VALUES items) once.
+pub fn evaluate_constant(expr: &ScalarExpr, ctx: &ExecContext) -> Result<ScalarValue> {
+    let one_row = Batch::new(Vec::new(), 1);
+    Ok(evaluate(expr, &one_row, ctx)?.get_scalar(0))
+}

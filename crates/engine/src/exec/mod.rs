@@ -1,0 +1,101 @@
+//! Vectorized operators. Each pulls batches from its input and returns batches of at most
+//! `BATCH_SIZE` rows; the plan is immutable and each operator keeps its own run state.
+
+mod aggregate;
+pub mod ddl;
+mod distinct;
+pub mod expression;
+mod filter;
+mod hash_join;
+mod join;
+mod limit;
+pub mod modify;
+mod nested_loop_join;
+mod project;
+mod scan;
+mod set_operation;
+mod sort;
+mod subquery;
+mod values;
+mod window;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+pub use aggregate::AggregateExec;
+pub use distinct::DistinctExec;
+pub use filter::FilterExec;
+pub use hash_join::{HashJoinExec, HashJoinSpec};
+pub use limit::LimitExec;
+pub use nested_loop_join::NestedLoopJoinExec;
+pub use project::ProjectExec;
+pub use scan::ScanExec;
+pub use set_operation::SetOperationExec;
+pub use sort::SortExec;
+pub use values::ValuesExec;
+pub use window::WindowExec;
+
+use crate::error::{Error, Result, SqlState};
+use crate::storage::DbState;
+use crate::types::ScalarValue;
+use crate::vector::Batch;
+
+/// What a running statement needs besides its plan.
+pub struct ExecContext {
+    pub params: Vec<ScalarValue>,
+    /// The database version the statement reads.
+    pub state: Arc<DbState>,
+    pub cancel: Arc<AtomicBool>,
+    /// The rows of enclosing queries while a correlated subquery runs, innermost last.
+    pub outer_rows: RefCell<Vec<Vec<ScalarValue>>>,
+    /// Results of uncorrelated subqueries, by subquery id.
+    pub subquery_results: RefCell<HashMap<usize, Arc<Batch>>>,
+}
+
+impl ExecContext {
+    pub fn new(
+        params: Vec<ScalarValue>,
+        state: Arc<DbState>,
+        cancel: Arc<AtomicBool>,
+    ) -> ExecContext {
+        ExecContext {
+            params,
+            state,
+            cancel,
+            outer_rows: RefCell::new(Vec::new()),
+            subquery_results: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// 57014 once the statement was cancelled (CancelRequest).
+    pub fn check_cancelled(&self) -> Result<()> {
+        if self.cancel.swap(false, Ordering::Relaxed) {
+            return Err(Error::new(
+                SqlState::QueryCanceled,
+                "canceling statement due to user request",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A running operator.
+pub trait Operator {
+    /// The next batch, or `None` when the input is exhausted.
+    fn next(&mut self, ctx: &ExecContext) -> Result<Option<Batch>>;
+}
+
+pub type BoxedOperator = Box<dyn Operator>;
+
+/// Runs an operator to the end, keeping the non-empty batches.
+pub fn collect(op: &mut dyn Operator, ctx: &ExecContext) -> Result<Vec<Batch>> {
+    let mut batches = Vec::new();
+    while let Some(batch) = op.next(ctx)? {
+        if !batch.is_empty() {
+            batches.push(batch);
+        }
+    }
+    Ok(batches)
+}

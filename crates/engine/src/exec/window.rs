@@ -1,0 +1,411 @@
+//! Window functions: the input is gathered once; for each distinct (PARTITION BY, ORDER BY)
+//! the rows are sorted once, split into partitions and peer groups, and every call over that
+//! window is computed from the sorted positions, then put back in input order.
+
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+use super::expression::evaluate;
+use super::sort::compare_keys;
+use super::{collect, BoxedOperator, ExecContext, Operator};
+use crate::error::{Error, Result, SqlState};
+use crate::function::aggregate::Accumulator;
+use crate::function::compare::compare_rows;
+use crate::function::{AggregateFunction, WindowFunction};
+use crate::plan::{FrameBound, FrameUnits, ScalarExpr, SortKey, WindowCall};
+use crate::types::{PhysicalType, ScalarValue};
+use crate::vector::{concat_batches, split_batch, Batch, Vector, VectorData, NULL_ROW};
+
+pub struct WindowExec {
+    input: BoxedOperator,
+    calls: Vec<WindowCall>,
+    input_types: Vec<PhysicalType>,
+    output: Option<std::vec::IntoIter<Batch>>,
+}
+
+impl WindowExec {
+    pub fn new(
+        input: BoxedOperator,
+        calls: Vec<WindowCall>,
+        input_types: Vec<PhysicalType>,
+    ) -> WindowExec {
+        WindowExec {
+            input,
+            calls,
+            input_types,
+            output: None,
+        }
+    }
+
+    fn run(&mut self, ctx: &ExecContext) -> Result<Vec<Batch>> {
+        let batches = collect(self.input.as_mut(), ctx)?;
+        let all = concat_batches(&self.input_types, &batches);
+        let mut columns = all.columns.clone();
+        let mut layouts: Vec<(Vec<ScalarExpr>, Vec<SortKey>, Arc<Layout>)> = Vec::new();
+        for call in &self.calls {
+            let cached = layouts
+                .iter()
+                .find(|(p, o, _)| *p == call.partition_by && *o == call.order_by)
+                .map(|(_, _, l)| l.clone());
+            let layout = match cached {
+                Some(layout) => layout,
+                None => {
+                    let layout =
+                        Arc::new(Layout::new(&all, &call.partition_by, &call.order_by, ctx)?);
+                    layouts.push((
+                        call.partition_by.clone(),
+                        call.order_by.clone(),
+                        layout.clone(),
+                    ));
+                    layout
+                }
+            };
+            let args = call
+                .args
+                .iter()
+                .map(|a| evaluate(a, &all, ctx))
+                .collect::<Result<Vec<_>>>()?;
+            columns.push(Arc::new(compute(call, &layout, &args)?));
+        }
+        if all.is_empty() {
+            return Ok(Vec::new());
+        }
+        Ok(split_batch(Batch::new(columns, all.len())))
+    }
+}
+
+impl Operator for WindowExec {
+    fn next(&mut self, ctx: &ExecContext) -> Result<Option<Batch>> {
+        if self.output.is_none() {
+            self.output = Some(self.run(ctx)?.into_iter());
+        }
+        Ok(self.output.as_mut().and_then(|o| o.next()))
+    }
+}
+
+/// The rows in window order, with each position's partition and peer group.
+struct Layout {
+    /// Input row at each sorted position.
+    order: Vec<u32>,
+    /// Per position: start and end (exclusive) of its partition and of its peer group.
+    partition: Vec<(usize, usize)>,
+    peers: Vec<(usize, usize)>,
+    /// Per position: index of its peer group within the partition.
+    group_index: Vec<usize>,
+    /// Per partition start: where each of its peer groups starts.
+    group_starts: Vec<Vec<usize>>,
+}
+
+fn rows_equal(columns: &[Arc<Vector>], a: usize, b: usize) -> bool {
+    columns
+        .iter()
+        .all(|c| match (c.is_valid(a), c.is_valid(b)) {
+            (true, true) => compare_rows(c, a, c, b) == Ordering::Equal,
+            (false, false) => true,
+            _ => false,
+        })
+}
+
+impl Layout {
+    fn new(
+        all: &Batch,
+        partition_by: &[ScalarExpr],
+        order_by: &[SortKey],
+        ctx: &ExecContext,
+    ) -> Result<Layout> {
+        let n = all.len();
+        let mut keys: Vec<SortKey> = partition_by
+            .iter()
+            .map(|e| SortKey {
+                expr: e.clone(),
+                descending: false,
+                nulls_first: false,
+            })
+            .collect();
+        keys.extend(order_by.iter().cloned());
+        let key_columns = keys
+            .iter()
+            .map(|k| evaluate(&k.expr, all, ctx))
+            .collect::<Result<Vec<_>>>()?;
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        order.sort_by(|&a, &b| compare_keys(&keys, &key_columns, a as usize, b as usize));
+        let (part_cols, order_cols) = key_columns.split_at(partition_by.len());
+        let mut layout = Layout {
+            order,
+            partition: vec![(0, 0); n],
+            peers: vec![(0, 0); n],
+            group_index: vec![0; n],
+            group_starts: Vec::new(),
+        };
+        let mut start = 0;
+        while start < n {
+            let first = layout.order[start] as usize;
+            let mut end = start + 1;
+            while end < n && rows_equal(part_cols, first, layout.order[end] as usize) {
+                end += 1;
+            }
+            let mut starts = Vec::new();
+            let mut g = start;
+            while g < end {
+                let head = layout.order[g] as usize;
+                let mut g_end = g + 1;
+                while g_end < end && rows_equal(order_cols, head, layout.order[g_end] as usize) {
+                    g_end += 1;
+                }
+                for pos in g..g_end {
+                    layout.partition[pos] = (start, end);
+                    layout.peers[pos] = (g, g_end);
+                    layout.group_index[pos] = starts.len();
+                }
+                starts.push(g);
+                g = g_end;
+            }
+            layout.group_starts.push(starts);
+            start = end;
+        }
+        Ok(layout)
+    }
+
+    fn groups_of(&self, pos: usize) -> &[usize] {
+        let (start, _) = self.partition[pos];
+        let index = self
+            .group_starts
+            .partition_point(|g| g.first().is_some_and(|&s| s < start));
+        self.group_starts.get(index).map_or(&[], |g| g.as_slice())
+    }
+
+    /// The frame of position `pos`, as a range of positions.
+    fn frame(&self, pos: usize, call: &WindowCall) -> (usize, usize) {
+        let (ps, pe) = self.partition[pos];
+        let (gs, ge) = self.peers[pos];
+        let frame = call.frame;
+        let group_bound = |offset: i64, start_of: bool| -> usize {
+            let groups = self.groups_of(pos);
+            let target = self.group_index[pos] as i64 + offset;
+            if target < 0 {
+                return ps;
+            }
+            match groups.get(target as usize) {
+                Some(&g) if start_of => g,
+                Some(_) => groups.get(target as usize + 1).copied().unwrap_or(pe),
+                None => pe,
+            }
+        };
+        let start = match (frame.start, frame.units) {
+            (FrameBound::UnboundedPreceding, _) => ps,
+            (FrameBound::CurrentRow, FrameUnits::Rows) => pos,
+            (FrameBound::CurrentRow, _) => gs,
+            (FrameBound::Preceding(k), FrameUnits::Rows) => pos.saturating_sub(k as usize).max(ps),
+            (FrameBound::Following(k), FrameUnits::Rows) => pos.saturating_add(k as usize),
+            (FrameBound::Preceding(k), _) => group_bound(-(k as i64), true),
+            (FrameBound::Following(k), _) => group_bound(k as i64, true),
+            (FrameBound::UnboundedFollowing, _) => pe,
+        };
+        let end = match (frame.end, frame.units) {
+            (FrameBound::UnboundedFollowing, _) => pe,
+            (FrameBound::CurrentRow, FrameUnits::Rows) => pos + 1,
+            (FrameBound::CurrentRow, _) => ge,
+            (FrameBound::Following(k), FrameUnits::Rows) => pos.saturating_add(k as usize + 1),
+            (FrameBound::Preceding(k), FrameUnits::Rows) => (pos + 1).saturating_sub(k as usize),
+            (FrameBound::Following(k), _) => group_bound(k as i64, false),
+            (FrameBound::Preceding(k), _) => group_bound(-(k as i64), false),
+            (FrameBound::UnboundedPreceding, _) => ps,
+        };
+        let start = start.clamp(ps, pe);
+        (start, end.clamp(start, pe))
+    }
+}
+
+/// The call's value for every input row, in input order.
+fn compute(call: &WindowCall, layout: &Layout, args: &[Arc<Vector>]) -> Result<Vector> {
+    let n = layout.order.len();
+    let scatter_i64 = |value: &dyn Fn(usize) -> i64| {
+        let mut out = vec![0i64; n];
+        for pos in 0..n {
+            out[layout.order[pos] as usize] = value(pos);
+        }
+        Vector::new(VectorData::Int64(out), None)
+    };
+    let scatter_f64 = |value: &dyn Fn(usize) -> f64| {
+        let mut out = vec![0f64; n];
+        for pos in 0..n {
+            out[layout.order[pos] as usize] = value(pos);
+        }
+        Vector::new(VectorData::Float64(out), None)
+    };
+    Ok(match call.func {
+        WindowFunction::RowNumber => scatter_i64(&|pos| (pos - layout.partition[pos].0 + 1) as i64),
+        WindowFunction::Rank => {
+            scatter_i64(&|pos| (layout.peers[pos].0 - layout.partition[pos].0 + 1) as i64)
+        }
+        WindowFunction::DenseRank => scatter_i64(&|pos| layout.group_index[pos] as i64 + 1),
+        WindowFunction::PercentRank => scatter_f64(&|pos| {
+            let (ps, pe) = layout.partition[pos];
+            if pe - ps <= 1 {
+                0.0
+            } else {
+                (layout.peers[pos].0 - ps) as f64 / (pe - ps - 1) as f64
+            }
+        }),
+        WindowFunction::CumeDist => scatter_f64(&|pos| {
+            let (ps, pe) = layout.partition[pos];
+            (layout.peers[pos].1 - ps) as f64 / (pe - ps) as f64
+        }),
+        WindowFunction::Ntile => ntile(layout, &args[0])?,
+        WindowFunction::Lag | WindowFunction::Lead => lag_lead(call, layout, args)?,
+        WindowFunction::FirstValue | WindowFunction::LastValue | WindowFunction::NthValue => {
+            frame_value(call, layout, args)?
+        }
+        WindowFunction::Aggregate(func) => aggregate(call, func, layout, args.first())?,
+    })
+}
+
+fn int_arg(arg: &Vector, row: usize) -> Option<i64> {
+    match arg.get_scalar(row) {
+        ScalarValue::Int32(v) => Some(v as i64),
+        ScalarValue::Int64(v) => Some(v),
+        _ => None,
+    }
+}
+
+fn ntile(layout: &Layout, buckets: &Vector) -> Result<Vector> {
+    let n = layout.order.len();
+    let mut out = Vector::with_capacity(PhysicalType::Int32, n);
+    let mut values: Vec<Option<i32>> = vec![None; n];
+    for pos in 0..n {
+        let row = layout.order[pos] as usize;
+        let Some(k) = int_arg(buckets, row) else {
+            continue;
+        };
+        if k <= 0 {
+            return Err(Error::new(
+                SqlState::InvalidArgumentForNtile,
+                "argument of ntile must be greater than zero",
+            ));
+        }
+        let (ps, pe) = layout.partition[pos];
+        let (size, k, i) = ((pe - ps) as i64, k, (pos - ps) as i64);
+        // The first size % k buckets hold one row more.
+        let small = size / k;
+        let extra = size % k;
+        let bucket = if i < extra * (small + 1) {
+            i / (small + 1)
+        } else {
+            extra + (i - extra * (small + 1)) / small.max(1)
+        };
+        values[row] = Some(bucket as i32 + 1);
+    }
+    for value in values {
+        match value {
+            Some(v) => out.push_scalar(&ScalarValue::Int32(v)),
+            None => out.push_null(),
+        }
+    }
+    Ok(out)
+}
+
+fn lag_lead(call: &WindowCall, layout: &Layout, args: &[Arc<Vector>]) -> Result<Vector> {
+    let n = layout.order.len();
+    let sign: i64 = if call.func == WindowFunction::Lag {
+        -1
+    } else {
+        1
+    };
+    let value = &args[0];
+    let mut out = Vector::with_capacity(call.ty.physical(), n);
+    let mut picks: Vec<Option<(bool, usize)>> = vec![None; n];
+    for pos in 0..n {
+        let row = layout.order[pos] as usize;
+        let offset = match args.get(1) {
+            Some(o) => match int_arg(o, row) {
+                Some(o) => o,
+                None => continue,
+            },
+            None => 1,
+        };
+        let (ps, pe) = layout.partition[pos];
+        let target = pos as i64 + sign * offset;
+        picks[row] = if target >= ps as i64 && target < pe as i64 {
+            Some((true, layout.order[target as usize] as usize))
+        } else {
+            args.get(2).map(|_| (false, row))
+        };
+    }
+    for pick in picks {
+        match pick {
+            Some((true, row)) => out.push_from(value, row),
+            Some((false, row)) => out.push_from(&args[2], row),
+            None => out.push_null(),
+        }
+    }
+    Ok(out)
+}
+
+fn frame_value(call: &WindowCall, layout: &Layout, args: &[Arc<Vector>]) -> Result<Vector> {
+    let n = layout.order.len();
+    let mut sources = vec![NULL_ROW; n];
+    for pos in 0..n {
+        let row = layout.order[pos] as usize;
+        let (start, end) = layout.frame(pos, call);
+        let index = match call.func {
+            WindowFunction::FirstValue => Some(start),
+            WindowFunction::LastValue => end.checked_sub(1),
+            _ => match args.get(1).and_then(|a| int_arg(a, row)) {
+                Some(k) if k <= 0 => {
+                    return Err(Error::new(
+                        SqlState::InvalidArgumentForNthValue,
+                        "argument of nth_value must be greater than zero",
+                    ))
+                }
+                Some(k) => Some(start + k as usize - 1),
+                None => None,
+            },
+        };
+        if let Some(index) = index.filter(|&i| i >= start && i < end) {
+            sources[row] = layout.order[index];
+        }
+    }
+    Ok(args[0].gather_or_null(&sources))
+}
+
+fn aggregate(
+    call: &WindowCall,
+    func: AggregateFunction,
+    layout: &Layout,
+    arg: Option<&Arc<Vector>>,
+) -> Result<Vector> {
+    let n = layout.order.len();
+    let func = if arg.is_none() {
+        AggregateFunction::CountStar
+    } else {
+        func
+    };
+    let arg_type = call.args.first().map_or(call.ty, |a| a.ty());
+    let mut values: Vec<ScalarValue> = vec![ScalarValue::Null; n];
+    let running = call.frame.start == FrameBound::UnboundedPreceding;
+    let mut acc: Option<Accumulator> = None;
+    let mut added_until = 0;
+    for pos in 0..n {
+        let (start, end) = layout.frame(pos, call);
+        let (ps, _) = layout.partition[pos];
+        if !running || pos == ps || acc.is_none() || end < added_until {
+            let mut fresh = Accumulator::new(func, arg_type)?;
+            fresh.resize(1);
+            acc = Some(fresh);
+            added_until = start;
+        }
+        let Some(state) = acc.as_mut() else { continue };
+        if end > added_until {
+            let rows = &layout.order[added_until..end];
+            let input = arg.map(|a| a.gather(rows));
+            state.update(&vec![0; rows.len()], input.as_ref(), rows.len())?;
+            added_until = end;
+        }
+        values[layout.order[pos] as usize] = state.value(0)?;
+    }
+    let mut out = Vector::with_capacity(call.ty.physical(), n);
+    for value in &values {
+        out.push_scalar(value);
+    }
+    Ok(out)
+}

@@ -1,0 +1,83 @@
+//! Comparison operators over two vectors of the same physical type, and the total order used
+//! by ORDER BY. Text compares bytewise (the C collation).
+
+use std::cmp::Ordering;
+
+use super::arithmetic::combine_validity;
+use crate::error::{Error, Result};
+use crate::plan::CompareOp;
+use crate::types::float;
+use crate::vector::{Vector, VectorData};
+
+#[inline]
+fn matches(op: CompareOp, ord: Ordering) -> bool {
+    match op {
+        CompareOp::Eq => ord == Ordering::Equal,
+        CompareOp::NotEq => ord != Ordering::Equal,
+        CompareOp::Lt => ord == Ordering::Less,
+        CompareOp::LtEq => ord != Ordering::Greater,
+        CompareOp::Gt => ord == Ordering::Greater,
+        CompareOp::GtEq => ord != Ordering::Less,
+    }
+}
+
+fn compare_slices<T>(
+    op: CompareOp,
+    l: &[T],
+    r: &[T],
+    cmp: impl Fn(&T, &T) -> Ordering,
+) -> Vec<bool> {
+    l.iter()
+        .zip(r)
+        .map(|(a, b)| matches(op, cmp(a, b)))
+        .collect()
+}
+
+/// `left op right` as a boolean vector; NULL where either side is NULL.
+pub fn compare(op: CompareOp, left: &Vector, right: &Vector) -> Result<Vector> {
+    let validity = combine_validity(left, right);
+    let out = match (&left.data, &right.data) {
+        (VectorData::Bool(l), VectorData::Bool(r)) => compare_slices(op, l, r, Ord::cmp),
+        (VectorData::Int16(l), VectorData::Int16(r)) => compare_slices(op, l, r, Ord::cmp),
+        (VectorData::Int32(l), VectorData::Int32(r)) => compare_slices(op, l, r, Ord::cmp),
+        (VectorData::Int64(l), VectorData::Int64(r)) => compare_slices(op, l, r, Ord::cmp),
+        (VectorData::Float32(l), VectorData::Float32(r)) => {
+            compare_slices(op, l, r, |a, b| float::total_cmp_f32(*a, *b))
+        }
+        (VectorData::Float64(l), VectorData::Float64(r)) => {
+            compare_slices(op, l, r, |a, b| float::total_cmp_f64(*a, *b))
+        }
+        (VectorData::Numeric(l), VectorData::Numeric(r)) => compare_slices(op, l, r, Ord::cmp),
+        (VectorData::Date(l), VectorData::Date(r)) => compare_slices(op, l, r, Ord::cmp),
+        (VectorData::Timestamp(l), VectorData::Timestamp(r)) => compare_slices(op, l, r, Ord::cmp),
+        (VectorData::Text(l), VectorData::Text(r)) => (0..l.len())
+            .map(|i| matches(op, l.get_bytes(i).cmp(r.get_bytes(i))))
+            .collect(),
+        (l, r) => {
+            return Err(Error::internal(format!(
+                "comparison of {:?} and {:?}",
+                l.physical(),
+                r.physical()
+            )))
+        }
+    };
+    Ok(Vector::new(VectorData::Bool(out), validity))
+}
+
+/// Order of rows `a` of `left` and `b` of `right` (same type), both non-NULL.
+#[inline]
+pub fn compare_rows(left: &Vector, a: usize, right: &Vector, b: usize) -> Ordering {
+    match (&left.data, &right.data) {
+        (VectorData::Bool(l), VectorData::Bool(r)) => l[a].cmp(&r[b]),
+        (VectorData::Int16(l), VectorData::Int16(r)) => l[a].cmp(&r[b]),
+        (VectorData::Int32(l), VectorData::Int32(r)) => l[a].cmp(&r[b]),
+        (VectorData::Int64(l), VectorData::Int64(r)) => l[a].cmp(&r[b]),
+        (VectorData::Float32(l), VectorData::Float32(r)) => float::total_cmp_f32(l[a], r[b]),
+        (VectorData::Float64(l), VectorData::Float64(r)) => float::total_cmp_f64(l[a], r[b]),
+        (VectorData::Numeric(l), VectorData::Numeric(r)) => l[a].cmp(&r[b]),
+        (VectorData::Date(l), VectorData::Date(r)) => l[a].cmp(&r[b]),
+        (VectorData::Timestamp(l), VectorData::Timestamp(r)) => l[a].cmp(&r[b]),
+        (VectorData::Text(l), VectorData::Text(r)) => l.get_bytes(a).cmp(r.get_bytes(b)),
+        _ => Ordering::Equal,
+    }
+}

@@ -1,0 +1,68 @@
+//! SQL text → sqlparser AST with PostgreSQL's dialect; parse errors become 42601.
+
+use sqlparser::ast::Statement;
+use sqlparser::dialect::PostgreSqlDialect;
+use sqlparser::parser::{Parser, ParserError};
+
+use crate::error::{Error, Result};
+
+/// Parses every statement of `sql`. An empty string (or only `;`s and comments) gives none.
+pub fn parse(sql: &str) -> Result<Vec<Statement>> {
+    Parser::parse_sql(&PostgreSqlDialect {}, sql).map_err(|e| match e {
+        ParserError::RecursionLimitExceeded => Error::new(
+            crate::error::SqlState::ProgramLimitExceeded,
+            "stack depth limit exceeded",
+        ),
+        ParserError::TokenizerError(message) | ParserError::ParserError(message) => {
+            syntax_error(sql, &message)
+        }
+    })
+}
+
+/// PostgreSQL says `syntax error at or near "x"`; sqlparser says `Expected: ..., found: x at
+/// Line: 1, Column: 8`. Keep sqlparser's detail but lead with PostgreSQL's wording and
+/// report the position.
+fn syntax_error(sql: &str, message: &str) -> Error {
+    let found = message.split("found: ").nth(1).map(|rest| {
+        rest.split(" at Line:")
+            .next()
+            .unwrap_or(rest)
+            .trim()
+            .to_string()
+    });
+    let position = line_column(message).and_then(|(line, column)| offset_of(sql, line, column));
+    let text = match found.as_deref() {
+        Some("EOF") | None => "syntax error at end of input".to_string(),
+        Some(token) => format!("syntax error at or near \"{token}\""),
+    };
+    let mut error = Error::syntax(text).with_detail(message.to_string());
+    if let Some(position) = position {
+        error = error.with_position(position);
+    }
+    error
+}
+
+fn line_column(message: &str) -> Option<(usize, usize)> {
+    let rest = message.split("Line: ").nth(1)?;
+    let mut parts = rest.split(", Column: ");
+    let line = parts.next()?.trim().parse().ok()?;
+    let column = parts
+        .next()?
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()?;
+    Some((line, column))
+}
+
+/// 1-based character offset of (line, column) in `sql`.
+fn offset_of(sql: &str, line: usize, column: usize) -> Option<u32> {
+    let mut offset = 0usize;
+    for (index, text) in sql.split('\n').enumerate() {
+        if index + 1 == line {
+            return Some((offset + column) as u32);
+        }
+        offset += text.chars().count() + 1;
+    }
+    None
+}

@@ -1,0 +1,374 @@
+//! Bound scalar expressions: every node typed, every column an index into the input row.
+
+use std::sync::Arc;
+
+use super::LogicalPlan;
+use crate::function::cast::CastContext;
+use crate::function::ScalarFunction;
+use crate::types::{DataType, ScalarValue};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArithmeticOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompareOp {
+    Eq,
+    NotEq,
+    Lt,
+    LtEq,
+    Gt,
+    GtEq,
+}
+
+/// `IS [NOT] TRUE | FALSE | UNKNOWN`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoolTest {
+    IsTrue,
+    IsNotTrue,
+    IsFalse,
+    IsNotFalse,
+    IsUnknown,
+    IsNotUnknown,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScalarExpr {
+    Column {
+        index: usize,
+        ty: DataType,
+    },
+    Literal {
+        value: ScalarValue,
+        ty: DataType,
+    },
+    /// `$n` (0-based index here).
+    Param {
+        index: usize,
+        ty: DataType,
+    },
+    Cast {
+        input: Box<ScalarExpr>,
+        to: DataType,
+        context: CastContext,
+    },
+    Negate(Box<ScalarExpr>),
+    Not(Box<ScalarExpr>),
+    /// Both operands already coerced to `ty`.
+    Arithmetic {
+        op: ArithmeticOp,
+        left: Box<ScalarExpr>,
+        right: Box<ScalarExpr>,
+        ty: DataType,
+    },
+    /// Both operands already coerced to one common type.
+    Compare {
+        op: CompareOp,
+        left: Box<ScalarExpr>,
+        right: Box<ScalarExpr>,
+    },
+    /// `||` on text.
+    Concat(Box<ScalarExpr>, Box<ScalarExpr>),
+    And(Box<ScalarExpr>, Box<ScalarExpr>),
+    Or(Box<ScalarExpr>, Box<ScalarExpr>),
+    IsNull {
+        input: Box<ScalarExpr>,
+        negated: bool,
+    },
+    BoolTest {
+        input: Box<ScalarExpr>,
+        test: BoolTest,
+    },
+    IsDistinctFrom {
+        left: Box<ScalarExpr>,
+        right: Box<ScalarExpr>,
+        negated: bool,
+    },
+    Like {
+        input: Box<ScalarExpr>,
+        pattern: Box<ScalarExpr>,
+        negated: bool,
+        case_insensitive: bool,
+    },
+    /// The list items are coerced to the input's type.
+    InList {
+        input: Box<ScalarExpr>,
+        list: Vec<ScalarExpr>,
+        negated: bool,
+    },
+    /// Searched CASE; a simple CASE is bound into this form.
+    Case {
+        whens: Vec<(ScalarExpr, ScalarExpr)>,
+        else_result: Option<Box<ScalarExpr>>,
+        ty: DataType,
+    },
+    Coalesce {
+        args: Vec<ScalarExpr>,
+        ty: DataType,
+    },
+    Function {
+        func: ScalarFunction,
+        args: Vec<ScalarExpr>,
+        ty: DataType,
+    },
+    /// A column of an enclosing query's current row: `depth` 1 is the query just outside
+    /// the subquery this expression is in.
+    OuterColumn {
+        depth: usize,
+        index: usize,
+        ty: DataType,
+    },
+    Subquery(Box<Subquery>),
+}
+
+/// A subquery used as an expression.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Subquery {
+    /// Unique within a statement: the key of its cached result when uncorrelated.
+    pub id: usize,
+    pub plan: Arc<LogicalPlan>,
+    /// Whether the plan reads an enclosing query's row (then it runs once per row).
+    pub correlated: bool,
+    pub kind: SubqueryKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SubqueryKind {
+    /// `(SELECT x ...)`: its single value, NULL if no row, 21000 if several.
+    Scalar(DataType),
+    /// `EXISTS (...)`.
+    Exists,
+    /// `input op ANY (...)` (and IN) or `input op ALL (...)`; the subquery's single column
+    /// has the input's type.
+    Quantified {
+        input: ScalarExpr,
+        op: CompareOp,
+        all: bool,
+    },
+}
+
+impl ScalarExpr {
+    pub fn ty(&self) -> DataType {
+        match self {
+            ScalarExpr::Column { ty, .. }
+            | ScalarExpr::Literal { ty, .. }
+            | ScalarExpr::Param { ty, .. }
+            | ScalarExpr::Arithmetic { ty, .. }
+            | ScalarExpr::Case { ty, .. }
+            | ScalarExpr::Coalesce { ty, .. }
+            | ScalarExpr::Function { ty, .. } => *ty,
+            ScalarExpr::Cast { to, .. } => *to,
+            ScalarExpr::OuterColumn { ty, .. } => *ty,
+            ScalarExpr::Subquery(subquery) => match &subquery.kind {
+                SubqueryKind::Scalar(ty) => *ty,
+                SubqueryKind::Exists | SubqueryKind::Quantified { .. } => DataType::Bool,
+            },
+            ScalarExpr::Negate(input) => input.ty(),
+            ScalarExpr::Concat(..) => DataType::Text,
+            ScalarExpr::Not(_)
+            | ScalarExpr::Compare { .. }
+            | ScalarExpr::And(..)
+            | ScalarExpr::Or(..)
+            | ScalarExpr::IsNull { .. }
+            | ScalarExpr::BoolTest { .. }
+            | ScalarExpr::IsDistinctFrom { .. }
+            | ScalarExpr::Like { .. }
+            | ScalarExpr::InList { .. } => DataType::Bool,
+        }
+    }
+
+    pub fn literal(value: ScalarValue, ty: DataType) -> ScalarExpr {
+        ScalarExpr::Literal { value, ty }
+    }
+
+    pub fn null(ty: DataType) -> ScalarExpr {
+        ScalarExpr::Literal {
+            value: ScalarValue::Null,
+            ty,
+        }
+    }
+
+    /// Whether the expression reads no column (it is the same for every row).
+    pub fn is_constant(&self) -> bool {
+        let mut constant = true;
+        self.visit(&mut |e| match e {
+            ScalarExpr::Column { .. } | ScalarExpr::OuterColumn { .. } => constant = false,
+            ScalarExpr::Subquery(s) if s.correlated => constant = false,
+            _ => {}
+        });
+        constant
+    }
+
+    /// Calls `f` on this node and every node below it (not inside subquery plans).
+    pub fn visit(&self, f: &mut dyn FnMut(&ScalarExpr)) {
+        f(self);
+        match self {
+            ScalarExpr::Column { .. }
+            | ScalarExpr::Literal { .. }
+            | ScalarExpr::Param { .. }
+            | ScalarExpr::OuterColumn { .. } => {}
+            ScalarExpr::Subquery(subquery) => {
+                if let SubqueryKind::Quantified { input, .. } = &subquery.kind {
+                    input.visit(f);
+                }
+            }
+            ScalarExpr::Cast { input, .. }
+            | ScalarExpr::Negate(input)
+            | ScalarExpr::Not(input)
+            | ScalarExpr::IsNull { input, .. }
+            | ScalarExpr::BoolTest { input, .. } => input.visit(f),
+            ScalarExpr::Arithmetic { left, right, .. }
+            | ScalarExpr::Compare { left, right, .. }
+            | ScalarExpr::IsDistinctFrom { left, right, .. }
+            | ScalarExpr::Concat(left, right)
+            | ScalarExpr::And(left, right)
+            | ScalarExpr::Or(left, right) => {
+                left.visit(f);
+                right.visit(f);
+            }
+            ScalarExpr::Like { input, pattern, .. } => {
+                input.visit(f);
+                pattern.visit(f);
+            }
+            ScalarExpr::InList { input, list, .. } => {
+                input.visit(f);
+                list.iter().for_each(|e| e.visit(f));
+            }
+            ScalarExpr::Case {
+                whens, else_result, ..
+            } => {
+                for (when, then) in whens {
+                    when.visit(f);
+                    then.visit(f);
+                }
+                if let Some(e) = else_result {
+                    e.visit(f);
+                }
+            }
+            ScalarExpr::Coalesce { args, .. } | ScalarExpr::Function { args, .. } => {
+                args.iter().for_each(|e| e.visit(f))
+            }
+        }
+    }
+}
+
+impl ScalarExpr {
+    /// Rebuilds this node with `f` applied to each direct child.
+    pub fn try_map_children(
+        self,
+        f: &mut dyn FnMut(ScalarExpr) -> crate::error::Result<ScalarExpr>,
+    ) -> crate::error::Result<ScalarExpr> {
+        let mut boxed = |e: Box<ScalarExpr>| f(*e).map(Box::new);
+        Ok(match self {
+            leaf @ (ScalarExpr::Column { .. }
+            | ScalarExpr::Literal { .. }
+            | ScalarExpr::Param { .. }
+            | ScalarExpr::OuterColumn { .. }) => leaf,
+            ScalarExpr::Subquery(mut subquery) => {
+                if let SubqueryKind::Quantified { input, op, all } = subquery.kind {
+                    subquery.kind = SubqueryKind::Quantified {
+                        input: f(input)?,
+                        op,
+                        all,
+                    };
+                }
+                ScalarExpr::Subquery(subquery)
+            }
+            ScalarExpr::Cast { input, to, context } => ScalarExpr::Cast {
+                input: boxed(input)?,
+                to,
+                context,
+            },
+            ScalarExpr::Negate(input) => ScalarExpr::Negate(boxed(input)?),
+            ScalarExpr::Not(input) => ScalarExpr::Not(boxed(input)?),
+            ScalarExpr::Arithmetic {
+                op,
+                left,
+                right,
+                ty,
+            } => ScalarExpr::Arithmetic {
+                op,
+                left: boxed(left)?,
+                right: boxed(right)?,
+                ty,
+            },
+            ScalarExpr::Compare { op, left, right } => ScalarExpr::Compare {
+                op,
+                left: boxed(left)?,
+                right: boxed(right)?,
+            },
+            ScalarExpr::Concat(l, r) => ScalarExpr::Concat(boxed(l)?, boxed(r)?),
+            ScalarExpr::And(l, r) => ScalarExpr::And(boxed(l)?, boxed(r)?),
+            ScalarExpr::Or(l, r) => ScalarExpr::Or(boxed(l)?, boxed(r)?),
+            ScalarExpr::IsNull { input, negated } => ScalarExpr::IsNull {
+                input: boxed(input)?,
+                negated,
+            },
+            ScalarExpr::BoolTest { input, test } => ScalarExpr::BoolTest {
+                input: boxed(input)?,
+                test,
+            },
+            ScalarExpr::IsDistinctFrom {
+                left,
+                right,
+                negated,
+            } => ScalarExpr::IsDistinctFrom {
+                left: boxed(left)?,
+                right: boxed(right)?,
+                negated,
+            },
+            ScalarExpr::Like {
+                input,
+                pattern,
+                negated,
+                case_insensitive,
+            } => ScalarExpr::Like {
+                input: boxed(input)?,
+                pattern: boxed(pattern)?,
+                negated,
+                case_insensitive,
+            },
+            ScalarExpr::InList {
+                input,
+                list,
+                negated,
+            } => ScalarExpr::InList {
+                input: boxed(input)?,
+                list: list.into_iter().map(&mut *f).collect::<Result<_, _>>()?,
+                negated,
+            },
+            ScalarExpr::Case {
+                whens,
+                else_result,
+                ty,
+            } => {
+                let mut mapped = Vec::with_capacity(whens.len());
+                for (when, then) in whens {
+                    mapped.push((f(when)?, f(then)?));
+                }
+                ScalarExpr::Case {
+                    whens: mapped,
+                    else_result: match else_result {
+                        Some(e) => Some(Box::new(f(*e)?)),
+                        None => None,
+                    },
+                    ty,
+                }
+            }
+            ScalarExpr::Coalesce { args, ty } => ScalarExpr::Coalesce {
+                args: args.into_iter().map(&mut *f).collect::<Result<_, _>>()?,
+                ty,
+            },
+            ScalarExpr::Function { func, args, ty } => ScalarExpr::Function {
+                func,
+                args: args.into_iter().map(&mut *f).collect::<Result<_, _>>()?,
+                ty,
+            },
+        })
+    }
+}

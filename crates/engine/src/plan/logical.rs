@@ -1,0 +1,230 @@
+//! Logical plans: relational operators over bound expressions, and bound statements.
+
+use std::sync::Arc;
+
+use super::ScalarExpr;
+use crate::catalog::TableSchema;
+use crate::function::{AggregateFunction, WindowFunction};
+use crate::types::DataType;
+
+/// One output column of a statement, as RowDescription describes it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ColumnInfo {
+    pub name: String,
+    pub data_type: DataType,
+    /// OID of the table the column comes from, 0 if it is computed.
+    pub table_oid: u32,
+    /// Attribute number in that table (1-based), 0 if computed.
+    pub column_attnum: i16,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct AggregateCall {
+    pub func: AggregateFunction,
+    /// `None` for `count(*)`.
+    pub arg: Option<ScalarExpr>,
+    pub distinct: bool,
+    pub ty: DataType,
+}
+
+/// Which rows around the current one a window function sees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameUnits {
+    Rows,
+    Range,
+    Groups,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameBound {
+    UnboundedPreceding,
+    Preceding(u64),
+    CurrentRow,
+    Following(u64),
+    UnboundedFollowing,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WindowFrame {
+    pub units: FrameUnits,
+    pub start: FrameBound,
+    pub end: FrameBound,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowCall {
+    pub func: WindowFunction,
+    pub args: Vec<ScalarExpr>,
+    pub partition_by: Vec<ScalarExpr>,
+    pub order_by: Vec<SortKey>,
+    pub frame: WindowFrame,
+    pub ty: DataType,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SortKey {
+    pub expr: ScalarExpr,
+    pub descending: bool,
+    pub nulls_first: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum LogicalPlan {
+    /// The live rows of a table, the columns at `columns`.
+    Scan {
+        table_oid: u32,
+        table_name: String,
+        columns: Vec<usize>,
+        types: Vec<DataType>,
+    },
+    /// Literal rows; one row of no columns is the input of `SELECT` without FROM.
+    Values {
+        rows: Vec<Vec<ScalarExpr>>,
+        types: Vec<DataType>,
+    },
+    Filter {
+        input: Box<LogicalPlan>,
+        predicate: ScalarExpr,
+    },
+    Project {
+        input: Box<LogicalPlan>,
+        exprs: Vec<ScalarExpr>,
+    },
+    /// Output: the group keys, then the aggregates.
+    Aggregate {
+        input: Box<LogicalPlan>,
+        group_by: Vec<ScalarExpr>,
+        aggregates: Vec<AggregateCall>,
+    },
+    Sort {
+        input: Box<LogicalPlan>,
+        keys: Vec<SortKey>,
+    },
+    /// LIMIT and OFFSET are expressions so that `$n` works; they are evaluated once.
+    Limit {
+        input: Box<LogicalPlan>,
+        limit: Option<ScalarExpr>,
+        offset: Option<ScalarExpr>,
+    },
+    Distinct {
+        input: Box<LogicalPlan>,
+    },
+    /// Output: the input columns, then one column per window function call.
+    Window {
+        input: Box<LogicalPlan>,
+        calls: Vec<WindowCall>,
+    },
+    /// UNION / INTERSECT / EXCEPT of inputs with the same column types; `all` keeps
+    /// duplicates (bag semantics).
+    SetOperation {
+        left: Box<LogicalPlan>,
+        right: Box<LogicalPlan>,
+        op: SetOperator,
+        all: bool,
+    },
+    /// Output: the left columns, then the right ones. `condition` is over that row.
+    Join {
+        left: Box<LogicalPlan>,
+        right: Box<LogicalPlan>,
+        kind: JoinKind,
+        condition: Option<ScalarExpr>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetOperator {
+    Union,
+    Intersect,
+    Except,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JoinKind {
+    Inner,
+    Left,
+    Right,
+    Full,
+}
+
+impl LogicalPlan {
+    pub fn output_types(&self) -> Vec<DataType> {
+        match self {
+            LogicalPlan::Scan { types, .. } | LogicalPlan::Values { types, .. } => types.clone(),
+            LogicalPlan::SetOperation { left, .. } => left.output_types(),
+            LogicalPlan::Window { input, calls } => {
+                let mut types = input.output_types();
+                types.extend(calls.iter().map(|c| c.ty));
+                types
+            }
+            LogicalPlan::Filter { input, .. }
+            | LogicalPlan::Sort { input, .. }
+            | LogicalPlan::Limit { input, .. }
+            | LogicalPlan::Distinct { input } => input.output_types(),
+            LogicalPlan::Project { exprs, .. } => exprs.iter().map(|e| e.ty()).collect(),
+            LogicalPlan::Join { left, right, .. } => {
+                let mut types = left.output_types();
+                types.extend(right.output_types());
+                types
+            }
+            LogicalPlan::Aggregate {
+                group_by,
+                aggregates,
+                ..
+            } => group_by
+                .iter()
+                .map(|e| e.ty())
+                .chain(aggregates.iter().map(|a| a.ty))
+                .collect(),
+        }
+    }
+}
+
+/// `SET name = value` / `RESET name` / `SET name TO DEFAULT`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SetVariable {
+    pub name: String,
+    /// `None` resets to the default.
+    pub value: Option<String>,
+}
+
+/// A statement after binding.
+#[derive(Debug, Clone)]
+pub enum BoundStatement {
+    Query {
+        plan: LogicalPlan,
+        columns: Arc<[ColumnInfo]>,
+    },
+    /// `source` yields full rows of the table's column types, defaults filled in.
+    Insert {
+        table_name: String,
+        table_oid: u32,
+        source: LogicalPlan,
+    },
+    /// Expressions are over the table's full rows.
+    Update {
+        table_name: String,
+        table_oid: u32,
+        filter: Option<ScalarExpr>,
+        assignments: Vec<(usize, ScalarExpr)>,
+    },
+    Delete {
+        table_name: String,
+        table_oid: u32,
+        filter: Option<ScalarExpr>,
+    },
+    CreateTable {
+        schema: TableSchema,
+        if_not_exists: bool,
+    },
+    DropTable {
+        names: Vec<String>,
+        if_exists: bool,
+    },
+    Begin,
+    Commit,
+    Rollback,
+    Set(SetVariable),
+    Show {
+        name: String,
+    },
+}

@@ -1,0 +1,11 @@
+//! Logical plans and bound expressions: what the binder produces and the optimizer rewrites.
+//! After binding there are no names left to resolve: columns are positions, tables OIDs.
+
+mod expr;
+mod logical;
+
+pub use expr::{ArithmeticOp, BoolTest, CompareOp, ScalarExpr, Subquery, SubqueryKind};
+pub use logical::{
+    AggregateCall, BoundStatement, ColumnInfo, FrameBound, FrameUnits, JoinKind, LogicalPlan,
+    SetOperator, SetVariable, SortKey, WindowCall, WindowFrame,
+};

@@ -1,0 +1,31 @@
+//! An immutable version of the whole database: its tables by name and OID.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::{TableData, UniqueIndex};
+use crate::catalog::TableSchema;
+
+/// One version of one table.
+#[derive(Debug, Clone)]
+pub struct TableEntry {
+    pub schema: Arc<TableSchema>,
+    pub data: Arc<TableData>,
+    /// Bumped on every committed change of the table; caches key on it.
+    pub generation: u64,
+    /// One per `schema.unique_keys`, shared by all versions of the table.
+    pub unique_indexes: Arc<Vec<UniqueIndex>>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct DbState {
+    /// Lower-case table name → OID.
+    pub names: HashMap<String, u32>,
+    pub tables: HashMap<u32, Arc<TableEntry>>,
+}
+
+impl DbState {
+    pub fn table_by_name(&self, name: &str) -> Option<&Arc<TableEntry>> {
+        self.names.get(name).and_then(|oid| self.tables.get(oid))
+    }
+}

@@ -1,0 +1,153 @@
+//! The rows of one table version: a list of chunks of at most [`BATCH_SIZE`] rows, each
+//! holding one vector per column and a deletion bitmap. Chunks and their column vectors sit
+//! behind `Arc`s, so a new version shares everything it does not change, and a change copies
+//! only the (chunk, column) pairs it touches. A row's id is its position: chunk index times
+//! BATCH_SIZE plus its offset; every chunk but the last is full.
+
+use std::sync::Arc;
+
+use crate::error::Result;
+use crate::types::DataType;
+use crate::vector::{Batch, Bitmap, Vector, BATCH_SIZE};
+
+#[derive(Debug, Clone)]
+pub struct Chunk {
+    pub columns: Vec<Arc<Vector>>,
+    /// Bit set = row deleted. `None` when no row of the chunk is deleted.
+    pub deleted: Option<Arc<Bitmap>>,
+    pub len: usize,
+}
+
+impl Chunk {
+    fn empty(types: &[DataType]) -> Chunk {
+        Chunk {
+            columns: types
+                .iter()
+                .map(|t| Arc::new(Vector::with_capacity(t.physical(), BATCH_SIZE)))
+                .collect(),
+            deleted: None,
+            len: 0,
+        }
+    }
+
+    #[inline]
+    pub fn is_deleted(&self, row: usize) -> bool {
+        self.deleted.as_ref().is_some_and(|d| d.get(row))
+    }
+
+    pub fn live_rows(&self) -> usize {
+        self.len - self.deleted.as_ref().map_or(0, |d| d.count_ones())
+    }
+
+    /// The chunk's live rows as a batch of the columns at `projection`.
+    pub fn to_batch(&self, projection: &[usize]) -> Batch {
+        match &self.deleted {
+            None => Batch::new(
+                projection
+                    .iter()
+                    .map(|&c| self.columns[c].clone())
+                    .collect(),
+                self.len,
+            ),
+            Some(deleted) => {
+                let live: Vec<u32> = (0..self.len as u32)
+                    .filter(|&r| !deleted.get(r as usize))
+                    .collect();
+                Batch::new(
+                    projection
+                        .iter()
+                        .map(|&c| Arc::new(self.columns[c].gather(&live)))
+                        .collect(),
+                    live.len(),
+                )
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct TableData {
+    pub chunks: Vec<Arc<Chunk>>,
+}
+
+impl TableData {
+    /// Rows ever stored, deleted ones included: the next row id.
+    pub fn row_capacity(&self) -> usize {
+        match self.chunks.last() {
+            None => 0,
+            Some(last) => (self.chunks.len() - 1) * BATCH_SIZE + last.len,
+        }
+    }
+
+    pub fn live_rows(&self) -> usize {
+        self.chunks.iter().map(|c| c.live_rows()).sum()
+    }
+
+    /// Appends the rows of `batch` (already of the table's column types); returns the row id
+    /// of the first appended row.
+    pub fn append(&mut self, types: &[DataType], batch: &Batch) -> Result<usize> {
+        let first_row_id = self.row_capacity();
+        let mut row = 0;
+        while row < batch.len() {
+            if self.chunks.last().is_none_or(|c| c.len == BATCH_SIZE) {
+                self.chunks.push(Arc::new(Chunk::empty(types)));
+            }
+            let chunk = Arc::make_mut(self.chunks.last_mut().expect("invariant: pushed above"));
+            let take = (BATCH_SIZE - chunk.len).min(batch.len() - row);
+            for (column, source) in chunk.columns.iter_mut().zip(&batch.columns) {
+                let column = Arc::make_mut(column);
+                for r in row..row + take {
+                    column.push_from(source, r);
+                }
+            }
+            if let Some(deleted) = &mut chunk.deleted {
+                let deleted = Arc::make_mut(deleted);
+                for _ in 0..take {
+                    deleted.push(false);
+                }
+            }
+            chunk.len += take;
+            row += take;
+        }
+        Ok(first_row_id)
+    }
+
+    /// Marks the rows at `offsets` of chunk `chunk_idx` deleted.
+    pub fn delete_rows(&mut self, chunk_idx: usize, offsets: &[u32]) {
+        let chunk = Arc::make_mut(&mut self.chunks[chunk_idx]);
+        let len = chunk.len;
+        let deleted = Arc::make_mut(
+            chunk
+                .deleted
+                .get_or_insert_with(|| Arc::new(Bitmap::new(len, false))),
+        );
+        for &offset in offsets {
+            deleted.set(offset as usize, true);
+        }
+    }
+
+    /// Overwrites column `column_idx` at `offsets` of chunk `chunk_idx` with the rows of
+    /// `values` (same physical type, one value per offset).
+    pub fn update_column(
+        &mut self,
+        chunk_idx: usize,
+        column_idx: usize,
+        offsets: &[u32],
+        values: &Vector,
+    ) {
+        let chunk = Arc::make_mut(&mut self.chunks[chunk_idx]);
+        let old = &chunk.columns[column_idx];
+        // Rebuild the chunk's column: copy-on-write at (chunk, column) granularity.
+        let mut rebuilt = Vector::with_capacity(old.data.physical(), chunk.len);
+        let mut next = 0;
+        for row in 0..chunk.len {
+            if next < offsets.len() && offsets[next] as usize == row {
+                rebuilt.push_from(values, next);
+                next += 1;
+            } else {
+                rebuilt.push_from(old, row);
+            }
+        }
+        chunk.columns[column_idx] = Arc::new(rebuilt);
+    }
+}

@@ -1,0 +1,341 @@
+//! Transactions over the store: table write locks, private table versions, and the atomic
+//! publication of those versions at COMMIT.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::Duration;
+
+use arc_swap::ArcSwap;
+
+use super::{DbState, TableEntry};
+use crate::error::{Error, Result, SqlState};
+
+/// OIDs below this are PostgreSQL's built-in objects.
+const FIRST_USER_OID: u32 = 16384;
+
+/// The committed state of a database and the locks that order its writers.
+pub struct Store {
+    committed: ArcSwap<DbState>,
+    commit_lock: Mutex<()>,
+    locks: Mutex<LockTable>,
+    lock_released: Condvar,
+    next_txn_id: AtomicU64,
+    next_oid: AtomicU32,
+    next_generation: AtomicU64,
+}
+
+/// Which transaction holds the write lock of which table name, and who waits for what: the
+/// wait-for graph that deadlock detection walks.
+#[derive(Default)]
+struct LockTable {
+    owners: HashMap<String, u64>,
+    waiting_for: HashMap<u64, String>,
+}
+
+impl Default for Store {
+    fn default() -> Self {
+        Store {
+            committed: ArcSwap::from_pointee(DbState::default()),
+            commit_lock: Mutex::new(()),
+            locks: Mutex::new(LockTable::default()),
+            lock_released: Condvar::new(),
+            next_txn_id: AtomicU64::new(1),
+            next_oid: AtomicU32::new(FIRST_USER_OID),
+            next_generation: AtomicU64::new(1),
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding one of these locks leaves consistent data (every change is
+    // applied before unlocking), so a poisoned lock is still usable.
+    match mutex.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
+impl Store {
+    /// The latest committed state.
+    pub fn snapshot(&self) -> Arc<DbState> {
+        self.committed.load_full()
+    }
+
+    pub fn begin(self: &Arc<Store>) -> Transaction {
+        Transaction {
+            store: self.clone(),
+            id: self.next_txn_id.fetch_add(1, Ordering::Relaxed),
+            locked: Vec::new(),
+            written: HashMap::new(),
+            names: HashMap::new(),
+        }
+    }
+
+    pub fn allocate_oid(&self) -> u32 {
+        self.next_oid.fetch_add(1, Ordering::Relaxed)
+    }
+
+    fn acquire(&self, txn_id: u64, name: &str) -> Result<()> {
+        let mut table = lock(&self.locks);
+        loop {
+            match table.owners.get(name) {
+                None => {
+                    table.owners.insert(name.to_string(), txn_id);
+                    table.waiting_for.remove(&txn_id);
+                    return Ok(());
+                }
+                Some(&owner) if owner == txn_id => return Ok(()),
+                Some(&owner) => {
+                    if waits_for_me(&table, owner, txn_id) {
+                        table.waiting_for.remove(&txn_id);
+                        return Err(Error::new(SqlState::DeadlockDetected, "deadlock detected")
+                            .with_detail(format!(
+                                "Transaction {txn_id} waits for a lock on table \"{name}\" \
+                                 held by transaction {owner}, which waits for transaction \
+                                 {txn_id}."
+                            )));
+                    }
+                    table.waiting_for.insert(txn_id, name.to_string());
+                    table = match self
+                        .lock_released
+                        .wait_timeout(table, Duration::from_millis(100))
+                    {
+                        Ok((guard, _)) => guard,
+                        Err(poisoned) => poisoned.into_inner().0,
+                    };
+                }
+            }
+        }
+    }
+
+    fn release(&self, txn_id: u64, names: &[String]) {
+        let mut table = lock(&self.locks);
+        for name in names {
+            if table.owners.get(name) == Some(&txn_id) {
+                table.owners.remove(name);
+            }
+        }
+        table.waiting_for.remove(&txn_id);
+        drop(table);
+        self.lock_released.notify_all();
+    }
+}
+
+/// Whether `owner` (transitively) waits for a lock held by `me`.
+fn waits_for_me(table: &LockTable, mut owner: u64, me: u64) -> bool {
+    for _ in 0..table.owners.len() + 1 {
+        let Some(name) = table.waiting_for.get(&owner) else {
+            return false;
+        };
+        match table.owners.get(name) {
+            Some(&next) if next == me => return true,
+            Some(&next) => owner = next,
+            None => return false,
+        }
+    }
+    false
+}
+
+/// A transaction's writes: the table versions it built and the names it created or dropped,
+/// all under write locks it holds until commit or rollback (also when dropped).
+pub struct Transaction {
+    store: Arc<Store>,
+    id: u64,
+    locked: Vec<String>,
+    written: HashMap<u32, Option<Arc<TableEntry>>>,
+    names: HashMap<String, Option<u32>>,
+}
+
+impl Transaction {
+    pub fn has_writes(&self) -> bool {
+        !self.written.is_empty() || !self.names.is_empty()
+    }
+
+    /// What this transaction's next statement sees: the latest committed state with the
+    /// transaction's own changes on top (READ COMMITTED).
+    pub fn view(&self) -> Arc<DbState> {
+        let committed = self.store.snapshot();
+        if !self.has_writes() {
+            return committed;
+        }
+        let mut state = (*committed).clone();
+        for (name, oid) in &self.names {
+            match oid {
+                Some(oid) => state.names.insert(name.clone(), *oid),
+                None => state.names.remove(name),
+            };
+        }
+        for (oid, entry) in &self.written {
+            match entry {
+                Some(entry) => state.tables.insert(*oid, entry.clone()),
+                None => state.tables.remove(oid),
+            };
+        }
+        Arc::new(state)
+    }
+
+    /// Takes the write lock of table `name` (waiting for its holder to finish).
+    pub fn lock_name(&mut self, name: &str) -> Result<()> {
+        if self.locked.iter().any(|n| n == name) {
+            return Ok(());
+        }
+        self.store.acquire(self.id, name)?;
+        self.locked.push(name.to_string());
+        Ok(())
+    }
+
+    /// Locks table `name` and returns its newest version (this transaction's own, else the
+    /// latest committed), or `None` if it does not exist.
+    pub fn table_for_write(&mut self, name: &str) -> Result<Option<Arc<TableEntry>>> {
+        self.lock_name(name)?;
+        let oid = match self.names.get(name) {
+            Some(oid) => *oid,
+            None => self.store.snapshot().names.get(name).copied(),
+        };
+        let Some(oid) = oid else { return Ok(None) };
+        if let Some(entry) = self.written.get(&oid) {
+            return Ok(entry.clone());
+        }
+        Ok(self.store.snapshot().tables.get(&oid).cloned())
+    }
+
+    /// Records a new version of a table this transaction has locked.
+    pub fn put_table(&mut self, entry: TableEntry) {
+        let name = entry.schema.name.clone();
+        let oid = entry.schema.oid;
+        self.written.insert(oid, Some(Arc::new(entry)));
+        self.names.insert(name, Some(oid));
+    }
+
+    /// Drops a table this transaction has locked.
+    pub fn drop_table(&mut self, name: &str, oid: u32) {
+        self.written.insert(oid, None);
+        self.names.insert(name.to_string(), None);
+    }
+
+    pub fn allocate_oid(&self) -> u32 {
+        self.store.allocate_oid()
+    }
+
+    /// Publishes every change at once and releases the locks.
+    pub fn commit(mut self) {
+        if self.has_writes() {
+            let store = self.store.clone();
+            let _commit = lock(&store.commit_lock);
+            let mut state = (*store.snapshot()).clone();
+            for (name, oid) in self.names.drain() {
+                match oid {
+                    Some(oid) => state.names.insert(name, oid),
+                    None => state.names.remove(&name),
+                };
+            }
+            for (oid, entry) in self.written.drain() {
+                match entry {
+                    Some(entry) => {
+                        let mut entry = (*entry).clone();
+                        entry.generation = store.next_generation.fetch_add(1, Ordering::Relaxed);
+                        state.tables.insert(oid, Arc::new(entry));
+                    }
+                    None => {
+                        state.tables.remove(&oid);
+                    }
+                }
+            }
+            store.committed.store(Arc::new(state));
+        }
+        self.release_locks();
+    }
+
+    /// Forgets every change and releases the locks.
+    pub fn rollback(mut self) {
+        self.written.clear();
+        self.names.clear();
+        self.release_locks();
+    }
+
+    fn release_locks(&mut self) {
+        if !self.locked.is_empty() {
+            let locked = std::mem::take(&mut self.locked);
+            self.store.release(self.id, &locked);
+        }
+    }
+}
+
+impl Drop for Transaction {
+    fn drop(&mut self) {
+        self.release_locks();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::Store;
+    use crate::catalog::TableSchema;
+    use crate::storage::{TableData, TableEntry};
+
+    fn entry(store: &Store, name: &str) -> TableEntry {
+        TableEntry {
+            schema: Arc::new(TableSchema {
+                oid: store.allocate_oid(),
+                name: name.into(),
+                columns: Vec::new(),
+                unique_keys: Vec::new(),
+            }),
+            data: Arc::new(TableData::default()),
+            generation: 0,
+            unique_indexes: Arc::new(Vec::new()),
+        }
+    }
+
+    #[test]
+    fn commit_publishes_and_rollback_forgets() {
+        let store = Arc::new(Store::default());
+        let mut txn = store.begin();
+        assert!(txn.table_for_write("t").is_ok_and(|t| t.is_none()));
+        txn.put_table(entry(&store, "t"));
+        assert!(
+            store.snapshot().table_by_name("t").is_none(),
+            "uncommitted is invisible"
+        );
+        assert!(
+            txn.view().table_by_name("t").is_some(),
+            "own writes are visible"
+        );
+        txn.commit();
+        let committed = store.snapshot();
+        let t = committed.table_by_name("t").map(|t| t.generation);
+        assert!(t.is_some_and(|g| g > 0), "commit bumps the generation");
+
+        let mut txn = store.begin();
+        assert!(txn.table_for_write("u").is_ok());
+        txn.put_table(entry(&store, "u"));
+        txn.rollback();
+        assert!(store.snapshot().table_by_name("u").is_none());
+    }
+
+    #[test]
+    fn crossed_locks_are_a_deadlock_not_a_hang() {
+        let store = Arc::new(Store::default());
+        let mut first = store.begin();
+        let mut second = store.begin();
+        assert!(first.lock_name("a").is_ok());
+        assert!(second.lock_name("b").is_ok());
+        let waiter = std::thread::spawn(move || {
+            let result = first.lock_name("b");
+            drop(first);
+            result
+        });
+        // Give the first transaction time to start waiting for "b".
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let crossed = second.lock_name("a");
+        assert_eq!(crossed.map_err(|e| e.sqlstate()), Err("40P01"));
+        drop(second);
+        assert!(
+            waiter.join().is_ok_and(|r| r.is_ok()),
+            "the other side proceeds"
+        );
+    }
+}

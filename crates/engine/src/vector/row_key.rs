@@ -1,0 +1,53 @@
+//! Encodes the values of a row across several vectors into bytes that are equal exactly when
+//! the values are equal under SQL grouping semantics (NULLs equal each other, 1.5 = 1.50,
+//! -0 = 0, NaN = NaN). Used as hash keys by GROUP BY, DISTINCT and unique indexes.
+
+use super::{Vector, VectorData};
+
+/// Appends the key of `row` to `out`. Returns true if any value is NULL.
+pub fn encode_row_key(columns: &[&Vector], row: usize, out: &mut Vec<u8>) -> bool {
+    let mut any_null = false;
+    for column in columns {
+        if !column.is_valid(row) {
+            any_null = true;
+            out.push(0);
+            continue;
+        }
+        out.push(1);
+        match &column.data {
+            VectorData::Bool(v) => out.push(v[row] as u8),
+            VectorData::Int16(v) => out.extend_from_slice(&v[row].to_le_bytes()),
+            VectorData::Int32(v) => out.extend_from_slice(&v[row].to_le_bytes()),
+            VectorData::Int64(v) => out.extend_from_slice(&v[row].to_le_bytes()),
+            VectorData::Float32(v) => out.extend_from_slice(&canonical_f64(v[row] as f64)),
+            VectorData::Float64(v) => out.extend_from_slice(&canonical_f64(v[row])),
+            VectorData::Numeric(v) => {
+                let (mut mantissa, mut scale) = (v[row].mantissa(), v[row].scale());
+                while scale > 0 && mantissa % 10 == 0 {
+                    mantissa /= 10;
+                    scale -= 1;
+                }
+                out.extend_from_slice(&mantissa.to_le_bytes());
+                out.extend_from_slice(&scale.to_le_bytes());
+            }
+            VectorData::Text(s) => {
+                let bytes = s.get_bytes(row);
+                out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+                out.extend_from_slice(bytes);
+            }
+            VectorData::Date(v) => out.extend_from_slice(&v[row].to_le_bytes()),
+            VectorData::Timestamp(v) => out.extend_from_slice(&v[row].to_le_bytes()),
+        }
+    }
+    any_null
+}
+
+fn canonical_f64(value: f64) -> [u8; 8] {
+    if value.is_nan() {
+        f64::NAN.to_bits().to_le_bytes()
+    } else if value == 0.0 {
+        0u64.to_le_bytes()
+    } else {
+        value.to_bits().to_le_bytes()
+    }
+}
