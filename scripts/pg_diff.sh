@@ -18,7 +18,10 @@ if [[ ${1:-} == --complete ]]; then
     complete=(--complete)
     shift
 fi
-paths=("$@")
+paths=()
+for path in "$@"; do
+    paths+=("$(realpath "$path")")
+done
 if [[ ${#paths[@]} -eq 0 ]]; then
     paths=("$ROOT/tests/slt")
 fi
@@ -43,6 +46,8 @@ cleanup() {
     rm -rf "$tmp"
 }
 trap cleanup EXIT
+# PostgreSQL's tools refuse to start in a directory their user cannot read (e.g. /root/...).
+cd "$tmp"
 
 "${as_pg[@]}" "$PGBIN/initdb" -D "$tmp/data" -A trust -U postgres -E UTF8 --locale=C.UTF-8 \
     --no-sync >"$tmp/initdb.log" 2>&1 || { cat "$tmp/initdb.log" >&2; exit 1; }

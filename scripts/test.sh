@@ -29,7 +29,7 @@ step() {
 step "cargo fmt" cargo fmt --all --check
 step "cargo clippy" cargo clippy --workspace --all-targets -- -D warnings
 step "cargo build" cargo build --workspace
-step "cargo test" cargo test --workspace
+step "cargo test" cargo test --workspace --no-fail-fast
 step "pg_diff" scripts/pg_diff.sh
 if [[ -x tests/protocol/psql.sh ]]; then
     step "protocol (psql)" tests/protocol/psql.sh
