@@ -1,0 +1,75 @@
+//! The in-process target: statements go straight to a [`kestrel::Session`], values are
+//! printed by the engine's own text output ([`kestrel::vector::Vector::write_text`]), the
+//! same bytes the wire server would send.
+
+use std::panic::{self, AssertUnwindSafe};
+
+use kestrel::{Session, StatementResult};
+use sqllogictest::{DBOutput, DefaultColumnType, DB};
+
+use crate::format::{cell, last_output, tag_count, SqlError, StatementOutput};
+
+/// One connection of a test file to an in-process database.
+pub struct EngineDb {
+    session: Session,
+}
+
+impl EngineDb {
+    pub fn new(session: Session) -> EngineDb {
+        EngineDb { session }
+    }
+}
+
+impl DB for EngineDb {
+    type Error = SqlError;
+    type ColumnType = DefaultColumnType;
+
+    fn run(&mut self, sql: &str) -> Result<DBOutput<DefaultColumnType>, SqlError> {
+        // A panic is an engine bug; report it as the XX000 error the server would send, so
+        // the run goes on and lists every failing record rather than aborting the test.
+        let results = panic::catch_unwind(AssertUnwindSafe(|| self.session.execute(sql)))
+            .map_err(|payload| SqlError {
+                message: format!("engine panicked: {}", panic_message(payload.as_ref())),
+                sqlstate: Some("XX000".to_string()),
+            })??;
+        Ok(last_output(results.iter().map(statement_output).collect()))
+    }
+
+    fn error_sql_state(err: &SqlError) -> Option<String> {
+        err.sqlstate.clone()
+    }
+}
+
+fn statement_output(result: &StatementResult) -> StatementOutput {
+    let Some(columns) = &result.columns else {
+        return StatementOutput::Count(tag_count(&result.tag));
+    };
+    let mut rows = Vec::with_capacity(result.row_count());
+    let mut buf = Vec::new();
+    for batch in &result.batches {
+        for row in 0..batch.len() {
+            let values = batch.columns.iter().map(|vector| {
+                buf.clear();
+                let text = vector
+                    .write_text(row, &mut buf)
+                    .then(|| String::from_utf8_lossy(&buf));
+                cell(text.as_deref())
+            });
+            rows.push(values.collect());
+        }
+    }
+    StatementOutput::Rows {
+        column_count: columns.len(),
+        rows,
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s
+    } else {
+        "non-string panic payload"
+    }
+}

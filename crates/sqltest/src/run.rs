@@ -1,0 +1,301 @@
+//! Running .slt files against a [`Target`], each file in a fresh database, collecting every
+//! failing record of every file (up to a limit per file) instead of stopping at the first.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use kestrel::Database;
+use sqllogictest::{
+    default_normalizer, AsyncDB, DefaultColumnType, MakeConnection, Normalizer, Record, Runner,
+};
+use tokio_postgres::Config;
+
+use crate::engine::EngineDb;
+use crate::server::ServerProcess;
+use crate::wire::WireDb;
+
+/// Failures listed per file; after that many the rest of the file would mostly repeat them.
+const ERRORS_PER_FILE_MAX: usize = 10;
+
+/// Where the statements run.
+pub enum Target {
+    /// The engine in this process, a new [`Database`] per file.
+    Engine,
+    /// A new `kestrel serve` process per file, over the wire.
+    KestrelServer { binary: PathBuf },
+    /// A PostgreSQL server: each file runs in a database created for it through `admin`
+    /// (a connection to an existing database) and dropped afterwards.
+    Postgres { admin: Config },
+    /// Any server as it is: all files share the database of `config`.
+    Wire { config: Config },
+}
+
+/// The outcome of one file: no errors means it passed.
+pub struct FileReport {
+    pub path: PathBuf,
+    pub errors: Vec<String>,
+}
+
+impl FileReport {
+    pub fn passed(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    fn failed(path: &Path, error: impl fmt::Display) -> FileReport {
+        FileReport {
+            path: path.to_path_buf(),
+            errors: vec![error.to_string()],
+        }
+    }
+}
+
+impl fmt::Display for FileReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.passed() {
+            return write!(f, "ok   {}", self.path.display());
+        }
+        writeln!(f, "FAIL {}", self.path.display())?;
+        for error in &self.errors {
+            writeln!(f, "{}", error.trim_end())?;
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+impl Target {
+    /// Labels for `skipif` / `onlyif` records.
+    fn labels(&self) -> &'static [&'static str] {
+        match self {
+            Target::Engine => &["kestrel", "in-process"],
+            Target::KestrelServer { .. } => &["kestrel", "wire"],
+            Target::Postgres { .. } => &["postgres", "wire"],
+            Target::Wire { .. } => &["wire"],
+        }
+    }
+
+    /// Runs every record of `path`; must be called inside a tokio runtime.
+    pub async fn run_file(&self, path: &Path) -> FileReport {
+        let records = match sqllogictest::parse_file::<DefaultColumnType>(path) {
+            Ok(records) => records,
+            Err(e) => return FileReport::failed(path, format!("cannot parse: {e}")),
+        };
+        let errors = match self {
+            Target::Engine => {
+                let database = Database::new();
+                let connect = move || std::future::ready(Ok(EngineDb::new(database.connect())));
+                run_records(self.runner(connect), records).await
+            }
+            Target::KestrelServer { binary } => {
+                let mut server = match ServerProcess::start(binary) {
+                    Ok(server) => server,
+                    Err(e) => return FileReport::failed(path, e),
+                };
+                let mut errors =
+                    run_records(self.runner(wire_connect(server.config())), records).await;
+                if let Some(status) = server.exited() {
+                    errors.push(format!(
+                        "the server exited ({status}); its log:\n{}",
+                        server.log()
+                    ));
+                }
+                errors
+            }
+            Target::Postgres { admin } => {
+                let result = with_fresh_database(admin, |config| async move {
+                    run_records(self.runner(wire_connect(config)), records).await
+                })
+                .await;
+                match result {
+                    Ok(errors) => errors,
+                    Err(e) => vec![e],
+                }
+            }
+            Target::Wire { config } => {
+                run_records(self.runner(wire_connect(config.clone())), records).await
+            }
+        };
+        FileReport {
+            path: path.to_path_buf(),
+            errors,
+        }
+    }
+
+    /// Rewrites the expected output of `path` with what this server answers. Only for
+    /// [`Target::Postgres`]: expectations come from PostgreSQL, never from KestrelDB.
+    pub async fn complete_file(&self, path: &Path) -> Result<(), String> {
+        let Target::Postgres { admin } = self else {
+            return Err("--complete takes expected output from PostgreSQL only".to_string());
+        };
+        with_fresh_database(admin, |config| async move {
+            let mut runner = self.runner(wire_connect(config));
+            let result = runner
+                .update_test_file(path, " ", same_rows, default_normalizer, same_column_count)
+                .await
+                .map_err(|e| format!("cannot complete {}: {e}", path.display()));
+            runner.shutdown_async().await;
+            result
+        })
+        .await?
+    }
+
+    fn runner<D, M>(&self, connect: M) -> Runner<D, M>
+    where
+        D: AsyncDB<ColumnType = DefaultColumnType>,
+        M: MakeConnection<Conn = D>,
+    {
+        let mut runner = Runner::new(connect);
+        runner.with_validator(same_rows);
+        runner.with_column_validator(same_column_count);
+        for label in self.labels() {
+            runner.add_label(label);
+        }
+        runner
+    }
+}
+
+/// Runs records in order, going on after a failure so that one run shows them all.
+async fn run_records<D, M>(
+    mut runner: Runner<D, M>,
+    records: Vec<Record<DefaultColumnType>>,
+) -> Vec<String>
+where
+    D: AsyncDB<ColumnType = DefaultColumnType>,
+    M: MakeConnection<Conn = D>,
+{
+    let mut errors = Vec::new();
+    for record in records {
+        if let Record::Halt { .. } = record {
+            break;
+        }
+        if let Err(e) = runner.run_async(record).await {
+            errors.push(e.display(false).to_string());
+            if errors.len() == ERRORS_PER_FILE_MAX {
+                errors.push(format!(
+                    "stopped after {ERRORS_PER_FILE_MAX} failures in this file"
+                ));
+                break;
+            }
+        }
+    }
+    runner.shutdown_async().await;
+    errors
+}
+
+/// A connection maker for the wire targets: each `connection` name of a file gets its own
+/// session against the same database.
+fn wire_connect(
+    config: Config,
+) -> impl FnMut() -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<WireDb, crate::SqlError>>>>
+{
+    move || {
+        let config = config.clone();
+        Box::pin(async move { WireDb::connect(&config).await })
+    }
+}
+
+/// Runs `body` with the settings of a new, empty PostgreSQL database, dropped afterwards.
+async fn with_fresh_database<F, Fut, T>(admin: &Config, body: F) -> Result<T, String>
+where
+    F: FnOnce(Config) -> Fut,
+    Fut: std::future::Future<Output = T>,
+{
+    static DATABASES_CREATED: AtomicUsize = AtomicUsize::new(0);
+    let name = format!(
+        "slt_{}_{}",
+        std::process::id(),
+        DATABASES_CREATED.fetch_add(1, Ordering::Relaxed)
+    );
+    let admin_db = WireDb::connect(admin)
+        .await
+        .map_err(|e| format!("cannot connect to PostgreSQL: {e}"))?;
+    admin_db
+        .simple_query(&format!("CREATE DATABASE {name}"))
+        .await
+        .map_err(|e| format!("cannot create database {name}: {e}"))?;
+    let mut config = admin.clone();
+    config.dbname(&name);
+    let result = body(config).await;
+    admin_db
+        .simple_query(&format!("DROP DATABASE {name} WITH (FORCE)"))
+        .await
+        .map_err(|e| format!("cannot drop database {name}: {e}"))?;
+    Ok(result)
+}
+
+/// Rows match when their values, joined by a space, match the expected line, with runs of
+/// whitespace counting as one space. Unlike sqllogictest's default (which trims each value
+/// first), a value of only spaces such as `''::char(3)` does not leave a stray separator.
+fn same_rows(normalizer: Normalizer, actual: &[Vec<String>], expected: &[String]) -> bool {
+    actual.len() == expected.len()
+        && actual
+            .iter()
+            .zip(expected)
+            .all(|(row, line)| normalizer(&row.join(" ")) == normalizer(line))
+}
+
+/// Column type letters are not compared — the simple query protocol carries no types — but
+/// their number must match the number of columns returned.
+#[allow(clippy::ptr_arg)] // the signature sqllogictest asks for
+fn same_column_count(actual: &Vec<DefaultColumnType>, expected: &Vec<DefaultColumnType>) -> bool {
+    actual.len() == expected.len()
+}
+
+/// The corpus: `tests/slt` of the workspace.
+pub fn corpus_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/slt");
+    // Canonical, so that reports name files without `crates/sqltest/../..`.
+    dir.canonicalize().unwrap_or(dir)
+}
+
+/// Every `.slt` file under `path` (or `path` itself if it is a file), sorted.
+pub fn slt_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    if path.is_dir() {
+        for entry in std::fs::read_dir(path)? {
+            let entry_path = entry?.path();
+            if entry_path.is_dir() {
+                files.extend(slt_files(&entry_path)?);
+            } else if entry_path.extension().is_some_and(|e| e == "slt") {
+                files.push(entry_path);
+            }
+        }
+    } else {
+        files.push(path.to_path_buf());
+    }
+    files.sort();
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(rows: &[&[&str]]) -> Vec<Vec<String>> {
+        rows.iter()
+            .map(|r| r.iter().map(|v| v.to_string()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn rows_compare_with_whitespace_collapsed() {
+        let expected = vec!["3 (empty)".to_string(), "a b c".to_string()];
+        let normalizer: Normalizer = default_normalizer;
+        assert!(same_rows(
+            normalizer,
+            &rows(&[&["3", "(empty)", "   "], &["a", "b  c"]]),
+            &expected
+        ));
+        assert!(!same_rows(
+            normalizer,
+            &rows(&[&["3", "(empty)"], &["a", "b"]]),
+            &expected
+        ));
+        assert!(!same_rows(
+            normalizer,
+            &rows(&[&["3", "(empty)"]]),
+            &expected
+        ));
+    }
+}

@@ -1,0 +1,90 @@
+//! The wire target: tokio-postgres's simple query protocol against any PostgreSQL-speaking
+//! server — a `kestrel serve` process or a real PostgreSQL. The simple protocol returns every
+//! value in text format, exactly what the expected output holds.
+
+use std::time::Duration;
+
+use sqllogictest::{AsyncDB, DBOutput, DefaultColumnType};
+use tokio::task::JoinHandle;
+use tokio_postgres::{Client, Config, NoTls, SimpleQueryMessage};
+
+use crate::format::{cell, last_output, SqlError, StatementOutput};
+
+/// Longer than any statement of the corpus should take; a hung server fails the record
+/// instead of hanging the test run.
+const STATEMENT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// One client connection.
+pub struct WireDb {
+    client: Client,
+    connection: JoinHandle<()>,
+}
+
+impl WireDb {
+    /// Connects; must be called inside a tokio runtime, which drives the connection.
+    pub async fn connect(config: &Config) -> Result<WireDb, SqlError> {
+        let (client, connection) = config.connect(NoTls).await?;
+        let connection = tokio::spawn(async move {
+            // A broken connection shows up as the error of the next statement.
+            let _ = connection.await;
+        });
+        Ok(WireDb { client, connection })
+    }
+
+    /// Runs `sql` and returns each statement's output.
+    pub async fn simple_query(&self, sql: &str) -> Result<Vec<StatementOutput>, SqlError> {
+        let messages = tokio::time::timeout(STATEMENT_TIMEOUT, self.client.simple_query(sql))
+            .await
+            .map_err(|_| SqlError {
+                message: format!("no answer within {}s", STATEMENT_TIMEOUT.as_secs()),
+                sqlstate: None,
+            })??;
+        let mut outputs = Vec::new();
+        let mut rows: Option<(usize, Vec<Vec<String>>)> = None;
+        for message in messages {
+            match message {
+                SimpleQueryMessage::RowDescription(columns) => {
+                    rows = Some((columns.len(), Vec::new()));
+                }
+                SimpleQueryMessage::Row(row) => {
+                    let values = (0..row.len()).map(|i| cell(row.get(i))).collect();
+                    match &mut rows {
+                        Some((_, rows)) => rows.push(values),
+                        None => rows = Some((row.len(), vec![values])),
+                    }
+                }
+                SimpleQueryMessage::CommandComplete(count) => {
+                    outputs.push(match rows.take() {
+                        Some((column_count, rows)) => StatementOutput::Rows { column_count, rows },
+                        None => StatementOutput::Count(count),
+                    });
+                }
+                // The enum is non_exhaustive; a new message kind carries no result rows.
+                _ => {}
+            }
+        }
+        Ok(outputs)
+    }
+}
+
+#[async_trait::async_trait]
+impl AsyncDB for WireDb {
+    type Error = SqlError;
+    type ColumnType = DefaultColumnType;
+
+    async fn run(&mut self, sql: &str) -> Result<DBOutput<DefaultColumnType>, SqlError> {
+        Ok(last_output(self.simple_query(sql).await?))
+    }
+
+    async fn shutdown(&mut self) {
+        self.connection.abort();
+    }
+
+    async fn sleep(dur: Duration) {
+        tokio::time::sleep(dur).await;
+    }
+
+    fn error_sql_state(err: &SqlError) -> Option<String> {
+        err.sqlstate.clone()
+    }
+}

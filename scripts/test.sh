@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The one test command: formatting, lints, build, unit and sqllogictest tests (in-process and
+# over the wire), the PostgreSQL differential run, and the protocol tests. Runs every step
+# even after a failure, so one run shows everything, and ends with `N passed, M failed`.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+
+passed=0
+failed=0
+failures=()
+
+step() {
+    local name=$1
+    shift
+    echo "==> $name"
+    local start=$SECONDS
+    if "$@"; then
+        passed=$((passed + 1))
+        echo "<== $name: ok ($((SECONDS - start))s)"
+    else
+        failed=$((failed + 1))
+        failures+=("$name")
+        echo "<== $name: FAILED ($((SECONDS - start))s)"
+    fi
+}
+
+step "cargo fmt" cargo fmt --all --check
+step "cargo clippy" cargo clippy --workspace --all-targets -- -D warnings
+step "cargo build" cargo build --workspace
+step "cargo test" cargo test --workspace --no-fail-fast
+step "pg_diff" scripts/pg_diff.sh
+if [[ -x tests/protocol/psql.sh ]]; then
+    step "protocol (psql)" tests/protocol/psql.sh
+elif [[ -e tests/protocol/psql.sh ]]; then
+    step "protocol (psql)" bash tests/protocol/psql.sh
+fi
+
+for name in "${failures[@]+"${failures[@]}"}"; do
+    echo "failed: $name"
+done
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
