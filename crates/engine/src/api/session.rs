@@ -90,6 +90,8 @@ pub struct Session {
     txn: Option<Transaction>,
     block: Block,
     settings: Settings,
+    /// The settings when the transaction began: ROLLBACK restores them.
+    settings_at_begin: Option<Settings>,
     notices: Vec<Notice>,
 }
 
@@ -101,6 +103,7 @@ impl Session {
             txn: None,
             block: Block::None,
             settings: Settings::default(),
+            settings_at_begin: None,
             notices: Vec::new(),
         }
     }
@@ -300,10 +303,17 @@ impl Session {
                 txn.rollback();
             }
         }
+        let saved = self.settings_at_begin.take();
+        if let (false, Some(saved)) = (commit, saved) {
+            self.settings.restore(saved);
+        }
         self.block = Block::None;
     }
 
     fn transaction(&mut self) -> &mut Transaction {
+        if self.txn.is_none() {
+            self.settings_at_begin = Some(self.settings.clone());
+        }
         let store = &self.store;
         self.txn.get_or_insert_with(|| store.begin())
     }
@@ -432,8 +442,15 @@ impl Session {
                 StatementResult::command("ROLLBACK")
             }
             BoundStatement::Set(set) => {
-                self.settings.set(&set.name, set.value.as_deref())?;
-                StatementResult::command("SET")
+                // SET is transactional: inside a block ROLLBACK undoes it.
+                if self.block != Block::None {
+                    self.transaction();
+                }
+                match &set.name {
+                    Some(name) => self.settings.set(name, set.value.as_deref())?,
+                    None => self.settings.reset_all(),
+                }
+                StatementResult::command(if set.value.is_none() { "RESET" } else { "SET" })
             }
             BoundStatement::Show { name } => {
                 let columns = self.show_columns(&name)?;

@@ -231,6 +231,7 @@ const DEFINITIONS: &[Definition] = &[
 ];
 
 /// One session's setting values.
+#[derive(Clone)]
 pub struct Settings {
     values: Vec<String>,
     /// Custom `prefix.name` settings PostgreSQL accepts without knowing them.
@@ -299,6 +300,34 @@ impl Settings {
                 .map(|(_, v)| ("", v.clone()))
                 .ok_or_else(|| unrecognized(name)),
         }
+    }
+
+    /// `RESET ALL`.
+    pub fn reset_all(&mut self) {
+        for (index, definition) in DEFINITIONS.iter().enumerate() {
+            if definition.reported
+                && self.values[index] != definition.default
+                && !self.changed.contains(&index)
+            {
+                self.changed.push(index);
+            }
+            self.values[index] = definition.default.to_string();
+        }
+        self.custom.clear();
+    }
+
+    /// Goes back to `saved` (ROLLBACK undoes SET), reporting what that changes.
+    pub fn restore(&mut self, saved: Settings) {
+        for (index, definition) in DEFINITIONS.iter().enumerate() {
+            if definition.reported
+                && self.values[index] != saved.values[index]
+                && !self.changed.contains(&index)
+            {
+                self.changed.push(index);
+            }
+        }
+        self.values = saved.values;
+        self.custom = saved.custom;
     }
 
     /// Reported settings changed since the last call.

@@ -28,14 +28,13 @@ pub fn common_type(a: DataType, b: DataType) -> Option<DataType> {
     if a == b {
         return Some(match a {
             T::Numeric(_) => T::Numeric(None),
-            // Operators on character(n) ignore trailing blanks: compare as text, whose cast
-            // from character(n) strips them.
-            T::Unknown | T::Char(_) => T::Text,
+            T::Unknown => T::Text,
+            T::Char(_) => T::Char(None),
             other => other,
         });
     }
     match (a, b) {
-        (T::Char(_), T::Unknown) | (T::Unknown, T::Char(_)) => Some(T::Text),
+        (T::Char(_), T::Unknown) | (T::Unknown, T::Char(_)) => Some(T::Char(None)),
         (T::Unknown, other) | (other, T::Unknown) => Some(other),
         _ if a.category() == TypeCategory::Numeric && b.category() == TypeCategory::Numeric => {
             if a == T::Float32 || b == T::Float32 {

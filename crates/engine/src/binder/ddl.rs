@@ -147,13 +147,20 @@ impl Binder<'_> {
         })
     }
 
-    /// PostgreSQL checks a DEFAULT at CREATE time: it must bind without columns and cast to
-    /// the column's type.
+    /// PostgreSQL checks a DEFAULT at CREATE time: it must bind without columns and convert
+    /// to the column's type; the type's length or precision limit applies only when a row is
+    /// written.
     fn check_default(&mut self, def: &ColumnDef, expr: &ast::Expr) -> Result<()> {
         self.aggregate_forbidden_in = Some("DEFAULT expressions");
         let bound = self.bind_expr(expr, &Scope::default());
         self.aggregate_forbidden_in = None;
-        let bound = bound?;
+        let bound = bound.map_err(|e| match e.state {
+            SqlState::UndefinedColumn | SqlState::UndefinedTable => Error::new(
+                SqlState::FeatureNotSupported,
+                "cannot use column reference in DEFAULT expression",
+            ),
+            _ => e,
+        })?;
         let from = bound.ty();
         if from != crate::types::DataType::Unknown
             && !can_cast(from, def.data_type, CastContext::Assignment)
@@ -167,7 +174,7 @@ impl Binder<'_> {
             )
             .with_hint("You will need to rewrite or cast the expression."));
         }
-        self.coerce(bound, def.data_type, CastContext::Assignment)?;
+        self.coerce(bound, without_limit(def.data_type), CastContext::Assignment)?;
         Ok(())
     }
 
@@ -184,6 +191,17 @@ impl Binder<'_> {
         }
         let names = names.iter().map(table_name).collect::<Result<Vec<_>>>()?;
         Ok(BoundStatement::DropTable { names, if_exists })
+    }
+}
+
+/// A type without its length or precision limit.
+fn without_limit(ty: crate::types::DataType) -> crate::types::DataType {
+    use crate::types::DataType;
+    match ty {
+        DataType::Varchar(_) => DataType::Varchar(None),
+        DataType::Char(_) => DataType::Char(None),
+        DataType::Numeric(_) => DataType::Numeric(None),
+        other => other,
     }
 }
 

@@ -127,7 +127,8 @@ impl Binder<'_> {
                 full[column] = Some(if is_default_keyword(expr) {
                     self.column_default(schema, column)?
                 } else {
-                    let bound = self.bind_expr(expr, &empty)?;
+                    let bound =
+                        self.bind_expr_for(expr, schema.columns[column].data_type, &empty)?;
                     self.assign(schema, column, bound)?
                 });
             }

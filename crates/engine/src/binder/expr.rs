@@ -120,7 +120,7 @@ impl Binder<'_> {
                     return Err(Error::unsupported(format!("the cast {expr}")));
                 }
                 let to = bind_data_type(data_type)?;
-                let input = self.bind_expr(inner, scope)?;
+                let input = self.bind_expr_for(inner, to, scope)?;
                 self.coerce(input, to, CastContext::Explicit)
             }
             Expr::IsNull(inner) | Expr::IsNotNull(inner) => Ok(ScalarExpr::IsNull {
@@ -183,16 +183,15 @@ impl Binder<'_> {
                 pattern,
                 escape_char,
             } => {
-                if *any || escape_char.is_some() {
+                if *any {
                     return Err(Error::unsupported(format!("the LIKE form {expr}")));
                 }
-                self.bind_like(
-                    inner,
-                    pattern,
-                    *negated,
-                    matches!(expr, Expr::ILike { .. }),
-                    scope,
-                )
+                let case_insensitive = matches!(expr, Expr::ILike { .. });
+                let like = self.bind_like(inner, pattern, *negated, case_insensitive, scope)?;
+                match escape_char {
+                    None => Ok(like),
+                    Some(escape) => with_like_escape(like, escape),
+                }
             }
             Expr::Case {
                 operand,
@@ -211,6 +210,41 @@ impl Binder<'_> {
                 None => Err(Error::unsupported(format!("the expression {other}"))),
             },
         }
+    }
+
+    /// Binds an expression whose value goes to type `target`. A numeric literal bound for a
+    /// float is read as a float directly, so literals beyond NUMERIC's 38 digits such as
+    /// `1e308::float8` still work.
+    pub(super) fn bind_expr_for(
+        &mut self,
+        expr: &Expr,
+        target: DataType,
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        if matches!(target, DataType::Float32 | DataType::Float64) {
+            let (negative, inner) = match expr {
+                Expr::UnaryOp {
+                    op: UnaryOperator::Minus,
+                    expr,
+                } => (true, expr.as_ref()),
+                other => (false, other),
+            };
+            if let Expr::Value(v) = inner {
+                if let Value::Number(text, _) = &v.value {
+                    let text = if negative {
+                        format!("-{text}")
+                    } else {
+                        text.clone()
+                    };
+                    let value = crate::types::float::parse_f64(&text)?;
+                    return Ok(ScalarExpr::literal(
+                        ScalarValue::Float64(value),
+                        DataType::Float64,
+                    ));
+                }
+            }
+        }
+        self.bind_expr(expr, scope)
     }
 
     /// A column of the current scope, else of an enclosing query (a correlated reference).
@@ -525,7 +559,12 @@ impl Binder<'_> {
             CompareOp::Gt => ">",
             CompareOp::GtEq => ">=",
         };
-        let (l, r, _) = self.coerce_pair(l, r, symbol)?;
+        let (mut l, mut r, common) = self.coerce_pair(l, r, symbol)?;
+        if let DataType::Char(_) = common {
+            // character comparisons ignore trailing blanks: compare the texts without them.
+            l = self.coerce(l, DataType::Text, CastContext::Implicit)?;
+            r = self.coerce(r, DataType::Text, CastContext::Implicit)?;
+        }
         Ok(ScalarExpr::Compare {
             op,
             left: Box::new(l),
@@ -770,11 +809,8 @@ impl Binder<'_> {
         filter: Option<&Expr>,
         scope: &Scope,
     ) -> Result<ScalarExpr> {
-        if filter.is_some() || distinct {
-            return Err(Error::unsupported(format!(
-                "{} with DISTINCT or FILTER",
-                func.name()
-            )));
+        if distinct && star {
+            return Err(Error::syntax("syntax error at or near \"*\""));
         }
         let Some(collector) = self.aggregates.take() else {
             let state = SqlState::GroupingError;
@@ -793,6 +829,8 @@ impl Binder<'_> {
             (_, false, [arg]) => Some(self.bind_expr(arg, scope)),
             _ => None,
         };
+        self.aggregate_forbidden_in = None;
+        let filter = filter.map(|f| self.bind_condition(f, scope, "FILTER"));
         self.aggregate_forbidden_in = saved_clause;
         let mut collector = collector;
         let result = (|| {
@@ -823,7 +861,8 @@ impl Binder<'_> {
             collector.calls.push(AggregateCall {
                 func,
                 arg,
-                distinct: false,
+                distinct,
+                filter: filter.transpose()?,
                 ty,
             });
             Ok(ScalarExpr::Column {
@@ -834,6 +873,80 @@ impl Binder<'_> {
         self.aggregates = Some(collector);
         result
     }
+}
+
+/// `LIKE pattern ESCAPE e`: rewrites a constant pattern into the default backslash escaping,
+/// so the matcher has one escape rule. ESCAPE '' means no escape character.
+fn with_like_escape(like: ScalarExpr, escape: &Expr) -> Result<ScalarExpr> {
+    let escape = match escape {
+        Expr::Value(v) => match &v.value {
+            Value::SingleQuotedString(s) | Value::EscapedStringLiteral(s) => s.clone(),
+            _ => return Err(Error::unsupported("a non-literal ESCAPE")),
+        },
+        _ => return Err(Error::unsupported("a non-literal ESCAPE")),
+    };
+    let mut escape_chars = escape.chars();
+    let escape = match (escape_chars.next(), escape_chars.next()) {
+        (None, _) => None,
+        (Some(c), None) => Some(c),
+        _ => {
+            return Err(
+                Error::new(SqlState::InvalidEscapeSequence, "invalid escape string")
+                    .with_hint("Escape string must be empty or one character."),
+            )
+        }
+    };
+    let ScalarExpr::Like {
+        input,
+        pattern,
+        negated,
+        case_insensitive,
+    } = like
+    else {
+        return Err(Error::internal("LIKE did not bind to a LIKE"));
+    };
+    let text = match *pattern {
+        ScalarExpr::Literal {
+            value: ScalarValue::Text(text),
+            ..
+        } => text,
+        ScalarExpr::Literal {
+            value: ScalarValue::Null,
+            ..
+        } => return Ok(ScalarExpr::null(DataType::Bool)),
+        _ => return Err(Error::unsupported("ESCAPE with a non-constant pattern")),
+    };
+    let mut rewritten = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if Some(c) == escape {
+            match chars.next() {
+                Some(next) => {
+                    rewritten.push('\\');
+                    rewritten.push(next);
+                }
+                None => {
+                    return Err(Error::new(
+                        SqlState::InvalidEscapeSequence,
+                        "LIKE pattern must not end with escape character",
+                    ))
+                }
+            }
+        } else if c == '\\' {
+            rewritten.push_str("\\\\");
+        } else {
+            rewritten.push(c);
+        }
+    }
+    Ok(ScalarExpr::Like {
+        input,
+        pattern: Box::new(ScalarExpr::literal(
+            ScalarValue::Text(rewritten),
+            DataType::Text,
+        )),
+        negated,
+        case_insensitive,
+    })
 }
 
 /// A subquery used as a value must return exactly one column.

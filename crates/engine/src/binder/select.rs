@@ -214,7 +214,16 @@ impl Binder<'_> {
                     return Ok(None);
                 }
             }
-            let bound = binder.bind_expr(expr, &empty)?;
+            let bound = binder.bind_expr(expr, &empty).map_err(|e| {
+                if e.state == SqlState::UndefinedColumn {
+                    Error::new(
+                        SqlState::InvalidColumnReference,
+                        "argument of LIMIT must not contain variables",
+                    )
+                } else {
+                    e
+                }
+            })?;
             Ok(Some(binder.coerce(
                 bound,
                 DataType::Int64,

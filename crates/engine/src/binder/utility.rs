@@ -48,12 +48,12 @@ impl Binder<'_> {
                 variable,
                 values,
             }) => BoundStatement::Set(SetVariable {
-                name: variable.to_string().to_lowercase(),
+                name: Some(variable.to_string().to_lowercase()),
                 value: setting_value(values)?,
             }),
             Statement::Set(ast::Set::SetTimeZone { local: _, value }) => {
                 BoundStatement::Set(SetVariable {
-                    name: "timezone".into(),
+                    name: Some("timezone".into()),
                     value: setting_value(std::slice::from_ref(value))?,
                 })
             }
@@ -61,7 +61,7 @@ impl Binder<'_> {
                 charset_name,
                 collation_name: None,
             }) => BoundStatement::Set(SetVariable {
-                name: "client_encoding".into(),
+                name: Some("client_encoding".into()),
                 value: Some(charset_name.value.clone()),
             }),
             Statement::Set(ast::Set::SetTransaction {
@@ -71,16 +71,20 @@ impl Binder<'_> {
             }) => {
                 check_modes(modes)?;
                 BoundStatement::Set(SetVariable {
-                    name: "transaction_isolation".into(),
+                    name: Some("transaction_isolation".into()),
                     value: Some("read committed".into()),
                 })
             }
             Statement::Reset(reset) => match &reset.reset {
                 Reset::ConfigurationParameter(name) => BoundStatement::Set(SetVariable {
-                    name: name.to_string().to_lowercase(),
+                    name: Some(name.to_string().to_lowercase()),
                     value: None,
                 }),
-                Reset::ALL | Reset::SessionAuthorization => {
+                Reset::ALL => BoundStatement::Set(SetVariable {
+                    name: None,
+                    value: None,
+                }),
+                Reset::SessionAuthorization => {
                     return Err(Error::unsupported(format!("{statement}")))
                 }
             },

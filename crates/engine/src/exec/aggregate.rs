@@ -3,9 +3,10 @@
 
 use std::sync::Arc;
 
-use hashbrown::HashMap;
+use hashbrown::{HashMap, HashSet};
 
 use super::expression::evaluate;
+use super::filter::selected_rows;
 use super::{BoxedOperator, ExecContext, Operator};
 use crate::error::Result;
 use crate::function::aggregate::Accumulator;
@@ -48,6 +49,8 @@ impl AggregateExec {
         let mut groups = if self.group_by.is_empty() { 1 } else { 0 };
         accumulators.iter_mut().for_each(|a| a.resize(groups));
         let mut row_groups: Vec<u32> = Vec::new();
+        let mut distinct_seen: Vec<HashSet<Box<[u8]>>> =
+            self.aggregates.iter().map(|_| HashSet::new()).collect();
         let mut key_buf = Vec::new();
         while let Some(batch) = self.input.next(ctx)? {
             row_groups.clear();
@@ -79,12 +82,24 @@ impl AggregateExec {
                 }
                 accumulators.iter_mut().for_each(|a| a.resize(groups));
             }
-            for (acc, call) in accumulators.iter_mut().zip(&self.aggregates) {
+            for ((acc, call), seen) in accumulators
+                .iter_mut()
+                .zip(&self.aggregates)
+                .zip(&mut distinct_seen)
+            {
                 let input = match &call.arg {
                     Some(arg) => Some(evaluate(arg, &batch, ctx)?),
                     None => None,
                 };
-                acc.update(&row_groups, input.as_deref(), batch.len())?;
+                match counted_rows(call, &batch, input.as_deref(), &row_groups, seen, ctx)? {
+                    None => acc.update(&row_groups, input.as_deref(), batch.len())?,
+                    Some(rows) => {
+                        let groups: Vec<u32> =
+                            rows.iter().map(|&r| row_groups[r as usize]).collect();
+                        let input = input.map(|v| v.gather(&rows));
+                        acc.update(&groups, input.as_ref(), rows.len())?;
+                    }
+                }
             }
         }
         let mut columns: Vec<Arc<Vector>> = keys.into_iter().map(Arc::new).collect();
@@ -96,6 +111,41 @@ impl AggregateExec {
         }
         Ok(split_batch(Batch::new(columns, groups)))
     }
+}
+
+/// The rows of `batch` an aggregate call takes in, when not all: those passing its FILTER,
+/// and for DISTINCT only the first occurrence of each (group, value).
+fn counted_rows(
+    call: &AggregateCall,
+    batch: &Batch,
+    input: Option<&Vector>,
+    row_groups: &[u32],
+    seen: &mut HashSet<Box<[u8]>>,
+    ctx: &ExecContext,
+) -> Result<Option<Vec<u32>>> {
+    if call.filter.is_none() && !call.distinct {
+        return Ok(None);
+    }
+    let mut rows = match &call.filter {
+        Some(filter) => selected_rows(batch, filter, ctx)?,
+        None => (0..batch.len() as u32).collect(),
+    };
+    if let (true, Some(input)) = (call.distinct, input) {
+        let mut key = Vec::new();
+        rows.retain(|&row| {
+            key.clear();
+            key.extend_from_slice(&row_groups[row as usize].to_le_bytes());
+            if encode_row_key(&[input], row as usize, &mut key) {
+                return false; // NULLs are not counted anyway.
+            }
+            if seen.contains(key.as_slice()) {
+                return false;
+            }
+            seen.insert(key.as_slice().into());
+            true
+        });
+    }
+    Ok(Some(rows))
 }
 
 impl Operator for AggregateExec {

@@ -382,20 +382,23 @@ fn case(
         }
         let cond = evaluate_on(when, batch, &remaining, ctx)?;
         let cond_values = bools(&cond)?;
-        let (taken, rest): (Vec<(usize, u32)>, Vec<(usize, u32)>) = remaining
-            .iter()
-            .enumerate()
-            .map(|(i, &row)| (i, row))
-            .partition(|&(i, _)| cond.is_valid(i) && cond_values[i]);
-        if !taken.is_empty() {
-            let rows: Vec<u32> = taken.iter().map(|&(_, row)| row).collect();
+        let mut rows = Vec::new();
+        let mut rest = Vec::new();
+        for (i, &row) in remaining.iter().enumerate() {
+            if cond.is_valid(i) && cond_values[i] {
+                rows.push(row);
+            } else {
+                rest.push(row);
+            }
+        }
+        if !rows.is_empty() {
             let result = evaluate_on(then, batch, &rows, ctx)?;
             for (pos, &row) in rows.iter().enumerate() {
                 picks[row as usize] = Some((parts.len(), pos));
             }
             parts.push(result);
         }
-        remaining = rest.into_iter().map(|(_, row)| row).collect();
+        remaining = rest;
     }
     if let (Some(else_result), false) = (else_result, remaining.is_empty()) {
         let result = evaluate_on(else_result, batch, &remaining, ctx)?;

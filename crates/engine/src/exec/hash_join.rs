@@ -74,14 +74,14 @@ impl HashJoinExec {
         let mut heads: HashMap<Box<[u8]>, u32> = HashMap::with_capacity(rows.len());
         let mut next = vec![NULL_ROW; rows.len()];
         let mut key = Vec::new();
-        for row in 0..rows.len() {
+        for (row, next_row) in next.iter_mut().enumerate() {
             key.clear();
             if encode_row_key(&key_refs, row, &mut key) {
                 continue;
             }
             match heads.get_mut(key.as_slice()) {
                 Some(head) => {
-                    next[row] = *head;
+                    *next_row = *head;
                     *head = row as u32;
                 }
                 None => {

@@ -423,11 +423,11 @@ fn update_min_max(best: &mut Vector, seen: &mut [bool], max: bool, groups: &[u32
             }
             if changed {
                 let mut rebuilt = StringVec::with_capacity(b.len(), 0);
-                for g in 0..b.len() {
+                for (g, seen_group) in seen.iter_mut().enumerate().take(b.len()) {
                     match current.get(g).copied().flatten() {
                         Some(value) => {
                             rebuilt.push(value);
-                            seen[g] = true;
+                            *seen_group = true;
                         }
                         None => rebuilt.push(b.get(g)),
                     }

@@ -23,7 +23,10 @@ pub struct AggregateCall {
     pub func: AggregateFunction,
     /// `None` for `count(*)`.
     pub arg: Option<ScalarExpr>,
+    /// Each distinct argument value counts once per group.
     pub distinct: bool,
+    /// `FILTER (WHERE ...)`: only rows where it is true count.
+    pub filter: Option<ScalarExpr>,
     pub ty: DataType,
 }
 
@@ -189,7 +192,8 @@ impl LogicalPlan {
 /// `SET name = value` / `RESET name` / `SET name TO DEFAULT`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetVariable {
-    pub name: String,
+    /// `None` for RESET ALL.
+    pub name: Option<String>,
     /// `None` resets to the default.
     pub value: Option<String>,
 }
