@@ -52,6 +52,10 @@ pub fn common_type(a: DataType, b: DataType) -> Option<DataType> {
         }
         _ if a.is_string() && b.is_string() => Some(T::Text),
         (T::Date, T::Timestamp) | (T::Timestamp, T::Date) => Some(T::Timestamp),
+        // timestamptz is the preferred type of the datetime category.
+        (T::Date | T::Timestamp, T::TimestampTz) | (T::TimestampTz, T::Date | T::Timestamp) => {
+            Some(T::TimestampTz)
+        }
         _ => None,
     }
 }
@@ -90,7 +94,13 @@ pub fn union_type(types: &[DataType], what: &str) -> Result<DataType> {
                     result = DataType::Numeric(None);
                 }
             }
-            (TypeCategory::DateTime, TypeCategory::DateTime) => result = DataType::Timestamp,
+            (TypeCategory::DateTime, TypeCategory::DateTime) => {
+                result = if result == DataType::TimestampTz || ty == DataType::TimestampTz {
+                    DataType::TimestampTz
+                } else {
+                    DataType::Timestamp
+                }
+            }
             _ => {
                 return Err(Error::new(
                     SqlState::DatatypeMismatch,

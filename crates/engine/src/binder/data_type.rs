@@ -46,6 +46,11 @@ pub fn bind_data_type(ty: &ast::DataType) -> Result<DataType> {
         A::Timestamp(None, TimezoneInfo::None | TimezoneInfo::WithoutTimeZone) => {
             DataType::Timestamp
         }
+        A::Timestamp(None, TimezoneInfo::WithTimeZone | TimezoneInfo::Tz) => DataType::TimestampTz,
+        A::Interval {
+            fields: None,
+            precision: None,
+        } => DataType::Interval,
         A::Custom(name, modifiers) if modifiers.is_empty() => custom(&name.to_string())?,
         other => return Err(Error::unsupported(format!("type {other}"))),
     })
@@ -69,6 +74,8 @@ fn custom(name: &str) -> Result<DataType> {
         "numeric" | "decimal" => DataType::Numeric(None),
         "date" => DataType::Date,
         "timestamp" => DataType::Timestamp,
+        "timestamptz" => DataType::TimestampTz,
+        "interval" => DataType::Interval,
         other => {
             return Err(Error::new(
                 SqlState::UndefinedObject,
@@ -145,5 +152,7 @@ pub fn type_column_name(ty: DataType) -> &'static str {
         DataType::Char(_) => "bpchar",
         DataType::Date => "date",
         DataType::Timestamp => "timestamp",
+        DataType::TimestampTz => "timestamptz",
+        DataType::Interval => "interval",
     }
 }

@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 
 use crate::error::{Error, Result};
-use crate::types::{float, DataType, Decimal, ScalarValue};
+use crate::types::{float, DataType, Decimal, Interval, ScalarValue};
 use crate::vector::{Bitmap, StringVec, Vector, VectorData};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -399,8 +399,12 @@ fn update_min_max(best: &mut Vector, seen: &mut [bool], max: bool, groups: &[u32
             typed!(b, i, |a: &Decimal, b| a.cmp(b))
         }
         (VectorData::Date(b), VectorData::Date(i)) => typed!(b, i, |a: &i32, b| a.cmp(b)),
-        (VectorData::Timestamp(b), VectorData::Timestamp(i)) => {
+        (VectorData::Timestamp(b), VectorData::Timestamp(i))
+        | (VectorData::TimestampTz(b), VectorData::TimestampTz(i)) => {
             typed!(b, i, |a: &i64, b| a.cmp(b))
+        }
+        (VectorData::Interval(b), VectorData::Interval(i)) => {
+            typed!(b, i, Interval::cmp_span)
         }
         (VectorData::Text(b), VectorData::Text(i)) => {
             // Strings change length, so rebuild the column once per batch that changed it.

@@ -7,7 +7,9 @@
 //! straight into the result's byte buffer, so a cast to text allocates nothing per row.
 
 use crate::error::{Error, Result, SqlState};
-use crate::types::{datetime, float, text_io, DataType, Decimal, NumericTypmod, ScalarValue};
+use crate::types::{
+    datetime, float, text_io, DataType, Decimal, Interval, NumericTypmod, ScalarValue,
+};
 use crate::vector::{write_int, Bitmap, StringVec, Vector, VectorData};
 
 /// Where a cast happens, as pg_cast's castcontext: `CAST`/`::` is Explicit; storing into a
@@ -46,8 +48,12 @@ pub fn can_cast(from: DataType, to: DataType, context: CastContext) -> bool {
         (f, T::Unknown) if f.is_string() => CastContext::Implicit,
         (f, _) if f.is_string() => CastContext::Explicit,
         (T::Int32, T::Bool) | (T::Bool, T::Int32) => CastContext::Explicit,
-        (T::Date, T::Timestamp) => CastContext::Implicit,
-        (T::Timestamp, T::Date) => CastContext::Assignment,
+        (T::Date, T::Timestamp | T::TimestampTz) | (T::Timestamp, T::TimestampTz) => {
+            CastContext::Implicit
+        }
+        (T::Timestamp | T::TimestampTz, T::Date) | (T::TimestampTz, T::Timestamp) => {
+            CastContext::Assignment
+        }
         (f, t) => match (numeric_rank(f), numeric_rank(t)) {
             (Some(a), Some(b)) if a <= b => CastContext::Implicit,
             (Some(_), Some(_)) => CastContext::Assignment,
@@ -117,6 +123,8 @@ pub fn cast_vector(
         DataType::Numeric(typmod) => VectorData::Numeric(to_numeric(input, typmod, &rows)?),
         DataType::Date => VectorData::Date(to_date(input, &rows)?),
         DataType::Timestamp => VectorData::Timestamp(to_timestamp(input, &rows)?),
+        DataType::TimestampTz => VectorData::TimestampTz(to_timestamptz(input, &rows)?),
+        DataType::Interval => VectorData::Interval(to_interval(input, &rows)?),
     };
     Ok(Vector::new(data, input.validity.clone()))
 }
@@ -335,7 +343,9 @@ fn to_numeric<U: Fn() -> Error>(
 fn to_date<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i32>> {
     match &input.data {
         VectorData::Date(v) => Ok(v.clone()),
-        VectorData::Timestamp(v) => rows.map(v, 0, |t| Ok(datetime::timestamp_to_date(t))),
+        VectorData::Timestamp(v) | VectorData::TimestampTz(v) => {
+            rows.map(v, 0, |t| Ok(datetime::timestamp_to_date(t)))
+        }
         VectorData::Text(s) => rows.map_text(s, 0, datetime::parse_date),
         _ => Err((rows.unsupported)()),
     }
@@ -343,9 +353,25 @@ fn to_date<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i32>>
 
 fn to_timestamp<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i64>> {
     match &input.data {
-        VectorData::Timestamp(v) => Ok(v.clone()),
+        // With the session time zone UTC, the local time of an instant is the instant.
+        VectorData::Timestamp(v) | VectorData::TimestampTz(v) => Ok(v.clone()),
         VectorData::Date(v) => rows.map(v, 0, datetime::date_to_timestamp),
         VectorData::Text(s) => rows.map_text(s, 0, datetime::parse_timestamp),
+        _ => Err((rows.unsupported)()),
+    }
+}
+
+fn to_timestamptz<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i64>> {
+    match &input.data {
+        VectorData::Text(s) => rows.map_text(s, 0, datetime::parse_timestamptz),
+        _ => to_timestamp(input, rows),
+    }
+}
+
+fn to_interval<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<Interval>> {
+    match &input.data {
+        VectorData::Interval(v) => Ok(v.clone()),
+        VectorData::Text(s) => rows.map_text(s, Interval::ZERO, Interval::parse),
         _ => Err((rows.unsupported)()),
     }
 }
@@ -397,6 +423,8 @@ fn to_string<U: Fn() -> Error>(
         VectorData::Numeric(v) => rows.map_to_string(v, target, |d, buf| d.write_text(buf)),
         VectorData::Date(v) => rows.map_to_string(v, target, datetime::write_date),
         VectorData::Timestamp(v) => rows.map_to_string(v, target, datetime::write_timestamp),
+        VectorData::TimestampTz(v) => rows.map_to_string(v, target, datetime::write_timestamptz),
+        VectorData::Interval(v) => rows.map_to_string(v, target, |i, buf| i.write_text(buf)),
     }
 }
 

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use super::arithmetic::combine_validity;
 use crate::error::{Error, Result};
 use crate::plan::CompareOp;
-use crate::types::float;
+use crate::types::{float, Interval};
 use crate::vector::{Vector, VectorData};
 
 #[inline]
@@ -50,6 +50,12 @@ pub fn compare(op: CompareOp, left: &Vector, right: &Vector) -> Result<Vector> {
         (VectorData::Numeric(l), VectorData::Numeric(r)) => compare_slices(op, l, r, Ord::cmp),
         (VectorData::Date(l), VectorData::Date(r)) => compare_slices(op, l, r, Ord::cmp),
         (VectorData::Timestamp(l), VectorData::Timestamp(r)) => compare_slices(op, l, r, Ord::cmp),
+        (VectorData::TimestampTz(l), VectorData::TimestampTz(r)) => {
+            compare_slices(op, l, r, Ord::cmp)
+        }
+        (VectorData::Interval(l), VectorData::Interval(r)) => {
+            compare_slices(op, l, r, Interval::cmp_span)
+        }
         (VectorData::Text(l), VectorData::Text(r)) => (0..l.len())
             .map(|i| matches(op, l.get_bytes(i).cmp(r.get_bytes(i))))
             .collect(),
@@ -77,6 +83,8 @@ pub fn compare_rows(left: &Vector, a: usize, right: &Vector, b: usize) -> Orderi
         (VectorData::Numeric(l), VectorData::Numeric(r)) => l[a].cmp(&r[b]),
         (VectorData::Date(l), VectorData::Date(r)) => l[a].cmp(&r[b]),
         (VectorData::Timestamp(l), VectorData::Timestamp(r)) => l[a].cmp(&r[b]),
+        (VectorData::TimestampTz(l), VectorData::TimestampTz(r)) => l[a].cmp(&r[b]),
+        (VectorData::Interval(l), VectorData::Interval(r)) => l[a].cmp_span(&r[b]),
         (VectorData::Text(l), VectorData::Text(r)) => l.get_bytes(a).cmp(r.get_bytes(b)),
         _ => Ordering::Equal,
     }

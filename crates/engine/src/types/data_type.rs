@@ -28,6 +28,9 @@ pub enum DataType {
     Char(Option<u32>),
     Date,
     Timestamp,
+    /// `timestamp with time zone`: a UTC instant; the session time zone is always UTC.
+    TimestampTz,
+    Interval,
 }
 
 /// How values of a type are laid out in a column vector.
@@ -43,6 +46,8 @@ pub enum PhysicalType {
     Text,
     Date,
     Timestamp,
+    TimestampTz,
+    Interval,
 }
 
 /// PostgreSQL's type categories, used by the coercion rules.
@@ -53,6 +58,7 @@ pub enum TypeCategory {
     Numeric,
     String,
     DateTime,
+    Timespan,
 }
 
 impl DataType {
@@ -70,6 +76,8 @@ impl DataType {
             }
             DataType::Date => PhysicalType::Date,
             DataType::Timestamp => PhysicalType::Timestamp,
+            DataType::TimestampTz => PhysicalType::TimestampTz,
+            DataType::Interval => PhysicalType::Interval,
         }
     }
 
@@ -84,7 +92,8 @@ impl DataType {
             | DataType::Float64
             | DataType::Numeric(_) => TypeCategory::Numeric,
             DataType::Text | DataType::Varchar(_) | DataType::Char(_) => TypeCategory::String,
-            DataType::Date | DataType::Timestamp => TypeCategory::DateTime,
+            DataType::Date | DataType::Timestamp | DataType::TimestampTz => TypeCategory::DateTime,
+            DataType::Interval => TypeCategory::Timespan,
         }
     }
 
@@ -104,6 +113,8 @@ impl DataType {
             DataType::Char(_) => 1042,
             DataType::Date => 1082,
             DataType::Timestamp => 1114,
+            DataType::TimestampTz => 1184,
+            DataType::Interval => 1186,
         }
     }
 
@@ -124,6 +135,8 @@ impl DataType {
             1042 => DataType::Char(None),
             1082 => DataType::Date,
             1114 => DataType::Timestamp,
+            1184 => DataType::TimestampTz,
+            1186 => DataType::Interval,
             _ => return None,
         })
     }
@@ -134,7 +147,8 @@ impl DataType {
             DataType::Bool => 1,
             DataType::Int16 => 2,
             DataType::Int32 | DataType::Float32 | DataType::Date => 4,
-            DataType::Int64 | DataType::Float64 | DataType::Timestamp => 8,
+            DataType::Int64 | DataType::Float64 | DataType::Timestamp | DataType::TimestampTz => 8,
+            DataType::Interval => 16,
             DataType::Unknown => -2,
             DataType::Numeric(_) | DataType::Text | DataType::Varchar(_) | DataType::Char(_) => -1,
         }
@@ -166,6 +180,8 @@ impl DataType {
             DataType::Char(_) => "character",
             DataType::Date => "date",
             DataType::Timestamp => "timestamp without time zone",
+            DataType::TimestampTz => "timestamp with time zone",
+            DataType::Interval => "interval",
         }
     }
 

@@ -55,18 +55,49 @@ pub fn write_date(days: i32, out: &mut Vec<u8>) {
 
 /// timestamp_in.
 pub fn parse_timestamp(text: &str) -> Result<i64> {
-    match parse_datetime(text, "timestamp")? {
+    parse_timestamp_as(text, "timestamp", false)
+}
+
+/// timestamptz_in with the session time zone UTC: a zone in the input (`+02`, `-05:30`,
+/// `PST`) is subtracted; without one the time is UTC.
+pub fn parse_timestamptz(text: &str) -> Result<i64> {
+    parse_timestamp_as(text, "timestamp with time zone", true)
+}
+
+fn parse_timestamp_as(text: &str, type_name: &str, with_zone: bool) -> Result<i64> {
+    match parse_datetime(text, type_name)? {
         Parsed::Infinity => Ok(i64::MAX),
         Parsed::NegInfinity => Ok(i64::MIN),
-        Parsed::Finite { days, micros } => days
-            .checked_mul(MICROS_PER_DAY)
-            .and_then(|d| d.checked_add(micros))
-            .filter(|t| (MIN_TIMESTAMP..END_TIMESTAMP).contains(t))
-            .ok_or_else(|| range_error("timestamp", text)),
+        Parsed::Finite {
+            days,
+            micros,
+            zone_seconds,
+        } => {
+            let offset = if with_zone {
+                i64::from(zone_seconds.unwrap_or(0)) * 1_000_000
+            } else {
+                0
+            };
+            days.checked_mul(MICROS_PER_DAY)
+                .and_then(|d| d.checked_add(micros))
+                .and_then(|t| t.checked_sub(offset))
+                .filter(|t| (MIN_TIMESTAMP..END_TIMESTAMP).contains(t))
+                .ok_or_else(|| range_error(type_name, text))
+        }
     }
 }
 
 pub fn write_timestamp(micros: i64, out: &mut Vec<u8>) {
+    write_timestamp_zoned(micros, None, out);
+}
+
+/// timestamptz_out with the session time zone UTC: `2024-01-02 03:04:05+00`.
+pub fn write_timestamptz(micros: i64, out: &mut Vec<u8>) {
+    write_timestamp_zoned(micros, Some("+00"), out);
+}
+
+/// The ISO output of a timestamp, with `zone` after the time and before ` BC`.
+fn write_timestamp_zoned(micros: i64, zone: Option<&str>, out: &mut Vec<u8>) {
     match micros {
         i64::MAX => out.extend_from_slice(b"infinity"),
         i64::MIN => out.extend_from_slice(b"-infinity"),
@@ -94,6 +125,9 @@ pub fn write_timestamp(micros: i64, out: &mut Vec<u8>) {
                 let len = 6 - digits.iter().rev().take_while(|&&d| d == b'0').count();
                 out.push(b'.');
                 out.extend_from_slice(&digits[..len]);
+            }
+            if let Some(zone) = zone {
+                out.extend_from_slice(zone.as_bytes());
             }
             if year <= 0 {
                 out.extend_from_slice(b" BC");
@@ -224,9 +258,13 @@ fn range_error(type_name: &str, text: &str) -> Error {
 }
 
 /// A decoded date/time: days since 2000-01-01 plus microseconds into the day (up to one
-/// whole day for `24:00:00`), or an infinity.
+/// whole day for `24:00:00`) and the time zone given, in seconds east of UTC; or an infinity.
 enum Parsed {
-    Finite { days: i64, micros: i64 },
+    Finite {
+        days: i64,
+        micros: i64,
+        zone_seconds: Option<i32>,
+    },
     Infinity,
     NegInfinity,
 }
@@ -252,6 +290,7 @@ fn parse_datetime(text: &str, type_name: &str) -> Result<Parsed> {
         return Ok(Parsed::Finite {
             days: -UNIX_TO_PG_DAYS,
             micros: 0,
+            zone_seconds: None,
         });
     }
     if ["now", "today", "tomorrow", "yesterday"]
@@ -283,7 +322,7 @@ enum Field<'a> {
     /// `H:M[:S[.f]]`.
     Time(&'a str),
     /// A numeric time-zone offset: `+02`, `-05:30`, `+0530`.
-    Offset,
+    Offset(&'a str),
 }
 
 fn tokenize(text: &str) -> std::result::Result<Vec<Field<'_>>, Fail> {
@@ -323,7 +362,7 @@ fn tokenize(text: &str) -> std::result::Result<Vec<Field<'_>>, Fail> {
             }
         } else if (c == b'+' || c == b'-') && bytes.get(pos + 1).is_some_and(u8::is_ascii_digit) {
             pos = skip(bytes, pos + 1, |b| b.is_ascii_digit() || b == b':');
-            fields.push(Field::Offset);
+            fields.push(Field::Offset(&text[start..pos]));
         } else {
             return Err(Fail::Syntax);
         }
@@ -367,6 +406,7 @@ struct DateParts<'a> {
     after_t: bool,
     bc: bool,
     meridian: Option<bool>,
+    zone_seconds: Option<i32>,
 }
 
 fn decode(text: &str) -> std::result::Result<Parsed, Fail> {
@@ -390,10 +430,11 @@ fn decode(text: &str) -> std::result::Result<Parsed, Fail> {
             }
             Field::Number(s) => parts.numbers.push(s),
             Field::Word(w) => decode_word(w, &mut parts)?,
-            Field::Offset => {
-                if parts.micros.is_none() {
+            Field::Offset(s) => {
+                if parts.micros.is_none() || parts.zone_seconds.is_some() {
                     return Err(Fail::Syntax);
                 }
+                parts.zone_seconds = Some(decode_offset(s)?);
             }
         }
     }
@@ -433,7 +474,29 @@ fn decode(text: &str) -> std::result::Result<Parsed, Fail> {
     Ok(Parsed::Finite {
         days: days_from_civil(year, month, day),
         micros,
+        zone_seconds: parts.zone_seconds,
     })
+}
+
+/// `+HH`, `+HHMM`, `+HH:MM` or `+HH:MM:SS` to seconds east of UTC.
+fn decode_offset(field: &str) -> std::result::Result<i32, Fail> {
+    let negative = field.starts_with('-');
+    let body = &field[1..];
+    let (hours, minutes, seconds) = match body.split(':').collect::<Vec<_>>().as_slice() {
+        [hhmm] if hhmm.len() > 2 => {
+            let (h, m) = hhmm.split_at(hhmm.len() - 2);
+            (small(h)?, small(m)?, 0)
+        }
+        [h] => (small(h)?, 0, 0),
+        [h, m] => (small(h)?, small(m)?, 0),
+        [h, m, s] => (small(h)?, small(m)?, small(s)?),
+        _ => return Err(Fail::Syntax),
+    };
+    if hours > 15 || minutes > 59 || seconds > 59 {
+        return Err(Fail::Field);
+    }
+    let total = (hours * 3600 + minutes * 60 + seconds) as i32;
+    Ok(if negative { -total } else { total })
 }
 
 fn decode_word<'a>(word: &'a str, parts: &mut DateParts<'a>) -> std::result::Result<(), Fail> {
@@ -449,10 +512,40 @@ fn decode_word<'a>(word: &'a str, parts: &mut DateParts<'a>) -> std::result::Res
         "bc" => parts.bc = true,
         "ad" => {}
         "am" | "pm" => parts.meridian = Some(lower == "pm"),
-        _ if is_weekday(&lower) || is_zone(&lower) => {}
-        _ => return Err(Fail::Syntax),
+        _ if is_weekday(&lower) => {}
+        _ => match zone_offset(&lower) {
+            Some(seconds) if parts.zone_seconds.is_none() => parts.zone_seconds = Some(seconds),
+            _ => return Err(Fail::Syntax),
+        },
     }
     Ok(())
+}
+
+/// The offset in seconds east of UTC of the time-zone abbreviations timestamp input accepts
+/// (PostgreSQL's Default set; timestamp without time zone ignores them).
+fn zone_offset(word: &str) -> Option<i32> {
+    let hours: f64 = match word {
+        "z" | "zulu" | "utc" | "ut" | "gmt" | "wet" => 0.0,
+        "pst" | "akdt" => -8.0,
+        "pdt" | "mst" => -7.0,
+        "mdt" | "cst" => -6.0,
+        "cdt" | "est" => -5.0,
+        "edt" | "ast" => -4.0,
+        "adt" => -3.0,
+        "akst" => -9.0,
+        "hst" => -10.0,
+        "nst" => -3.5,
+        "ndt" => -2.5,
+        "west" | "cet" | "bst" => 1.0,
+        "cest" | "eet" | "ist" => 2.0,
+        "eest" | "msk" => 3.0,
+        "jst" | "kst" => 9.0,
+        "aest" => 10.0,
+        "aedt" => 11.0,
+        "nzst" => 12.0,
+        _ => return None,
+    };
+    Some((hours * 3600.0) as i32)
 }
 
 fn month_number(word: &str) -> Option<u32> {
@@ -491,16 +584,6 @@ fn is_weekday(word: &str) -> bool {
     ];
     DAYS.iter()
         .any(|d| *d == word || (word.len() == 3 && d.starts_with(word)))
-}
-
-/// Time-zone names timestamp_in accepts and, without time zone, ignores.
-fn is_zone(word: &str) -> bool {
-    const ZONES: [&str; 34] = [
-        "z", "zulu", "utc", "ut", "gmt", "pst", "pdt", "mst", "mdt", "cst", "cdt", "est", "edt",
-        "akst", "akdt", "hst", "ast", "adt", "nst", "ndt", "wet", "west", "cet", "cest", "eet",
-        "eest", "bst", "msk", "ist", "jst", "kst", "aest", "aedt", "nzst",
-    ];
-    ZONES.contains(&word)
 }
 
 /// A date field like `2024-01-05`, `1/5/2024`, `2024.01.05` or `05-Jan-2024`.

@@ -1,13 +1,15 @@
 //! SQL types and values with PostgreSQL's rules: names and OIDs, text input and output
-//! formats, NUMERIC arithmetic, dates and timestamps, and casts.
+//! formats, NUMERIC arithmetic, dates, timestamps and intervals, and casts.
 
 mod data_type;
 pub mod datetime;
 pub mod float;
+pub mod interval;
 pub mod numeric;
 mod scalar;
 pub mod text_io;
 
 pub use data_type::{DataType, NumericTypmod, PhysicalType, TypeCategory};
+pub use interval::Interval;
 pub use numeric::Decimal;
 pub use scalar::ScalarValue;

@@ -2,7 +2,7 @@
 
 use std::cmp::Ordering;
 
-use super::{Decimal, PhysicalType};
+use super::{Decimal, Interval, PhysicalType};
 
 /// One value. A NULL carries no type; the expression that produced it does.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,6 +20,9 @@ pub enum ScalarValue {
     Date(i32),
     /// Microseconds since 2000-01-01 00:00:00.
     Timestamp(i64),
+    /// Microseconds since 2000-01-01 00:00:00 UTC.
+    TimestampTz(i64),
+    Interval(Interval),
 }
 
 impl ScalarValue {
@@ -41,6 +44,8 @@ impl ScalarValue {
             ScalarValue::Text(_) => PhysicalType::Text,
             ScalarValue::Date(_) => PhysicalType::Date,
             ScalarValue::Timestamp(_) => PhysicalType::Timestamp,
+            ScalarValue::TimestampTz(_) => PhysicalType::TimestampTz,
+            ScalarValue::Interval(_) => PhysicalType::Interval,
         })
     }
 
@@ -59,6 +64,8 @@ impl ScalarValue {
             (S::Text(a), S::Text(b)) => a.as_bytes().cmp(b.as_bytes()),
             (S::Date(a), S::Date(b)) => a.cmp(b),
             (S::Timestamp(a), S::Timestamp(b)) => a.cmp(b),
+            (S::TimestampTz(a), S::TimestampTz(b)) => a.cmp(b),
+            (S::Interval(a), S::Interval(b)) => a.cmp_span(b),
             _ => return None,
         })
     }

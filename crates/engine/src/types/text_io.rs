@@ -4,7 +4,7 @@
 //! does, quoting the original input. Character types take their length modifier the way an
 //! explicit cast applies it (truncate, then blank-pad `character(n)`).
 
-use super::{datetime, float, DataType, Decimal, ScalarValue};
+use super::{datetime, float, DataType, Decimal, Interval, ScalarValue};
 use crate::error::{Error, Result};
 use crate::vector::write_int;
 
@@ -40,6 +40,8 @@ pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
         }
         DataType::Date => ScalarValue::Date(datetime::parse_date(text)?),
         DataType::Timestamp => ScalarValue::Timestamp(datetime::parse_timestamp(text)?),
+        DataType::TimestampTz => ScalarValue::TimestampTz(datetime::parse_timestamptz(text)?),
+        DataType::Interval => ScalarValue::Interval(Interval::parse(text)?),
     })
 }
 
@@ -132,6 +134,8 @@ pub fn write_scalar_text(value: &ScalarValue, out: &mut Vec<u8>) {
         ScalarValue::Text(s) => out.extend_from_slice(s.as_bytes()),
         ScalarValue::Date(v) => datetime::write_date(*v, out),
         ScalarValue::Timestamp(v) => datetime::write_timestamp(*v, out),
+        ScalarValue::TimestampTz(v) => datetime::write_timestamptz(*v, out),
+        ScalarValue::Interval(v) => v.write_text(out),
     }
 }
 

@@ -10,7 +10,7 @@ pub use bitmap::Bitmap;
 pub use row_key::encode_row_key;
 pub use strings::StringVec;
 
-use crate::types::{datetime, float, DataType, Decimal, PhysicalType, ScalarValue};
+use crate::types::{datetime, float, DataType, Decimal, Interval, PhysicalType, ScalarValue};
 
 /// The values of one column, laid out by physical type. Slots of NULL rows hold a default.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +25,8 @@ pub enum VectorData {
     Text(StringVec),
     Date(Vec<i32>),
     Timestamp(Vec<i64>),
+    TimestampTz(Vec<i64>),
+    Interval(Vec<Interval>),
 }
 
 /// A column vector: values plus validity. `validity == None` means no NULLs.
@@ -49,6 +51,8 @@ macro_rules! with_vector_data {
             $crate::vector::VectorData::Numeric($v) => $body,
             $crate::vector::VectorData::Date($v) => $body,
             $crate::vector::VectorData::Timestamp($v) => $body,
+            $crate::vector::VectorData::TimestampTz($v) => $body,
+            $crate::vector::VectorData::Interval($v) => $body,
             $crate::vector::VectorData::Text($s) => $text,
         }
     };
@@ -67,6 +71,8 @@ impl VectorData {
             PhysicalType::Text => VectorData::Text(StringVec::with_capacity(rows, rows * 8)),
             PhysicalType::Date => VectorData::Date(Vec::with_capacity(rows)),
             PhysicalType::Timestamp => VectorData::Timestamp(Vec::with_capacity(rows)),
+            PhysicalType::TimestampTz => VectorData::TimestampTz(Vec::with_capacity(rows)),
+            PhysicalType::Interval => VectorData::Interval(Vec::with_capacity(rows)),
         }
     }
 
@@ -90,6 +96,8 @@ impl VectorData {
             VectorData::Text(_) => PhysicalType::Text,
             VectorData::Date(_) => PhysicalType::Date,
             VectorData::Timestamp(_) => PhysicalType::Timestamp,
+            VectorData::TimestampTz(_) => PhysicalType::TimestampTz,
+            VectorData::Interval(_) => PhysicalType::Interval,
         }
     }
 }
@@ -165,6 +173,8 @@ impl Vector {
             }
             (VectorData::Date(v), ScalarValue::Date(x)) => push_valid(v, *x),
             (VectorData::Timestamp(v), ScalarValue::Timestamp(x)) => push_valid(v, *x),
+            (VectorData::TimestampTz(v), ScalarValue::TimestampTz(x)) => push_valid(v, *x),
+            (VectorData::Interval(v), ScalarValue::Interval(x)) => push_valid(v, *x),
             (data, _) => {
                 push_default(data);
                 false
@@ -198,6 +208,8 @@ impl Vector {
             }
             (VectorData::Date(v), VectorData::Date(o)) => push_valid(v, o[row]),
             (VectorData::Timestamp(v), VectorData::Timestamp(o)) => push_valid(v, o[row]),
+            (VectorData::TimestampTz(v), VectorData::TimestampTz(o)) => push_valid(v, o[row]),
+            (VectorData::Interval(v), VectorData::Interval(o)) => push_valid(v, o[row]),
             (data, _) => {
                 push_default(data);
                 false
@@ -234,6 +246,8 @@ impl Vector {
             VectorData::Numeric(v) => VectorData::Numeric(gather_slice(v, indices)),
             VectorData::Date(v) => VectorData::Date(gather_slice(v, indices)),
             VectorData::Timestamp(v) => VectorData::Timestamp(gather_slice(v, indices)),
+            VectorData::TimestampTz(v) => VectorData::TimestampTz(gather_slice(v, indices)),
+            VectorData::Interval(v) => VectorData::Interval(gather_slice(v, indices)),
         };
         Vector { data, validity }
     }
@@ -277,6 +291,8 @@ impl Vector {
             VectorData::Text(s) => ScalarValue::Text(s.get(row).to_string()),
             VectorData::Date(v) => ScalarValue::Date(v[row]),
             VectorData::Timestamp(v) => ScalarValue::Timestamp(v[row]),
+            VectorData::TimestampTz(v) => ScalarValue::TimestampTz(v[row]),
+            VectorData::Interval(v) => ScalarValue::Interval(v[row]),
         }
     }
 
@@ -298,6 +314,8 @@ impl Vector {
             VectorData::Text(s) => out.extend_from_slice(s.get_bytes(row)),
             VectorData::Date(v) => datetime::write_date(v[row], out),
             VectorData::Timestamp(v) => datetime::write_timestamp(v[row], out),
+            VectorData::TimestampTz(v) => datetime::write_timestamptz(v[row], out),
+            VectorData::Interval(v) => v[row].write_text(out),
         }
         true
     }
@@ -345,6 +363,8 @@ fn push_default(data: &mut VectorData) {
         VectorData::Numeric(v) => v.push(Decimal::ZERO),
         VectorData::Date(v) => v.push(0),
         VectorData::Timestamp(v) => v.push(0),
+        VectorData::TimestampTz(v) => v.push(0),
+        VectorData::Interval(v) => v.push(Interval::ZERO),
     }
 }
 

@@ -1,6 +1,7 @@
 //! PostgreSQL's binary output format (the `*send` functions) for every type we have. Dates
 //! and timestamps are already stored as PostgreSQL's binary values (days and microseconds
-//! since 2000-01-01), so they are written as they are.
+//! since 2000-01-01), so they are written as they are; an interval is its microseconds,
+//! days and months.
 
 use kestrel::vector::{Vector, VectorData};
 
@@ -23,6 +24,12 @@ pub(super) fn write_binary(vector: &Vector, row: usize, out: &mut Vec<u8>) -> bo
         VectorData::Text(s) => out.extend_from_slice(s.get_bytes(row)),
         VectorData::Date(v) => out.extend_from_slice(&v[row].to_be_bytes()),
         VectorData::Timestamp(v) => out.extend_from_slice(&v[row].to_be_bytes()),
+        VectorData::TimestampTz(v) => out.extend_from_slice(&v[row].to_be_bytes()),
+        VectorData::Interval(v) => {
+            out.extend_from_slice(&v[row].micros.to_be_bytes());
+            out.extend_from_slice(&v[row].days.to_be_bytes());
+            out.extend_from_slice(&v[row].months.to_be_bytes());
+        }
     }
     true
 }

@@ -49,6 +49,24 @@ fn decode_binary(bytes: &[u8], ty: DataType, number: usize) -> Result<ScalarValu
         }
         DataType::Date => ScalarValue::Date(i32::from_be_bytes(fixed(bytes, number)?)),
         DataType::Timestamp => ScalarValue::Timestamp(i64::from_be_bytes(fixed(bytes, number)?)),
+        DataType::TimestampTz => {
+            ScalarValue::TimestampTz(i64::from_be_bytes(fixed(bytes, number)?))
+        }
+        // interval_recv: microseconds, days, months.
+        DataType::Interval => {
+            let raw: [u8; 16] = fixed(bytes, number)?;
+            let (micros, rest) = raw.split_at(8);
+            let (days, months) = rest.split_at(4);
+            let part =
+                |b: &[u8]| <[u8; 4]>::try_from(b).map_err(|_| incorrect_binary_format(number));
+            let micros =
+                <[u8; 8]>::try_from(micros).map_err(|_| incorrect_binary_format(number))?;
+            ScalarValue::Interval(kestrel::types::Interval::new(
+                i32::from_be_bytes(part(months)?),
+                i32::from_be_bytes(part(days)?),
+                i64::from_be_bytes(micros),
+            ))
+        }
     })
 }
 
