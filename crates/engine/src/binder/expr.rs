@@ -207,7 +207,10 @@ impl Binder<'_> {
             Expr::Function(function) => self.bind_function(function, scope),
             other => match self.bind_special_function(other, scope) {
                 Some(bound) => bound,
-                None => Err(Error::unsupported(format!("the expression {other}"))),
+                None => match self.bind_datetime_syntax(other, scope) {
+                    Some(bound) => bound,
+                    None => Err(Error::unsupported(format!("the expression {other}"))),
+                },
             },
         }
     }
@@ -421,6 +424,7 @@ impl Binder<'_> {
                         self.coerce(input, DataType::Float64, CastContext::Implicit)?
                     }
                     ty if ty.category() == crate::types::TypeCategory::Numeric => input,
+                    DataType::Interval => return Ok(self.datetime_negate(&input).unwrap_or(input)),
                     ty => {
                         return Err(Error::new(
                             SqlState::UndefinedFunction,
@@ -526,6 +530,9 @@ impl Binder<'_> {
         l: ScalarExpr,
         r: ScalarExpr,
     ) -> Result<ScalarExpr> {
+        if let Some(bound) = self.datetime_arithmetic(op, symbol, &l, &r) {
+            return bound;
+        }
         let (lt, rt) = (l.ty(), r.ty());
         let numeric = |t: DataType| {
             t.category() == crate::types::TypeCategory::Numeric || t == DataType::Unknown
@@ -788,7 +795,9 @@ impl Binder<'_> {
             _ => {
                 let types: Vec<DataType> = bound.iter().map(|e| e.ty()).collect();
                 let Some((func, arg_types, ty)) = ScalarFunction::resolve(&name, &types) else {
-                    return Err(undefined_function(&name, &types));
+                    return self
+                        .bind_datetime_function(&name, bound)
+                        .unwrap_or_else(|| Err(undefined_function(&name, &types)));
                 };
                 let args = bound
                     .into_iter()
@@ -969,7 +978,7 @@ fn compare_operator(op: &BinaryOperator) -> Option<CompareOp> {
     })
 }
 
-fn undefined_function(name: &str, args: &[DataType]) -> Error {
+pub(super) fn undefined_function(name: &str, args: &[DataType]) -> Error {
     let args: Vec<String> = args.iter().map(|t| t.to_string()).collect();
     Error::new(
         SqlState::UndefinedFunction,

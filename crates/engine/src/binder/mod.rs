@@ -4,6 +4,8 @@
 
 mod coerce;
 mod data_type;
+mod datetime_ops;
+mod datetime_syntax;
 mod ddl;
 mod dml;
 mod expr;

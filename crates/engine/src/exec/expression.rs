@@ -134,6 +134,13 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
                 .collect::<Result<Vec<_>>>()?;
             func.eval(&values)?
         }
+        ScalarExpr::DateTimeFunction { func, args, .. } => {
+            let values = args
+                .iter()
+                .map(|a| evaluate(a, batch, ctx).map(|v| (*v).clone()))
+                .collect::<Result<Vec<_>>>()?;
+            func.eval(&values, len, ctx.statement_micros)?
+        }
     }))
 }
 

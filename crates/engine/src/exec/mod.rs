@@ -54,6 +54,8 @@ pub struct ExecContext {
     pub outer_rows: RefCell<Vec<Vec<ScalarValue>>>,
     /// Results of uncorrelated subqueries, by subquery id.
     pub subquery_results: RefCell<HashMap<usize, Arc<Batch>>>,
+    /// What now() returns: microseconds since 2000-01-01 UTC, fixed for the statement.
+    pub statement_micros: i64,
 }
 
 impl ExecContext {
@@ -68,6 +70,7 @@ impl ExecContext {
             cancel,
             outer_rows: RefCell::new(Vec::new()),
             subquery_results: RefCell::new(HashMap::new()),
+            statement_micros: crate::function::datetime_functions::clock_micros(),
         }
     }
 

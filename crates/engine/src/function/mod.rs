@@ -4,12 +4,17 @@ pub mod aggregate;
 pub mod arithmetic;
 pub mod cast;
 pub mod compare;
+pub mod datetime_arithmetic;
+pub mod datetime_fields;
+pub mod datetime_format;
+pub mod datetime_functions;
 pub mod like;
 pub mod scalar;
 pub mod table;
 pub mod window;
 
 pub use aggregate::AggregateFunction;
+pub use datetime_functions::DateTimeFunction;
 pub use scalar::ScalarFunction;
 pub use table::TableFunction;
 pub use window::WindowFunction;

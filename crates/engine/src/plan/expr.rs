@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::LogicalPlan;
 use crate::function::cast::CastContext;
-use crate::function::ScalarFunction;
+use crate::function::{DateTimeFunction, ScalarFunction};
 use crate::types::{DataType, ScalarValue};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,6 +116,13 @@ pub enum ScalarExpr {
         args: Vec<ScalarExpr>,
         ty: DataType,
     },
+    /// A date/time function or operator; apart from `Function` because some read the
+    /// statement's clock (`now()`), which the executor passes in.
+    DateTimeFunction {
+        func: DateTimeFunction,
+        args: Vec<ScalarExpr>,
+        ty: DataType,
+    },
     /// A column of an enclosing query's current row: `depth` 1 is the query just outside
     /// the subquery this expression is in.
     OuterColumn {
@@ -161,7 +168,8 @@ impl ScalarExpr {
             | ScalarExpr::Arithmetic { ty, .. }
             | ScalarExpr::Case { ty, .. }
             | ScalarExpr::Coalesce { ty, .. }
-            | ScalarExpr::Function { ty, .. } => *ty,
+            | ScalarExpr::Function { ty, .. }
+            | ScalarExpr::DateTimeFunction { ty, .. } => *ty,
             ScalarExpr::Cast { to, .. } => *to,
             ScalarExpr::OuterColumn { ty, .. } => *ty,
             ScalarExpr::Subquery(subquery) => match &subquery.kind {
@@ -250,9 +258,9 @@ impl ScalarExpr {
                     e.visit(f);
                 }
             }
-            ScalarExpr::Coalesce { args, .. } | ScalarExpr::Function { args, .. } => {
-                args.iter().for_each(|e| e.visit(f))
-            }
+            ScalarExpr::Coalesce { args, .. }
+            | ScalarExpr::Function { args, .. }
+            | ScalarExpr::DateTimeFunction { args, .. } => args.iter().for_each(|e| e.visit(f)),
         }
     }
 }
@@ -365,6 +373,11 @@ impl ScalarExpr {
                 ty,
             },
             ScalarExpr::Function { func, args, ty } => ScalarExpr::Function {
+                func,
+                args: args.into_iter().map(&mut *f).collect::<Result<_, _>>()?,
+                ty,
+            },
+            ScalarExpr::DateTimeFunction { func, args, ty } => ScalarExpr::DateTimeFunction {
                 func,
                 args: args.into_iter().map(&mut *f).collect::<Result<_, _>>()?,
                 ty,

@@ -14,7 +14,7 @@ use crate::error::{Error, Result, SqlState};
 pub const MICROS_PER_DAY: i64 = 86_400_000_000;
 
 /// Days from 1970-01-01 (the civil algorithm's origin) to 2000-01-01.
-const UNIX_TO_PG_DAYS: i64 = 10_957;
+pub const UNIX_TO_PG_DAYS: i64 = 10_957;
 /// First valid date, 4714-11-24 BC (Julian day 0), in days since 2000-01-01.
 const MIN_DATE: i64 = -2_451_545;
 /// Last valid date, 5874897-12-31.
@@ -197,6 +197,116 @@ fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     let doy = (153 * mp + 2) / 5 + i64::from(day) - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     era * 146_097 + doe - 719_468 - UNIX_TO_PG_DAYS
+}
+
+/// A timestamp broken into calendar fields (PostgreSQL's `struct pg_tm` plus fsec); the
+/// year is astronomical.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tm {
+    pub year: i32,
+    pub month: u32,
+    pub day: u32,
+    pub hour: u32,
+    pub minute: u32,
+    pub second: u32,
+    pub micros: u32,
+}
+
+impl Tm {
+    /// timestamp2tm for a finite timestamp.
+    pub fn from_timestamp(micros: i64) -> Tm {
+        let days = micros.div_euclid(MICROS_PER_DAY);
+        let time = micros.rem_euclid(MICROS_PER_DAY);
+        // Any i64 of microseconds is within ±2^31 days.
+        let (year, month, day) = ymd_from_days(days as i32);
+        let seconds = time / 1_000_000;
+        Tm {
+            year,
+            month,
+            day,
+            hour: (seconds / 3600) as u32,
+            minute: (seconds / 60 % 60) as u32,
+            second: (seconds % 60) as u32,
+            micros: (time % 1_000_000) as u32,
+        }
+    }
+
+    /// tm2timestamp: `None` if the date does not exist or the result leaves the valid range.
+    pub fn to_timestamp(self) -> Option<i64> {
+        let days = days_from_ymd(self.year, self.month, self.day)?;
+        let time = ((i64::from(self.hour) * 60 + i64::from(self.minute)) * 60
+            + i64::from(self.second))
+            * 1_000_000
+            + i64::from(self.micros);
+        i64::from(days)
+            .checked_mul(MICROS_PER_DAY)
+            .and_then(|d| d.checked_add(time))
+            .filter(|t| is_valid_timestamp(*t))
+    }
+
+    /// Days since 2000-01-01 of the date part.
+    pub fn days(self) -> i64 {
+        days_from_civil(i64::from(self.year), self.month, self.day)
+    }
+}
+
+/// Whether a finite timestamp is inside PostgreSQL's range (4714-11-24 BC to 294276 AD).
+pub fn is_valid_timestamp(micros: i64) -> bool {
+    (MIN_TIMESTAMP..END_TIMESTAMP).contains(&micros)
+}
+
+/// Whether a finite date is inside PostgreSQL's range.
+pub fn is_valid_date(days: i64) -> bool {
+    (MIN_DATE..=MAX_DATE).contains(&days)
+}
+
+/// Days since 2000-01-01 of a proleptic Gregorian date, without validating or range limits.
+pub fn days_from_civil_unchecked(year: i64, month: u32, day: u32) -> i64 {
+    days_from_civil(year, month, day)
+}
+
+/// The Julian day number of days since 2000-01-01.
+pub fn julian_day(days: i64) -> i64 {
+    days + 2_451_545
+}
+
+/// Day of the week, 0 = Sunday (PostgreSQL's j2day).
+pub fn day_of_week(days: i64) -> u32 {
+    // 2000-01-01 was a Saturday.
+    (days + 6).rem_euclid(7) as u32
+}
+
+/// The first day (a Monday) of ISO week 1 of `year`, in days since 2000-01-01.
+fn iso_week1_start(year: i64) -> i64 {
+    let jan4 = days_from_civil(year, 1, 4);
+    let monday_offset = i64::from((day_of_week(jan4) + 6) % 7);
+    jan4 - monday_offset
+}
+
+/// ISO 8601 (year, week) of a date: weeks start on Monday, week 1 holds January 4th.
+pub fn iso_week(days: i64) -> (i64, u32) {
+    let (year, _, _) = ymd_from_days(days as i32);
+    let year = i64::from(year);
+    let next = iso_week1_start(year + 1);
+    if days >= next {
+        return (year + 1, 1);
+    }
+    let start = iso_week1_start(year);
+    if days < start {
+        let previous = iso_week1_start(year - 1);
+        return (year - 1, ((days - previous) / 7 + 1) as u32);
+    }
+    (year, ((days - start) / 7 + 1) as u32)
+}
+
+/// The Monday of ISO `week` of ISO `year` (isoweek2j), in days since 2000-01-01.
+pub fn iso_week_start(year: i64, week: i64) -> i64 {
+    iso_week1_start(year) + (week - 1) * 7
+}
+
+/// Number of days in a month of an astronomical year.
+pub fn month_days(year: i64, month: u32) -> u32 {
+    days_in_month(year, month)
 }
 
 fn days_in_month(year: i64, month: u32) -> u32 {

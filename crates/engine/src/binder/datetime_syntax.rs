@@ -1,0 +1,131 @@
+//! SQL's special syntax for dates and times, bound onto [`DateTimeFunction`]s:
+//! `EXTRACT(field FROM x)`, `INTERVAL '1 day'` (and `INTERVAL '2' HOUR`), and the date/time
+//! functions called by name (`now()`, `current_date`, `date_trunc(...)`, ...), which
+//! sqlparser hands over as ordinary function calls.
+
+use sqlparser::ast::{DateTimeField, Expr, Value};
+
+use super::scope::Scope;
+use super::Binder;
+use crate::error::{Error, Result};
+use crate::function::cast::CastContext;
+use crate::function::DateTimeFunction;
+use crate::plan::ScalarExpr;
+use crate::types::{DataType, Interval, ScalarValue};
+
+impl Binder<'_> {
+    /// `None` when `expr` is not one of these forms.
+    pub(super) fn bind_datetime_syntax(
+        &mut self,
+        expr: &Expr,
+        scope: &Scope,
+    ) -> Option<Result<ScalarExpr>> {
+        match expr {
+            Expr::Extract {
+                field,
+                syntax: _,
+                expr: inner,
+            } => Some(self.bind_extract(field, inner, scope)),
+            Expr::Interval(interval) => Some(bind_interval_literal(interval)),
+            _ => None,
+        }
+    }
+
+    fn bind_extract(
+        &mut self,
+        field: &DateTimeField,
+        inner: &Expr,
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        let name = field_name(field);
+        let unit = ScalarExpr::literal(ScalarValue::Text(name), DataType::Text);
+        let value = self.bind_expr(inner, scope)?;
+        self.bind_datetime_function("extract", vec![unit, value])
+            .unwrap_or_else(|| {
+                Err(super::expr::undefined_function(
+                    "extract",
+                    &[DataType::Text, DataType::Unknown],
+                ))
+            })
+    }
+
+    /// A date/time function `name` over bound arguments; `None` if there is none by that
+    /// name for those types.
+    pub(super) fn bind_datetime_function(
+        &mut self,
+        name: &str,
+        args: Vec<ScalarExpr>,
+    ) -> Option<Result<ScalarExpr>> {
+        let types: Vec<DataType> = args.iter().map(ScalarExpr::ty).collect();
+        let (func, arg_types, ty) = DateTimeFunction::resolve(name, &types)?;
+        Some((|| {
+            let args = args
+                .into_iter()
+                .zip(arg_types)
+                .map(|(e, t)| self.coerce(e, t, CastContext::Implicit))
+                .collect::<Result<Vec<_>>>()?;
+            Ok(ScalarExpr::DateTimeFunction { func, args, ty })
+        })())
+    }
+}
+
+/// The unit of EXTRACT as the text date_part reads.
+fn field_name(field: &DateTimeField) -> String {
+    match field {
+        DateTimeField::Custom(ident) => ident.value.to_ascii_lowercase(),
+        other => other.to_string().to_ascii_lowercase(),
+    }
+}
+
+/// `INTERVAL 'text'`, or `INTERVAL 'n' unit` where the text is a bare number of that unit.
+fn bind_interval_literal(interval: &sqlparser::ast::Interval) -> Result<ScalarExpr> {
+    let sqlparser::ast::Interval {
+        value,
+        leading_field,
+        leading_precision,
+        last_field,
+        fractional_seconds_precision,
+    } = interval;
+    let text = match value.as_ref() {
+        Expr::Value(v) => match &v.value {
+            Value::SingleQuotedString(s) => s.clone(),
+            _ => {
+                return Err(Error::unsupported(format!(
+                    "the interval literal {interval}"
+                )))
+            }
+        },
+        _ => {
+            return Err(Error::unsupported(format!(
+                "the interval literal {interval}"
+            )))
+        }
+    };
+    if leading_precision.is_some() || last_field.is_some() || fractional_seconds_precision.is_some()
+    {
+        return Err(Error::unsupported(format!(
+            "the interval literal {interval}"
+        )));
+    }
+    let text = match leading_field {
+        None => text,
+        Some(field) => {
+            let is_number = !text.trim().is_empty()
+                && text
+                    .trim()
+                    .trim_start_matches(['+', '-'])
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || b == b'.');
+            if !is_number {
+                return Err(Error::unsupported(format!(
+                    "the interval literal {interval}"
+                )));
+            }
+            format!("{} {}", text.trim(), field_name(field))
+        }
+    };
+    Ok(ScalarExpr::literal(
+        ScalarValue::Interval(Interval::parse(&text)?),
+        DataType::Interval,
+    ))
+}

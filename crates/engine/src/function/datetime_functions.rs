@@ -1,0 +1,666 @@
+//! Date/time functions and operators: lookup by name and argument types (PostgreSQL's
+//! signatures and result types) and their kernels.
+//!
+//! They are apart from the other scalar functions because some read the statement's clock
+//! (`now()`, `current_date`, `age(x)`): [`DateTimeFunction::eval`] takes the statement
+//! timestamp, which PostgreSQL keeps fixed for the whole statement so `now() = now()`.
+//! The session time zone is UTC, so timestamptz values share the timestamp kernels.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::datetime_arithmetic::{
+    self as arith, is_infinite_timestamp, map_rows, zip_rows, DateTimeOp,
+};
+use super::datetime_fields::{self as fields, Part};
+use crate::error::{Error, Result, SqlState};
+use crate::types::datetime;
+use crate::types::interval::{self, Interval, MICROS_PER_HOUR, MICROS_PER_MINUTE};
+use crate::types::DataType;
+use crate::vector::{Bitmap, StringVec, Vector, VectorData};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DateTimeFunction {
+    /// An operator (`date + integer`, `timestamp - interval`, ...).
+    Operator(DateTimeOp),
+    /// now(), current_timestamp, transaction_timestamp(), statement_timestamp().
+    Now,
+    ClockTimestamp,
+    CurrentDate,
+    LocalTimestamp,
+    DateTrunc,
+    /// date_part(text, x): double precision.
+    DatePart,
+    /// extract(field FROM x): numeric.
+    Extract,
+    Age,
+    /// age(x): from midnight of the current date.
+    AgeFromToday,
+    MakeDate,
+    MakeTimestamp,
+    MakeTimestampTz,
+    MakeInterval,
+    JustifyDays,
+    JustifyHours,
+    JustifyInterval,
+    /// to_timestamp(double precision): seconds since 1970 as timestamptz.
+    ToTimestampEpoch,
+    DateBin,
+    IsFinite,
+    /// to_char(timestamp[tz] | interval, text).
+    ToChar,
+    /// to_date(text, text).
+    ToDate,
+    /// to_timestamp(text, text).
+    ToTimestamp,
+}
+
+/// Whether `t` can be an argument of type `want` without an explicit cast.
+fn accepts(t: DataType, want: DataType) -> bool {
+    t == want
+        || t == DataType::Unknown
+        || super::cast::can_cast(t, want, super::cast::CastContext::Implicit)
+}
+
+/// The timestamp type a function's datetime argument resolves to: timestamp stays, date
+/// and unknown become timestamptz (the category's preferred type).
+fn timestamp_kind(t: DataType) -> Option<DataType> {
+    match t {
+        DataType::Timestamp => Some(DataType::Timestamp),
+        DataType::TimestampTz | DataType::Date | DataType::Unknown => Some(DataType::TimestampTz),
+        _ => None,
+    }
+}
+
+impl DateTimeFunction {
+    /// The function `name` for arguments of `args` types: the function, the types its
+    /// arguments must be coerced to, and its result type. `None` if there is no such function.
+    pub fn resolve(
+        name: &str,
+        args: &[DataType],
+    ) -> Option<(DateTimeFunction, Vec<DataType>, DataType)> {
+        use DataType as T;
+        use DateTimeFunction as F;
+        let text = |t: DataType| t.is_string() || t == T::Unknown;
+        let int = |t: DataType| accepts(t, T::Int32);
+        let float = |t: DataType| accepts(t, T::Float64);
+        Some(match (name, args) {
+            ("now" | "transaction_timestamp" | "statement_timestamp" | "current_timestamp", []) => {
+                (F::Now, vec![], T::TimestampTz)
+            }
+            ("clock_timestamp", []) => (F::ClockTimestamp, vec![], T::TimestampTz),
+            ("current_date", []) => (F::CurrentDate, vec![], T::Date),
+            ("localtimestamp", []) => (F::LocalTimestamp, vec![], T::Timestamp),
+            ("date_trunc", [u, T::Interval]) if text(*u) => {
+                (F::DateTrunc, vec![T::Text, T::Interval], T::Interval)
+            }
+            ("date_trunc", [u, t]) if text(*u) && *t != T::Unknown => {
+                let ty = timestamp_kind(*t)?;
+                (F::DateTrunc, vec![T::Text, ty], ty)
+            }
+            ("date_part" | "extract", [u, t]) if text(*u) && *t != T::Unknown => {
+                let arg = match t {
+                    T::Interval => T::Interval,
+                    // extract has a date version; date_part reads a date as a timestamp.
+                    T::Date if name == "extract" => T::Date,
+                    T::Date => T::Timestamp,
+                    other => timestamp_kind(*other)?,
+                };
+                let (func, ty) = if name == "extract" {
+                    (F::Extract, T::Numeric(None))
+                } else {
+                    (F::DatePart, T::Float64)
+                };
+                (func, vec![T::Text, arg], ty)
+            }
+            ("age", [a, b]) => {
+                let ty = match (timestamp_kind(*a)?, timestamp_kind(*b)?) {
+                    (T::Timestamp, T::Timestamp) => T::Timestamp,
+                    _ => T::TimestampTz,
+                };
+                (F::Age, vec![ty, ty], T::Interval)
+            }
+            ("age", [a]) => (F::AgeFromToday, vec![timestamp_kind(*a)?], T::Interval),
+            ("make_date", [y, m, d]) if int(*y) && int(*m) && int(*d) => {
+                (F::MakeDate, vec![T::Int32; 3], T::Date)
+            }
+            ("make_timestamp" | "make_timestamptz", [y, mo, d, h, mi, s])
+                if [y, mo, d, h, mi].iter().all(|t| int(**t)) && float(*s) =>
+            {
+                let mut types = vec![T::Int32; 5];
+                types.push(T::Float64);
+                if name == "make_timestamp" {
+                    (F::MakeTimestamp, types, T::Timestamp)
+                } else {
+                    (F::MakeTimestampTz, types, T::TimestampTz)
+                }
+            }
+            ("make_interval", args) if args.len() <= 7 => {
+                let mut types = Vec::with_capacity(args.len());
+                for (i, &t) in args.iter().enumerate() {
+                    let want = if i == 6 { T::Float64 } else { T::Int32 };
+                    if !accepts(t, want) {
+                        return None;
+                    }
+                    types.push(want);
+                }
+                (F::MakeInterval, types, T::Interval)
+            }
+            ("justify_days", [t]) if accepts(*t, T::Interval) => {
+                (F::JustifyDays, vec![T::Interval], T::Interval)
+            }
+            ("justify_hours", [t]) if accepts(*t, T::Interval) => {
+                (F::JustifyHours, vec![T::Interval], T::Interval)
+            }
+            ("justify_interval", [t]) if accepts(*t, T::Interval) => {
+                (F::JustifyInterval, vec![T::Interval], T::Interval)
+            }
+            ("to_timestamp", [t]) if float(*t) => {
+                (F::ToTimestampEpoch, vec![T::Float64], T::TimestampTz)
+            }
+            ("to_timestamp", [a, b]) if text(*a) && text(*b) => {
+                (F::ToTimestamp, vec![T::Text, T::Text], T::TimestampTz)
+            }
+            ("to_date", [a, b]) if text(*a) && text(*b) => {
+                (F::ToDate, vec![T::Text, T::Text], T::Date)
+            }
+            ("to_char", [T::Interval, f]) if text(*f) => {
+                (F::ToChar, vec![T::Interval, T::Text], T::Text)
+            }
+            ("to_char", [t, f]) if text(*f) && *t != T::Unknown => {
+                (F::ToChar, vec![timestamp_kind(*t)?, T::Text], T::Text)
+            }
+            ("date_bin", [s, t, o]) if accepts(*s, T::Interval) => {
+                let ty = match (timestamp_kind(*t)?, timestamp_kind(*o)?) {
+                    (T::Timestamp, T::Timestamp) => T::Timestamp,
+                    _ => T::TimestampTz,
+                };
+                (F::DateBin, vec![T::Interval, ty, ty], ty)
+            }
+            ("isfinite", [t]) => {
+                let ty = match t {
+                    T::Date | T::Timestamp | T::TimestampTz | T::Interval => *t,
+                    _ => return None,
+                };
+                (F::IsFinite, vec![ty], T::Bool)
+            }
+            _ => return None,
+        })
+    }
+
+    /// Whether the result depends on when the statement runs (never fold it into a plan).
+    pub fn is_volatile(self) -> bool {
+        matches!(
+            self,
+            DateTimeFunction::Now
+                | DateTimeFunction::ClockTimestamp
+                | DateTimeFunction::CurrentDate
+                | DateTimeFunction::LocalTimestamp
+                | DateTimeFunction::AgeFromToday
+        )
+    }
+
+    /// Applies the function to argument vectors of the resolved types; `len` is the batch
+    /// length (for functions without arguments) and `statement_micros` the statement's
+    /// timestamp.
+    pub fn eval(self, args: &[Vector], len: usize, statement_micros: i64) -> Result<Vector> {
+        use DateTimeFunction as F;
+        use VectorData as V;
+        let validity = all_valid(args);
+        let valid = validity.as_ref();
+        let constant = |data: VectorData| Ok(Vector::new(data, None));
+        let data = match (self, args) {
+            (F::Operator(op), _) => return op.eval(args),
+            (F::Now, []) => return constant(V::TimestampTz(vec![statement_micros; len])),
+            (F::ClockTimestamp, []) => return constant(V::TimestampTz(vec![clock_micros(); len])),
+            (F::LocalTimestamp, []) => return constant(V::Timestamp(vec![statement_micros; len])),
+            (F::CurrentDate, []) => {
+                let today = datetime::timestamp_to_date(statement_micros);
+                return constant(V::Date(vec![today; len]));
+            }
+            (F::DateTrunc, [units, value]) => match (&units.data, &value.data) {
+                (V::Text(u), V::Timestamp(t)) => V::Timestamp(by_row(t, valid, 0, |row, t| {
+                    fields::trunc_timestamp(u.get(row), t, DataType::Timestamp)
+                })?),
+                (V::Text(u), V::TimestampTz(t)) => {
+                    V::TimestampTz(by_row(t, valid, 0, |row, t| {
+                        fields::trunc_timestamp(u.get(row), t, DataType::TimestampTz)
+                    })?)
+                }
+                (V::Text(u), V::Interval(i)) => {
+                    V::Interval(by_row(i, valid, Interval::ZERO, |row, i| {
+                        fields::trunc_interval(u.get(row), i)
+                    })?)
+                }
+                _ => return Err(self.bad_args(args)),
+            },
+            (F::Extract | F::DatePart, [units, value]) => {
+                let V::Text(u) = &units.data else {
+                    return Err(self.bad_args(args));
+                };
+                let parts = match &value.data {
+                    V::Timestamp(t) => by_row(t, valid, Part::Null, |row, t| {
+                        fields::timestamp_part(u.get(row), t, DataType::Timestamp)
+                    })?,
+                    V::TimestampTz(t) => by_row(t, valid, Part::Null, |row, t| {
+                        fields::timestamp_part(u.get(row), t, DataType::TimestampTz)
+                    })?,
+                    V::Date(d) => by_row(d, valid, Part::Null, |row, d| {
+                        fields::date_part(u.get(row), d)
+                    })?,
+                    V::Interval(i) => by_row(i, valid, Part::Null, |row, i| {
+                        fields::interval_part(u.get(row), i)
+                    })?,
+                    _ => return Err(self.bad_args(args)),
+                };
+                return parts_vector(&parts, self == F::Extract);
+            }
+            (F::Age, [a, b]) => match (&a.data, &b.data) {
+                (V::Timestamp(a), V::Timestamp(b)) | (V::TimestampTz(a), V::TimestampTz(b)) => {
+                    V::Interval(zip_rows(a, b, valid, Interval::ZERO, arith::age)?)
+                }
+                _ => return Err(self.bad_args(args)),
+            },
+            (F::AgeFromToday, [a]) => match &a.data {
+                V::Timestamp(t) | V::TimestampTz(t) => {
+                    let midnight = statement_micros.div_euclid(datetime::MICROS_PER_DAY)
+                        * datetime::MICROS_PER_DAY;
+                    V::Interval(map_rows(t, valid, Interval::ZERO, |t| {
+                        arith::age(midnight, t)
+                    })?)
+                }
+                _ => return Err(self.bad_args(args)),
+            },
+            (F::MakeDate, [y, m, d]) => match (&y.data, &m.data, &d.data) {
+                (V::Int32(y), V::Int32(m), V::Int32(d)) => {
+                    V::Date(by_row(y, valid, 0, |row, y| make_date(y, m[row], d[row]))?)
+                }
+                _ => return Err(self.bad_args(args)),
+            },
+            (F::MakeTimestamp | F::MakeTimestampTz, [y, mo, d, h, mi, s]) => {
+                match (&y.data, &mo.data, &d.data, &h.data, &mi.data, &s.data) {
+                    (
+                        V::Int32(y),
+                        V::Int32(mo),
+                        V::Int32(d),
+                        V::Int32(h),
+                        V::Int32(mi),
+                        V::Float64(s),
+                    ) => {
+                        let values = by_row(y, valid, 0, |row, y| {
+                            make_timestamp([y, mo[row], d[row], h[row], mi[row]], s[row])
+                        })?;
+                        if self == F::MakeTimestamp {
+                            V::Timestamp(values)
+                        } else {
+                            V::TimestampTz(values)
+                        }
+                    }
+                    _ => return Err(self.bad_args(args)),
+                }
+            }
+            (F::MakeInterval, _) => V::Interval(make_interval_rows(args, valid, len)?),
+            (F::JustifyDays | F::JustifyHours | F::JustifyInterval, [i]) => {
+                let V::Interval(i) = &i.data else {
+                    return Err(self.bad_args(args));
+                };
+                let justify = match self {
+                    F::JustifyDays => Interval::justify_days,
+                    F::JustifyHours => Interval::justify_hours,
+                    _ => Interval::justify_interval,
+                };
+                V::Interval(map_rows(i, valid, Interval::ZERO, justify)?)
+            }
+            (F::ToTimestampEpoch, [s]) => {
+                let V::Float64(s) = &s.data else {
+                    return Err(self.bad_args(args));
+                };
+                V::TimestampTz(map_rows(s, valid, 0, timestamp_from_epoch)?)
+            }
+            (F::DateBin, [stride, source, origin]) => {
+                match (&stride.data, &source.data, &origin.data) {
+                    (V::Interval(s), V::Timestamp(t), V::Timestamp(o)) => {
+                        V::Timestamp(by_row(s, valid, 0, |row, s| date_bin(s, t[row], o[row]))?)
+                    }
+                    (V::Interval(s), V::TimestampTz(t), V::TimestampTz(o)) => {
+                        V::TimestampTz(by_row(s, valid, 0, |row, s| date_bin(s, t[row], o[row]))?)
+                    }
+                    _ => return Err(self.bad_args(args)),
+                }
+            }
+            (F::IsFinite, [x]) => V::Bool(match &x.data {
+                V::Date(d) => d.iter().map(|&d| d != i32::MAX && d != i32::MIN).collect(),
+                V::Timestamp(t) | V::TimestampTz(t) => {
+                    t.iter().map(|&t| !is_infinite_timestamp(t)).collect()
+                }
+                // PostgreSQL 15's intervals are always finite.
+                V::Interval(i) => vec![true; i.len()],
+                _ => return Err(self.bad_args(args)),
+            }),
+            (F::ToChar, [value, format]) => {
+                let V::Text(f) = &format.data else {
+                    return Err(self.bad_args(args));
+                };
+                let mut out = StringVec::with_capacity(value.len(), value.len() * 16);
+                for row in 0..value.len() {
+                    if valid.is_some_and(|v| !v.get(row)) {
+                        out.push("");
+                        continue;
+                    }
+                    let text = match &value.data {
+                        V::Timestamp(t) => {
+                            super::datetime_format::format_timestamp(t[row], false, f.get(row))?
+                        }
+                        V::TimestampTz(t) => {
+                            super::datetime_format::format_timestamp(t[row], true, f.get(row))?
+                        }
+                        V::Interval(i) => {
+                            super::datetime_format::format_interval(i[row], f.get(row))?
+                        }
+                        _ => return Err(self.bad_args(args)),
+                    };
+                    out.push(&text);
+                }
+                V::Text(out)
+            }
+            (F::ToDate | F::ToTimestamp, [text, format]) => {
+                let (V::Text(t), V::Text(f)) = (&text.data, &format.data) else {
+                    return Err(self.bad_args(args));
+                };
+                let mut out = Vec::with_capacity(t.len());
+                for row in 0..t.len() {
+                    if valid.is_some_and(|v| !v.get(row)) {
+                        out.push(0);
+                        continue;
+                    }
+                    let parsed = super::datetime_format::parse_with_format(t.get(row), f.get(row))?;
+                    out.push(if self == F::ToDate {
+                        i64::from(parsed.date()?)
+                    } else {
+                        parsed.timestamp()?
+                    });
+                }
+                if self == F::ToDate {
+                    V::Date(out.into_iter().map(|d| d as i32).collect())
+                } else {
+                    V::TimestampTz(out)
+                }
+            }
+            _ => return Err(self.bad_args(args)),
+        };
+        Ok(Vector::new(data, validity))
+    }
+
+    fn bad_args(self, args: &[Vector]) -> Error {
+        let types: Vec<_> = args.iter().map(|a| a.data.physical()).collect();
+        Error::internal(format!("{self:?} of {types:?}"))
+    }
+}
+
+/// The current time from the system clock, in microseconds since 2000-01-01.
+pub fn clock_micros() -> i64 {
+    let since_unix = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_micros()).unwrap_or(i64::MAX));
+    since_unix - datetime::UNIX_TO_PG_DAYS * datetime::MICROS_PER_DAY
+}
+
+/// Valid where every argument is.
+fn all_valid(args: &[Vector]) -> Option<Bitmap> {
+    let mut validity: Option<Bitmap> = None;
+    for arg in args {
+        validity = match (validity, &arg.validity) {
+            (None, None) => None,
+            (Some(v), None) => Some(v),
+            (None, Some(a)) => Some(a.clone()),
+            (Some(v), Some(a)) => Some(v.and(a)),
+        };
+    }
+    validity
+}
+
+/// `f(row, value)` for each valid row of the first argument's `values`.
+fn by_row<A: Copy, O: Copy>(
+    values: &[A],
+    validity: Option<&Bitmap>,
+    null: O,
+    mut f: impl FnMut(usize, A) -> Result<O>,
+) -> Result<Vec<O>> {
+    let mut out = Vec::with_capacity(values.len());
+    for (row, &value) in values.iter().enumerate() {
+        out.push(if validity.is_none_or(|v| v.get(row)) {
+            f(row, value)?
+        } else {
+            null
+        });
+    }
+    Ok(out)
+}
+
+/// A vector of extract's numerics or date_part's doubles; NULL parts stay NULL.
+fn parts_vector(parts: &[Part], numeric: bool) -> Result<Vector> {
+    let mut out = Vector::with_capacity(
+        if numeric {
+            DataType::Numeric(None)
+        } else {
+            DataType::Float64
+        }
+        .physical(),
+        parts.len(),
+    );
+    for part in parts {
+        let value = if numeric {
+            part.numeric()?.map(crate::types::ScalarValue::Numeric)
+        } else {
+            part.float().map(crate::types::ScalarValue::Float64)
+        };
+        match value {
+            Some(v) => out.push_scalar(&v),
+            None => out.push_null(),
+        }
+    }
+    Ok(out)
+}
+
+/// 22008 `date field value out of range: 2024-02-30`.
+fn date_field_error(year: i32, month: i32, day: i32) -> Error {
+    Error::new(
+        SqlState::DatetimeFieldOverflow,
+        format!("date field value out of range: {year}-{month:02}-{day:02}"),
+    )
+}
+
+/// make_date: negative years are BC; year 0 does not exist.
+fn make_date(year: i32, month: i32, day: i32) -> Result<i32> {
+    let shown = year.unsigned_abs() as i32;
+    let astronomical = if year < 0 { year + 1 } else { year };
+    if year == 0 || !(1..=12).contains(&month) || day < 1 {
+        return Err(date_field_error(shown, month, day));
+    }
+    let days = datetime::days_from_ymd(astronomical, month as u32, day as u32)
+        .ok_or_else(|| date_field_error(shown, month, day))?;
+    if !datetime::is_valid_date(i64::from(days)) {
+        return Err(Error::new(
+            SqlState::DatetimeFieldOverflow,
+            format!("date out of range: {shown}-{month:02}-{day:02}"),
+        ));
+    }
+    Ok(days)
+}
+
+/// make_timestamp(year, month, day, hour, min, sec).
+fn make_timestamp([year, month, day, hour, minute]: [i32; 5], second: f64) -> Result<i64> {
+    let date = make_date(year, month, day)?;
+    let micros = (second * 1e6).round_ties_even();
+    let time_error = || {
+        Error::new(
+            SqlState::DatetimeFieldOverflow,
+            format!(
+                "time field value out of range: {hour}:{minute:02}:{}",
+                c_float_g(second)
+            ),
+        )
+    };
+    if !(0..=24).contains(&hour) || !(0..60).contains(&minute) || micros.is_nan() {
+        return Err(time_error());
+    }
+    if !(0.0..=60.0 * 1e6).contains(&micros) {
+        return Err(time_error());
+    }
+    let time = (i64::from(hour) * 60 + i64::from(minute)) * 60 * 1_000_000 + micros as i64;
+    if time > datetime::MICROS_PER_DAY {
+        return Err(time_error());
+    }
+    i64::from(date)
+        .checked_mul(datetime::MICROS_PER_DAY)
+        .and_then(|d| d.checked_add(time))
+        .filter(|t| datetime::is_valid_timestamp(*t))
+        .ok_or_else(|| {
+            Error::new(
+                SqlState::DatetimeFieldOverflow,
+                format!(
+                    "timestamp out of range: {year}-{month:02}-{day:02} {hour}:{minute:02}:{}",
+                    c_float_g(second)
+                ),
+            )
+        })
+}
+
+/// C's `%02g`: six significant digits, no trailing zeros, at least two characters.
+fn c_float_g(value: f64) -> String {
+    let text = if value.fract() == 0.0 && value.abs() < 1e6 {
+        format!("{}", value as i64)
+    } else {
+        let digits = 5 - value.abs().log10().floor().clamp(-5.0, 5.0) as i32;
+        let fixed = format!("{value:.*}", digits.max(0) as usize);
+        fixed
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string()
+    };
+    if text.len() < 2 {
+        format!("0{text}")
+    } else {
+        text
+    }
+}
+
+/// make_interval(years, months, weeks, days, hours, mins, secs) with missing trailing
+/// arguments zero.
+fn make_interval_rows(
+    args: &[Vector],
+    validity: Option<&Bitmap>,
+    len: usize,
+) -> Result<Vec<Interval>> {
+    let rows = args.first().map_or(len, Vector::len);
+    let mut out = Vec::with_capacity(rows);
+    for row in 0..rows {
+        if validity.is_some_and(|v| !v.get(row)) {
+            out.push(Interval::ZERO);
+            continue;
+        }
+        let mut ints = [0i64; 6];
+        let mut secs = 0.0;
+        for (i, arg) in args.iter().enumerate() {
+            match &arg.data {
+                VectorData::Int32(v) if i < 6 => ints[i] = i64::from(v[row]),
+                VectorData::Float64(v) if i == 6 => secs = v[row],
+                _ => return Err(Error::internal("make_interval argument types")),
+            }
+        }
+        out.push(make_interval(ints, secs)?);
+    }
+    Ok(out)
+}
+
+fn make_interval(
+    [years, months, weeks, days, hours, mins]: [i64; 6],
+    secs: f64,
+) -> Result<Interval> {
+    if !secs.is_finite() {
+        return Err(interval::out_of_range());
+    }
+    let micros = (secs * 1e6).round_ties_even();
+    if !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&micros) {
+        return Err(interval::out_of_range());
+    }
+    let months = i32::try_from(years * 12 + months).map_err(|_| interval::out_of_range())?;
+    let days = i32::try_from(weeks * 7 + days).map_err(|_| interval::out_of_range())?;
+    let time = (hours * MICROS_PER_HOUR)
+        .checked_add(mins * MICROS_PER_MINUTE)
+        .and_then(|t| t.checked_add(micros as i64))
+        .ok_or_else(interval::out_of_range)?;
+    Ok(Interval::new(months, days, time))
+}
+
+/// to_timestamp(double precision): Unix seconds as timestamptz.
+fn timestamp_from_epoch(seconds: f64) -> Result<i64> {
+    if seconds.is_nan() {
+        return Err(Error::new(
+            SqlState::DatetimeFieldOverflow,
+            "timestamp cannot be NaN",
+        ));
+    }
+    if seconds.is_infinite() {
+        return Ok(if seconds > 0.0 { i64::MAX } else { i64::MIN });
+    }
+    let range_error = || {
+        Error::new(
+            SqlState::DatetimeFieldOverflow,
+            format!("timestamp out of range: \"{}\"", c_float_g(seconds)),
+        )
+    };
+    const UNIX_EPOCH_JULIAN: f64 = 2_440_588.0;
+    // From Julian day 0 up to 294277-01-01, PostgreSQL's range.
+    if seconds < 86_400.0 * -UNIX_EPOCH_JULIAN
+        || seconds >= 86_400.0 * (109_203_528.0 - UNIX_EPOCH_JULIAN)
+    {
+        return Err(range_error());
+    }
+    let shifted = seconds - (datetime::UNIX_TO_PG_DAYS * 86_400) as f64;
+    let micros = (shifted * 1e6).round_ties_even() as i64;
+    if !datetime::is_valid_timestamp(micros) {
+        return Err(range_error());
+    }
+    Ok(micros)
+}
+
+/// date_bin(stride, source, origin): the start of the stride-wide bin holding `source`.
+fn date_bin(stride: Interval, source: i64, origin: i64) -> Result<i64> {
+    if is_infinite_timestamp(source) {
+        return Ok(source);
+    }
+    if is_infinite_timestamp(origin) {
+        return Err(Error::new(
+            SqlState::DatetimeFieldOverflow,
+            "origin out of range",
+        ));
+    }
+    if stride.months != 0 {
+        return Err(Error::new(
+            SqlState::FeatureNotSupported,
+            "timestamps cannot be binned into intervals containing months or years",
+        ));
+    }
+    let stride_micros = i64::from(stride.days)
+        .checked_mul(datetime::MICROS_PER_DAY)
+        .and_then(|d| d.checked_add(stride.micros))
+        .ok_or_else(interval::out_of_range)?;
+    if stride_micros <= 0 {
+        return Err(Error::new(
+            SqlState::InvalidParameterValue,
+            "stride must be greater than zero",
+        ));
+    }
+    let diff = source
+        .checked_sub(origin)
+        .ok_or_else(interval::out_of_range)?;
+    let modulo = diff % stride_micros;
+    let mut result = origin + (diff - modulo);
+    if modulo < 0 {
+        result = result
+            .checked_sub(stride_micros)
+            .filter(|t| datetime::is_valid_timestamp(*t))
+            .ok_or_else(arith::timestamp_out_of_range)?;
+    }
+    Ok(result)
+}
