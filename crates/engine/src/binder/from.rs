@@ -445,7 +445,11 @@ impl Binder<'_> {
         };
         let args = bound
             .into_iter()
-            .map(|a| self.coerce(a, ty, crate::function::cast::CastContext::Implicit))
+            .enumerate()
+            .map(|(i, a)| {
+                let to = func.argument_type(ty, i);
+                self.coerce(a, to, crate::function::cast::CastContext::Implicit)
+            })
             .collect::<Result<Vec<_>>>()?;
         let visible = alias.map_or_else(|| function_name.clone(), |a| ident_name(&a.name));
         // A single-column function's column is named after the alias when there is one.

@@ -1,12 +1,13 @@
-//! generate_series over integers and numerics, a batch at a time.
+//! generate_series over integers, numerics and timestamps, a batch at a time.
 
 use std::sync::Arc;
 
 use super::expression::evaluate_constant;
 use super::{ExecContext, Operator};
 use crate::error::{Error, Result, SqlState};
+use crate::function::datetime_arithmetic::timestamp_plus_interval;
 use crate::plan::ScalarExpr;
-use crate::types::{Decimal, ScalarValue};
+use crate::types::{Decimal, Interval, ScalarValue};
 use crate::vector::{Batch, Vector, VectorData, BATCH_SIZE};
 
 pub struct GenerateSeriesExec {
@@ -25,6 +26,13 @@ enum Series {
         next: Decimal,
         stop: Decimal,
         step: Decimal,
+    },
+    /// timestamp or (`tz`) timestamptz values, stepped by calendar arithmetic.
+    Timestamp {
+        next: i64,
+        stop: i64,
+        step: Interval,
+        tz: bool,
     },
     Done,
 }
@@ -50,6 +58,25 @@ impl GenerateSeriesExec {
             )
         };
         Ok(match values.as_slice() {
+            [start @ (ScalarValue::Timestamp(_) | ScalarValue::TimestampTz(_)), stop, ScalarValue::Interval(step)] =>
+            {
+                let (ScalarValue::Timestamp(first) | ScalarValue::TimestampTz(first)) = start
+                else {
+                    return Err(Error::internal("generate_series start"));
+                };
+                let (ScalarValue::Timestamp(last) | ScalarValue::TimestampTz(last)) = stop else {
+                    return Err(Error::internal("generate_series stop"));
+                };
+                if step.span() == 0 {
+                    return Err(zero_step());
+                }
+                Series::Timestamp {
+                    next: *first,
+                    stop: *last,
+                    step: *step,
+                    tz: matches!(start, ScalarValue::TimestampTz(_)),
+                }
+            }
             [ScalarValue::Numeric(start), ScalarValue::Numeric(stop), rest @ ..] => {
                 let step = match rest.first() {
                     Some(ScalarValue::Numeric(step)) => *step,
@@ -151,6 +178,35 @@ impl Operator for GenerateSeriesExec {
                     return Ok(None);
                 }
                 VectorData::Numeric(values)
+            }
+            Series::Timestamp {
+                next,
+                stop,
+                step,
+                tz,
+            } => {
+                let ascending = step.span() > 0;
+                let mut values = Vec::with_capacity(BATCH_SIZE);
+                while values.len() < BATCH_SIZE
+                    && (if ascending {
+                        *next <= *stop
+                    } else {
+                        *next >= *stop
+                    })
+                {
+                    values.push(*next);
+                    // PostgreSQL 15 also fails past the last timestamp, even at the end.
+                    *next = timestamp_plus_interval(*next, *step)?;
+                }
+                if values.is_empty() {
+                    *state = Series::Done;
+                    return Ok(None);
+                }
+                if *tz {
+                    VectorData::TimestampTz(values)
+                } else {
+                    VectorData::Timestamp(values)
+                }
             }
         };
         let len = column.len();

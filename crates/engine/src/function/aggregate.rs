@@ -44,6 +44,7 @@ impl AggregateFunction {
                 T::Numeric(None)
             }
             (AggregateFunction::Avg, T::Float32 | T::Float64) => T::Float64,
+            (AggregateFunction::Sum | AggregateFunction::Avg, T::Interval) => T::Interval,
             (AggregateFunction::Min | AggregateFunction::Max, T::Unknown) => T::Text,
             (AggregateFunction::Min | AggregateFunction::Max, t) => t,
             (AggregateFunction::Sum | AggregateFunction::Avg, _) => return None,
@@ -93,6 +94,8 @@ pub enum Accumulator {
     SumFloat32(Sums<f32>),
     SumFloat64(Sums<f64>, bool),
     SumNumeric(Sums<Decimal>, bool),
+    /// sum or (with true) avg of intervals: interval_pl, then interval_div by the count.
+    SumInterval(Sums<Interval>, bool),
     MinMax {
         best: Vector,
         seen: Vec<bool>,
@@ -116,6 +119,9 @@ impl Accumulator {
             (F::Avg, T::Float32 | T::Float64) => Accumulator::SumFloat64(Sums::new(0.0), true),
             (F::Sum, T::Numeric(_)) => Accumulator::SumNumeric(Sums::new(Decimal::ZERO), false),
             (F::Avg, T::Numeric(_)) => Accumulator::SumNumeric(Sums::new(Decimal::ZERO), true),
+            (F::Sum | F::Avg, T::Interval) => {
+                Accumulator::SumInterval(Sums::new(Interval::ZERO), func == F::Avg)
+            }
             (F::Min | F::Max, ty) => Accumulator::MinMax {
                 best: Vector::with_capacity(ty.physical(), 0),
                 seen: Vec::new(),
@@ -140,6 +146,7 @@ impl Accumulator {
             Accumulator::SumFloat32(s) => s.resize(groups),
             Accumulator::SumFloat64(s, _) => s.resize(groups),
             Accumulator::SumNumeric(s, _) => s.resize(groups),
+            Accumulator::SumInterval(s, _) => s.resize(groups),
             Accumulator::MinMax { best, seen, .. } => {
                 while seen.len() < groups {
                     best.push_null();
@@ -201,6 +208,15 @@ impl Accumulator {
                     }
                 }
             }
+            (Accumulator::SumInterval(s, _), VectorData::Interval(v)) => {
+                for (row, &g) in groups.iter().enumerate() {
+                    if valid(row) {
+                        let g = g as usize;
+                        s.sums[g] = s.sums[g].checked_add(v[row])?;
+                        s.counts[g] += 1;
+                    }
+                }
+            }
             (
                 Accumulator::MinMax {
                     best, seen, max, ..
@@ -258,6 +274,14 @@ impl Accumulator {
                 }
                 Vector::new(VectorData::Numeric(out), validity)
             }
+            Accumulator::SumInterval(s, avg) => {
+                let validity = seen_bitmap(&s.counts);
+                let mut out = Vec::with_capacity(s.sums.len());
+                for (sum, count) in s.sums.iter().zip(&s.counts) {
+                    out.push(interval_sum_or_avg(*sum, *count, avg)?);
+                }
+                Vector::new(VectorData::Interval(out), validity)
+            }
             Accumulator::MinMax { best, .. } => best,
         })
     }
@@ -289,8 +313,12 @@ impl Accumulator {
             Accumulator::SumNumeric(s, avg) if seen(s.counts[group]) => {
                 ScalarValue::Numeric(sum_or_avg(s.sums[group], s.counts[group], *avg)?)
             }
+            Accumulator::SumInterval(s, avg) if seen(s.counts[group]) => {
+                ScalarValue::Interval(interval_sum_or_avg(s.sums[group], s.counts[group], *avg)?)
+            }
             Accumulator::MinMax { best, .. } => best.get_scalar(group),
-            Accumulator::SumSmallInt(_)
+            Accumulator::SumInterval(..)
+            | Accumulator::SumSmallInt(_)
             | Accumulator::SumWide(..)
             | Accumulator::SumFloat32(_)
             | Accumulator::SumFloat64(..)
@@ -305,6 +333,13 @@ fn sum_or_avg(sum: Decimal, count: i64, avg: bool) -> Result<Decimal> {
         (_, 0) => Ok(Decimal::ZERO),
         (true, count) => sum.checked_div(&Decimal::from_i64(count)),
         (false, _) => Ok(sum),
+    }
+}
+
+fn interval_sum_or_avg(sum: Interval, count: i64, avg: bool) -> Result<Interval> {
+    match (avg, count) {
+        (true, count) if count > 0 => sum.div_f64(count as f64),
+        _ => Ok(sum),
     }
 }
 

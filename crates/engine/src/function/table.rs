@@ -4,7 +4,8 @@ use crate::types::DataType;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TableFunction {
-    /// generate_series(start, stop [, step]) over integers or numerics.
+    /// generate_series(start, stop [, step]) over integers or numerics, or
+    /// generate_series(start, stop, step interval) over timestamps.
     GenerateSeries,
 }
 
@@ -22,6 +23,11 @@ impl TableFunction {
             TableFunction::GenerateSeries => {
                 if !(2..=3).contains(&types.len()) {
                     return None;
+                }
+                if let [start, stop, DataType::Interval | DataType::Unknown] = types {
+                    if let Some(ty) = series_timestamp_type(*start, *stop) {
+                        return Some(ty);
+                    }
                 }
                 let mut ty = DataType::Unknown;
                 for &t in types {
@@ -43,5 +49,33 @@ impl TableFunction {
                 }
             }
         }
+    }
+
+    /// The type argument `position` is coerced to when the output column is `output`: the
+    /// step of a timestamp series is an interval, every other argument the output's type.
+    pub fn argument_type(self, output: DataType, position: usize) -> DataType {
+        match self {
+            TableFunction::GenerateSeries => match (output, position) {
+                (DataType::Timestamp | DataType::TimestampTz, 2) => DataType::Interval,
+                _ => output,
+            },
+        }
+    }
+}
+
+/// The output type of a timestamp series from its bounds' types: timestamp stays, anything
+/// with a date or timestamptz becomes timestamptz (the datetime category's preferred type).
+fn series_timestamp_type(start: DataType, stop: DataType) -> Option<DataType> {
+    use DataType as T;
+    match (start, stop) {
+        (T::Timestamp, T::Timestamp | T::Unknown) | (T::Unknown, T::Timestamp) => {
+            Some(T::Timestamp)
+        }
+        (
+            T::Date | T::TimestampTz | T::Timestamp | T::Unknown,
+            T::Date | T::TimestampTz | T::Timestamp,
+        )
+        | (T::Date | T::TimestampTz, T::Unknown) => Some(T::TimestampTz),
+        _ => None,
     }
 }
