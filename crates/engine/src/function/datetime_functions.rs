@@ -611,9 +611,8 @@ fn timestamp_from_epoch(seconds: f64) -> Result<i64> {
     };
     const UNIX_EPOCH_JULIAN: f64 = 2_440_588.0;
     // From Julian day 0 up to 294277-01-01, PostgreSQL's range.
-    if seconds < 86_400.0 * -UNIX_EPOCH_JULIAN
-        || seconds >= 86_400.0 * (109_203_528.0 - UNIX_EPOCH_JULIAN)
-    {
+    let range = 86_400.0 * -UNIX_EPOCH_JULIAN..86_400.0 * (109_203_528.0 - UNIX_EPOCH_JULIAN);
+    if !range.contains(&seconds) {
         return Err(range_error());
     }
     let shifted = seconds - (datetime::UNIX_TO_PG_DAYS * 86_400) as f64;
