@@ -11,7 +11,7 @@ use super::settings::Settings;
 use super::{ColumnInfo, Notice, StatementResult};
 use crate::binder::Binder;
 use crate::error::{Error, Result, SqlState};
-use crate::exec::{collect, ddl, modify, ExecContext};
+use crate::exec::{collect, ddl, modify, ExecContext, SharedSessionSequences};
 use crate::parser::parse;
 use crate::physical::create_operator;
 use crate::plan::BoundStatement;
@@ -93,6 +93,7 @@ pub struct Session {
     /// The settings when the transaction began: ROLLBACK restores them.
     settings_at_begin: Option<Settings>,
     notices: Vec<Notice>,
+    sequences: SharedSessionSequences,
 }
 
 impl Session {
@@ -105,6 +106,7 @@ impl Session {
             settings: Settings::default(),
             settings_at_begin: None,
             notices: Vec::new(),
+            sequences: SharedSessionSequences::default(),
         }
     }
 
@@ -334,7 +336,12 @@ impl Session {
     ) -> Result<StatementResult> {
         let view = self.view();
         let (bound, _) = Binder::new(&view, param_types).bind(statement)?;
-        let ctx = ExecContext::new(params.to_vec(), view, self.cancel.flag.clone());
+        let ctx = ExecContext::new(
+            params.to_vec(),
+            view,
+            self.cancel.flag.clone(),
+            self.sequences.clone(),
+        );
         Ok(match bound {
             BoundStatement::Query { plan, columns } => {
                 let batches = collect(create_operator(&plan).as_mut(), &ctx)?;
@@ -387,9 +394,16 @@ impl Session {
             BoundStatement::CreateTable {
                 schema,
                 if_not_exists,
+                sequences,
             } => {
                 let mut notices = Vec::new();
-                ddl::create_table(self.transaction(), schema, if_not_exists, &mut notices)?;
+                ddl::create_table(
+                    self.transaction(),
+                    schema,
+                    if_not_exists,
+                    sequences,
+                    &mut notices,
+                )?;
                 self.notices.extend(notices);
                 StatementResult::command("CREATE TABLE")
             }
@@ -398,6 +412,29 @@ impl Session {
                 ddl::drop_tables(self.transaction(), &names, if_exists, &mut notices)?;
                 self.notices.extend(notices);
                 StatementResult::command("DROP TABLE")
+            }
+            BoundStatement::CreateSequence {
+                name,
+                options,
+                if_not_exists,
+            } => {
+                let mut notices = Vec::new();
+                ddl::create_sequence(
+                    self.transaction(),
+                    &name,
+                    options,
+                    None,
+                    if_not_exists,
+                    &mut notices,
+                )?;
+                self.notices.extend(notices);
+                StatementResult::command("CREATE SEQUENCE")
+            }
+            BoundStatement::DropSequence { names, if_exists } => {
+                let mut notices = Vec::new();
+                ddl::drop_sequences(self.transaction(), &names, if_exists, &mut notices)?;
+                self.notices.extend(notices);
+                StatementResult::command("DROP SEQUENCE")
             }
             BoundStatement::Begin => {
                 match self.block {

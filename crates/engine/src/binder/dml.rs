@@ -127,6 +127,7 @@ impl Binder<'_> {
                 full[column] = Some(if is_default_keyword(expr) {
                     self.column_default(schema, column)?
                 } else {
+                    check_not_identity_always(schema, column)?;
                     let bound =
                         self.bind_expr_for(expr, schema.columns[column].data_type, &empty)?;
                     self.assign(schema, column, bound)?
@@ -159,6 +160,7 @@ impl Binder<'_> {
         check_insert_width(columns.len(), targets.len(), explicit)?;
         let mut full: Vec<Option<ScalarExpr>> = vec![None; schema.columns.len()];
         for (index, (info, &column)) in columns.iter().zip(targets).enumerate() {
+            check_not_identity_always(schema, column)?;
             let source = ScalarExpr::Column {
                 index,
                 ty: info.data_type,
@@ -252,6 +254,19 @@ impl Binder<'_> {
             let value = if is_default_keyword(&assignment.value) {
                 self.column_default(&schema, column)?
             } else {
+                if schema.columns[column].identity_always {
+                    return Err(Error::new(
+                        SqlState::GeneratedAlways,
+                        format!(
+                            "column \"{}\" can only be updated to DEFAULT",
+                            schema.columns[column].name
+                        ),
+                    )
+                    .with_detail(format!(
+                        "Column \"{}\" is an identity column defined as GENERATED ALWAYS.",
+                        schema.columns[column].name
+                    )));
+                }
                 let value = self.bind_expr(&assignment.value, &scope)?;
                 self.assign(&schema, column, value)?
             };
@@ -384,6 +399,26 @@ fn check_insert_width(values: usize, targets: usize, explicit: bool) -> Result<(
 
 fn is_default_keyword(expr: &Expr) -> bool {
     matches!(expr, Expr::Identifier(ident) if ident.quote_style.is_none() && ident.value.eq_ignore_ascii_case("default"))
+}
+
+/// 428C9: a GENERATED ALWAYS identity column takes only its DEFAULT.
+fn check_not_identity_always(schema: &TableSchema, column: usize) -> Result<()> {
+    let def = &schema.columns[column];
+    if def.identity_always {
+        return Err(Error::new(
+            SqlState::GeneratedAlways,
+            format!(
+                "cannot insert a non-DEFAULT value into column \"{}\"",
+                def.name
+            ),
+        )
+        .with_detail(format!(
+            "Column \"{}\" is an identity column defined as GENERATED ALWAYS.",
+            def.name
+        ))
+        .with_hint("Use OVERRIDING SYSTEM VALUE to override."));
+    }
+    Ok(())
 }
 
 /// The columns an INSERT writes, by position; all columns when none are named.

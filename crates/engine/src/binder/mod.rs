@@ -91,6 +91,33 @@ impl<'a> Binder<'a> {
                 *cascade,
                 *purge || *temporary || table.is_some(),
             )?,
+            Statement::CreateSequence {
+                temporary,
+                if_not_exists,
+                name,
+                data_type,
+                sequence_options,
+                owned_by,
+            } => {
+                if *temporary || owned_by.is_some() {
+                    return Err(Error::unsupported(format!("{statement}")));
+                }
+                let ty = match data_type {
+                    Some(t) => bind_data_type(t)?,
+                    None => DataType::Int64,
+                };
+                if !matches!(ty, DataType::Int16 | DataType::Int32 | DataType::Int64) {
+                    return Err(Error::new(
+                        SqlState::InvalidParameterValue,
+                        "sequence type must be smallint, integer, or bigint",
+                    ));
+                }
+                BoundStatement::CreateSequence {
+                    name: table_name(name)?,
+                    options: ddl::sequence_options_for(sequence_options, ty)?,
+                    if_not_exists: *if_not_exists,
+                }
+            }
             other => self.bind_utility(other)?,
         };
         let params = self

@@ -14,6 +14,7 @@ pub mod modify;
 mod nested_loop_join;
 mod project;
 mod scan;
+mod sequence;
 mod set_operation;
 mod sort;
 mod subquery;
@@ -34,6 +35,7 @@ pub use limit::LimitExec;
 pub use nested_loop_join::NestedLoopJoinExec;
 pub use project::ProjectExec;
 pub use scan::ScanExec;
+pub use sequence::{SessionSequences, SharedSessionSequences};
 pub use set_operation::SetOperationExec;
 pub use sort::SortExec;
 pub use values::ValuesExec;
@@ -54,6 +56,8 @@ pub struct ExecContext {
     pub outer_rows: RefCell<Vec<Vec<ScalarValue>>>,
     /// Results of uncorrelated subqueries, by subquery id.
     pub subquery_results: RefCell<HashMap<usize, Arc<Batch>>>,
+    /// The session's currval / lastval memory.
+    pub sequences: SharedSessionSequences,
 }
 
 impl ExecContext {
@@ -61,11 +65,13 @@ impl ExecContext {
         params: Vec<ScalarValue>,
         state: Arc<DbState>,
         cancel: Arc<AtomicBool>,
+        sequences: SharedSessionSequences,
     ) -> ExecContext {
         ExecContext {
             params,
             state,
             cancel,
+            sequences,
             outer_rows: RefCell::new(Vec::new()),
             subquery_results: RefCell::new(HashMap::new()),
         }

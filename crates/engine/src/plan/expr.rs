@@ -124,6 +124,20 @@ pub enum ScalarExpr {
         ty: DataType,
     },
     Subquery(Box<Subquery>),
+    /// nextval / currval / setval / lastval; `sequence` is `None` only for lastval.
+    SequenceCall {
+        func: SequenceFunction,
+        sequence: Option<String>,
+        args: Vec<ScalarExpr>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SequenceFunction {
+    NextVal,
+    CurrVal,
+    SetVal,
+    LastVal,
 }
 
 /// A subquery used as an expression.
@@ -164,6 +178,7 @@ impl ScalarExpr {
             | ScalarExpr::Function { ty, .. } => *ty,
             ScalarExpr::Cast { to, .. } => *to,
             ScalarExpr::OuterColumn { ty, .. } => *ty,
+            ScalarExpr::SequenceCall { .. } => DataType::Int64,
             ScalarExpr::Subquery(subquery) => match &subquery.kind {
                 SubqueryKind::Scalar(ty) => *ty,
                 SubqueryKind::Exists | SubqueryKind::Quantified { .. } => DataType::Bool,
@@ -250,9 +265,9 @@ impl ScalarExpr {
                     e.visit(f);
                 }
             }
-            ScalarExpr::Coalesce { args, .. } | ScalarExpr::Function { args, .. } => {
-                args.iter().for_each(|e| e.visit(f))
-            }
+            ScalarExpr::Coalesce { args, .. }
+            | ScalarExpr::Function { args, .. }
+            | ScalarExpr::SequenceCall { args, .. } => args.iter().for_each(|e| e.visit(f)),
         }
     }
 }
@@ -368,6 +383,15 @@ impl ScalarExpr {
                 func,
                 args: args.into_iter().map(&mut *f).collect::<Result<_, _>>()?,
                 ty,
+            },
+            ScalarExpr::SequenceCall {
+                func,
+                sequence,
+                args,
+            } => ScalarExpr::SequenceCall {
+                func,
+                sequence,
+                args: args.into_iter().map(&mut *f).collect::<Result<_, _>>()?,
             },
         })
     }

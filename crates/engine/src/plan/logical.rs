@@ -5,6 +5,7 @@ use std::sync::Arc;
 use super::ScalarExpr;
 use crate::catalog::TableSchema;
 use crate::function::{AggregateFunction, TableFunction, WindowFunction};
+use crate::storage::SequenceOptions;
 use crate::types::DataType;
 
 /// One output column of a statement, as RowDescription describes it.
@@ -226,6 +227,17 @@ pub enum BoundStatement {
     CreateTable {
         schema: TableSchema,
         if_not_exists: bool,
+        /// Sequences behind SERIAL and identity columns: (name, options, owning column).
+        sequences: Vec<(String, SequenceOptions, String)>,
+    },
+    CreateSequence {
+        name: String,
+        options: SequenceOptions,
+        if_not_exists: bool,
+    },
+    DropSequence {
+        names: Vec<String>,
+        if_exists: bool,
     },
     DropTable {
         names: Vec<String>,

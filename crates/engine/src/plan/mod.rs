@@ -4,7 +4,9 @@
 mod expr;
 mod logical;
 
-pub use expr::{ArithmeticOp, BoolTest, CompareOp, ScalarExpr, Subquery, SubqueryKind};
+pub use expr::{
+    ArithmeticOp, BoolTest, CompareOp, ScalarExpr, SequenceFunction, Subquery, SubqueryKind,
+};
 pub use logical::{
     AggregateCall, BoundStatement, ColumnInfo, FrameBound, FrameUnits, JoinKind, LogicalPlan,
     SetOperator, SetVariable, SortKey, WindowCall, WindowFrame,
