@@ -88,9 +88,7 @@ impl Binder<'_> {
                         if !matches!(ty, DataType::Int16 | DataType::Int32 | DataType::Int64) {
                             return Err(Error::new(
                                 SqlState::InvalidParameterValue,
-                                format!(
-                                    "identity column type must be smallint, integer, or bigint"
-                                ),
+                                "identity column type must be smallint, integer, or bigint",
                             ));
                         }
                         identity = true;
