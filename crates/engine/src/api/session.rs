@@ -11,13 +11,40 @@ use super::settings::Settings;
 use super::{ColumnInfo, Notice, StatementResult};
 use crate::binder::Binder;
 use crate::error::{Error, Result, SqlState};
+use crate::exec::expression::evaluate;
 use crate::exec::{collect, ddl, modify, ExecContext, SharedSessionSequences};
 use crate::parser::parse;
 use crate::physical::create_operator;
-use crate::plan::BoundStatement;
+use crate::plan::{BoundStatement, Returning};
 use crate::storage::{Store, Transaction};
 use crate::types::{DataType, ScalarValue};
 use crate::vector::{Batch, StringVec, Vector, VectorData};
+
+/// The result of INSERT/UPDATE/DELETE: its tag, and with RETURNING its rows.
+fn written_result(
+    tag: String,
+    rows: Vec<Batch>,
+    returning: Option<Returning>,
+    ctx: &ExecContext,
+) -> Result<StatementResult> {
+    let Some(returning) = returning else {
+        return Ok(StatementResult::command(tag));
+    };
+    let mut batches = Vec::with_capacity(rows.len());
+    for batch in &rows {
+        let columns = returning
+            .exprs
+            .iter()
+            .map(|e| evaluate(e, batch, ctx))
+            .collect::<Result<Vec<_>>>()?;
+        batches.push(Batch::new(columns, batch.len()));
+    }
+    Ok(StatementResult {
+        columns: Some(returning.columns),
+        batches,
+        tag,
+    })
+}
 
 /// ReadyForQuery's transaction status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -356,40 +383,60 @@ impl Session {
                 table_name,
                 table_oid,
                 source,
+                returning,
             } => {
-                let count =
-                    modify::insert(self.transaction(), &table_name, table_oid, &source, &ctx)?;
-                StatementResult::command(format!("INSERT 0 {count}"))
+                let txn = self.transaction();
+                let keep = returning.is_some();
+                let modified = modify::insert(txn, &table_name, table_oid, &source, keep, &ctx)?;
+                written_result(
+                    format!("INSERT 0 {}", modified.count),
+                    modified.rows,
+                    returning,
+                    &ctx,
+                )?
             }
             BoundStatement::Update {
                 table_name,
                 table_oid,
                 filter,
                 assignments,
+                returning,
             } => {
-                let count = modify::update(
-                    self.transaction(),
+                let txn = self.transaction();
+                let keep = returning.is_some();
+                let filter = filter.as_ref();
+                let modified = modify::update(
+                    txn,
                     &table_name,
                     table_oid,
-                    filter.as_ref(),
+                    filter,
                     &assignments,
+                    keep,
                     &ctx,
                 )?;
-                StatementResult::command(format!("UPDATE {count}"))
+                written_result(
+                    format!("UPDATE {}", modified.count),
+                    modified.rows,
+                    returning,
+                    &ctx,
+                )?
             }
             BoundStatement::Delete {
                 table_name,
                 table_oid,
                 filter,
+                returning,
             } => {
-                let count = modify::delete(
-                    self.transaction(),
-                    &table_name,
-                    table_oid,
-                    filter.as_ref(),
+                let txn = self.transaction();
+                let keep = returning.is_some();
+                let modified =
+                    modify::delete(txn, &table_name, table_oid, filter.as_ref(), keep, &ctx)?;
+                written_result(
+                    format!("DELETE {}", modified.count),
+                    modified.rows,
+                    returning,
                     &ctx,
-                )?;
-                StatementResult::command(format!("DELETE {count}"))
+                )?
             }
             BoundStatement::CreateTable {
                 schema,

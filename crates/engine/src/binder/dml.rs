@@ -10,7 +10,7 @@ use super::{ident_name, table_name, Binder};
 use crate::catalog::TableSchema;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
-use crate::plan::{BoundStatement, LogicalPlan, ScalarExpr};
+use crate::plan::{BoundStatement, ColumnInfo, LogicalPlan, Returning, ScalarExpr};
 use crate::types::DataType;
 
 impl Binder<'_> {
@@ -53,7 +53,6 @@ impl Binder<'_> {
             || !after_columns.is_empty()
             || *has_table_keyword
             || on.is_some()
-            || returning.is_some()
             || output.is_some()
             || *replace_into
             || priority.is_some()
@@ -89,10 +88,12 @@ impl Binder<'_> {
                 _ => self.insert_query(&schema, &targets, explicit, query)?,
             },
         };
+        let returning = self.bind_returning(returning.as_deref(), &table_scope(&schema, &name))?;
         Ok(BoundStatement::Insert {
             table_name: name,
             table_oid: schema.oid,
             source,
+            returning,
         })
     }
 
@@ -230,7 +231,6 @@ impl Binder<'_> {
         } = update;
         if !optimizer_hints.is_empty()
             || from.is_some()
-            || returning.is_some()
             || output.is_some()
             || or.is_some()
             || !order_by.is_empty()
@@ -273,11 +273,13 @@ impl Binder<'_> {
             bound.push((column, value));
         }
         let filter = self.dml_filter(selection.as_ref(), &scope)?;
+        let returning = self.bind_returning(returning.as_deref(), &scope)?;
         Ok(BoundStatement::Update {
             table_name: schema.name.clone(),
             table_oid: schema.oid,
             filter,
             assignments: bound,
+            returning,
         })
     }
 
@@ -297,7 +299,6 @@ impl Binder<'_> {
         if !optimizer_hints.is_empty()
             || !tables.is_empty()
             || using.is_some()
-            || returning.is_some()
             || output.is_some()
             || !order_by.is_empty()
             || limit.is_some()
@@ -312,10 +313,12 @@ impl Binder<'_> {
         };
         let (schema, scope) = self.dml_target(table)?;
         let filter = self.dml_filter(selection.as_ref(), &scope)?;
+        let returning = self.bind_returning(returning.as_deref(), &scope)?;
         Ok(BoundStatement::Delete {
             table_name: schema.name.clone(),
             table_oid: schema.oid,
             filter,
+            returning,
         })
     }
 
@@ -341,22 +344,40 @@ impl Binder<'_> {
         let visible = alias
             .as_ref()
             .map_or_else(|| name.clone(), |a| ident_name(&a.name));
-        let scope = Scope {
-            columns: schema
-                .columns
-                .iter()
-                .enumerate()
-                .map(|(i, c)| ScopeColumn {
-                    table: Some(visible.clone()),
-                    name: c.name.clone(),
-                    ty: c.data_type,
-                    table_oid: schema.oid,
-                    attnum: (i + 1) as i16,
-                    qualified_only: false,
-                })
-                .collect(),
-        };
+        let scope = table_scope(&schema, &visible);
         Ok((schema, scope))
+    }
+
+    /// `RETURNING items` over the target table's columns.
+    fn bind_returning(
+        &mut self,
+        items: Option<&[ast::SelectItem]>,
+        scope: &Scope,
+    ) -> Result<Option<Returning>> {
+        let Some(items) = items else { return Ok(None) };
+        self.aggregate_forbidden_in = Some("RETURNING");
+        let outputs = self.bind_projection(items, scope);
+        self.aggregate_forbidden_in = None;
+        let mut exprs = Vec::new();
+        let mut columns = Vec::new();
+        for output in outputs? {
+            let expr = if output.expr.ty() == DataType::Unknown {
+                self.coerce(output.expr, DataType::Text, CastContext::Implicit)?
+            } else {
+                output.expr
+            };
+            columns.push(ColumnInfo {
+                name: output.name,
+                data_type: expr.ty(),
+                table_oid: output.table_oid,
+                column_attnum: output.attnum,
+            });
+            exprs.push(expr);
+        }
+        Ok(Some(Returning {
+            exprs,
+            columns: columns.into(),
+        }))
     }
 
     fn dml_filter(
@@ -457,4 +478,23 @@ fn assignment_column(schema: &TableSchema, column: &ObjectName) -> Result<usize>
             ),
         )
     })
+}
+
+/// The scope of a table's columns under the name `visible`.
+fn table_scope(schema: &TableSchema, visible: &str) -> Scope {
+    Scope {
+        columns: schema
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| ScopeColumn {
+                table: Some(visible.to_string()),
+                name: c.name.clone(),
+                ty: c.data_type,
+                table_oid: schema.oid,
+                attnum: (i + 1) as i16,
+                qualified_only: false,
+            })
+            .collect(),
+    }
 }

@@ -199,6 +199,13 @@ pub struct SetVariable {
     pub value: Option<String>,
 }
 
+/// `RETURNING ...`: expressions over the full rows written (or deleted).
+#[derive(Debug, Clone)]
+pub struct Returning {
+    pub exprs: Vec<ScalarExpr>,
+    pub columns: Arc<[ColumnInfo]>,
+}
+
 /// A statement after binding.
 #[derive(Debug, Clone)]
 pub enum BoundStatement {
@@ -211,6 +218,7 @@ pub enum BoundStatement {
         table_name: String,
         table_oid: u32,
         source: LogicalPlan,
+        returning: Option<Returning>,
     },
     /// Expressions are over the table's full rows.
     Update {
@@ -218,11 +226,13 @@ pub enum BoundStatement {
         table_oid: u32,
         filter: Option<ScalarExpr>,
         assignments: Vec<(usize, ScalarExpr)>,
+        returning: Option<Returning>,
     },
     Delete {
         table_name: String,
         table_oid: u32,
         filter: Option<ScalarExpr>,
+        returning: Option<Returning>,
     },
     CreateTable {
         schema: TableSchema,

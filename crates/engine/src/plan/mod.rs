@@ -9,5 +9,5 @@ pub use expr::{
 };
 pub use logical::{
     AggregateCall, BoundStatement, ColumnInfo, FrameBound, FrameUnits, JoinKind, LogicalPlan,
-    SetOperator, SetVariable, SortKey, WindowCall, WindowFrame,
+    Returning, SetOperator, SetVariable, SortKey, WindowCall, WindowFrame,
 };
