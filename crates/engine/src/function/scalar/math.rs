@@ -250,8 +250,56 @@ pub(super) fn negative_sqrt() -> Error {
     )
 }
 
+/// PostgreSQL calls the C library's cbrt, which on glibc is not correctly rounded
+/// (`cbrt(27)` is 3.0000000000000004); this is glibc's algorithm (s_cbrt.c) so that the
+/// digits agree: a polynomial first guess, one Halley step, the exponent split by 3.
 pub(super) fn cbrt(x: f64) -> Result<f64> {
-    Ok(x.cbrt())
+    const CBRT2: f64 = 1.259_921_049_894_873_2;
+    const SQR_CBRT2: f64 = 1.587_401_051_968_199_5;
+    const FACTOR: [f64; 5] = [1.0 / SQR_CBRT2, 1.0 / CBRT2, 1.0, CBRT2, SQR_CBRT2];
+    if x == 0.0 || !x.is_finite() {
+        return Ok(x + x);
+    }
+    let (xm, xe) = frexp(x.abs());
+    let u = 0.354_895_765_043_919_86
+        + ((1.508_191_937_815_849
+            + ((-2.114_994_941_673_713
+                + ((2.446_931_225_635_344_3
+                    + ((-1.834_692_774_836_130_9
+                        + (0.784_932_344_976_639_3 - 0.145_263_899_385_486_38 * xm) * xm)
+                        * xm))
+                    * xm))
+                * xm))
+            * xm);
+    let t2 = u * u * u;
+    let ym = u * (t2 + 2.0 * xm) / (2.0 * t2 + xm) * FACTOR[(2 + xe % 3) as usize];
+    Ok(ldexp(if x > 0.0 { ym } else { -ym }, xe / 3))
+}
+
+/// C's frexp for a finite non-zero `x`: `(m, e)` with `x = m * 2^e`, `0.5 <= |m| < 1`.
+fn frexp(x: f64) -> (f64, i32) {
+    let (x, extra) = if x.abs() < f64::MIN_POSITIVE {
+        (x * f64::from_bits(0x4350_0000_0000_0000), -54) // 2^54: subnormals made normal
+    } else {
+        (x, 0)
+    };
+    let bits = x.to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as i32;
+    let mantissa = f64::from_bits((bits & !(0x7ff << 52)) | (1022 << 52));
+    (mantissa, exponent - 1022 + extra)
+}
+
+/// C's ldexp for the exponents cbrt produces (|e| < 400): `x * 2^e`, in two steps where
+/// one power of two would leave the normal range.
+fn ldexp(x: f64, e: i32) -> f64 {
+    let pow2 = |e: i32| f64::from_bits(((e + 1023) as u64) << 52);
+    if e > 1000 {
+        x * pow2(1000) * pow2(e - 1000)
+    } else if e < -1000 {
+        x * pow2(-1000) * pow2(e + 1000)
+    } else {
+        x * pow2(e)
+    }
 }
 
 pub(super) fn exp(args: &[Vector]) -> Result<Vector> {
@@ -596,6 +644,19 @@ mod tests {
         assert_eq!(float_width_bucket(10.0, 0.0, 10.0, 4).ok(), Some(5));
         assert_eq!(float_width_bucket(-1.0, 0.0, 10.0, 4).ok(), Some(0));
         assert!(float_width_bucket(1.0, 1.0, 1.0, 4).is_err());
+    }
+
+    #[test]
+    fn cbrt_as_glibc() {
+        assert_eq!(cbrt(27.0).ok(), Some(3.000_000_000_000_000_4));
+        assert_eq!(cbrt(2.0).ok(), Some(1.259_921_049_894_873_4));
+        assert_eq!(cbrt(-8.0).ok(), Some(-2.0));
+        assert_eq!(
+            cbrt(1e-310)
+                .map(|r| (r / 4.641_588_833_612_779e-104 - 1.0).abs() < 1e-15)
+                .ok(),
+            Some(true)
+        );
     }
 
     #[test]

@@ -96,6 +96,10 @@ pub enum ScalarFunction {
     Acos,
     Atan,
     Atan2,
+    // System information.
+    /// `pg_typeof(x)`: the name of the argument's type (text here; regtype in PostgreSQL,
+    /// whose output is the same name).
+    PgTypeof(DataType),
 }
 
 impl ScalarFunction {
@@ -148,6 +152,9 @@ impl ScalarFunction {
                     ScalarFunction::QuoteNullable
                 };
                 return Ok(Some((func, vec![as_text(*t)], T::Text)));
+            }
+            ("pg_typeof", [t]) => {
+                return Ok(Some((ScalarFunction::PgTypeof(*t), vec![*t], T::Text)));
             }
             ("greatest" | "least", [_, ..]) => {
                 let (func, what) = if name == "greatest" {
@@ -271,6 +278,7 @@ impl ScalarFunction {
             F::Acos => "acos",
             F::Atan => "atan",
             F::Atan2 => "atan2",
+            F::PgTypeof(_) => "pg_typeof",
         }
     }
 
@@ -360,6 +368,7 @@ impl ScalarFunction {
             F::Acos => math::float_unary(args, math::acos),
             F::Atan => math::float_unary(args, |x| Ok(x.atan())),
             F::Atan2 => math::atan2(args),
+            F::PgTypeof(ty) => Ok(string::constant(ty.name(), rows)),
         }
     }
 }

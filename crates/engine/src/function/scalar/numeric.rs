@@ -235,13 +235,15 @@ pub(super) fn power(x: &Decimal, y: &Decimal) -> Result<Decimal> {
     let mut result = Decimal::new(1, 0);
     let mut base = *x;
     let mut n = exponent.unsigned_abs();
+    // Trailing zeros are dropped as we go so that only significant digits use up the
+    // 38 a Decimal holds (10.0^20 has 21 of them, not 41).
     while n > 0 {
         if n & 1 == 1 {
-            result = result.checked_mul(&base)?;
+            result = strip_zeros(result.checked_mul(&base)?);
         }
         n >>= 1;
         if n > 0 {
-            base = base.checked_mul(&base)?;
+            base = strip_zeros(base.checked_mul(&base)?);
         }
     }
     if exponent < 0 {
@@ -255,6 +257,16 @@ pub(super) fn power(x: &Decimal, y: &Decimal) -> Result<Decimal> {
         return Ok(Decimal::new(m, rscale as u32));
     }
     result.round(rscale)
+}
+
+/// The same value at the smallest scale that holds it exactly.
+fn strip_zeros(x: Decimal) -> Decimal {
+    let (mut m, mut scale) = (x.mantissa(), x.scale());
+    while scale > 0 && m % 10 == 0 {
+        m /= 10;
+        scale -= 1;
+    }
+    Decimal::new(m, scale)
 }
 
 /// `width_bucket(numeric, ...)`; the count was checked by the caller.

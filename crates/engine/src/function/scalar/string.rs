@@ -18,6 +18,15 @@ const MAX_ALLOC_SIZE: i64 = 0x3fff_ffff;
 /// The most bytes one character takes in UTF-8 (PostgreSQL's pg_encoding_max_length).
 const MAX_CHAR_BYTES: i64 = 4;
 
+/// `rows` copies of `value`.
+pub(super) fn constant(value: &str, rows: usize) -> Vector {
+    let mut out = StringVec::with_capacity(rows, rows * value.len());
+    for _ in 0..rows {
+        out.push(value);
+    }
+    Vector::new(VectorData::Text(out), None)
+}
+
 pub(super) fn length(args: &[Vector]) -> Result<Vector> {
     let s = texts(args, 0)?;
     map_rows(args, |row| Ok(char_count(s.get(row)) as i32))
@@ -374,7 +383,12 @@ pub(super) fn chr(args: &[Vector]) -> Result<Vector> {
         let limit = |message: String| Error::new(SqlState::ProgramLimitExceeded, message);
         let c = match code {
             0 => return Err(limit("null character not permitted".into())),
-            ..0 => return Err(limit("character number must be positive".into())),
+            ..0 => {
+                return Err(Error::new(
+                    SqlState::InvalidParameterValue,
+                    "character number must be positive",
+                ))
+            }
             0x11_0000.. => {
                 return Err(limit(format!(
                     "requested character too large for encoding: {code}"
