@@ -130,19 +130,27 @@ pub(super) fn sqrt(x: &Decimal) -> Result<Decimal> {
         .clamp(0, MAX_DISPLAY_SCALE);
     // floor(sqrt(x) * 10^(rscale + 1)) = isqrt(floor(m * 10^(2 * rscale + 2 - scale))).
     let shift = 2 * rscale + 2 - i64::from(x.scale());
-    let digits = x.mantissa().unsigned_abs().to_string();
+    // The mantissa's digits, most significant first, without allocating.
+    let mut buf = [0u8; 40];
+    let mut start = buf.len();
+    let mut m = x.mantissa().unsigned_abs();
+    loop {
+        start -= 1;
+        buf[start] = (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    let digits = &buf[start..];
     let kept = if shift >= 0 {
         digits.len()
     } else {
         digits.len().saturating_sub(shift.unsigned_abs() as usize)
     };
     let zeros = shift.max(0) as usize;
-    let root = isqrt_digits(
-        digits.bytes().take(kept).map(|b| b - b'0'),
-        kept + zeros,
-        zeros,
-    )
-    .ok_or_else(overflow)?;
+    let root =
+        isqrt_digits(digits[..kept].iter().copied(), kept + zeros, zeros).ok_or_else(overflow)?;
     // Half away from zero on the one extra digit.
     let rounded = root / 10 + u128::from(root % 10 >= 5);
     let m = i128::try_from(rounded).map_err(|_| overflow())?;
