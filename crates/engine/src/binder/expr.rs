@@ -557,6 +557,14 @@ impl Binder<'_> {
                 let r = self.coerce(r, DataType::Text, CastContext::Explicit)?;
                 Ok(ScalarExpr::Concat(Box::new(l), Box::new(r)))
             }
+            BinaryOperator::PGRegexMatch => self.bind_regex_match(left, right, false, false, scope),
+            BinaryOperator::PGRegexIMatch => self.bind_regex_match(left, right, true, false, scope),
+            BinaryOperator::PGRegexNotMatch => {
+                self.bind_regex_match(left, right, false, true, scope)
+            }
+            BinaryOperator::PGRegexNotIMatch => {
+                self.bind_regex_match(left, right, true, true, scope)
+            }
             BinaryOperator::PGLikeMatch | BinaryOperator::PGNotLikeMatch => self.bind_like(
                 left,
                 right,
@@ -846,7 +854,8 @@ impl Binder<'_> {
             }
             _ => {
                 let types: Vec<DataType> = bound.iter().map(|e| e.ty()).collect();
-                let Some((func, arg_types, ty)) = ScalarFunction::resolve(&name, &types) else {
+                let Some((func, arg_types, ty)) = ScalarFunction::resolve_checked(&name, &types)?
+                else {
                     return Err(undefined_function(&name, &types));
                 };
                 let args = bound

@@ -124,7 +124,6 @@ impl Binder<'_> {
 
     /// `left ~ right` and its forms (`case_insensitive` for `~*`, `negated` for `!~`): for
     /// `bind_binary` to call on `BinaryOperator::PGRegexMatch` and its siblings.
-    #[allow(dead_code)] // Until bind_binary routes the operators here.
     pub(super) fn bind_regex_match(
         &mut self,
         left: &Expr,

@@ -143,7 +143,7 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
                 .iter()
                 .map(|a| evaluate(a, batch, ctx).map(|v| (*v).clone()))
                 .collect::<Result<Vec<_>>>()?;
-            func.eval(&values)?
+            func.eval_batch(&values, len)?
         }
     }))
 }
