@@ -201,12 +201,12 @@ fn check_unique(
             .iter()
             .map(|&c| batch.columns[c].as_ref())
             .collect();
-        for row in 0..batch.len() {
+        for (row, &row_id) in row_ids.iter().enumerate().take(batch.len()) {
             key.clear();
             if encode_row_key(&key_columns, row, &mut key) {
                 continue; // NULLs never conflict.
             }
-            if !index.insert(&key, row_ids[row], data, &unique.columns) {
+            if !index.insert(&key, row_id, data, &unique.columns) {
                 let names: Vec<&str> = unique
                     .columns
                     .iter()
