@@ -363,12 +363,15 @@ impl Session {
     ) -> Result<StatementResult> {
         let view = self.view();
         let (bound, _) = Binder::new(&view, param_types).bind(statement)?;
-        let ctx = ExecContext::new(
+        let mut ctx = ExecContext::new(
             params.to_vec(),
             view,
             self.cancel.flag.clone(),
             self.sequences.clone(),
         );
+        if let Ok((_, limit)) = self.settings.get("kestrel.max_recursive_iterations") {
+            ctx.max_recursive_rounds = limit.parse().unwrap_or(ctx.max_recursive_rounds);
+        }
         Ok(match bound {
             BoundStatement::Query { plan, columns } => {
                 let batches = collect(create_operator(&plan).as_mut(), &ctx)?;

@@ -67,6 +67,16 @@ fn on_off(value: &str) -> Result<String> {
     }
 }
 
+fn positive_integer(value: &str) -> Result<String> {
+    match value.trim().parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n.to_string()),
+        _ => Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!("invalid value for a positive integer parameter: \"{value}\""),
+        )),
+    }
+}
+
 fn read_committed(value: &str) -> Result<String> {
     match value.to_ascii_lowercase().as_str() {
         "read committed" | "read uncommitted" => Ok("read committed".into()),
@@ -227,6 +237,12 @@ const DEFINITIONS: &[Definition] = &[
         default: "on",
         reported: false,
         check: on_off,
+    },
+    Definition {
+        name: "kestrel.max_recursive_iterations",
+        default: "1000000",
+        reported: false,
+        check: positive_integer,
     },
 ];
 

@@ -8,6 +8,7 @@ mod ddl;
 mod dml;
 mod expr;
 mod from;
+mod recursive_cte;
 mod scope;
 mod select;
 mod set_operation;
@@ -49,6 +50,8 @@ pub struct Binder<'a> {
     named_windows: Vec<(String, sqlparser::ast::WindowSpec)>,
     /// Binding a window function's arguments (window calls may not nest).
     in_window_args: bool,
+    /// Recursive CTE work tables referenced so far, by id.
+    work_tables_read: Vec<usize>,
 }
 
 impl<'a> Binder<'a> {
@@ -64,6 +67,7 @@ impl<'a> Binder<'a> {
             windows: None,
             named_windows: Vec::new(),
             in_window_args: false,
+            work_tables_read: Vec::new(),
         }
     }
 

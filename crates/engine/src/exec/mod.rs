@@ -13,6 +13,7 @@ mod limit;
 pub mod modify;
 mod nested_loop_join;
 mod project;
+mod recursive_cte;
 mod scan;
 mod sequence;
 mod set_operation;
@@ -34,6 +35,7 @@ pub use hash_join::{HashJoinExec, HashJoinSpec};
 pub use limit::LimitExec;
 pub use nested_loop_join::NestedLoopJoinExec;
 pub use project::ProjectExec;
+pub use recursive_cte::{RecursiveCteExec, WorkTableExec};
 pub use scan::ScanExec;
 pub use sequence::{SessionSequences, SharedSessionSequences};
 pub use set_operation::SetOperationExec;
@@ -58,6 +60,10 @@ pub struct ExecContext {
     pub subquery_results: RefCell<HashMap<usize, Arc<Batch>>>,
     /// The session's currval / lastval memory.
     pub sequences: SharedSessionSequences,
+    /// The rows of each running recursive CTE's current round, by CTE id.
+    pub work_tables: RefCell<HashMap<usize, Arc<Vec<Batch>>>>,
+    /// `kestrel.max_recursive_iterations`: a runaway WITH RECURSIVE errors instead of hanging.
+    pub max_recursive_rounds: u64,
 }
 
 impl ExecContext {
@@ -72,6 +78,8 @@ impl ExecContext {
             state,
             cancel,
             sequences,
+            work_tables: RefCell::new(HashMap::new()),
+            max_recursive_rounds: 1_000_000,
             outer_rows: RefCell::new(Vec::new()),
             subquery_results: RefCell::new(HashMap::new()),
         }

@@ -3,10 +3,11 @@
 
 mod join_keys;
 
+use crate::exec::WorkTableExec;
 use crate::exec::{
     AggregateExec, BoxedOperator, DistinctExec, FilterExec, GenerateSeriesExec, HashJoinExec,
-    HashJoinSpec, LimitExec, NestedLoopJoinExec, ProjectExec, ScanExec, SetOperationExec, SortExec,
-    ValuesExec, WindowExec,
+    HashJoinSpec, LimitExec, NestedLoopJoinExec, ProjectExec, RecursiveCteExec, ScanExec,
+    SetOperationExec, SortExec, ValuesExec, WindowExec,
 };
 use crate::function::TableFunction;
 use crate::plan::LogicalPlan;
@@ -63,6 +64,18 @@ pub fn create_operator(plan: &LogicalPlan) -> BoxedOperator {
         LogicalPlan::TableFunction { func, args, .. } => match func {
             TableFunction::GenerateSeries => Box::new(GenerateSeriesExec::new(args.clone())),
         },
+        LogicalPlan::RecursiveCte {
+            id,
+            base,
+            recursive,
+            all,
+        } => Box::new(RecursiveCteExec::new(
+            *id,
+            (**base).clone(),
+            (**recursive).clone(),
+            *all,
+        )),
+        LogicalPlan::WorkTable { id, .. } => Box::new(WorkTableExec::new(*id)),
         LogicalPlan::Window { input, calls } => Box::new(WindowExec::new(
             create_operator(input),
             calls.clone(),

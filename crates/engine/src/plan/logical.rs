@@ -119,6 +119,20 @@ pub enum LogicalPlan {
         args: Vec<ScalarExpr>,
         ty: DataType,
     },
+    /// WITH RECURSIVE: `base`, then `recursive` run over the rows the previous round added
+    /// (read through `WorkTable { id }`) until a round adds none.
+    RecursiveCte {
+        id: usize,
+        base: Box<LogicalPlan>,
+        recursive: Box<LogicalPlan>,
+        /// UNION ALL keeps duplicates; UNION drops rows seen before.
+        all: bool,
+    },
+    /// The rows of the current round of recursive CTE `id`.
+    WorkTable {
+        id: usize,
+        types: Vec<DataType>,
+    },
     /// Output: the input columns, then one column per window function call.
     Window {
         input: Box<LogicalPlan>,
@@ -162,6 +176,8 @@ impl LogicalPlan {
             LogicalPlan::Scan { types, .. } | LogicalPlan::Values { types, .. } => types.clone(),
             LogicalPlan::SetOperation { left, .. } => left.output_types(),
             LogicalPlan::TableFunction { ty, .. } => vec![*ty],
+            LogicalPlan::RecursiveCte { base, .. } => base.output_types(),
+            LogicalPlan::WorkTable { types, .. } => types.clone(),
             LogicalPlan::Window { input, calls } => {
                 let mut types = input.output_types();
                 types.extend(calls.iter().map(|c| c.ty));
