@@ -46,6 +46,25 @@ fn written_result(
     })
 }
 
+/// A one-column text result.
+fn text_result(column: &str, lines: &[String], tag: &str) -> StatementResult {
+    let mut text = StringVec::default();
+    for line in lines {
+        text.push(line);
+    }
+    let vector = Vector::new(VectorData::Text(text), None);
+    StatementResult {
+        columns: Some(Arc::from(vec![ColumnInfo {
+            name: column.to_string(),
+            data_type: DataType::Text,
+            table_oid: 0,
+            column_attnum: 0,
+        }])),
+        batches: vec![Batch::new(vec![Arc::new(vector)], lines.len())],
+        tag: tag.to_string(),
+    }
+}
+
 /// ReadyForQuery's transaction status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TransactionStatus {
@@ -372,9 +391,10 @@ impl Session {
         if let Ok((_, limit)) = self.settings.get("kestrel.max_recursive_iterations") {
             ctx.max_recursive_rounds = limit.parse().unwrap_or(ctx.max_recursive_rounds);
         }
+        let bound = self.optimize(bound)?;
         Ok(match bound {
             BoundStatement::Query { plan, columns } => {
-                let batches = collect(create_operator(&plan).as_mut(), &ctx)?;
+                let batches = collect(create_operator(&plan, &ctx.state).as_mut(), &ctx)?;
                 let rows: usize = batches.iter().map(|b| b.len()).sum();
                 StatementResult {
                     columns: Some(columns),
@@ -445,17 +465,25 @@ impl Session {
                 schema,
                 if_not_exists,
                 sequences,
+                source,
             } => {
+                let name = schema.name.clone();
                 let mut notices = Vec::new();
-                ddl::create_table(
-                    self.transaction(),
-                    schema,
-                    if_not_exists,
-                    sequences,
-                    &mut notices,
-                )?;
+                let txn = self.transaction();
+                ddl::create_table(txn, schema, if_not_exists, sequences, &mut notices)?;
+                let tag = match source {
+                    None => "CREATE TABLE".to_string(),
+                    Some(source) => {
+                        let oid = txn
+                            .table_for_write(&name)?
+                            .map(|t| t.schema.oid)
+                            .ok_or_else(|| Error::internal("created table is missing"))?;
+                        let modified = modify::insert(txn, &name, oid, &source, false, &ctx)?;
+                        format!("SELECT {}", modified.count)
+                    }
+                };
                 self.notices.extend(notices);
-                StatementResult::command("CREATE TABLE")
+                StatementResult::command(tag)
             }
             BoundStatement::DropTable { names, if_exists } => {
                 let mut notices = Vec::new();
@@ -539,6 +567,21 @@ impl Session {
                 }
                 StatementResult::command(if set.value.is_none() { "RESET" } else { "SET" })
             }
+            BoundStatement::Explain { plan, analyze } => {
+                let lines = if analyze {
+                    let start = std::time::Instant::now();
+                    let (mut operator, stats) =
+                        crate::physical::create_instrumented(&plan, &ctx.state);
+                    collect(operator.as_mut(), &ctx)?;
+                    let mut lines = crate::plan::explain_lines(&plan, Some(&stats));
+                    let millis = start.elapsed().as_secs_f64() * 1e3;
+                    lines.push(format!("Execution Time: {millis:.3} ms"));
+                    lines
+                } else {
+                    crate::plan::explain_lines(&plan, None)
+                };
+                text_result("QUERY PLAN", &lines, "EXPLAIN")
+            }
             BoundStatement::Show { name } => {
                 let columns = self.show_columns(&name)?;
                 let (_, value) = self.settings.get(&name)?;
@@ -553,6 +596,41 @@ impl Session {
                     tag: "SHOW".into(),
                 }
             }
+        })
+    }
+
+    /// Runs the optimizer's rules (those not disabled) over a statement's plans.
+    fn optimize(&self, bound: BoundStatement) -> Result<BoundStatement> {
+        let disabled_setting = self
+            .settings
+            .get("kestrel.disabled_optimizer_rules")
+            .map(|(_, v)| v)
+            .unwrap_or_default();
+        let mut disabled: Vec<&str> = disabled_setting.split(',').map(str::trim).collect();
+        if disabled.contains(&"all") {
+            disabled = crate::optimizer::rule_names();
+        }
+        Ok(match bound {
+            BoundStatement::Query { plan, columns } => BoundStatement::Query {
+                plan: crate::optimizer::optimize(plan, &disabled)?,
+                columns,
+            },
+            BoundStatement::Insert {
+                table_name,
+                table_oid,
+                source,
+                returning,
+            } => BoundStatement::Insert {
+                table_name,
+                table_oid,
+                source: crate::optimizer::optimize(source, &disabled)?,
+                returning,
+            },
+            BoundStatement::Explain { plan, analyze } => BoundStatement::Explain {
+                plan: crate::optimizer::optimize(plan, &disabled)?,
+                analyze,
+            },
+            other => other,
         })
     }
 

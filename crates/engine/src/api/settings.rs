@@ -77,6 +77,22 @@ fn positive_integer(value: &str) -> Result<String> {
     }
 }
 
+fn optimizer_rules(value: &str) -> Result<String> {
+    let known = crate::optimizer::rule_names();
+    for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        if name != "all" && !known.contains(&name) {
+            return Err(Error::new(
+                SqlState::InvalidParameterValue,
+                format!(
+                    "unknown optimizer rule \"{name}\" (rules: {})",
+                    known.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(value.to_string())
+}
+
 fn read_committed(value: &str) -> Result<String> {
     match value.to_ascii_lowercase().as_str() {
         "read committed" | "read uncommitted" => Ok("read committed".into()),
@@ -237,6 +253,12 @@ const DEFINITIONS: &[Definition] = &[
         default: "on",
         reported: false,
         check: on_off,
+    },
+    Definition {
+        name: "kestrel.disabled_optimizer_rules",
+        default: "",
+        reported: false,
+        check: optimizer_rules,
     },
     Definition {
         name: "kestrel.max_recursive_iterations",

@@ -95,6 +95,28 @@ impl<'a> Binder<'a> {
                 *cascade,
                 *purge || *temporary || table.is_some(),
             )?,
+            Statement::Explain {
+                describe_alias: _,
+                analyze,
+                verbose,
+                query_plan: _,
+                estimate,
+                statement: inner,
+                format,
+                options,
+            } => {
+                let Statement::Query(query) = inner.as_ref() else {
+                    return Err(Error::unsupported(format!("EXPLAIN of {inner}")));
+                };
+                if *verbose || *estimate || format.is_some() || options.is_some() {
+                    return Err(Error::unsupported(format!("{statement}")));
+                }
+                let (plan, _) = self.bind_query(query)?;
+                BoundStatement::Explain {
+                    plan,
+                    analyze: *analyze,
+                }
+            }
             Statement::CreateSequence {
                 temporary,
                 if_not_exists,

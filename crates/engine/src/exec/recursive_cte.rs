@@ -60,7 +60,7 @@ impl RecursiveCteExec {
 
     fn run(&mut self, ctx: &ExecContext) -> Result<Vec<Batch>> {
         let mut seen = HashSet::new();
-        let base = collect(create_operator(&self.base).as_mut(), ctx)?;
+        let base = collect(create_operator(&self.base, &ctx.state).as_mut(), ctx)?;
         let mut working = self.new_rows(base, &mut seen);
         let mut result = working.clone();
         let mut rounds = 0u64;
@@ -80,7 +80,7 @@ impl RecursiveCteExec {
             ctx.work_tables
                 .borrow_mut()
                 .insert(self.id, Arc::new(working));
-            let produced = collect(create_operator(&self.recursive).as_mut(), ctx)?;
+            let produced = collect(create_operator(&self.recursive, &ctx.state).as_mut(), ctx)?;
             working = self.new_rows(produced, &mut seen);
             result.extend(working.iter().cloned());
         }

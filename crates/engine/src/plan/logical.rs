@@ -255,6 +255,8 @@ pub enum BoundStatement {
         if_not_exists: bool,
         /// Sequences behind SERIAL and identity columns: (name, options, owning column).
         sequences: Vec<(String, SequenceOptions, String)>,
+        /// CREATE TABLE ... AS: the rows to fill it with.
+        source: Option<LogicalPlan>,
     },
     CreateSequence {
         name: String,
@@ -275,5 +277,9 @@ pub enum BoundStatement {
     Set(SetVariable),
     Show {
         name: String,
+    },
+    Explain {
+        plan: LogicalPlan,
+        analyze: bool,
     },
 }
