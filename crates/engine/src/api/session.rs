@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use sqlparser::ast::Statement;
 
+use super::query_cache::{result_key, QueryCache};
 use super::settings::Settings;
 use super::{ColumnInfo, Notice, StatementResult};
 use crate::binder::Binder;
@@ -44,6 +45,30 @@ fn written_result(
         batches,
         tag,
     })
+}
+
+/// What [`Session::run`] runs: a parsed statement, or one bound earlier.
+enum Work<'a> {
+    Parsed(&'a Statement),
+    Bound(BoundStatement),
+}
+
+/// Statements whose bound form may be reused for the same text: queries and row writes.
+fn is_plan_cacheable(bound: &BoundStatement) -> bool {
+    matches!(
+        bound,
+        BoundStatement::Query { .. }
+            | BoundStatement::Insert { .. }
+            | BoundStatement::Update { .. }
+            | BoundStatement::Delete { .. }
+    )
+}
+
+fn failed_block_error() -> Error {
+    Error::new(
+        SqlState::InFailedSqlTransaction,
+        "current transaction is aborted, commands ignored until end of transaction block",
+    )
 }
 
 /// A one-column text result.
@@ -95,6 +120,7 @@ pub struct PreparedStatement {
 }
 
 struct PreparedInner {
+    sql: String,
     statement: Option<Statement>,
     param_types: Vec<DataType>,
     columns: Option<Arc<[ColumnInfo]>>,
@@ -140,10 +166,11 @@ pub struct Session {
     settings_at_begin: Option<Settings>,
     notices: Vec<Notice>,
     sequences: SharedSessionSequences,
+    cache: Arc<QueryCache>,
 }
 
 impl Session {
-    pub(crate) fn new(store: Arc<Store>) -> Session {
+    pub(crate) fn new(store: Arc<Store>, cache: Arc<QueryCache>) -> Session {
         Session {
             store,
             cancel: CancelHandle::default(),
@@ -153,6 +180,7 @@ impl Session {
             settings_at_begin: None,
             notices: Vec::new(),
             sequences: SharedSessionSequences::default(),
+            cache,
         }
     }
 
@@ -160,14 +188,28 @@ impl Session {
     /// implicit transaction unless the statements control transactions themselves, stopping
     /// at the first error (which is returned after `sink` received the earlier results).
     pub fn simple_query(&mut self, sql: &str, sink: &mut dyn FnMut(StatementResult)) -> Result<()> {
+        if self.caches_usable() {
+            let view = self.view();
+            if self.result_cache_on() {
+                if let Some(result) = self.cache.result(sql, &view) {
+                    sink(result);
+                    return Ok(());
+                }
+            }
+            if let Some(bound) = self.cache.plan(sql, &[], view.catalog_version) {
+                sink(self.run(Work::Bound(bound), &[], &[], Some(sql))?);
+                return Ok(());
+            }
+        }
         let statements = parse(sql)?;
         let implicit = statements.len() > 1 && self.block == Block::None;
         if implicit {
             self.block = Block::Implicit;
         }
+        let cache_key = (statements.len() == 1).then_some(sql);
         for statement in &statements {
-            match self.run(statement, &[], &[]) {
-                Ok((result, _)) => sink(result),
+            match self.run(Work::Parsed(statement), &[], &[], cache_key) {
+                Ok(result) => sink(result),
                 Err(error) => {
                     if self.block == Block::Implicit {
                         self.end_transaction(false);
@@ -201,6 +243,7 @@ impl Session {
         let Some(statement) = statements.pop() else {
             return Ok(PreparedStatement {
                 inner: Arc::new(PreparedInner {
+                    sql: sql.to_string(),
                     statement: None,
                     param_types: param_types.to_vec(),
                     columns: None,
@@ -217,6 +260,7 @@ impl Session {
         };
         Ok(PreparedStatement {
             inner: Arc::new(PreparedInner {
+                sql: sql.to_string(),
                 statement: Some(statement),
                 param_types,
                 columns,
@@ -243,8 +287,21 @@ impl Session {
                 ),
             ));
         }
-        let (result, _) = self.run(statement, &prepared.inner.param_types, params)?;
-        Ok(result)
+        let param_types = &prepared.inner.param_types;
+        let key = result_key(&prepared.inner.sql, params);
+        if self.caches_usable() {
+            let view = self.view();
+            if self.result_cache_on() {
+                if let Some(result) = self.cache.result(&key, &view) {
+                    return Ok(result);
+                }
+            }
+            let sql = &prepared.inner.sql;
+            if let Some(bound) = self.cache.plan(sql, param_types, view.catalog_version) {
+                return self.run(Work::Bound(bound), param_types, params, Some(&key));
+            }
+        }
+        self.run(Work::Parsed(statement), param_types, params, Some(&key))
     }
 
     pub fn transaction_status(&self) -> TransactionStatus {
@@ -296,26 +353,49 @@ impl Session {
                 Statement::Commit { .. } | Statement::Rollback { .. }
             )
         {
-            return Err(Error::new(
-                SqlState::InFailedSqlTransaction,
-                "current transaction is aborted, commands ignored until end of transaction block",
-            ));
+            return Err(failed_block_error());
         }
         Ok(())
     }
 
-    /// Binds and executes one statement within the session's transaction rules; a panic is
-    /// reported as an internal error and fails the transaction like any error.
+    /// Whether the shared caches may serve this session now: not while its transaction has
+    /// uncommitted writes (they are invisible to the caches), nor in a failed block, nor with
+    /// optimizer rules switched off.
+    fn caches_usable(&self) -> bool {
+        self.block != Block::Failed
+            && self.txn.as_ref().is_none_or(|t| !t.has_writes())
+            && self
+                .settings
+                .get("kestrel.disabled_optimizer_rules")
+                .is_ok_and(|(_, v)| v.is_empty())
+    }
+
+    fn result_cache_on(&self) -> bool {
+        self.settings
+            .get("kestrel.result_cache")
+            .is_ok_and(|(_, v)| v == "on")
+    }
+
+    /// Binds (unless already bound) and executes one statement within the session's
+    /// transaction rules; a panic is reported as an internal error and fails the transaction
+    /// like any error. `cache_key` names the statement in the plan and result caches.
     fn run(
         &mut self,
-        statement: &Statement,
+        work: Work<'_>,
         param_types: &[DataType],
         params: &[ScalarValue],
-    ) -> Result<(StatementResult, ())> {
-        self.check_not_failed(statement)?;
+        cache_key: Option<&str>,
+    ) -> Result<StatementResult> {
+        match &work {
+            Work::Parsed(statement) => self.check_not_failed(statement)?,
+            Work::Bound(_) if self.block == Block::Failed => {
+                return Err(failed_block_error());
+            }
+            Work::Bound(_) => {}
+        }
         self.cancel.flag.store(false, Ordering::Relaxed);
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            self.run_statement(statement, param_types, params)
+            self.run_work(work, param_types, params, cache_key)
         }))
         .unwrap_or_else(|panic| {
             let message = panic
@@ -330,7 +410,7 @@ impl Session {
                 if self.block == Block::None {
                     self.end_transaction(true);
                 }
-                Ok((result, ()))
+                Ok(result)
             }
             Err(error) => {
                 match self.block {
@@ -374,14 +454,29 @@ impl Session {
         });
     }
 
-    fn run_statement(
+    fn run_work(
         &mut self,
-        statement: &Statement,
+        work: Work<'_>,
         param_types: &[DataType],
         params: &[ScalarValue],
+        cache_key: Option<&str>,
     ) -> Result<StatementResult> {
         let view = self.view();
-        let (bound, _) = Binder::new(&view, param_types).bind(statement)?;
+        let bound = match work {
+            Work::Bound(bound) => bound,
+            Work::Parsed(statement) => {
+                let (bound, _) = Binder::new(&view, param_types).bind(statement)?;
+                let bound = self.optimize(bound)?;
+                if let (Some(key), true) = (cache_key, self.caches_usable()) {
+                    if is_plan_cacheable(&bound) {
+                        let sql = key.split('\u{0}').next().unwrap_or(key);
+                        self.cache
+                            .store_plan(sql, param_types, &bound, view.catalog_version);
+                    }
+                }
+                bound
+            }
+        };
         let mut ctx = ExecContext::new(
             params.to_vec(),
             view,
@@ -391,16 +486,26 @@ impl Session {
         if let Ok((_, limit)) = self.settings.get("kestrel.max_recursive_iterations") {
             ctx.max_recursive_rounds = limit.parse().unwrap_or(ctx.max_recursive_rounds);
         }
-        let bound = self.optimize(bound)?;
         Ok(match bound {
             BoundStatement::Query { plan, columns } => {
                 let batches = collect(create_operator(&plan, &ctx.state).as_mut(), &ctx)?;
                 let rows: usize = batches.iter().map(|b| b.len()).sum();
-                StatementResult {
+                let result = StatementResult {
                     columns: Some(columns),
                     batches,
                     tag: format!("SELECT {rows}"),
+                };
+                if let Some(key) = cache_key {
+                    if self.caches_usable() && self.result_cache_on() && plan.is_deterministic() {
+                        self.cache.store_result(
+                            key.to_string(),
+                            &result,
+                            &plan.tables_read(),
+                            &ctx.state,
+                        );
+                    }
                 }
+                result
             }
             BoundStatement::Insert {
                 table_name,

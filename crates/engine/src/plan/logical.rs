@@ -283,3 +283,114 @@ pub enum BoundStatement {
         analyze: bool,
     },
 }
+
+impl LogicalPlan {
+    /// The direct inputs.
+    pub fn inputs(&self) -> Vec<&LogicalPlan> {
+        match self {
+            LogicalPlan::Scan { .. }
+            | LogicalPlan::Values { .. }
+            | LogicalPlan::TableFunction { .. }
+            | LogicalPlan::WorkTable { .. } => vec![],
+            LogicalPlan::Filter { input, .. }
+            | LogicalPlan::Project { input, .. }
+            | LogicalPlan::Aggregate { input, .. }
+            | LogicalPlan::Sort { input, .. }
+            | LogicalPlan::Limit { input, .. }
+            | LogicalPlan::Distinct { input }
+            | LogicalPlan::Window { input, .. } => vec![input],
+            LogicalPlan::SetOperation { left, right, .. }
+            | LogicalPlan::Join { left, right, .. } => {
+                vec![left, right]
+            }
+            LogicalPlan::RecursiveCte {
+                base, recursive, ..
+            } => vec![base, recursive],
+        }
+    }
+
+    /// The expressions this node evaluates (not those of its inputs).
+    pub fn expressions(&self) -> Vec<&ScalarExpr> {
+        match self {
+            LogicalPlan::Scan { .. }
+            | LogicalPlan::WorkTable { .. }
+            | LogicalPlan::Distinct { .. }
+            | LogicalPlan::SetOperation { .. }
+            | LogicalPlan::RecursiveCte { .. } => vec![],
+            LogicalPlan::Values { rows, .. } => rows.iter().flatten().collect(),
+            LogicalPlan::TableFunction { args, .. } => args.iter().collect(),
+            LogicalPlan::Filter { predicate, .. } => vec![predicate],
+            LogicalPlan::Project { exprs, .. } => exprs.iter().collect(),
+            LogicalPlan::Aggregate {
+                group_by,
+                aggregates,
+                ..
+            } => group_by
+                .iter()
+                .chain(
+                    aggregates
+                        .iter()
+                        .flat_map(|a| a.arg.iter().chain(a.filter.iter())),
+                )
+                .collect(),
+            LogicalPlan::Sort { keys, .. } => keys.iter().map(|k| &k.expr).collect(),
+            LogicalPlan::Limit { limit, offset, .. } => limit.iter().chain(offset.iter()).collect(),
+            LogicalPlan::Window { calls, .. } => calls
+                .iter()
+                .flat_map(|c| {
+                    c.args
+                        .iter()
+                        .chain(c.partition_by.iter())
+                        .chain(c.order_by.iter().map(|k| &k.expr))
+                })
+                .collect(),
+            LogicalPlan::Join { condition, .. } => condition.iter().collect(),
+        }
+    }
+
+    /// Calls `f` on every plan node, including the plans of subqueries in expressions.
+    pub fn visit_all(&self, f: &mut dyn FnMut(&LogicalPlan)) {
+        f(self);
+        for expr in self.expressions() {
+            expr.visit(&mut |e| {
+                if let ScalarExpr::Subquery(subquery) = e {
+                    subquery.plan.visit_all(f);
+                }
+            });
+        }
+        for input in self.inputs() {
+            input.visit_all(f);
+        }
+    }
+
+    /// The OIDs of the tables the plan reads.
+    pub fn tables_read(&self) -> Vec<u32> {
+        let mut tables = Vec::new();
+        self.visit_all(&mut |p| {
+            if let LogicalPlan::Scan { table_oid, .. } = p {
+                if !tables.contains(table_oid) {
+                    tables.push(*table_oid);
+                }
+            }
+        });
+        tables
+    }
+
+    /// Whether running the plan twice over the same tables gives the same rows: no volatile
+    /// function or sequence anywhere in it.
+    pub fn is_deterministic(&self) -> bool {
+        let mut deterministic = true;
+        self.visit_all(&mut |p| {
+            for expr in p.expressions() {
+                expr.visit(&mut |e| match e {
+                    ScalarExpr::Function { func, .. } if func.is_volatile() => {
+                        deterministic = false
+                    }
+                    ScalarExpr::SequenceCall { .. } => deterministic = false,
+                    _ => {}
+                });
+            }
+        });
+        deterministic
+    }
+}
