@@ -50,7 +50,7 @@ fn written_result(
 /// What [`Session::run`] runs: a parsed statement, or one bound earlier.
 enum Work<'a> {
     Parsed(&'a Statement),
-    Bound(BoundStatement),
+    Bound(Box<BoundStatement>),
 }
 
 /// Statements whose bound form may be reused for the same text: queries and row writes.
@@ -197,7 +197,7 @@ impl Session {
                 }
             }
             if let Some(bound) = self.cache.plan(sql, &[], view.catalog_version) {
-                sink(self.run(Work::Bound(bound), &[], &[], Some(sql))?);
+                sink(self.run(Work::Bound(Box::new(bound)), &[], &[], Some(sql))?);
                 return Ok(());
             }
         }
@@ -298,7 +298,12 @@ impl Session {
             }
             let sql = &prepared.inner.sql;
             if let Some(bound) = self.cache.plan(sql, param_types, view.catalog_version) {
-                return self.run(Work::Bound(bound), param_types, params, Some(&key));
+                return self.run(
+                    Work::Bound(Box::new(bound)),
+                    param_types,
+                    params,
+                    Some(&key),
+                );
             }
         }
         self.run(Work::Parsed(statement), param_types, params, Some(&key))
@@ -463,7 +468,7 @@ impl Session {
     ) -> Result<StatementResult> {
         let view = self.view();
         let bound = match work {
-            Work::Bound(bound) => bound,
+            Work::Bound(bound) => *bound,
             Work::Parsed(statement) => {
                 let (bound, _) = Binder::new(&view, param_types).bind(statement)?;
                 let bound = self.optimize(bound)?;
