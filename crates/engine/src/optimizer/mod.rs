@@ -2,6 +2,7 @@
 //! (`SET kestrel.disabled_optimizer_rules = 'push_down_filter'`); after each rule the plan is
 //! checked to still produce the same column types.
 
+mod decorrelate;
 mod fold_constants;
 mod push_down_filter;
 
@@ -14,9 +15,10 @@ pub trait Rule {
     fn apply(&self, plan: LogicalPlan) -> Result<LogicalPlan>;
 }
 
-fn rules() -> [&'static dyn Rule; 2] {
+fn rules() -> [&'static dyn Rule; 3] {
     [
         &fold_constants::FoldConstants,
+        &decorrelate::Decorrelate,
         &push_down_filter::PushDownFilter,
     ]
 }
