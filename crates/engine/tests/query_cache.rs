@@ -123,3 +123,27 @@ fn the_cache_can_be_switched_off() {
     assert_eq!(rows(&mut s, "SELECT x FROM t"), ["5"]);
     assert_eq!(rows(&mut s, "SELECT x FROM t"), ["5"]);
 }
+
+#[test]
+fn join_build_sides_are_not_reused_across_changes_or_into_transactions() {
+    let db = kestrel::Database::new();
+    let (mut a, mut b) = (db.connect(), db.connect());
+    run(&mut a, "SET kestrel.result_cache = off");
+    run(&mut a, "CREATE TABLE big (k integer)");
+    run(
+        &mut a,
+        "INSERT INTO big SELECT g FROM generate_series(1, 100) g",
+    );
+    run(&mut a, "CREATE TABLE dim (k integer, name text)");
+    run(&mut a, "INSERT INTO dim VALUES (1, 'one'), (2, 'two')");
+    let query = "SELECT count(*), min(name) FROM big JOIN dim ON big.k = dim.k";
+    assert_eq!(rows(&mut a, query), ["2|one"]);
+    assert_eq!(rows(&mut a, query), ["2|one"]);
+    run(&mut b, "INSERT INTO dim VALUES (3, 'a three')");
+    assert_eq!(rows(&mut a, query), ["3|a three"]);
+    run(&mut a, "BEGIN");
+    run(&mut a, "INSERT INTO dim VALUES (4, 'a four')");
+    assert_eq!(rows(&mut a, query), ["4|a four"]);
+    run(&mut a, "ROLLBACK");
+    assert_eq!(rows(&mut a, query), ["3|a three"]);
+}

@@ -6,9 +6,10 @@
 //! or sequences are never stored. Memory is bounded, least recently used first out.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use super::StatementResult;
+use crate::exec::JoinCache;
 use crate::plan::BoundStatement;
 use crate::storage::DbState;
 use crate::types::{DataType, ScalarValue};
@@ -25,6 +26,8 @@ const PLAN_CACHE_ENTRIES: usize = 4096;
 pub struct QueryCache {
     results: Mutex<ResultCache>,
     plans: Mutex<PlanCache>,
+    /// Hash join build sides (exec::JoinCache), shared the same way.
+    pub joins: Arc<JoinCache>,
 }
 
 #[derive(Default)]

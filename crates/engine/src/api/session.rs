@@ -488,6 +488,11 @@ impl Session {
             self.cancel.flag.clone(),
             self.sequences.clone(),
         );
+        // A transaction's uncommitted table versions keep their committed generation
+        // numbers, so it must not share build tables with others.
+        if self.caches_usable() {
+            ctx.join_cache = self.cache.joins.clone();
+        }
         if let Ok((_, limit)) = self.settings.get("kestrel.max_recursive_iterations") {
             ctx.max_recursive_rounds = limit.parse().unwrap_or(ctx.max_recursive_rounds);
         }

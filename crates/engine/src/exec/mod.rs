@@ -10,6 +10,7 @@ mod generate_series;
 mod hash_join;
 mod instrumented;
 mod join;
+mod join_cache;
 mod limit;
 pub mod modify;
 mod nested_loop_join;
@@ -35,6 +36,7 @@ pub use filter::FilterExec;
 pub use generate_series::GenerateSeriesExec;
 pub use hash_join::{HashJoinExec, HashJoinSpec};
 pub use instrumented::{InstrumentedExec, OperatorStats};
+pub use join_cache::JoinCache;
 pub use limit::LimitExec;
 pub use nested_loop_join::NestedLoopJoinExec;
 pub use project::ProjectExec;
@@ -68,6 +70,8 @@ pub struct ExecContext {
     pub work_tables: RefCell<HashMap<usize, Arc<Vec<Batch>>>>,
     /// `kestrel.max_recursive_iterations`: a runaway WITH RECURSIVE errors instead of hanging.
     pub max_recursive_rounds: u64,
+    /// Hash join build sides kept across queries (the database's, or a private one).
+    pub join_cache: Arc<JoinCache>,
 }
 
 impl ExecContext {
@@ -84,6 +88,7 @@ impl ExecContext {
             sequences,
             work_tables: RefCell::new(HashMap::new()),
             max_recursive_rounds: 1_000_000,
+            join_cache: Arc::default(),
             outer_rows: RefCell::new(Vec::new()),
             subquery_results: RefCell::new(HashMap::new()),
         }

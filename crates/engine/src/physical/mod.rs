@@ -86,6 +86,30 @@ pub(crate) fn top_n_rows(
     (total <= TOP_N_MAX_ROWS).then_some(total as usize)
 }
 
+/// The join cache identity of a build side: only plans that read nothing but tables
+/// (no parameters, outer rows, subqueries or volatile functions) qualify.
+fn build_cache_key(
+    build: &LogicalPlan,
+    keys: &[crate::plan::ScalarExpr],
+) -> Option<(String, Vec<u32>)> {
+    use crate::plan::ScalarExpr;
+    let mut cacheable = build.is_deterministic();
+    let mut check = |e: &ScalarExpr| {
+        e.visit(&mut |x| {
+            if matches!(
+                x,
+                ScalarExpr::Param { .. } | ScalarExpr::OuterColumn { .. } | ScalarExpr::Subquery(_)
+            ) {
+                cacheable = false;
+            }
+        })
+    };
+    build.visit_all(&mut |p| p.expressions().into_iter().for_each(&mut check));
+    keys.iter().for_each(&mut check);
+    let tables = build.tables_read();
+    (cacheable && !tables.is_empty()).then(|| (format!("{build:?}|{keys:?}"), tables))
+}
+
 /// How many hash keys a join on `condition` gets (0: a nested loop).
 pub fn join_key_count(condition: Option<crate::plan::ScalarExpr>, left_width: usize) -> usize {
     join_keys::split_condition(condition, left_width)
@@ -268,6 +292,7 @@ fn build_node(
                     left_operator,
                     HashJoinSpec {
                         probe_keys: split.right_keys,
+                        cache: build_cache_key(left, &split.left_keys),
                         build_keys: split.left_keys,
                         probe_types: types.1,
                         build_types: types.0,
@@ -282,6 +307,7 @@ fn build_node(
                     create_operator(right),
                     HashJoinSpec {
                         probe_keys: split.left_keys,
+                        cache: build_cache_key(right, &split.right_keys),
                         build_keys: split.right_keys,
                         probe_types: types.0,
                         build_types: types.1,
