@@ -403,7 +403,8 @@ mod tests {
 
     #[test]
     fn extend_keeps_values_and_nulls_in_every_combination() {
-        let cases: [(&[Option<i32>], &[Option<i32>]); 4] = [
+        type Rows<'a> = &'a [Option<i32>];
+        let cases: [(Rows, Rows); 4] = [
             (&[Some(1), Some(2)], &[Some(3)]),
             (&[Some(1), None], &[Some(3)]),
             (&[Some(1)], &[None, Some(4)]),
