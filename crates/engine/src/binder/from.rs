@@ -46,6 +46,11 @@ impl Binder<'_> {
             };
             (self.aggregates, self.aggregate_forbidden_in) = saved;
             let (plan, mut columns) = bound?;
+            self.subquery_count += 1;
+            let plan = LogicalPlan::SharedCte {
+                id: self.subquery_count,
+                input: Box::new(plan),
+            };
             let names = alias_names(
                 &name,
                 &cte.alias.columns,

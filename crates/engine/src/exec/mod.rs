@@ -19,6 +19,7 @@ mod recursive_cte;
 mod scan;
 mod sequence;
 mod set_operation;
+mod shared_cte;
 mod sort;
 mod subquery;
 mod top_n;
@@ -44,6 +45,7 @@ pub use recursive_cte::{RecursiveCteExec, WorkTableExec};
 pub use scan::ScanExec;
 pub use sequence::{SessionSequences, SharedSessionSequences};
 pub use set_operation::SetOperationExec;
+pub use shared_cte::SharedCteExec;
 pub use sort::SortExec;
 pub use top_n::TopNExec;
 pub use values::ValuesExec;
@@ -72,6 +74,8 @@ pub struct ExecContext {
     pub max_recursive_rounds: u64,
     /// Hash join build sides kept across queries (the database's, or a private one).
     pub join_cache: Arc<JoinCache>,
+    /// Rows of WITH queries already computed in this statement, by CTE id.
+    pub shared_ctes: RefCell<HashMap<usize, Arc<Vec<Batch>>>>,
 }
 
 impl ExecContext {
@@ -89,6 +93,7 @@ impl ExecContext {
             work_tables: RefCell::new(HashMap::new()),
             max_recursive_rounds: 1_000_000,
             join_cache: Arc::default(),
+            shared_ctes: RefCell::new(HashMap::new()),
             outer_rows: RefCell::new(Vec::new()),
             subquery_results: RefCell::new(HashMap::new()),
         }

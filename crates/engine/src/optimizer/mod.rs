@@ -90,6 +90,10 @@ pub(crate) fn map_inputs(
         LogicalPlan::Distinct { input } => LogicalPlan::Distinct {
             input: boxed(input)?,
         },
+        LogicalPlan::SharedCte { id, input } => LogicalPlan::SharedCte {
+            id,
+            input: boxed(input)?,
+        },
         LogicalPlan::Window { input, calls } => LogicalPlan::Window {
             input: boxed(input)?,
             calls,

@@ -10,7 +10,7 @@ use crate::exec::{
     HashJoinSpec, LimitExec, NestedLoopJoinExec, ProjectExec, RecursiveCteExec, ScanExec,
     SetOperationExec, SortExec, ValuesExec, WindowExec,
 };
-use crate::exec::{InstrumentedExec, OperatorStats, TopNExec, WorkTableExec};
+use crate::exec::{InstrumentedExec, OperatorStats, SharedCteExec, TopNExec, WorkTableExec};
 use crate::function::TableFunction;
 use crate::plan::{JoinKind, LogicalPlan};
 use crate::storage::DbState;
@@ -33,6 +33,7 @@ pub fn estimate_rows(plan: &LogicalPlan, state: &DbState) -> f64 {
         LogicalPlan::WorkTable { .. } => 100.0,
         LogicalPlan::Filter { input, .. } => estimate_rows(input, state) * 0.25,
         LogicalPlan::Project { input, .. }
+        | LogicalPlan::SharedCte { input, .. }
         | LogicalPlan::Sort { input, .. }
         | LogicalPlan::Window { input, .. } => estimate_rows(input, state),
         LogicalPlan::Aggregate {
@@ -243,6 +244,9 @@ fn build_node(
             *all,
         )),
         LogicalPlan::WorkTable { id, .. } => Box::new(WorkTableExec::new(*id)),
+        LogicalPlan::SharedCte { id, input } => {
+            Box::new(SharedCteExec::new(*id, (**input).clone()))
+        }
         LogicalPlan::Window { input, calls } => Box::new(WindowExec::new(
             create_operator(input),
             calls.clone(),

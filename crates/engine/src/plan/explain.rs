@@ -59,6 +59,7 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
         LogicalPlan::Sort { input, keys } => (format!("Sort (keys: {})", keys.len()), vec![input]),
         LogicalPlan::Limit { input, .. } => ("Limit".into(), vec![input]),
         LogicalPlan::Distinct { input } => ("HashDistinct".into(), vec![input]),
+        LogicalPlan::SharedCte { .. } => ("CTE Scan".into(), vec![]),
         LogicalPlan::Window { input, calls } => (
             format!("WindowAgg ({} functions)", calls.len()),
             vec![input],

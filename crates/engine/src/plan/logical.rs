@@ -119,6 +119,11 @@ pub enum LogicalPlan {
         args: Vec<ScalarExpr>,
         ty: DataType,
     },
+    /// A WITH query: computed once per statement however often it is read.
+    SharedCte {
+        id: usize,
+        input: Box<LogicalPlan>,
+    },
     /// WITH RECURSIVE: `base`, then `recursive` run over the rows the previous round added
     /// (read through `WorkTable { id }`) until a round adds none.
     RecursiveCte {
@@ -177,6 +182,7 @@ impl LogicalPlan {
             LogicalPlan::SetOperation { left, .. } => left.output_types(),
             LogicalPlan::TableFunction { ty, .. } => vec![*ty],
             LogicalPlan::RecursiveCte { base, .. } => base.output_types(),
+            LogicalPlan::SharedCte { input, .. } => input.output_types(),
             LogicalPlan::WorkTable { types, .. } => types.clone(),
             LogicalPlan::Window { input, calls } => {
                 let mut types = input.output_types();
@@ -298,6 +304,7 @@ impl LogicalPlan {
             | LogicalPlan::Sort { input, .. }
             | LogicalPlan::Limit { input, .. }
             | LogicalPlan::Distinct { input }
+            | LogicalPlan::SharedCte { input, .. }
             | LogicalPlan::Window { input, .. } => vec![input],
             LogicalPlan::SetOperation { left, right, .. }
             | LogicalPlan::Join { left, right, .. } => {
@@ -315,6 +322,7 @@ impl LogicalPlan {
             LogicalPlan::Scan { .. }
             | LogicalPlan::WorkTable { .. }
             | LogicalPlan::Distinct { .. }
+            | LogicalPlan::SharedCte { .. }
             | LogicalPlan::SetOperation { .. }
             | LogicalPlan::RecursiveCte { .. } => vec![],
             LogicalPlan::Values { rows, .. } => rows.iter().flatten().collect(),
