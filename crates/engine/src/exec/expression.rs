@@ -9,7 +9,7 @@ use super::ExecContext;
 use crate::error::{Error, Result};
 use crate::function::arithmetic::{arithmetic, combine_validity, negate};
 use crate::function::cast::cast_vector;
-use crate::function::compare::compare;
+use crate::function::compare::{compare, compare_with_scalar, flipped};
 use crate::function::like::LikePattern;
 use crate::plan::{BoolTest, CompareOp, ScalarExpr};
 use crate::types::{DataType, ScalarValue};
@@ -50,11 +50,7 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
             &*evaluate(left, batch, ctx)?,
             &*evaluate(right, batch, ctx)?,
         )?,
-        ScalarExpr::Compare { op, left, right } => compare(
-            *op,
-            &*evaluate(left, batch, ctx)?,
-            &*evaluate(right, batch, ctx)?,
-        )?,
+        ScalarExpr::Compare { op, left, right } => compare_exprs(*op, left, right, batch, ctx)?,
         ScalarExpr::Concat(left, right) => concat(
             &*evaluate(left, batch, ctx)?,
             &*evaluate(right, batch, ctx)?,
@@ -118,6 +114,17 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
                 .ok_or_else(|| Error::internal("outer column reference without an outer row"))?;
             Vector::from_scalar(value, *ty, len)
         }
+        ScalarExpr::SequenceCall {
+            func,
+            sequence,
+            args,
+        } => {
+            let values = args
+                .iter()
+                .map(|a| evaluate(a, batch, ctx))
+                .collect::<Result<Vec<_>>>()?;
+            super::sequence::evaluate_sequence_call(*func, sequence.as_deref(), &values, len, ctx)?
+        }
         ScalarExpr::Subquery(subquery) => {
             let input = match &subquery.kind {
                 crate::plan::SubqueryKind::Quantified { input, .. } => {
@@ -132,7 +139,7 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
                 .iter()
                 .map(|a| evaluate(a, batch, ctx).map(|v| (*v).clone()))
                 .collect::<Result<Vec<_>>>()?;
-            func.eval(&values)?
+            func.eval_batch(&values, len)?
         }
         ScalarExpr::DateTimeFunction { func, args, .. } => {
             let values = args
@@ -142,6 +149,37 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
             func.eval(&values, len, ctx.statement_micros)?
         }
     }))
+}
+
+/// A comparison, against a constant without broadcasting it where a kernel exists.
+fn compare_exprs(
+    op: CompareOp,
+    left: &ScalarExpr,
+    right: &ScalarExpr,
+    batch: &Batch,
+    ctx: &ExecContext,
+) -> Result<Vector> {
+    match (left, right) {
+        (other, ScalarExpr::Literal { value, .. }) if !value.is_null() => {
+            let values = evaluate(other, batch, ctx)?;
+            if let Some(out) = compare_with_scalar(op, &values, value) {
+                return Ok(out);
+            }
+            compare(op, &values, &*evaluate(right, batch, ctx)?)
+        }
+        (ScalarExpr::Literal { value, .. }, other) if !value.is_null() => {
+            let values = evaluate(other, batch, ctx)?;
+            if let Some(out) = compare_with_scalar(flipped(op), &values, value) {
+                return Ok(out);
+            }
+            compare(op, &*evaluate(left, batch, ctx)?, &values)
+        }
+        _ => compare(
+            op,
+            &*evaluate(left, batch, ctx)?,
+            &*evaluate(right, batch, ctx)?,
+        ),
+    }
 }
 
 /// Whether a cast between these types leaves every value as it is (text to text without a
