@@ -196,13 +196,13 @@ impl Binder<'_> {
             })
         })())
     }
+}
 
-    /// `-interval`; `None` for other types.
-    pub(super) fn datetime_negate(&mut self, input: &ScalarExpr) -> Option<ScalarExpr> {
-        (input.ty() == DataType::Interval).then(|| ScalarExpr::DateTimeFunction {
-            func: DateTimeFunction::Operator(DateTimeOp::IntervalNegate),
-            args: vec![input.clone()],
-            ty: DataType::Interval,
-        })
+/// `-interval`.
+pub(super) fn negate_interval(input: ScalarExpr) -> ScalarExpr {
+    ScalarExpr::DateTimeFunction {
+        func: DateTimeFunction::Operator(DateTimeOp::IntervalNegate),
+        args: vec![input],
+        ty: DataType::Interval,
     }
 }

@@ -1,5 +1,6 @@
 //! SQL's special syntax for dates and times, bound onto [`DateTimeFunction`]s:
-//! `EXTRACT(field FROM x)`, `INTERVAL '1 day'` (and `INTERVAL '2' HOUR`), and the date/time
+//! `EXTRACT(field FROM x)`, `INTERVAL '1 day'` (and `INTERVAL '2' HOUR`), `x AT TIME ZONE
+//! 'UTC'`, and the date/time
 //! functions called by name (`now()`, `current_date`, `date_trunc(...)`, ...), which
 //! sqlparser hands over as ordinary function calls.
 
@@ -27,6 +28,10 @@ impl Binder<'_> {
                 expr: inner,
             } => Some(self.bind_extract(field, inner, scope)),
             Expr::Interval(interval) => Some(bind_interval_literal(interval)),
+            Expr::AtTimeZone {
+                timestamp,
+                time_zone,
+            } => Some(self.bind_at_time_zone(timestamp, time_zone, scope)),
             _ => None,
         }
     }
@@ -47,6 +52,49 @@ impl Binder<'_> {
                     &[DataType::Text, DataType::Unknown],
                 ))
             })
+    }
+
+    /// `x AT TIME ZONE 'UTC'`: with the session time zone UTC, a timestamp read in UTC is
+    /// the same instant as timestamptz and the other way round. Other zones need a time-zone
+    /// database we do not have (0A000).
+    fn bind_at_time_zone(
+        &mut self,
+        timestamp: &Expr,
+        time_zone: &Expr,
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        let zone = match time_zone {
+            Expr::Value(v) => match &v.value {
+                Value::SingleQuotedString(s) => Some(s.to_ascii_lowercase()),
+                _ => None,
+            },
+            _ => None,
+        };
+        if !matches!(
+            zone.as_deref(),
+            Some("utc" | "gmt" | "z" | "zulu" | "etc/utc" | "ut" | "universal")
+        ) {
+            return Err(Error::unsupported(format!("AT TIME ZONE {time_zone}")));
+        }
+        let value = self.bind_expr(timestamp, scope)?;
+        // A date (or untyped literal) is read as timestamptz, the category's preferred type.
+        let to = match value.ty() {
+            DataType::Timestamp => DataType::TimestampTz,
+            DataType::TimestampTz | DataType::Date | DataType::Unknown => DataType::Timestamp,
+            other => {
+                return Err(super::expr::undefined_function(
+                    "timezone",
+                    &[DataType::Unknown, other],
+                ))
+            }
+        };
+        let value = match value.ty() {
+            DataType::Date | DataType::Unknown => {
+                self.coerce(value, DataType::TimestampTz, CastContext::Implicit)?
+            }
+            _ => value,
+        };
+        self.coerce(value, to, CastContext::Explicit)
     }
 
     /// A date/time function `name` over bound arguments; `None` if there is none by that

@@ -480,7 +480,7 @@ impl Binder<'_> {
                         self.coerce(input, DataType::Float64, CastContext::Implicit)?
                     }
                     ty if ty.category() == crate::types::TypeCategory::Numeric => input,
-                    DataType::Interval => return Ok(self.datetime_negate(&input).unwrap_or(input)),
+                    DataType::Interval => return Ok(super::datetime_ops::negate_interval(input)),
                     ty => {
                         return Err(Error::new(
                             SqlState::UndefinedFunction,
