@@ -6,7 +6,8 @@
 //! or sequences are never stored. Memory is bounded, least recently used first out.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use super::StatementResult;
 use crate::exec::JoinCache;
@@ -24,8 +25,10 @@ const PLAN_CACHE_ENTRIES: usize = 4096;
 
 #[derive(Default)]
 pub struct QueryCache {
-    results: Mutex<ResultCache>,
-    plans: Mutex<PlanCache>,
+    results: RwLock<ResultCache>,
+    plans: RwLock<PlanCache>,
+    /// The LRU clock: lookups under the shared lock only bump atomics.
+    clock: AtomicU64,
     /// Hash join build sides (exec::JoinCache), shared the same way.
     pub joins: Arc<JoinCache>,
 }
@@ -34,7 +37,6 @@ pub struct QueryCache {
 struct ResultCache {
     entries: HashMap<String, ResultEntry>,
     bytes: usize,
-    clock: u64,
 }
 
 struct ResultEntry {
@@ -43,7 +45,7 @@ struct ResultEntry {
     tables: Vec<(u32, u64)>,
     catalog_version: u64,
     bytes: usize,
-    last_used: u64,
+    last_used: AtomicU64,
 }
 
 #[derive(Default)]
@@ -51,8 +53,15 @@ struct PlanCache {
     entries: HashMap<(String, Vec<DataType>), (BoundStatement, u64)>,
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    match mutex.lock() {
+fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
+    match lock.read() {
+        Ok(guard) => guard,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
+fn write<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
+    match lock.write() {
         Ok(guard) => guard,
         Err(poisoned) => poisoned.into_inner(),
     }
@@ -69,25 +78,27 @@ pub fn result_key(sql: &str, params: &[ScalarValue]) -> String {
 impl QueryCache {
     /// A stored result still valid against `state`.
     pub fn result(&self, key: &str, state: &DbState) -> Option<StatementResult> {
-        let mut cache = lock(&self.results);
-        cache.clock += 1;
-        let clock = cache.clock;
-        let entry = cache.entries.get_mut(key)?;
-        let valid = entry.catalog_version == state.catalog_version
-            && entry.tables.iter().all(|(oid, generation)| {
-                state
-                    .tables
-                    .get(oid)
-                    .is_some_and(|t| t.generation == *generation)
-            });
-        if !valid {
-            let bytes = entry.bytes;
-            cache.entries.remove(key);
-            cache.bytes -= bytes;
-            return None;
+        let clock = self.clock.fetch_add(1, Ordering::Relaxed);
+        {
+            let cache = read(&self.results);
+            let entry = cache.entries.get(key)?;
+            let valid = entry.catalog_version == state.catalog_version
+                && entry.tables.iter().all(|(oid, generation)| {
+                    state
+                        .tables
+                        .get(oid)
+                        .is_some_and(|t| t.generation == *generation)
+                });
+            if valid {
+                entry.last_used.store(clock, Ordering::Relaxed);
+                return Some(entry.result.clone());
+            }
         }
-        entry.last_used = clock;
-        Some(entry.result.clone())
+        let mut cache = write(&self.results);
+        if let Some(stale) = cache.entries.remove(key) {
+            cache.bytes -= stale.bytes;
+        }
+        None
     }
 
     /// Stores a result computed from `state` by a deterministic plan reading `tables`.
@@ -109,12 +120,12 @@ impl QueryCache {
         if bytes > RESULT_MAX_BYTES {
             return;
         }
-        let mut cache = lock(&self.results);
+        let mut cache = write(&self.results);
         while cache.bytes + bytes > RESULT_CACHE_BYTES {
             let Some(oldest) = cache
                 .entries
                 .iter()
-                .min_by_key(|(_, e)| e.last_used)
+                .min_by_key(|(_, e)| e.last_used.load(Ordering::Relaxed))
                 .map(|(k, _)| k.clone())
             else {
                 break;
@@ -123,13 +134,12 @@ impl QueryCache {
                 cache.bytes -= evicted.bytes;
             }
         }
-        cache.clock += 1;
         let entry = ResultEntry {
             result: result.clone(),
             tables,
             catalog_version: state.catalog_version,
             bytes,
-            last_used: cache.clock,
+            last_used: AtomicU64::new(self.clock.fetch_add(1, Ordering::Relaxed)),
         };
         if let Some(old) = cache.entries.insert(key, entry) {
             cache.bytes -= old.bytes;
@@ -144,7 +154,7 @@ impl QueryCache {
         param_types: &[DataType],
         version: u64,
     ) -> Option<BoundStatement> {
-        let cache = lock(&self.plans);
+        let cache = read(&self.plans);
         let (plan, bound_version) = cache
             .entries
             .get(&(sql.to_string(), param_types.to_vec()))?;
@@ -158,7 +168,7 @@ impl QueryCache {
         plan: &BoundStatement,
         version: u64,
     ) {
-        let mut cache = lock(&self.plans);
+        let mut cache = write(&self.plans);
         if cache.entries.len() >= PLAN_CACHE_ENTRIES {
             cache.entries.retain(|_, (_, v)| *v == version);
             if cache.entries.len() >= PLAN_CACHE_ENTRIES {

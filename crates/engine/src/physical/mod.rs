@@ -11,7 +11,8 @@ use crate::exec::{
     SetOperationExec, SortExec, ValuesExec, WindowExec,
 };
 use crate::exec::{
-    InstrumentedExec, LateralJoinExec, OperatorStats, SharedCteExec, TopNExec, WorkTableExec,
+    IndexLookupExec, InstrumentedExec, LateralJoinExec, OperatorStats, SharedCteExec, TopNExec,
+    WorkTableExec,
 };
 use crate::function::TableFunction;
 use crate::plan::{JoinKind, LogicalPlan};
@@ -20,6 +21,72 @@ use crate::types::PhysicalType;
 
 fn physical_types(plan: &LogicalPlan) -> Vec<PhysicalType> {
     plan.output_types().iter().map(|t| t.physical()).collect()
+}
+
+/// `Filter(Scan)` whose predicate pins a single-column unique key to a constant or
+/// parameter: a lookup in the key's index instead of a scan.
+pub(crate) fn index_lookup(
+    input: &LogicalPlan,
+    predicate: &crate::plan::ScalarExpr,
+    state: &DbState,
+) -> Option<IndexLookupExec> {
+    use crate::plan::{CompareOp, ScalarExpr};
+    let LogicalPlan::Scan {
+        table_oid,
+        table_name,
+        columns,
+        ..
+    } = input
+    else {
+        return None;
+    };
+    let entry = state.tables.get(table_oid)?;
+    let conjuncts = predicate.clone().into_conjuncts();
+    for (position, conjunct) in conjuncts.iter().enumerate() {
+        let ScalarExpr::Compare {
+            op: CompareOp::Eq,
+            left,
+            right,
+        } = conjunct
+        else {
+            continue;
+        };
+        let (column, value) = match (left.as_ref(), right.as_ref()) {
+            (
+                ScalarExpr::Column { index, ty },
+                v @ (ScalarExpr::Literal { .. } | ScalarExpr::Param { .. }),
+            )
+            | (
+                v @ (ScalarExpr::Literal { .. } | ScalarExpr::Param { .. }),
+                ScalarExpr::Column { index, ty },
+            ) if v.ty() == *ty => ((*index, *ty), v),
+            _ => continue,
+        };
+        let table_column = *columns.get(column.0)?;
+        let Some(key) = entry
+            .schema
+            .unique_keys
+            .iter()
+            .position(|k| k.columns == [table_column])
+        else {
+            continue;
+        };
+        let rest: Vec<ScalarExpr> = conjuncts
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != position)
+            .map(|(_, c)| c.clone())
+            .collect();
+        return Some(IndexLookupExec::new(
+            *table_oid,
+            table_name.clone(),
+            columns.clone(),
+            (key, column.1),
+            value.clone(),
+            ScalarExpr::conjunction(rest),
+        ));
+    }
+    None
 }
 
 /// A rough row count of `plan`'s output, from table sizes: enough to pick the smaller side
@@ -173,9 +240,10 @@ fn build_node(
         LogicalPlan::Values { rows, types } => {
             Box::new(ValuesExec::new(rows.clone(), types.clone()))
         }
-        LogicalPlan::Filter { input, predicate } => {
-            Box::new(FilterExec::new(create_operator(input), predicate.clone()))
-        }
+        LogicalPlan::Filter { input, predicate } => match index_lookup(input, predicate, state) {
+            Some(lookup) => Box::new(lookup),
+            None => Box::new(FilterExec::new(create_operator(input), predicate.clone())),
+        },
         LogicalPlan::Project { input, exprs } => {
             Box::new(ProjectExec::new(create_operator(input), exprs.clone()))
         }
