@@ -12,7 +12,7 @@ use super::{ColumnInfo, Notice, StatementResult};
 use crate::binder::Binder;
 use crate::error::{Error, Result, SqlState};
 use crate::exec::expression::evaluate;
-use crate::exec::{collect, ddl, modify, ExecContext, SharedSessionSequences};
+use crate::exec::{collect, ddl, index, modify, ExecContext, SharedSessionSequences};
 use crate::parser::parse;
 use crate::physical::create_operator;
 use crate::plan::{BoundStatement, Returning};
@@ -459,6 +459,18 @@ impl Session {
                 ddl::drop_tables(self.transaction(), &names, if_exists, &mut notices)?;
                 self.notices.extend(notices);
                 StatementResult::command("DROP TABLE")
+            }
+            BoundStatement::CreateIndex(spec) => {
+                let mut notices = Vec::new();
+                index::create_index(self.transaction(), spec, &mut notices)?;
+                self.notices.extend(notices);
+                StatementResult::command("CREATE INDEX")
+            }
+            BoundStatement::DropIndex { names, if_exists } => {
+                let mut notices = Vec::new();
+                index::drop_indexes(self.transaction(), &names, if_exists, &mut notices)?;
+                self.notices.extend(notices);
+                StatementResult::command("DROP INDEX")
             }
             BoundStatement::CreateSequence {
                 name,

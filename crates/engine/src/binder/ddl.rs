@@ -197,6 +197,7 @@ impl Binder<'_> {
                 name,
                 columns,
                 unique_keys,
+                indexes: Vec::new(),
             },
             if_not_exists: create.if_not_exists,
             sequences,
@@ -249,6 +250,7 @@ impl Binder<'_> {
         match object_type {
             ObjectType::Table => Ok(BoundStatement::DropTable { names, if_exists }),
             ObjectType::Sequence => Ok(BoundStatement::DropSequence { names, if_exists }),
+            ObjectType::Index => Ok(BoundStatement::DropIndex { names, if_exists }),
             other => Err(Error::unsupported(format!("DROP {other}"))),
         }
     }
@@ -387,5 +389,6 @@ fn unique_key(
         name,
         columns,
         primary,
+        constraint: true,
     }
 }

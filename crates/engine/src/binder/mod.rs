@@ -8,6 +8,7 @@ mod ddl;
 mod dml;
 mod expr;
 mod from;
+mod index;
 mod scope;
 mod select;
 mod set_operation;
@@ -75,6 +76,7 @@ impl<'a> Binder<'a> {
             Statement::Update(update) => self.bind_update(update)?,
             Statement::Delete(delete) => self.bind_delete(delete)?,
             Statement::CreateTable(create) => self.bind_create_table(create)?,
+            Statement::CreateIndex(create) => self.bind_create_index(create)?,
             Statement::Drop {
                 object_type,
                 if_exists,

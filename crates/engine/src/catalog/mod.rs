@@ -2,4 +2,4 @@
 
 mod schema;
 
-pub use schema::{ColumnDef, TableSchema, UniqueKey};
+pub use schema::{ColumnDef, IndexDef, IndexMethod, TableSchema, UniqueKey};

@@ -1,11 +1,14 @@
-//! CREATE TABLE and DROP TABLE inside a transaction.
+//! CREATE and DROP of tables and sequences inside a transaction, and the relation
+//! namespace they share with indexes and views.
 
 use std::sync::Arc;
 
 use crate::api::Notice;
 use crate::catalog::TableSchema;
 use crate::error::{Error, Result, SqlState};
-use crate::storage::{Sequence, SequenceOptions, TableData, TableEntry, Transaction, UniqueIndex};
+use crate::storage::{
+    DbState, Sequence, SequenceOptions, TableData, TableEntry, Transaction, UniqueIndex,
+};
 
 pub fn create_table(
     txn: &mut Transaction,
@@ -28,6 +31,15 @@ pub fn create_table(
             format!("relation \"{}\" already exists", schema.name),
         ));
     }
+    // Constraint indexes share the relation namespace.
+    for name in schema.index_names() {
+        if relation_exists(txn, name)? {
+            return Err(Error::new(
+                SqlState::DuplicateTable,
+                format!("relation \"{name}\" already exists"),
+            ));
+        }
+    }
     for (name, options, column) in sequences {
         let owner = Some((schema.name.clone(), column));
         create_sequence(txn, &name, options, owner, false, notices)?;
@@ -47,11 +59,55 @@ pub fn create_table(
     Ok(())
 }
 
-/// A relation named `name` already exists in the transaction's view.
-fn relation_exists(txn: &mut Transaction, name: &str) -> Result<bool> {
+/// What a name of the relation namespace denotes.
+pub enum RelationKind {
+    Table,
+    Sequence,
+    Index { table: String },
+}
+
+impl RelationKind {
+    /// The kind as PostgreSQL's messages name it, and its DROP keyword.
+    fn names(&self) -> (&'static str, &'static str) {
+        match self {
+            RelationKind::Table => ("a table", "TABLE"),
+            RelationKind::Sequence => ("a sequence", "SEQUENCE"),
+            RelationKind::Index { .. } => ("an index", "INDEX"),
+        }
+    }
+}
+
+/// The relation named `name` in `state`, if any.
+pub fn relation_kind(state: &DbState, name: &str) -> Option<RelationKind> {
+    if state.names.contains_key(name) {
+        return Some(RelationKind::Table);
+    }
+    if state.sequences.contains_key(name) {
+        return Some(RelationKind::Sequence);
+    }
+    state
+        .tables
+        .values()
+        .find(|t| t.schema.index_names().any(|i| i == name))
+        .map(|t| RelationKind::Index {
+            table: t.schema.name.clone(),
+        })
+}
+
+/// 42809 for `DROP <expected> name` where `name` is a relation of another kind.
+pub fn wrong_object_type(name: &str, actual: &RelationKind, expected: &str) -> Error {
+    let (noun, keyword) = actual.names();
+    Error::new(
+        SqlState::WrongObjectType,
+        format!("\"{name}\" is not {expected}"),
+    )
+    .with_hint(format!("Use DROP {keyword} to remove {noun}."))
+}
+
+/// Locks `name` and tells whether a relation of that name exists in the transaction's view.
+pub fn relation_exists(txn: &mut Transaction, name: &str) -> Result<bool> {
     txn.lock_name(name)?;
-    let view = txn.view();
-    Ok(view.names.contains_key(name) || view.sequences.contains_key(name))
+    Ok(relation_kind(&txn.view(), name).is_some())
 }
 
 pub fn create_sequence(
@@ -92,6 +148,10 @@ pub fn drop_sequences(
 ) -> Result<()> {
     for name in names {
         txn.lock_name(name)?;
+        match relation_kind(&txn.view(), name) {
+            Some(RelationKind::Sequence) | None => {}
+            Some(other) => return Err(wrong_object_type(name, &other, "a sequence")),
+        }
         if txn.view().sequences.contains_key(name) {
             txn.put_sequence(name, None);
         } else if if_exists {
@@ -133,17 +193,20 @@ pub fn drop_tables(
                     }
                 }
             }
-            None if if_exists => notices.push(Notice {
-                severity: "NOTICE",
-                state: SqlState::UndefinedTable,
-                message: format!("table \"{name}\" does not exist, skipping"),
-            }),
-            None => {
-                return Err(Error::new(
-                    SqlState::UndefinedTable,
-                    format!("table \"{name}\" does not exist"),
-                ))
-            }
+            None => match relation_kind(&txn.view(), name) {
+                Some(other) => return Err(wrong_object_type(name, &other, "a table")),
+                None if if_exists => notices.push(Notice {
+                    severity: "NOTICE",
+                    state: SqlState::UndefinedTable,
+                    message: format!("table \"{name}\" does not exist, skipping"),
+                }),
+                None => {
+                    return Err(Error::new(
+                        SqlState::UndefinedTable,
+                        format!("table \"{name}\" does not exist"),
+                    ))
+                }
+            },
         }
     }
     Ok(())

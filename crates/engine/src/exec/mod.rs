@@ -8,6 +8,7 @@ pub mod expression;
 mod filter;
 mod generate_series;
 mod hash_join;
+pub mod index;
 mod join;
 mod limit;
 pub mod modify;

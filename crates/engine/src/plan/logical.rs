@@ -253,6 +253,11 @@ pub enum BoundStatement {
         names: Vec<String>,
         if_exists: bool,
     },
+    CreateIndex(super::CreateIndex),
+    DropIndex {
+        names: Vec<String>,
+        if_exists: bool,
+    },
     Begin,
     Commit,
     Rollback,

@@ -1,9 +1,11 @@
 //! Logical plans and bound expressions: what the binder produces and the optimizer rewrites.
 //! After binding there are no names left to resolve: columns are positions, tables OIDs.
 
+mod ddl;
 mod expr;
 mod logical;
 
+pub use ddl::CreateIndex;
 pub use expr::{
     ArithmeticOp, BoolTest, CompareOp, ScalarExpr, SequenceFunction, Subquery, SubqueryKind,
 };

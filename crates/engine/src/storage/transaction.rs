@@ -304,6 +304,7 @@ mod tests {
                 name: name.into(),
                 columns: Vec::new(),
                 unique_keys: Vec::new(),
+                indexes: Vec::new(),
             }),
             data: Arc::new(TableData::default()),
             generation: 0,
