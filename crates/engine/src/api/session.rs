@@ -12,7 +12,7 @@ use super::{ColumnInfo, Notice, StatementResult};
 use crate::binder::Binder;
 use crate::error::{Error, Result, SqlState};
 use crate::exec::expression::evaluate;
-use crate::exec::{collect, ddl, index, modify, ExecContext, SharedSessionSequences};
+use crate::exec::{collect, ddl, index, modify, truncate, ExecContext, SharedSessionSequences};
 use crate::parser::parse;
 use crate::physical::create_operator;
 use crate::plan::{BoundStatement, Returning};
@@ -465,6 +465,13 @@ impl Session {
                 index::create_index(self.transaction(), spec, &mut notices)?;
                 self.notices.extend(notices);
                 StatementResult::command("CREATE INDEX")
+            }
+            BoundStatement::Truncate {
+                tables,
+                restart_identity,
+            } => {
+                truncate::truncate(self.transaction(), &tables, restart_identity)?;
+                StatementResult::command("TRUNCATE TABLE")
             }
             BoundStatement::DropIndex { names, if_exists } => {
                 let mut notices = Vec::new();

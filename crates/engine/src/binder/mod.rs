@@ -13,6 +13,7 @@ mod scope;
 mod select;
 mod set_operation;
 mod special_functions;
+mod truncate;
 mod utility;
 mod window;
 
@@ -77,6 +78,7 @@ impl<'a> Binder<'a> {
             Statement::Delete(delete) => self.bind_delete(delete)?,
             Statement::CreateTable(create) => self.bind_create_table(create)?,
             Statement::CreateIndex(create) => self.bind_create_index(create)?,
+            Statement::Truncate(truncate) => self.bind_truncate(truncate)?,
             Statement::Drop {
                 object_type,
                 if_exists,

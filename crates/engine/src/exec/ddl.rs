@@ -7,7 +7,7 @@ use crate::api::Notice;
 use crate::catalog::TableSchema;
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{
-    DbState, Sequence, SequenceOptions, TableData, TableEntry, Transaction, UniqueIndex,
+    RelationKind, Sequence, SequenceOptions, TableData, TableEntry, Transaction, UniqueIndex,
 };
 
 pub fn create_table(
@@ -59,41 +59,6 @@ pub fn create_table(
     Ok(())
 }
 
-/// What a name of the relation namespace denotes.
-pub enum RelationKind {
-    Table,
-    Sequence,
-    Index { table: String },
-}
-
-impl RelationKind {
-    /// The kind as PostgreSQL's messages name it, and its DROP keyword.
-    fn names(&self) -> (&'static str, &'static str) {
-        match self {
-            RelationKind::Table => ("a table", "TABLE"),
-            RelationKind::Sequence => ("a sequence", "SEQUENCE"),
-            RelationKind::Index { .. } => ("an index", "INDEX"),
-        }
-    }
-}
-
-/// The relation named `name` in `state`, if any.
-pub fn relation_kind(state: &DbState, name: &str) -> Option<RelationKind> {
-    if state.names.contains_key(name) {
-        return Some(RelationKind::Table);
-    }
-    if state.sequences.contains_key(name) {
-        return Some(RelationKind::Sequence);
-    }
-    state
-        .tables
-        .values()
-        .find(|t| t.schema.index_names().any(|i| i == name))
-        .map(|t| RelationKind::Index {
-            table: t.schema.name.clone(),
-        })
-}
-
 /// 42809 for `DROP <expected> name` where `name` is a relation of another kind.
 pub fn wrong_object_type(name: &str, actual: &RelationKind, expected: &str) -> Error {
     let (noun, keyword) = actual.names();
@@ -107,7 +72,7 @@ pub fn wrong_object_type(name: &str, actual: &RelationKind, expected: &str) -> E
 /// Locks `name` and tells whether a relation of that name exists in the transaction's view.
 pub fn relation_exists(txn: &mut Transaction, name: &str) -> Result<bool> {
     txn.lock_name(name)?;
-    Ok(relation_kind(&txn.view(), name).is_some())
+    Ok(txn.view().relation_kind(name).is_some())
 }
 
 pub fn create_sequence(
@@ -148,7 +113,7 @@ pub fn drop_sequences(
 ) -> Result<()> {
     for name in names {
         txn.lock_name(name)?;
-        match relation_kind(&txn.view(), name) {
+        match txn.view().relation_kind(name) {
             Some(RelationKind::Sequence) | None => {}
             Some(other) => return Err(wrong_object_type(name, &other, "a sequence")),
         }
@@ -193,7 +158,7 @@ pub fn drop_tables(
                     }
                 }
             }
-            None => match relation_kind(&txn.view(), name) {
+            None => match txn.view().relation_kind(name) {
                 Some(other) => return Err(wrong_object_type(name, &other, "a table")),
                 None if if_exists => notices.push(Notice {
                     severity: "NOTICE",

@@ -4,12 +4,12 @@
 
 use std::sync::Arc;
 
-use super::ddl::{relation_exists, relation_kind, wrong_object_type, RelationKind};
+use super::ddl::{relation_exists, wrong_object_type};
 use crate::api::Notice;
 use crate::catalog::{IndexDef, TableSchema, UniqueKey};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::CreateIndex;
-use crate::storage::{TableData, TableEntry, Transaction, UniqueIndex};
+use crate::storage::{RelationKind, TableData, Transaction, UniqueIndex};
 use crate::vector::{encode_row_key, Vector, BATCH_SIZE};
 
 pub fn create_index(
@@ -82,7 +82,7 @@ pub fn drop_indexes(
 ) -> Result<()> {
     for name in names {
         txn.lock_name(name)?;
-        let table = match relation_kind(&txn.view(), name) {
+        let table = match txn.view().relation_kind(name) {
             Some(RelationKind::Index { table }) => table,
             Some(other) => return Err(wrong_object_type(name, &other, "an index")),
             None if if_exists => {
@@ -201,15 +201,4 @@ fn duplicated(schema: &TableSchema, unique: &UniqueKey, columns: &[&Vector], row
         names.join(", "),
         String::from_utf8_lossy(&values)
     ))
-}
-
-/// A table version with `schema` and `data` and unique indexes rebuilt over them.
-pub fn rebuilt(entry: &TableEntry, schema: TableSchema, data: TableData) -> Result<TableEntry> {
-    let unique_indexes = build_unique_indexes(&schema, &data)?;
-    Ok(TableEntry {
-        schema: Arc::new(schema),
-        data: Arc::new(data),
-        generation: entry.generation,
-        unique_indexes: Arc::new(unique_indexes),
-    })
 }

@@ -19,6 +19,7 @@ mod sequence;
 mod set_operation;
 mod sort;
 mod subquery;
+pub mod truncate;
 mod values;
 mod window;
 

@@ -254,6 +254,11 @@ pub enum BoundStatement {
         if_exists: bool,
     },
     CreateIndex(super::CreateIndex),
+    Truncate {
+        /// (name, OID) of each table, once each.
+        tables: Vec<(String, u32)>,
+        restart_identity: bool,
+    },
     DropIndex {
         names: Vec<String>,
         if_exists: bool,
