@@ -2,12 +2,15 @@
 //! After binding there are no names left to resolve: columns are positions, tables OIDs.
 
 mod ddl;
+mod explain;
 mod expr;
 mod logical;
 
 pub use ddl::CreateIndex;
+pub use explain::explain_lines;
 pub use expr::{
-    ArithmeticOp, BoolTest, CompareOp, ScalarExpr, SequenceFunction, Subquery, SubqueryKind,
+    ArithmeticOp, BoolTest, ColumnSide, CompareOp, ScalarExpr, SequenceFunction, Subquery,
+    SubqueryKind,
 };
 pub use logical::{
     AggregateCall, BoundStatement, ColumnInfo, FrameBound, FrameUnits, JoinKind, LogicalPlan,
