@@ -13,7 +13,9 @@ use super::{ColumnInfo, Notice, StatementResult};
 use crate::binder::Binder;
 use crate::error::{Error, Result, SqlState};
 use crate::exec::expression::evaluate;
-use crate::exec::{collect, ddl, index, modify, truncate, ExecContext, SharedSessionSequences};
+use crate::exec::{
+    alter_table, collect, ddl, index, modify, truncate, ExecContext, SharedSessionSequences,
+};
 use crate::parser::parse;
 use crate::physical::create_operator;
 use crate::plan::{BoundStatement, Returning};
@@ -611,6 +613,18 @@ impl Session {
                 index::create_index(self.transaction(), spec, &mut notices)?;
                 self.notices.extend(notices);
                 StatementResult::command("CREATE INDEX")
+            }
+            BoundStatement::AlterTable { alter, notices } => {
+                if let Some(alter) = alter {
+                    alter_table::alter_table(self.transaction(), &alter, &ctx)?;
+                }
+                self.notices
+                    .extend(notices.into_iter().map(|message| Notice {
+                        severity: "NOTICE",
+                        state: SqlState::SuccessfulCompletion,
+                        message,
+                    }));
+                StatementResult::command("ALTER TABLE")
             }
             BoundStatement::Truncate {
                 tables,

@@ -256,7 +256,7 @@ impl Binder<'_> {
     /// PostgreSQL checks a DEFAULT at CREATE time: it must bind without columns and convert
     /// to the column's type; the type's length or precision limit applies only when a row is
     /// written.
-    fn check_default(&mut self, def: &ColumnDef, expr: &ast::Expr) -> Result<()> {
+    pub(super) fn check_default(&mut self, def: &ColumnDef, expr: &ast::Expr) -> Result<()> {
         self.aggregate_forbidden_in = Some("DEFAULT expressions");
         let bound = self.bind_expr(expr, &Scope::default());
         self.aggregate_forbidden_in = None;
@@ -306,7 +306,7 @@ impl Binder<'_> {
 }
 
 /// The integer type of SERIAL, BIGSERIAL and SMALLSERIAL.
-fn serial_type(ty: &ast::DataType) -> Option<DataType> {
+pub(super) fn serial_type(ty: &ast::DataType) -> Option<DataType> {
     let ast::DataType::Custom(name, modifiers) = ty else {
         return None;
     };

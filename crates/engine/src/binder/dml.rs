@@ -205,7 +205,11 @@ impl Binder<'_> {
     }
 
     /// The DEFAULT of a column (NULL if it has none), bound and cast to the column type.
-    fn column_default(&mut self, schema: &TableSchema, column: usize) -> Result<ScalarExpr> {
+    pub(super) fn column_default(
+        &mut self,
+        schema: &TableSchema,
+        column: usize,
+    ) -> Result<ScalarExpr> {
         let def = &schema.columns[column];
         let Some(sql) = &def.default_sql else {
             return Ok(ScalarExpr::null(def.data_type));
@@ -395,7 +399,7 @@ impl Binder<'_> {
 }
 
 /// Parses a stored DEFAULT expression.
-fn parse_expr(sql: &str) -> Result<Expr> {
+pub(super) fn parse_expr(sql: &str) -> Result<Expr> {
     use sqlparser::dialect::PostgreSqlDialect;
     use sqlparser::parser::Parser;
     Parser::new(&PostgreSqlDialect {})
@@ -481,7 +485,7 @@ fn assignment_column(schema: &TableSchema, column: &ObjectName) -> Result<usize>
 }
 
 /// The scope of a table's columns under the name `visible`.
-fn table_scope(schema: &TableSchema, visible: &str) -> Scope {
+pub(super) fn table_scope(schema: &TableSchema, visible: &str) -> Scope {
     Scope {
         columns: schema
             .columns

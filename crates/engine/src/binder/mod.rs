@@ -2,6 +2,7 @@
 //! and table OIDs, types every expression with PostgreSQL's rules, infers `$n` parameter
 //! types, and rejects (0A000) every clause it does not implement rather than ignoring it.
 
+mod alter_table;
 mod coerce;
 mod data_type;
 mod ddl;
@@ -83,6 +84,7 @@ impl<'a> Binder<'a> {
             Statement::CreateTable(create) => self.bind_create_table(create)?,
             Statement::CreateIndex(create) => self.bind_create_index(create)?,
             Statement::Truncate(truncate) => self.bind_truncate(truncate)?,
+            Statement::AlterTable(alter) => self.bind_alter_table(alter)?,
             Statement::Drop {
                 object_type,
                 if_exists,

@@ -2,6 +2,7 @@
 //! `BATCH_SIZE` rows; the plan is immutable and each operator keeps its own run state.
 
 mod aggregate;
+pub mod alter_table;
 pub mod ddl;
 mod distinct;
 pub mod expression;

@@ -278,6 +278,12 @@ pub enum BoundStatement {
         if_exists: bool,
     },
     CreateIndex(super::CreateIndex),
+    /// `None`: ALTER TABLE IF EXISTS of a missing table. `notices`: subcommands skipped by
+    /// IF [NOT] EXISTS.
+    AlterTable {
+        alter: Option<Box<super::AlterTable>>,
+        notices: Vec<String>,
+    },
     Truncate {
         /// (name, OID) of each table, once each.
         tables: Vec<(String, u32)>,

@@ -6,7 +6,7 @@ mod explain;
 mod expr;
 mod logical;
 
-pub use ddl::CreateIndex;
+pub use ddl::{AlterTable, CreateIndex, RowChange};
 pub use explain::explain_lines;
 pub use expr::{
     ArithmeticOp, BoolTest, ColumnSide, CompareOp, ScalarExpr, SequenceFunction, Subquery,
