@@ -14,7 +14,7 @@ use crate::binder::Binder;
 use crate::error::{Error, Result, SqlState};
 use crate::exec::expression::evaluate;
 use crate::exec::{
-    alter_table, collect, ddl, index, modify, truncate, ExecContext, SharedSessionSequences,
+    alter_table, collect, ddl, index, modify, truncate, view, ExecContext, SharedSessionSequences,
 };
 use crate::parser::parse;
 use crate::physical::create_operator;
@@ -602,9 +602,13 @@ impl Session {
                 self.notices.extend(notices);
                 StatementResult::command(tag)
             }
-            BoundStatement::DropTable { names, if_exists } => {
+            BoundStatement::DropTable {
+                names,
+                if_exists,
+                cascade,
+            } => {
                 let mut notices = Vec::new();
-                ddl::drop_tables(self.transaction(), &names, if_exists, &mut notices)?;
+                ddl::drop_tables(self.transaction(), &names, if_exists, cascade, &mut notices)?;
                 self.notices.extend(notices);
                 StatementResult::command("DROP TABLE")
             }
@@ -625,6 +629,20 @@ impl Session {
                         message,
                     }));
                 StatementResult::command("ALTER TABLE")
+            }
+            BoundStatement::CreateView { view, or_replace } => {
+                view::create_view(self.transaction(), view, or_replace)?;
+                StatementResult::command("CREATE VIEW")
+            }
+            BoundStatement::DropView {
+                names,
+                if_exists,
+                cascade,
+            } => {
+                let mut notices = Vec::new();
+                view::drop_views(self.transaction(), &names, if_exists, cascade, &mut notices)?;
+                self.notices.extend(notices);
+                StatementResult::command("DROP VIEW")
             }
             BoundStatement::Truncate {
                 tables,

@@ -289,7 +289,7 @@ impl Binder<'_> {
         object_type: ObjectType,
         if_exists: bool,
         names: &[ObjectName],
-        _cascade: bool,
+        cascade: bool,
         unsupported_clause: bool,
     ) -> Result<BoundStatement> {
         if unsupported_clause {
@@ -297,7 +297,16 @@ impl Binder<'_> {
         }
         let names = names.iter().map(table_name).collect::<Result<Vec<_>>>()?;
         match object_type {
-            ObjectType::Table => Ok(BoundStatement::DropTable { names, if_exists }),
+            ObjectType::Table => Ok(BoundStatement::DropTable {
+                names,
+                if_exists,
+                cascade,
+            }),
+            ObjectType::View => Ok(BoundStatement::DropView {
+                names,
+                if_exists,
+                cascade,
+            }),
             ObjectType::Sequence => Ok(BoundStatement::DropSequence { names, if_exists }),
             ObjectType::Index => Ok(BoundStatement::DropIndex { names, if_exists }),
             other => Err(Error::unsupported(format!("DROP {other}"))),

@@ -115,6 +115,8 @@ impl Binder<'_> {
     fn check_indexable(&self, name: &str) -> Result<()> {
         let kind = if self.state.sequences.contains_key(name) {
             "sequences"
+        } else if self.state.views.contains_key(name) {
+            "views"
         } else {
             return Ok(());
         };

@@ -17,6 +17,7 @@ mod set_operation;
 mod special_functions;
 mod truncate;
 mod utility;
+mod view;
 mod window;
 
 use std::sync::Arc;
@@ -30,6 +31,7 @@ use crate::types::DataType;
 
 pub use data_type::bind_data_type;
 use expr::AggregateCollector;
+pub use view::check_view;
 
 /// Binds one statement against one database version.
 pub struct Binder<'a> {
@@ -55,6 +57,10 @@ pub struct Binder<'a> {
     in_window_args: bool,
     /// Recursive CTE work tables referenced so far, by id.
     work_tables_read: Vec<usize>,
+    /// Views whose query is being bound, innermost last: a view reading itself is an error.
+    expanding_views: Vec<String>,
+    /// Tables and views named in FROM outside any view's query: what a view depends on.
+    referenced: Vec<String>,
 }
 
 impl<'a> Binder<'a> {
@@ -71,6 +77,8 @@ impl<'a> Binder<'a> {
             named_windows: Vec::new(),
             in_window_args: false,
             work_tables_read: Vec::new(),
+            expanding_views: Vec::new(),
+            referenced: Vec::new(),
         }
     }
 
@@ -85,6 +93,7 @@ impl<'a> Binder<'a> {
             Statement::CreateIndex(create) => self.bind_create_index(create)?,
             Statement::Truncate(truncate) => self.bind_truncate(truncate)?,
             Statement::AlterTable(alter) => self.bind_alter_table(alter)?,
+            Statement::CreateView(create) => self.bind_create_view(create)?,
             Statement::Drop {
                 object_type,
                 if_exists,
@@ -167,6 +176,10 @@ impl<'a> Binder<'a> {
     }
 
     fn table(&self, name: &str) -> Result<&'a Arc<TableEntry>> {
+        if self.state.views.contains_key(name) {
+            // PostgreSQL writes through simple views; that is not implemented.
+            return Err(Error::unsupported(format!("writing to view \"{name}\"")));
+        }
         self.state.table_by_name(name).ok_or_else(|| {
             Error::new(
                 SqlState::UndefinedTable,

@@ -55,6 +55,7 @@ pub fn alter_table(txn: &mut Transaction, alter: &AlterTable, ctx: &ExecContext)
         generation: entry.generation,
         unique_indexes: Arc::new(unique_indexes),
     });
+    super::view::check_views_after_alter(txn, &entry.schema, &alter.schema)?;
     for (name, owner) in &alter.sequence_owners {
         txn.lock_name(name)?;
         let Some(sequence) = txn.view().sequences.get(name).cloned() else {

@@ -139,8 +139,17 @@ pub fn drop_tables(
     txn: &mut Transaction,
     names: &[String],
     if_exists: bool,
+    cascade: bool,
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
+    let mut tables = Vec::with_capacity(names.len());
+    for name in names {
+        txn.lock_name(name)?;
+        if txn.view().names.contains_key(name) {
+            tables.push(name.clone());
+        }
+    }
+    super::view::drop_dependent_views(txn, &tables, cascade, notices)?;
     for name in names {
         match txn.table_for_write(name)? {
             Some(entry) => {

@@ -27,6 +27,7 @@ mod subquery;
 mod top_n;
 pub mod truncate;
 mod values;
+pub mod view;
 mod window;
 
 use std::cell::RefCell;

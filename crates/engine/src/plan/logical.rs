@@ -276,6 +276,18 @@ pub enum BoundStatement {
     DropTable {
         names: Vec<String>,
         if_exists: bool,
+        /// Also drop the views that depend on the tables.
+        cascade: bool,
+    },
+    /// `view.oid` is allocated when it runs.
+    CreateView {
+        view: crate::catalog::ViewDef,
+        or_replace: bool,
+    },
+    DropView {
+        names: Vec<String>,
+        if_exists: bool,
+        cascade: bool,
     },
     CreateIndex(super::CreateIndex),
     /// `None`: ALTER TABLE IF EXISTS of a missing table. `notices`: subcommands skipped by

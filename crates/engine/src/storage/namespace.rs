@@ -1,4 +1,4 @@
-//! The relation namespace: tables, sequences and indexes (constraint indexes included) share
+//! The relation namespace: tables, sequences, views and indexes (constraint indexes included) share
 //! one set of names, as in PostgreSQL.
 
 use super::DbState;
@@ -9,6 +9,7 @@ pub enum RelationKind {
     Table,
     Sequence,
     Index { table: String },
+    View,
 }
 
 impl RelationKind {
@@ -18,6 +19,7 @@ impl RelationKind {
             RelationKind::Table => ("a table", "TABLE"),
             RelationKind::Sequence => ("a sequence", "SEQUENCE"),
             RelationKind::Index { .. } => ("an index", "INDEX"),
+            RelationKind::View => ("a view", "VIEW"),
         }
     }
 }
@@ -30,6 +32,9 @@ impl DbState {
         }
         if self.sequences.contains_key(name) {
             return Some(RelationKind::Sequence);
+        }
+        if self.views.contains_key(name) {
+            return Some(RelationKind::View);
         }
         self.tables
             .values()
