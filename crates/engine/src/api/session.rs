@@ -14,7 +14,8 @@ use crate::binder::Binder;
 use crate::error::{Error, Result, SqlState};
 use crate::exec::expression::evaluate;
 use crate::exec::{
-    alter_table, collect, ddl, index, modify, truncate, view, ExecContext, SharedSessionSequences,
+    alter_table, collect, ddl, index, modify, on_conflict, truncate, view, ExecContext,
+    SharedSessionSequences,
 };
 use crate::parser::parse;
 use crate::physical::create_operator;
@@ -524,10 +525,22 @@ impl Session {
                 table_oid,
                 source,
                 returning,
+                on_conflict,
             } => {
                 let txn = self.transaction();
                 let keep = returning.is_some();
-                let modified = modify::insert(txn, &table_name, table_oid, &source, keep, &ctx)?;
+                let modified = match on_conflict {
+                    None => modify::insert(txn, &table_name, table_oid, &source, keep, &ctx)?,
+                    Some(on_conflict) => on_conflict::insert(
+                        txn,
+                        &table_name,
+                        table_oid,
+                        &source,
+                        &on_conflict,
+                        keep,
+                        &ctx,
+                    )?,
+                };
                 written_result(
                     format!("INSERT 0 {}", modified.count),
                     modified.rows,
@@ -786,11 +799,13 @@ impl Session {
                 table_oid,
                 source,
                 returning,
+                on_conflict,
             } => BoundStatement::Insert {
                 table_name,
                 table_oid,
                 source: crate::optimizer::optimize(source, &disabled)?,
                 returning,
+                on_conflict,
             },
             BoundStatement::Explain { plan, analyze } => BoundStatement::Explain {
                 plan: crate::optimizer::optimize(plan, &disabled)?,

@@ -10,6 +10,7 @@ mod dml;
 mod expr;
 mod from;
 mod index;
+mod on_conflict;
 mod recursive_cte;
 mod scope;
 mod select;

@@ -16,6 +16,7 @@ mod join_cache;
 mod limit;
 pub mod modify;
 mod nested_loop_join;
+pub mod on_conflict;
 mod project;
 mod recursive_cte;
 mod scan;

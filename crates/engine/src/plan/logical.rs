@@ -241,6 +241,7 @@ pub enum BoundStatement {
         table_oid: u32,
         source: LogicalPlan,
         returning: Option<Returning>,
+        on_conflict: Option<super::OnConflict>,
     },
     /// Expressions are over the table's full rows.
     Update {

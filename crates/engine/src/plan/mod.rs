@@ -5,6 +5,7 @@ mod ddl;
 mod explain;
 mod expr;
 mod logical;
+mod on_conflict;
 
 pub use ddl::{AlterTable, CreateIndex, RowChange};
 pub use explain::explain_lines;
@@ -16,3 +17,4 @@ pub use logical::{
     AggregateCall, BoundStatement, ColumnInfo, FrameBound, FrameUnits, JoinKind, LogicalPlan,
     Returning, SetOperator, SetVariable, SortKey, WindowCall, WindowFrame,
 };
+pub use on_conflict::{ConflictAction, OnConflict};
