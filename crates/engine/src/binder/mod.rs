@@ -62,6 +62,10 @@ pub struct Binder<'a> {
     expanding_views: Vec<String>,
     /// Tables and views named in FROM outside any view's query: what a view depends on.
     referenced: Vec<String>,
+    /// The columns left of the FROM item being bound, which a LATERAL subquery may read.
+    lateral_scope: Option<scope::Scope>,
+    /// Whether the last FROM item bound was a LATERAL subquery that reads them.
+    lateral_correlated: bool,
 }
 
 impl<'a> Binder<'a> {
@@ -80,6 +84,8 @@ impl<'a> Binder<'a> {
             work_tables_read: Vec::new(),
             expanding_views: Vec::new(),
             referenced: Vec::new(),
+            lateral_scope: None,
+            lateral_correlated: false,
         }
     }
 

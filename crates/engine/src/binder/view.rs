@@ -157,6 +157,7 @@ impl Binder<'_> {
             self.aggregates.take(),
             self.aggregate_forbidden_in.take(),
             std::mem::take(&mut self.referenced),
+            self.lateral_scope.take(),
         );
         self.expanding_views.push(view.name.clone());
         let bound = self.bind_query(&query);
@@ -167,6 +168,7 @@ impl Binder<'_> {
             self.aggregates,
             self.aggregate_forbidden_in,
             self.referenced,
+            self.lateral_scope,
         ) = saved;
         let (plan, columns) = bound?;
         check_view_columns(view, &columns)?;

@@ -90,6 +90,17 @@ pub(crate) fn map_inputs(
         LogicalPlan::Distinct { input } => LogicalPlan::Distinct {
             input: boxed(input)?,
         },
+        LogicalPlan::LateralJoin {
+            left,
+            right,
+            kind,
+            condition,
+        } => LogicalPlan::LateralJoin {
+            left: boxed(left)?,
+            right: boxed(right)?,
+            kind,
+            condition,
+        },
         LogicalPlan::SharedCte { id, input } => LogicalPlan::SharedCte {
             id,
             input: boxed(input)?,

@@ -10,7 +10,9 @@ use crate::exec::{
     HashJoinSpec, LimitExec, NestedLoopJoinExec, ProjectExec, RecursiveCteExec, ScanExec,
     SetOperationExec, SortExec, ValuesExec, WindowExec,
 };
-use crate::exec::{InstrumentedExec, OperatorStats, SharedCteExec, TopNExec, WorkTableExec};
+use crate::exec::{
+    InstrumentedExec, LateralJoinExec, OperatorStats, SharedCteExec, TopNExec, WorkTableExec,
+};
 use crate::function::TableFunction;
 use crate::plan::{JoinKind, LogicalPlan};
 use crate::storage::DbState;
@@ -60,6 +62,7 @@ pub fn estimate_rows(plan: &LogicalPlan, state: &DbState) -> f64 {
         LogicalPlan::Join { left, right, .. } => {
             estimate_rows(left, state).max(estimate_rows(right, state))
         }
+        LogicalPlan::LateralJoin { left, .. } => estimate_rows(left, state) * 10.0,
     }
 }
 
@@ -244,6 +247,18 @@ fn build_node(
             *all,
         )),
         LogicalPlan::WorkTable { id, .. } => Box::new(WorkTableExec::new(*id)),
+        LogicalPlan::LateralJoin {
+            left,
+            right,
+            kind,
+            condition,
+        } => Box::new(LateralJoinExec::new(
+            create_operator(left),
+            (**right).clone(),
+            physical_types(right),
+            *kind,
+            condition.clone(),
+        )),
         LogicalPlan::SharedCte { id, input } => {
             Box::new(SharedCteExec::new(*id, (**input).clone()))
         }

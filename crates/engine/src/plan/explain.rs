@@ -60,6 +60,10 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
         LogicalPlan::Limit { input, .. } => ("Limit".into(), vec![input]),
         LogicalPlan::Distinct { input } => ("HashDistinct".into(), vec![input]),
         LogicalPlan::SharedCte { .. } => ("CTE Scan".into(), vec![]),
+        LogicalPlan::LateralJoin { left, kind, .. } => (
+            format!("Nested Loop {} Join Lateral", join_kind(*kind)),
+            vec![left],
+        ),
         LogicalPlan::Window { input, calls } => (
             format!("WindowAgg ({} functions)", calls.len()),
             vec![input],
