@@ -59,6 +59,8 @@ pub enum SqlState {
     WindowingError,
     InvalidColumnReference,
     InvalidTableDefinition,
+    InvalidObjectDefinition,
+    DependentObjectsStillExist,
     WrongObjectType,
     InvalidSchemaName,
     IndeterminateDatatype,
@@ -148,6 +150,8 @@ impl SqlState {
             SqlState::TooManyConnections => "53300",
             SqlState::InvalidAuthorizationSpecification => "28000",
             SqlState::InternalError => "XX000",
+            SqlState::InvalidObjectDefinition => "42P17",
+            SqlState::DependentObjectsStillExist => "2BP01",
         }
     }
 }

@@ -13,7 +13,10 @@ use super::{ColumnInfo, Notice, StatementResult};
 use crate::binder::Binder;
 use crate::error::{Error, Result, SqlState};
 use crate::exec::expression::evaluate;
-use crate::exec::{collect, ddl, modify, ExecContext, SharedSessionSequences};
+use crate::exec::{
+    alter_table, collect, ddl, index, modify, on_conflict, truncate, view, ExecContext,
+    SharedSessionSequences,
+};
 use crate::parser::parse;
 use crate::physical::create_operator;
 use crate::plan::{BoundStatement, Returning};
@@ -522,10 +525,22 @@ impl Session {
                 table_oid,
                 source,
                 returning,
+                on_conflict,
             } => {
                 let txn = self.transaction();
                 let keep = returning.is_some();
-                let modified = modify::insert(txn, &table_name, table_oid, &source, keep, &ctx)?;
+                let modified = match on_conflict {
+                    None => modify::insert(txn, &table_name, table_oid, &source, keep, &ctx)?,
+                    Some(on_conflict) => on_conflict::insert(
+                        txn,
+                        &table_name,
+                        table_oid,
+                        &source,
+                        &on_conflict,
+                        keep,
+                        &ctx,
+                    )?,
+                };
                 written_result(
                     format!("INSERT 0 {}", modified.count),
                     modified.rows,
@@ -600,11 +615,60 @@ impl Session {
                 self.notices.extend(notices);
                 StatementResult::command(tag)
             }
-            BoundStatement::DropTable { names, if_exists } => {
+            BoundStatement::DropTable {
+                names,
+                if_exists,
+                cascade,
+            } => {
                 let mut notices = Vec::new();
-                ddl::drop_tables(self.transaction(), &names, if_exists, &mut notices)?;
+                ddl::drop_tables(self.transaction(), &names, if_exists, cascade, &mut notices)?;
                 self.notices.extend(notices);
                 StatementResult::command("DROP TABLE")
+            }
+            BoundStatement::CreateIndex(spec) => {
+                let mut notices = Vec::new();
+                index::create_index(self.transaction(), spec, &mut notices)?;
+                self.notices.extend(notices);
+                StatementResult::command("CREATE INDEX")
+            }
+            BoundStatement::AlterTable { alter, notices } => {
+                if let Some(alter) = alter {
+                    alter_table::alter_table(self.transaction(), &alter, &ctx)?;
+                }
+                self.notices
+                    .extend(notices.into_iter().map(|message| Notice {
+                        severity: "NOTICE",
+                        state: SqlState::SuccessfulCompletion,
+                        message,
+                    }));
+                StatementResult::command("ALTER TABLE")
+            }
+            BoundStatement::CreateView { view, or_replace } => {
+                view::create_view(self.transaction(), view, or_replace)?;
+                StatementResult::command("CREATE VIEW")
+            }
+            BoundStatement::DropView {
+                names,
+                if_exists,
+                cascade,
+            } => {
+                let mut notices = Vec::new();
+                view::drop_views(self.transaction(), &names, if_exists, cascade, &mut notices)?;
+                self.notices.extend(notices);
+                StatementResult::command("DROP VIEW")
+            }
+            BoundStatement::Truncate {
+                tables,
+                restart_identity,
+            } => {
+                truncate::truncate(self.transaction(), &tables, restart_identity)?;
+                StatementResult::command("TRUNCATE TABLE")
+            }
+            BoundStatement::DropIndex { names, if_exists } => {
+                let mut notices = Vec::new();
+                index::drop_indexes(self.transaction(), &names, if_exists, &mut notices)?;
+                self.notices.extend(notices);
+                StatementResult::command("DROP INDEX")
             }
             BoundStatement::CreateSequence {
                 name,
@@ -735,11 +799,13 @@ impl Session {
                 table_oid,
                 source,
                 returning,
+                on_conflict,
             } => BoundStatement::Insert {
                 table_name,
                 table_oid,
                 source: crate::optimizer::optimize(source, &disabled)?,
                 returning,
+                on_conflict,
             },
             BoundStatement::Explain { plan, analyze } => BoundStatement::Explain {
                 plan: crate::optimizer::optimize(plan, &disabled)?,

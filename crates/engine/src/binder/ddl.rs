@@ -201,6 +201,7 @@ impl Binder<'_> {
                 name,
                 columns,
                 unique_keys,
+                indexes: Vec::new(),
             },
             if_not_exists: create.if_not_exists,
             sequences,
@@ -244,6 +245,7 @@ impl Binder<'_> {
                 name,
                 columns,
                 unique_keys: Vec::new(),
+                indexes: Vec::new(),
             },
             if_not_exists: create.if_not_exists,
             sequences: Vec::new(),
@@ -254,7 +256,7 @@ impl Binder<'_> {
     /// PostgreSQL checks a DEFAULT at CREATE time: it must bind without columns and convert
     /// to the column's type; the type's length or precision limit applies only when a row is
     /// written.
-    fn check_default(&mut self, def: &ColumnDef, expr: &ast::Expr) -> Result<()> {
+    pub(super) fn check_default(&mut self, def: &ColumnDef, expr: &ast::Expr) -> Result<()> {
         self.aggregate_forbidden_in = Some("DEFAULT expressions");
         let bound = self.bind_expr(expr, &Scope::default());
         self.aggregate_forbidden_in = None;
@@ -287,7 +289,7 @@ impl Binder<'_> {
         object_type: ObjectType,
         if_exists: bool,
         names: &[ObjectName],
-        _cascade: bool,
+        cascade: bool,
         unsupported_clause: bool,
     ) -> Result<BoundStatement> {
         if unsupported_clause {
@@ -295,15 +297,25 @@ impl Binder<'_> {
         }
         let names = names.iter().map(table_name).collect::<Result<Vec<_>>>()?;
         match object_type {
-            ObjectType::Table => Ok(BoundStatement::DropTable { names, if_exists }),
+            ObjectType::Table => Ok(BoundStatement::DropTable {
+                names,
+                if_exists,
+                cascade,
+            }),
+            ObjectType::View => Ok(BoundStatement::DropView {
+                names,
+                if_exists,
+                cascade,
+            }),
             ObjectType::Sequence => Ok(BoundStatement::DropSequence { names, if_exists }),
+            ObjectType::Index => Ok(BoundStatement::DropIndex { names, if_exists }),
             other => Err(Error::unsupported(format!("DROP {other}"))),
         }
     }
 }
 
 /// The integer type of SERIAL, BIGSERIAL and SMALLSERIAL.
-fn serial_type(ty: &ast::DataType) -> Option<DataType> {
+pub(super) fn serial_type(ty: &ast::DataType) -> Option<DataType> {
     let ast::DataType::Custom(name, modifiers) = ty else {
         return None;
     };
@@ -435,5 +447,6 @@ fn unique_key(
         name,
         columns,
         primary,
+        constraint: true,
     }
 }

@@ -46,13 +46,11 @@ impl Binder<'_> {
         if !optimizer_hints.is_empty()
             || or.is_some()
             || *ignore
-            || table_alias.is_some()
             || *overwrite
             || !assignments.is_empty()
             || partitioned.is_some()
             || !after_columns.is_empty()
             || *has_table_keyword
-            || on.is_some()
             || output.is_some()
             || *replace_into
             || priority.is_some()
@@ -88,12 +86,24 @@ impl Binder<'_> {
                 _ => self.insert_query(&schema, &targets, explicit, query)?,
             },
         };
-        let returning = self.bind_returning(returning.as_deref(), &table_scope(&schema, &name))?;
+        let visible = table_alias
+            .as_ref()
+            .map_or_else(|| name.clone(), |a| ident_name(&a.alias));
+        let scope = table_scope(&schema, &visible);
+        let on_conflict = match on {
+            None => None,
+            Some(ast::OnInsert::OnConflict(on_conflict)) => {
+                Some(self.bind_on_conflict(&schema, &scope, on_conflict)?)
+            }
+            Some(other) => return Err(Error::unsupported(format!("the INSERT clause {other}"))),
+        };
+        let returning = self.bind_returning(returning.as_deref(), &scope)?;
         Ok(BoundStatement::Insert {
             table_name: name,
             table_oid: schema.oid,
             source,
             returning,
+            on_conflict,
         })
     }
 
@@ -205,7 +215,11 @@ impl Binder<'_> {
     }
 
     /// The DEFAULT of a column (NULL if it has none), bound and cast to the column type.
-    fn column_default(&mut self, schema: &TableSchema, column: usize) -> Result<ScalarExpr> {
+    pub(super) fn column_default(
+        &mut self,
+        schema: &TableSchema,
+        column: usize,
+    ) -> Result<ScalarExpr> {
         let def = &schema.columns[column];
         let Some(sql) = &def.default_sql else {
             return Ok(ScalarExpr::null(def.data_type));
@@ -239,12 +253,31 @@ impl Binder<'_> {
             return Err(Error::unsupported(format!("the UPDATE form {update}")));
         }
         let (schema, scope) = self.dml_target(table)?;
+        let bound = self.bind_assignments(&schema, assignments, &scope)?;
+        let filter = self.dml_filter(selection.as_ref(), &scope)?;
+        let returning = self.bind_returning(returning.as_deref(), &scope)?;
+        Ok(BoundStatement::Update {
+            table_name: schema.name.clone(),
+            table_oid: schema.oid,
+            filter,
+            assignments: bound,
+            returning,
+        })
+    }
+
+    /// `SET column = value, ...` of UPDATE and ON CONFLICT DO UPDATE, over `scope`.
+    pub(super) fn bind_assignments(
+        &mut self,
+        schema: &TableSchema,
+        assignments: &[ast::Assignment],
+        scope: &Scope,
+    ) -> Result<Vec<(usize, ScalarExpr)>> {
         let mut bound = Vec::with_capacity(assignments.len());
         for assignment in assignments {
             let AssignmentTarget::ColumnName(target) = &assignment.target else {
                 return Err(Error::unsupported("multiple-column UPDATE assignments"));
             };
-            let column = assignment_column(&schema, target)?;
+            let column = assignment_column(schema, target)?;
             if bound.iter().any(|(c, _)| *c == column) {
                 return Err(Error::syntax(format!(
                     "multiple assignments to same column \"{}\"",
@@ -252,7 +285,7 @@ impl Binder<'_> {
                 )));
             }
             let value = if is_default_keyword(&assignment.value) {
-                self.column_default(&schema, column)?
+                self.column_default(schema, column)?
             } else {
                 if schema.columns[column].identity_always {
                     return Err(Error::new(
@@ -267,20 +300,12 @@ impl Binder<'_> {
                         schema.columns[column].name
                     )));
                 }
-                let value = self.bind_expr(&assignment.value, &scope)?;
-                self.assign(&schema, column, value)?
+                let value = self.bind_expr(&assignment.value, scope)?;
+                self.assign(schema, column, value)?
             };
             bound.push((column, value));
         }
-        let filter = self.dml_filter(selection.as_ref(), &scope)?;
-        let returning = self.bind_returning(returning.as_deref(), &scope)?;
-        Ok(BoundStatement::Update {
-            table_name: schema.name.clone(),
-            table_oid: schema.oid,
-            filter,
-            assignments: bound,
-            returning,
-        })
+        Ok(bound)
     }
 
     pub(super) fn bind_delete(&mut self, delete: &Delete) -> Result<BoundStatement> {
@@ -395,7 +420,7 @@ impl Binder<'_> {
 }
 
 /// Parses a stored DEFAULT expression.
-fn parse_expr(sql: &str) -> Result<Expr> {
+pub(super) fn parse_expr(sql: &str) -> Result<Expr> {
     use sqlparser::dialect::PostgreSqlDialect;
     use sqlparser::parser::Parser;
     Parser::new(&PostgreSqlDialect {})
@@ -481,7 +506,7 @@ fn assignment_column(schema: &TableSchema, column: &ObjectName) -> Result<usize>
 }
 
 /// The scope of a table's columns under the name `visible`.
-fn table_scope(schema: &TableSchema, visible: &str) -> Scope {
+pub(super) fn table_scope(schema: &TableSchema, visible: &str) -> Scope {
     Scope {
         columns: schema
             .columns

@@ -445,7 +445,11 @@ impl Binder<'_> {
             }
         }
         let name = table_name(name)?;
+        if let Some(view) = self.state.views.get(&name) {
+            return self.bind_view(view, alias);
+        }
         let entry = self.table(&name)?;
+        self.referenced.push(name.clone());
         let schema = &entry.schema;
         let visible = alias.map_or_else(|| name.clone(), |a| ident_name(&a.name));
         let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());

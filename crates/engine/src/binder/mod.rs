@@ -2,6 +2,7 @@
 //! and table OIDs, types every expression with PostgreSQL's rules, infers `$n` parameter
 //! types, and rejects (0A000) every clause it does not implement rather than ignoring it.
 
+mod alter_table;
 mod coerce;
 mod data_type;
 mod datetime_ops;
@@ -10,12 +11,16 @@ mod ddl;
 mod dml;
 mod expr;
 mod from;
+mod index;
+mod on_conflict;
 mod recursive_cte;
 mod scope;
 mod select;
 mod set_operation;
 mod special_functions;
+mod truncate;
 mod utility;
+mod view;
 mod window;
 
 use std::sync::Arc;
@@ -29,6 +34,7 @@ use crate::types::DataType;
 
 pub use data_type::bind_data_type;
 use expr::AggregateCollector;
+pub use view::check_view;
 
 /// Binds one statement against one database version.
 pub struct Binder<'a> {
@@ -54,6 +60,10 @@ pub struct Binder<'a> {
     in_window_args: bool,
     /// Recursive CTE work tables referenced so far, by id.
     work_tables_read: Vec<usize>,
+    /// Views whose query is being bound, innermost last: a view reading itself is an error.
+    expanding_views: Vec<String>,
+    /// Tables and views named in FROM outside any view's query: what a view depends on.
+    referenced: Vec<String>,
     /// The columns left of the FROM item being bound, which a LATERAL subquery may read.
     lateral_scope: Option<scope::Scope>,
     /// Whether the last FROM item bound was a LATERAL subquery that reads them.
@@ -74,6 +84,8 @@ impl<'a> Binder<'a> {
             named_windows: Vec::new(),
             in_window_args: false,
             work_tables_read: Vec::new(),
+            expanding_views: Vec::new(),
+            referenced: Vec::new(),
             lateral_scope: None,
             lateral_correlated: false,
         }
@@ -87,6 +99,10 @@ impl<'a> Binder<'a> {
             Statement::Update(update) => self.bind_update(update)?,
             Statement::Delete(delete) => self.bind_delete(delete)?,
             Statement::CreateTable(create) => self.bind_create_table(create)?,
+            Statement::CreateIndex(create) => self.bind_create_index(create)?,
+            Statement::Truncate(truncate) => self.bind_truncate(truncate)?,
+            Statement::AlterTable(alter) => self.bind_alter_table(alter)?,
+            Statement::CreateView(create) => self.bind_create_view(create)?,
             Statement::Drop {
                 object_type,
                 if_exists,
@@ -169,6 +185,10 @@ impl<'a> Binder<'a> {
     }
 
     fn table(&self, name: &str) -> Result<&'a Arc<TableEntry>> {
+        if self.state.views.contains_key(name) {
+            // PostgreSQL writes through simple views; that is not implemented.
+            return Err(Error::unsupported(format!("writing to view \"{name}\"")));
+        }
         self.state.table_by_name(name).ok_or_else(|| {
             Error::new(
                 SqlState::UndefinedTable,

@@ -13,12 +13,31 @@ pub struct ColumnDef {
     pub identity_always: bool,
 }
 
-/// A PRIMARY KEY or UNIQUE constraint over column positions.
+/// A PRIMARY KEY or UNIQUE constraint, or a CREATE UNIQUE INDEX, over column positions. Each
+/// owns an index of its name, which lives in the relation namespace as in PostgreSQL.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UniqueKey {
     pub name: String,
     pub columns: Vec<usize>,
     pub primary: bool,
+    /// False for a CREATE UNIQUE INDEX: an index but no constraint, so DROP INDEX drops it
+    /// while DROP CONSTRAINT and ON CONFLICT ON CONSTRAINT do not see it.
+    pub constraint: bool,
+}
+
+/// How a non-unique index is organised, as CREATE INDEX ... USING named it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexMethod {
+    Btree,
+    Hash,
+}
+
+/// A non-unique CREATE INDEX: recorded for index scans; it never changes a result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexDef {
+    pub name: String,
+    pub columns: Vec<usize>,
+    pub method: IndexMethod,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -27,6 +46,7 @@ pub struct TableSchema {
     pub name: String,
     pub columns: Vec<ColumnDef>,
     pub unique_keys: Vec<UniqueKey>,
+    pub indexes: Vec<IndexDef>,
 }
 
 impl TableSchema {
@@ -36,5 +56,13 @@ impl TableSchema {
 
     pub fn column_types(&self) -> Vec<DataType> {
         self.columns.iter().map(|c| c.data_type).collect()
+    }
+
+    /// The names of the table's indexes, those of its constraints included.
+    pub fn index_names(&self) -> impl Iterator<Item = &str> {
+        self.unique_keys
+            .iter()
+            .map(|k| k.name.as_str())
+            .chain(self.indexes.iter().map(|i| i.name.as_str()))
     }
 }

@@ -1,11 +1,14 @@
-//! CREATE TABLE and DROP TABLE inside a transaction.
+//! CREATE and DROP of tables and sequences inside a transaction, and the relation
+//! namespace they share with indexes and views.
 
 use std::sync::Arc;
 
 use crate::api::Notice;
 use crate::catalog::TableSchema;
 use crate::error::{Error, Result, SqlState};
-use crate::storage::{Sequence, SequenceOptions, TableData, TableEntry, Transaction, UniqueIndex};
+use crate::storage::{
+    RelationKind, Sequence, SequenceOptions, TableData, TableEntry, Transaction, UniqueIndex,
+};
 
 pub fn create_table(
     txn: &mut Transaction,
@@ -28,6 +31,15 @@ pub fn create_table(
             format!("relation \"{}\" already exists", schema.name),
         ));
     }
+    // Constraint indexes share the relation namespace.
+    for name in schema.index_names() {
+        if relation_exists(txn, name)? {
+            return Err(Error::new(
+                SqlState::DuplicateTable,
+                format!("relation \"{name}\" already exists"),
+            ));
+        }
+    }
     for (name, options, column) in sequences {
         let owner = Some((schema.name.clone(), column));
         create_sequence(txn, &name, options, owner, false, notices)?;
@@ -47,11 +59,20 @@ pub fn create_table(
     Ok(())
 }
 
-/// A relation named `name` already exists in the transaction's view.
-fn relation_exists(txn: &mut Transaction, name: &str) -> Result<bool> {
+/// 42809 for `DROP <expected> name` where `name` is a relation of another kind.
+pub fn wrong_object_type(name: &str, actual: &RelationKind, expected: &str) -> Error {
+    let (noun, keyword) = actual.names();
+    Error::new(
+        SqlState::WrongObjectType,
+        format!("\"{name}\" is not {expected}"),
+    )
+    .with_hint(format!("Use DROP {keyword} to remove {noun}."))
+}
+
+/// Locks `name` and tells whether a relation of that name exists in the transaction's view.
+pub fn relation_exists(txn: &mut Transaction, name: &str) -> Result<bool> {
     txn.lock_name(name)?;
-    let view = txn.view();
-    Ok(view.names.contains_key(name) || view.sequences.contains_key(name))
+    Ok(txn.view().relation_kind(name).is_some())
 }
 
 pub fn create_sequence(
@@ -92,6 +113,10 @@ pub fn drop_sequences(
 ) -> Result<()> {
     for name in names {
         txn.lock_name(name)?;
+        match txn.view().relation_kind(name) {
+            Some(RelationKind::Sequence) | None => {}
+            Some(other) => return Err(wrong_object_type(name, &other, "a sequence")),
+        }
         if txn.view().sequences.contains_key(name) {
             txn.put_sequence(name, None);
         } else if if_exists {
@@ -114,8 +139,17 @@ pub fn drop_tables(
     txn: &mut Transaction,
     names: &[String],
     if_exists: bool,
+    cascade: bool,
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
+    let mut tables = Vec::with_capacity(names.len());
+    for name in names {
+        txn.lock_name(name)?;
+        if txn.view().names.contains_key(name) {
+            tables.push(name.clone());
+        }
+    }
+    super::view::drop_dependent_views(txn, &tables, cascade, notices)?;
     for name in names {
         match txn.table_for_write(name)? {
             Some(entry) => {
@@ -133,17 +167,20 @@ pub fn drop_tables(
                     }
                 }
             }
-            None if if_exists => notices.push(Notice {
-                severity: "NOTICE",
-                state: SqlState::UndefinedTable,
-                message: format!("table \"{name}\" does not exist, skipping"),
-            }),
-            None => {
-                return Err(Error::new(
-                    SqlState::UndefinedTable,
-                    format!("table \"{name}\" does not exist"),
-                ))
-            }
+            None => match txn.view().relation_kind(name) {
+                Some(other) => return Err(wrong_object_type(name, &other, "a table")),
+                None if if_exists => notices.push(Notice {
+                    severity: "NOTICE",
+                    state: SqlState::UndefinedTable,
+                    message: format!("table \"{name}\" does not exist, skipping"),
+                }),
+                None => {
+                    return Err(Error::new(
+                        SqlState::UndefinedTable,
+                        format!("table \"{name}\" does not exist"),
+                    ))
+                }
+            },
         }
     }
     Ok(())

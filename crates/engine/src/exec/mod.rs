@@ -2,12 +2,14 @@
 //! `BATCH_SIZE` rows; the plan is immutable and each operator keeps its own run state.
 
 mod aggregate;
+pub mod alter_table;
 pub mod ddl;
 mod distinct;
 pub mod expression;
 mod filter;
 mod generate_series;
 mod hash_join;
+pub mod index;
 mod index_lookup;
 mod instrumented;
 mod join;
@@ -16,6 +18,7 @@ mod lateral_join;
 mod limit;
 pub mod modify;
 mod nested_loop_join;
+pub mod on_conflict;
 mod project;
 mod recursive_cte;
 mod scan;
@@ -25,7 +28,9 @@ mod shared_cte;
 mod sort;
 mod subquery;
 mod top_n;
+pub mod truncate;
 mod values;
+pub mod view;
 mod window;
 
 use std::cell::RefCell;

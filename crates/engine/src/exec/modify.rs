@@ -14,7 +14,7 @@ use crate::storage::{TableData, TableEntry, Transaction};
 use crate::vector::{encode_row_key, Batch, Vector, BATCH_SIZE};
 
 /// Locks the table for writing and returns a private copy of its newest version.
-fn writable(txn: &mut Transaction, name: &str, oid: u32) -> Result<TableEntry> {
+pub(super) fn writable(txn: &mut Transaction, name: &str, oid: u32) -> Result<TableEntry> {
     match txn.table_for_write(name)? {
         Some(entry) if entry.schema.oid == oid => Ok((*entry).clone()),
         // Dropped (or dropped and re-created) between planning and now.
@@ -157,7 +157,11 @@ fn live_rows(data: &TableData, chunk_idx: usize) -> (Batch, Vec<u32>) {
 }
 
 /// 23502 if a NOT NULL column (among `columns`, or all) gets a NULL.
-fn check_not_null(schema: &TableSchema, batch: &Batch, columns: Option<&[usize]>) -> Result<()> {
+pub(super) fn check_not_null(
+    schema: &TableSchema,
+    batch: &Batch,
+    columns: Option<&[usize]>,
+) -> Result<()> {
     for (index, def) in schema.columns.iter().enumerate() {
         if !def.not_null || columns.is_some_and(|c| !c.contains(&index)) {
             continue;
@@ -179,7 +183,7 @@ fn check_not_null(schema: &TableSchema, batch: &Batch, columns: Option<&[usize]>
 
 /// 23505 if a row of `batch` (stored as `row_ids`) duplicates a key of another live row. With
 /// `columns`, only keys over one of those columns are checked.
-fn check_unique(
+pub(super) fn check_unique(
     entry: &TableEntry,
     row_ids: &[u64],
     batch: &Batch,

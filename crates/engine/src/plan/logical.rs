@@ -250,6 +250,7 @@ pub enum BoundStatement {
         table_oid: u32,
         source: LogicalPlan,
         returning: Option<Returning>,
+        on_conflict: Option<super::OnConflict>,
     },
     /// Expressions are over the table's full rows.
     Update {
@@ -283,6 +284,34 @@ pub enum BoundStatement {
         if_exists: bool,
     },
     DropTable {
+        names: Vec<String>,
+        if_exists: bool,
+        /// Also drop the views that depend on the tables.
+        cascade: bool,
+    },
+    /// `view.oid` is allocated when it runs.
+    CreateView {
+        view: crate::catalog::ViewDef,
+        or_replace: bool,
+    },
+    DropView {
+        names: Vec<String>,
+        if_exists: bool,
+        cascade: bool,
+    },
+    CreateIndex(super::CreateIndex),
+    /// `None`: ALTER TABLE IF EXISTS of a missing table. `notices`: subcommands skipped by
+    /// IF [NOT] EXISTS.
+    AlterTable {
+        alter: Option<Box<super::AlterTable>>,
+        notices: Vec<String>,
+    },
+    Truncate {
+        /// (name, OID) of each table, once each.
+        tables: Vec<(String, u32)>,
+        restart_identity: bool,
+    },
+    DropIndex {
         names: Vec<String>,
         if_exists: bool,
     },

@@ -1,10 +1,13 @@
 //! Logical plans and bound expressions: what the binder produces and the optimizer rewrites.
 //! After binding there are no names left to resolve: columns are positions, tables OIDs.
 
+mod ddl;
 mod explain;
 mod expr;
 mod logical;
+mod on_conflict;
 
+pub use ddl::{AlterTable, CreateIndex, RowChange};
 pub use explain::explain_lines;
 pub use expr::{
     ArithmeticOp, BoolTest, ColumnSide, CompareOp, ScalarExpr, SequenceFunction, Subquery,
@@ -14,3 +17,4 @@ pub use logical::{
     AggregateCall, BoundStatement, ColumnInfo, FrameBound, FrameUnits, JoinKind, LogicalPlan,
     Returning, SetOperator, SetVariable, SortKey, WindowCall, WindowFrame,
 };
+pub use on_conflict::{ConflictAction, OnConflict};

@@ -6,12 +6,14 @@
 //! one at a time, readers never wait), builds new table versions privately, and COMMIT
 //! publishes them with a single pointer swap.
 
+mod namespace;
 mod sequence;
 mod state;
 mod table_data;
 mod transaction;
 mod unique_index;
 
+pub use namespace::RelationKind;
 pub use sequence::{Sequence, SequenceOptions};
 pub use state::{DbState, TableEntry};
 pub use table_data::{Chunk, TableData};

@@ -2,7 +2,7 @@
 //! transactional, as in PostgreSQL: nextval is never rolled back, so every version of the
 //! database shares one counter per sequence.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use crate::error::{Error, Result, SqlState};
 
@@ -35,7 +35,9 @@ pub struct Sequence {
     pub options: SequenceOptions,
     /// The table and column whose DEFAULT uses it (SERIAL, identity): dropped with the table.
     pub owned_by: Option<(String, String)>,
-    state: Mutex<SequenceState>,
+    /// Shared with the copies [`Sequence::with_owner`] makes, so that a renamed owner never
+    /// forks the counter.
+    state: Arc<Mutex<SequenceState>>,
 }
 
 #[derive(Debug)]
@@ -57,10 +59,22 @@ impl Sequence {
             oid,
             options,
             owned_by,
-            state: Mutex::new(SequenceState {
+            state: Arc::new(Mutex::new(SequenceState {
                 last: start,
                 is_called: false,
-            }),
+            })),
+        }
+    }
+
+    /// The same sequence, counter included, owned by another (table, column): ALTER TABLE
+    /// renamed the owner.
+    pub fn with_owner(&self, owned_by: Option<(String, String)>) -> Sequence {
+        Sequence {
+            name: self.name.clone(),
+            oid: self.oid,
+            options: self.options.clone(),
+            owned_by,
+            state: self.state.clone(),
         }
     }
 

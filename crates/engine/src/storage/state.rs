@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{Sequence, TableData, UniqueIndex};
-use crate::catalog::TableSchema;
+use crate::catalog::{TableSchema, ViewDef};
 
 /// One version of one table.
 #[derive(Debug, Clone)]
@@ -24,6 +24,8 @@ pub struct DbState {
     pub tables: HashMap<u32, Arc<TableEntry>>,
     /// Sequences by lower-case name.
     pub sequences: HashMap<String, Arc<Sequence>>,
+    /// Views by lower-case name.
+    pub views: HashMap<String, Arc<ViewDef>>,
     /// Bumped by every commit that changes a schema, a name or a sequence: cached plans
     /// are valid while it stays the same.
     pub catalog_version: u64,

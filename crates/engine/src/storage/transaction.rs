@@ -9,6 +9,7 @@ use std::time::Duration;
 use arc_swap::ArcSwap;
 
 use super::{DbState, Sequence, TableEntry};
+use crate::catalog::ViewDef;
 use crate::error::{Error, Result, SqlState};
 
 /// OIDs below this are PostgreSQL's built-in objects.
@@ -70,6 +71,7 @@ impl Store {
             written: HashMap::new(),
             names: HashMap::new(),
             sequences: HashMap::new(),
+            views: HashMap::new(),
         }
     }
 
@@ -147,11 +149,21 @@ pub struct Transaction {
     written: HashMap<u32, Option<Arc<TableEntry>>>,
     names: HashMap<String, Option<u32>>,
     sequences: HashMap<String, Option<Arc<Sequence>>>,
+    views: HashMap<String, Option<Arc<ViewDef>>>,
 }
 
 impl Transaction {
     pub fn has_writes(&self) -> bool {
-        !self.written.is_empty() || !self.names.is_empty() || !self.sequences.is_empty()
+        !self.written.is_empty()
+            || !self.names.is_empty()
+            || !self.sequences.is_empty()
+            || !self.views.is_empty()
+    }
+
+    /// Creates, replaces (or with `None` drops) view `name`, whose name this transaction
+    /// has locked.
+    pub fn put_view(&mut self, name: &str, view: Option<ViewDef>) {
+        self.views.insert(name.to_string(), view.map(Arc::new));
     }
 
     /// Creates (or with `None` drops) sequence `name`, whose name this transaction has locked.
@@ -184,6 +196,12 @@ impl Transaction {
             match sequence {
                 Some(sequence) => state.sequences.insert(name.clone(), sequence.clone()),
                 None => state.sequences.remove(name),
+            };
+        }
+        for (name, view) in &self.views {
+            match view {
+                Some(view) => state.views.insert(name.clone(), view.clone()),
+                None => state.views.remove(name),
             };
         }
         Arc::new(state)
@@ -253,6 +271,12 @@ impl Transaction {
                     None => state.sequences.remove(&name),
                 };
             }
+            for (name, view) in self.views.drain() {
+                match view {
+                    Some(view) => state.views.insert(name, view),
+                    None => state.views.remove(&name),
+                };
+            }
             for (oid, entry) in self.written.drain() {
                 match entry {
                     Some(entry) => {
@@ -273,6 +297,7 @@ impl Transaction {
     /// Whether committing over `committed` changes a name, a schema or a sequence.
     fn changes_catalog(&self, committed: &DbState) -> bool {
         !self.sequences.is_empty()
+            || !self.views.is_empty()
             || self
                 .names
                 .iter()
@@ -291,6 +316,7 @@ impl Transaction {
         self.written.clear();
         self.names.clear();
         self.sequences.clear();
+        self.views.clear();
         self.release_locks();
     }
 
@@ -323,6 +349,7 @@ mod tests {
                 name: name.into(),
                 columns: Vec::new(),
                 unique_keys: Vec::new(),
+                indexes: Vec::new(),
             }),
             data: Arc::new(TableData::default()),
             generation: 0,

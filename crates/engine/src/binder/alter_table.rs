@@ -1,0 +1,553 @@
+//! ALTER TABLE: binds the subcommands in order against the schema as the earlier ones left
+//! it, so `ADD COLUMN b, ALTER COLUMN b SET NOT NULL` works, and checks everything the
+//! schema alone decides. What depends on the rows (NOT NULL, uniqueness) is checked when the
+//! statement runs. Subcommands other than those below are 0A000.
+
+use sqlparser::ast::{self, AlterColumnOperation, AlterTableOperation, ColumnOption};
+
+use super::data_type::bind_data_type;
+use super::ddl::serial_type;
+use super::dml::table_scope;
+use super::{ident_name, table_name, Binder};
+use crate::catalog::{ColumnDef, TableSchema, UniqueKey};
+use crate::error::{Error, Result, SqlState};
+use crate::function::cast::{can_cast, CastContext};
+use crate::plan::{AlterTable, BoundStatement, RowChange, ScalarExpr};
+use crate::types::DataType;
+
+/// The statement being bound: the schema so far and what the subcommands did.
+struct Alteration {
+    schema: TableSchema,
+    row_changes: Vec<RowChange>,
+    notices: Vec<String>,
+    /// Sequences owned by the table: (name, owning column now; `None` once dropped).
+    owned: Vec<(String, Option<String>)>,
+}
+
+impl Alteration {
+    fn column(&self, name: &str) -> Result<usize> {
+        self.schema.column_index(name).ok_or_else(|| {
+            Error::new(
+                SqlState::UndefinedColumn,
+                format!(
+                    "column \"{name}\" of relation \"{}\" does not exist",
+                    self.schema.name
+                ),
+            )
+        })
+    }
+
+    fn check_new_column_name(&self, name: &str) -> Result<()> {
+        if self.schema.column_index(name).is_some() {
+            return Err(Error::new(
+                SqlState::DuplicateColumn,
+                format!(
+                    "column \"{name}\" of relation \"{}\" already exists",
+                    self.schema.name
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Binder<'_> {
+    pub(super) fn bind_alter_table(&mut self, alter: &ast::AlterTable) -> Result<BoundStatement> {
+        let ast::AlterTable {
+            name,
+            if_exists,
+            // ONLY excludes inheritance children; there are none.
+            only: _,
+            operations,
+            location,
+            on_cluster,
+            table_type,
+            end_token: _,
+        } = alter;
+        if location.is_some() || on_cluster.is_some() || table_type.is_some() {
+            return Err(Error::unsupported(format!("the ALTER TABLE form {alter}")));
+        }
+        let table = table_name(name)?;
+        let Some(entry) = self.state.table_by_name(&table) else {
+            return match self.state.relation_kind(&table) {
+                Some(_) => Err(Error::new(
+                    SqlState::WrongObjectType,
+                    format!("\"{table}\" is not a table"),
+                )),
+                None if *if_exists => Ok(BoundStatement::AlterTable {
+                    alter: None,
+                    notices: vec![format!("relation \"{table}\" does not exist, skipping")],
+                }),
+                None => Err(Error::new(
+                    SqlState::UndefinedTable,
+                    format!("relation \"{table}\" does not exist"),
+                )),
+            };
+        };
+        if operations.len() > 1 && operations.iter().any(is_rename) {
+            return Err(Error::syntax("syntax error at or near \"RENAME\""));
+        }
+        let owned = self
+            .state
+            .sequences
+            .values()
+            .filter_map(|s| match &s.owned_by {
+                Some((owner, column)) if *owner == table => {
+                    Some((s.name.clone(), Some(column.clone())))
+                }
+                _ => None,
+            })
+            .collect();
+        let mut alteration = Alteration {
+            schema: (*entry.schema).clone(),
+            row_changes: Vec::new(),
+            notices: Vec::new(),
+            owned,
+        };
+        for operation in operations {
+            self.bind_alter_operation(&mut alteration, operation)?;
+        }
+        let Alteration {
+            schema,
+            row_changes,
+            notices,
+            owned,
+        } = alteration;
+        let sequence_owners = owned
+            .into_iter()
+            .map(|(sequence, column)| (sequence, column.map(|c| (schema.name.clone(), c))))
+            .filter(|(sequence, owner)| {
+                self.state
+                    .sequences
+                    .get(sequence)
+                    .is_some_and(|s| s.owned_by != *owner)
+            })
+            .collect();
+        Ok(BoundStatement::AlterTable {
+            alter: Some(Box::new(AlterTable {
+                table_name: table,
+                table_oid: entry.schema.oid,
+                schema,
+                row_changes,
+                sequence_owners,
+            })),
+            notices,
+        })
+    }
+
+    fn bind_alter_operation(
+        &mut self,
+        alteration: &mut Alteration,
+        operation: &AlterTableOperation,
+    ) -> Result<()> {
+        let table = alteration.schema.name.clone();
+        match operation {
+            AlterTableOperation::AddColumn {
+                column_keyword: _,
+                if_not_exists,
+                column_def,
+                column_position: None,
+            } => {
+                let name = ident_name(&column_def.name);
+                if *if_not_exists && alteration.schema.column_index(&name).is_some() {
+                    alteration.notices.push(format!(
+                        "column \"{name}\" of relation \"{table}\" already exists, skipping"
+                    ));
+                    return Ok(());
+                }
+                alteration.check_new_column_name(&name)?;
+                self.bind_add_column(alteration, column_def)?;
+            }
+            AlterTableOperation::DropColumn {
+                has_column_keyword: _,
+                column_names,
+                if_exists,
+                // Only views could depend on a column, and they are checked when it runs.
+                drop_behavior: _,
+            } => {
+                for column in column_names {
+                    let name = ident_name(column);
+                    if *if_exists && alteration.schema.column_index(&name).is_none() {
+                        alteration.notices.push(format!(
+                            "column \"{name}\" of relation \"{table}\" does not exist, skipping"
+                        ));
+                        continue;
+                    }
+                    let position = alteration.column(&name)?;
+                    drop_column(alteration, position);
+                }
+            }
+            AlterTableOperation::RenameColumn {
+                old_column_name,
+                new_column_name,
+            } => {
+                let old = ident_name(old_column_name);
+                let new = ident_name(new_column_name);
+                let position = alteration.schema.column_index(&old).ok_or_else(|| {
+                    Error::new(
+                        SqlState::UndefinedColumn,
+                        format!("column \"{old}\" does not exist"),
+                    )
+                })?;
+                alteration.check_new_column_name(&new)?;
+                alteration.schema.columns[position].name = new.clone();
+                for (_, column) in &mut alteration.owned {
+                    if column.as_deref() == Some(old.as_str()) {
+                        *column = Some(new.clone());
+                    }
+                }
+            }
+            AlterTableOperation::RenameTable { table_name: name } => {
+                let (ast::RenameTableNameKind::To(name) | ast::RenameTableNameKind::As(name)) =
+                    name;
+                let name = table_name(name)?;
+                if self.state.relation_kind(&name).is_some() {
+                    return Err(Error::new(
+                        SqlState::DuplicateTable,
+                        format!("relation \"{name}\" already exists"),
+                    ));
+                }
+                alteration.schema.name = name;
+            }
+            AlterTableOperation::AlterColumn { column_name, op } => {
+                let position = alteration.column(&ident_name(column_name))?;
+                self.bind_alter_column(alteration, position, op)?;
+            }
+            AlterTableOperation::AddConstraint {
+                constraint,
+                not_valid: false,
+            } => self.bind_add_constraint(alteration, constraint)?,
+            AlterTableOperation::DropConstraint {
+                if_exists,
+                name,
+                drop_behavior: _,
+            } => {
+                let name = ident_name(name);
+                let keys = &mut alteration.schema.unique_keys;
+                match keys.iter().position(|k| k.constraint && k.name == name) {
+                    Some(key) => {
+                        keys.remove(key);
+                    }
+                    None if *if_exists => alteration.notices.push(format!(
+                        "constraint \"{name}\" of relation \"{table}\" does not exist, skipping"
+                    )),
+                    None => {
+                        return Err(Error::new(
+                            SqlState::UndefinedObject,
+                            format!("constraint \"{name}\" of relation \"{table}\" does not exist"),
+                        ))
+                    }
+                }
+            }
+            other => return Err(Error::unsupported(format!("ALTER TABLE ... {other}"))),
+        }
+        Ok(())
+    }
+
+    fn bind_add_column(
+        &mut self,
+        alteration: &mut Alteration,
+        column_def: &ast::ColumnDef,
+    ) -> Result<()> {
+        let ast::ColumnDef {
+            name,
+            data_type,
+            options,
+        } = column_def;
+        if serial_type(data_type).is_some() {
+            return Err(Error::unsupported("ADD COLUMN of a serial column"));
+        }
+        let mut def = ColumnDef {
+            name: ident_name(name),
+            data_type: bind_data_type(data_type)?,
+            not_null: false,
+            default_sql: None,
+            identity_always: false,
+        };
+        let position = alteration.schema.columns.len();
+        let mut keys = Vec::new();
+        for option in options {
+            match &option.option {
+                ColumnOption::Null => {}
+                ColumnOption::NotNull => def.not_null = true,
+                ColumnOption::Default(expr) => {
+                    self.check_default(&def, expr)?;
+                    def.default_sql = Some(expr.to_string());
+                }
+                ColumnOption::PrimaryKey(_) => {
+                    def.not_null = true;
+                    keys.push((option.name.as_ref(), true));
+                }
+                ColumnOption::Unique(_) => keys.push((option.name.as_ref(), false)),
+                other => return Err(Error::unsupported(format!("the column option {other}"))),
+            }
+        }
+        alteration.schema.columns.push(def);
+        let value = self.column_default(&alteration.schema, position)?;
+        alteration.row_changes.push(RowChange::AddColumn { value });
+        for (name, primary) in keys {
+            self.add_unique_key(alteration, name, vec![position], primary)?;
+        }
+        Ok(())
+    }
+
+    fn bind_alter_column(
+        &mut self,
+        alteration: &mut Alteration,
+        position: usize,
+        op: &AlterColumnOperation,
+    ) -> Result<()> {
+        let schema = &mut alteration.schema;
+        match op {
+            AlterColumnOperation::SetNotNull => schema.columns[position].not_null = true,
+            AlterColumnOperation::DropNotNull => {
+                if schema
+                    .unique_keys
+                    .iter()
+                    .any(|k| k.primary && k.columns.contains(&position))
+                {
+                    return Err(Error::new(
+                        SqlState::InvalidTableDefinition,
+                        format!(
+                            "column \"{}\" is in a primary key",
+                            schema.columns[position].name
+                        ),
+                    ));
+                }
+                schema.columns[position].not_null = false;
+            }
+            AlterColumnOperation::SetDefault { value } => {
+                self.check_default(&schema.columns[position], value)?;
+                schema.columns[position].default_sql = Some(value.to_string());
+            }
+            AlterColumnOperation::DropDefault => schema.columns[position].default_sql = None,
+            AlterColumnOperation::SetDataType {
+                data_type,
+                using,
+                had_set: _,
+            } => {
+                let ty = bind_data_type(data_type)?;
+                let value = self.bind_new_column_value(schema, position, ty, using.as_ref())?;
+                self.check_default_converts(schema, position, ty)?;
+                schema.columns[position].data_type = ty;
+                alteration.row_changes.push(RowChange::SetColumn {
+                    column: position,
+                    value,
+                });
+            }
+            AlterColumnOperation::AddGenerated { .. } => {
+                return Err(Error::unsupported(format!("ALTER COLUMN ... {op}")))
+            }
+        }
+        Ok(())
+    }
+
+    /// ALTER COLUMN TYPE: the column's new value, its old value or `USING expr` (over the
+    /// row), converted to `ty` by an assignment cast.
+    fn bind_new_column_value(
+        &mut self,
+        schema: &TableSchema,
+        position: usize,
+        ty: DataType,
+        using: Option<&ast::Expr>,
+    ) -> Result<ScalarExpr> {
+        let column = &schema.columns[position].name;
+        let value = match using {
+            Some(expr) => {
+                let scope = table_scope(schema, &schema.name);
+                self.aggregate_forbidden_in = Some("transform expressions");
+                let bound = self.bind_expr(expr, &scope);
+                self.aggregate_forbidden_in = None;
+                let bound = bound?;
+                let from = bound.ty();
+                if from != DataType::Unknown && !can_cast(from, ty, CastContext::Assignment) {
+                    return Err(Error::new(
+                        SqlState::DatatypeMismatch,
+                        format!(
+                            "result of USING clause for column \"{column}\" cannot be cast \
+                             automatically to type {ty}"
+                        ),
+                    )
+                    .with_hint("You might need to add an explicit cast."));
+                }
+                bound
+            }
+            None => {
+                let from = schema.columns[position].data_type;
+                if !can_cast(from, ty, CastContext::Assignment) {
+                    return Err(Error::new(
+                        SqlState::DatatypeMismatch,
+                        format!("column \"{column}\" cannot be cast automatically to type {ty}"),
+                    )
+                    .with_hint(format!(
+                        "You might need to specify \"USING {column}::{ty}\"."
+                    )));
+                }
+                ScalarExpr::Column {
+                    index: position,
+                    ty: from,
+                }
+            }
+        };
+        self.coerce(value, ty, CastContext::Assignment)
+    }
+
+    /// A column's DEFAULT must convert to its new type.
+    fn check_default_converts(
+        &mut self,
+        schema: &TableSchema,
+        position: usize,
+        ty: DataType,
+    ) -> Result<()> {
+        let mut def = schema.columns[position].clone();
+        let Some(sql) = def.default_sql.take() else {
+            return Ok(());
+        };
+        let expr = super::dml::parse_expr(&sql)?;
+        def.data_type = ty;
+        self.check_default(&def, &expr).map_err(|e| match e.state {
+            SqlState::DatatypeMismatch => Error::new(
+                SqlState::DatatypeMismatch,
+                format!(
+                    "default for column \"{}\" cannot be cast automatically to type {ty}",
+                    def.name
+                ),
+            ),
+            _ => e,
+        })
+    }
+
+    fn bind_add_constraint(
+        &mut self,
+        alteration: &mut Alteration,
+        constraint: &ast::TableConstraint,
+    ) -> Result<()> {
+        let (name, columns, primary) = match constraint {
+            ast::TableConstraint::PrimaryKey(pk) => (pk.name.as_ref(), &pk.columns, true),
+            ast::TableConstraint::Unique(unique) => (unique.name.as_ref(), &unique.columns, false),
+            other => return Err(Error::unsupported(format!("the constraint {other}"))),
+        };
+        let mut positions = Vec::with_capacity(columns.len());
+        for key in columns {
+            let ast::Expr::Identifier(ident) = &key.column.expr else {
+                return Err(Error::unsupported(format!("the key column {}", key.column)));
+            };
+            let column = ident_name(ident);
+            let position = alteration.schema.column_index(&column).ok_or_else(|| {
+                Error::new(
+                    SqlState::UndefinedColumn,
+                    format!("column \"{column}\" named in key does not exist"),
+                )
+            })?;
+            positions.push(position);
+        }
+        if primary {
+            for &position in &positions {
+                alteration.schema.columns[position].not_null = true;
+            }
+        }
+        self.add_unique_key(alteration, name, positions, primary)
+    }
+
+    /// Adds a PRIMARY KEY or UNIQUE constraint, named `name` or as PostgreSQL names it
+    /// (`t_pkey`, `t_a_key`, with a number added while the name is taken).
+    fn add_unique_key(
+        &mut self,
+        alteration: &mut Alteration,
+        name: Option<&ast::Ident>,
+        columns: Vec<usize>,
+        primary: bool,
+    ) -> Result<()> {
+        let schema = &alteration.schema;
+        if primary && schema.unique_keys.iter().any(|k| k.primary) {
+            return Err(Error::new(
+                SqlState::InvalidTableDefinition,
+                format!(
+                    "multiple primary keys for table \"{}\" are not allowed",
+                    schema.name
+                ),
+            ));
+        }
+        let taken =
+            |n: &str| self.state.relation_kind(n).is_some() || schema.index_names().any(|i| i == n);
+        let name = match name {
+            Some(name) => {
+                let name = ident_name(name);
+                if taken(&name) {
+                    return Err(Error::new(
+                        SqlState::DuplicateTable,
+                        format!("relation \"{name}\" already exists"),
+                    ));
+                }
+                name
+            }
+            None => {
+                let base = if primary {
+                    format!("{}_pkey", schema.name)
+                } else {
+                    let names: Vec<&str> = columns
+                        .iter()
+                        .map(|&c| schema.columns[c].name.as_str())
+                        .collect();
+                    format!("{}_{}_key", schema.name, names.join("_"))
+                };
+                let mut candidate = base.clone();
+                let mut n = 0;
+                while taken(&candidate) {
+                    n += 1;
+                    candidate = format!("{base}{n}");
+                }
+                candidate
+            }
+        };
+        alteration.schema.unique_keys.push(UniqueKey {
+            name,
+            columns,
+            primary,
+            constraint: true,
+        });
+        Ok(())
+    }
+}
+
+/// RENAME subcommands cannot be combined with others.
+fn is_rename(operation: &AlterTableOperation) -> bool {
+    matches!(
+        operation,
+        AlterTableOperation::RenameColumn { .. }
+            | AlterTableOperation::RenameTable { .. }
+            | AlterTableOperation::RenameConstraint { .. }
+    )
+}
+
+/// Removes a column with the keys and indexes that use it, as PostgreSQL does, and renumbers
+/// the positions after it.
+fn drop_column(alteration: &mut Alteration, position: usize) {
+    let schema = &mut alteration.schema;
+    let name = schema.columns.remove(position).name;
+    schema
+        .unique_keys
+        .retain(|k| !k.columns.contains(&position));
+    schema.indexes.retain(|i| !i.columns.contains(&position));
+    let renumber = |columns: &mut Vec<usize>| {
+        for c in columns.iter_mut().filter(|c| **c > position) {
+            *c -= 1;
+        }
+    };
+    schema
+        .unique_keys
+        .iter_mut()
+        .for_each(|k| renumber(&mut k.columns));
+    schema
+        .indexes
+        .iter_mut()
+        .for_each(|i| renumber(&mut i.columns));
+    for (_, column) in &mut alteration.owned {
+        if column.as_deref() == Some(name.as_str()) {
+            *column = None;
+        }
+    }
+    alteration
+        .row_changes
+        .push(RowChange::DropColumn { column: position });
+}

@@ -1,0 +1,220 @@
+//! Views: CREATE [OR REPLACE] VIEW binds the query once to learn its columns and what it
+//! reads; a view named in FROM is its query bound again in a context of its own (no outer
+//! CTEs or columns) under the columns fixed at creation, like a derived table.
+
+use std::sync::Arc;
+
+use sqlparser::ast::{self, CreateTableOptions, Statement};
+
+use super::from::alias_names;
+use super::scope::{Scope, ScopeColumn};
+use super::{ident_name, table_name, Binder};
+use crate::catalog::ViewDef;
+use crate::error::{Error, Result, SqlState};
+use crate::plan::{BoundStatement, ColumnInfo, LogicalPlan, ScalarExpr};
+use crate::storage::DbState;
+
+impl Binder<'_> {
+    pub(super) fn bind_create_view(&mut self, create: &ast::CreateView) -> Result<BoundStatement> {
+        let ast::CreateView {
+            or_alter,
+            or_replace,
+            materialized,
+            secure,
+            name,
+            name_before_not_exists: _,
+            columns,
+            query,
+            options,
+            cluster_by,
+            comment,
+            with_no_schema_binding,
+            if_not_exists,
+            temporary,
+            copy_grants,
+            to,
+            params,
+        } = create;
+        if *if_not_exists {
+            return Err(Error::syntax("syntax error at or near \"NOT\""));
+        }
+        if *or_alter
+            || *materialized
+            || *secure
+            || *options != CreateTableOptions::None
+            || !cluster_by.is_empty()
+            || comment.is_some()
+            || *with_no_schema_binding
+            || *temporary
+            || *copy_grants
+            || to.is_some()
+            || params.is_some()
+        {
+            return Err(Error::unsupported(format!("the CREATE VIEW form {create}")));
+        }
+        let name = table_name(name)?;
+        self.referenced.clear();
+        let (_, outputs) = self.bind_query(query)?;
+        if !self.params.is_empty() {
+            return Err(Error::new(
+                SqlState::UndefinedParameter,
+                "there is no parameter $1",
+            ));
+        }
+        if columns.len() > outputs.len() {
+            return Err(Error::syntax(
+                "CREATE VIEW specifies more column names than columns",
+            ));
+        }
+        let mut view_columns: Vec<(String, crate::types::DataType)> = outputs
+            .iter()
+            .map(|c| (c.name.clone(), c.data_type))
+            .collect();
+        for (column, def) in view_columns.iter_mut().zip(columns) {
+            let ast::ViewColumnDef {
+                name,
+                data_type,
+                options,
+            } = def;
+            if data_type.is_some() || options.is_some() {
+                return Err(Error::unsupported(format!("the view column {def}")));
+            }
+            column.0 = ident_name(name);
+        }
+        for (i, (column, _)) in view_columns.iter().enumerate() {
+            if view_columns[..i].iter().any(|(c, _)| c == column) {
+                return Err(Error::new(
+                    SqlState::DuplicateColumn,
+                    format!("column \"{column}\" specified more than once"),
+                ));
+            }
+        }
+        let mut depends_on = std::mem::take(&mut self.referenced);
+        depends_on.sort();
+        depends_on.dedup();
+        Ok(BoundStatement::CreateView {
+            view: ViewDef {
+                name,
+                oid: 0,
+                query_sql: query.to_string(),
+                columns: view_columns,
+                depends_on,
+            },
+            or_replace: *or_replace,
+        })
+    }
+
+    /// A view read in FROM: its query as a derived table named `alias` or after the view.
+    pub(super) fn bind_view(
+        &mut self,
+        view: &Arc<ViewDef>,
+        alias: Option<&ast::TableAlias>,
+    ) -> Result<(LogicalPlan, Scope)> {
+        self.referenced.push(view.name.clone());
+        let plan = self.expand_view(view)?;
+        let visible = alias.map_or_else(|| view.name.clone(), |a| ident_name(&a.name));
+        let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());
+        let names = alias_names(
+            &visible,
+            column_aliases,
+            view.columns.iter().map(|(name, _)| name.clone()).collect(),
+        )?;
+        let scope = Scope {
+            columns: view
+                .columns
+                .iter()
+                .zip(names)
+                .enumerate()
+                .map(|(i, ((_, ty), name))| ScopeColumn {
+                    table: Some(visible.clone()),
+                    name,
+                    ty: *ty,
+                    table_oid: view.oid,
+                    attnum: (i + 1) as i16,
+                    qualified_only: false,
+                })
+                .collect(),
+        };
+        Ok((plan, scope))
+    }
+
+    /// Binds a view's query on its own and checks it still yields the view's columns (the
+    /// query may yield more: `SELECT *` over a table that gained columns).
+    fn expand_view(&mut self, view: &ViewDef) -> Result<LogicalPlan> {
+        if self.expanding_views.contains(&view.name) {
+            return Err(infinite_recursion(&view.name));
+        }
+        let mut statements = crate::parser::parse(&view.query_sql)?;
+        let (Some(Statement::Query(query)), None) = (statements.pop(), statements.pop()) else {
+            return Err(Error::internal(format!(
+                "the query of view \"{}\" does not parse back",
+                view.name
+            )));
+        };
+        let saved = (
+            std::mem::take(&mut self.ctes),
+            std::mem::take(&mut self.outer_scopes),
+            self.aggregates.take(),
+            self.aggregate_forbidden_in.take(),
+            std::mem::take(&mut self.referenced),
+            self.lateral_scope.take(),
+        );
+        self.expanding_views.push(view.name.clone());
+        let bound = self.bind_query(&query);
+        self.expanding_views.pop();
+        (
+            self.ctes,
+            self.outer_scopes,
+            self.aggregates,
+            self.aggregate_forbidden_in,
+            self.referenced,
+            self.lateral_scope,
+        ) = saved;
+        let (plan, columns) = bound?;
+        check_view_columns(view, &columns)?;
+        if columns.len() == view.columns.len() {
+            return Ok(plan);
+        }
+        Ok(LogicalPlan::Project {
+            input: Box::new(plan),
+            exprs: view
+                .columns
+                .iter()
+                .enumerate()
+                .map(|(index, (_, ty))| ScalarExpr::Column { index, ty: *ty })
+                .collect(),
+        })
+    }
+}
+
+/// Whether `view` still binds in `state` to its columns: DDL on the relations a view reads
+/// checks this before it commits.
+pub fn check_view(state: &DbState, view: &ViewDef) -> Result<()> {
+    Binder::new(state, &[]).expand_view(view).map(|_| ())
+}
+
+fn check_view_columns(view: &ViewDef, columns: &[ColumnInfo]) -> Result<()> {
+    let matches = columns.len() >= view.columns.len()
+        && view
+            .columns
+            .iter()
+            .zip(columns)
+            .all(|((_, ty), c)| *ty == c.data_type);
+    if matches {
+        return Ok(());
+    }
+    Err(Error::new(
+        SqlState::InvalidObjectDefinition,
+        format!(
+            "view \"{}\" no longer matches the relations it reads",
+            view.name
+        ),
+    ))
+}
+
+fn infinite_recursion(name: &str) -> Error {
+    Error::new(
+        SqlState::InvalidObjectDefinition,
+        format!("infinite recursion detected in rules for relation \"{name}\""),
+    )
+}

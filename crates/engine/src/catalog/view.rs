@@ -1,0 +1,18 @@
+//! A view: its defining query as SQL text, bound again wherever the view is read, and the
+//! columns it had when it was created, which PostgreSQL fixes at that moment (so `SELECT *`
+//! does not grow with the table it reads).
+
+use crate::types::DataType;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ViewDef {
+    pub name: String,
+    pub oid: u32,
+    /// The query, as sqlparser prints it: it parses back to the same statement.
+    pub query_sql: String,
+    /// Names (after the view's column list) and types of the output columns.
+    pub columns: Vec<(String, DataType)>,
+    /// The tables and views the query reads directly (lower-case names): they cannot be
+    /// dropped while the view exists, except with CASCADE.
+    pub depends_on: Vec<String>,
+}

@@ -1,0 +1,140 @@
+//! ALTER TABLE: applies the bound row changes to a private copy of the table's rows, then
+//! checks what the new schema demands of them (NOT NULL, unique keys) and publishes the new
+//! version, all inside the transaction, so a failure or ROLLBACK leaves the table as it was.
+
+use std::sync::Arc;
+
+use super::ddl::relation_exists;
+use super::expression::evaluate;
+use super::index::build_unique_indexes;
+use super::ExecContext;
+use crate::catalog::TableSchema;
+use crate::error::{Error, Result, SqlState};
+use crate::plan::{AlterTable, RowChange, ScalarExpr};
+use crate::storage::{Chunk, TableData, TableEntry, Transaction};
+use crate::vector::{Batch, Vector};
+
+pub fn alter_table(txn: &mut Transaction, alter: &AlterTable, ctx: &ExecContext) -> Result<()> {
+    let entry = match txn.table_for_write(&alter.table_name)? {
+        Some(entry) if entry.schema.oid == alter.table_oid => entry,
+        _ => {
+            return Err(Error::new(
+                SqlState::UndefinedTable,
+                format!("relation \"{}\" does not exist", alter.table_name),
+            ))
+        }
+    };
+    let renamed = alter.schema.name != alter.table_name;
+    let new_names = alter
+        .schema
+        .index_names()
+        .filter(|n| !entry.schema.index_names().any(|old| old == *n));
+    for name in std::iter::once(alter.schema.name.as_str())
+        .filter(|_| renamed)
+        .chain(new_names)
+    {
+        if relation_exists(txn, name)? {
+            return Err(Error::new(
+                SqlState::DuplicateTable,
+                format!("relation \"{name}\" already exists"),
+            ));
+        }
+    }
+    let mut data = (*entry.data).clone();
+    for change in &alter.row_changes {
+        apply(&mut data, change, ctx)?;
+    }
+    check_not_null(&alter.schema, &data)?;
+    let unique_indexes = build_unique_indexes(&alter.schema, &data)?;
+    if renamed {
+        txn.drop_table(&alter.table_name, alter.table_oid);
+    }
+    txn.put_table(TableEntry {
+        schema: Arc::new(alter.schema.clone()),
+        data: Arc::new(data),
+        generation: entry.generation,
+        unique_indexes: Arc::new(unique_indexes),
+    });
+    super::view::check_views_after_alter(txn, &entry.schema, &alter.schema)?;
+    for (name, owner) in &alter.sequence_owners {
+        txn.lock_name(name)?;
+        let Some(sequence) = txn.view().sequences.get(name).cloned() else {
+            continue;
+        };
+        let replacement = owner
+            .as_ref()
+            .map(|owner| sequence.with_owner(Some(owner.clone())));
+        txn.put_sequence(name, replacement);
+    }
+    Ok(())
+}
+
+fn apply(data: &mut TableData, change: &RowChange, ctx: &ExecContext) -> Result<()> {
+    for chunk in &mut data.chunks {
+        ctx.check_cancelled()?;
+        let chunk = Arc::make_mut(chunk);
+        match change {
+            RowChange::AddColumn { value } => {
+                let live = Batch::new(Vec::new(), chunk.live_rows());
+                let column = computed_column(chunk, value, &live, ctx)?;
+                chunk.columns.push(column);
+            }
+            RowChange::DropColumn { column } => {
+                chunk.columns.remove(*column);
+            }
+            RowChange::SetColumn { column, value } => {
+                let all: Vec<usize> = (0..chunk.columns.len()).collect();
+                let live = chunk.to_batch(&all);
+                chunk.columns[*column] = computed_column(chunk, value, &live, ctx)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `value` computed over the chunk's live rows (`live`), as a column of the chunk: deleted
+/// rows, which no one reads, hold NULL.
+fn computed_column(
+    chunk: &Chunk,
+    value: &ScalarExpr,
+    live: &Batch,
+    ctx: &ExecContext,
+) -> Result<Arc<Vector>> {
+    let values = evaluate(value, live, ctx)?;
+    if chunk.deleted.is_none() {
+        return Ok(values);
+    }
+    let mut column = Vector::with_capacity(value.ty().physical(), chunk.len);
+    let mut next = 0;
+    for row in 0..chunk.len {
+        if chunk.is_deleted(row) {
+            column.push_null();
+        } else {
+            column.push_from(&values, next);
+            next += 1;
+        }
+    }
+    Ok(Arc::new(column))
+}
+
+/// 23502 when a NOT NULL column holds a NULL in a live row.
+fn check_not_null(schema: &TableSchema, data: &TableData) -> Result<()> {
+    for (position, column) in schema.columns.iter().enumerate() {
+        if !column.not_null {
+            continue;
+        }
+        for chunk in &data.chunks {
+            let values = &chunk.columns[position];
+            if (0..chunk.len).any(|row| !chunk.is_deleted(row) && !values.is_valid(row)) {
+                return Err(Error::new(
+                    SqlState::NotNullViolation,
+                    format!(
+                        "column \"{}\" of relation \"{}\" contains null values",
+                        column.name, schema.name
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,204 @@
+//! CREATE INDEX and DROP INDEX, and building unique indexes over a table's rows: for a new
+//! UNIQUE index or constraint, and again whenever ALTER TABLE or TRUNCATE changes the rows or
+//! columns an index covers.
+
+use std::sync::Arc;
+
+use super::ddl::{relation_exists, wrong_object_type};
+use crate::api::Notice;
+use crate::catalog::{IndexDef, TableSchema, UniqueKey};
+use crate::error::{Error, Result, SqlState};
+use crate::plan::CreateIndex;
+use crate::storage::{RelationKind, TableData, Transaction, UniqueIndex};
+use crate::vector::{encode_row_key, Vector, BATCH_SIZE};
+
+pub fn create_index(
+    txn: &mut Transaction,
+    spec: CreateIndex,
+    notices: &mut Vec<Notice>,
+) -> Result<()> {
+    let mut entry = match txn.table_for_write(&spec.table_name)? {
+        Some(entry) if entry.schema.oid == spec.table_oid => (*entry).clone(),
+        _ => {
+            return Err(Error::new(
+                SqlState::UndefinedTable,
+                format!("relation \"{}\" does not exist", spec.table_name),
+            ))
+        }
+    };
+    let name = match spec.name {
+        Some(name) => {
+            if relation_exists(txn, &name)? {
+                if spec.if_not_exists {
+                    notices.push(Notice {
+                        severity: "NOTICE",
+                        state: SqlState::DuplicateTable,
+                        message: format!("relation \"{name}\" already exists, skipping"),
+                    });
+                    return Ok(());
+                }
+                return Err(Error::new(
+                    SqlState::DuplicateTable,
+                    format!("relation \"{name}\" already exists"),
+                ));
+            }
+            name
+        }
+        None => {
+            let columns: Vec<&str> = spec
+                .columns
+                .iter()
+                .map(|&c| entry.schema.columns[c].name.as_str())
+                .collect();
+            choose_relation_name(txn, &spec.table_name, &columns.join("_"), "idx")?
+        }
+    };
+    let mut schema = (*entry.schema).clone();
+    if spec.unique {
+        schema.unique_keys.push(UniqueKey {
+            name,
+            columns: spec.columns,
+            primary: false,
+            constraint: false,
+        });
+        entry.unique_indexes = Arc::new(build_unique_indexes(&schema, &entry.data)?);
+    } else {
+        schema.indexes.push(IndexDef {
+            name,
+            columns: spec.columns,
+            method: spec.method,
+        });
+    }
+    entry.schema = Arc::new(schema);
+    txn.put_table(entry);
+    Ok(())
+}
+
+pub fn drop_indexes(
+    txn: &mut Transaction,
+    names: &[String],
+    if_exists: bool,
+    notices: &mut Vec<Notice>,
+) -> Result<()> {
+    for name in names {
+        txn.lock_name(name)?;
+        let table = match txn.view().relation_kind(name) {
+            Some(RelationKind::Index { table }) => table,
+            Some(other) => return Err(wrong_object_type(name, &other, "an index")),
+            None if if_exists => {
+                notices.push(Notice {
+                    severity: "NOTICE",
+                    state: SqlState::SuccessfulCompletion,
+                    message: format!("index \"{name}\" does not exist, skipping"),
+                });
+                continue;
+            }
+            None => {
+                return Err(Error::new(
+                    SqlState::UndefinedObject,
+                    format!("index \"{name}\" does not exist"),
+                ))
+            }
+        };
+        let Some(entry) = txn.table_for_write(&table)? else {
+            return Err(Error::internal(format!(
+                "table {table} of index {name} vanished"
+            )));
+        };
+        let mut entry = (*entry).clone();
+        let mut schema = (*entry.schema).clone();
+        if let Some(key) = schema.unique_keys.iter().position(|k| k.name == *name) {
+            if schema.unique_keys[key].constraint {
+                return Err(Error::new(
+                    SqlState::DependentObjectsStillExist,
+                    format!(
+                        "cannot drop index {name} because constraint {name} on table {table} \
+                         requires it"
+                    ),
+                )
+                .with_hint(format!(
+                    "You can drop constraint {name} on table {table} instead."
+                )));
+            }
+            schema.unique_keys.remove(key);
+        }
+        schema.indexes.retain(|i| i.name != *name);
+        entry.unique_indexes = Arc::new(build_unique_indexes(&schema, &entry.data)?);
+        entry.schema = Arc::new(schema);
+        txn.put_table(entry);
+    }
+    Ok(())
+}
+
+/// PostgreSQL's ChooseRelationName: `table_columns_suffix`, then with 1, 2, ... appended until
+/// no relation has the name.
+pub fn choose_relation_name(
+    txn: &mut Transaction,
+    table: &str,
+    columns: &str,
+    suffix: &str,
+) -> Result<String> {
+    let base = if columns.is_empty() {
+        format!("{table}_{suffix}")
+    } else {
+        format!("{table}_{columns}_{suffix}")
+    };
+    let mut candidate = base.clone();
+    for n in 1.. {
+        if !relation_exists(txn, &candidate)? {
+            break;
+        }
+        candidate = format!("{base}{n}");
+    }
+    Ok(candidate)
+}
+
+/// Unique indexes over the live rows of `data`, one per key of `schema`; 23505 `could not
+/// create unique index` when two rows share a key.
+pub fn build_unique_indexes(schema: &TableSchema, data: &TableData) -> Result<Vec<UniqueIndex>> {
+    let mut indexes = Vec::with_capacity(schema.unique_keys.len());
+    let mut key = Vec::new();
+    for unique in &schema.unique_keys {
+        let index = UniqueIndex::default();
+        for (chunk_idx, chunk) in data.chunks.iter().enumerate() {
+            let columns: Vec<&Vector> =
+                unique.columns.iter().map(|&c| &*chunk.columns[c]).collect();
+            for row in (0..chunk.len).filter(|&r| !chunk.is_deleted(r)) {
+                key.clear();
+                if encode_row_key(&columns, row, &mut key) {
+                    continue; // NULLs never conflict.
+                }
+                let row_id = (chunk_idx * BATCH_SIZE + row) as u64;
+                if !index.insert(&key, row_id, data, &unique.columns) {
+                    return Err(duplicated(schema, unique, &columns, row));
+                }
+            }
+        }
+        indexes.push(index);
+    }
+    Ok(indexes)
+}
+
+fn duplicated(schema: &TableSchema, unique: &UniqueKey, columns: &[&Vector], row: usize) -> Error {
+    let names: Vec<&str> = unique
+        .columns
+        .iter()
+        .map(|&c| schema.columns[c].name.as_str())
+        .collect();
+    let mut values = Vec::new();
+    for (i, column) in columns.iter().enumerate() {
+        if i > 0 {
+            values.extend_from_slice(b", ");
+        }
+        column.write_text(row, &mut values);
+    }
+    Error::new(
+        SqlState::UniqueViolation,
+        format!("could not create unique index \"{}\"", unique.name),
+    )
+    .with_detail(format!(
+        "Key ({})=({}) is duplicated.",
+        names.join(", "),
+        String::from_utf8_lossy(&values)
+    ))
+}

@@ -1,0 +1,53 @@
+//! TRUNCATE: each table's next version has no rows. With RESTART IDENTITY the sequences its
+//! columns own start over; like PostgreSQL, that restart is part of the transaction (the
+//! transaction publishes fresh sequences at COMMIT, ROLLBACK keeps the old ones counting).
+
+use std::sync::Arc;
+
+use super::index::build_unique_indexes;
+use crate::error::{Error, Result, SqlState};
+use crate::storage::{Sequence, TableData, TableEntry, Transaction};
+
+pub fn truncate(
+    txn: &mut Transaction,
+    tables: &[(String, u32)],
+    restart_identity: bool,
+) -> Result<()> {
+    for (name, oid) in tables {
+        let entry = match txn.table_for_write(name)? {
+            Some(entry) if entry.schema.oid == *oid => entry,
+            _ => {
+                return Err(Error::new(
+                    SqlState::UndefinedTable,
+                    format!("relation \"{name}\" does not exist"),
+                ))
+            }
+        };
+        let data = TableData::default();
+        let unique_indexes = build_unique_indexes(&entry.schema, &data)?;
+        txn.put_table(TableEntry {
+            schema: entry.schema.clone(),
+            data: Arc::new(data),
+            generation: entry.generation,
+            unique_indexes: Arc::new(unique_indexes),
+        });
+        if restart_identity {
+            let view = txn.view();
+            let owned = view
+                .sequences
+                .values()
+                .filter(|s| s.owned_by.as_ref().is_some_and(|(table, _)| table == name));
+            for sequence in owned {
+                txn.lock_name(&sequence.name)?;
+                let restarted = Sequence::new(
+                    sequence.name.clone(),
+                    sequence.oid,
+                    sequence.options.clone(),
+                    sequence.owned_by.clone(),
+                );
+                txn.put_sequence(&sequence.name, Some(restarted));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,284 @@
+//! CREATE [OR REPLACE] VIEW and DROP VIEW, and the dependencies of views on the relations
+//! they read: DROP TABLE / DROP VIEW of a relation a view reads is 2BP01 unless CASCADE
+//! drops the view too, and ALTER TABLE may not change what a view reads.
+
+use std::sync::Arc;
+
+use sqlparser::dialect::PostgreSqlDialect;
+use sqlparser::tokenizer::{Token, Tokenizer};
+
+use super::ddl::wrong_object_type;
+use crate::api::Notice;
+use crate::binder::check_view;
+use crate::catalog::{TableSchema, ViewDef};
+use crate::error::{Error, Result, SqlState};
+use crate::storage::{DbState, RelationKind, Transaction};
+
+pub fn create_view(txn: &mut Transaction, mut view: ViewDef, or_replace: bool) -> Result<()> {
+    txn.lock_name(&view.name)?;
+    // What the view reads cannot be dropped while this transaction creates it.
+    for dependency in &view.depends_on {
+        txn.lock_name(dependency)?;
+    }
+    let state = txn.view();
+    let name = view.name.clone();
+    match state.relation_kind(&name) {
+        None => view.oid = txn.allocate_oid(),
+        Some(RelationKind::View) if or_replace => {
+            let old = state
+                .views
+                .get(&name)
+                .ok_or_else(|| Error::internal(format!("view {name} vanished")))?;
+            check_replacement(old, &view)?;
+            view.oid = old.oid;
+        }
+        Some(_) if or_replace => {
+            return Err(Error::new(
+                SqlState::WrongObjectType,
+                format!("\"{name}\" is not a view"),
+            ))
+        }
+        Some(_) => {
+            return Err(Error::new(
+                SqlState::DuplicateTable,
+                format!("relation \"{name}\" already exists"),
+            ))
+        }
+    }
+    txn.put_view(&name, Some(view));
+    Ok(())
+}
+
+/// CREATE OR REPLACE VIEW keeps the old columns (names and types) and may add new ones.
+fn check_replacement(old: &ViewDef, new: &ViewDef) -> Result<()> {
+    if new.columns.len() < old.columns.len() {
+        return Err(Error::new(
+            SqlState::InvalidTableDefinition,
+            "cannot drop columns from view",
+        ));
+    }
+    for ((old_name, old_ty), (new_name, new_ty)) in old.columns.iter().zip(&new.columns) {
+        if old_name != new_name {
+            return Err(Error::new(
+                SqlState::InvalidTableDefinition,
+                format!("cannot change name of view column \"{old_name}\" to \"{new_name}\""),
+            )
+            .with_hint(
+                "Use ALTER VIEW ... RENAME COLUMN ... to change name of view column instead.",
+            ));
+        }
+        if old_ty != new_ty {
+            return Err(Error::new(
+                SqlState::InvalidTableDefinition,
+                format!(
+                    "cannot change data type of view column \"{old_name}\" from {old_ty} to \
+                     {new_ty}"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub fn drop_views(
+    txn: &mut Transaction,
+    names: &[String],
+    if_exists: bool,
+    cascade: bool,
+    notices: &mut Vec<Notice>,
+) -> Result<()> {
+    let mut dropped = Vec::with_capacity(names.len());
+    for name in names {
+        txn.lock_name(name)?;
+        match txn.view().relation_kind(name) {
+            Some(RelationKind::View) => dropped.push(name.clone()),
+            Some(other) => return Err(wrong_object_type(name, &other, "a view")),
+            None if if_exists => notices.push(Notice {
+                severity: "NOTICE",
+                state: SqlState::SuccessfulCompletion,
+                message: format!("view \"{name}\" does not exist, skipping"),
+            }),
+            None => {
+                return Err(Error::new(
+                    SqlState::UndefinedTable,
+                    format!("view \"{name}\" does not exist"),
+                ))
+            }
+        }
+    }
+    drop_dependent_views(txn, &dropped, cascade, notices)?;
+    for name in &dropped {
+        txn.put_view(name, None);
+    }
+    Ok(())
+}
+
+/// Before `dropped` (tables or views) go: the views reading them, directly or through other
+/// views, go too with CASCADE; without it they are 2BP01.
+pub fn drop_dependent_views(
+    txn: &mut Transaction,
+    dropped: &[String],
+    cascade: bool,
+    notices: &mut Vec<Notice>,
+) -> Result<()> {
+    let state = txn.view();
+    let dependents = dependent_views(&state, dropped);
+    if dependents.is_empty() {
+        return Ok(());
+    }
+    if !cascade {
+        let object = dependents
+            .iter()
+            .find_map(|(_, on)| dropped.iter().find(|d| *d == on))
+            .map_or("", |d| d.as_str());
+        let lines: Vec<String> = dependents
+            .iter()
+            .map(|(view, on)| format!("view {} depends on {}", view.name, describe(&state, on)))
+            .collect();
+        return Err(Error::new(
+            SqlState::DependentObjectsStillExist,
+            format!(
+                "cannot drop {} because other objects depend on it",
+                describe(&state, object)
+            ),
+        )
+        .with_detail(lines.join("\n"))
+        .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
+    }
+    let message = match dependents.as_slice() {
+        [(view, _)] => format!("drop cascades to view {}", view.name),
+        many => format!("drop cascades to {} other objects", many.len()),
+    };
+    notices.push(Notice {
+        severity: "NOTICE",
+        state: SqlState::SuccessfulCompletion,
+        message,
+    });
+    for (view, _) in &dependents {
+        txn.lock_name(&view.name)?;
+        txn.put_view(&view.name, None);
+    }
+    Ok(())
+}
+
+/// "table t" or "view v", as PostgreSQL's dependency messages name a relation.
+fn describe(state: &DbState, name: &str) -> String {
+    match state.relation_kind(name) {
+        Some(RelationKind::View) => format!("view {name}"),
+        _ => format!("table {name}"),
+    }
+}
+
+/// The views (not among `roots`) reading one of `roots` directly or through other views,
+/// each with the relation it reads that led here, in creation order.
+fn dependent_views(state: &DbState, roots: &[String]) -> Vec<(Arc<ViewDef>, String)> {
+    let mut found: Vec<(Arc<ViewDef>, String)> = Vec::new();
+    let mut frontier: Vec<String> = roots.to_vec();
+    while let Some(name) = frontier.pop() {
+        for view in state.views.values() {
+            let new =
+                !roots.contains(&view.name) && !found.iter().any(|(v, _)| v.name == view.name);
+            if new && view.depends_on.contains(&name) {
+                found.push((view.clone(), name.clone()));
+                frontier.push(view.name.clone());
+            }
+        }
+    }
+    found.sort_by_key(|(view, _)| view.oid);
+    found
+}
+
+/// After ALTER TABLE changed `old` into the table now in the transaction: the views reading
+/// it must still bind to their columns, and may not read a column whose type changed.
+pub fn check_views_after_alter(
+    txn: &Transaction,
+    old: &TableSchema,
+    new: &TableSchema,
+) -> Result<()> {
+    let state = txn.view();
+    let readers: Vec<Arc<ViewDef>> = dependent_views(&state, std::slice::from_ref(&old.name))
+        .into_iter()
+        .filter(|(_, on)| *on == old.name)
+        .map(|(view, _)| view)
+        .collect();
+    let Some(first) = readers.first() else {
+        return Ok(());
+    };
+    if new.name != old.name {
+        return Err(Error::unsupported(format!(
+            "renaming table \"{}\", which view \"{}\" reads,",
+            old.name, first.name
+        )));
+    }
+    for column in &old.columns {
+        let retyped = new
+            .columns
+            .iter()
+            .any(|c| c.name == column.name && c.data_type != column.data_type);
+        if let Some(view) = readers
+            .iter()
+            .find(|v| retyped && mentions(v, &column.name))
+        {
+            return Err(Error::new(
+                SqlState::FeatureNotSupported,
+                "cannot alter type of a column used by a view or rule",
+            )
+            .with_detail(format!(
+                "rule _RETURN on view {} depends on column \"{}\"",
+                view.name, column.name
+            )));
+        }
+    }
+    for view in &readers {
+        if check_view(&state, view).is_ok() {
+            continue;
+        }
+        let dropped = old
+            .columns
+            .iter()
+            .filter(|c| new.column_index(&c.name).is_none())
+            .map(|c| c.name.as_str())
+            .collect::<Vec<_>>();
+        let renamed = new.columns.len() == old.columns.len();
+        return Err(
+            match dropped
+                .iter()
+                .find(|c| mentions(view, c))
+                .or(dropped.first())
+            {
+                Some(column) if !renamed => Error::new(
+                    SqlState::DependentObjectsStillExist,
+                    format!(
+                    "cannot drop column {column} of table {} because other objects depend on it",
+                    old.name
+                ),
+                )
+                .with_detail(format!(
+                    "view {} depends on column {column} of table {}",
+                    view.name, old.name
+                ))
+                .with_hint("Use DROP ... CASCADE to drop the dependent objects too."),
+                _ => Error::unsupported(format!(
+                    "renaming a column that view \"{}\" reads",
+                    view.name
+                )),
+            },
+        );
+    }
+    Ok(())
+}
+
+/// Whether a view's query names `column` (or reads every column with `*`).
+fn mentions(view: &ViewDef, column: &str) -> bool {
+    let Ok(tokens) = Tokenizer::new(&PostgreSqlDialect {}, &view.query_sql).tokenize() else {
+        return true;
+    };
+    tokens.iter().any(|token| match token {
+        Token::Mul => true,
+        Token::Word(word) => match word.quote_style {
+            Some(_) => word.value == column,
+            None => word.value.to_lowercase() == column,
+        },
+        _ => false,
+    })
+}

@@ -1,0 +1,51 @@
+//! Bound DDL statements beyond CREATE and DROP TABLE: indexes, TRUNCATE, ALTER TABLE and
+//! views. Names of the objects created or dropped stay names (they are what the statement
+//! is about); the columns they refer to are positions.
+
+use super::ScalarExpr;
+use crate::catalog::{IndexMethod, TableSchema};
+
+/// CREATE [UNIQUE] INDEX over columns of one table.
+#[derive(Debug, Clone)]
+pub struct CreateIndex {
+    /// `None`: PostgreSQL's generated name, `table_col_idx`, chosen when the statement runs.
+    pub name: Option<String>,
+    pub table_name: String,
+    pub table_oid: u32,
+    pub columns: Vec<usize>,
+    pub unique: bool,
+    pub method: IndexMethod,
+    pub if_not_exists: bool,
+}
+
+/// ALTER TABLE with every subcommand bound in order: the table's schema after all of them,
+/// and the changes they make to the rows, in order, each with column positions as they are
+/// when it applies.
+#[derive(Debug, Clone)]
+pub struct AlterTable {
+    /// The table's name before the statement (`schema.name` is the one after).
+    pub table_name: String,
+    pub table_oid: u32,
+    pub schema: TableSchema,
+    pub row_changes: Vec<RowChange>,
+    /// Sequences owned by the table's columns whose owner changes: the new (table, column),
+    /// `None` when the owning column is dropped (the sequence goes with it).
+    pub sequence_owners: Vec<(String, Option<(String, String)>)>,
+}
+
+#[derive(Debug, Clone)]
+pub enum RowChange {
+    /// Appends a column; `value` (over no columns) is computed once per existing row, so a
+    /// volatile default such as nextval gives each row its own value.
+    AddColumn {
+        value: ScalarExpr,
+    },
+    DropColumn {
+        column: usize,
+    },
+    /// Replaces a column by `value`, an expression over the row (ALTER COLUMN TYPE).
+    SetColumn {
+        column: usize,
+        value: ScalarExpr,
+    },
+}

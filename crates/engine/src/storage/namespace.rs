@@ -1,0 +1,46 @@
+//! The relation namespace: tables, sequences, views and indexes (constraint indexes included) share
+//! one set of names, as in PostgreSQL.
+
+use super::DbState;
+
+/// What a name of the relation namespace denotes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RelationKind {
+    Table,
+    Sequence,
+    Index { table: String },
+    View,
+}
+
+impl RelationKind {
+    /// The kind as PostgreSQL's messages name it ("a table"), and its DROP keyword.
+    pub fn names(&self) -> (&'static str, &'static str) {
+        match self {
+            RelationKind::Table => ("a table", "TABLE"),
+            RelationKind::Sequence => ("a sequence", "SEQUENCE"),
+            RelationKind::Index { .. } => ("an index", "INDEX"),
+            RelationKind::View => ("a view", "VIEW"),
+        }
+    }
+}
+
+impl DbState {
+    /// The relation named `name`, if any.
+    pub fn relation_kind(&self, name: &str) -> Option<RelationKind> {
+        if self.names.contains_key(name) {
+            return Some(RelationKind::Table);
+        }
+        if self.sequences.contains_key(name) {
+            return Some(RelationKind::Sequence);
+        }
+        if self.views.contains_key(name) {
+            return Some(RelationKind::View);
+        }
+        self.tables
+            .values()
+            .find(|t| t.schema.index_names().any(|i| i == name))
+            .map(|t| RelationKind::Index {
+                table: t.schema.name.clone(),
+            })
+    }
+}
