@@ -594,7 +594,7 @@ enum OrderTarget {
     Expr(ScalarExpr),
 }
 
-fn sort_key(expr: ScalarExpr, options: &ast::OrderByOptions) -> Result<SortKey> {
+pub(super) fn sort_key(expr: ScalarExpr, options: &ast::OrderByOptions) -> Result<SortKey> {
     let descending = match options.sort {
         None | Some(ast::OrderBySort::Asc) => false,
         Some(ast::OrderBySort::Desc) => true,

@@ -1,5 +1,8 @@
 //! Hash aggregation: group keys are encoded into bytes and mapped to dense group ids; each
-//! aggregate keeps typed per-group state updated a batch at a time.
+//! aggregate keeps typed per-group state updated a batch at a time. DISTINCT calls whose
+//! result ignores order skip repeated (group, arguments) through a hash set; calls with an
+//! ORDER BY (and order-sensitive DISTINCT calls, which the binder gives one) buffer their
+//! rows and feed them sorted, duplicates dropped, when the input ends.
 
 use std::sync::Arc;
 
@@ -7,9 +10,11 @@ use hashbrown::{HashMap, HashSet};
 
 use super::expression::evaluate;
 use super::filter::selected_rows;
+use super::sort::compare_keys;
 use super::{BoxedOperator, ExecContext, Operator};
 use crate::error::Result;
 use crate::function::aggregate::Accumulator;
+use crate::function::compare::compare_rows;
 use crate::plan::{AggregateCall, ScalarExpr};
 use crate::vector::{encode_row_key, split_batch, Batch, Vector};
 
@@ -35,10 +40,10 @@ impl AggregateExec {
     }
 
     fn run(&mut self, ctx: &ExecContext) -> Result<Vec<Batch>> {
-        let mut accumulators = self
+        let mut calls = self
             .aggregates
             .iter()
-            .map(|a| Accumulator::new(a.func, a.arg.as_ref().map_or(a.ty, |e| e.ty())))
+            .map(CallState::new)
             .collect::<Result<Vec<_>>>()?;
         let mut keys: Vec<Vector> = self
             .group_by
@@ -47,10 +52,8 @@ impl AggregateExec {
             .collect();
         let mut group_ids: HashMap<Box<[u8]>, u32> = HashMap::new();
         let mut groups = if self.group_by.is_empty() { 1 } else { 0 };
-        accumulators.iter_mut().for_each(|a| a.resize(groups));
+        calls.iter_mut().for_each(|c| c.acc.resize(groups));
         let mut row_groups: Vec<u32> = Vec::new();
-        let mut distinct_seen: Vec<HashSet<Box<[u8]>>> =
-            self.aggregates.iter().map(|_| HashSet::new()).collect();
         let mut key_buf = Vec::new();
         while let Some(batch) = self.input.next(ctx)? {
             row_groups.clear();
@@ -80,31 +83,15 @@ impl AggregateExec {
                     };
                     row_groups.push(id);
                 }
-                accumulators.iter_mut().for_each(|a| a.resize(groups));
+                calls.iter_mut().for_each(|c| c.acc.resize(groups));
             }
-            for ((acc, call), seen) in accumulators
-                .iter_mut()
-                .zip(&self.aggregates)
-                .zip(&mut distinct_seen)
-            {
-                let input = match &call.arg {
-                    Some(arg) => Some(evaluate(arg, &batch, ctx)?),
-                    None => None,
-                };
-                match counted_rows(call, &batch, input.as_deref(), &row_groups, seen, ctx)? {
-                    None => acc.update(&row_groups, input.as_deref(), batch.len())?,
-                    Some(rows) => {
-                        let groups: Vec<u32> =
-                            rows.iter().map(|&r| row_groups[r as usize]).collect();
-                        let input = input.map(|v| v.gather(&rows));
-                        acc.update(&groups, input.as_ref(), rows.len())?;
-                    }
-                }
+            for (state, call) in calls.iter_mut().zip(&self.aggregates) {
+                state.update(call, &batch, &row_groups, ctx)?;
             }
         }
         let mut columns: Vec<Arc<Vector>> = keys.into_iter().map(Arc::new).collect();
-        for acc in accumulators {
-            columns.push(Arc::new(acc.finish()?));
+        for (state, call) in calls.into_iter().zip(&self.aggregates) {
+            columns.push(Arc::new(state.finish(call)?));
         }
         if groups == 0 {
             return Ok(Vec::new());
@@ -113,39 +100,165 @@ impl AggregateExec {
     }
 }
 
-/// The rows of `batch` an aggregate call takes in, when not all: those passing its FILTER,
-/// and for DISTINCT only the first occurrence of each (group, value).
-fn counted_rows(
-    call: &AggregateCall,
-    batch: &Batch,
-    input: Option<&Vector>,
-    row_groups: &[u32],
-    seen: &mut HashSet<Box<[u8]>>,
-    ctx: &ExecContext,
-) -> Result<Option<Vec<u32>>> {
-    if call.filter.is_none() && !call.distinct {
-        return Ok(None);
-    }
-    let mut rows = match &call.filter {
-        Some(filter) => selected_rows(batch, filter, ctx)?,
-        None => (0..batch.len() as u32).collect(),
-    };
-    if let (true, Some(input)) = (call.distinct, input) {
-        let mut key = Vec::new();
-        rows.retain(|&row| {
-            key.clear();
-            key.extend_from_slice(&row_groups[row as usize].to_le_bytes());
-            if encode_row_key(&[input], row as usize, &mut key) {
-                return false; // NULLs are not counted anyway.
-            }
-            if seen.contains(key.as_slice()) {
-                return false;
-            }
-            seen.insert(key.as_slice().into());
-            true
+/// One aggregate call's run state.
+struct CallState {
+    acc: Accumulator,
+    /// DISTINCT without ORDER BY: the (group, arguments) keys counted so far.
+    seen: HashSet<Box<[u8]>>,
+    /// With ORDER BY: every counted row, fed to `acc` sorted at the end.
+    buffer: Option<OrderedRows>,
+}
+
+/// The rows an ordered aggregate call counts: group, arguments and sort keys.
+struct OrderedRows {
+    groups: Vec<u32>,
+    args: Vec<Vector>,
+    keys: Vec<Vector>,
+}
+
+impl CallState {
+    fn new(call: &AggregateCall) -> Result<CallState> {
+        let arg_type = call.args.first().map_or(call.ty, |e| e.ty());
+        let buffer = (!call.order_by.is_empty()).then(|| OrderedRows {
+            groups: Vec::new(),
+            args: physical_vectors(call.args.iter()),
+            keys: physical_vectors(call.order_by.iter().map(|k| &k.expr)),
         });
+        Ok(CallState {
+            acc: Accumulator::new(call.func, arg_type)?,
+            seen: HashSet::new(),
+            buffer,
+        })
     }
-    Ok(Some(rows))
+
+    /// Takes in one input batch whose rows belong to `row_groups`.
+    fn update(
+        &mut self,
+        call: &AggregateCall,
+        batch: &Batch,
+        row_groups: &[u32],
+        ctx: &ExecContext,
+    ) -> Result<()> {
+        let args = call
+            .args
+            .iter()
+            .map(|a| evaluate(a, batch, ctx))
+            .collect::<Result<Vec<_>>>()?;
+        let mut rows = match &call.filter {
+            Some(filter) => Some(selected_rows(batch, filter, ctx)?),
+            None => None,
+        };
+        if let Some(buffer) = &mut self.buffer {
+            let keys = call
+                .order_by
+                .iter()
+                .map(|k| evaluate(&k.expr, batch, ctx))
+                .collect::<Result<Vec<_>>>()?;
+            return buffer.push(row_groups, &args, &keys, rows.as_deref());
+        }
+        if call.distinct {
+            let all = || (0..batch.len() as u32).collect();
+            let mut candidates: Vec<u32> = rows.take().unwrap_or_else(all);
+            let arg_refs: Vec<&Vector> = args.iter().map(|a| a.as_ref()).collect();
+            let mut key = Vec::new();
+            candidates.retain(|&row| {
+                key.clear();
+                key.extend_from_slice(&row_groups[row as usize].to_le_bytes());
+                // Rows with a NULL argument are not counted anyway.
+                !encode_row_key(&arg_refs, row as usize, &mut key)
+                    && self.seen.insert(key.as_slice().into())
+            });
+            rows = Some(candidates);
+        }
+        match rows {
+            None => {
+                let arg_refs: Vec<&Vector> = args.iter().map(|a| a.as_ref()).collect();
+                self.acc.update(row_groups, &arg_refs)
+            }
+            Some(rows) => {
+                let groups: Vec<u32> = rows.iter().map(|&r| row_groups[r as usize]).collect();
+                let gathered: Vec<Vector> = args.iter().map(|a| a.gather(&rows)).collect();
+                let arg_refs: Vec<&Vector> = gathered.iter().collect();
+                self.acc.update(&groups, &arg_refs)
+            }
+        }
+    }
+
+    fn finish(mut self, call: &AggregateCall) -> Result<Vector> {
+        if let Some(buffer) = self.buffer.take() {
+            buffer.feed(call, &mut self.acc)?;
+        }
+        self.acc.finish()
+    }
+}
+
+fn physical_vectors<'a>(exprs: impl Iterator<Item = &'a ScalarExpr>) -> Vec<Vector> {
+    exprs
+        .map(|e| Vector::with_capacity(e.ty().physical(), 0))
+        .collect()
+}
+
+impl OrderedRows {
+    fn push(
+        &mut self,
+        row_groups: &[u32],
+        args: &[Arc<Vector>],
+        keys: &[Arc<Vector>],
+        rows: Option<&[u32]>,
+    ) -> Result<()> {
+        let append = |targets: &mut Vec<Vector>, sources: &[Arc<Vector>]| {
+            for (target, source) in targets.iter_mut().zip(sources) {
+                match rows {
+                    Some(rows) => target.extend(&source.gather(rows)),
+                    None => target.extend(source),
+                }
+            }
+        };
+        append(&mut self.args, args);
+        append(&mut self.keys, keys);
+        match rows {
+            Some(rows) => self
+                .groups
+                .extend(rows.iter().map(|&r| row_groups[r as usize])),
+            None => self.groups.extend_from_slice(row_groups),
+        }
+        Ok(())
+    }
+
+    /// Sorts the rows by group and the call's ORDER BY, drops repeated argument tuples for
+    /// DISTINCT, and feeds the rest to `acc` in that order.
+    fn feed(self, call: &AggregateCall, acc: &mut Accumulator) -> Result<()> {
+        let keys: Vec<Arc<Vector>> = self.keys.into_iter().map(Arc::new).collect();
+        let mut order: Vec<u32> = (0..self.groups.len() as u32).collect();
+        order.sort_by(|&a, &b| {
+            let (a, b) = (a as usize, b as usize);
+            self.groups[a]
+                .cmp(&self.groups[b])
+                .then_with(|| compare_keys(&call.order_by, &keys, a, b))
+        });
+        if call.distinct {
+            let same_args = |a: usize, b: usize| {
+                self.args
+                    .iter()
+                    .all(|v| match (v.is_valid(a), v.is_valid(b)) {
+                        (true, true) => compare_rows(v, a, v, b).is_eq(),
+                        (valid_a, valid_b) => valid_a == valid_b,
+                    })
+            };
+            let mut previous: Option<usize> = None;
+            order.retain(|&row| {
+                let row = row as usize;
+                let repeated = previous
+                    .is_some_and(|p| self.groups[p] == self.groups[row] && same_args(p, row));
+                previous = Some(row);
+                !repeated
+            });
+        }
+        let groups: Vec<u32> = order.iter().map(|&r| self.groups[r as usize]).collect();
+        let args: Vec<Vector> = self.args.iter().map(|a| a.gather(&order)).collect();
+        let arg_refs: Vec<&Vector> = args.iter().collect();
+        acc.update(&groups, &arg_refs)
+    }
 }
 
 impl Operator for AggregateExec {

@@ -22,12 +22,16 @@ pub struct ColumnInfo {
 #[derive(Debug, Clone, PartialEq)]
 pub struct AggregateCall {
     pub func: AggregateFunction,
-    /// `None` for `count(*)`.
-    pub arg: Option<ScalarExpr>,
-    /// Each distinct argument value counts once per group.
+    /// The arguments; none for `count(*)`.
+    pub args: Vec<ScalarExpr>,
+    /// Each distinct argument tuple counts once per group.
     pub distinct: bool,
     /// `FILTER (WHERE ...)`: only rows where it is true count.
     pub filter: Option<ScalarExpr>,
+    /// The order rows reach the aggregate in (ORDER BY inside the call); empty when the
+    /// order cannot change the result. A DISTINCT call of an order-sensitive aggregate
+    /// sorts by its arguments, as PostgreSQL's sort-based DISTINCT does.
+    pub order_by: Vec<SortKey>,
     pub ty: DataType,
 }
 
