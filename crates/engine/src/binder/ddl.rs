@@ -34,6 +34,7 @@ fn clear_supported(mut create: CreateTable) -> CreateTable {
     create.columns.clear();
     create.constraints.clear();
     create.if_not_exists = false;
+    create.query = None;
     create
 }
 
@@ -45,6 +46,9 @@ impl Binder<'_> {
             )));
         }
         let name = table_name(&create.name)?;
+        if let Some(query) = &create.query {
+            return self.bind_create_table_as(name, create, query);
+        }
         let mut columns: Vec<ColumnDef> = Vec::with_capacity(create.columns.len());
         let mut unique_keys: Vec<UniqueKey> = Vec::new();
         let mut sequences = Vec::new();
@@ -200,6 +204,50 @@ impl Binder<'_> {
             },
             if_not_exists: create.if_not_exists,
             sequences,
+            source: None,
+        })
+    }
+
+    /// CREATE TABLE name AS query: the columns are the query's (untyped literals become text).
+    fn bind_create_table_as(
+        &mut self,
+        name: String,
+        create: &CreateTable,
+        query: &ast::Query,
+    ) -> Result<BoundStatement> {
+        if !create.columns.is_empty() || !create.constraints.is_empty() {
+            return Err(Error::unsupported("column definitions in CREATE TABLE AS"));
+        }
+        let (plan, outputs) = self.bind_query(query)?;
+        let mut columns: Vec<ColumnDef> = Vec::with_capacity(outputs.len());
+        for output in &outputs {
+            if columns.iter().any(|c| c.name == output.name) {
+                return Err(Error::new(
+                    SqlState::DuplicateColumn,
+                    format!("column \"{}\" specified more than once", output.name),
+                ));
+            }
+            columns.push(ColumnDef {
+                name: output.name.clone(),
+                data_type: match output.data_type {
+                    DataType::Unknown => DataType::Text,
+                    ty => ty,
+                },
+                not_null: false,
+                default_sql: None,
+                identity_always: false,
+            });
+        }
+        Ok(BoundStatement::CreateTable {
+            schema: TableSchema {
+                oid: 0,
+                name,
+                columns,
+                unique_keys: Vec::new(),
+            },
+            if_not_exists: create.if_not_exists,
+            sequences: Vec::new(),
+            source: Some(plan),
         })
     }
 

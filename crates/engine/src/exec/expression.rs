@@ -9,7 +9,7 @@ use super::ExecContext;
 use crate::error::{Error, Result};
 use crate::function::arithmetic::{arithmetic, combine_validity, negate};
 use crate::function::cast::cast_vector;
-use crate::function::compare::compare;
+use crate::function::compare::{compare, compare_with_scalar, flipped};
 use crate::function::like::LikePattern;
 use crate::plan::{BoolTest, CompareOp, ScalarExpr};
 use crate::types::{DataType, ScalarValue};
@@ -50,11 +50,7 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
             &*evaluate(left, batch, ctx)?,
             &*evaluate(right, batch, ctx)?,
         )?,
-        ScalarExpr::Compare { op, left, right } => compare(
-            *op,
-            &*evaluate(left, batch, ctx)?,
-            &*evaluate(right, batch, ctx)?,
-        )?,
+        ScalarExpr::Compare { op, left, right } => compare_exprs(*op, left, right, batch, ctx)?,
         ScalarExpr::Concat(left, right) => concat(
             &*evaluate(left, batch, ctx)?,
             &*evaluate(right, batch, ctx)?,
@@ -146,6 +142,37 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
             func.eval_batch(&values, len)?
         }
     }))
+}
+
+/// A comparison, against a constant without broadcasting it where a kernel exists.
+fn compare_exprs(
+    op: CompareOp,
+    left: &ScalarExpr,
+    right: &ScalarExpr,
+    batch: &Batch,
+    ctx: &ExecContext,
+) -> Result<Vector> {
+    match (left, right) {
+        (other, ScalarExpr::Literal { value, .. }) if !value.is_null() => {
+            let values = evaluate(other, batch, ctx)?;
+            if let Some(out) = compare_with_scalar(op, &values, value) {
+                return Ok(out);
+            }
+            compare(op, &values, &*evaluate(right, batch, ctx)?)
+        }
+        (ScalarExpr::Literal { value, .. }, other) if !value.is_null() => {
+            let values = evaluate(other, batch, ctx)?;
+            if let Some(out) = compare_with_scalar(flipped(op), &values, value) {
+                return Ok(out);
+            }
+            compare(op, &*evaluate(left, batch, ctx)?, &values)
+        }
+        _ => compare(
+            op,
+            &*evaluate(left, batch, ctx)?,
+            &*evaluate(right, batch, ctx)?,
+        ),
+    }
 }
 
 /// Whether a cast between these types leaves every value as it is (text to text without a

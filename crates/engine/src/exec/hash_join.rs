@@ -1,7 +1,11 @@
 //! Hash join on equality keys: the build side is hashed once (key bytes → chain of rows),
 //! each probe batch looks its keys up. NULL keys never match, as `=` is never true on NULL.
 
+use std::sync::Arc;
+
 use hashbrown::HashMap;
+
+use super::join_cache::HashTable;
 
 use super::expression::evaluate;
 use super::join::JoinState;
@@ -20,15 +24,15 @@ pub struct HashJoinExec {
     build_types: Vec<PhysicalType>,
     kind: JoinKind,
     residual: Option<ScalarExpr>,
+    build_first: bool,
+    cache: Option<(String, Vec<u32>)>,
     table: Option<BuildTable>,
     pending: Vec<Batch>,
     finished: bool,
 }
 
 struct BuildTable {
-    rows: Batch,
-    heads: HashMap<Box<[u8]>, u32>,
-    next: Vec<u32>,
+    hashed: Arc<HashTable>,
     state: JoinState,
 }
 
@@ -37,8 +41,14 @@ pub struct HashJoinSpec {
     pub build_keys: Vec<ScalarExpr>,
     pub probe_types: Vec<PhysicalType>,
     pub build_types: Vec<PhysicalType>,
+    /// Seen from the probe side (a LEFT join probing its left input; mirrored when the
+    /// left input is the build side).
     pub kind: JoinKind,
     pub residual: Option<ScalarExpr>,
+    /// The build side is the join's left input.
+    pub build_first: bool,
+    /// Where the build side may be cached: its identity and the tables it reads.
+    pub cache: Option<(String, Vec<u32>)>,
 }
 
 impl HashJoinExec {
@@ -52,6 +62,8 @@ impl HashJoinExec {
             build_types: spec.build_types,
             kind: spec.kind,
             residual: spec.residual,
+            build_first: spec.build_first,
+            cache: spec.cache,
             table: None,
             pending: Vec::new(),
             finished: false,
@@ -59,6 +71,31 @@ impl HashJoinExec {
     }
 
     fn build_table(&mut self, ctx: &ExecContext) -> Result<BuildTable> {
+        let cached = self
+            .cache
+            .as_ref()
+            .and_then(|(key, _)| ctx.join_cache.get(key, &ctx.state));
+        let hashed = match cached {
+            Some(hashed) => hashed,
+            None => {
+                let hashed = Arc::new(self.hash_build_side(ctx)?);
+                if let Some((key, tables)) = &self.cache {
+                    ctx.join_cache
+                        .put(key.clone(), hashed.clone(), tables, &ctx.state);
+                }
+                hashed
+            }
+        };
+        let state = JoinState::new(
+            self.kind,
+            self.residual.clone(),
+            hashed.rows.len(),
+            self.build_first,
+        );
+        Ok(BuildTable { hashed, state })
+    }
+
+    fn hash_build_side(&mut self, ctx: &ExecContext) -> Result<HashTable> {
         let mut build = self
             .build
             .take()
@@ -89,13 +126,7 @@ impl HashJoinExec {
                 }
             }
         }
-        let state = JoinState::new(self.kind, self.residual.clone(), rows.len());
-        Ok(BuildTable {
-            rows,
-            heads,
-            next,
-            state,
-        })
+        Ok(HashTable { rows, heads, next })
     }
 }
 
@@ -117,7 +148,11 @@ impl Operator for HashJoinExec {
             let Some(probe) = self.probe.next(ctx)? else {
                 self.finished = true;
                 let empty_probe = concat_batches(&self.probe_types, &[]);
-                if let Some(rest) = table.state.unmatched_build(&empty_probe, &table.rows) {
+                // (For a swapped join the probe side is the right input; pair_batch orders.)
+                if let Some(rest) = table
+                    .state
+                    .unmatched_build(&empty_probe, &table.hashed.rows)
+                {
                     self.pending = split_batch(rest);
                     self.pending.reverse();
                 }
@@ -136,16 +171,22 @@ impl Operator for HashJoinExec {
                 if encode_row_key(&key_refs, row, &mut key) {
                     continue;
                 }
-                let mut candidate = table.heads.get(key.as_slice()).copied().unwrap_or(NULL_ROW);
+                let mut candidate = table
+                    .hashed
+                    .heads
+                    .get(key.as_slice())
+                    .copied()
+                    .unwrap_or(NULL_ROW);
                 while candidate != NULL_ROW {
                     probe_rows.push(row as u32);
                     build_rows.push(candidate);
-                    candidate = table.next[candidate as usize];
+                    candidate = table.hashed.next[candidate as usize];
                 }
             }
-            let joined = table
-                .state
-                .emit(&probe, &table.rows, probe_rows, build_rows, ctx)?;
+            let joined =
+                table
+                    .state
+                    .emit(&probe, &table.hashed.rows, probe_rows, build_rows, ctx)?;
             if !joined.is_empty() {
                 self.pending = split_batch(joined);
                 self.pending.reverse();

@@ -8,16 +8,21 @@ pub mod expression;
 mod filter;
 mod generate_series;
 mod hash_join;
+mod instrumented;
 mod join;
+mod join_cache;
 mod limit;
 pub mod modify;
 mod nested_loop_join;
 mod project;
+mod recursive_cte;
 mod scan;
 mod sequence;
 mod set_operation;
+mod shared_cte;
 mod sort;
 mod subquery;
+mod top_n;
 mod values;
 mod window;
 
@@ -31,13 +36,18 @@ pub use distinct::DistinctExec;
 pub use filter::FilterExec;
 pub use generate_series::GenerateSeriesExec;
 pub use hash_join::{HashJoinExec, HashJoinSpec};
+pub use instrumented::{InstrumentedExec, OperatorStats};
+pub use join_cache::JoinCache;
 pub use limit::LimitExec;
 pub use nested_loop_join::NestedLoopJoinExec;
 pub use project::ProjectExec;
+pub use recursive_cte::{RecursiveCteExec, WorkTableExec};
 pub use scan::ScanExec;
 pub use sequence::{SessionSequences, SharedSessionSequences};
 pub use set_operation::SetOperationExec;
+pub use shared_cte::SharedCteExec;
 pub use sort::SortExec;
+pub use top_n::TopNExec;
 pub use values::ValuesExec;
 pub use window::WindowExec;
 
@@ -58,6 +68,14 @@ pub struct ExecContext {
     pub subquery_results: RefCell<HashMap<usize, Arc<Batch>>>,
     /// The session's currval / lastval memory.
     pub sequences: SharedSessionSequences,
+    /// The rows of each running recursive CTE's current round, by CTE id.
+    pub work_tables: RefCell<HashMap<usize, Arc<Vec<Batch>>>>,
+    /// `kestrel.max_recursive_iterations`: a runaway WITH RECURSIVE errors instead of hanging.
+    pub max_recursive_rounds: u64,
+    /// Hash join build sides kept across queries (the database's, or a private one).
+    pub join_cache: Arc<JoinCache>,
+    /// Rows of WITH queries already computed in this statement, by CTE id.
+    pub shared_ctes: RefCell<HashMap<usize, Arc<Vec<Batch>>>>,
 }
 
 impl ExecContext {
@@ -72,6 +90,10 @@ impl ExecContext {
             state,
             cancel,
             sequences,
+            work_tables: RefCell::new(HashMap::new()),
+            max_recursive_rounds: 1_000_000,
+            join_cache: Arc::default(),
+            shared_ctes: RefCell::new(HashMap::new()),
             outer_rows: RefCell::new(Vec::new()),
             subquery_results: RefCell::new(HashMap::new()),
         }

@@ -41,7 +41,7 @@ pub fn insert(
     keep_rows: bool,
     ctx: &ExecContext,
 ) -> Result<Modified> {
-    let batches = collect(create_operator(source).as_mut(), ctx)?;
+    let batches = collect(create_operator(source, &ctx.state).as_mut(), ctx)?;
     let mut entry = writable(txn, name, oid)?;
     let types = entry.schema.column_types();
     let mut modified = Modified::default();

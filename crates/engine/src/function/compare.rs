@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use super::arithmetic::combine_validity;
 use crate::error::{Error, Result};
 use crate::plan::CompareOp;
-use crate::types::float;
+use crate::types::{float, ScalarValue};
 use crate::vector::{Vector, VectorData};
 
 #[inline]
@@ -33,14 +33,81 @@ fn compare_slices<T>(
         .collect()
 }
 
+/// The same for totally ordered primitives, one tight loop per operator so that it
+/// vectorizes.
+fn compare_ord<T: Ord + Copy>(op: CompareOp, l: &[T], r: &[T]) -> Vec<bool> {
+    let pairs = l.iter().zip(r);
+    match op {
+        CompareOp::Eq => pairs.map(|(a, b)| a == b).collect(),
+        CompareOp::NotEq => pairs.map(|(a, b)| a != b).collect(),
+        CompareOp::Lt => pairs.map(|(a, b)| a < b).collect(),
+        CompareOp::LtEq => pairs.map(|(a, b)| a <= b).collect(),
+        CompareOp::Gt => pairs.map(|(a, b)| a > b).collect(),
+        CompareOp::GtEq => pairs.map(|(a, b)| a >= b).collect(),
+    }
+}
+
+/// Every value of `l` against one constant.
+fn compare_ord_scalar<T: Ord + Copy>(op: CompareOp, l: &[T], c: T) -> Vec<bool> {
+    let values = l.iter();
+    match op {
+        CompareOp::Eq => values.map(|&a| a == c).collect(),
+        CompareOp::NotEq => values.map(|&a| a != c).collect(),
+        CompareOp::Lt => values.map(|&a| a < c).collect(),
+        CompareOp::LtEq => values.map(|&a| a <= c).collect(),
+        CompareOp::Gt => values.map(|&a| a > c).collect(),
+        CompareOp::GtEq => values.map(|&a| a >= c).collect(),
+    }
+}
+
+/// `left op constant` as a boolean vector (NULL where `left` is); `None` when the pair of
+/// types has no fast path and the caller should broadcast the constant instead.
+pub fn compare_with_scalar(op: CompareOp, left: &Vector, right: &ScalarValue) -> Option<Vector> {
+    let out = match (&left.data, right) {
+        (VectorData::Int16(l), ScalarValue::Int16(c)) => compare_ord_scalar(op, l, *c),
+        (VectorData::Int32(l), ScalarValue::Int32(c)) => compare_ord_scalar(op, l, *c),
+        (VectorData::Int64(l), ScalarValue::Int64(c)) => compare_ord_scalar(op, l, *c),
+        (VectorData::Date(l), ScalarValue::Date(c)) => compare_ord_scalar(op, l, *c),
+        (VectorData::Timestamp(l), ScalarValue::Timestamp(c)) => compare_ord_scalar(op, l, *c),
+        (VectorData::Bool(l), ScalarValue::Bool(c)) => compare_ord_scalar(op, l, *c),
+        (VectorData::Float64(l), ScalarValue::Float64(c)) => l
+            .iter()
+            .map(|a| matches(op, float::total_cmp_f64(*a, *c)))
+            .collect(),
+        (VectorData::Numeric(l), ScalarValue::Numeric(c)) => {
+            l.iter().map(|a| matches(op, a.cmp(c))).collect()
+        }
+        (VectorData::Text(l), ScalarValue::Text(c)) => {
+            let c = c.as_bytes();
+            (0..l.len())
+                .map(|i| matches(op, l.get_bytes(i).cmp(c)))
+                .collect()
+        }
+        _ => return None,
+    };
+    Some(Vector::new(VectorData::Bool(out), left.validity.clone()))
+}
+
+/// The operator with its operands swapped: `a < b` is `b > a`.
+pub fn flipped(op: CompareOp) -> CompareOp {
+    match op {
+        CompareOp::Eq => CompareOp::Eq,
+        CompareOp::NotEq => CompareOp::NotEq,
+        CompareOp::Lt => CompareOp::Gt,
+        CompareOp::LtEq => CompareOp::GtEq,
+        CompareOp::Gt => CompareOp::Lt,
+        CompareOp::GtEq => CompareOp::LtEq,
+    }
+}
+
 /// `left op right` as a boolean vector; NULL where either side is NULL.
 pub fn compare(op: CompareOp, left: &Vector, right: &Vector) -> Result<Vector> {
     let validity = combine_validity(left, right);
     let out = match (&left.data, &right.data) {
-        (VectorData::Bool(l), VectorData::Bool(r)) => compare_slices(op, l, r, Ord::cmp),
-        (VectorData::Int16(l), VectorData::Int16(r)) => compare_slices(op, l, r, Ord::cmp),
-        (VectorData::Int32(l), VectorData::Int32(r)) => compare_slices(op, l, r, Ord::cmp),
-        (VectorData::Int64(l), VectorData::Int64(r)) => compare_slices(op, l, r, Ord::cmp),
+        (VectorData::Bool(l), VectorData::Bool(r)) => compare_ord(op, l, r),
+        (VectorData::Int16(l), VectorData::Int16(r)) => compare_ord(op, l, r),
+        (VectorData::Int32(l), VectorData::Int32(r)) => compare_ord(op, l, r),
+        (VectorData::Int64(l), VectorData::Int64(r)) => compare_ord(op, l, r),
         (VectorData::Float32(l), VectorData::Float32(r)) => {
             compare_slices(op, l, r, |a, b| float::total_cmp_f32(*a, *b))
         }

@@ -24,6 +24,9 @@ pub struct DbState {
     pub tables: HashMap<u32, Arc<TableEntry>>,
     /// Sequences by lower-case name.
     pub sequences: HashMap<String, Arc<Sequence>>,
+    /// Bumped by every commit that changes a schema, a name or a sequence: cached plans
+    /// are valid while it stays the same.
+    pub catalog_version: u64,
 }
 
 impl DbState {

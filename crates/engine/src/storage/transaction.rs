@@ -238,6 +238,9 @@ impl Transaction {
             let store = self.store.clone();
             let _commit = lock(&store.commit_lock);
             let mut state = (*store.snapshot()).clone();
+            if self.changes_catalog(&state) {
+                state.catalog_version += 1;
+            }
             for (name, oid) in self.names.drain() {
                 match oid {
                     Some(oid) => state.names.insert(name, oid),
@@ -265,6 +268,22 @@ impl Transaction {
             store.committed.store(Arc::new(state));
         }
         self.release_locks();
+    }
+
+    /// Whether committing over `committed` changes a name, a schema or a sequence.
+    fn changes_catalog(&self, committed: &DbState) -> bool {
+        !self.sequences.is_empty()
+            || self
+                .names
+                .iter()
+                .any(|(name, oid)| committed.names.get(name) != oid.as_ref())
+            || self
+                .written
+                .iter()
+                .any(|(oid, entry)| match (entry, committed.tables.get(oid)) {
+                    (Some(new), Some(old)) => !Arc::ptr_eq(&new.schema, &old.schema),
+                    _ => true,
+                })
     }
 
     /// Forgets every change and releases the locks.

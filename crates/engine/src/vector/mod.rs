@@ -256,8 +256,37 @@ impl Vector {
 
     /// Appends every row of `other` (same physical type).
     pub fn extend(&mut self, other: &Vector) {
-        for row in 0..other.len() {
-            self.push_from(other, row);
+        let before = self.len();
+        let copied = match (&mut self.data, &other.data) {
+            (VectorData::Bool(v), VectorData::Bool(o)) => extend_slice(v, o),
+            (VectorData::Int16(v), VectorData::Int16(o)) => extend_slice(v, o),
+            (VectorData::Int32(v), VectorData::Int32(o)) => extend_slice(v, o),
+            (VectorData::Int64(v), VectorData::Int64(o)) => extend_slice(v, o),
+            (VectorData::Float32(v), VectorData::Float32(o)) => extend_slice(v, o),
+            (VectorData::Float64(v), VectorData::Float64(o)) => extend_slice(v, o),
+            (VectorData::Numeric(v), VectorData::Numeric(o)) => extend_slice(v, o),
+            (VectorData::Date(v), VectorData::Date(o)) => extend_slice(v, o),
+            (VectorData::Timestamp(v), VectorData::Timestamp(o)) => extend_slice(v, o),
+            (VectorData::Text(v), VectorData::Text(o)) => {
+                v.extend_from(o);
+                true
+            }
+            _ => false,
+        };
+        if !copied {
+            // Mismatched types are a caller's bug; keep the row count right with NULLs.
+            for row in 0..other.len() {
+                self.push_from(other, row);
+            }
+            return;
+        }
+        match (&mut self.validity, &other.validity) {
+            (None, None) => {}
+            (Some(mine), None) => (0..other.len()).for_each(|_| mine.push(true)),
+            (mine, Some(theirs)) => {
+                let bitmap = mine.get_or_insert_with(|| Bitmap::new(before, true));
+                (0..other.len()).for_each(|row| bitmap.push(theirs.get(row)));
+            }
         }
     }
 
@@ -327,6 +356,11 @@ pub fn write_int(value: i64, out: &mut Vec<u8>) {
     out.extend_from_slice(&buf[pos..]);
 }
 
+fn extend_slice<T: Copy>(values: &mut Vec<T>, other: &[T]) -> bool {
+    values.extend_from_slice(other);
+    true
+}
+
 #[inline]
 fn push_valid<T>(values: &mut Vec<T>, value: T) -> bool {
     values.push(value);
@@ -350,4 +384,58 @@ fn push_default(data: &mut VectorData) {
 
 fn gather_slice<T: Copy>(values: &[T], indices: &[u32]) -> Vec<T> {
     indices.iter().map(|&idx| values[idx as usize]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ints(values: &[Option<i32>]) -> Vector {
+        let mut v = Vector::with_capacity(PhysicalType::Int32, values.len());
+        for value in values {
+            match value {
+                Some(x) => v.push_scalar(&ScalarValue::Int32(*x)),
+                None => v.push_null(),
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn extend_keeps_values_and_nulls_in_every_combination() {
+        type Rows<'a> = &'a [Option<i32>];
+        let cases: [(Rows, Rows); 4] = [
+            (&[Some(1), Some(2)], &[Some(3)]),
+            (&[Some(1), None], &[Some(3)]),
+            (&[Some(1)], &[None, Some(4)]),
+            (&[None], &[None]),
+        ];
+        for (a, b) in cases {
+            let mut left = ints(a);
+            left.extend(&ints(b));
+            let expected: Vec<Option<i32>> = a.iter().chain(b).copied().collect();
+            let got: Vec<Option<i32>> = (0..left.len())
+                .map(|r| match left.get_scalar(r) {
+                    ScalarValue::Int32(x) => Some(x),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(got, expected);
+        }
+    }
+
+    #[test]
+    fn extend_strings() {
+        let mut a = Vector::from_scalar(&ScalarValue::Text("ab".into()), DataType::Text, 2);
+        a.extend(&Vector::from_scalar(
+            &ScalarValue::Text("c".into()),
+            DataType::Text,
+            1,
+        ));
+        let texts: Vec<ScalarValue> = (0..3).map(|r| a.get_scalar(r)).collect();
+        assert_eq!(
+            texts,
+            ["ab", "ab", "c"].map(|t| ScalarValue::Text(t.into()))
+        );
+    }
 }

@@ -57,6 +57,14 @@ impl StringVec {
         self.offsets.push(self.bytes.len() as u32);
     }
 
+    /// Appends every value of `other`.
+    pub fn extend_from(&mut self, other: &StringVec) {
+        let base = self.bytes.len() as u32;
+        self.bytes.extend_from_slice(&other.bytes);
+        self.offsets
+            .extend(other.offsets[1..].iter().map(|o| o + base));
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
         (0..self.len()).map(move |idx| self.get(idx))
     }
