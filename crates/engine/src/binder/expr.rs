@@ -27,10 +27,14 @@ use crate::types::{text_io, DataType, Decimal, ScalarValue};
 #[derive(Default)]
 pub struct AggregateCollector {
     pub calls: Vec<AggregateCall>,
+    /// The arguments of each `grouping(...)` call, referenced as [`GROUPING_REF_BASE`] + i.
+    pub groupings: Vec<Vec<ScalarExpr>>,
 }
 
 /// Column indexes at or above this refer to collected aggregates, not input columns.
 pub const AGGREGATE_REF_BASE: usize = usize::MAX / 2;
+/// Column indexes at or above this (and below [`WINDOW_REF_BASE`]) refer to grouping() calls.
+pub const GROUPING_REF_BASE: usize = usize::MAX / 8 * 5;
 /// Column indexes at or above this refer to collected window function calls.
 pub const WINDOW_REF_BASE: usize = usize::MAX / 4 * 3;
 
@@ -820,6 +824,9 @@ impl Binder<'_> {
             return Err(Error::unsupported(
                 "array_agg (KestrelDB has no array types)",
             ));
+        }
+        if name == "grouping" && !star && !distinct && filter.is_none() && order_by.is_empty() {
+            return self.bind_grouping(&arg_exprs, scope);
         }
         if let Some(func) = AggregateFunction::by_name(&name) {
             let call = AggregateSyntax {

@@ -8,6 +8,7 @@ mod ddl;
 mod dml;
 mod expr;
 mod from;
+mod grouping;
 mod recursive_cte;
 mod scope;
 mod select;

@@ -7,7 +7,8 @@ use sqlparser::ast::{
 };
 
 use super::data_type::type_column_name;
-use super::expr::{AggregateCollector, AGGREGATE_REF_BASE, WINDOW_REF_BASE};
+use super::expr::{AggregateCollector, AGGREGATE_REF_BASE, GROUPING_REF_BASE, WINDOW_REF_BASE};
+use super::grouping::{grouping_calls, BoundGroupBy};
 use super::scope::{Scope, ScopeColumn};
 use super::{ident_name, table_name, Binder};
 use crate::error::{Error, Result, SqlState};
@@ -310,14 +311,18 @@ impl Binder<'_> {
         let mut outputs = self.bind_projection(projection, &scope)?;
         let group_exprs = match group_by {
             GroupByExpr::Expressions(exprs, modifiers) if modifiers.is_empty() => exprs,
+            // MySQL's `GROUP BY a WITH ROLLUP` is not PostgreSQL syntax.
+            GroupByExpr::Expressions(_, _) => {
+                return Err(Error::syntax("syntax error at or near \"WITH\""))
+            }
             other => return Err(Error::unsupported(format!("{other}"))),
         };
         let (saved_aggregates, saved_windows) = (self.aggregates.take(), self.windows.take());
         self.aggregate_forbidden_in = Some("GROUP BY");
-        let group_by = group_exprs
-            .iter()
-            .map(|e| self.bind_group_item(e, &scope, &outputs, projection))
-            .collect::<Result<Vec<_>>>()?;
+        let BoundGroupBy {
+            keys: group_by,
+            sets: grouping_sets,
+        } = self.bind_group_by(group_exprs, &scope, &outputs, projection)?;
         self.aggregates = saved_aggregates;
         self.aggregate_forbidden_in = Some("HAVING");
         let having = having
@@ -329,13 +334,23 @@ impl Binder<'_> {
         for item in order_by {
             order_keys.push(self.bind_order_item(item, &scope, &outputs)?);
         }
-        let aggregates = self.aggregates.take().map(|c| c.calls).unwrap_or_default();
+        let collector = self.aggregates.take().unwrap_or_default();
+        let grouping_calls = grouping_calls(&collector, &group_by)?;
+        let aggregates = collector.calls;
         let mut windows = self.windows.take().unwrap_or_default();
         self.aggregate_forbidden_in = None;
 
-        let grouped = !aggregates.is_empty() || !group_by.is_empty() || having.is_some();
+        let grouped = !aggregates.is_empty()
+            || !group_by.is_empty()
+            || !grouping_sets.is_empty()
+            || !grouping_calls.is_empty()
+            || having.is_some();
         if grouped {
-            let rewrite = |e: ScalarExpr| rewrite_grouped(e, &group_by, &scope);
+            let outputs_before = GroupedOutputs {
+                group_by: &group_by,
+                aggregates: aggregates.len(),
+            };
+            let rewrite = |e: ScalarExpr| rewrite_grouped(e, &outputs_before, &scope);
             for output in &mut outputs {
                 output.expr = rewrite(output.expr.clone())?;
             }
@@ -360,6 +375,8 @@ impl Binder<'_> {
                 input: Box::new(plan),
                 group_by,
                 aggregates,
+                grouping_sets,
+                grouping_calls,
             };
             if let Some(predicate) = having {
                 plan = LogicalPlan::Filter {
@@ -506,7 +523,7 @@ impl Binder<'_> {
         Ok(outputs)
     }
 
-    fn bind_group_item(
+    pub(super) fn bind_group_item(
         &mut self,
         expr: &Expr,
         scope: &Scope,
@@ -698,10 +715,22 @@ fn contains_aggregate(expr: &ScalarExpr) -> bool {
     found
 }
 
+/// What an expression over a grouped query's input becomes after aggregation: the group
+/// keys, then the aggregates, then the grouping() calls.
+struct GroupedOutputs<'a> {
+    group_by: &'a [ScalarExpr],
+    aggregates: usize,
+}
+
 /// Rewrites an expression over the input rows into one over the aggregate's output: group
-/// keys become their key column, aggregate references their result column; any other input
-/// column is PostgreSQL's grouping error.
-fn rewrite_grouped(expr: ScalarExpr, group_by: &[ScalarExpr], scope: &Scope) -> Result<ScalarExpr> {
+/// keys become their key column, aggregate and grouping() references their result column;
+/// any other input column is PostgreSQL's grouping error.
+fn rewrite_grouped(
+    expr: ScalarExpr,
+    outputs: &GroupedOutputs<'_>,
+    scope: &Scope,
+) -> Result<ScalarExpr> {
+    let group_by = outputs.group_by;
     if let Some(i) = group_by.iter().position(|g| *g == expr) {
         return Ok(ScalarExpr::Column {
             index: i,
@@ -710,6 +739,10 @@ fn rewrite_grouped(expr: ScalarExpr, group_by: &[ScalarExpr], scope: &Scope) -> 
     }
     match expr {
         window @ ScalarExpr::Column { index, .. } if index >= WINDOW_REF_BASE => Ok(window),
+        ScalarExpr::Column { index, ty } if index >= GROUPING_REF_BASE => Ok(ScalarExpr::Column {
+            index: group_by.len() + outputs.aggregates + (index - GROUPING_REF_BASE),
+            ty,
+        }),
         ScalarExpr::Column { index, ty } if index >= AGGREGATE_REF_BASE => Ok(ScalarExpr::Column {
             index: group_by.len() + (index - AGGREGATE_REF_BASE),
             ty,
@@ -728,7 +761,7 @@ fn rewrite_grouped(expr: ScalarExpr, group_by: &[ScalarExpr], scope: &Scope) -> 
         ScalarExpr::Subquery(subquery) if subquery.correlated => Err(Error::unsupported(
             "a correlated subquery in a grouped query's output",
         )),
-        other => other.try_map_children(&mut |e| rewrite_grouped(e, group_by, scope)),
+        other => other.try_map_children(&mut |e| rewrite_grouped(e, outputs, scope)),
     }
 }
 

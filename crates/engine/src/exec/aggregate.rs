@@ -16,87 +16,175 @@ use crate::error::Result;
 use crate::function::aggregate::Accumulator;
 use crate::function::compare::compare_rows;
 use crate::plan::{AggregateCall, ScalarExpr};
-use crate::vector::{encode_row_key, split_batch, Batch, Vector};
+use crate::vector::{encode_row_key, split_batch, Batch, Vector, VectorData};
+
+/// What an aggregation computes: the logical node's fields.
+pub struct AggregateSpec {
+    pub group_by: Vec<ScalarExpr>,
+    pub aggregates: Vec<AggregateCall>,
+    /// Key positions per grouping set; empty for one set of every key.
+    pub grouping_sets: Vec<Vec<usize>>,
+    /// Key positions each grouping() call tests, most significant bit first.
+    pub grouping_calls: Vec<Vec<usize>>,
+}
 
 pub struct AggregateExec {
     input: BoxedOperator,
-    group_by: Vec<ScalarExpr>,
-    aggregates: Vec<AggregateCall>,
+    spec: AggregateSpec,
     output: Option<std::vec::IntoIter<Batch>>,
 }
 
 impl AggregateExec {
-    pub fn new(
-        input: BoxedOperator,
-        group_by: Vec<ScalarExpr>,
-        aggregates: Vec<AggregateCall>,
-    ) -> AggregateExec {
+    pub fn new(input: BoxedOperator, spec: AggregateSpec) -> AggregateExec {
         AggregateExec {
             input,
-            group_by,
-            aggregates,
+            spec,
             output: None,
         }
     }
 
     fn run(&mut self, ctx: &ExecContext) -> Result<Vec<Batch>> {
-        let mut calls = self
+        let spec = &self.spec;
+        let all_keys: Vec<usize> = (0..spec.group_by.len()).collect();
+        let sets: Vec<&[usize]> = if spec.grouping_sets.is_empty() {
+            vec![&all_keys]
+        } else {
+            spec.grouping_sets.iter().map(Vec::as_slice).collect()
+        };
+        let mut calls = spec
             .aggregates
             .iter()
             .map(CallState::new)
             .collect::<Result<Vec<_>>>()?;
-        let mut keys: Vec<Vector> = self
-            .group_by
+        let mut groups = Groups {
+            keys: spec
+                .group_by
+                .iter()
+                .map(|e| Vector::with_capacity(e.ty().physical(), 0))
+                .collect(),
+            set_of_group: Vec::new(),
+            ids: HashMap::new(),
+        };
+        // A set without keys has its one group (and output row) even on empty input.
+        let empty_set_groups: Vec<Option<u32>> = sets
             .iter()
-            .map(|e| Vector::with_capacity(e.ty().physical(), 0))
+            .enumerate()
+            .map(|(set, keys)| keys.is_empty().then(|| groups.add_absent(set)))
             .collect();
-        let mut group_ids: HashMap<Box<[u8]>, u32> = HashMap::new();
-        let mut groups = if self.group_by.is_empty() { 1 } else { 0 };
-        calls.iter_mut().for_each(|c| c.acc.resize(groups));
         let mut row_groups: Vec<u32> = Vec::new();
         let mut key_buf = Vec::new();
         while let Some(batch) = self.input.next(ctx)? {
-            row_groups.clear();
-            if self.group_by.is_empty() {
-                row_groups.resize(batch.len(), 0);
-            } else {
-                let key_values = self
-                    .group_by
-                    .iter()
-                    .map(|e| evaluate(e, &batch, ctx))
-                    .collect::<Result<Vec<_>>>()?;
-                let key_refs: Vec<&Vector> = key_values.iter().map(|v| v.as_ref()).collect();
-                for row in 0..batch.len() {
-                    key_buf.clear();
-                    encode_row_key(&key_refs, row, &mut key_buf);
-                    let id = match group_ids.get(key_buf.as_slice()) {
-                        Some(&id) => id,
-                        None => {
-                            let id = groups as u32;
-                            groups += 1;
-                            group_ids.insert(key_buf.as_slice().into(), id);
-                            for (key, source) in keys.iter_mut().zip(&key_refs) {
-                                key.push_from(source, row);
+            let key_values = spec
+                .group_by
+                .iter()
+                .map(|e| evaluate(e, &batch, ctx))
+                .collect::<Result<Vec<_>>>()?;
+            let inputs = calls
+                .iter()
+                .zip(&spec.aggregates)
+                .map(|(_, call)| CallInput::evaluate(call, &batch, ctx))
+                .collect::<Result<Vec<_>>>()?;
+            for (set, keys) in sets.iter().enumerate() {
+                row_groups.clear();
+                match empty_set_groups[set] {
+                    Some(id) => row_groups.resize(batch.len(), id),
+                    None => {
+                        let tag = (sets.len() > 1).then_some(set as u32);
+                        let set_values: Vec<&Vector> =
+                            keys.iter().map(|&k| key_values[k].as_ref()).collect();
+                        for row in 0..batch.len() {
+                            key_buf.clear();
+                            if let Some(tag) = tag {
+                                key_buf.extend_from_slice(&tag.to_le_bytes());
                             }
-                            id
+                            encode_row_key(&set_values, row, &mut key_buf);
+                            row_groups.push(groups.find_or_add(
+                                &key_buf,
+                                set,
+                                keys,
+                                &key_values,
+                                row,
+                            ));
                         }
-                    };
-                    row_groups.push(id);
+                    }
                 }
-                calls.iter_mut().for_each(|c| c.acc.resize(groups));
-            }
-            for (state, call) in calls.iter_mut().zip(&self.aggregates) {
-                state.update(call, &batch, &row_groups, ctx)?;
+                for ((state, call), input) in calls.iter_mut().zip(&spec.aggregates).zip(&inputs) {
+                    state.acc.resize(groups.len());
+                    state.update(call, input, &row_groups)?;
+                }
             }
         }
-        let mut columns: Vec<Arc<Vector>> = keys.into_iter().map(Arc::new).collect();
-        for (state, call) in calls.into_iter().zip(&self.aggregates) {
+        let group_count = groups.len();
+        let mut columns: Vec<Arc<Vector>> = groups.keys.into_iter().map(Arc::new).collect();
+        for (mut state, call) in calls.into_iter().zip(&spec.aggregates) {
+            state.acc.resize(group_count);
             columns.push(Arc::new(state.finish(call)?));
         }
-        if groups == 0 {
+        for tested in &spec.grouping_calls {
+            let masks = groups
+                .set_of_group
+                .iter()
+                .map(|&set| grouping_mask(tested, sets[set as usize]))
+                .collect();
+            columns.push(Arc::new(Vector::new(VectorData::Int32(masks), None)));
+        }
+        if group_count == 0 {
             return Ok(Vec::new());
         }
-        Ok(split_batch(Batch::new(columns, groups)))
+        Ok(split_batch(Batch::new(columns, group_count)))
+    }
+}
+
+/// grouping(): bit i (counting from the last argument) is set when that key is not in the
+/// group's set.
+fn grouping_mask(tested: &[usize], set: &[usize]) -> i32 {
+    tested
+        .iter()
+        .fold(0, |mask, key| (mask << 1) | i32::from(!set.contains(key)))
+}
+
+/// The groups found so far: their key values (NULL for keys outside the group's set), the
+/// grouping set of each, and the map from encoded keys to group ids.
+struct Groups {
+    keys: Vec<Vector>,
+    set_of_group: Vec<u32>,
+    ids: HashMap<Box<[u8]>, u32>,
+}
+
+impl Groups {
+    fn len(&self) -> usize {
+        self.set_of_group.len()
+    }
+
+    /// A group of set `set` whose keys are all absent (NULL).
+    fn add_absent(&mut self, set: usize) -> u32 {
+        self.keys.iter_mut().for_each(Vector::push_null);
+        self.set_of_group.push(set as u32);
+        self.set_of_group.len() as u32 - 1
+    }
+
+    fn find_or_add(
+        &mut self,
+        encoded: &[u8],
+        set: usize,
+        set_keys: &[usize],
+        key_values: &[Arc<Vector>],
+        row: usize,
+    ) -> u32 {
+        if let Some(&id) = self.ids.get(encoded) {
+            return id;
+        }
+        let id = self.set_of_group.len() as u32;
+        self.ids.insert(encoded.into(), id);
+        self.set_of_group.push(set as u32);
+        for (k, key) in self.keys.iter_mut().enumerate() {
+            if set_keys.contains(&k) {
+                key.push_from(&key_values[k], row);
+            } else {
+                key.push_null();
+            }
+        }
+        id
     }
 }
 
@@ -131,35 +219,21 @@ impl CallState {
         })
     }
 
-    /// Takes in one input batch whose rows belong to `row_groups`.
+    /// Takes in one evaluated input batch whose rows belong to `row_groups`.
     fn update(
         &mut self,
         call: &AggregateCall,
-        batch: &Batch,
+        input: &CallInput,
         row_groups: &[u32],
-        ctx: &ExecContext,
     ) -> Result<()> {
-        let args = call
-            .args
-            .iter()
-            .map(|a| evaluate(a, batch, ctx))
-            .collect::<Result<Vec<_>>>()?;
-        let mut rows = match &call.filter {
-            Some(filter) => Some(selected_rows(batch, filter, ctx)?),
-            None => None,
-        };
+        let mut rows = input.rows.clone();
         if let Some(buffer) = &mut self.buffer {
-            let keys = call
-                .order_by
-                .iter()
-                .map(|k| evaluate(&k.expr, batch, ctx))
-                .collect::<Result<Vec<_>>>()?;
-            return buffer.push(row_groups, &args, &keys, rows.as_deref());
+            return buffer.push(row_groups, &input.args, &input.keys, rows.as_deref());
         }
         if call.distinct {
-            let all = || (0..batch.len() as u32).collect();
+            let all = || (0..row_groups.len() as u32).collect();
             let mut candidates: Vec<u32> = rows.take().unwrap_or_else(all);
-            let arg_refs: Vec<&Vector> = args.iter().map(|a| a.as_ref()).collect();
+            let arg_refs: Vec<&Vector> = input.args.iter().map(|a| a.as_ref()).collect();
             let mut key = Vec::new();
             candidates.retain(|&row| {
                 key.clear();
@@ -172,12 +246,12 @@ impl CallState {
         }
         match rows {
             None => {
-                let arg_refs: Vec<&Vector> = args.iter().map(|a| a.as_ref()).collect();
+                let arg_refs: Vec<&Vector> = input.args.iter().map(|a| a.as_ref()).collect();
                 self.acc.update(row_groups, &arg_refs)
             }
             Some(rows) => {
                 let groups: Vec<u32> = rows.iter().map(|&r| row_groups[r as usize]).collect();
-                let gathered: Vec<Vector> = args.iter().map(|a| a.gather(&rows)).collect();
+                let gathered: Vec<Vector> = input.args.iter().map(|a| a.gather(&rows)).collect();
                 let arg_refs: Vec<&Vector> = gathered.iter().collect();
                 self.acc.update(&groups, &arg_refs)
             }
@@ -189,6 +263,32 @@ impl CallState {
             buffer.feed(call, &mut self.acc)?;
         }
         self.acc.finish()
+    }
+}
+
+/// One aggregate call's view of an input batch, evaluated once for every grouping set:
+/// its arguments, its ORDER BY keys and the rows its FILTER keeps (`None`: all).
+struct CallInput {
+    args: Vec<Arc<Vector>>,
+    keys: Vec<Arc<Vector>>,
+    rows: Option<Vec<u32>>,
+}
+
+impl CallInput {
+    fn evaluate(call: &AggregateCall, batch: &Batch, ctx: &ExecContext) -> Result<CallInput> {
+        let evaluate_all = |exprs: &mut dyn Iterator<Item = &ScalarExpr>| {
+            exprs
+                .map(|e| evaluate(e, batch, ctx))
+                .collect::<Result<Vec<_>>>()
+        };
+        Ok(CallInput {
+            args: evaluate_all(&mut call.args.iter())?,
+            keys: evaluate_all(&mut call.order_by.iter().map(|k| &k.expr))?,
+            rows: match &call.filter {
+                Some(filter) => Some(selected_rows(batch, filter, ctx)?),
+                None => None,
+            },
+        })
     }
 }
 

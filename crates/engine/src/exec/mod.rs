@@ -31,7 +31,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-pub use aggregate::AggregateExec;
+pub use aggregate::{AggregateExec, AggregateSpec};
 pub use distinct::DistinctExec;
 pub use filter::FilterExec;
 pub use generate_series::GenerateSeriesExec;

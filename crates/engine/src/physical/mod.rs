@@ -6,9 +6,9 @@ mod join_keys;
 use std::sync::Arc;
 
 use crate::exec::{
-    AggregateExec, BoxedOperator, DistinctExec, FilterExec, GenerateSeriesExec, HashJoinExec,
-    HashJoinSpec, LimitExec, NestedLoopJoinExec, ProjectExec, RecursiveCteExec, ScanExec,
-    SetOperationExec, SortExec, ValuesExec, WindowExec,
+    AggregateExec, AggregateSpec, BoxedOperator, DistinctExec, FilterExec, GenerateSeriesExec,
+    HashJoinExec, HashJoinSpec, LimitExec, NestedLoopJoinExec, ProjectExec, RecursiveCteExec,
+    ScanExec, SetOperationExec, SortExec, ValuesExec, WindowExec,
 };
 use crate::exec::{InstrumentedExec, OperatorStats, SharedCteExec, TopNExec, WorkTableExec};
 use crate::function::TableFunction;
@@ -180,10 +180,16 @@ fn build_node(
             input,
             group_by,
             aggregates,
+            grouping_sets,
+            grouping_calls,
         } => Box::new(AggregateExec::new(
             create_operator(input),
-            group_by.clone(),
-            aggregates.clone(),
+            AggregateSpec {
+                group_by: group_by.clone(),
+                aggregates: aggregates.clone(),
+                grouping_sets: grouping_sets.clone(),
+                grouping_calls: grouping_calls.clone(),
+            },
         )),
         LogicalPlan::Sort { input, keys } => Box::new(SortExec::new(
             create_operator(input),

@@ -43,9 +43,18 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
             input,
             group_by,
             aggregates,
+            grouping_sets,
+            grouping_calls: _,
         } => {
             let names: Vec<&str> = aggregates.iter().map(|a| a.func.name()).collect();
-            let line = if group_by.is_empty() {
+            let line = if !grouping_sets.is_empty() {
+                format!(
+                    "MixedAggregate (keys: {}; sets: {}; {})",
+                    group_by.len(),
+                    grouping_sets.len(),
+                    names.join(", ")
+                )
+            } else if group_by.is_empty() {
                 format!("Aggregate ({})", names.join(", "))
             } else {
                 format!(

@@ -98,11 +98,17 @@ pub enum LogicalPlan {
         input: Box<LogicalPlan>,
         exprs: Vec<ScalarExpr>,
     },
-    /// Output: the group keys, then the aggregates.
+    /// Output: the group keys, then the aggregates, then one int4 per grouping() call.
     Aggregate {
         input: Box<LogicalPlan>,
         group_by: Vec<ScalarExpr>,
         aggregates: Vec<AggregateCall>,
+        /// GROUPING SETS: the `group_by` positions of each set; a key outside a row's set
+        /// is NULL in it. Empty for a plain GROUP BY (one set of every key).
+        grouping_sets: Vec<Vec<usize>>,
+        /// grouping(...) calls as the `group_by` positions they test, most significant bit
+        /// first: a bit is 1 when that key is not in the row's grouping set.
+        grouping_calls: Vec<Vec<usize>>,
     },
     Sort {
         input: Box<LogicalPlan>,
@@ -206,11 +212,13 @@ impl LogicalPlan {
             LogicalPlan::Aggregate {
                 group_by,
                 aggregates,
+                grouping_calls,
                 ..
             } => group_by
                 .iter()
                 .map(|e| e.ty())
                 .chain(aggregates.iter().map(|a| a.ty))
+                .chain(grouping_calls.iter().map(|_| DataType::Int32))
                 .collect(),
         }
     }
@@ -339,11 +347,12 @@ impl LogicalPlan {
                 ..
             } => group_by
                 .iter()
-                .chain(
-                    aggregates
+                .chain(aggregates.iter().flat_map(|a| {
+                    a.args
                         .iter()
-                        .flat_map(|a| a.arg.iter().chain(a.filter.iter())),
-                )
+                        .chain(a.filter.iter())
+                        .chain(a.order_by.iter().map(|k| &k.expr))
+                }))
                 .collect(),
             LogicalPlan::Sort { keys, .. } => keys.iter().map(|k| &k.expr).collect(),
             LogicalPlan::Limit { limit, offset, .. } => limit.iter().chain(offset.iter()).collect(),
