@@ -321,6 +321,7 @@ fn exists_keys(subquery: &Subquery) -> Option<(LogicalPlan, Vec<ScalarExpr>)> {
             input: Box::new(correlation.input),
             exprs,
         }),
+        on: Vec::new(),
     };
     Some((derived, correlation.outer_keys))
 }

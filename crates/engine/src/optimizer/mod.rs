@@ -91,8 +91,9 @@ pub(crate) fn map_inputs(
             limit,
             offset,
         },
-        LogicalPlan::Distinct { input } => LogicalPlan::Distinct {
+        LogicalPlan::Distinct { input, on } => LogicalPlan::Distinct {
             input: boxed(input)?,
+            on,
         },
         LogicalPlan::SharedCte { id, input } => LogicalPlan::SharedCte {
             id,

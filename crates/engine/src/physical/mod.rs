@@ -43,7 +43,7 @@ pub fn estimate_rows(plan: &LogicalPlan, state: &DbState) -> f64 {
             1.0
         }
         LogicalPlan::Aggregate { input, .. } => (estimate_rows(input, state) / 10.0).max(1.0),
-        LogicalPlan::Distinct { input } => (estimate_rows(input, state) / 2.0).max(1.0),
+        LogicalPlan::Distinct { input, .. } => (estimate_rows(input, state) / 2.0).max(1.0),
         LogicalPlan::Limit { input, limit, .. } => {
             let input = estimate_rows(input, state);
             match limit {
@@ -258,7 +258,9 @@ fn build_node(
             calls.clone(),
             physical_types(input),
         )),
-        LogicalPlan::Distinct { input } => Box::new(DistinctExec::new(create_operator(input))),
+        LogicalPlan::Distinct { input, on } => {
+            Box::new(DistinctExec::new(create_operator(input), on.clone()))
+        }
         LogicalPlan::SetOperation {
             left,
             right,

@@ -67,7 +67,13 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
         }
         LogicalPlan::Sort { input, keys } => (format!("Sort (keys: {})", keys.len()), vec![input]),
         LogicalPlan::Limit { input, .. } => ("Limit".into(), vec![input]),
-        LogicalPlan::Distinct { input } => ("HashDistinct".into(), vec![input]),
+        LogicalPlan::Distinct { input, on } if on.is_empty() => {
+            ("HashDistinct".into(), vec![input])
+        }
+        LogicalPlan::Distinct { input, on } => (
+            format!("Unique (DISTINCT ON {} columns)", on.len()),
+            vec![input],
+        ),
         LogicalPlan::SharedCte { .. } => ("CTE Scan".into(), vec![]),
         LogicalPlan::Window { input, calls } => (
             format!("WindowAgg ({} functions)", calls.len()),

@@ -120,8 +120,11 @@ pub enum LogicalPlan {
         limit: Option<ScalarExpr>,
         offset: Option<ScalarExpr>,
     },
+    /// The first row of each set of rows equal in the columns `on` (all columns when
+    /// empty); DISTINCT ON relies on the input being sorted to make "first" meaningful.
     Distinct {
         input: Box<LogicalPlan>,
+        on: Vec<usize>,
     },
     /// A set-returning function in FROM; its arguments read no column.
     TableFunction {
@@ -130,10 +133,7 @@ pub enum LogicalPlan {
         ty: DataType,
     },
     /// A WITH query: computed once per statement however often it is read.
-    SharedCte {
-        id: usize,
-        input: Box<LogicalPlan>,
-    },
+    SharedCte { id: usize, input: Box<LogicalPlan> },
     /// WITH RECURSIVE: `base`, then `recursive` run over the rows the previous round added
     /// (read through `WorkTable { id }`) until a round adds none.
     RecursiveCte {
@@ -144,10 +144,7 @@ pub enum LogicalPlan {
         all: bool,
     },
     /// The rows of the current round of recursive CTE `id`.
-    WorkTable {
-        id: usize,
-        types: Vec<DataType>,
-    },
+    WorkTable { id: usize, types: Vec<DataType> },
     /// Output: the input columns, then one column per window function call.
     Window {
         input: Box<LogicalPlan>,
@@ -202,7 +199,7 @@ impl LogicalPlan {
             LogicalPlan::Filter { input, .. }
             | LogicalPlan::Sort { input, .. }
             | LogicalPlan::Limit { input, .. }
-            | LogicalPlan::Distinct { input } => input.output_types(),
+            | LogicalPlan::Distinct { input, .. } => input.output_types(),
             LogicalPlan::Project { exprs, .. } => exprs.iter().map(|e| e.ty()).collect(),
             LogicalPlan::Join { left, right, .. } => {
                 let mut types = left.output_types();
@@ -315,7 +312,7 @@ impl LogicalPlan {
             | LogicalPlan::Aggregate { input, .. }
             | LogicalPlan::Sort { input, .. }
             | LogicalPlan::Limit { input, .. }
-            | LogicalPlan::Distinct { input }
+            | LogicalPlan::Distinct { input, .. }
             | LogicalPlan::SharedCte { input, .. }
             | LogicalPlan::Window { input, .. } => vec![input],
             LogicalPlan::SetOperation { left, right, .. }
