@@ -104,3 +104,34 @@ fn explain_analyze_reports_rows_per_operator() {
         "{plan:?}"
     );
 }
+
+#[test]
+fn primary_key_equality_is_an_index_lookup() {
+    let mut s = kestrel::Database::new().connect();
+    for sql in [
+        "CREATE TABLE acc (id integer PRIMARY KEY, bal integer)",
+        "INSERT INTO acc SELECT g, g * 2 FROM generate_series(1, 5000) g",
+    ] {
+        s.execute(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+    let plan = explain(&mut s, "SELECT bal FROM acc WHERE id = 4321");
+    assert!(
+        plan.iter().any(|l| l.contains("Index Lookup on acc")),
+        "{plan:?}"
+    );
+    let plan = explain(
+        &mut s,
+        "ANALYZE SELECT bal FROM acc WHERE id = 4321 AND bal > 0",
+    );
+    assert!(
+        plan.iter()
+            .any(|l| l.contains("Index Lookup on acc") && l.contains("actual rows=1")),
+        "{plan:?}"
+    );
+    // Not on a non-key column.
+    let plan = explain(&mut s, "SELECT id FROM acc WHERE bal = 10");
+    assert!(
+        plan.iter().any(|l| l.contains("Seq Scan on acc")),
+        "{plan:?}"
+    );
+}

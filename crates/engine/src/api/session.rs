@@ -688,12 +688,12 @@ impl Session {
                     let (mut operator, stats) =
                         crate::physical::create_instrumented(&plan, &ctx.state);
                     collect(operator.as_mut(), &ctx)?;
-                    let mut lines = crate::plan::explain_lines(&plan, Some(&stats));
+                    let mut lines = crate::plan::explain_lines(&plan, &ctx.state, Some(&stats));
                     let millis = start.elapsed().as_secs_f64() * 1e3;
                     lines.push(format!("Execution Time: {millis:.3} ms"));
                     lines
                 } else {
-                    crate::plan::explain_lines(&plan, None)
+                    crate::plan::explain_lines(&plan, &ctx.state, None)
                 };
                 text_result("QUERY PLAN", &lines, "EXPLAIN")
             }

@@ -82,9 +82,15 @@ impl Binder<'_> {
         let (mut plan, mut scope) = self.bind_table_with_joins(first)?;
         // `FROM a, b` is a cross join.
         for item in items {
-            let (right, right_scope) = self.bind_table_with_joins(item)?;
+            self.lateral_scope = Some(scope.clone());
+            let bound = self.bind_table_with_joins(item);
+            self.lateral_scope = None;
+            let (right, right_scope) = bound?;
             check_duplicate_aliases(&scope, &right_scope)?;
-            plan = join(plan, right, JoinKind::Inner, None);
+            plan = match std::mem::take(&mut self.lateral_correlated) {
+                true => lateral_join(plan, right, JoinKind::Inner, None),
+                false => join(plan, right, JoinKind::Inner, None),
+            };
             scope.columns.extend(right_scope.columns);
         }
         Ok((plan, scope))
@@ -96,8 +102,12 @@ impl Binder<'_> {
             if join_clause.global {
                 return Err(Error::unsupported("GLOBAL joins"));
             }
-            let (right, right_scope) = self.bind_table_factor(&join_clause.relation)?;
+            self.lateral_scope = Some(scope.clone());
+            let bound = self.bind_table_factor(&join_clause.relation);
+            self.lateral_scope = None;
+            let (right, right_scope) = bound?;
             check_duplicate_aliases(&scope, &right_scope)?;
+            let lateral = std::mem::take(&mut self.lateral_correlated);
             let (kind, constraint) = match &join_clause.join_operator {
                 JoinOperator::Join(c) | JoinOperator::Inner(c) => (JoinKind::Inner, c),
                 JoinOperator::Left(c) | JoinOperator::LeftOuter(c) => (JoinKind::Left, c),
@@ -108,9 +118,50 @@ impl Binder<'_> {
                 }
                 other => return Err(Error::unsupported(format!("the join {other:?}"))),
             };
+            if lateral {
+                (plan, scope) =
+                    self.bind_lateral_join(plan, scope, right, right_scope, kind, constraint)?;
+                continue;
+            }
             (plan, scope) = self.bind_join(plan, scope, right, right_scope, kind, constraint)?;
         }
         Ok((plan, scope))
+    }
+
+    /// `left [LEFT] JOIN LATERAL (...) ON ...`: only INNER and LEFT, as in PostgreSQL.
+    fn bind_lateral_join(
+        &mut self,
+        left: LogicalPlan,
+        left_scope: Scope,
+        right: LogicalPlan,
+        right_scope: Scope,
+        kind: JoinKind,
+        constraint: &JoinConstraint,
+    ) -> Result<(LogicalPlan, Scope)> {
+        if !matches!(kind, JoinKind::Inner | JoinKind::Left) {
+            return Err(Error::new(
+                SqlState::InvalidColumnReference,
+                "invalid reference to FROM-clause entry for table",
+            )
+            .with_detail(
+                "The combining JOIN type must be INNER or LEFT for a LATERAL reference.",
+            ));
+        }
+        let mut scope = left_scope;
+        scope.columns.extend(right_scope.columns);
+        let condition = match constraint {
+            JoinConstraint::On(expr) => {
+                self.aggregate_forbidden_in = Some("JOIN conditions");
+                let condition = self.bind_condition(expr, &scope, "JOIN/ON");
+                self.aggregate_forbidden_in = None;
+                Some(condition?)
+            }
+            JoinConstraint::None => None,
+            JoinConstraint::Using(_) | JoinConstraint::Natural => {
+                return Err(Error::unsupported("USING or NATURAL with LATERAL"))
+            }
+        };
+        Ok((lateral_join(left, right, kind, condition), scope))
     }
 
     fn bind_join(
@@ -308,7 +359,7 @@ impl Binder<'_> {
                 alias,
                 sample,
             } => {
-                if *lateral || sample.is_some() {
+                if sample.is_some() {
                     return Err(Error::unsupported(format!("the FROM item {factor}")));
                 }
                 let Some(alias) = alias else {
@@ -316,7 +367,18 @@ impl Binder<'_> {
                         .with_hint("For example, FROM (SELECT ...) [AS] foo."));
                 };
                 let saved = (self.aggregates.take(), self.aggregate_forbidden_in.take());
+                let lateral_scope = if *lateral {
+                    self.lateral_scope.take()
+                } else {
+                    None
+                };
+                if let Some(left) = &lateral_scope {
+                    self.outer_scopes.push((left.clone(), false));
+                }
                 let bound = self.bind_query(subquery);
+                if lateral_scope.is_some() {
+                    self.lateral_correlated = self.outer_scopes.pop().is_some_and(|(_, c)| c);
+                }
                 (self.aggregates, self.aggregate_forbidden_in) = saved;
                 let (plan, columns) = bound?;
                 let visible = ident_name(&alias.name);
@@ -482,6 +544,20 @@ impl Binder<'_> {
                 .collect(),
         };
         Ok((LogicalPlan::TableFunction { func, args, ty }, scope))
+    }
+}
+
+fn lateral_join(
+    left: LogicalPlan,
+    right: LogicalPlan,
+    kind: JoinKind,
+    condition: Option<ScalarExpr>,
+) -> LogicalPlan {
+    LogicalPlan::LateralJoin {
+        left: Box::new(left),
+        right: Box::new(right),
+        kind,
+        condition,
     }
 }
 

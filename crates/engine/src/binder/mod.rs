@@ -53,6 +53,10 @@ pub struct Binder<'a> {
     in_window_args: bool,
     /// Recursive CTE work tables referenced so far, by id.
     work_tables_read: Vec<usize>,
+    /// The columns left of the FROM item being bound, which a LATERAL subquery may read.
+    lateral_scope: Option<scope::Scope>,
+    /// Whether the last FROM item bound was a LATERAL subquery that reads them.
+    lateral_correlated: bool,
 }
 
 impl<'a> Binder<'a> {
@@ -69,6 +73,8 @@ impl<'a> Binder<'a> {
             named_windows: Vec::new(),
             in_window_args: false,
             work_tables_read: Vec::new(),
+            lateral_scope: None,
+            lateral_correlated: false,
         }
     }
 

@@ -95,6 +95,17 @@ pub(crate) fn map_inputs(
             input: boxed(input)?,
             on,
         },
+        LogicalPlan::LateralJoin {
+            left,
+            right,
+            kind,
+            condition,
+        } => LogicalPlan::LateralJoin {
+            left: boxed(left)?,
+            right: boxed(right)?,
+            kind,
+            condition,
+        },
         LogicalPlan::SharedCte { id, input } => LogicalPlan::SharedCte {
             id,
             input: boxed(input)?,

@@ -10,7 +10,10 @@ use crate::exec::{
     HashJoinExec, HashJoinSpec, LimitExec, NestedLoopJoinExec, ProjectExec, RecursiveCteExec,
     ScanExec, SetOperationExec, SortExec, ValuesExec, WindowExec,
 };
-use crate::exec::{InstrumentedExec, OperatorStats, SharedCteExec, TopNExec, WorkTableExec};
+use crate::exec::{
+    IndexLookupExec, InstrumentedExec, LateralJoinExec, OperatorStats, SharedCteExec, TopNExec,
+    WorkTableExec,
+};
 use crate::function::TableFunction;
 use crate::plan::{JoinKind, LogicalPlan};
 use crate::storage::DbState;
@@ -18,6 +21,72 @@ use crate::types::PhysicalType;
 
 fn physical_types(plan: &LogicalPlan) -> Vec<PhysicalType> {
     plan.output_types().iter().map(|t| t.physical()).collect()
+}
+
+/// `Filter(Scan)` whose predicate pins a single-column unique key to a constant or
+/// parameter: a lookup in the key's index instead of a scan.
+pub(crate) fn index_lookup(
+    input: &LogicalPlan,
+    predicate: &crate::plan::ScalarExpr,
+    state: &DbState,
+) -> Option<IndexLookupExec> {
+    use crate::plan::{CompareOp, ScalarExpr};
+    let LogicalPlan::Scan {
+        table_oid,
+        table_name,
+        columns,
+        ..
+    } = input
+    else {
+        return None;
+    };
+    let entry = state.tables.get(table_oid)?;
+    let conjuncts = predicate.clone().into_conjuncts();
+    for (position, conjunct) in conjuncts.iter().enumerate() {
+        let ScalarExpr::Compare {
+            op: CompareOp::Eq,
+            left,
+            right,
+        } = conjunct
+        else {
+            continue;
+        };
+        let (column, value) = match (left.as_ref(), right.as_ref()) {
+            (
+                ScalarExpr::Column { index, ty },
+                v @ (ScalarExpr::Literal { .. } | ScalarExpr::Param { .. }),
+            )
+            | (
+                v @ (ScalarExpr::Literal { .. } | ScalarExpr::Param { .. }),
+                ScalarExpr::Column { index, ty },
+            ) if v.ty() == *ty => ((*index, *ty), v),
+            _ => continue,
+        };
+        let table_column = *columns.get(column.0)?;
+        let Some(key) = entry
+            .schema
+            .unique_keys
+            .iter()
+            .position(|k| k.columns == [table_column])
+        else {
+            continue;
+        };
+        let rest: Vec<ScalarExpr> = conjuncts
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != position)
+            .map(|(_, c)| c.clone())
+            .collect();
+        return Some(IndexLookupExec::new(
+            *table_oid,
+            table_name.clone(),
+            columns.clone(),
+            (key, column.1),
+            value.clone(),
+            ScalarExpr::conjunction(rest),
+        ));
+    }
+    None
 }
 
 /// A rough row count of `plan`'s output, from table sizes: enough to pick the smaller side
@@ -60,6 +129,7 @@ pub fn estimate_rows(plan: &LogicalPlan, state: &DbState) -> f64 {
         LogicalPlan::Join { left, right, .. } => {
             estimate_rows(left, state).max(estimate_rows(right, state))
         }
+        LogicalPlan::LateralJoin { left, .. } => estimate_rows(left, state) * 10.0,
     }
 }
 
@@ -170,9 +240,10 @@ fn build_node(
         LogicalPlan::Values { rows, types } => {
             Box::new(ValuesExec::new(rows.clone(), types.clone()))
         }
-        LogicalPlan::Filter { input, predicate } => {
-            Box::new(FilterExec::new(create_operator(input), predicate.clone()))
-        }
+        LogicalPlan::Filter { input, predicate } => match index_lookup(input, predicate, state) {
+            Some(lookup) => Box::new(lookup),
+            None => Box::new(FilterExec::new(create_operator(input), predicate.clone())),
+        },
         LogicalPlan::Project { input, exprs } => {
             Box::new(ProjectExec::new(create_operator(input), exprs.clone()))
         }
@@ -250,6 +321,18 @@ fn build_node(
             *all,
         )),
         LogicalPlan::WorkTable { id, .. } => Box::new(WorkTableExec::new(*id)),
+        LogicalPlan::LateralJoin {
+            left,
+            right,
+            kind,
+            condition,
+        } => Box::new(LateralJoinExec::new(
+            create_operator(left),
+            (**right).clone(),
+            physical_types(right),
+            *kind,
+            condition.clone(),
+        )),
         LogicalPlan::SharedCte { id, input } => {
             Box::new(SharedCteExec::new(*id, (**input).clone()))
         }

@@ -6,13 +6,18 @@ use std::sync::Arc;
 
 use super::{JoinKind, LogicalPlan, SetOperator};
 use crate::exec::OperatorStats;
+use crate::storage::DbState;
 
 /// The lines of EXPLAIN. `stats` are EXPLAIN ANALYZE's per-operator counters in the plan's
 /// pre-order (as `physical::create_instrumented` builds them).
-pub fn explain_lines(plan: &LogicalPlan, stats: Option<&[Arc<OperatorStats>]>) -> Vec<String> {
+pub fn explain_lines(
+    plan: &LogicalPlan,
+    state: &DbState,
+    stats: Option<&[Arc<OperatorStats>]>,
+) -> Vec<String> {
     let mut lines = Vec::new();
     let mut next_stat = 0;
-    render(plan, false, 0, stats, &mut next_stat, &mut lines);
+    render(plan, state, false, 0, stats, &mut next_stat, &mut lines);
     lines
 }
 
@@ -75,6 +80,10 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
             vec![input],
         ),
         LogicalPlan::SharedCte { .. } => ("CTE Scan".into(), vec![]),
+        LogicalPlan::LateralJoin { left, kind, .. } => (
+            format!("Nested Loop {} Join Lateral", join_kind(*kind)),
+            vec![left],
+        ),
         LogicalPlan::Window { input, calls } => (
             format!("WindowAgg ({} functions)", calls.len()),
             vec![input],
@@ -117,13 +126,23 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
 
 fn render(
     plan: &LogicalPlan,
+    state: &DbState,
     top_n: bool,
     depth: usize,
     stats: Option<&[Arc<OperatorStats>]>,
     next_stat: &mut usize,
     lines: &mut Vec<String>,
 ) {
-    let (mut description, inputs) = describe(plan);
+    let (mut description, mut inputs) = describe(plan);
+    if let LogicalPlan::Filter { input, predicate } = plan {
+        if let (Some(_), LogicalPlan::Scan { table_name, .. }) = (
+            crate::physical::index_lookup(input, predicate, state),
+            input.as_ref(),
+        ) {
+            description = format!("Index Lookup on {table_name}");
+            inputs.clear();
+        }
+    }
     if top_n {
         description = format!("Top-N {description}");
     }
@@ -153,6 +172,6 @@ fn render(
     };
     for input in inputs {
         let top_n = child_top_n && matches!(input, LogicalPlan::Sort { .. });
-        render(input, top_n, depth + 1, stats, next_stat, lines);
+        render(input, state, top_n, depth + 1, stats, next_stat, lines);
     }
 }

@@ -132,6 +132,14 @@ pub enum LogicalPlan {
         args: Vec<ScalarExpr>,
         ty: DataType,
     },
+    /// `left [LEFT] JOIN LATERAL right`: `right` reads the current left row (as outer
+    /// columns of depth 1) and runs once per left row.
+    LateralJoin {
+        left: Box<LogicalPlan>,
+        right: Box<LogicalPlan>,
+        kind: JoinKind,
+        condition: Option<ScalarExpr>,
+    },
     /// A WITH query: computed once per statement however often it is read.
     SharedCte { id: usize, input: Box<LogicalPlan> },
     /// WITH RECURSIVE: `base`, then `recursive` run over the rows the previous round added
@@ -201,7 +209,8 @@ impl LogicalPlan {
             | LogicalPlan::Limit { input, .. }
             | LogicalPlan::Distinct { input, .. } => input.output_types(),
             LogicalPlan::Project { exprs, .. } => exprs.iter().map(|e| e.ty()).collect(),
-            LogicalPlan::Join { left, right, .. } => {
+            LogicalPlan::Join { left, right, .. }
+            | LogicalPlan::LateralJoin { left, right, .. } => {
                 let mut types = left.output_types();
                 types.extend(right.output_types());
                 types
@@ -316,9 +325,8 @@ impl LogicalPlan {
             | LogicalPlan::SharedCte { input, .. }
             | LogicalPlan::Window { input, .. } => vec![input],
             LogicalPlan::SetOperation { left, right, .. }
-            | LogicalPlan::Join { left, right, .. } => {
-                vec![left, right]
-            }
+            | LogicalPlan::Join { left, right, .. }
+            | LogicalPlan::LateralJoin { left, right, .. } => vec![left, right],
             LogicalPlan::RecursiveCte {
                 base, recursive, ..
             } => vec![base, recursive],
@@ -362,7 +370,9 @@ impl LogicalPlan {
                         .chain(c.order_by.iter().map(|k| &k.expr))
                 })
                 .collect(),
-            LogicalPlan::Join { condition, .. } => condition.iter().collect(),
+            LogicalPlan::Join { condition, .. } | LogicalPlan::LateralJoin { condition, .. } => {
+                condition.iter().collect()
+            }
         }
     }
 

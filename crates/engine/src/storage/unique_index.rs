@@ -25,10 +25,12 @@ impl UniqueIndex {
         };
         let mut scratch = Vec::new();
         if let Some(candidates) = entries.get_mut(key) {
-            candidates.retain(|&candidate| {
-                candidate == row_id || row_has_key(data, candidate, columns, key, &mut scratch)
-            });
-            if candidates.iter().any(|&c| c != row_id) {
+            // Entries that do not hold in this version are kept: they may hold in another
+            // (an older snapshot, or after this transaction rolls back).
+            if candidates
+                .iter()
+                .any(|&c| c != row_id && row_has_key(data, c, columns, key, &mut scratch))
+            {
                 return false;
             }
             if !candidates.contains(&row_id) {
@@ -38,6 +40,20 @@ impl UniqueIndex {
         }
         entries.insert(key.into(), vec![row_id]);
         true
+    }
+
+    /// The row of `data` with `key`, if a live one has it.
+    pub fn lookup(&self, key: &[u8], data: &TableData, columns: &[usize]) -> Option<u64> {
+        let entries = match self.entries.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let mut scratch = Vec::new();
+        entries
+            .get(key)?
+            .iter()
+            .copied()
+            .find(|&c| row_has_key(data, c, columns, key, &mut scratch))
     }
 }
 
@@ -62,4 +78,73 @@ fn row_has_key(
     scratch.clear();
     encode_row_key(&vectors, offset, scratch);
     scratch.as_slice() == key
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::types::{DataType, ScalarValue};
+    use crate::vector::{encode_row_key, Batch, Vector};
+
+    use super::{TableData, UniqueIndex};
+
+    fn key(value: i32) -> Vec<u8> {
+        let vector = Vector::from_scalar(&ScalarValue::Int32(value), DataType::Int32, 1);
+        let mut key = Vec::new();
+        encode_row_key(&[&vector], 0, &mut key);
+        key
+    }
+
+    fn table(values: &[i32]) -> TableData {
+        let mut data = TableData::default();
+        let mut vector = Vector::with_capacity(DataType::Int32.physical(), values.len());
+        for v in values {
+            vector.push_scalar(&ScalarValue::Int32(*v));
+        }
+        let batch = Batch::new(vec![Arc::new(vector)], values.len());
+        assert!(data.append(&[DataType::Int32], &batch).is_ok());
+        data
+    }
+
+    #[test]
+    fn an_entry_that_does_not_hold_in_one_version_survives_for_the_others() {
+        let index = UniqueIndex::default();
+        let committed = table(&[7]);
+        assert!(index.insert(&key(7), 0, &committed, &[0]));
+        // A transaction deletes row 0 and inserts 7 again as row 1, then rolls back.
+        let mut private = committed.clone();
+        private.delete_rows(0, &[0]);
+        assert!(private
+            .append(
+                &[DataType::Int32],
+                &Batch::new(
+                    vec![Arc::new(Vector::from_scalar(
+                        &ScalarValue::Int32(7),
+                        DataType::Int32,
+                        1
+                    ))],
+                    1
+                )
+            )
+            .is_ok());
+        assert!(index.insert(&key(7), 1, &private, &[0]));
+        // The committed version still finds its row, and still refuses a second 7.
+        assert_eq!(index.lookup(&key(7), &committed, &[0]), Some(0));
+        let mut other = committed.clone();
+        assert!(other
+            .append(
+                &[DataType::Int32],
+                &Batch::new(
+                    vec![Arc::new(Vector::from_scalar(
+                        &ScalarValue::Int32(7),
+                        DataType::Int32,
+                        1
+                    ))],
+                    1
+                )
+            )
+            .is_ok());
+        assert!(!index.insert(&key(7), 1, &other, &[0]));
+    }
 }
