@@ -6,16 +6,18 @@
 
 use std::sync::Arc;
 
-use hashbrown::{HashMap, HashSet};
+use hashbrown::HashSet;
 
 use super::expression::evaluate;
 use super::filter::selected_rows;
+use super::group_keys::Groups;
 use super::sort::compare_keys;
 use super::{BoxedOperator, ExecContext, Operator};
 use crate::error::Result;
 use crate::function::aggregate::Accumulator;
 use crate::function::compare::compare_rows;
 use crate::plan::{AggregateCall, ScalarExpr};
+use crate::types::PhysicalType;
 use crate::vector::{encode_row_key, split_batch, Batch, Vector, VectorData};
 
 /// What an aggregation computes: the logical node's fields.
@@ -56,15 +58,9 @@ impl AggregateExec {
             .iter()
             .map(CallState::new)
             .collect::<Result<Vec<_>>>()?;
-        let mut groups = Groups {
-            keys: spec
-                .group_by
-                .iter()
-                .map(|e| Vector::with_capacity(e.ty().physical(), 0))
-                .collect(),
-            set_of_group: Vec::new(),
-            ids: HashMap::new(),
-        };
+        let key_types: Vec<PhysicalType> =
+            spec.group_by.iter().map(|e| e.ty().physical()).collect();
+        let mut groups = Groups::new(&key_types, &sets);
         // A set without keys has its one group (and output row) even on empty input.
         let empty_set_groups: Vec<Option<u32>> = sets
             .iter()
@@ -72,7 +68,6 @@ impl AggregateExec {
             .map(|(set, keys)| keys.is_empty().then(|| groups.add_absent(set)))
             .collect();
         let mut row_groups: Vec<u32> = Vec::new();
-        let mut key_buf = Vec::new();
         while let Some(batch) = self.input.next(ctx)? {
             let key_values = spec
                 .group_by
@@ -88,25 +83,7 @@ impl AggregateExec {
                 row_groups.clear();
                 match empty_set_groups[set] {
                     Some(id) => row_groups.resize(batch.len(), id),
-                    None => {
-                        let tag = (sets.len() > 1).then_some(set as u32);
-                        let set_values: Vec<&Vector> =
-                            keys.iter().map(|&k| key_values[k].as_ref()).collect();
-                        for row in 0..batch.len() {
-                            key_buf.clear();
-                            if let Some(tag) = tag {
-                                key_buf.extend_from_slice(&tag.to_le_bytes());
-                            }
-                            encode_row_key(&set_values, row, &mut key_buf);
-                            row_groups.push(groups.find_or_add(
-                                &key_buf,
-                                set,
-                                keys,
-                                &key_values,
-                                row,
-                            ));
-                        }
-                    }
+                    None => groups.assign(set, keys, &key_values, batch.len(), &mut row_groups)?,
                 }
                 for ((state, call), input) in calls.iter_mut().zip(&spec.aggregates).zip(&inputs) {
                     state.acc.resize(groups.len());
@@ -141,51 +118,6 @@ fn grouping_mask(tested: &[usize], set: &[usize]) -> i32 {
     tested
         .iter()
         .fold(0, |mask, key| (mask << 1) | i32::from(!set.contains(key)))
-}
-
-/// The groups found so far: their key values (NULL for keys outside the group's set), the
-/// grouping set of each, and the map from encoded keys to group ids.
-struct Groups {
-    keys: Vec<Vector>,
-    set_of_group: Vec<u32>,
-    ids: HashMap<Box<[u8]>, u32>,
-}
-
-impl Groups {
-    fn len(&self) -> usize {
-        self.set_of_group.len()
-    }
-
-    /// A group of set `set` whose keys are all absent (NULL).
-    fn add_absent(&mut self, set: usize) -> u32 {
-        self.keys.iter_mut().for_each(Vector::push_null);
-        self.set_of_group.push(set as u32);
-        self.set_of_group.len() as u32 - 1
-    }
-
-    fn find_or_add(
-        &mut self,
-        encoded: &[u8],
-        set: usize,
-        set_keys: &[usize],
-        key_values: &[Arc<Vector>],
-        row: usize,
-    ) -> u32 {
-        if let Some(&id) = self.ids.get(encoded) {
-            return id;
-        }
-        let id = self.set_of_group.len() as u32;
-        self.ids.insert(encoded.into(), id);
-        self.set_of_group.push(set as u32);
-        for (k, key) in self.keys.iter_mut().enumerate() {
-            if set_keys.contains(&k) {
-                key.push_from(&key_values[k], row);
-            } else {
-                key.push_null();
-            }
-        }
-        id
-    }
 }
 
 /// One aggregate call's run state.

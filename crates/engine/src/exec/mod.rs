@@ -7,6 +7,7 @@ mod distinct;
 pub mod expression;
 mod filter;
 mod generate_series;
+mod group_keys;
 mod hash_join;
 mod index_lookup;
 mod instrumented;
