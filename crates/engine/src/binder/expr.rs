@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use crate::plan::{
     AggregateCall, ArithmeticOp, BoolTest, ColumnInfo, CompareOp, LogicalPlan, ScalarExpr,
-    SequenceFunction, Subquery, SubqueryKind,
+    SequenceFunction, SortKey, Subquery, SubqueryKind,
 };
 use crate::types::{text_io, DataType, Decimal, ScalarValue};
 
@@ -27,10 +27,14 @@ use crate::types::{text_io, DataType, Decimal, ScalarValue};
 #[derive(Default)]
 pub struct AggregateCollector {
     pub calls: Vec<AggregateCall>,
+    /// The arguments of each `grouping(...)` call, referenced as [`GROUPING_REF_BASE`] + i.
+    pub groupings: Vec<Vec<ScalarExpr>>,
 }
 
 /// Column indexes at or above this refer to collected aggregates, not input columns.
 pub const AGGREGATE_REF_BASE: usize = usize::MAX / 2;
+/// Column indexes at or above this (and below [`WINDOW_REF_BASE`]) refer to grouping() calls.
+pub const GROUPING_REF_BASE: usize = usize::MAX / 8 * 5;
 /// Column indexes at or above this refer to collected window function calls.
 pub const WINDOW_REF_BASE: usize = usize::MAX / 4 * 3;
 
@@ -782,14 +786,17 @@ impl Binder<'_> {
             }
             _ => return Err(Error::unsupported(format!("the function {name}"))),
         };
+        let mut order_by: &[ast::OrderByExpr] = &[];
         let (arg_exprs, distinct, star) = match args {
             FunctionArguments::None => (Vec::new(), false, false),
             FunctionArguments::Subquery(_) => {
                 return Err(Error::unsupported("a subquery as function argument"))
             }
             FunctionArguments::List(list) => {
-                if !list.clauses.is_empty() {
-                    return Err(Error::unsupported(format!("the function call {function}")));
+                match list.clauses.as_slice() {
+                    [] => {}
+                    [ast::FunctionArgumentClause::OrderBy(items)] => order_by = items,
+                    _ => return Err(Error::unsupported(format!("the function call {function}"))),
                 }
                 let distinct =
                     matches!(list.duplicate_treatment, Some(DuplicateTreatment::Distinct));
@@ -810,13 +817,40 @@ impl Binder<'_> {
             }
         };
         if let Some(over) = over {
+            if !order_by.is_empty() {
+                return Err(Error::unsupported(
+                    "aggregate ORDER BY for window functions",
+                ));
+            }
             if distinct || filter.is_some() {
                 return Err(Error::unsupported(format!("the window call {function}")));
             }
             return self.bind_window_function(&name, &arg_exprs, over, scope);
         }
+        if name == "array_agg" {
+            return Err(Error::unsupported(
+                "array_agg (KestrelDB has no array types)",
+            ));
+        }
+        if name == "grouping" && !star && !distinct && filter.is_none() && order_by.is_empty() {
+            return self.bind_grouping(&arg_exprs, scope);
+        }
         if let Some(func) = AggregateFunction::by_name(&name) {
-            return self.bind_aggregate(func, &arg_exprs, star, distinct, filter.as_deref(), scope);
+            let call = AggregateSyntax {
+                func,
+                args: &arg_exprs,
+                star,
+                distinct,
+                filter: filter.as_deref(),
+                order_by,
+            };
+            return self.bind_aggregate(call, scope);
+        }
+        if !order_by.is_empty() {
+            return Err(Error::new(
+                SqlState::WrongObjectType,
+                format!("ORDER BY specified, but {name} is not an aggregate function"),
+            ));
         }
         if star || distinct || filter.is_some() {
             return Err(Error::new(
@@ -877,19 +911,11 @@ impl Binder<'_> {
         }
     }
 
-    fn bind_aggregate(
-        &mut self,
-        func: AggregateFunction,
-        args: &[&Expr],
-        star: bool,
-        distinct: bool,
-        filter: Option<&Expr>,
-        scope: &Scope,
-    ) -> Result<ScalarExpr> {
-        if distinct && star {
+    fn bind_aggregate(&mut self, call: AggregateSyntax<'_>, scope: &Scope) -> Result<ScalarExpr> {
+        if call.distinct && call.star {
             return Err(Error::syntax("syntax error at or near \"*\""));
         }
-        let Some(collector) = self.aggregates.take() else {
+        let Some(mut collector) = self.aggregates.take() else {
             let state = SqlState::GroupingError;
             return Err(Error::new(
                 state,
@@ -901,55 +927,103 @@ impl Binder<'_> {
         };
         // Arguments are bound without aggregates: nested calls are an error.
         let saved_clause = self.aggregate_forbidden_in.take();
-        let arg = match (func, star, args) {
-            (AggregateFunction::Count, true, []) => None,
-            (_, false, [arg]) => Some(self.bind_expr(arg, scope)),
-            _ => None,
-        };
-        self.aggregate_forbidden_in = None;
-        let filter = filter.map(|f| self.bind_condition(f, scope, "FILTER"));
+        let bound = self.bind_aggregate_call(&call, scope);
         self.aggregate_forbidden_in = saved_clause;
-        let mut collector = collector;
-        let result = (|| {
-            let (func, arg) = match (func, star, arg) {
-                (AggregateFunction::Count, true, None) => (AggregateFunction::CountStar, None),
-                (f, false, Some(arg)) => (f, Some(arg?)),
-                (f, _, _) => {
-                    return Err(undefined_function(f.name(), &[]));
-                }
-            };
-            let arg = match arg {
-                Some(a) if a.ty() == DataType::Unknown => {
-                    Some(self.coerce(a, DataType::Text, CastContext::Implicit)?)
-                }
-                // min/max over varchar resolve to the text versions, as in PostgreSQL.
-                Some(a)
-                    if matches!(a.ty(), DataType::Varchar(_))
-                        && func != AggregateFunction::Count =>
-                {
-                    Some(self.coerce(a, DataType::Text, CastContext::Implicit)?)
-                }
-                other => other,
-            };
-            let arg_ty = arg.as_ref().map_or(DataType::Int64, |a| a.ty());
-            let ty = func
-                .return_type(arg_ty)
-                .ok_or_else(|| undefined_function(func.name(), &[arg_ty]))?;
-            collector.calls.push(AggregateCall {
-                func,
-                arg,
-                distinct,
-                filter: filter.transpose()?,
-                ty,
-            });
-            Ok(ScalarExpr::Column {
+        let result = bound.map(|bound| {
+            let ty = bound.ty;
+            collector.calls.push(bound);
+            ScalarExpr::Column {
                 index: AGGREGATE_REF_BASE + collector.calls.len() - 1,
                 ty,
-            })
-        })();
+            }
+        });
         self.aggregates = Some(collector);
         result
     }
+
+    fn bind_aggregate_call(
+        &mut self,
+        call: &AggregateSyntax<'_>,
+        scope: &Scope,
+    ) -> Result<AggregateCall> {
+        let func = match (call.func, call.star, call.args.len()) {
+            (AggregateFunction::Count, true, 0) => AggregateFunction::CountStar,
+            (f, false, n) if n > 0 => f,
+            (f, _, _) => return Err(undefined_function(f.name(), &[])),
+        };
+        let mut raw = Vec::with_capacity(call.args.len());
+        for arg in call.args {
+            let bound = self.bind_expr(arg, scope)?;
+            // min/max over varchar resolve to the text versions, as in PostgreSQL.
+            raw.push(match bound.ty() {
+                DataType::Varchar(_) if func != AggregateFunction::Count => {
+                    self.coerce(bound, DataType::Text, CastContext::Implicit)?
+                }
+                _ => bound,
+            });
+        }
+        let types: Vec<DataType> = raw.iter().map(|a| a.ty()).collect();
+        let (arg_types, ty) = func
+            .signature(&types)
+            .ok_or_else(|| undefined_function(func.name(), &types))?;
+        let args = raw
+            .iter()
+            .zip(arg_types)
+            .map(|(a, t)| self.coerce(a.clone(), t, CastContext::Implicit))
+            .collect::<Result<Vec<_>>>()?;
+        let filter = call
+            .filter
+            .map(|f| self.bind_condition(f, scope, "FILTER"))
+            .transpose()?;
+        let mut order_by = Vec::with_capacity(call.order_by.len());
+        for item in call.order_by {
+            if item.with_fill.is_some() {
+                return Err(Error::unsupported("WITH FILL"));
+            }
+            let expr = self.bind_expr(&item.expr, scope)?;
+            // PostgreSQL's DISTINCT sorts by the arguments, so it can only order by them.
+            if call.distinct && !raw.contains(&expr) && !args.contains(&expr) {
+                return Err(Error::new(
+                    SqlState::InvalidColumnReference,
+                    "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list",
+                ));
+            }
+            order_by.push(super::select::sort_key(expr, &item.options)?);
+        }
+        let order_sensitive = func.order_sensitive(types.first().copied().unwrap_or(ty));
+        if !order_sensitive {
+            order_by.clear();
+        } else if call.distinct {
+            // Duplicates must be adjacent: sort by the remaining arguments after the keys.
+            for arg in &args {
+                if !order_by.iter().any(|k| k.expr == *arg) {
+                    order_by.push(SortKey {
+                        expr: arg.clone(),
+                        descending: false,
+                        nulls_first: false,
+                    });
+                }
+            }
+        }
+        Ok(AggregateCall {
+            func,
+            args,
+            distinct: call.distinct,
+            filter,
+            order_by,
+            ty,
+        })
+    }
+}
+
+/// An aggregate call as written: `func(DISTINCT args ORDER BY ...) FILTER (WHERE ...)`.
+struct AggregateSyntax<'a> {
+    func: AggregateFunction,
+    args: &'a [&'a Expr],
+    star: bool,
+    distinct: bool,
+    filter: Option<&'a Expr>,
+    order_by: &'a [ast::OrderByExpr],
 }
 
 /// `LIKE pattern ESCAPE e`: rewrites a constant pattern into the default backslash escaping,

@@ -11,6 +11,7 @@ mod ddl;
 mod dml;
 mod expr;
 mod from;
+mod grouping;
 mod index;
 mod on_conflict;
 mod recursive_cte;

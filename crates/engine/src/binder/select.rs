@@ -7,7 +7,8 @@ use sqlparser::ast::{
 };
 
 use super::data_type::type_column_name;
-use super::expr::{AggregateCollector, AGGREGATE_REF_BASE, WINDOW_REF_BASE};
+use super::expr::{AggregateCollector, AGGREGATE_REF_BASE, GROUPING_REF_BASE, WINDOW_REF_BASE};
+use super::grouping::{grouping_calls, BoundGroupBy};
 use super::scope::{Scope, ScopeColumn};
 use super::{ident_name, table_name, Binder};
 use crate::error::{Error, Result, SqlState};
@@ -287,11 +288,11 @@ impl Binder<'_> {
         {
             return Err(Error::unsupported(format!("the SELECT form {select}")));
         }
-        let distinct = match distinct {
-            None | Some(ast::Distinct::All) => false,
-            Some(ast::Distinct::Distinct) => true,
-            Some(ast::Distinct::On(_)) => return Err(Error::unsupported("DISTINCT ON")),
+        let distinct_on = match distinct {
+            Some(ast::Distinct::On(exprs)) => exprs.as_slice(),
+            None | Some(ast::Distinct::All | ast::Distinct::Distinct) => &[],
         };
+        let distinct = matches!(distinct, Some(ast::Distinct::Distinct));
         let (mut plan, scope) = self.bind_from(from)?;
         if let Some(condition) = selection {
             self.aggregate_forbidden_in = Some("WHERE");
@@ -310,14 +311,18 @@ impl Binder<'_> {
         let mut outputs = self.bind_projection(projection, &scope)?;
         let group_exprs = match group_by {
             GroupByExpr::Expressions(exprs, modifiers) if modifiers.is_empty() => exprs,
+            // MySQL's `GROUP BY a WITH ROLLUP` is not PostgreSQL syntax.
+            GroupByExpr::Expressions(_, _) => {
+                return Err(Error::syntax("syntax error at or near \"WITH\""))
+            }
             other => return Err(Error::unsupported(format!("{other}"))),
         };
         let (saved_aggregates, saved_windows) = (self.aggregates.take(), self.windows.take());
         self.aggregate_forbidden_in = Some("GROUP BY");
-        let group_by = group_exprs
-            .iter()
-            .map(|e| self.bind_group_item(e, &scope, &outputs, projection))
-            .collect::<Result<Vec<_>>>()?;
+        let BoundGroupBy {
+            keys: group_by,
+            sets: grouping_sets,
+        } = self.bind_group_by(group_exprs, &scope, &outputs, projection)?;
         self.aggregates = saved_aggregates;
         self.aggregate_forbidden_in = Some("HAVING");
         let having = having
@@ -325,23 +330,41 @@ impl Binder<'_> {
             .map(|h| self.bind_condition(h, &scope, "HAVING"))
             .transpose()?;
         self.windows = saved_windows;
+        let mut distinct_on = distinct_on
+            .iter()
+            .map(|e| self.bind_output_target(e, &scope, &outputs, "DISTINCT ON"))
+            .collect::<Result<Vec<_>>>()?;
         let mut order_keys = Vec::with_capacity(order_by.len());
         for item in order_by {
             order_keys.push(self.bind_order_item(item, &scope, &outputs)?);
         }
-        let aggregates = self.aggregates.take().map(|c| c.calls).unwrap_or_default();
+        let collector = self.aggregates.take().unwrap_or_default();
+        let grouping_calls = grouping_calls(&collector, &group_by)?;
+        let aggregates = collector.calls;
         let mut windows = self.windows.take().unwrap_or_default();
         self.aggregate_forbidden_in = None;
 
-        let grouped = !aggregates.is_empty() || !group_by.is_empty() || having.is_some();
+        let grouped = !aggregates.is_empty()
+            || !group_by.is_empty()
+            || !grouping_sets.is_empty()
+            || !grouping_calls.is_empty()
+            || having.is_some();
         if grouped {
-            let rewrite = |e: ScalarExpr| rewrite_grouped(e, &group_by, &scope);
+            let outputs_before = GroupedOutputs {
+                group_by: &group_by,
+                aggregates: aggregates.len(),
+            };
+            let rewrite = |e: ScalarExpr| rewrite_grouped(e, &outputs_before, &scope);
             for output in &mut outputs {
                 output.expr = rewrite(output.expr.clone())?;
             }
             let having = having.map(rewrite).transpose()?;
-            for key in &mut order_keys {
-                if let OrderTarget::Expr(e) = &mut key.0 {
+            for target in order_keys
+                .iter_mut()
+                .map(|k| &mut k.0)
+                .chain(&mut distinct_on)
+            {
+                if let OrderTarget::Expr(e) = target {
                     *e = rewrite(e.clone())?;
                 }
             }
@@ -360,6 +383,8 @@ impl Binder<'_> {
                 input: Box::new(plan),
                 group_by,
                 aggregates,
+                grouping_sets,
+                grouping_calls,
             };
             if let Some(predicate) = having {
                 plan = LogicalPlan::Filter {
@@ -374,8 +399,12 @@ impl Binder<'_> {
             for output in &mut outputs {
                 output.expr = window_refs_to_columns(output.expr.clone(), width);
             }
-            for key in &mut order_keys {
-                if let OrderTarget::Expr(e) = &mut key.0 {
+            for target in order_keys
+                .iter_mut()
+                .map(|k| &mut k.0)
+                .chain(&mut distinct_on)
+            {
+                if let OrderTarget::Expr(e) = target {
                     *e = window_refs_to_columns(e.clone(), width);
                 }
             }
@@ -392,62 +421,12 @@ impl Binder<'_> {
                 output.expr = self.coerce(expr, DataType::Text, CastContext::Implicit)?;
             }
         }
-        let visible = outputs.len();
-        let mut exprs: Vec<ScalarExpr> = outputs.iter().map(|o| o.expr.clone()).collect();
-        let mut sort_keys = Vec::with_capacity(order_keys.len());
-        for (target, options) in order_keys {
-            let position =
-                match target {
-                    OrderTarget::Output(i) => i,
-                    OrderTarget::Expr(e) => match exprs.iter().position(|x| *x == e) {
-                        Some(i) => i,
-                        None if distinct => return Err(Error::new(
-                            SqlState::InvalidColumnReference,
-                            "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
-                        )),
-                        None => {
-                            exprs.push(e);
-                            exprs.len() - 1
-                        }
-                    },
-                };
-            let ty = exprs[position].ty();
-            sort_keys.push(sort_key(
-                ScalarExpr::Column {
-                    index: position,
-                    ty,
-                },
-                &options,
-            )?);
-        }
-        let hidden = exprs.len() > visible;
-        let types: Vec<DataType> = exprs.iter().map(|e| e.ty()).collect();
-        plan = LogicalPlan::Project {
-            input: Box::new(plan),
-            exprs,
+        let distinct = match (distinct, distinct_on.is_empty()) {
+            (true, _) => Distinctness::All,
+            (false, true) => Distinctness::None,
+            (false, false) => Distinctness::On(distinct_on),
         };
-        if distinct {
-            plan = LogicalPlan::Distinct {
-                input: Box::new(plan),
-            };
-        }
-        if !sort_keys.is_empty() {
-            plan = LogicalPlan::Sort {
-                input: Box::new(plan),
-                keys: sort_keys,
-            };
-        }
-        if hidden {
-            plan = LogicalPlan::Project {
-                input: Box::new(plan),
-                exprs: (0..visible)
-                    .map(|index| ScalarExpr::Column {
-                        index,
-                        ty: types[index],
-                    })
-                    .collect(),
-            };
-        }
+        let plan = order_and_deduplicate(plan, &outputs, order_keys, distinct)?;
         let columns = outputs
             .into_iter()
             .map(|o| ColumnInfo {
@@ -506,7 +485,7 @@ impl Binder<'_> {
         Ok(outputs)
     }
 
-    fn bind_group_item(
+    pub(super) fn bind_group_item(
         &mut self,
         expr: &Expr,
         scope: &Scope,
@@ -552,17 +531,30 @@ impl Binder<'_> {
         if item.with_fill.is_some() {
             return Err(Error::unsupported("WITH FILL"));
         }
-        if let Some(n) = ordinal(&item.expr)? {
+        let target = self.bind_output_target(&item.expr, scope, outputs, "ORDER BY")?;
+        Ok((target, item.options.clone()))
+    }
+
+    /// An ORDER BY or DISTINCT ON item (`clause`): a select-list position, an output name,
+    /// or an expression over the input.
+    fn bind_output_target(
+        &mut self,
+        expr: &Expr,
+        scope: &Scope,
+        outputs: &[OutputItem],
+        clause: &str,
+    ) -> Result<OrderTarget> {
+        if let Some(n) = ordinal(expr)? {
             if n == 0 || n > outputs.len() {
                 return Err(Error::new(
                     SqlState::InvalidColumnReference,
-                    format!("ORDER BY position {n} is not in select list"),
+                    format!("{clause} position {n} is not in select list"),
                 ));
             }
-            return Ok((OrderTarget::Output(n - 1), item.options.clone()));
+            return Ok(OrderTarget::Output(n - 1));
         }
         // A bare name matching an output column refers to it (PostgreSQL's SQL-92 rule).
-        if let Expr::Identifier(ident) = &item.expr {
+        if let Expr::Identifier(ident) = expr {
             let name = ident_name(ident);
             let matches: Vec<usize> = outputs
                 .iter()
@@ -577,15 +569,142 @@ impl Binder<'_> {
                 {
                     return Err(Error::new(
                         SqlState::AmbiguousColumn,
-                        format!("ORDER BY \"{name}\" is ambiguous"),
+                        format!("{clause} \"{name}\" is ambiguous"),
                     ));
                 }
-                return Ok((OrderTarget::Output(first), item.options.clone()));
+                return Ok(OrderTarget::Output(first));
             }
         }
-        let expr = self.bind_expr(&item.expr, scope)?;
-        Ok((OrderTarget::Expr(expr), item.options.clone()))
+        Ok(OrderTarget::Expr(self.bind_expr(expr, scope)?))
     }
+}
+
+/// SELECT's duplicate elimination.
+enum Distinctness {
+    None,
+    All,
+    /// DISTINCT ON: the first row (in ORDER BY order) per value of these.
+    On(Vec<OrderTarget>),
+}
+
+/// Projects the select list (plus hidden ORDER BY / DISTINCT ON columns), deduplicates and
+/// sorts, then drops the hidden columns. DISTINCT deduplicates before sorting; DISTINCT ON
+/// after, keeping the first row of each group in ORDER BY order.
+fn order_and_deduplicate(
+    plan: LogicalPlan,
+    outputs: &[OutputItem],
+    order_keys: Vec<(OrderTarget, ast::OrderByOptions)>,
+    distinct: Distinctness,
+) -> Result<LogicalPlan> {
+    let visible = outputs.len();
+    let mut exprs: Vec<ScalarExpr> = outputs.iter().map(|o| o.expr.clone()).collect();
+    let all = matches!(distinct, Distinctness::All);
+    let position_of = |target: OrderTarget, exprs: &mut Vec<ScalarExpr>| match target {
+        OrderTarget::Output(i) => Some(i),
+        OrderTarget::Expr(e) => match exprs.iter().position(|x| *x == e) {
+            Some(i) => Some(i),
+            None if all => None,
+            None => {
+                exprs.push(e);
+                Some(exprs.len() - 1)
+            }
+        },
+    };
+    let mut sort_keys = Vec::with_capacity(order_keys.len());
+    for (target, options) in order_keys {
+        let position = position_of(target, &mut exprs).ok_or_else(|| {
+            Error::new(
+                SqlState::InvalidColumnReference,
+                "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
+            )
+        })?;
+        let ty = exprs[position].ty();
+        sort_keys.push(sort_key(
+            ScalarExpr::Column {
+                index: position,
+                ty,
+            },
+            &options,
+        )?);
+    }
+    let on = match distinct {
+        Distinctness::On(targets) => {
+            let mut on = Vec::with_capacity(targets.len());
+            for target in targets {
+                on.extend(position_of(target, &mut exprs));
+            }
+            check_distinct_on_order(&on, &sort_keys)?;
+            Some(on)
+        }
+        Distinctness::None | Distinctness::All => None,
+    };
+    let hidden = exprs.len() > visible;
+    let types: Vec<DataType> = exprs.iter().map(|e| e.ty()).collect();
+    let mut plan = LogicalPlan::Project {
+        input: Box::new(plan),
+        exprs,
+    };
+    if all {
+        plan = LogicalPlan::Distinct {
+            input: Box::new(plan),
+            on: Vec::new(),
+        };
+    }
+    if !sort_keys.is_empty() {
+        plan = LogicalPlan::Sort {
+            input: Box::new(plan),
+            keys: sort_keys,
+        };
+    }
+    if let Some(on) = on {
+        plan = LogicalPlan::Distinct {
+            input: Box::new(plan),
+            on,
+        };
+    }
+    if hidden {
+        plan = LogicalPlan::Project {
+            input: Box::new(plan),
+            exprs: (0..visible)
+                .map(|index| ScalarExpr::Column {
+                    index,
+                    ty: types[index],
+                })
+                .collect(),
+        };
+    }
+    Ok(plan)
+}
+
+/// PostgreSQL's rule: the DISTINCT ON columns must be the leading ORDER BY columns (in any
+/// order among themselves); ORDER BY may continue with others, and DISTINCT ON columns
+/// missing from ORDER BY are fine only when no ORDER BY column precedes them unmatched.
+fn check_distinct_on_order(on: &[usize], sort_keys: &[SortKey]) -> Result<()> {
+    let mismatch = || {
+        Error::new(
+            SqlState::InvalidColumnReference,
+            "SELECT DISTINCT ON expressions must match initial ORDER BY expressions",
+        )
+    };
+    let mut skipped = false;
+    let mut sorted = Vec::with_capacity(sort_keys.len());
+    for key in sort_keys {
+        let ScalarExpr::Column { index, .. } = key.expr else {
+            continue;
+        };
+        sorted.push(index);
+        if on.contains(&index) {
+            if skipped {
+                return Err(mismatch());
+            }
+        } else {
+            skipped = true;
+        }
+    }
+    if skipped && on.iter().any(|i| !sorted.contains(i)) {
+        return Err(mismatch());
+    }
+    Ok(())
 }
 
 /// What an ORDER BY item sorts by: an output column or another expression.
@@ -594,7 +713,7 @@ enum OrderTarget {
     Expr(ScalarExpr),
 }
 
-fn sort_key(expr: ScalarExpr, options: &ast::OrderByOptions) -> Result<SortKey> {
+pub(super) fn sort_key(expr: ScalarExpr, options: &ast::OrderByOptions) -> Result<SortKey> {
     let descending = match options.sort {
         None | Some(ast::OrderBySort::Asc) => false,
         Some(ast::OrderBySort::Desc) => true,
@@ -698,10 +817,22 @@ fn contains_aggregate(expr: &ScalarExpr) -> bool {
     found
 }
 
+/// What an expression over a grouped query's input becomes after aggregation: the group
+/// keys, then the aggregates, then the grouping() calls.
+struct GroupedOutputs<'a> {
+    group_by: &'a [ScalarExpr],
+    aggregates: usize,
+}
+
 /// Rewrites an expression over the input rows into one over the aggregate's output: group
-/// keys become their key column, aggregate references their result column; any other input
-/// column is PostgreSQL's grouping error.
-fn rewrite_grouped(expr: ScalarExpr, group_by: &[ScalarExpr], scope: &Scope) -> Result<ScalarExpr> {
+/// keys become their key column, aggregate and grouping() references their result column;
+/// any other input column is PostgreSQL's grouping error.
+fn rewrite_grouped(
+    expr: ScalarExpr,
+    outputs: &GroupedOutputs<'_>,
+    scope: &Scope,
+) -> Result<ScalarExpr> {
+    let group_by = outputs.group_by;
     if let Some(i) = group_by.iter().position(|g| *g == expr) {
         return Ok(ScalarExpr::Column {
             index: i,
@@ -710,6 +841,10 @@ fn rewrite_grouped(expr: ScalarExpr, group_by: &[ScalarExpr], scope: &Scope) -> 
     }
     match expr {
         window @ ScalarExpr::Column { index, .. } if index >= WINDOW_REF_BASE => Ok(window),
+        ScalarExpr::Column { index, ty } if index >= GROUPING_REF_BASE => Ok(ScalarExpr::Column {
+            index: group_by.len() + outputs.aggregates + (index - GROUPING_REF_BASE),
+            ty,
+        }),
         ScalarExpr::Column { index, ty } if index >= AGGREGATE_REF_BASE => Ok(ScalarExpr::Column {
             index: group_by.len() + (index - AGGREGATE_REF_BASE),
             ty,
@@ -728,7 +863,7 @@ fn rewrite_grouped(expr: ScalarExpr, group_by: &[ScalarExpr], scope: &Scope) -> 
         ScalarExpr::Subquery(subquery) if subquery.correlated => Err(Error::unsupported(
             "a correlated subquery in a grouped query's output",
         )),
-        other => other.try_map_children(&mut |e| rewrite_grouped(e, group_by, scope)),
+        other => other.try_map_children(&mut |e| rewrite_grouped(e, outputs, scope)),
     }
 }
 

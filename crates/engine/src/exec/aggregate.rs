@@ -1,151 +1,296 @@
 //! Hash aggregation: group keys are encoded into bytes and mapped to dense group ids; each
-//! aggregate keeps typed per-group state updated a batch at a time.
+//! aggregate keeps typed per-group state updated a batch at a time. DISTINCT calls whose
+//! result ignores order skip repeated (group, arguments) through a hash set; calls with an
+//! ORDER BY (and order-sensitive DISTINCT calls, which the binder gives one) buffer their
+//! rows and feed them sorted, duplicates dropped, when the input ends.
 
 use std::sync::Arc;
 
-use hashbrown::{HashMap, HashSet};
+use hashbrown::HashSet;
 
 use super::expression::evaluate;
 use super::filter::selected_rows;
+use super::group_keys::Groups;
+use super::sort::compare_keys;
 use super::{BoxedOperator, ExecContext, Operator};
 use crate::error::Result;
 use crate::function::aggregate::Accumulator;
+use crate::function::compare::compare_rows;
 use crate::plan::{AggregateCall, ScalarExpr};
-use crate::vector::{encode_row_key, split_batch, Batch, Vector};
+use crate::types::PhysicalType;
+use crate::vector::{encode_row_key, split_batch, Batch, Vector, VectorData};
+
+/// What an aggregation computes: the logical node's fields.
+pub struct AggregateSpec {
+    pub group_by: Vec<ScalarExpr>,
+    pub aggregates: Vec<AggregateCall>,
+    /// Key positions per grouping set; empty for one set of every key.
+    pub grouping_sets: Vec<Vec<usize>>,
+    /// Key positions each grouping() call tests, most significant bit first.
+    pub grouping_calls: Vec<Vec<usize>>,
+}
 
 pub struct AggregateExec {
     input: BoxedOperator,
-    group_by: Vec<ScalarExpr>,
-    aggregates: Vec<AggregateCall>,
+    spec: AggregateSpec,
     output: Option<std::vec::IntoIter<Batch>>,
 }
 
 impl AggregateExec {
-    pub fn new(
-        input: BoxedOperator,
-        group_by: Vec<ScalarExpr>,
-        aggregates: Vec<AggregateCall>,
-    ) -> AggregateExec {
+    pub fn new(input: BoxedOperator, spec: AggregateSpec) -> AggregateExec {
         AggregateExec {
             input,
-            group_by,
-            aggregates,
+            spec,
             output: None,
         }
     }
 
     fn run(&mut self, ctx: &ExecContext) -> Result<Vec<Batch>> {
-        let mut accumulators = self
+        let spec = &self.spec;
+        let all_keys: Vec<usize> = (0..spec.group_by.len()).collect();
+        let sets: Vec<&[usize]> = if spec.grouping_sets.is_empty() {
+            vec![&all_keys]
+        } else {
+            spec.grouping_sets.iter().map(Vec::as_slice).collect()
+        };
+        let mut calls = spec
             .aggregates
             .iter()
-            .map(|a| Accumulator::new(a.func, a.arg.as_ref().map_or(a.ty, |e| e.ty())))
+            .map(CallState::new)
             .collect::<Result<Vec<_>>>()?;
-        let mut keys: Vec<Vector> = self
-            .group_by
+        let key_types: Vec<PhysicalType> =
+            spec.group_by.iter().map(|e| e.ty().physical()).collect();
+        let mut groups = Groups::new(&key_types, &sets);
+        // A set without keys has its one group (and output row) even on empty input.
+        let empty_set_groups: Vec<Option<u32>> = sets
             .iter()
-            .map(|e| Vector::with_capacity(e.ty().physical(), 0))
+            .enumerate()
+            .map(|(set, keys)| keys.is_empty().then(|| groups.add_absent(set)))
             .collect();
-        let mut group_ids: HashMap<Box<[u8]>, u32> = HashMap::new();
-        let mut groups = if self.group_by.is_empty() { 1 } else { 0 };
-        accumulators.iter_mut().for_each(|a| a.resize(groups));
         let mut row_groups: Vec<u32> = Vec::new();
-        let mut distinct_seen: Vec<HashSet<Box<[u8]>>> =
-            self.aggregates.iter().map(|_| HashSet::new()).collect();
-        let mut key_buf = Vec::new();
         while let Some(batch) = self.input.next(ctx)? {
-            row_groups.clear();
-            if self.group_by.is_empty() {
-                row_groups.resize(batch.len(), 0);
-            } else {
-                let key_values = self
-                    .group_by
-                    .iter()
-                    .map(|e| evaluate(e, &batch, ctx))
-                    .collect::<Result<Vec<_>>>()?;
-                let key_refs: Vec<&Vector> = key_values.iter().map(|v| v.as_ref()).collect();
-                for row in 0..batch.len() {
-                    key_buf.clear();
-                    encode_row_key(&key_refs, row, &mut key_buf);
-                    let id = match group_ids.get(key_buf.as_slice()) {
-                        Some(&id) => id,
-                        None => {
-                            let id = groups as u32;
-                            groups += 1;
-                            group_ids.insert(key_buf.as_slice().into(), id);
-                            for (key, source) in keys.iter_mut().zip(&key_refs) {
-                                key.push_from(source, row);
-                            }
-                            id
-                        }
-                    };
-                    row_groups.push(id);
+            let key_values = spec
+                .group_by
+                .iter()
+                .map(|e| evaluate(e, &batch, ctx))
+                .collect::<Result<Vec<_>>>()?;
+            let inputs = calls
+                .iter()
+                .zip(&spec.aggregates)
+                .map(|(_, call)| CallInput::evaluate(call, &batch, ctx))
+                .collect::<Result<Vec<_>>>()?;
+            for (set, keys) in sets.iter().enumerate() {
+                row_groups.clear();
+                match empty_set_groups[set] {
+                    Some(id) => row_groups.resize(batch.len(), id),
+                    None => groups.assign(set, keys, &key_values, batch.len(), &mut row_groups)?,
                 }
-                accumulators.iter_mut().for_each(|a| a.resize(groups));
-            }
-            for ((acc, call), seen) in accumulators
-                .iter_mut()
-                .zip(&self.aggregates)
-                .zip(&mut distinct_seen)
-            {
-                let input = match &call.arg {
-                    Some(arg) => Some(evaluate(arg, &batch, ctx)?),
-                    None => None,
-                };
-                match counted_rows(call, &batch, input.as_deref(), &row_groups, seen, ctx)? {
-                    None => acc.update(&row_groups, input.as_deref(), batch.len())?,
-                    Some(rows) => {
-                        let groups: Vec<u32> =
-                            rows.iter().map(|&r| row_groups[r as usize]).collect();
-                        let input = input.map(|v| v.gather(&rows));
-                        acc.update(&groups, input.as_ref(), rows.len())?;
-                    }
+                for ((state, call), input) in calls.iter_mut().zip(&spec.aggregates).zip(&inputs) {
+                    state.acc.resize(groups.len());
+                    state.update(call, input, &row_groups)?;
                 }
             }
         }
-        let mut columns: Vec<Arc<Vector>> = keys.into_iter().map(Arc::new).collect();
-        for acc in accumulators {
-            columns.push(Arc::new(acc.finish()?));
+        let group_count = groups.len();
+        let mut columns: Vec<Arc<Vector>> = groups.keys.into_iter().map(Arc::new).collect();
+        for (mut state, call) in calls.into_iter().zip(&spec.aggregates) {
+            state.acc.resize(group_count);
+            columns.push(Arc::new(state.finish(call)?));
         }
-        if groups == 0 {
+        for tested in &spec.grouping_calls {
+            let masks = groups
+                .set_of_group
+                .iter()
+                .map(|&set| grouping_mask(tested, sets[set as usize]))
+                .collect();
+            columns.push(Arc::new(Vector::new(VectorData::Int32(masks), None)));
+        }
+        if group_count == 0 {
             return Ok(Vec::new());
         }
-        Ok(split_batch(Batch::new(columns, groups)))
+        Ok(split_batch(Batch::new(columns, group_count)))
     }
 }
 
-/// The rows of `batch` an aggregate call takes in, when not all: those passing its FILTER,
-/// and for DISTINCT only the first occurrence of each (group, value).
-fn counted_rows(
-    call: &AggregateCall,
-    batch: &Batch,
-    input: Option<&Vector>,
-    row_groups: &[u32],
-    seen: &mut HashSet<Box<[u8]>>,
-    ctx: &ExecContext,
-) -> Result<Option<Vec<u32>>> {
-    if call.filter.is_none() && !call.distinct {
-        return Ok(None);
-    }
-    let mut rows = match &call.filter {
-        Some(filter) => selected_rows(batch, filter, ctx)?,
-        None => (0..batch.len() as u32).collect(),
-    };
-    if let (true, Some(input)) = (call.distinct, input) {
-        let mut key = Vec::new();
-        rows.retain(|&row| {
-            key.clear();
-            key.extend_from_slice(&row_groups[row as usize].to_le_bytes());
-            if encode_row_key(&[input], row as usize, &mut key) {
-                return false; // NULLs are not counted anyway.
-            }
-            if seen.contains(key.as_slice()) {
-                return false;
-            }
-            seen.insert(key.as_slice().into());
-            true
+/// grouping(): bit i (counting from the last argument) is set when that key is not in the
+/// group's set.
+fn grouping_mask(tested: &[usize], set: &[usize]) -> i32 {
+    tested
+        .iter()
+        .fold(0, |mask, key| (mask << 1) | i32::from(!set.contains(key)))
+}
+
+/// One aggregate call's run state.
+struct CallState {
+    acc: Accumulator,
+    /// DISTINCT without ORDER BY: the (group, arguments) keys counted so far.
+    seen: HashSet<Box<[u8]>>,
+    /// With ORDER BY: every counted row, fed to `acc` sorted at the end.
+    buffer: Option<OrderedRows>,
+}
+
+/// The rows an ordered aggregate call counts: group, arguments and sort keys.
+struct OrderedRows {
+    groups: Vec<u32>,
+    args: Vec<Vector>,
+    keys: Vec<Vector>,
+}
+
+impl CallState {
+    fn new(call: &AggregateCall) -> Result<CallState> {
+        let arg_type = call.args.first().map_or(call.ty, |e| e.ty());
+        let buffer = (!call.order_by.is_empty()).then(|| OrderedRows {
+            groups: Vec::new(),
+            args: physical_vectors(call.args.iter()),
+            keys: physical_vectors(call.order_by.iter().map(|k| &k.expr)),
         });
+        Ok(CallState {
+            acc: Accumulator::new(call.func, arg_type)?,
+            seen: HashSet::new(),
+            buffer,
+        })
     }
-    Ok(Some(rows))
+
+    /// Takes in one evaluated input batch whose rows belong to `row_groups`.
+    fn update(
+        &mut self,
+        call: &AggregateCall,
+        input: &CallInput,
+        row_groups: &[u32],
+    ) -> Result<()> {
+        let mut rows = input.rows.clone();
+        if let Some(buffer) = &mut self.buffer {
+            return buffer.push(row_groups, &input.args, &input.keys, rows.as_deref());
+        }
+        if call.distinct {
+            let all = || (0..row_groups.len() as u32).collect();
+            let mut candidates: Vec<u32> = rows.take().unwrap_or_else(all);
+            let arg_refs: Vec<&Vector> = input.args.iter().map(|a| a.as_ref()).collect();
+            let mut key = Vec::new();
+            candidates.retain(|&row| {
+                key.clear();
+                key.extend_from_slice(&row_groups[row as usize].to_le_bytes());
+                // Rows with a NULL argument are not counted anyway.
+                !encode_row_key(&arg_refs, row as usize, &mut key)
+                    && self.seen.insert(key.as_slice().into())
+            });
+            rows = Some(candidates);
+        }
+        match rows {
+            None => {
+                let arg_refs: Vec<&Vector> = input.args.iter().map(|a| a.as_ref()).collect();
+                self.acc.update(row_groups, &arg_refs)
+            }
+            Some(rows) => {
+                let groups: Vec<u32> = rows.iter().map(|&r| row_groups[r as usize]).collect();
+                let gathered: Vec<Vector> = input.args.iter().map(|a| a.gather(&rows)).collect();
+                let arg_refs: Vec<&Vector> = gathered.iter().collect();
+                self.acc.update(&groups, &arg_refs)
+            }
+        }
+    }
+
+    fn finish(mut self, call: &AggregateCall) -> Result<Vector> {
+        if let Some(buffer) = self.buffer.take() {
+            buffer.feed(call, &mut self.acc)?;
+        }
+        self.acc.finish()
+    }
+}
+
+/// One aggregate call's view of an input batch, evaluated once for every grouping set:
+/// its arguments, its ORDER BY keys and the rows its FILTER keeps (`None`: all).
+struct CallInput {
+    args: Vec<Arc<Vector>>,
+    keys: Vec<Arc<Vector>>,
+    rows: Option<Vec<u32>>,
+}
+
+impl CallInput {
+    fn evaluate(call: &AggregateCall, batch: &Batch, ctx: &ExecContext) -> Result<CallInput> {
+        let evaluate_all = |exprs: &mut dyn Iterator<Item = &ScalarExpr>| {
+            exprs
+                .map(|e| evaluate(e, batch, ctx))
+                .collect::<Result<Vec<_>>>()
+        };
+        Ok(CallInput {
+            args: evaluate_all(&mut call.args.iter())?,
+            keys: evaluate_all(&mut call.order_by.iter().map(|k| &k.expr))?,
+            rows: match &call.filter {
+                Some(filter) => Some(selected_rows(batch, filter, ctx)?),
+                None => None,
+            },
+        })
+    }
+}
+
+fn physical_vectors<'a>(exprs: impl Iterator<Item = &'a ScalarExpr>) -> Vec<Vector> {
+    exprs
+        .map(|e| Vector::with_capacity(e.ty().physical(), 0))
+        .collect()
+}
+
+impl OrderedRows {
+    fn push(
+        &mut self,
+        row_groups: &[u32],
+        args: &[Arc<Vector>],
+        keys: &[Arc<Vector>],
+        rows: Option<&[u32]>,
+    ) -> Result<()> {
+        let append = |targets: &mut Vec<Vector>, sources: &[Arc<Vector>]| {
+            for (target, source) in targets.iter_mut().zip(sources) {
+                match rows {
+                    Some(rows) => target.extend(&source.gather(rows)),
+                    None => target.extend(source),
+                }
+            }
+        };
+        append(&mut self.args, args);
+        append(&mut self.keys, keys);
+        match rows {
+            Some(rows) => self
+                .groups
+                .extend(rows.iter().map(|&r| row_groups[r as usize])),
+            None => self.groups.extend_from_slice(row_groups),
+        }
+        Ok(())
+    }
+
+    /// Sorts the rows by group and the call's ORDER BY, drops repeated argument tuples for
+    /// DISTINCT, and feeds the rest to `acc` in that order.
+    fn feed(self, call: &AggregateCall, acc: &mut Accumulator) -> Result<()> {
+        let keys: Vec<Arc<Vector>> = self.keys.into_iter().map(Arc::new).collect();
+        let mut order: Vec<u32> = (0..self.groups.len() as u32).collect();
+        order.sort_by(|&a, &b| {
+            let (a, b) = (a as usize, b as usize);
+            self.groups[a]
+                .cmp(&self.groups[b])
+                .then_with(|| compare_keys(&call.order_by, &keys, a, b))
+        });
+        if call.distinct {
+            let same_args = |a: usize, b: usize| {
+                self.args
+                    .iter()
+                    .all(|v| match (v.is_valid(a), v.is_valid(b)) {
+                        (true, true) => compare_rows(v, a, v, b).is_eq(),
+                        (valid_a, valid_b) => valid_a == valid_b,
+                    })
+            };
+            let mut previous: Option<usize> = None;
+            order.retain(|&row| {
+                let row = row as usize;
+                let repeated = previous
+                    .is_some_and(|p| self.groups[p] == self.groups[row] && same_args(p, row));
+                previous = Some(row);
+                !repeated
+            });
+        }
+        let groups: Vec<u32> = order.iter().map(|&r| self.groups[r as usize]).collect();
+        let args: Vec<Vector> = self.args.iter().map(|a| a.gather(&order)).collect();
+        let arg_refs: Vec<&Vector> = args.iter().collect();
+        acc.update(&groups, &arg_refs)
+    }
 }
 
 impl Operator for AggregateExec {

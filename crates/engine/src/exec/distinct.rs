@@ -1,37 +1,57 @@
-//! DISTINCT: passes on the first occurrence of each row.
+//! DISTINCT and DISTINCT ON: passes on the first occurrence of each row, or of each value of
+//! the DISTINCT ON columns (the input arrives sorted by ORDER BY, so it is the first row of
+//! its group in that order).
 
-use hashbrown::HashSet;
-
+use super::group_keys::Groups;
 use super::{BoxedOperator, ExecContext, Operator};
 use crate::error::Result;
-use crate::vector::{encode_row_key, Batch, Vector};
+use crate::vector::Batch;
 
 pub struct DistinctExec {
     input: BoxedOperator,
-    seen: HashSet<Box<[u8]>>,
+    /// The columns that identify duplicates; all when empty.
+    on: Vec<usize>,
+    /// The distinct keys so far, as group ids (built from the first batch's column types).
+    seen: Option<Groups>,
+    ids: Vec<u32>,
 }
 
 impl DistinctExec {
-    pub fn new(input: BoxedOperator) -> DistinctExec {
+    pub fn new(input: BoxedOperator, on: Vec<usize>) -> DistinctExec {
         DistinctExec {
             input,
-            seen: HashSet::new(),
+            on,
+            seen: None,
+            ids: Vec::new(),
         }
     }
 }
 
 impl Operator for DistinctExec {
     fn next(&mut self, ctx: &ExecContext) -> Result<Option<Batch>> {
-        let mut key = Vec::new();
         while let Some(batch) = self.input.next(ctx)? {
-            let columns: Vec<&Vector> = batch.columns.iter().map(|c| c.as_ref()).collect();
+            if self.on.is_empty() {
+                self.on = (0..batch.columns.len()).collect();
+            }
+            let seen = self.seen.get_or_insert_with(|| {
+                let types: Vec<_> = self
+                    .on
+                    .iter()
+                    .map(|&i| batch.columns[i].data.physical())
+                    .collect();
+                Groups::new(&types, &[&(0..types.len()).collect::<Vec<_>>()])
+            });
+            let keys: Vec<_> = self.on.iter().map(|&i| batch.columns[i].clone()).collect();
+            let all_keys: Vec<usize> = (0..keys.len()).collect();
+            let mut next_new = seen.len() as u32;
+            self.ids.clear();
+            seen.assign(0, &all_keys, &keys, batch.len(), &mut self.ids)?;
+            // Ids are handed out in row order, so a key's first row carries the next new id.
             let mut rows = Vec::new();
-            for row in 0..batch.len() {
-                key.clear();
-                encode_row_key(&columns, row, &mut key);
-                if !self.seen.contains(key.as_slice()) {
-                    self.seen.insert(key.as_slice().into());
+            for (row, &id) in self.ids.iter().enumerate() {
+                if id == next_new {
                     rows.push(row as u32);
+                    next_new += 1;
                 }
             }
             if !rows.is_empty() {

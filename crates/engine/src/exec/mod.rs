@@ -8,6 +8,7 @@ mod distinct;
 pub mod expression;
 mod filter;
 mod generate_series;
+mod group_keys;
 mod hash_join;
 pub mod index;
 mod index_lookup;
@@ -38,7 +39,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-pub use aggregate::AggregateExec;
+pub use aggregate::{AggregateExec, AggregateSpec};
 pub use distinct::DistinctExec;
 pub use filter::FilterExec;
 pub use generate_series::GenerateSeriesExec;

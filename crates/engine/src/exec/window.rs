@@ -256,7 +256,7 @@ fn compute(call: &WindowCall, layout: &Layout, args: &[Arc<Vector>]) -> Result<V
         WindowFunction::FirstValue | WindowFunction::LastValue | WindowFunction::NthValue => {
             frame_value(call, layout, args)?
         }
-        WindowFunction::Aggregate(func) => aggregate(call, func, layout, args.first())?,
+        WindowFunction::Aggregate(func) => aggregate(call, func, layout, args)?,
     })
 }
 
@@ -372,10 +372,10 @@ fn aggregate(
     call: &WindowCall,
     func: AggregateFunction,
     layout: &Layout,
-    arg: Option<&Arc<Vector>>,
+    args: &[Arc<Vector>],
 ) -> Result<Vector> {
     let n = layout.order.len();
-    let func = if arg.is_none() {
+    let func = if args.is_empty() {
         AggregateFunction::CountStar
     } else {
         func
@@ -397,8 +397,9 @@ fn aggregate(
         let Some(state) = acc.as_mut() else { continue };
         if end > added_until {
             let rows = &layout.order[added_until..end];
-            let input = arg.map(|a| a.gather(rows));
-            state.update(&vec![0; rows.len()], input.as_ref(), rows.len())?;
+            let inputs: Vec<Vector> = args.iter().map(|a| a.gather(rows)).collect();
+            let inputs: Vec<&Vector> = inputs.iter().collect();
+            state.update(&vec![0; rows.len()], &inputs)?;
             added_until = end;
         }
         values[layout.order[pos] as usize] = state.value(0)?;

@@ -62,7 +62,11 @@ impl WindowFunction {
             (WindowFunction::FirstValue | WindowFunction::LastValue, Some(t), 1) => (vec![t], t),
             (WindowFunction::NthValue, Some(t), 2) => (vec![t, T::Int32], t),
             (WindowFunction::Aggregate(AggregateFunction::Count), None, 0) => (vec![], T::Int64),
-            (WindowFunction::Aggregate(f), Some(t), 1) => (vec![t], f.return_type(t)?),
+            (WindowFunction::Aggregate(f), Some(t), 1) => f.signature(&[t])?,
+            // string_agg(value, delimiter): the delimiter is text like the value.
+            (WindowFunction::Aggregate(f @ AggregateFunction::StringAgg), Some(t), 2) => {
+                f.signature(&[t, T::Text])?
+            }
             _ => return None,
         })
     }

@@ -171,15 +171,23 @@ fn grouped_subquery(subquery: &Subquery) -> Option<(LogicalPlan, Vec<ScalarExpr>
         input: filter,
         group_by,
         aggregates,
+        grouping_sets,
+        grouping_calls,
     } = input.as_ref()
     else {
         return None;
     };
-    if !group_by.is_empty() || mentions_outer(value) {
+    if !group_by.is_empty()
+        || !grouping_sets.is_empty()
+        || !grouping_calls.is_empty()
+        || mentions_outer(value)
+    {
         return None;
     }
     if aggregates.iter().any(|a| {
-        a.arg.as_ref().is_some_and(mentions_outer) || a.filter.as_ref().is_some_and(mentions_outer)
+        a.args.iter().any(mentions_outer)
+            || a.filter.as_ref().is_some_and(mentions_outer)
+            || a.order_by.iter().any(|k| mentions_outer(&k.expr))
     }) {
         return None;
     }
@@ -219,6 +227,8 @@ fn grouped_subquery(subquery: &Subquery) -> Option<(LogicalPlan, Vec<ScalarExpr>
             input: Box::new(correlation.input),
             group_by: correlation.inner_keys,
             aggregates: aggregates.clone(),
+            grouping_sets: Vec::new(),
+            grouping_calls: Vec::new(),
         }),
         exprs: derived_exprs,
     };
@@ -311,6 +321,7 @@ fn exists_keys(subquery: &Subquery) -> Option<(LogicalPlan, Vec<ScalarExpr>)> {
             input: Box::new(correlation.input),
             exprs,
         }),
+        on: Vec::new(),
     };
     Some((derived, correlation.outer_keys))
 }

@@ -69,10 +69,14 @@ pub(crate) fn map_inputs(
             input,
             group_by,
             aggregates,
+            grouping_sets,
+            grouping_calls,
         } => LogicalPlan::Aggregate {
             input: boxed(input)?,
             group_by,
             aggregates,
+            grouping_sets,
+            grouping_calls,
         },
         LogicalPlan::Sort { input, keys } => LogicalPlan::Sort {
             input: boxed(input)?,
@@ -87,8 +91,9 @@ pub(crate) fn map_inputs(
             limit,
             offset,
         },
-        LogicalPlan::Distinct { input } => LogicalPlan::Distinct {
+        LogicalPlan::Distinct { input, on } => LogicalPlan::Distinct {
             input: boxed(input)?,
+            on,
         },
         LogicalPlan::LateralJoin {
             left,

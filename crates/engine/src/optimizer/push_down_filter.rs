@@ -91,8 +91,10 @@ fn push_into(plan: LogicalPlan, predicates: Vec<ScalarExpr>) -> LogicalPlan {
             input: Box::new(push_into(*input, movable)),
             keys,
         },
-        LogicalPlan::Distinct { input } => LogicalPlan::Distinct {
+        // Not through DISTINCT ON: filtering first could make another row the first.
+        LogicalPlan::Distinct { input, on } if on.is_empty() => LogicalPlan::Distinct {
             input: Box::new(push_into(*input, movable)),
+            on,
         },
         other => filter(other, movable),
     };

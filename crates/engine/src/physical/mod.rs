@@ -6,9 +6,9 @@ mod join_keys;
 use std::sync::Arc;
 
 use crate::exec::{
-    AggregateExec, BoxedOperator, DistinctExec, FilterExec, GenerateSeriesExec, HashJoinExec,
-    HashJoinSpec, LimitExec, NestedLoopJoinExec, ProjectExec, RecursiveCteExec, ScanExec,
-    SetOperationExec, SortExec, ValuesExec, WindowExec,
+    AggregateExec, AggregateSpec, BoxedOperator, DistinctExec, FilterExec, GenerateSeriesExec,
+    HashJoinExec, HashJoinSpec, LimitExec, NestedLoopJoinExec, ProjectExec, RecursiveCteExec,
+    ScanExec, SetOperationExec, SortExec, ValuesExec, WindowExec,
 };
 use crate::exec::{
     IndexLookupExec, InstrumentedExec, LateralJoinExec, OperatorStats, SharedCteExec, TopNExec,
@@ -112,7 +112,7 @@ pub fn estimate_rows(plan: &LogicalPlan, state: &DbState) -> f64 {
             1.0
         }
         LogicalPlan::Aggregate { input, .. } => (estimate_rows(input, state) / 10.0).max(1.0),
-        LogicalPlan::Distinct { input } => (estimate_rows(input, state) / 2.0).max(1.0),
+        LogicalPlan::Distinct { input, .. } => (estimate_rows(input, state) / 2.0).max(1.0),
         LogicalPlan::Limit { input, limit, .. } => {
             let input = estimate_rows(input, state);
             match limit {
@@ -251,10 +251,16 @@ fn build_node(
             input,
             group_by,
             aggregates,
+            grouping_sets,
+            grouping_calls,
         } => Box::new(AggregateExec::new(
             create_operator(input),
-            group_by.clone(),
-            aggregates.clone(),
+            AggregateSpec {
+                group_by: group_by.clone(),
+                aggregates: aggregates.clone(),
+                grouping_sets: grouping_sets.clone(),
+                grouping_calls: grouping_calls.clone(),
+            },
         )),
         LogicalPlan::Sort { input, keys } => Box::new(SortExec::new(
             create_operator(input),
@@ -335,7 +341,9 @@ fn build_node(
             calls.clone(),
             physical_types(input),
         )),
-        LogicalPlan::Distinct { input } => Box::new(DistinctExec::new(create_operator(input))),
+        LogicalPlan::Distinct { input, on } => {
+            Box::new(DistinctExec::new(create_operator(input), on.clone()))
+        }
         LogicalPlan::SetOperation {
             left,
             right,

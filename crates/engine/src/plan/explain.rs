@@ -48,9 +48,18 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
             input,
             group_by,
             aggregates,
+            grouping_sets,
+            grouping_calls: _,
         } => {
             let names: Vec<&str> = aggregates.iter().map(|a| a.func.name()).collect();
-            let line = if group_by.is_empty() {
+            let line = if !grouping_sets.is_empty() {
+                format!(
+                    "MixedAggregate (keys: {}; sets: {}; {})",
+                    group_by.len(),
+                    grouping_sets.len(),
+                    names.join(", ")
+                )
+            } else if group_by.is_empty() {
                 format!("Aggregate ({})", names.join(", "))
             } else {
                 format!(
@@ -63,7 +72,13 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
         }
         LogicalPlan::Sort { input, keys } => (format!("Sort (keys: {})", keys.len()), vec![input]),
         LogicalPlan::Limit { input, .. } => ("Limit".into(), vec![input]),
-        LogicalPlan::Distinct { input } => ("HashDistinct".into(), vec![input]),
+        LogicalPlan::Distinct { input, on } if on.is_empty() => {
+            ("HashDistinct".into(), vec![input])
+        }
+        LogicalPlan::Distinct { input, on } => (
+            format!("Unique (DISTINCT ON {} columns)", on.len()),
+            vec![input],
+        ),
         LogicalPlan::SharedCte { .. } => ("CTE Scan".into(), vec![]),
         LogicalPlan::LateralJoin { left, kind, .. } => (
             format!("Nested Loop {} Join Lateral", join_kind(*kind)),

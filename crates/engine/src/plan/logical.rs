@@ -22,12 +22,16 @@ pub struct ColumnInfo {
 #[derive(Debug, Clone, PartialEq)]
 pub struct AggregateCall {
     pub func: AggregateFunction,
-    /// `None` for `count(*)`.
-    pub arg: Option<ScalarExpr>,
-    /// Each distinct argument value counts once per group.
+    /// The arguments; none for `count(*)`.
+    pub args: Vec<ScalarExpr>,
+    /// Each distinct argument tuple counts once per group.
     pub distinct: bool,
     /// `FILTER (WHERE ...)`: only rows where it is true count.
     pub filter: Option<ScalarExpr>,
+    /// The order rows reach the aggregate in (ORDER BY inside the call); empty when the
+    /// order cannot change the result. A DISTINCT call of an order-sensitive aggregate
+    /// sorts by its arguments, as PostgreSQL's sort-based DISTINCT does.
+    pub order_by: Vec<SortKey>,
     pub ty: DataType,
 }
 
@@ -94,11 +98,17 @@ pub enum LogicalPlan {
         input: Box<LogicalPlan>,
         exprs: Vec<ScalarExpr>,
     },
-    /// Output: the group keys, then the aggregates.
+    /// Output: the group keys, then the aggregates, then one int4 per grouping() call.
     Aggregate {
         input: Box<LogicalPlan>,
         group_by: Vec<ScalarExpr>,
         aggregates: Vec<AggregateCall>,
+        /// GROUPING SETS: the `group_by` positions of each set; a key outside a row's set
+        /// is NULL in it. Empty for a plain GROUP BY (one set of every key).
+        grouping_sets: Vec<Vec<usize>>,
+        /// grouping(...) calls as the `group_by` positions they test, most significant bit
+        /// first: a bit is 1 when that key is not in the row's grouping set.
+        grouping_calls: Vec<Vec<usize>>,
     },
     Sort {
         input: Box<LogicalPlan>,
@@ -110,8 +120,11 @@ pub enum LogicalPlan {
         limit: Option<ScalarExpr>,
         offset: Option<ScalarExpr>,
     },
+    /// The first row of each set of rows equal in the columns `on` (all columns when
+    /// empty); DISTINCT ON relies on the input being sorted to make "first" meaningful.
     Distinct {
         input: Box<LogicalPlan>,
+        on: Vec<usize>,
     },
     /// A set-returning function in FROM; its arguments read no column.
     TableFunction {
@@ -128,10 +141,7 @@ pub enum LogicalPlan {
         condition: Option<ScalarExpr>,
     },
     /// A WITH query: computed once per statement however often it is read.
-    SharedCte {
-        id: usize,
-        input: Box<LogicalPlan>,
-    },
+    SharedCte { id: usize, input: Box<LogicalPlan> },
     /// WITH RECURSIVE: `base`, then `recursive` run over the rows the previous round added
     /// (read through `WorkTable { id }`) until a round adds none.
     RecursiveCte {
@@ -142,10 +152,7 @@ pub enum LogicalPlan {
         all: bool,
     },
     /// The rows of the current round of recursive CTE `id`.
-    WorkTable {
-        id: usize,
-        types: Vec<DataType>,
-    },
+    WorkTable { id: usize, types: Vec<DataType> },
     /// Output: the input columns, then one column per window function call.
     Window {
         input: Box<LogicalPlan>,
@@ -200,7 +207,7 @@ impl LogicalPlan {
             LogicalPlan::Filter { input, .. }
             | LogicalPlan::Sort { input, .. }
             | LogicalPlan::Limit { input, .. }
-            | LogicalPlan::Distinct { input } => input.output_types(),
+            | LogicalPlan::Distinct { input, .. } => input.output_types(),
             LogicalPlan::Project { exprs, .. } => exprs.iter().map(|e| e.ty()).collect(),
             LogicalPlan::Join { left, right, .. }
             | LogicalPlan::LateralJoin { left, right, .. } => {
@@ -211,11 +218,13 @@ impl LogicalPlan {
             LogicalPlan::Aggregate {
                 group_by,
                 aggregates,
+                grouping_calls,
                 ..
             } => group_by
                 .iter()
                 .map(|e| e.ty())
                 .chain(aggregates.iter().map(|a| a.ty))
+                .chain(grouping_calls.iter().map(|_| DataType::Int32))
                 .collect(),
         }
     }
@@ -341,7 +350,7 @@ impl LogicalPlan {
             | LogicalPlan::Aggregate { input, .. }
             | LogicalPlan::Sort { input, .. }
             | LogicalPlan::Limit { input, .. }
-            | LogicalPlan::Distinct { input }
+            | LogicalPlan::Distinct { input, .. }
             | LogicalPlan::SharedCte { input, .. }
             | LogicalPlan::Window { input, .. } => vec![input],
             LogicalPlan::SetOperation { left, right, .. }
@@ -372,11 +381,12 @@ impl LogicalPlan {
                 ..
             } => group_by
                 .iter()
-                .chain(
-                    aggregates
+                .chain(aggregates.iter().flat_map(|a| {
+                    a.args
                         .iter()
-                        .flat_map(|a| a.arg.iter().chain(a.filter.iter())),
-                )
+                        .chain(a.filter.iter())
+                        .chain(a.order_by.iter().map(|k| &k.expr))
+                }))
                 .collect(),
             LogicalPlan::Sort { keys, .. } => keys.iter().map(|k| &k.expr).collect(),
             LogicalPlan::Limit { limit, offset, .. } => limit.iter().chain(offset.iter()).collect(),

@@ -1,0 +1,406 @@
+//! The groups of a hash aggregation: each row's dense group id per grouping set, and the key
+//! values of every group (NULL for keys outside the group's set).
+//!
+//! Group ids come from one of three indexes, chosen once per query. A single integer-like
+//! key (the common `GROUP BY k`) maps values straight to ids: through a vector indexed by
+//! `value - base` while the values span a small range, through a `HashMap<i64, u32>` once
+//! they do not. A single text key hashes the string and compares against the stored group
+//! keys. Everything else (several keys, grouping sets) encodes the keys into bytes. None of
+//! them allocates per row.
+
+use std::hash::BuildHasher;
+use std::sync::Arc;
+
+use hashbrown::{DefaultHashBuilder, HashMap, HashTable};
+
+use crate::error::{Error, Result};
+use crate::types::PhysicalType;
+use crate::vector::{encode_row_key, Vector, VectorData};
+
+/// Widest value range the direct index covers (4 bytes per slot: 256 KiB).
+const DIRECT_SPAN_MAX: u64 = 1 << 16;
+const NO_GROUP: u32 = u32::MAX;
+
+pub(super) struct Groups {
+    /// Key values of every group, one vector per GROUP BY key.
+    pub(super) keys: Vec<Vector>,
+    /// The grouping set of every group.
+    pub(super) set_of_group: Vec<u32>,
+    index: Index,
+    /// Several grouping sets: their index is part of the encoded key.
+    tag_sets: bool,
+    key_buf: Vec<u8>,
+}
+
+enum Index {
+    Int(IntIndex),
+    Text(TextIndex),
+    Encoded(HashMap<Box<[u8]>, u32>),
+}
+
+impl Groups {
+    pub(super) fn new(key_types: &[PhysicalType], sets: &[&[usize]]) -> Groups {
+        let single = match (sets, key_types) {
+            ([set], [ty]) if set.len() == 1 => Some(*ty),
+            _ => None,
+        };
+        let index = match single {
+            Some(
+                PhysicalType::Int16
+                | PhysicalType::Int32
+                | PhysicalType::Int64
+                | PhysicalType::Date
+                | PhysicalType::Timestamp
+                | PhysicalType::TimestampTz,
+            ) => Index::Int(IntIndex::default()),
+            Some(PhysicalType::Text) => Index::Text(TextIndex::default()),
+            Some(
+                PhysicalType::Bool
+                | PhysicalType::Float32
+                | PhysicalType::Float64
+                | PhysicalType::Interval
+                | PhysicalType::Numeric,
+            )
+            | None => Index::Encoded(HashMap::new()),
+        };
+        Groups {
+            keys: key_types
+                .iter()
+                .map(|&ty| Vector::with_capacity(ty, 0))
+                .collect(),
+            set_of_group: Vec::new(),
+            index,
+            tag_sets: sets.len() > 1,
+            key_buf: Vec::new(),
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.set_of_group.len()
+    }
+
+    /// A group of set `set` whose keys are all absent (NULL): the one group of a set
+    /// without keys.
+    pub(super) fn add_absent(&mut self, set: usize) -> u32 {
+        self.keys.iter_mut().for_each(Vector::push_null);
+        self.set_of_group.push(set as u32);
+        self.set_of_group.len() as u32 - 1
+    }
+
+    /// Appends to `out` the group id in set `set` (keys `set_keys`) of each of `rows` rows
+    /// whose key values are `key_values`, creating groups as needed.
+    pub(super) fn assign(
+        &mut self,
+        set: usize,
+        set_keys: &[usize],
+        key_values: &[Arc<Vector>],
+        rows: usize,
+        out: &mut Vec<u32>,
+    ) -> Result<()> {
+        match &mut self.index {
+            Index::Int(index) => {
+                let column = &key_values[set_keys[0]];
+                let mut new_group = NewGroup {
+                    key: &mut self.keys[set_keys[0]],
+                    set_of_group: &mut self.set_of_group,
+                    set,
+                    column,
+                };
+                match &column.data {
+                    VectorData::Int16(v) => index.assign(v, &mut new_group, out),
+                    VectorData::Int32(v) | VectorData::Date(v) => {
+                        index.assign(v, &mut new_group, out)
+                    }
+                    VectorData::Int64(v)
+                    | VectorData::Timestamp(v)
+                    | VectorData::TimestampTz(v) => index.assign(v, &mut new_group, out),
+                    VectorData::Bool(_)
+                    | VectorData::Interval(_)
+                    | VectorData::Float32(_)
+                    | VectorData::Float64(_)
+                    | VectorData::Numeric(_)
+                    | VectorData::Text(_) => return Err(key_type_mismatch()),
+                }
+            }
+            Index::Text(index) => {
+                let column = &key_values[set_keys[0]];
+                let key = &mut self.keys[set_keys[0]];
+                let VectorData::Text(values) = &column.data else {
+                    return Err(key_type_mismatch());
+                };
+                let mut new_group = NewGroup {
+                    key,
+                    set_of_group: &mut self.set_of_group,
+                    set,
+                    column,
+                };
+                for row in 0..rows {
+                    let id = if column.is_valid(row) {
+                        index.find_or_add(values.get_bytes(row), row, &mut new_group)
+                    } else {
+                        match index.null_group {
+                            Some(id) => id,
+                            None => *index.null_group.insert(new_group.add(row)),
+                        }
+                    };
+                    out.push(id);
+                }
+            }
+            Index::Encoded(ids) => {
+                let set_values: Vec<&Vector> =
+                    set_keys.iter().map(|&k| key_values[k].as_ref()).collect();
+                for row in 0..rows {
+                    self.key_buf.clear();
+                    if self.tag_sets {
+                        self.key_buf.extend_from_slice(&(set as u32).to_le_bytes());
+                    }
+                    encode_row_key(&set_values, row, &mut self.key_buf);
+                    let id = match ids.get(self.key_buf.as_slice()) {
+                        Some(&id) => id,
+                        None => {
+                            let id = self.set_of_group.len() as u32;
+                            ids.insert(self.key_buf.as_slice().into(), id);
+                            self.set_of_group.push(set as u32);
+                            for (k, key) in self.keys.iter_mut().enumerate() {
+                                if set_keys.contains(&k) {
+                                    key.push_from(&key_values[k], row);
+                                } else {
+                                    key.push_null();
+                                }
+                            }
+                            id
+                        }
+                    };
+                    out.push(id);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The index was chosen from the key's type, so another type is a bug of ours.
+fn key_type_mismatch() -> Error {
+    Error::internal("group key vector does not match its type")
+}
+
+/// Integer-like single keys.
+#[derive(Default)]
+struct IntIndex {
+    /// While every key seen lies in `[base, base + slots.len())`: group id by `key - base`.
+    direct: Option<(i64, Vec<u32>)>,
+    /// Once the keys span too wide a range.
+    map: HashMap<i64, u32>,
+    null_group: Option<u32>,
+}
+
+impl IntIndex {
+    fn assign<T: Copy + Into<i64>>(
+        &mut self,
+        values: &[T],
+        new_group: &mut NewGroup<'_>,
+        out: &mut Vec<u32>,
+    ) {
+        let column = new_group.column;
+        if self.direct.is_none() && self.map.is_empty() {
+            self.direct = Some((0, Vec::new()));
+        }
+        for (row, &value) in values.iter().enumerate() {
+            if !column.is_valid(row) {
+                let id = match self.null_group {
+                    Some(id) => id,
+                    None => *self.null_group.insert(new_group.add(row)),
+                };
+                out.push(id);
+                continue;
+            }
+            let value: i64 = value.into();
+            if let Some((base, slots)) = &self.direct {
+                let offset = value.wrapping_sub(*base) as u64;
+                if let Some(&id) = slots.get(offset as usize).filter(|&&id| id != NO_GROUP) {
+                    out.push(id);
+                    continue;
+                }
+            }
+            out.push(self.find_or_add(value, row, new_group));
+        }
+    }
+
+    /// The slow path: a new key, or one outside the direct range.
+    fn find_or_add(&mut self, value: i64, row: usize, new_group: &mut NewGroup<'_>) -> u32 {
+        if let Some((base, slots)) = &mut self.direct {
+            let (low, high) = if slots.is_empty() {
+                (value, value)
+            } else {
+                (
+                    (*base).min(value),
+                    (*base + slots.len() as i64 - 1).max(value),
+                )
+            };
+            let span = (high as i128 - low as i128 + 1) as u64;
+            if span <= DIRECT_SPAN_MAX {
+                if low < *base || slots.is_empty() {
+                    // Re-base: shift the existing slots up.
+                    let shift = if slots.is_empty() {
+                        0
+                    } else {
+                        (*base - low) as usize
+                    };
+                    let mut rebased = vec![NO_GROUP; shift];
+                    rebased.extend_from_slice(slots);
+                    *slots = rebased;
+                    *base = low;
+                }
+                slots.resize(span as usize, NO_GROUP);
+                let slot = (value - *base) as usize;
+                if slots[slot] == NO_GROUP {
+                    slots[slot] = new_group.add(row);
+                }
+                return slots[slot];
+            }
+            // Too wide: move every key to the hash map for good.
+            for (offset, &id) in slots.iter().enumerate() {
+                if id != NO_GROUP {
+                    self.map.insert(*base + offset as i64, id);
+                }
+            }
+            self.direct = None;
+        }
+        *self.map.entry(value).or_insert_with(|| new_group.add(row))
+    }
+}
+
+/// A single text key: group ids in a hash table keyed by the stored key strings.
+#[derive(Default)]
+struct TextIndex {
+    table: HashTable<u32>,
+    hasher: DefaultHashBuilder,
+    null_group: Option<u32>,
+}
+
+impl TextIndex {
+    fn find_or_add(&mut self, value: &[u8], row: usize, new_group: &mut NewGroup<'_>) -> u32 {
+        let hash = self.hasher.hash_one(value);
+        if let Some(&id) = self
+            .table
+            .find(hash, |&id| stored_text(new_group.key, id) == value)
+        {
+            return id;
+        }
+        let id = new_group.add(row);
+        let (hasher, key) = (&self.hasher, &*new_group.key);
+        self.table
+            .insert_unique(hash, id, |&id| hasher.hash_one(stored_text(key, id)));
+        id
+    }
+}
+
+/// The stored text key of group `id`.
+fn stored_text(key: &Vector, id: u32) -> &[u8] {
+    match &key.data {
+        VectorData::Text(strings) => strings.get_bytes(id as usize),
+        VectorData::Bool(_)
+        | VectorData::Int16(_)
+        | VectorData::Int32(_)
+        | VectorData::Int64(_)
+        | VectorData::Float32(_)
+        | VectorData::Float64(_)
+        | VectorData::Numeric(_)
+        | VectorData::Date(_)
+        | VectorData::Timestamp(_)
+        | VectorData::TimestampTz(_)
+        | VectorData::Interval(_) => &[],
+    }
+}
+
+/// Creates groups of one grouping set with a single key: stores the key value of the row
+/// that opened the group and the group's set.
+struct NewGroup<'a> {
+    key: &'a mut Vector,
+    set_of_group: &'a mut Vec<u32>,
+    set: usize,
+    column: &'a Vector,
+}
+
+impl NewGroup<'_> {
+    fn add(&mut self, row: usize) -> u32 {
+        self.key.push_from(self.column, row);
+        self.set_of_group.push(self.set as u32);
+        self.set_of_group.len() as u32 - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::ScalarValue;
+
+    /// Group ids of `values` (None: NULL) through a single-key index of type `ty`, in
+    /// batches of `batch` rows.
+    fn ids(ty: PhysicalType, values: &[ScalarValue], batch: usize) -> (Vec<u32>, Groups) {
+        let mut groups = Groups::new(&[ty], &[&[0]]);
+        let mut out = Vec::new();
+        for chunk in values.chunks(batch) {
+            let mut column = Vector::with_capacity(ty, chunk.len());
+            chunk.iter().for_each(|v| column.push_scalar(v));
+            groups
+                .assign(0, &[0], &[Arc::new(column)], chunk.len(), &mut out)
+                .expect("invariant: key types match");
+        }
+        (out, groups)
+    }
+
+    /// Equal values share an id, different ones do not, and each group stores its value.
+    fn check(ty: PhysicalType, values: &[ScalarValue]) {
+        for batch in [1, 3, values.len()] {
+            let (out, groups) = ids(ty, values, batch);
+            for (i, a) in values.iter().enumerate() {
+                assert_eq!(groups.keys[0].get_scalar(out[i] as usize), *a);
+                for (j, b) in values.iter().enumerate() {
+                    assert_eq!(a == b, out[i] == out[j], "{a:?} {b:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn integer_keys_rebase_then_spill_to_the_map() {
+        let values: Vec<ScalarValue> = [
+            5,
+            3,
+            5,
+            -2,
+            i64::MIN,
+            70000,
+            3,
+            -2,
+            1 << 40,
+            70000,
+            i64::MIN,
+        ]
+        .iter()
+        .map(|&v| {
+            if v == i64::MIN {
+                ScalarValue::Null
+            } else {
+                ScalarValue::Int64(v)
+            }
+        })
+        .collect();
+        check(PhysicalType::Int64, &values);
+    }
+
+    #[test]
+    fn text_keys_with_null() {
+        let values: Vec<ScalarValue> = ["b", "a", "", "b", "", "c", "a"]
+            .iter()
+            .map(|s| ScalarValue::Text(s.to_string()))
+            .chain([
+                ScalarValue::Null,
+                ScalarValue::Text("c".into()),
+                ScalarValue::Null,
+            ])
+            .collect();
+        check(PhysicalType::Text, &values);
+    }
+}

@@ -1,0 +1,810 @@
+//! Aggregate functions: their signatures (PostgreSQL's result types: sum(int) is bigint,
+//! avg(int) and variance(int) numeric) and typed per-group accumulators updated a batch at a
+//! time. `variance.rs` holds the statistics, `concat.rs` string_agg.
+
+mod concat;
+mod variance;
+
+use std::cmp::Ordering;
+
+use self::concat::Concat;
+use self::variance::{FloatMoments, NumericMoments, VarianceKind};
+use crate::error::{Error, Result};
+use crate::types::{float, DataType, Decimal, Interval, PhysicalType, ScalarValue};
+use crate::vector::{Bitmap, StringVec, Vector, VectorData};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AggregateFunction {
+    CountStar,
+    Count,
+    Sum,
+    Avg,
+    Min,
+    Max,
+    StringAgg,
+    /// bool_and and its SQL-standard name every.
+    BoolAnd,
+    BoolOr,
+    BitAnd,
+    BitOr,
+    BitXor,
+    /// var_samp and variance.
+    VarSamp,
+    VarPop,
+    /// stddev_samp and stddev.
+    StddevSamp,
+    StddevPop,
+}
+
+impl AggregateFunction {
+    pub fn by_name(name: &str) -> Option<AggregateFunction> {
+        use AggregateFunction as F;
+        Some(match name {
+            "count" => F::Count,
+            "sum" => F::Sum,
+            "avg" => F::Avg,
+            "min" => F::Min,
+            "max" => F::Max,
+            "string_agg" => F::StringAgg,
+            "bool_and" | "every" => F::BoolAnd,
+            "bool_or" => F::BoolOr,
+            "bit_and" => F::BitAnd,
+            "bit_or" => F::BitOr,
+            "bit_xor" => F::BitXor,
+            "variance" | "var_samp" => F::VarSamp,
+            "var_pop" => F::VarPop,
+            "stddev" | "stddev_samp" => F::StddevSamp,
+            "stddev_pop" => F::StddevPop,
+            _ => return None,
+        })
+    }
+
+    /// PostgreSQL's signature of `func` for arguments of types `args`: the types to coerce
+    /// the arguments to and the result type, or `None` if there is no such aggregate
+    /// (`sum(text)`, `string_agg(integer, text)`).
+    pub fn signature(self, args: &[DataType]) -> Option<(Vec<DataType>, DataType)> {
+        use AggregateFunction as F;
+        use DataType as T;
+        let text_like = |t: DataType| t == T::Unknown || t.is_string();
+        let (arg, ty) = match (self, args) {
+            (F::CountStar, []) => return Some((vec![], T::Int64)),
+            (F::StringAgg, &[value, delimiter]) if text_like(value) && text_like(delimiter) => {
+                return Some((vec![T::Text, T::Text], T::Text))
+            }
+            (_, &[arg]) => (arg, self.return_type(arg)?),
+            _ => return None,
+        };
+        Some((vec![if arg == T::Unknown { ty } else { arg }], ty))
+    }
+
+    /// The result type of a one-argument call.
+    fn return_type(self, arg: DataType) -> Option<DataType> {
+        use AggregateFunction as F;
+        use DataType as T;
+        Some(match (self, arg) {
+            (F::CountStar | F::Count, _) => T::Int64,
+            (F::Sum, T::Int16 | T::Int32) => T::Int64,
+            (F::Sum, T::Int64) => T::Numeric(None),
+            (F::Sum, T::Float32) => T::Float32,
+            (F::Sum, T::Float64) => T::Float64,
+            (F::Sum, T::Numeric(_)) => T::Numeric(None),
+            (F::Sum | F::Avg, T::Interval) => T::Interval,
+            (
+                F::Avg | F::VarSamp | F::VarPop | F::StddevSamp | F::StddevPop,
+                T::Int16 | T::Int32 | T::Int64 | T::Numeric(_),
+            ) => T::Numeric(None),
+            (
+                F::Avg | F::VarSamp | F::VarPop | F::StddevSamp | F::StddevPop,
+                T::Float32 | T::Float64,
+            ) => T::Float64,
+            (F::Min | F::Max, T::Unknown) => T::Text,
+            (F::Min | F::Max, t) => t,
+            (F::BoolAnd | F::BoolOr, T::Bool | T::Unknown) => T::Bool,
+            (F::BitAnd | F::BitOr | F::BitXor, t @ (T::Int16 | T::Int32 | T::Int64)) => t,
+            (
+                F::Sum
+                | F::Avg
+                | F::VarSamp
+                | F::VarPop
+                | F::StddevSamp
+                | F::StddevPop
+                | F::StringAgg
+                | F::BoolAnd
+                | F::BoolOr
+                | F::BitAnd
+                | F::BitOr
+                | F::BitXor,
+                _,
+            ) => return None,
+        })
+    }
+
+    /// Whether the result can depend on the order rows arrive in: string_agg's output, and
+    /// the rounding of float sums. ORDER BY inside other calls changes nothing.
+    pub fn order_sensitive(self, arg: DataType) -> bool {
+        use AggregateFunction as F;
+        match self {
+            F::StringAgg => true,
+            F::Sum | F::Avg | F::VarSamp | F::VarPop | F::StddevSamp | F::StddevPop => {
+                matches!(arg, DataType::Float32 | DataType::Float64)
+            }
+            F::CountStar
+            | F::Count
+            | F::Min
+            | F::Max
+            | F::BoolAnd
+            | F::BoolOr
+            | F::BitAnd
+            | F::BitOr
+            | F::BitXor => false,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        use AggregateFunction as F;
+        match self {
+            F::CountStar | F::Count => "count",
+            F::Sum => "sum",
+            F::Avg => "avg",
+            F::Min => "min",
+            F::Max => "max",
+            F::StringAgg => "string_agg",
+            F::BoolAnd => "bool_and",
+            F::BoolOr => "bool_or",
+            F::BitAnd => "bit_and",
+            F::BitOr => "bit_or",
+            F::BitXor => "bit_xor",
+            F::VarSamp => "var_samp",
+            F::VarPop => "var_pop",
+            F::StddevSamp => "stddev_samp",
+            F::StddevPop => "stddev_pop",
+        }
+    }
+
+    fn variance_kind(self) -> Option<VarianceKind> {
+        use AggregateFunction as F;
+        let (sample, stddev) = match self {
+            F::VarSamp => (true, false),
+            F::VarPop => (false, false),
+            F::StddevSamp => (true, true),
+            F::StddevPop => (false, true),
+            F::CountStar
+            | F::Count
+            | F::Sum
+            | F::Avg
+            | F::Min
+            | F::Max
+            | F::StringAgg
+            | F::BoolAnd
+            | F::BoolOr
+            | F::BitAnd
+            | F::BitOr
+            | F::BitXor => return None,
+        };
+        Some(VarianceKind { sample, stddev })
+    }
+}
+
+/// Running sums per group, with whether any non-NULL value was seen.
+#[derive(Debug)]
+pub struct Sums<T> {
+    sums: Vec<T>,
+    counts: Vec<i64>,
+    zero: T,
+}
+
+impl<T: Copy> Sums<T> {
+    fn new(zero: T) -> Sums<T> {
+        Sums {
+            sums: Vec::new(),
+            counts: Vec::new(),
+            zero,
+        }
+    }
+
+    fn resize(&mut self, groups: usize) {
+        self.sums.resize(groups, self.zero);
+        self.counts.resize(groups, 0);
+    }
+}
+
+/// bit_and / bit_or / bit_xor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BitOp {
+    And,
+    Or,
+    Xor,
+}
+
+/// Per-group state of one aggregate call; the variant fixes the types once per query.
+#[derive(Debug)]
+pub enum Accumulator {
+    Count(Vec<i64>),
+    SumSmallInt(Sums<i64>),
+    SumWide(Sums<i128>, bool),
+    SumFloat32(Sums<f32>),
+    SumFloat64(Sums<f64>, bool),
+    SumNumeric(Sums<Decimal>, bool),
+    /// sum or (with true) avg of intervals: interval_pl, then interval_div by the count.
+    SumInterval(Sums<Interval>, bool),
+    MinMax {
+        best: Vector,
+        seen: Vec<bool>,
+        max: bool,
+        ty: DataType,
+    },
+    /// bool_and (`and`) or bool_or; `None` until a non-NULL value arrives.
+    Bool {
+        state: Vec<Option<bool>>,
+        and: bool,
+    },
+    /// Integer bit operations, kept as i64 and narrowed back to the input type (`ty`) by
+    /// `narrow`: every bitwise result of values of a type fits that type.
+    Bits {
+        state: Vec<Option<i64>>,
+        op: BitOp,
+        ty: PhysicalType,
+        narrow: fn(i64) -> ScalarValue,
+    },
+    StringAgg(Concat),
+    VarianceFloat(FloatMoments, VarianceKind),
+    VarianceNumeric(NumericMoments, VarianceKind),
+}
+
+impl Accumulator {
+    /// The accumulator for `func` over a (first) argument of type `arg`.
+    pub fn new(func: AggregateFunction, arg: DataType) -> Result<Accumulator> {
+        use AggregateFunction as F;
+        use DataType as T;
+        if let Some(kind) = func.variance_kind() {
+            return match arg {
+                T::Float32 | T::Float64 => {
+                    Ok(Accumulator::VarianceFloat(FloatMoments::default(), kind))
+                }
+                T::Int16 | T::Int32 | T::Int64 | T::Numeric(_) => Ok(Accumulator::VarianceNumeric(
+                    NumericMoments::default(),
+                    kind,
+                )),
+                ty => Err(no_accumulator(func, ty)),
+            };
+        }
+        Ok(match (func, arg) {
+            (F::CountStar | F::Count, _) => Accumulator::Count(Vec::new()),
+            (F::Sum, T::Int16 | T::Int32) => Accumulator::SumSmallInt(Sums::new(0)),
+            (F::Sum, T::Int64) => Accumulator::SumWide(Sums::new(0), false),
+            (F::Avg, T::Int16 | T::Int32 | T::Int64) => Accumulator::SumWide(Sums::new(0), true),
+            (F::Sum, T::Float32) => Accumulator::SumFloat32(Sums::new(0.0)),
+            (F::Sum, T::Float64) => Accumulator::SumFloat64(Sums::new(0.0), false),
+            (F::Avg, T::Float32 | T::Float64) => Accumulator::SumFloat64(Sums::new(0.0), true),
+            (F::Sum, T::Numeric(_)) => Accumulator::SumNumeric(Sums::new(Decimal::ZERO), false),
+            (F::Avg, T::Numeric(_)) => Accumulator::SumNumeric(Sums::new(Decimal::ZERO), true),
+            (F::Sum | F::Avg, T::Interval) => {
+                Accumulator::SumInterval(Sums::new(Interval::ZERO), func == F::Avg)
+            }
+            (F::Min | F::Max, ty) => Accumulator::MinMax {
+                best: Vector::with_capacity(ty.physical(), 0),
+                seen: Vec::new(),
+                max: func == F::Max,
+                ty,
+            },
+            (F::BoolAnd | F::BoolOr, T::Bool) => Accumulator::Bool {
+                state: Vec::new(),
+                and: func == F::BoolAnd,
+            },
+            (F::BitAnd | F::BitOr | F::BitXor, T::Int16) => {
+                bits(func, PhysicalType::Int16, |v| ScalarValue::Int16(v as i16))?
+            }
+            (F::BitAnd | F::BitOr | F::BitXor, T::Int32) => {
+                bits(func, PhysicalType::Int32, |v| ScalarValue::Int32(v as i32))?
+            }
+            (F::BitAnd | F::BitOr | F::BitXor, T::Int64) => {
+                bits(func, PhysicalType::Int64, ScalarValue::Int64)?
+            }
+            (F::StringAgg, T::Text) => Accumulator::StringAgg(Concat::default()),
+            (
+                F::Sum
+                | F::Avg
+                | F::StringAgg
+                | F::BoolAnd
+                | F::BoolOr
+                | F::BitAnd
+                | F::BitOr
+                | F::BitXor
+                | F::VarSamp
+                | F::VarPop
+                | F::StddevSamp
+                | F::StddevPop,
+                ty,
+            ) => return Err(no_accumulator(func, ty)),
+        })
+    }
+
+    /// Makes room for `groups` groups.
+    pub fn resize(&mut self, groups: usize) {
+        match self {
+            Accumulator::Count(counts) => counts.resize(groups, 0),
+            Accumulator::SumSmallInt(s) => s.resize(groups),
+            Accumulator::SumWide(s, _) => s.resize(groups),
+            Accumulator::SumFloat32(s) => s.resize(groups),
+            Accumulator::SumFloat64(s, _) => s.resize(groups),
+            Accumulator::SumNumeric(s, _) => s.resize(groups),
+            Accumulator::SumInterval(s, _) => s.resize(groups),
+            Accumulator::MinMax { best, seen, .. } => {
+                while seen.len() < groups {
+                    best.push_null();
+                    seen.push(false);
+                }
+            }
+            Accumulator::Bool { state, .. } => state.resize(groups, None),
+            Accumulator::Bits { state, .. } => state.resize(groups, None),
+            Accumulator::StringAgg(c) => c.resize(groups),
+            Accumulator::VarianceFloat(m, _) => m.resize(groups),
+            Accumulator::VarianceNumeric(m, _) => m.resize(groups),
+        }
+    }
+
+    /// Adds row i of the arguments `args` (none for count(*)) to group `groups[i]`.
+    pub fn update(&mut self, groups: &[u32], args: &[&Vector]) -> Result<()> {
+        let Some(&input) = args.first() else {
+            if let Accumulator::Count(counts) = self {
+                for &g in groups {
+                    counts[g as usize] += 1;
+                }
+            }
+            return Ok(());
+        };
+        let valid = |row: usize| input.is_valid(row);
+        match (self, &input.data) {
+            (Accumulator::Count(counts), _) => {
+                for (row, &g) in groups.iter().enumerate() {
+                    if valid(row) {
+                        counts[g as usize] += 1;
+                    }
+                }
+            }
+            (Accumulator::SumSmallInt(s), VectorData::Int16(v)) => {
+                sum_checked(s, groups, v, valid, |x| x as i64)?
+            }
+            (Accumulator::SumSmallInt(s), VectorData::Int32(v)) => {
+                sum_checked(s, groups, v, valid, |x| x as i64)?
+            }
+            (Accumulator::SumWide(s, _), VectorData::Int16(v)) => {
+                sum_plain(s, groups, v, valid, |acc, x| acc + x as i128)
+            }
+            (Accumulator::SumWide(s, _), VectorData::Int32(v)) => {
+                sum_plain(s, groups, v, valid, |acc, x| acc + x as i128)
+            }
+            (Accumulator::SumWide(s, _), VectorData::Int64(v)) => {
+                sum_plain(s, groups, v, valid, |acc, x| acc + x as i128)
+            }
+            (Accumulator::SumFloat32(s), VectorData::Float32(v)) => {
+                sum_plain(s, groups, v, valid, |acc, x| acc + x)
+            }
+            (Accumulator::SumFloat64(s, _), VectorData::Float32(v)) => {
+                sum_plain(s, groups, v, valid, |acc, x| acc + x as f64)
+            }
+            (Accumulator::SumFloat64(s, _), VectorData::Float64(v)) => {
+                sum_plain(s, groups, v, valid, |acc, x| acc + x)
+            }
+            (Accumulator::SumInterval(s, _), VectorData::Interval(v)) => {
+                for (row, &g) in groups.iter().enumerate() {
+                    if valid(row) {
+                        let g = g as usize;
+                        s.sums[g] = s.sums[g].checked_add(v[row])?;
+                        s.counts[g] += 1;
+                    }
+                }
+            }
+            (Accumulator::SumNumeric(s, _), VectorData::Numeric(v)) => {
+                for (row, &g) in groups.iter().enumerate() {
+                    if valid(row) {
+                        let g = g as usize;
+                        s.sums[g] = s.sums[g].checked_add(&v[row])?;
+                        s.counts[g] += 1;
+                    }
+                }
+            }
+            (
+                Accumulator::MinMax {
+                    best, seen, max, ..
+                },
+                _,
+            ) => update_min_max(best, seen, *max, groups, input),
+            (Accumulator::Bool { state, and }, VectorData::Bool(v)) => {
+                for (row, &g) in groups.iter().enumerate() {
+                    if valid(row) {
+                        let slot = &mut state[g as usize];
+                        *slot = Some(match *slot {
+                            None => v[row],
+                            Some(acc) if *and => acc && v[row],
+                            Some(acc) => acc || v[row],
+                        });
+                    }
+                }
+            }
+            (Accumulator::Bits { state, op, .. }, data) => {
+                let op = *op;
+                let mut add = |row: usize, g: u32, x: i64| {
+                    if valid(row) {
+                        let slot = &mut state[g as usize];
+                        *slot = Some(match (*slot, op) {
+                            (None, _) => x,
+                            (Some(acc), BitOp::And) => acc & x,
+                            (Some(acc), BitOp::Or) => acc | x,
+                            (Some(acc), BitOp::Xor) => acc ^ x,
+                        });
+                    }
+                };
+                match data {
+                    VectorData::Int16(v) => {
+                        for (row, &g) in groups.iter().enumerate() {
+                            add(row, g, i64::from(v[row]));
+                        }
+                    }
+                    VectorData::Int32(v) => {
+                        for (row, &g) in groups.iter().enumerate() {
+                            add(row, g, i64::from(v[row]));
+                        }
+                    }
+                    VectorData::Int64(v) => {
+                        for (row, &g) in groups.iter().enumerate() {
+                            add(row, g, v[row]);
+                        }
+                    }
+                    other => return Err(mismatch(other)),
+                }
+            }
+            (Accumulator::StringAgg(c), VectorData::Text(values)) => {
+                c.update(groups, input, values, args.get(1).copied())?
+            }
+            (Accumulator::VarianceFloat(m, _), VectorData::Float32(v)) => {
+                for (row, &g) in groups.iter().enumerate() {
+                    if valid(row) {
+                        m.add(g as usize, f64::from(v[row]))?;
+                    }
+                }
+            }
+            (Accumulator::VarianceFloat(m, _), VectorData::Float64(v)) => {
+                for (row, &g) in groups.iter().enumerate() {
+                    if valid(row) {
+                        m.add(g as usize, v[row])?;
+                    }
+                }
+            }
+            (Accumulator::VarianceNumeric(m, _), data) => {
+                for (row, &g) in groups.iter().enumerate() {
+                    if !valid(row) {
+                        continue;
+                    }
+                    let g = g as usize;
+                    match data {
+                        VectorData::Int16(v) => m.add_integer(g, i64::from(v[row]))?,
+                        VectorData::Int32(v) => m.add_integer(g, i64::from(v[row]))?,
+                        VectorData::Int64(v) => m.add_integer(g, v[row])?,
+                        VectorData::Numeric(v) => m.add_numeric(g, &v[row])?,
+                        other => return Err(mismatch(other)),
+                    }
+                }
+            }
+            (acc, data) => {
+                return Err(Error::internal(format!(
+                    "aggregate input {:?} does not fit accumulator {acc:?}",
+                    data.physical()
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    /// The result of every group, in group order.
+    pub fn finish(self) -> Result<Vector> {
+        Ok(match self {
+            Accumulator::Count(counts) => Vector::new(VectorData::Int64(counts), None),
+            Accumulator::SumSmallInt(s) => {
+                let validity = seen_bitmap(&s.counts);
+                Vector::new(VectorData::Int64(s.sums), validity)
+            }
+            Accumulator::SumFloat32(s) => {
+                let validity = seen_bitmap(&s.counts);
+                Vector::new(VectorData::Float32(s.sums), validity)
+            }
+            Accumulator::MinMax { best, .. } => best,
+            acc @ (Accumulator::SumWide(..)
+            | Accumulator::SumInterval(..)
+            | Accumulator::SumFloat64(..)
+            | Accumulator::SumNumeric(..)
+            | Accumulator::Bool { .. }
+            | Accumulator::Bits { .. }
+            | Accumulator::StringAgg(_)
+            | Accumulator::VarianceFloat(..)
+            | Accumulator::VarianceNumeric(..)) => {
+                // Results computed per group; one pass over the groups.
+                let (groups, physical) = acc.shape();
+                let mut out = Vector::with_capacity(physical, groups);
+                for group in 0..groups {
+                    out.push_scalar(&acc.value(group)?);
+                }
+                out
+            }
+        })
+    }
+
+    /// The number of groups and the physical type of the result.
+    fn shape(&self) -> (usize, PhysicalType) {
+        match self {
+            Accumulator::Count(counts) => (counts.len(), PhysicalType::Int64),
+            Accumulator::SumSmallInt(s) => (s.counts.len(), PhysicalType::Int64),
+            Accumulator::SumWide(s, _) => (s.counts.len(), PhysicalType::Numeric),
+            Accumulator::SumFloat32(s) => (s.counts.len(), PhysicalType::Float32),
+            Accumulator::SumFloat64(s, _) => (s.counts.len(), PhysicalType::Float64),
+            Accumulator::SumNumeric(s, _) => (s.counts.len(), PhysicalType::Numeric),
+            Accumulator::SumInterval(s, _) => (s.counts.len(), PhysicalType::Interval),
+            Accumulator::MinMax { seen, ty, .. } => (seen.len(), ty.physical()),
+            Accumulator::Bool { state, .. } => (state.len(), PhysicalType::Bool),
+            Accumulator::Bits { state, ty, .. } => (state.len(), *ty),
+            Accumulator::StringAgg(c) => (c.len(), PhysicalType::Text),
+            Accumulator::VarianceFloat(m, _) => (m.len(), PhysicalType::Float64),
+            Accumulator::VarianceNumeric(m, _) => (m.len(), PhysicalType::Numeric),
+        }
+    }
+}
+
+impl Accumulator {
+    /// The current result of one group, without ending the aggregation (running window
+    /// aggregates read it after every row).
+    pub fn value(&self, group: usize) -> Result<ScalarValue> {
+        let seen = |count: i64| count > 0;
+        Ok(match self {
+            Accumulator::Count(counts) => ScalarValue::Int64(counts[group]),
+            Accumulator::SumSmallInt(s) if seen(s.counts[group]) => {
+                ScalarValue::Int64(s.sums[group])
+            }
+            Accumulator::SumWide(s, avg) if seen(s.counts[group]) => ScalarValue::Numeric(
+                sum_or_avg(Decimal::new(s.sums[group], 0), s.counts[group], *avg)?,
+            ),
+            Accumulator::SumFloat32(s) if seen(s.counts[group]) => {
+                ScalarValue::Float32(s.sums[group])
+            }
+            Accumulator::SumFloat64(s, avg) if seen(s.counts[group]) => {
+                ScalarValue::Float64(if *avg {
+                    float_avg(s.sums[group], s.counts[group])
+                } else {
+                    s.sums[group]
+                })
+            }
+            Accumulator::SumNumeric(s, avg) if seen(s.counts[group]) => {
+                ScalarValue::Numeric(sum_or_avg(s.sums[group], s.counts[group], *avg)?)
+            }
+            Accumulator::SumInterval(s, avg) if seen(s.counts[group]) => {
+                ScalarValue::Interval(interval_sum_or_avg(s.sums[group], s.counts[group], *avg)?)
+            }
+            Accumulator::MinMax { best, .. } => best.get_scalar(group),
+            Accumulator::Bool { state, .. } => {
+                state[group].map_or(ScalarValue::Null, ScalarValue::Bool)
+            }
+            Accumulator::Bits { state, narrow, .. } => {
+                state[group].map_or(ScalarValue::Null, *narrow)
+            }
+            Accumulator::StringAgg(c) => c.value(group),
+            Accumulator::VarianceFloat(m, kind) => m
+                .value(group, *kind)
+                .map_or(ScalarValue::Null, ScalarValue::Float64),
+            Accumulator::VarianceNumeric(m, kind) => m
+                .value(group, *kind)?
+                .map_or(ScalarValue::Null, ScalarValue::Numeric),
+            Accumulator::SumInterval(..)
+            | Accumulator::SumSmallInt(_)
+            | Accumulator::SumWide(..)
+            | Accumulator::SumFloat32(_)
+            | Accumulator::SumFloat64(..)
+            | Accumulator::SumNumeric(..) => ScalarValue::Null,
+        })
+    }
+}
+
+/// A bit_and / bit_or / bit_xor accumulator over integers of type `ty`; `narrow` converts
+/// back, which cannot truncate: bitwise results of values of a type fit that type.
+fn bits(
+    func: AggregateFunction,
+    ty: PhysicalType,
+    narrow: fn(i64) -> ScalarValue,
+) -> Result<Accumulator> {
+    use AggregateFunction as F;
+    let op = match func {
+        F::BitAnd => BitOp::And,
+        F::BitOr => BitOp::Or,
+        F::BitXor => BitOp::Xor,
+        F::CountStar
+        | F::Count
+        | F::Sum
+        | F::Avg
+        | F::Min
+        | F::Max
+        | F::StringAgg
+        | F::BoolAnd
+        | F::BoolOr
+        | F::VarSamp
+        | F::VarPop
+        | F::StddevSamp
+        | F::StddevPop => return Err(Error::internal("not a bit aggregate")),
+    };
+    Ok(Accumulator::Bits {
+        state: Vec::new(),
+        op,
+        ty,
+        narrow,
+    })
+}
+
+fn no_accumulator(func: AggregateFunction, ty: DataType) -> Error {
+    Error::internal(format!("no {} accumulator for {ty}", func.name()))
+}
+
+fn mismatch(data: &VectorData) -> Error {
+    Error::internal(format!(
+        "aggregate input {:?} does not fit its accumulator",
+        data.physical()
+    ))
+}
+
+/// A sum, or the average (numeric division with PostgreSQL's result scale) when `avg`.
+fn sum_or_avg(sum: Decimal, count: i64, avg: bool) -> Result<Decimal> {
+    match (avg, count) {
+        (_, 0) => Ok(Decimal::ZERO),
+        (true, count) => sum.checked_div(&Decimal::from_i64(count)),
+        (false, _) => Ok(sum),
+    }
+}
+
+fn interval_sum_or_avg(sum: Interval, count: i64, avg: bool) -> Result<Interval> {
+    match (avg, count) {
+        (true, count) if count > 0 => sum.div_f64(count as f64),
+        _ => Ok(sum),
+    }
+}
+
+fn float_avg(sum: f64, count: i64) -> f64 {
+    if count == 0 {
+        0.0
+    } else {
+        sum / count as f64
+    }
+}
+
+fn seen_bitmap(counts: &[i64]) -> Option<Bitmap> {
+    if counts.iter().all(|&c| c > 0) {
+        return None;
+    }
+    let mut bitmap = Bitmap::new(counts.len(), true);
+    for (g, &count) in counts.iter().enumerate() {
+        if count == 0 {
+            bitmap.set(g, false);
+        }
+    }
+    Some(bitmap)
+}
+
+fn sum_plain<T: Copy, A: Copy>(
+    s: &mut Sums<A>,
+    groups: &[u32],
+    values: &[T],
+    valid: impl Fn(usize) -> bool,
+    add: impl Fn(A, T) -> A,
+) {
+    for (row, &g) in groups.iter().enumerate() {
+        if valid(row) {
+            let g = g as usize;
+            s.sums[g] = add(s.sums[g], values[row]);
+            s.counts[g] += 1;
+        }
+    }
+}
+
+fn sum_checked<T: Copy>(
+    s: &mut Sums<i64>,
+    groups: &[u32],
+    values: &[T],
+    valid: impl Fn(usize) -> bool,
+    widen: impl Fn(T) -> i64,
+) -> Result<()> {
+    for (row, &g) in groups.iter().enumerate() {
+        if valid(row) {
+            let g = g as usize;
+            s.sums[g] = s.sums[g]
+                .checked_add(widen(values[row]))
+                .ok_or_else(|| Error::out_of_range("bigint out of range"))?;
+            s.counts[g] += 1;
+        }
+    }
+    Ok(())
+}
+
+fn update_min_max(best: &mut Vector, seen: &mut [bool], max: bool, groups: &[u32], input: &Vector) {
+    let wanted = if max {
+        Ordering::Greater
+    } else {
+        Ordering::Less
+    };
+    macro_rules! typed {
+        ($best:expr, $input:expr, $cmp:expr) => {{
+            for (row, &g) in groups.iter().enumerate() {
+                if !input.is_valid(row) {
+                    continue;
+                }
+                let g = g as usize;
+                if !seen[g] || $cmp(&$input[row], &$best[g]) == wanted {
+                    $best[g] = $input[row];
+                    seen[g] = true;
+                }
+            }
+        }};
+    }
+    match (&mut best.data, &input.data) {
+        (VectorData::Bool(b), VectorData::Bool(i)) => typed!(b, i, |a: &bool, b| a.cmp(b)),
+        (VectorData::Int16(b), VectorData::Int16(i)) => typed!(b, i, |a: &i16, b| a.cmp(b)),
+        (VectorData::Int32(b), VectorData::Int32(i)) => typed!(b, i, |a: &i32, b| a.cmp(b)),
+        (VectorData::Int64(b), VectorData::Int64(i)) => typed!(b, i, |a: &i64, b| a.cmp(b)),
+        (VectorData::Float32(b), VectorData::Float32(i)) => {
+            typed!(b, i, |a: &f32, b: &f32| float::total_cmp_f32(*a, *b))
+        }
+        (VectorData::Float64(b), VectorData::Float64(i)) => {
+            typed!(b, i, |a: &f64, b: &f64| float::total_cmp_f64(*a, *b))
+        }
+        (VectorData::Numeric(b), VectorData::Numeric(i)) => {
+            typed!(b, i, |a: &Decimal, b| a.cmp(b))
+        }
+        (VectorData::Date(b), VectorData::Date(i)) => typed!(b, i, |a: &i32, b| a.cmp(b)),
+        (VectorData::Timestamp(b), VectorData::Timestamp(i))
+        | (VectorData::TimestampTz(b), VectorData::TimestampTz(i)) => {
+            typed!(b, i, |a: &i64, b| a.cmp(b))
+        }
+        (VectorData::Interval(b), VectorData::Interval(i)) => {
+            typed!(b, i, Interval::cmp_span)
+        }
+        (VectorData::Text(b), VectorData::Text(i)) => {
+            // Strings change length, so rebuild the column once per batch that changed it.
+            let mut current: Vec<Option<&str>> = Vec::new();
+            let mut changed = false;
+            for (row, &g) in groups.iter().enumerate() {
+                if !input.is_valid(row) {
+                    continue;
+                }
+                let g = g as usize;
+                if current.len() <= g {
+                    current.resize(g + 1, None);
+                }
+                let candidate = i.get(row);
+                let incumbent = current[g].or(if seen[g] { Some(b.get(g)) } else { None });
+                if incumbent.is_none_or(|inc| candidate.as_bytes().cmp(inc.as_bytes()) == wanted) {
+                    current[g] = Some(candidate);
+                    changed = true;
+                }
+            }
+            if changed {
+                let mut rebuilt = StringVec::with_capacity(b.len(), 0);
+                for (g, seen_group) in seen.iter_mut().enumerate().take(b.len()) {
+                    match current.get(g).copied().flatten() {
+                        Some(value) => {
+                            rebuilt.push(value);
+                            *seen_group = true;
+                        }
+                        None => rebuilt.push(b.get(g)),
+                    }
+                }
+                *b = rebuilt;
+            }
+        }
+        _ => return,
+    }
+    // Groups that got a value are valid now.
+    if let Some(validity) = &mut best.validity {
+        for (g, &s) in seen.iter().enumerate() {
+            if s {
+                validity.set(g, true);
+            }
+        }
+        if validity.all_set() {
+            best.validity = None;
+        }
+    }
+}
