@@ -131,7 +131,7 @@ def run(args, log) -> Tier:
             continue
         row_verified = None
         if args.verify:
-            diff = _verify(engines, workload, iterations)
+            diff = _verify(engines, workload, workload.verify_iterations(iterations))
             if diff:
                 tier.rows.append(Row(workload.name, label, workload.group, failure=f"results differ: {diff}"))
                 log(f"tier1 {workload.name}: MISMATCH {diff}")

@@ -66,7 +66,7 @@ class _Runner:
             if error:
                 return error, []
             path = self.workdir / f"{system.name}_verify.sql"
-            path.write_text(_script(workload, iterations, False, ""))
+            path.write_text(_script(workload, workload.verify_iterations(iterations), False, ""))
             result = system.run_script(path)
             if result.error:
                 return result.error, []
