@@ -12,6 +12,7 @@ use sqllogictest::{
 use tokio_postgres::Config;
 
 use crate::engine::EngineDb;
+use crate::format::SqlError;
 use crate::server::ServerProcess;
 use crate::wire::WireDb;
 
@@ -22,6 +23,8 @@ const ERRORS_PER_FILE_MAX: usize = 10;
 pub enum Target {
     /// The engine in this process, a new [`Database`] per file.
     Engine,
+    /// The same with every optimizer rule switched off: rules must not change results.
+    EngineOptimizerOff,
     /// A new `kestrel serve` process per file, over the wire.
     KestrelServer { binary: PathBuf },
     /// A PostgreSQL server: each file runs in a database created for it through `admin`
@@ -68,7 +71,7 @@ impl Target {
     /// Labels for `skipif` / `onlyif` records.
     fn labels(&self) -> &'static [&'static str] {
         match self {
-            Target::Engine => &["kestrel", "in-process"],
+            Target::Engine | Target::EngineOptimizerOff => &["kestrel", "in-process"],
             Target::KestrelServer { .. } => &["kestrel", "wire"],
             Target::Postgres { .. } => &["postgres", "wire"],
             Target::Wire { .. } => &["wire"],
@@ -82,9 +85,23 @@ impl Target {
             Err(e) => return FileReport::failed(path, format!("cannot parse: {e}")),
         };
         let errors = match self {
-            Target::Engine => {
+            Target::Engine | Target::EngineOptimizerOff => {
                 let database = Database::new();
-                let connect = move || std::future::ready(Ok(EngineDb::new(database.connect())));
+                let optimizer_off = matches!(self, Target::EngineOptimizerOff);
+                let connect = move || {
+                    let mut session = database.connect();
+                    let setup = match optimizer_off {
+                        true => session
+                            .execute("SET kestrel.disabled_optimizer_rules = 'all'")
+                            .map(|_| ()),
+                        false => Ok(()),
+                    };
+                    std::future::ready(
+                        setup
+                            .map(|()| EngineDb::new(session))
+                            .map_err(SqlError::from),
+                    )
+                };
                 run_records(self.runner(connect), records).await
             }
             Target::KestrelServer { binary } => {

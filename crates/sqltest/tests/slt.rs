@@ -42,6 +42,11 @@ fn in_process() {
 }
 
 #[test]
+fn in_process_optimizer_off() {
+    run_corpus(Target::EngineOptimizerOff);
+}
+
+#[test]
 fn wire() {
     let binary = kestrel_binary().unwrap_or_else(|e| panic!("{e}"));
     run_corpus(Target::KestrelServer { binary });

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use super::query_cache::QueryCache;
 use super::Session;
 use crate::storage::Store;
 
@@ -9,6 +10,7 @@ use crate::storage::Store;
 #[derive(Clone, Default)]
 pub struct Database {
     store: Arc<Store>,
+    cache: Arc<QueryCache>,
 }
 
 impl Database {
@@ -18,6 +20,6 @@ impl Database {
 
     /// A new session (a connection, in server terms).
     pub fn connect(&self) -> Session {
-        Session::new(self.store.clone())
+        Session::new(self.store.clone(), self.cache.clone())
     }
 }

@@ -2,6 +2,7 @@
 //! results. Everything an embedder or the wire server needs, and nothing else.
 
 mod database;
+mod query_cache;
 mod result;
 mod session;
 mod settings;

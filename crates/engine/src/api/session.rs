@@ -7,17 +7,88 @@ use std::sync::Arc;
 
 use sqlparser::ast::Statement;
 
+use super::query_cache::{result_key, QueryCache};
 use super::settings::Settings;
 use super::{ColumnInfo, Notice, StatementResult};
 use crate::binder::Binder;
 use crate::error::{Error, Result, SqlState};
-use crate::exec::{collect, ddl, modify, ExecContext};
+use crate::exec::expression::evaluate;
+use crate::exec::{collect, ddl, modify, ExecContext, SharedSessionSequences};
 use crate::parser::parse;
 use crate::physical::create_operator;
-use crate::plan::BoundStatement;
+use crate::plan::{BoundStatement, Returning};
 use crate::storage::{Store, Transaction};
 use crate::types::{DataType, ScalarValue};
 use crate::vector::{Batch, StringVec, Vector, VectorData};
+
+/// The result of INSERT/UPDATE/DELETE: its tag, and with RETURNING its rows.
+fn written_result(
+    tag: String,
+    rows: Vec<Batch>,
+    returning: Option<Returning>,
+    ctx: &ExecContext,
+) -> Result<StatementResult> {
+    let Some(returning) = returning else {
+        return Ok(StatementResult::command(tag));
+    };
+    let mut batches = Vec::with_capacity(rows.len());
+    for batch in &rows {
+        let columns = returning
+            .exprs
+            .iter()
+            .map(|e| evaluate(e, batch, ctx))
+            .collect::<Result<Vec<_>>>()?;
+        batches.push(Batch::new(columns, batch.len()));
+    }
+    Ok(StatementResult {
+        columns: Some(returning.columns),
+        batches,
+        tag,
+    })
+}
+
+/// What [`Session::run`] runs: a parsed statement, or one bound earlier.
+enum Work<'a> {
+    Parsed(&'a Statement),
+    Bound(Box<BoundStatement>),
+}
+
+/// Statements whose bound form may be reused for the same text: queries and row writes.
+fn is_plan_cacheable(bound: &BoundStatement) -> bool {
+    matches!(
+        bound,
+        BoundStatement::Query { .. }
+            | BoundStatement::Insert { .. }
+            | BoundStatement::Update { .. }
+            | BoundStatement::Delete { .. }
+    )
+}
+
+fn failed_block_error() -> Error {
+    Error::new(
+        SqlState::InFailedSqlTransaction,
+        "current transaction is aborted, commands ignored until end of transaction block",
+    )
+}
+
+/// A one-column text result.
+fn text_result(column: &str, lines: &[String], tag: &str) -> StatementResult {
+    let mut text = StringVec::default();
+    for line in lines {
+        text.push(line);
+    }
+    let vector = Vector::new(VectorData::Text(text), None);
+    StatementResult {
+        columns: Some(Arc::from(vec![ColumnInfo {
+            name: column.to_string(),
+            data_type: DataType::Text,
+            table_oid: 0,
+            column_attnum: 0,
+        }])),
+        batches: vec![Batch::new(vec![Arc::new(vector)], lines.len())],
+        tag: tag.to_string(),
+    }
+}
 
 /// ReadyForQuery's transaction status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +120,7 @@ pub struct PreparedStatement {
 }
 
 struct PreparedInner {
+    sql: String,
     statement: Option<Statement>,
     param_types: Vec<DataType>,
     columns: Option<Arc<[ColumnInfo]>>,
@@ -93,10 +165,12 @@ pub struct Session {
     /// The settings when the transaction began: ROLLBACK restores them.
     settings_at_begin: Option<Settings>,
     notices: Vec<Notice>,
+    sequences: SharedSessionSequences,
+    cache: Arc<QueryCache>,
 }
 
 impl Session {
-    pub(crate) fn new(store: Arc<Store>) -> Session {
+    pub(crate) fn new(store: Arc<Store>, cache: Arc<QueryCache>) -> Session {
         Session {
             store,
             cancel: CancelHandle::default(),
@@ -105,6 +179,8 @@ impl Session {
             settings: Settings::default(),
             settings_at_begin: None,
             notices: Vec::new(),
+            sequences: SharedSessionSequences::default(),
+            cache,
         }
     }
 
@@ -112,14 +188,28 @@ impl Session {
     /// implicit transaction unless the statements control transactions themselves, stopping
     /// at the first error (which is returned after `sink` received the earlier results).
     pub fn simple_query(&mut self, sql: &str, sink: &mut dyn FnMut(StatementResult)) -> Result<()> {
+        if self.caches_usable() {
+            let view = self.view();
+            if self.result_cache_on() {
+                if let Some(result) = self.cache.result(sql, &view) {
+                    sink(result);
+                    return Ok(());
+                }
+            }
+            if let Some(bound) = self.cache.plan(sql, &[], view.catalog_version) {
+                sink(self.run(Work::Bound(Box::new(bound)), &[], &[], Some(sql))?);
+                return Ok(());
+            }
+        }
         let statements = parse(sql)?;
         let implicit = statements.len() > 1 && self.block == Block::None;
         if implicit {
             self.block = Block::Implicit;
         }
+        let cache_key = (statements.len() == 1).then_some(sql);
         for statement in &statements {
-            match self.run(statement, &[], &[]) {
-                Ok((result, _)) => sink(result),
+            match self.run(Work::Parsed(statement), &[], &[], cache_key) {
+                Ok(result) => sink(result),
                 Err(error) => {
                     if self.block == Block::Implicit {
                         self.end_transaction(false);
@@ -153,6 +243,7 @@ impl Session {
         let Some(statement) = statements.pop() else {
             return Ok(PreparedStatement {
                 inner: Arc::new(PreparedInner {
+                    sql: sql.to_string(),
                     statement: None,
                     param_types: param_types.to_vec(),
                     columns: None,
@@ -169,6 +260,7 @@ impl Session {
         };
         Ok(PreparedStatement {
             inner: Arc::new(PreparedInner {
+                sql: sql.to_string(),
                 statement: Some(statement),
                 param_types,
                 columns,
@@ -195,8 +287,26 @@ impl Session {
                 ),
             ));
         }
-        let (result, _) = self.run(statement, &prepared.inner.param_types, params)?;
-        Ok(result)
+        let param_types = &prepared.inner.param_types;
+        let key = result_key(&prepared.inner.sql, params);
+        if self.caches_usable() {
+            let view = self.view();
+            if self.result_cache_on() {
+                if let Some(result) = self.cache.result(&key, &view) {
+                    return Ok(result);
+                }
+            }
+            let sql = &prepared.inner.sql;
+            if let Some(bound) = self.cache.plan(sql, param_types, view.catalog_version) {
+                return self.run(
+                    Work::Bound(Box::new(bound)),
+                    param_types,
+                    params,
+                    Some(&key),
+                );
+            }
+        }
+        self.run(Work::Parsed(statement), param_types, params, Some(&key))
     }
 
     pub fn transaction_status(&self) -> TransactionStatus {
@@ -248,26 +358,49 @@ impl Session {
                 Statement::Commit { .. } | Statement::Rollback { .. }
             )
         {
-            return Err(Error::new(
-                SqlState::InFailedSqlTransaction,
-                "current transaction is aborted, commands ignored until end of transaction block",
-            ));
+            return Err(failed_block_error());
         }
         Ok(())
     }
 
-    /// Binds and executes one statement within the session's transaction rules; a panic is
-    /// reported as an internal error and fails the transaction like any error.
+    /// Whether the shared caches may serve this session now: not while its transaction has
+    /// uncommitted writes (they are invisible to the caches), nor in a failed block, nor with
+    /// optimizer rules switched off.
+    fn caches_usable(&self) -> bool {
+        self.block != Block::Failed
+            && self.txn.as_ref().is_none_or(|t| !t.has_writes())
+            && self
+                .settings
+                .get("kestrel.disabled_optimizer_rules")
+                .is_ok_and(|(_, v)| v.is_empty())
+    }
+
+    fn result_cache_on(&self) -> bool {
+        self.settings
+            .get("kestrel.result_cache")
+            .is_ok_and(|(_, v)| v == "on")
+    }
+
+    /// Binds (unless already bound) and executes one statement within the session's
+    /// transaction rules; a panic is reported as an internal error and fails the transaction
+    /// like any error. `cache_key` names the statement in the plan and result caches.
     fn run(
         &mut self,
-        statement: &Statement,
+        work: Work<'_>,
         param_types: &[DataType],
         params: &[ScalarValue],
-    ) -> Result<(StatementResult, ())> {
-        self.check_not_failed(statement)?;
+        cache_key: Option<&str>,
+    ) -> Result<StatementResult> {
+        match &work {
+            Work::Parsed(statement) => self.check_not_failed(statement)?,
+            Work::Bound(_) if self.block == Block::Failed => {
+                return Err(failed_block_error());
+            }
+            Work::Bound(_) => {}
+        }
         self.cancel.flag.store(false, Ordering::Relaxed);
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            self.run_statement(statement, param_types, params)
+            self.run_work(work, param_types, params, cache_key)
         }))
         .unwrap_or_else(|panic| {
             let message = panic
@@ -282,7 +415,7 @@ impl Session {
                 if self.block == Block::None {
                     self.end_transaction(true);
                 }
-                Ok((result, ()))
+                Ok(result)
             }
             Err(error) => {
                 match self.block {
@@ -326,78 +459,170 @@ impl Session {
         });
     }
 
-    fn run_statement(
+    fn run_work(
         &mut self,
-        statement: &Statement,
+        work: Work<'_>,
         param_types: &[DataType],
         params: &[ScalarValue],
+        cache_key: Option<&str>,
     ) -> Result<StatementResult> {
         let view = self.view();
-        let (bound, _) = Binder::new(&view, param_types).bind(statement)?;
-        let ctx = ExecContext::new(params.to_vec(), view, self.cancel.flag.clone());
+        let bound = match work {
+            Work::Bound(bound) => *bound,
+            Work::Parsed(statement) => {
+                let (bound, _) = Binder::new(&view, param_types).bind(statement)?;
+                let bound = self.optimize(bound)?;
+                if let (Some(key), true) = (cache_key, self.caches_usable()) {
+                    if is_plan_cacheable(&bound) {
+                        let sql = key.split('\u{0}').next().unwrap_or(key);
+                        self.cache
+                            .store_plan(sql, param_types, &bound, view.catalog_version);
+                    }
+                }
+                bound
+            }
+        };
+        let mut ctx = ExecContext::new(
+            params.to_vec(),
+            view,
+            self.cancel.flag.clone(),
+            self.sequences.clone(),
+        );
+        if let Ok((_, limit)) = self.settings.get("kestrel.max_recursive_iterations") {
+            ctx.max_recursive_rounds = limit.parse().unwrap_or(ctx.max_recursive_rounds);
+        }
         Ok(match bound {
             BoundStatement::Query { plan, columns } => {
-                let batches = collect(create_operator(&plan).as_mut(), &ctx)?;
+                let batches = collect(create_operator(&plan, &ctx.state).as_mut(), &ctx)?;
                 let rows: usize = batches.iter().map(|b| b.len()).sum();
-                StatementResult {
+                let result = StatementResult {
                     columns: Some(columns),
                     batches,
                     tag: format!("SELECT {rows}"),
+                };
+                if let Some(key) = cache_key {
+                    if self.caches_usable() && self.result_cache_on() && plan.is_deterministic() {
+                        self.cache.store_result(
+                            key.to_string(),
+                            &result,
+                            &plan.tables_read(),
+                            &ctx.state,
+                        );
+                    }
                 }
+                result
             }
             BoundStatement::Insert {
                 table_name,
                 table_oid,
                 source,
+                returning,
             } => {
-                let count =
-                    modify::insert(self.transaction(), &table_name, table_oid, &source, &ctx)?;
-                StatementResult::command(format!("INSERT 0 {count}"))
+                let txn = self.transaction();
+                let keep = returning.is_some();
+                let modified = modify::insert(txn, &table_name, table_oid, &source, keep, &ctx)?;
+                written_result(
+                    format!("INSERT 0 {}", modified.count),
+                    modified.rows,
+                    returning,
+                    &ctx,
+                )?
             }
             BoundStatement::Update {
                 table_name,
                 table_oid,
                 filter,
                 assignments,
+                returning,
             } => {
-                let count = modify::update(
-                    self.transaction(),
+                let txn = self.transaction();
+                let keep = returning.is_some();
+                let filter = filter.as_ref();
+                let modified = modify::update(
+                    txn,
                     &table_name,
                     table_oid,
-                    filter.as_ref(),
+                    filter,
                     &assignments,
+                    keep,
                     &ctx,
                 )?;
-                StatementResult::command(format!("UPDATE {count}"))
+                written_result(
+                    format!("UPDATE {}", modified.count),
+                    modified.rows,
+                    returning,
+                    &ctx,
+                )?
             }
             BoundStatement::Delete {
                 table_name,
                 table_oid,
                 filter,
+                returning,
             } => {
-                let count = modify::delete(
-                    self.transaction(),
-                    &table_name,
-                    table_oid,
-                    filter.as_ref(),
+                let txn = self.transaction();
+                let keep = returning.is_some();
+                let modified =
+                    modify::delete(txn, &table_name, table_oid, filter.as_ref(), keep, &ctx)?;
+                written_result(
+                    format!("DELETE {}", modified.count),
+                    modified.rows,
+                    returning,
                     &ctx,
-                )?;
-                StatementResult::command(format!("DELETE {count}"))
+                )?
             }
             BoundStatement::CreateTable {
                 schema,
                 if_not_exists,
+                sequences,
+                source,
             } => {
+                let name = schema.name.clone();
                 let mut notices = Vec::new();
-                ddl::create_table(self.transaction(), schema, if_not_exists, &mut notices)?;
+                let txn = self.transaction();
+                ddl::create_table(txn, schema, if_not_exists, sequences, &mut notices)?;
+                let tag = match source {
+                    None => "CREATE TABLE".to_string(),
+                    Some(source) => {
+                        let oid = txn
+                            .table_for_write(&name)?
+                            .map(|t| t.schema.oid)
+                            .ok_or_else(|| Error::internal("created table is missing"))?;
+                        let modified = modify::insert(txn, &name, oid, &source, false, &ctx)?;
+                        format!("SELECT {}", modified.count)
+                    }
+                };
                 self.notices.extend(notices);
-                StatementResult::command("CREATE TABLE")
+                StatementResult::command(tag)
             }
             BoundStatement::DropTable { names, if_exists } => {
                 let mut notices = Vec::new();
                 ddl::drop_tables(self.transaction(), &names, if_exists, &mut notices)?;
                 self.notices.extend(notices);
                 StatementResult::command("DROP TABLE")
+            }
+            BoundStatement::CreateSequence {
+                name,
+                options,
+                if_not_exists,
+            } => {
+                let mut notices = Vec::new();
+                ddl::create_sequence(
+                    self.transaction(),
+                    &name,
+                    options,
+                    None,
+                    if_not_exists,
+                    &mut notices,
+                )?;
+                self.notices.extend(notices);
+                StatementResult::command("CREATE SEQUENCE")
+            }
+            BoundStatement::DropSequence { names, if_exists } => {
+                let mut notices = Vec::new();
+                ddl::drop_sequences(self.transaction(), &names, if_exists, &mut notices)?;
+                self.notices.extend(notices);
+                StatementResult::command("DROP SEQUENCE")
             }
             BoundStatement::Begin => {
                 match self.block {
@@ -452,6 +677,21 @@ impl Session {
                 }
                 StatementResult::command(if set.value.is_none() { "RESET" } else { "SET" })
             }
+            BoundStatement::Explain { plan, analyze } => {
+                let lines = if analyze {
+                    let start = std::time::Instant::now();
+                    let (mut operator, stats) =
+                        crate::physical::create_instrumented(&plan, &ctx.state);
+                    collect(operator.as_mut(), &ctx)?;
+                    let mut lines = crate::plan::explain_lines(&plan, Some(&stats));
+                    let millis = start.elapsed().as_secs_f64() * 1e3;
+                    lines.push(format!("Execution Time: {millis:.3} ms"));
+                    lines
+                } else {
+                    crate::plan::explain_lines(&plan, None)
+                };
+                text_result("QUERY PLAN", &lines, "EXPLAIN")
+            }
             BoundStatement::Show { name } => {
                 let columns = self.show_columns(&name)?;
                 let (_, value) = self.settings.get(&name)?;
@@ -466,6 +706,41 @@ impl Session {
                     tag: "SHOW".into(),
                 }
             }
+        })
+    }
+
+    /// Runs the optimizer's rules (those not disabled) over a statement's plans.
+    fn optimize(&self, bound: BoundStatement) -> Result<BoundStatement> {
+        let disabled_setting = self
+            .settings
+            .get("kestrel.disabled_optimizer_rules")
+            .map(|(_, v)| v)
+            .unwrap_or_default();
+        let mut disabled: Vec<&str> = disabled_setting.split(',').map(str::trim).collect();
+        if disabled.contains(&"all") {
+            disabled = crate::optimizer::rule_names();
+        }
+        Ok(match bound {
+            BoundStatement::Query { plan, columns } => BoundStatement::Query {
+                plan: crate::optimizer::optimize(plan, &disabled)?,
+                columns,
+            },
+            BoundStatement::Insert {
+                table_name,
+                table_oid,
+                source,
+                returning,
+            } => BoundStatement::Insert {
+                table_name,
+                table_oid,
+                source: crate::optimizer::optimize(source, &disabled)?,
+                returning,
+            },
+            BoundStatement::Explain { plan, analyze } => BoundStatement::Explain {
+                plan: crate::optimizer::optimize(plan, &disabled)?,
+                analyze,
+            },
+            other => other,
         })
     }
 

@@ -67,6 +67,32 @@ fn on_off(value: &str) -> Result<String> {
     }
 }
 
+fn positive_integer(value: &str) -> Result<String> {
+    match value.trim().parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n.to_string()),
+        _ => Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!("invalid value for a positive integer parameter: \"{value}\""),
+        )),
+    }
+}
+
+fn optimizer_rules(value: &str) -> Result<String> {
+    let known = crate::optimizer::rule_names();
+    for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        if name != "all" && !known.contains(&name) {
+            return Err(Error::new(
+                SqlState::InvalidParameterValue,
+                format!(
+                    "unknown optimizer rule \"{name}\" (rules: {})",
+                    known.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(value.to_string())
+}
+
 fn read_committed(value: &str) -> Result<String> {
     match value.to_ascii_lowercase().as_str() {
         "read committed" | "read uncommitted" => Ok("read committed".into()),
@@ -227,6 +253,18 @@ const DEFINITIONS: &[Definition] = &[
         default: "on",
         reported: false,
         check: on_off,
+    },
+    Definition {
+        name: "kestrel.disabled_optimizer_rules",
+        default: "",
+        reported: false,
+        check: optimizer_rules,
+    },
+    Definition {
+        name: "kestrel.max_recursive_iterations",
+        default: "1000000",
+        reported: false,
+        check: positive_integer,
     },
 ];
 

@@ -159,6 +159,11 @@ impl Binder<'_> {
                 format!("cannot cast type {from} to {to}"),
             ));
         }
+        // A typed constant is converted now, as PostgreSQL folds it while planning.
+        if let ScalarExpr::Literal { value, ty } = &expr {
+            let value = cast_scalar(value, *ty, to, context)?;
+            return Ok(ScalarExpr::Literal { value, ty: to });
+        }
         Ok(ScalarExpr::Cast {
             input: Box::new(expr),
             to,

@@ -13,6 +13,8 @@ use crate::catalog::{ColumnDef, TableSchema, UniqueKey};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
 use crate::plan::BoundStatement;
+use crate::storage::SequenceOptions;
+use crate::types::DataType;
 
 /// A CREATE TABLE with every clause we implement cleared; a statement that differs from it
 /// after clearing uses a clause we do not implement.
@@ -32,6 +34,7 @@ fn clear_supported(mut create: CreateTable) -> CreateTable {
     create.columns.clear();
     create.constraints.clear();
     create.if_not_exists = false;
+    create.query = None;
     create
 }
 
@@ -43,8 +46,12 @@ impl Binder<'_> {
             )));
         }
         let name = table_name(&create.name)?;
+        if let Some(query) = &create.query {
+            return self.bind_create_table_as(name, create, query);
+        }
         let mut columns: Vec<ColumnDef> = Vec::with_capacity(create.columns.len());
         let mut unique_keys: Vec<UniqueKey> = Vec::new();
+        let mut sequences = Vec::new();
         for column in &create.columns {
             let column_name = ident_name(&column.name);
             if columns.iter().any(|c| c.name == column_name) {
@@ -53,15 +60,49 @@ impl Binder<'_> {
                     format!("column \"{column_name}\" specified more than once"),
                 ));
             }
+            let serial = serial_type(&column.data_type);
             let mut def = ColumnDef {
                 name: column_name,
-                data_type: bind_data_type(&column.data_type)?,
+                data_type: match serial {
+                    Some(ty) => ty,
+                    None => bind_data_type(&column.data_type)?,
+                },
                 not_null: false,
                 default_sql: None,
+                identity_always: false,
             };
             let position = columns.len();
+            let mut identity = serial.is_some();
             for option in &column.options {
                 match &option.option {
+                    ColumnOption::Generated {
+                        generated_as,
+                        sequence_options,
+                        generation_expr: None,
+                        generation_expr_mode: None,
+                        generated_keyword: true,
+                    } if !matches!(generated_as, ast::GeneratedAs::ExpStored) => {
+                        if identity || def.default_sql.is_some() {
+                            return Err(Error::syntax(format!(
+                                "multiple default values specified for column \"{}\" of table \"{name}\"",
+                                def.name
+                            )));
+                        }
+                        let ty = def.data_type;
+                        if !matches!(ty, DataType::Int16 | DataType::Int32 | DataType::Int64) {
+                            return Err(Error::new(
+                                SqlState::InvalidParameterValue,
+                                "identity column type must be smallint, integer, or bigint",
+                            ));
+                        }
+                        identity = true;
+                        def.identity_always = matches!(generated_as, ast::GeneratedAs::Always);
+                        let options = sequence_options
+                            .as_deref()
+                            .map(|o| sequence_options_for(o, ty))
+                            .transpose()?;
+                        sequences.push((options, position));
+                    }
                     ColumnOption::Null => {}
                     ColumnOption::NotNull => def.not_null = true,
                     ColumnOption::Default(expr) => {
@@ -90,8 +131,26 @@ impl Binder<'_> {
                     other => return Err(Error::unsupported(format!("the column option {other}"))),
                 }
             }
+            if identity {
+                // SERIAL and identity columns take their values from an owned sequence.
+                def.not_null = true;
+                if serial.is_some() {
+                    sequences.push((None, position));
+                }
+            }
             columns.push(def);
         }
+        let sequences = sequences
+            .into_iter()
+            .map(|(options, position)| {
+                let column = &mut columns[position];
+                let sequence_name = format!("{name}_{}_seq", column.name);
+                column.default_sql = Some(format!("nextval('{sequence_name}')"));
+                let options = options
+                    .unwrap_or_else(|| SequenceOptions::ascending(type_max(column.data_type)));
+                (sequence_name, options, column.name.clone())
+            })
+            .collect();
         for constraint in &create.constraints {
             let (constraint_name, key_columns, primary) = match constraint {
                 TableConstraint::PrimaryKey(pk) => (pk.name.as_ref(), &pk.columns, true),
@@ -144,6 +203,51 @@ impl Binder<'_> {
                 unique_keys,
             },
             if_not_exists: create.if_not_exists,
+            sequences,
+            source: None,
+        })
+    }
+
+    /// CREATE TABLE name AS query: the columns are the query's (untyped literals become text).
+    fn bind_create_table_as(
+        &mut self,
+        name: String,
+        create: &CreateTable,
+        query: &ast::Query,
+    ) -> Result<BoundStatement> {
+        if !create.columns.is_empty() || !create.constraints.is_empty() {
+            return Err(Error::unsupported("column definitions in CREATE TABLE AS"));
+        }
+        let (plan, outputs) = self.bind_query(query)?;
+        let mut columns: Vec<ColumnDef> = Vec::with_capacity(outputs.len());
+        for output in &outputs {
+            if columns.iter().any(|c| c.name == output.name) {
+                return Err(Error::new(
+                    SqlState::DuplicateColumn,
+                    format!("column \"{}\" specified more than once", output.name),
+                ));
+            }
+            columns.push(ColumnDef {
+                name: output.name.clone(),
+                data_type: match output.data_type {
+                    DataType::Unknown => DataType::Text,
+                    ty => ty,
+                },
+                not_null: false,
+                default_sql: None,
+                identity_always: false,
+            });
+        }
+        Ok(BoundStatement::CreateTable {
+            schema: TableSchema {
+                oid: 0,
+                name,
+                columns,
+                unique_keys: Vec::new(),
+            },
+            if_not_exists: create.if_not_exists,
+            sequences: Vec::new(),
+            source: Some(plan),
         })
     }
 
@@ -186,12 +290,121 @@ impl Binder<'_> {
         _cascade: bool,
         unsupported_clause: bool,
     ) -> Result<BoundStatement> {
-        if object_type != ObjectType::Table || unsupported_clause {
+        if unsupported_clause {
             return Err(Error::unsupported(format!("DROP {object_type}")));
         }
         let names = names.iter().map(table_name).collect::<Result<Vec<_>>>()?;
-        Ok(BoundStatement::DropTable { names, if_exists })
+        match object_type {
+            ObjectType::Table => Ok(BoundStatement::DropTable { names, if_exists }),
+            ObjectType::Sequence => Ok(BoundStatement::DropSequence { names, if_exists }),
+            other => Err(Error::unsupported(format!("DROP {other}"))),
+        }
     }
+}
+
+/// The integer type of SERIAL, BIGSERIAL and SMALLSERIAL.
+fn serial_type(ty: &ast::DataType) -> Option<DataType> {
+    let ast::DataType::Custom(name, modifiers) = ty else {
+        return None;
+    };
+    if !modifiers.is_empty() {
+        return None;
+    }
+    match name.to_string().to_lowercase().as_str() {
+        "serial" | "serial4" => Some(DataType::Int32),
+        "bigserial" | "serial8" => Some(DataType::Int64),
+        "smallserial" | "serial2" => Some(DataType::Int16),
+        _ => None,
+    }
+}
+
+fn type_max(ty: DataType) -> i64 {
+    match ty {
+        DataType::Int16 => i16::MAX as i64,
+        DataType::Int32 => i32::MAX as i64,
+        _ => i64::MAX,
+    }
+}
+
+/// CREATE SEQUENCE / identity options over PostgreSQL's defaults for `ty`.
+pub(super) fn sequence_options_for(
+    options: &[ast::SequenceOptions],
+    ty: DataType,
+) -> Result<SequenceOptions> {
+    let number = |e: &ast::Expr| -> Result<i64> {
+        let (negative, inner) = match e {
+            ast::Expr::UnaryOp {
+                op: ast::UnaryOperator::Minus,
+                expr,
+            } => (true, expr.as_ref()),
+            other => (false, other),
+        };
+        match inner {
+            ast::Expr::Value(v) => match &v.value {
+                ast::Value::Number(n, _) => n
+                    .parse::<i64>()
+                    .map(|n| if negative { -n } else { n })
+                    .map_err(|_| Error::syntax(format!("invalid sequence option value {e}"))),
+                _ => Err(Error::syntax(format!("invalid sequence option value {e}"))),
+            },
+            _ => Err(Error::syntax(format!("invalid sequence option value {e}"))),
+        }
+    };
+    let mut increment = 1;
+    let (mut min, mut max, mut start, mut cycle) = (None, None, None, false);
+    for option in options {
+        match option {
+            ast::SequenceOptions::IncrementBy(e, _) => increment = number(e)?,
+            ast::SequenceOptions::MinValue(e) => min = e.as_ref().map(number).transpose()?,
+            ast::SequenceOptions::MaxValue(e) => max = e.as_ref().map(number).transpose()?,
+            ast::SequenceOptions::StartWith(e, _) => start = Some(number(e)?),
+            ast::SequenceOptions::Cache(_) => {}
+            ast::SequenceOptions::Cycle(no) => cycle = !no,
+        }
+    }
+    if increment == 0 {
+        return Err(Error::new(
+            SqlState::InvalidParameterValue,
+            "INCREMENT must not be zero",
+        ));
+    }
+    let type_min = match ty {
+        DataType::Int16 => i16::MIN as i64,
+        DataType::Int32 => i32::MIN as i64,
+        _ => i64::MIN,
+    };
+    let (min, max) = if increment > 0 {
+        (min.unwrap_or(1), max.unwrap_or(type_max(ty)))
+    } else {
+        (min.unwrap_or(type_min), max.unwrap_or(-1))
+    };
+    let start = start.unwrap_or(if increment > 0 { min } else { max });
+    if min >= max {
+        return Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!("MINVALUE ({min}) must be less than MAXVALUE ({max})"),
+        ));
+    }
+    if start < min || start > max {
+        return Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!(
+                "START value ({start}) cannot be {} MINVALUE ({min})",
+                if start < min {
+                    "less than"
+                } else {
+                    "greater than"
+                }
+            ),
+        ));
+    }
+    Ok(SequenceOptions {
+        increment,
+        min,
+        max,
+        start,
+        cycle,
+    })
 }
 
 /// A type without its length or precision limit.

@@ -10,7 +10,7 @@ use super::{ident_name, table_name, Binder};
 use crate::catalog::TableSchema;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
-use crate::plan::{BoundStatement, LogicalPlan, ScalarExpr};
+use crate::plan::{BoundStatement, ColumnInfo, LogicalPlan, Returning, ScalarExpr};
 use crate::types::DataType;
 
 impl Binder<'_> {
@@ -53,7 +53,6 @@ impl Binder<'_> {
             || !after_columns.is_empty()
             || *has_table_keyword
             || on.is_some()
-            || returning.is_some()
             || output.is_some()
             || *replace_into
             || priority.is_some()
@@ -89,10 +88,12 @@ impl Binder<'_> {
                 _ => self.insert_query(&schema, &targets, explicit, query)?,
             },
         };
+        let returning = self.bind_returning(returning.as_deref(), &table_scope(&schema, &name))?;
         Ok(BoundStatement::Insert {
             table_name: name,
             table_oid: schema.oid,
             source,
+            returning,
         })
     }
 
@@ -127,6 +128,7 @@ impl Binder<'_> {
                 full[column] = Some(if is_default_keyword(expr) {
                     self.column_default(schema, column)?
                 } else {
+                    check_not_identity_always(schema, column)?;
                     let bound =
                         self.bind_expr_for(expr, schema.columns[column].data_type, &empty)?;
                     self.assign(schema, column, bound)?
@@ -159,6 +161,7 @@ impl Binder<'_> {
         check_insert_width(columns.len(), targets.len(), explicit)?;
         let mut full: Vec<Option<ScalarExpr>> = vec![None; schema.columns.len()];
         for (index, (info, &column)) in columns.iter().zip(targets).enumerate() {
+            check_not_identity_always(schema, column)?;
             let source = ScalarExpr::Column {
                 index,
                 ty: info.data_type,
@@ -228,7 +231,6 @@ impl Binder<'_> {
         } = update;
         if !optimizer_hints.is_empty()
             || from.is_some()
-            || returning.is_some()
             || output.is_some()
             || or.is_some()
             || !order_by.is_empty()
@@ -252,17 +254,32 @@ impl Binder<'_> {
             let value = if is_default_keyword(&assignment.value) {
                 self.column_default(&schema, column)?
             } else {
+                if schema.columns[column].identity_always {
+                    return Err(Error::new(
+                        SqlState::GeneratedAlways,
+                        format!(
+                            "column \"{}\" can only be updated to DEFAULT",
+                            schema.columns[column].name
+                        ),
+                    )
+                    .with_detail(format!(
+                        "Column \"{}\" is an identity column defined as GENERATED ALWAYS.",
+                        schema.columns[column].name
+                    )));
+                }
                 let value = self.bind_expr(&assignment.value, &scope)?;
                 self.assign(&schema, column, value)?
             };
             bound.push((column, value));
         }
         let filter = self.dml_filter(selection.as_ref(), &scope)?;
+        let returning = self.bind_returning(returning.as_deref(), &scope)?;
         Ok(BoundStatement::Update {
             table_name: schema.name.clone(),
             table_oid: schema.oid,
             filter,
             assignments: bound,
+            returning,
         })
     }
 
@@ -282,7 +299,6 @@ impl Binder<'_> {
         if !optimizer_hints.is_empty()
             || !tables.is_empty()
             || using.is_some()
-            || returning.is_some()
             || output.is_some()
             || !order_by.is_empty()
             || limit.is_some()
@@ -297,10 +313,12 @@ impl Binder<'_> {
         };
         let (schema, scope) = self.dml_target(table)?;
         let filter = self.dml_filter(selection.as_ref(), &scope)?;
+        let returning = self.bind_returning(returning.as_deref(), &scope)?;
         Ok(BoundStatement::Delete {
             table_name: schema.name.clone(),
             table_oid: schema.oid,
             filter,
+            returning,
         })
     }
 
@@ -326,22 +344,40 @@ impl Binder<'_> {
         let visible = alias
             .as_ref()
             .map_or_else(|| name.clone(), |a| ident_name(&a.name));
-        let scope = Scope {
-            columns: schema
-                .columns
-                .iter()
-                .enumerate()
-                .map(|(i, c)| ScopeColumn {
-                    table: Some(visible.clone()),
-                    name: c.name.clone(),
-                    ty: c.data_type,
-                    table_oid: schema.oid,
-                    attnum: (i + 1) as i16,
-                    qualified_only: false,
-                })
-                .collect(),
-        };
+        let scope = table_scope(&schema, &visible);
         Ok((schema, scope))
+    }
+
+    /// `RETURNING items` over the target table's columns.
+    fn bind_returning(
+        &mut self,
+        items: Option<&[ast::SelectItem]>,
+        scope: &Scope,
+    ) -> Result<Option<Returning>> {
+        let Some(items) = items else { return Ok(None) };
+        self.aggregate_forbidden_in = Some("RETURNING");
+        let outputs = self.bind_projection(items, scope);
+        self.aggregate_forbidden_in = None;
+        let mut exprs = Vec::new();
+        let mut columns = Vec::new();
+        for output in outputs? {
+            let expr = if output.expr.ty() == DataType::Unknown {
+                self.coerce(output.expr, DataType::Text, CastContext::Implicit)?
+            } else {
+                output.expr
+            };
+            columns.push(ColumnInfo {
+                name: output.name,
+                data_type: expr.ty(),
+                table_oid: output.table_oid,
+                column_attnum: output.attnum,
+            });
+            exprs.push(expr);
+        }
+        Ok(Some(Returning {
+            exprs,
+            columns: columns.into(),
+        }))
     }
 
     fn dml_filter(
@@ -386,6 +422,26 @@ fn is_default_keyword(expr: &Expr) -> bool {
     matches!(expr, Expr::Identifier(ident) if ident.quote_style.is_none() && ident.value.eq_ignore_ascii_case("default"))
 }
 
+/// 428C9: a GENERATED ALWAYS identity column takes only its DEFAULT.
+fn check_not_identity_always(schema: &TableSchema, column: usize) -> Result<()> {
+    let def = &schema.columns[column];
+    if def.identity_always {
+        return Err(Error::new(
+            SqlState::GeneratedAlways,
+            format!(
+                "cannot insert a non-DEFAULT value into column \"{}\"",
+                def.name
+            ),
+        )
+        .with_detail(format!(
+            "Column \"{}\" is an identity column defined as GENERATED ALWAYS.",
+            def.name
+        ))
+        .with_hint("Use OVERRIDING SYSTEM VALUE to override."));
+    }
+    Ok(())
+}
+
 /// The columns an INSERT writes, by position; all columns when none are named.
 fn target_columns(schema: &TableSchema, columns: &[ObjectName]) -> Result<Vec<usize>> {
     if columns.is_empty() {
@@ -422,4 +478,23 @@ fn assignment_column(schema: &TableSchema, column: &ObjectName) -> Result<usize>
             ),
         )
     })
+}
+
+/// The scope of a table's columns under the name `visible`.
+fn table_scope(schema: &TableSchema, visible: &str) -> Scope {
+    Scope {
+        columns: schema
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| ScopeColumn {
+                table: Some(visible.to_string()),
+                name: c.name.clone(),
+                ty: c.data_type,
+                table_oid: schema.oid,
+                attnum: (i + 1) as i16,
+                qualified_only: false,
+            })
+            .collect(),
+    }
 }

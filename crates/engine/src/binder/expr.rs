@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use crate::plan::{
     AggregateCall, ArithmeticOp, BoolTest, ColumnInfo, CompareOp, LogicalPlan, ScalarExpr,
-    Subquery, SubqueryKind,
+    SequenceFunction, Subquery, SubqueryKind,
 };
 use crate::types::{text_io, DataType, Decimal, ScalarValue};
 
@@ -308,6 +308,62 @@ impl Binder<'_> {
         }))
     }
 
+    /// nextval('seq'), currval('seq'), setval('seq', n [, is_called]), lastval().
+    fn bind_sequence_call(
+        &mut self,
+        func: SequenceFunction,
+        name: &str,
+        args: &[&Expr],
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        let arity_ok = match func {
+            SequenceFunction::NextVal | SequenceFunction::CurrVal => args.len() == 1,
+            SequenceFunction::SetVal => (2..=3).contains(&args.len()),
+            SequenceFunction::LastVal => args.is_empty(),
+        };
+        if !arity_ok {
+            return Err(undefined_function(name, &[]));
+        }
+        let sequence = match args.first() {
+            None => None,
+            Some(first) => {
+                let Some(text) = sequence_name_argument(first) else {
+                    return Err(Error::unsupported(format!(
+                        "{name} of a computed sequence name"
+                    )));
+                };
+                // regclass input folds case unless quoted.
+                let sequence = if text.starts_with('"') && text.ends_with('"') && text.len() > 1 {
+                    text[1..text.len() - 1].to_string()
+                } else {
+                    text.to_lowercase()
+                };
+                if !self.state.sequences.contains_key(&sequence) {
+                    return Err(Error::new(
+                        SqlState::UndefinedTable,
+                        format!("relation \"{sequence}\" does not exist"),
+                    ));
+                }
+                Some(sequence)
+            }
+        };
+        let mut bound = Vec::new();
+        for (i, arg) in args.iter().enumerate().skip(1) {
+            let value = self.bind_expr(arg, scope)?;
+            let ty = if i == 1 {
+                DataType::Int64
+            } else {
+                DataType::Bool
+            };
+            bound.push(self.coerce(value, ty, CastContext::Implicit)?);
+        }
+        Ok(ScalarExpr::SequenceCall {
+            func,
+            sequence,
+            args: bound,
+        })
+    }
+
     /// `input op ANY/ALL (subquery)`, and IN.
     fn bind_quantified(
         &mut self,
@@ -500,6 +556,14 @@ impl Binder<'_> {
                 let l = self.coerce(l, DataType::Text, CastContext::Explicit)?;
                 let r = self.coerce(r, DataType::Text, CastContext::Explicit)?;
                 Ok(ScalarExpr::Concat(Box::new(l), Box::new(r)))
+            }
+            BinaryOperator::PGRegexMatch => self.bind_regex_match(left, right, false, false, scope),
+            BinaryOperator::PGRegexIMatch => self.bind_regex_match(left, right, true, false, scope),
+            BinaryOperator::PGRegexNotMatch => {
+                self.bind_regex_match(left, right, false, true, scope)
+            }
+            BinaryOperator::PGRegexNotIMatch => {
+                self.bind_regex_match(left, right, true, true, scope)
             }
             BinaryOperator::PGLikeMatch | BinaryOperator::PGNotLikeMatch => self.bind_like(
                 left,
@@ -753,6 +817,9 @@ impl Binder<'_> {
                 format!("{name} is not an aggregate function"),
             ));
         }
+        if let Some(func) = sequence_function(&name) {
+            return self.bind_sequence_call(func, &name, &arg_exprs, scope);
+        }
         let mut bound = arg_exprs
             .iter()
             .map(|e| self.bind_expr(e, scope))
@@ -787,7 +854,8 @@ impl Binder<'_> {
             }
             _ => {
                 let types: Vec<DataType> = bound.iter().map(|e| e.ty()).collect();
-                let Some((func, arg_types, ty)) = ScalarFunction::resolve(&name, &types) else {
+                let Some((func, arg_types, ty)) = ScalarFunction::resolve_checked(&name, &types)?
+                else {
                     return Err(undefined_function(&name, &types));
                 };
                 let args = bound
@@ -947,6 +1015,30 @@ fn with_like_escape(like: ScalarExpr, escape: &Expr) -> Result<ScalarExpr> {
         negated,
         case_insensitive,
     })
+}
+
+fn sequence_function(name: &str) -> Option<SequenceFunction> {
+    Some(match name {
+        "nextval" => SequenceFunction::NextVal,
+        "currval" => SequenceFunction::CurrVal,
+        "setval" => SequenceFunction::SetVal,
+        "lastval" => SequenceFunction::LastVal,
+        _ => return None,
+    })
+}
+
+/// The sequence named by a regclass argument: `'name'` or `'name'::regclass`.
+fn sequence_name_argument(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Cast {
+            expr, data_type, ..
+        } if data_type.to_string().eq_ignore_ascii_case("regclass") => sequence_name_argument(expr),
+        Expr::Value(v) => match &v.value {
+            Value::SingleQuotedString(s) => Some(s.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// A subquery used as a value must return exactly one column.

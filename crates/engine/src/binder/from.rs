@@ -11,16 +11,13 @@ use crate::plan::{JoinKind, LogicalPlan, ScalarExpr};
 
 /// A WITH query, bound once; every reference to it reads its plan.
 pub struct BoundCte {
-    name: String,
-    plan: LogicalPlan,
-    columns: Vec<crate::plan::ColumnInfo>,
+    pub(super) name: String,
+    pub(super) plan: LogicalPlan,
+    pub(super) columns: Vec<crate::plan::ColumnInfo>,
 }
 
 impl Binder<'_> {
     pub(super) fn bind_with(&mut self, with: &ast::With) -> Result<()> {
-        if with.recursive {
-            return Err(Error::unsupported("WITH RECURSIVE"));
-        }
         for cte in &with.cte_tables {
             if cte.from.is_some() {
                 return Err(Error::unsupported(format!("the WITH item {cte}")));
@@ -39,7 +36,14 @@ impl Binder<'_> {
                 ));
             }
             let saved = (self.aggregates.take(), self.aggregate_forbidden_in.take());
-            let bound = self.bind_query(&cte.query);
+            let bound = match with.recursive {
+                true => match self.bind_recursive_cte(&name, cte) {
+                    Ok(Some(bound)) => Ok(bound),
+                    Ok(None) => self.bind_query(&cte.query),
+                    Err(e) => Err(e),
+                },
+                false => self.bind_query(&cte.query),
+            };
             (self.aggregates, self.aggregate_forbidden_in) = saved;
             let (plan, mut columns) = bound?;
             let names = alias_names(
@@ -348,6 +352,9 @@ impl Binder<'_> {
         if let [ast::ObjectNamePart::Identifier(ident)] = name.0.as_slice() {
             let cte_name = ident_name(ident);
             if let Some(cte) = self.ctes.iter().rev().find(|c| c.name == cte_name) {
+                if let LogicalPlan::WorkTable { id, .. } = &cte.plan {
+                    self.work_tables_read.push(*id);
+                }
                 let visible = alias.map_or_else(|| cte_name.clone(), |a| ident_name(&a.name));
                 let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());
                 let original = cte.columns.iter().map(|c| c.name.clone()).collect();
@@ -488,7 +495,7 @@ fn join(
 }
 
 /// Column names after `alias(a, b)`: the aliases first, the original names for the rest.
-fn alias_names(
+pub(super) fn alias_names(
     visible: &str,
     aliases: &[ast::TableAliasColumnDef],
     mut names: Vec<String>,

@@ -8,6 +8,7 @@ mod ddl;
 mod dml;
 mod expr;
 mod from;
+mod recursive_cte;
 mod scope;
 mod select;
 mod set_operation;
@@ -49,6 +50,8 @@ pub struct Binder<'a> {
     named_windows: Vec<(String, sqlparser::ast::WindowSpec)>,
     /// Binding a window function's arguments (window calls may not nest).
     in_window_args: bool,
+    /// Recursive CTE work tables referenced so far, by id.
+    work_tables_read: Vec<usize>,
 }
 
 impl<'a> Binder<'a> {
@@ -64,6 +67,7 @@ impl<'a> Binder<'a> {
             windows: None,
             named_windows: Vec::new(),
             in_window_args: false,
+            work_tables_read: Vec::new(),
         }
     }
 
@@ -91,6 +95,55 @@ impl<'a> Binder<'a> {
                 *cascade,
                 *purge || *temporary || table.is_some(),
             )?,
+            Statement::Explain {
+                describe_alias: _,
+                analyze,
+                verbose,
+                query_plan: _,
+                estimate,
+                statement: inner,
+                format,
+                options,
+            } => {
+                let Statement::Query(query) = inner.as_ref() else {
+                    return Err(Error::unsupported(format!("EXPLAIN of {inner}")));
+                };
+                if *verbose || *estimate || format.is_some() || options.is_some() {
+                    return Err(Error::unsupported(format!("{statement}")));
+                }
+                let (plan, _) = self.bind_query(query)?;
+                BoundStatement::Explain {
+                    plan,
+                    analyze: *analyze,
+                }
+            }
+            Statement::CreateSequence {
+                temporary,
+                if_not_exists,
+                name,
+                data_type,
+                sequence_options,
+                owned_by,
+            } => {
+                if *temporary || owned_by.is_some() {
+                    return Err(Error::unsupported(format!("{statement}")));
+                }
+                let ty = match data_type {
+                    Some(t) => bind_data_type(t)?,
+                    None => DataType::Int64,
+                };
+                if !matches!(ty, DataType::Int16 | DataType::Int32 | DataType::Int64) {
+                    return Err(Error::new(
+                        SqlState::InvalidParameterValue,
+                        "sequence type must be smallint, integer, or bigint",
+                    ));
+                }
+                BoundStatement::CreateSequence {
+                    name: table_name(name)?,
+                    options: ddl::sequence_options_for(sequence_options, ty)?,
+                    if_not_exists: *if_not_exists,
+                }
+            }
             other => self.bind_utility(other)?,
         };
         let params = self

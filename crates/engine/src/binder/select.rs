@@ -16,11 +16,11 @@ use crate::plan::{BoundStatement, ColumnInfo, LogicalPlan, ScalarExpr, SortKey};
 use crate::types::DataType;
 
 /// A select-list entry: its expression over the input (or the aggregate output) and name.
-struct OutputItem {
-    expr: ScalarExpr,
-    name: String,
-    table_oid: u32,
-    attnum: i16,
+pub(super) struct OutputItem {
+    pub(super) expr: ScalarExpr,
+    pub(super) name: String,
+    pub(super) table_oid: u32,
+    pub(super) attnum: i16,
 }
 
 impl Binder<'_> {
@@ -460,7 +460,7 @@ impl Binder<'_> {
         Ok((plan, columns))
     }
 
-    fn bind_projection(
+    pub(super) fn bind_projection(
         &mut self,
         projection: &[SelectItem],
         scope: &Scope,

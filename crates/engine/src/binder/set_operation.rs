@@ -75,7 +75,10 @@ impl Binder<'_> {
 
     /// A branch of a set operation: a SELECT, VALUES, a parenthesized query or another set
     /// operation.
-    fn bind_set_expr(&mut self, expr: &SetExpr) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
+    pub(super) fn bind_set_expr(
+        &mut self,
+        expr: &SetExpr,
+    ) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
         match expr {
             SetExpr::Select(select) => self.bind_select(select, &[]),
             SetExpr::Values(values) => self.bind_values(values),
@@ -91,7 +94,7 @@ impl Binder<'_> {
     }
 
     /// Projects a branch's columns to the unified types where they differ.
-    fn cast_outputs(
+    pub(super) fn cast_outputs(
         &mut self,
         plan: LogicalPlan,
         columns: &[ColumnInfo],

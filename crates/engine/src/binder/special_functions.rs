@@ -1,13 +1,18 @@
 //! Functions with SQL's special call syntax (`SUBSTRING(x FROM a FOR b)`, `POSITION(a IN b)`,
-//! `TRIM(BOTH x FROM y)`, `EXTRACT(field FROM x)`, `CEIL`/`FLOOR` keywords, ...), bound onto
-//! the ordinary scalar functions.
+//! `TRIM(BOTH x FROM y)`, `OVERLAY(x PLACING y FROM a FOR b)`, the `CEIL`/`FLOOR` keywords),
+//! bound onto the ordinary scalar functions as PostgreSQL's grammar rewrites them; and the
+//! regular-expression match operators `~ ~* !~ !~*`.
 
-use sqlparser::ast::Expr;
+use sqlparser::ast::{CeilFloorKind, DateTimeField, Expr, TrimWhereField};
 
+use super::coerce::operator_error;
 use super::scope::Scope;
 use super::Binder;
-use crate::error::Result;
+use crate::error::{Error, Result, SqlState};
+use crate::function::cast::CastContext;
+use crate::function::ScalarFunction;
 use crate::plan::ScalarExpr;
+use crate::types::DataType;
 
 impl Binder<'_> {
     /// `None` when `expr` is not one of these forms.
@@ -16,7 +21,140 @@ impl Binder<'_> {
         expr: &Expr,
         scope: &Scope,
     ) -> Option<Result<ScalarExpr>> {
-        let _ = (expr, scope);
-        None
+        Some(match expr {
+            Expr::Substring {
+                expr: input,
+                substring_from,
+                substring_for,
+                special: _,
+                shorthand: _,
+            } => match (substring_from, substring_for) {
+                (Some(from), Some(count)) => {
+                    self.bind_call("substring", &[input, from, count], scope)
+                }
+                (Some(from), None) => self.bind_call("substring", &[input, from], scope),
+                // SUBSTRING(x FOR n) starts at 1.
+                (None, Some(count)) => {
+                    let one = Expr::value(sqlparser::ast::Value::Number("1".into(), false));
+                    self.bind_call("substring", &[input, &one, count], scope)
+                }
+                (None, None) => Err(Error::syntax("syntax error at or near \")\"")),
+            },
+            Expr::Position { expr: needle, r#in } => {
+                self.bind_call("strpos", &[r#in, needle], scope)
+            }
+            Expr::Trim {
+                expr: input,
+                trim_where,
+                trim_what,
+                trim_characters,
+            } => {
+                let name = match trim_where {
+                    None | Some(TrimWhereField::Both) => "btrim",
+                    Some(TrimWhereField::Leading) => "ltrim",
+                    Some(TrimWhereField::Trailing) => "rtrim",
+                };
+                match (trim_what, trim_characters.as_deref()) {
+                    (Some(what), None) => self.bind_call(name, &[input, what], scope),
+                    (None, Some([characters])) => self.bind_call(name, &[input, characters], scope),
+                    (None, None) => self.bind_call(name, &[input], scope),
+                    _ => Err(Error::unsupported(format!("the form {expr}"))),
+                }
+            }
+            Expr::Overlay {
+                expr: input,
+                overlay_what,
+                overlay_from,
+                overlay_for,
+            } => match overlay_for {
+                Some(count) => self.bind_call(
+                    "overlay",
+                    &[input, overlay_what, overlay_from, count],
+                    scope,
+                ),
+                None => self.bind_call("overlay", &[input, overlay_what, overlay_from], scope),
+            },
+            Expr::Ceil { expr: input, field } | Expr::Floor { expr: input, field } => {
+                let name = if matches!(expr, Expr::Ceil { .. }) {
+                    "ceil"
+                } else {
+                    "floor"
+                };
+                match field {
+                    CeilFloorKind::DateTimeField(DateTimeField::NoDateTime) => {
+                        self.bind_call(name, &[input], scope)
+                    }
+                    CeilFloorKind::Scale(scale) => {
+                        let scale = Expr::value(scale.value.clone());
+                        self.bind_call(name, &[input, &scale], scope)
+                    }
+                    CeilFloorKind::DateTimeField(_) => {
+                        Err(Error::syntax(format!("syntax error in {expr}")))
+                    }
+                }
+            }
+            _ => return None,
+        })
     }
+
+    /// Binds a call of the scalar function `name` on `args`, with PostgreSQL's errors.
+    fn bind_call(&mut self, name: &str, args: &[&Expr], scope: &Scope) -> Result<ScalarExpr> {
+        let bound = args
+            .iter()
+            .map(|e| self.bind_expr(e, scope))
+            .collect::<Result<Vec<_>>>()?;
+        let types: Vec<DataType> = bound.iter().map(|e| e.ty()).collect();
+        let Some((func, arg_types, ty)) = ScalarFunction::resolve_checked(name, &types)? else {
+            let names: Vec<String> = types.iter().map(|t| t.to_string()).collect();
+            return Err(Error::new(
+                SqlState::UndefinedFunction,
+                format!("function {name}({}) does not exist", names.join(", ")),
+            )
+            .with_hint(
+                "No function matches the given name and argument types. You might need to add explicit type casts.",
+            ));
+        };
+        let args = bound
+            .into_iter()
+            .zip(arg_types)
+            .map(|(e, t)| self.coerce(e, t, CastContext::Implicit))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(ScalarExpr::Function { func, args, ty })
+    }
+
+    /// `left ~ right` and its forms (`case_insensitive` for `~*`, `negated` for `!~`): for
+    /// `bind_binary` to call on `BinaryOperator::PGRegexMatch` and its siblings.
+    pub(super) fn bind_regex_match(
+        &mut self,
+        left: &Expr,
+        right: &Expr,
+        case_insensitive: bool,
+        negated: bool,
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
+        let (lt, rt) = (l.ty(), r.ty());
+        let Some((func, arg_types, ty)) =
+            ScalarFunction::regex_match_operator(case_insensitive, negated, lt, rt)
+        else {
+            return Err(operator_error(
+                func_symbol(case_insensitive, negated),
+                lt,
+                rt,
+            ));
+        };
+        let mut args = Vec::with_capacity(2);
+        for (e, t) in [l, r].into_iter().zip(arg_types) {
+            args.push(self.coerce(e, t, CastContext::Implicit)?);
+        }
+        Ok(ScalarExpr::Function { func, args, ty })
+    }
+}
+
+fn func_symbol(case_insensitive: bool, negated: bool) -> &'static str {
+    ScalarFunction::RegexMatch {
+        case_insensitive,
+        negated,
+    }
+    .name()
 }

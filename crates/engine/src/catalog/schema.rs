@@ -9,6 +9,8 @@ pub struct ColumnDef {
     pub not_null: bool,
     /// The DEFAULT expression as SQL text; bound again when an INSERT needs it.
     pub default_sql: Option<String>,
+    /// GENERATED ALWAYS AS IDENTITY: only DEFAULT may be written to it.
+    pub identity_always: bool,
 }
 
 /// A PRIMARY KEY or UNIQUE constraint over column positions.

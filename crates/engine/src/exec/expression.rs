@@ -118,6 +118,17 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
                 .ok_or_else(|| Error::internal("outer column reference without an outer row"))?;
             Vector::from_scalar(value, *ty, len)
         }
+        ScalarExpr::SequenceCall {
+            func,
+            sequence,
+            args,
+        } => {
+            let values = args
+                .iter()
+                .map(|a| evaluate(a, batch, ctx))
+                .collect::<Result<Vec<_>>>()?;
+            super::sequence::evaluate_sequence_call(*func, sequence.as_deref(), &values, len, ctx)?
+        }
         ScalarExpr::Subquery(subquery) => {
             let input = match &subquery.kind {
                 crate::plan::SubqueryKind::Quantified { input, .. } => {
@@ -132,7 +143,7 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
                 .iter()
                 .map(|a| evaluate(a, batch, ctx).map(|v| (*v).clone()))
                 .collect::<Result<Vec<_>>>()?;
-            func.eval(&values)?
+            func.eval_batch(&values, len)?
         }
     }))
 }

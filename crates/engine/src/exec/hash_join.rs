@@ -20,6 +20,7 @@ pub struct HashJoinExec {
     build_types: Vec<PhysicalType>,
     kind: JoinKind,
     residual: Option<ScalarExpr>,
+    build_first: bool,
     table: Option<BuildTable>,
     pending: Vec<Batch>,
     finished: bool,
@@ -37,8 +38,12 @@ pub struct HashJoinSpec {
     pub build_keys: Vec<ScalarExpr>,
     pub probe_types: Vec<PhysicalType>,
     pub build_types: Vec<PhysicalType>,
+    /// Seen from the probe side (a LEFT join probing its left input; mirrored when the
+    /// left input is the build side).
     pub kind: JoinKind,
     pub residual: Option<ScalarExpr>,
+    /// The build side is the join's left input.
+    pub build_first: bool,
 }
 
 impl HashJoinExec {
@@ -52,6 +57,7 @@ impl HashJoinExec {
             build_types: spec.build_types,
             kind: spec.kind,
             residual: spec.residual,
+            build_first: spec.build_first,
             table: None,
             pending: Vec::new(),
             finished: false,
@@ -89,7 +95,12 @@ impl HashJoinExec {
                 }
             }
         }
-        let state = JoinState::new(self.kind, self.residual.clone(), rows.len());
+        let state = JoinState::new(
+            self.kind,
+            self.residual.clone(),
+            rows.len(),
+            self.build_first,
+        );
         Ok(BuildTable {
             rows,
             heads,
@@ -117,6 +128,7 @@ impl Operator for HashJoinExec {
             let Some(probe) = self.probe.next(ctx)? else {
                 self.finished = true;
                 let empty_probe = concat_batches(&self.probe_types, &[]);
+                // (For a swapped join the probe side is the right input; pair_batch orders.)
                 if let Some(rest) = table.state.unmatched_build(&empty_probe, &table.rows) {
                     self.pending = split_batch(rest);
                     self.pending.reverse();

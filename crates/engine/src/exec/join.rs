@@ -9,19 +9,26 @@ use crate::error::Result;
 use crate::plan::{JoinKind, ScalarExpr};
 use crate::vector::{Batch, Vector, NULL_ROW};
 
-/// The joined rows for pairs (probe row, build row); NULL_ROW on either side pads.
-pub fn pair_batch(probe: &Batch, build: &Batch, probe_rows: &[u32], build_rows: &[u32]) -> Batch {
-    let mut columns: Vec<Arc<Vector>> = probe
-        .columns
-        .iter()
-        .map(|c| Arc::new(c.gather_or_null(probe_rows)))
-        .collect();
-    columns.extend(
-        build
-            .columns
+/// The joined rows for pairs (probe row, build row); NULL_ROW on either side pads. The
+/// build side's columns come first when `build_first` (the build side is the join's left).
+pub fn pair_batch(
+    probe: &Batch,
+    build: &Batch,
+    probe_rows: &[u32],
+    build_rows: &[u32],
+    build_first: bool,
+) -> Batch {
+    let gather = |side: &Batch, rows: &[u32]| -> Vec<Arc<Vector>> {
+        side.columns
             .iter()
-            .map(|c| Arc::new(c.gather_or_null(build_rows))),
-    );
+            .map(|c| Arc::new(c.gather_or_null(rows)))
+            .collect()
+    };
+    let (mut columns, rest) = match build_first {
+        false => (gather(probe, probe_rows), gather(build, build_rows)),
+        true => (gather(build, build_rows), gather(probe, probe_rows)),
+    };
+    columns.extend(rest);
     Batch::new(columns, probe_rows.len())
 }
 
@@ -31,14 +38,24 @@ pub struct JoinState {
     pub kind: JoinKind,
     pub residual: Option<ScalarExpr>,
     pub build_matched: Vec<bool>,
+    /// The build side is the join's left input (its columns come first in the output).
+    pub build_first: bool,
 }
 
 impl JoinState {
-    pub fn new(kind: JoinKind, residual: Option<ScalarExpr>, build_rows: usize) -> JoinState {
+    /// `kind` is seen from the probe side: LEFT pads unmatched probe rows, RIGHT unmatched
+    /// build rows.
+    pub fn new(
+        kind: JoinKind,
+        residual: Option<ScalarExpr>,
+        build_rows: usize,
+        build_first: bool,
+    ) -> JoinState {
         JoinState {
             kind,
             residual,
             build_matched: vec![false; build_rows],
+            build_first,
         }
     }
 
@@ -60,7 +77,7 @@ impl JoinState {
         mut build_rows: Vec<u32>,
         ctx: &ExecContext,
     ) -> Result<Batch> {
-        let mut joined = pair_batch(probe, build, &probe_rows, &build_rows);
+        let mut joined = pair_batch(probe, build, &probe_rows, &build_rows, self.build_first);
         if let Some(residual) = &self.residual {
             let keep = selected_rows(&joined, residual, ctx)?;
             if keep.len() != probe_rows.len() {
@@ -90,7 +107,13 @@ impl JoinState {
         probe_rows.extend_from_slice(&unmatched);
         build_rows.extend(std::iter::repeat_n(NULL_ROW, unmatched.len()));
         // Re-pair so that the padded rows follow the matched ones.
-        Ok(pair_batch(probe, build, &probe_rows, &build_rows))
+        Ok(pair_batch(
+            probe,
+            build,
+            &probe_rows,
+            &build_rows,
+            self.build_first,
+        ))
     }
 
     /// RIGHT/FULL: the build rows that never matched, with NULLs for the probe side.
@@ -105,6 +128,12 @@ impl JoinState {
             return None;
         }
         let probe_rows = vec![NULL_ROW; build_rows.len()];
-        Some(pair_batch(probe_width, build, &probe_rows, &build_rows))
+        Some(pair_batch(
+            probe_width,
+            build,
+            &probe_rows,
+            &build_rows,
+            self.build_first,
+        ))
     }
 }

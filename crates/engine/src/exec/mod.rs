@@ -8,15 +8,19 @@ pub mod expression;
 mod filter;
 mod generate_series;
 mod hash_join;
+mod instrumented;
 mod join;
 mod limit;
 pub mod modify;
 mod nested_loop_join;
 mod project;
+mod recursive_cte;
 mod scan;
+mod sequence;
 mod set_operation;
 mod sort;
 mod subquery;
+mod top_n;
 mod values;
 mod window;
 
@@ -30,12 +34,16 @@ pub use distinct::DistinctExec;
 pub use filter::FilterExec;
 pub use generate_series::GenerateSeriesExec;
 pub use hash_join::{HashJoinExec, HashJoinSpec};
+pub use instrumented::{InstrumentedExec, OperatorStats};
 pub use limit::LimitExec;
 pub use nested_loop_join::NestedLoopJoinExec;
 pub use project::ProjectExec;
+pub use recursive_cte::{RecursiveCteExec, WorkTableExec};
 pub use scan::ScanExec;
+pub use sequence::{SessionSequences, SharedSessionSequences};
 pub use set_operation::SetOperationExec;
 pub use sort::SortExec;
+pub use top_n::TopNExec;
 pub use values::ValuesExec;
 pub use window::WindowExec;
 
@@ -54,6 +62,12 @@ pub struct ExecContext {
     pub outer_rows: RefCell<Vec<Vec<ScalarValue>>>,
     /// Results of uncorrelated subqueries, by subquery id.
     pub subquery_results: RefCell<HashMap<usize, Arc<Batch>>>,
+    /// The session's currval / lastval memory.
+    pub sequences: SharedSessionSequences,
+    /// The rows of each running recursive CTE's current round, by CTE id.
+    pub work_tables: RefCell<HashMap<usize, Arc<Vec<Batch>>>>,
+    /// `kestrel.max_recursive_iterations`: a runaway WITH RECURSIVE errors instead of hanging.
+    pub max_recursive_rounds: u64,
 }
 
 impl ExecContext {
@@ -61,11 +75,15 @@ impl ExecContext {
         params: Vec<ScalarValue>,
         state: Arc<DbState>,
         cancel: Arc<AtomicBool>,
+        sequences: SharedSessionSequences,
     ) -> ExecContext {
         ExecContext {
             params,
             state,
             cancel,
+            sequences,
+            work_tables: RefCell::new(HashMap::new()),
+            max_recursive_rounds: 1_000_000,
             outer_rows: RefCell::new(Vec::new()),
             subquery_results: RefCell::new(HashMap::new()),
         }

@@ -25,30 +25,39 @@ fn writable(txn: &mut Transaction, name: &str, oid: u32) -> Result<TableEntry> {
     }
 }
 
+/// What a write did: how many rows, and those rows (full, as written or as deleted) when the
+/// statement has RETURNING.
+#[derive(Default)]
+pub struct Modified {
+    pub count: u64,
+    pub rows: Vec<Batch>,
+}
+
 pub fn insert(
     txn: &mut Transaction,
     name: &str,
     oid: u32,
     source: &LogicalPlan,
+    keep_rows: bool,
     ctx: &ExecContext,
-) -> Result<u64> {
-    let batches = collect(create_operator(source).as_mut(), ctx)?;
+) -> Result<Modified> {
+    let batches = collect(create_operator(source, &ctx.state).as_mut(), ctx)?;
     let mut entry = writable(txn, name, oid)?;
     let types = entry.schema.column_types();
-    let mut inserted = 0u64;
+    let mut modified = Modified::default();
     for batch in &batches {
         check_not_null(&entry.schema, batch, None)?;
         let data = Arc::make_mut(&mut entry.data);
-        let first_row_id = data.append(&types, batch)?;
-        check_unique(&entry, data_of(&entry), first_row_id as u64, batch, None)?;
-        inserted += batch.len() as u64;
+        let first_row_id = data.append(&types, batch)? as u64;
+        let row_ids: Vec<u64> = (first_row_id..first_row_id + batch.len() as u64).collect();
+        check_unique(&entry, &row_ids, batch, None)?;
+        modified.count += batch.len() as u64;
     }
     txn.put_table(entry);
-    Ok(inserted)
-}
-
-fn data_of(entry: &TableEntry) -> &TableData {
-    &entry.data
+    if keep_rows {
+        modified.rows = batches;
+    }
+    Ok(modified)
 }
 
 pub fn update(
@@ -57,12 +66,13 @@ pub fn update(
     oid: u32,
     filter: Option<&ScalarExpr>,
     assignments: &[(usize, ScalarExpr)],
+    keep_rows: bool,
     ctx: &ExecContext,
-) -> Result<u64> {
+) -> Result<Modified> {
     let mut entry = writable(txn, name, oid)?;
     let assigned: Vec<usize> = assignments.iter().map(|(c, _)| *c).collect();
-    let mut updated = 0u64;
-    let mut changed: Vec<(u64, Batch)> = Vec::new();
+    let mut modified = Modified::default();
+    let mut changed: Vec<(Vec<u64>, Batch)> = Vec::new();
     for chunk_idx in 0..entry.data.chunks.len() {
         ctx.check_cancelled()?;
         let (batch, offsets) = live_rows(&entry.data, chunk_idx);
@@ -89,17 +99,20 @@ pub fn update(
         for ((column, _), value) in assignments.iter().zip(&values) {
             data.update_column(chunk_idx, *column, &chunk_offsets, value);
         }
-        updated += rows.len() as u64;
+        modified.count += rows.len() as u64;
         let base = (chunk_idx * BATCH_SIZE) as u64;
-        for (i, &offset) in chunk_offsets.iter().enumerate() {
-            changed.push((base + offset as u64, new_rows.gather(&[i as u32])));
-        }
+        let row_ids: Vec<u64> = chunk_offsets.iter().map(|&o| base + o as u64).collect();
+        changed.push((row_ids, new_rows));
     }
-    for (row_id, row) in &changed {
-        check_unique(&entry, data_of(&entry), *row_id, row, Some(&assigned))?;
+    // Uniqueness holds for the statement's result, checked once every row is updated.
+    for (row_ids, rows) in &changed {
+        check_unique(&entry, row_ids, rows, Some(&assigned))?;
     }
     txn.put_table(entry);
-    Ok(updated)
+    if keep_rows {
+        modified.rows = changed.into_iter().map(|(_, rows)| rows).collect();
+    }
+    Ok(modified)
 }
 
 pub fn delete(
@@ -107,10 +120,11 @@ pub fn delete(
     name: &str,
     oid: u32,
     filter: Option<&ScalarExpr>,
+    keep_rows: bool,
     ctx: &ExecContext,
-) -> Result<u64> {
+) -> Result<Modified> {
     let mut entry = writable(txn, name, oid)?;
-    let mut deleted = 0u64;
+    let mut modified = Modified::default();
     for chunk_idx in 0..entry.data.chunks.len() {
         ctx.check_cancelled()?;
         let (batch, offsets) = live_rows(&entry.data, chunk_idx);
@@ -123,10 +137,13 @@ pub fn delete(
         }
         let chunk_offsets: Vec<u32> = rows.iter().map(|&r| offsets[r as usize]).collect();
         Arc::make_mut(&mut entry.data).delete_rows(chunk_idx, &chunk_offsets);
-        deleted += rows.len() as u64;
+        modified.count += rows.len() as u64;
+        if keep_rows {
+            modified.rows.push(batch.gather(&rows));
+        }
     }
     txn.put_table(entry);
-    Ok(deleted)
+    Ok(modified)
 }
 
 /// The live rows of a chunk with every column, and each row's offset in the chunk.
@@ -160,15 +177,15 @@ fn check_not_null(schema: &TableSchema, batch: &Batch, columns: Option<&[usize]>
     Ok(())
 }
 
-/// 23505 if a row of `batch` (stored from `first_row_id` on) duplicates a key of another live
-/// row. With `columns`, only keys over one of those columns are checked.
+/// 23505 if a row of `batch` (stored as `row_ids`) duplicates a key of another live row. With
+/// `columns`, only keys over one of those columns are checked.
 fn check_unique(
     entry: &TableEntry,
-    data: &TableData,
-    first_row_id: u64,
+    row_ids: &[u64],
     batch: &Batch,
     columns: Option<&[usize]>,
 ) -> Result<()> {
+    let data = &entry.data;
     let mut key = Vec::new();
     for (unique, index) in entry
         .schema
@@ -184,12 +201,12 @@ fn check_unique(
             .iter()
             .map(|&c| batch.columns[c].as_ref())
             .collect();
-        for row in 0..batch.len() {
+        for (row, &row_id) in row_ids.iter().enumerate().take(batch.len()) {
             key.clear();
             if encode_row_key(&key_columns, row, &mut key) {
                 continue; // NULLs never conflict.
             }
-            if !index.insert(&key, first_row_id + row as u64, data, &unique.columns) {
+            if !index.insert(&key, row_id, data, &unique.columns) {
                 let names: Vec<&str> = unique
                     .columns
                     .iter()

@@ -51,7 +51,7 @@ impl Operator for NestedLoopJoinExec {
                 .take()
                 .ok_or_else(|| Error::internal("join built twice"))?;
             let rows = concat_batches(&self.build_types, &collect(build.as_mut(), ctx)?);
-            let state = JoinState::new(self.kind, self.condition.clone(), rows.len());
+            let state = JoinState::new(self.kind, self.condition.clone(), rows.len(), false);
             self.built = Some((rows, state));
         }
         loop {

@@ -21,7 +21,7 @@ fn run(subquery: &Subquery, ctx: &ExecContext) -> Result<Arc<Batch>> {
             return Ok(cached.clone());
         }
     }
-    let mut op = create_operator(&subquery.plan);
+    let mut op = create_operator(&subquery.plan, &ctx.state);
     let batches = collect(op.as_mut(), ctx)?;
     let physical: Vec<_> = subquery
         .plan

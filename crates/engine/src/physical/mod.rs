@@ -3,20 +3,134 @@
 
 mod join_keys;
 
+use std::sync::Arc;
+
 use crate::exec::{
     AggregateExec, BoxedOperator, DistinctExec, FilterExec, GenerateSeriesExec, HashJoinExec,
-    HashJoinSpec, LimitExec, NestedLoopJoinExec, ProjectExec, ScanExec, SetOperationExec, SortExec,
-    ValuesExec, WindowExec,
+    HashJoinSpec, LimitExec, NestedLoopJoinExec, ProjectExec, RecursiveCteExec, ScanExec,
+    SetOperationExec, SortExec, ValuesExec, WindowExec,
 };
+use crate::exec::{InstrumentedExec, OperatorStats, TopNExec, WorkTableExec};
 use crate::function::TableFunction;
-use crate::plan::LogicalPlan;
+use crate::plan::{JoinKind, LogicalPlan};
+use crate::storage::DbState;
 use crate::types::PhysicalType;
 
 fn physical_types(plan: &LogicalPlan) -> Vec<PhysicalType> {
     plan.output_types().iter().map(|t| t.physical()).collect()
 }
 
-pub fn create_operator(plan: &LogicalPlan) -> BoxedOperator {
+/// A rough row count of `plan`'s output, from table sizes: enough to pick the smaller side
+/// of a join to hash.
+pub fn estimate_rows(plan: &LogicalPlan, state: &DbState) -> f64 {
+    match plan {
+        LogicalPlan::Scan { table_oid, .. } => state
+            .tables
+            .get(table_oid)
+            .map_or(0.0, |t| t.data.live_rows() as f64),
+        LogicalPlan::Values { rows, .. } => rows.len() as f64,
+        LogicalPlan::TableFunction { .. } | LogicalPlan::RecursiveCte { .. } => 1000.0,
+        LogicalPlan::WorkTable { .. } => 100.0,
+        LogicalPlan::Filter { input, .. } => estimate_rows(input, state) * 0.25,
+        LogicalPlan::Project { input, .. }
+        | LogicalPlan::Sort { input, .. }
+        | LogicalPlan::Window { input, .. } => estimate_rows(input, state),
+        LogicalPlan::Aggregate {
+            input, group_by, ..
+        } if group_by.is_empty() => {
+            let _ = input;
+            1.0
+        }
+        LogicalPlan::Aggregate { input, .. } => (estimate_rows(input, state) / 10.0).max(1.0),
+        LogicalPlan::Distinct { input } => (estimate_rows(input, state) / 2.0).max(1.0),
+        LogicalPlan::Limit { input, limit, .. } => {
+            let input = estimate_rows(input, state);
+            match limit {
+                Some(crate::plan::ScalarExpr::Literal {
+                    value: crate::types::ScalarValue::Int64(n),
+                    ..
+                }) => input.min(*n as f64),
+                _ => input,
+            }
+        }
+        LogicalPlan::SetOperation { left, right, .. } => {
+            estimate_rows(left, state) + estimate_rows(right, state)
+        }
+        LogicalPlan::Join { left, right, .. } => {
+            estimate_rows(left, state).max(estimate_rows(right, state))
+        }
+    }
+}
+
+/// LIMIT + OFFSET when both are constants small enough for a top-N.
+pub(crate) fn top_n_rows(
+    limit: &Option<crate::plan::ScalarExpr>,
+    offset: &Option<crate::plan::ScalarExpr>,
+) -> Option<usize> {
+    use crate::plan::ScalarExpr;
+    use crate::types::ScalarValue;
+    const TOP_N_MAX_ROWS: i64 = 100_000;
+    let constant = |e: &Option<ScalarExpr>| match e {
+        None => Some(0),
+        Some(ScalarExpr::Literal {
+            value: ScalarValue::Int64(n),
+            ..
+        }) if *n >= 0 => Some(*n),
+        _ => None,
+    };
+    let limit = match limit {
+        None => return None,
+        some => constant(some)?,
+    };
+    let total = limit.checked_add(constant(offset)?)?;
+    (total <= TOP_N_MAX_ROWS).then_some(total as usize)
+}
+
+/// How many hash keys a join on `condition` gets (0: a nested loop).
+pub fn join_key_count(condition: Option<crate::plan::ScalarExpr>, left_width: usize) -> usize {
+    join_keys::split_condition(condition, left_width)
+        .left_keys
+        .len()
+}
+
+pub fn create_operator(plan: &LogicalPlan, state: &DbState) -> BoxedOperator {
+    build(plan, state, &mut None)
+}
+
+/// The operators of `plan` each wrapped to count rows and time, and their statistics in the
+/// plan's pre-order (EXPLAIN ANALYZE).
+pub fn create_instrumented(
+    plan: &LogicalPlan,
+    state: &DbState,
+) -> (BoxedOperator, Vec<Arc<OperatorStats>>) {
+    let mut stats = Some(Vec::new());
+    let operator = build(plan, state, &mut stats);
+    (operator, stats.unwrap_or_default())
+}
+
+fn build(
+    plan: &LogicalPlan,
+    state: &DbState,
+    stats: &mut Option<Vec<Arc<OperatorStats>>>,
+) -> BoxedOperator {
+    let node_stats = stats.as_mut().map(|all| {
+        let node = Arc::new(OperatorStats::default());
+        all.push(node.clone());
+        node
+    });
+    let operator = build_node(plan, state, stats);
+    match node_stats {
+        Some(node) => Box::new(InstrumentedExec::new(operator, node)),
+        None => operator,
+    }
+}
+
+fn build_node(
+    plan: &LogicalPlan,
+    state: &DbState,
+    stats: &mut Option<Vec<Arc<OperatorStats>>>,
+) -> BoxedOperator {
+    let mut create_operator = |p: &LogicalPlan| build(p, state, stats);
     match plan {
         LogicalPlan::Scan {
             table_oid,
@@ -55,14 +169,56 @@ pub fn create_operator(plan: &LogicalPlan) -> BoxedOperator {
             input,
             limit,
             offset,
-        } => Box::new(LimitExec::new(
-            create_operator(input),
-            limit.clone(),
-            offset.clone(),
-        )),
+        } => {
+            let input_operator = match (input.as_ref(), top_n_rows(limit, offset)) {
+                // ORDER BY ... LIMIT: keep the best rows only. The Sort node still gets its
+                // own statistics slot, in plan order.
+                (
+                    LogicalPlan::Sort {
+                        input: sorted,
+                        keys,
+                    },
+                    Some(k),
+                ) => {
+                    let sort_stats = stats.as_mut().map(|all| {
+                        let node = Arc::new(OperatorStats::default());
+                        all.push(node.clone());
+                        node
+                    });
+                    let top_n: BoxedOperator = Box::new(TopNExec::new(
+                        build(sorted, state, stats),
+                        keys.clone(),
+                        physical_types(sorted),
+                        k,
+                    ));
+                    match sort_stats {
+                        Some(node) => Box::new(InstrumentedExec::new(top_n, node)),
+                        None => top_n,
+                    }
+                }
+                _ => create_operator(input),
+            };
+            Box::new(LimitExec::new(
+                input_operator,
+                limit.clone(),
+                offset.clone(),
+            ))
+        }
         LogicalPlan::TableFunction { func, args, .. } => match func {
             TableFunction::GenerateSeries => Box::new(GenerateSeriesExec::new(args.clone())),
         },
+        LogicalPlan::RecursiveCte {
+            id,
+            base,
+            recursive,
+            all,
+        } => Box::new(RecursiveCteExec::new(
+            *id,
+            (**base).clone(),
+            (**recursive).clone(),
+            *all,
+        )),
+        LogicalPlan::WorkTable { id, .. } => Box::new(WorkTableExec::new(*id)),
         LogicalPlan::Window { input, calls } => Box::new(WindowExec::new(
             create_operator(input),
             calls.clone(),
@@ -97,6 +253,29 @@ pub fn create_operator(plan: &LogicalPlan) -> BoxedOperator {
                     *kind,
                     condition.clone(),
                 ))
+            } else if estimate_rows(left, state) < estimate_rows(right, state) {
+                // Build the hash table on the smaller input: here the left one.
+                let mirrored = match kind {
+                    JoinKind::Inner => JoinKind::Inner,
+                    JoinKind::Left => JoinKind::Right,
+                    JoinKind::Right => JoinKind::Left,
+                    JoinKind::Full => JoinKind::Full,
+                };
+                let left_operator = create_operator(left);
+                let right_operator = create_operator(right);
+                Box::new(HashJoinExec::new(
+                    right_operator,
+                    left_operator,
+                    HashJoinSpec {
+                        probe_keys: split.right_keys,
+                        build_keys: split.left_keys,
+                        probe_types: types.1,
+                        build_types: types.0,
+                        kind: mirrored,
+                        residual: split.residual,
+                        build_first: true,
+                    },
+                ))
             } else {
                 Box::new(HashJoinExec::new(
                     create_operator(left),
@@ -108,6 +287,7 @@ pub fn create_operator(plan: &LogicalPlan) -> BoxedOperator {
                         build_types: types.1,
                         kind: *kind,
                         residual: split.residual,
+                        build_first: false,
                     },
                 ))
             }

@@ -124,6 +124,20 @@ pub enum ScalarExpr {
         ty: DataType,
     },
     Subquery(Box<Subquery>),
+    /// nextval / currval / setval / lastval; `sequence` is `None` only for lastval.
+    SequenceCall {
+        func: SequenceFunction,
+        sequence: Option<String>,
+        args: Vec<ScalarExpr>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SequenceFunction {
+    NextVal,
+    CurrVal,
+    SetVal,
+    LastVal,
 }
 
 /// A subquery used as an expression.
@@ -164,6 +178,7 @@ impl ScalarExpr {
             | ScalarExpr::Function { ty, .. } => *ty,
             ScalarExpr::Cast { to, .. } => *to,
             ScalarExpr::OuterColumn { ty, .. } => *ty,
+            ScalarExpr::SequenceCall { .. } => DataType::Int64,
             ScalarExpr::Subquery(subquery) => match &subquery.kind {
                 SubqueryKind::Scalar(ty) => *ty,
                 SubqueryKind::Exists | SubqueryKind::Quantified { .. } => DataType::Bool,
@@ -250,9 +265,9 @@ impl ScalarExpr {
                     e.visit(f);
                 }
             }
-            ScalarExpr::Coalesce { args, .. } | ScalarExpr::Function { args, .. } => {
-                args.iter().for_each(|e| e.visit(f))
-            }
+            ScalarExpr::Coalesce { args, .. }
+            | ScalarExpr::Function { args, .. }
+            | ScalarExpr::SequenceCall { args, .. } => args.iter().for_each(|e| e.visit(f)),
         }
     }
 }
@@ -369,6 +384,104 @@ impl ScalarExpr {
                 args: args.into_iter().map(&mut *f).collect::<Result<_, _>>()?,
                 ty,
             },
+            ScalarExpr::SequenceCall {
+                func,
+                sequence,
+                args,
+            } => ScalarExpr::SequenceCall {
+                func,
+                sequence,
+                args: args.into_iter().map(&mut *f).collect::<Result<_, _>>()?,
+            },
         })
+    }
+}
+
+/// Which part of a row of `left width + right width` columns an expression reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColumnSide {
+    /// No column (a constant for this row).
+    Neither,
+    Left,
+    Right,
+    Both,
+}
+
+impl ScalarExpr {
+    /// `a AND b AND c` as `[a, b, c]`.
+    pub fn into_conjuncts(self) -> Vec<ScalarExpr> {
+        let mut out = Vec::new();
+        let mut stack = vec![self];
+        while let Some(expr) = stack.pop() {
+            match expr {
+                ScalarExpr::And(l, r) => {
+                    stack.push(*r);
+                    stack.push(*l);
+                }
+                other => out.push(other),
+            }
+        }
+        out
+    }
+
+    /// The AND of `parts`, `None` for none.
+    pub fn conjunction(parts: Vec<ScalarExpr>) -> Option<ScalarExpr> {
+        parts
+            .into_iter()
+            .reduce(|a, b| ScalarExpr::And(Box::new(a), Box::new(b)))
+    }
+
+    /// Which side of a join row split after `left_width` columns this reads. A correlated
+    /// subquery reads the whole row.
+    pub fn side(&self, left_width: usize) -> ColumnSide {
+        let mut side = ColumnSide::Neither;
+        self.visit(&mut |e| {
+            let this = match e {
+                ScalarExpr::Column { index, .. } if *index < left_width => ColumnSide::Left,
+                ScalarExpr::Column { .. } => ColumnSide::Right,
+                ScalarExpr::Subquery(s) if s.correlated => ColumnSide::Both,
+                _ => return,
+            };
+            side = match (side, this) {
+                (ColumnSide::Neither, s) => s,
+                (s, t) if s == t => s,
+                _ => ColumnSide::Both,
+            };
+        });
+        side
+    }
+
+    /// The same expression with every column index moved by `-by` (onto the right input of
+    /// a join whose left input has `by` columns).
+    pub fn shift_columns_left(self, by: usize) -> ScalarExpr {
+        self.map_columns(&|index| index - by)
+    }
+
+    /// The same expression with column `i` replaced by column `f(i)`.
+    pub fn map_columns(self, f: &dyn Fn(usize) -> usize) -> ScalarExpr {
+        match self {
+            ScalarExpr::Column { index, ty } => ScalarExpr::Column {
+                index: f(index),
+                ty,
+            },
+            other => {
+                let fallback = other.clone();
+                other
+                    .try_map_children(&mut |e| Ok(e.map_columns(f)))
+                    .unwrap_or(fallback)
+            }
+        }
+    }
+
+    /// Whether evaluating it twice, or on other rows, could change a result: volatile
+    /// functions, sequences and subqueries stay where the query put them.
+    pub fn is_volatile(&self) -> bool {
+        let mut volatile = false;
+        self.visit(&mut |e| match e {
+            ScalarExpr::Function { func, .. } if func.is_volatile() => volatile = true,
+            ScalarExpr::SequenceCall { .. } | ScalarExpr::Subquery(_) => volatile = true,
+            _ => {}
+        });
+        volatile
     }
 }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use super::ScalarExpr;
 use crate::catalog::TableSchema;
 use crate::function::{AggregateFunction, TableFunction, WindowFunction};
+use crate::storage::SequenceOptions;
 use crate::types::DataType;
 
 /// One output column of a statement, as RowDescription describes it.
@@ -118,6 +119,20 @@ pub enum LogicalPlan {
         args: Vec<ScalarExpr>,
         ty: DataType,
     },
+    /// WITH RECURSIVE: `base`, then `recursive` run over the rows the previous round added
+    /// (read through `WorkTable { id }`) until a round adds none.
+    RecursiveCte {
+        id: usize,
+        base: Box<LogicalPlan>,
+        recursive: Box<LogicalPlan>,
+        /// UNION ALL keeps duplicates; UNION drops rows seen before.
+        all: bool,
+    },
+    /// The rows of the current round of recursive CTE `id`.
+    WorkTable {
+        id: usize,
+        types: Vec<DataType>,
+    },
     /// Output: the input columns, then one column per window function call.
     Window {
         input: Box<LogicalPlan>,
@@ -161,6 +176,8 @@ impl LogicalPlan {
             LogicalPlan::Scan { types, .. } | LogicalPlan::Values { types, .. } => types.clone(),
             LogicalPlan::SetOperation { left, .. } => left.output_types(),
             LogicalPlan::TableFunction { ty, .. } => vec![*ty],
+            LogicalPlan::RecursiveCte { base, .. } => base.output_types(),
+            LogicalPlan::WorkTable { types, .. } => types.clone(),
             LogicalPlan::Window { input, calls } => {
                 let mut types = input.output_types();
                 types.extend(calls.iter().map(|c| c.ty));
@@ -198,6 +215,13 @@ pub struct SetVariable {
     pub value: Option<String>,
 }
 
+/// `RETURNING ...`: expressions over the full rows written (or deleted).
+#[derive(Debug, Clone)]
+pub struct Returning {
+    pub exprs: Vec<ScalarExpr>,
+    pub columns: Arc<[ColumnInfo]>,
+}
+
 /// A statement after binding.
 #[derive(Debug, Clone)]
 pub enum BoundStatement {
@@ -210,6 +234,7 @@ pub enum BoundStatement {
         table_name: String,
         table_oid: u32,
         source: LogicalPlan,
+        returning: Option<Returning>,
     },
     /// Expressions are over the table's full rows.
     Update {
@@ -217,15 +242,30 @@ pub enum BoundStatement {
         table_oid: u32,
         filter: Option<ScalarExpr>,
         assignments: Vec<(usize, ScalarExpr)>,
+        returning: Option<Returning>,
     },
     Delete {
         table_name: String,
         table_oid: u32,
         filter: Option<ScalarExpr>,
+        returning: Option<Returning>,
     },
     CreateTable {
         schema: TableSchema,
         if_not_exists: bool,
+        /// Sequences behind SERIAL and identity columns: (name, options, owning column).
+        sequences: Vec<(String, SequenceOptions, String)>,
+        /// CREATE TABLE ... AS: the rows to fill it with.
+        source: Option<LogicalPlan>,
+    },
+    CreateSequence {
+        name: String,
+        options: SequenceOptions,
+        if_not_exists: bool,
+    },
+    DropSequence {
+        names: Vec<String>,
+        if_exists: bool,
     },
     DropTable {
         names: Vec<String>,
@@ -238,4 +278,119 @@ pub enum BoundStatement {
     Show {
         name: String,
     },
+    Explain {
+        plan: LogicalPlan,
+        analyze: bool,
+    },
+}
+
+impl LogicalPlan {
+    /// The direct inputs.
+    pub fn inputs(&self) -> Vec<&LogicalPlan> {
+        match self {
+            LogicalPlan::Scan { .. }
+            | LogicalPlan::Values { .. }
+            | LogicalPlan::TableFunction { .. }
+            | LogicalPlan::WorkTable { .. } => vec![],
+            LogicalPlan::Filter { input, .. }
+            | LogicalPlan::Project { input, .. }
+            | LogicalPlan::Aggregate { input, .. }
+            | LogicalPlan::Sort { input, .. }
+            | LogicalPlan::Limit { input, .. }
+            | LogicalPlan::Distinct { input }
+            | LogicalPlan::Window { input, .. } => vec![input],
+            LogicalPlan::SetOperation { left, right, .. }
+            | LogicalPlan::Join { left, right, .. } => {
+                vec![left, right]
+            }
+            LogicalPlan::RecursiveCte {
+                base, recursive, ..
+            } => vec![base, recursive],
+        }
+    }
+
+    /// The expressions this node evaluates (not those of its inputs).
+    pub fn expressions(&self) -> Vec<&ScalarExpr> {
+        match self {
+            LogicalPlan::Scan { .. }
+            | LogicalPlan::WorkTable { .. }
+            | LogicalPlan::Distinct { .. }
+            | LogicalPlan::SetOperation { .. }
+            | LogicalPlan::RecursiveCte { .. } => vec![],
+            LogicalPlan::Values { rows, .. } => rows.iter().flatten().collect(),
+            LogicalPlan::TableFunction { args, .. } => args.iter().collect(),
+            LogicalPlan::Filter { predicate, .. } => vec![predicate],
+            LogicalPlan::Project { exprs, .. } => exprs.iter().collect(),
+            LogicalPlan::Aggregate {
+                group_by,
+                aggregates,
+                ..
+            } => group_by
+                .iter()
+                .chain(
+                    aggregates
+                        .iter()
+                        .flat_map(|a| a.arg.iter().chain(a.filter.iter())),
+                )
+                .collect(),
+            LogicalPlan::Sort { keys, .. } => keys.iter().map(|k| &k.expr).collect(),
+            LogicalPlan::Limit { limit, offset, .. } => limit.iter().chain(offset.iter()).collect(),
+            LogicalPlan::Window { calls, .. } => calls
+                .iter()
+                .flat_map(|c| {
+                    c.args
+                        .iter()
+                        .chain(c.partition_by.iter())
+                        .chain(c.order_by.iter().map(|k| &k.expr))
+                })
+                .collect(),
+            LogicalPlan::Join { condition, .. } => condition.iter().collect(),
+        }
+    }
+
+    /// Calls `f` on every plan node, including the plans of subqueries in expressions.
+    pub fn visit_all(&self, f: &mut dyn FnMut(&LogicalPlan)) {
+        f(self);
+        for expr in self.expressions() {
+            expr.visit(&mut |e| {
+                if let ScalarExpr::Subquery(subquery) = e {
+                    subquery.plan.visit_all(f);
+                }
+            });
+        }
+        for input in self.inputs() {
+            input.visit_all(f);
+        }
+    }
+
+    /// The OIDs of the tables the plan reads.
+    pub fn tables_read(&self) -> Vec<u32> {
+        let mut tables = Vec::new();
+        self.visit_all(&mut |p| {
+            if let LogicalPlan::Scan { table_oid, .. } = p {
+                if !tables.contains(table_oid) {
+                    tables.push(*table_oid);
+                }
+            }
+        });
+        tables
+    }
+
+    /// Whether running the plan twice over the same tables gives the same rows: no volatile
+    /// function or sequence anywhere in it.
+    pub fn is_deterministic(&self) -> bool {
+        let mut deterministic = true;
+        self.visit_all(&mut |p| {
+            for expr in p.expressions() {
+                expr.visit(&mut |e| match e {
+                    ScalarExpr::Function { func, .. } if func.is_volatile() => {
+                        deterministic = false
+                    }
+                    ScalarExpr::SequenceCall { .. } => deterministic = false,
+                    _ => {}
+                });
+            }
+        });
+        deterministic
+    }
 }

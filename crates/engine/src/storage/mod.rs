@@ -6,11 +6,13 @@
 //! one at a time, readers never wait), builds new table versions privately, and COMMIT
 //! publishes them with a single pointer swap.
 
+mod sequence;
 mod state;
 mod table_data;
 mod transaction;
 mod unique_index;
 
+pub use sequence::{Sequence, SequenceOptions};
 pub use state::{DbState, TableEntry};
 pub use table_data::{Chunk, TableData};
 pub use transaction::{Store, Transaction};

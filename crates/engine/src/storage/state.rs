@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::{TableData, UniqueIndex};
+use super::{Sequence, TableData, UniqueIndex};
 use crate::catalog::TableSchema;
 
 /// One version of one table.
@@ -22,6 +22,11 @@ pub struct DbState {
     /// Lower-case table name → OID.
     pub names: HashMap<String, u32>,
     pub tables: HashMap<u32, Arc<TableEntry>>,
+    /// Sequences by lower-case name.
+    pub sequences: HashMap<String, Arc<Sequence>>,
+    /// Bumped by every commit that changes a schema, a name or a sequence: cached plans
+    /// are valid while it stays the same.
+    pub catalog_version: u64,
 }
 
 impl DbState {

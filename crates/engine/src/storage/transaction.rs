@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use arc_swap::ArcSwap;
 
-use super::{DbState, TableEntry};
+use super::{DbState, Sequence, TableEntry};
 use crate::error::{Error, Result, SqlState};
 
 /// OIDs below this are PostgreSQL's built-in objects.
@@ -69,6 +69,7 @@ impl Store {
             locked: Vec::new(),
             written: HashMap::new(),
             names: HashMap::new(),
+            sequences: HashMap::new(),
         }
     }
 
@@ -145,11 +146,18 @@ pub struct Transaction {
     locked: Vec<String>,
     written: HashMap<u32, Option<Arc<TableEntry>>>,
     names: HashMap<String, Option<u32>>,
+    sequences: HashMap<String, Option<Arc<Sequence>>>,
 }
 
 impl Transaction {
     pub fn has_writes(&self) -> bool {
-        !self.written.is_empty() || !self.names.is_empty()
+        !self.written.is_empty() || !self.names.is_empty() || !self.sequences.is_empty()
+    }
+
+    /// Creates (or with `None` drops) sequence `name`, whose name this transaction has locked.
+    pub fn put_sequence(&mut self, name: &str, sequence: Option<Sequence>) {
+        self.sequences
+            .insert(name.to_string(), sequence.map(Arc::new));
     }
 
     /// What this transaction's next statement sees: the latest committed state with the
@@ -170,6 +178,12 @@ impl Transaction {
             match entry {
                 Some(entry) => state.tables.insert(*oid, entry.clone()),
                 None => state.tables.remove(oid),
+            };
+        }
+        for (name, sequence) in &self.sequences {
+            match sequence {
+                Some(sequence) => state.sequences.insert(name.clone(), sequence.clone()),
+                None => state.sequences.remove(name),
             };
         }
         Arc::new(state)
@@ -224,10 +238,19 @@ impl Transaction {
             let store = self.store.clone();
             let _commit = lock(&store.commit_lock);
             let mut state = (*store.snapshot()).clone();
+            if self.changes_catalog(&state) {
+                state.catalog_version += 1;
+            }
             for (name, oid) in self.names.drain() {
                 match oid {
                     Some(oid) => state.names.insert(name, oid),
                     None => state.names.remove(&name),
+                };
+            }
+            for (name, sequence) in self.sequences.drain() {
+                match sequence {
+                    Some(sequence) => state.sequences.insert(name, sequence),
+                    None => state.sequences.remove(&name),
                 };
             }
             for (oid, entry) in self.written.drain() {
@@ -247,10 +270,27 @@ impl Transaction {
         self.release_locks();
     }
 
+    /// Whether committing over `committed` changes a name, a schema or a sequence.
+    fn changes_catalog(&self, committed: &DbState) -> bool {
+        !self.sequences.is_empty()
+            || self
+                .names
+                .iter()
+                .any(|(name, oid)| committed.names.get(name) != oid.as_ref())
+            || self
+                .written
+                .iter()
+                .any(|(oid, entry)| match (entry, committed.tables.get(oid)) {
+                    (Some(new), Some(old)) => !Arc::ptr_eq(&new.schema, &old.schema),
+                    _ => true,
+                })
+    }
+
     /// Forgets every change and releases the locks.
     pub fn rollback(mut self) {
         self.written.clear();
         self.names.clear();
+        self.sequences.clear();
         self.release_locks();
     }
 

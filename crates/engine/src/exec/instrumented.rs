@@ -1,0 +1,43 @@
+//! EXPLAIN ANALYZE: wraps an operator to count the rows it returns and the time spent in it
+//! (its inputs included).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::{BoxedOperator, ExecContext, Operator};
+use crate::error::Result;
+use crate::vector::Batch;
+
+#[derive(Debug, Default)]
+pub struct OperatorStats {
+    pub rows: AtomicU64,
+    pub nanos: AtomicU64,
+}
+
+pub struct InstrumentedExec {
+    inner: BoxedOperator,
+    stats: Arc<OperatorStats>,
+}
+
+impl InstrumentedExec {
+    pub fn new(inner: BoxedOperator, stats: Arc<OperatorStats>) -> InstrumentedExec {
+        InstrumentedExec { inner, stats }
+    }
+}
+
+impl Operator for InstrumentedExec {
+    fn next(&mut self, ctx: &ExecContext) -> Result<Option<Batch>> {
+        let start = Instant::now();
+        let batch = self.inner.next(ctx)?;
+        self.stats
+            .nanos
+            .fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        if let Some(batch) = &batch {
+            self.stats
+                .rows
+                .fetch_add(batch.len() as u64, Ordering::Relaxed);
+        }
+        Ok(batch)
+    }
+}

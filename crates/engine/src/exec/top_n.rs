@@ -1,0 +1,81 @@
+//! ORDER BY ... LIMIT k: keeps only the best k rows seen so far instead of sorting
+//! everything. Rows are buffered and cut back to k whenever the buffer doubles.
+
+use std::sync::Arc;
+
+use super::expression::evaluate;
+use super::sort::compare_keys;
+use super::{BoxedOperator, ExecContext, Operator};
+use crate::error::Result;
+use crate::plan::SortKey;
+use crate::types::PhysicalType;
+use crate::vector::{concat_batches, split_batch, Batch, BATCH_SIZE};
+
+pub struct TopNExec {
+    input: BoxedOperator,
+    keys: Vec<SortKey>,
+    physical: Vec<PhysicalType>,
+    key_physical: Vec<PhysicalType>,
+    k: usize,
+    output: Option<std::vec::IntoIter<Batch>>,
+}
+
+impl TopNExec {
+    pub fn new(
+        input: BoxedOperator,
+        keys: Vec<SortKey>,
+        physical: Vec<PhysicalType>,
+        k: usize,
+    ) -> TopNExec {
+        let key_physical = keys.iter().map(|k| k.expr.ty().physical()).collect();
+        TopNExec {
+            input,
+            keys,
+            physical,
+            key_physical,
+            k,
+            output: None,
+        }
+    }
+
+    /// The first `limit` rows of `rows` (with their evaluated `keys`) in key order.
+    fn best(&self, rows: &Batch, keys: &Batch, limit: usize) -> (Batch, Batch) {
+        let mut order: Vec<u32> = (0..rows.len() as u32).collect();
+        order.sort_by(|&a, &b| compare_keys(&self.keys, &keys.columns, a as usize, b as usize));
+        order.truncate(limit);
+        (rows.gather(&order), keys.gather(&order))
+    }
+
+    fn run(&mut self, ctx: &ExecContext) -> Result<Vec<Batch>> {
+        let mut kept = concat_batches(&self.physical, &[]);
+        let mut kept_keys = concat_batches(&self.key_physical, &[]);
+        let threshold = (2 * self.k).max(BATCH_SIZE);
+        while let Some(batch) = self.input.next(ctx)? {
+            let key_columns = self
+                .keys
+                .iter()
+                .map(|k| evaluate(&k.expr, &batch, ctx))
+                .collect::<Result<Vec<Arc<_>>>>()?;
+            let batch_keys = Batch::new(key_columns, batch.len());
+            kept = concat_batches(&self.physical, &[kept, batch]);
+            kept_keys = concat_batches(&self.key_physical, &[kept_keys, batch_keys]);
+            if kept.len() > threshold {
+                (kept, kept_keys) = self.best(&kept, &kept_keys, self.k);
+            }
+        }
+        let (best, _) = self.best(&kept, &kept_keys, self.k);
+        if best.is_empty() {
+            return Ok(Vec::new());
+        }
+        Ok(split_batch(best))
+    }
+}
+
+impl Operator for TopNExec {
+    fn next(&mut self, ctx: &ExecContext) -> Result<Option<Batch>> {
+        if self.output.is_none() {
+            self.output = Some(self.run(ctx)?.into_iter());
+        }
+        Ok(self.output.as_mut().and_then(|o| o.next()))
+    }
+}

@@ -1,0 +1,374 @@
+//! Named scalar functions: lookup by name and argument types with PostgreSQL's overload
+//! rules ([`signature`]), result types, and vectorized kernels over whole argument vectors
+//! ([`string`], [`pattern`], [`format`], [`math`], [`numeric`]).
+//!
+//! Strict functions (all but `concat`, `concat_ws` and `format`) give NULL wherever an
+//! argument is NULL and never look at, or fail on, the values in those rows.
+
+mod format;
+mod kernel;
+mod math;
+mod numeric;
+mod pattern;
+mod signature;
+mod string;
+
+use crate::error::{Error, Result};
+use crate::types::DataType;
+use crate::vector::Vector;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScalarFunction {
+    // Strings.
+    Length,
+    OctetLength,
+    Lower,
+    Upper,
+    Initcap,
+    /// `substr(s, start [, count])`, also `SUBSTRING(s FROM start FOR count)`.
+    Substr,
+    /// `substring(s, pattern)`: the POSIX regular expression form.
+    SubstringRegex,
+    /// `strpos(s, sub)`; `POSITION(sub IN s)` binds to it with the arguments swapped.
+    Strpos,
+    Btrim,
+    Ltrim,
+    Rtrim,
+    Replace,
+    Concat,
+    ConcatWs,
+    Left,
+    Right,
+    Lpad,
+    Rpad,
+    Repeat,
+    Reverse,
+    SplitPart,
+    StartsWith,
+    Md5,
+    RegexpReplace,
+    /// Returns text[] in PostgreSQL: rejected with 0A000 until there are arrays.
+    RegexpMatch,
+    /// The operators `~`, `~*`, `!~`, `!~*`.
+    RegexMatch {
+        case_insensitive: bool,
+        negated: bool,
+    },
+    Format,
+    Chr,
+    Ascii,
+    ToHex,
+    QuoteIdent,
+    QuoteLiteral,
+    QuoteNullable,
+    Overlay,
+    // Numbers.
+    Abs,
+    Round,
+    Ceil,
+    Floor,
+    Trunc,
+    Sign,
+    Mod,
+    Div,
+    Gcd,
+    Lcm,
+    Power,
+    Sqrt,
+    Cbrt,
+    Exp,
+    Ln,
+    Log10,
+    /// `log(base, x)`.
+    Log,
+    Pi,
+    Random,
+    Greatest,
+    Least,
+    WidthBucket,
+    Degrees,
+    Radians,
+    Sin,
+    Cos,
+    Tan,
+    Cot,
+    Asin,
+    Acos,
+    Atan,
+    Atan2,
+    // System information.
+    /// `pg_typeof(x)`: the name of the argument's type (text here; regtype in PostgreSQL,
+    /// whose output is the same name).
+    PgTypeof(DataType),
+}
+
+impl ScalarFunction {
+    /// The function `name` for arguments of `args` types: the function, the types its
+    /// arguments must be coerced to, and its result type. `None` if there is no such
+    /// function, or the call is ambiguous or unsupported (see [`Self::resolve_checked`]).
+    pub fn resolve(
+        name: &str,
+        args: &[DataType],
+    ) -> Option<(ScalarFunction, Vec<DataType>, DataType)> {
+        Self::resolve_checked(name, args).ok().flatten()
+    }
+
+    /// As [`Self::resolve`], but with PostgreSQL's errors for calls that name a function yet
+    /// cannot be bound: 42725 for an ambiguous call (`gcd(smallint, smallint)`), 42804 for
+    /// GREATEST/LEAST arguments without a common type, 0A000 for functions returning types
+    /// we lack. `Ok(None)`: no such function (the caller reports 42883).
+    pub fn resolve_checked(
+        name: &str,
+        args: &[DataType],
+    ) -> Result<Option<(ScalarFunction, Vec<DataType>, DataType)>> {
+        use DataType as T;
+        // Functions over "any": every argument keeps its type and is converted to text by
+        // its output function in the kernel.
+        let as_text = |t: DataType| if t == T::Unknown { T::Text } else { t };
+        match (name, args) {
+            ("concat", [_, ..]) => {
+                return Ok(Some((
+                    ScalarFunction::Concat,
+                    args.iter().map(|&t| as_text(t)).collect(),
+                    T::Text,
+                )))
+            }
+            ("concat_ws" | "format", [first, rest @ ..])
+                if first.is_string() || *first == T::Unknown =>
+            {
+                let func = if name == "format" {
+                    ScalarFunction::Format
+                } else {
+                    ScalarFunction::ConcatWs
+                };
+                let mut types = vec![T::Text];
+                types.extend(rest.iter().map(|&t| as_text(t)));
+                return Ok(Some((func, types, T::Text)));
+            }
+            ("quote_literal" | "quote_nullable", [t]) => {
+                let func = if name == "quote_literal" {
+                    ScalarFunction::QuoteLiteral
+                } else {
+                    ScalarFunction::QuoteNullable
+                };
+                return Ok(Some((func, vec![as_text(*t)], T::Text)));
+            }
+            ("pg_typeof", [t]) => {
+                return Ok(Some((ScalarFunction::PgTypeof(*t), vec![*t], T::Text)));
+            }
+            ("greatest" | "least", [_, ..]) => {
+                let (func, what) = if name == "greatest" {
+                    (ScalarFunction::Greatest, "GREATEST")
+                } else {
+                    (ScalarFunction::Least, "LEAST")
+                };
+                let ty = signature::common_type(args, what)?;
+                return Ok(Some((func, vec![ty; args.len()], ty)));
+            }
+            _ => {}
+        }
+        let Some((func, params, ty)) = signature::select(name, args, signature::signatures(name))?
+        else {
+            return Ok(None);
+        };
+        if *func == ScalarFunction::RegexpMatch {
+            return Err(Error::unsupported(
+                "regexp_match (it returns text[], and arrays)",
+            ));
+        }
+        Ok(Some((*func, params.to_vec(), *ty)))
+    }
+
+    /// The operator `~` (`~*` case-insensitive, `!~`/`!~*` negated) for operands of
+    /// `left` and `right` types: the function, the operand types to coerce to, and `boolean`.
+    /// `None` if the operands are not strings.
+    pub fn regex_match_operator(
+        case_insensitive: bool,
+        negated: bool,
+        left: DataType,
+        right: DataType,
+    ) -> Option<(ScalarFunction, Vec<DataType>, DataType)> {
+        let string = |t: DataType| t.is_string() || t == DataType::Unknown;
+        (string(left) && string(right)).then(|| {
+            (
+                ScalarFunction::RegexMatch {
+                    case_insensitive,
+                    negated,
+                },
+                vec![DataType::Text, DataType::Text],
+                DataType::Bool,
+            )
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        use ScalarFunction as F;
+        match self {
+            F::Length => "length",
+            F::OctetLength => "octet_length",
+            F::Lower => "lower",
+            F::Upper => "upper",
+            F::Initcap => "initcap",
+            F::Substr => "substr",
+            F::SubstringRegex => "substring",
+            F::Strpos => "strpos",
+            F::Btrim => "btrim",
+            F::Ltrim => "ltrim",
+            F::Rtrim => "rtrim",
+            F::Replace => "replace",
+            F::Concat => "concat",
+            F::ConcatWs => "concat_ws",
+            F::Left => "left",
+            F::Right => "right",
+            F::Lpad => "lpad",
+            F::Rpad => "rpad",
+            F::Repeat => "repeat",
+            F::Reverse => "reverse",
+            F::SplitPart => "split_part",
+            F::StartsWith => "starts_with",
+            F::Md5 => "md5",
+            F::RegexpReplace => "regexp_replace",
+            F::RegexpMatch => "regexp_match",
+            F::RegexMatch {
+                case_insensitive,
+                negated,
+            } => match (case_insensitive, negated) {
+                (false, false) => "~",
+                (true, false) => "~*",
+                (false, true) => "!~",
+                (true, true) => "!~*",
+            },
+            F::Format => "format",
+            F::Chr => "chr",
+            F::Ascii => "ascii",
+            F::ToHex => "to_hex",
+            F::QuoteIdent => "quote_ident",
+            F::QuoteLiteral => "quote_literal",
+            F::QuoteNullable => "quote_nullable",
+            F::Overlay => "overlay",
+            F::Abs => "abs",
+            F::Round => "round",
+            F::Ceil => "ceil",
+            F::Floor => "floor",
+            F::Trunc => "trunc",
+            F::Sign => "sign",
+            F::Mod => "mod",
+            F::Div => "div",
+            F::Gcd => "gcd",
+            F::Lcm => "lcm",
+            F::Power => "power",
+            F::Sqrt => "sqrt",
+            F::Cbrt => "cbrt",
+            F::Exp => "exp",
+            F::Ln => "ln",
+            F::Log10 => "log",
+            F::Log => "log",
+            F::Pi => "pi",
+            F::Random => "random",
+            F::Greatest => "greatest",
+            F::Least => "least",
+            F::WidthBucket => "width_bucket",
+            F::Degrees => "degrees",
+            F::Radians => "radians",
+            F::Sin => "sin",
+            F::Cos => "cos",
+            F::Tan => "tan",
+            F::Cot => "cot",
+            F::Asin => "asin",
+            F::Acos => "acos",
+            F::Atan => "atan",
+            F::Atan2 => "atan2",
+            F::PgTypeof(_) => "pg_typeof",
+        }
+    }
+
+    /// Whether the function may return different results for the same arguments (so a
+    /// statement calling it must not be served from a result cache, nor folded to a constant).
+    pub fn is_volatile(self) -> bool {
+        self == ScalarFunction::Random
+    }
+
+    /// Applies the function to argument vectors already of the resolved types. The row
+    /// count is the first argument's; functions without arguments need
+    /// [`Self::eval_batch`].
+    pub fn eval(self, args: &[Vector]) -> Result<Vector> {
+        self.eval_batch(args, args.first().map_or(1, Vector::len))
+    }
+
+    /// Applies the function to `rows` rows of argument vectors of the resolved types.
+    pub fn eval_batch(self, args: &[Vector], rows: usize) -> Result<Vector> {
+        use ScalarFunction as F;
+        match self {
+            F::Length => string::length(args),
+            F::OctetLength => string::octet_length(args),
+            F::Lower => string::lower(args),
+            F::Upper => string::upper(args),
+            F::Initcap => string::initcap(args),
+            F::Substr => string::substr(args),
+            F::SubstringRegex => pattern::substring(args),
+            F::Strpos => string::strpos(args),
+            F::Btrim => string::trim(args, true, true),
+            F::Ltrim => string::trim(args, true, false),
+            F::Rtrim => string::trim(args, false, true),
+            F::Replace => string::replace(args),
+            F::Concat => string::concat(args, rows),
+            F::ConcatWs => string::concat_ws(args),
+            F::Left => string::left_right(args, true),
+            F::Right => string::left_right(args, false),
+            F::Lpad => string::pad(args, true),
+            F::Rpad => string::pad(args, false),
+            F::Repeat => string::repeat(args),
+            F::Reverse => string::reverse(args),
+            F::SplitPart => string::split_part(args),
+            F::StartsWith => string::starts_with(args),
+            F::Md5 => string::md5(args),
+            F::RegexpReplace => pattern::regexp_replace(args),
+            F::RegexpMatch => Err(Error::unsupported("regexp_match")),
+            F::RegexMatch {
+                case_insensitive,
+                negated,
+            } => pattern::regex_match(args, case_insensitive, negated),
+            F::Format => format::format(args),
+            F::Chr => string::chr(args),
+            F::Ascii => string::ascii(args),
+            F::ToHex => string::to_hex(args),
+            F::QuoteIdent => format::quote_ident(args),
+            F::QuoteLiteral => format::quote_literal(args, false),
+            F::QuoteNullable => format::quote_literal(args, true),
+            F::Overlay => string::overlay(args),
+            F::Abs => math::abs(args),
+            F::Round => math::round(args),
+            F::Ceil => math::ceil_floor(args, true),
+            F::Floor => math::ceil_floor(args, false),
+            F::Trunc => math::trunc(args),
+            F::Sign => math::sign(args),
+            F::Mod => math::modulo(args),
+            F::Div => numeric::div(args),
+            F::Gcd => math::gcd_lcm(args, false),
+            F::Lcm => math::gcd_lcm(args, true),
+            F::Power => math::power(args),
+            F::Sqrt => math::sqrt(args),
+            F::Cbrt => math::float_unary(args, math::cbrt),
+            F::Exp => math::exp(args),
+            F::Ln => math::ln(args, false),
+            F::Log10 => math::ln(args, true),
+            F::Log => numeric::log(args),
+            F::Pi => Ok(math::constant(std::f64::consts::PI, rows)),
+            F::Random => Ok(math::random(rows)),
+            F::Greatest => math::greatest_least(args, true),
+            F::Least => math::greatest_least(args, false),
+            F::WidthBucket => math::width_bucket(args),
+            F::Degrees => math::float_unary(args, math::degrees),
+            F::Radians => math::float_unary(args, math::radians),
+            F::Sin => math::float_unary(args, math::sin),
+            F::Cos => math::float_unary(args, math::cos),
+            F::Tan => math::float_unary(args, math::tan),
+            F::Cot => math::float_unary(args, math::cot),
+            F::Asin => math::float_unary(args, math::asin),
+            F::Acos => math::float_unary(args, math::acos),
+            F::Atan => math::float_unary(args, |x| Ok(x.atan())),
+            F::Atan2 => math::atan2(args),
+            F::PgTypeof(ty) => Ok(string::constant(ty.name(), rows)),
+        }
+    }
+}

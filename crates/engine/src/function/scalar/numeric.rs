@@ -1,0 +1,351 @@
+//! Kernels for the NUMERIC overloads, exact on the fixed-point [`Decimal`], with
+//! PostgreSQL's result scales: `trunc`/`ceil`/`floor`/`div` give scale 0, `sqrt` the scale of
+//! `numeric_sqrt` (at least 16 significant digits), integer powers `power_var_int`'s.
+//! Values that outgrow the 38 digits of a Decimal are 22003, as everywhere for numeric.
+//! `exp`, `ln`, `log` and powers with fractional exponents need PostgreSQL's arbitrary
+//! precision algorithms to give its digits, and are 0A000 until then.
+
+use super::kernel::{map_rows, values};
+use super::math::{bucket_above, bucket_error, check_log_argument, negative_sqrt};
+use crate::error::{Error, Result, SqlState};
+use crate::types::Decimal;
+use crate::vector::Vector;
+
+/// PostgreSQL's NUMERIC_MIN_SIG_DIGITS.
+const MIN_SIG_DIGITS: i64 = 16;
+/// PostgreSQL's NUMERIC_MAX_DISPLAY_SCALE.
+const MAX_DISPLAY_SCALE: i64 = 1000;
+
+fn overflow() -> Error {
+    Error::out_of_range("value overflows numeric format")
+}
+
+fn pow10(exponent: u32) -> Option<i128> {
+    10i128.checked_pow(exponent)
+}
+
+/// `m * 10^shift`, or None if it does not fit.
+fn scale_up(m: i128, shift: u32) -> Option<i128> {
+    pow10(shift).and_then(|p| m.checked_mul(p))
+}
+
+/// The mantissas of `a` and `b` at their common (larger) scale.
+fn align(a: &Decimal, b: &Decimal) -> Result<(i128, i128, u32)> {
+    let scale = a.scale().max(b.scale());
+    let ma = scale_up(a.mantissa(), scale - a.scale()).ok_or_else(overflow)?;
+    let mb = scale_up(b.mantissa(), scale - b.scale()).ok_or_else(overflow)?;
+    Ok((ma, mb, scale))
+}
+
+/// `trunc(x, scale)`: toward zero at `scale` digits (left of the point when negative); the
+/// result's display scale is `max(scale, 0)`, as PostgreSQL.
+pub(super) fn trunc(x: &Decimal, scale: i32) -> Result<Decimal> {
+    let target = i64::from(scale.clamp(-2000, 2000));
+    let current = i64::from(x.scale());
+    if target >= current {
+        return x.round(scale);
+    }
+    let dropped = u32::try_from(current - target).unwrap_or(u32::MAX);
+    let kept = pow10(dropped).map_or(0, |p| x.mantissa() / p);
+    if target >= 0 {
+        Ok(Decimal::new(kept, target as u32))
+    } else {
+        let m = scale_up(kept, target.unsigned_abs() as u32).ok_or_else(overflow)?;
+        Ok(Decimal::new(m, 0))
+    }
+}
+
+/// `ceil`/`floor(numeric)`: an integer of scale 0.
+pub(super) fn ceil_floor(x: &Decimal, ceil: bool) -> Result<Decimal> {
+    let (quotient, remainder) = match pow10(x.scale()) {
+        Some(p) => (x.mantissa() / p, x.mantissa() % p),
+        None => (0, x.mantissa()),
+    };
+    let adjust = match (ceil, remainder.signum()) {
+        (true, 1) => 1,
+        (false, -1) => -1,
+        _ => 0,
+    };
+    Ok(Decimal::new(quotient + adjust, 0))
+}
+
+/// `div(a, b)`: the integer quotient truncated toward zero.
+pub(super) fn div(args: &[Vector]) -> Result<Vector> {
+    let (a, b) = (values::<Decimal>(args, 0)?, values::<Decimal>(args, 1)?);
+    map_rows(args, |row| {
+        let (a, b) = (&a[row], &b[row]);
+        if b.mantissa() == 0 {
+            return Err(Error::division_by_zero());
+        }
+        let (ma, mb, _) = align(a, b)?;
+        Ok(Decimal::new(ma / mb, 0))
+    })
+}
+
+pub(super) fn gcd(a: i128, b: i128) -> Option<i128> {
+    let (mut a, mut b) = (a.checked_abs()?, b.checked_abs()?);
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    Some(a)
+}
+
+pub(super) fn lcm(a: i128, b: i128) -> Option<i128> {
+    if a == 0 || b == 0 {
+        return Some(0);
+    }
+    let g = gcd(a, b)?;
+    (a / g).checked_mul(b)?.checked_abs()
+}
+
+/// `gcd`/`lcm(numeric, numeric)` at the larger of the two scales.
+pub(super) fn gcd_lcm(a: &Decimal, b: &Decimal, lcm_wanted: bool) -> Result<Decimal> {
+    let (ma, mb, scale) = align(a, b)?;
+    let m = if lcm_wanted { lcm(ma, mb) } else { gcd(ma, mb) };
+    Ok(Decimal::new(m.ok_or_else(overflow)?, scale))
+}
+
+/// The number of decimal digits of `m` (1 for 0).
+fn digit_count(m: u128) -> u32 {
+    m.checked_ilog10().map_or(1, |d| d + 1)
+}
+
+/// PostgreSQL's NumericVar weight: the position of the leading base-10000 digit.
+fn weight(x: &Decimal) -> i64 {
+    if x.mantissa() == 0 {
+        return 0;
+    }
+    let exponent = i64::from(digit_count(x.mantissa().unsigned_abs())) - 1 - i64::from(x.scale());
+    exponent.div_euclid(4)
+}
+
+/// `sqrt(numeric)`, correctly rounded at numeric_sqrt's result scale.
+pub(super) fn sqrt(x: &Decimal) -> Result<Decimal> {
+    if x.mantissa() < 0 {
+        return Err(negative_sqrt());
+    }
+    let half_weight = (weight(x) + 1) * 4 / 2 - 1;
+    let rscale = (MIN_SIG_DIGITS - half_weight)
+        .max(i64::from(x.scale()))
+        .clamp(0, MAX_DISPLAY_SCALE);
+    // floor(sqrt(x) * 10^(rscale + 1)) = isqrt(floor(m * 10^(2 * rscale + 2 - scale))).
+    let shift = 2 * rscale + 2 - i64::from(x.scale());
+    // The mantissa's digits, most significant first, without allocating.
+    let mut buf = [0u8; 40];
+    let mut start = buf.len();
+    let mut m = x.mantissa().unsigned_abs();
+    loop {
+        start -= 1;
+        buf[start] = (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    let digits = &buf[start..];
+    let kept = if shift >= 0 {
+        digits.len()
+    } else {
+        digits.len().saturating_sub(shift.unsigned_abs() as usize)
+    };
+    let zeros = shift.max(0) as usize;
+    let root =
+        isqrt_digits(digits[..kept].iter().copied(), kept + zeros, zeros).ok_or_else(overflow)?;
+    // Half away from zero on the one extra digit.
+    let rounded = root / 10 + u128::from(root % 10 >= 5);
+    let m = i128::try_from(rounded).map_err(|_| overflow())?;
+    Ok(Decimal::new(m, rscale as u32))
+}
+
+/// The integer square root of the number whose decimal digits are `digits` (`len` in all,
+/// the last `zeros` of them zeros not in `digits`), digit by digit; None past 128 bits.
+fn isqrt_digits(digits: impl Iterator<Item = u8>, len: usize, zeros: usize) -> Option<u128> {
+    let mut all = digits.chain(std::iter::repeat_n(0, zeros));
+    let (mut root, mut remainder): (u128, u128) = (0, 0);
+    // Digits are taken in pairs from the left; an odd count starts with a single digit.
+    let mut group_len = if len % 2 == 1 { 1 } else { 2 };
+    let mut consumed = 0;
+    while consumed < len {
+        let mut group = 0u128;
+        for _ in 0..group_len {
+            group = group * 10 + u128::from(all.next()?);
+        }
+        consumed += group_len;
+        group_len = 2;
+        remainder = remainder.checked_mul(100)?.checked_add(group)?;
+        let base = root.checked_mul(20)?;
+        let mut digit = 9;
+        while (base + digit) * digit > remainder {
+            digit -= 1;
+        }
+        remainder -= (base + digit) * digit;
+        root = root.checked_mul(10)?.checked_add(digit)?;
+    }
+    Some(root)
+}
+
+fn unsupported(what: &str) -> Error {
+    Error::unsupported(format!("{what} of type numeric"))
+}
+
+pub(super) fn exp(_x: &Decimal) -> Result<Decimal> {
+    Err(unsupported("exp"))
+}
+
+pub(super) fn ln(x: &Decimal) -> Result<Decimal> {
+    check_log_argument(Some(x.mantissa().cmp(&0)))?;
+    Err(unsupported("ln"))
+}
+
+pub(super) fn log10(x: &Decimal) -> Result<Decimal> {
+    check_log_argument(Some(x.mantissa().cmp(&0)))?;
+    Err(unsupported("log"))
+}
+
+/// `log(base, x)`.
+pub(super) fn log(args: &[Vector]) -> Result<Vector> {
+    let (base, x) = (values::<Decimal>(args, 0)?, values::<Decimal>(args, 1)?);
+    map_rows(args, |row| {
+        check_log_argument(Some(base[row].mantissa().cmp(&0)))?;
+        check_log_argument(Some(x[row].mantissa().cmp(&0)))?;
+        Err::<Decimal, _>(unsupported("log"))
+    })
+}
+
+/// `power(numeric, numeric)` for integer exponents: exact, rounded to power_var_int's scale
+/// (16 digits, or the base's scale if larger).
+pub(super) fn power(x: &Decimal, y: &Decimal) -> Result<Decimal> {
+    let power_error = |message: &str| {
+        Error::new(
+            SqlState::InvalidArgumentForPowerFunction,
+            message.to_string(),
+        )
+    };
+    let integral = pow10(y.scale()).is_some_and(|p| y.mantissa() % p == 0) || y.mantissa() == 0;
+    if x.mantissa() == 0 && y.mantissa() < 0 {
+        return Err(power_error("zero raised to a negative power is undefined"));
+    }
+    if x.mantissa() < 0 && !integral {
+        return Err(power_error(
+            "a negative number raised to a non-integer power yields a complex result",
+        ));
+    }
+    if !integral {
+        return Err(unsupported("power with a fractional exponent"));
+    }
+    let exponent = pow10(y.scale())
+        .map(|p| y.mantissa() / p)
+        .and_then(|e| i32::try_from(e).ok())
+        .ok_or_else(overflow)?;
+    let rscale = MIN_SIG_DIGITS
+        .max(i64::from(x.scale()))
+        .min(MAX_DISPLAY_SCALE) as i32;
+    let mut result = Decimal::new(1, 0);
+    let mut base = *x;
+    let mut n = exponent.unsigned_abs();
+    // Trailing zeros are dropped as we go so that only significant digits use up the
+    // 38 a Decimal holds (10.0^20 has 21 of them, not 41).
+    while n > 0 {
+        if n & 1 == 1 {
+            result = strip_zeros(result.checked_mul(&base)?);
+        }
+        n >>= 1;
+        if n > 0 {
+            base = strip_zeros(base.checked_mul(&base)?);
+        }
+    }
+    if exponent < 0 {
+        // 1 / x^n = 10^(rscale + s) / m at scale rscale, rounded half away from zero.
+        let numerator = pow10(rscale as u32 + result.scale()).ok_or_else(overflow)?;
+        let divisor = result.mantissa();
+        let (quotient, remainder) = (numerator / divisor, numerator % divisor);
+        let round_up =
+            remainder.unsigned_abs() >= divisor.unsigned_abs() - remainder.unsigned_abs();
+        let m = quotient + if round_up { divisor.signum() } else { 0 };
+        return Ok(Decimal::new(m, rscale as u32));
+    }
+    result.round(rscale)
+}
+
+/// The same value at the smallest scale that holds it exactly.
+fn strip_zeros(x: Decimal) -> Decimal {
+    let (mut m, mut scale) = (x.mantissa(), x.scale());
+    while scale > 0 && m % 10 == 0 {
+        m /= 10;
+        scale -= 1;
+    }
+    Decimal::new(m, scale)
+}
+
+/// `width_bucket(numeric, ...)`; the count was checked by the caller.
+pub(super) fn width_bucket(x: &Decimal, low: &Decimal, high: &Decimal, count: i32) -> Result<i32> {
+    let bucket = |offset: Decimal, width: Decimal| -> Result<i32> {
+        let (mo, mw, _) = align(&offset, &width)?;
+        let scaled = mo.checked_mul(i128::from(count)).ok_or_else(overflow)?;
+        // offset < width, so the quotient is below count.
+        Ok((scaled / mw) as i32 + 1)
+    };
+    match low.cmp(high) {
+        std::cmp::Ordering::Less => {
+            if x < low {
+                Ok(0)
+            } else if x >= high {
+                bucket_above(count)
+            } else {
+                bucket(x.checked_sub(low)?, high.checked_sub(low)?)
+            }
+        }
+        std::cmp::Ordering::Greater => {
+            if x > low {
+                Ok(0)
+            } else if x <= high {
+                bucket_above(count)
+            } else {
+                bucket(low.checked_sub(x)?, low.checked_sub(high)?)
+            }
+        }
+        std::cmp::Ordering::Equal => Err(bucket_error("lower bound cannot equal upper bound")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn num(text: &str) -> Decimal {
+        Decimal::parse(text).unwrap_or(Decimal::ZERO)
+    }
+
+    fn text(result: Result<Decimal>) -> String {
+        result.map_or_else(|e| e.to_string(), |d| d.to_string())
+    }
+
+    #[test]
+    fn sqrt_scales_as_postgres() {
+        assert_eq!(text(sqrt(&num("2.0"))), "1.414213562373095");
+        assert_eq!(text(sqrt(&num("0.5"))), "0.70710678118654752");
+        assert_eq!(text(sqrt(&num("123456789.0"))), "11111.11106055556");
+        assert_eq!(text(sqrt(&num("0.0000000001"))), "0.000010000000000000000");
+        assert_eq!(
+            text(sqrt(&num("2.00000000000000000000"))),
+            "1.41421356237309504880"
+        );
+        assert_eq!(text(sqrt(&num("100.00"))), "10.000000000000000");
+    }
+
+    #[test]
+    fn truncation_and_integer_parts() {
+        assert_eq!(text(trunc(&num("-1.789"), 2)), "-1.78");
+        assert_eq!(text(trunc(&num("1789.5"), -2)), "1700");
+        assert_eq!(text(trunc(&num("1.5"), 5)), "1.50000");
+        assert_eq!(text(ceil_floor(&num("-0.5"), true)), "0");
+        assert_eq!(text(ceil_floor(&num("-1.50"), false)), "-2");
+    }
+
+    #[test]
+    fn integer_powers() {
+        assert_eq!(text(power(&num("2.0"), &num("3"))), "8.0000000000000000");
+        assert_eq!(text(power(&num("2.0"), &num("-2"))), "0.2500000000000000");
+        assert_eq!(text(power(&num("1.1"), &num("10"))), "2.5937424601000000");
+    }
+}

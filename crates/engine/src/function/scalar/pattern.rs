@@ -1,0 +1,225 @@
+//! POSIX regular expressions: `regexp_replace`, `substring(s FROM pattern)` and the `~`
+//! operators, on the `regex` crate. PostgreSQL's defaults are kept: `.` matches a newline
+//! and `^`/`$` anchor at the ends of the string unless the `n` flag asks otherwise. A pattern
+//! is compiled once per batch while consecutive rows repeat it (always, for a constant).
+//!
+//! Known differences from PostgreSQL's engine: back-references inside a pattern (`(a)\1`)
+//! are rejected as invalid, and alternations choose the leftmost alternative rather than
+//! the longest match.
+
+use regex::{Captures, Regex, RegexBuilder};
+
+use super::kernel::{map_rows, map_text_rows, map_text_rows_nullable, texts};
+use crate::error::{Error, Result, SqlState};
+use crate::vector::Vector;
+
+/// The compiled form of the last (pattern, flags) pair seen.
+#[derive(Default)]
+struct RegexCache {
+    pattern: String,
+    flags: String,
+    compiled: Option<(Regex, bool)>,
+}
+
+impl RegexCache {
+    /// The regex for `pattern` with PostgreSQL `flags`, and whether `g` (replace all) is set.
+    fn get(&mut self, pattern: &str, flags: &str) -> Result<(&Regex, bool)> {
+        if self.compiled.is_none() || self.pattern != pattern || self.flags != flags {
+            self.compiled = Some(compile(pattern, flags)?);
+            self.pattern.clear();
+            self.pattern.push_str(pattern);
+            self.flags.clear();
+            self.flags.push_str(flags);
+        }
+        match &self.compiled {
+            Some((regex, global)) => Ok((regex, *global)),
+            None => Err(Error::internal("regex cache is empty after compiling")),
+        }
+    }
+}
+
+/// Compiles with PostgreSQL's flag letters: `g` global, `i`/`c` case, `n`/`s`/`p`/`w`
+/// newline sensitivity, `x` expanded syntax, `q` a literal string; 22023 for others.
+fn compile(pattern: &str, flags: &str) -> Result<(Regex, bool)> {
+    let mut global = false;
+    let mut case_insensitive = false;
+    // PostgreSQL's default: not newline-sensitive.
+    let (mut dot_newline, mut multi_line) = (true, false);
+    let mut expanded = false;
+    let mut literal = false;
+    for flag in flags.chars() {
+        match flag {
+            'g' => global = true,
+            'i' => case_insensitive = true,
+            'c' => case_insensitive = false,
+            'n' | 'm' => (dot_newline, multi_line) = (false, true),
+            's' => (dot_newline, multi_line) = (true, false),
+            'p' => (dot_newline, multi_line) = (false, false),
+            'w' => (dot_newline, multi_line) = (true, true),
+            'x' => expanded = true,
+            't' => expanded = false,
+            'q' => literal = true,
+            other => {
+                return Err(Error::new(
+                    SqlState::InvalidParameterValue,
+                    format!("invalid regular expression option: \"{other}\""),
+                ))
+            }
+        }
+    }
+    let escaped;
+    let pattern = if literal {
+        escaped = regex::escape(pattern);
+        &escaped
+    } else {
+        pattern
+    };
+    let regex = RegexBuilder::new(pattern)
+        .case_insensitive(case_insensitive)
+        .dot_matches_new_line(dot_newline)
+        .multi_line(multi_line)
+        .ignore_whitespace(expanded)
+        .build()
+        .map_err(|e| {
+            let reason = match e {
+                regex::Error::Syntax(text) => text.lines().last().unwrap_or_default().to_string(),
+                other => other.to_string(),
+            };
+            Error::new(
+                SqlState::InvalidRegularExpression,
+                format!("invalid regular expression: {}", reason.trim()),
+            )
+        })?;
+    Ok((regex, global))
+}
+
+/// `regexp_replace(s, pattern, replacement [, flags])`.
+pub(super) fn regexp_replace(args: &[Vector]) -> Result<Vector> {
+    let (s, pattern, replacement) = (texts(args, 0)?, texts(args, 1)?, texts(args, 2)?);
+    let flags = if args.len() > 3 {
+        Some(texts(args, 3)?)
+    } else {
+        None
+    };
+    let mut cache = RegexCache::default();
+    map_text_rows(args, |row, out| {
+        let flags = flags.map_or("", |f| f.get(row));
+        let (regex, global) = cache.get(pattern.get(row), flags)?;
+        let (s, replacement) = (s.get(row), replacement.get(row));
+        let mut last = 0;
+        for captures in regex.captures_iter(s) {
+            let Some(whole) = captures.get(0) else {
+                break;
+            };
+            out.extend_from_slice(&s.as_bytes()[last..whole.start()]);
+            expand_replacement(replacement, &captures, out);
+            last = whole.end();
+            if !global {
+                break;
+            }
+        }
+        out.extend_from_slice(&s.as_bytes()[last..]);
+        Ok(())
+    })
+}
+
+/// Writes a replacement with PostgreSQL's escapes: `\1`..`\9` a group, `\&` the whole
+/// match, `\\` a backslash; any other backslash is copied as it is.
+fn expand_replacement(replacement: &str, captures: &Captures, out: &mut Vec<u8>) {
+    let bytes = replacement.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' || i + 1 == bytes.len() {
+            out.push(bytes[i]);
+            i += 1;
+            continue;
+        }
+        match bytes[i + 1] {
+            d @ b'1'..=b'9' => {
+                if let Some(group) = captures.get(usize::from(d - b'0')) {
+                    out.extend_from_slice(group.as_str().as_bytes());
+                }
+            }
+            b'&' => {
+                if let Some(whole) = captures.get(0) {
+                    out.extend_from_slice(whole.as_str().as_bytes());
+                }
+            }
+            b'\\' => out.push(b'\\'),
+            _ => {
+                out.push(b'\\');
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+    }
+}
+
+/// `substring(s FROM pattern)`: the part matching the first parenthesized subexpression
+/// if there is one, else the whole match; NULL without a match.
+pub(super) fn substring(args: &[Vector]) -> Result<Vector> {
+    let (s, pattern) = (texts(args, 0)?, texts(args, 1)?);
+    let mut cache = RegexCache::default();
+    map_text_rows_nullable(args, |row, out| {
+        let (regex, _) = cache.get(pattern.get(row), "")?;
+        let Some(captures) = regex.captures(s.get(row)) else {
+            return Ok(false);
+        };
+        let group = if regex.captures_len() > 1 { 1 } else { 0 };
+        Ok(match captures.get(group) {
+            Some(m) => {
+                out.extend_from_slice(m.as_str().as_bytes());
+                true
+            }
+            None => false,
+        })
+    })
+}
+
+/// `s ~ pattern` and its case-insensitive and negated forms.
+pub(super) fn regex_match(
+    args: &[Vector],
+    case_insensitive: bool,
+    negated: bool,
+) -> Result<Vector> {
+    let (s, pattern) = (texts(args, 0)?, texts(args, 1)?);
+    let flags = if case_insensitive { "i" } else { "" };
+    let mut cache = RegexCache::default();
+    map_rows(args, |row| {
+        let (regex, _) = cache.get(pattern.get(row), flags)?;
+        Ok(regex.is_match(s.get(row)) != negated)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn replace_once(s: &str, pattern: &str, replacement: &str) -> String {
+        let Ok((regex, _)) = compile(pattern, "") else {
+            return "<invalid>".into();
+        };
+        let mut out = Vec::new();
+        if let Some(captures) = regex.captures(s) {
+            expand_replacement(replacement, &captures, &mut out);
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    #[test]
+    fn replacement_escapes() {
+        assert_eq!(replace_once("abc", "(b)(c)", r"[\2\1]"), "[cb]");
+        assert_eq!(replace_once("abc", "b", r"<\&>"), "<b>");
+        assert_eq!(replace_once("abc", "b", r"\\x\q\"), r"\x\q\");
+    }
+
+    #[test]
+    fn flags() {
+        assert!(compile("a", "z").is_err());
+        assert!(compile("(", "").is_err());
+        assert!(compile("a.b", "").is_ok_and(|(r, _)| r.is_match("a\nb")));
+        assert!(compile("a.b", "n").is_ok_and(|(r, _)| !r.is_match("a\nb")));
+        assert!(compile("A", "gi").is_ok_and(|(r, g)| g && r.is_match("a")));
+    }
+}

@@ -1,0 +1,289 @@
+//! Which function a call means: the candidate signatures of each name and PostgreSQL's rules
+//! for choosing among them (`func_select_candidate`), plus the common type of variadic
+//! `GREATEST`/`LEAST` arguments (`select_common_type`). `round(5)` is `round(double
+//! precision)` and `power(2, 3.0)` is `power(numeric, numeric)` exactly because of these rules.
+
+use super::ScalarFunction as F;
+use crate::error::{Error, Result, SqlState};
+use crate::function::cast::{can_cast, CastContext};
+use crate::types::{DataType, TypeCategory};
+
+const I2: DataType = DataType::Int16;
+const I4: DataType = DataType::Int32;
+const I8: DataType = DataType::Int64;
+const F8: DataType = DataType::Float64;
+const NUM: DataType = DataType::Numeric(None);
+const TEXT: DataType = DataType::Text;
+const BOOL: DataType = DataType::Bool;
+
+/// One overload: the function, its parameter types and its result type.
+pub(super) type Signature = (F, &'static [DataType], DataType);
+
+/// The overloads of `name` with fixed parameter lists (variadic functions are resolved
+/// apart). Empty for unknown names.
+pub(super) fn signatures(name: &str) -> &'static [Signature] {
+    match name {
+        "length" | "char_length" | "character_length" => &[(F::Length, &[TEXT], I4)],
+        "octet_length" => &[(F::OctetLength, &[TEXT], I4)],
+        "lower" => &[(F::Lower, &[TEXT], TEXT)],
+        "upper" => &[(F::Upper, &[TEXT], TEXT)],
+        "initcap" => &[(F::Initcap, &[TEXT], TEXT)],
+        "substr" => &[
+            (F::Substr, &[TEXT, I4], TEXT),
+            (F::Substr, &[TEXT, I4, I4], TEXT),
+        ],
+        "substring" => &[
+            (F::Substr, &[TEXT, I4], TEXT),
+            (F::Substr, &[TEXT, I4, I4], TEXT),
+            (F::SubstringRegex, &[TEXT, TEXT], TEXT),
+        ],
+        "strpos" => &[(F::Strpos, &[TEXT, TEXT], I4)],
+        "btrim" => &[(F::Btrim, &[TEXT], TEXT), (F::Btrim, &[TEXT, TEXT], TEXT)],
+        "ltrim" => &[(F::Ltrim, &[TEXT], TEXT), (F::Ltrim, &[TEXT, TEXT], TEXT)],
+        "rtrim" => &[(F::Rtrim, &[TEXT], TEXT), (F::Rtrim, &[TEXT, TEXT], TEXT)],
+        "replace" => &[(F::Replace, &[TEXT, TEXT, TEXT], TEXT)],
+        "left" => &[(F::Left, &[TEXT, I4], TEXT)],
+        "right" => &[(F::Right, &[TEXT, I4], TEXT)],
+        "lpad" => &[
+            (F::Lpad, &[TEXT, I4], TEXT),
+            (F::Lpad, &[TEXT, I4, TEXT], TEXT),
+        ],
+        "rpad" => &[
+            (F::Rpad, &[TEXT, I4], TEXT),
+            (F::Rpad, &[TEXT, I4, TEXT], TEXT),
+        ],
+        "repeat" => &[(F::Repeat, &[TEXT, I4], TEXT)],
+        "reverse" => &[(F::Reverse, &[TEXT], TEXT)],
+        "split_part" => &[(F::SplitPart, &[TEXT, TEXT, I4], TEXT)],
+        "starts_with" => &[(F::StartsWith, &[TEXT, TEXT], BOOL)],
+        "md5" => &[(F::Md5, &[TEXT], TEXT)],
+        "regexp_replace" => &[
+            (F::RegexpReplace, &[TEXT, TEXT, TEXT], TEXT),
+            (F::RegexpReplace, &[TEXT, TEXT, TEXT, TEXT], TEXT),
+        ],
+        "regexp_match" => &[
+            (F::RegexpMatch, &[TEXT, TEXT], TEXT),
+            (F::RegexpMatch, &[TEXT, TEXT, TEXT], TEXT),
+        ],
+        "chr" => &[(F::Chr, &[I4], TEXT)],
+        "ascii" => &[(F::Ascii, &[TEXT], I4)],
+        "to_hex" => &[(F::ToHex, &[I4], TEXT), (F::ToHex, &[I8], TEXT)],
+        "quote_ident" => &[(F::QuoteIdent, &[TEXT], TEXT)],
+        "overlay" => &[
+            (F::Overlay, &[TEXT, TEXT, I4], TEXT),
+            (F::Overlay, &[TEXT, TEXT, I4, I4], TEXT),
+        ],
+        "abs" => &[
+            (F::Abs, &[I2], I2),
+            (F::Abs, &[I4], I4),
+            (F::Abs, &[I8], I8),
+            (F::Abs, &[DataType::Float32], DataType::Float32),
+            (F::Abs, &[F8], F8),
+            (F::Abs, &[NUM], NUM),
+        ],
+        "round" => &[
+            (F::Round, &[F8], F8),
+            (F::Round, &[NUM], NUM),
+            (F::Round, &[NUM, I4], NUM),
+        ],
+        "trunc" => &[
+            (F::Trunc, &[F8], F8),
+            (F::Trunc, &[NUM], NUM),
+            (F::Trunc, &[NUM, I4], NUM),
+        ],
+        "ceil" | "ceiling" => &[(F::Ceil, &[F8], F8), (F::Ceil, &[NUM], NUM)],
+        "floor" => &[(F::Floor, &[F8], F8), (F::Floor, &[NUM], NUM)],
+        "sign" => &[(F::Sign, &[F8], F8), (F::Sign, &[NUM], NUM)],
+        "mod" => &[
+            (F::Mod, &[I2, I2], I2),
+            (F::Mod, &[I4, I4], I4),
+            (F::Mod, &[I8, I8], I8),
+            (F::Mod, &[NUM, NUM], NUM),
+        ],
+        "div" => &[(F::Div, &[NUM, NUM], NUM)],
+        "gcd" => &[
+            (F::Gcd, &[I4, I4], I4),
+            (F::Gcd, &[I8, I8], I8),
+            (F::Gcd, &[NUM, NUM], NUM),
+        ],
+        "lcm" => &[
+            (F::Lcm, &[I4, I4], I4),
+            (F::Lcm, &[I8, I8], I8),
+            (F::Lcm, &[NUM, NUM], NUM),
+        ],
+        "power" | "pow" => &[(F::Power, &[F8, F8], F8), (F::Power, &[NUM, NUM], NUM)],
+        "sqrt" => &[(F::Sqrt, &[F8], F8), (F::Sqrt, &[NUM], NUM)],
+        "cbrt" => &[(F::Cbrt, &[F8], F8)],
+        "exp" => &[(F::Exp, &[F8], F8), (F::Exp, &[NUM], NUM)],
+        "ln" => &[(F::Ln, &[F8], F8), (F::Ln, &[NUM], NUM)],
+        "log" => &[
+            (F::Log10, &[F8], F8),
+            (F::Log10, &[NUM], NUM),
+            (F::Log, &[NUM, NUM], NUM),
+        ],
+        "log10" => &[(F::Log10, &[F8], F8), (F::Log10, &[NUM], NUM)],
+        "pi" => &[(F::Pi, &[], F8)],
+        "random" => &[(F::Random, &[], F8)],
+        "width_bucket" => &[
+            (F::WidthBucket, &[F8, F8, F8, I4], I4),
+            (F::WidthBucket, &[NUM, NUM, NUM, I4], I4),
+        ],
+        "degrees" => &[(F::Degrees, &[F8], F8)],
+        "radians" => &[(F::Radians, &[F8], F8)],
+        "sin" => &[(F::Sin, &[F8], F8)],
+        "cos" => &[(F::Cos, &[F8], F8)],
+        "tan" => &[(F::Tan, &[F8], F8)],
+        "cot" => &[(F::Cot, &[F8], F8)],
+        "asin" => &[(F::Asin, &[F8], F8)],
+        "acos" => &[(F::Acos, &[F8], F8)],
+        "atan" => &[(F::Atan, &[F8], F8)],
+        "atan2" => &[(F::Atan2, &[F8, F8], F8)],
+        _ => &[],
+    }
+}
+
+/// The type as overload resolution compares it: without type modifiers.
+fn base(ty: DataType) -> DataType {
+    match ty {
+        DataType::Numeric(_) => NUM,
+        DataType::Varchar(_) => DataType::Varchar(None),
+        DataType::Char(_) => DataType::Char(None),
+        other => other,
+    }
+}
+
+/// PostgreSQL's preferred type of a category (`typispreferred`).
+fn is_preferred(ty: DataType) -> bool {
+    matches!(ty, DataType::Float64 | DataType::Text | DataType::Bool)
+}
+
+/// Chooses among `candidates` for arguments of `inputs` types as PostgreSQL's
+/// func_select_candidate does. `Ok(None)` when none accepts the arguments; 42725 when
+/// several remain equally good.
+pub(super) fn select(
+    name: &str,
+    inputs: &[DataType],
+    candidates: &'static [Signature],
+) -> Result<Option<&'static Signature>> {
+    let mut viable: Vec<&Signature> = candidates
+        .iter()
+        .filter(|(_, params, _)| {
+            params.len() == inputs.len()
+                && inputs.iter().zip(params.iter()).all(|(&input, &param)| {
+                    base(input) == base(param) || can_cast(input, param, CastContext::Implicit)
+                })
+        })
+        .collect();
+    if viable.len() > 1 {
+        // Most exact matches on the typed arguments, then most preferred types where a
+        // typed argument needs a cast.
+        keep_best(&mut viable, |params| {
+            count(inputs, params, |input, param| base(input) == base(param))
+        });
+        keep_best(&mut viable, |params| {
+            count(inputs, params, |input, param| {
+                base(input) == base(param)
+                    || (is_preferred(param) && param.category() == input.category())
+            })
+        });
+    }
+    if viable.len() > 1 {
+        resolve_unknowns(inputs, &mut viable);
+    }
+    match viable.as_slice() {
+        [] => Ok(None),
+        [one] => Ok(Some(*one)),
+        _ => Err(Error::new(
+            SqlState::AmbiguousFunction,
+            format!("function {name}({}) is not unique", type_list(inputs)),
+        )
+        .with_hint(
+            "Could not choose a best candidate function. You might need to add explicit type casts.",
+        )),
+    }
+}
+
+fn count(
+    inputs: &[DataType],
+    params: &[DataType],
+    matches: impl Fn(DataType, DataType) -> bool,
+) -> usize {
+    inputs
+        .iter()
+        .zip(params)
+        .filter(|&(&input, &param)| input != DataType::Unknown && matches(input, param))
+        .count()
+}
+
+/// Keeps the candidates with the highest score (all of them if every score is equal).
+fn keep_best(viable: &mut Vec<&Signature>, score: impl Fn(&[DataType]) -> usize) {
+    let best = viable.iter().map(|(_, p, _)| score(p)).max().unwrap_or(0);
+    viable.retain(|(_, p, _)| score(p) == best);
+}
+
+/// For each untyped (`unknown`) argument: the string category wins if any candidate takes
+/// a string there, else the category all candidates agree on; within it the preferred type.
+fn resolve_unknowns(inputs: &[DataType], viable: &mut Vec<&Signature>) {
+    for (i, _) in inputs
+        .iter()
+        .enumerate()
+        .filter(|(_, &t)| t == DataType::Unknown)
+    {
+        let categories: Vec<TypeCategory> =
+            viable.iter().map(|(_, p, _)| p[i].category()).collect();
+        let category = if categories.contains(&TypeCategory::String) {
+            TypeCategory::String
+        } else if categories.windows(2).all(|w| w[0] == w[1]) {
+            categories[0]
+        } else {
+            return;
+        };
+        let has_preferred = viable
+            .iter()
+            .any(|(_, p, _)| p[i].category() == category && is_preferred(p[i]));
+        let kept: Vec<&Signature> = viable
+            .iter()
+            .copied()
+            .filter(|(_, p, _)| {
+                p[i].category() == category && (!has_preferred || is_preferred(p[i]))
+            })
+            .collect();
+        if !kept.is_empty() {
+            *viable = kept;
+        }
+    }
+}
+
+/// The type GREATEST/LEAST (`what`) arguments meet at: PostgreSQL's select_common_type.
+/// Untyped arguments alone are text.
+pub(super) fn common_type(inputs: &[DataType], what: &str) -> Result<DataType> {
+    let mut result = DataType::Unknown;
+    for &ty in inputs {
+        let ty = base(ty);
+        if ty == DataType::Unknown || ty == result {
+            continue;
+        }
+        if result == DataType::Unknown {
+            result = ty;
+        } else if ty.category() != result.category() {
+            return Err(Error::new(
+                SqlState::DatatypeMismatch,
+                format!("{what} types {result} and {ty} cannot be matched"),
+            ));
+        } else if !is_preferred(result)
+            && can_cast(result, ty, CastContext::Implicit)
+            && !can_cast(ty, result, CastContext::Implicit)
+        {
+            result = ty;
+        }
+    }
+    Ok(match result {
+        DataType::Unknown => TEXT,
+        other => other,
+    })
+}
+
+pub(super) fn type_list(types: &[DataType]) -> String {
+    let names: Vec<String> = types.iter().map(|t| t.to_string()).collect();
+    names.join(", ")
+}

@@ -1,0 +1,401 @@
+//! Turns correlated subqueries into joins, so a subquery over N outer rows runs once, not
+//! N times:
+//! - `(SELECT agg(x) FROM t WHERE t.k = outer.k ...)` becomes a LEFT JOIN with `t` grouped by
+//!   `k` (a missing group gives NULL, or 0 for a bare count, as the subquery would);
+//! - `[NOT] EXISTS (SELECT ... FROM t WHERE t.k = outer.k ...)` as a WHERE conjunct becomes
+//!   a join with (or, negated, an anti-join against) the distinct keys of `t`.
+//!
+//! Only shapes with equality correlation on the immediately enclosing query are rewritten;
+//! everything else keeps running per row, which is slower but equally correct.
+
+use super::{map_inputs, Rule};
+use crate::error::Result;
+use crate::function::AggregateFunction;
+use crate::plan::{CompareOp, JoinKind, LogicalPlan, ScalarExpr, Subquery, SubqueryKind};
+
+pub struct Decorrelate;
+
+impl Rule for Decorrelate {
+    fn name(&self) -> &'static str {
+        "decorrelate"
+    }
+
+    fn apply(&self, plan: LogicalPlan) -> Result<LogicalPlan> {
+        rewrite(plan)
+    }
+}
+
+fn rewrite(plan: LogicalPlan) -> Result<LogicalPlan> {
+    let plan = map_inputs(plan, &mut rewrite)?;
+    Ok(match plan {
+        LogicalPlan::Filter { input, predicate } => rewrite_filter(*input, predicate),
+        LogicalPlan::Project { input, exprs } => {
+            let mut input = *input;
+            let exprs = exprs
+                .into_iter()
+                .map(|e| replace_scalar_subqueries(e, &mut input))
+                .collect();
+            LogicalPlan::Project {
+                input: Box::new(input),
+                exprs,
+            }
+        }
+        other => other,
+    })
+}
+
+/// A subquery's equality correlation: `inner_keys[i] = outer_keys[i]` where the inner keys
+/// read the subquery's input and the outer keys only the enclosing row.
+struct Correlation {
+    inner_keys: Vec<ScalarExpr>,
+    outer_keys: Vec<ScalarExpr>,
+    /// The subquery input with its uncorrelated conjuncts still applied.
+    input: LogicalPlan,
+}
+
+/// Splits `Filter { predicate, input }` (the input reading no outer column) into its
+/// correlation and the rest.
+fn correlation(filter: &LogicalPlan) -> Option<Correlation> {
+    let LogicalPlan::Filter { input, predicate } = filter else {
+        return None;
+    };
+    if reads_outer(input) {
+        return None;
+    }
+    let (mut inner_keys, mut outer_keys, mut rest) = (vec![], vec![], vec![]);
+    for part in predicate.clone().into_conjuncts() {
+        match &part {
+            ScalarExpr::Compare {
+                op: CompareOp::Eq,
+                left,
+                right,
+            } => match (only_outer(left), only_outer(right)) {
+                (false, true) if !mentions_outer(left) => {
+                    inner_keys.push((**left).clone());
+                    outer_keys.push(outer_to_columns((**right).clone()));
+                }
+                (true, false) if !mentions_outer(right) => {
+                    inner_keys.push((**right).clone());
+                    outer_keys.push(outer_to_columns((**left).clone()));
+                }
+                _ if !mentions_outer(&part) => rest.push(part),
+                _ => return None,
+            },
+            _ if !mentions_outer(&part) => rest.push(part),
+            _ => return None,
+        }
+    }
+    if inner_keys.is_empty() {
+        return None;
+    }
+    let input = match ScalarExpr::conjunction(rest) {
+        Some(predicate) => LogicalPlan::Filter {
+            input: input.clone(),
+            predicate,
+        },
+        None => (**input).clone(),
+    };
+    Some(Correlation {
+        inner_keys,
+        outer_keys,
+        input,
+    })
+}
+
+/// Whether an expression reads the enclosing row (or runs a subquery that might).
+fn mentions_outer(expr: &ScalarExpr) -> bool {
+    let mut found = false;
+    expr.visit(&mut |e| {
+        if matches!(e, ScalarExpr::OuterColumn { .. } | ScalarExpr::Subquery(_)) {
+            found = true;
+        }
+    });
+    found
+}
+
+/// Whether an expression reads only the immediately enclosing row: outer columns of depth 1
+/// and constants.
+fn only_outer(expr: &ScalarExpr) -> bool {
+    let mut outer = false;
+    let mut other = false;
+    expr.visit(&mut |e| match e {
+        ScalarExpr::OuterColumn { depth: 1, .. } => outer = true,
+        ScalarExpr::Column { .. } | ScalarExpr::OuterColumn { .. } | ScalarExpr::Subquery(_) => {
+            other = true
+        }
+        _ => {}
+    });
+    outer && !other && !expr.is_volatile()
+}
+
+/// Outer column references of depth 1 as columns of the enclosing row.
+fn outer_to_columns(expr: ScalarExpr) -> ScalarExpr {
+    match expr {
+        ScalarExpr::OuterColumn { index, ty, .. } => ScalarExpr::Column { index, ty },
+        other => {
+            let fallback = other.clone();
+            other
+                .try_map_children(&mut |e| Ok(outer_to_columns(e)))
+                .unwrap_or(fallback)
+        }
+    }
+}
+
+/// Whether any expression of the plan reads an enclosing query.
+fn reads_outer(plan: &LogicalPlan) -> bool {
+    let mut found = false;
+    plan.visit_all(&mut |p| {
+        for expr in p.expressions() {
+            if mentions_outer(expr) {
+                found = true;
+            }
+        }
+    });
+    found
+}
+
+fn shift(expr: ScalarExpr, by: usize) -> ScalarExpr {
+    expr.map_columns(&|i| i + by)
+}
+
+/// `(SELECT f(aggs) FROM ... WHERE correlation)` as a grouped derived table: its key columns,
+/// then the value column. Also says whether a missing group means 0 (a bare count).
+fn grouped_subquery(subquery: &Subquery) -> Option<(LogicalPlan, Vec<ScalarExpr>, bool)> {
+    let LogicalPlan::Project { input, exprs } = subquery.plan.as_ref() else {
+        return None;
+    };
+    let [value] = exprs.as_slice() else {
+        return None;
+    };
+    let LogicalPlan::Aggregate {
+        input: filter,
+        group_by,
+        aggregates,
+    } = input.as_ref()
+    else {
+        return None;
+    };
+    if !group_by.is_empty() || mentions_outer(value) {
+        return None;
+    }
+    if aggregates.iter().any(|a| {
+        a.arg.as_ref().is_some_and(mentions_outer) || a.filter.as_ref().is_some_and(mentions_outer)
+    }) {
+        return None;
+    }
+    let counts_zero = match value {
+        ScalarExpr::Column { index, .. } => matches!(
+            aggregates.get(*index).map(|a| a.func),
+            Some(AggregateFunction::Count | AggregateFunction::CountStar)
+        ),
+        _ => false,
+    };
+    let null_on_empty = aggregates.iter().all(|a| {
+        matches!(
+            a.func,
+            AggregateFunction::Sum
+                | AggregateFunction::Avg
+                | AggregateFunction::Min
+                | AggregateFunction::Max
+        )
+    });
+    if !counts_zero && !null_on_empty {
+        return None;
+    }
+    let correlation = correlation(filter)?;
+    let keys = correlation.inner_keys.len();
+    let mut derived_exprs: Vec<ScalarExpr> = correlation
+        .inner_keys
+        .iter()
+        .enumerate()
+        .map(|(index, key)| ScalarExpr::Column {
+            index,
+            ty: key.ty(),
+        })
+        .collect();
+    derived_exprs.push(shift(value.clone(), keys));
+    let derived = LogicalPlan::Project {
+        input: Box::new(LogicalPlan::Aggregate {
+            input: Box::new(correlation.input),
+            group_by: correlation.inner_keys,
+            aggregates: aggregates.clone(),
+        }),
+        exprs: derived_exprs,
+    };
+    Some((derived, correlation.outer_keys, counts_zero))
+}
+
+fn key_equalities(outer_keys: Vec<ScalarExpr>, width: usize) -> Option<ScalarExpr> {
+    let parts = outer_keys
+        .into_iter()
+        .enumerate()
+        .map(|(i, outer)| ScalarExpr::Compare {
+            op: CompareOp::Eq,
+            right: Box::new(ScalarExpr::Column {
+                index: width + i,
+                ty: outer.ty(),
+            }),
+            left: Box::new(outer),
+        })
+        .collect();
+    ScalarExpr::conjunction(parts)
+}
+
+/// Replaces correlated scalar aggregate subqueries in `expr` by columns of LEFT JOINs added
+/// to `input` (whose existing columns keep their positions).
+fn replace_scalar_subqueries(expr: ScalarExpr, input: &mut LogicalPlan) -> ScalarExpr {
+    match expr {
+        ScalarExpr::Subquery(subquery)
+            if subquery.correlated && matches!(subquery.kind, SubqueryKind::Scalar(_)) =>
+        {
+            let Some((derived, outer_keys, counts_zero)) = grouped_subquery(&subquery) else {
+                return ScalarExpr::Subquery(subquery);
+            };
+            let width = input.output_types().len();
+            let keys = outer_keys.len();
+            let ty = match subquery.kind {
+                SubqueryKind::Scalar(ty) => ty,
+                SubqueryKind::Exists | SubqueryKind::Quantified { .. } => {
+                    return ScalarExpr::Subquery(subquery)
+                }
+            };
+            let taken = std::mem::replace(
+                input,
+                LogicalPlan::Values {
+                    rows: vec![],
+                    types: vec![],
+                },
+            );
+            *input = LogicalPlan::Join {
+                left: Box::new(taken),
+                right: Box::new(derived),
+                kind: JoinKind::Left,
+                condition: key_equalities(outer_keys, width),
+            };
+            let value = ScalarExpr::Column {
+                index: width + keys,
+                ty,
+            };
+            if counts_zero {
+                ScalarExpr::Coalesce {
+                    args: vec![
+                        value,
+                        ScalarExpr::literal(crate::types::ScalarValue::Int64(0), ty),
+                    ],
+                    ty,
+                }
+            } else {
+                value
+            }
+        }
+        other => {
+            let fallback = other.clone();
+            other
+                .try_map_children(&mut |e| Ok(replace_scalar_subqueries(e, input)))
+                .unwrap_or(fallback)
+        }
+    }
+}
+
+/// The distinct correlation keys of an EXISTS subquery, as a derived table.
+fn exists_keys(subquery: &Subquery) -> Option<(LogicalPlan, Vec<ScalarExpr>)> {
+    // EXISTS ignores the select list: look through the projection.
+    let body = match subquery.plan.as_ref() {
+        LogicalPlan::Project { input, .. } => input.as_ref(),
+        other => other,
+    };
+    let correlation = correlation(body)?;
+    let exprs = correlation.inner_keys;
+    let derived = LogicalPlan::Distinct {
+        input: Box::new(LogicalPlan::Project {
+            input: Box::new(correlation.input),
+            exprs,
+        }),
+    };
+    Some((derived, correlation.outer_keys))
+}
+
+/// WHERE with `[NOT] EXISTS (correlated)` conjuncts: joins against the subquery's keys.
+fn rewrite_filter(input: LogicalPlan, predicate: ScalarExpr) -> LogicalPlan {
+    let width = input.output_types().len();
+    let mut plan = input;
+    let mut rest = Vec::new();
+    let mut added_columns = false;
+    for part in predicate.into_conjuncts() {
+        let (subquery, negated) = match &part {
+            ScalarExpr::Subquery(s) => (s, false),
+            ScalarExpr::Not(inner) => match inner.as_ref() {
+                ScalarExpr::Subquery(s) => (s, true),
+                _ => {
+                    rest.push(part);
+                    continue;
+                }
+            },
+            _ => {
+                rest.push(part);
+                continue;
+            }
+        };
+        let keys = match (&subquery.kind, subquery.correlated) {
+            (SubqueryKind::Exists, true) => exists_keys(subquery),
+            _ => None,
+        };
+        let Some((derived, outer_keys)) = keys else {
+            rest.push(part);
+            continue;
+        };
+        let current_width = plan.output_types().len();
+        let key_count = outer_keys.len();
+        let condition = key_equalities(outer_keys, current_width);
+        let kind = if negated {
+            JoinKind::Left
+        } else {
+            JoinKind::Inner
+        };
+        plan = LogicalPlan::Join {
+            left: Box::new(plan),
+            right: Box::new(derived),
+            kind,
+            condition,
+        };
+        added_columns |= key_count > 0;
+        if negated {
+            // No partner row: the first key column of the (left-joined) keys is NULL.
+            let first_key = ScalarExpr::Column {
+                index: current_width,
+                ty: plan.output_types()[current_width],
+            };
+            plan = LogicalPlan::Filter {
+                input: Box::new(plan),
+                predicate: ScalarExpr::IsNull {
+                    input: Box::new(first_key),
+                    negated: false,
+                },
+            };
+        }
+    }
+    // Conjuncts that stay refer to the original columns, which keep their positions.
+    let rest: Vec<ScalarExpr> = rest
+        .into_iter()
+        .map(|e| replace_scalar_subqueries(e, &mut plan))
+        .collect();
+    if let Some(predicate) = ScalarExpr::conjunction(rest) {
+        plan = LogicalPlan::Filter {
+            input: Box::new(plan),
+            predicate,
+        };
+    }
+    if plan.output_types().len() == width && !added_columns {
+        return plan;
+    }
+    let types = plan.output_types();
+    LogicalPlan::Project {
+        input: Box::new(plan),
+        exprs: (0..width)
+            .map(|index| ScalarExpr::Column {
+                index,
+                ty: types[index],
+            })
+            .collect(),
+    }
+}

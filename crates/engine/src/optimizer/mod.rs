@@ -1,0 +1,131 @@
+//! Rule-based rewrites of logical plans. Each rule is named and can be switched off
+//! (`SET kestrel.disabled_optimizer_rules = 'push_down_filter'`); after each rule the plan is
+//! checked to still produce the same column types.
+
+mod decorrelate;
+mod fold_constants;
+mod push_down_filter;
+
+use crate::error::{Error, Result};
+use crate::plan::LogicalPlan;
+
+/// A named rewrite.
+pub trait Rule {
+    fn name(&self) -> &'static str;
+    fn apply(&self, plan: LogicalPlan) -> Result<LogicalPlan>;
+}
+
+fn rules() -> [&'static dyn Rule; 3] {
+    [
+        &fold_constants::FoldConstants,
+        &decorrelate::Decorrelate,
+        &push_down_filter::PushDownFilter,
+    ]
+}
+
+/// The names of every rule, in the order they run.
+pub fn rule_names() -> Vec<&'static str> {
+    rules().iter().map(|r| r.name()).collect()
+}
+
+/// Runs every rule not in `disabled`.
+pub fn optimize(mut plan: LogicalPlan, disabled: &[&str]) -> Result<LogicalPlan> {
+    for rule in rules() {
+        if disabled.contains(&rule.name()) {
+            continue;
+        }
+        let types = plan.output_types();
+        plan = rule.apply(plan)?;
+        if plan.output_types() != types {
+            return Err(Error::internal(format!(
+                "optimizer rule {} changed the plan's output types",
+                rule.name()
+            )));
+        }
+    }
+    Ok(plan)
+}
+
+/// Rebuilds `plan` with `f` applied to each direct input.
+pub(crate) fn map_inputs(
+    plan: LogicalPlan,
+    f: &mut dyn FnMut(LogicalPlan) -> Result<LogicalPlan>,
+) -> Result<LogicalPlan> {
+    let mut boxed = |p: Box<LogicalPlan>| f(*p).map(Box::new);
+    Ok(match plan {
+        leaf @ (LogicalPlan::Scan { .. }
+        | LogicalPlan::Values { .. }
+        | LogicalPlan::TableFunction { .. }
+        | LogicalPlan::WorkTable { .. }) => leaf,
+        LogicalPlan::Filter { input, predicate } => LogicalPlan::Filter {
+            input: boxed(input)?,
+            predicate,
+        },
+        LogicalPlan::Project { input, exprs } => LogicalPlan::Project {
+            input: boxed(input)?,
+            exprs,
+        },
+        LogicalPlan::Aggregate {
+            input,
+            group_by,
+            aggregates,
+        } => LogicalPlan::Aggregate {
+            input: boxed(input)?,
+            group_by,
+            aggregates,
+        },
+        LogicalPlan::Sort { input, keys } => LogicalPlan::Sort {
+            input: boxed(input)?,
+            keys,
+        },
+        LogicalPlan::Limit {
+            input,
+            limit,
+            offset,
+        } => LogicalPlan::Limit {
+            input: boxed(input)?,
+            limit,
+            offset,
+        },
+        LogicalPlan::Distinct { input } => LogicalPlan::Distinct {
+            input: boxed(input)?,
+        },
+        LogicalPlan::Window { input, calls } => LogicalPlan::Window {
+            input: boxed(input)?,
+            calls,
+        },
+        LogicalPlan::SetOperation {
+            left,
+            right,
+            op,
+            all,
+        } => LogicalPlan::SetOperation {
+            left: boxed(left)?,
+            right: boxed(right)?,
+            op,
+            all,
+        },
+        LogicalPlan::RecursiveCte {
+            id,
+            base,
+            recursive,
+            all,
+        } => LogicalPlan::RecursiveCte {
+            id,
+            base: boxed(base)?,
+            recursive: boxed(recursive)?,
+            all,
+        },
+        LogicalPlan::Join {
+            left,
+            right,
+            kind,
+            condition,
+        } => LogicalPlan::Join {
+            left: boxed(left)?,
+            right: boxed(right)?,
+            kind,
+            condition,
+        },
+    })
+}

@@ -1,0 +1,142 @@
+//! EXPLAIN: the plan as an indented tree, one operator a line, named after the physical
+//! operator that runs it; with ANALYZE each line also gets its rows and time.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use super::{JoinKind, LogicalPlan, SetOperator};
+use crate::exec::OperatorStats;
+
+/// The lines of EXPLAIN. `stats` are EXPLAIN ANALYZE's per-operator counters in the plan's
+/// pre-order (as `physical::create_instrumented` builds them).
+pub fn explain_lines(plan: &LogicalPlan, stats: Option<&[Arc<OperatorStats>]>) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut next_stat = 0;
+    render(plan, false, 0, stats, &mut next_stat, &mut lines);
+    lines
+}
+
+fn join_kind(kind: JoinKind) -> &'static str {
+    match kind {
+        JoinKind::Inner => "Inner",
+        JoinKind::Left => "Left",
+        JoinKind::Right => "Right",
+        JoinKind::Full => "Full",
+    }
+}
+
+/// The line describing `plan`'s top operator, and its inputs in the order they are built.
+fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
+    match plan {
+        LogicalPlan::Scan { table_name, .. } => (format!("Seq Scan on {table_name}"), vec![]),
+        LogicalPlan::Values { rows, types } if types.is_empty() && rows.len() == 1 => {
+            ("Result".into(), vec![])
+        }
+        LogicalPlan::Values { rows, .. } => (format!("Values ({} rows)", rows.len()), vec![]),
+        LogicalPlan::TableFunction { func, .. } => (format!("Function Scan on {func:?}"), vec![]),
+        LogicalPlan::WorkTable { .. } => ("WorkTable Scan".into(), vec![]),
+        LogicalPlan::Filter { input, .. } => ("Filter".into(), vec![input]),
+        LogicalPlan::Project { input, exprs } => {
+            (format!("Project ({} columns)", exprs.len()), vec![input])
+        }
+        LogicalPlan::Aggregate {
+            input,
+            group_by,
+            aggregates,
+        } => {
+            let names: Vec<&str> = aggregates.iter().map(|a| a.func.name()).collect();
+            let line = if group_by.is_empty() {
+                format!("Aggregate ({})", names.join(", "))
+            } else {
+                format!(
+                    "HashAggregate (keys: {}; {})",
+                    group_by.len(),
+                    names.join(", ")
+                )
+            };
+            (line, vec![input])
+        }
+        LogicalPlan::Sort { input, keys } => (format!("Sort (keys: {})", keys.len()), vec![input]),
+        LogicalPlan::Limit { input, .. } => ("Limit".into(), vec![input]),
+        LogicalPlan::Distinct { input } => ("HashDistinct".into(), vec![input]),
+        LogicalPlan::Window { input, calls } => (
+            format!("WindowAgg ({} functions)", calls.len()),
+            vec![input],
+        ),
+        LogicalPlan::SetOperation {
+            left,
+            right,
+            op,
+            all,
+        } => {
+            let name = match op {
+                SetOperator::Union => "Union",
+                SetOperator::Intersect => "Intersect",
+                SetOperator::Except => "Except",
+            };
+            let all = if *all { " All" } else { "" };
+            (format!("HashSetOp {name}{all}"), vec![left, right])
+        }
+        LogicalPlan::RecursiveCte { all, .. } => {
+            let all = if *all { " All" } else { "" };
+            (format!("Recursive Union{all}"), vec![])
+        }
+        LogicalPlan::Join {
+            left,
+            right,
+            kind,
+            condition,
+        } => {
+            let width = left.output_types().len();
+            let keys = crate::physical::join_key_count(condition.clone(), width);
+            let line = if keys > 0 {
+                format!("Hash {} Join (keys: {keys})", join_kind(*kind))
+            } else {
+                format!("Nested Loop {} Join", join_kind(*kind))
+            };
+            (line, vec![left, right])
+        }
+    }
+}
+
+fn render(
+    plan: &LogicalPlan,
+    top_n: bool,
+    depth: usize,
+    stats: Option<&[Arc<OperatorStats>]>,
+    next_stat: &mut usize,
+    lines: &mut Vec<String>,
+) {
+    let (mut description, inputs) = describe(plan);
+    if top_n {
+        description = format!("Top-N {description}");
+    }
+    let indent = if depth == 0 {
+        String::new()
+    } else {
+        format!("{}->  ", "      ".repeat(depth - 1))
+    };
+    let actual = stats.and_then(|s| s.get(*next_stat)).map(|s| {
+        let millis = s.nanos.load(Ordering::Relaxed) as f64 / 1e6;
+        format!(
+            "  (actual rows={} time={millis:.3} ms)",
+            s.rows.load(Ordering::Relaxed)
+        )
+    });
+    *next_stat += 1;
+    lines.push(format!(
+        "{indent}{description}{}",
+        actual.unwrap_or_default()
+    ));
+    // A Sort right under a constant LIMIT runs as a top-N (see physical::top_n_rows).
+    let child_top_n = match plan {
+        LogicalPlan::Limit { limit, offset, .. } => {
+            crate::physical::top_n_rows(limit, offset).is_some()
+        }
+        _ => false,
+    };
+    for input in inputs {
+        let top_n = child_top_n && matches!(input, LogicalPlan::Sort { .. });
+        render(input, top_n, depth + 1, stats, next_stat, lines);
+    }
+}

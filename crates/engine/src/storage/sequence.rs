@@ -1,0 +1,131 @@
+//! Sequences (CREATE SEQUENCE, SERIAL, identity columns). Their values are not
+//! transactional, as in PostgreSQL: nextval is never rolled back, so every version of the
+//! database shares one counter per sequence.
+
+use std::sync::Mutex;
+
+use crate::error::{Error, Result, SqlState};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SequenceOptions {
+    pub increment: i64,
+    pub min: i64,
+    pub max: i64,
+    pub start: i64,
+    pub cycle: bool,
+}
+
+impl SequenceOptions {
+    /// PostgreSQL's defaults for an ascending sequence of a type with maximum `max`.
+    pub fn ascending(max: i64) -> SequenceOptions {
+        SequenceOptions {
+            increment: 1,
+            min: 1,
+            max,
+            start: 1,
+            cycle: false,
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct Sequence {
+    pub name: String,
+    pub oid: u32,
+    pub options: SequenceOptions,
+    /// The table and column whose DEFAULT uses it (SERIAL, identity): dropped with the table.
+    pub owned_by: Option<(String, String)>,
+    state: Mutex<SequenceState>,
+}
+
+#[derive(Debug)]
+struct SequenceState {
+    last: i64,
+    is_called: bool,
+}
+
+impl Sequence {
+    pub fn new(
+        name: String,
+        oid: u32,
+        options: SequenceOptions,
+        owned_by: Option<(String, String)>,
+    ) -> Sequence {
+        let start = options.start;
+        Sequence {
+            name,
+            oid,
+            options,
+            owned_by,
+            state: Mutex::new(SequenceState {
+                last: start,
+                is_called: false,
+            }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, SequenceState> {
+        match self.state.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+
+    /// nextval.
+    pub fn next(&self) -> Result<i64> {
+        let mut state = self.lock();
+        if !state.is_called {
+            state.is_called = true;
+            return Ok(state.last);
+        }
+        let o = &self.options;
+        let next = state
+            .last
+            .checked_add(o.increment)
+            .filter(|v| (o.min..=o.max).contains(v));
+        let next = match next {
+            Some(v) => v,
+            None if o.cycle => {
+                if o.increment > 0 {
+                    o.min
+                } else {
+                    o.max
+                }
+            }
+            None => {
+                let (which, bound) = if o.increment > 0 {
+                    ("maximum", o.max)
+                } else {
+                    ("minimum", o.min)
+                };
+                return Err(Error::new(
+                    SqlState::SequenceGeneratorLimitExceeded,
+                    format!(
+                        "nextval: reached {which} value of sequence \"{}\" ({bound})",
+                        self.name
+                    ),
+                ));
+            }
+        };
+        state.last = next;
+        Ok(next)
+    }
+
+    /// setval(value, is_called).
+    pub fn set(&self, value: i64, is_called: bool) -> Result<i64> {
+        let o = &self.options;
+        if !(o.min..=o.max).contains(&value) {
+            return Err(Error::new(
+                SqlState::NumericValueOutOfRange,
+                format!(
+                    "setval: value {value} is out of bounds for sequence \"{}\" ({}..{})",
+                    self.name, o.min, o.max
+                ),
+            ));
+        }
+        let mut state = self.lock();
+        state.last = value;
+        state.is_called = is_called;
+        Ok(value)
+    }
+}

@@ -1,0 +1,125 @@
+//! The plan and result caches are exact: a repeated query sees every committed change, a
+//! transaction sees its own writes, volatile results are never reused.
+
+fn rows(session: &mut kestrel::Session, sql: &str) -> Vec<String> {
+    let results = session
+        .execute(sql)
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    let mut out = Vec::new();
+    for batch in &results[0].batches {
+        for row in 0..batch.len() {
+            let mut line = Vec::new();
+            for (i, column) in batch.columns.iter().enumerate() {
+                if i > 0 {
+                    line.push(b'|');
+                }
+                if !column.write_text(row, &mut line) {
+                    line.extend_from_slice(b"NULL");
+                }
+            }
+            out.push(String::from_utf8_lossy(&line).into_owned());
+        }
+    }
+    out
+}
+
+fn run(session: &mut kestrel::Session, sql: &str) {
+    session
+        .execute(sql)
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+}
+
+#[test]
+fn repeated_queries_see_other_sessions_commits() {
+    let db = kestrel::Database::new();
+    let (mut a, mut b) = (db.connect(), db.connect());
+    run(&mut a, "CREATE TABLE t (x integer)");
+    run(&mut a, "INSERT INTO t VALUES (1), (2)");
+    let query = "SELECT sum(x), count(*) FROM t";
+    assert_eq!(rows(&mut a, query), ["3|2"]);
+    assert_eq!(rows(&mut a, query), ["3|2"]);
+    run(&mut b, "INSERT INTO t VALUES (10)");
+    assert_eq!(rows(&mut a, query), ["13|3"]);
+    run(&mut b, "UPDATE t SET x = 0 WHERE x = 10");
+    assert_eq!(rows(&mut a, query), ["3|3"]);
+    run(&mut b, "DELETE FROM t WHERE x = 0");
+    assert_eq!(rows(&mut a, query), ["3|2"]);
+}
+
+#[test]
+fn a_transaction_sees_its_own_writes_and_others_do_not() {
+    let db = kestrel::Database::new();
+    let (mut a, mut b) = (db.connect(), db.connect());
+    run(&mut a, "CREATE TABLE t (x integer)");
+    run(&mut a, "INSERT INTO t VALUES (1)");
+    let query = "SELECT count(*) FROM t";
+    assert_eq!(rows(&mut b, query), ["1"]);
+    run(&mut a, "BEGIN");
+    run(&mut a, "INSERT INTO t VALUES (2)");
+    assert_eq!(rows(&mut a, query), ["2"]);
+    assert_eq!(rows(&mut b, query), ["1"]);
+    run(&mut a, "ROLLBACK");
+    assert_eq!(rows(&mut a, query), ["1"]);
+}
+
+#[test]
+fn dropping_and_recreating_a_table_invalidates_plans_and_results() {
+    let db = kestrel::Database::new();
+    let mut s = db.connect();
+    run(&mut s, "CREATE TABLE t (x integer)");
+    run(&mut s, "INSERT INTO t VALUES (1)");
+    let query = "SELECT * FROM t";
+    assert_eq!(rows(&mut s, query), ["1"]);
+    run(&mut s, "DROP TABLE t");
+    assert!(s.execute(query).is_err_and(|e| e.sqlstate() == "42P01"));
+    run(&mut s, "CREATE TABLE t (x text, y integer)");
+    run(&mut s, "INSERT INTO t VALUES ('a', 2)");
+    assert_eq!(rows(&mut s, query), ["a|2"]);
+}
+
+#[test]
+fn volatile_results_are_not_reused() {
+    let db = kestrel::Database::new();
+    let mut s = db.connect();
+    run(&mut s, "CREATE SEQUENCE seq");
+    assert_eq!(rows(&mut s, "SELECT nextval('seq')"), ["1"]);
+    assert_eq!(rows(&mut s, "SELECT nextval('seq')"), ["2"]);
+}
+
+#[test]
+fn prepared_statements_are_cached_per_parameter_values() {
+    let db = kestrel::Database::new();
+    let mut s = db.connect();
+    run(&mut s, "CREATE TABLE t (k integer, v text)");
+    run(&mut s, "INSERT INTO t VALUES (1, 'one'), (2, 'two')");
+    let prepared = s
+        .prepare("SELECT v FROM t WHERE k = $1", &[])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let value = |s: &mut kestrel::Session, k: i32| {
+        let result = s
+            .execute_prepared(&prepared, &[kestrel::types::ScalarValue::Int32(k)])
+            .unwrap_or_else(|e| panic!("{e}"));
+        result.batches.first().map(|b| b.columns[0].get_scalar(0))
+    };
+    let one = Some(kestrel::types::ScalarValue::Text("one".into()));
+    let two = Some(kestrel::types::ScalarValue::Text("two".into()));
+    assert_eq!(value(&mut s, 1), one);
+    assert_eq!(value(&mut s, 2), two);
+    assert_eq!(value(&mut s, 1), one);
+    run(&mut s, "UPDATE t SET v = 'uno' WHERE k = 1");
+    assert_eq!(
+        value(&mut s, 1),
+        Some(kestrel::types::ScalarValue::Text("uno".into()))
+    );
+}
+
+#[test]
+fn the_cache_can_be_switched_off() {
+    let db = kestrel::Database::new();
+    let mut s = db.connect();
+    run(&mut s, "SET kestrel.result_cache = off");
+    run(&mut s, "CREATE TABLE t (x integer)");
+    run(&mut s, "INSERT INTO t VALUES (5)");
+    assert_eq!(rows(&mut s, "SELECT x FROM t"), ["5"]);
+    assert_eq!(rows(&mut s, "SELECT x FROM t"), ["5"]);
+}
