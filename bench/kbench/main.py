@@ -11,6 +11,7 @@ import os
 import platform
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -30,6 +31,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--quick", action="store_true", help="tiny sizes and one repetition: proves the suite runs")
     p.add_argument("--verify", action="store_true", help="check every query returns the same rows on every system first")
     p.add_argument("--reps", type=int, help="interleaved repetitions per timing (default 3, quick 1)")
+    p.add_argument("--rep-budget-s", type=float, default=8.0,
+                   help="no further round once a workload's rounds took this long (default 8)")
     p.add_argument("--tp-reps", type=int, help="pgbench runs per system and mode (default 1)")
     p.add_argument("--duration-s", type=int, help="pgbench -T (default 5, quick 1)")
     p.add_argument("--clients", type=int, default=8, help="pgbench -c (default 8)")
@@ -55,8 +58,13 @@ def _git(*cmd: str) -> str:
     return out.stdout.strip()
 
 
+def _stop_on_sigterm(signum, frame) -> None:
+    raise SystemExit(128 + signum)  # runs the finally blocks that stop the servers
+
+
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
     started = time.monotonic()
 
     def log(message: str) -> None:
@@ -68,9 +76,11 @@ def main(argv: list[str]) -> int:
         "commit": _git("rev-parse", "--short", "HEAD") + (" (dirty)" if _git("status", "--porcelain") else ""),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
         "python": platform.python_version(),
+        # Other work on a shared machine skews every system alike; a high load means wider ranges.
+        "load_average_at_start": " ".join(f"{x:.1f}" for x in os.getloadavg()),
         "mode": "quick" if args.quick else "full",
         "verify": args.verify,
-        "repetitions": args.reps,
+        "repetitions": f"up to {args.reps} interleaved rounds (fewer past {args.rep_budget_s:g} s per workload)",
         "filter": args.filter or "none",
     }
     tiers: list[report.Tier] = []
@@ -86,6 +96,7 @@ def main(argv: list[str]) -> int:
             kestrel = systems.Kestrel(Path(args.kestrel), workdir)
             running.append(kestrel)
             duck = systems.DuckCli(workdir)
+            running.append(duck)
             meta["postgres"] = ", ".join(f"{k}={v}" for k, v in pg.settings.items())
             meta["duckdb_cli"] = duck.version
             log(f"started PostgreSQL on {pg.port}, KestrelDB on {kestrel.port}; DuckDB CLI {duck.version}")
@@ -106,6 +117,7 @@ def main(argv: list[str]) -> int:
                 system.stop()
             systems.remove_workdir(workdir)
     meta["duration_s"] = round(time.monotonic() - started)
+    meta["load_average_at_end"] = " ".join(f"{x:.1f}" for x in os.getloadavg())
     results_dir = Path(args.results_dir)
     if args.quick or args.filter:
         results_dir = results_dir / "tmp"

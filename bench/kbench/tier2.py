@@ -10,6 +10,7 @@ start from a freshly built table before every timed run.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from . import verify
@@ -123,7 +124,10 @@ class _Runner:
             scripts[system.name] = path
         samples: dict[str, list[float]] = {s.name: [] for s in self.systems}
         errors: dict[str, str] = dict(excluded)
+        started = time.monotonic()
         for rep in range(self.args.reps):
+            if rep and time.monotonic() - started > self.args.rep_budget_s:
+                break  # a slow workload gets fewer rounds; the JSON keeps every sample
             shift = rep % len(self.systems)
             for system in self.systems[shift:] + self.systems[:shift]:
                 if system.name in errors:
@@ -154,5 +158,9 @@ def run(args, log, systems: list[WireSystem], workdir: Path) -> Tier:
     runner = _Runner(args, log, systems, workdir)
     for workload in TIER2:
         if args.selected(workload.name, "tier2"):
-            tier.rows.extend(runner.run(workload))
+            rows = runner.run(workload)
+            for row in rows:
+                if row.unsupported or row.failure:
+                    log(f"tier2 {row.name}: {'unsupported: ' + row.unsupported if row.unsupported else 'FAILED: ' + row.failure}")
+            tier.rows.extend(rows)
     return tier
