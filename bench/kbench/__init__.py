@@ -1,0 +1,1 @@
+"""KestrelDB's benchmark suite (bench/README.md)."""

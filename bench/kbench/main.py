@@ -1,0 +1,135 @@
+"""The benchmark suite's entry point: starts every system, runs the tiers, writes the results.
+
+Run it through bench/run.sh, which builds KestrelDB and the kestreldb module and installs the
+pinned competitors first. See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from . import report, systems, tier1, tier2, tier3
+from .workloads import TIER2, TIER3
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="bench/run.sh", description=__doc__)
+    p.add_argument("--tiers", default="1,2,3", help="comma-separated tiers to run (default 1,2,3)")
+    p.add_argument("--filter", default="", help="regex on 'tierN/workload' (e.g. 'join', 'tier2/', 'tier1/top_n')")
+    p.add_argument("--quick", action="store_true", help="tiny sizes and one repetition: proves the suite runs")
+    p.add_argument("--verify", action="store_true", help="check every query returns the same rows on every system first")
+    p.add_argument("--reps", type=int, help="interleaved repetitions per timing (default 3, quick 1)")
+    p.add_argument("--rep-budget-s", type=float, default=8.0,
+                   help="no further round once a workload's rounds took this long (default 8)")
+    p.add_argument("--tp-reps", type=int, help="pgbench runs per system and mode (default 1)")
+    p.add_argument("--duration-s", type=int, help="pgbench -T (default 5, quick 1)")
+    p.add_argument("--clients", type=int, default=8, help="pgbench -c (default 8)")
+    p.add_argument("--threads", type=int, default=2, help="pgbench -j (default 2)")
+    p.add_argument("--kestrel", default=str(ROOT / "target/release/kestrel"), help="the kestrel binary")
+    p.add_argument("--pg-user", default=os.environ.get("KESTREL_BENCH_PG_USER", "pgtest"),
+                   help="unprivileged OS user for PostgreSQL when run as root (created if missing)")
+    p.add_argument("--results-dir", default=str(ROOT / "bench/results"))
+    args = p.parse_args(argv)
+    args.tiers = {int(t) for t in args.tiers.split(",") if t.strip()}
+    args.size_scale = 0.02 if args.quick else 1.0
+    args.iteration_scale = 0.02 if args.quick else 1.0
+    args.reps = args.reps or (1 if args.quick else 3)
+    args.tp_reps = args.tp_reps or 1
+    args.duration_s = args.duration_s or (1 if args.quick else 5)
+    pattern = re.compile(args.filter) if args.filter else None
+    args.selected = lambda name, tier: pattern is None or bool(pattern.search(f"{tier}/{name}"))
+    return args
+
+
+def _git(*cmd: str) -> str:
+    out = subprocess.run(["git", *cmd], cwd=ROOT, capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+def _stop_on_sigterm(signum, frame) -> None:
+    raise SystemExit(128 + signum)  # runs the finally blocks that stop the servers
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    started = time.monotonic()
+
+    def log(message: str) -> None:
+        print(f"[{time.monotonic() - started:6.1f}s] {message}", flush=True)
+
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    meta = {
+        "started": stamp,
+        "commit": _git("rev-parse", "--short", "HEAD") + (" (dirty)" if _git("status", "--porcelain") else ""),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+        # Other work on a shared machine skews every system alike; a high load means wider ranges.
+        "load_average_at_start": " ".join(f"{x:.1f}" for x in os.getloadavg()),
+        "mode": "quick" if args.quick else "full",
+        "verify": args.verify,
+        "repetitions": f"up to {args.reps} interleaved rounds (fewer past {args.rep_budget_s:g} s per workload)",
+        "filter": args.filter or "none",
+    }
+    tiers: list[report.Tier] = []
+    if 1 in args.tiers:
+        log("tier 1: in-process")
+        tiers.append(tier1.run(args, log))
+    if args.tiers & {2, 3}:
+        workdir = systems.make_workdir()
+        running: list[systems.WireSystem] = []
+        try:
+            pg = systems.Postgres(workdir, systems.ensure_os_user(args.pg_user))
+            running.append(pg)
+            kestrel = systems.Kestrel(Path(args.kestrel), workdir)
+            running.append(kestrel)
+            duck = systems.DuckCli(workdir)
+            running.append(duck)
+            meta["postgres"] = ", ".join(f"{k}={v}" for k, v in pg.settings.items())
+            meta["duckdb_cli"] = duck.version
+            log(f"started PostgreSQL on {pg.port}, KestrelDB on {kestrel.port}; DuckDB CLI {duck.version}")
+            needed = set()
+            if 2 in args.tiers:
+                needed |= {t for w in TIER2 if args.selected(w.name, "tier2") for t in w.tables}
+            if 3 in args.tiers:
+                needed |= {t for w in TIER3 if args.selected(w.name, "tier3") for t in w.tables}
+            load_errors = tier2.load_tables([kestrel, pg, duck], needed, args.size_scale, workdir, log)
+            if 2 in args.tiers:
+                tier = tier2.run(args, log, [kestrel, pg, duck], workdir)
+                tier.notes += [f"loading into {s} failed: {e}" for s, e in load_errors.items()]
+                tiers.append(tier)
+            if 3 in args.tiers:
+                tiers.append(tier3.run(args, log, [kestrel, pg], workdir))
+        finally:
+            for system in reversed(running):
+                system.stop()
+            systems.remove_workdir(workdir)
+    meta["duration_s"] = round(time.monotonic() - started)
+    meta["load_average_at_end"] = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    results_dir = Path(args.results_dir)
+    if args.quick or args.filter:
+        results_dir = results_dir / "tmp"
+    json_path, md_path = report.write(results_dir, stamp, meta, tiers)
+    if not (args.quick or args.filter):
+        shutil.copyfile(md_path, results_dir / "latest.md")
+    log(f"wrote {json_path} and {md_path}")
+    failed = [row.name for t in tiers for row in t.rows if row.failure]
+    for t in tiers:
+        print(report.summary_markdown(t))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
