@@ -73,9 +73,13 @@ pub fn update(
     let assigned: Vec<usize> = assignments.iter().map(|(c, _)| *c).collect();
     let mut modified = Modified::default();
     let mut changed: Vec<(Vec<u64>, Batch)> = Vec::new();
-    for chunk_idx in 0..entry.data.chunks.len() {
+    let pinned = match filter {
+        Some(f) => pinned_row(&entry, f, ctx)?,
+        None => None,
+    };
+    for chunk_idx in chunks_to_visit(&entry.data, pinned) {
         ctx.check_cancelled()?;
-        let (batch, offsets) = live_rows(&entry.data, chunk_idx);
+        let (batch, offsets) = live_rows(&entry.data, chunk_idx, pinned);
         let rows = match filter {
             Some(f) => selected_rows(&batch, f, ctx)?,
             None => (0..batch.len() as u32).collect(),
@@ -125,9 +129,13 @@ pub fn delete(
 ) -> Result<Modified> {
     let mut entry = writable(txn, name, oid)?;
     let mut modified = Modified::default();
-    for chunk_idx in 0..entry.data.chunks.len() {
+    let pinned = match filter {
+        Some(f) => pinned_row(&entry, f, ctx)?,
+        None => None,
+    };
+    for chunk_idx in chunks_to_visit(&entry.data, pinned) {
         ctx.check_cancelled()?;
-        let (batch, offsets) = live_rows(&entry.data, chunk_idx);
+        let (batch, offsets) = live_rows(&entry.data, chunk_idx, pinned);
         let rows = match filter {
             Some(f) => selected_rows(&batch, f, ctx)?,
             None => (0..batch.len() as u32).collect(),
@@ -147,13 +155,98 @@ pub fn delete(
 }
 
 /// The live rows of a chunk with every column, and each row's offset in the chunk.
-fn live_rows(data: &TableData, chunk_idx: usize) -> (Batch, Vec<u32>) {
+/// With `pinned`, only that row (if it is live).
+fn live_rows(data: &TableData, chunk_idx: usize, pinned: Option<Pinned>) -> (Batch, Vec<u32>) {
     let chunk = &data.chunks[chunk_idx];
+    if let Some(pinned) = pinned {
+        let offset = pinned.row.map(|r| (r as usize % BATCH_SIZE) as u32);
+        let offsets: Vec<u32> = offset
+            .filter(|&o| (o as usize) < chunk.len && !chunk.is_deleted(o as usize))
+            .into_iter()
+            .collect();
+        let batch = Batch::new(
+            chunk
+                .columns
+                .iter()
+                .map(|c| Arc::new(c.gather(&offsets)))
+                .collect(),
+            offsets.len(),
+        );
+        return (batch, offsets);
+    }
     let all: Vec<usize> = (0..chunk.columns.len()).collect();
     let offsets: Vec<u32> = (0..chunk.len as u32)
         .filter(|&r| !chunk.is_deleted(r as usize))
         .collect();
     (chunk.to_batch(&all), offsets)
+}
+
+/// A write whose WHERE pins a single-column unique key to a constant: the one row it can
+/// touch (`row: None` when no row has the key), found through the key's index.
+#[derive(Clone, Copy)]
+struct Pinned {
+    row: Option<u64>,
+}
+
+fn chunks_to_visit(data: &TableData, pinned: Option<Pinned>) -> Vec<usize> {
+    match pinned {
+        None => (0..data.chunks.len()).collect(),
+        Some(Pinned { row: None }) => Vec::new(),
+        Some(Pinned { row: Some(row) }) => vec![row as usize / BATCH_SIZE],
+    }
+}
+
+fn pinned_row(
+    entry: &TableEntry,
+    filter: &ScalarExpr,
+    ctx: &ExecContext,
+) -> Result<Option<Pinned>> {
+    use crate::plan::CompareOp;
+    for conjunct in filter.clone().into_conjuncts() {
+        let ScalarExpr::Compare {
+            op: CompareOp::Eq,
+            left,
+            right,
+        } = &conjunct
+        else {
+            continue;
+        };
+        let (column, ty, value) = match (left.as_ref(), right.as_ref()) {
+            (
+                ScalarExpr::Column { index, ty },
+                v @ (ScalarExpr::Literal { .. } | ScalarExpr::Param { .. }),
+            )
+            | (
+                v @ (ScalarExpr::Literal { .. } | ScalarExpr::Param { .. }),
+                ScalarExpr::Column { index, ty },
+            ) if v.ty() == *ty => (*index, *ty, v),
+            _ => continue,
+        };
+        let Some(key) = entry
+            .schema
+            .unique_keys
+            .iter()
+            .position(|k| k.columns == [column])
+        else {
+            continue;
+        };
+        let (Some(unique), Some(index)) = (
+            entry.schema.unique_keys.get(key),
+            entry.unique_indexes.get(key),
+        ) else {
+            continue;
+        };
+        let value = super::expression::evaluate_constant(value, ctx)?;
+        if value.is_null() {
+            return Ok(Some(Pinned { row: None }));
+        }
+        let probe = Vector::from_scalar(&value, ty, 1);
+        let mut bytes = Vec::new();
+        encode_row_key(&[&probe], 0, &mut bytes);
+        let row = index.lookup(&bytes, &entry.data, &unique.columns);
+        return Ok(Some(Pinned { row }));
+    }
+    Ok(None)
 }
 
 /// 23502 if a NOT NULL column (among `columns`, or all) gets a NULL.
