@@ -56,10 +56,22 @@ pub(super) fn compare_keys(
     a: usize,
     b: usize,
 ) -> Ordering {
-    for (key, column) in keys.iter().zip(columns) {
-        let ord = match (column.is_valid(a), column.is_valid(b)) {
+    compare_key_rows(keys, columns, a, columns, b)
+}
+
+/// Order of row `a` of `left` and row `b` of `right` (the evaluated sort keys of two
+/// batches) under `keys`.
+pub(super) fn compare_key_rows(
+    keys: &[SortKey],
+    left: &[Arc<Vector>],
+    a: usize,
+    right: &[Arc<Vector>],
+    b: usize,
+) -> Ordering {
+    for ((key, l), r) in keys.iter().zip(left).zip(right) {
+        let ord = match (l.is_valid(a), r.is_valid(b)) {
             (true, true) => {
-                let ord = compare_rows(column, a, column, b);
+                let ord = compare_rows(l, a, r, b);
                 if key.descending {
                     ord.reverse()
                 } else {

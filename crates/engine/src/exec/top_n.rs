@@ -4,7 +4,9 @@
 use std::sync::Arc;
 
 use super::expression::evaluate;
-use super::sort::compare_keys;
+use std::cmp::Ordering;
+
+use super::sort::{compare_key_rows, compare_keys};
 use super::{BoxedOperator, ExecContext, Operator};
 use crate::error::Result;
 use crate::plan::SortKey;
@@ -56,10 +58,32 @@ impl TopNExec {
                 .iter()
                 .map(|k| evaluate(&k.expr, &batch, ctx))
                 .collect::<Result<Vec<Arc<_>>>>()?;
-            let batch_keys = Batch::new(key_columns, batch.len());
+            let mut batch_keys = Batch::new(key_columns, batch.len());
+            let mut batch = batch;
+            // Once k rows are kept (sorted), only rows before the k-th can enter.
+            if kept.len() >= self.k && self.k > 0 {
+                let last = kept.len() - 1;
+                let rows: Vec<u32> = (0..batch.len())
+                    .filter(|&r| {
+                        compare_key_rows(
+                            &self.keys,
+                            &batch_keys.columns,
+                            r,
+                            &kept_keys.columns,
+                            last,
+                        ) == Ordering::Less
+                    })
+                    .map(|r| r as u32)
+                    .collect();
+                if rows.is_empty() {
+                    continue;
+                }
+                batch = batch.gather(&rows);
+                batch_keys = batch_keys.gather(&rows);
+            }
             kept = concat_batches(&self.physical, &[kept, batch]);
             kept_keys = concat_batches(&self.key_physical, &[kept_keys, batch_keys]);
-            if kept.len() > threshold {
+            if kept.len() > threshold || kept.len() >= self.k {
                 (kept, kept_keys) = self.best(&kept, &kept_keys, self.k);
             }
         }
