@@ -7,6 +7,7 @@ come from its per-transaction log (`-l`). DuckDB has no server and is not in thi
 
 from __future__ import annotations
 
+import os
 import re
 import statistics
 import subprocess
@@ -19,6 +20,10 @@ from .workloads import TIER3, ThroughputTest
 
 SYSTEMS = ("kestrel", "postgres")
 MODES = ("simple", "prepared")
+# The `_nc` variant: every KestrelDB connection starts with the result cache off, through the
+# startup packet's options (pgbench has no per-connection script; a SET per transaction would
+# double the statements).
+NO_CACHE_ENV = {"PGOPTIONS": "-c kestrel.result_cache=off"}
 TPS_LINE = re.compile(r"tps = ([0-9.]+) \(without initial connection time\)")
 
 
@@ -28,8 +33,8 @@ def _percentile(sorted_values: list[float], q: float) -> float:
 
 
 def pgbench(system: PsqlSystem, test: ThroughputTest, mode: str, scripts: list[Path], args,
-            workdir: Path) -> Measurement:
-    logdir = workdir / f"pgbench_{system.name}_{test.name}_{mode}"
+            workdir: Path, env: dict | None = None) -> Measurement:
+    logdir = workdir / f"pgbench_{system.name}_{test.name}_{mode}{'_nc' if env else ''}"
     logdir.mkdir(exist_ok=True)
     for old in logdir.iterdir():
         old.unlink()
@@ -38,7 +43,8 @@ def pgbench(system: PsqlSystem, test: ThroughputTest, mode: str, scripts: list[P
     for path, (_, weight) in zip(scripts, test.scripts):
         cmd.append(f"--file={path}@{weight}")
     cmd += system.pgbench_args()
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.duration_s + 120)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.duration_s + 120,
+                          env={**os.environ, **(env or {})})
     match = TPS_LINE.search(proc.stdout)
     aborted = re.search(r"number of failed transactions: ([1-9][0-9]*)", proc.stdout)
     if proc.returncode != 0 or not match or aborted:
@@ -69,6 +75,17 @@ def _verify(systems: list[PsqlSystem], test: ThroughputTest, workdir: Path) -> s
     return verify.difference(outputs[1], outputs[0])
 
 
+def no_cache_error(kestrel: PsqlSystem) -> str:
+    """Empty if a connection made with NO_CACHE_ENV really has the result cache off."""
+    proc = subprocess.run(["psql", "-X", "-A", "-t", "-c", 'SHOW "kestrel.result_cache"', *kestrel.pgbench_args()],
+                          capture_output=True, text=True, env={**os.environ, **NO_CACHE_ENV})
+    value = proc.stdout.strip()
+    if value == "off":
+        return ""
+    return (f"PGOPTIONS='{NO_CACHE_ENV['PGOPTIONS']}' left kestrel.result_cache at '{value or proc.stderr.strip()}': "
+            "the server does not apply the startup options parameter")
+
+
 def _merge(samples: list[Measurement]) -> Measurement:
     if any(m.error for m in samples):
         return next(m for m in samples if m.error)
@@ -82,6 +99,9 @@ def run(args, log, systems: list[PsqlSystem], workdir: Path) -> Tier:
     tier = Tier("tier3", f"Concurrent throughput (pgbench -n -c {args.clients} -j {args.threads} "
                 f"-T {args.duration_s})", SYSTEMS, unit="qps")
     tier.notes.append("QPS = pgbench tps, one statement per transaction; latency percentiles from pgbench -l.")
+    tier.notes.append("No-cache rows: KestrelDB connections with PGOPTIONS='-c kestrel.result_cache=off'; "
+                      "the PostgreSQL column repeats the cached row's runs.")
+    nc_error = no_cache_error(systems[0])
     for test in TIER3:
         if not args.selected(test.name, "tier3"):
             continue
@@ -121,4 +141,17 @@ def run(args, log, systems: list[PsqlSystem], workdir: Path) -> Tier:
                       results={name: _merge(ms) for name, ms in samples.items()})
             tier.rows.append(row)
             log(f"tier3 {row.name}: {row.summary()}")
+            if test.setup or not test.verify:
+                continue  # writes: no cached variant to compare with
+            # Uncached: KestrelDB again with its cache off, against the same PostgreSQL runs
+            # (PostgreSQL has no result cache, so its column is the same workload).
+            label = f"{test.label} ({mode}, no cache)"
+            if nc_error:
+                tier.rows.append(Row(f"{row.name}_nc", label, "throughput", unsupported=nc_error))
+                continue
+            nc = [pgbench(kestrel, test, mode, scripts, args, workdir, NO_CACHE_ENV) for _ in range(args.tp_reps)]
+            nc_row = Row(f"{row.name}_nc", label, "throughput", verified=verified,
+                         results={"kestrel": _merge(nc), "postgres": row.results["postgres"]})
+            tier.rows.append(nc_row)
+            log(f"tier3 {nc_row.name}: {nc_row.summary()}")
     return tier
