@@ -80,11 +80,56 @@ pub(crate) fn start(
     Flow::Continue
 }
 
+/// The settings in a startup `options` string: whitespace-separated words, a backslash
+/// escaping the next character, `-c name=value` or `--name=value`.
+fn command_line_options(options: &str) -> Vec<(String, String)> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut chars = options.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => word.extend(chars.next()),
+            c if c.is_whitespace() => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    let mut settings = Vec::new();
+    let mut words = words.into_iter();
+    while let Some(word) = words.next() {
+        let assignment = match word.as_str() {
+            "-c" => words.next(),
+            w => w
+                .strip_prefix("--")
+                .or_else(|| w.strip_prefix("-c"))
+                .map(str::to_string),
+        };
+        if let Some((name, value)) = assignment.as_deref().and_then(|a| a.split_once('=')) {
+            settings.push((name.replace('-', "_"), value.to_string()));
+        }
+    }
+    settings
+}
+
 /// Passes settings to the session. Unknown names are ignored (drivers send settings we may
 /// not have, such as `extra_float_digits`), but a bad value for a known one is fatal, as
 /// in PostgreSQL.
 fn apply_parameters(backend: &mut Backend, startup: &StartupMessage) -> Result<(), Error> {
     for (name, value) in &startup.parameters {
+        if name == "options" {
+            // `-c name=value` / `--name=value` (PGOPTIONS): every one must apply.
+            for (name, value) in command_line_options(value) {
+                let session = &mut backend.session;
+                catch_panic(|| session.set_startup_parameter(&name, &value))?;
+            }
+            continue;
+        }
         if NOT_SETTINGS.contains(&name.as_str()) {
             continue;
         }

@@ -214,3 +214,24 @@ async fn cancel_request_stops_the_running_statement() -> TestResult {
     assert_eq!(rows(&messages)[0].get(0), Some("1"));
     Ok(())
 }
+
+/// Startup `options` (PGOPTIONS) set session parameters; a bad value refuses the connection.
+#[tokio::test]
+async fn startup_options_set_parameters() -> TestResult {
+    let port = start_server()?;
+    let config = format!(
+        "host=127.0.0.1 port={port} user=kestrel options='-c kestrel.result_cache=off --extra-float-digits=2'"
+    );
+    let (client, connection) = tokio_postgres::connect(&config, tokio_postgres::NoTls).await?;
+    tokio::spawn(connection);
+    let shown = client.simple_query("SHOW kestrel.result_cache").await?;
+    assert_eq!(rows(&shown)[0].get(0), Some("off"));
+    let shown = client.simple_query("SHOW extra_float_digits").await?;
+    assert_eq!(rows(&shown)[0].get(0), Some("2"));
+    let bad =
+        format!("host=127.0.0.1 port={port} user=kestrel options='-c kestrel.result_cache=bogus'");
+    assert!(tokio_postgres::connect(&bad, tokio_postgres::NoTls)
+        .await
+        .is_err());
+    Ok(())
+}

@@ -88,13 +88,17 @@ impl Binder<'_> {
                     return Err(Error::unsupported(format!("{statement}")))
                 }
             },
-            Statement::ShowVariable { variable } => BoundStatement::Show {
-                name: variable
-                    .iter()
-                    .map(ident_name)
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            },
+            Statement::ShowVariable { variable } => {
+                let words: Vec<String> = variable.iter().map(ident_name).collect();
+                // `SHOW kestrel.result_cache` arrives as two words; PostgreSQL's multi-word
+                // forms are spelled out.
+                let name = match words.join(" ").as_str() {
+                    "transaction isolation level" => "transaction_isolation".to_string(),
+                    "time zone" => "timezone".to_string(),
+                    _ => words.join("."),
+                };
+                BoundStatement::Show { name }
+            }
             other => return Err(Error::unsupported(format!("the statement {other}"))),
         })
     }
