@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use hashbrown::HashMap;
 
-use super::join_cache::HashTable;
+use std::borrow::Cow;
+
+use super::join_cache::{HashTable, Heads};
 
 use super::expression::evaluate;
 use super::join::JoinState;
@@ -13,7 +15,9 @@ use super::{collect, BoxedOperator, ExecContext, Operator};
 use crate::error::Result;
 use crate::plan::{JoinKind, ScalarExpr};
 use crate::types::PhysicalType;
-use crate::vector::{concat_batches, encode_row_key, split_batch, Batch, Vector, NULL_ROW};
+use crate::vector::{
+    concat_batches, encode_row_key, split_batch, Batch, Vector, VectorData, NULL_ROW,
+};
 
 pub struct HashJoinExec {
     probe: BoxedOperator,
@@ -107,27 +111,62 @@ impl HashJoinExec {
             .iter()
             .map(|k| evaluate(k, &rows, ctx))
             .collect::<Result<Vec<_>>>()?;
-        let key_refs: Vec<&Vector> = keys.iter().map(|k| k.as_ref()).collect();
-        let mut heads: HashMap<Box<[u8]>, u32> = HashMap::with_capacity(rows.len());
         let mut next = vec![NULL_ROW; rows.len()];
-        let mut key = Vec::new();
-        for (row, next_row) in next.iter_mut().enumerate() {
-            key.clear();
-            if encode_row_key(&key_refs, row, &mut key) {
-                continue;
-            }
-            match heads.get_mut(key.as_slice()) {
-                Some(head) => {
-                    *next_row = *head;
-                    *head = row as u32;
+        let chain = |head: &mut u32, row: usize, next: &mut Vec<u32>| {
+            next[row] = *head;
+            *head = row as u32;
+        };
+        let heads = match single_int_key(&keys) {
+            Some((values, column)) => {
+                let mut heads: HashMap<i64, u32> = HashMap::with_capacity(rows.len());
+                for (row, value) in values.iter().enumerate() {
+                    if !column.is_valid(row) {
+                        continue;
+                    }
+                    match heads.get_mut(value) {
+                        Some(head) => chain(head, row, &mut next),
+                        None => {
+                            heads.insert(*value, row as u32);
+                        }
+                    }
                 }
-                None => {
-                    heads.insert(key.as_slice().into(), row as u32);
-                }
+                Heads::Int(heads)
             }
-        }
+            None => {
+                let key_refs: Vec<&Vector> = keys.iter().map(|k| k.as_ref()).collect();
+                let mut heads: HashMap<Box<[u8]>, u32> = HashMap::with_capacity(rows.len());
+                let mut key = Vec::new();
+                for row in 0..rows.len() {
+                    key.clear();
+                    if encode_row_key(&key_refs, row, &mut key) {
+                        continue;
+                    }
+                    match heads.get_mut(key.as_slice()) {
+                        Some(head) => chain(head, row, &mut next),
+                        None => {
+                            heads.insert(key.as_slice().into(), row as u32);
+                        }
+                    }
+                }
+                Heads::Bytes(heads)
+            }
+        };
         Ok(HashTable { rows, heads, next })
     }
+}
+
+/// A single join key of an integer-like type, as i64 values (NULL rows hold 0).
+fn single_int_key(keys: &[Arc<Vector>]) -> Option<(Cow<'_, [i64]>, &Vector)> {
+    let [column] = keys else { return None };
+    let values: Cow<'_, [i64]> = match &column.data {
+        VectorData::Int64(v) | VectorData::Timestamp(v) => Cow::Borrowed(v),
+        VectorData::Int32(v) | VectorData::Date(v) => {
+            Cow::Owned(v.iter().map(|&x| x as i64).collect())
+        }
+        VectorData::Int16(v) => Cow::Owned(v.iter().map(|&x| x as i64).collect()),
+        _ => return None,
+    };
+    Some((values, column))
 }
 
 impl Operator for HashJoinExec {
@@ -163,24 +202,38 @@ impl Operator for HashJoinExec {
                 .iter()
                 .map(|k| evaluate(k, &probe, ctx))
                 .collect::<Result<Vec<_>>>()?;
-            let key_refs: Vec<&Vector> = keys.iter().map(|k| k.as_ref()).collect();
             let (mut probe_rows, mut build_rows) = (Vec::new(), Vec::new());
-            let mut key = Vec::new();
-            for row in 0..probe.len() {
-                key.clear();
-                if encode_row_key(&key_refs, row, &mut key) {
-                    continue;
-                }
-                let mut candidate = table
-                    .hashed
-                    .heads
-                    .get(key.as_slice())
-                    .copied()
-                    .unwrap_or(NULL_ROW);
+            let hashed = &table.hashed;
+            let mut emit_chain = |row: usize, head: Option<&u32>| {
+                let mut candidate = head.copied().unwrap_or(NULL_ROW);
                 while candidate != NULL_ROW {
                     probe_rows.push(row as u32);
                     build_rows.push(candidate);
-                    candidate = table.hashed.next[candidate as usize];
+                    candidate = hashed.next[candidate as usize];
+                }
+            };
+            match (&hashed.heads, single_int_key(&keys)) {
+                (Heads::Int(heads), Some((values, column))) => {
+                    for (row, value) in values.iter().enumerate() {
+                        if column.is_valid(row) {
+                            emit_chain(row, heads.get(value));
+                        }
+                    }
+                }
+                (Heads::Bytes(heads), _) => {
+                    let key_refs: Vec<&Vector> = keys.iter().map(|k| k.as_ref()).collect();
+                    let mut key = Vec::new();
+                    for row in 0..probe.len() {
+                        key.clear();
+                        if !encode_row_key(&key_refs, row, &mut key) {
+                            emit_chain(row, heads.get(key.as_slice()));
+                        }
+                    }
+                }
+                (Heads::Int(_), None) => {
+                    return Err(crate::error::Error::internal(
+                        "join key types differ between the sides",
+                    ))
                 }
             }
             let joined =

@@ -13,25 +13,37 @@ use crate::vector::{Batch, VectorData};
 /// Cached build tables may use this much memory in all.
 const JOIN_CACHE_BYTES: usize = 256 << 20;
 
-/// A hashed build side: its rows, and key bytes → first row with a chain to the next.
+/// A hashed build side: its rows, and key → first row with a chain to the next.
 pub struct HashTable {
     pub rows: Batch,
-    pub heads: HashTableMap<Box<[u8]>, u32>,
+    pub heads: Heads,
     pub next: Vec<u32>,
+}
+
+/// Join keys: one integer-like column hashed as its value, anything else as key bytes.
+pub enum Heads {
+    Int(HashTableMap<i64, u32>),
+    Bytes(HashTableMap<Box<[u8]>, u32>),
+}
+
+impl Heads {
+    fn bytes(&self) -> usize {
+        match self {
+            Heads::Int(map) => map.len() * 16,
+            Heads::Bytes(map) => map.keys().map(|k| k.len() + 32).sum(),
+        }
+    }
 }
 
 impl HashTable {
     fn bytes(&self) -> usize {
-        let mut bytes = self.next.len() * 4 + self.heads.len() * 32;
+        let mut bytes = self.next.len() * 4 + self.heads.bytes();
         for column in &self.rows.columns {
             bytes += match &column.data {
                 VectorData::Text(s) => (0..s.len()).map(|i| s.get_bytes(i).len() + 4).sum(),
                 VectorData::Numeric(v) => v.len() * 32,
                 other => other.len() * 8,
             };
-        }
-        for key in self.heads.keys() {
-            bytes += key.len();
         }
         bytes
     }
