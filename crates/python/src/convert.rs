@@ -151,6 +151,17 @@ fn column_values<'py>(
                 }
             })
             .collect(),
+        // timestamptz and interval come back in PostgreSQL's text form for now.
+        VectorData::TimestampTz(_) | VectorData::Interval(_) => range
+            .map(|row| {
+                let mut text = Vec::new();
+                if column.write_text(row, &mut text) {
+                    Ok(String::from_utf8_lossy(&text).into_pyobject(py)?.into_any())
+                } else {
+                    Ok(py.None().into_bound(py))
+                }
+            })
+            .collect(),
     }
 }
 

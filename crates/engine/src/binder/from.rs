@@ -382,25 +382,7 @@ impl Binder<'_> {
                 (self.aggregates, self.aggregate_forbidden_in) = saved;
                 let (plan, columns) = bound?;
                 let visible = ident_name(&alias.name);
-                let names = alias_names(
-                    &visible,
-                    &alias.columns,
-                    columns.iter().map(|c| c.name.clone()).collect(),
-                )?;
-                let scope = Scope {
-                    columns: columns
-                        .iter()
-                        .zip(names)
-                        .map(|(c, name)| ScopeColumn {
-                            table: Some(visible.clone()),
-                            name,
-                            ty: c.data_type,
-                            table_oid: c.table_oid,
-                            attnum: c.column_attnum,
-                            qualified_only: false,
-                        })
-                        .collect(),
-                };
+                let scope = output_scope(&visible, &alias.columns, &columns)?;
                 Ok((plan, scope))
             }
             TableFactor::NestedJoin {
@@ -424,23 +406,7 @@ impl Binder<'_> {
                 }
                 let visible = alias.map_or_else(|| cte_name.clone(), |a| ident_name(&a.name));
                 let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());
-                let original = cte.columns.iter().map(|c| c.name.clone()).collect();
-                let names = alias_names(&visible, column_aliases, original)?;
-                let scope = Scope {
-                    columns: cte
-                        .columns
-                        .iter()
-                        .zip(names)
-                        .map(|(c, name)| ScopeColumn {
-                            table: Some(visible.clone()),
-                            name,
-                            ty: c.data_type,
-                            table_oid: c.table_oid,
-                            attnum: c.column_attnum,
-                            qualified_only: false,
-                        })
-                        .collect(),
-                };
+                let scope = output_scope(&visible, column_aliases, &cte.columns)?;
                 return Ok((cte.plan.clone(), scope));
             }
         }
@@ -584,6 +550,34 @@ fn join(
 }
 
 /// Column names after `alias(a, b)`: the aliases first, the original names for the rest.
+/// The scope of a derived table or CTE named `visible`: its output columns, renamed by any
+/// column aliases.
+fn output_scope(
+    visible: &str,
+    aliases: &[ast::TableAliasColumnDef],
+    columns: &[crate::plan::ColumnInfo],
+) -> Result<Scope> {
+    let names = alias_names(
+        visible,
+        aliases,
+        columns.iter().map(|c| c.name.clone()).collect(),
+    )?;
+    Ok(Scope {
+        columns: columns
+            .iter()
+            .zip(names)
+            .map(|(c, name)| ScopeColumn {
+                table: Some(visible.to_string()),
+                name,
+                ty: c.data_type,
+                table_oid: c.table_oid,
+                attnum: c.column_attnum,
+                qualified_only: false,
+            })
+            .collect(),
+    })
+}
+
 pub(super) fn alias_names(
     visible: &str,
     aliases: &[ast::TableAliasColumnDef],

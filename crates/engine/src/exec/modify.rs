@@ -73,26 +73,18 @@ pub fn update(
     let assigned: Vec<usize> = assignments.iter().map(|(c, _)| *c).collect();
     let mut modified = Modified::default();
     let mut changed: Vec<(Vec<u64>, Batch)> = Vec::new();
-    let pinned = match filter {
-        Some(f) => pinned_row(&entry, f, ctx)?,
-        None => None,
-    };
-    for chunk_idx in chunks_to_visit(&entry.data, pinned) {
-        ctx.check_cancelled()?;
-        let (batch, offsets) = live_rows(&entry.data, chunk_idx, pinned);
-        let rows = match filter {
-            Some(f) => selected_rows(&batch, f, ctx)?,
-            None => (0..batch.len() as u32).collect(),
-        };
-        if rows.is_empty() {
-            continue;
-        }
+    for Matched {
+        chunk_idx,
+        batch,
+        rows,
+        chunk_offsets,
+    } in matching_rows(&entry, filter, ctx)?
+    {
         let matched = batch.gather(&rows);
         let values = assignments
             .iter()
             .map(|(_, e)| evaluate(e, &matched, ctx))
             .collect::<Result<Vec<_>>>()?;
-        let chunk_offsets: Vec<u32> = rows.iter().map(|&r| offsets[r as usize]).collect();
         let mut new_rows = matched.columns.clone();
         for ((column, _), value) in assignments.iter().zip(&values) {
             new_rows[*column] = value.clone();
@@ -129,21 +121,13 @@ pub fn delete(
 ) -> Result<Modified> {
     let mut entry = writable(txn, name, oid)?;
     let mut modified = Modified::default();
-    let pinned = match filter {
-        Some(f) => pinned_row(&entry, f, ctx)?,
-        None => None,
-    };
-    for chunk_idx in chunks_to_visit(&entry.data, pinned) {
-        ctx.check_cancelled()?;
-        let (batch, offsets) = live_rows(&entry.data, chunk_idx, pinned);
-        let rows = match filter {
-            Some(f) => selected_rows(&batch, f, ctx)?,
-            None => (0..batch.len() as u32).collect(),
-        };
-        if rows.is_empty() {
-            continue;
-        }
-        let chunk_offsets: Vec<u32> = rows.iter().map(|&r| offsets[r as usize]).collect();
+    for Matched {
+        chunk_idx,
+        batch,
+        rows,
+        chunk_offsets,
+    } in matching_rows(&entry, filter, ctx)?
+    {
         Arc::make_mut(&mut entry.data).delete_rows(chunk_idx, &chunk_offsets);
         modified.count += rows.len() as u64;
         if keep_rows {
@@ -155,6 +139,47 @@ pub fn delete(
 }
 
 /// The live rows of a chunk with every column, and each row's offset in the chunk.
+/// The rows of one chunk an UPDATE or DELETE affects: the chunk's live rows as a batch,
+/// the positions of the affected ones in it, and their offsets in the chunk.
+struct Matched {
+    chunk_idx: usize,
+    batch: Batch,
+    rows: Vec<u32>,
+    chunk_offsets: Vec<u32>,
+}
+
+/// Every chunk's rows that pass `filter` in the statement's starting version.
+fn matching_rows(
+    entry: &TableEntry,
+    filter: Option<&ScalarExpr>,
+    ctx: &ExecContext,
+) -> Result<Vec<Matched>> {
+    let pinned = match filter {
+        Some(f) => pinned_row(entry, f, ctx)?,
+        None => None,
+    };
+    let mut matches = Vec::new();
+    for chunk_idx in chunks_to_visit(&entry.data, pinned) {
+        ctx.check_cancelled()?;
+        let (batch, offsets) = live_rows(&entry.data, chunk_idx, pinned);
+        let rows = match filter {
+            Some(f) => selected_rows(&batch, f, ctx)?,
+            None => (0..batch.len() as u32).collect(),
+        };
+        if rows.is_empty() {
+            continue;
+        }
+        let chunk_offsets = rows.iter().map(|&r| offsets[r as usize]).collect();
+        matches.push(Matched {
+            chunk_idx,
+            batch,
+            rows,
+            chunk_offsets,
+        });
+    }
+    Ok(matches)
+}
+
 /// With `pinned`, only that row (if it is live).
 fn live_rows(data: &TableData, chunk_idx: usize, pinned: Option<Pinned>) -> (Batch, Vec<u32>) {
     let chunk = &data.chunks[chunk_idx];
