@@ -619,18 +619,13 @@ impl Session {
                 names,
                 if_exists,
                 cascade,
-            } => {
-                let mut notices = Vec::new();
-                ddl::drop_tables(self.transaction(), &names, if_exists, cascade, &mut notices)?;
-                self.notices.extend(notices);
-                StatementResult::command("DROP TABLE")
-            }
-            BoundStatement::CreateIndex(spec) => {
-                let mut notices = Vec::new();
-                index::create_index(self.transaction(), spec, &mut notices)?;
-                self.notices.extend(notices);
-                StatementResult::command("CREATE INDEX")
-            }
+            } => self.with_notices("DROP TABLE", |txn, notices| {
+                ddl::drop_tables(txn, &names, if_exists, cascade, notices)
+            })?,
+            BoundStatement::CreateIndex(spec) => self
+                .with_notices("CREATE INDEX", |txn, notices| {
+                    index::create_index(txn, spec, notices)
+                })?,
             BoundStatement::AlterTable { alter, notices } => {
                 if let Some(alter) = alter {
                     alter_table::alter_table(self.transaction(), &alter, &ctx)?;
@@ -651,12 +646,9 @@ impl Session {
                 names,
                 if_exists,
                 cascade,
-            } => {
-                let mut notices = Vec::new();
-                view::drop_views(self.transaction(), &names, if_exists, cascade, &mut notices)?;
-                self.notices.extend(notices);
-                StatementResult::command("DROP VIEW")
-            }
+            } => self.with_notices("DROP VIEW", |txn, notices| {
+                view::drop_views(txn, &names, if_exists, cascade, notices)
+            })?,
             BoundStatement::Truncate {
                 tables,
                 restart_identity,
@@ -664,35 +656,21 @@ impl Session {
                 truncate::truncate(self.transaction(), &tables, restart_identity)?;
                 StatementResult::command("TRUNCATE TABLE")
             }
-            BoundStatement::DropIndex { names, if_exists } => {
-                let mut notices = Vec::new();
-                index::drop_indexes(self.transaction(), &names, if_exists, &mut notices)?;
-                self.notices.extend(notices);
-                StatementResult::command("DROP INDEX")
-            }
+            BoundStatement::DropIndex { names, if_exists } => self
+                .with_notices("DROP INDEX", |txn, notices| {
+                    index::drop_indexes(txn, &names, if_exists, notices)
+                })?,
             BoundStatement::CreateSequence {
                 name,
                 options,
                 if_not_exists,
-            } => {
-                let mut notices = Vec::new();
-                ddl::create_sequence(
-                    self.transaction(),
-                    &name,
-                    options,
-                    None,
-                    if_not_exists,
-                    &mut notices,
-                )?;
-                self.notices.extend(notices);
-                StatementResult::command("CREATE SEQUENCE")
-            }
-            BoundStatement::DropSequence { names, if_exists } => {
-                let mut notices = Vec::new();
-                ddl::drop_sequences(self.transaction(), &names, if_exists, &mut notices)?;
-                self.notices.extend(notices);
-                StatementResult::command("DROP SEQUENCE")
-            }
+            } => self.with_notices("CREATE SEQUENCE", |txn, notices| {
+                ddl::create_sequence(txn, &name, options, None, if_not_exists, notices)
+            })?,
+            BoundStatement::DropSequence { names, if_exists } => self
+                .with_notices("DROP SEQUENCE", |txn, notices| {
+                    ddl::drop_sequences(txn, &names, if_exists, notices)
+                })?,
             BoundStatement::Begin => {
                 match self.block {
                     Block::Explicit => self.warn(
@@ -813,6 +791,18 @@ impl Session {
             },
             other => other,
         })
+    }
+
+    /// Runs a catalog change that may raise notices in the session's transaction.
+    fn with_notices(
+        &mut self,
+        tag: &str,
+        change: impl FnOnce(&mut Transaction, &mut Vec<Notice>) -> Result<()>,
+    ) -> Result<StatementResult> {
+        let mut notices = Vec::new();
+        change(self.transaction(), &mut notices)?;
+        self.notices.extend(notices);
+        Ok(StatementResult::command(tag))
     }
 
     fn show_columns(&self, name: &str) -> Result<Arc<[ColumnInfo]>> {
