@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod error;
 pub mod exec;
 pub mod function;
+pub mod keywords;
 pub mod optimizer;
 pub mod parser;
 pub mod physical;

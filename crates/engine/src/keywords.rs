@@ -1,0 +1,190 @@
+//! PostgreSQL 15's keywords that are not "unreserved"
+//! (`select word, catcode from pg_get_keywords() where catcode <> 'U'`), with what each may
+//! still be used for. Shared by the binder (which names may be tables) and `quote_ident`
+//! (which identifiers need quotes).
+
+/// How far a keyword is reserved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keyword {
+    /// May name a column or a table, not a function or type (catcode 'C').
+    ColumnName,
+    /// Reserved, or usable only as a type or function name (catcodes 'R' and 'T'): never a
+    /// table or column name without quotes.
+    NotAName,
+}
+
+/// Sorted by word, for binary search.
+const KEYWORDS: &[(&str, Keyword)] = &[
+    ("all", Keyword::NotAName),
+    ("analyse", Keyword::NotAName),
+    ("analyze", Keyword::NotAName),
+    ("and", Keyword::NotAName),
+    ("any", Keyword::NotAName),
+    ("array", Keyword::NotAName),
+    ("as", Keyword::NotAName),
+    ("asc", Keyword::NotAName),
+    ("asymmetric", Keyword::NotAName),
+    ("authorization", Keyword::NotAName),
+    ("between", Keyword::ColumnName),
+    ("bigint", Keyword::ColumnName),
+    ("binary", Keyword::NotAName),
+    ("bit", Keyword::ColumnName),
+    ("boolean", Keyword::ColumnName),
+    ("both", Keyword::NotAName),
+    ("case", Keyword::NotAName),
+    ("cast", Keyword::NotAName),
+    ("char", Keyword::ColumnName),
+    ("character", Keyword::ColumnName),
+    ("check", Keyword::NotAName),
+    ("coalesce", Keyword::ColumnName),
+    ("collate", Keyword::NotAName),
+    ("collation", Keyword::NotAName),
+    ("column", Keyword::NotAName),
+    ("concurrently", Keyword::NotAName),
+    ("constraint", Keyword::NotAName),
+    ("create", Keyword::NotAName),
+    ("cross", Keyword::NotAName),
+    ("current_catalog", Keyword::NotAName),
+    ("current_date", Keyword::NotAName),
+    ("current_role", Keyword::NotAName),
+    ("current_schema", Keyword::NotAName),
+    ("current_time", Keyword::NotAName),
+    ("current_timestamp", Keyword::NotAName),
+    ("current_user", Keyword::NotAName),
+    ("dec", Keyword::ColumnName),
+    ("decimal", Keyword::ColumnName),
+    ("default", Keyword::NotAName),
+    ("deferrable", Keyword::NotAName),
+    ("desc", Keyword::NotAName),
+    ("distinct", Keyword::NotAName),
+    ("do", Keyword::NotAName),
+    ("else", Keyword::NotAName),
+    ("end", Keyword::NotAName),
+    ("except", Keyword::NotAName),
+    ("exists", Keyword::ColumnName),
+    ("extract", Keyword::ColumnName),
+    ("false", Keyword::NotAName),
+    ("fetch", Keyword::NotAName),
+    ("float", Keyword::ColumnName),
+    ("for", Keyword::NotAName),
+    ("foreign", Keyword::NotAName),
+    ("freeze", Keyword::NotAName),
+    ("from", Keyword::NotAName),
+    ("full", Keyword::NotAName),
+    ("grant", Keyword::NotAName),
+    ("greatest", Keyword::ColumnName),
+    ("group", Keyword::NotAName),
+    ("grouping", Keyword::ColumnName),
+    ("having", Keyword::NotAName),
+    ("ilike", Keyword::NotAName),
+    ("in", Keyword::NotAName),
+    ("initially", Keyword::NotAName),
+    ("inner", Keyword::NotAName),
+    ("inout", Keyword::ColumnName),
+    ("int", Keyword::ColumnName),
+    ("integer", Keyword::ColumnName),
+    ("intersect", Keyword::NotAName),
+    ("interval", Keyword::ColumnName),
+    ("into", Keyword::NotAName),
+    ("is", Keyword::NotAName),
+    ("isnull", Keyword::NotAName),
+    ("join", Keyword::NotAName),
+    ("lateral", Keyword::NotAName),
+    ("leading", Keyword::NotAName),
+    ("least", Keyword::ColumnName),
+    ("left", Keyword::NotAName),
+    ("like", Keyword::NotAName),
+    ("limit", Keyword::NotAName),
+    ("localtime", Keyword::NotAName),
+    ("localtimestamp", Keyword::NotAName),
+    ("national", Keyword::ColumnName),
+    ("natural", Keyword::NotAName),
+    ("nchar", Keyword::ColumnName),
+    ("none", Keyword::ColumnName),
+    ("normalize", Keyword::ColumnName),
+    ("not", Keyword::NotAName),
+    ("notnull", Keyword::NotAName),
+    ("null", Keyword::NotAName),
+    ("nullif", Keyword::ColumnName),
+    ("numeric", Keyword::ColumnName),
+    ("offset", Keyword::NotAName),
+    ("on", Keyword::NotAName),
+    ("only", Keyword::NotAName),
+    ("or", Keyword::NotAName),
+    ("order", Keyword::NotAName),
+    ("out", Keyword::ColumnName),
+    ("outer", Keyword::NotAName),
+    ("overlaps", Keyword::NotAName),
+    ("overlay", Keyword::ColumnName),
+    ("placing", Keyword::NotAName),
+    ("position", Keyword::ColumnName),
+    ("precision", Keyword::ColumnName),
+    ("primary", Keyword::NotAName),
+    ("real", Keyword::ColumnName),
+    ("references", Keyword::NotAName),
+    ("returning", Keyword::NotAName),
+    ("right", Keyword::NotAName),
+    ("row", Keyword::ColumnName),
+    ("select", Keyword::NotAName),
+    ("session_user", Keyword::NotAName),
+    ("setof", Keyword::ColumnName),
+    ("similar", Keyword::NotAName),
+    ("smallint", Keyword::ColumnName),
+    ("some", Keyword::NotAName),
+    ("substring", Keyword::ColumnName),
+    ("symmetric", Keyword::NotAName),
+    ("table", Keyword::NotAName),
+    ("tablesample", Keyword::NotAName),
+    ("then", Keyword::NotAName),
+    ("time", Keyword::ColumnName),
+    ("timestamp", Keyword::ColumnName),
+    ("to", Keyword::NotAName),
+    ("trailing", Keyword::NotAName),
+    ("treat", Keyword::ColumnName),
+    ("trim", Keyword::ColumnName),
+    ("true", Keyword::NotAName),
+    ("union", Keyword::NotAName),
+    ("unique", Keyword::NotAName),
+    ("user", Keyword::NotAName),
+    ("using", Keyword::NotAName),
+    ("values", Keyword::ColumnName),
+    ("varchar", Keyword::ColumnName),
+    ("variadic", Keyword::NotAName),
+    ("verbose", Keyword::NotAName),
+    ("when", Keyword::NotAName),
+    ("where", Keyword::NotAName),
+    ("window", Keyword::NotAName),
+    ("with", Keyword::NotAName),
+    ("xmlattributes", Keyword::ColumnName),
+    ("xmlconcat", Keyword::ColumnName),
+    ("xmlelement", Keyword::ColumnName),
+    ("xmlexists", Keyword::ColumnName),
+    ("xmlforest", Keyword::ColumnName),
+    ("xmlnamespaces", Keyword::ColumnName),
+    ("xmlparse", Keyword::ColumnName),
+    ("xmlpi", Keyword::ColumnName),
+    ("xmlroot", Keyword::ColumnName),
+    ("xmlserialize", Keyword::ColumnName),
+    ("xmltable", Keyword::ColumnName),
+];
+
+/// The category of `word` (lower case), `None` for an unreserved word or no keyword.
+pub fn keyword(word: &str) -> Option<Keyword> {
+    KEYWORDS
+        .binary_search_by(|(k, _)| k.cmp(&word))
+        .ok()
+        .map(|i| KEYWORDS[i].1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{keyword, Keyword, KEYWORDS};
+
+    #[test]
+    fn sorted_and_found() {
+        assert!(KEYWORDS.windows(2).all(|w| w[0].0 < w[1].0));
+        assert_eq!(keyword("select"), Some(Keyword::NotAName));
+        assert_eq!(keyword("int"), Some(Keyword::ColumnName));
+        assert_eq!(keyword("name"), None);
+    }
+}
