@@ -8,6 +8,7 @@ pub mod interval;
 pub mod numeric;
 mod scalar;
 pub mod text_io;
+pub(crate) mod wide;
 
 pub use data_type::{DataType, NumericTypmod, PhysicalType, TypeCategory};
 pub use interval::Interval;

@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 
 use super::float::{trim_pg_space, StackBuf};
+use super::wide::U256;
 use super::NumericTypmod;
 use crate::error::{Error, Result};
 
@@ -214,7 +215,7 @@ impl Decimal {
         // quotient = m1 * 10^(rscale - s1 + s2) / m2, rounded; rscale >= s1 always.
         let shift = rscale - self.scale + other.scale;
         let divisor = other.mantissa.unsigned_abs();
-        let numerator = Wide::from_u128(self.mantissa.unsigned_abs())
+        let numerator = U256::from_u128(self.mantissa.unsigned_abs())
             .mul_pow10(shift)
             .ok_or_else(overflow)?;
         let (quotient, remainder) = numerator.div_rem(divisor);
@@ -239,7 +240,7 @@ impl Decimal {
             };
             make(negative, remainder, self.scale)
         } else {
-            let a = Wide::from_u128(a)
+            let a = U256::from_u128(a)
                 .mul_pow10(other.scale - self.scale)
                 .ok_or_else(overflow)?;
             make(negative, a.div_rem(b).1, other.scale)
@@ -509,70 +510,6 @@ fn parse_g_format(sci: &str) -> Result<Decimal> {
     let mut buf = StackBuf::new();
     let _ = write!(buf, "{significand}e{exponent}");
     Decimal::parse(buf.as_str())
-}
-
-/// An unsigned 256-bit integer (little-endian 64-bit limbs) for the intermediate products
-/// of division and remainder, whose results fit 128 bits even when the operands' do not.
-#[derive(Clone, Copy)]
-struct Wide([u64; 4]);
-
-impl Wide {
-    fn from_u128(value: u128) -> Wide {
-        Wide([value as u64, (value >> 64) as u64, 0, 0])
-    }
-
-    fn to_u128(self) -> Option<u128> {
-        (self.0[2] == 0 && self.0[3] == 0)
-            .then(|| u128::from(self.0[0]) | (u128::from(self.0[1]) << 64))
-    }
-
-    fn mul_small(self, factor: u64) -> Option<Wide> {
-        let mut out = [0u64; 4];
-        let mut carry = 0u128;
-        for (slot, &limb) in out.iter_mut().zip(&self.0) {
-            let product = u128::from(limb) * u128::from(factor) + carry;
-            *slot = product as u64;
-            carry = product >> 64;
-        }
-        (carry == 0).then_some(Wide(out))
-    }
-
-    fn mul_pow10(self, mut exponent: u32) -> Option<Wide> {
-        let mut value = self;
-        while exponent > 0 {
-            let step = exponent.min(19);
-            value = value.mul_small(10u64.pow(step))?;
-            exponent -= step;
-        }
-        Some(value)
-    }
-
-    /// (self / divisor, self % divisor) for a divisor of at most 2^127.
-    fn div_rem(self, divisor: u128) -> (Wide, u128) {
-        if let Some(value) = self.to_u128() {
-            return (Wide::from_u128(value / divisor), value % divisor);
-        }
-        let mut quotient = [0u64; 4];
-        let mut remainder = 0u128;
-        if let Ok(small) = u64::try_from(divisor) {
-            let small = u128::from(small);
-            for (q, &limb) in quotient.iter_mut().zip(&self.0).rev() {
-                let current = (remainder << 64) | u128::from(limb);
-                *q = (current / small) as u64;
-                remainder = current % small;
-            }
-        } else {
-            // Bit by bit: remainder < divisor <= 2^127, so shifting it left cannot overflow.
-            for bit in (0..256).rev() {
-                remainder = (remainder << 1) | u128::from((self.0[bit / 64] >> (bit % 64)) & 1);
-                if remainder >= divisor {
-                    remainder -= divisor;
-                    quotient[bit / 64] |= 1 << (bit % 64);
-                }
-            }
-        }
-        (Wide(quotient), remainder)
-    }
 }
 
 #[cfg(test)]
