@@ -33,6 +33,7 @@ pub mod truncate;
 mod values;
 pub mod view;
 mod window;
+mod window_frame;
 
 use std::cell::RefCell;
 use std::collections::HashMap;

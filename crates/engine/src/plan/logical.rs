@@ -43,20 +43,33 @@ pub enum FrameUnits {
     Groups,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A frame edge. An offset is a constant expression evaluated when the window runs (as
+/// PostgreSQL does): a row or group count (bigint) for ROWS and GROUPS, a distance of the
+/// in_range offset type (the ORDER BY key's type, or interval for datetimes) for RANGE.
+#[derive(Debug, Clone, PartialEq)]
 pub enum FrameBound {
     UnboundedPreceding,
-    Preceding(u64),
+    Preceding(ScalarExpr),
     CurrentRow,
-    Following(u64),
+    Following(ScalarExpr),
     UnboundedFollowing,
 }
 
+/// Which rows of the frame `EXCLUDE` removes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameExclusion {
+    NoOthers,
+    CurrentRow,
+    Group,
+    Ties,
+}
+
+#[derive(Debug, Clone, PartialEq)]
 pub struct WindowFrame {
     pub units: FrameUnits,
     pub start: FrameBound,
     pub end: FrameBound,
+    pub exclusion: FrameExclusion,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -14,7 +14,7 @@ pub use expr::{
     SubqueryKind,
 };
 pub use logical::{
-    AggregateCall, BoundStatement, ColumnInfo, FrameBound, FrameUnits, JoinKind, LogicalPlan,
-    Returning, SetOperator, SetVariable, SortKey, WindowCall, WindowFrame,
+    AggregateCall, BoundStatement, ColumnInfo, FrameBound, FrameExclusion, FrameUnits, JoinKind,
+    LogicalPlan, Returning, SetOperator, SetVariable, SortKey, WindowCall, WindowFrame,
 };
 pub use on_conflict::{ConflictAction, OnConflict};
