@@ -17,7 +17,7 @@ use crate::exec::{
     alter_table, collect, ddl, index, modify, on_conflict, truncate, view, ExecContext,
     SharedSessionSequences,
 };
-use crate::parser::parse;
+use crate::parser::{parse, Parsed};
 use crate::physical::create_operator;
 use crate::plan::{BoundStatement, Returning};
 use crate::storage::{Store, Transaction};
@@ -52,7 +52,7 @@ fn written_result(
 
 /// What [`Session::run`] runs: a parsed statement, or one bound earlier.
 enum Work<'a> {
-    Parsed(&'a Statement),
+    Parsed(&'a Parsed),
     Bound(Box<BoundStatement>),
 }
 
@@ -124,7 +124,7 @@ pub struct PreparedStatement {
 
 struct PreparedInner {
     sql: String,
-    statement: Option<Statement>,
+    statement: Option<Parsed>,
     param_types: Vec<DataType>,
     columns: Option<Arc<[ColumnInfo]>>,
 }
@@ -253,7 +253,7 @@ impl Session {
                 }),
             });
         };
-        self.check_not_failed(&statement)?;
+        self.check_not_failed(&statement.statement)?;
         let view = self.view();
         let (bound, param_types) = Binder::new(&view, param_types).bind(&statement)?;
         let columns = match &bound {
@@ -395,7 +395,7 @@ impl Session {
         cache_key: Option<&str>,
     ) -> Result<StatementResult> {
         match &work {
-            Work::Parsed(statement) => self.check_not_failed(statement)?,
+            Work::Parsed(parsed) => self.check_not_failed(&parsed.statement)?,
             Work::Bound(_) if self.block == Block::Failed => {
                 return Err(failed_block_error());
             }

@@ -22,7 +22,10 @@ fn plain_create_table() -> &'static Option<CreateTable> {
     static PLAIN: OnceLock<Option<CreateTable>> = OnceLock::new();
     PLAIN.get_or_init(|| match crate::parser::parse("CREATE TABLE t ()") {
         Ok(mut statements) => match statements.pop() {
-            Some(Statement::CreateTable(create)) => Some(clear_supported(create)),
+            Some(crate::parser::Parsed {
+                statement: Statement::CreateTable(create),
+                ..
+            }) => Some(clear_supported(create)),
             _ => None,
         },
         Err(_) => None,

@@ -777,7 +777,8 @@ impl Binder<'_> {
         {
             return Err(Error::unsupported(format!("the function call {function}")));
         }
-        let name = match name.0.as_slice() {
+        let name_parts = name.0.as_slice();
+        let name = match name_parts {
             [ast::ObjectNamePart::Identifier(ident)] => ident_name(ident),
             [ast::ObjectNamePart::Identifier(schema), ast::ObjectNamePart::Identifier(ident)]
                 if ident_name(schema) == "pg_catalog" =>
@@ -825,7 +826,12 @@ impl Binder<'_> {
             if distinct || filter.is_some() {
                 return Err(Error::unsupported(format!("the window call {function}")));
             }
-            return self.bind_window_function(&name, &arg_exprs, over, scope);
+            // The parser keys a frame EXCLUDE by where the function name starts.
+            let owner = match name_parts.first() {
+                Some(ast::ObjectNamePart::Identifier(ident)) => ident.span.start,
+                _ => sqlparser::tokenizer::Location::empty(),
+            };
+            return self.bind_window_function(&name, &arg_exprs, over, owner, scope);
         }
         if name == "array_agg" {
             return Err(Error::unsupported(

@@ -3,6 +3,7 @@
 //! window operator's output column.
 
 use sqlparser::ast::{self, Expr, WindowFrameBound, WindowFrameUnits, WindowType};
+use sqlparser::tokenizer::Location;
 
 use super::expr::WINDOW_REF_BASE;
 use super::scope::Scope;
@@ -21,6 +22,7 @@ impl Binder<'_> {
         name: &str,
         args: &[&Expr],
         over: &WindowType,
+        owner: Location,
         scope: &Scope,
     ) -> Result<ScalarExpr> {
         let Some(func) = WindowFunction::by_name(name) else {
@@ -45,7 +47,7 @@ impl Binder<'_> {
             ));
         };
         self.in_window_args = true;
-        let bound = self.bind_window_parts(func, args, over, scope);
+        let bound = self.bind_window_parts(func, args, over, owner, scope);
         self.in_window_args = false;
         let result = bound.map(|call| {
             let ty = call.ty;
@@ -64,6 +66,7 @@ impl Binder<'_> {
         func: WindowFunction,
         args: &[&Expr],
         over: &WindowType,
+        owner: Location,
         scope: &Scope,
     ) -> Result<WindowCall> {
         let mut bound = args
@@ -102,7 +105,7 @@ impl Binder<'_> {
             .zip(arg_types)
             .map(|(a, t)| self.coerce(a, t, CastContext::Implicit))
             .collect::<Result<Vec<_>>>()?;
-        let spec = self.window_spec(over)?;
+        let (spec, exclusion) = self.window_spec(over, owner)?;
         let partition_by = spec
             .partition_by
             .iter()
@@ -117,7 +120,7 @@ impl Binder<'_> {
                 nulls_first: item.options.nulls_first.unwrap_or(descending),
             });
         }
-        let frame = self.window_frame(spec.window_frame.as_ref(), &order_by)?;
+        let frame = self.window_frame(spec.window_frame.as_ref(), &order_by, exclusion)?;
         Ok(WindowCall {
             func,
             args,
@@ -128,14 +131,34 @@ impl Binder<'_> {
         })
     }
 
-    /// The effective window: an inline spec, a named one, or a named one refined inline.
-    fn window_spec(&self, over: &WindowType) -> Result<ast::WindowSpec> {
-        let lookup = |name: &ast::Ident| -> Result<ast::WindowSpec> {
+    /// The frame EXCLUDE clause the parser took from the window spec owned by `owner`.
+    fn take_exclusion(&mut self, owner: Location) -> FrameExclusion {
+        match self.exclusions.get(owner) {
+            Some(exclusion) => {
+                self.exclusions_used.push(owner);
+                exclusion
+            }
+            None => FrameExclusion::NoOthers,
+        }
+    }
+
+    /// The effective window and its frame exclusion: an inline spec (owned by `owner`), a
+    /// named one, or a named one refined inline.
+    fn window_spec(
+        &mut self,
+        over: &WindowType,
+        owner: Location,
+    ) -> Result<(ast::WindowSpec, FrameExclusion)> {
+        let inline = match over {
+            WindowType::WindowSpec(_) => self.take_exclusion(owner),
+            WindowType::NamedWindow(_) => FrameExclusion::NoOthers,
+        };
+        let lookup = |name: &ast::Ident| -> Result<(ast::WindowSpec, FrameExclusion)> {
             let name = ident_name(name);
             self.named_windows
                 .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, spec)| spec.clone())
+                .find(|(n, _, _)| *n == name)
+                .map(|(_, spec, exclusion)| (spec.clone(), *exclusion))
                 .ok_or_else(|| {
                     Error::new(
                         SqlState::UndefinedObject,
@@ -146,9 +169,10 @@ impl Binder<'_> {
         match over {
             WindowType::NamedWindow(name) => lookup(name),
             WindowType::WindowSpec(spec) => match &spec.window_name {
-                None => Ok(spec.clone()),
+                None => Ok((spec.clone(), inline)),
                 Some(base_name) => {
-                    let base = lookup(base_name)?;
+                    // A base with a frame is rejected below, so its exclusion is NO OTHERS.
+                    let (base, _) = lookup(base_name)?;
                     if !spec.partition_by.is_empty() {
                         return Err(Error::new(
                             SqlState::WindowingError,
@@ -176,7 +200,7 @@ impl Binder<'_> {
                             ),
                         ));
                     }
-                    Ok(ast::WindowSpec {
+                    let spec = ast::WindowSpec {
                         window_name: None,
                         partition_by: base.partition_by,
                         order_by: if spec.order_by.is_empty() {
@@ -185,7 +209,8 @@ impl Binder<'_> {
                             spec.order_by.clone()
                         },
                         window_frame: spec.window_frame.clone(),
-                    })
+                    };
+                    Ok((spec, inline))
                 }
             },
         }
@@ -197,23 +222,24 @@ impl Binder<'_> {
         definitions: &[ast::NamedWindowDefinition],
     ) -> Result<()> {
         self.named_windows.clear();
-        for ast::NamedWindowDefinition(name, expr) in definitions {
-            let spec = match expr {
+        for ast::NamedWindowDefinition(ident, expr) in definitions {
+            let owner = ident.span.start;
+            let (spec, exclusion) = match expr {
                 ast::NamedWindowExpr::WindowSpec(spec) => {
-                    self.window_spec(&WindowType::WindowSpec(spec.clone()))?
+                    self.window_spec(&WindowType::WindowSpec(spec.clone()), owner)?
                 }
                 ast::NamedWindowExpr::NamedWindow(other) => {
-                    self.window_spec(&WindowType::NamedWindow(other.clone()))?
+                    self.window_spec(&WindowType::NamedWindow(other.clone()), owner)?
                 }
             };
-            let name = ident_name(name);
-            if self.named_windows.iter().any(|(n, _)| *n == name) {
+            let name = ident_name(ident);
+            if self.named_windows.iter().any(|(n, _, _)| *n == name) {
                 return Err(Error::new(
                     SqlState::WindowingError,
                     format!("window \"{name}\" is already defined"),
                 ));
             }
-            self.named_windows.push((name, spec));
+            self.named_windows.push((name, spec, exclusion));
         }
         Ok(())
     }
@@ -224,6 +250,7 @@ impl Binder<'_> {
         &mut self,
         frame: Option<&ast::WindowFrame>,
         order_by: &[SortKey],
+        exclusion: FrameExclusion,
     ) -> Result<WindowFrame> {
         let Some(frame) = frame else {
             // PostgreSQL's default: RANGE UNBOUNDED PRECEDING to CURRENT ROW (the peers of
@@ -277,7 +304,7 @@ impl Binder<'_> {
             units,
             start: self.frame_bound(start_bound, units, key_type)?,
             end: self.frame_bound(end_bound, units, key_type)?,
-            exclusion: FrameExclusion::NoOthers,
+            exclusion,
         })
     }
 

@@ -18,6 +18,7 @@ use crate::types::ScalarValue;
 /// A frame edge with its offset evaluated.
 enum Edge {
     UnboundedPreceding,
+    /// The current row's peer group (RANGE, GROUPS).
     CurrentRow,
     UnboundedFollowing,
     /// Rows or peer groups after (positive) or before (negative) the current one.
@@ -33,6 +34,8 @@ enum Edge {
 fn edge(bound: &FrameBound, units: FrameUnits, start: bool, ctx: &ExecContext) -> Result<Edge> {
     let (expr, preceding) = match bound {
         FrameBound::UnboundedPreceding => return Ok(Edge::UnboundedPreceding),
+        // In ROWS mode the current row is the row itself, not its peer group.
+        FrameBound::CurrentRow if units == FrameUnits::Rows => return Ok(Edge::Rows(0)),
         FrameBound::CurrentRow => return Ok(Edge::CurrentRow),
         FrameBound::UnboundedFollowing => return Ok(Edge::UnboundedFollowing),
         FrameBound::Preceding(e) => (e, true),

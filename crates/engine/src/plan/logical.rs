@@ -55,14 +55,8 @@ pub enum FrameBound {
     UnboundedFollowing,
 }
 
-/// Which rows of the frame `EXCLUDE` removes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FrameExclusion {
-    NoOthers,
-    CurrentRow,
-    Group,
-    Ties,
-}
+/// The parser recognises EXCLUDE (sqlparser does not); the plan carries its value.
+pub use crate::parser::FrameExclusion;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct WindowFrame {
