@@ -8,6 +8,7 @@
 mod format;
 mod kernel;
 mod math;
+mod number_format;
 mod numeric;
 mod pattern;
 mod signature;
@@ -55,6 +56,8 @@ pub enum ScalarFunction {
         negated: bool,
     },
     Format,
+    /// to_char(number, text).
+    ToCharNumber,
     Chr,
     Ascii,
     ToHex,
@@ -239,6 +242,7 @@ impl ScalarFunction {
                 (true, true) => "!~*",
             },
             F::Format => "format",
+            F::ToCharNumber => "to_char",
             F::Chr => "chr",
             F::Ascii => "ascii",
             F::ToHex => "to_hex",
@@ -329,6 +333,7 @@ impl ScalarFunction {
                 negated,
             } => pattern::regex_match(args, case_insensitive, negated),
             F::Format => format::format(args),
+            F::ToCharNumber => number_format::to_char(args),
             F::Chr => string::chr(args),
             F::Ascii => string::ascii(args),
             F::ToHex => string::to_hex(args),

@@ -57,6 +57,13 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
         "split_part" => &[(F::SplitPart, &[TEXT, TEXT, I4], TEXT)],
         "starts_with" => &[(F::StartsWith, &[TEXT, TEXT], BOOL)],
         "md5" => &[(F::Md5, &[TEXT], TEXT)],
+        "to_char" => &[
+            (F::ToCharNumber, &[I4, TEXT], TEXT),
+            (F::ToCharNumber, &[I8, TEXT], TEXT),
+            (F::ToCharNumber, &[DataType::Float32, TEXT], TEXT),
+            (F::ToCharNumber, &[F8, TEXT], TEXT),
+            (F::ToCharNumber, &[NUM, TEXT], TEXT),
+        ],
         "regexp_replace" => &[
             (F::RegexpReplace, &[TEXT, TEXT, TEXT], TEXT),
             (F::RegexpReplace, &[TEXT, TEXT, TEXT, TEXT], TEXT),
