@@ -15,7 +15,7 @@ use crate::error::{Error, Result, SqlState};
 use crate::exec::expression::evaluate;
 use crate::exec::{
     alter_table, collect, ddl, index, modify, on_conflict, truncate, view, ExecContext,
-    SharedSessionSequences,
+    SessionIdentity, SharedSessionSequences,
 };
 use crate::parser::parse;
 use crate::physical::create_operator;
@@ -170,6 +170,7 @@ pub struct Session {
     notices: Vec<Notice>,
     sequences: SharedSessionSequences,
     cache: Arc<QueryCache>,
+    identity: Arc<SessionIdentity>,
 }
 
 impl Session {
@@ -184,6 +185,7 @@ impl Session {
             notices: Vec::new(),
             sequences: SharedSessionSequences::default(),
             cache,
+            identity: Arc::default(),
         }
     }
 
@@ -332,6 +334,15 @@ impl Session {
     }
 
     /// The current value of a setting, as SHOW prints it.
+    /// Who the session is for: current_user, current_database() and pg_backend_pid().
+    pub fn set_identity(&mut self, user: &str, database: &str, backend_pid: i32) {
+        self.identity = Arc::new(SessionIdentity {
+            user: user.to_string(),
+            database: database.to_string(),
+            backend_pid,
+        });
+    }
+
     pub fn setting(&self, name: &str) -> Option<String> {
         self.settings.get(name).ok().map(|(_, v)| v)
     }
@@ -496,6 +507,7 @@ impl Session {
         if self.caches_usable() {
             ctx.join_cache = self.cache.joins.clone();
         }
+        ctx.session = self.identity.clone();
         if let Ok((_, limit)) = self.settings.get("kestrel.max_recursive_iterations") {
             ctx.max_recursive_rounds = limit.parse().unwrap_or(ctx.max_recursive_rounds);
         }

@@ -14,7 +14,7 @@ use super::{ident_name, table_name, Binder};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
 use crate::plan::{BoundStatement, ColumnInfo, LogicalPlan, ScalarExpr, SortKey};
-use crate::types::DataType;
+use crate::types::{DataType, ScalarValue};
 
 /// A select-list entry: its expression over the input (or the aggregate output) and name.
 pub(super) struct OutputItem {
@@ -58,8 +58,7 @@ impl Binder<'_> {
             format_clause,
             pipe_operators,
         } = query;
-        if fetch.is_some()
-            || !locks.is_empty()
+        if !locks.is_empty()
             || for_clause.is_some()
             || settings.is_some()
             || format_clause.is_some()
@@ -96,7 +95,7 @@ impl Binder<'_> {
             }
             other => return Err(Error::unsupported(format!("the query {other}"))),
         };
-        let plan = self.bind_limit(plan, limit_clause.as_ref())?;
+        let plan = self.bind_limit(plan, limit_clause.as_ref(), fetch.as_ref(), order_by)?;
         Ok((plan, columns))
     }
 
@@ -189,9 +188,12 @@ impl Binder<'_> {
         &mut self,
         plan: LogicalPlan,
         limit: Option<&LimitClause>,
+        fetch: Option<&ast::Fetch>,
+        order_by: &[ast::OrderByExpr],
     ) -> Result<LogicalPlan> {
         let (limit, offset) = match limit {
-            None => return Ok(plan),
+            None if fetch.is_none() => return Ok(plan),
+            None => (None, None),
             Some(LimitClause::LimitOffset {
                 limit,
                 offset,
@@ -231,13 +233,54 @@ impl Binder<'_> {
                 CastContext::Implicit,
             )?))
         };
-        let limit = bind_count(limit, self)?;
+        let limit = match fetch {
+            None => bind_count(limit, self)?,
+            Some(_) if limit.is_some() => {
+                return Err(Error::syntax("multiple LIMIT clauses not allowed"))
+            }
+            Some(fetch) => self.bind_fetch(fetch, order_by, &empty)?,
+        };
         let offset = bind_count(offset, self)?;
         Ok(LogicalPlan::Limit {
             input: Box::new(plan),
             limit,
             offset,
         })
+    }
+
+    /// `FETCH FIRST [n] ROW[S] ONLY`: LIMIT n, one row when n is left out.
+    fn bind_fetch(
+        &mut self,
+        fetch: &ast::Fetch,
+        order_by: &[ast::OrderByExpr],
+        empty: &Scope,
+    ) -> Result<Option<ScalarExpr>> {
+        let ast::Fetch {
+            with_ties,
+            percent,
+            quantity,
+        } = fetch;
+        if *percent {
+            return Err(Error::syntax("syntax error at or near \"PERCENT\""));
+        }
+        if *with_ties {
+            if order_by.is_empty() {
+                return Err(Error::new(
+                    SqlState::SyntaxError,
+                    "WITH TIES cannot be specified without ORDER BY clause",
+                ));
+            }
+            return Err(Error::unsupported("FETCH ... WITH TIES"));
+        }
+        let count = match quantity {
+            Some(expr) => self.bind_expr(expr, empty)?,
+            None => ScalarExpr::literal(ScalarValue::Int64(1), DataType::Int64),
+        };
+        Ok(Some(self.coerce(
+            count,
+            DataType::Int64,
+            CastContext::Implicit,
+        )?))
     }
 
     pub(super) fn bind_select(

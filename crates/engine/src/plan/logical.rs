@@ -446,7 +446,9 @@ impl LogicalPlan {
                     ScalarExpr::DateTimeFunction { func, .. } if func.is_volatile() => {
                         deterministic = false
                     }
-                    ScalarExpr::SequenceCall { .. } => deterministic = false,
+                    ScalarExpr::SequenceCall { .. } | ScalarExpr::SessionInfo(_) => {
+                        deterministic = false
+                    }
                     _ => {}
                 });
             }

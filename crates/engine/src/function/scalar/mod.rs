@@ -5,6 +5,7 @@
 //! Strict functions (all but `concat`, `concat_ws` and `format`) give NULL wherever an
 //! argument is NULL and never look at, or fail on, the values in those rows.
 
+mod bitwise;
 mod format;
 mod kernel;
 mod math;
@@ -12,6 +13,8 @@ mod numeric;
 mod pattern;
 mod signature;
 mod string;
+
+pub use bitwise::BitOp;
 
 use crate::error::{Error, Result};
 use crate::types::DataType;
@@ -47,6 +50,8 @@ pub enum ScalarFunction {
     StartsWith,
     Md5,
     RegexpReplace,
+    /// `similar_to_escape(pattern [, escape])`: what `SIMILAR TO` matches with `~`.
+    SimilarToEscape,
     /// Returns text[] in PostgreSQL: rejected with 0A000 until there are arrays.
     RegexpMatch,
     /// The operators `~`, `~*`, `!~`, `!~*`.
@@ -62,6 +67,7 @@ pub enum ScalarFunction {
     QuoteLiteral,
     QuoteNullable,
     Overlay,
+    Translate,
     // Numbers.
     Abs,
     Round,
@@ -96,6 +102,9 @@ pub enum ScalarFunction {
     Acos,
     Atan,
     Atan2,
+    Factorial,
+    /// The integer operators `&`, `|`, `#`, `~`, `<<`, `>>`.
+    Bit(BitOp),
     // System information.
     /// `pg_typeof(x)`: the name of the argument's type (text here; regtype in PostgreSQL,
     /// whose output is the same name).
@@ -228,6 +237,7 @@ impl ScalarFunction {
             F::StartsWith => "starts_with",
             F::Md5 => "md5",
             F::RegexpReplace => "regexp_replace",
+            F::SimilarToEscape => "similar_to_escape",
             F::RegexpMatch => "regexp_match",
             F::RegexMatch {
                 case_insensitive,
@@ -246,6 +256,7 @@ impl ScalarFunction {
             F::QuoteLiteral => "quote_literal",
             F::QuoteNullable => "quote_nullable",
             F::Overlay => "overlay",
+            F::Translate => "translate",
             F::Abs => "abs",
             F::Round => "round",
             F::Ceil => "ceil",
@@ -278,6 +289,8 @@ impl ScalarFunction {
             F::Acos => "acos",
             F::Atan => "atan",
             F::Atan2 => "atan2",
+            F::Factorial => "factorial",
+            F::Bit(op) => op.symbol(),
             F::PgTypeof(_) => "pg_typeof",
         }
     }
@@ -323,6 +336,7 @@ impl ScalarFunction {
             F::StartsWith => string::starts_with(args),
             F::Md5 => string::md5(args),
             F::RegexpReplace => pattern::regexp_replace(args),
+            F::SimilarToEscape => pattern::similar_to_escape(args),
             F::RegexpMatch => Err(Error::unsupported("regexp_match")),
             F::RegexMatch {
                 case_insensitive,
@@ -336,6 +350,7 @@ impl ScalarFunction {
             F::QuoteLiteral => format::quote_literal(args, false),
             F::QuoteNullable => format::quote_literal(args, true),
             F::Overlay => string::overlay(args),
+            F::Translate => string::translate(args),
             F::Abs => math::abs(args),
             F::Round => math::round(args),
             F::Ceil => math::ceil_floor(args, true),
@@ -368,6 +383,8 @@ impl ScalarFunction {
             F::Acos => math::float_unary(args, math::acos),
             F::Atan => math::float_unary(args, |x| Ok(x.atan())),
             F::Atan2 => math::atan2(args),
+            F::Factorial => numeric::factorial(args),
+            F::Bit(op) => bitwise::eval(op, args),
             F::PgTypeof(ty) => Ok(string::constant(ty.name(), rows)),
         }
     }
