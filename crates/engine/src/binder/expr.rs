@@ -828,7 +828,6 @@ impl Binder<'_> {
         } = function;
         if *uses_odbc_syntax
             || !matches!(parameters, FunctionArguments::None)
-            || !within_group.is_empty()
             || null_treatment.is_some()
         {
             return Err(Error::unsupported(format!("the function call {function}")));
@@ -876,6 +875,44 @@ impl Binder<'_> {
             if let Some(info) = session_info(&name) {
                 return Ok(ScalarExpr::SessionInfo(info));
             }
+        }
+        let ordered_set = AggregateFunction::ordered_set_by_name(&name);
+        if !within_group.is_empty() || ordered_set.is_some() {
+            let Some(func) = ordered_set else {
+                // PostgreSQL looks for an aggregate of the direct and the ordered arguments.
+                let mut types = Vec::new();
+                for e in arg_exprs
+                    .iter()
+                    .copied()
+                    .chain(within_group.iter().map(|o| &o.expr))
+                {
+                    types.push(self.bind_expr(e, scope)?.ty());
+                }
+                return Err(undefined_function(&name, &types));
+            };
+            if within_group.is_empty() {
+                return Err(Error::new(
+                    SqlState::WrongObjectType,
+                    format!("WITHIN GROUP is required for ordered-set aggregate {name}"),
+                ));
+            }
+            if over.is_some() {
+                return Err(Error::unsupported(format!(
+                    "OVER for ordered-set aggregate {name}"
+                )));
+            }
+            if star || distinct || !order_by.is_empty() {
+                return Err(Error::syntax(format!("syntax error in the call of {name}")));
+            }
+            let call = AggregateSyntax {
+                func,
+                args: &arg_exprs,
+                star,
+                distinct,
+                filter: filter.as_deref(),
+                order_by: within_group,
+            };
+            return self.bind_aggregate(call, scope);
         }
         if let Some(over) = over {
             if !order_by.is_empty() {
@@ -1002,6 +1039,9 @@ impl Binder<'_> {
         call: &AggregateSyntax<'_>,
         scope: &Scope,
     ) -> Result<AggregateCall> {
+        if let AggregateFunction::OrderedSet(_) = call.func {
+            return self.bind_ordered_set_call(call, scope);
+        }
         let func = match (call.func, call.star, call.args.len()) {
             (AggregateFunction::Count, true, 0) => AggregateFunction::CountStar,
             (f, false, n) if n > 0 => f,
@@ -1072,7 +1112,61 @@ impl Binder<'_> {
     }
 }
 
-/// An aggregate call as written: `func(DISTINCT args ORDER BY ...) FILTER (WHERE ...)`.
+impl Binder<'_> {
+    /// `f(direct args) WITHIN GROUP (ORDER BY value)`: the value is the call's first
+    /// argument and its sort key; the direct arguments follow it.
+    fn bind_ordered_set_call(
+        &mut self,
+        call: &AggregateSyntax<'_>,
+        scope: &Scope,
+    ) -> Result<AggregateCall> {
+        let mut raw = Vec::with_capacity(call.args.len() + 1);
+        let item = match call.order_by {
+            [item] => item,
+            _ => {
+                for arg in call.args {
+                    raw.push(self.bind_expr(arg, scope)?.ty());
+                }
+                return Err(undefined_function(call.func.name(), &raw));
+            }
+        };
+        let mut bound = vec![self.bind_expr(&item.expr, scope)?];
+        for arg in call.args {
+            let direct = self.bind_expr(arg, scope)?;
+            let mut reads_columns = false;
+            direct.visit(&mut |e| reads_columns |= matches!(e, ScalarExpr::Column { .. }));
+            if reads_columns {
+                return Err(Error::unsupported(
+                    "direct arguments of an ordered-set aggregate that read columns",
+                ));
+            }
+            bound.push(direct);
+        }
+        let types: Vec<DataType> = bound.iter().map(ScalarExpr::ty).collect();
+        let (arg_types, ty) = call.func.signature(&types).ok_or_else(|| {
+            let mut shown = types[1..].to_vec();
+            shown.push(types[0]);
+            undefined_function(call.func.name(), &shown)
+        })?;
+        let args = self.coerce_args(bound, arg_types)?;
+        let filter = call
+            .filter
+            .map(|f| self.bind_condition(f, scope, "FILTER"))
+            .transpose()?;
+        let order_by = vec![super::select::sort_key(args[0].clone(), &item.options)?];
+        Ok(AggregateCall {
+            func: call.func,
+            args,
+            distinct: false,
+            filter,
+            order_by,
+            ty,
+        })
+    }
+}
+
+/// An aggregate call as written: `func(DISTINCT args ORDER BY ...) FILTER (WHERE ...)`;
+/// for an ordered-set aggregate `order_by` is its WITHIN GROUP clause.
 struct AggregateSyntax<'a> {
     func: AggregateFunction,
     args: &'a [&'a Expr],
