@@ -563,22 +563,20 @@ impl Session {
             BoundStatement::Update {
                 table_name,
                 table_oid,
+                source,
                 filter,
                 assignments,
                 returning,
             } => {
                 let txn = self.transaction();
+                let target = modify::Target {
+                    name: &table_name,
+                    oid: table_oid,
+                    source: source.as_ref(),
+                    filter: filter.as_ref(),
+                };
                 let keep = returning.is_some();
-                let filter = filter.as_ref();
-                let modified = modify::update(
-                    txn,
-                    &table_name,
-                    table_oid,
-                    filter,
-                    &assignments,
-                    keep,
-                    &ctx,
-                )?;
+                let modified = modify::update(txn, &target, &assignments, keep, &ctx)?;
                 written_result(
                     format!("UPDATE {}", modified.count),
                     modified.rows,
@@ -589,13 +587,19 @@ impl Session {
             BoundStatement::Delete {
                 table_name,
                 table_oid,
+                source,
                 filter,
                 returning,
             } => {
                 let txn = self.transaction();
+                let target = modify::Target {
+                    name: &table_name,
+                    oid: table_oid,
+                    source: source.as_ref(),
+                    filter: filter.as_ref(),
+                };
                 let keep = returning.is_some();
-                let modified =
-                    modify::delete(txn, &table_name, table_oid, filter.as_ref(), keep, &ctx)?;
+                let modified = modify::delete(txn, &target, keep, &ctx)?;
                 written_result(
                     format!("DELETE {}", modified.count),
                     modified.rows,
@@ -800,6 +804,38 @@ impl Session {
             BoundStatement::Explain { plan, analyze } => BoundStatement::Explain {
                 plan: crate::optimizer::optimize(plan, &disabled)?,
                 analyze,
+            },
+            BoundStatement::Update {
+                table_name,
+                table_oid,
+                source,
+                filter,
+                assignments,
+                returning,
+            } => BoundStatement::Update {
+                table_name,
+                table_oid,
+                source: source
+                    .map(|s| crate::optimizer::optimize(s, &disabled))
+                    .transpose()?,
+                filter,
+                assignments,
+                returning,
+            },
+            BoundStatement::Delete {
+                table_name,
+                table_oid,
+                source,
+                filter,
+                returning,
+            } => BoundStatement::Delete {
+                table_name,
+                table_oid,
+                source: source
+                    .map(|s| crate::optimizer::optimize(s, &disabled))
+                    .transpose()?,
+                filter,
+                returning,
             },
             other => other,
         })

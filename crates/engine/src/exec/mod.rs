@@ -5,6 +5,7 @@ mod aggregate;
 pub mod alter_table;
 pub mod ddl;
 mod distinct;
+mod dml_join;
 pub mod expression;
 mod filter;
 mod generate_series;

@@ -261,17 +261,21 @@ pub enum BoundStatement {
         returning: Option<Returning>,
         on_conflict: Option<super::OnConflict>,
     },
-    /// Expressions are over the table's full rows.
+    /// Expressions are over the table's full rows, followed by the columns of `source`
+    /// (UPDATE ... FROM) when there is one.
     Update {
         table_name: String,
         table_oid: u32,
+        source: Option<LogicalPlan>,
         filter: Option<ScalarExpr>,
         assignments: Vec<(usize, ScalarExpr)>,
         returning: Option<Returning>,
     },
+    /// As Update; `source` is DELETE ... USING.
     Delete {
         table_name: String,
         table_oid: u32,
+        source: Option<LogicalPlan>,
         filter: Option<ScalarExpr>,
         returning: Option<Returning>,
     },

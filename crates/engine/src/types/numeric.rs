@@ -566,8 +566,14 @@ mod tests {
             "22003"
         );
         // Digits beyond what even the u128 accumulator holds.
-        for text in ["123456789012345678901234567890123456789012", &"9".repeat(80)] {
-            assert_eq!(Decimal::parse(text).expect_err("overflow").sqlstate(), "22003");
+        for text in [
+            "123456789012345678901234567890123456789012",
+            &"9".repeat(80),
+        ] {
+            assert_eq!(
+                Decimal::parse(text).expect_err("overflow").sqlstate(),
+                "22003"
+            );
         }
     }
 
