@@ -687,6 +687,15 @@ impl Session {
                 .with_notices("DROP SEQUENCE", |txn, notices| {
                     ddl::drop_sequences(txn, &names, if_exists, notices)
                 })?,
+            BoundStatement::Maintenance { tag } => {
+                if tag == "VACUUM" && self.block != Block::None {
+                    return Err(Error::new(
+                        SqlState::ActiveSqlTransaction,
+                        "VACUUM cannot run inside a transaction block",
+                    ));
+                }
+                StatementResult::command(tag)
+            }
             BoundStatement::Begin => {
                 match self.block {
                     Block::Explicit => self.warn(

@@ -215,6 +215,28 @@ impl Binder<'_> {
                     Some(escape) => with_like_escape(like, escape),
                 }
             }
+            Expr::Collate {
+                expr: inner,
+                collation,
+            } => {
+                let bound = self.bind_expr(inner, scope)?;
+                let name = match collation.0.as_slice() {
+                    [ast::ObjectNamePart::Identifier(ident)] => ident.value.clone(),
+                    _ => String::new(),
+                };
+                // Text compares by bytes everywhere, which is what these collations mean.
+                if !matches!(name.as_str(), "C" | "POSIX" | "default" | "ucs_basic") {
+                    return Err(Error::unsupported(format!("the collation {collation}")));
+                }
+                let ty = bound.ty();
+                if !(ty.is_string() || ty == DataType::Unknown) {
+                    return Err(Error::new(
+                        SqlState::DatatypeMismatch,
+                        format!("collations are not supported by type {ty}"),
+                    ));
+                }
+                Ok(bound)
+            }
             Expr::SimilarTo {
                 negated,
                 expr: inner,

@@ -328,6 +328,11 @@ pub enum BoundStatement {
         names: Vec<String>,
         if_exists: bool,
     },
+    /// ANALYZE and VACUUM: PostgreSQL gathers planner statistics and reclaims space; an
+    /// in-memory column store has neither to do, so they only check the table exists.
+    Maintenance {
+        tag: &'static str,
+    },
     Begin,
     Commit,
     Rollback,
