@@ -26,6 +26,25 @@ pub(super) struct OutputItem {
 
 impl Binder<'_> {
     pub(super) fn bind_query_statement(&mut self, query: &Query) -> Result<BoundStatement> {
+        // SELECT ... INTO table: CREATE TABLE table AS SELECT ...
+        if let SetExpr::Select(select) = query.body.as_ref() {
+            if let Some(into) = &select.into {
+                if into.temporary {
+                    return Err(Error::unsupported("SELECT INTO TEMPORARY"));
+                }
+                let parts = match into.targets.as_slice() {
+                    [Expr::Identifier(ident)] => vec![ident.clone()],
+                    [Expr::CompoundIdentifier(parts)] => parts.clone(),
+                    _ => return Err(Error::unsupported(format!("SELECT {into}"))),
+                };
+                let name = super::table_name(&ast::ObjectName::from(parts))?;
+                let mut query = query.clone();
+                if let SetExpr::Select(select) = query.body.as_mut() {
+                    select.into = None;
+                }
+                return self.bind_table_from_query(name, false, &query);
+            }
+        }
         let (plan, columns) = self.bind_query(query)?;
         Ok(BoundStatement::Query {
             plan,
