@@ -1,6 +1,9 @@
 //! A session: one connection's settings, transaction and prepared statements. Every
 //! statement goes through [`Session::run`]: parse → bind → plan → execute.
 
+mod prepared_sql;
+
+use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -171,6 +174,8 @@ pub struct Session {
     sequences: SharedSessionSequences,
     cache: Arc<QueryCache>,
     identity: Arc<SessionIdentity>,
+    /// Statements prepared with SQL PREPARE, by name.
+    sql_prepared: HashMap<String, PreparedStatement>,
 }
 
 impl Session {
@@ -186,6 +191,7 @@ impl Session {
             sequences: SharedSessionSequences::default(),
             cache,
             identity: Arc::default(),
+            sql_prepared: HashMap::new(),
         }
     }
 
@@ -480,6 +486,11 @@ impl Session {
         params: &[ScalarValue],
         cache_key: Option<&str>,
     ) -> Result<StatementResult> {
+        if let Work::Parsed(statement) = &work {
+            if let Some(result) = self.run_prepared_sql(statement) {
+                return result;
+            }
+        }
         let view = self.view();
         let bound = match work {
             Work::Bound(bound) => *bound,

@@ -6,9 +6,29 @@ use sqlparser::ast::{
 
 use super::{ident_name, table_name, Binder};
 use crate::error::{Error, Result, SqlState};
-use crate::plan::{BoundStatement, SetVariable};
+use crate::function::cast::CastContext;
+use crate::plan::{BoundStatement, ScalarExpr, SetVariable};
+use crate::types::DataType;
 
 impl Binder<'_> {
+    /// The parameter values of `EXECUTE name(values)`: constant expressions converted to the
+    /// prepared statement's parameter types as an assignment would convert them.
+    pub fn bind_parameter_values(
+        mut self,
+        values: &[Expr],
+        types: &[DataType],
+    ) -> Result<Vec<ScalarExpr>> {
+        let scope = super::scope::Scope::default();
+        values
+            .iter()
+            .zip(types)
+            .map(|(value, &ty)| {
+                let bound = self.bind_expr(value, &scope)?;
+                self.coerce(bound, ty, CastContext::Assignment)
+            })
+            .collect()
+    }
+
     /// ANALYZE [table [(columns)]] and VACUUM [table]: nothing to do in memory, but the
     /// table and columns named must exist, as in PostgreSQL.
     pub(super) fn bind_maintenance(&mut self, statement: &Statement) -> Result<BoundStatement> {
