@@ -176,6 +176,8 @@ pub struct Session {
     identity: Arc<SessionIdentity>,
     /// Statements prepared with SQL PREPARE, by name.
     sql_prepared: HashMap<String, PreparedStatement>,
+    /// When the open transaction block began: what now() returns inside it.
+    transaction_micros: Option<i64>,
 }
 
 impl Session {
@@ -192,6 +194,7 @@ impl Session {
             cache,
             identity: Arc::default(),
             sql_prepared: HashMap::new(),
+            transaction_micros: None,
         }
     }
 
@@ -461,6 +464,7 @@ impl Session {
             self.settings.restore(saved);
         }
         self.block = Block::None;
+        self.transaction_micros = None;
     }
 
     fn transaction(&mut self) -> &mut Transaction {
@@ -519,6 +523,9 @@ impl Session {
             ctx.join_cache = self.cache.joins.clone();
         }
         ctx.session = self.identity.clone();
+        if self.block != Block::None || matches!(bound, BoundStatement::Begin) {
+            ctx.clock.transaction = *self.transaction_micros.get_or_insert(ctx.clock.statement);
+        }
         if let Ok((_, limit)) = self.settings.get("kestrel.max_recursive_iterations") {
             ctx.max_recursive_rounds = limit.parse().unwrap_or(ctx.max_recursive_rounds);
         }

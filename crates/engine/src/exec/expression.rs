@@ -149,7 +149,7 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
                 .iter()
                 .map(|a| evaluate(a, batch, ctx).map(|v| (*v).clone()))
                 .collect::<Result<Vec<_>>>()?;
-            func.eval(&values, len, ctx.statement_micros)?
+            func.eval(&values, len, ctx.clock)?
         }
     }))
 }

@@ -91,8 +91,8 @@ pub struct ExecContext {
     pub shared_ctes: RefCell<HashMap<usize, Arc<Vec<Batch>>>>,
     /// Who the statement runs for (current_user, current_database(), ...).
     pub session: Arc<SessionIdentity>,
-    /// What now() returns: microseconds since 2000-01-01 UTC, fixed for the statement.
-    pub statement_micros: i64,
+    /// What now() and statement_timestamp() return.
+    pub clock: crate::function::datetime_functions::StatementClock,
 }
 
 impl ExecContext {
@@ -114,7 +114,7 @@ impl ExecContext {
             session: Arc::default(),
             outer_rows: RefCell::new(Vec::new()),
             subquery_results: RefCell::new(HashMap::new()),
-            statement_micros: crate::function::datetime_functions::clock_micros(),
+            clock: crate::function::datetime_functions::StatementClock::starting_now(),
         }
     }
 
