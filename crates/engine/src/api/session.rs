@@ -46,11 +46,7 @@ fn written_result(
             .collect::<Result<Vec<_>>>()?;
         batches.push(Batch::new(columns, batch.len()));
     }
-    Ok(StatementResult {
-        columns: Some(returning.columns),
-        batches,
-        tag,
-    })
+    Ok(StatementResult::rows(returning.columns, batches, tag))
 }
 
 /// What [`Session::run`] runs: a parsed statement, or one bound earlier.
@@ -84,16 +80,14 @@ fn text_result(column: &str, lines: &[String], tag: &str) -> StatementResult {
         text.push(line);
     }
     let vector = Vector::new(VectorData::Text(text), None);
-    StatementResult {
-        columns: Some(Arc::from(vec![ColumnInfo {
-            name: column.to_string(),
-            data_type: DataType::Text,
-            table_oid: 0,
-            column_attnum: 0,
-        }])),
-        batches: vec![Batch::new(vec![Arc::new(vector)], lines.len())],
-        tag: tag.to_string(),
-    }
+    let columns = Arc::from(vec![ColumnInfo {
+        name: column.to_string(),
+        data_type: DataType::Text,
+        table_oid: 0,
+        column_attnum: 0,
+    }]);
+    let batches = vec![Batch::new(vec![Arc::new(vector)], lines.len())];
+    StatementResult::rows(columns, batches, tag)
 }
 
 /// ReadyForQuery's transaction status.
@@ -533,22 +527,19 @@ impl Session {
             BoundStatement::Query { plan, columns } => {
                 let batches = collect(create_operator(&plan, &ctx.state).as_mut(), &ctx)?;
                 let rows: usize = batches.iter().map(|b| b.len()).sum();
-                let result = StatementResult {
-                    columns: Some(columns),
-                    batches,
-                    tag: format!("SELECT {rows}"),
-                };
-                if let Some(key) = cache_key {
-                    if self.caches_usable() && self.result_cache_on() && plan.is_deterministic() {
-                        self.cache.store_result(
-                            key.to_string(),
-                            &result,
-                            &plan.tables_read(),
-                            &ctx.state,
-                        );
+                let result = StatementResult::rows(columns, batches, format!("SELECT {rows}"));
+                match cache_key {
+                    Some(key)
+                        if self.caches_usable()
+                            && self.result_cache_on()
+                            && plan.is_deterministic() =>
+                    {
+                        let tables = plan.tables_read();
+                        self.cache
+                            .store_result(key.to_string(), result, &tables, &ctx.state)
                     }
+                    _ => result,
                 }
-                result
             }
             BoundStatement::Insert {
                 table_name,
@@ -787,14 +778,14 @@ impl Session {
                 let (_, value) = self.settings.get(&name)?;
                 let mut text = StringVec::default();
                 text.push(&value);
-                StatementResult {
-                    columns: Some(columns),
-                    batches: vec![Batch::new(
+                StatementResult::rows(
+                    columns,
+                    vec![Batch::new(
                         vec![Arc::new(Vector::new(VectorData::Text(text), None))],
                         1,
                     )],
-                    tag: "SHOW".into(),
-                }
+                    "SHOW",
+                )
             }
         })
     }
