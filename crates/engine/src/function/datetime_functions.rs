@@ -18,6 +18,26 @@ use crate::types::interval::{self, Interval, MICROS_PER_HOUR, MICROS_PER_MINUTE}
 use crate::types::DataType;
 use crate::vector::{Bitmap, StringVec, Vector, VectorData};
 
+/// `micros` rounded to `digits` fractional digits of a second (half away from zero, as
+/// PostgreSQL's AdjustTimestampForTypmod); more than 6 digits keep all 6.
+fn round_to_digits(micros: i64, digits: i32) -> Result<i64> {
+    if digits < 0 {
+        return Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!("TIMESTAMP({digits}) precision must not be negative"),
+        ));
+    }
+    let Some(scale) = 10i64.checked_pow(6u32.saturating_sub(digits as u32)) else {
+        return Ok(micros);
+    };
+    let half = scale / 2;
+    Ok(if micros >= 0 {
+        (micros + half) / scale * scale
+    } else {
+        -((-micros + half) / scale * scale)
+    })
+}
+
 /// The times a statement reads: now() is the transaction's start (PostgreSQL keeps it for
 /// the whole transaction), statement_timestamp() the statement's; microseconds since
 /// 2000-01-01 UTC.
@@ -113,6 +133,9 @@ impl DateTimeFunction {
             ("clock_timestamp", []) => (F::ClockTimestamp, vec![], T::TimestampTz),
             ("current_date", []) => (F::CurrentDate, vec![], T::Date),
             ("localtimestamp", []) => (F::LocalTimestamp, vec![], T::Timestamp),
+            // CURRENT_TIMESTAMP(p) and LOCALTIMESTAMP(p): rounded to p fractional digits.
+            ("current_timestamp", [p]) if int(*p) => (F::Now, vec![T::Int32], T::TimestampTz),
+            ("localtimestamp", [p]) if int(*p) => (F::LocalTimestamp, vec![T::Int32], T::Timestamp),
             ("date_trunc", [u, T::Interval]) if text(*u) => {
                 (F::DateTrunc, vec![T::Text, T::Interval], T::Interval)
             }
@@ -241,6 +264,18 @@ impl DateTimeFunction {
             }
             (F::ClockTimestamp, []) => return constant(V::TimestampTz(vec![clock_micros(); len])),
             (F::LocalTimestamp, []) => return constant(V::Timestamp(vec![now; len])),
+            (F::Now | F::LocalTimestamp, [precision]) => {
+                let digits = match &precision.data {
+                    V::Int32(p) if precision.is_valid(0) => p.first().copied().unwrap_or(6),
+                    _ => 6,
+                };
+                let rounded = round_to_digits(now, digits)?;
+                return constant(if self == F::Now {
+                    V::TimestampTz(vec![rounded; len])
+                } else {
+                    V::Timestamp(vec![rounded; len])
+                });
+            }
             (F::CurrentDate, []) => {
                 let today = datetime::timestamp_to_date(now);
                 return constant(V::Date(vec![today; len]));
