@@ -801,62 +801,7 @@ impl Session {
         if disabled.contains(&"all") {
             disabled = crate::optimizer::rule_names();
         }
-        Ok(match bound {
-            BoundStatement::Query { plan, columns } => BoundStatement::Query {
-                plan: crate::optimizer::optimize(plan, &disabled)?,
-                columns,
-            },
-            BoundStatement::Insert {
-                table_name,
-                table_oid,
-                source,
-                returning,
-                on_conflict,
-            } => BoundStatement::Insert {
-                table_name,
-                table_oid,
-                source: crate::optimizer::optimize(source, &disabled)?,
-                returning,
-                on_conflict,
-            },
-            BoundStatement::Explain { plan, analyze } => BoundStatement::Explain {
-                plan: crate::optimizer::optimize(plan, &disabled)?,
-                analyze,
-            },
-            BoundStatement::Update {
-                table_name,
-                table_oid,
-                source,
-                filter,
-                assignments,
-                returning,
-            } => BoundStatement::Update {
-                table_name,
-                table_oid,
-                source: source
-                    .map(|s| crate::optimizer::optimize(s, &disabled))
-                    .transpose()?,
-                filter,
-                assignments,
-                returning,
-            },
-            BoundStatement::Delete {
-                table_name,
-                table_oid,
-                source,
-                filter,
-                returning,
-            } => BoundStatement::Delete {
-                table_name,
-                table_oid,
-                source: source
-                    .map(|s| crate::optimizer::optimize(s, &disabled))
-                    .transpose()?,
-                filter,
-                returning,
-            },
-            other => other,
-        })
+        bound.try_map_plans(&mut |plan| crate::optimizer::optimize(plan, &disabled))
     }
 
     /// Runs a catalog change that may raise notices in the session's transaction.

@@ -900,7 +900,7 @@ impl Binder<'_> {
         }
         let ordered_set = AggregateFunction::ordered_set_by_name(&name);
         if !within_group.is_empty() || ordered_set.is_some() {
-            let Some(func) = ordered_set else {
+            if ordered_set.is_none() {
                 // PostgreSQL looks for an aggregate of the direct and the ordered arguments.
                 let mut types = Vec::new();
                 for e in arg_exprs
@@ -911,7 +911,7 @@ impl Binder<'_> {
                     types.push(self.bind_expr(e, scope)?.ty());
                 }
                 return Err(undefined_function(&name, &types));
-            };
+            }
             if within_group.is_empty() {
                 return Err(Error::new(
                     SqlState::WrongObjectType,
@@ -926,15 +926,6 @@ impl Binder<'_> {
             if star || distinct || !order_by.is_empty() {
                 return Err(Error::syntax(format!("syntax error in the call of {name}")));
             }
-            let call = AggregateSyntax {
-                func,
-                args: &arg_exprs,
-                star,
-                distinct,
-                filter: filter.as_deref(),
-                order_by: within_group,
-            };
-            return self.bind_aggregate(call, scope);
         }
         if let Some(over) = over {
             if !order_by.is_empty() {
@@ -955,7 +946,12 @@ impl Binder<'_> {
         if name == "grouping" && !star && !distinct && filter.is_none() && order_by.is_empty() {
             return self.bind_grouping(&arg_exprs, scope);
         }
-        if let Some(func) = AggregateFunction::by_name(&name) {
+        // An ordered-set aggregate orders by its WITHIN GROUP clause.
+        let aggregate = match ordered_set {
+            Some(func) => Some((func, within_group.as_slice())),
+            None => AggregateFunction::by_name(&name).map(|func| (func, order_by)),
+        };
+        if let Some((func, order_by)) = aggregate {
             let call = AggregateSyntax {
                 func,
                 args: &arg_exprs,

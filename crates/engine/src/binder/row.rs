@@ -170,14 +170,7 @@ impl Binder<'_> {
                 negated: false,
             });
         }
-        let any = fold(distinct, |acc, next| {
-            ScalarExpr::Or(Box::new(acc), Box::new(next))
-        })?;
-        Ok(Some(if negated {
-            ScalarExpr::Not(Box::new(any))
-        } else {
-            any
-        }))
+        any_of(distinct, negated).map(Some)
     }
 
     /// `row [NOT] IN (row, ...)`: the OR of the row equalities; `None` when `input` is not
@@ -199,15 +192,20 @@ impl Binder<'_> {
                 .ok_or_else(unequal_rows)?;
             alternatives.push(self.compare_rows(CompareOp::Eq, pairs)?);
         }
-        let any = fold(alternatives, |acc, next| {
-            ScalarExpr::Or(Box::new(acc), Box::new(next))
-        })?;
-        Ok(Some(if negated {
-            ScalarExpr::Not(Box::new(any))
-        } else {
-            any
-        }))
+        any_of(alternatives, negated).map(Some)
     }
+}
+
+/// The OR of `items` (negated: NOT of it).
+fn any_of(items: Vec<ScalarExpr>, negated: bool) -> Result<ScalarExpr> {
+    let any = fold(items, |acc, next| {
+        ScalarExpr::Or(Box::new(acc), Box::new(next))
+    })?;
+    Ok(if negated {
+        ScalarExpr::Not(Box::new(any))
+    } else {
+        any
+    })
 }
 
 /// Left fold of a list the grammar keeps non-empty.

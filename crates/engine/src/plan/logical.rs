@@ -346,6 +346,80 @@ pub enum BoundStatement {
     },
 }
 
+impl BoundStatement {
+    /// Rebuilds the statement with `f` applied to each of its query plans (a query's, an
+    /// EXPLAIN's, the source of INSERT and CREATE TABLE AS, the FROM items of UPDATE and
+    /// DELETE).
+    pub fn try_map_plans(
+        self,
+        f: &mut dyn FnMut(LogicalPlan) -> crate::error::Result<LogicalPlan>,
+    ) -> crate::error::Result<BoundStatement> {
+        Ok(match self {
+            BoundStatement::Query { plan, columns } => BoundStatement::Query {
+                plan: f(plan)?,
+                columns,
+            },
+            BoundStatement::Explain { plan, analyze } => BoundStatement::Explain {
+                plan: f(plan)?,
+                analyze,
+            },
+            BoundStatement::Insert {
+                table_name,
+                table_oid,
+                source,
+                returning,
+                on_conflict,
+            } => BoundStatement::Insert {
+                table_name,
+                table_oid,
+                source: f(source)?,
+                returning,
+                on_conflict,
+            },
+            BoundStatement::Update {
+                table_name,
+                table_oid,
+                source,
+                filter,
+                assignments,
+                returning,
+            } => BoundStatement::Update {
+                table_name,
+                table_oid,
+                source: source.map(&mut *f).transpose()?,
+                filter,
+                assignments,
+                returning,
+            },
+            BoundStatement::Delete {
+                table_name,
+                table_oid,
+                source,
+                filter,
+                returning,
+            } => BoundStatement::Delete {
+                table_name,
+                table_oid,
+                source: source.map(&mut *f).transpose()?,
+                filter,
+                returning,
+            },
+            BoundStatement::CreateTable {
+                schema,
+                if_not_exists,
+                sequences,
+                source,
+            } => BoundStatement::CreateTable {
+                schema,
+                if_not_exists,
+                sequences,
+                source: source.map(&mut *f).transpose()?,
+            },
+            other => other,
+        })
+    }
+}
+
 impl LogicalPlan {
     /// The direct inputs.
     pub fn inputs(&self) -> Vec<&LogicalPlan> {
