@@ -1,6 +1,7 @@
 //! Window frames through the paths the sqllogictest corpus does not take: a prepared
 //! statement keeps its EXCLUDE clauses and takes its frame offsets as parameters, and a view
-//! refuses an EXCLUDE it could not keep.
+//! or SQL PREPARE (both kept as text printed from the AST) refuses an EXCLUDE it could not
+//! keep.
 
 fn column(result: &kestrel::StatementResult) -> Vec<kestrel::types::ScalarValue> {
     let mut out = Vec::new();
@@ -62,6 +63,17 @@ fn a_view_refuses_an_exclusion_it_cannot_keep() {
             "CREATE VIEW v AS SELECT sum(k) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND \
              UNBOUNDED FOLLOWING EXCLUDE TIES) FROM t",
         )
+        .err()
+        .map(|e| e.state.code());
+    assert_eq!(error, Some("0A000"));
+}
+
+#[test]
+fn sql_prepare_refuses_an_exclusion_it_cannot_keep() {
+    let db = kestrel::Database::new();
+    let mut s = db.connect();
+    let error = s
+        .execute("PREPARE p AS SELECT count(*) OVER (ROWS CURRENT ROW EXCLUDE CURRENT ROW)")
         .err()
         .map(|e| e.state.code());
     assert_eq!(error, Some("0A000"));

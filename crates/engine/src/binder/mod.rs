@@ -14,7 +14,9 @@ mod from;
 mod grouping;
 mod index;
 mod on_conflict;
+mod operator;
 mod recursive_cte;
+mod row;
 mod scope;
 mod select;
 mod set_operation;
@@ -141,6 +143,7 @@ impl<'a> Binder<'a> {
             Statement::CreateTable(create) => self.bind_create_table(create)?,
             Statement::CreateIndex(create) => self.bind_create_index(create)?,
             Statement::Truncate(truncate) => self.bind_truncate(truncate)?,
+            Statement::Analyze(_) | Statement::Vacuum(_) => self.bind_maintenance(statement)?,
             Statement::AlterTable(alter) => self.bind_alter_table(alter)?,
             Statement::CreateView(create) => self.bind_create_view(create)?,
             Statement::Drop {

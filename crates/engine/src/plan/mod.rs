@@ -10,8 +10,8 @@ mod on_conflict;
 pub use ddl::{AlterTable, CreateIndex, RowChange};
 pub use explain::explain_lines;
 pub use expr::{
-    ArithmeticOp, BoolTest, ColumnSide, CompareOp, ScalarExpr, SequenceFunction, Subquery,
-    SubqueryKind,
+    ArithmeticOp, BoolTest, ColumnSide, CompareOp, ScalarExpr, SequenceFunction, SessionInfo,
+    Subquery, SubqueryKind,
 };
 pub use logical::{
     AggregateCall, BoundStatement, ColumnInfo, FrameBound, FrameExclusion, FrameUnits, JoinKind,

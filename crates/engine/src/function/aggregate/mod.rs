@@ -3,11 +3,14 @@
 //! time. `variance.rs` holds the statistics, `concat.rs` string_agg.
 
 mod concat;
+mod ordered_set;
 mod variance;
 
 use std::cmp::Ordering;
 
 use self::concat::Concat;
+use self::ordered_set::OrderedSet;
+pub use self::ordered_set::OrderedSetKind;
 use self::variance::{FloatMoments, NumericMoments, VarianceKind};
 use crate::error::{Error, Result};
 use crate::types::{float, DataType, Decimal, Interval, PhysicalType, ScalarValue};
@@ -34,6 +37,8 @@ pub enum AggregateFunction {
     /// stddev_samp and stddev.
     StddevSamp,
     StddevPop,
+    /// percentile_cont, percentile_disc and mode: only with WITHIN GROUP.
+    OrderedSet(OrderedSetKind),
 }
 
 impl AggregateFunction {
@@ -59,6 +64,16 @@ impl AggregateFunction {
         })
     }
 
+    /// The ordered-set aggregate `name` (called with WITHIN GROUP).
+    pub fn ordered_set_by_name(name: &str) -> Option<AggregateFunction> {
+        Some(AggregateFunction::OrderedSet(match name {
+            "percentile_cont" => OrderedSetKind::PercentileCont,
+            "percentile_disc" => OrderedSetKind::PercentileDisc,
+            "mode" => OrderedSetKind::Mode,
+            _ => return None,
+        }))
+    }
+
     /// PostgreSQL's signature of `func` for arguments of types `args`: the types to coerce
     /// the arguments to and the result type, or `None` if there is no such aggregate
     /// (`sum(text)`, `string_agg(integer, text)`).
@@ -68,6 +83,7 @@ impl AggregateFunction {
         let text_like = |t: DataType| t == T::Unknown || t.is_string();
         let (arg, ty) = match (self, args) {
             (F::CountStar, []) => return Some((vec![], T::Int64)),
+            (F::OrderedSet(kind), args) => return ordered_set_signature(kind, args),
             (F::StringAgg, &[value, delimiter]) if text_like(value) && text_like(delimiter) => {
                 return Some((vec![T::Text, T::Text], T::Text))
             }
@@ -113,7 +129,8 @@ impl AggregateFunction {
                 | F::BoolOr
                 | F::BitAnd
                 | F::BitOr
-                | F::BitXor,
+                | F::BitXor
+                | F::OrderedSet(_),
                 _,
             ) => return None,
         })
@@ -124,7 +141,7 @@ impl AggregateFunction {
     pub fn order_sensitive(self, arg: DataType) -> bool {
         use AggregateFunction as F;
         match self {
-            F::StringAgg => true,
+            F::StringAgg | F::OrderedSet(_) => true,
             F::Sum | F::Avg | F::VarSamp | F::VarPop | F::StddevSamp | F::StddevPop => {
                 matches!(arg, DataType::Float32 | DataType::Float64)
             }
@@ -158,6 +175,9 @@ impl AggregateFunction {
             F::VarPop => "var_pop",
             F::StddevSamp => "stddev_samp",
             F::StddevPop => "stddev_pop",
+            F::OrderedSet(OrderedSetKind::PercentileCont) => "percentile_cont",
+            F::OrderedSet(OrderedSetKind::PercentileDisc) => "percentile_disc",
+            F::OrderedSet(OrderedSetKind::Mode) => "mode",
         }
     }
 
@@ -179,9 +199,36 @@ impl AggregateFunction {
             | F::BoolOr
             | F::BitAnd
             | F::BitOr
-            | F::BitXor => return None,
+            | F::BitXor
+            | F::OrderedSet(_) => return None,
         };
         Some(VarianceKind { sample, stddev })
+    }
+}
+
+/// Ordered-set aggregates take the WITHIN GROUP value first, then the fraction of the
+/// percentiles: percentile_cont(float8) over float8 values gives float8, percentile_disc
+/// and mode give the value's type.
+fn ordered_set_signature(
+    kind: OrderedSetKind,
+    args: &[DataType],
+) -> Option<(Vec<DataType>, DataType)> {
+    use DataType as T;
+    let value = match args.first()? {
+        T::Unknown => T::Text,
+        T::Varchar(_) | T::Char(_) => T::Text,
+        other => *other,
+    };
+    match (kind, args.len()) {
+        (OrderedSetKind::Mode, 1) => Some((vec![value], value)),
+        (OrderedSetKind::PercentileDisc, 2) => Some((vec![value, T::Float64], value)),
+        (OrderedSetKind::PercentileCont, 2) => crate::function::cast::can_cast(
+            value,
+            T::Float64,
+            crate::function::cast::CastContext::Implicit,
+        )
+        .then(|| (vec![T::Float64, T::Float64], T::Float64)),
+        _ => None,
     }
 }
 
@@ -249,6 +296,7 @@ pub enum Accumulator {
     StringAgg(Concat),
     VarianceFloat(FloatMoments, VarianceKind),
     VarianceNumeric(NumericMoments, VarianceKind),
+    OrderedSet(OrderedSet),
 }
 
 impl Accumulator {
@@ -301,6 +349,9 @@ impl Accumulator {
                 bits(func, PhysicalType::Int64, ScalarValue::Int64)?
             }
             (F::StringAgg, T::Text) => Accumulator::StringAgg(Concat::default()),
+            (F::OrderedSet(kind), ty) => {
+                Accumulator::OrderedSet(OrderedSet::new(kind, ty.physical()))
+            }
             (
                 F::Sum
                 | F::Avg
@@ -340,6 +391,7 @@ impl Accumulator {
             Accumulator::StringAgg(c) => c.resize(groups),
             Accumulator::VarianceFloat(m, _) => m.resize(groups),
             Accumulator::VarianceNumeric(m, _) => m.resize(groups),
+            Accumulator::OrderedSet(o) => o.resize(groups),
         }
     }
 
@@ -457,6 +509,7 @@ impl Accumulator {
             (Accumulator::StringAgg(c), VectorData::Text(values)) => {
                 c.update(groups, input, values, args.get(1).copied())?
             }
+            (Accumulator::OrderedSet(o), _) => o.update(groups, args)?,
             (Accumulator::VarianceFloat(m, _), VectorData::Float32(v)) => {
                 for (row, &g) in groups.iter().enumerate() {
                     if valid(row) {
@@ -517,7 +570,8 @@ impl Accumulator {
             | Accumulator::Bits { .. }
             | Accumulator::StringAgg(_)
             | Accumulator::VarianceFloat(..)
-            | Accumulator::VarianceNumeric(..)) => {
+            | Accumulator::VarianceNumeric(..)
+            | Accumulator::OrderedSet(_)) => {
                 // Results computed per group; one pass over the groups.
                 let (groups, physical) = acc.shape();
                 let mut out = Vector::with_capacity(physical, groups);
@@ -545,6 +599,7 @@ impl Accumulator {
             Accumulator::StringAgg(c) => (c.len(), PhysicalType::Text),
             Accumulator::VarianceFloat(m, _) => (m.len(), PhysicalType::Float64),
             Accumulator::VarianceNumeric(m, _) => (m.len(), PhysicalType::Numeric),
+            Accumulator::OrderedSet(o) => (o.len(), o.physical()),
         }
     }
 }
@@ -586,6 +641,7 @@ impl Accumulator {
                 state[group].map_or(ScalarValue::Null, *narrow)
             }
             Accumulator::StringAgg(c) => c.value(group),
+            Accumulator::OrderedSet(o) => o.value(group)?,
             Accumulator::VarianceFloat(m, kind) => m
                 .value(group, *kind)
                 .map_or(ScalarValue::Null, ScalarValue::Float64),
@@ -626,7 +682,8 @@ fn bits(
         | F::VarSamp
         | F::VarPop
         | F::StddevSamp
-        | F::StddevPop => return Err(Error::internal("not a bit aggregate")),
+        | F::StddevPop
+        | F::OrderedSet(_) => return Err(Error::internal("not a bit aggregate")),
     };
     Ok(Accumulator::Bits {
         state: Vec::new(),

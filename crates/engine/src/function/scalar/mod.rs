@@ -5,6 +5,7 @@
 //! Strict functions (all but `concat`, `concat_ws` and `format`) give NULL wherever an
 //! argument is NULL and never look at, or fail on, the values in those rows.
 
+mod bitwise;
 mod format;
 mod kernel;
 mod math;
@@ -13,6 +14,8 @@ mod numeric;
 mod pattern;
 mod signature;
 mod string;
+
+pub use bitwise::BitOp;
 
 use crate::error::{Error, Result};
 use crate::types::DataType;
@@ -48,6 +51,8 @@ pub enum ScalarFunction {
     StartsWith,
     Md5,
     RegexpReplace,
+    /// `similar_to_escape(pattern [, escape])`: what `SIMILAR TO` matches with `~`.
+    SimilarToEscape,
     /// Returns text[] in PostgreSQL: rejected with 0A000 until there are arrays.
     RegexpMatch,
     /// The operators `~`, `~*`, `!~`, `!~*`.
@@ -65,6 +70,7 @@ pub enum ScalarFunction {
     QuoteLiteral,
     QuoteNullable,
     Overlay,
+    Translate,
     // Numbers.
     Abs,
     Round,
@@ -99,6 +105,9 @@ pub enum ScalarFunction {
     Acos,
     Atan,
     Atan2,
+    Factorial,
+    /// The integer operators `&`, `|`, `#`, `~`, `<<`, `>>`.
+    Bit(BitOp),
     // System information.
     /// `pg_typeof(x)`: the name of the argument's type (text here; regtype in PostgreSQL,
     /// whose output is the same name).
@@ -231,6 +240,7 @@ impl ScalarFunction {
             F::StartsWith => "starts_with",
             F::Md5 => "md5",
             F::RegexpReplace => "regexp_replace",
+            F::SimilarToEscape => "similar_to_escape",
             F::RegexpMatch => "regexp_match",
             F::RegexMatch {
                 case_insensitive,
@@ -250,6 +260,7 @@ impl ScalarFunction {
             F::QuoteLiteral => "quote_literal",
             F::QuoteNullable => "quote_nullable",
             F::Overlay => "overlay",
+            F::Translate => "translate",
             F::Abs => "abs",
             F::Round => "round",
             F::Ceil => "ceil",
@@ -282,6 +293,8 @@ impl ScalarFunction {
             F::Acos => "acos",
             F::Atan => "atan",
             F::Atan2 => "atan2",
+            F::Factorial => "factorial",
+            F::Bit(op) => op.symbol(),
             F::PgTypeof(_) => "pg_typeof",
         }
     }
@@ -327,6 +340,7 @@ impl ScalarFunction {
             F::StartsWith => string::starts_with(args),
             F::Md5 => string::md5(args),
             F::RegexpReplace => pattern::regexp_replace(args),
+            F::SimilarToEscape => pattern::similar_to_escape(args),
             F::RegexpMatch => Err(Error::unsupported("regexp_match")),
             F::RegexMatch {
                 case_insensitive,
@@ -341,6 +355,7 @@ impl ScalarFunction {
             F::QuoteLiteral => format::quote_literal(args, false),
             F::QuoteNullable => format::quote_literal(args, true),
             F::Overlay => string::overlay(args),
+            F::Translate => string::translate(args),
             F::Abs => math::abs(args),
             F::Round => math::round(args),
             F::Ceil => math::ceil_floor(args, true),
@@ -373,6 +388,8 @@ impl ScalarFunction {
             F::Acos => math::float_unary(args, math::acos),
             F::Atan => math::float_unary(args, |x| Ok(x.atan())),
             F::Atan2 => math::atan2(args),
+            F::Factorial => numeric::factorial(args),
+            F::Bit(op) => bitwise::eval(op, args),
             F::PgTypeof(ty) => Ok(string::constant(ty.name(), rows)),
         }
     }
