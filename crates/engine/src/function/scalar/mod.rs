@@ -63,6 +63,8 @@ pub enum ScalarFunction {
     Format,
     /// to_char(number, text).
     ToCharNumber,
+    /// to_number(text, text).
+    ToNumber,
     Chr,
     Ascii,
     ToHex,
@@ -253,6 +255,7 @@ impl ScalarFunction {
             },
             F::Format => "format",
             F::ToCharNumber => "to_char",
+            F::ToNumber => "to_number",
             F::Chr => "chr",
             F::Ascii => "ascii",
             F::ToHex => "to_hex",
@@ -348,6 +351,7 @@ impl ScalarFunction {
             } => pattern::regex_match(args, case_insensitive, negated),
             F::Format => format::format(args),
             F::ToCharNumber => number_format::to_char(args),
+            F::ToNumber => number_format::to_number(args),
             F::Chr => string::chr(args),
             F::Ascii => string::ascii(args),
             F::ToHex => string::to_hex(args),

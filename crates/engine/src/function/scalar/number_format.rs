@@ -1,4 +1,4 @@
-//! `to_char(number, format)`: PostgreSQL's numeric formatting (formatting.c's NUMDesc and
+//! `to_char(number, format)` and `to_number(text, format)`: PostgreSQL's numeric formatting (formatting.c's NUMDesc and
 //! NUM_processor) for the digit (`9`, `0`), decimal point (`.`, `D`), group separator (`,`,
 //! `G`), fill mode (`FM`) and sign (`S`, `MI`, `PL`, `SG`, `PR`) patterns, in the C locale
 //! the server runs with. Other patterns (`L`, `TH`, `V`, `EEEE`, `RN`, `B`, quoted text) are
@@ -109,7 +109,9 @@ impl Mask {
                 rest = &rest[text.len()..];
                 continue;
             }
-            if c.is_ascii_alphabetic() || c == '"' || c == '\\' {
+            // Letters that start a pattern we do not implement (L, TH, V, EEEE, RN, B, SP,
+            // C), and quoted text; other characters are copied (skipped by to_number).
+            if "BbCcDdEeFfGgLlMmPpRrSsTtVv\"\\".contains(c) {
                 return Err(Error::unsupported(format!(
                     "the to_char number format pattern at \"{rest}\""
                 )));
@@ -483,4 +485,207 @@ pub(super) fn to_char(args: &[Vector]) -> Result<Vector> {
     map_text_rows(args, |row, out| {
         format_number(value, row, formats.get(row), out)
     })
+}
+
+/// NUM_processor for to_number: reads `input` along the mask into a sign and digits.
+struct Reader<'a> {
+    mask: &'a Mask,
+    input: &'a [u8],
+    pos: usize,
+    /// `b' '` until a sign is read.
+    sign: u8,
+    digits: Vec<u8>,
+    read_pre: usize,
+    read_post: usize,
+    read_point: bool,
+}
+
+impl Reader<'_> {
+    fn at(&self, index: usize) -> u8 {
+        self.input.get(index).copied().unwrap_or(0)
+    }
+
+    fn done(&self) -> bool {
+        self.pos >= self.input.len()
+    }
+
+    /// NUM_eat_non_data_chars: skips up to `n` characters that cannot be part of a number.
+    fn skip_non_data(&mut self, n: usize) {
+        for _ in 0..n {
+            if self.done() || b"0123456789.,+-".contains(&self.at(self.pos)) {
+                break;
+            }
+            self.pos += utf8_len(self.at(self.pos));
+        }
+    }
+
+    /// A digit or decimal point of the mask (NUM_numpart_from_char); leaves `pos` on the
+    /// last byte it used, as the caller steps past it.
+    fn digit(&mut self, key: Key) {
+        let mask = self.mask;
+        if self.done() {
+            return;
+        }
+        if self.at(self.pos) == b' ' {
+            self.pos += 1;
+        }
+        if self.done() {
+            return;
+        }
+        if self.sign == b' ' && key != Key::Point && self.read_pre + self.read_post == 0 {
+            let c = self.at(self.pos);
+            if mask.lsign == LocaleSign::Pre {
+                if c == b'-' || c == b'+' {
+                    self.pos += 1;
+                    self.sign = c;
+                }
+            } else if c == b'-' || (mask.bracket && c == b'<') {
+                self.sign = b'-';
+                self.pos += 1;
+            } else if c == b'+' {
+                self.sign = b'+';
+                self.pos += 1;
+            }
+        }
+        if self.done() {
+            return;
+        }
+        let mut read = false;
+        let c = self.at(self.pos);
+        if c.is_ascii_digit() {
+            if self.read_point && self.read_post == mask.post {
+                return;
+            }
+            self.digits.push(c);
+            if self.read_point {
+                self.read_post += 1;
+            } else {
+                self.read_pre += 1;
+            }
+            read = true;
+        } else if mask.decimal && !self.read_point && c == b'.' {
+            self.digits.push(b'.');
+            self.read_point = true;
+            read = true;
+        }
+        if self.done() || self.sign != b' ' || self.read_pre + self.read_post == 0 {
+            return;
+        }
+        // A sign right behind the last digit (`9.9S` reads `.5-`).
+        if mask.lsign != LocaleSign::None
+            && read
+            && self.pos + 1 < self.input.len()
+            && !self.at(self.pos + 1).is_ascii_digit()
+        {
+            let next = self.at(self.pos + 1);
+            if next == b'-' || next == b'+' {
+                self.pos += 1;
+                self.sign = next;
+            }
+        } else if !read && mask.lsign == LocaleSign::None && (mask.plus || mask.minus) {
+            let c = self.at(self.pos);
+            if c == b'-' || c == b'+' {
+                self.sign = c;
+            }
+        }
+    }
+}
+
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0xF0..=0xFF => 4,
+        0xE0..=0xEF => 3,
+        0xC0..=0xDF => 2,
+        _ => 1,
+    }
+}
+
+/// to_number(text, format): `None` for an empty format, as PostgreSQL returns NULL.
+fn parse_number(input: &str, format: &str) -> Result<Option<crate::types::Decimal>> {
+    if format.is_empty() {
+        return Ok(None);
+    }
+    let mask = Mask::parse(format)?;
+    let mut reader = Reader {
+        mask: &mask,
+        input: input.as_bytes(),
+        pos: 0,
+        sign: b' ',
+        digits: Vec::new(),
+        read_pre: 0,
+        read_post: 0,
+        read_point: false,
+    };
+    for node in &mask.nodes {
+        if reader.done() {
+            break;
+        }
+        let consumed = match node {
+            Node::Literal(_) => {
+                reader.pos += utf8_len(reader.at(reader.pos));
+                false
+            }
+            Node::Key(key @ (Key::Nine | Key::Zero | Key::Point)) => {
+                reader.digit(*key);
+                true
+            }
+            Node::Key(Key::Comma) => !mask.fill && reader.at(reader.pos) == b',',
+            Node::Key(key @ (Key::Minus | Key::Plus | Key::SignAny)) => {
+                let c = reader.at(reader.pos);
+                let wanted = match key {
+                    Key::Minus => c == b'-',
+                    Key::Plus => c == b'+',
+                    _ => c == b'-' || c == b'+',
+                };
+                if wanted {
+                    reader.sign = c;
+                } else {
+                    reader.skip_non_data(1);
+                }
+                wanted
+            }
+            Node::Key(Key::Fill | Key::Sign | Key::Bracket) => false,
+        };
+        if consumed {
+            reader.pos += 1;
+        }
+    }
+    if reader.digits.last() == Some(&b'.') {
+        reader.digits.pop();
+    }
+    let mut text = String::with_capacity(reader.digits.len() + 1);
+    text.push(reader.sign as char);
+    text.push_str(&String::from_utf8_lossy(&reader.digits));
+    // PostgreSQL reads the text as numeric(integer digits of the mask + decimals read,
+    // decimals read): more integer digits than the mask has overflow.
+    let scale = u32::try_from(reader.read_post).unwrap_or(u32::MAX);
+    let typmod = crate::types::NumericTypmod {
+        precision: u32::try_from(mask.pre)
+            .unwrap_or(u32::MAX)
+            .saturating_add(scale),
+        scale,
+    };
+    crate::types::Decimal::parse(&text)?
+        .apply_typmod(typmod)
+        .map(Some)
+}
+
+/// to_number(text, text).
+pub(super) fn to_number(args: &[Vector]) -> Result<Vector> {
+    let inputs = texts(args, 0)?;
+    let formats = texts(args, 1)?;
+    let rows = inputs.len();
+    let mut out = Vector::with_capacity(crate::types::PhysicalType::Numeric, rows);
+    for row in 0..rows {
+        let valid = args.iter().all(|a| a.is_valid(row));
+        match valid
+            .then(|| parse_number(inputs.get(row), formats.get(row)))
+            .transpose()?
+            .flatten()
+        {
+            Some(value) => out.push_scalar(&crate::types::ScalarValue::Numeric(value)),
+            None => out.push_null(),
+        }
+    }
+    Ok(out)
 }

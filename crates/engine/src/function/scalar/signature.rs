@@ -83,6 +83,7 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
         "split_part" => &[(F::SplitPart, &[TEXT, TEXT, I4], TEXT)],
         "starts_with" => &[(F::StartsWith, &[TEXT, TEXT], BOOL)],
         "md5" => &[(F::Md5, &[TEXT], TEXT)],
+        "to_number" => &[(F::ToNumber, &[TEXT, TEXT], NUM)],
         "to_char" => &[
             (F::ToCharNumber, &[I4, TEXT], TEXT),
             (F::ToCharNumber, &[I8, TEXT], TEXT),
