@@ -1,8 +1,8 @@
 //! `to_char(number, format)` and `to_number(text, format)`: PostgreSQL's numeric formatting (formatting.c's NUMDesc and
 //! NUM_processor) for the digit (`9`, `0`), decimal point (`.`, `D`), group separator (`,`,
-//! `G`), fill mode (`FM`) and sign (`S`, `MI`, `PL`, `SG`, `PR`) patterns, in the C locale
-//! the server runs with. Other patterns (`L`, `TH`, `V`, `EEEE`, `RN`, `B`, quoted text) are
-//! 0A000 rather than a guess.
+//! `G`), fill mode (`FM`), sign (`S`, `MI`, `PL`, `SG`, `PR`), currency (`L`) and ordinal
+//! (`TH`) patterns, in the C locale the server runs with. Other patterns (`V`, `EEEE`, `RN`,
+//! `B`, quoted text) are 0A000 rather than a guess.
 //!
 //! The value is first rendered as digits with exactly the mask's number of decimals
 //! (rounded half away from zero for numeric and integers, as C's printf rounds for floats),
@@ -19,6 +19,12 @@ enum Key {
     Zero,
     Point,
     Comma,
+    /// `L`: the currency symbol, a blank in the C locale.
+    Currency,
+    /// `TH` or `th`: the ordinal suffix.
+    Ordinal {
+        upper: bool,
+    },
     Fill,
     Sign,
     Minus,
@@ -63,6 +69,10 @@ fn syntax(message: &str) -> Error {
 
 const KEYS: &[(&str, Key)] = &[
     ("FM", Key::Fill),
+    ("TH", Key::Ordinal { upper: true }),
+    ("th", Key::Ordinal { upper: false }),
+    ("L", Key::Currency),
+    ("l", Key::Currency),
     ("fm", Key::Fill),
     ("MI", Key::Minus),
     ("mi", Key::Minus),
@@ -109,9 +119,9 @@ impl Mask {
                 rest = &rest[text.len()..];
                 continue;
             }
-            // Letters that start a pattern we do not implement (L, TH, V, EEEE, RN, B, SP,
-            // C), and quoted text; other characters are copied (skipped by to_number).
-            if "BbCcDdEeFfGgLlMmPpRrSsTtVv\"\\".contains(c) {
+            // Letters that start a pattern we do not implement (V, EEEE, RN, B, SP, C), and
+            // quoted text; other characters are copied (skipped by to_number).
+            if "BbCcDdEeFfGgMmPpRrSsVv\"\\".contains(c) {
                 return Err(Error::unsupported(format!(
                     "the to_char number format pattern at \"{rest}\""
                 )));
@@ -186,7 +196,7 @@ impl Mask {
                 }
                 self.bracket = true;
             }
-            Key::Comma => {}
+            Key::Comma | Key::Currency | Key::Ordinal { .. } => {}
         }
         Ok(())
     }
@@ -269,6 +279,28 @@ fn c_fixed(v: f64, decimals: usize) -> String {
         return if v > 0.0 { "Infinity" } else { "-Infinity" }.to_string();
     }
     format!("{v:.decimals$}")
+}
+
+/// get_th: "st", "nd", "rd" after a last digit 1, 2, 3 outside the teens, else "th".
+fn ordinal_suffix(number: &[u8]) -> Result<&'static str> {
+    let (last, before) = match number {
+        [.., before, last] => (*last, Some(*before)),
+        [last] => (*last, None),
+        [] => (0, None),
+    };
+    if !last.is_ascii_digit() {
+        return Err(Error::new(
+            SqlState::InvalidTextRepresentation,
+            format!("\"{}\" is not a number", String::from_utf8_lossy(number)),
+        ));
+    }
+    Ok(match (before, last) {
+        (Some(b'1'), _) => "th",
+        (_, b'1') => "st",
+        (_, b'2') => "nd",
+        (_, b'3') => "rd",
+        _ => "th",
+    })
 }
 
 /// NUM_processor for to_char.
@@ -469,6 +501,18 @@ fn format_number(value: &Vector, row: usize, format: &str, out: &mut Vec<u8>) ->
                 (_, false) => writer.out.push(b' '),
             },
             Node::Key(Key::SignAny) => writer.out.push(writer.sign),
+            Node::Key(Key::Currency) => writer.out.push(b' '),
+            Node::Key(Key::Ordinal { upper }) => {
+                if number.first() != Some(&b'#') && sign != b'-' && !mask.decimal {
+                    let suffix = ordinal_suffix(number)?;
+                    let suffix = if *upper {
+                        suffix.to_ascii_uppercase()
+                    } else {
+                        suffix.to_string()
+                    };
+                    writer.out.extend_from_slice(suffix.as_bytes());
+                }
+            }
             Node::Key(Key::Fill | Key::Sign | Key::Bracket) => {}
         }
     }
@@ -643,6 +687,14 @@ fn parse_number(input: &str, format: &str) -> Result<Option<crate::types::Decima
                     reader.skip_non_data(1);
                 }
                 wanted
+            }
+            Node::Key(Key::Currency) => {
+                reader.skip_non_data(1);
+                false
+            }
+            Node::Key(Key::Ordinal { .. }) => {
+                reader.skip_non_data(2);
+                false
             }
             Node::Key(Key::Fill | Key::Sign | Key::Bracket) => false,
         };
