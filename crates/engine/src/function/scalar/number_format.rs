@@ -1,8 +1,8 @@
 //! `to_char(number, format)` and `to_number(text, format)`: PostgreSQL's numeric formatting (formatting.c's NUMDesc and
 //! NUM_processor) for the digit (`9`, `0`), decimal point (`.`, `D`), group separator (`,`,
 //! `G`), fill mode (`FM`), sign (`S`, `MI`, `PL`, `SG`, `PR`), currency (`L`) and ordinal
-//! (`TH`) patterns, in the C locale the server runs with. Other patterns (`V`, `EEEE`, `RN`,
-//! `B`, quoted text) are 0A000 rather than a guess.
+//! (`TH`) patterns and scientific notation (`EEEE`), in the C locale the server runs with.
+//! Other patterns (`V`, `RN`, `B`, quoted text) are 0A000 rather than a guess.
 //!
 //! The value is first rendered as digits with exactly the mask's number of decimals
 //! (rounded half away from zero for numeric and integers, as C's printf rounds for floats),
@@ -25,6 +25,8 @@ enum Key {
     Ordinal {
         upper: bool,
     },
+    /// `EEEE`: scientific notation, the whole output.
+    Exponent,
     Fill,
     Sign,
     Minus,
@@ -61,6 +63,7 @@ struct Mask {
     minus: bool,
     plus: bool,
     bracket: bool,
+    exponent: bool,
 }
 
 fn syntax(message: &str) -> Error {
@@ -69,6 +72,8 @@ fn syntax(message: &str) -> Error {
 
 const KEYS: &[(&str, Key)] = &[
     ("FM", Key::Fill),
+    ("EEEE", Key::Exponent),
+    ("eeee", Key::Exponent),
     ("TH", Key::Ordinal { upper: true }),
     ("th", Key::Ordinal { upper: false }),
     ("L", Key::Currency),
@@ -110,6 +115,7 @@ impl Mask {
             minus: false,
             plus: false,
             bracket: false,
+            exponent: false,
         };
         let mut rest = format;
         while let Some(c) = rest.chars().next() {
@@ -119,8 +125,8 @@ impl Mask {
                 rest = &rest[text.len()..];
                 continue;
             }
-            // Letters that start a pattern we do not implement (V, EEEE, RN, B, SP, C), and
-            // quoted text; other characters are copied (skipped by to_number).
+            // Letters that start a pattern we do not implement (V, RN, B, SP, C), and quoted
+            // text; other characters are copied (skipped by to_number).
             if "BbCcDdEeFfGgMmPpRrSsVv\"\\".contains(c) {
                 return Err(Error::unsupported(format!(
                     "the to_char number format pattern at \"{rest}\""
@@ -134,7 +140,27 @@ impl Mask {
 
     /// NUMDesc_prepare: counts digits and records flags, with its errors.
     fn add(&mut self, key: Key) -> Result<()> {
+        if self.exponent && key != Key::Exponent {
+            return Err(syntax("\"EEEE\" must be the last pattern used"));
+        }
         match key {
+            Key::Exponent => {
+                if self.exponent {
+                    return Err(syntax("cannot use \"EEEE\" twice"));
+                }
+                if self.fill
+                    || self.lsign != LocaleSign::None
+                    || self.bracket
+                    || self.minus
+                    || self.plus
+                {
+                    return Err(syntax("\"EEEE\" is incompatible with other formats")
+                        .with_detail(
+                            "\"EEEE\" may only be used together with digit and decimal point patterns.",
+                        ));
+                }
+                self.exponent = true;
+            }
             Key::Nine | Key::Zero => {
                 if self.bracket {
                     let digit = if key == Key::Nine { "9" } else { "0" };
@@ -281,6 +307,76 @@ fn c_fixed(v: f64, decimals: usize) -> String {
     format!("{v:.decimals$}")
 }
 
+/// The EEEE rendering: a blank or `-`, the significand with the mask's decimals, and a
+/// signed exponent of at least two digits. Integers and numerics round half away from zero
+/// in decimal (numeric_out_sci), floats as printf's `%e` does; a float that is NaN or
+/// infinite becomes `#`s.
+fn scientific(value: &Vector, row: usize, mask: &Mask) -> Result<String> {
+    let post = mask.post;
+    let float = |v: f64| {
+        if !v.is_finite() {
+            let mut text = vec![b'#'; mask.pre + post + 6];
+            text[0] = b' ';
+            text[mask.pre + 1] = b'.';
+            return String::from_utf8_lossy(&text).into_owned();
+        }
+        let text = format!("{v:.post$e}");
+        let (significand, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+        let exponent: i32 = exponent.parse().unwrap_or(0);
+        let significand = significand
+            .strip_prefix('-')
+            .map_or_else(|| format!(" {significand}"), |rest| format!("-{rest}"));
+        c_exponent(significand, exponent)
+    };
+    let decimal = |v: crate::types::Decimal| -> Result<String> {
+        let digits = v.mantissa().unsigned_abs().to_string();
+        // The power of ten of the first significant digit (0 for zero).
+        let exponent = if v.mantissa() == 0 {
+            0
+        } else {
+            digits.len() as i64 - 1 - i64::from(v.scale())
+        };
+        let shifted = i64::from(v.scale()) + exponent;
+        let significand = if shifted >= 0 {
+            crate::types::Decimal::new(v.mantissa(), u32::try_from(shifted).unwrap_or(u32::MAX))
+        } else {
+            let factor = 10i128
+                .checked_pow(u32::try_from(-shifted).unwrap_or(u32::MAX))
+                .and_then(|f| v.mantissa().checked_mul(f))
+                .ok_or_else(|| Error::internal("invariant: a numeric fits its significand"))?;
+            crate::types::Decimal::new(factor, 0)
+        };
+        let rounded = significand.round(i32::try_from(post).unwrap_or(i32::MAX))?;
+        let mut text = Vec::new();
+        rounded.write_text(&mut text);
+        let text = String::from_utf8_lossy(&text).into_owned();
+        let text = if text.starts_with('-') {
+            text
+        } else {
+            format!(" {text}")
+        };
+        Ok(c_exponent(
+            text,
+            i32::try_from(exponent).unwrap_or(i32::MAX),
+        ))
+    };
+    Ok(match &value.data {
+        // int4 (and int2) go through double precision in PostgreSQL; bigint through numeric.
+        VectorData::Int16(v) => float(f64::from(v[row])),
+        VectorData::Int32(v) => float(f64::from(v[row])),
+        VectorData::Int64(v) => decimal(crate::types::Decimal::from_i64(v[row]))?,
+        VectorData::Float32(v) => float(f64::from(v[row])),
+        VectorData::Float64(v) => float(v[row]),
+        VectorData::Numeric(v) => decimal(v[row])?,
+        _ => return Err(Error::internal("invariant: to_char of a number")),
+    })
+}
+
+fn c_exponent(significand: String, exponent: i32) -> String {
+    let sign = if exponent < 0 { '-' } else { '+' };
+    format!("{significand}e{sign}{:02}", exponent.unsigned_abs())
+}
+
 /// get_th: "st", "nd", "rd" after a last digit 1, 2, 3 outside the teens, else "th".
 fn ordinal_suffix(number: &[u8]) -> Result<&'static str> {
     let (last, before) = match number {
@@ -419,6 +515,11 @@ impl Writer<'_> {
 
 fn format_number(value: &Vector, row: usize, format: &str, out: &mut Vec<u8>) -> Result<()> {
     let mut mask = Mask::parse(format)?;
+    if mask.exponent {
+        // PostgreSQL's output is then the number alone, whatever else the mask holds.
+        out.extend_from_slice(scientific(value, row, &mask)?.as_bytes());
+        return Ok(());
+    }
     let rendered = render(value, row, &mut mask)?;
     let mask = &mask;
     let sign = rendered.sign;
@@ -513,7 +614,7 @@ fn format_number(value: &Vector, row: usize, format: &str, out: &mut Vec<u8>) ->
                     writer.out.extend_from_slice(suffix.as_bytes());
                 }
             }
-            Node::Key(Key::Fill | Key::Sign | Key::Bracket) => {}
+            Node::Key(Key::Fill | Key::Sign | Key::Bracket | Key::Exponent) => {}
         }
     }
     if let Some(cut) = writer.cut {
@@ -650,6 +751,12 @@ fn parse_number(input: &str, format: &str) -> Result<Option<crate::types::Decima
         return Ok(None);
     }
     let mask = Mask::parse(format)?;
+    if mask.exponent {
+        return Err(Error::new(
+            SqlState::FeatureNotSupported,
+            "\"EEEE\" not supported for input",
+        ));
+    }
     let mut reader = Reader {
         mask: &mask,
         input: input.as_bytes(),
@@ -696,7 +803,7 @@ fn parse_number(input: &str, format: &str) -> Result<Option<crate::types::Decima
                 reader.skip_non_data(2);
                 false
             }
-            Node::Key(Key::Fill | Key::Sign | Key::Bracket) => false,
+            Node::Key(Key::Fill | Key::Sign | Key::Bracket | Key::Exponent) => false,
         };
         if consumed {
             reader.pos += 1;
