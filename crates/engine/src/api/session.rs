@@ -474,7 +474,7 @@ impl Session {
             Work::Bound(bound) => *bound,
             Work::Parsed(statement) => {
                 let (bound, _) = Binder::new(&view, param_types).bind(statement)?;
-                let bound = self.optimize(bound)?;
+                let bound = self.optimize(bound, &view)?;
                 if let (Some(key), true) = (cache_key, self.caches_usable()) {
                     if is_plan_cacheable(&bound) {
                         let sql = key.split('\u{0}').next().unwrap_or(key);
@@ -757,7 +757,11 @@ impl Session {
     }
 
     /// Runs the optimizer's rules (those not disabled) over a statement's plans.
-    fn optimize(&self, bound: BoundStatement) -> Result<BoundStatement> {
+    fn optimize(
+        &self,
+        bound: BoundStatement,
+        state: &crate::storage::DbState,
+    ) -> Result<BoundStatement> {
         let disabled_setting = self
             .settings
             .get("kestrel.disabled_optimizer_rules")
@@ -769,7 +773,7 @@ impl Session {
         }
         Ok(match bound {
             BoundStatement::Query { plan, columns } => BoundStatement::Query {
-                plan: crate::optimizer::optimize(plan, &disabled)?,
+                plan: crate::optimizer::optimize(plan, &disabled, state)?,
                 columns,
             },
             BoundStatement::Insert {
@@ -781,12 +785,12 @@ impl Session {
             } => BoundStatement::Insert {
                 table_name,
                 table_oid,
-                source: crate::optimizer::optimize(source, &disabled)?,
+                source: crate::optimizer::optimize(source, &disabled, state)?,
                 returning,
                 on_conflict,
             },
             BoundStatement::Explain { plan, analyze } => BoundStatement::Explain {
-                plan: crate::optimizer::optimize(plan, &disabled)?,
+                plan: crate::optimizer::optimize(plan, &disabled, state)?,
                 analyze,
             },
             other => other,
