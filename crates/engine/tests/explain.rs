@@ -23,6 +23,8 @@ fn session() -> kestrel::Session {
         "INSERT INTO big SELECT g, g % 10, g FROM generate_series(1, 5000) g",
         "CREATE TABLE small (id integer, name text)",
         "INSERT INTO small VALUES (1, 'a'), (2, 'b')",
+        "CREATE TABLE mid (id integer, label text, extra text)",
+        "INSERT INTO mid SELECT g, 'l' || g, 'e' FROM generate_series(0, 99) g",
     ] {
         session
             .execute(sql)
@@ -44,9 +46,9 @@ fn comma_join_with_where_equality_becomes_a_hash_join_with_filters_pushed_down()
             "Project (2 columns)",
             "->  Hash Inner Join (keys: 1)",
             "      ->  Filter",
-            "            ->  Seq Scan on big",
+            "            ->  Seq Scan on big (2 columns)",
             "      ->  Filter",
-            "            ->  Seq Scan on small",
+            "            ->  Seq Scan on small (2 columns)",
         ]
     );
 }
@@ -88,7 +90,7 @@ fn outer_join_keeps_where_conditions_on_the_nullable_side_above_the_join() {
 fn explain_analyze_reports_rows_per_operator() {
     let mut s = session();
     let plan = explain(&mut s, "ANALYZE SELECT count(*) FROM big WHERE grp = 3");
-    assert!(plan[0].starts_with("Project"), "{plan:?}");
+    assert!(plan[0].starts_with("Aggregate"), "{plan:?}");
     assert!(
         plan.iter()
             .any(|l| l.contains("Seq Scan on big") && l.contains("actual rows=5000")),
@@ -134,4 +136,107 @@ fn primary_key_equality_is_an_index_lookup() {
         plan.iter().any(|l| l.contains("Seq Scan on acc")),
         "{plan:?}"
     );
+}
+
+#[test]
+fn join_order_follows_table_sizes_not_the_written_order() {
+    let mut s = session();
+    // Written smallest first; the big table probes the tables built from the small ones,
+    // the most selective join first, and a projection restores the written columns.
+    let sql = "SELECT * FROM small s, mid m, big b WHERE b.id = s.id AND b.grp = m.id";
+    assert_eq!(
+        explain(&mut s, sql),
+        [
+            "Project (8 columns)",
+            "->  Hash Inner Join (keys: 1)",
+            "      ->  Hash Inner Join (keys: 1)",
+            "            ->  Seq Scan on big (3 columns)",
+            "            ->  Seq Scan on small (2 columns)",
+            "      ->  Seq Scan on mid (3 columns)",
+        ]
+    );
+    s.execute("SET kestrel.disabled_optimizer_rules = 'reorder_joins'")
+        .expect("SET");
+    assert_eq!(
+        explain(&mut s, sql),
+        [
+            "Hash Inner Join (keys: 2)",
+            "->  Nested Loop Inner Join",
+            "      ->  Seq Scan on small (2 columns)",
+            "      ->  Seq Scan on mid (3 columns)",
+            "->  Seq Scan on big (3 columns)",
+        ]
+    );
+}
+
+#[test]
+fn a_filtered_dimension_joins_the_fact_table_first() {
+    let mut s = session();
+    let plan = explain(
+        &mut s,
+        "SELECT count(*) FROM mid m JOIN big b ON b.grp = m.id JOIN small s ON s.id = b.id WHERE m.label = 'l1'",
+    );
+    // mid is filtered to an estimated quarter: its join with big is the smaller, so it
+    // comes first (written second), and big probes both hash tables.
+    assert_eq!(
+        plan[2..],
+        [
+            "      ->  Hash Inner Join (keys: 1)",
+            "            ->  Hash Inner Join (keys: 1)",
+            "                  ->  Seq Scan on big (2 columns)",
+            "                  ->  Filter",
+            "                        ->  Seq Scan on mid (2 columns)",
+            "            ->  Seq Scan on small (1 columns)",
+        ],
+        "{plan:?}"
+    );
+}
+
+#[test]
+fn a_cross_product_comes_last_when_edges_exist() {
+    let mut s = session();
+    let plan = explain(
+        &mut s,
+        "SELECT count(*) FROM small s, big b, mid m WHERE b.grp = m.id",
+    );
+    assert!(plan[2].contains("Nested Loop Inner Join"), "{plan:?}");
+    assert!(plan[3].contains("Hash Inner Join"), "{plan:?}");
+}
+
+#[test]
+fn outer_joins_are_not_reordered_across() {
+    let mut s = session();
+    let plan = explain(
+        &mut s,
+        "SELECT count(*) FROM small s LEFT JOIN big b ON b.id = s.id JOIN mid m ON m.id = b.grp",
+    );
+    let left = plan
+        .iter()
+        .position(|l| l.contains("Hash Left Join") || l.contains("Hash Right Join"))
+        .unwrap_or_else(|| panic!("{plan:?}"));
+    assert!(plan[left + 1].contains("Seq Scan on small"), "{plan:?}");
+    assert!(plan[left + 2].contains("Seq Scan on big"), "{plan:?}");
+}
+
+#[test]
+fn scans_read_only_the_columns_used_above() {
+    let mut s = session();
+    let plan = explain(
+        &mut s,
+        "SELECT m.label FROM big b JOIN mid m ON b.grp = m.id ORDER BY b.v",
+    );
+    assert!(
+        plan.iter()
+            .any(|l| l.ends_with("Seq Scan on big (2 columns)")),
+        "{plan:?}"
+    );
+    assert!(
+        plan.iter()
+            .any(|l| l.ends_with("Seq Scan on mid (2 columns)")),
+        "{plan:?}"
+    );
+    s.execute("SET kestrel.disabled_optimizer_rules = 'prune_columns'")
+        .expect("SET");
+    let plan = explain(&mut s, "SELECT count(*) FROM big");
+    assert!(plan[plan.len() - 1].ends_with("->  Seq Scan on big (3 columns)"));
 }

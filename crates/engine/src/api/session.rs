@@ -494,7 +494,7 @@ impl Session {
             Work::Bound(bound) => *bound,
             Work::Parsed(statement) => {
                 let (bound, _) = Binder::new(&view, param_types).bind(statement)?;
-                let bound = self.optimize(bound)?;
+                let bound = self.optimize(bound, &view)?;
                 if let (Some(key), true) = (cache_key, self.caches_usable()) {
                     if is_plan_cacheable(&bound) {
                         let sql = key.split('\u{0}').next().unwrap_or(key);
@@ -791,7 +791,11 @@ impl Session {
     }
 
     /// Runs the optimizer's rules (those not disabled) over a statement's plans.
-    fn optimize(&self, bound: BoundStatement) -> Result<BoundStatement> {
+    fn optimize(
+        &self,
+        bound: BoundStatement,
+        state: &crate::storage::DbState,
+    ) -> Result<BoundStatement> {
         let disabled_setting = self
             .settings
             .get("kestrel.disabled_optimizer_rules")
@@ -801,7 +805,7 @@ impl Session {
         if disabled.contains(&"all") {
             disabled = crate::optimizer::rule_names();
         }
-        bound.try_map_plans(&mut |plan| crate::optimizer::optimize(plan, &disabled))
+        bound.try_map_plans(&mut |plan| crate::optimizer::optimize(plan, &disabled, state))
     }
 
     /// Runs a catalog change that may raise notices in the session's transaction.

@@ -12,6 +12,7 @@ use super::{map_inputs, Rule};
 use crate::error::Result;
 use crate::function::AggregateFunction;
 use crate::plan::{CompareOp, JoinKind, LogicalPlan, ScalarExpr, Subquery, SubqueryKind};
+use crate::storage::DbState;
 
 pub struct Decorrelate;
 
@@ -20,7 +21,7 @@ impl Rule for Decorrelate {
         "decorrelate"
     }
 
-    fn apply(&self, plan: LogicalPlan) -> Result<LogicalPlan> {
+    fn apply(&self, plan: LogicalPlan, _state: &DbState) -> Result<LogicalPlan> {
         rewrite(plan)
     }
 }

@@ -4,6 +4,7 @@
 use super::{map_inputs, Rule};
 use crate::error::Result;
 use crate::plan::{LogicalPlan, ScalarExpr};
+use crate::storage::DbState;
 
 pub struct FoldConstants;
 
@@ -12,7 +13,7 @@ impl Rule for FoldConstants {
         "fold_constants"
     }
 
-    fn apply(&self, plan: LogicalPlan) -> Result<LogicalPlan> {
+    fn apply(&self, plan: LogicalPlan, _state: &DbState) -> Result<LogicalPlan> {
         fold_plan(plan)
     }
 }

@@ -2,24 +2,33 @@
 //! (`SET kestrel.disabled_optimizer_rules = 'push_down_filter'`); after each rule the plan is
 //! checked to still produce the same column types.
 
+mod cardinality;
 mod decorrelate;
 mod fold_constants;
+mod prune_columns;
 mod push_down_filter;
+mod reorder_joins;
+
+pub(crate) use cardinality::estimate_rows;
 
 use crate::error::{Error, Result};
 use crate::plan::LogicalPlan;
+use crate::storage::DbState;
 
 /// A named rewrite.
 pub trait Rule {
     fn name(&self) -> &'static str;
-    fn apply(&self, plan: LogicalPlan) -> Result<LogicalPlan>;
+    /// `state` gives the table sizes estimates start from; the result must be right for any.
+    fn apply(&self, plan: LogicalPlan, state: &DbState) -> Result<LogicalPlan>;
 }
 
-fn rules() -> [&'static dyn Rule; 3] {
+fn rules() -> [&'static dyn Rule; 5] {
     [
         &fold_constants::FoldConstants,
         &decorrelate::Decorrelate,
         &push_down_filter::PushDownFilter,
+        &reorder_joins::ReorderJoins,
+        &prune_columns::PruneColumns,
     ]
 }
 
@@ -28,14 +37,14 @@ pub fn rule_names() -> Vec<&'static str> {
     rules().iter().map(|r| r.name()).collect()
 }
 
-/// Runs every rule not in `disabled`.
-pub fn optimize(mut plan: LogicalPlan, disabled: &[&str]) -> Result<LogicalPlan> {
+/// Runs every rule not in `disabled`, estimating from the tables in `state`.
+pub fn optimize(mut plan: LogicalPlan, disabled: &[&str], state: &DbState) -> Result<LogicalPlan> {
     for rule in rules() {
         if disabled.contains(&rule.name()) {
             continue;
         }
         let types = plan.output_types();
-        plan = rule.apply(plan)?;
+        plan = rule.apply(plan, state)?;
         if plan.output_types() != types {
             return Err(Error::internal(format!(
                 "optimizer rule {} changed the plan's output types",

@@ -5,6 +5,7 @@
 use super::{map_inputs, Rule};
 use crate::error::Result;
 use crate::plan::{ColumnSide, JoinKind, LogicalPlan, ScalarExpr};
+use crate::storage::DbState;
 
 pub struct PushDownFilter;
 
@@ -13,7 +14,7 @@ impl Rule for PushDownFilter {
         "push_down_filter"
     }
 
-    fn apply(&self, plan: LogicalPlan) -> Result<LogicalPlan> {
+    fn apply(&self, plan: LogicalPlan, _state: &DbState) -> Result<LogicalPlan> {
         push(plan)
     }
 }

@@ -89,50 +89,6 @@ pub(crate) fn index_lookup(
     None
 }
 
-/// A rough row count of `plan`'s output, from table sizes: enough to pick the smaller side
-/// of a join to hash.
-pub fn estimate_rows(plan: &LogicalPlan, state: &DbState) -> f64 {
-    match plan {
-        LogicalPlan::Scan { table_oid, .. } => state
-            .tables
-            .get(table_oid)
-            .map_or(0.0, |t| t.data.live_rows() as f64),
-        LogicalPlan::Values { rows, .. } => rows.len() as f64,
-        LogicalPlan::TableFunction { .. } | LogicalPlan::RecursiveCte { .. } => 1000.0,
-        LogicalPlan::WorkTable { .. } => 100.0,
-        LogicalPlan::Filter { input, .. } => estimate_rows(input, state) * 0.25,
-        LogicalPlan::Project { input, .. }
-        | LogicalPlan::SharedCte { input, .. }
-        | LogicalPlan::Sort { input, .. }
-        | LogicalPlan::Window { input, .. } => estimate_rows(input, state),
-        LogicalPlan::Aggregate {
-            input, group_by, ..
-        } if group_by.is_empty() => {
-            let _ = input;
-            1.0
-        }
-        LogicalPlan::Aggregate { input, .. } => (estimate_rows(input, state) / 10.0).max(1.0),
-        LogicalPlan::Distinct { input, .. } => (estimate_rows(input, state) / 2.0).max(1.0),
-        LogicalPlan::Limit { input, limit, .. } => {
-            let input = estimate_rows(input, state);
-            match limit {
-                Some(crate::plan::ScalarExpr::Literal {
-                    value: crate::types::ScalarValue::Int64(n),
-                    ..
-                }) => input.min(*n as f64),
-                _ => input,
-            }
-        }
-        LogicalPlan::SetOperation { left, right, .. } => {
-            estimate_rows(left, state) + estimate_rows(right, state)
-        }
-        LogicalPlan::Join { left, right, .. } => {
-            estimate_rows(left, state).max(estimate_rows(right, state))
-        }
-        LogicalPlan::LateralJoin { left, .. } => estimate_rows(left, state) * 10.0,
-    }
-}
-
 /// LIMIT + OFFSET when both are constants small enough for a top-N.
 pub(crate) fn top_n_rows(
     limit: &Option<crate::plan::ScalarExpr>,
@@ -372,7 +328,9 @@ fn build_node(
                     *kind,
                     condition.clone(),
                 ))
-            } else if estimate_rows(left, state) < estimate_rows(right, state) {
+            } else if crate::optimizer::estimate_rows(left, state)
+                < crate::optimizer::estimate_rows(right, state)
+            {
                 // Build the hash table on the smaller input: here the left one.
                 let mirrored = match kind {
                     JoinKind::Inner => JoinKind::Inner,

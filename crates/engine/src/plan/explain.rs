@@ -33,7 +33,14 @@ fn join_kind(kind: JoinKind) -> &'static str {
 /// The line describing `plan`'s top operator, and its inputs in the order they are built.
 fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
     match plan {
-        LogicalPlan::Scan { table_name, .. } => (format!("Seq Scan on {table_name}"), vec![]),
+        LogicalPlan::Scan {
+            table_name,
+            columns,
+            ..
+        } => (
+            format!("Seq Scan on {table_name} ({} columns)", columns.len()),
+            vec![],
+        ),
         LogicalPlan::Values { rows, types } if types.is_empty() && rows.len() == 1 => {
             ("Result".into(), vec![])
         }
