@@ -36,7 +36,7 @@ use crate::cancel::CancelRegistry;
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Connection threads run the engine's recursive binder and planner on deep expressions.
-const CONNECTION_STACK_BYTES: usize = 8 * 1024 * 1024;
+const CONNECTION_STACK_BYTES: usize = 256 * 1024 * 1024;
 
 /// Pause after a failed accept (e.g. out of file descriptors) before trying again.
 const ACCEPT_RETRY_DELAY: Duration = Duration::from_millis(100);

@@ -39,7 +39,29 @@ pub const GROUPING_REF_BASE: usize = usize::MAX / 8 * 5;
 pub const WINDOW_REF_BASE: usize = usize::MAX / 4 * 3;
 
 impl Binder<'_> {
+    /// Binds one expression; the stack grows as the recursion needs.
+    #[recursive::recursive]
     pub(super) fn bind_expr(&mut self, expr: &Expr, scope: &Scope) -> Result<ScalarExpr> {
+        self.nested(|binder| binder.bind_expr_node(expr, scope))
+    }
+
+    /// Runs `bind` one level deeper. Expressions and set operations nesting deeper than
+    /// [`MAX_NESTING_DEPTH`] are 54001, as PostgreSQL's stack limit makes them: every later
+    /// pass recurses over the same depth.
+    pub(super) fn nested<T>(&mut self, bind: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        if self.nesting_depth >= MAX_NESTING_DEPTH {
+            return Err(
+                Error::new(SqlState::StatementTooComplex, "stack depth limit exceeded")
+                    .with_hint("The statement nests too deeply; split it up."),
+            );
+        }
+        self.nesting_depth += 1;
+        let bound = bind(self);
+        self.nesting_depth -= 1;
+        bound
+    }
+
+    fn bind_expr_node(&mut self, expr: &Expr, scope: &Scope) -> Result<ScalarExpr> {
         match expr {
             Expr::Identifier(ident) => {
                 let name = ident_name(ident);
@@ -611,18 +633,27 @@ impl Binder<'_> {
         }
         match op {
             BinaryOperator::And | BinaryOperator::Or => {
-                let clause = if *op == BinaryOperator::And {
-                    "AND"
-                } else {
-                    "OR"
-                };
-                let l = self.bind_condition(left, scope, clause)?;
-                let r = self.bind_condition(right, scope, clause)?;
-                Ok(if *op == BinaryOperator::And {
-                    ScalarExpr::And(Box::new(l), Box::new(r))
-                } else {
-                    ScalarExpr::Or(Box::new(l), Box::new(r))
-                })
+                let and = *op == BinaryOperator::And;
+                let clause = if and { "AND" } else { "OR" };
+                // Generated SQL chains thousands of ORs: bind the chain's operands in a loop
+                // and combine them as a balanced tree, so no later pass recurses per operand.
+                let mut operands = Vec::new();
+                let mut pending = vec![right, left];
+                while let Some(e) = pending.pop() {
+                    match e {
+                        Expr::BinaryOp {
+                            left: l,
+                            op: o,
+                            right: r,
+                        } if o == op => {
+                            pending.push(r);
+                            pending.push(l);
+                        }
+                        _ => operands.push(self.bind_condition(e, scope, clause)?),
+                    }
+                }
+                let combine = if and { ScalarExpr::And } else { ScalarExpr::Or };
+                balanced(operands, &|l, r| combine(Box::new(l), Box::new(r)))
             }
             BinaryOperator::StringConcat => {
                 let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
@@ -1316,6 +1347,30 @@ fn compare_operator(op: &BinaryOperator) -> Option<CompareOp> {
         BinaryOperator::GtEq => CompareOp::GtEq,
         _ => return None,
     })
+}
+
+/// How deeply expressions and set operations may nest.
+const MAX_NESTING_DEPTH: usize = 2000;
+
+/// `items` combined pairwise, level by level, into a tree of logarithmic depth.
+fn balanced(
+    mut items: Vec<ScalarExpr>,
+    combine: &dyn Fn(ScalarExpr, ScalarExpr) -> ScalarExpr,
+) -> Result<ScalarExpr> {
+    while items.len() > 1 {
+        let mut next = Vec::with_capacity(items.len().div_ceil(2));
+        let mut iter = items.into_iter();
+        while let Some(left) = iter.next() {
+            next.push(match iter.next() {
+                Some(right) => combine(left, right),
+                None => left,
+            });
+        }
+        items = next;
+    }
+    items
+        .pop()
+        .ok_or_else(|| Error::internal("a boolean chain without operands"))
 }
 
 /// The session facts a function name without arguments reads.

@@ -76,6 +76,8 @@ pub struct Binder<'a> {
     lateral_scope: Option<scope::Scope>,
     /// Whether the last FROM item bound was a LATERAL subquery that reads them.
     lateral_correlated: bool,
+    /// How many expressions and set operations enclose the one being bound.
+    nesting_depth: usize,
 }
 
 impl<'a> Binder<'a> {
@@ -98,6 +100,7 @@ impl<'a> Binder<'a> {
             referenced: Vec::new(),
             lateral_scope: None,
             lateral_correlated: false,
+            nesting_depth: 0,
         }
     }
 

@@ -11,6 +11,7 @@ use crate::plan::{ColumnInfo, LogicalPlan, ScalarExpr, SetOperator};
 use crate::types::DataType;
 
 impl Binder<'_> {
+    #[recursive::recursive]
     pub(super) fn bind_set_operation(
         &mut self,
         left: &SetExpr,
@@ -29,8 +30,8 @@ impl Binder<'_> {
             SetQuantifier::Distinct | SetQuantifier::None => false,
             other => return Err(Error::unsupported(format!("{other}"))),
         };
-        let (left_plan, mut columns) = self.bind_set_expr(left)?;
-        let (right_plan, right_columns) = self.bind_set_expr(right)?;
+        let (left_plan, mut columns) = self.nested(|binder| binder.bind_set_expr(left))?;
+        let (right_plan, right_columns) = self.nested(|binder| binder.bind_set_expr(right))?;
         let name = match op {
             SetOperator::Union => "UNION",
             SetOperator::Intersect => "INTERSECT",

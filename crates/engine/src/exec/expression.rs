@@ -16,6 +16,7 @@ use crate::types::{DataType, ScalarValue};
 use crate::vector::{Batch, Bitmap, StringVec, Vector, VectorData};
 
 /// The value of `expr` for every row of `batch`.
+#[recursive::recursive]
 pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<Arc<Vector>> {
     let len = batch.len();
     Ok(Arc::new(match expr {

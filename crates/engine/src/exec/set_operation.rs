@@ -48,6 +48,7 @@ fn keys(batch: &Batch) -> Vec<Vec<u8>> {
 }
 
 impl Operator for SetOperationExec {
+    #[recursive::recursive]
     fn next(&mut self, ctx: &ExecContext) -> Result<Option<Batch>> {
         if self.op == SetOperator::Union {
             return self.next_union(ctx);

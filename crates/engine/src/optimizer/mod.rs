@@ -56,6 +56,7 @@ pub fn optimize(mut plan: LogicalPlan, disabled: &[&str], state: &DbState) -> Re
 }
 
 /// Rebuilds `plan` with `f` applied to each direct input.
+#[recursive::recursive]
 pub(crate) fn map_inputs(
     plan: LogicalPlan,
     f: &mut dyn FnMut(LogicalPlan) -> Result<LogicalPlan>,

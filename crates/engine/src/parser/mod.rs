@@ -12,6 +12,10 @@ use sqlparser::tokenizer::Tokenizer;
 use crate::error::{Error, Result};
 pub use frame_exclusion::{FrameExclusion, FrameExclusions};
 
+/// How deeply the parser lets parentheses, subqueries and prefix operators nest (PostgreSQL
+/// manages about a thousand levels); sqlparser grows its stack as it recurses.
+const MAX_NESTING: usize = 1000;
+
 /// One parsed statement with the frame exclusions of its windows.
 #[derive(Debug, Clone)]
 pub struct Parsed {
@@ -27,6 +31,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
         .map_err(|e| parse_error(sql, e.into()))?;
     let mut exclusions = frame_exclusion::strip(&mut tokens).unwrap_or_default();
     let statements = Parser::new(&dialect)
+        .with_recursion_limit(MAX_NESTING)
         .with_tokens_with_locations(tokens)
         .parse_statements()
         .map_err(|e| parse_error(sql, e))?;
@@ -44,7 +49,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
 fn parse_error(sql: &str, e: ParserError) -> Error {
     match e {
         ParserError::RecursionLimitExceeded => Error::new(
-            crate::error::SqlState::ProgramLimitExceeded,
+            crate::error::SqlState::StatementTooComplex,
             "stack depth limit exceeded",
         ),
         ParserError::TokenizerError(message) | ParserError::ParserError(message) => {

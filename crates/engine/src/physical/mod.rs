@@ -159,6 +159,7 @@ pub fn create_instrumented(
     (operator, stats.unwrap_or_default())
 }
 
+#[recursive::recursive]
 fn build(
     plan: &LogicalPlan,
     state: &DbState,

@@ -279,6 +279,7 @@ impl ScalarExpr {
     }
 
     /// Calls `f` on this node and every node below it (not inside subquery plans).
+    #[recursive::recursive]
     pub fn visit(&self, f: &mut dyn FnMut(&ScalarExpr)) {
         f(self);
         match self {
@@ -335,6 +336,7 @@ impl ScalarExpr {
 
 impl ScalarExpr {
     /// Rebuilds this node with `f` applied to each direct child.
+    #[recursive::recursive]
     pub fn try_map_children(
         self,
         f: &mut dyn FnMut(ScalarExpr) -> crate::error::Result<ScalarExpr>,
@@ -525,6 +527,7 @@ impl ScalarExpr {
     }
 
     /// The same expression with column `i` replaced by column `f(i)`.
+    #[recursive::recursive]
     pub fn map_columns(self, f: &dyn Fn(usize) -> usize) -> ScalarExpr {
         match self {
             ScalarExpr::Column { index, ty } => ScalarExpr::Column {

@@ -198,6 +198,7 @@ pub enum JoinKind {
 }
 
 impl LogicalPlan {
+    #[recursive::recursive]
     pub fn output_types(&self) -> Vec<DataType> {
         match self {
             LogicalPlan::Scan { types, .. } | LogicalPlan::Values { types, .. } => types.clone(),
@@ -496,6 +497,7 @@ impl LogicalPlan {
     }
 
     /// Calls `f` on every plan node, including the plans of subqueries in expressions.
+    #[recursive::recursive]
     pub fn visit_all(&self, f: &mut dyn FnMut(&LogicalPlan)) {
         f(self);
         for expr in self.expressions() {
