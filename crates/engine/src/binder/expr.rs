@@ -6,13 +6,14 @@ use sqlparser::ast::{
     FunctionArguments, UnaryOperator, Value,
 };
 
+use super::array::ARRAY_FUNCTIONS;
 use super::coerce::{common_type, operator_error, union_type};
 use super::data_type::bind_data_type;
 use super::scope::Scope;
 use super::{ident_name, Binder};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
-use crate::function::{AggregateFunction, ScalarFunction};
+use crate::function::{AggregateFunction, ArrayFunction, ScalarFunction};
 use std::sync::Arc;
 
 use crate::plan::{
@@ -88,19 +89,14 @@ impl Binder<'_> {
                 compare_op,
                 right,
             } => {
-                let Expr::Subquery(subquery) = right.as_ref() else {
-                    return Err(Error::unsupported(format!("{expr} over an array")));
-                };
                 let op = compare_operator(compare_op).ok_or_else(|| {
                     Error::unsupported(format!("the operator {compare_op} with ANY/ALL"))
                 })?;
-                self.bind_quantified(
-                    left,
-                    subquery,
-                    op,
-                    matches!(expr, Expr::AllOp { .. }),
-                    scope,
-                )
+                let all = matches!(expr, Expr::AllOp { .. });
+                let Expr::Subquery(subquery) = right.as_ref() else {
+                    return self.bind_array_quantified(left, op, right, all, scope);
+                };
+                self.bind_quantified(left, subquery, op, all, scope)
             }
             Expr::Value(value) => self.bind_value(&value.value),
             Expr::TypedString(typed) => {
@@ -213,7 +209,10 @@ impl Binder<'_> {
                 Some(bound) => bound,
                 None => match self.bind_datetime_syntax(other, scope) {
                     Some(bound) => bound,
-                    None => Err(Error::unsupported(format!("the expression {other}"))),
+                    None => match self.bind_array_syntax(other, scope) {
+                        Some(bound) => bound,
+                        None => Err(Error::unsupported(format!("the expression {other}"))),
+                    },
                 },
             },
         }
@@ -228,6 +227,9 @@ impl Binder<'_> {
         target: DataType,
         scope: &Scope,
     ) -> Result<ScalarExpr> {
+        if let (Expr::Array(array), DataType::Array(_)) = (expr, target) {
+            return self.bind_array_constructor(array, Some(target), scope);
+        }
         if matches!(target, DataType::Float32 | DataType::Float64) {
             let (negative, inner) = match expr {
                 Expr::UnaryOp {
@@ -553,6 +555,9 @@ impl Binder<'_> {
             BinaryOperator::StringConcat => {
                 let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
                 let (lt, rt) = (l.ty(), r.ty());
+                if matches!(lt, DataType::Array(_)) || matches!(rt, DataType::Array(_)) {
+                    return self.bind_array_concat(l, r);
+                }
                 // text || anynonarray: the non-text side goes through its output function.
                 if !(lt.is_string()
                     || rt.is_string()
@@ -587,6 +592,15 @@ impl Binder<'_> {
                 true,
                 scope,
             ),
+            BinaryOperator::AtArrow | BinaryOperator::ArrowAt | BinaryOperator::PGOverlap => {
+                let func = match op {
+                    BinaryOperator::AtArrow => ArrayFunction::Contains,
+                    BinaryOperator::ArrowAt => ArrayFunction::ContainedBy,
+                    _ => ArrayFunction::Overlap,
+                };
+                let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
+                self.bind_array_operator(func, l, r)
+            }
             other => Err(Error::unsupported(format!("the operator {other}"))),
         }
     }
@@ -895,6 +909,12 @@ impl Binder<'_> {
             }
             _ => {
                 let types: Vec<DataType> = bound.iter().map(|e| e.ty()).collect();
+                if ARRAY_FUNCTIONS.contains(&name.as_str()) {
+                    if let Some(bound) = self.bind_array_function(&name, bound) {
+                        return bound;
+                    }
+                    return Err(undefined_function(&name, &types));
+                }
                 let Some((func, arg_types, ty)) = ScalarFunction::resolve_checked(&name, &types)?
                 else {
                     return self

@@ -3,6 +3,7 @@
 //! types, and rejects (0A000) every clause it does not implement rather than ignoring it.
 
 mod alter_table;
+mod array;
 mod coerce;
 mod data_type;
 mod datetime_ops;

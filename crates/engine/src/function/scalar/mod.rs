@@ -5,6 +5,7 @@
 //! Strict functions (all but `concat`, `concat_ws` and `format`) give NULL wherever an
 //! argument is NULL and never look at, or fail on, the values in those rows.
 
+mod array;
 mod format;
 mod kernel;
 mod math;
@@ -13,7 +14,9 @@ mod pattern;
 mod signature;
 mod string;
 
-use crate::error::{Error, Result};
+pub use array::ArrayFunction;
+
+use crate::error::Result;
 use crate::types::DataType;
 use crate::vector::Vector;
 
@@ -47,8 +50,10 @@ pub enum ScalarFunction {
     StartsWith,
     Md5,
     RegexpReplace,
-    /// Returns text[] in PostgreSQL: rejected with 0A000 until there are arrays.
+    /// `regexp_match(s, pattern [, flags])`: the first match's capture groups as text[].
     RegexpMatch,
+    /// `regexp_split_to_array(s, pattern [, flags])`.
+    RegexpSplitToArray,
     /// The operators `~`, `~*`, `!~`, `!~*`.
     RegexMatch {
         case_insensitive: bool,
@@ -100,6 +105,12 @@ pub enum ScalarFunction {
     /// `pg_typeof(x)`: the name of the argument's type (text here; regtype in PostgreSQL,
     /// whose output is the same name).
     PgTypeof(DataType),
+    /// An array function or operator, with its result type (which depends on the
+    /// arguments' element type).
+    Array {
+        func: ArrayFunction,
+        result: DataType,
+    },
 }
 
 impl ScalarFunction {
@@ -171,11 +182,6 @@ impl ScalarFunction {
         else {
             return Ok(None);
         };
-        if *func == ScalarFunction::RegexpMatch {
-            return Err(Error::unsupported(
-                "regexp_match (it returns text[], and arrays)",
-            ));
-        }
         Ok(Some((*func, params.to_vec(), *ty)))
     }
 
@@ -229,6 +235,7 @@ impl ScalarFunction {
             F::Md5 => "md5",
             F::RegexpReplace => "regexp_replace",
             F::RegexpMatch => "regexp_match",
+            F::RegexpSplitToArray => "regexp_split_to_array",
             F::RegexMatch {
                 case_insensitive,
                 negated,
@@ -279,6 +286,7 @@ impl ScalarFunction {
             F::Atan => "atan",
             F::Atan2 => "atan2",
             F::PgTypeof(_) => "pg_typeof",
+            F::Array { func, .. } => func.name(),
         }
     }
 
@@ -323,7 +331,8 @@ impl ScalarFunction {
             F::StartsWith => string::starts_with(args),
             F::Md5 => string::md5(args),
             F::RegexpReplace => pattern::regexp_replace(args),
-            F::RegexpMatch => Err(Error::unsupported("regexp_match")),
+            F::RegexpMatch => pattern::regexp_match(args),
+            F::RegexpSplitToArray => pattern::regexp_split_to_array(args),
             F::RegexMatch {
                 case_insensitive,
                 negated,
@@ -369,6 +378,7 @@ impl ScalarFunction {
             F::Atan => math::float_unary(args, |x| Ok(x.atan())),
             F::Atan2 => math::atan2(args),
             F::PgTypeof(ty) => Ok(string::constant(ty.name(), rows)),
+            F::Array { func, result } => func.eval(args, rows, result),
         }
     }
 }

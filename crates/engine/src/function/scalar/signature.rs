@@ -15,6 +15,7 @@ const F8: DataType = DataType::Float64;
 const NUM: DataType = DataType::Numeric(None);
 const TEXT: DataType = DataType::Text;
 const BOOL: DataType = DataType::Bool;
+const TEXT_ARRAY: DataType = DataType::Array(&DataType::Text);
 
 /// One overload: the function, its parameter types and its result type.
 pub(super) type Signature = (F, &'static [DataType], DataType);
@@ -62,8 +63,12 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
             (F::RegexpReplace, &[TEXT, TEXT, TEXT, TEXT], TEXT),
         ],
         "regexp_match" => &[
-            (F::RegexpMatch, &[TEXT, TEXT], TEXT),
-            (F::RegexpMatch, &[TEXT, TEXT, TEXT], TEXT),
+            (F::RegexpMatch, &[TEXT, TEXT], TEXT_ARRAY),
+            (F::RegexpMatch, &[TEXT, TEXT, TEXT], TEXT_ARRAY),
+        ],
+        "regexp_split_to_array" => &[
+            (F::RegexpSplitToArray, &[TEXT, TEXT], TEXT_ARRAY),
+            (F::RegexpSplitToArray, &[TEXT, TEXT, TEXT], TEXT_ARRAY),
         ],
         "chr" => &[(F::Chr, &[I4], TEXT)],
         "ascii" => &[(F::Ascii, &[TEXT], I4)],
