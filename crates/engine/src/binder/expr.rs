@@ -13,7 +13,7 @@ use super::scope::Scope;
 use super::{ident_name, Binder};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
-use crate::function::{AggregateFunction, ArrayFunction, ScalarFunction};
+use crate::function::{AggregateFunction, ArrayFunction, ScalarFunction, TableFunction};
 use std::sync::Arc;
 
 use crate::plan::{
@@ -841,11 +841,6 @@ impl Binder<'_> {
             }
             return self.bind_window_function(&name, &arg_exprs, over, scope);
         }
-        if name == "array_agg" {
-            return Err(Error::unsupported(
-                "array_agg (KestrelDB has no array types)",
-            ));
-        }
         if name == "grouping" && !star && !distinct && filter.is_none() && order_by.is_empty() {
             return self.bind_grouping(&arg_exprs, scope);
         }
@@ -909,6 +904,11 @@ impl Binder<'_> {
             }
             _ => {
                 let types: Vec<DataType> = bound.iter().map(|e| e.ty()).collect();
+                if TableFunction::by_name(&name).is_some() || name == "regexp_matches" {
+                    return Err(Error::unsupported(format!(
+                        "the set-returning function {name} outside FROM"
+                    )));
+                }
                 if ARRAY_FUNCTIONS.contains(&name.as_str()) {
                     if let Some(bound) = self.bind_array_function(&name, bound) {
                         return bound;

@@ -2,11 +2,13 @@
 //! avg(int) and variance(int) numeric) and typed per-group accumulators updated a batch at a
 //! time. `variance.rs` holds the statistics, `concat.rs` string_agg.
 
+mod array_agg;
 mod concat;
 mod variance;
 
 use std::cmp::Ordering;
 
+use self::array_agg::ArrayAgg;
 use self::concat::Concat;
 use self::variance::{FloatMoments, NumericMoments, VarianceKind};
 use crate::error::{Error, Result};
@@ -22,6 +24,7 @@ pub enum AggregateFunction {
     Min,
     Max,
     StringAgg,
+    ArrayAgg,
     /// bool_and and its SQL-standard name every.
     BoolAnd,
     BoolOr,
@@ -46,6 +49,7 @@ impl AggregateFunction {
             "min" => F::Min,
             "max" => F::Max,
             "string_agg" => F::StringAgg,
+            "array_agg" => F::ArrayAgg,
             "bool_and" | "every" => F::BoolAnd,
             "bool_or" => F::BoolOr,
             "bit_and" => F::BitAnd,
@@ -98,6 +102,8 @@ impl AggregateFunction {
                 T::Float32 | T::Float64,
             ) => T::Float64,
             (F::Min | F::Max, T::Unknown) => T::Text,
+            (F::ArrayAgg, T::Unknown) => DataType::array_of(T::Text)?,
+            (F::ArrayAgg, t) => DataType::array_of(t)?,
             (F::Min | F::Max, t) => t,
             (F::BoolAnd | F::BoolOr, T::Bool | T::Unknown) => T::Bool,
             (F::BitAnd | F::BitOr | F::BitXor, t @ (T::Int16 | T::Int32 | T::Int64)) => t,
@@ -124,7 +130,7 @@ impl AggregateFunction {
     pub fn order_sensitive(self, arg: DataType) -> bool {
         use AggregateFunction as F;
         match self {
-            F::StringAgg => true,
+            F::StringAgg | F::ArrayAgg => true,
             F::Sum | F::Avg | F::VarSamp | F::VarPop | F::StddevSamp | F::StddevPop => {
                 matches!(arg, DataType::Float32 | DataType::Float64)
             }
@@ -149,6 +155,7 @@ impl AggregateFunction {
             F::Min => "min",
             F::Max => "max",
             F::StringAgg => "string_agg",
+            F::ArrayAgg => "array_agg",
             F::BoolAnd => "bool_and",
             F::BoolOr => "bool_or",
             F::BitAnd => "bit_and",
@@ -175,6 +182,7 @@ impl AggregateFunction {
             | F::Min
             | F::Max
             | F::StringAgg
+            | F::ArrayAgg
             | F::BoolAnd
             | F::BoolOr
             | F::BitAnd
@@ -247,6 +255,7 @@ pub enum Accumulator {
         narrow: fn(i64) -> ScalarValue,
     },
     StringAgg(Concat),
+    ArrayAgg(ArrayAgg),
     VarianceFloat(FloatMoments, VarianceKind),
     VarianceNumeric(NumericMoments, VarianceKind),
 }
@@ -301,6 +310,7 @@ impl Accumulator {
                 bits(func, PhysicalType::Int64, ScalarValue::Int64)?
             }
             (F::StringAgg, T::Text) => Accumulator::StringAgg(Concat::default()),
+            (F::ArrayAgg, ty) => Accumulator::ArrayAgg(ArrayAgg::new(ty.physical())),
             (
                 F::Sum
                 | F::Avg
@@ -338,6 +348,7 @@ impl Accumulator {
             Accumulator::Bool { state, .. } => state.resize(groups, None),
             Accumulator::Bits { state, .. } => state.resize(groups, None),
             Accumulator::StringAgg(c) => c.resize(groups),
+            Accumulator::ArrayAgg(a) => a.resize(groups),
             Accumulator::VarianceFloat(m, _) => m.resize(groups),
             Accumulator::VarianceNumeric(m, _) => m.resize(groups),
         }
@@ -454,6 +465,7 @@ impl Accumulator {
                     other => return Err(mismatch(other)),
                 }
             }
+            (Accumulator::ArrayAgg(a), _) => a.update(groups, input),
             (Accumulator::StringAgg(c), VectorData::Text(values)) => {
                 c.update(groups, input, values, args.get(1).copied())?
             }
@@ -516,6 +528,7 @@ impl Accumulator {
             | Accumulator::Bool { .. }
             | Accumulator::Bits { .. }
             | Accumulator::StringAgg(_)
+            | Accumulator::ArrayAgg(_)
             | Accumulator::VarianceFloat(..)
             | Accumulator::VarianceNumeric(..)) => {
                 // Results computed per group; one pass over the groups.
@@ -543,6 +556,7 @@ impl Accumulator {
             Accumulator::Bool { state, .. } => (state.len(), PhysicalType::Bool),
             Accumulator::Bits { state, ty, .. } => (state.len(), *ty),
             Accumulator::StringAgg(c) => (c.len(), PhysicalType::Text),
+            Accumulator::ArrayAgg(a) => (a.len(), a.physical()),
             Accumulator::VarianceFloat(m, _) => (m.len(), PhysicalType::Float64),
             Accumulator::VarianceNumeric(m, _) => (m.len(), PhysicalType::Numeric),
         }
@@ -586,6 +600,7 @@ impl Accumulator {
                 state[group].map_or(ScalarValue::Null, *narrow)
             }
             Accumulator::StringAgg(c) => c.value(group),
+            Accumulator::ArrayAgg(a) => a.value(group),
             Accumulator::VarianceFloat(m, kind) => m
                 .value(group, *kind)
                 .map_or(ScalarValue::Null, ScalarValue::Float64),
@@ -621,6 +636,7 @@ fn bits(
         | F::Min
         | F::Max
         | F::StringAgg
+        | F::ArrayAgg
         | F::BoolAnd
         | F::BoolOr
         | F::VarSamp
