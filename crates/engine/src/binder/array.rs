@@ -276,13 +276,7 @@ fn compare_symbol(op: CompareOp) -> &'static str {
 /// The array type of elements of type `elem`, modifiers dropped; 0A000 for element types
 /// without one here.
 pub(super) fn array_type(elem: DataType) -> Result<DataType> {
-    let elem = match elem {
-        DataType::Numeric(_) => DataType::Numeric(None),
-        DataType::Varchar(_) => DataType::Varchar(None),
-        DataType::Unknown => DataType::Text,
-        other => other,
-    };
-    DataType::array_of(elem).ok_or_else(|| match elem {
+    DataType::array_of_values(elem).ok_or_else(|| match elem {
         DataType::Array(_) => Error::unsupported("multidimensional arrays"),
         other => Error::unsupported(format!("arrays of type {other}")),
     })

@@ -976,16 +976,34 @@ impl Binder<'_> {
             let bound = self.bind_expr(arg, scope)?;
             // min/max over varchar resolve to the text versions, as in PostgreSQL.
             raw.push(match bound.ty() {
-                DataType::Varchar(_) if func != AggregateFunction::Count => {
+                DataType::Varchar(_)
+                    if !matches!(func, AggregateFunction::Count | AggregateFunction::ArrayAgg) =>
+                {
                     self.coerce(bound, DataType::Text, CastContext::Implicit)?
                 }
                 _ => bound,
             });
         }
         let types: Vec<DataType> = raw.iter().map(|a| a.ty()).collect();
-        let (arg_types, ty) = func
-            .signature(&types)
-            .ok_or_else(|| undefined_function(func.name(), &types))?;
+        let (arg_types, ty) = match func.signature(&types) {
+            Some(signature) => signature,
+            // Arrays of arrays and of types without an array type here.
+            None if func == AggregateFunction::ArrayAgg && types == [DataType::Unknown] => {
+                return Err(Error::new(
+                    SqlState::AmbiguousFunction,
+                    "function array_agg(unknown) is not unique",
+                ))
+            }
+            None if func == AggregateFunction::ArrayAgg => {
+                return Err(Error::unsupported(format!(
+                    "array_agg over {}",
+                    types
+                        .first()
+                        .map_or("no argument".to_string(), ToString::to_string)
+                )))
+            }
+            None => return Err(undefined_function(func.name(), &types)),
+        };
         let args = raw
             .iter()
             .zip(arg_types)

@@ -510,6 +510,9 @@ impl Binder<'_> {
             ordinality,
         } = call;
         let Some(func) = TableFunction::by_name(&function_name) else {
+            if function_name == "regexp_matches" {
+                return Err(Error::unsupported("regexp_matches"));
+            }
             return Err(Error::new(
                 SqlState::UndefinedFunction,
                 format!("function {function_name} does not exist"),

@@ -116,6 +116,17 @@ impl DataType {
         Some(DataType::Array(elem))
     }
 
+    /// The array type of values of `elem` in an expression, whose modifiers it drops
+    /// (`ARRAY['a'::varchar(3)]` is `varchar[]`); untyped literals make text[].
+    pub fn array_of_values(elem: DataType) -> Option<DataType> {
+        DataType::array_of(match elem {
+            DataType::Numeric(_) => DataType::Numeric(None),
+            DataType::Varchar(_) => DataType::Varchar(None),
+            DataType::Unknown => DataType::Text,
+            other => other,
+        })
+    }
+
     /// The element type of an array type.
     pub fn element(self) -> Option<DataType> {
         match self {

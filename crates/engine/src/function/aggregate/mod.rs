@@ -102,8 +102,9 @@ impl AggregateFunction {
                 T::Float32 | T::Float64,
             ) => T::Float64,
             (F::Min | F::Max, T::Unknown) => T::Text,
-            (F::ArrayAgg, T::Unknown) => DataType::array_of(T::Text)?,
-            (F::ArrayAgg, t) => DataType::array_of(t)?,
+            // array_agg(unknown) is ambiguous in PostgreSQL (anynonarray or anyarray).
+            (F::ArrayAgg, T::Unknown) => return None,
+            (F::ArrayAgg, t) => DataType::array_of_values(t)?,
             (F::Min | F::Max, t) => t,
             (F::BoolAnd | F::BoolOr, T::Bool | T::Unknown) => T::Bool,
             (F::BitAnd | F::BitOr | F::BitXor, t @ (T::Int16 | T::Int32 | T::Int64)) => t,
