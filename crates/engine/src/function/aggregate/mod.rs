@@ -12,6 +12,7 @@ use self::array_agg::ArrayAgg;
 use self::concat::Concat;
 use self::variance::{FloatMoments, NumericMoments, VarianceKind};
 use crate::error::{Error, Result};
+use crate::function::compare::compare_rows;
 use crate::types::{float, DataType, Decimal, Interval, PhysicalType, ScalarValue};
 use crate::vector::{Bitmap, StringVec, Vector, VectorData};
 
@@ -756,6 +757,10 @@ fn update_min_max(best: &mut Vector, seen: &mut [bool], max: bool, groups: &[u32
             }
         }};
     }
+    if let VectorData::List(_) = input.data {
+        update_min_max_rows(best, seen, wanted, groups, input);
+        return;
+    }
     match (&mut best.data, &input.data) {
         (VectorData::Bool(b), VectorData::Bool(i)) => typed!(b, i, |a: &bool, b| a.cmp(b)),
         (VectorData::Int16(b), VectorData::Int16(i)) => typed!(b, i, |a: &i16, b| a.cmp(b)),
@@ -811,6 +816,7 @@ fn update_min_max(best: &mut Vector, seen: &mut [bool], max: bool, groups: &[u32
                 *b = rebuilt;
             }
         }
+        // Lists are handled above; mismatched types are an internal bug of the caller.
         _ => return,
     }
     // Groups that got a value are valid now.
@@ -824,4 +830,43 @@ fn update_min_max(best: &mut Vector, seen: &mut [bool], max: bool, groups: &[u32
             best.validity = None;
         }
     }
+}
+
+/// min/max over types without a typed fast path (arrays): each group's winning input row
+/// is found by row comparison, then the best values are rebuilt once per batch.
+fn update_min_max_rows(
+    best: &mut Vector,
+    seen: &mut [bool],
+    wanted: Ordering,
+    groups: &[u32],
+    input: &Vector,
+) {
+    let mut winner: Vec<Option<usize>> = vec![None; seen.len()];
+    for (row, &g) in groups.iter().enumerate() {
+        if !input.is_valid(row) {
+            continue;
+        }
+        let g = g as usize;
+        let better = match winner[g] {
+            Some(w) => compare_rows(input, row, input, w) == wanted,
+            None => !seen[g] || compare_rows(input, row, best, g) == wanted,
+        };
+        if better {
+            winner[g] = Some(row);
+        }
+    }
+    if winner.iter().all(Option::is_none) {
+        return;
+    }
+    let mut rebuilt = Vector::with_capacity(best.data.physical(), best.len());
+    for (g, won) in winner.iter().enumerate().take(best.len()) {
+        match won {
+            Some(row) => {
+                rebuilt.push_from(input, *row);
+                seen[g] = true;
+            }
+            None => rebuilt.push_from(best, g),
+        }
+    }
+    *best = rebuilt;
 }
