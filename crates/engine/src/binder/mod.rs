@@ -18,6 +18,7 @@ mod on_conflict;
 mod recursive_cte;
 mod scope;
 mod select;
+mod select_unnest;
 mod set_operation;
 mod special_functions;
 mod truncate;
@@ -70,6 +71,8 @@ pub struct Binder<'a> {
     lateral_scope: Option<scope::Scope>,
     /// Whether the last FROM item bound was a LATERAL subquery that reads them.
     lateral_correlated: bool,
+    /// The SELECT being bound had its select-list unnest moved into FROM.
+    select_unnest_moved: bool,
 }
 
 impl<'a> Binder<'a> {
@@ -90,6 +93,7 @@ impl<'a> Binder<'a> {
             referenced: Vec::new(),
             lateral_scope: None,
             lateral_correlated: false,
+            select_unnest_moved: false,
         }
     }
 
