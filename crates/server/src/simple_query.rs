@@ -32,14 +32,30 @@ impl Backend {
     }
 }
 
-/// All rows of one statement, in text format.
+/// All rows of one statement, in text format. A result from the result cache is encoded
+/// once: the DataRows are kept in its slot and copied from there on every later hit.
 fn write_statement_result(out: &mut Output, result: &StatementResult) {
     if let Some(columns) = &result.columns {
         let formats = vec![Format::Text; columns.len()];
         backend::row_description(&mut out.buf, columns, &formats);
-        for batch in &result.batches {
-            write_data_rows(&mut out.buf, batch, 0..batch.len(), &formats);
-            out.flush_if_full();
+        match &result.encoded {
+            Some(slot) => {
+                let rows = slot.get_or_init(|| {
+                    let mut rows = Vec::new();
+                    for batch in &result.batches {
+                        write_data_rows(&mut rows, batch, 0..batch.len(), &formats);
+                    }
+                    rows.into()
+                });
+                out.buf.extend_from_slice(rows);
+                out.flush_if_full();
+            }
+            None => {
+                for batch in &result.batches {
+                    write_data_rows(&mut out.buf, batch, 0..batch.len(), &formats);
+                    out.flush_if_full();
+                }
+            }
         }
     }
     backend::command_complete(&mut out.buf, &result.tag);

@@ -59,6 +59,11 @@ pub(crate) fn start(
         backend.fatal(&error);
         return Flow::Close;
     }
+    // PostgreSQL's default database is the one named like the user.
+    let database = parameter("database").unwrap_or(user);
+    backend
+        .session
+        .set_identity(user, database, registration.process_id);
 
     let out = &mut backend.out.buf;
     backend::authentication_ok(out);

@@ -287,3 +287,30 @@ async fn arrays_round_trip_in_binary_and_text() -> TestResult {
 fn first_value(messages: &[SimpleQueryMessage]) -> Option<&str> {
     rows(messages).first().and_then(|row| row.get(0))
 }
+
+#[tokio::test]
+async fn cached_results_are_encoded_once_and_invalidated() -> TestResult {
+    let port = start_server()?;
+    let (writer, reader) = (connect(port).await?, connect(port).await?);
+    writer
+        .simple_query("CREATE TABLE c (a int, b text); INSERT INTO c VALUES (1, 'x'), (2, NULL)")
+        .await?;
+    let query = "SELECT a, b FROM c ORDER BY a";
+    let values = |messages: &[SimpleQueryMessage]| -> Vec<(Option<String>, Option<String>)> {
+        rows(messages)
+            .iter()
+            .map(|r| (r.get(0).map(str::to_owned), r.get(1).map(str::to_owned)))
+            .collect()
+    };
+    let first = values(&reader.simple_query(query).await?);
+    // A hit on another connection copies the rows the first run encoded.
+    let hit = values(&writer.simple_query(query).await?);
+    assert_eq!(first, hit);
+    assert_eq!(hit[1], (Some("2".into()), None));
+    writer
+        .simple_query("UPDATE c SET b = 'y' WHERE a = 2")
+        .await?;
+    let after = values(&reader.simple_query(query).await?);
+    assert_eq!(after[1], (Some("2".into()), Some("y".into())));
+    Ok(())
+}

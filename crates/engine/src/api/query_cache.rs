@@ -101,25 +101,29 @@ impl QueryCache {
         None
     }
 
-    /// Stores a result computed from `state` by a deterministic plan reading `tables`.
+    /// Stores a result computed from `state` by a deterministic plan reading `tables`, with
+    /// a slot for its encoded rows shared by every later hit; returns the result as stored
+    /// (`result` itself when it is not kept).
     pub fn store_result(
         &self,
         key: String,
-        result: &StatementResult,
+        mut result: StatementResult,
         tables: &[u32],
         state: &DbState,
-    ) {
+    ) -> StatementResult {
         let Some(tables) = tables
             .iter()
             .map(|oid| state.tables.get(oid).map(|t| (*oid, t.generation)))
             .collect::<Option<Vec<_>>>()
         else {
-            return;
+            return result;
         };
-        let bytes = approximate_bytes(result) + key.len();
+        // The encoded rows a front end may add take about as much again.
+        let bytes = 2 * approximate_bytes(&result) + key.len();
         if bytes > RESULT_MAX_BYTES {
-            return;
+            return result;
         }
+        result.encoded = Some(Arc::default());
         let mut cache = write(&self.results);
         while cache.bytes + bytes > RESULT_CACHE_BYTES {
             let Some(oldest) = cache
@@ -145,6 +149,7 @@ impl QueryCache {
             cache.bytes -= old.bytes;
         }
         cache.bytes += bytes;
+        result
     }
 
     /// A plan bound for `sql` with `param_types` against the catalog version `version`.

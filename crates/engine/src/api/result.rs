@@ -1,6 +1,6 @@
 //! What executing a statement produces.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::ColumnInfo;
 use crate::error::SqlState;
@@ -14,6 +14,10 @@ pub struct StatementResult {
     pub batches: Vec<Batch>,
     /// The CommandComplete tag: `SELECT 3`, `INSERT 0 1`, `CREATE TABLE`, ...
     pub tag: String,
+    /// For a result kept in the result cache: where a front end may keep its encoding of
+    /// the rows (the wire server keeps the text DataRow messages). Every later hit shares
+    /// the slot, so repeated rows are encoded once (DESIGN §5.2).
+    pub encoded: Option<Arc<OnceLock<Arc<[u8]>>>>,
 }
 
 impl StatementResult {
@@ -22,6 +26,21 @@ impl StatementResult {
             columns: None,
             batches: Vec::new(),
             tag: tag.into(),
+            encoded: None,
+        }
+    }
+
+    /// A result with rows (possibly none) of `columns`.
+    pub fn rows(
+        columns: Arc<[ColumnInfo]>,
+        batches: Vec<Batch>,
+        tag: impl Into<String>,
+    ) -> StatementResult {
+        StatementResult {
+            columns: Some(columns),
+            batches,
+            tag: tag.into(),
+            encoded: None,
         }
     }
 

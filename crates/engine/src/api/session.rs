@@ -1,6 +1,9 @@
 //! A session: one connection's settings, transaction and prepared statements. Every
 //! statement goes through [`Session::run`]: parse → bind → plan → execute.
 
+mod prepared_sql;
+
+use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -15,9 +18,9 @@ use crate::error::{Error, Result, SqlState};
 use crate::exec::expression::evaluate;
 use crate::exec::{
     alter_table, collect, ddl, index, modify, on_conflict, truncate, view, ExecContext,
-    SharedSessionSequences,
+    SessionIdentity, SharedSessionSequences,
 };
-use crate::parser::parse;
+use crate::parser::{parse, Parsed};
 use crate::physical::create_operator;
 use crate::plan::{BoundStatement, Returning};
 use crate::storage::{Store, Transaction};
@@ -43,16 +46,12 @@ fn written_result(
             .collect::<Result<Vec<_>>>()?;
         batches.push(Batch::new(columns, batch.len()));
     }
-    Ok(StatementResult {
-        columns: Some(returning.columns),
-        batches,
-        tag,
-    })
+    Ok(StatementResult::rows(returning.columns, batches, tag))
 }
 
 /// What [`Session::run`] runs: a parsed statement, or one bound earlier.
 enum Work<'a> {
-    Parsed(&'a Statement),
+    Parsed(&'a Parsed),
     Bound(Box<BoundStatement>),
 }
 
@@ -81,16 +80,14 @@ fn text_result(column: &str, lines: &[String], tag: &str) -> StatementResult {
         text.push(line);
     }
     let vector = Vector::new(VectorData::Text(text), None);
-    StatementResult {
-        columns: Some(Arc::from(vec![ColumnInfo {
-            name: column.to_string(),
-            data_type: DataType::Text,
-            table_oid: 0,
-            column_attnum: 0,
-        }])),
-        batches: vec![Batch::new(vec![Arc::new(vector)], lines.len())],
-        tag: tag.to_string(),
-    }
+    let columns = Arc::from(vec![ColumnInfo {
+        name: column.to_string(),
+        data_type: DataType::Text,
+        table_oid: 0,
+        column_attnum: 0,
+    }]);
+    let batches = vec![Batch::new(vec![Arc::new(vector)], lines.len())];
+    StatementResult::rows(columns, batches, tag)
 }
 
 /// ReadyForQuery's transaction status.
@@ -124,7 +121,7 @@ pub struct PreparedStatement {
 
 struct PreparedInner {
     sql: String,
-    statement: Option<Statement>,
+    statement: Option<Parsed>,
     param_types: Vec<DataType>,
     columns: Option<Arc<[ColumnInfo]>>,
 }
@@ -170,6 +167,11 @@ pub struct Session {
     notices: Vec<Notice>,
     sequences: SharedSessionSequences,
     cache: Arc<QueryCache>,
+    identity: Arc<SessionIdentity>,
+    /// Statements prepared with SQL PREPARE, by name.
+    sql_prepared: HashMap<String, PreparedStatement>,
+    /// When the open transaction block began: what now() returns inside it.
+    transaction_micros: Option<i64>,
 }
 
 impl Session {
@@ -184,6 +186,9 @@ impl Session {
             notices: Vec::new(),
             sequences: SharedSessionSequences::default(),
             cache,
+            identity: Arc::default(),
+            sql_prepared: HashMap::new(),
+            transaction_micros: None,
         }
     }
 
@@ -253,7 +258,7 @@ impl Session {
                 }),
             });
         };
-        self.check_not_failed(&statement)?;
+        self.check_not_failed(&statement.statement)?;
         let view = self.view();
         let (bound, param_types) = Binder::new(&view, param_types).bind(&statement)?;
         let columns = match &bound {
@@ -332,6 +337,15 @@ impl Session {
     }
 
     /// The current value of a setting, as SHOW prints it.
+    /// Who the session is for: current_user, current_database() and pg_backend_pid().
+    pub fn set_identity(&mut self, user: &str, database: &str, backend_pid: i32) {
+        self.identity = Arc::new(SessionIdentity {
+            user: user.to_string(),
+            database: database.to_string(),
+            backend_pid,
+        });
+    }
+
     pub fn setting(&self, name: &str) -> Option<String> {
         self.settings.get(name).ok().map(|(_, v)| v)
     }
@@ -395,7 +409,7 @@ impl Session {
         cache_key: Option<&str>,
     ) -> Result<StatementResult> {
         match &work {
-            Work::Parsed(statement) => self.check_not_failed(statement)?,
+            Work::Parsed(parsed) => self.check_not_failed(&parsed.statement)?,
             Work::Bound(_) if self.block == Block::Failed => {
                 return Err(failed_block_error());
             }
@@ -444,6 +458,7 @@ impl Session {
             self.settings.restore(saved);
         }
         self.block = Block::None;
+        self.transaction_micros = None;
     }
 
     fn transaction(&mut self) -> &mut Transaction {
@@ -469,6 +484,11 @@ impl Session {
         params: &[ScalarValue],
         cache_key: Option<&str>,
     ) -> Result<StatementResult> {
+        if let Work::Parsed(statement) = &work {
+            if let Some(result) = self.run_prepared_sql(statement) {
+                return result;
+            }
+        }
         let view = self.view();
         let bound = match work {
             Work::Bound(bound) => *bound,
@@ -496,6 +516,10 @@ impl Session {
         if self.caches_usable() {
             ctx.join_cache = self.cache.joins.clone();
         }
+        ctx.session = self.identity.clone();
+        if self.block != Block::None || matches!(bound, BoundStatement::Begin) {
+            ctx.clock.transaction = *self.transaction_micros.get_or_insert(ctx.clock.statement);
+        }
         if let Ok((_, limit)) = self.settings.get("kestrel.max_recursive_iterations") {
             ctx.max_recursive_rounds = limit.parse().unwrap_or(ctx.max_recursive_rounds);
         }
@@ -503,22 +527,19 @@ impl Session {
             BoundStatement::Query { plan, columns } => {
                 let batches = collect(create_operator(&plan, &ctx.state).as_mut(), &ctx)?;
                 let rows: usize = batches.iter().map(|b| b.len()).sum();
-                let result = StatementResult {
-                    columns: Some(columns),
-                    batches,
-                    tag: format!("SELECT {rows}"),
-                };
-                if let Some(key) = cache_key {
-                    if self.caches_usable() && self.result_cache_on() && plan.is_deterministic() {
-                        self.cache.store_result(
-                            key.to_string(),
-                            &result,
-                            &plan.tables_read(),
-                            &ctx.state,
-                        );
+                let result = StatementResult::rows(columns, batches, format!("SELECT {rows}"));
+                match cache_key {
+                    Some(key)
+                        if self.caches_usable()
+                            && self.result_cache_on()
+                            && plan.is_deterministic() =>
+                    {
+                        let tables = plan.tables_read();
+                        self.cache
+                            .store_result(key.to_string(), result, &tables, &ctx.state)
                     }
+                    _ => result,
                 }
-                result
             }
             BoundStatement::Insert {
                 table_name,
@@ -551,22 +572,20 @@ impl Session {
             BoundStatement::Update {
                 table_name,
                 table_oid,
+                source,
                 filter,
                 assignments,
                 returning,
             } => {
                 let txn = self.transaction();
+                let target = modify::Target {
+                    name: &table_name,
+                    oid: table_oid,
+                    source: source.as_ref(),
+                    filter: filter.as_ref(),
+                };
                 let keep = returning.is_some();
-                let filter = filter.as_ref();
-                let modified = modify::update(
-                    txn,
-                    &table_name,
-                    table_oid,
-                    filter,
-                    &assignments,
-                    keep,
-                    &ctx,
-                )?;
+                let modified = modify::update(txn, &target, &assignments, keep, &ctx)?;
                 written_result(
                     format!("UPDATE {}", modified.count),
                     modified.rows,
@@ -577,13 +596,19 @@ impl Session {
             BoundStatement::Delete {
                 table_name,
                 table_oid,
+                source,
                 filter,
                 returning,
             } => {
                 let txn = self.transaction();
+                let target = modify::Target {
+                    name: &table_name,
+                    oid: table_oid,
+                    source: source.as_ref(),
+                    filter: filter.as_ref(),
+                };
                 let keep = returning.is_some();
-                let modified =
-                    modify::delete(txn, &table_name, table_oid, filter.as_ref(), keep, &ctx)?;
+                let modified = modify::delete(txn, &target, keep, &ctx)?;
                 written_result(
                     format!("DELETE {}", modified.count),
                     modified.rows,
@@ -671,6 +696,15 @@ impl Session {
                 .with_notices("DROP SEQUENCE", |txn, notices| {
                     ddl::drop_sequences(txn, &names, if_exists, notices)
                 })?,
+            BoundStatement::Maintenance { tag } => {
+                if tag == "VACUUM" && self.block != Block::None {
+                    return Err(Error::new(
+                        SqlState::ActiveSqlTransaction,
+                        "VACUUM cannot run inside a transaction block",
+                    ));
+                }
+                StatementResult::command(tag)
+            }
             BoundStatement::Begin => {
                 match self.block {
                     Block::Explicit => self.warn(
@@ -744,14 +778,14 @@ impl Session {
                 let (_, value) = self.settings.get(&name)?;
                 let mut text = StringVec::default();
                 text.push(&value);
-                StatementResult {
-                    columns: Some(columns),
-                    batches: vec![Batch::new(
+                StatementResult::rows(
+                    columns,
+                    vec![Batch::new(
                         vec![Arc::new(Vector::new(VectorData::Text(text), None))],
                         1,
                     )],
-                    tag: "SHOW".into(),
-                }
+                    "SHOW",
+                )
             }
         })
     }
@@ -767,30 +801,7 @@ impl Session {
         if disabled.contains(&"all") {
             disabled = crate::optimizer::rule_names();
         }
-        Ok(match bound {
-            BoundStatement::Query { plan, columns } => BoundStatement::Query {
-                plan: crate::optimizer::optimize(plan, &disabled)?,
-                columns,
-            },
-            BoundStatement::Insert {
-                table_name,
-                table_oid,
-                source,
-                returning,
-                on_conflict,
-            } => BoundStatement::Insert {
-                table_name,
-                table_oid,
-                source: crate::optimizer::optimize(source, &disabled)?,
-                returning,
-                on_conflict,
-            },
-            BoundStatement::Explain { plan, analyze } => BoundStatement::Explain {
-                plan: crate::optimizer::optimize(plan, &disabled)?,
-                analyze,
-            },
-            other => other,
-        })
+        bound.try_map_plans(&mut |plan| crate::optimizer::optimize(plan, &disabled))
     }
 
     /// Runs a catalog change that may raise notices in the session's transaction.

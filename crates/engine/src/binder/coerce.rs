@@ -5,6 +5,7 @@
 use super::Binder;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, cast_scalar, CastContext};
+use crate::function::ScalarFunction;
 use crate::plan::ScalarExpr;
 use crate::types::{text_io, DataType, ScalarValue, TypeCategory};
 
@@ -196,6 +197,30 @@ impl Binder<'_> {
         let left = self.coerce(left, common, CastContext::Implicit)?;
         let right = self.coerce(right, common, CastContext::Implicit)?;
         Ok((left, right, common))
+    }
+}
+
+impl Binder<'_> {
+    /// Each argument implicitly cast to its parameter type of a resolved function.
+    pub(super) fn coerce_args(
+        &mut self,
+        args: Vec<ScalarExpr>,
+        types: Vec<DataType>,
+    ) -> Result<Vec<ScalarExpr>> {
+        args.into_iter()
+            .zip(types)
+            .map(|(e, t)| self.coerce(e, t, CastContext::Implicit))
+            .collect()
+    }
+
+    /// The call of a resolved scalar function (function, parameter types, result type).
+    pub(super) fn scalar_call(
+        &mut self,
+        (func, types, ty): (ScalarFunction, Vec<DataType>, DataType),
+        args: Vec<ScalarExpr>,
+    ) -> Result<ScalarExpr> {
+        let args = self.coerce_args(args, types)?;
+        Ok(ScalarExpr::Function { func, args, ty })
     }
 }
 

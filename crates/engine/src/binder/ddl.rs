@@ -22,7 +22,10 @@ fn plain_create_table() -> &'static Option<CreateTable> {
     static PLAIN: OnceLock<Option<CreateTable>> = OnceLock::new();
     PLAIN.get_or_init(|| match crate::parser::parse("CREATE TABLE t ()") {
         Ok(mut statements) => match statements.pop() {
-            Some(Statement::CreateTable(create)) => Some(clear_supported(create)),
+            Some(crate::parser::Parsed {
+                statement: Statement::CreateTable(create),
+                ..
+            }) => Some(clear_supported(create)),
             _ => None,
         },
         Err(_) => None,
@@ -219,6 +222,16 @@ impl Binder<'_> {
         if !create.columns.is_empty() || !create.constraints.is_empty() {
             return Err(Error::unsupported("column definitions in CREATE TABLE AS"));
         }
+        self.bind_table_from_query(name, create.if_not_exists, query)
+    }
+
+    /// A new table `name` holding the rows of `query` (CREATE TABLE AS, SELECT INTO).
+    pub(super) fn bind_table_from_query(
+        &mut self,
+        name: String,
+        if_not_exists: bool,
+        query: &ast::Query,
+    ) -> Result<BoundStatement> {
         let (plan, outputs) = self.bind_query(query)?;
         let mut columns: Vec<ColumnDef> = Vec::with_capacity(outputs.len());
         for output in &outputs {
@@ -247,7 +260,7 @@ impl Binder<'_> {
                 unique_keys: Vec::new(),
                 indexes: Vec::new(),
             },
-            if_not_exists: create.if_not_exists,
+            if_not_exists,
             sequences: Vec::new(),
             source: Some(plan),
         })

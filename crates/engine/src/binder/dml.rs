@@ -244,7 +244,7 @@ impl Binder<'_> {
             limit,
         } = update;
         if !optimizer_hints.is_empty()
-            || from.is_some()
+            || matches!(from, Some(ast::UpdateTableFromKind::BeforeSet(_)))
             || output.is_some()
             || or.is_some()
             || !order_by.is_empty()
@@ -253,12 +253,18 @@ impl Binder<'_> {
             return Err(Error::unsupported(format!("the UPDATE form {update}")));
         }
         let (schema, scope) = self.dml_target(table)?;
+        let from_items = match from {
+            Some(ast::UpdateTableFromKind::AfterSet(items)) => items.as_slice(),
+            _ => &[],
+        };
+        let (source, scope) = self.dml_source(from_items, scope)?;
         let bound = self.bind_assignments(&schema, assignments, &scope)?;
         let filter = self.dml_filter(selection.as_ref(), &scope)?;
         let returning = self.bind_returning(returning.as_deref(), &scope)?;
         Ok(BoundStatement::Update {
             table_name: schema.name.clone(),
             table_oid: schema.oid,
+            source,
             filter,
             assignments: bound,
             returning,
@@ -323,7 +329,6 @@ impl Binder<'_> {
         } = delete;
         if !optimizer_hints.is_empty()
             || !tables.is_empty()
-            || using.is_some()
             || output.is_some()
             || !order_by.is_empty()
             || limit.is_some()
@@ -337,11 +342,13 @@ impl Binder<'_> {
             return Err(Error::unsupported("DELETE from several tables"));
         };
         let (schema, scope) = self.dml_target(table)?;
+        let (source, scope) = self.dml_source(using.as_deref().unwrap_or_default(), scope)?;
         let filter = self.dml_filter(selection.as_ref(), &scope)?;
         let returning = self.bind_returning(returning.as_deref(), &scope)?;
         Ok(BoundStatement::Delete {
             table_name: schema.name.clone(),
             table_oid: schema.oid,
+            source,
             filter,
             returning,
         })
@@ -373,7 +380,24 @@ impl Binder<'_> {
         Ok((schema, scope))
     }
 
-    /// `RETURNING items` over the target table's columns.
+    /// The FROM items of UPDATE (USING of DELETE): their plan, and the scope of the target's
+    /// columns followed by theirs.
+    fn dml_source(
+        &mut self,
+        items: &[ast::TableWithJoins],
+        target: Scope,
+    ) -> Result<(Option<LogicalPlan>, Scope)> {
+        if items.is_empty() {
+            return Ok((None, target));
+        }
+        let (plan, source_scope) = self.bind_from(items)?;
+        super::from::check_duplicate_aliases(&target, &source_scope)?;
+        let mut scope = target;
+        scope.columns.extend(source_scope.columns);
+        Ok((Some(plan), scope))
+    }
+
+    /// `RETURNING items` over the target table's columns (and the FROM items').
     fn bind_returning(
         &mut self,
         items: Option<&[ast::SelectItem]>,

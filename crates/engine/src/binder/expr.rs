@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use crate::plan::{
     AggregateCall, ArithmeticOp, BoolTest, ColumnInfo, CompareOp, LogicalPlan, ScalarExpr,
-    SequenceFunction, SortKey, Subquery, SubqueryKind,
+    SequenceFunction, SessionInfo, SortKey, Subquery, SubqueryKind,
 };
 use crate::types::{text_io, DataType, Decimal, ScalarValue};
 
@@ -42,7 +42,21 @@ pub const WINDOW_REF_BASE: usize = usize::MAX / 4 * 3;
 impl Binder<'_> {
     pub(super) fn bind_expr(&mut self, expr: &Expr, scope: &Scope) -> Result<ScalarExpr> {
         match expr {
-            Expr::Identifier(ident) => self.resolve_column(scope, None, &ident_name(ident)),
+            Expr::Identifier(ident) => {
+                let name = ident_name(ident);
+                // Keywords in PostgreSQL's grammar: no column can be named this unquoted.
+                if ident.quote_style.is_none()
+                    && matches!(
+                        name.as_str(),
+                        "current_role" | "current_schema" | "current_catalog"
+                    )
+                {
+                    if let Some(info) = session_info(&name) {
+                        return Ok(ScalarExpr::SessionInfo(info));
+                    }
+                }
+                self.resolve_column(scope, None, &name)
+            }
             Expr::CompoundIdentifier(parts) => match parts.as_slice() {
                 [table, column] => {
                     self.resolve_column(scope, Some(&ident_name(table)), &ident_name(column))
@@ -134,12 +148,16 @@ impl Binder<'_> {
             Expr::IsUnknown(inner) => self.bind_bool_test(inner, BoolTest::IsUnknown, scope),
             Expr::IsNotUnknown(inner) => self.bind_bool_test(inner, BoolTest::IsNotUnknown, scope),
             Expr::IsDistinctFrom(l, r) | Expr::IsNotDistinctFrom(l, r) => {
+                let negated = matches!(expr, Expr::IsNotDistinctFrom(..));
+                if let Some(rows) = self.bind_row_distinct(l, r, negated, scope)? {
+                    return Ok(rows);
+                }
                 let (left, right) = (self.bind_expr(l, scope)?, self.bind_expr(r, scope)?);
                 let (left, right, _) = self.coerce_pair(left, right, "=")?;
                 Ok(ScalarExpr::IsDistinctFrom {
                     left: Box::new(left),
                     right: Box::new(right),
-                    negated: matches!(expr, Expr::IsNotDistinctFrom(..)),
+                    negated,
                 })
             }
             Expr::InList {
@@ -193,6 +211,34 @@ impl Binder<'_> {
                     Some(escape) => with_like_escape(like, escape),
                 }
             }
+            Expr::Collate {
+                expr: inner,
+                collation,
+            } => {
+                let bound = self.bind_expr(inner, scope)?;
+                let name = match collation.0.as_slice() {
+                    [ast::ObjectNamePart::Identifier(ident)] => ident.value.clone(),
+                    _ => String::new(),
+                };
+                // Text compares by bytes everywhere, which is what these collations mean.
+                if !matches!(name.as_str(), "C" | "POSIX" | "default" | "ucs_basic") {
+                    return Err(Error::unsupported(format!("the collation {collation}")));
+                }
+                let ty = bound.ty();
+                if !(ty.is_string() || ty == DataType::Unknown) {
+                    return Err(Error::new(
+                        SqlState::DatatypeMismatch,
+                        format!("collations are not supported by type {ty}"),
+                    ));
+                }
+                Ok(bound)
+            }
+            Expr::SimilarTo {
+                negated,
+                expr: inner,
+                pattern,
+                escape_char,
+            } => self.bind_similar_to(inner, pattern, escape_char.as_deref(), *negated, scope),
             Expr::Case {
                 operand,
                 conditions,
@@ -474,6 +520,20 @@ impl Binder<'_> {
     fn bind_unary(&mut self, op: UnaryOperator, inner: &Expr, scope: &Scope) -> Result<ScalarExpr> {
         match op {
             UnaryOperator::Minus => {
+                // Unary minus binds tighter than `^` in PostgreSQL (`-2 ^ 2` is 4), but the
+                // parser nests the power inside the minus: move the minus to the base.
+                if let Expr::BinaryOp {
+                    left,
+                    op: BinaryOperator::PGExp,
+                    right,
+                } = inner
+                {
+                    let base = Expr::UnaryOp {
+                        op,
+                        expr: left.clone(),
+                    };
+                    return self.bind_binary(&base, &BinaryOperator::PGExp, right, scope);
+                }
                 // PostgreSQL folds a minus into a numeric literal, so -2147483648 is an integer.
                 if let Expr::Value(v) = inner {
                     if let Value::Number(text, _) = &v.value {
@@ -497,6 +557,17 @@ impl Binder<'_> {
                 Ok(ScalarExpr::Negate(Box::new(input)))
             }
             UnaryOperator::Plus => self.bind_expr(inner, scope),
+            UnaryOperator::BitwiseNot
+            | UnaryOperator::PGSquareRoot
+            | UnaryOperator::PGCubeRoot
+            | UnaryOperator::PGAbs => {
+                let operand = self.bind_expr(inner, scope)?;
+                self.bind_operator_function(&op.to_string(), vec![operand])
+            }
+            // PostgreSQL 14 removed the factorial operators `!` and `!!`.
+            UnaryOperator::PGPostfixFactorial | UnaryOperator::PGPrefixFactorial => {
+                Err(Error::syntax(format!("syntax error at or near \"{op}\"")))
+            }
             UnaryOperator::Not => {
                 let input = self.bind_condition(inner, scope, "NOT")?;
                 Ok(ScalarExpr::Not(Box::new(input)))
@@ -534,6 +605,9 @@ impl Binder<'_> {
             _ => None,
         };
         if let Some(op) = compare {
+            if let Some(rows) = self.bind_row_compare(left, op, right, scope)? {
+                return Ok(rows);
+            }
             let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
             return self.compare(op, l, r);
         }
@@ -601,6 +675,15 @@ impl Binder<'_> {
                 let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
                 self.bind_array_operator(func, l, r)
             }
+            BinaryOperator::BitwiseAnd
+            | BinaryOperator::BitwiseOr
+            | BinaryOperator::PGBitwiseXor
+            | BinaryOperator::PGBitwiseShiftLeft
+            | BinaryOperator::PGBitwiseShiftRight
+            | BinaryOperator::PGExp => {
+                let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
+                self.bind_operator_function(&op.to_string(), vec![l, r])
+            }
             other => Err(Error::unsupported(format!("the operator {other}"))),
         }
     }
@@ -640,15 +723,7 @@ impl Binder<'_> {
         l: ScalarExpr,
         r: ScalarExpr,
     ) -> Result<ScalarExpr> {
-        let symbol = match op {
-            CompareOp::Eq => "=",
-            CompareOp::NotEq => "<>",
-            CompareOp::Lt => "<",
-            CompareOp::LtEq => "<=",
-            CompareOp::Gt => ">",
-            CompareOp::GtEq => ">=",
-        };
-        let (mut l, mut r, common) = self.coerce_pair(l, r, symbol)?;
+        let (mut l, mut r, common) = self.coerce_pair(l, r, op.symbol())?;
         if let DataType::Char(_) = common {
             // character comparisons ignore trailing blanks: compare the texts without them.
             l = self.coerce(l, DataType::Text, CastContext::Implicit)?;
@@ -686,6 +761,9 @@ impl Binder<'_> {
         negated: bool,
         scope: &Scope,
     ) -> Result<ScalarExpr> {
+        if let Some(rows) = self.bind_row_in_list(inner, list, negated, scope)? {
+            return Ok(rows);
+        }
         let value = self.bind_expr(inner, scope)?;
         let items = list
             .iter()
@@ -786,12 +864,12 @@ impl Binder<'_> {
         } = function;
         if *uses_odbc_syntax
             || !matches!(parameters, FunctionArguments::None)
-            || !within_group.is_empty()
             || null_treatment.is_some()
         {
             return Err(Error::unsupported(format!("the function call {function}")));
         }
-        let name = match name.0.as_slice() {
+        let name_parts = name.0.as_slice();
+        let name = match name_parts {
             [ast::ObjectNamePart::Identifier(ident)] => ident_name(ident),
             [ast::ObjectNamePart::Identifier(schema), ast::ObjectNamePart::Identifier(ident)]
                 if ident_name(schema) == "pg_catalog" =>
@@ -830,6 +908,40 @@ impl Binder<'_> {
                 (exprs, distinct, star)
             }
         };
+        if arg_exprs.is_empty() && !star && over.is_none() && filter.is_none() {
+            if let Some(info) = session_info(&name) {
+                return Ok(ScalarExpr::SessionInfo(info));
+            }
+        }
+        let ordered_set = AggregateFunction::ordered_set_by_name(&name);
+        if !within_group.is_empty() || ordered_set.is_some() {
+            if ordered_set.is_none() {
+                // PostgreSQL looks for an aggregate of the direct and the ordered arguments.
+                let mut types = Vec::new();
+                for e in arg_exprs
+                    .iter()
+                    .copied()
+                    .chain(within_group.iter().map(|o| &o.expr))
+                {
+                    types.push(self.bind_expr(e, scope)?.ty());
+                }
+                return Err(undefined_function(&name, &types));
+            }
+            if within_group.is_empty() {
+                return Err(Error::new(
+                    SqlState::WrongObjectType,
+                    format!("WITHIN GROUP is required for ordered-set aggregate {name}"),
+                ));
+            }
+            if over.is_some() {
+                return Err(Error::unsupported(format!(
+                    "OVER for ordered-set aggregate {name}"
+                )));
+            }
+            if star || distinct || !order_by.is_empty() {
+                return Err(Error::syntax(format!("syntax error in the call of {name}")));
+            }
+        }
         if let Some(over) = over {
             if !order_by.is_empty() {
                 return Err(Error::unsupported(
@@ -839,12 +951,22 @@ impl Binder<'_> {
             if distinct || filter.is_some() {
                 return Err(Error::unsupported(format!("the window call {function}")));
             }
-            return self.bind_window_function(&name, &arg_exprs, over, scope);
+            // The parser keys a frame EXCLUDE by where the function name starts.
+            let owner = match name_parts.first() {
+                Some(ast::ObjectNamePart::Identifier(ident)) => ident.span.start,
+                _ => sqlparser::tokenizer::Location::empty(),
+            };
+            return self.bind_window_function(&name, &arg_exprs, over, owner, scope);
         }
         if name == "grouping" && !star && !distinct && filter.is_none() && order_by.is_empty() {
             return self.bind_grouping(&arg_exprs, scope);
         }
-        if let Some(func) = AggregateFunction::by_name(&name) {
+        // An ordered-set aggregate orders by its WITHIN GROUP clause.
+        let aggregate = match ordered_set {
+            Some(func) => Some((func, within_group.as_slice())),
+            None => AggregateFunction::by_name(&name).map(|func| (func, order_by)),
+        };
+        if let Some((func, order_by)) = aggregate {
             let call = AggregateSyntax {
                 func,
                 args: &arg_exprs,
@@ -921,12 +1043,7 @@ impl Binder<'_> {
                         .bind_datetime_function(&name, bound)
                         .unwrap_or_else(|| Err(undefined_function(&name, &types)));
                 };
-                let args = bound
-                    .into_iter()
-                    .zip(arg_types)
-                    .map(|(e, t)| self.coerce(e, t, CastContext::Implicit))
-                    .collect::<Result<Vec<_>>>()?;
-                Ok(ScalarExpr::Function { func, args, ty })
+                self.scalar_call((func, arg_types, ty), bound)
             }
         }
     }
@@ -966,6 +1083,9 @@ impl Binder<'_> {
         call: &AggregateSyntax<'_>,
         scope: &Scope,
     ) -> Result<AggregateCall> {
+        if let AggregateFunction::OrderedSet(_) = call.func {
+            return self.bind_ordered_set_call(call, scope);
+        }
         let func = match (call.func, call.star, call.args.len()) {
             (AggregateFunction::Count, true, 0) => AggregateFunction::CountStar,
             (f, false, n) if n > 0 => f,
@@ -1054,7 +1174,61 @@ impl Binder<'_> {
     }
 }
 
-/// An aggregate call as written: `func(DISTINCT args ORDER BY ...) FILTER (WHERE ...)`.
+impl Binder<'_> {
+    /// `f(direct args) WITHIN GROUP (ORDER BY value)`: the value is the call's first
+    /// argument and its sort key; the direct arguments follow it.
+    fn bind_ordered_set_call(
+        &mut self,
+        call: &AggregateSyntax<'_>,
+        scope: &Scope,
+    ) -> Result<AggregateCall> {
+        let mut raw = Vec::with_capacity(call.args.len() + 1);
+        let item = match call.order_by {
+            [item] => item,
+            _ => {
+                for arg in call.args {
+                    raw.push(self.bind_expr(arg, scope)?.ty());
+                }
+                return Err(undefined_function(call.func.name(), &raw));
+            }
+        };
+        let mut bound = vec![self.bind_expr(&item.expr, scope)?];
+        for arg in call.args {
+            let direct = self.bind_expr(arg, scope)?;
+            let mut reads_columns = false;
+            direct.visit(&mut |e| reads_columns |= matches!(e, ScalarExpr::Column { .. }));
+            if reads_columns {
+                return Err(Error::unsupported(
+                    "direct arguments of an ordered-set aggregate that read columns",
+                ));
+            }
+            bound.push(direct);
+        }
+        let types: Vec<DataType> = bound.iter().map(ScalarExpr::ty).collect();
+        let (arg_types, ty) = call.func.signature(&types).ok_or_else(|| {
+            let mut shown = types[1..].to_vec();
+            shown.push(types[0]);
+            undefined_function(call.func.name(), &shown)
+        })?;
+        let args = self.coerce_args(bound, arg_types)?;
+        let filter = call
+            .filter
+            .map(|f| self.bind_condition(f, scope, "FILTER"))
+            .transpose()?;
+        let order_by = vec![super::select::sort_key(args[0].clone(), &item.options)?];
+        Ok(AggregateCall {
+            func: call.func,
+            args,
+            distinct: false,
+            filter,
+            order_by,
+            ty,
+        })
+    }
+}
+
+/// An aggregate call as written: `func(DISTINCT args ORDER BY ...) FILTER (WHERE ...)`;
+/// for an ordered-set aggregate `order_by` is its WITHIN GROUP clause.
 struct AggregateSyntax<'a> {
     func: AggregateFunction,
     args: &'a [&'a Expr],
@@ -1178,6 +1352,18 @@ fn compare_operator(op: &BinaryOperator) -> Option<CompareOp> {
         BinaryOperator::LtEq => CompareOp::LtEq,
         BinaryOperator::Gt => CompareOp::Gt,
         BinaryOperator::GtEq => CompareOp::GtEq,
+        _ => return None,
+    })
+}
+
+/// The session facts a function name without arguments reads.
+fn session_info(name: &str) -> Option<SessionInfo> {
+    Some(match name {
+        "current_user" | "session_user" | "user" | "current_role" => SessionInfo::User,
+        "current_database" | "current_catalog" => SessionInfo::Database,
+        "current_schema" => SessionInfo::Schema,
+        "version" => SessionInfo::Version,
+        "pg_backend_pid" => SessionInfo::BackendPid,
         _ => return None,
     })
 }

@@ -686,7 +686,7 @@ pub(super) fn alias_names(
 }
 
 /// PostgreSQL rejects the same table name twice at one level of FROM.
-fn check_duplicate_aliases(left: &Scope, right: &Scope) -> Result<()> {
+pub(super) fn check_duplicate_aliases(left: &Scope, right: &Scope) -> Result<()> {
     for column in &right.columns {
         if let Some(table) = &column.table {
             if left.columns.iter().any(|c| c.table.as_ref() == Some(table)) {

@@ -15,7 +15,9 @@ mod from;
 mod grouping;
 mod index;
 mod on_conflict;
+mod operator;
 mod recursive_cte;
+mod row;
 mod scope;
 mod select;
 mod select_unnest;
@@ -29,8 +31,10 @@ mod window;
 use std::sync::Arc;
 
 use sqlparser::ast::{Ident, ObjectName, ObjectNamePart, Statement};
+use sqlparser::tokenizer::Location;
 
 use crate::error::{Error, Result, SqlState};
+use crate::parser::{FrameExclusion, FrameExclusions, Parsed};
 use crate::plan::BoundStatement;
 use crate::storage::{DbState, TableEntry};
 use crate::types::DataType;
@@ -57,8 +61,11 @@ pub struct Binder<'a> {
     subquery_count: usize,
     /// Where window functions may appear, the calls found so far.
     windows: Option<Vec<crate::plan::WindowCall>>,
-    /// `WINDOW name AS (...)` definitions of the SELECT being bound.
-    named_windows: Vec<(String, sqlparser::ast::WindowSpec)>,
+    /// `WINDOW name AS (...)` definitions of the SELECT being bound, with their EXCLUDE.
+    named_windows: Vec<(String, sqlparser::ast::WindowSpec, FrameExclusion)>,
+    /// The frame EXCLUDE clauses of the statement's text, and the owners of those bound.
+    exclusions: FrameExclusions,
+    exclusions_used: Vec<Location>,
     /// Binding a window function's arguments (window calls may not nest).
     in_window_args: bool,
     /// Recursive CTE work tables referenced so far, by id.
@@ -87,6 +94,8 @@ impl<'a> Binder<'a> {
             subquery_count: 0,
             windows: None,
             named_windows: Vec::new(),
+            exclusions: FrameExclusions::default(),
+            exclusions_used: Vec::new(),
             in_window_args: false,
             work_tables_read: Vec::new(),
             expanding_views: Vec::new(),
@@ -98,7 +107,39 @@ impl<'a> Binder<'a> {
     }
 
     /// Binds `statement`; returns it with the parameter types (untyped ones become text).
-    pub fn bind(mut self, statement: &Statement) -> Result<(BoundStatement, Vec<DataType>)> {
+    pub fn bind(mut self, parsed: &Parsed) -> Result<(BoundStatement, Vec<DataType>)> {
+        let Parsed {
+            statement,
+            exclusions,
+        } = parsed;
+        self.exclusions = exclusions.clone();
+        let bound = self.bind_statement(statement)?;
+        // An EXCLUDE the binder never reached would be silently ignored.
+        if let Some(owner) = self
+            .exclusions
+            .owners()
+            .find(|o| !self.exclusions_used.contains(o))
+        {
+            return Err(Error::unsupported(format!(
+                "a window frame EXCLUDE clause here (line {}, column {})",
+                owner.line, owner.column
+            )));
+        }
+        let params = self
+            .params
+            .iter()
+            .map(|t| {
+                if *t == DataType::Unknown {
+                    DataType::Text
+                } else {
+                    *t
+                }
+            })
+            .collect();
+        Ok((bound, params))
+    }
+
+    fn bind_statement(&mut self, statement: &Statement) -> Result<BoundStatement> {
         let bound = match statement {
             Statement::Query(query) => self.bind_query_statement(query)?,
             Statement::Insert(insert) => self.bind_insert(insert)?,
@@ -107,6 +148,7 @@ impl<'a> Binder<'a> {
             Statement::CreateTable(create) => self.bind_create_table(create)?,
             Statement::CreateIndex(create) => self.bind_create_index(create)?,
             Statement::Truncate(truncate) => self.bind_truncate(truncate)?,
+            Statement::Analyze(_) | Statement::Vacuum(_) => self.bind_maintenance(statement)?,
             Statement::AlterTable(alter) => self.bind_alter_table(alter)?,
             Statement::CreateView(create) => self.bind_create_view(create)?,
             Statement::Drop {
@@ -176,18 +218,7 @@ impl<'a> Binder<'a> {
             }
             other => self.bind_utility(other)?,
         };
-        let params = self
-            .params
-            .iter()
-            .map(|t| {
-                if *t == DataType::Unknown {
-                    DataType::Text
-                } else {
-                    *t
-                }
-            })
-            .collect();
-        Ok((bound, params))
+        Ok(bound)
     }
 
     fn table(&self, name: &str) -> Result<&'a Arc<TableEntry>> {

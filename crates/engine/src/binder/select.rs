@@ -14,7 +14,7 @@ use super::{ident_name, table_name, Binder};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
 use crate::plan::{BoundStatement, ColumnInfo, LogicalPlan, ScalarExpr, SortKey};
-use crate::types::DataType;
+use crate::types::{DataType, ScalarValue};
 
 /// A select-list entry: its expression over the input (or the aggregate output) and name.
 pub(super) struct OutputItem {
@@ -26,6 +26,25 @@ pub(super) struct OutputItem {
 
 impl Binder<'_> {
     pub(super) fn bind_query_statement(&mut self, query: &Query) -> Result<BoundStatement> {
+        // SELECT ... INTO table: CREATE TABLE table AS SELECT ...
+        if let SetExpr::Select(select) = query.body.as_ref() {
+            if let Some(into) = &select.into {
+                if into.temporary {
+                    return Err(Error::unsupported("SELECT INTO TEMPORARY"));
+                }
+                let parts = match into.targets.as_slice() {
+                    [Expr::Identifier(ident)] => vec![ident.clone()],
+                    [Expr::CompoundIdentifier(parts)] => parts.clone(),
+                    _ => return Err(Error::unsupported(format!("SELECT {into}"))),
+                };
+                let name = super::table_name(&ast::ObjectName::from(parts))?;
+                let mut query = query.clone();
+                if let SetExpr::Select(select) = query.body.as_mut() {
+                    select.into = None;
+                }
+                return self.bind_table_from_query(name, false, &query);
+            }
+        }
         let (plan, columns) = self.bind_query(query)?;
         Ok(BoundStatement::Query {
             plan,
@@ -58,8 +77,7 @@ impl Binder<'_> {
             format_clause,
             pipe_operators,
         } = query;
-        if fetch.is_some()
-            || !locks.is_empty()
+        if !locks.is_empty()
             || for_clause.is_some()
             || settings.is_some()
             || format_clause.is_some()
@@ -96,7 +114,7 @@ impl Binder<'_> {
             }
             other => return Err(Error::unsupported(format!("the query {other}"))),
         };
-        let plan = self.bind_limit(plan, limit_clause.as_ref())?;
+        let plan = self.bind_limit(plan, limit_clause.as_ref(), fetch.as_ref(), order_by)?;
         Ok((plan, columns))
     }
 
@@ -189,9 +207,12 @@ impl Binder<'_> {
         &mut self,
         plan: LogicalPlan,
         limit: Option<&LimitClause>,
+        fetch: Option<&ast::Fetch>,
+        order_by: &[ast::OrderByExpr],
     ) -> Result<LogicalPlan> {
         let (limit, offset) = match limit {
-            None => return Ok(plan),
+            None if fetch.is_none() => return Ok(plan),
+            None => (None, None),
             Some(LimitClause::LimitOffset {
                 limit,
                 offset,
@@ -231,13 +252,54 @@ impl Binder<'_> {
                 CastContext::Implicit,
             )?))
         };
-        let limit = bind_count(limit, self)?;
+        let limit = match fetch {
+            None => bind_count(limit, self)?,
+            Some(_) if limit.is_some() => {
+                return Err(Error::syntax("multiple LIMIT clauses not allowed"))
+            }
+            Some(fetch) => self.bind_fetch(fetch, order_by, &empty)?,
+        };
         let offset = bind_count(offset, self)?;
         Ok(LogicalPlan::Limit {
             input: Box::new(plan),
             limit,
             offset,
         })
+    }
+
+    /// `FETCH FIRST [n] ROW[S] ONLY`: LIMIT n, one row when n is left out.
+    fn bind_fetch(
+        &mut self,
+        fetch: &ast::Fetch,
+        order_by: &[ast::OrderByExpr],
+        empty: &Scope,
+    ) -> Result<Option<ScalarExpr>> {
+        let ast::Fetch {
+            with_ties,
+            percent,
+            quantity,
+        } = fetch;
+        if *percent {
+            return Err(Error::syntax("syntax error at or near \"PERCENT\""));
+        }
+        if *with_ties {
+            if order_by.is_empty() {
+                return Err(Error::new(
+                    SqlState::SyntaxError,
+                    "WITH TIES cannot be specified without ORDER BY clause",
+                ));
+            }
+            return Err(Error::unsupported("FETCH ... WITH TIES"));
+        }
+        let count = match quantity {
+            Some(expr) => self.bind_expr(expr, empty)?,
+            None => ScalarExpr::literal(ScalarValue::Int64(1), DataType::Int64),
+        };
+        Ok(Some(self.coerce(
+            count,
+            DataType::Int64,
+            CastContext::Implicit,
+        )?))
     }
 
     pub(super) fn bind_select(

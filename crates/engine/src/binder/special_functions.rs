@@ -8,8 +8,7 @@ use sqlparser::ast::{CeilFloorKind, DateTimeField, Expr, TrimWhereField};
 use super::coerce::operator_error;
 use super::scope::Scope;
 use super::Binder;
-use crate::error::{Error, Result, SqlState};
-use crate::function::cast::CastContext;
+use crate::error::{Error, Result};
 use crate::function::ScalarFunction;
 use crate::plan::ScalarExpr;
 use crate::types::DataType;
@@ -104,22 +103,10 @@ impl Binder<'_> {
             .map(|e| self.bind_expr(e, scope))
             .collect::<Result<Vec<_>>>()?;
         let types: Vec<DataType> = bound.iter().map(|e| e.ty()).collect();
-        let Some((func, arg_types, ty)) = ScalarFunction::resolve_checked(name, &types)? else {
-            let names: Vec<String> = types.iter().map(|t| t.to_string()).collect();
-            return Err(Error::new(
-                SqlState::UndefinedFunction,
-                format!("function {name}({}) does not exist", names.join(", ")),
-            )
-            .with_hint(
-                "No function matches the given name and argument types. You might need to add explicit type casts.",
-            ));
+        let Some(resolved) = ScalarFunction::resolve_checked(name, &types)? else {
+            return Err(super::expr::undefined_function(name, &types));
         };
-        let args = bound
-            .into_iter()
-            .zip(arg_types)
-            .map(|(e, t)| self.coerce(e, t, CastContext::Implicit))
-            .collect::<Result<Vec<_>>>()?;
-        Ok(ScalarExpr::Function { func, args, ty })
+        self.scalar_call(resolved, bound)
     }
 
     /// `left ~ right` and its forms (`case_insensitive` for `~*`, `negated` for `!~`): for
@@ -134,7 +121,7 @@ impl Binder<'_> {
     ) -> Result<ScalarExpr> {
         let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
         let (lt, rt) = (l.ty(), r.ty());
-        let Some((func, arg_types, ty)) =
+        let Some(resolved) =
             ScalarFunction::regex_match_operator(case_insensitive, negated, lt, rt)
         else {
             return Err(operator_error(
@@ -143,11 +130,31 @@ impl Binder<'_> {
                 rt,
             ));
         };
-        let mut args = Vec::with_capacity(2);
-        for (e, t) in [l, r].into_iter().zip(arg_types) {
-            args.push(self.coerce(e, t, CastContext::Implicit)?);
-        }
-        Ok(ScalarExpr::Function { func, args, ty })
+        self.scalar_call(resolved, vec![l, r])
+    }
+}
+
+impl Binder<'_> {
+    /// `s [NOT] SIMILAR TO pattern [ESCAPE e]`: `s ~ similar_to_escape(pattern [, e])`, as
+    /// PostgreSQL rewrites it.
+    pub(super) fn bind_similar_to(
+        &mut self,
+        input: &Expr,
+        pattern: &Expr,
+        escape: Option<&Expr>,
+        negated: bool,
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        let regex = match escape {
+            None => self.bind_call("similar_to_escape", &[pattern], scope)?,
+            Some(escape) => self.bind_call("similar_to_escape", &[pattern, escape], scope)?,
+        };
+        let input = self.bind_expr(input, scope)?;
+        let (lt, rt) = (input.ty(), regex.ty());
+        let Some(resolved) = ScalarFunction::regex_match_operator(false, negated, lt, rt) else {
+            return Err(operator_error(func_symbol(false, negated), lt, rt));
+        };
+        self.scalar_call(resolved, vec![input, regex])
     }
 }
 

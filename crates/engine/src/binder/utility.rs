@@ -4,11 +4,76 @@ use sqlparser::ast::{
     self, Expr, Reset, Statement, TransactionIsolationLevel, TransactionMode, Value,
 };
 
-use super::{ident_name, Binder};
-use crate::error::{Error, Result};
-use crate::plan::{BoundStatement, SetVariable};
+use super::{ident_name, table_name, Binder};
+use crate::error::{Error, Result, SqlState};
+use crate::function::cast::CastContext;
+use crate::plan::{BoundStatement, ScalarExpr, SetVariable};
+use crate::types::DataType;
 
 impl Binder<'_> {
+    /// The parameter values of `EXECUTE name(values)`: constant expressions converted to the
+    /// prepared statement's parameter types as an assignment would convert them.
+    pub fn bind_parameter_values(
+        mut self,
+        values: &[Expr],
+        types: &[DataType],
+    ) -> Result<Vec<ScalarExpr>> {
+        let scope = super::scope::Scope::default();
+        values
+            .iter()
+            .zip(types)
+            .map(|(value, &ty)| {
+                let bound = self.bind_expr(value, &scope)?;
+                self.coerce(bound, ty, CastContext::Assignment)
+            })
+            .collect()
+    }
+
+    /// ANALYZE [table [(columns)]] and VACUUM [table]: nothing to do in memory, but the
+    /// table and columns named must exist, as in PostgreSQL.
+    pub(super) fn bind_maintenance(&mut self, statement: &Statement) -> Result<BoundStatement> {
+        let unsupported = || Error::unsupported(format!("the statement {statement}"));
+        let (tag, table, columns) = match statement {
+            Statement::Analyze(ast::Analyze {
+                table_name,
+                partitions: None,
+                for_columns: false,
+                columns,
+                cache_metadata: false,
+                noscan: false,
+                compute_statistics: false,
+                has_table_keyword: false,
+            }) => ("ANALYZE", table_name.as_ref(), columns.as_slice()),
+            Statement::Vacuum(ast::VacuumStatement {
+                full: _,
+                sort_only: false,
+                delete_only: false,
+                reindex: false,
+                recluster: false,
+                table_name,
+                threshold: None,
+                boost: false,
+            }) => ("VACUUM", table_name.as_ref(), &[][..]),
+            _ => return Err(unsupported()),
+        };
+        if let Some(name) = table {
+            let schema = self.table(&table_name(name)?)?.schema.clone();
+            for column in columns {
+                let column = ident_name(column);
+                if schema.column_index(&column).is_none() {
+                    return Err(Error::new(
+                        SqlState::UndefinedColumn,
+                        format!(
+                            "column \"{column}\" of relation \"{}\" does not exist",
+                            schema.name
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(BoundStatement::Maintenance { tag })
+    }
+
     pub(super) fn bind_utility(&mut self, statement: &Statement) -> Result<BoundStatement> {
         Ok(match statement {
             Statement::StartTransaction {

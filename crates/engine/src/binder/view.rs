@@ -16,6 +16,12 @@ use crate::storage::DbState;
 
 impl Binder<'_> {
     pub(super) fn bind_create_view(&mut self, create: &ast::CreateView) -> Result<BoundStatement> {
+        // The view keeps its query as text printed from the AST, which has no EXCLUDE.
+        if !self.exclusions.is_empty() {
+            return Err(Error::unsupported(
+                "a window frame EXCLUDE clause in a view",
+            ));
+        }
         let ast::CreateView {
             or_alter,
             or_replace,
@@ -145,7 +151,14 @@ impl Binder<'_> {
             return Err(infinite_recursion(&view.name));
         }
         let mut statements = crate::parser::parse(&view.query_sql)?;
-        let (Some(Statement::Query(query)), None) = (statements.pop(), statements.pop()) else {
+        let (
+            Some(crate::parser::Parsed {
+                statement: Statement::Query(query),
+                exclusions,
+            }),
+            None,
+        ) = (statements.pop(), statements.pop())
+        else {
             return Err(Error::internal(format!(
                 "the query of view \"{}\" does not parse back",
                 view.name
@@ -158,6 +171,9 @@ impl Binder<'_> {
             self.aggregate_forbidden_in.take(),
             std::mem::take(&mut self.referenced),
             self.lateral_scope.take(),
+            // Locations in the view's text are not those of the statement's.
+            std::mem::replace(&mut self.exclusions, exclusions),
+            std::mem::take(&mut self.exclusions_used),
         );
         self.expanding_views.push(view.name.clone());
         let bound = self.bind_query(&query);
@@ -169,6 +185,8 @@ impl Binder<'_> {
             self.aggregate_forbidden_in,
             self.referenced,
             self.lateral_scope,
+            self.exclusions,
+            self.exclusions_used,
         ) = saved;
         let (plan, columns) = bound?;
         check_view_columns(view, &columns)?;

@@ -3,6 +3,7 @@
 //! window operator's output column.
 
 use sqlparser::ast::{self, Expr, WindowFrameBound, WindowFrameUnits, WindowType};
+use sqlparser::tokenizer::Location;
 
 use super::expr::WINDOW_REF_BASE;
 use super::scope::Scope;
@@ -10,8 +11,10 @@ use super::{ident_name, Binder};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
 use crate::function::{AggregateFunction, WindowFunction};
-use crate::plan::{FrameBound, FrameUnits, ScalarExpr, SortKey, WindowCall, WindowFrame};
-use crate::types::ScalarValue;
+use crate::plan::{
+    FrameBound, FrameExclusion, FrameUnits, ScalarExpr, SortKey, WindowCall, WindowFrame,
+};
+use crate::types::DataType;
 
 impl Binder<'_> {
     pub(super) fn bind_window_function(
@@ -19,6 +22,7 @@ impl Binder<'_> {
         name: &str,
         args: &[&Expr],
         over: &WindowType,
+        owner: Location,
         scope: &Scope,
     ) -> Result<ScalarExpr> {
         let Some(func) = WindowFunction::by_name(name) else {
@@ -43,7 +47,7 @@ impl Binder<'_> {
             ));
         };
         self.in_window_args = true;
-        let bound = self.bind_window_parts(func, args, over, scope);
+        let bound = self.bind_window_parts(func, args, over, owner, scope);
         self.in_window_args = false;
         let result = bound.map(|call| {
             let ty = call.ty;
@@ -62,6 +66,7 @@ impl Binder<'_> {
         func: WindowFunction,
         args: &[&Expr],
         over: &WindowType,
+        owner: Location,
         scope: &Scope,
     ) -> Result<WindowCall> {
         let mut bound = args
@@ -100,7 +105,7 @@ impl Binder<'_> {
             .zip(arg_types)
             .map(|(a, t)| self.coerce(a, t, CastContext::Implicit))
             .collect::<Result<Vec<_>>>()?;
-        let spec = self.window_spec(over)?;
+        let (spec, exclusion) = self.window_spec(over, owner)?;
         let partition_by = spec
             .partition_by
             .iter()
@@ -115,7 +120,7 @@ impl Binder<'_> {
                 nulls_first: item.options.nulls_first.unwrap_or(descending),
             });
         }
-        let frame = window_frame(spec.window_frame.as_ref(), !order_by.is_empty())?;
+        let frame = self.window_frame(spec.window_frame.as_ref(), &order_by, exclusion)?;
         Ok(WindowCall {
             func,
             args,
@@ -126,14 +131,34 @@ impl Binder<'_> {
         })
     }
 
-    /// The effective window: an inline spec, a named one, or a named one refined inline.
-    fn window_spec(&self, over: &WindowType) -> Result<ast::WindowSpec> {
-        let lookup = |name: &ast::Ident| -> Result<ast::WindowSpec> {
+    /// The frame EXCLUDE clause the parser took from the window spec owned by `owner`.
+    fn take_exclusion(&mut self, owner: Location) -> FrameExclusion {
+        match self.exclusions.get(owner) {
+            Some(exclusion) => {
+                self.exclusions_used.push(owner);
+                exclusion
+            }
+            None => FrameExclusion::NoOthers,
+        }
+    }
+
+    /// The effective window and its frame exclusion: an inline spec (owned by `owner`), a
+    /// named one, or a named one refined inline.
+    fn window_spec(
+        &mut self,
+        over: &WindowType,
+        owner: Location,
+    ) -> Result<(ast::WindowSpec, FrameExclusion)> {
+        let inline = match over {
+            WindowType::WindowSpec(_) => self.take_exclusion(owner),
+            WindowType::NamedWindow(_) => FrameExclusion::NoOthers,
+        };
+        let lookup = |name: &ast::Ident| -> Result<(ast::WindowSpec, FrameExclusion)> {
             let name = ident_name(name);
             self.named_windows
                 .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, spec)| spec.clone())
+                .find(|(n, _, _)| *n == name)
+                .map(|(_, spec, exclusion)| (spec.clone(), *exclusion))
                 .ok_or_else(|| {
                     Error::new(
                         SqlState::UndefinedObject,
@@ -144,9 +169,10 @@ impl Binder<'_> {
         match over {
             WindowType::NamedWindow(name) => lookup(name),
             WindowType::WindowSpec(spec) => match &spec.window_name {
-                None => Ok(spec.clone()),
+                None => Ok((spec.clone(), inline)),
                 Some(base_name) => {
-                    let base = lookup(base_name)?;
+                    // A base with a frame is rejected below, so its exclusion is NO OTHERS.
+                    let (base, _) = lookup(base_name)?;
                     if !spec.partition_by.is_empty() {
                         return Err(Error::new(
                             SqlState::WindowingError,
@@ -174,7 +200,7 @@ impl Binder<'_> {
                             ),
                         ));
                     }
-                    Ok(ast::WindowSpec {
+                    let spec = ast::WindowSpec {
                         window_name: None,
                         partition_by: base.partition_by,
                         order_by: if spec.order_by.is_empty() {
@@ -183,7 +209,8 @@ impl Binder<'_> {
                             spec.order_by.clone()
                         },
                         window_frame: spec.window_frame.clone(),
-                    })
+                    };
+                    Ok((spec, inline))
                 }
             },
         }
@@ -195,126 +222,251 @@ impl Binder<'_> {
         definitions: &[ast::NamedWindowDefinition],
     ) -> Result<()> {
         self.named_windows.clear();
-        for ast::NamedWindowDefinition(name, expr) in definitions {
-            let spec = match expr {
+        for ast::NamedWindowDefinition(ident, expr) in definitions {
+            let owner = ident.span.start;
+            let (spec, exclusion) = match expr {
                 ast::NamedWindowExpr::WindowSpec(spec) => {
-                    self.window_spec(&WindowType::WindowSpec(spec.clone()))?
+                    self.window_spec(&WindowType::WindowSpec(spec.clone()), owner)?
                 }
                 ast::NamedWindowExpr::NamedWindow(other) => {
-                    self.window_spec(&WindowType::NamedWindow(other.clone()))?
+                    self.window_spec(&WindowType::NamedWindow(other.clone()), owner)?
                 }
             };
-            let name = ident_name(name);
-            if self.named_windows.iter().any(|(n, _)| *n == name) {
+            let name = ident_name(ident);
+            if self.named_windows.iter().any(|(n, _, _)| *n == name) {
                 return Err(Error::new(
                     SqlState::WindowingError,
                     format!("window \"{name}\" is already defined"),
                 ));
             }
-            self.named_windows.push((name, spec));
+            self.named_windows.push((name, spec, exclusion));
         }
         Ok(())
     }
 }
 
-fn window_frame(frame: Option<&ast::WindowFrame>, ordered: bool) -> Result<WindowFrame> {
-    let Some(frame) = frame else {
-        // PostgreSQL's default: RANGE UNBOUNDED PRECEDING to CURRENT ROW (the peers of the
-        // current row included); without ORDER BY every row is a peer.
-        return Ok(WindowFrame {
-            units: FrameUnits::Range,
-            start: FrameBound::UnboundedPreceding,
-            end: if ordered {
-                FrameBound::CurrentRow
-            } else {
-                FrameBound::UnboundedFollowing
-            },
-        });
-    };
-    let units = match frame.units {
-        WindowFrameUnits::Rows => FrameUnits::Rows,
-        WindowFrameUnits::Range => FrameUnits::Range,
-        WindowFrameUnits::Groups => FrameUnits::Groups,
-    };
-    if units == FrameUnits::Groups && !ordered {
-        return Err(Error::new(
-            SqlState::WindowingError,
-            "GROUPS mode requires an ORDER BY clause",
-        ));
+impl Binder<'_> {
+    fn window_frame(
+        &mut self,
+        frame: Option<&ast::WindowFrame>,
+        order_by: &[SortKey],
+        exclusion: FrameExclusion,
+    ) -> Result<WindowFrame> {
+        let Some(frame) = frame else {
+            // PostgreSQL's default: RANGE UNBOUNDED PRECEDING to CURRENT ROW (the peers of
+            // the current row included); without ORDER BY every row is a peer.
+            return Ok(WindowFrame {
+                units: FrameUnits::Range,
+                start: FrameBound::UnboundedPreceding,
+                end: if order_by.is_empty() {
+                    FrameBound::UnboundedFollowing
+                } else {
+                    FrameBound::CurrentRow
+                },
+                exclusion: FrameExclusion::NoOthers,
+            });
+        };
+        let ast::WindowFrame {
+            units,
+            start_bound,
+            end_bound,
+        } = frame;
+        let units = match units {
+            WindowFrameUnits::Rows => FrameUnits::Rows,
+            WindowFrameUnits::Range => FrameUnits::Range,
+            WindowFrameUnits::Groups => FrameUnits::Groups,
+        };
+        if units == FrameUnits::Groups && order_by.is_empty() {
+            return Err(Error::new(
+                SqlState::WindowingError,
+                "GROUPS mode requires an ORDER BY clause",
+            ));
+        }
+        let end_bound = end_bound.as_ref().unwrap_or(&WindowFrameBound::CurrentRow);
+        check_frame_shape(start_bound, end_bound)?;
+        let has_offset = |b: &WindowFrameBound| {
+            matches!(
+                b,
+                WindowFrameBound::Preceding(Some(_)) | WindowFrameBound::Following(Some(_))
+            )
+        };
+        if units == FrameUnits::Range
+            && (has_offset(start_bound) || has_offset(end_bound))
+            && order_by.len() != 1
+        {
+            return Err(Error::new(
+                SqlState::WindowingError,
+                "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column",
+            ));
+        }
+        let key_type = order_by.first().map(|k| k.expr.ty());
+        Ok(WindowFrame {
+            units,
+            start: self.frame_bound(start_bound, units, key_type)?,
+            end: self.frame_bound(end_bound, units, key_type)?,
+            exclusion,
+        })
     }
-    let start = frame_bound(&frame.start_bound, units, true)?;
-    let end = match &frame.end_bound {
-        Some(bound) => frame_bound(bound, units, false)?,
-        None => FrameBound::CurrentRow,
-    };
-    if start == FrameBound::UnboundedFollowing {
-        return Err(Error::new(
-            SqlState::WindowingError,
-            "frame start cannot be UNBOUNDED FOLLOWING",
-        ));
+
+    fn frame_bound(
+        &mut self,
+        bound: &WindowFrameBound,
+        units: FrameUnits,
+        key_type: Option<DataType>,
+    ) -> Result<FrameBound> {
+        Ok(match bound {
+            WindowFrameBound::CurrentRow => FrameBound::CurrentRow,
+            WindowFrameBound::Preceding(None) => FrameBound::UnboundedPreceding,
+            WindowFrameBound::Following(None) => FrameBound::UnboundedFollowing,
+            WindowFrameBound::Preceding(Some(e)) => {
+                FrameBound::Preceding(self.frame_offset(e, units, key_type)?)
+            }
+            WindowFrameBound::Following(Some(e)) => {
+                FrameBound::Following(self.frame_offset(e, units, key_type)?)
+            }
+        })
     }
-    if end == FrameBound::UnboundedPreceding {
-        return Err(Error::new(
-            SqlState::WindowingError,
-            "frame end cannot be UNBOUNDED PRECEDING",
-        ));
+
+    /// A frame offset: a constant expression of the type PostgreSQL's in_range support
+    /// function for the ORDER BY key takes (RANGE), or bigint (ROWS, GROUPS).
+    fn frame_offset(
+        &mut self,
+        expr: &Expr,
+        units: FrameUnits,
+        key_type: Option<DataType>,
+    ) -> Result<ScalarExpr> {
+        let clause = match units {
+            FrameUnits::Rows => "ROWS",
+            FrameUnits::Range => "RANGE",
+            FrameUnits::Groups => "GROUPS",
+        };
+        let variables = || {
+            Error::new(
+                SqlState::InvalidColumnReference,
+                format!("argument of {clause} must not contain variables"),
+            )
+        };
+        let expr = match (units, key_type) {
+            (FrameUnits::Range, Some(DataType::Date | DataType::Timestamp))
+            | (FrameUnits::Range, Some(DataType::TimestampTz | DataType::Interval)) => expr,
+            _ => bare_string(expr).unwrap_or(expr),
+        };
+        let bound = self
+            .bind_expr(expr, &Scope::default())
+            .map_err(|e| match e.state {
+                SqlState::UndefinedColumn => variables(),
+                _ => e,
+            })?;
+        if !bound.is_constant() {
+            return Err(variables());
+        }
+        let mut subquery = false;
+        bound.visit(&mut |e| subquery |= matches!(e, ScalarExpr::Subquery(_)));
+        if subquery {
+            return Err(Error::unsupported("a subquery as a window frame offset"));
+        }
+        let offset_type = bound.ty();
+        let target = match (units, key_type) {
+            (FrameUnits::Rows | FrameUnits::Groups, _) => {
+                return self
+                    .coerce(bound, DataType::Int64, CastContext::Implicit)
+                    .map_err(|_| {
+                        Error::new(
+                            SqlState::DatatypeMismatch,
+                            format!(
+                                "argument of {clause} must be type bigint, not type {}",
+                                offset_type.name()
+                            ),
+                        )
+                    });
+            }
+            (FrameUnits::Range, None) => {
+                return Err(Error::internal("invariant: RANGE offset without ORDER BY"))
+            }
+            (FrameUnits::Range, Some(key)) => range_offset_type(key, offset_type)?,
+        };
+        self.coerce(bound, target, CastContext::Implicit)
     }
-    let rank = |b: FrameBound| match b {
-        FrameBound::UnboundedPreceding => 0,
-        FrameBound::Preceding(_) => 1,
-        FrameBound::CurrentRow => 2,
-        FrameBound::Following(_) => 3,
-        FrameBound::UnboundedFollowing => 4,
-    };
-    if rank(start) == 2 && rank(end) == 1 {
-        return Err(Error::new(
-            SqlState::WindowingError,
-            "frame starting from current row cannot have preceding rows",
-        ));
-    }
-    if rank(start) == 3 && rank(end) <= 2 {
-        return Err(Error::new(
-            SqlState::WindowingError,
-            "frame starting from following row cannot have preceding rows",
-        ));
-    }
-    Ok(WindowFrame { units, start, end })
 }
 
-fn frame_bound(bound: &WindowFrameBound, units: FrameUnits, is_start: bool) -> Result<FrameBound> {
-    let offset = |expr: &Option<Box<Expr>>| -> Result<Option<u64>> {
-        let Some(expr) = expr else { return Ok(None) };
-        if units == FrameUnits::Range {
-            return Err(Error::unsupported("RANGE with an offset"));
+/// sqlparser reads a quoted offset (`'1' PRECEDING`) as an interval literal; PostgreSQL
+/// reads it as an untyped literal of the key's offset type. The string, when `expr` is that.
+fn bare_string(expr: &Expr) -> Option<&Expr> {
+    let Expr::Interval(ast::Interval {
+        value,
+        leading_field: None,
+        leading_precision: None,
+        last_field: None,
+        fractional_seconds_precision: None,
+    }) = expr
+    else {
+        return None;
+    };
+    matches!(
+        value.as_ref(),
+        Expr::Value(ast::ValueWithSpan {
+            value: ast::Value::SingleQuotedString(_),
+            ..
+        })
+    )
+    .then_some(value.as_ref())
+}
+
+/// The offset type of PostgreSQL's in_range support function for a RANGE key of type
+/// `key` given an offset of type `offset`.
+fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
+    use DataType as T;
+    let numeric_offset = matches!(offset, T::Int16 | T::Int32 | T::Int64 | T::Unknown);
+    let target = match key {
+        T::Int16 | T::Int32 | T::Int64 if offset == T::Unknown => Some(key),
+        T::Int16 | T::Int32 | T::Int64 => numeric_offset.then_some(T::Int64),
+        T::Float32 | T::Float64 => (numeric_offset
+            || matches!(offset, T::Numeric(_) | T::Float32 | T::Float64))
+        .then_some(T::Float64),
+        T::Numeric(_) => {
+            (numeric_offset || matches!(offset, T::Numeric(_))).then_some(T::Numeric(None))
         }
-        let value = match expr.as_ref() {
-            Expr::Value(v) => match &v.value {
-                ast::Value::Number(n, _) => n.parse::<i64>().ok().map(ScalarValue::Int64),
-                _ => None,
-            },
-            _ => None,
-        };
-        match value {
-            Some(ScalarValue::Int64(n)) if n >= 0 => Ok(Some(n as u64)),
-            Some(_) => Err(Error::new(
-                SqlState::InvalidPrecedingOrFollowingSize,
-                "frame starting offset must not be negative",
-            )),
-            None => Err(Error::unsupported(
-                "a frame offset that is not an integer literal",
-            )),
+        T::Date | T::Timestamp | T::TimestampTz | T::Interval => {
+            matches!(offset, T::Interval | T::Unknown).then_some(T::Interval)
+        }
+        T::Unknown | T::Bool | T::Text | T::Varchar(_) | T::Char(_) | T::Array(_) => {
+            return Err(Error::new(
+                SqlState::FeatureNotSupported,
+                format!(
+                    "RANGE with offset PRECEDING/FOLLOWING is not supported for column type {}",
+                    key.name()
+                ),
+            ))
         }
     };
-    Ok(match bound {
-        WindowFrameBound::CurrentRow => FrameBound::CurrentRow,
-        WindowFrameBound::Preceding(e) => match offset(e)? {
-            None => FrameBound::UnboundedPreceding,
-            Some(n) => FrameBound::Preceding(n),
-        },
-        WindowFrameBound::Following(e) => match offset(e)? {
-            None if is_start => FrameBound::UnboundedFollowing,
-            None => FrameBound::UnboundedFollowing,
-            Some(n) => FrameBound::Following(n),
-        },
+    target.ok_or_else(|| {
+        Error::new(
+            SqlState::FeatureNotSupported,
+            format!(
+                "RANGE with offset PRECEDING/FOLLOWING is not supported for column type {} and offset type {}",
+                key.name(),
+                offset.name()
+            ),
+        )
+        .with_hint("Cast the offset value to an appropriate type.")
     })
+}
+
+/// PostgreSQL's grammar checks on the order of the two bounds.
+fn check_frame_shape(start: &WindowFrameBound, end: &WindowFrameBound) -> Result<()> {
+    let rank = |b: &WindowFrameBound| match b {
+        WindowFrameBound::Preceding(None) => 0,
+        WindowFrameBound::Preceding(Some(_)) => 1,
+        WindowFrameBound::CurrentRow => 2,
+        WindowFrameBound::Following(Some(_)) => 3,
+        WindowFrameBound::Following(None) => 4,
+    };
+    let message = match (rank(start), rank(end)) {
+        (4, _) => "frame start cannot be UNBOUNDED FOLLOWING",
+        (_, 0) => "frame end cannot be UNBOUNDED PRECEDING",
+        (2, 1) => "frame starting from current row cannot have preceding rows",
+        (3, e) if e <= 2 => "frame starting from following row cannot have preceding rows",
+        _ => return Ok(()),
+    };
+    Err(Error::new(SqlState::WindowingError, message))
 }

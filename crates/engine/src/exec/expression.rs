@@ -34,6 +34,9 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
                 .ok_or_else(|| Error::internal(format!("no value for parameter ${}", index + 1)))?;
             Vector::from_scalar(value, *ty, len)
         }
+        ScalarExpr::SessionInfo(info) => {
+            Vector::from_scalar(&ctx.session.value(*info), info.ty(), len)
+        }
         ScalarExpr::Cast { input, to, context } => {
             let value = evaluate(input, batch, ctx)?;
             if input.ty().physical() == to.physical() && same_values(input.ty(), *to) {
@@ -146,7 +149,7 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
                 .iter()
                 .map(|a| evaluate(a, batch, ctx).map(|v| (*v).clone()))
                 .collect::<Result<Vec<_>>>()?;
-            func.eval(&values, len, ctx.statement_micros)?
+            func.eval(&values, len, ctx.clock)?
         }
     }))
 }

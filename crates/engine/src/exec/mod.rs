@@ -5,6 +5,7 @@ mod aggregate;
 pub mod alter_table;
 pub mod ddl;
 mod distinct;
+mod dml_join;
 pub mod expression;
 mod filter;
 mod generate_series;
@@ -25,6 +26,7 @@ mod project;
 mod recursive_cte;
 mod scan;
 mod sequence;
+mod session_info;
 mod set_operation;
 mod shared_cte;
 mod sort;
@@ -35,6 +37,7 @@ mod unnest;
 mod values;
 pub mod view;
 mod window;
+mod window_frame;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -57,6 +60,7 @@ pub use project::ProjectExec;
 pub use recursive_cte::{RecursiveCteExec, WorkTableExec};
 pub use scan::ScanExec;
 pub use sequence::{SessionSequences, SharedSessionSequences};
+pub use session_info::SessionIdentity;
 pub use set_operation::SetOperationExec;
 pub use shared_cte::SharedCteExec;
 pub use sort::SortExec;
@@ -90,8 +94,10 @@ pub struct ExecContext {
     pub join_cache: Arc<JoinCache>,
     /// Rows of WITH queries already computed in this statement, by CTE id.
     pub shared_ctes: RefCell<HashMap<usize, Arc<Vec<Batch>>>>,
-    /// What now() returns: microseconds since 2000-01-01 UTC, fixed for the statement.
-    pub statement_micros: i64,
+    /// Who the statement runs for (current_user, current_database(), ...).
+    pub session: Arc<SessionIdentity>,
+    /// What now() and statement_timestamp() return.
+    pub clock: crate::function::datetime_functions::StatementClock,
 }
 
 impl ExecContext {
@@ -110,9 +116,10 @@ impl ExecContext {
             max_recursive_rounds: 1_000_000,
             join_cache: Arc::default(),
             shared_ctes: RefCell::new(HashMap::new()),
+            session: Arc::default(),
             outer_rows: RefCell::new(Vec::new()),
             subquery_results: RefCell::new(HashMap::new()),
-            statement_micros: crate::function::datetime_functions::clock_micros(),
+            clock: crate::function::datetime_functions::StatementClock::starting_now(),
         }
     }
 

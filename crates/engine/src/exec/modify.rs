@@ -60,32 +60,50 @@ pub fn insert(
     Ok(modified)
 }
 
+/// The table an UPDATE or DELETE writes, the FROM (USING) items joined to it, and the
+/// WHERE clause over the target's columns followed by theirs.
+pub struct Target<'a> {
+    pub name: &'a str,
+    pub oid: u32,
+    pub source: Option<&'a LogicalPlan>,
+    pub filter: Option<&'a ScalarExpr>,
+}
+
+/// The rows `target` acts on, chunk by chunk.
+fn target_rows(entry: &TableEntry, target: &Target, ctx: &ExecContext) -> Result<Vec<Matched>> {
+    match target.source {
+        None => matching_rows(entry, target.filter, ctx),
+        Some(source) => super::dml_join::joined_matches(entry, source, target.filter, ctx),
+    }
+}
+
+/// Updates the target rows; with RETURNING, the new rows (followed by the FROM items'
+/// columns of their match) are kept.
 pub fn update(
     txn: &mut Transaction,
-    name: &str,
-    oid: u32,
-    filter: Option<&ScalarExpr>,
+    target: &Target,
     assignments: &[(usize, ScalarExpr)],
     keep_rows: bool,
     ctx: &ExecContext,
 ) -> Result<Modified> {
-    let mut entry = writable(txn, name, oid)?;
+    let mut entry = writable(txn, target.name, target.oid)?;
+    let width = entry.schema.columns.len();
     let assigned: Vec<usize> = assignments.iter().map(|(c, _)| *c).collect();
     let mut modified = Modified::default();
-    let mut changed: Vec<(Vec<u64>, Batch)> = Vec::new();
+    let mut changed: Vec<(Vec<u64>, Batch, Batch)> = Vec::new();
     for Matched {
         chunk_idx,
         batch,
         rows,
         chunk_offsets,
-    } in matching_rows(&entry, filter, ctx)?
+    } in target_rows(&entry, target, ctx)?
     {
         let matched = batch.gather(&rows);
         let values = assignments
             .iter()
             .map(|(_, e)| evaluate(e, &matched, ctx))
             .collect::<Result<Vec<_>>>()?;
-        let mut new_rows = matched.columns.clone();
+        let mut new_rows = matched.columns[..width].to_vec();
         for ((column, _), value) in assignments.iter().zip(&values) {
             new_rows[*column] = value.clone();
         }
@@ -98,35 +116,41 @@ pub fn update(
         modified.count += rows.len() as u64;
         let base = (chunk_idx * BATCH_SIZE) as u64;
         let row_ids: Vec<u64> = chunk_offsets.iter().map(|&o| base + o as u64).collect();
-        changed.push((row_ids, new_rows));
+        changed.push((row_ids, new_rows, matched));
     }
     // Uniqueness holds for the statement's result, checked once every row is updated.
-    for (row_ids, rows) in &changed {
+    for (row_ids, rows, _) in &changed {
         check_unique(&entry, row_ids, rows, Some(&assigned))?;
     }
     txn.put_table(entry);
     if keep_rows {
-        modified.rows = changed.into_iter().map(|(_, rows)| rows).collect();
+        modified.rows = changed
+            .into_iter()
+            .map(|(_, mut rows, matched)| {
+                rows.columns.extend_from_slice(&matched.columns[width..]);
+                rows
+            })
+            .collect();
     }
     Ok(modified)
 }
 
+/// Deletes the target rows; with RETURNING, they are kept (followed by the USING items'
+/// columns of their match).
 pub fn delete(
     txn: &mut Transaction,
-    name: &str,
-    oid: u32,
-    filter: Option<&ScalarExpr>,
+    target: &Target,
     keep_rows: bool,
     ctx: &ExecContext,
 ) -> Result<Modified> {
-    let mut entry = writable(txn, name, oid)?;
+    let mut entry = writable(txn, target.name, target.oid)?;
     let mut modified = Modified::default();
     for Matched {
         chunk_idx,
         batch,
         rows,
         chunk_offsets,
-    } in matching_rows(&entry, filter, ctx)?
+    } in target_rows(&entry, target, ctx)?
     {
         Arc::make_mut(&mut entry.data).delete_rows(chunk_idx, &chunk_offsets);
         modified.count += rows.len() as u64;
@@ -141,11 +165,11 @@ pub fn delete(
 /// The live rows of a chunk with every column, and each row's offset in the chunk.
 /// The rows of one chunk an UPDATE or DELETE affects: the chunk's live rows as a batch,
 /// the positions of the affected ones in it, and their offsets in the chunk.
-struct Matched {
-    chunk_idx: usize,
-    batch: Batch,
-    rows: Vec<u32>,
-    chunk_offsets: Vec<u32>,
+pub(super) struct Matched {
+    pub(super) chunk_idx: usize,
+    pub(super) batch: Batch,
+    pub(super) rows: Vec<u32>,
+    pub(super) chunk_offsets: Vec<u32>,
 }
 
 /// Every chunk's rows that pass `filter` in the statement's starting version.
@@ -181,7 +205,11 @@ fn matching_rows(
 }
 
 /// With `pinned`, only that row (if it is live).
-fn live_rows(data: &TableData, chunk_idx: usize, pinned: Option<Pinned>) -> (Batch, Vec<u32>) {
+pub(super) fn live_rows(
+    data: &TableData,
+    chunk_idx: usize,
+    pinned: Option<Pinned>,
+) -> (Batch, Vec<u32>) {
     let chunk = &data.chunks[chunk_idx];
     if let Some(pinned) = pinned {
         let offset = pinned.row.map(|r| (r as usize % BATCH_SIZE) as u32);
@@ -209,7 +237,7 @@ fn live_rows(data: &TableData, chunk_idx: usize, pinned: Option<Pinned>) -> (Bat
 /// A write whose WHERE pins a single-column unique key to a constant: the one row it can
 /// touch (`row: None` when no row has the key), found through the key's index.
 #[derive(Clone, Copy)]
-struct Pinned {
+pub(super) struct Pinned {
     row: Option<u64>,
 }
 

@@ -7,12 +7,13 @@ use std::sync::Arc;
 
 use super::expression::evaluate;
 use super::sort::compare_keys;
+use super::window_frame::{frame_pieces, frames};
 use super::{collect, BoxedOperator, ExecContext, Operator};
 use crate::error::{Error, Result, SqlState};
 use crate::function::aggregate::Accumulator;
 use crate::function::compare::compare_rows;
 use crate::function::{AggregateFunction, WindowFunction};
-use crate::plan::{FrameBound, FrameUnits, ScalarExpr, SortKey, WindowCall};
+use crate::plan::{FrameBound, FrameExclusion, ScalarExpr, SortKey, WindowCall};
 use crate::types::{PhysicalType, ScalarValue};
 use crate::vector::{concat_batches, split_batch, Batch, Vector, VectorData, NULL_ROW};
 
@@ -65,7 +66,7 @@ impl WindowExec {
                 .iter()
                 .map(|a| evaluate(a, &all, ctx))
                 .collect::<Result<Vec<_>>>()?;
-            columns.push(Arc::new(compute(call, &layout, &args)?));
+            columns.push(Arc::new(compute(call, &layout, &args, ctx)?));
         }
         if all.is_empty() {
             return Ok(Vec::new());
@@ -84,16 +85,18 @@ impl Operator for WindowExec {
 }
 
 /// The rows in window order, with each position's partition and peer group.
-struct Layout {
+pub(super) struct Layout {
     /// Input row at each sorted position.
-    order: Vec<u32>,
+    pub(super) order: Vec<u32>,
     /// Per position: start and end (exclusive) of its partition and of its peer group.
-    partition: Vec<(usize, usize)>,
-    peers: Vec<(usize, usize)>,
+    pub(super) partition: Vec<(usize, usize)>,
+    pub(super) peers: Vec<(usize, usize)>,
     /// Per position: index of its peer group within the partition.
-    group_index: Vec<usize>,
+    pub(super) group_index: Vec<usize>,
     /// Per partition start: where each of its peer groups starts.
     group_starts: Vec<Vec<usize>>,
+    /// The ORDER BY key by input row when there is exactly one: RANGE offsets measure it.
+    pub(super) range_key: Option<Arc<Vector>>,
 }
 
 fn rows_equal(columns: &[Arc<Vector>], a: usize, b: usize) -> bool {
@@ -136,6 +139,10 @@ impl Layout {
             peers: vec![(0, 0); n],
             group_index: vec![0; n],
             group_starts: Vec::new(),
+            range_key: match order_cols {
+                [key] => Some(key.clone()),
+                _ => None,
+            },
         };
         let mut start = 0;
         while start < n {
@@ -166,58 +173,25 @@ impl Layout {
         Ok(layout)
     }
 
-    fn groups_of(&self, pos: usize) -> &[usize] {
+    pub(super) fn groups_of(&self, pos: usize) -> &[usize] {
         let (start, _) = self.partition[pos];
         let index = self
             .group_starts
             .partition_point(|g| g.first().is_some_and(|&s| s < start));
         self.group_starts.get(index).map_or(&[], |g| g.as_slice())
     }
-
-    /// The frame of position `pos`, as a range of positions.
-    fn frame(&self, pos: usize, call: &WindowCall) -> (usize, usize) {
-        let (ps, pe) = self.partition[pos];
-        let (gs, ge) = self.peers[pos];
-        let frame = call.frame;
-        let group_bound = |offset: i64, start_of: bool| -> usize {
-            let groups = self.groups_of(pos);
-            let target = self.group_index[pos] as i64 + offset;
-            if target < 0 {
-                return ps;
-            }
-            match groups.get(target as usize) {
-                Some(&g) if start_of => g,
-                Some(_) => groups.get(target as usize + 1).copied().unwrap_or(pe),
-                None => pe,
-            }
-        };
-        let start = match (frame.start, frame.units) {
-            (FrameBound::UnboundedPreceding, _) => ps,
-            (FrameBound::CurrentRow, FrameUnits::Rows) => pos,
-            (FrameBound::CurrentRow, _) => gs,
-            (FrameBound::Preceding(k), FrameUnits::Rows) => pos.saturating_sub(k as usize).max(ps),
-            (FrameBound::Following(k), FrameUnits::Rows) => pos.saturating_add(k as usize),
-            (FrameBound::Preceding(k), _) => group_bound(-(k as i64), true),
-            (FrameBound::Following(k), _) => group_bound(k as i64, true),
-            (FrameBound::UnboundedFollowing, _) => pe,
-        };
-        let end = match (frame.end, frame.units) {
-            (FrameBound::UnboundedFollowing, _) => pe,
-            (FrameBound::CurrentRow, FrameUnits::Rows) => pos + 1,
-            (FrameBound::CurrentRow, _) => ge,
-            (FrameBound::Following(k), FrameUnits::Rows) => pos.saturating_add(k as usize + 1),
-            (FrameBound::Preceding(k), FrameUnits::Rows) => (pos + 1).saturating_sub(k as usize),
-            (FrameBound::Following(k), _) => group_bound(k as i64, false),
-            (FrameBound::Preceding(k), _) => group_bound(-(k as i64), false),
-            (FrameBound::UnboundedPreceding, _) => ps,
-        };
-        let start = start.clamp(ps, pe);
-        (start, end.clamp(start, pe))
-    }
 }
 
 /// The call's value for every input row, in input order.
-fn compute(call: &WindowCall, layout: &Layout, args: &[Arc<Vector>]) -> Result<Vector> {
+fn compute(
+    call: &WindowCall,
+    layout: &Layout,
+    args: &[Arc<Vector>],
+    ctx: &ExecContext,
+) -> Result<Vector> {
+    // PostgreSQL evaluates the frame offsets (and rejects NULL ones) for every call, even
+    // one that ignores its frame.
+    let frames = frames(call, layout, ctx)?;
     let n = layout.order.len();
     let scatter_i64 = |value: &dyn Fn(usize) -> i64| {
         let mut out = vec![0i64; n];
@@ -254,9 +228,9 @@ fn compute(call: &WindowCall, layout: &Layout, args: &[Arc<Vector>]) -> Result<V
         WindowFunction::Ntile => ntile(layout, &args[0])?,
         WindowFunction::Lag | WindowFunction::Lead => lag_lead(call, layout, args)?,
         WindowFunction::FirstValue | WindowFunction::LastValue | WindowFunction::NthValue => {
-            frame_value(call, layout, args)?
+            frame_value(call, layout, &frames, args)?
         }
-        WindowFunction::Aggregate(func) => aggregate(call, func, layout, args)?,
+        WindowFunction::Aggregate(func) => aggregate(call, func, layout, &frames, args)?,
     })
 }
 
@@ -341,15 +315,20 @@ fn lag_lead(call: &WindowCall, layout: &Layout, args: &[Arc<Vector>]) -> Result<
     Ok(out)
 }
 
-fn frame_value(call: &WindowCall, layout: &Layout, args: &[Arc<Vector>]) -> Result<Vector> {
-    let n = layout.order.len();
-    let mut sources = vec![NULL_ROW; n];
-    for pos in 0..n {
+fn frame_value(
+    call: &WindowCall,
+    layout: &Layout,
+    frames: &[(usize, usize)],
+    args: &[Arc<Vector>],
+) -> Result<Vector> {
+    let mut sources = vec![NULL_ROW; layout.order.len()];
+    for (pos, &frame) in frames.iter().enumerate() {
         let row = layout.order[pos] as usize;
-        let (start, end) = layout.frame(pos, call);
+        let pieces = frame_pieces(frame, pos, layout.peers[pos], call.frame.exclusion);
+        let mut positions = pieces.iter().flat_map(|&(s, e)| s..e);
         let index = match call.func {
-            WindowFunction::FirstValue => Some(start),
-            WindowFunction::LastValue => end.checked_sub(1),
+            WindowFunction::FirstValue => positions.next(),
+            WindowFunction::LastValue => positions.next_back(),
             _ => match args.get(1).and_then(|a| int_arg(a, row)) {
                 Some(k) if k <= 0 => {
                     return Err(Error::new(
@@ -357,11 +336,11 @@ fn frame_value(call: &WindowCall, layout: &Layout, args: &[Arc<Vector>]) -> Resu
                         "argument of nth_value must be greater than zero",
                     ))
                 }
-                Some(k) => Some(start + k as usize - 1),
+                Some(k) => usize::try_from(k - 1).ok().and_then(|k| positions.nth(k)),
                 None => None,
             },
         };
-        if let Some(index) = index.filter(|&i| i >= start && i < end) {
+        if let Some(index) = index {
             sources[row] = layout.order[index];
         }
     }
@@ -372,6 +351,7 @@ fn aggregate(
     call: &WindowCall,
     func: AggregateFunction,
     layout: &Layout,
+    frames: &[(usize, usize)],
     args: &[Arc<Vector>],
 ) -> Result<Vector> {
     let n = layout.order.len();
@@ -382,26 +362,48 @@ fn aggregate(
     };
     let arg_type = call.args.first().map_or(call.ty, |a| a.ty());
     let mut values: Vec<ScalarValue> = vec![ScalarValue::Null; n];
-    let running = call.frame.start == FrameBound::UnboundedPreceding;
+    // A frame that grows from the partition start with nothing excluded is aggregated
+    // incrementally; any other frame is aggregated afresh.
+    let running = call.frame.start == FrameBound::UnboundedPreceding
+        && call.frame.exclusion == FrameExclusion::NoOthers;
+    let fresh = || -> Result<Accumulator> {
+        let mut acc = Accumulator::new(func, arg_type)?;
+        acc.resize(1);
+        Ok(acc)
+    };
+    let add = |acc: &mut Accumulator, (start, end): (usize, usize)| -> Result<()> {
+        if end > start {
+            let rows = &layout.order[start..end];
+            let inputs: Vec<Vector> = args.iter().map(|a| a.gather(rows)).collect();
+            let inputs: Vec<&Vector> = inputs.iter().collect();
+            acc.update(&vec![0; rows.len()], &inputs)?;
+        }
+        Ok(())
+    };
     let mut acc: Option<Accumulator> = None;
     let mut added_until = 0;
     for pos in 0..n {
-        let (start, end) = layout.frame(pos, call);
-        let (ps, _) = layout.partition[pos];
-        if !running || pos == ps || acc.is_none() || end < added_until {
-            let mut fresh = Accumulator::new(func, arg_type)?;
-            fresh.resize(1);
-            acc = Some(fresh);
-            added_until = start;
-        }
-        let Some(state) = acc.as_mut() else { continue };
-        if end > added_until {
-            let rows = &layout.order[added_until..end];
-            let inputs: Vec<Vector> = args.iter().map(|a| a.gather(rows)).collect();
-            let inputs: Vec<&Vector> = inputs.iter().collect();
-            state.update(&vec![0; rows.len()], &inputs)?;
-            added_until = end;
-        }
+        let (start, end) = frames[pos];
+        let state = if running {
+            let (ps, _) = layout.partition[pos];
+            let state = match acc.take() {
+                Some(state) if pos != ps && end >= added_until => state,
+                _ => {
+                    added_until = start;
+                    fresh()?
+                }
+            };
+            let state = acc.insert(state);
+            add(state, (added_until, end.max(added_until)))?;
+            added_until = end.max(added_until);
+            state
+        } else {
+            let state = acc.insert(fresh()?);
+            for piece in frame_pieces(frames[pos], pos, layout.peers[pos], call.frame.exclusion) {
+                add(state, piece)?;
+            }
+            state
+        };
         values[layout.order[pos] as usize] = state.value(0)?;
     }
     let mut out = Vector::with_capacity(call.ty.physical(), n);

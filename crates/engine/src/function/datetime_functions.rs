@@ -18,12 +18,54 @@ use crate::types::interval::{self, Interval, MICROS_PER_HOUR, MICROS_PER_MINUTE}
 use crate::types::DataType;
 use crate::vector::{Bitmap, StringVec, Vector, VectorData};
 
+/// `micros` rounded to `digits` fractional digits of a second (half away from zero, as
+/// PostgreSQL's AdjustTimestampForTypmod); more than 6 digits keep all 6.
+fn round_to_digits(micros: i64, digits: i32) -> Result<i64> {
+    if digits < 0 {
+        return Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!("TIMESTAMP({digits}) precision must not be negative"),
+        ));
+    }
+    let Some(scale) = 10i64.checked_pow(6u32.saturating_sub(digits as u32)) else {
+        return Ok(micros);
+    };
+    let half = scale / 2;
+    Ok(if micros >= 0 {
+        (micros + half) / scale * scale
+    } else {
+        -((-micros + half) / scale * scale)
+    })
+}
+
+/// The times a statement reads: now() is the transaction's start (PostgreSQL keeps it for
+/// the whole transaction), statement_timestamp() the statement's; microseconds since
+/// 2000-01-01 UTC.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StatementClock {
+    pub transaction: i64,
+    pub statement: i64,
+}
+
+impl StatementClock {
+    /// Both times now: a statement outside a transaction block.
+    pub fn starting_now() -> StatementClock {
+        let now = clock_micros();
+        StatementClock {
+            transaction: now,
+            statement: now,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DateTimeFunction {
     /// An operator (`date + integer`, `timestamp - interval`, ...).
     Operator(DateTimeOp),
-    /// now(), current_timestamp, transaction_timestamp(), statement_timestamp().
+    /// now(), current_timestamp, transaction_timestamp(): when the transaction began.
     Now,
+    /// statement_timestamp(): when the statement began.
+    StatementTimestamp,
     ClockTimestamp,
     CurrentDate,
     LocalTimestamp,
@@ -84,12 +126,16 @@ impl DateTimeFunction {
         let int = |t: DataType| accepts(t, T::Int32);
         let float = |t: DataType| accepts(t, T::Float64);
         Some(match (name, args) {
-            ("now" | "transaction_timestamp" | "statement_timestamp" | "current_timestamp", []) => {
+            ("now" | "transaction_timestamp" | "current_timestamp", []) => {
                 (F::Now, vec![], T::TimestampTz)
             }
+            ("statement_timestamp", []) => (F::StatementTimestamp, vec![], T::TimestampTz),
             ("clock_timestamp", []) => (F::ClockTimestamp, vec![], T::TimestampTz),
             ("current_date", []) => (F::CurrentDate, vec![], T::Date),
             ("localtimestamp", []) => (F::LocalTimestamp, vec![], T::Timestamp),
+            // CURRENT_TIMESTAMP(p) and LOCALTIMESTAMP(p): rounded to p fractional digits.
+            ("current_timestamp", [p]) if int(*p) => (F::Now, vec![T::Int32], T::TimestampTz),
+            ("localtimestamp", [p]) if int(*p) => (F::LocalTimestamp, vec![T::Int32], T::Timestamp),
             ("date_trunc", [u, T::Interval]) if text(*u) => {
                 (F::DateTrunc, vec![T::Text, T::Interval], T::Interval)
             }
@@ -192,6 +238,7 @@ impl DateTimeFunction {
         matches!(
             self,
             DateTimeFunction::Now
+                | DateTimeFunction::StatementTimestamp
                 | DateTimeFunction::ClockTimestamp
                 | DateTimeFunction::CurrentDate
                 | DateTimeFunction::LocalTimestamp
@@ -200,9 +247,10 @@ impl DateTimeFunction {
     }
 
     /// Applies the function to argument vectors of the resolved types; `len` is the batch
-    /// length (for functions without arguments) and `statement_micros` the statement's
-    /// timestamp.
-    pub fn eval(self, args: &[Vector], len: usize, statement_micros: i64) -> Result<Vector> {
+    /// length (for functions without arguments) and `clock` when the transaction and the
+    /// statement began.
+    pub fn eval(self, args: &[Vector], len: usize, clock: StatementClock) -> Result<Vector> {
+        let now = clock.transaction;
         use DateTimeFunction as F;
         use VectorData as V;
         let validity = all_valid(args);
@@ -210,11 +258,26 @@ impl DateTimeFunction {
         let constant = |data: VectorData| Ok(Vector::new(data, None));
         let data = match (self, args) {
             (F::Operator(op), _) => return op.eval(args),
-            (F::Now, []) => return constant(V::TimestampTz(vec![statement_micros; len])),
+            (F::Now, []) => return constant(V::TimestampTz(vec![now; len])),
+            (F::StatementTimestamp, []) => {
+                return constant(V::TimestampTz(vec![clock.statement; len]))
+            }
             (F::ClockTimestamp, []) => return constant(V::TimestampTz(vec![clock_micros(); len])),
-            (F::LocalTimestamp, []) => return constant(V::Timestamp(vec![statement_micros; len])),
+            (F::LocalTimestamp, []) => return constant(V::Timestamp(vec![now; len])),
+            (F::Now | F::LocalTimestamp, [precision]) => {
+                let digits = match &precision.data {
+                    V::Int32(p) if precision.is_valid(0) => p.first().copied().unwrap_or(6),
+                    _ => 6,
+                };
+                let rounded = round_to_digits(now, digits)?;
+                return constant(if self == F::Now {
+                    V::TimestampTz(vec![rounded; len])
+                } else {
+                    V::Timestamp(vec![rounded; len])
+                });
+            }
             (F::CurrentDate, []) => {
-                let today = datetime::timestamp_to_date(statement_micros);
+                let today = datetime::timestamp_to_date(now);
                 return constant(V::Date(vec![today; len]));
             }
             (F::DateTrunc, [units, value]) => match (&units.data, &value.data) {
@@ -262,8 +325,8 @@ impl DateTimeFunction {
             },
             (F::AgeFromToday, [a]) => match &a.data {
                 V::Timestamp(t) | V::TimestampTz(t) => {
-                    let midnight = statement_micros.div_euclid(datetime::MICROS_PER_DAY)
-                        * datetime::MICROS_PER_DAY;
+                    let midnight =
+                        now.div_euclid(datetime::MICROS_PER_DAY) * datetime::MICROS_PER_DAY;
                     V::Interval(map_rows(t, valid, Interval::ZERO, |t| {
                         arith::age(midnight, t)
                     })?)

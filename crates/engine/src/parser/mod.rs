@@ -1,14 +1,48 @@
-//! SQL text → sqlparser AST with PostgreSQL's dialect; parse errors become 42601.
+//! SQL text → sqlparser AST with PostgreSQL's dialect; parse errors become 42601. Window
+//! frame EXCLUDE clauses, which sqlparser rejects, are taken out first
+//! ([`frame_exclusion`]) and returned beside each statement.
+
+mod frame_exclusion;
 
 use sqlparser::ast::Statement;
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::Tokenizer;
 
 use crate::error::{Error, Result};
+pub use frame_exclusion::{FrameExclusion, FrameExclusions};
+
+/// One parsed statement with the frame exclusions of its windows.
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    pub statement: Statement,
+    pub exclusions: FrameExclusions,
+}
 
 /// Parses every statement of `sql`. An empty string (or only `;`s and comments) gives none.
-pub fn parse(sql: &str) -> Result<Vec<Statement>> {
-    Parser::parse_sql(&PostgreSqlDialect {}, sql).map_err(|e| match e {
+pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
+    let dialect = PostgreSqlDialect {};
+    let mut tokens = Tokenizer::new(&dialect, sql)
+        .tokenize_with_location()
+        .map_err(|e| parse_error(sql, e.into()))?;
+    let mut exclusions = frame_exclusion::strip(&mut tokens).unwrap_or_default();
+    let statements = Parser::new(&dialect)
+        .with_tokens_with_locations(tokens)
+        .parse_statements()
+        .map_err(|e| parse_error(sql, e))?;
+    exclusions.resize(statements.len(), FrameExclusions::default());
+    Ok(statements
+        .into_iter()
+        .zip(exclusions)
+        .map(|(statement, exclusions)| Parsed {
+            statement,
+            exclusions,
+        })
+        .collect())
+}
+
+fn parse_error(sql: &str, e: ParserError) -> Error {
+    match e {
         ParserError::RecursionLimitExceeded => Error::new(
             crate::error::SqlState::ProgramLimitExceeded,
             "stack depth limit exceeded",
@@ -16,7 +50,7 @@ pub fn parse(sql: &str) -> Result<Vec<Statement>> {
         ParserError::TokenizerError(message) | ParserError::ParserError(message) => {
             syntax_error(sql, &message)
         }
-    })
+    }
 }
 
 /// PostgreSQL says `syntax error at or near "x"`; sqlparser says `Expected: ..., found: x at

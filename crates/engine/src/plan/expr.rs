@@ -26,6 +26,19 @@ pub enum CompareOp {
     GtEq,
 }
 
+impl CompareOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CompareOp::Eq => "=",
+            CompareOp::NotEq => "<>",
+            CompareOp::Lt => "<",
+            CompareOp::LtEq => "<=",
+            CompareOp::Gt => ">",
+            CompareOp::GtEq => ">=",
+        }
+    }
+}
+
 /// `IS [NOT] TRUE | FALSE | UNKNOWN`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BoolTest {
@@ -137,6 +150,43 @@ pub enum ScalarExpr {
         sequence: Option<String>,
         args: Vec<ScalarExpr>,
     },
+    /// current_user, current_database() and the like: fixed for a statement but different
+    /// between sessions, so never folded into a shared plan nor served from the result cache.
+    SessionInfo(SessionInfo),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionInfo {
+    /// current_user, current_role, user, session_user: the role the client connected as.
+    User,
+    /// current_database(), current_catalog.
+    Database,
+    /// current_schema(): always `public`, the only schema.
+    Schema,
+    /// version().
+    Version,
+    /// pg_backend_pid(): the process id the client was given in BackendKeyData.
+    BackendPid,
+}
+
+impl SessionInfo {
+    pub fn ty(self) -> DataType {
+        match self {
+            SessionInfo::BackendPid => DataType::Int32,
+            // `name` in PostgreSQL, whose text form is the same.
+            _ => DataType::Text,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SessionInfo::User => "current_user",
+            SessionInfo::Database => "current_database()",
+            SessionInfo::Schema => "current_schema()",
+            SessionInfo::Version => "version()",
+            SessionInfo::BackendPid => "pg_backend_pid()",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -187,6 +237,7 @@ impl ScalarExpr {
             ScalarExpr::Cast { to, .. } => *to,
             ScalarExpr::OuterColumn { ty, .. } => *ty,
             ScalarExpr::SequenceCall { .. } => DataType::Int64,
+            ScalarExpr::SessionInfo(info) => info.ty(),
             ScalarExpr::Subquery(subquery) => match &subquery.kind {
                 SubqueryKind::Scalar(ty) => *ty,
                 SubqueryKind::Exists | SubqueryKind::Quantified { .. } => DataType::Bool,
@@ -234,6 +285,7 @@ impl ScalarExpr {
             ScalarExpr::Column { .. }
             | ScalarExpr::Literal { .. }
             | ScalarExpr::Param { .. }
+            | ScalarExpr::SessionInfo(_)
             | ScalarExpr::OuterColumn { .. } => {}
             ScalarExpr::Subquery(subquery) => {
                 if let SubqueryKind::Quantified { input, .. } = &subquery.kind {
@@ -292,6 +344,7 @@ impl ScalarExpr {
             leaf @ (ScalarExpr::Column { .. }
             | ScalarExpr::Literal { .. }
             | ScalarExpr::Param { .. }
+            | ScalarExpr::SessionInfo(_)
             | ScalarExpr::OuterColumn { .. }) => leaf,
             ScalarExpr::Subquery(mut subquery) => {
                 if let SubqueryKind::Quantified { input, op, all } = subquery.kind {
@@ -495,7 +548,9 @@ impl ScalarExpr {
             ScalarExpr::Function { func, .. } if func.is_volatile() => volatile = true,
             // now() and friends: never folded into a (cached) plan.
             ScalarExpr::DateTimeFunction { func, .. } if func.is_volatile() => volatile = true,
-            ScalarExpr::SequenceCall { .. } | ScalarExpr::Subquery(_) => volatile = true,
+            ScalarExpr::SequenceCall { .. }
+            | ScalarExpr::Subquery(_)
+            | ScalarExpr::SessionInfo(_) => volatile = true,
             _ => {}
         });
         volatile

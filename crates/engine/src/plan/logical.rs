@@ -43,20 +43,27 @@ pub enum FrameUnits {
     Groups,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A frame edge. An offset is a constant expression evaluated when the window runs (as
+/// PostgreSQL does): a row or group count (bigint) for ROWS and GROUPS, a distance of the
+/// in_range offset type (the ORDER BY key's type, or interval for datetimes) for RANGE.
+#[derive(Debug, Clone, PartialEq)]
 pub enum FrameBound {
     UnboundedPreceding,
-    Preceding(u64),
+    Preceding(ScalarExpr),
     CurrentRow,
-    Following(u64),
+    Following(ScalarExpr),
     UnboundedFollowing,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The parser recognises EXCLUDE (sqlparser does not); the plan carries its value.
+pub use crate::parser::FrameExclusion;
+
+#[derive(Debug, Clone, PartialEq)]
 pub struct WindowFrame {
     pub units: FrameUnits,
     pub start: FrameBound,
     pub end: FrameBound,
+    pub exclusion: FrameExclusion,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -269,17 +276,21 @@ pub enum BoundStatement {
         returning: Option<Returning>,
         on_conflict: Option<super::OnConflict>,
     },
-    /// Expressions are over the table's full rows.
+    /// Expressions are over the table's full rows, followed by the columns of `source`
+    /// (UPDATE ... FROM) when there is one.
     Update {
         table_name: String,
         table_oid: u32,
+        source: Option<LogicalPlan>,
         filter: Option<ScalarExpr>,
         assignments: Vec<(usize, ScalarExpr)>,
         returning: Option<Returning>,
     },
+    /// As Update; `source` is DELETE ... USING.
     Delete {
         table_name: String,
         table_oid: u32,
+        source: Option<LogicalPlan>,
         filter: Option<ScalarExpr>,
         returning: Option<Returning>,
     },
@@ -332,6 +343,11 @@ pub enum BoundStatement {
         names: Vec<String>,
         if_exists: bool,
     },
+    /// ANALYZE and VACUUM: PostgreSQL gathers planner statistics and reclaims space; an
+    /// in-memory column store has neither to do, so they only check the table exists.
+    Maintenance {
+        tag: &'static str,
+    },
     Begin,
     Commit,
     Rollback,
@@ -343,6 +359,80 @@ pub enum BoundStatement {
         plan: LogicalPlan,
         analyze: bool,
     },
+}
+
+impl BoundStatement {
+    /// Rebuilds the statement with `f` applied to each of its query plans (a query's, an
+    /// EXPLAIN's, the source of INSERT and CREATE TABLE AS, the FROM items of UPDATE and
+    /// DELETE).
+    pub fn try_map_plans(
+        self,
+        f: &mut dyn FnMut(LogicalPlan) -> crate::error::Result<LogicalPlan>,
+    ) -> crate::error::Result<BoundStatement> {
+        Ok(match self {
+            BoundStatement::Query { plan, columns } => BoundStatement::Query {
+                plan: f(plan)?,
+                columns,
+            },
+            BoundStatement::Explain { plan, analyze } => BoundStatement::Explain {
+                plan: f(plan)?,
+                analyze,
+            },
+            BoundStatement::Insert {
+                table_name,
+                table_oid,
+                source,
+                returning,
+                on_conflict,
+            } => BoundStatement::Insert {
+                table_name,
+                table_oid,
+                source: f(source)?,
+                returning,
+                on_conflict,
+            },
+            BoundStatement::Update {
+                table_name,
+                table_oid,
+                source,
+                filter,
+                assignments,
+                returning,
+            } => BoundStatement::Update {
+                table_name,
+                table_oid,
+                source: source.map(&mut *f).transpose()?,
+                filter,
+                assignments,
+                returning,
+            },
+            BoundStatement::Delete {
+                table_name,
+                table_oid,
+                source,
+                filter,
+                returning,
+            } => BoundStatement::Delete {
+                table_name,
+                table_oid,
+                source: source.map(&mut *f).transpose()?,
+                filter,
+                returning,
+            },
+            BoundStatement::CreateTable {
+                schema,
+                if_not_exists,
+                sequences,
+                source,
+            } => BoundStatement::CreateTable {
+                schema,
+                if_not_exists,
+                sequences,
+                source: source.map(&mut *f).transpose()?,
+            },
+            other => other,
+        })
+    }
 }
 
 impl LogicalPlan {
@@ -454,7 +544,9 @@ impl LogicalPlan {
                     ScalarExpr::DateTimeFunction { func, .. } if func.is_volatile() => {
                         deterministic = false
                     }
-                    ScalarExpr::SequenceCall { .. } => deterministic = false,
+                    ScalarExpr::SequenceCall { .. } | ScalarExpr::SessionInfo(_) => {
+                        deterministic = false
+                    }
                     _ => {}
                 });
             }

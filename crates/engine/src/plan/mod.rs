@@ -10,11 +10,11 @@ mod on_conflict;
 pub use ddl::{AlterTable, CreateIndex, RowChange};
 pub use explain::explain_lines;
 pub use expr::{
-    ArithmeticOp, BoolTest, ColumnSide, CompareOp, ScalarExpr, SequenceFunction, Subquery,
-    SubqueryKind,
+    ArithmeticOp, BoolTest, ColumnSide, CompareOp, ScalarExpr, SequenceFunction, SessionInfo,
+    Subquery, SubqueryKind,
 };
 pub use logical::{
-    AggregateCall, BoundStatement, ColumnInfo, FrameBound, FrameUnits, JoinKind, LogicalPlan,
-    Returning, SetOperator, SetVariable, SortKey, WindowCall, WindowFrame,
+    AggregateCall, BoundStatement, ColumnInfo, FrameBound, FrameExclusion, FrameUnits, JoinKind,
+    LogicalPlan, Returning, SetOperator, SetVariable, SortKey, WindowCall, WindowFrame,
 };
 pub use on_conflict::{ConflictAction, OnConflict};

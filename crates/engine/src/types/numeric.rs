@@ -77,7 +77,10 @@ impl Decimal {
             match b {
                 b'0'..=b'9' => {
                     any_digit = true;
-                    magnitude = magnitude * 10 + u128::from(b - b'0');
+                    let next = magnitude
+                        .checked_mul(10)
+                        .and_then(|m| m.checked_add(u128::from(b - b'0')));
+                    magnitude = next.unwrap_or(u128::MAX);
                     if magnitude > MAX_MANTISSA {
                         // Keep scanning so that a syntax error still wins, as in PostgreSQL.
                         too_many_digits = true;
@@ -562,6 +565,16 @@ mod tests {
             Decimal::parse("1e40").expect_err("overflow").sqlstate(),
             "22003"
         );
+        // Digits beyond what even the u128 accumulator holds.
+        for text in [
+            "123456789012345678901234567890123456789012",
+            &"9".repeat(80),
+        ] {
+            assert_eq!(
+                Decimal::parse(text).expect_err("overflow").sqlstate(),
+                "22003"
+            );
+        }
     }
 
     #[test]

@@ -4,12 +4,15 @@
 
 mod array_agg;
 mod concat;
+mod ordered_set;
 mod variance;
 
 use std::cmp::Ordering;
 
 use self::array_agg::ArrayAgg;
 use self::concat::Concat;
+use self::ordered_set::OrderedSet;
+pub use self::ordered_set::OrderedSetKind;
 use self::variance::{FloatMoments, NumericMoments, VarianceKind};
 use crate::error::{Error, Result};
 use crate::function::compare::compare_rows;
@@ -38,6 +41,8 @@ pub enum AggregateFunction {
     /// stddev_samp and stddev.
     StddevSamp,
     StddevPop,
+    /// percentile_cont, percentile_disc and mode: only with WITHIN GROUP.
+    OrderedSet(OrderedSetKind),
 }
 
 impl AggregateFunction {
@@ -64,6 +69,16 @@ impl AggregateFunction {
         })
     }
 
+    /// The ordered-set aggregate `name` (called with WITHIN GROUP).
+    pub fn ordered_set_by_name(name: &str) -> Option<AggregateFunction> {
+        Some(AggregateFunction::OrderedSet(match name {
+            "percentile_cont" => OrderedSetKind::PercentileCont,
+            "percentile_disc" => OrderedSetKind::PercentileDisc,
+            "mode" => OrderedSetKind::Mode,
+            _ => return None,
+        }))
+    }
+
     /// PostgreSQL's signature of `func` for arguments of types `args`: the types to coerce
     /// the arguments to and the result type, or `None` if there is no such aggregate
     /// (`sum(text)`, `string_agg(integer, text)`).
@@ -73,6 +88,7 @@ impl AggregateFunction {
         let text_like = |t: DataType| t == T::Unknown || t.is_string();
         let (arg, ty) = match (self, args) {
             (F::CountStar, []) => return Some((vec![], T::Int64)),
+            (F::OrderedSet(kind), args) => return ordered_set_signature(kind, args),
             (F::StringAgg, &[value, delimiter]) if text_like(value) && text_like(delimiter) => {
                 return Some((vec![T::Text, T::Text], T::Text))
             }
@@ -121,7 +137,8 @@ impl AggregateFunction {
                 | F::BoolOr
                 | F::BitAnd
                 | F::BitOr
-                | F::BitXor,
+                | F::BitXor
+                | F::OrderedSet(_),
                 _,
             ) => return None,
         })
@@ -132,7 +149,7 @@ impl AggregateFunction {
     pub fn order_sensitive(self, arg: DataType) -> bool {
         use AggregateFunction as F;
         match self {
-            F::StringAgg | F::ArrayAgg => true,
+            F::StringAgg | F::ArrayAgg | F::OrderedSet(_) => true,
             F::Sum | F::Avg | F::VarSamp | F::VarPop | F::StddevSamp | F::StddevPop => {
                 matches!(arg, DataType::Float32 | DataType::Float64)
             }
@@ -167,6 +184,9 @@ impl AggregateFunction {
             F::VarPop => "var_pop",
             F::StddevSamp => "stddev_samp",
             F::StddevPop => "stddev_pop",
+            F::OrderedSet(OrderedSetKind::PercentileCont) => "percentile_cont",
+            F::OrderedSet(OrderedSetKind::PercentileDisc) => "percentile_disc",
+            F::OrderedSet(OrderedSetKind::Mode) => "mode",
         }
     }
 
@@ -189,9 +209,36 @@ impl AggregateFunction {
             | F::BoolOr
             | F::BitAnd
             | F::BitOr
-            | F::BitXor => return None,
+            | F::BitXor
+            | F::OrderedSet(_) => return None,
         };
         Some(VarianceKind { sample, stddev })
+    }
+}
+
+/// Ordered-set aggregates take the WITHIN GROUP value first, then the fraction of the
+/// percentiles: percentile_cont(float8) over float8 values gives float8, percentile_disc
+/// and mode give the value's type.
+fn ordered_set_signature(
+    kind: OrderedSetKind,
+    args: &[DataType],
+) -> Option<(Vec<DataType>, DataType)> {
+    use DataType as T;
+    let value = match args.first()? {
+        T::Unknown => T::Text,
+        T::Varchar(_) | T::Char(_) => T::Text,
+        other => *other,
+    };
+    match (kind, args.len()) {
+        (OrderedSetKind::Mode, 1) => Some((vec![value], value)),
+        (OrderedSetKind::PercentileDisc, 2) => Some((vec![value, T::Float64], value)),
+        (OrderedSetKind::PercentileCont, 2) => crate::function::cast::can_cast(
+            value,
+            T::Float64,
+            crate::function::cast::CastContext::Implicit,
+        )
+        .then(|| (vec![T::Float64, T::Float64], T::Float64)),
+        _ => None,
     }
 }
 
@@ -260,6 +307,7 @@ pub enum Accumulator {
     ArrayAgg(ArrayAgg),
     VarianceFloat(FloatMoments, VarianceKind),
     VarianceNumeric(NumericMoments, VarianceKind),
+    OrderedSet(OrderedSet),
 }
 
 impl Accumulator {
@@ -313,6 +361,9 @@ impl Accumulator {
             }
             (F::StringAgg, T::Text) => Accumulator::StringAgg(Concat::default()),
             (F::ArrayAgg, ty) => Accumulator::ArrayAgg(ArrayAgg::new(ty.physical())),
+            (F::OrderedSet(kind), ty) => {
+                Accumulator::OrderedSet(OrderedSet::new(kind, ty.physical()))
+            }
             (
                 F::Sum
                 | F::Avg
@@ -353,6 +404,7 @@ impl Accumulator {
             Accumulator::ArrayAgg(a) => a.resize(groups),
             Accumulator::VarianceFloat(m, _) => m.resize(groups),
             Accumulator::VarianceNumeric(m, _) => m.resize(groups),
+            Accumulator::OrderedSet(o) => o.resize(groups),
         }
     }
 
@@ -471,6 +523,7 @@ impl Accumulator {
             (Accumulator::StringAgg(c), VectorData::Text(values)) => {
                 c.update(groups, input, values, args.get(1).copied())?
             }
+            (Accumulator::OrderedSet(o), _) => o.update(groups, args)?,
             (Accumulator::VarianceFloat(m, _), VectorData::Float32(v)) => {
                 for (row, &g) in groups.iter().enumerate() {
                     if valid(row) {
@@ -532,7 +585,8 @@ impl Accumulator {
             | Accumulator::StringAgg(_)
             | Accumulator::ArrayAgg(_)
             | Accumulator::VarianceFloat(..)
-            | Accumulator::VarianceNumeric(..)) => {
+            | Accumulator::VarianceNumeric(..)
+            | Accumulator::OrderedSet(_)) => {
                 // Results computed per group; one pass over the groups.
                 let (groups, physical) = acc.shape();
                 let mut out = Vector::with_capacity(physical, groups);
@@ -561,6 +615,7 @@ impl Accumulator {
             Accumulator::ArrayAgg(a) => (a.len(), a.physical()),
             Accumulator::VarianceFloat(m, _) => (m.len(), PhysicalType::Float64),
             Accumulator::VarianceNumeric(m, _) => (m.len(), PhysicalType::Numeric),
+            Accumulator::OrderedSet(o) => (o.len(), o.physical()),
         }
     }
 }
@@ -603,6 +658,7 @@ impl Accumulator {
             }
             Accumulator::StringAgg(c) => c.value(group),
             Accumulator::ArrayAgg(a) => a.value(group),
+            Accumulator::OrderedSet(o) => o.value(group)?,
             Accumulator::VarianceFloat(m, kind) => m
                 .value(group, *kind)
                 .map_or(ScalarValue::Null, ScalarValue::Float64),
@@ -644,7 +700,8 @@ fn bits(
         | F::VarSamp
         | F::VarPop
         | F::StddevSamp
-        | F::StddevPop => return Err(Error::internal("not a bit aggregate")),
+        | F::StddevPop
+        | F::OrderedSet(_) => return Err(Error::internal("not a bit aggregate")),
     };
     Ok(Accumulator::Bits {
         state: Vec::new(),

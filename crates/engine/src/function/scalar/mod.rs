@@ -6,15 +6,18 @@
 //! argument is NULL and never look at, or fail on, the values in those rows.
 
 mod array;
+mod bitwise;
 mod format;
 mod kernel;
 mod math;
+mod number_format;
 mod numeric;
 mod pattern;
 mod signature;
 mod string;
 
 pub use array::ArrayFunction;
+pub use bitwise::BitOp;
 
 use crate::error::Result;
 use crate::types::DataType;
@@ -50,6 +53,8 @@ pub enum ScalarFunction {
     StartsWith,
     Md5,
     RegexpReplace,
+    /// `similar_to_escape(pattern [, escape])`: what `SIMILAR TO` matches with `~`.
+    SimilarToEscape,
     /// `regexp_match(s, pattern [, flags])`: the first match's capture groups as text[].
     RegexpMatch,
     /// `regexp_split_to_array(s, pattern [, flags])`.
@@ -60,6 +65,10 @@ pub enum ScalarFunction {
         negated: bool,
     },
     Format,
+    /// to_char(number, text).
+    ToCharNumber,
+    /// to_number(text, text).
+    ToNumber,
     Chr,
     Ascii,
     ToHex,
@@ -67,6 +76,7 @@ pub enum ScalarFunction {
     QuoteLiteral,
     QuoteNullable,
     Overlay,
+    Translate,
     // Numbers.
     Abs,
     Round,
@@ -101,6 +111,9 @@ pub enum ScalarFunction {
     Acos,
     Atan,
     Atan2,
+    Factorial,
+    /// The integer operators `&`, `|`, `#`, `~`, `<<`, `>>`.
+    Bit(BitOp),
     // System information.
     /// `pg_typeof(x)`: the name of the argument's type (text here; regtype in PostgreSQL,
     /// whose output is the same name).
@@ -234,6 +247,7 @@ impl ScalarFunction {
             F::StartsWith => "starts_with",
             F::Md5 => "md5",
             F::RegexpReplace => "regexp_replace",
+            F::SimilarToEscape => "similar_to_escape",
             F::RegexpMatch => "regexp_match",
             F::RegexpSplitToArray => "regexp_split_to_array",
             F::RegexMatch {
@@ -246,6 +260,8 @@ impl ScalarFunction {
                 (true, true) => "!~*",
             },
             F::Format => "format",
+            F::ToCharNumber => "to_char",
+            F::ToNumber => "to_number",
             F::Chr => "chr",
             F::Ascii => "ascii",
             F::ToHex => "to_hex",
@@ -253,6 +269,7 @@ impl ScalarFunction {
             F::QuoteLiteral => "quote_literal",
             F::QuoteNullable => "quote_nullable",
             F::Overlay => "overlay",
+            F::Translate => "translate",
             F::Abs => "abs",
             F::Round => "round",
             F::Ceil => "ceil",
@@ -285,6 +302,8 @@ impl ScalarFunction {
             F::Acos => "acos",
             F::Atan => "atan",
             F::Atan2 => "atan2",
+            F::Factorial => "factorial",
+            F::Bit(op) => op.symbol(),
             F::PgTypeof(_) => "pg_typeof",
             F::Array { func, .. } => func.name(),
         }
@@ -331,6 +350,7 @@ impl ScalarFunction {
             F::StartsWith => string::starts_with(args),
             F::Md5 => string::md5(args),
             F::RegexpReplace => pattern::regexp_replace(args),
+            F::SimilarToEscape => pattern::similar_to_escape(args),
             F::RegexpMatch => pattern::regexp_match(args),
             F::RegexpSplitToArray => pattern::regexp_split_to_array(args),
             F::RegexMatch {
@@ -338,6 +358,8 @@ impl ScalarFunction {
                 negated,
             } => pattern::regex_match(args, case_insensitive, negated),
             F::Format => format::format(args),
+            F::ToCharNumber => number_format::to_char(args),
+            F::ToNumber => number_format::to_number(args),
             F::Chr => string::chr(args),
             F::Ascii => string::ascii(args),
             F::ToHex => string::to_hex(args),
@@ -345,6 +367,7 @@ impl ScalarFunction {
             F::QuoteLiteral => format::quote_literal(args, false),
             F::QuoteNullable => format::quote_literal(args, true),
             F::Overlay => string::overlay(args),
+            F::Translate => string::translate(args),
             F::Abs => math::abs(args),
             F::Round => math::round(args),
             F::Ceil => math::ceil_floor(args, true),
@@ -377,6 +400,8 @@ impl ScalarFunction {
             F::Acos => math::float_unary(args, math::acos),
             F::Atan => math::float_unary(args, |x| Ok(x.atan())),
             F::Atan2 => math::atan2(args),
+            F::Factorial => numeric::factorial(args),
+            F::Bit(op) => bitwise::eval(op, args),
             F::PgTypeof(ty) => Ok(string::constant(ty.name(), rows)),
             F::Array { func, result } => func.eval(args, rows, result),
         }

@@ -308,6 +308,25 @@ pub(super) fn width_bucket(x: &Decimal, low: &Decimal, high: &Decimal, count: i3
     }
 }
 
+/// `factorial(bigint)`: exact, 22003 for negative arguments and for results beyond a
+/// Decimal's mantissa (34! and up).
+pub(super) fn factorial(args: &[Vector]) -> Result<Vector> {
+    let n = values::<i64>(args, 0)?;
+    map_rows(args, |row| {
+        if n[row] < 0 {
+            return Err(Error::out_of_range(
+                "factorial of a negative number is undefined",
+            ));
+        }
+        // The product overflows by 34!, so the loop stays short for any argument.
+        let mut product: i128 = 1;
+        for k in 2..=i128::from(n[row]) {
+            product = product.checked_mul(k).ok_or_else(overflow)?;
+        }
+        Ok(Decimal::new(product, 0))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

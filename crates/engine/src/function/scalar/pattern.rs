@@ -267,6 +267,95 @@ pub(super) fn regex_match(
     })
 }
 
+/// `similar_to_escape(pattern [, escape])`: the POSIX regular expression a SQL `SIMILAR TO`
+/// pattern means, as PostgreSQL's similar_escape_internal builds it: `%` and `_` become
+/// `.*` and `.`, parentheses do not capture, `.`, `^`, `$` and backslashes are literal, the
+/// escape character (backslash by default, none when empty) quotes the next one, and the
+/// whole pattern must match the whole string.
+pub(super) fn similar_to_escape(args: &[Vector]) -> Result<Vector> {
+    let pattern = texts(args, 0)?;
+    let escape = if args.len() > 1 {
+        Some(texts(args, 1)?)
+    } else {
+        None
+    };
+    map_text_rows(args, |row, out| {
+        let escape = match escape {
+            None => Some('\\'),
+            Some(escape) => {
+                let mut chars = escape.get(row).chars();
+                match (chars.next(), chars.next()) {
+                    (None, _) => None,
+                    (Some(c), None) => Some(c),
+                    _ => {
+                        return Err(Error::new(
+                            SqlState::InvalidEscapeSequence,
+                            "invalid escape string",
+                        )
+                        .with_hint("Escape string must be empty or one character."))
+                    }
+                }
+            }
+        };
+        let regex = similar_to_regex(pattern.get(row), escape)?;
+        out.extend_from_slice(regex.as_bytes());
+        Ok(())
+    })
+}
+
+fn similar_to_regex(pattern: &str, escape: Option<char>) -> Result<String> {
+    let mut out = String::with_capacity(pattern.len() * 2 + 8);
+    out.push_str("^(?:");
+    let (mut after_escape, mut in_class, mut quotes) = (false, false, 0);
+    for c in pattern.chars() {
+        if after_escape {
+            if c == '"' && !in_class {
+                // Escape-double-quotes split the pattern into the parts SUBSTRING returns.
+                match quotes {
+                    0 => out.push_str("){1,1}?("),
+                    1 => out.push_str("){1,1}(?:"),
+                    _ => {
+                        return Err(Error::new(
+                            SqlState::InvalidUseOfEscapeCharacter,
+                            "SQL regular expression may not contain more than two escape-double-quote separators",
+                        ))
+                    }
+                }
+                quotes += 1;
+            } else {
+                out.push('\\');
+                out.push(c);
+            }
+            after_escape = false;
+        } else if Some(c) == escape {
+            after_escape = true;
+        } else if in_class {
+            if c == '\\' {
+                out.push('\\');
+            }
+            out.push(c);
+            in_class = c != ']';
+        } else {
+            match c {
+                '[' => {
+                    out.push(c);
+                    in_class = true;
+                }
+                '%' => out.push_str(".*"),
+                '_' => out.push('.'),
+                '(' => out.push_str("(?:"),
+                '\\' | '.' | '^' | '$' => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                _ => out.push(c),
+            }
+        }
+    }
+    out.push_str(")$");
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,6 +3,7 @@
 //! `GREATEST`/`LEAST` arguments (`select_common_type`). `round(5)` is `round(double
 //! precision)` and `power(2, 3.0)` is `power(numeric, numeric)` exactly because of these rules.
 
+use super::BitOp;
 use super::ScalarFunction as F;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
@@ -16,6 +17,31 @@ const NUM: DataType = DataType::Numeric(None);
 const TEXT: DataType = DataType::Text;
 const BOOL: DataType = DataType::Bool;
 const TEXT_ARRAY: DataType = DataType::Array(&DataType::Text);
+
+/// The overloads of a binary bit operator: the same integer type on both sides.
+const fn bit_binary(op: BitOp) -> [Signature; 3] {
+    [
+        (F::Bit(op), &[I2, I2], I2),
+        (F::Bit(op), &[I4, I4], I4),
+        (F::Bit(op), &[I8, I8], I8),
+    ]
+}
+/// The overloads of a shift: the count is always an integer.
+const fn bit_shift(op: BitOp) -> [Signature; 3] {
+    [
+        (F::Bit(op), &[I2, I4], I2),
+        (F::Bit(op), &[I4, I4], I4),
+        (F::Bit(op), &[I8, I4], I8),
+    ]
+}
+const ABS: &[Signature] = &[
+    (F::Abs, &[I2], I2),
+    (F::Abs, &[I4], I4),
+    (F::Abs, &[I8], I8),
+    (F::Abs, &[DataType::Float32], DataType::Float32),
+    (F::Abs, &[F8], F8),
+    (F::Abs, &[NUM], NUM),
+];
 
 /// One overload: the function, its parameter types and its result type.
 pub(super) type Signature = (F, &'static [DataType], DataType);
@@ -58,6 +84,14 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
         "split_part" => &[(F::SplitPart, &[TEXT, TEXT, I4], TEXT)],
         "starts_with" => &[(F::StartsWith, &[TEXT, TEXT], BOOL)],
         "md5" => &[(F::Md5, &[TEXT], TEXT)],
+        "to_number" => &[(F::ToNumber, &[TEXT, TEXT], NUM)],
+        "to_char" => &[
+            (F::ToCharNumber, &[I4, TEXT], TEXT),
+            (F::ToCharNumber, &[I8, TEXT], TEXT),
+            (F::ToCharNumber, &[DataType::Float32, TEXT], TEXT),
+            (F::ToCharNumber, &[F8, TEXT], TEXT),
+            (F::ToCharNumber, &[NUM, TEXT], TEXT),
+        ],
         "regexp_replace" => &[
             (F::RegexpReplace, &[TEXT, TEXT, TEXT], TEXT),
             (F::RegexpReplace, &[TEXT, TEXT, TEXT, TEXT], TEXT),
@@ -70,22 +104,21 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
             (F::RegexpSplitToArray, &[TEXT, TEXT], TEXT_ARRAY),
             (F::RegexpSplitToArray, &[TEXT, TEXT, TEXT], TEXT_ARRAY),
         ],
+        "similar_to_escape" => &[
+            (F::SimilarToEscape, &[TEXT], TEXT),
+            (F::SimilarToEscape, &[TEXT, TEXT], TEXT),
+        ],
         "chr" => &[(F::Chr, &[I4], TEXT)],
         "ascii" => &[(F::Ascii, &[TEXT], I4)],
         "to_hex" => &[(F::ToHex, &[I4], TEXT), (F::ToHex, &[I8], TEXT)],
         "quote_ident" => &[(F::QuoteIdent, &[TEXT], TEXT)],
+        "translate" => &[(F::Translate, &[TEXT, TEXT, TEXT], TEXT)],
         "overlay" => &[
             (F::Overlay, &[TEXT, TEXT, I4], TEXT),
             (F::Overlay, &[TEXT, TEXT, I4, I4], TEXT),
         ],
-        "abs" => &[
-            (F::Abs, &[I2], I2),
-            (F::Abs, &[I4], I4),
-            (F::Abs, &[I8], I8),
-            (F::Abs, &[DataType::Float32], DataType::Float32),
-            (F::Abs, &[F8], F8),
-            (F::Abs, &[NUM], NUM),
-        ],
+        // `@` is the prefix operator form of abs.
+        "abs" | "@" => ABS,
         "round" => &[
             (F::Round, &[F8], F8),
             (F::Round, &[NUM], NUM),
@@ -116,8 +149,21 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
             (F::Lcm, &[I8, I8], I8),
             (F::Lcm, &[NUM, NUM], NUM),
         ],
-        "power" | "pow" => &[(F::Power, &[F8, F8], F8), (F::Power, &[NUM, NUM], NUM)],
+        "power" | "pow" | "^" => &[(F::Power, &[F8, F8], F8), (F::Power, &[NUM, NUM], NUM)],
         "sqrt" => &[(F::Sqrt, &[F8], F8), (F::Sqrt, &[NUM], NUM)],
+        "|/" => &[(F::Sqrt, &[F8], F8)],
+        "||/" => &[(F::Cbrt, &[F8], F8)],
+        "factorial" => &[(F::Factorial, &[I8], NUM)],
+        "&" => &const { bit_binary(BitOp::And) },
+        "|" => &const { bit_binary(BitOp::Or) },
+        "#" => &const { bit_binary(BitOp::Xor) },
+        "<<" => &const { bit_shift(BitOp::ShiftLeft) },
+        ">>" => &const { bit_shift(BitOp::ShiftRight) },
+        "~" => &[
+            (F::Bit(BitOp::Not), &[I2], I2),
+            (F::Bit(BitOp::Not), &[I4], I4),
+            (F::Bit(BitOp::Not), &[I8], I8),
+        ],
         "cbrt" => &[(F::Cbrt, &[F8], F8)],
         "exp" => &[(F::Exp, &[F8], F8), (F::Exp, &[NUM], NUM)],
         "ln" => &[(F::Ln, &[F8], F8), (F::Ln, &[NUM], NUM)],

@@ -459,6 +459,27 @@ pub(super) fn overlay(args: &[Vector]) -> Result<Vector> {
     })
 }
 
+/// `translate(s, from, to)`: each character of `from` becomes the character at the same
+/// position of `to`, or is removed when `to` is shorter; the first occurrence in `from` wins.
+pub(super) fn translate(args: &[Vector]) -> Result<Vector> {
+    let (s, from, to) = (texts(args, 0)?, texts(args, 1)?, texts(args, 2)?);
+    map_text_rows(args, |row, out| {
+        let (from, to) = (from.get(row), to.get(row));
+        let mut buf = [0u8; 4];
+        for c in s.get(row).chars() {
+            match from.chars().position(|f| f == c) {
+                None => out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes()),
+                Some(i) => {
+                    if let Some(t) = to.chars().nth(i) {
+                        out.extend_from_slice(t.encode_utf8(&mut buf).as_bytes());
+                    }
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

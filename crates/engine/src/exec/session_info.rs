@@ -1,0 +1,43 @@
+//! Who a statement runs for: the facts behind current_user, current_database(),
+//! pg_backend_pid() and version(), set once per session (by the server from the startup
+//! packet; defaults for an embedded session).
+
+use crate::plan::SessionInfo;
+use crate::types::ScalarValue;
+
+/// The version string version() returns: PostgreSQL's shape, so clients that parse it
+/// (SQLAlchemy, pgx) see a 15.x server.
+pub const VERSION: &str = concat!(
+    "PostgreSQL 15.0 (KestrelDB ",
+    env!("CARGO_PKG_VERSION"),
+    ") on x86_64-pc-linux-gnu, 64-bit"
+);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionIdentity {
+    pub user: String,
+    pub database: String,
+    pub backend_pid: i32,
+}
+
+impl Default for SessionIdentity {
+    fn default() -> Self {
+        SessionIdentity {
+            user: "kestrel".to_string(),
+            database: "kestrel".to_string(),
+            backend_pid: i32::try_from(std::process::id()).unwrap_or(0),
+        }
+    }
+}
+
+impl SessionIdentity {
+    pub fn value(&self, info: SessionInfo) -> ScalarValue {
+        match info {
+            SessionInfo::User => ScalarValue::Text(self.user.clone()),
+            SessionInfo::Database => ScalarValue::Text(self.database.clone()),
+            SessionInfo::Schema => ScalarValue::Text("public".to_string()),
+            SessionInfo::Version => ScalarValue::Text(VERSION.to_string()),
+            SessionInfo::BackendPid => ScalarValue::Int32(self.backend_pid),
+        }
+    }
+}

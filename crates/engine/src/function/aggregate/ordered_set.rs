@@ -1,0 +1,172 @@
+//! The ordered-set aggregates percentile_cont, percentile_disc and mode (`f(direct args)
+//! WITHIN GROUP (ORDER BY value)`). The executor feeds each group's rows sorted by the
+//! WITHIN GROUP key (see `AggregateCall::order_by`), so a group only remembers where its
+//! non-NULL values sit in that order and picks its answer at the end, as PostgreSQL's
+//! percentile_*_final and mode_final do over their sorted tuples.
+
+use crate::error::{Error, Result};
+use crate::function::compare::compare_rows;
+use crate::types::{PhysicalType, ScalarValue};
+use crate::vector::{Vector, VectorData};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OrderedSetKind {
+    /// Interpolates between the two values around the fraction (float8 values).
+    PercentileCont,
+    /// The first value whose position reaches the fraction.
+    PercentileDisc,
+    /// The most frequent value, the first in sort order among equally frequent ones.
+    Mode,
+}
+
+#[derive(Debug)]
+pub struct OrderedSet {
+    kind: OrderedSetKind,
+    /// Every counted non-NULL value, in the order fed.
+    values: Vector,
+    /// Per group: positions in `values`, in sort order.
+    positions: Vec<Vec<u32>>,
+    /// Per group: the fraction (the direct argument) of its first row, once seen.
+    fractions: Vec<Option<Option<f64>>>,
+}
+
+impl OrderedSet {
+    pub fn new(kind: OrderedSetKind, physical: PhysicalType) -> OrderedSet {
+        OrderedSet {
+            kind,
+            values: Vector::with_capacity(physical, 0),
+            positions: Vec::new(),
+            fractions: Vec::new(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    pub fn resize(&mut self, groups: usize) {
+        self.positions.resize_with(groups, Vec::new);
+        self.fractions.resize(groups, None);
+    }
+
+    pub fn physical(&self) -> PhysicalType {
+        self.values.data.physical()
+    }
+
+    /// Rows arrive sorted within each group: `args[0]` the value, `args[1]` the fraction
+    /// of the percentiles.
+    pub fn update(&mut self, groups: &[u32], args: &[&Vector]) -> Result<()> {
+        let (Some(values), fractions) = (args.first(), args.get(1)) else {
+            return Err(Error::internal("ordered-set aggregate without its value"));
+        };
+        let mut kept = Vec::with_capacity(groups.len());
+        for (row, &group) in groups.iter().enumerate() {
+            let group = group as usize;
+            if let Some(fractions) = fractions {
+                if self.fractions[group].is_none() {
+                    self.fractions[group] = Some(match fractions.get_scalar(row) {
+                        ScalarValue::Float64(f) => Some(f),
+                        _ => None,
+                    });
+                }
+            }
+            if values.is_valid(row) {
+                let position = self.values.len() + kept.len();
+                self.positions[group].push(position as u32);
+                kept.push(row as u32);
+            }
+        }
+        self.values.extend(&values.gather(&kept));
+        Ok(())
+    }
+
+    /// The position in `values` of group `group`'s answer (percentile_disc, mode).
+    fn chosen(&self, group: usize) -> Result<Option<u32>> {
+        let positions = &self.positions[group];
+        if positions.is_empty() {
+            return Ok(None);
+        }
+        Ok(match self.kind {
+            OrderedSetKind::Mode => {
+                let (mut best, mut best_count) = (positions[0], 0usize);
+                let mut run_start = 0;
+                for i in 1..=positions.len() {
+                    let run_ends = i == positions.len()
+                        || compare_rows(
+                            &self.values,
+                            positions[i] as usize,
+                            &self.values,
+                            positions[run_start] as usize,
+                        )
+                        .is_ne();
+                    if run_ends {
+                        if i - run_start > best_count {
+                            best_count = i - run_start;
+                            best = positions[run_start];
+                        }
+                        run_start = i;
+                    }
+                }
+                Some(best)
+            }
+            _ => {
+                let Some(fraction) = self.fraction(group)? else {
+                    return Ok(None);
+                };
+                let count = positions.len() as f64;
+                // PostgreSQL: rownum = ceil(fraction * count), at least the first row.
+                let row = ((fraction * count).ceil() as usize).clamp(1, positions.len());
+                Some(positions[row - 1])
+            }
+        })
+    }
+
+    /// The group's fraction, checked to lie in [0, 1]; `None` when it is NULL.
+    fn fraction(&self, group: usize) -> Result<Option<f64>> {
+        match self.fractions[group].flatten() {
+            None => Ok(None),
+            Some(f) if (0.0..=1.0).contains(&f) => Ok(Some(f)),
+            Some(f) => {
+                let mut text = Vec::new();
+                crate::types::float::write_f64(f, &mut text);
+                Err(Error::out_of_range(format!(
+                    "percentile value {} is not between 0 and 1",
+                    String::from_utf8_lossy(&text)
+                )))
+            }
+        }
+    }
+
+    fn continuous(&self, group: usize) -> Result<Option<f64>> {
+        let positions = &self.positions[group];
+        if positions.is_empty() {
+            return Ok(None);
+        }
+        let Some(fraction) = self.fraction(group)? else {
+            return Ok(None);
+        };
+        let VectorData::Float64(values) = &self.values.data else {
+            return Err(Error::internal("percentile_cont over non-float8 values"));
+        };
+        let exact = fraction * (positions.len() - 1) as f64;
+        let (first, second) = (exact.floor(), exact.ceil());
+        let lo = values[positions[first as usize] as usize];
+        if first == second {
+            return Ok(Some(lo));
+        }
+        let hi = values[positions[second as usize] as usize];
+        Ok(Some(lo + (hi - lo) * (exact - first)))
+    }
+
+    pub fn value(&self, group: usize) -> Result<ScalarValue> {
+        if self.kind == OrderedSetKind::PercentileCont {
+            return Ok(self
+                .continuous(group)?
+                .map_or(ScalarValue::Null, ScalarValue::Float64));
+        }
+        Ok(match self.chosen(group)? {
+            Some(position) => self.values.get_scalar(position as usize),
+            None => ScalarValue::Null,
+        })
+    }
+}
