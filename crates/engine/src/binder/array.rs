@@ -58,7 +58,11 @@ impl Binder<'_> {
         target: Option<DataType>,
         scope: &Scope,
     ) -> Result<ScalarExpr> {
-        let ast::Array { elem, named: _ } = array;
+        let ast::Array { elem, named } = array;
+        // `[1, 2]` without ARRAY is other dialects' syntax.
+        if !named {
+            return Err(Error::syntax("syntax error at or near \"[\""));
+        }
         let bound = elem
             .iter()
             .map(|e| self.bind_expr(e, scope))
