@@ -151,6 +151,17 @@ fn column_values<'py>(
                 }
             })
             .collect(),
+        // An array is a list of its elements, converted as a column of their type.
+        VectorData::List(list) => range
+            .map(|row| {
+                if !column.is_valid(row) {
+                    return Ok(py.None().into_bound(py));
+                }
+                let elements = list.range(row);
+                let items = column_values(py, classes, list.child(), elements.start, elements.end)?;
+                Ok(PyList::new(py, items)?.into_any())
+            })
+            .collect(),
         // timestamptz and interval come back in PostgreSQL's text form for now.
         VectorData::TimestampTz(_) | VectorData::Interval(_) => range
             .map(|row| {

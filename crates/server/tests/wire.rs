@@ -237,6 +237,58 @@ async fn startup_options_set_parameters() -> TestResult {
 }
 
 #[tokio::test]
+async fn arrays_round_trip_in_binary_and_text() -> TestResult {
+    let client = connect(start_server()?).await?;
+    client
+        .batch_execute(
+            "CREATE TABLE arrs (id int, nums int[], tags text[]); \
+             INSERT INTO arrs VALUES (1, '{1,2,NULL}', '{a,\"b c\"}'), (2, '{}', NULL)",
+        )
+        .await?;
+    let rows = client
+        .query("SELECT nums, tags FROM arrs ORDER BY id", &[])
+        .await?;
+    assert_eq!(
+        rows[0].columns()[0].type_(),
+        &tokio_postgres::types::Type::INT4_ARRAY
+    );
+    let nums: Vec<Option<i32>> = rows[0].try_get(0)?;
+    assert_eq!(nums, vec![Some(1), Some(2), None]);
+    let tags: Option<Vec<String>> = rows[0].try_get(1)?;
+    assert_eq!(tags, Some(vec!["a".to_string(), "b c".to_string()]));
+    let empty: Vec<i32> = rows[1].try_get(0)?;
+    assert!(empty.is_empty());
+    let no_tags: Option<Vec<String>> = rows[1].try_get(1)?;
+    assert_eq!(no_tags, None);
+    // A Vec<i32> parameter goes out in binary and comes back unchanged.
+    let sent = vec![3, -4, i32::MAX];
+    let row = client
+        .query_one("SELECT $1::int[], cardinality($1::int[])", &[&sent])
+        .await?;
+    let back: Vec<i32> = row.try_get(0)?;
+    assert_eq!(back, sent);
+    assert_eq!(row.try_get::<_, i32>(1)?, 3);
+    let big: Vec<i64> = client
+        .query_one(
+            "SELECT array_agg(x::bigint ORDER BY x) FROM unnest(ARRAY[2,1]) AS x",
+            &[],
+        )
+        .await?
+        .try_get(0)?;
+    assert_eq!(big, vec![1, 2]);
+    // Text format through the simple query protocol.
+    let messages = client
+        .simple_query("SELECT tags FROM arrs WHERE id = 1")
+        .await?;
+    assert_eq!(first_value(&messages), Some("{a,\"b c\"}"));
+    Ok(())
+}
+
+fn first_value(messages: &[SimpleQueryMessage]) -> Option<&str> {
+    rows(messages).first().and_then(|row| row.get(0))
+}
+
+#[tokio::test]
 async fn cached_results_are_encoded_once_and_invalidated() -> TestResult {
     let port = start_server()?;
     let (writer, reader) = (connect(port).await?, connect(port).await?);

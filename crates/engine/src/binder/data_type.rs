@@ -52,6 +52,8 @@ pub fn bind_data_type(ty: &ast::DataType) -> Result<DataType> {
             precision: None,
         } => DataType::Interval,
         A::Custom(name, modifiers) if modifiers.is_empty() => custom(&name.to_string())?,
+        // `int[]`, and `int[3]`, whose size PostgreSQL ignores.
+        A::Array(ast::ArrayElemTypeDef::SquareBracket(elem, _)) => array_of(bind_data_type(elem)?)?,
         other => return Err(Error::unsupported(format!("type {other}"))),
     })
 }
@@ -76,12 +78,21 @@ fn custom(name: &str) -> Result<DataType> {
         "timestamp" => DataType::Timestamp,
         "timestamptz" => DataType::TimestampTz,
         "interval" => DataType::Interval,
+        other if other.starts_with('_') => array_of(custom(&other[1..])?)?,
         other => {
             return Err(Error::new(
                 SqlState::UndefinedObject,
                 format!("type \"{other}\" does not exist"),
             ))
         }
+    })
+}
+
+/// The array type of `elem`; arrays of arrays and of types with modifiers are not here.
+fn array_of(elem: DataType) -> Result<DataType> {
+    DataType::array_of(elem).ok_or_else(|| match elem {
+        DataType::Array(_) => Error::unsupported("multidimensional arrays"),
+        other => Error::unsupported(format!("arrays of type {other}")),
     })
 }
 
@@ -154,5 +165,22 @@ pub fn type_column_name(ty: DataType) -> &'static str {
         DataType::Timestamp => "timestamp",
         DataType::TimestampTz => "timestamptz",
         DataType::Interval => "interval",
+        DataType::Array(elem) => match elem {
+            DataType::Bool => "_bool",
+            DataType::Int16 => "_int2",
+            DataType::Int32 => "_int4",
+            DataType::Int64 => "_int8",
+            DataType::Float32 => "_float4",
+            DataType::Float64 => "_float8",
+            DataType::Numeric(_) => "_numeric",
+            DataType::Text => "_text",
+            DataType::Varchar(_) => "_varchar",
+            DataType::Char(_) => "_bpchar",
+            DataType::Date => "_date",
+            DataType::Timestamp => "_timestamp",
+            DataType::TimestampTz => "_timestamptz",
+            DataType::Interval => "_interval",
+            DataType::Unknown | DataType::Array(_) => "anyarray",
+        },
     }
 }

@@ -6,13 +6,14 @@ use sqlparser::ast::{
     FunctionArguments, UnaryOperator, Value,
 };
 
+use super::array::ARRAY_FUNCTIONS;
 use super::coerce::{common_type, operator_error, union_type};
 use super::data_type::bind_data_type;
 use super::scope::Scope;
 use super::{ident_name, Binder};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
-use crate::function::{AggregateFunction, ScalarFunction};
+use crate::function::{AggregateFunction, ArrayFunction, ScalarFunction, TableFunction};
 use std::sync::Arc;
 
 use crate::plan::{
@@ -124,19 +125,14 @@ impl Binder<'_> {
                 compare_op,
                 right,
             } => {
-                let Expr::Subquery(subquery) = right.as_ref() else {
-                    return Err(Error::unsupported(format!("{expr} over an array")));
-                };
                 let op = compare_operator(compare_op).ok_or_else(|| {
                     Error::unsupported(format!("the operator {compare_op} with ANY/ALL"))
                 })?;
-                self.bind_quantified(
-                    left,
-                    subquery,
-                    op,
-                    matches!(expr, Expr::AllOp { .. }),
-                    scope,
-                )
+                let all = matches!(expr, Expr::AllOp { .. });
+                let Expr::Subquery(subquery) = right.as_ref() else {
+                    return self.bind_array_quantified(left, op, right, all, scope);
+                };
+                self.bind_quantified(left, subquery, op, all, scope)
             }
             Expr::Value(value) => self.bind_value(&value.value),
             Expr::TypedString(typed) => {
@@ -281,7 +277,10 @@ impl Binder<'_> {
                 Some(bound) => bound,
                 None => match self.bind_datetime_syntax(other, scope) {
                     Some(bound) => bound,
-                    None => Err(Error::unsupported(format!("the expression {other}"))),
+                    None => match self.bind_array_syntax(other, scope) {
+                        Some(bound) => bound,
+                        None => Err(Error::unsupported(format!("the expression {other}"))),
+                    },
                 },
             },
         }
@@ -296,6 +295,9 @@ impl Binder<'_> {
         target: DataType,
         scope: &Scope,
     ) -> Result<ScalarExpr> {
+        if let (Expr::Array(array), DataType::Array(_)) = (expr, target) {
+            return self.bind_array_constructor(array, Some(target), scope);
+        }
         if matches!(target, DataType::Float32 | DataType::Float64) {
             let (negative, inner) = match expr {
                 Expr::UnaryOp {
@@ -658,6 +660,9 @@ impl Binder<'_> {
             BinaryOperator::StringConcat => {
                 let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
                 let (lt, rt) = (l.ty(), r.ty());
+                if matches!(lt, DataType::Array(_)) || matches!(rt, DataType::Array(_)) {
+                    return self.bind_array_concat(l, r);
+                }
                 // text || anynonarray: the non-text side goes through its output function.
                 if !(lt.is_string()
                     || rt.is_string()
@@ -692,6 +697,15 @@ impl Binder<'_> {
                 true,
                 scope,
             ),
+            BinaryOperator::AtArrow | BinaryOperator::ArrowAt | BinaryOperator::PGOverlap => {
+                let func = match op {
+                    BinaryOperator::AtArrow => ArrayFunction::Contains,
+                    BinaryOperator::ArrowAt => ArrayFunction::ContainedBy,
+                    _ => ArrayFunction::Overlap,
+                };
+                let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
+                self.bind_array_operator(func, l, r)
+            }
             BinaryOperator::BitwiseAnd
             | BinaryOperator::BitwiseOr
             | BinaryOperator::PGBitwiseXor
@@ -975,11 +989,6 @@ impl Binder<'_> {
             };
             return self.bind_window_function(&name, &arg_exprs, over, owner, scope);
         }
-        if name == "array_agg" {
-            return Err(Error::unsupported(
-                "array_agg (KestrelDB has no array types)",
-            ));
-        }
         if name == "grouping" && !star && !distinct && filter.is_none() && order_by.is_empty() {
             return self.bind_grouping(&arg_exprs, scope);
         }
@@ -1048,6 +1057,17 @@ impl Binder<'_> {
             }
             _ => {
                 let types: Vec<DataType> = bound.iter().map(|e| e.ty()).collect();
+                if TableFunction::by_name(&name).is_some() || name == "regexp_matches" {
+                    return Err(Error::unsupported(format!(
+                        "the set-returning function {name} outside FROM"
+                    )));
+                }
+                if ARRAY_FUNCTIONS.contains(&name.as_str()) {
+                    if let Some(bound) = self.bind_array_function(&name, bound) {
+                        return bound;
+                    }
+                    return Err(undefined_function(&name, &types));
+                }
                 let Some((func, arg_types, ty)) = ScalarFunction::resolve_checked(&name, &types)?
                 else {
                     return self
@@ -1107,16 +1127,34 @@ impl Binder<'_> {
             let bound = self.bind_expr(arg, scope)?;
             // min/max over varchar resolve to the text versions, as in PostgreSQL.
             raw.push(match bound.ty() {
-                DataType::Varchar(_) if func != AggregateFunction::Count => {
+                DataType::Varchar(_)
+                    if !matches!(func, AggregateFunction::Count | AggregateFunction::ArrayAgg) =>
+                {
                     self.coerce(bound, DataType::Text, CastContext::Implicit)?
                 }
                 _ => bound,
             });
         }
         let types: Vec<DataType> = raw.iter().map(|a| a.ty()).collect();
-        let (arg_types, ty) = func
-            .signature(&types)
-            .ok_or_else(|| undefined_function(func.name(), &types))?;
+        let (arg_types, ty) = match func.signature(&types) {
+            Some(signature) => signature,
+            // Arrays of arrays and of types without an array type here.
+            None if func == AggregateFunction::ArrayAgg && types == [DataType::Unknown] => {
+                return Err(Error::new(
+                    SqlState::AmbiguousFunction,
+                    "function array_agg(unknown) is not unique",
+                ))
+            }
+            None if func == AggregateFunction::ArrayAgg => {
+                return Err(Error::unsupported(format!(
+                    "array_agg over {}",
+                    types
+                        .first()
+                        .map_or("no argument".to_string(), ToString::to_string)
+                )))
+            }
+            None => return Err(undefined_function(func.name(), &types)),
+        };
         let args = raw
             .iter()
             .zip(arg_types)

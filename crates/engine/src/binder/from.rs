@@ -339,7 +339,25 @@ impl Binder<'_> {
                 index_hints,
             } => {
                 if let Some(args) = args {
-                    return self.bind_table_function(name, args, alias.as_ref());
+                    if !with_hints.is_empty()
+                        || version.is_some()
+                        || !partitions.is_empty()
+                        || json_path.is_some()
+                        || sample.is_some()
+                        || !index_hints.is_empty()
+                    {
+                        return Err(Error::unsupported(format!("the FROM item {factor}")));
+                    }
+                    if args.settings.is_some() {
+                        return Err(Error::unsupported("table function settings"));
+                    }
+                    let call = TableFunctionCall {
+                        name: table_name(name)?,
+                        args: function_arg_exprs(&args.args)?,
+                        alias: alias.as_ref(),
+                        ordinality: *with_ordinality,
+                    };
+                    return self.bind_table_function(call);
                 }
                 if !with_hints.is_empty()
                     || version.is_some()
@@ -389,6 +407,36 @@ impl Binder<'_> {
                 table_with_joins,
                 alias: None,
             } => self.bind_table_with_joins(table_with_joins),
+            // PostgreSQL treats every function in FROM as LATERAL, written or not.
+            TableFactor::Function {
+                lateral: _,
+                name,
+                args,
+                with_ordinality,
+                alias,
+            } => self.bind_table_function(TableFunctionCall {
+                name: table_name(name)?,
+                args: function_arg_exprs(args)?,
+                alias: alias.as_ref(),
+                ordinality: *with_ordinality,
+            }),
+            TableFactor::UNNEST {
+                alias,
+                array_exprs,
+                with_offset: false,
+                with_offset_alias: None,
+                with_ordinality,
+            } => {
+                if array_exprs.len() != 1 {
+                    return Err(Error::unsupported("unnest of several arrays"));
+                }
+                self.bind_table_function(TableFunctionCall {
+                    name: "unnest".to_string(),
+                    args: array_exprs.iter().collect(),
+                    alias: alias.as_ref(),
+                    ordinality: *with_ordinality,
+                })
+            }
             other => Err(Error::unsupported(format!("the FROM item {other}"))),
         }
     }
@@ -451,31 +499,38 @@ impl Binder<'_> {
 }
 
 impl Binder<'_> {
-    /// `FROM generate_series(1, 10) [AS] g(x)`.
-    fn bind_table_function(
-        &mut self,
-        name: &ast::ObjectName,
-        args: &ast::TableFunctionArgs,
-        alias: Option<&ast::TableAlias>,
-    ) -> Result<(LogicalPlan, Scope)> {
-        let function_name = table_name(name)?;
+    /// `FROM generate_series(1, 10) [WITH ORDINALITY] [AS] g(x [, n])`. As in PostgreSQL,
+    /// a function in FROM may read the columns of the FROM items left of it (it is
+    /// implicitly LATERAL).
+    fn bind_table_function(&mut self, call: TableFunctionCall<'_>) -> Result<(LogicalPlan, Scope)> {
+        let TableFunctionCall {
+            name: function_name,
+            args,
+            alias,
+            ordinality,
+        } = call;
         let Some(func) = TableFunction::by_name(&function_name) else {
+            if function_name == "regexp_matches" {
+                return Err(Error::unsupported("regexp_matches"));
+            }
             return Err(Error::new(
                 SqlState::UndefinedFunction,
                 format!("function {function_name} does not exist"),
             ));
         };
-        if args.settings.is_some() {
-            return Err(Error::unsupported("table function settings"));
+        let lateral_scope = self.lateral_scope.take();
+        if let Some(left) = &lateral_scope {
+            self.outer_scopes.push((left.clone(), false));
         }
         let empty = Scope::default();
-        let mut bound = Vec::with_capacity(args.args.len());
-        for arg in &args.args {
-            let ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(expr)) = arg else {
-                return Err(Error::unsupported(format!("the argument {arg}")));
-            };
-            bound.push(self.bind_expr(expr, &empty)?);
+        let bound = args
+            .iter()
+            .map(|e| self.bind_expr(e, &empty))
+            .collect::<Result<Vec<_>>>();
+        if lateral_scope.is_some() {
+            self.lateral_correlated = self.outer_scopes.pop().is_some_and(|(_, c)| c);
         }
+        let bound = bound?;
         let types: Vec<_> = bound.iter().map(|a| a.ty()).collect();
         let Some(ty) = func.signature(&types) else {
             let names: Vec<String> = types.iter().map(|t| t.to_string()).collect();
@@ -503,11 +558,18 @@ impl Binder<'_> {
             function_name
         };
         let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());
-        let names = alias_names(&visible, column_aliases, vec![default_name])?;
+        let mut default_names = vec![default_name];
+        let mut types = vec![ty];
+        if ordinality {
+            default_names.push("ordinality".to_string());
+            types.push(crate::types::DataType::Int64);
+        }
+        let names = alias_names(&visible, column_aliases, default_names)?;
         let scope = Scope {
             columns: names
                 .into_iter()
-                .map(|name| ScopeColumn {
+                .zip(types)
+                .map(|(name, ty)| ScopeColumn {
                     table: Some(visible.clone()),
                     name,
                     ty,
@@ -517,8 +579,32 @@ impl Binder<'_> {
                 })
                 .collect(),
         };
-        Ok((LogicalPlan::TableFunction { func, args, ty }, scope))
+        let plan = LogicalPlan::TableFunction {
+            func,
+            args,
+            ty,
+            ordinality,
+        };
+        Ok((plan, scope))
     }
+}
+
+/// A function call in FROM, whichever syntax sqlparser gave it.
+struct TableFunctionCall<'a> {
+    name: String,
+    args: Vec<&'a ast::Expr>,
+    alias: Option<&'a ast::TableAlias>,
+    ordinality: bool,
+}
+
+/// The positional arguments of a call; named ones are not supported.
+fn function_arg_exprs(args: &[ast::FunctionArg]) -> Result<Vec<&ast::Expr>> {
+    args.iter()
+        .map(|arg| match arg {
+            ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(expr)) => Ok(expr),
+            other => Err(Error::unsupported(format!("the argument {other}"))),
+        })
+        .collect()
 }
 
 fn lateral_join(

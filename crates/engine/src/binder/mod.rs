@@ -3,6 +3,7 @@
 //! types, and rejects (0A000) every clause it does not implement rather than ignoring it.
 
 mod alter_table;
+mod array;
 mod coerce;
 mod data_type;
 mod datetime_ops;
@@ -19,6 +20,7 @@ mod recursive_cte;
 mod row;
 mod scope;
 mod select;
+mod select_unnest;
 mod set_operation;
 mod special_functions;
 mod truncate;
@@ -78,6 +80,8 @@ pub struct Binder<'a> {
     lateral_correlated: bool,
     /// How many expressions and set operations enclose the one being bound.
     nesting_depth: usize,
+    /// The SELECT being bound had its select-list unnest moved into FROM.
+    select_unnest_moved: bool,
 }
 
 impl<'a> Binder<'a> {
@@ -101,6 +105,7 @@ impl<'a> Binder<'a> {
             lateral_scope: None,
             lateral_correlated: false,
             nesting_depth: 0,
+            select_unnest_moved: false,
         }
     }
 

@@ -350,6 +350,11 @@ impl Binder<'_> {
         {
             return Err(Error::unsupported(format!("the SELECT form {select}")));
         }
+        let unnest_moved = std::mem::take(&mut self.select_unnest_moved);
+        if let Some(rewritten) = super::select_unnest::move_unnest_to_from(select) {
+            self.select_unnest_moved = true;
+            return self.bind_select(&rewritten, order_by);
+        }
         let distinct_on = match distinct {
             Some(ast::Distinct::On(exprs)) => exprs.as_slice(),
             None | Some(ast::Distinct::All | ast::Distinct::Distinct) => &[],
@@ -411,6 +416,13 @@ impl Binder<'_> {
             || !grouping_sets.is_empty()
             || !grouping_calls.is_empty()
             || having.is_some();
+        if unnest_moved && (grouped || !windows.is_empty()) {
+            // PostgreSQL expands the set after grouping and windows; moving it into FROM
+            // would expand it before.
+            return Err(Error::unsupported(
+                "unnest in a select list with aggregates or window functions",
+            ));
+        }
         if grouped {
             let outputs_before = GroupedOutputs {
                 group_by: &group_by,

@@ -59,7 +59,8 @@ impl Groups {
                 | PhysicalType::Float32
                 | PhysicalType::Float64
                 | PhysicalType::Interval
-                | PhysicalType::Numeric,
+                | PhysicalType::Numeric
+                | PhysicalType::List(_),
             )
             | None => Index::Encoded(HashMap::new()),
         };
@@ -119,7 +120,8 @@ impl Groups {
                     | VectorData::Float32(_)
                     | VectorData::Float64(_)
                     | VectorData::Numeric(_)
-                    | VectorData::Text(_) => return Err(key_type_mismatch()),
+                    | VectorData::Text(_)
+                    | VectorData::List(_) => return Err(key_type_mismatch()),
                 }
             }
             Index::Text(index) => {
@@ -309,7 +311,8 @@ fn stored_text(key: &Vector, id: u32) -> &[u8] {
         | VectorData::Date(_)
         | VectorData::Timestamp(_)
         | VectorData::TimestampTz(_)
-        | VectorData::Interval(_) => &[],
+        | VectorData::Interval(_)
+        | VectorData::List(_) => &[],
     }
 }
 

@@ -7,10 +7,11 @@
 //! straight into the result's byte buffer, so a cast to text allocates nothing per row.
 
 use crate::error::{Error, Result, SqlState};
+use crate::types::array_text::parse_array;
 use crate::types::{
     datetime, float, text_io, DataType, Decimal, Interval, NumericTypmod, ScalarValue,
 };
-use crate::vector::{write_int, Bitmap, StringVec, Vector, VectorData};
+use crate::vector::{write_int, Bitmap, ListVec, StringVec, Vector, VectorData};
 
 /// Where a cast happens, as pg_cast's castcontext: `CAST`/`::` is Explicit; storing into a
 /// column (INSERT/UPDATE) is Assignment; an operator or function argument is Implicit.
@@ -41,6 +42,10 @@ pub fn can_cast(from: DataType, to: DataType, context: CastContext) -> bool {
     use DataType as T;
     if from == to || from == T::Unknown {
         return true;
+    }
+    // array_coerce: an array casts where its elements do, in the same context.
+    if let (T::Array(a), T::Array(b)) = (from, to) {
+        return can_cast(*a, *b, context);
     }
     let needed = match (from, to) {
         (f, t) if f.is_string() && t.is_string() => CastContext::Implicit,
@@ -125,8 +130,37 @@ pub fn cast_vector(
         DataType::Timestamp => VectorData::Timestamp(to_timestamp(input, &rows)?),
         DataType::TimestampTz => VectorData::TimestampTz(to_timestamptz(input, &rows)?),
         DataType::Interval => VectorData::Interval(to_interval(input, &rows)?),
+        DataType::Array(elem) => to_array(input, from, *elem, context, &rows)?,
     };
     Ok(Vector::new(data, input.validity.clone()))
+}
+
+/// Text through array_in; another array element by element, its offsets kept.
+fn to_array<U: Fn() -> Error>(
+    input: &Vector,
+    from: DataType,
+    elem: DataType,
+    context: CastContext,
+    rows: &Rows<U>,
+) -> Result<VectorData> {
+    match (&input.data, from) {
+        (VectorData::List(list), DataType::Array(from_elem)) => {
+            let child = cast_vector(list.child(), *from_elem, elem, context)?;
+            Ok(VectorData::List(list.with_child(child)))
+        }
+        (VectorData::Text(s), _) => {
+            let mut out = ListVec::with_capacity(elem.physical(), s.len());
+            for row in 0..s.len() {
+                if rows.validity.is_some_and(|v| !v.get(row)) {
+                    out.push_empty();
+                } else {
+                    out.push_values(&parse_array(s.get(row), elem)?);
+                }
+            }
+            Ok(VectorData::List(out))
+        }
+        _ => Err((rows.unsupported)()),
+    }
 }
 
 /// The same for one value.
@@ -425,6 +459,12 @@ fn to_string<U: Fn() -> Error>(
         VectorData::Timestamp(v) => rows.map_to_string(v, target, datetime::write_timestamp),
         VectorData::TimestampTz(v) => rows.map_to_string(v, target, datetime::write_timestamptz),
         VectorData::Interval(v) => rows.map_to_string(v, target, |i, buf| i.write_text(buf)),
+        VectorData::List(_) => {
+            let all_rows: Vec<usize> = (0..input.len()).collect();
+            rows.map_to_string(&all_rows, target, |row, buf| {
+                input.write_text(row, buf);
+            })
+        }
     }
 }
 

@@ -7,7 +7,7 @@ use super::arithmetic::combine_validity;
 use crate::error::{Error, Result};
 use crate::plan::CompareOp;
 use crate::types::{float, Interval, ScalarValue};
-use crate::vector::{Vector, VectorData};
+use crate::vector::{ListVec, Vector, VectorData};
 
 #[inline]
 fn matches(op: CompareOp, ord: Ordering) -> bool {
@@ -126,6 +126,9 @@ pub fn compare(op: CompareOp, left: &Vector, right: &Vector) -> Result<Vector> {
         (VectorData::Text(l), VectorData::Text(r)) => (0..l.len())
             .map(|i| matches(op, l.get_bytes(i).cmp(r.get_bytes(i))))
             .collect(),
+        (VectorData::List(l), VectorData::List(r)) => (0..l.len())
+            .map(|i| matches(op, compare_lists(l, i, r, i)))
+            .collect(),
         (l, r) => {
             return Err(Error::internal(format!(
                 "comparison of {:?} and {:?}",
@@ -153,6 +156,26 @@ pub fn compare_rows(left: &Vector, a: usize, right: &Vector, b: usize) -> Orderi
         (VectorData::TimestampTz(l), VectorData::TimestampTz(r)) => l[a].cmp(&r[b]),
         (VectorData::Interval(l), VectorData::Interval(r)) => l[a].cmp_span(&r[b]),
         (VectorData::Text(l), VectorData::Text(r)) => l.get_bytes(a).cmp(r.get_bytes(b)),
+        (VectorData::List(l), VectorData::List(r)) => compare_lists(l, a, r, b),
         _ => Ordering::Equal,
     }
+}
+
+/// PostgreSQL's `array_cmp` of row `a` of `left` and row `b` of `right`: element by
+/// element, NULL elements equal to each other and above every value; a prefix sorts first.
+pub fn compare_lists(left: &ListVec, a: usize, right: &ListVec, b: usize) -> Ordering {
+    let (l, r) = (left.child(), right.child());
+    let (ra, rb) = (left.range(a), right.range(b));
+    for (x, y) in ra.clone().zip(rb.clone()) {
+        let ord = match (l.is_valid(x), r.is_valid(y)) {
+            (false, false) => Ordering::Equal,
+            (false, true) => Ordering::Greater,
+            (true, false) => Ordering::Less,
+            (true, true) => compare_rows(l, x, r, y),
+        };
+        if ord != Ordering::Equal {
+            return ord;
+        }
+    }
+    ra.len().cmp(&rb.len())
 }

@@ -7,12 +7,15 @@ pub enum TableFunction {
     /// generate_series(start, stop [, step]) over integers or numerics, or
     /// generate_series(start, stop, step interval) over timestamps.
     GenerateSeries,
+    /// unnest(anyarray): the elements of a one-dimensional array, NULLs included.
+    Unnest,
 }
 
 impl TableFunction {
     pub fn by_name(name: &str) -> Option<TableFunction> {
         match name {
             "generate_series" => Some(TableFunction::GenerateSeries),
+            "unnest" => Some(TableFunction::Unnest),
             _ => None,
         }
     }
@@ -20,6 +23,10 @@ impl TableFunction {
     /// The common argument type and the output column type for arguments of `types`.
     pub fn signature(self, types: &[DataType]) -> Option<DataType> {
         match self {
+            TableFunction::Unnest => match types {
+                [DataType::Array(elem)] => Some(**elem),
+                _ => None,
+            },
             TableFunction::GenerateSeries => {
                 if !(2..=3).contains(&types.len()) {
                     return None;
@@ -55,6 +62,7 @@ impl TableFunction {
     /// step of a timestamp series is an interval, every other argument the output's type.
     pub fn argument_type(self, output: DataType, position: usize) -> DataType {
         match self {
+            TableFunction::Unnest => DataType::array_of(output).unwrap_or(output),
             TableFunction::GenerateSeries => match (output, position) {
                 (DataType::Timestamp | DataType::TimestampTz, 2) => DataType::Interval,
                 _ => output,

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use crate::exec::{
     AggregateExec, AggregateSpec, BoxedOperator, DistinctExec, FilterExec, GenerateSeriesExec,
-    HashJoinExec, HashJoinSpec, LimitExec, NestedLoopJoinExec, ProjectExec, RecursiveCteExec,
-    ScanExec, SetOperationExec, SortExec, ValuesExec, WindowExec,
+    HashJoinExec, HashJoinSpec, LimitExec, NestedLoopJoinExec, OrdinalityExec, ProjectExec,
+    RecursiveCteExec, ScanExec, SetOperationExec, SortExec, UnnestExec, ValuesExec, WindowExec,
 };
 use crate::exec::{
     IndexLookupExec, InstrumentedExec, LateralJoinExec, OperatorStats, SharedCteExec, TopNExec,
@@ -263,9 +263,22 @@ fn build_node(
                 offset.clone(),
             ))
         }
-        LogicalPlan::TableFunction { func, args, .. } => match func {
-            TableFunction::GenerateSeries => Box::new(GenerateSeriesExec::new(args.clone())),
-        },
+        LogicalPlan::TableFunction {
+            func,
+            args,
+            ordinality,
+            ..
+        } => {
+            let rows: BoxedOperator = match func {
+                TableFunction::GenerateSeries => Box::new(GenerateSeriesExec::new(args.clone())),
+                TableFunction::Unnest => Box::new(UnnestExec::new(args.clone())),
+            };
+            if *ordinality {
+                Box::new(OrdinalityExec::new(rows))
+            } else {
+                rows
+            }
+        }
         LogicalPlan::RecursiveCte {
             id,
             base,

@@ -133,11 +133,13 @@ pub enum LogicalPlan {
         input: Box<LogicalPlan>,
         on: Vec<usize>,
     },
-    /// A set-returning function in FROM; its arguments read no column.
+    /// A set-returning function in FROM; its arguments read no column of this query (at
+    /// most the left row of a lateral join). `WITH ORDINALITY` adds a bigint row number.
     TableFunction {
         func: TableFunction,
         args: Vec<ScalarExpr>,
         ty: DataType,
+        ordinality: bool,
     },
     /// `left [LEFT] JOIN LATERAL right`: `right` reads the current left row (as outer
     /// columns of depth 1) and runs once per left row.
@@ -203,7 +205,13 @@ impl LogicalPlan {
         match self {
             LogicalPlan::Scan { types, .. } | LogicalPlan::Values { types, .. } => types.clone(),
             LogicalPlan::SetOperation { left, .. } => left.output_types(),
-            LogicalPlan::TableFunction { ty, .. } => vec![*ty],
+            LogicalPlan::TableFunction { ty, ordinality, .. } => {
+                let mut types = vec![*ty];
+                if *ordinality {
+                    types.push(DataType::Int64);
+                }
+                types
+            }
             LogicalPlan::RecursiveCte { base, .. } => base.output_types(),
             LogicalPlan::SharedCte { input, .. } => input.output_types(),
             LogicalPlan::WorkTable { types, .. } => types.clone(),

@@ -31,6 +31,9 @@ pub enum DataType {
     /// `timestamp with time zone`: a UTC instant; the session time zone is always UTC.
     TimestampTz,
     Interval,
+    /// A one-dimensional array (PostgreSQL's `_int4`, `int[]`). Built only by
+    /// [`DataType::array_of`], so the element is never itself an array and has no modifier.
+    Array(&'static DataType),
 }
 
 /// How values of a type are laid out in a column vector.
@@ -48,6 +51,8 @@ pub enum PhysicalType {
     Timestamp,
     TimestampTz,
     Interval,
+    /// Offsets into a child vector of the element's physical type.
+    List(&'static PhysicalType),
 }
 
 /// PostgreSQL's type categories, used by the coercion rules.
@@ -59,6 +64,7 @@ pub enum TypeCategory {
     String,
     DateTime,
     Timespan,
+    Array,
 }
 
 impl DataType {
@@ -78,6 +84,54 @@ impl DataType {
             DataType::Timestamp => PhysicalType::Timestamp,
             DataType::TimestampTz => PhysicalType::TimestampTz,
             DataType::Interval => PhysicalType::Interval,
+            DataType::Array(elem) => PhysicalType::List(elem.physical().as_static()),
+        }
+    }
+
+    /// The array type whose elements are `elem` (`int4` → `int4[]`); `None` for element
+    /// types without an array type here: modifiers (`varchar(10)[]`), `character`, arrays
+    /// (multi-dimensional arrays) and `unknown`. The element lives in a promoted constant, so
+    /// `DataType` stays `Copy`.
+    pub fn array_of(elem: DataType) -> Option<DataType> {
+        let elem: &'static DataType = match elem {
+            DataType::Bool => &DataType::Bool,
+            DataType::Int16 => &DataType::Int16,
+            DataType::Int32 => &DataType::Int32,
+            DataType::Int64 => &DataType::Int64,
+            DataType::Float32 => &DataType::Float32,
+            DataType::Float64 => &DataType::Float64,
+            DataType::Numeric(None) => &DataType::Numeric(None),
+            DataType::Text => &DataType::Text,
+            DataType::Varchar(None) => &DataType::Varchar(None),
+            DataType::Date => &DataType::Date,
+            DataType::Timestamp => &DataType::Timestamp,
+            DataType::TimestampTz => &DataType::TimestampTz,
+            DataType::Interval => &DataType::Interval,
+            DataType::Unknown
+            | DataType::Numeric(Some(_))
+            | DataType::Varchar(Some(_))
+            | DataType::Char(_)
+            | DataType::Array(_) => return None,
+        };
+        Some(DataType::Array(elem))
+    }
+
+    /// The array type of values of `elem` in an expression, whose modifiers it drops
+    /// (`ARRAY['a'::varchar(3)]` is `varchar[]`); untyped literals make text[].
+    pub fn array_of_values(elem: DataType) -> Option<DataType> {
+        DataType::array_of(match elem {
+            DataType::Numeric(_) => DataType::Numeric(None),
+            DataType::Varchar(_) => DataType::Varchar(None),
+            DataType::Unknown => DataType::Text,
+            other => other,
+        })
+    }
+
+    /// The element type of an array type.
+    pub fn element(self) -> Option<DataType> {
+        match self {
+            DataType::Array(elem) => Some(*elem),
+            _ => None,
         }
     }
 
@@ -94,6 +148,7 @@ impl DataType {
             DataType::Text | DataType::Varchar(_) | DataType::Char(_) => TypeCategory::String,
             DataType::Date | DataType::Timestamp | DataType::TimestampTz => TypeCategory::DateTime,
             DataType::Interval => TypeCategory::Timespan,
+            DataType::Array(_) => TypeCategory::Array,
         }
     }
 
@@ -115,6 +170,24 @@ impl DataType {
             DataType::Timestamp => 1114,
             DataType::TimestampTz => 1184,
             DataType::Interval => 1186,
+            DataType::Array(elem) => match elem {
+                DataType::Bool => 1000,
+                DataType::Int16 => 1005,
+                DataType::Int32 => 1007,
+                DataType::Int64 => 1016,
+                DataType::Float32 => 1021,
+                DataType::Float64 => 1022,
+                DataType::Numeric(_) => 1231,
+                DataType::Text => 1009,
+                DataType::Varchar(_) => 1015,
+                DataType::Char(_) => 1014,
+                DataType::Date => 1182,
+                DataType::Timestamp => 1115,
+                DataType::TimestampTz => 1185,
+                DataType::Interval => 1187,
+                // Never built (see `array_of`); anyarray is the honest answer.
+                DataType::Unknown | DataType::Array(_) => 2277,
+            },
         }
     }
 
@@ -137,7 +210,25 @@ impl DataType {
             1114 => DataType::Timestamp,
             1184 => DataType::TimestampTz,
             1186 => DataType::Interval,
-            _ => return None,
+            _ => {
+                let elem = match oid {
+                    1000 => 16,
+                    1005 => 21,
+                    1007 => 23,
+                    1016 => 20,
+                    1021 => 700,
+                    1022 => 701,
+                    1231 => 1700,
+                    1009 => 25,
+                    1015 => 1043,
+                    1182 => 1082,
+                    1115 => 1114,
+                    1185 => 1184,
+                    1187 => 1186,
+                    _ => return None,
+                };
+                return DataType::from_oid(elem).and_then(DataType::array_of);
+            }
         })
     }
 
@@ -150,7 +241,11 @@ impl DataType {
             DataType::Int64 | DataType::Float64 | DataType::Timestamp | DataType::TimestampTz => 8,
             DataType::Interval => 16,
             DataType::Unknown => -2,
-            DataType::Numeric(_) | DataType::Text | DataType::Varchar(_) | DataType::Char(_) => -1,
+            DataType::Numeric(_)
+            | DataType::Text
+            | DataType::Varchar(_)
+            | DataType::Char(_)
+            | DataType::Array(_) => -1,
         }
     }
 
@@ -182,6 +277,23 @@ impl DataType {
             DataType::Timestamp => "timestamp without time zone",
             DataType::TimestampTz => "timestamp with time zone",
             DataType::Interval => "interval",
+            DataType::Array(elem) => match elem {
+                DataType::Bool => "boolean[]",
+                DataType::Int16 => "smallint[]",
+                DataType::Int32 => "integer[]",
+                DataType::Int64 => "bigint[]",
+                DataType::Float32 => "real[]",
+                DataType::Float64 => "double precision[]",
+                DataType::Numeric(_) => "numeric[]",
+                DataType::Text => "text[]",
+                DataType::Varchar(_) => "character varying[]",
+                DataType::Char(_) => "character[]",
+                DataType::Date => "date[]",
+                DataType::Timestamp => "timestamp without time zone[]",
+                DataType::TimestampTz => "timestamp with time zone[]",
+                DataType::Interval => "interval[]",
+                DataType::Unknown | DataType::Array(_) => "anyarray",
+            },
         }
     }
 
@@ -191,6 +303,28 @@ impl DataType {
 
     pub fn is_string(self) -> bool {
         self.category() == TypeCategory::String
+    }
+}
+
+impl PhysicalType {
+    /// The same physical type as a promoted constant, for [`PhysicalType::List`]. A list of
+    /// lists never exists (arrays are one-dimensional); it maps to a list of text.
+    pub fn as_static(self) -> &'static PhysicalType {
+        match self {
+            PhysicalType::Bool => &PhysicalType::Bool,
+            PhysicalType::Int16 => &PhysicalType::Int16,
+            PhysicalType::Int32 => &PhysicalType::Int32,
+            PhysicalType::Int64 => &PhysicalType::Int64,
+            PhysicalType::Float32 => &PhysicalType::Float32,
+            PhysicalType::Float64 => &PhysicalType::Float64,
+            PhysicalType::Numeric => &PhysicalType::Numeric,
+            PhysicalType::Text => &PhysicalType::Text,
+            PhysicalType::Date => &PhysicalType::Date,
+            PhysicalType::Timestamp => &PhysicalType::Timestamp,
+            PhysicalType::TimestampTz => &PhysicalType::TimestampTz,
+            PhysicalType::Interval => &PhysicalType::Interval,
+            PhysicalType::List(_) => &PhysicalType::List(&PhysicalType::Text),
+        }
     }
 }
 

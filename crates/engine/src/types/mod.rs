@@ -1,6 +1,7 @@
 //! SQL types and values with PostgreSQL's rules: names and OIDs, text input and output
 //! formats, NUMERIC arithmetic, dates, timestamps and intervals, and casts.
 
+pub mod array_text;
 mod data_type;
 pub mod datetime;
 pub mod float;

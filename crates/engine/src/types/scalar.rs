@@ -23,6 +23,8 @@ pub enum ScalarValue {
     /// Microseconds since 2000-01-01 00:00:00 UTC.
     TimestampTz(i64),
     Interval(Interval),
+    /// A one-dimensional array; elements may be NULL. The element type is the expression's.
+    Array(Vec<ScalarValue>),
 }
 
 impl ScalarValue {
@@ -46,6 +48,10 @@ impl ScalarValue {
             ScalarValue::Timestamp(_) => PhysicalType::Timestamp,
             ScalarValue::TimestampTz(_) => PhysicalType::TimestampTz,
             ScalarValue::Interval(_) => PhysicalType::Interval,
+            ScalarValue::Array(values) => {
+                let elem = values.iter().find_map(ScalarValue::physical)?;
+                PhysicalType::List(elem.as_static())
+            }
         })
     }
 
@@ -66,7 +72,25 @@ impl ScalarValue {
             (S::Timestamp(a), S::Timestamp(b)) => a.cmp(b),
             (S::TimestampTz(a), S::TimestampTz(b)) => a.cmp(b),
             (S::Interval(a), S::Interval(b)) => a.cmp_span(b),
+            (S::Array(a), S::Array(b)) => return compare_arrays(a, b),
             _ => return None,
         })
     }
+}
+
+/// PostgreSQL's `array_cmp`: element by element, a NULL element equal to another NULL and
+/// above every value; when one array is a prefix of the other, the shorter sorts first.
+fn compare_arrays(a: &[ScalarValue], b: &[ScalarValue]) -> Option<Ordering> {
+    for (x, y) in a.iter().zip(b) {
+        let ord = match (x.is_null(), y.is_null()) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Greater,
+            (false, true) => Ordering::Less,
+            (false, false) => x.compare(y)?,
+        };
+        if ord != Ordering::Equal {
+            return Some(ord);
+        }
+    }
+    Some(a.len().cmp(&b.len()))
 }

@@ -42,6 +42,7 @@ pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
         DataType::Timestamp => ScalarValue::Timestamp(datetime::parse_timestamp(text)?),
         DataType::TimestampTz => ScalarValue::TimestampTz(datetime::parse_timestamptz(text)?),
         DataType::Interval => ScalarValue::Interval(Interval::parse(text)?),
+        DataType::Array(elem) => ScalarValue::Array(super::array_text::parse_array(text, *elem)?),
     })
 }
 
@@ -136,6 +137,23 @@ pub fn write_scalar_text(value: &ScalarValue, out: &mut Vec<u8>) {
         ScalarValue::Timestamp(v) => datetime::write_timestamp(*v, out),
         ScalarValue::TimestampTz(v) => datetime::write_timestamptz(*v, out),
         ScalarValue::Interval(v) => v.write_text(out),
+        ScalarValue::Array(values) => {
+            out.push(b'{');
+            let mut scratch = Vec::new();
+            for (i, value) in values.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                if value.is_null() {
+                    out.extend_from_slice(b"NULL");
+                    continue;
+                }
+                scratch.clear();
+                write_scalar_text(value, &mut scratch);
+                super::array_text::write_array_element(&scratch, out);
+            }
+            out.push(b'}');
+        }
     }
 }
 

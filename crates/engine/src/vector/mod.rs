@@ -2,15 +2,19 @@
 
 mod batch;
 mod bitmap;
+mod list;
 mod row_key;
 mod strings;
 
 pub use batch::{concat_batches, split_batch, Batch, BATCH_SIZE};
 pub use bitmap::Bitmap;
+pub use list::ListVec;
 pub use row_key::encode_row_key;
 pub use strings::StringVec;
 
-use crate::types::{datetime, float, DataType, Decimal, Interval, PhysicalType, ScalarValue};
+use crate::types::{
+    array_text, datetime, float, DataType, Decimal, Interval, PhysicalType, ScalarValue,
+};
 
 /// The values of one column, laid out by physical type. Slots of NULL rows hold a default.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,6 +31,7 @@ pub enum VectorData {
     Timestamp(Vec<i64>),
     TimestampTz(Vec<i64>),
     Interval(Vec<Interval>),
+    List(ListVec),
 }
 
 /// A column vector: values plus validity. `validity == None` means no NULLs.
@@ -34,28 +39,6 @@ pub enum VectorData {
 pub struct Vector {
     pub data: VectorData,
     pub validity: Option<Bitmap>,
-}
-
-/// Applies `$body` to the typed `Vec` inside a [`VectorData`] of any physical type except
-/// Text, binding it as `$v`; `$text` handles Text. Keeps per-type code in one place.
-#[macro_export]
-macro_rules! with_vector_data {
-    ($data:expr, $v:ident => $body:expr, $s:ident => $text:expr) => {
-        match $data {
-            $crate::vector::VectorData::Bool($v) => $body,
-            $crate::vector::VectorData::Int16($v) => $body,
-            $crate::vector::VectorData::Int32($v) => $body,
-            $crate::vector::VectorData::Int64($v) => $body,
-            $crate::vector::VectorData::Float32($v) => $body,
-            $crate::vector::VectorData::Float64($v) => $body,
-            $crate::vector::VectorData::Numeric($v) => $body,
-            $crate::vector::VectorData::Date($v) => $body,
-            $crate::vector::VectorData::Timestamp($v) => $body,
-            $crate::vector::VectorData::TimestampTz($v) => $body,
-            $crate::vector::VectorData::Interval($v) => $body,
-            $crate::vector::VectorData::Text($s) => $text,
-        }
-    };
 }
 
 impl VectorData {
@@ -73,11 +56,26 @@ impl VectorData {
             PhysicalType::Timestamp => VectorData::Timestamp(Vec::with_capacity(rows)),
             PhysicalType::TimestampTz => VectorData::TimestampTz(Vec::with_capacity(rows)),
             PhysicalType::Interval => VectorData::Interval(Vec::with_capacity(rows)),
+            PhysicalType::List(elem) => VectorData::List(ListVec::with_capacity(*elem, rows)),
         }
     }
 
     pub fn len(&self) -> usize {
-        with_vector_data!(self, v => v.len(), s => s.len())
+        match self {
+            VectorData::Bool(v) => v.len(),
+            VectorData::Int16(v) => v.len(),
+            VectorData::Int32(v) => v.len(),
+            VectorData::Int64(v) => v.len(),
+            VectorData::Float32(v) => v.len(),
+            VectorData::Float64(v) => v.len(),
+            VectorData::Numeric(v) => v.len(),
+            VectorData::Text(s) => s.len(),
+            VectorData::Date(v) => v.len(),
+            VectorData::Timestamp(v) => v.len(),
+            VectorData::TimestampTz(v) => v.len(),
+            VectorData::Interval(v) => v.len(),
+            VectorData::List(l) => l.len(),
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -98,6 +96,7 @@ impl VectorData {
             VectorData::Timestamp(_) => PhysicalType::Timestamp,
             VectorData::TimestampTz(_) => PhysicalType::TimestampTz,
             VectorData::Interval(_) => PhysicalType::Interval,
+            VectorData::List(l) => PhysicalType::List(l.elem_physical().as_static()),
         }
     }
 }
@@ -175,6 +174,10 @@ impl Vector {
             (VectorData::Timestamp(v), ScalarValue::Timestamp(x)) => push_valid(v, *x),
             (VectorData::TimestampTz(v), ScalarValue::TimestampTz(x)) => push_valid(v, *x),
             (VectorData::Interval(v), ScalarValue::Interval(x)) => push_valid(v, *x),
+            (VectorData::List(l), ScalarValue::Array(x)) => {
+                l.push_values(x);
+                true
+            }
             (data, _) => {
                 push_default(data);
                 false
@@ -210,6 +213,10 @@ impl Vector {
             (VectorData::Timestamp(v), VectorData::Timestamp(o)) => push_valid(v, o[row]),
             (VectorData::TimestampTz(v), VectorData::TimestampTz(o)) => push_valid(v, o[row]),
             (VectorData::Interval(v), VectorData::Interval(o)) => push_valid(v, o[row]),
+            (VectorData::List(l), VectorData::List(o)) => {
+                l.push_from(o, row);
+                true
+            }
             (data, _) => {
                 push_default(data);
                 false
@@ -248,6 +255,13 @@ impl Vector {
             VectorData::Timestamp(v) => VectorData::Timestamp(gather_slice(v, indices)),
             VectorData::TimestampTz(v) => VectorData::TimestampTz(gather_slice(v, indices)),
             VectorData::Interval(v) => VectorData::Interval(gather_slice(v, indices)),
+            VectorData::List(l) => {
+                let mut out = ListVec::with_capacity(l.elem_physical(), indices.len());
+                for &idx in indices {
+                    out.push_from(l, idx as usize);
+                }
+                VectorData::List(out)
+            }
         };
         Vector { data, validity }
     }
@@ -282,6 +296,10 @@ impl Vector {
             (VectorData::Date(v), VectorData::Date(o)) => extend_slice(v, o),
             (VectorData::Timestamp(v), VectorData::Timestamp(o)) => extend_slice(v, o),
             (VectorData::Text(v), VectorData::Text(o)) => {
+                v.extend_from(o);
+                true
+            }
+            (VectorData::List(v), VectorData::List(o)) => {
                 v.extend_from(o);
                 true
             }
@@ -322,6 +340,7 @@ impl Vector {
             VectorData::Timestamp(v) => ScalarValue::Timestamp(v[row]),
             VectorData::TimestampTz(v) => ScalarValue::TimestampTz(v[row]),
             VectorData::Interval(v) => ScalarValue::Interval(v[row]),
+            VectorData::List(l) => ScalarValue::Array(l.values(row)),
         }
     }
 
@@ -345,9 +364,29 @@ impl Vector {
             VectorData::Timestamp(v) => datetime::write_timestamp(v[row], out),
             VectorData::TimestampTz(v) => datetime::write_timestamptz(v[row], out),
             VectorData::Interval(v) => v[row].write_text(out),
+            VectorData::List(l) => write_array_text(l.child(), l.range(row), out),
         }
         true
     }
+}
+
+/// array_out: `{1,2,NULL}`, each element written by its type's output function and
+/// double-quoted when PostgreSQL would (see [`array_text`]).
+fn write_array_text(elements: &Vector, range: std::ops::Range<usize>, out: &mut Vec<u8>) {
+    out.push(b'{');
+    let mut scratch = Vec::new();
+    for (i, idx) in range.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        scratch.clear();
+        if !elements.write_text(idx, &mut scratch) {
+            out.extend_from_slice(b"NULL");
+            continue;
+        }
+        array_text::write_array_element(&scratch, out);
+    }
+    out.push(b'}');
 }
 
 /// A row index meaning "no row": gathers produce NULL for it.
@@ -399,6 +438,7 @@ fn push_default(data: &mut VectorData) {
         VectorData::Timestamp(v) => v.push(0),
         VectorData::TimestampTz(v) => v.push(0),
         VectorData::Interval(v) => v.push(Interval::ZERO),
+        VectorData::List(l) => l.push_empty(),
     }
 }
 

@@ -14,35 +14,48 @@ pub fn encode_row_key(columns: &[&Vector], row: usize, out: &mut Vec<u8>) -> boo
             continue;
         }
         out.push(1);
-        match &column.data {
-            VectorData::Bool(v) => out.push(v[row] as u8),
-            VectorData::Int16(v) => out.extend_from_slice(&v[row].to_le_bytes()),
-            VectorData::Int32(v) => out.extend_from_slice(&v[row].to_le_bytes()),
-            VectorData::Int64(v) => out.extend_from_slice(&v[row].to_le_bytes()),
-            VectorData::Float32(v) => out.extend_from_slice(&canonical_f64(v[row] as f64)),
-            VectorData::Float64(v) => out.extend_from_slice(&canonical_f64(v[row])),
-            VectorData::Numeric(v) => {
-                let (mut mantissa, mut scale) = (v[row].mantissa(), v[row].scale());
-                while scale > 0 && mantissa % 10 == 0 {
-                    mantissa /= 10;
-                    scale -= 1;
-                }
-                out.extend_from_slice(&mantissa.to_le_bytes());
-                out.extend_from_slice(&scale.to_le_bytes());
-            }
-            VectorData::Text(s) => {
-                let bytes = s.get_bytes(row);
-                out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
-                out.extend_from_slice(bytes);
-            }
-            VectorData::Date(v) => out.extend_from_slice(&v[row].to_le_bytes()),
-            VectorData::Timestamp(v) => out.extend_from_slice(&v[row].to_le_bytes()),
-            VectorData::TimestampTz(v) => out.extend_from_slice(&v[row].to_le_bytes()),
-            // 1 mon = 30 days = 720:00:00 group together, as interval_hash does.
-            VectorData::Interval(v) => out.extend_from_slice(&v[row].span().to_le_bytes()),
-        }
+        encode_value(column, row, out);
     }
     any_null
+}
+
+/// The key bytes of the non-NULL value at `row`.
+fn encode_value(column: &Vector, row: usize, out: &mut Vec<u8>) {
+    match &column.data {
+        VectorData::Bool(v) => out.push(v[row] as u8),
+        VectorData::Int16(v) => out.extend_from_slice(&v[row].to_le_bytes()),
+        VectorData::Int32(v) => out.extend_from_slice(&v[row].to_le_bytes()),
+        VectorData::Int64(v) => out.extend_from_slice(&v[row].to_le_bytes()),
+        VectorData::Float32(v) => out.extend_from_slice(&canonical_f64(v[row] as f64)),
+        VectorData::Float64(v) => out.extend_from_slice(&canonical_f64(v[row])),
+        VectorData::Numeric(v) => {
+            let (mut mantissa, mut scale) = (v[row].mantissa(), v[row].scale());
+            while scale > 0 && mantissa % 10 == 0 {
+                mantissa /= 10;
+                scale -= 1;
+            }
+            out.extend_from_slice(&mantissa.to_le_bytes());
+            out.extend_from_slice(&scale.to_le_bytes());
+        }
+        VectorData::Text(s) => {
+            let bytes = s.get_bytes(row);
+            out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+            out.extend_from_slice(bytes);
+        }
+        VectorData::Date(v) => out.extend_from_slice(&v[row].to_le_bytes()),
+        VectorData::Timestamp(v) => out.extend_from_slice(&v[row].to_le_bytes()),
+        VectorData::TimestampTz(v) => out.extend_from_slice(&v[row].to_le_bytes()),
+        // 1 mon = 30 days = 720:00:00 group together, as interval_hash does.
+        VectorData::Interval(v) => out.extend_from_slice(&v[row].span().to_le_bytes()),
+        // The element count, then each element as a one-column key.
+        VectorData::List(l) => {
+            let range = l.range(row);
+            out.extend_from_slice(&(range.len() as u32).to_le_bytes());
+            for idx in range {
+                encode_row_key(&[l.child()], idx, out);
+            }
+        }
+    }
 }
 
 fn canonical_f64(value: f64) -> [u8; 8] {

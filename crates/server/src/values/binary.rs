@@ -1,9 +1,10 @@
 //! PostgreSQL's binary output format (the `*send` functions) for every type we have. Dates
 //! and timestamps are already stored as PostgreSQL's binary values (days and microseconds
 //! since 2000-01-01), so they are written as they are; an interval is its microseconds,
-//! days and months.
+//! days and months; an array is array_send's header and length-prefixed elements.
 
-use kestrel::vector::{Vector, VectorData};
+use kestrel::types::PhysicalType;
+use kestrel::vector::{ListVec, Vector, VectorData};
 
 use super::numeric::write_numeric_binary;
 
@@ -30,6 +31,57 @@ pub(super) fn write_binary(vector: &Vector, row: usize, out: &mut Vec<u8>) -> bo
             out.extend_from_slice(&v[row].days.to_be_bytes());
             out.extend_from_slice(&v[row].months.to_be_bytes());
         }
+        VectorData::List(list) => write_array_binary(list, row, out),
     }
     true
+}
+
+/// array_send of a one-dimensional array: dimensions (0 when empty), whether any element
+/// is NULL, the element type, the length and lower bound 1, then each element as a length
+/// (-1 for NULL) and its binary value.
+fn write_array_binary(list: &ListVec, row: usize, out: &mut Vec<u8>) {
+    let (child, range) = (list.child(), list.range(row));
+    let has_null = range.clone().any(|idx| !child.is_valid(idx));
+    let ndim = i32::from(!range.is_empty());
+    out.extend_from_slice(&ndim.to_be_bytes());
+    out.extend_from_slice(&i32::from(has_null).to_be_bytes());
+    out.extend_from_slice(&element_oid(list.elem_physical()).to_be_bytes());
+    if range.is_empty() {
+        return;
+    }
+    let len = i32::try_from(range.len()).unwrap_or(i32::MAX);
+    out.extend_from_slice(&len.to_be_bytes());
+    out.extend_from_slice(&1i32.to_be_bytes());
+    for idx in range {
+        let len_at = out.len();
+        out.extend_from_slice(&[0; 4]);
+        let len = if write_binary(child, idx, out) {
+            i32::try_from(out.len() - len_at - 4).unwrap_or(i32::MAX)
+        } else {
+            -1
+        };
+        out[len_at..len_at + 4].copy_from_slice(&len.to_be_bytes());
+    }
+}
+
+/// The element type OID written in an array's header. Physical types do not tell text
+/// from varchar; both are labelled text, which has the same binary form (clients decode
+/// elements by the column's type from RowDescription).
+fn element_oid(elem: PhysicalType) -> u32 {
+    match elem {
+        PhysicalType::Bool => 16,
+        PhysicalType::Int16 => 21,
+        PhysicalType::Int32 => 23,
+        PhysicalType::Int64 => 20,
+        PhysicalType::Float32 => 700,
+        PhysicalType::Float64 => 701,
+        PhysicalType::Numeric => 1700,
+        PhysicalType::Text => 25,
+        PhysicalType::Date => 1082,
+        PhysicalType::Timestamp => 1114,
+        PhysicalType::TimestampTz => 1184,
+        PhysicalType::Interval => 1186,
+        // Arrays are one-dimensional; anyarray for the impossible nested case.
+        PhysicalType::List(_) => 2277,
+    }
 }

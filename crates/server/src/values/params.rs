@@ -67,7 +67,51 @@ fn decode_binary(bytes: &[u8], ty: DataType, number: usize) -> Result<ScalarValu
                 i64::from_be_bytes(micros),
             ))
         }
+        DataType::Array(elem) => ScalarValue::Array(decode_array(bytes, *elem, number)?),
     })
+}
+
+/// array_recv of a one-dimensional array of `elem` (the header's element OID is not
+/// checked against it beyond the dimensions, as the parameter type decides).
+fn decode_array(bytes: &[u8], elem: DataType, number: usize) -> Result<Vec<ScalarValue>, Error> {
+    let mut rest = bytes;
+    let int = |rest: &mut &[u8]| -> Result<i32, Error> {
+        let (head, tail) = rest
+            .split_first_chunk::<4>()
+            .ok_or_else(insufficient_data)?;
+        *rest = tail;
+        Ok(i32::from_be_bytes(*head))
+    };
+    let ndim = int(&mut rest)?;
+    let _has_null = int(&mut rest)?;
+    let _elem_oid = int(&mut rest)?;
+    match ndim {
+        0 => return Ok(Vec::new()),
+        1 => {}
+        n if n > 1 => return Err(Error::unsupported("multidimensional arrays")),
+        _ => return Err(incorrect_binary_format(number)),
+    }
+    let len = usize::try_from(int(&mut rest)?).map_err(|_| incorrect_binary_format(number))?;
+    let _lower_bound = int(&mut rest)?;
+    let mut values = Vec::with_capacity(len.min(rest.len() / 4));
+    for _ in 0..len {
+        let size = int(&mut rest)?;
+        if size == -1 {
+            values.push(ScalarValue::Null);
+            continue;
+        }
+        let size = usize::try_from(size).map_err(|_| incorrect_binary_format(number))?;
+        if rest.len() < size {
+            return Err(insufficient_data());
+        }
+        let (value, tail) = rest.split_at(size);
+        values.push(decode_binary(value, elem, number)?);
+        rest = tail;
+    }
+    if !rest.is_empty() {
+        return Err(incorrect_binary_format(number));
+    }
+    Ok(values)
 }
 
 /// Exactly N bytes: fewer is PostgreSQL's "insufficient data" protocol error, more its

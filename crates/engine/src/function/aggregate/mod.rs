@@ -2,17 +2,20 @@
 //! avg(int) and variance(int) numeric) and typed per-group accumulators updated a batch at a
 //! time. `variance.rs` holds the statistics, `concat.rs` string_agg.
 
+mod array_agg;
 mod concat;
 mod ordered_set;
 mod variance;
 
 use std::cmp::Ordering;
 
+use self::array_agg::ArrayAgg;
 use self::concat::Concat;
 use self::ordered_set::OrderedSet;
 pub use self::ordered_set::OrderedSetKind;
 use self::variance::{FloatMoments, NumericMoments, VarianceKind};
 use crate::error::{Error, Result};
+use crate::function::compare::compare_rows;
 use crate::types::{float, DataType, Decimal, Interval, PhysicalType, ScalarValue};
 use crate::vector::{Bitmap, StringVec, Vector, VectorData};
 
@@ -25,6 +28,7 @@ pub enum AggregateFunction {
     Min,
     Max,
     StringAgg,
+    ArrayAgg,
     /// bool_and and its SQL-standard name every.
     BoolAnd,
     BoolOr,
@@ -51,6 +55,7 @@ impl AggregateFunction {
             "min" => F::Min,
             "max" => F::Max,
             "string_agg" => F::StringAgg,
+            "array_agg" => F::ArrayAgg,
             "bool_and" | "every" => F::BoolAnd,
             "bool_or" => F::BoolOr,
             "bit_and" => F::BitAnd,
@@ -114,6 +119,9 @@ impl AggregateFunction {
                 T::Float32 | T::Float64,
             ) => T::Float64,
             (F::Min | F::Max, T::Unknown) => T::Text,
+            // array_agg(unknown) is ambiguous in PostgreSQL (anynonarray or anyarray).
+            (F::ArrayAgg, T::Unknown) => return None,
+            (F::ArrayAgg, t) => DataType::array_of_values(t)?,
             (F::Min | F::Max, t) => t,
             (F::BoolAnd | F::BoolOr, T::Bool | T::Unknown) => T::Bool,
             (F::BitAnd | F::BitOr | F::BitXor, t @ (T::Int16 | T::Int32 | T::Int64)) => t,
@@ -141,7 +149,7 @@ impl AggregateFunction {
     pub fn order_sensitive(self, arg: DataType) -> bool {
         use AggregateFunction as F;
         match self {
-            F::StringAgg | F::OrderedSet(_) => true,
+            F::StringAgg | F::ArrayAgg | F::OrderedSet(_) => true,
             F::Sum | F::Avg | F::VarSamp | F::VarPop | F::StddevSamp | F::StddevPop => {
                 matches!(arg, DataType::Float32 | DataType::Float64)
             }
@@ -166,6 +174,7 @@ impl AggregateFunction {
             F::Min => "min",
             F::Max => "max",
             F::StringAgg => "string_agg",
+            F::ArrayAgg => "array_agg",
             F::BoolAnd => "bool_and",
             F::BoolOr => "bool_or",
             F::BitAnd => "bit_and",
@@ -195,6 +204,7 @@ impl AggregateFunction {
             | F::Min
             | F::Max
             | F::StringAgg
+            | F::ArrayAgg
             | F::BoolAnd
             | F::BoolOr
             | F::BitAnd
@@ -294,6 +304,7 @@ pub enum Accumulator {
         narrow: fn(i64) -> ScalarValue,
     },
     StringAgg(Concat),
+    ArrayAgg(ArrayAgg),
     VarianceFloat(FloatMoments, VarianceKind),
     VarianceNumeric(NumericMoments, VarianceKind),
     OrderedSet(OrderedSet),
@@ -349,6 +360,7 @@ impl Accumulator {
                 bits(func, PhysicalType::Int64, ScalarValue::Int64)?
             }
             (F::StringAgg, T::Text) => Accumulator::StringAgg(Concat::default()),
+            (F::ArrayAgg, ty) => Accumulator::ArrayAgg(ArrayAgg::new(ty.physical())),
             (F::OrderedSet(kind), ty) => {
                 Accumulator::OrderedSet(OrderedSet::new(kind, ty.physical()))
             }
@@ -389,6 +401,7 @@ impl Accumulator {
             Accumulator::Bool { state, .. } => state.resize(groups, None),
             Accumulator::Bits { state, .. } => state.resize(groups, None),
             Accumulator::StringAgg(c) => c.resize(groups),
+            Accumulator::ArrayAgg(a) => a.resize(groups),
             Accumulator::VarianceFloat(m, _) => m.resize(groups),
             Accumulator::VarianceNumeric(m, _) => m.resize(groups),
             Accumulator::OrderedSet(o) => o.resize(groups),
@@ -506,6 +519,7 @@ impl Accumulator {
                     other => return Err(mismatch(other)),
                 }
             }
+            (Accumulator::ArrayAgg(a), _) => a.update(groups, input),
             (Accumulator::StringAgg(c), VectorData::Text(values)) => {
                 c.update(groups, input, values, args.get(1).copied())?
             }
@@ -569,6 +583,7 @@ impl Accumulator {
             | Accumulator::Bool { .. }
             | Accumulator::Bits { .. }
             | Accumulator::StringAgg(_)
+            | Accumulator::ArrayAgg(_)
             | Accumulator::VarianceFloat(..)
             | Accumulator::VarianceNumeric(..)
             | Accumulator::OrderedSet(_)) => {
@@ -597,6 +612,7 @@ impl Accumulator {
             Accumulator::Bool { state, .. } => (state.len(), PhysicalType::Bool),
             Accumulator::Bits { state, ty, .. } => (state.len(), *ty),
             Accumulator::StringAgg(c) => (c.len(), PhysicalType::Text),
+            Accumulator::ArrayAgg(a) => (a.len(), a.physical()),
             Accumulator::VarianceFloat(m, _) => (m.len(), PhysicalType::Float64),
             Accumulator::VarianceNumeric(m, _) => (m.len(), PhysicalType::Numeric),
             Accumulator::OrderedSet(o) => (o.len(), o.physical()),
@@ -641,6 +657,7 @@ impl Accumulator {
                 state[group].map_or(ScalarValue::Null, *narrow)
             }
             Accumulator::StringAgg(c) => c.value(group),
+            Accumulator::ArrayAgg(a) => a.value(group),
             Accumulator::OrderedSet(o) => o.value(group)?,
             Accumulator::VarianceFloat(m, kind) => m
                 .value(group, *kind)
@@ -677,6 +694,7 @@ fn bits(
         | F::Min
         | F::Max
         | F::StringAgg
+        | F::ArrayAgg
         | F::BoolAnd
         | F::BoolOr
         | F::VarSamp
@@ -796,6 +814,10 @@ fn update_min_max(best: &mut Vector, seen: &mut [bool], max: bool, groups: &[u32
             }
         }};
     }
+    if let VectorData::List(_) = input.data {
+        update_min_max_rows(best, seen, wanted, groups, input);
+        return;
+    }
     match (&mut best.data, &input.data) {
         (VectorData::Bool(b), VectorData::Bool(i)) => typed!(b, i, |a: &bool, b| a.cmp(b)),
         (VectorData::Int16(b), VectorData::Int16(i)) => typed!(b, i, |a: &i16, b| a.cmp(b)),
@@ -851,6 +873,7 @@ fn update_min_max(best: &mut Vector, seen: &mut [bool], max: bool, groups: &[u32
                 *b = rebuilt;
             }
         }
+        // Lists are handled above; mismatched types are an internal bug of the caller.
         _ => return,
     }
     // Groups that got a value are valid now.
@@ -864,4 +887,43 @@ fn update_min_max(best: &mut Vector, seen: &mut [bool], max: bool, groups: &[u32
             best.validity = None;
         }
     }
+}
+
+/// min/max over types without a typed fast path (arrays): each group's winning input row
+/// is found by row comparison, then the best values are rebuilt once per batch.
+fn update_min_max_rows(
+    best: &mut Vector,
+    seen: &mut [bool],
+    wanted: Ordering,
+    groups: &[u32],
+    input: &Vector,
+) {
+    let mut winner: Vec<Option<usize>> = vec![None; seen.len()];
+    for (row, &g) in groups.iter().enumerate() {
+        if !input.is_valid(row) {
+            continue;
+        }
+        let g = g as usize;
+        let better = match winner[g] {
+            Some(w) => compare_rows(input, row, input, w) == wanted,
+            None => !seen[g] || compare_rows(input, row, best, g) == wanted,
+        };
+        if better {
+            winner[g] = Some(row);
+        }
+    }
+    if winner.iter().all(Option::is_none) {
+        return;
+    }
+    let mut rebuilt = Vector::with_capacity(best.data.physical(), best.len());
+    for (g, won) in winner.iter().enumerate().take(best.len()) {
+        match won {
+            Some(row) => {
+                rebuilt.push_from(input, *row);
+                seen[g] = true;
+            }
+            None => rebuilt.push_from(best, g),
+        }
+    }
+    *best = rebuilt;
 }

@@ -9,6 +9,7 @@ use std::cmp::Ordering;
 use super::kernel::{arg, map_rows, texts, values, Element};
 use super::numeric;
 use crate::error::{Error, Result, SqlState};
+use crate::function::compare::compare_rows;
 use crate::types::float::total_cmp_f64;
 use crate::types::{Decimal, PhysicalType};
 use crate::vector::{Bitmap, StringVec, Vector, VectorData};
@@ -474,7 +475,31 @@ pub(super) fn greatest_least(args: &[Vector], greatest: bool) -> Result<Vector> 
         PhysicalType::TimestampTz => pick!(TimestampTz, Ord::cmp),
         PhysicalType::Interval => pick!(Interval, crate::types::Interval::cmp_span),
         PhysicalType::Text => greatest_least_text(args, wanted),
+        PhysicalType::List(elem) => greatest_least_rows(args, wanted, PhysicalType::List(elem)),
     }
+}
+
+/// The row-wise pick for types without a typed fast path (arrays), by row comparison.
+fn greatest_least_rows(
+    args: &[Vector],
+    wanted: Ordering,
+    physical: PhysicalType,
+) -> Result<Vector> {
+    let rows = super::kernel::row_count(args);
+    let mut out = Vector::with_capacity(physical, rows);
+    for row in 0..rows {
+        let mut best: Option<&Vector> = None;
+        for arg in args.iter().filter(|arg| arg.is_valid(row)) {
+            if best.is_none_or(|b| compare_rows(arg, row, b, row) == wanted) {
+                best = Some(arg);
+            }
+        }
+        match best {
+            Some(best) => out.push_from(best, row),
+            None => out.push_null(),
+        }
+    }
+    Ok(out)
 }
 
 /// The row-wise pick over columns of one fixed-width physical type.

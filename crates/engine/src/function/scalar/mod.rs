@@ -5,6 +5,7 @@
 //! Strict functions (all but `concat`, `concat_ws` and `format`) give NULL wherever an
 //! argument is NULL and never look at, or fail on, the values in those rows.
 
+mod array;
 mod bitwise;
 mod format;
 mod kernel;
@@ -15,9 +16,10 @@ mod pattern;
 mod signature;
 mod string;
 
+pub use array::ArrayFunction;
 pub use bitwise::BitOp;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::types::DataType;
 use crate::vector::Vector;
 
@@ -53,8 +55,10 @@ pub enum ScalarFunction {
     RegexpReplace,
     /// `similar_to_escape(pattern [, escape])`: what `SIMILAR TO` matches with `~`.
     SimilarToEscape,
-    /// Returns text[] in PostgreSQL: rejected with 0A000 until there are arrays.
+    /// `regexp_match(s, pattern [, flags])`: the first match's capture groups as text[].
     RegexpMatch,
+    /// `regexp_split_to_array(s, pattern [, flags])`.
+    RegexpSplitToArray,
     /// The operators `~`, `~*`, `!~`, `!~*`.
     RegexMatch {
         case_insensitive: bool,
@@ -114,6 +118,12 @@ pub enum ScalarFunction {
     /// `pg_typeof(x)`: the name of the argument's type (text here; regtype in PostgreSQL,
     /// whose output is the same name).
     PgTypeof(DataType),
+    /// An array function or operator, with its result type (which depends on the
+    /// arguments' element type).
+    Array {
+        func: ArrayFunction,
+        result: DataType,
+    },
 }
 
 impl ScalarFunction {
@@ -185,11 +195,6 @@ impl ScalarFunction {
         else {
             return Ok(None);
         };
-        if *func == ScalarFunction::RegexpMatch {
-            return Err(Error::unsupported(
-                "regexp_match (it returns text[], and arrays)",
-            ));
-        }
         Ok(Some((*func, params.to_vec(), *ty)))
     }
 
@@ -244,6 +249,7 @@ impl ScalarFunction {
             F::RegexpReplace => "regexp_replace",
             F::SimilarToEscape => "similar_to_escape",
             F::RegexpMatch => "regexp_match",
+            F::RegexpSplitToArray => "regexp_split_to_array",
             F::RegexMatch {
                 case_insensitive,
                 negated,
@@ -299,6 +305,7 @@ impl ScalarFunction {
             F::Factorial => "factorial",
             F::Bit(op) => op.symbol(),
             F::PgTypeof(_) => "pg_typeof",
+            F::Array { func, .. } => func.name(),
         }
     }
 
@@ -344,7 +351,8 @@ impl ScalarFunction {
             F::Md5 => string::md5(args),
             F::RegexpReplace => pattern::regexp_replace(args),
             F::SimilarToEscape => pattern::similar_to_escape(args),
-            F::RegexpMatch => Err(Error::unsupported("regexp_match")),
+            F::RegexpMatch => pattern::regexp_match(args),
+            F::RegexpSplitToArray => pattern::regexp_split_to_array(args),
             F::RegexMatch {
                 case_insensitive,
                 negated,
@@ -395,6 +403,7 @@ impl ScalarFunction {
             F::Factorial => numeric::factorial(args),
             F::Bit(op) => bitwise::eval(op, args),
             F::PgTypeof(ty) => Ok(string::constant(ty.name(), rows)),
+            F::Array { func, result } => func.eval(args, rows, result),
         }
     }
 }

@@ -9,8 +9,11 @@
 
 use regex::{Captures, Regex, RegexBuilder};
 
-use super::kernel::{map_rows, map_text_rows, map_text_rows_nullable, texts};
+use super::kernel::{
+    is_valid, map_rows, map_text_rows, map_text_rows_nullable, strict_validity, texts,
+};
 use crate::error::{Error, Result, SqlState};
+use crate::types::{PhysicalType, ScalarValue};
 use crate::vector::Vector;
 
 /// The compiled form of the last (pattern, flags) pair seen.
@@ -121,6 +124,78 @@ pub(super) fn regexp_replace(args: &[Vector]) -> Result<Vector> {
         out.extend_from_slice(&s.as_bytes()[last..]);
         Ok(())
     })
+}
+
+/// `regexp_match(s, pattern [, flags])`: the capture groups of the first match (the whole
+/// match without groups; NULL for a group that did not take part), NULL without a match.
+pub(super) fn regexp_match(args: &[Vector]) -> Result<Vector> {
+    map_array_rows(args, "regexp_match", |regex, s| {
+        let captures = regex.captures(s)?;
+        let text = |m: Option<regex::Match>| {
+            m.map_or(ScalarValue::Null, |m| {
+                ScalarValue::Text(m.as_str().to_string())
+            })
+        };
+        Some(if captures.len() == 1 {
+            vec![text(captures.get(0))]
+        } else {
+            captures.iter().skip(1).map(text).collect()
+        })
+    })
+}
+
+/// `regexp_split_to_array(s, pattern [, flags])`: the text between matches; an empty
+/// match at either end of the string is ignored, so `''` splits into characters.
+pub(super) fn regexp_split_to_array(args: &[Vector]) -> Result<Vector> {
+    map_array_rows(args, "regexp_split_to_array", |regex, s| {
+        let mut pieces = Vec::new();
+        let mut last = 0;
+        for m in regex.find_iter(s) {
+            if m.start() == m.end() && (m.start() == 0 || m.start() == s.len()) {
+                continue;
+            }
+            pieces.push(ScalarValue::Text(s[last..m.start()].to_string()));
+            last = m.end();
+        }
+        pieces.push(ScalarValue::Text(s[last..].to_string()));
+        Some(pieces)
+    })
+}
+
+/// A strict `(s, pattern [, flags])` function giving a text[] (or NULL) per row; the `g`
+/// flag is rejected as PostgreSQL does for these single-result functions.
+fn map_array_rows(
+    args: &[Vector],
+    name: &str,
+    mut f: impl FnMut(&Regex, &str) -> Option<Vec<ScalarValue>>,
+) -> Result<Vector> {
+    let (s, pattern) = (texts(args, 0)?, texts(args, 1)?);
+    let flags = if args.len() > 2 {
+        Some(texts(args, 2)?)
+    } else {
+        None
+    };
+    let validity = strict_validity(args);
+    let mut out = Vector::with_capacity(PhysicalType::List(&PhysicalType::Text), s.len());
+    let mut cache = RegexCache::default();
+    for row in 0..s.len() {
+        if !is_valid(&validity, row) {
+            out.push_null();
+            continue;
+        }
+        let (regex, global) = cache.get(pattern.get(row), flags.map_or("", |f| f.get(row)))?;
+        if global {
+            return Err(Error::new(
+                SqlState::InvalidParameterValue,
+                format!("{name}() does not support the \"global\" option"),
+            ));
+        }
+        match f(regex, s.get(row)) {
+            Some(values) => out.push_scalar(&ScalarValue::Array(values)),
+            None => out.push_null(),
+        }
+    }
+    Ok(out)
 }
 
 /// Writes a replacement with PostgreSQL's escapes: `\1`..`\9` a group, `\&` the whole

@@ -16,6 +16,7 @@ const F8: DataType = DataType::Float64;
 const NUM: DataType = DataType::Numeric(None);
 const TEXT: DataType = DataType::Text;
 const BOOL: DataType = DataType::Bool;
+const TEXT_ARRAY: DataType = DataType::Array(&DataType::Text);
 
 /// The overloads of a binary bit operator: the same integer type on both sides.
 const fn bit_binary(op: BitOp) -> [Signature; 3] {
@@ -96,8 +97,12 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
             (F::RegexpReplace, &[TEXT, TEXT, TEXT, TEXT], TEXT),
         ],
         "regexp_match" => &[
-            (F::RegexpMatch, &[TEXT, TEXT], TEXT),
-            (F::RegexpMatch, &[TEXT, TEXT, TEXT], TEXT),
+            (F::RegexpMatch, &[TEXT, TEXT], TEXT_ARRAY),
+            (F::RegexpMatch, &[TEXT, TEXT, TEXT], TEXT_ARRAY),
+        ],
+        "regexp_split_to_array" => &[
+            (F::RegexpSplitToArray, &[TEXT, TEXT], TEXT_ARRAY),
+            (F::RegexpSplitToArray, &[TEXT, TEXT, TEXT], TEXT_ARRAY),
         ],
         "similar_to_escape" => &[
             (F::SimilarToEscape, &[TEXT], TEXT),

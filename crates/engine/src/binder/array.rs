@@ -1,0 +1,402 @@
+//! Array syntax and functions in the binder: `ARRAY[...]` with PostgreSQL's element type
+//! resolution, subscripts `a[i]` and slices `a[i:j]`, `x op ANY/ALL (array)`, the array
+//! operators `||`, `@>`, `<@`, `&&`, and the polymorphic array functions (anyarray,
+//! anyelement, anycompatible), whose element type comes from their arguments.
+
+use sqlparser::ast::{self, AccessExpr, Expr, Subscript};
+
+use super::coerce::{common_type, operator_error, union_type};
+use super::scope::Scope;
+use super::Binder;
+use crate::error::{Error, Result, SqlState};
+use crate::function::cast::CastContext;
+use crate::function::{ArrayFunction, ScalarFunction};
+use crate::plan::{CompareOp, ScalarExpr};
+use crate::types::{DataType, ScalarValue};
+
+/// The names [`resolve_array_function`] knows.
+pub(super) const ARRAY_FUNCTIONS: &[&str] = &[
+    "array_length",
+    "array_upper",
+    "array_lower",
+    "cardinality",
+    "array_ndims",
+    "array_dims",
+    "array_to_string",
+    "string_to_array",
+    "array_position",
+    "array_positions",
+    "array_append",
+    "array_prepend",
+    "array_cat",
+];
+
+/// A resolved array function: the function, its parameter types and its result type.
+type Resolved = (ArrayFunction, Vec<DataType>, DataType);
+
+impl Binder<'_> {
+    /// `ARRAY[...]` and subscripts; `None` for other expressions.
+    pub(super) fn bind_array_syntax(
+        &mut self,
+        expr: &Expr,
+        scope: &Scope,
+    ) -> Option<Result<ScalarExpr>> {
+        Some(match expr {
+            Expr::Array(array) => self.bind_array_constructor(array, None, scope),
+            Expr::CompoundFieldAccess { root, access_chain } => {
+                self.bind_subscript(root, access_chain, scope)
+            }
+            _ => return None,
+        })
+    }
+
+    /// `ARRAY[...]`; under a cast to an array type (`target`) the elements are cast to its
+    /// element type instead, as PostgreSQL does, and `ARRAY[]` is allowed.
+    pub(super) fn bind_array_constructor(
+        &mut self,
+        array: &ast::Array,
+        target: Option<DataType>,
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        let ast::Array { elem, named } = array;
+        // `[1, 2]` without ARRAY is other dialects' syntax.
+        if !named {
+            return Err(Error::syntax("syntax error at or near \"[\""));
+        }
+        let bound = elem
+            .iter()
+            .map(|e| self.bind_expr(e, scope))
+            .collect::<Result<Vec<_>>>()?;
+        if bound.iter().any(|e| matches!(e.ty(), DataType::Array(_))) {
+            return Err(Error::unsupported("multidimensional arrays"));
+        }
+        let (ty, context) = match target {
+            Some(ty @ DataType::Array(_)) => (ty, CastContext::Explicit),
+            _ if bound.is_empty() => {
+                return Err(Error::new(
+                    SqlState::IndeterminateDatatype,
+                    "cannot determine type of empty array",
+                )
+                .with_hint("Explicitly cast to the desired type, for example ARRAY[]::integer[]."))
+            }
+            _ => {
+                let types: Vec<DataType> = bound.iter().map(ScalarExpr::ty).collect();
+                (
+                    array_type(union_type(&types, "ARRAY")?)?,
+                    CastContext::Implicit,
+                )
+            }
+        };
+        let elem_ty = ty
+            .element()
+            .ok_or_else(|| Error::internal("array without element"))?;
+        if bound.is_empty() {
+            return Ok(ScalarExpr::literal(ScalarValue::Array(Vec::new()), ty));
+        }
+        let args = bound
+            .into_iter()
+            .map(|e| self.coerce(e, elem_ty, context))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(array_call(ArrayFunction::Construct, args, ty))
+    }
+
+    /// `a[i]` and `a[i:j]` (either bound omitted), one subscript only.
+    fn bind_subscript(
+        &mut self,
+        root: &Expr,
+        access_chain: &[AccessExpr],
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        let [AccessExpr::Subscript(subscript)] = access_chain else {
+            return Err(Error::unsupported(format!(
+                "the expression {root}{}",
+                access_chain
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<String>()
+            )));
+        };
+        let array = self.bind_expr(root, scope)?;
+        let ty = array.ty();
+        let Some(elem) = ty.element() else {
+            return Err(Error::new(
+                SqlState::DatatypeMismatch,
+                format!("cannot subscript type {ty} because it does not support subscripting"),
+            ));
+        };
+        let mut args = vec![array];
+        let mut index = |binder: &mut Self, e: &Expr| -> Result<()> {
+            let bound = binder.bind_expr(e, scope)?;
+            if !bound.ty().is_integer() && bound.ty() != DataType::Unknown {
+                return Err(Error::new(
+                    SqlState::DatatypeMismatch,
+                    "array subscript must have type integer",
+                ));
+            }
+            args.push(binder.coerce(bound, DataType::Int32, CastContext::Assignment)?);
+            Ok(())
+        };
+        let (func, result) = match subscript {
+            Subscript::Index { index: i } => {
+                index(self, i)?;
+                (ArrayFunction::Subscript, elem)
+            }
+            Subscript::Slice {
+                lower_bound,
+                upper_bound,
+                stride: None,
+            } => {
+                for bound in [lower_bound, upper_bound].into_iter().flatten() {
+                    index(self, bound)?;
+                }
+                let func = ArrayFunction::Slice {
+                    lower: lower_bound.is_some(),
+                    upper: upper_bound.is_some(),
+                };
+                (func, ty)
+            }
+            Subscript::Slice {
+                stride: Some(_), ..
+            } => {
+                return Err(Error::syntax(format!(
+                    "syntax error in subscript {subscript}"
+                )))
+            }
+        };
+        Ok(array_call(func, args, result))
+    }
+
+    /// `left op ANY (array)` / `left op ALL (array)`.
+    pub(super) fn bind_array_quantified(
+        &mut self,
+        left: &Expr,
+        op: CompareOp,
+        right: &Expr,
+        all: bool,
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
+        let (lt, rt) = (l.ty(), r.ty());
+        let elem = match rt {
+            DataType::Unknown => common_type(lt, DataType::Unknown),
+            DataType::Array(elem) => common_type(lt, *elem),
+            _ => {
+                return Err(Error::new(
+                    SqlState::WrongObjectType,
+                    "op ANY/ALL (array) requires array on right side",
+                ))
+            }
+        };
+        let symbol = compare_symbol(op);
+        let elem = elem.ok_or_else(|| operator_error(symbol, lt, rt.element().unwrap_or(rt)))?;
+        let array = array_type(elem)?;
+        let l = self.coerce(l, elem, CastContext::Implicit)?;
+        let r = self.coerce(r, array, CastContext::Implicit)?;
+        Ok(array_call(
+            ArrayFunction::Quantified { op, all },
+            vec![l, r],
+            DataType::Bool,
+        ))
+    }
+
+    /// `||` with an array on either side: array_cat, array_append or array_prepend. An
+    /// untyped literal next to an array is an array, as in PostgreSQL.
+    pub(super) fn bind_array_concat(&mut self, l: ScalarExpr, r: ScalarExpr) -> Result<ScalarExpr> {
+        let (lt, rt) = (l.ty(), r.ty());
+        let name = match (lt, rt) {
+            (DataType::Array(_), DataType::Array(_) | DataType::Unknown)
+            | (DataType::Unknown, DataType::Array(_)) => "array_cat",
+            (DataType::Array(_), _) => "array_append",
+            _ => "array_prepend",
+        };
+        let (func, params, ty) =
+            resolve_array_function(name, &[lt, rt])?.ok_or_else(|| operator_error("||", lt, rt))?;
+        self.array_call_coerced(func, vec![l, r], params, ty)
+    }
+
+    /// `@>`, `<@` and `&&`: both sides arrays of one element type.
+    pub(super) fn bind_array_operator(
+        &mut self,
+        func: ArrayFunction,
+        l: ScalarExpr,
+        r: ScalarExpr,
+    ) -> Result<ScalarExpr> {
+        let (lt, rt) = (l.ty(), r.ty());
+        let elem = polymorphic_element(&[lt, rt], &[], false)?
+            .ok_or_else(|| operator_error(func.name(), lt, rt))?;
+        let array = array_type(elem)?;
+        self.array_call_coerced(func, vec![l, r], vec![array, array], DataType::Bool)
+    }
+
+    /// The array function `name` over `args`, if it is one.
+    pub(super) fn bind_array_function(
+        &mut self,
+        name: &str,
+        args: Vec<ScalarExpr>,
+    ) -> Option<Result<ScalarExpr>> {
+        let types: Vec<DataType> = args.iter().map(ScalarExpr::ty).collect();
+        match resolve_array_function(name, &types) {
+            Ok(None) => None,
+            Ok(Some((func, params, ty))) => Some(self.array_call_coerced(func, args, params, ty)),
+            Err(e) => Some(Err(e)),
+        }
+    }
+
+    fn array_call_coerced(
+        &mut self,
+        func: ArrayFunction,
+        args: Vec<ScalarExpr>,
+        params: Vec<DataType>,
+        ty: DataType,
+    ) -> Result<ScalarExpr> {
+        let args = args
+            .into_iter()
+            .zip(params)
+            .map(|(e, t)| self.coerce(e, t, CastContext::Implicit))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(array_call(func, args, ty))
+    }
+}
+
+fn array_call(func: ArrayFunction, args: Vec<ScalarExpr>, ty: DataType) -> ScalarExpr {
+    ScalarExpr::Function {
+        func: ScalarFunction::Array { func, result: ty },
+        args,
+        ty,
+    }
+}
+
+fn compare_symbol(op: CompareOp) -> &'static str {
+    match op {
+        CompareOp::Eq => "=",
+        CompareOp::NotEq => "<>",
+        CompareOp::Lt => "<",
+        CompareOp::LtEq => "<=",
+        CompareOp::Gt => ">",
+        CompareOp::GtEq => ">=",
+    }
+}
+
+/// The array type of elements of type `elem`, modifiers dropped; 0A000 for element types
+/// without one here.
+pub(super) fn array_type(elem: DataType) -> Result<DataType> {
+    DataType::array_of_values(elem).ok_or_else(|| match elem {
+        DataType::Array(_) => Error::unsupported("multidimensional arrays"),
+        other => Error::unsupported(format!("arrays of type {other}")),
+    })
+}
+
+/// The element type of polymorphic arguments: `arrays` must be arrays and `elems` their
+/// elements; untyped literals take the type the others give. PostgreSQL's anycompatible
+/// rules when `compatible` (array_append and friends), else anyelement's exact match.
+/// `Ok(None)` if the arguments do not fit.
+fn polymorphic_element(
+    arrays: &[DataType],
+    elems: &[DataType],
+    compatible: bool,
+) -> Result<Option<DataType>> {
+    let mut candidates = Vec::new();
+    for &ty in arrays {
+        match ty {
+            DataType::Unknown => {}
+            DataType::Array(elem) => candidates.push(*elem),
+            _ => return Ok(None),
+        }
+    }
+    candidates.extend(elems.iter().copied().filter(|&t| t != DataType::Unknown));
+    let Some(&first) = candidates.first() else {
+        return Err(Error::new(
+            SqlState::DatatypeMismatch,
+            "could not determine polymorphic type because input has type unknown",
+        ));
+    };
+    if !compatible {
+        return Ok(candidates.iter().all(|&t| t == first).then_some(first));
+    }
+    Ok(union_type(&candidates, "").ok())
+}
+
+/// The array functions by name and argument types; `Ok(None)` for other names or
+/// arguments that fit none of their signatures.
+fn resolve_array_function(name: &str, args: &[DataType]) -> Result<Option<Resolved>> {
+    use ArrayFunction as A;
+    use DataType as T;
+    let string = |t: &DataType| t.is_string() || *t == T::Unknown;
+    let exact = |arrays: &[DataType]| polymorphic_element(arrays, &[], false);
+    let resolved = |func, params: Vec<DataType>, ty| Ok(Some((func, params, ty)));
+    match (name, args) {
+        ("array_length" | "array_upper" | "array_lower", [a, i])
+            if i.is_integer() || *i == T::Unknown =>
+        {
+            let Some(elem) = exact(&[*a])? else {
+                return Ok(None);
+            };
+            let func = match name {
+                "array_length" => A::Length,
+                "array_upper" => A::Upper,
+                _ => A::Lower,
+            };
+            resolved(func, vec![array_type(elem)?, T::Int32], T::Int32)
+        }
+        ("cardinality" | "array_ndims" | "array_dims", [a]) => {
+            let Some(elem) = exact(&[*a])? else {
+                return Ok(None);
+            };
+            let (func, ty) = match name {
+                "cardinality" => (A::Cardinality, T::Int32),
+                "array_ndims" => (A::Ndims, T::Int32),
+                _ => (A::Dims, T::Text),
+            };
+            resolved(func, vec![array_type(elem)?], ty)
+        }
+        ("array_to_string", [a, d] | [a, d, _]) if args[1..].iter().all(string) && string(d) => {
+            let Some(elem) = exact(&[*a])? else {
+                return Ok(None);
+            };
+            let mut params = vec![array_type(elem)?];
+            params.resize(args.len(), T::Text);
+            resolved(A::ToString, params, T::Text)
+        }
+        ("string_to_array", [_, _] | [_, _, _]) if args.iter().all(string) => resolved(
+            A::StringToArray,
+            vec![T::Text; args.len()],
+            array_type(T::Text)?,
+        ),
+        ("array_position", [a, x] | [a, x, _]) | ("array_positions", [a, x]) => {
+            if args.len() == 3 && !(args[2].is_integer() || args[2] == T::Unknown) {
+                return Ok(None);
+            }
+            let Some(elem) = polymorphic_element(&[*a], &[*x], true)? else {
+                return Ok(None);
+            };
+            let mut params = vec![array_type(elem)?, elem];
+            if args.len() == 3 {
+                params.push(T::Int32);
+            }
+            if name == "array_position" {
+                resolved(A::Position, params, T::Int32)
+            } else {
+                resolved(A::Positions, params, array_type(T::Int32)?)
+            }
+        }
+        ("array_append", [a, x]) | ("array_prepend", [x, a]) => {
+            let Some(elem) = polymorphic_element(&[*a], &[*x], true)? else {
+                return Ok(None);
+            };
+            let array = array_type(elem)?;
+            if name == "array_append" {
+                resolved(A::Append, vec![array, elem], array)
+            } else {
+                resolved(A::Prepend, vec![elem, array], array)
+            }
+        }
+        ("array_cat", [a, b]) => {
+            let Some(elem) = polymorphic_element(&[*a, *b], &[], true)? else {
+                return Ok(None);
+            };
+            let array = array_type(elem)?;
+            resolved(A::Cat, vec![array, array], array)
+        }
+        _ => Ok(None),
+    }
+}

@@ -1,0 +1,379 @@
+//! Functions and operators over one-dimensional arrays: the `ARRAY[...]` constructor,
+//! subscripts and slices, `array_length` and friends, `array_position(s)`,
+//! `array_to_string`/`string_to_array`, `array_append`/`prepend`/`cat` (and `||`), the
+//! containment operators `@>`, `<@`, `&&`, and `x op ANY/ALL (array)`.
+//!
+//! Arrays are a slow path: each row's elements are pulled out as [`ScalarValue`]s. Element
+//! equality is PostgreSQL's: NULL elements never match a value, except in
+//! `array_position(s)`, which looks NULL up with IS NOT DISTINCT FROM.
+
+use std::cmp::Ordering;
+
+use crate::error::{Error, Result, SqlState};
+use crate::plan::CompareOp;
+use crate::types::{text_io, DataType, ScalarValue};
+use crate::vector::Vector;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArrayFunction {
+    /// `ARRAY[a, b, ...]` over elements of one type.
+    Construct,
+    /// `a[i]`.
+    Subscript,
+    /// `a[i:j]`, either bound possibly omitted (then the arguments lack it).
+    Slice {
+        lower: bool,
+        upper: bool,
+    },
+    Length,
+    Cardinality,
+    Upper,
+    Lower,
+    Ndims,
+    Dims,
+    Position,
+    Positions,
+    ToString,
+    StringToArray,
+    Append,
+    Prepend,
+    Cat,
+    /// `@>`.
+    Contains,
+    /// `<@`.
+    ContainedBy,
+    /// `&&`.
+    Overlap,
+    /// `x op ANY (a)` or, with `all`, `x op ALL (a)`.
+    Quantified {
+        op: CompareOp,
+        all: bool,
+    },
+}
+
+impl ArrayFunction {
+    pub fn name(self) -> &'static str {
+        use ArrayFunction as A;
+        match self {
+            A::Construct => "array",
+            A::Subscript | A::Slice { .. } => "subscript",
+            A::Length => "array_length",
+            A::Cardinality => "cardinality",
+            A::Upper => "array_upper",
+            A::Lower => "array_lower",
+            A::Ndims => "array_ndims",
+            A::Dims => "array_dims",
+            A::Position => "array_position",
+            A::Positions => "array_positions",
+            A::ToString => "array_to_string",
+            A::StringToArray => "string_to_array",
+            A::Append => "array_append",
+            A::Prepend => "array_prepend",
+            A::Cat => "array_cat",
+            A::Contains => "@>",
+            A::ContainedBy => "<@",
+            A::Overlap => "&&",
+            A::Quantified { all: false, .. } => "any",
+            A::Quantified { all: true, .. } => "all",
+        }
+    }
+
+    /// Whether a NULL argument makes the result NULL without looking further.
+    fn is_strict(self) -> bool {
+        use ArrayFunction as A;
+        !matches!(
+            self,
+            A::Construct
+                | A::Position
+                | A::Positions
+                | A::ToString
+                | A::StringToArray
+                | A::Append
+                | A::Prepend
+                | A::Cat
+                | A::Quantified { .. }
+        )
+    }
+
+    /// The function over argument vectors of the resolved types, giving values of `result`.
+    pub fn eval(self, args: &[Vector], rows: usize, result: DataType) -> Result<Vector> {
+        let mut out = Vector::with_capacity(result.physical(), rows);
+        let mut values = Vec::with_capacity(args.len());
+        for row in 0..rows {
+            values.clear();
+            values.extend(args.iter().map(|a| a.get_scalar(row)));
+            if self.is_strict() && values.iter().any(ScalarValue::is_null) {
+                out.push_null();
+                continue;
+            }
+            out.push_scalar(&self.eval_row(&values)?);
+        }
+        Ok(out)
+    }
+
+    fn eval_row(self, args: &[ScalarValue]) -> Result<ScalarValue> {
+        use ArrayFunction as A;
+        use ScalarValue as S;
+        let arg = |i: usize| args.get(i).unwrap_or(&S::Null);
+        let int = |i: usize| match arg(i) {
+            S::Int32(v) => Some(i64::from(*v)),
+            _ => None,
+        };
+        let array = |i: usize| match arg(i) {
+            S::Array(values) => Some(values.as_slice()),
+            _ => None,
+        };
+        let count = |n: usize| S::Int32(n as i32);
+        Ok(match self {
+            A::Construct => S::Array(args.to_vec()),
+            A::Subscript => {
+                let (Some(values), Some(i)) = (array(0), int(1)) else {
+                    return Ok(S::Null);
+                };
+                usize::try_from(i - 1)
+                    .ok()
+                    .and_then(|i| values.get(i))
+                    .cloned()
+                    .unwrap_or(S::Null)
+            }
+            A::Slice { lower, upper } => {
+                let Some(values) = array(0) else {
+                    return Ok(S::Null);
+                };
+                let len = values.len() as i64;
+                let from = if lower { int(1).unwrap_or(1) } else { 1 };
+                let to = if upper {
+                    int(if lower { 2 } else { 1 }).unwrap_or(len)
+                } else {
+                    len
+                };
+                let (from, to) = (from.max(1), to.min(len));
+                if from > to {
+                    return Ok(S::Array(Vec::new()));
+                }
+                S::Array(values[(from - 1) as usize..to as usize].to_vec())
+            }
+            A::Length | A::Upper => match (array(0), int(1)) {
+                (Some(values), Some(1)) if !values.is_empty() => count(values.len()),
+                _ => S::Null,
+            },
+            A::Lower => match (array(0), int(1)) {
+                (Some(values), Some(1)) if !values.is_empty() => count(1),
+                _ => S::Null,
+            },
+            A::Cardinality => count(array(0).map_or(0, <[_]>::len)),
+            A::Ndims => match array(0) {
+                Some(values) if !values.is_empty() => count(1),
+                _ => S::Null,
+            },
+            A::Dims => match array(0) {
+                Some(values) if !values.is_empty() => S::Text(format!("[1:{}]", values.len())),
+                _ => S::Null,
+            },
+            A::Position => position(args)?,
+            A::Positions => match array(0) {
+                None => S::Null,
+                Some(values) => S::Array(
+                    matching(values, arg(1))
+                        .map(|i| S::Int32(i as i32 + 1))
+                        .collect(),
+                ),
+            },
+            A::ToString => array_to_string(args),
+            A::StringToArray => string_to_array(args),
+            A::Append | A::Prepend | A::Cat => concatenate(self, args),
+            A::Contains => contains(array(0), array(1)),
+            A::ContainedBy => contains(array(1), array(0)),
+            A::Overlap => match (array(0), array(1)) {
+                (Some(a), Some(b)) => S::Bool(a.iter().any(|x| b.iter().any(|y| equal(x, y)))),
+                _ => S::Null,
+            },
+            A::Quantified { op, all } => quantified(arg(0), array(1), op, all),
+        })
+    }
+}
+
+/// Equality of two elements, false when either is NULL.
+fn equal(a: &ScalarValue, b: &ScalarValue) -> bool {
+    a.compare(b) == Some(Ordering::Equal)
+}
+
+/// The 0-based positions of `needle` in `values`, NULL matching NULL.
+fn matching<'a>(
+    values: &'a [ScalarValue],
+    needle: &'a ScalarValue,
+) -> impl Iterator<Item = usize> + 'a {
+    values.iter().enumerate().filter_map(move |(i, v)| {
+        let hit = match (v.is_null(), needle.is_null()) {
+            (true, true) => true,
+            (false, false) => equal(v, needle),
+            _ => false,
+        };
+        hit.then_some(i)
+    })
+}
+
+/// `array_position(a, x [, start])`: the first 1-based position at or after `start`.
+fn position(args: &[ScalarValue]) -> Result<ScalarValue> {
+    let values = match args.first() {
+        Some(ScalarValue::Array(values)) => values,
+        _ => return Ok(ScalarValue::Null),
+    };
+    let start = match args.get(2) {
+        None => 1,
+        Some(ScalarValue::Int32(start)) => *start,
+        Some(_) => {
+            return Err(Error::new(
+                SqlState::NullValueNotAllowed,
+                "initial position must not be null",
+            ))
+        }
+    };
+    let skip = usize::try_from(start.max(1) - 1).unwrap_or(0);
+    let needle = args.get(1).unwrap_or(&ScalarValue::Null);
+    Ok(matching(values, needle)
+        .find(|&i| i >= skip)
+        .map_or(ScalarValue::Null, |i| ScalarValue::Int32(i as i32 + 1)))
+}
+
+/// `array_to_string(a, delimiter [, null_string])`: NULL elements skipped unless
+/// `null_string` is given (and not NULL).
+fn array_to_string(args: &[ScalarValue]) -> ScalarValue {
+    let (Some(ScalarValue::Array(values)), Some(ScalarValue::Text(delimiter))) =
+        (args.first(), args.get(1))
+    else {
+        return ScalarValue::Null;
+    };
+    let null_text = match args.get(2) {
+        Some(ScalarValue::Text(t)) => Some(t.as_bytes()),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    let mut first = true;
+    for value in values {
+        if value.is_null() && null_text.is_none() {
+            continue;
+        }
+        if !first {
+            out.extend_from_slice(delimiter.as_bytes());
+        }
+        first = false;
+        match null_text {
+            Some(text) if value.is_null() => out.extend_from_slice(text),
+            _ => text_io::write_scalar_text(value, &mut out),
+        }
+    }
+    ScalarValue::Text(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// `string_to_array(s, delimiter [, null_string])`: a NULL delimiter splits into
+/// characters, an empty one keeps the whole string; an empty string gives `{}`.
+fn string_to_array(args: &[ScalarValue]) -> ScalarValue {
+    let Some(ScalarValue::Text(text)) = args.first() else {
+        return ScalarValue::Null;
+    };
+    let null_text = match args.get(2) {
+        Some(ScalarValue::Text(t)) => Some(t.as_str()),
+        _ => None,
+    };
+    let element = |s: &str| {
+        if null_text == Some(s) {
+            ScalarValue::Null
+        } else {
+            ScalarValue::Text(s.to_string())
+        }
+    };
+    if text.is_empty() {
+        return ScalarValue::Array(Vec::new());
+    }
+    ScalarValue::Array(match args.get(1) {
+        Some(ScalarValue::Text(d)) if d.is_empty() => vec![element(text)],
+        Some(ScalarValue::Text(d)) => text.split(d.as_str()).map(element).collect(),
+        _ => text
+            .char_indices()
+            .map(|(i, c)| element(&text[i..i + c.len_utf8()]))
+            .collect(),
+    })
+}
+
+/// array_append, array_prepend and array_cat: a NULL array counts as empty; a NULL
+/// element is appended as NULL; array_cat of two NULLs is NULL.
+fn concatenate(func: ArrayFunction, args: &[ScalarValue]) -> ScalarValue {
+    fn as_slice(v: Option<&ScalarValue>) -> &[ScalarValue] {
+        match v {
+            Some(ScalarValue::Array(values)) => values,
+            _ => &[],
+        }
+    }
+    let (first, second) = (args.first(), args.get(1));
+    let values: Vec<ScalarValue> = match func {
+        ArrayFunction::Append => {
+            let mut values = as_slice(first).to_vec();
+            values.push(second.cloned().unwrap_or(ScalarValue::Null));
+            values
+        }
+        ArrayFunction::Prepend => {
+            let mut values = vec![first.cloned().unwrap_or(ScalarValue::Null)];
+            values.extend_from_slice(as_slice(second));
+            values
+        }
+        _ => {
+            if first.is_none_or(ScalarValue::is_null) && second.is_none_or(ScalarValue::is_null) {
+                return ScalarValue::Null;
+            }
+            [as_slice(first), as_slice(second)].concat()
+        }
+    };
+    ScalarValue::Array(values)
+}
+
+/// `a @> b`: every element of `b` equals some element of `a` (a NULL element of `b` never
+/// does).
+fn contains(a: Option<&[ScalarValue]>, b: Option<&[ScalarValue]>) -> ScalarValue {
+    match (a, b) {
+        (Some(a), Some(b)) => ScalarValue::Bool(b.iter().all(|y| a.iter().any(|x| equal(x, y)))),
+        _ => ScalarValue::Null,
+    }
+}
+
+/// `x op ANY (a)` / `x op ALL (a)` with SQL's three-valued logic: ANY is true on a true
+/// comparison, else NULL if any comparison was NULL, else false; ALL mirrors it.
+fn quantified(
+    x: &ScalarValue,
+    values: Option<&[ScalarValue]>,
+    op: CompareOp,
+    all: bool,
+) -> ScalarValue {
+    let Some(values) = values else {
+        return ScalarValue::Null;
+    };
+    let mut saw_null = false;
+    for value in values {
+        let hit = match x.compare(value) {
+            None => {
+                saw_null = true;
+                continue;
+            }
+            Some(ord) => op_matches(op, ord),
+        };
+        if hit != all {
+            return ScalarValue::Bool(hit);
+        }
+    }
+    if saw_null {
+        ScalarValue::Null
+    } else {
+        ScalarValue::Bool(all)
+    }
+}
+
+fn op_matches(op: CompareOp, ord: Ordering) -> bool {
+    match op {
+        CompareOp::Eq => ord == Ordering::Equal,
+        CompareOp::NotEq => ord != Ordering::Equal,
+        CompareOp::Lt => ord == Ordering::Less,
+        CompareOp::LtEq => ord != Ordering::Greater,
+        CompareOp::Gt => ord == Ordering::Greater,
+        CompareOp::GtEq => ord != Ordering::Less,
+    }
+}

@@ -1,0 +1,92 @@
+//! The layout of array columns, as Arrow's list arrays: per row an `offsets` range into one
+//! child vector holding every element of every row, elements NULL or not. A NULL row (in the
+//! parent's validity) owns an empty range.
+
+use super::Vector;
+use crate::types::{PhysicalType, ScalarValue};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListVec {
+    /// `offsets[row]..offsets[row + 1]` are the row's elements in `child`; one longer than
+    /// the row count.
+    offsets: Vec<u32>,
+    child: Box<Vector>,
+}
+
+impl ListVec {
+    pub fn with_capacity(elem: PhysicalType, rows: usize) -> ListVec {
+        let mut offsets = Vec::with_capacity(rows + 1);
+        offsets.push(0);
+        ListVec {
+            offsets,
+            child: Box::new(Vector::with_capacity(elem, rows * 4)),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn elem_physical(&self) -> PhysicalType {
+        self.child.data.physical()
+    }
+
+    /// The element vector shared by all rows.
+    pub fn child(&self) -> &Vector {
+        &self.child
+    }
+
+    /// The same rows over another child of as many elements (an element-wise cast).
+    pub fn with_child(&self, child: Vector) -> ListVec {
+        ListVec {
+            offsets: self.offsets.clone(),
+            child: Box::new(child),
+        }
+    }
+
+    /// The child rows of `row`.
+    pub fn range(&self, row: usize) -> std::ops::Range<usize> {
+        self.offsets[row] as usize..self.offsets[row + 1] as usize
+    }
+
+    /// Closes the current row after its elements were pushed to the child.
+    fn finish_row(&mut self) {
+        self.offsets.push(self.child.len() as u32);
+    }
+
+    pub fn push_empty(&mut self) {
+        self.finish_row();
+    }
+
+    pub fn push_values(&mut self, values: &[ScalarValue]) {
+        for value in values {
+            self.child.push_scalar(value);
+        }
+        self.finish_row();
+    }
+
+    /// Appends row `row` of `other`.
+    pub fn push_from(&mut self, other: &ListVec, row: usize) {
+        for idx in other.range(row) {
+            self.child.push_from(&other.child, idx);
+        }
+        self.finish_row();
+    }
+
+    pub fn extend_from(&mut self, other: &ListVec) {
+        for row in 0..other.len() {
+            self.push_from(other, row);
+        }
+    }
+
+    /// The elements of `row` as scalars.
+    pub fn values(&self, row: usize) -> Vec<ScalarValue> {
+        self.range(row)
+            .map(|idx| self.child.get_scalar(idx))
+            .collect()
+    }
+}
