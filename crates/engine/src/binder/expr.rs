@@ -564,21 +564,30 @@ impl Binder<'_> {
                 }
                 let input = self.bind_expr(inner, scope)?;
                 let input = match input.ty() {
+                    // Numbers and intervals have a prefix minus: an untyped operand is both.
                     DataType::Unknown => {
-                        self.coerce(input, DataType::Float64, CastContext::Implicit)?
+                        return Err(Error::new(
+                            SqlState::AmbiguousFunction,
+                            "operator is not unique: - unknown",
+                        ))
                     }
                     ty if ty.category() == crate::types::TypeCategory::Numeric => input,
                     DataType::Interval => return Ok(super::datetime_ops::negate_interval(input)),
-                    ty => {
-                        return Err(Error::new(
-                            SqlState::UndefinedFunction,
-                            format!("operator does not exist: - {ty}"),
-                        ))
-                    }
+                    ty => return Err(prefix_operator_error("-", ty)),
                 };
                 Ok(ScalarExpr::Negate(Box::new(input)))
             }
-            UnaryOperator::Plus => self.bind_expr(inner, scope),
+            UnaryOperator::Plus => {
+                // Only numbers have a prefix plus: an untyped operand is double precision.
+                let input = self.bind_expr(inner, scope)?;
+                match input.ty() {
+                    DataType::Unknown => {
+                        self.coerce(input, DataType::Float64, CastContext::Implicit)
+                    }
+                    ty if ty.category() == crate::types::TypeCategory::Numeric => Ok(input),
+                    ty => Err(prefix_operator_error("+", ty)),
+                }
+            }
             UnaryOperator::BitwiseNot
             | UnaryOperator::PGSquareRoot
             | UnaryOperator::PGCubeRoot
@@ -1385,6 +1394,16 @@ fn compare_operator(op: &BinaryOperator) -> Option<CompareOp> {
         BinaryOperator::GtEq => CompareOp::GtEq,
         _ => return None,
     })
+}
+
+fn prefix_operator_error(symbol: &str, ty: DataType) -> Error {
+    Error::new(
+        SqlState::UndefinedFunction,
+        format!("operator does not exist: {symbol} {ty}"),
+    )
+    .with_hint(
+        "No operator matches the given name and argument type. You might need to add an explicit type cast.",
+    )
 }
 
 /// How deeply expressions and set operations may nest.

@@ -307,6 +307,7 @@ impl Binder<'_> {
         select: &Select,
         order_by: &[ast::OrderByExpr],
     ) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
+        let set_operation_branch = std::mem::take(&mut self.set_operation_branch);
         let Select {
             select_token: _,
             optimizer_hints,
@@ -488,9 +489,12 @@ impl Binder<'_> {
             };
         }
 
-        // Untyped literals in the output are text, as in PostgreSQL.
+        // Untyped literals in the output are text, as in PostgreSQL, except in a plain
+        // branch of a set operation, where the other branches decide their type.
+        let keep_unknown =
+            set_operation_branch && !distinct && distinct_on.is_empty() && order_keys.is_empty();
         for output in &mut outputs {
-            if output.expr.ty() == DataType::Unknown {
+            if output.expr.ty() == DataType::Unknown && !keep_unknown {
                 let expr = std::mem::replace(&mut output.expr, ScalarExpr::null(DataType::Text));
                 output.expr = self.coerce(expr, DataType::Text, CastContext::Implicit)?;
             }

@@ -81,7 +81,10 @@ impl Binder<'_> {
         expr: &SetExpr,
     ) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
         match expr {
-            SetExpr::Select(select) => self.bind_select(select, &[]),
+            SetExpr::Select(select) => {
+                self.set_operation_branch = true;
+                self.bind_select(select, &[])
+            }
             SetExpr::Values(values) => self.bind_values(values),
             SetExpr::Query(query) => self.bind_query(query),
             SetExpr::SetOperation {
