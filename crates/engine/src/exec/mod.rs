@@ -27,6 +27,7 @@ mod sequence;
 mod set_operation;
 mod shared_cte;
 mod sort;
+mod sort_key;
 mod subquery;
 mod top_n;
 pub mod truncate;
