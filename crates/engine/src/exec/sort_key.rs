@@ -416,7 +416,7 @@ mod tests {
         };
         let mut validity = Bitmap::new(ROWS, true);
         (0..ROWS).for_each(|r| validity.set(r, pick(&mut s, 5) != 0));
-        Vector::new(data, (seed % 2 == 0).then_some(validity))
+        Vector::new(data, seed.is_multiple_of(2).then_some(validity))
     }
 
     fn key(descending: bool, nulls_first: bool) -> SortKey {
@@ -441,7 +441,7 @@ mod tests {
                         Arc::new(column(first, flags + 2)),
                         Arc::new(column(second, flags * 7 + 3)),
                     ];
-                    let keys = vec![
+                    let keys = [
                         key(flags & 1 != 0, flags & 2 != 0),
                         key(flags & 4 != 0, flags & 8 != 0),
                     ];
