@@ -11,7 +11,7 @@ use hashbrown::HashSet;
 use super::expression::evaluate;
 use super::filter::selected_rows;
 use super::group_keys::Groups;
-use super::sort::compare_keys;
+use super::sort_key::compare_keys;
 use super::{BoxedOperator, ExecContext, Operator};
 use crate::error::Result;
 use crate::function::aggregate::Accumulator;

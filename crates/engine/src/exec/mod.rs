@@ -30,6 +30,7 @@ mod session_info;
 mod set_operation;
 mod shared_cte;
 mod sort;
+mod sort_key;
 mod subquery;
 mod top_n;
 pub mod truncate;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::expression::evaluate;
 use std::cmp::Ordering;
 
-use super::sort::{compare_key_rows, compare_keys};
+use super::sort_key::{compare_key_rows, sort_order};
 use super::{BoxedOperator, ExecContext, Operator};
 use crate::error::Result;
 use crate::plan::SortKey;
@@ -42,8 +42,7 @@ impl TopNExec {
 
     /// The first `limit` rows of `rows` (with their evaluated `keys`) in key order.
     fn best(&self, rows: &Batch, keys: &Batch, limit: usize) -> (Batch, Batch) {
-        let mut order: Vec<u32> = (0..rows.len() as u32).collect();
-        order.sort_by(|&a, &b| compare_keys(&self.keys, &keys.columns, a as usize, b as usize));
+        let mut order = sort_order(&self.keys, &keys.columns, rows.len());
         order.truncate(limit);
         (rows.gather(&order), keys.gather(&order))
     }

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use std::sync::Arc;
 
 use super::expression::evaluate;
-use super::sort::compare_keys;
+use super::sort_key::sort_order;
 use super::window_frame::{frame_pieces, frames};
 use super::{collect, BoxedOperator, ExecContext, Operator};
 use crate::error::{Error, Result, SqlState};
@@ -130,8 +130,7 @@ impl Layout {
             .iter()
             .map(|k| evaluate(&k.expr, all, ctx))
             .collect::<Result<Vec<_>>>()?;
-        let mut order: Vec<u32> = (0..n as u32).collect();
-        order.sort_by(|&a, &b| compare_keys(&keys, &key_columns, a as usize, b as usize));
+        let order = sort_order(&keys, &key_columns, n);
         let (part_cols, order_cols) = key_columns.split_at(partition_by.len());
         let mut layout = Layout {
             order,

@@ -237,13 +237,7 @@ impl Vector {
             out
         });
         let data = match &self.data {
-            VectorData::Text(s) => {
-                let mut out = StringVec::with_capacity(indices.len(), indices.len() * 8);
-                for &idx in indices {
-                    out.push(s.get(idx as usize));
-                }
-                VectorData::Text(out)
-            }
+            VectorData::Text(s) => VectorData::Text(s.gather(indices)),
             VectorData::Bool(v) => VectorData::Bool(gather_slice(v, indices)),
             VectorData::Int16(v) => VectorData::Int16(gather_slice(v, indices)),
             VectorData::Int32(v) => VectorData::Int32(gather_slice(v, indices)),

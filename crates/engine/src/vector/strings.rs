@@ -57,6 +57,21 @@ impl StringVec {
         self.offsets.push(self.bytes.len() as u32);
     }
 
+    /// The values at `indices`, in that order. Copies whole values byte-wise: they came
+    /// from `&str`s, so no UTF-8 check is needed again (it dominated join and sort output).
+    pub fn gather(&self, indices: &[u32]) -> StringVec {
+        let bytes = indices
+            .iter()
+            .map(|&i| self.get_bytes(i as usize).len())
+            .sum();
+        let mut out = StringVec::with_capacity(indices.len(), bytes);
+        for &idx in indices {
+            out.bytes.extend_from_slice(self.get_bytes(idx as usize));
+            out.offsets.push(out.bytes.len() as u32);
+        }
+        out
+    }
+
     /// Appends every value of `other`.
     pub fn extend_from(&mut self, other: &StringVec) {
         let base = self.bytes.len() as u32;
