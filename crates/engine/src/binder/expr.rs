@@ -1050,11 +1050,26 @@ impl Binder<'_> {
                 // NULLIF(a, b) = CASE WHEN a = b THEN NULL ELSE a END, typed as a.
                 let b = bound.pop().ok_or_else(|| Error::internal("nullif arity"))?;
                 let a = bound.pop().ok_or_else(|| Error::internal("nullif arity"))?;
-                let ty = match a.ty() {
-                    DataType::Unknown => {
-                        common_type(DataType::Unknown, b.ty()).unwrap_or(DataType::Text)
+                // The result has the type `a` is compared as: its own where PostgreSQL has a
+                // cross-type `=` (integers with integers, floats with floats), else the
+                // numbers' common type (NULLIF(1, 1.0) is numeric).
+                let numeric = |t: DataType| t.category() == crate::types::TypeCategory::Numeric;
+                let integer =
+                    |t: DataType| matches!(t, DataType::Int16 | DataType::Int32 | DataType::Int64);
+                let float = |t: DataType| matches!(t, DataType::Float32 | DataType::Float64);
+                let ty = match (a.ty(), b.ty()) {
+                    (DataType::Unknown, b) => {
+                        common_type(DataType::Unknown, b).unwrap_or(DataType::Text)
                     }
-                    ty => ty,
+                    (a, b)
+                        if numeric(a)
+                            && numeric(b)
+                            && !(integer(a) && integer(b))
+                            && !(float(a) && float(b)) =>
+                    {
+                        union_type(&[a, b], "NULLIF")?
+                    }
+                    (a, _) => a,
                 };
                 let a = self.coerce(a, ty, CastContext::Implicit)?;
                 let equal = self.compare(CompareOp::Eq, a.clone(), b)?;
