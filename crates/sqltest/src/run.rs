@@ -71,7 +71,8 @@ impl Target {
     /// Labels for `skipif` / `onlyif` records.
     fn labels(&self) -> &'static [&'static str] {
         match self {
-            Target::Engine | Target::EngineOptimizerOff => &["kestrel", "in-process"],
+            Target::Engine => &["kestrel", "in-process"],
+            Target::EngineOptimizerOff => &["kestrel", "in-process", "optimizer-off"],
             Target::KestrelServer { .. } => &["kestrel", "wire"],
             Target::Postgres { .. } => &["postgres", "wire"],
             Target::Wire { .. } => &["wire"],

@@ -367,9 +367,10 @@ impl Binder<'_> {
         }
         let offset_type = bound.ty();
         let target = match (units, key_type) {
+            // coerce_to_specific_type: an assignment cast, so 1.5 ROWS is 2.
             (FrameUnits::Rows | FrameUnits::Groups, _) => {
                 return self
-                    .coerce(bound, DataType::Int64, CastContext::Implicit)
+                    .coerce(bound, DataType::Int64, CastContext::Assignment)
                     .map_err(|_| {
                         Error::new(
                             SqlState::DatatypeMismatch,
