@@ -9,8 +9,9 @@ use crate::plan::CompareOp;
 use crate::types::{float, Interval, ScalarValue};
 use crate::vector::{ListVec, Vector, VectorData};
 
+/// Whether two values ordered `ord` satisfy `op`.
 #[inline]
-fn matches(op: CompareOp, ord: Ordering) -> bool {
+pub(crate) fn matches(op: CompareOp, ord: Ordering) -> bool {
     match op {
         CompareOp::Eq => ord == Ordering::Equal,
         CompareOp::NotEq => ord != Ordering::Equal,

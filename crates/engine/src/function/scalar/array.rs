@@ -354,7 +354,7 @@ fn quantified(
                 saw_null = true;
                 continue;
             }
-            Some(ord) => op_matches(op, ord),
+            Some(ord) => crate::function::compare::matches(op, ord),
         };
         if hit != all {
             return ScalarValue::Bool(hit);
@@ -364,16 +364,5 @@ fn quantified(
         ScalarValue::Null
     } else {
         ScalarValue::Bool(all)
-    }
-}
-
-fn op_matches(op: CompareOp, ord: Ordering) -> bool {
-    match op {
-        CompareOp::Eq => ord == Ordering::Equal,
-        CompareOp::NotEq => ord != Ordering::Equal,
-        CompareOp::Lt => ord == Ordering::Less,
-        CompareOp::LtEq => ord != Ordering::Greater,
-        CompareOp::Gt => ord == Ordering::Greater,
-        CompareOp::GtEq => ord != Ordering::Less,
     }
 }
