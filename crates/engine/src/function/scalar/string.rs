@@ -29,7 +29,11 @@ pub(super) fn constant(value: &str, rows: usize) -> Vector {
 
 pub(super) fn length(args: &[Vector]) -> Result<Vector> {
     let s = texts(args, 0)?;
-    map_rows(args, |row| Ok(char_count(s.get(row)) as i32))
+    map_rows(args, |row| {
+        // Characters are the bytes that do not continue a UTF-8 sequence.
+        let bytes = s.get_bytes(row);
+        Ok(bytes.iter().filter(|&&b| (b as i8) >= -0x40).count() as i32)
+    })
 }
 
 pub(super) fn octet_length(args: &[Vector]) -> Result<Vector> {
@@ -40,7 +44,12 @@ pub(super) fn octet_length(args: &[Vector]) -> Result<Vector> {
 pub(super) fn lower(args: &[Vector]) -> Result<Vector> {
     let s = texts(args, 0)?;
     map_text_rows(args, |row, out| {
-        map_chars(s.get(row), out, |c| single(c.to_lowercase()).unwrap_or(c));
+        let bytes = s.get_bytes(row);
+        if bytes.is_ascii() {
+            out.extend(bytes.iter().map(u8::to_ascii_lowercase));
+        } else {
+            map_chars(s.get(row), out, |c| single(c.to_lowercase()).unwrap_or(c));
+        }
         Ok(())
     })
 }
@@ -48,7 +57,13 @@ pub(super) fn lower(args: &[Vector]) -> Result<Vector> {
 pub(super) fn upper(args: &[Vector]) -> Result<Vector> {
     let s = texts(args, 0)?;
     map_text_rows(args, |row, out| {
-        map_chars(s.get(row), out, to_upper);
+        let bytes = s.get_bytes(row);
+        // ASCII letters map byte to byte, as the Unicode mapping does for them.
+        if bytes.is_ascii() {
+            out.extend(bytes.iter().map(u8::to_ascii_uppercase));
+        } else {
+            map_chars(s.get(row), out, to_upper);
+        }
         Ok(())
     })
 }
