@@ -452,6 +452,10 @@ fn round_div_pow10(magnitude: u128, digits: u32) -> u128 {
 
 /// Both mantissas at the larger of the two scales.
 fn align(a: &Decimal, b: &Decimal) -> Result<(i128, i128, u32)> {
+    // The common case in sums over one column: nothing to rescale.
+    if a.scale == b.scale {
+        return Ok((a.mantissa, b.mantissa, a.scale));
+    }
     let rescale = |d: &Decimal, scale: u32| -> Result<i128> {
         let magnitude = scale_up(d.mantissa.unsigned_abs(), u64::from(scale - d.scale))
             .and_then(|m| i128::try_from(m).ok())
