@@ -17,19 +17,8 @@ pub fn create_table(
     sequences: Vec<(String, SequenceOptions, String)>,
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
-    if relation_exists(txn, &schema.name)? {
-        if if_not_exists {
-            notices.push(Notice {
-                severity: "NOTICE",
-                state: SqlState::DuplicateTable,
-                message: format!("relation \"{}\" already exists, skipping", schema.name),
-            });
-            return Ok(());
-        }
-        return Err(Error::new(
-            SqlState::DuplicateTable,
-            format!("relation \"{}\" already exists", schema.name),
-        ));
+    if !claim_relation_name(txn, &schema.name, if_not_exists, notices)? {
+        return Ok(());
     }
     // Constraint indexes share the relation namespace.
     for name in schema.index_names() {
@@ -75,6 +64,31 @@ pub fn relation_exists(txn: &mut Transaction, name: &str) -> Result<bool> {
     Ok(txn.view().relation_kind(name).is_some())
 }
 
+/// Whether a new relation may take `name`: true when it is free; false, with PostgreSQL's
+/// NOTICE, when it is taken and IF NOT EXISTS was given; 42P07 when it is taken.
+pub fn claim_relation_name(
+    txn: &mut Transaction,
+    name: &str,
+    if_not_exists: bool,
+    notices: &mut Vec<Notice>,
+) -> Result<bool> {
+    if !relation_exists(txn, name)? {
+        return Ok(true);
+    }
+    if if_not_exists {
+        notices.push(Notice {
+            severity: "NOTICE",
+            state: SqlState::DuplicateTable,
+            message: format!("relation \"{name}\" already exists, skipping"),
+        });
+        return Ok(false);
+    }
+    Err(Error::new(
+        SqlState::DuplicateTable,
+        format!("relation \"{name}\" already exists"),
+    ))
+}
+
 pub fn create_sequence(
     txn: &mut Transaction,
     name: &str,
@@ -83,19 +97,8 @@ pub fn create_sequence(
     if_not_exists: bool,
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
-    if relation_exists(txn, name)? {
-        if if_not_exists {
-            notices.push(Notice {
-                severity: "NOTICE",
-                state: SqlState::DuplicateTable,
-                message: format!("relation \"{name}\" already exists, skipping"),
-            });
-            return Ok(());
-        }
-        return Err(Error::new(
-            SqlState::DuplicateTable,
-            format!("relation \"{name}\" already exists"),
-        ));
+    if !claim_relation_name(txn, name, if_not_exists, notices)? {
+        return Ok(());
     }
     let oid = txn.allocate_oid();
     txn.put_sequence(

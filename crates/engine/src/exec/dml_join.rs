@@ -4,8 +4,9 @@
 //! matches). The FROM items run once; equality conjuncts between target and FROM columns
 //! probe a hash table over them, anything else is checked on the candidate pairs.
 
-use std::collections::HashMap;
 use std::sync::Arc;
+
+use hashbrown::HashMap;
 
 use super::expression::evaluate;
 use super::filter::selected_rows;

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::ddl::{relation_exists, wrong_object_type};
+use super::ddl::{claim_relation_name, relation_exists, wrong_object_type};
 use crate::api::Notice;
 use crate::catalog::{IndexDef, TableSchema, UniqueKey};
 use crate::error::{Error, Result, SqlState};
@@ -28,19 +28,8 @@ pub fn create_index(
     };
     let name = match spec.name {
         Some(name) => {
-            if relation_exists(txn, &name)? {
-                if spec.if_not_exists {
-                    notices.push(Notice {
-                        severity: "NOTICE",
-                        state: SqlState::DuplicateTable,
-                        message: format!("relation \"{name}\" already exists, skipping"),
-                    });
-                    return Ok(());
-                }
-                return Err(Error::new(
-                    SqlState::DuplicateTable,
-                    format!("relation \"{name}\" already exists"),
-                ));
+            if !claim_relation_name(txn, &name, spec.if_not_exists, notices)? {
+                return Ok(());
             }
             name
         }

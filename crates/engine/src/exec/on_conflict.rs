@@ -99,7 +99,7 @@ fn conflicting_row(entry: &TableEntry, arbiters: &[usize], proposed: &Batch) -> 
         if encode_row_key(&columns, 0, &mut key) {
             return None; // NULLs never conflict.
         }
-        entry.unique_indexes[arbiter].find(&key, &entry.data, &unique.columns)
+        entry.unique_indexes[arbiter].lookup(&key, &entry.data, &unique.columns)
     })
 }
 

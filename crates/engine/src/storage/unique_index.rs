@@ -57,22 +57,6 @@ impl UniqueIndex {
     }
 }
 
-impl UniqueIndex {
-    /// A live row of `data` whose key over `columns` is `key`, if any.
-    pub fn find(&self, key: &[u8], data: &TableData, columns: &[usize]) -> Option<u64> {
-        let entries = match self.entries.lock() {
-            Ok(guard) => guard,
-            Err(poisoned) => poisoned.into_inner(),
-        };
-        let mut scratch = Vec::new();
-        entries
-            .get(key)?
-            .iter()
-            .copied()
-            .find(|&candidate| row_has_key(data, candidate, columns, key, &mut scratch))
-    }
-}
-
 /// Whether row `row_id` is live in `data` and its key over `columns` is `key`.
 fn row_has_key(
     data: &TableData,
