@@ -56,7 +56,7 @@ impl AggregateExec {
         let mut calls = spec
             .aggregates
             .iter()
-            .map(CallState::new)
+            .map(|call| CallState::new(call, ctx))
             .collect::<Result<Vec<_>>>()?;
         let key_types: Vec<PhysicalType> =
             spec.group_by.iter().map(|e| e.ty().physical()).collect();
@@ -137,15 +137,24 @@ struct OrderedRows {
 }
 
 impl CallState {
-    fn new(call: &AggregateCall) -> Result<CallState> {
+    fn new(call: &AggregateCall, ctx: &ExecContext) -> Result<CallState> {
         let arg_type = call.args.first().map_or(call.ty, |e| e.ty());
         let buffer = (!call.order_by.is_empty()).then(|| OrderedRows {
             groups: Vec::new(),
             args: physical_vectors(call.args.iter()),
             keys: physical_vectors(call.order_by.iter().map(|k| &k.expr)),
         });
+        let mut acc = Accumulator::new(call.func, arg_type)?;
+        // An ordered-set aggregate's direct argument reads no column (the binder checks):
+        // evaluated once, it also decides the result of a group without rows.
+        if let (crate::function::AggregateFunction::OrderedSet(_), Some(direct)) =
+            (call.func, call.args.get(1))
+        {
+            let value = evaluate(direct, &Batch::new(Vec::new(), 1), ctx)?.get_scalar(0);
+            acc.set_direct_argument(&value);
+        }
         Ok(CallState {
-            acc: Accumulator::new(call.func, arg_type)?,
+            acc,
             seen: HashSet::new(),
             buffer,
         })

@@ -382,6 +382,13 @@ impl Accumulator {
         })
     }
 
+    /// The direct argument of an ordered-set aggregate (the percentile fraction).
+    pub fn set_direct_argument(&mut self, value: &ScalarValue) {
+        if let Accumulator::OrderedSet(o) = self {
+            o.set_fraction(value);
+        }
+    }
+
     /// Makes room for `groups` groups.
     pub fn resize(&mut self, groups: usize) {
         match self {

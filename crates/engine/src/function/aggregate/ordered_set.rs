@@ -26,8 +26,8 @@ pub struct OrderedSet {
     values: Vector,
     /// Per group: positions in `values`, in sort order.
     positions: Vec<Vec<u32>>,
-    /// Per group: the fraction (the direct argument) of its first row, once seen.
-    fractions: Vec<Option<Option<f64>>>,
+    /// The fraction (the direct argument), NULL as None; evaluated once per statement.
+    fraction: Option<f64>,
 }
 
 impl OrderedSet {
@@ -36,7 +36,7 @@ impl OrderedSet {
             kind,
             values: Vector::with_capacity(physical, 0),
             positions: Vec::new(),
-            fractions: Vec::new(),
+            fraction: None,
         }
     }
 
@@ -46,30 +46,28 @@ impl OrderedSet {
 
     pub fn resize(&mut self, groups: usize) {
         self.positions.resize_with(groups, Vec::new);
-        self.fractions.resize(groups, None);
+    }
+
+    pub fn set_fraction(&mut self, value: &ScalarValue) {
+        self.fraction = match value {
+            ScalarValue::Float64(f) => Some(*f),
+            _ => None,
+        };
     }
 
     pub fn physical(&self) -> PhysicalType {
         self.values.data.physical()
     }
 
-    /// Rows arrive sorted within each group: `args[0]` the value, `args[1]` the fraction
-    /// of the percentiles.
+    /// Rows arrive sorted within each group: `args[0]` the value (the fraction comes from
+    /// [`Self::set_fraction`]).
     pub fn update(&mut self, groups: &[u32], args: &[&Vector]) -> Result<()> {
-        let (Some(values), fractions) = (args.first(), args.get(1)) else {
+        let Some(values) = args.first() else {
             return Err(Error::internal("ordered-set aggregate without its value"));
         };
         let mut kept = Vec::with_capacity(groups.len());
         for (row, &group) in groups.iter().enumerate() {
             let group = group as usize;
-            if let Some(fractions) = fractions {
-                if self.fractions[group].is_none() {
-                    self.fractions[group] = Some(match fractions.get_scalar(row) {
-                        ScalarValue::Float64(f) => Some(f),
-                        _ => None,
-                    });
-                }
-            }
             if values.is_valid(row) {
                 let position = self.values.len() + kept.len();
                 self.positions[group].push(position as u32);
@@ -83,11 +81,20 @@ impl OrderedSet {
     /// The position in `values` of group `group`'s answer (percentile_disc, mode).
     fn chosen(&self, group: usize) -> Result<Option<u32>> {
         let positions = &self.positions[group];
+        // As percentile_disc_final: the fraction is checked before a group without rows.
+        let fraction = match self.kind {
+            OrderedSetKind::Mode => None,
+            _ => match self.fraction()? {
+                Some(f) => Some(f),
+                None => return Ok(None),
+            },
+        };
         if positions.is_empty() {
             return Ok(None);
         }
-        Ok(match self.kind {
-            OrderedSetKind::Mode => {
+        Ok(match fraction {
+            // mode(): the first value of the longest run of equal values.
+            None => {
                 let (mut best, mut best_count) = (positions[0], 0usize);
                 let mut run_start = 0;
                 for i in 1..=positions.len() {
@@ -109,10 +116,7 @@ impl OrderedSet {
                 }
                 Some(best)
             }
-            _ => {
-                let Some(fraction) = self.fraction(group)? else {
-                    return Ok(None);
-                };
+            Some(fraction) => {
                 let count = positions.len() as f64;
                 // PostgreSQL: rownum = ceil(fraction * count), at least the first row.
                 let row = ((fraction * count).ceil() as usize).clamp(1, positions.len());
@@ -121,9 +125,9 @@ impl OrderedSet {
         })
     }
 
-    /// The group's fraction, checked to lie in [0, 1]; `None` when it is NULL.
-    fn fraction(&self, group: usize) -> Result<Option<f64>> {
-        match self.fractions[group].flatten() {
+    /// The fraction, checked to lie in [0, 1]; `None` when it is NULL.
+    fn fraction(&self) -> Result<Option<f64>> {
+        match self.fraction {
             None => Ok(None),
             Some(f) if (0.0..=1.0).contains(&f) => Ok(Some(f)),
             Some(f) => {
@@ -139,12 +143,12 @@ impl OrderedSet {
 
     fn continuous(&self, group: usize) -> Result<Option<f64>> {
         let positions = &self.positions[group];
+        let Some(fraction) = self.fraction()? else {
+            return Ok(None);
+        };
         if positions.is_empty() {
             return Ok(None);
         }
-        let Some(fraction) = self.fraction(group)? else {
-            return Ok(None);
-        };
         let VectorData::Float64(values) = &self.values.data else {
             return Err(Error::internal("percentile_cont over non-float8 values"));
         };
