@@ -139,6 +139,35 @@ fn primary_key_equality_is_an_index_lookup() {
 }
 
 #[test]
+fn equality_on_an_indexed_column_is_an_index_lookup() {
+    let mut s = kestrel::Database::new().connect();
+    for sql in [
+        "CREATE TABLE ev (id integer, kind integer, day integer)",
+        "INSERT INTO ev SELECT g, g % 10, g % 500 FROM generate_series(1, 10000) g",
+        "CREATE INDEX ev_kind ON ev (kind)",
+        "CREATE INDEX ev_day ON ev (day)",
+    ] {
+        s.execute(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+    // Two indexes can answer; the rows are those of the whole conjunction.
+    let plan = explain(
+        &mut s,
+        "ANALYZE SELECT id FROM ev WHERE kind = 3 AND day = 13",
+    );
+    assert!(
+        plan.iter()
+            .any(|l| l.contains("Index Lookup on ev") && l.contains("actual rows=20")),
+        "{plan:?}"
+    );
+    // A range is not an equality: a scan.
+    let plan = explain(&mut s, "SELECT id FROM ev WHERE kind > 3");
+    assert!(
+        plan.iter().any(|l| l.contains("Seq Scan on ev")),
+        "{plan:?}"
+    );
+}
+
+#[test]
 fn join_order_follows_table_sizes_not_the_written_order() {
     let mut s = session();
     // Written smallest first; the big table probes the tables built from the small ones,

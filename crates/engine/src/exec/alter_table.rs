@@ -54,6 +54,7 @@ pub fn alter_table(txn: &mut Transaction, alter: &AlterTable, ctx: &ExecContext)
         data: Arc::new(data),
         generation: entry.generation,
         unique_indexes: Arc::new(unique_indexes),
+        secondary_indexes: Arc::default(),
     });
     super::view::check_views_after_alter(txn, &entry.schema, &alter.schema)?;
     for (name, owner) in &alter.sequence_owners {

@@ -44,6 +44,7 @@ pub fn create_table(
         data: Arc::new(TableData::default()),
         generation: 0,
         unique_indexes: Arc::new(unique_indexes),
+        secondary_indexes: Arc::default(),
     });
     Ok(())
 }

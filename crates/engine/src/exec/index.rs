@@ -113,6 +113,8 @@ pub fn drop_indexes(
         }
         schema.indexes.retain(|i| i.name != *name);
         entry.unique_indexes = Arc::new(build_unique_indexes(&schema, &entry.data)?);
+        // The remaining indexes rebuild lazily; the dropped one's memory goes now.
+        entry.secondary_indexes = Arc::default();
         entry.schema = Arc::new(schema);
         txn.put_table(entry);
     }

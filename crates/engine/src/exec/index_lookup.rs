@@ -1,4 +1,5 @@
-//! Point lookups through a unique index: `WHERE key = constant` finds its row without a scan.
+//! Lookups through an index: `WHERE key = constant` finds its rows without a scan — at most
+//! one through a unique key, any number through a CREATE INDEX index.
 
 use std::sync::Arc;
 
@@ -7,19 +8,34 @@ use super::filter::selected_rows;
 use super::{ExecContext, Operator};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::ScalarExpr;
+use crate::storage::{ChunkRows, TableEntry};
 use crate::types::DataType;
 use crate::vector::{encode_row_key, Batch, Vector, BATCH_SIZE};
+
+/// The values an index's key columns are pinned to.
+pub struct KeyProbe {
+    /// The table columns of the index key, in key order.
+    pub columns: Vec<usize>,
+    /// One constant or parameter per key column, with the column's type.
+    pub values: Vec<(ScalarExpr, DataType)>,
+}
+
+pub enum IndexAccess {
+    /// The table's unique key number `key`.
+    Unique { key: usize, probe: KeyProbe },
+    /// CREATE INDEX indexes that can each answer; the one with the fewest candidate rows for
+    /// the values at hand is used.
+    Secondary(Vec<KeyProbe>),
+}
 
 pub struct IndexLookupExec {
     table_oid: u32,
     table_name: String,
     columns: Vec<usize>,
-    /// Which of the table's unique keys, and the type of its single column.
-    key: usize,
-    key_type: DataType,
-    value: ScalarExpr,
+    access: IndexAccess,
     residual: Option<ScalarExpr>,
-    done: bool,
+    /// Rows found and not yet returned, by chunk; `None` until the lookup has run.
+    pending: Option<std::vec::IntoIter<(usize, Vec<u32>)>>,
 }
 
 impl IndexLookupExec {
@@ -27,63 +43,121 @@ impl IndexLookupExec {
         table_oid: u32,
         table_name: String,
         columns: Vec<usize>,
-        key: (usize, DataType),
-        value: ScalarExpr,
+        access: IndexAccess,
         residual: Option<ScalarExpr>,
     ) -> IndexLookupExec {
         IndexLookupExec {
             table_oid,
             table_name,
             columns,
-            key: key.0,
-            key_type: key.1,
-            value,
+            access,
             residual,
-            done: false,
+            pending: None,
         }
+    }
+
+    fn find(&self, entry: &TableEntry, ctx: &ExecContext) -> Result<ChunkRows> {
+        match &self.access {
+            IndexAccess::Unique { key, probe } => {
+                let Some(bytes) = probe.key(ctx)? else {
+                    return Ok(Vec::new());
+                };
+                let (Some(unique), Some(index)) = (
+                    entry.schema.unique_keys.get(*key),
+                    entry.unique_indexes.get(*key),
+                ) else {
+                    return Err(Error::internal("index lookup on a missing unique key"));
+                };
+                Ok(index
+                    .lookup(&bytes, &entry.data, &unique.columns)
+                    .map(|row| {
+                        let row = row as usize;
+                        (row / BATCH_SIZE, vec![(row % BATCH_SIZE) as u32])
+                    })
+                    .into_iter()
+                    .collect())
+            }
+            IndexAccess::Secondary(probes) => {
+                let indexes = &entry.secondary_indexes;
+                let mut best: Option<(usize, &KeyProbe, Vec<u8>)> = None;
+                for probe in probes {
+                    let Some(bytes) = probe.key(ctx)? else {
+                        return Ok(Vec::new());
+                    };
+                    let candidates = match probes.len() {
+                        1 => 0,
+                        _ => indexes.candidates(&entry.data, &probe.columns, &bytes),
+                    };
+                    if best
+                        .as_ref()
+                        .is_none_or(|(fewest, ..)| candidates < *fewest)
+                    {
+                        best = Some((candidates, probe, bytes));
+                    }
+                }
+                Ok(match best {
+                    Some((_, probe, bytes)) => indexes.lookup(&entry.data, &probe.columns, &bytes),
+                    None => Vec::new(),
+                })
+            }
+        }
+    }
+}
+
+impl KeyProbe {
+    /// The key bytes of the probe's values; `None` when one is NULL, which `=` never matches.
+    fn key(&self, ctx: &ExecContext) -> Result<Option<Vec<u8>>> {
+        let mut vectors = Vec::with_capacity(self.values.len());
+        for (value, ty) in &self.values {
+            let value = evaluate_constant(value, ctx)?;
+            if value.is_null() {
+                return Ok(None);
+            }
+            vectors.push(Vector::from_scalar(&value, *ty, 1));
+        }
+        let vectors: Vec<&Vector> = vectors.iter().collect();
+        let mut key = Vec::new();
+        encode_row_key(&vectors, 0, &mut key);
+        Ok(Some(key))
     }
 }
 
 impl Operator for IndexLookupExec {
     fn next(&mut self, ctx: &ExecContext) -> Result<Option<Batch>> {
-        if self.done {
-            return Ok(None);
-        }
-        self.done = true;
         let entry = ctx.state.tables.get(&self.table_oid).ok_or_else(|| {
             Error::new(
                 SqlState::UndefinedTable,
                 format!("relation \"{}\" does not exist", self.table_name),
             )
         })?;
-        let value = evaluate_constant(&self.value, ctx)?;
-        if value.is_null() {
-            return Ok(None);
+        if self.pending.is_none() {
+            self.pending = Some(self.find(entry, ctx)?.into_iter());
         }
-        let (Some(unique), Some(index)) = (
-            entry.schema.unique_keys.get(self.key),
-            entry.unique_indexes.get(self.key),
-        ) else {
-            return Err(Error::internal("index lookup on a missing unique key"));
-        };
-        let probe = Vector::from_scalar(&value, self.key_type, 1);
-        let mut key = Vec::new();
-        encode_row_key(&[&probe], 0, &mut key);
-        let Some(row_id) = index.lookup(&key, &entry.data, &unique.columns) else {
+        let Some(pending) = self.pending.as_mut() else {
             return Ok(None);
         };
-        let chunk = &entry.data.chunks[row_id as usize / BATCH_SIZE];
-        let offset = [(row_id as usize % BATCH_SIZE) as u32];
-        let batch = Batch::new(
-            self.columns
-                .iter()
-                .map(|&c| Arc::new(chunk.columns[c].gather(&offset)))
-                .collect(),
-            1,
-        );
-        match &self.residual {
-            Some(residual) if selected_rows(&batch, residual, ctx)?.is_empty() => Ok(None),
-            _ => Ok(Some(batch)),
+        for (chunk_idx, offsets) in pending.by_ref() {
+            let Some(chunk) = entry.data.chunks.get(chunk_idx) else {
+                return Err(Error::internal("index lookup past the table's chunks"));
+            };
+            let batch = Batch::new(
+                self.columns
+                    .iter()
+                    .map(|&c| Arc::new(chunk.columns[c].gather(&offsets)))
+                    .collect(),
+                offsets.len(),
+            );
+            let Some(residual) = &self.residual else {
+                return Ok(Some(batch));
+            };
+            let selected = selected_rows(&batch, residual, ctx)?;
+            if selected.len() == batch.len() {
+                return Ok(Some(batch));
+            }
+            if !selected.is_empty() {
+                return Ok(Some(batch.gather(&selected)));
+            }
         }
+        Ok(None)
     }
 }

@@ -50,7 +50,7 @@ pub use distinct::DistinctExec;
 pub use filter::FilterExec;
 pub use generate_series::GenerateSeriesExec;
 pub use hash_join::{HashJoinExec, HashJoinSpec};
-pub use index_lookup::IndexLookupExec;
+pub use index_lookup::{IndexAccess, IndexLookupExec, KeyProbe};
 pub use instrumented::{InstrumentedExec, OperatorStats};
 pub use join_cache::JoinCache;
 pub use lateral_join::LateralJoinExec;

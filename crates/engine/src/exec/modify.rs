@@ -254,26 +254,9 @@ fn pinned_row(
     filter: &ScalarExpr,
     ctx: &ExecContext,
 ) -> Result<Option<Pinned>> {
-    use crate::plan::CompareOp;
     for conjunct in filter.clone().into_conjuncts() {
-        let ScalarExpr::Compare {
-            op: CompareOp::Eq,
-            left,
-            right,
-        } = &conjunct
-        else {
+        let Some((column, ty, value)) = conjunct.pinned_column() else {
             continue;
-        };
-        let (column, ty, value) = match (left.as_ref(), right.as_ref()) {
-            (
-                ScalarExpr::Column { index, ty },
-                v @ (ScalarExpr::Literal { .. } | ScalarExpr::Param { .. }),
-            )
-            | (
-                v @ (ScalarExpr::Literal { .. } | ScalarExpr::Param { .. }),
-                ScalarExpr::Column { index, ty },
-            ) if v.ty() == *ty => (*index, *ty, v),
-            _ => continue,
         };
         let Some(key) = entry
             .schema

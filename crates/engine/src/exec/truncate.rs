@@ -30,6 +30,7 @@ pub fn truncate(
             data: Arc::new(data),
             generation: entry.generation,
             unique_indexes: Arc::new(unique_indexes),
+            secondary_indexes: Arc::default(),
         });
         if restart_identity {
             let view = txn.view();

@@ -11,8 +11,8 @@ use crate::exec::{
     RecursiveCteExec, ScanExec, SetOperationExec, SortExec, UnnestExec, ValuesExec, WindowExec,
 };
 use crate::exec::{
-    IndexLookupExec, InstrumentedExec, LateralJoinExec, OperatorStats, SharedCteExec, TopNExec,
-    WorkTableExec,
+    IndexAccess, IndexLookupExec, InstrumentedExec, KeyProbe, LateralJoinExec, OperatorStats,
+    SharedCteExec, TopNExec, WorkTableExec,
 };
 use crate::function::TableFunction;
 use crate::plan::{JoinKind, LogicalPlan};
@@ -23,14 +23,16 @@ fn physical_types(plan: &LogicalPlan) -> Vec<PhysicalType> {
     plan.output_types().iter().map(|t| t.physical()).collect()
 }
 
-/// `Filter(Scan)` whose predicate pins a single-column unique key to a constant or
-/// parameter: a lookup in the key's index instead of a scan.
+/// `Filter(Scan)` whose predicate pins every column of an index to a constant or parameter:
+/// a lookup in the index instead of a scan. A unique key wins (one row at most); otherwise
+/// every CREATE INDEX index that qualifies goes to the operator, which uses the most
+/// selective one for the values it is run with.
 pub(crate) fn index_lookup(
     input: &LogicalPlan,
     predicate: &crate::plan::ScalarExpr,
     state: &DbState,
 ) -> Option<IndexLookupExec> {
-    use crate::plan::{CompareOp, ScalarExpr};
+    use crate::plan::ScalarExpr;
     let LogicalPlan::Scan {
         table_oid,
         table_name,
@@ -42,51 +44,69 @@ pub(crate) fn index_lookup(
     };
     let entry = state.tables.get(table_oid)?;
     let conjuncts = predicate.clone().into_conjuncts();
-    for (position, conjunct) in conjuncts.iter().enumerate() {
-        let ScalarExpr::Compare {
-            op: CompareOp::Eq,
-            left,
-            right,
-        } = conjunct
-        else {
-            continue;
-        };
-        let (column, value) = match (left.as_ref(), right.as_ref()) {
-            (
-                ScalarExpr::Column { index, ty },
-                v @ (ScalarExpr::Literal { .. } | ScalarExpr::Param { .. }),
-            )
-            | (
-                v @ (ScalarExpr::Literal { .. } | ScalarExpr::Param { .. }),
-                ScalarExpr::Column { index, ty },
-            ) if v.ty() == *ty => ((*index, *ty), v),
-            _ => continue,
-        };
-        let table_column = *columns.get(column.0)?;
-        let Some(key) = entry
-            .schema
-            .unique_keys
+    // (table column, conjunct position, value) for each conjunct `column = value`.
+    let pinned: Vec<(usize, usize, &ScalarExpr, crate::types::DataType)> = conjuncts
+        .iter()
+        .enumerate()
+        .filter_map(|(position, conjunct)| {
+            let (column, ty, value) = conjunct.pinned_column()?;
+            Some((*columns.get(column)?, position, value, ty))
+        })
+        .collect();
+    // The probe of an index over `key_columns`, and the conjuncts it answers.
+    let probe = |key_columns: &[usize]| -> Option<(KeyProbe, Vec<usize>)> {
+        let found: Vec<_> = key_columns
             .iter()
-            .position(|k| k.columns == [table_column])
-        else {
-            continue;
+            .map(|c| pinned.iter().find(|p| p.0 == *c))
+            .collect::<Option<_>>()?;
+        let probe = KeyProbe {
+            columns: key_columns.to_vec(),
+            values: found.iter().map(|p| (p.2.clone(), p.3)).collect(),
         };
-        let rest: Vec<ScalarExpr> = conjuncts
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != position)
-            .map(|(_, c)| c.clone())
-            .collect();
-        return Some(IndexLookupExec::new(
+        Some((probe, found.iter().map(|p| p.1).collect()))
+    };
+    let lookup = |access, residual| {
+        IndexLookupExec::new(
             *table_oid,
             table_name.clone(),
             columns.clone(),
-            (key, column.1),
-            value.clone(),
+            access,
+            residual,
+        )
+    };
+    let unique = entry
+        .schema
+        .unique_keys
+        .iter()
+        .enumerate()
+        .find_map(|(key, unique)| Some((key, probe(&unique.columns)?)));
+    if let Some((key, (probe, answered))) = unique {
+        let rest: Vec<ScalarExpr> = conjuncts
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| !answered.contains(i))
+            .map(|(_, c)| c)
+            .collect();
+        return Some(lookup(
+            IndexAccess::Unique { key, probe },
             ScalarExpr::conjunction(rest),
         ));
     }
-    None
+    let probes: Vec<KeyProbe> = entry
+        .schema
+        .indexes
+        .iter()
+        .filter_map(|index| Some(probe(&index.columns)?.0))
+        .collect();
+    if probes.is_empty() {
+        return None;
+    }
+    // The whole predicate stays: it is cheap on the rows found, and which index answers
+    // which conjuncts is decided only when the operator runs.
+    Some(lookup(
+        IndexAccess::Secondary(probes),
+        Some(predicate.clone()),
+    ))
 }
 
 /// LIMIT + OFFSET when both are constants small enough for a top-N.

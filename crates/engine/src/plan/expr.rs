@@ -493,6 +493,30 @@ impl ScalarExpr {
         out
     }
 
+    /// `column = value` (either way round) where the value is a constant or a parameter of the
+    /// column's own type: the column's index, its type and the value. Index lookups use it.
+    pub fn pinned_column(&self) -> Option<(usize, DataType, &ScalarExpr)> {
+        let ScalarExpr::Compare {
+            op: CompareOp::Eq,
+            left,
+            right,
+        } = self
+        else {
+            return None;
+        };
+        match (left.as_ref(), right.as_ref()) {
+            (
+                ScalarExpr::Column { index, ty },
+                v @ (ScalarExpr::Literal { .. } | ScalarExpr::Param { .. }),
+            )
+            | (
+                v @ (ScalarExpr::Literal { .. } | ScalarExpr::Param { .. }),
+                ScalarExpr::Column { index, ty },
+            ) if v.ty() == *ty => Some((*index, *ty, v)),
+            _ => None,
+        }
+    }
+
     /// The AND of `parts`, `None` for none.
     pub fn conjunction(parts: Vec<ScalarExpr>) -> Option<ScalarExpr> {
         parts

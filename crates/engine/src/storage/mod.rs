@@ -1,5 +1,5 @@
-//! The column store: committed database versions, tables and their chunks, unique indexes,
-//! and the transactions that write them.
+//! The column store: committed database versions, tables and their chunks, unique and
+//! secondary indexes, and the transactions that write them.
 //!
 //! The committed state is one immutable [`DbState`] behind an `ArcSwap`: a reader clones one
 //! `Arc` and is never blocked. A writer locks each table it changes (so writers of a table go
@@ -7,6 +7,7 @@
 //! publishes them with a single pointer swap.
 
 mod namespace;
+mod secondary_index;
 mod sequence;
 mod state;
 mod table_data;
@@ -14,6 +15,7 @@ mod transaction;
 mod unique_index;
 
 pub use namespace::RelationKind;
+pub use secondary_index::{ChunkRows, SecondaryIndexes};
 pub use sequence::{Sequence, SequenceOptions};
 pub use state::{DbState, TableEntry};
 pub use table_data::{Chunk, TableData};

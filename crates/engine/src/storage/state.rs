@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::{Sequence, TableData, UniqueIndex};
+use super::{SecondaryIndexes, Sequence, TableData, UniqueIndex};
 use crate::catalog::{TableSchema, ViewDef};
 
 /// One version of one table.
@@ -15,6 +15,9 @@ pub struct TableEntry {
     pub generation: u64,
     /// One per `schema.unique_keys`, shared by all versions of the table.
     pub unique_indexes: Arc<Vec<UniqueIndex>>,
+    /// The CREATE INDEX indexes, shared by all versions of the table; they check themselves
+    /// against the version they are read with, so no write has to maintain them.
+    pub secondary_indexes: Arc<SecondaryIndexes>,
 }
 
 #[derive(Debug, Clone, Default)]

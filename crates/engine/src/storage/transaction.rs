@@ -354,6 +354,7 @@ mod tests {
             data: Arc::new(TableData::default()),
             generation: 0,
             unique_indexes: Arc::new(Vec::new()),
+            secondary_indexes: Arc::default(),
         }
     }
 
