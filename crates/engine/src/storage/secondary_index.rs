@@ -13,7 +13,10 @@ use foldhash::fast::FixedState;
 use hashbrown::HashMap;
 
 use super::table_data::{Chunk, TableData};
-use crate::vector::{encode_row_key, Vector};
+use crate::vector::{encode_row_key, Vector, BATCH_SIZE};
+
+// Row offsets and bucket bounds within a chunk are stored as u16.
+const _: () = assert!(BATCH_SIZE <= u16::MAX as usize);
 
 /// All CREATE INDEX indexes of one table, shared by its versions, by key columns.
 #[derive(Debug, Default)]
@@ -23,10 +26,14 @@ pub struct SecondaryIndexes {
 
 #[derive(Debug)]
 struct ChunkIndex {
-    /// The key vectors the entries were computed from.
+    /// The key vectors the index was computed from.
     keys: Vec<Arc<Vector>>,
-    /// (hash of the key, row offset), sorted; rows with a NULL key are left out.
-    entries: Vec<(u64, u32)>,
+    /// Hash buckets in compressed form: the rows of bucket `b` are
+    /// `rows[starts[b]..starts[b + 1]]`, so a probe reads one bucket and nothing else.
+    starts: Vec<u16>,
+    /// Row offsets grouped by bucket, ascending within a bucket; rows with a NULL key are
+    /// left out.
+    rows: Vec<u16>,
 }
 
 /// Rows found by a lookup: per chunk index, the offsets of its matching live rows, ascending.
@@ -37,7 +44,7 @@ impl SecondaryIndexes {
     /// cheap upper bound on what [`Self::lookup`] returns, for choosing between indexes.
     pub fn candidates(&self, data: &TableData, columns: &[usize], key: &[u8]) -> usize {
         let hash = FixedState::default().hash_one(key);
-        self.with_chunks(data, columns, |_, _, index| matching(index, hash).len())
+        self.with_chunks(data, columns, |_, _, index| index.bucket(hash).len())
             .into_iter()
             .sum()
     }
@@ -47,18 +54,18 @@ impl SecondaryIndexes {
         let hash = FixedState::default().hash_one(key);
         let mut scratch = Vec::new();
         let per_chunk = self.with_chunks(data, columns, |chunk_idx, chunk, index| {
-            let mut offsets: Vec<u32> = matching(index, hash)
+            let keys: Vec<&Vector> = index.keys.iter().map(|k| &**k).collect();
+            let offsets: Vec<u32> = index
+                .bucket(hash)
                 .iter()
-                .map(|&(_, offset)| offset)
+                .map(|&offset| offset as u32)
                 .filter(|&offset| !chunk.is_deleted(offset as usize))
                 .filter(|&offset| {
                     scratch.clear();
-                    let keys: Vec<&Vector> = index.keys.iter().map(|k| &**k).collect();
                     encode_row_key(&keys, offset as usize, &mut scratch);
                     scratch.as_slice() == key
                 })
                 .collect();
-            offsets.sort_unstable();
             (chunk_idx, offsets)
         });
         per_chunk
@@ -108,26 +115,46 @@ impl ChunkIndex {
         let keys: Vec<Arc<Vector>> = columns.iter().map(|&c| chunk.columns[c].clone()).collect();
         let key_refs: Vec<&Vector> = keys.iter().map(|k| &**k).collect();
         let hasher = FixedState::default();
+        let buckets = chunk.len.next_power_of_two();
         let mut key = Vec::new();
-        let mut entries = Vec::with_capacity(chunk.len);
         // Every row, deleted or not: the deletion bitmap differs between versions that share
         // these vectors, so it is checked at lookup.
-        for row in 0..chunk.len {
-            key.clear();
-            if !encode_row_key(&key_refs, row, &mut key) {
-                entries.push((hasher.hash_one(key.as_slice()), row as u32));
+        let bucket_of: Vec<Option<usize>> = (0..chunk.len)
+            .map(|row| {
+                key.clear();
+                let null = encode_row_key(&key_refs, row, &mut key);
+                (!null).then(|| bucket(hasher.hash_one(key.as_slice()), buckets))
+            })
+            .collect();
+        // A counting sort by bucket keeps the rows of each bucket ascending.
+        let mut starts = vec![0u16; buckets + 1];
+        for &b in bucket_of.iter().flatten() {
+            starts[b + 1] += 1;
+        }
+        for b in 0..buckets {
+            starts[b + 1] += starts[b];
+        }
+        let mut next = starts.clone();
+        let mut rows = vec![0u16; starts[buckets] as usize];
+        for (row, b) in bucket_of.into_iter().enumerate() {
+            if let Some(b) = b {
+                rows[next[b] as usize] = row as u16;
+                next[b] += 1;
             }
         }
-        entries.sort_unstable();
-        ChunkIndex { keys, entries }
+        ChunkIndex { keys, starts, rows }
+    }
+
+    /// The rows whose key hash falls in the bucket of `hash`.
+    fn bucket(&self, hash: u64) -> &[u16] {
+        let b = bucket(hash, self.starts.len() - 1);
+        &self.rows[self.starts[b] as usize..self.starts[b + 1] as usize]
     }
 }
 
-/// The entries of `index` with hash `hash`.
-fn matching(index: &ChunkIndex, hash: u64) -> &[(u64, u32)] {
-    let start = index.entries.partition_point(|&(h, _)| h < hash);
-    let end = index.entries.partition_point(|&(h, _)| h <= hash);
-    &index.entries[start..end]
+/// The bucket of `hash` among `buckets` (a power of two).
+fn bucket(hash: u64, buckets: usize) -> usize {
+    (hash as usize) & (buckets - 1)
 }
 
 #[cfg(test)]
