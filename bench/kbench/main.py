@@ -119,10 +119,12 @@ def main(argv: list[str]) -> int:
     meta["duration_s"] = round(time.monotonic() - started)
     meta["load_average_at_end"] = " ".join(f"{x:.1f}" for x in os.getloadavg())
     results_dir = Path(args.results_dir)
-    if args.quick or args.filter:
+    # Only a run of everything at full size is a published result; the rest go to tmp/.
+    partial = args.quick or args.filter or args.tiers != {1, 2, 3}
+    if partial:
         results_dir = results_dir / "tmp"
     json_path, md_path = report.write(results_dir, stamp, meta, tiers)
-    if not (args.quick or args.filter):
+    if not partial:
         shutil.copyfile(md_path, results_dir / "latest.md")
     log(f"wrote {json_path} and {md_path}")
     failed = [row.name for t in tiers for row in t.rows if row.failure]
