@@ -269,3 +269,40 @@ fn scans_read_only_the_columns_used_above() {
     let plan = explain(&mut s, "SELECT count(*) FROM big");
     assert!(plan[plan.len() - 1].ends_with("->  Seq Scan on big (3 columns)"));
 }
+
+#[test]
+fn grouping_by_dimension_columns_aggregates_the_fact_input_first() {
+    let mut s = kestrel::Database::new().connect();
+    for sql in [
+        "CREATE TABLE cust (id integer PRIMARY KEY, region text)",
+        "INSERT INTO cust SELECT g, 'r' || g % 3 FROM generate_series(1, 100) g",
+        "CREATE TABLE ord (id integer, cust_id integer, amount numeric(10,2))",
+        "INSERT INTO ord SELECT g, g % 100 + 1, g FROM generate_series(1, 5000) g",
+    ] {
+        s.execute(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+    let sql = "SELECT c.region, count(*), sum(o.amount) FROM ord o JOIN cust c \
+               ON o.cust_id = c.id GROUP BY c.region";
+    let plan = explain(&mut s, sql);
+    let aggregates: Vec<usize> = plan
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.contains("HashAggregate"))
+        .map(|(i, _)| i)
+        .collect();
+    let join = plan.iter().position(|l| l.contains("Hash Inner Join"));
+    assert!(
+        aggregates.len() == 2 && join.is_some_and(|j| aggregates[0] < j && j < aggregates[1]),
+        "{plan:?}"
+    );
+    // Not when the other side's key is not unique: the dimension could repeat fact rows.
+    let plan = explain(
+        &mut s,
+        "SELECT o.cust_id, count(*) FROM cust c JOIN ord o ON o.id = c.id GROUP BY o.cust_id",
+    );
+    assert_eq!(
+        plan.iter().filter(|l| l.contains("HashAggregate")).count(),
+        1,
+        "{plan:?}"
+    );
+}

@@ -6,6 +6,7 @@ mod cardinality;
 mod decorrelate;
 mod fold_constants;
 mod prune_columns;
+mod push_down_aggregate;
 mod push_down_filter;
 mod reorder_joins;
 
@@ -22,12 +23,13 @@ pub trait Rule {
     fn apply(&self, plan: LogicalPlan, state: &DbState) -> Result<LogicalPlan>;
 }
 
-fn rules() -> [&'static dyn Rule; 5] {
+fn rules() -> [&'static dyn Rule; 6] {
     [
         &fold_constants::FoldConstants,
         &decorrelate::Decorrelate,
         &push_down_filter::PushDownFilter,
         &reorder_joins::ReorderJoins,
+        &push_down_aggregate::PushDownAggregate,
         &prune_columns::PruneColumns,
     ]
 }
