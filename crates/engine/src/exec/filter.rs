@@ -23,9 +23,29 @@ pub fn selected_rows(batch: &Batch, predicate: &ScalarExpr, ctx: &ExecContext) -
     let VectorData::Bool(values) = &mask.data else {
         return Err(Error::internal("filter predicate is not boolean"));
     };
-    Ok((0..batch.len() as u32)
-        .filter(|&r| values[r as usize] && mask.is_valid(r as usize))
-        .collect())
+    if values.len() != batch.len() {
+        return Err(Error::internal("filter mask and batch differ in length"));
+    }
+    // Branch-free: every position is written and the end advances only past kept rows, so
+    // a selectivity near 50 % costs no mispredictions (it was a fifth of a filtered scan).
+    let mut rows = vec![0u32; values.len()];
+    let mut kept = 0;
+    match &mask.validity {
+        None => {
+            for (row, &keep) in values.iter().enumerate() {
+                rows[kept] = row as u32;
+                kept += keep as usize;
+            }
+        }
+        Some(_) => {
+            for (row, &keep) in values.iter().enumerate() {
+                rows[kept] = row as u32;
+                kept += (keep && mask.is_valid(row)) as usize;
+            }
+        }
+    }
+    rows.truncate(kept);
+    Ok(rows)
 }
 
 impl Operator for FilterExec {
