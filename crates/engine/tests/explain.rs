@@ -306,3 +306,27 @@ fn grouping_by_dimension_columns_aggregates_the_fact_input_first() {
         "{plan:?}"
     );
 }
+
+#[test]
+fn a_cte_read_once_is_inlined_and_one_read_twice_is_shared() {
+    let mut s = session();
+    let once = explain(
+        &mut s,
+        "WITH a AS (SELECT grp, v FROM big WHERE v > 10) SELECT grp, sum(v) FROM a GROUP BY grp",
+    );
+    assert!(!once.iter().any(|l| l.contains("CTE Scan")), "{once:?}");
+    let twice = explain(
+        &mut s,
+        "WITH a AS (SELECT grp, v FROM big WHERE v > 10) SELECT x.grp FROM a x JOIN a y ON x.v = y.v",
+    );
+    assert_eq!(
+        twice.iter().filter(|l| l.contains("CTE Scan")).count(),
+        2,
+        "{twice:?}"
+    );
+    let volatile = explain(&mut s, "WITH a AS (SELECT random() AS r) SELECT r FROM a");
+    assert!(
+        volatile.iter().any(|l| l.contains("CTE Scan")),
+        "{volatile:?}"
+    );
+}

@@ -5,6 +5,7 @@
 mod cardinality;
 mod decorrelate;
 mod fold_constants;
+mod inline_ctes;
 mod prune_columns;
 mod push_down_aggregate;
 mod push_down_filter;
@@ -23,8 +24,9 @@ pub trait Rule {
     fn apply(&self, plan: LogicalPlan, state: &DbState) -> Result<LogicalPlan>;
 }
 
-fn rules() -> [&'static dyn Rule; 6] {
+fn rules() -> [&'static dyn Rule; 7] {
     [
+        &inline_ctes::InlineCtes,
         &fold_constants::FoldConstants,
         &decorrelate::Decorrelate,
         &push_down_filter::PushDownFilter,
