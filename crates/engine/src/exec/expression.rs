@@ -241,19 +241,31 @@ fn and_or(
 ) -> Result<Vector> {
     let l = evaluate(left, batch, ctx)?;
     let l_values = bools(&l)?;
-    // The left side decides a row when it is non-NULL and equals `is_or` (TRUE for OR).
-    let undecided: Vec<u32> = (0..batch.len() as u32)
-        .filter(|&r| !(l.is_valid(r as usize) && l_values[r as usize] == is_or))
-        .collect();
-    let mut values = l_values.to_vec();
-    let mut validity = Bitmap::new(batch.len(), true);
-    for (r, value) in values.iter_mut().enumerate() {
-        if l.is_valid(r) && *value == is_or {
-            continue;
-        }
-        // Tentatively: the left is NULL or the neutral value.
-        validity.set(r, l.is_valid(r));
+    if l_values.len() != batch.len() {
+        return Err(Error::internal("AND/OR operand and batch differ in length"));
     }
+    // The left side decides a row when it is non-NULL and equals `is_or` (TRUE for OR); the
+    // rest are undecided. Branch-free, as in filter::selected_rows.
+    let mut undecided = vec![0u32; batch.len()];
+    let mut count = 0;
+    match &l.validity {
+        None => {
+            for (row, &value) in l_values.iter().enumerate() {
+                undecided[count] = row as u32;
+                count += (value != is_or) as usize;
+            }
+        }
+        Some(_) => {
+            for (row, &value) in l_values.iter().enumerate() {
+                undecided[count] = row as u32;
+                count += !(l.is_valid(row) && value == is_or) as usize;
+            }
+        }
+    }
+    undecided.truncate(count);
+    let mut values = l_values.to_vec();
+    // Tentatively the left's: a decided row is valid, an undecided one as valid as its left.
+    let mut validity = l.validity.clone();
     if !undecided.is_empty() {
         let rv = evaluate_on(right, batch, &undecided, ctx)?;
         let r_values = bools(&rv)?;
@@ -262,20 +274,20 @@ fn and_or(
             let right_valid = rv.is_valid(i);
             if right_valid && r_values[i] == is_or {
                 values[row] = is_or;
-                validity.set(row, true);
+                if let Some(validity) = &mut validity {
+                    validity.set(row, true);
+                }
             } else if !right_valid {
-                validity.set(row, false);
+                validity
+                    .get_or_insert_with(|| Bitmap::new(batch.len(), true))
+                    .set(row, false);
             } else {
                 values[row] = !is_or;
                 // Left NULL stays NULL; left neutral + right neutral is neutral.
             }
         }
     }
-    let validity = if validity.all_set() {
-        None
-    } else {
-        Some(validity)
-    };
+    let validity = validity.filter(|v| !v.all_set());
     Ok(Vector::new(VectorData::Bool(values), validity))
 }
 
