@@ -99,14 +99,65 @@ pub(super) struct Layout {
     pub(super) range_key: Option<Arc<Vector>>,
 }
 
-fn rows_equal(columns: &[Arc<Vector>], a: usize, b: usize) -> bool {
-    columns
-        .iter()
-        .all(|c| match (c.is_valid(a), c.is_valid(b)) {
-            (true, true) => compare_rows(c, a, c, b) == Ordering::Equal,
-            (false, false) => true,
-            _ => false,
-        })
+/// Sets `changed[pos]` where the row at sorted position `pos` differs from the one before it
+/// in `column` (two NULLs are equal, as peers). One typed pass per key column instead of a
+/// comparator call per row and column.
+fn mark_changes(column: &Vector, order: &[u32], changed: &mut [bool]) {
+    let mut differs = vec![false; changed.len()];
+    column_changes(column, order, &mut differs);
+    for (changed, differs) in changed.iter_mut().zip(differs) {
+        *changed |= differs;
+    }
+}
+
+/// `changed[pos]`: the row at `pos` differs from the one before it in `column` alone.
+fn column_changes(column: &Vector, order: &[u32], changed: &mut [bool]) {
+    fn typed<T: PartialEq>(values: &[T], order: &[u32], changed: &mut [bool]) {
+        for (pos, pair) in order.windows(2).enumerate() {
+            changed[pos + 1] = values[pair[0] as usize] != values[pair[1] as usize];
+        }
+    }
+    match &column.data {
+        VectorData::Bool(v) => typed(v, order, changed),
+        VectorData::Int16(v) => typed(v, order, changed),
+        VectorData::Int32(v) | VectorData::Date(v) => typed(v, order, changed),
+        VectorData::Int64(v) | VectorData::Timestamp(v) | VectorData::TimestampTz(v) => {
+            typed(v, order, changed)
+        }
+        VectorData::Text(strings) => {
+            for (pos, pair) in order.windows(2).enumerate() {
+                changed[pos + 1] =
+                    strings.get_bytes(pair[0] as usize) != strings.get_bytes(pair[1] as usize);
+            }
+        }
+        // Floats (-0 = 0, NaN = NaN), NUMERIC by value, intervals, arrays: the comparator.
+        VectorData::Float32(_)
+        | VectorData::Float64(_)
+        | VectorData::Numeric(_)
+        | VectorData::Interval(_)
+        | VectorData::List(_) => {
+            for (pos, pair) in order.windows(2).enumerate() {
+                let (a, b) = (pair[0] as usize, pair[1] as usize);
+                changed[pos + 1] = column.is_valid(a)
+                    && column.is_valid(b)
+                    && compare_rows(column, a, column, b) != Ordering::Equal;
+            }
+        }
+    }
+    // Values under NULLs are meaningless: NULL vs value differs, NULL vs NULL does not.
+    if column.validity.is_some() {
+        for (pos, pair) in order.windows(2).enumerate() {
+            let (a, b) = (
+                column.is_valid(pair[0] as usize),
+                column.is_valid(pair[1] as usize),
+            );
+            changed[pos + 1] = match (a, b) {
+                (true, true) => changed[pos + 1],
+                (false, false) => false,
+                _ => true,
+            };
+        }
+    }
 }
 
 impl Layout {
@@ -143,19 +194,27 @@ impl Layout {
                 _ => None,
             },
         };
+        // Where a partition starts, and where a peer group starts (a new partition or a
+        // change in an ORDER BY key).
+        let mut new_partition = vec![false; n];
+        for column in part_cols {
+            mark_changes(column, &layout.order, &mut new_partition);
+        }
+        let mut new_group = new_partition.clone();
+        for column in order_cols {
+            mark_changes(column, &layout.order, &mut new_group);
+        }
         let mut start = 0;
         while start < n {
-            let first = layout.order[start] as usize;
             let mut end = start + 1;
-            while end < n && rows_equal(part_cols, first, layout.order[end] as usize) {
+            while end < n && !new_partition[end] {
                 end += 1;
             }
             let mut starts = Vec::new();
             let mut g = start;
             while g < end {
-                let head = layout.order[g] as usize;
                 let mut g_end = g + 1;
-                while g_end < end && rows_equal(order_cols, head, layout.order[g_end] as usize) {
+                while g_end < end && !new_group[g_end] {
                     g_end += 1;
                 }
                 for pos in g..g_end {
