@@ -2,29 +2,9 @@
 //! writes, in an open transaction and in a concurrent reader's snapshot, an equality answered
 //! through the index must equal the same equality written so that no index can answer it.
 
-fn rows(session: &mut kestrel::Session, sql: &str) -> Vec<String> {
-    let results = session
-        .execute(sql)
-        .unwrap_or_else(|e| panic!("{sql}: {e}"));
-    let mut out = Vec::new();
-    for batch in &results[0].batches {
-        for row in 0..batch.len() {
-            let mut text = Vec::new();
-            for column in &batch.columns {
-                column.write_text(row, &mut text);
-                text.push(b'|');
-            }
-            out.push(String::from_utf8_lossy(&text).into_owned());
-        }
-    }
-    out
-}
+mod common;
 
-fn run(session: &mut kestrel::Session, sql: &str) {
-    session
-        .execute(sql)
-        .unwrap_or_else(|e| panic!("{sql}: {e}"));
-}
+use common::{rows, run};
 
 /// xorshift64*: a fixed series, so a failure reproduces.
 struct Random(u64);

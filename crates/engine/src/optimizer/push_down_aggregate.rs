@@ -22,7 +22,9 @@ use super::{map_inputs, Rule};
 use crate::error::Result;
 use crate::function::cast::CastContext;
 use crate::function::AggregateFunction;
-use crate::plan::{AggregateCall, ColumnSide, CompareOp, JoinKind, LogicalPlan, ScalarExpr};
+use crate::plan::{
+    split_condition, AggregateCall, ColumnSide, CompareOp, JoinKind, LogicalPlan, ScalarExpr,
+};
 use crate::storage::DbState;
 use crate::types::DataType;
 
@@ -130,32 +132,21 @@ fn eager(plan: &LogicalPlan, state: &DbState) -> Option<LogicalPlan> {
 
 /// `a = b AND c = d ...` between plain columns of the two sides, as (left, right) positions.
 fn key_pairs(condition: &ScalarExpr, left_width: usize) -> Option<Vec<(usize, usize)>> {
-    condition
-        .clone()
-        .into_conjuncts()
+    let split = split_condition(Some(condition.clone()), left_width);
+    if split.residual.is_some() {
+        return None;
+    }
+    split
+        .left_keys
         .iter()
-        .map(|conjunct| {
-            let ScalarExpr::Compare {
-                op: CompareOp::Eq,
-                left,
-                right,
-            } = conjunct
-            else {
-                return None;
-            };
-            let (ScalarExpr::Column { index: a, ty: ta }, ScalarExpr::Column { index: b, ty: tb }) =
-                (left.as_ref(), right.as_ref())
-            else {
-                return None;
-            };
-            if ta != tb {
-                return None;
+        .zip(&split.right_keys)
+        .map(|pair| match pair {
+            (ScalarExpr::Column { index: l, ty: lt }, ScalarExpr::Column { index: r, ty: rt })
+                if lt == rt =>
+            {
+                Some((*l, *r))
             }
-            match (*a < left_width, *b < left_width) {
-                (true, false) => Some((*a, *b - left_width)),
-                (false, true) => Some((*b, *a - left_width)),
-                _ => None,
-            }
+            _ => None,
         })
         .collect()
 }

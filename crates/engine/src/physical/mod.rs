@@ -1,8 +1,6 @@
 //! Lowers a logical plan to running operators, choosing an operator for each node: a hash
 //! join where the condition has equality keys between the two sides, a nested loop otherwise.
 
-mod join_keys;
-
 use std::sync::Arc;
 
 use crate::exec::{
@@ -159,7 +157,7 @@ fn build_cache_key(
 
 /// How many hash keys a join on `condition` gets (0: a nested loop).
 pub fn join_key_count(condition: Option<crate::plan::ScalarExpr>, left_width: usize) -> usize {
-    join_keys::split_condition(condition, left_width)
+    crate::plan::split_condition(condition, left_width)
         .left_keys
         .len()
 }
@@ -352,7 +350,7 @@ fn build_node(
             condition,
         } => {
             let left_width = left.output_types().len();
-            let split = join_keys::split_condition(condition.clone(), left_width);
+            let split = crate::plan::split_condition(condition.clone(), left_width);
             let types = (physical_types(left), physical_types(right));
             if split.left_keys.is_empty() {
                 Box::new(NestedLoopJoinExec::new(

@@ -4,6 +4,7 @@
 mod ddl;
 mod explain;
 mod expr;
+mod join_keys;
 mod logical;
 mod on_conflict;
 
@@ -13,6 +14,7 @@ pub use expr::{
     ArithmeticOp, BoolTest, ColumnSide, CompareOp, ScalarExpr, SequenceFunction, SessionInfo,
     Subquery, SubqueryKind,
 };
+pub use join_keys::{split_condition, SplitCondition};
 pub use logical::{
     AggregateCall, BoundStatement, ColumnInfo, FrameBound, FrameExclusion, FrameUnits, JoinKind,
     LogicalPlan, Returning, SetOperator, SetVariable, SortKey, WindowCall, WindowFrame,

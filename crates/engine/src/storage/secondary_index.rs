@@ -162,16 +162,9 @@ mod tests {
     use std::sync::Arc;
 
     use crate::types::{DataType, ScalarValue};
-    use crate::vector::{encode_row_key, Batch, Vector};
+    use crate::vector::{int_key, Batch, Vector};
 
     use super::{SecondaryIndexes, TableData};
-
-    fn key(value: i32) -> Vec<u8> {
-        let vector = Vector::from_scalar(&ScalarValue::Int32(value), DataType::Int32, 1);
-        let mut key = Vec::new();
-        encode_row_key(&[&vector], 0, &mut key);
-        key
-    }
 
     fn append(data: &mut TableData, values: &[Option<i32>]) {
         let mut vector = Vector::with_capacity(DataType::Int32.physical(), values.len());
@@ -183,7 +176,7 @@ mod tests {
     }
 
     fn rows(index: &SecondaryIndexes, data: &TableData, value: i32) -> Vec<(usize, Vec<u32>)> {
-        index.lookup(data, &[0], &key(value))
+        index.lookup(data, &[0], &int_key(value))
     }
 
     #[test]
@@ -201,7 +194,7 @@ mod tests {
         assert_eq!(rows(&index, &newer, 7), vec![(0, vec![3, 4])]);
         // The older version, read after the newer one was indexed, still sees its own rows.
         assert_eq!(rows(&index, &committed, 7), vec![(0, vec![0, 3])]);
-        assert_eq!(index.candidates(&committed, &[0], &key(7)), 2);
+        assert_eq!(index.candidates(&committed, &[0], &int_key(7)), 2);
 
         // An appended row lands in the index even when the writer held the only other copy.
         let mut private = committed.clone();

@@ -85,16 +85,9 @@ mod tests {
     use std::sync::Arc;
 
     use crate::types::{DataType, ScalarValue};
-    use crate::vector::{encode_row_key, Batch, Vector};
+    use crate::vector::{int_key, Batch, Vector};
 
     use super::{TableData, UniqueIndex};
-
-    fn key(value: i32) -> Vec<u8> {
-        let vector = Vector::from_scalar(&ScalarValue::Int32(value), DataType::Int32, 1);
-        let mut key = Vec::new();
-        encode_row_key(&[&vector], 0, &mut key);
-        key
-    }
 
     fn table(values: &[i32]) -> TableData {
         let mut data = TableData::default();
@@ -111,7 +104,7 @@ mod tests {
     fn an_entry_that_does_not_hold_in_one_version_survives_for_the_others() {
         let index = UniqueIndex::default();
         let committed = table(&[7]);
-        assert!(index.insert(&key(7), 0, &committed, &[0]));
+        assert!(index.insert(&int_key(7), 0, &committed, &[0]));
         // A transaction deletes row 0 and inserts 7 again as row 1, then rolls back.
         let mut private = committed.clone();
         private.delete_rows(0, &[0]);
@@ -128,9 +121,9 @@ mod tests {
                 )
             )
             .is_ok());
-        assert!(index.insert(&key(7), 1, &private, &[0]));
+        assert!(index.insert(&int_key(7), 1, &private, &[0]));
         // The committed version still finds its row, and still refuses a second 7.
-        assert_eq!(index.lookup(&key(7), &committed, &[0]), Some(0));
+        assert_eq!(index.lookup(&int_key(7), &committed, &[0]), Some(0));
         let mut other = committed.clone();
         assert!(other
             .append(
@@ -145,6 +138,6 @@ mod tests {
                 )
             )
             .is_ok());
-        assert!(!index.insert(&key(7), 1, &other, &[0]));
+        assert!(!index.insert(&int_key(7), 1, &other, &[0]));
     }
 }

@@ -10,6 +10,8 @@ pub use batch::{concat_batches, split_batch, Batch, BATCH_SIZE};
 pub use bitmap::Bitmap;
 pub use list::ListVec;
 pub use row_key::encode_row_key;
+#[cfg(test)]
+pub(crate) use row_key::int_key;
 pub use strings::StringVec;
 
 use crate::types::{

@@ -67,3 +67,16 @@ fn canonical_f64(value: f64) -> [u8; 8] {
         value.to_bits().to_le_bytes()
     }
 }
+
+/// The key of one integer, for tests of the indexes built on these keys.
+#[cfg(test)]
+pub(crate) fn int_key(value: i32) -> Vec<u8> {
+    let vector = Vector::from_scalar(
+        &crate::types::ScalarValue::Int32(value),
+        crate::types::DataType::Int32,
+        1,
+    );
+    let mut key = Vec::new();
+    encode_row_key(&[&vector], 0, &mut key);
+    key
+}

@@ -1,6 +1,6 @@
 //! Splits a join condition into equality keys between the two sides and a residual.
 
-use crate::plan::{ColumnSide, CompareOp, ScalarExpr};
+use super::{ColumnSide, CompareOp, ScalarExpr};
 
 pub struct SplitCondition {
     /// Key expressions over the left input's columns.
