@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use super::filter::positions_where;
 use super::ExecContext;
 use crate::error::{Error, Result};
 use crate::function::arithmetic::{arithmetic, combine_validity, negate};
@@ -245,24 +246,13 @@ fn and_or(
         return Err(Error::internal("AND/OR operand and batch differ in length"));
     }
     // The left side decides a row when it is non-NULL and equals `is_or` (TRUE for OR); the
-    // rest are undecided. Branch-free, as in filter::selected_rows.
-    let mut undecided = vec![0u32; batch.len()];
-    let mut count = 0;
-    match &l.validity {
-        None => {
-            for (row, &value) in l_values.iter().enumerate() {
-                undecided[count] = row as u32;
-                count += (value != is_or) as usize;
-            }
-        }
-        Some(_) => {
-            for (row, &value) in l_values.iter().enumerate() {
-                undecided[count] = row as u32;
-                count += !(l.is_valid(row) && value == is_or) as usize;
-            }
-        }
-    }
-    undecided.truncate(count);
+    // rest are undecided.
+    let undecided = match &l.validity {
+        None => positions_where(batch.len(), |row| l_values[row] != is_or),
+        Some(_) => positions_where(batch.len(), |row| {
+            !(l.is_valid(row) && l_values[row] == is_or)
+        }),
+    };
     let mut values = l_values.to_vec();
     // Tentatively the left's: a decided row is valid, an undecided one as valid as its left.
     let mut validity = l.validity.clone();
