@@ -65,6 +65,18 @@ impl Chunk {
     }
 }
 
+/// The column for appending to: a column shared with another version is copied once into a
+/// vector with room for a full chunk, rather than cloned at its length and then grown (two
+/// copies and a reallocation for every single-row INSERT into a shared last chunk).
+fn unshared_with_room(column: &mut Arc<Vector>) -> &mut Vector {
+    if Arc::get_mut(column).is_none() {
+        let mut copy = Vector::with_capacity(column.data.physical(), BATCH_SIZE);
+        copy.extend(column);
+        *column = Arc::new(copy);
+    }
+    Arc::make_mut(column)
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct TableData {
     pub chunks: Vec<Arc<Chunk>>,
@@ -95,7 +107,7 @@ impl TableData {
             let chunk = Arc::make_mut(self.chunks.last_mut().expect("invariant: pushed above"));
             let take = (BATCH_SIZE - chunk.len).min(batch.len() - row);
             for (column, source) in chunk.columns.iter_mut().zip(&batch.columns) {
-                let column = Arc::make_mut(column);
+                let column = unshared_with_room(column);
                 for r in row..row + take {
                     column.push_from(source, r);
                 }
