@@ -17,15 +17,17 @@ pub struct TableEntry {
     pub unique_indexes: Arc<Vec<UniqueIndex>>,
 }
 
+/// The maps a row write leaves alone (names, sequences, views) sit behind `Arc`s, so the
+/// state a commit or a transaction's view builds copies them only when they change.
 #[derive(Debug, Clone, Default)]
 pub struct DbState {
     /// Lower-case table name → OID.
-    pub names: HashMap<String, u32>,
+    pub names: Arc<HashMap<String, u32>>,
     pub tables: HashMap<u32, Arc<TableEntry>>,
     /// Sequences by lower-case name.
-    pub sequences: HashMap<String, Arc<Sequence>>,
+    pub sequences: Arc<HashMap<String, Arc<Sequence>>>,
     /// Views by lower-case name.
-    pub views: HashMap<String, Arc<ViewDef>>,
+    pub views: Arc<HashMap<String, Arc<ViewDef>>>,
     /// Bumped by every commit that changes a schema, a name or a sequence: cached plans
     /// are valid while it stays the same.
     pub catalog_version: u64,

@@ -120,8 +120,12 @@ impl Store {
             }
         }
         table.waiting_for.remove(&txn_id);
+        // Waking is a system call; every waiter is in `waiting_for` while it waits.
+        let waiters = !table.waiting_for.is_empty();
         drop(table);
-        self.lock_released.notify_all();
+        if waiters {
+            self.lock_released.notify_all();
+        }
     }
 }
 
@@ -181,9 +185,13 @@ impl Transaction {
         }
         let mut state = (*committed).clone();
         for (name, oid) in &self.names {
+            if committed.names.get(name) == oid.as_ref() {
+                continue;
+            }
+            let names = Arc::make_mut(&mut state.names);
             match oid {
-                Some(oid) => state.names.insert(name.clone(), *oid),
-                None => state.names.remove(name),
+                Some(oid) => names.insert(name.clone(), *oid),
+                None => names.remove(name),
             };
         }
         for (oid, entry) in &self.written {
@@ -193,15 +201,17 @@ impl Transaction {
             };
         }
         for (name, sequence) in &self.sequences {
+            let sequences = Arc::make_mut(&mut state.sequences);
             match sequence {
-                Some(sequence) => state.sequences.insert(name.clone(), sequence.clone()),
-                None => state.sequences.remove(name),
+                Some(sequence) => sequences.insert(name.clone(), sequence.clone()),
+                None => sequences.remove(name),
             };
         }
         for (name, view) in &self.views {
+            let views = Arc::make_mut(&mut state.views);
             match view {
-                Some(view) => state.views.insert(name.clone(), view.clone()),
-                None => state.views.remove(name),
+                Some(view) => views.insert(name.clone(), view.clone()),
+                None => views.remove(name),
             };
         }
         Arc::new(state)
@@ -260,21 +270,27 @@ impl Transaction {
                 state.catalog_version += 1;
             }
             for (name, oid) in self.names.drain() {
+                if state.names.get(&name) == oid.as_ref() {
+                    continue;
+                }
+                let names = Arc::make_mut(&mut state.names);
                 match oid {
-                    Some(oid) => state.names.insert(name, oid),
-                    None => state.names.remove(&name),
+                    Some(oid) => names.insert(name, oid),
+                    None => names.remove(&name),
                 };
             }
             for (name, sequence) in self.sequences.drain() {
+                let sequences = Arc::make_mut(&mut state.sequences);
                 match sequence {
-                    Some(sequence) => state.sequences.insert(name, sequence),
-                    None => state.sequences.remove(&name),
+                    Some(sequence) => sequences.insert(name, sequence),
+                    None => sequences.remove(&name),
                 };
             }
             for (name, view) in self.views.drain() {
+                let views = Arc::make_mut(&mut state.views);
                 match view {
-                    Some(view) => state.views.insert(name, view),
-                    None => state.views.remove(&name),
+                    Some(view) => views.insert(name, view),
+                    None => views.remove(&name),
                 };
             }
             for (oid, entry) in self.written.drain() {
