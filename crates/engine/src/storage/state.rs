@@ -1,9 +1,8 @@
 //! An immutable version of the whole database: its tables by name and OID.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::{Sequence, TableData, UniqueIndex};
+use super::{Map, Sequence, TableData, UniqueIndex};
 use crate::catalog::{TableSchema, ViewDef};
 
 /// One version of one table.
@@ -22,12 +21,12 @@ pub struct TableEntry {
 #[derive(Debug, Clone, Default)]
 pub struct DbState {
     /// Lower-case table name → OID.
-    pub names: Arc<HashMap<String, u32>>,
-    pub tables: HashMap<u32, Arc<TableEntry>>,
+    pub names: Arc<Map<String, u32>>,
+    pub tables: Map<u32, Arc<TableEntry>>,
     /// Sequences by lower-case name.
-    pub sequences: Arc<HashMap<String, Arc<Sequence>>>,
+    pub sequences: Arc<Map<String, Arc<Sequence>>>,
     /// Views by lower-case name.
-    pub views: Arc<HashMap<String, Arc<ViewDef>>>,
+    pub views: Arc<Map<String, Arc<ViewDef>>>,
     /// Bumped by every commit that changes a schema, a name or a sequence: cached plans
     /// are valid while it stays the same.
     pub catalog_version: u64,

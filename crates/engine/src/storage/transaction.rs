@@ -1,14 +1,13 @@
 //! Transactions over the store: table write locks, private table versions, and the atomic
 //! publication of those versions at COMMIT.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 use arc_swap::ArcSwap;
 
-use super::{DbState, Sequence, TableEntry};
+use super::{DbState, Map, Sequence, TableEntry};
 use crate::catalog::ViewDef;
 use crate::error::{Error, Result, SqlState};
 
@@ -30,8 +29,8 @@ pub struct Store {
 /// wait-for graph that deadlock detection walks.
 #[derive(Default)]
 struct LockTable {
-    owners: HashMap<String, u64>,
-    waiting_for: HashMap<u64, String>,
+    owners: Map<String, u64>,
+    waiting_for: Map<u64, String>,
 }
 
 impl Default for Store {
@@ -68,10 +67,10 @@ impl Store {
             store: self.clone(),
             id: self.next_txn_id.fetch_add(1, Ordering::Relaxed),
             locked: Vec::new(),
-            written: HashMap::new(),
-            names: HashMap::new(),
-            sequences: HashMap::new(),
-            views: HashMap::new(),
+            written: Map::default(),
+            names: Map::default(),
+            sequences: Map::default(),
+            views: Map::default(),
         }
     }
 
@@ -150,10 +149,10 @@ pub struct Transaction {
     store: Arc<Store>,
     id: u64,
     locked: Vec<String>,
-    written: HashMap<u32, Option<Arc<TableEntry>>>,
-    names: HashMap<String, Option<u32>>,
-    sequences: HashMap<String, Option<Arc<Sequence>>>,
-    views: HashMap<String, Option<Arc<ViewDef>>>,
+    written: Map<u32, Option<Arc<TableEntry>>>,
+    names: Map<String, Option<u32>>,
+    sequences: Map<String, Option<Arc<Sequence>>>,
+    views: Map<String, Option<Arc<ViewDef>>>,
 }
 
 impl Transaction {
