@@ -5,9 +5,10 @@
 //! generation it had when the result was computed; results of plans with volatile functions
 //! or sequences are never stored. Memory is bounded, least recently used first out.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use super::StatementResult;
 use crate::exec::JoinCache;
@@ -22,20 +23,30 @@ const RESULT_CACHE_BYTES: usize = 256 << 20;
 const RESULT_MAX_BYTES: usize = 32 << 20;
 /// At most this many cached plans.
 const PLAN_CACHE_ENTRIES: usize = 4096;
+/// At most this many statements remembered as bound once (8 bytes each).
+const BOUND_ONCE_ENTRIES: usize = 4 * PLAN_CACHE_ENTRIES;
 
 #[derive(Default)]
 pub struct QueryCache {
     results: RwLock<ResultCache>,
     plans: RwLock<PlanCache>,
+    /// Hashes of the statements bound once since the last reset. A plan is stored the
+    /// second time its statement is bound: a stream of one-off texts (single-row INSERTs
+    /// with literal values) would otherwise copy every plan into the cache only for it to
+    /// be evicted unused.
+    bound_once: Mutex<HashSet<u64, foldhash::fast::RandomState>>,
     /// The LRU clock: lookups under the shared lock only bump atomics.
     clock: AtomicU64,
     /// Hash join build sides (exec::JoinCache), shared the same way.
     pub joins: Arc<JoinCache>,
 }
 
+/// Keyed by statement text, hashed on every statement: foldhash, not SipHash.
+type TextMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
 #[derive(Default)]
 struct ResultCache {
-    entries: HashMap<String, ResultEntry>,
+    entries: TextMap<String, ResultEntry>,
     bytes: usize,
 }
 
@@ -50,7 +61,7 @@ struct ResultEntry {
 
 #[derive(Default)]
 struct PlanCache {
-    entries: HashMap<(String, Vec<DataType>), (BoundStatement, u64)>,
+    entries: TextMap<(String, Vec<DataType>), (BoundStatement, u64)>,
 }
 
 fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
@@ -166,6 +177,7 @@ impl QueryCache {
         (*bound_version == version).then(|| plan.clone())
     }
 
+    /// Caches the plan of a statement bound for the second time (see `bound_once`).
     pub fn store_plan(
         &self,
         sql: &str,
@@ -173,6 +185,9 @@ impl QueryCache {
         plan: &BoundStatement,
         version: u64,
     ) {
+        if !self.bound_before(sql, param_types) {
+            return;
+        }
         let mut cache = write(&self.plans);
         if cache.entries.len() >= PLAN_CACHE_ENTRIES {
             cache.entries.retain(|_, (_, v)| *v == version);
@@ -184,6 +199,23 @@ impl QueryCache {
             (sql.to_string(), param_types.to_vec()),
             (plan.clone(), version),
         );
+    }
+
+    /// Whether `sql` with `param_types` was bound before (remembering it if not).
+    fn bound_before(&self, sql: &str, param_types: &[DataType]) -> bool {
+        let hash = foldhash::fast::FixedState::default().hash_one((sql, param_types));
+        let mut once = match self.bound_once.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if once.remove(&hash) {
+            return true;
+        }
+        if once.len() >= BOUND_ONCE_ENTRIES {
+            once.clear();
+        }
+        once.insert(hash);
+        false
     }
 }
 

@@ -388,14 +388,12 @@ impl Session {
             && self.txn.as_ref().is_none_or(|t| !t.has_writes())
             && self
                 .settings
-                .get("kestrel.disabled_optimizer_rules")
-                .is_ok_and(|(_, v)| v.is_empty())
+                .value("kestrel.disabled_optimizer_rules")
+                .is_some_and(str::is_empty)
     }
 
     fn result_cache_on(&self) -> bool {
-        self.settings
-            .get("kestrel.result_cache")
-            .is_ok_and(|(_, v)| v == "on")
+        self.settings.value("kestrel.result_cache") == Some("on")
     }
 
     /// Binds (unless already bound) and executes one statement within the session's
@@ -520,7 +518,7 @@ impl Session {
         if self.block != Block::None || matches!(bound, BoundStatement::Begin) {
             ctx.clock.transaction = *self.transaction_micros.get_or_insert(ctx.clock.statement);
         }
-        if let Ok((_, limit)) = self.settings.get("kestrel.max_recursive_iterations") {
+        if let Some(limit) = self.settings.value("kestrel.max_recursive_iterations") {
             ctx.max_recursive_rounds = limit.parse().unwrap_or(ctx.max_recursive_rounds);
         }
         Ok(match bound {
@@ -798,8 +796,7 @@ impl Session {
     ) -> Result<BoundStatement> {
         let disabled_setting = self
             .settings
-            .get("kestrel.disabled_optimizer_rules")
-            .map(|(_, v)| v)
+            .value("kestrel.disabled_optimizer_rules")
             .unwrap_or_default();
         let mut disabled: Vec<&str> = disabled_setting.split(',').map(str::trim).collect();
         if disabled.contains(&"all") {

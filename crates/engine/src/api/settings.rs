@@ -1,6 +1,8 @@
 //! Session settings (GUCs): the ones clients send at connect time and read with SHOW, with
 //! PostgreSQL's names and defaults. Values we cannot honour are refused, never ignored.
 
+use std::sync::Arc;
+
 use crate::error::{Error, Result, SqlState};
 
 struct Definition {
@@ -271,7 +273,9 @@ const DEFINITIONS: &[Definition] = &[
 /// One session's setting values.
 #[derive(Clone)]
 pub struct Settings {
-    values: Vec<String>,
+    /// Shared until changed: a transaction keeps a copy of the settings at BEGIN (every
+    /// autocommit statement is one), which should not copy every value.
+    values: Arc<Vec<String>>,
     /// Custom `prefix.name` settings PostgreSQL accepts without knowing them.
     custom: Vec<(String, String)>,
     changed: Vec<usize>,
@@ -280,7 +284,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            values: DEFINITIONS.iter().map(|d| d.default.to_string()).collect(),
+            values: Arc::new(DEFINITIONS.iter().map(|d| d.default.to_string()).collect()),
             custom: Vec::new(),
             changed: Vec::new(),
         }
@@ -319,7 +323,7 @@ impl Settings {
             None => definition.default.to_string(),
         };
         if self.values[index] != value {
-            self.values[index] = value;
+            Arc::make_mut(&mut self.values)[index] = value;
             if definition.reported && !self.changed.contains(&index) {
                 self.changed.push(index);
             }
@@ -340,6 +344,11 @@ impl Settings {
         }
     }
 
+    /// The value of a built-in setting, borrowed: for the checks every statement makes.
+    pub fn value(&self, name: &str) -> Option<&str> {
+        find(name).map(|index| self.values[index].as_str())
+    }
+
     /// `RESET ALL`.
     pub fn reset_all(&mut self) {
         for (index, definition) in DEFINITIONS.iter().enumerate() {
@@ -349,8 +358,8 @@ impl Settings {
             {
                 self.changed.push(index);
             }
-            self.values[index] = definition.default.to_string();
         }
+        self.values = Settings::default().values;
         self.custom.clear();
     }
 

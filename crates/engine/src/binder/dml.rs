@@ -86,18 +86,29 @@ impl Binder<'_> {
                 _ => self.insert_query(&schema, &targets, explicit, query)?,
             },
         };
-        let visible = table_alias
-            .as_ref()
-            .map_or_else(|| name.clone(), |a| ident_name(&a.alias));
-        let scope = table_scope(&schema, &visible);
-        let on_conflict = match on {
-            None => None,
-            Some(ast::OnInsert::OnConflict(on_conflict)) => {
-                Some(self.bind_on_conflict(&schema, &scope, on_conflict)?)
-            }
-            Some(other) => return Err(Error::unsupported(format!("the INSERT clause {other}"))),
+        // The target's columns are in scope only for ON CONFLICT and RETURNING: a plain
+        // INSERT builds no scope.
+        let (on_conflict, returning) = if on.is_none() && returning.is_none() {
+            (None, None)
+        } else {
+            let visible = table_alias
+                .as_ref()
+                .map_or_else(|| name.clone(), |a| ident_name(&a.alias));
+            let scope = table_scope(&schema, &visible);
+            let on_conflict = match on {
+                None => None,
+                Some(ast::OnInsert::OnConflict(on_conflict)) => {
+                    Some(self.bind_on_conflict(&schema, &scope, on_conflict)?)
+                }
+                Some(other) => {
+                    return Err(Error::unsupported(format!("the INSERT clause {other}")))
+                }
+            };
+            (
+                on_conflict,
+                self.bind_returning(returning.as_deref(), &scope)?,
+            )
         };
-        let returning = self.bind_returning(returning.as_deref(), &scope)?;
         Ok(BoundStatement::Insert {
             table_name: name,
             table_oid: schema.oid,

@@ -487,6 +487,15 @@ fn coalesce(args: &[ScalarExpr], ty: DataType, batch: &Batch, ctx: &ExecContext)
 
 /// Evaluates an expression that reads no column (LIMIT, OFFSET, VALUES items) once.
 pub fn evaluate_constant(expr: &ScalarExpr, ctx: &ExecContext) -> Result<ScalarValue> {
+    // A literal stored in its type's layout is its own value (every VALUES row of a plain
+    // INSERT): no one-row vector to build and read back.
+    if let ScalarExpr::Literal { value, ty } = expr {
+        if !matches!(value, ScalarValue::Array(_))
+            && value.physical().is_none_or(|p| p == ty.physical())
+        {
+            return Ok(value.clone());
+        }
+    }
     let one_row = Batch::new(Vec::new(), 1);
     Ok(evaluate(expr, &one_row, ctx)?.get_scalar(0))
 }

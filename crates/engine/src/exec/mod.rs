@@ -117,7 +117,7 @@ impl ExecContext {
             max_recursive_rounds: 1_000_000,
             join_cache: Arc::default(),
             shared_ctes: RefCell::new(HashMap::new()),
-            session: Arc::default(),
+            session: SessionIdentity::shared_default(),
             outer_rows: RefCell::new(Vec::new()),
             subquery_results: RefCell::new(HashMap::new()),
             clock: crate::function::datetime_functions::StatementClock::starting_now(),

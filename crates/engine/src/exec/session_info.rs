@@ -2,6 +2,8 @@
 //! pg_backend_pid() and version(), set once per session (by the server from the startup
 //! packet; defaults for an embedded session).
 
+use std::sync::{Arc, LazyLock};
+
 use crate::plan::SessionInfo;
 use crate::types::ScalarValue;
 
@@ -31,6 +33,13 @@ impl Default for SessionIdentity {
 }
 
 impl SessionIdentity {
+    /// The defaults, made once: a context nobody set an identity for (every statement's,
+    /// until the session's replaces it) should not pay a getpid system call.
+    pub fn shared_default() -> Arc<SessionIdentity> {
+        static DEFAULT: LazyLock<Arc<SessionIdentity>> = LazyLock::new(Arc::default);
+        DEFAULT.clone()
+    }
+
     pub fn value(&self, info: SessionInfo) -> ScalarValue {
         match info {
             SessionInfo::User => ScalarValue::Text(self.user.clone()),

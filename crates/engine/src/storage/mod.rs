@@ -21,3 +21,7 @@ pub use state::{DbState, TableEntry};
 pub use table_data::{Chunk, TableData};
 pub use transaction::{Store, Transaction};
 pub use unique_index::UniqueIndex;
+
+/// The maps of names, OIDs and locks that every statement looks up and every commit copies:
+/// foldhash, not SipHash (these keys are catalog names, not row data).
+pub type Map<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;

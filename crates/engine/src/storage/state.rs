@@ -1,9 +1,8 @@
 //! An immutable version of the whole database: its tables by name and OID.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::{SecondaryIndexes, Sequence, TableData, UniqueIndex};
+use super::{Map, SecondaryIndexes, Sequence, TableData, UniqueIndex};
 use crate::catalog::{TableSchema, ViewDef};
 
 /// One version of one table.
@@ -20,15 +19,17 @@ pub struct TableEntry {
     pub secondary_indexes: Arc<SecondaryIndexes>,
 }
 
+/// The maps a row write leaves alone (names, sequences, views) sit behind `Arc`s, so the
+/// state a commit or a transaction's view builds copies them only when they change.
 #[derive(Debug, Clone, Default)]
 pub struct DbState {
     /// Lower-case table name → OID.
-    pub names: HashMap<String, u32>,
-    pub tables: HashMap<u32, Arc<TableEntry>>,
+    pub names: Arc<Map<String, u32>>,
+    pub tables: Map<u32, Arc<TableEntry>>,
     /// Sequences by lower-case name.
-    pub sequences: HashMap<String, Arc<Sequence>>,
+    pub sequences: Arc<Map<String, Arc<Sequence>>>,
     /// Views by lower-case name.
-    pub views: HashMap<String, Arc<ViewDef>>,
+    pub views: Arc<Map<String, Arc<ViewDef>>>,
     /// Bumped by every commit that changes a schema, a name or a sequence: cached plans
     /// are valid while it stays the same.
     pub catalog_version: u64,

@@ -65,6 +65,18 @@ impl Chunk {
     }
 }
 
+/// The column for appending to: a column shared with another version is copied once into a
+/// vector with room for a full chunk, rather than cloned at its length and then grown (two
+/// copies and a reallocation for every single-row INSERT into a shared last chunk).
+fn unshared_with_room(column: &mut Arc<Vector>) -> &mut Vector {
+    if Arc::get_mut(column).is_none() {
+        let mut copy = Vector::with_capacity(column.data.physical(), BATCH_SIZE);
+        copy.extend(column);
+        *column = Arc::new(copy);
+    }
+    Arc::make_mut(column)
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct TableData {
     pub chunks: Vec<Arc<Chunk>>,
@@ -95,7 +107,7 @@ impl TableData {
             let chunk = Arc::make_mut(self.chunks.last_mut().expect("invariant: pushed above"));
             let take = (BATCH_SIZE - chunk.len).min(batch.len() - row);
             for (column, source) in chunk.columns.iter_mut().zip(&batch.columns) {
-                let column = Arc::make_mut(column);
+                let column = unshared_with_room(column);
                 for r in row..row + take {
                     column.push_from(source, r);
                 }
@@ -149,5 +161,57 @@ impl TableData {
             }
         }
         chunk.columns[column_idx] = Arc::new(rebuilt);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::TableData;
+    use crate::types::{DataType, ScalarValue};
+    use crate::vector::{Batch, Vector};
+
+    fn row(id: i32, note: Option<&str>) -> Batch {
+        let mut ids = Vector::with_capacity(DataType::Int32.physical(), 1);
+        ids.push_scalar(&ScalarValue::Int32(id));
+        let mut notes = Vector::with_capacity(DataType::Text.physical(), 1);
+        match note {
+            Some(note) => notes.push_scalar(&ScalarValue::Text(note.into())),
+            None => notes.push_null(),
+        }
+        Batch::new(vec![Arc::new(ids), Arc::new(notes)], 1)
+    }
+
+    #[test]
+    fn an_append_to_a_shared_last_chunk_leaves_the_other_version_as_it_was() {
+        let types = [DataType::Int32, DataType::Text];
+        let mut committed = TableData::default();
+        for (id, note) in [(1, Some("a")), (2, None), (3, Some("c"))] {
+            assert!(committed.append(&types, &row(id, note)).is_ok());
+        }
+        committed.delete_rows(0, &[1]);
+        let mut private = committed.clone();
+        assert_eq!(private.append(&types, &row(4, Some("d"))).ok(), Some(3));
+
+        let old = &committed.chunks[0];
+        assert_eq!((old.len, old.live_rows()), (3, 2));
+        assert_eq!(old.columns[1].len(), 3);
+        let new = &private.chunks[0];
+        assert_eq!((new.len, new.live_rows()), (4, 3));
+        let values = |c: usize| -> Vec<ScalarValue> {
+            (0..4).map(|r| new.columns[c].get_scalar(r)).collect()
+        };
+        assert_eq!(values(0), [1, 2, 3, 4].map(ScalarValue::Int32).to_vec());
+        assert_eq!(
+            values(1),
+            vec![
+                ScalarValue::Text("a".into()),
+                ScalarValue::Null,
+                ScalarValue::Text("c".into()),
+                ScalarValue::Text("d".into()),
+            ]
+        );
+        assert!(new.is_deleted(1) && !new.is_deleted(3));
     }
 }

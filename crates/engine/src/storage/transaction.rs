@@ -1,14 +1,13 @@
 //! Transactions over the store: table write locks, private table versions, and the atomic
 //! publication of those versions at COMMIT.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 use arc_swap::ArcSwap;
 
-use super::{DbState, Sequence, TableEntry};
+use super::{DbState, Map, Sequence, TableEntry};
 use crate::catalog::ViewDef;
 use crate::error::{Error, Result, SqlState};
 
@@ -30,8 +29,8 @@ pub struct Store {
 /// wait-for graph that deadlock detection walks.
 #[derive(Default)]
 struct LockTable {
-    owners: HashMap<String, u64>,
-    waiting_for: HashMap<u64, String>,
+    owners: Map<String, u64>,
+    waiting_for: Map<u64, String>,
 }
 
 impl Default for Store {
@@ -68,10 +67,10 @@ impl Store {
             store: self.clone(),
             id: self.next_txn_id.fetch_add(1, Ordering::Relaxed),
             locked: Vec::new(),
-            written: HashMap::new(),
-            names: HashMap::new(),
-            sequences: HashMap::new(),
-            views: HashMap::new(),
+            written: Map::default(),
+            names: Map::default(),
+            sequences: Map::default(),
+            views: Map::default(),
         }
     }
 
@@ -120,8 +119,12 @@ impl Store {
             }
         }
         table.waiting_for.remove(&txn_id);
+        // Waking is a system call; every waiter is in `waiting_for` while it waits.
+        let waiters = !table.waiting_for.is_empty();
         drop(table);
-        self.lock_released.notify_all();
+        if waiters {
+            self.lock_released.notify_all();
+        }
     }
 }
 
@@ -146,10 +149,10 @@ pub struct Transaction {
     store: Arc<Store>,
     id: u64,
     locked: Vec<String>,
-    written: HashMap<u32, Option<Arc<TableEntry>>>,
-    names: HashMap<String, Option<u32>>,
-    sequences: HashMap<String, Option<Arc<Sequence>>>,
-    views: HashMap<String, Option<Arc<ViewDef>>>,
+    written: Map<u32, Option<Arc<TableEntry>>>,
+    names: Map<String, Option<u32>>,
+    sequences: Map<String, Option<Arc<Sequence>>>,
+    views: Map<String, Option<Arc<ViewDef>>>,
 }
 
 impl Transaction {
@@ -181,9 +184,13 @@ impl Transaction {
         }
         let mut state = (*committed).clone();
         for (name, oid) in &self.names {
+            if committed.names.get(name) == oid.as_ref() {
+                continue;
+            }
+            let names = Arc::make_mut(&mut state.names);
             match oid {
-                Some(oid) => state.names.insert(name.clone(), *oid),
-                None => state.names.remove(name),
+                Some(oid) => names.insert(name.clone(), *oid),
+                None => names.remove(name),
             };
         }
         for (oid, entry) in &self.written {
@@ -193,15 +200,17 @@ impl Transaction {
             };
         }
         for (name, sequence) in &self.sequences {
+            let sequences = Arc::make_mut(&mut state.sequences);
             match sequence {
-                Some(sequence) => state.sequences.insert(name.clone(), sequence.clone()),
-                None => state.sequences.remove(name),
+                Some(sequence) => sequences.insert(name.clone(), sequence.clone()),
+                None => sequences.remove(name),
             };
         }
         for (name, view) in &self.views {
+            let views = Arc::make_mut(&mut state.views);
             match view {
-                Some(view) => state.views.insert(name.clone(), view.clone()),
-                None => state.views.remove(name),
+                Some(view) => views.insert(name.clone(), view.clone()),
+                None => views.remove(name),
             };
         }
         Arc::new(state)
@@ -260,21 +269,27 @@ impl Transaction {
                 state.catalog_version += 1;
             }
             for (name, oid) in self.names.drain() {
+                if state.names.get(&name) == oid.as_ref() {
+                    continue;
+                }
+                let names = Arc::make_mut(&mut state.names);
                 match oid {
-                    Some(oid) => state.names.insert(name, oid),
-                    None => state.names.remove(&name),
+                    Some(oid) => names.insert(name, oid),
+                    None => names.remove(&name),
                 };
             }
             for (name, sequence) in self.sequences.drain() {
+                let sequences = Arc::make_mut(&mut state.sequences);
                 match sequence {
-                    Some(sequence) => state.sequences.insert(name, sequence),
-                    None => state.sequences.remove(&name),
+                    Some(sequence) => sequences.insert(name, sequence),
+                    None => sequences.remove(&name),
                 };
             }
             for (name, view) in self.views.drain() {
+                let views = Arc::make_mut(&mut state.views);
                 match view {
-                    Some(view) => state.views.insert(name, view),
-                    None => state.views.remove(&name),
+                    Some(view) => views.insert(name, view),
+                    None => views.remove(&name),
                 };
             }
             for (oid, entry) in self.written.drain() {

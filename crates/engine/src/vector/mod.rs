@@ -291,6 +291,8 @@ impl Vector {
             (VectorData::Numeric(v), VectorData::Numeric(o)) => extend_slice(v, o),
             (VectorData::Date(v), VectorData::Date(o)) => extend_slice(v, o),
             (VectorData::Timestamp(v), VectorData::Timestamp(o)) => extend_slice(v, o),
+            (VectorData::TimestampTz(v), VectorData::TimestampTz(o)) => extend_slice(v, o),
+            (VectorData::Interval(v), VectorData::Interval(o)) => extend_slice(v, o),
             (VectorData::Text(v), VectorData::Text(o)) => {
                 v.extend_from(o);
                 true
@@ -310,6 +312,9 @@ impl Vector {
         }
         match (&mut self.validity, &other.validity) {
             (None, None) => {}
+            (mine, Some(theirs)) if before == 0 && mine.is_none() => {
+                *mine = Some(theirs.clone());
+            }
             (Some(mine), None) => (0..other.len()).for_each(|_| mine.push(true)),
             (mine, Some(theirs)) => {
                 let bitmap = mine.get_or_insert_with(|| Bitmap::new(before, true));
