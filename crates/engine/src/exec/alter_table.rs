@@ -71,7 +71,7 @@ pub fn alter_table(txn: &mut Transaction, alter: &AlterTable, ctx: &ExecContext)
 }
 
 fn apply(data: &mut TableData, change: &RowChange, ctx: &ExecContext) -> Result<()> {
-    for chunk in &mut data.chunks {
+    for chunk in data.chunks_mut() {
         ctx.check_cancelled()?;
         let chunk = Arc::make_mut(chunk);
         match change {
@@ -124,7 +124,7 @@ fn check_not_null(schema: &TableSchema, data: &TableData) -> Result<()> {
         if !column.not_null {
             continue;
         }
-        for chunk in &data.chunks {
+        for chunk in data.chunks() {
             let values = &chunk.columns[position];
             if (0..chunk.len).any(|row| !chunk.is_deleted(row) && !values.is_valid(row)) {
                 return Err(Error::new(

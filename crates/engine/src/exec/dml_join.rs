@@ -80,9 +80,9 @@ pub(super) fn joined_matches(
     let mut matches = Vec::new();
     let mut key = Vec::new();
     let all_sources: Vec<u32> = (0..source_rows.len() as u32).collect();
-    for chunk_idx in 0..entry.data.chunks.len() {
+    for chunk_idx in 0..entry.data.chunk_count() {
         ctx.check_cancelled()?;
-        let (batch, offsets) = live_rows(&entry.data, chunk_idx, None);
+        let (batch, offsets) = live_rows(&entry.data, chunk_idx, None)?;
         let target_key_vectors = key_vectors(&target_keys, &batch, ctx)?;
         let target_key_refs: Vec<&Vector> = target_key_vectors.iter().map(|k| k.as_ref()).collect();
         let mut pairs = PairBuffer::default();

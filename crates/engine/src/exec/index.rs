@@ -151,7 +151,7 @@ pub fn build_unique_indexes(schema: &TableSchema, data: &TableData) -> Result<Ve
     let mut key = Vec::new();
     for unique in &schema.unique_keys {
         let index = UniqueIndex::default();
-        for (chunk_idx, chunk) in data.chunks.iter().enumerate() {
+        for (chunk_idx, chunk) in data.chunks().enumerate() {
             let columns: Vec<&Vector> =
                 unique.columns.iter().map(|&c| &*chunk.columns[c]).collect();
             for row in (0..chunk.len).filter(|&r| !chunk.is_deleted(r)) {

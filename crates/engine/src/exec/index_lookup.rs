@@ -137,7 +137,7 @@ impl Operator for IndexLookupExec {
             return Ok(None);
         };
         for (chunk_idx, offsets) in pending.by_ref() {
-            let Some(chunk) = entry.data.chunks.get(chunk_idx) else {
+            let Some(chunk) = entry.data.chunk(chunk_idx) else {
                 return Err(Error::internal("index lookup past the table's chunks"));
             };
             let batch = Batch::new(

@@ -185,7 +185,7 @@ fn matching_rows(
     let mut matches = Vec::new();
     for chunk_idx in chunks_to_visit(&entry.data, pinned) {
         ctx.check_cancelled()?;
-        let (batch, offsets) = live_rows(&entry.data, chunk_idx, pinned);
+        let (batch, offsets) = live_rows(&entry.data, chunk_idx, pinned)?;
         let rows = match filter {
             Some(f) => selected_rows(&batch, f, ctx)?,
             None => (0..batch.len() as u32).collect(),
@@ -209,8 +209,10 @@ pub(super) fn live_rows(
     data: &TableData,
     chunk_idx: usize,
     pinned: Option<Pinned>,
-) -> (Batch, Vec<u32>) {
-    let chunk = &data.chunks[chunk_idx];
+) -> Result<(Batch, Vec<u32>)> {
+    let chunk = data
+        .chunk(chunk_idx)
+        .ok_or_else(|| Error::internal(format!("chunk {chunk_idx} out of range")))?;
     if let Some(pinned) = pinned {
         let offset = pinned.row.map(|r| (r as usize % BATCH_SIZE) as u32);
         let offsets: Vec<u32> = offset
@@ -225,13 +227,13 @@ pub(super) fn live_rows(
                 .collect(),
             offsets.len(),
         );
-        return (batch, offsets);
+        return Ok((batch, offsets));
     }
     let all: Vec<usize> = (0..chunk.columns.len()).collect();
     let offsets: Vec<u32> = (0..chunk.len as u32)
         .filter(|&r| !chunk.is_deleted(r as usize))
         .collect();
-    (chunk.to_batch(&all), offsets)
+    Ok((chunk.to_batch(&all), offsets))
 }
 
 /// A write whose WHERE pins a single-column unique key to a constant: the one row it can
@@ -243,7 +245,7 @@ pub(super) struct Pinned {
 
 fn chunks_to_visit(data: &TableData, pinned: Option<Pinned>) -> Vec<usize> {
     match pinned {
-        None => (0..data.chunks.len()).collect(),
+        None => (0..data.chunk_count()).collect(),
         Some(Pinned { row: None }) => Vec::new(),
         Some(Pinned { row: Some(row) }) => vec![row as usize / BATCH_SIZE],
     }

@@ -121,7 +121,11 @@ impl DoUpdate<'_> {
     ) -> Result<Option<Batch>> {
         let chunk_idx = row_id as usize / BATCH_SIZE;
         let offset = (row_id as usize % BATCH_SIZE) as u32;
-        let mut columns: Vec<Arc<Vector>> = entry.data.chunks[chunk_idx]
+        let chunk = entry
+            .data
+            .chunk(chunk_idx)
+            .ok_or_else(|| Error::internal(format!("conflicting row {row_id} out of range")))?;
+        let mut columns: Vec<Arc<Vector>> = chunk
             .columns
             .iter()
             .map(|c| Arc::new(c.gather(&[offset])))

@@ -42,7 +42,7 @@ impl Operator for ScanExec {
             return Ok(None);
         };
         loop {
-            let Some(chunk) = data.chunks.get(self.next_chunk) else {
+            let Some(chunk) = data.chunk(self.next_chunk) else {
                 return Ok(None);
             };
             self.next_chunk += 1;

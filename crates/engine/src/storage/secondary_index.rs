@@ -87,9 +87,8 @@ impl SecondaryIndexes {
             Err(poisoned) => poisoned.into_inner(),
         };
         let chunks = by_columns.entry(columns.to_vec()).or_default();
-        chunks.resize_with(data.chunks.len(), || None);
-        data.chunks
-            .iter()
+        chunks.resize_with(data.chunk_count(), || None);
+        data.chunks()
             .zip(chunks.iter_mut())
             .enumerate()
             .map(|(chunk_idx, (chunk, index))| {

@@ -77,22 +77,59 @@ fn unshared_with_room(column: &mut Arc<Vector>) -> &mut Vector {
     Arc::make_mut(column)
 }
 
+/// The chunks of a table version. Every chunk but the last is full and sits in one shared
+/// list: a version that only appends shares that list whole, so cloning a version and
+/// appending a row cost the same for a table of one chunk or of a thousand (they were linear
+/// in the chunk count, which made single-row inserts slow down as a table grew).
 #[derive(Debug, Clone, Default)]
 pub struct TableData {
-    pub chunks: Vec<Arc<Chunk>>,
+    sealed: Arc<Vec<Arc<Chunk>>>,
+    /// The last chunk, full or not.
+    tail: Option<Arc<Chunk>>,
 }
 
 impl TableData {
-    /// Rows ever stored, deleted ones included: the next row id.
-    pub fn row_capacity(&self) -> usize {
-        match self.chunks.last() {
-            None => 0,
-            Some(last) => (self.chunks.len() - 1) * BATCH_SIZE + last.len,
+    pub fn chunk_count(&self) -> usize {
+        self.sealed.len() + usize::from(self.tail.is_some())
+    }
+
+    pub fn chunk(&self, index: usize) -> Option<&Arc<Chunk>> {
+        match index.cmp(&self.sealed.len()) {
+            std::cmp::Ordering::Less => self.sealed.get(index),
+            std::cmp::Ordering::Equal => self.tail.as_ref(),
+            std::cmp::Ordering::Greater => None,
         }
     }
 
+    pub fn chunks(&self) -> impl Iterator<Item = &Arc<Chunk>> {
+        self.sealed.iter().chain(self.tail.iter())
+    }
+
+    /// Chunk `index` for writing; unshares the list of full chunks when it is one of them.
+    fn chunk_mut(&mut self, index: usize) -> Option<&mut Arc<Chunk>> {
+        if index < self.sealed.len() {
+            Arc::make_mut(&mut self.sealed).get_mut(index)
+        } else if index == self.sealed.len() {
+            self.tail.as_mut()
+        } else {
+            None
+        }
+    }
+
+    /// Every chunk for writing (ALTER TABLE rewrites them all).
+    pub fn chunks_mut(&mut self) -> impl Iterator<Item = &mut Arc<Chunk>> {
+        Arc::make_mut(&mut self.sealed)
+            .iter_mut()
+            .chain(self.tail.iter_mut())
+    }
+
+    /// Rows ever stored, deleted ones included: the next row id.
+    pub fn row_capacity(&self) -> usize {
+        self.sealed.len() * BATCH_SIZE + self.tail.as_ref().map_or(0, |t| t.len)
+    }
+
     pub fn live_rows(&self) -> usize {
-        self.chunks.iter().map(|c| c.live_rows()).sum()
+        self.chunks().map(|c| c.live_rows()).sum()
     }
 
     /// Appends the rows of `batch` (already of the table's column types); returns the row id
@@ -101,10 +138,16 @@ impl TableData {
         let first_row_id = self.row_capacity();
         let mut row = 0;
         while row < batch.len() {
-            if self.chunks.last().is_none_or(|c| c.len == BATCH_SIZE) {
-                self.chunks.push(Arc::new(Chunk::empty(types)));
-            }
-            let chunk = Arc::make_mut(self.chunks.last_mut().expect("invariant: pushed above"));
+            let tail = match &mut self.tail {
+                Some(tail) if tail.len < BATCH_SIZE => tail,
+                full_or_none => {
+                    if let Some(full) = full_or_none.take() {
+                        Arc::make_mut(&mut self.sealed).push(full);
+                    }
+                    full_or_none.insert(Arc::new(Chunk::empty(types)))
+                }
+            };
+            let chunk = Arc::make_mut(tail);
             let take = (BATCH_SIZE - chunk.len).min(batch.len() - row);
             for (column, source) in chunk.columns.iter_mut().zip(&batch.columns) {
                 let column = unshared_with_room(column);
@@ -126,7 +169,11 @@ impl TableData {
 
     /// Marks the rows at `offsets` of chunk `chunk_idx` deleted.
     pub fn delete_rows(&mut self, chunk_idx: usize, offsets: &[u32]) {
-        let chunk = Arc::make_mut(&mut self.chunks[chunk_idx]);
+        let Some(chunk) = self.chunk_mut(chunk_idx) else {
+            debug_assert!(false, "chunk {chunk_idx} out of range");
+            return;
+        };
+        let chunk = Arc::make_mut(chunk);
         let len = chunk.len;
         let deleted = Arc::make_mut(
             chunk
@@ -147,7 +194,11 @@ impl TableData {
         offsets: &[u32],
         values: &Vector,
     ) {
-        let chunk = Arc::make_mut(&mut self.chunks[chunk_idx]);
+        let Some(chunk) = self.chunk_mut(chunk_idx) else {
+            debug_assert!(false, "chunk {chunk_idx} out of range");
+            return;
+        };
+        let chunk = Arc::make_mut(chunk);
         let old = &chunk.columns[column_idx];
         // Rebuild the chunk's column: copy-on-write at (chunk, column) granularity.
         let mut rebuilt = Vector::with_capacity(old.data.physical(), chunk.len);
@@ -194,10 +245,14 @@ mod tests {
         let mut private = committed.clone();
         assert_eq!(private.append(&types, &row(4, Some("d"))).ok(), Some(3));
 
-        let old = &committed.chunks[0];
+        let Some(old) = committed.chunk(0) else {
+            panic!("the committed chunk is gone");
+        };
         assert_eq!((old.len, old.live_rows()), (3, 2));
         assert_eq!(old.columns[1].len(), 3);
-        let new = &private.chunks[0];
+        let Some(new) = private.chunk(0) else {
+            panic!("the private chunk is gone");
+        };
         assert_eq!((new.len, new.live_rows()), (4, 3));
         let values = |c: usize| -> Vec<ScalarValue> {
             (0..4).map(|r| new.columns[c].get_scalar(r)).collect()
@@ -213,5 +268,28 @@ mod tests {
             ]
         );
         assert!(new.is_deleted(1) && !new.is_deleted(3));
+    }
+
+    #[test]
+    fn versions_that_append_one_row_at_a_time_share_their_full_chunks() {
+        let types = [DataType::Int32, DataType::Text];
+        let mut versions = vec![TableData::default()];
+        for id in 0..5000 {
+            let mut next = versions[versions.len() - 1].clone();
+            assert_eq!(next.append(&types, &row(id, None)).ok(), Some(id as usize));
+            versions.push(next);
+        }
+        let last = &versions[5000];
+        assert_eq!((last.chunk_count(), last.row_capacity()), (3, 5000));
+        assert!(last.chunks().take(2).all(|c| c.len == super::BATCH_SIZE));
+        // An older version still has exactly its rows, and shares the full chunks it has.
+        let older = &versions[3000];
+        assert_eq!((older.chunk_count(), older.row_capacity()), (2, 3000));
+        assert!(matches!((older.chunk(0), last.chunk(0)), (Some(a), Some(b)) if Arc::ptr_eq(a, b)));
+        assert_eq!(
+            last.chunk(2).map(|c| c.columns[0].get_scalar(903)),
+            Some(ScalarValue::Int32(4999))
+        );
+        assert!(last.chunk(3).is_none());
     }
 }

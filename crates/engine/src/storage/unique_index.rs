@@ -67,7 +67,7 @@ fn row_has_key(
 ) -> bool {
     let chunk_idx = row_id as usize / BATCH_SIZE;
     let offset = row_id as usize % BATCH_SIZE;
-    let Some(chunk) = data.chunks.get(chunk_idx) else {
+    let Some(chunk) = data.chunk(chunk_idx) else {
         return false;
     };
     if offset >= chunk.len || chunk.is_deleted(offset) {
