@@ -421,4 +421,30 @@ mod tests {
             "the other side proceeds"
         );
     }
+    #[test]
+    fn writers_of_one_table_take_turns() {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        let store = Arc::new(Store::default());
+        let counter = Arc::new(AtomicU64::new(0));
+        let writers: Vec<_> = (0..8)
+            .map(|_| {
+                let (store, counter) = (store.clone(), counter.clone());
+                std::thread::spawn(move || {
+                    for _ in 0..200 {
+                        let mut txn = store.begin();
+                        assert!(txn.lock_name("t").is_ok());
+                        // A read-modify-write that only the lock keeps whole.
+                        let seen = counter.load(Ordering::Relaxed);
+                        std::thread::yield_now();
+                        counter.store(seen + 1, Ordering::Relaxed);
+                        txn.rollback();
+                    }
+                })
+            })
+            .collect();
+        for writer in writers {
+            assert!(writer.join().is_ok());
+        }
+        assert_eq!(counter.load(Ordering::Relaxed), 1600);
+    }
 }
