@@ -87,7 +87,7 @@ impl AggregateExec {
                 }
                 for ((state, call), input) in calls.iter_mut().zip(&spec.aggregates).zip(&inputs) {
                     state.acc.resize(groups.len());
-                    state.update(call, input, &row_groups)?;
+                    state.update(call, input, &row_groups, empty_set_groups[set])?;
                 }
             }
         }
@@ -160,12 +160,14 @@ impl CallState {
         })
     }
 
-    /// Takes in one evaluated input batch whose rows belong to `row_groups`.
+    /// Takes in one evaluated input batch whose rows belong to `row_groups`; `one_group` when
+    /// they all belong to that one (a grouping set without keys).
     fn update(
         &mut self,
         call: &AggregateCall,
         input: &CallInput,
         row_groups: &[u32],
+        one_group: Option<u32>,
     ) -> Result<()> {
         let mut rows = input.rows.clone();
         if let Some(buffer) = &mut self.buffer {
@@ -188,12 +190,28 @@ impl CallState {
         match rows {
             None => {
                 let arg_refs: Vec<&Vector> = input.args.iter().map(|a| a.as_ref()).collect();
+                if let Some(group) = one_group {
+                    if self
+                        .acc
+                        .update_one_group(group as usize, row_groups.len(), &arg_refs)?
+                    {
+                        return Ok(());
+                    }
+                }
                 self.acc.update(row_groups, &arg_refs)
             }
             Some(rows) => {
                 let groups: Vec<u32> = rows.iter().map(|&r| row_groups[r as usize]).collect();
                 let gathered: Vec<Vector> = input.args.iter().map(|a| a.gather(&rows)).collect();
                 let arg_refs: Vec<&Vector> = gathered.iter().collect();
+                if let Some(group) = one_group {
+                    if self
+                        .acc
+                        .update_one_group(group as usize, rows.len(), &arg_refs)?
+                    {
+                        return Ok(());
+                    }
+                }
                 self.acc.update(&groups, &arg_refs)
             }
         }

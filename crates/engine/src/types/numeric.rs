@@ -187,22 +187,24 @@ impl Decimal {
             .and_then(|v| i64::try_from(v).ok())
             .ok_or_else(|| Error::out_of_range("bigint out of range"))
     }
-    /// `self + other` when both have the same scale and the sum fits, else `None` (then
-    /// [`Self::checked_add`] decides): the inlined step of sums over one column.
+    /// Result scale max(s1, s2), as PostgreSQL. Inlined for the common case of one column's
+    /// values (equal scales, no overflow), which sums and additions repeat per row.
     #[inline(always)]
-    pub fn add_same_scale(&self, other: &Decimal) -> Option<Decimal> {
-        if self.scale != other.scale {
-            return None;
+    pub fn checked_add(&self, other: &Decimal) -> Result<Decimal> {
+        if self.scale == other.scale {
+            if let Some(mantissa) = self.mantissa.checked_add(other.mantissa) {
+                if mantissa != i128::MIN {
+                    return Ok(Decimal {
+                        mantissa,
+                        scale: self.scale,
+                    });
+                }
+            }
         }
-        let mantissa = self.mantissa.checked_add(other.mantissa)?;
-        (mantissa != i128::MIN).then_some(Decimal {
-            mantissa,
-            scale: self.scale,
-        })
+        self.checked_add_rescaled(other)
     }
 
-    /// Result scale max(s1, s2), as PostgreSQL.
-    pub fn checked_add(&self, other: &Decimal) -> Result<Decimal> {
+    fn checked_add_rescaled(&self, other: &Decimal) -> Result<Decimal> {
         let (a, b, scale) = align(self, other)?;
         bounded(a.checked_add(b), scale)
     }

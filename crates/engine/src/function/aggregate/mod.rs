@@ -415,9 +415,15 @@ impl Accumulator {
         }
     }
 
-    /// [`Self::update`] for `rows` rows all in `group`, for the counts and sums that can run
-    /// in registers; false when this accumulator has no such path.
-    fn update_one_group(&mut self, group: usize, rows: usize, args: &[&Vector]) -> Result<bool> {
+    /// [`Self::update`] for `rows` rows all in `group` (every batch without GROUP BY): counts
+    /// and sums run in registers instead of through the group's slot, which chains each row's
+    /// add on the previous row's store. False when this accumulator has no such path.
+    pub fn update_one_group(
+        &mut self,
+        group: usize,
+        rows: usize,
+        args: &[&Vector],
+    ) -> Result<bool> {
         let Some(&input) = args.first() else {
             if let Accumulator::Count(counts) = self {
                 counts[group] += rows as i64;
@@ -459,10 +465,7 @@ impl Accumulator {
                 let (mut sum, mut count) = (s.sums[group], 0);
                 for (row, x) in v.iter().enumerate().take(rows) {
                     if valid(row) {
-                        sum = match sum.add_same_scale(x) {
-                            Some(next) => next,
-                            None => sum.checked_add(x)?,
-                        };
+                        sum = sum.checked_add(x)?;
                         count += 1;
                     }
                 }
@@ -475,15 +478,6 @@ impl Accumulator {
 
     /// Adds row i of the arguments `args` (none for count(*)) to group `groups[i]`.
     pub fn update(&mut self, groups: &[u32], args: &[&Vector]) -> Result<()> {
-        // Every row in one group (always so without GROUP BY): sum in registers instead of
-        // through the group's slot, which chains each row's add on the last one's store.
-        if let Some(&group) = groups.first() {
-            if groups.iter().all(|&g| g == group)
-                && self.update_one_group(group as usize, groups.len(), args)?
-            {
-                return Ok(());
-            }
-        }
         let Some(&input) = args.first() else {
             if let Accumulator::Count(counts) = self {
                 for &g in groups {
@@ -538,10 +532,7 @@ impl Accumulator {
                 for (row, &g) in groups.iter().enumerate() {
                     if valid(row) {
                         let g = g as usize;
-                        s.sums[g] = match s.sums[g].add_same_scale(&v[row]) {
-                            Some(sum) => sum,
-                            None => s.sums[g].checked_add(&v[row])?,
-                        };
+                        s.sums[g] = s.sums[g].checked_add(&v[row])?;
                         s.counts[g] += 1;
                     }
                 }
