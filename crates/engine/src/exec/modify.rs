@@ -111,7 +111,7 @@ pub fn update(
         check_not_null(&entry.schema, &new_rows, Some(&assigned))?;
         let data = Arc::make_mut(&mut entry.data);
         for ((column, _), value) in assignments.iter().zip(&values) {
-            data.update_column(chunk_idx, *column, &chunk_offsets, value);
+            data.update_column(chunk_idx, *column, &chunk_offsets, value)?;
         }
         modified.count += rows.len() as u64;
         let base = (chunk_idx * BATCH_SIZE) as u64;
@@ -152,7 +152,7 @@ pub fn delete(
         chunk_offsets,
     } in target_rows(&entry, target, ctx)?
     {
-        Arc::make_mut(&mut entry.data).delete_rows(chunk_idx, &chunk_offsets);
+        Arc::make_mut(&mut entry.data).delete_rows(chunk_idx, &chunk_offsets)?;
         modified.count += rows.len() as u64;
         if keep_rows {
             modified.rows.push(batch.gather(&rows));

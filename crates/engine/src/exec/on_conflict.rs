@@ -147,7 +147,7 @@ impl DoUpdate<'_> {
         check_not_null(&entry.schema, &new_row, Some(&assigned))?;
         let data = Arc::make_mut(&mut entry.data);
         for &column in &assigned {
-            data.update_column(chunk_idx, column, &[offset], &new_row.columns[column]);
+            data.update_column(chunk_idx, column, &[offset], &new_row.columns[column])?;
         }
         check_unique(entry, &[row_id], &new_row, Some(&assigned))?;
         Ok(Some(new_row))

@@ -116,6 +116,16 @@ impl TableData {
         }
     }
 
+    /// Chunk `index` for writing, unshared; an internal error when there is no such chunk.
+    fn writable_chunk(&mut self, index: usize) -> Result<&mut Chunk> {
+        match self.chunk_mut(index) {
+            Some(chunk) => Ok(Arc::make_mut(chunk)),
+            None => Err(crate::error::Error::internal(format!(
+                "chunk {index} out of range"
+            ))),
+        }
+    }
+
     /// Every chunk for writing (ALTER TABLE rewrites them all).
     pub fn chunks_mut(&mut self) -> impl Iterator<Item = &mut Arc<Chunk>> {
         Arc::make_mut(&mut self.sealed)
@@ -168,12 +178,8 @@ impl TableData {
     }
 
     /// Marks the rows at `offsets` of chunk `chunk_idx` deleted.
-    pub fn delete_rows(&mut self, chunk_idx: usize, offsets: &[u32]) {
-        let Some(chunk) = self.chunk_mut(chunk_idx) else {
-            debug_assert!(false, "chunk {chunk_idx} out of range");
-            return;
-        };
-        let chunk = Arc::make_mut(chunk);
+    pub fn delete_rows(&mut self, chunk_idx: usize, offsets: &[u32]) -> Result<()> {
+        let chunk = self.writable_chunk(chunk_idx)?;
         let len = chunk.len;
         let deleted = Arc::make_mut(
             chunk
@@ -183,6 +189,7 @@ impl TableData {
         for &offset in offsets {
             deleted.set(offset as usize, true);
         }
+        Ok(())
     }
 
     /// Overwrites column `column_idx` at `offsets` of chunk `chunk_idx` with the rows of
@@ -193,12 +200,8 @@ impl TableData {
         column_idx: usize,
         offsets: &[u32],
         values: &Vector,
-    ) {
-        let Some(chunk) = self.chunk_mut(chunk_idx) else {
-            debug_assert!(false, "chunk {chunk_idx} out of range");
-            return;
-        };
-        let chunk = Arc::make_mut(chunk);
+    ) -> Result<()> {
+        let chunk = self.writable_chunk(chunk_idx)?;
         let old = &chunk.columns[column_idx];
         // Rebuild the chunk's column: copy-on-write at (chunk, column) granularity.
         let mut rebuilt = Vector::with_capacity(old.data.physical(), chunk.len);
@@ -212,6 +215,7 @@ impl TableData {
             }
         }
         chunk.columns[column_idx] = Arc::new(rebuilt);
+        Ok(())
     }
 }
 
@@ -241,7 +245,7 @@ mod tests {
         for (id, note) in [(1, Some("a")), (2, None), (3, Some("c"))] {
             assert!(committed.append(&types, &row(id, note)).is_ok());
         }
-        committed.delete_rows(0, &[1]);
+        assert!(committed.delete_rows(0, &[1]).is_ok());
         let mut private = committed.clone();
         assert_eq!(private.append(&types, &row(4, Some("d"))).ok(), Some(3));
 

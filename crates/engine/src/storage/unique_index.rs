@@ -107,7 +107,7 @@ mod tests {
         assert!(index.insert(&int_key(7), 0, &committed, &[0]));
         // A transaction deletes row 0 and inserts 7 again as row 1, then rolls back.
         let mut private = committed.clone();
-        private.delete_rows(0, &[0]);
+        assert!(private.delete_rows(0, &[0]).is_ok());
         assert!(private
             .append(
                 &[DataType::Int32],
