@@ -332,27 +332,41 @@ fn like(
     let VectorData::Text(text) = &value.data else {
         return Err(Error::internal("LIKE on non-text"));
     };
+    let mut scratch = String::new();
+    // A literal pattern (the common case) is compiled once, without a vector of copies.
+    if let ScalarExpr::Literal { value: literal, .. } = pattern {
+        let literal = match literal {
+            ScalarValue::Null => {
+                return Ok(Vector::from_scalar(literal, DataType::Bool, text.len()))
+            }
+            ScalarValue::Text(literal) => literal,
+            _ => return Err(Error::internal("LIKE pattern not text")),
+        };
+        let compiled = LikePattern::compile(literal, case_insensitive)?;
+        let out = (0..text.len())
+            .map(|row| compiled.matches(text.get_bytes(row), &mut scratch) != negated)
+            .collect();
+        return Ok(Vector::new(VectorData::Bool(out), value.validity.clone()));
+    }
     let patterns = evaluate(pattern, batch, ctx)?;
     let VectorData::Text(pattern_text) = &patterns.data else {
         return Err(Error::internal("LIKE pattern not text"));
     };
     let validity = combine_validity(&value, &patterns);
     let mut out = Vec::with_capacity(text.len());
-    let constant = pattern.is_constant();
-    let mut compiled: Option<LikePattern> = None;
+    let mut compiled: Option<(&str, LikePattern)> = None;
     for row in 0..text.len() {
-        let valid = validity.as_ref().is_none_or(|v| v.get(row));
-        if !valid {
+        if !validity.as_ref().is_none_or(|v| v.get(row)) {
             out.push(false);
             continue;
         }
-        if compiled.is_none() || !constant {
-            compiled = Some(LikePattern::compile(
-                pattern_text.get(row),
-                case_insensitive,
-            )?);
+        let source = pattern_text.get(row);
+        if compiled.as_ref().is_none_or(|(last, _)| *last != source) {
+            compiled = Some((source, LikePattern::compile(source, case_insensitive)?));
         }
-        let matched = compiled.as_ref().is_some_and(|p| p.matches(text.get(row)));
+        let matched = compiled
+            .as_ref()
+            .is_some_and(|(_, p)| p.matches(text.get_bytes(row), &mut scratch));
         out.push(matched != negated);
     }
     Ok(Vector::new(VectorData::Bool(out), validity))
