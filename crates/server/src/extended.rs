@@ -15,10 +15,14 @@ use crate::protocol::backend;
 use crate::protocol::frontend::{protocol_violation, Bind, Target};
 use crate::values::{decode_param, resolve_formats, Format};
 
+/// Names are chosen by the client, but a connection only hurts itself with colliding ones:
+/// foldhash, not SipHash.
+type NameMap<V> = HashMap<String, V, foldhash::fast::RandomState>;
+
 #[derive(Default)]
 pub(crate) struct ExtendedState {
-    statements: HashMap<String, PreparedStatement>,
-    portals: HashMap<String, Portal>,
+    statements: NameMap<PreparedStatement>,
+    portals: NameMap<Portal>,
 }
 
 impl ExtendedState {

@@ -59,9 +59,18 @@ struct ResultEntry {
     last_used: AtomicU64,
 }
 
+/// Plans by statement text, then by parameter types (one entry for almost every text): a
+/// lookup hashes the borrowed text and allocates nothing.
 #[derive(Default)]
 struct PlanCache {
-    entries: TextMap<(String, Vec<DataType>), (BoundStatement, u64)>,
+    entries: TextMap<String, Vec<CachedPlan>>,
+    len: usize,
+}
+
+struct CachedPlan {
+    param_types: Vec<DataType>,
+    plan: BoundStatement,
+    catalog_version: u64,
 }
 
 fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
@@ -78,12 +87,21 @@ fn write<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
     }
 }
 
-/// The result cache key of a statement text with its parameter values.
-pub fn result_key(sql: &str, params: &[ScalarValue]) -> String {
-    if params.is_empty() {
-        return sql.to_string();
+/// What names a statement in the caches: its text and, once bound, its parameter values.
+#[derive(Clone, Copy)]
+pub struct CacheKey<'a> {
+    pub sql: &'a str,
+    pub params: &'a [ScalarValue],
+}
+
+impl CacheKey<'_> {
+    /// The result cache key, built only for statements that may have a cached result.
+    pub fn result_key(&self) -> String {
+        if self.params.is_empty() {
+            return self.sql.to_string();
+        }
+        format!("{}\u{0}{:?}", self.sql, self.params)
     }
-    format!("{sql}\u{0}{params:?}")
 }
 
 impl QueryCache {
@@ -171,10 +189,12 @@ impl QueryCache {
         version: u64,
     ) -> Option<BoundStatement> {
         let cache = read(&self.plans);
-        let (plan, bound_version) = cache
+        let cached = cache
             .entries
-            .get(&(sql.to_string(), param_types.to_vec()))?;
-        (*bound_version == version).then(|| plan.clone())
+            .get(sql)?
+            .iter()
+            .find(|c| c.param_types == param_types)?;
+        (cached.catalog_version == version).then(|| cached.plan.clone())
     }
 
     /// Caches the plan of a statement bound for the second time (see `bound_once`).
@@ -189,16 +209,30 @@ impl QueryCache {
             return;
         }
         let mut cache = write(&self.plans);
-        if cache.entries.len() >= PLAN_CACHE_ENTRIES {
-            cache.entries.retain(|_, (_, v)| *v == version);
-            if cache.entries.len() >= PLAN_CACHE_ENTRIES {
+        if cache.len >= PLAN_CACHE_ENTRIES {
+            for plans in cache.entries.values_mut() {
+                plans.retain(|c| c.catalog_version == version);
+            }
+            cache.entries.retain(|_, plans| !plans.is_empty());
+            cache.len = cache.entries.values().map(Vec::len).sum();
+            if cache.len >= PLAN_CACHE_ENTRIES {
                 cache.entries.clear();
+                cache.len = 0;
             }
         }
-        cache.entries.insert(
-            (sql.to_string(), param_types.to_vec()),
-            (plan.clone(), version),
-        );
+        let cached = CachedPlan {
+            param_types: param_types.to_vec(),
+            plan: plan.clone(),
+            catalog_version: version,
+        };
+        let plans = cache.entries.entry(sql.to_string()).or_default();
+        match plans.iter_mut().find(|c| c.param_types == param_types) {
+            Some(slot) => *slot = cached,
+            None => {
+                plans.push(cached);
+                cache.len += 1;
+            }
+        }
     }
 
     /// Whether `sql` with `param_types` was bound before (remembering it if not).

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use sqlparser::ast::Statement;
 
-use super::query_cache::{result_key, QueryCache};
+use super::query_cache::{CacheKey, QueryCache};
 use super::settings::Settings;
 use super::{ColumnInfo, Notice, StatementResult};
 use crate::binder::Binder;
@@ -205,7 +205,8 @@ impl Session {
                 }
             }
             if let Some(bound) = self.cache.plan(sql, &[], view.catalog_version) {
-                sink(self.run(Work::Bound(Box::new(bound)), &[], &[], Some(sql))?);
+                let key = CacheKey { sql, params: &[] };
+                sink(self.run(Work::Bound(Box::new(bound)), &[], &[], Some(key))?);
                 return Ok(());
             }
         }
@@ -214,7 +215,7 @@ impl Session {
         if implicit {
             self.block = Block::Implicit;
         }
-        let cache_key = (statements.len() == 1).then_some(sql);
+        let cache_key = (statements.len() == 1).then_some(CacheKey { sql, params: &[] });
         for statement in &statements {
             match self.run(Work::Parsed(statement), &[], &[], cache_key) {
                 Ok(result) => sink(result),
@@ -296,25 +297,21 @@ impl Session {
             ));
         }
         let param_types = &prepared.inner.param_types;
-        let key = result_key(&prepared.inner.sql, params);
+        let sql = &prepared.inner.sql;
+        let key = CacheKey { sql, params };
         if self.caches_usable() {
             let view = self.view();
-            if self.result_cache_on() {
-                if let Some(result) = self.cache.result(&key, &view) {
+            // Only a statement that returns rows can have a cached result.
+            if prepared.inner.columns.is_some() && self.result_cache_on() {
+                if let Some(result) = self.cache.result(&key.result_key(), &view) {
                     return Ok(result);
                 }
             }
-            let sql = &prepared.inner.sql;
             if let Some(bound) = self.cache.plan(sql, param_types, view.catalog_version) {
-                return self.run(
-                    Work::Bound(Box::new(bound)),
-                    param_types,
-                    params,
-                    Some(&key),
-                );
+                return self.run(Work::Bound(Box::new(bound)), param_types, params, Some(key));
             }
         }
-        self.run(Work::Parsed(statement), param_types, params, Some(&key))
+        self.run(Work::Parsed(statement), param_types, params, Some(key))
     }
 
     pub fn transaction_status(&self) -> TransactionStatus {
@@ -404,7 +401,7 @@ impl Session {
         work: Work<'_>,
         param_types: &[DataType],
         params: &[ScalarValue],
-        cache_key: Option<&str>,
+        cache_key: Option<CacheKey<'_>>,
     ) -> Result<StatementResult> {
         match &work {
             Work::Parsed(parsed) => self.check_not_failed(&parsed.statement)?,
@@ -480,7 +477,7 @@ impl Session {
         work: Work<'_>,
         param_types: &[DataType],
         params: &[ScalarValue],
-        cache_key: Option<&str>,
+        cache_key: Option<CacheKey<'_>>,
     ) -> Result<StatementResult> {
         if let Work::Parsed(statement) = &work {
             if let Some(result) = self.run_prepared_sql(statement) {
@@ -495,9 +492,8 @@ impl Session {
                 let bound = self.optimize(bound, &view)?;
                 if let (Some(key), true) = (cache_key, self.caches_usable()) {
                     if is_plan_cacheable(&bound) {
-                        let sql = key.split('\u{0}').next().unwrap_or(key);
                         self.cache
-                            .store_plan(sql, param_types, &bound, view.catalog_version);
+                            .store_plan(key.sql, param_types, &bound, view.catalog_version);
                     }
                 }
                 bound
@@ -534,7 +530,7 @@ impl Session {
                     {
                         let tables = plan.tables_read();
                         self.cache
-                            .store_result(key.to_string(), result, &tables, &ctx.state)
+                            .store_result(key.result_key(), result, &tables, &ctx.state)
                     }
                     _ => result,
                 }

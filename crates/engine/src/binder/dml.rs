@@ -1,5 +1,7 @@
 //! INSERT, UPDATE and DELETE: target columns, assignment casts and column defaults.
 
+use std::sync::Arc;
+
 use sqlparser::ast::{
     self, AssignmentTarget, Delete, Expr, FromTable, Insert, ObjectName, SetExpr, TableFactor,
     TableObject, Update,
@@ -124,7 +126,7 @@ impl Binder<'_> {
             .map(|c| self.column_default(schema, c))
             .collect::<Result<Vec<_>>>()?;
         Ok(LogicalPlan::Values {
-            rows: vec![row],
+            rows: Arc::new(vec![row]),
             types: schema.column_types(),
         })
     }
@@ -166,7 +168,7 @@ impl Binder<'_> {
             rows.push(full);
         }
         Ok(LogicalPlan::Values {
-            rows,
+            rows: Arc::new(rows),
             types: schema.column_types(),
         })
     }

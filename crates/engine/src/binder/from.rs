@@ -1,6 +1,8 @@
 //! FROM clauses: tables, derived tables (subqueries), and joins (comma, CROSS, INNER,
 //! LEFT/RIGHT/FULL with ON, USING or NATURAL), each adding its columns to the scope.
 
+use std::sync::Arc;
+
 use sqlparser::ast::{self, JoinConstraint, JoinOperator, TableFactor, TableWithJoins};
 
 use super::scope::{Scope, ScopeColumn};
@@ -73,7 +75,7 @@ impl Binder<'_> {
         let Some(first) = items.next() else {
             return Ok((
                 LogicalPlan::Values {
-                    rows: vec![Vec::new()],
+                    rows: Arc::new(vec![Vec::new()]),
                     types: Vec::new(),
                 },
                 Scope::default(),

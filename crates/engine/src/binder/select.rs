@@ -1,6 +1,8 @@
 //! Queries: SELECT (FROM, WHERE, GROUP BY, HAVING, DISTINCT, ORDER BY, LIMIT/OFFSET) and
 //! VALUES, with PostgreSQL's rules for output names, ordinals and aliases.
 
+use std::sync::Arc;
+
 use sqlparser::ast::{
     self, Expr, GroupByExpr, LimitClause, OrderByKind, Query, Select, SelectFlavor, SelectItem,
     SelectItemQualifiedWildcardKind, SetExpr, Value, WildcardAdditionalOptions,
@@ -200,6 +202,7 @@ impl Binder<'_> {
                 column_attnum: 0,
             })
             .collect();
+        let rows = Arc::new(rows);
         Ok((LogicalPlan::Values { rows, types }, columns))
     }
 

@@ -501,9 +501,14 @@ fn coalesce(args: &[ScalarExpr], ty: DataType, batch: &Batch, ctx: &ExecContext)
 
 /// Evaluates an expression that reads no column (LIMIT, OFFSET, VALUES items) once.
 pub fn evaluate_constant(expr: &ScalarExpr, ctx: &ExecContext) -> Result<ScalarValue> {
-    // A literal stored in its type's layout is its own value (every VALUES row of a plain
-    // INSERT): no one-row vector to build and read back.
-    if let ScalarExpr::Literal { value, ty } = expr {
+    // A literal or parameter stored in its type's layout is its own value (every VALUES row
+    // of a plain or prepared INSERT): no one-row vector to build and read back.
+    let own_value = match expr {
+        ScalarExpr::Literal { value, ty } => Some((value, ty)),
+        ScalarExpr::Param { index, ty } => ctx.params.get(*index).map(|value| (value, ty)),
+        _ => None,
+    };
+    if let Some((value, ty)) = own_value {
         if !matches!(value, ScalarValue::Array(_))
             && value.physical().is_none_or(|p| p == ty.physical())
         {

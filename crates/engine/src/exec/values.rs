@@ -10,13 +10,13 @@ use crate::types::DataType;
 use crate::vector::{Batch, Vector, BATCH_SIZE};
 
 pub struct ValuesExec {
-    rows: Vec<Vec<ScalarExpr>>,
+    rows: Arc<Vec<Vec<ScalarExpr>>>,
     types: Vec<DataType>,
     next_row: usize,
 }
 
 impl ValuesExec {
-    pub fn new(rows: Vec<Vec<ScalarExpr>>, types: Vec<DataType>) -> ValuesExec {
+    pub fn new(rows: Arc<Vec<Vec<ScalarExpr>>>, types: Vec<DataType>) -> ValuesExec {
         ValuesExec {
             rows,
             types,

@@ -273,7 +273,7 @@ fn replace_scalar_subqueries(expr: ScalarExpr, input: &mut LogicalPlan) -> Scala
             let taken = std::mem::replace(
                 input,
                 LogicalPlan::Values {
-                    rows: vec![],
+                    rows: Default::default(),
                     types: vec![],
                 },
             );

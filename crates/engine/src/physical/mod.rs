@@ -213,7 +213,7 @@ fn build_node(
             columns.clone(),
         )),
         LogicalPlan::Values { rows, types } => {
-            Box::new(ValuesExec::new(rows.clone(), types.clone()))
+            Box::new(ValuesExec::new(Arc::clone(rows), types.clone()))
         }
         LogicalPlan::Filter { input, predicate } => match index_lookup(input, predicate, state) {
             Some(lookup) => Box::new(lookup),

@@ -94,7 +94,8 @@ pub enum LogicalPlan {
     },
     /// Literal rows; one row of no columns is the input of `SELECT` without FROM.
     Values {
-        rows: Vec<Vec<ScalarExpr>>,
+        /// Shared: a cached INSERT plan is cloned and built for every execution.
+        rows: Arc<Vec<Vec<ScalarExpr>>>,
         types: Vec<DataType>,
     },
     Filter {
