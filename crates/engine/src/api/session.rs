@@ -55,15 +55,18 @@ enum Work<'a> {
     Bound(Box<BoundStatement>),
 }
 
-/// Statements whose bound form may be reused for the same text: queries and row writes.
+/// Statements whose bound form may be reused for the same text: queries and row writes,
+/// except INSERTs of literal rows. Those are almost never sent twice with the same values
+/// (a bulk load sends each row once), and remembering each one's text cost a single-row
+/// INSERT 7 % of its server time.
 fn is_plan_cacheable(bound: &BoundStatement) -> bool {
-    matches!(
-        bound,
+    match bound {
+        BoundStatement::Insert { source, .. } => !source.is_literal_values(),
         BoundStatement::Query { .. }
-            | BoundStatement::Insert { .. }
-            | BoundStatement::Update { .. }
-            | BoundStatement::Delete { .. }
-    )
+        | BoundStatement::Update { .. }
+        | BoundStatement::Delete { .. } => true,
+        _ => false,
+    }
 }
 
 fn failed_block_error() -> Error {

@@ -14,7 +14,7 @@ mod reorder_joins;
 pub(crate) use cardinality::estimate_rows;
 
 use crate::error::{Error, Result};
-use crate::plan::{LogicalPlan, ScalarExpr};
+use crate::plan::LogicalPlan;
 use crate::storage::DbState;
 
 /// A named rewrite.
@@ -44,14 +44,8 @@ pub fn rule_names() -> Vec<&'static str> {
 /// Runs every rule not in `disabled`, estimating from the tables in `state`.
 pub fn optimize(mut plan: LogicalPlan, disabled: &[&str], state: &DbState) -> Result<LogicalPlan> {
     // VALUES rows of literals (a plain INSERT's) leave no rule anything to rewrite.
-    if let LogicalPlan::Values { rows, .. } = &plan {
-        if rows
-            .iter()
-            .flatten()
-            .all(|e| matches!(e, ScalarExpr::Literal { .. }))
-        {
-            return Ok(plan);
-        }
+    if plan.is_literal_values() {
+        return Ok(plan);
     }
     // Every rule keeps the output types, so each result is checked against the input's.
     let types = plan.output_types();

@@ -438,6 +438,17 @@ impl BoundStatement {
 }
 
 impl LogicalPlan {
+    /// Whether this is VALUES rows of literals only (a plain INSERT's source).
+    pub fn is_literal_values(&self) -> bool {
+        match self {
+            LogicalPlan::Values { rows, .. } => rows
+                .iter()
+                .flatten()
+                .all(|e| matches!(e, ScalarExpr::Literal { .. })),
+            _ => false,
+        }
+    }
+
     /// The direct inputs.
     pub fn inputs(&self) -> Vec<&LogicalPlan> {
         match self {
