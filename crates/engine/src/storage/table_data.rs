@@ -202,18 +202,8 @@ impl TableData {
         values: &Vector,
     ) -> Result<()> {
         let chunk = self.writable_chunk(chunk_idx)?;
-        let old = &chunk.columns[column_idx];
-        // Rebuild the chunk's column: copy-on-write at (chunk, column) granularity.
-        let mut rebuilt = Vector::with_capacity(old.data.physical(), chunk.len);
-        let mut next = 0;
-        for row in 0..chunk.len {
-            if next < offsets.len() && offsets[next] as usize == row {
-                rebuilt.push_from(values, next);
-                next += 1;
-            } else {
-                rebuilt.push_from(old, row);
-            }
-        }
+        // Copy-on-write at (chunk, column) granularity.
+        let rebuilt = chunk.columns[column_idx].with_rows_replaced(offsets, values);
         chunk.columns[column_idx] = Arc::new(rebuilt);
         Ok(())
     }

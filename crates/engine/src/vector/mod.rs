@@ -227,6 +227,56 @@ impl Vector {
         self.set_last_valid(valid);
     }
 
+    /// A copy with row `offsets[i]` (ascending) replaced by row `i` of `values`, of the same
+    /// physical type. A fixed-width column is copied whole and overwritten in place: an
+    /// UPDATE of one row no longer rebuilds its chunk's column value by value.
+    pub fn with_rows_replaced(&self, offsets: &[u32], values: &Vector) -> Vector {
+        fn overwrite<T: Copy>(mine: &mut [T], offsets: &[u32], theirs: &[T]) -> bool {
+            for (&at, &value) in offsets.iter().zip(theirs) {
+                mine[at as usize] = value;
+            }
+            true
+        }
+        let mut out = self.clone();
+        let replaced = match (&mut out.data, &values.data) {
+            (VectorData::Bool(v), VectorData::Bool(o)) => overwrite(v, offsets, o),
+            (VectorData::Int16(v), VectorData::Int16(o)) => overwrite(v, offsets, o),
+            (VectorData::Int32(v), VectorData::Int32(o)) => overwrite(v, offsets, o),
+            (VectorData::Int64(v), VectorData::Int64(o)) => overwrite(v, offsets, o),
+            (VectorData::Float32(v), VectorData::Float32(o)) => overwrite(v, offsets, o),
+            (VectorData::Float64(v), VectorData::Float64(o)) => overwrite(v, offsets, o),
+            (VectorData::Numeric(v), VectorData::Numeric(o)) => overwrite(v, offsets, o),
+            (VectorData::Date(v), VectorData::Date(o)) => overwrite(v, offsets, o),
+            (VectorData::Timestamp(v), VectorData::Timestamp(o)) => overwrite(v, offsets, o),
+            (VectorData::TimestampTz(v), VectorData::TimestampTz(o)) => overwrite(v, offsets, o),
+            (VectorData::Interval(v), VectorData::Interval(o)) => overwrite(v, offsets, o),
+            _ => false,
+        };
+        if !replaced {
+            // Variable-width values (and a caller's type mismatch, as NULLs): rebuilt row
+            // by row.
+            let mut rebuilt = Vector::with_capacity(self.data.physical(), self.len());
+            let mut next = 0;
+            for row in 0..self.len() {
+                if offsets.get(next).is_some_and(|&at| at as usize == row) {
+                    rebuilt.push_from(values, next);
+                    next += 1;
+                } else {
+                    rebuilt.push_from(self, row);
+                }
+            }
+            return rebuilt;
+        }
+        if out.validity.is_some() || values.validity.is_some() {
+            let len = out.len();
+            let bitmap = out.validity.get_or_insert_with(|| Bitmap::new(len, true));
+            for (row, &at) in offsets.iter().enumerate() {
+                bitmap.set(at as usize, values.is_valid(row));
+            }
+        }
+        out
+    }
+
     /// The rows at `indices`, in that order.
     pub fn gather(&self, indices: &[u32]) -> Vector {
         let validity = self.validity.as_ref().map(|bitmap| {
@@ -483,6 +533,25 @@ mod tests {
                 .collect();
             assert_eq!(got, expected);
         }
+    }
+
+    #[test]
+    fn rows_replaced_in_place_or_rebuilt_keep_values_and_nulls() {
+        let old = ints(&[Some(1), None, Some(3), Some(4)]);
+        let new = ints(&[Some(20), None]);
+        let replaced = old.with_rows_replaced(&[1, 3], &new);
+        let scalars: Vec<ScalarValue> = (0..4).map(|r| replaced.get_scalar(r)).collect();
+        let expected = [1, 20, 3].map(ScalarValue::Int32);
+        assert_eq!(scalars[..3], expected);
+        assert_eq!(scalars[3], ScalarValue::Null);
+        let text = |s: &str| ScalarValue::Text(s.into());
+        let words = Vector::from_scalar(&text("a"), DataType::Text, 3);
+        let replaced = words.with_rows_replaced(
+            &[0],
+            &Vector::from_scalar(&ScalarValue::Null, DataType::Text, 1),
+        );
+        let scalars: Vec<ScalarValue> = (0..3).map(|r| replaced.get_scalar(r)).collect();
+        assert_eq!(scalars, [ScalarValue::Null, text("a"), text("a")]);
     }
 
     #[test]
