@@ -10,7 +10,8 @@
 //!
 //! The loop: take every complete message already buffered and answer it into the output
 //! buffer; only when no complete message is left (the server would wait for the client)
-//! is the buffer written out — once for a whole pipeline — then read again.
+//! is the buffer written out — once for a whole pipeline — then read again, polling the
+//! socket for a moment before sleeping on it ([`wait`]).
 
 use std::net::TcpStream;
 use std::sync::Arc;
@@ -25,6 +26,7 @@ use crate::protocol::backend::{self, Severity};
 use crate::protocol::frontend::FrontendMessage;
 use crate::protocol::input::{InputBuffer, ReadError};
 use crate::protocol::output::Output;
+use crate::protocol::wait;
 use crate::startup;
 
 /// The per-connection state every message handler works on.
@@ -74,6 +76,7 @@ pub(crate) fn run(
 
 fn serve_messages(backend: &mut Backend, reader: &mut TcpStream) {
     let mut input = InputBuffer::new();
+    let executing = wait::Executing::start();
     loop {
         match input.next_frame() {
             Ok(Some(frame)) => {
@@ -84,7 +87,7 @@ fn serve_messages(backend: &mut Backend, reader: &mut TcpStream) {
             }
             Ok(None) => {
                 backend.out.flush();
-                match input.fill(reader) {
+                match wait::read_more(&mut input, reader, &executing) {
                     Ok(()) => {}
                     Err(ReadError::Closed) => return,
                     Err(ReadError::Protocol(error)) => return backend.fatal(&error),

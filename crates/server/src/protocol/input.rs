@@ -79,22 +79,40 @@ impl InputBuffer {
 
     /// Reads at least one more byte from `reader` (blocking).
     pub(crate) fn fill(&mut self, reader: &mut impl Read) -> Result<(), ReadError> {
+        while !self.try_fill(reader)? {}
+        Ok(())
+    }
+
+    /// Reads what `reader` has: whether any bytes came (none when a non-blocking socket has
+    /// nothing yet, or a read was interrupted).
+    pub(crate) fn try_fill(&mut self, reader: &mut impl Read) -> Result<bool, ReadError> {
+        self.make_room_for_next()?;
+        match reader.read(&mut self.buf[self.end..]) {
+            Ok(0) => Err(ReadError::Closed),
+            Ok(n) => {
+                self.end += n;
+                Ok(true)
+            }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+                ) =>
+            {
+                Ok(false)
+            }
+            Err(_) => Err(ReadError::Closed),
+        }
+    }
+
+    /// Room for the rest of the message at the front (or a header) plus a full read.
+    fn make_room_for_next(&mut self) -> Result<(), ReadError> {
         let needed = self
             .pending_message_len()
             .map_err(ReadError::Protocol)?
             .unwrap_or(5);
         self.make_room(needed);
-        loop {
-            match reader.read(&mut self.buf[self.end..]) {
-                Ok(0) => return Err(ReadError::Closed),
-                Ok(n) => {
-                    self.end += n;
-                    return Ok(());
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(_) => return Err(ReadError::Closed),
-            }
-        }
+        Ok(())
     }
 
     /// Moves the unread bytes to the front and grows the buffer to hold a message of

@@ -5,3 +5,4 @@ pub(crate) mod backend;
 pub(crate) mod frontend;
 pub(crate) mod input;
 pub(crate) mod output;
+pub(crate) mod wait;
