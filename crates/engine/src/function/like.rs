@@ -11,6 +11,7 @@
 use memchr::memmem::Finder;
 
 use crate::error::{Error, Result, SqlState};
+use crate::vector::utf8_width;
 
 /// A compiled LIKE pattern.
 #[derive(Debug, Clone)]
@@ -116,16 +117,6 @@ impl Piece {
 
 fn is_continuation(byte: u8) -> bool {
     byte & 0xC0 == 0x80
-}
-
-/// The byte length of a UTF-8 character from its first byte.
-fn utf8_width(lead: u8) -> usize {
-    match lead {
-        0x00..=0x7F => 1,
-        0xC0..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        _ => 4,
-    }
 }
 
 impl LikePattern {

@@ -12,7 +12,7 @@ pub use list::ListVec;
 pub use row_key::encode_row_key;
 #[cfg(test)]
 pub(crate) use row_key::int_key;
-pub use strings::StringVec;
+pub use strings::{utf8_width, StringVec};
 
 use crate::types::{
     array_text, datetime, float, DataType, Decimal, Interval, PhysicalType, ScalarValue,

@@ -1,6 +1,16 @@
 //! A column of strings as one byte buffer plus offsets (Arrow's layout): no allocation per
 //! value, and a scan hands out `&str` slices.
 
+/// The byte length of the UTF-8 character that starts with byte `lead`.
+pub fn utf8_width(lead: u8) -> usize {
+    match lead {
+        0xF0..=0xFF => 4,
+        0xE0..=0xEF => 3,
+        0xC0..=0xDF => 2,
+        _ => 1,
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StringVec {
     offsets: Vec<u32>,

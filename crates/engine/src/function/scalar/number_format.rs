@@ -11,7 +11,7 @@
 
 use super::kernel::{arg, map_text_rows, texts};
 use crate::error::{Error, Result, SqlState};
-use crate::vector::{Vector, VectorData};
+use crate::vector::{utf8_width, Vector, VectorData};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Key {
@@ -660,7 +660,7 @@ impl Reader<'_> {
             if self.done() || b"0123456789.,+-".contains(&self.at(self.pos)) {
                 break;
             }
-            self.pos += utf8_len(self.at(self.pos));
+            self.pos += utf8_width(self.at(self.pos));
         }
     }
 
@@ -736,15 +736,6 @@ impl Reader<'_> {
     }
 }
 
-fn utf8_len(first: u8) -> usize {
-    match first {
-        0xF0..=0xFF => 4,
-        0xE0..=0xEF => 3,
-        0xC0..=0xDF => 2,
-        _ => 1,
-    }
-}
-
 /// to_number(text, format): `None` for an empty format, as PostgreSQL returns NULL.
 fn parse_number(input: &str, format: &str) -> Result<Option<crate::types::Decimal>> {
     if format.is_empty() {
@@ -773,7 +764,7 @@ fn parse_number(input: &str, format: &str) -> Result<Option<crate::types::Decima
         }
         let consumed = match node {
             Node::Literal(_) => {
-                reader.pos += utf8_len(reader.at(reader.pos));
+                reader.pos += utf8_width(reader.at(reader.pos));
                 false
             }
             Node::Key(key @ (Key::Nine | Key::Zero | Key::Point)) => {
