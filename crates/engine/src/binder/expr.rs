@@ -43,7 +43,8 @@ impl Binder<'_> {
     /// Binds one expression; the stack grows as the recursion needs.
     #[recursive::recursive]
     pub(super) fn bind_expr(&mut self, expr: &Expr, scope: &Scope) -> Result<ScalarExpr> {
-        self.nested(|binder| binder.bind_expr_node(expr, scope))
+        let bound = self.nested(|binder| binder.bind_expr_node(expr, scope))?;
+        Ok(bound.fold_strict_nulls())
     }
 
     /// Runs `bind` one level deeper. Expressions and set operations nesting deeper than
@@ -314,6 +315,9 @@ impl Binder<'_> {
                         text.clone()
                     };
                     let value = crate::types::float::parse_f64(&text)?;
+                    // The literal is an integer or NUMERIC, neither of which has a negative
+                    // zero: `CAST(-0 AS real)` is 0 in PostgreSQL, not -0.
+                    let value = if value == 0.0 { 0.0 } else { value };
                     return Ok(ScalarExpr::literal(
                         ScalarValue::Float64(value),
                         DataType::Float64,

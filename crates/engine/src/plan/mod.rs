@@ -7,6 +7,7 @@ mod expr;
 mod join_keys;
 mod logical;
 mod on_conflict;
+mod strict_null;
 
 pub use ddl::{AlterTable, CreateIndex, RowChange};
 pub use explain::explain_lines;

@@ -79,7 +79,7 @@ impl ArrayFunction {
     }
 
     /// Whether a NULL argument makes the result NULL without looking further.
-    fn is_strict(self) -> bool {
+    pub(crate) fn is_strict(self) -> bool {
         use ArrayFunction as A;
         !matches!(
             self,
