@@ -7,7 +7,10 @@
   dir (it has no server; each script is one CLI process).
 
 Every wire script runs through `run_script`, which returns the wall time of the client
-process, its output and its error text.
+process, its output and its error text. Both clients print rows the way verify.py reads them:
+NULL as `NULL_MARKER` (not as an empty string, which is a value of its own), values separated
+by `FIELD_SEP`, every row ended by psql's NUL (`-0`) or `DUCK_RECORD_END`. Timed runs use the
+same commands, so what is verified is what is timed.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from .verify import DUCK_RECORD_END, FIELD_SEP, NULL_MARKER
 
 PG_BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
 PG_SETTINGS = {
@@ -121,7 +126,8 @@ class WireSystem:
 
 
 class PsqlSystem(WireSystem):
-    """A pgwire server driven with `psql -q -A -t -f` (every row printed, unaligned)."""
+    """A pgwire server driven with `psql -q -A -t -f` (every row printed, unaligned; `-0`
+    ends each row with a NUL byte)."""
 
     def __init__(self, name: str, port: int, user: str, database: str):
         self.name = name
@@ -130,7 +136,8 @@ class PsqlSystem(WireSystem):
         self.database = database
 
     def command(self, script: Path) -> list[str]:
-        return ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", HOST,
+        return ["psql", "-X", "-q", "-A", "-t", "-0", "-F", FIELD_SEP, "-P", f"null={NULL_MARKER}",
+                "-v", "ON_ERROR_STOP=1", "-h", HOST,
                 "-p", str(self.port), "-U", self.user, "-d", self.database, "-f", str(script)]
 
     def pgbench_args(self) -> list[str]:
@@ -211,8 +218,8 @@ class DuckCli(WireSystem):
         shutil.rmtree(self.dbdir, ignore_errors=True)
 
     def command(self, script: Path) -> list[str]:
-        return [str(self.binary), "-list", "-noheader", "-bail", "-nullvalue", "",
-                "-f", str(script), str(self.dbfile)]
+        return [str(self.binary), "-list", "-noheader", "-bail", "-nullvalue", NULL_MARKER,
+                "-separator", FIELD_SEP, "-newline", DUCK_RECORD_END, "-f", str(script), str(self.dbfile)]
 
 
 def ensure_os_user(name: str) -> str:

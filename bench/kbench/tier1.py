@@ -101,8 +101,8 @@ def _verify(engines: list[Engine], workload: Workload, iterations: int) -> str:
             rows = engine.fetchall(workload.check)
         else:
             rows = engine.fetchall(workload.sql(0))
-        results.append(verify.normalise(rows))
-    return verify.difference(results[1], results[0])
+        results.append(verify.normalise(rows, workload.ordered))
+    return verify.difference(results[1], results[0], workload.ordered)
 
 
 def run(args, log) -> Tier:

@@ -75,7 +75,7 @@ class _Runner:
         else:
             sql = "\n".join(workload.sql(i) + ";" for i in sorted({0, iterations - 1}))
         result = system.run_sql(sql, self.workdir)
-        return result.error, verify.normalise(verify.parse_text_rows(result.stdout))
+        return result.error, verify.normalise(verify.parse_text_rows(result.stdout), workload.ordered)
 
     def run(self, workload: Workload) -> list[Row]:
         iterations = workload.scaled_iterations(self.args.iteration_scale)
@@ -103,11 +103,11 @@ class _Runner:
                     continue
                 if reference is None:
                     reference = rows  # PostgreSQL's rows when it ran: the project's reference
-                    diff = verify.difference(reference, kestrel_rows)
+                    diff = verify.difference(reference, kestrel_rows, workload.ordered)
                     if diff:
                         return [Row(workload.name, label, workload.group,
                                     failure=f"KestrelDB's rows differ from {system.name}'s: {diff}")]
-                elif diff := verify.difference(reference, rows):
+                elif diff := verify.difference(reference, rows, workload.ordered):
                     excluded[system.name] = f"rows differ from the reference: {diff}"
             verified = reference is not None
         variants = [("", False)] if workload.mutating else [("", False), ("_nc", True)]

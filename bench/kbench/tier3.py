@@ -71,8 +71,8 @@ def _verify(systems: list[PsqlSystem], test: ThroughputTest, workdir: Path) -> s
         result = system.run_sql("\n".join(q + ";" for q in test.verify), workdir)
         if result.error:
             return f"{system.name}: {result.error}"
-        outputs.append(verify.normalise(verify.parse_text_rows(result.stdout)))
-    return verify.difference(outputs[1], outputs[0])
+        outputs.append(verify.normalise(verify.parse_text_rows(result.stdout), test.ordered))
+    return verify.difference(outputs[1], outputs[0], test.ordered)
 
 
 def no_cache_error(kestrel: PsqlSystem) -> str:

@@ -3,7 +3,9 @@
 Names and sizes follow seeds/000 (sections 2, 3 and 5) and seeds/001. The SQL is plain
 PostgreSQL that DuckDB also accepts with the same meaning (no `/` between integers, every
 ORDER BY before a LIMIT or inside a window is made total with an id tie-breaker), so results
-can be compared row for row. A workload whose SQL KestrelDB cannot run yet stays in the list
+can be compared row for row. `ordered` marks every query whose outermost ORDER BY fixes the
+order of its rows: --verify compares those rows in order, the others as multisets
+(test_verify.py checks the flag against the SQL). A workload whose SQL KestrelDB cannot run yet stays in the list
 and is reported as unsupported with the error it gives.
 """
 
@@ -16,7 +18,9 @@ Query = Union[str, Callable[[int], str]]
 
 VERIFY_WRITES_MAX = 200
 
-# The analytical CTE of seeds/001 (CTE -> join -> aggregate -> sort).
+# The analytical CTE of seeds/001 (CTE -> join -> aggregate -> sort). Its ORDER BY has no
+# tie-breaker, but each region's revenue is a different sum in the data at both sizes, so the
+# order is fixed and --verify compares it (ordered=True).
 MIXED_ANALYTICAL = """WITH order_summary AS (
   SELECT o.customer_id, SUM(o.quantity * p.price) AS total
   FROM orders o JOIN products p ON o.product_id = p.id
@@ -41,6 +45,9 @@ class Workload:
     # Writes: no cached variant; the check query is what --verify compares afterwards.
     mutating: bool = False
     check: str = ""
+    # The query ends with an ORDER BY that fixes the row order: --verify compares in order.
+    # (Never set on writes: what they verify is `check`, an aggregate.)
+    ordered: bool = False
 
     def sql(self, iteration: int) -> str:
         return self.query(iteration) if callable(self.query) else self.query
@@ -85,17 +92,17 @@ TIER1: list[Workload] = [
        "SELECT id, ROW_NUMBER() OVER (PARTITION BY cat ORDER BY price, id) FROM t50k", 10),
     _w("cte", "CTE (agg + filter + sort, 50K rows)", "aggregation & analytics", "t50k",
        "WITH s AS (SELECT cat, SUM(qty) AS total, COUNT(*) AS n FROM t50k GROUP BY cat) "
-       "SELECT cat, total, n FROM s WHERE total > 20000 ORDER BY total DESC, cat", 50),
+       "SELECT cat, total, n FROM s WHERE total > 20000 ORDER BY total DESC, cat", 50, ordered=True),
     _w("join", "Join (10K x 1K rows)", "joins", "o10k p1k",
        "SELECT o.id, o.quantity, p.name, p.price FROM o10k o JOIN p1k p ON o.product_id = p.id", 50),
     _w("large_join", "Large join (100K x 1K rows)", "joins", "o100k p1k",
        "SELECT o.id, o.quantity, p.name, p.price FROM o100k o JOIN p1k p ON o.product_id = p.id", 50),
     _w("order_by", "Order by (10K rows)", "sorts & functions", "t10k",
-       "SELECT * FROM t10k ORDER BY price DESC, id", 50),
+       "SELECT * FROM t10k ORDER BY price DESC, id", 50, ordered=True),
     _w("large_sort", "Large sort (100K rows)", "sorts & functions", "t100k",
-       "SELECT id, name, price FROM t100k ORDER BY name, id", 20),
+       "SELECT id, name, price FROM t100k ORDER BY name, id", 20, ordered=True),
     _w("top_n", "Top-N (ORDER BY + LIMIT, 100K rows)", "sorts & functions", "t100k",
-       "SELECT id, name, score FROM t100k ORDER BY score DESC, id LIMIT 10", 100),
+       "SELECT id, name, score FROM t100k ORDER BY score DESC, id LIMIT 10", 100, ordered=True),
     _w("generate_series", "Generate series (100K rows)", "sorts & functions", "",
        "SELECT * FROM generate_series(1, 100000)", 50),
     _w("scalar_functions", "Scalar functions (UPPER/LOWER/LENGTH/ABS, 10K rows)",
@@ -139,9 +146,9 @@ TIER2: list[Workload] = [
     _w("composite_index", "Composite index lookup", "reads & scans", "items",
        lambda i: f"SELECT id, name FROM items WHERE cat = {i % 100} AND qty = {(i * 7) % 100}", 2000,
        setup="CREATE INDEX IF NOT EXISTS items_cat_qty ON items (cat, qty)"),
-    _w("sort", "Sort (5K rows)", "reads & scans", "items", "SELECT * FROM items ORDER BY price, id", 200),
+    _w("sort", "Sort (5K rows)", "reads & scans", "items", "SELECT * FROM items ORDER BY price, id", 200, ordered=True),
     _w("multi_sort", "Multi-column sort (5K rows)", "reads & scans", "items",
-       "SELECT * FROM items ORDER BY cat, price DESC, id", 200),
+       "SELECT * FROM items ORDER BY cat, price DESC, id", 200, ordered=True),
     _w("distinct", "Distinct (100 categories)", "reads & scans", "items", "SELECT DISTINCT cat FROM items", 500),
     # writes
     _w("insert_bulk", "Single-row inserts (10K)", "writes", "",
@@ -181,15 +188,15 @@ TIER2: list[Workload] = [
     _w("subquery_pipeline", "Subquery pipeline (filter + sort + limit, 50K)", "joins, subqueries & complex",
        "orders",
        "SELECT * FROM (SELECT id, customer_id, quantity * amount AS total FROM orders WHERE quantity > 5) s "
-       "ORDER BY total DESC, id LIMIT 100", 20),
+       "ORDER BY total DESC, id LIMIT 100", 20, ordered=True),
     _w("cte_filter_chain", "CTE filter chain (5K rows)", "joins, subqueries & complex", "items",
        "WITH a AS (SELECT * FROM items WHERE qty > 10), b AS (SELECT * FROM a WHERE cat < 50) "
        "SELECT id, name, price FROM b WHERE price > 100", 200),
     _w("cte_pipeline", "CTE pipeline (agg -> sort -> limit, 50K)", "joins, subqueries & complex", "orders",
        "WITH totals AS (SELECT customer_id, SUM(quantity * amount) AS total FROM orders GROUP BY customer_id) "
-       "SELECT customer_id, total FROM totals ORDER BY total DESC, customer_id LIMIT 10", 20),
+       "SELECT customer_id, total FROM totals ORDER BY total DESC, customer_id LIMIT 10", 20, ordered=True),
     _w("analytical_cte", "Analytical CTE (join -> agg -> sort, 50K)", "joins, subqueries & complex",
-       "orders customers products", MIXED_ANALYTICAL, 5),
+       "orders customers products", MIXED_ANALYTICAL, 5, ordered=True),
     _w("union", "Union (two 2K-row tables)", "joins, subqueries & complex", "union_a union_b",
        "SELECT id, name FROM union_a UNION SELECT id, name FROM union_b", 50),
     # functions & generation
@@ -199,9 +206,9 @@ TIER2: list[Workload] = [
        "SELECT UPPER(name), LENGTH(name), ABS(qty - 50), LOWER(name) FROM items", 200),
     # large dataset (50K rows)
     _w("large_sort", "Large sort (50K rows)", "large dataset (50K rows)", "wide",
-       "SELECT id, b, d FROM wide ORDER BY d, id", 10),
+       "SELECT id, b, d FROM wide ORDER BY d, id", 10, ordered=True),
     _w("wide_output_sort", "Wide output sort (10 cols, 50K rows)", "large dataset (50K rows)", "wide",
-       "SELECT * FROM wide ORDER BY b, id", 1),
+       "SELECT * FROM wide ORDER BY b, id", 1, ordered=True),
     # worst case & complex (200K rows)
     _w("large_agg", "Large dataset agg (200K rows)", "worst case & complex (200K rows)", "big",
        "SELECT cat, COUNT(*), SUM(val), AVG(price) FROM big GROUP BY cat", 1),
@@ -225,7 +232,7 @@ TIER2: list[Workload] = [
     _w("stress_high_card_gb", "Stress high-card GB (100K groups)", "stress tests (500K rows)", "s_items",
        "SELECT grp, COUNT(*), SUM(val) FROM s_items GROUP BY grp", 1),
     _w("stress_large_sort", "Stress large sort (500K rows)", "stress tests (500K rows)", "s_items",
-       "SELECT id, score FROM s_items ORDER BY score, id", 1),
+       "SELECT id, score FROM s_items ORDER BY score, id", 1, ordered=True),
     _w("stress_join_2way", "Stress join 2-way (500K + 10K rows)", "stress tests (500K rows)",
        "s_orders s_customers",
        "SELECT c.region, COUNT(*), SUM(o.amount) FROM s_orders o JOIN s_customers c ON o.customer_id = c.id "
@@ -269,11 +276,13 @@ class ThroughputTest:
     verify: tuple[str, ...] = field(default=())
     # Tables that the test writes, recreated before each run.
     setup: str = ""
+    # The verify queries end with an ORDER BY that fixes the row order.
+    ordered: bool = False
 
 
-def _tp(name, label, tables, sql, verify=None) -> ThroughputTest:
+def _tp(name, label, tables, sql, verify=None, ordered=False) -> ThroughputTest:
     return ThroughputTest(name, label, tuple(tables.split()), ((sql + ";\n", 1),),
-                          (verify or sql,))
+                          (verify or sql,), ordered=ordered)
 
 
 _KV = ("DROP TABLE IF EXISTS tp_kv; CREATE TABLE tp_kv (id integer PRIMARY KEY, val integer); "
@@ -306,12 +315,12 @@ TIER3: list[ThroughputTest] = [
         "JOIN customers c ON o.customer_id = c.id JOIN products p ON o.product_id = p.id "
         "GROUP BY c.region, p.category"),
     _tp("mixed_analytical", "Mixed analytical (CTE -> join -> agg -> sort, seeds/001)",
-        "orders customers products", MIXED_ANALYTICAL),
+        "orders customers products", MIXED_ANALYTICAL, ordered=True),
     _tp("cte_pipeline", "CTE pipeline (agg -> sort -> limit)", "orders",
         "WITH totals AS (SELECT customer_id, SUM(quantity * amount) AS total FROM orders GROUP BY customer_id) "
-        "SELECT customer_id, total FROM totals ORDER BY total DESC, customer_id LIMIT 10"),
+        "SELECT customer_id, total FROM totals ORDER BY total DESC, customer_id LIMIT 10", ordered=True),
     _tp("subquery_pipeline", "Subquery pipeline (filter + sort + limit)", "orders",
         "SELECT * FROM (SELECT id, customer_id, quantity * amount AS total FROM orders WHERE quantity > 5) s "
-        "ORDER BY total DESC, id LIMIT 100"),
-    _tp("large_sort", "Large sort (50K rows)", "wide", "SELECT id, b, d FROM wide ORDER BY d, id"),
+        "ORDER BY total DESC, id LIMIT 100", ordered=True),
+    _tp("large_sort", "Large sort (50K rows)", "wide", "SELECT id, b, d FROM wide ORDER BY d, id", ordered=True),
 ]
