@@ -2,7 +2,9 @@
 
 Times are reported as the median of the interleaved repetitions with their min-max; the
 ratio is `kestrel / other` for times (below 1.0 = KestrelDB faster) and `kestrel / other`
-for throughput (above 1.0 = KestrelDB faster). Within 5 % either way is a tie.
+for throughput (above 1.0 = KestrelDB faster). Within 5 % either way is a tie. A row whose
+systems do not do the same work (`compared=False`: Tier 1's native lines) shows its times but
+no ratio, and is left out of the wins, the geometric mean and the slowest list.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ class Row:
     verified: Optional[bool] = None
     unsupported: str = ""
     failure: str = ""
+    # False: the systems' cells are not the same work, so no ratio is drawn from them.
+    compared: bool = True
 
     def summary(self) -> str:
         return "  ".join(f"{s}={m.median:.1f}" if not m.error else f"{s}=ERROR({m.error})"
@@ -66,6 +70,8 @@ class Tier:
         return self.unit == "qps"
 
     def ratio(self, row: Row, other: str) -> Optional[float]:
+        if not row.compared:
+            return None
         mine, theirs = row.results.get("kestrel"), row.results.get(other)
         if not mine or not theirs or mine.error or theirs.error or not theirs.median:
             return None
@@ -110,6 +116,8 @@ def _cell(m: Optional[Measurement], unit: str) -> str:
 
 
 def _ratio_cell(tier: Tier, row: Row, other: str) -> str:
+    if not row.compared:
+        return "not compared"
     r = tier.ratio(row, other)
     return "—" if r is None else f"{r:.2f}× {tier.verdict(r)}"
 
