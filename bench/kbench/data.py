@@ -200,6 +200,8 @@ TABLES: dict[str, Table] = {t.name: t for t in [
     Table("products", 1_000, _products),
     orders_table("orders", 50_000, 2_000, 1_000),
     Table("kv", 5_000, _kv),
+    # Tier 3 cache_churn: one distinct point lookup per row.
+    Table("churn_kv", 300_000, _kv),
     Table("dept", 500, _dept),
     Table("emp", 2_000, _emp(500)),
     Table("union_a", 2_000, _named),

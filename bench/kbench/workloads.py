@@ -5,8 +5,8 @@ PostgreSQL that DuckDB also accepts with the same meaning (no `/` between intege
 ORDER BY before a LIMIT or inside a window is made total with an id tie-breaker), so results
 can be compared row for row. `ordered` marks every query whose outermost ORDER BY fixes the
 order of its rows: --verify compares those rows in order, the others as multisets
-(test_verify.py checks the flag against the SQL). A workload whose SQL KestrelDB cannot run yet stays in the list
-and is reported as unsupported with the error it gives.
+(test_verify.py checks the flag against the SQL). A workload whose SQL KestrelDB cannot run
+yet stays in the list and is reported as unsupported with the error it gives.
 """
 
 from __future__ import annotations
@@ -276,14 +276,27 @@ class ThroughputTest:
     verify: tuple[str, ...] = field(default=())
     # Tables that the test writes, recreated before each run.
     setup: str = ""
-    # The verify queries end with an ORDER BY that fixes the row order.
+    # The verify queries' rows come in a fixed order: each ends with an ORDER BY that fixes it,
+    # or returns one row.
     ordered: bool = False
+    # Run once on every system before the timed runs (cache_churn): a pgbench script run
+    # `-M simple` once per row of `churn_table`, each transaction on a key of its own. The
+    # script gets :n (its client's transaction count, from 1) and :clients (pgbench -c).
+    churn: str = ""
+    churn_table: str = ""
+    # Its cached rows fail when clearly slower than its no-cache rows (tier3.CACHED_MIN_RATIO).
+    cached_not_slower: bool = False
 
 
 def _tp(name, label, tables, sql, verify=None, ordered=False) -> ThroughputTest:
     return ThroughputTest(name, label, tuple(tables.split()), ((sql + ";\n", 1),),
                           (verify or sql,), ordered=ordered)
 
+
+# One churn_kv row and a 1,000-character constant: each distinct key's result takes about 2 KB
+# of KestrelDB's 256 MB result cache (crates/engine/src/api/query_cache.rs counts it twice, for
+# the encoded copy), so the full run's 300,000 keys overflow it after ~120,000.
+_CHURN_LOOKUP = "SELECT id, val, repeat('x', 1000) AS pad FROM churn_kv WHERE id = {k}"
 
 _KV = ("DROP TABLE IF EXISTS tp_kv; CREATE TABLE tp_kv (id integer PRIMARY KEY, val integer); "
        "INSERT INTO tp_kv SELECT id, val FROM kv")
@@ -323,4 +336,13 @@ TIER3: list[ThroughputTest] = [
         "SELECT * FROM (SELECT id, customer_id, quantity * amount AS total FROM orders WHERE quantity > 5) s "
         "ORDER BY total DESC, id LIMIT 100", ordered=True),
     _tp("large_sort", "Large sort (50K rows)", "wide", "SELECT id, b, d FROM wide ORDER BY d, id", ordered=True),
+    # Last: it leaves KestrelDB's result cache full.
+    ThroughputTest(
+        "cache_churn", "Wide range (300 rows) after result-cache churn", ("wide", "churn_kv"),
+        (("\\set lo 2 * random(0, 199)\n\\set hi :lo + 300\n"
+          "SELECT * FROM wide WHERE id > :lo AND id <= :hi ORDER BY id;\n", 1),),
+        ("SELECT * FROM wide WHERE id > 100 AND id <= 400 ORDER BY id", _CHURN_LOOKUP.format(k=4321)),
+        ordered=True,
+        churn="\\set n :n + 1\n\\set k (:n - 1) * :clients + :client_id + 1\n" + _CHURN_LOOKUP.format(k=":k") + ";\n",
+        churn_table="churn_kv", cached_not_slower=True),
 ]
