@@ -1,6 +1,7 @@
 //! A session: one connection's settings, transaction and prepared statements. Every
 //! statement goes through [`Session::run`]: parse → bind → plan → execute.
 
+mod bind;
 mod prepared_sql;
 
 use std::collections::HashMap;
@@ -487,21 +488,7 @@ impl Session {
                 return result;
             }
         }
-        let view = self.view();
-        let bound = match work {
-            Work::Bound(bound) => *bound,
-            Work::Parsed(statement) => {
-                let (bound, _) = Binder::new(&view, param_types).bind(statement)?;
-                let bound = self.optimize(bound, &view)?;
-                if let (Some(key), true) = (cache_key, self.caches_usable()) {
-                    if is_plan_cacheable(&bound) {
-                        self.cache
-                            .store_plan(key.sql, param_types, &bound, view.catalog_version);
-                    }
-                }
-                bound
-            }
-        };
+        let (bound, view) = self.bind_locked(work, param_types, cache_key)?;
         let mut ctx = ExecContext::new(
             params.to_vec(),
             view,

@@ -435,6 +435,41 @@ impl BoundStatement {
             other => other,
         })
     }
+
+    /// The tables whose rows or schema the statement changes, as they were named when it
+    /// was bound. Their write locks are taken before it runs, and it is bound again if the
+    /// catalog changed meanwhile: PostgreSQL locks a statement's tables before it plans it.
+    pub fn tables_written(&self) -> Vec<&str> {
+        match self {
+            BoundStatement::Insert { table_name, .. }
+            | BoundStatement::Update { table_name, .. }
+            | BoundStatement::Delete { table_name, .. } => vec![table_name],
+            BoundStatement::CreateIndex(index) => vec![&index.table_name],
+            BoundStatement::AlterTable {
+                alter: Some(alter), ..
+            } => vec![&alter.table_name],
+            BoundStatement::Truncate { tables, .. } => {
+                tables.iter().map(|(name, _)| name.as_str()).collect()
+            }
+            // These lock what they change as they run, and depend on no bound schema.
+            BoundStatement::AlterTable { alter: None, .. }
+            | BoundStatement::Query { .. }
+            | BoundStatement::CreateTable { .. }
+            | BoundStatement::CreateSequence { .. }
+            | BoundStatement::DropSequence { .. }
+            | BoundStatement::DropTable { .. }
+            | BoundStatement::CreateView { .. }
+            | BoundStatement::DropView { .. }
+            | BoundStatement::DropIndex { .. }
+            | BoundStatement::Maintenance { .. }
+            | BoundStatement::Begin
+            | BoundStatement::Commit
+            | BoundStatement::Rollback
+            | BoundStatement::Set(_)
+            | BoundStatement::Show { .. }
+            | BoundStatement::Explain { .. } => Vec::new(),
+        }
+    }
 }
 
 impl LogicalPlan {

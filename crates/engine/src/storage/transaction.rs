@@ -89,6 +89,13 @@ impl Store {
         self.next_oid.fetch_add(1, Ordering::Relaxed)
     }
 
+    /// Whether some transaction sleeps waiting for a table lock (tests wait for this instead
+    /// of sleeping).
+    #[cfg(test)]
+    pub(crate) fn has_lock_waiters(&self) -> bool {
+        !lock(&self.locks).waiting_for.is_empty()
+    }
+
     fn acquire(&self, txn_id: u64, name: &str) -> Result<()> {
         let mut table = lock(&self.locks);
         let mut yields = 0;
