@@ -268,13 +268,14 @@ impl OrderedRows {
         let append = |targets: &mut Vec<Vector>, sources: &[Arc<Vector>]| {
             for (target, source) in targets.iter_mut().zip(sources) {
                 match rows {
-                    Some(rows) => target.extend(&source.gather(rows)),
-                    None => target.extend(source),
+                    Some(rows) => target.extend(&source.gather(rows))?,
+                    None => target.extend(source)?,
                 }
             }
+            Ok::<(), crate::error::Error>(())
         };
-        append(&mut self.args, args);
-        append(&mut self.keys, keys);
+        append(&mut self.args, args)?;
+        append(&mut self.keys, keys)?;
         match rows {
             Some(rows) => self
                 .groups

@@ -111,7 +111,7 @@ fn computed_column(
         if chunk.is_deleted(row) {
             column.push_null();
         } else {
-            column.push_from(&values, next);
+            column.push_from(&values, next)?;
             next += 1;
         }
     }

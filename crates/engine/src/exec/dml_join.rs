@@ -61,7 +61,7 @@ pub(super) fn joined_matches(
     let width = entry.schema.columns.len();
     let source_batches = collect(create_operator(source, &ctx.state).as_mut(), ctx)?;
     let physical: Vec<_> = source.output_types().iter().map(|t| t.physical()).collect();
-    let source_rows = concat_batches(&physical, &source_batches);
+    let source_rows = concat_batches(&physical, &source_batches)?;
     let (target_keys, source_keys) = equality_keys(filter, width);
 
     // Source rows by key; rows with a NULL key match nothing.

@@ -28,16 +28,16 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
                 .cloned()
                 .ok_or_else(|| Error::internal(format!("column #{index} not in batch")))
         }
-        ScalarExpr::Literal { value, ty } => Vector::from_scalar(value, *ty, len),
+        ScalarExpr::Literal { value, ty } => Vector::from_scalar(value, *ty, len)?,
         ScalarExpr::Param { index, ty } => {
             let value = ctx
                 .params
                 .get(*index)
                 .ok_or_else(|| Error::internal(format!("no value for parameter ${}", index + 1)))?;
-            Vector::from_scalar(value, *ty, len)
+            Vector::from_scalar(value, *ty, len)?
         }
         ScalarExpr::SessionInfo(info) => {
-            Vector::from_scalar(&ctx.session.value(*info), info.ty(), len)
+            Vector::from_scalar(&ctx.session.value(*info), info.ty(), len)?
         }
         ScalarExpr::Cast { input, to, context } => {
             let value = evaluate(input, batch, ctx)?;
@@ -117,7 +117,7 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
                 .checked_sub(*depth)
                 .and_then(|level| outer[level].get(*index))
                 .ok_or_else(|| Error::internal("outer column reference without an outer row"))?;
-            Vector::from_scalar(value, *ty, len)
+            Vector::from_scalar(value, *ty, len)?
         }
         ScalarExpr::SequenceCall {
             func,
@@ -336,9 +336,7 @@ fn like(
     // A literal pattern (the common case) is compiled once, without a vector of copies.
     if let ScalarExpr::Literal { value: literal, .. } = pattern {
         let literal = match literal {
-            ScalarValue::Null => {
-                return Ok(Vector::from_scalar(literal, DataType::Bool, text.len()))
-            }
+            ScalarValue::Null => return Vector::from_scalar(literal, DataType::Bool, text.len()),
             ScalarValue::Text(literal) => literal,
             _ => return Err(Error::internal("LIKE pattern not text")),
         };
@@ -419,15 +417,18 @@ fn assemble(
     len: usize,
     picks: &[Option<(usize, usize)>],
     parts: &[Arc<Vector>],
-) -> Vector {
+) -> Result<Vector> {
     let mut out = Vector::with_capacity(ty.physical(), len);
     for pick in picks {
         match pick {
             Some((part, pos)) => out.push_from(&parts[*part], *pos),
-            None => out.push_null(),
-        }
+            None => {
+                out.push_null();
+                Ok(())
+            }
+        }?;
     }
-    out
+    Ok(out)
 }
 
 fn case(
@@ -472,7 +473,7 @@ fn case(
         }
         parts.push(result);
     }
-    Ok(assemble(ty, len, &picks, &parts))
+    assemble(ty, len, &picks, &parts)
 }
 
 fn coalesce(args: &[ScalarExpr], ty: DataType, batch: &Batch, ctx: &ExecContext) -> Result<Vector> {
@@ -496,7 +497,7 @@ fn coalesce(args: &[ScalarExpr], ty: DataType, batch: &Batch, ctx: &ExecContext)
         parts.push(value);
         remaining = rest;
     }
-    Ok(assemble(ty, len, &picks, &parts))
+    assemble(ty, len, &picks, &parts)
 }
 
 /// Evaluates an expression that reads no column (LIMIT, OFFSET, VALUES items) once.

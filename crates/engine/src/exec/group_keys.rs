@@ -100,6 +100,12 @@ impl Groups {
         rows: usize,
         out: &mut Vec<u32>,
     ) -> Result<()> {
+        if set_keys
+            .iter()
+            .any(|&k| self.keys[k].data.physical() != key_values[k].data.physical())
+        {
+            return Err(key_type_mismatch());
+        }
         match &mut self.index {
             Index::Int(index) => {
                 let column = &key_values[set_keys[0]];
@@ -167,7 +173,9 @@ impl Groups {
                             self.set_of_group.push(set as u32);
                             for (k, key) in self.keys.iter_mut().enumerate() {
                                 if set_keys.contains(&k) {
-                                    key.push_from(&key_values[k], row);
+                                    key.push_from(&key_values[k], row).expect(
+                                        "invariant: key types are checked on entry to assign",
+                                    );
                                 } else {
                                     key.push_null();
                                 }
@@ -329,7 +337,9 @@ struct NewGroup<'a> {
 
 impl NewGroup<'_> {
     fn add(&mut self, row: usize) -> u32 {
-        self.key.push_from(self.column, row);
+        self.key
+            .push_from(self.column, row)
+            .expect("invariant: key types are checked on entry to Groups::assign");
         self.set_of_group.push(self.set as u32);
         self.set_of_group.len() as u32 - 1
     }
@@ -347,7 +357,9 @@ mod tests {
         let mut out = Vec::new();
         for chunk in values.chunks(batch) {
             let mut column = Vector::with_capacity(ty, chunk.len());
-            chunk.iter().for_each(|v| column.push_scalar(v));
+            chunk
+                .iter()
+                .for_each(|v| assert!(column.push_scalar(v).is_ok()));
             groups
                 .assign(0, &[0], &[Arc::new(column)], chunk.len(), &mut out)
                 .expect("invariant: key types match");

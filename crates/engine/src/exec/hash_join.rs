@@ -105,7 +105,7 @@ impl HashJoinExec {
             .take()
             .ok_or_else(|| crate::error::Error::internal("hash join built twice"))?;
         let batches = collect(build.as_mut(), ctx)?;
-        let rows = concat_batches(&self.build_types, &batches);
+        let rows = concat_batches(&self.build_types, &batches)?;
         let keys = self
             .build_keys
             .iter()
@@ -186,7 +186,7 @@ impl Operator for HashJoinExec {
             }
             let Some(probe) = self.probe.next(ctx)? else {
                 self.finished = true;
-                let empty_probe = concat_batches(&self.probe_types, &[]);
+                let empty_probe = concat_batches(&self.probe_types, &[])?;
                 // (For a swapped join the probe side is the right input; pair_batch orders.)
                 if let Some(rest) = table
                     .state

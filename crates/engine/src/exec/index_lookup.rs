@@ -113,7 +113,7 @@ impl KeyProbe {
             if value.is_null() {
                 return Ok(None);
             }
-            vectors.push(Vector::from_scalar(&value, *ty, 1));
+            vectors.push(Vector::from_scalar(&value, *ty, 1)?);
         }
         let vectors: Vec<&Vector> = vectors.iter().collect();
         let mut key = Vec::new();

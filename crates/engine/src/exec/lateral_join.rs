@@ -41,7 +41,7 @@ impl LateralJoinExec {
         ctx.outer_rows.borrow_mut().push(outer);
         let rows = collect(create_operator(&self.right, &ctx.state).as_mut(), ctx);
         ctx.outer_rows.borrow_mut().pop();
-        Ok(concat_batches(&self.right_types, &rows?))
+        concat_batches(&self.right_types, &rows?)
     }
 }
 
@@ -81,7 +81,7 @@ impl Operator for LateralJoinExec {
                     .map(|c| c.data.physical())
                     .chain(self.right_types.iter().copied())
                     .collect();
-                let mut batches = split_batch(concat_batches(&all_types, &out));
+                let mut batches = split_batch(concat_batches(&all_types, &out)?);
                 batches.reverse();
                 self.pending = batches;
             }

@@ -278,7 +278,7 @@ fn pinned_row(
         if value.is_null() {
             return Ok(Some(Pinned { row: None }));
         }
-        let probe = Vector::from_scalar(&value, ty, 1);
+        let probe = Vector::from_scalar(&value, ty, 1)?;
         let mut bytes = Vec::new();
         encode_row_key(&[&probe], 0, &mut bytes);
         let row = index.lookup(&bytes, &entry.data, &unique.columns);

@@ -50,7 +50,7 @@ impl Operator for NestedLoopJoinExec {
                 .build
                 .take()
                 .ok_or_else(|| Error::internal("join built twice"))?;
-            let rows = concat_batches(&self.build_types, &collect(build.as_mut(), ctx)?);
+            let rows = concat_batches(&self.build_types, &collect(build.as_mut(), ctx)?)?;
             let state = JoinState::new(self.kind, self.condition.clone(), rows.len(), false);
             self.built = Some((rows, state));
         }
@@ -66,7 +66,7 @@ impl Operator for NestedLoopJoinExec {
             }
             let Some(probe) = self.probe.next(ctx)? else {
                 self.finished = true;
-                let empty_probe = concat_batches(&self.probe_types, &[]);
+                let empty_probe = concat_batches(&self.probe_types, &[])?;
                 if let Some(rest) = state.unmatched_build(&empty_probe, build) {
                     self.pending = split_batch(rest);
                     self.pending.reverse();

@@ -94,8 +94,11 @@ pub fn evaluate_sequence_call(
     for value in values {
         match value {
             Some(v) => out.push_scalar(&ScalarValue::Int64(v)),
-            None => out.push_null(),
-        }
+            None => {
+                out.push_null();
+                Ok(())
+            }
+        }?;
     }
     debug_assert!(matches!(out.data, VectorData::Int64(_)));
     Ok(out)

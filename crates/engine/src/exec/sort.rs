@@ -38,10 +38,10 @@ impl SortExec {
             key_batches.push(Batch::new(key_columns, batch.len()));
             batches.push(batch);
         }
-        let all = concat_batches(&self.physical, &batches);
+        let all = concat_batches(&self.physical, &batches)?;
         let key_physical: Vec<PhysicalType> =
             self.keys.iter().map(|k| k.expr.ty().physical()).collect();
-        let keys = concat_batches(&key_physical, &key_batches);
+        let keys = concat_batches(&key_physical, &key_batches)?;
         let order = sort_order(&self.keys, &keys.columns, all.len());
         Ok(split_batch(all.gather(&order)))
     }

@@ -29,7 +29,7 @@ fn run(subquery: &Subquery, ctx: &ExecContext) -> Result<Arc<Batch>> {
         .iter()
         .map(|t| t.physical())
         .collect();
-    let rows = Arc::new(concat_batches(&physical, &batches));
+    let rows = Arc::new(concat_batches(&physical, &batches)?);
     if !subquery.correlated {
         ctx.subquery_results
             .borrow_mut()
@@ -60,7 +60,7 @@ pub fn evaluate_subquery(
             _ => {
                 let mut out = Vector::with_capacity(result_type(subquery).physical(), batch.len());
                 for row in 0..batch.len() {
-                    out.push_scalar(&row_result(subquery, &rows, input, row)?);
+                    out.push_scalar(&row_result(subquery, &rows, input, row)?)?;
                 }
                 Ok(out)
             }
@@ -72,7 +72,7 @@ pub fn evaluate_subquery(
         ctx.outer_rows.borrow_mut().push(outer);
         let result = run(subquery, ctx).and_then(|rows| row_result(subquery, &rows, input, row));
         ctx.outer_rows.borrow_mut().pop();
-        out.push_scalar(&result?);
+        out.push_scalar(&result?)?;
     }
     Ok(out)
 }
@@ -114,7 +114,7 @@ fn row_result(
             if rows.is_empty() {
                 return Ok(ScalarValue::Bool(*all));
             }
-            let value = Vector::from_scalar(&input.get_scalar(row), expr.ty(), rows.len());
+            let value = Vector::from_scalar(&input.get_scalar(row), expr.ty(), rows.len())?;
             let compared = compare(*op, &value, &rows.columns[0])?;
             let VectorData::Bool(results) = &compared.data else {
                 return Err(Error::internal("comparison did not return booleans"));

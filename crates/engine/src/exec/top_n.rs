@@ -48,8 +48,8 @@ impl TopNExec {
     }
 
     fn run(&mut self, ctx: &ExecContext) -> Result<Vec<Batch>> {
-        let mut kept = concat_batches(&self.physical, &[]);
-        let mut kept_keys = concat_batches(&self.key_physical, &[]);
+        let mut kept = concat_batches(&self.physical, &[])?;
+        let mut kept_keys = concat_batches(&self.key_physical, &[])?;
         let threshold = (2 * self.k).max(BATCH_SIZE);
         while let Some(batch) = self.input.next(ctx)? {
             let key_columns = self
@@ -80,8 +80,8 @@ impl TopNExec {
                 batch = batch.gather(&rows);
                 batch_keys = batch_keys.gather(&rows);
             }
-            kept = concat_batches(&self.physical, &[kept, batch]);
-            kept_keys = concat_batches(&self.key_physical, &[kept_keys, batch_keys]);
+            kept = concat_batches(&self.physical, &[kept, batch])?;
+            kept_keys = concat_batches(&self.key_physical, &[kept_keys, batch_keys])?;
             if kept.len() > threshold || kept.len() >= self.k {
                 (kept, kept_keys) = self.best(&kept, &kept_keys, self.k);
             }

@@ -48,7 +48,7 @@ impl Operator for UnnestExec {
             .ok_or_else(|| Error::internal("unnest of a non-array"))?;
         let mut column = Vector::with_capacity(elem.physical(), end - *next);
         for value in &values[*next..end] {
-            column.push_scalar(value);
+            column.push_scalar(value)?;
         }
         let len = end - *next;
         *next = end;

@@ -38,7 +38,7 @@ impl Operator for ValuesExec {
             .collect();
         for row in &self.rows[self.next_row..end] {
             for (column, expr) in columns.iter_mut().zip(row) {
-                column.push_scalar(&evaluate_constant(expr, ctx)?);
+                column.push_scalar(&evaluate_constant(expr, ctx)?)?;
             }
         }
         let len = end - self.next_row;

@@ -40,7 +40,7 @@ impl WindowExec {
 
     fn run(&mut self, ctx: &ExecContext) -> Result<Vec<Batch>> {
         let batches = collect(self.input.as_mut(), ctx)?;
-        let all = concat_batches(&self.input_types, &batches);
+        let all = concat_batches(&self.input_types, &batches)?;
         let mut columns = all.columns.clone();
         let mut layouts: Vec<(Vec<ScalarExpr>, Vec<SortKey>, Arc<Layout>)> = Vec::new();
         for call in &self.calls {
@@ -330,8 +330,11 @@ fn ntile(layout: &Layout, buckets: &Vector) -> Result<Vector> {
     for value in values {
         match value {
             Some(v) => out.push_scalar(&ScalarValue::Int32(v)),
-            None => out.push_null(),
-        }
+            None => {
+                out.push_null();
+                Ok(())
+            }
+        }?;
     }
     Ok(out)
 }
@@ -367,8 +370,11 @@ fn lag_lead(call: &WindowCall, layout: &Layout, args: &[Arc<Vector>]) -> Result<
         match pick {
             Some((true, row)) => out.push_from(value, row),
             Some((false, row)) => out.push_from(&args[2], row),
-            None => out.push_null(),
-        }
+            None => {
+                out.push_null();
+                Ok(())
+            }
+        }?;
     }
     Ok(out)
 }
@@ -466,7 +472,7 @@ fn aggregate(
     }
     let mut out = Vector::with_capacity(call.ty.physical(), n);
     for value in &values {
-        out.push_scalar(value);
+        out.push_scalar(value)?;
     }
     Ok(out)
 }

@@ -154,7 +154,7 @@ fn to_array<U: Fn() -> Error>(
                 if rows.validity.is_some_and(|v| !v.get(row)) {
                     out.push_empty();
                 } else {
-                    out.push_values(&parse_array(s.get(row), elem)?);
+                    out.push_values(&parse_array(s.get(row), elem)?)?;
                 }
             }
             Ok(VectorData::List(out))
@@ -170,7 +170,7 @@ pub fn cast_scalar(
     to: DataType,
     context: CastContext,
 ) -> Result<ScalarValue> {
-    let input = Vector::from_scalar(value, from, 1);
+    let input = Vector::from_scalar(value, from, 1)?;
     Ok(cast_vector(&input, from, to, context)?.get_scalar(0))
 }
 
@@ -549,7 +549,7 @@ mod tests {
     fn column(values: &[ScalarValue], ty: DataType) -> Vector {
         let mut out = Vector::with_capacity(ty.physical(), values.len());
         for value in values {
-            out.push_scalar(value);
+            assert!(out.push_scalar(value).is_ok());
         }
         out
     }

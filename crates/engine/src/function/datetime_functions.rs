@@ -518,8 +518,11 @@ fn parts_vector(parts: &[Part], numeric: bool) -> Result<Vector> {
         };
         match value {
             Some(v) => out.push_scalar(&v),
-            None => out.push_null(),
-        }
+            None => {
+                out.push_null();
+                Ok(())
+            }
+        }?;
     }
     Ok(out)
 }

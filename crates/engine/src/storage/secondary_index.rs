@@ -168,7 +168,9 @@ mod tests {
     fn append(data: &mut TableData, values: &[Option<i32>]) {
         let mut vector = Vector::with_capacity(DataType::Int32.physical(), values.len());
         for v in values {
-            vector.push_scalar(&v.map_or(ScalarValue::Null, ScalarValue::Int32));
+            assert!(vector
+                .push_scalar(&v.map_or(ScalarValue::Null, ScalarValue::Int32))
+                .is_ok());
         }
         let batch = Batch::new(vec![Arc::new(vector)], values.len());
         assert!(data.append(&[DataType::Int32], &batch).is_ok());

@@ -71,7 +71,8 @@ impl Chunk {
 fn unshared_with_room(column: &mut Arc<Vector>) -> &mut Vector {
     if Arc::get_mut(column).is_none() {
         let mut copy = Vector::with_capacity(column.data.physical(), BATCH_SIZE);
-        copy.extend(column);
+        copy.extend(column)
+            .expect("invariant: a copy has the physical type of its original");
         *column = Arc::new(copy);
     }
     Arc::make_mut(column)
@@ -145,6 +146,15 @@ impl TableData {
     /// Appends the rows of `batch` (already of the table's column types); returns the row id
     /// of the first appended row.
     pub fn append(&mut self, types: &[DataType], batch: &Batch) -> Result<usize> {
+        // A row narrower or wider than the table (a statement bound against another schema)
+        // would leave chunks whose columns disagree on their length.
+        if batch.columns.len() != types.len() {
+            return Err(crate::error::Error::internal(format!(
+                "invariant: a row of {} columns appended to a table of {}",
+                batch.columns.len(),
+                types.len()
+            )));
+        }
         let first_row_id = self.row_capacity();
         let mut row = 0;
         while row < batch.len() {
@@ -162,7 +172,7 @@ impl TableData {
             for (column, source) in chunk.columns.iter_mut().zip(&batch.columns) {
                 let column = unshared_with_room(column);
                 for r in row..row + take {
-                    column.push_from(source, r);
+                    column.push_from(source, r)?;
                 }
             }
             if let Some(deleted) = &mut chunk.deleted {
@@ -203,7 +213,7 @@ impl TableData {
     ) -> Result<()> {
         let chunk = self.writable_chunk(chunk_idx)?;
         // Copy-on-write at (chunk, column) granularity.
-        let rebuilt = chunk.columns[column_idx].with_rows_replaced(offsets, values);
+        let rebuilt = chunk.columns[column_idx].with_rows_replaced(offsets, values)?;
         chunk.columns[column_idx] = Arc::new(rebuilt);
         Ok(())
     }
@@ -219,12 +229,10 @@ mod tests {
 
     fn row(id: i32, note: Option<&str>) -> Batch {
         let mut ids = Vector::with_capacity(DataType::Int32.physical(), 1);
-        ids.push_scalar(&ScalarValue::Int32(id));
+        assert!(ids.push_scalar(&ScalarValue::Int32(id)).is_ok());
         let mut notes = Vector::with_capacity(DataType::Text.physical(), 1);
-        match note {
-            Some(note) => notes.push_scalar(&ScalarValue::Text(note.into())),
-            None => notes.push_null(),
-        }
+        let note = note.map_or(ScalarValue::Null, |n| ScalarValue::Text(n.into()));
+        assert!(notes.push_scalar(&note).is_ok());
         Batch::new(vec![Arc::new(ids), Arc::new(notes)], 1)
     }
 

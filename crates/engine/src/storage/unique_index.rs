@@ -93,7 +93,7 @@ mod tests {
         let mut data = TableData::default();
         let mut vector = Vector::with_capacity(DataType::Int32.physical(), values.len());
         for v in values {
-            vector.push_scalar(&ScalarValue::Int32(*v));
+            assert!(vector.push_scalar(&ScalarValue::Int32(*v)).is_ok());
         }
         let batch = Batch::new(vec![Arc::new(vector)], values.len());
         assert!(data.append(&[DataType::Int32], &batch).is_ok());
@@ -101,7 +101,8 @@ mod tests {
     }
 
     #[test]
-    fn an_entry_that_does_not_hold_in_one_version_survives_for_the_others() {
+    fn an_entry_that_does_not_hold_in_one_version_survives_for_the_others(
+    ) -> crate::error::Result<()> {
         let index = UniqueIndex::default();
         let committed = table(&[7]);
         assert!(index.insert(&int_key(7), 0, &committed, &[0]));
@@ -116,7 +117,7 @@ mod tests {
                         &ScalarValue::Int32(7),
                         DataType::Int32,
                         1
-                    ))],
+                    )?)],
                     1
                 )
             )
@@ -133,11 +134,12 @@ mod tests {
                         &ScalarValue::Int32(7),
                         DataType::Int32,
                         1
-                    ))],
+                    )?)],
                     1
                 )
             )
             .is_ok());
         assert!(!index.insert(&int_key(7), 1, &other, &[0]));
+        Ok(())
     }
 }

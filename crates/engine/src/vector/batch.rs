@@ -43,7 +43,10 @@ impl Batch {
 
 /// One batch holding every row of `batches`, whose columns have the physical types of
 /// `template` (used when `batches` is empty).
-pub fn concat_batches(physical: &[crate::types::PhysicalType], batches: &[Batch]) -> Batch {
+pub fn concat_batches(
+    physical: &[crate::types::PhysicalType],
+    batches: &[Batch],
+) -> crate::error::Result<Batch> {
     let rows = batches.iter().map(|b| b.len()).sum();
     let mut columns: Vec<Vector> = physical
         .iter()
@@ -51,10 +54,13 @@ pub fn concat_batches(physical: &[crate::types::PhysicalType], batches: &[Batch]
         .collect();
     for batch in batches {
         for (column, source) in columns.iter_mut().zip(&batch.columns) {
-            column.extend(source);
+            column.extend(source)?;
         }
     }
-    Batch::new(columns.into_iter().map(Arc::new).collect(), rows)
+    Ok(Batch::new(
+        columns.into_iter().map(Arc::new).collect(),
+        rows,
+    ))
 }
 
 /// Splits a batch of any size into batches of at most [`BATCH_SIZE`] rows.

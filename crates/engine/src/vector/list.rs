@@ -3,6 +3,7 @@
 //! parent's validity) owns an empty range.
 
 use super::Vector;
+use crate::error::Result;
 use crate::types::{PhysicalType, ScalarValue};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -62,25 +63,28 @@ impl ListVec {
         self.finish_row();
     }
 
-    pub fn push_values(&mut self, values: &[ScalarValue]) {
+    pub fn push_values(&mut self, values: &[ScalarValue]) -> Result<()> {
         for value in values {
-            self.child.push_scalar(value);
+            self.child.push_scalar(value)?;
         }
         self.finish_row();
+        Ok(())
     }
 
     /// Appends row `row` of `other`.
-    pub fn push_from(&mut self, other: &ListVec, row: usize) {
+    pub fn push_from(&mut self, other: &ListVec, row: usize) -> Result<()> {
         for idx in other.range(row) {
-            self.child.push_from(&other.child, idx);
+            self.child.push_from(&other.child, idx)?;
         }
         self.finish_row();
+        Ok(())
     }
 
-    pub fn extend_from(&mut self, other: &ListVec) {
+    pub fn extend_from(&mut self, other: &ListVec) -> Result<()> {
         for row in 0..other.len() {
-            self.push_from(other, row);
+            self.push_from(other, row)?;
         }
+        Ok(())
     }
 
     /// The elements of `row` as scalars.

@@ -14,9 +14,19 @@ pub use row_key::encode_row_key;
 pub(crate) use row_key::int_key;
 pub use strings::{utf8_width, StringVec};
 
+use crate::error::{Error, Result};
 use crate::types::{
     array_text, datetime, float, DataType, Decimal, Interval, PhysicalType, ScalarValue,
 };
+
+/// A value of one physical type written into a vector of another: a bug of the caller, an
+/// internal error rather than a NULL that would look like data.
+fn type_mismatch(vector: &VectorData, value: impl std::fmt::Debug) -> Error {
+    Error::internal(format!(
+        "invariant: a value {value:?} written into a {:?} vector",
+        vector.physical()
+    ))
+}
 
 /// The values of one column, laid out by physical type. Slots of NULL rows hold a default.
 #[derive(Debug, Clone, PartialEq)]
@@ -115,13 +125,14 @@ impl Vector {
         }
     }
 
-    /// A vector of `len` copies of `value` (NULL if `value` is NULL), of type `ty`.
-    pub fn from_scalar(value: &ScalarValue, ty: DataType, len: usize) -> Vector {
+    /// A vector of `len` copies of `value` (NULL if `value` is NULL), of type `ty`; a value
+    /// of another type is an internal error.
+    pub fn from_scalar(value: &ScalarValue, ty: DataType, len: usize) -> Result<Vector> {
         let mut out = Vector::with_capacity(ty.physical(), len);
         for _ in 0..len {
-            out.push_scalar(value);
+            out.push_scalar(value)?;
         }
-        out
+        Ok(out)
     }
 
     pub fn len(&self) -> usize {
@@ -158,8 +169,8 @@ impl Vector {
     }
 
     /// Appends a value; a value of another physical type than the vector's is an internal
-    /// error of the caller and is stored as NULL rather than panicking.
-    pub fn push_scalar(&mut self, value: &ScalarValue) {
+    /// error of the caller (NULL is accepted by every vector).
+    pub fn push_scalar(&mut self, value: &ScalarValue) -> Result<()> {
         let valid = match (&mut self.data, value) {
             (VectorData::Bool(v), ScalarValue::Bool(x)) => push_valid(v, *x),
             (VectorData::Int16(v), ScalarValue::Int16(x)) => push_valid(v, *x),
@@ -177,15 +188,17 @@ impl Vector {
             (VectorData::TimestampTz(v), ScalarValue::TimestampTz(x)) => push_valid(v, *x),
             (VectorData::Interval(v), ScalarValue::Interval(x)) => push_valid(v, *x),
             (VectorData::List(l), ScalarValue::Array(x)) => {
-                l.push_values(x);
+                l.push_values(x)?;
                 true
             }
-            (data, _) => {
+            (data, ScalarValue::Null) => {
                 push_default(data);
                 false
             }
+            (data, value) => return Err(type_mismatch(data, value)),
         };
         self.set_last_valid(valid);
+        Ok(())
     }
 
     pub fn push_null(&mut self) {
@@ -194,10 +207,10 @@ impl Vector {
     }
 
     /// Appends row `row` of `other`, which has the same physical type.
-    pub fn push_from(&mut self, other: &Vector, row: usize) {
+    pub fn push_from(&mut self, other: &Vector, row: usize) -> Result<()> {
         if !other.is_valid(row) {
             self.push_null();
-            return;
+            return Ok(());
         }
         let valid = match (&mut self.data, &other.data) {
             (VectorData::Bool(v), VectorData::Bool(o)) => push_valid(v, o[row]),
@@ -216,21 +229,19 @@ impl Vector {
             (VectorData::TimestampTz(v), VectorData::TimestampTz(o)) => push_valid(v, o[row]),
             (VectorData::Interval(v), VectorData::Interval(o)) => push_valid(v, o[row]),
             (VectorData::List(l), VectorData::List(o)) => {
-                l.push_from(o, row);
+                l.push_from(o, row)?;
                 true
             }
-            (data, _) => {
-                push_default(data);
-                false
-            }
+            (data, other) => return Err(type_mismatch(data, other.physical())),
         };
         self.set_last_valid(valid);
+        Ok(())
     }
 
     /// A copy with row `offsets[i]` (ascending) replaced by row `i` of `values`, of the same
     /// physical type. A fixed-width column is copied whole and overwritten in place: an
     /// UPDATE of one row no longer rebuilds its chunk's column value by value.
-    pub fn with_rows_replaced(&self, offsets: &[u32], values: &Vector) -> Vector {
+    pub fn with_rows_replaced(&self, offsets: &[u32], values: &Vector) -> Result<Vector> {
         fn overwrite<T: Copy>(mine: &mut [T], offsets: &[u32], theirs: &[T]) -> bool {
             for (&at, &value) in offsets.iter().zip(theirs) {
                 mine[at as usize] = value;
@@ -253,19 +264,18 @@ impl Vector {
             _ => false,
         };
         if !replaced {
-            // Variable-width values (and a caller's type mismatch, as NULLs): rebuilt row
-            // by row.
+            // Variable-width values are rebuilt row by row (a type mismatch fails there).
             let mut rebuilt = Vector::with_capacity(self.data.physical(), self.len());
             let mut next = 0;
             for row in 0..self.len() {
                 if offsets.get(next).is_some_and(|&at| at as usize == row) {
-                    rebuilt.push_from(values, next);
+                    rebuilt.push_from(values, next)?;
                     next += 1;
                 } else {
-                    rebuilt.push_from(self, row);
+                    rebuilt.push_from(self, row)?;
                 }
             }
-            return rebuilt;
+            return Ok(rebuilt);
         }
         if out.validity.is_some() || values.validity.is_some() {
             let len = out.len();
@@ -274,7 +284,7 @@ impl Vector {
                 bitmap.set(at as usize, values.is_valid(row));
             }
         }
-        out
+        Ok(out)
     }
 
     /// The rows at `indices`, in that order.
@@ -304,7 +314,8 @@ impl Vector {
             VectorData::List(l) => {
                 let mut out = ListVec::with_capacity(l.elem_physical(), indices.len());
                 for &idx in indices {
-                    out.push_from(l, idx as usize);
+                    out.push_from(l, idx as usize)
+                        .expect("invariant: gathered into the list's own element type");
                 }
                 VectorData::List(out)
             }
@@ -322,16 +333,17 @@ impl Vector {
             if idx == NULL_ROW {
                 out.push_null();
             } else {
-                out.push_from(self, idx as usize);
+                out.push_from(self, idx as usize)
+                    .expect("invariant: gathered into the vector's own type");
             }
         }
         out
     }
 
     /// Appends every row of `other` (same physical type).
-    pub fn extend(&mut self, other: &Vector) {
+    pub fn extend(&mut self, other: &Vector) -> Result<()> {
         let before = self.len();
-        let copied = match (&mut self.data, &other.data) {
+        match (&mut self.data, &other.data) {
             (VectorData::Bool(v), VectorData::Bool(o)) => extend_slice(v, o),
             (VectorData::Int16(v), VectorData::Int16(o)) => extend_slice(v, o),
             (VectorData::Int32(v), VectorData::Int32(o)) => extend_slice(v, o),
@@ -343,22 +355,9 @@ impl Vector {
             (VectorData::Timestamp(v), VectorData::Timestamp(o)) => extend_slice(v, o),
             (VectorData::TimestampTz(v), VectorData::TimestampTz(o)) => extend_slice(v, o),
             (VectorData::Interval(v), VectorData::Interval(o)) => extend_slice(v, o),
-            (VectorData::Text(v), VectorData::Text(o)) => {
-                v.extend_from(o);
-                true
-            }
-            (VectorData::List(v), VectorData::List(o)) => {
-                v.extend_from(o);
-                true
-            }
-            _ => false,
-        };
-        if !copied {
-            // Mismatched types are a caller's bug; keep the row count right with NULLs.
-            for row in 0..other.len() {
-                self.push_from(other, row);
-            }
-            return;
+            (VectorData::Text(v), VectorData::Text(o)) => v.extend_from(o),
+            (VectorData::List(v), VectorData::List(o)) => v.extend_from(o)?,
+            (data, other) => return Err(type_mismatch(data, other.physical())),
         }
         match (&mut self.validity, &other.validity) {
             (None, None) => {}
@@ -371,6 +370,7 @@ impl Vector {
                 (0..other.len()).for_each(|row| bitmap.push(theirs.get(row)));
             }
         }
+        Ok(())
     }
 
     /// The value at `row` as a scalar (NULL if invalid). For constants and slow paths only.
@@ -464,9 +464,8 @@ pub fn write_int(value: i64, out: &mut Vec<u8>) {
     out.extend_from_slice(&buf[pos..]);
 }
 
-fn extend_slice<T: Copy>(values: &mut Vec<T>, other: &[T]) -> bool {
+fn extend_slice<T: Copy>(values: &mut Vec<T>, other: &[T]) {
     values.extend_from_slice(other);
-    true
 }
 
 #[inline]
@@ -504,10 +503,8 @@ mod tests {
     fn ints(values: &[Option<i32>]) -> Vector {
         let mut v = Vector::with_capacity(PhysicalType::Int32, values.len());
         for value in values {
-            match value {
-                Some(x) => v.push_scalar(&ScalarValue::Int32(*x)),
-                None => v.push_null(),
-            }
+            let value = value.map_or(ScalarValue::Null, ScalarValue::Int32);
+            assert!(v.push_scalar(&value).is_ok());
         }
         v
     }
@@ -523,7 +520,7 @@ mod tests {
         ];
         for (a, b) in cases {
             let mut left = ints(a);
-            left.extend(&ints(b));
+            assert!(left.extend(&ints(b)).is_ok());
             let expected: Vec<Option<i32>> = a.iter().chain(b).copied().collect();
             let got: Vec<Option<i32>> = (0..left.len())
                 .map(|r| match left.get_scalar(r) {
@@ -536,36 +533,58 @@ mod tests {
     }
 
     #[test]
-    fn rows_replaced_in_place_or_rebuilt_keep_values_and_nulls() {
+    fn rows_replaced_in_place_or_rebuilt_keep_values_and_nulls() -> Result<()> {
         let old = ints(&[Some(1), None, Some(3), Some(4)]);
         let new = ints(&[Some(20), None]);
-        let replaced = old.with_rows_replaced(&[1, 3], &new);
+        let replaced = old.with_rows_replaced(&[1, 3], &new)?;
         let scalars: Vec<ScalarValue> = (0..4).map(|r| replaced.get_scalar(r)).collect();
         let expected = [1, 20, 3].map(ScalarValue::Int32);
         assert_eq!(scalars[..3], expected);
         assert_eq!(scalars[3], ScalarValue::Null);
         let text = |s: &str| ScalarValue::Text(s.into());
-        let words = Vector::from_scalar(&text("a"), DataType::Text, 3);
+        let words = Vector::from_scalar(&text("a"), DataType::Text, 3)?;
         let replaced = words.with_rows_replaced(
             &[0],
-            &Vector::from_scalar(&ScalarValue::Null, DataType::Text, 1),
-        );
+            &Vector::from_scalar(&ScalarValue::Null, DataType::Text, 1)?,
+        )?;
         let scalars: Vec<ScalarValue> = (0..3).map(|r| replaced.get_scalar(r)).collect();
         assert_eq!(scalars, [ScalarValue::Null, text("a"), text("a")]);
+        Ok(())
     }
 
     #[test]
-    fn extend_strings() {
-        let mut a = Vector::from_scalar(&ScalarValue::Text("ab".into()), DataType::Text, 2);
+    fn extend_strings() -> Result<()> {
+        let mut a = Vector::from_scalar(&ScalarValue::Text("ab".into()), DataType::Text, 2)?;
         a.extend(&Vector::from_scalar(
             &ScalarValue::Text("c".into()),
             DataType::Text,
             1,
-        ));
+        )?)?;
         let texts: Vec<ScalarValue> = (0..3).map(|r| a.get_scalar(r)).collect();
         assert_eq!(
             texts,
             ["ab", "ab", "c"].map(|t| ScalarValue::Text(t.into()))
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn a_value_of_another_type_is_an_internal_error_not_a_null() {
+        let mut v = ints(&[Some(1)]);
+        let pushed = v.push_scalar(&ScalarValue::Int64(2));
+        assert_eq!(pushed.map_err(|e| e.sqlstate()), Err("XX000"));
+        let texts = Vector::from_scalar(&ScalarValue::Text("a".into()), DataType::Text, 1);
+        assert!(texts.is_ok());
+        if let Ok(texts) = texts {
+            assert!(v.push_from(&texts, 0).is_err());
+            assert!(v.extend(&texts).is_err());
+            assert!(v.with_rows_replaced(&[0], &texts).is_err());
+        }
+        assert!(Vector::from_scalar(&ScalarValue::Bool(true), DataType::Int32, 2).is_err());
+        assert_eq!(v.len(), 1, "nothing was stored");
+        assert!(
+            v.push_scalar(&ScalarValue::Null).is_ok(),
+            "NULL fits every type"
         );
     }
 }

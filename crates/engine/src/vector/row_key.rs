@@ -75,7 +75,8 @@ pub(crate) fn int_key(value: i32) -> Vec<u8> {
         &crate::types::ScalarValue::Int32(value),
         crate::types::DataType::Int32,
         1,
-    );
+    )
+    .expect("invariant: an Int32 value makes an Int32 vector");
     let mut key = Vec::new();
     encode_row_key(&[&vector], 0, &mut key);
     key

@@ -11,9 +11,12 @@ pub fn utf8_width(lead: u8) -> usize {
     }
 }
 
+/// Offsets are `usize` (Arrow's LargeString), not `u32`: a sort, a hash join's build side or
+/// a window concatenates its whole input into one vector, and 4 GiB of text there must not
+/// wrap around.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StringVec {
-    offsets: Vec<u32>,
+    offsets: Vec<usize>,
     bytes: Vec<u8>,
 }
 
@@ -43,28 +46,28 @@ impl StringVec {
 
     #[inline]
     pub fn get(&self, idx: usize) -> &str {
-        let start = self.offsets[idx] as usize;
-        let end = self.offsets[idx + 1] as usize;
+        let start = self.offsets[idx];
+        let end = self.offsets[idx + 1];
         // Only whole `&str`s are ever pushed, so every slice between offsets is UTF-8.
         std::str::from_utf8(&self.bytes[start..end]).unwrap_or_default()
     }
 
     #[inline]
     pub fn get_bytes(&self, idx: usize) -> &[u8] {
-        &self.bytes[self.offsets[idx] as usize..self.offsets[idx + 1] as usize]
+        &self.bytes[self.offsets[idx]..self.offsets[idx + 1]]
     }
 
     #[inline]
     pub fn push(&mut self, value: &str) {
         self.bytes.extend_from_slice(value.as_bytes());
-        self.offsets.push(self.bytes.len() as u32);
+        self.offsets.push(self.bytes.len());
     }
 
     /// Appends a value written by `write` straight into the buffer (no temporary String).
     #[inline]
     pub fn push_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
         write(&mut self.bytes);
-        self.offsets.push(self.bytes.len() as u32);
+        self.offsets.push(self.bytes.len());
     }
 
     /// The values at `indices`, in that order. Copies whole values byte-wise: they came
@@ -77,14 +80,14 @@ impl StringVec {
         let mut out = StringVec::with_capacity(indices.len(), bytes);
         for &idx in indices {
             out.bytes.extend_from_slice(self.get_bytes(idx as usize));
-            out.offsets.push(out.bytes.len() as u32);
+            out.offsets.push(out.bytes.len());
         }
         out
     }
 
     /// Appends every value of `other`.
     pub fn extend_from(&mut self, other: &StringVec) {
-        let base = self.bytes.len() as u32;
+        let base = self.bytes.len();
         self.bytes.extend_from_slice(&other.bytes);
         self.offsets
             .extend(other.offsets[1..].iter().map(|o| o + base));
@@ -97,7 +100,36 @@ impl StringVec {
     pub fn truncate(&mut self, len: usize) {
         if len < self.len() {
             self.offsets.truncate(len + 1);
-            self.bytes.truncate(self.offsets[len] as usize);
+            self.bytes.truncate(self.offsets[len]);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StringVec;
+
+    /// More than 4 GiB of text in one vector (a sort or a join's build side concatenates its
+    /// whole input): offsets past `u32::MAX` must not wrap.
+    #[test]
+    fn more_than_four_gibibytes_of_text() {
+        let piece = "x".repeat(1 << 20);
+        let pieces = (4 << 10) + 3;
+        let mut big = StringVec::with_capacity(pieces + 2, pieces << 20);
+        for _ in 0..pieces {
+            big.push(&piece);
+        }
+        big.push("last");
+        let mut tail = StringVec::default();
+        tail.push("after");
+        big.extend_from(&tail);
+        assert_eq!(big.len(), pieces + 2);
+        assert_eq!(big.get(pieces), "last");
+        assert_eq!(big.get(pieces + 1), "after");
+        assert_eq!(big.get_bytes(pieces - 1).len(), 1 << 20);
+        let picked = big.gather(&[(pieces + 1) as u32, 0, pieces as u32]);
+        assert_eq!(picked.get(0), "after");
+        assert_eq!(picked.get(1).len(), 1 << 20);
+        assert_eq!(picked.get(2), "last");
     }
 }

@@ -542,7 +542,7 @@ impl Accumulator {
                     best, seen, max, ..
                 },
                 _,
-            ) => update_min_max(best, seen, *max, groups, input),
+            ) => update_min_max(best, seen, *max, groups, input)?,
             (Accumulator::Bool { state, and }, VectorData::Bool(v)) => {
                 for (row, &g) in groups.iter().enumerate() {
                     if valid(row) {
@@ -659,7 +659,7 @@ impl Accumulator {
                 let (groups, physical) = acc.shape();
                 let mut out = Vector::with_capacity(physical, groups);
                 for group in 0..groups {
-                    out.push_scalar(&acc.value(group)?);
+                    out.push_scalar(&acc.value(group)?)?;
                 }
                 out
             }
@@ -862,7 +862,13 @@ fn sum_checked<T: Copy>(
     Ok(())
 }
 
-fn update_min_max(best: &mut Vector, seen: &mut [bool], max: bool, groups: &[u32], input: &Vector) {
+fn update_min_max(
+    best: &mut Vector,
+    seen: &mut [bool],
+    max: bool,
+    groups: &[u32],
+    input: &Vector,
+) -> Result<()> {
     let wanted = if max {
         Ordering::Greater
     } else {
@@ -883,8 +889,7 @@ fn update_min_max(best: &mut Vector, seen: &mut [bool], max: bool, groups: &[u32
         }};
     }
     if let VectorData::List(_) = input.data {
-        update_min_max_rows(best, seen, wanted, groups, input);
-        return;
+        return update_min_max_rows(best, seen, wanted, groups, input);
     }
     match (&mut best.data, &input.data) {
         (VectorData::Bool(b), VectorData::Bool(i)) => typed!(b, i, |a: &bool, b| a.cmp(b)),
@@ -941,8 +946,14 @@ fn update_min_max(best: &mut Vector, seen: &mut [bool], max: bool, groups: &[u32
                 *b = rebuilt;
             }
         }
-        // Lists are handled above; mismatched types are an internal bug of the caller.
-        _ => return,
+        // Lists are handled above.
+        (best, input) => {
+            return Err(Error::internal(format!(
+                "invariant: min/max of {:?} values into a {:?} state",
+                input.physical(),
+                best.physical()
+            )))
+        }
     }
     // Groups that got a value are valid now.
     if let Some(validity) = &mut best.validity {
@@ -955,6 +966,7 @@ fn update_min_max(best: &mut Vector, seen: &mut [bool], max: bool, groups: &[u32
             best.validity = None;
         }
     }
+    Ok(())
 }
 
 /// min/max over types without a typed fast path (arrays): each group's winning input row
@@ -965,7 +977,7 @@ fn update_min_max_rows(
     wanted: Ordering,
     groups: &[u32],
     input: &Vector,
-) {
+) -> Result<()> {
     let mut winner: Vec<Option<usize>> = vec![None; seen.len()];
     for (row, &g) in groups.iter().enumerate() {
         if !input.is_valid(row) {
@@ -981,17 +993,18 @@ fn update_min_max_rows(
         }
     }
     if winner.iter().all(Option::is_none) {
-        return;
+        return Ok(());
     }
     let mut rebuilt = Vector::with_capacity(best.data.physical(), best.len());
     for (g, won) in winner.iter().enumerate().take(best.len()) {
         match won {
             Some(row) => {
-                rebuilt.push_from(input, *row);
+                rebuilt.push_from(input, *row)?;
                 seen[g] = true;
             }
-            None => rebuilt.push_from(best, g),
+            None => rebuilt.push_from(best, g)?,
         }
     }
     *best = rebuilt;
+    Ok(())
 }

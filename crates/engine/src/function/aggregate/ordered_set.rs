@@ -74,7 +74,7 @@ impl OrderedSet {
                 kept.push(row as u32);
             }
         }
-        self.values.extend(&values.gather(&kept));
+        self.values.extend(&values.gather(&kept))?;
         Ok(())
     }
 

@@ -106,7 +106,7 @@ impl ArrayFunction {
                 out.push_null();
                 continue;
             }
-            out.push_scalar(&self.eval_row(&values)?);
+            out.push_scalar(&self.eval_row(&values)?)?;
         }
         Ok(out)
     }

@@ -496,8 +496,11 @@ fn greatest_least_rows(
         }
         match best {
             Some(best) => out.push_from(best, row),
-            None => out.push_null(),
-        }
+            None => {
+                out.push_null();
+                Ok(())
+            }
+        }?;
     }
     Ok(out)
 }

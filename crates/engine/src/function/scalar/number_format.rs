@@ -833,7 +833,7 @@ pub(super) fn to_number(args: &[Vector]) -> Result<Vector> {
             .transpose()?
             .flatten()
         {
-            Some(value) => out.push_scalar(&crate::types::ScalarValue::Numeric(value)),
+            Some(value) => out.push_scalar(&crate::types::ScalarValue::Numeric(value))?,
             None => out.push_null(),
         }
     }

@@ -192,8 +192,11 @@ fn map_array_rows(
         }
         match f(regex, s.get(row)) {
             Some(values) => out.push_scalar(&ScalarValue::Array(values)),
-            None => out.push_null(),
-        }
+            None => {
+                out.push_null();
+                Ok(())
+            }
+        }?;
     }
     Ok(out)
 }
