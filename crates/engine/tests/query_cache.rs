@@ -89,15 +89,47 @@ fn prepared_statements_are_cached_per_parameter_values() {
     );
 }
 
+/// Whether running `sql` twice served the second result from the result cache (a cached
+/// result carries the slot its encoded rows are kept in).
+fn served_from_cache(s: &mut kestrel::Session, sql: &str) -> bool {
+    run(s, sql);
+    let results = s.execute(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    results[0].encoded.is_some()
+}
+
 #[test]
 fn the_cache_can_be_switched_off() {
     let db = kestrel::Database::new();
     let mut s = db.connect();
-    run(&mut s, "SET kestrel.result_cache = off");
     run(&mut s, "CREATE TABLE t (x integer)");
-    run(&mut s, "INSERT INTO t VALUES (5)");
-    assert_eq!(rows(&mut s, "SELECT x FROM t"), ["5"]);
-    assert_eq!(rows(&mut s, "SELECT x FROM t"), ["5"]);
+    run(
+        &mut s,
+        "INSERT INTO t SELECT g FROM generate_series(1, 5000) g",
+    );
+    let query = "SELECT sum(x) FROM t";
+    assert!(served_from_cache(&mut s, query), "on by default");
+    run(&mut s, "SET kestrel.result_cache = off");
+    assert!(!served_from_cache(&mut s, query), "off means off");
+    assert_eq!(rows(&mut s, query), ["12502500"]);
+    run(&mut s, "SET kestrel.result_cache = on");
+    assert!(served_from_cache(&mut s, query), "on again");
+}
+
+#[test]
+fn results_cheaper_to_compute_than_to_keep_are_not_cached() {
+    let db = kestrel::Database::new();
+    let mut s = db.connect();
+    run(&mut s, "CREATE TABLE t (id integer PRIMARY KEY, v text)");
+    run(
+        &mut s,
+        "INSERT INTO t SELECT g, 'v' || g FROM generate_series(1, 5000) g",
+    );
+    assert!(!served_from_cache(&mut s, "SELECT v FROM t WHERE id = 42"));
+    assert!(!served_from_cache(&mut s, "SELECT 1 + 1"));
+    assert!(served_from_cache(
+        &mut s,
+        "SELECT count(*) FROM t WHERE v LIKE '%7%'"
+    ));
 }
 
 #[test]

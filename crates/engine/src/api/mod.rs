@@ -4,6 +4,7 @@
 mod database;
 mod query_cache;
 mod result;
+mod result_cache;
 mod session;
 mod settings;
 

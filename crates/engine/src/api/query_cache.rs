@@ -7,9 +7,9 @@
 
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasher;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
+use super::result_cache::{Lookup, ResultStore, RESULT_MIN_ROWS_READ};
 use super::StatementResult;
 use crate::exec::JoinCache;
 use crate::plan::BoundStatement;
@@ -28,38 +28,31 @@ const PLAN_CACHE_ENTRIES: usize = 16384;
 /// At most this many statements remembered as bound once (8 bytes each).
 const BOUND_ONCE_ENTRIES: usize = 4 * PLAN_CACHE_ENTRIES;
 
-#[derive(Default)]
 pub struct QueryCache {
-    results: RwLock<ResultCache>,
+    results: RwLock<ResultStore>,
     plans: RwLock<PlanCache>,
     /// Hashes of the statements bound once since the last reset. A plan is stored the
     /// second time its statement is bound: a stream of one-off texts (single-row INSERTs
     /// with literal values) would otherwise copy every plan into the cache only for it to
     /// be evicted unused.
     bound_once: Mutex<HashSet<u64, foldhash::fast::RandomState>>,
-    /// The LRU clock: lookups under the shared lock only bump atomics.
-    clock: AtomicU64,
     /// Hash join build sides (exec::JoinCache), shared the same way.
     pub joins: Arc<JoinCache>,
 }
 
+impl Default for QueryCache {
+    fn default() -> Self {
+        QueryCache {
+            results: RwLock::new(ResultStore::new(RESULT_CACHE_BYTES)),
+            plans: RwLock::default(),
+            bound_once: Mutex::default(),
+            joins: Arc::default(),
+        }
+    }
+}
+
 /// Keyed by statement text, hashed on every statement: foldhash, not SipHash.
 type TextMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
-
-#[derive(Default)]
-struct ResultCache {
-    entries: TextMap<String, ResultEntry>,
-    bytes: usize,
-}
-
-struct ResultEntry {
-    result: StatementResult,
-    /// (table OID, generation) of every table read.
-    tables: Vec<(u32, u64)>,
-    catalog_version: u64,
-    bytes: usize,
-    last_used: AtomicU64,
-}
 
 /// Plans by statement text, then by parameter types (one entry for almost every text): a
 /// lookup hashes the borrowed text and allocates nothing.
@@ -109,39 +102,31 @@ impl CacheKey<'_> {
 impl QueryCache {
     /// A stored result still valid against `state`.
     pub fn result(&self, key: &str, state: &DbState) -> Option<StatementResult> {
-        let clock = self.clock.fetch_add(1, Ordering::Relaxed);
-        {
-            let cache = read(&self.results);
-            let entry = cache.entries.get(key)?;
-            let valid = entry.catalog_version == state.catalog_version
-                && entry.tables.iter().all(|(oid, generation)| {
-                    state
-                        .tables
-                        .get(oid)
-                        .is_some_and(|t| t.generation == *generation)
-                });
-            if valid {
-                entry.last_used.store(clock, Ordering::Relaxed);
-                return Some(entry.result.clone());
-            }
+        match read(&self.results).get(key, state) {
+            Lookup::Hit(result) => return Some(result),
+            Lookup::Miss => return None,
+            Lookup::Stale => {}
         }
-        let mut cache = write(&self.results);
-        if let Some(stale) = cache.entries.remove(key) {
-            cache.bytes -= stale.bytes;
-        }
+        write(&self.results).remove(key);
         None
     }
 
     /// Stores a result computed from `state` by a deterministic plan reading `tables`, with
     /// a slot for its encoded rows shared by every later hit; returns the result as stored
-    /// (`result` itself when it is not kept).
+    /// (`result` itself when it is not kept). A result computed from fewer than
+    /// [`RESULT_MIN_ROWS_READ`] rows is not kept: computing it again costs no more than a
+    /// lookup, and keeping each would fill the cache with one-row answers.
     pub fn store_result(
         &self,
         key: String,
         mut result: StatementResult,
+        rows_read: u64,
         tables: &[u32],
         state: &DbState,
     ) -> StatementResult {
+        if rows_read < RESULT_MIN_ROWS_READ {
+            return result;
+        }
         let Some(tables) = tables
             .iter()
             .map(|oid| state.tables.get(oid).map(|t| (*oid, t.generation)))
@@ -155,31 +140,7 @@ impl QueryCache {
             return result;
         }
         result.encoded = Some(Arc::default());
-        let mut cache = write(&self.results);
-        while cache.bytes + bytes > RESULT_CACHE_BYTES {
-            let Some(oldest) = cache
-                .entries
-                .iter()
-                .min_by_key(|(_, e)| e.last_used.load(Ordering::Relaxed))
-                .map(|(k, _)| k.clone())
-            else {
-                break;
-            };
-            if let Some(evicted) = cache.entries.remove(&oldest) {
-                cache.bytes -= evicted.bytes;
-            }
-        }
-        let entry = ResultEntry {
-            result: result.clone(),
-            tables,
-            catalog_version: state.catalog_version,
-            bytes,
-            last_used: AtomicU64::new(self.clock.fetch_add(1, Ordering::Relaxed)),
-        };
-        if let Some(old) = cache.entries.insert(key, entry) {
-            cache.bytes -= old.bytes;
-        }
-        cache.bytes += bytes;
+        write(&self.results).insert(&key, result.clone(), tables, state.catalog_version, bytes);
         result
     }
 

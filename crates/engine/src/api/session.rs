@@ -519,8 +519,13 @@ impl Session {
                             && plan.is_deterministic() =>
                     {
                         let tables = plan.tables_read();
-                        self.cache
-                            .store_result(key.result_key(), result, &tables, &ctx.state)
+                        self.cache.store_result(
+                            key.result_key(),
+                            result,
+                            ctx.rows_read.get(),
+                            &tables,
+                            &ctx.state,
+                        )
                     }
                     _ => result,
                 }

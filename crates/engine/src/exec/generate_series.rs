@@ -210,9 +210,9 @@ impl Operator for GenerateSeriesExec {
             }
         };
         let len = column.len();
-        Ok(Some(Batch::new(
+        Ok(ctx.read_rows(Some(Batch::new(
             vec![Arc::new(Vector::new(column, None))],
             len,
-        )))
+        ))))
     }
 }

@@ -148,14 +148,14 @@ impl Operator for IndexLookupExec {
                 offsets.len(),
             );
             let Some(residual) = &self.residual else {
-                return Ok(Some(batch));
+                return Ok(ctx.read_rows(Some(batch)));
             };
             let selected = selected_rows(&batch, residual, ctx)?;
             if selected.len() == batch.len() {
-                return Ok(Some(batch));
+                return Ok(ctx.read_rows(Some(batch)));
             }
             if !selected.is_empty() {
-                return Ok(Some(batch.gather(&selected)));
+                return Ok(ctx.read_rows(Some(batch.gather(&selected))));
             }
         }
         Ok(None)

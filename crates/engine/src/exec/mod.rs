@@ -99,6 +99,10 @@ pub struct ExecContext {
     pub session: Arc<SessionIdentity>,
     /// What now() and statement_timestamp() return.
     pub clock: crate::function::datetime_functions::StatementClock,
+    /// Rows the statement's leaves produced (scans, index lookups, table functions, VALUES,
+    /// recursive work tables): how much work its result stands for, which decides whether
+    /// the result cache keeps it.
+    pub rows_read: std::cell::Cell<u64>,
 }
 
 impl ExecContext {
@@ -121,7 +125,17 @@ impl ExecContext {
             outer_rows: RefCell::new(Vec::new()),
             subquery_results: RefCell::new(HashMap::new()),
             clock: crate::function::datetime_functions::StatementClock::starting_now(),
+            rows_read: std::cell::Cell::new(0),
         }
+    }
+
+    /// Counts rows a leaf operator produced (see `rows_read`), and passes its batch on.
+    pub fn read_rows(&self, batch: Option<Batch>) -> Option<Batch> {
+        if let Some(batch) = &batch {
+            self.rows_read
+                .set(self.rows_read.get() + batch.len() as u64);
+        }
+        batch
     }
 
     /// 57014 once the statement was cancelled (CancelRequest).

@@ -121,6 +121,6 @@ impl Operator for WorkTableExec {
                 .unwrap_or_default();
             self.rows = Some(rows.into_iter());
         }
-        Ok(self.rows.as_mut().and_then(|r| r.next()))
+        Ok(ctx.read_rows(self.rows.as_mut().and_then(|r| r.next())))
     }
 }

@@ -49,7 +49,7 @@ impl Operator for ScanExec {
             ctx.check_cancelled()?;
             let batch = chunk.to_batch(&self.columns);
             if !batch.is_empty() {
-                return Ok(Some(batch));
+                return Ok(ctx.read_rows(Some(batch)));
             }
         }
     }

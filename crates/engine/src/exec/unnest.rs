@@ -52,6 +52,6 @@ impl Operator for UnnestExec {
         }
         let len = end - *next;
         *next = end;
-        Ok(Some(Batch::new(vec![Arc::new(column)], len)))
+        Ok(ctx.read_rows(Some(Batch::new(vec![Arc::new(column)], len))))
     }
 }

@@ -43,9 +43,9 @@ impl Operator for ValuesExec {
         }
         let len = end - self.next_row;
         self.next_row = end;
-        Ok(Some(Batch::new(
+        Ok(ctx.read_rows(Some(Batch::new(
             columns.into_iter().map(Arc::new).collect(),
             len,
-        )))
+        ))))
     }
 }
