@@ -18,6 +18,12 @@ impl Database {
         Database::default()
     }
 
+    /// The store behind the database, for tests that look at storage after SQL.
+    #[cfg(test)]
+    pub(crate) fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
     /// A new session (a connection, in server terms).
     pub fn connect(&self) -> Session {
         Session::new(self.store.clone(), self.cache.clone())

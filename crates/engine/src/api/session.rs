@@ -685,12 +685,15 @@ impl Session {
                 .with_notices("DROP SEQUENCE", |txn, notices| {
                     ddl::drop_sequences(txn, &names, if_exists, notices)
                 })?,
-            BoundStatement::Maintenance { tag } => {
-                if tag == "VACUUM" && self.block != Block::None {
-                    return Err(Error::new(
-                        SqlState::ActiveSqlTransaction,
-                        "VACUUM cannot run inside a transaction block",
-                    ));
+            BoundStatement::Maintenance { tag, tables } => {
+                if tag == "VACUUM" {
+                    if self.block != Block::None {
+                        return Err(Error::new(
+                            SqlState::ActiveSqlTransaction,
+                            "VACUUM cannot run inside a transaction block",
+                        ));
+                    }
+                    crate::exec::vacuum::vacuum(self.transaction(), &tables)?;
                 }
                 StatementResult::command(tag)
             }

@@ -56,8 +56,10 @@ impl Binder<'_> {
             }) => ("VACUUM", table_name.as_ref(), &[][..]),
             _ => return Err(unsupported()),
         };
+        let mut tables = Vec::new();
         if let Some(name) = table {
             let schema = self.table(&table_name(name)?)?.schema.clone();
+            tables.push((schema.name.clone(), schema.oid));
             for column in columns {
                 let column = ident_name(column);
                 if schema.column_index(&column).is_none() {
@@ -71,7 +73,15 @@ impl Binder<'_> {
                 }
             }
         }
-        Ok(BoundStatement::Maintenance { tag })
+        if table.is_none() && tag == "VACUUM" {
+            tables = self
+                .state
+                .tables
+                .values()
+                .map(|t| (t.schema.name.clone(), t.schema.oid))
+                .collect();
+        }
+        Ok(BoundStatement::Maintenance { tag, tables })
     }
 
     pub(super) fn bind_utility(&mut self, statement: &Statement) -> Result<BoundStatement> {

@@ -160,7 +160,7 @@ pub fn build_unique_indexes(schema: &TableSchema, data: &TableData) -> Result<Ve
                     continue; // NULLs never conflict.
                 }
                 let row_id = (chunk_idx * BATCH_SIZE + row) as u64;
-                if !index.insert(&key, row_id, data, &unique.columns) {
+                if !index.insert(&key, row_id, data, &unique.columns, None) {
                     return Err(duplicated(schema, unique, &columns, row));
                 }
             }

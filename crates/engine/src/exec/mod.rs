@@ -35,6 +35,7 @@ mod subquery;
 mod top_n;
 pub mod truncate;
 mod unnest;
+pub mod vacuum;
 mod values;
 pub mod view;
 mod window;

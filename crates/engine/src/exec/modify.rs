@@ -44,13 +44,14 @@ pub fn insert(
     let batches = collect(create_operator(source, &ctx.state).as_mut(), ctx)?;
     let mut entry = writable(txn, name, oid)?;
     let types = entry.schema.column_types();
+    let oldest = oldest_sharing_indexes(txn, &entry);
     let mut modified = Modified::default();
     for batch in &batches {
         check_not_null(&entry.schema, batch, None)?;
         let data = Arc::make_mut(&mut entry.data);
         let first_row_id = data.append(&types, batch)? as u64;
         let row_ids: Vec<u64> = (first_row_id..first_row_id + batch.len() as u64).collect();
-        check_unique(&entry, &row_ids, batch, None)?;
+        check_unique(&entry, &row_ids, batch, None, oldest.as_deref())?;
         modified.count += batch.len() as u64;
     }
     txn.put_table(entry);
@@ -119,8 +120,9 @@ pub fn update(
         changed.push((row_ids, new_rows, matched));
     }
     // Uniqueness holds for the statement's result, checked once every row is updated.
+    let oldest = oldest_sharing_indexes(txn, &entry);
     for (row_ids, rows, _) in &changed {
-        check_unique(&entry, row_ids, rows, Some(&assigned))?;
+        check_unique(&entry, row_ids, rows, Some(&assigned), oldest.as_deref())?;
     }
     txn.put_table(entry);
     if keep_rows {
@@ -157,6 +159,9 @@ pub fn delete(
         if keep_rows {
             modified.rows.push(batch.gather(&rows));
         }
+    }
+    if super::vacuum::mostly_deleted(&entry) {
+        super::vacuum::compact(&mut entry)?;
     }
     txn.put_table(entry);
     Ok(modified)
@@ -312,15 +317,29 @@ pub(super) fn check_not_null(
     Ok(())
 }
 
+/// The oldest version of `entry`'s table that a statement may still read, if it uses the same
+/// unique indexes (a compaction, ALTER or TRUNCATE since gave the table new ones): rows
+/// deleted there are deleted for everyone, and their index entries can go.
+pub(super) fn oldest_sharing_indexes(
+    txn: &Transaction,
+    entry: &TableEntry,
+) -> Option<Arc<TableEntry>> {
+    txn.oldest_live_table(entry.schema.oid)
+        .filter(|oldest| Arc::ptr_eq(&oldest.unique_indexes, &entry.unique_indexes))
+}
+
 /// 23505 if a row of `batch` (stored as `row_ids`) duplicates a key of another live row. With
-/// `columns`, only keys over one of those columns are checked.
+/// `columns`, only keys over one of those columns are checked. `oldest`: see
+/// [`oldest_sharing_indexes`].
 pub(super) fn check_unique(
     entry: &TableEntry,
     row_ids: &[u64],
     batch: &Batch,
     columns: Option<&[usize]>,
+    oldest: Option<&TableEntry>,
 ) -> Result<()> {
     let data = &entry.data;
+    let oldest = oldest.map(|o| &*o.data);
     let mut key = Vec::new();
     for (unique, index) in entry
         .schema
@@ -341,7 +360,7 @@ pub(super) fn check_unique(
             if encode_row_key(&key_columns, row, &mut key) {
                 continue; // NULLs never conflict.
             }
-            if !index.insert(&key, row_id, data, &unique.columns) {
+            if !index.insert(&key, row_id, data, &unique.columns, oldest) {
                 let names: Vec<&str> = unique
                     .columns
                     .iter()

@@ -29,6 +29,7 @@ pub fn insert(
     let batches = collect(create_operator(source, &ctx.state).as_mut(), ctx)?;
     let mut entry = writable(txn, name, oid)?;
     let types = entry.schema.column_types();
+    let oldest = super::modify::oldest_sharing_indexes(txn, &entry);
     let mut modified = Modified::default();
     // Rows this statement inserted or updated.
     let mut written: HashSet<u64> = HashSet::new();
@@ -41,7 +42,7 @@ pub fn insert(
                 None => {
                     let data = Arc::make_mut(&mut entry.data);
                     let row_id = data.append(&types, &proposed)? as u64;
-                    check_unique(&entry, &[row_id], &proposed, None)?;
+                    check_unique(&entry, &[row_id], &proposed, None, oldest.as_deref())?;
                     written.insert(row_id);
                     proposed
                 }
@@ -149,7 +150,7 @@ impl DoUpdate<'_> {
         for &column in &assigned {
             data.update_column(chunk_idx, column, &[offset], &new_row.columns[column])?;
         }
-        check_unique(entry, &[row_id], &new_row, Some(&assigned))?;
+        check_unique(entry, &[row_id], &new_row, Some(&assigned), None)?;
         Ok(Some(new_row))
     }
 }

@@ -345,10 +345,12 @@ pub enum BoundStatement {
         names: Vec<String>,
         if_exists: bool,
     },
-    /// ANALYZE and VACUUM: PostgreSQL gathers planner statistics and reclaims space; an
-    /// in-memory column store has neither to do, so they only check the table exists.
+    /// ANALYZE and VACUUM. ANALYZE has nothing to gather (the planner reads sizes from the
+    /// tables themselves); VACUUM reclaims deleted rows of `tables` (every table if none
+    /// was named).
     Maintenance {
         tag: &'static str,
+        tables: Vec<(String, u32)>,
     },
     Begin,
     Commit,

@@ -33,6 +33,9 @@ pub struct DbState {
     /// Bumped by every commit that changes a schema, a name or a sequence: cached plans
     /// are valid while it stays the same.
     pub catalog_version: u64,
+    /// For a transaction's view: the committed state it was built on, kept alive with it so
+    /// that the store counts that version as still read (see `Store::oldest_live_state`).
+    pub(crate) base: Option<Arc<DbState>>,
 }
 
 impl DbState {

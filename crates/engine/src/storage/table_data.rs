@@ -87,6 +87,8 @@ pub struct TableData {
     sealed: Arc<Vec<Arc<Chunk>>>,
     /// The last chunk, full or not.
     tail: Option<Arc<Chunk>>,
+    /// Rows deleted but still stored: what compaction would reclaim.
+    deleted_rows: usize,
 }
 
 impl TableData {
@@ -132,6 +134,25 @@ impl TableData {
         Arc::make_mut(&mut self.sealed)
             .iter_mut()
             .chain(self.tail.iter_mut())
+    }
+
+    /// Rows deleted but still stored.
+    pub fn deleted_rows(&self) -> usize {
+        self.deleted_rows
+    }
+
+    /// The live rows alone, in order, in fresh chunks: deleted rows reclaimed. Row ids
+    /// change, so whatever maps row ids (the unique indexes) must be rebuilt with it.
+    pub fn compacted(&self, types: &[DataType]) -> Result<TableData> {
+        let all: Vec<usize> = (0..types.len()).collect();
+        let mut out = TableData::default();
+        for chunk in self.chunks() {
+            let batch = chunk.to_batch(&all);
+            if !batch.is_empty() {
+                out.append(types, &batch)?;
+            }
+        }
+        Ok(out)
     }
 
     /// Rows ever stored, deleted ones included: the next row id.
@@ -196,9 +217,14 @@ impl TableData {
                 .deleted
                 .get_or_insert_with(|| Arc::new(Bitmap::new(len, false))),
         );
+        let mut newly_deleted = 0;
         for &offset in offsets {
-            deleted.set(offset as usize, true);
+            if !deleted.get(offset as usize) {
+                deleted.set(offset as usize, true);
+                newly_deleted += 1;
+            }
         }
+        self.deleted_rows += newly_deleted;
         Ok(())
     }
 

@@ -1,8 +1,9 @@
 //! Transactions over the store: table write locks, private table versions, and the atomic
 //! publication of those versions at COMMIT.
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 use arc_swap::ArcSwap;
@@ -20,6 +21,10 @@ const FIRST_USER_OID: u32 = 16384;
 /// The committed state of a database and the locks that order its writers.
 pub struct Store {
     committed: ArcSwap<DbState>,
+    /// Every published state, oldest first, until nobody reads it any more: the oldest one
+    /// still alive bounds what any reader can see (unique indexes drop entries of rows that
+    /// were already deleted there).
+    published: Mutex<VecDeque<Weak<DbState>>>,
     commit_lock: Mutex<()>,
     locks: Mutex<LockTable>,
     next_txn_id: AtomicU64,
@@ -49,6 +54,7 @@ impl Default for Store {
     fn default() -> Self {
         Store {
             committed: ArcSwap::from_pointee(DbState::default()),
+            published: Mutex::default(),
             commit_lock: Mutex::new(()),
             locks: Mutex::new(LockTable::default()),
             next_txn_id: AtomicU64::new(1),
@@ -71,6 +77,20 @@ impl Store {
     /// The latest committed state.
     pub fn snapshot(&self) -> Arc<DbState> {
         self.committed.load_full()
+    }
+
+    /// The oldest committed state that a statement may still be reading (the latest one if
+    /// none older is).
+    pub fn oldest_live_state(&self) -> Arc<DbState> {
+        let mut published = lock(&self.published);
+        while let Some(oldest) = published.front() {
+            if let Some(state) = oldest.upgrade() {
+                return state;
+            }
+            published.pop_front();
+        }
+        drop(published);
+        self.snapshot()
     }
 
     pub fn begin(self: &Arc<Store>) -> Transaction {
@@ -231,6 +251,7 @@ impl Transaction {
             return committed;
         }
         let mut state = (*committed).clone();
+        state.base = Some(committed.clone());
         for (name, oid) in &self.names {
             if committed.names.get(name) == oid.as_ref() {
                 continue;
@@ -307,6 +328,11 @@ impl Transaction {
         self.store.allocate_oid()
     }
 
+    /// The oldest committed version of table `oid` that a statement may still be reading.
+    pub fn oldest_live_table(&self, oid: u32) -> Option<Arc<TableEntry>> {
+        self.store.oldest_live_state().tables.get(&oid).cloned()
+    }
+
     /// Publishes every change at once and releases the locks.
     pub fn commit(mut self) {
         if self.has_writes() {
@@ -352,7 +378,9 @@ impl Transaction {
                     }
                 }
             }
-            store.committed.store(Arc::new(state));
+            let state = Arc::new(state);
+            lock(&store.published).push_back(Arc::downgrade(&state));
+            store.committed.store(state);
         }
         self.release_locks();
     }

@@ -1,7 +1,10 @@
 //! A unique index: key bytes → candidate row ids. One index serves every version of its
 //! table; only the transaction holding the table's write lock changes it. Entries are hints:
 //! a candidate counts only if the row is live in the version being checked and still has the
-//! key, so entries left behind by rolled-back or updated rows do no harm.
+//! key, so entries left behind by rolled-back or updated rows do no harm. A candidate whose
+//! row is deleted in the oldest version anyone still reads is deleted in every version
+//! (row ids are never reused within one index), so an insertion drops it: a key deleted and
+//! inserted again does not pile up candidates.
 
 use std::sync::Mutex;
 
@@ -17,14 +20,25 @@ pub struct UniqueIndex {
 
 impl UniqueIndex {
     /// Records `row_id` under `key` unless a live row of `data` other than `row_id` already
-    /// has that key; returns false on such a conflict.
-    pub fn insert(&self, key: &[u8], row_id: u64, data: &TableData, columns: &[usize]) -> bool {
+    /// has that key; returns false on such a conflict. `oldest` is the oldest version still
+    /// read that uses this index: candidates deleted there are dropped.
+    pub fn insert(
+        &self,
+        key: &[u8],
+        row_id: u64,
+        data: &TableData,
+        columns: &[usize],
+        oldest: Option<&TableData>,
+    ) -> bool {
         let mut entries = match self.entries.lock() {
             Ok(guard) => guard,
             Err(poisoned) => poisoned.into_inner(),
         };
         let mut scratch = Vec::new();
         if let Some(candidates) = entries.get_mut(key) {
+            if let Some(oldest) = oldest {
+                candidates.retain(|&c| !is_deleted(oldest, c));
+            }
             // Entries that do not hold in this version are kept: they may hold in another
             // (an older snapshot, or after this transaction rolls back).
             if candidates
@@ -42,6 +56,16 @@ impl UniqueIndex {
         true
     }
 
+    /// The most candidates any key has (tests check that churn does not pile them up).
+    #[cfg(test)]
+    pub fn most_candidates(&self) -> usize {
+        let entries = match self.entries.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        entries.values().map(Vec::len).max().unwrap_or(0)
+    }
+
     /// The row of `data` with `key`, if a live one has it.
     pub fn lookup(&self, key: &[u8], data: &TableData, columns: &[usize]) -> Option<u64> {
         let entries = match self.entries.lock() {
@@ -55,6 +79,13 @@ impl UniqueIndex {
             .copied()
             .find(|&c| row_has_key(data, c, columns, key, &mut scratch))
     }
+}
+
+/// Whether row `row_id` is stored in `data` and deleted there.
+fn is_deleted(data: &TableData, row_id: u64) -> bool {
+    let offset = row_id as usize % BATCH_SIZE;
+    data.chunk(row_id as usize / BATCH_SIZE)
+        .is_some_and(|chunk| offset < chunk.len && chunk.is_deleted(offset))
 }
 
 /// Whether row `row_id` is live in `data` and its key over `columns` is `key`.
@@ -105,7 +136,7 @@ mod tests {
     ) -> crate::error::Result<()> {
         let index = UniqueIndex::default();
         let committed = table(&[7]);
-        assert!(index.insert(&int_key(7), 0, &committed, &[0]));
+        assert!(index.insert(&int_key(7), 0, &committed, &[0], None));
         // A transaction deletes row 0 and inserts 7 again as row 1, then rolls back.
         let mut private = committed.clone();
         assert!(private.delete_rows(0, &[0]).is_ok());
@@ -122,7 +153,7 @@ mod tests {
                 )
             )
             .is_ok());
-        assert!(index.insert(&int_key(7), 1, &private, &[0]));
+        assert!(index.insert(&int_key(7), 1, &private, &[0], Some(&committed)));
         // The committed version still finds its row, and still refuses a second 7.
         assert_eq!(index.lookup(&int_key(7), &committed, &[0]), Some(0));
         let mut other = committed.clone();
@@ -139,7 +170,7 @@ mod tests {
                 )
             )
             .is_ok());
-        assert!(!index.insert(&int_key(7), 1, &other, &[0]));
+        assert!(!index.insert(&int_key(7), 1, &other, &[0], Some(&committed)));
         Ok(())
     }
 }
