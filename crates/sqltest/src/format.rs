@@ -1,6 +1,13 @@
 //! How every target turns a result into sqllogictest text: values in PostgreSQL's text output
 //! format, `NULL` for NULL, `(empty)` for the empty string, and errors as
 //! `message (SQLSTATE xxxxx)` so that `statement error 22012` matches on every target.
+//!
+//! A row is its values joined by single spaces and compared exactly, so each value is
+//! written so that the line splits back into the same values: one holding whitespace or a
+//! backslash, starting with a quote, or spelled like a marker (`NULL`, `(empty)`) is quoted
+//! as `'…'`, with `''` for a quote and `\\`, `\n`, `\r`, `\t` for a backslash and control
+//! characters. So `('a b', 'c')` is `'a b' c`, `('a', 'b c')` is `a 'b c'`, and trailing
+//! spaces count.
 
 use std::fmt;
 
@@ -54,8 +61,33 @@ pub fn cell(text: Option<&str>) -> String {
     match text {
         None => "NULL".to_string(),
         Some("") => "(empty)".to_string(),
+        Some(s) if needs_quotes(s) => quoted(s),
         Some(s) => s.to_string(),
     }
+}
+
+fn needs_quotes(s: &str) -> bool {
+    s == "NULL"
+        || s == "(empty)"
+        || s.starts_with('\'')
+        || s.contains(|c: char| c.is_whitespace() || c == '\\')
+}
+
+fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('\'');
+    for c in s.chars() {
+        match c {
+            '\'' => out.push_str("''"),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            other => out.push(other),
+        }
+    }
+    out.push('\'');
+    out
 }
 
 /// What one statement of a record produced.
@@ -99,6 +131,27 @@ mod tests {
         assert_eq!(cell(None), "NULL");
         assert_eq!(cell(Some("")), "(empty)");
         assert_eq!(cell(Some("1.50")), "1.50");
+        assert_eq!(cell(Some("a b")), "'a b'");
+        assert_eq!(cell(Some("a  ")), "'a  '");
+        assert_eq!(cell(Some("NULL")), "'NULL'");
+        assert_eq!(cell(Some("(empty)")), "'(empty)'");
+        assert_eq!(cell(Some("it's")), "it's");
+        assert_eq!(cell(Some("'q")), "'''q'");
+        assert_eq!(cell(Some("a\\b\nc")), r"'a\\b\nc'");
+    }
+
+    #[test]
+    fn rows_split_back_into_their_values() {
+        let join = |values: &[&str]| {
+            values
+                .iter()
+                .map(|v| cell(Some(v)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_ne!(join(&["a b", "c"]), join(&["a", "b c"]));
+        assert_ne!(join(&["a", " "]), join(&["a ", ""]));
+        assert_ne!(join(&["NULL"]), cell(None));
     }
 
     #[test]
