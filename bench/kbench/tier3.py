@@ -6,9 +6,10 @@ come from its per-transaction log (`-l`). DuckDB has no server and is not in thi
 
 A test with a `churn` script (cache_churn) first runs it on every system, `-M simple -t`, one
 distinct literal key per transaction: KestrelDB's result cache is then full of small entries
-when the test's own script is timed, cached and with the cache off. Its cached rows fail if
-they are clearly slower than its no-cache rows (`CACHED_MIN_RATIO`): a cache must not make
-the server slower.
+when the test's own script is timed, cached and with the cache off. In a full run its cached
+rows fail if they are clearly slower than its no-cache rows (`CACHED_MIN_RATIO`): a cache must
+not make the server slower. A --quick run only notes the ratio: its churn is too small to fill
+the cache, and 1 s runs on a shared machine are noise (CI times nothing).
 """
 
 from __future__ import annotations
@@ -210,9 +211,11 @@ def run(args, log, systems: list[PsqlSystem], workdir: Path) -> Tier:
             tier.rows.append(nc_row)
             log(f"tier3 {nc_row.name}: {nc_row.summary()}")
             if test.cached_not_slower and (ratio := cache_ratio(row, nc_row)) is not None:
+                enforced = not args.quick
+                rule = f"the row fails below {CACHED_MIN_RATIO}×" if enforced else "not enforced in a --quick run"
                 tier.notes.append(f"{row.name}: KestrelDB with its result cache on runs {ratio:.2f}× the QPS "
-                                  f"it runs with it off (the row fails below {CACHED_MIN_RATIO}×).")
-                if ratio < CACHED_MIN_RATIO:
+                                  f"it runs with it off ({rule}).")
+                if enforced and ratio < CACHED_MIN_RATIO:
                     row.failure = (f"with the result cache on, KestrelDB ran {row.results['kestrel'].median:,.0f} "
                                    f"QPS, {ratio:.2f}× the {nc_row.results['kestrel'].median:,.0f} QPS it runs "
                                    "with it off")
