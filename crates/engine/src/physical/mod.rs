@@ -132,7 +132,9 @@ pub(crate) fn top_n_rows(
 }
 
 /// The join cache identity of a build side: only plans that read nothing but tables
-/// (no parameters, outer rows, subqueries or volatile functions) qualify.
+/// (no parameters, outer rows, subqueries or volatile functions) qualify. A recursive
+/// query's working table is not a table: its rows change every round while the stored
+/// tables beside it keep their generations.
 fn build_cache_key(
     build: &LogicalPlan,
     keys: &[crate::plan::ScalarExpr],
@@ -149,10 +151,15 @@ fn build_cache_key(
             }
         })
     };
-    build.visit_all(&mut |p| p.expressions().into_iter().for_each(&mut check));
+    let mut reads_work_table = false;
+    build.visit_all(&mut |p| {
+        reads_work_table |= matches!(p, LogicalPlan::WorkTable { .. });
+        p.expressions().into_iter().for_each(&mut check);
+    });
     keys.iter().for_each(&mut check);
     let tables = build.tables_read();
-    (cacheable && !tables.is_empty()).then(|| (format!("{build:?}|{keys:?}"), tables))
+    (cacheable && !reads_work_table && !tables.is_empty())
+        .then(|| (format!("{build:?}|{keys:?}"), tables))
 }
 
 /// How many hash keys a join on `condition` gets (0: a nested loop).
