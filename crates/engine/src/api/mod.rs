@@ -4,7 +4,6 @@
 mod database;
 mod query_cache;
 mod result;
-mod result_cache;
 mod session;
 mod settings;
 

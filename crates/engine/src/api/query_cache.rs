@@ -9,14 +9,16 @@ use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
-use super::result_cache::{Lookup, ResultStore, RESULT_MIN_ROWS_READ};
 use super::StatementResult;
 use crate::exec::JoinCache;
 use crate::plan::BoundStatement;
-use crate::storage::DbState;
+use crate::storage::{generations, DbState, GenerationCache, Lookup};
 use crate::types::{DataType, ScalarValue};
 use crate::vector::VectorData;
 
+/// Results computed from fewer rows than this (a point lookup, a small table) are cheaper
+/// to compute again than to keep: they are not stored.
+const RESULT_MIN_ROWS_READ: u64 = 1024;
 /// Cached results may use this much memory in all.
 const RESULT_CACHE_BYTES: usize = 256 << 20;
 /// One result larger than this is not cached.
@@ -29,7 +31,7 @@ const PLAN_CACHE_ENTRIES: usize = 16384;
 const BOUND_ONCE_ENTRIES: usize = 4 * PLAN_CACHE_ENTRIES;
 
 pub struct QueryCache {
-    results: RwLock<ResultStore>,
+    results: RwLock<GenerationCache<StatementResult>>,
     plans: RwLock<PlanCache>,
     /// Hashes of the statements bound once since the last reset. A plan is stored the
     /// second time its statement is bound: a stream of one-off texts (single-row INSERTs
@@ -43,7 +45,7 @@ pub struct QueryCache {
 impl Default for QueryCache {
     fn default() -> Self {
         QueryCache {
-            results: RwLock::new(ResultStore::new(RESULT_CACHE_BYTES)),
+            results: RwLock::new(GenerationCache::new(RESULT_CACHE_BYTES)),
             plans: RwLock::default(),
             bound_once: Mutex::default(),
             joins: Arc::default(),
@@ -127,11 +129,7 @@ impl QueryCache {
         if rows_read < RESULT_MIN_ROWS_READ {
             return result;
         }
-        let Some(tables) = tables
-            .iter()
-            .map(|oid| state.tables.get(oid).map(|t| (*oid, t.generation)))
-            .collect::<Option<Vec<_>>>()
-        else {
+        let Some(tables) = generations(tables, state) else {
             return result;
         };
         // The encoded rows a front end may add take about as much again.

@@ -1,13 +1,13 @@
 //! The join build cache (DESIGN.md §5.3): a hash join's build-side table, kept across
 //! queries while every table the build side reads keeps its generation. Keyed by the build
-//! side's plan and keys, so only identical build sides share a table.
+//! side's plan and keys, so only identical build sides share a table; stored like cached
+//! results (`storage::GenerationCache`: exact, bounded, O(1) eviction).
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, RwLock};
 
 use hashbrown::HashMap as HashTableMap;
 
-use crate::storage::DbState;
+use crate::storage::{generations, DbState, GenerationCache, Lookup};
 use crate::vector::{Batch, VectorData};
 
 /// Cached build tables may use this much memory in all.
@@ -49,83 +49,50 @@ impl HashTable {
     }
 }
 
-struct Entry {
-    table: Arc<HashTable>,
-    tables: Vec<(u32, u64)>,
-    catalog_version: u64,
-    bytes: usize,
-    last_used: u64,
+/// Keyed by the build side's plan and keys; a stale entry is removed when met.
+pub struct JoinCache {
+    tables: RwLock<GenerationCache<Arc<HashTable>>>,
 }
 
-#[derive(Default)]
-pub struct JoinCache {
-    entries: Mutex<(HashMap<String, Entry>, usize, u64)>,
+impl Default for JoinCache {
+    fn default() -> Self {
+        JoinCache {
+            tables: RwLock::new(GenerationCache::new(JOIN_CACHE_BYTES)),
+        }
+    }
 }
 
 impl JoinCache {
     pub fn get(&self, key: &str, state: &DbState) -> Option<Arc<HashTable>> {
-        let mut guard = match self.entries.lock() {
-            Ok(g) => g,
-            Err(poisoned) => poisoned.into_inner(),
+        let found = match self.tables.read() {
+            Ok(cache) => cache.get(key, state),
+            Err(poisoned) => poisoned.into_inner().get(key, state),
         };
-        let (entries, bytes, clock) = &mut *guard;
-        *clock += 1;
-        let entry = entries.get_mut(key)?;
-        let valid = entry.catalog_version == state.catalog_version
-            && entry
-                .tables
-                .iter()
-                .all(|(oid, g)| state.tables.get(oid).is_some_and(|t| t.generation == *g));
-        if !valid {
-            let freed = entry.bytes;
-            entries.remove(key);
-            *bytes -= freed;
-            return None;
+        match found {
+            Lookup::Hit(table) => return Some(table),
+            Lookup::Miss => return None,
+            Lookup::Stale => {}
         }
-        entry.last_used = *clock;
-        Some(entry.table.clone())
+        self.write().remove(key);
+        None
     }
 
     pub fn put(&self, key: String, table: Arc<HashTable>, tables: &[u32], state: &DbState) {
-        let Some(tables) = tables
-            .iter()
-            .map(|oid| state.tables.get(oid).map(|t| (*oid, t.generation)))
-            .collect::<Option<Vec<_>>>()
-        else {
+        let Some(tables) = generations(tables, state) else {
             return;
         };
         let size = table.bytes() + key.len();
         if size > JOIN_CACHE_BYTES / 4 {
             return;
         }
-        let mut guard = match self.entries.lock() {
-            Ok(g) => g,
+        self.write()
+            .insert(&key, table, tables, state.catalog_version, size);
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, GenerationCache<Arc<HashTable>>> {
+        match self.tables.write() {
+            Ok(guard) => guard,
             Err(poisoned) => poisoned.into_inner(),
-        };
-        let (entries, bytes, clock) = &mut *guard;
-        while *bytes + size > JOIN_CACHE_BYTES {
-            let Some(oldest) = entries
-                .iter()
-                .min_by_key(|(_, e)| e.last_used)
-                .map(|(k, _)| k.clone())
-            else {
-                break;
-            };
-            if let Some(evicted) = entries.remove(&oldest) {
-                *bytes -= evicted.bytes;
-            }
         }
-        *clock += 1;
-        let entry = Entry {
-            table,
-            tables,
-            catalog_version: state.catalog_version,
-            bytes: size,
-            last_used: *clock,
-        };
-        if let Some(old) = entries.insert(key, entry) {
-            *bytes -= old.bytes;
-        }
-        *bytes += size;
     }
 }

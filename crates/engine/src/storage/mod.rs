@@ -6,6 +6,7 @@
 //! one at a time, readers never wait), builds new table versions privately, and COMMIT
 //! publishes them with a single pointer swap.
 
+mod generation_cache;
 mod namespace;
 mod secondary_index;
 mod sequence;
@@ -14,6 +15,7 @@ mod table_data;
 mod transaction;
 mod unique_index;
 
+pub use generation_cache::{generations, GenerationCache, Lookup};
 pub use namespace::RelationKind;
 pub use secondary_index::{ChunkRows, SecondaryIndexes};
 pub use sequence::{Sequence, SequenceOptions};

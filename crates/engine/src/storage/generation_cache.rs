@@ -1,8 +1,9 @@
-//! The result cache's store: results by key, bounded in bytes, evicted by CLOCK (second
-//! chance), so that inserting and evicting cost O(1) amortized however many entries it
-//! holds. A hit only sets the entry's reference bit under the shared lock; eviction walks a
-//! queue of keys in insertion order, gives a referenced entry one more round and drops the
-//! first unreferenced one.
+//! A cache of values computed from table versions (query results, hash join build sides),
+//! each valid while every table it read keeps its generation and the catalog its version:
+//! exact, never stale. Bounded in bytes and evicted by CLOCK (second chance), so inserting
+//! and evicting cost O(1) amortized however many entries it holds: a hit only sets the
+//! entry's reference bit under a shared lock; eviction walks a queue of keys in insertion
+//! order, gives a referenced entry one more round and drops the first unreferenced one.
 //!
 //! Eviction used to scan every entry for the least recently used one: after ~650,000 small
 //! cached results every later insertion scanned them all, and cacheable queries ran 20–50×
@@ -12,15 +13,10 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use super::StatementResult;
-use crate::storage::DbState;
+use super::DbState;
 
-/// Results computed from fewer rows than this (a point lookup, a small table) are cheaper
-/// to compute again than to keep: they are not stored.
-pub const RESULT_MIN_ROWS_READ: u64 = 1024;
-
-pub struct ResultStore {
-    entries: HashMap<Arc<str>, ResultEntry, foldhash::fast::RandomState>,
+pub struct GenerationCache<V> {
+    entries: HashMap<Arc<str>, Entry<V>, foldhash::fast::RandomState>,
     /// Keys in the order they were queued, each with the stamp of the entry it was queued
     /// for: an entry replaced or removed since leaves a stale slot, skipped when reached.
     queue: VecDeque<(Arc<str>, u64)>,
@@ -29,8 +25,8 @@ pub struct ResultStore {
     bytes_max: usize,
 }
 
-struct ResultEntry {
-    result: StatementResult,
+struct Entry<V> {
+    value: V,
     /// (table OID, generation) of every table read.
     tables: Vec<(u32, u64)>,
     catalog_version: u64,
@@ -41,16 +37,24 @@ struct ResultEntry {
 }
 
 /// What a lookup found.
-pub enum Lookup {
-    Hit(StatementResult),
+pub enum Lookup<V> {
+    Hit(V),
     /// An entry computed from another version: the caller removes it.
     Stale,
     Miss,
 }
 
-impl ResultStore {
-    pub fn new(bytes_max: usize) -> ResultStore {
-        ResultStore {
+/// The generation of each of `tables` in `state`; `None` if one is missing.
+pub fn generations(tables: &[u32], state: &DbState) -> Option<Vec<(u32, u64)>> {
+    tables
+        .iter()
+        .map(|oid| state.tables.get(oid).map(|t| (*oid, t.generation)))
+        .collect()
+}
+
+impl<V: Clone> GenerationCache<V> {
+    pub fn new(bytes_max: usize) -> GenerationCache<V> {
+        GenerationCache {
             entries: HashMap::default(),
             queue: VecDeque::new(),
             next_stamp: 0,
@@ -59,8 +63,8 @@ impl ResultStore {
         }
     }
 
-    /// The result stored under `key` if it is still valid against `state` (shared lock).
-    pub fn get(&self, key: &str, state: &DbState) -> Lookup {
+    /// The value stored under `key` if it is still valid against `state` (shared lock).
+    pub fn get(&self, key: &str, state: &DbState) -> Lookup<V> {
         let Some(entry) = self.entries.get(key) else {
             return Lookup::Miss;
         };
@@ -75,7 +79,7 @@ impl ResultStore {
             return Lookup::Stale;
         }
         entry.referenced.store(true, Ordering::Relaxed);
-        Lookup::Hit(entry.result.clone())
+        Lookup::Hit(entry.value.clone())
     }
 
     pub fn remove(&mut self, key: &str) {
@@ -85,11 +89,12 @@ impl ResultStore {
         self.compact_queue();
     }
 
-    /// Stores `result`, evicting as needed.
+    /// Stores `value`, computed from the `tables` generations and `catalog_version`, as
+    /// taking `bytes`, evicting as needed.
     pub fn insert(
         &mut self,
         key: &str,
-        result: StatementResult,
+        value: V,
         tables: Vec<(u32, u64)>,
         catalog_version: u64,
         bytes: usize,
@@ -106,8 +111,8 @@ impl ResultStore {
         self.queue.push_back((key.clone(), stamp));
         self.entries.insert(
             key,
-            ResultEntry {
-                result,
+            Entry {
+                value,
                 tables,
                 catalog_version,
                 bytes,
@@ -156,12 +161,13 @@ impl ResultStore {
 
 #[cfg(test)]
 mod tests {
-    use super::{Lookup, ResultStore};
-    use crate::api::StatementResult;
+    use super::{GenerationCache, Lookup};
     use crate::storage::DbState;
 
+    type ResultStore = GenerationCache<String>;
+
     fn store(store: &mut ResultStore, key: &str) {
-        store.insert(key, StatementResult::command(key), Vec::new(), 0, 10);
+        store.insert(key, key.to_string(), Vec::new(), 0, 10);
     }
 
     fn hit(store: &ResultStore, key: &str) -> bool {
