@@ -2,7 +2,11 @@
 //! statement goes through [`Session::run`]: parse → bind → plan → execute.
 
 mod bind;
+mod catalog_change;
 mod prepared_sql;
+mod query;
+mod transaction_control;
+mod write;
 
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -16,39 +20,13 @@ use super::settings::Settings;
 use super::{ColumnInfo, Notice, StatementResult};
 use crate::binder::Binder;
 use crate::error::{Error, Result, SqlState};
-use crate::exec::expression::evaluate;
 use crate::exec::{
-    alter_table, collect, ddl, index, modify, on_conflict, truncate, view, ExecContext,
-    SessionIdentity, SharedSessionSequences,
+    ddl, index, modify, truncate, view, ExecContext, SessionIdentity, SharedSessionSequences,
 };
 use crate::parser::{parse, Parsed};
-use crate::physical::create_operator;
-use crate::plan::{BoundStatement, Returning};
+use crate::plan::BoundStatement;
 use crate::storage::{Store, Transaction};
 use crate::types::{DataType, ScalarValue};
-use crate::vector::{Batch, StringVec, Vector, VectorData};
-
-/// The result of INSERT/UPDATE/DELETE: its tag, and with RETURNING its rows.
-fn written_result(
-    tag: String,
-    rows: Vec<Batch>,
-    returning: Option<Returning>,
-    ctx: &ExecContext,
-) -> Result<StatementResult> {
-    let Some(returning) = returning else {
-        return Ok(StatementResult::command(tag));
-    };
-    let mut batches = Vec::with_capacity(rows.len());
-    for batch in &rows {
-        let columns = returning
-            .exprs
-            .iter()
-            .map(|e| evaluate(e, batch, ctx))
-            .collect::<Result<Vec<_>>>()?;
-        batches.push(Batch::new(columns, batch.len()));
-    }
-    Ok(StatementResult::rows(returning.columns, batches, tag))
-}
 
 /// What [`Session::run`] runs: a parsed statement, or one bound earlier.
 enum Work<'a> {
@@ -75,23 +53,6 @@ fn failed_block_error() -> Error {
         SqlState::InFailedSqlTransaction,
         "current transaction is aborted, commands ignored until end of transaction block",
     )
-}
-
-/// A one-column text result.
-fn text_result(column: &str, lines: &[String], tag: &str) -> StatementResult {
-    let mut text = StringVec::default();
-    for line in lines {
-        text.push(line);
-    }
-    let vector = Vector::new(VectorData::Text(text), None);
-    let columns = Arc::from(vec![ColumnInfo {
-        name: column.to_string(),
-        data_type: DataType::Text,
-        table_oid: 0,
-        column_attnum: 0,
-    }]);
-    let batches = vec![Batch::new(vec![Arc::new(vector)], lines.len())];
-    StatementResult::rows(columns, batches, tag)
 }
 
 /// ReadyForQuery's transaction status.
@@ -476,19 +437,14 @@ impl Session {
         });
     }
 
-    fn run_work(
+    /// What a statement runs with: its parameters and snapshot, the shared join cache when
+    /// the session may use it, who it runs for and its clock, and the session's limits.
+    fn statement_context(
         &mut self,
-        work: Work<'_>,
-        param_types: &[DataType],
+        bound: &BoundStatement,
+        view: Arc<crate::storage::DbState>,
         params: &[ScalarValue],
-        cache_key: Option<CacheKey<'_>>,
-    ) -> Result<StatementResult> {
-        if let Work::Parsed(statement) = &work {
-            if let Some(result) = self.run_prepared_sql(statement) {
-                return result;
-            }
-        }
-        let (bound, view) = self.bind_locked(work, param_types, cache_key)?;
+    ) -> ExecContext {
         let mut ctx = ExecContext::new(
             params.to_vec(),
             view,
@@ -507,29 +463,29 @@ impl Session {
         if let Some(limit) = self.settings.value("kestrel.max_recursive_iterations") {
             ctx.max_recursive_rounds = limit.parse().unwrap_or(ctx.max_recursive_rounds);
         }
-        Ok(match bound {
-            BoundStatement::Query { plan, columns } => {
-                let batches = collect(create_operator(&plan, &ctx.state).as_mut(), &ctx)?;
-                let rows: usize = batches.iter().map(|b| b.len()).sum();
-                let result = StatementResult::rows(columns, batches, format!("SELECT {rows}"));
-                match cache_key {
-                    Some(key)
-                        if self.caches_usable()
-                            && self.result_cache_on()
-                            && plan.is_deterministic() =>
-                    {
-                        let tables = plan.tables_read();
-                        self.cache.store_result(
-                            key.result_key(),
-                            result,
-                            ctx.rows_read.get(),
-                            &tables,
-                            &ctx.state,
-                        )
-                    }
-                    _ => result,
-                }
+        ctx
+    }
+
+    fn run_work(
+        &mut self,
+        work: Work<'_>,
+        param_types: &[DataType],
+        params: &[ScalarValue],
+        cache_key: Option<CacheKey<'_>>,
+    ) -> Result<StatementResult> {
+        if let Work::Parsed(statement) = &work {
+            if let Some(result) = self.run_prepared_sql(statement) {
+                return result;
             }
+        }
+        let (bound, view) = self.bind_locked(work, param_types, cache_key)?;
+        let ctx = self.statement_context(&bound, view, params);
+        match bound {
+            BoundStatement::Query { plan, columns } => {
+                self.run_query(&plan, columns, &ctx, cache_key)
+            }
+            BoundStatement::Explain { plan, analyze } => self.run_explain(&plan, analyze, &ctx),
+            BoundStatement::Show { name } => self.run_show(&name),
             BoundStatement::Insert {
                 table_name,
                 table_oid,
@@ -537,26 +493,8 @@ impl Session {
                 returning,
                 on_conflict,
             } => {
-                let txn = self.transaction();
-                let keep = returning.is_some();
-                let modified = match on_conflict {
-                    None => modify::insert(txn, &table_name, table_oid, &source, keep, &ctx)?,
-                    Some(on_conflict) => on_conflict::insert(
-                        txn,
-                        &table_name,
-                        table_oid,
-                        &source,
-                        &on_conflict,
-                        keep,
-                        &ctx,
-                    )?,
-                };
-                written_result(
-                    format!("INSERT 0 {}", modified.count),
-                    modified.rows,
-                    returning,
-                    &ctx,
-                )?
+                let target = (table_name.as_str(), table_oid);
+                self.run_insert(target, &source, on_conflict.as_ref(), returning, &ctx)
             }
             BoundStatement::Update {
                 table_name,
@@ -566,21 +504,13 @@ impl Session {
                 assignments,
                 returning,
             } => {
-                let txn = self.transaction();
                 let target = modify::Target {
                     name: &table_name,
                     oid: table_oid,
                     source: source.as_ref(),
                     filter: filter.as_ref(),
                 };
-                let keep = returning.is_some();
-                let modified = modify::update(txn, &target, &assignments, keep, &ctx)?;
-                written_result(
-                    format!("UPDATE {}", modified.count),
-                    modified.rows,
-                    returning,
-                    &ctx,
-                )?
+                self.run_update(&target, &assignments, returning, &ctx)
             }
             BoundStatement::Delete {
                 table_name,
@@ -589,72 +519,37 @@ impl Session {
                 filter,
                 returning,
             } => {
-                let txn = self.transaction();
                 let target = modify::Target {
                     name: &table_name,
                     oid: table_oid,
                     source: source.as_ref(),
                     filter: filter.as_ref(),
                 };
-                let keep = returning.is_some();
-                let modified = modify::delete(txn, &target, keep, &ctx)?;
-                written_result(
-                    format!("DELETE {}", modified.count),
-                    modified.rows,
-                    returning,
-                    &ctx,
-                )?
+                self.run_delete(&target, returning, &ctx)
             }
             BoundStatement::CreateTable {
                 schema,
                 if_not_exists,
                 sequences,
                 source,
-            } => {
-                let name = schema.name.clone();
-                let mut notices = Vec::new();
-                let txn = self.transaction();
-                ddl::create_table(txn, schema, if_not_exists, sequences, &mut notices)?;
-                let tag = match source {
-                    None => "CREATE TABLE".to_string(),
-                    Some(source) => {
-                        let oid = txn
-                            .table_for_write(&name)?
-                            .map(|t| t.schema.oid)
-                            .ok_or_else(|| Error::internal("created table is missing"))?;
-                        let modified = modify::insert(txn, &name, oid, &source, false, &ctx)?;
-                        format!("SELECT {}", modified.count)
-                    }
-                };
-                self.notices.extend(notices);
-                StatementResult::command(tag)
-            }
+            } => self.run_create_table(schema, if_not_exists, sequences, source, &ctx),
             BoundStatement::DropTable {
                 names,
                 if_exists,
                 cascade,
             } => self.with_notices("DROP TABLE", |txn, notices| {
                 ddl::drop_tables(txn, &names, if_exists, cascade, notices)
-            })?,
+            }),
             BoundStatement::CreateIndex(spec) => self
                 .with_notices("CREATE INDEX", |txn, notices| {
                     index::create_index(txn, spec, notices)
-                })?,
+                }),
             BoundStatement::AlterTable { alter, notices } => {
-                if let Some(alter) = alter {
-                    alter_table::alter_table(self.transaction(), &alter, &ctx)?;
-                }
-                self.notices
-                    .extend(notices.into_iter().map(|message| Notice {
-                        severity: "NOTICE",
-                        state: SqlState::SuccessfulCompletion,
-                        message,
-                    }));
-                StatementResult::command("ALTER TABLE")
+                self.run_alter_table(alter.as_deref(), notices, &ctx)
             }
             BoundStatement::CreateView { view, or_replace } => {
                 view::create_view(self.transaction(), view, or_replace)?;
-                StatementResult::command("CREATE VIEW")
+                Ok(StatementResult::command("CREATE VIEW"))
             }
             BoundStatement::DropView {
                 names,
@@ -662,124 +557,35 @@ impl Session {
                 cascade,
             } => self.with_notices("DROP VIEW", |txn, notices| {
                 view::drop_views(txn, &names, if_exists, cascade, notices)
-            })?,
+            }),
             BoundStatement::Truncate {
                 tables,
                 restart_identity,
             } => {
                 truncate::truncate(self.transaction(), &tables, restart_identity)?;
-                StatementResult::command("TRUNCATE TABLE")
+                Ok(StatementResult::command("TRUNCATE TABLE"))
             }
             BoundStatement::DropIndex { names, if_exists } => self
                 .with_notices("DROP INDEX", |txn, notices| {
                     index::drop_indexes(txn, &names, if_exists, notices)
-                })?,
+                }),
             BoundStatement::CreateSequence {
                 name,
                 options,
                 if_not_exists,
             } => self.with_notices("CREATE SEQUENCE", |txn, notices| {
                 ddl::create_sequence(txn, &name, options, None, if_not_exists, notices)
-            })?,
+            }),
             BoundStatement::DropSequence { names, if_exists } => self
                 .with_notices("DROP SEQUENCE", |txn, notices| {
                     ddl::drop_sequences(txn, &names, if_exists, notices)
-                })?,
-            BoundStatement::Maintenance { tag, tables } => {
-                if tag == "VACUUM" {
-                    if self.block != Block::None {
-                        return Err(Error::new(
-                            SqlState::ActiveSqlTransaction,
-                            "VACUUM cannot run inside a transaction block",
-                        ));
-                    }
-                    crate::exec::vacuum::vacuum(self.transaction(), &tables)?;
-                }
-                StatementResult::command(tag)
-            }
-            BoundStatement::Begin => {
-                match self.block {
-                    Block::Explicit => self.warn(
-                        SqlState::ActiveSqlTransaction,
-                        "there is already a transaction in progress",
-                    ),
-                    Block::None | Block::Implicit => self.block = Block::Explicit,
-                    Block::Failed => {}
-                }
-                self.transaction();
-                StatementResult::command("BEGIN")
-            }
-            BoundStatement::Commit => {
-                let tag = match self.block {
-                    Block::Failed => {
-                        self.end_transaction(false);
-                        "ROLLBACK"
-                    }
-                    Block::Explicit | Block::Implicit => {
-                        self.end_transaction(true);
-                        "COMMIT"
-                    }
-                    Block::None => {
-                        self.warn(
-                            SqlState::NoActiveSqlTransaction,
-                            "there is no transaction in progress",
-                        );
-                        "COMMIT"
-                    }
-                };
-                StatementResult::command(tag)
-            }
-            BoundStatement::Rollback => {
-                if self.block == Block::None {
-                    self.warn(
-                        SqlState::NoActiveSqlTransaction,
-                        "there is no transaction in progress",
-                    );
-                }
-                self.end_transaction(false);
-                StatementResult::command("ROLLBACK")
-            }
-            BoundStatement::Set(set) => {
-                // SET is transactional: inside a block ROLLBACK undoes it.
-                if self.block != Block::None {
-                    self.transaction();
-                }
-                match &set.name {
-                    Some(name) => self.settings.set(name, set.value.as_deref())?,
-                    None => self.settings.reset_all(),
-                }
-                StatementResult::command(if set.value.is_none() { "RESET" } else { "SET" })
-            }
-            BoundStatement::Explain { plan, analyze } => {
-                let lines = if analyze {
-                    let start = std::time::Instant::now();
-                    let (mut operator, stats) =
-                        crate::physical::create_instrumented(&plan, &ctx.state);
-                    collect(operator.as_mut(), &ctx)?;
-                    let mut lines = crate::plan::explain_lines(&plan, &ctx.state, Some(&stats));
-                    let millis = start.elapsed().as_secs_f64() * 1e3;
-                    lines.push(format!("Execution Time: {millis:.3} ms"));
-                    lines
-                } else {
-                    crate::plan::explain_lines(&plan, &ctx.state, None)
-                };
-                text_result("QUERY PLAN", &lines, "EXPLAIN")
-            }
-            BoundStatement::Show { name } => {
-                let columns = self.show_columns(&name)?;
-                let (_, value) = self.settings.get(&name)?;
-                let mut text = StringVec::default();
-                text.push(&value);
-                StatementResult::rows(
-                    columns,
-                    vec![Batch::new(
-                        vec![Arc::new(Vector::new(VectorData::Text(text), None))],
-                        1,
-                    )],
-                    "SHOW",
-                )
-            }
-        })
+                }),
+            BoundStatement::Maintenance { tag, tables } => self.run_maintenance(tag, &tables),
+            BoundStatement::Begin => Ok(self.run_begin()),
+            BoundStatement::Commit => Ok(self.run_commit()),
+            BoundStatement::Rollback => Ok(self.run_rollback()),
+            BoundStatement::Set(set) => self.run_set(&set),
+        }
     }
 
     /// Runs the optimizer's rules (those not disabled) over a statement's plans.
@@ -797,32 +603,5 @@ impl Session {
             disabled = crate::optimizer::rule_names();
         }
         bound.try_map_plans(&mut |plan| crate::optimizer::optimize(plan, &disabled, state))
-    }
-
-    /// Runs a catalog change that may raise notices in the session's transaction.
-    fn with_notices(
-        &mut self,
-        tag: &str,
-        change: impl FnOnce(&mut Transaction, &mut Vec<Notice>) -> Result<()>,
-    ) -> Result<StatementResult> {
-        let mut notices = Vec::new();
-        change(self.transaction(), &mut notices)?;
-        self.notices.extend(notices);
-        Ok(StatementResult::command(tag))
-    }
-
-    fn show_columns(&self, name: &str) -> Result<Arc<[ColumnInfo]>> {
-        let (canonical, _) = self.settings.get(name)?;
-        let column = if canonical.is_empty() {
-            name
-        } else {
-            canonical
-        };
-        Ok(Arc::from(vec![ColumnInfo {
-            name: column.to_string(),
-            data_type: DataType::Text,
-            table_oid: 0,
-            column_attnum: 0,
-        }]))
     }
 }

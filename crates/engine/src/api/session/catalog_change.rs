@@ -1,0 +1,89 @@
+//! DDL and maintenance statements whose work is more than one call into `exec`: CREATE
+//! TABLE [AS], ALTER TABLE, ANALYZE / VACUUM, and the notices catalog changes raise.
+
+use super::{Block, Session};
+use crate::api::{Notice, StatementResult};
+use crate::catalog::TableSchema;
+use crate::error::{Error, Result, SqlState};
+use crate::exec::{alter_table, ddl, modify, ExecContext};
+use crate::plan::{AlterTable, LogicalPlan};
+use crate::storage::{SequenceOptions, Transaction};
+
+impl Session {
+    /// Runs a catalog change that may raise notices in the session's transaction.
+    pub(super) fn with_notices(
+        &mut self,
+        tag: &str,
+        change: impl FnOnce(&mut Transaction, &mut Vec<Notice>) -> Result<()>,
+    ) -> Result<StatementResult> {
+        let mut notices = Vec::new();
+        change(self.transaction(), &mut notices)?;
+        self.notices.extend(notices);
+        Ok(StatementResult::command(tag))
+    }
+
+    pub(super) fn run_create_table(
+        &mut self,
+        schema: TableSchema,
+        if_not_exists: bool,
+        sequences: Vec<(String, SequenceOptions, String)>,
+        source: Option<LogicalPlan>,
+        ctx: &ExecContext,
+    ) -> Result<StatementResult> {
+        let name = schema.name.clone();
+        let mut notices = Vec::new();
+        let txn = self.transaction();
+        ddl::create_table(txn, schema, if_not_exists, sequences, &mut notices)?;
+        let tag = match source {
+            None => "CREATE TABLE".to_string(),
+            Some(source) => {
+                let oid = txn
+                    .table_for_write(&name)?
+                    .map(|t| t.schema.oid)
+                    .ok_or_else(|| Error::internal("created table is missing"))?;
+                let modified = modify::insert(txn, &name, oid, &source, false, ctx)?;
+                format!("SELECT {}", modified.count)
+            }
+        };
+        self.notices.extend(notices);
+        Ok(StatementResult::command(tag))
+    }
+
+    /// ALTER TABLE (`None`: IF EXISTS of a missing table), with the notices of subcommands
+    /// skipped by IF [NOT] EXISTS.
+    pub(super) fn run_alter_table(
+        &mut self,
+        alter: Option<&AlterTable>,
+        notices: Vec<String>,
+        ctx: &ExecContext,
+    ) -> Result<StatementResult> {
+        if let Some(alter) = alter {
+            alter_table::alter_table(self.transaction(), alter, ctx)?;
+        }
+        self.notices
+            .extend(notices.into_iter().map(|message| Notice {
+                severity: "NOTICE",
+                state: SqlState::SuccessfulCompletion,
+                message,
+            }));
+        Ok(StatementResult::command("ALTER TABLE"))
+    }
+
+    /// ANALYZE has nothing to gather; VACUUM reclaims deleted rows, outside any block.
+    pub(super) fn run_maintenance(
+        &mut self,
+        tag: &'static str,
+        tables: &[(String, u32)],
+    ) -> Result<StatementResult> {
+        if tag == "VACUUM" {
+            if self.block != Block::None {
+                return Err(Error::new(
+                    SqlState::ActiveSqlTransaction,
+                    "VACUUM cannot run inside a transaction block",
+                ));
+            }
+            crate::exec::vacuum::vacuum(self.transaction(), tables)?;
+        }
+        Ok(StatementResult::command(tag))
+    }
+}

@@ -1,0 +1,79 @@
+//! INSERT, UPDATE and DELETE in the session's transaction, and their RETURNING rows.
+
+use super::Session;
+use crate::api::StatementResult;
+use crate::error::Result;
+use crate::exec::expression::evaluate;
+use crate::exec::{modify, on_conflict, ExecContext};
+use crate::plan::{LogicalPlan, OnConflict, Returning, ScalarExpr};
+use crate::vector::Batch;
+
+/// The result of INSERT/UPDATE/DELETE: its tag, and with RETURNING its rows.
+fn written_result(
+    tag: String,
+    rows: Vec<Batch>,
+    returning: Option<Returning>,
+    ctx: &ExecContext,
+) -> Result<StatementResult> {
+    let Some(returning) = returning else {
+        return Ok(StatementResult::command(tag));
+    };
+    let mut batches = Vec::with_capacity(rows.len());
+    for batch in &rows {
+        let columns = returning
+            .exprs
+            .iter()
+            .map(|e| evaluate(e, batch, ctx))
+            .collect::<Result<Vec<_>>>()?;
+        batches.push(Batch::new(columns, batch.len()));
+    }
+    Ok(StatementResult::rows(returning.columns, batches, tag))
+}
+
+impl Session {
+    /// INSERT into `(name, oid)` the rows of `source`.
+    pub(super) fn run_insert(
+        &mut self,
+        (name, oid): (&str, u32),
+        source: &LogicalPlan,
+        on_conflict: Option<&OnConflict>,
+        returning: Option<Returning>,
+        ctx: &ExecContext,
+    ) -> Result<StatementResult> {
+        let txn = self.transaction();
+        let keep = returning.is_some();
+        let modified = match on_conflict {
+            None => modify::insert(txn, name, oid, source, keep, ctx)?,
+            Some(on_conflict) => {
+                on_conflict::insert(txn, name, oid, source, on_conflict, keep, ctx)?
+            }
+        };
+        let tag = format!("INSERT 0 {}", modified.count);
+        written_result(tag, modified.rows, returning, ctx)
+    }
+
+    pub(super) fn run_update(
+        &mut self,
+        target: &modify::Target,
+        assignments: &[(usize, ScalarExpr)],
+        returning: Option<Returning>,
+        ctx: &ExecContext,
+    ) -> Result<StatementResult> {
+        let keep = returning.is_some();
+        let modified = modify::update(self.transaction(), target, assignments, keep, ctx)?;
+        let tag = format!("UPDATE {}", modified.count);
+        written_result(tag, modified.rows, returning, ctx)
+    }
+
+    pub(super) fn run_delete(
+        &mut self,
+        target: &modify::Target,
+        returning: Option<Returning>,
+        ctx: &ExecContext,
+    ) -> Result<StatementResult> {
+        let keep = returning.is_some();
+        let modified = modify::delete(self.transaction(), target, keep, ctx)?;
+        let tag = format!("DELETE {}", modified.count);
+        written_result(tag, modified.rows, returning, ctx)
+    }
+}
