@@ -5,24 +5,12 @@
 
 mod common;
 
-use common::run;
+use common::{run, Random};
 
 const SESSIONS: u64 = 4;
 const STATEMENTS_PER_SESSION: u64 = 400;
 
-/// xorshift64*: a tiny deterministic generator, seeded per session.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n
-    }
-}
-
-fn statement(rng: &mut Rng, session: u64, step: u64) -> String {
+fn statement(rng: &mut Random, session: u64, step: u64) -> String {
     let id = rng.below(200);
     let column = rng.below(6);
     match rng.below(8) {
@@ -54,7 +42,7 @@ fn ddl_racing_dml_keeps_every_constraint() {
         .map(|session| {
             let mut s = db.connect();
             std::thread::spawn(move || {
-                let mut rng = Rng((seed ^ (session + 1).wrapping_mul(0x9E37_79B9)) | 1);
+                let mut rng = Random((seed ^ (session + 1).wrapping_mul(0x9E37_79B9)) | 1);
                 let mut internal = Vec::new();
                 for step in 0..STATEMENTS_PER_SESSION {
                     let in_block = rng.below(4) == 0;

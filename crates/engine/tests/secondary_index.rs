@@ -4,19 +4,7 @@
 
 mod common;
 
-use common::{rows, run};
-
-/// xorshift64*: a fixed series, so a failure reproduces.
-struct Random(u64);
-
-impl Random {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n
-    }
-}
+use common::{rows, run, Random};
 
 /// Every key value and NULL, through the index and around it.
 fn check(session: &mut kestrel::Session, label: &str) {

@@ -47,6 +47,27 @@ impl StatementResult {
     pub fn row_count(&self) -> usize {
         self.batches.iter().map(|b| b.len()).sum()
     }
+
+    /// Each row as one line: its values in PostgreSQL's text format joined by `|`, `NULL`
+    /// for NULL (for tests and quick looks, not an output format).
+    pub fn text_lines(&self) -> Vec<String> {
+        let mut lines = Vec::with_capacity(self.row_count());
+        for batch in &self.batches {
+            for row in 0..batch.len() {
+                let mut line = Vec::new();
+                for (i, column) in batch.columns.iter().enumerate() {
+                    if i > 0 {
+                        line.push(b'|');
+                    }
+                    if !column.write_text(row, &mut line) {
+                        line.extend_from_slice(b"NULL");
+                    }
+                }
+                lines.push(String::from_utf8_lossy(&line).into_owned());
+            }
+        }
+        lines
+    }
 }
 
 /// A NOTICE or WARNING raised while executing (e.g. COMMIT outside a transaction).

@@ -98,12 +98,7 @@ mod tests {
         let Ok(results) = counted else {
             panic!("count failed");
         };
-        let mut line = Vec::new();
-        for column in &results[0].batches[0].columns {
-            column.write_text(0, &mut line);
-            line.push(b'|');
-        }
-        assert_eq!(line, b"1000|1000|1|1000|");
+        assert_eq!(results[0].text_lines(), ["1000|1000|1|1000"]);
         assert!(s
             .execute("INSERT INTO t VALUES (500, 0)")
             .is_err_and(|e| e.sqlstate() == "23505"));

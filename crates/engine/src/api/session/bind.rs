@@ -139,30 +139,10 @@ mod tests {
             .join()
             .unwrap_or_else(|_| Err("the writer panicked".into()));
         let rows = match first.execute("SELECT * FROM t ORDER BY 1") {
-            Ok(results) => text_rows(&results[0]),
+            Ok(results) => results[0].text_lines(),
             Err(e) => vec![e.to_string()],
         };
         (outcome, rows)
-    }
-
-    /// Each row's values in text form, joined by `|`.
-    fn text_rows(result: &crate::api::StatementResult) -> Vec<String> {
-        let mut rows = Vec::new();
-        for batch in &result.batches {
-            for row in 0..batch.len() {
-                let mut line = Vec::new();
-                for (i, column) in batch.columns.iter().enumerate() {
-                    if i > 0 {
-                        line.push(b'|');
-                    }
-                    if !column.write_text(row, &mut line) {
-                        line.extend_from_slice(b"NULL");
-                    }
-                }
-                rows.push(String::from_utf8_lossy(&line).into_owned());
-            }
-        }
-        rows
     }
 
     #[test]
