@@ -806,7 +806,7 @@ fn mismatch(data: &VectorData) -> Error {
 }
 
 /// A sum, or the average (numeric division with PostgreSQL's result scale) when `avg`.
-fn sum_or_avg(sum: Decimal, count: i64, avg: bool) -> Result<Decimal> {
+pub(crate) fn sum_or_avg(sum: Decimal, count: i64, avg: bool) -> Result<Decimal> {
     match (avg, count) {
         (_, 0) => Ok(Decimal::ZERO),
         (true, count) => sum.checked_div(&Decimal::from_i64(count)),
