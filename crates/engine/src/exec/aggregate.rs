@@ -151,7 +151,7 @@ impl CallState {
             (call.func, call.args.get(1))
         {
             let value = evaluate(direct, &Batch::new(Vec::new(), 1), ctx)?.get_scalar(0);
-            acc.set_direct_argument(&value);
+            acc.set_direct_argument(&value)?;
         }
         Ok(CallState {
             acc,

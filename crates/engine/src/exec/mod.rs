@@ -40,6 +40,7 @@ mod values;
 pub mod view;
 mod window;
 mod window_frame;
+mod window_sliding;
 
 use std::cell::RefCell;
 use std::collections::HashMap;

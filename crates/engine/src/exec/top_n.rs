@@ -1,11 +1,13 @@
 //! ORDER BY ... LIMIT k: keeps only the best k rows seen so far instead of sorting
-//! everything. Rows are buffered and cut back to k whenever the buffer doubles.
+//! everything. Incoming rows are buffered unsorted; when the buffer reaches about 2k rows it
+//! is compacted (sorted and cut back to the best k), so each row is copied and sorted an
+//! amortised constant number of times. After the first compaction the k-th kept key is a
+//! cutoff: an incoming row that does not sort strictly before it can never be returned.
 
+use std::cmp::Ordering;
 use std::sync::Arc;
 
 use super::expression::evaluate;
-use std::cmp::Ordering;
-
 use super::sort_key::{compare_key_rows, sort_order};
 use super::{BoxedOperator, ExecContext, Operator};
 use crate::error::Result;
@@ -20,6 +22,16 @@ pub struct TopNExec {
     key_physical: Vec<PhysicalType>,
     k: usize,
     output: Option<std::vec::IntoIter<Batch>>,
+}
+
+/// The rows kept so far: the compacted best (sorted, at most k) followed by the batches
+/// that arrived since, in arrival order, each with its evaluated sort keys.
+struct Candidates {
+    rows: Vec<Batch>,
+    keys: Vec<Batch>,
+    len: usize,
+    /// Whether `rows[0]` holds k sorted rows, whose last key is the cutoff.
+    full: bool,
 }
 
 impl TopNExec {
@@ -40,16 +52,48 @@ impl TopNExec {
         }
     }
 
-    /// The first `limit` rows of `rows` (with their evaluated `keys`) in key order.
-    fn best(&self, rows: &Batch, keys: &Batch, limit: usize) -> (Batch, Batch) {
+    /// Sorts every candidate and keeps the first k. The sort keeps equal keys in arrival
+    /// order, and the compacted rows come first, so among ties the earliest rows win.
+    fn compact(&self, candidates: &mut Candidates) -> Result<()> {
+        let rows = concat_batches(&self.physical, &candidates.rows)?;
+        let keys = concat_batches(&self.key_physical, &candidates.keys)?;
         let mut order = sort_order(&self.keys, &keys.columns, rows.len());
-        order.truncate(limit);
-        (rows.gather(&order), keys.gather(&order))
+        order.truncate(self.k);
+        candidates.len = order.len();
+        candidates.full = self.k > 0 && order.len() == self.k;
+        candidates.rows = vec![rows.gather(&order)];
+        candidates.keys = vec![keys.gather(&order)];
+        Ok(())
+    }
+
+    /// The rows of `batch` that sort strictly before the cutoff (all of them before there
+    /// is one); a row equal to the k-th kept row would lose to it.
+    fn admit(&self, candidates: &Candidates, batch: Batch, keys: Batch) -> (Batch, Batch) {
+        let (true, Some(kept)) = (candidates.full, candidates.keys.first()) else {
+            return (batch, keys);
+        };
+        let last = kept.len() - 1;
+        let rows: Vec<u32> = (0..batch.len())
+            .filter(|&r| {
+                compare_key_rows(&self.keys, &keys.columns, r, &kept.columns, last)
+                    == Ordering::Less
+            })
+            .map(|r| r as u32)
+            .collect();
+        if rows.len() == batch.len() {
+            return (batch, keys);
+        }
+        (batch.gather(&rows), keys.gather(&rows))
     }
 
     fn run(&mut self, ctx: &ExecContext) -> Result<Vec<Batch>> {
-        let mut kept = concat_batches(&self.physical, &[])?;
-        let mut kept_keys = concat_batches(&self.key_physical, &[])?;
+        let mut candidates = Candidates {
+            rows: Vec::new(),
+            keys: Vec::new(),
+            len: 0,
+            full: false,
+        };
+        // Compacting at 2k rows (at least a batch) cuts away at least k rows each time.
         let threshold = (2 * self.k).max(BATCH_SIZE);
         while let Some(batch) = self.input.next(ctx)? {
             let key_columns = self
@@ -57,40 +101,24 @@ impl TopNExec {
                 .iter()
                 .map(|k| evaluate(&k.expr, &batch, ctx))
                 .collect::<Result<Vec<Arc<_>>>>()?;
-            let mut batch_keys = Batch::new(key_columns, batch.len());
-            let mut batch = batch;
-            // Once k rows are kept (sorted), only rows before the k-th can enter.
-            if kept.len() >= self.k && self.k > 0 {
-                let last = kept.len() - 1;
-                let rows: Vec<u32> = (0..batch.len())
-                    .filter(|&r| {
-                        compare_key_rows(
-                            &self.keys,
-                            &batch_keys.columns,
-                            r,
-                            &kept_keys.columns,
-                            last,
-                        ) == Ordering::Less
-                    })
-                    .map(|r| r as u32)
-                    .collect();
-                if rows.is_empty() {
-                    continue;
-                }
-                batch = batch.gather(&rows);
-                batch_keys = batch_keys.gather(&rows);
+            let batch_keys = Batch::new(key_columns, batch.len());
+            if self.k == 0 {
+                continue;
             }
-            kept = concat_batches(&self.physical, &[kept, batch])?;
-            kept_keys = concat_batches(&self.key_physical, &[kept_keys, batch_keys])?;
-            if kept.len() > threshold || kept.len() >= self.k {
-                (kept, kept_keys) = self.best(&kept, &kept_keys, self.k);
+            let (batch, batch_keys) = self.admit(&candidates, batch, batch_keys);
+            if batch.is_empty() {
+                continue;
+            }
+            candidates.len += batch.len();
+            candidates.rows.push(batch);
+            candidates.keys.push(batch_keys);
+            if candidates.len >= threshold {
+                self.compact(&mut candidates)?;
             }
         }
-        let (best, _) = self.best(&kept, &kept_keys, self.k);
-        if best.is_empty() {
-            return Ok(Vec::new());
-        }
-        Ok(split_batch(best))
+        self.compact(&mut candidates)?;
+        let best = candidates.rows.pop().filter(|b| !b.is_empty());
+        Ok(best.map_or_else(Vec::new, split_batch))
     }
 }
 

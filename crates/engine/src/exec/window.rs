@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::expression::evaluate;
 use super::sort_key::sort_order;
 use super::window_frame::{frame_pieces, frames};
+use super::window_sliding::sliding_aggregate;
 use super::{collect, BoxedOperator, ExecContext, Operator};
 use crate::error::{Error, Result, SqlState};
 use crate::function::aggregate::Accumulator;
@@ -424,12 +425,18 @@ fn aggregate(
     } else {
         func
     };
-    let arg_type = call.args.first().map_or(call.ty, |a| a.ty());
-    let mut values: Vec<ScalarValue> = vec![ScalarValue::Null; n];
     // A frame that grows from the partition start with nothing excluded is aggregated
-    // incrementally; any other frame is aggregated afresh.
+    // incrementally below; a moving one slides where the aggregate allows it; any other
+    // frame is aggregated afresh.
     let running = call.frame.start == FrameBound::UnboundedPreceding
         && call.frame.exclusion == FrameExclusion::NoOthers;
+    if !running {
+        if let Some(out) = sliding_aggregate(call, func, layout, frames, args)? {
+            return Ok(out);
+        }
+    }
+    let arg_type = call.args.first().map_or(call.ty, |a| a.ty());
+    let mut values: Vec<ScalarValue> = vec![ScalarValue::Null; n];
     let fresh = || -> Result<Accumulator> {
         let mut acc = Accumulator::new(func, arg_type)?;
         acc.resize(1);

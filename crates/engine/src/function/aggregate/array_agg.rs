@@ -2,6 +2,7 @@
 //! included, in arrival order (the aggregate's ORDER BY sorts the rows before they arrive);
 //! a group without rows is NULL, not an empty array.
 
+use crate::error::{Error, Result};
 use crate::types::{PhysicalType, ScalarValue};
 use crate::vector::Vector;
 
@@ -32,12 +33,20 @@ impl ArrayAgg {
         PhysicalType::List(self.elem.as_static())
     }
 
-    pub fn update(&mut self, groups: &[u32], input: &Vector) {
+    pub fn update(&mut self, groups: &[u32], input: &Vector) -> Result<()> {
+        if input.data.physical() != self.elem {
+            return Err(Error::internal(format!(
+                "array_agg input {:?} for elements of {:?}",
+                input.data.physical(),
+                self.elem
+            )));
+        }
         for (row, &g) in groups.iter().enumerate() {
             self.state[g as usize]
                 .get_or_insert_with(Vec::new)
                 .push(input.get_scalar(row));
         }
+        Ok(())
     }
 
     pub fn value(&self, group: usize) -> ScalarValue {

@@ -1,10 +1,12 @@
 //! Aggregate functions: their signatures (PostgreSQL's result types: sum(int) is bigint,
 //! avg(int) and variance(int) numeric) and typed per-group accumulators updated a batch at a
-//! time. `variance.rs` holds the statistics, `concat.rs` string_agg.
+//! time. `variance.rs` holds the statistics, `concat.rs` string_agg, `text_min_max.rs`
+//! min/max of strings.
 
 mod array_agg;
 mod concat;
 mod ordered_set;
+mod text_min_max;
 mod variance;
 
 use std::cmp::Ordering;
@@ -13,11 +15,12 @@ use self::array_agg::ArrayAgg;
 use self::concat::Concat;
 use self::ordered_set::OrderedSet;
 pub use self::ordered_set::OrderedSetKind;
+use self::text_min_max::TextMinMax;
 use self::variance::{FloatMoments, NumericMoments, VarianceKind};
 use crate::error::{Error, Result};
 use crate::function::compare::compare_rows;
 use crate::types::{float, DataType, Decimal, Interval, PhysicalType, ScalarValue};
-use crate::vector::{Bitmap, StringVec, Vector, VectorData};
+use crate::vector::{Bitmap, Vector, VectorData};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AggregateFunction {
@@ -290,6 +293,7 @@ pub enum Accumulator {
         max: bool,
         ty: DataType,
     },
+    MinMaxText(TextMinMax),
     /// bool_and (`and`) or bool_or; `None` until a non-NULL value arrives.
     Bool {
         state: Vec<Option<bool>>,
@@ -340,6 +344,9 @@ impl Accumulator {
             (F::Sum | F::Avg, T::Interval) => {
                 Accumulator::SumInterval(Sums::new(Interval::ZERO), func == F::Avg)
             }
+            (F::Min | F::Max, ty) if ty.physical() == PhysicalType::Text => {
+                Accumulator::MinMaxText(TextMinMax::new(func == F::Max))
+            }
             (F::Min | F::Max, ty) => Accumulator::MinMax {
                 best: Vector::with_capacity(ty.physical(), 0),
                 seen: Vec::new(),
@@ -383,9 +390,12 @@ impl Accumulator {
     }
 
     /// The direct argument of an ordered-set aggregate (the percentile fraction).
-    pub fn set_direct_argument(&mut self, value: &ScalarValue) {
-        if let Accumulator::OrderedSet(o) = self {
-            o.set_fraction(value);
+    pub fn set_direct_argument(&mut self, value: &ScalarValue) -> Result<()> {
+        match self {
+            Accumulator::OrderedSet(o) => o.set_fraction(value),
+            other => Err(Error::internal(format!(
+                "a direct argument for accumulator {other:?}"
+            ))),
         }
     }
 
@@ -405,6 +415,7 @@ impl Accumulator {
                     seen.push(false);
                 }
             }
+            Accumulator::MinMaxText(t) => t.resize(groups),
             Accumulator::Bool { state, .. } => state.resize(groups, None),
             Accumulator::Bits { state, .. } => state.resize(groups, None),
             Accumulator::StringAgg(c) => c.resize(groups),
@@ -543,6 +554,7 @@ impl Accumulator {
                 },
                 _,
             ) => update_min_max(best, seen, *max, groups, input)?,
+            (Accumulator::MinMaxText(t), _) => t.update(groups, input)?,
             (Accumulator::Bool { state, and }, VectorData::Bool(v)) => {
                 for (row, &g) in groups.iter().enumerate() {
                     if valid(row) {
@@ -587,7 +599,7 @@ impl Accumulator {
                     other => return Err(mismatch(other)),
                 }
             }
-            (Accumulator::ArrayAgg(a), _) => a.update(groups, input),
+            (Accumulator::ArrayAgg(a), _) => a.update(groups, input)?,
             (Accumulator::StringAgg(c), VectorData::Text(values)) => {
                 c.update(groups, input, values, args.get(1).copied())?
             }
@@ -644,6 +656,7 @@ impl Accumulator {
                 Vector::new(VectorData::Float32(s.sums), validity)
             }
             Accumulator::MinMax { best, .. } => best,
+            Accumulator::MinMaxText(t) => t.finish(),
             acc @ (Accumulator::SumWide(..)
             | Accumulator::SumInterval(..)
             | Accumulator::SumFloat64(..)
@@ -677,6 +690,7 @@ impl Accumulator {
             Accumulator::SumNumeric(s, _) => (s.counts.len(), PhysicalType::Numeric),
             Accumulator::SumInterval(s, _) => (s.counts.len(), PhysicalType::Interval),
             Accumulator::MinMax { seen, ty, .. } => (seen.len(), ty.physical()),
+            Accumulator::MinMaxText(t) => (t.len(), PhysicalType::Text),
             Accumulator::Bool { state, .. } => (state.len(), PhysicalType::Bool),
             Accumulator::Bits { state, ty, .. } => (state.len(), *ty),
             Accumulator::StringAgg(c) => (c.len(), PhysicalType::Text),
@@ -718,6 +732,7 @@ impl Accumulator {
                 ScalarValue::Interval(interval_sum_or_avg(s.sums[group], s.counts[group], *avg)?)
             }
             Accumulator::MinMax { best, .. } => best.get_scalar(group),
+            Accumulator::MinMaxText(t) => t.value(group),
             Accumulator::Bool { state, .. } => {
                 state[group].map_or(ScalarValue::Null, ScalarValue::Bool)
             }
@@ -791,7 +806,7 @@ fn mismatch(data: &VectorData) -> Error {
 }
 
 /// A sum, or the average (numeric division with PostgreSQL's result scale) when `avg`.
-fn sum_or_avg(sum: Decimal, count: i64, avg: bool) -> Result<Decimal> {
+pub(crate) fn sum_or_avg(sum: Decimal, count: i64, avg: bool) -> Result<Decimal> {
     match (avg, count) {
         (_, 0) => Ok(Decimal::ZERO),
         (true, count) => sum.checked_div(&Decimal::from_i64(count)),
@@ -862,6 +877,7 @@ fn sum_checked<T: Copy>(
     Ok(())
 }
 
+/// min/max of every type but text (`text_min_max.rs`): typed kernels, rows for arrays.
 fn update_min_max(
     best: &mut Vector,
     seen: &mut [bool],
@@ -913,43 +929,11 @@ fn update_min_max(
         (VectorData::Interval(b), VectorData::Interval(i)) => {
             typed!(b, i, Interval::cmp_span)
         }
-        (VectorData::Text(b), VectorData::Text(i)) => {
-            // Strings change length, so rebuild the column once per batch that changed it.
-            let mut current: Vec<Option<&str>> = Vec::new();
-            let mut changed = false;
-            for (row, &g) in groups.iter().enumerate() {
-                if !input.is_valid(row) {
-                    continue;
-                }
-                let g = g as usize;
-                if current.len() <= g {
-                    current.resize(g + 1, None);
-                }
-                let candidate = i.get(row);
-                let incumbent = current[g].or(if seen[g] { Some(b.get(g)) } else { None });
-                if incumbent.is_none_or(|inc| candidate.as_bytes().cmp(inc.as_bytes()) == wanted) {
-                    current[g] = Some(candidate);
-                    changed = true;
-                }
-            }
-            if changed {
-                let mut rebuilt = StringVec::with_capacity(b.len(), 0);
-                for (g, seen_group) in seen.iter_mut().enumerate().take(b.len()) {
-                    match current.get(g).copied().flatten() {
-                        Some(value) => {
-                            rebuilt.push(value);
-                            *seen_group = true;
-                        }
-                        None => rebuilt.push(b.get(g)),
-                    }
-                }
-                *b = rebuilt;
-            }
-        }
-        // Lists are handled above.
+        // Text has its own accumulator, lists are handled above: anything else is a
+        // caller's bug, never a value to skip.
         (best, input) => {
             return Err(Error::internal(format!(
-                "invariant: min/max of {:?} values into a {:?} state",
+                "min/max input {:?} does not fit its accumulator of {:?}",
                 input.physical(),
                 best.physical()
             )))

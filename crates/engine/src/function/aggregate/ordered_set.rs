@@ -48,11 +48,18 @@ impl OrderedSet {
         self.positions.resize_with(groups, Vec::new);
     }
 
-    pub fn set_fraction(&mut self, value: &ScalarValue) {
+    /// The percentile fraction, coerced to float8 by the binder; NULL gives a NULL result.
+    pub fn set_fraction(&mut self, value: &ScalarValue) -> Result<()> {
         self.fraction = match value {
             ScalarValue::Float64(f) => Some(*f),
-            _ => None,
+            ScalarValue::Null => None,
+            other => {
+                return Err(Error::internal(format!(
+                    "percentile fraction {other:?} is not float8"
+                )))
+            }
         };
+        Ok(())
     }
 
     pub fn physical(&self) -> PhysicalType {
@@ -65,6 +72,13 @@ impl OrderedSet {
         let Some(values) = args.first() else {
             return Err(Error::internal("ordered-set aggregate without its value"));
         };
+        if values.data.physical() != self.physical() {
+            return Err(Error::internal(format!(
+                "ordered-set aggregate input {:?} for values of {:?}",
+                values.data.physical(),
+                self.physical()
+            )));
+        }
         let mut kept = Vec::with_capacity(groups.len());
         for (row, &group) in groups.iter().enumerate() {
             let group = group as usize;
