@@ -890,6 +890,9 @@ fn update_min_max(
     } else {
         Ordering::Less
     };
+    // Among equal values the later one wins, as in PostgreSQL (numeric_smaller returns its
+    // second argument unless the first is smaller): min(1.0, 1.00) is 1.00.
+    let unwanted = wanted.reverse();
     macro_rules! typed {
         ($best:expr, $input:expr, $cmp:expr) => {{
             for (row, &g) in groups.iter().enumerate() {
@@ -897,7 +900,7 @@ fn update_min_max(
                     continue;
                 }
                 let g = g as usize;
-                if !seen[g] || $cmp(&$input[row], &$best[g]) == wanted {
+                if !seen[g] || $cmp(&$input[row], &$best[g]) != unwanted {
                     $best[g] = $input[row];
                     seen[g] = true;
                 }
@@ -969,8 +972,8 @@ fn update_min_max_rows(
         }
         let g = g as usize;
         let better = match winner[g] {
-            Some(w) => compare_rows(input, row, input, w) == wanted,
-            None => !seen[g] || compare_rows(input, row, best, g) == wanted,
+            Some(w) => compare_rows(input, row, input, w) != wanted.reverse(),
+            None => !seen[g] || compare_rows(input, row, best, g) != wanted.reverse(),
         };
         if better {
             winner[g] = Some(row);
