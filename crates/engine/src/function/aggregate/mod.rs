@@ -336,8 +336,11 @@ impl Accumulator {
             (F::Sum, T::Int16 | T::Int32) => Accumulator::SumSmallInt(Sums::new(0)),
             (F::Sum, T::Int64) => Accumulator::SumWide(Sums::new(0), false),
             (F::Avg, T::Int16 | T::Int32 | T::Int64) => Accumulator::SumWide(Sums::new(0), true),
-            (F::Sum, T::Float32) => Accumulator::SumFloat32(Sums::new(0.0)),
-            (F::Sum, T::Float64) => Accumulator::SumFloat64(Sums::new(0.0), false),
+            // sum starts from its first value in PostgreSQL (float8pl over a NULL state), so
+            // a sum of -0 is -0: start from -0.0, which adding any value leaves that value.
+            // avg's state starts at 0 (float8_accum), so avg(-0) is 0.
+            (F::Sum, T::Float32) => Accumulator::SumFloat32(Sums::new(-0.0)),
+            (F::Sum, T::Float64) => Accumulator::SumFloat64(Sums::new(-0.0), false),
             (F::Avg, T::Float32 | T::Float64) => Accumulator::SumFloat64(Sums::new(0.0), true),
             (F::Sum, T::Numeric(_)) => Accumulator::SumNumeric(Sums::new(Decimal::ZERO), false),
             (F::Avg, T::Numeric(_)) => Accumulator::SumNumeric(Sums::new(Decimal::ZERO), true),
