@@ -11,6 +11,7 @@ mod filter;
 mod generate_series;
 mod group_keys;
 mod hash_join;
+mod in_list;
 pub mod index;
 mod index_lookup;
 mod instrumented;
@@ -50,6 +51,7 @@ pub use distinct::DistinctExec;
 pub use filter::FilterExec;
 pub use generate_series::GenerateSeriesExec;
 pub use hash_join::{HashJoinExec, HashJoinSpec};
+pub use in_list::{ConstantSet, InListSets};
 pub use index_lookup::{IndexAccess, IndexLookupExec, KeyProbe};
 pub use instrumented::{InstrumentedExec, OperatorStats};
 pub use join_cache::JoinCache;
@@ -99,6 +101,8 @@ pub struct ExecContext {
     pub session: Arc<SessionIdentity>,
     /// What now() and statement_timestamp() return.
     pub clock: crate::function::datetime_functions::StatementClock,
+    /// The hash sets of constant IN lists built so far in this execution.
+    pub in_list_sets: InListSets,
 }
 
 impl ExecContext {
@@ -121,6 +125,7 @@ impl ExecContext {
             outer_rows: RefCell::new(Vec::new()),
             subquery_results: RefCell::new(HashMap::new()),
             clock: crate::function::datetime_functions::StatementClock::starting_now(),
+            in_list_sets: InListSets::default(),
         }
     }
 

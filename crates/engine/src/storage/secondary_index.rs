@@ -40,32 +40,42 @@ struct ChunkIndex {
 pub type ChunkRows = Vec<(usize, Vec<u32>)>;
 
 impl SecondaryIndexes {
-    /// How many rows of `data` have the hash of `key` over `columns`, deleted ones included: a
-    /// cheap upper bound on what [`Self::lookup`] returns, for choosing between indexes.
-    pub fn candidates(&self, data: &TableData, columns: &[usize], key: &[u8]) -> usize {
-        let hash = FixedState::default().hash_one(key);
-        self.with_chunks(data, columns, |_, _, index| index.bucket(hash).len())
-            .into_iter()
-            .sum()
+    /// How many rows of `data` have the hash of one of `keys` over `columns`, deleted ones
+    /// included: a cheap upper bound on what [`Self::lookup`] returns, for choosing between
+    /// indexes.
+    pub fn candidates(&self, data: &TableData, columns: &[usize], keys: &[Vec<u8>]) -> usize {
+        let hashes = hashes(keys);
+        self.with_chunks(data, columns, |_, _, index| {
+            hashes.iter().map(|&h| index.bucket(h).len()).sum::<usize>()
+        })
+        .into_iter()
+        .sum()
     }
 
-    /// The live rows of `data` whose key over `columns` is `key` (from `encode_row_key`).
-    pub fn lookup(&self, data: &TableData, columns: &[usize], key: &[u8]) -> ChunkRows {
-        let hash = FixedState::default().hash_one(key);
+    /// The live rows of `data` whose key over `columns` is one of `keys` (distinct, each from
+    /// `encode_row_key`).
+    pub fn lookup(&self, data: &TableData, columns: &[usize], keys: &[Vec<u8>]) -> ChunkRows {
+        let hashes = hashes(keys);
         let mut scratch = Vec::new();
         let per_chunk = self.with_chunks(data, columns, |chunk_idx, chunk, index| {
-            let keys: Vec<&Vector> = index.keys.iter().map(|k| &**k).collect();
-            let offsets: Vec<u32> = index
-                .bucket(hash)
-                .iter()
-                .map(|&offset| offset as u32)
-                .filter(|&offset| !chunk.is_deleted(offset as usize))
-                .filter(|&offset| {
-                    scratch.clear();
-                    encode_row_key(&keys, offset as usize, &mut scratch);
-                    scratch.as_slice() == key
-                })
-                .collect();
+            let key_vectors: Vec<&Vector> = index.keys.iter().map(|k| &**k).collect();
+            // Distinct keys match disjoint rows, even when they share a bucket.
+            let mut offsets: Vec<u32> = Vec::new();
+            for (key, &hash) in keys.iter().zip(&hashes) {
+                offsets.extend(
+                    index
+                        .bucket(hash)
+                        .iter()
+                        .map(|&offset| offset as u32)
+                        .filter(|&offset| !chunk.is_deleted(offset as usize))
+                        .filter(|&offset| {
+                            scratch.clear();
+                            encode_row_key(&key_vectors, offset as usize, &mut scratch);
+                            scratch.as_slice() == key.as_slice()
+                        }),
+                );
+            }
+            offsets.sort_unstable();
             (chunk_idx, offsets)
         });
         per_chunk
@@ -151,6 +161,14 @@ impl ChunkIndex {
     }
 }
 
+/// The hash of each key, as the buckets use it.
+fn hashes(keys: &[Vec<u8>]) -> Vec<u64> {
+    let hasher = FixedState::default();
+    keys.iter()
+        .map(|key| hasher.hash_one(key.as_slice()))
+        .collect()
+}
+
 /// The bucket of `hash` among `buckets` (a power of two).
 fn bucket(hash: u64, buckets: usize) -> usize {
     (hash as usize) & (buckets - 1)
@@ -175,7 +193,7 @@ mod tests {
     }
 
     fn rows(index: &SecondaryIndexes, data: &TableData, value: i32) -> Vec<(usize, Vec<u32>)> {
-        index.lookup(data, &[0], &int_key(value))
+        index.lookup(data, &[0], &[int_key(value)])
     }
 
     #[test]
@@ -193,7 +211,7 @@ mod tests {
         assert_eq!(rows(&index, &newer, 7), vec![(0, vec![3, 4])]);
         // The older version, read after the newer one was indexed, still sees its own rows.
         assert_eq!(rows(&index, &committed, 7), vec![(0, vec![0, 3])]);
-        assert_eq!(index.candidates(&committed, &[0], &int_key(7)), 2);
+        assert_eq!(index.candidates(&committed, &[0], &[int_key(7)]), 2);
 
         // An appended row lands in the index even when the writer held the only other copy.
         let mut private = committed.clone();
