@@ -168,6 +168,48 @@ fn equality_on_an_indexed_column_is_an_index_lookup() {
 }
 
 #[test]
+fn an_in_list_on_an_indexed_column_is_an_index_lookup() {
+    let mut s = kestrel::Database::new().connect();
+    for sql in [
+        "CREATE TABLE items (id integer PRIMARY KEY, grp integer, amount integer)",
+        "INSERT INTO items SELECT g, g % 100, g FROM generate_series(1, 10000) g",
+        "CREATE INDEX items_grp ON items (grp)",
+    ] {
+        s.execute(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+    // One lookup per distinct value; NULL finds nothing.
+    let plan = explain(
+        &mut s,
+        "ANALYZE SELECT amount FROM items WHERE id IN (5, 9000, 5, NULL, 20000)",
+    );
+    assert!(
+        plan.iter()
+            .any(|l| l.contains("Index Lookup on items") && l.contains("actual rows=2")),
+        "{plan:?}"
+    );
+    let plan = explain(
+        &mut s,
+        "ANALYZE SELECT id FROM items WHERE grp IN (3, 4) AND amount > 5000",
+    );
+    assert!(
+        plan.iter()
+            .any(|l| l.contains("Index Lookup on items") && l.contains("actual rows=100")),
+        "{plan:?}"
+    );
+    // Not through NOT IN, nor where the column is cast to the items' type.
+    for sql in [
+        "SELECT id FROM items WHERE id NOT IN (1, 2)",
+        "SELECT id FROM items WHERE id IN (1, 2.5)",
+    ] {
+        let plan = explain(&mut s, sql);
+        assert!(
+            plan.iter().any(|l| l.contains("Seq Scan on items")),
+            "{sql}: {plan:?}"
+        );
+    }
+}
+
+#[test]
 fn join_order_follows_table_sizes_not_the_written_order() {
     let mut s = session();
     // Written smallest first; the big table probes the tables built from the small ones,

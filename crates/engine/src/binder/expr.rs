@@ -815,17 +815,51 @@ impl Binder<'_> {
             .collect::<Result<Vec<_>>>()?;
         let mut types = vec![value.ty()];
         types.extend(items.iter().map(|e| e.ty()));
-        let common = union_type(&types, "IN")?;
-        let value = self.coerce(value, common, CastContext::Implicit)?;
-        let items = items
-            .into_iter()
-            .map(|e| self.coerce(e, common, CastContext::Implicit))
-            .collect::<Result<Vec<_>>>()?;
+        let Ok(common) = union_type(&types, "IN") else {
+            return self.in_list_as_comparisons(value, items, negated);
+        };
+        // As for `=`: character values compare as texts without their trailing blanks.
+        let compared = match common {
+            DataType::Char(_) => DataType::Text,
+            other => other,
+        };
+        let mut coerce = |e| {
+            let e = self.coerce(e, common, CastContext::Implicit)?;
+            self.coerce(e, compared, CastContext::Implicit)
+        };
+        let value = coerce(value)?;
+        let items = items.into_iter().map(coerce).collect::<Result<Vec<_>>>()?;
         Ok(ScalarExpr::InList {
             input: Box::new(value),
             list: items,
             negated,
         })
+    }
+
+    /// An IN list whose items have no common type is, as in PostgreSQL, `x = a OR x = b ...`
+    /// (`x <> a AND ...` for NOT IN), each comparison typed on its own; an error is then the
+    /// comparison operator's.
+    fn in_list_as_comparisons(
+        &mut self,
+        value: ScalarExpr,
+        items: Vec<ScalarExpr>,
+        negated: bool,
+    ) -> Result<ScalarExpr> {
+        let op = if negated {
+            CompareOp::NotEq
+        } else {
+            CompareOp::Eq
+        };
+        let mut combined: Option<ScalarExpr> = None;
+        for item in items {
+            let compared = self.compare(op, value.clone(), item)?;
+            combined = Some(match combined {
+                None => compared,
+                Some(left) if negated => ScalarExpr::And(Box::new(left), Box::new(compared)),
+                Some(left) => ScalarExpr::Or(Box::new(left), Box::new(compared)),
+            });
+        }
+        combined.ok_or_else(|| Error::internal("IN with an empty list"))
     }
 
     fn bind_like(

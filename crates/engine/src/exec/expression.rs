@@ -103,7 +103,7 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
             input,
             list,
             negated,
-        } => in_list(input, list, *negated, batch, ctx)?,
+        } => super::in_list::in_list(input, list, *negated, batch, ctx)?,
         ScalarExpr::Case {
             whens,
             else_result,
@@ -216,7 +216,7 @@ fn evaluate_on(
     evaluate(expr, &batch.gather(rows), ctx)
 }
 
-fn bools(vector: &Vector) -> Result<&[bool]> {
+pub(super) fn bools(vector: &Vector) -> Result<&[bool]> {
     match &vector.data {
         VectorData::Bool(v) => Ok(v),
         other => Err(Error::internal(format!(
@@ -367,46 +367,6 @@ fn like(
             .is_some_and(|(_, p)| p.matches(text.get_bytes(row), &mut scratch));
         out.push(matched != negated);
     }
-    Ok(Vector::new(VectorData::Bool(out), validity))
-}
-
-fn in_list(
-    input: &ScalarExpr,
-    list: &[ScalarExpr],
-    negated: bool,
-    batch: &Batch,
-    ctx: &ExecContext,
-) -> Result<Vector> {
-    let value = evaluate(input, batch, ctx)?;
-    let len = batch.len();
-    let mut found = vec![false; len];
-    let mut saw_null: Vec<bool> = (0..len).map(|r| !value.is_valid(r)).collect();
-    for item in list {
-        let item_value = evaluate(item, batch, ctx)?;
-        let eq = compare(CompareOp::Eq, &value, &item_value)?;
-        let eq_values = bools(&eq)?;
-        for row in 0..len {
-            if eq.is_valid(row) {
-                found[row] |= eq_values[row];
-            } else {
-                saw_null[row] = true;
-            }
-        }
-    }
-    let mut validity = Bitmap::new(len, true);
-    let out = (0..len)
-        .map(|row| {
-            if !found[row] && saw_null[row] {
-                validity.set(row, false);
-            }
-            found[row] != negated
-        })
-        .collect();
-    let validity = if validity.all_set() {
-        None
-    } else {
-        Some(validity)
-    };
     Ok(Vector::new(VectorData::Bool(out), validity))
 }
 

@@ -1,5 +1,6 @@
-//! Lookups through an index: `WHERE key = constant` finds its rows without a scan — at most
-//! one through a unique key, any number through a CREATE INDEX index.
+//! Lookups through an index: `WHERE key = constant` or `WHERE key IN (constants)` finds its
+//! rows without a scan, one lookup per distinct key value — at most one row per value through
+//! a unique key, any number through a CREATE INDEX index.
 
 use std::sync::Arc;
 
@@ -16,8 +17,9 @@ use crate::vector::{encode_row_key, Batch, Vector, BATCH_SIZE};
 pub struct KeyProbe {
     /// The table columns of the index key, in key order.
     pub columns: Vec<usize>,
-    /// One constant or parameter per key column, with the column's type.
-    pub values: Vec<(ScalarExpr, DataType)>,
+    /// Per key column, the constants or parameters it may equal (one for `=`, the items of
+    /// `IN`), with the column's type.
+    pub values: Vec<(Vec<ScalarExpr>, DataType)>,
 }
 
 pub enum IndexAccess {
@@ -59,44 +61,42 @@ impl IndexLookupExec {
     fn find(&self, entry: &TableEntry, ctx: &ExecContext) -> Result<ChunkRows> {
         match &self.access {
             IndexAccess::Unique { key, probe } => {
-                let Some(bytes) = probe.key(ctx)? else {
-                    return Ok(Vec::new());
-                };
                 let (Some(unique), Some(index)) = (
                     entry.schema.unique_keys.get(*key),
                     entry.unique_indexes.get(*key),
                 ) else {
                     return Err(Error::internal("index lookup on a missing unique key"));
                 };
-                Ok(index
-                    .lookup(&bytes, &entry.data, &unique.columns)
-                    .map(|row| {
-                        let row = row as usize;
-                        (row / BATCH_SIZE, vec![(row % BATCH_SIZE) as u32])
-                    })
-                    .into_iter()
-                    .collect())
+                // Distinct keys of a unique index find distinct rows.
+                let mut row_ids: Vec<u64> = probe
+                    .keys(ctx)?
+                    .iter()
+                    .filter_map(|key| index.lookup(key, &entry.data, &unique.columns))
+                    .collect();
+                row_ids.sort_unstable();
+                Ok(by_chunk(&row_ids))
             }
             IndexAccess::Secondary(probes) => {
                 let indexes = &entry.secondary_indexes;
-                let mut best: Option<(usize, &KeyProbe, Vec<u8>)> = None;
+                let mut best: Option<(usize, &KeyProbe, Vec<Vec<u8>>)> = None;
                 for probe in probes {
-                    let Some(bytes) = probe.key(ctx)? else {
+                    let keys = probe.keys(ctx)?;
+                    if keys.is_empty() {
                         return Ok(Vec::new());
-                    };
+                    }
                     let candidates = match probes.len() {
                         1 => 0,
-                        _ => indexes.candidates(&entry.data, &probe.columns, &bytes),
+                        _ => indexes.candidates(&entry.data, &probe.columns, &keys),
                     };
                     if best
                         .as_ref()
                         .is_none_or(|(fewest, ..)| candidates < *fewest)
                     {
-                        best = Some((candidates, probe, bytes));
+                        best = Some((candidates, probe, keys));
                     }
                 }
                 Ok(match best {
-                    Some((_, probe, bytes)) => indexes.lookup(&entry.data, &probe.columns, &bytes),
+                    Some((_, probe, keys)) => indexes.lookup(&entry.data, &probe.columns, &keys),
                     None => Vec::new(),
                 })
             }
@@ -104,21 +104,46 @@ impl IndexLookupExec {
     }
 }
 
-impl KeyProbe {
-    /// The key bytes of the probe's values; `None` when one is NULL, which `=` never matches.
-    fn key(&self, ctx: &ExecContext) -> Result<Option<Vec<u8>>> {
-        let mut vectors = Vec::with_capacity(self.values.len());
-        for (value, ty) in &self.values {
-            let value = evaluate_constant(value, ctx)?;
-            if value.is_null() {
-                return Ok(None);
-            }
-            vectors.push(Vector::from_scalar(&value, *ty, 1)?);
+/// Ascending row ids grouped by chunk.
+fn by_chunk(row_ids: &[u64]) -> ChunkRows {
+    let mut rows: ChunkRows = Vec::new();
+    for &row in row_ids {
+        let (chunk_idx, offset) = (
+            row as usize / BATCH_SIZE,
+            (row as usize % BATCH_SIZE) as u32,
+        );
+        match rows.last_mut() {
+            Some((last, offsets)) if *last == chunk_idx => offsets.push(offset),
+            _ => rows.push((chunk_idx, vec![offset])),
         }
-        let vectors: Vec<&Vector> = vectors.iter().collect();
-        let mut key = Vec::new();
-        encode_row_key(&vectors, 0, &mut key);
-        Ok(Some(key))
+    }
+    rows
+}
+
+impl KeyProbe {
+    /// The distinct key bytes of every combination of the probe's values, sorted. Values
+    /// that are NULL are left out, since `=` never matches them; no keys means no rows.
+    fn keys(&self, ctx: &ExecContext) -> Result<Vec<Vec<u8>>> {
+        let mut keys: Vec<Vec<u8>> = vec![Vec::new()];
+        for (values, ty) in &self.values {
+            let mut longer = Vec::with_capacity(keys.len() * values.len());
+            for value in values {
+                let value = evaluate_constant(value, ctx)?;
+                if value.is_null() {
+                    continue;
+                }
+                let vector = Vector::from_scalar(&value, *ty, 1)?;
+                for prefix in &keys {
+                    let mut key = prefix.clone();
+                    encode_row_key(&[&vector], 0, &mut key);
+                    longer.push(key);
+                }
+            }
+            keys = longer;
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        Ok(keys)
     }
 }
 

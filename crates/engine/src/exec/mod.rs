@@ -11,6 +11,7 @@ mod filter;
 mod generate_series;
 mod group_keys;
 mod hash_join;
+mod in_list;
 pub mod index;
 mod index_lookup;
 mod instrumented;
@@ -52,6 +53,7 @@ pub use distinct::DistinctExec;
 pub use filter::FilterExec;
 pub use generate_series::GenerateSeriesExec;
 pub use hash_join::{HashJoinExec, HashJoinSpec};
+pub use in_list::{ConstantSet, InListSets};
 pub use index_lookup::{IndexAccess, IndexLookupExec, KeyProbe};
 pub use instrumented::{InstrumentedExec, OperatorStats};
 pub use join_cache::JoinCache;
@@ -105,6 +107,8 @@ pub struct ExecContext {
     /// recursive work tables): how much work its result stands for, which decides whether
     /// the result cache keeps it.
     pub rows_read: std::cell::Cell<u64>,
+    /// The hash sets of constant IN lists built so far in this execution.
+    pub in_list_sets: InListSets,
 }
 
 impl ExecContext {
@@ -128,6 +132,7 @@ impl ExecContext {
             subquery_results: RefCell::new(HashMap::new()),
             clock: crate::function::datetime_functions::StatementClock::starting_now(),
             rows_read: std::cell::Cell::new(0),
+            in_list_sets: InListSets::default(),
         }
     }
 

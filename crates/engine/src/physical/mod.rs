@@ -21,10 +21,14 @@ fn physical_types(plan: &LogicalPlan) -> Vec<PhysicalType> {
     plan.output_types().iter().map(|t| t.physical()).collect()
 }
 
-/// `Filter(Scan)` whose predicate pins every column of an index to a constant or parameter:
-/// a lookup in the index instead of a scan. A unique key wins (one row at most); otherwise
-/// every CREATE INDEX index that qualifies goes to the operator, which uses the most
-/// selective one for the values it is run with.
+/// The most key values one index lookup probes (the product of its columns' IN lists); a
+/// larger product scans and probes a hash set per row instead.
+const PROBE_KEYS_MAX: usize = 65_536;
+
+/// `Filter(Scan)` whose predicate pins every column of an index to constants or parameters
+/// (`=`, or `IN` a list): lookups in the index instead of a scan, one per key value. A unique
+/// key wins (one row per value at most); otherwise every CREATE INDEX index that qualifies
+/// goes to the operator, which uses the most selective one for the values it is run with.
 pub(crate) fn index_lookup(
     input: &LogicalPlan,
     predicate: &crate::plan::ScalarExpr,
@@ -42,13 +46,14 @@ pub(crate) fn index_lookup(
     };
     let entry = state.tables.get(table_oid)?;
     let conjuncts = predicate.clone().into_conjuncts();
-    // (table column, conjunct position, value) for each conjunct `column = value`.
-    let pinned: Vec<(usize, usize, &ScalarExpr, crate::types::DataType)> = conjuncts
+    // (table column, conjunct position, values, type) for each conjunct `column = value` or
+    // `column IN (values)`.
+    let pinned: Vec<(usize, usize, &[ScalarExpr], crate::types::DataType)> = conjuncts
         .iter()
         .enumerate()
         .filter_map(|(position, conjunct)| {
-            let (column, ty, value) = conjunct.pinned_column()?;
-            Some((*columns.get(column)?, position, value, ty))
+            let (column, ty, values) = conjunct.pinned_values()?;
+            Some((*columns.get(column)?, position, values, ty))
         })
         .collect();
     // The probe of an index over `key_columns`, and the conjuncts it answers.
@@ -57,9 +62,15 @@ pub(crate) fn index_lookup(
             .iter()
             .map(|c| pinned.iter().find(|p| p.0 == *c))
             .collect::<Option<_>>()?;
+        let keys = found
+            .iter()
+            .try_fold(1usize, |keys, p| keys.checked_mul(p.2.len()))?;
+        if keys > PROBE_KEYS_MAX {
+            return None;
+        }
         let probe = KeyProbe {
             columns: key_columns.to_vec(),
-            values: found.iter().map(|p| (p.2.clone(), p.3)).collect(),
+            values: found.iter().map(|p| (p.2.to_vec(), p.3)).collect(),
         };
         Some((probe, found.iter().map(|p| p.1).collect()))
     };

@@ -517,6 +517,30 @@ impl ScalarExpr {
         }
     }
 
+    /// `column = value` or `column IN (values)` with constants or parameters of the column's
+    /// type: the column, its type and the values it may hold for the predicate to be true.
+    pub fn pinned_values(&self) -> Option<(usize, DataType, &[ScalarExpr])> {
+        if let Some((column, ty, value)) = self.pinned_column() {
+            return Some((column, ty, std::slice::from_ref(value)));
+        }
+        let ScalarExpr::InList {
+            input,
+            list,
+            negated: false,
+        } = self
+        else {
+            return None;
+        };
+        let ScalarExpr::Column { index, ty } = input.as_ref() else {
+            return None;
+        };
+        list.iter()
+            .all(|v| {
+                matches!(v, ScalarExpr::Literal { .. } | ScalarExpr::Param { .. }) && v.ty() == *ty
+            })
+            .then_some((*index, *ty, list.as_slice()))
+    }
+
     /// The AND of `parts`, `None` for none.
     pub fn conjunction(parts: Vec<ScalarExpr>) -> Option<ScalarExpr> {
         parts

@@ -5,10 +5,16 @@
 //! (`Arc::make_mut` copies a shared vector), so every write shows up as new vectors and the chunk
 //! is indexed again at its next lookup. Writes therefore never maintain these indexes and a
 //! lookup can never miss a row; deleted rows are dropped against the version's own bitmap.
+//!
+//! Lookups take no lock. Each chunk's index sits in a slot of its own and is published with
+//! `ArcSwap`: a stale one is replaced whole, never changed, so a lookup that builds one chunk's
+//! index holds up no lookup of another chunk, and readers of built indexes only load pointers.
+//! Two lookups that find the same chunk stale may both build it; either result is exact.
 
 use std::hash::BuildHasher;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
+use arc_swap::{ArcSwap, ArcSwapOption};
 use foldhash::fast::FixedState;
 use hashbrown::HashMap;
 
@@ -21,8 +27,13 @@ const _: () = assert!(BATCH_SIZE <= u16::MAX as usize);
 /// All CREATE INDEX indexes of one table, shared by its versions, by key columns.
 #[derive(Debug, Default)]
 pub struct SecondaryIndexes {
-    by_columns: Mutex<HashMap<Vec<usize>, Vec<Option<ChunkIndex>>>>,
+    by_columns: ArcSwap<HashMap<Vec<usize>, Arc<ChunkSlots>>>,
 }
+
+/// One index: a slot per chunk, holding the chunk's index once a lookup built it. The list is
+/// copied to grow when the table gains chunks; slots are shared by every copy.
+#[derive(Debug, Default)]
+struct ChunkSlots(ArcSwap<Vec<Arc<ArcSwapOption<ChunkIndex>>>>);
 
 #[derive(Debug)]
 struct ChunkIndex {
@@ -40,32 +51,42 @@ struct ChunkIndex {
 pub type ChunkRows = Vec<(usize, Vec<u32>)>;
 
 impl SecondaryIndexes {
-    /// How many rows of `data` have the hash of `key` over `columns`, deleted ones included: a
-    /// cheap upper bound on what [`Self::lookup`] returns, for choosing between indexes.
-    pub fn candidates(&self, data: &TableData, columns: &[usize], key: &[u8]) -> usize {
-        let hash = FixedState::default().hash_one(key);
-        self.with_chunks(data, columns, |_, _, index| index.bucket(hash).len())
-            .into_iter()
-            .sum()
+    /// How many rows of `data` have the hash of one of `keys` over `columns`, deleted ones
+    /// included: a cheap upper bound on what [`Self::lookup`] returns, for choosing between
+    /// indexes.
+    pub fn candidates(&self, data: &TableData, columns: &[usize], keys: &[Vec<u8>]) -> usize {
+        let hashes = hashes(keys);
+        self.with_chunks(data, columns, |_, _, index| {
+            hashes.iter().map(|&h| index.bucket(h).len()).sum::<usize>()
+        })
+        .into_iter()
+        .sum()
     }
 
-    /// The live rows of `data` whose key over `columns` is `key` (from `encode_row_key`).
-    pub fn lookup(&self, data: &TableData, columns: &[usize], key: &[u8]) -> ChunkRows {
-        let hash = FixedState::default().hash_one(key);
+    /// The live rows of `data` whose key over `columns` is one of `keys` (distinct, each from
+    /// `encode_row_key`).
+    pub fn lookup(&self, data: &TableData, columns: &[usize], keys: &[Vec<u8>]) -> ChunkRows {
+        let hashes = hashes(keys);
         let mut scratch = Vec::new();
         let per_chunk = self.with_chunks(data, columns, |chunk_idx, chunk, index| {
-            let keys: Vec<&Vector> = index.keys.iter().map(|k| &**k).collect();
-            let offsets: Vec<u32> = index
-                .bucket(hash)
-                .iter()
-                .map(|&offset| offset as u32)
-                .filter(|&offset| !chunk.is_deleted(offset as usize))
-                .filter(|&offset| {
-                    scratch.clear();
-                    encode_row_key(&keys, offset as usize, &mut scratch);
-                    scratch.as_slice() == key
-                })
-                .collect();
+            let key_vectors: Vec<&Vector> = index.keys.iter().map(|k| &**k).collect();
+            // Distinct keys match disjoint rows, even when they share a bucket.
+            let mut offsets: Vec<u32> = Vec::new();
+            for (key, &hash) in keys.iter().zip(&hashes) {
+                offsets.extend(
+                    index
+                        .bucket(hash)
+                        .iter()
+                        .map(|&offset| offset as u32)
+                        .filter(|&offset| !chunk.is_deleted(offset as usize))
+                        .filter(|&offset| {
+                            scratch.clear();
+                            encode_row_key(&key_vectors, offset as usize, &mut scratch);
+                            scratch.as_slice() == key.as_slice()
+                        }),
+                );
+            }
+            offsets.sort_unstable();
             (chunk_idx, offsets)
         });
         per_chunk
@@ -82,30 +103,62 @@ impl SecondaryIndexes {
         columns: &[usize],
         mut visit: impl FnMut(usize, &Chunk, &ChunkIndex) -> T,
     ) -> Vec<T> {
-        let mut by_columns = match self.by_columns.lock() {
-            Ok(guard) => guard,
-            Err(poisoned) => poisoned.into_inner(),
-        };
-        let chunks = by_columns.entry(columns.to_vec()).or_default();
-        chunks.resize_with(data.chunk_count(), || None);
+        let slots = self.slots(columns).at_least(data.chunk_count());
         data.chunks()
-            .zip(chunks.iter_mut())
+            .zip(slots.iter())
             .enumerate()
-            .map(|(chunk_idx, (chunk, index))| {
-                let current = index.as_ref().is_some_and(|index| {
-                    index
-                        .keys
-                        .iter()
-                        .zip(columns)
-                        .all(|(key, &c)| Arc::ptr_eq(key, &chunk.columns[c]))
-                });
-                let index = match index {
-                    Some(index) if current => index,
-                    _ => index.insert(ChunkIndex::build(chunk, columns)),
-                };
-                visit(chunk_idx, chunk, index)
+            .map(|(chunk_idx, (chunk, slot))| {
+                let published = slot.load();
+                match published.as_deref().filter(|i| i.indexes(chunk, columns)) {
+                    Some(index) => visit(chunk_idx, chunk, index),
+                    None => {
+                        let built = Arc::new(ChunkIndex::build(chunk, columns));
+                        slot.store(Some(built.clone()));
+                        visit(chunk_idx, chunk, &built)
+                    }
+                }
             })
             .collect()
+    }
+
+    /// The slots of the index over `columns`, made on its first lookup.
+    fn slots(&self, columns: &[usize]) -> Arc<ChunkSlots> {
+        if let Some(slots) = self.by_columns.load().get(columns) {
+            return slots.clone();
+        }
+        let mut found = Arc::default();
+        self.by_columns.rcu(|by_columns| {
+            if let Some(slots) = by_columns.get(columns) {
+                found = slots.clone();
+                return by_columns.clone();
+            }
+            found = Arc::default();
+            let mut grown = HashMap::clone(by_columns);
+            grown.insert(columns.to_vec(), found.clone());
+            Arc::new(grown)
+        });
+        found
+    }
+}
+
+impl ChunkSlots {
+    /// The slots, at least `chunk_count` of them.
+    fn at_least(&self, chunk_count: usize) -> Arc<Vec<Arc<ArcSwapOption<ChunkIndex>>>> {
+        let slots = self.0.load_full();
+        if slots.len() >= chunk_count {
+            return slots;
+        }
+        let mut grown = slots;
+        self.0.rcu(|current| {
+            grown = current.clone();
+            if current.len() < chunk_count {
+                let mut longer = Vec::clone(current);
+                longer.resize_with(chunk_count, Arc::default);
+                grown = Arc::new(longer);
+            }
+            grown.clone()
+        });
+        grown
     }
 }
 
@@ -144,11 +197,28 @@ impl ChunkIndex {
         ChunkIndex { keys, starts, rows }
     }
 
+    /// Whether this is the index of `chunk` as it is: built from the vectors it holds (which
+    /// the index keeps alive, so equal pointers mean equal contents).
+    fn indexes(&self, chunk: &Chunk, columns: &[usize]) -> bool {
+        self.keys
+            .iter()
+            .zip(columns)
+            .all(|(key, &c)| Arc::ptr_eq(key, &chunk.columns[c]))
+    }
+
     /// The rows whose key hash falls in the bucket of `hash`.
     fn bucket(&self, hash: u64) -> &[u16] {
         let b = bucket(hash, self.starts.len() - 1);
         &self.rows[self.starts[b] as usize..self.starts[b + 1] as usize]
     }
+}
+
+/// The hash of each key, as the buckets use it.
+fn hashes(keys: &[Vec<u8>]) -> Vec<u64> {
+    let hasher = FixedState::default();
+    keys.iter()
+        .map(|key| hasher.hash_one(key.as_slice()))
+        .collect()
 }
 
 /// The bucket of `hash` among `buckets` (a power of two).
@@ -161,7 +231,7 @@ mod tests {
     use std::sync::Arc;
 
     use crate::types::{DataType, ScalarValue};
-    use crate::vector::{int_key, Batch, Vector};
+    use crate::vector::{encode_row_key, int_key, Batch, Vector, BATCH_SIZE};
 
     use super::{SecondaryIndexes, TableData};
 
@@ -177,7 +247,62 @@ mod tests {
     }
 
     fn rows(index: &SecondaryIndexes, data: &TableData, value: i32) -> Vec<(usize, Vec<u32>)> {
-        index.lookup(data, &[0], &int_key(value))
+        index.lookup(data, &[0], &[int_key(value)])
+    }
+
+    /// The rows of `data` with value `value`, by scanning.
+    fn scanned(data: &TableData, value: i32) -> Vec<(usize, Vec<u32>)> {
+        let key = int_key(value);
+        let mut scratch = Vec::new();
+        data.chunks()
+            .enumerate()
+            .map(|(chunk_idx, chunk)| {
+                let offsets = (0..chunk.len)
+                    .filter(|&row| !chunk.is_deleted(row))
+                    .filter(|&row| {
+                        scratch.clear();
+                        encode_row_key(&[&*chunk.columns[0]], row, &mut scratch);
+                        scratch == key
+                    })
+                    .map(|row| row as u32)
+                    .collect::<Vec<u32>>();
+                (chunk_idx, offsets)
+            })
+            .filter(|(_, offsets)| !offsets.is_empty())
+            .collect()
+    }
+
+    #[test]
+    fn concurrent_readers_of_two_versions_see_exactly_their_own_rows() {
+        let index = SecondaryIndexes::default();
+        let mut committed = TableData::default();
+        let values: Vec<Option<i32>> = (0..3 * BATCH_SIZE as i32 + 100)
+            .map(|i| (i % 11 != 0).then_some(i % 7))
+            .collect();
+        append(&mut committed, &values);
+        // A newer version changes the last chunk and deletes rows in the first.
+        let mut newer = committed.clone();
+        append(&mut newer, &[Some(3), Some(4)]);
+        assert!(newer.delete_rows(0, &[3, 10]).is_ok());
+        let versions = [&committed, &newer];
+        std::thread::scope(|scope| {
+            for reader in 0..4 {
+                let (index, versions) = (&index, &versions);
+                scope.spawn(move || {
+                    for round in 0..40 {
+                        let data = versions[(reader + round) % 2];
+                        let value = (round % 8) as i32;
+                        assert_eq!(
+                            index.lookup(data, &[0], &[int_key(value)]),
+                            scanned(data, value),
+                            "reader {reader}, round {round}"
+                        );
+                    }
+                });
+            }
+        });
+        assert_eq!(rows(&index, &newer, 3), scanned(&newer, 3));
+        assert_eq!(rows(&index, &committed, 3), scanned(&committed, 3));
     }
 
     #[test]
@@ -195,7 +320,7 @@ mod tests {
         assert_eq!(rows(&index, &newer, 7), vec![(0, vec![3, 4])]);
         // The older version, read after the newer one was indexed, still sees its own rows.
         assert_eq!(rows(&index, &committed, 7), vec![(0, vec![0, 3])]);
-        assert_eq!(index.candidates(&committed, &[0], &int_key(7)), 2);
+        assert_eq!(index.candidates(&committed, &[0], &[int_key(7)]), 2);
 
         // An appended row lands in the index even when the writer held the only other copy.
         let mut private = committed.clone();
