@@ -200,7 +200,7 @@ def orders_table(name: str, rows: int, customers: int, products: int) -> Table:
     return Table(name, rows, _orders(customers, products))
 
 
-# Every table any tier uses, by name. Row counts follow seeds/000.
+# Every table any tier uses, by name. Row counts follow the published mskql comparison (docs/BENCHMARKING.md).
 TABLES: dict[str, Table] = {t.name: t for t in [
     # Tier 2 and 3 (wire).
     Table("items", 5_000, _items),

@@ -57,7 +57,7 @@ class Kestrel(Engine):
 
     def __init__(self):
         super().__init__(kestreldb.connect)
-        # Engine speed, as in seeds/000 §2: the result cache would answer repeated queries
+        # Engine speed, as in the published in-process comparison (docs/BENCHMARKING.md): the result cache would answer repeated queries
         # without running them (Tier 2 publishes both variants).
         self.execute("SET kestrel.result_cache = off")
 

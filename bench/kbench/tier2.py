@@ -2,7 +2,7 @@
 
 KestrelDB and PostgreSQL run `psql -q -A -t -f workload.sql` over loopback TCP; DuckDB runs
 the same file through its CLI in list mode (in-process, no network: this favours DuckDB, as
-seeds/000 notes). Every row is printed by every client. The cached variant repeats the
+published comparison notes). Every row is printed by every client. The cached variant repeats the
 statement text as is; the `_nc` variant adds a unique comment to each statement and, for
 KestrelDB, starts with `SET kestrel.result_cache = off`. Writes have no `_nc` variant and
 start from a freshly built table before every timed run.

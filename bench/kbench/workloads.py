@@ -1,6 +1,7 @@
 """The workloads of every tier: the SQL, the tables it reads, and how often it runs.
 
-Names and sizes follow seeds/000 (sections 2, 3 and 5) and seeds/001. The SQL is plain
+Names and sizes follow the published mskql comparison (its in-process, wire and throughput
+suites and its mixed analytical CTE; see docs/BENCHMARKING.md). The SQL is plain
 PostgreSQL that DuckDB also accepts with the same meaning (no `/` between integers, every
 ORDER BY before a LIMIT or inside a window is made total with an id tie-breaker), so results
 can be compared row for row. `ordered` marks every query whose outermost ORDER BY fixes the
@@ -18,7 +19,7 @@ Query = Union[str, Callable[[int], str]]
 
 VERIFY_WRITES_MAX = 200
 
-# The analytical CTE of seeds/001 (CTE -> join -> aggregate -> sort). Its ORDER BY has no
+# The published mixed analytical CTE (CTE -> join -> aggregate -> sort). Its ORDER BY has no
 # tie-breaker, but each region's revenue is a different sum in the data at both sizes, so the
 # order is fixed and --verify compares it (ordered=True).
 MIXED_ANALYTICAL = """WITH order_summary AS (
@@ -69,7 +70,7 @@ def _point(table: str, rows: int) -> Callable[[int], str]:
     return lambda i: f"SELECT * FROM {table} WHERE id = {(i * 7919) % rows + 1}"
 
 
-# ---------------------------------------------------------------- Tier 1 (seeds/000 §2)
+# ---------------------------------------------------------------- Tier 1 (in-process)
 
 TIER1: list[Workload] = [
     _w("full_scan", "Full table scan (10K rows)", "reads & scans", "t10k",
@@ -110,7 +111,7 @@ TIER1: list[Workload] = [
        "SELECT UPPER(name), LOWER(name), LENGTH(name), ABS(qty - 50) FROM t10k", 100),
 ]
 
-# ---------------------------------------------------------------- Tier 2 (seeds/000 §3)
+# ---------------------------------------------------------------- Tier 2 (wire batch)
 
 _SCRATCH = "DROP TABLE IF EXISTS scratch; CREATE TABLE scratch (id integer, val integer, note text)"
 _UPD = ("DROP TABLE IF EXISTS upd; CREATE TABLE upd (id integer PRIMARY KEY, price numeric(12,2), qty integer); "
@@ -262,7 +263,7 @@ TIER2: list[Workload] = [
        "SELECT id, vec FROM vecs WHERE id % 10 = 0", 200, setup=_VEC),
 ]
 
-# ---------------------------------------------------------------- Tier 3 (seeds/000 §5, seeds/001)
+# ---------------------------------------------------------------- Tier 3 (concurrent throughput)
 
 
 @dataclass(frozen=True)
@@ -329,7 +330,7 @@ TIER3: list[ThroughputTest] = [
         "SELECT c.region, p.category, COUNT(*), SUM(o.quantity) FROM orders o "
         "JOIN customers c ON o.customer_id = c.id JOIN products p ON o.product_id = p.id "
         "GROUP BY c.region, p.category"),
-    _tp("mixed_analytical", "Mixed analytical (CTE -> join -> agg -> sort, seeds/001)",
+    _tp("mixed_analytical", "Mixed analytical (CTE -> join -> agg -> sort)",
         "orders customers products", MIXED_ANALYTICAL, ordered=True),
     _tp("cte_pipeline", "CTE pipeline (agg -> sort -> limit)", "orders",
         "WITH totals AS (SELECT customer_id, SUM(quantity * amount) AS total FROM orders GROUP BY customer_id) "
