@@ -141,8 +141,10 @@ pub fn compare(op: CompareOp, left: &Vector, right: &Vector) -> Result<Vector> {
     Ok(Vector::new(VectorData::Bool(out), validity))
 }
 
-/// Order of rows `a` of `left` and `b` of `right` (same type), both non-NULL.
-#[inline]
+/// Order of rows `a` of `left` and `b` of `right` (same type), both non-NULL. Two vectors
+/// of different physical types are a bug of the caller: answering `Equal` would sort,
+/// group and pick min/max silently wrong, so it panics, which the session reports as
+/// XX000 (a per-row `Result` would cost every sort comparison a branch).
 pub fn compare_rows(left: &Vector, a: usize, right: &Vector, b: usize) -> Ordering {
     match (&left.data, &right.data) {
         (VectorData::Bool(l), VectorData::Bool(r)) => l[a].cmp(&r[b]),
@@ -158,7 +160,11 @@ pub fn compare_rows(left: &Vector, a: usize, right: &Vector, b: usize) -> Orderi
         (VectorData::Interval(l), VectorData::Interval(r)) => l[a].cmp_span(&r[b]),
         (VectorData::Text(l), VectorData::Text(r)) => l.get_bytes(a).cmp(r.get_bytes(b)),
         (VectorData::List(l), VectorData::List(r)) => compare_lists(l, a, r, b),
-        _ => Ordering::Equal,
+        (l, r) => panic!(
+            "invariant: rows of one type compared, not {:?} with {:?}",
+            l.physical(),
+            r.physical()
+        ),
     }
 }
 
@@ -179,4 +185,21 @@ pub fn compare_lists(left: &ListVec, a: usize, right: &ListVec, b: usize) -> Ord
         }
     }
     ra.len().cmp(&rb.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compare_rows;
+    use crate::types::{DataType, ScalarValue};
+    use crate::vector::Vector;
+
+    #[test]
+    #[should_panic(expected = "invariant: rows of one type compared")]
+    fn rows_of_different_types_are_never_equal_silently() {
+        let ints = Vector::from_scalar(&ScalarValue::Int32(1), DataType::Int32, 1);
+        let texts = Vector::from_scalar(&ScalarValue::Text("1".into()), DataType::Text, 1);
+        if let (Ok(ints), Ok(texts)) = (ints, texts) {
+            compare_rows(&ints, 0, &texts, 0);
+        }
+    }
 }
