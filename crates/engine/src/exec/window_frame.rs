@@ -275,15 +275,17 @@ fn in_range(
             };
             Ok(holds(value.cmp_span(&sum)))
         }
-        (_, _, V::Int64(offset)) => {
-            let (Some(value), Some(base)) = (integer(value), integer(base)) else {
+        // An untyped offset ('1' PRECEDING) takes the key's own integer type.
+        (_, _, V::Int16(_) | V::Int32(_) | V::Int64(_)) => {
+            let (Some(value), Some(base), Some(offset)) =
+                (integer(value), integer(base), integer(offset))
+            else {
                 return Err(Error::internal("invariant: integer RANGE key"));
             };
-            if *offset < 0 {
+            if offset < 0 {
                 return Err(invalid_size());
             }
             // i128 cannot overflow, and a sum past the key type's range compares the same.
-            let offset = i128::from(*offset);
             let sum = if sub { base - offset } else { base + offset };
             Ok(holds(value.cmp(&sum)))
         }

@@ -61,6 +61,10 @@ impl ScalarExpr {
             // (each strict) and the constant ones into one `x = ANY(array)`, folded only
             // when all of it is constant: a constant item that is not a literal (`1 / 0`)
             // is still evaluated, and may fail.
+            // A one-item list is `x = item` in PostgreSQL, strict in both.
+            ScalarExpr::InList { input, list, .. } if list.len() == 1 => {
+                null(input) || null(&list[0])
+            }
             ScalarExpr::InList { input, list, .. } => {
                 null(input)
                     && list.iter().all(|item| {
