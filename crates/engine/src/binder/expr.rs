@@ -560,11 +560,12 @@ impl Binder<'_> {
                     };
                     return self.bind_binary(&base, &BinaryOperator::PGExp, right, scope);
                 }
-                // PostgreSQL folds a minus into a numeric literal, so -2147483648 is an integer.
-                if let Expr::Value(v) = inner {
-                    if let Value::Number(text, _) = &v.value {
-                        return number_literal(&format!("-{text}"));
-                    }
+                // PostgreSQL folds a minus into a numeric literal, so -2147483648 is an
+                // integer, and so every minus of a chain over one (parentheses vanish in
+                // its grammar): `- -2147483648` is the bigint 2147483648.
+                if let Some((negative, text)) = negated_number(inner) {
+                    let sign = if negative { "" } else { "-" };
+                    return number_literal(&format!("{sign}{text}"));
                 }
                 let input = self.bind_expr(inner, scope)?;
                 let input = match input.ty() {
@@ -1524,4 +1525,30 @@ fn number_literal(text: &str) -> Result<ScalarExpr> {
         ScalarValue::Numeric(Decimal::parse(text)?),
         DataType::Numeric(None),
     ))
+}
+
+/// For the operand of a unary minus: the numeric literal under a chain of further minuses
+/// and parentheses, and whether that chain is itself negative (an odd number of minuses).
+fn negated_number(expr: &Expr) -> Option<(bool, &str)> {
+    let mut negative = false;
+    let mut expr = expr;
+    loop {
+        match expr {
+            Expr::Nested(inner) => expr = inner,
+            Expr::UnaryOp {
+                op: UnaryOperator::Minus,
+                expr: inner,
+            } => {
+                negative = !negative;
+                expr = inner;
+            }
+            Expr::Value(v) => {
+                return match &v.value {
+                    Value::Number(text, _) => Some((negative, text.as_str())),
+                    _ => None,
+                }
+            }
+            _ => return None,
+        }
+    }
 }

@@ -966,37 +966,46 @@ fn window_refs_to_columns(expr: ScalarExpr, width: usize) -> ScalarExpr {
 
 /// PostgreSQL's FigureColname: the name of an unaliased select-list expression.
 fn column_name(expr: &Expr) -> String {
+    figure_colname(expr).map_or_else(|| "?column?".into(), |(name, _)| name)
+}
+
+/// A name and whether it is strong (a column, function or subquery's name) rather than a
+/// fallback (a cast's type name, `case`): PostgreSQL's FigureColnameInternal strengths.
+fn figure_colname(expr: &Expr) -> Option<(String, bool)> {
+    let strong = |name: String| Some((name, true));
     match expr {
-        Expr::Identifier(ident) => ident_name(ident),
-        Expr::CompoundIdentifier(parts) => {
-            parts.last().map_or_else(|| "?column?".into(), ident_name)
-        }
+        Expr::Identifier(ident) => strong(ident_name(ident)),
+        Expr::CompoundIdentifier(parts) => parts.last().map(|p| (ident_name(p), true)),
         Expr::Function(f) => match f.name.0.last() {
-            Some(ast::ObjectNamePart::Identifier(ident)) => ident_name(ident),
-            _ => "?column?".into(),
+            Some(ast::ObjectNamePart::Identifier(ident)) => strong(ident_name(ident)),
+            _ => None,
         },
         Expr::Cast {
             expr: inner,
             data_type,
             ..
-        } => match column_name(inner).as_str() {
-            "?column?" => super::bind_data_type(data_type)
-                .map(|t| type_column_name(t).to_string())
-                .unwrap_or_else(|_| "?column?".into()),
-            name => name.to_string(),
+        } => match figure_colname(inner) {
+            Some((name, true)) => strong(name),
+            _ => super::bind_data_type(data_type)
+                .ok()
+                .map(|t| (type_column_name(t).to_string(), false)),
         },
-        Expr::Nested(inner) => column_name(inner),
-        Expr::Case { .. } => "case".into(),
-        Expr::Exists { .. } => "exists".into(),
+        Expr::Nested(inner) => figure_colname(inner),
+        // Named after its ELSE result when that has a strong name, else `case`.
+        Expr::Case { else_result, .. } => match else_result.as_deref().and_then(figure_colname) {
+            Some((name, true)) => strong(name),
+            _ => Some(("case".into(), false)),
+        },
+        Expr::Exists { .. } => strong("exists".into()),
         // A scalar subquery is named after its single output column.
         Expr::Subquery(query) => match query.body.as_ref() {
             SetExpr::Select(select) => match select.projection.first() {
-                Some(SelectItem::UnnamedExpr(e)) => column_name(e),
-                Some(SelectItem::ExprWithAlias { alias, .. }) => ident_name(alias),
-                _ => "?column?".into(),
+                Some(SelectItem::UnnamedExpr(e)) => strong(column_name(e)),
+                Some(SelectItem::ExprWithAlias { alias, .. }) => strong(ident_name(alias)),
+                _ => None,
             },
-            _ => "?column?".into(),
+            _ => None,
         },
-        _ => "?column?".into(),
+        _ => None,
     }
 }
