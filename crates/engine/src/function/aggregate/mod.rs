@@ -525,13 +525,13 @@ impl Accumulator {
                 sum_plain(s, groups, v, valid, |acc, x| acc + x as i128)
             }
             (Accumulator::SumFloat32(s), VectorData::Float32(v)) => {
-                sum_plain(s, groups, v, valid, |acc, x| acc + x)
+                sum_float(s, groups, v, valid, |x| x)?
             }
             (Accumulator::SumFloat64(s, _), VectorData::Float32(v)) => {
-                sum_plain(s, groups, v, valid, |acc, x| acc + x as f64)
+                sum_float(s, groups, v, valid, f64::from)?
             }
             (Accumulator::SumFloat64(s, _), VectorData::Float64(v)) => {
-                sum_plain(s, groups, v, valid, |acc, x| acc + x)
+                sum_float(s, groups, v, valid, |x| x)?
             }
             (Accumulator::SumInterval(s, _), VectorData::Interval(v)) => {
                 for (row, &g) in groups.iter().enumerate() {
@@ -859,6 +859,30 @@ fn sum_plain<T: Copy, A: Copy>(
             s.counts[g] += 1;
         }
     }
+}
+
+/// A float sum that, like PostgreSQL's float4pl/float8pl, fails with 22003 when finite
+/// values add up to an infinity instead of answering `Infinity`.
+fn sum_float<T: Copy, A: Copy + Into<f64> + std::ops::Add<Output = A>>(
+    s: &mut Sums<A>,
+    groups: &[u32],
+    values: &[T],
+    valid: impl Fn(usize) -> bool,
+    widen: impl Fn(T) -> A,
+) -> Result<()> {
+    for (row, &g) in groups.iter().enumerate() {
+        if valid(row) {
+            let g = g as usize;
+            let (acc, value) = (s.sums[g], widen(values[row]));
+            let sum = acc + value;
+            if sum.into().is_infinite() && acc.into().is_finite() && value.into().is_finite() {
+                return Err(Error::out_of_range("value out of range: overflow"));
+            }
+            s.sums[g] = sum;
+            s.counts[g] += 1;
+        }
+    }
+    Ok(())
 }
 
 fn sum_checked<T: Copy>(
