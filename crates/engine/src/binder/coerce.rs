@@ -36,7 +36,14 @@ pub fn common_type(a: DataType, b: DataType) -> Option<DataType> {
     }
     match (a, b) {
         (T::Char(_), T::Unknown) | (T::Unknown, T::Char(_)) => Some(T::Char(None)),
-        (T::Unknown, other) | (other, T::Unknown) => Some(other),
+        // An untyped literal or parameter takes the other side's type but not its
+        // modifier, as PostgreSQL resolves it: `numeric_col = $1` compares with 0.001, not
+        // with 0.001 rounded to the column's scale.
+        (T::Unknown, other) | (other, T::Unknown) => Some(match other {
+            T::Numeric(_) => T::Numeric(None),
+            T::Varchar(_) => T::Varchar(None),
+            other => other,
+        }),
         _ if a.category() == TypeCategory::Numeric && b.category() == TypeCategory::Numeric => {
             if a == T::Float32 || b == T::Float32 {
                 return Some(T::Float64);
@@ -110,10 +117,15 @@ pub fn union_type(types: &[DataType], what: &str) -> Result<DataType> {
             }
         }
     }
-    Ok(if result == DataType::Unknown {
-        DataType::Text
-    } else {
-        result
+    // select_common_typmod: a modifier survives only if every input has it, and an untyped
+    // input has none (`numeric(10,2)` with '0.001' is plain numeric).
+    let untyped = types.contains(&DataType::Unknown);
+    Ok(match result {
+        DataType::Unknown => DataType::Text,
+        DataType::Numeric(Some(_)) if untyped => DataType::Numeric(None),
+        DataType::Varchar(Some(_)) if untyped => DataType::Varchar(None),
+        DataType::Char(Some(_)) if untyped => DataType::Char(None),
+        other => other,
     })
 }
 
