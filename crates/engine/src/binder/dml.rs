@@ -180,7 +180,14 @@ impl Binder<'_> {
         explicit: bool,
         query: &ast::Query,
     ) -> Result<LogicalPlan> {
-        let (plan, columns) = self.bind_query(query)?;
+        // A plain SELECT's untyped outputs (`SELECT 1, NULL`) take the target columns' types,
+        // as PostgreSQL leaves them unresolved for INSERT.
+        if query.with.is_none() && matches!(query.body.as_ref(), SetExpr::Select(_)) {
+            self.untyped_outputs_kept = true;
+        }
+        let bound = self.bind_query(query);
+        self.untyped_outputs_kept = false;
+        let (plan, columns) = bound?;
         check_insert_width(columns.len(), targets.len(), explicit)?;
         let mut full: Vec<Option<ScalarExpr>> = vec![None; schema.columns.len()];
         for (index, (info, &column)) in columns.iter().zip(targets).enumerate() {

@@ -80,9 +80,10 @@ pub struct Binder<'a> {
     lateral_correlated: bool,
     /// How many expressions and set operations enclose the one being bound.
     nesting_depth: usize,
-    /// The SELECT about to be bound is a set operation's branch: its untyped literal
-    /// outputs stay untyped until the branches' common type is chosen.
-    set_operation_branch: bool,
+    /// The SELECT about to be bound leaves its untyped literal outputs untyped for its
+    /// caller to type: a set operation's branch (the branches' common type decides) or an
+    /// INSERT's source (the target columns do).
+    untyped_outputs_kept: bool,
     /// The SELECT being bound had its select-list unnest moved into FROM.
     select_unnest_moved: bool,
 }
@@ -108,7 +109,7 @@ impl<'a> Binder<'a> {
             lateral_scope: None,
             lateral_correlated: false,
             nesting_depth: 0,
-            set_operation_branch: false,
+            untyped_outputs_kept: false,
             select_unnest_moved: false,
         }
     }

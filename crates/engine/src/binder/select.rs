@@ -310,7 +310,7 @@ impl Binder<'_> {
         select: &Select,
         order_by: &[ast::OrderByExpr],
     ) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
-        let set_operation_branch = std::mem::take(&mut self.set_operation_branch);
+        let untyped_outputs_kept = std::mem::take(&mut self.untyped_outputs_kept);
         let Select {
             select_token: _,
             optimizer_hints,
@@ -493,9 +493,9 @@ impl Binder<'_> {
         }
 
         // Untyped literals in the output are text, as in PostgreSQL, except in a plain
-        // branch of a set operation, where the other branches decide their type.
+        // branch of a set operation or INSERT source, whose caller decides their type.
         let keep_unknown =
-            set_operation_branch && !distinct && distinct_on.is_empty() && order_keys.is_empty();
+            untyped_outputs_kept && !distinct && distinct_on.is_empty() && order_keys.is_empty();
         for output in &mut outputs {
             if output.expr.ty() == DataType::Unknown && !keep_unknown {
                 let expr = std::mem::replace(&mut output.expr, ScalarExpr::null(DataType::Text));

@@ -82,7 +82,7 @@ impl Binder<'_> {
     ) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
         match expr {
             SetExpr::Select(select) => {
-                self.set_operation_branch = true;
+                self.untyped_outputs_kept = true;
                 self.bind_select(select, &[])
             }
             SetExpr::Values(values) => self.bind_values(values),
