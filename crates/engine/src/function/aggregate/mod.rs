@@ -510,28 +510,28 @@ impl Accumulator {
                 }
             }
             (Accumulator::SumSmallInt(s), VectorData::Int16(v)) => {
-                sum_checked(s, groups, v, valid, |x| x as i64)?
+                sum_into(s, groups, v, valid, |acc, x| add_bigint(acc, x as i64))?
             }
             (Accumulator::SumSmallInt(s), VectorData::Int32(v)) => {
-                sum_checked(s, groups, v, valid, |x| x as i64)?
+                sum_into(s, groups, v, valid, |acc, x| add_bigint(acc, x as i64))?
             }
             (Accumulator::SumWide(s, _), VectorData::Int16(v)) => {
-                sum_plain(s, groups, v, valid, |acc, x| acc + x as i128)
+                sum_into(s, groups, v, valid, |acc, x| Ok(acc + x as i128))?
             }
             (Accumulator::SumWide(s, _), VectorData::Int32(v)) => {
-                sum_plain(s, groups, v, valid, |acc, x| acc + x as i128)
+                sum_into(s, groups, v, valid, |acc, x| Ok(acc + x as i128))?
             }
             (Accumulator::SumWide(s, _), VectorData::Int64(v)) => {
-                sum_plain(s, groups, v, valid, |acc, x| acc + x as i128)
+                sum_into(s, groups, v, valid, |acc, x| Ok(acc + x as i128))?
             }
             (Accumulator::SumFloat32(s), VectorData::Float32(v)) => {
-                sum_float(s, groups, v, valid, |x| x)?
+                sum_into(s, groups, v, valid, add_float)?
             }
             (Accumulator::SumFloat64(s, _), VectorData::Float32(v)) => {
-                sum_float(s, groups, v, valid, f64::from)?
+                sum_into(s, groups, v, valid, |acc, x| add_float(acc, f64::from(x)))?
             }
             (Accumulator::SumFloat64(s, _), VectorData::Float64(v)) => {
-                sum_float(s, groups, v, valid, |x| x)?
+                sum_into(s, groups, v, valid, add_float)?
             }
             (Accumulator::SumInterval(s, _), VectorData::Interval(v)) => {
                 for (row, &g) in groups.iter().enumerate() {
@@ -845,63 +845,39 @@ fn seen_bitmap(counts: &[i64]) -> Option<Bitmap> {
     Some(bitmap)
 }
 
-fn sum_plain<T: Copy, A: Copy>(
+/// Adds each valid row of `values` into its group's sum with `add`, which may refuse
+/// (an overflow) with an error.
+fn sum_into<T: Copy, A: Copy>(
     s: &mut Sums<A>,
     groups: &[u32],
     values: &[T],
     valid: impl Fn(usize) -> bool,
-    add: impl Fn(A, T) -> A,
-) {
-    for (row, &g) in groups.iter().enumerate() {
-        if valid(row) {
-            let g = g as usize;
-            s.sums[g] = add(s.sums[g], values[row]);
-            s.counts[g] += 1;
-        }
-    }
-}
-
-/// A float sum that, like PostgreSQL's float4pl/float8pl, fails with 22003 when finite
-/// values add up to an infinity instead of answering `Infinity`.
-fn sum_float<T: Copy, A: Copy + Into<f64> + std::ops::Add<Output = A>>(
-    s: &mut Sums<A>,
-    groups: &[u32],
-    values: &[T],
-    valid: impl Fn(usize) -> bool,
-    widen: impl Fn(T) -> A,
+    add: impl Fn(A, T) -> Result<A>,
 ) -> Result<()> {
     for (row, &g) in groups.iter().enumerate() {
         if valid(row) {
             let g = g as usize;
-            let (acc, value) = (s.sums[g], widen(values[row]));
-            let sum = acc + value;
-            if sum.into().is_infinite() && acc.into().is_finite() && value.into().is_finite() {
-                return Err(Error::out_of_range("value out of range: overflow"));
-            }
-            s.sums[g] = sum;
+            s.sums[g] = add(s.sums[g], values[row])?;
             s.counts[g] += 1;
         }
     }
     Ok(())
 }
 
-fn sum_checked<T: Copy>(
-    s: &mut Sums<i64>,
-    groups: &[u32],
-    values: &[T],
-    valid: impl Fn(usize) -> bool,
-    widen: impl Fn(T) -> i64,
-) -> Result<()> {
-    for (row, &g) in groups.iter().enumerate() {
-        if valid(row) {
-            let g = g as usize;
-            s.sums[g] = s.sums[g]
-                .checked_add(widen(values[row]))
-                .ok_or_else(|| Error::out_of_range("bigint out of range"))?;
-            s.counts[g] += 1;
-        }
+/// bigint addition, 22003 past its range.
+fn add_bigint(acc: i64, value: i64) -> Result<i64> {
+    acc.checked_add(value)
+        .ok_or_else(|| Error::out_of_range("bigint out of range"))
+}
+
+/// Float addition as PostgreSQL's float4pl/float8pl: finite values that add up to an
+/// infinity are 22003, not `Infinity`.
+fn add_float<A: Copy + Into<f64> + std::ops::Add<Output = A>>(acc: A, value: A) -> Result<A> {
+    let sum = acc + value;
+    if sum.into().is_infinite() && acc.into().is_finite() && value.into().is_finite() {
+        return Err(Error::out_of_range("value out of range: overflow"));
     }
-    Ok(())
+    Ok(sum)
 }
 
 /// min/max of every type but text (`text_min_max.rs`): typed kernels, rows for arrays.
