@@ -79,6 +79,11 @@ pub enum SqlState {
     TooManyColumns,
     TooManyConnections,
     InvalidAuthorizationSpecification,
+    DiskFull,
+    IoError,
+    DataCorrupted,
+    ReadOnlySqlTransaction,
+    CantChangeRuntimeParam,
     InternalError,
 }
 
@@ -157,6 +162,11 @@ impl SqlState {
             SqlState::TooManyColumns => "54011",
             SqlState::TooManyConnections => "53300",
             SqlState::InvalidAuthorizationSpecification => "28000",
+            SqlState::DiskFull => "53100",
+            SqlState::IoError => "58030",
+            SqlState::DataCorrupted => "XX001",
+            SqlState::ReadOnlySqlTransaction => "25006",
+            SqlState::CantChangeRuntimeParam => "55P02",
             SqlState::InternalError => "XX000",
             SqlState::InvalidObjectDefinition => "42P17",
             SqlState::DependentObjectsStillExist => "2BP01",

@@ -4,6 +4,7 @@
 pub mod api;
 pub mod binder;
 pub mod catalog;
+pub mod durability;
 pub mod error;
 pub mod exec;
 pub mod function;

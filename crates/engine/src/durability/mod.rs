@@ -1,0 +1,13 @@
+//! Durability: the data directory, its write-ahead log and checkpoints, and recovery.
+//!
+//! Every committed transaction is a redo record in the log before COMMIT answers; a
+//! checkpoint writes each table as columnar files from an immutable committed state and
+//! lets the log be truncated behind it; start-up loads the last checkpoint and replays the
+//! log after it. Reads never touch the disk. All disk access goes through one I/O interface, so tests
+//! can swap in a simulated disk that loses unsynced writes, tears them and fails.
+
+mod bytes;
+mod options;
+
+pub use bytes::{corrupt, Decoder, Encoder, Persist};
+pub use options::DurableOptions;
