@@ -92,6 +92,39 @@ pub struct TableData {
 }
 
 impl TableData {
+    /// A table version of `chunks` read back from disk: every chunk but the last full,
+    /// every column and deletion bitmap as long as its chunk, else XX001.
+    pub fn from_chunks(types: &[DataType], chunks: Vec<Chunk>) -> Result<TableData> {
+        let count = chunks.len();
+        let mut deleted_rows = 0;
+        for (index, chunk) in chunks.iter().enumerate() {
+            let full = chunk.len == BATCH_SIZE;
+            let shaped = chunk.len <= BATCH_SIZE
+                && (full || index + 1 == count)
+                && chunk.len > 0
+                && chunk.columns.len() == types.len()
+                && chunk
+                    .columns
+                    .iter()
+                    .zip(types)
+                    .all(|(c, t)| c.len() == chunk.len && c.data.physical() == t.physical())
+                && chunk.deleted.as_ref().is_none_or(|d| d.len() == chunk.len);
+            if !shaped {
+                return Err(crate::durability::corrupt(format!(
+                    "chunk {index} of {count} does not have the table's shape"
+                )));
+            }
+            deleted_rows += chunk.len - chunk.live_rows();
+        }
+        let mut chunks: Vec<Arc<Chunk>> = chunks.into_iter().map(Arc::new).collect();
+        let tail = chunks.pop();
+        Ok(TableData {
+            sealed: Arc::new(chunks),
+            tail,
+            deleted_rows,
+        })
+    }
+
     pub fn chunk_count(&self) -> usize {
         self.sealed.len() + usize::from(self.tail.is_some())
     }
