@@ -186,14 +186,14 @@ impl Session {
                 Ok(result) => sink(result),
                 Err(error) => {
                     if self.block == Block::Implicit {
-                        self.end_transaction(false);
+                        self.rollback_transaction();
                     }
                     return Err(error);
                 }
             }
         }
         if self.block == Block::Implicit {
-            self.end_transaction(true);
+            self.commit_transaction()?;
         }
         Ok(())
     }
@@ -390,14 +390,14 @@ impl Session {
         match outcome {
             Ok(result) => {
                 if self.block == Block::None {
-                    self.end_transaction(true);
+                    self.commit_transaction()?;
                 }
                 Ok(result)
             }
             Err(error) => {
                 match self.block {
                     Block::Explicit => self.block = Block::Failed,
-                    Block::None => self.end_transaction(false),
+                    Block::None => self.rollback_transaction(),
                     Block::Implicit | Block::Failed => {}
                 }
                 Err(error)
@@ -405,16 +405,28 @@ impl Session {
         }
     }
 
-    fn end_transaction(&mut self, commit: bool) {
+    /// Commits the transaction. One the log could not make durable is an error, and is
+    /// gone all the same (its changes never become visible), as in PostgreSQL.
+    fn commit_transaction(&mut self) -> Result<()> {
+        let outcome = match self.txn.take() {
+            Some(txn) => txn.commit(true),
+            None => Ok(()),
+        };
+        self.leave_transaction(outcome.is_err());
+        outcome
+    }
+
+    fn rollback_transaction(&mut self) {
         if let Some(txn) = self.txn.take() {
-            if commit {
-                txn.commit();
-            } else {
-                txn.rollback();
-            }
+            txn.rollback();
         }
+        self.leave_transaction(true);
+    }
+
+    /// Back to no transaction; a rolled-back one takes its SETs with it.
+    fn leave_transaction(&mut self, rolled_back: bool) {
         let saved = self.settings_at_begin.take();
-        if let (false, Some(saved)) = (commit, saved) {
+        if let (true, Some(saved)) = (rolled_back, saved) {
             self.settings.restore(saved);
         }
         self.block = Block::None;
@@ -582,7 +594,7 @@ impl Session {
                 }),
             BoundStatement::Maintenance { tag, tables } => self.run_maintenance(tag, &tables),
             BoundStatement::Begin => Ok(self.run_begin()),
-            BoundStatement::Commit => Ok(self.run_commit()),
+            BoundStatement::Commit => self.run_commit(),
             BoundStatement::Rollback => Ok(self.run_rollback()),
             BoundStatement::Set(set) => self.run_set(&set),
         }

@@ -7,6 +7,10 @@
 //! can swap in a simulated disk that loses unsynced writes, tears them and fails.
 
 mod bytes;
+mod io;
+mod log_format;
+mod log_reader;
+mod log_writer;
 mod options;
 
 pub use bytes::{corrupt, Decoder, Encoder, Persist};

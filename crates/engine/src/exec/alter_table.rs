@@ -6,12 +6,11 @@ use std::sync::Arc;
 
 use super::ddl::relation_exists;
 use super::expression::evaluate;
-use super::index::build_unique_indexes;
 use super::ExecContext;
 use crate::catalog::TableSchema;
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{AlterTable, RowChange, ScalarExpr};
-use crate::storage::{Chunk, TableData, TableEntry, Transaction};
+use crate::storage::{build_unique_indexes, Chunk, TableData, TableEntry, Transaction};
 use crate::vector::{Batch, Vector};
 
 pub fn alter_table(txn: &mut Transaction, alter: &AlterTable, ctx: &ExecContext) -> Result<()> {

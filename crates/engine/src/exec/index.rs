@@ -6,11 +6,10 @@ use std::sync::Arc;
 
 use super::ddl::{claim_relation_name, relation_exists, wrong_object_type};
 use crate::api::Notice;
-use crate::catalog::{IndexDef, TableSchema, UniqueKey};
+use crate::catalog::{IndexDef, UniqueKey};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::CreateIndex;
-use crate::storage::{RelationKind, TableData, Transaction, UniqueIndex};
-use crate::vector::{encode_row_key, Vector, BATCH_SIZE};
+use crate::storage::{build_unique_indexes, RelationKind, Transaction};
 
 pub fn create_index(
     txn: &mut Transaction,
@@ -142,54 +141,4 @@ pub fn choose_relation_name(
         candidate = format!("{base}{n}");
     }
     Ok(candidate)
-}
-
-/// Unique indexes over the live rows of `data`, one per key of `schema`; 23505 `could not
-/// create unique index` when two rows share a key.
-pub fn build_unique_indexes(schema: &TableSchema, data: &TableData) -> Result<Vec<UniqueIndex>> {
-    let mut indexes = Vec::with_capacity(schema.unique_keys.len());
-    let mut key = Vec::new();
-    for unique in &schema.unique_keys {
-        let index = UniqueIndex::default();
-        for (chunk_idx, chunk) in data.chunks().enumerate() {
-            let columns: Vec<&Vector> =
-                unique.columns.iter().map(|&c| &*chunk.columns[c]).collect();
-            for row in (0..chunk.len).filter(|&r| !chunk.is_deleted(r)) {
-                key.clear();
-                if encode_row_key(&columns, row, &mut key) {
-                    continue; // NULLs never conflict.
-                }
-                let row_id = (chunk_idx * BATCH_SIZE + row) as u64;
-                if !index.insert(&key, row_id, data, &unique.columns, None) {
-                    return Err(duplicated(schema, unique, &columns, row));
-                }
-            }
-        }
-        indexes.push(index);
-    }
-    Ok(indexes)
-}
-
-fn duplicated(schema: &TableSchema, unique: &UniqueKey, columns: &[&Vector], row: usize) -> Error {
-    let names: Vec<&str> = unique
-        .columns
-        .iter()
-        .map(|&c| schema.columns[c].name.as_str())
-        .collect();
-    let mut values = Vec::new();
-    for (i, column) in columns.iter().enumerate() {
-        if i > 0 {
-            values.extend_from_slice(b", ");
-        }
-        column.write_text(row, &mut values);
-    }
-    Error::new(
-        SqlState::UniqueViolation,
-        format!("could not create unique index \"{}\"", unique.name),
-    )
-    .with_detail(format!(
-        "Key ({})=({}) is duplicated.",
-        names.join(", "),
-        String::from_utf8_lossy(&values)
-    ))
 }

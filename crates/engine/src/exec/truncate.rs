@@ -4,9 +4,8 @@
 
 use std::sync::Arc;
 
-use super::index::build_unique_indexes;
 use crate::error::{Error, Result, SqlState};
-use crate::storage::{Sequence, TableData, TableEntry, Transaction};
+use crate::storage::{build_unique_indexes, Sequence, TableData, TableEntry, Transaction};
 
 pub fn truncate(
     txn: &mut Transaction,

@@ -9,9 +9,8 @@
 
 use std::sync::Arc;
 
-use super::index::build_unique_indexes;
 use crate::error::Result;
-use crate::storage::{TableEntry, Transaction};
+use crate::storage::{build_unique_indexes, TableEntry, Transaction};
 
 /// A DELETE compacts its table once deleted rows are at least this many and at least as
 /// many as the live ones: each compaction then copies no more rows than were deleted since

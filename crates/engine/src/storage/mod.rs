@@ -6,23 +6,27 @@
 //! one at a time, readers never wait), builds new table versions privately, and COMMIT
 //! publishes them with a single pointer swap.
 
+mod commit_log;
 mod generation_cache;
 mod namespace;
 mod secondary_index;
 mod sequence;
 mod state;
+mod table_changes;
 mod table_data;
 mod transaction;
 mod unique_index;
 
+pub use commit_log::{CommitChanges, CommitLog};
 pub use generation_cache::{generations, GenerationCache, Lookup};
 pub use namespace::RelationKind;
 pub use secondary_index::{ChunkRows, SecondaryIndexes};
 pub use sequence::{Sequence, SequenceOptions};
 pub use state::{DbState, TableEntry};
+pub use table_changes::TableChanges;
 pub use table_data::{Chunk, TableData};
 pub use transaction::{Store, Transaction};
-pub use unique_index::UniqueIndex;
+pub use unique_index::{build_unique_indexes, UniqueIndex};
 
 /// The maps of names, OIDs and locks that every statement looks up and every commit copies:
 /// foldhash, not SipHash (these keys are catalog names, not row data).

@@ -44,6 +44,8 @@ pub struct Sequence {
 struct SequenceState {
     last: i64,
     is_called: bool,
+    /// Changed since the write-ahead log last recorded it.
+    unlogged: bool,
 }
 
 impl Sequence {
@@ -62,6 +64,7 @@ impl Sequence {
             state: Arc::new(Mutex::new(SequenceState {
                 last: start,
                 is_called: false,
+                unlogged: false,
             })),
         }
     }
@@ -83,6 +86,32 @@ impl Sequence {
             Ok(guard) => guard,
             Err(poisoned) => poisoned.into_inner(),
         }
+    }
+
+    /// The counter: the last value and whether nextval has returned it.
+    pub fn counter(&self) -> (i64, bool) {
+        let state = self.lock();
+        (state.last, state.is_called)
+    }
+
+    /// Sets the counter as read back from disk.
+    pub fn restore_counter(&self, last: i64, is_called: bool) {
+        let mut state = self.lock();
+        state.last = last;
+        state.is_called = is_called;
+    }
+
+    /// Whether the counter moved since [`Sequence::take_unlogged`] last returned it.
+    pub fn is_unlogged(&self) -> bool {
+        self.lock().unlogged
+    }
+
+    /// The counter, if it moved since the log last recorded it; marks it recorded. A
+    /// value nextval returned is in the log before the transaction that used it commits,
+    /// so a crash never hands it out again.
+    pub fn take_unlogged(&self) -> Option<(i64, bool)> {
+        let mut state = self.lock();
+        std::mem::take(&mut state.unlogged).then_some((state.last, state.is_called))
     }
 
     /// nextval.
@@ -122,6 +151,7 @@ impl Sequence {
             }
         };
         state.last = next;
+        state.unlogged = true;
         Ok(next)
     }
 
@@ -140,6 +170,7 @@ impl Sequence {
         let mut state = self.lock();
         state.last = value;
         state.is_called = is_called;
+        state.unlogged = true;
         Ok(value)
     }
 }

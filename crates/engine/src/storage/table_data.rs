@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use super::TableChanges;
 use crate::error::Result;
 use crate::types::DataType;
 use crate::vector::{Batch, Bitmap, Vector, BATCH_SIZE};
@@ -82,13 +83,26 @@ fn unshared_with_room(column: &mut Arc<Vector>) -> &mut Vector {
 /// list: a version that only appends shares that list whole, so cloning a version and
 /// appending a row cost the same for a table of one chunk or of a thousand (they were linear
 /// in the chunk count, which made single-row inserts slow down as a table grew).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct TableData {
     sealed: Arc<Vec<Arc<Chunk>>>,
     /// The last chunk, full or not.
     tail: Option<Arc<Chunk>>,
     /// Rows deleted but still stored: what compaction would reclaim.
     deleted_rows: usize,
+    /// What changed since the committed version this one was copied from.
+    changes: TableChanges,
+}
+
+impl Default for TableData {
+    fn default() -> Self {
+        TableData {
+            sealed: Arc::default(),
+            tail: None,
+            deleted_rows: 0,
+            changes: TableChanges::fresh(0),
+        }
+    }
 }
 
 impl TableData {
@@ -116,13 +130,28 @@ impl TableData {
             }
             deleted_rows += chunk.len - chunk.live_rows();
         }
+        let rows = chunks.iter().map(|c| c.len).sum();
         let mut chunks: Vec<Arc<Chunk>> = chunks.into_iter().map(Arc::new).collect();
         let tail = chunks.pop();
         Ok(TableData {
             sealed: Arc::new(chunks),
             tail,
             deleted_rows,
+            changes: TableChanges::fresh(rows),
         })
+    }
+
+    /// What changed since the committed version this one was copied from.
+    pub fn changes(&self) -> &TableChanges {
+        &self.changes
+    }
+
+    /// This version as committed: the next transaction's changes start from it.
+    pub fn as_committed(&self) -> TableData {
+        TableData {
+            changes: self.changes.committed(self.row_capacity()),
+            ..self.clone()
+        }
     }
 
     pub fn chunk_count(&self) -> usize {
@@ -164,6 +193,7 @@ impl TableData {
 
     /// Every chunk for writing (ALTER TABLE rewrites them all).
     pub fn chunks_mut(&mut self) -> impl Iterator<Item = &mut Arc<Chunk>> {
+        self.changes.rewritten = true;
         Arc::make_mut(&mut self.sealed)
             .iter_mut()
             .chain(self.tail.iter_mut())
@@ -243,6 +273,7 @@ impl TableData {
 
     /// Marks the rows at `offsets` of chunk `chunk_idx` deleted.
     pub fn delete_rows(&mut self, chunk_idx: usize, offsets: &[u32]) -> Result<()> {
+        self.changes.record_delete(chunk_idx, offsets);
         let chunk = self.writable_chunk(chunk_idx)?;
         let len = chunk.len;
         let deleted = Arc::make_mut(
@@ -270,6 +301,7 @@ impl TableData {
         offsets: &[u32],
         values: &Vector,
     ) -> Result<()> {
+        self.changes.record_update(chunk_idx, column_idx, offsets);
         let chunk = self.writable_chunk(chunk_idx)?;
         // Copy-on-write at (chunk, column) granularity.
         let rebuilt = chunk.columns[column_idx].with_rows_replaced(offsets, values)?;

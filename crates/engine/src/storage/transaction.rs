@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use arc_swap::ArcSwap;
 
-use super::{DbState, Map, Sequence, TableEntry};
+use super::{CommitChanges, CommitLog, DbState, Map, Sequence, TableEntry};
 use crate::catalog::ViewDef;
 use crate::error::{Error, Result, SqlState};
 
@@ -20,12 +20,19 @@ const FIRST_USER_OID: u32 = 16384;
 
 /// The committed state of a database and the locks that order its writers.
 pub struct Store {
+    /// The newest state readers may see: with a log, only what is on disk (a commit
+    /// becomes visible once its record is flushed, as in PostgreSQL).
     committed: ArcSwap<DbState>,
     /// Every published state, oldest first, until nobody reads it any more: the oldest one
     /// still alive bounds what any reader can see (unique indexes drop entries of rows that
     /// were already deleted there).
     published: Mutex<VecDeque<Weak<DbState>>>,
-    commit_lock: Mutex<()>,
+    /// Held while a commit builds and logs the next state: the newest committed state,
+    /// which with a log may be ahead of `committed` until its record is flushed.
+    commit_lock: Mutex<Arc<DbState>>,
+    /// Committed states waiting for their log flush before readers may see them.
+    unpublished: Mutex<Unpublished>,
+    log: Option<Arc<dyn CommitLog>>,
     locks: Mutex<LockTable>,
     next_txn_id: AtomicU64,
     next_oid: AtomicU32,
@@ -50,17 +57,17 @@ struct WaitQueue {
     waiters: usize,
 }
 
+/// States committed but not yet visible, by the LSN that makes each durable.
+#[derive(Default)]
+struct Unpublished {
+    states: VecDeque<(u64, Arc<DbState>)>,
+    /// The LSN of the visible state.
+    visible: u64,
+}
+
 impl Default for Store {
     fn default() -> Self {
-        Store {
-            committed: ArcSwap::from_pointee(DbState::default()),
-            published: Mutex::default(),
-            commit_lock: Mutex::new(()),
-            locks: Mutex::new(LockTable::default()),
-            next_txn_id: AtomicU64::new(1),
-            next_oid: AtomicU32::new(FIRST_USER_OID),
-            next_generation: AtomicU64::new(1),
-        }
+        Store::with_state(DbState::default(), FIRST_USER_OID, None)
     }
 }
 
@@ -74,6 +81,72 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Store {
+    /// A store starting from `state` (read back from disk, or empty), logging its commits
+    /// to `log` when there is one.
+    pub fn with_state(state: DbState, next_oid: u32, log: Option<Arc<dyn CommitLog>>) -> Store {
+        let state = Arc::new(state);
+        let next_generation = state
+            .tables
+            .values()
+            .map(|t| t.generation)
+            .max()
+            .unwrap_or(0)
+            + 1;
+        Store {
+            committed: ArcSwap::new(state.clone()),
+            published: Mutex::default(),
+            commit_lock: Mutex::new(state),
+            unpublished: Mutex::default(),
+            log,
+            locks: Mutex::new(LockTable::default()),
+            next_txn_id: AtomicU64::new(1),
+            next_oid: AtomicU32::new(next_oid.max(FIRST_USER_OID)),
+            next_generation: AtomicU64::new(next_generation),
+        }
+    }
+
+    /// Runs `capture` on the newest committed state while no commit can happen: a
+    /// checkpoint takes its state and starts a new log segment there.
+    pub fn with_commits_paused<T>(&self, capture: impl FnOnce(&Arc<DbState>, u32) -> T) -> T {
+        let head = lock(&self.commit_lock);
+        capture(&head, self.next_oid.load(Ordering::Relaxed))
+    }
+
+    /// CHECKPOINT: nothing to do without a log.
+    pub fn checkpoint(&self) -> Result<()> {
+        match &self.log {
+            Some(log) => log.checkpoint(self),
+            None => Ok(()),
+        }
+    }
+
+    /// Makes `state`, durable up to `lsn`, visible unless a newer one already is.
+    fn publish(&self, lsn: u64, state: Arc<DbState>) {
+        let mut unpublished = lock(&self.unpublished);
+        while unpublished.states.front().is_some_and(|(l, _)| *l <= lsn) {
+            unpublished.states.pop_front();
+        }
+        if lsn >= unpublished.visible {
+            unpublished.visible = lsn;
+            self.committed.store(state);
+        }
+    }
+
+    /// Makes visible the newest state whose record is on disk up to `lsn`.
+    fn publish_flushed(&self, lsn: u64) {
+        let mut unpublished = lock(&self.unpublished);
+        let mut newest = None;
+        while unpublished.states.front().is_some_and(|(l, _)| *l <= lsn) {
+            newest = unpublished.states.pop_front();
+        }
+        if let Some((lsn, state)) = newest {
+            if lsn >= unpublished.visible {
+                unpublished.visible = lsn;
+                self.committed.store(state);
+            }
+        }
+    }
+
     /// The latest committed state.
     pub fn snapshot(&self) -> Arc<DbState> {
         self.committed.load_full()
@@ -333,56 +406,111 @@ impl Transaction {
         self.store.oldest_live_state().tables.get(&oid).cloned()
     }
 
-    /// Publishes every change at once and releases the locks.
-    pub fn commit(mut self) {
-        if self.has_writes() {
-            let store = self.store.clone();
-            let _commit = lock(&store.commit_lock);
-            let mut state = (*store.snapshot()).clone();
-            if self.changes_catalog(&state) {
-                state.catalog_version += 1;
-            }
-            for (name, oid) in self.names.drain() {
-                if state.names.get(&name) == oid.as_ref() {
-                    continue;
-                }
-                let names = Arc::make_mut(&mut state.names);
-                match oid {
-                    Some(oid) => names.insert(name, oid),
-                    None => names.remove(&name),
-                };
-            }
-            for (name, sequence) in self.sequences.drain() {
-                let sequences = Arc::make_mut(&mut state.sequences);
-                match sequence {
-                    Some(sequence) => sequences.insert(name, sequence),
-                    None => sequences.remove(&name),
-                };
-            }
-            for (name, view) in self.views.drain() {
-                let views = Arc::make_mut(&mut state.views);
-                match view {
-                    Some(view) => views.insert(name, view),
-                    None => views.remove(&name),
-                };
-            }
-            for (oid, entry) in self.written.drain() {
-                match entry {
-                    Some(entry) => {
-                        let mut entry = (*entry).clone();
-                        entry.generation = store.next_generation.fetch_add(1, Ordering::Relaxed);
-                        state.tables.insert(oid, Arc::new(entry));
-                    }
-                    None => {
-                        state.tables.remove(&oid);
-                    }
-                }
-            }
-            let state = Arc::new(state);
-            lock(&store.published).push_back(Arc::downgrade(&state));
-            store.committed.store(state);
-        }
+    /// Publishes every change at once and releases the locks. With a log, the commit is
+    /// on disk before this returns (when `synchronous` is set) and before anyone else sees
+    /// it; a failed write fails the commit, whose changes are then never visible.
+    pub fn commit(mut self, synchronous: bool) -> Result<()> {
+        let outcome = self.publish_changes(synchronous);
         self.release_locks();
+        outcome
+    }
+
+    fn needs_commit(&self) -> bool {
+        self.has_writes()
+            || self.store.log.is_some()
+                && self
+                    .store
+                    .snapshot()
+                    .sequences
+                    .values()
+                    .any(|s| s.is_unlogged())
+    }
+
+    fn publish_changes(&mut self, synchronous: bool) -> Result<()> {
+        if !self.needs_commit() {
+            return Ok(());
+        }
+        let store = self.store.clone();
+        let mut head = lock(&store.commit_lock);
+        let lsn = match &store.log {
+            Some(log) => {
+                log.writable()?;
+                Some(log.append(&CommitChanges {
+                    before: &head,
+                    names: &self.names,
+                    tables: &self.written,
+                    sequences: &self.sequences,
+                    views: &self.views,
+                    next_oid: store.next_oid.load(Ordering::Relaxed),
+                })?)
+            }
+            None => None,
+        };
+        let state = Arc::new(self.apply_to(&head));
+        *head = state.clone();
+        lock(&store.published).push_back(Arc::downgrade(&state));
+        match lsn {
+            None => store.committed.store(state),
+            Some(lsn) if !synchronous => store.publish(lsn, state),
+            Some(lsn) => lock(&store.unpublished).states.push_back((lsn, state)),
+        }
+        drop(head);
+        if let (Some(lsn), true, Some(log)) = (lsn, synchronous, &store.log) {
+            log.flush(lsn)?;
+            store.publish_flushed(lsn);
+        }
+        Ok(())
+    }
+
+    /// `head` with this transaction's changes, which it leaves empty.
+    fn apply_to(&mut self, head: &DbState) -> DbState {
+        let store = &self.store;
+        let mut state = head.clone();
+        if self.changes_catalog(&state) {
+            state.catalog_version += 1;
+        }
+        for (name, oid) in self.names.drain() {
+            if state.names.get(&name) == oid.as_ref() {
+                continue;
+            }
+            let names = Arc::make_mut(&mut state.names);
+            match oid {
+                Some(oid) => names.insert(name, oid),
+                None => names.remove(&name),
+            };
+        }
+        for (name, sequence) in self.sequences.drain() {
+            let sequences = Arc::make_mut(&mut state.sequences);
+            match sequence {
+                Some(sequence) => sequences.insert(name, sequence),
+                None => sequences.remove(&name),
+            };
+        }
+        for (name, view) in self.views.drain() {
+            let views = Arc::make_mut(&mut state.views);
+            match view {
+                Some(view) => views.insert(name, view),
+                None => views.remove(&name),
+            };
+        }
+        for (oid, entry) in self.written.drain() {
+            match entry {
+                Some(entry) => {
+                    let mut entry = (*entry).clone();
+                    entry.generation = store.next_generation.fetch_add(1, Ordering::Relaxed);
+                    if !entry.data.changes().is_empty()
+                        || entry.data.changes().base_rows != entry.data.row_capacity()
+                    {
+                        entry.data = Arc::new(entry.data.as_committed());
+                    }
+                    state.tables.insert(oid, Arc::new(entry));
+                }
+                None => {
+                    state.tables.remove(&oid);
+                }
+            }
+        }
+        state
     }
 
     /// Whether committing over `committed` changes a name, a schema or a sequence.
@@ -463,7 +591,7 @@ mod tests {
             txn.view().table_by_name("t").is_some(),
             "own writes are visible"
         );
-        txn.commit();
+        assert!(txn.commit(true).is_ok());
         let committed = store.snapshot();
         let t = committed.table_by_name("t").map(|t| t.generation);
         assert!(t.is_some_and(|g| g > 0), "commit bumps the generation");

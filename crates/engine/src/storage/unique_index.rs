@@ -11,7 +11,9 @@ use std::sync::Mutex;
 use hashbrown::HashMap;
 
 use super::table_data::TableData;
-use crate::vector::{encode_row_key, BATCH_SIZE};
+use crate::catalog::{TableSchema, UniqueKey};
+use crate::error::{Error, Result, SqlState};
+use crate::vector::{encode_row_key, Vector, BATCH_SIZE};
 
 #[derive(Debug, Default)]
 pub struct UniqueIndex {
@@ -57,6 +59,7 @@ impl UniqueIndex {
     }
 
     /// The most candidates any key has (tests check that churn does not pile them up).
+
     #[cfg(test)]
     pub fn most_candidates(&self) -> usize {
         let entries = match self.entries.lock() {
@@ -109,6 +112,56 @@ fn row_has_key(
     scratch.clear();
     encode_row_key(&vectors, offset, scratch);
     scratch.as_slice() == key
+}
+
+/// Unique indexes over the live rows of `data`, one per key of `schema`; 23505 `could not
+/// create unique index` when two rows share a key.
+pub fn build_unique_indexes(schema: &TableSchema, data: &TableData) -> Result<Vec<UniqueIndex>> {
+    let mut indexes = Vec::with_capacity(schema.unique_keys.len());
+    let mut key = Vec::new();
+    for unique in &schema.unique_keys {
+        let index = UniqueIndex::default();
+        for (chunk_idx, chunk) in data.chunks().enumerate() {
+            let columns: Vec<&Vector> =
+                unique.columns.iter().map(|&c| &*chunk.columns[c]).collect();
+            for row in (0..chunk.len).filter(|&r| !chunk.is_deleted(r)) {
+                key.clear();
+                if encode_row_key(&columns, row, &mut key) {
+                    continue; // NULLs never conflict.
+                }
+                let row_id = (chunk_idx * BATCH_SIZE + row) as u64;
+                if !index.insert(&key, row_id, data, &unique.columns, None) {
+                    return Err(duplicated(schema, unique, &columns, row));
+                }
+            }
+        }
+        indexes.push(index);
+    }
+    Ok(indexes)
+}
+
+fn duplicated(schema: &TableSchema, unique: &UniqueKey, columns: &[&Vector], row: usize) -> Error {
+    let names: Vec<&str> = unique
+        .columns
+        .iter()
+        .map(|&c| schema.columns[c].name.as_str())
+        .collect();
+    let mut values = Vec::new();
+    for (i, column) in columns.iter().enumerate() {
+        if i > 0 {
+            values.extend_from_slice(b", ");
+        }
+        column.write_text(row, &mut values);
+    }
+    Error::new(
+        SqlState::UniqueViolation,
+        format!("could not create unique index \"{}\"", unique.name),
+    )
+    .with_detail(format!(
+        "Key ({})=({}) is duplicated.",
+        names.join(", "),
+        String::from_utf8_lossy(&values)
+    ))
 }
 
 #[cfg(test)]

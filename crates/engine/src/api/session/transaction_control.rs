@@ -22,14 +22,14 @@ impl Session {
     }
 
     /// COMMIT; a failed block rolls back (and says so in its tag).
-    pub(super) fn run_commit(&mut self) -> StatementResult {
+    pub(super) fn run_commit(&mut self) -> Result<StatementResult> {
         let tag = match self.block {
             Block::Failed => {
-                self.end_transaction(false);
+                self.rollback_transaction();
                 "ROLLBACK"
             }
             Block::Explicit | Block::Implicit => {
-                self.end_transaction(true);
+                self.commit_transaction()?;
                 "COMMIT"
             }
             Block::None => {
@@ -40,7 +40,7 @@ impl Session {
                 "COMMIT"
             }
         };
-        StatementResult::command(tag)
+        Ok(StatementResult::command(tag))
     }
 
     pub(super) fn run_rollback(&mut self) -> StatementResult {
@@ -50,7 +50,7 @@ impl Session {
                 "there is no transaction in progress",
             );
         }
-        self.end_transaction(false);
+        self.rollback_transaction();
         StatementResult::command("ROLLBACK")
     }
 

@@ -1,0 +1,34 @@
+//! The store's view of durability: what a commit hands to the write-ahead log, and the log
+//! operations the commit path waits on. The store knows nothing of files; an in-memory
+//! database has no log at all.
+
+use std::sync::Arc;
+
+use super::{DbState, Map, Sequence, Store, TableEntry};
+use crate::catalog::ViewDef;
+use crate::error::Result;
+
+/// One transaction's changes over `before`, the newest committed state.
+pub struct CommitChanges<'a> {
+    pub before: &'a DbState,
+    /// Names created (`Some(oid)`), re-pointed or dropped (`None`).
+    pub names: &'a Map<String, Option<u32>>,
+    /// New versions of tables (`None`: dropped).
+    pub tables: &'a Map<u32, Option<Arc<TableEntry>>>,
+    pub sequences: &'a Map<String, Option<Arc<Sequence>>>,
+    pub views: &'a Map<String, Option<Arc<ViewDef>>>,
+    /// The next OID the store will hand out.
+    pub next_oid: u32,
+}
+
+pub trait CommitLog: Send + Sync {
+    /// Refuses writes once the log has failed.
+    fn writable(&self) -> Result<()>;
+    /// Called under the commit lock, in commit order: appends the commit's record and
+    /// returns the LSN [`CommitLog::flush`] must reach for it to be durable.
+    fn append(&self, changes: &CommitChanges<'_>) -> Result<u64>;
+    /// Returns once the log is on disk up to `lsn`.
+    fn flush(&self, lsn: u64) -> Result<()>;
+    /// Writes a checkpoint of `store` and truncates the log behind it.
+    fn checkpoint(&self, store: &Store) -> Result<()>;
+}
