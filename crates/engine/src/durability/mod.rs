@@ -7,7 +7,10 @@
 //! can swap in a simulated disk that loses unsynced writes, tears them and fails.
 
 mod bytes;
+mod encode_catalog;
+mod encode_vector;
 mod options;
 
 pub use bytes::{corrupt, Decoder, Encoder, Persist};
+pub use encode_vector::{decode_table_data, decode_vector_of, encode_table_data};
 pub use options::DurableOptions;
