@@ -8,9 +8,9 @@ use crate::types::{DataType, NumericTypmod};
 /// PostgreSQL's limit on numeric precision.
 const NUMERIC_MAX_PRECISION: u64 = 1000;
 /// Our fixed-point numerics hold 38 significant digits.
-const NUMERIC_MAX_SUPPORTED_PRECISION: u64 = 38;
+pub const NUMERIC_MAX_SUPPORTED_PRECISION: u64 = 38;
 /// PostgreSQL's limit on character lengths.
-const MAX_CHAR_LENGTH: u64 = 10_485_760;
+pub const MAX_CHAR_LENGTH: u64 = 10_485_760;
 
 pub fn bind_data_type(ty: &ast::DataType) -> Result<DataType> {
     use ast::DataType as A;

@@ -39,7 +39,7 @@ use crate::plan::BoundStatement;
 use crate::storage::{DbState, TableEntry};
 use crate::types::DataType;
 
-pub use data_type::bind_data_type;
+pub use data_type::{bind_data_type, MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use expr::AggregateCollector;
 pub use view::check_view;
 

@@ -52,6 +52,14 @@ impl Encoder {
         self.bytes(value.as_bytes());
     }
 
+    /// A count, then each item as `encode` writes it.
+    pub fn items<T>(&mut self, items: &[T], mut encode: impl FnMut(&mut Encoder, &T)) {
+        self.len(items.len());
+        for item in items {
+            encode(self, item);
+        }
+    }
+
     pub fn option<T>(&mut self, value: Option<&T>, encode: impl FnOnce(&mut Encoder, &T)) {
         match value {
             None => self.u8(0),
@@ -150,6 +158,16 @@ impl<'a> Decoder<'a> {
 
     pub fn string(&mut self) -> Result<String> {
         self.str().map(str::to_string)
+    }
+
+    /// What [`Encoder::items`] wrote, each item at least `min_item_bytes` long.
+    pub fn items<T>(
+        &mut self,
+        min_item_bytes: usize,
+        mut decode: impl FnMut(&mut Decoder<'a>) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        let n = self.len(min_item_bytes)?;
+        (0..n).map(|_| decode(self)).collect()
     }
 
     pub fn option<T>(

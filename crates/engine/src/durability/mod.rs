@@ -7,6 +7,8 @@
 //! can swap in a simulated disk that loses unsynced writes, tears them and fails.
 
 mod bytes;
+mod encode_catalog;
+mod encode_vector;
 mod io;
 mod log_format;
 mod log_reader;
@@ -14,4 +16,5 @@ mod log_writer;
 mod options;
 
 pub use bytes::{corrupt, Decoder, Encoder, Persist};
+pub use encode_vector::{decode_table_data, decode_vector_of, encode_table_data};
 pub use options::DurableOptions;

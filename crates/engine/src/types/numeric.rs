@@ -45,6 +45,11 @@ impl Decimal {
     pub fn new(mantissa: i128, scale: u32) -> Decimal {
         Decimal { mantissa, scale }
     }
+    /// A decimal read back from disk: `None` for a mantissa or scale no computation makes
+    /// (i128::MIN, whose negation overflows; a scale past PostgreSQL's maximum).
+    pub fn from_parts(mantissa: i128, scale: u32) -> Option<Decimal> {
+        (mantissa != i128::MIN && scale <= MAX_SCALE).then_some(Decimal { mantissa, scale })
+    }
     pub fn mantissa(&self) -> i128 {
         self.mantissa
     }

@@ -19,6 +19,14 @@ impl Bitmap {
         bitmap
     }
 
+    /// A bitmap of `len` bits stored as `words` (read back from disk); `None` unless there
+    /// are exactly enough words and the bits past `len` are clear, as every bitmap keeps them.
+    pub fn from_words(words: Vec<u64>, len: usize) -> Option<Bitmap> {
+        let rem = len % 64;
+        let tail_clear = rem == 0 || words.last().is_none_or(|last| last >> rem == 0);
+        (words.len() == len.div_ceil(64) && tail_clear).then_some(Bitmap { words, len })
+    }
+
     pub fn len(&self) -> usize {
         self.len
     }

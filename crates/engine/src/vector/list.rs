@@ -24,6 +24,25 @@ impl ListVec {
         }
     }
 
+    /// Rows stored as `offsets` into `child` (read back from disk); `None` unless the offsets
+    /// rise from 0 to the child's length and the child is not itself a list (arrays are
+    /// one-dimensional).
+    pub fn from_parts(offsets: Vec<u32>, child: Vector) -> Option<ListVec> {
+        let well_formed = offsets.first() == Some(&0)
+            && offsets.last().map(|&end| end as usize) == Some(child.len())
+            && offsets.windows(2).all(|pair| pair[0] <= pair[1])
+            && !matches!(child.data, super::VectorData::List(_));
+        well_formed.then(|| ListVec {
+            offsets,
+            child: Box::new(child),
+        })
+    }
+
+    /// Row `i`'s elements are `offsets[i]..offsets[i + 1]` of the child.
+    pub fn offsets(&self) -> &[u32] {
+        &self.offsets
+    }
+
     pub fn len(&self) -> usize {
         self.offsets.len() - 1
     }

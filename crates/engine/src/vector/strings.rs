@@ -36,6 +36,23 @@ impl StringVec {
         }
     }
 
+    /// Strings stored as `offsets` into `bytes` (read back from disk); `None` unless the
+    /// offsets rise from 0 to the end of `bytes`, the bytes are UTF-8 and every offset falls
+    /// on a character boundary, so that [`StringVec::get`] never cuts a character.
+    pub fn from_parts(offsets: Vec<usize>, bytes: Vec<u8>) -> Option<StringVec> {
+        let text = std::str::from_utf8(&bytes).ok()?;
+        let well_formed = offsets.first() == Some(&0)
+            && offsets.last() == Some(&bytes.len())
+            && offsets.windows(2).all(|pair| pair[0] <= pair[1])
+            && offsets.iter().all(|&at| text.is_char_boundary(at));
+        well_formed.then_some(StringVec { offsets, bytes })
+    }
+
+    /// The offsets (one more than the strings) and the bytes they index.
+    pub fn parts(&self) -> (&[usize], &[u8]) {
+        (&self.offsets, &self.bytes)
+    }
+
     pub fn len(&self) -> usize {
         self.offsets.len() - 1
     }

@@ -1,0 +1,516 @@
+//! The catalog as the data directory stores it: types, table schemas, views and sequence
+//! options. What CREATE would have refused (a column position past the table, a modifier
+//! out of range, an array of arrays) is refused here too, as corrupt.
+
+use super::bytes::{corrupt, Decoder, Encoder, Persist};
+use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
+use crate::catalog::{ColumnDef, IndexDef, IndexMethod, TableSchema, UniqueKey, ViewDef};
+use crate::error::Result;
+use crate::storage::SequenceOptions;
+use crate::types::{DataType, NumericTypmod};
+
+/// The tag of each data type. The numbers are part of the on-disk format: never change one,
+/// never reuse a retired one.
+mod tag {
+    pub const UNKNOWN: u8 = 1;
+    pub const BOOL: u8 = 2;
+    pub const INT16: u8 = 3;
+    pub const INT32: u8 = 4;
+    pub const INT64: u8 = 5;
+    pub const FLOAT32: u8 = 6;
+    pub const FLOAT64: u8 = 7;
+    pub const NUMERIC: u8 = 8;
+    pub const TEXT: u8 = 9;
+    pub const VARCHAR: u8 = 10;
+    pub const CHAR: u8 = 11;
+    pub const DATE: u8 = 12;
+    pub const TIMESTAMP: u8 = 13;
+    pub const TIMESTAMPTZ: u8 = 14;
+    pub const INTERVAL: u8 = 15;
+    pub const ARRAY: u8 = 16;
+}
+
+/// The tags of index methods, on-disk like those of types.
+const BTREE: u8 = 1;
+const HASH: u8 = 2;
+
+/// The fewest bytes a string takes (its length): bounds a count of names.
+const MIN_STR_BYTES: usize = 8;
+
+/// A character length as CREATE accepts it.
+fn read_char_length(input: &mut Decoder<'_>) -> Result<Option<u32>> {
+    let length = input.option(|input| input.u32())?;
+    match length {
+        Some(n) if n == 0 || u64::from(n) > MAX_CHAR_LENGTH => {
+            Err(corrupt(format!("character length {n}")))
+        }
+        _ => Ok(length),
+    }
+}
+
+/// A numeric precision and scale as CREATE accepts them.
+fn read_typmod(input: &mut Decoder<'_>) -> Result<NumericTypmod> {
+    let precision = input.u32()?;
+    let scale = input.u32()?;
+    if precision == 0 || u64::from(precision) > NUMERIC_MAX_SUPPORTED_PRECISION || scale > precision
+    {
+        return Err(corrupt(format!("numeric({precision},{scale})")));
+    }
+    Ok(NumericTypmod { precision, scale })
+}
+
+/// A type; an array's element (`in_array`) is refused as an array before it is read, so
+/// corrupt input cannot nest deeply enough to exhaust the stack.
+fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
+    Ok(match input.u8()? {
+        tag::UNKNOWN => DataType::Unknown,
+        tag::BOOL => DataType::Bool,
+        tag::INT16 => DataType::Int16,
+        tag::INT32 => DataType::Int32,
+        tag::INT64 => DataType::Int64,
+        tag::FLOAT32 => DataType::Float32,
+        tag::FLOAT64 => DataType::Float64,
+        tag::NUMERIC => DataType::Numeric(input.option(read_typmod)?),
+        tag::TEXT => DataType::Text,
+        tag::VARCHAR => DataType::Varchar(read_char_length(input)?),
+        tag::CHAR => DataType::Char(read_char_length(input)?),
+        tag::DATE => DataType::Date,
+        tag::TIMESTAMP => DataType::Timestamp,
+        tag::TIMESTAMPTZ => DataType::TimestampTz,
+        tag::INTERVAL => DataType::Interval,
+        tag::ARRAY if !in_array => {
+            let elem = read_type(input, true)?;
+            DataType::array_of(elem).ok_or_else(|| corrupt(format!("an array of {elem}")))?
+        }
+        other => return Err(corrupt(format!("type tag {other}"))),
+    })
+}
+
+impl Persist for DataType {
+    fn encode(&self, out: &mut Encoder) {
+        match self {
+            DataType::Unknown => out.u8(tag::UNKNOWN),
+            DataType::Bool => out.u8(tag::BOOL),
+            DataType::Int16 => out.u8(tag::INT16),
+            DataType::Int32 => out.u8(tag::INT32),
+            DataType::Int64 => out.u8(tag::INT64),
+            DataType::Float32 => out.u8(tag::FLOAT32),
+            DataType::Float64 => out.u8(tag::FLOAT64),
+            DataType::Numeric(typmod) => {
+                out.u8(tag::NUMERIC);
+                out.option(typmod.as_ref(), |out, m| {
+                    out.u32(m.precision);
+                    out.u32(m.scale);
+                });
+            }
+            DataType::Text => out.u8(tag::TEXT),
+            DataType::Varchar(length) => {
+                out.u8(tag::VARCHAR);
+                out.option(length.as_ref(), |out, n| out.u32(*n));
+            }
+            DataType::Char(length) => {
+                out.u8(tag::CHAR);
+                out.option(length.as_ref(), |out, n| out.u32(*n));
+            }
+            DataType::Date => out.u8(tag::DATE),
+            DataType::Timestamp => out.u8(tag::TIMESTAMP),
+            DataType::TimestampTz => out.u8(tag::TIMESTAMPTZ),
+            DataType::Interval => out.u8(tag::INTERVAL),
+            DataType::Array(elem) => {
+                out.u8(tag::ARRAY);
+                elem.encode(out);
+            }
+        }
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<DataType> {
+        read_type(input, false)
+    }
+}
+
+impl Persist for ColumnDef {
+    fn encode(&self, out: &mut Encoder) {
+        out.str(&self.name);
+        self.data_type.encode(out);
+        out.bool(self.not_null);
+        out.option(self.default_sql.as_ref(), |out, sql| out.str(sql));
+        out.bool(self.identity_always);
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<ColumnDef> {
+        Ok(ColumnDef {
+            name: input.string()?,
+            data_type: DataType::decode(input)?,
+            not_null: input.bool()?,
+            default_sql: input.option(Decoder::string)?,
+            identity_always: input.bool()?,
+        })
+    }
+}
+
+fn write_positions(out: &mut Encoder, columns: &[usize]) {
+    out.items(columns, |out, &column| out.len(column));
+}
+
+/// Column positions, each checked against the table's column count by the caller.
+fn read_positions(input: &mut Decoder<'_>) -> Result<Vec<usize>> {
+    input.items(8, |input| {
+        let position = input.u64()?;
+        usize::try_from(position).map_err(|_| corrupt(format!("column position {position}")))
+    })
+}
+
+impl Persist for UniqueKey {
+    fn encode(&self, out: &mut Encoder) {
+        out.str(&self.name);
+        write_positions(out, &self.columns);
+        out.bool(self.primary);
+        out.bool(self.constraint);
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<UniqueKey> {
+        Ok(UniqueKey {
+            name: input.string()?,
+            columns: read_positions(input)?,
+            primary: input.bool()?,
+            constraint: input.bool()?,
+        })
+    }
+}
+
+impl Persist for IndexMethod {
+    fn encode(&self, out: &mut Encoder) {
+        out.u8(match self {
+            IndexMethod::Btree => BTREE,
+            IndexMethod::Hash => HASH,
+        });
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<IndexMethod> {
+        match input.u8()? {
+            BTREE => Ok(IndexMethod::Btree),
+            HASH => Ok(IndexMethod::Hash),
+            other => Err(corrupt(format!("index method tag {other}"))),
+        }
+    }
+}
+
+impl Persist for IndexDef {
+    fn encode(&self, out: &mut Encoder) {
+        out.str(&self.name);
+        write_positions(out, &self.columns);
+        self.method.encode(out);
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<IndexDef> {
+        Ok(IndexDef {
+            name: input.string()?,
+            columns: read_positions(input)?,
+            method: IndexMethod::decode(input)?,
+        })
+    }
+}
+
+impl Persist for TableSchema {
+    fn encode(&self, out: &mut Encoder) {
+        out.u32(self.oid);
+        out.str(&self.name);
+        out.items(&self.columns, |out, column| column.encode(out));
+        out.items(&self.unique_keys, |out, key| key.encode(out));
+        out.items(&self.indexes, |out, index| index.encode(out));
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<TableSchema> {
+        let schema = TableSchema {
+            oid: input.u32()?,
+            name: input.string()?,
+            columns: input.items(MIN_STR_BYTES, ColumnDef::decode)?,
+            unique_keys: input.items(MIN_STR_BYTES, UniqueKey::decode)?,
+            indexes: input.items(MIN_STR_BYTES, IndexDef::decode)?,
+        };
+        let width = schema.columns.len();
+        let positions = schema
+            .unique_keys
+            .iter()
+            .flat_map(|k| &k.columns)
+            .chain(schema.indexes.iter().flat_map(|i| &i.columns));
+        if let Some(bad) = positions.copied().find(|&p| p >= width) {
+            return Err(corrupt(format!(
+                "an index of table \"{}\" on column {bad} of {width}",
+                schema.name
+            )));
+        }
+        Ok(schema)
+    }
+}
+
+impl Persist for ViewDef {
+    fn encode(&self, out: &mut Encoder) {
+        out.str(&self.name);
+        out.u32(self.oid);
+        out.str(&self.query_sql);
+        out.items(&self.columns, |out, (name, ty)| {
+            out.str(name);
+            ty.encode(out);
+        });
+        out.items(&self.depends_on, |out, name| out.str(name));
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<ViewDef> {
+        Ok(ViewDef {
+            name: input.string()?,
+            oid: input.u32()?,
+            query_sql: input.string()?,
+            columns: input.items(MIN_STR_BYTES + 1, |input| {
+                Ok((input.string()?, DataType::decode(input)?))
+            })?,
+            depends_on: input.items(MIN_STR_BYTES, Decoder::string)?,
+        })
+    }
+}
+
+impl Persist for SequenceOptions {
+    fn encode(&self, out: &mut Encoder) {
+        out.i64(self.increment);
+        out.i64(self.min);
+        out.i64(self.max);
+        out.i64(self.start);
+        out.bool(self.cycle);
+    }
+
+    /// Options CREATE SEQUENCE would accept: a non-zero increment, MINVALUE below MAXVALUE
+    /// and START between them.
+    fn decode(input: &mut Decoder<'_>) -> Result<SequenceOptions> {
+        let options = SequenceOptions {
+            increment: input.i64()?,
+            min: input.i64()?,
+            max: input.i64()?,
+            start: input.i64()?,
+            cycle: input.bool()?,
+        };
+        let valid = options.increment != 0
+            && options.min < options.max
+            && (options.min..=options.max).contains(&options.start);
+        if !valid {
+            return Err(corrupt(format!("sequence options {options:?}")));
+        }
+        Ok(options)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tag;
+    use crate::catalog::{ColumnDef, IndexDef, IndexMethod, TableSchema, UniqueKey, ViewDef};
+    use crate::durability::{Decoder, Encoder, Persist};
+    use crate::storage::SequenceOptions;
+    use crate::types::{DataType, NumericTypmod};
+
+    fn encoded<T: Persist>(value: &T) -> Vec<u8> {
+        let mut out = Encoder::default();
+        value.encode(&mut out);
+        out.buf
+    }
+
+    /// Round trips, and every strict prefix of the encoding is XX001.
+    fn assert_round_trip<T: Persist + PartialEq + std::fmt::Debug>(value: &T) {
+        let bytes = encoded(value);
+        let mut input = Decoder::new(&bytes);
+        assert_eq!(T::decode(&mut input).ok().as_ref(), Some(value));
+        assert!(input.is_empty());
+        for cut in 0..bytes.len() {
+            let got = T::decode(&mut Decoder::new(&bytes[..cut]));
+            assert_eq!(got.map_err(|e| e.sqlstate()), Err("XX001"), "prefix {cut}");
+        }
+    }
+
+    fn is_corrupt<T: Persist>(bytes: &[u8]) -> bool {
+        let decoded = T::decode(&mut Decoder::new(bytes));
+        decoded.map(|_| ()).map_err(|e| e.sqlstate()) == Err("XX001")
+    }
+
+    fn all_types() -> Vec<DataType> {
+        let scalars = [
+            DataType::Unknown,
+            DataType::Bool,
+            DataType::Int16,
+            DataType::Int32,
+            DataType::Int64,
+            DataType::Float32,
+            DataType::Float64,
+            DataType::Numeric(None),
+            DataType::Numeric(Some(NumericTypmod {
+                precision: 10,
+                scale: 2,
+            })),
+            DataType::Text,
+            DataType::Varchar(None),
+            DataType::Varchar(Some(20)),
+            DataType::Char(None),
+            DataType::Char(Some(1)),
+            DataType::Date,
+            DataType::Timestamp,
+            DataType::TimestampTz,
+            DataType::Interval,
+        ];
+        let arrays: Vec<DataType> = scalars
+            .iter()
+            .filter_map(|&t| DataType::array_of(t))
+            .collect();
+        assert_eq!(arrays.len(), 13, "every type with an array type");
+        scalars.into_iter().chain(arrays).collect()
+    }
+
+    #[test]
+    fn every_data_type_round_trips() {
+        for ty in all_types() {
+            assert_round_trip(&ty);
+        }
+    }
+
+    #[test]
+    fn types_create_would_refuse_are_corrupt() {
+        let mut array_of_array = Encoder::default();
+        array_of_array.u8(tag::ARRAY);
+        array_of_array.u8(tag::ARRAY);
+        array_of_array.u8(tag::INT32);
+        assert!(is_corrupt::<DataType>(&array_of_array.buf));
+        let deep = vec![tag::ARRAY; 100_000];
+        assert!(is_corrupt::<DataType>(&deep));
+        let mut array_of_char = Encoder::default();
+        array_of_char.u8(tag::ARRAY);
+        DataType::Char(Some(3)).encode(&mut array_of_char);
+        assert!(is_corrupt::<DataType>(&array_of_char.buf));
+        for bad in [0, 17, 255] {
+            assert!(is_corrupt::<DataType>(&[bad]), "tag {bad}");
+        }
+        for (precision, scale) in [(0, 0), (39, 0), (5, 6)] {
+            let ty = DataType::Numeric(Some(NumericTypmod { precision, scale }));
+            assert!(is_corrupt::<DataType>(&encoded(&ty)));
+        }
+        for n in [0, u32::MAX] {
+            assert!(is_corrupt::<DataType>(&encoded(&DataType::Varchar(Some(
+                n
+            )))));
+            assert!(is_corrupt::<DataType>(&encoded(&DataType::Char(Some(n)))));
+        }
+    }
+
+    fn schema() -> TableSchema {
+        let column = |name: &str, data_type| ColumnDef {
+            name: name.into(),
+            data_type,
+            not_null: name == "id",
+            default_sql: (name == "id").then(|| "nextval('t_id_seq')".into()),
+            identity_always: false,
+        };
+        TableSchema {
+            oid: 16384,
+            name: "t".into(),
+            columns: vec![
+                column("id", DataType::Int64),
+                column(
+                    "tags",
+                    DataType::array_of(DataType::Text).unwrap_or(DataType::Unknown),
+                ),
+                column(
+                    "price",
+                    DataType::Numeric(Some(NumericTypmod {
+                        precision: 12,
+                        scale: 2,
+                    })),
+                ),
+            ],
+            unique_keys: vec![
+                UniqueKey {
+                    name: "t_pkey".into(),
+                    columns: vec![0],
+                    primary: true,
+                    constraint: true,
+                },
+                UniqueKey {
+                    name: "t_price_id".into(),
+                    columns: vec![2, 0],
+                    primary: false,
+                    constraint: false,
+                },
+            ],
+            indexes: vec![
+                IndexDef {
+                    name: "t_price".into(),
+                    columns: vec![2],
+                    method: IndexMethod::Btree,
+                },
+                IndexDef {
+                    name: "t_id_hash".into(),
+                    columns: vec![0],
+                    method: IndexMethod::Hash,
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn a_schema_with_keys_and_indexes_round_trips() {
+        assert_round_trip(&schema());
+        let mut empty = schema();
+        empty.columns.clear();
+        empty.unique_keys.clear();
+        empty.indexes.clear();
+        assert_round_trip(&empty);
+    }
+
+    #[test]
+    fn an_index_past_the_last_column_or_an_unknown_method_is_corrupt() {
+        let mut wide = schema();
+        wide.indexes[0].columns = vec![3];
+        assert!(is_corrupt::<TableSchema>(&encoded(&wide)));
+        let mut key = schema();
+        key.unique_keys[1].columns = vec![0, 9];
+        assert!(is_corrupt::<TableSchema>(&encoded(&key)));
+        assert!(is_corrupt::<IndexMethod>(&[0]));
+        assert!(is_corrupt::<IndexMethod>(&[3]));
+    }
+
+    #[test]
+    fn views_and_sequence_options_round_trip_and_impossible_options_are_corrupt() {
+        assert_round_trip(&ViewDef {
+            name: "v".into(),
+            oid: 16390,
+            query_sql: "SELECT id FROM t".into(),
+            columns: vec![
+                ("id".into(), DataType::Int64),
+                ("n".into(), DataType::Varchar(Some(3))),
+            ],
+            depends_on: vec!["t".into()],
+        });
+        let options = SequenceOptions {
+            increment: -2,
+            min: -100,
+            max: -1,
+            start: -1,
+            cycle: true,
+        };
+        assert_round_trip(&options);
+        assert_round_trip(&SequenceOptions::ascending(i64::MAX));
+        let impossible = [
+            SequenceOptions {
+                increment: 0,
+                ..options.clone()
+            },
+            SequenceOptions {
+                min: 0,
+                max: 0,
+                start: 0,
+                ..options.clone()
+            },
+            SequenceOptions {
+                start: 5,
+                ..options.clone()
+            },
+        ];
+        for bad in impossible {
+            assert!(is_corrupt::<SequenceOptions>(&encoded(&bad)), "{bad:?}");
+        }
+    }
+}
