@@ -1,19 +1,29 @@
 //! A database: the committed state shared by all its sessions.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::query_cache::QueryCache;
 use super::Session;
-use crate::durability::DurableOptions;
-use crate::error::{Error, Result};
-use crate::storage::Store;
+use crate::durability::{DataDir, Disk, DurableLog, DurableOptions, RealDisk};
+use crate::error::Result;
+use crate::storage::{CommitLog, Store};
 
-/// An in-memory database. Cheap to clone: clones share the same data.
+/// A database, in memory or durable in a data directory. Cheap to clone: clones share the
+/// same data.
 #[derive(Clone, Default)]
 pub struct Database {
     store: Arc<Store>,
     cache: Arc<QueryCache>,
+    durable: Option<Arc<Durable>>,
+}
+
+/// What a durable database keeps open besides its store.
+struct Durable {
+    path: PathBuf,
+    /// The directory's lock, held while any clone of the database lives.
+    _dir: Option<DataDir>,
+    report: String,
 }
 
 impl Database {
@@ -34,13 +44,51 @@ impl Database {
 
     /// [`Database::open`] with checkpoint settings.
     pub fn open_with(dir: impl AsRef<Path>, options: DurableOptions) -> Result<Database> {
-        let _ = (dir.as_ref(), options);
-        Err(Error::unsupported("durable databases"))
+        let data_dir = DataDir::open(dir.as_ref())?;
+        let path = data_dir.path().to_path_buf();
+        Database::open_on(Arc::new(RealDisk), &path, options, Some(data_dir))
+    }
+
+    /// A durable database in `path` on `disk` (a simulated one in tests).
+    pub(crate) fn open_on(
+        disk: Arc<dyn Disk>,
+        path: &Path,
+        options: DurableOptions,
+        data_dir: Option<DataDir>,
+    ) -> Result<Database> {
+        let recovered = DurableLog::recover(disk, path, options)?;
+        let log: Arc<dyn CommitLog> = recovered.log.clone();
+        let store = Arc::new(Store::with_state(
+            recovered.state,
+            recovered.next_oid,
+            Some(log),
+        ));
+        recovered.log.start_background(Arc::downgrade(&store))?;
+        Ok(Database {
+            store,
+            cache: Arc::default(),
+            durable: Some(Arc::new(Durable {
+                path: path.to_path_buf(),
+                _dir: data_dir,
+                report: recovered.report,
+            })),
+        })
     }
 
     /// The data directory, or `None` for an in-memory database.
     pub fn data_directory(&self) -> Option<&Path> {
-        None
+        self.durable.as_ref().map(|d| d.path.as_path())
+    }
+
+    /// What opening the data directory found and did (checkpoint loaded, log replayed, a
+    /// torn log tail cut), for the server's log; `None` in memory.
+    pub fn startup_report(&self) -> Option<&str> {
+        self.durable.as_ref().map(|d| d.report.as_str())
+    }
+
+    /// CHECKPOINT: writes the committed state to the data directory now.
+    pub fn checkpoint(&self) -> Result<()> {
+        self.store.checkpoint()
     }
 
     /// The store behind the database, for tests that look at storage after SQL.

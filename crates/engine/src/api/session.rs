@@ -3,6 +3,7 @@
 
 mod bind;
 mod catalog_change;
+mod checkpoint;
 mod prepared_sql;
 mod query;
 mod transaction_control;
@@ -161,6 +162,10 @@ impl Session {
     /// implicit transaction unless the statements control transactions themselves, stopping
     /// at the first error (which is returned after `sink` received the earlier results).
     pub fn simple_query(&mut self, sql: &str, sink: &mut dyn FnMut(StatementResult)) -> Result<()> {
+        if checkpoint::is_checkpoint(sql) {
+            sink(self.run_checkpoint()?);
+            return Ok(());
+        }
         if self.caches_usable() {
             let view = self.view();
             if self.result_cache_on() {
@@ -208,7 +213,12 @@ impl Session {
     /// Parses and binds one statement (Parse message). `param_types` are the types the client
     /// declared; `Unknown` entries (and those past its end) are inferred from context.
     pub fn prepare(&mut self, sql: &str, param_types: &[DataType]) -> Result<PreparedStatement> {
-        let mut statements = parse(sql)?;
+        // Kept without a statement, and run by its text (see `checkpoint`).
+        let mut statements = if checkpoint::is_checkpoint(sql) {
+            Vec::new()
+        } else {
+            parse(sql)?
+        };
         if statements.len() > 1 {
             return Err(Error::syntax(
                 "cannot insert multiple commands into a prepared statement",
@@ -249,6 +259,9 @@ impl Session {
         params: &[ScalarValue],
     ) -> Result<StatementResult> {
         let Some(statement) = &prepared.inner.statement else {
+            if checkpoint::is_checkpoint(&prepared.inner.sql) {
+                return self.run_checkpoint();
+            }
             return Ok(StatementResult::command(""));
         };
         if params.len() != prepared.inner.param_types.len() {

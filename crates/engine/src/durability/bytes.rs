@@ -147,6 +147,12 @@ impl<'a> Decoder<'a> {
             .ok_or_else(|| corrupt(format!("count {n} with {} bytes left", self.input.len())))
     }
 
+    /// A position or index (a chunk, a column): checked by its user, not against the input.
+    pub fn index(&mut self) -> Result<usize> {
+        let n = self.u64()?;
+        usize::try_from(n).map_err(|_| corrupt(format!("index {n}")))
+    }
+
     pub fn bytes(&mut self) -> Result<&'a [u8]> {
         let n = self.len(1)?;
         self.take(n)

@@ -31,4 +31,6 @@ pub trait CommitLog: Send + Sync {
     fn flush(&self, lsn: u64) -> Result<()>;
     /// Writes a checkpoint of `store` and truncates the log behind it.
     fn checkpoint(&self, store: &Store) -> Result<()>;
+    /// Whether the log has grown or aged enough since the last checkpoint for another.
+    fn checkpoint_due(&self) -> bool;
 }

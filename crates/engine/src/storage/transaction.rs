@@ -112,11 +112,25 @@ impl Store {
         capture(&head, self.next_oid.load(Ordering::Relaxed))
     }
 
+    /// Refuses writes once the log has failed.
+    #[cfg(test)]
+    pub(crate) fn writable(&self) -> Result<()> {
+        self.log.as_ref().map_or(Ok(()), |log| log.writable())
+    }
+
     /// CHECKPOINT: nothing to do without a log.
     pub fn checkpoint(&self) -> Result<()> {
         match &self.log {
             Some(log) => log.checkpoint(self),
             None => Ok(()),
+        }
+    }
+
+    /// A checkpoint if the log has grown or aged enough for one.
+    pub fn checkpoint_if_due(&self) -> Result<()> {
+        match &self.log {
+            Some(log) if log.checkpoint_due() => log.checkpoint(self),
+            _ => Ok(()),
         }
     }
 

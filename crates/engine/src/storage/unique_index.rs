@@ -59,7 +59,6 @@ impl UniqueIndex {
     }
 
     /// The most candidates any key has (tests check that churn does not pile them up).
-
     #[cfg(test)]
     pub fn most_candidates(&self) -> usize {
         let entries = match self.entries.lock() {

@@ -1,0 +1,199 @@
+//! A durable database's log: recovery at start-up, the commit path's log operations, and
+//! the background work (flushing asynchronous commits, checkpoints).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::time::{Duration, Instant};
+
+use super::checkpoint::{read_checkpoint, remove_unused_files, write_checkpoint, Capture, Written};
+use super::io::Disk;
+use super::log_reader::read_log;
+use super::log_writer::LogWriter;
+use super::record::{apply_commit, encode_commit};
+use super::DurableOptions;
+use crate::error::{Error, Result, SqlState};
+use crate::storage::{build_unique_indexes, CommitChanges, CommitLog, DbState, Store};
+
+/// How long a commit with `synchronous_commit = off` may sit in memory before a background
+/// flush (PostgreSQL's wal_writer_delay is 200 ms; a shorter wait loses less at a crash).
+const ASYNC_FLUSH_INTERVAL: Duration = Duration::from_millis(10);
+/// How often the checkpointer looks at the log's size and age.
+const CHECKPOINT_POLL: Duration = Duration::from_millis(250);
+
+pub struct DurableLog {
+    disk: Arc<dyn Disk>,
+    dir: PathBuf,
+    writer: LogWriter,
+    options: DurableOptions,
+    /// Held by the checkpoint under way; what the last one wrote.
+    checkpoints: Mutex<(Written, Instant)>,
+}
+
+/// A durable database read back from its directory.
+pub struct Recovered {
+    pub log: Arc<DurableLog>,
+    pub state: DbState,
+    pub next_oid: u32,
+    /// What start-up did, for the server's log.
+    pub report: String,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    match mutex.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
+impl DurableLog {
+    /// Loads the last checkpoint of `dir`, replays the log after it, and opens the log
+    /// for appending after its last whole record.
+    pub fn recover(disk: Arc<dyn Disk>, dir: &Path, options: DurableOptions) -> Result<Recovered> {
+        let started = Instant::now();
+        let (mut state, mut next_oid, written) = read_checkpoint(&*disk, dir)?
+            .unwrap_or_else(|| (DbState::default(), 0, Written::default()));
+        let loaded_tables = state.tables.len();
+        let wal_dir = dir.join("wal");
+        // Loaded tables have generation 1; every replayed change gets a newer one.
+        let mut generation = 1;
+        let mut records = 0u64;
+        let end = read_log(&*disk, &wal_dir, written.lsn, |_, payload| {
+            generation += 1;
+            records += 1;
+            apply_commit(&mut state, payload, &mut next_oid, generation)
+        })?;
+        for entry in state.tables.values_mut() {
+            let indexes = build_unique_indexes(&entry.schema, &entry.data).map_err(|e| {
+                Error::new(
+                    SqlState::DataCorrupted,
+                    format!(
+                        "recovered table \"{}\" breaks its unique index: {}",
+                        entry.schema.name, e.message
+                    ),
+                )
+            })?;
+            Arc::make_mut(entry).unique_indexes = Arc::new(indexes);
+        }
+        let file = match &end.last_segment {
+            Some((path, len)) => Some(
+                disk.open_truncated(path, *len)
+                    .map_err(|e| super::io::io_error("truncate", path, &e))?,
+            ),
+            None => None,
+        };
+        let mut report = format!(
+            "recovered {} tables from the checkpoint at log position {:#x} and replayed {records} \
+             log records ({} bytes) in {} ms",
+            loaded_tables,
+            written.lsn,
+            end.end - written.lsn,
+            started.elapsed().as_millis()
+        );
+        if let Some(torn) = &end.torn_tail {
+            report.push_str("; ");
+            report.push_str(torn);
+        }
+        let writer = LogWriter::open(disk.clone(), &wal_dir, end.segments, end.end, file)?;
+        Ok(Recovered {
+            log: Arc::new(DurableLog {
+                disk,
+                dir: dir.to_path_buf(),
+                writer,
+                options,
+                checkpoints: Mutex::new((written, Instant::now())),
+            }),
+            state,
+            next_oid,
+            report,
+        })
+    }
+
+    /// Starts the threads that flush asynchronous commits and take checkpoints; they end
+    /// when the store is dropped.
+    pub fn start_background(self: &Arc<Self>, store: Weak<Store>) -> Result<()> {
+        let log = Arc::downgrade(self);
+        let spawned = std::thread::Builder::new()
+            .name("kestrel-wal-writer".into())
+            .spawn(move || {
+                while let Some(log) = log.upgrade() {
+                    // An error is already the log's failure, reported to every committer.
+                    let _ = log.writer.flush(log.writer.end());
+                    drop(log);
+                    std::thread::sleep(ASYNC_FLUSH_INTERVAL);
+                }
+            });
+        spawned.map_err(|e| Error::internal(format!("could not start the log writer: {e}")))?;
+        let spawned = std::thread::Builder::new()
+            .name("kestrel-checkpointer".into())
+            .spawn(move || loop {
+                std::thread::sleep(CHECKPOINT_POLL);
+                let Some(store) = store.upgrade() else { break };
+                if let Err(error) = store.checkpoint_if_due() {
+                    eprintln!("kestrel: checkpoint failed: {error}");
+                }
+            });
+        spawned.map_err(|e| Error::internal(format!("could not start the checkpointer: {e}")))?;
+        Ok(())
+    }
+}
+
+impl CommitLog for DurableLog {
+    fn writable(&self) -> Result<()> {
+        match self.writer.failure() {
+            None => Ok(()),
+            Some(failure) => Err(Error::new(
+                failure.state,
+                format!(
+                    "cannot write: the write-ahead log failed earlier ({}); restart the server",
+                    failure.message
+                ),
+            )),
+        }
+    }
+
+    fn append(&self, changes: &CommitChanges<'_>) -> Result<u64> {
+        self.writer.append(&encode_commit(changes)?)
+    }
+
+    fn flush(&self, lsn: u64) -> Result<()> {
+        self.writer.flush(lsn)
+    }
+
+    fn checkpoint_due(&self) -> bool {
+        let (written, at) = &*lock(&self.checkpoints);
+        let bytes = self.writer.bytes_since(written.lsn);
+        bytes >= self.options.max_wal_size
+            || bytes > 0 && at.elapsed() >= self.options.checkpoint_timeout
+    }
+
+    fn checkpoint(&self, store: &Store) -> Result<()> {
+        let mut last = lock(&self.checkpoints);
+        self.writable()?;
+        if self.writer.end() == last.0.lsn {
+            last.1 = Instant::now();
+            return Ok(());
+        }
+        let capture = store.with_commits_paused(|head, next_oid| {
+            let lsn = self.writer.rotate()?;
+            let counters = head
+                .sequences
+                .values()
+                .map(|s| {
+                    let (last, is_called) = s.counter();
+                    (s.name.clone(), last, is_called)
+                })
+                .collect();
+            Ok::<_, Error>(Capture {
+                state: head.clone(),
+                next_oid,
+                lsn,
+                counters,
+            })
+        })?;
+        let written = write_checkpoint(&*self.disk, &self.dir, &capture, &last.0)?;
+        self.writer.remove_before(written.lsn)?;
+        remove_unused_files(&*self.disk, &self.dir, &written)?;
+        *last = (written, Instant::now());
+        Ok(())
+    }
+}

@@ -1,0 +1,377 @@
+//! The write-ahead log's record of one commit, and its replay.
+//!
+//! A record is logical redo: for each table it changed, either the rows it appended, the
+//! older rows it deleted and the new values of the cells it overwrote (a delta over the
+//! version before it), or, after a rewrite (CREATE, TRUNCATE, ALTER, compaction), the whole
+//! new version; then the names, sequences and views it created or dropped, and the
+//! sequence counters that moved. Replaying the records in order from a checkpoint rebuilds
+//! the committed state exactly, row ids included, so each delta applies where it was made.
+
+use std::sync::Arc;
+
+use super::bytes::{corrupt, Decoder, Encoder, Persist};
+use super::encode_vector::{decode_table_data, encode_table_data};
+use crate::catalog::{TableSchema, ViewDef};
+use crate::error::Result;
+use crate::storage::{CommitChanges, DbState, Sequence, SequenceOptions, TableData, TableEntry};
+use crate::vector::{Batch, Vector, BATCH_SIZE};
+
+/// The first byte of a commit record's payload.
+const COMMIT: u8 = 1;
+
+/// Table change tags (part of the on-disk format: never reuse a number).
+const DROPPED: u8 = 0;
+const IMAGE: u8 = 1;
+const DELTA: u8 = 2;
+
+/// The payload of `changes`' record.
+pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
+    let mut out = Encoder::default();
+    out.u8(COMMIT);
+    out.u32(changes.next_oid);
+    out.len(changes.names.len());
+    for (name, oid) in changes.names {
+        out.str(name);
+        out.option(oid.as_ref(), |out, oid| out.u32(*oid));
+    }
+    out.len(changes.tables.len());
+    for (oid, entry) in changes.tables {
+        out.u32(*oid);
+        encode_table_change(&mut out, changes.before.tables.get(oid), entry.as_deref())?;
+    }
+    out.len(changes.sequences.len());
+    for (name, sequence) in changes.sequences {
+        out.str(name);
+        out.option(sequence.as_ref(), |out, sequence| {
+            // The counter read now is at least what any committed row used; taking it also
+            // clears the flag, so the next commit does not log it again.
+            let counter = sequence.take_unlogged();
+            encode_sequence(out, sequence, counter.unwrap_or_else(|| sequence.counter()))
+        });
+    }
+    let moved: Vec<(&String, (i64, bool))> = changes
+        .before
+        .sequences
+        .iter()
+        .filter(|(name, _)| !changes.sequences.contains_key(*name))
+        .filter_map(|(name, sequence)| Some((name, sequence.take_unlogged()?)))
+        .collect();
+    out.len(moved.len());
+    for (name, (last, is_called)) in moved {
+        out.str(name);
+        out.i64(last);
+        out.bool(is_called);
+    }
+    out.len(changes.views.len());
+    for (name, view) in changes.views {
+        out.str(name);
+        out.option(view.as_ref(), |out, view| view.encode(out));
+    }
+    Ok(out.buf)
+}
+
+/// A sequence's definition with its counter `(last, is_called)`.
+pub fn encode_sequence(out: &mut Encoder, sequence: &Sequence, (last, is_called): (i64, bool)) {
+    out.str(&sequence.name);
+    out.u32(sequence.oid);
+    sequence.options.encode(out);
+    out.option(sequence.owned_by.as_ref(), |out, (table, column)| {
+        out.str(table);
+        out.str(column);
+    });
+    out.i64(last);
+    out.bool(is_called);
+}
+
+pub fn decode_sequence(input: &mut Decoder<'_>) -> Result<Sequence> {
+    let name = input.string()?;
+    let oid = input.u32()?;
+    let options = SequenceOptions::decode(input)?;
+    let owned_by = input.option(|input| Ok((input.string()?, input.string()?)))?;
+    let (last, is_called) = (input.i64()?, input.bool()?);
+    let sequence = Sequence::new(name, oid, options, owned_by);
+    sequence.restore_counter(last, is_called);
+    Ok(sequence)
+}
+
+fn encode_table_change(
+    out: &mut Encoder,
+    before: Option<&Arc<TableEntry>>,
+    after: Option<&TableEntry>,
+) -> Result<()> {
+    let Some(after) = after else {
+        out.u8(DROPPED);
+        return Ok(());
+    };
+    let changes = after.data.changes();
+    let delta_base = before.filter(|before| {
+        let base = before.data.changes();
+        base.lineage == changes.lineage
+            && !changes.rewritten
+            && changes.base_rows == before.data.row_capacity()
+            && before.schema.column_types() == after.schema.column_types()
+    });
+    let Some(before) = delta_base else {
+        out.u8(IMAGE);
+        after.schema.encode(out);
+        encode_table_data(out, &after.data);
+        return Ok(());
+    };
+    out.u8(DELTA);
+    let schema_changed = !Arc::ptr_eq(&before.schema, &after.schema);
+    out.option(schema_changed.then_some(&*after.schema), |out, schema| {
+        schema.encode(out)
+    });
+    encode_appended(out, &after.data, changes.base_rows)?;
+    out.len(changes.deleted.len());
+    for (&chunk, offsets) in changes.deleted.iter() {
+        out.len(chunk);
+        encode_offsets(out, offsets);
+    }
+    out.len(changes.updated.len());
+    for (&(chunk, column), offsets) in changes.updated.iter() {
+        out.len(chunk);
+        out.len(column);
+        let offsets = sorted_unique(offsets);
+        encode_offsets(out, &offsets);
+        let Some(stored) = after.data.chunk(chunk) else {
+            return Err(crate::error::Error::internal(format!(
+                "invariant: updated chunk {chunk} is missing"
+            )));
+        };
+        stored.columns[column].gather(&offsets).encode(out);
+    }
+    Ok(())
+}
+
+fn sorted_unique(offsets: &[u32]) -> Vec<u32> {
+    let mut offsets = offsets.to_vec();
+    offsets.sort_unstable();
+    offsets.dedup();
+    offsets
+}
+
+fn encode_offsets(out: &mut Encoder, offsets: &[u32]) {
+    out.len(offsets.len());
+    for &offset in offsets {
+        out.u32(offset);
+    }
+}
+
+fn decode_offsets(input: &mut Decoder<'_>) -> Result<Vec<u32>> {
+    let n = input.len(4)?;
+    (0..n)
+        .map(|_| {
+            let offset = input.u32()?;
+            if offset as usize >= BATCH_SIZE {
+                return Err(corrupt(format!("row offset {offset} in a chunk")));
+            }
+            Ok(offset)
+        })
+        .collect()
+}
+
+/// The rows from row id `from` on: their count, one vector per column, and which of them
+/// are already deleted.
+fn encode_appended(out: &mut Encoder, data: &TableData, from: usize) -> Result<()> {
+    let rows = data.row_capacity().saturating_sub(from);
+    out.len(rows);
+    if rows == 0 {
+        return Ok(());
+    }
+    let first_chunk = from / BATCH_SIZE;
+    let chunks: Vec<_> = data.chunks().skip(first_chunk).collect();
+    let width = chunks.first().map_or(0, |c| c.columns.len());
+    let mut deleted = Vec::new();
+    for (i, chunk) in chunks.iter().enumerate() {
+        let start = if i == 0 { from % BATCH_SIZE } else { 0 };
+        for row in start..chunk.len {
+            if chunk.is_deleted(row) {
+                deleted.push(((first_chunk + i) * BATCH_SIZE + row - from) as u64);
+            }
+        }
+    }
+    for column in 0..width {
+        let mut values: Option<Vector> = None;
+        for (i, chunk) in chunks.iter().enumerate() {
+            let start = if i == 0 { from % BATCH_SIZE } else { 0 };
+            let rows: Vec<u32> = (start as u32..chunk.len as u32).collect();
+            let part = chunk.columns[column].gather(&rows);
+            match &mut values {
+                None => values = Some(part),
+                Some(values) => values.extend(&part)?,
+            }
+        }
+        match values {
+            Some(values) => values.encode(out),
+            None => {
+                return Err(crate::error::Error::internal(
+                    "invariant: no appended chunk",
+                ))
+            }
+        }
+    }
+    out.len(deleted.len());
+    for row in deleted {
+        out.u64(row);
+    }
+    Ok(())
+}
+
+/// Replays one record onto `state`. Tables it touches get `generation`; their unique
+/// indexes are left empty for the caller to build once replay is done.
+pub fn apply_commit(
+    state: &mut DbState,
+    payload: &[u8],
+    next_oid: &mut u32,
+    generation: u64,
+) -> Result<()> {
+    let mut input = Decoder::new(payload);
+    if input.u8()? != COMMIT {
+        return Err(corrupt("unknown record type"));
+    }
+    *next_oid = (*next_oid).max(input.u32()?);
+    state.catalog_version += 1;
+    for _ in 0..input.len(5)? {
+        let name = input.string()?;
+        let names = Arc::make_mut(&mut state.names);
+        match input.option(|input| input.u32())? {
+            Some(oid) => names.insert(name, oid),
+            None => names.remove(&name),
+        };
+    }
+    for _ in 0..input.len(5)? {
+        let oid = input.u32()?;
+        apply_table_change(state, oid, &mut input, generation)?;
+    }
+    for _ in 0..input.len(9)? {
+        let name = input.string()?;
+        let sequence = input.option(decode_sequence)?;
+        let sequences = Arc::make_mut(&mut state.sequences);
+        match sequence {
+            Some(sequence) => sequences.insert(name, Arc::new(sequence)),
+            None => sequences.remove(&name),
+        };
+    }
+    for _ in 0..input.len(17)? {
+        let name = input.string()?;
+        let (last, is_called) = (input.i64()?, input.bool()?);
+        // A counter logged by a commit before the sequence was dropped by a later one.
+        if let Some(sequence) = state.sequences.get(&name) {
+            sequence.restore_counter(last, is_called);
+        }
+    }
+    for _ in 0..input.len(9)? {
+        let name = input.string()?;
+        let view = input.option(ViewDef::decode)?;
+        let views = Arc::make_mut(&mut state.views);
+        match view {
+            Some(view) => views.insert(name, Arc::new(view)),
+            None => views.remove(&name),
+        };
+    }
+    if !input.is_empty() {
+        return Err(corrupt("trailing bytes after a commit record"));
+    }
+    Ok(())
+}
+
+/// A table entry of `schema` and `data` whose indexes are still to be built.
+pub fn unindexed_entry(schema: TableSchema, data: TableData, generation: u64) -> TableEntry {
+    TableEntry {
+        schema: Arc::new(schema),
+        data: Arc::new(data),
+        generation,
+        unique_indexes: Arc::default(),
+        secondary_indexes: Arc::default(),
+    }
+}
+
+fn apply_table_change(
+    state: &mut DbState,
+    oid: u32,
+    input: &mut Decoder<'_>,
+    generation: u64,
+) -> Result<()> {
+    match input.u8()? {
+        DROPPED => {
+            state.tables.remove(&oid);
+        }
+        IMAGE => {
+            let schema = TableSchema::decode(input)?;
+            let data = decode_table_data(input, &schema.column_types())?;
+            state
+                .tables
+                .insert(oid, Arc::new(unindexed_entry(schema, data, generation)));
+        }
+        DELTA => {
+            let Some(before) = state.tables.get(&oid) else {
+                return Err(corrupt(format!(
+                    "a change of table {oid}, which does not exist"
+                )));
+            };
+            let mut entry = (**before).clone();
+            if let Some(schema) = input.option(TableSchema::decode)? {
+                entry.schema = Arc::new(schema);
+            }
+            let types = entry.schema.column_types();
+            let data = Arc::make_mut(&mut entry.data);
+            let from = data.row_capacity();
+            let rows = input.index()?;
+            if rows > 0 {
+                let columns = (0..types.len())
+                    .map(|_| {
+                        let vector = Vector::decode(input)?;
+                        if vector.len() != rows {
+                            return Err(corrupt("appended columns of different lengths"));
+                        }
+                        Ok(Arc::new(vector))
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                data.append(&types, &Batch::new(columns, rows))
+                    .map_err(|e| corrupt(e.message))?;
+                for _ in 0..input.len(8)? {
+                    let row = usize::try_from(input.u64()?)
+                        .ok()
+                        .filter(|&r| r < rows)
+                        .ok_or_else(|| corrupt("a deleted appended row out of range"))?;
+                    let id = from + row;
+                    data.delete_rows(id / BATCH_SIZE, &[(id % BATCH_SIZE) as u32])?;
+                }
+            }
+            for _ in 0..input.len(9)? {
+                let chunk = input.index()?;
+                let offsets = decode_offsets(input)?;
+                check_rows(data, chunk, &offsets)?;
+                data.delete_rows(chunk, &offsets)?;
+            }
+            for _ in 0..input.len(17)? {
+                let chunk = input.index()?;
+                let column = input.index()?;
+                let offsets = decode_offsets(input)?;
+                let values = Vector::decode(input)?;
+                check_rows(data, chunk, &offsets)?;
+                let expected = types.get(column).map(|t| t.physical());
+                if values.len() != offsets.len() || expected != Some(values.data.physical()) {
+                    return Err(corrupt("updated values do not fit their column"));
+                }
+                data.update_column(chunk, column, &offsets, &values)?;
+            }
+            entry.data = Arc::new(data.as_committed());
+            entry.generation = generation;
+            state.tables.insert(oid, Arc::new(entry));
+        }
+        other => return Err(corrupt(format!("table change tag {other}"))),
+    }
+    Ok(())
+}
+
+/// A corrupt record must not index past a chunk.
+fn check_rows(data: &TableData, chunk: usize, offsets: &[u32]) -> Result<()> {
+    let len = data.chunk(chunk).map_or(0, |c| c.len);
+    if offsets.iter().all(|&o| (o as usize) < len) {
+        Ok(())
+    } else {
+        Err(corrupt(format!("rows past the end of chunk {chunk}")))
+    }
+}
