@@ -38,6 +38,7 @@ fn clear_supported(mut create: CreateTable) -> CreateTable {
     create.constraints.clear();
     create.if_not_exists = false;
     create.query = None;
+    create.unlogged = false;
     create
 }
 
@@ -205,6 +206,7 @@ impl Binder<'_> {
                 columns,
                 unique_keys,
                 indexes: Vec::new(),
+                unlogged: create.unlogged,
             },
             if_not_exists: create.if_not_exists,
             sequences,
@@ -222,7 +224,7 @@ impl Binder<'_> {
         if !create.columns.is_empty() || !create.constraints.is_empty() {
             return Err(Error::unsupported("column definitions in CREATE TABLE AS"));
         }
-        self.bind_table_from_query(name, create.if_not_exists, query)
+        self.bind_table_from_query(name, create.if_not_exists, create.unlogged, query)
     }
 
     /// A new table `name` holding the rows of `query` (CREATE TABLE AS, SELECT INTO).
@@ -230,6 +232,7 @@ impl Binder<'_> {
         &mut self,
         name: String,
         if_not_exists: bool,
+        unlogged: bool,
         query: &ast::Query,
     ) -> Result<BoundStatement> {
         let (plan, outputs) = self.bind_query(query)?;
@@ -259,6 +262,7 @@ impl Binder<'_> {
                 columns,
                 unique_keys: Vec::new(),
                 indexes: Vec::new(),
+                unlogged,
             },
             if_not_exists,
             sequences: Vec::new(),

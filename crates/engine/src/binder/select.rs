@@ -44,7 +44,7 @@ impl Binder<'_> {
                 if let SetExpr::Select(select) = query.body.as_mut() {
                     select.into = None;
                 }
-                return self.bind_table_from_query(name, false, &query);
+                return self.bind_table_from_query(name, false, into.unlogged, &query);
             }
         }
         let (plan, columns) = self.bind_query(query)?;

@@ -47,6 +47,9 @@ pub struct TableSchema {
     pub columns: Vec<ColumnDef>,
     pub unique_keys: Vec<UniqueKey>,
     pub indexes: Vec<IndexDef>,
+    /// CREATE UNLOGGED TABLE: its rows skip the write-ahead log and are gone after a
+    /// restart (the table itself stays, empty), as in PostgreSQL after a crash.
+    pub unlogged: bool,
 }
 
 impl TableSchema {

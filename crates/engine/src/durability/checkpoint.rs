@@ -17,7 +17,7 @@ use super::io::{io_error, write_durably, Disk};
 use super::record::{decode_sequence, encode_sequence, unindexed_entry};
 use crate::catalog::{TableSchema, ViewDef};
 use crate::error::{Error, Result, SqlState};
-use crate::storage::{DbState, Map, Sequence};
+use crate::storage::{DbState, Map, Sequence, TableData};
 
 const MANIFEST_MAGIC: &[u8; 8] = b"KESTRELC";
 const TABLE_MAGIC: &[u8; 8] = b"KESTRELT";
@@ -98,7 +98,13 @@ pub fn write_checkpoint(
         let mut out = Encoder::default();
         out.buf.extend_from_slice(TABLE_MAGIC);
         out.u32(oid);
-        encode_table_data(&mut out, &entry.data);
+        // An unlogged table comes back empty after a restart, as after a crash.
+        let data = if entry.schema.unlogged {
+            &TableData::default()
+        } else {
+            &*entry.data
+        };
+        encode_table_data(&mut out, data);
         let path = tables_dir.join(&name);
         let mut file = disk
             .create(&path)
@@ -231,7 +237,7 @@ fn read_table_file(
     path: &Path,
     oid: u32,
     schema: &TableSchema,
-) -> Result<crate::storage::TableData> {
+) -> Result<TableData> {
     let bytes = disk.read(path).map_err(|e| io_error("read", path, &e))?;
     let body = checked(path, &bytes, TABLE_MAGIC)?;
     let named = |e: Error| {

@@ -218,6 +218,7 @@ impl Persist for TableSchema {
         out.items(&self.columns, |out, column| column.encode(out));
         out.items(&self.unique_keys, |out, key| key.encode(out));
         out.items(&self.indexes, |out, index| index.encode(out));
+        out.bool(self.unlogged);
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<TableSchema> {
@@ -227,6 +228,7 @@ impl Persist for TableSchema {
             columns: input.items(MIN_STR_BYTES, ColumnDef::decode)?,
             unique_keys: input.items(MIN_STR_BYTES, UniqueKey::decode)?,
             indexes: input.items(MIN_STR_BYTES, IndexDef::decode)?,
+            unlogged: input.bool()?,
         };
         let width = schema.columns.len();
         let positions = schema
@@ -447,6 +449,7 @@ mod tests {
                     method: IndexMethod::Hash,
                 },
             ],
+            unlogged: true,
         }
     }
 

@@ -114,7 +114,13 @@ fn encode_table_change(
     let Some(before) = delta_base else {
         out.u8(IMAGE);
         after.schema.encode(out);
-        encode_table_data(out, &after.data);
+        // An unlogged table comes back empty: its rows are never logged.
+        let logged = if after.schema.unlogged {
+            &TableData::default()
+        } else {
+            &*after.data
+        };
+        encode_table_data(out, logged);
         return Ok(());
     };
     out.u8(DELTA);
@@ -122,6 +128,12 @@ fn encode_table_change(
     out.option(schema_changed.then_some(&*after.schema), |out, schema| {
         schema.encode(out)
     });
+    if after.schema.unlogged {
+        for _none in 0..3 {
+            out.len(0); // appended rows, deleted rows, updated cells
+        }
+        return Ok(());
+    }
     encode_appended(out, &after.data, changes.base_rows)?;
     out.len(changes.deleted.len());
     for (&chunk, offsets) in changes.deleted.iter() {

@@ -583,6 +583,7 @@ mod tests {
                 columns: Vec::new(),
                 unique_keys: Vec::new(),
                 indexes: Vec::new(),
+                unlogged: false,
             }),
             data: Arc::new(TableData::default()),
             generation: 0,
