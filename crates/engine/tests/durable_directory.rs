@@ -82,6 +82,9 @@ fn committed_rows_survive_a_restart_and_a_checkpoint() {
             &mut s,
             "INSERT INTO scratch SELECT g FROM generate_series(1, 10) g",
         );
+        run(&mut s, "CREATE SEQUENCE s");
+        run(&mut s, "SELECT nextval('s')");
+        run(&mut s, "SELECT nextval('s')");
     }
     let db = open(&dir);
     let mut s = db.connect();
@@ -99,6 +102,8 @@ fn committed_rows_survive_a_restart_and_a_checkpoint() {
         ["0.66666666666666666667"]
     );
     assert_eq!(column(&mut s, "SELECT count(*) FROM big"), ["8"]);
+    // A value nextval answered, even outside any write, is never handed out again.
+    assert_eq!(column(&mut s, "SELECT nextval('s')"), ["3"]);
     // An unlogged table is back, empty.
     assert_eq!(column(&mut s, "SELECT count(*) FROM scratch"), ["0"]);
     run(&mut s, "INSERT INTO scratch VALUES (1)");

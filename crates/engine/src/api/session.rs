@@ -423,6 +423,9 @@ impl Session {
     fn commit_transaction(&mut self) -> Result<()> {
         let outcome = match self.txn.take() {
             Some(txn) => txn.commit(true),
+            // A statement that wrote nothing may still have moved a sequence (SELECT
+            // nextval): a durable store logs the counter before the value is answered.
+            None if self.store.is_durable() => self.store.begin().commit(true),
             None => Ok(()),
         };
         self.leave_transaction(outcome.is_err());

@@ -118,6 +118,11 @@ impl Store {
         self.log.as_ref().map_or(Ok(()), |log| log.writable())
     }
 
+    /// Whether commits are logged.
+    pub fn is_durable(&self) -> bool {
+        self.log.is_some()
+    }
+
     /// CHECKPOINT: nothing to do without a log.
     pub fn checkpoint(&self) -> Result<()> {
         match &self.log {
