@@ -22,6 +22,8 @@ use crate::storage::{DbState, Map, Sequence, TableData};
 const MANIFEST_MAGIC: &[u8; 8] = b"KESTRELC";
 const TABLE_MAGIC: &[u8; 8] = b"KESTRELT";
 pub const MANIFEST: &str = "checkpoint";
+/// Present after a clean shutdown until the next start-up removes it.
+pub const CLEAN_SHUTDOWN: &str = "clean_shutdown";
 pub const TABLES: &str = "tables";
 
 /// What the last checkpoint wrote: where the log after it starts, and each table's file
@@ -40,6 +42,9 @@ pub struct Capture {
     pub lsn: u64,
     /// Sequence counters as of `lsn`.
     pub counters: Vec<(String, i64, bool)>,
+    /// A clean shutdown's checkpoint keeps the rows of unlogged tables, which a restart
+    /// after it keeps too (as PostgreSQL's do).
+    pub shutdown: bool,
 }
 
 fn with_checksum(mut out: Encoder) -> Vec<u8> {
@@ -89,7 +94,9 @@ pub fn write_checkpoint(
     let mut new_files = false;
     for (&oid, entry) in &capture.state.tables {
         if let Some((generation, file)) = previous.files.get(&oid) {
-            if *generation == entry.generation {
+            // An unlogged table's file is rewritten every time: whether it holds the rows
+            // depends on whether this checkpoint is a shutdown's.
+            if *generation == entry.generation && !entry.schema.unlogged {
                 written.files.insert(oid, (*generation, file.clone()));
                 continue;
             }
@@ -98,8 +105,9 @@ pub fn write_checkpoint(
         let mut out = Encoder::default();
         out.buf.extend_from_slice(TABLE_MAGIC);
         out.u32(oid);
-        // An unlogged table comes back empty after a restart, as after a crash.
-        let data = if entry.schema.unlogged {
+        // An unlogged table comes back empty after a crash.
+        let empty = entry.schema.unlogged && !capture.shutdown;
+        let data = if empty {
             &TableData::default()
         } else {
             &*entry.data

@@ -5,8 +5,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
-use super::checkpoint::{read_checkpoint, remove_unused_files, write_checkpoint, Capture, Written};
-use super::io::Disk;
+use super::checkpoint::{
+    read_checkpoint, remove_unused_files, write_checkpoint, Capture, Written, CLEAN_SHUTDOWN,
+};
+use super::io::{io_error, write_durably, Disk};
 use super::log_reader::read_log;
 use super::log_writer::LogWriter;
 use super::record::{apply_commit, encode_commit};
@@ -62,7 +64,18 @@ impl DurableLog {
             records += 1;
             apply_commit(&mut state, payload, &mut next_oid, generation)
         })?;
+        // Unlogged tables keep their rows only across a clean shutdown with nothing after it.
+        let clean = dir.join(CLEAN_SHUTDOWN);
+        let keep_unlogged = disk.exists(&clean) && records == 0;
+        if disk.exists(&clean) {
+            disk.remove(&clean)
+                .and_then(|()| disk.sync_dir(dir))
+                .map_err(|e| io_error("remove", &clean, &e))?;
+        }
         for entry in state.tables.values_mut() {
+            if entry.schema.unlogged && !keep_unlogged {
+                Arc::make_mut(entry).data = Arc::default();
+            }
             let indexes = build_unique_indexes(&entry.schema, &entry.data).map_err(|e| {
                 Error::new(
                     SqlState::DataCorrupted,
@@ -77,7 +90,7 @@ impl DurableLog {
         let file = match &end.last_segment {
             Some((path, len)) => Some(
                 disk.open_truncated(path, *len)
-                    .map_err(|e| super::io::io_error("truncate", path, &e))?,
+                    .map_err(|e| io_error("truncate", path, &e))?,
             ),
             None => None,
         };
@@ -167,9 +180,21 @@ impl CommitLog for DurableLog {
     }
 
     fn checkpoint(&self, store: &Store) -> Result<()> {
+        self.write_checkpoint(store, false)
+    }
+
+    fn shutdown(&self, store: &Store) -> Result<()> {
+        self.write_checkpoint(store, true)?;
+        let marker = self.dir.join(CLEAN_SHUTDOWN);
+        write_durably(&*self.disk, &marker, b"").map_err(|e| io_error("write", &marker, &e))
+    }
+}
+
+impl DurableLog {
+    fn write_checkpoint(&self, store: &Store, shutdown: bool) -> Result<()> {
         let mut last = lock(&self.checkpoints);
         self.writable()?;
-        if self.writer.end() == last.0.lsn {
+        if self.writer.end() == last.0.lsn && !shutdown {
             last.1 = Instant::now();
             return Ok(());
         }
@@ -188,6 +213,7 @@ impl CommitLog for DurableLog {
                 next_oid,
                 lsn,
                 counters,
+                shutdown,
             })
         })?;
         let written = write_checkpoint(&*self.disk, &self.dir, &capture, &last.0)?;

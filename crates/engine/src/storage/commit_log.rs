@@ -31,6 +31,9 @@ pub trait CommitLog: Send + Sync {
     fn flush(&self, lsn: u64) -> Result<()>;
     /// Writes a checkpoint of `store` and truncates the log behind it.
     fn checkpoint(&self, store: &Store) -> Result<()>;
+    /// A clean shutdown's checkpoint: it also keeps unlogged tables' rows and every
+    /// sequence counter, as a restart after it will.
+    fn shutdown(&self, store: &Store) -> Result<()>;
     /// Whether the log has grown or aged enough since the last checkpoint for another.
     fn checkpoint_due(&self) -> bool;
 }

@@ -118,6 +118,14 @@ impl Store {
         self.log.as_ref().map_or(Ok(()), |log| log.writable())
     }
 
+    /// A clean shutdown's checkpoint (nothing to do without a log).
+    pub fn shutdown(&self) -> Result<()> {
+        match &self.log {
+            Some(log) => log.shutdown(self),
+            None => Ok(()),
+        }
+    }
+
     /// Whether commits are logged.
     pub fn is_durable(&self) -> bool {
         self.log.is_some()
