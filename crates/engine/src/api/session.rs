@@ -16,7 +16,7 @@ use std::sync::Arc;
 use sqlparser::ast::Statement;
 
 use super::query_cache::{CacheKey, QueryCache};
-use super::settings::Settings;
+use super::settings::{Defaults, Settings};
 use super::{ColumnInfo, Notice, StatementResult};
 use crate::binder::Binder;
 use crate::error::{Error, Result, SqlState};
@@ -140,13 +140,17 @@ pub struct Session {
 }
 
 impl Session {
-    pub(crate) fn new(store: Arc<Store>, cache: Arc<QueryCache>) -> Session {
+    pub(crate) fn new(
+        store: Arc<Store>,
+        cache: Arc<QueryCache>,
+        defaults: Arc<Defaults>,
+    ) -> Session {
         Session {
             store,
             cancel: CancelHandle::default(),
             txn: None,
             block: Block::None,
-            settings: Settings::default(),
+            settings: Settings::new(defaults),
             settings_at_begin: None,
             notices: Vec::new(),
             sequences: SharedSessionSequences::default(),
@@ -298,7 +302,6 @@ impl Session {
         self.settings.set(name, Some(value))
     }
 
-    /// The current value of a setting, as SHOW prints it.
     /// Who the session is for: current_user, current_database() and pg_backend_pid().
     pub fn set_identity(&mut self, user: &str, database: &str, backend_pid: i32) {
         self.identity = Arc::new(SessionIdentity {
@@ -308,8 +311,15 @@ impl Session {
         });
     }
 
+    /// The current value of a setting, as SHOW prints it.
     pub fn setting(&self, name: &str) -> Option<String> {
         self.settings.get(name).ok().map(|(_, v)| v)
+    }
+
+    /// Whether COMMIT must wait until the transaction is on disk: `synchronous_commit` is
+    /// anything but off (with no replicas, PostgreSQL's other levels all mean that).
+    pub fn synchronous_commit(&self) -> bool {
+        self.settings.value("synchronous_commit") != Some("off")
     }
 
     /// Settings that PostgreSQL reports with ParameterStatus and that changed since the last
