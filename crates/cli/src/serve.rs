@@ -6,52 +6,61 @@
 //! protocol-only server gave twice the single-client throughput with one tokio worker as
 //! with two; cores are better left to the connection threads.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use kestrel::Database;
+use crate::location;
+use crate::settings::{self, ServerSettings};
 
-const DEFAULT_HOST: &str = "127.0.0.1";
-/// 5432 is usually taken by a local PostgreSQL.
-const DEFAULT_PORT: u16 = 5433;
-
-pub(crate) struct Options {
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
     host: String,
+    /// The port to listen on (5432 is usually taken by a local PostgreSQL).
+    #[arg(long, default_value_t = 5433)]
     port: u16,
+    /// Keep the data in DIR, created on first start.
+    #[arg(long, value_name = "DIR", default_value = "kestrel-data")]
+    data_dir: PathBuf,
+    /// Keep nothing on disk: the data is gone when the server stops.
+    #[arg(long, conflicts_with = "data_dir")]
+    memory: bool,
+    /// Set a setting (see the list below); repeatable.
+    #[arg(
+        short = 'c',
+        long = "set",
+        value_name = "NAME=VALUE",
+        value_parser = settings::parse_assignment
+    )]
+    settings: Vec<(String, String)>,
 }
 
-impl Options {
-    /// `--host H`, `--port P`, also as `--host=H` and `--port=P`.
-    pub(crate) fn parse(args: &[String]) -> Result<Options, String> {
-        let mut options = Options {
-            host: DEFAULT_HOST.to_owned(),
-            port: DEFAULT_PORT,
-        };
-        let mut args = args.iter();
-        while let Some(arg) = args.next() {
-            let (name, inline_value) = match arg.split_once('=') {
-                Some((name, value)) => (name, Some(value.to_owned())),
-                None => (arg.as_str(), None),
-            };
-            let mut value = || {
-                inline_value
-                    .clone()
-                    .or_else(|| args.next().cloned())
-                    .ok_or_else(|| format!("{name} needs a value"))
-            };
-            match name {
-                "--host" => options.host = value()?,
-                "--port" => {
-                    let text = value()?;
-                    options.port = text.parse().map_err(|_| format!("invalid port `{text}`"))?;
-                }
-                other => return Err(format!("unknown option `{other}` for serve")),
+pub(crate) fn run(args: Args) -> ExitCode {
+    let settings = match ServerSettings::new(args.settings) {
+        Ok(settings) => settings,
+        Err(error) => {
+            eprintln!("kestrel: {}", error.message);
+            if let Some(hint) = &error.hint {
+                eprintln!("HINT:  {hint}");
             }
+            return ExitCode::from(2);
         }
-        Ok(options)
+    };
+    let directory = (!args.memory).then_some(args.data_dir.as_path());
+    let mut opened = match location::open(directory, settings.durable.clone()) {
+        Ok(opened) => opened,
+        Err(code) => return code,
+    };
+    // Checked by ServerSettings::new already; an error here would be the engine's.
+    if let Err(error) = settings.apply(&mut opened.database) {
+        eprintln!("kestrel: {}", error.message);
+        return ExitCode::FAILURE;
     }
-}
-
-pub(crate) fn run(options: &Options) -> ExitCode {
+    let kept = match &opened.directory {
+        Some(directory) => format!("data directory {}", directory.display()),
+        None => "in memory".to_string(),
+    };
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -63,23 +72,20 @@ pub(crate) fn run(options: &Options) -> ExitCode {
         }
     };
     runtime.block_on(async {
-        let address = (options.host.as_str(), options.port);
+        let address = (args.host.as_str(), args.port);
         let listener = match tokio::net::TcpListener::bind(address).await {
             Ok(listener) => listener,
             Err(error) => {
                 eprintln!(
                     "kestrel: cannot listen on {}:{}: {error}",
-                    options.host, options.port
+                    args.host, args.port
                 );
                 return ExitCode::FAILURE;
             }
         };
-        eprintln!(
-            "kestrel: listening on {}:{} (in memory)",
-            options.host, options.port
-        );
+        eprintln!("kestrel: listening on {}:{} ({kept})", args.host, args.port);
         tokio::select! {
-            result = kestrel_server::serve(listener, Database::new()) => match result {
+            result = kestrel_server::serve(listener, opened.database) => match result {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => {
                     eprintln!("kestrel: server failed: {error}");
