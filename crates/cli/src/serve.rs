@@ -99,3 +99,64 @@ pub(crate) fn run(args: Args) -> ExitCode {
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::Args;
+
+    #[derive(Parser)]
+    struct Serve {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn parse(args: &[&str]) -> Result<Args, clap::Error> {
+        Serve::try_parse_from(std::iter::once("serve").chain(args.iter().copied())).map(|s| s.args)
+    }
+
+    #[test]
+    fn defaults_are_local_port_5433_and_kestrel_data() {
+        let Ok(args) = parse(&[]) else {
+            panic!("no arguments must parse");
+        };
+        assert_eq!((args.host.as_str(), args.port), ("127.0.0.1", 5433));
+        assert_eq!(args.data_dir, std::path::Path::new("kestrel-data"));
+        assert!(!args.memory && args.settings.is_empty());
+    }
+
+    #[test]
+    fn options_and_repeated_settings_are_read() {
+        let given = [
+            "--host=0.0.0.0",
+            "--port",
+            "6543",
+            "--memory",
+            "-c",
+            "synchronous_commit=off",
+            "--set",
+            "max_wal_size=2GB",
+        ];
+        let Ok(args) = parse(&given) else {
+            panic!("valid arguments must parse");
+        };
+        assert_eq!((args.host.as_str(), args.port), ("0.0.0.0", 6543));
+        assert!(args.memory);
+        let names: Vec<&str> = args.settings.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["synchronous_commit", "max_wal_size"]);
+    }
+
+    #[test]
+    fn memory_and_data_dir_conflict_and_bad_values_are_usage_errors() {
+        for given in [
+            &["--memory", "--data-dir", "d"][..],
+            &["--port", "http"],
+            &["-c", "synchronous_commit"],
+            &["--verbose"],
+        ] {
+            let code = parse(given).err().map(|e| e.exit_code());
+            assert_eq!(code, Some(2), "{given:?}");
+        }
+    }
+}
