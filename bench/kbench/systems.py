@@ -149,7 +149,7 @@ class Kestrel(PsqlSystem):
         port = free_port()
         super().__init__("kestrel", port, "bench", "bench")
         self.log = open(workdir / "kestrel.log", "wb")
-        self.proc = subprocess.Popen([str(binary), "serve", "--port", str(port)],
+        self.proc = subprocess.Popen([str(binary), "serve", "--memory", "--port", str(port)],
                                      stdout=self.log, stderr=subprocess.STDOUT)
         wait_for_port(port, 30, self.proc)
 

@@ -12,7 +12,7 @@ if [ -z "$KESTREL" ]; then
 fi
 PORT=${KESTREL_TEST_PORT:-$((20000 + RANDOM % 20000))}
 WORK=$(mktemp -d)
-"$KESTREL" serve --port "$PORT" 2>"$WORK/server.log" &
+"$KESTREL" serve --memory --port "$PORT" 2>"$WORK/server.log" &
 SERVER_PID=$!
 trap 'kill $SERVER_PID 2>/dev/null; rm -rf "$WORK"' EXIT
 

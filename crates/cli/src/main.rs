@@ -1,56 +1,83 @@
 //! The `kestrel` binary: `kestrel serve` runs the PostgreSQL wire server, `kestrel sql`
-//! runs statements on an embedded in-memory database and prints them like `psql -A`.
-//! Arguments are parsed by hand: there are a handful, and no dependency is worth it.
+//! runs statements on an embedded database and prints them like `psql -A`.
 
+mod location;
 mod print;
 mod serve;
+mod settings;
 
 use std::io::Read;
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
 
 // Measured ~2× glibc malloc on allocation-heavy work; set here only, never forced on an
 // embedder of the engine.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const USAGE: &str = "\
-usage:
-  kestrel serve [--host HOST] [--port PORT]   serve PostgreSQL clients (default 127.0.0.1:5433), in memory
-  kestrel sql [SQL]                           run SQL (or standard input) in memory, print like psql -A
-  kestrel --help                              this text";
+/// KestrelDB: a PostgreSQL-compatible columnar SQL database.
+#[derive(Parser)]
+#[command(name = "kestrel", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve PostgreSQL clients (keeps its data in ./kestrel-data unless told otherwise).
+    #[command(after_help = settings::help())]
+    Serve(serve::Args),
+    /// Run SQL (the argument, or standard input) and print the results like `psql -A`.
+    ///
+    /// A one-shot tool: in memory by default, so nothing is kept after it exits; with
+    /// --data-dir it works on a durable database (not while a server has it open).
+    Sql(SqlArgs),
+}
+
+#[derive(clap::Args)]
+struct SqlArgs {
+    /// Work on the durable database in DIR (created if missing).
+    #[arg(long, value_name = "DIR", conflicts_with = "memory")]
+    data_dir: Option<PathBuf>,
+    /// Keep nothing on disk (the default).
+    #[arg(long)]
+    memory: bool,
+    /// The statements to run; standard input when absent.
+    sql: Option<String>,
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.iter().any(|arg| arg == "--help" || arg == "-h") {
-        println!("{USAGE}");
-        return ExitCode::SUCCESS;
-    }
-    match args.first().map(String::as_str) {
-        Some("serve") => match serve::Options::parse(&args[1..]) {
-            Ok(options) => serve::run(&options),
-            Err(message) => usage_error(&message),
-        },
-        Some("sql") => match &args[1..] {
-            [sql] => print::run_sql(sql),
-            [] => {
-                let mut sql = String::new();
-                match std::io::stdin().read_to_string(&mut sql) {
-                    Ok(_) => print::run_sql(&sql),
-                    Err(error) => usage_error(&format!("cannot read standard input: {error}")),
-                }
-            }
-            _ => usage_error("`kestrel sql` takes one SQL string"),
-        },
-        Some("help") => {
-            println!("{USAGE}");
-            ExitCode::SUCCESS
-        }
-        Some(other) => usage_error(&format!("unknown command `{other}`")),
-        None => usage_error("no command given"),
+    match Cli::parse().command {
+        Command::Serve(args) => serve::run(args),
+        Command::Sql(args) => run_sql(args),
     }
 }
 
-fn usage_error(message: &str) -> ExitCode {
-    eprintln!("kestrel: {message}\n{USAGE}");
-    ExitCode::from(2)
+fn run_sql(args: SqlArgs) -> ExitCode {
+    let sql = match args.sql {
+        Some(sql) => sql,
+        None => {
+            let mut sql = String::new();
+            if let Err(error) = std::io::stdin().read_to_string(&mut sql) {
+                eprintln!("kestrel: cannot read standard input: {error}");
+                return ExitCode::from(2);
+            }
+            sql
+        }
+    };
+    let directory = args.data_dir.filter(|_| !args.memory);
+    let opened = match location::open(directory.as_deref(), Default::default()) {
+        Ok(opened) => opened,
+        Err(code) => return code,
+    };
+    let code = print::run_sql(&opened.database, &sql);
+    // A clean shutdown, so unlogged tables and sequence counters carry over to the next run.
+    if let Err(error) = opened.database.close() {
+        eprintln!("kestrel: the shutdown checkpoint failed: {error}");
+        return ExitCode::FAILURE;
+    }
+    code
 }

@@ -1,4 +1,4 @@
-//! `kestrel sql`: runs statements on an embedded database and prints each result the
+//! `kestrel sql`: runs statements on a database and prints each result the
 //! way `psql -A` does — a header line, rows with `|` between values (NULL is empty), and
 //! `(N rows)`; a command prints its tag. An error goes to stderr as psql words it.
 
@@ -7,8 +7,8 @@ use std::process::ExitCode;
 
 use kestrel::{Database, Error, StatementResult};
 
-pub(crate) fn run_sql(sql: &str) -> ExitCode {
-    let mut session = Database::new().connect();
+pub(crate) fn run_sql(database: &Database, sql: &str) -> ExitCode {
+    let mut session = database.connect();
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut write_error = None;

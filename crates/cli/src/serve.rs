@@ -1,4 +1,5 @@
-//! `kestrel serve`: binds the address and runs the wire server until Ctrl-C.
+//! `kestrel serve`: binds the address and runs the wire server until Ctrl-C or SIGTERM,
+//! then writes the shutdown checkpoint.
 //!
 //! The tokio runtime is single-threaded: it only accepts connections and runs their
 //! handshakes, while each established connection runs on a thread of its own (see
@@ -6,52 +7,61 @@
 //! protocol-only server gave twice the single-client throughput with one tokio worker as
 //! with two; cores are better left to the connection threads.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use kestrel::Database;
+use crate::location;
+use crate::settings::{self, ServerSettings};
 
-const DEFAULT_HOST: &str = "127.0.0.1";
-/// 5432 is usually taken by a local PostgreSQL.
-const DEFAULT_PORT: u16 = 5433;
-
-pub(crate) struct Options {
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
     host: String,
+    /// The port to listen on (5432 is usually taken by a local PostgreSQL).
+    #[arg(long, default_value_t = 5433)]
     port: u16,
+    /// Keep the data in DIR, created on first start.
+    #[arg(long, value_name = "DIR", default_value = "kestrel-data")]
+    data_dir: PathBuf,
+    /// Keep nothing on disk: the data is gone when the server stops.
+    #[arg(long, conflicts_with = "data_dir")]
+    memory: bool,
+    /// Set a setting (see the list below); repeatable.
+    #[arg(
+        short = 'c',
+        long = "set",
+        value_name = "NAME=VALUE",
+        value_parser = settings::parse_assignment
+    )]
+    settings: Vec<(String, String)>,
 }
 
-impl Options {
-    /// `--host H`, `--port P`, also as `--host=H` and `--port=P`.
-    pub(crate) fn parse(args: &[String]) -> Result<Options, String> {
-        let mut options = Options {
-            host: DEFAULT_HOST.to_owned(),
-            port: DEFAULT_PORT,
-        };
-        let mut args = args.iter();
-        while let Some(arg) = args.next() {
-            let (name, inline_value) = match arg.split_once('=') {
-                Some((name, value)) => (name, Some(value.to_owned())),
-                None => (arg.as_str(), None),
-            };
-            let mut value = || {
-                inline_value
-                    .clone()
-                    .or_else(|| args.next().cloned())
-                    .ok_or_else(|| format!("{name} needs a value"))
-            };
-            match name {
-                "--host" => options.host = value()?,
-                "--port" => {
-                    let text = value()?;
-                    options.port = text.parse().map_err(|_| format!("invalid port `{text}`"))?;
-                }
-                other => return Err(format!("unknown option `{other}` for serve")),
+pub(crate) fn run(args: Args) -> ExitCode {
+    let settings = match ServerSettings::new(args.settings) {
+        Ok(settings) => settings,
+        Err(error) => {
+            eprintln!("kestrel: {}", error.message);
+            if let Some(hint) = &error.hint {
+                eprintln!("HINT:  {hint}");
             }
+            return ExitCode::from(2);
         }
-        Ok(options)
+    };
+    let directory = (!args.memory).then_some(args.data_dir.as_path());
+    let mut opened = match location::open(directory, settings.durable.clone()) {
+        Ok(opened) => opened,
+        Err(code) => return code,
+    };
+    // Checked by ServerSettings::new already; an error here would be the engine's.
+    if let Err(error) = settings.apply(&mut opened.database) {
+        eprintln!("kestrel: {}", error.message);
+        return ExitCode::FAILURE;
     }
-}
-
-pub(crate) fn run(options: &Options) -> ExitCode {
+    let kept = match &opened.directory {
+        Some(directory) => format!("data directory {}", directory.display()),
+        None => "in memory".to_string(),
+    };
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -63,33 +73,120 @@ pub(crate) fn run(options: &Options) -> ExitCode {
         }
     };
     runtime.block_on(async {
-        let address = (options.host.as_str(), options.port);
+        let address = (args.host.as_str(), args.port);
         let listener = match tokio::net::TcpListener::bind(address).await {
             Ok(listener) => listener,
             Err(error) => {
                 eprintln!(
                     "kestrel: cannot listen on {}:{}: {error}",
-                    options.host, options.port
+                    args.host, args.port
                 );
                 return ExitCode::FAILURE;
             }
         };
-        eprintln!(
-            "kestrel: listening on {}:{} (in memory)",
-            options.host, options.port
-        );
+        if let Some(report) = opened.database.startup_report() {
+            eprintln!("kestrel: {report}");
+        }
+        eprintln!("kestrel: listening on {}:{} ({kept})", args.host, args.port);
+        let served = kestrel_server::serve(listener, opened.database.clone());
         tokio::select! {
-            result = kestrel_server::serve(listener, Database::new()) => match result {
+            result = served => match result {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => {
                     eprintln!("kestrel: server failed: {error}");
                     ExitCode::FAILURE
                 }
             },
-            _ = tokio::signal::ctrl_c() => {
+            () = stop_requested() => {
                 eprintln!("kestrel: shutting down");
-                ExitCode::SUCCESS
+                // The shutdown checkpoint: a restart keeps unlogged tables and sequence
+                // counters, as after PostgreSQL's smart or fast shutdown.
+                match opened.database.close() {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(error) => {
+                        eprintln!("kestrel: the shutdown checkpoint failed: {error}");
+                        ExitCode::FAILURE
+                    }
+                }
             }
         }
     })
+}
+
+/// Ctrl-C (SIGINT) or SIGTERM, what `kill` and service managers send.
+async fn stop_requested() {
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            // Without a SIGTERM handler the default action (exit) applies, as before.
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = terminate => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::Args;
+
+    #[derive(Parser)]
+    struct Serve {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn parse(args: &[&str]) -> Result<Args, clap::Error> {
+        Serve::try_parse_from(std::iter::once("serve").chain(args.iter().copied())).map(|s| s.args)
+    }
+
+    #[test]
+    fn defaults_are_local_port_5433_and_kestrel_data() {
+        let Ok(args) = parse(&[]) else {
+            panic!("no arguments must parse");
+        };
+        assert_eq!((args.host.as_str(), args.port), ("127.0.0.1", 5433));
+        assert_eq!(args.data_dir, std::path::Path::new("kestrel-data"));
+        assert!(!args.memory && args.settings.is_empty());
+    }
+
+    #[test]
+    fn options_and_repeated_settings_are_read() {
+        let given = [
+            "--host=0.0.0.0",
+            "--port",
+            "6543",
+            "--memory",
+            "-c",
+            "synchronous_commit=off",
+            "--set",
+            "max_wal_size=2GB",
+        ];
+        let Ok(args) = parse(&given) else {
+            panic!("valid arguments must parse");
+        };
+        assert_eq!((args.host.as_str(), args.port), ("0.0.0.0", 6543));
+        assert!(args.memory);
+        let names: Vec<&str> = args.settings.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["synchronous_commit", "max_wal_size"]);
+    }
+
+    #[test]
+    fn memory_and_data_dir_conflict_and_bad_values_are_usage_errors() {
+        for given in [
+            &["--memory", "--data-dir", "d"][..],
+            &["--port", "http"],
+            &["-c", "synchronous_commit"],
+            &["--verbose"],
+        ] {
+            let code = parse(given).err().map(|e| e.exit_code());
+            assert_eq!(code, Some(2), "{given:?}");
+        }
+    }
 }

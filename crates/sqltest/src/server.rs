@@ -21,7 +21,8 @@ pub struct ServerProcess {
 }
 
 impl ServerProcess {
-    /// Starts `binary serve --port N` on a free port and waits until it accepts connections.
+    /// Starts `binary serve --memory --port N` on a free port and waits until it accepts
+    /// connections.
     pub fn start(binary: &Path) -> Result<ServerProcess, String> {
         let port = free_port()?;
         let log_path =
@@ -32,7 +33,7 @@ impl ServerProcess {
             .try_clone()
             .map_err(|e| format!("cannot share {}: {e}", log_path.display()))?;
         let child = Command::new(binary)
-            .args(["serve", "--port", &port.to_string()])
+            .args(["serve", "--memory", "--port", &port.to_string()])
             .stdin(Stdio::null())
             .stdout(log)
             .stderr(log_err)

@@ -11,3 +11,5 @@ pub use crate::plan::ColumnInfo;
 pub use database::Database;
 pub use result::{Notice, StatementResult};
 pub use session::{CancelHandle, PreparedStatement, Session, TransactionStatus};
+pub use settings::{default_settable, SettingDoc};
+pub(crate) use settings::{CHECKPOINT_TIMEOUT, MAX_WAL_SIZE};

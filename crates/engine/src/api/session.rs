@@ -17,7 +17,7 @@ use std::sync::Arc;
 use sqlparser::ast::Statement;
 
 use super::query_cache::{CacheKey, QueryCache};
-use super::settings::Settings;
+use super::settings::{Defaults, Settings};
 use super::{ColumnInfo, Notice, StatementResult};
 use crate::binder::Binder;
 use crate::error::{Error, Result, SqlState};
@@ -141,13 +141,17 @@ pub struct Session {
 }
 
 impl Session {
-    pub(crate) fn new(store: Arc<Store>, cache: Arc<QueryCache>) -> Session {
+    pub(crate) fn new(
+        store: Arc<Store>,
+        cache: Arc<QueryCache>,
+        defaults: Arc<Defaults>,
+    ) -> Session {
         Session {
             store,
             cancel: CancelHandle::default(),
             txn: None,
             block: Block::None,
-            settings: Settings::default(),
+            settings: Settings::new(defaults),
             settings_at_begin: None,
             notices: Vec::new(),
             sequences: SharedSessionSequences::default(),
@@ -311,7 +315,6 @@ impl Session {
         self.settings.set(name, Some(value))
     }
 
-    /// The current value of a setting, as SHOW prints it.
     /// Who the session is for: current_user, current_database() and pg_backend_pid().
     pub fn set_identity(&mut self, user: &str, database: &str, backend_pid: i32) {
         self.identity = Arc::new(SessionIdentity {
@@ -321,8 +324,15 @@ impl Session {
         });
     }
 
+    /// The current value of a setting, as SHOW prints it.
     pub fn setting(&self, name: &str) -> Option<String> {
         self.settings.get(name).ok().map(|(_, v)| v)
+    }
+
+    /// Whether COMMIT must wait until the transaction is on disk: `synchronous_commit` is
+    /// anything but off (with no replicas, PostgreSQL's other levels all mean that).
+    pub fn synchronous_commit(&self) -> bool {
+        self.settings.value("synchronous_commit") != Some("off")
     }
 
     /// Settings that PostgreSQL reports with ParameterStatus and that changed since the last
@@ -422,10 +432,10 @@ impl Session {
     /// gone all the same (its changes never become visible), as in PostgreSQL.
     fn commit_transaction(&mut self) -> Result<()> {
         let outcome = match self.txn.take() {
-            Some(txn) => txn.commit(true),
+            Some(txn) => txn.commit(self.synchronous_commit()),
             // A statement that wrote nothing may still have moved a sequence (SELECT
             // nextval): a durable store logs the counter before the value is answered.
-            None if self.store.is_durable() => self.store.begin().commit(true),
+            None if self.store.is_durable() => self.store.begin().commit(self.synchronous_commit()),
             None => Ok(()),
         };
         self.leave_transaction(outcome.is_err());
