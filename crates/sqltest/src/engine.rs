@@ -25,19 +25,22 @@ impl DB for EngineDb {
     type ColumnType = DefaultColumnType;
 
     fn run(&mut self, sql: &str) -> Result<DBOutput<DefaultColumnType>, SqlError> {
-        // A panic is an engine bug; report it as the XX000 error the server would send, so
-        // the run goes on and lists every failing record rather than aborting the test.
-        let results = panic::catch_unwind(AssertUnwindSafe(|| self.session.execute(sql)))
-            .map_err(|payload| SqlError {
-                message: format!("engine panicked: {}", panic_message(payload.as_ref())),
-                sqlstate: Some("XX000".to_string()),
-            })??;
+        let results = without_panics(|| self.session.execute(sql))??;
         Ok(last_output(results.iter().map(statement_output).collect()))
     }
 
     fn error_sql_state(err: &SqlError) -> Option<String> {
         err.sqlstate.clone()
     }
+}
+
+/// Runs `f`, turning a panic into the XX000 error the server would send: a panic is an
+/// engine bug, and the run should go on and list every failing record rather than abort.
+pub(crate) fn without_panics<T>(f: impl FnOnce() -> T) -> Result<T, SqlError> {
+    panic::catch_unwind(AssertUnwindSafe(f)).map_err(|payload| SqlError {
+        message: format!("engine panicked: {}", panic_message(payload.as_ref())),
+        sqlstate: Some("XX000".to_string()),
+    })
 }
 
 fn statement_output(result: &StatementResult) -> StatementOutput {

@@ -1,9 +1,11 @@
 //! The sqllogictest runner behind `cargo test` and `scripts/pg_diff.sh`. It runs the same
-//! `tests/slt/**/*.slt` files against three targets — the engine in-process ([`engine`]), a
-//! `kestrel serve` process over the wire ([`server`]), and a real PostgreSQL ([`wire`] into a
-//! fresh database per file) — and all three print values and errors the same way
-//! ([`format`]), so one expected output, produced by PostgreSQL 15, fits every target.
+//! `tests/slt/**/*.slt` files against the engine in-process ([`engine`]), the engine on a
+//! data directory that a file can restart ([`durable`]), a `kestrel serve` process over the
+//! wire ([`server`]), and a real PostgreSQL ([`wire`] into a fresh database per file) — and
+//! all of them print values and errors the same way ([`format`]), so one expected output,
+//! produced by PostgreSQL 15, fits every target.
 
+pub mod durable;
 pub mod engine;
 pub mod format;
 pub mod run;

@@ -11,6 +11,7 @@ use sqllogictest::{
 };
 use tokio_postgres::Config;
 
+use crate::durable::DurableDatabase;
 use crate::engine::EngineDb;
 use crate::format::SqlError;
 use crate::server::ServerProcess;
@@ -25,6 +26,9 @@ pub enum Target {
     Engine,
     /// The same with every optimizer rule switched off: rules must not change results.
     EngineOptimizerOff,
+    /// The engine in this process on a new data directory per file, removed afterwards. A
+    /// file restarts the database with the statement `RESTART` (see [`crate::durable`]).
+    Durable,
     /// A new `kestrel serve` process per file, over the wire.
     KestrelServer { binary: PathBuf },
     /// A PostgreSQL server: each file runs in a database created for it through `admin`
@@ -73,6 +77,7 @@ impl Target {
         match self {
             Target::Engine => &["kestrel", "in-process"],
             Target::EngineOptimizerOff => &["kestrel", "in-process", "optimizer-off"],
+            Target::Durable => &["kestrel", "in-process", "durable"],
             Target::KestrelServer { .. } => &["kestrel", "wire"],
             Target::Postgres { .. } => &["postgres", "wire"],
             Target::Wire { .. } => &["wire"],
@@ -103,6 +108,28 @@ impl Target {
                             .map_err(SqlError::from),
                     )
                 };
+                run_records(self.runner(connect), records).await
+            }
+            Target::Durable => {
+                // Removed when dropped at the end of this arm, after `run_records` has
+                // dropped the runner and with it every handle on the database.
+                let dir = match tempfile::Builder::new().prefix("kestrel-slt-").tempdir() {
+                    Ok(dir) => dir,
+                    Err(e) => {
+                        return FileReport::failed(
+                            path,
+                            format!("cannot create a data directory: {e}"),
+                        )
+                    }
+                };
+                let database = match DurableDatabase::open(dir.path()) {
+                    Ok(database) => database,
+                    Err(e) => {
+                        let dir = dir.path().display();
+                        return FileReport::failed(path, format!("cannot open {dir}: {e}"));
+                    }
+                };
+                let connect = move || std::future::ready(database.connect());
                 run_records(self.runner(connect), records).await
             }
             Target::KestrelServer { binary } => {

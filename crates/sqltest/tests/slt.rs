@@ -1,5 +1,6 @@
-//! `cargo test -p kestrel-sqltest`: every `tests/slt/**/*.slt` file in-process and over the
-//! wire against a `kestrel serve` process, listing every failing file with its diffs.
+//! `cargo test -p kestrel-sqltest`: every `tests/slt/**/*.slt` file in-process (also with the
+//! optimizer off, and on a durable data directory that `RESTART` records restart) and over
+//! the wire against a `kestrel serve` process, listing every failing file with its diffs.
 //! `SLT_FILTER=query/ cargo test -p kestrel-sqltest` runs only the files whose path contains
 //! the filter.
 
@@ -44,6 +45,11 @@ fn in_process() {
 #[test]
 fn in_process_optimizer_off() {
     run_corpus(Target::EngineOptimizerOff);
+}
+
+#[test]
+fn durable() {
+    run_corpus(Target::Durable);
 }
 
 #[test]

@@ -1,6 +1,7 @@
-//! `slt`: runs .slt files against the engine in-process, a PostgreSQL server, or any server
-//! that speaks the protocol, and with `--complete` writes PostgreSQL's answers into them as
-//! the expected output. `scripts/pg_diff.sh` drives it against a scratch PostgreSQL.
+//! `slt`: runs .slt files against the engine in-process (in memory or durable), a PostgreSQL
+//! server, or any server that speaks the protocol, and with `--complete` writes PostgreSQL's
+//! answers into them as the expected output. `scripts/pg_diff.sh` drives it against a
+//! scratch PostgreSQL.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,9 +10,11 @@ use kestrel_sqltest::{slt_files, Target};
 use tokio_postgres::Config;
 
 const USAGE: &str = "\
-usage: slt [--pg URL [--complete] | --wire URL] FILE_OR_DIR...
+usage: slt [--durable | --pg URL [--complete] | --wire URL] FILE_OR_DIR...
 
   (no target)   the engine in-process, a fresh database per file
+  --durable     the engine in-process on a fresh data directory per file, removed
+                afterwards; `RESTART` statements (onlyif durable) reopen it
   --pg URL      a PostgreSQL server; each file runs in a database created for it
   --complete    with --pg: rewrite the files' expected output from that server
   --wire URL    any server as it is (e.g. a running `kestrel serve`), no per-file database
@@ -40,6 +43,7 @@ fn parse_args() -> Result<Args, String> {
                     Target::Wire { config }
                 };
             }
+            "--durable" => target = Target::Durable,
             "--complete" => complete = true,
             "-h" | "--help" => return Err(String::new()),
             _ if arg.starts_with('-') => return Err(format!("unknown option {arg}")),
