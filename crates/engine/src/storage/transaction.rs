@@ -27,9 +27,13 @@ pub struct Store {
     /// still alive bounds what any reader can see (unique indexes drop entries of rows that
     /// were already deleted there).
     published: Mutex<VecDeque<Weak<DbState>>>,
-    /// Held while a commit builds and logs the next state: the newest committed state,
-    /// which with a log may be ahead of `committed` until its record is flushed.
-    commit_lock: Mutex<Arc<DbState>>,
+    /// The newest committed state, which with a log may be ahead of `committed` until its
+    /// record is flushed. Writers read it once they hold their locks: a commit releases
+    /// its locks before its flush, and the next writer of a table builds on its changes
+    /// (its own record comes later in the log, so it is never durable without them).
+    head: ArcSwap<DbState>,
+    /// Held while a commit builds the next state and appends its record.
+    commit_lock: Mutex<()>,
     /// Committed states waiting for their log flush before readers may see them.
     unpublished: Mutex<Unpublished>,
     log: Option<Arc<dyn CommitLog>>,
@@ -95,7 +99,8 @@ impl Store {
         Store {
             committed: ArcSwap::new(state.clone()),
             published: Mutex::default(),
-            commit_lock: Mutex::new(state),
+            head: ArcSwap::new(state.clone()),
+            commit_lock: Mutex::new(()),
             unpublished: Mutex::default(),
             log,
             locks: Mutex::new(LockTable::default()),
@@ -108,8 +113,11 @@ impl Store {
     /// Runs `capture` on the newest committed state while no commit can happen: a
     /// checkpoint takes its state and starts a new log segment there.
     pub fn with_commits_paused<T>(&self, capture: impl FnOnce(&Arc<DbState>, u32) -> T) -> T {
-        let head = lock(&self.commit_lock);
-        capture(&head, self.next_oid.load(Ordering::Relaxed))
+        let _paused = lock(&self.commit_lock);
+        capture(
+            &self.head.load_full(),
+            self.next_oid.load(Ordering::Relaxed),
+        )
     }
 
     /// Refuses writes once the log has failed.
@@ -172,6 +180,11 @@ impl Store {
                 self.committed.store(state);
             }
         }
+    }
+
+    /// The newest committed state, durable or not: what a writer holding locks reads.
+    fn newest(&self) -> Arc<DbState> {
+        self.head.load_full()
     }
 
     /// The latest committed state.
@@ -344,9 +357,14 @@ impl Transaction {
     }
 
     /// What this transaction's next statement sees: the latest committed state with the
-    /// transaction's own changes on top (READ COMMITTED).
+    /// transaction's own changes on top (READ COMMITTED). Once it holds write locks, that
+    /// is the newest committed state, durable or not, which its writes build on.
     pub fn view(&self) -> Arc<DbState> {
-        let committed = self.store.snapshot();
+        let committed = if self.locked.is_empty() {
+            self.store.snapshot()
+        } else {
+            self.store.newest()
+        };
         if !self.has_writes() {
             return committed;
         }
@@ -401,13 +419,13 @@ impl Transaction {
         self.lock_name(name)?;
         let oid = match self.names.get(name) {
             Some(oid) => *oid,
-            None => self.store.snapshot().names.get(name).copied(),
+            None => self.store.newest().names.get(name).copied(),
         };
         let Some(oid) = oid else { return Ok(None) };
         if let Some(entry) = self.written.get(&oid) {
             return Ok(entry.clone());
         }
-        Ok(self.store.snapshot().tables.get(&oid).cloned())
+        Ok(self.store.newest().tables.get(&oid).cloned())
     }
 
     /// Records a new version of a table this transaction has locked.
@@ -436,10 +454,21 @@ impl Transaction {
     /// Publishes every change at once and releases the locks. With a log, the commit is
     /// on disk before this returns (when `synchronous` is set) and before anyone else sees
     /// it; a failed write fails the commit, whose changes are then never visible.
+    ///
+    /// The locks are released before the flush: the next writer of a table may build on
+    /// this commit at once, while readers see it only once it is durable. Committers of
+    /// the same tables then share fsyncs instead of queueing one fsync each.
     pub fn commit(mut self, synchronous: bool) -> Result<()> {
-        let outcome = self.publish_changes(synchronous);
+        let appended = self.publish_changes(synchronous);
         self.release_locks();
-        outcome
+        match (appended?, &self.store.log) {
+            (Some(lsn), Some(log)) => {
+                log.flush(lsn)?;
+                self.store.publish_flushed(lsn);
+                Ok(())
+            }
+            _ => Ok(()),
+        }
     }
 
     fn needs_commit(&self) -> bool {
@@ -453,12 +482,15 @@ impl Transaction {
                     .any(|s| s.is_unlogged())
     }
 
-    fn publish_changes(&mut self, synchronous: bool) -> Result<()> {
+    /// Makes the changes the newest committed state and logs them; returns the LSN to
+    /// flush before the commit may answer and become visible, if any.
+    fn publish_changes(&mut self, synchronous: bool) -> Result<Option<u64>> {
         if !self.needs_commit() {
-            return Ok(());
+            return Ok(None);
         }
         let store = self.store.clone();
-        let mut head = lock(&store.commit_lock);
+        let _commit = lock(&store.commit_lock);
+        let head = store.head.load_full();
         let lsn = match &store.log {
             Some(log) => {
                 log.writable()?;
@@ -474,19 +506,22 @@ impl Transaction {
             None => None,
         };
         let state = Arc::new(self.apply_to(&head));
-        *head = state.clone();
+        store.head.store(state.clone());
         lock(&store.published).push_back(Arc::downgrade(&state));
         match lsn {
-            None => store.committed.store(state),
-            Some(lsn) if !synchronous => store.publish(lsn, state),
-            Some(lsn) => lock(&store.unpublished).states.push_back((lsn, state)),
+            None => {
+                store.committed.store(state);
+                Ok(None)
+            }
+            Some(lsn) if !synchronous => {
+                store.publish(lsn, state);
+                Ok(None)
+            }
+            Some(lsn) => {
+                lock(&store.unpublished).states.push_back((lsn, state));
+                Ok(Some(lsn))
+            }
         }
-        drop(head);
-        if let (Some(lsn), true, Some(log)) = (lsn, synchronous, &store.log) {
-            log.flush(lsn)?;
-            store.publish_flushed(lsn);
-        }
-        Ok(())
     }
 
     /// `head` with this transaction's changes, which it leaves empty.
