@@ -24,8 +24,6 @@ pub struct Database {
 /// What a durable database keeps open besides its store.
 struct Durable {
     path: PathBuf,
-    /// The directory's lock, held while any clone of the database lives.
-    _dir: Option<DataDir>,
     report: String,
 }
 
@@ -59,7 +57,7 @@ impl Database {
         options: DurableOptions,
         data_dir: Option<DataDir>,
     ) -> Result<Database> {
-        let recovered = DurableLog::recover(disk, path, options)?;
+        let recovered = DurableLog::recover(disk, path, options, data_dir)?;
         let log: Arc<dyn CommitLog> = recovered.log.clone();
         let store = Arc::new(Store::with_state(
             recovered.state,
@@ -73,7 +71,6 @@ impl Database {
             defaults: Arc::default(),
             durable: Some(Arc::new(Durable {
                 path: path.to_path_buf(),
-                _dir: data_dir,
                 report: recovered.report,
             })),
         })

@@ -20,6 +20,8 @@ use crate::error::{Error, Result, SqlState};
 pub const FORMAT_VERSION: u32 = 1;
 const VERSION_FILE: &str = "KESTREL_VERSION";
 const LOCK_FILE: &str = "kestrel.lock";
+/// Tries at taking the lock, 50 ms apart, before a directory counts as in use.
+const LOCK_ATTEMPTS: u32 = 10;
 
 fn version_line() -> String {
     format!("KestrelDB data directory format {FORMAT_VERSION}\n")
@@ -60,7 +62,19 @@ fn lock(dir: &Path) -> Result<File> {
         .write(true)
         .open(&path)
         .map_err(|e| io_error("open", &path, &e))?;
-    match file.try_lock() {
+    // A database of this process that was just dropped may still be letting go of the
+    // lock (a background thread finishing a flush): give it a moment before refusing.
+    let mut attempts = 0;
+    let locked = loop {
+        match file.try_lock() {
+            Err(TryLockError::WouldBlock) if attempts < LOCK_ATTEMPTS => {
+                attempts += 1;
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            other => break other,
+        }
+    };
+    match locked {
         Ok(()) => {}
         Err(TryLockError::WouldBlock) => {
             let mut holder = String::new();

@@ -12,7 +12,7 @@ use super::io::{io_error, write_durably, Disk};
 use super::log_reader::read_log;
 use super::log_writer::LogWriter;
 use super::record::{apply_commit, encode_commit};
-use super::DurableOptions;
+use super::{DataDir, DurableOptions};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{build_unique_indexes, CommitChanges, CommitLog, DbState, Store};
 
@@ -29,6 +29,9 @@ pub struct DurableLog {
     options: DurableOptions,
     /// Held by the checkpoint under way; what the last one wrote.
     checkpoints: Mutex<(Written, Instant)>,
+    /// The directory's lock, held as long as anything can still write to the log (the
+    /// store and every session's reference to it), not just the `Database` handle.
+    _lock: Option<DataDir>,
 }
 
 /// A durable database read back from its directory.
@@ -50,7 +53,12 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl DurableLog {
     /// Loads the last checkpoint of `dir`, replays the log after it, and opens the log
     /// for appending after its last whole record.
-    pub fn recover(disk: Arc<dyn Disk>, dir: &Path, options: DurableOptions) -> Result<Recovered> {
+    pub fn recover(
+        disk: Arc<dyn Disk>,
+        dir: &Path,
+        options: DurableOptions,
+        lock: Option<DataDir>,
+    ) -> Result<Recovered> {
         let started = Instant::now();
         let (mut state, mut next_oid, written) = read_checkpoint(&*disk, dir)?
             .unwrap_or_else(|| (DbState::default(), 0, Written::default()));
@@ -114,6 +122,7 @@ impl DurableLog {
                 writer,
                 options,
                 checkpoints: Mutex::new((written, Instant::now())),
+                _lock: lock,
             }),
             state,
             next_oid,
