@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The one test command: formatting, lints, build, unit and sqllogictest tests (in-process and
-# over the wire), the PostgreSQL differential run, and the protocol tests. Runs every step
+# over the wire, and against a durable database), the PostgreSQL differential run, a short
+# kill -9 crash test, and the protocol tests. Runs every step
 # even after a failure, so one run shows everything, and ends with `N passed, M failed`.
 set -euo pipefail
 
@@ -31,6 +32,10 @@ step "cargo clippy" cargo clippy --workspace --all-targets -- -D warnings
 step "cargo build" cargo build --workspace
 step "cargo test" cargo test --workspace --no-fail-fast
 step "pg_diff" scripts/pg_diff.sh
+# A short run of the kill -9 crash test, with synchronous and with asynchronous commit.
+step "crash test" scripts/crash_test.sh 8 0.5
+step "crash test (synchronous_commit=off)" env KESTREL_ARGS="-c synchronous_commit=off" \
+    scripts/crash_test.sh 5 0.5
 if [[ -x tests/protocol/psql.sh ]]; then
     step "protocol (psql)" tests/protocol/psql.sh
 elif [[ -e tests/protocol/psql.sh ]]; then
