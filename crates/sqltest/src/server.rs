@@ -50,13 +50,7 @@ impl ServerProcess {
 
     /// Client settings for this server.
     pub fn config(&self) -> Config {
-        let mut config = Config::new();
-        config
-            .host("127.0.0.1")
-            .port(self.port)
-            .user("postgres")
-            .dbname("postgres");
-        config
+        local_config(self.port)
     }
 
     fn wait_until_ready(&mut self) -> Result<(), String> {
@@ -149,4 +143,15 @@ pub fn kestrel_binary() -> Result<PathBuf, String> {
         return Err(format!("building the kestrel binary failed ({status})"));
     }
     Ok(profile_dir.join("kestrel"))
+}
+
+/// Client settings for a server on this machine's loopback `port`.
+pub fn local_config(port: u16) -> Config {
+    let mut config = Config::new();
+    config
+        .host("127.0.0.1")
+        .port(port)
+        .user("postgres")
+        .dbname("postgres");
+    config
 }

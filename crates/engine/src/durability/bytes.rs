@@ -188,6 +188,14 @@ impl<'a> Decoder<'a> {
     }
 }
 
+/// `value`'s bytes (tests of the codecs).
+#[cfg(test)]
+pub fn encoded<T: Persist>(value: &T) -> Vec<u8> {
+    let mut out = Encoder::default();
+    value.encode(&mut out);
+    out.buf
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Decoder, Encoder};

@@ -171,6 +171,20 @@ fn encode_manifest(capture: &Capture, written: &Written) -> Vec<u8> {
     with_checksum(out)
 }
 
+/// Makes a decoding error of the checkpoint file `path` say which file it is.
+fn in_file(path: &Path) -> impl Fn(Error) -> Error + Copy + '_ {
+    move |e| {
+        Error::new(
+            SqlState::DataCorrupted,
+            format!(
+                "checkpoint file \"{}\" is corrupt: {}",
+                path.display(),
+                e.message
+            ),
+        )
+    }
+}
+
 /// The last checkpoint read back: the state, the next OID, and what it wrote. `None` when
 /// the directory has none yet.
 pub fn read_checkpoint(disk: &dyn Disk, dir: &Path) -> Result<Option<(DbState, u32, Written)>> {
@@ -180,16 +194,7 @@ pub fn read_checkpoint(disk: &dyn Disk, dir: &Path) -> Result<Option<(DbState, u
     }
     let bytes = disk.read(&path).map_err(|e| io_error("read", &path, &e))?;
     let body = checked(&path, &bytes, MANIFEST_MAGIC)?;
-    let named = |e: Error| {
-        Error::new(
-            SqlState::DataCorrupted,
-            format!(
-                "checkpoint file \"{}\" is corrupt: {}",
-                path.display(),
-                e.message
-            ),
-        )
-    };
+    let named = in_file(&path);
     let mut input = Decoder::new(body);
     let lsn = input.u64().map_err(named)?;
     let next_oid = input.u32().map_err(named)?;
@@ -248,16 +253,7 @@ fn read_table_file(
 ) -> Result<TableData> {
     let bytes = disk.read(path).map_err(|e| io_error("read", path, &e))?;
     let body = checked(path, &bytes, TABLE_MAGIC)?;
-    let named = |e: Error| {
-        Error::new(
-            SqlState::DataCorrupted,
-            format!(
-                "checkpoint file \"{}\" is corrupt: {}",
-                path.display(),
-                e.message
-            ),
-        )
-    };
+    let named = in_file(path);
     let mut input = Decoder::new(body);
     if input.u32().map_err(named)? != oid {
         return Err(named(corrupt("it holds another table")));

@@ -304,15 +304,10 @@ impl Persist for SequenceOptions {
 mod tests {
     use super::tag;
     use crate::catalog::{ColumnDef, IndexDef, IndexMethod, TableSchema, UniqueKey, ViewDef};
+    use crate::durability::bytes::encoded;
     use crate::durability::{Decoder, Encoder, Persist};
     use crate::storage::SequenceOptions;
     use crate::types::{DataType, NumericTypmod};
-
-    fn encoded<T: Persist>(value: &T) -> Vec<u8> {
-        let mut out = Encoder::default();
-        value.encode(&mut out);
-        out.buf
-    }
 
     /// Round trips, and every strict prefix of the encoding is XX001.
     fn assert_round_trip<T: Persist + PartialEq + std::fmt::Debug>(value: &T) {

@@ -329,17 +329,12 @@ mod tests {
     use std::sync::Arc;
 
     use super::{decode_table_data, decode_vector_of, encode_table_data, tag};
+    use crate::durability::bytes::encoded;
     use crate::durability::{Decoder, Encoder, Persist};
     use crate::error::Result;
     use crate::storage::{Chunk, TableData};
     use crate::types::{DataType, Decimal, Interval, ScalarValue};
     use crate::vector::{Batch, Bitmap, Vector, BATCH_SIZE};
-
-    fn encoded<T: Persist>(value: &T) -> Vec<u8> {
-        let mut out = Encoder::default();
-        value.encode(&mut out);
-        out.buf
-    }
 
     /// Decodes the whole of `bytes` as one value.
     fn decoded<T: Persist>(bytes: &[u8]) -> Result<T> {

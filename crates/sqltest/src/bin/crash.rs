@@ -572,12 +572,7 @@ impl Server {
     }
 
     fn config(&self) -> Config {
-        let mut config = Config::new();
-        config
-            .host("127.0.0.1")
-            .port(self.port)
-            .user("postgres")
-            .dbname("postgres");
+        let mut config = kestrel_sqltest::server::local_config(self.port);
         config.connect_timeout(Duration::from_secs(5));
         config
     }
