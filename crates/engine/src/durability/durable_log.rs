@@ -28,7 +28,11 @@ pub struct DurableLog {
     writer: LogWriter,
     options: DurableOptions,
     /// Held by the checkpoint under way; what the last one wrote.
-    checkpoints: Mutex<(Written, Instant)>,
+    /// `None` for the time: no checkpoint since a start-up that replayed log, so the next
+    /// one is due at once (PostgreSQL's end-of-recovery checkpoint, here in the background
+    /// so that connections are served meanwhile): a crash loop must not replay an ever
+    /// longer log.
+    checkpoints: Mutex<(Written, Option<Instant>)>,
     /// The directory's lock, held as long as anything can still write to the log (the
     /// store and every session's reference to it), not just the `Database` handle.
     _lock: Option<DataDir>,
@@ -121,7 +125,7 @@ impl DurableLog {
                 dir: dir.to_path_buf(),
                 writer,
                 options,
-                checkpoints: Mutex::new((written, Instant::now())),
+                checkpoints: Mutex::new((written, (records == 0).then(Instant::now))),
                 _lock: lock,
             }),
             state,
@@ -184,8 +188,8 @@ impl CommitLog for DurableLog {
     fn checkpoint_due(&self) -> bool {
         let (written, at) = &*lock(&self.checkpoints);
         let bytes = self.writer.bytes_since(written.lsn);
-        bytes >= self.options.max_wal_size
-            || bytes > 0 && at.elapsed() >= self.options.checkpoint_timeout
+        let aged = at.is_none_or(|at| at.elapsed() >= self.options.checkpoint_timeout);
+        bytes >= self.options.max_wal_size || bytes > 0 && aged
     }
 
     fn checkpoint(&self, store: &Store) -> Result<()> {
@@ -204,7 +208,7 @@ impl DurableLog {
         let mut last = lock(&self.checkpoints);
         self.writable()?;
         if self.writer.end() == last.0.lsn && !shutdown {
-            last.1 = Instant::now();
+            last.1 = Some(Instant::now());
             return Ok(());
         }
         let capture = store.with_commits_paused(|head, next_oid| {
@@ -228,7 +232,7 @@ impl DurableLog {
         let written = write_checkpoint(&*self.disk, &self.dir, &capture, &last.0)?;
         self.writer.remove_before(written.lsn)?;
         remove_unused_files(&*self.disk, &self.dir, &written)?;
-        *last = (written, Instant::now());
+        *last = (written, Some(Instant::now()));
         Ok(())
     }
 }
