@@ -21,6 +21,8 @@ use crate::storage::{build_unique_indexes, CommitChanges, CommitLog, DbState, St
 const ASYNC_FLUSH_INTERVAL: Duration = Duration::from_millis(10);
 /// How often the checkpointer looks at the log's size and age.
 const CHECKPOINT_POLL: Duration = Duration::from_millis(250);
+/// The longest wait between attempts after checkpoints failed.
+const CHECKPOINT_RETRY_MAX: Duration = Duration::from_secs(30);
 
 pub struct DurableLog {
     disk: Arc<dyn Disk>,
@@ -151,11 +153,20 @@ impl DurableLog {
         spawned.map_err(|e| Error::internal(format!("could not start the log writer: {e}")))?;
         let spawned = std::thread::Builder::new()
             .name("kestrel-checkpointer".into())
-            .spawn(move || loop {
-                std::thread::sleep(CHECKPOINT_POLL);
-                let Some(store) = store.upgrade() else { break };
-                if let Err(error) = store.checkpoint_if_due() {
-                    eprintln!("kestrel: checkpoint failed: {error}");
+            .spawn(move || {
+                // After a failure (a full disk), retry less and less often rather than
+                // fill the server's log with the same line four times a second.
+                let mut pause = CHECKPOINT_POLL;
+                loop {
+                    std::thread::sleep(pause);
+                    let Some(store) = store.upgrade() else { break };
+                    pause = match store.checkpoint_if_due() {
+                        Ok(()) => CHECKPOINT_POLL,
+                        Err(error) => {
+                            eprintln!("kestrel: checkpoint failed: {error}");
+                            (pause * 2).min(CHECKPOINT_RETRY_MAX)
+                        }
+                    };
                 }
             });
         spawned.map_err(|e| Error::internal(format!("could not start the checkpointer: {e}")))?;
