@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::sim_disk::{Rng, SimDisk};
 use super::DurableOptions;
-use crate::api::{Database, Session};
+use crate::api::{Database, Session, TransactionStatus};
 use crate::error::Result;
 
 const TABLES: [&str; 3] = ["t0", "t1", "t2"];
@@ -70,24 +70,59 @@ fn transaction(rng: &mut Rng) -> (Vec<String>, Option<bool>) {
     (statements, Some(!rng.chance(15)))
 }
 
-/// Runs a transaction; true when its commit was acknowledged.
-fn run(session: &mut Session, statements: &[String], commit: Option<bool>) -> bool {
+/// What became of a transaction.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Outcome {
+    Acknowledged,
+    NotCommitted,
+    /// Its commit failed writing or syncing the log: as with a crash during COMMIT, the
+    /// record may or may not have reached the disk (a failed fsync says nothing about
+    /// which pages were written), so a recovery may or may not hold it.
+    InDoubt,
+}
+
+fn ended(result: Result<Vec<crate::api::StatementResult>>, commit: bool) -> Outcome {
+    match result {
+        Ok(results) if commit && results.iter().all(|r| r.tag != "ROLLBACK") => {
+            Outcome::Acknowledged
+        }
+        Ok(_) => Outcome::NotCommitted,
+        Err(e) if matches!(e.sqlstate(), "58030" | "53100") => Outcome::InDoubt,
+        Err(_) => Outcome::NotCommitted,
+    }
+}
+
+/// Runs a transaction (a single statement when `commit` is `None`).
+fn run(session: &mut Session, statements: &[String], commit: Option<bool>) -> Outcome {
     let Some(commit) = commit else {
-        return session.execute(&statements[0]).is_ok();
+        return ended(session.execute(&statements[0]), true);
     };
     if session.execute("BEGIN").is_err() {
-        return false;
+        return Outcome::NotCommitted;
     }
     for sql in statements {
         if session.execute(sql).is_err() {
             let _ = session.execute("ROLLBACK");
-            return false;
+            return Outcome::NotCommitted;
         }
     }
-    let end = if commit { "COMMIT" } else { "ROLLBACK" };
-    match session.execute(end) {
-        Ok(results) => commit && results.iter().all(|r| r.tag == "COMMIT"),
-        Err(_) => false,
+    ended(
+        session.execute(if commit { "COMMIT" } else { "ROLLBACK" }),
+        commit,
+    )
+}
+
+/// Runs `statements` in a transaction block left open, to be committed or rolled back
+/// once a recovery shows whether the in-doubt transaction they mirror survived.
+fn run_open(session: &mut Session, statements: &[String]) {
+    if session.execute("BEGIN").is_err() {
+        return;
+    }
+    for sql in statements {
+        if session.execute(sql).is_err() {
+            let _ = session.execute("ROLLBACK");
+            return;
+        }
     }
 }
 
@@ -157,9 +192,12 @@ fn recovery_holds_exactly_the_acknowledged_commits() {
         .unwrap_or(2000);
     eprintln!("crash simulation: KESTREL_SIM_SEED={seed} KESTREL_SIM_TRANSACTIONS={transactions}");
     let mut rng = Rng::new(seed);
+    // KESTREL_SIM_TRACE=1 prints every transaction, checkpoint and crash.
+    let trace = std::env::var_os("KESTREL_SIM_TRACE").is_some();
     let disk = SimDisk::default();
     let reference = Database::in_memory();
     let mut expected = reference.connect();
+    let mut in_doubt = reference.connect();
     let db = open(&disk);
     let Ok(mut db) = db else {
         panic!("seed {seed}: the first open failed: {:?}", db.err());
@@ -170,24 +208,43 @@ fn recovery_holds_exactly_the_acknowledged_commits() {
     let (mut crashes, mut acknowledged, mut faults) = (0, 0, 0);
     for step in 0..transactions {
         if rng.chance(2) {
-            disk.fail_syncs_after(rng.below(3));
+            let n = rng.below(3);
+            disk.fail_syncs_after(n);
             faults += 1;
+            if trace {
+                eprintln!("step {step}: fsync {n} from now fails");
+            }
         } else if rng.chance(1) {
-            disk.fill_after(rng.below(40_000));
+            let n = rng.below(40_000);
+            disk.fill_after(n);
             faults += 1;
+            if trace {
+                eprintln!("step {step}: disk full after {n} bytes");
+            }
         }
         if rng.chance(3) {
             // A failed checkpoint loses nothing: the log it would have replaced stays.
-            let _ = db.checkpoint();
+            let checkpointed = db.checkpoint();
+            if trace {
+                eprintln!("step {step}: checkpoint {checkpointed:?}");
+            }
         }
         let (statements, commit) = transaction(&mut rng);
-        let acked = run(&mut session, &statements, commit);
-        if acked {
+        let outcome = run(&mut session, &statements, commit);
+        if trace {
+            eprintln!("step {step}: {statements:?} {commit:?} {outcome:?}");
+        }
+        if outcome == Outcome::Acknowledged {
             acknowledged += 1;
-            assert!(
+            assert_eq!(
                 run(&mut expected, &statements, commit),
+                Outcome::Acknowledged,
                 "seed {seed}, step {step}: the reference refused {statements:?}"
             );
+        } else if outcome == Outcome::InDoubt {
+            // A failed log write or sync: the database refuses writes now and crashes
+            // below, before anything else could commit after it.
+            run_open(&mut in_doubt, &statements);
         } else {
             // Consume the same sequence values, then roll back.
             let _ = run(
@@ -202,12 +259,22 @@ fn recovery_holds_exactly_the_acknowledged_commits() {
             drop(db);
             disk.crash(&mut rng);
             crashes += 1;
+            if trace {
+                eprintln!("step {step}: crash");
+            }
             db = match open(&disk) {
                 Ok(db) => db,
                 Err(e) => panic!("seed {seed}, step {step}: recovery failed: {e}"),
             };
             session = db.connect();
-            let (got, want) = (dump(&db), dump(&reference));
+            let got = dump(&db);
+            let mut want = dump(&reference);
+            if got != want && in_doubt.transaction_status() != TransactionStatus::Idle {
+                // The in-doubt commit survived: so must it in the reference.
+                let _ = in_doubt.execute("COMMIT");
+                want = dump(&reference);
+            }
+            let _ = in_doubt.execute("ROLLBACK");
             if got != want {
                 for key in want.keys().chain(got.keys()) {
                     if got.get(key) != want.get(key) {
