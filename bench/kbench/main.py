@@ -100,7 +100,8 @@ def main(argv: list[str]) -> int:
         "repetitions": f"up to {args.reps} interleaved rounds (fewer past {args.rep_budget_s:g} s per workload)",
         "filter": args.filter or "none",
         # Tiers 2, 3 and 5; tier 1 is in-process and in memory, tier 6 sets up its own servers.
-        "durability": systems.describe_durability(args.durability),
+        "durability": (systems.describe_durability(args.durability) if args.tiers & {2, 3, 5}
+                       else "not applicable (tier 1 runs in memory, tier 6 starts its own servers)"),
     }
     tiers: list[report.Tier] = []
     if 1 in args.tiers:

@@ -117,7 +117,7 @@ def load_rows(server: Kestrel, rows: int, workdir: Path, log) -> str:
            "CREATE TABLE t (id bigint NOT NULL PRIMARY KEY, a int, b double precision, t text);"]
     for lo in range(1, rows + 1, chunk):
         hi = min(rows, lo + chunk - 1)
-        sql.append(f"INSERT INTO t SELECT g, (g * 7919) % 1000003, g * 0.5, "
+        sql.append(f"INSERT INTO t SELECT g, (g * 7) % 1000003, g * 0.5, "
                    f"md5(g::text) || substr(md5((g + 1)::text), 1, 28) FROM generate_series({lo}, {hi}) g;")
     started = time.perf_counter()
     result = server.run_sql("\n".join(sql), workdir, capture=False)
