@@ -18,7 +18,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import report, systems, tier1, tier2, tier3
+from . import report, systems, tier1, tier2, tier3, tier5, tier6
 from .workloads import TIER2, TIER3
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="bench/run.sh", description=__doc__)
-    p.add_argument("--tiers", default="1,2,3", help="comma-separated tiers to run (default 1,2,3)")
+    p.add_argument("--tiers", default="1,2,3", help="comma-separated tiers to run (default 1,2,3; also 5, 6)")
     p.add_argument("--filter", default="", help="regex on 'tierN/workload' (e.g. 'join', 'tier2/', 'tier1/top_n')")
     p.add_argument("--quick", action="store_true", help="tiny sizes and one repetition: proves the suite runs")
     p.add_argument("--verify", action="store_true", help="check every query returns the same rows on every system first")
@@ -37,6 +37,17 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--duration-s", type=int, help="pgbench -T (default 5, quick 1)")
     p.add_argument("--clients", type=int, default=8, help="pgbench -c (default 8)")
     p.add_argument("--threads", type=int, default=2, help="pgbench -j (default 2)")
+    p.add_argument("--durability", choices=sorted(systems.DURABILITY), default="memory",
+                   help="memory (default): KestrelDB in memory, PostgreSQL synchronous_commit=off; "
+                        "sync: both durable, synchronous_commit=on; async: both durable, synchronous_commit=off")
+    p.add_argument("--tpcb-scale", type=int, help="tier 5: TPC-B scale (default 10, quick 1)")
+    p.add_argument("--tpcb-clients", default="1,8,32", help="tier 5: pgbench -c values (default 1,8,32)")
+    p.add_argument("--tpcb-duration-s", type=int, help="tier 5: pgbench -T per run (default 30, quick 2)")
+    p.add_argument("--startup-rows", type=int, help="tier 6: rows loaded for the start-up, replay and "
+                                                    "checkpoint tests (default 10,000,000, quick 100,000)")
+    p.add_argument("--startup-reps", type=int, help="tier 6: timed restarts each (default 3, quick 1)")
+    p.add_argument("--stall-duration-s", type=int, help="tier 6: pgbench -T of the checkpoint-stall test "
+                                                        "(default 20, quick 4)")
     p.add_argument("--kestrel", default=str(ROOT / "target/release/kestrel"), help="the kestrel binary")
     p.add_argument("--pg-user", default=os.environ.get("KESTREL_BENCH_PG_USER", "pgtest"),
                    help="unprivileged OS user for PostgreSQL when run as root (created if missing)")
@@ -48,6 +59,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args.reps = args.reps or (1 if args.quick else 3)
     args.tp_reps = args.tp_reps or 1
     args.duration_s = args.duration_s or (1 if args.quick else 5)
+    args.tpcb_scale = args.tpcb_scale or (1 if args.quick else 10)
+    args.tpcb_clients = [int(c) for c in args.tpcb_clients.split(",") if c.strip()]
+    args.tpcb_duration_s = args.tpcb_duration_s or (2 if args.quick else 30)
+    args.startup_rows = args.startup_rows or (100_000 if args.quick else 10_000_000)
+    args.startup_reps = args.startup_reps or (1 if args.quick else 3)
+    args.stall_duration_s = args.stall_duration_s or (4 if args.quick else 20)
     pattern = re.compile(args.filter) if args.filter else None
     args.selected = lambda name, tier: pattern is None or bool(pattern.search(f"{tier}/{name}"))
     return args
@@ -82,24 +99,29 @@ def main(argv: list[str]) -> int:
         "verify": args.verify,
         "repetitions": f"up to {args.reps} interleaved rounds (fewer past {args.rep_budget_s:g} s per workload)",
         "filter": args.filter or "none",
+        # Tiers 2, 3 and 5; tier 1 is in-process and in memory, tier 6 sets up its own servers.
+        "durability": (systems.describe_durability(args.durability) if args.tiers & {2, 3, 5}
+                       else "not applicable (tier 1 runs in memory, tier 6 starts its own servers)"),
     }
     tiers: list[report.Tier] = []
     if 1 in args.tiers:
         log("tier 1: in-process")
         tiers.append(tier1.run(args, log))
-    if args.tiers & {2, 3}:
+    if args.tiers & {2, 3, 5}:
         workdir = systems.make_workdir()
         running: list[systems.WireSystem] = []
         try:
-            pg = systems.Postgres(workdir, systems.ensure_os_user(args.pg_user))
+            pg = systems.Postgres(workdir, systems.ensure_os_user(args.pg_user), args.durability)
             running.append(pg)
-            kestrel = systems.Kestrel(Path(args.kestrel), workdir)
+            kestrel = systems.Kestrel.for_durability(Path(args.kestrel), workdir, args.durability)
             running.append(kestrel)
             duck = systems.DuckCli(workdir)
             running.append(duck)
             meta["postgres"] = ", ".join(f"{k}={v}" for k, v in pg.settings.items())
+            meta["kestrel"] = " ".join(kestrel.command_line()[1:])
             meta["duckdb_cli"] = duck.version
-            log(f"started PostgreSQL on {pg.port}, KestrelDB on {kestrel.port}; DuckDB CLI {duck.version}")
+            log(f"started PostgreSQL on {pg.port}, KestrelDB on {kestrel.port} ({args.durability}); "
+                f"DuckDB CLI {duck.version}")
             needed = set()
             if 2 in args.tiers:
                 needed |= {t for w in TIER2 if args.selected(w.name, "tier2") for t in w.tables}
@@ -112,15 +134,26 @@ def main(argv: list[str]) -> int:
                 tiers.append(tier)
             if 3 in args.tiers:
                 tiers.append(tier3.run(args, log, [kestrel, pg], workdir))
+            if 5 in args.tiers:
+                log(f"tier 5: TPC-B, scale {args.tpcb_scale}, clients {args.tpcb_clients}")
+                tiers.append(tier5.run(args, log, [kestrel, pg], workdir))
         finally:
             for system in reversed(running):
                 system.stop()
             systems.remove_workdir(workdir)
+    if 6 in args.tiers:
+        log("tier 6: persistence")
+        workdir = systems.make_workdir()
+        try:
+            tiers.extend(tier6.run(args, log, workdir))
+        finally:
+            systems.remove_workdir(workdir)
     meta["duration_s"] = round(time.monotonic() - started)
     meta["load_average_at_end"] = " ".join(f"{x:.1f}" for x in os.getloadavg())
     results_dir = Path(args.results_dir)
-    # Only a run of everything at full size is a published result; the rest go to tmp/.
-    partial = args.quick or args.filter or args.tiers != {1, 2, 3}
+    # Only a run of tiers 1-3 at full size in the default durability mode replaces latest.md;
+    # every other run is kept in tmp/.
+    partial = args.quick or args.filter or args.tiers != {1, 2, 3} or args.durability != "memory"
     if partial:
         results_dir = results_dir / "tmp"
     json_path, md_path = report.write(results_dir, stamp, meta, tiers)

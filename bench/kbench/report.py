@@ -61,9 +61,13 @@ class Tier:
     key: str
     title: str
     systems: tuple[str, ...]
-    unit: str  # "ms" (lower is better) or "qps" (higher is better)
+    unit: str  # "qps" (higher is better), or a time unit such as "ms" or "s" (lower is better)
     rows: list[Row] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # Named figures derived from the rows (tier 6: MB/s, ratios), kept in the JSON.
+    figures: dict = field(default_factory=dict)
+    # False when the tier compares KestrelDB with itself (tier 6): kept out of "furthest behind".
+    against_others: bool = True
 
     @property
     def higher_is_better(self) -> bool:
@@ -72,7 +76,7 @@ class Tier:
     def ratio(self, row: Row, other: str) -> Optional[float]:
         if not row.compared:
             return None
-        mine, theirs = row.results.get("kestrel"), row.results.get(other)
+        mine, theirs = row.results.get(self.systems[0]), row.results.get(other)
         if not mine or not theirs or mine.error or theirs.error or not theirs.median:
             return None
         return mine.median / theirs.median
@@ -124,11 +128,16 @@ def _ratio_cell(tier: Tier, row: Row, other: str) -> str:
 
 def tier_markdown(tier: Tier) -> str:
     others = tier.systems[1:]
-    unit = "QPS (min–max)" if tier.higher_is_better else "ms (min–max)"
-    direction = "above 1.0 = KestrelDB faster" if tier.higher_is_better else "below 1.0 = KestrelDB faster"
+    unit = "QPS (min–max)" if tier.higher_is_better else f"{tier.unit} (min–max)"
+    first = "KestrelDB" if tier.systems[0] == "kestrel" else tier.systems[0]
+    direction = f"above 1.0 = {first} faster" if tier.higher_is_better else f"below 1.0 = {first} faster"
     lines = [f"## {tier.title}", ""]
     lines += [f"- {note}" for note in tier.notes]
-    lines += [f"- Cells: median {unit}; ratio = kestrel / other ({direction}); ±5 % = tie.", ""]
+    if others:
+        lines.append(f"- Cells: median {unit}; ratio = {tier.systems[0]} / other ({direction}); ±5 % = tie.")
+    else:
+        lines.append(f"- Cells: median {unit}.")
+    lines.append("")
     header = ["workload", *tier.systems, *(f"vs {o}" for o in others), "verified"]
     lines.append("| " + " | ".join(header) + " |")
     lines.append("|" + "---|" * len(header))
@@ -184,6 +193,8 @@ def slowest(tiers: list[Tier], count: int = 3) -> list[dict]:
     """The workloads where KestrelDB is furthest behind the best other system."""
     found = []
     for tier in tiers:
+        if not tier.against_others:
+            continue
         for row in tier.rows:
             worst = tier.slowdown(row)
             if worst:

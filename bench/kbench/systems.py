@@ -1,8 +1,9 @@
 """The systems under comparison, started and stopped by the suite itself.
 
-- KestrelDB: the release `kestrel serve` binary on a free port (in memory).
+- KestrelDB: the release `kestrel serve` binary on a free port: in memory, or with a data
+  directory in the work dir (`--durability sync|async`, see `DURABILITY`).
 - PostgreSQL 15: a scratch cluster (initdb in a temp dir, free port, run as a non-root user,
-  the settings in `PG_SETTINGS`), stopped and deleted at the end.
+  the settings of `pg_settings(durability)`), stopped and deleted at the end.
 - DuckDB: the CLI binary of the pinned `duckdb-cli` package, on a database file in the temp
   dir (it has no server; each script is one CLI process).
 
@@ -19,6 +20,7 @@ import os
 import pwd
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -36,6 +38,28 @@ PG_SETTINGS = {
     "max_connections": "100",
     "listen_addresses": "127.0.0.1",
 }
+# What `--durability` means for each side. `memory` (the default, and the mode every published
+# comparison so far used): KestrelDB keeps nothing on disk, so PostgreSQL does not wait for its
+# commits' WAL flush either (fsync stays on). `sync`: both durable, every commit waits for its
+# log flush (PostgreSQL's defaults, synchronous_commit=on, fsync=on). `async`: both durable,
+# commits return before the flush (synchronous_commit=off on both).
+DURABILITY = {
+    "memory": {"kestrel": "in memory (--memory)",
+               "postgres": "fsync=on, synchronous_commit=off"},
+    "sync": {"kestrel": "durable (--data-dir), synchronous_commit=on",
+             "postgres": "fsync=on, synchronous_commit=on"},
+    "async": {"kestrel": "durable (--data-dir), synchronous_commit=off",
+              "postgres": "fsync=on, synchronous_commit=off"},
+}
+
+
+def pg_settings(durability: str) -> dict[str, str]:
+    return {**PG_SETTINGS, "synchronous_commit": "on" if durability == "sync" else "off"}
+
+
+def describe_durability(durability: str) -> str:
+    sides = DURABILITY[durability]
+    return f"{durability}: KestrelDB {sides['kestrel']}; PostgreSQL {sides['postgres']}"
 # Loopback TCP for both wire systems (no Unix socket for PostgreSQL), so both pay the same.
 HOST = "127.0.0.1"
 
@@ -145,43 +169,72 @@ class PsqlSystem(WireSystem):
 
 
 class Kestrel(PsqlSystem):
-    def __init__(self, binary: Path, workdir: Path):
-        port = free_port()
-        super().__init__("kestrel", port, "bench", "bench")
-        self.log = open(workdir / "kestrel.log", "wb")
-        self.proc = subprocess.Popen([str(binary), "serve", "--memory", "--port", str(port)],
-                                     stdout=self.log, stderr=subprocess.STDOUT)
-        wait_for_port(port, 30, self.proc)
+    """`kestrel serve` in memory (`data_dir` None) or on a data directory; `settings` go to
+    `-c NAME=VALUE`. `restart` stops it (SIGTERM: shutdown checkpoint; or SIGKILL) and starts
+    it again on the same directory and port."""
+
+    def __init__(self, binary: Path, workdir: Path, data_dir: Path | None = None,
+                 settings: dict[str, str] | None = None, name: str = "kestrel", start_timeout_s: float = 30):
+        super().__init__(name, free_port(), "bench", "bench")
+        self.binary, self.data_dir, self.settings = binary, data_dir, dict(settings or {})
+        self.log_path = workdir / f"{name}.log"
+        self.log = open(self.log_path, "ab")
+        self.proc: subprocess.Popen | None = None
+        self.start(start_timeout_s)
+
+    @staticmethod
+    def for_durability(binary: Path, workdir: Path, durability: str) -> "Kestrel":
+        if durability == "memory":
+            return Kestrel(binary, workdir)
+        commit = "on" if durability == "sync" else "off"
+        return Kestrel(binary, workdir, workdir / "kestrel-data", {"synchronous_commit": commit})
+
+    def command_line(self) -> list[str]:
+        where = ["--memory"] if self.data_dir is None else ["--data-dir", str(self.data_dir)]
+        options = [arg for k, v in self.settings.items() for arg in ("-c", f"{k}={v}")]
+        return [str(self.binary), "serve", *where, "--port", str(self.port), *options]
+
+    def start(self, timeout_s: float = 30) -> float:
+        """Starts the server; returns the seconds until it accepted a connection."""
+        started = time.perf_counter()
+        self.proc = subprocess.Popen(self.command_line(), stdout=self.log, stderr=subprocess.STDOUT)
+        wait_for_port(self.port, timeout_s, self.proc)
+        return time.perf_counter() - started
+
+    def kill(self, sig: int = signal.SIGTERM, timeout_s: float = 600) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout_s)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
 
     def nc_preamble(self) -> str:
         return "SET kestrel.result_cache = off;\n"
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        self.kill(signal.SIGTERM, 60)
         self.log.close()
 
 
 class Postgres(PsqlSystem):
     """A scratch PostgreSQL 15 cluster owned by a non-root user."""
 
-    def __init__(self, workdir: Path, os_user: str):
+    def __init__(self, workdir: Path, os_user: str, durability: str = "memory"):
         port = free_port()
         super().__init__("postgres", port, "postgres", "postgres")
         self.os_user = os_user
         self.datadir = workdir / "pgdata"
         self._as_user([str(PG_BIN / "initdb"), "-D", str(self.datadir), "-A", "trust",
                        "-U", "postgres", "--no-sync"], workdir)
-        options = " ".join(f"-c {k}={v}" for k, v in PG_SETTINGS.items())
+        settings = pg_settings(durability)
+        options = " ".join(f"-c {k}={v}" for k, v in settings.items())
         self._as_user([str(PG_BIN / "pg_ctl"), "-D", str(self.datadir), "-w", "-l",
                        str(workdir / "postgres.log"), "-o", f"-p {port} -k {workdir} {options}",
                        "start"], workdir)
         wait_for_port(port, 30)
-        self.settings = {k: self.show(k) for k in list(PG_SETTINGS) + ["fsync", "server_version"]}
+        self.settings = {k: self.show(k) for k in list(settings) + ["fsync", "server_version"]}
 
     def _as_user(self, cmd: list[str], workdir: Path) -> None:
         if os.geteuid() == 0:

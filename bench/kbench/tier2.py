@@ -16,7 +16,7 @@ from pathlib import Path
 from . import verify
 from .data import TABLES
 from .report import Measurement, Row, Tier
-from .systems import WireSystem
+from .systems import WireSystem, describe_durability
 from .workloads import TIER2, Workload
 
 SYSTEMS = ("kestrel", "postgres", "duckdb")
@@ -80,8 +80,7 @@ class _Runner:
     def run(self, workload: Workload) -> list[Row]:
         iterations = workload.scaled_iterations(self.args.iteration_scale)
         label = f"{workload.label} x{iterations}"
-        by_name = {s.name: s for s in self.systems}
-        kestrel = by_name["kestrel"]
+        kestrel = self.systems[0]  # the system under test (tier 6: the durable server)
         # Setup of a read workload (an index) once; a write's setup runs before each run.
         setup_errors = {} if workload.mutating else {s.name: self.setup(s, workload) for s in self.systems}
         if setup_errors.get("kestrel"):
@@ -154,7 +153,8 @@ class _Runner:
 
 def run(args, log, systems: list[WireSystem], workdir: Path) -> Tier:
     """Times every selected workload; the tables are already loaded (`load_tables`)."""
-    tier = Tier("tier2", "Wire batch latency (psql -f / DuckDB CLI)", SYSTEMS, unit="ms")
+    tier = Tier("tier2", f"Wire batch latency (psql -f / DuckDB CLI), durability {args.durability}", SYSTEMS, unit="ms")
+    tier.notes.append(f"Durability {describe_durability(args.durability)}; DuckDB on a file in /dev/shm.")
     runner = _Runner(args, log, systems, workdir)
     for workload in TIER2:
         if args.selected(workload.name, "tier2"):

@@ -18,11 +18,12 @@ import os
 import re
 import statistics
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import verify
 from .report import Measurement, Row, Tier
-from .systems import PsqlSystem
+from .systems import PsqlSystem, describe_durability
 from .workloads import TIER3, ThroughputTest
 
 SYSTEMS = ("kestrel", "postgres")
@@ -48,47 +49,75 @@ def _percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[index]
 
 
+@dataclass
+class Transaction:
+    """One line of pgbench's per-transaction log (`-l`): `client_id transaction_no time
+    script_no time_epoch time_us ...`, where `time` is the latency in µs and the epoch
+    seconds + µs are when the transaction finished."""
+    end_s: float
+    latency_ms: float
+
+    @property
+    def start_s(self) -> float:
+        return self.end_s - self.latency_ms / 1000
+
+
+def read_pgbench_log(logdir: Path) -> list[Transaction]:
+    transactions = []
+    for log in logdir.iterdir():
+        for line in log.read_text().splitlines():
+            fields = line.split()
+            if len(fields) >= 6 and fields[2].isdigit():
+                transactions.append(Transaction(int(fields[4]) + int(fields[5]) / 1e6, int(fields[2]) / 1000))
+    return transactions
+
+
+def latency_measurement(tps: float, latencies_ms: list[float]) -> Measurement:
+    m = Measurement.of([tps])
+    if latencies_ms:
+        latencies_ms = sorted(latencies_ms)
+        m.p50_ms = statistics.median(latencies_ms)
+        m.p99_ms = _percentile(latencies_ms, 0.99)
+    return m
+
+
+def run_pgbench(system: PsqlSystem, options: list[str], logdir: Path, timeout_s: float,
+                env: dict | None = None) -> tuple[Measurement, list[Transaction]]:
+    """Runs `pgbench -n -l OPTIONS` against `system`, logging each transaction to `logdir`.
+    Returns its tps with p50/p99 latency, and the logged transactions; a run with a failed or
+    aborted transaction, or none reported, is a failed measurement."""
+    logdir.mkdir(exist_ok=True)
+    for old in logdir.iterdir():
+        old.unlink()
+    cmd = ["pgbench", "-n", "-l", f"--log-prefix={logdir}/log", *options, *system.pgbench_args()]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s,
+                              env={**os.environ, **(env or {})})
+    except subprocess.TimeoutExpired:
+        return Measurement.failed(f"did not finish within {timeout_s:.0f} s"), []
+    match = TPS_LINE.search(proc.stdout)
+    aborted = re.search(r"number of failed transactions: ([1-9][0-9]*)", proc.stdout)
+    if proc.returncode != 0 or not match or aborted:
+        lines = [line for line in (proc.stderr + proc.stdout).splitlines()
+                 if "ERROR" in line or "abort" in line or "failed transactions" in line]
+        return Measurement.failed((lines[0] if lines else f"pgbench exit {proc.returncode}").strip()), []
+    transactions = read_pgbench_log(logdir)
+    return latency_measurement(float(match.group(1)), [t.latency_ms for t in transactions]), transactions
+
+
 def pgbench(system: PsqlSystem, test: ThroughputTest, mode: str, scripts: list[tuple[Path, int]], args,
             workdir: Path, env: dict | None = None, transactions: int = 0, variables: dict | None = None,
             timeout_s: float = 0, tag: str = "") -> Measurement:
     """One pgbench run of `scripts` ((path, weight) pairs): `-T duration_s`, or `-t transactions`
     per client when given; `variables` are `-D` definitions."""
     logdir = workdir / f"pgbench_{system.name}_{test.name}_{mode}{tag}{'_nc' if env else ''}"
-    logdir.mkdir(exist_ok=True)
-    for old in logdir.iterdir():
-        old.unlink()
     length = ["-t", str(transactions)] if transactions else ["-T", str(args.duration_s)]
-    cmd = ["pgbench", "-n", "-c", str(args.clients), "-j", str(args.threads), *length,
-           "-M", mode, "-l", f"--log-prefix={logdir}/log"]
+    options = ["-c", str(args.clients), "-j", str(args.threads), *length, "-M", mode]
     for name, value in (variables or {}).items():
-        cmd += ["-D", f"{name}={value}"]
+        options += ["-D", f"{name}={value}"]
     for path, weight in scripts:
-        cmd.append(f"--file={path}@{weight}")
-    cmd += system.pgbench_args()
-    timeout_s = timeout_s or args.duration_s + 120
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s,
-                              env={**os.environ, **(env or {})})
-    except subprocess.TimeoutExpired:
-        return Measurement.failed(f"did not finish within {timeout_s:.0f} s")
-    match = TPS_LINE.search(proc.stdout)
-    aborted = re.search(r"number of failed transactions: ([1-9][0-9]*)", proc.stdout)
-    if proc.returncode != 0 or not match or aborted:
-        lines = [line for line in (proc.stderr + proc.stdout).splitlines() if "ERROR" in line or "abort" in line]
-        return Measurement.failed((lines[0] if lines else f"pgbench exit {proc.returncode}").strip())
-    latencies_ms = []
-    for log in logdir.iterdir():
-        for line in log.read_text().splitlines():
-            fields = line.split()
-            if len(fields) >= 3:
-                latencies_ms.append(int(fields[2]) / 1000)
-    latencies_ms.sort()
-    qps = float(match.group(1))
-    m = Measurement.of([qps])
-    if latencies_ms:
-        m.p50_ms = statistics.median(latencies_ms)
-        m.p99_ms = _percentile(latencies_ms, 0.99)
-    return m
+        options.append(f"--file={path}@{weight}")
+    return run_pgbench(system, options, logdir, timeout_s or args.duration_s + 120, env)[0]
 
 
 def _verify(systems: list[PsqlSystem], test: ThroughputTest, workdir: Path) -> str:
@@ -112,7 +141,7 @@ def no_cache_error(kestrel: PsqlSystem) -> str:
             "the server does not apply the startup options parameter")
 
 
-def _merge(samples: list[Measurement]) -> Measurement:
+def merge(samples: list[Measurement]) -> Measurement:
     if any(m.error for m in samples):
         return next(m for m in samples if m.error)
     merged = Measurement.of([m.median for m in samples])
@@ -148,7 +177,8 @@ def cache_ratio(cached: Row, uncached: Row) -> float | None:
 
 def run(args, log, systems: list[PsqlSystem], workdir: Path) -> Tier:
     tier = Tier("tier3", f"Concurrent throughput (pgbench -n -c {args.clients} -j {args.threads} "
-                f"-T {args.duration_s})", SYSTEMS, unit="qps")
+                f"-T {args.duration_s}), durability {args.durability}", SYSTEMS, unit="qps")
+    tier.notes.append(f"Durability {describe_durability(args.durability)}.")
     tier.notes.append("QPS = pgbench tps, one statement per transaction; latency percentiles from pgbench -l.")
     tier.notes.append("No-cache rows: KestrelDB connections with PGOPTIONS='-c kestrel.result_cache=off'; "
                       "the PostgreSQL column repeats the cached row's runs.")
@@ -191,7 +221,7 @@ def run(args, log, systems: list[PsqlSystem], workdir: Path) -> Tier:
                         system.run_sql(test.setup, workdir, capture=False)
                     samples[system.name].append(pgbench(system, test, mode, scripts, args, workdir))
             row = Row(f"{test.name}_{mode}", f"{test.label} ({mode})", "throughput", verified=verified,
-                      results={name: _merge(ms) for name, ms in samples.items()})
+                      results={name: merge(ms) for name, ms in samples.items()})
             tier.rows.append(row)
             log(f"tier3 {row.name}: {row.summary()}")
             if test.setup or not test.verify:
@@ -204,7 +234,7 @@ def run(args, log, systems: list[PsqlSystem], workdir: Path) -> Tier:
                 continue
             nc = [pgbench(kestrel, test, mode, scripts, args, workdir, NO_CACHE_ENV) for _ in range(args.tp_reps)]
             nc_row = Row(f"{row.name}_nc", label, "throughput", verified=verified,
-                         results={"kestrel": _merge(nc), "postgres": row.results["postgres"]})
+                         results={"kestrel": merge(nc), "postgres": row.results["postgres"]})
             tier.rows.append(nc_row)
             log(f"tier3 {nc_row.name}: {nc_row.summary()}")
             if test.cached_not_slower and (ratio := cache_ratio(row, nc_row)) is not None:
