@@ -25,7 +25,12 @@ fn options() -> DurableOptions {
 }
 
 fn open(disk: &SimDisk) -> Result<Database> {
-    Database::open_on(Arc::new(disk.clone()), Path::new("/data"), options(), None)
+    Database::open_on(
+        Arc::new(disk.current()),
+        Path::new("/data"),
+        options(),
+        None,
+    )
 }
 
 /// One random statement.

@@ -82,9 +82,12 @@ struct SimState {
     syncs: u64,
 }
 
+/// A handle on the simulated disk for one incarnation of the process: after a crash the
+/// old incarnation's handle fails every operation, as a dead process does nothing more.
 #[derive(Clone, Default)]
 pub struct SimDisk {
     state: Arc<Mutex<SimState>>,
+    epoch: u64,
 }
 
 fn parent(path: &Path) -> PathBuf {
@@ -103,6 +106,26 @@ impl SimDisk {
         match self.state.lock() {
             Ok(guard) => guard,
             Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+
+    /// A handle for the process running now (since the last crash).
+    pub fn current(&self) -> SimDisk {
+        SimDisk {
+            state: self.state.clone(),
+            epoch: self.lock().epoch,
+        }
+    }
+
+    /// The state, if this handle's process is still alive.
+    fn live(&self) -> io::Result<MutexGuard<'_, SimState>> {
+        let state = self.lock();
+        if state.epoch == self.epoch {
+            Ok(state)
+        } else {
+            Err(io::Error::other(
+                "the process that held this disk has crashed",
+            ))
         }
     }
 
@@ -223,7 +246,7 @@ impl Disk for SimDisk {
     }
 
     fn list(&self, dir: &Path) -> io::Result<Vec<String>> {
-        let state = self.lock();
+        let state = self.live()?;
         Ok(state
             .names
             .keys()
@@ -233,17 +256,18 @@ impl Disk for SimDisk {
     }
 
     fn exists(&self, path: &Path) -> bool {
-        self.lock().names.contains_key(path)
+        self.live()
+            .is_ok_and(|state| state.names.contains_key(path))
     }
 
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
-        let state = self.lock();
+        let state = self.live()?;
         let id = *state.names.get(path).ok_or_else(|| not_found(path))?;
         Ok(state.contents[id].data.clone())
     }
 
     fn create(&self, path: &Path) -> io::Result<Box<dyn DiskFile>> {
-        let mut state = self.lock();
+        let mut state = self.live()?;
         let id = state.contents.len();
         state.contents.push(Content::default());
         SimDisk::link(&mut state, path, id);
@@ -255,7 +279,7 @@ impl Disk for SimDisk {
     }
 
     fn open_truncated(&self, path: &Path, len: u64) -> io::Result<Box<dyn DiskFile>> {
-        let mut state = self.lock();
+        let mut state = self.live()?;
         let id = *state.names.get(path).ok_or_else(|| not_found(path))?;
         let content = &mut state.contents[id];
         content.data.truncate(len as usize);
@@ -269,7 +293,7 @@ impl Disk for SimDisk {
     }
 
     fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
-        let mut state = self.lock();
+        let mut state = self.live()?;
         let id = state.names.remove(from).ok_or_else(|| not_found(from))?;
         state.names.insert(to.to_path_buf(), id);
         state
@@ -281,7 +305,7 @@ impl Disk for SimDisk {
     }
 
     fn remove(&self, path: &Path) -> io::Result<()> {
-        let mut state = self.lock();
+        let mut state = self.live()?;
         state.names.remove(path).ok_or_else(|| not_found(path))?;
         state
             .pending
@@ -292,7 +316,7 @@ impl Disk for SimDisk {
     }
 
     fn sync_dir(&self, dir: &Path) -> io::Result<()> {
-        let mut state = self.lock();
+        let mut state = self.live()?;
         if let Some(ops) = state.pending.remove(dir) {
             for op in ops {
                 apply(&mut state.durable_names, op);

@@ -34,6 +34,4 @@ pub trait CommitLog: Send + Sync {
     /// A clean shutdown's checkpoint: it also keeps unlogged tables' rows and every
     /// sequence counter, as a restart after it will.
     fn shutdown(&self, store: &Store) -> Result<()>;
-    /// Whether the log has grown or aged enough since the last checkpoint for another.
-    fn checkpoint_due(&self) -> bool;
 }

@@ -147,14 +147,6 @@ impl Store {
         }
     }
 
-    /// A checkpoint if the log has grown or aged enough for one.
-    pub fn checkpoint_if_due(&self) -> Result<()> {
-        match &self.log {
-            Some(log) if log.checkpoint_due() => log.checkpoint(self),
-            _ => Ok(()),
-        }
-    }
-
     /// Makes `state`, durable up to `lsn`, visible unless a newer one already is.
     fn publish(&self, lsn: u64, state: Arc<DbState>) {
         let mut unpublished = lock(&self.unpublished);
