@@ -14,6 +14,7 @@ pub mod parser;
 pub mod physical;
 pub mod plan;
 pub mod storage;
+mod sync;
 pub mod types;
 pub mod vector;
 

@@ -2,7 +2,7 @@
 //! the background work (flushing asynchronous commits, checkpoints).
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
+use std::sync::{Arc, Condvar, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use super::checkpoint::{
@@ -15,6 +15,7 @@ use super::record::{apply_commit, encode_commit};
 use super::{DataDir, DurableOptions};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{build_unique_indexes, CommitChanges, CommitLog, DbState, Store};
+use crate::sync::lock;
 
 /// How long a commit with `synchronous_commit = off` may sit in memory before a background
 /// flush (PostgreSQL's wal_writer_delay is 200 ms; a shorter wait loses less at a crash).
@@ -59,13 +60,6 @@ pub struct Recovered {
     pub next_oid: u32,
     /// What start-up did, for the server's log.
     pub report: String,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    match mutex.lock() {
-        Ok(guard) => guard,
-        Err(poisoned) => poisoned.into_inner(),
-    }
 }
 
 impl DurableLog {

@@ -12,11 +12,12 @@
 //! from what really is on disk.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex};
 
 use super::io::{io_error, Disk, DiskFile};
 use super::log_format::{frame, segment_path, HEADER_BYTES, MAX_RECORD_BYTES};
 use crate::error::{Error, Result, SqlState};
+use crate::sync::lock;
 
 pub struct LogWriter {
     disk: Arc<dyn Disk>,
@@ -39,13 +40,6 @@ struct LogState {
     segment: PathBuf,
     /// Segment starts, oldest first (the current segment last).
     segments: Vec<u64>,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    match mutex.lock() {
-        Ok(guard) => guard,
-        Err(poisoned) => poisoned.into_inner(),
-    }
 }
 
 impl LogWriter {

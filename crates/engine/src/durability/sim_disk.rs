@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::io::{Disk, DiskFile};
+use crate::sync::lock;
 
 /// A small deterministic generator (SplitMix64): the tests print its seed.
 pub struct Rng(u64);
@@ -103,10 +104,7 @@ fn not_found(path: &Path) -> io::Error {
 
 impl SimDisk {
     fn lock(&self) -> MutexGuard<'_, SimState> {
-        match self.state.lock() {
-            Ok(guard) => guard,
-            Err(poisoned) => poisoned.into_inner(),
-        }
+        lock(&self.state)
     }
 
     /// A handle for the process running now (since the last crash).

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
+use std::sync::{Arc, Condvar, Mutex, Weak};
 use std::time::Duration;
 
 use arc_swap::ArcSwap;
@@ -11,6 +11,7 @@ use arc_swap::ArcSwap;
 use super::{CommitChanges, CommitLog, DbState, Map, Sequence, TableEntry};
 use crate::catalog::ViewDef;
 use crate::error::{Error, Result, SqlState};
+use crate::sync::lock;
 
 /// How often a writer yields to the holder of a table lock before it sleeps on it.
 const SPIN_YIELDS: u32 = 4;
@@ -72,15 +73,6 @@ struct Unpublished {
 impl Default for Store {
     fn default() -> Self {
         Store::with_state(DbState::default(), FIRST_USER_OID, None)
-    }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A panic while holding one of these locks leaves consistent data (every change is
-    // applied before unlocking), so a poisoned lock is still usable.
-    match mutex.lock() {
-        Ok(guard) => guard,
-        Err(poisoned) => poisoned.into_inner(),
     }
 }
 
