@@ -5,7 +5,7 @@
 use super::Binder;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, cast_scalar, CastContext};
-use crate::function::ScalarFunction;
+use crate::function::{JsonFunction, ScalarFunction};
 use crate::plan::ScalarExpr;
 use crate::types::{text_io, DataType, ScalarValue, TypeCategory};
 
@@ -231,9 +231,60 @@ impl Binder<'_> {
         (func, types, ty): (ScalarFunction, Vec<DataType>, DataType),
         args: Vec<ScalarExpr>,
     ) -> Result<ScalarExpr> {
-        let args = self.coerce_args(args, types)?;
+        let mut args = self.coerce_args(args, types)?;
+        if let ScalarFunction::Json(json) = func {
+            args = json_builder_args(json, args)?;
+        }
         Ok(ScalarExpr::Function { func, args, ty })
     }
+}
+
+/// The arguments of a json builder: each value through `to_json` (so the builder sees json
+/// and keeps it as it is); keys must be scalars.
+fn json_builder_args(func: JsonFunction, args: Vec<ScalarExpr>) -> Result<Vec<ScalarExpr>> {
+    args.into_iter()
+        .enumerate()
+        .map(|(idx, arg)| {
+            let ty = arg.ty();
+            if func.is_value_position(idx) {
+                let to_json = JsonFunction::To { ty, jsonb: false };
+                return Ok(ScalarExpr::Function {
+                    func: ScalarFunction::Json(to_json),
+                    args: vec![arg],
+                    ty: DataType::Json,
+                });
+            }
+            let is_key = matches!(func, JsonFunction::BuildObject { .. });
+            if is_key && matches!(ty, DataType::Array(_) | DataType::Json | DataType::Jsonb) {
+                return Err(Error::new(
+                    SqlState::InvalidParameterValue,
+                    "key value must be scalar, not array, composite, or json",
+                ));
+            }
+            Ok(arg)
+        })
+        .collect()
+}
+
+/// json has no equality or ordering operator (jsonb has both): PostgreSQL refuses to
+/// group, sort or compare it. `ordering` picks the message of a sort.
+pub fn require_json_free(ty: DataType, ordering: bool) -> Result<()> {
+    if ty != DataType::Json && ty.element() != Some(DataType::Json) {
+        return Ok(());
+    }
+    let kind = if ordering {
+        "an ordering"
+    } else {
+        "an equality"
+    };
+    let error = Error::new(
+        SqlState::UndefinedFunction,
+        format!("could not identify {kind} operator for type {ty}"),
+    );
+    Err(match ordering {
+        true => error.with_hint("Use an explicit ordering operator or modify the query."),
+        false => error,
+    })
 }
 
 pub fn operator_error(op: &str, left: DataType, right: DataType) -> Error {

@@ -43,6 +43,10 @@ pub fn bind_data_type(ty: &ast::DataType) -> Result<DataType> {
             DataType::Char(Some(char_length(len, "char")?.unwrap_or(1)))
         }
         A::Date => DataType::Date,
+        A::Bytea => DataType::Bytea,
+        A::Uuid => DataType::Uuid,
+        A::JSON => DataType::Json,
+        A::JSONB => DataType::Jsonb,
         A::Timestamp(None, TimezoneInfo::None | TimezoneInfo::WithoutTimeZone) => {
             DataType::Timestamp
         }
@@ -78,6 +82,10 @@ fn custom(name: &str) -> Result<DataType> {
         "timestamp" => DataType::Timestamp,
         "timestamptz" => DataType::TimestampTz,
         "interval" => DataType::Interval,
+        "bytea" => DataType::Bytea,
+        "uuid" => DataType::Uuid,
+        "json" => DataType::Json,
+        "jsonb" => DataType::Jsonb,
         other if other.starts_with('_') => array_of(custom(&other[1..])?)?,
         other => {
             return Err(Error::new(
@@ -165,6 +173,10 @@ pub fn type_column_name(ty: DataType) -> &'static str {
         DataType::Timestamp => "timestamp",
         DataType::TimestampTz => "timestamptz",
         DataType::Interval => "interval",
+        DataType::Bytea => "bytea",
+        DataType::Uuid => "uuid",
+        DataType::Json => "json",
+        DataType::Jsonb => "jsonb",
         DataType::Array(elem) => match elem {
             DataType::Bool => "_bool",
             DataType::Int16 => "_int2",
@@ -180,6 +192,10 @@ pub fn type_column_name(ty: DataType) -> &'static str {
             DataType::Timestamp => "_timestamp",
             DataType::TimestampTz => "_timestamptz",
             DataType::Interval => "_interval",
+            DataType::Bytea => "_bytea",
+            DataType::Uuid => "_uuid",
+            DataType::Json => "_json",
+            DataType::Jsonb => "_jsonb",
             DataType::Unknown | DataType::Array(_) => "anyarray",
         },
     }

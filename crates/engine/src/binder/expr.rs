@@ -629,6 +629,10 @@ impl Binder<'_> {
         };
         if let Some((op, symbol)) = arithmetic {
             let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
+            // jsonb - key | index | keys.
+            if op == ArithmeticOp::Sub && l.ty() == DataType::Jsonb {
+                return self.bind_operator_function(symbol, vec![l, r]);
+            }
             return self.arithmetic(op, symbol, l, r);
         }
         let compare = match op {
@@ -677,6 +681,14 @@ impl Binder<'_> {
                 if matches!(lt, DataType::Array(_)) || matches!(rt, DataType::Array(_)) {
                     return self.bind_array_concat(l, r);
                 }
+                // bytea || bytea and jsonb || jsonb are their own operators.
+                let own = |a: DataType, b: DataType| {
+                    matches!(a, DataType::Bytea | DataType::Jsonb)
+                        && (b == a || b == DataType::Unknown)
+                };
+                if own(lt, rt) || own(rt, lt) {
+                    return self.bind_operator_function("||", vec![l, r]);
+                }
                 // text || anynonarray: the non-text side goes through its output function.
                 if !(lt.is_string()
                     || rt.is_string()
@@ -718,7 +730,27 @@ impl Binder<'_> {
                     _ => ArrayFunction::Overlap,
                 };
                 let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
+                if l.ty() == DataType::Jsonb || r.ty() == DataType::Jsonb {
+                    return self.bind_operator_function(&op.to_string(), vec![l, r]);
+                }
                 self.bind_array_operator(func, l, r)
+            }
+            BinaryOperator::Arrow
+            | BinaryOperator::LongArrow
+            | BinaryOperator::HashArrow
+            | BinaryOperator::HashLongArrow
+            | BinaryOperator::Question
+            | BinaryOperator::QuestionAnd
+            | BinaryOperator::QuestionPipe
+            | BinaryOperator::HashMinus => {
+                let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
+                if l.ty() == DataType::Json {
+                    // json keeps its text verbatim, which these would have to cut out.
+                    return Err(Error::unsupported(format!(
+                        "the operator {op} on json (cast the value to jsonb)"
+                    )));
+                }
+                self.bind_operator_function(&op.to_string(), vec![l, r])
             }
             BinaryOperator::BitwiseAnd
             | BinaryOperator::BitwiseOr
@@ -769,6 +801,9 @@ impl Binder<'_> {
         r: ScalarExpr,
     ) -> Result<ScalarExpr> {
         let (mut l, mut r, common) = self.coerce_pair(l, r, op.symbol())?;
+        if common == DataType::Json || common.element() == Some(DataType::Json) {
+            return Err(super::coerce::operator_error(op.symbol(), common, common));
+        }
         if let DataType::Char(_) = common {
             // character comparisons ignore trailing blanks: compare the texts without them.
             l = self.coerce(l, DataType::Text, CastContext::Implicit)?;

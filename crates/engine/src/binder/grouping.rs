@@ -46,6 +46,9 @@ impl Binder<'_> {
                 .iter()
                 .map(|e| self.bind_group_item(e, scope, outputs, projection))
                 .collect::<Result<Vec<_>>>()?;
+            for key in &keys {
+                super::coerce::require_json_free(key.ty(), false)?;
+            }
             return Ok(BoundGroupBy {
                 keys,
                 sets: Vec::new(),
@@ -69,6 +72,9 @@ impl Binder<'_> {
                 }
             }
             bound_sets.push(positions);
+        }
+        for key in &keys {
+            super::coerce::require_json_free(key.ty(), false)?;
         }
         Ok(BoundGroupBy {
             keys,

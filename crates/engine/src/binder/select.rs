@@ -726,6 +726,9 @@ fn order_and_deduplicate(
         exprs,
     };
     if all {
+        for ty in &types {
+            super::coerce::require_json_free(*ty, false)?;
+        }
         plan = LogicalPlan::Distinct {
             input: Box::new(plan),
             on: Vec::new(),
@@ -800,6 +803,7 @@ pub(super) fn sort_key(expr: ScalarExpr, options: &ast::OrderByOptions) -> Resul
         Some(ast::OrderBySort::Desc) => true,
         Some(ast::OrderBySort::Using(_)) => return Err(Error::unsupported("ORDER BY USING")),
     };
+    super::coerce::require_json_free(expr.ty(), true)?;
     Ok(SortKey {
         expr,
         descending,

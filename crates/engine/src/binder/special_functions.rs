@@ -40,7 +40,7 @@ impl Binder<'_> {
                 (None, None) => Err(Error::syntax("syntax error at or near \")\"")),
             },
             Expr::Position { expr: needle, r#in } => {
-                self.bind_call("strpos", &[r#in, needle], scope)
+                self.bind_call("position", &[r#in, needle], scope)
             }
             Expr::Trim {
                 expr: input,

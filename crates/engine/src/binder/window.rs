@@ -430,7 +430,16 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         T::Date | T::Timestamp | T::TimestampTz | T::Interval => {
             matches!(offset, T::Interval | T::Unknown).then_some(T::Interval)
         }
-        T::Unknown | T::Bool | T::Text | T::Varchar(_) | T::Char(_) | T::Array(_) => {
+        T::Unknown
+        | T::Bool
+        | T::Text
+        | T::Varchar(_)
+        | T::Char(_)
+        | T::Bytea
+        | T::Uuid
+        | T::Json
+        | T::Jsonb
+        | T::Array(_) => {
             return Err(Error::new(
                 SqlState::FeatureNotSupported,
                 format!(

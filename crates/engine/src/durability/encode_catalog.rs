@@ -28,6 +28,10 @@ mod tag {
     pub const TIMESTAMPTZ: u8 = 14;
     pub const INTERVAL: u8 = 15;
     pub const ARRAY: u8 = 16;
+    pub const BYTEA: u8 = 17;
+    pub const UUID: u8 = 18;
+    pub const JSON: u8 = 19;
+    pub const JSONB: u8 = 20;
 }
 
 /// The tags of index methods, on-disk like those of types.
@@ -78,6 +82,10 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
         tag::TIMESTAMP => DataType::Timestamp,
         tag::TIMESTAMPTZ => DataType::TimestampTz,
         tag::INTERVAL => DataType::Interval,
+        tag::BYTEA => DataType::Bytea,
+        tag::UUID => DataType::Uuid,
+        tag::JSON => DataType::Json,
+        tag::JSONB => DataType::Jsonb,
         tag::ARRAY if !in_array => {
             let elem = read_type(input, true)?;
             DataType::array_of(elem).ok_or_else(|| corrupt(format!("an array of {elem}")))?
@@ -116,6 +124,10 @@ impl Persist for DataType {
             DataType::Timestamp => out.u8(tag::TIMESTAMP),
             DataType::TimestampTz => out.u8(tag::TIMESTAMPTZ),
             DataType::Interval => out.u8(tag::INTERVAL),
+            DataType::Bytea => out.u8(tag::BYTEA),
+            DataType::Uuid => out.u8(tag::UUID),
+            DataType::Json => out.u8(tag::JSON),
+            DataType::Jsonb => out.u8(tag::JSONB),
             DataType::Array(elem) => {
                 out.u8(tag::ARRAY);
                 elem.encode(out);
@@ -349,12 +361,16 @@ mod tests {
             DataType::Timestamp,
             DataType::TimestampTz,
             DataType::Interval,
+            DataType::Bytea,
+            DataType::Uuid,
+            DataType::Json,
+            DataType::Jsonb,
         ];
         let arrays: Vec<DataType> = scalars
             .iter()
             .filter_map(|&t| DataType::array_of(t))
             .collect();
-        assert_eq!(arrays.len(), 13, "every type with an array type");
+        assert_eq!(arrays.len(), 17, "every type with an array type");
         scalars.into_iter().chain(arrays).collect()
     }
 
@@ -378,7 +394,7 @@ mod tests {
         array_of_char.u8(tag::ARRAY);
         DataType::Char(Some(3)).encode(&mut array_of_char);
         assert!(is_corrupt::<DataType>(&array_of_char.buf));
-        for bad in [0, 17, 255] {
+        for bad in [0, 21, 255] {
             assert!(is_corrupt::<DataType>(&[bad]), "tag {bad}");
         }
         for (precision, scale) in [(0, 0), (39, 0), (5, 6)] {

@@ -12,7 +12,7 @@ use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::error::Result;
 use crate::storage::{Chunk, TableData};
 use crate::types::{DataType, Decimal, Interval, PhysicalType};
-use crate::vector::{Bitmap, ListVec, StringVec, Vector, VectorData};
+use crate::vector::{Bitmap, BytesVec, ListVec, StringVec, Vector, VectorData};
 
 /// The tag of each physical type. The numbers are part of the on-disk format: never change
 /// one, never reuse a retired one.
@@ -30,6 +30,9 @@ mod tag {
     pub const TIMESTAMPTZ: u8 = 11;
     pub const INTERVAL: u8 = 12;
     pub const LIST: u8 = 13;
+    pub const BYTES: u8 = 14;
+    pub const UUID: u8 = 15;
+    pub const JSONB: u8 = 16;
 }
 
 /// The fewest bytes a vector takes (tag, length, validity flag): bounds a count of vectors.
@@ -52,6 +55,9 @@ fn physical_tag(data: &VectorData) -> u8 {
         VectorData::TimestampTz(_) => tag::TIMESTAMPTZ,
         VectorData::Interval(_) => tag::INTERVAL,
         VectorData::List(_) => tag::LIST,
+        VectorData::Bytes(_) => tag::BYTES,
+        VectorData::Uuid(_) => tag::UUID,
+        VectorData::Jsonb(_) => tag::JSONB,
     }
 }
 
@@ -130,8 +136,16 @@ fn read_intervals(input: &mut Decoder<'_>, rows: usize) -> Result<Vec<Interval>>
         .collect())
 }
 
-/// End offsets (the leading 0 is implied), then the bytes: one UTF-8 check over them all.
-fn read_text(input: &mut Decoder<'_>, rows: usize) -> Result<StringVec> {
+/// Variable-width values (text, bytea, jsonb): end offsets, then the bytes.
+fn write_offsets_and_bytes(out: &mut Encoder, (offsets, bytes): (&[usize], &[u8])) {
+    let ends = offsets.get(1..).unwrap_or_default();
+    write_fixed(out, ends, |end| (end as u64).to_le_bytes());
+    out.bytes(bytes);
+}
+
+/// The offsets (with the implied leading 0) and bytes [`write_offsets_and_bytes`] wrote;
+/// their shape is checked by the vector built from them.
+fn read_offsets_and_bytes(input: &mut Decoder<'_>, rows: usize) -> Result<(Vec<usize>, Vec<u8>)> {
     let (ends, _) = run(input, rows, 8)?.as_chunks::<8>();
     let mut offsets = Vec::with_capacity(rows + 1);
     offsets.push(0);
@@ -140,9 +154,19 @@ fn read_text(input: &mut Decoder<'_>, rows: usize) -> Result<StringVec> {
         ends.iter()
             .map(|&end| usize::try_from(u64::from_le_bytes(end)).unwrap_or(usize::MAX)),
     );
-    let bytes = input.bytes()?.to_vec();
+    Ok((offsets, input.bytes()?.to_vec()))
+}
+
+/// Text (and jsonb's canonical text): one UTF-8 check over all the bytes.
+fn read_text(input: &mut Decoder<'_>, rows: usize) -> Result<StringVec> {
+    let (offsets, bytes) = read_offsets_and_bytes(input, rows)?;
     StringVec::from_parts(offsets, bytes)
         .ok_or_else(|| corrupt("text offsets do not split UTF-8 bytes into strings"))
+}
+
+fn read_bytes(input: &mut Decoder<'_>, rows: usize) -> Result<BytesVec> {
+    let (offsets, bytes) = read_offsets_and_bytes(input, rows)?;
+    BytesVec::from_parts(offsets, bytes).ok_or_else(|| corrupt("bytea offsets out of order"))
 }
 
 /// End offsets (the leading 0 is implied), then the element vector, which is no list.
@@ -193,6 +217,9 @@ fn read_vector(
         tag::TIMESTAMP => VectorData::Timestamp(read_fixed(input, rows, i64::from_le_bytes)?),
         tag::TIMESTAMPTZ => VectorData::TimestampTz(read_fixed(input, rows, i64::from_le_bytes)?),
         tag::INTERVAL => VectorData::Interval(read_intervals(input, rows)?),
+        tag::BYTES => VectorData::Bytes(read_bytes(input, rows)?),
+        tag::UUID => VectorData::Uuid(read_fixed(input, rows, u128::from_be_bytes)?),
+        tag::JSONB => VectorData::Jsonb(read_text(input, rows)?),
         tag::LIST if !in_list => VectorData::List(read_list(input, rows, expected)?),
         other => return Err(corrupt(format!("vector tag {other}"))),
     };
@@ -239,12 +266,10 @@ impl Persist for Vector {
                 write_fixed(out, v, |d| d.mantissa().to_le_bytes());
                 write_fixed(out, v, |d| d.scale().to_le_bytes());
             }
-            VectorData::Text(s) => {
-                let (offsets, bytes) = s.parts();
-                let ends = offsets.get(1..).unwrap_or_default();
-                write_fixed(out, ends, |end| (end as u64).to_le_bytes());
-                out.bytes(bytes);
-            }
+            VectorData::Text(s) | VectorData::Jsonb(s) => write_offsets_and_bytes(out, s.parts()),
+            VectorData::Bytes(b) => write_offsets_and_bytes(out, b.parts()),
+            // Big-endian, like the value's bytes.
+            VectorData::Uuid(v) => write_fixed(out, v, u128::to_be_bytes),
             VectorData::Date(v) => write_fixed(out, v, i32::to_le_bytes),
             VectorData::Timestamp(v) => write_fixed(out, v, i64::to_le_bytes),
             VectorData::TimestampTz(v) => write_fixed(out, v, i64::to_le_bytes),
@@ -395,6 +420,15 @@ mod tests {
             (
                 DataType::Interval,
                 vec![S::Interval(Interval::new(1, -2, 3_000_000))],
+            ),
+            (
+                DataType::Bytea,
+                vec![S::Bytea(vec![0, 0xff]), S::Bytea(Vec::new())],
+            ),
+            (DataType::Uuid, vec![S::Uuid(u128::MAX), S::Uuid(1 << 100)]),
+            (
+                DataType::Jsonb,
+                vec![S::Jsonb(r#"{"a": [1, "é"]}"#.into()), S::Jsonb("null".into())],
             ),
             (
                 DataType::array_of(DataType::Int32).unwrap_or(DataType::Unknown),

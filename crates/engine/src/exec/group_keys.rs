@@ -62,6 +62,9 @@ impl Groups {
                 | PhysicalType::Float64
                 | PhysicalType::Interval
                 | PhysicalType::Numeric
+                | PhysicalType::Bytes
+                | PhysicalType::Uuid
+                | PhysicalType::Jsonb
                 | PhysicalType::List(_),
             )
             | None => Index::Encoded(HashMap::new()),
@@ -129,6 +132,9 @@ impl Groups {
                     | VectorData::Float64(_)
                     | VectorData::Numeric(_)
                     | VectorData::Text(_)
+                    | VectorData::Bytes(_)
+                    | VectorData::Uuid(_)
+                    | VectorData::Jsonb(_)
                     | VectorData::List(_) => return Err(key_type_mismatch()),
                 }
             }
@@ -322,6 +328,9 @@ fn stored_text(key: &Vector, id: u32) -> &[u8] {
         | VectorData::Timestamp(_)
         | VectorData::TimestampTz(_)
         | VectorData::Interval(_)
+        | VectorData::Bytes(_)
+        | VectorData::Uuid(_)
+        | VectorData::Jsonb(_)
         | VectorData::List(_) => &[],
     }
 }

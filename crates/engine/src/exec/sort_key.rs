@@ -244,24 +244,41 @@ fn value_encoding(column: &Vector, room: usize) -> Option<(ValueEncoding, bool)>
             let (scale, bytes) = numeric_layout(column, values)?;
             fixed(bytes, ValueEncoding::Numeric { scale, bytes })
         }
-        VectorData::Text(strings) => {
-            if room == 0 {
-                return None;
-            }
-            let mut longest = 0;
-            let mut has_nul = false;
-            for row in (0..strings.len()).filter(|&r| column.is_valid(r)) {
-                let bytes = strings.get_bytes(row);
-                longest = longest.max(bytes.len());
-                has_nul |= bytes.contains(&0);
-            }
-            let bytes = longest.min(room).max(1);
-            // Zero padding only ties strings that differ by trailing NULs.
-            Some((ValueEncoding::Text(bytes), longest <= room && !has_nul))
+        VectorData::Text(strings) => bytes_encoding(
+            column,
+            (0..strings.len()).map(|r| strings.get_bytes(r)),
+            room,
+        ),
+        VectorData::Bytes(values) => {
+            bytes_encoding(column, (0..values.len()).map(|r| values.get(r)), room)
         }
-        // Compared element by element by the tie-breaking comparator.
-        VectorData::Interval(_) | VectorData::List(_) => None,
+        // Big-endian bytes: PostgreSQL's memcmp order.
+        VectorData::Uuid(_) => fixed(16, ValueEncoding::Text(16)),
+        // Compared element by element (jsonb by its document order) by the comparator.
+        VectorData::Interval(_) | VectorData::List(_) | VectorData::Jsonb(_) => None,
     }
+}
+
+/// Byte strings (text in the C collation, bytea) compare by their bytes: a prefix of them.
+fn bytes_encoding<'a>(
+    column: &Vector,
+    values: impl Iterator<Item = &'a [u8]>,
+    room: usize,
+) -> Option<(ValueEncoding, bool)> {
+    if room == 0 {
+        return None;
+    }
+    let mut longest = 0;
+    let mut has_nul = false;
+    for (row, bytes) in values.enumerate() {
+        if column.is_valid(row) {
+            longest = longest.max(bytes.len());
+            has_nul |= bytes.contains(&0);
+        }
+    }
+    let bytes = longest.min(room).max(1);
+    // Zero padding only ties values that differ by trailing NULs.
+    Some((ValueEncoding::Text(bytes), longest <= room && !has_nul))
 }
 
 /// The common scale of a NUMERIC column and the bytes its rescaled mantissas need (8 or 16),
@@ -313,13 +330,22 @@ fn write_value(encoding: &ValueEncoding, column: &Vector, row: usize, out: &mut 
                 out.copy_from_slice(&((mantissa as u128) ^ (1 << 127)).to_be_bytes());
             }
         }
-        (VectorData::Text(v), _) => {
-            let bytes = v.get_bytes(row);
-            let n = bytes.len().min(out.len());
-            out[..n].copy_from_slice(&bytes[..n]);
-        }
-        (VectorData::Numeric(_) | VectorData::Interval(_) | VectorData::List(_), _) => {}
+        (VectorData::Text(v), _) => write_prefix(v.get_bytes(row), out),
+        (VectorData::Bytes(v), _) => write_prefix(v.get(row), out),
+        (VectorData::Uuid(v), _) => out.copy_from_slice(&v[row].to_be_bytes()),
+        (
+            VectorData::Numeric(_)
+            | VectorData::Interval(_)
+            | VectorData::List(_)
+            | VectorData::Jsonb(_),
+            _,
+        ) => {}
     }
+}
+
+fn write_prefix(bytes: &[u8], out: &mut [u8]) {
+    let n = bytes.len().min(out.len());
+    out[..n].copy_from_slice(&bytes[..n]);
 }
 
 /// PostgreSQL's float order as an unsigned integer: -0 = 0, every NaN equal and last.

@@ -131,11 +131,18 @@ fn column_changes(column: &Vector, order: &[u32], changed: &mut [bool]) {
                     strings.get_bytes(pair[0] as usize) != strings.get_bytes(pair[1] as usize);
             }
         }
+        VectorData::Bytes(values) => {
+            for (pos, pair) in order.windows(2).enumerate() {
+                changed[pos + 1] = values.get(pair[0] as usize) != values.get(pair[1] as usize);
+            }
+        }
+        VectorData::Uuid(v) => typed(v, order, changed),
         // Floats (-0 = 0, NaN = NaN), NUMERIC by value, intervals, arrays: the comparator.
         VectorData::Float32(_)
         | VectorData::Float64(_)
         | VectorData::Numeric(_)
         | VectorData::Interval(_)
+        | VectorData::Jsonb(_)
         | VectorData::List(_) => {
             for (pos, pair) in order.windows(2).enumerate() {
                 let (a, b) = (pair[0] as usize, pair[1] as usize);

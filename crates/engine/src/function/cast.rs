@@ -8,10 +8,11 @@
 
 use crate::error::{Error, Result, SqlState};
 use crate::types::array_text::parse_array;
+use crate::types::json::{self, Json};
 use crate::types::{
-    datetime, float, text_io, DataType, Decimal, Interval, NumericTypmod, ScalarValue,
+    bytea, datetime, float, text_io, uuid, DataType, Decimal, Interval, NumericTypmod, ScalarValue,
 };
-use crate::vector::{write_int, Bitmap, ListVec, StringVec, Vector, VectorData};
+use crate::vector::{write_int, Bitmap, BytesVec, ListVec, StringVec, Vector, VectorData};
 
 /// Where a cast happens, as pg_cast's castcontext: `CAST`/`::` is Explicit; storing into a
 /// column (INSERT/UPDATE) is Assignment; an operator or function argument is Implicit.
@@ -53,6 +54,8 @@ pub fn can_cast(from: DataType, to: DataType, context: CastContext) -> bool {
         (f, T::Unknown) if f.is_string() => CastContext::Implicit,
         (f, _) if f.is_string() => CastContext::Explicit,
         (T::Int32, T::Bool) | (T::Bool, T::Int32) => CastContext::Explicit,
+        (T::Json, T::Jsonb) | (T::Jsonb, T::Json) => CastContext::Assignment,
+        (T::Jsonb, t) if t == T::Bool || numeric_rank(t).is_some() => CastContext::Explicit,
         (T::Date, T::Timestamp | T::TimestampTz) | (T::Timestamp, T::TimestampTz) => {
             CastContext::Implicit
         }
@@ -91,6 +94,11 @@ pub fn cast_vector(
     to: DataType,
     context: CastContext,
 ) -> Result<Vector> {
+    if from == DataType::Jsonb && to != DataType::Json && !to.is_string() {
+        if let Some(scalars) = jsonb_scalars(input, to)? {
+            return cast_vector(&scalars, scalars_type(to), to, context);
+        }
+    }
     let rows = Rows {
         validity: input.validity.as_ref(),
         unsupported: || cannot_cast(from, to),
@@ -130,9 +138,115 @@ pub fn cast_vector(
         DataType::Timestamp => VectorData::Timestamp(to_timestamp(input, &rows)?),
         DataType::TimestampTz => VectorData::TimestampTz(to_timestamptz(input, &rows)?),
         DataType::Interval => VectorData::Interval(to_interval(input, &rows)?),
+        DataType::Bytea => VectorData::Bytes(to_bytea(input, &rows)?),
+        DataType::Uuid => VectorData::Uuid(to_uuid(input, &rows)?),
+        DataType::Json => VectorData::Text(to_json(input, from, &rows)?),
+        DataType::Jsonb => VectorData::Jsonb(to_jsonb(input, &rows)?),
         DataType::Array(elem) => to_array(input, from, *elem, context, &rows)?,
     };
     Ok(Vector::new(data, input.validity.clone()))
+}
+
+/// The type a jsonb scalar is read as before its cast to `to`: a number is NUMERIC,
+/// `true`/`false` boolean.
+fn scalars_type(to: DataType) -> DataType {
+    match to {
+        DataType::Bool => DataType::Bool,
+        _ => DataType::Numeric(None),
+    }
+}
+
+/// jsonb → boolean or a numeric type (PostgreSQL's jsonb_int4 and friends): each document
+/// must be a scalar of the matching kind, else 22023 `cannot cast jsonb string to type
+/// integer`. `None` when `to` is no such type.
+fn jsonb_scalars(input: &Vector, to: DataType) -> Result<Option<Vector>> {
+    if to != DataType::Bool && numeric_rank(to).is_none() {
+        return Ok(None);
+    }
+    let VectorData::Jsonb(documents) = &input.data else {
+        return Ok(None);
+    };
+    let mut out = Vector::with_capacity(scalars_type(to).physical(), input.len());
+    for row in 0..input.len() {
+        if !input.is_valid(row) {
+            out.push_null();
+            continue;
+        }
+        let value = json::parse_canonical(documents.get(row))?;
+        let scalar = match (&value, to) {
+            (Json::Bool(b), DataType::Bool) => ScalarValue::Bool(*b),
+            (Json::Number(n), t) if t != DataType::Bool => ScalarValue::Numeric(Decimal::parse(n)?),
+            (other, _) => {
+                let kind = match other {
+                    Json::Number(_) => "numeric",
+                    other => other.type_name(),
+                };
+                return Err(Error::new(
+                    SqlState::InvalidParameterValue,
+                    format!("cannot cast jsonb {kind} to type {}", to.name()),
+                ));
+            }
+        };
+        out.push_scalar(&scalar)?;
+    }
+    Ok(Some(out))
+}
+
+/// Text through byteain.
+fn to_bytea<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<BytesVec> {
+    match &input.data {
+        VectorData::Bytes(b) => Ok(b.clone()),
+        VectorData::Text(s) => {
+            let mut out = BytesVec::with_capacity(s.len(), s.len() * 8);
+            for row in 0..s.len() {
+                match rows.validity.is_none_or(|v| v.get(row)) {
+                    true => out.push(&bytea::parse_bytea(s.get(row))?),
+                    false => out.push(&[]),
+                }
+            }
+            Ok(out)
+        }
+        _ => Err((rows.unsupported)()),
+    }
+}
+
+fn to_uuid<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<u128>> {
+    match &input.data {
+        VectorData::Uuid(v) => Ok(v.clone()),
+        VectorData::Text(s) => rows.map_text(s, 0, uuid::parse_uuid),
+        _ => Err((rows.unsupported)()),
+    }
+}
+
+/// Text through json_in (json itself is kept as it is); jsonb prints its canonical text.
+fn to_json<U: Fn() -> Error>(input: &Vector, from: DataType, rows: &Rows<U>) -> Result<StringVec> {
+    match &input.data {
+        VectorData::Text(s) if from == DataType::Json => Ok(s.clone()),
+        VectorData::Text(s) => {
+            rows.map_text(s, (), json::validate_json)?;
+            Ok(s.clone())
+        }
+        VectorData::Jsonb(s) => Ok(s.clone()),
+        _ => Err((rows.unsupported)()),
+    }
+}
+
+/// Text and json through jsonb_in.
+fn to_jsonb<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<StringVec> {
+    match &input.data {
+        VectorData::Jsonb(s) => Ok(s.clone()),
+        VectorData::Text(s) => {
+            let mut out = StringVec::with_capacity(s.len(), s.len() * 16);
+            for row in 0..s.len() {
+                match rows.validity.is_none_or(|v| v.get(row)) {
+                    true => out.push(&json::jsonb_from_text(s.get(row))?),
+                    false => out.push("null"),
+                }
+            }
+            Ok(out)
+        }
+        _ => Err((rows.unsupported)()),
+    }
 }
 
 /// Text through array_in; another array element by element, its offsets kept.
@@ -459,7 +573,14 @@ fn to_string<U: Fn() -> Error>(
         VectorData::Timestamp(v) => rows.map_to_string(v, target, datetime::write_timestamp),
         VectorData::TimestampTz(v) => rows.map_to_string(v, target, datetime::write_timestamptz),
         VectorData::Interval(v) => rows.map_to_string(v, target, |i, buf| i.write_text(buf)),
-        VectorData::List(_) => {
+        VectorData::Uuid(v) => rows.map_to_string(v, target, uuid::write_uuid),
+        VectorData::Jsonb(s) => to_string(
+            &Vector::new(VectorData::Text(s.clone()), input.validity.clone()),
+            DataType::Text,
+            target,
+            rows,
+        ),
+        VectorData::Bytes(_) | VectorData::List(_) => {
             let all_rows: Vec<usize> = (0..input.len()).collect();
             rows.map_to_string(&all_rows, target, |row, buf| {
                 input.write_text(row, buf);

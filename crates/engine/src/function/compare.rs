@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use super::arithmetic::combine_validity;
 use crate::error::{Error, Result};
 use crate::plan::CompareOp;
-use crate::types::{float, Interval, ScalarValue};
+use crate::types::{float, json, Interval, ScalarValue};
 use crate::vector::{ListVec, Vector, VectorData};
 
 /// Whether two values ordered `ord` satisfy `op`.
@@ -130,6 +130,13 @@ pub fn compare(op: CompareOp, left: &Vector, right: &Vector) -> Result<Vector> {
         (VectorData::List(l), VectorData::List(r)) => (0..l.len())
             .map(|i| matches(op, compare_lists(l, i, r, i)))
             .collect(),
+        (VectorData::Bytes(l), VectorData::Bytes(r)) => (0..l.len())
+            .map(|i| matches(op, l.get(i).cmp(r.get(i))))
+            .collect(),
+        (VectorData::Uuid(l), VectorData::Uuid(r)) => compare_ord(op, l, r),
+        (VectorData::Jsonb(l), VectorData::Jsonb(r)) => (0..l.len())
+            .map(|i| matches(op, json::compare_canonical(l.get(i), r.get(i))))
+            .collect(),
         (l, r) => {
             return Err(Error::internal(format!(
                 "comparison of {:?} and {:?}",
@@ -160,6 +167,9 @@ pub fn compare_rows(left: &Vector, a: usize, right: &Vector, b: usize) -> Orderi
         (VectorData::Interval(l), VectorData::Interval(r)) => l[a].cmp_span(&r[b]),
         (VectorData::Text(l), VectorData::Text(r)) => l.get_bytes(a).cmp(r.get_bytes(b)),
         (VectorData::List(l), VectorData::List(r)) => compare_lists(l, a, r, b),
+        (VectorData::Bytes(l), VectorData::Bytes(r)) => l.get(a).cmp(r.get(b)),
+        (VectorData::Uuid(l), VectorData::Uuid(r)) => l[a].cmp(&r[b]),
+        (VectorData::Jsonb(l), VectorData::Jsonb(r)) => json::compare_canonical(l.get(a), r.get(b)),
         (l, r) => panic!(
             "invariant: rows of one type compared, not {:?} with {:?}",
             l.physical(),

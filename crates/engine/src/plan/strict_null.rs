@@ -103,6 +103,7 @@ impl ScalarFunction {
             | F::Least
             | F::PgTypeof(_) => false,
             F::Array { func, .. } => func.is_strict(),
+            F::Json(func) => func.is_strict(),
             F::Length
             | F::OctetLength
             | F::Lower
@@ -138,6 +139,17 @@ impl ScalarFunction {
             | F::QuoteLiteral
             | F::Overlay
             | F::Translate
+            | F::ByteaLength
+            | F::ByteaConcat
+            | F::ByteaSubstr
+            | F::ByteaPosition
+            | F::Encode
+            | F::Decode
+            | F::ByteaMd5
+            | F::Sha256
+            | F::GetByte
+            | F::SetByte
+            | F::GenRandomUuid
             | F::Abs
             | F::Round
             | F::Ceil

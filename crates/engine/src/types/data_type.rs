@@ -31,6 +31,13 @@ pub enum DataType {
     /// `timestamp with time zone`: a UTC instant; the session time zone is always UTC.
     TimestampTz,
     Interval,
+    /// Binary strings.
+    Bytea,
+    Uuid,
+    /// JSON text kept verbatim after validation (PostgreSQL's `json`).
+    Json,
+    /// JSON normalised as PostgreSQL's `jsonb` (see [`crate::types::json`]).
+    Jsonb,
     /// A one-dimensional array (PostgreSQL's `_int4`, `int[]`). Built only by
     /// [`DataType::array_of`], so the element is never itself an array and has no modifier.
     Array(&'static DataType),
@@ -51,6 +58,12 @@ pub enum PhysicalType {
     Timestamp,
     TimestampTz,
     Interval,
+    /// Byte strings (bytea) as offsets + bytes, with no UTF-8 requirement.
+    Bytes,
+    /// 16 bytes as one big-endian `u128`, so integer order is PostgreSQL's byte order.
+    Uuid,
+    /// A jsonb document as its canonical text (see [`crate::types::json`]).
+    Jsonb,
     /// Offsets into a child vector of the element's physical type.
     List(&'static PhysicalType),
 }
@@ -65,6 +78,8 @@ pub enum TypeCategory {
     DateTime,
     Timespan,
     Array,
+    /// 'U': bytea, uuid, json and jsonb are each their own island for coercion.
+    UserDefined,
 }
 
 impl DataType {
@@ -84,6 +99,10 @@ impl DataType {
             DataType::Timestamp => PhysicalType::Timestamp,
             DataType::TimestampTz => PhysicalType::TimestampTz,
             DataType::Interval => PhysicalType::Interval,
+            DataType::Bytea => PhysicalType::Bytes,
+            DataType::Uuid => PhysicalType::Uuid,
+            DataType::Json => PhysicalType::Text,
+            DataType::Jsonb => PhysicalType::Jsonb,
             DataType::Array(elem) => PhysicalType::List(elem.physical().as_static()),
         }
     }
@@ -107,6 +126,10 @@ impl DataType {
             DataType::Timestamp => &DataType::Timestamp,
             DataType::TimestampTz => &DataType::TimestampTz,
             DataType::Interval => &DataType::Interval,
+            DataType::Bytea => &DataType::Bytea,
+            DataType::Uuid => &DataType::Uuid,
+            DataType::Json => &DataType::Json,
+            DataType::Jsonb => &DataType::Jsonb,
             DataType::Unknown
             | DataType::Numeric(Some(_))
             | DataType::Varchar(Some(_))
@@ -149,6 +172,9 @@ impl DataType {
             DataType::Date | DataType::Timestamp | DataType::TimestampTz => TypeCategory::DateTime,
             DataType::Interval => TypeCategory::Timespan,
             DataType::Array(_) => TypeCategory::Array,
+            DataType::Bytea | DataType::Uuid | DataType::Json | DataType::Jsonb => {
+                TypeCategory::UserDefined
+            }
         }
     }
 
@@ -170,6 +196,10 @@ impl DataType {
             DataType::Timestamp => 1114,
             DataType::TimestampTz => 1184,
             DataType::Interval => 1186,
+            DataType::Bytea => 17,
+            DataType::Uuid => 2950,
+            DataType::Json => 114,
+            DataType::Jsonb => 3802,
             DataType::Array(elem) => match elem {
                 DataType::Bool => 1000,
                 DataType::Int16 => 1005,
@@ -185,6 +215,10 @@ impl DataType {
                 DataType::Timestamp => 1115,
                 DataType::TimestampTz => 1185,
                 DataType::Interval => 1187,
+                DataType::Bytea => 1001,
+                DataType::Uuid => 2951,
+                DataType::Json => 199,
+                DataType::Jsonb => 3807,
                 // Never built (see `array_of`); anyarray is the honest answer.
                 DataType::Unknown | DataType::Array(_) => 2277,
             },
@@ -210,6 +244,10 @@ impl DataType {
             1114 => DataType::Timestamp,
             1184 => DataType::TimestampTz,
             1186 => DataType::Interval,
+            17 => DataType::Bytea,
+            2950 => DataType::Uuid,
+            114 => DataType::Json,
+            3802 => DataType::Jsonb,
             _ => {
                 let elem = match oid {
                     1000 => 16,
@@ -225,6 +263,10 @@ impl DataType {
                     1115 => 1114,
                     1185 => 1184,
                     1187 => 1186,
+                    1001 => 17,
+                    2951 => 2950,
+                    199 => 114,
+                    3807 => 3802,
                     _ => return None,
                 };
                 return DataType::from_oid(elem).and_then(DataType::array_of);
@@ -239,9 +281,12 @@ impl DataType {
             DataType::Int16 => 2,
             DataType::Int32 | DataType::Float32 | DataType::Date => 4,
             DataType::Int64 | DataType::Float64 | DataType::Timestamp | DataType::TimestampTz => 8,
-            DataType::Interval => 16,
+            DataType::Interval | DataType::Uuid => 16,
             DataType::Unknown => -2,
-            DataType::Numeric(_)
+            DataType::Bytea
+            | DataType::Json
+            | DataType::Jsonb
+            | DataType::Numeric(_)
             | DataType::Text
             | DataType::Varchar(_)
             | DataType::Char(_)
@@ -277,6 +322,10 @@ impl DataType {
             DataType::Timestamp => "timestamp without time zone",
             DataType::TimestampTz => "timestamp with time zone",
             DataType::Interval => "interval",
+            DataType::Bytea => "bytea",
+            DataType::Uuid => "uuid",
+            DataType::Json => "json",
+            DataType::Jsonb => "jsonb",
             DataType::Array(elem) => match elem {
                 DataType::Bool => "boolean[]",
                 DataType::Int16 => "smallint[]",
@@ -292,6 +341,10 @@ impl DataType {
                 DataType::Timestamp => "timestamp without time zone[]",
                 DataType::TimestampTz => "timestamp with time zone[]",
                 DataType::Interval => "interval[]",
+                DataType::Bytea => "bytea[]",
+                DataType::Uuid => "uuid[]",
+                DataType::Json => "json[]",
+                DataType::Jsonb => "jsonb[]",
                 DataType::Unknown | DataType::Array(_) => "anyarray",
             },
         }
@@ -323,6 +376,9 @@ impl PhysicalType {
             PhysicalType::Timestamp => &PhysicalType::Timestamp,
             PhysicalType::TimestampTz => &PhysicalType::TimestampTz,
             PhysicalType::Interval => &PhysicalType::Interval,
+            PhysicalType::Bytes => &PhysicalType::Bytes,
+            PhysicalType::Uuid => &PhysicalType::Uuid,
+            PhysicalType::Jsonb => &PhysicalType::Jsonb,
             PhysicalType::List(_) => &PhysicalType::List(&PhysicalType::Text),
         }
     }

@@ -2,13 +2,16 @@
 //! formats, NUMERIC arithmetic, dates, timestamps and intervals, and casts.
 
 pub mod array_text;
+pub mod bytea;
 mod data_type;
 pub mod datetime;
 pub mod float;
 pub mod interval;
+pub mod json;
 pub mod numeric;
 mod scalar;
 pub mod text_io;
+pub mod uuid;
 pub(crate) mod wide;
 
 pub use data_type::{DataType, NumericTypmod, PhysicalType, TypeCategory};

@@ -23,6 +23,11 @@ pub enum ScalarValue {
     /// Microseconds since 2000-01-01 00:00:00 UTC.
     TimestampTz(i64),
     Interval(Interval),
+    Bytea(Vec<u8>),
+    /// The 16 bytes read big-endian.
+    Uuid(u128),
+    /// A jsonb document in its canonical text (see [`super::json`]).
+    Jsonb(String),
     /// A one-dimensional array; elements may be NULL. The element type is the expression's.
     Array(Vec<ScalarValue>),
 }
@@ -48,6 +53,9 @@ impl ScalarValue {
             ScalarValue::Timestamp(_) => PhysicalType::Timestamp,
             ScalarValue::TimestampTz(_) => PhysicalType::TimestampTz,
             ScalarValue::Interval(_) => PhysicalType::Interval,
+            ScalarValue::Bytea(_) => PhysicalType::Bytes,
+            ScalarValue::Uuid(_) => PhysicalType::Uuid,
+            ScalarValue::Jsonb(_) => PhysicalType::Jsonb,
             ScalarValue::Array(values) => {
                 let elem = values.iter().find_map(ScalarValue::physical)?;
                 PhysicalType::List(elem.as_static())
@@ -72,6 +80,9 @@ impl ScalarValue {
             (S::Timestamp(a), S::Timestamp(b)) => a.cmp(b),
             (S::TimestampTz(a), S::TimestampTz(b)) => a.cmp(b),
             (S::Interval(a), S::Interval(b)) => a.cmp_span(b),
+            (S::Bytea(a), S::Bytea(b)) => a.cmp(b),
+            (S::Uuid(a), S::Uuid(b)) => a.cmp(b),
+            (S::Jsonb(a), S::Jsonb(b)) => super::json::compare_canonical(a, b),
             (S::Array(a), S::Array(b)) => return compare_arrays(a, b),
             _ => return None,
         })

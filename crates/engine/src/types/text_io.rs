@@ -4,7 +4,7 @@
 //! does, quoting the original input. Character types take their length modifier the way an
 //! explicit cast applies it (truncate, then blank-pad `character(n)`).
 
-use super::{datetime, float, DataType, Decimal, Interval, ScalarValue};
+use super::{bytea, datetime, float, json, uuid, DataType, Decimal, Interval, ScalarValue};
 use crate::error::{Error, Result};
 use crate::vector::write_int;
 
@@ -42,6 +42,13 @@ pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
         DataType::Timestamp => ScalarValue::Timestamp(datetime::parse_timestamp(text)?),
         DataType::TimestampTz => ScalarValue::TimestampTz(datetime::parse_timestamptz(text)?),
         DataType::Interval => ScalarValue::Interval(Interval::parse(text)?),
+        DataType::Bytea => ScalarValue::Bytea(bytea::parse_bytea(text)?),
+        DataType::Uuid => ScalarValue::Uuid(uuid::parse_uuid(text)?),
+        DataType::Json => {
+            json::validate_json(text)?;
+            ScalarValue::Text(text.to_string())
+        }
+        DataType::Jsonb => ScalarValue::Jsonb(json::jsonb_from_text(text)?),
         DataType::Array(elem) => ScalarValue::Array(super::array_text::parse_array(text, *elem)?),
     })
 }
@@ -137,6 +144,9 @@ pub fn write_scalar_text(value: &ScalarValue, out: &mut Vec<u8>) {
         ScalarValue::Timestamp(v) => datetime::write_timestamp(*v, out),
         ScalarValue::TimestampTz(v) => datetime::write_timestamptz(*v, out),
         ScalarValue::Interval(v) => v.write_text(out),
+        ScalarValue::Bytea(v) => bytea::write_hex(v, out),
+        ScalarValue::Uuid(v) => uuid::write_uuid(*v, out),
+        ScalarValue::Jsonb(s) => out.extend_from_slice(s.as_bytes()),
         ScalarValue::Array(values) => {
             out.push(b'{');
             let mut scratch = Vec::new();

@@ -2,12 +2,14 @@
 
 mod batch;
 mod bitmap;
+mod bytes;
 mod list;
 mod row_key;
 mod strings;
 
 pub use batch::{concat_batches, split_batch, Batch, BATCH_SIZE};
 pub use bitmap::Bitmap;
+pub use bytes::BytesVec;
 pub use list::ListVec;
 pub use row_key::encode_row_key;
 #[cfg(test)]
@@ -16,7 +18,8 @@ pub use strings::{utf8_width, StringVec};
 
 use crate::error::{Error, Result};
 use crate::types::{
-    array_text, datetime, float, DataType, Decimal, Interval, PhysicalType, ScalarValue,
+    array_text, bytea, datetime, float, uuid, DataType, Decimal, Interval, PhysicalType,
+    ScalarValue,
 };
 
 /// A value of one physical type written into a vector of another: a bug of the caller, an
@@ -43,6 +46,9 @@ pub enum VectorData {
     Timestamp(Vec<i64>),
     TimestampTz(Vec<i64>),
     Interval(Vec<Interval>),
+    Bytes(BytesVec),
+    Uuid(Vec<u128>),
+    Jsonb(StringVec),
     List(ListVec),
 }
 
@@ -68,6 +74,9 @@ impl VectorData {
             PhysicalType::Timestamp => VectorData::Timestamp(Vec::with_capacity(rows)),
             PhysicalType::TimestampTz => VectorData::TimestampTz(Vec::with_capacity(rows)),
             PhysicalType::Interval => VectorData::Interval(Vec::with_capacity(rows)),
+            PhysicalType::Bytes => VectorData::Bytes(BytesVec::with_capacity(rows, rows * 8)),
+            PhysicalType::Uuid => VectorData::Uuid(Vec::with_capacity(rows)),
+            PhysicalType::Jsonb => VectorData::Jsonb(StringVec::with_capacity(rows, rows * 16)),
             PhysicalType::List(elem) => VectorData::List(ListVec::with_capacity(*elem, rows)),
         }
     }
@@ -86,6 +95,9 @@ impl VectorData {
             VectorData::Timestamp(v) => v.len(),
             VectorData::TimestampTz(v) => v.len(),
             VectorData::Interval(v) => v.len(),
+            VectorData::Bytes(b) => b.len(),
+            VectorData::Uuid(v) => v.len(),
+            VectorData::Jsonb(s) => s.len(),
             VectorData::List(l) => l.len(),
         }
     }
@@ -108,6 +120,9 @@ impl VectorData {
             VectorData::Timestamp(_) => PhysicalType::Timestamp,
             VectorData::TimestampTz(_) => PhysicalType::TimestampTz,
             VectorData::Interval(_) => PhysicalType::Interval,
+            VectorData::Bytes(_) => PhysicalType::Bytes,
+            VectorData::Uuid(_) => PhysicalType::Uuid,
+            VectorData::Jsonb(_) => PhysicalType::Jsonb,
             VectorData::List(l) => PhysicalType::List(l.elem_physical().as_static()),
         }
     }
@@ -187,6 +202,15 @@ impl Vector {
             (VectorData::Timestamp(v), ScalarValue::Timestamp(x)) => push_valid(v, *x),
             (VectorData::TimestampTz(v), ScalarValue::TimestampTz(x)) => push_valid(v, *x),
             (VectorData::Interval(v), ScalarValue::Interval(x)) => push_valid(v, *x),
+            (VectorData::Bytes(v), ScalarValue::Bytea(x)) => {
+                v.push(x);
+                true
+            }
+            (VectorData::Uuid(v), ScalarValue::Uuid(x)) => push_valid(v, *x),
+            (VectorData::Jsonb(v), ScalarValue::Jsonb(x)) => {
+                v.push(x);
+                true
+            }
             (VectorData::List(l), ScalarValue::Array(x)) => {
                 l.push_values(x)?;
                 true
@@ -228,6 +252,15 @@ impl Vector {
             (VectorData::Timestamp(v), VectorData::Timestamp(o)) => push_valid(v, o[row]),
             (VectorData::TimestampTz(v), VectorData::TimestampTz(o)) => push_valid(v, o[row]),
             (VectorData::Interval(v), VectorData::Interval(o)) => push_valid(v, o[row]),
+            (VectorData::Bytes(v), VectorData::Bytes(o)) => {
+                v.push(o.get(row));
+                true
+            }
+            (VectorData::Uuid(v), VectorData::Uuid(o)) => push_valid(v, o[row]),
+            (VectorData::Jsonb(v), VectorData::Jsonb(o)) => {
+                v.push(o.get(row));
+                true
+            }
             (VectorData::List(l), VectorData::List(o)) => {
                 l.push_from(o, row)?;
                 true
@@ -261,6 +294,7 @@ impl Vector {
             (VectorData::Timestamp(v), VectorData::Timestamp(o)) => overwrite(v, offsets, o),
             (VectorData::TimestampTz(v), VectorData::TimestampTz(o)) => overwrite(v, offsets, o),
             (VectorData::Interval(v), VectorData::Interval(o)) => overwrite(v, offsets, o),
+            (VectorData::Uuid(v), VectorData::Uuid(o)) => overwrite(v, offsets, o),
             _ => false,
         };
         if !replaced {
@@ -311,6 +345,9 @@ impl Vector {
             VectorData::Timestamp(v) => VectorData::Timestamp(gather_slice(v, indices)),
             VectorData::TimestampTz(v) => VectorData::TimestampTz(gather_slice(v, indices)),
             VectorData::Interval(v) => VectorData::Interval(gather_slice(v, indices)),
+            VectorData::Bytes(b) => VectorData::Bytes(b.gather(indices)),
+            VectorData::Uuid(v) => VectorData::Uuid(gather_slice(v, indices)),
+            VectorData::Jsonb(s) => VectorData::Jsonb(s.gather(indices)),
             VectorData::List(l) => {
                 let mut out = ListVec::with_capacity(l.elem_physical(), indices.len());
                 for &idx in indices {
@@ -356,6 +393,9 @@ impl Vector {
             (VectorData::TimestampTz(v), VectorData::TimestampTz(o)) => extend_slice(v, o),
             (VectorData::Interval(v), VectorData::Interval(o)) => extend_slice(v, o),
             (VectorData::Text(v), VectorData::Text(o)) => v.extend_from(o),
+            (VectorData::Bytes(v), VectorData::Bytes(o)) => v.extend_from(o),
+            (VectorData::Uuid(v), VectorData::Uuid(o)) => extend_slice(v, o),
+            (VectorData::Jsonb(v), VectorData::Jsonb(o)) => v.extend_from(o),
             (VectorData::List(v), VectorData::List(o)) => v.extend_from(o)?,
             (data, other) => return Err(type_mismatch(data, other.physical())),
         }
@@ -391,6 +431,9 @@ impl Vector {
             VectorData::Timestamp(v) => ScalarValue::Timestamp(v[row]),
             VectorData::TimestampTz(v) => ScalarValue::TimestampTz(v[row]),
             VectorData::Interval(v) => ScalarValue::Interval(v[row]),
+            VectorData::Bytes(b) => ScalarValue::Bytea(b.get(row).to_vec()),
+            VectorData::Uuid(v) => ScalarValue::Uuid(v[row]),
+            VectorData::Jsonb(s) => ScalarValue::Jsonb(s.get(row).to_string()),
             VectorData::List(l) => ScalarValue::Array(l.values(row)),
         }
     }
@@ -415,6 +458,10 @@ impl Vector {
             VectorData::Timestamp(v) => datetime::write_timestamp(v[row], out),
             VectorData::TimestampTz(v) => datetime::write_timestamptz(v[row], out),
             VectorData::Interval(v) => v[row].write_text(out),
+            // bytea_output = hex, PostgreSQL's default.
+            VectorData::Bytes(b) => bytea::write_hex(b.get(row), out),
+            VectorData::Uuid(v) => uuid::write_uuid(v[row], out),
+            VectorData::Jsonb(s) => out.extend_from_slice(s.get_bytes(row)),
             VectorData::List(l) => write_array_text(l.child(), l.range(row), out),
         }
         true
@@ -488,6 +535,9 @@ fn push_default(data: &mut VectorData) {
         VectorData::Timestamp(v) => v.push(0),
         VectorData::TimestampTz(v) => v.push(0),
         VectorData::Interval(v) => v.push(Interval::ZERO),
+        VectorData::Bytes(b) => b.push(&[]),
+        VectorData::Uuid(v) => v.push(0),
+        VectorData::Jsonb(s) => s.push("null"),
         VectorData::List(l) => l.push_empty(),
     }
 }

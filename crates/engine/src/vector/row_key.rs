@@ -3,6 +3,7 @@
 //! -0 = 0, NaN = NaN). Used as hash keys by GROUP BY, DISTINCT and unique indexes.
 
 use super::{Vector, VectorData};
+use crate::types::json;
 
 /// Appends the key of `row` to `out`. Returns true if any value is NULL.
 pub fn encode_row_key(columns: &[&Vector], row: usize, out: &mut Vec<u8>) -> bool {
@@ -17,6 +18,12 @@ pub fn encode_row_key(columns: &[&Vector], row: usize, out: &mut Vec<u8>) -> boo
         encode_value(column, row, out);
     }
     any_null
+}
+
+/// A variable-length value: its length, then its bytes.
+fn encode_bytes(bytes: &[u8], out: &mut Vec<u8>) {
+    out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+    out.extend_from_slice(bytes);
 }
 
 /// The key bytes of the non-NULL value at `row`.
@@ -37,11 +44,11 @@ fn encode_value(column: &Vector, row: usize, out: &mut Vec<u8>) {
             out.extend_from_slice(&mantissa.to_le_bytes());
             out.extend_from_slice(&scale.to_le_bytes());
         }
-        VectorData::Text(s) => {
-            let bytes = s.get_bytes(row);
-            out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
-            out.extend_from_slice(bytes);
-        }
+        VectorData::Text(s) => encode_bytes(s.get_bytes(row), out),
+        VectorData::Bytes(b) => encode_bytes(b.get(row), out),
+        VectorData::Uuid(v) => out.extend_from_slice(&v[row].to_le_bytes()),
+        // Equal documents may print differently (`1.0` and `1`): hash their common form.
+        VectorData::Jsonb(s) => encode_bytes(json::equality_key(s.get(row)).as_bytes(), out),
         VectorData::Date(v) => out.extend_from_slice(&v[row].to_le_bytes()),
         VectorData::Timestamp(v) => out.extend_from_slice(&v[row].to_le_bytes()),
         VectorData::TimestampTz(v) => out.extend_from_slice(&v[row].to_le_bytes()),

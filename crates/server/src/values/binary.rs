@@ -1,12 +1,16 @@
 //! PostgreSQL's binary output format (the `*send` functions) for every type we have. Dates
 //! and timestamps are already stored as PostgreSQL's binary values (days and microseconds
 //! since 2000-01-01), so they are written as they are; an interval is its microseconds,
-//! days and months; an array is array_send's header and length-prefixed elements.
+//! days and months; an array is array_send's header and length-prefixed elements. bytea is
+//! its bytes, uuid its 16 bytes, json its text and jsonb a version byte then its text.
 
 use kestrel::types::PhysicalType;
 use kestrel::vector::{ListVec, Vector, VectorData};
 
 use super::numeric::write_numeric_binary;
+
+/// The only version of jsonb's binary format: a version byte, then the document's text.
+pub(super) const JSONB_BINARY_VERSION: u8 = 1;
 
 /// Writes row `row` of `vector` in binary format; false (nothing written) for NULL.
 #[inline]
@@ -30,6 +34,13 @@ pub(super) fn write_binary(vector: &Vector, row: usize, out: &mut Vec<u8>) -> bo
             out.extend_from_slice(&v[row].micros.to_be_bytes());
             out.extend_from_slice(&v[row].days.to_be_bytes());
             out.extend_from_slice(&v[row].months.to_be_bytes());
+        }
+        VectorData::Bytes(b) => out.extend_from_slice(b.get(row)),
+        VectorData::Uuid(v) => out.extend_from_slice(&v[row].to_be_bytes()),
+        // jsonb_send: format version 1, then the text.
+        VectorData::Jsonb(s) => {
+            out.push(JSONB_BINARY_VERSION);
+            out.extend_from_slice(s.get_bytes(row));
         }
         VectorData::List(list) => write_array_binary(list, row, out),
     }
@@ -81,6 +92,9 @@ fn element_oid(elem: PhysicalType) -> u32 {
         PhysicalType::Timestamp => 1114,
         PhysicalType::TimestampTz => 1184,
         PhysicalType::Interval => 1186,
+        PhysicalType::Bytes => 17,
+        PhysicalType::Uuid => 2950,
+        PhysicalType::Jsonb => 3802,
         // Arrays are one-dimensional; anyarray for the impossible nested case.
         PhysicalType::List(_) => 2277,
     }

@@ -4,6 +4,7 @@
 use kestrel::types::{text_io, DataType, ScalarValue};
 use kestrel::{Error, SqlState};
 
+use super::binary::JSONB_BINARY_VERSION;
 use super::numeric::read_numeric_binary;
 use super::Format;
 
@@ -67,6 +68,21 @@ fn decode_binary(bytes: &[u8], ty: DataType, number: usize) -> Result<ScalarValu
                 i64::from_be_bytes(micros),
             ))
         }
+        DataType::Bytea => ScalarValue::Bytea(bytes.to_vec()),
+        DataType::Uuid => ScalarValue::Uuid(u128::from_be_bytes(fixed(bytes, number)?)),
+        // json_recv is the text through json_in.
+        DataType::Json => text_io::parse_text(utf8(bytes)?, ty)?,
+        // jsonb_recv: a version byte, then the text through jsonb_in.
+        DataType::Jsonb => match bytes.split_first() {
+            Some((&JSONB_BINARY_VERSION, text)) => text_io::parse_text(utf8(text)?, ty)?,
+            Some((version, _)) => {
+                return Err(Error::new(
+                    SqlState::InvalidBinaryRepresentation,
+                    format!("unsupported jsonb version number {version}"),
+                ))
+            }
+            None => return Err(insufficient_data()),
+        },
         DataType::Array(elem) => ScalarValue::Array(decode_array(bytes, *elem, number)?),
     })
 }

@@ -4,8 +4,8 @@
 //! function that can fail never fails on a NULL row's placeholder value.
 
 use crate::error::{Error, Result};
-use crate::types::Decimal;
-use crate::vector::{Bitmap, StringVec, Vector, VectorData};
+use crate::types::{Decimal, PhysicalType, ScalarValue};
+use crate::vector::{Bitmap, BytesVec, StringVec, Vector, VectorData};
 
 /// Element types a kernel can read out of a vector.
 pub(super) trait Element: Sized + Copy + Default {
@@ -35,6 +35,7 @@ element!(i64, Int64);
 element!(f32, Float32);
 element!(f64, Float64);
 element!(Decimal, Numeric);
+element!(u128, Uuid);
 
 impl Default for Decimal {
     fn default() -> Self {
@@ -199,4 +200,65 @@ pub(super) fn char_count(s: &str) -> usize {
     } else {
         s.chars().count()
     }
+}
+
+pub(super) fn bytes(args: &[Vector], idx: usize) -> Result<&BytesVec> {
+    match &arg(args, idx)?.data {
+        VectorData::Bytes(b) => Ok(b),
+        other => Err(Error::internal(format!(
+            "function argument {} is {:?}, not bytea",
+            idx + 1,
+            other.physical()
+        ))),
+    }
+}
+
+/// A strict function with a bytea result: `f(row, out)` appends row `row`'s value.
+pub(super) fn map_bytes_rows(
+    args: &[Vector],
+    mut f: impl FnMut(usize, &mut Vec<u8>) -> Result<()>,
+) -> Result<Vector> {
+    let validity = strict_validity(args);
+    let rows = row_count(args);
+    let mut out = BytesVec::with_capacity(rows, rows * 8);
+    let mut error = None;
+    for row in 0..rows {
+        if !is_valid(&validity, row) {
+            out.push(&[]);
+            continue;
+        }
+        out.push_with(|buf| {
+            if let Err(e) = f(row, buf) {
+                error = Some(e);
+            }
+        });
+        if let Some(e) = error.take() {
+            return Err(e);
+        }
+    }
+    Ok(Vector::new(VectorData::Bytes(out), validity))
+}
+
+/// A strict function of any result type, one row at a time through scalar values: for
+/// functions whose work per row (parsing a document) dwarfs the value copies. `f` gets the
+/// row's arguments and may return NULL.
+pub(super) fn map_scalar_rows(
+    args: &[Vector],
+    rows: usize,
+    result: PhysicalType,
+    mut f: impl FnMut(&[ScalarValue]) -> Result<ScalarValue>,
+) -> Result<Vector> {
+    let validity = strict_validity(args);
+    let mut out = Vector::with_capacity(result, rows);
+    let mut row_args = Vec::with_capacity(args.len());
+    for row in 0..rows {
+        if !is_valid(&validity, row) {
+            out.push_null();
+            continue;
+        }
+        row_args.clear();
+        row_args.extend(args.iter().map(|a| a.get_scalar(row)));
+        out.push_scalar(&f(&row_args)?)?;
+    }
+    Ok(out)
 }

@@ -460,7 +460,8 @@ pub(super) fn greatest_least(args: &[Vector], greatest: bool) -> Result<Vector> 
             )
         };
     }
-    match physical(args)? {
+    let physical = physical(args)?;
+    match physical {
         PhysicalType::Bool => pick!(Bool, Ord::cmp),
         PhysicalType::Int16 => pick!(Int16, Ord::cmp),
         PhysicalType::Int32 => pick!(Int32, Ord::cmp),
@@ -475,7 +476,10 @@ pub(super) fn greatest_least(args: &[Vector], greatest: bool) -> Result<Vector> 
         PhysicalType::TimestampTz => pick!(TimestampTz, Ord::cmp),
         PhysicalType::Interval => pick!(Interval, crate::types::Interval::cmp_span),
         PhysicalType::Text => greatest_least_text(args, wanted),
-        PhysicalType::List(elem) => greatest_least_rows(args, wanted, PhysicalType::List(elem)),
+        PhysicalType::Uuid => pick!(Uuid, Ord::cmp),
+        PhysicalType::Bytes | PhysicalType::Jsonb | PhysicalType::List(_) => {
+            greatest_least_rows(args, wanted, physical)
+        }
     }
 }
 

@@ -7,7 +7,9 @@
 
 mod array;
 mod bitwise;
+mod bytea;
 mod format;
+mod json;
 mod kernel;
 mod math;
 mod number_format;
@@ -18,6 +20,7 @@ mod string;
 
 pub use array::ArrayFunction;
 pub use bitwise::BitOp;
+pub use json::JsonFunction;
 
 use crate::error::Result;
 use crate::types::DataType;
@@ -77,6 +80,21 @@ pub enum ScalarFunction {
     QuoteNullable,
     Overlay,
     Translate,
+    // bytea and uuid.
+    ByteaLength,
+    ByteaConcat,
+    ByteaSubstr,
+    /// `position(needle IN bytes)`, arguments as strpos's.
+    ByteaPosition,
+    Encode,
+    Decode,
+    ByteaMd5,
+    Sha256,
+    GetByte,
+    SetByte,
+    GenRandomUuid,
+    /// A json or jsonb operator or function.
+    Json(JsonFunction),
     // Numbers.
     Abs,
     Round,
@@ -177,6 +195,27 @@ impl ScalarFunction {
                 };
                 return Ok(Some((func, vec![as_text(*t)], T::Text)));
             }
+            ("to_json" | "to_jsonb", [t]) => {
+                let ty = as_text(*t);
+                let func = JsonFunction::To {
+                    ty,
+                    jsonb: name == "to_jsonb",
+                };
+                return Ok(Some((ScalarFunction::Json(func), vec![ty], func.result())));
+            }
+            (
+                "json_build_object" | "jsonb_build_object" | "json_build_array"
+                | "jsonb_build_array",
+                _,
+            ) => {
+                let jsonb = name.starts_with("jsonb");
+                let func = match name.ends_with("object") {
+                    true => JsonFunction::BuildObject { jsonb },
+                    false => JsonFunction::BuildArray { jsonb },
+                };
+                let types = args.iter().map(|&t| as_text(t)).collect();
+                return Ok(Some((ScalarFunction::Json(func), types, func.result())));
+            }
             ("pg_typeof", [t]) => {
                 return Ok(Some((ScalarFunction::PgTypeof(*t), vec![*t], T::Text)));
             }
@@ -270,6 +309,18 @@ impl ScalarFunction {
             F::QuoteNullable => "quote_nullable",
             F::Overlay => "overlay",
             F::Translate => "translate",
+            F::ByteaLength => "length",
+            F::ByteaConcat => "||",
+            F::ByteaSubstr => "substr",
+            F::ByteaPosition => "position",
+            F::Encode => "encode",
+            F::Decode => "decode",
+            F::ByteaMd5 => "md5",
+            F::Sha256 => "sha256",
+            F::GetByte => "get_byte",
+            F::SetByte => "set_byte",
+            F::GenRandomUuid => "gen_random_uuid",
+            F::Json(func) => func.name(),
             F::Abs => "abs",
             F::Round => "round",
             F::Ceil => "ceil",
@@ -312,7 +363,7 @@ impl ScalarFunction {
     /// Whether the function may return different results for the same arguments (so a
     /// statement calling it must not be served from a result cache, nor folded to a constant).
     pub fn is_volatile(self) -> bool {
-        self == ScalarFunction::Random
+        matches!(self, ScalarFunction::Random | ScalarFunction::GenRandomUuid)
     }
 
     /// Applies the function to argument vectors already of the resolved types. The row
@@ -368,6 +419,18 @@ impl ScalarFunction {
             F::QuoteNullable => format::quote_literal(args, true),
             F::Overlay => string::overlay(args),
             F::Translate => string::translate(args),
+            F::ByteaLength => bytea::length(args),
+            F::ByteaConcat => bytea::concat(args),
+            F::ByteaSubstr => bytea::substr(args),
+            F::ByteaPosition => bytea::position(args),
+            F::Encode => bytea::encode(args),
+            F::Decode => bytea::decode(args),
+            F::ByteaMd5 => bytea::md5(args),
+            F::Sha256 => bytea::sha256(args),
+            F::GetByte => bytea::get_byte(args),
+            F::SetByte => bytea::set_byte(args),
+            F::GenRandomUuid => bytea::gen_random_uuid(rows),
+            F::Json(func) => func.eval(args, rows),
             F::Abs => math::abs(args),
             F::Round => math::round(args),
             F::Ceil => math::ceil_floor(args, true),

@@ -4,6 +4,7 @@
 //! precision)` and `power(2, 3.0)` is `power(numeric, numeric)` exactly because of these rules.
 
 use super::BitOp;
+use super::JsonFunction as J;
 use super::ScalarFunction as F;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
@@ -17,6 +18,9 @@ const NUM: DataType = DataType::Numeric(None);
 const TEXT: DataType = DataType::Text;
 const BOOL: DataType = DataType::Bool;
 const TEXT_ARRAY: DataType = DataType::Array(&DataType::Text);
+const BYTEA: DataType = DataType::Bytea;
+const JSONB: DataType = DataType::Jsonb;
+const JSON: DataType = DataType::Json;
 
 /// The overloads of a binary bit operator: the same integer type on both sides.
 const fn bit_binary(op: BitOp) -> [Signature; 3] {
@@ -50,21 +54,94 @@ pub(super) type Signature = (F, &'static [DataType], DataType);
 /// apart). Empty for unknown names.
 pub(super) fn signatures(name: &str) -> &'static [Signature] {
     match name {
-        "length" | "char_length" | "character_length" => &[(F::Length, &[TEXT], I4)],
-        "octet_length" => &[(F::OctetLength, &[TEXT], I4)],
+        "length" => &[(F::Length, &[TEXT], I4), (F::ByteaLength, &[BYTEA], I4)],
+        "char_length" | "character_length" => &[(F::Length, &[TEXT], I4)],
+        "octet_length" => &[
+            (F::OctetLength, &[TEXT], I4),
+            (F::ByteaLength, &[BYTEA], I4),
+        ],
+        "||" => &[
+            (F::ByteaConcat, &[BYTEA, BYTEA], BYTEA),
+            (F::Json(J::Concat), &[JSONB, JSONB], JSONB),
+        ],
+        "encode" => &[(F::Encode, &[BYTEA, TEXT], TEXT)],
+        "decode" => &[(F::Decode, &[TEXT, TEXT], BYTEA)],
+        "sha256" => &[(F::Sha256, &[BYTEA], BYTEA)],
+        "get_byte" => &[(F::GetByte, &[BYTEA, I4], I4)],
+        "set_byte" => &[(F::SetByte, &[BYTEA, I4, I4], BYTEA)],
+        "gen_random_uuid" => &[(F::GenRandomUuid, &[], DataType::Uuid)],
+        "->" => &[
+            (F::Json(J::Field { as_text: false }), &[JSONB, TEXT], JSONB),
+            (F::Json(J::Element { as_text: false }), &[JSONB, I4], JSONB),
+        ],
+        "->>" => &[
+            (F::Json(J::Field { as_text: true }), &[JSONB, TEXT], TEXT),
+            (F::Json(J::Element { as_text: true }), &[JSONB, I4], TEXT),
+        ],
+        "#>" => &[(
+            F::Json(J::Path { as_text: false }),
+            &[JSONB, TEXT_ARRAY],
+            JSONB,
+        )],
+        "#>>" => &[(
+            F::Json(J::Path { as_text: true }),
+            &[JSONB, TEXT_ARRAY],
+            TEXT,
+        )],
+        "@>" => &[(
+            F::Json(J::Contains { swapped: false }),
+            &[JSONB, JSONB],
+            BOOL,
+        )],
+        "<@" => &[(
+            F::Json(J::Contains { swapped: true }),
+            &[JSONB, JSONB],
+            BOOL,
+        )],
+        "?" => &[(F::Json(J::Exists), &[JSONB, TEXT], BOOL)],
+        "?|" => &[(
+            F::Json(J::ExistsKeys { all: false }),
+            &[JSONB, TEXT_ARRAY],
+            BOOL,
+        )],
+        "?&" => &[(
+            F::Json(J::ExistsKeys { all: true }),
+            &[JSONB, TEXT_ARRAY],
+            BOOL,
+        )],
+        "-" => &[
+            (F::Json(J::DeleteKey), &[JSONB, TEXT], JSONB),
+            (F::Json(J::DeleteIndex), &[JSONB, I4], JSONB),
+            (F::Json(J::DeleteKeys), &[JSONB, TEXT_ARRAY], JSONB),
+        ],
+        "#-" => &[(F::Json(J::DeletePath), &[JSONB, TEXT_ARRAY], JSONB)],
+        "jsonb_typeof" => &[(F::Json(J::Typeof { json: false }), &[JSONB], TEXT)],
+        "json_typeof" => &[(F::Json(J::Typeof { json: true }), &[JSON], TEXT)],
+        "jsonb_array_length" => &[(F::Json(J::ArrayLength { json: false }), &[JSONB], I4)],
+        "json_array_length" => &[(F::Json(J::ArrayLength { json: true }), &[JSON], I4)],
+        "jsonb_pretty" => &[(F::Json(J::Pretty), &[JSONB], TEXT)],
         "lower" => &[(F::Lower, &[TEXT], TEXT)],
         "upper" => &[(F::Upper, &[TEXT], TEXT)],
         "initcap" => &[(F::Initcap, &[TEXT], TEXT)],
         "substr" => &[
             (F::Substr, &[TEXT, I4], TEXT),
             (F::Substr, &[TEXT, I4, I4], TEXT),
+            (F::ByteaSubstr, &[BYTEA, I4], BYTEA),
+            (F::ByteaSubstr, &[BYTEA, I4, I4], BYTEA),
         ],
         "substring" => &[
             (F::Substr, &[TEXT, I4], TEXT),
             (F::Substr, &[TEXT, I4, I4], TEXT),
+            (F::ByteaSubstr, &[BYTEA, I4], BYTEA),
+            (F::ByteaSubstr, &[BYTEA, I4, I4], BYTEA),
             (F::SubstringRegex, &[TEXT, TEXT], TEXT),
         ],
         "strpos" => &[(F::Strpos, &[TEXT, TEXT], I4)],
+        // POSITION(needle IN s) binds as position(s, needle).
+        "position" => &[
+            (F::Strpos, &[TEXT, TEXT], I4),
+            (F::ByteaPosition, &[BYTEA, BYTEA], I4),
+        ],
         "btrim" => &[(F::Btrim, &[TEXT], TEXT), (F::Btrim, &[TEXT, TEXT], TEXT)],
         "ltrim" => &[(F::Ltrim, &[TEXT], TEXT), (F::Ltrim, &[TEXT, TEXT], TEXT)],
         "rtrim" => &[(F::Rtrim, &[TEXT], TEXT), (F::Rtrim, &[TEXT, TEXT], TEXT)],
@@ -83,7 +160,7 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
         "reverse" => &[(F::Reverse, &[TEXT], TEXT)],
         "split_part" => &[(F::SplitPart, &[TEXT, TEXT, I4], TEXT)],
         "starts_with" => &[(F::StartsWith, &[TEXT, TEXT], BOOL)],
-        "md5" => &[(F::Md5, &[TEXT], TEXT)],
+        "md5" => &[(F::Md5, &[TEXT], TEXT), (F::ByteaMd5, &[BYTEA], TEXT)],
         "to_number" => &[(F::ToNumber, &[TEXT, TEXT], NUM)],
         "to_char" => &[
             (F::ToCharNumber, &[I4, TEXT], TEXT),

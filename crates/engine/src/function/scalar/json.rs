@@ -1,0 +1,597 @@
+//! jsonb operators (`->`, `->>`, `#>`, `#>>`, `@>`, `<@`, `?`, `?|`, `?&`, `||`, `-`,
+//! `#-`), json/jsonb functions (typeof, array length, pretty) and the builders (`to_json`,
+//! `to_jsonb`, `json[b]_build_object`, `json[b]_build_array`) with PostgreSQL's output and
+//! errors. Each row's document is parsed from its canonical text (see
+//! [`crate::types::json`]).
+
+use super::kernel::map_scalar_rows;
+use crate::error::{Error, Result, SqlState};
+use crate::types::json::{self, Json, JsonFlavor};
+use crate::types::{datetime, text_io, DataType, PhysicalType, ScalarValue};
+use crate::vector::Vector;
+
+/// An operator or function over jsonb (or json where named so).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonFunction {
+    /// `->` / `->>` with a text key.
+    Field {
+        as_text: bool,
+    },
+    /// `->` / `->>` with an integer index.
+    Element {
+        as_text: bool,
+    },
+    /// `#>` / `#>>` with a text[] path.
+    Path {
+        as_text: bool,
+    },
+    /// `@>`, and `<@` with its operands swapped.
+    Contains {
+        swapped: bool,
+    },
+    /// `?`.
+    Exists,
+    /// `?|` (any) and `?&` (all).
+    ExistsKeys {
+        all: bool,
+    },
+    Concat,
+    /// `-` text.
+    DeleteKey,
+    /// `-` integer.
+    DeleteIndex,
+    /// `-` text[].
+    DeleteKeys,
+    /// `#-`.
+    DeletePath,
+    /// `jsonb_typeof` (`json_typeof` with `json`).
+    Typeof {
+        json: bool,
+    },
+    /// `jsonb_array_length` (`json_array_length` with `json`).
+    ArrayLength {
+        json: bool,
+    },
+    Pretty,
+    /// `to_json` (`jsonb` false) / `to_jsonb` of a value of the given type.
+    To {
+        ty: DataType,
+        jsonb: bool,
+    },
+    /// `json[b]_build_object(k, v, ...)`. The binder passes each value through `to_json`
+    /// (see [`JsonFunction::value_positions`]), so values arrive as json or NULL.
+    BuildObject {
+        jsonb: bool,
+    },
+    /// `json[b]_build_array(...)`, its arguments through `to_json` likewise.
+    BuildArray {
+        jsonb: bool,
+    },
+}
+
+impl JsonFunction {
+    pub fn name(self) -> &'static str {
+        use JsonFunction as F;
+        match self {
+            F::Field { as_text: false } | F::Element { as_text: false } => "->",
+            F::Field { as_text: true } | F::Element { as_text: true } => "->>",
+            F::Path { as_text: false } => "#>",
+            F::Path { as_text: true } => "#>>",
+            F::Contains { swapped: false } => "@>",
+            F::Contains { swapped: true } => "<@",
+            F::Exists => "?",
+            F::ExistsKeys { all: false } => "?|",
+            F::ExistsKeys { all: true } => "?&",
+            F::Concat => "||",
+            F::DeleteKey | F::DeleteIndex | F::DeleteKeys => "-",
+            F::DeletePath => "#-",
+            F::Typeof { json: false } => "jsonb_typeof",
+            F::Typeof { json: true } => "json_typeof",
+            F::ArrayLength { json: false } => "jsonb_array_length",
+            F::ArrayLength { json: true } => "json_array_length",
+            F::Pretty => "jsonb_pretty",
+            F::To { jsonb: false, .. } => "to_json",
+            F::To { jsonb: true, .. } => "to_jsonb",
+            F::BuildObject { jsonb: false } => "json_build_object",
+            F::BuildObject { jsonb: true } => "jsonb_build_object",
+            F::BuildArray { jsonb: false } => "json_build_array",
+            F::BuildArray { jsonb: true } => "jsonb_build_array",
+        }
+    }
+
+    /// Whether argument `idx` of `count` is a value the binder must first turn into json with
+    /// `to_json` (the builders' values; an object's keys stay as they are).
+    pub fn is_value_position(self, idx: usize) -> bool {
+        match self {
+            JsonFunction::BuildArray { .. } => true,
+            JsonFunction::BuildObject { .. } => !idx.is_multiple_of(2),
+            _ => false,
+        }
+    }
+
+    /// The builders take NULL arguments as JSON nulls; everything else is strict.
+    pub fn is_strict(self) -> bool {
+        !matches!(
+            self,
+            JsonFunction::BuildObject { .. } | JsonFunction::BuildArray { .. }
+        )
+    }
+
+    /// The result type.
+    pub fn result(self) -> DataType {
+        use JsonFunction as F;
+        match self {
+            F::Field { as_text: true }
+            | F::Element { as_text: true }
+            | F::Path { as_text: true } => DataType::Text,
+            F::Typeof { .. } | F::Pretty => DataType::Text,
+            F::Contains { .. } | F::Exists | F::ExistsKeys { .. } => DataType::Bool,
+            F::ArrayLength { .. } => DataType::Int32,
+            F::To { jsonb, .. } | F::BuildObject { jsonb } | F::BuildArray { jsonb } => {
+                if jsonb {
+                    DataType::Jsonb
+                } else {
+                    DataType::Json
+                }
+            }
+            F::Field { as_text: false }
+            | F::Element { as_text: false }
+            | F::Path { as_text: false }
+            | F::Concat
+            | F::DeleteKey
+            | F::DeleteIndex
+            | F::DeleteKeys
+            | F::DeletePath => DataType::Jsonb,
+        }
+    }
+
+    pub fn eval(self, args: &[Vector], rows: usize) -> Result<Vector> {
+        let physical = self.result().physical();
+        if !self.is_strict() {
+            return map_all_rows(args, rows, physical, |values| self.apply(values));
+        }
+        map_scalar_rows(args, rows, physical, |values| self.apply(values))
+    }
+
+    fn apply(self, values: &[ScalarValue]) -> Result<ScalarValue> {
+        use JsonFunction as F;
+        match self {
+            F::Field { as_text } => {
+                let doc = document(values, 0)?;
+                output(doc.get_key(text(values, 1)?), as_text)
+            }
+            F::Element { as_text } => {
+                let doc = document(values, 0)?;
+                let index = int(values, 1)?;
+                // A top-level scalar is a one-element array to PostgreSQL here.
+                if doc_is_scalar(&doc) && (index == 0 || index == -1) {
+                    return output(Some(&doc), as_text);
+                }
+                output(doc.get_index(index.into()), as_text)
+            }
+            F::Path { as_text } => {
+                let doc = document(values, 0)?;
+                let mut at = Some(&doc);
+                for step in texts(values, 1)? {
+                    at = at.and_then(|v| step.as_deref().and_then(|s| v.get_path_step(s)));
+                }
+                output(at, as_text)
+            }
+            F::Contains { swapped } => {
+                let (a, b) = (document(values, 0)?, document(values, 1)?);
+                let (outer, inner) = if swapped { (b, a) } else { (a, b) };
+                Ok(ScalarValue::Bool(contains(&outer, &inner)))
+            }
+            F::Exists => Ok(ScalarValue::Bool(
+                document(values, 0)?.has_key(text(values, 1)?),
+            )),
+            F::ExistsKeys { all } => {
+                let doc = document(values, 0)?;
+                let keys = texts(values, 1)?;
+                let mut present = keys.iter().flatten().map(|k| doc.has_key(k));
+                Ok(ScalarValue::Bool(match all {
+                    true => present.all(|p| p),
+                    false => present.any(|p| p),
+                }))
+            }
+            F::Concat => jsonb(concat(document(values, 0)?, document(values, 1)?)),
+            F::DeleteKey => {
+                let key = text(values, 1)?;
+                jsonb(delete(document(values, 0)?, |k, v| match k {
+                    Some(k) => k == key,
+                    None => matches!(v, Json::String(s) if s == key),
+                })?)
+            }
+            F::DeleteKeys => {
+                let keys: Vec<String> = texts(values, 1)?.into_iter().flatten().collect();
+                let matches = |s: &str| keys.iter().any(|k| k == s);
+                jsonb(delete(document(values, 0)?, |k, v| match k {
+                    Some(k) => matches(k),
+                    None => matches!(v, Json::String(s) if matches(s)),
+                })?)
+            }
+            F::DeleteIndex => jsonb(delete_index(document(values, 0)?, int(values, 1)?.into())?),
+            F::DeletePath => {
+                let mut doc = document(values, 0)?;
+                if doc_is_scalar(&doc) {
+                    return Err(invalid("cannot delete path in scalar"));
+                }
+                let path = texts(values, 1)?;
+                delete_path(&mut doc, &path, 0)?;
+                jsonb(doc)
+            }
+            F::Typeof { json } => {
+                let doc = parse_arg(values, 0, json)?;
+                Ok(ScalarValue::Text(doc.type_name().into()))
+            }
+            F::ArrayLength { json } => match parse_arg(values, 0, json)? {
+                Json::Array(items) => Ok(ScalarValue::Int32(items.len() as i32)),
+                Json::Object(_) => Err(invalid("cannot get array length of a non-array")),
+                _ => Err(invalid("cannot get array length of a scalar")),
+            },
+            F::Pretty => {
+                let mut out = String::new();
+                write_pretty(&document(values, 0)?, 0, &mut out);
+                Ok(ScalarValue::Text(out))
+            }
+            F::To { ty, jsonb } => finish(value_json(&values[0], ty)?, jsonb),
+            F::BuildArray { jsonb } => {
+                let mut out = String::from("[");
+                for (i, value) in values.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    write_value_json(value, DataType::Json, &mut out)?;
+                }
+                out.push(']');
+                finish(out, jsonb)
+            }
+            F::BuildObject { jsonb } => build_object(values, jsonb),
+        }
+    }
+}
+
+/// Every row, NULLs included (the builders).
+fn map_all_rows(
+    args: &[Vector],
+    rows: usize,
+    result: PhysicalType,
+    mut f: impl FnMut(&[ScalarValue]) -> Result<ScalarValue>,
+) -> Result<Vector> {
+    let mut out = Vector::with_capacity(result, rows);
+    let mut row_args = Vec::with_capacity(args.len());
+    for row in 0..rows {
+        row_args.clear();
+        row_args.extend(args.iter().map(|a| a.get_scalar(row)));
+        out.push_scalar(&f(&row_args)?)?;
+    }
+    Ok(out)
+}
+
+fn invalid(message: &str) -> Error {
+    Error::new(SqlState::InvalidParameterValue, message)
+}
+
+fn argument_error(idx: usize) -> Error {
+    Error::internal(format!(
+        "json function argument {} has another type",
+        idx + 1
+    ))
+}
+
+/// Argument `idx`, a jsonb document.
+fn document(values: &[ScalarValue], idx: usize) -> Result<Json> {
+    match values.get(idx) {
+        Some(ScalarValue::Jsonb(text)) => json::parse_canonical(text),
+        _ => Err(argument_error(idx)),
+    }
+}
+
+/// Argument `idx`, json (text) when `json`, else jsonb.
+fn parse_arg(values: &[ScalarValue], idx: usize, json: bool) -> Result<Json> {
+    match (values.get(idx), json) {
+        (Some(ScalarValue::Text(text)), true) => json::parse(text, JsonFlavor::Json),
+        (_, false) => document(values, idx),
+        _ => Err(argument_error(idx)),
+    }
+}
+
+fn text(values: &[ScalarValue], idx: usize) -> Result<&str> {
+    match values.get(idx) {
+        Some(ScalarValue::Text(s)) => Ok(s),
+        _ => Err(argument_error(idx)),
+    }
+}
+
+fn int(values: &[ScalarValue], idx: usize) -> Result<i32> {
+    match values.get(idx) {
+        Some(ScalarValue::Int32(v)) => Ok(*v),
+        _ => Err(argument_error(idx)),
+    }
+}
+
+/// A text[] argument; NULL elements are `None`.
+fn texts(values: &[ScalarValue], idx: usize) -> Result<Vec<Option<String>>> {
+    match values.get(idx) {
+        Some(ScalarValue::Array(items)) => items
+            .iter()
+            .map(|item| match item {
+                ScalarValue::Null => Ok(None),
+                ScalarValue::Text(s) => Ok(Some(s.clone())),
+                _ => Err(argument_error(idx)),
+            })
+            .collect(),
+        _ => Err(argument_error(idx)),
+    }
+}
+
+fn jsonb(mut value: Json) -> Result<ScalarValue> {
+    value.normalize();
+    Ok(ScalarValue::Jsonb(value.to_text()))
+}
+
+/// `->` gives the value as jsonb, `->>` as text (JSON null as SQL NULL); absent is NULL.
+fn output(value: Option<&Json>, as_text: bool) -> Result<ScalarValue> {
+    Ok(match (value, as_text) {
+        (None, _) => ScalarValue::Null,
+        (Some(v), true) => v
+            .to_unquoted_text()
+            .map_or(ScalarValue::Null, ScalarValue::Text),
+        (Some(v), false) => ScalarValue::Jsonb(v.to_text()),
+    })
+}
+
+/// JsonbDeepContains at the top: an object never contains a non-object and back.
+fn contains(outer: &Json, inner: &Json) -> bool {
+    let is_object = |j: &Json| matches!(j, Json::Object(_));
+    is_object(outer) == is_object(inner) && outer.contains_top(inner)
+}
+
+fn doc_is_scalar(doc: &Json) -> bool {
+    !matches!(doc, Json::Array(_) | Json::Object(_))
+}
+
+/// jsonb `||`: two objects merge (the right one's keys win); otherwise both sides become
+/// arrays (a scalar or object as a one-element array) and are concatenated.
+fn concat(left: Json, right: Json) -> Json {
+    match (left, right) {
+        (Json::Object(mut a), Json::Object(b)) => {
+            a.extend(b);
+            Json::Object(a)
+        }
+        (a, b) => {
+            let as_items = |j: Json| match j {
+                Json::Array(items) => items,
+                other => vec![other],
+            };
+            let mut items = as_items(a);
+            items.extend(as_items(b));
+            Json::Array(items)
+        }
+    }
+}
+
+/// jsonb `-` key(s): the object's pairs whose key matches, or the array's matching string
+/// elements, removed.
+fn delete(doc: Json, matches: impl Fn(Option<&str>, &Json) -> bool) -> Result<Json> {
+    Ok(match doc {
+        Json::Object(pairs) => Json::Object(
+            pairs
+                .into_iter()
+                .filter(|(k, v)| !matches(Some(k), v))
+                .collect(),
+        ),
+        Json::Array(items) => {
+            Json::Array(items.into_iter().filter(|v| !matches(None, v)).collect())
+        }
+        _ => return Err(invalid("cannot delete from scalar")),
+    })
+}
+
+fn delete_index(doc: Json, index: i64) -> Result<Json> {
+    match doc {
+        Json::Array(mut items) => {
+            let at = if index < 0 {
+                items.len() as i64 + index
+            } else {
+                index
+            };
+            if let Some(at) = usize::try_from(at).ok().filter(|&at| at < items.len()) {
+                items.remove(at);
+            }
+            Ok(Json::Array(items))
+        }
+        Json::Object(_) => Err(invalid("cannot delete from object using integer index")),
+        _ => Err(invalid("cannot delete from scalar")),
+    }
+}
+
+/// `#-`: removes the value at `path` (from `depth` on); a missing step leaves it as is.
+fn delete_path(doc: &mut Json, path: &[Option<String>], depth: usize) -> Result<()> {
+    let Some(step) = path.get(depth) else {
+        return Ok(());
+    };
+    let Some(step) = step.as_deref() else {
+        return Err(Error::new(
+            SqlState::NullValueNotAllowed,
+            format!("path element at position {} is null", depth + 1),
+        ));
+    };
+    let last = depth + 1 == path.len();
+    match doc {
+        Json::Object(pairs) => {
+            let Some(at) = pairs.iter().position(|(k, _)| k == step) else {
+                return Ok(());
+            };
+            match last {
+                true => drop(pairs.remove(at)),
+                false => delete_path(&mut pairs[at].1, path, depth + 1)?,
+            }
+        }
+        Json::Array(items) => {
+            let index: i64 = step.trim().parse().map_err(|_| {
+                Error::new(
+                    SqlState::InvalidTextRepresentation,
+                    format!(
+                        "path element at position {} is not an integer: \"{step}\"",
+                        depth + 1
+                    ),
+                )
+            })?;
+            let at = if index < 0 {
+                items.len() as i64 + index
+            } else {
+                index
+            };
+            let Some(at) = usize::try_from(at).ok().filter(|&at| at < items.len()) else {
+                return Ok(());
+            };
+            match last {
+                true => drop(items.remove(at)),
+                false => delete_path(&mut items[at], path, depth + 1)?,
+            }
+        }
+        Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_) => {}
+    }
+    Ok(())
+}
+
+/// jsonb_pretty: four spaces per level, one element or pair per line.
+fn write_pretty(value: &Json, level: usize, out: &mut String) {
+    let indent = |level: usize, out: &mut String| out.extend(std::iter::repeat_n("    ", level));
+    match value {
+        Json::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                out.push_str(if i > 0 { ",\n" } else { "\n" });
+                indent(level + 1, out);
+                write_pretty(item, level + 1, out);
+            }
+            out.push('\n');
+            indent(level, out);
+            out.push(']');
+        }
+        Json::Object(pairs) => {
+            out.push('{');
+            for (i, (key, item)) in pairs.iter().enumerate() {
+                out.push_str(if i > 0 { ",\n" } else { "\n" });
+                indent(level + 1, out);
+                json::write_string(key, out);
+                out.push_str(": ");
+                write_pretty(item, level + 1, out);
+            }
+            out.push('\n');
+            indent(level, out);
+            out.push('}');
+        }
+        scalar => out.push_str(&scalar.to_text()),
+    }
+}
+
+/// The json text of a builder's result; jsonb normalises it.
+fn finish(text: String, jsonb: bool) -> Result<ScalarValue> {
+    Ok(match jsonb {
+        true => ScalarValue::Jsonb(json::jsonb_from_text(&text)?),
+        false => ScalarValue::Text(text),
+    })
+}
+
+/// `json[b]_build_object`: keys are any scalar, turned into text; values any value.
+fn build_object(values: &[ScalarValue], jsonb: bool) -> Result<ScalarValue> {
+    if !values.len().is_multiple_of(2) {
+        return Err(
+            invalid("argument list must have even number of elements").with_hint(format!(
+                "The arguments of {}() must consist of alternating keys and values.",
+                if jsonb {
+                    "jsonb_build_object"
+                } else {
+                    "json_build_object"
+                }
+            )),
+        );
+    }
+    let mut out = String::from("{");
+    for (i, pair) in values.chunks(2).enumerate() {
+        if pair[0].is_null() {
+            return Err(invalid(&format!(
+                "argument {}: key must not be null",
+                2 * i + 1
+            )));
+        }
+        if i > 0 {
+            out.push_str(", ");
+        }
+        // Keys are the values cast to text, so booleans spell their words.
+        let mut key = Vec::new();
+        match &pair[0] {
+            ScalarValue::Bool(b) => key.extend_from_slice(if *b { b"true" } else { b"false" }),
+            other => text_io::write_scalar_text(other, &mut key),
+        }
+        json::write_string(&String::from_utf8_lossy(&key), &mut out);
+        // json_build_object spaces its colons; jsonb prints its own canonical form.
+        out.push_str(" : ");
+        write_value_json(&pair[1], DataType::Json, &mut out)?;
+    }
+    out.push('}');
+    finish(out, jsonb)
+}
+
+/// to_json of a value of type `ty`: numbers and booleans bare, json as it is, dates and
+/// timestamps in ISO 8601 with a `T`, arrays as JSON arrays, everything else as a string of
+/// its text output.
+fn value_json(value: &ScalarValue, ty: DataType) -> Result<String> {
+    let mut out = String::new();
+    write_value_json(value, ty, &mut out)?;
+    Ok(out)
+}
+
+fn write_value_json(value: &ScalarValue, ty: DataType, out: &mut String) -> Result<()> {
+    let mut text = Vec::new();
+    text_io::write_scalar_text(value, &mut text);
+    let text = String::from_utf8_lossy(&text).into_owned();
+    match (value, ty) {
+        (ScalarValue::Null, _) => out.push_str("null"),
+        (ScalarValue::Bool(b), _) => out.push_str(if *b { "true" } else { "false" }),
+        (ScalarValue::Int16(_) | ScalarValue::Int32(_) | ScalarValue::Int64(_), _) => {
+            out.push_str(&text)
+        }
+        // NaN and the infinities are no JSON numbers: PostgreSQL quotes them.
+        (ScalarValue::Float32(_) | ScalarValue::Float64(_) | ScalarValue::Numeric(_), _) => {
+            match text.bytes().any(|b| b.is_ascii_alphabetic() && b != b'e') {
+                true => json::write_string(&text, out),
+                false => out.push_str(&text),
+            }
+        }
+        (ScalarValue::Text(s), DataType::Json) => out.push_str(s),
+        (ScalarValue::Jsonb(s), _) => out.push_str(s),
+        (ScalarValue::Timestamp(v), _) => json::write_string(&iso_timestamp(*v, false), out),
+        (ScalarValue::TimestampTz(v), _) => json::write_string(&iso_timestamp(*v, true), out),
+        (ScalarValue::Array(items), DataType::Array(elem)) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_value_json(item, *elem, out)?;
+            }
+            out.push(']');
+        }
+        _ => json::write_string(&text, out),
+    }
+    Ok(())
+}
+
+/// A timestamp as JSON writes it (XSD style): `2024-01-02T03:04:05`, with `+00:00` for
+/// timestamptz in the UTC session zone.
+fn iso_timestamp(micros: i64, zoned: bool) -> String {
+    let mut text = Vec::new();
+    match zoned {
+        true => datetime::write_timestamptz(micros, &mut text),
+        false => datetime::write_timestamp(micros, &mut text),
+    }
+    let mut text = String::from_utf8_lossy(&text).replacen(' ', "T", 1);
+    if zoned && text.ends_with("+00") {
+        text.push_str(":00");
+    }
+    text
+}
