@@ -314,3 +314,101 @@ async fn cached_results_are_encoded_once_and_invalidated() -> TestResult {
     assert_eq!(after[1], (Some("2".into()), Some("y".into())));
     Ok(())
 }
+
+/// Any value's binary bytes, as the server sent them.
+struct RawValue(Vec<u8>);
+
+impl<'a> tokio_postgres::types::FromSql<'a> for RawValue {
+    fn from_sql(
+        _: &tokio_postgres::types::Type,
+        raw: &'a [u8],
+    ) -> Result<Self, Box<dyn std::error::Error + Sync + Send>> {
+        Ok(RawValue(raw.to_vec()))
+    }
+
+    fn accepts(_: &tokio_postgres::types::Type) -> bool {
+        true
+    }
+}
+
+/// A parameter sent as these binary bytes, whatever its type.
+#[derive(Debug)]
+struct RawParam(Vec<u8>);
+
+impl tokio_postgres::types::ToSql for RawParam {
+    fn to_sql(
+        &self,
+        _: &tokio_postgres::types::Type,
+        out: &mut bytes::BytesMut,
+    ) -> Result<tokio_postgres::types::IsNull, Box<dyn std::error::Error + Sync + Send>> {
+        out.extend_from_slice(&self.0);
+        Ok(tokio_postgres::types::IsNull::No)
+    }
+
+    fn accepts(_: &tokio_postgres::types::Type) -> bool {
+        true
+    }
+
+    tokio_postgres::types::to_sql_checked!();
+}
+
+#[tokio::test]
+async fn bytea_uuid_json_jsonb_round_trip_in_binary() -> TestResult {
+    use tokio_postgres::types::Type;
+    let client = connect(start_server()?).await?;
+    client
+        .batch_execute("CREATE TABLE docs (b bytea, u uuid, j json, jb jsonb)")
+        .await?;
+    let uuid: Vec<u8> = (1..=16).collect();
+    let mut jsonb = vec![1u8];
+    jsonb.extend_from_slice(br#"{"b": 2,  "a": 1}"#);
+    client
+        .execute(
+            "INSERT INTO docs VALUES ($1, $2, $3, $4)",
+            &[
+                &vec![0u8, 0xff, b'\\'],
+                &RawParam(uuid.clone()),
+                &RawParam(br#"{"x" :  1}"#.to_vec()),
+                &RawParam(jsonb),
+            ],
+        )
+        .await?;
+    let row = client
+        .query_one("SELECT b, u, j, jb, ARRAY[u], ARRAY[jb] FROM docs", &[])
+        .await?;
+    let types: Vec<&Type> = row.columns().iter().map(|c| c.type_()).collect();
+    assert_eq!(
+        types,
+        [
+            &Type::BYTEA,
+            &Type::UUID,
+            &Type::JSON,
+            &Type::JSONB,
+            &Type::UUID_ARRAY,
+            &Type::JSONB_ARRAY
+        ]
+    );
+    assert_eq!(row.try_get::<_, Vec<u8>>(0)?, vec![0u8, 0xff, b'\\']);
+    assert_eq!(row.try_get::<_, RawValue>(1)?.0, uuid);
+    // json keeps its text verbatim; jsonb is version 1, then its normalised text.
+    assert_eq!(row.try_get::<_, RawValue>(2)?.0, br#"{"x" :  1}"#);
+    let mut expected = vec![1u8];
+    expected.extend_from_slice(br#"{"a": 1, "b": 2}"#);
+    assert_eq!(row.try_get::<_, RawValue>(3)?.0, expected);
+    // Text format of the same row.
+    let messages = client.simple_query("SELECT b, u FROM docs").await?;
+    let data = rows(&messages);
+    assert_eq!(data[0].get(0), Some("\\x00ff5c"));
+    assert_eq!(data[0].get(1), Some("01020304-0506-0708-090a-0b0c0d0e0f10"));
+    // A jsonb of another format version, or a uuid of 15 bytes, is refused.
+    let error = client
+        .query_one("SELECT $1::jsonb", &[&RawParam(b"\x02{}".to_vec())])
+        .await;
+    let code = error.err().and_then(|e| e.code().cloned());
+    assert_eq!(code.as_ref().map(|c| c.code()), Some("22P03"));
+    let error = client
+        .query_one("SELECT $1::uuid", &[&RawParam(vec![0; 15])])
+        .await;
+    assert!(error.is_err());
+    Ok(())
+}

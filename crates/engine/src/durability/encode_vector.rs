@@ -428,7 +428,10 @@ mod tests {
             (DataType::Uuid, vec![S::Uuid(u128::MAX), S::Uuid(1 << 100)]),
             (
                 DataType::Jsonb,
-                vec![S::Jsonb(r#"{"a": [1, "é"]}"#.into()), S::Jsonb("null".into())],
+                vec![
+                    S::Jsonb(r#"{"a": [1, "é"]}"#.into()),
+                    S::Jsonb("null".into()),
+                ],
             ),
             (
                 DataType::array_of(DataType::Int32).unwrap_or(DataType::Unknown),
