@@ -245,25 +245,36 @@ fn json_builder_args(func: JsonFunction, args: Vec<ScalarExpr>) -> Result<Vec<Sc
     args.into_iter()
         .enumerate()
         .map(|(idx, arg)| {
-            let ty = arg.ty();
             if func.is_value_position(idx) {
-                let to_json = JsonFunction::To { ty, jsonb: false };
-                return Ok(ScalarExpr::Function {
-                    func: ScalarFunction::Json(to_json),
-                    args: vec![arg],
-                    ty: DataType::Json,
-                });
+                return Ok(to_json(arg));
             }
-            let is_key = matches!(func, JsonFunction::BuildObject { .. });
-            if is_key && matches!(ty, DataType::Array(_) | DataType::Json | DataType::Jsonb) {
-                return Err(Error::new(
-                    SqlState::InvalidParameterValue,
-                    "key value must be scalar, not array, composite, or json",
-                ));
+            if matches!(func, JsonFunction::BuildObject { .. }) {
+                require_scalar_key(arg.ty())?;
             }
             Ok(arg)
         })
         .collect()
+}
+
+/// `to_json(arg)`: a value as json text, which json builders and aggregates embed as is.
+pub(super) fn to_json(arg: ScalarExpr) -> ScalarExpr {
+    let ty = arg.ty();
+    ScalarExpr::Function {
+        func: ScalarFunction::Json(JsonFunction::To { ty, jsonb: false }),
+        args: vec![arg],
+        ty: DataType::Json,
+    }
+}
+
+/// A JSON object's key must be a scalar.
+pub(super) fn require_scalar_key(ty: DataType) -> Result<()> {
+    match ty {
+        DataType::Array(_) | DataType::Json | DataType::Jsonb => Err(Error::new(
+            SqlState::InvalidParameterValue,
+            "key value must be scalar, not array, composite, or json",
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// json has no equality or ordering operator (jsonb has both): PostgreSQL refuses to

@@ -1207,6 +1207,25 @@ impl Binder<'_> {
         result
     }
 
+    /// json_object_agg's value goes through `to_json`, its key is cast to text.
+    fn json_object_aggregate_args(
+        &mut self,
+        mut args: Vec<ScalarExpr>,
+        distinct: bool,
+    ) -> Result<Vec<ScalarExpr>> {
+        if distinct {
+            // DISTINCT would have to compare the values by their own types' order.
+            return Err(Error::unsupported("DISTINCT in json aggregates"));
+        }
+        let value = args.pop().map(super::coerce::to_json);
+        if let Some(key) = args.pop() {
+            super::coerce::require_scalar_key(key.ty())?;
+            args.push(self.coerce(key, DataType::Text, CastContext::Explicit)?);
+        }
+        args.extend(value);
+        Ok(args)
+    }
+
     fn bind_aggregate_call(
         &mut self,
         call: &AggregateSyntax<'_>,
@@ -1258,6 +1277,16 @@ impl Binder<'_> {
             .zip(arg_types)
             .map(|(a, t)| self.coerce(a.clone(), t, CastContext::Implicit))
             .collect::<Result<Vec<_>>>()?;
+        let args = match func {
+            AggregateFunction::JsonAgg { .. } if call.distinct => {
+                // DISTINCT would have to compare the values by their own types' order.
+                return Err(Error::unsupported("DISTINCT in json aggregates"));
+            }
+            AggregateFunction::JsonObjectAgg { .. } => {
+                self.json_object_aggregate_args(args, call.distinct)?
+            }
+            _ => args,
+        };
         let filter = call
             .filter
             .map(|f| self.bind_condition(f, scope, "FILTER"))

@@ -62,6 +62,8 @@ pub(super) fn sliding_aggregate(
             | F::Max
             | F::StringAgg
             | F::ArrayAgg
+            | F::JsonAgg { .. }
+            | F::JsonObjectAgg { .. }
             | F::BoolAnd
             | F::BoolOr
             | F::BitAnd

@@ -5,6 +5,7 @@
 
 mod array_agg;
 mod concat;
+mod json_agg;
 mod ordered_set;
 mod text_min_max;
 mod variance;
@@ -13,6 +14,7 @@ use std::cmp::Ordering;
 
 use self::array_agg::ArrayAgg;
 use self::concat::Concat;
+use self::json_agg::JsonAgg;
 use self::ordered_set::OrderedSet;
 pub use self::ordered_set::OrderedSetKind;
 use self::text_min_max::TextMinMax;
@@ -32,6 +34,14 @@ pub enum AggregateFunction {
     Max,
     StringAgg,
     ArrayAgg,
+    /// json_agg / jsonb_agg.
+    JsonAgg {
+        jsonb: bool,
+    },
+    /// json_object_agg / jsonb_object_agg.
+    JsonObjectAgg {
+        jsonb: bool,
+    },
     /// bool_and and its SQL-standard name every.
     BoolAnd,
     BoolOr,
@@ -59,6 +69,10 @@ impl AggregateFunction {
             "max" => F::Max,
             "string_agg" => F::StringAgg,
             "array_agg" => F::ArrayAgg,
+            "json_agg" => F::JsonAgg { jsonb: false },
+            "jsonb_agg" => F::JsonAgg { jsonb: true },
+            "json_object_agg" => F::JsonObjectAgg { jsonb: false },
+            "jsonb_object_agg" => F::JsonObjectAgg { jsonb: true },
             "bool_and" | "every" => F::BoolAnd,
             "bool_or" => F::BoolOr,
             "bit_and" => F::BitAnd,
@@ -95,6 +109,12 @@ impl AggregateFunction {
             (F::StringAgg, &[value, delimiter]) if text_like(value) && text_like(delimiter) => {
                 return Some((vec![T::Text, T::Text], T::Text))
             }
+            (F::JsonAgg { jsonb }, &[value]) => {
+                return Some((vec![json_arg(value)], json_result(jsonb)))
+            }
+            (F::JsonObjectAgg { jsonb }, &[key, value]) => {
+                return Some((vec![json_arg(key), json_arg(value)], json_result(jsonb)))
+            }
             (_, &[arg]) => (arg, self.return_type(arg)?),
             _ => return None,
         };
@@ -127,6 +147,7 @@ impl AggregateFunction {
             // array_agg(unknown) is ambiguous in PostgreSQL (anynonarray or anyarray).
             (F::ArrayAgg, T::Unknown) => return None,
             (F::ArrayAgg, t) => DataType::array_of_values(t)?,
+            (F::JsonAgg { jsonb } | F::JsonObjectAgg { jsonb }, _) => json_result(jsonb),
             (F::Min | F::Max, t) => t,
             (F::BoolAnd | F::BoolOr, T::Bool | T::Unknown) => T::Bool,
             (F::BitAnd | F::BitOr | F::BitXor, t @ (T::Int16 | T::Int32 | T::Int64)) => t,
@@ -154,7 +175,11 @@ impl AggregateFunction {
     pub fn order_sensitive(self, arg: DataType) -> bool {
         use AggregateFunction as F;
         match self {
-            F::StringAgg | F::ArrayAgg | F::OrderedSet(_) => true,
+            F::StringAgg
+            | F::ArrayAgg
+            | F::JsonAgg { .. }
+            | F::JsonObjectAgg { .. }
+            | F::OrderedSet(_) => true,
             F::Sum | F::Avg | F::VarSamp | F::VarPop | F::StddevSamp | F::StddevPop => {
                 matches!(arg, DataType::Float32 | DataType::Float64)
             }
@@ -180,6 +205,10 @@ impl AggregateFunction {
             F::Max => "max",
             F::StringAgg => "string_agg",
             F::ArrayAgg => "array_agg",
+            F::JsonAgg { jsonb: false } => "json_agg",
+            F::JsonAgg { jsonb: true } => "jsonb_agg",
+            F::JsonObjectAgg { jsonb: false } => "json_object_agg",
+            F::JsonObjectAgg { jsonb: true } => "jsonb_object_agg",
             F::BoolAnd => "bool_and",
             F::BoolOr => "bool_or",
             F::BitAnd => "bit_and",
@@ -210,6 +239,8 @@ impl AggregateFunction {
             | F::Max
             | F::StringAgg
             | F::ArrayAgg
+            | F::JsonAgg { .. }
+            | F::JsonObjectAgg { .. }
             | F::BoolAnd
             | F::BoolOr
             | F::BitAnd
@@ -218,6 +249,22 @@ impl AggregateFunction {
             | F::OrderedSet(_) => return None,
         };
         Some(VarianceKind { sample, stddev })
+    }
+}
+
+/// A json aggregate's argument keeps its type (the binder turns it into json); an untyped
+/// literal is text.
+fn json_arg(ty: DataType) -> DataType {
+    match ty {
+        DataType::Unknown => DataType::Text,
+        other => other,
+    }
+}
+
+fn json_result(jsonb: bool) -> DataType {
+    match jsonb {
+        true => DataType::Jsonb,
+        false => DataType::Json,
     }
 }
 
@@ -311,6 +358,7 @@ pub enum Accumulator {
     },
     StringAgg(Concat),
     ArrayAgg(ArrayAgg),
+    JsonAgg(JsonAgg),
     VarianceFloat(FloatMoments, VarianceKind),
     VarianceNumeric(NumericMoments, VarianceKind),
     OrderedSet(OrderedSet),
@@ -373,6 +421,8 @@ impl Accumulator {
             }
             (F::StringAgg, T::Text) => Accumulator::StringAgg(Concat::default()),
             (F::ArrayAgg, ty) => Accumulator::ArrayAgg(ArrayAgg::new(ty.physical())),
+            (F::JsonAgg { jsonb }, ty) => Accumulator::JsonAgg(JsonAgg::new(Some(ty), jsonb)),
+            (F::JsonObjectAgg { jsonb }, _) => Accumulator::JsonAgg(JsonAgg::new(None, jsonb)),
             (F::OrderedSet(kind), ty) => {
                 Accumulator::OrderedSet(OrderedSet::new(kind, ty.physical()))
             }
@@ -425,6 +475,7 @@ impl Accumulator {
             Accumulator::Bits { state, .. } => state.resize(groups, None),
             Accumulator::StringAgg(c) => c.resize(groups),
             Accumulator::ArrayAgg(a) => a.resize(groups),
+            Accumulator::JsonAgg(a) => a.resize(groups),
             Accumulator::VarianceFloat(m, _) => m.resize(groups),
             Accumulator::VarianceNumeric(m, _) => m.resize(groups),
             Accumulator::OrderedSet(o) => o.resize(groups),
@@ -605,6 +656,7 @@ impl Accumulator {
                 }
             }
             (Accumulator::ArrayAgg(a), _) => a.update(groups, input)?,
+            (Accumulator::JsonAgg(a), _) => a.update(groups, args)?,
             (Accumulator::StringAgg(c), VectorData::Text(values)) => {
                 c.update(groups, input, values, args.get(1).copied())?
             }
@@ -670,6 +722,7 @@ impl Accumulator {
             | Accumulator::Bits { .. }
             | Accumulator::StringAgg(_)
             | Accumulator::ArrayAgg(_)
+            | Accumulator::JsonAgg(_)
             | Accumulator::VarianceFloat(..)
             | Accumulator::VarianceNumeric(..)
             | Accumulator::OrderedSet(_)) => {
@@ -700,6 +753,7 @@ impl Accumulator {
             Accumulator::Bits { state, ty, .. } => (state.len(), *ty),
             Accumulator::StringAgg(c) => (c.len(), PhysicalType::Text),
             Accumulator::ArrayAgg(a) => (a.len(), a.physical()),
+            Accumulator::JsonAgg(a) => (a.len(), a.physical()),
             Accumulator::VarianceFloat(m, _) => (m.len(), PhysicalType::Float64),
             Accumulator::VarianceNumeric(m, _) => (m.len(), PhysicalType::Numeric),
             Accumulator::OrderedSet(o) => (o.len(), o.physical()),
@@ -746,6 +800,7 @@ impl Accumulator {
             }
             Accumulator::StringAgg(c) => c.value(group),
             Accumulator::ArrayAgg(a) => a.value(group),
+            Accumulator::JsonAgg(a) => a.value(group)?,
             Accumulator::OrderedSet(o) => o.value(group)?,
             Accumulator::VarianceFloat(m, kind) => m
                 .value(group, *kind)
@@ -783,6 +838,8 @@ fn bits(
         | F::Max
         | F::StringAgg
         | F::ArrayAgg
+        | F::JsonAgg { .. }
+        | F::JsonObjectAgg { .. }
         | F::BoolAnd
         | F::BoolOr
         | F::VarSamp

@@ -539,7 +539,7 @@ fn build_object(values: &[ScalarValue], jsonb: bool) -> Result<ScalarValue> {
 /// to_json of a value of type `ty`: numbers and booleans bare, json as it is, dates and
 /// timestamps in ISO 8601 with a `T`, arrays as JSON arrays, everything else as a string of
 /// its text output.
-fn value_json(value: &ScalarValue, ty: DataType) -> Result<String> {
+pub(crate) fn value_json(value: &ScalarValue, ty: DataType) -> Result<String> {
     let mut out = String::new();
     write_value_json(value, ty, &mut out)?;
     Ok(out)

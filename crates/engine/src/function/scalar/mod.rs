@@ -20,6 +20,7 @@ mod string;
 
 pub use array::ArrayFunction;
 pub use bitwise::BitOp;
+pub(crate) use json::value_json;
 pub use json::JsonFunction;
 
 use crate::error::Result;
