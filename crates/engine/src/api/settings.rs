@@ -45,6 +45,20 @@ fn encoding(value: &str) -> Result<String> {
     }
 }
 
+/// bytea values are written in hex by the output path, which has no session settings: the
+/// escape format is refused rather than silently ignored.
+fn bytea_output(value: &str) -> Result<String> {
+    match value.to_ascii_lowercase().as_str() {
+        "hex" => Ok("hex".into()),
+        "escape" => Err(Error::unsupported("bytea_output = escape")),
+        _ => Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!("invalid value for parameter \"bytea_output\": \"{value}\""),
+        )
+        .with_hint("Available values: escape, hex.")),
+    }
+}
+
 fn date_style(value: &str) -> Result<String> {
     let parts: Vec<String> = value
         .split(',')
@@ -310,7 +324,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "hex",
         reported: false,
         context: Context::User,
-        check: any,
+        check: bytea_output,
         description: "Sets the output format for bytea.",
     },
     Definition {

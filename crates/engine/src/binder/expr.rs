@@ -744,7 +744,8 @@ impl Binder<'_> {
             | BinaryOperator::QuestionPipe
             | BinaryOperator::HashMinus => {
                 let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
-                if l.ty() == DataType::Json {
+                let member = matches!(op, BinaryOperator::Arrow | BinaryOperator::LongArrow);
+                if l.ty() == DataType::Json && !member {
                     // json keeps its text verbatim, which these would have to cut out.
                     return Err(Error::unsupported(format!(
                         "the operator {op} on json (cast the value to jsonb)"

@@ -6,20 +6,22 @@
 
 use super::kernel::map_scalar_rows;
 use crate::error::{Error, Result, SqlState};
-use crate::types::json::{self, Json, JsonFlavor};
+use crate::types::json::{self, Json, JsonFlavor, Step};
 use crate::types::{datetime, text_io, DataType, PhysicalType, ScalarValue};
-use crate::vector::Vector;
+use crate::vector::{Bitmap, StringVec, Vector, VectorData};
 
 /// An operator or function over jsonb (or json where named so).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JsonFunction {
-    /// `->` / `->>` with a text key.
+    /// `->` / `->>` with a text key, on jsonb or (`json`) json.
     Field {
         as_text: bool,
+        json: bool,
     },
     /// `->` / `->>` with an integer index.
     Element {
         as_text: bool,
+        json: bool,
     },
     /// `#>` / `#>>` with a text[] path.
     Path {
@@ -73,8 +75,8 @@ impl JsonFunction {
     pub fn name(self) -> &'static str {
         use JsonFunction as F;
         match self {
-            F::Field { as_text: false } | F::Element { as_text: false } => "->",
-            F::Field { as_text: true } | F::Element { as_text: true } => "->>",
+            F::Field { as_text: false, .. } | F::Element { as_text: false, .. } => "->",
+            F::Field { as_text: true, .. } | F::Element { as_text: true, .. } => "->>",
             F::Path { as_text: false } => "#>",
             F::Path { as_text: true } => "#>>",
             F::Contains { swapped: false } => "@>",
@@ -121,9 +123,10 @@ impl JsonFunction {
     pub fn result(self) -> DataType {
         use JsonFunction as F;
         match self {
-            F::Field { as_text: true }
-            | F::Element { as_text: true }
+            F::Field { as_text: true, .. }
+            | F::Element { as_text: true, .. }
             | F::Path { as_text: true } => DataType::Text,
+            F::Field { json: true, .. } | F::Element { json: true, .. } => DataType::Json,
             F::Typeof { .. } | F::Pretty => DataType::Text,
             F::Contains { .. } | F::Exists | F::ExistsKeys { .. } => DataType::Bool,
             F::ArrayLength { .. } => DataType::Int32,
@@ -134,8 +137,8 @@ impl JsonFunction {
                     DataType::Json
                 }
             }
-            F::Field { as_text: false }
-            | F::Element { as_text: false }
+            F::Field { .. }
+            | F::Element { .. }
             | F::Path { as_text: false }
             | F::Concat
             | F::DeleteKey
@@ -146,6 +149,11 @@ impl JsonFunction {
     }
 
     pub fn eval(self, args: &[Vector], rows: usize) -> Result<Vector> {
+        if let JsonFunction::Field { as_text, json } | JsonFunction::Element { as_text, json } =
+            self
+        {
+            return member_kernel(args, rows, as_text, json);
+        }
         let physical = self.result().physical();
         if !self.is_strict() {
             return map_all_rows(args, rows, physical, |values| self.apply(values));
@@ -156,18 +164,8 @@ impl JsonFunction {
     fn apply(self, values: &[ScalarValue]) -> Result<ScalarValue> {
         use JsonFunction as F;
         match self {
-            F::Field { as_text } => {
-                let doc = document(values, 0)?;
-                output(doc.get_key(text(values, 1)?), as_text)
-            }
-            F::Element { as_text } => {
-                let doc = document(values, 0)?;
-                let index = int(values, 1)?;
-                // A top-level scalar is a one-element array to PostgreSQL here.
-                if doc_is_scalar(&doc) && (index == 0 || index == -1) {
-                    return output(Some(&doc), as_text);
-                }
-                output(doc.get_index(index.into()), as_text)
+            F::Field { .. } | F::Element { .. } => {
+                Err(Error::internal("json member access outside its kernel"))
             }
             F::Path { as_text } => {
                 let doc = document(values, 0)?;
@@ -248,6 +246,65 @@ impl JsonFunction {
             }
             F::BuildObject { jsonb } => build_object(values, jsonb),
         }
+    }
+}
+
+/// `->` and `->>`: each document's member found by [`json::member`] without parsing the
+/// document, copied straight into the result column.
+fn member_kernel(args: &[Vector], rows: usize, as_text: bool, json: bool) -> Result<Vector> {
+    let validity = super::kernel::strict_validity(args);
+    let documents = match &super::kernel::arg(args, 0)?.data {
+        VectorData::Jsonb(s) | VectorData::Text(s) => s,
+        other => return Err(Error::internal(format!("-> on {:?}", other.physical()))),
+    };
+    let steps = &super::kernel::arg(args, 1)?.data;
+    let mut out = StringVec::with_capacity(rows, rows * 8);
+    let mut result_validity = Bitmap::new(rows, true);
+    for row in 0..rows {
+        let step = match steps {
+            VectorData::Text(keys) => Step::Key(keys.get(row)),
+            VectorData::Int32(indexes) => Step::Index(indexes[row].into()),
+            other => return Err(Error::internal(format!("-> by {:?}", other.physical()))),
+        };
+        let found = match super::kernel::is_valid(&validity, row) {
+            true => member_of(documents.get(row), step, json),
+            false => None,
+        };
+        let value = match (found, as_text) {
+            (Some("null"), true) | (None, _) => None,
+            (Some(quoted), true) if quoted.starts_with('"') => {
+                match json::parse(quoted, JsonFlavor::Json)? {
+                    Json::String(s) => {
+                        out.push(&s);
+                        continue;
+                    }
+                    _ => None,
+                }
+            }
+            (Some(member), _) => Some(member),
+        };
+        match value {
+            Some(member) => out.push(member),
+            None => {
+                out.push("");
+                result_validity.set(row, false);
+            }
+        }
+    }
+    let data = match (as_text, json) {
+        (false, false) => VectorData::Jsonb(out),
+        _ => VectorData::Text(out),
+    };
+    let validity = (!result_validity.all_set()).then_some(result_validity);
+    Ok(Vector::new(data, validity))
+}
+
+/// A member of `document`; jsonb treats a top-level scalar as a one-element array here.
+fn member_of<'a>(document: &'a str, step: Step<'_>, json: bool) -> Option<&'a str> {
+    let scalar = !document.starts_with(['{', '[']);
+    match step {
+        Step::Index(0 | -1) if scalar && !json => Some(document),
+        _ => json::member(document, step),
     }
 }
 

@@ -71,12 +71,72 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
         "set_byte" => &[(F::SetByte, &[BYTEA, I4, I4], BYTEA)],
         "gen_random_uuid" => &[(F::GenRandomUuid, &[], DataType::Uuid)],
         "->" => &[
-            (F::Json(J::Field { as_text: false }), &[JSONB, TEXT], JSONB),
-            (F::Json(J::Element { as_text: false }), &[JSONB, I4], JSONB),
+            (
+                F::Json(J::Field {
+                    as_text: false,
+                    json: false,
+                }),
+                &[JSONB, TEXT],
+                JSONB,
+            ),
+            (
+                F::Json(J::Element {
+                    as_text: false,
+                    json: false,
+                }),
+                &[JSONB, I4],
+                JSONB,
+            ),
+            (
+                F::Json(J::Field {
+                    as_text: false,
+                    json: true,
+                }),
+                &[JSON, TEXT],
+                JSON,
+            ),
+            (
+                F::Json(J::Element {
+                    as_text: false,
+                    json: true,
+                }),
+                &[JSON, I4],
+                JSON,
+            ),
         ],
         "->>" => &[
-            (F::Json(J::Field { as_text: true }), &[JSONB, TEXT], TEXT),
-            (F::Json(J::Element { as_text: true }), &[JSONB, I4], TEXT),
+            (
+                F::Json(J::Field {
+                    as_text: true,
+                    json: false,
+                }),
+                &[JSONB, TEXT],
+                TEXT,
+            ),
+            (
+                F::Json(J::Element {
+                    as_text: true,
+                    json: false,
+                }),
+                &[JSONB, I4],
+                TEXT,
+            ),
+            (
+                F::Json(J::Field {
+                    as_text: true,
+                    json: true,
+                }),
+                &[JSON, TEXT],
+                TEXT,
+            ),
+            (
+                F::Json(J::Element {
+                    as_text: true,
+                    json: true,
+                }),
+                &[JSON, I4],
+                TEXT,
+            ),
         ],
         "#>" => &[(
             F::Json(J::Path { as_text: false }),
