@@ -855,6 +855,9 @@ impl Binder<'_> {
         let Ok(common) = union_type(&types, "IN") else {
             return self.in_list_as_comparisons(value, items, negated);
         };
+        if common == DataType::Json || common.element() == Some(DataType::Json) {
+            return Err(super::coerce::operator_error("=", common, common));
+        }
         // As for `=`: character values compare as texts without their trailing blanks.
         let compared = match common {
             DataType::Char(_) => DataType::Text,
@@ -1278,6 +1281,11 @@ impl Binder<'_> {
             .zip(arg_types)
             .map(|(a, t)| self.coerce(a.clone(), t, CastContext::Implicit))
             .collect::<Result<Vec<_>>>()?;
+        if call.distinct {
+            for arg in &args {
+                super::coerce::require_json_free(arg.ty(), false)?;
+            }
+        }
         let args = match func {
             AggregateFunction::JsonAgg { .. } if call.distinct => {
                 // DISTINCT would have to compare the values by their own types' order.

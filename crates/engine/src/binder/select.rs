@@ -714,6 +714,9 @@ fn order_and_deduplicate(
             for target in targets {
                 on.extend(position_of(target, &mut exprs));
             }
+            for &position in &on {
+                super::coerce::require_json_free(exprs[position].ty(), false)?;
+            }
             check_distinct_on_order(&on, &sort_keys)?;
             Some(on)
         }

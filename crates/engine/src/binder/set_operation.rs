@@ -54,6 +54,12 @@ impl Binder<'_> {
                 )
             })?);
         }
+        // Every set operation but UNION ALL compares rows.
+        if !(all && op == SetOperator::Union) {
+            for ty in &types {
+                super::coerce::require_json_free(*ty, false)?;
+            }
+        }
         let left_plan = self.cast_outputs(left_plan, &columns, &types)?;
         let right_plan = self.cast_outputs(right_plan, &right_columns, &types)?;
         for (column, ty) in columns.iter_mut().zip(&types) {

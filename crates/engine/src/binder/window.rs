@@ -111,11 +111,16 @@ impl Binder<'_> {
             .iter()
             .map(|e| self.bind_expr(e, scope))
             .collect::<Result<Vec<_>>>()?;
+        for key in &partition_by {
+            super::coerce::require_json_free(key.ty(), false)?;
+        }
         let mut order_by = Vec::with_capacity(spec.order_by.len());
         for item in &spec.order_by {
             let descending = matches!(item.options.sort, Some(ast::OrderBySort::Desc));
+            let expr = self.bind_expr(&item.expr, scope)?;
+            super::coerce::require_json_free(expr.ty(), true)?;
             order_by.push(SortKey {
-                expr: self.bind_expr(&item.expr, scope)?,
+                expr,
                 descending,
                 nulls_first: item.options.nulls_first.unwrap_or(descending),
             });
