@@ -8,7 +8,7 @@ use sqlparser::ast::{self, JoinConstraint, JoinOperator, TableFactor, TableWithJ
 use super::scope::{Scope, ScopeColumn};
 use super::{ident_name, table_name, Binder};
 use crate::error::{Error, Result, SqlState};
-use crate::function::TableFunction;
+use crate::function::{JsonFunction, ScalarFunction, TableFunction};
 use crate::plan::{JoinKind, LogicalPlan, ScalarExpr};
 
 /// A WITH query, bound once; every reference to it reads its plan.
@@ -511,7 +511,13 @@ impl Binder<'_> {
             alias,
             ordinality,
         } = call;
-        let Some(func) = TableFunction::by_name(&function_name) else {
+        // jsonb_array_elements and friends: the unnest of an array of the document's items.
+        let json_items = JsonFunction::table_items(&function_name);
+        let by_name = match json_items {
+            Some(_) => Some(TableFunction::Unnest),
+            None => TableFunction::by_name(&function_name),
+        };
+        let Some(func) = by_name else {
             if function_name == "regexp_matches" {
                 return Err(Error::unsupported("regexp_matches"));
             }
@@ -532,7 +538,19 @@ impl Binder<'_> {
         if lateral_scope.is_some() {
             self.lateral_correlated = self.outer_scopes.pop().is_some_and(|(_, c)| c);
         }
-        let bound = bound?;
+        let mut bound = bound?;
+        if let (Some((items, _)), [document]) = (json_items, bound.as_slice()) {
+            let document = self.coerce(
+                document.clone(),
+                crate::types::DataType::Jsonb,
+                crate::function::cast::CastContext::Implicit,
+            )?;
+            bound = vec![ScalarExpr::Function {
+                func: ScalarFunction::Json(items),
+                args: vec![document],
+                ty: items.result(),
+            }];
+        }
         let types: Vec<_> = bound.iter().map(|a| a.ty()).collect();
         let Some(ty) = func.signature(&types) else {
             let names: Vec<String> = types.iter().map(|t| t.to_string()).collect();
@@ -554,10 +572,12 @@ impl Binder<'_> {
             .collect::<Result<Vec<_>>>()?;
         let visible = alias.map_or_else(|| function_name.clone(), |a| ident_name(&a.name));
         // A single-column function's column is named after the alias when there is one.
-        let default_name = if alias.is_some() {
-            visible.clone()
-        } else {
-            function_name
+        let default_name = match (json_items, alias) {
+            // A named output column keeps its name under an alias.
+            (Some((_, "value")), _) => "value".to_string(),
+            (_, Some(_)) => visible.clone(),
+            (Some((_, column)), None) => column.to_string(),
+            (None, None) => function_name,
         };
         let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());
         let mut default_names = vec![default_name];

@@ -55,6 +55,14 @@ pub enum JsonFunction {
         json: bool,
     },
     Pretty,
+    /// `jsonb_set(target, path, value [, create_if_missing])`.
+    Set,
+    /// The rows of the table functions jsonb_array_elements (`keys` false), its `_text`
+    /// form, and jsonb_object_keys, as an array that FROM unnests.
+    Items {
+        keys: bool,
+        as_text: bool,
+    },
     /// `to_json` (`jsonb` false) / `to_jsonb` of a value of the given type.
     To {
         ty: DataType,
@@ -92,6 +100,10 @@ impl JsonFunction {
             F::ArrayLength { json: false } => "jsonb_array_length",
             F::ArrayLength { json: true } => "json_array_length",
             F::Pretty => "jsonb_pretty",
+            F::Set => "jsonb_set",
+            F::Items { keys: true, .. } => "jsonb_object_keys",
+            F::Items { as_text: false, .. } => "jsonb_array_elements",
+            F::Items { as_text: true, .. } => "jsonb_array_elements_text",
             F::To { jsonb: false, .. } => "to_json",
             F::To { jsonb: true, .. } => "to_jsonb",
             F::BuildObject { jsonb: false } => "json_build_object",
@@ -99,6 +111,35 @@ impl JsonFunction {
             F::BuildArray { jsonb: false } => "json_build_array",
             F::BuildArray { jsonb: true } => "jsonb_build_array",
         }
+    }
+
+    /// The set-returning function `name` that FROM reads as the unnested array of this
+    /// function's result, with its output column's name.
+    pub fn table_items(name: &str) -> Option<(JsonFunction, &'static str)> {
+        Some(match name {
+            "jsonb_array_elements" => (
+                JsonFunction::Items {
+                    keys: false,
+                    as_text: false,
+                },
+                "value",
+            ),
+            "jsonb_array_elements_text" => (
+                JsonFunction::Items {
+                    keys: false,
+                    as_text: true,
+                },
+                "value",
+            ),
+            "jsonb_object_keys" => (
+                JsonFunction::Items {
+                    keys: true,
+                    as_text: true,
+                },
+                "jsonb_object_keys",
+            ),
+            _ => return None,
+        })
     }
 
     /// Whether argument `idx` of `count` is a value the binder must first turn into json with
@@ -129,6 +170,10 @@ impl JsonFunction {
             F::Field { json: true, .. } | F::Element { json: true, .. } => DataType::Json,
             F::Typeof { .. } | F::Pretty => DataType::Text,
             F::Contains { .. } | F::Exists | F::ExistsKeys { .. } => DataType::Bool,
+            F::Items { keys, as_text } => match keys || as_text {
+                true => DataType::Array(&DataType::Text),
+                false => DataType::Array(&DataType::Jsonb),
+            },
             F::ArrayLength { .. } => DataType::Int32,
             F::To { jsonb, .. } | F::BuildObject { jsonb } | F::BuildArray { jsonb } => {
                 if jsonb {
@@ -144,7 +189,8 @@ impl JsonFunction {
             | F::DeleteKey
             | F::DeleteIndex
             | F::DeleteKeys
-            | F::DeletePath => DataType::Jsonb,
+            | F::DeletePath
+            | F::Set => DataType::Jsonb,
         }
     }
 
@@ -233,6 +279,21 @@ impl JsonFunction {
                 Ok(ScalarValue::Text(out))
             }
             F::To { ty, jsonb } => finish(value_json(&values[0], ty)?, jsonb),
+            F::Items { keys, as_text } => items(document(values, 0)?, keys, as_text),
+            F::Set => {
+                let mut doc = document(values, 0)?;
+                let path = texts(values, 1)?;
+                let new = document(values, 2)?;
+                let create = !matches!(values.get(3), Some(ScalarValue::Bool(false)));
+                if path.is_empty() {
+                    return jsonb(doc);
+                }
+                if doc_is_scalar(&doc) {
+                    return Err(invalid("cannot set path in scalar"));
+                }
+                set_path(&mut doc, &path, 0, new, create)?;
+                jsonb(doc)
+            }
             F::BuildArray { jsonb } => {
                 let mut out = String::from("[");
                 for (i, value) in values.iter().enumerate() {
@@ -465,15 +526,10 @@ fn delete_index(doc: Json, index: i64) -> Result<Json> {
 
 /// `#-`: removes the value at `path` (from `depth` on); a missing step leaves it as is.
 fn delete_path(doc: &mut Json, path: &[Option<String>], depth: usize) -> Result<()> {
-    let Some(step) = path.get(depth) else {
+    if depth >= path.len() {
         return Ok(());
-    };
-    let Some(step) = step.as_deref() else {
-        return Err(Error::new(
-            SqlState::NullValueNotAllowed,
-            format!("path element at position {} is null", depth + 1),
-        ));
-    };
+    }
+    let step = path_step(path, depth)?;
     let last = depth + 1 == path.len();
     match doc {
         Json::Object(pairs) => {
@@ -486,15 +542,7 @@ fn delete_path(doc: &mut Json, path: &[Option<String>], depth: usize) -> Result<
             }
         }
         Json::Array(items) => {
-            let index: i64 = step.trim().parse().map_err(|_| {
-                Error::new(
-                    SqlState::InvalidTextRepresentation,
-                    format!(
-                        "path element at position {} is not an integer: \"{step}\"",
-                        depth + 1
-                    ),
-                )
-            })?;
+            let index = path_index(step, depth)?;
             let at = if index < 0 {
                 items.len() as i64 + index
             } else {
@@ -506,6 +554,91 @@ fn delete_path(doc: &mut Json, path: &[Option<String>], depth: usize) -> Result<
             match last {
                 true => drop(items.remove(at)),
                 false => delete_path(&mut items[at], path, depth + 1)?,
+            }
+        }
+        Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_) => {}
+    }
+    Ok(())
+}
+
+/// The elements of an array (as jsonb, or as `->>` prints them) or the keys of an object.
+fn items(doc: Json, keys: bool, as_text: bool) -> Result<ScalarValue> {
+    let kind = match &doc {
+        Json::Object(_) => "an object",
+        Json::Array(_) => "an array",
+        _ => "a scalar",
+    };
+    Ok(ScalarValue::Array(match (doc, keys) {
+        (Json::Object(pairs), true) => pairs
+            .into_iter()
+            .map(|(k, _)| ScalarValue::Text(k))
+            .collect(),
+        (Json::Array(items), false) => items
+            .iter()
+            .map(|item| match as_text {
+                true => item
+                    .to_unquoted_text()
+                    .map_or(ScalarValue::Null, ScalarValue::Text),
+                false => ScalarValue::Jsonb(item.to_text()),
+            })
+            .collect(),
+        (_, true) => return Err(invalid(&format!("cannot call jsonb_object_keys on {kind}"))),
+        (_, false) => return Err(invalid(&format!("cannot extract elements from {kind}"))),
+    }))
+}
+
+/// An array index of a path step, or PostgreSQL's 22P02.
+fn path_index(step: &str, depth: usize) -> Result<i64> {
+    step.trim().parse().map_err(|_| {
+        Error::new(
+            SqlState::InvalidTextRepresentation,
+            format!(
+                "path element at position {} is not an integer: \"{step}\"",
+                depth + 1
+            ),
+        )
+    })
+}
+
+/// A path step, which must not be NULL.
+fn path_step(path: &[Option<String>], depth: usize) -> Result<&str> {
+    path[depth].as_deref().ok_or_else(|| {
+        Error::new(
+            SqlState::NullValueNotAllowed,
+            format!("path element at position {} is null", depth + 1),
+        )
+    })
+}
+
+/// jsonb_set's setPath: replaces the value at `path`, or with `create` adds it where only
+/// the last step is missing (an array index past either end adds at that end); a missing
+/// step before the last, or a scalar on the way, leaves the document as it is.
+fn set_path(
+    doc: &mut Json,
+    path: &[Option<String>],
+    depth: usize,
+    new: Json,
+    create: bool,
+) -> Result<()> {
+    let step = path_step(path, depth)?;
+    let last = depth + 1 == path.len();
+    match doc {
+        Json::Object(pairs) => match pairs.iter().position(|(k, _)| k == step) {
+            Some(at) if last => pairs[at].1 = new,
+            Some(at) => set_path(&mut pairs[at].1, path, depth + 1, new, create)?,
+            None if last && create => pairs.push((step.to_string(), new)),
+            None => {}
+        },
+        Json::Array(items) => {
+            let index = path_index(step, depth)?;
+            let len = items.len() as i64;
+            let at = if index < 0 { len + index } else { index };
+            match usize::try_from(at).ok().filter(|&at| at < items.len()) {
+                Some(at) if last => items[at] = new,
+                Some(at) => set_path(&mut items[at], path, depth + 1, new, create)?,
+                None if last && create && at < 0 => items.insert(0, new),
+                None if last && create => items.push(new),
+                None => {}
             }
         }
         Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_) => {}

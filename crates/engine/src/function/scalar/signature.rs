@@ -180,6 +180,10 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
         "jsonb_array_length" => &[(F::Json(J::ArrayLength { json: false }), &[JSONB], I4)],
         "json_array_length" => &[(F::Json(J::ArrayLength { json: true }), &[JSON], I4)],
         "jsonb_pretty" => &[(F::Json(J::Pretty), &[JSONB], TEXT)],
+        "jsonb_set" => &[
+            (F::Json(J::Set), &[JSONB, TEXT_ARRAY, JSONB], JSONB),
+            (F::Json(J::Set), &[JSONB, TEXT_ARRAY, JSONB, BOOL], JSONB),
+        ],
         "lower" => &[(F::Lower, &[TEXT], TEXT)],
         "upper" => &[(F::Upper, &[TEXT], TEXT)],
         "initcap" => &[(F::Initcap, &[TEXT], TEXT)],
