@@ -162,8 +162,13 @@ fn column_values<'py>(
                 Ok(PyList::new(py, items)?.into_any())
             })
             .collect(),
-        // timestamptz and interval come back in PostgreSQL's text form for now.
-        VectorData::TimestampTz(_) | VectorData::Interval(_) => range
+        // timestamptz, interval, bytea, uuid and jsonb come back in PostgreSQL's text form
+        // for now.
+        VectorData::TimestampTz(_)
+        | VectorData::Interval(_)
+        | VectorData::Bytes(_)
+        | VectorData::Uuid(_)
+        | VectorData::Jsonb(_) => range
             .map(|row| {
                 let mut text = Vec::new();
                 if column.write_text(row, &mut text) {
