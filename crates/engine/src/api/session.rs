@@ -130,6 +130,8 @@ pub struct Session {
     settings: Settings,
     /// The settings when the transaction began: ROLLBACK restores them.
     settings_at_begin: Option<Settings>,
+    /// The open transaction block's savepoints, oldest first.
+    savepoints: Vec<transaction_control::Savepoint>,
     notices: Vec<Notice>,
     sequences: SharedSessionSequences,
     cache: Arc<QueryCache>,
@@ -153,6 +155,7 @@ impl Session {
             block: Block::None,
             settings: Settings::new(defaults),
             settings_at_begin: None,
+            savepoints: Vec::new(),
             notices: Vec::new(),
             sequences: SharedSessionSequences::default(),
             cache,
@@ -456,6 +459,7 @@ impl Session {
             self.settings.restore(saved);
         }
         self.block = Block::None;
+        self.savepoints.clear();
         self.transaction_micros = None;
     }
 
@@ -622,6 +626,7 @@ impl Session {
             BoundStatement::Begin => Ok(self.run_begin()),
             BoundStatement::Commit => self.run_commit(),
             BoundStatement::Rollback => Ok(self.run_rollback()),
+            BoundStatement::Savepoint { action, name } => self.run_savepoint(action, name),
             BoundStatement::Set(set) => self.run_set(&set),
         }
     }

@@ -7,7 +7,7 @@ use sqlparser::ast::{
 use super::{ident_name, table_name, Binder};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
-use crate::plan::{BoundStatement, ScalarExpr, SetVariable};
+use crate::plan::{BoundStatement, SavepointAction, ScalarExpr, SetVariable};
 use crate::types::DataType;
 
 impl Binder<'_> {
@@ -111,12 +111,20 @@ impl Binder<'_> {
                 }
                 BoundStatement::Commit
             }
-            Statement::Rollback { chain, savepoint } => {
-                if *chain || savepoint.is_some() {
-                    return Err(Error::unsupported(format!("{statement}")));
-                }
-                BoundStatement::Rollback
-            }
+            Statement::Rollback {
+                chain: true,
+                savepoint: _,
+            } => return Err(Error::unsupported(format!("{statement}"))),
+            Statement::Rollback {
+                chain: false,
+                savepoint: None,
+            } => BoundStatement::Rollback,
+            Statement::Rollback {
+                chain: false,
+                savepoint: Some(name),
+            } => savepoint(SavepointAction::RollbackTo, name),
+            Statement::Savepoint { name } => savepoint(SavepointAction::Define, name),
+            Statement::ReleaseSavepoint { name } => savepoint(SavepointAction::Release, name),
             Statement::Set(ast::Set::SingleAssignment {
                 scope: _,
                 hivevar: false,
@@ -176,6 +184,13 @@ impl Binder<'_> {
             }
             other => return Err(Error::unsupported(format!("the statement {other}"))),
         })
+    }
+}
+
+fn savepoint(action: SavepointAction, name: &ast::Ident) -> BoundStatement {
+    BoundStatement::Savepoint {
+        action,
+        name: ident_name(name),
     }
 }
 

@@ -247,6 +247,14 @@ impl LogicalPlan {
     }
 }
 
+/// What a savepoint statement does with the savepoint it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SavepointAction {
+    Define,
+    Release,
+    RollbackTo,
+}
+
 /// `SET name = value` / `RESET name` / `SET name TO DEFAULT`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetVariable {
@@ -355,6 +363,11 @@ pub enum BoundStatement {
     Begin,
     Commit,
     Rollback,
+    /// SAVEPOINT, RELEASE [SAVEPOINT] and ROLLBACK TO [SAVEPOINT] `name`.
+    Savepoint {
+        action: SavepointAction,
+        name: String,
+    },
     Set(SetVariable),
     Show {
         name: String,
@@ -467,6 +480,7 @@ impl BoundStatement {
             | BoundStatement::Begin
             | BoundStatement::Commit
             | BoundStatement::Rollback
+            | BoundStatement::Savepoint { .. }
             | BoundStatement::Set(_)
             | BoundStatement::Show { .. }
             | BoundStatement::Explain { .. } => Vec::new(),
