@@ -990,7 +990,33 @@ fn figure_colname(expr: &Expr) -> Option<(String, bool)> {
                 .ok()
                 .map(|t| (type_column_name(t).to_string(), false)),
         },
-        Expr::Nested(inner) => figure_colname(inner),
+        Expr::Nested(inner) | Expr::Collate { expr: inner, .. } => figure_colname(inner),
+        // A subscript is named after what it subscripts, a field access after the field.
+        Expr::CompoundFieldAccess { root, access_chain } => match access_chain.last() {
+            Some(ast::AccessExpr::Dot(field)) => figure_colname(field),
+            Some(ast::AccessExpr::Subscript(_)) | None => figure_colname(root),
+        },
+        Expr::Array(_) => strong("array".into()),
+        // SQL-syntax calls are named after the function PostgreSQL's grammar turns them into.
+        Expr::Substring { .. } => strong("substring".into()),
+        Expr::Position { .. } => strong("position".into()),
+        Expr::Overlay { .. } => strong("overlay".into()),
+        Expr::Extract { .. } => strong("extract".into()),
+        Expr::Ceil { .. } => strong("ceil".into()),
+        Expr::Floor { .. } => strong("floor".into()),
+        Expr::Trim { trim_where, .. } => strong(
+            match trim_where {
+                Some(ast::TrimWhereField::Leading) => "ltrim",
+                Some(ast::TrimWhereField::Trailing) => "rtrim",
+                Some(ast::TrimWhereField::Both) | None => "btrim",
+            }
+            .into(),
+        ),
+        // `date '...'` and `interval '...'` are casts of a literal: named after the type.
+        Expr::TypedString(typed) => super::bind_data_type(&typed.data_type)
+            .ok()
+            .map(|t| (type_column_name(t).to_string(), false)),
+        Expr::Interval(_) => Some(("interval".into(), false)),
         // Named after its ELSE result when that has a strong name, else `case`.
         Expr::Case { else_result, .. } => match else_result.as_deref().and_then(figure_colname) {
             Some((name, true)) => strong(name),
