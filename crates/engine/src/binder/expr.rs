@@ -142,7 +142,10 @@ impl Binder<'_> {
                     Value::SingleQuotedString(s) => s.clone(),
                     other => return Err(Error::unsupported(format!("typed literal {other}"))),
                 };
-                Ok(ScalarExpr::literal(text_io::parse_text(&text, ty)?, ty))
+                match self.relative_datetime_literal(&text, ty) {
+                    Some(bound) => bound,
+                    None => Ok(ScalarExpr::literal(text_io::parse_text(&text, ty)?, ty)),
+                }
             }
             Expr::Nested(inner) => self.bind_expr(inner, scope),
             Expr::UnaryOp { op, expr: inner } => self.bind_unary(*op, inner, scope),
