@@ -312,10 +312,10 @@ impl Session {
         std::mem::take(&mut self.notices)
     }
 
-    /// Sets a parameter a client sent in its startup message; an unknown name is an error,
-    /// as in PostgreSQL.
+    /// Sets a parameter a client sent in its startup message, which RESET then goes back
+    /// to; an unknown name is an error, as in PostgreSQL.
     pub fn set_startup_parameter(&mut self, name: &str, value: &str) -> Result<()> {
-        self.settings.set(name, Some(value))
+        self.settings.set_session_default(name, value)
     }
 
     /// Who the session is for: current_user, current_database() and pg_backend_pid().

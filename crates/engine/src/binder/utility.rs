@@ -135,9 +135,16 @@ impl Binder<'_> {
                 value: setting_value(values)?,
             }),
             Statement::Set(ast::Set::SetTimeZone { local: _, value }) => {
+                // SET TIME ZONE LOCAL means the default, like DEFAULT.
+                let local = matches!(value, Expr::Identifier(ident)
+                    if ident.quote_style.is_none() && ident.value.eq_ignore_ascii_case("local"));
                 BoundStatement::Set(SetVariable {
                     name: Some("timezone".into()),
-                    value: setting_value(std::slice::from_ref(value))?,
+                    value: if local {
+                        None
+                    } else {
+                        setting_value(std::slice::from_ref(value))?
+                    },
                 })
             }
             Statement::Set(ast::Set::SetNames {
