@@ -354,9 +354,9 @@ impl Binder<'_> {
         {
             return Err(Error::unsupported(format!("the SELECT form {select}")));
         }
-        let unnest_moved = std::mem::take(&mut self.select_unnest_moved);
-        if let Some(rewritten) = super::select_unnest::move_unnest_to_from(select) {
-            self.select_unnest_moved = true;
+        let srfs_moved = std::mem::take(&mut self.select_srfs_moved);
+        if let Some(rewritten) = super::select_srf::move_srfs_to_from(select) {
+            self.select_srfs_moved = true;
             return self.bind_select(&rewritten, order_by);
         }
         let distinct_on = match distinct {
@@ -420,11 +420,11 @@ impl Binder<'_> {
             || !grouping_sets.is_empty()
             || !grouping_calls.is_empty()
             || having.is_some();
-        if unnest_moved && (grouped || !windows.is_empty()) {
+        if srfs_moved && (grouped || !windows.is_empty()) {
             // PostgreSQL expands the set after grouping and windows; moving it into FROM
             // would expand it before.
             return Err(Error::unsupported(
-                "unnest in a select list with aggregates or window functions",
+                "a set-returning function in a select list with aggregates or window functions",
             ));
         }
         if grouped {
@@ -965,7 +965,7 @@ fn window_refs_to_columns(expr: ScalarExpr, width: usize) -> ScalarExpr {
 }
 
 /// PostgreSQL's FigureColname: the name of an unaliased select-list expression.
-fn column_name(expr: &Expr) -> String {
+pub(super) fn column_name(expr: &Expr) -> String {
     figure_colname(expr).map_or_else(|| "?column?".into(), |(name, _)| name)
 }
 

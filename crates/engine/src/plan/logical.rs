@@ -134,12 +134,12 @@ pub enum LogicalPlan {
         input: Box<LogicalPlan>,
         on: Vec<usize>,
     },
-    /// A set-returning function in FROM; its arguments read no column of this query (at
-    /// most the left row of a lateral join). `WITH ORDINALITY` adds a bigint row number.
+    /// Set-returning functions in FROM; their arguments read no column of this query (at
+    /// most the left row of a lateral join). Several (the select list's) run in lockstep,
+    /// one column each, the shorter ones padded with NULL. `WITH ORDINALITY` adds a
+    /// bigint row number.
     TableFunction {
-        func: TableFunction,
-        args: Vec<ScalarExpr>,
-        ty: DataType,
+        calls: Vec<TableFunctionCall>,
         ordinality: bool,
     },
     /// `left [LEFT] JOIN LATERAL right`: `right` reads the current left row (as outer
@@ -206,8 +206,8 @@ impl LogicalPlan {
         match self {
             LogicalPlan::Scan { types, .. } | LogicalPlan::Values { types, .. } => types.clone(),
             LogicalPlan::SetOperation { left, .. } => left.output_types(),
-            LogicalPlan::TableFunction { ty, ordinality, .. } => {
-                let mut types = vec![*ty];
+            LogicalPlan::TableFunction { calls, ordinality } => {
+                let mut types: Vec<DataType> = calls.iter().map(|c| c.ty).collect();
                 if *ordinality {
                     types.push(DataType::Int64);
                 }
@@ -245,6 +245,15 @@ impl LogicalPlan {
                 .collect(),
         }
     }
+}
+
+/// One set-returning function call of a [`LogicalPlan::TableFunction`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableFunctionCall {
+    pub func: TableFunction,
+    pub args: Vec<ScalarExpr>,
+    /// The type of its single column.
+    pub ty: DataType,
 }
 
 /// What a savepoint statement does with the savepoint it names.
@@ -534,7 +543,9 @@ impl LogicalPlan {
             | LogicalPlan::SetOperation { .. }
             | LogicalPlan::RecursiveCte { .. } => vec![],
             LogicalPlan::Values { rows, .. } => rows.iter().flatten().collect(),
-            LogicalPlan::TableFunction { args, .. } => args.iter().collect(),
+            LogicalPlan::TableFunction { calls, .. } => {
+                calls.iter().flat_map(|c| &c.args).collect()
+            }
             LogicalPlan::Filter { predicate, .. } => vec![predicate],
             LogicalPlan::Project { exprs, .. } => exprs.iter().collect(),
             LogicalPlan::Aggregate {
