@@ -167,7 +167,13 @@ pub(super) fn float_digits(value: &str) -> Result<String> {
         Ok(n) if (-15..=0).contains(&n) => {
             Err(Error::unsupported(format!("extra_float_digits = {n}")))
         }
-        _ => Err(Error::new(
+        Ok(n) => Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!(
+                "{n} is outside the valid range for parameter \"extra_float_digits\" (-15 .. 3)"
+            ),
+        )),
+        Err(_) => Err(Error::new(
             SqlState::InvalidParameterValue,
             format!("invalid value for parameter \"extra_float_digits\": \"{value}\""),
         )),
