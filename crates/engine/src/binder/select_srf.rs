@@ -3,9 +3,9 @@
 //! `FROM ..., <the calls>` (implicitly lateral), where the calls run in lockstep, the
 //! shorter ones padded with NULL. That gives PostgreSQL's rows: each input row repeated
 //! per output row of its calls, none when they all return nothing. A call may sit inside
-//! operators and casts (`generate_series(1, 3) * 2`); one inside another function, CASE,
-//! an aggregate or a subquery, next to `*`, or next to aggregates or window functions
-//! keeps answering 0A000.
+//! operators, casts and scalar functions (`upper(unnest(names))`); one inside CASE,
+//! COALESCE, an aggregate, AND/OR/NOT or a subquery, another one's arguments, next to
+//! `*`, or next to aggregates or window functions is not moved, and is refused when bound.
 
 use sqlparser::ast::{
     self, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, ObjectName, Select,
@@ -14,7 +14,7 @@ use sqlparser::ast::{
 
 use super::ident_name;
 use crate::error::{Error, Result};
-use crate::function::TableFunction;
+use crate::function::{AggregateFunction, TableFunction};
 
 /// The name of the FROM function that runs its arguments (set-returning calls) in
 /// lockstep; no SQL function can have it.
@@ -98,11 +98,20 @@ fn replace_calls(expr: Expr, calls: &mut Vec<Expr>) -> Expr {
     let mut replace = |inner: Box<Expr>| Box::new(replace_calls(*inner, calls));
     match expr {
         Expr::Nested(inner) => Expr::Nested(replace(inner)),
-        Expr::UnaryOp { op, expr } => Expr::UnaryOp {
+        // PostgreSQL refuses a set as an argument of NOT, AND and OR (42804).
+        Expr::UnaryOp {
+            op: op @ (ast::UnaryOperator::Minus | ast::UnaryOperator::Plus),
+            expr,
+        } => Expr::UnaryOp {
             op,
             expr: replace(expr),
         },
-        Expr::BinaryOp { left, op, right } => {
+        Expr::BinaryOp { left, op, right }
+            if !matches!(
+                op,
+                ast::BinaryOperator::And | ast::BinaryOperator::Or | ast::BinaryOperator::Xor
+            ) =>
+        {
             let left = replace(left);
             Expr::BinaryOp {
                 left,
@@ -121,8 +130,33 @@ fn replace_calls(expr: Expr, calls: &mut Vec<Expr>) -> Expr {
             data_type,
             format,
         },
+        Expr::Function(mut function) if is_scalar_call(&function) => {
+            if let FunctionArguments::List(list) = &mut function.args {
+                for arg in &mut list.args {
+                    if let FunctionArg::Unnamed(FunctionArgExpr::Expr(arg)) = arg {
+                        *arg = replace_calls(arg.clone(), calls);
+                    }
+                }
+            }
+            Expr::Function(function)
+        }
         other => other,
     }
+}
+
+/// Whether a set-returning call may sit among `function`'s arguments: a plain scalar call.
+/// PostgreSQL refuses one inside an aggregate, a window function or COALESCE.
+fn is_scalar_call(function: &ast::Function) -> bool {
+    let [ast::ObjectNamePart::Identifier(ident)] = function.name.0.as_slice() else {
+        return false;
+    };
+    let name = ident_name(ident);
+    matches!(function.parameters, FunctionArguments::None)
+        && function.filter.is_none()
+        && function.over.is_none()
+        && function.within_group.is_empty()
+        && AggregateFunction::by_name(&name).is_none()
+        && name != "coalesce"
 }
 
 /// The name and arguments of a moved call.
