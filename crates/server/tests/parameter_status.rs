@@ -73,7 +73,7 @@ fn reported_settings_follow_postgresql() -> Result<(), Box<dyn std::error::Error
     ]);
     assert_eq!(at_startup, expected);
 
-    let cases: [(&str, &[(&str, &str)]); 9] = [
+    let cases: [(&str, &[(&str, &str)]); 13] = [
         ("SET application_name='x'", &[("application_name", "x")]),
         ("SET application_name='x'", &[]),
         ("SET DateStyle='mdy'", &[]),
@@ -89,6 +89,14 @@ fn reported_settings_follow_postgresql() -> Result<(), Box<dyn std::error::Error
             "BEGIN; SAVEPOINT a; SET application_name='y'; ROLLBACK TO a; COMMIT",
             &[],
         ),
+        // SET LOCAL ends with its transaction.
+        ("BEGIN; SET LOCAL application_name='z'; COMMIT", &[]),
+        ("BEGIN", &[]),
+        (
+            "SET LOCAL application_name='z'",
+            &[("application_name", "z")],
+        ),
+        ("COMMIT", &[("application_name", "x")]),
         // RESET goes back to the start-up values.
         (
             "RESET ALL",

@@ -455,8 +455,9 @@ impl Session {
     /// Back to no transaction; a rolled-back one takes its SETs with it.
     fn leave_transaction(&mut self, rolled_back: bool) {
         let saved = self.settings_at_begin.take();
-        if let (true, Some(saved)) = (rolled_back, saved) {
-            self.settings.restore(saved);
+        match (rolled_back, saved) {
+            (true, Some(saved)) => self.settings.restore(saved),
+            _ => self.settings.end_transaction(),
         }
         self.block = Block::None;
         self.savepoints.clear();

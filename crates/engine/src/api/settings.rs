@@ -389,6 +389,9 @@ pub struct Settings {
     /// Custom `prefix.name` settings PostgreSQL accepts without knowing them.
     custom: Vec<(String, String)>,
     changed: Vec<usize>,
+    /// Settings SET LOCAL in the open transaction, with the value each goes back to when
+    /// it commits: the one before, or what a later plain SET chose.
+    local_restore: Vec<(usize, String)>,
     /// What the client was last told of each reported setting: a change that comes back
     /// to it (SET then ROLLBACK) is not reported again, as in PostgreSQL.
     last_reported: Arc<Vec<String>>,
@@ -428,6 +431,7 @@ impl Settings {
             values: defaults.values.clone(),
             custom: defaults.custom.clone(),
             changed: Vec::new(),
+            local_restore: Vec::new(),
             last_reported: defaults.values.clone(),
             defaults,
         }
@@ -456,13 +460,48 @@ impl Settings {
             Some(v) => (definition.check)(v)?,
             None => self.defaults.values[index].clone(),
         };
+        if let Some((_, after_commit)) = self.local_restore.iter_mut().find(|(i, _)| *i == index) {
+            *after_commit = value.clone();
+        }
+        self.assign(index, value);
+        Ok(())
+    }
+
+    /// SET LOCAL: `set` until the transaction ends ([`Settings::end_transaction`]).
+    pub fn set_local(&mut self, name: &str, value: Option<&str>) -> Result<()> {
+        let Some(index) = find(name) else {
+            return match name.contains('.') {
+                true => Err(Error::unsupported("SET LOCAL of a custom setting")),
+                false => Err(unrecognized(name)),
+            };
+        };
+        let before = self.values[index].clone();
+        let kept = std::mem::take(&mut self.local_restore);
+        let outcome = self.set(name, value);
+        self.local_restore = kept;
+        outcome?;
+        if !self.local_restore.iter().any(|(i, _)| *i == index) {
+            self.local_restore.push((index, before));
+        }
+        Ok(())
+    }
+
+    /// A committed transaction's SET LOCALs end.
+    pub fn end_transaction(&mut self) {
+        for (index, value) in std::mem::take(&mut self.local_restore) {
+            self.assign(index, value);
+        }
+    }
+
+    /// Stores a checked value, noting a reported setting's change.
+    fn assign(&mut self, index: usize, value: String) {
+        let definition = &DEFINITIONS[index];
         if self.values[index] != value {
             Arc::make_mut(&mut self.values)[index] = value;
             if definition.reported && !self.changed.contains(&index) {
                 self.changed.push(index);
             }
         }
-        Ok(())
     }
 
     /// The value and canonical name for SHOW.
@@ -495,6 +534,9 @@ impl Settings {
         }
         self.values = self.defaults.values.clone();
         self.custom = self.defaults.custom.clone();
+        for (index, after_commit) in &mut self.local_restore {
+            after_commit.clone_from(&self.values[*index]);
+        }
     }
 
     /// Goes back to `saved` (ROLLBACK undoes SET), reporting what that changes.
@@ -509,6 +551,7 @@ impl Settings {
         }
         self.values = saved.values;
         self.custom = saved.custom;
+        self.local_restore = saved.local_restore;
     }
 
     /// A setting from the client's startup packet: also what RESET goes back to in this

@@ -126,25 +126,33 @@ impl Binder<'_> {
             Statement::Savepoint { name } => savepoint(SavepointAction::Define, name),
             Statement::ReleaseSavepoint { name } => savepoint(SavepointAction::Release, name),
             Statement::Set(ast::Set::SingleAssignment {
-                scope: _,
+                scope,
                 hivevar: false,
                 variable,
                 values,
             }) => BoundStatement::Set(SetVariable {
                 name: Some(variable.to_string().to_lowercase()),
                 value: setting_value(values)?,
+                local: match scope {
+                    Some(ast::ContextModifier::Local) => true,
+                    Some(ast::ContextModifier::Session) | None => false,
+                    Some(ast::ContextModifier::Global) => {
+                        return Err(Error::syntax("syntax error at or near \"GLOBAL\""))
+                    }
+                },
             }),
-            Statement::Set(ast::Set::SetTimeZone { local: _, value }) => {
+            Statement::Set(ast::Set::SetTimeZone { local, value }) => {
                 // SET TIME ZONE LOCAL means the default, like DEFAULT.
-                let local = matches!(value, Expr::Identifier(ident)
+                let default = matches!(value, Expr::Identifier(ident)
                     if ident.quote_style.is_none() && ident.value.eq_ignore_ascii_case("local"));
                 BoundStatement::Set(SetVariable {
                     name: Some("timezone".into()),
-                    value: if local {
+                    value: if default {
                         None
                     } else {
                         setting_value(std::slice::from_ref(value))?
                     },
+                    local: *local,
                 })
             }
             Statement::Set(ast::Set::SetNames {
@@ -153,6 +161,7 @@ impl Binder<'_> {
             }) => BoundStatement::Set(SetVariable {
                 name: Some("client_encoding".into()),
                 value: Some(charset_name.value.clone()),
+                local: false,
             }),
             Statement::Set(ast::Set::SetTransaction {
                 modes,
@@ -163,16 +172,19 @@ impl Binder<'_> {
                 BoundStatement::Set(SetVariable {
                     name: Some("transaction_isolation".into()),
                     value: Some("read committed".into()),
+                    local: false,
                 })
             }
             Statement::Reset(reset) => match &reset.reset {
                 Reset::ConfigurationParameter(name) => BoundStatement::Set(SetVariable {
                     name: Some(name.to_string().to_lowercase()),
                     value: None,
+                    local: false,
                 }),
                 Reset::ALL => BoundStatement::Set(SetVariable {
                     name: None,
                     value: None,
+                    local: false,
                 }),
                 Reset::SessionAuthorization => {
                     return Err(Error::unsupported(format!("{statement}")))

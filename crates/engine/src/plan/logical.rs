@@ -271,6 +271,8 @@ pub struct SetVariable {
     pub name: Option<String>,
     /// `None` resets to the default.
     pub value: Option<String>,
+    /// SET LOCAL: until the end of the transaction.
+    pub local: bool,
 }
 
 /// `RETURNING ...`: expressions over the full rows written (or deleted).

@@ -110,14 +110,24 @@ impl Session {
         Ok(StatementResult::command("ROLLBACK"))
     }
 
-    /// SET / RESET. SET is transactional: inside a block ROLLBACK undoes it.
+    /// SET / RESET. SET is transactional: inside a block ROLLBACK undoes it; SET LOCAL
+    /// lasts until the transaction ends (outside a block, with a warning, the statement).
     pub(super) fn run_set(&mut self, set: &SetVariable) -> Result<StatementResult> {
         if self.block != Block::None {
             self.transaction();
         }
-        match &set.name {
-            Some(name) => self.settings.set(name, set.value.as_deref())?,
-            None => self.settings.reset_all(),
+        match (&set.name, set.local) {
+            (Some(name), true) => {
+                if self.block == Block::None {
+                    self.warn(
+                        SqlState::NoActiveSqlTransaction,
+                        "SET LOCAL can only be used in transaction blocks",
+                    );
+                }
+                self.settings.set_local(name, set.value.as_deref())?;
+            }
+            (Some(name), false) => self.settings.set(name, set.value.as_deref())?,
+            (None, _) => self.settings.reset_all(),
         }
         Ok(StatementResult::command(if set.value.is_none() {
             "RESET"
