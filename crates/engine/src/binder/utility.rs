@@ -136,8 +136,11 @@ impl Binder<'_> {
                 local: match scope {
                     Some(ast::ContextModifier::Local) => true,
                     Some(ast::ContextModifier::Session) | None => false,
+                    // PostgreSQL reads GLOBAL as the setting's name.
                     Some(ast::ContextModifier::Global) => {
-                        return Err(Error::syntax("syntax error at or near \"GLOBAL\""))
+                        return Err(Error::syntax(format!(
+                            "syntax error at or near \"{variable}\""
+                        )))
                     }
                 },
             }),
