@@ -5,7 +5,7 @@
 //! per output row of its calls, none when they all return nothing. A call may sit inside
 //! operators, casts and scalar functions (`upper(unnest(names))`); one inside CASE,
 //! COALESCE, an aggregate, AND/OR/NOT or a subquery, another one's arguments, next to
-//! `*`, or next to aggregates or window functions is not moved, and is refused when bound.
+//! a bare `*`, or next to aggregates or window functions is not moved, and is refused when bound.
 
 use sqlparser::ast::{
     self, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, ObjectName, Select,
@@ -45,11 +45,12 @@ pub(super) fn move_srfs_to_from(select: &Select) -> Option<Select> {
             SelectItem::ExprWithAlias { expr, .. } => {
                 *expr = replace_calls(expr.clone(), &mut calls);
             }
-            SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..) => wildcard = true,
-            SelectItem::ExprWithAliases { .. } => {}
+            // `t.*` names its FROM item, never the moved calls'.
+            SelectItem::Wildcard(_) => wildcard = true,
+            SelectItem::QualifiedWildcard(..) | SelectItem::ExprWithAliases { .. } => {}
         }
     }
-    // The moved columns would show up in `*`.
+    // The moved columns would show up in a bare `*`.
     if calls.is_empty() || wildcard {
         return None;
     }
