@@ -25,29 +25,32 @@ const ALIAS: &str = "?srf?";
 
 /// The select with its set-returning calls moved into FROM, if it has any.
 pub(super) fn move_srfs_to_from(select: &Select) -> Option<Select> {
+    // Most selects have none: they are neither copied nor rewritten.
+    let any_call = select.projection.iter().any(|item| match item {
+        SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. } => holds_call(expr),
+        _ => false,
+    });
+    if !any_call {
+        return None;
+    }
     let mut calls = Vec::new();
     let mut projection = select.projection.clone();
     let mut wildcard = false;
     for item in &mut projection {
         match item {
-            SelectItem::UnnamedExpr(expr) => {
+            SelectItem::UnnamedExpr(expr) if holds_call(expr) => {
                 // The column keeps the name of what was written.
-                let name = super::select::column_name(expr);
-                let before = calls.len();
-                let replaced = replace_calls(expr.clone(), &mut calls);
-                if calls.len() > before {
-                    *item = SelectItem::ExprWithAlias {
-                        expr: replaced,
-                        alias: Ident::with_quote('"', name),
-                    };
-                }
+                let alias = Ident::with_quote('"', super::select::column_name(expr));
+                let mut expr = expr.clone();
+                replace_calls(&mut expr, &mut calls);
+                *item = SelectItem::ExprWithAlias { expr, alias };
             }
-            SelectItem::ExprWithAlias { expr, .. } => {
-                *expr = replace_calls(expr.clone(), &mut calls);
-            }
+            SelectItem::ExprWithAlias { expr, .. } => replace_calls(expr, &mut calls),
             // `t.*` names its FROM item, never the moved calls'.
             SelectItem::Wildcard(_) => wildcard = true,
-            SelectItem::QualifiedWildcard(..) | SelectItem::ExprWithAliases { .. } => {}
+            SelectItem::UnnamedExpr(_)
+            | SelectItem::QualifiedWildcard(..)
+            | SelectItem::ExprWithAliases { .. } => {}
         }
     }
     // The moved columns would show up in a bare `*`.
@@ -87,62 +90,79 @@ fn column(i: usize) -> Ident {
     Ident::with_quote('"', format!("?srf{i}?"))
 }
 
-/// `expr` with each set-returning call it holds (through operators and casts) moved to
-/// `calls` and replaced by a reference to its column.
-fn replace_calls(expr: Expr, calls: &mut Vec<Expr>) -> Expr {
-    if function_parts(&expr).is_some() {
+/// Whether `expr` holds a set-returning call where [`replace_calls`] moves it from.
+#[recursive::recursive]
+fn holds_call(expr: &Expr) -> bool {
+    function_parts(expr).is_some() || operands(expr).into_iter().any(holds_call)
+}
+
+/// Moves each set-returning call `expr` holds to `calls`, leaving a reference to its
+/// column in its place.
+#[recursive::recursive]
+fn replace_calls(expr: &mut Expr, calls: &mut Vec<Expr>) {
+    if function_parts(expr).is_some() {
         let reference =
             Expr::CompoundIdentifier(vec![Ident::with_quote('"', ALIAS), column(calls.len())]);
-        calls.push(expr);
-        return reference;
+        calls.push(std::mem::replace(expr, reference));
+        return;
     }
-    let mut replace = |inner: Box<Expr>| Box::new(replace_calls(*inner, calls));
+    for operand in operands_mut(expr) {
+        replace_calls(operand, calls);
+    }
+}
+
+/// The operands a set-returning call is moved out of: those of operators, casts and scalar
+/// functions. PostgreSQL refuses a set as an argument of NOT, AND and OR (42804).
+fn operands(expr: &Expr) -> Vec<&Expr> {
     match expr {
-        Expr::Nested(inner) => Expr::Nested(replace(inner)),
-        // PostgreSQL refuses a set as an argument of NOT, AND and OR (42804).
-        Expr::UnaryOp {
-            op: op @ (ast::UnaryOperator::Minus | ast::UnaryOperator::Plus),
-            expr,
-        } => Expr::UnaryOp {
-            op,
-            expr: replace(expr),
+        Expr::Nested(inner) | Expr::Cast { expr: inner, .. } => vec![inner],
+        Expr::UnaryOp { op, expr } if sign(op) => vec![expr],
+        Expr::BinaryOp { left, op, right } if !logical(op) => vec![left, right],
+        Expr::Function(function) if is_scalar_call(function) => match &function.args {
+            FunctionArguments::List(list) => list
+                .args
+                .iter()
+                .filter_map(|arg| match arg {
+                    FunctionArg::Unnamed(FunctionArgExpr::Expr(arg)) => Some(arg),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
         },
-        Expr::BinaryOp { left, op, right }
-            if !matches!(
-                op,
-                ast::BinaryOperator::And | ast::BinaryOperator::Or | ast::BinaryOperator::Xor
-            ) =>
-        {
-            let left = replace(left);
-            Expr::BinaryOp {
-                left,
-                op,
-                right: replace(right),
-            }
-        }
-        Expr::Cast {
-            kind,
-            expr,
-            data_type,
-            format,
-        } => Expr::Cast {
-            kind,
-            expr: replace(expr),
-            data_type,
-            format,
-        },
-        Expr::Function(mut function) if is_scalar_call(&function) => {
-            if let FunctionArguments::List(list) = &mut function.args {
-                for arg in &mut list.args {
-                    if let FunctionArg::Unnamed(FunctionArgExpr::Expr(arg)) = arg {
-                        *arg = replace_calls(arg.clone(), calls);
-                    }
-                }
-            }
-            Expr::Function(function)
-        }
-        other => other,
+        _ => Vec::new(),
     }
+}
+
+/// [`operands`], to change them.
+fn operands_mut(expr: &mut Expr) -> Vec<&mut Expr> {
+    match expr {
+        Expr::Nested(inner) | Expr::Cast { expr: inner, .. } => vec![inner],
+        Expr::UnaryOp { op, expr } if sign(op) => vec![expr],
+        Expr::BinaryOp { left, op, right } if !logical(op) => vec![left, right],
+        Expr::Function(function) if is_scalar_call(function) => match &mut function.args {
+            FunctionArguments::List(list) => list
+                .args
+                .iter_mut()
+                .filter_map(|arg| match arg {
+                    FunctionArg::Unnamed(FunctionArgExpr::Expr(arg)) => Some(arg),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+fn sign(op: &ast::UnaryOperator) -> bool {
+    matches!(op, ast::UnaryOperator::Minus | ast::UnaryOperator::Plus)
+}
+
+fn logical(op: &ast::BinaryOperator) -> bool {
+    matches!(
+        op,
+        ast::BinaryOperator::And | ast::BinaryOperator::Or | ast::BinaryOperator::Xor
+    )
 }
 
 /// Whether a set-returning call may sit among `function`'s arguments: a plain scalar call.
