@@ -82,32 +82,45 @@ impl Session {
                 format!("{statement} can only be used in transaction blocks"),
             ));
         }
-        if action == SavepointAction::Define {
-            let changes = self.transaction().mark();
-            self.savepoints.push(Savepoint {
-                name,
-                changes,
-                settings: self.settings.clone(),
-            });
-            return Ok(StatementResult::command("SAVEPOINT"));
+        match action {
+            SavepointAction::Define => {
+                let changes = self.transaction().mark();
+                self.savepoints.push(Savepoint {
+                    name,
+                    changes,
+                    settings: self.settings.clone(),
+                });
+                Ok(StatementResult::command("SAVEPOINT"))
+            }
+            SavepointAction::Release => {
+                let position = self.savepoint_position(&name)?;
+                self.savepoints.truncate(position);
+                Ok(StatementResult::command("RELEASE"))
+            }
+            SavepointAction::RollbackTo => {
+                let position = self.savepoint_position(&name)?;
+                self.savepoints.truncate(position + 1);
+                let savepoint = &self.savepoints[position];
+                let (changes, settings) = (savepoint.changes.clone(), savepoint.settings.clone());
+                self.transaction().rollback_to(changes);
+                self.settings.restore(settings);
+                self.block = Block::Explicit;
+                Ok(StatementResult::command("ROLLBACK"))
+            }
         }
-        let Some(position) = self.savepoints.iter().rposition(|s| s.name == name) else {
-            return Err(Error::new(
-                SqlState::InvalidSavepointSpecification,
-                format!("savepoint \"{name}\" does not exist"),
-            ));
-        };
-        if action == SavepointAction::Release {
-            self.savepoints.truncate(position);
-            return Ok(StatementResult::command("RELEASE"));
-        }
-        self.savepoints.truncate(position + 1);
-        let savepoint = &self.savepoints[position];
-        let (changes, settings) = (savepoint.changes.clone(), savepoint.settings.clone());
-        self.transaction().rollback_to(changes);
-        self.settings.restore(settings);
-        self.block = Block::Explicit;
-        Ok(StatementResult::command("ROLLBACK"))
+    }
+
+    /// Where the newest savepoint called `name` is.
+    fn savepoint_position(&self, name: &str) -> Result<usize> {
+        self.savepoints
+            .iter()
+            .rposition(|s| s.name == name)
+            .ok_or_else(|| {
+                Error::new(
+                    SqlState::InvalidSavepointSpecification,
+                    format!("savepoint \"{name}\" does not exist"),
+                )
+            })
     }
 
     /// SET / RESET. SET is transactional: inside a block ROLLBACK undoes it; SET LOCAL
