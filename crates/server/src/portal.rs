@@ -63,7 +63,8 @@ impl PortalRun {
             let end = batch
                 .len()
                 .min(self.row_idx.saturating_add(rows_max - rows));
-            write_data_rows(&mut out.buf, batch, self.row_idx..end, formats);
+            let columns = self.result.columns.as_deref().unwrap_or_default();
+            write_data_rows(&mut out.buf, batch, self.row_idx..end, formats, columns);
             rows += end - self.row_idx;
             self.row_idx = end;
             if self.row_idx >= batch.len() {

@@ -43,7 +43,7 @@ fn write_statement_result(out: &mut Output, result: &StatementResult) {
                 let rows = slot.get_or_init(|| {
                     let mut rows = Vec::new();
                     for batch in &result.batches {
-                        write_data_rows(&mut rows, batch, 0..batch.len(), &formats);
+                        write_data_rows(&mut rows, batch, 0..batch.len(), &formats, columns);
                     }
                     rows.into()
                 });
@@ -52,7 +52,7 @@ fn write_statement_result(out: &mut Output, result: &StatementResult) {
             }
             None => {
                 for batch in &result.batches {
-                    write_data_rows(&mut out.buf, batch, 0..batch.len(), &formats);
+                    write_data_rows(&mut out.buf, batch, 0..batch.len(), &formats, columns);
                     out.flush_if_full();
                 }
             }

@@ -130,6 +130,8 @@ pub struct Session {
     settings: Settings,
     /// The settings when the transaction began: ROLLBACK restores them.
     settings_at_begin: Option<Settings>,
+    /// The open transaction block's savepoints, oldest first.
+    savepoints: Vec<transaction_control::Savepoint>,
     notices: Vec<Notice>,
     sequences: SharedSessionSequences,
     cache: Arc<QueryCache>,
@@ -153,6 +155,7 @@ impl Session {
             block: Block::None,
             settings: Settings::new(defaults),
             settings_at_begin: None,
+            savepoints: Vec::new(),
             notices: Vec::new(),
             sequences: SharedSessionSequences::default(),
             cache,
@@ -309,10 +312,10 @@ impl Session {
         std::mem::take(&mut self.notices)
     }
 
-    /// Sets a parameter a client sent in its startup message; an unknown name is an error,
-    /// as in PostgreSQL.
+    /// Sets a parameter a client sent in its startup message, which RESET then goes back
+    /// to; an unknown name is an error, as in PostgreSQL.
     pub fn set_startup_parameter(&mut self, name: &str, value: &str) -> Result<()> {
-        self.settings.set(name, Some(value))
+        self.settings.set_session_default(name, value)
     }
 
     /// Who the session is for: current_user, current_database() and pg_backend_pid().
@@ -452,10 +455,12 @@ impl Session {
     /// Back to no transaction; a rolled-back one takes its SETs with it.
     fn leave_transaction(&mut self, rolled_back: bool) {
         let saved = self.settings_at_begin.take();
-        if let (true, Some(saved)) = (rolled_back, saved) {
-            self.settings.restore(saved);
+        match (rolled_back, saved) {
+            (true, Some(saved)) => self.settings.restore(saved),
+            _ => self.settings.end_transaction(),
         }
         self.block = Block::None;
+        self.savepoints.clear();
         self.transaction_micros = None;
     }
 
@@ -622,6 +627,7 @@ impl Session {
             BoundStatement::Begin => Ok(self.run_begin()),
             BoundStatement::Commit => self.run_commit(),
             BoundStatement::Rollback => Ok(self.run_rollback()),
+            BoundStatement::Savepoint { action, name } => self.run_savepoint(action, name),
             BoundStatement::Set(set) => self.run_set(&set),
         }
     }

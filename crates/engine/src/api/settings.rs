@@ -2,15 +2,21 @@
 //! PostgreSQL's names and defaults, and the server-wide defaults sessions start from.
 //! Values we cannot honour are refused, never ignored.
 
+mod checks;
 mod units;
 
 use std::sync::Arc;
 
 use crate::error::{Error, Result, SqlState};
 
+use checks::{
+    any, bytea_output, checkpoint_timeout, date_style, encoding, english_messages, float_digits, interval_style,
+    max_wal_size, on_off, optimizer_rules, positive_integer, read_committed, read_write,
+    standard_strings, synchronous_commit, utc_only,
+};
 pub(crate) use units::{CHECKPOINT_TIMEOUT, MAX_WAL_SIZE};
 
-/// Where a setting may be changed: PostgreSQL's GucContext, for the three we have.
+/// Where a setting may be changed: PostgreSQL's GucContext, for the four we have.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Context {
     /// By SET, the startup message and the server's defaults (PGC_USERSET).
@@ -19,6 +25,8 @@ enum Context {
     Server,
     /// Fixed when the database opens (PGC_POSTMASTER).
     Open,
+    /// Never changed: facts about the server (PGC_INTERNAL).
+    Internal,
 }
 
 struct Definition {
@@ -32,138 +40,6 @@ struct Definition {
     check: fn(&str) -> Result<String>,
     /// One line for `kestrel serve --help`.
     description: &'static str,
-}
-
-fn any(value: &str) -> Result<String> {
-    Ok(value.to_string())
-}
-
-fn encoding(value: &str) -> Result<String> {
-    match value.to_ascii_uppercase().replace(['-', '_'], "").as_str() {
-        "UTF8" | "UNICODE" => Ok("UTF8".into()),
-        _ => Err(Error::unsupported(format!("client_encoding \"{value}\""))),
-    }
-}
-
-/// bytea values are written in hex by the output path, which has no session settings: the
-/// escape format is refused rather than silently ignored.
-fn bytea_output(value: &str) -> Result<String> {
-    match value.to_ascii_lowercase().as_str() {
-        "hex" => Ok("hex".into()),
-        "escape" => Err(Error::unsupported("bytea_output = escape")),
-        _ => Err(Error::new(
-            SqlState::InvalidParameterValue,
-            format!("invalid value for parameter \"bytea_output\": \"{value}\""),
-        )
-        .with_hint("Available values: escape, hex.")),
-    }
-}
-
-fn date_style(value: &str) -> Result<String> {
-    let parts: Vec<String> = value
-        .split(',')
-        .map(|p| p.trim().to_ascii_uppercase())
-        .collect();
-    if parts.iter().all(|p| p == "ISO" || p == "MDY") {
-        Ok("ISO, MDY".into())
-    } else {
-        Err(Error::unsupported(format!("DateStyle \"{value}\"")))
-    }
-}
-
-fn utc_only(value: &str) -> Result<String> {
-    match value.to_ascii_uppercase().as_str() {
-        "UTC" | "ETC/UTC" | "GMT" | "Z" | "UTC0" | "0" | "+00" | "00:00" => Ok(value.to_string()),
-        _ => Err(Error::unsupported(format!("time zone \"{value}\""))),
-    }
-}
-
-fn float_digits(value: &str) -> Result<String> {
-    match value.trim().parse::<i32>() {
-        Ok(n) if (1..=3).contains(&n) => Ok(n.to_string()),
-        Ok(n) if (-15..=0).contains(&n) => {
-            Err(Error::unsupported(format!("extra_float_digits = {n}")))
-        }
-        _ => Err(Error::new(
-            SqlState::InvalidParameterValue,
-            format!("invalid value for parameter \"extra_float_digits\": \"{value}\""),
-        )),
-    }
-}
-
-fn on_off(value: &str) -> Result<String> {
-    match value.to_ascii_lowercase().as_str() {
-        "on" | "true" | "yes" | "1" => Ok("on".into()),
-        "off" | "false" | "no" | "0" => Ok("off".into()),
-        _ => Err(Error::new(
-            SqlState::InvalidParameterValue,
-            format!("parameter requires a Boolean value: \"{value}\""),
-        )),
-    }
-}
-
-fn positive_integer(value: &str) -> Result<String> {
-    match value.trim().parse::<u64>() {
-        Ok(n) if n > 0 => Ok(n.to_string()),
-        _ => Err(Error::new(
-            SqlState::InvalidParameterValue,
-            format!("invalid value for a positive integer parameter: \"{value}\""),
-        )),
-    }
-}
-
-fn optimizer_rules(value: &str) -> Result<String> {
-    let known = crate::optimizer::rule_names();
-    for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-        if name != "all" && !known.contains(&name) {
-            return Err(Error::new(
-                SqlState::InvalidParameterValue,
-                format!(
-                    "unknown optimizer rule \"{name}\" (rules: {})",
-                    known.join(", ")
-                ),
-            ));
-        }
-    }
-    Ok(value.to_string())
-}
-
-fn read_committed(value: &str) -> Result<String> {
-    match value.to_ascii_lowercase().as_str() {
-        "read committed" | "read uncommitted" => Ok("read committed".into()),
-        _ => Err(Error::unsupported(format!(
-            "transaction isolation \"{value}\""
-        ))),
-    }
-}
-
-fn standard_strings(value: &str) -> Result<String> {
-    match on_off(value)?.as_str() {
-        "on" => Ok("on".into()),
-        _ => Err(Error::unsupported("standard_conforming_strings = off")),
-    }
-}
-
-/// PostgreSQL's spellings; without replication every level but off waits for the local disk.
-fn synchronous_commit(value: &str) -> Result<String> {
-    match value.to_ascii_lowercase().as_str() {
-        "on" | "true" | "yes" | "1" => Ok("on".into()),
-        "off" | "false" | "no" | "0" => Ok("off".into()),
-        level @ ("local" | "remote_write" | "remote_apply") => Ok(level.into()),
-        _ => Err(Error::new(
-            SqlState::InvalidParameterValue,
-            format!("invalid value for parameter \"synchronous_commit\": \"{value}\""),
-        )
-        .with_hint("Available values: local, remote_write, remote_apply, on, off.")),
-    }
-}
-
-fn checkpoint_timeout(value: &str) -> Result<String> {
-    CHECKPOINT_TIMEOUT.canonical(value)
-}
-
-fn max_wal_size(value: &str) -> Result<String> {
-    MAX_WAL_SIZE.canonical(value)
 }
 
 const DEFINITIONS: &[Definition] = &[
@@ -196,8 +72,8 @@ const DEFINITIONS: &[Definition] = &[
         default: "postgres",
         reported: true,
         context: Context::User,
-        check: any,
-        description: "Sets the display format for interval values.",
+        check: interval_style,
+        description: "Sets the display format for interval values (postgres only).",
     },
     Definition {
         name: "TimeZone",
@@ -227,7 +103,7 @@ const DEFINITIONS: &[Definition] = &[
         name: "integer_datetimes",
         default: "on",
         reported: true,
-        context: Context::User,
+        context: Context::Internal,
         check: any,
         description: "Shows whether datetimes are integer based.",
     },
@@ -235,7 +111,7 @@ const DEFINITIONS: &[Definition] = &[
         name: "is_superuser",
         default: "on",
         reported: true,
-        context: Context::User,
+        context: Context::Internal,
         check: any,
         description: "Shows whether the current user is a superuser.",
     },
@@ -243,7 +119,7 @@ const DEFINITIONS: &[Definition] = &[
         name: "server_encoding",
         default: "UTF8",
         reported: true,
-        context: Context::User,
+        context: Context::Internal,
         check: any,
         description: "Shows the server (database) character set encoding.",
     },
@@ -251,7 +127,7 @@ const DEFINITIONS: &[Definition] = &[
         name: "server_version",
         default: "15.0",
         reported: true,
-        context: Context::User,
+        context: Context::Internal,
         check: any,
         description: "Shows the PostgreSQL version the server is compatible with.",
     },
@@ -259,9 +135,41 @@ const DEFINITIONS: &[Definition] = &[
         name: "server_version_num",
         default: "150000",
         reported: false,
-        context: Context::User,
+        context: Context::Internal,
         check: any,
         description: "Shows the PostgreSQL version as an integer.",
+    },
+    Definition {
+        name: "in_hot_standby",
+        default: "off",
+        reported: true,
+        context: Context::Internal,
+        check: any,
+        description: "Shows whether hot standby is currently active.",
+    },
+    Definition {
+        name: "default_transaction_read_only",
+        default: "off",
+        reported: true,
+        context: Context::User,
+        check: read_write,
+        description: "Sets the default read-only status of new transactions (off only).",
+    },
+    Definition {
+        name: "transaction_read_only",
+        default: "off",
+        reported: false,
+        context: Context::User,
+        check: read_write,
+        description: "Sets the current transaction's read-only status (off only).",
+    },
+    Definition {
+        name: "lc_messages",
+        default: "C.UTF-8",
+        reported: false,
+        context: Context::User,
+        check: english_messages,
+        description: "Sets the language in which messages are displayed (English only).",
     },
     Definition {
         name: "search_path",
@@ -331,7 +239,7 @@ const DEFINITIONS: &[Definition] = &[
         name: "max_identifier_length",
         default: "63",
         reported: false,
-        context: Context::User,
+        context: Context::Internal,
         check: any,
         description: "Shows the maximum identifier length.",
     },
@@ -412,7 +320,7 @@ pub struct SettingDoc {
 pub fn default_settable() -> impl Iterator<Item = SettingDoc> {
     DEFINITIONS
         .iter()
-        .filter(|d| d.context != Context::Open)
+        .filter(|d| !matches!(d.context, Context::Open | Context::Internal))
         .map(|d| SettingDoc {
             name: d.name,
             default: d.default,
@@ -450,7 +358,7 @@ impl Defaults {
             return Err(unrecognized(name));
         };
         let definition = &DEFINITIONS[index];
-        if definition.context == Context::Open {
+        if matches!(definition.context, Context::Open | Context::Internal) {
             return Err(cannot_change(definition));
         }
         Arc::make_mut(&mut self.values)[index] = (definition.check)(value)?;
@@ -481,6 +389,12 @@ pub struct Settings {
     /// Custom `prefix.name` settings PostgreSQL accepts without knowing them.
     custom: Vec<(String, String)>,
     changed: Vec<usize>,
+    /// Settings SET LOCAL in the open transaction, with the value each goes back to when
+    /// it commits: the one before, or what a later plain SET chose.
+    local_restore: Vec<(usize, String)>,
+    /// What the client was last told of each reported setting: a change that comes back
+    /// to it (SET then ROLLBACK) is not reported again, as in PostgreSQL.
+    last_reported: Arc<Vec<String>>,
     defaults: Arc<Defaults>,
 }
 
@@ -493,12 +407,13 @@ fn find(name: &str) -> Option<usize> {
 /// PostgreSQL's refusal to SET a setting that is not the session's to change.
 fn cannot_change(definition: &Definition) -> Error {
     let when = match definition.context {
-        Context::Open => "without restarting the server",
-        Context::User | Context::Server => "now",
+        Context::Open => " without restarting the server",
+        Context::User | Context::Server => " now",
+        Context::Internal => "",
     };
     Error::new(
         SqlState::CantChangeRuntimeParam,
-        format!("parameter \"{}\" cannot be changed {when}", definition.name),
+        format!("parameter \"{}\" cannot be changed{when}", definition.name),
     )
 }
 
@@ -516,6 +431,8 @@ impl Settings {
             values: defaults.values.clone(),
             custom: defaults.custom.clone(),
             changed: Vec::new(),
+            local_restore: Vec::new(),
+            last_reported: defaults.values.clone(),
             defaults,
         }
     }
@@ -543,13 +460,48 @@ impl Settings {
             Some(v) => (definition.check)(v)?,
             None => self.defaults.values[index].clone(),
         };
+        if let Some((_, after_commit)) = self.local_restore.iter_mut().find(|(i, _)| *i == index) {
+            *after_commit = value.clone();
+        }
+        self.assign(index, value);
+        Ok(())
+    }
+
+    /// SET LOCAL: `set` until the transaction ends ([`Settings::end_transaction`]).
+    pub fn set_local(&mut self, name: &str, value: Option<&str>) -> Result<()> {
+        let Some(index) = find(name) else {
+            return match name.contains('.') {
+                true => Err(Error::unsupported("SET LOCAL of a custom setting")),
+                false => Err(unrecognized(name)),
+            };
+        };
+        let before = self.values[index].clone();
+        let kept = std::mem::take(&mut self.local_restore);
+        let outcome = self.set(name, value);
+        self.local_restore = kept;
+        outcome?;
+        if !self.local_restore.iter().any(|(i, _)| *i == index) {
+            self.local_restore.push((index, before));
+        }
+        Ok(())
+    }
+
+    /// A committed transaction's SET LOCALs end.
+    pub fn end_transaction(&mut self) {
+        for (index, value) in std::mem::take(&mut self.local_restore) {
+            self.assign(index, value);
+        }
+    }
+
+    /// Stores a checked value, noting a reported setting's change.
+    fn assign(&mut self, index: usize, value: String) {
+        let definition = &DEFINITIONS[index];
         if self.values[index] != value {
             Arc::make_mut(&mut self.values)[index] = value;
             if definition.reported && !self.changed.contains(&index) {
                 self.changed.push(index);
             }
         }
-        Ok(())
     }
 
     /// The value and canonical name for SHOW.
@@ -582,6 +534,9 @@ impl Settings {
         }
         self.values = self.defaults.values.clone();
         self.custom = self.defaults.custom.clone();
+        for (index, after_commit) in &mut self.local_restore {
+            after_commit.clone_from(&self.values[*index]);
+        }
     }
 
     /// Goes back to `saved` (ROLLBACK undoes SET), reporting what that changes.
@@ -596,14 +551,37 @@ impl Settings {
         }
         self.values = saved.values;
         self.custom = saved.custom;
+        self.local_restore = saved.local_restore;
     }
 
-    /// Reported settings changed since the last call.
+    /// A setting from the client's startup packet: also what RESET goes back to in this
+    /// session, as in PostgreSQL.
+    pub fn set_session_default(&mut self, name: &str, value: &str) -> Result<()> {
+        self.set(name, Some(value))?;
+        let Some(index) = find(name) else {
+            let mut defaults = Defaults::clone(&self.defaults);
+            defaults.custom.retain(|(n, _)| n != name);
+            defaults.custom.push((name.to_string(), value.to_string()));
+            self.defaults = Arc::new(defaults);
+            return Ok(());
+        };
+        let mut defaults = Defaults::clone(&self.defaults);
+        Arc::make_mut(&mut defaults.values)[index] = self.values[index].clone();
+        self.defaults = Arc::new(defaults);
+        Ok(())
+    }
+
+    /// Reported settings whose value differs from the one last reported.
     pub fn take_changes(&mut self) -> Vec<(String, String)> {
-        self.changed
-            .drain(..)
-            .map(|i| (DEFINITIONS[i].name.to_string(), self.values[i].clone()))
-            .collect()
+        let mut changes = Vec::new();
+        for index in std::mem::take(&mut self.changed) {
+            let value = &self.values[index];
+            if *value != self.last_reported[index] {
+                Arc::make_mut(&mut self.last_reported)[index] = value.clone();
+                changes.push((DEFINITIONS[index].name.to_string(), value.clone()));
+            }
+        }
+        changes
     }
 }
 

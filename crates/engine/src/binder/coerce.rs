@@ -159,7 +159,10 @@ impl Binder<'_> {
                     {
                         cast_scalar(&ScalarValue::Text(text), DataType::Text, to, context)?
                     }
-                    _ => text_io::parse_text(&text, to)?,
+                    _ => match self.relative_datetime_literal(&text, to) {
+                        Some(bound) => return bound,
+                        None => text_io::parse_text(&text, to)?,
+                    },
                 };
                 return Ok(ScalarExpr::Literal { value, ty: to });
             }

@@ -2,7 +2,8 @@
 //! `EXTRACT(field FROM x)`, `INTERVAL '1 day'` (and `INTERVAL '2' HOUR`), `x AT TIME ZONE
 //! 'UTC'`, and the date/time
 //! functions called by name (`now()`, `current_date`, `date_trunc(...)`, ...), which
-//! sqlparser hands over as ordinary function calls.
+//! sqlparser hands over as ordinary function calls; and the literals `'now'`, `'today'`,
+//! `'tomorrow'` and `'yesterday'` of a date or timestamp type.
 
 use sqlparser::ast::{DateTimeField, Expr, Value};
 
@@ -11,10 +12,48 @@ use super::Binder;
 use crate::error::{Error, Result};
 use crate::function::cast::CastContext;
 use crate::function::DateTimeFunction;
-use crate::plan::ScalarExpr;
-use crate::types::{DataType, Interval, ScalarValue};
+use crate::plan::{ArithmeticOp, ScalarExpr};
+use crate::types::{datetime, DataType, Interval, ScalarValue};
 
 impl Binder<'_> {
+    /// A literal `'now'`, `'today'`, `'tomorrow'` or `'yesterday'` of type `ty`, bound as
+    /// now() (the transaction's start, which PostgreSQL reads for them too) and day
+    /// arithmetic on it: a constant would live on, stale, in a cached plan. `None` for any
+    /// other text or type.
+    pub(super) fn relative_datetime_literal(
+        &mut self,
+        text: &str,
+        ty: DataType,
+    ) -> Option<Result<ScalarExpr>> {
+        if !matches!(
+            ty,
+            DataType::Date | DataType::Timestamp | DataType::TimestampTz
+        ) {
+            return None;
+        }
+        let word = crate::types::float::trim_pg_space(text);
+        let (_, day_offset) = datetime::RELATIVE_WORDS
+            .iter()
+            .find(|(w, _)| word.eq_ignore_ascii_case(w))?;
+        let now = ScalarExpr::DateTimeFunction {
+            func: DateTimeFunction::Now,
+            args: Vec::new(),
+            ty: DataType::TimestampTz,
+        };
+        Some((|| {
+            let Some(days) = *day_offset else {
+                return self.coerce(now, ty, CastContext::Explicit);
+            };
+            // The session's time zone is UTC: the date of now() is today.
+            let today = self.coerce(now, DataType::Date, CastContext::Explicit)?;
+            let days = ScalarExpr::literal(ScalarValue::Int32(days), DataType::Int32);
+            let day = self
+                .datetime_arithmetic(ArithmeticOp::Add, "+", &today, &days)
+                .unwrap_or_else(|| Err(Error::internal("date + integer did not resolve")))?;
+            self.coerce(day, ty, CastContext::Explicit)
+        })())
+    }
+
     /// `None` when `expr` is not one of these forms.
     pub(super) fn bind_datetime_syntax(
         &mut self,

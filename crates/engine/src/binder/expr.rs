@@ -142,7 +142,10 @@ impl Binder<'_> {
                     Value::SingleQuotedString(s) => s.clone(),
                     other => return Err(Error::unsupported(format!("typed literal {other}"))),
                 };
-                Ok(ScalarExpr::literal(text_io::parse_text(&text, ty)?, ty))
+                match self.relative_datetime_literal(&text, ty) {
+                    Some(bound) => bound,
+                    None => Ok(ScalarExpr::literal(text_io::parse_text(&text, ty)?, ty)),
+                }
             }
             Expr::Nested(inner) => self.bind_expr(inner, scope),
             Expr::UnaryOp { op, expr: inner } => self.bind_unary(*op, inner, scope),
@@ -1160,9 +1163,7 @@ impl Binder<'_> {
             _ => {
                 let types: Vec<DataType> = bound.iter().map(|e| e.ty()).collect();
                 if TableFunction::by_name(&name).is_some() || name == "regexp_matches" {
-                    return Err(Error::unsupported(format!(
-                        "the set-returning function {name} outside FROM"
-                    )));
+                    return Err(self.misplaced_set_returning_call(&name));
                 }
                 if ARRAY_FUNCTIONS.contains(&name.as_str()) {
                     if let Some(bound) = self.bind_array_function(&name, bound) {
@@ -1622,6 +1623,23 @@ fn negated_number(expr: &Expr) -> Option<(bool, &str)> {
                 }
             }
             _ => return None,
+        }
+    }
+}
+
+impl Binder<'_> {
+    /// A set-returning call where it cannot run: PostgreSQL's 0A000 where it forbids one
+    /// (WHERE, HAVING, JOIN conditions, DEFAULT), ours where it allows one that we do not
+    /// run (inside CASE or another function, next to aggregates; `select_srf.rs`).
+    fn misplaced_set_returning_call(&self, name: &str) -> Error {
+        match self.aggregate_forbidden_in {
+            Some(place @ ("WHERE" | "HAVING" | "JOIN conditions" | "DEFAULT expressions")) => {
+                Error::new(
+                    SqlState::FeatureNotSupported,
+                    format!("set-returning functions are not allowed in {place}"),
+                )
+            }
+            _ => Error::unsupported(format!("the set-returning function {name} here")),
         }
     }
 }

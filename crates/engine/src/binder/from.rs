@@ -9,7 +9,8 @@ use super::scope::{Scope, ScopeColumn};
 use super::{ident_name, table_name, Binder};
 use crate::error::{Error, Result, SqlState};
 use crate::function::{JsonFunction, ScalarFunction, TableFunction};
-use crate::plan::{JoinKind, LogicalPlan, ScalarExpr};
+use crate::plan::{JoinKind, LogicalPlan, ScalarExpr, TableFunctionCall};
+use crate::types::DataType;
 
 /// A WITH query, bound once; every reference to it reads its plan.
 pub struct BoundCte {
@@ -353,7 +354,7 @@ impl Binder<'_> {
                     if args.settings.is_some() {
                         return Err(Error::unsupported("table function settings"));
                     }
-                    let call = TableFunctionCall {
+                    let call = FunctionInFrom {
                         name: table_name(name)?,
                         args: function_arg_exprs(&args.args)?,
                         alias: alias.as_ref(),
@@ -416,7 +417,7 @@ impl Binder<'_> {
                 args,
                 with_ordinality,
                 alias,
-            } => self.bind_table_function(TableFunctionCall {
+            } => self.bind_table_function(FunctionInFrom {
                 name: table_name(name)?,
                 args: function_arg_exprs(args)?,
                 alias: alias.as_ref(),
@@ -432,7 +433,7 @@ impl Binder<'_> {
                 if array_exprs.len() != 1 {
                     return Err(Error::unsupported("unnest of several arrays"));
                 }
-                self.bind_table_function(TableFunctionCall {
+                self.bind_table_function(FunctionInFrom {
                     name: "unnest".to_string(),
                     args: array_exprs.iter().collect(),
                     alias: alias.as_ref(),
@@ -501,21 +502,93 @@ impl Binder<'_> {
 }
 
 impl Binder<'_> {
-    /// `FROM generate_series(1, 10) [WITH ORDINALITY] [AS] g(x [, n])`. As in PostgreSQL,
-    /// a function in FROM may read the columns of the FROM items left of it (it is
+    /// `FROM generate_series(1, 10) [WITH ORDINALITY] [AS] g(x [, n])`, or the select
+    /// list's set-returning calls run in lockstep (`select_srf.rs`). As in PostgreSQL, a
+    /// function in FROM may read the columns of the FROM items left of it (it is
     /// implicitly LATERAL).
-    fn bind_table_function(&mut self, call: TableFunctionCall<'_>) -> Result<(LogicalPlan, Scope)> {
-        let TableFunctionCall {
+    fn bind_table_function(&mut self, call: FunctionInFrom<'_>) -> Result<(LogicalPlan, Scope)> {
+        let FunctionInFrom {
             name: function_name,
             args,
             alias,
             ordinality,
         } = call;
+        // The select list's set-returning calls, moved here to run in lockstep.
+        let calls = if function_name == super::select_srf::LOCKSTEP {
+            args.iter()
+                .map(|arg| super::select_srf::call_parts(arg))
+                .collect::<Result<Vec<_>>>()?
+        } else {
+            vec![(function_name.clone(), args)]
+        };
+        let lateral_scope = self.lateral_scope.take();
+        if let Some(left) = &lateral_scope {
+            self.outer_scopes.push((left.clone(), false));
+        }
+        let bound = calls
+            .iter()
+            .map(|(name, args)| self.bind_function_call(name, args))
+            .collect::<Result<Vec<_>>>();
+        if lateral_scope.is_some() {
+            self.lateral_correlated = self.outer_scopes.pop().is_some_and(|(_, c)| c);
+        }
+        let bound = bound?;
+        let visible = alias.map_or_else(|| function_name.clone(), |a| ident_name(&a.name));
+        // A single-column function's column is named after the alias when there is one.
+        let mut default_names = match (alias, calls.as_slice()) {
+            (Some(_), [(name, _)]) => vec![match JsonFunction::table_items(name) {
+                // A named output column keeps its name under an alias.
+                Some((_, "value")) => "value".to_string(),
+                _ => visible.clone(),
+            }],
+            _ => calls
+                .into_iter()
+                .map(|(name, _)| match JsonFunction::table_items(&name) {
+                    Some((_, column)) => column.to_string(),
+                    None => name,
+                })
+                .collect(),
+        };
+        let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());
+        let mut types: Vec<DataType> = bound.iter().map(|c| c.ty).collect();
+        if ordinality {
+            default_names.push("ordinality".to_string());
+            types.push(DataType::Int64);
+        }
+        let names = alias_names(&visible, column_aliases, default_names)?;
+        let scope = Scope {
+            columns: names
+                .into_iter()
+                .zip(types)
+                .map(|(name, ty)| ScopeColumn {
+                    table: Some(visible.clone()),
+                    name,
+                    ty,
+                    table_oid: 0,
+                    attnum: 0,
+                    qualified_only: false,
+                })
+                .collect(),
+        };
+        let plan = LogicalPlan::TableFunction {
+            calls: bound,
+            ordinality,
+        };
+        Ok((plan, scope))
+    }
+
+    /// One set-returning call: its function, and its arguments bound (they see no column
+    /// of this FROM item's own query, only a lateral left side) and coerced.
+    fn bind_function_call(
+        &mut self,
+        function_name: &str,
+        args: &[&ast::Expr],
+    ) -> Result<TableFunctionCall> {
         // jsonb_array_elements and friends: the unnest of an array of the document's items.
-        let json_items = JsonFunction::table_items(&function_name);
+        let json_items = JsonFunction::table_items(function_name);
         let by_name = match json_items {
             Some(_) => Some(TableFunction::Unnest),
-            None => TableFunction::by_name(&function_name),
+            None => TableFunction::by_name(function_name),
         };
         let Some(func) = by_name else {
             if function_name == "regexp_matches" {
@@ -526,23 +599,15 @@ impl Binder<'_> {
                 format!("function {function_name} does not exist"),
             ));
         };
-        let lateral_scope = self.lateral_scope.take();
-        if let Some(left) = &lateral_scope {
-            self.outer_scopes.push((left.clone(), false));
-        }
         let empty = Scope::default();
         let bound = args
             .iter()
             .map(|e| self.bind_expr(e, &empty))
-            .collect::<Result<Vec<_>>>();
-        if lateral_scope.is_some() {
-            self.lateral_correlated = self.outer_scopes.pop().is_some_and(|(_, c)| c);
-        }
-        let mut bound = bound?;
+            .collect::<Result<Vec<_>>>()?;
         if let (Some((items, _)), [document]) = (json_items, bound.as_slice()) {
             let document = self.coerce(
                 document.clone(),
-                crate::types::DataType::Jsonb,
+                DataType::Jsonb,
                 crate::function::cast::CastContext::Implicit,
             )?;
             bound = vec![ScalarExpr::Function {
@@ -570,49 +635,12 @@ impl Binder<'_> {
                 self.coerce(a, to, crate::function::cast::CastContext::Implicit)
             })
             .collect::<Result<Vec<_>>>()?;
-        let visible = alias.map_or_else(|| function_name.clone(), |a| ident_name(&a.name));
-        // A single-column function's column is named after the alias when there is one.
-        let default_name = match (json_items, alias) {
-            // A named output column keeps its name under an alias.
-            (Some((_, "value")), _) => "value".to_string(),
-            (_, Some(_)) => visible.clone(),
-            (Some((_, column)), None) => column.to_string(),
-            (None, None) => function_name,
-        };
-        let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());
-        let mut default_names = vec![default_name];
-        let mut types = vec![ty];
-        if ordinality {
-            default_names.push("ordinality".to_string());
-            types.push(crate::types::DataType::Int64);
-        }
-        let names = alias_names(&visible, column_aliases, default_names)?;
-        let scope = Scope {
-            columns: names
-                .into_iter()
-                .zip(types)
-                .map(|(name, ty)| ScopeColumn {
-                    table: Some(visible.clone()),
-                    name,
-                    ty,
-                    table_oid: 0,
-                    attnum: 0,
-                    qualified_only: false,
-                })
-                .collect(),
-        };
-        let plan = LogicalPlan::TableFunction {
-            func,
-            args,
-            ty,
-            ordinality,
-        };
-        Ok((plan, scope))
+        Ok(TableFunctionCall { func, args, ty })
     }
 }
 
 /// A function call in FROM, whichever syntax sqlparser gave it.
-struct TableFunctionCall<'a> {
+struct FunctionInFrom<'a> {
     name: String,
     args: Vec<&'a ast::Expr>,
     alias: Option<&'a ast::TableAlias>,

@@ -20,7 +20,7 @@ mod recursive_cte;
 mod row;
 mod scope;
 mod select;
-mod select_unnest;
+mod select_srf;
 mod set_operation;
 mod special_functions;
 mod truncate;
@@ -84,8 +84,8 @@ pub struct Binder<'a> {
     /// caller to type: a set operation's branch (the branches' common type decides) or an
     /// INSERT's source (the target columns do).
     untyped_outputs_kept: bool,
-    /// The SELECT being bound had its select-list unnest moved into FROM.
-    select_unnest_moved: bool,
+    /// The SELECT being bound had its select list's set-returning calls moved into FROM.
+    select_srfs_moved: bool,
 }
 
 impl<'a> Binder<'a> {
@@ -110,7 +110,7 @@ impl<'a> Binder<'a> {
             lateral_correlated: false,
             nesting_depth: 0,
             untyped_outputs_kept: false,
-            select_unnest_moved: false,
+            select_srfs_moved: false,
         }
     }
 

@@ -354,9 +354,9 @@ impl Binder<'_> {
         {
             return Err(Error::unsupported(format!("the SELECT form {select}")));
         }
-        let unnest_moved = std::mem::take(&mut self.select_unnest_moved);
-        if let Some(rewritten) = super::select_unnest::move_unnest_to_from(select) {
-            self.select_unnest_moved = true;
+        let srfs_moved = std::mem::take(&mut self.select_srfs_moved);
+        if let Some(rewritten) = super::select_srf::move_srfs_to_from(select) {
+            self.select_srfs_moved = true;
             return self.bind_select(&rewritten, order_by);
         }
         let distinct_on = match distinct {
@@ -420,11 +420,11 @@ impl Binder<'_> {
             || !grouping_sets.is_empty()
             || !grouping_calls.is_empty()
             || having.is_some();
-        if unnest_moved && (grouped || !windows.is_empty()) {
+        if srfs_moved && (grouped || !windows.is_empty()) {
             // PostgreSQL expands the set after grouping and windows; moving it into FROM
             // would expand it before.
             return Err(Error::unsupported(
-                "unnest in a select list with aggregates or window functions",
+                "a set-returning function in a select list with aggregates or window functions",
             ));
         }
         if grouped {
@@ -972,7 +972,7 @@ fn window_refs_to_columns(expr: ScalarExpr, width: usize) -> ScalarExpr {
 }
 
 /// PostgreSQL's FigureColname: the name of an unaliased select-list expression.
-fn column_name(expr: &Expr) -> String {
+pub(super) fn column_name(expr: &Expr) -> String {
     figure_colname(expr).map_or_else(|| "?column?".into(), |(name, _)| name)
 }
 
@@ -997,7 +997,33 @@ fn figure_colname(expr: &Expr) -> Option<(String, bool)> {
                 .ok()
                 .map(|t| (type_column_name(t).to_string(), false)),
         },
-        Expr::Nested(inner) => figure_colname(inner),
+        Expr::Nested(inner) | Expr::Collate { expr: inner, .. } => figure_colname(inner),
+        // A subscript is named after what it subscripts, a field access after the field.
+        Expr::CompoundFieldAccess { root, access_chain } => match access_chain.last() {
+            Some(ast::AccessExpr::Dot(field)) => figure_colname(field),
+            Some(ast::AccessExpr::Subscript(_)) | None => figure_colname(root),
+        },
+        Expr::Array(_) => strong("array".into()),
+        // SQL-syntax calls are named after the function PostgreSQL's grammar turns them into.
+        Expr::Substring { .. } => strong("substring".into()),
+        Expr::Position { .. } => strong("position".into()),
+        Expr::Overlay { .. } => strong("overlay".into()),
+        Expr::Extract { .. } => strong("extract".into()),
+        Expr::Ceil { .. } => strong("ceil".into()),
+        Expr::Floor { .. } => strong("floor".into()),
+        Expr::Trim { trim_where, .. } => strong(
+            match trim_where {
+                Some(ast::TrimWhereField::Leading) => "ltrim",
+                Some(ast::TrimWhereField::Trailing) => "rtrim",
+                Some(ast::TrimWhereField::Both) | None => "btrim",
+            }
+            .into(),
+        ),
+        // `date '...'` and `interval '...'` are casts of a literal: named after the type.
+        Expr::TypedString(typed) => super::bind_data_type(&typed.data_type)
+            .ok()
+            .map(|t| (type_column_name(t).to_string(), false)),
+        Expr::Interval(_) => Some(("interval".into(), false)),
         // Named after its ELSE result when that has a strong name, else `case`.
         Expr::Case { else_result, .. } => match else_result.as_deref().and_then(figure_colname) {
             Some((name, true)) => strong(name),

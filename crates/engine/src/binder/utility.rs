@@ -7,7 +7,7 @@ use sqlparser::ast::{
 use super::{ident_name, table_name, Binder};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
-use crate::plan::{BoundStatement, ScalarExpr, SetVariable};
+use crate::plan::{BoundStatement, SavepointAction, ScalarExpr, SetVariable};
 use crate::types::DataType;
 
 impl Binder<'_> {
@@ -111,25 +111,51 @@ impl Binder<'_> {
                 }
                 BoundStatement::Commit
             }
-            Statement::Rollback { chain, savepoint } => {
-                if *chain || savepoint.is_some() {
-                    return Err(Error::unsupported(format!("{statement}")));
-                }
-                BoundStatement::Rollback
-            }
+            Statement::Rollback {
+                chain: true,
+                savepoint: _,
+            } => return Err(Error::unsupported(format!("{statement}"))),
+            Statement::Rollback {
+                chain: false,
+                savepoint: None,
+            } => BoundStatement::Rollback,
+            Statement::Rollback {
+                chain: false,
+                savepoint: Some(name),
+            } => savepoint(SavepointAction::RollbackTo, name),
+            Statement::Savepoint { name } => savepoint(SavepointAction::Define, name),
+            Statement::ReleaseSavepoint { name } => savepoint(SavepointAction::Release, name),
             Statement::Set(ast::Set::SingleAssignment {
-                scope: _,
+                scope,
                 hivevar: false,
                 variable,
                 values,
             }) => BoundStatement::Set(SetVariable {
                 name: Some(variable.to_string().to_lowercase()),
                 value: setting_value(values)?,
+                local: match scope {
+                    Some(ast::ContextModifier::Local) => true,
+                    Some(ast::ContextModifier::Session) | None => false,
+                    // PostgreSQL reads GLOBAL as the setting's name.
+                    Some(ast::ContextModifier::Global) => {
+                        return Err(Error::syntax(format!(
+                            "syntax error at or near \"{variable}\""
+                        )))
+                    }
+                },
             }),
-            Statement::Set(ast::Set::SetTimeZone { local: _, value }) => {
+            Statement::Set(ast::Set::SetTimeZone { local, value }) => {
+                // SET TIME ZONE LOCAL means the default, like DEFAULT.
+                let default = matches!(value, Expr::Identifier(ident)
+                    if ident.quote_style.is_none() && ident.value.eq_ignore_ascii_case("local"));
                 BoundStatement::Set(SetVariable {
                     name: Some("timezone".into()),
-                    value: setting_value(std::slice::from_ref(value))?,
+                    value: if default {
+                        None
+                    } else {
+                        setting_value(std::slice::from_ref(value))?
+                    },
+                    local: *local,
                 })
             }
             Statement::Set(ast::Set::SetNames {
@@ -138,6 +164,7 @@ impl Binder<'_> {
             }) => BoundStatement::Set(SetVariable {
                 name: Some("client_encoding".into()),
                 value: Some(charset_name.value.clone()),
+                local: false,
             }),
             Statement::Set(ast::Set::SetTransaction {
                 modes,
@@ -148,16 +175,19 @@ impl Binder<'_> {
                 BoundStatement::Set(SetVariable {
                     name: Some("transaction_isolation".into()),
                     value: Some("read committed".into()),
+                    local: false,
                 })
             }
             Statement::Reset(reset) => match &reset.reset {
                 Reset::ConfigurationParameter(name) => BoundStatement::Set(SetVariable {
                     name: Some(name.to_string().to_lowercase()),
                     value: None,
+                    local: false,
                 }),
                 Reset::ALL => BoundStatement::Set(SetVariable {
                     name: None,
                     value: None,
+                    local: false,
                 }),
                 Reset::SessionAuthorization => {
                     return Err(Error::unsupported(format!("{statement}")))
@@ -176,6 +206,13 @@ impl Binder<'_> {
             }
             other => return Err(Error::unsupported(format!("the statement {other}"))),
         })
+    }
+}
+
+fn savepoint(action: SavepointAction, name: &ast::Ident) -> BoundStatement {
+    BoundStatement::Savepoint {
+        action,
+        name: ident_name(name),
     }
 }
 

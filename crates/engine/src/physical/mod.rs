@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use crate::exec::{
     AggregateExec, AggregateSpec, BoxedOperator, DistinctExec, FilterExec, GenerateSeriesExec,
-    HashJoinExec, HashJoinSpec, LimitExec, NestedLoopJoinExec, OrdinalityExec, ProjectExec,
-    RecursiveCteExec, ScanExec, SetOperationExec, SortExec, UnnestExec, ValuesExec, WindowExec,
+    HashJoinExec, HashJoinSpec, LimitExec, LockstepExec, NestedLoopJoinExec, OrdinalityExec,
+    ProjectExec, RecursiveCteExec, ScanExec, SetOperationExec, SortExec, UnnestExec, ValuesExec,
+    WindowExec,
 };
 use crate::exec::{
     IndexAccess, IndexLookupExec, InstrumentedExec, KeyProbe, LateralJoinExec, OperatorStats,
@@ -299,15 +300,23 @@ fn build_node(
                 offset.clone(),
             ))
         }
-        LogicalPlan::TableFunction {
-            func,
-            args,
-            ordinality,
-            ..
-        } => {
-            let rows: BoxedOperator = match func {
-                TableFunction::GenerateSeries => Box::new(GenerateSeriesExec::new(args.clone())),
-                TableFunction::Unnest => Box::new(UnnestExec::new(args.clone())),
+        LogicalPlan::TableFunction { calls, ordinality } => {
+            let mut functions: Vec<BoxedOperator> = calls
+                .iter()
+                .map(|call| -> BoxedOperator {
+                    match call.func {
+                        TableFunction::GenerateSeries => {
+                            Box::new(GenerateSeriesExec::new(call.args.clone()))
+                        }
+                        TableFunction::Unnest => Box::new(UnnestExec::new(call.args.clone())),
+                    }
+                })
+                .collect();
+            let rows: BoxedOperator = if functions.len() == 1 {
+                functions.swap_remove(0)
+            } else {
+                let types = calls.iter().map(|c| c.ty).collect();
+                Box::new(LockstepExec::new(functions, types))
             };
             if *ordinality {
                 Box::new(OrdinalityExec::new(rows))

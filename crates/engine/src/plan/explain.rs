@@ -45,7 +45,10 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
             ("Result".into(), vec![])
         }
         LogicalPlan::Values { rows, .. } => (format!("Values ({} rows)", rows.len()), vec![]),
-        LogicalPlan::TableFunction { func, .. } => (format!("Function Scan on {func:?}"), vec![]),
+        LogicalPlan::TableFunction { calls, .. } => {
+            let funcs: Vec<String> = calls.iter().map(|c| format!("{:?}", c.func)).collect();
+            (format!("Function Scan on {}", funcs.join(", ")), vec![])
+        }
         LogicalPlan::WorkTable { .. } => ("WorkTable Scan".into(), vec![]),
         LogicalPlan::Filter { input, .. } => ("Filter".into(), vec![input]),
         LogicalPlan::Project { input, exprs } => {

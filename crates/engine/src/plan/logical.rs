@@ -134,12 +134,12 @@ pub enum LogicalPlan {
         input: Box<LogicalPlan>,
         on: Vec<usize>,
     },
-    /// A set-returning function in FROM; its arguments read no column of this query (at
-    /// most the left row of a lateral join). `WITH ORDINALITY` adds a bigint row number.
+    /// Set-returning functions in FROM; their arguments read no column of this query (at
+    /// most the left row of a lateral join). Several (the select list's) run in lockstep,
+    /// one column each, the shorter ones padded with NULL. `WITH ORDINALITY` adds a
+    /// bigint row number.
     TableFunction {
-        func: TableFunction,
-        args: Vec<ScalarExpr>,
-        ty: DataType,
+        calls: Vec<TableFunctionCall>,
         ordinality: bool,
     },
     /// `left [LEFT] JOIN LATERAL right`: `right` reads the current left row (as outer
@@ -206,8 +206,8 @@ impl LogicalPlan {
         match self {
             LogicalPlan::Scan { types, .. } | LogicalPlan::Values { types, .. } => types.clone(),
             LogicalPlan::SetOperation { left, .. } => left.output_types(),
-            LogicalPlan::TableFunction { ty, ordinality, .. } => {
-                let mut types = vec![*ty];
+            LogicalPlan::TableFunction { calls, ordinality } => {
+                let mut types: Vec<DataType> = calls.iter().map(|c| c.ty).collect();
                 if *ordinality {
                     types.push(DataType::Int64);
                 }
@@ -247,6 +247,23 @@ impl LogicalPlan {
     }
 }
 
+/// One set-returning function call of a [`LogicalPlan::TableFunction`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableFunctionCall {
+    pub func: TableFunction,
+    pub args: Vec<ScalarExpr>,
+    /// The type of its single column.
+    pub ty: DataType,
+}
+
+/// What a savepoint statement does with the savepoint it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SavepointAction {
+    Define,
+    Release,
+    RollbackTo,
+}
+
 /// `SET name = value` / `RESET name` / `SET name TO DEFAULT`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetVariable {
@@ -254,6 +271,8 @@ pub struct SetVariable {
     pub name: Option<String>,
     /// `None` resets to the default.
     pub value: Option<String>,
+    /// SET LOCAL: until the end of the transaction.
+    pub local: bool,
 }
 
 /// `RETURNING ...`: expressions over the full rows written (or deleted).
@@ -355,6 +374,11 @@ pub enum BoundStatement {
     Begin,
     Commit,
     Rollback,
+    /// SAVEPOINT, RELEASE [SAVEPOINT] and ROLLBACK TO [SAVEPOINT] `name`.
+    Savepoint {
+        action: SavepointAction,
+        name: String,
+    },
     Set(SetVariable),
     Show {
         name: String,
@@ -467,6 +491,7 @@ impl BoundStatement {
             | BoundStatement::Begin
             | BoundStatement::Commit
             | BoundStatement::Rollback
+            | BoundStatement::Savepoint { .. }
             | BoundStatement::Set(_)
             | BoundStatement::Show { .. }
             | BoundStatement::Explain { .. } => Vec::new(),
@@ -520,7 +545,9 @@ impl LogicalPlan {
             | LogicalPlan::SetOperation { .. }
             | LogicalPlan::RecursiveCte { .. } => vec![],
             LogicalPlan::Values { rows, .. } => rows.iter().flatten().collect(),
-            LogicalPlan::TableFunction { args, .. } => args.iter().collect(),
+            LogicalPlan::TableFunction { calls, .. } => {
+                calls.iter().flat_map(|c| &c.args).collect()
+            }
             LogicalPlan::Filter { predicate, .. } => vec![predicate],
             LogicalPlan::Project { exprs, .. } => exprs.iter().collect(),
             LogicalPlan::Aggregate {

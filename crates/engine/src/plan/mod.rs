@@ -18,6 +18,7 @@ pub use expr::{
 pub use join_keys::{split_condition, SplitCondition};
 pub use logical::{
     AggregateCall, BoundStatement, ColumnInfo, FrameBound, FrameExclusion, FrameUnits, JoinKind,
-    LogicalPlan, Returning, SetOperator, SetVariable, SortKey, WindowCall, WindowFrame,
+    LogicalPlan, Returning, SavepointAction, SetOperator, SetVariable, SortKey, TableFunctionCall,
+    WindowCall, WindowFrame,
 };
 pub use on_conflict::{ConflictAction, OnConflict};

@@ -25,7 +25,7 @@ pub use sequence::{Sequence, SequenceOptions};
 pub use state::{DbState, TableEntry};
 pub use table_changes::TableChanges;
 pub use table_data::{Chunk, TableData};
-pub use transaction::{Store, Transaction};
+pub use transaction::{Store, Transaction, TransactionMark};
 pub use unique_index::{build_unique_indexes, UniqueIndex};
 
 /// The maps of names, OIDs and locks that every statement looks up and every commit copies:

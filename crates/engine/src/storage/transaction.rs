@@ -308,6 +308,16 @@ fn waits_for_me(table: &LockTable, mut owner: u64, me: u64) -> bool {
     false
 }
 
+/// A transaction's changes as they were at a SAVEPOINT. Its table versions are shared
+/// `Arc`s, so taking one copies a few map entries, never data.
+#[derive(Clone)]
+pub struct TransactionMark {
+    written: Map<u32, Option<Arc<TableEntry>>>,
+    names: Map<String, Option<u32>>,
+    sequences: Map<String, Option<Arc<Sequence>>>,
+    views: Map<String, Option<Arc<ViewDef>>>,
+}
+
 /// A transaction's writes: the table versions it built and the names it created or dropped,
 /// all under write locks it holds until commit or rollback (also when dropped).
 pub struct Transaction {
@@ -574,6 +584,32 @@ impl Transaction {
                     (Some(new), Some(old)) => !Arc::ptr_eq(&new.schema, &old.schema),
                     _ => true,
                 })
+    }
+
+    /// The changes made so far, to go back to with [`Transaction::rollback_to`].
+    pub fn mark(&self) -> TransactionMark {
+        TransactionMark {
+            written: self.written.clone(),
+            names: self.names.clone(),
+            sequences: self.sequences.clone(),
+            views: self.views.clone(),
+        }
+    }
+
+    /// Forgets the changes made since `mark` was taken (ROLLBACK TO SAVEPOINT). Locks taken
+    /// since are kept until the transaction ends: holding them longer than PostgreSQL does
+    /// delays other writers but never changes a result.
+    pub fn rollback_to(&mut self, mark: TransactionMark) {
+        let TransactionMark {
+            written,
+            names,
+            sequences,
+            views,
+        } = mark;
+        self.written = written;
+        self.names = names;
+        self.sequences = sequences;
+        self.views = views;
     }
 
     /// Forgets every change and releases the locks.

@@ -367,6 +367,15 @@ fn range_error(type_name: &str, text: &str) -> Error {
     )
 }
 
+/// The inputs that name a moment relative to the transaction's start, with their offset in
+/// days from today (`None` for `now` itself).
+pub const RELATIVE_WORDS: [(&str, Option<i32>); 4] = [
+    ("now", None),
+    ("today", Some(0)),
+    ("tomorrow", Some(1)),
+    ("yesterday", Some(-1)),
+];
+
 /// A decoded date/time: days since 2000-01-01 plus microseconds into the day (up to one
 /// whole day for `24:00:00`) and the time zone given, in seconds east of UTC; or an infinity.
 enum Parsed {
@@ -403,10 +412,9 @@ fn parse_datetime(text: &str, type_name: &str) -> Result<Parsed> {
             zone_seconds: None,
         });
     }
-    if ["now", "today", "tomorrow", "yesterday"]
-        .iter()
-        .any(|w| special(w))
-    {
+    // Bound as now() where a literal names them (`binder::datetime_syntax`); a value read
+    // at run time has no clock here.
+    if RELATIVE_WORDS.iter().any(|(w, _)| special(w)) {
         return Err(Error::unsupported(format!(
             "the {type_name} input \"{trimmed}\""
         )));
@@ -541,7 +549,12 @@ fn decode(text: &str) -> std::result::Result<Parsed, Fail> {
             Field::Number(s) => parts.numbers.push(s),
             Field::Word(w) => decode_word(w, &mut parts)?,
             Field::Offset(s) => {
-                if parts.micros.is_none() || parts.zone_seconds.is_some() {
+                // A zone may follow a time or a bare date (pgjdbc sends `2024-01-15 +01`).
+                let after_date_or_time = parts.micros.is_some()
+                    || parts.date.is_some()
+                    || parts.month.is_some()
+                    || !parts.numbers.is_empty();
+                if !after_date_or_time || parts.zone_seconds.is_some() {
                     return Err(Fail::Syntax);
                 }
                 parts.zone_seconds = Some(decode_offset(s)?);

@@ -4,7 +4,7 @@
 //! days and months; an array is array_send's header and length-prefixed elements. bytea is
 //! its bytes, uuid its 16 bytes, json its text and jsonb a version byte then its text.
 
-use kestrel::types::PhysicalType;
+use kestrel::types::{DataType, PhysicalType};
 use kestrel::vector::{ListVec, Vector, VectorData};
 
 use super::numeric::write_numeric_binary;
@@ -12,9 +12,15 @@ use super::numeric::write_numeric_binary;
 /// The only version of jsonb's binary format: a version byte, then the document's text.
 pub(super) const JSONB_BINARY_VERSION: u8 = 1;
 
-/// Writes row `row` of `vector` in binary format; false (nothing written) for NULL.
+/// Writes row `row` of `vector`, a column of type `ty` when known, in binary format; false
+/// (nothing written) for NULL.
 #[inline]
-pub(super) fn write_binary(vector: &Vector, row: usize, out: &mut Vec<u8>) -> bool {
+pub(super) fn write_binary(
+    vector: &Vector,
+    row: usize,
+    ty: Option<DataType>,
+    out: &mut Vec<u8>,
+) -> bool {
     if !vector.is_valid(row) {
         return false;
     }
@@ -42,21 +48,25 @@ pub(super) fn write_binary(vector: &Vector, row: usize, out: &mut Vec<u8>) -> bo
             out.push(JSONB_BINARY_VERSION);
             out.extend_from_slice(s.get_bytes(row));
         }
-        VectorData::List(list) => write_array_binary(list, row, out),
+        VectorData::List(list) => {
+            write_array_binary(list, row, ty.and_then(DataType::element), out)
+        }
     }
     true
 }
 
 /// array_send of a one-dimensional array: dimensions (0 when empty), whether any element
 /// is NULL, the element type, the length and lower bound 1, then each element as a length
-/// (-1 for NULL) and its binary value.
-fn write_array_binary(list: &ListVec, row: usize, out: &mut Vec<u8>) {
+/// (-1 for NULL) and its binary value. The element type labels the header as PostgreSQL
+/// does (varchar, not text); without it the physical type decides.
+fn write_array_binary(list: &ListVec, row: usize, elem: Option<DataType>, out: &mut Vec<u8>) {
     let (child, range) = (list.child(), list.range(row));
     let has_null = range.clone().any(|idx| !child.is_valid(idx));
     let ndim = i32::from(!range.is_empty());
     out.extend_from_slice(&ndim.to_be_bytes());
     out.extend_from_slice(&i32::from(has_null).to_be_bytes());
-    out.extend_from_slice(&element_oid(list.elem_physical()).to_be_bytes());
+    let oid = elem.map_or_else(|| element_oid(list.elem_physical()), DataType::oid);
+    out.extend_from_slice(&oid.to_be_bytes());
     if range.is_empty() {
         return;
     }
@@ -66,7 +76,7 @@ fn write_array_binary(list: &ListVec, row: usize, out: &mut Vec<u8>) {
     for idx in range {
         let len_at = out.len();
         out.extend_from_slice(&[0; 4]);
-        let len = if write_binary(child, idx, out) {
+        let len = if write_binary(child, idx, elem, out) {
             i32::try_from(out.len() - len_at - 4).unwrap_or(i32::MAX)
         } else {
             -1
@@ -75,9 +85,8 @@ fn write_array_binary(list: &ListVec, row: usize, out: &mut Vec<u8>) {
     }
 }
 
-/// The element type OID written in an array's header. Physical types do not tell text
-/// from varchar; both are labelled text, which has the same binary form (clients decode
-/// elements by the column's type from RowDescription).
+/// The element type OID written in an array's header when the column's type is unknown.
+/// Physical types do not tell text from varchar; both are labelled text.
 fn element_oid(elem: PhysicalType) -> u32 {
     match elem {
         PhysicalType::Bool => 16,

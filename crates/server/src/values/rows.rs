@@ -5,28 +5,33 @@
 use std::ops::Range;
 
 use kestrel::vector::Batch;
+use kestrel::ColumnInfo;
 
 use super::binary::write_binary;
 use super::Format;
 use crate::protocol::backend::{begin, finish, put_i16};
 
-/// Appends one DataRow per row in `rows` of `batch`; `formats` has one entry per column.
+/// Appends one DataRow per row in `rows` of `batch`; `formats` has one entry per column,
+/// and `columns` describes them (binary arrays name their element type).
 pub(crate) fn write_data_rows(
     out: &mut Vec<u8>,
     batch: &Batch,
     rows: Range<usize>,
     formats: &[Format],
+    columns: &[ColumnInfo],
 ) {
     let column_count = i16::try_from(batch.columns.len()).unwrap_or(i16::MAX);
     for row in rows {
         let start = begin(out, b'D');
         put_i16(out, column_count);
-        for (column, format) in batch.columns.iter().zip(formats) {
+        for (i, (column, format)) in batch.columns.iter().zip(formats).enumerate() {
             let len_at = out.len();
             out.extend_from_slice(&[0; 4]);
             let written = match format {
                 Format::Text => column.write_text(row, out),
-                Format::Binary => write_binary(column, row, out),
+                Format::Binary => {
+                    write_binary(column, row, columns.get(i).map(|c| c.data_type), out)
+                }
             };
             let len = if written {
                 i32::try_from(out.len() - len_at - 4).unwrap_or(i32::MAX)
@@ -60,7 +65,8 @@ mod tests {
             2,
         );
         let mut out = Vec::new();
-        write_data_rows(&mut out, &batch, 0..2, &[Format::Binary, Format::Binary]);
+        let formats = [Format::Binary, Format::Binary];
+        write_data_rows(&mut out, &batch, 0..2, &formats, &[]);
         let mut expected = Vec::new();
         for (int, text) in [(7i32, Some(&b"ab"[..])), (-1, None)] {
             let body_len = 2 + 8 + 4 + text.map_or(0, <[u8]>::len);

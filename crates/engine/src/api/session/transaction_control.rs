@@ -1,11 +1,20 @@
-//! BEGIN, COMMIT, ROLLBACK and SET: the statements that move the session between
-//! transaction block states (PostgreSQL's warnings included) or change its settings, which
-//! a ROLLBACK undoes.
+//! BEGIN, COMMIT, ROLLBACK, savepoints and SET: the statements that move the session
+//! between transaction block states (PostgreSQL's warnings included) or change its
+//! settings, which a ROLLBACK (TO SAVEPOINT) undoes.
 
 use super::{Block, Session};
+use crate::api::settings::Settings;
 use crate::api::StatementResult;
-use crate::error::{Result, SqlState};
-use crate::plan::SetVariable;
+use crate::error::{Error, Result, SqlState};
+use crate::plan::{SavepointAction, SetVariable};
+use crate::storage::TransactionMark;
+
+/// A SAVEPOINT: what ROLLBACK TO it goes back to.
+pub(super) struct Savepoint {
+    name: String,
+    changes: TransactionMark,
+    settings: Settings,
+}
 
 impl Session {
     pub(super) fn run_begin(&mut self) -> StatementResult {
@@ -54,14 +63,84 @@ impl Session {
         StatementResult::command("ROLLBACK")
     }
 
-    /// SET / RESET. SET is transactional: inside a block ROLLBACK undoes it.
+    /// SAVEPOINT, RELEASE and ROLLBACK TO, as PostgreSQL runs them: a name may be defined
+    /// again (the newest wins), RELEASE also releases the savepoints defined after it, and
+    /// ROLLBACK TO keeps its savepoint and makes a failed block usable again.
+    pub(super) fn run_savepoint(
+        &mut self,
+        action: SavepointAction,
+        name: String,
+    ) -> Result<StatementResult> {
+        let statement = match action {
+            SavepointAction::Define => "SAVEPOINT",
+            SavepointAction::Release => "RELEASE SAVEPOINT",
+            SavepointAction::RollbackTo => "ROLLBACK TO SAVEPOINT",
+        };
+        if matches!(self.block, Block::None | Block::Implicit) {
+            return Err(Error::new(
+                SqlState::NoActiveSqlTransaction,
+                format!("{statement} can only be used in transaction blocks"),
+            ));
+        }
+        match action {
+            SavepointAction::Define => {
+                let changes = self.transaction().mark();
+                self.savepoints.push(Savepoint {
+                    name,
+                    changes,
+                    settings: self.settings.clone(),
+                });
+                Ok(StatementResult::command("SAVEPOINT"))
+            }
+            SavepointAction::Release => {
+                let position = self.savepoint_position(&name)?;
+                self.savepoints.truncate(position);
+                Ok(StatementResult::command("RELEASE"))
+            }
+            SavepointAction::RollbackTo => {
+                let position = self.savepoint_position(&name)?;
+                self.savepoints.truncate(position + 1);
+                let savepoint = &self.savepoints[position];
+                let (changes, settings) = (savepoint.changes.clone(), savepoint.settings.clone());
+                self.transaction().rollback_to(changes);
+                self.settings.restore(settings);
+                self.block = Block::Explicit;
+                Ok(StatementResult::command("ROLLBACK"))
+            }
+        }
+    }
+
+    /// Where the newest savepoint called `name` is.
+    fn savepoint_position(&self, name: &str) -> Result<usize> {
+        self.savepoints
+            .iter()
+            .rposition(|s| s.name == name)
+            .ok_or_else(|| {
+                Error::new(
+                    SqlState::InvalidSavepointSpecification,
+                    format!("savepoint \"{name}\" does not exist"),
+                )
+            })
+    }
+
+    /// SET / RESET. SET is transactional: inside a block ROLLBACK undoes it; SET LOCAL
+    /// lasts until the transaction ends (outside a block, with a warning, the statement).
     pub(super) fn run_set(&mut self, set: &SetVariable) -> Result<StatementResult> {
         if self.block != Block::None {
             self.transaction();
         }
-        match &set.name {
-            Some(name) => self.settings.set(name, set.value.as_deref())?,
-            None => self.settings.reset_all(),
+        match (&set.name, set.local) {
+            (Some(name), true) => {
+                if self.block == Block::None {
+                    self.warn(
+                        SqlState::NoActiveSqlTransaction,
+                        "SET LOCAL can only be used in transaction blocks",
+                    );
+                }
+                self.settings.set_local(name, set.value.as_deref())?;
+            }
+            (Some(name), false) => self.settings.set(name, set.value.as_deref())?,
+            (None, _) => self.settings.reset_all(),
         }
         Ok(StatementResult::command(if set.value.is_none() {
             "RESET"

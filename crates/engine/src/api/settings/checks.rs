@@ -1,0 +1,266 @@
+//! How the value of each setting is checked and spelled: PostgreSQL's accepted forms
+//! become its canonical text, and values whose behaviour we do not implement are refused
+//! (0A000) rather than ignored.
+
+use super::units::{CHECKPOINT_TIMEOUT, MAX_WAL_SIZE};
+use crate::error::{Error, Result, SqlState};
+
+pub(super) fn any(value: &str) -> Result<String> {
+    Ok(value.to_string())
+}
+
+/// PostgreSQL's `invalid value for parameter` (22023).
+fn invalid_value(name: &str, value: &str) -> Error {
+    Error::new(
+        SqlState::InvalidParameterValue,
+        format!("invalid value for parameter \"{name}\": \"{value}\""),
+    )
+}
+
+/// PostgreSQL's client encodings, compared as pg_char_to_encoding does: case and
+/// punctuation ignored.
+const ENCODINGS: [&str; 41] = [
+    "SQL_ASCII",
+    "UTF8",
+    "EUC_JP",
+    "EUC_CN",
+    "EUC_KR",
+    "EUC_TW",
+    "EUC_JIS_2004",
+    "MULE_INTERNAL",
+    "LATIN1",
+    "LATIN2",
+    "LATIN3",
+    "LATIN4",
+    "LATIN5",
+    "LATIN6",
+    "LATIN7",
+    "LATIN8",
+    "LATIN9",
+    "LATIN10",
+    "WIN1256",
+    "WIN1258",
+    "WIN866",
+    "WIN874",
+    "KOI8R",
+    "WIN1251",
+    "WIN1252",
+    "ISO_8859_5",
+    "ISO_8859_6",
+    "ISO_8859_7",
+    "ISO_8859_8",
+    "WIN1250",
+    "WIN1253",
+    "WIN1254",
+    "WIN1255",
+    "WIN1257",
+    "KOI8U",
+    "SJIS",
+    "BIG5",
+    "GBK",
+    "UHC",
+    "GB18030",
+    "JOHAB",
+];
+
+/// UTF8 (also spelled `utf-8` or `unicode`) and SQL_ASCII, which PostgreSQL sends
+/// unconverted; the other encodings would need converting, which we do not do.
+pub(super) fn encoding(value: &str) -> Result<String> {
+    let key = |name: &str| -> String {
+        name.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_uppercase())
+            .collect()
+    };
+    let wanted = key(value);
+    if wanted == "UNICODE" {
+        return Ok("UTF8".into());
+    }
+    match ENCODINGS.iter().find(|name| key(name) == wanted) {
+        Some(&name @ ("UTF8" | "SQL_ASCII")) => Ok(name.into()),
+        Some(name) => Err(Error::unsupported(format!("client_encoding {name}"))),
+        None => Err(invalid_value("client_encoding", value)),
+    }
+}
+
+/// PostgreSQL's DateStyle keywords, of which we print ISO in MDY order only: the output
+/// style or the order may be left out and keep their current (only) value.
+/// bytea values are written in hex by the output path, which has no session settings: the
+/// escape format is refused rather than silently ignored.
+pub(super) fn bytea_output(value: &str) -> Result<String> {
+    match value.to_ascii_lowercase().as_str() {
+        "hex" => Ok("hex".into()),
+        "escape" => Err(Error::unsupported("bytea_output = escape")),
+        _ => Err(invalid_value("bytea_output", value).with_hint("Available values: escape, hex.")),
+    }
+}
+
+pub(super) fn date_style(value: &str) -> Result<String> {
+    for word in value.split([',', ' ']).filter(|w| !w.is_empty()) {
+        match word.to_ascii_uppercase().as_str() {
+            "ISO" | "MDY" | "US" | "NONEURO" | "NONEUROPEAN" | "DEFAULT" => {}
+            "SQL" | "POSTGRES" | "GERMAN" | "DMY" | "YMD" | "EURO" | "EUROPEAN" => {
+                return Err(Error::unsupported(format!("DateStyle \"{value}\"")));
+            }
+            _ => {
+                return Err(invalid_value("DateStyle", value)
+                    .with_detail(format!("Unrecognized key word: \"{word}\".")))
+            }
+        }
+    }
+    Ok("ISO, MDY".into())
+}
+
+/// The session time zone is UTC: its names and aliases in the system's tz database.
+pub(super) fn utc_only(value: &str) -> Result<String> {
+    const UTC_NAMES: [&str; 16] = [
+        "UTC",
+        "UCT",
+        "GMT",
+        "Z",
+        "ZULU",
+        "UNIVERSAL",
+        "GREENWICH",
+        "UTC0",
+        "GMT0",
+        "GMT+0",
+        "GMT-0",
+        "0",
+        "+00",
+        "-00",
+        "00:00",
+        "+00:00",
+    ];
+    let upper = value.to_ascii_uppercase();
+    let name = upper.strip_prefix("ETC/").unwrap_or(&upper);
+    if UTC_NAMES.contains(&name) {
+        Ok(value.to_string())
+    } else {
+        Err(Error::unsupported(format!("time zone \"{value}\"")))
+    }
+}
+
+/// IntervalStyle: we print intervals in the postgres style only.
+pub(super) fn interval_style(value: &str) -> Result<String> {
+    match value.to_ascii_lowercase().as_str() {
+        "postgres" => Ok("postgres".into()),
+        "postgres_verbose" | "sql_standard" | "iso_8601" => {
+            Err(Error::unsupported(format!("IntervalStyle \"{value}\"")))
+        }
+        _ => Err(invalid_value("intervalstyle", value)
+            .with_hint("Available values: postgres, postgres_verbose, sql_standard, iso_8601.")),
+    }
+}
+
+/// Read-only transactions are not implemented: only off.
+pub(super) fn read_write(value: &str) -> Result<String> {
+    match on_off(value)?.as_str() {
+        "off" => Ok("off".into()),
+        _ => Err(Error::unsupported("read-only transactions")),
+    }
+}
+
+/// Messages are in English only: the C locale and English ones.
+pub(super) fn english_messages(value: &str) -> Result<String> {
+    let lower = value.to_ascii_lowercase();
+    if ["", "c", "posix", "c.utf-8", "c.utf8"].contains(&lower.as_str()) || lower.starts_with("en_")
+    {
+        Ok(value.to_string())
+    } else {
+        Err(invalid_value("lc_messages", value))
+    }
+}
+
+pub(super) fn float_digits(value: &str) -> Result<String> {
+    match value.trim().parse::<i32>() {
+        Ok(n) if (1..=3).contains(&n) => Ok(n.to_string()),
+        Ok(n) if (-15..=0).contains(&n) => {
+            Err(Error::unsupported(format!("extra_float_digits = {n}")))
+        }
+        Ok(n) => Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!(
+                "{n} is outside the valid range for parameter \"extra_float_digits\" (-15 .. 3)"
+            ),
+        )),
+        Err(_) => Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!("invalid value for parameter \"extra_float_digits\": \"{value}\""),
+        )),
+    }
+}
+
+pub(super) fn on_off(value: &str) -> Result<String> {
+    match value.to_ascii_lowercase().as_str() {
+        "on" | "true" | "yes" | "1" => Ok("on".into()),
+        "off" | "false" | "no" | "0" => Ok("off".into()),
+        _ => Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!("parameter requires a Boolean value: \"{value}\""),
+        )),
+    }
+}
+
+pub(super) fn positive_integer(value: &str) -> Result<String> {
+    match value.trim().parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n.to_string()),
+        _ => Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!("invalid value for a positive integer parameter: \"{value}\""),
+        )),
+    }
+}
+
+pub(super) fn optimizer_rules(value: &str) -> Result<String> {
+    let known = crate::optimizer::rule_names();
+    for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        if name != "all" && !known.contains(&name) {
+            return Err(Error::new(
+                SqlState::InvalidParameterValue,
+                format!(
+                    "unknown optimizer rule \"{name}\" (rules: {})",
+                    known.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(value.to_string())
+}
+
+pub(super) fn read_committed(value: &str) -> Result<String> {
+    match value.to_ascii_lowercase().as_str() {
+        "read committed" | "read uncommitted" => Ok("read committed".into()),
+        _ => Err(Error::unsupported(format!(
+            "transaction isolation \"{value}\""
+        ))),
+    }
+}
+
+pub(super) fn standard_strings(value: &str) -> Result<String> {
+    match on_off(value)?.as_str() {
+        "on" => Ok("on".into()),
+        _ => Err(Error::unsupported("standard_conforming_strings = off")),
+    }
+}
+
+/// PostgreSQL's spellings; without replication every level but off waits for the local disk.
+pub(super) fn synchronous_commit(value: &str) -> Result<String> {
+    match value.to_ascii_lowercase().as_str() {
+        "on" | "true" | "yes" | "1" => Ok("on".into()),
+        "off" | "false" | "no" | "0" => Ok("off".into()),
+        level @ ("local" | "remote_write" | "remote_apply") => Ok(level.into()),
+        _ => Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!("invalid value for parameter \"synchronous_commit\": \"{value}\""),
+        )
+        .with_hint("Available values: local, remote_write, remote_apply, on, off.")),
+    }
+}
+
+pub(super) fn checkpoint_timeout(value: &str) -> Result<String> {
+    CHECKPOINT_TIMEOUT.canonical(value)
+}
+
+pub(super) fn max_wal_size(value: &str) -> Result<String> {
+    MAX_WAL_SIZE.canonical(value)
+}

@@ -1,0 +1,113 @@
+//! Binary results and text parameters as drivers use them, byte for byte as PostgreSQL 15
+//! answers (the expected bytes were read from one): an array's header names its element
+//! type (varchar, not text), and pgjdbc's date and timestamp texts with zones are read as
+//! parameters whether their type is unspecified (OID 0) or declared.
+
+use std::io::Write;
+use std::net::TcpStream;
+use std::time::Duration;
+
+use raw::{read_until, startup_packet};
+
+#[path = "common/raw.rs"]
+mod raw;
+
+fn message(tag: u8, body: &[u8]) -> Vec<u8> {
+    let mut out = vec![tag];
+    out.extend_from_slice(&((body.len() + 4) as i32).to_be_bytes());
+    out.extend_from_slice(body);
+    out
+}
+
+/// Parse, Bind (text parameters, binary results), Execute and Sync of `sql`; the values of
+/// its first DataRow.
+fn binary_row(
+    stream: &mut TcpStream,
+    sql: &str,
+    params: &[(u32, &str)],
+) -> std::io::Result<Vec<Option<Vec<u8>>>> {
+    let mut parse = vec![0];
+    parse.extend_from_slice(sql.as_bytes());
+    parse.push(0);
+    parse.extend_from_slice(&(params.len() as i16).to_be_bytes());
+    for (oid, _) in params {
+        parse.extend_from_slice(&oid.to_be_bytes());
+    }
+    let mut bind = vec![0, 0];
+    bind.extend_from_slice(&0i16.to_be_bytes());
+    bind.extend_from_slice(&(params.len() as i16).to_be_bytes());
+    for (_, value) in params {
+        bind.extend_from_slice(&(value.len() as i32).to_be_bytes());
+        bind.extend_from_slice(value.as_bytes());
+    }
+    bind.extend_from_slice(&1i16.to_be_bytes());
+    bind.extend_from_slice(&1i16.to_be_bytes());
+    let mut batch = message(b'P', &parse);
+    batch.extend(message(b'B', &bind));
+    batch.extend(message(b'E', &[0, 0, 0, 0, 0]));
+    batch.extend(message(b'S', &[]));
+    stream.write_all(&batch)?;
+    let messages = read_until(stream, b'Z')?;
+    let Some((_, row)) = messages.iter().find(|(tag, _)| *tag == b'D') else {
+        let errors: Vec<String> = messages
+            .iter()
+            .filter(|(tag, _)| *tag == b'E')
+            .map(|(_, body)| String::from_utf8_lossy(body).into_owned())
+            .collect();
+        return Err(std::io::Error::other(format!("no row: {errors:?}")));
+    };
+    let mut values = Vec::new();
+    let mut rest = &row[2..];
+    while let Some((len, tail)) = rest.split_first_chunk::<4>() {
+        let len = i32::from_be_bytes(*len);
+        let Ok(len) = usize::try_from(len) else {
+            values.push(None);
+            rest = tail;
+            continue;
+        };
+        values.push(Some(tail[..len].to_vec()));
+        rest = &tail[len..];
+    }
+    Ok(values)
+}
+
+fn hex(text: &str) -> Vec<u8> {
+    (0..text.len())
+        .step_by(2)
+        .filter_map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok())
+        .collect()
+}
+
+#[test]
+fn binary_arrays_and_zoned_date_parameters_match_postgresql(
+) -> Result<(), Box<dyn std::error::Error>> {
+    let port = kestrel_server::spawn_background(kestrel::Database::new())?.port;
+    let mut stream = TcpStream::connect(("127.0.0.1", port))?;
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    stream.write_all(&startup_packet(&[("user", "postgres")]))?;
+    read_until(&mut stream, b'Z')?;
+
+    let row = binary_row(
+        &mut stream,
+        "SELECT ARRAY['a','b']::varchar[], $1::date, $2::timestamptz",
+        &[
+            (0, "2024-01-15 +01"),
+            (1184, "2024-01-15 10:00:00.123456+05:30"),
+        ],
+    )?;
+    let expected = [
+        "000000010000000000000413000000020000000100000001610000000162",
+        "0000224c",
+        "0002b1f33c4ac440",
+    ];
+    let expected: Vec<Option<Vec<u8>>> = expected.iter().map(|h| Some(hex(h))).collect();
+    assert_eq!(row, expected);
+
+    let row = binary_row(
+        &mut stream,
+        "SELECT $1::date + 1",
+        &[(1082, "2024-01-15 +01")],
+    )?;
+    assert_eq!(row, vec![Some(hex("0000224d"))]);
+    Ok(())
+}

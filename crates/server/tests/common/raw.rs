@@ -1,0 +1,35 @@
+//! Raw protocol messages over a plain socket, for tests that look at bytes a client
+//! library hides (ParameterStatus, hostile input).
+
+use std::io::Read;
+use std::net::TcpStream;
+
+/// A protocol 3.0 StartupMessage with `parameters` (which should include `user`).
+pub fn startup_packet(parameters: &[(&str, &str)]) -> Vec<u8> {
+    let mut body = 196_608i32.to_be_bytes().to_vec();
+    for part in parameters.iter().flat_map(|(name, value)| [*name, *value]) {
+        body.extend_from_slice(part.as_bytes());
+        body.push(0);
+    }
+    body.push(0);
+    let mut packet = ((body.len() + 4) as i32).to_be_bytes().to_vec();
+    packet.extend(body);
+    packet
+}
+
+/// Reads messages until `tag` arrives; returns the bodies of every message read.
+pub fn read_until(stream: &mut TcpStream, tag: u8) -> std::io::Result<Vec<(u8, Vec<u8>)>> {
+    let mut messages = Vec::new();
+    loop {
+        let mut header = [0u8; 5];
+        stream.read_exact(&mut header)?;
+        let len = i32::from_be_bytes([header[1], header[2], header[3], header[4]]) as usize;
+        let mut body = vec![0; len - 4];
+        stream.read_exact(&mut body)?;
+        let done = header[0] == tag;
+        messages.push((header[0], body));
+        if done {
+            return Ok(messages);
+        }
+    }
+}
