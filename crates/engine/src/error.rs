@@ -30,6 +30,8 @@ pub enum SqlState {
     InvalidRowCountInLimitClause,
     InvalidRowCountInResultOffsetClause,
     InvalidBinaryRepresentation,
+    BadCopyFileFormat,
+    CharacterNotInRepertoire,
     InvalidEscapeSequence,
     InvalidUseOfEscapeCharacter,
     SubstringError,
@@ -64,6 +66,7 @@ pub enum SqlState {
     DependentObjectsStillExist,
     WrongObjectType,
     InvalidSchemaName,
+    InvalidName,
     IndeterminateDatatype,
     ProtocolViolation,
     InvalidPreparedStatementDefinition,
@@ -82,6 +85,7 @@ pub enum SqlState {
     DiskFull,
     ObjectInUse,
     IoError,
+    UndefinedFile,
     DataCorrupted,
     ReadOnlySqlTransaction,
     CantChangeRuntimeParam,
@@ -116,6 +120,8 @@ impl SqlState {
             SqlState::InvalidRowCountInLimitClause => "2201W",
             SqlState::InvalidRowCountInResultOffsetClause => "2201X",
             SqlState::InvalidBinaryRepresentation => "22P03",
+            SqlState::BadCopyFileFormat => "22P04",
+            SqlState::CharacterNotInRepertoire => "22021",
             SqlState::InvalidEscapeSequence => "22025",
             SqlState::InvalidUseOfEscapeCharacter => "2200C",
             SqlState::SubstringError => "22011",
@@ -148,6 +154,7 @@ impl SqlState {
             SqlState::InvalidTableDefinition => "42P16",
             SqlState::WrongObjectType => "42809",
             SqlState::InvalidSchemaName => "3F000",
+            SqlState::InvalidName => "42602",
             SqlState::IndeterminateDatatype => "42P18",
             SqlState::ProtocolViolation => "08P01",
             SqlState::InvalidPreparedStatementDefinition => "42P14",
@@ -166,6 +173,7 @@ impl SqlState {
             SqlState::DiskFull => "53100",
             SqlState::ObjectInUse => "55006",
             SqlState::IoError => "58030",
+            SqlState::UndefinedFile => "58P01",
             SqlState::DataCorrupted => "XX001",
             SqlState::ReadOnlySqlTransaction => "25006",
             SqlState::CantChangeRuntimeParam => "55P02",
@@ -185,6 +193,8 @@ pub struct Error {
     pub hint: Option<String>,
     /// 1-based character position in the statement text, as PostgreSQL reports it.
     pub position: Option<u32>,
+    /// Where it happened, PostgreSQL's CONTEXT field (`COPY t, line 3, column b: "x"`).
+    pub context: Option<String>,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -197,6 +207,7 @@ impl Error {
             detail: None,
             hint: None,
             position: None,
+            context: None,
         }
     }
 
@@ -212,6 +223,11 @@ impl Error {
 
     pub fn with_position(mut self, position: u32) -> Error {
         self.position = Some(position);
+        self
+    }
+
+    pub fn with_context(mut self, context: impl Into<String>) -> Error {
+        self.context = Some(context.into());
         self
     }
 
