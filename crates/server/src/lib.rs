@@ -12,6 +12,7 @@
 
 mod cancel;
 mod connection;
+mod copy;
 mod extended;
 mod guard;
 mod handshake;
