@@ -22,6 +22,7 @@ const STATEMENT_TIMEOUT: Duration = Duration::from_secs(60);
 pub struct WireDb {
     client: Client,
     connection: JoinHandle<()>,
+    config: Config,
 }
 
 impl WireDb {
@@ -32,7 +33,11 @@ impl WireDb {
             // A broken connection shows up as the error of the next statement.
             let _ = connection.await;
         });
-        Ok(WireDb { client, connection })
+        Ok(WireDb {
+            client,
+            connection,
+            config: config.clone(),
+        })
     }
 
     /// Runs `sql` and returns each statement's output.
@@ -104,12 +109,22 @@ impl AsyncDB for WireDb {
 
     async fn run(&mut self, sql: &str) -> Result<DBOutput<DefaultColumnType>, SqlError> {
         let output = match copy_request(sql) {
-            Some(request) => tokio::time::timeout(STATEMENT_TIMEOUT, self.copy(request))
-                .await
-                .map_err(|_| SqlError {
-                    message: format!("no answer within {}s", STATEMENT_TIMEOUT.as_secs()),
-                    sqlstate: None,
-                })??,
+            Some(request) => {
+                let outcome = tokio::time::timeout(STATEMENT_TIMEOUT, self.copy(request))
+                    .await
+                    .map_err(|_| SqlError {
+                        message: format!("no answer within {}s", STATEMENT_TIMEOUT.as_secs()),
+                        sqlstate: None,
+                    })?;
+                if outcome.is_err() {
+                    // tokio-postgres loses track of the connection after a COPY that fails
+                    // (the next request reads the failed one's last message): go on with a
+                    // new connection to the same database.
+                    self.connection.abort();
+                    *self = WireDb::connect(&self.config).await?;
+                }
+                outcome?
+            }
             None => self.simple_query(sql).await?,
         };
         Ok(last_output(output))

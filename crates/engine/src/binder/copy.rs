@@ -31,6 +31,14 @@ struct Written {
     encoding: Option<String>,
 }
 
+/// The copied columns' names, and for the per-column options' errors every column of the
+/// source and the table's name.
+struct Copied {
+    names: Vec<String>,
+    all: Vec<String>,
+    relation: Option<String>,
+}
+
 enum ForceQuote {
     All,
     Columns(Vec<Ident>),
@@ -99,19 +107,24 @@ impl Binder<'_> {
         if self.copy_header_match {
             written.header = Some(CopyHeader::Match);
         }
-        let (direction, names) = match source {
+        let (direction, copied) = match source {
             CopySource::Table {
                 table_name: name,
                 columns,
             } => self.copy_table(&table_name(name)?, columns, to)?,
             CopySource::Query(query) => {
                 let (plan, columns) = self.bind_query(query)?;
-                let names = columns.iter().map(|c| c.name.clone()).collect();
+                let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
+                let copied = Copied {
+                    all: names.clone(),
+                    names,
+                    relation: None,
+                };
                 let columns = Arc::from(columns);
-                (CopyDirection::To { plan, columns }, names)
+                (CopyDirection::To { plan, columns }, copied)
             }
         };
-        let options = written.validate(to, &names)?;
+        let options = written.validate(to, &copied)?;
         Ok(BoundStatement::Copy(Box::new(CopyStatement {
             direction,
             endpoint,
@@ -125,7 +138,7 @@ impl Binder<'_> {
         name: &str,
         columns: &[Ident],
         to: bool,
-    ) -> Result<(CopyDirection, Vec<String>)> {
+    ) -> Result<(CopyDirection, Copied)> {
         if self.state.views.contains_key(name) {
             let error = Error::new(
                 SqlState::WrongObjectType,
@@ -146,6 +159,11 @@ impl Binder<'_> {
             .iter()
             .map(|&c| schema.columns[c].name.clone())
             .collect();
+        let copied = Copied {
+            names: names.clone(),
+            all: schema.columns.iter().map(|c| c.name.clone()).collect(),
+            relation: Some(schema.name.clone()),
+        };
         if to {
             let plan = LogicalPlan::Scan {
                 table_oid: schema.oid,
@@ -165,7 +183,7 @@ impl Binder<'_> {
                     column_attnum: i16::try_from(c + 1).unwrap_or(i16::MAX),
                 })
                 .collect();
-            return Ok((CopyDirection::To { plan, columns }, names));
+            return Ok((CopyDirection::To { plan, columns }, copied));
         }
         let row = (0..schema.columns.len())
             .map(|column| match fields.iter().position(|&f| f == column) {
@@ -176,10 +194,10 @@ impl Binder<'_> {
         let direction = CopyDirection::From {
             table_name: schema.name.clone(),
             table_oid: schema.oid,
-            field_names: names.clone(),
+            field_names: names,
             row,
         };
-        Ok((direction, names))
+        Ok((direction, copied))
     }
 }
 
@@ -240,7 +258,7 @@ impl Written {
             CopyOption::Quote(c) => set_once(&mut self.quote, *c),
             CopyOption::Escape(c) => set_once(&mut self.escape, *c),
             CopyOption::ForceQuote(columns) => {
-                set_once(&mut self.force_quote, ForceQuote::Columns(columns.clone()))
+                set_once(&mut self.force_quote, force_quote(columns))
             }
             CopyOption::ForceNotNull(columns) => {
                 set_once(&mut self.force_not_null, columns.clone())
@@ -268,13 +286,7 @@ impl Written {
                         CopyLegacyCsvOption::Quote(c) => set_once(&mut self.quote, *c)?,
                         CopyLegacyCsvOption::Escape(c) => set_once(&mut self.escape, *c)?,
                         CopyLegacyCsvOption::ForceQuote(columns) => {
-                            let all = columns.len() == 1 && columns[0].value == "*";
-                            let force = if all {
-                                ForceQuote::All
-                            } else {
-                                ForceQuote::Columns(columns.clone())
-                            };
-                            set_once(&mut self.force_quote, force)?
+                            set_once(&mut self.force_quote, force_quote(columns))?
                         }
                         CopyLegacyCsvOption::ForceNotNull(columns) => {
                             set_once(&mut self.force_not_null, columns.clone())?
@@ -296,7 +308,8 @@ impl Written {
 
     /// PostgreSQL's checks of the options against each other and the direction; `names`
     /// are the copied columns, which the per-column options must name.
-    fn validate(self, to: bool, names: &[String]) -> Result<CopyOptions> {
+    fn validate(self, to: bool, copied: &Copied) -> Result<CopyOptions> {
+        let names = &copied.names;
         let format = self.format.unwrap_or(CopyFormat::Text);
         let csv = format == CopyFormat::Csv;
         if format == CopyFormat::Binary {
@@ -307,7 +320,7 @@ impl Written {
                 return Err(Error::syntax("cannot specify NULL in BINARY mode"));
             }
             if self.header.is_some_and(|h| h != CopyHeader::Absent) {
-                return Err(Error::syntax("cannot specify HEADER in BINARY mode"));
+                return Err(not_supported("cannot specify HEADER in BINARY mode"));
             }
         }
         let delimiter = one_byte(self.delimiter, if csv { ',' } else { '\t' }, "delimiter")?;
@@ -358,7 +371,7 @@ impl Written {
                 ))
             }
             Some(ForceQuote::All) => vec![true; names.len()],
-            Some(ForceQuote::Columns(columns)) => flags(&columns, names, "FORCE_QUOTE")?,
+            Some(ForceQuote::Columns(columns)) => flags(&columns, copied, "FORCE_QUOTE")?,
         };
         let force_not_null = match self.force_not_null {
             None => vec![false; names.len()],
@@ -372,7 +385,7 @@ impl Written {
                     "COPY force not null only available using COPY FROM",
                 ))
             }
-            Some(columns) => flags(&columns, names, "FORCE_NOT_NULL")?,
+            Some(columns) => flags(&columns, copied, "FORCE_NOT_NULL")?,
         };
         let force_null = match self.force_null {
             None => vec![false; names.len()],
@@ -384,15 +397,15 @@ impl Written {
                     "COPY force null only available using COPY FROM",
                 ))
             }
-            Some(columns) => flags(&columns, names, "FORCE_NULL")?,
+            Some(columns) => flags(&columns, copied, "FORCE_NULL")?,
         };
         if null.as_bytes().contains(&delimiter) {
-            return Err(invalid(
+            return Err(not_supported(
                 "COPY delimiter must not appear in the NULL specification",
             ));
         }
         if csv && null.as_bytes().contains(&quote) {
-            return Err(invalid(
+            return Err(not_supported(
                 "CSV quote character must not appear in the NULL specification",
             ));
         }
@@ -422,6 +435,14 @@ impl Written {
     }
 }
 
+/// FORCE_QUOTE's columns; `*` (see `parser::copy_options`) is all of them.
+fn force_quote(columns: &[Ident]) -> ForceQuote {
+    match columns {
+        [only] if only.value == "*" => ForceQuote::All,
+        _ => ForceQuote::Columns(columns.to_vec()),
+    }
+}
+
 /// DELIMITER, QUOTE and ESCAPE must be one single-byte character.
 fn one_byte(value: Option<char>, default: char, what: &str) -> Result<u8> {
     let c = value.unwrap_or(default);
@@ -432,11 +453,21 @@ fn one_byte(value: Option<char>, default: char, what: &str) -> Result<u8> {
 }
 
 /// One flag per copied column: whether `columns` names it.
-fn flags(columns: &[Ident], names: &[String], option: &str) -> Result<Vec<bool>> {
+fn flags(columns: &[Ident], copied: &Copied, option: &str) -> Result<Vec<bool>> {
+    let names = &copied.names;
     let mut flags = vec![false; names.len()];
     for ident in columns {
         let name = ident_name(ident);
         let Some(position) = names.iter().position(|n| *n == name) else {
+            if !copied.all.contains(&name) {
+                let message = match &copied.relation {
+                    Some(relation) => {
+                        format!("column \"{name}\" of relation \"{relation}\" does not exist")
+                    }
+                    None => format!("column \"{name}\" does not exist"),
+                };
+                return Err(Error::new(SqlState::UndefinedColumn, message));
+            }
             return Err(Error::new(
                 SqlState::InvalidColumnReference,
                 format!("{option} column \"{name}\" not referenced by COPY"),

@@ -8,8 +8,12 @@
 use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Token, TokenWithSpan, Word};
 
+use crate::error::{Error, Result, SqlState};
+
 /// For each statement (counted as sqlparser counts them), whether it said HEADER MATCH.
-pub fn normalize(tokens: &mut [TokenWithSpan]) -> Vec<bool> {
+/// A DELIMITER, QUOTE or ESCAPE of more than one character, which sqlparser would call a
+/// syntax error, is PostgreSQL's error instead.
+pub fn normalize(tokens: &mut Vec<TokenWithSpan>) -> Result<Vec<bool>> {
     let mut header_match = Vec::new();
     let mut statement = Statement::default();
     let mut i = 0;
@@ -37,6 +41,8 @@ pub fn normalize(tokens: &mut [TokenWithSpan]) -> Vec<bool> {
                     }
                     _ if statement.in_options => {
                         statement.header_match |= rewrite_value(tokens, i);
+                        force_quote_all(tokens, i);
+                        check_one_character(tokens, i)?;
                     }
                     _ => {}
                 }
@@ -47,7 +53,7 @@ pub fn normalize(tokens: &mut [TokenWithSpan]) -> Vec<bool> {
     if statement.started {
         header_match.push(statement.header_match);
     }
-    header_match
+    Ok(header_match)
 }
 
 #[derive(Default)]
@@ -95,6 +101,57 @@ fn rewrite_value(tokens: &mut [TokenWithSpan], at: usize) -> bool {
         tokens[next].token = replacement;
     }
     boolean && value == "match"
+}
+
+/// `FORCE_QUOTE *` becomes `FORCE_QUOTE ("*")` and `FORCE QUOTE *` becomes `FORCE QUOTE
+/// "*"`: the binder reads a column named `*` as every column.
+fn force_quote_all(tokens: &mut Vec<TokenWithSpan>, at: usize) {
+    let generic = is_keyword(&tokens[at].token, Keyword::FORCE_QUOTE);
+    if !generic && !is_keyword(&tokens[at].token, Keyword::QUOTE) {
+        return;
+    }
+    let Some(next) =
+        (at + 1..tokens.len()).find(|&j| !matches!(tokens[j].token, Token::Whitespace(_)))
+    else {
+        return;
+    };
+    if tokens[next].token != Token::Mul {
+        return;
+    }
+    let span = tokens[next].span;
+    tokens[next].token = Token::Word(Word {
+        value: "*".to_string(),
+        quote_style: Some('"'),
+        keyword: Keyword::NoKeyword,
+    });
+    if generic {
+        tokens.insert(next + 1, TokenWithSpan::new(Token::RParen, span));
+        tokens.insert(next, TokenWithSpan::new(Token::LParen, span));
+    }
+}
+
+fn check_one_character(tokens: &[TokenWithSpan], at: usize) -> Result<()> {
+    let what = match &tokens[at].token {
+        Token::Word(w) if w.keyword == Keyword::DELIMITER => "delimiter",
+        Token::Word(w) if w.keyword == Keyword::QUOTE => "quote",
+        Token::Word(w) if w.keyword == Keyword::ESCAPE => "escape",
+        _ => return Ok(()),
+    };
+    let value = tokens[at + 1..]
+        .iter()
+        .map(|t| &t.token)
+        .find(|t| !matches!(t, Token::Whitespace(_)) && !is_keyword(t, Keyword::AS));
+    match value {
+        Some(Token::SingleQuotedString(s) | Token::EscapedStringLiteral(s))
+            if s.chars().count() != 1 =>
+        {
+            Err(Error::new(
+                SqlState::FeatureNotSupported,
+                format!("COPY {what} must be a single one-byte character"),
+            ))
+        }
+        _ => Ok(()),
+    }
 }
 
 fn word(value: &str) -> Token {

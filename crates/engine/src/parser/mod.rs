@@ -33,7 +33,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
         .tokenize_with_location()
         .map_err(|e| parse_error(sql, e.into()))?;
     let mut exclusions = frame_exclusion::strip(&mut tokens).unwrap_or_default();
-    let mut header_match = copy_options::normalize(&mut tokens);
+    let mut header_match = copy_options::normalize(&mut tokens)?;
     let statements = Parser::new(&dialect)
         .with_recursion_limit(MAX_NESTING)
         .with_tokens_with_locations(tokens)
