@@ -24,6 +24,7 @@ mod select;
 mod select_unnest;
 mod set_operation;
 mod special_functions;
+mod storage_parameters;
 mod truncate;
 mod utility;
 mod view;
