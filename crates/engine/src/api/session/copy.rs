@@ -176,3 +176,112 @@ fn copy_out(
     output.finish()?;
     Ok(count)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::Read;
+
+    use crate::api::Database;
+    use crate::error::{Result, SqlState};
+
+    /// Hands out its bytes `step` at a time, so records are cut at every possible place.
+    struct Trickle<'a> {
+        bytes: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.step.min(self.bytes.len()).min(buf.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    /// Loads `data` with `copy` a few bytes at a time; returns the table's rows as COPY TO
+    /// writes them.
+    fn round_trip(create: &str, copy: &str, data: &str, step: usize) -> Result<String> {
+        let db = Database::new();
+        let mut session = db.connect();
+        session.execute(create)?;
+        let mut reader = Trickle {
+            bytes: data.as_bytes(),
+            step,
+        };
+        session.copy_from(copy, &mut reader)?;
+        let mut out = Vec::new();
+        session.copy_to("COPY t TO STDOUT", &mut out)?;
+        Ok(String::from_utf8_lossy(&out).into_owned())
+    }
+
+    #[test]
+    fn records_cut_anywhere_load_the_same() -> Result<()> {
+        let data = "1\ta\\tb\n2\t\\N\r\n3\tlast line without newline";
+        let expected = "1\ta\\tb\n2\t\\N\n3\tlast line without newline\n";
+        for step in [1, 2, 3, 7, 64] {
+            let copied = round_trip(
+                "CREATE TABLE t (a int, b text)",
+                "COPY t FROM STDIN",
+                data,
+                step,
+            )?;
+            assert_eq!(copied, expected, "step {step}");
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn csv_quoted_newlines_span_reads() -> Result<()> {
+        let data = "1,\"two\nlines\"\n2,\"say \"\"hi\"\"\"\n3,\n";
+        let expected = "1\ttwo\\nlines\n2\tsay \"hi\"\n3\t\\N\n";
+        for step in [1, 5, 100] {
+            let copied = round_trip(
+                "CREATE TABLE t (a int, b text)",
+                "COPY t FROM STDIN (FORMAT csv)",
+                data,
+                step,
+            )?;
+            assert_eq!(copied, expected, "step {step}");
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn many_batches_and_an_error_in_the_last_leave_nothing() -> Result<()> {
+        let db = Database::new();
+        let mut session = db.connect();
+        session.execute("CREATE TABLE t (a int)")?;
+        let mut data: String = (0..10_000).map(|i| format!("{i}\n")).collect();
+        data.push_str("oops\n");
+        let error = session
+            .copy_from("COPY t FROM STDIN", &mut data.as_bytes())
+            .err()
+            .ok_or_else(|| crate::error::Error::internal("COPY succeeded"))?;
+        assert_eq!(error.state, SqlState::InvalidTextRepresentation);
+        assert_eq!(
+            error.context.as_deref(),
+            Some("COPY t, line 10001, column a: \"oops\"")
+        );
+        let count = session.execute("SELECT count(*) FROM t")?;
+        assert_eq!(count[0].text_lines(), vec!["0"]);
+        Ok(())
+    }
+
+    #[test]
+    fn copy_to_a_file_and_back() -> Result<()> {
+        let db = Database::new();
+        let mut session = db.connect();
+        let path =
+            std::env::temp_dir().join(format!("kestrel-copy-test-{}.csv", std::process::id()));
+        let path = path.to_string_lossy().into_owned();
+        session.execute("CREATE TABLE t (a int, b text)")?;
+        session.execute("INSERT INTO t VALUES (1, 'x,y'), (2, NULL)")?;
+        session.execute(&format!("COPY t TO '{path}' (FORMAT csv, HEADER)"))?;
+        session.execute(&format!("COPY t FROM '{path}' (FORMAT csv, HEADER)"))?;
+        let _ = std::fs::remove_file(&path);
+        let rows = session.execute("SELECT count(*), count(b) FROM t")?;
+        assert_eq!(rows[0].text_lines(), vec!["4|2"]);
+        Ok(())
+    }
+}
