@@ -52,9 +52,9 @@ struct FieldColumn {
 }
 
 impl FieldColumn {
-    fn new() -> FieldColumn {
+    fn new(bytes: usize) -> FieldColumn {
         FieldColumn {
-            text: StringVec::with_capacity(BATCH_SIZE, BATCH_SIZE * 8),
+            text: StringVec::with_capacity(BATCH_SIZE, bytes),
             validity: Bitmap::new(0, true),
             has_null: false,
         }
@@ -64,7 +64,7 @@ impl FieldColumn {
 impl<'a> CopyParser<'a> {
     pub fn new(options: &'a CopyOptions, target: CopyTarget<'a>) -> CopyParser<'a> {
         let fields = (0..target.field_names.len())
-            .map(|_| FieldColumn::new())
+            .map(|_| FieldColumn::new(BATCH_SIZE * 8))
             .collect();
         CopyParser {
             options,
@@ -429,16 +429,26 @@ impl<'a> CopyParser<'a> {
         let rows = self.row_lines.len();
         let mut texts = Vec::with_capacity(self.fields.len());
         for column in &mut self.fields {
-            let done = std::mem::replace(column, FieldColumn::new());
+            // The next batch's text is likely as long as this one's: reserve that much.
+            let bytes = column.text.parts().1.len();
+            let done = std::mem::replace(column, FieldColumn::new(bytes + bytes / 8));
             let validity = done.has_null.then_some(done.validity);
-            texts.push(Vector::new(VectorData::Text(done.text), validity));
+            texts.push(Some(Vector::new(VectorData::Text(done.text), validity)));
         }
         let no_columns = Batch::new(Vec::new(), rows);
         let mut columns = Vec::with_capacity(self.target.row.len());
         for (source, &ty) in self.target.row.iter().zip(self.target.types) {
             columns.push(match source {
                 CopyColumn::Default(expr) => evaluate(expr, &no_columns, ctx)?,
-                CopyColumn::Field(field) => Arc::new(self.convert(&texts[*field], ty, *field)?),
+                CopyColumn::Field(field) => {
+                    let text = texts[*field].take().ok_or_else(|| {
+                        Error::internal("invariant: a COPY field feeds one column")
+                    })?;
+                    let mut vector = self.convert(text, ty, *field)?;
+                    // The vector becomes a chunk of the table as it is.
+                    vector.data.shrink_to_fit();
+                    Arc::new(vector)
+                }
             });
         }
         self.row_lines.clear();
@@ -447,10 +457,11 @@ impl<'a> CopyParser<'a> {
 
     /// A field's text values as the column's type; on a bad value, PostgreSQL's error with
     /// the line, column and value as context.
-    fn convert(&self, text: &Vector, ty: DataType, field: usize) -> Result<Vector> {
+    fn convert(&self, text: Vector, ty: DataType, field: usize) -> Result<Vector> {
         if matches!(ty, DataType::Text) {
-            return Ok(text.clone());
+            return Ok(text);
         }
+        let text = &text;
         cast_vector(text, DataType::Text, ty, CastContext::Assignment).map_err(|error| {
             let VectorData::Text(values) = &text.data else {
                 return error;

@@ -57,6 +57,12 @@ impl StringVec {
         self.offsets.len() - 1
     }
 
+    /// Gives back the memory reserved past the strings held (before a vector is stored).
+    pub fn shrink_to_fit(&mut self) {
+        self.offsets.shrink_to_fit();
+        self.bytes.shrink_to_fit();
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
