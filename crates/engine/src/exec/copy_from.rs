@@ -139,13 +139,30 @@ impl<'a> CopyParser<'a> {
     fn record_end(&self, start: usize) -> Option<(usize, usize, u64)> {
         let bytes = &self.pending[start..];
         let csv = self.options.format == CopyFormat::Csv;
+        if !csv {
+            // A newline ends the line unless a backslash escapes it (an odd run of them).
+            let mut from = 0;
+            loop {
+                let i = from + bytes[from..].iter().position(|&b| b == b'\n')?;
+                let backslashes = bytes[..i].iter().rev().take_while(|&&b| b == b'\\').count();
+                if backslashes % 2 == 0 {
+                    let end = if i > 0 && bytes[i - 1] == b'\r' {
+                        i - 1
+                    } else {
+                        i
+                    };
+                    return Some((start + end, start + i + 1, 1));
+                }
+                from = i + 1;
+            }
+        }
         let (quote, escape) = (self.options.quote, self.options.escape);
         let mut lines = 1;
         let mut in_quotes = false;
         let mut i = 0;
         while i < bytes.len() {
             let b = bytes[i];
-            if csv && in_quotes {
+            if in_quotes {
                 if b == escape
                     && escape != quote
                     && bytes.get(i + 1).is_some_and(|&n| n == quote || n == escape)
@@ -170,8 +187,7 @@ impl<'a> CopyParser<'a> {
                     };
                     return Some((start + end, start + i + 1, lines));
                 }
-                b'\\' if !csv => i += 1,
-                _ if csv && b == quote => in_quotes = true,
+                _ if b == quote => in_quotes = true,
                 _ => {}
             }
             i += 1;
@@ -208,6 +224,14 @@ impl<'a> CopyParser<'a> {
             self.ended = true;
             return Ok(());
         }
+        if std::str::from_utf8(&self.pending[start..end]).is_err() {
+            return Err(
+                invalid_utf8(&self.pending[start..end]).with_context(format!(
+                    "COPY {}, line {}",
+                    self.target.table_name, self.line
+                )),
+            );
+        }
         self.split(start, end)?;
         if self.header_left {
             self.header_left = false;
@@ -239,7 +263,8 @@ impl<'a> CopyParser<'a> {
     }
 
     /// Splits `pending[start..end]` at unquoted delimiters into `raw_fields`: (start, end,
-    /// quoted) of each field as written.
+    /// special) of each field as written, special when it must be decoded (quoted in CSV, a
+    /// backslash in text).
     fn split(&mut self, start: usize, end: usize) -> Result<()> {
         self.raw_fields.clear();
         let bytes = &self.pending[..end];
@@ -283,39 +308,47 @@ impl<'a> CopyParser<'a> {
             }
             CopyFormat::Text | CopyFormat::Binary => {
                 let mut field_start = start;
+                let mut escaped = false;
                 let mut i = start;
                 while i < end {
                     match bytes[i] {
-                        b'\\' => i += 1,
+                        b'\\' => {
+                            escaped = true;
+                            i += 1;
+                        }
                         b if b == delimiter => {
-                            self.raw_fields.push((field_start, i, false));
+                            self.raw_fields.push((field_start, i, escaped));
                             field_start = i + 1;
+                            escaped = false;
                         }
                         _ => {}
                     }
                     i += 1;
                 }
                 self.raw_fields
-                    .push((field_start, end.max(field_start), false));
+                    .push((field_start, end.max(field_start), escaped));
             }
         }
         Ok(())
     }
 
-    /// Decodes raw field `field` into `scratch`: `None` for NULL.
-    fn decode(&mut self, field: usize) -> Option<()> {
-        let (from, to, quoted) = self.raw_fields[field];
+    /// What raw field `field` holds: NULL, its bytes as written, or bytes decoded into
+    /// `scratch`.
+    fn decode(&mut self, field: usize) -> Field {
+        let (from, to, special) = self.raw_fields[field];
         let raw = &self.pending[from..to];
         let options = self.options;
-        self.scratch.clear();
         match options.format {
             CopyFormat::Csv => {
-                let is_null_text = raw == options.null.as_bytes();
                 let not_null = self.fields_flag(&options.force_not_null, field);
-                let force_null = self.fields_flag(&options.force_null, field);
-                if is_null_text && !quoted && !not_null {
-                    return None;
+                if !special {
+                    return if raw == options.null.as_bytes() && !not_null {
+                        Field::Null
+                    } else {
+                        Field::Raw
+                    };
                 }
+                self.scratch.clear();
                 let (quote, escape) = (options.quote, options.escape);
                 let mut in_quotes = false;
                 let mut i = 0;
@@ -342,18 +375,24 @@ impl<'a> CopyParser<'a> {
                     }
                     i += 1;
                 }
-                if quoted && force_null && self.scratch == options.null.as_bytes() {
-                    return None;
+                let force_null = self.fields_flag(&options.force_null, field);
+                if force_null && self.scratch == options.null.as_bytes() {
+                    return Field::Null;
                 }
+                Field::Decoded
             }
             CopyFormat::Text | CopyFormat::Binary => {
                 if raw == options.null.as_bytes() {
-                    return None;
+                    return Field::Null;
                 }
+                if !special {
+                    return Field::Raw;
+                }
+                self.scratch.clear();
                 unescape_text(raw, &mut self.scratch);
+                Field::Decoded
             }
         }
-        Some(())
     }
 
     fn fields_flag(&self, flags: &[bool], field: usize) -> bool {
@@ -361,25 +400,21 @@ impl<'a> CopyParser<'a> {
     }
 
     fn push_field(&mut self, field: usize, start: usize, end: usize) -> Result<()> {
-        let valid = self.decode(field).is_some();
-        if std::str::from_utf8(&self.scratch).is_err() {
-            let bad = self
-                .scratch
-                .iter()
-                .find(|b| !b.is_ascii())
-                .copied()
-                .unwrap_or(0);
-            return Err(Error::new(
-                SqlState::CharacterNotInRepertoire,
-                format!("invalid byte sequence for encoding \"UTF8\": 0x{bad:02x}"),
-            )
-            .with_context(self.line_context(start, end)));
+        let decoded = self.decode(field);
+        // The record was checked to be UTF-8 and CSV decoding only drops ASCII quotes, but a
+        // text escape (`\xff`) can make any byte.
+        if decoded == Field::Decoded && std::str::from_utf8(&self.scratch).is_err() {
+            return Err(invalid_utf8(&self.scratch).with_context(self.line_context(start, end)));
         }
+        let (from, to, _) = self.raw_fields[field];
         let column = &mut self.fields[field];
-        let scratch = &self.scratch;
-        column
-            .text
-            .push_with(|bytes| bytes.extend_from_slice(scratch));
+        let bytes: &[u8] = match decoded {
+            Field::Null => &[],
+            Field::Raw => &self.pending[from..to],
+            Field::Decoded => &self.scratch,
+        };
+        column.text.push_with(|buf| buf.extend_from_slice(bytes));
+        let valid = decoded != Field::Null;
         column.validity.push(valid);
         column.has_null |= !valid;
         Ok(())
@@ -396,18 +431,25 @@ impl<'a> CopyParser<'a> {
             .with_context(self.line_context(start, end)));
         }
         for field in 0..expected {
+            let decoded = self.decode(field);
+            let (from, to, _) = self.raw_fields[field];
             let name = &self.target.field_names[field];
-            let error = match self.decode(field) {
-                None => format!(
+            let text: &[u8] = match decoded {
+                Field::Null => &[],
+                Field::Raw => &self.pending[from..to],
+                Field::Decoded => &self.scratch,
+            };
+            let error = match decoded {
+                Field::Null => format!(
                     "column name mismatch in header line field {}: got null value (\"{}\"), expected \"{name}\"",
                     field + 1,
                     self.options.null
                 ),
-                Some(()) if self.scratch == name.as_bytes() => continue,
-                Some(()) => format!(
+                Field::Raw | Field::Decoded if text == name.as_bytes() => continue,
+                Field::Raw | Field::Decoded => format!(
                     "column name mismatch in header line field {}: got \"{}\", expected \"{name}\"",
                     field + 1,
-                    String::from_utf8_lossy(&self.scratch)
+                    String::from_utf8_lossy(text)
                 ),
             };
             return Err(bad_format(error).with_context(self.line_context(start, end)));
@@ -482,6 +524,27 @@ impl<'a> CopyParser<'a> {
             error
         })
     }
+}
+
+/// A field as [`CopyParser::decode`] found it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Field {
+    Null,
+    /// Its bytes as written.
+    Raw,
+    /// Decoded into the parser's scratch buffer.
+    Decoded,
+}
+
+fn invalid_utf8(bytes: &[u8]) -> Error {
+    let at = std::str::from_utf8(bytes)
+        .err()
+        .map_or(0, |e| e.valid_up_to());
+    let bad = bytes.get(at).copied().unwrap_or(0);
+    Error::new(
+        SqlState::CharacterNotInRepertoire,
+        format!("invalid byte sequence for encoding \"UTF8\": 0x{bad:02x}"),
+    )
 }
 
 fn bad_format(message: impl Into<String>) -> Error {
