@@ -18,7 +18,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import report, systems, tier1, tier2, tier3, tier5, tier6
+from . import report, systems, tier2, tier3, tier5, tier6, tier7
 from .workloads import TIER2, TIER3
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="bench/run.sh", description=__doc__)
-    p.add_argument("--tiers", default="1,2,3", help="comma-separated tiers to run (default 1,2,3; also 5, 6)")
+    p.add_argument("--tiers", default="1,2,3", help="comma-separated tiers to run (default 1,2,3; also 5, 6, 7)")
     p.add_argument("--filter", default="", help="regex on 'tierN/workload' (e.g. 'join', 'tier2/', 'tier1/top_n')")
     p.add_argument("--quick", action="store_true", help="tiny sizes and one repetition: proves the suite runs")
     p.add_argument("--verify", action="store_true", help="check every query returns the same rows on every system first")
@@ -48,6 +48,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--startup-reps", type=int, help="tier 6: timed restarts each (default 3, quick 1)")
     p.add_argument("--stall-duration-s", type=int, help="tier 6: pgbench -T of the checkpoint-stall test "
                                                         "(default 20, quick 4)")
+    p.add_argument("--copy-rows", type=int, help="tier 7: rows loaded by COPY (default 10,000,000, quick 200,000)")
     p.add_argument("--kestrel", default=str(ROOT / "target/release/kestrel"), help="the kestrel binary")
     p.add_argument("--pg-user", default=os.environ.get("KESTREL_BENCH_PG_USER", "pgtest"),
                    help="unprivileged OS user for PostgreSQL when run as root (created if missing)")
@@ -65,6 +66,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args.startup_rows = args.startup_rows or (100_000 if args.quick else 10_000_000)
     args.startup_reps = args.startup_reps or (1 if args.quick else 3)
     args.stall_duration_s = args.stall_duration_s or (4 if args.quick else 20)
+    args.copy_rows = args.copy_rows or (200_000 if args.quick else 10_000_000)
     pattern = re.compile(args.filter) if args.filter else None
     args.selected = lambda name, tier: pattern is None or bool(pattern.search(f"{tier}/{name}"))
     return args
@@ -100,14 +102,16 @@ def main(argv: list[str]) -> int:
         "repetitions": f"up to {args.reps} interleaved rounds (fewer past {args.rep_budget_s:g} s per workload)",
         "filter": args.filter or "none",
         # Tiers 2, 3 and 5; tier 1 is in-process and in memory, tier 6 sets up its own servers.
-        "durability": (systems.describe_durability(args.durability) if args.tiers & {2, 3, 5}
+        "durability": (systems.describe_durability(args.durability) if args.tiers & {2, 3, 5, 7}
                        else "not applicable (tier 1 runs in memory, tier 6 starts its own servers)"),
     }
     tiers: list[report.Tier] = []
     if 1 in args.tiers:
+        # Imported only here: it needs the kestreldb extension, which the other tiers do not.
+        from . import tier1
         log("tier 1: in-process")
         tiers.append(tier1.run(args, log))
-    if args.tiers & {2, 3, 5}:
+    if args.tiers & {2, 3, 5, 7}:
         workdir = systems.make_workdir()
         running: list[systems.WireSystem] = []
         try:
@@ -115,19 +119,21 @@ def main(argv: list[str]) -> int:
             running.append(pg)
             kestrel = systems.Kestrel.for_durability(Path(args.kestrel), workdir, args.durability)
             running.append(kestrel)
-            duck = systems.DuckCli(workdir)
-            running.append(duck)
             meta["postgres"] = ", ".join(f"{k}={v}" for k, v in pg.settings.items())
             meta["kestrel"] = " ".join(kestrel.command_line()[1:])
-            meta["duckdb_cli"] = duck.version
-            log(f"started PostgreSQL on {pg.port}, KestrelDB on {kestrel.port} ({args.durability}); "
-                f"DuckDB CLI {duck.version}")
+            log(f"started PostgreSQL on {pg.port}, KestrelDB on {kestrel.port} ({args.durability})")
+            if args.tiers & {2, 3}:
+                duck = systems.DuckCli(workdir)
+                running.append(duck)
+                meta["duckdb_cli"] = duck.version
+                log(f"started DuckDB CLI {duck.version}")
             needed = set()
             if 2 in args.tiers:
                 needed |= {t for w in TIER2 if args.selected(w.name, "tier2") for t in w.tables}
             if 3 in args.tiers:
                 needed |= {t for w in TIER3 if args.selected(w.name, "tier3") for t in w.tables}
-            load_errors = tier2.load_tables([kestrel, pg, duck], needed, args.size_scale, workdir, log)
+            load_errors = (tier2.load_tables([kestrel, pg, duck], needed, args.size_scale, workdir, log)
+                           if args.tiers & {2, 3} else {})
             if 2 in args.tiers:
                 tier = tier2.run(args, log, [kestrel, pg, duck], workdir)
                 tier.notes += [f"loading into {s} failed: {e}" for s, e in load_errors.items()]
@@ -137,6 +143,9 @@ def main(argv: list[str]) -> int:
             if 5 in args.tiers:
                 log(f"tier 5: TPC-B, scale {args.tpcb_scale}, clients {args.tpcb_clients}")
                 tiers.append(tier5.run(args, log, [kestrel, pg], workdir))
+            if 7 in args.tiers:
+                log(f"tier 7: bulk load, {args.copy_rows:,} rows")
+                tiers.append(tier7.run(args, log, [kestrel, pg], workdir))
         finally:
             for system in reversed(running):
                 system.stop()

@@ -1,10 +1,9 @@
 """Tier 5: TPC-B (pgbench's built-in `tpcb-like` script), KestrelDB against PostgreSQL.
 
-`pgbench -i` cannot initialise KestrelDB yet (it creates its tables `WITH (fillfactor=100)`),
-so both systems get the same plain SQL (`INIT_SQL`, pgbench's tables and row counts at scale
-`--tpcb-scale`; pgbench reads the scale back from `pgbench_branches`). The tables are
-recreated and checkpointed before every run, so each run of each system starts from the same
-state, with no checkpoint pending from the load. For each client count in `--tpcb-clients`:
+Both systems are initialised by `pgbench -i -s --tpcb-scale` itself (its default steps
+`dtgvp`: tables, client-side generation through COPY, VACUUM ANALYZE, primary keys). The
+tables are recreated and checkpointed before every run, so each run of each system starts
+from the same state, with no checkpoint pending from the load. For each client count in `--tpcb-clients`:
 `pgbench -n -b tpcb-like -c N -j 2 -T --tpcb-duration-s`, the systems alternated (their order
 swapped each client count). TPS with p50/p99 latency from the per-transaction log, through
 tier 3's runner; a run with a failed transaction fails its row.
@@ -12,6 +11,7 @@ tier 3's runner; a run with a failed transaction fails its row.
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from .report import Measurement, Row, Tier
@@ -20,25 +20,17 @@ from .tier3 import run_pgbench
 
 SYSTEMS = ("kestrel", "postgres")
 
-INIT_SQL = """DROP TABLE IF EXISTS pgbench_history;
-DROP TABLE IF EXISTS pgbench_tellers;
-DROP TABLE IF EXISTS pgbench_accounts;
-DROP TABLE IF EXISTS pgbench_branches;
-CREATE TABLE pgbench_history (tid int, bid int, aid int, delta int, mtime timestamp, filler char(22));
-CREATE TABLE pgbench_tellers (tid int NOT NULL PRIMARY KEY, bid int, tbalance int, filler char(84));
-CREATE TABLE pgbench_accounts (aid int NOT NULL PRIMARY KEY, bid int, abalance int, filler char(84));
-CREATE TABLE pgbench_branches (bid int NOT NULL PRIMARY KEY, bbalance int, filler char(88));
-INSERT INTO pgbench_branches (bid, bbalance) SELECT g, 0 FROM generate_series(1, {scale}) g;
-INSERT INTO pgbench_tellers (tid, bid, tbalance) SELECT g, (g - 1) / 10 + 1, 0 FROM generate_series(1, 10 * {scale}) g;
-INSERT INTO pgbench_accounts (aid, bid, abalance, filler) SELECT g, (g - 1) / 100000 + 1, 0, '' FROM generate_series(1, 100000 * {scale}) g;
-"""
-
 
 def init(system: PsqlSystem, scale: int, workdir: Path, durable: bool) -> str:
-    """Recreates the TPC-B tables; returns the error, if any."""
-    result = system.run_sql(INIT_SQL.format(scale=scale), workdir, capture=False)
-    if result.error:
-        return result.error
+    """Recreates the TPC-B tables with `pgbench -i`; returns the error, if any."""
+    cmd = ["pgbench", "-i", "-q", "-s", str(scale), *system.pgbench_args()]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=workdir)
+    except subprocess.TimeoutExpired:
+        return "pgbench -i did not finish within 600 s"
+    if proc.returncode != 0:
+        lines = [line for line in proc.stderr.splitlines() if "error" in line.lower()]
+        return (lines[0] if lines else f"pgbench -i exit {proc.returncode}").strip()
     if durable:
         # Neither system should start the timed run with the load's checkpoint still to do.
         return system.run_sql("CHECKPOINT", workdir, capture=False).error
@@ -50,7 +42,7 @@ def run(args, log, systems: list[PsqlSystem], workdir: Path) -> Tier:
     tier = Tier("tier5", f"TPC-B (pgbench -b tpcb-like, scale {scale}, -j {args.threads}, -T {duration}), "
                 f"durability {args.durability}", SYSTEMS, unit="qps")
     tier.notes.append(f"Durability {describe_durability(args.durability)}.")
-    tier.notes.append(f"Tables made by plain SQL at scale {scale} ({100_000 * scale:,} accounts), the same on both "
+    tier.notes.append(f"Tables made by pgbench -i at scale {scale} ({100_000 * scale:,} accounts) on both "
                       "systems, recreated before every run; TPS = pgbench tps (5 statements per transaction, "
                       "in BEGIN/END); latency per transaction from pgbench -l.")
     for k, clients in enumerate(args.tpcb_clients):

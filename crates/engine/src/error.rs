@@ -32,6 +32,8 @@ pub enum SqlState {
     InvalidRowCountInLimitClause,
     InvalidRowCountInResultOffsetClause,
     InvalidBinaryRepresentation,
+    BadCopyFileFormat,
+    CharacterNotInRepertoire,
     InvalidEscapeSequence,
     InvalidUseOfEscapeCharacter,
     SubstringError,
@@ -67,6 +69,7 @@ pub enum SqlState {
     DependentObjectsStillExist,
     WrongObjectType,
     InvalidSchemaName,
+    InvalidName,
     IndeterminateDatatype,
     ProtocolViolation,
     InvalidPreparedStatementDefinition,
@@ -85,6 +88,7 @@ pub enum SqlState {
     DiskFull,
     ObjectInUse,
     IoError,
+    UndefinedFile,
     DataCorrupted,
     ReadOnlySqlTransaction,
     CantChangeRuntimeParam,
@@ -121,6 +125,8 @@ impl SqlState {
             SqlState::InvalidRowCountInLimitClause => "2201W",
             SqlState::InvalidRowCountInResultOffsetClause => "2201X",
             SqlState::InvalidBinaryRepresentation => "22P03",
+            SqlState::BadCopyFileFormat => "22P04",
+            SqlState::CharacterNotInRepertoire => "22021",
             SqlState::InvalidEscapeSequence => "22025",
             SqlState::InvalidUseOfEscapeCharacter => "2200C",
             SqlState::SubstringError => "22011",
@@ -154,6 +160,7 @@ impl SqlState {
             SqlState::InvalidTableDefinition => "42P16",
             SqlState::WrongObjectType => "42809",
             SqlState::InvalidSchemaName => "3F000",
+            SqlState::InvalidName => "42602",
             SqlState::IndeterminateDatatype => "42P18",
             SqlState::ProtocolViolation => "08P01",
             SqlState::InvalidPreparedStatementDefinition => "42P14",
@@ -172,6 +179,7 @@ impl SqlState {
             SqlState::DiskFull => "53100",
             SqlState::ObjectInUse => "55006",
             SqlState::IoError => "58030",
+            SqlState::UndefinedFile => "58P01",
             SqlState::DataCorrupted => "XX001",
             SqlState::ReadOnlySqlTransaction => "25006",
             SqlState::CantChangeRuntimeParam => "55P02",
@@ -191,6 +199,8 @@ pub struct Error {
     pub hint: Option<String>,
     /// 1-based character position in the statement text, as PostgreSQL reports it.
     pub position: Option<u32>,
+    /// Where it happened, PostgreSQL's CONTEXT field (`COPY t, line 3, column b: "x"`).
+    pub context: Option<String>,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -203,6 +213,7 @@ impl Error {
             detail: None,
             hint: None,
             position: None,
+            context: None,
         }
     }
 
@@ -218,6 +229,11 @@ impl Error {
 
     pub fn with_position(mut self, position: u32) -> Error {
         self.position = Some(position);
+        self
+    }
+
+    pub fn with_context(mut self, context: impl Into<String>) -> Error {
+        self.context = Some(context.into());
         self
     }
 

@@ -19,6 +19,7 @@ use std::sync::Arc;
 use kestrel::{Database, Error, Session, TransactionStatus};
 
 use crate::cancel::CancelRegistry;
+use crate::copy::ClientInput;
 use crate::extended::ExtendedState;
 use crate::guard::{catch_panic, or_fallback};
 use crate::handshake::StartupMessage;
@@ -52,7 +53,7 @@ pub(crate) fn run(
     db: Database,
     registry: Arc<CancelRegistry>,
 ) {
-    let mut reader = match stream.try_clone() {
+    let reader = match stream.try_clone() {
         Ok(reader) => reader,
         Err(error) => {
             eprintln!("kestrel: cannot use client socket: {error}");
@@ -69,25 +70,41 @@ pub(crate) fn run(
     };
     let flow = startup::start(&mut backend, &startup, &registration);
     if flow == Flow::Continue {
-        serve_messages(&mut backend, &mut reader);
+        serve_messages(&mut backend, reader);
     }
     backend.out.flush();
 }
 
-fn serve_messages(backend: &mut Backend, reader: &mut TcpStream) {
-    let mut input = InputBuffer::new();
-    let executing = wait::Executing::start();
+fn serve_messages(backend: &mut Backend, reader: TcpStream) {
+    let mut client = ClientInput {
+        input: InputBuffer::new(),
+        reader,
+        executing: wait::Executing::start(),
+    };
     loop {
-        match input.next_frame() {
+        match client.input.next_frame() {
             Ok(Some(frame)) => {
-                if backend.handle(frame.tag, input.body(&frame)) == Flow::Close {
+                // A message that may start a COPY FROM STDIN is copied out of the input
+                // buffer, which must then go on receiving the copy data.
+                let flow = if matches!(frame.tag, b'Q' | b'E') {
+                    let body = client.input.body(&frame).to_vec();
+                    backend.handle(frame.tag, &body, Some(&mut client))
+                } else {
+                    backend.handle(frame.tag, client.input.body(&frame), None)
+                };
+                if flow == Flow::Close {
                     return;
                 }
                 backend.out.flush_if_full();
             }
             Ok(None) => {
                 backend.out.flush();
-                match wait::read_more(&mut input, reader, &executing) {
+                let ClientInput {
+                    input,
+                    reader,
+                    executing,
+                } = &mut client;
+                match wait::read_more(input, reader, executing) {
                     Ok(()) => {}
                     Err(ReadError::Closed) => return,
                     Err(ReadError::Protocol(error)) => return backend.fatal(&error),
@@ -102,7 +119,8 @@ fn serve_messages(backend: &mut Backend, reader: &mut TcpStream) {
 }
 
 impl Backend {
-    fn handle(&mut self, tag: u8, body: &[u8]) -> Flow {
+    /// `client`: the connection's input, for a message that may start a COPY FROM STDIN.
+    fn handle(&mut self, tag: u8, body: &[u8], client: Option<&mut ClientInput>) -> Flow {
         if self.skipping_until_sync && !matches!(tag, b'S' | b'X') {
             return Flow::Continue;
         }
@@ -114,7 +132,7 @@ impl Backend {
             }
         };
         match message {
-            FrontendMessage::Query(sql) => self.simple_query(sql),
+            FrontendMessage::Query(sql) => self.simple_query(sql, client),
             FrontendMessage::Parse {
                 name,
                 sql,
@@ -132,7 +150,7 @@ impl Backend {
                 self.extended_result(result);
             }
             FrontendMessage::Execute { portal, max_rows } => {
-                let result = self.execute(portal, max_rows);
+                let result = self.execute(portal, max_rows, client);
                 self.extended_result(result);
             }
             FrontendMessage::Close(target, name) => {

@@ -3,13 +3,15 @@
 //! outside a transaction block). The unnamed statement and portal are replaced by the
 //! next Parse or Bind that names nothing.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use kestrel::types::DataType;
 use kestrel::{Error, PreparedStatement, SqlState};
 
 use crate::connection::Backend;
-use crate::guard::or_fallback;
+use crate::copy::{ClientInput, WireCopy};
+use crate::guard::{catch_panic, or_fallback};
 use crate::portal::{Portal, PortalRun};
 use crate::protocol::backend;
 use crate::protocol::frontend::{protocol_violation, Bind, Target};
@@ -165,7 +167,12 @@ impl Backend {
 
     /// Runs the portal's statement on its first Execute, then sends up to `max_rows` rows
     /// (all if it is zero or negative).
-    pub(crate) fn execute(&mut self, name: &str, max_rows: i32) -> Result<(), Error> {
+    pub(crate) fn execute(
+        &mut self,
+        name: &str,
+        max_rows: i32,
+        client: Option<&mut ClientInput>,
+    ) -> Result<(), Error> {
         let portal = self.extended.portal(name)?;
         let statement = &portal.statement;
         if or_fallback(|| statement.is_empty(), false) {
@@ -174,8 +181,13 @@ impl Backend {
         }
         if portal.run.is_none() {
             let (statement, params) = (portal.statement.clone(), portal.params.clone());
+            let session = &mut self.session;
+            let out = RefCell::new(&mut self.out);
+            let mut copy = WireCopy::new(&out, client);
             let result =
-                self.engine_call(|session| session.execute_prepared(&statement, &params))?;
+                catch_panic(|| session.execute_prepared_with_copy(&statement, &params, &mut copy));
+            self.send_notices();
+            let result = result?;
             self.extended.portal(name)?.run = Some(PortalRun::new(result));
         }
         let portal = self.extended.portal(name)?;

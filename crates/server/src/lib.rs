@@ -4,7 +4,7 @@
 //! declined, CancelRequests served, the StartupMessage read), then moves to a thread of its
 //! own ([`connection`]) that owns the engine session and the socket: it decodes messages
 //! ([`protocol`]), runs the simple ([`simple_query`]) and extended ([`extended`],
-//! [`portal`]) query protocols, and encodes results column by column from the engine's
+//! [`portal`]) query protocols and COPY's sub-protocol ([`copy`]), and encodes results column by column from the engine's
 //! vectors ([`values`]) into one output buffer flushed once per batch of responses.
 //!
 //! [`serve`] runs a server on a listener; [`spawn_background`] starts one on an
@@ -12,6 +12,7 @@
 
 mod cancel;
 mod connection;
+mod copy;
 mod extended;
 mod guard;
 mod handshake;

@@ -2,25 +2,31 @@
 //! string; each result is encoded as it arrives — RowDescription, DataRows, CommandComplete
 //! — then any error, and ReadyForQuery.
 
+use std::cell::RefCell;
+
 use kestrel::StatementResult;
 
 use crate::connection::Backend;
+use crate::copy::{ClientInput, WireCopy};
 use crate::guard::catch_panic;
 use crate::protocol::backend::{self, Severity};
 use crate::protocol::output::Output;
 use crate::values::{write_data_rows, Format};
 
 impl Backend {
-    pub(crate) fn simple_query(&mut self, sql: &str) {
+    pub(crate) fn simple_query(&mut self, sql: &str, client: Option<&mut ClientInput>) {
         // A Query destroys the unnamed statement and portal, as in PostgreSQL.
         self.extended.forget_unnamed();
         let mut produced = false;
-        let (session, out) = (&mut self.session, &mut self.out);
+        let session = &mut self.session;
+        let out = RefCell::new(&mut self.out);
+        let mut copy = WireCopy::new(&out, client);
         let result = catch_panic(|| {
-            session.simple_query(sql, &mut |result| {
+            let mut sink = |result: StatementResult| {
                 produced = true;
-                write_statement_result(out, &result);
-            })
+                write_statement_result(&mut out.borrow_mut(), &result);
+            };
+            session.simple_query_with_copy(sql, &mut sink, &mut copy)
         });
         self.send_notices();
         match result {

@@ -7,6 +7,7 @@ use std::panic::{self, AssertUnwindSafe};
 use kestrel::{Session, StatementResult};
 use sqllogictest::{DBOutput, DefaultColumnType, DB};
 
+use crate::copy::{copy_out_rows, copy_request, CopyRequest};
 use crate::format::{cell, last_output, tag_count, SqlError, StatementOutput};
 
 /// One connection of a test file to an in-process database.
@@ -25,6 +26,20 @@ impl DB for EngineDb {
     type ColumnType = DefaultColumnType;
 
     fn run(&mut self, sql: &str) -> Result<DBOutput<DefaultColumnType>, SqlError> {
+        let session = &mut self.session;
+        match copy_request(sql) {
+            Some(CopyRequest::In { statement, data }) => {
+                let result =
+                    without_panics(|| session.copy_from(statement, &mut data.as_bytes()))??;
+                return Ok(last_output(vec![statement_output(&result)]));
+            }
+            Some(CopyRequest::Out { statement }) => {
+                let mut data = Vec::new();
+                without_panics(|| session.copy_to(statement, &mut data))??;
+                return Ok(last_output(vec![copy_out_rows(&data)]));
+            }
+            None => {}
+        }
         let results = without_panics(|| self.session.execute(sql))??;
         Ok(last_output(results.iter().map(statement_output).collect()))
     }

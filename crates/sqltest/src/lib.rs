@@ -5,6 +5,7 @@
 //! all of them print values and errors the same way ([`format`]), so one expected output,
 //! produced by PostgreSQL 15, fits every target.
 
+pub mod copy;
 pub mod durable;
 pub mod engine;
 pub mod format;

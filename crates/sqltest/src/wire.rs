@@ -8,6 +8,10 @@ use sqllogictest::{AsyncDB, DBOutput, DefaultColumnType};
 use tokio::task::JoinHandle;
 use tokio_postgres::{Client, Config, NoTls, SimpleQueryMessage};
 
+use bytes::Bytes;
+use futures_util::{SinkExt, StreamExt};
+
+use crate::copy::{copy_out_rows, copy_request, CopyRequest};
 use crate::format::{cell, last_output, SqlError, StatementOutput};
 
 /// Longer than any statement of the corpus should take; a hung server fails the record
@@ -18,6 +22,7 @@ const STATEMENT_TIMEOUT: Duration = Duration::from_secs(60);
 pub struct WireDb {
     client: Client,
     connection: JoinHandle<()>,
+    config: Config,
 }
 
 impl WireDb {
@@ -28,7 +33,11 @@ impl WireDb {
             // A broken connection shows up as the error of the next statement.
             let _ = connection.await;
         });
-        Ok(WireDb { client, connection })
+        Ok(WireDb {
+            client,
+            connection,
+            config: config.clone(),
+        })
     }
 
     /// Runs `sql` and returns each statement's output.
@@ -67,13 +76,58 @@ impl WireDb {
     }
 }
 
+impl WireDb {
+    /// COPY FROM STDIN with the record's data, or COPY TO STDOUT.
+    async fn copy(&self, request: CopyRequest<'_>) -> Result<Vec<StatementOutput>, SqlError> {
+        match request {
+            CopyRequest::In { statement, data } => {
+                let sink = self.client.copy_in::<_, Bytes>(statement).await?;
+                let mut sink = std::pin::pin!(sink);
+                if !data.is_empty() {
+                    sink.send(Bytes::copy_from_slice(data.as_bytes())).await?;
+                }
+                let count = sink.as_mut().finish().await?;
+                Ok(vec![StatementOutput::Count(count)])
+            }
+            CopyRequest::Out { statement } => {
+                let stream = self.client.copy_out(statement).await?;
+                let mut stream = std::pin::pin!(stream);
+                let mut data = Vec::new();
+                while let Some(chunk) = stream.next().await {
+                    data.extend_from_slice(&chunk?);
+                }
+                Ok(vec![copy_out_rows(&data)])
+            }
+        }
+    }
+}
+
 #[async_trait::async_trait]
 impl AsyncDB for WireDb {
     type Error = SqlError;
     type ColumnType = DefaultColumnType;
 
     async fn run(&mut self, sql: &str) -> Result<DBOutput<DefaultColumnType>, SqlError> {
-        Ok(last_output(self.simple_query(sql).await?))
+        let output = match copy_request(sql) {
+            Some(request) => {
+                let outcome = tokio::time::timeout(STATEMENT_TIMEOUT, self.copy(request))
+                    .await
+                    .map_err(|_| SqlError {
+                        message: format!("no answer within {}s", STATEMENT_TIMEOUT.as_secs()),
+                        sqlstate: None,
+                    })?;
+                if outcome.is_err() {
+                    // tokio-postgres loses track of the connection after a COPY that fails
+                    // (the next request reads the failed one's last message): go on with a
+                    // new connection to the same database.
+                    self.connection.abort();
+                    *self = WireDb::connect(&self.config).await?;
+                }
+                outcome?
+            }
+            None => self.simple_query(sql).await?,
+        };
+        Ok(last_output(output))
     }
 
     async fn shutdown(&mut self) {

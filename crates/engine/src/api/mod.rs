@@ -1,6 +1,7 @@
 //! The public surface of the engine: [`Database`], [`Session`], prepared statements and
 //! results. Everything an embedder or the wire server needs, and nothing else.
 
+mod copy;
 mod database;
 mod query_cache;
 mod result;
@@ -8,6 +9,7 @@ mod session;
 mod settings;
 
 pub use crate::plan::ColumnInfo;
+pub use copy::{CopyChannel, NoCopyChannel};
 pub use database::Database;
 pub use result::{Notice, StatementResult};
 pub use session::{CancelHandle, PreparedStatement, Session, TransactionStatus};

@@ -4,6 +4,7 @@
 mod bind;
 mod catalog_change;
 mod checkpoint;
+mod copy;
 mod prepared_sql;
 mod query;
 mod transaction_control;
@@ -16,6 +17,7 @@ use std::sync::Arc;
 
 use sqlparser::ast::Statement;
 
+use super::copy::{CopyChannel, NoCopyChannel, ReaderChannel, WriterChannel};
 use super::query_cache::{CacheKey, QueryCache};
 use super::settings::{Defaults, Settings};
 use super::{ColumnInfo, Notice, StatementResult};
@@ -169,6 +171,17 @@ impl Session {
     /// implicit transaction unless the statements control transactions themselves, stopping
     /// at the first error (which is returned after `sink` received the earlier results).
     pub fn simple_query(&mut self, sql: &str, sink: &mut dyn FnMut(StatementResult)) -> Result<()> {
+        self.simple_query_with_copy(sql, sink, &mut NoCopyChannel)
+    }
+
+    /// [`Session::simple_query`] for a client that can take part in COPY FROM STDIN and
+    /// COPY TO STDOUT through `copy`.
+    pub fn simple_query_with_copy(
+        &mut self,
+        sql: &str,
+        sink: &mut dyn FnMut(StatementResult),
+        copy: &mut dyn CopyChannel,
+    ) -> Result<()> {
         if checkpoint::is_checkpoint(sql) {
             sink(self.run_checkpoint()?);
             return Ok(());
@@ -183,7 +196,7 @@ impl Session {
             }
             if let Some(bound) = self.cache.plan(sql, &[], view.catalog_version) {
                 let key = CacheKey { sql, params: &[] };
-                sink(self.run(Work::Bound(Box::new(bound)), &[], &[], Some(key))?);
+                sink(self.run(Work::Bound(Box::new(bound)), &[], &[], Some(key), copy)?);
                 return Ok(());
             }
         }
@@ -194,7 +207,7 @@ impl Session {
         }
         let cache_key = (statements.len() == 1).then_some(CacheKey { sql, params: &[] });
         for statement in &statements {
-            match self.run(Work::Parsed(statement), &[], &[], cache_key) {
+            match self.run(Work::Parsed(statement), &[], &[], cache_key, copy) {
                 Ok(result) => sink(result),
                 Err(error) => {
                     if self.block == Block::Implicit {
@@ -215,6 +228,31 @@ impl Session {
         let mut results = Vec::new();
         self.simple_query(sql, &mut |r| results.push(r))?;
         Ok(results)
+    }
+
+    /// Runs COPY ... FROM STDIN with the data read from `reader` (it may be of any size:
+    /// it is read a piece at a time).
+    pub fn copy_from(
+        &mut self,
+        sql: &str,
+        reader: &mut dyn std::io::Read,
+    ) -> Result<StatementResult> {
+        self.copy_statement(sql, &mut ReaderChannel(reader))
+    }
+
+    /// Runs COPY ... TO STDOUT, writing the data to `writer` as it is produced.
+    pub fn copy_to(
+        &mut self,
+        sql: &str,
+        writer: &mut dyn std::io::Write,
+    ) -> Result<StatementResult> {
+        self.copy_statement(sql, &mut WriterChannel(writer))
+    }
+
+    fn copy_statement(&mut self, sql: &str, copy: &mut dyn CopyChannel) -> Result<StatementResult> {
+        let mut last = None;
+        self.simple_query_with_copy(sql, &mut |result| last = Some(result), copy)?;
+        last.ok_or_else(|| Error::new(SqlState::SyntaxError, "no COPY statement given"))
     }
 
     /// Parses and binds one statement (Parse message). `param_types` are the types the client
@@ -265,6 +303,16 @@ impl Session {
         prepared: &PreparedStatement,
         params: &[ScalarValue],
     ) -> Result<StatementResult> {
+        self.execute_prepared_with_copy(prepared, params, &mut NoCopyChannel)
+    }
+
+    /// [`Session::execute_prepared`] for a client that can take part in COPY.
+    pub fn execute_prepared_with_copy(
+        &mut self,
+        prepared: &PreparedStatement,
+        params: &[ScalarValue],
+        copy: &mut dyn CopyChannel,
+    ) -> Result<StatementResult> {
         let Some(statement) = &prepared.inner.statement else {
             if checkpoint::is_checkpoint(&prepared.inner.sql) {
                 return self.run_checkpoint();
@@ -293,10 +341,17 @@ impl Session {
                 }
             }
             if let Some(bound) = self.cache.plan(sql, param_types, view.catalog_version) {
-                return self.run(Work::Bound(Box::new(bound)), param_types, params, Some(key));
+                let work = Work::Bound(Box::new(bound));
+                return self.run(work, param_types, params, Some(key), copy);
             }
         }
-        self.run(Work::Parsed(statement), param_types, params, Some(key))
+        self.run(
+            Work::Parsed(statement),
+            param_types,
+            params,
+            Some(key),
+            copy,
+        )
     }
 
     pub fn transaction_status(&self) -> TransactionStatus {
@@ -393,6 +448,7 @@ impl Session {
         param_types: &[DataType],
         params: &[ScalarValue],
         cache_key: Option<CacheKey<'_>>,
+        copy: &mut dyn CopyChannel,
     ) -> Result<StatementResult> {
         match &work {
             Work::Parsed(parsed) => self.check_not_failed(&parsed.statement)?,
@@ -403,7 +459,7 @@ impl Session {
         }
         self.cancel.flag.store(false, Ordering::Relaxed);
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            self.run_work(work, param_types, params, cache_key)
+            self.run_work(work, param_types, params, cache_key, copy)
         }))
         .unwrap_or_else(|panic| {
             let message = panic
@@ -515,6 +571,7 @@ impl Session {
         param_types: &[DataType],
         params: &[ScalarValue],
         cache_key: Option<CacheKey<'_>>,
+        copy: &mut dyn CopyChannel,
     ) -> Result<StatementResult> {
         if let Work::Parsed(statement) = &work {
             if let Some(result) = self.run_prepared_sql(statement) {
@@ -528,6 +585,7 @@ impl Session {
                 self.run_query(&plan, columns, &ctx, cache_key)
             }
             BoundStatement::Explain { plan, analyze } => self.run_explain(&plan, analyze, &ctx),
+            BoundStatement::Copy(statement) => self.run_copy(&statement, &ctx, copy),
             BoundStatement::Show { name } => self.run_show(&name),
             BoundStatement::Insert {
                 table_name,

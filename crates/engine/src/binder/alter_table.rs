@@ -239,6 +239,9 @@ impl Binder<'_> {
                     }
                 }
             }
+            AlterTableOperation::SetOptionsParens { options } => {
+                super::storage_parameters::check_storage_parameters(options)?
+            }
             other => return Err(Error::unsupported(format!("ALTER TABLE ... {other}"))),
         }
         Ok(())

@@ -3,7 +3,8 @@
 use std::sync::OnceLock;
 
 use sqlparser::ast::{
-    self, ColumnOption, CreateTable, ObjectName, ObjectType, Statement, TableConstraint,
+    self, ColumnOption, CreateTable, CreateTableOptions, ObjectName, ObjectType, Statement,
+    TableConstraint,
 };
 
 use super::data_type::bind_data_type;
@@ -39,6 +40,10 @@ fn clear_supported(mut create: CreateTable) -> CreateTable {
     create.if_not_exists = false;
     create.query = None;
     create.unlogged = false;
+    // Checked by `check_storage_parameters`; nothing to keep.
+    if matches!(create.table_options, CreateTableOptions::With(_)) {
+        create.table_options = CreateTableOptions::None;
+    }
     create
 }
 
@@ -48,6 +53,9 @@ impl Binder<'_> {
             return Err(Error::unsupported(format!(
                 "the CREATE TABLE form {create}"
             )));
+        }
+        if let CreateTableOptions::With(options) = &create.table_options {
+            super::storage_parameters::check_storage_parameters(options)?;
         }
         let name = table_name(&create.name)?;
         if let Some(query) = &create.query {

@@ -5,6 +5,7 @@
 mod alter_table;
 mod array;
 mod coerce;
+mod copy;
 mod data_type;
 mod datetime_ops;
 mod datetime_syntax;
@@ -23,6 +24,7 @@ mod select;
 mod select_srf;
 mod set_operation;
 mod special_functions;
+mod storage_parameters;
 mod truncate;
 mod utility;
 mod view;
@@ -86,6 +88,8 @@ pub struct Binder<'a> {
     untyped_outputs_kept: bool,
     /// The SELECT being bound had its select list's set-returning calls moved into FROM.
     select_srfs_moved: bool,
+    /// The statement is a COPY that said HEADER MATCH (see `parser::copy_options`).
+    copy_header_match: bool,
 }
 
 impl<'a> Binder<'a> {
@@ -111,6 +115,7 @@ impl<'a> Binder<'a> {
             nesting_depth: 0,
             untyped_outputs_kept: false,
             select_srfs_moved: false,
+            copy_header_match: false,
         }
     }
 
@@ -119,8 +124,10 @@ impl<'a> Binder<'a> {
         let Parsed {
             statement,
             exclusions,
+            copy_header_match,
         } = parsed;
         self.exclusions = exclusions.clone();
+        self.copy_header_match = *copy_header_match;
         let bound = self.bind_statement(statement)?;
         // An EXCLUDE the binder never reached would be silently ignored.
         if let Some(owner) = self
@@ -151,6 +158,14 @@ impl<'a> Binder<'a> {
         let bound = match statement {
             Statement::Query(query) => self.bind_query_statement(query)?,
             Statement::Insert(insert) => self.bind_insert(insert)?,
+            Statement::Copy {
+                source,
+                to,
+                target,
+                options,
+                legacy_options,
+                values,
+            } => self.bind_copy(source, *to, target, options, legacy_options, values)?,
             Statement::Update(update) => self.bind_update(update)?,
             Statement::Delete(delete) => self.bind_delete(delete)?,
             Statement::CreateTable(create) => self.bind_create_table(create)?,

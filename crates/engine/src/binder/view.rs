@@ -155,6 +155,7 @@ impl Binder<'_> {
             Some(crate::parser::Parsed {
                 statement: Statement::Query(query),
                 exclusions,
+                copy_header_match: false,
             }),
             None,
         ) = (statements.pop(), statements.pop())

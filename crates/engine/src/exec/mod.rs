@@ -3,6 +3,8 @@
 
 mod aggregate;
 pub mod alter_table;
+pub mod copy_from;
+pub mod copy_to;
 pub mod ddl;
 mod distinct;
 mod dml_join;

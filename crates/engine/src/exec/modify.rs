@@ -42,23 +42,62 @@ pub fn insert(
     ctx: &ExecContext,
 ) -> Result<Modified> {
     let batches = collect(create_operator(source, &ctx.state).as_mut(), ctx)?;
-    let mut entry = writable(txn, name, oid)?;
-    let types = entry.schema.column_types();
-    let oldest = oldest_sharing_indexes(txn, &entry);
-    let mut modified = Modified::default();
+    let mut appender = Appender::open(txn, name, oid)?;
     for batch in &batches {
-        check_not_null(&entry.schema, batch, None)?;
-        let data = Arc::make_mut(&mut entry.data);
-        let first_row_id = data.append(&types, batch)? as u64;
-        let row_ids: Vec<u64> = (first_row_id..first_row_id + batch.len() as u64).collect();
-        check_unique(&entry, &row_ids, batch, None, oldest.as_deref())?;
-        modified.count += batch.len() as u64;
+        appender.append(batch)?;
     }
-    txn.put_table(entry);
+    let mut modified = Modified {
+        count: appender.finish(txn),
+        rows: Vec::new(),
+    };
     if keep_rows {
         modified.rows = batches;
     }
     Ok(modified)
+}
+
+/// Appends batches of full rows to a private version of one table, checking NOT NULL and
+/// UNIQUE as each arrives, so a bulk load (COPY) never holds its input twice; the version
+/// is staged in the transaction by [`Appender::finish`].
+pub struct Appender {
+    entry: TableEntry,
+    types: Vec<crate::types::DataType>,
+    oldest: Option<Arc<TableEntry>>,
+    count: u64,
+}
+
+impl Appender {
+    pub fn open(txn: &mut Transaction, name: &str, oid: u32) -> Result<Appender> {
+        let entry = writable(txn, name, oid)?;
+        let types = entry.schema.column_types();
+        let oldest = oldest_sharing_indexes(txn, &entry);
+        Ok(Appender {
+            entry,
+            types,
+            oldest,
+            count: 0,
+        })
+    }
+
+    pub fn schema(&self) -> &TableSchema {
+        &self.entry.schema
+    }
+
+    pub fn append(&mut self, batch: &Batch) -> Result<()> {
+        check_not_null(&self.entry.schema, batch, None)?;
+        let data = Arc::make_mut(&mut self.entry.data);
+        let first_row_id = data.append(&self.types, batch)? as u64;
+        let row_ids: Vec<u64> = (first_row_id..first_row_id + batch.len() as u64).collect();
+        check_unique(&self.entry, &row_ids, batch, None, self.oldest.as_deref())?;
+        self.count += batch.len() as u64;
+        Ok(())
+    }
+
+    /// Stages the new version in `txn`: how many rows were appended.
+    pub fn finish(self, txn: &mut Transaction) -> u64 {
+        txn.put_table(self.entry);
+        self.count
+    }
 }
 
 /// The table an UPDATE or DELETE writes, the FROM (USING) items joined to it, and the

@@ -537,7 +537,8 @@ fn to_string<U: Fn() -> Error>(
             if !strip && target.is_plain() {
                 return Ok(s.clone());
             }
-            let mut out = StringVec::with_capacity(s.len(), s.len() * 8);
+            // Usually as long as the input (a bulk load keeps this vector as it is).
+            let mut out = StringVec::with_capacity(s.len(), s.parts().1.len());
             let mut result = Ok(());
             for row in 0..s.len() {
                 if rows.validity.is_some_and(|v| !v.get(row)) {

@@ -2,7 +2,9 @@
 //! frame EXCLUDE clauses, which sqlparser rejects, are taken out first
 //! ([`frame_exclusion`]) and returned beside each statement.
 
+mod copy_options;
 mod frame_exclusion;
+mod vacuum_options;
 
 use sqlparser::ast::Statement;
 use sqlparser::dialect::PostgreSqlDialect;
@@ -21,6 +23,8 @@ const MAX_NESTING: usize = 1000;
 pub struct Parsed {
     pub statement: Statement,
     pub exclusions: FrameExclusions,
+    /// COPY ... HEADER MATCH (sqlparser only knows HEADER true/false).
+    pub copy_header_match: bool,
 }
 
 /// Parses every statement of `sql`. An empty string (or only `;`s and comments) gives none.
@@ -30,18 +34,23 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
         .tokenize_with_location()
         .map_err(|e| parse_error(sql, e.into()))?;
     let mut exclusions = frame_exclusion::strip(&mut tokens).unwrap_or_default();
+    let mut header_match = copy_options::normalize(&mut tokens)?;
+    vacuum_options::strip(&mut tokens)?;
     let statements = Parser::new(&dialect)
         .with_recursion_limit(MAX_NESTING)
         .with_tokens_with_locations(tokens)
         .parse_statements()
         .map_err(|e| parse_error(sql, e))?;
     exclusions.resize(statements.len(), FrameExclusions::default());
+    header_match.resize(statements.len(), false);
     Ok(statements
         .into_iter()
         .zip(exclusions)
-        .map(|(statement, exclusions)| Parsed {
+        .zip(header_match)
+        .map(|((statement, exclusions), copy_header_match)| Parsed {
             statement,
             exclusions,
+            copy_header_match,
         })
         .collect())
 }

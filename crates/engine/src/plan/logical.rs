@@ -387,6 +387,7 @@ pub enum BoundStatement {
         plan: LogicalPlan,
         analyze: bool,
     },
+    Copy(Box<super::CopyStatement>),
 }
 
 impl BoundStatement {
@@ -406,6 +407,15 @@ impl BoundStatement {
                 plan: f(plan)?,
                 analyze,
             },
+            BoundStatement::Copy(mut copy) => {
+                if let super::CopyDirection::To { plan, columns } = copy.direction {
+                    copy.direction = super::CopyDirection::To {
+                        plan: f(plan)?,
+                        columns,
+                    };
+                }
+                BoundStatement::Copy(copy)
+            }
             BoundStatement::Insert {
                 table_name,
                 table_oid,
@@ -471,6 +481,10 @@ impl BoundStatement {
             | BoundStatement::Update { table_name, .. }
             | BoundStatement::Delete { table_name, .. } => vec![table_name],
             BoundStatement::CreateIndex(index) => vec![&index.table_name],
+            BoundStatement::Copy(copy) => match &copy.direction {
+                super::CopyDirection::From { table_name, .. } => vec![table_name],
+                super::CopyDirection::To { .. } => Vec::new(),
+            },
             BoundStatement::AlterTable {
                 alter: Some(alter), ..
             } => vec![&alter.table_name],

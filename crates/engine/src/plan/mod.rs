@@ -1,6 +1,7 @@
 //! Logical plans and bound expressions: what the binder produces and the optimizer rewrites.
 //! After binding there are no names left to resolve: columns are positions, tables OIDs.
 
+mod copy;
 mod ddl;
 mod explain;
 mod expr;
@@ -9,6 +10,9 @@ mod logical;
 mod on_conflict;
 mod strict_null;
 
+pub use copy::{
+    CopyColumn, CopyDirection, CopyEndpoint, CopyFormat, CopyHeader, CopyOptions, CopyStatement,
+};
 pub use ddl::{AlterTable, CreateIndex, RowChange};
 pub use explain::explain_lines;
 pub use expr::{

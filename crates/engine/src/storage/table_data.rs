@@ -240,6 +240,9 @@ impl TableData {
             )));
         }
         let first_row_id = self.row_capacity();
+        if self.adopt_whole_chunk(types, batch) {
+            return Ok(first_row_id);
+        }
         let mut row = 0;
         while row < batch.len() {
             let tail = match &mut self.tail {
@@ -269,6 +272,30 @@ impl TableData {
             row += take;
         }
         Ok(first_row_id)
+    }
+
+    /// A batch of exactly one chunk's rows, appended after a full last chunk (or to an empty
+    /// table), becomes a chunk of its own that shares the batch's vectors: a bulk load
+    /// (COPY, INSERT ... SELECT) stores its column vectors without copying them value by
+    /// value. False (nothing done) for any other batch.
+    fn adopt_whole_chunk(&mut self, types: &[DataType], batch: &Batch) -> bool {
+        let fits = batch.len() == BATCH_SIZE
+            && self.tail.as_ref().is_none_or(|tail| tail.len == BATCH_SIZE)
+            && batch.columns.iter().zip(types).all(|(column, ty)| {
+                column.len() == BATCH_SIZE && column.data.physical() == ty.physical()
+            });
+        if !fits {
+            return false;
+        }
+        if let Some(full) = self.tail.take() {
+            Arc::make_mut(&mut self.sealed).push(full);
+        }
+        self.tail = Some(Arc::new(Chunk {
+            columns: batch.columns.clone(),
+            deleted: None,
+            len: BATCH_SIZE,
+        }));
+        true
     }
 
     /// Marks the rows at `offsets` of chunk `chunk_idx` deleted.

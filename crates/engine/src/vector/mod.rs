@@ -106,6 +106,26 @@ impl VectorData {
         self.len() == 0
     }
 
+    /// Gives back the memory reserved past the values held, before a vector is stored for
+    /// good (a bulk load keeps its vectors as the table's chunks).
+    pub fn shrink_to_fit(&mut self) {
+        match self {
+            VectorData::Bool(v) => v.shrink_to_fit(),
+            VectorData::Int16(v) => v.shrink_to_fit(),
+            VectorData::Int32(v) | VectorData::Date(v) => v.shrink_to_fit(),
+            VectorData::Int64(v) | VectorData::Timestamp(v) | VectorData::TimestampTz(v) => {
+                v.shrink_to_fit()
+            }
+            VectorData::Float32(v) => v.shrink_to_fit(),
+            VectorData::Float64(v) => v.shrink_to_fit(),
+            VectorData::Numeric(v) => v.shrink_to_fit(),
+            VectorData::Text(s) => s.shrink_to_fit(),
+            VectorData::Interval(v) => v.shrink_to_fit(),
+            // Lists are built to size by their parser.
+            VectorData::List(_) => {}
+        }
+    }
+
     pub fn physical(&self) -> PhysicalType {
         match self {
             VectorData::Bool(_) => PhysicalType::Bool,

@@ -57,6 +57,18 @@ impl StringVec {
         self.offsets.len() - 1
     }
 
+    /// Gives back the memory reserved past the strings held (before a vector is stored).
+    /// A copy rather than `Vec::shrink_to_fit`: an allocator may keep a block in place when
+    /// it shrinks by less than half (mimalloc does), so the reserve would stay.
+    pub fn shrink_to_fit(&mut self) {
+        if self.offsets.capacity() > self.offsets.len() {
+            self.offsets = self.offsets.as_slice().to_vec();
+        }
+        if self.bytes.capacity() > self.bytes.len() {
+            self.bytes = self.bytes.as_slice().to_vec();
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

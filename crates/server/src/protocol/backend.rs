@@ -132,6 +132,27 @@ pub(crate) fn command_complete(out: &mut Vec<u8>, tag: &str) {
     finish(out, start);
 }
 
+/// CopyInResponse ('G') or CopyOutResponse ('H'): the overall format and each column's.
+pub(crate) fn copy_response(out: &mut Vec<u8>, tag: u8, binary: bool, columns: usize) {
+    let start = begin(out, tag);
+    out.push(u8::from(binary));
+    put_i16(out, i16::try_from(columns).unwrap_or(i16::MAX));
+    for _ in 0..columns {
+        put_i16(out, i16::from(binary));
+    }
+    finish(out, start);
+}
+
+pub(crate) fn copy_data(out: &mut Vec<u8>, data: &[u8]) {
+    let start = begin(out, b'd');
+    out.extend_from_slice(data);
+    finish(out, start);
+}
+
+pub(crate) fn copy_done(out: &mut Vec<u8>) {
+    empty_message(out, b'c');
+}
+
 pub(crate) fn empty_query_response(out: &mut Vec<u8>) {
     empty_message(out, b'I');
 }
@@ -184,6 +205,9 @@ pub(crate) fn error_response(out: &mut Vec<u8>, error: &Error, severity: Severit
     }
     if let Some(hint) = &error.hint {
         put_field(out, b'H', hint);
+    }
+    if let Some(context) = &error.context {
+        put_field(out, b'W', context);
     }
     if let Some(position) = error.position {
         put_field(out, b'P', &position.to_string());

@@ -74,6 +74,7 @@ impl Session {
         let parsed = Parsed {
             statement: statement.clone(),
             exclusions: FrameExclusions::default(),
+            copy_header_match: false,
         };
         let (bound, param_types) = Binder::new(&view, &declared).bind(&parsed)?;
         let columns = match &bound {

@@ -1,0 +1,75 @@
+//! A bound COPY statement: which rows go where, and in which format.
+
+use std::sync::Arc;
+
+use super::{ColumnInfo, LogicalPlan, ScalarExpr};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CopyFormat {
+    Text,
+    Csv,
+    Binary,
+}
+
+/// HEADER: none, a line skipped (or written), or one whose names must match (COPY FROM).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CopyHeader {
+    Absent,
+    Present,
+    Match,
+}
+
+/// The options of COPY, validated as PostgreSQL does; the per-column ones are one flag per
+/// copied column.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CopyOptions {
+    pub format: CopyFormat,
+    pub delimiter: u8,
+    pub null: String,
+    pub header: CopyHeader,
+    pub quote: u8,
+    pub escape: u8,
+    pub force_quote: Vec<bool>,
+    pub force_not_null: Vec<bool>,
+    pub force_null: Vec<bool>,
+}
+
+/// Where the data comes from or goes: the client (STDIN / STDOUT) or a server file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CopyEndpoint {
+    Client,
+    File(String),
+}
+
+/// Where a table column's value comes from in COPY FROM.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CopyColumn {
+    /// The n-th field of each input line.
+    Field(usize),
+    /// Not listed: its DEFAULT (NULL if none).
+    Default(ScalarExpr),
+}
+
+#[derive(Debug, Clone)]
+pub enum CopyDirection {
+    /// COPY table [(columns)] FROM: one entry per table column.
+    From {
+        table_name: String,
+        table_oid: u32,
+        /// The names of the copied columns, in field order (HEADER MATCH, error context).
+        field_names: Vec<String>,
+        row: Vec<CopyColumn>,
+    },
+    /// COPY table | (query) TO.
+    To {
+        plan: LogicalPlan,
+        columns: Arc<[ColumnInfo]>,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct CopyStatement {
+    pub direction: CopyDirection,
+    pub endpoint: CopyEndpoint,
+    pub options: CopyOptions,
+}
