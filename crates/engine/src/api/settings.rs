@@ -38,6 +38,12 @@ fn any(value: &str) -> Result<String> {
     Ok(value.to_string())
 }
 
+/// A list of schema names in PostgreSQL's list syntax (they need not exist).
+fn search_path(value: &str) -> Result<String> {
+    crate::catalog::SearchPath::parse(value, "", "")?;
+    Ok(value.to_string())
+}
+
 fn encoding(value: &str) -> Result<String> {
     match value.to_ascii_uppercase().replace(['-', '_'], "").as_str() {
         "UTF8" | "UNICODE" => Ok("UTF8".into()),
@@ -254,7 +260,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "\"$user\", public",
         reported: false,
         context: Context::User,
-        check: any,
+        check: search_path,
         description: "Sets the schema search order for names that are not schema-qualified.",
     },
     Definition {

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use super::sim_disk::{Rng, SimDisk};
 use super::DurableOptions;
 use crate::api::{Database, Session, TransactionStatus};
+use crate::catalog::{QualifiedName, PUBLIC_OID};
 use crate::error::Result;
 
 const TABLES: [&str; 3] = ["t0", "t1", "t2"];
@@ -298,7 +299,7 @@ fn recovery_holds_exactly_the_acknowledged_commits() {
                 .store()
                 .snapshot()
                 .sequences
-                .get("s")
+                .get(&QualifiedName::new(PUBLIC_OID, "s"))
                 .map(|s| s.counter());
             if let Some((last, is_called)) = sequence {
                 let sql = format!("SELECT setval('s', {last}, {is_called})");

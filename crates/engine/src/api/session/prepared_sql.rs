@@ -75,7 +75,8 @@ impl Session {
             statement: statement.clone(),
             exclusions: FrameExclusions::default(),
         };
-        let (bound, param_types) = Binder::new(&view, &declared).bind(&parsed)?;
+        let search_path = self.search_path()?;
+        let (bound, param_types) = Binder::new(&view, &search_path, &declared).bind(&parsed)?;
         let columns = match &bound {
             BoundStatement::Query { columns, .. } => Some(columns.clone()),
             _ => None,
@@ -118,7 +119,9 @@ impl Session {
             )));
         }
         let view = self.view();
-        let exprs = Binder::new(&view, &[]).bind_parameter_values(arguments, &types)?;
+        let search_path = self.search_path()?;
+        let exprs =
+            Binder::new(&view, &search_path, &[]).bind_parameter_values(arguments, &types)?;
         let ctx = ExecContext::new(
             Vec::new(),
             view,
