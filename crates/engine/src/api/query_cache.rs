@@ -99,9 +99,10 @@ pub struct CacheKey<'a> {
 impl CacheKey<'_> {
     /// The result cache key, built only for statements that may have a cached result.
     pub fn result_key(&self) -> String {
+        let (setting, user) = self.search_path.cache_tag();
         format!(
-            "{}\u{0}{:?}\u{0}{:?}",
-            self.sql, self.params, self.search_path
+            "{}\u{0}{:?}\u{0}{setting}\u{0}{user}",
+            self.sql, self.params
         )
     }
 }

@@ -9,6 +9,7 @@ mod query;
 mod transaction_control;
 mod write;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -138,6 +139,8 @@ pub struct Session {
     identity: Arc<SessionIdentity>,
     /// Statements prepared with SQL PREPARE, by name.
     sql_prepared: HashMap<String, PreparedStatement>,
+    /// The parsed `search_path`, parsed again only when the setting or identity changes.
+    search_path: RefCell<Option<Arc<SearchPath>>>,
     /// When the open transaction block began: what now() returns inside it.
     transaction_micros: Option<i64>,
 }
@@ -160,6 +163,7 @@ impl Session {
             cache,
             identity: Arc::default(),
             sql_prepared: HashMap::new(),
+            search_path: RefCell::default(),
             transaction_micros: None,
         }
     }
@@ -364,12 +368,17 @@ impl Session {
     }
 
     /// The session's `search_path`, with its user and database.
-    fn search_path(&self) -> Result<SearchPath> {
-        SearchPath::parse(
-            self.settings.value("search_path").unwrap_or_default(),
-            &self.identity.user,
-            &self.identity.database,
-        )
+    fn search_path(&self) -> Result<Arc<SearchPath>> {
+        let setting = self.settings.value("search_path").unwrap_or_default();
+        let (user, database) = (&self.identity.user, &self.identity.database);
+        if let Some(path) = self.search_path.borrow().as_ref() {
+            if path.is_for(setting, user, database) {
+                return Ok(path.clone());
+            }
+        }
+        let path = Arc::new(SearchPath::parse(setting, user, database)?);
+        *self.search_path.borrow_mut() = Some(path.clone());
+        Ok(path)
     }
 
     /// What the next statement reads: the transaction's view, or the latest commit.

@@ -318,3 +318,60 @@ fn name_parts(name: &ObjectName) -> Result<Vec<&Ident>> {
     }
     Ok(parts)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::api::{Database, Session};
+
+    fn lines(session: &mut Session, sql: &str) -> Vec<String> {
+        match session.execute(sql) {
+            Ok(results) => results.last().map(|r| r.text_lines()).unwrap_or_default(),
+            Err(e) => vec![format!("{} {}", e.sqlstate(), e)],
+        }
+    }
+
+    /// Needs the session's own user and database, which differ between PostgreSQL runs of
+    /// the slt corpus: `"$user"` in the default path and a three-part name.
+    #[test]
+    fn user_schema_and_current_database_names() {
+        let db = Database::new();
+        let mut session = db.connect();
+        session.set_identity("alice", "shop", 1);
+        let setup = "CREATE SCHEMA alice; CREATE TABLE t (a integer); INSERT INTO t VALUES (1)";
+        assert!(session.execute(setup).is_ok());
+        assert_eq!(lines(&mut session, "SELECT current_schema"), ["alice"]);
+        assert_eq!(lines(&mut session, "SELECT a FROM shop.alice.t"), ["1"]);
+        assert_eq!(
+            lines(&mut session, "SELECT current_schemas(true)"),
+            ["{pg_catalog,alice,public}"]
+        );
+        assert!(lines(&mut session, "SELECT a FROM other.alice.t")[0].starts_with("0A000"));
+        assert!(lines(&mut session, "SELECT a FROM public.t")[0].starts_with("42P01"));
+    }
+
+    /// The plan and result caches are shared by sessions and keyed by statement text: a
+    /// plan or result bound under one search path must never answer under another.
+    #[test]
+    fn caches_never_cross_search_paths() {
+        let db = Database::new();
+        let mut first = db.connect();
+        let setup = "CREATE SCHEMA a; CREATE SCHEMA b; \
+                     CREATE TABLE a.t AS SELECT g AS x FROM generate_series(1, 3000) g; \
+                     CREATE TABLE b.t AS SELECT g AS x FROM generate_series(1, 2000) g";
+        assert!(first.execute(setup).is_ok());
+        let query = "SELECT count(*) FROM t";
+        assert!(first.execute("SET search_path = a").is_ok());
+        for _ in 0..3 {
+            assert_eq!(lines(&mut first, query), ["3000"]);
+        }
+        let mut second = db.connect();
+        assert!(second.execute("SET search_path = b").is_ok());
+        for _ in 0..3 {
+            assert_eq!(lines(&mut second, query), ["2000"]);
+        }
+        assert!(first.execute("SET search_path = b, a").is_ok());
+        assert_eq!(lines(&mut first, query), ["2000"]);
+        assert!(first.execute("SET search_path = public").is_ok());
+        assert!(lines(&mut first, query)[0].starts_with("42P01"));
+    }
+}

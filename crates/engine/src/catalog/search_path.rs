@@ -12,6 +12,8 @@ use crate::storage::DbState;
 /// may name).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct SearchPath {
+    /// The setting's text, which with the user and database decides everything else.
+    setting: String,
     names: Vec<String>,
     user: String,
     database: String,
@@ -33,6 +35,7 @@ impl SearchPath {
         let (user, database) = (user.to_string(), database.to_string());
         if rest.is_empty() {
             return Ok(SearchPath {
+                setting: setting.to_string(),
                 names,
                 user,
                 database,
@@ -76,10 +79,22 @@ impl SearchPath {
             }
         }
         Ok(SearchPath {
+            setting: setting.to_string(),
             names,
             user,
             database,
         })
+    }
+
+    /// Whether this is what `parse(setting, user, database)` gives.
+    pub fn is_for(&self, setting: &str, user: &str, database: &str) -> bool {
+        self.setting == setting && self.user == user && self.database == database
+    }
+
+    /// What tells two paths apart in a cache key (the database only matters to names that
+    /// fail to resolve, which are never cached).
+    pub fn cache_tag(&self) -> (&str, &str) {
+        (&self.setting, &self.user)
     }
 
     pub fn user(&self) -> &str {
