@@ -148,6 +148,13 @@ pub fn drop_schemas(
         }
     }
     for schema in &dropped {
+        // The sequences of SERIAL and identity columns, listed under their tables.
+        for (name, kind) in state.relations_in(schema.oid) {
+            if kind == RelationKind::Sequence {
+                txn.lock_name(&name)?;
+                txn.put_sequence(&name, None);
+            }
+        }
         txn.put_schema(schema.oid, None);
     }
     Ok(())
