@@ -16,7 +16,7 @@ use crate::types::{DataType, ScalarValue};
 const TEXT_ARRAY: DataType = DataType::Array(&DataType::Text);
 
 /// The schema (if written) and the relation name of an object name.
-pub struct WrittenName {
+pub(super) struct WrittenName {
     pub schema: Option<String>,
     pub name: String,
 }
@@ -63,7 +63,7 @@ impl<'a> Binder<'a> {
     pub(super) fn relation_name_if_exists(&self, name: &ObjectName) -> Result<QualifiedName> {
         match self.relation_name(name) {
             Err(e) if e.state == SqlState::InvalidSchemaName => {
-                Ok(QualifiedName::new(0, self.written_name(name)?.name))
+                Ok(QualifiedName::nowhere(self.written_name(name)?.name))
             }
             other => other,
         }
@@ -75,7 +75,7 @@ impl<'a> Binder<'a> {
             .iter()
             .map(|&oid| QualifiedName::new(oid, name))
             .find(|q| self.state.relation_kind(q).is_some())
-            .unwrap_or_else(|| QualifiedName::new(0, name))
+            .unwrap_or_else(|| QualifiedName::nowhere(name))
     }
 
     /// The name a new relation called `name` gets: in its written schema, else in the
@@ -116,15 +116,14 @@ impl<'a> Binder<'a> {
     /// current one is PostgreSQL's 0A000.
     pub(super) fn written_name(&self, name: &ObjectName) -> Result<WrittenName> {
         let parts = name_parts(name)?;
-        let relation = |ident: &Ident| ident_name(ident);
         match parts.as_slice() {
             [table] => Ok(WrittenName {
                 schema: None,
-                name: relation(table),
+                name: ident_name(table),
             }),
             [schema, table] => Ok(WrittenName {
                 schema: Some(ident_name(schema)),
-                name: relation(table),
+                name: ident_name(table),
             }),
             [database, schema, table] => {
                 if ident_name(database) != self.search_path.database() {
@@ -134,7 +133,7 @@ impl<'a> Binder<'a> {
                 }
                 Ok(WrittenName {
                     schema: Some(ident_name(schema)),
-                    name: relation(table),
+                    name: ident_name(table),
                 })
             }
             _ => Err(Error::syntax(format!(

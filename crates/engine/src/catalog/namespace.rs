@@ -59,6 +59,12 @@ impl QualifiedName {
         }
     }
 
+    /// A name in no schema, which no relation has: what a name found in no schema of the
+    /// search path resolves to, for the caller to report missing.
+    pub fn nowhere(name: impl Into<String>) -> QualifiedName {
+        QualifiedName::new(0, name)
+    }
+
     /// The key of the write lock of this name (locks are by name, see `Store::acquire`).
     pub fn lock_key(&self) -> String {
         format!("{}.{}", self.schema, self.name)
