@@ -92,47 +92,24 @@ pub fn drop_schemas(
     }
     let state = txn.view();
     let objects = contents(&state, &dropped);
-    if objects.is_empty() {
-        for schema in &dropped {
-            txn.put_schema(schema.oid, None);
+    if !objects.is_empty() {
+        if !cascade {
+            let schema = &dropped[0].name;
+            return Err(dependency_error(&state, searched, schema, &objects));
         }
-        return Ok(());
+        let message = match objects.as_slice() {
+            [object] => format!(
+                "drop cascades to {}",
+                describe_relation(&state, searched, &object.name, &object.kind)
+            ),
+            many => format!("drop cascades to {} other objects", many.len()),
+        };
+        notices.push(Notice {
+            severity: "NOTICE",
+            state: SqlState::SuccessfulCompletion,
+            message,
+        });
     }
-    let describe =
-        |name: &QualifiedName, kind: &RelationKind| describe_relation(&state, searched, name, kind);
-    if !cascade {
-        let schema = &dropped[0].name;
-        let lines: Vec<String> = objects
-            .iter()
-            .map(|object| {
-                let on = match &object.depends_on {
-                    None => match state.schemas.get(&object.name.schema) {
-                        Some(schema) => format!("schema {}", schema.name),
-                        None => String::new(),
-                    },
-                    Some(on) => {
-                        describe(on, &state.relation_kind(on).unwrap_or(RelationKind::Table))
-                    }
-                };
-                format!("{} depends on {on}", describe(&object.name, &object.kind))
-            })
-            .collect();
-        return Err(Error::new(
-            SqlState::DependentObjectsStillExist,
-            format!("cannot drop schema {schema} because other objects depend on it"),
-        )
-        .with_detail(lines.join("\n"))
-        .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
-    }
-    let message = match objects.as_slice() {
-        [object] => format!("drop cascades to {}", describe(&object.name, &object.kind)),
-        many => format!("drop cascades to {} other objects", many.len()),
-    };
-    notices.push(Notice {
-        severity: "NOTICE",
-        state: SqlState::SuccessfulCompletion,
-        message,
-    });
     for Dropped { name, kind, .. } in &objects {
         txn.lock_name(name)?;
         match kind {
@@ -158,6 +135,32 @@ pub fn drop_schemas(
         txn.put_schema(schema.oid, None);
     }
     Ok(())
+}
+
+/// DROP SCHEMA without CASCADE of a schema holding `objects`: PostgreSQL's 2BP01, with a
+/// line per object saying what it depends on.
+fn dependency_error(state: &DbState, searched: &[u32], schema: &str, objects: &[Dropped]) -> Error {
+    let describe =
+        |name: &QualifiedName, kind: &RelationKind| describe_relation(state, searched, name, kind);
+    let lines: Vec<String> = objects
+        .iter()
+        .map(|object| {
+            let on = match &object.depends_on {
+                None => match state.schemas.get(&object.name.schema) {
+                    Some(schema) => format!("schema {}", schema.name),
+                    None => String::new(),
+                },
+                Some(on) => describe(on, &state.relation_kind(on).unwrap_or(RelationKind::Table)),
+            };
+            format!("{} depends on {on}", describe(&object.name, &object.kind))
+        })
+        .collect();
+    Error::new(
+        SqlState::DependentObjectsStillExist,
+        format!("cannot drop schema {schema} because other objects depend on it"),
+    )
+    .with_detail(lines.join("\n"))
+    .with_hint("Use DROP ... CASCADE to drop the dependent objects too.")
 }
 
 /// A relation dropped with its schema, and what it depends on: its schema (`None`), or a
