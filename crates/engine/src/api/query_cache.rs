@@ -97,13 +97,20 @@ pub struct CacheKey<'a> {
 }
 
 impl CacheKey<'_> {
-    /// The result cache key, built only for statements that may have a cached result.
+    /// The result cache key, built only for statements that may have a cached result: on
+    /// the path of a cached answer, so one allocation and no formatting unless there are
+    /// parameters.
     pub fn result_key(&self) -> String {
         let (setting, user) = self.search_path.cache_tag();
-        format!(
-            "{}\u{0}{:?}\u{0}{setting}\u{0}{user}",
-            self.sql, self.params
-        )
+        let mut key = String::with_capacity(self.sql.len() + setting.len() + user.len() + 2);
+        for part in [self.sql, "\u{0}", setting, "\u{0}", user] {
+            key.push_str(part);
+        }
+        if !self.params.is_empty() {
+            use std::fmt::Write;
+            let _ = write!(key, "\u{0}{:?}", self.params);
+        }
+        key
     }
 }
 

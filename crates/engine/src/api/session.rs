@@ -369,7 +369,7 @@ impl Session {
 
     /// The session's `search_path`, with its user and database.
     fn search_path(&self) -> Result<Arc<SearchPath>> {
-        let setting = self.settings.value("search_path").unwrap_or_default();
+        let setting = self.settings.search_path();
         let (user, database) = (&self.identity.user, &self.identity.database);
         if let Some(path) = self.search_path.borrow().as_ref() {
             if path.is_for(setting, user, database) {

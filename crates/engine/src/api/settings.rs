@@ -562,6 +562,13 @@ impl Settings {
         find(name).map(|index| self.values[index].as_str())
     }
 
+    /// `search_path`, read by every statement: found once, not by name each time.
+    pub fn search_path(&self) -> &str {
+        static INDEX: std::sync::LazyLock<Option<usize>> =
+            std::sync::LazyLock::new(|| find("search_path"));
+        INDEX.map_or("", |index| self.values[index].as_str())
+    }
+
     /// `RESET ALL`.
     pub fn reset_all(&mut self) {
         for (index, definition) in DEFINITIONS.iter().enumerate() {
