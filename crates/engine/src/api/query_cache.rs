@@ -10,6 +10,7 @@ use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use super::StatementResult;
+use crate::catalog::SearchPath;
 use crate::exec::JoinCache;
 use crate::plan::BoundStatement;
 use crate::storage::{generations, DbState, GenerationCache, Lookup};
@@ -66,6 +67,8 @@ struct PlanCache {
 
 struct CachedPlan {
     param_types: Vec<DataType>,
+    /// The path unqualified names were resolved along: a plan is never used under another.
+    search_path: SearchPath,
     plan: BoundStatement,
     catalog_version: u64,
 }
@@ -84,20 +87,30 @@ fn write<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
     }
 }
 
-/// What names a statement in the caches: its text and, once bound, its parameter values.
+/// What names a statement in the caches: its text, the search path its names resolve
+/// along and, once bound, its parameter values.
 #[derive(Clone, Copy)]
 pub struct CacheKey<'a> {
     pub sql: &'a str,
     pub params: &'a [ScalarValue],
+    pub search_path: &'a SearchPath,
 }
 
 impl CacheKey<'_> {
-    /// The result cache key, built only for statements that may have a cached result.
+    /// The result cache key, built only for statements that may have a cached result: on
+    /// the path of a cached answer, so one allocation and no formatting unless there are
+    /// parameters.
     pub fn result_key(&self) -> String {
-        if self.params.is_empty() {
-            return self.sql.to_string();
+        let (setting, user) = self.search_path.cache_tag();
+        let mut key = String::with_capacity(self.sql.len() + setting.len() + user.len() + 2);
+        for part in [self.sql, "\u{0}", setting, "\u{0}", user] {
+            key.push_str(part);
         }
-        format!("{}\u{0}{:?}", self.sql, self.params)
+        if !self.params.is_empty() {
+            use std::fmt::Write;
+            let _ = write!(key, "\u{0}{:?}", self.params);
+        }
+        key
     }
 }
 
@@ -142,30 +155,31 @@ impl QueryCache {
         result
     }
 
-    /// A plan bound for `sql` with `param_types` against the catalog version `version`.
+    /// A plan bound for `key` with `param_types` against the catalog version `version`.
     pub fn plan(
         &self,
-        sql: &str,
+        key: &CacheKey<'_>,
         param_types: &[DataType],
         version: u64,
     ) -> Option<BoundStatement> {
         let cache = read(&self.plans);
         let cached = cache
             .entries
-            .get(sql)?
+            .get(key.sql)?
             .iter()
-            .find(|c| c.param_types == param_types)?;
+            .find(|c| c.param_types == param_types && c.search_path == *key.search_path)?;
         (cached.catalog_version == version).then(|| cached.plan.clone())
     }
 
     /// Caches the plan of a statement bound for the second time (see `bound_once`).
     pub fn store_plan(
         &self,
-        sql: &str,
+        key: &CacheKey<'_>,
         param_types: &[DataType],
         plan: &BoundStatement,
         version: u64,
     ) {
+        let sql = key.sql;
         if !self.bound_before(sql, param_types) {
             return;
         }
@@ -183,11 +197,15 @@ impl QueryCache {
         }
         let cached = CachedPlan {
             param_types: param_types.to_vec(),
+            search_path: key.search_path.clone(),
             plan: plan.clone(),
             catalog_version: version,
         };
         let plans = cache.entries.entry(sql.to_string()).or_default();
-        match plans.iter_mut().find(|c| c.param_types == param_types) {
+        match plans
+            .iter_mut()
+            .find(|c| c.param_types == param_types && c.search_path == *key.search_path)
+        {
             Some(slot) => *slot = cached,
             None => {
                 plans.push(cached);

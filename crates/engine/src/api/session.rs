@@ -10,6 +10,7 @@ mod query;
 mod transaction_control;
 mod write;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,9 +23,11 @@ use super::query_cache::{CacheKey, QueryCache};
 use super::settings::{Defaults, Settings};
 use super::{ColumnInfo, Notice, StatementResult};
 use crate::binder::Binder;
+use crate::catalog::SearchPath;
 use crate::error::{Error, Result, SqlState};
 use crate::exec::{
-    ddl, index, modify, truncate, view, ExecContext, SessionIdentity, SharedSessionSequences,
+    ddl, index, modify, schema, truncate, view, ExecContext, SessionIdentity,
+    SharedSessionSequences,
 };
 use crate::parser::{parse, Parsed};
 use crate::plan::BoundStatement;
@@ -140,6 +143,8 @@ pub struct Session {
     identity: Arc<SessionIdentity>,
     /// Statements prepared with SQL PREPARE, by name.
     sql_prepared: HashMap<String, PreparedStatement>,
+    /// The parsed `search_path`, parsed again only when the setting or identity changes.
+    search_path: RefCell<Option<Arc<SearchPath>>>,
     /// When the open transaction block began: what now() returns inside it.
     transaction_micros: Option<i64>,
 }
@@ -163,6 +168,7 @@ impl Session {
             cache,
             identity: Arc::default(),
             sql_prepared: HashMap::new(),
+            search_path: RefCell::default(),
             transaction_micros: None,
         }
     }
@@ -186,16 +192,21 @@ impl Session {
             sink(self.run_checkpoint()?);
             return Ok(());
         }
+        let search_path = self.search_path()?;
         if self.caches_usable() {
             let view = self.view();
+            let key = CacheKey {
+                sql,
+                params: &[],
+                search_path: &search_path,
+            };
             if self.result_cache_on() {
-                if let Some(result) = self.cache.result(sql, &view) {
+                if let Some(result) = self.cache.result(&key.result_key(), &view) {
                     sink(result);
                     return Ok(());
                 }
             }
-            if let Some(bound) = self.cache.plan(sql, &[], view.catalog_version) {
-                let key = CacheKey { sql, params: &[] };
+            if let Some(bound) = self.cache.plan(&key, &[], view.catalog_version) {
                 sink(self.run(Work::Bound(Box::new(bound)), &[], &[], Some(key), copy)?);
                 return Ok(());
             }
@@ -205,7 +216,11 @@ impl Session {
         if implicit {
             self.block = Block::Implicit;
         }
-        let cache_key = (statements.len() == 1).then_some(CacheKey { sql, params: &[] });
+        let cache_key = (statements.len() == 1).then_some(CacheKey {
+            sql,
+            params: &[],
+            search_path: &search_path,
+        });
         for statement in &statements {
             match self.run(Work::Parsed(statement), &[], &[], cache_key, copy) {
                 Ok(result) => sink(result),
@@ -281,7 +296,9 @@ impl Session {
         };
         self.check_not_failed(&statement.statement)?;
         let view = self.view();
-        let (bound, param_types) = Binder::new(&view, param_types).bind(&statement)?;
+        let search_path = self.search_path()?;
+        let (bound, param_types) =
+            Binder::new(&view, &search_path, param_types).bind(&statement)?;
         let columns = match &bound {
             BoundStatement::Query { columns, .. } => Some(columns.clone()),
             BoundStatement::Show { name } => Some(self.show_columns(name)?),
@@ -331,7 +348,12 @@ impl Session {
         }
         let param_types = &prepared.inner.param_types;
         let sql = &prepared.inner.sql;
-        let key = CacheKey { sql, params };
+        let search_path = self.search_path()?;
+        let key = CacheKey {
+            sql,
+            params,
+            search_path: &search_path,
+        };
         if self.caches_usable() {
             let view = self.view();
             // Only a statement that returns rows can have a cached result.
@@ -340,7 +362,7 @@ impl Session {
                     return Ok(result);
                 }
             }
-            if let Some(bound) = self.cache.plan(sql, param_types, view.catalog_version) {
+            if let Some(bound) = self.cache.plan(&key, param_types, view.catalog_version) {
                 let work = Work::Bound(Box::new(bound));
                 return self.run(work, param_types, params, Some(key), copy);
             }
@@ -401,6 +423,20 @@ impl Session {
 
     pub fn cancel_handle(&self) -> CancelHandle {
         self.cancel.clone()
+    }
+
+    /// The session's `search_path`, with its user and database.
+    fn search_path(&self) -> Result<Arc<SearchPath>> {
+        let setting = self.settings.search_path();
+        let (user, database) = (&self.identity.user, &self.identity.database);
+        if let Some(path) = self.search_path.borrow().as_ref() {
+            if path.is_for(setting, user, database) {
+                return Ok(path.clone());
+            }
+        }
+        let path = Arc::new(SearchPath::parse(setting, user, database)?);
+        *self.search_path.borrow_mut() = Some(path.clone());
+        Ok(path)
     }
 
     /// What the next statement reads: the transaction's view, or the latest commit.
@@ -594,7 +630,7 @@ impl Session {
                 returning,
                 on_conflict,
             } => {
-                let target = (table_name.as_str(), table_oid);
+                let target = (&table_name, table_oid);
                 self.run_insert(target, &source, on_conflict.as_ref(), returning, &ctx)
             }
             BoundStatement::Update {
@@ -681,6 +717,25 @@ impl Session {
                 .with_notices("DROP SEQUENCE", |txn, notices| {
                     ddl::drop_sequences(txn, &names, if_exists, notices)
                 }),
+            BoundStatement::CreateSchema {
+                name,
+                owner,
+                if_not_exists,
+            } => self.with_notices("CREATE SCHEMA", |txn, notices| {
+                schema::create_schema(txn, &name, &owner, if_not_exists, notices)
+            }),
+            BoundStatement::DropSchema {
+                names,
+                if_exists,
+                cascade,
+                searched,
+            } => self.with_notices("DROP SCHEMA", |txn, notices| {
+                schema::drop_schemas(txn, &names, if_exists, cascade, &searched, notices)
+            }),
+            BoundStatement::RenameSchema { name, new_name } => {
+                schema::rename_schema(self.transaction(), &name, &new_name)?;
+                Ok(StatementResult::command("ALTER SCHEMA"))
+            }
             BoundStatement::Maintenance { tag, tables } => self.run_maintenance(tag, &tables),
             BoundStatement::Begin => Ok(self.run_begin()),
             BoundStatement::Commit => self.run_commit(),

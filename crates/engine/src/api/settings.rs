@@ -12,7 +12,7 @@ use crate::error::{Error, Result, SqlState};
 use checks::{
     any, bytea_output, checkpoint_timeout, date_style, encoding, english_messages, float_digits, interval_style,
     max_wal_size, on_off, optimizer_rules, positive_integer, read_committed, read_write,
-    standard_strings, synchronous_commit, utc_only,
+    search_path, standard_strings, synchronous_commit, utc_only,
 };
 pub(crate) use units::{CHECKPOINT_TIMEOUT, MAX_WAL_SIZE};
 
@@ -176,7 +176,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "\"$user\", public",
         reported: false,
         context: Context::User,
-        check: any,
+        check: search_path,
         description: "Sets the schema search order for names that are not schema-qualified.",
     },
     Definition {
@@ -520,6 +520,13 @@ impl Settings {
     /// The value of a built-in setting, borrowed: for the checks every statement makes.
     pub fn value(&self, name: &str) -> Option<&str> {
         find(name).map(|index| self.values[index].as_str())
+    }
+
+    /// `search_path`, read by every statement: found once, not by name each time.
+    pub fn search_path(&self) -> &str {
+        static INDEX: std::sync::LazyLock<Option<usize>> =
+            std::sync::LazyLock::new(|| find("search_path"));
+        INDEX.map_or("", |index| self.values[index].as_str())
     }
 
     /// `RESET ALL`.

@@ -8,8 +8,8 @@ use sqlparser::ast::{self, AlterColumnOperation, AlterTableOperation, ColumnOpti
 use super::data_type::bind_data_type;
 use super::ddl::serial_type;
 use super::dml::table_scope;
-use super::{ident_name, table_name, Binder};
-use crate::catalog::{ColumnDef, TableSchema, UniqueKey};
+use super::{ident_name, Binder};
+use crate::catalog::{ColumnDef, QualifiedName, TableSchema, UniqueKey};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
 use crate::plan::{AlterTable, BoundStatement, RowChange, ScalarExpr};
@@ -21,7 +21,7 @@ struct Alteration {
     row_changes: Vec<RowChange>,
     notices: Vec<String>,
     /// Sequences owned by the table: (name, owning column now; `None` once dropped).
-    owned: Vec<(String, Option<String>)>,
+    owned: Vec<(QualifiedName, Option<String>)>,
 }
 
 impl Alteration {
@@ -67,7 +67,10 @@ impl Binder<'_> {
         if location.is_some() || on_cluster.is_some() || table_type.is_some() {
             return Err(Error::unsupported(format!("the ALTER TABLE form {alter}")));
         }
-        let table = table_name(name)?;
+        let table = match if_exists {
+            true => self.relation_name_if_exists(name)?,
+            false => self.relation_name(name)?,
+        };
         let Some(entry) = self.state.table_by_name(&table) else {
             return match self.state.relation_kind(&table) {
                 Some(_) => Err(Error::new(
@@ -92,7 +95,7 @@ impl Binder<'_> {
             .sequences
             .values()
             .filter_map(|s| match &s.owned_by {
-                Some((owner, column)) if *owner == table => {
+                Some((owner, column)) if s.name.schema == table.schema && *owner == table.name => {
                     Some((s.name.clone(), Some(column.clone())))
                 }
                 _ => None,
@@ -200,8 +203,9 @@ impl Binder<'_> {
             AlterTableOperation::RenameTable { table_name: name } => {
                 let (ast::RenameTableNameKind::To(name) | ast::RenameTableNameKind::As(name)) =
                     name;
-                let name = table_name(name)?;
-                if self.state.relation_kind(&name).is_some() {
+                let name = self.written_name(name)?.name;
+                let qualified = QualifiedName::new(alteration.schema.namespace, name.as_str());
+                if self.state.relation_kind(&qualified).is_some() {
                     return Err(Error::new(
                         SqlState::DuplicateTable,
                         format!("relation \"{name}\" already exists"),
@@ -471,8 +475,12 @@ impl Binder<'_> {
                 ),
             ));
         }
-        let taken =
-            |n: &str| self.state.relation_kind(n).is_some() || schema.index_names().any(|i| i == n);
+        let taken = |n: &str| {
+            self.state
+                .relation_kind(&QualifiedName::new(schema.namespace, n))
+                .is_some()
+                || schema.index_names().any(|i| i == n)
+        };
         let name = match name {
             Some(name) => {
                 let name = ident_name(name);

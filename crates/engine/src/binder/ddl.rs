@@ -9,8 +9,8 @@ use sqlparser::ast::{
 
 use super::data_type::bind_data_type;
 use super::scope::Scope;
-use super::{ident_name, table_name, Binder};
-use crate::catalog::{ColumnDef, TableSchema, UniqueKey};
+use super::{ident_name, Binder};
+use crate::catalog::{ColumnDef, QualifiedName, TableSchema, UniqueKey};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
 use crate::plan::BoundStatement;
@@ -57,10 +57,11 @@ impl Binder<'_> {
         if let CreateTableOptions::With(options) = &create.table_options {
             super::storage_parameters::check_storage_parameters(options)?;
         }
-        let name = table_name(&create.name)?;
+        let qualified = self.creation_name(&create.name)?;
         if let Some(query) = &create.query {
-            return self.bind_create_table_as(name, create, query);
+            return self.bind_create_table_as(qualified, create, query);
         }
+        let name = qualified.name.clone();
         let mut columns: Vec<ColumnDef> = Vec::with_capacity(create.columns.len());
         let mut unique_keys: Vec<UniqueKey> = Vec::new();
         let mut sequences = Vec::new();
@@ -160,6 +161,7 @@ impl Binder<'_> {
                 column.default_sql = Some(format!("nextval('{sequence_name}')"));
                 let options = options
                     .unwrap_or_else(|| SequenceOptions::ascending(type_max(column.data_type)));
+                let sequence_name = QualifiedName::new(qualified.schema, sequence_name);
                 (sequence_name, options, column.name.clone())
             })
             .collect();
@@ -210,6 +212,7 @@ impl Binder<'_> {
         Ok(BoundStatement::CreateTable {
             schema: TableSchema {
                 oid: 0,
+                namespace: qualified.schema,
                 name,
                 columns,
                 unique_keys,
@@ -225,7 +228,7 @@ impl Binder<'_> {
     /// CREATE TABLE name AS query: the columns are the query's (untyped literals become text).
     fn bind_create_table_as(
         &mut self,
-        name: String,
+        name: QualifiedName,
         create: &CreateTable,
         query: &ast::Query,
     ) -> Result<BoundStatement> {
@@ -238,7 +241,7 @@ impl Binder<'_> {
     /// A new table `name` holding the rows of `query` (CREATE TABLE AS, SELECT INTO).
     pub(super) fn bind_table_from_query(
         &mut self,
-        name: String,
+        name: QualifiedName,
         if_not_exists: bool,
         unlogged: bool,
         query: &ast::Query,
@@ -266,7 +269,8 @@ impl Binder<'_> {
         Ok(BoundStatement::CreateTable {
             schema: TableSchema {
                 oid: 0,
-                name,
+                namespace: name.schema,
+                name: name.name,
                 columns,
                 unique_keys: Vec::new(),
                 indexes: Vec::new(),
@@ -320,7 +324,28 @@ impl Binder<'_> {
         if unsupported_clause {
             return Err(Error::unsupported(format!("DROP {object_type}")));
         }
-        let names = names.iter().map(table_name).collect::<Result<Vec<_>>>()?;
+        if object_type == ObjectType::Schema {
+            let names = names
+                .iter()
+                .map(|name| match name.0.as_slice() {
+                    [ast::ObjectNamePart::Identifier(ident)] => Ok(ident_name(ident)),
+                    _ => Err(Error::syntax(format!("syntax error at or near \"{name}\""))),
+                })
+                .collect::<Result<Vec<_>>>()?;
+            return Ok(BoundStatement::DropSchema {
+                names,
+                if_exists,
+                cascade,
+                searched: self.searched.clone(),
+            });
+        }
+        let names = names
+            .iter()
+            .map(|name| match if_exists {
+                true => self.relation_name_if_exists(name),
+                false => self.relation_name(name),
+            })
+            .collect::<Result<Vec<_>>>()?;
         match object_type {
             ObjectType::Table => Ok(BoundStatement::DropTable {
                 names,

@@ -8,7 +8,7 @@ use sqlparser::ast::{
 };
 
 use super::scope::{Scope, ScopeColumn};
-use super::{ident_name, table_name, Binder};
+use super::{ident_name, Binder};
 use crate::catalog::TableSchema;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
@@ -69,7 +69,7 @@ impl Binder<'_> {
         let TableObject::TableName(name) = table else {
             return Err(Error::unsupported("INSERT into a table function"));
         };
-        let name = table_name(name)?;
+        let name = self.open_relation(name)?;
         let entry = self.table(&name)?;
         let schema = entry.schema.clone();
         let targets = target_columns(&schema, columns)?;
@@ -95,7 +95,7 @@ impl Binder<'_> {
         } else {
             let visible = table_alias
                 .as_ref()
-                .map_or_else(|| name.clone(), |a| ident_name(&a.alias));
+                .map_or_else(|| name.name.clone(), |a| ident_name(&a.alias));
             let scope = table_scope(&schema, &visible);
             let on_conflict = match on {
                 None => None,
@@ -245,8 +245,12 @@ impl Binder<'_> {
             return Ok(ScalarExpr::null(def.data_type));
         };
         let expr = parse_expr(sql)?;
-        let bound = self.bind_expr(&expr, &Scope::default())?;
-        self.assign(schema, column, bound)
+        // The names in a DEFAULT (a SERIAL's sequence) are looked up in the table's schema
+        // first, whatever the path of the statement that writes the row.
+        self.searched.insert(0, schema.namespace);
+        let bound = self.bind_expr(&expr, &Scope::default());
+        self.searched.remove(0);
+        self.assign(schema, column, bound?)
     }
 
     pub(super) fn bind_update(&mut self, update: &Update) -> Result<BoundStatement> {
@@ -282,7 +286,7 @@ impl Binder<'_> {
         let filter = self.dml_filter(selection.as_ref(), &scope)?;
         let returning = self.bind_returning(returning.as_deref(), &scope)?;
         Ok(BoundStatement::Update {
-            table_name: schema.name.clone(),
+            table_name: schema.qualified_name(),
             table_oid: schema.oid,
             source,
             filter,
@@ -366,7 +370,7 @@ impl Binder<'_> {
         let filter = self.dml_filter(selection.as_ref(), &scope)?;
         let returning = self.bind_returning(returning.as_deref(), &scope)?;
         Ok(BoundStatement::Delete {
-            table_name: schema.name.clone(),
+            table_name: schema.qualified_name(),
             table_oid: schema.oid,
             source,
             filter,
@@ -391,11 +395,11 @@ impl Binder<'_> {
         else {
             return Err(Error::unsupported(format!("the target {}", table.relation)));
         };
-        let name = table_name(name)?;
+        let name = self.open_relation(name)?;
         let schema = self.table(&name)?.schema.clone();
         let visible = alias
             .as_ref()
-            .map_or_else(|| name.clone(), |a| ident_name(&a.name));
+            .map_or_else(|| name.name.clone(), |a| ident_name(&a.name));
         let scope = table_scope(&schema, &visible);
         Ok((schema, scope))
     }

@@ -74,6 +74,9 @@ impl Binder<'_> {
                         "current_role" | "current_schema" | "current_catalog"
                     )
                 {
+                    if name == "current_schema" {
+                        return Ok(self.current_schema());
+                    }
                     if let Some(info) = session_info(&name) {
                         return Ok(ScalarExpr::SessionInfo(info));
                     }
@@ -84,8 +87,10 @@ impl Binder<'_> {
                 [table, column] => {
                     self.resolve_column(scope, Some(&ident_name(table)), &ident_name(column))
                 }
-                [_schema, table, column] => {
-                    self.resolve_column(scope, Some(&ident_name(table)), &ident_name(column))
+                [schema, table, column] => {
+                    let table = ident_name(table);
+                    self.check_schema_qualifier(scope, &ident_name(schema), &table)?;
+                    self.resolve_column(scope, Some(&table), &ident_name(column))
                 }
                 _ => Err(Error::unsupported(format!("the name {expr}"))),
             },
@@ -416,12 +421,7 @@ impl Binder<'_> {
                         "{name} of a computed sequence name"
                     )));
                 };
-                // regclass input folds case unless quoted.
-                let sequence = if text.starts_with('"') && text.ends_with('"') && text.len() > 1 {
-                    text[1..text.len() - 1].to_string()
-                } else {
-                    text.to_lowercase()
-                };
+                let sequence = self.relation_name(&super::names::regclass_name(&text)?)?;
                 if !self.state.sequences.contains_key(&sequence) {
                     return Err(Error::new(
                         SqlState::UndefinedTable,
@@ -1030,9 +1030,17 @@ impl Binder<'_> {
             }
         };
         if arg_exprs.is_empty() && !star && over.is_none() && filter.is_none() {
+            if name == "current_schema" {
+                return Ok(self.current_schema());
+            }
             if let Some(info) = session_info(&name) {
                 return Ok(ScalarExpr::SessionInfo(info));
             }
+        }
+        if let ("current_schemas", [implicit], false, None, None) =
+            (name.as_str(), arg_exprs.as_slice(), star, over, filter)
+        {
+            return self.current_schemas(implicit, scope);
         }
         let ordered_set = AggregateFunction::ordered_set_by_name(&name);
         if !within_group.is_empty() || ordered_set.is_some() {
@@ -1563,7 +1571,6 @@ fn session_info(name: &str) -> Option<SessionInfo> {
     Some(match name {
         "current_user" | "session_user" | "user" | "current_role" => SessionInfo::User,
         "current_database" | "current_catalog" => SessionInfo::Database,
-        "current_schema" => SessionInfo::Schema,
         "version" => SessionInfo::Version,
         "pg_backend_pid" => SessionInfo::BackendPid,
         _ => return None,

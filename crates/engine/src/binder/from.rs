@@ -6,7 +6,7 @@ use std::sync::Arc;
 use sqlparser::ast::{self, JoinConstraint, JoinOperator, TableFactor, TableWithJoins};
 
 use super::scope::{Scope, ScopeColumn};
-use super::{ident_name, table_name, Binder};
+use super::{ident_name, Binder};
 use crate::error::{Error, Result, SqlState};
 use crate::function::{JsonFunction, ScalarFunction, TableFunction};
 use crate::plan::{JoinKind, LogicalPlan, ScalarExpr, TableFunctionCall};
@@ -355,7 +355,7 @@ impl Binder<'_> {
                         return Err(Error::unsupported("table function settings"));
                     }
                     let call = FunctionInFrom {
-                        name: table_name(name)?,
+                        name: self.function_name(name)?,
                         args: function_arg_exprs(&args.args)?,
                         alias: alias.as_ref(),
                         ordinality: *with_ordinality,
@@ -418,7 +418,7 @@ impl Binder<'_> {
                 with_ordinality,
                 alias,
             } => self.bind_table_function(FunctionInFrom {
-                name: table_name(name)?,
+                name: self.function_name(name)?,
                 args: function_arg_exprs(args)?,
                 alias: alias.as_ref(),
                 ordinality: *with_ordinality,
@@ -461,14 +461,14 @@ impl Binder<'_> {
                 return Ok((cte.plan.clone(), scope));
             }
         }
-        let name = table_name(name)?;
+        let name = self.open_relation(name)?;
         if let Some(view) = self.state.views.get(&name) {
             return self.bind_view(view, alias);
         }
         let entry = self.table(&name)?;
         self.referenced.push(name.clone());
         let schema = &entry.schema;
-        let visible = alias.map_or_else(|| name.clone(), |a| ident_name(&a.name));
+        let visible = alias.map_or_else(|| name.name.clone(), |a| ident_name(&a.name));
         let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());
         let names = alias_names(
             &visible,
@@ -493,7 +493,7 @@ impl Binder<'_> {
         };
         let plan = LogicalPlan::Scan {
             table_oid: schema.oid,
-            table_name: name,
+            table_name: name.name,
             columns: (0..schema.columns.len()).collect(),
             types: schema.column_types(),
         };

@@ -4,8 +4,8 @@
 
 use sqlparser::ast::{self, IndexType, OrderBySort};
 
-use super::{ident_name, table_name, Binder};
-use crate::catalog::IndexMethod;
+use super::{ident_name, Binder};
+use crate::catalog::{IndexMethod, QualifiedName};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{BoundStatement, CreateIndex};
 
@@ -54,8 +54,11 @@ impl Binder<'_> {
         if *if_not_exists && name.is_none() {
             return Err(Error::syntax("syntax error at or near \"ON\""));
         }
-        let name = name.as_ref().map(table_name).transpose()?;
-        let table = table_name(table)?;
+        let name = name
+            .as_ref()
+            .map(|name| self.unqualified_name(name))
+            .transpose()?;
+        let table = self.relation_name(table)?;
         self.check_indexable(&table)?;
         let schema = self.table(&table)?.schema.clone();
         let method = index_method(using.iter().chain(index_options.iter().filter_map(
@@ -112,7 +115,7 @@ impl Binder<'_> {
     }
 
     /// 42809 when `name` is a relation that cannot have indexes (a sequence or a view).
-    fn check_indexable(&self, name: &str) -> Result<()> {
+    fn check_indexable(&self, name: &QualifiedName) -> Result<()> {
         let kind = if self.state.sequences.contains_key(name) {
             "sequences"
         } else if self.state.views.contains_key(name) {

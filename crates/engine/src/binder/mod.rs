@@ -15,10 +15,12 @@ mod expr;
 mod from;
 mod grouping;
 mod index;
+mod names;
 mod on_conflict;
 mod operator;
 mod recursive_cte;
 mod row;
+mod schema;
 mod scope;
 mod select;
 mod select_srf;
@@ -32,9 +34,10 @@ mod window;
 
 use std::sync::Arc;
 
-use sqlparser::ast::{Ident, ObjectName, ObjectNamePart, Statement};
+use sqlparser::ast::{Ident, Statement};
 use sqlparser::tokenizer::Location;
 
+use crate::catalog::{QualifiedName, SearchPath};
 use crate::error::{Error, Result, SqlState};
 use crate::parser::{FrameExclusion, FrameExclusions, Parsed};
 use crate::plan::BoundStatement;
@@ -48,6 +51,11 @@ pub use view::check_view;
 /// Binds one statement against one database version.
 pub struct Binder<'a> {
     state: &'a DbState,
+    /// Where new relations named without a schema are created.
+    search_path: &'a SearchPath,
+    /// The schemas unqualified relation names are looked up in, in order: the search
+    /// path's, or a view's while its query is bound.
+    searched: Vec<u32>,
     /// Types of `$1..$n`: declared by the client or inferred while binding.
     params: Vec<DataType>,
     /// Where aggregates may appear, the calls found so far.
@@ -73,9 +81,9 @@ pub struct Binder<'a> {
     /// Recursive CTE work tables referenced so far, by id.
     work_tables_read: Vec<usize>,
     /// Views whose query is being bound, innermost last: a view reading itself is an error.
-    expanding_views: Vec<String>,
+    expanding_views: Vec<QualifiedName>,
     /// Tables and views named in FROM outside any view's query: what a view depends on.
-    referenced: Vec<String>,
+    referenced: Vec<QualifiedName>,
     /// The columns left of the FROM item being bound, which a LATERAL subquery may read.
     lateral_scope: Option<scope::Scope>,
     /// Whether the last FROM item bound was a LATERAL subquery that reads them.
@@ -93,9 +101,15 @@ pub struct Binder<'a> {
 }
 
 impl<'a> Binder<'a> {
-    pub fn new(state: &'a DbState, param_types: &[DataType]) -> Binder<'a> {
+    pub fn new(
+        state: &'a DbState,
+        search_path: &'a SearchPath,
+        param_types: &[DataType],
+    ) -> Binder<'a> {
         Binder {
             state,
+            search_path,
+            searched: search_path.searched(state),
             params: param_types.to_vec(),
             aggregates: None,
             aggregate_forbidden_in: None,
@@ -173,6 +187,8 @@ impl<'a> Binder<'a> {
             Statement::Truncate(truncate) => self.bind_truncate(truncate)?,
             Statement::Analyze(_) | Statement::Vacuum(_) => self.bind_maintenance(statement)?,
             Statement::AlterTable(alter) => self.bind_alter_table(alter)?,
+            Statement::CreateSchema { .. } => self.bind_create_schema(statement)?,
+            Statement::AlterSchema(alter) => self.bind_alter_schema(alter)?,
             Statement::CreateView(create) => self.bind_create_view(create)?,
             Statement::Drop {
                 object_type,
@@ -234,7 +250,7 @@ impl<'a> Binder<'a> {
                     ));
                 }
                 BoundStatement::CreateSequence {
-                    name: table_name(name)?,
+                    name: self.creation_name(name)?,
                     options: ddl::sequence_options_for(sequence_options, ty)?,
                     if_not_exists: *if_not_exists,
                 }
@@ -244,7 +260,7 @@ impl<'a> Binder<'a> {
         Ok(bound)
     }
 
-    fn table(&self, name: &str) -> Result<&'a Arc<TableEntry>> {
+    fn table(&self, name: &QualifiedName) -> Result<&'a Arc<TableEntry>> {
         if self.state.views.contains_key(name) {
             // PostgreSQL writes through simple views; that is not implemented.
             return Err(Error::unsupported(format!("writing to view \"{name}\"")));
@@ -263,36 +279,5 @@ pub fn ident_name(ident: &Ident) -> String {
     match ident.quote_style {
         Some(_) => ident.value.clone(),
         None => ident.value.to_lowercase(),
-    }
-}
-
-/// A table name, `table` or `public.table` / `pg_temp`-free schemas only.
-pub fn table_name(name: &ObjectName) -> Result<String> {
-    let parts: Vec<&Ident> = name
-        .0
-        .iter()
-        .map(|part| match part {
-            ObjectNamePart::Identifier(ident) => Ok(ident),
-            ObjectNamePart::Function(_) => Err(Error::unsupported(format!("the name {name}"))),
-        })
-        .collect::<Result<_>>()?;
-    if let Some(reserved) = parts.iter().find(|p| {
-        p.quote_style.is_none()
-            && crate::keywords::keyword(&p.value.to_lowercase())
-                == Some(crate::keywords::Keyword::NotAName)
-    }) {
-        return Err(Error::syntax(format!(
-            "syntax error at or near \"{}\"",
-            reserved.value
-        )));
-    }
-    match parts.as_slice() {
-        [table] => Ok(ident_name(table)),
-        [schema, table] if ident_name(schema) == "public" => Ok(ident_name(table)),
-        [schema, _] => Err(Error::new(
-            SqlState::InvalidSchemaName,
-            format!("schema \"{}\" does not exist", ident_name(schema)),
-        )),
-        _ => Err(Error::unsupported(format!("the name {name}"))),
     }
 }

@@ -6,7 +6,7 @@ use sqlparser::ast::{self, ConflictTarget, OnConflictAction};
 
 use super::dml::table_scope;
 use super::scope::Scope;
-use super::{ident_name, table_name, Binder};
+use super::{ident_name, Binder};
 use crate::catalog::TableSchema;
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{ConflictAction, OnConflict};
@@ -35,7 +35,7 @@ impl Binder<'_> {
             }
             Some(ConflictTarget::Columns(columns)) => infer_arbiters(schema, columns)?,
             Some(ConflictTarget::OnConstraint(name)) => {
-                let name = table_name(name)?;
+                let name = self.written_name(name)?.name;
                 let key = schema
                     .unique_keys
                     .iter()

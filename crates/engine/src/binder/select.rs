@@ -12,7 +12,7 @@ use super::data_type::type_column_name;
 use super::expr::{AggregateCollector, AGGREGATE_REF_BASE, GROUPING_REF_BASE, WINDOW_REF_BASE};
 use super::grouping::{grouping_calls, BoundGroupBy};
 use super::scope::{Scope, ScopeColumn};
-use super::{ident_name, table_name, Binder};
+use super::{ident_name, Binder};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
 use crate::plan::{BoundStatement, ColumnInfo, LogicalPlan, ScalarExpr, SortKey};
@@ -39,7 +39,7 @@ impl Binder<'_> {
                     [Expr::CompoundIdentifier(parts)] => parts.clone(),
                     _ => return Err(Error::unsupported(format!("SELECT {into}"))),
                 };
-                let name = super::table_name(&ast::ObjectName::from(parts))?;
+                let name = self.creation_name(&ast::ObjectName::from(parts))?;
                 let mut query = query.clone();
                 if let SetExpr::Select(select) = query.body.as_mut() {
                     select.into = None;
@@ -550,7 +550,11 @@ impl Binder<'_> {
                     options,
                 ) => {
                     check_wildcard_options(options)?;
-                    let table = table_name(name)?;
+                    let written = self.written_name(name)?;
+                    if let Some(schema) = &written.schema {
+                        self.check_schema_qualifier(scope, schema, &written.name)?;
+                    }
+                    let table = written.name;
                     let items: Vec<OutputItem> = wildcard(scope, Some(&table)).collect();
                     if items.is_empty() {
                         return Err(Error::new(

@@ -2,7 +2,7 @@
 
 use sqlparser::ast::{self, TruncateIdentityOption};
 
-use super::{table_name, Binder};
+use super::Binder;
 use crate::error::{Error, Result, SqlState};
 use crate::plan::BoundStatement;
 
@@ -33,7 +33,7 @@ impl Binder<'_> {
                 only: _,
                 has_asterisk: _,
             } = target;
-            let name = table_name(name)?;
+            let name = self.relation_name(name)?;
             let Some(entry) = self.state.table_by_name(&name) else {
                 return Err(match self.state.relation_kind(&name) {
                     Some(_) => Error::new(

@@ -4,7 +4,8 @@ use sqlparser::ast::{
     self, Expr, Reset, Statement, TransactionIsolationLevel, TransactionMode, Value,
 };
 
-use super::{ident_name, table_name, Binder};
+use super::{ident_name, Binder};
+use crate::catalog::quote_identifier;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
 use crate::plan::{BoundStatement, SavepointAction, ScalarExpr, SetVariable};
@@ -58,8 +59,8 @@ impl Binder<'_> {
         };
         let mut tables = Vec::new();
         if let Some(name) = table {
-            let schema = self.table(&table_name(name)?)?.schema.clone();
-            tables.push((schema.name.clone(), schema.oid));
+            let schema = self.table(&self.relation_name(name)?)?.schema.clone();
+            tables.push((schema.qualified_name(), schema.oid));
             for column in columns {
                 let column = ident_name(column);
                 if schema.column_index(&column).is_none() {
@@ -78,7 +79,7 @@ impl Binder<'_> {
                 .state
                 .tables
                 .values()
-                .map(|t| (t.schema.name.clone(), t.schema.oid))
+                .map(|t| (t.schema.qualified_name(), t.schema.oid))
                 .collect();
         }
         Ok(BoundStatement::Maintenance { tag, tables })
@@ -130,10 +131,13 @@ impl Binder<'_> {
                 hivevar: false,
                 variable,
                 values,
-            }) => BoundStatement::Set(SetVariable {
-                name: Some(variable.to_string().to_lowercase()),
-                value: setting_value(values)?,
-                local: match scope {
+            }) => {
+                let name = variable.to_string().to_lowercase();
+                let value = match name.as_str() {
+                    "search_path" => list_setting_value(values)?,
+                    _ => setting_value(values)?,
+                };
+                let local = match scope {
                     Some(ast::ContextModifier::Local) => true,
                     Some(ast::ContextModifier::Session) | None => false,
                     // PostgreSQL reads GLOBAL as the setting's name.
@@ -142,8 +146,13 @@ impl Binder<'_> {
                             "syntax error at or near \"{variable}\""
                         )))
                     }
-                },
-            }),
+                };
+                BoundStatement::Set(SetVariable {
+                    name: Some(name),
+                    value,
+                    local,
+                })
+            }
             Statement::Set(ast::Set::SetTimeZone { local, value }) => {
                 // SET TIME ZONE LOCAL means the default, like DEFAULT.
                 let default = matches!(value, Expr::Identifier(ident)
@@ -227,6 +236,33 @@ fn check_modes(modes: &[TransactionMode]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The value of a list setting (`SET search_path = a, "B", 'c d'`) as PostgreSQL flattens
+/// it: each item, identifier or string, quoted as an identifier where it needs to be.
+fn list_setting_value(values: &[Expr]) -> Result<Option<String>> {
+    let mut items = Vec::with_capacity(values.len());
+    for value in values {
+        let item = match value {
+            Expr::Identifier(ident)
+                if ident.quote_style.is_none() && ident.value.eq_ignore_ascii_case("default") =>
+            {
+                return Ok(None)
+            }
+            Expr::Identifier(ident) => ident_name(ident),
+            Expr::Value(v) => match &v.value {
+                Value::SingleQuotedString(s) | Value::EscapedStringLiteral(s) => s.clone(),
+                other => other.to_string(),
+            },
+            other => {
+                return Err(Error::syntax(format!(
+                    "syntax error at or near \"{other}\""
+                )))
+            }
+        };
+        items.push(quote_identifier(&item));
+    }
+    Ok(Some(items.join(", ")))
 }
 
 /// The value of `SET x = value[, ...]` as text; `None` for DEFAULT.

@@ -8,8 +8,8 @@ use sqlparser::ast::{self, CreateTableOptions, Statement};
 
 use super::from::alias_names;
 use super::scope::{Scope, ScopeColumn};
-use super::{ident_name, table_name, Binder};
-use crate::catalog::ViewDef;
+use super::{ident_name, Binder};
+use crate::catalog::{SearchPath, ViewDef};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{BoundStatement, ColumnInfo, LogicalPlan, ScalarExpr};
 use crate::storage::DbState;
@@ -58,7 +58,7 @@ impl Binder<'_> {
         {
             return Err(Error::unsupported(format!("the CREATE VIEW form {create}")));
         }
-        let name = table_name(name)?;
+        let name = self.creation_name(name)?;
         self.referenced.clear();
         let (_, outputs) = self.bind_query(query)?;
         if !self.params.is_empty() {
@@ -100,8 +100,10 @@ impl Binder<'_> {
         depends_on.dedup();
         Ok(BoundStatement::CreateView {
             view: ViewDef {
-                name,
+                namespace: name.schema,
+                name: name.name,
                 oid: 0,
+                search_path: self.searched.clone(),
                 query_sql: query.to_string(),
                 columns: view_columns,
                 depends_on,
@@ -116,7 +118,7 @@ impl Binder<'_> {
         view: &Arc<ViewDef>,
         alias: Option<&ast::TableAlias>,
     ) -> Result<(LogicalPlan, Scope)> {
-        self.referenced.push(view.name.clone());
+        self.referenced.push(view.qualified_name());
         let plan = self.expand_view(view)?;
         let visible = alias.map_or_else(|| view.name.clone(), |a| ident_name(&a.name));
         let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());
@@ -147,7 +149,8 @@ impl Binder<'_> {
     /// Binds a view's query on its own and checks it still yields the view's columns (the
     /// query may yield more: `SELECT *` over a table that gained columns).
     fn expand_view(&mut self, view: &ViewDef) -> Result<LogicalPlan> {
-        if self.expanding_views.contains(&view.name) {
+        let name = view.qualified_name();
+        if self.expanding_views.contains(&name) {
             return Err(infinite_recursion(&view.name));
         }
         let mut statements = crate::parser::parse(&view.query_sql)?;
@@ -175,8 +178,9 @@ impl Binder<'_> {
             // Locations in the view's text are not those of the statement's.
             std::mem::replace(&mut self.exclusions, exclusions),
             std::mem::take(&mut self.exclusions_used),
+            std::mem::replace(&mut self.searched, view.search_path.clone()),
         );
-        self.expanding_views.push(view.name.clone());
+        self.expanding_views.push(name);
         let bound = self.bind_query(&query);
         self.expanding_views.pop();
         (
@@ -188,6 +192,7 @@ impl Binder<'_> {
             self.lateral_scope,
             self.exclusions,
             self.exclusions_used,
+            self.searched,
         ) = saved;
         let (plan, columns) = bound?;
         check_view_columns(view, &columns)?;
@@ -209,7 +214,9 @@ impl Binder<'_> {
 /// Whether `view` still binds in `state` to its columns: DDL on the relations a view reads
 /// checks this before it commits.
 pub fn check_view(state: &DbState, view: &ViewDef) -> Result<()> {
-    Binder::new(state, &[]).expand_view(view).map(|_| ())
+    Binder::new(state, &SearchPath::default(), &[])
+        .expand_view(view)
+        .map(|_| ())
 }
 
 fn check_view_columns(view: &ViewDef, columns: &[ColumnInfo]) -> Result<()> {

@@ -1,7 +1,12 @@
-//! Schemas of tables (columns, types, constraints, defaults, indexes) and views.
+//! Schemas (namespaces), and the schemas of tables (columns, types, constraints, defaults,
+//! indexes) and views.
 
+mod namespace;
 mod schema;
+mod search_path;
 mod view;
 
+pub use namespace::{QualifiedName, SchemaDef, INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PUBLIC_OID};
 pub use schema::{ColumnDef, IndexDef, IndexMethod, TableSchema, UniqueKey};
+pub use search_path::{quote_identifier, SearchPath};
 pub use view::ViewDef;

@@ -1,5 +1,6 @@
 //! A table's schema: what CREATE TABLE declared, resolved to types.
 
+use super::QualifiedName;
 use crate::types::DataType;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -43,6 +44,8 @@ pub struct IndexDef {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableSchema {
     pub oid: u32,
+    /// The OID of the schema (namespace) the table and its indexes live in.
+    pub namespace: u32,
     pub name: String,
     pub columns: Vec<ColumnDef>,
     pub unique_keys: Vec<UniqueKey>,
@@ -53,6 +56,10 @@ pub struct TableSchema {
 }
 
 impl TableSchema {
+    pub fn qualified_name(&self) -> QualifiedName {
+        QualifiedName::new(self.namespace, self.name.as_str())
+    }
+
     pub fn column_index(&self, name: &str) -> Option<usize> {
         self.columns.iter().position(|c| c.name == name)
     }

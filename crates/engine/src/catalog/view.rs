@@ -2,17 +2,30 @@
 //! columns it had when it was created, which PostgreSQL fixes at that moment (so `SELECT *`
 //! does not grow with the table it reads).
 
+use super::QualifiedName;
 use crate::types::DataType;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ViewDef {
     pub name: String,
     pub oid: u32,
+    /// The OID of the schema the view lives in.
+    pub namespace: u32,
     /// The query, as sqlparser prints it: it parses back to the same statement.
     pub query_sql: String,
     /// Names (after the view's column list) and types of the output columns.
     pub columns: Vec<(String, DataType)>,
-    /// The tables and views the query reads directly (lower-case names): they cannot be
-    /// dropped while the view exists, except with CASCADE.
-    pub depends_on: Vec<String>,
+    /// The schemas (OIDs) unqualified names in the query were looked up in when the view
+    /// was created: PostgreSQL resolves a view's names once, so a later `search_path`
+    /// never changes what it reads.
+    pub search_path: Vec<u32>,
+    /// The tables and views the query reads directly: they cannot be dropped while the
+    /// view exists, except with CASCADE.
+    pub depends_on: Vec<QualifiedName>,
+}
+
+impl ViewDef {
+    pub fn qualified_name(&self) -> QualifiedName {
+        QualifiedName::new(self.namespace, self.name.as_str())
+    }
 }

@@ -15,7 +15,7 @@ use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use super::encode_vector::{decode_table_data, encode_table_data};
 use super::io::{io_error, write_durably, Disk};
 use super::record::{decode_sequence, encode_sequence, unindexed_entry};
-use crate::catalog::{TableSchema, ViewDef};
+use crate::catalog::{QualifiedName, SchemaDef, TableSchema, ViewDef};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, Map, Sequence, TableData};
 
@@ -41,7 +41,7 @@ pub struct Capture {
     pub next_oid: u32,
     pub lsn: u64,
     /// Sequence counters as of `lsn`.
-    pub counters: Vec<(String, i64, bool)>,
+    pub counters: Vec<(QualifiedName, i64, bool)>,
     /// A clean shutdown's checkpoint keeps the rows of unlogged tables, which a restart
     /// after it keeps too (as PostgreSQL's do).
     pub shutdown: bool,
@@ -140,9 +140,13 @@ fn encode_manifest(capture: &Capture, written: &Written) -> Vec<u8> {
     out.u64(capture.lsn);
     out.u32(capture.next_oid);
     out.u64(written.number);
+    out.len(state.schemas.len());
+    for schema in state.schemas.values() {
+        schema.encode(&mut out);
+    }
     out.len(state.names.len());
     for (name, oid) in state.names.iter() {
-        out.str(name);
+        name.encode(&mut out);
         out.u32(*oid);
     }
     out.len(state.tables.len());
@@ -205,9 +209,15 @@ pub fn read_checkpoint(disk: &dyn Disk, dir: &Path) -> Result<Option<(DbState, u
         number,
         files: Map::default(),
     };
+    let mut schemas = Map::default();
+    for _ in 0..input.len(20).map_err(named)? {
+        let schema = SchemaDef::decode(&mut input).map_err(named)?;
+        schemas.insert(schema.oid, Arc::new(schema));
+    }
+    state.schemas = Arc::new(schemas);
     let mut names = Map::default();
-    for _ in 0..input.len(12).map_err(named)? {
-        let name = input.string().map_err(named)?;
+    for _ in 0..input.len(16).map_err(named)? {
+        let name = QualifiedName::decode(&mut input).map_err(named)?;
         names.insert(name, input.u32().map_err(named)?);
     }
     state.names = Arc::new(names);
@@ -227,7 +237,7 @@ pub fn read_checkpoint(disk: &dyn Disk, dir: &Path) -> Result<Option<(DbState, u
     let mut views = Map::default();
     for _ in 0..input.len(9).map_err(named)? {
         let view = ViewDef::decode(&mut input).map_err(named)?;
-        views.insert(view.name.clone(), Arc::new(view));
+        views.insert(view.qualified_name(), Arc::new(view));
     }
     state.views = Arc::new(views);
     if !input.is_empty() {

@@ -12,9 +12,11 @@ use std::sync::Arc;
 use super::sim_disk::{Rng, SimDisk};
 use super::DurableOptions;
 use crate::api::{Database, Session, TransactionStatus};
+use crate::catalog::{QualifiedName, PUBLIC_OID};
 use crate::error::Result;
 
-const TABLES: [&str; 3] = ["t0", "t1", "t2"];
+/// `sx.t0` is another table than `t0`, in a schema that comes and goes.
+const TABLES: [&str; 4] = ["t0", "t1", "t2", "sx.t0"];
 
 fn options() -> DurableOptions {
     // Checkpoints only where the test asks for them, so a seed replays exactly.
@@ -37,7 +39,9 @@ fn open(disk: &SimDisk) -> Result<Database> {
 fn statement(rng: &mut Rng, in_block: bool) -> String {
     let t = TABLES[rng.below(TABLES.len() as u64) as usize];
     let k = rng.below(300);
-    match rng.below(if in_block { 15 } else { 16 }) {
+    // Indexes take no schema: they live in their table's.
+    let index = t.replace('.', "_");
+    match rng.below(if in_block { 17 } else { 18 }) {
         0..=3 => format!(
             "INSERT INTO {t} (id, v, n) VALUES ({k}, 'v{k}', {}) ON CONFLICT (id) DO UPDATE SET n = {t}.n + 1",
             rng.below(1000)
@@ -59,7 +63,9 @@ fn statement(rng: &mut Rng, in_block: bool) -> String {
         11 => format!("TRUNCATE {t}"),
         12 => format!("ALTER TABLE {t} RENAME COLUMN n TO n"),
         13 => "INSERT INTO seqs VALUES (nextval('s'))".to_string(),
-        14 => format!("CREATE INDEX IF NOT EXISTS {t}_n ON {t} (n)"),
+        14 => format!("CREATE INDEX IF NOT EXISTS {index}_n ON {t} (n)"),
+        15 => "CREATE SCHEMA IF NOT EXISTS sx".to_string(),
+        16 => "DROP SCHEMA IF EXISTS sx CASCADE".to_string(),
         _ => format!("VACUUM {t}"),
     }
 }
@@ -131,19 +137,28 @@ fn run_open(session: &mut Session, statements: &[String]) {
     }
 }
 
-/// Every table's columns and sorted rows, the views and the sequences, as text.
+/// The schemas, every table's columns and sorted rows, the views and the sequences, as
+/// text; relations by schema-qualified name.
 fn dump(db: &Database) -> BTreeMap<String, Vec<String>> {
     let state = db.store().snapshot();
     let mut session = db.connect();
     let mut out = BTreeMap::new();
+    let qualified = |name: &QualifiedName| match state.schemas.get(&name.schema) {
+        Some(schema) => format!("{}.{}", schema.name, name.name),
+        None => format!("(schema {}).{}", name.schema, name.name),
+    };
+    for schema in state.schema_list() {
+        out.insert(format!("schema {}", schema.name), Vec::new());
+    }
     for entry in state.tables.values() {
         let schema = &entry.schema;
+        let name = qualified(&schema.qualified_name());
         let mut rows = vec![format!(
             "{:?} {:?} {:?}",
             schema.columns, schema.unique_keys, schema.indexes
         )];
         let mut body = Vec::new();
-        let results = session.execute(&format!("SELECT * FROM {}", schema.name));
+        let results = session.execute(&format!("SELECT * FROM {name}"));
         for result in results.iter().flatten() {
             for batch in &result.batches {
                 for row in 0..batch.len() {
@@ -160,13 +175,13 @@ fn dump(db: &Database) -> BTreeMap<String, Vec<String>> {
         }
         body.sort();
         rows.extend(body);
-        out.insert(format!("table {}", schema.name), rows);
+        out.insert(format!("table {name}"), rows);
     }
     for name in state.views.keys() {
-        out.insert(format!("view {name}"), Vec::new());
+        out.insert(format!("view {}", qualified(name)), Vec::new());
     }
     for name in state.sequences.keys() {
-        out.insert(format!("sequence {name}"), Vec::new());
+        out.insert(format!("sequence {}", qualified(name)), Vec::new());
     }
     out
 }
@@ -298,7 +313,7 @@ fn recovery_holds_exactly_the_acknowledged_commits() {
                 .store()
                 .snapshot()
                 .sequences
-                .get("s")
+                .get(&QualifiedName::new(PUBLIC_OID, "s"))
                 .map(|s| s.counter());
             if let Some((last, is_called)) = sequence {
                 let sql = format!("SELECT setval('s', {last}, {is_called})");

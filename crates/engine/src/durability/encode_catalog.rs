@@ -1,10 +1,12 @@
-//! The catalog as the data directory stores it: types, table schemas, views and sequence
-//! options. What CREATE would have refused (a column position past the table, a modifier
+//! The catalog as the data directory stores it: schemas, qualified names, types, table
+//! schemas, views and sequence options. What CREATE would have refused (a column position past the table, a modifier
 //! out of range, an array of arrays) is refused here too, as corrupt.
 
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
-use crate::catalog::{ColumnDef, IndexDef, IndexMethod, TableSchema, UniqueKey, ViewDef};
+use crate::catalog::{
+    ColumnDef, IndexDef, IndexMethod, QualifiedName, SchemaDef, TableSchema, UniqueKey, ViewDef,
+};
 use crate::error::Result;
 use crate::storage::SequenceOptions;
 use crate::types::{DataType, NumericTypmod};
@@ -223,9 +225,43 @@ impl Persist for IndexDef {
     }
 }
 
+/// The fewest bytes a qualified name takes (schema OID and the name's length).
+pub const MIN_QUALIFIED_NAME_BYTES: usize = 4 + MIN_STR_BYTES;
+
+impl Persist for QualifiedName {
+    fn encode(&self, out: &mut Encoder) {
+        out.u32(self.schema);
+        out.str(&self.name);
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<QualifiedName> {
+        Ok(QualifiedName {
+            schema: input.u32()?,
+            name: input.string()?,
+        })
+    }
+}
+
+impl Persist for SchemaDef {
+    fn encode(&self, out: &mut Encoder) {
+        out.u32(self.oid);
+        out.str(&self.name);
+        out.str(&self.owner);
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<SchemaDef> {
+        Ok(SchemaDef {
+            oid: input.u32()?,
+            name: input.string()?,
+            owner: input.string()?,
+        })
+    }
+}
+
 impl Persist for TableSchema {
     fn encode(&self, out: &mut Encoder) {
         out.u32(self.oid);
+        out.u32(self.namespace);
         out.str(&self.name);
         out.items(&self.columns, |out, column| column.encode(out));
         out.items(&self.unique_keys, |out, key| key.encode(out));
@@ -236,6 +272,7 @@ impl Persist for TableSchema {
     fn decode(input: &mut Decoder<'_>) -> Result<TableSchema> {
         let schema = TableSchema {
             oid: input.u32()?,
+            namespace: input.u32()?,
             name: input.string()?,
             columns: input.items(MIN_STR_BYTES, ColumnDef::decode)?,
             unique_keys: input.items(MIN_STR_BYTES, UniqueKey::decode)?,
@@ -262,23 +299,27 @@ impl Persist for ViewDef {
     fn encode(&self, out: &mut Encoder) {
         out.str(&self.name);
         out.u32(self.oid);
+        out.u32(self.namespace);
         out.str(&self.query_sql);
         out.items(&self.columns, |out, (name, ty)| {
             out.str(name);
             ty.encode(out);
         });
-        out.items(&self.depends_on, |out, name| out.str(name));
+        out.items(&self.search_path, |out, oid| out.u32(*oid));
+        out.items(&self.depends_on, |out, name| name.encode(out));
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<ViewDef> {
         Ok(ViewDef {
             name: input.string()?,
             oid: input.u32()?,
+            namespace: input.u32()?,
             query_sql: input.string()?,
             columns: input.items(MIN_STR_BYTES + 1, |input| {
                 Ok((input.string()?, DataType::decode(input)?))
             })?,
-            depends_on: input.items(MIN_STR_BYTES, Decoder::string)?,
+            search_path: input.items(4, Decoder::u32)?,
+            depends_on: input.items(MIN_QUALIFIED_NAME_BYTES, QualifiedName::decode)?,
         })
     }
 }
@@ -315,7 +356,10 @@ impl Persist for SequenceOptions {
 #[cfg(test)]
 mod tests {
     use super::tag;
-    use crate::catalog::{ColumnDef, IndexDef, IndexMethod, TableSchema, UniqueKey, ViewDef};
+    use crate::catalog::{
+        ColumnDef, IndexDef, IndexMethod, QualifiedName, SchemaDef, TableSchema, UniqueKey,
+        ViewDef, PUBLIC_OID,
+    };
     use crate::durability::bytes::encoded;
     use crate::durability::{Decoder, Encoder, Persist};
     use crate::storage::SequenceOptions;
@@ -419,6 +463,7 @@ mod tests {
         };
         TableSchema {
             oid: 16384,
+            namespace: PUBLIC_OID,
             name: "t".into(),
             columns: vec![
                 column("id", DataType::Int64),
@@ -491,12 +536,19 @@ mod tests {
         assert_round_trip(&ViewDef {
             name: "v".into(),
             oid: 16390,
+            namespace: 16389,
             query_sql: "SELECT id FROM t".into(),
             columns: vec![
                 ("id".into(), DataType::Int64),
                 ("n".into(), DataType::Varchar(Some(3))),
             ],
-            depends_on: vec!["t".into()],
+            search_path: vec![11, 16389, PUBLIC_OID],
+            depends_on: vec![QualifiedName::new(PUBLIC_OID, "t")],
+        });
+        assert_round_trip(&SchemaDef {
+            oid: 16389,
+            name: "s".into(),
+            owner: "kestrel".into(),
         });
         let options = SequenceOptions {
             increment: -2,

@@ -3,7 +3,7 @@
 //! A record is logical redo: for each table it changed, either the rows it appended, the
 //! older rows it deleted and the new values of the cells it overwrote (a delta over the
 //! version before it), or, after a rewrite (CREATE, TRUNCATE, ALTER, compaction), the whole
-//! new version; then the names, sequences and views it created or dropped, and the
+//! new version; then the schemas, names, sequences and views it created or dropped, and the
 //! sequence counters that moved. Replaying the records in order from a checkpoint rebuilds
 //! the committed state exactly, row ids included, so each delta applies where it was made.
 
@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use super::encode_vector::{decode_table_data, encode_table_data};
-use crate::catalog::{TableSchema, ViewDef};
+use crate::catalog::{QualifiedName, SchemaDef, TableSchema, ViewDef};
 use crate::error::Result;
 use crate::storage::{CommitChanges, DbState, Sequence, SequenceOptions, TableData, TableEntry};
 use crate::vector::{Batch, Vector, BATCH_SIZE};
@@ -29,9 +29,14 @@ pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
     let mut out = Encoder::default();
     out.u8(COMMIT);
     out.u32(changes.next_oid);
+    out.len(changes.schemas.len());
+    for (oid, schema) in changes.schemas {
+        out.u32(*oid);
+        out.option(schema.as_ref(), |out, schema| schema.encode(out));
+    }
     out.len(changes.names.len());
     for (name, oid) in changes.names {
-        out.str(name);
+        name.encode(&mut out);
         out.option(oid.as_ref(), |out, oid| out.u32(*oid));
     }
     out.len(changes.tables.len());
@@ -41,7 +46,7 @@ pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
     }
     out.len(changes.sequences.len());
     for (name, sequence) in changes.sequences {
-        out.str(name);
+        name.encode(&mut out);
         out.option(sequence.as_ref(), |out, sequence| {
             // The counter read now is at least what any committed row used; taking it also
             // clears the flag, so the next commit does not log it again.
@@ -49,7 +54,7 @@ pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
             encode_sequence(out, sequence, counter.unwrap_or_else(|| sequence.counter()))
         });
     }
-    let moved: Vec<(&String, (i64, bool))> = changes
+    let moved: Vec<(&QualifiedName, (i64, bool))> = changes
         .before
         .sequences
         .iter()
@@ -58,13 +63,13 @@ pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
         .collect();
     out.len(moved.len());
     for (name, (last, is_called)) in moved {
-        out.str(name);
+        name.encode(&mut out);
         out.i64(last);
         out.bool(is_called);
     }
     out.len(changes.views.len());
     for (name, view) in changes.views {
-        out.str(name);
+        name.encode(&mut out);
         out.option(view.as_ref(), |out, view| view.encode(out));
     }
     Ok(out.buf)
@@ -72,7 +77,7 @@ pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
 
 /// A sequence's definition with its counter `(last, is_called)`.
 pub fn encode_sequence(out: &mut Encoder, sequence: &Sequence, (last, is_called): (i64, bool)) {
-    out.str(&sequence.name);
+    sequence.name.encode(out);
     out.u32(sequence.oid);
     sequence.options.encode(out);
     out.option(sequence.owned_by.as_ref(), |out, (table, column)| {
@@ -84,7 +89,7 @@ pub fn encode_sequence(out: &mut Encoder, sequence: &Sequence, (last, is_called)
 }
 
 pub fn decode_sequence(input: &mut Decoder<'_>) -> Result<Sequence> {
-    let name = input.string()?;
+    let name = QualifiedName::decode(input)?;
     let oid = input.u32()?;
     let options = SequenceOptions::decode(input)?;
     let owned_by = input.option(|input| Ok((input.string()?, input.string()?)))?;
@@ -245,7 +250,16 @@ pub fn apply_commit(
     *next_oid = (*next_oid).max(input.u32()?);
     state.catalog_version += 1;
     for _ in 0..input.len(5)? {
-        let name = input.string()?;
+        let oid = input.u32()?;
+        let schema = input.option(SchemaDef::decode)?;
+        let schemas = Arc::make_mut(&mut state.schemas);
+        match schema {
+            Some(schema) => schemas.insert(oid, Arc::new(schema)),
+            None => schemas.remove(&oid),
+        };
+    }
+    for _ in 0..input.len(9)? {
+        let name = QualifiedName::decode(&mut input)?;
         let names = Arc::make_mut(&mut state.names);
         match input.option(|input| input.u32())? {
             Some(oid) => names.insert(name, oid),
@@ -256,8 +270,8 @@ pub fn apply_commit(
         let oid = input.u32()?;
         apply_table_change(state, oid, &mut input, generation)?;
     }
-    for _ in 0..input.len(9)? {
-        let name = input.string()?;
+    for _ in 0..input.len(13)? {
+        let name = QualifiedName::decode(&mut input)?;
         let sequence = input.option(decode_sequence)?;
         let sequences = Arc::make_mut(&mut state.sequences);
         match sequence {
@@ -265,16 +279,16 @@ pub fn apply_commit(
             None => sequences.remove(&name),
         };
     }
-    for _ in 0..input.len(17)? {
-        let name = input.string()?;
+    for _ in 0..input.len(21)? {
+        let name = QualifiedName::decode(&mut input)?;
         let (last, is_called) = (input.i64()?, input.bool()?);
         // A counter logged by a commit before the sequence was dropped by a later one.
         if let Some(sequence) = state.sequences.get(&name) {
             sequence.restore_counter(last, is_called);
         }
     }
-    for _ in 0..input.len(9)? {
-        let name = input.string()?;
+    for _ in 0..input.len(13)? {
+        let name = QualifiedName::decode(&mut input)?;
         let view = input.option(ViewDef::decode)?;
         let views = Arc::make_mut(&mut state.views);
         match view {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::ddl::relation_exists;
 use super::expression::evaluate;
 use super::ExecContext;
-use crate::catalog::TableSchema;
+use crate::catalog::{QualifiedName, TableSchema};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{AlterTable, RowChange, ScalarExpr};
 use crate::storage::{build_unique_indexes, Chunk, TableData, TableEntry, Transaction};
@@ -23,7 +23,7 @@ pub fn alter_table(txn: &mut Transaction, alter: &AlterTable, ctx: &ExecContext)
             ))
         }
     };
-    let renamed = alter.schema.name != alter.table_name;
+    let renamed = alter.schema.name != alter.table_name.name;
     let new_names = alter
         .schema
         .index_names()
@@ -32,7 +32,7 @@ pub fn alter_table(txn: &mut Transaction, alter: &AlterTable, ctx: &ExecContext)
         .filter(|_| renamed)
         .chain(new_names)
     {
-        if relation_exists(txn, name)? {
+        if relation_exists(txn, &QualifiedName::new(alter.schema.namespace, name))? {
             return Err(Error::new(
                 SqlState::DuplicateTable,
                 format!("relation \"{name}\" already exists"),

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::api::Notice;
-use crate::catalog::TableSchema;
+use crate::catalog::{QualifiedName, TableSchema};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{
     RelationKind, Sequence, SequenceOptions, TableData, TableEntry, Transaction, UniqueIndex,
@@ -14,15 +14,15 @@ pub fn create_table(
     txn: &mut Transaction,
     mut schema: TableSchema,
     if_not_exists: bool,
-    sequences: Vec<(String, SequenceOptions, String)>,
+    sequences: Vec<(QualifiedName, SequenceOptions, String)>,
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
-    if !claim_relation_name(txn, &schema.name, if_not_exists, notices)? {
+    if !claim_relation_name(txn, &schema.qualified_name(), if_not_exists, notices)? {
         return Ok(());
     }
     // Constraint indexes share the relation namespace.
     for name in schema.index_names() {
-        if relation_exists(txn, name)? {
+        if relation_exists(txn, &QualifiedName::new(schema.namespace, name))? {
             return Err(Error::new(
                 SqlState::DuplicateTable,
                 format!("relation \"{name}\" already exists"),
@@ -50,7 +50,7 @@ pub fn create_table(
 }
 
 /// 42809 for `DROP <expected> name` where `name` is a relation of another kind.
-pub fn wrong_object_type(name: &str, actual: &RelationKind, expected: &str) -> Error {
+pub fn wrong_object_type(name: &QualifiedName, actual: &RelationKind, expected: &str) -> Error {
     let (noun, keyword) = actual.names();
     Error::new(
         SqlState::WrongObjectType,
@@ -60,7 +60,7 @@ pub fn wrong_object_type(name: &str, actual: &RelationKind, expected: &str) -> E
 }
 
 /// Locks `name` and tells whether a relation of that name exists in the transaction's view.
-pub fn relation_exists(txn: &mut Transaction, name: &str) -> Result<bool> {
+pub fn relation_exists(txn: &mut Transaction, name: &QualifiedName) -> Result<bool> {
     txn.lock_name(name)?;
     Ok(txn.view().relation_kind(name).is_some())
 }
@@ -69,10 +69,17 @@ pub fn relation_exists(txn: &mut Transaction, name: &str) -> Result<bool> {
 /// NOTICE, when it is taken and IF NOT EXISTS was given; 42P07 when it is taken.
 pub fn claim_relation_name(
     txn: &mut Transaction,
-    name: &str,
+    name: &QualifiedName,
     if_not_exists: bool,
     notices: &mut Vec<Notice>,
 ) -> Result<bool> {
+    if !txn.view().schemas.contains_key(&name.schema) {
+        // Dropped by a statement of this transaction after this one was bound.
+        return Err(Error::new(
+            SqlState::InvalidSchemaName,
+            "no schema has been selected to create in",
+        ));
+    }
     if !relation_exists(txn, name)? {
         return Ok(true);
     }
@@ -92,7 +99,7 @@ pub fn claim_relation_name(
 
 pub fn create_sequence(
     txn: &mut Transaction,
-    name: &str,
+    name: &QualifiedName,
     options: SequenceOptions,
     owned_by: Option<(String, String)>,
     if_not_exists: bool,
@@ -104,14 +111,14 @@ pub fn create_sequence(
     let oid = txn.allocate_oid();
     txn.put_sequence(
         name,
-        Some(Sequence::new(name.to_string(), oid, options, owned_by)),
+        Some(Sequence::new(name.clone(), oid, options, owned_by)),
     );
     Ok(())
 }
 
 pub fn drop_sequences(
     txn: &mut Transaction,
-    names: &[String],
+    names: &[QualifiedName],
     if_exists: bool,
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
@@ -141,7 +148,7 @@ pub fn drop_sequences(
 
 pub fn drop_tables(
     txn: &mut Transaction,
-    names: &[String],
+    names: &[QualifiedName],
     if_exists: bool,
     cascade: bool,
     notices: &mut Vec<Notice>,
@@ -161,11 +168,9 @@ pub fn drop_tables(
                 // Sequences owned by the table's columns go with it.
                 let view = txn.view();
                 for sequence in view.sequences.values() {
-                    if sequence
-                        .owned_by
-                        .as_ref()
-                        .is_some_and(|(table, _)| table == name)
-                    {
+                    if sequence.owned_by.as_ref().is_some_and(|(table, _)| {
+                        sequence.name.schema == name.schema && *table == name.name
+                    }) {
                         txn.lock_name(&sequence.name)?;
                         txn.put_sequence(&sequence.name, None);
                     }

@@ -128,7 +128,7 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
                 .iter()
                 .map(|a| evaluate(a, batch, ctx))
                 .collect::<Result<Vec<_>>>()?;
-            super::sequence::evaluate_sequence_call(*func, sequence.as_deref(), &values, len, ctx)?
+            super::sequence::evaluate_sequence_call(*func, sequence.as_ref(), &values, len, ctx)?
         }
         ScalarExpr::Subquery(subquery) => {
             let input = match &subquery.kind {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::ddl::{claim_relation_name, relation_exists, wrong_object_type};
 use crate::api::Notice;
-use crate::catalog::{IndexDef, UniqueKey};
+use crate::catalog::{IndexDef, QualifiedName, UniqueKey};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::CreateIndex;
 use crate::storage::{build_unique_indexes, RelationKind, Transaction};
@@ -27,7 +27,8 @@ pub fn create_index(
     };
     let name = match spec.name {
         Some(name) => {
-            if !claim_relation_name(txn, &name, spec.if_not_exists, notices)? {
+            let qualified = QualifiedName::new(spec.table_name.schema, name.as_str());
+            if !claim_relation_name(txn, &qualified, spec.if_not_exists, notices)? {
                 return Ok(());
             }
             name
@@ -64,7 +65,7 @@ pub fn create_index(
 
 pub fn drop_indexes(
     txn: &mut Transaction,
-    names: &[String],
+    names: &[QualifiedName],
     if_exists: bool,
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
@@ -88,14 +89,15 @@ pub fn drop_indexes(
                 ))
             }
         };
-        let Some(entry) = txn.table_for_write(&table)? else {
+        let Some(entry) = txn.table_for_write(&QualifiedName::new(name.schema, table.as_str()))?
+        else {
             return Err(Error::internal(format!(
                 "table {table} of index {name} vanished"
             )));
         };
         let mut entry = (*entry).clone();
         let mut schema = (*entry.schema).clone();
-        if let Some(key) = schema.unique_keys.iter().position(|k| k.name == *name) {
+        if let Some(key) = schema.unique_keys.iter().position(|k| k.name == name.name) {
             if schema.unique_keys[key].constraint {
                 return Err(Error::new(
                     SqlState::DependentObjectsStillExist,
@@ -110,7 +112,7 @@ pub fn drop_indexes(
             }
             schema.unique_keys.remove(key);
         }
-        schema.indexes.retain(|i| i.name != *name);
+        schema.indexes.retain(|i| i.name != name.name);
         entry.unique_indexes = Arc::new(build_unique_indexes(&schema, &entry.data)?);
         // The remaining indexes rebuild lazily; the dropped one's memory goes now.
         entry.secondary_indexes = Arc::default();
@@ -124,7 +126,7 @@ pub fn drop_indexes(
 /// no relation has the name.
 pub fn choose_relation_name(
     txn: &mut Transaction,
-    table: &str,
+    table: &QualifiedName,
     columns: &str,
     suffix: &str,
 ) -> Result<String> {
@@ -135,7 +137,7 @@ pub fn choose_relation_name(
     };
     let mut candidate = base.clone();
     for n in 1.. {
-        if !relation_exists(txn, &candidate)? {
+        if !relation_exists(txn, &QualifiedName::new(table.schema, candidate.as_str()))? {
             break;
         }
         candidate = format!("{base}{n}");

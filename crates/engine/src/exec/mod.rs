@@ -29,6 +29,7 @@ mod ordinality;
 mod project;
 mod recursive_cte;
 mod scan;
+pub mod schema;
 mod sequence;
 mod session_info;
 mod set_operation;

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use super::expression::evaluate;
 use super::filter::selected_rows;
 use super::{collect, ExecContext};
+use crate::catalog::QualifiedName;
 use crate::catalog::TableSchema;
 use crate::error::{Error, Result, SqlState};
 use crate::physical::create_operator;
@@ -14,7 +15,11 @@ use crate::storage::{TableData, TableEntry, Transaction};
 use crate::vector::{encode_row_key, Batch, Vector, BATCH_SIZE};
 
 /// Locks the table for writing and returns a private copy of its newest version.
-pub(super) fn writable(txn: &mut Transaction, name: &str, oid: u32) -> Result<TableEntry> {
+pub(super) fn writable(
+    txn: &mut Transaction,
+    name: &QualifiedName,
+    oid: u32,
+) -> Result<TableEntry> {
     match txn.table_for_write(name)? {
         Some(entry) if entry.schema.oid == oid => Ok((*entry).clone()),
         // Dropped (or dropped and re-created) between planning and now.
@@ -35,7 +40,7 @@ pub struct Modified {
 
 pub fn insert(
     txn: &mut Transaction,
-    name: &str,
+    name: &QualifiedName,
     oid: u32,
     source: &LogicalPlan,
     keep_rows: bool,
@@ -103,7 +108,7 @@ impl Appender {
 /// The table an UPDATE or DELETE writes, the FROM (USING) items joined to it, and the
 /// WHERE clause over the target's columns followed by theirs.
 pub struct Target<'a> {
-    pub name: &'a str,
+    pub name: &'a QualifiedName,
     pub oid: u32,
     pub source: Option<&'a LogicalPlan>,
     pub filter: Option<&'a ScalarExpr>,

@@ -13,6 +13,7 @@ use super::expression::evaluate;
 use super::filter::selected_rows;
 use super::modify::{check_not_null, check_unique, writable, Modified};
 use super::{collect, ExecContext};
+use crate::catalog::QualifiedName;
 use crate::error::{Error, Result, SqlState};
 use crate::physical::create_operator;
 use crate::plan::{ConflictAction, LogicalPlan, OnConflict};
@@ -21,7 +22,7 @@ use crate::vector::{concat_batches, encode_row_key, Batch, Vector, BATCH_SIZE};
 
 pub fn insert(
     txn: &mut Transaction,
-    name: &str,
+    name: &QualifiedName,
     oid: u32,
     source: &LogicalPlan,
     on_conflict: &OnConflict,

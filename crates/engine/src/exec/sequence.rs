@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::ExecContext;
+use crate::catalog::QualifiedName;
 use crate::error::{Error, Result, SqlState};
 use crate::plan::SequenceFunction;
 use crate::storage::Sequence;
@@ -14,13 +15,13 @@ use crate::vector::{Vector, VectorData};
 /// What this session last got from each sequence.
 #[derive(Debug, Default)]
 pub struct SessionSequences {
-    current: HashMap<String, i64>,
+    current: HashMap<QualifiedName, i64>,
     last: Option<i64>,
 }
 
 pub type SharedSessionSequences = Arc<Mutex<SessionSequences>>;
 
-fn sequence<'a>(ctx: &'a ExecContext, name: &str) -> Result<&'a Arc<Sequence>> {
+fn sequence<'a>(ctx: &'a ExecContext, name: &QualifiedName) -> Result<&'a Arc<Sequence>> {
     ctx.state.sequences.get(name).ok_or_else(|| {
         Error::new(
             SqlState::UndefinedTable,
@@ -31,7 +32,7 @@ fn sequence<'a>(ctx: &'a ExecContext, name: &str) -> Result<&'a Arc<Sequence>> {
 
 pub fn evaluate_sequence_call(
     func: SequenceFunction,
-    name: Option<&str>,
+    name: Option<&QualifiedName>,
     args: &[Arc<Vector>],
     len: usize,
     ctx: &ExecContext,
@@ -46,7 +47,7 @@ pub fn evaluate_sequence_call(
         let value = match (func, name) {
             (SequenceFunction::NextVal, Some(name)) => {
                 let value = sequence(ctx, name)?.next()?;
-                session.current.insert(name.to_string(), value);
+                session.current.insert(name.clone(), value);
                 session.last = Some(value);
                 Some(value)
             }
@@ -70,7 +71,7 @@ pub fn evaluate_sequence_call(
                     (Some(ScalarValue::Int64(v)), ScalarValue::Bool(called)) => {
                         let value = sequence(ctx, name)?.set(v, called)?;
                         if called {
-                            session.current.insert(name.to_string(), value);
+                            session.current.insert(name.clone(), value);
                             session.last = Some(value);
                         }
                         Some(value)

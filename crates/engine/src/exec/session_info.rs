@@ -44,7 +44,6 @@ impl SessionIdentity {
         match info {
             SessionInfo::User => ScalarValue::Text(self.user.clone()),
             SessionInfo::Database => ScalarValue::Text(self.database.clone()),
-            SessionInfo::Schema => ScalarValue::Text("public".to_string()),
             SessionInfo::Version => ScalarValue::Text(VERSION.to_string()),
             SessionInfo::BackendPid => ScalarValue::Int32(self.backend_pid),
         }

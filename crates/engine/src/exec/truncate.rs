@@ -4,12 +4,13 @@
 
 use std::sync::Arc;
 
+use crate::catalog::QualifiedName;
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{build_unique_indexes, Sequence, TableData, TableEntry, Transaction};
 
 pub fn truncate(
     txn: &mut Transaction,
-    tables: &[(String, u32)],
+    tables: &[(QualifiedName, u32)],
     restart_identity: bool,
 ) -> Result<()> {
     for (name, oid) in tables {
@@ -33,10 +34,12 @@ pub fn truncate(
         });
         if restart_identity {
             let view = txn.view();
-            let owned = view
-                .sequences
-                .values()
-                .filter(|s| s.owned_by.as_ref().is_some_and(|(table, _)| table == name));
+            let owned = view.sequences.values().filter(|s| {
+                s.name.schema == name.schema
+                    && s.owned_by
+                        .as_ref()
+                        .is_some_and(|(table, _)| *table == name.name)
+            });
             for sequence in owned {
                 txn.lock_name(&sequence.name)?;
                 let restarted = Sequence::new(

@@ -9,6 +9,7 @@
 
 use std::sync::Arc;
 
+use crate::catalog::QualifiedName;
 use crate::error::Result;
 use crate::storage::{build_unique_indexes, TableEntry, Transaction};
 
@@ -36,7 +37,7 @@ pub fn compact(entry: &mut TableEntry) -> Result<()> {
 }
 
 /// VACUUM: compacts each of `tables` (every table when none is named) that has deleted rows.
-pub fn vacuum(txn: &mut Transaction, tables: &[(String, u32)]) -> Result<()> {
+pub fn vacuum(txn: &mut Transaction, tables: &[(QualifiedName, u32)]) -> Result<()> {
     for (name, oid) in tables {
         let Some(entry) = txn.table_for_write(name)? else {
             continue;
@@ -54,6 +55,7 @@ pub fn vacuum(txn: &mut Transaction, tables: &[(String, u32)]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use crate::api::Database;
+    use crate::catalog::{QualifiedName, PUBLIC_OID};
     use crate::vector::int_key;
 
     fn run(s: &mut crate::api::Session, sql: &str) {
@@ -87,7 +89,7 @@ mod tests {
             );
         }
         let state = db.store().snapshot();
-        let Some(entry) = state.table_by_name("t") else {
+        let Some(entry) = state.table_by_name(&QualifiedName::new(PUBLIC_OID, "t")) else {
             panic!("t is gone");
         };
         assert!(entry.data.row_capacity() <= 1000 + 2 * 1024 + 2048);
@@ -116,7 +118,10 @@ mod tests {
         run(&mut s, "INSERT INTO t VALUES (1)");
         run(&mut s, "DELETE FROM t WHERE id = 1");
         run(&mut s, "INSERT INTO t VALUES (1)");
-        let Some(old) = reading.table_by_name("t").cloned() else {
+        let Some(old) = reading
+            .table_by_name(&QualifiedName::new(PUBLIC_OID, "t"))
+            .cloned()
+        else {
             panic!("t is gone");
         };
         let index = old.unique_indexes.clone();

@@ -10,18 +10,18 @@ use sqlparser::tokenizer::{Token, Tokenizer};
 use super::ddl::wrong_object_type;
 use crate::api::Notice;
 use crate::binder::check_view;
-use crate::catalog::{TableSchema, ViewDef};
+use crate::catalog::{QualifiedName, TableSchema, ViewDef};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, RelationKind, Transaction};
 
 pub fn create_view(txn: &mut Transaction, mut view: ViewDef, or_replace: bool) -> Result<()> {
-    txn.lock_name(&view.name)?;
+    let name = view.qualified_name();
+    txn.lock_name(&name)?;
     // What the view reads cannot be dropped while this transaction creates it.
     for dependency in &view.depends_on {
         txn.lock_name(dependency)?;
     }
     let state = txn.view();
-    let name = view.name.clone();
     match state.relation_kind(&name) {
         None => view.oid = txn.allocate_oid(),
         Some(RelationKind::View) if or_replace => {
@@ -82,7 +82,7 @@ fn check_replacement(old: &ViewDef, new: &ViewDef) -> Result<()> {
 
 pub fn drop_views(
     txn: &mut Transaction,
-    names: &[String],
+    names: &[QualifiedName],
     if_exists: bool,
     cascade: bool,
     notices: &mut Vec<Notice>,
@@ -117,7 +117,7 @@ pub fn drop_views(
 /// views, go too with CASCADE; without it they are 2BP01.
 pub fn drop_dependent_views(
     txn: &mut Transaction,
-    dropped: &[String],
+    dropped: &[QualifiedName],
     cascade: bool,
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
@@ -130,17 +130,14 @@ pub fn drop_dependent_views(
         let object = dependents
             .iter()
             .find_map(|(_, on)| dropped.iter().find(|d| *d == on))
-            .map_or("", |d| d.as_str());
+            .map_or_else(String::new, |d| describe(&state, d));
         let lines: Vec<String> = dependents
             .iter()
             .map(|(view, on)| format!("view {} depends on {}", view.name, describe(&state, on)))
             .collect();
         return Err(Error::new(
             SqlState::DependentObjectsStillExist,
-            format!(
-                "cannot drop {} because other objects depend on it",
-                describe(&state, object)
-            ),
+            format!("cannot drop {object} because other objects depend on it"),
         )
         .with_detail(lines.join("\n"))
         .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
@@ -155,14 +152,15 @@ pub fn drop_dependent_views(
         message,
     });
     for (view, _) in &dependents {
-        txn.lock_name(&view.name)?;
-        txn.put_view(&view.name, None);
+        let name = view.qualified_name();
+        txn.lock_name(&name)?;
+        txn.put_view(&name, None);
     }
     Ok(())
 }
 
 /// "table t" or "view v", as PostgreSQL's dependency messages name a relation.
-fn describe(state: &DbState, name: &str) -> String {
+fn describe(state: &DbState, name: &QualifiedName) -> String {
     match state.relation_kind(name) {
         Some(RelationKind::View) => format!("view {name}"),
         _ => format!("table {name}"),
@@ -171,16 +169,18 @@ fn describe(state: &DbState, name: &str) -> String {
 
 /// The views (not among `roots`) reading one of `roots` directly or through other views,
 /// each with the relation it reads that led here, in creation order.
-fn dependent_views(state: &DbState, roots: &[String]) -> Vec<(Arc<ViewDef>, String)> {
-    let mut found: Vec<(Arc<ViewDef>, String)> = Vec::new();
-    let mut frontier: Vec<String> = roots.to_vec();
+pub(super) fn dependent_views(
+    state: &DbState,
+    roots: &[QualifiedName],
+) -> Vec<(Arc<ViewDef>, QualifiedName)> {
+    let mut found: Vec<(Arc<ViewDef>, QualifiedName)> = Vec::new();
+    let mut frontier: Vec<QualifiedName> = roots.to_vec();
     while let Some(name) = frontier.pop() {
-        for view in state.views.values() {
-            let new =
-                !roots.contains(&view.name) && !found.iter().any(|(v, _)| v.name == view.name);
+        for (view_name, view) in state.views.iter() {
+            let new = !roots.contains(view_name) && !found.iter().any(|(v, _)| v.oid == view.oid);
             if new && view.depends_on.contains(&name) {
                 found.push((view.clone(), name.clone()));
-                frontier.push(view.name.clone());
+                frontier.push(view_name.clone());
             }
         }
     }
@@ -196,9 +196,10 @@ pub fn check_views_after_alter(
     new: &TableSchema,
 ) -> Result<()> {
     let state = txn.view();
-    let readers: Vec<Arc<ViewDef>> = dependent_views(&state, std::slice::from_ref(&old.name))
+    let old_name = old.qualified_name();
+    let readers: Vec<Arc<ViewDef>> = dependent_views(&state, std::slice::from_ref(&old_name))
         .into_iter()
-        .filter(|(_, on)| *on == old.name)
+        .filter(|(_, on)| *on == old_name)
         .map(|(view, _)| view)
         .collect();
     let Some(first) = readers.first() else {

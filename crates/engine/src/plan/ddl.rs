@@ -3,14 +3,14 @@
 //! is about); the columns they refer to are positions.
 
 use super::ScalarExpr;
-use crate::catalog::{IndexMethod, TableSchema};
+use crate::catalog::{IndexMethod, QualifiedName, TableSchema};
 
 /// CREATE [UNIQUE] INDEX over columns of one table.
 #[derive(Debug, Clone)]
 pub struct CreateIndex {
     /// `None`: PostgreSQL's generated name, `table_col_idx`, chosen when the statement runs.
     pub name: Option<String>,
-    pub table_name: String,
+    pub table_name: QualifiedName,
     pub table_oid: u32,
     pub columns: Vec<usize>,
     pub unique: bool,
@@ -24,13 +24,13 @@ pub struct CreateIndex {
 #[derive(Debug, Clone)]
 pub struct AlterTable {
     /// The table's name before the statement (`schema.name` is the one after).
-    pub table_name: String,
+    pub table_name: QualifiedName,
     pub table_oid: u32,
     pub schema: TableSchema,
     pub row_changes: Vec<RowChange>,
     /// Sequences owned by the table's columns whose owner changes: the new (table, column),
     /// `None` when the owning column is dropped (the sequence goes with it).
-    pub sequence_owners: Vec<(String, Option<(String, String)>)>,
+    pub sequence_owners: Vec<(QualifiedName, Option<(String, String)>)>,
 }
 
 #[derive(Debug, Clone)]

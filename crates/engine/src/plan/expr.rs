@@ -147,7 +147,7 @@ pub enum ScalarExpr {
     /// nextval / currval / setval / lastval; `sequence` is `None` only for lastval.
     SequenceCall {
         func: SequenceFunction,
-        sequence: Option<String>,
+        sequence: Option<crate::catalog::QualifiedName>,
         args: Vec<ScalarExpr>,
     },
     /// current_user, current_database() and the like: fixed for a statement but different
@@ -161,8 +161,6 @@ pub enum SessionInfo {
     User,
     /// current_database(), current_catalog.
     Database,
-    /// current_schema(): always `public`, the only schema.
-    Schema,
     /// version().
     Version,
     /// pg_backend_pid(): the process id the client was given in BackendKeyData.
@@ -182,7 +180,6 @@ impl SessionInfo {
         match self {
             SessionInfo::User => "current_user",
             SessionInfo::Database => "current_database()",
-            SessionInfo::Schema => "current_schema()",
             SessionInfo::Version => "version()",
             SessionInfo::BackendPid => "pg_backend_pid()",
         }

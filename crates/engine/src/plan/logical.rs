@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::ScalarExpr;
-use crate::catalog::TableSchema;
+use crate::catalog::{QualifiedName, TableSchema};
 use crate::function::{AggregateFunction, TableFunction, WindowFunction};
 use crate::storage::SequenceOptions;
 use crate::types::DataType;
@@ -291,7 +291,7 @@ pub enum BoundStatement {
     },
     /// `source` yields full rows of the table's column types, defaults filled in.
     Insert {
-        table_name: String,
+        table_name: QualifiedName,
         table_oid: u32,
         source: LogicalPlan,
         returning: Option<Returning>,
@@ -300,7 +300,7 @@ pub enum BoundStatement {
     /// Expressions are over the table's full rows, followed by the columns of `source`
     /// (UPDATE ... FROM) when there is one.
     Update {
-        table_name: String,
+        table_name: QualifiedName,
         table_oid: u32,
         source: Option<LogicalPlan>,
         filter: Option<ScalarExpr>,
@@ -309,7 +309,7 @@ pub enum BoundStatement {
     },
     /// As Update; `source` is DELETE ... USING.
     Delete {
-        table_name: String,
+        table_name: QualifiedName,
         table_oid: u32,
         source: Option<LogicalPlan>,
         filter: Option<ScalarExpr>,
@@ -319,21 +319,21 @@ pub enum BoundStatement {
         schema: TableSchema,
         if_not_exists: bool,
         /// Sequences behind SERIAL and identity columns: (name, options, owning column).
-        sequences: Vec<(String, SequenceOptions, String)>,
+        sequences: Vec<(QualifiedName, SequenceOptions, String)>,
         /// CREATE TABLE ... AS: the rows to fill it with.
         source: Option<LogicalPlan>,
     },
     CreateSequence {
-        name: String,
+        name: QualifiedName,
         options: SequenceOptions,
         if_not_exists: bool,
     },
     DropSequence {
-        names: Vec<String>,
+        names: Vec<QualifiedName>,
         if_exists: bool,
     },
     DropTable {
-        names: Vec<String>,
+        names: Vec<QualifiedName>,
         if_exists: bool,
         /// Also drop the views that depend on the tables.
         cascade: bool,
@@ -344,11 +344,28 @@ pub enum BoundStatement {
         or_replace: bool,
     },
     DropView {
-        names: Vec<String>,
+        names: Vec<QualifiedName>,
         if_exists: bool,
         cascade: bool,
     },
     CreateIndex(super::CreateIndex),
+    CreateSchema {
+        name: String,
+        owner: String,
+        if_not_exists: bool,
+    },
+    DropSchema {
+        names: Vec<String>,
+        if_exists: bool,
+        cascade: bool,
+        /// The schemas the statement's search path looks in (messages name a relation
+        /// with its schema unless the path finds it).
+        searched: Vec<u32>,
+    },
+    RenameSchema {
+        name: String,
+        new_name: String,
+    },
     /// `None`: ALTER TABLE IF EXISTS of a missing table. `notices`: subcommands skipped by
     /// IF [NOT] EXISTS.
     AlterTable {
@@ -357,11 +374,11 @@ pub enum BoundStatement {
     },
     Truncate {
         /// (name, OID) of each table, once each.
-        tables: Vec<(String, u32)>,
+        tables: Vec<(QualifiedName, u32)>,
         restart_identity: bool,
     },
     DropIndex {
-        names: Vec<String>,
+        names: Vec<QualifiedName>,
         if_exists: bool,
     },
     /// ANALYZE and VACUUM. ANALYZE has nothing to gather (the planner reads sizes from the
@@ -369,7 +386,7 @@ pub enum BoundStatement {
     /// was named).
     Maintenance {
         tag: &'static str,
-        tables: Vec<(String, u32)>,
+        tables: Vec<(QualifiedName, u32)>,
     },
     Begin,
     Commit,
@@ -475,7 +492,7 @@ impl BoundStatement {
     /// The tables whose rows or schema the statement changes, as they were named when it
     /// was bound. Their write locks are taken before it runs, and it is bound again if the
     /// catalog changed meanwhile: PostgreSQL locks a statement's tables before it plans it.
-    pub fn tables_written(&self) -> Vec<&str> {
+    pub fn tables_written(&self) -> Vec<&QualifiedName> {
         match self {
             BoundStatement::Insert { table_name, .. }
             | BoundStatement::Update { table_name, .. }
@@ -489,7 +506,7 @@ impl BoundStatement {
                 alter: Some(alter), ..
             } => vec![&alter.table_name],
             BoundStatement::Truncate { tables, .. } => {
-                tables.iter().map(|(name, _)| name.as_str()).collect()
+                tables.iter().map(|(name, _)| name).collect()
             }
             // These lock what they change as they run, and depend on no bound schema.
             BoundStatement::AlterTable { alter: None, .. }
@@ -501,6 +518,9 @@ impl BoundStatement {
             | BoundStatement::CreateView { .. }
             | BoundStatement::DropView { .. }
             | BoundStatement::DropIndex { .. }
+            | BoundStatement::CreateSchema { .. }
+            | BoundStatement::DropSchema { .. }
+            | BoundStatement::RenameSchema { .. }
             | BoundStatement::Maintenance { .. }
             | BoundStatement::Begin
             | BoundStatement::Commit

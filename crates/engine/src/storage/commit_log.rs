@@ -5,18 +5,20 @@
 use std::sync::Arc;
 
 use super::{DbState, Map, Sequence, Store, TableEntry};
-use crate::catalog::ViewDef;
+use crate::catalog::{QualifiedName, SchemaDef, ViewDef};
 use crate::error::Result;
 
 /// One transaction's changes over `before`, the newest committed state.
 pub struct CommitChanges<'a> {
     pub before: &'a DbState,
+    /// Schemas created or renamed (`Some`) or dropped (`None`), by OID.
+    pub schemas: &'a Map<u32, Option<Arc<SchemaDef>>>,
     /// Names created (`Some(oid)`), re-pointed or dropped (`None`).
-    pub names: &'a Map<String, Option<u32>>,
+    pub names: &'a Map<QualifiedName, Option<u32>>,
     /// New versions of tables (`None`: dropped).
     pub tables: &'a Map<u32, Option<Arc<TableEntry>>>,
-    pub sequences: &'a Map<String, Option<Arc<Sequence>>>,
-    pub views: &'a Map<String, Option<Arc<ViewDef>>>,
+    pub sequences: &'a Map<QualifiedName, Option<Arc<Sequence>>>,
+    pub views: &'a Map<QualifiedName, Option<Arc<ViewDef>>>,
     /// The next OID the store will hand out.
     pub next_oid: u32,
 }

@@ -1,7 +1,8 @@
-//! The relation namespace: tables, sequences, views and indexes (constraint indexes included) share
-//! one set of names, as in PostgreSQL.
+//! The relation namespace: in each schema, tables, sequences, views and indexes (constraint
+//! indexes included) share one set of names, as in PostgreSQL.
 
 use super::DbState;
+use crate::catalog::QualifiedName;
 
 /// What a name of the relation namespace denotes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,7 +27,7 @@ impl RelationKind {
 
 impl DbState {
     /// The relation named `name`, if any.
-    pub fn relation_kind(&self, name: &str) -> Option<RelationKind> {
+    pub fn relation_kind(&self, name: &QualifiedName) -> Option<RelationKind> {
         if self.names.contains_key(name) {
             return Some(RelationKind::Table);
         }
@@ -38,7 +39,9 @@ impl DbState {
         }
         self.tables
             .values()
-            .find(|t| t.schema.index_names().any(|i| i == name))
+            .find(|t| {
+                t.schema.namespace == name.schema && t.schema.index_names().any(|i| i == name.name)
+            })
             .map(|t| RelationKind::Index {
                 table: t.schema.name.clone(),
             })

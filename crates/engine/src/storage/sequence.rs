@@ -4,6 +4,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use crate::catalog::QualifiedName;
 use crate::error::{Error, Result, SqlState};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -30,7 +31,8 @@ impl SequenceOptions {
 
 #[derive(Debug)]
 pub struct Sequence {
-    pub name: String,
+    /// Its schema and name; `owned_by` names a table of the same schema.
+    pub name: QualifiedName,
     pub oid: u32,
     pub options: SequenceOptions,
     /// The table and column whose DEFAULT uses it (SERIAL, identity): dropped with the table.
@@ -50,7 +52,7 @@ struct SequenceState {
 
 impl Sequence {
     pub fn new(
-        name: String,
+        name: QualifiedName,
         oid: u32,
         options: SequenceOptions,
         owned_by: Option<(String, String)>,

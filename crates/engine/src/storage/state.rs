@@ -1,9 +1,9 @@
-//! An immutable version of the whole database: its tables by name and OID.
+//! An immutable version of the whole database: its schemas, and its tables by name and OID.
 
 use std::sync::Arc;
 
-use super::{Map, SecondaryIndexes, Sequence, TableData, UniqueIndex};
-use crate::catalog::{TableSchema, ViewDef};
+use super::{Map, RelationKind, SecondaryIndexes, Sequence, TableData, UniqueIndex};
+use crate::catalog::{QualifiedName, SchemaDef, TableSchema, ViewDef};
 
 /// One version of one table.
 #[derive(Debug, Clone)]
@@ -19,17 +19,19 @@ pub struct TableEntry {
     pub secondary_indexes: Arc<SecondaryIndexes>,
 }
 
-/// The maps a row write leaves alone (names, sequences, views) sit behind `Arc`s, so the
-/// state a commit or a transaction's view builds copies them only when they change.
-#[derive(Debug, Clone, Default)]
+/// The maps a row write leaves alone (schemas, names, sequences, views) sit behind `Arc`s,
+/// so the state a commit or a transaction's view builds copies them only when they change.
+#[derive(Debug, Clone)]
 pub struct DbState {
-    /// Lower-case table name → OID.
-    pub names: Arc<Map<String, u32>>,
+    /// Schemas by OID.
+    pub schemas: Arc<Map<u32, Arc<SchemaDef>>>,
+    /// Table name (in its schema) → OID.
+    pub names: Arc<Map<QualifiedName, u32>>,
     pub tables: Map<u32, Arc<TableEntry>>,
-    /// Sequences by lower-case name.
-    pub sequences: Arc<Map<String, Arc<Sequence>>>,
-    /// Views by lower-case name.
-    pub views: Arc<Map<String, Arc<ViewDef>>>,
+    /// Sequences by name.
+    pub sequences: Arc<Map<QualifiedName, Arc<Sequence>>>,
+    /// Views by name.
+    pub views: Arc<Map<QualifiedName, Arc<ViewDef>>>,
     /// Bumped by every commit that changes a schema, a name or a sequence: cached plans
     /// are valid while it stays the same.
     pub catalog_version: u64,
@@ -38,8 +40,64 @@ pub struct DbState {
     pub(crate) base: Option<Arc<DbState>>,
 }
 
+/// An empty database: the schemas it starts with and nothing in them.
+impl Default for DbState {
+    fn default() -> Self {
+        let schemas = SchemaDef::builtin()
+            .into_iter()
+            .map(|s| (s.oid, Arc::new(s)))
+            .collect();
+        DbState {
+            schemas: Arc::new(schemas),
+            names: Arc::default(),
+            tables: Map::default(),
+            sequences: Arc::default(),
+            views: Arc::default(),
+            catalog_version: 0,
+            base: None,
+        }
+    }
+}
+
 impl DbState {
-    pub fn table_by_name(&self, name: &str) -> Option<&Arc<TableEntry>> {
+    pub fn table_by_name(&self, name: &QualifiedName) -> Option<&Arc<TableEntry>> {
         self.names.get(name).and_then(|oid| self.tables.get(oid))
+    }
+
+    /// The schema called `name`, if any.
+    pub fn schema_by_name(&self, name: &str) -> Option<&Arc<SchemaDef>> {
+        self.schemas.values().find(|s| s.name == name)
+    }
+
+    /// Every schema, by OID: what pg_namespace lists.
+    pub fn schema_list(&self) -> Vec<Arc<SchemaDef>> {
+        let mut list: Vec<Arc<SchemaDef>> = self.schemas.values().cloned().collect();
+        list.sort_by_key(|s| s.oid);
+        list
+    }
+
+    /// The names of every relation in schema `oid`, with what they are: what DROP SCHEMA
+    /// finds depending on it.
+    pub fn relations_in(&self, oid: u32) -> Vec<(QualifiedName, RelationKind)> {
+        let mut found: Vec<(QualifiedName, RelationKind)> = Vec::new();
+        found.extend(
+            self.names
+                .keys()
+                .filter(|n| n.schema == oid)
+                .map(|n| (n.clone(), RelationKind::Table)),
+        );
+        found.extend(
+            self.sequences
+                .keys()
+                .filter(|n| n.schema == oid)
+                .map(|n| (n.clone(), RelationKind::Sequence)),
+        );
+        found.extend(
+            self.views
+                .keys()
+                .filter(|n| n.schema == oid)
+                .map(|n| (n.clone(), RelationKind::View)),
+        );
+        found
     }
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use arc_swap::ArcSwap;
 
 use super::{CommitChanges, CommitLog, DbState, Map, Sequence, TableEntry};
-use crate::catalog::ViewDef;
+use crate::catalog::{QualifiedName, SchemaDef, ViewDef};
 use crate::error::{Error, Result, SqlState};
 use crate::sync::lock;
 
@@ -196,6 +196,7 @@ impl Store {
             id: self.next_txn_id.fetch_add(1, Ordering::Relaxed),
             locked: Vec::new(),
             written: Map::default(),
+            schemas: Map::default(),
             names: Map::default(),
             sequences: Map::default(),
             views: Map::default(),
@@ -325,14 +326,16 @@ pub struct Transaction {
     id: u64,
     locked: Vec<String>,
     written: Map<u32, Option<Arc<TableEntry>>>,
-    names: Map<String, Option<u32>>,
-    sequences: Map<String, Option<Arc<Sequence>>>,
-    views: Map<String, Option<Arc<ViewDef>>>,
+    schemas: Map<u32, Option<Arc<SchemaDef>>>,
+    names: Map<QualifiedName, Option<u32>>,
+    sequences: Map<QualifiedName, Option<Arc<Sequence>>>,
+    views: Map<QualifiedName, Option<Arc<ViewDef>>>,
 }
 
 impl Transaction {
     pub fn has_writes(&self) -> bool {
         !self.written.is_empty()
+            || !self.schemas.is_empty()
             || !self.names.is_empty()
             || !self.sequences.is_empty()
             || !self.views.is_empty()
@@ -340,14 +343,19 @@ impl Transaction {
 
     /// Creates, replaces (or with `None` drops) view `name`, whose name this transaction
     /// has locked.
-    pub fn put_view(&mut self, name: &str, view: Option<ViewDef>) {
-        self.views.insert(name.to_string(), view.map(Arc::new));
+    pub fn put_view(&mut self, name: &QualifiedName, view: Option<ViewDef>) {
+        self.views.insert(name.clone(), view.map(Arc::new));
     }
 
     /// Creates (or with `None` drops) sequence `name`, whose name this transaction has locked.
-    pub fn put_sequence(&mut self, name: &str, sequence: Option<Sequence>) {
-        self.sequences
-            .insert(name.to_string(), sequence.map(Arc::new));
+    pub fn put_sequence(&mut self, name: &QualifiedName, sequence: Option<Sequence>) {
+        self.sequences.insert(name.clone(), sequence.map(Arc::new));
+    }
+
+    /// Creates, renames (or with `None` drops) schema `oid`, whose name this transaction
+    /// has locked.
+    pub fn put_schema(&mut self, oid: u32, schema: Option<SchemaDef>) {
+        self.schemas.insert(oid, schema.map(Arc::new));
     }
 
     /// What this transaction's next statement sees: the latest committed state with the
@@ -364,6 +372,13 @@ impl Transaction {
         }
         let mut state = (*committed).clone();
         state.base = Some(committed.clone());
+        for (oid, schema) in &self.schemas {
+            let schemas = Arc::make_mut(&mut state.schemas);
+            match schema {
+                Some(schema) => schemas.insert(*oid, schema.clone()),
+                None => schemas.remove(oid),
+            };
+        }
         for (name, oid) in &self.names {
             if committed.names.get(name) == oid.as_ref() {
                 continue;
@@ -397,19 +412,29 @@ impl Transaction {
         Arc::new(state)
     }
 
-    /// Takes the write lock of table `name` (waiting for its holder to finish).
-    pub fn lock_name(&mut self, name: &str) -> Result<()> {
-        if self.locked.iter().any(|n| n == name) {
+    /// Takes the write lock of relation `name` (waiting for its holder to finish).
+    pub fn lock_name(&mut self, name: &QualifiedName) -> Result<()> {
+        self.lock_key(name.lock_key())
+    }
+
+    /// Takes the lock of the schema name `name`, which CREATE, DROP and ALTER SCHEMA hold
+    /// so that two transactions never both create it.
+    pub fn lock_schema_name(&mut self, name: &str) -> Result<()> {
+        self.lock_key(format!("schema {name}"))
+    }
+
+    fn lock_key(&mut self, key: String) -> Result<()> {
+        if self.locked.contains(&key) {
             return Ok(());
         }
-        self.store.acquire(self.id, name)?;
-        self.locked.push(name.to_string());
+        self.store.acquire(self.id, &key)?;
+        self.locked.push(key);
         Ok(())
     }
 
     /// Locks table `name` and returns its newest version (this transaction's own, else the
     /// latest committed), or `None` if it does not exist.
-    pub fn table_for_write(&mut self, name: &str) -> Result<Option<Arc<TableEntry>>> {
+    pub fn table_for_write(&mut self, name: &QualifiedName) -> Result<Option<Arc<TableEntry>>> {
         self.lock_name(name)?;
         let oid = match self.names.get(name) {
             Some(oid) => *oid,
@@ -424,16 +449,16 @@ impl Transaction {
 
     /// Records a new version of a table this transaction has locked.
     pub fn put_table(&mut self, entry: TableEntry) {
-        let name = entry.schema.name.clone();
+        let name = entry.schema.qualified_name();
         let oid = entry.schema.oid;
         self.written.insert(oid, Some(Arc::new(entry)));
         self.names.insert(name, Some(oid));
     }
 
     /// Drops a table this transaction has locked.
-    pub fn drop_table(&mut self, name: &str, oid: u32) {
+    pub fn drop_table(&mut self, name: &QualifiedName, oid: u32) {
         self.written.insert(oid, None);
-        self.names.insert(name.to_string(), None);
+        self.names.insert(name.clone(), None);
     }
 
     pub fn allocate_oid(&self) -> u32 {
@@ -490,6 +515,7 @@ impl Transaction {
                 log.writable()?;
                 Some(log.append(&CommitChanges {
                     before: &head,
+                    schemas: &self.schemas,
                     names: &self.names,
                     tables: &self.written,
                     sequences: &self.sequences,
@@ -524,6 +550,13 @@ impl Transaction {
         let mut state = head.clone();
         if self.changes_catalog(&state) {
             state.catalog_version += 1;
+        }
+        for (oid, schema) in self.schemas.drain() {
+            let schemas = Arc::make_mut(&mut state.schemas);
+            match schema {
+                Some(schema) => schemas.insert(oid, schema),
+                None => schemas.remove(&oid),
+            };
         }
         for (name, oid) in self.names.drain() {
             if state.names.get(&name) == oid.as_ref() {
@@ -573,6 +606,7 @@ impl Transaction {
     fn changes_catalog(&self, committed: &DbState) -> bool {
         !self.sequences.is_empty()
             || !self.views.is_empty()
+            || !self.schemas.is_empty()
             || self
                 .names
                 .iter()
@@ -615,6 +649,7 @@ impl Transaction {
     /// Forgets every change and releases the locks.
     pub fn rollback(mut self) {
         self.written.clear();
+        self.schemas.clear();
         self.names.clear();
         self.sequences.clear();
         self.views.clear();
@@ -640,13 +675,18 @@ mod tests {
     use std::sync::Arc;
 
     use super::{lock, Store};
-    use crate::catalog::TableSchema;
+    use crate::catalog::{QualifiedName, TableSchema, PUBLIC_OID};
     use crate::storage::{TableData, TableEntry};
+
+    fn public(name: &str) -> QualifiedName {
+        QualifiedName::new(PUBLIC_OID, name)
+    }
 
     fn entry(store: &Store, name: &str) -> TableEntry {
         TableEntry {
             schema: Arc::new(TableSchema {
                 oid: store.allocate_oid(),
+                namespace: PUBLIC_OID,
                 name: name.into(),
                 columns: Vec::new(),
                 unique_keys: Vec::new(),
@@ -664,26 +704,26 @@ mod tests {
     fn commit_publishes_and_rollback_forgets() {
         let store = Arc::new(Store::default());
         let mut txn = store.begin();
-        assert!(txn.table_for_write("t").is_ok_and(|t| t.is_none()));
+        assert!(txn.table_for_write(&public("t")).is_ok_and(|t| t.is_none()));
         txn.put_table(entry(&store, "t"));
         assert!(
-            store.snapshot().table_by_name("t").is_none(),
+            store.snapshot().table_by_name(&public("t")).is_none(),
             "uncommitted is invisible"
         );
         assert!(
-            txn.view().table_by_name("t").is_some(),
+            txn.view().table_by_name(&public("t")).is_some(),
             "own writes are visible"
         );
         assert!(txn.commit(true).is_ok());
         let committed = store.snapshot();
-        let t = committed.table_by_name("t").map(|t| t.generation);
+        let t = committed.table_by_name(&public("t")).map(|t| t.generation);
         assert!(t.is_some_and(|g| g > 0), "commit bumps the generation");
 
         let mut txn = store.begin();
-        assert!(txn.table_for_write("u").is_ok());
+        assert!(txn.table_for_write(&public("u")).is_ok());
         txn.put_table(entry(&store, "u"));
         txn.rollback();
-        assert!(store.snapshot().table_by_name("u").is_none());
+        assert!(store.snapshot().table_by_name(&public("u")).is_none());
     }
 
     #[test]
@@ -691,10 +731,10 @@ mod tests {
         let store = Arc::new(Store::default());
         let mut first = store.begin();
         let mut second = store.begin();
-        assert!(first.lock_name("a").is_ok());
-        assert!(second.lock_name("b").is_ok());
+        assert!(first.lock_name(&public("a")).is_ok());
+        assert!(second.lock_name(&public("b")).is_ok());
         let waiter = std::thread::spawn(move || {
-            let result = first.lock_name("b");
+            let result = first.lock_name(&public("b"));
             drop(first);
             result
         });
@@ -702,7 +742,7 @@ mod tests {
         while lock(&store.locks).waiting_for.is_empty() {
             std::thread::yield_now();
         }
-        let crossed = second.lock_name("a");
+        let crossed = second.lock_name(&public("a"));
         assert_eq!(crossed.map_err(|e| e.sqlstate()), Err("40P01"));
         drop(second);
         assert!(
@@ -726,7 +766,7 @@ mod tests {
                 std::thread::spawn(move || {
                     for _ in 0..200 {
                         let mut txn = store.begin();
-                        assert!(txn.lock_name("t").is_ok());
+                        assert!(txn.lock_name(&public("t")).is_ok());
                         // A read-modify-write that only the lock keeps whole.
                         let seen = counter.load(Ordering::Relaxed);
                         std::thread::yield_now();

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use super::{is_plan_cacheable, Session, Work};
 use crate::api::query_cache::CacheKey;
 use crate::binder::Binder;
+use crate::catalog::QualifiedName;
 use crate::error::{Error, Result};
 use crate::parser::{parse, Parsed};
 use crate::plan::BoundStatement;
@@ -44,11 +45,7 @@ impl Session {
             ),
         };
         for _ in 0..MAX_REBINDS {
-            let tables: Vec<String> = bound
-                .tables_written()
-                .into_iter()
-                .map(str::to_string)
-                .collect();
+            let tables: Vec<QualifiedName> = bound.tables_written().into_iter().cloned().collect();
             if tables.is_empty() {
                 return Ok((bound, view));
             }
@@ -82,12 +79,13 @@ impl Session {
         param_types: &[DataType],
         cache_key: Option<CacheKey<'_>>,
     ) -> Result<BoundStatement> {
-        let (bound, _) = Binder::new(view, param_types).bind(parsed)?;
+        let search_path = self.search_path()?;
+        let (bound, _) = Binder::new(view, &search_path, param_types).bind(parsed)?;
         let bound = self.optimize(bound, view)?;
         if let (Some(key), true) = (cache_key, self.caches_usable()) {
             if is_plan_cacheable(&bound) {
                 self.cache
-                    .store_plan(key.sql, param_types, &bound, view.catalog_version);
+                    .store_plan(&key, param_types, &bound, view.catalog_version);
             }
         }
         Ok(bound)

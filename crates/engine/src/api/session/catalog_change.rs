@@ -3,7 +3,7 @@
 
 use super::{Block, Session};
 use crate::api::{Notice, StatementResult};
-use crate::catalog::TableSchema;
+use crate::catalog::{QualifiedName, TableSchema};
 use crate::error::{Error, Result, SqlState};
 use crate::exec::{alter_table, ddl, modify, ExecContext};
 use crate::plan::{AlterTable, LogicalPlan};
@@ -26,11 +26,11 @@ impl Session {
         &mut self,
         schema: TableSchema,
         if_not_exists: bool,
-        sequences: Vec<(String, SequenceOptions, String)>,
+        sequences: Vec<(QualifiedName, SequenceOptions, String)>,
         source: Option<LogicalPlan>,
         ctx: &ExecContext,
     ) -> Result<StatementResult> {
-        let name = schema.name.clone();
+        let name = schema.qualified_name();
         let mut notices = Vec::new();
         let txn = self.transaction();
         ddl::create_table(txn, schema, if_not_exists, sequences, &mut notices)?;
@@ -73,7 +73,7 @@ impl Session {
     pub(super) fn run_maintenance(
         &mut self,
         tag: &'static str,
-        tables: &[(String, u32)],
+        tables: &[(QualifiedName, u32)],
     ) -> Result<StatementResult> {
         if tag == "VACUUM" {
             if self.block != Block::None {

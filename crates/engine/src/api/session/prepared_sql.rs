@@ -76,7 +76,8 @@ impl Session {
             exclusions: FrameExclusions::default(),
             copy_header_match: false,
         };
-        let (bound, param_types) = Binder::new(&view, &declared).bind(&parsed)?;
+        let search_path = self.search_path()?;
+        let (bound, param_types) = Binder::new(&view, &search_path, &declared).bind(&parsed)?;
         let columns = match &bound {
             BoundStatement::Query { columns, .. } => Some(columns.clone()),
             _ => None,
@@ -119,7 +120,9 @@ impl Session {
             )));
         }
         let view = self.view();
-        let exprs = Binder::new(&view, &[]).bind_parameter_values(arguments, &types)?;
+        let search_path = self.search_path()?;
+        let exprs =
+            Binder::new(&view, &search_path, &[]).bind_parameter_values(arguments, &types)?;
         let ctx = ExecContext::new(
             Vec::new(),
             view,

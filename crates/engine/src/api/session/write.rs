@@ -2,6 +2,7 @@
 
 use super::Session;
 use crate::api::StatementResult;
+use crate::catalog::QualifiedName;
 use crate::error::Result;
 use crate::exec::expression::evaluate;
 use crate::exec::{modify, on_conflict, ExecContext};
@@ -34,7 +35,7 @@ impl Session {
     /// INSERT into `(name, oid)` the rows of `source`.
     pub(super) fn run_insert(
         &mut self,
-        (name, oid): (&str, u32),
+        (name, oid): (&QualifiedName, u32),
         source: &LogicalPlan,
         on_conflict: Option<&OnConflict>,
         returning: Option<Returning>,

@@ -17,6 +17,12 @@ fn invalid_value(name: &str, value: &str) -> Error {
     )
 }
 
+/// A list of schema names in PostgreSQL's list syntax (they need not exist).
+pub(super) fn search_path(value: &str) -> Result<String> {
+    crate::catalog::SearchPath::parse(value, "", "")?;
+    Ok(value.to_string())
+}
+
 /// PostgreSQL's client encodings, compared as pg_char_to_encoding does: case and
 /// punctuation ignored.
 const ENCODINGS: [&str; 41] = [

@@ -1,0 +1,376 @@
+//! Relation names to schemas: a qualified name (`s.t`, `db.s.t`) names its schema, an
+//! unqualified one is looked up along the session's `search_path`, and a new object named
+//! without a schema goes to the path's first existing schema, as in PostgreSQL.
+
+use sqlparser::ast::{Expr, Ident, ObjectName, ObjectNamePart};
+
+use super::scope::Scope;
+use super::{ident_name, Binder};
+use crate::catalog::{QualifiedName, SchemaDef, PG_CATALOG_OID};
+use crate::error::{Error, Result, SqlState};
+use crate::function::cast::CastContext;
+use crate::plan::ScalarExpr;
+use crate::types::{DataType, ScalarValue};
+
+/// `text[]`, what current_schemas returns (`name[]` in PostgreSQL, the same text form).
+const TEXT_ARRAY: DataType = DataType::Array(&DataType::Text);
+
+/// The schema (if written) and the relation name of an object name.
+pub(super) struct WrittenName {
+    pub schema: Option<String>,
+    pub name: String,
+}
+
+impl<'a> Binder<'a> {
+    /// The relation `name` refers to: the one found along the search path for an
+    /// unqualified name, else a name in no schema, which no relation has (so the caller
+    /// reports it missing).
+    pub(super) fn relation_name(&self, name: &ObjectName) -> Result<QualifiedName> {
+        let written = self.written_name(name)?;
+        match written.schema {
+            Some(schema) => Ok(QualifiedName::new(self.schema(&schema)?.oid, written.name)),
+            None => Ok(self.search(&written.name)),
+        }
+    }
+
+    /// The relation a query or a DML statement reads or writes: PostgreSQL's parserOpenTable
+    /// reports one that is missing (its schema included) as 42P01, named as written.
+    pub(super) fn open_relation(&self, name: &ObjectName) -> Result<QualifiedName> {
+        let written = self.written_name(name)?;
+        let found = match &written.schema {
+            Some(schema) => self
+                .state
+                .schema_by_name(schema)
+                .map(|s| QualifiedName::new(s.oid, written.name.as_str())),
+            None => Some(self.search(&written.name)),
+        };
+        match found {
+            Some(name) if self.state.relation_kind(&name).is_some() => Ok(name),
+            _ => {
+                let shown = match &written.schema {
+                    Some(schema) => format!("{schema}.{}", written.name),
+                    None => written.name,
+                };
+                Err(Error::new(
+                    SqlState::UndefinedTable,
+                    format!("relation \"{shown}\" does not exist"),
+                ))
+            }
+        }
+    }
+
+    /// [`Binder::relation_name`] for IF EXISTS: a missing schema is a missing relation.
+    pub(super) fn relation_name_if_exists(&self, name: &ObjectName) -> Result<QualifiedName> {
+        match self.relation_name(name) {
+            Err(e) if e.state == SqlState::InvalidSchemaName => {
+                Ok(QualifiedName::nowhere(self.written_name(name)?.name))
+            }
+            other => other,
+        }
+    }
+
+    /// The unqualified `name` looked up along the search path.
+    pub(super) fn search(&self, name: &str) -> QualifiedName {
+        self.searched
+            .iter()
+            .map(|&oid| QualifiedName::new(oid, name))
+            .find(|q| self.state.relation_kind(q).is_some())
+            .unwrap_or_else(|| QualifiedName::nowhere(name))
+    }
+
+    /// The name a new relation called `name` gets: in its written schema, else in the
+    /// search path's creation schema.
+    pub(super) fn creation_name(&self, name: &ObjectName) -> Result<QualifiedName> {
+        let written = self.written_name(name)?;
+        let schema = match &written.schema {
+            Some(schema) => self.schema(schema)?.oid,
+            None => self.search_path.creation_schema(self.state)?,
+        };
+        if schema == PG_CATALOG_OID {
+            return Err(Error::new(
+                SqlState::InsufficientPrivilege,
+                format!(
+                    "permission denied to create \"pg_catalog.{}\"",
+                    written.name
+                ),
+            )
+            .with_detail("System catalog modifications are currently disallowed."));
+        }
+        Ok(QualifiedName::new(schema, written.name))
+    }
+
+    /// The schema called `name`, or PostgreSQL's 3F000.
+    pub(super) fn schema(&self, name: &str) -> Result<&'a SchemaDef> {
+        self.state
+            .schema_by_name(name)
+            .map(|s| s.as_ref())
+            .ok_or_else(|| {
+                Error::new(
+                    SqlState::InvalidSchemaName,
+                    format!("schema \"{name}\" does not exist"),
+                )
+            })
+    }
+
+    /// The parts of `name`: `[db.]schema.relation` or `relation`; a database other than the
+    /// current one is PostgreSQL's 0A000.
+    pub(super) fn written_name(&self, name: &ObjectName) -> Result<WrittenName> {
+        let parts = name_parts(name)?;
+        match parts.as_slice() {
+            [table] => Ok(WrittenName {
+                schema: None,
+                name: ident_name(table),
+            }),
+            [schema, table] => Ok(WrittenName {
+                schema: Some(ident_name(schema)),
+                name: ident_name(table),
+            }),
+            [database, schema, table] => {
+                if ident_name(database) != self.search_path.database() {
+                    return Err(Error::unsupported(format!(
+                        "cross-database references are not implemented: {name}"
+                    )));
+                }
+                Ok(WrittenName {
+                    schema: Some(ident_name(schema)),
+                    name: ident_name(table),
+                })
+            }
+            _ => Err(Error::syntax(format!(
+                "improper qualified name (too many dotted names): {name}"
+            ))),
+        }
+    }
+
+    /// The name of an object that takes no schema (an index, a constraint): PostgreSQL's
+    /// grammar has no qualified form there.
+    pub(super) fn unqualified_name(&self, name: &ObjectName) -> Result<String> {
+        match self.written_name(name)? {
+            WrittenName { schema: None, name } => Ok(name),
+            WrittenName {
+                schema: Some(_), ..
+            } => Err(Error::syntax(format!("syntax error at or near \"{name}\""))),
+        }
+    }
+
+    /// A function's name in FROM: functions live in `pg_catalog`, so a name qualified by
+    /// another schema names no function.
+    pub(super) fn function_name(&self, name: &ObjectName) -> Result<String> {
+        match self.written_name(name)? {
+            WrittenName { schema: None, name } => Ok(name),
+            WrittenName {
+                schema: Some(schema),
+                name,
+            } if schema == "pg_catalog" => Ok(name),
+            WrittenName {
+                schema: Some(schema),
+                name,
+            } => Err(Error::new(
+                SqlState::UndefinedFunction,
+                format!("function {schema}.{name} does not exist"),
+            )),
+        }
+    }
+
+    /// `schema.table.column` and `schema.table.*`: `table` must be a table of `schema`
+    /// read by this query or an enclosing one.
+    pub(super) fn check_schema_qualifier(
+        &self,
+        scope: &Scope,
+        schema: &str,
+        table: &str,
+    ) -> Result<()> {
+        let oid = self.state.schema_by_name(schema).map(|s| s.oid);
+        let found = std::iter::once(scope)
+            .chain(self.outer_scopes.iter().map(|(outer, _)| outer))
+            .flat_map(|s| s.columns.iter())
+            .any(|c| {
+                c.table.as_deref() == Some(table)
+                    && oid.is_some()
+                    && self.namespace_of(c.table_oid) == oid
+            });
+        if found {
+            return Ok(());
+        }
+        Err(Error::new(
+            SqlState::UndefinedTable,
+            format!("missing FROM-clause entry for table \"{table}\""),
+        ))
+    }
+
+    /// current_schema: the first schema of the search path that exists (NULL if none),
+    /// fixed at binding as the plan caches key on the path.
+    pub(super) fn current_schema(&self) -> ScalarExpr {
+        let first = self.search_path.listed(self.state).first().copied();
+        match first.and_then(|oid| self.state.schemas.get(&oid)) {
+            Some(schema) => {
+                ScalarExpr::literal(ScalarValue::Text(schema.name.clone()), DataType::Text)
+            }
+            None => ScalarExpr::null(DataType::Text),
+        }
+    }
+
+    /// current_schemas(include_implicit): the existing schemas of the search path, with
+    /// `pg_catalog` first when implicit ones are asked for and it is not listed.
+    pub(super) fn current_schemas(&mut self, implicit: &Expr, scope: &Scope) -> Result<ScalarExpr> {
+        let bound = self.bind_expr(implicit, scope)?;
+        let bound = self.coerce(bound, DataType::Bool, CastContext::Implicit)?;
+        let implicit = match bound {
+            ScalarExpr::Literal {
+                value: ScalarValue::Bool(implicit),
+                ..
+            } => implicit,
+            ScalarExpr::Literal {
+                value: ScalarValue::Null,
+                ..
+            } => return Ok(ScalarExpr::null(TEXT_ARRAY)),
+            _ => return Err(Error::unsupported("current_schemas of a computed argument")),
+        };
+        let oids = if implicit {
+            self.search_path.searched(self.state)
+        } else {
+            self.search_path.listed(self.state)
+        };
+        let names = oids
+            .iter()
+            .filter_map(|oid| self.state.schemas.get(oid))
+            .map(|s| ScalarValue::Text(s.name.clone()))
+            .collect();
+        Ok(ScalarExpr::literal(ScalarValue::Array(names), TEXT_ARRAY))
+    }
+
+    /// The OID of the schema the table or view `oid` lives in.
+    pub(super) fn namespace_of(&self, oid: u32) -> Option<u32> {
+        if let Some(table) = self.state.tables.get(&oid) {
+            return Some(table.schema.namespace);
+        }
+        self.state
+            .views
+            .values()
+            .find(|v| v.oid == oid)
+            .map(|v| v.namespace)
+    }
+}
+
+/// The name a regclass literal spells (`'s.seq'`, `'"Seq"'`): dot-separated identifiers,
+/// folded to lower case unless double-quoted, as PostgreSQL's regclass input reads them.
+pub(super) fn regclass_name(text: &str) -> Result<ObjectName> {
+    let invalid = || Error::syntax("invalid name syntax");
+    let mut parts = Vec::new();
+    let mut rest = text.trim();
+    loop {
+        let ident = if let Some(quoted) = rest.strip_prefix('"') {
+            let mut value = String::new();
+            let mut chars = quoted.char_indices();
+            let end = loop {
+                match chars.next() {
+                    Some((i, '"')) if quoted[i + 1..].starts_with('"') => {
+                        value.push('"');
+                        chars.next();
+                    }
+                    Some((i, '"')) => break i + 1,
+                    Some((_, c)) => value.push(c),
+                    None => return Err(invalid()),
+                }
+            };
+            rest = &quoted[end..];
+            Ident::with_quote('"', value)
+        } else {
+            let end = rest.find(['.', '"']).unwrap_or(rest.len());
+            let word = rest[..end].trim();
+            if word.is_empty() {
+                return Err(invalid());
+            }
+            rest = &rest[end..];
+            Ident::with_quote('"', word.to_lowercase())
+        };
+        parts.push(ObjectNamePart::Identifier(ident));
+        rest = rest.trim_start();
+        match rest.strip_prefix('.') {
+            Some(after) => rest = after.trim_start(),
+            None if rest.is_empty() => break,
+            None => return Err(invalid()),
+        }
+    }
+    Ok(ObjectName(parts))
+}
+
+/// The identifiers of `name`; reserved words unquoted are PostgreSQL's syntax error.
+fn name_parts(name: &ObjectName) -> Result<Vec<&Ident>> {
+    let parts: Vec<&Ident> = name
+        .0
+        .iter()
+        .map(|part| match part {
+            ObjectNamePart::Identifier(ident) => Ok(ident),
+            ObjectNamePart::Function(_) => Err(Error::unsupported(format!("the name {name}"))),
+        })
+        .collect::<Result<_>>()?;
+    if let Some(reserved) = parts.iter().find(|p| {
+        p.quote_style.is_none()
+            && crate::keywords::keyword(&p.value.to_lowercase())
+                == Some(crate::keywords::Keyword::NotAName)
+    }) {
+        return Err(Error::syntax(format!(
+            "syntax error at or near \"{}\"",
+            reserved.value
+        )));
+    }
+    Ok(parts)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::api::{Database, Session};
+
+    fn lines(session: &mut Session, sql: &str) -> Vec<String> {
+        match session.execute(sql) {
+            Ok(results) => results.last().map(|r| r.text_lines()).unwrap_or_default(),
+            Err(e) => vec![format!("{} {}", e.sqlstate(), e)],
+        }
+    }
+
+    /// Needs the session's own user and database, which differ between PostgreSQL runs of
+    /// the slt corpus: `"$user"` in the default path and a three-part name.
+    #[test]
+    fn user_schema_and_current_database_names() {
+        let db = Database::new();
+        let mut session = db.connect();
+        session.set_identity("alice", "shop", 1);
+        let setup = "CREATE SCHEMA alice; CREATE TABLE t (a integer); INSERT INTO t VALUES (1)";
+        assert!(session.execute(setup).is_ok());
+        assert_eq!(lines(&mut session, "SELECT current_schema"), ["alice"]);
+        assert_eq!(lines(&mut session, "SELECT a FROM shop.alice.t"), ["1"]);
+        assert_eq!(
+            lines(&mut session, "SELECT current_schemas(true)"),
+            ["{pg_catalog,alice,public}"]
+        );
+        assert!(lines(&mut session, "SELECT a FROM other.alice.t")[0].starts_with("0A000"));
+        assert!(lines(&mut session, "SELECT a FROM public.t")[0].starts_with("42P01"));
+    }
+
+    /// The plan and result caches are shared by sessions and keyed by statement text: a
+    /// plan or result bound under one search path must never answer under another.
+    #[test]
+    fn caches_never_cross_search_paths() {
+        let db = Database::new();
+        let mut first = db.connect();
+        let setup = "CREATE SCHEMA a; CREATE SCHEMA b; \
+                     CREATE TABLE a.t AS SELECT g AS x FROM generate_series(1, 3000) g; \
+                     CREATE TABLE b.t AS SELECT g AS x FROM generate_series(1, 2000) g";
+        assert!(first.execute(setup).is_ok());
+        let query = "SELECT count(*) FROM t";
+        assert!(first.execute("SET search_path = a").is_ok());
+        for _ in 0..3 {
+            assert_eq!(lines(&mut first, query), ["3000"]);
+        }
+        let mut second = db.connect();
+        assert!(second.execute("SET search_path = b").is_ok());
+        for _ in 0..3 {
+            assert_eq!(lines(&mut second, query), ["2000"]);
+        }
+        assert!(first.execute("SET search_path = b, a").is_ok());
+        assert_eq!(lines(&mut first, query), ["2000"]);
+        assert!(first.execute("SET search_path = public").is_ok());
+        assert!(lines(&mut first, query)[0].starts_with("42P01"));
+    }
+}

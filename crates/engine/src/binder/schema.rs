@@ -1,0 +1,106 @@
+//! CREATE SCHEMA and ALTER SCHEMA (DROP SCHEMA is bound with the other DROPs). Whether a
+//! schema exists is checked when the statement runs, under the lock of its name.
+
+use sqlparser::ast::{self, AlterSchemaOperation, ObjectName, SchemaName, Statement};
+
+use super::{ident_name, Binder};
+use crate::error::{Error, Result, SqlState};
+use crate::plan::BoundStatement;
+
+impl Binder<'_> {
+    pub(super) fn bind_create_schema(&mut self, statement: &Statement) -> Result<BoundStatement> {
+        let Statement::CreateSchema {
+            schema_name,
+            or_replace,
+            if_not_exists,
+            with,
+            options,
+            default_collate_spec,
+            clone,
+        } = statement
+        else {
+            return Err(Error::internal(
+                "invariant: bind_create_schema of CREATE SCHEMA",
+            ));
+        };
+        if *or_replace
+            || with.is_some()
+            || options.is_some()
+            || default_collate_spec.is_some()
+            || clone.is_some()
+        {
+            return Err(Error::unsupported(format!(
+                "the CREATE SCHEMA form {statement}"
+            )));
+        }
+        let (name, owner) = match schema_name {
+            SchemaName::Simple(name) => (schema_name_of(name)?, self.search_path.user().into()),
+            SchemaName::UnnamedAuthorization(role) => {
+                let role = self.role(role)?;
+                (role.clone(), role)
+            }
+            SchemaName::NamedAuthorization(name, role) => (schema_name_of(name)?, self.role(role)?),
+        };
+        check_acceptable(&name)?;
+        Ok(BoundStatement::CreateSchema {
+            name,
+            owner,
+            if_not_exists: *if_not_exists,
+        })
+    }
+
+    pub(super) fn bind_alter_schema(&mut self, alter: &ast::AlterSchema) -> Result<BoundStatement> {
+        let ast::AlterSchema {
+            name,
+            if_exists,
+            operations,
+        } = alter;
+        match (operations.as_slice(), if_exists) {
+            ([AlterSchemaOperation::Rename { name: new_name }], false) => {
+                let new_name = schema_name_of(new_name)?;
+                check_acceptable(&new_name)?;
+                Ok(BoundStatement::RenameSchema {
+                    name: schema_name_of(name)?,
+                    new_name,
+                })
+            }
+            _ => Err(Error::unsupported(format!("the ALTER SCHEMA form {alter}"))),
+        }
+    }
+
+    /// The role AUTHORIZATION names: only the session's user exists.
+    fn role(&self, role: &ast::Ident) -> Result<String> {
+        let name = ident_name(role);
+        let user = self.search_path.user();
+        match name.as_str() {
+            _ if name == user => Ok(name),
+            "current_user" | "current_role" | "session_user" if role.quote_style.is_none() => {
+                Ok(user.to_string())
+            }
+            _ => Err(Error::new(
+                SqlState::UndefinedObject,
+                format!("role \"{name}\" does not exist"),
+            )),
+        }
+    }
+}
+
+/// A schema's name: one identifier.
+fn schema_name_of(name: &ObjectName) -> Result<String> {
+    match name.0.as_slice() {
+        [ast::ObjectNamePart::Identifier(ident)] => Ok(ident_name(ident)),
+        _ => Err(Error::syntax(format!("syntax error at or near \"{name}\""))),
+    }
+}
+
+/// PostgreSQL keeps names starting with `pg_` for its own schemas.
+fn check_acceptable(name: &str) -> Result<()> {
+    if name.starts_with("pg_") {
+        return Err(Error::new(
+            SqlState::ReservedName,
+            format!("unacceptable schema name \"{name}\""),
+        )
+        .with_detail("The prefix \"pg_\" is reserved for system schemas."));
+    }
+    Ok(())
+}

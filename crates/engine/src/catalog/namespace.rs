@@ -1,0 +1,79 @@
+//! Schemas (PostgreSQL's namespaces) and the qualified names of the relations in them.
+//!
+//! Every table, view, sequence and index belongs to one schema, named by its OID so that
+//! ALTER SCHEMA ... RENAME touches nothing but the schema itself. `public`, `pg_catalog` and
+//! `information_schema` exist from the start with fixed OIDs (PostgreSQL's for the first
+//! two); user objects may not be created in `pg_catalog`.
+
+/// PostgreSQL's OID of `pg_catalog`.
+pub const PG_CATALOG_OID: u32 = 11;
+/// PostgreSQL's OID of `public`.
+pub const PUBLIC_OID: u32 = 2200;
+/// `information_schema`'s OID: PostgreSQL assigns it at initdb (13xxx); this one is fixed,
+/// below the first user OID, so it never changes across restarts.
+pub const INFORMATION_SCHEMA_OID: u32 = 13_000;
+/// The owner of the schemas that exist from the start, as PostgreSQL's bootstrap superuser.
+pub const BOOTSTRAP_OWNER: &str = "kestrel";
+
+/// One schema: CREATE SCHEMA's name and owner, with its OID.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaDef {
+    pub oid: u32,
+    pub name: String,
+    pub owner: String,
+}
+
+impl SchemaDef {
+    /// The schemas every database has.
+    pub fn builtin() -> [SchemaDef; 3] {
+        let def = |oid, name: &str| SchemaDef {
+            oid,
+            name: name.to_string(),
+            owner: BOOTSTRAP_OWNER.to_string(),
+        };
+        [
+            def(PG_CATALOG_OID, "pg_catalog"),
+            def(PUBLIC_OID, "public"),
+            def(INFORMATION_SCHEMA_OID, "information_schema"),
+        ]
+    }
+
+    /// Schemas that only the system may change (drop, rename, create objects in).
+    pub fn is_system(&self) -> bool {
+        self.oid == PG_CATALOG_OID || self.oid == INFORMATION_SCHEMA_OID
+    }
+}
+
+/// A relation's name within its schema: the key of the relation namespace.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct QualifiedName {
+    pub schema: u32,
+    pub name: String,
+}
+
+impl QualifiedName {
+    pub fn new(schema: u32, name: impl Into<String>) -> QualifiedName {
+        QualifiedName {
+            schema,
+            name: name.into(),
+        }
+    }
+
+    /// A name in no schema, which no relation has: what a name found in no schema of the
+    /// search path resolves to, for the caller to report missing.
+    pub fn nowhere(name: impl Into<String>) -> QualifiedName {
+        QualifiedName::new(0, name)
+    }
+
+    /// The key of the write lock of this name (locks are by name, see `Store::acquire`).
+    pub fn lock_key(&self) -> String {
+        format!("{}.{}", self.schema, self.name)
+    }
+}
+
+/// PostgreSQL's messages name a relation without its schema.
+impl std::fmt::Display for QualifiedName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name)
+    }
+}

@@ -1,0 +1,187 @@
+//! `search_path`: the schemas unqualified names resolve along, and the one new objects go
+//! to, with PostgreSQL's rules: `pg_catalog` is searched first unless the path lists it,
+//! `"$user"` is the session user's schema, and names of schemas that do not exist (or
+//! `pg_temp`, as there are no temporary schemas) are skipped.
+
+use super::PG_CATALOG_OID;
+use crate::error::{Error, Result, SqlState};
+use crate::storage::DbState;
+
+/// A parsed `search_path` setting, `"$user"` replaced by the session's user, with the
+/// session's user (the only role there is) and database (the only one a three-part name
+/// may name).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct SearchPath {
+    /// The setting's text, which with the user and database decides everything else.
+    setting: String,
+    names: Vec<String>,
+    user: String,
+    database: String,
+}
+
+impl SearchPath {
+    /// Parses the setting's text as PostgreSQL's SplitIdentifierString does: a comma-separated
+    /// list of identifiers, lower-cased unless double-quoted.
+    pub fn parse(setting: &str, user: &str, database: &str) -> Result<SearchPath> {
+        let invalid = || {
+            Error::new(
+                SqlState::InvalidParameterValue,
+                format!("invalid value for parameter \"search_path\": \"{setting}\""),
+            )
+            .with_detail("List syntax is invalid.")
+        };
+        let mut names = Vec::new();
+        let mut rest = setting.trim_start();
+        let (user, database) = (user.to_string(), database.to_string());
+        if rest.is_empty() {
+            return Ok(SearchPath {
+                setting: setting.to_string(),
+                names,
+                user,
+                database,
+            });
+        }
+        loop {
+            let name;
+            if let Some(quoted) = rest.strip_prefix('"') {
+                let mut value = String::new();
+                let mut chars = quoted.char_indices();
+                let end = loop {
+                    match chars.next() {
+                        Some((i, '"')) if quoted[i + 1..].starts_with('"') => {
+                            value.push('"');
+                            chars.next();
+                        }
+                        Some((i, '"')) => break i + 1,
+                        Some((_, c)) => value.push(c),
+                        None => return Err(invalid()),
+                    }
+                };
+                // PostgreSQL takes `""` (what SET search_path = '' gives): a name no schema has.
+                name = value;
+                rest = &quoted[end..];
+            } else {
+                let end = rest
+                    .find(|c: char| c == ',' || c.is_whitespace())
+                    .unwrap_or(rest.len());
+                if end == 0 || rest[..end].contains('"') {
+                    return Err(invalid());
+                }
+                name = rest[..end].to_lowercase();
+                rest = &rest[end..];
+            }
+            names.push(if name == "$user" { user.clone() } else { name });
+            rest = rest.trim_start();
+            match rest.strip_prefix(',') {
+                Some(after) => rest = after.trim_start(),
+                None if rest.is_empty() => break,
+                None => return Err(invalid()),
+            }
+        }
+        Ok(SearchPath {
+            setting: setting.to_string(),
+            names,
+            user,
+            database,
+        })
+    }
+
+    /// Whether this is what `parse(setting, user, database)` gives.
+    pub fn is_for(&self, setting: &str, user: &str, database: &str) -> bool {
+        self.setting == setting && self.user == user && self.database == database
+    }
+
+    /// What tells two paths apart in a cache key (the database only matters to names that
+    /// fail to resolve, which are never cached).
+    pub fn cache_tag(&self) -> (&str, &str) {
+        (&self.setting, &self.user)
+    }
+
+    pub fn user(&self) -> &str {
+        &self.user
+    }
+
+    pub fn database(&self) -> &str {
+        &self.database
+    }
+
+    /// The listed schemas that exist in `state`, in order, each once.
+    pub fn listed(&self, state: &DbState) -> Vec<u32> {
+        let mut oids: Vec<u32> = Vec::new();
+        for name in &self.names {
+            if let Some(schema) = state.schema_by_name(name) {
+                if !oids.contains(&schema.oid) {
+                    oids.push(schema.oid);
+                }
+            }
+        }
+        oids
+    }
+
+    /// Every schema an unqualified name is looked up in, in order: `pg_catalog` first
+    /// unless listed, then the listed ones.
+    pub fn searched(&self, state: &DbState) -> Vec<u32> {
+        let mut oids = self.listed(state);
+        if !oids.contains(&PG_CATALOG_OID) {
+            oids.insert(0, PG_CATALOG_OID);
+        }
+        oids
+    }
+
+    /// The schema objects named without one are created in: the first listed that exists.
+    pub fn creation_schema(&self, state: &DbState) -> Result<u32> {
+        self.listed(state).first().copied().ok_or_else(|| {
+            Error::new(
+                SqlState::InvalidSchemaName,
+                "no schema has been selected to create in",
+            )
+        })
+    }
+}
+
+/// PostgreSQL's quote_identifier: a name is quoted unless it is a plain lower-case word
+/// that no keyword spells, as SHOW search_path prints each entry.
+pub fn quote_identifier(name: &str) -> String {
+    let plain = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && crate::keywords::keyword(name).is_none();
+    if plain {
+        name.to_string()
+    } else {
+        format!("\"{}\"", name.replace('"', "\"\""))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(setting: &str) -> Vec<String> {
+        match SearchPath::parse(setting, "alice", "db") {
+            Ok(path) => path.names,
+            Err(e) => vec![e.to_string()],
+        }
+    }
+
+    #[test]
+    fn parses_postgres_list_syntax() {
+        assert_eq!(names("\"$user\", public"), ["alice", "public"]);
+        assert_eq!(names(" A ,\"B\"\"c\""), ["a", "B\"c"]);
+        assert_eq!(names(""), Vec::<String>::new());
+        assert_eq!(names("a b").len(), 1);
+        assert!(names("a,,b")[0].contains("invalid value"));
+    }
+
+    #[test]
+    fn quotes_like_quote_identifier() {
+        assert_eq!(quote_identifier("public"), "public");
+        assert_eq!(quote_identifier("$user"), "\"$user\"");
+        assert_eq!(quote_identifier("Mixed"), "\"Mixed\"");
+        assert_eq!(quote_identifier("select"), "\"select\"");
+    }
+}
