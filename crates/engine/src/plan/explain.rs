@@ -45,6 +45,10 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
             ("Result".into(), vec![])
         }
         LogicalPlan::Values { rows, .. } => (format!("Values ({} rows)", rows.len()), vec![]),
+        LogicalPlan::SystemScan { relation, .. } => (
+            format!("System Scan on {}", relation.qualified_name()),
+            vec![],
+        ),
         LogicalPlan::TableFunction { func, .. } => (format!("Function Scan on {func:?}"), vec![]),
         LogicalPlan::WorkTable { .. } => ("WorkTable Scan".into(), vec![]),
         LogicalPlan::Filter { input, .. } => ("Filter".into(), vec![input]),
