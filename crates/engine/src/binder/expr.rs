@@ -241,6 +241,11 @@ impl Binder<'_> {
                 let bound = self.bind_expr(inner, scope)?;
                 let name = match collation.0.as_slice() {
                     [ast::ObjectNamePart::Identifier(ident)] => ident.value.clone(),
+                    [ast::ObjectNamePart::Identifier(schema), ast::ObjectNamePart::Identifier(ident)]
+                        if schema.value == "pg_catalog" =>
+                    {
+                        ident.value.clone()
+                    }
                     _ => String::new(),
                 };
                 // Text compares by bytes everywhere, which is what these collations mean.
@@ -619,6 +624,12 @@ impl Binder<'_> {
         right: &Expr,
         scope: &Scope,
     ) -> Result<ScalarExpr> {
+        if let BinaryOperator::PGCustomBinaryOperator(parts) = op {
+            return match qualified_operator(parts) {
+                Some(op) => self.bind_binary(left, &op, right, scope),
+                None => Err(Error::unsupported(format!("the operator {op}"))),
+            };
+        }
         let arithmetic = match op {
             BinaryOperator::Plus => Some((ArithmeticOp::Add, "+")),
             BinaryOperator::Minus => Some((ArithmeticOp::Sub, "-")),
@@ -990,6 +1001,11 @@ impl Binder<'_> {
         if arg_exprs.is_empty() && !star && over.is_none() && filter.is_none() {
             if let Some(info) = session_info(&name) {
                 return Ok(ScalarExpr::SessionInfo(info));
+            }
+        }
+        if !distinct && !star && over.is_none() && filter.is_none() && order_by.is_empty() {
+            if let Some(bound) = self.bind_catalog_call(&name, &arg_exprs, scope) {
+                return bound;
             }
         }
         let ordered_set = AggregateFunction::ordered_set_by_name(&name);
@@ -1485,6 +1501,38 @@ fn balanced(
 }
 
 /// The session facts a function name without arguments reads.
+/// The operator `OPERATOR(pg_catalog.op)` names (psql writes its queries so).
+fn qualified_operator(parts: &[String]) -> Option<BinaryOperator> {
+    let symbol = match parts {
+        [symbol] => symbol,
+        [schema, symbol] if schema == "pg_catalog" => symbol,
+        _ => return None,
+    };
+    Some(match symbol.as_str() {
+        "=" => BinaryOperator::Eq,
+        "<>" | "!=" => BinaryOperator::NotEq,
+        "<" => BinaryOperator::Lt,
+        "<=" => BinaryOperator::LtEq,
+        ">" => BinaryOperator::Gt,
+        ">=" => BinaryOperator::GtEq,
+        "+" => BinaryOperator::Plus,
+        "-" => BinaryOperator::Minus,
+        "*" => BinaryOperator::Multiply,
+        "/" => BinaryOperator::Divide,
+        "%" => BinaryOperator::Modulo,
+        "||" => BinaryOperator::StringConcat,
+        "~" => BinaryOperator::PGRegexMatch,
+        "~*" => BinaryOperator::PGRegexIMatch,
+        "!~" => BinaryOperator::PGRegexNotMatch,
+        "!~*" => BinaryOperator::PGRegexNotIMatch,
+        "~~" => BinaryOperator::PGLikeMatch,
+        "!~~" => BinaryOperator::PGNotLikeMatch,
+        "~~*" => BinaryOperator::PGILikeMatch,
+        "!~~*" => BinaryOperator::PGNotILikeMatch,
+        _ => return None,
+    })
+}
+
 fn session_info(name: &str) -> Option<SessionInfo> {
     Some(match name {
         "current_user" | "session_user" | "user" | "current_role" => SessionInfo::User,

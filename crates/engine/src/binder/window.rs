@@ -430,7 +430,7 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         T::Date | T::Timestamp | T::TimestampTz | T::Interval => {
             matches!(offset, T::Interval | T::Unknown).then_some(T::Interval)
         }
-        T::Unknown | T::Bool | T::Text | T::Varchar(_) | T::Char(_) | T::Array(_) => {
+        T::Unknown | T::Bool | T::Text | T::Varchar(_) | T::Char(_) | T::Array(_) | T::Oid(_) => {
             return Err(Error::new(
                 SqlState::FeatureNotSupported,
                 format!(

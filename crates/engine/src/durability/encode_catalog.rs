@@ -7,7 +7,7 @@ use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{ColumnDef, IndexDef, IndexMethod, TableSchema, UniqueKey, ViewDef};
 use crate::error::Result;
 use crate::storage::SequenceOptions;
-use crate::types::{DataType, NumericTypmod};
+use crate::types::{DataType, NumericTypmod, OidKind};
 
 /// The tag of each data type. The numbers are part of the on-disk format: never change one,
 /// never reuse a retired one.
@@ -28,6 +28,8 @@ mod tag {
     pub const TIMESTAMPTZ: u8 = 14;
     pub const INTERVAL: u8 = 15;
     pub const ARRAY: u8 = 16;
+    /// Followed by the kind's position in `OidKind::ALL`.
+    pub const OID: u8 = 17;
 }
 
 /// The tags of index methods, on-disk like those of types.
@@ -78,6 +80,11 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
         tag::TIMESTAMP => DataType::Timestamp,
         tag::TIMESTAMPTZ => DataType::TimestampTz,
         tag::INTERVAL => DataType::Interval,
+        tag::OID => {
+            let position = input.u8()?;
+            let kind = OidKind::ALL.get(usize::from(position));
+            DataType::Oid(*kind.ok_or_else(|| corrupt(format!("oid kind {position}")))?)
+        }
         tag::ARRAY if !in_array => {
             let elem = read_type(input, true)?;
             DataType::array_of(elem).ok_or_else(|| corrupt(format!("an array of {elem}")))?
@@ -119,6 +126,11 @@ impl Persist for DataType {
             DataType::Array(elem) => {
                 out.u8(tag::ARRAY);
                 elem.encode(out);
+            }
+            DataType::Oid(kind) => {
+                out.u8(tag::OID);
+                let position = OidKind::ALL.iter().position(|k| k == kind);
+                out.u8(position.and_then(|p| u8::try_from(p).ok()).unwrap_or(0));
             }
         }
     }
@@ -307,7 +319,7 @@ mod tests {
     use crate::durability::bytes::encoded;
     use crate::durability::{Decoder, Encoder, Persist};
     use crate::storage::SequenceOptions;
-    use crate::types::{DataType, NumericTypmod};
+    use crate::types::{DataType, NumericTypmod, OidKind};
 
     /// Round trips, and every strict prefix of the encoding is XX001.
     fn assert_round_trip<T: Persist + PartialEq + std::fmt::Debug>(value: &T) {
@@ -349,12 +361,14 @@ mod tests {
             DataType::Timestamp,
             DataType::TimestampTz,
             DataType::Interval,
+            DataType::Oid(OidKind::Oid),
+            DataType::Oid(OidKind::RegClass),
         ];
         let arrays: Vec<DataType> = scalars
             .iter()
             .filter_map(|&t| DataType::array_of(t))
             .collect();
-        assert_eq!(arrays.len(), 13, "every type with an array type");
+        assert_eq!(arrays.len(), 14, "every type with an array type");
         scalars.into_iter().chain(arrays).collect()
     }
 

@@ -610,9 +610,9 @@ impl LogicalPlan {
                     ScalarExpr::DateTimeFunction { func, .. } if func.is_volatile() => {
                         deterministic = false
                     }
-                    ScalarExpr::SequenceCall { .. } | ScalarExpr::SessionInfo(_) => {
-                        deterministic = false
-                    }
+                    ScalarExpr::SequenceCall { .. }
+                    | ScalarExpr::SessionInfo(_)
+                    | ScalarExpr::CatalogCall { .. } => deterministic = false,
                     _ => {}
                 });
             }

@@ -9,6 +9,7 @@
 
 mod builtin_types;
 mod cluster;
+mod functions;
 mod relations;
 mod types;
 mod views;
@@ -17,9 +18,10 @@ use std::fmt;
 
 use crate::exec::SessionIdentity;
 use crate::storage::DbState;
-use crate::types::{DataType, ScalarValue};
+use crate::types::{DataType, OidKind, ScalarValue};
 
 pub(crate) use builtin_types::{BuiltinType, BUILTIN_TYPES};
+pub use functions::{format_type, relation_oid, CatalogFunction, Parameter};
 
 /// `pg_catalog`'s OID in PostgreSQL.
 pub const PG_CATALOG_OID: u32 = 11;
@@ -161,11 +163,13 @@ pub(crate) fn int4(value: i32) -> ScalarValue {
 
 pub(crate) const NULL: ScalarValue = ScalarValue::Null;
 
-/// Column types as PostgreSQL declares them. `oid`, `name`, `"char"` and the reg* types
-/// are represented by the nearest type we have until they exist.
-pub(crate) const OID: DataType = DataType::Int64;
+/// Column types as PostgreSQL declares them; `name` and `"char"` are text here, whose
+/// values and text forms are the same.
+pub(crate) const OID: DataType = DataType::Oid(OidKind::Oid);
 pub(crate) const NAME: DataType = DataType::Text;
 pub(crate) const CHAR: DataType = DataType::Text;
+/// regproc columns hold the function's name: most built-in functions have no row (and so
+/// no OID) in our pg_proc.
 pub(crate) const REGPROC: DataType = DataType::Text;
 pub(crate) const TEXT: DataType = DataType::Text;
 pub(crate) const BOOL: DataType = DataType::Bool;

@@ -253,7 +253,7 @@ pub(super) const PG_PROC: &[(&str, DataType)] = &[
 
 /// A small set of built-in functions, with PostgreSQL's OIDs: those client catalog queries
 /// look up by name: (oid, name, argument types, result type, volatility).
-const FUNCTIONS: &[(u32, &str, &[u32], u32, u8)] = &[
+pub(super) const FUNCTIONS: &[(u32, &str, &[u32], u32, u8)] = &[
     (1242, "boolin", &[2275], 16, b'i'),
     (42, "int4in", &[2275], 23, b'i'),
     (46, "textin", &[2275], 25, b'i'),

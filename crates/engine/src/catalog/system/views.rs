@@ -10,7 +10,7 @@ use crate::catalog::{IndexMethod, TableSchema};
 use crate::types::{DataType, ScalarValue};
 
 /// The name of a user relation's schema.
-fn schema_name(relation_oid: u32) -> &'static str {
+pub(super) fn schema_name(relation_oid: u32) -> &'static str {
     match user_namespace_oid(relation_oid) {
         PUBLIC_OID => "public",
         _ => "pg_catalog",

@@ -1,0 +1,456 @@
+//! The catalog's own functions: what psql and drivers call to print the catalog
+//! (`format_type`, `pg_get_indexdef`, `pg_table_is_visible`, ...) and the reg* conversions
+//! between OIDs and names (`'t'::regclass`, `oid::regclass`). They read the snapshot the
+//! statement reads, so they are evaluated at run time and never folded into a shared plan.
+
+use super::relations::{indexes, Derived, IndexInfo};
+use super::types::{builtin, FUNCTIONS};
+use super::views::{index_definition, quote_identifier, schema_name};
+use super::{
+    CatalogSnapshot, DATABASE_OID, INFORMATION_SCHEMA_OID, OID, PG_CATALOG_OID, PUBLIC_OID,
+    RELATIONS, SUPERUSER_OID,
+};
+use crate::error::{Error, Result, SqlState};
+use crate::storage::{DbState, TableEntry};
+use crate::types::text_io::parse_oid;
+use crate::types::{DataType, NumericTypmod, OidKind, ScalarValue};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CatalogFunction {
+    /// pg_table_is_visible and the other `*_is_visible`: every object is in a schema of the
+    /// search path (pg_catalog or public).
+    IsVisible,
+    GetUserById,
+    FormatType,
+    /// pg_get_expr(adbin, relid [, pretty]): our expression trees are their SQL text.
+    GetExpr,
+    GetIndexDef,
+    GetConstraintDef,
+    GetViewDef,
+    /// obj_description, col_description, shobj_description: there are no comments but
+    /// the one initdb makes.
+    Description,
+    EncodingToChar,
+    /// has_table_privilege and the like: the only role is a superuser.
+    HasPrivilege,
+    GetSerialSequence,
+    /// pg_relation_size and the like: KestrelDB keeps no pages, so sizes are 0.
+    RelationSize,
+    /// pg_relation_is_publishable: there are no publications to publish in.
+    IsPublishable,
+    /// pg_get_statisticsobjdef_columns: there are no extended statistics.
+    StatisticsColumns,
+    FunctionArguments,
+    FunctionResult,
+    /// `text::regclass` of a value only known at run time: the OID of the relation named.
+    RegClassIn,
+    /// `oid::regclass` printed: the relation's name, or the number if there is none.
+    RegClassOut,
+    RegTypeOut,
+    RegProcOut,
+    RegNamespaceOut,
+    RegRoleOut,
+}
+
+/// An argument's type: coerced to that type, or taken as it is.
+pub type Parameter = Option<DataType>;
+
+const TEXT: Parameter = Some(DataType::Text);
+const ANY: Parameter = None;
+const OID_ARG: Parameter = Some(OID);
+const INT4: Parameter = Some(DataType::Int32);
+const BOOL: Parameter = Some(DataType::Bool);
+
+impl CatalogFunction {
+    /// The function `name` called with `arguments` arguments: its parameters and result.
+    pub fn resolve(name: &str, arguments: usize) -> Option<(Self, Vec<Parameter>, DataType)> {
+        use CatalogFunction as F;
+        let text = DataType::Text;
+        let (func, parameters, result): (F, &[Parameter], DataType) = match (name, arguments) {
+            (
+                "pg_table_is_visible"
+                | "pg_type_is_visible"
+                | "pg_function_is_visible"
+                | "pg_operator_is_visible"
+                | "pg_opclass_is_visible"
+                | "pg_opfamily_is_visible"
+                | "pg_collation_is_visible"
+                | "pg_conversion_is_visible"
+                | "pg_statistics_obj_is_visible"
+                | "pg_ts_parser_is_visible"
+                | "pg_ts_dict_is_visible"
+                | "pg_ts_template_is_visible"
+                | "pg_ts_config_is_visible",
+                1,
+            ) => (F::IsVisible, &[OID_ARG], DataType::Bool),
+            ("pg_get_userbyid", 1) => (F::GetUserById, &[OID_ARG], text),
+            ("format_type", 2) => (F::FormatType, &[OID_ARG, INT4], text),
+            ("pg_get_expr", 2) => (F::GetExpr, &[TEXT, OID_ARG], text),
+            ("pg_get_expr", 3) => (F::GetExpr, &[TEXT, OID_ARG, BOOL], text),
+            ("pg_get_indexdef", 1) => (F::GetIndexDef, &[OID_ARG], text),
+            ("pg_get_indexdef", 3) => (F::GetIndexDef, &[OID_ARG, INT4, BOOL], text),
+            ("pg_get_constraintdef", 1) => (F::GetConstraintDef, &[OID_ARG], text),
+            ("pg_get_constraintdef", 2) => (F::GetConstraintDef, &[OID_ARG, BOOL], text),
+            ("pg_get_viewdef", 1) => (F::GetViewDef, &[OID_ARG], text),
+            ("pg_get_viewdef", 2) => (F::GetViewDef, &[OID_ARG, BOOL], text),
+            ("obj_description", 1) => (F::Description, &[OID_ARG], text),
+            ("obj_description" | "shobj_description", 2) => {
+                (F::Description, &[OID_ARG, TEXT], text)
+            }
+            ("col_description", 2) => (F::Description, &[OID_ARG, INT4], text),
+            ("pg_encoding_to_char", 1) => (F::EncodingToChar, &[INT4], text),
+            (
+                "has_table_privilege"
+                | "has_schema_privilege"
+                | "has_database_privilege"
+                | "has_sequence_privilege"
+                | "has_function_privilege"
+                | "has_column_privilege"
+                | "has_any_column_privilege"
+                | "has_type_privilege",
+                2..=4,
+            ) => (F::HasPrivilege, &[ANY, ANY, ANY, ANY], DataType::Bool),
+            ("pg_get_serial_sequence", 2) => (F::GetSerialSequence, &[TEXT, TEXT], text),
+            (
+                "pg_relation_size" | "pg_total_relation_size" | "pg_table_size" | "pg_indexes_size",
+                1,
+            ) => (F::RelationSize, &[ANY], DataType::Int64),
+            ("pg_relation_is_publishable", 1) => (F::IsPublishable, &[ANY], DataType::Bool),
+            ("pg_get_statisticsobjdef_columns", 1) => (F::StatisticsColumns, &[OID_ARG], text),
+            ("pg_get_function_arguments" | "pg_get_function_identity_arguments", 1) => {
+                (F::FunctionArguments, &[OID_ARG], text)
+            }
+            ("pg_get_function_result", 1) => (F::FunctionResult, &[OID_ARG], text),
+            _ => return None,
+        };
+        Some((func, parameters[..arguments].to_vec(), result))
+    }
+
+    /// The output function of an OID alias type: its values as the names of the objects.
+    /// `None` for plain `oid`, which prints as a number.
+    pub fn output_of(kind: OidKind) -> Option<Self> {
+        Some(match kind {
+            OidKind::Oid => return None,
+            OidKind::RegClass => CatalogFunction::RegClassOut,
+            OidKind::RegType => CatalogFunction::RegTypeOut,
+            OidKind::RegProc | OidKind::RegProcedure => CatalogFunction::RegProcOut,
+            OidKind::RegNamespace => CatalogFunction::RegNamespaceOut,
+            OidKind::RegRole => CatalogFunction::RegRoleOut,
+        })
+    }
+
+    /// Whether a NULL argument makes the result NULL without a call (format_type is not).
+    pub fn is_strict(self) -> bool {
+        self != CatalogFunction::FormatType
+    }
+
+    /// The result for one row's arguments (never all NULL for a strict function).
+    pub(crate) fn eval(
+        self,
+        args: &[ScalarValue],
+        snapshot: &CatalogSnapshot,
+    ) -> Result<ScalarValue> {
+        use CatalogFunction as F;
+        let oid = || arg_oid(args.first());
+        let text = |s: String| Ok(ScalarValue::Text(s));
+        match self {
+            F::IsVisible | F::HasPrivilege => Ok(ScalarValue::Bool(true)),
+            F::IsPublishable => Ok(ScalarValue::Bool(false)),
+            F::Description => Ok(match (oid(), args.get(1)) {
+                // The comment initdb puts on the database clients connect to first.
+                (DATABASE_OID, Some(ScalarValue::Text(catalog))) if catalog == "pg_database" => {
+                    ScalarValue::Text("default administrative connection database".to_string())
+                }
+                _ => ScalarValue::Null,
+            }),
+            F::StatisticsColumns => Ok(ScalarValue::Null),
+            F::RelationSize => Ok(ScalarValue::Int64(0)),
+            F::GetUserById | F::RegRoleOut => text(role_name(oid(), snapshot)),
+            F::FormatType => match args.first() {
+                Some(ScalarValue::Null) | None => Ok(ScalarValue::Null),
+                Some(_) => {
+                    let typmod = match args.get(1) {
+                        Some(ScalarValue::Int32(m)) => *m,
+                        _ => -1,
+                    };
+                    text(format_type(oid(), typmod))
+                }
+            },
+            F::RegTypeOut => text(format_type(oid(), -1)),
+            F::GetExpr => Ok(args.first().cloned().unwrap_or(ScalarValue::Null)),
+            F::GetIndexDef => Ok(find_index(oid(), snapshot)
+                .map_or(ScalarValue::Null, |(t, i)| {
+                    ScalarValue::Text(index_definition(&t.schema, &i))
+                })),
+            F::GetConstraintDef => {
+                Ok(constraint_definition(oid(), snapshot)
+                    .map_or(ScalarValue::Null, ScalarValue::Text))
+            }
+            F::GetViewDef => Ok(snapshot
+                .state
+                .views
+                .values()
+                .find(|v| v.oid == oid())
+                .map_or(ScalarValue::Null, |v| {
+                    ScalarValue::Text(format!(" {};", v.query_sql))
+                })),
+            F::EncodingToChar => text(match args.first() {
+                Some(ScalarValue::Int32(6)) => "UTF8".to_string(),
+                Some(ScalarValue::Int32(0)) => "SQL_ASCII".to_string(),
+                _ => String::new(),
+            }),
+            F::GetSerialSequence => serial_sequence(args, snapshot),
+            F::FunctionArguments => {
+                Ok(FUNCTIONS
+                    .iter()
+                    .find(|f| f.0 == oid())
+                    .map_or(ScalarValue::Null, |f| {
+                        let names: Vec<String> = f.2.iter().map(|t| format_type(*t, -1)).collect();
+                        ScalarValue::Text(names.join(", "))
+                    }))
+            }
+            F::FunctionResult => Ok(FUNCTIONS
+                .iter()
+                .find(|f| f.0 == oid())
+                .map_or(ScalarValue::Null, |f| {
+                    ScalarValue::Text(format_type(f.3, -1))
+                })),
+            F::RegClassIn => match args.first() {
+                Some(ScalarValue::Text(name)) => Ok(ScalarValue::Int64(i64::from(relation_oid(
+                    name,
+                    snapshot.state,
+                )?))),
+                _ => Ok(ScalarValue::Null),
+            },
+            F::RegClassOut => text(relation_name(oid(), snapshot).unwrap_or(oid().to_string())),
+            F::RegProcOut => text(
+                FUNCTIONS
+                    .iter()
+                    .find(|f| f.0 == oid())
+                    .map_or(oid().to_string(), |f| f.1.to_string()),
+            ),
+            F::RegNamespaceOut => text(match oid() {
+                PG_CATALOG_OID => "pg_catalog".to_string(),
+                PUBLIC_OID => "public".to_string(),
+                INFORMATION_SCHEMA_OID => "information_schema".to_string(),
+                other => other.to_string(),
+            }),
+        }
+    }
+}
+
+/// An OID argument; OIDs are unsigned 32-bit, so out-of-range values name nothing.
+fn arg_oid(value: Option<&ScalarValue>) -> u32 {
+    match value {
+        Some(ScalarValue::Int64(v)) => u32::try_from(*v).unwrap_or(0),
+        Some(ScalarValue::Int32(v)) => u32::try_from(*v).unwrap_or(0),
+        _ => 0,
+    }
+}
+
+fn role_name(role: u32, snapshot: &CatalogSnapshot) -> String {
+    match role {
+        SUPERUSER_OID => snapshot.session.user.clone(),
+        6171 => "pg_database_owner".to_string(),
+        other => format!("unknown (OID={other})"),
+    }
+}
+
+/// PostgreSQL's `format_type(type, typmod)`.
+pub fn format_type(type_oid: u32, typmod: i32) -> String {
+    let modifier = u32::try_from(typmod - 4).ok();
+    if let Some(ty) = DataType::from_oid(type_oid) {
+        let ty = match (ty, modifier) {
+            (DataType::Varchar(None), Some(n)) => DataType::Varchar(Some(n)),
+            (DataType::Char(None), Some(n)) => DataType::Char(Some(n)),
+            (DataType::Numeric(None), Some(m)) => DataType::Numeric(Some(NumericTypmod {
+                precision: m >> 16,
+                scale: m & 0xffff,
+            })),
+            (ty, _) => ty,
+        };
+        // PostgreSQL prints bpchar without a length as "bpchar".
+        if ty == DataType::Char(None) {
+            return "bpchar".to_string();
+        }
+        return ty.to_string();
+    }
+    match builtin(type_oid) {
+        Some(t) if t.category == b'A' => format!("{}[]", format_type(t.element, -1)),
+        Some(t) if t.name == "char" => "\"char\"".to_string(),
+        Some(t) => t.name.to_string(),
+        None => "???".to_string(),
+    }
+}
+
+/// The table and index whose derived OID is `index_oid`.
+fn find_index<'a>(
+    index_oid: u32,
+    snapshot: &'a CatalogSnapshot,
+) -> Option<(&'a TableEntry, IndexInfo<'a>)> {
+    snapshot.state.tables.values().find_map(|entry| {
+        let found = indexes(&entry.schema)
+            .into_iter()
+            .find(|i| i.oid == index_oid)?;
+        Some((entry.as_ref(), found))
+    })
+}
+
+/// `PRIMARY KEY (id)` or `UNIQUE (a, b)`.
+fn constraint_definition(constraint_oid: u32, snapshot: &CatalogSnapshot) -> Option<String> {
+    snapshot.state.tables.values().find_map(|entry| {
+        let schema = &entry.schema;
+        indexes(schema)
+            .iter()
+            .enumerate()
+            .find_map(|(position, index)| {
+                let oid = super::relations::derived_oid(schema.oid, Derived::Constraint, position);
+                if !index.constraint || oid != constraint_oid {
+                    return None;
+                }
+                let columns: Vec<String> = index
+                    .columns
+                    .iter()
+                    .filter_map(|&c| schema.columns.get(c))
+                    .map(|c| quote_identifier(&c.name))
+                    .collect();
+                let kind = if index.primary {
+                    "PRIMARY KEY"
+                } else {
+                    "UNIQUE"
+                };
+                Some(format!("{kind} ({})", columns.join(", ")))
+            })
+    })
+}
+
+/// The name `oid::regclass` prints: qualified only where the search path would not find it.
+fn relation_name(relation_oid: u32, snapshot: &CatalogSnapshot) -> Option<String> {
+    if let Some(r) = RELATIONS.iter().find(|r| r.oid == relation_oid) {
+        return Some(r.name.to_string());
+    }
+    let state = snapshot.state;
+    let name = state
+        .tables
+        .get(&relation_oid)
+        .map(|t| t.schema.name.clone())
+        .or_else(|| {
+            state
+                .views
+                .values()
+                .find(|v| v.oid == relation_oid)
+                .map(|v| v.name.clone())
+        })
+        .or_else(|| {
+            state
+                .sequences
+                .values()
+                .find(|s| s.oid == relation_oid)
+                .map(|s| s.name.clone())
+        })
+        .or_else(|| find_index(relation_oid, snapshot).map(|(_, i)| i.name.to_string()))?;
+    Some(quote_identifier(&name))
+}
+
+/// regclassin: the OID of the relation a name finds (`'t'::regclass`), or 42P01; a
+/// number is taken as the OID itself.
+pub fn relation_oid(written: &str, state: &DbState) -> Result<u32> {
+    if written.trim().starts_with(|c: char| c.is_ascii_digit()) {
+        return u32::try_from(parse_oid(written)?)
+            .map_err(|_| Error::out_of_range("OID out of range"));
+    }
+    let parts: Vec<String> = written.split('.').map(identifier_from_text).collect();
+    let (schema, name) = match parts.as_slice() {
+        [name] => (None, name.as_str()),
+        [schema, name] => (Some(schema.as_str()), name.as_str()),
+        _ => {
+            return Err(Error::syntax(format!(
+                "improper relation name (too many dotted names): {written}"
+            )))
+        }
+    };
+    let oid = match schema {
+        None => super::lookup(None, name)
+            .map(|r| r.oid)
+            .or_else(|| user_relation_oid(name, state)),
+        Some("pg_catalog") => super::lookup(schema, name).map(|r| r.oid),
+        Some("public") => user_relation_oid(name, state),
+        Some("information_schema") => None,
+        Some(other) => {
+            return Err(Error::new(
+                SqlState::InvalidSchemaName,
+                format!("schema \"{other}\" does not exist"),
+            ))
+        }
+    };
+    match oid {
+        Some(oid) => Ok(oid),
+        None => Err(Error::new(
+            SqlState::UndefinedTable,
+            format!("relation \"{written}\" does not exist"),
+        )),
+    }
+}
+
+fn user_relation_oid(name: &str, state: &DbState) -> Option<u32> {
+    state
+        .names
+        .get(name)
+        .copied()
+        .or_else(|| state.views.get(name).map(|v| v.oid))
+        .or_else(|| state.sequences.get(name).map(|s| s.oid))
+        .or_else(|| {
+            state.tables.values().find_map(|entry| {
+                indexes(&entry.schema)
+                    .into_iter()
+                    .find(|i| i.name == name)
+                    .map(|i| i.oid)
+            })
+        })
+}
+
+/// An identifier written in a string, as PostgreSQL reads it: folded to lower case unless
+/// double-quoted.
+fn identifier_from_text(part: &str) -> String {
+    let part = part.trim();
+    match part.strip_prefix('"').and_then(|p| p.strip_suffix('"')) {
+        Some(quoted) => quoted.replace("\"\"", "\""),
+        None => part.to_lowercase(),
+    }
+}
+
+/// `pg_get_serial_sequence('table', 'column')`: the sequence a SERIAL or identity column
+/// takes its values from, schema-qualified.
+fn serial_sequence(args: &[ScalarValue], snapshot: &CatalogSnapshot) -> Result<ScalarValue> {
+    let (Some(ScalarValue::Text(table)), Some(ScalarValue::Text(column))) =
+        (args.first(), args.get(1))
+    else {
+        return Ok(ScalarValue::Null);
+    };
+    let table = identifier_from_text(table.rsplit('.').next().unwrap_or(table));
+    let Some(entry) = snapshot.state.table_by_name(&table) else {
+        return Err(Error::new(
+            SqlState::UndefinedTable,
+            format!("relation \"{table}\" does not exist"),
+        ));
+    };
+    let column = identifier_from_text(column);
+    if entry.schema.column_index(&column).is_none() {
+        return Err(Error::new(
+            SqlState::UndefinedColumn,
+            format!("column \"{column}\" of relation \"{table}\" does not exist"),
+        ));
+    }
+    let owned = snapshot.state.sequences.values().find(|s| {
+        s.owned_by
+            .as_ref()
+            .is_some_and(|(t, c)| *t == table && *c == column)
+    });
+    Ok(owned.map_or(ScalarValue::Null, |s| {
+        ScalarValue::Text(format!(
+            "{}.{}",
+            schema_name(s.oid),
+            quote_identifier(&s.name)
+        ))
+    }))
+}
