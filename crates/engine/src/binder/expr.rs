@@ -941,6 +941,16 @@ impl Binder<'_> {
         })
     }
 
+    /// `ARRAY(SELECT x ...)`: the rows' single column as an array, in the subquery's order.
+    fn bind_array_subquery(&mut self, query: &ast::Query, scope: &Scope) -> Result<ScalarExpr> {
+        let (plan, columns, correlated) = self.bind_subquery(query, scope)?;
+        let element = single_column(&columns)?;
+        let Some(ty) = DataType::array_of_values(element) else {
+            return Err(Error::unsupported(format!("arrays of type {element}")));
+        };
+        Ok(self.subquery(plan, correlated, SubqueryKind::Array(ty)))
+    }
+
     fn bind_function(&mut self, function: &ast::Function, scope: &Scope) -> Result<ScalarExpr> {
         let ast::Function {
             name,
@@ -971,6 +981,12 @@ impl Binder<'_> {
         let mut order_by: &[ast::OrderByExpr] = &[];
         let (arg_exprs, distinct, star) = match args {
             FunctionArguments::None => (Vec::new(), false, false),
+            FunctionArguments::Subquery(query) if name == "array" => {
+                if within_group.is_empty() && filter.is_none() && over.is_none() {
+                    return self.bind_array_subquery(query, scope);
+                }
+                return Err(Error::unsupported(format!("the function call {function}")));
+            }
             FunctionArguments::Subquery(_) => {
                 return Err(Error::unsupported("a subquery as function argument"))
             }

@@ -355,7 +355,7 @@ impl Binder<'_> {
                         return Err(Error::unsupported("table function settings"));
                     }
                     let call = TableFunctionCall {
-                        name: table_name(name)?,
+                        name: function_name(name)?,
                         args: function_arg_exprs(&args.args)?,
                         alias: alias.as_ref(),
                         ordinality: *with_ordinality,
@@ -418,7 +418,7 @@ impl Binder<'_> {
                 with_ordinality,
                 alias,
             } => self.bind_table_function(TableFunctionCall {
-                name: table_name(name)?,
+                name: function_name(name)?,
                 args: function_arg_exprs(args)?,
                 alias: alias.as_ref(),
                 ordinality: *with_ordinality,
@@ -501,6 +501,18 @@ impl Binder<'_> {
             types: schema.column_types(),
         };
         Ok((plan, scope))
+    }
+}
+
+/// The name of a function in FROM: built-in functions may be qualified with pg_catalog.
+fn function_name(name: &ast::ObjectName) -> Result<String> {
+    match name.0.as_slice() {
+        [ast::ObjectNamePart::Identifier(schema), ast::ObjectNamePart::Identifier(function)]
+            if ident_name(schema) == "pg_catalog" =>
+        {
+            Ok(ident_name(function))
+        }
+        _ => table_name(name),
     }
 }
 

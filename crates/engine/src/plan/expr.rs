@@ -222,6 +222,9 @@ pub enum SubqueryKind {
     Scalar(DataType),
     /// `EXISTS (...)`.
     Exists,
+    /// `ARRAY(SELECT x ...)`: the single column's values as an array of this type, `{}`
+    /// if no row.
+    Array(DataType),
     /// `input op ANY (...)` (and IN) or `input op ALL (...)`; the subquery's single column
     /// has the input's type.
     Quantified {
@@ -248,7 +251,7 @@ impl ScalarExpr {
             ScalarExpr::CatalogCall { ty, .. } => *ty,
             ScalarExpr::SessionInfo(info) => info.ty(),
             ScalarExpr::Subquery(subquery) => match &subquery.kind {
-                SubqueryKind::Scalar(ty) => *ty,
+                SubqueryKind::Scalar(ty) | SubqueryKind::Array(ty) => *ty,
                 SubqueryKind::Exists | SubqueryKind::Quantified { .. } => DataType::Bool,
             },
             ScalarExpr::Negate(input) => input.ty(),

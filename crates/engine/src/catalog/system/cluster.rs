@@ -3,8 +3,8 @@
 //! pg_locks. There is one database and one role (the session's, a superuser).
 
 use super::{
-    boolean, char, int4, oid, text, CatalogSnapshot, Rows, BOOL, CHAR, DATABASE_OID, INT4, INT8,
-    NAME, NULL, OID, OPAQUE, SUPERUSER_OID, TEXT, TEXT_ARRAY,
+    boolean, char, int4, oid, text, CatalogSnapshot, Rows, ACL, BOOL, CHAR, DATABASE_OID, INT4,
+    INT8, NAME, NULL, OID, OPAQUE, SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
 use crate::types::DataType;
 
@@ -30,7 +30,7 @@ pub(super) const PG_DATABASE: &[(&str, DataType)] = &[
     ("datctype", TEXT),
     ("daticulocale", TEXT),
     ("datcollversion", TEXT),
-    ("datacl", OPAQUE),
+    ("datacl", ACL),
 ];
 
 pub(super) fn pg_database(snapshot: &CatalogSnapshot) -> Rows {
@@ -151,7 +151,7 @@ pub(super) const PG_TABLESPACE: &[(&str, DataType)] = &[
     ("oid", OID),
     ("spcname", NAME),
     ("spcowner", OID),
-    ("spcacl", OPAQUE),
+    ("spcacl", ACL),
     ("spcoptions", TEXT_ARRAY),
 ];
 

@@ -12,6 +12,7 @@ mod cluster;
 mod functions;
 mod relations;
 mod types;
+mod unused_features;
 mod views;
 
 use std::fmt;
@@ -178,8 +179,11 @@ pub(crate) const INT4: DataType = DataType::Int32;
 pub(crate) const INT8: DataType = DataType::Int64;
 pub(crate) const FLOAT4: DataType = DataType::Float32;
 pub(crate) const TEXT_ARRAY: DataType = DataType::Array(&DataType::Text);
-/// aclitem[], pg_node_tree, xid and the like: always NULL or a text rendering here.
+/// pg_node_tree, xid, int2vector and the like: always NULL or a text rendering here.
 pub(crate) const OPAQUE: DataType = DataType::Text;
+/// aclitem[]: always NULL (everything is the owner's, who is a superuser), but an array,
+/// which psql passes to array_to_string.
+pub(crate) const ACL: DataType = DataType::Array(&DataType::Text);
 
 const fn relation(
     name: &'static str,
@@ -198,144 +202,50 @@ const fn relation(
     }
 }
 
-/// Every system relation.
+/// Every system relation: schema pg_catalog, name, OID, relkind, columns, rows.
+#[rustfmt::skip]
 pub static RELATIONS: &[SystemRelation] = &[
-    relation(
-        "pg_namespace",
-        2615,
-        b'r',
-        relations::PG_NAMESPACE,
-        relations::pg_namespace,
-    ),
-    relation(
-        "pg_class",
-        1259,
-        b'r',
-        relations::PG_CLASS,
-        relations::pg_class,
-    ),
-    relation(
-        "pg_attribute",
-        1249,
-        b'r',
-        relations::PG_ATTRIBUTE,
-        relations::pg_attribute,
-    ),
-    relation(
-        "pg_index",
-        2610,
-        b'r',
-        relations::PG_INDEX,
-        relations::pg_index,
-    ),
-    relation(
-        "pg_constraint",
-        2606,
-        b'r',
-        relations::PG_CONSTRAINT,
-        relations::pg_constraint,
-    ),
-    relation(
-        "pg_attrdef",
-        2604,
-        b'r',
-        relations::PG_ATTRDEF,
-        relations::pg_attrdef,
-    ),
-    relation(
-        "pg_sequence",
-        2224,
-        b'r',
-        relations::PG_SEQUENCE,
-        relations::pg_sequence,
-    ),
-    relation(
-        "pg_description",
-        2609,
-        b'r',
-        relations::PG_DESCRIPTION,
-        no_rows,
-    ),
+    relation("pg_namespace", 2615, b'r', relations::PG_NAMESPACE, relations::pg_namespace),
+    relation("pg_class", 1259, b'r', relations::PG_CLASS, relations::pg_class),
+    relation("pg_attribute", 1249, b'r', relations::PG_ATTRIBUTE, relations::pg_attribute),
+    relation("pg_index", 2610, b'r', relations::PG_INDEX, relations::pg_index),
+    relation("pg_constraint", 2606, b'r', relations::PG_CONSTRAINT, relations::pg_constraint),
+    relation("pg_attrdef", 2604, b'r', relations::PG_ATTRDEF, relations::pg_attrdef),
+    relation("pg_sequence", 2224, b'r', relations::PG_SEQUENCE, relations::pg_sequence),
+    relation("pg_depend", 2608, b'r', relations::PG_DEPEND, relations::pg_depend),
+    relation("pg_description", 2609, b'r', relations::PG_DESCRIPTION, no_rows),
     relation("pg_inherits", 2611, b'r', relations::PG_INHERITS, no_rows),
     relation("pg_type", 1247, b'r', types::PG_TYPE, types::pg_type),
     relation("pg_range", 3541, b'r', types::PG_RANGE, types::pg_range),
     relation("pg_enum", 3501, b'r', types::PG_ENUM, no_rows),
-    relation(
-        "pg_collation",
-        3456,
-        b'r',
-        types::PG_COLLATION,
-        types::pg_collation,
-    ),
+    relation("pg_collation", 3456, b'r', types::PG_COLLATION, types::pg_collation),
     relation("pg_am", 2601, b'r', types::PG_AM, types::pg_am),
     relation("pg_proc", 1255, b'r', types::PG_PROC, types::pg_proc),
-    relation(
-        "pg_operator",
-        2617,
-        b'r',
-        types::PG_OPERATOR,
-        types::pg_operator,
-    ),
-    relation(
-        "pg_extension",
-        3079,
-        b'r',
-        types::PG_EXTENSION,
-        types::pg_extension,
-    ),
-    relation(
-        "pg_database",
-        1262,
-        b'r',
-        cluster::PG_DATABASE,
-        cluster::pg_database,
-    ),
-    relation(
-        "pg_authid",
-        1260,
-        b'r',
-        cluster::PG_AUTHID,
-        cluster::pg_authid,
-    ),
-    relation(
-        "pg_roles",
-        12001,
-        b'v',
-        cluster::PG_ROLES,
-        cluster::pg_roles,
-    ),
+    relation("pg_operator", 2617, b'r', types::PG_OPERATOR, types::pg_operator),
+    relation("pg_extension", 3079, b'r', types::PG_EXTENSION, types::pg_extension),
+    relation("pg_database", 1262, b'r', cluster::PG_DATABASE, cluster::pg_database),
+    relation("pg_authid", 1260, b'r', cluster::PG_AUTHID, cluster::pg_authid),
+    relation("pg_roles", 12001, b'v', cluster::PG_ROLES, cluster::pg_roles),
     relation("pg_user", 12002, b'v', cluster::PG_USER, cluster::pg_user),
-    relation(
-        "pg_tablespace",
-        1213,
-        b'r',
-        cluster::PG_TABLESPACE,
-        cluster::pg_tablespace,
-    ),
-    relation(
-        "pg_stat_activity",
-        12003,
-        b'v',
-        cluster::PG_STAT_ACTIVITY,
-        cluster::pg_stat_activity,
-    ),
+    relation("pg_tablespace", 1213, b'r', cluster::PG_TABLESPACE, cluster::pg_tablespace),
+    relation("pg_stat_activity", 12003, b'v', cluster::PG_STAT_ACTIVITY, cluster::pg_stat_activity),
     relation("pg_locks", 12004, b'v', cluster::PG_LOCKS, no_rows),
     relation("pg_tables", 12005, b'v', views::PG_TABLES, views::pg_tables),
     relation("pg_views", 12006, b'v', views::PG_VIEWS, views::pg_views),
-    relation(
-        "pg_indexes",
-        12007,
-        b'v',
-        views::PG_INDEXES,
-        views::pg_indexes,
-    ),
-    relation(
-        "pg_sequences",
-        12008,
-        b'v',
-        views::PG_SEQUENCES,
-        views::pg_sequences,
-    ),
+    relation("pg_indexes", 12007, b'v', views::PG_INDEXES, views::pg_indexes),
+    relation("pg_sequences", 12008, b'v', views::PG_SEQUENCES, views::pg_sequences),
+    relation("pg_policy", 3256, b'r', unused_features::PG_POLICY, no_rows),
+    relation("pg_statistic_ext", 3381, b'r', unused_features::PG_STATISTIC_EXT, no_rows),
+    relation("pg_publication", 6104, b'r', unused_features::PG_PUBLICATION, no_rows),
+    relation("pg_publication_namespace", 6237, b'r', unused_features::PG_PUBLICATION_NAMESPACE, no_rows),
+    relation("pg_publication_rel", 6106, b'r', unused_features::PG_PUBLICATION_REL, no_rows),
+    relation("pg_trigger", 2620, b'r', unused_features::PG_TRIGGER, no_rows),
+    relation("pg_rewrite", 2618, b'r', unused_features::PG_REWRITE, no_rows),
+    relation("pg_auth_members", 1261, b'r', unused_features::PG_AUTH_MEMBERS, no_rows),
+    relation("pg_shdescription", 2396, b'r', unused_features::PG_SHDESCRIPTION, no_rows),
+    relation("pg_foreign_table", 3118, b'r', unused_features::PG_FOREIGN_TABLE, no_rows),
+    relation("pg_partitioned_table", 3350, b'r', unused_features::PG_PARTITIONED_TABLE, no_rows),
+    relation("pg_event_trigger", 3466, b'r', unused_features::PG_EVENT_TRIGGER, no_rows),
 ];
 
 /// A relation that is empty here: what it lists (comments, inheritance, enums, locks held

@@ -7,8 +7,8 @@
 //! the table's definition is.
 
 use super::{
-    boolean, char, int2, int4, oid, text, user_namespace_oid, CatalogSnapshot, Rows, BOOL, CHAR,
-    FLOAT4, INFORMATION_SCHEMA_OID, INT2, INT4, NAME, NULL, OID, OPAQUE, PG_CATALOG_OID,
+    boolean, char, int2, int4, oid, text, user_namespace_oid, CatalogSnapshot, Rows, ACL, BOOL,
+    CHAR, FLOAT4, INFORMATION_SCHEMA_OID, INT2, INT4, NAME, NULL, OID, OPAQUE, PG_CATALOG_OID,
     PUBLIC_OID, RELATIONS, SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
 use crate::catalog::{IndexMethod, TableSchema};
@@ -19,7 +19,7 @@ pub(super) const PG_NAMESPACE: &[(&str, DataType)] = &[
     ("oid", OID),
     ("nspname", NAME),
     ("nspowner", OID),
-    ("nspacl", OPAQUE),
+    ("nspacl", ACL),
 ];
 
 /// The role PostgreSQL 15 makes the owner of `public`: whoever owns the database.
@@ -152,7 +152,7 @@ pub(super) const PG_CLASS: &[(&str, DataType)] = &[
     ("relrewrite", OID),
     ("relfrozenxid", OPAQUE),
     ("relminmxid", OPAQUE),
-    ("relacl", OPAQUE),
+    ("relacl", ACL),
     ("reloptions", TEXT_ARRAY),
     ("relpartbound", OPAQUE),
 ];
@@ -298,7 +298,7 @@ pub(super) const PG_ATTRIBUTE: &[(&str, DataType)] = &[
     ("attislocal", BOOL),
     ("attinhcount", INT4),
     ("attcollation", OID),
-    ("attacl", OPAQUE),
+    ("attacl", ACL),
     ("attoptions", TEXT_ARRAY),
     ("attfdwoptions", TEXT_ARRAY),
     ("attmissingval", OPAQUE),
@@ -626,11 +626,37 @@ pub(super) fn pg_attrdef(snapshot: &CatalogSnapshot) -> Rows {
                 oid(derived_oid(schema.oid, Derived::Default, i + 1)),
                 oid(schema.oid),
                 int2(i16::try_from(i + 1).unwrap_or(i16::MAX)),
-                text(default),
+                text(&deparse_default(default, column.data_type)),
             ]);
         }
     }
     rows
+}
+
+/// A column default as PostgreSQL prints it back (pg_get_expr of adbin): a sequence named
+/// as a regclass constant, a string constant cast to the column's type. Our defaults are
+/// SQL text; other expressions print as they were written.
+fn deparse_default(default: &str, ty: DataType) -> String {
+    if let Some(sequence) = default
+        .strip_prefix("nextval('")
+        .and_then(|rest| rest.strip_suffix("')"))
+    {
+        return format!("nextval('{sequence}'::regclass)");
+    }
+    let is_string_constant = default.len() >= 2
+        && default.starts_with('\'')
+        && default.ends_with('\'')
+        && !default[1..default.len() - 1]
+            .replace("''", "")
+            .contains('\'');
+    if !is_string_constant {
+        return default.to_string();
+    }
+    let type_name = match ty {
+        DataType::Char(_) => "bpchar",
+        other => other.name(),
+    };
+    format!("{default}::{type_name}")
 }
 
 pub(super) const PG_SEQUENCE: &[(&str, DataType)] = &[
@@ -679,6 +705,42 @@ pub(super) fn pg_sequence(snapshot: &CatalogSnapshot) -> Rows {
                 ScalarValue::Int64(1),
                 boolean(options.cycle),
             ]
+        })
+        .collect()
+}
+
+pub(super) const PG_DEPEND: &[(&str, DataType)] = &[
+    ("classid", OID),
+    ("objid", OID),
+    ("objsubid", INT4),
+    ("refclassid", OID),
+    ("refobjid", OID),
+    ("refobjsubid", INT4),
+    ("deptype", CHAR),
+];
+
+/// The dependencies psql shows: a SERIAL's ('a', auto) or an identity column's ('i',
+/// internal) sequence on its column.
+pub(super) fn pg_depend(snapshot: &CatalogSnapshot) -> Rows {
+    let state = snapshot.state;
+    let pg_class = 1259;
+    state
+        .sequences
+        .values()
+        .filter_map(|sequence| {
+            let (table, column) = sequence.owned_by.as_ref()?;
+            let entry = state.table_by_name(table)?;
+            let position = entry.schema.column_index(column)?;
+            let identity = entry.schema.columns[position].identity_always;
+            Some(vec![
+                oid(pg_class),
+                oid(sequence.oid),
+                int4(0),
+                oid(pg_class),
+                oid(entry.schema.oid),
+                int4(i32::try_from(position + 1).unwrap_or(i32::MAX)),
+                char(if identity { b'i' } else { b'a' }),
+            ])
         })
         .collect()
 }

@@ -5,9 +5,9 @@
 
 use super::relations::{BTREE_AM, HASH_AM, HEAP_AM};
 use super::{
-    boolean, char, int2, int4, oid, text, BuiltinType, CatalogSnapshot, Rows, BOOL, BUILTIN_TYPES,
-    CHAR, FLOAT4, INT2, INT4, NAME, NULL, OID, OPAQUE, PG_CATALOG_OID, REGPROC, SUPERUSER_OID,
-    TEXT, TEXT_ARRAY,
+    boolean, char, int2, int4, oid, text, BuiltinType, CatalogSnapshot, Rows, ACL, BOOL,
+    BUILTIN_TYPES, CHAR, FLOAT4, INT2, INT4, NAME, NULL, OID, OPAQUE, PG_CATALOG_OID, REGPROC,
+    SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
 use crate::types::{DataType, ScalarValue};
 
@@ -48,7 +48,7 @@ pub(super) const PG_TYPE: &[(&str, DataType)] = &[
     ("typcollation", OID),
     ("typdefaultbin", OPAQUE),
     ("typdefault", TEXT),
-    ("typacl", OPAQUE),
+    ("typacl", ACL),
 ];
 
 pub(super) fn pg_type(_: &CatalogSnapshot) -> Rows {
@@ -248,7 +248,7 @@ pub(super) const PG_PROC: &[(&str, DataType)] = &[
     ("probin", TEXT),
     ("prosqlbody", OPAQUE),
     ("proconfig", TEXT_ARRAY),
-    ("proacl", OPAQUE),
+    ("proacl", ACL),
 ];
 
 /// A small set of built-in functions, with PostgreSQL's OIDs: those client catalog queries
