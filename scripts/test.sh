@@ -41,6 +41,7 @@ if [[ -x tests/protocol/psql.sh ]]; then
 elif [[ -e tests/protocol/psql.sh ]]; then
     step "protocol (psql)" bash tests/protocol/psql.sh
 fi
+step "protocol (psql describe)" bash tests/protocol/psql_describe.sh
 
 for name in "${failures[@]+"${failures[@]}"}"; do
     echo "failed: $name"

@@ -6,8 +6,8 @@ use sqlparser::ast::Expr;
 
 use super::scope::Scope;
 use super::Binder;
-use crate::catalog::system::{relation_oid, CatalogFunction};
-use crate::error::{Error, Result};
+use crate::catalog::system::{object_oid, CatalogFunction};
+use crate::error::Result;
 use crate::function::cast::CastContext;
 use crate::plan::{ColumnInfo, LogicalPlan, ScalarExpr};
 use crate::types::{DataType, OidKind, ScalarValue};
@@ -74,16 +74,10 @@ impl Binder<'_> {
         context: CastContext,
     ) -> Result<ScalarExpr> {
         let to = DataType::Oid(kind);
-        if kind != OidKind::RegClass {
-            return Err(Error::unsupported(format!(
-                "casts from text to {}",
-                kind.name()
-            )));
-        }
         if let ScalarExpr::Literal { value, .. } = &expr {
             return Ok(match value {
                 ScalarValue::Text(name) => {
-                    let oid = relation_oid(name, self.state)?;
+                    let oid = object_oid(kind, name, self.state)?;
                     ScalarExpr::literal(ScalarValue::Int64(i64::from(oid)), to)
                 }
                 _ => ScalarExpr::null(to),
@@ -91,7 +85,7 @@ impl Binder<'_> {
         }
         let text = self.coerce(expr, DataType::Text, context)?;
         Ok(ScalarExpr::CatalogCall {
-            func: CatalogFunction::RegClassIn,
+            func: CatalogFunction::NameToOid(kind),
             args: vec![text],
             ty: to,
         })

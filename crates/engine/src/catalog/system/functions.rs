@@ -3,13 +3,11 @@
 //! between OIDs and names (`'t'::regclass`, `oid::regclass`). They read the snapshot the
 //! statement reads, so they are evaluated at run time and never folded into a shared plan.
 
+use super::comments::comment;
 use super::relations::{indexes, Derived, IndexInfo};
 use super::types::{builtin, FUNCTIONS};
 use super::views::{index_definition, quote_identifier, schema_name};
-use super::{
-    CatalogSnapshot, DATABASE_OID, INFORMATION_SCHEMA_OID, OID, PG_CATALOG_OID, PUBLIC_OID,
-    RELATIONS, SUPERUSER_OID,
-};
+use super::{CatalogSnapshot, NAMESPACES, OID, RELATIONS, SUPERUSER_OID};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, TableEntry};
 use crate::types::text_io::parse_oid;
@@ -27,8 +25,7 @@ pub enum CatalogFunction {
     GetIndexDef,
     GetConstraintDef,
     GetViewDef,
-    /// obj_description, col_description, shobj_description: there are no comments but
-    /// the one initdb makes.
+    /// obj_description, col_description, shobj_description: the comments initdb makes.
     Description,
     EncodingToChar,
     /// has_table_privilege and the like: the only role is a superuser.
@@ -36,14 +33,18 @@ pub enum CatalogFunction {
     GetSerialSequence,
     /// pg_relation_size and the like: KestrelDB keeps no pages, so sizes are 0.
     RelationSize,
+    /// pg_size_pretty(bigint): what psql prints those sizes with.
+    SizePretty,
     /// pg_relation_is_publishable: there are no publications to publish in.
     IsPublishable,
-    /// pg_get_statisticsobjdef_columns: there are no extended statistics.
-    StatisticsColumns,
+    /// pg_get_statisticsobjdef_columns and pg_get_ruledef: there are no extended statistics
+    /// and no rules, so no definition (NULL).
+    NoDefinition,
     FunctionArguments,
     FunctionResult,
-    /// `text::regclass` of a value only known at run time: the OID of the relation named.
-    RegClassIn,
+    /// `text::regclass` (and the other aliases) of a value only known at run time: the OID
+    /// of the object named.
+    NameToOid(OidKind),
     /// `oid::regclass` printed: the relation's name, or the number if there is none.
     RegClassOut,
     RegTypeOut,
@@ -91,6 +92,9 @@ impl CatalogFunction {
             ("pg_get_indexdef", 3) => (F::GetIndexDef, &[OID_ARG, INT4, BOOL], text),
             ("pg_get_constraintdef", 1) => (F::GetConstraintDef, &[OID_ARG], text),
             ("pg_get_constraintdef", 2) => (F::GetConstraintDef, &[OID_ARG, BOOL], text),
+            // There are no rules, and so no rule definitions.
+            ("pg_get_ruledef", 1) => (F::NoDefinition, &[OID_ARG], text),
+            ("pg_get_ruledef", 2) => (F::NoDefinition, &[OID_ARG, BOOL], text),
             ("pg_get_viewdef", 1) => (F::GetViewDef, &[OID_ARG], text),
             ("pg_get_viewdef", 2) => (F::GetViewDef, &[OID_ARG, BOOL], text),
             ("obj_description", 1) => (F::Description, &[OID_ARG], text),
@@ -115,8 +119,9 @@ impl CatalogFunction {
                 "pg_relation_size" | "pg_total_relation_size" | "pg_table_size" | "pg_indexes_size",
                 1,
             ) => (F::RelationSize, &[ANY], DataType::Int64),
+            ("pg_size_pretty", 1) => (F::SizePretty, &[Some(DataType::Int64)], text),
             ("pg_relation_is_publishable", 1) => (F::IsPublishable, &[ANY], DataType::Bool),
-            ("pg_get_statisticsobjdef_columns", 1) => (F::StatisticsColumns, &[OID_ARG], text),
+            ("pg_get_statisticsobjdef_columns", 1) => (F::NoDefinition, &[OID_ARG], text),
             ("pg_get_function_arguments" | "pg_get_function_identity_arguments", 1) => {
                 (F::FunctionArguments, &[OID_ARG], text)
             }
@@ -156,15 +161,19 @@ impl CatalogFunction {
         match self {
             F::IsVisible | F::HasPrivilege => Ok(ScalarValue::Bool(true)),
             F::IsPublishable => Ok(ScalarValue::Bool(false)),
-            F::Description => Ok(match (oid(), args.get(1)) {
-                // The comment initdb puts on the database clients connect to first.
-                (DATABASE_OID, Some(ScalarValue::Text(catalog))) if catalog == "pg_database" => {
-                    ScalarValue::Text("default administrative connection database".to_string())
-                }
+            F::Description => Ok(match args.get(1) {
+                // col_description(table, column): columns have no comments.
+                Some(ScalarValue::Int32(_)) => None,
+                Some(ScalarValue::Text(catalog)) => comment(oid(), Some(catalog)),
+                _ => comment(oid(), None),
+            }
+            .map_or(ScalarValue::Null, |c| ScalarValue::Text(c.to_string()))),
+            F::NoDefinition => Ok(ScalarValue::Null),
+            F::RelationSize => Ok(ScalarValue::Int64(0)),
+            F::SizePretty => Ok(match args.first() {
+                Some(ScalarValue::Int64(bytes)) => ScalarValue::Text(size_pretty(*bytes)),
                 _ => ScalarValue::Null,
             }),
-            F::StatisticsColumns => Ok(ScalarValue::Null),
-            F::RelationSize => Ok(ScalarValue::Int64(0)),
             F::GetUserById | F::RegRoleOut => text(role_name(oid(), snapshot)),
             F::FormatType => match args.first() {
                 Some(ScalarValue::Null) | None => Ok(ScalarValue::Null),
@@ -178,10 +187,29 @@ impl CatalogFunction {
             },
             F::RegTypeOut => text(format_type(oid(), -1)),
             F::GetExpr => Ok(args.first().cloned().unwrap_or(ScalarValue::Null)),
-            F::GetIndexDef => Ok(find_index(oid(), snapshot)
-                .map_or(ScalarValue::Null, |(t, i)| {
-                    ScalarValue::Text(index_definition(&t.schema, &i))
-                })),
+            F::GetIndexDef => {
+                let Some((table, index)) = find_index(oid(), snapshot) else {
+                    return Ok(ScalarValue::Null);
+                };
+                // A column number asks for that key column alone.
+                let column = match args.get(1) {
+                    Some(ScalarValue::Int32(n)) if *n > 0 => Some(*n),
+                    _ => None,
+                };
+                Ok(match column {
+                    None => {
+                        let pretty = matches!(args.get(2), Some(ScalarValue::Bool(true)));
+                        ScalarValue::Text(index_definition(&table.schema, &index, pretty))
+                    }
+                    Some(n) => usize::try_from(n - 1)
+                        .ok()
+                        .and_then(|i| index.columns.get(i))
+                        .and_then(|&c| table.schema.columns.get(c))
+                        .map_or(ScalarValue::Text(String::new()), |c| {
+                            ScalarValue::Text(quote_identifier(&c.name))
+                        }),
+                })
+            }
             F::GetConstraintDef => {
                 Ok(constraint_definition(oid(), snapshot)
                     .map_or(ScalarValue::Null, ScalarValue::Text))
@@ -215,8 +243,9 @@ impl CatalogFunction {
                 .map_or(ScalarValue::Null, |f| {
                     ScalarValue::Text(format_type(f.3, -1))
                 })),
-            F::RegClassIn => match args.first() {
-                Some(ScalarValue::Text(name)) => Ok(ScalarValue::Int64(i64::from(relation_oid(
+            F::NameToOid(kind) => match args.first() {
+                Some(ScalarValue::Text(name)) => Ok(ScalarValue::Int64(i64::from(object_oid(
+                    kind,
                     name,
                     snapshot.state,
                 )?))),
@@ -229,12 +258,12 @@ impl CatalogFunction {
                     .find(|f| f.0 == oid())
                     .map_or(oid().to_string(), |f| f.1.to_string()),
             ),
-            F::RegNamespaceOut => text(match oid() {
-                PG_CATALOG_OID => "pg_catalog".to_string(),
-                PUBLIC_OID => "public".to_string(),
-                INFORMATION_SCHEMA_OID => "information_schema".to_string(),
-                other => other.to_string(),
-            }),
+            F::RegNamespaceOut => text(
+                NAMESPACES
+                    .iter()
+                    .find(|(id, _)| *id == oid())
+                    .map_or(oid().to_string(), |(_, name)| name.to_string()),
+            ),
         }
     }
 }
@@ -254,6 +283,25 @@ fn role_name(role: u32, snapshot: &CatalogSnapshot) -> String {
         6171 => "pg_database_owner".to_string(),
         other => format!("unknown (OID={other})"),
     }
+}
+
+/// PostgreSQL 15's pg_size_pretty: bytes below 10 kB, then the largest unit that keeps
+/// the number under 20,480, rounded half away from zero.
+fn size_pretty(bytes: i64) -> String {
+    const LIMIT: i64 = 10 * 1024;
+    if bytes.abs() < LIMIT {
+        return format!("{bytes} bytes");
+    }
+    let half_rounded = |x: i64| (x + if x < 0 { -1 } else { 1 }) / 2;
+    // One extra bit is kept for rounding.
+    let mut size = bytes >> 9;
+    for unit in ["kB", "MB", "GB", "TB"] {
+        if size.abs() < LIMIT * 2 - 1 {
+            return format!("{} {unit}", half_rounded(size));
+        }
+        size >>= 10;
+    }
+    format!("{} PB", half_rounded(size))
 }
 
 /// PostgreSQL's `format_type(type, typmod)`.
@@ -350,6 +398,48 @@ fn relation_name(relation_oid: u32, snapshot: &CatalogSnapshot) -> Option<String
         })
         .or_else(|| find_index(relation_oid, snapshot).map(|(_, i)| i.name.to_string()))?;
     Some(quote_identifier(&name))
+}
+
+/// The input function of an OID alias (regclassin, regtypein, ...): the OID of the object
+/// `written` names; a number is taken as the OID itself.
+pub fn object_oid(kind: OidKind, written: &str, state: &DbState) -> Result<u32> {
+    if written.trim().starts_with(|c: char| c.is_ascii_digit()) {
+        return u32::try_from(parse_oid(written)?)
+            .map_err(|_| Error::out_of_range("OID out of range"));
+    }
+    match kind {
+        OidKind::Oid | OidKind::RegClass => relation_oid(written, state),
+        OidKind::RegNamespace => {
+            let name = identifier_from_text(written);
+            NAMESPACES
+                .iter()
+                .find(|(_, n)| *n == name)
+                .map(|(oid, _)| *oid)
+                .ok_or_else(|| {
+                    Error::new(
+                        SqlState::InvalidSchemaName,
+                        format!("schema \"{name}\" does not exist"),
+                    )
+                })
+        }
+        OidKind::RegType => {
+            let name = written.trim().to_lowercase();
+            let name = name.strip_prefix("pg_catalog.").unwrap_or(&name);
+            super::BUILTIN_TYPES
+                .iter()
+                .find(|t| t.name == name || format_type(t.oid, -1) == name)
+                .map(|t| t.oid)
+                .ok_or_else(|| {
+                    Error::new(
+                        SqlState::UndefinedObject,
+                        format!("type \"{}\" does not exist", written.trim()),
+                    )
+                })
+        }
+        OidKind::RegProc | OidKind::RegProcedure | OidKind::RegRole => Err(Error::unsupported(
+            format!("names as {} values", kind.name()),
+        )),
+    }
 }
 
 /// regclassin: the OID of the relation a name finds (`'t'::regclass`), or 42P01; a

@@ -9,6 +9,7 @@
 
 mod builtin_types;
 mod cluster;
+mod comments;
 mod functions;
 mod relations;
 mod types;
@@ -22,7 +23,7 @@ use crate::storage::DbState;
 use crate::types::{DataType, OidKind, ScalarValue};
 
 pub(crate) use builtin_types::{BuiltinType, BUILTIN_TYPES};
-pub use functions::{format_type, relation_oid, CatalogFunction, Parameter};
+pub use functions::{format_type, object_oid, CatalogFunction, Parameter};
 
 /// `pg_catalog`'s OID in PostgreSQL.
 pub const PG_CATALOG_OID: u32 = 11;
@@ -30,6 +31,15 @@ pub const PG_CATALOG_OID: u32 = 11;
 pub const PUBLIC_OID: u32 = 2200;
 /// PostgreSQL assigns `information_schema` an OID at initdb; this one is ours, and stable.
 pub const INFORMATION_SCHEMA_OID: u32 = 13000;
+/// PostgreSQL's schema for TOAST tables (empty here, but listed as in every database).
+pub const PG_TOAST_OID: u32 = 99;
+/// Every schema: (OID, name).
+pub(crate) const NAMESPACES: &[(u32, &str)] = &[
+    (PG_CATALOG_OID, "pg_catalog"),
+    (PG_TOAST_OID, "pg_toast"),
+    (PUBLIC_OID, "public"),
+    (INFORMATION_SCHEMA_OID, "information_schema"),
+];
 /// The bootstrap superuser's OID, which owns everything here.
 pub const SUPERUSER_OID: u32 = 10;
 /// The one database's OID (PostgreSQL's `postgres` after initdb is 5; template1 is 1).
@@ -213,7 +223,7 @@ pub static RELATIONS: &[SystemRelation] = &[
     relation("pg_attrdef", 2604, b'r', relations::PG_ATTRDEF, relations::pg_attrdef),
     relation("pg_sequence", 2224, b'r', relations::PG_SEQUENCE, relations::pg_sequence),
     relation("pg_depend", 2608, b'r', relations::PG_DEPEND, relations::pg_depend),
-    relation("pg_description", 2609, b'r', relations::PG_DESCRIPTION, no_rows),
+    relation("pg_description", 2609, b'r', relations::PG_DESCRIPTION, comments::pg_description),
     relation("pg_inherits", 2611, b'r', relations::PG_INHERITS, no_rows),
     relation("pg_type", 1247, b'r', types::PG_TYPE, types::pg_type),
     relation("pg_range", 3541, b'r', types::PG_RANGE, types::pg_range),
@@ -242,7 +252,7 @@ pub static RELATIONS: &[SystemRelation] = &[
     relation("pg_trigger", 2620, b'r', unused_features::PG_TRIGGER, no_rows),
     relation("pg_rewrite", 2618, b'r', unused_features::PG_REWRITE, no_rows),
     relation("pg_auth_members", 1261, b'r', unused_features::PG_AUTH_MEMBERS, no_rows),
-    relation("pg_shdescription", 2396, b'r', unused_features::PG_SHDESCRIPTION, no_rows),
+    relation("pg_shdescription", 2396, b'r', unused_features::PG_SHDESCRIPTION, comments::pg_shdescription),
     relation("pg_foreign_table", 3118, b'r', unused_features::PG_FOREIGN_TABLE, no_rows),
     relation("pg_partitioned_table", 3350, b'r', unused_features::PG_PARTITIONED_TABLE, no_rows),
     relation("pg_event_trigger", 3466, b'r', unused_features::PG_EVENT_TRIGGER, no_rows),

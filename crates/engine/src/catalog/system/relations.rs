@@ -8,8 +8,8 @@
 
 use super::{
     boolean, char, int2, int4, oid, text, user_namespace_oid, CatalogSnapshot, Rows, ACL, BOOL,
-    CHAR, FLOAT4, INFORMATION_SCHEMA_OID, INT2, INT4, NAME, NULL, OID, OPAQUE, PG_CATALOG_OID,
-    PUBLIC_OID, RELATIONS, SUPERUSER_OID, TEXT, TEXT_ARRAY,
+    CHAR, FLOAT4, INT2, INT4, NAME, NAMESPACES, NULL, OID, OPAQUE, PUBLIC_OID, RELATIONS,
+    SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
 use crate::catalog::{IndexMethod, TableSchema};
 use crate::storage::Sequence;
@@ -25,15 +25,27 @@ pub(super) const PG_NAMESPACE: &[(&str, DataType)] = &[
 /// The role PostgreSQL 15 makes the owner of `public`: whoever owns the database.
 const DATABASE_OWNER_ROLE_OID: u32 = 6171;
 
-pub(super) fn pg_namespace(_: &CatalogSnapshot) -> Rows {
-    [
-        (PG_CATALOG_OID, "pg_catalog", SUPERUSER_OID),
-        (PUBLIC_OID, "public", DATABASE_OWNER_ROLE_OID),
-        (INFORMATION_SCHEMA_OID, "information_schema", SUPERUSER_OID),
-    ]
-    .into_iter()
-    .map(|(id, name, owner)| vec![oid(id), text(name), oid(owner), NULL])
-    .collect()
+/// Everyone may use the schemas (U); their owners may also create in them (C).
+pub(super) fn pg_namespace(snapshot: &CatalogSnapshot) -> Rows {
+    NAMESPACES
+        .iter()
+        .map(|&(id, name)| {
+            let owner = if id == PUBLIC_OID {
+                DATABASE_OWNER_ROLE_OID
+            } else {
+                SUPERUSER_OID
+            };
+            let owner_name = match owner {
+                SUPERUSER_OID => snapshot.session.user.as_str(),
+                _ => "pg_database_owner",
+            };
+            let acl = ScalarValue::Array(vec![
+                text(&format!("{owner_name}=UC/{owner_name}")),
+                text(&format!("=U/{owner_name}")),
+            ]);
+            vec![oid(id), text(name), oid(owner), acl]
+        })
+        .collect()
 }
 
 /// Which derived OID: each kind of object of a table has its own range.

@@ -17,8 +17,9 @@ pub(super) fn schema_name(relation_oid: u32) -> &'static str {
     }
 }
 
-/// PostgreSQL's `pg_get_indexdef`: `CREATE UNIQUE INDEX t_pkey ON public.t USING btree (id)`.
-pub(crate) fn index_definition(schema: &TableSchema, index: &IndexInfo) -> String {
+/// PostgreSQL's `pg_get_indexdef`: `CREATE UNIQUE INDEX t_pkey ON public.t USING btree (id)`;
+/// `pretty` leaves out the schema of a table the search path finds (all of them here).
+pub(crate) fn index_definition(schema: &TableSchema, index: &IndexInfo, pretty: bool) -> String {
     let columns: Vec<String> = index
         .columns
         .iter()
@@ -29,19 +30,22 @@ pub(crate) fn index_definition(schema: &TableSchema, index: &IndexInfo) -> Strin
         IndexMethod::Btree => "btree",
         IndexMethod::Hash => "hash",
     };
+    let qualifier = if pretty {
+        String::new()
+    } else {
+        format!("{}.", schema_name(schema.oid))
+    };
     format!(
-        "CREATE {}INDEX {} ON {}.{} USING {method} ({})",
+        "CREATE {}INDEX {} ON {qualifier}{} USING {method} ({})",
         if index.unique { "UNIQUE " } else { "" },
         quote_identifier(index.name),
-        schema_name(schema.oid),
         quote_identifier(&schema.name),
         columns.join(", "),
     )
 }
 
-/// PostgreSQL's `quote_ident`: double quotes unless the name is a lower-case identifier that
-/// is no keyword
-/// but an unreserved one.
+/// PostgreSQL's `quote_ident`: double quotes unless the name is a lower-case identifier
+/// that is no keyword but an unreserved one.
 pub(crate) fn quote_identifier(name: &str) -> String {
     let plain = name
         .chars()
@@ -131,7 +135,7 @@ pub(super) fn pg_indexes(snapshot: &CatalogSnapshot) -> Rows {
                 text(&schema.name),
                 text(index.name),
                 NULL,
-                text(&index_definition(schema, index)),
+                text(&index_definition(schema, index, false)),
             ]
         }));
     }
