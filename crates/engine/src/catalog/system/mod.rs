@@ -11,6 +11,7 @@ mod builtin_types;
 mod cluster;
 mod comments;
 mod functions;
+mod information_schema;
 mod relations;
 mod types;
 mod unused_features;
@@ -57,18 +58,21 @@ type Rows = Vec<Vec<ScalarValue>>;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SystemSchema {
     PgCatalog,
+    InformationSchema,
 }
 
 impl SystemSchema {
     fn name(self) -> &'static str {
         match self {
             SystemSchema::PgCatalog => "pg_catalog",
+            SystemSchema::InformationSchema => "information_schema",
         }
     }
 
     fn oid(self) -> u32 {
         match self {
             SystemSchema::PgCatalog => PG_CATALOG_OID,
+            SystemSchema::InformationSchema => INFORMATION_SCHEMA_OID,
         }
     }
 
@@ -77,6 +81,7 @@ impl SystemSchema {
     fn searched(self) -> bool {
         match self {
             SystemSchema::PgCatalog => true,
+            SystemSchema::InformationSchema => false,
         }
     }
 }
@@ -212,6 +217,23 @@ const fn relation(
     }
 }
 
+/// An information_schema view (they are all views).
+const fn information_schema(
+    name: &'static str,
+    oid: u32,
+    columns: &'static [(&'static str, DataType)],
+    rows: fn(&CatalogSnapshot) -> Rows,
+) -> SystemRelation {
+    SystemRelation {
+        schema: SystemSchema::InformationSchema,
+        name,
+        oid,
+        kind: b'v',
+        columns,
+        rows,
+    }
+}
+
 /// Every system relation: schema pg_catalog, name, OID, relkind, columns, rows.
 #[rustfmt::skip]
 pub static RELATIONS: &[SystemRelation] = &[
@@ -256,7 +278,20 @@ pub static RELATIONS: &[SystemRelation] = &[
     relation("pg_foreign_table", 3118, b'r', unused_features::PG_FOREIGN_TABLE, no_rows),
     relation("pg_partitioned_table", 3350, b'r', unused_features::PG_PARTITIONED_TABLE, no_rows),
     relation("pg_event_trigger", 3466, b'r', unused_features::PG_EVENT_TRIGGER, no_rows),
+    information_schema("schemata", 13101, is::SCHEMATA, information_schema::schemata),
+    information_schema("tables", 13102, is::TABLES, information_schema::tables),
+    information_schema("columns", 13103, is::COLUMNS, information_schema::columns),
+    information_schema("views", 13104, is::VIEWS, information_schema::views),
+    information_schema("table_constraints", 13105, is::TABLE_CONSTRAINTS, information_schema::table_constraints),
+    information_schema("key_column_usage", 13106, is::KEY_COLUMN_USAGE, information_schema::key_column_usage),
+    information_schema("referential_constraints", 13107, is::REFERENTIAL_CONSTRAINTS, no_rows),
+    information_schema("constraint_column_usage", 13108, is::CONSTRAINT_COLUMN_USAGE, information_schema::constraint_column_usage),
+    information_schema("sequences", 13109, is::SEQUENCES, information_schema::sequences),
+    information_schema("routines", 13110, is::ROUTINES, no_rows),
+    information_schema("parameters", 13111, is::PARAMETERS, no_rows),
 ];
+
+use information_schema::columns as is;
 
 /// A relation that is empty here: what it lists (comments, inheritance, enums, locks held
 /// by others) does not exist in KestrelDB.

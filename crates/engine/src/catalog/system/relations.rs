@@ -648,7 +648,7 @@ pub(super) fn pg_attrdef(snapshot: &CatalogSnapshot) -> Rows {
 /// A column default as PostgreSQL prints it back (pg_get_expr of adbin): a sequence named
 /// as a regclass constant, a string constant cast to the column's type. Our defaults are
 /// SQL text; other expressions print as they were written.
-fn deparse_default(default: &str, ty: DataType) -> String {
+pub(super) fn deparse_default(default: &str, ty: DataType) -> String {
     if let Some(sequence) = default
         .strip_prefix("nextval('")
         .and_then(|rest| rest.strip_suffix("')"))
