@@ -501,6 +501,7 @@ fn evaluate_catalog_call(
     let snapshot = CatalogSnapshot {
         state: &ctx.state,
         session: &ctx.session,
+        settings: ctx.settings.as_deref().map(Vec::as_slice),
     };
     let mut out = Vector::with_capacity(ty.physical(), len);
     let mut row_args = Vec::with_capacity(args.len());

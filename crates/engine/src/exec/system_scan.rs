@@ -35,6 +35,7 @@ impl Operator for SystemScanExec {
             relation.rows(&CatalogSnapshot {
                 state: &ctx.state,
                 session: &ctx.session,
+                settings: ctx.settings.as_deref().map(Vec::as_slice),
             })
         });
         if self.next_row >= rows.len() {

@@ -234,3 +234,57 @@ pub(super) const PG_LOCKS: &[(&str, DataType)] = &[
     ("fastpath", BOOL),
     ("waitstart", TIMESTAMPTZ),
 ];
+
+pub(super) const PG_SETTINGS: &[(&str, DataType)] = &[
+    ("name", TEXT),
+    ("setting", TEXT),
+    ("unit", TEXT),
+    ("category", TEXT),
+    ("short_desc", TEXT),
+    ("extra_desc", TEXT),
+    ("context", TEXT),
+    ("vartype", TEXT),
+    ("source", TEXT),
+    ("min_val", TEXT),
+    ("max_val", TEXT),
+    ("enumvals", TEXT_ARRAY),
+    ("boot_val", TEXT),
+    ("reset_val", TEXT),
+    ("sourcefile", TEXT),
+    ("sourceline", INT4),
+    ("pending_restart", BOOL),
+];
+
+/// The settings KestrelDB has, with the session's values.
+pub(super) fn pg_settings(snapshot: &CatalogSnapshot) -> Rows {
+    let settings = snapshot.settings.unwrap_or_default();
+    settings
+        .iter()
+        .map(|s| {
+            let source = if s.setting == s.default {
+                "default"
+            } else {
+                "session"
+            };
+            vec![
+                text(&s.name),
+                text(&s.setting),
+                NULL,
+                NULL,
+                text(s.description),
+                NULL,
+                text(s.context),
+                text("string"),
+                text(source),
+                NULL,
+                NULL,
+                NULL,
+                text(&s.default),
+                text(&s.default),
+                NULL,
+                NULL,
+                boolean(false),
+            ]
+        })
+        .collect()
+}

@@ -35,6 +35,8 @@ pub enum CatalogFunction {
     RelationSize,
     /// pg_size_pretty(bigint): what psql prints those sizes with.
     SizePretty,
+    /// current_setting(name [, missing_ok]).
+    CurrentSetting,
     /// pg_relation_is_publishable: there are no publications to publish in.
     IsPublishable,
     /// pg_get_statisticsobjdef_columns and pg_get_ruledef: there are no extended statistics
@@ -119,6 +121,8 @@ impl CatalogFunction {
                 "pg_relation_size" | "pg_total_relation_size" | "pg_table_size" | "pg_indexes_size",
                 1,
             ) => (F::RelationSize, &[ANY], DataType::Int64),
+            ("current_setting", 1) => (F::CurrentSetting, &[TEXT], text),
+            ("current_setting", 2) => (F::CurrentSetting, &[TEXT, BOOL], text),
             ("pg_size_pretty", 1) => (F::SizePretty, &[Some(DataType::Int64)], text),
             ("pg_relation_is_publishable", 1) => (F::IsPublishable, &[ANY], DataType::Bool),
             ("pg_get_statisticsobjdef_columns", 1) => (F::NoDefinition, &[OID_ARG], text),
@@ -170,6 +174,7 @@ impl CatalogFunction {
             .map_or(ScalarValue::Null, |c| ScalarValue::Text(c.to_string()))),
             F::NoDefinition => Ok(ScalarValue::Null),
             F::RelationSize => Ok(ScalarValue::Int64(0)),
+            F::CurrentSetting => current_setting(args, snapshot),
             F::SizePretty => Ok(match args.first() {
                 Some(ScalarValue::Int64(bytes)) => ScalarValue::Text(size_pretty(*bytes)),
                 _ => ScalarValue::Null,
@@ -282,6 +287,25 @@ fn role_name(role: u32, snapshot: &CatalogSnapshot) -> String {
         SUPERUSER_OID => snapshot.session.user.clone(),
         6171 => "pg_database_owner".to_string(),
         other => format!("unknown (OID={other})"),
+    }
+}
+
+/// current_setting(name [, missing_ok]): the session's value, 42704 for an unknown name
+/// unless missing_ok (then NULL).
+fn current_setting(args: &[ScalarValue], snapshot: &CatalogSnapshot) -> Result<ScalarValue> {
+    let Some(ScalarValue::Text(name)) = args.first() else {
+        return Ok(ScalarValue::Null);
+    };
+    let settings = snapshot.settings.unwrap_or_default();
+    if let Some(found) = settings.iter().find(|s| s.name.eq_ignore_ascii_case(name)) {
+        return Ok(ScalarValue::Text(found.setting.clone()));
+    }
+    match args.get(1) {
+        Some(ScalarValue::Bool(true)) => Ok(ScalarValue::Null),
+        _ => Err(Error::new(
+            SqlState::UndefinedObject,
+            format!("unrecognized configuration parameter \"{name}\""),
+        )),
     }
 }
 

@@ -19,7 +19,7 @@ mod views;
 
 use std::fmt;
 
-use crate::exec::SessionIdentity;
+use crate::exec::{SessionIdentity, SettingRow};
 use crate::storage::DbState;
 use crate::types::{DataType, OidKind, ScalarValue};
 
@@ -50,6 +50,8 @@ pub const DATABASE_OID: u32 = 5;
 pub(crate) struct CatalogSnapshot<'a> {
     pub state: &'a DbState,
     pub session: &'a SessionIdentity,
+    /// The session's settings, when the statement reads them.
+    pub settings: Option<&'a [SettingRow]>,
 }
 
 type Rows = Vec<Vec<ScalarValue>>;
@@ -262,6 +264,7 @@ pub static RELATIONS: &[SystemRelation] = &[
     relation("pg_tablespace", 1213, b'r', cluster::PG_TABLESPACE, cluster::pg_tablespace),
     relation("pg_stat_activity", 12003, b'v', cluster::PG_STAT_ACTIVITY, cluster::pg_stat_activity),
     relation("pg_locks", 12004, b'v', cluster::PG_LOCKS, no_rows),
+    relation("pg_settings", 12009, b'v', cluster::PG_SETTINGS, cluster::pg_settings),
     relation("pg_tables", 12005, b'v', views::PG_TABLES, views::pg_tables),
     relation("pg_views", 12006, b'v', views::PG_VIEWS, views::pg_views),
     relation("pg_indexes", 12007, b'v', views::PG_INDEXES, views::pg_indexes),
