@@ -74,6 +74,12 @@ impl Binder<'_> {
         context: CastContext,
     ) -> Result<ScalarExpr> {
         let to = DataType::Oid(kind);
+        // The regproc columns of our catalogs hold function names (most built-in functions
+        // have no OID here), so a name written as a regproc stays that name, to compare
+        // with them.
+        if matches!(kind, OidKind::RegProc | OidKind::RegProcedure) {
+            return self.coerce(expr, DataType::Text, context);
+        }
         if let ScalarExpr::Literal { value, .. } = &expr {
             return Ok(match value {
                 ScalarValue::Text(name) => {
