@@ -38,7 +38,8 @@ impl Binder<'_> {
     /// The conversions into and out of the OID alias types (regclass, ...), which go
     /// through the catalog: a name written as a constant is looked up now, as PostgreSQL
     /// does while planning (`'t'::regclass`); other text at run time; and an alias printed
-    /// as text becomes the object's name. `None` where the ordinary cast rules apply.
+    /// as text becomes the object's name. Gives `expr` back (`Err`) where the ordinary cast
+    /// rules apply.
     pub(super) fn coerce_oid_alias(
         &mut self,
         expr: ScalarExpr,
