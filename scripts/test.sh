@@ -42,6 +42,7 @@ elif [[ -e tests/protocol/psql.sh ]]; then
     step "protocol (psql)" bash tests/protocol/psql.sh
 fi
 step "protocol (COPY)" bash tests/protocol/copy.sh
+step "protocol (psql describe)" bash tests/protocol/psql_describe.sh
 
 for name in "${failures[@]+"${failures[@]}"}"; do
     echo "failed: $name"

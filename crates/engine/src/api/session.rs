@@ -592,6 +592,7 @@ impl Session {
             ctx.join_cache = self.cache.joins.clone();
         }
         ctx.session = self.identity.clone();
+        ctx.settings = Some(self.settings.rows());
         if self.block != Block::None || matches!(bound, BoundStatement::Begin) {
             ctx.clock.transaction = *self.transaction_micros.get_or_insert(ctx.clock.statement);
         }

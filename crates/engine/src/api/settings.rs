@@ -5,7 +5,8 @@
 mod checks;
 mod units;
 
-use std::sync::Arc;
+use crate::exec::SettingRow;
+use std::sync::{Arc, OnceLock};
 
 use crate::error::{Error, Result, SqlState};
 
@@ -396,6 +397,9 @@ pub struct Settings {
     /// to it (SET then ROLLBACK) is not reported again, as in PostgreSQL.
     last_reported: Arc<Vec<String>>,
     defaults: Arc<Defaults>,
+    /// What [`Settings::rows`] last made, until a value changes: statements take it along
+    /// for the price of a reference count.
+    rows: OnceLock<Arc<Vec<SettingRow>>>,
 }
 
 fn find(name: &str) -> Option<usize> {
@@ -434,11 +438,13 @@ impl Settings {
             local_restore: Vec::new(),
             last_reported: defaults.values.clone(),
             defaults,
+            rows: OnceLock::new(),
         }
     }
 
     /// `SET name = value`, or back to the server's default with `None`.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<()> {
+        self.rows = OnceLock::new();
         let Some(index) = find(name) else {
             if name.contains('.') {
                 self.custom.retain(|(n, _)| n != name);
@@ -531,6 +537,7 @@ impl Settings {
 
     /// `RESET ALL`.
     pub fn reset_all(&mut self) {
+        self.rows = OnceLock::new();
         for (index, definition) in DEFINITIONS.iter().enumerate() {
             if definition.reported
                 && self.values[index] != self.defaults.values[index]
@@ -548,6 +555,7 @@ impl Settings {
 
     /// Goes back to `saved` (ROLLBACK undoes SET), reporting what that changes.
     pub fn restore(&mut self, saved: Settings) {
+        self.rows = OnceLock::new();
         for (index, definition) in DEFINITIONS.iter().enumerate() {
             if definition.reported
                 && self.values[index] != saved.values[index]
@@ -576,6 +584,39 @@ impl Settings {
         Arc::make_mut(&mut defaults.values)[index] = self.values[index].clone();
         self.defaults = Arc::new(defaults);
         Ok(())
+    }
+
+    /// Every setting with its current value, for pg_settings and current_setting().
+    pub(crate) fn rows(&self) -> Arc<Vec<SettingRow>> {
+        self.rows.get_or_init(|| Arc::new(self.make_rows())).clone()
+    }
+
+    fn make_rows(&self) -> Vec<SettingRow> {
+        let built_in = DEFINITIONS
+            .iter()
+            .zip(self.values.iter())
+            .map(|(d, value)| {
+                let context = match d.context {
+                    Context::User => "user",
+                    Context::Server => "sighup",
+                    Context::Open => "postmaster",
+                };
+                SettingRow {
+                    name: d.name.to_string(),
+                    setting: value.clone(),
+                    description: d.description,
+                    context,
+                    default: d.default.to_string(),
+                }
+            });
+        let custom = self.custom.iter().map(|(name, value)| SettingRow {
+            name: name.clone(),
+            setting: value.clone(),
+            description: "",
+            context: "user",
+            default: String::new(),
+        });
+        built_in.chain(custom).collect()
     }
 
     /// Reported settings whose value differs from the one last reported.

@@ -16,9 +16,11 @@ fn numeric_rank(ty: DataType) -> u8 {
         DataType::Int16 => 1,
         DataType::Int32 => 2,
         DataType::Int64 => 3,
-        DataType::Numeric(_) => 4,
-        DataType::Float32 => 5,
-        DataType::Float64 => 6,
+        // Integers meet the OID types at the OID type (int4 = oid is oideq).
+        DataType::Oid(_) => 4,
+        DataType::Numeric(_) => 5,
+        DataType::Float32 => 6,
+        DataType::Float64 => 7,
         _ => 0,
     }
 }
@@ -142,6 +144,10 @@ impl Binder<'_> {
         if from == to {
             return Ok(expr);
         }
+        let expr = match self.coerce_oid_alias(expr, to, context) {
+            Ok(converted) => return converted,
+            Err(expr) => expr,
+        };
         match expr {
             ScalarExpr::Literal {
                 value: ScalarValue::Null,

@@ -3,7 +3,7 @@
 use sqlparser::ast::{self, CharacterLength, ExactNumberInfo, TimezoneInfo};
 
 use crate::error::{Error, Result, SqlState};
-use crate::types::{DataType, NumericTypmod};
+use crate::types::{DataType, NumericTypmod, OidKind};
 
 /// PostgreSQL's limit on numeric precision.
 const NUMERIC_MAX_PRECISION: u64 = 1000;
@@ -56,6 +56,7 @@ pub fn bind_data_type(ty: &ast::DataType) -> Result<DataType> {
             precision: None,
         } => DataType::Interval,
         A::Custom(name, modifiers) if modifiers.is_empty() => custom(&name.to_string())?,
+        A::Regclass => DataType::Oid(OidKind::RegClass),
         // `int[]`, and `int[3]`, whose size PostgreSQL ignores.
         A::Array(ast::ArrayElemTypeDef::SquareBracket(elem, _)) => array_of(bind_data_type(elem)?)?,
         other => return Err(Error::unsupported(format!("type {other}"))),
@@ -67,7 +68,10 @@ fn invalid(message: &str) -> Error {
 }
 
 fn custom(name: &str) -> Result<DataType> {
-    Ok(match name.to_ascii_lowercase().trim_matches('"') {
+    let name = name.to_ascii_lowercase();
+    // Built-in types are in pg_catalog, which psql's queries name.
+    let name = name.strip_prefix("pg_catalog.").unwrap_or(&name);
+    Ok(match name.trim_matches('"') {
         "bool" => DataType::Bool,
         "int2" => DataType::Int16,
         "int4" => DataType::Int32,
@@ -86,6 +90,14 @@ fn custom(name: &str) -> Result<DataType> {
         "uuid" => DataType::Uuid,
         "json" => DataType::Json,
         "jsonb" => DataType::Jsonb,
+        // The catalog's own types, represented by the nearest type we have (see
+        // catalog::system): their values and text forms are the same.
+        "name" => crate::catalog::system::NAME,
+        "char" => crate::catalog::system::CHAR,
+        other if OidKind::ALL.iter().any(|k| k.name() == other) => {
+            let kind = OidKind::ALL.into_iter().find(|k| k.name() == other);
+            DataType::Oid(kind.unwrap_or(OidKind::Oid))
+        }
         other if other.starts_with('_') => array_of(custom(&other[1..])?)?,
         other => {
             return Err(Error::new(
@@ -177,6 +189,7 @@ pub fn type_column_name(ty: DataType) -> &'static str {
         DataType::Uuid => "uuid",
         DataType::Json => "json",
         DataType::Jsonb => "jsonb",
+        DataType::Oid(kind) => kind.name(),
         DataType::Array(elem) => match elem {
             DataType::Bool => "_bool",
             DataType::Int16 => "_int2",
@@ -196,6 +209,7 @@ pub fn type_column_name(ty: DataType) -> &'static str {
             DataType::Uuid => "_uuid",
             DataType::Json => "_json",
             DataType::Jsonb => "_jsonb",
+            DataType::Oid(_) => "_oid",
             DataType::Unknown | DataType::Array(_) => "anyarray",
         },
     }

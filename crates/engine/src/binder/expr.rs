@@ -249,6 +249,11 @@ impl Binder<'_> {
                 let bound = self.bind_expr(inner, scope)?;
                 let name = match collation.0.as_slice() {
                     [ast::ObjectNamePart::Identifier(ident)] => ident.value.clone(),
+                    [ast::ObjectNamePart::Identifier(schema), ast::ObjectNamePart::Identifier(ident)]
+                        if schema.value == "pg_catalog" =>
+                    {
+                        ident.value.clone()
+                    }
                     _ => String::new(),
                 };
                 // Text compares by bytes everywhere, which is what these collations mean.
@@ -622,6 +627,12 @@ impl Binder<'_> {
         right: &Expr,
         scope: &Scope,
     ) -> Result<ScalarExpr> {
+        if let BinaryOperator::PGCustomBinaryOperator(parts) = op {
+            return match qualified_operator(parts) {
+                Some(op) => self.bind_binary(left, &op, right, scope),
+                None => Err(Error::unsupported(format!("the operator {op}"))),
+            };
+        }
         let arithmetic = match op {
             BinaryOperator::Plus => Some((ArithmeticOp::Add, "+")),
             BinaryOperator::Minus => Some((ArithmeticOp::Sub, "-")),
@@ -972,6 +983,16 @@ impl Binder<'_> {
         })
     }
 
+    /// `ARRAY(SELECT x ...)`: the rows' single column as an array, in the subquery's order.
+    fn bind_array_subquery(&mut self, query: &ast::Query, scope: &Scope) -> Result<ScalarExpr> {
+        let (plan, columns, correlated) = self.bind_subquery(query, scope)?;
+        let element = single_column(&columns)?;
+        let Some(ty) = DataType::array_of_values(element) else {
+            return Err(Error::unsupported(format!("arrays of type {element}")));
+        };
+        Ok(self.subquery(plan, correlated, SubqueryKind::Array(ty)))
+    }
+
     fn bind_function(&mut self, function: &ast::Function, scope: &Scope) -> Result<ScalarExpr> {
         let ast::Function {
             name,
@@ -1002,6 +1023,12 @@ impl Binder<'_> {
         let mut order_by: &[ast::OrderByExpr] = &[];
         let (arg_exprs, distinct, star) = match args {
             FunctionArguments::None => (Vec::new(), false, false),
+            FunctionArguments::Subquery(query) if name == "array" => {
+                if within_group.is_empty() && filter.is_none() && over.is_none() {
+                    return self.bind_array_subquery(query, scope);
+                }
+                return Err(Error::unsupported(format!("the function call {function}")));
+            }
             FunctionArguments::Subquery(_) => {
                 return Err(Error::unsupported("a subquery as function argument"))
             }
@@ -1041,6 +1068,11 @@ impl Binder<'_> {
             (name.as_str(), arg_exprs.as_slice(), star, over, filter)
         {
             return self.current_schemas(implicit, scope);
+        }
+        if !distinct && !star && over.is_none() && filter.is_none() && order_by.is_empty() {
+            if let Some(bound) = self.bind_catalog_call(&name, &arg_exprs, scope) {
+                return bound;
+            }
         }
         let ordered_set = AggregateFunction::ordered_set_by_name(&name);
         if !within_group.is_empty() || ordered_set.is_some() {
@@ -1567,6 +1599,38 @@ fn balanced(
 }
 
 /// The session facts a function name without arguments reads.
+/// The operator `OPERATOR(pg_catalog.op)` names (psql writes its queries so).
+fn qualified_operator(parts: &[String]) -> Option<BinaryOperator> {
+    let symbol = match parts {
+        [symbol] => symbol,
+        [schema, symbol] if schema == "pg_catalog" => symbol,
+        _ => return None,
+    };
+    Some(match symbol.as_str() {
+        "=" => BinaryOperator::Eq,
+        "<>" | "!=" => BinaryOperator::NotEq,
+        "<" => BinaryOperator::Lt,
+        "<=" => BinaryOperator::LtEq,
+        ">" => BinaryOperator::Gt,
+        ">=" => BinaryOperator::GtEq,
+        "+" => BinaryOperator::Plus,
+        "-" => BinaryOperator::Minus,
+        "*" => BinaryOperator::Multiply,
+        "/" => BinaryOperator::Divide,
+        "%" => BinaryOperator::Modulo,
+        "||" => BinaryOperator::StringConcat,
+        "~" => BinaryOperator::PGRegexMatch,
+        "~*" => BinaryOperator::PGRegexIMatch,
+        "!~" => BinaryOperator::PGRegexNotMatch,
+        "!~*" => BinaryOperator::PGRegexNotIMatch,
+        "~~" => BinaryOperator::PGLikeMatch,
+        "!~~" => BinaryOperator::PGNotLikeMatch,
+        "~~*" => BinaryOperator::PGILikeMatch,
+        "!~~*" => BinaryOperator::PGNotILikeMatch,
+        _ => return None,
+    })
+}
+
 fn session_info(name: &str) -> Option<SessionInfo> {
     Some(match name {
         "current_user" | "session_user" | "user" | "current_role" => SessionInfo::User,

@@ -7,6 +7,7 @@ use sqlparser::ast::{self, JoinConstraint, JoinOperator, TableFactor, TableWithJ
 
 use super::scope::{Scope, ScopeColumn};
 use super::{ident_name, Binder};
+use crate::catalog::system::{self, SystemRelation};
 use crate::error::{Error, Result, SqlState};
 use crate::function::{JsonFunction, ScalarFunction, TableFunction};
 use crate::plan::{JoinKind, LogicalPlan, ScalarExpr, TableFunctionCall};
@@ -461,6 +462,9 @@ impl Binder<'_> {
                 return Ok((cte.plan.clone(), scope));
             }
         }
+        if let Some(relation) = system_relation(name)? {
+            return bind_system_relation(relation, alias);
+        }
         let name = self.open_relation(name)?;
         if let Some(view) = self.state.views.get(&name) {
             return self.bind_view(view, alias);
@@ -499,6 +503,73 @@ impl Binder<'_> {
         };
         Ok((plan, scope))
     }
+}
+
+/// The system relation `name` refers to, if any: `pg_catalog.x`, or `x` found first in
+/// pg_catalog, which is implicitly first in every search path.
+fn system_relation(name: &ast::ObjectName) -> Result<Option<&'static SystemRelation>> {
+    let parts: Vec<&ast::Ident> = name
+        .0
+        .iter()
+        .filter_map(|part| match part {
+            ast::ObjectNamePart::Identifier(ident) => Some(ident),
+            ast::ObjectNamePart::Function(_) => None,
+        })
+        .collect();
+    match parts.as_slice() {
+        [relation] => Ok(system::lookup(None, &ident_name(relation))),
+        [schema, relation] => {
+            let (schema, relation) = (ident_name(schema), ident_name(relation));
+            match system::lookup(Some(&schema), &relation) {
+                Some(found) => Ok(Some(found)),
+                None if system::is_system_schema(&schema) => Err(Error::new(
+                    SqlState::UndefinedTable,
+                    format!("relation \"{schema}.{relation}\" does not exist"),
+                )),
+                None => Ok(None),
+            }
+        }
+        _ => Ok(None),
+    }
+}
+
+/// A system relation in FROM: a scan whose rows are computed when it runs.
+fn bind_system_relation(
+    relation: &'static SystemRelation,
+    alias: Option<&ast::TableAlias>,
+) -> Result<(LogicalPlan, Scope)> {
+    let visible = alias.map_or_else(|| relation.name.to_string(), |a| ident_name(&a.name));
+    let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());
+    let names = alias_names(
+        &visible,
+        column_aliases,
+        relation
+            .columns
+            .iter()
+            .map(|(n, _)| n.to_string())
+            .collect(),
+    )?;
+    let scope = Scope {
+        columns: relation
+            .columns
+            .iter()
+            .zip(names)
+            .enumerate()
+            .map(|(i, ((_, ty), name))| ScopeColumn {
+                table: Some(visible.clone()),
+                name,
+                ty: *ty,
+                table_oid: relation.oid,
+                attnum: (i + 1) as i16,
+                qualified_only: false,
+            })
+            .collect(),
+    };
+    let plan = LogicalPlan::SystemScan {
+        relation,
+        types: relation.types(),
+    };
+    Ok((plan, scope))
 }
 
 impl Binder<'_> {

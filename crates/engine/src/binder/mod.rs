@@ -4,6 +4,7 @@
 
 mod alter_table;
 mod array;
+mod catalog_call;
 mod coerce;
 mod copy;
 mod data_type;

@@ -48,6 +48,7 @@ impl Binder<'_> {
             }
         }
         let (plan, columns) = self.bind_query(query)?;
+        let (plan, columns) = super::catalog_call::present_oid_columns(plan, columns);
         Ok(BoundStatement::Query {
             plan,
             columns: columns.into(),

@@ -444,7 +444,8 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         | T::Uuid
         | T::Json
         | T::Jsonb
-        | T::Array(_) => {
+        | T::Array(_)
+        | T::Oid(_) => {
             return Err(Error::new(
                 SqlState::FeatureNotSupported,
                 format!(

@@ -1,9 +1,10 @@
 //! Schemas (namespaces), and the schemas of tables (columns, types, constraints, defaults,
-//! indexes) and views.
+//! indexes) and views, and the system catalogs that describe them to clients.
 
 mod namespace;
 mod schema;
 mod search_path;
+pub mod system;
 mod view;
 
 pub use namespace::{QualifiedName, SchemaDef, INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PUBLIC_OID};

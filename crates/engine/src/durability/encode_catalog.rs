@@ -9,7 +9,7 @@ use crate::catalog::{
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
-use crate::types::{DataType, NumericTypmod};
+use crate::types::{DataType, NumericTypmod, OidKind};
 
 /// The tag of each data type. The numbers are part of the on-disk format: never change one,
 /// never reuse a retired one.
@@ -34,6 +34,8 @@ mod tag {
     pub const UUID: u8 = 18;
     pub const JSON: u8 = 19;
     pub const JSONB: u8 = 20;
+    /// Followed by the kind's position in `OidKind::ALL`.
+    pub const OID: u8 = 21;
 }
 
 /// The tags of index methods, on-disk like those of types.
@@ -88,6 +90,11 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
         tag::UUID => DataType::Uuid,
         tag::JSON => DataType::Json,
         tag::JSONB => DataType::Jsonb,
+        tag::OID => {
+            let position = input.u8()?;
+            let kind = OidKind::ALL.get(usize::from(position));
+            DataType::Oid(*kind.ok_or_else(|| corrupt(format!("oid kind {position}")))?)
+        }
         tag::ARRAY if !in_array => {
             let elem = read_type(input, true)?;
             DataType::array_of(elem).ok_or_else(|| corrupt(format!("an array of {elem}")))?
@@ -133,6 +140,11 @@ impl Persist for DataType {
             DataType::Array(elem) => {
                 out.u8(tag::ARRAY);
                 elem.encode(out);
+            }
+            DataType::Oid(kind) => {
+                out.u8(tag::OID);
+                let position = OidKind::ALL.iter().position(|k| k == kind);
+                out.u8(position.and_then(|p| u8::try_from(p).ok()).unwrap_or(0));
             }
         }
     }
@@ -363,7 +375,7 @@ mod tests {
     use crate::durability::bytes::encoded;
     use crate::durability::{Decoder, Encoder, Persist};
     use crate::storage::SequenceOptions;
-    use crate::types::{DataType, NumericTypmod};
+    use crate::types::{DataType, NumericTypmod, OidKind};
 
     /// Round trips, and every strict prefix of the encoding is XX001.
     fn assert_round_trip<T: Persist + PartialEq + std::fmt::Debug>(value: &T) {
@@ -409,12 +421,14 @@ mod tests {
             DataType::Uuid,
             DataType::Json,
             DataType::Jsonb,
+            DataType::Oid(OidKind::Oid),
+            DataType::Oid(OidKind::RegClass),
         ];
         let arrays: Vec<DataType> = scalars
             .iter()
             .filter_map(|&t| DataType::array_of(t))
             .collect();
-        assert_eq!(arrays.len(), 17, "every type with an array type");
+        assert_eq!(arrays.len(), 18, "every type with an array type");
         scalars.into_iter().chain(arrays).collect()
     }
 

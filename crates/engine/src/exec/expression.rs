@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::filter::positions_where;
 use super::ExecContext;
+use crate::catalog::system::{CatalogFunction, CatalogSnapshot};
 use crate::error::{Error, Result};
 use crate::function::arithmetic::{arithmetic, combine_validity, negate};
 use crate::function::cast::cast_vector;
@@ -130,6 +131,13 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
                 .collect::<Result<Vec<_>>>()?;
             super::sequence::evaluate_sequence_call(*func, sequence.as_ref(), &values, len, ctx)?
         }
+        ScalarExpr::CatalogCall { func, args, ty } => {
+            let values = args
+                .iter()
+                .map(|a| evaluate(a, batch, ctx))
+                .collect::<Result<Vec<_>>>()?;
+            evaluate_catalog_call(*func, &values, *ty, len, ctx)?
+        }
         ScalarExpr::Subquery(subquery) => {
             let input = match &subquery.kind {
                 crate::plan::SubqueryKind::Quantified { input, .. } => {
@@ -199,6 +207,8 @@ fn same_values(from: DataType, to: DataType) -> bool {
             )
         }
         (DataType::Numeric(_), DataType::Numeric(None)) => true,
+        // The OID types are binary-coercible to one another.
+        (DataType::Oid(_), DataType::Oid(_)) => true,
         (a, b) => a == b,
     }
 }
@@ -478,4 +488,32 @@ pub fn evaluate_constant(expr: &ScalarExpr, ctx: &ExecContext) -> Result<ScalarV
     }
     let one_row = Batch::new(Vec::new(), 1);
     Ok(evaluate(expr, &one_row, ctx)?.get_scalar(0))
+}
+
+/// A catalog function, a row at a time: these run over catalog rows, never over big tables.
+fn evaluate_catalog_call(
+    func: CatalogFunction,
+    args: &[Arc<Vector>],
+    ty: DataType,
+    len: usize,
+    ctx: &ExecContext,
+) -> Result<Vector> {
+    let snapshot = CatalogSnapshot {
+        state: &ctx.state,
+        session: &ctx.session,
+        settings: ctx.settings.as_deref().map(Vec::as_slice),
+    };
+    let mut out = Vector::with_capacity(ty.physical(), len);
+    let mut row_args = Vec::with_capacity(args.len());
+    for row in 0..len {
+        row_args.clear();
+        row_args.extend(args.iter().map(|a| a.get_scalar(row)));
+        let value = if func.is_strict() && row_args.iter().any(ScalarValue::is_null) {
+            ScalarValue::Null
+        } else {
+            func.eval(&row_args, &snapshot)?
+        };
+        out.push_scalar(&value)?;
+    }
+    Ok(out)
 }

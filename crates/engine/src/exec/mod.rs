@@ -37,6 +37,7 @@ mod shared_cte;
 mod sort;
 mod sort_key;
 mod subquery;
+mod system_scan;
 mod top_n;
 pub mod truncate;
 mod unnest;
@@ -70,10 +71,11 @@ pub use project::ProjectExec;
 pub use recursive_cte::{RecursiveCteExec, WorkTableExec};
 pub use scan::ScanExec;
 pub use sequence::{SessionSequences, SharedSessionSequences};
-pub use session_info::SessionIdentity;
+pub use session_info::{SessionIdentity, SettingRow};
 pub use set_operation::SetOperationExec;
 pub use shared_cte::SharedCteExec;
 pub use sort::SortExec;
+pub use system_scan::SystemScanExec;
 pub use top_n::TopNExec;
 pub use unnest::UnnestExec;
 pub use values::ValuesExec;
@@ -106,6 +108,8 @@ pub struct ExecContext {
     pub shared_ctes: RefCell<HashMap<usize, Arc<Vec<Batch>>>>,
     /// Who the statement runs for (current_user, current_database(), ...).
     pub session: Arc<SessionIdentity>,
+    /// The session's settings (pg_settings, current_setting()); `None` outside a session.
+    pub settings: Option<Arc<Vec<SettingRow>>>,
     /// What now() and statement_timestamp() return.
     pub clock: crate::function::datetime_functions::StatementClock,
     /// Rows the statement's leaves produced (scans, index lookups, table functions, VALUES,
@@ -133,6 +137,7 @@ impl ExecContext {
             join_cache: Arc::default(),
             shared_ctes: RefCell::new(HashMap::new()),
             session: SessionIdentity::shared_default(),
+            settings: None,
             outer_rows: RefCell::new(Vec::new()),
             subquery_results: RefCell::new(HashMap::new()),
             clock: crate::function::datetime_functions::StatementClock::starting_now(),

@@ -32,6 +32,17 @@ impl Default for SessionIdentity {
     }
 }
 
+/// One setting as pg_settings lists it, as the session's settings make it.
+#[derive(Debug, Clone)]
+pub struct SettingRow {
+    pub name: String,
+    pub setting: String,
+    pub description: &'static str,
+    /// PostgreSQL's context: user, sighup or postmaster.
+    pub context: &'static str,
+    pub default: String,
+}
+
 impl SessionIdentity {
     /// The defaults, made once: a context nobody set an identity for (every statement's,
     /// until the session's replaces it) should not pay a getpid system call.

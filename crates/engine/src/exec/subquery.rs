@@ -79,7 +79,7 @@ pub fn evaluate_subquery(
 
 fn result_type(subquery: &Subquery) -> DataType {
     match &subquery.kind {
-        SubqueryKind::Scalar(ty) => *ty,
+        SubqueryKind::Scalar(ty) | SubqueryKind::Array(ty) => *ty,
         SubqueryKind::Exists | SubqueryKind::Quantified { .. } => DataType::Bool,
     }
 }
@@ -103,6 +103,11 @@ fn row_result(
             }
         },
         SubqueryKind::Exists => ScalarValue::Bool(!rows.is_empty()),
+        SubqueryKind::Array(_) => ScalarValue::Array(
+            (0..rows.len())
+                .map(|i| rows.columns[0].get_scalar(i))
+                .collect(),
+        ),
         SubqueryKind::Quantified {
             op,
             all,

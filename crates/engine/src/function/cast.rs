@@ -56,6 +56,11 @@ pub fn can_cast(from: DataType, to: DataType, context: CastContext) -> bool {
         (T::Int32, T::Bool) | (T::Bool, T::Int32) => CastContext::Explicit,
         (T::Json, T::Jsonb) | (T::Jsonb, T::Json) => CastContext::Assignment,
         (T::Jsonb, t) if t == T::Bool || numeric_rank(t).is_some() => CastContext::Explicit,
+        // pg_cast: integers and the OID types convert implicitly into one another; back
+        // to int4 and int8 only on assignment.
+        (T::Int16 | T::Int32 | T::Int64 | T::Oid(_), T::Oid(_)) => CastContext::Implicit,
+        (T::Oid(_), T::Int32 | T::Int64) => CastContext::Assignment,
+        (T::Oid(_), _) | (_, T::Oid(_)) => return false,
         (T::Date, T::Timestamp | T::TimestampTz) | (T::Timestamp, T::TimestampTz) => {
             CastContext::Implicit
         }
@@ -143,6 +148,7 @@ pub fn cast_vector(
         DataType::Json => VectorData::Text(to_json(input, from, &rows)?),
         DataType::Jsonb => VectorData::Jsonb(to_jsonb(input, &rows)?),
         DataType::Array(elem) => to_array(input, from, *elem, context, &rows)?,
+        DataType::Oid(_) => VectorData::Int64(to_oid(input, &rows)?),
     };
     Ok(Vector::new(data, input.validity.clone()))
 }
@@ -426,6 +432,23 @@ where
                 .and_then(narrow)
         }),
         VectorData::Text(s) => rows.map_text(s, zero, parse),
+        _ => Err((rows.unsupported)()),
+    }
+}
+
+/// int2 and int4 become OIDs bit for bit (negative ones wrap, as in PostgreSQL); int8 must
+/// fit in 32 unsigned bits.
+fn to_oid<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i64>> {
+    let wrap = |x: i64| Ok(i64::from(x as u32));
+    match &input.data {
+        VectorData::Int16(v) => rows.map(v, 0, |x| wrap(i64::from(x))),
+        VectorData::Int32(v) => rows.map(v, 0, |x| wrap(i64::from(x))),
+        VectorData::Int64(v) => rows.map(v, 0, |x| {
+            u32::try_from(x)
+                .map(i64::from)
+                .map_err(|_| Error::out_of_range("OID out of range"))
+        }),
+        VectorData::Text(s) => rows.map_text(s, 0, text_io::parse_oid),
         _ => Err((rows.unsupported)()),
     }
 }

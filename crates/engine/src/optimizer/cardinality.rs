@@ -17,7 +17,9 @@ pub fn estimate_rows(plan: &LogicalPlan, state: &DbState) -> f64 {
             .get(table_oid)
             .map_or(0.0, |t| t.data.live_rows() as f64),
         LogicalPlan::Values { rows, .. } => rows.len() as f64,
-        LogicalPlan::TableFunction { .. } | LogicalPlan::RecursiveCte { .. } => 1000.0,
+        LogicalPlan::SystemScan { .. }
+        | LogicalPlan::TableFunction { .. }
+        | LogicalPlan::RecursiveCte { .. } => 1000.0,
         LogicalPlan::WorkTable { .. } => 100.0,
         LogicalPlan::Filter { input, .. } => estimate_rows(input, state) * FILTER_SELECTIVITY,
         LogicalPlan::Project { input, .. }

@@ -266,7 +266,7 @@ fn replace_scalar_subqueries(expr: ScalarExpr, input: &mut LogicalPlan) -> Scala
             let keys = outer_keys.len();
             let ty = match subquery.kind {
                 SubqueryKind::Scalar(ty) => ty,
-                SubqueryKind::Exists | SubqueryKind::Quantified { .. } => {
+                SubqueryKind::Exists | SubqueryKind::Array(_) | SubqueryKind::Quantified { .. } => {
                     return ScalarExpr::Subquery(subquery)
                 }
             };

@@ -74,6 +74,7 @@ pub(crate) fn map_inputs(
     Ok(match plan {
         leaf @ (LogicalPlan::Scan { .. }
         | LogicalPlan::Values { .. }
+        | LogicalPlan::SystemScan { .. }
         | LogicalPlan::TableFunction { .. }
         | LogicalPlan::WorkTable { .. }) => leaf,
         LogicalPlan::Filter { input, predicate } => LogicalPlan::Filter {

@@ -177,6 +177,7 @@ fn prune(plan: LogicalPlan, mut required: Vec<usize>) -> Result<(LogicalPlan, Ve
         }
         // Every output column matters to these (or is read by position from elsewhere).
         other @ (LogicalPlan::Values { .. }
+        | LogicalPlan::SystemScan { .. }
         | LogicalPlan::TableFunction { .. }
         | LogicalPlan::WorkTable { .. }
         | LogicalPlan::Distinct { .. }

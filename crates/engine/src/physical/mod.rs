@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::exec::{
     AggregateExec, AggregateSpec, BoxedOperator, DistinctExec, FilterExec, GenerateSeriesExec,
     HashJoinExec, HashJoinSpec, LimitExec, LockstepExec, NestedLoopJoinExec, OrdinalityExec,
-    ProjectExec, RecursiveCteExec, ScanExec, SetOperationExec, SortExec, UnnestExec, ValuesExec,
+    ProjectExec, RecursiveCteExec, ScanExec, SetOperationExec, SortExec, SystemScanExec, UnnestExec, ValuesExec,
     WindowExec,
 };
 use crate::exec::{
@@ -233,6 +233,9 @@ fn build_node(
         )),
         LogicalPlan::Values { rows, types } => {
             Box::new(ValuesExec::new(Arc::clone(rows), types.clone()))
+        }
+        LogicalPlan::SystemScan { relation, types } => {
+            Box::new(SystemScanExec::new(relation, types.clone()))
         }
         LogicalPlan::Filter { input, predicate } => match index_lookup(input, predicate, state) {
             Some(lookup) => Box::new(lookup),

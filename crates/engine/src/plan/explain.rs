@@ -45,6 +45,10 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
             ("Result".into(), vec![])
         }
         LogicalPlan::Values { rows, .. } => (format!("Values ({} rows)", rows.len()), vec![]),
+        LogicalPlan::SystemScan { relation, .. } => (
+            format!("System Scan on {}", relation.qualified_name()),
+            vec![],
+        ),
         LogicalPlan::TableFunction { calls, .. } => {
             let funcs: Vec<String> = calls.iter().map(|c| format!("{:?}", c.func)).collect();
             (format!("Function Scan on {}", funcs.join(", ")), vec![])

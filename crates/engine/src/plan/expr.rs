@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use super::LogicalPlan;
+use crate::catalog::system::CatalogFunction;
 use crate::function::cast::CastContext;
 use crate::function::{DateTimeFunction, ScalarFunction};
 use crate::types::{DataType, ScalarValue};
@@ -153,6 +154,13 @@ pub enum ScalarExpr {
     /// current_user, current_database() and the like: fixed for a statement but different
     /// between sessions, so never folded into a shared plan nor served from the result cache.
     SessionInfo(SessionInfo),
+    /// A function of the system catalog (format_type, pg_get_indexdef, reg* conversions):
+    /// it reads the statement's snapshot, so like SessionInfo it is never folded.
+    CatalogCall {
+        func: CatalogFunction,
+        args: Vec<ScalarExpr>,
+        ty: DataType,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -211,6 +219,9 @@ pub enum SubqueryKind {
     Scalar(DataType),
     /// `EXISTS (...)`.
     Exists,
+    /// `ARRAY(SELECT x ...)`: the single column's values as an array of this type, `{}`
+    /// if no row.
+    Array(DataType),
     /// `input op ANY (...)` (and IN) or `input op ALL (...)`; the subquery's single column
     /// has the input's type.
     Quantified {
@@ -234,9 +245,10 @@ impl ScalarExpr {
             ScalarExpr::Cast { to, .. } => *to,
             ScalarExpr::OuterColumn { ty, .. } => *ty,
             ScalarExpr::SequenceCall { .. } => DataType::Int64,
+            ScalarExpr::CatalogCall { ty, .. } => *ty,
             ScalarExpr::SessionInfo(info) => info.ty(),
             ScalarExpr::Subquery(subquery) => match &subquery.kind {
-                SubqueryKind::Scalar(ty) => *ty,
+                SubqueryKind::Scalar(ty) | SubqueryKind::Array(ty) => *ty,
                 SubqueryKind::Exists | SubqueryKind::Quantified { .. } => DataType::Bool,
             },
             ScalarExpr::Negate(input) => input.ty(),
@@ -326,7 +338,8 @@ impl ScalarExpr {
             ScalarExpr::Coalesce { args, .. }
             | ScalarExpr::Function { args, .. }
             | ScalarExpr::DateTimeFunction { args, .. }
-            | ScalarExpr::SequenceCall { args, .. } => args.iter().for_each(|e| e.visit(f)),
+            | ScalarExpr::SequenceCall { args, .. }
+            | ScalarExpr::CatalogCall { args, .. } => args.iter().for_each(|e| e.visit(f)),
         }
     }
 }
@@ -458,6 +471,11 @@ impl ScalarExpr {
                 func,
                 sequence,
                 args: args.into_iter().map(&mut *f).collect::<Result<_, _>>()?,
+            },
+            ScalarExpr::CatalogCall { func, args, ty } => ScalarExpr::CatalogCall {
+                func,
+                args: args.into_iter().map(&mut *f).collect::<Result<_, _>>()?,
+                ty,
             },
         })
     }
@@ -598,7 +616,8 @@ impl ScalarExpr {
             ScalarExpr::DateTimeFunction { func, .. } if func.is_volatile() => volatile = true,
             ScalarExpr::SequenceCall { .. }
             | ScalarExpr::Subquery(_)
-            | ScalarExpr::SessionInfo(_) => volatile = true,
+            | ScalarExpr::SessionInfo(_)
+            | ScalarExpr::CatalogCall { .. } => volatile = true,
             _ => {}
         });
         volatile

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use super::ScalarExpr;
+use crate::catalog::system::SystemRelation;
 use crate::catalog::{QualifiedName, TableSchema};
 use crate::function::{AggregateFunction, TableFunction, WindowFunction};
 use crate::storage::SequenceOptions;
@@ -90,6 +91,12 @@ pub enum LogicalPlan {
         table_oid: u32,
         table_name: String,
         columns: Vec<usize>,
+        types: Vec<DataType>,
+    },
+    /// The rows of a system catalog relation, computed from the statement's snapshot when
+    /// the scan runs.
+    SystemScan {
+        relation: &'static SystemRelation,
         types: Vec<DataType>,
     },
     /// Literal rows; one row of no columns is the input of `SELECT` without FROM.
@@ -204,7 +211,9 @@ impl LogicalPlan {
     #[recursive::recursive]
     pub fn output_types(&self) -> Vec<DataType> {
         match self {
-            LogicalPlan::Scan { types, .. } | LogicalPlan::Values { types, .. } => types.clone(),
+            LogicalPlan::Scan { types, .. }
+            | LogicalPlan::Values { types, .. }
+            | LogicalPlan::SystemScan { types, .. } => types.clone(),
             LogicalPlan::SetOperation { left, .. } => left.output_types(),
             LogicalPlan::TableFunction { calls, ordinality } => {
                 let mut types: Vec<DataType> = calls.iter().map(|c| c.ty).collect();
@@ -550,6 +559,7 @@ impl LogicalPlan {
         match self {
             LogicalPlan::Scan { .. }
             | LogicalPlan::Values { .. }
+            | LogicalPlan::SystemScan { .. }
             | LogicalPlan::TableFunction { .. }
             | LogicalPlan::WorkTable { .. } => vec![],
             LogicalPlan::Filter { input, .. }
@@ -573,6 +583,7 @@ impl LogicalPlan {
     pub fn expressions(&self) -> Vec<&ScalarExpr> {
         match self {
             LogicalPlan::Scan { .. }
+            | LogicalPlan::SystemScan { .. }
             | LogicalPlan::WorkTable { .. }
             | LogicalPlan::Distinct { .. }
             | LogicalPlan::SharedCte { .. }
@@ -644,10 +655,14 @@ impl LogicalPlan {
     }
 
     /// Whether running the plan twice over the same tables gives the same rows: no volatile
-    /// function or sequence anywhere in it.
+    /// function or sequence anywhere in it, and no system relation (some list sessions or
+    /// sequence counters, which no table generation tracks).
     pub fn is_deterministic(&self) -> bool {
         let mut deterministic = true;
         self.visit_all(&mut |p| {
+            if let LogicalPlan::SystemScan { .. } = p {
+                deterministic = false;
+            }
             for expr in p.expressions() {
                 expr.visit(&mut |e| match e {
                     ScalarExpr::Function { func, .. } if func.is_volatile() => {
@@ -656,9 +671,9 @@ impl LogicalPlan {
                     ScalarExpr::DateTimeFunction { func, .. } if func.is_volatile() => {
                         deterministic = false
                     }
-                    ScalarExpr::SequenceCall { .. } | ScalarExpr::SessionInfo(_) => {
-                        deterministic = false
-                    }
+                    ScalarExpr::SequenceCall { .. }
+                    | ScalarExpr::SessionInfo(_)
+                    | ScalarExpr::CatalogCall { .. } => deterministic = false,
                     _ => {}
                 });
             }

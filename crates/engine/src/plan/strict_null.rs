@@ -84,6 +84,7 @@ impl ScalarExpr {
             | ScalarExpr::OuterColumn { .. }
             | ScalarExpr::Subquery(_)
             | ScalarExpr::SequenceCall { .. }
+            | ScalarExpr::CatalogCall { .. }
             | ScalarExpr::SessionInfo(_) => false,
         }
     }

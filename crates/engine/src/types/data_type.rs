@@ -41,6 +41,60 @@ pub enum DataType {
     /// A one-dimensional array (PostgreSQL's `_int4`, `int[]`). Built only by
     /// [`DataType::array_of`], so the element is never itself an array and has no modifier.
     Array(&'static DataType),
+    /// `oid` and its aliases `regclass`, `regtype`, ...: an unsigned 32-bit object id, held
+    /// in an int64 vector. The aliases print as the name of the object (see
+    /// `catalog::system`), so they are turned into text before they leave the engine.
+    Oid(OidKind),
+}
+
+/// Which of the OID types: plain `oid`, or an alias whose text form names the object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OidKind {
+    Oid,
+    RegClass,
+    RegType,
+    RegProc,
+    RegProcedure,
+    RegNamespace,
+    RegRole,
+}
+
+impl OidKind {
+    /// Every kind, for lookups by name or OID.
+    pub const ALL: [OidKind; 7] = [
+        OidKind::Oid,
+        OidKind::RegClass,
+        OidKind::RegType,
+        OidKind::RegProc,
+        OidKind::RegProcedure,
+        OidKind::RegNamespace,
+        OidKind::RegRole,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            OidKind::Oid => "oid",
+            OidKind::RegClass => "regclass",
+            OidKind::RegType => "regtype",
+            OidKind::RegProc => "regproc",
+            OidKind::RegProcedure => "regprocedure",
+            OidKind::RegNamespace => "regnamespace",
+            OidKind::RegRole => "regrole",
+        }
+    }
+
+    /// The type's OID in pg_type.
+    pub fn type_oid(self) -> u32 {
+        match self {
+            OidKind::Oid => 26,
+            OidKind::RegClass => 2205,
+            OidKind::RegType => 2206,
+            OidKind::RegProc => 24,
+            OidKind::RegProcedure => 2202,
+            OidKind::RegNamespace => 4089,
+            OidKind::RegRole => 4096,
+        }
+    }
 }
 
 /// How values of a type are laid out in a column vector.
@@ -104,6 +158,7 @@ impl DataType {
             DataType::Json => PhysicalType::Text,
             DataType::Jsonb => PhysicalType::Jsonb,
             DataType::Array(elem) => PhysicalType::List(elem.physical().as_static()),
+            DataType::Oid(_) => PhysicalType::Int64,
         }
     }
 
@@ -130,7 +185,9 @@ impl DataType {
             DataType::Uuid => &DataType::Uuid,
             DataType::Json => &DataType::Json,
             DataType::Jsonb => &DataType::Jsonb,
+            DataType::Oid(OidKind::Oid) => &DataType::Oid(OidKind::Oid),
             DataType::Unknown
+            | DataType::Oid(_)
             | DataType::Numeric(Some(_))
             | DataType::Varchar(Some(_))
             | DataType::Char(_)
@@ -167,7 +224,8 @@ impl DataType {
             | DataType::Int64
             | DataType::Float32
             | DataType::Float64
-            | DataType::Numeric(_) => TypeCategory::Numeric,
+            | DataType::Numeric(_)
+            | DataType::Oid(_) => TypeCategory::Numeric,
             DataType::Text | DataType::Varchar(_) | DataType::Char(_) => TypeCategory::String,
             DataType::Date | DataType::Timestamp | DataType::TimestampTz => TypeCategory::DateTime,
             DataType::Interval => TypeCategory::Timespan,
@@ -219,9 +277,11 @@ impl DataType {
                 DataType::Uuid => 2951,
                 DataType::Json => 199,
                 DataType::Jsonb => 3807,
+                DataType::Oid(_) => 1028,
                 // Never built (see `array_of`); anyarray is the honest answer.
                 DataType::Unknown | DataType::Array(_) => 2277,
             },
+            DataType::Oid(kind) => kind.type_oid(),
         }
     }
 
@@ -248,6 +308,10 @@ impl DataType {
             2950 => DataType::Uuid,
             114 => DataType::Json,
             3802 => DataType::Jsonb,
+            _ if OidKind::ALL.iter().any(|k| k.type_oid() == oid) => {
+                let kind = OidKind::ALL.into_iter().find(|k| k.type_oid() == oid)?;
+                DataType::Oid(kind)
+            }
             _ => {
                 let elem = match oid {
                     1000 => 16,
@@ -267,6 +331,7 @@ impl DataType {
                     2951 => 2950,
                     199 => 114,
                     3807 => 3802,
+                    1028 => 26,
                     _ => return None,
                 };
                 return DataType::from_oid(elem).and_then(DataType::array_of);
@@ -279,7 +344,7 @@ impl DataType {
         match self {
             DataType::Bool => 1,
             DataType::Int16 => 2,
-            DataType::Int32 | DataType::Float32 | DataType::Date => 4,
+            DataType::Int32 | DataType::Float32 | DataType::Date | DataType::Oid(_) => 4,
             DataType::Int64 | DataType::Float64 | DataType::Timestamp | DataType::TimestampTz => 8,
             DataType::Interval | DataType::Uuid => 16,
             DataType::Unknown => -2,
@@ -326,6 +391,7 @@ impl DataType {
             DataType::Uuid => "uuid",
             DataType::Json => "json",
             DataType::Jsonb => "jsonb",
+            DataType::Oid(kind) => kind.name(),
             DataType::Array(elem) => match elem {
                 DataType::Bool => "boolean[]",
                 DataType::Int16 => "smallint[]",
@@ -345,6 +411,7 @@ impl DataType {
                 DataType::Uuid => "uuid[]",
                 DataType::Json => "json[]",
                 DataType::Jsonb => "jsonb[]",
+                DataType::Oid(_) => "oid[]",
                 DataType::Unknown | DataType::Array(_) => "anyarray",
             },
         }

@@ -14,7 +14,7 @@ pub mod text_io;
 pub mod uuid;
 pub(crate) mod wide;
 
-pub use data_type::{DataType, NumericTypmod, PhysicalType, TypeCategory};
+pub use data_type::{DataType, NumericTypmod, OidKind, PhysicalType, TypeCategory};
 pub use interval::Interval;
 pub use numeric::Decimal;
 pub use scalar::ScalarValue;

@@ -50,7 +50,15 @@ pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
         }
         DataType::Jsonb => ScalarValue::Jsonb(json::jsonb_from_text(text)?),
         DataType::Array(elem) => ScalarValue::Array(super::array_text::parse_array(text, *elem)?),
+        // The aliases' names are looked up in the catalog before a value gets here.
+        DataType::Oid(_) => ScalarValue::Int64(parse_oid(text)?),
     })
+}
+
+/// oidin: an unsigned 32-bit number; a negative one down to -2^31 wraps around, as in C.
+pub fn parse_oid(text: &str) -> Result<i64> {
+    let value = parse_integer(text, i64::from(i32::MIN), i64::from(u32::MAX), "oid")?;
+    Ok(value.rem_euclid(1 << 32))
 }
 
 /// boolin: t/true/yes/on/1 and f/false/no/off/0, unique prefixes, any case, trimmed.

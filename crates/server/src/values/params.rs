@@ -30,6 +30,10 @@ fn decode_binary(bytes: &[u8], ty: DataType, number: usize) -> Result<ScalarValu
         DataType::Int16 => ScalarValue::Int16(i16::from_be_bytes(fixed(bytes, number)?)),
         DataType::Int32 => ScalarValue::Int32(i32::from_be_bytes(fixed(bytes, number)?)),
         DataType::Int64 => ScalarValue::Int64(i64::from_be_bytes(fixed(bytes, number)?)),
+        // oidrecv and the aliases': four bytes, unsigned.
+        DataType::Oid(_) => {
+            ScalarValue::Int64(i64::from(u32::from_be_bytes(fixed(bytes, number)?)))
+        }
         DataType::Float32 => {
             ScalarValue::Float32(f32::from_bits(u32::from_be_bytes(fixed(bytes, number)?)))
         }

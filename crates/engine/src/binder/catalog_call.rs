@@ -1,0 +1,148 @@
+//! Calls of the system catalog's functions (`format_type(...)`, `pg_get_indexdef(...)`) and
+//! the conversions between names and the OID alias types (`'t'::regclass`,
+//! `c.oid::regclass::text`), bound to `ScalarExpr::CatalogCall`.
+
+use sqlparser::ast::Expr;
+
+use super::scope::Scope;
+use super::Binder;
+use crate::catalog::system::{object_oid, CatalogFunction};
+use crate::error::Result;
+use crate::function::cast::CastContext;
+use crate::plan::{ColumnInfo, LogicalPlan, ScalarExpr};
+use crate::types::{DataType, OidKind, ScalarValue};
+
+impl Binder<'_> {
+    /// `None` when no catalog function has this name and number of arguments.
+    pub(super) fn bind_catalog_call(
+        &mut self,
+        name: &str,
+        args: &[&Expr],
+        scope: &Scope,
+    ) -> Option<Result<ScalarExpr>> {
+        let (func, parameters, ty) = CatalogFunction::resolve(name, args.len())?;
+        let bound = args
+            .iter()
+            .zip(parameters)
+            .map(|(arg, parameter)| {
+                let bound = self.bind_expr(arg, scope)?;
+                match parameter {
+                    Some(to) => self.coerce(bound, to, CastContext::Implicit),
+                    None => Ok(bound),
+                }
+            })
+            .collect::<Result<Vec<_>>>();
+        Some(bound.map(|args| ScalarExpr::CatalogCall { func, args, ty }))
+    }
+
+    /// The conversions into and out of the OID alias types (regclass, ...), which go
+    /// through the catalog: a name written as a constant is looked up now, as PostgreSQL
+    /// does while planning (`'t'::regclass`); other text at run time; and an alias printed
+    /// as text becomes the object's name. Gives `expr` back (`Err`) where the ordinary cast
+    /// rules apply.
+    pub(super) fn coerce_oid_alias(
+        &mut self,
+        expr: ScalarExpr,
+        to: DataType,
+        context: CastContext,
+    ) -> std::result::Result<Result<ScalarExpr>, ScalarExpr> {
+        let from = expr.ty();
+        match (from, to) {
+            (DataType::Oid(kind), to) if to.is_string() => {
+                let Some(func) = CatalogFunction::output_of(kind) else {
+                    return Err(expr);
+                };
+                let name = ScalarExpr::CatalogCall {
+                    func,
+                    args: vec![expr],
+                    ty: DataType::Text,
+                };
+                Ok(self.coerce(name, to, context))
+            }
+            (from, DataType::Oid(kind))
+                if kind != OidKind::Oid && (from.is_string() || from == DataType::Unknown) =>
+            {
+                Ok(self.names_to_oids(expr, kind, context))
+            }
+            _ => Err(expr),
+        }
+    }
+
+    fn names_to_oids(
+        &mut self,
+        expr: ScalarExpr,
+        kind: OidKind,
+        context: CastContext,
+    ) -> Result<ScalarExpr> {
+        let to = DataType::Oid(kind);
+        // The regproc columns of our catalogs hold function names (most built-in functions
+        // have no OID here), so a name written as a regproc stays that name, to compare
+        // with them.
+        if matches!(kind, OidKind::RegProc | OidKind::RegProcedure) {
+            return self.coerce(expr, DataType::Text, context);
+        }
+        if let ScalarExpr::Literal { value, .. } = &expr {
+            return Ok(match value {
+                ScalarValue::Text(name) => {
+                    let oid = object_oid(kind, name, self.state)?;
+                    ScalarExpr::literal(ScalarValue::Int64(i64::from(oid)), to)
+                }
+                _ => ScalarExpr::null(to),
+            });
+        }
+        let text = self.coerce(expr, DataType::Text, context)?;
+        Ok(ScalarExpr::CatalogCall {
+            func: CatalogFunction::NameToOid(kind),
+            args: vec![text],
+            ty: to,
+        })
+    }
+}
+
+/// The output columns of a query as they leave the engine: OID aliases as the names they
+/// print as (text), plain OIDs as bigint, since only text and bigint have binary forms here.
+pub(super) fn present_oid_columns(
+    plan: LogicalPlan,
+    mut columns: Vec<ColumnInfo>,
+) -> (LogicalPlan, Vec<ColumnInfo>) {
+    if !columns
+        .iter()
+        .any(|c| matches!(c.data_type, DataType::Oid(_)))
+    {
+        return (plan, columns);
+    }
+    let exprs = columns
+        .iter_mut()
+        .enumerate()
+        .map(|(index, column)| {
+            let ty = column.data_type;
+            let input = ScalarExpr::Column { index, ty };
+            let DataType::Oid(kind) = ty else {
+                return input;
+            };
+            match CatalogFunction::output_of(kind) {
+                Some(func) => {
+                    column.data_type = DataType::Text;
+                    ScalarExpr::CatalogCall {
+                        func,
+                        args: vec![input],
+                        ty: DataType::Text,
+                    }
+                }
+                None => {
+                    column.data_type = DataType::Int64;
+                    ScalarExpr::Cast {
+                        input: Box::new(input),
+                        to: DataType::Int64,
+                        context: CastContext::Explicit,
+                    }
+                }
+            }
+        })
+        .collect();
+    let plan = LogicalPlan::Project {
+        input: Box::new(plan),
+        exprs,
+    };
+    (plan, columns)
+}

@@ -1,0 +1,290 @@
+//! The relations about the cluster rather than one database's objects: pg_database,
+//! pg_authid and its views pg_roles and pg_user, pg_tablespace, pg_stat_activity and
+//! pg_locks. There is one database and one role (the session's, a superuser).
+
+use super::{
+    boolean, char, int4, oid, text, CatalogSnapshot, Rows, ACL, BOOL, CHAR, DATABASE_OID, INT4,
+    INT8, NAME, NULL, OID, OPAQUE, SUPERUSER_OID, TEXT, TEXT_ARRAY,
+};
+use crate::types::DataType;
+
+const TIMESTAMPTZ: DataType = DataType::TimestampTz;
+/// pg_default, the tablespace of every relation.
+const DEFAULT_TABLESPACE_OID: u32 = 1663;
+/// UTF8 in PostgreSQL's encoding numbering.
+const UTF8_ENCODING: i32 = 6;
+
+pub(super) const PG_DATABASE: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("datname", NAME),
+    ("datdba", OID),
+    ("encoding", INT4),
+    ("datlocprovider", CHAR),
+    ("datistemplate", BOOL),
+    ("datallowconn", BOOL),
+    ("datconnlimit", INT4),
+    ("datfrozenxid", OPAQUE),
+    ("datminmxid", OPAQUE),
+    ("dattablespace", OID),
+    ("datcollate", TEXT),
+    ("datctype", TEXT),
+    ("daticulocale", TEXT),
+    ("datcollversion", TEXT),
+    ("datacl", ACL),
+];
+
+pub(super) fn pg_database(snapshot: &CatalogSnapshot) -> Rows {
+    vec![vec![
+        oid(DATABASE_OID),
+        text(&snapshot.session.database),
+        oid(SUPERUSER_OID),
+        int4(UTF8_ENCODING),
+        char(b'c'),
+        boolean(false),
+        boolean(true),
+        int4(-1),
+        text("716"),
+        text("1"),
+        oid(DEFAULT_TABLESPACE_OID),
+        text("C.UTF-8"),
+        text("C.UTF-8"),
+        NULL,
+        NULL,
+        NULL,
+    ]]
+}
+
+pub(super) const PG_AUTHID: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("rolname", NAME),
+    ("rolsuper", BOOL),
+    ("rolinherit", BOOL),
+    ("rolcreaterole", BOOL),
+    ("rolcreatedb", BOOL),
+    ("rolcanlogin", BOOL),
+    ("rolreplication", BOOL),
+    ("rolbypassrls", BOOL),
+    ("rolconnlimit", INT4),
+    ("rolpassword", TEXT),
+    ("rolvaliduntil", TIMESTAMPTZ),
+];
+
+pub(super) fn pg_authid(snapshot: &CatalogSnapshot) -> Rows {
+    vec![vec![
+        oid(SUPERUSER_OID),
+        text(&snapshot.session.user),
+        boolean(true),
+        boolean(true),
+        boolean(true),
+        boolean(true),
+        boolean(true),
+        boolean(true),
+        boolean(true),
+        int4(-1),
+        NULL,
+        NULL,
+    ]]
+}
+
+pub(super) const PG_ROLES: &[(&str, DataType)] = &[
+    ("rolname", NAME),
+    ("rolsuper", BOOL),
+    ("rolinherit", BOOL),
+    ("rolcreaterole", BOOL),
+    ("rolcreatedb", BOOL),
+    ("rolcanlogin", BOOL),
+    ("rolreplication", BOOL),
+    ("rolconnlimit", INT4),
+    ("rolpassword", TEXT),
+    ("rolvaliduntil", TIMESTAMPTZ),
+    ("rolbypassrls", BOOL),
+    ("rolconfig", TEXT_ARRAY),
+    ("oid", OID),
+];
+
+/// pg_authid's rows with the password hidden, as PostgreSQL's view does.
+pub(super) fn pg_roles(snapshot: &CatalogSnapshot) -> Rows {
+    vec![vec![
+        text(&snapshot.session.user),
+        boolean(true),
+        boolean(true),
+        boolean(true),
+        boolean(true),
+        boolean(true),
+        boolean(true),
+        int4(-1),
+        text("********"),
+        NULL,
+        boolean(true),
+        NULL,
+        oid(SUPERUSER_OID),
+    ]]
+}
+
+pub(super) const PG_USER: &[(&str, DataType)] = &[
+    ("usename", NAME),
+    ("usesysid", OID),
+    ("usecreatedb", BOOL),
+    ("usesuper", BOOL),
+    ("userepl", BOOL),
+    ("usebypassrls", BOOL),
+    ("passwd", TEXT),
+    ("valuntil", TIMESTAMPTZ),
+    ("useconfig", TEXT_ARRAY),
+];
+
+pub(super) fn pg_user(snapshot: &CatalogSnapshot) -> Rows {
+    vec![vec![
+        text(&snapshot.session.user),
+        oid(SUPERUSER_OID),
+        boolean(true),
+        boolean(true),
+        boolean(true),
+        boolean(true),
+        text("********"),
+        NULL,
+        NULL,
+    ]]
+}
+
+pub(super) const PG_TABLESPACE: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("spcname", NAME),
+    ("spcowner", OID),
+    ("spcacl", ACL),
+    ("spcoptions", TEXT_ARRAY),
+];
+
+pub(super) fn pg_tablespace(_: &CatalogSnapshot) -> Rows {
+    [(DEFAULT_TABLESPACE_OID, "pg_default"), (1664, "pg_global")]
+        .into_iter()
+        .map(|(id, name)| vec![oid(id), text(name), oid(SUPERUSER_OID), NULL, NULL])
+        .collect()
+}
+
+pub(super) const PG_STAT_ACTIVITY: &[(&str, DataType)] = &[
+    ("datid", OID),
+    ("datname", NAME),
+    ("pid", INT4),
+    ("leader_pid", INT4),
+    ("usesysid", OID),
+    ("usename", NAME),
+    ("application_name", TEXT),
+    ("client_addr", OPAQUE),
+    ("client_hostname", TEXT),
+    ("client_port", INT4),
+    ("backend_start", TIMESTAMPTZ),
+    ("xact_start", TIMESTAMPTZ),
+    ("query_start", TIMESTAMPTZ),
+    ("state_change", TIMESTAMPTZ),
+    ("wait_event_type", TEXT),
+    ("wait_event", TEXT),
+    ("state", TEXT),
+    ("backend_xid", OPAQUE),
+    ("backend_xmin", OPAQUE),
+    ("query_id", INT8),
+    ("query", TEXT),
+    ("backend_type", TEXT),
+];
+
+/// The session running the statement: other sessions are not listed.
+pub(super) fn pg_stat_activity(snapshot: &CatalogSnapshot) -> Rows {
+    let session = snapshot.session;
+    vec![vec![
+        oid(DATABASE_OID),
+        text(&session.database),
+        int4(session.backend_pid),
+        NULL,
+        oid(SUPERUSER_OID),
+        text(&session.user),
+        text(""),
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        text("active"),
+        NULL,
+        NULL,
+        NULL,
+        text(""),
+        text("client backend"),
+    ]]
+}
+
+pub(super) const PG_LOCKS: &[(&str, DataType)] = &[
+    ("locktype", TEXT),
+    ("database", OID),
+    ("relation", OID),
+    ("page", INT4),
+    ("tuple", DataType::Int16),
+    ("virtualxid", TEXT),
+    ("transactionid", OPAQUE),
+    ("classid", OID),
+    ("objid", OID),
+    ("objsubid", DataType::Int16),
+    ("virtualtransaction", TEXT),
+    ("pid", INT4),
+    ("mode", TEXT),
+    ("granted", BOOL),
+    ("fastpath", BOOL),
+    ("waitstart", TIMESTAMPTZ),
+];
+
+pub(super) const PG_SETTINGS: &[(&str, DataType)] = &[
+    ("name", TEXT),
+    ("setting", TEXT),
+    ("unit", TEXT),
+    ("category", TEXT),
+    ("short_desc", TEXT),
+    ("extra_desc", TEXT),
+    ("context", TEXT),
+    ("vartype", TEXT),
+    ("source", TEXT),
+    ("min_val", TEXT),
+    ("max_val", TEXT),
+    ("enumvals", TEXT_ARRAY),
+    ("boot_val", TEXT),
+    ("reset_val", TEXT),
+    ("sourcefile", TEXT),
+    ("sourceline", INT4),
+    ("pending_restart", BOOL),
+];
+
+/// The settings KestrelDB has, with the session's values.
+pub(super) fn pg_settings(snapshot: &CatalogSnapshot) -> Rows {
+    let settings = snapshot.settings.unwrap_or_default();
+    settings
+        .iter()
+        .map(|s| {
+            let source = if s.setting == s.default {
+                "default"
+            } else {
+                "session"
+            };
+            vec![
+                text(&s.name),
+                text(&s.setting),
+                NULL,
+                NULL,
+                text(s.description),
+                NULL,
+                text(s.context),
+                text("string"),
+                text(source),
+                NULL,
+                NULL,
+                NULL,
+                text(&s.default),
+                text(&s.default),
+                NULL,
+                NULL,
+                boolean(false),
+            ]
+        })
+        .collect()
+}

@@ -1,0 +1,570 @@
+//! The catalog's own functions: what psql and drivers call to print the catalog
+//! (`format_type`, `pg_get_indexdef`, `pg_table_is_visible`, ...) and the reg* conversions
+//! between OIDs and names (`'t'::regclass`, `oid::regclass`). They read the snapshot the
+//! statement reads, so they are evaluated at run time and never folded into a shared plan.
+
+use super::comments::comment;
+use super::relations::{indexes, Derived, IndexInfo};
+use super::types::{builtin, FUNCTIONS};
+use super::views::{index_definition, quote_identifier, schema_name};
+use super::{CatalogSnapshot, NAMESPACES, OID, RELATIONS, SUPERUSER_OID};
+use crate::error::{Error, Result, SqlState};
+use crate::storage::{DbState, TableEntry};
+use crate::types::text_io::parse_oid;
+use crate::types::{DataType, NumericTypmod, OidKind, ScalarValue};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CatalogFunction {
+    /// pg_table_is_visible and the other `*_is_visible`: every object is in a schema of the
+    /// search path (pg_catalog or public).
+    IsVisible,
+    GetUserById,
+    FormatType,
+    /// pg_get_expr(adbin, relid [, pretty]): our expression trees are their SQL text.
+    GetExpr,
+    GetIndexDef,
+    GetConstraintDef,
+    GetViewDef,
+    /// obj_description, col_description, shobj_description: the comments initdb makes.
+    Description,
+    EncodingToChar,
+    /// has_table_privilege and the like: the only role is a superuser.
+    HasPrivilege,
+    GetSerialSequence,
+    /// pg_relation_size and the like: KestrelDB keeps no pages, so sizes are 0.
+    RelationSize,
+    /// pg_size_pretty(bigint): what psql prints those sizes with.
+    SizePretty,
+    /// current_setting(name [, missing_ok]).
+    CurrentSetting,
+    /// pg_relation_is_publishable: there are no publications to publish in.
+    IsPublishable,
+    /// pg_get_statisticsobjdef_columns and pg_get_ruledef: there are no extended statistics
+    /// and no rules, so no definition (NULL).
+    NoDefinition,
+    FunctionArguments,
+    FunctionResult,
+    /// `text::regclass` (and the other aliases) of a value only known at run time: the OID
+    /// of the object named.
+    NameToOid(OidKind),
+    /// `oid::regclass` printed: the relation's name, or the number if there is none.
+    RegClassOut,
+    RegTypeOut,
+    RegProcOut,
+    RegNamespaceOut,
+    RegRoleOut,
+}
+
+/// An argument's type: coerced to that type, or taken as it is.
+pub type Parameter = Option<DataType>;
+
+const TEXT: Parameter = Some(DataType::Text);
+const ANY: Parameter = None;
+const OID_ARG: Parameter = Some(OID);
+const INT4: Parameter = Some(DataType::Int32);
+const BOOL: Parameter = Some(DataType::Bool);
+
+impl CatalogFunction {
+    /// The function `name` called with `arguments` arguments: its parameters and result.
+    pub fn resolve(name: &str, arguments: usize) -> Option<(Self, Vec<Parameter>, DataType)> {
+        use CatalogFunction as F;
+        let text = DataType::Text;
+        let (func, parameters, result): (F, &[Parameter], DataType) = match (name, arguments) {
+            (
+                "pg_table_is_visible"
+                | "pg_type_is_visible"
+                | "pg_function_is_visible"
+                | "pg_operator_is_visible"
+                | "pg_opclass_is_visible"
+                | "pg_opfamily_is_visible"
+                | "pg_collation_is_visible"
+                | "pg_conversion_is_visible"
+                | "pg_statistics_obj_is_visible"
+                | "pg_ts_parser_is_visible"
+                | "pg_ts_dict_is_visible"
+                | "pg_ts_template_is_visible"
+                | "pg_ts_config_is_visible",
+                1,
+            ) => (F::IsVisible, &[OID_ARG], DataType::Bool),
+            ("pg_get_userbyid", 1) => (F::GetUserById, &[OID_ARG], text),
+            ("format_type", 2) => (F::FormatType, &[OID_ARG, INT4], text),
+            ("pg_get_expr", 2) => (F::GetExpr, &[TEXT, OID_ARG], text),
+            ("pg_get_expr", 3) => (F::GetExpr, &[TEXT, OID_ARG, BOOL], text),
+            ("pg_get_indexdef", 1) => (F::GetIndexDef, &[OID_ARG], text),
+            ("pg_get_indexdef", 3) => (F::GetIndexDef, &[OID_ARG, INT4, BOOL], text),
+            ("pg_get_constraintdef", 1) => (F::GetConstraintDef, &[OID_ARG], text),
+            ("pg_get_constraintdef", 2) => (F::GetConstraintDef, &[OID_ARG, BOOL], text),
+            // There are no rules, and so no rule definitions.
+            ("pg_get_ruledef", 1) => (F::NoDefinition, &[OID_ARG], text),
+            ("pg_get_ruledef", 2) => (F::NoDefinition, &[OID_ARG, BOOL], text),
+            ("pg_get_viewdef", 1) => (F::GetViewDef, &[OID_ARG], text),
+            ("pg_get_viewdef", 2) => (F::GetViewDef, &[OID_ARG, BOOL], text),
+            ("obj_description", 1) => (F::Description, &[OID_ARG], text),
+            ("obj_description" | "shobj_description", 2) => {
+                (F::Description, &[OID_ARG, TEXT], text)
+            }
+            ("col_description", 2) => (F::Description, &[OID_ARG, INT4], text),
+            ("pg_encoding_to_char", 1) => (F::EncodingToChar, &[INT4], text),
+            (
+                "has_table_privilege"
+                | "has_schema_privilege"
+                | "has_database_privilege"
+                | "has_sequence_privilege"
+                | "has_function_privilege"
+                | "has_column_privilege"
+                | "has_any_column_privilege"
+                | "has_type_privilege",
+                2..=4,
+            ) => (F::HasPrivilege, &[ANY, ANY, ANY, ANY], DataType::Bool),
+            ("pg_get_serial_sequence", 2) => (F::GetSerialSequence, &[TEXT, TEXT], text),
+            (
+                "pg_relation_size" | "pg_total_relation_size" | "pg_table_size" | "pg_indexes_size",
+                1,
+            ) => (F::RelationSize, &[ANY], DataType::Int64),
+            ("current_setting", 1) => (F::CurrentSetting, &[TEXT], text),
+            ("current_setting", 2) => (F::CurrentSetting, &[TEXT, BOOL], text),
+            ("pg_size_pretty", 1) => (F::SizePretty, &[Some(DataType::Int64)], text),
+            ("pg_relation_is_publishable", 1) => (F::IsPublishable, &[ANY], DataType::Bool),
+            ("pg_get_statisticsobjdef_columns", 1) => (F::NoDefinition, &[OID_ARG], text),
+            ("pg_get_function_arguments" | "pg_get_function_identity_arguments", 1) => {
+                (F::FunctionArguments, &[OID_ARG], text)
+            }
+            ("pg_get_function_result", 1) => (F::FunctionResult, &[OID_ARG], text),
+            _ => return None,
+        };
+        Some((func, parameters[..arguments].to_vec(), result))
+    }
+
+    /// The output function of an OID alias type: its values as the names of the objects.
+    /// `None` for plain `oid`, which prints as a number.
+    pub fn output_of(kind: OidKind) -> Option<Self> {
+        Some(match kind {
+            OidKind::Oid => return None,
+            OidKind::RegClass => CatalogFunction::RegClassOut,
+            OidKind::RegType => CatalogFunction::RegTypeOut,
+            OidKind::RegProc | OidKind::RegProcedure => CatalogFunction::RegProcOut,
+            OidKind::RegNamespace => CatalogFunction::RegNamespaceOut,
+            OidKind::RegRole => CatalogFunction::RegRoleOut,
+        })
+    }
+
+    /// Whether a NULL argument makes the result NULL without a call (format_type is not).
+    pub fn is_strict(self) -> bool {
+        self != CatalogFunction::FormatType
+    }
+
+    /// The result for one row's arguments (never all NULL for a strict function).
+    pub(crate) fn eval(
+        self,
+        args: &[ScalarValue],
+        snapshot: &CatalogSnapshot,
+    ) -> Result<ScalarValue> {
+        use CatalogFunction as F;
+        let oid = || arg_oid(args.first());
+        let text = |s: String| Ok(ScalarValue::Text(s));
+        match self {
+            F::IsVisible | F::HasPrivilege => Ok(ScalarValue::Bool(true)),
+            F::IsPublishable => Ok(ScalarValue::Bool(false)),
+            F::Description => Ok(match args.get(1) {
+                // col_description(table, column): columns have no comments.
+                Some(ScalarValue::Int32(_)) => None,
+                Some(ScalarValue::Text(catalog)) => comment(oid(), Some(catalog)),
+                _ => comment(oid(), None),
+            }
+            .map_or(ScalarValue::Null, |c| ScalarValue::Text(c.to_string()))),
+            F::NoDefinition => Ok(ScalarValue::Null),
+            F::RelationSize => Ok(ScalarValue::Int64(0)),
+            F::CurrentSetting => current_setting(args, snapshot),
+            F::SizePretty => Ok(match args.first() {
+                Some(ScalarValue::Int64(bytes)) => ScalarValue::Text(size_pretty(*bytes)),
+                _ => ScalarValue::Null,
+            }),
+            F::GetUserById | F::RegRoleOut => text(role_name(oid(), snapshot)),
+            F::FormatType => match args.first() {
+                Some(ScalarValue::Null) | None => Ok(ScalarValue::Null),
+                Some(_) => {
+                    let typmod = match args.get(1) {
+                        Some(ScalarValue::Int32(m)) => *m,
+                        _ => -1,
+                    };
+                    text(format_type(oid(), typmod))
+                }
+            },
+            F::RegTypeOut => text(format_type(oid(), -1)),
+            F::GetExpr => Ok(args.first().cloned().unwrap_or(ScalarValue::Null)),
+            F::GetIndexDef => {
+                let Some((table, index)) = find_index(oid(), snapshot) else {
+                    return Ok(ScalarValue::Null);
+                };
+                // A column number asks for that key column alone.
+                let column = match args.get(1) {
+                    Some(ScalarValue::Int32(n)) if *n > 0 => Some(*n),
+                    _ => None,
+                };
+                Ok(match column {
+                    None => {
+                        let pretty = matches!(args.get(2), Some(ScalarValue::Bool(true)));
+                        ScalarValue::Text(index_definition(&table.schema, &index, pretty))
+                    }
+                    Some(n) => usize::try_from(n - 1)
+                        .ok()
+                        .and_then(|i| index.columns.get(i))
+                        .and_then(|&c| table.schema.columns.get(c))
+                        .map_or(ScalarValue::Text(String::new()), |c| {
+                            ScalarValue::Text(quote_identifier(&c.name))
+                        }),
+                })
+            }
+            F::GetConstraintDef => {
+                Ok(constraint_definition(oid(), snapshot)
+                    .map_or(ScalarValue::Null, ScalarValue::Text))
+            }
+            F::GetViewDef => Ok(snapshot
+                .state
+                .views
+                .values()
+                .find(|v| v.oid == oid())
+                .map_or(ScalarValue::Null, |v| {
+                    ScalarValue::Text(format!(" {};", v.query_sql))
+                })),
+            F::EncodingToChar => text(match args.first() {
+                Some(ScalarValue::Int32(6)) => "UTF8".to_string(),
+                Some(ScalarValue::Int32(0)) => "SQL_ASCII".to_string(),
+                _ => String::new(),
+            }),
+            F::GetSerialSequence => serial_sequence(args, snapshot),
+            F::FunctionArguments => {
+                Ok(FUNCTIONS
+                    .iter()
+                    .find(|f| f.0 == oid())
+                    .map_or(ScalarValue::Null, |f| {
+                        let names: Vec<String> = f.2.iter().map(|t| format_type(*t, -1)).collect();
+                        ScalarValue::Text(names.join(", "))
+                    }))
+            }
+            F::FunctionResult => Ok(FUNCTIONS
+                .iter()
+                .find(|f| f.0 == oid())
+                .map_or(ScalarValue::Null, |f| {
+                    ScalarValue::Text(format_type(f.3, -1))
+                })),
+            F::NameToOid(kind) => match args.first() {
+                Some(ScalarValue::Text(name)) => Ok(ScalarValue::Int64(i64::from(object_oid(
+                    kind,
+                    name,
+                    snapshot.state,
+                )?))),
+                _ => Ok(ScalarValue::Null),
+            },
+            F::RegClassOut => text(relation_name(oid(), snapshot).unwrap_or(oid().to_string())),
+            F::RegProcOut => text(
+                FUNCTIONS
+                    .iter()
+                    .find(|f| f.0 == oid())
+                    .map_or(oid().to_string(), |f| f.1.to_string()),
+            ),
+            F::RegNamespaceOut => text(
+                NAMESPACES
+                    .iter()
+                    .find(|(id, _)| *id == oid())
+                    .map_or(oid().to_string(), |(_, name)| name.to_string()),
+            ),
+        }
+    }
+}
+
+/// An OID argument; OIDs are unsigned 32-bit, so out-of-range values name nothing.
+fn arg_oid(value: Option<&ScalarValue>) -> u32 {
+    match value {
+        Some(ScalarValue::Int64(v)) => u32::try_from(*v).unwrap_or(0),
+        Some(ScalarValue::Int32(v)) => u32::try_from(*v).unwrap_or(0),
+        _ => 0,
+    }
+}
+
+fn role_name(role: u32, snapshot: &CatalogSnapshot) -> String {
+    match role {
+        SUPERUSER_OID => snapshot.session.user.clone(),
+        6171 => "pg_database_owner".to_string(),
+        other => format!("unknown (OID={other})"),
+    }
+}
+
+/// current_setting(name [, missing_ok]): the session's value, 42704 for an unknown name
+/// unless missing_ok (then NULL).
+fn current_setting(args: &[ScalarValue], snapshot: &CatalogSnapshot) -> Result<ScalarValue> {
+    let Some(ScalarValue::Text(name)) = args.first() else {
+        return Ok(ScalarValue::Null);
+    };
+    let settings = snapshot.settings.unwrap_or_default();
+    if let Some(found) = settings.iter().find(|s| s.name.eq_ignore_ascii_case(name)) {
+        return Ok(ScalarValue::Text(found.setting.clone()));
+    }
+    match args.get(1) {
+        Some(ScalarValue::Bool(true)) => Ok(ScalarValue::Null),
+        _ => Err(Error::new(
+            SqlState::UndefinedObject,
+            format!("unrecognized configuration parameter \"{name}\""),
+        )),
+    }
+}
+
+/// PostgreSQL 15's pg_size_pretty: bytes below 10 kB, then the largest unit that keeps
+/// the number under 20,480, rounded half away from zero.
+fn size_pretty(bytes: i64) -> String {
+    const LIMIT: i64 = 10 * 1024;
+    if bytes.abs() < LIMIT {
+        return format!("{bytes} bytes");
+    }
+    let half_rounded = |x: i64| (x + if x < 0 { -1 } else { 1 }) / 2;
+    // One extra bit is kept for rounding.
+    let mut size = bytes >> 9;
+    for unit in ["kB", "MB", "GB", "TB"] {
+        if size.abs() < LIMIT * 2 - 1 {
+            return format!("{} {unit}", half_rounded(size));
+        }
+        size >>= 10;
+    }
+    format!("{} PB", half_rounded(size))
+}
+
+/// PostgreSQL's `format_type(type, typmod)`.
+pub fn format_type(type_oid: u32, typmod: i32) -> String {
+    let modifier = u32::try_from(typmod - 4).ok();
+    if let Some(ty) = DataType::from_oid(type_oid) {
+        let ty = match (ty, modifier) {
+            (DataType::Varchar(None), Some(n)) => DataType::Varchar(Some(n)),
+            (DataType::Char(None), Some(n)) => DataType::Char(Some(n)),
+            (DataType::Numeric(None), Some(m)) => DataType::Numeric(Some(NumericTypmod {
+                precision: m >> 16,
+                scale: m & 0xffff,
+            })),
+            (ty, _) => ty,
+        };
+        // PostgreSQL prints bpchar without a length as "bpchar".
+        if ty == DataType::Char(None) {
+            return "bpchar".to_string();
+        }
+        return ty.to_string();
+    }
+    match builtin(type_oid) {
+        Some(t) if t.category == b'A' => format!("{}[]", format_type(t.element, -1)),
+        Some(t) if t.name == "char" => "\"char\"".to_string(),
+        Some(t) => t.name.to_string(),
+        None => "???".to_string(),
+    }
+}
+
+/// The table and index whose derived OID is `index_oid`.
+fn find_index<'a>(
+    index_oid: u32,
+    snapshot: &'a CatalogSnapshot,
+) -> Option<(&'a TableEntry, IndexInfo<'a>)> {
+    snapshot.state.tables.values().find_map(|entry| {
+        let found = indexes(&entry.schema)
+            .into_iter()
+            .find(|i| i.oid == index_oid)?;
+        Some((entry.as_ref(), found))
+    })
+}
+
+/// `PRIMARY KEY (id)` or `UNIQUE (a, b)`.
+fn constraint_definition(constraint_oid: u32, snapshot: &CatalogSnapshot) -> Option<String> {
+    snapshot.state.tables.values().find_map(|entry| {
+        let schema = &entry.schema;
+        indexes(schema)
+            .iter()
+            .enumerate()
+            .find_map(|(position, index)| {
+                let oid = super::relations::derived_oid(schema.oid, Derived::Constraint, position);
+                if !index.constraint || oid != constraint_oid {
+                    return None;
+                }
+                let columns: Vec<String> = index
+                    .columns
+                    .iter()
+                    .filter_map(|&c| schema.columns.get(c))
+                    .map(|c| quote_identifier(&c.name))
+                    .collect();
+                let kind = if index.primary {
+                    "PRIMARY KEY"
+                } else {
+                    "UNIQUE"
+                };
+                Some(format!("{kind} ({})", columns.join(", ")))
+            })
+    })
+}
+
+/// The name `oid::regclass` prints: qualified only where the search path would not find it.
+fn relation_name(relation_oid: u32, snapshot: &CatalogSnapshot) -> Option<String> {
+    if let Some(r) = RELATIONS.iter().find(|r| r.oid == relation_oid) {
+        return Some(r.name.to_string());
+    }
+    let state = snapshot.state;
+    let name = state
+        .tables
+        .get(&relation_oid)
+        .map(|t| t.schema.name.clone())
+        .or_else(|| {
+            state
+                .views
+                .values()
+                .find(|v| v.oid == relation_oid)
+                .map(|v| v.name.clone())
+        })
+        .or_else(|| {
+            state
+                .sequences
+                .values()
+                .find(|s| s.oid == relation_oid)
+                .map(|s| s.name.clone())
+        })
+        .or_else(|| find_index(relation_oid, snapshot).map(|(_, i)| i.name.to_string()))?;
+    Some(quote_identifier(&name))
+}
+
+/// The input function of an OID alias (regclassin, regtypein, ...): the OID of the object
+/// `written` names; a number is taken as the OID itself.
+pub fn object_oid(kind: OidKind, written: &str, state: &DbState) -> Result<u32> {
+    if written.trim().starts_with(|c: char| c.is_ascii_digit()) {
+        return u32::try_from(parse_oid(written)?)
+            .map_err(|_| Error::out_of_range("OID out of range"));
+    }
+    match kind {
+        OidKind::Oid | OidKind::RegClass => relation_oid(written, state),
+        OidKind::RegNamespace => {
+            let name = identifier_from_text(written);
+            NAMESPACES
+                .iter()
+                .find(|(_, n)| *n == name)
+                .map(|(oid, _)| *oid)
+                .ok_or_else(|| {
+                    Error::new(
+                        SqlState::InvalidSchemaName,
+                        format!("schema \"{name}\" does not exist"),
+                    )
+                })
+        }
+        OidKind::RegType => {
+            let name = written.trim().to_lowercase();
+            let name = name.strip_prefix("pg_catalog.").unwrap_or(&name);
+            super::BUILTIN_TYPES
+                .iter()
+                .find(|t| t.name == name || format_type(t.oid, -1) == name)
+                .map(|t| t.oid)
+                .ok_or_else(|| {
+                    Error::new(
+                        SqlState::UndefinedObject,
+                        format!("type \"{}\" does not exist", written.trim()),
+                    )
+                })
+        }
+        OidKind::RegProc | OidKind::RegProcedure | OidKind::RegRole => Err(Error::unsupported(
+            format!("names as {} values", kind.name()),
+        )),
+    }
+}
+
+/// regclassin: the OID of the relation a name finds (`'t'::regclass`), or 42P01; a
+/// number is taken as the OID itself.
+pub fn relation_oid(written: &str, state: &DbState) -> Result<u32> {
+    if written.trim().starts_with(|c: char| c.is_ascii_digit()) {
+        return u32::try_from(parse_oid(written)?)
+            .map_err(|_| Error::out_of_range("OID out of range"));
+    }
+    let parts: Vec<String> = written.split('.').map(identifier_from_text).collect();
+    let (schema, name) = match parts.as_slice() {
+        [name] => (None, name.as_str()),
+        [schema, name] => (Some(schema.as_str()), name.as_str()),
+        _ => {
+            return Err(Error::syntax(format!(
+                "improper relation name (too many dotted names): {written}"
+            )))
+        }
+    };
+    let oid = match schema {
+        None => super::lookup(None, name)
+            .map(|r| r.oid)
+            .or_else(|| user_relation_oid(name, state)),
+        Some("pg_catalog") => super::lookup(schema, name).map(|r| r.oid),
+        Some("public") => user_relation_oid(name, state),
+        Some("information_schema") => None,
+        Some(other) => {
+            return Err(Error::new(
+                SqlState::InvalidSchemaName,
+                format!("schema \"{other}\" does not exist"),
+            ))
+        }
+    };
+    match oid {
+        Some(oid) => Ok(oid),
+        None => Err(Error::new(
+            SqlState::UndefinedTable,
+            format!("relation \"{written}\" does not exist"),
+        )),
+    }
+}
+
+fn user_relation_oid(name: &str, state: &DbState) -> Option<u32> {
+    state
+        .names
+        .get(name)
+        .copied()
+        .or_else(|| state.views.get(name).map(|v| v.oid))
+        .or_else(|| state.sequences.get(name).map(|s| s.oid))
+        .or_else(|| {
+            state.tables.values().find_map(|entry| {
+                indexes(&entry.schema)
+                    .into_iter()
+                    .find(|i| i.name == name)
+                    .map(|i| i.oid)
+            })
+        })
+}
+
+/// An identifier written in a string, as PostgreSQL reads it: folded to lower case unless
+/// double-quoted.
+fn identifier_from_text(part: &str) -> String {
+    let part = part.trim();
+    match part.strip_prefix('"').and_then(|p| p.strip_suffix('"')) {
+        Some(quoted) => quoted.replace("\"\"", "\""),
+        None => part.to_lowercase(),
+    }
+}
+
+/// `pg_get_serial_sequence('table', 'column')`: the sequence a SERIAL or identity column
+/// takes its values from, schema-qualified.
+fn serial_sequence(args: &[ScalarValue], snapshot: &CatalogSnapshot) -> Result<ScalarValue> {
+    let (Some(ScalarValue::Text(table)), Some(ScalarValue::Text(column))) =
+        (args.first(), args.get(1))
+    else {
+        return Ok(ScalarValue::Null);
+    };
+    let table = identifier_from_text(table.rsplit('.').next().unwrap_or(table));
+    let Some(entry) = snapshot.state.table_by_name(&table) else {
+        return Err(Error::new(
+            SqlState::UndefinedTable,
+            format!("relation \"{table}\" does not exist"),
+        ));
+    };
+    let column = identifier_from_text(column);
+    if entry.schema.column_index(&column).is_none() {
+        return Err(Error::new(
+            SqlState::UndefinedColumn,
+            format!("column \"{column}\" of relation \"{table}\" does not exist"),
+        ));
+    }
+    let owned = snapshot.state.sequences.values().find(|s| {
+        s.owned_by
+            .as_ref()
+            .is_some_and(|(t, c)| *t == table && *c == column)
+    });
+    Ok(owned.map_or(ScalarValue::Null, |s| {
+        ScalarValue::Text(format!(
+            "{}.{}",
+            schema_name(s.oid),
+            quote_identifier(&s.name)
+        ))
+    }))
+}

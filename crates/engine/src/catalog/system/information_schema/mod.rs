@@ -1,0 +1,409 @@
+//! The information_schema views SQL tools read (schemata, tables, columns, views,
+//! table_constraints, key_column_usage, constraint_column_usage, sequences), computed from
+//! the catalog like the pg_catalog relations; referential_constraints, routines and
+//! parameters are empty (no foreign keys, no user-defined functions).
+
+pub(in crate::catalog::system) mod columns;
+
+use super::relations::{deparse_default, indexes, sequence_type};
+use super::views::schema_name;
+use super::{int4, text, CatalogSnapshot, Rows, NAMESPACES, NULL, PUBLIC_OID, RELATIONS};
+use crate::catalog::ColumnDef;
+use crate::types::{DataType, ScalarValue};
+
+fn yes_or_no(value: bool) -> ScalarValue {
+    text(if value { "YES" } else { "NO" })
+}
+
+fn cardinal(value: usize) -> ScalarValue {
+    int4(i32::try_from(value).unwrap_or(i32::MAX))
+}
+
+pub(super) fn schemata(snapshot: &CatalogSnapshot) -> Rows {
+    let database = &snapshot.session.database;
+    NAMESPACES
+        .iter()
+        .map(|&(oid, name)| {
+            let owner = if oid == PUBLIC_OID {
+                "pg_database_owner"
+            } else {
+                snapshot.session.user.as_str()
+            };
+            vec![
+                text(database),
+                text(name),
+                text(owner),
+                NULL,
+                NULL,
+                NULL,
+                NULL,
+            ]
+        })
+        .collect()
+}
+
+/// A relation as information_schema sees it: schema, name, whether it is a view.
+struct Relation<'a> {
+    schema: &'a str,
+    name: &'a str,
+    view: bool,
+}
+
+/// Every table and view, the system ones included, as PostgreSQL lists them to a superuser.
+fn relations<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Relation<'a>> {
+    let state = snapshot.state;
+    let system = RELATIONS.iter().map(|r| Relation {
+        schema: r.schema.name(),
+        name: r.name,
+        view: r.kind == b'v',
+    });
+    let tables = state.tables.values().map(|t| Relation {
+        schema: schema_name(t.schema.oid),
+        name: &t.schema.name,
+        view: false,
+    });
+    let views = state.views.values().map(|v| Relation {
+        schema: schema_name(v.oid),
+        name: &v.name,
+        view: true,
+    });
+    system.chain(tables).chain(views).collect()
+}
+
+pub(super) fn tables(snapshot: &CatalogSnapshot) -> Rows {
+    let database = &snapshot.session.database;
+    relations(snapshot)
+        .iter()
+        .map(|r| {
+            vec![
+                text(database),
+                text(r.schema),
+                text(r.name),
+                text(if r.view { "VIEW" } else { "BASE TABLE" }),
+                NULL,
+                NULL,
+                NULL,
+                NULL,
+                NULL,
+                yes_or_no(!r.view),
+                yes_or_no(false),
+                NULL,
+            ]
+        })
+        .collect()
+}
+
+/// A column's type as information_schema.columns describes it: data_type, then the
+/// length, precision and scale columns, then udt_name.
+fn type_facts(ty: DataType) -> (String, [ScalarValue; 7], String) {
+    let udt_name = super::types::builtin(ty.oid()).map_or("", |t| t.name);
+    let data_type = match ty {
+        DataType::Array(_) => "ARRAY".to_string(),
+        other => other.name().to_string(),
+    };
+    // PostgreSQL's largest field: what an unbounded string may hold, in bytes.
+    const MAX_OCTETS: usize = 1_073_741_824;
+    let some = |n: u32| cardinal(n as usize);
+    let (length, octets) = match ty {
+        DataType::Varchar(Some(n)) | DataType::Char(Some(n)) => (some(n), some(n * 4)),
+        DataType::Varchar(None) | DataType::Char(None) | DataType::Text => {
+            (NULL, cardinal(MAX_OCTETS))
+        }
+        _ => (NULL, NULL),
+    };
+    let (precision, radix, scale) = match ty {
+        DataType::Int16 => (some(16), some(2), some(0)),
+        DataType::Int32 => (some(32), some(2), some(0)),
+        DataType::Int64 => (some(64), some(2), some(0)),
+        DataType::Float32 => (some(24), some(2), NULL),
+        DataType::Float64 => (some(53), some(2), NULL),
+        DataType::Numeric(Some(m)) => (some(m.precision), some(10), some(m.scale)),
+        DataType::Numeric(None) => (NULL, some(10), NULL),
+        _ => (NULL, NULL, NULL),
+    };
+    let datetime = match ty {
+        DataType::Date => some(0),
+        DataType::Timestamp | DataType::TimestampTz | DataType::Interval => some(6),
+        _ => NULL,
+    };
+    let facts = [length, octets, precision, radix, scale, datetime, NULL];
+    (data_type, facts, udt_name.to_string())
+}
+
+/// One row of information_schema.columns.
+struct ColumnRow<'a> {
+    schema: &'a str,
+    table: &'a str,
+    name: &'a str,
+    position: usize,
+    ty: DataType,
+    definition: Option<&'a ColumnDef>,
+}
+
+impl ColumnRow<'_> {
+    fn values(&self, database: &str) -> Vec<ScalarValue> {
+        let (data_type, facts, udt_name) = type_facts(self.ty);
+        let [length, octets, precision, radix, scale, datetime, interval_type] = facts;
+        let column = self.definition;
+        let identity = column.is_some_and(|c| c.identity_always);
+        let default = column
+            .filter(|c| !c.identity_always)
+            .and_then(|c| c.default_sql.as_deref())
+            .map_or(NULL, |d| text(&deparse_default(d, self.ty)));
+        let nullable = column.is_none_or(|c| !c.not_null);
+        let mut row = vec![
+            text(database),
+            text(self.schema),
+            text(self.table),
+            text(self.name),
+            cardinal(self.position),
+            default,
+            yes_or_no(nullable),
+            text(&data_type),
+            length,
+            octets,
+            precision,
+            radix,
+            scale,
+            datetime,
+            interval_type,
+            NULL,
+        ];
+        // character set, collation, domain: none.
+        row.extend(std::iter::repeat_n(NULL, 9));
+        row.extend([text(database), text("pg_catalog"), text(&udt_name)]);
+        // scope, maximum_cardinality.
+        row.extend(std::iter::repeat_n(NULL, 4));
+        row.extend([
+            text(&self.position.to_string()),
+            yes_or_no(false),
+            yes_or_no(identity),
+            if identity { text("ALWAYS") } else { NULL },
+        ]);
+        // identity start, increment, maximum, minimum, cycle: only for identity columns,
+        // whose sequence options are not at hand here.
+        row.extend(std::iter::repeat_n(NULL, 4));
+        row.extend([
+            if identity { yes_or_no(false) } else { NULL },
+            text("NEVER"),
+            NULL,
+            yes_or_no(true),
+        ]);
+        row
+    }
+}
+
+pub(super) fn columns(snapshot: &CatalogSnapshot) -> Rows {
+    let state = snapshot.state;
+    let mut rows = Vec::new();
+    for relation in RELATIONS {
+        rows.extend(
+            relation
+                .columns
+                .iter()
+                .enumerate()
+                .map(|(i, (name, ty))| ColumnRow {
+                    schema: relation.schema.name(),
+                    table: relation.name,
+                    name,
+                    position: i + 1,
+                    ty: *ty,
+                    definition: None,
+                }),
+        );
+    }
+    for entry in state.tables.values() {
+        let schema = &entry.schema;
+        rows.extend(schema.columns.iter().enumerate().map(|(i, c)| ColumnRow {
+            schema: schema_name(schema.oid),
+            table: &schema.name,
+            name: &c.name,
+            position: i + 1,
+            ty: c.data_type,
+            definition: Some(c),
+        }));
+    }
+    for view in state.views.values() {
+        rows.extend(
+            view.columns
+                .iter()
+                .enumerate()
+                .map(|(i, (name, ty))| ColumnRow {
+                    schema: schema_name(view.oid),
+                    table: &view.name,
+                    name,
+                    position: i + 1,
+                    ty: *ty,
+                    definition: None,
+                }),
+        );
+    }
+    let database = &snapshot.session.database;
+    rows.iter().map(|r| r.values(database)).collect()
+}
+
+pub(super) fn views(snapshot: &CatalogSnapshot) -> Rows {
+    let database = &snapshot.session.database;
+    snapshot
+        .state
+        .views
+        .values()
+        .map(|view| {
+            vec![
+                text(database),
+                text(schema_name(view.oid)),
+                text(&view.name),
+                text(&format!(" {};", view.query_sql)),
+                text("NONE"),
+                yes_or_no(false),
+                yes_or_no(false),
+                yes_or_no(false),
+                yes_or_no(false),
+                yes_or_no(false),
+            ]
+        })
+        .collect()
+}
+
+/// A PRIMARY KEY or UNIQUE constraint, or a NOT NULL column (a CHECK constraint to the
+/// SQL standard, named as PostgreSQL names it).
+struct Constraint<'a> {
+    schema: &'a str,
+    table: &'a str,
+    name: String,
+    kind: &'static str,
+    columns: Vec<&'a str>,
+}
+
+fn constraints<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Constraint<'a>> {
+    let mut found = Vec::new();
+    for entry in snapshot.state.tables.values() {
+        let schema = &entry.schema;
+        let namespace = schema_name(schema.oid);
+        for index in indexes(schema).into_iter().filter(|i| i.constraint) {
+            found.push(Constraint {
+                schema: namespace,
+                table: &schema.name,
+                name: index.name.to_string(),
+                kind: if index.primary {
+                    "PRIMARY KEY"
+                } else {
+                    "UNIQUE"
+                },
+                columns: index
+                    .columns
+                    .iter()
+                    .filter_map(|&c| schema.columns.get(c).map(|c| c.name.as_str()))
+                    .collect(),
+            });
+        }
+        for (i, column) in schema.columns.iter().enumerate() {
+            if column.not_null {
+                let namespace_oid = super::user_namespace_oid(schema.oid);
+                found.push(Constraint {
+                    schema: namespace,
+                    table: &schema.name,
+                    name: format!("{namespace_oid}_{}_{}_not_null", schema.oid, i + 1),
+                    kind: "CHECK",
+                    columns: Vec::new(),
+                });
+            }
+        }
+    }
+    found
+}
+
+pub(super) fn table_constraints(snapshot: &CatalogSnapshot) -> Rows {
+    let database = &snapshot.session.database;
+    constraints(snapshot)
+        .iter()
+        .map(|c| {
+            vec![
+                text(database),
+                text(c.schema),
+                text(&c.name),
+                text(database),
+                text(c.schema),
+                text(c.table),
+                text(c.kind),
+                yes_or_no(false),
+                yes_or_no(false),
+                yes_or_no(true),
+                if c.kind == "CHECK" {
+                    NULL
+                } else {
+                    yes_or_no(true)
+                },
+            ]
+        })
+        .collect()
+}
+
+pub(super) fn key_column_usage(snapshot: &CatalogSnapshot) -> Rows {
+    let database = &snapshot.session.database;
+    let mut rows = Vec::new();
+    for c in constraints(snapshot) {
+        rows.extend(c.columns.iter().enumerate().map(|(i, column)| {
+            vec![
+                text(database),
+                text(c.schema),
+                text(&c.name),
+                text(database),
+                text(c.schema),
+                text(c.table),
+                text(column),
+                cardinal(i + 1),
+                NULL,
+            ]
+        }));
+    }
+    rows
+}
+
+pub(super) fn constraint_column_usage(snapshot: &CatalogSnapshot) -> Rows {
+    let database = &snapshot.session.database;
+    let mut rows = Vec::new();
+    for c in constraints(snapshot) {
+        rows.extend(c.columns.iter().map(|column| {
+            vec![
+                text(database),
+                text(c.schema),
+                text(c.table),
+                text(column),
+                text(database),
+                text(c.schema),
+                text(&c.name),
+            ]
+        }));
+    }
+    rows
+}
+
+pub(super) fn sequences(snapshot: &CatalogSnapshot) -> Rows {
+    let database = &snapshot.session.database;
+    snapshot
+        .state
+        .sequences
+        .values()
+        .map(|sequence| {
+            let ty = sequence_type(sequence);
+            let (_, facts, _) = type_facts(ty);
+            let [_, _, precision, radix, scale, _, _] = facts;
+            let options = &sequence.options;
+            vec![
+                text(database),
+                text(schema_name(sequence.oid)),
+                text(&sequence.name),
+                text(ty.name()),
+                precision,
+                radix,
+                scale,
+                text(&options.start.to_string()),
+                text(&options.min.to_string()),
+                text(&options.max.to_string()),
+                text(&options.increment.to_string()),
+                yes_or_no(options.cycle),
+            ]
+        })
+        .collect()
+}

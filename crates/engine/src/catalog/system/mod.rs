@@ -1,0 +1,303 @@
+//! PostgreSQL's system catalogs (`pg_catalog`) as read-only relations computed from the
+//! catalog of the database version a statement reads.
+//!
+//! Each relation is declared once, in [`RELATIONS`]: its schema, name, columns (PostgreSQL's
+//! names and types) and the function that produces its rows. The binder resolves a name to a
+//! relation here and plans a `SystemScan`; the executor materialises the rows from the
+//! statement's snapshot when the scan runs, so they are exact inside a transaction and, since
+//! the result cache checks the catalog version, never stale.
+
+mod builtin_types;
+mod cluster;
+mod comments;
+mod functions;
+mod information_schema;
+mod relations;
+mod types;
+mod unused_features;
+mod views;
+
+use std::fmt;
+
+use crate::exec::{SessionIdentity, SettingRow};
+use crate::storage::DbState;
+use crate::types::{DataType, OidKind, ScalarValue};
+
+pub(crate) use builtin_types::{BuiltinType, BUILTIN_TYPES};
+pub use functions::{format_type, object_oid, CatalogFunction, Parameter};
+
+/// `pg_catalog`'s OID in PostgreSQL.
+pub const PG_CATALOG_OID: u32 = 11;
+/// `public`'s OID in PostgreSQL.
+pub const PUBLIC_OID: u32 = 2200;
+/// PostgreSQL assigns `information_schema` an OID at initdb; this one is ours, and stable.
+pub const INFORMATION_SCHEMA_OID: u32 = 13000;
+/// PostgreSQL's schema for TOAST tables (empty here, but listed as in every database).
+pub const PG_TOAST_OID: u32 = 99;
+/// Every schema: (OID, name).
+pub(crate) const NAMESPACES: &[(u32, &str)] = &[
+    (PG_CATALOG_OID, "pg_catalog"),
+    (PG_TOAST_OID, "pg_toast"),
+    (PUBLIC_OID, "public"),
+    (INFORMATION_SCHEMA_OID, "information_schema"),
+];
+/// The bootstrap superuser's OID, which owns everything here.
+pub const SUPERUSER_OID: u32 = 10;
+/// The one database's OID (PostgreSQL's `postgres` after initdb is 5; template1 is 1).
+pub const DATABASE_OID: u32 = 5;
+
+/// What a relation's rows are computed from.
+pub(crate) struct CatalogSnapshot<'a> {
+    pub state: &'a DbState,
+    pub session: &'a SessionIdentity,
+    /// The session's settings, when the statement reads them.
+    pub settings: Option<&'a [SettingRow]>,
+}
+
+type Rows = Vec<Vec<ScalarValue>>;
+
+/// The schema a relation is reached through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SystemSchema {
+    PgCatalog,
+    InformationSchema,
+}
+
+impl SystemSchema {
+    fn name(self) -> &'static str {
+        match self {
+            SystemSchema::PgCatalog => "pg_catalog",
+            SystemSchema::InformationSchema => "information_schema",
+        }
+    }
+
+    fn oid(self) -> u32 {
+        match self {
+            SystemSchema::PgCatalog => PG_CATALOG_OID,
+            SystemSchema::InformationSchema => INFORMATION_SCHEMA_OID,
+        }
+    }
+
+    /// Whether an unqualified name finds its relations: pg_catalog is implicitly first in
+    /// every search_path.
+    fn searched(self) -> bool {
+        match self {
+            SystemSchema::PgCatalog => true,
+            SystemSchema::InformationSchema => false,
+        }
+    }
+}
+
+/// One system relation.
+pub struct SystemRelation {
+    pub schema: SystemSchema,
+    pub name: &'static str,
+    /// PostgreSQL's OID for a catalog table; a stable one of ours for a view.
+    pub oid: u32,
+    /// 'r' for a catalog table, 'v' for a view, as pg_class.relkind says.
+    pub kind: u8,
+    pub columns: &'static [(&'static str, DataType)],
+    rows: fn(&CatalogSnapshot) -> Rows,
+}
+
+impl SystemRelation {
+    pub fn types(&self) -> Vec<DataType> {
+        self.columns.iter().map(|(_, ty)| *ty).collect()
+    }
+
+    pub(crate) fn rows(&self, snapshot: &CatalogSnapshot) -> Rows {
+        (self.rows)(snapshot)
+    }
+
+    /// `pg_catalog.pg_class`, for EXPLAIN.
+    pub fn qualified_name(&self) -> String {
+        format!("{}.{}", self.schema.name(), self.name)
+    }
+}
+
+impl fmt::Debug for SystemRelation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.qualified_name())
+    }
+}
+
+/// Relations are static and unique by name, so identity is equality.
+impl PartialEq for SystemRelation {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+/// The relation `schema.name` (`schema` as written, lower-cased), or the one an unqualified
+/// `name` finds first in the search path. `None` if no system relation has that name, so
+/// the caller goes on to user tables.
+pub fn lookup(schema: Option<&str>, name: &str) -> Option<&'static SystemRelation> {
+    RELATIONS.iter().find(|r| {
+        r.name == name
+            && match schema {
+                Some(schema) => r.schema.name() == schema,
+                None => r.schema.searched(),
+            }
+    })
+}
+
+/// Whether `name` is a schema of system relations (so `name.x` is not a user schema).
+pub fn is_system_schema(name: &str) -> bool {
+    RELATIONS.iter().any(|r| r.schema.name() == name)
+}
+
+/// The schema OID of a user relation. Every user relation is in `public` until schemas
+/// exist; this is the one place that says so.
+pub(crate) fn user_namespace_oid(_relation_oid: u32) -> u32 {
+    PUBLIC_OID
+}
+
+/// An OID value.
+pub(crate) fn oid(value: u32) -> ScalarValue {
+    ScalarValue::Int64(i64::from(value))
+}
+
+/// A `name` or `text` value.
+pub(crate) fn text(value: &str) -> ScalarValue {
+    ScalarValue::Text(value.to_string())
+}
+
+/// A `"char"` value.
+pub(crate) fn char(value: u8) -> ScalarValue {
+    ScalarValue::Text(char::from(value).to_string())
+}
+
+pub(crate) fn boolean(value: bool) -> ScalarValue {
+    ScalarValue::Bool(value)
+}
+
+pub(crate) fn int2(value: i16) -> ScalarValue {
+    ScalarValue::Int16(value)
+}
+
+pub(crate) fn int4(value: i32) -> ScalarValue {
+    ScalarValue::Int32(value)
+}
+
+pub(crate) const NULL: ScalarValue = ScalarValue::Null;
+
+/// Column types as PostgreSQL declares them; `name` and `"char"` are text here, whose
+/// values and text forms are the same.
+pub(crate) const OID: DataType = DataType::Oid(OidKind::Oid);
+pub(crate) const NAME: DataType = DataType::Text;
+pub(crate) const CHAR: DataType = DataType::Text;
+/// regproc columns hold the function's name: most built-in functions have no row (and so
+/// no OID) in our pg_proc.
+pub(crate) const REGPROC: DataType = DataType::Text;
+pub(crate) const TEXT: DataType = DataType::Text;
+pub(crate) const BOOL: DataType = DataType::Bool;
+pub(crate) const INT2: DataType = DataType::Int16;
+pub(crate) const INT4: DataType = DataType::Int32;
+pub(crate) const INT8: DataType = DataType::Int64;
+pub(crate) const FLOAT4: DataType = DataType::Float32;
+pub(crate) const TEXT_ARRAY: DataType = DataType::Array(&DataType::Text);
+/// pg_node_tree, xid, int2vector and the like: always NULL or a text rendering here.
+pub(crate) const OPAQUE: DataType = DataType::Text;
+/// aclitem[]: always NULL (everything is the owner's, who is a superuser), but an array,
+/// which psql passes to array_to_string.
+pub(crate) const ACL: DataType = DataType::Array(&DataType::Text);
+
+const fn relation(
+    name: &'static str,
+    oid: u32,
+    kind: u8,
+    columns: &'static [(&'static str, DataType)],
+    rows: fn(&CatalogSnapshot) -> Rows,
+) -> SystemRelation {
+    SystemRelation {
+        schema: SystemSchema::PgCatalog,
+        name,
+        oid,
+        kind,
+        columns,
+        rows,
+    }
+}
+
+/// An information_schema view (they are all views).
+const fn information_schema(
+    name: &'static str,
+    oid: u32,
+    columns: &'static [(&'static str, DataType)],
+    rows: fn(&CatalogSnapshot) -> Rows,
+) -> SystemRelation {
+    SystemRelation {
+        schema: SystemSchema::InformationSchema,
+        name,
+        oid,
+        kind: b'v',
+        columns,
+        rows,
+    }
+}
+
+/// Every system relation: schema pg_catalog, name, OID, relkind, columns, rows.
+#[rustfmt::skip]
+pub static RELATIONS: &[SystemRelation] = &[
+    relation("pg_namespace", 2615, b'r', relations::PG_NAMESPACE, relations::pg_namespace),
+    relation("pg_class", 1259, b'r', relations::PG_CLASS, relations::pg_class),
+    relation("pg_attribute", 1249, b'r', relations::PG_ATTRIBUTE, relations::pg_attribute),
+    relation("pg_index", 2610, b'r', relations::PG_INDEX, relations::pg_index),
+    relation("pg_constraint", 2606, b'r', relations::PG_CONSTRAINT, relations::pg_constraint),
+    relation("pg_attrdef", 2604, b'r', relations::PG_ATTRDEF, relations::pg_attrdef),
+    relation("pg_sequence", 2224, b'r', relations::PG_SEQUENCE, relations::pg_sequence),
+    relation("pg_depend", 2608, b'r', relations::PG_DEPEND, relations::pg_depend),
+    relation("pg_description", 2609, b'r', relations::PG_DESCRIPTION, comments::pg_description),
+    relation("pg_inherits", 2611, b'r', relations::PG_INHERITS, no_rows),
+    relation("pg_type", 1247, b'r', types::PG_TYPE, types::pg_type),
+    relation("pg_range", 3541, b'r', types::PG_RANGE, types::pg_range),
+    relation("pg_enum", 3501, b'r', types::PG_ENUM, no_rows),
+    relation("pg_collation", 3456, b'r', types::PG_COLLATION, types::pg_collation),
+    relation("pg_am", 2601, b'r', types::PG_AM, types::pg_am),
+    relation("pg_proc", 1255, b'r', types::PG_PROC, types::pg_proc),
+    relation("pg_operator", 2617, b'r', types::PG_OPERATOR, types::pg_operator),
+    relation("pg_extension", 3079, b'r', types::PG_EXTENSION, types::pg_extension),
+    relation("pg_database", 1262, b'r', cluster::PG_DATABASE, cluster::pg_database),
+    relation("pg_authid", 1260, b'r', cluster::PG_AUTHID, cluster::pg_authid),
+    relation("pg_roles", 12001, b'v', cluster::PG_ROLES, cluster::pg_roles),
+    relation("pg_user", 12002, b'v', cluster::PG_USER, cluster::pg_user),
+    relation("pg_tablespace", 1213, b'r', cluster::PG_TABLESPACE, cluster::pg_tablespace),
+    relation("pg_stat_activity", 12003, b'v', cluster::PG_STAT_ACTIVITY, cluster::pg_stat_activity),
+    relation("pg_locks", 12004, b'v', cluster::PG_LOCKS, no_rows),
+    relation("pg_settings", 12009, b'v', cluster::PG_SETTINGS, cluster::pg_settings),
+    relation("pg_tables", 12005, b'v', views::PG_TABLES, views::pg_tables),
+    relation("pg_views", 12006, b'v', views::PG_VIEWS, views::pg_views),
+    relation("pg_indexes", 12007, b'v', views::PG_INDEXES, views::pg_indexes),
+    relation("pg_sequences", 12008, b'v', views::PG_SEQUENCES, views::pg_sequences),
+    relation("pg_policy", 3256, b'r', unused_features::PG_POLICY, no_rows),
+    relation("pg_statistic_ext", 3381, b'r', unused_features::PG_STATISTIC_EXT, no_rows),
+    relation("pg_publication", 6104, b'r', unused_features::PG_PUBLICATION, no_rows),
+    relation("pg_publication_namespace", 6237, b'r', unused_features::PG_PUBLICATION_NAMESPACE, no_rows),
+    relation("pg_publication_rel", 6106, b'r', unused_features::PG_PUBLICATION_REL, no_rows),
+    relation("pg_trigger", 2620, b'r', unused_features::PG_TRIGGER, no_rows),
+    relation("pg_rewrite", 2618, b'r', unused_features::PG_REWRITE, no_rows),
+    relation("pg_auth_members", 1261, b'r', unused_features::PG_AUTH_MEMBERS, no_rows),
+    relation("pg_shdescription", 2396, b'r', unused_features::PG_SHDESCRIPTION, comments::pg_shdescription),
+    relation("pg_foreign_table", 3118, b'r', unused_features::PG_FOREIGN_TABLE, no_rows),
+    relation("pg_partitioned_table", 3350, b'r', unused_features::PG_PARTITIONED_TABLE, no_rows),
+    relation("pg_event_trigger", 3466, b'r', unused_features::PG_EVENT_TRIGGER, no_rows),
+    information_schema("schemata", 13101, is::SCHEMATA, information_schema::schemata),
+    information_schema("tables", 13102, is::TABLES, information_schema::tables),
+    information_schema("columns", 13103, is::COLUMNS, information_schema::columns),
+    information_schema("views", 13104, is::VIEWS, information_schema::views),
+    information_schema("table_constraints", 13105, is::TABLE_CONSTRAINTS, information_schema::table_constraints),
+    information_schema("key_column_usage", 13106, is::KEY_COLUMN_USAGE, information_schema::key_column_usage),
+    information_schema("referential_constraints", 13107, is::REFERENTIAL_CONSTRAINTS, no_rows),
+    information_schema("constraint_column_usage", 13108, is::CONSTRAINT_COLUMN_USAGE, information_schema::constraint_column_usage),
+    information_schema("sequences", 13109, is::SEQUENCES, information_schema::sequences),
+    information_schema("routines", 13110, is::ROUTINES, no_rows),
+    information_schema("parameters", 13111, is::PARAMETERS, no_rows),
+];
+
+use information_schema::columns as is;
+
+/// A relation that is empty here: what it lists (comments, inheritance, enums, locks held
+/// by others) does not exist in KestrelDB.
+fn no_rows(_: &CatalogSnapshot) -> Rows {
+    Vec::new()
+}

@@ -1,0 +1,772 @@
+//! The relations that describe tables, views, sequences and indexes: pg_namespace, pg_class,
+//! pg_attribute, pg_index, pg_constraint, pg_attrdef, pg_sequence, and the always-empty
+//! pg_description and pg_inherits.
+//!
+//! Indexes, constraints and column defaults have no OID in our catalog; they get one derived
+//! from their table's OID and position ([`derived_oid`]), stable across restarts as long as
+//! the table's definition is.
+
+use super::{
+    boolean, char, int2, int4, oid, text, user_namespace_oid, CatalogSnapshot, Rows, ACL, BOOL,
+    CHAR, FLOAT4, INT2, INT4, NAME, NAMESPACES, NULL, OID, OPAQUE, PUBLIC_OID, RELATIONS,
+    SUPERUSER_OID, TEXT, TEXT_ARRAY,
+};
+use crate::catalog::{IndexMethod, TableSchema};
+use crate::storage::Sequence;
+use crate::types::{DataType, ScalarValue};
+
+pub(super) const PG_NAMESPACE: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("nspname", NAME),
+    ("nspowner", OID),
+    ("nspacl", ACL),
+];
+
+/// The role PostgreSQL 15 makes the owner of `public`: whoever owns the database.
+const DATABASE_OWNER_ROLE_OID: u32 = 6171;
+
+/// Everyone may use the schemas (U); their owners may also create in them (C).
+pub(super) fn pg_namespace(snapshot: &CatalogSnapshot) -> Rows {
+    NAMESPACES
+        .iter()
+        .map(|&(id, name)| {
+            let owner = if id == PUBLIC_OID {
+                DATABASE_OWNER_ROLE_OID
+            } else {
+                SUPERUSER_OID
+            };
+            let owner_name = match owner {
+                SUPERUSER_OID => snapshot.session.user.as_str(),
+                _ => "pg_database_owner",
+            };
+            let acl = ScalarValue::Array(vec![
+                text(&format!("{owner_name}=UC/{owner_name}")),
+                text(&format!("=U/{owner_name}")),
+            ]);
+            vec![oid(id), text(name), oid(owner), acl]
+        })
+        .collect()
+}
+
+/// Which derived OID: each kind of object of a table has its own range.
+#[derive(Clone, Copy)]
+pub(super) enum Derived {
+    Index,
+    Constraint,
+    Default,
+}
+
+/// The OID of a table's index, constraint or column default at `position` (index and
+/// constraint positions count the unique keys first, then the other indexes; a default's
+/// is its column's). The ranges start far above the OIDs the catalog hands out, one block
+/// of 2,048 per table per kind, so they never meet one.
+pub(super) fn derived_oid(table_oid: u32, kind: Derived, position: usize) -> u32 {
+    let base: u32 = match kind {
+        Derived::Index => 0x4000_0000,
+        Derived::Constraint => 0x8000_0000,
+        Derived::Default => 0xC000_0000,
+    };
+    let block = table_oid.saturating_sub(16384).saturating_mul(2048);
+    let position = u32::try_from(position).unwrap_or(u32::MAX);
+    base.saturating_add(block).saturating_add(position)
+}
+
+/// One index of a table, unique keys (with their constraints) and CREATE INDEX alike.
+pub(super) struct IndexInfo<'a> {
+    pub oid: u32,
+    pub name: &'a str,
+    pub columns: &'a [usize],
+    pub unique: bool,
+    pub primary: bool,
+    /// The PRIMARY KEY or UNIQUE constraint it implements, if any.
+    pub constraint: bool,
+    pub method: IndexMethod,
+}
+
+pub(super) fn indexes(schema: &TableSchema) -> Vec<IndexInfo<'_>> {
+    let unique = schema.unique_keys.iter().map(|k| {
+        (
+            k.name.as_str(),
+            k.columns.as_slice(),
+            true,
+            k.primary,
+            k.constraint,
+            IndexMethod::Btree,
+        )
+    });
+    let other = schema.indexes.iter().map(|i| {
+        (
+            i.name.as_str(),
+            i.columns.as_slice(),
+            false,
+            false,
+            false,
+            i.method,
+        )
+    });
+    unique
+        .chain(other)
+        .enumerate()
+        .map(
+            |(position, (name, columns, unique, primary, constraint, method))| IndexInfo {
+                oid: derived_oid(schema.oid, Derived::Index, position),
+                name,
+                columns,
+                unique,
+                primary,
+                constraint,
+                method,
+            },
+        )
+        .collect()
+}
+
+/// pg_am's OIDs.
+pub(super) const HEAP_AM: u32 = 2;
+pub(super) const BTREE_AM: u32 = 403;
+pub(super) const HASH_AM: u32 = 405;
+
+pub(super) fn access_method(method: IndexMethod) -> u32 {
+    match method {
+        IndexMethod::Btree => BTREE_AM,
+        IndexMethod::Hash => HASH_AM,
+    }
+}
+
+pub(super) const PG_CLASS: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("relname", NAME),
+    ("relnamespace", OID),
+    ("reltype", OID),
+    ("reloftype", OID),
+    ("relowner", OID),
+    ("relam", OID),
+    ("relfilenode", OID),
+    ("reltablespace", OID),
+    ("relpages", INT4),
+    ("reltuples", FLOAT4),
+    ("relallvisible", INT4),
+    ("reltoastrelid", OID),
+    ("relhasindex", BOOL),
+    ("relisshared", BOOL),
+    ("relpersistence", CHAR),
+    ("relkind", CHAR),
+    ("relnatts", INT2),
+    ("relchecks", INT2),
+    ("relhasrules", BOOL),
+    ("relhastriggers", BOOL),
+    ("relhassubclass", BOOL),
+    ("relrowsecurity", BOOL),
+    ("relforcerowsecurity", BOOL),
+    ("relispopulated", BOOL),
+    ("relreplident", CHAR),
+    ("relispartition", BOOL),
+    ("relrewrite", OID),
+    ("relfrozenxid", OPAQUE),
+    ("relminmxid", OPAQUE),
+    ("relacl", ACL),
+    ("reloptions", TEXT_ARRAY),
+    ("relpartbound", OPAQUE),
+];
+
+/// What differs between pg_class rows.
+struct ClassRow<'a> {
+    oid: u32,
+    name: &'a str,
+    namespace: u32,
+    kind: u8,
+    columns: usize,
+    has_index: bool,
+    unlogged: bool,
+    /// pg_am's OID: heap for tables, the index's method for indexes.
+    am: u32,
+}
+
+impl ClassRow<'_> {
+    fn values(&self) -> Vec<ScalarValue> {
+        let replident = if self.kind == b'r' { b'd' } else { b'n' };
+        let storage = !matches!(self.kind, b'v');
+        vec![
+            oid(self.oid),
+            text(self.name),
+            oid(self.namespace),
+            oid(0),
+            oid(0),
+            oid(SUPERUSER_OID),
+            oid(self.am),
+            oid(if storage { self.oid } else { 0 }),
+            oid(0),
+            int4(0),
+            ScalarValue::Float32(if storage { -1.0 } else { 0.0 }),
+            int4(0),
+            oid(0),
+            boolean(self.has_index),
+            boolean(false),
+            char(if self.unlogged { b'u' } else { b'p' }),
+            char(self.kind),
+            int2(i16::try_from(self.columns).unwrap_or(i16::MAX)),
+            int2(0),
+            boolean(self.kind == b'v'),
+            boolean(false),
+            boolean(false),
+            boolean(false),
+            boolean(false),
+            boolean(true),
+            char(replident),
+            boolean(false),
+            oid(0),
+            text("0"),
+            text(if self.kind == b'r' { "1" } else { "0" }),
+            NULL,
+            NULL,
+            NULL,
+        ]
+    }
+}
+
+pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
+    let mut rows = Vec::new();
+    for relation in RELATIONS {
+        rows.push(ClassRow {
+            oid: relation.oid,
+            name: relation.name,
+            namespace: relation.schema.oid(),
+            kind: relation.kind,
+            columns: relation.columns.len(),
+            has_index: false,
+            unlogged: false,
+            am: if relation.kind == b'r' { HEAP_AM } else { 0 },
+        });
+    }
+    let state = snapshot.state;
+    for entry in state.tables.values() {
+        let schema = &entry.schema;
+        let namespace = user_namespace_oid(schema.oid);
+        let table_indexes = indexes(schema);
+        rows.push(ClassRow {
+            oid: schema.oid,
+            name: &schema.name,
+            namespace,
+            kind: b'r',
+            columns: schema.columns.len(),
+            has_index: !table_indexes.is_empty(),
+            unlogged: schema.unlogged,
+            am: HEAP_AM,
+        });
+        rows.extend(table_indexes.iter().map(|index| ClassRow {
+            oid: index.oid,
+            name: index.name,
+            namespace,
+            kind: b'i',
+            columns: index.columns.len(),
+            has_index: false,
+            unlogged: schema.unlogged,
+            am: access_method(index.method),
+        }));
+    }
+    rows.extend(state.views.values().map(|view| ClassRow {
+        oid: view.oid,
+        name: &view.name,
+        namespace: user_namespace_oid(view.oid),
+        kind: b'v',
+        columns: view.columns.len(),
+        has_index: false,
+        unlogged: false,
+        am: 0,
+    }));
+    rows.extend(state.sequences.values().map(|sequence| ClassRow {
+        oid: sequence.oid,
+        name: &sequence.name,
+        namespace: user_namespace_oid(sequence.oid),
+        kind: b'S',
+        columns: 3,
+        has_index: false,
+        unlogged: false,
+        am: 0,
+    }));
+    rows.iter().map(ClassRow::values).collect()
+}
+
+pub(super) const PG_ATTRIBUTE: &[(&str, DataType)] = &[
+    ("attrelid", OID),
+    ("attname", NAME),
+    ("atttypid", OID),
+    ("attstattarget", INT4),
+    ("attlen", INT2),
+    ("attnum", INT2),
+    ("attndims", INT4),
+    ("attcacheoff", INT4),
+    ("atttypmod", INT4),
+    ("attbyval", BOOL),
+    ("attalign", CHAR),
+    ("attstorage", CHAR),
+    ("attcompression", CHAR),
+    ("attnotnull", BOOL),
+    ("atthasdef", BOOL),
+    ("atthasmissing", BOOL),
+    ("attidentity", CHAR),
+    ("attgenerated", CHAR),
+    ("attisdropped", BOOL),
+    ("attislocal", BOOL),
+    ("attinhcount", INT4),
+    ("attcollation", OID),
+    ("attacl", ACL),
+    ("attoptions", TEXT_ARRAY),
+    ("attfdwoptions", TEXT_ARRAY),
+    ("attmissingval", OPAQUE),
+];
+
+/// What differs between pg_attribute rows.
+struct AttributeRow<'a> {
+    relation: u32,
+    name: &'a str,
+    ty: DataType,
+    number: usize,
+    not_null: bool,
+    has_default: bool,
+    identity: u8,
+}
+
+impl AttributeRow<'_> {
+    fn values(&self) -> Vec<ScalarValue> {
+        let builtin = super::types::builtin(self.ty.oid());
+        let (by_value, align, storage) =
+            builtin.map_or((false, b'i', b'x'), |t| (t.by_value, t.align, t.storage));
+        vec![
+            oid(self.relation),
+            text(self.name),
+            oid(self.ty.oid()),
+            int4(-1),
+            int2(self.ty.type_len()),
+            int2(i16::try_from(self.number).unwrap_or(i16::MAX)),
+            int4(i32::from(self.ty.element().is_some())),
+            int4(-1),
+            int4(self.ty.typmod()),
+            boolean(by_value),
+            char(align),
+            char(storage),
+            char(0),
+            boolean(self.not_null),
+            boolean(self.has_default),
+            boolean(false),
+            char(self.identity),
+            char(0),
+            boolean(false),
+            boolean(true),
+            int4(0),
+            oid(collation(self.ty)),
+            NULL,
+            NULL,
+            NULL,
+            NULL,
+        ]
+    }
+}
+
+/// The collation of a column of type `ty`: "default" (100) for strings, none otherwise.
+pub(super) fn collation(ty: DataType) -> u32 {
+    let base = ty.element().unwrap_or(ty);
+    if base.is_string() {
+        100
+    } else {
+        0
+    }
+}
+
+/// A column's identity kind: 'a' ALWAYS, 'd' BY DEFAULT, none (0) otherwise. A BY DEFAULT
+/// identity column is a column whose default is its sequence's nextval, which SERIAL is too,
+/// so only ALWAYS is told apart here.
+fn identity(column: &crate::catalog::ColumnDef) -> u8 {
+    if column.identity_always {
+        b'a'
+    } else {
+        0
+    }
+}
+
+pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
+    let mut rows = Vec::new();
+    for relation in RELATIONS {
+        rows.extend(
+            relation
+                .columns
+                .iter()
+                .enumerate()
+                .map(|(i, (name, ty))| AttributeRow {
+                    relation: relation.oid,
+                    name,
+                    ty: *ty,
+                    number: i + 1,
+                    not_null: false,
+                    has_default: false,
+                    identity: 0,
+                }),
+        );
+    }
+    let state = snapshot.state;
+    for entry in state.tables.values() {
+        let schema = &entry.schema;
+        rows.extend(
+            schema
+                .columns
+                .iter()
+                .enumerate()
+                .map(|(i, c)| AttributeRow {
+                    relation: schema.oid,
+                    name: &c.name,
+                    ty: c.data_type,
+                    number: i + 1,
+                    not_null: c.not_null,
+                    has_default: c.default_sql.is_some(),
+                    identity: identity(c),
+                }),
+        );
+        for index in indexes(schema) {
+            rows.extend(index.columns.iter().enumerate().filter_map(|(i, &c)| {
+                let column = schema.columns.get(c)?;
+                Some(AttributeRow {
+                    relation: index.oid,
+                    name: &column.name,
+                    ty: column.data_type,
+                    number: i + 1,
+                    not_null: false,
+                    has_default: false,
+                    identity: 0,
+                })
+            }));
+        }
+    }
+    for view in state.views.values() {
+        rows.extend(
+            view.columns
+                .iter()
+                .enumerate()
+                .map(|(i, (name, ty))| AttributeRow {
+                    relation: view.oid,
+                    name,
+                    ty: *ty,
+                    number: i + 1,
+                    not_null: false,
+                    has_default: false,
+                    identity: 0,
+                }),
+        );
+    }
+    for sequence in state.sequences.values() {
+        rows.extend(
+            [
+                ("last_value", DataType::Int64),
+                ("log_cnt", DataType::Int64),
+                ("is_called", DataType::Bool),
+            ]
+            .into_iter()
+            .enumerate()
+            .map(|(i, (name, ty))| AttributeRow {
+                relation: sequence.oid,
+                name,
+                ty,
+                number: i + 1,
+                not_null: true,
+                has_default: false,
+                identity: 0,
+            }),
+        );
+    }
+    rows.iter().map(AttributeRow::values).collect()
+}
+
+pub(super) const PG_INDEX: &[(&str, DataType)] = &[
+    ("indexrelid", OID),
+    ("indrelid", OID),
+    ("indnatts", INT2),
+    ("indnkeyatts", INT2),
+    ("indisunique", BOOL),
+    ("indnullsnotdistinct", BOOL),
+    ("indisprimary", BOOL),
+    ("indisexclusion", BOOL),
+    ("indimmediate", BOOL),
+    ("indisclustered", BOOL),
+    ("indisvalid", BOOL),
+    ("indcheckxmin", BOOL),
+    ("indisready", BOOL),
+    ("indislive", BOOL),
+    ("indisreplident", BOOL),
+    ("indkey", OPAQUE),
+    ("indcollation", OPAQUE),
+    ("indclass", OPAQUE),
+    ("indoption", OPAQUE),
+    ("indexprs", OPAQUE),
+    ("indpred", OPAQUE),
+];
+
+/// An int2vector or oidvector: its elements separated by spaces.
+fn vector_text(values: impl Iterator<Item = String>) -> ScalarValue {
+    ScalarValue::Text(values.collect::<Vec<_>>().join(" "))
+}
+
+pub(super) fn pg_index(snapshot: &CatalogSnapshot) -> Rows {
+    let mut rows = Vec::new();
+    for entry in snapshot.state.tables.values() {
+        let schema = &entry.schema;
+        for index in indexes(schema) {
+            let count = int2(i16::try_from(index.columns.len()).unwrap_or(i16::MAX));
+            let column_types = || {
+                index
+                    .columns
+                    .iter()
+                    .filter_map(|&c| schema.columns.get(c).map(|c| c.data_type))
+            };
+            rows.push(vec![
+                oid(index.oid),
+                oid(schema.oid),
+                count.clone(),
+                count,
+                boolean(index.unique),
+                boolean(false),
+                boolean(index.primary),
+                boolean(false),
+                boolean(true),
+                boolean(false),
+                boolean(true),
+                boolean(false),
+                boolean(true),
+                boolean(true),
+                boolean(false),
+                vector_text(index.columns.iter().map(|c| (c + 1).to_string())),
+                vector_text(column_types().map(|t| collation(t).to_string())),
+                vector_text(column_types().map(|_| "0".to_string())),
+                vector_text(column_types().map(|_| "0".to_string())),
+                NULL,
+                NULL,
+            ]);
+        }
+    }
+    rows
+}
+
+pub(super) const PG_CONSTRAINT: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("conname", NAME),
+    ("connamespace", OID),
+    ("contype", CHAR),
+    ("condeferrable", BOOL),
+    ("condeferred", BOOL),
+    ("convalidated", BOOL),
+    ("conrelid", OID),
+    ("contypid", OID),
+    ("conindid", OID),
+    ("conparentid", OID),
+    ("confrelid", OID),
+    ("confupdtype", CHAR),
+    ("confdeltype", CHAR),
+    ("confmatchtype", CHAR),
+    ("conislocal", BOOL),
+    ("coninhcount", INT4),
+    ("connoinherit", BOOL),
+    ("conkey", DataType::Array(&DataType::Int16)),
+    ("confkey", DataType::Array(&DataType::Int16)),
+    ("conpfeqop", OPAQUE),
+    ("conppeqop", OPAQUE),
+    ("conffeqop", OPAQUE),
+    ("confdelsetcols", OPAQUE),
+    ("conexclop", OPAQUE),
+    ("conbin", OPAQUE),
+];
+
+pub(super) fn pg_constraint(snapshot: &CatalogSnapshot) -> Rows {
+    let mut rows = Vec::new();
+    for entry in snapshot.state.tables.values() {
+        let schema = &entry.schema;
+        for (position, index) in indexes(schema).iter().enumerate() {
+            if !index.constraint {
+                continue;
+            }
+            let columns = index
+                .columns
+                .iter()
+                .map(|c| int2(i16::try_from(c + 1).unwrap_or(i16::MAX)))
+                .collect();
+            rows.push(vec![
+                oid(derived_oid(schema.oid, Derived::Constraint, position)),
+                text(index.name),
+                oid(user_namespace_oid(schema.oid)),
+                char(if index.primary { b'p' } else { b'u' }),
+                boolean(false),
+                boolean(false),
+                boolean(true),
+                oid(schema.oid),
+                oid(0),
+                oid(index.oid),
+                oid(0),
+                oid(0),
+                char(b' '),
+                char(b' '),
+                char(b' '),
+                boolean(true),
+                int4(0),
+                boolean(true),
+                ScalarValue::Array(columns),
+                NULL,
+                NULL,
+                NULL,
+                NULL,
+                NULL,
+                NULL,
+                NULL,
+            ]);
+        }
+    }
+    rows
+}
+
+pub(super) const PG_ATTRDEF: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("adrelid", OID),
+    ("adnum", INT2),
+    ("adbin", OPAQUE),
+];
+
+pub(super) fn pg_attrdef(snapshot: &CatalogSnapshot) -> Rows {
+    let mut rows = Vec::new();
+    for entry in snapshot.state.tables.values() {
+        let schema = &entry.schema;
+        for (i, column) in schema.columns.iter().enumerate() {
+            let Some(default) = &column.default_sql else {
+                continue;
+            };
+            rows.push(vec![
+                oid(derived_oid(schema.oid, Derived::Default, i + 1)),
+                oid(schema.oid),
+                int2(i16::try_from(i + 1).unwrap_or(i16::MAX)),
+                text(&deparse_default(default, column.data_type)),
+            ]);
+        }
+    }
+    rows
+}
+
+/// A column default as PostgreSQL prints it back (pg_get_expr of adbin): a sequence named
+/// as a regclass constant, a string constant cast to the column's type. Our defaults are
+/// SQL text; other expressions print as they were written.
+pub(super) fn deparse_default(default: &str, ty: DataType) -> String {
+    if let Some(sequence) = default
+        .strip_prefix("nextval('")
+        .and_then(|rest| rest.strip_suffix("')"))
+    {
+        return format!("nextval('{sequence}'::regclass)");
+    }
+    let is_string_constant = default.len() >= 2
+        && default.starts_with('\'')
+        && default.ends_with('\'')
+        && !default[1..default.len() - 1]
+            .replace("''", "")
+            .contains('\'');
+    if !is_string_constant {
+        return default.to_string();
+    }
+    let type_name = match ty {
+        DataType::Char(_) => "bpchar",
+        other => other.name(),
+    };
+    format!("{default}::{type_name}")
+}
+
+pub(super) const PG_SEQUENCE: &[(&str, DataType)] = &[
+    ("seqrelid", OID),
+    ("seqtypid", OID),
+    ("seqstart", DataType::Int64),
+    ("seqincrement", DataType::Int64),
+    ("seqmax", DataType::Int64),
+    ("seqmin", DataType::Int64),
+    ("seqcache", DataType::Int64),
+    ("seqcycle", BOOL),
+];
+
+/// The type a sequence was declared with, told from its bounds (the catalog keeps only
+/// those): smallint and integer sequences end at their type's maximum or minimum.
+pub(super) fn sequence_type(sequence: &Sequence) -> DataType {
+    let options = &sequence.options;
+    let fits = |min: i64, max: i64| options.min >= min && options.max <= max;
+    if fits(i64::from(i16::MIN), i64::from(i16::MAX))
+        && (options.max == i64::from(i16::MAX) || options.min == i64::from(i16::MIN))
+    {
+        DataType::Int16
+    } else if fits(i64::from(i32::MIN), i64::from(i32::MAX))
+        && (options.max == i64::from(i32::MAX) || options.min == i64::from(i32::MIN))
+    {
+        DataType::Int32
+    } else {
+        DataType::Int64
+    }
+}
+
+pub(super) fn pg_sequence(snapshot: &CatalogSnapshot) -> Rows {
+    snapshot
+        .state
+        .sequences
+        .values()
+        .map(|sequence| {
+            let options = &sequence.options;
+            vec![
+                oid(sequence.oid),
+                oid(sequence_type(sequence).oid()),
+                ScalarValue::Int64(options.start),
+                ScalarValue::Int64(options.increment),
+                ScalarValue::Int64(options.max),
+                ScalarValue::Int64(options.min),
+                ScalarValue::Int64(1),
+                boolean(options.cycle),
+            ]
+        })
+        .collect()
+}
+
+pub(super) const PG_DEPEND: &[(&str, DataType)] = &[
+    ("classid", OID),
+    ("objid", OID),
+    ("objsubid", INT4),
+    ("refclassid", OID),
+    ("refobjid", OID),
+    ("refobjsubid", INT4),
+    ("deptype", CHAR),
+];
+
+/// The dependencies psql shows: a SERIAL's ('a', auto) or an identity column's ('i',
+/// internal) sequence on its column.
+pub(super) fn pg_depend(snapshot: &CatalogSnapshot) -> Rows {
+    let state = snapshot.state;
+    let pg_class = 1259;
+    state
+        .sequences
+        .values()
+        .filter_map(|sequence| {
+            let (table, column) = sequence.owned_by.as_ref()?;
+            let entry = state.table_by_name(table)?;
+            let position = entry.schema.column_index(column)?;
+            let identity = entry.schema.columns[position].identity_always;
+            Some(vec![
+                oid(pg_class),
+                oid(sequence.oid),
+                int4(0),
+                oid(pg_class),
+                oid(entry.schema.oid),
+                int4(i32::try_from(position + 1).unwrap_or(i32::MAX)),
+                char(if identity { b'i' } else { b'a' }),
+            ])
+        })
+        .collect()
+}
+
+pub(super) const PG_DESCRIPTION: &[(&str, DataType)] = &[
+    ("objoid", OID),
+    ("classoid", OID),
+    ("objsubid", INT4),
+    ("description", TEXT),
+];
+
+pub(super) const PG_INHERITS: &[(&str, DataType)] = &[
+    ("inhrelid", OID),
+    ("inhparent", OID),
+    ("inhseqno", INT4),
+    ("inhdetachpending", BOOL),
+];
