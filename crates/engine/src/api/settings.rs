@@ -11,9 +11,9 @@ use std::sync::{Arc, OnceLock};
 use crate::error::{Error, Result, SqlState};
 
 use checks::{
-    any, bytea_output, checkpoint_timeout, date_style, encoding, english_messages, float_digits, interval_style,
-    max_wal_size, on_off, optimizer_rules, positive_integer, read_committed, read_write,
-    search_path, standard_strings, synchronous_commit, utc_only,
+    any, bytea_output, checkpoint_timeout, date_style, encoding, english_messages, float_digits,
+    interval_style, max_wal_size, on_off, optimizer_rules, positive_integer, read_committed,
+    read_write, search_path, standard_strings, synchronous_commit, utc_only,
 };
 pub(crate) use units::{CHECKPOINT_TIMEOUT, MAX_WAL_SIZE};
 
@@ -503,6 +503,7 @@ impl Settings {
     fn assign(&mut self, index: usize, value: String) {
         let definition = &DEFINITIONS[index];
         if self.values[index] != value {
+            self.rows = OnceLock::new();
             Arc::make_mut(&mut self.values)[index] = value;
             if definition.reported && !self.changed.contains(&index) {
                 self.changed.push(index);
@@ -600,6 +601,7 @@ impl Settings {
                     Context::User => "user",
                     Context::Server => "sighup",
                     Context::Open => "postmaster",
+                    Context::Internal => "internal",
                 };
                 SettingRow {
                     name: d.name.to_string(),

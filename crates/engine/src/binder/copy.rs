@@ -7,8 +7,8 @@ use sqlparser::ast::{
     CopyLegacyCsvOption, CopyLegacyOption, CopyOption, CopySource, CopyTarget, Ident,
 };
 
-use super::{ident_name, table_name, Binder};
-use crate::catalog::TableSchema;
+use super::{ident_name, Binder};
+use crate::catalog::{QualifiedName, TableSchema};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{
     BoundStatement, ColumnInfo, CopyColumn, CopyDirection, CopyEndpoint, CopyFormat, CopyHeader,
@@ -111,7 +111,10 @@ impl Binder<'_> {
             CopySource::Table {
                 table_name: name,
                 columns,
-            } => self.copy_table(&table_name(name)?, columns, to)?,
+            } => {
+                let name = self.open_relation(name)?;
+                self.copy_table(&name, columns, to)?
+            }
             CopySource::Query(query) => {
                 let (plan, columns) = self.bind_query(query)?;
                 let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
@@ -135,7 +138,7 @@ impl Binder<'_> {
     /// COPY table [(columns)] FROM or TO: the direction and the copied columns' names.
     fn copy_table(
         &mut self,
-        name: &str,
+        name: &QualifiedName,
         columns: &[Ident],
         to: bool,
     ) -> Result<(CopyDirection, Copied)> {
@@ -192,7 +195,7 @@ impl Binder<'_> {
             })
             .collect::<Result<Vec<_>>>()?;
         let direction = CopyDirection::From {
-            table_name: schema.name.clone(),
+            table_name: schema.qualified_name(),
             table_oid: schema.oid,
             field_names: names,
             row,

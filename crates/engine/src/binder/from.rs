@@ -671,7 +671,7 @@ impl Binder<'_> {
             ));
         };
         let empty = Scope::default();
-        let bound = args
+        let mut bound = args
             .iter()
             .map(|e| self.bind_expr(e, &empty))
             .collect::<Result<Vec<_>>>()?;

@@ -72,7 +72,7 @@ pub struct Appender {
 }
 
 impl Appender {
-    pub fn open(txn: &mut Transaction, name: &str, oid: u32) -> Result<Appender> {
+    pub fn open(txn: &mut Transaction, name: &QualifiedName, oid: u32) -> Result<Appender> {
         let entry = writable(txn, name, oid)?;
         let types = entry.schema.column_types();
         let oldest = oldest_sharing_indexes(txn, &entry);

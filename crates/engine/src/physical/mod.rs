@@ -6,8 +6,8 @@ use std::sync::Arc;
 use crate::exec::{
     AggregateExec, AggregateSpec, BoxedOperator, DistinctExec, FilterExec, GenerateSeriesExec,
     HashJoinExec, HashJoinSpec, LimitExec, LockstepExec, NestedLoopJoinExec, OrdinalityExec,
-    ProjectExec, RecursiveCteExec, ScanExec, SetOperationExec, SortExec, SystemScanExec, UnnestExec, ValuesExec,
-    WindowExec,
+    ProjectExec, RecursiveCteExec, ScanExec, SetOperationExec, SortExec, SystemScanExec,
+    UnnestExec, ValuesExec, WindowExec,
 };
 use crate::exec::{
     IndexAccess, IndexLookupExec, InstrumentedExec, KeyProbe, LateralJoinExec, OperatorStats,

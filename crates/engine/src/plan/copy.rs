@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use super::{ColumnInfo, LogicalPlan, ScalarExpr};
+use crate::catalog::QualifiedName;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CopyFormat {
@@ -54,7 +55,7 @@ pub enum CopyColumn {
 pub enum CopyDirection {
     /// COPY table [(columns)] FROM: one entry per table column.
     From {
-        table_name: String,
+        table_name: QualifiedName,
         table_oid: u32,
         /// The names of the copied columns, in field order (HEADER MATCH, error context).
         field_names: Vec<String>,

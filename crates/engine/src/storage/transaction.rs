@@ -314,9 +314,10 @@ fn waits_for_me(table: &LockTable, mut owner: u64, me: u64) -> bool {
 #[derive(Clone)]
 pub struct TransactionMark {
     written: Map<u32, Option<Arc<TableEntry>>>,
-    names: Map<String, Option<u32>>,
-    sequences: Map<String, Option<Arc<Sequence>>>,
-    views: Map<String, Option<Arc<ViewDef>>>,
+    schemas: Map<u32, Option<Arc<SchemaDef>>>,
+    names: Map<QualifiedName, Option<u32>>,
+    sequences: Map<QualifiedName, Option<Arc<Sequence>>>,
+    views: Map<QualifiedName, Option<Arc<ViewDef>>>,
 }
 
 /// A transaction's writes: the table versions it built and the names it created or dropped,
@@ -624,6 +625,7 @@ impl Transaction {
     pub fn mark(&self) -> TransactionMark {
         TransactionMark {
             written: self.written.clone(),
+            schemas: self.schemas.clone(),
             names: self.names.clone(),
             sequences: self.sequences.clone(),
             views: self.views.clone(),
@@ -636,11 +638,13 @@ impl Transaction {
     pub fn rollback_to(&mut self, mark: TransactionMark) {
         let TransactionMark {
             written,
+            schemas,
             names,
             sequences,
             views,
         } = mark;
         self.written = written;
+        self.schemas = schemas;
         self.names = names;
         self.sequences = sequences;
         self.views = views;

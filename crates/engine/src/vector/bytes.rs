@@ -47,6 +47,12 @@ impl BytesVec {
         self.len() == 0
     }
 
+    /// Gives back the memory reserved past the values held (see `StringVec::shrink_to_fit`).
+    pub fn shrink_to_fit(&mut self) {
+        super::strings::shrink_exact(&mut self.offsets);
+        super::strings::shrink_exact(&mut self.bytes);
+    }
+
     #[inline]
     pub fn get(&self, idx: usize) -> &[u8] {
         &self.bytes[self.offsets[idx]..self.offsets[idx + 1]]

@@ -119,8 +119,10 @@ impl VectorData {
             VectorData::Float32(v) => v.shrink_to_fit(),
             VectorData::Float64(v) => v.shrink_to_fit(),
             VectorData::Numeric(v) => v.shrink_to_fit(),
-            VectorData::Text(s) => s.shrink_to_fit(),
+            VectorData::Text(s) | VectorData::Jsonb(s) => s.shrink_to_fit(),
             VectorData::Interval(v) => v.shrink_to_fit(),
+            VectorData::Bytes(b) => b.shrink_to_fit(),
+            VectorData::Uuid(v) => v.shrink_to_fit(),
             // Lists are built to size by their parser.
             VectorData::List(_) => {}
         }

@@ -61,12 +61,8 @@ impl StringVec {
     /// A copy rather than `Vec::shrink_to_fit`: an allocator may keep a block in place when
     /// it shrinks by less than half (mimalloc does), so the reserve would stay.
     pub fn shrink_to_fit(&mut self) {
-        if self.offsets.capacity() > self.offsets.len() {
-            self.offsets = self.offsets.as_slice().to_vec();
-        }
-        if self.bytes.capacity() > self.bytes.len() {
-            self.bytes = self.bytes.as_slice().to_vec();
-        }
+        shrink_exact(&mut self.offsets);
+        shrink_exact(&mut self.bytes);
     }
 
     pub fn is_empty(&self) -> bool {
@@ -160,5 +156,13 @@ mod tests {
         assert_eq!(picked.get(0), "after");
         assert_eq!(picked.get(1).len(), 1 << 20);
         assert_eq!(picked.get(2), "last");
+    }
+}
+
+/// Reallocates `values` to exactly its length when it has spare capacity: a copy rather than
+/// `Vec::shrink_to_fit`, which an allocator may satisfy by keeping the block in place.
+pub(super) fn shrink_exact<T: Copy>(values: &mut Vec<T>) {
+    if values.capacity() > values.len() {
+        *values = values.as_slice().to_vec();
     }
 }

@@ -112,7 +112,7 @@ impl Session {
                 let mut appender = Appender::open(self.transaction(), table_name, *table_oid)?;
                 let types = appender.schema().column_types();
                 let target = CopyTarget {
-                    table_name,
+                    table_name: &table_name.name,
                     field_names,
                     types: &types,
                     row,

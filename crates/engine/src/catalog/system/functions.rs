@@ -6,8 +6,9 @@
 use super::comments::comment;
 use super::relations::{indexes, Derived, IndexInfo};
 use super::types::{builtin, FUNCTIONS};
-use super::views::{index_definition, quote_identifier, schema_name};
-use super::{CatalogSnapshot, NAMESPACES, OID, RELATIONS, SUPERUSER_OID};
+use super::views::{index_definition, quote_identifier};
+use super::{namespaces, CatalogSnapshot, OID, RELATIONS, SUPERUSER_OID};
+use crate::catalog::QualifiedName;
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, TableEntry};
 use crate::types::text_io::parse_oid;
@@ -204,7 +205,13 @@ impl CatalogFunction {
                 Ok(match column {
                     None => {
                         let pretty = matches!(args.get(2), Some(ScalarValue::Bool(true)));
-                        ScalarValue::Text(index_definition(&table.schema, &index, pretty))
+                        let schema_name = snapshot.schema_name(table.schema.namespace);
+                        ScalarValue::Text(index_definition(
+                            &table.schema,
+                            &schema_name,
+                            &index,
+                            pretty,
+                        ))
                     }
                     Some(n) => usize::try_from(n - 1)
                         .ok()
@@ -263,12 +270,7 @@ impl CatalogFunction {
                     .find(|f| f.0 == oid())
                     .map_or(oid().to_string(), |f| f.1.to_string()),
             ),
-            F::RegNamespaceOut => text(
-                NAMESPACES
-                    .iter()
-                    .find(|(id, _)| *id == oid())
-                    .map_or(oid().to_string(), |(_, name)| name.to_string()),
-            ),
+            F::RegNamespaceOut => text(snapshot.schema_name(oid())),
         }
     }
 }
@@ -418,10 +420,18 @@ fn relation_name(relation_oid: u32, snapshot: &CatalogSnapshot) -> Option<String
                 .sequences
                 .values()
                 .find(|s| s.oid == relation_oid)
-                .map(|s| s.name.clone())
+                .map(|s| s.name.name.clone())
         })
         .or_else(|| find_index(relation_oid, snapshot).map(|(_, i)| i.name.to_string()))?;
-    Some(quote_identifier(&name))
+    // Qualified unless in a schema every default search path finds.
+    match snapshot.namespace_of(relation_oid) {
+        super::PUBLIC_OID | super::PG_CATALOG_OID => Some(quote_identifier(&name)),
+        namespace => Some(format!(
+            "{}.{}",
+            quote_identifier(&snapshot.schema_name(namespace)),
+            quote_identifier(&name)
+        )),
+    }
 }
 
 /// The input function of an OID alias (regclassin, regtypein, ...): the OID of the object
@@ -435,10 +445,10 @@ pub fn object_oid(kind: OidKind, written: &str, state: &DbState) -> Result<u32> 
         OidKind::Oid | OidKind::RegClass => relation_oid(written, state),
         OidKind::RegNamespace => {
             let name = identifier_from_text(written);
-            NAMESPACES
-                .iter()
+            namespaces(state)
+                .into_iter()
                 .find(|(_, n)| *n == name)
-                .map(|(oid, _)| *oid)
+                .map(|(oid, _)| oid)
                 .ok_or_else(|| {
                     Error::new(
                         SqlState::InvalidSchemaName,
@@ -484,18 +494,25 @@ pub fn relation_oid(written: &str, state: &DbState) -> Result<u32> {
         }
     };
     let oid = match schema {
-        None => super::lookup(None, name)
-            .map(|r| r.oid)
-            .or_else(|| user_relation_oid(name, state)),
-        Some("pg_catalog") => super::lookup(schema, name).map(|r| r.oid),
-        Some("public") => user_relation_oid(name, state),
-        Some("information_schema") => None,
-        Some(other) => {
-            return Err(Error::new(
-                SqlState::InvalidSchemaName,
-                format!("schema \"{other}\" does not exist"),
-            ))
-        }
+        None => super::lookup(None, name).map(|r| r.oid).or_else(|| {
+            // The session's search path is not known here: `public` first, then the other
+            // schemas in OID order.
+            let mut schemas: Vec<u32> = state.schema_list().iter().map(|s| s.oid).collect();
+            schemas.sort_by_key(|&oid| (oid != super::PUBLIC_OID, oid));
+            schemas
+                .into_iter()
+                .find_map(|schema| user_relation_oid(&QualifiedName::new(schema, name), state))
+        }),
+        Some(schema) => match state.schema_by_name(schema) {
+            Some(def) if def.is_system() => super::lookup(Some(schema), name).map(|r| r.oid),
+            Some(def) => user_relation_oid(&QualifiedName::new(def.oid, name), state),
+            None => {
+                return Err(Error::new(
+                    SqlState::InvalidSchemaName,
+                    format!("schema \"{schema}\" does not exist"),
+                ))
+            }
+        },
     };
     match oid {
         Some(oid) => Ok(oid),
@@ -506,7 +523,7 @@ pub fn relation_oid(written: &str, state: &DbState) -> Result<u32> {
     }
 }
 
-fn user_relation_oid(name: &str, state: &DbState) -> Option<u32> {
+fn user_relation_oid(name: &QualifiedName, state: &DbState) -> Option<u32> {
     state
         .names
         .get(name)
@@ -514,12 +531,16 @@ fn user_relation_oid(name: &str, state: &DbState) -> Option<u32> {
         .or_else(|| state.views.get(name).map(|v| v.oid))
         .or_else(|| state.sequences.get(name).map(|s| s.oid))
         .or_else(|| {
-            state.tables.values().find_map(|entry| {
-                indexes(&entry.schema)
-                    .into_iter()
-                    .find(|i| i.name == name)
-                    .map(|i| i.oid)
-            })
+            state
+                .tables
+                .values()
+                .filter(|entry| entry.schema.namespace == name.schema)
+                .find_map(|entry| {
+                    indexes(&entry.schema)
+                        .into_iter()
+                        .find(|i| i.name == name.name)
+                        .map(|i| i.oid)
+                })
         })
 }
 
@@ -541,13 +562,14 @@ fn serial_sequence(args: &[ScalarValue], snapshot: &CatalogSnapshot) -> Result<S
     else {
         return Ok(ScalarValue::Null);
     };
-    let table = identifier_from_text(table.rsplit('.').next().unwrap_or(table));
-    let Some(entry) = snapshot.state.table_by_name(&table) else {
+    let relation = relation_oid(table, snapshot.state)?;
+    let Some(entry) = snapshot.state.tables.get(&relation) else {
         return Err(Error::new(
-            SqlState::UndefinedTable,
-            format!("relation \"{table}\" does not exist"),
+            SqlState::WrongObjectType,
+            format!("\"{table}\" is not a table"),
         ));
     };
+    let table = entry.schema.name.clone();
     let column = identifier_from_text(column);
     if entry.schema.column_index(&column).is_none() {
         return Err(Error::new(
@@ -556,15 +578,16 @@ fn serial_sequence(args: &[ScalarValue], snapshot: &CatalogSnapshot) -> Result<S
         ));
     }
     let owned = snapshot.state.sequences.values().find(|s| {
-        s.owned_by
-            .as_ref()
-            .is_some_and(|(t, c)| *t == table && *c == column)
+        s.name.schema == entry.schema.namespace
+            && s.owned_by
+                .as_ref()
+                .is_some_and(|(t, c)| *t == table && *c == column)
     });
     Ok(owned.map_or(ScalarValue::Null, |s| {
         ScalarValue::Text(format!(
             "{}.{}",
-            schema_name(s.oid),
-            quote_identifier(&s.name)
+            quote_identifier(&snapshot.schema_name(s.name.schema)),
+            quote_identifier(&s.name.name)
         ))
     }))
 }

@@ -26,21 +26,9 @@ use crate::types::{DataType, OidKind, ScalarValue};
 pub(crate) use builtin_types::{BuiltinType, BUILTIN_TYPES};
 pub use functions::{format_type, object_oid, CatalogFunction, Parameter};
 
-/// `pg_catalog`'s OID in PostgreSQL.
-pub const PG_CATALOG_OID: u32 = 11;
-/// `public`'s OID in PostgreSQL.
-pub const PUBLIC_OID: u32 = 2200;
-/// PostgreSQL assigns `information_schema` an OID at initdb; this one is ours, and stable.
-pub const INFORMATION_SCHEMA_OID: u32 = 13000;
+pub use crate::catalog::{INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PUBLIC_OID};
 /// PostgreSQL's schema for TOAST tables (empty here, but listed as in every database).
 pub const PG_TOAST_OID: u32 = 99;
-/// Every schema: (OID, name).
-pub(crate) const NAMESPACES: &[(u32, &str)] = &[
-    (PG_CATALOG_OID, "pg_catalog"),
-    (PG_TOAST_OID, "pg_toast"),
-    (PUBLIC_OID, "public"),
-    (INFORMATION_SCHEMA_OID, "information_schema"),
-];
 /// The bootstrap superuser's OID, which owns everything here.
 pub const SUPERUSER_OID: u32 = 10;
 /// The one database's OID (PostgreSQL's `postgres` after initdb is 5; template1 is 1).
@@ -146,10 +134,60 @@ pub fn is_system_schema(name: &str) -> bool {
     RELATIONS.iter().any(|r| r.schema.name() == name)
 }
 
-/// The schema OID of a user relation. Every user relation is in `public` until schemas
-/// exist; this is the one place that says so.
-pub(crate) fn user_namespace_oid(_relation_oid: u32) -> u32 {
-    PUBLIC_OID
+/// Every schema of `state`, (OID, name) in OID order, and pg_toast, which PostgreSQL lists
+/// in every database (empty here).
+pub(crate) fn namespaces(state: &DbState) -> Vec<(u32, String)> {
+    let mut list: Vec<(u32, String)> = state
+        .schema_list()
+        .iter()
+        .map(|s| (s.oid, s.name.clone()))
+        .collect();
+    list.push((PG_TOAST_OID, "pg_toast".to_string()));
+    list.sort_by_key(|(oid, _)| *oid);
+    list
+}
+
+impl CatalogSnapshot<'_> {
+    /// Every schema, see [`namespaces`].
+    pub(crate) fn namespaces(&self) -> Vec<(u32, String)> {
+        namespaces(self.state)
+    }
+
+    /// The name of schema `namespace` (its OID as text if it is gone).
+    pub(crate) fn schema_name(&self, namespace: u32) -> String {
+        self.namespaces()
+            .into_iter()
+            .find(|(oid, _)| *oid == namespace)
+            .map_or_else(|| namespace.to_string(), |(_, name)| name)
+    }
+
+    /// The schema OID of the user relation (table, view, sequence or index) `relation_oid`.
+    pub(crate) fn namespace_of(&self, relation_oid: u32) -> u32 {
+        let state = self.state;
+        if let Some(table) = state.tables.get(&relation_oid) {
+            return table.schema.namespace;
+        }
+        if let Some(view) = state.views.values().find(|v| v.oid == relation_oid) {
+            return view.namespace;
+        }
+        if let Some(sequence) = state.sequences.values().find(|s| s.oid == relation_oid) {
+            return sequence.name.schema;
+        }
+        state
+            .tables
+            .values()
+            .find(|t| {
+                relations::indexes(&t.schema)
+                    .iter()
+                    .any(|i| i.oid == relation_oid)
+            })
+            .map_or(PUBLIC_OID, |t| t.schema.namespace)
+    }
+
+    /// The name of the schema of user relation `relation_oid`.
+    pub(crate) fn relation_schema_name(&self, relation_oid: u32) -> String {
+        self.schema_name(self.namespace_of(relation_oid))
+    }
 }
 
 /// An OID value.

@@ -7,9 +7,8 @@
 //! the table's definition is.
 
 use super::{
-    boolean, char, int2, int4, oid, text, user_namespace_oid, CatalogSnapshot, Rows, ACL, BOOL,
-    CHAR, FLOAT4, INT2, INT4, NAME, NAMESPACES, NULL, OID, OPAQUE, PUBLIC_OID, RELATIONS,
-    SUPERUSER_OID, TEXT, TEXT_ARRAY,
+    boolean, char, int2, int4, oid, text, CatalogSnapshot, Rows, ACL, BOOL, CHAR, FLOAT4, INT2,
+    INT4, NAME, NULL, OID, OPAQUE, PUBLIC_OID, RELATIONS, SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
 use crate::catalog::{IndexMethod, TableSchema};
 use crate::storage::Sequence;
@@ -27,9 +26,10 @@ const DATABASE_OWNER_ROLE_OID: u32 = 6171;
 
 /// Everyone may use the schemas (U); their owners may also create in them (C).
 pub(super) fn pg_namespace(snapshot: &CatalogSnapshot) -> Rows {
-    NAMESPACES
-        .iter()
-        .map(|&(id, name)| {
+    snapshot
+        .namespaces()
+        .into_iter()
+        .map(|(id, name)| {
             let owner = if id == PUBLIC_OID {
                 DATABASE_OWNER_ROLE_OID
             } else {
@@ -43,7 +43,7 @@ pub(super) fn pg_namespace(snapshot: &CatalogSnapshot) -> Rows {
                 text(&format!("{owner_name}=UC/{owner_name}")),
                 text(&format!("=U/{owner_name}")),
             ]);
-            vec![oid(id), text(name), oid(owner), acl]
+            vec![oid(id), text(&name), oid(owner), acl]
         })
         .collect()
 }
@@ -241,7 +241,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
     let state = snapshot.state;
     for entry in state.tables.values() {
         let schema = &entry.schema;
-        let namespace = user_namespace_oid(schema.oid);
+        let namespace = schema.namespace;
         let table_indexes = indexes(schema);
         rows.push(ClassRow {
             oid: schema.oid,
@@ -267,7 +267,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
     rows.extend(state.views.values().map(|view| ClassRow {
         oid: view.oid,
         name: &view.name,
-        namespace: user_namespace_oid(view.oid),
+        namespace: view.namespace,
         kind: b'v',
         columns: view.columns.len(),
         has_index: false,
@@ -276,8 +276,8 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
     }));
     rows.extend(state.sequences.values().map(|sequence| ClassRow {
         oid: sequence.oid,
-        name: &sequence.name,
-        namespace: user_namespace_oid(sequence.oid),
+        name: &sequence.name.name,
+        namespace: sequence.name.schema,
         kind: b'S',
         columns: 3,
         has_index: false,
@@ -589,7 +589,7 @@ pub(super) fn pg_constraint(snapshot: &CatalogSnapshot) -> Rows {
             rows.push(vec![
                 oid(derived_oid(schema.oid, Derived::Constraint, position)),
                 text(index.name),
-                oid(user_namespace_oid(schema.oid)),
+                oid(schema.namespace),
                 char(if index.primary { b'p' } else { b'u' }),
                 boolean(false),
                 boolean(false),
@@ -741,7 +741,8 @@ pub(super) fn pg_depend(snapshot: &CatalogSnapshot) -> Rows {
         .values()
         .filter_map(|sequence| {
             let (table, column) = sequence.owned_by.as_ref()?;
-            let entry = state.table_by_name(table)?;
+            let owner = crate::catalog::QualifiedName::new(sequence.name.schema, table.as_str());
+            let entry = state.table_by_name(&owner)?;
             let position = entry.schema.column_index(column)?;
             let identity = entry.schema.columns[position].identity_always;
             Some(vec![

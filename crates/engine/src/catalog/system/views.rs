@@ -2,24 +2,18 @@
 //! pg_sequences.
 
 use super::relations::{indexes, sequence_type, IndexInfo};
-use super::{
-    boolean, text, user_namespace_oid, CatalogSnapshot, Rows, BOOL, INT8, NAME, NULL, PUBLIC_OID,
-    TEXT,
-};
+use super::{boolean, text, CatalogSnapshot, Rows, BOOL, INT8, NAME, NULL, TEXT};
 use crate::catalog::{IndexMethod, TableSchema};
 use crate::types::{DataType, ScalarValue};
 
-/// The name of a user relation's schema.
-pub(super) fn schema_name(relation_oid: u32) -> &'static str {
-    match user_namespace_oid(relation_oid) {
-        PUBLIC_OID => "public",
-        _ => "pg_catalog",
-    }
-}
-
 /// PostgreSQL's `pg_get_indexdef`: `CREATE UNIQUE INDEX t_pkey ON public.t USING btree (id)`;
 /// `pretty` leaves out the schema of a table the search path finds (all of them here).
-pub(crate) fn index_definition(schema: &TableSchema, index: &IndexInfo, pretty: bool) -> String {
+pub(crate) fn index_definition(
+    schema: &TableSchema,
+    schema_name: &str,
+    index: &IndexInfo,
+    pretty: bool,
+) -> String {
     let columns: Vec<String> = index
         .columns
         .iter()
@@ -33,7 +27,7 @@ pub(crate) fn index_definition(schema: &TableSchema, index: &IndexInfo, pretty: 
     let qualifier = if pretty {
         String::new()
     } else {
-        format!("{}.", schema_name(schema.oid))
+        format!("{}.", quote_identifier(schema_name))
     };
     format!(
         "CREATE {}INDEX {} ON {qualifier}{} USING {method} ({})",
@@ -81,7 +75,7 @@ pub(super) fn pg_tables(snapshot: &CatalogSnapshot) -> Rows {
         .map(|entry| {
             let schema = &entry.schema;
             vec![
-                text(schema_name(schema.oid)),
+                text(&snapshot.relation_schema_name(schema.oid)),
                 text(&schema.name),
                 text(&snapshot.session.user),
                 NULL,
@@ -108,7 +102,7 @@ pub(super) fn pg_views(snapshot: &CatalogSnapshot) -> Rows {
         .values()
         .map(|view| {
             vec![
-                text(schema_name(view.oid)),
+                text(&snapshot.relation_schema_name(view.oid)),
                 text(&view.name),
                 text(&snapshot.session.user),
                 text(&format!(" {};", view.query_sql)),
@@ -131,11 +125,16 @@ pub(super) fn pg_indexes(snapshot: &CatalogSnapshot) -> Rows {
         let schema = &entry.schema;
         rows.extend(indexes(schema).iter().map(|index| {
             vec![
-                text(schema_name(schema.oid)),
+                text(&snapshot.relation_schema_name(schema.oid)),
                 text(&schema.name),
                 text(index.name),
                 NULL,
-                text(&index_definition(schema, index, false)),
+                text(&index_definition(
+                    schema,
+                    &snapshot.relation_schema_name(schema.oid),
+                    index,
+                    false,
+                )),
             ]
         }));
     }
@@ -165,8 +164,8 @@ pub(super) fn pg_sequences(snapshot: &CatalogSnapshot) -> Rows {
             let options = &sequence.options;
             let (last, is_called) = sequence.counter();
             vec![
-                text(schema_name(sequence.oid)),
-                text(&sequence.name),
+                text(&snapshot.relation_schema_name(sequence.oid)),
+                text(&sequence.name.name),
                 text(&snapshot.session.user),
                 text(sequence_type(sequence).name()),
                 ScalarValue::Int64(options.start),

@@ -6,8 +6,7 @@
 pub(in crate::catalog::system) mod columns;
 
 use super::relations::{deparse_default, indexes, sequence_type};
-use super::views::schema_name;
-use super::{int4, text, CatalogSnapshot, Rows, NAMESPACES, NULL, PUBLIC_OID, RELATIONS};
+use super::{int4, text, CatalogSnapshot, Rows, NULL, PUBLIC_OID, RELATIONS};
 use crate::catalog::ColumnDef;
 use crate::types::{DataType, ScalarValue};
 
@@ -21,9 +20,10 @@ fn cardinal(value: usize) -> ScalarValue {
 
 pub(super) fn schemata(snapshot: &CatalogSnapshot) -> Rows {
     let database = &snapshot.session.database;
-    NAMESPACES
-        .iter()
-        .map(|&(oid, name)| {
+    snapshot
+        .namespaces()
+        .into_iter()
+        .map(|(oid, name)| {
             let owner = if oid == PUBLIC_OID {
                 "pg_database_owner"
             } else {
@@ -31,7 +31,7 @@ pub(super) fn schemata(snapshot: &CatalogSnapshot) -> Rows {
             };
             vec![
                 text(database),
-                text(name),
+                text(&name),
                 text(owner),
                 NULL,
                 NULL,
@@ -44,7 +44,7 @@ pub(super) fn schemata(snapshot: &CatalogSnapshot) -> Rows {
 
 /// A relation as information_schema sees it: schema, name, whether it is a view.
 struct Relation<'a> {
-    schema: &'a str,
+    schema: String,
     name: &'a str,
     view: bool,
 }
@@ -53,17 +53,17 @@ struct Relation<'a> {
 fn relations<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Relation<'a>> {
     let state = snapshot.state;
     let system = RELATIONS.iter().map(|r| Relation {
-        schema: r.schema.name(),
+        schema: r.schema.name().to_string(),
         name: r.name,
         view: r.kind == b'v',
     });
     let tables = state.tables.values().map(|t| Relation {
-        schema: schema_name(t.schema.oid),
+        schema: snapshot.relation_schema_name(t.schema.oid),
         name: &t.schema.name,
         view: false,
     });
     let views = state.views.values().map(|v| Relation {
-        schema: schema_name(v.oid),
+        schema: snapshot.relation_schema_name(v.oid),
         name: &v.name,
         view: true,
     });
@@ -77,7 +77,7 @@ pub(super) fn tables(snapshot: &CatalogSnapshot) -> Rows {
         .map(|r| {
             vec![
                 text(database),
-                text(r.schema),
+                text(&r.schema),
                 text(r.name),
                 text(if r.view { "VIEW" } else { "BASE TABLE" }),
                 NULL,
@@ -132,7 +132,7 @@ fn type_facts(ty: DataType) -> (String, [ScalarValue; 7], String) {
 
 /// One row of information_schema.columns.
 struct ColumnRow<'a> {
-    schema: &'a str,
+    schema: String,
     table: &'a str,
     name: &'a str,
     position: usize,
@@ -153,7 +153,7 @@ impl ColumnRow<'_> {
         let nullable = column.is_none_or(|c| !c.not_null);
         let mut row = vec![
             text(database),
-            text(self.schema),
+            text(&self.schema),
             text(self.table),
             text(self.name),
             cardinal(self.position),
@@ -203,7 +203,7 @@ pub(super) fn columns(snapshot: &CatalogSnapshot) -> Rows {
                 .iter()
                 .enumerate()
                 .map(|(i, (name, ty))| ColumnRow {
-                    schema: relation.schema.name(),
+                    schema: relation.schema.name().to_string(),
                     table: relation.name,
                     name,
                     position: i + 1,
@@ -215,7 +215,7 @@ pub(super) fn columns(snapshot: &CatalogSnapshot) -> Rows {
     for entry in state.tables.values() {
         let schema = &entry.schema;
         rows.extend(schema.columns.iter().enumerate().map(|(i, c)| ColumnRow {
-            schema: schema_name(schema.oid),
+            schema: snapshot.relation_schema_name(schema.oid),
             table: &schema.name,
             name: &c.name,
             position: i + 1,
@@ -229,7 +229,7 @@ pub(super) fn columns(snapshot: &CatalogSnapshot) -> Rows {
                 .iter()
                 .enumerate()
                 .map(|(i, (name, ty))| ColumnRow {
-                    schema: schema_name(view.oid),
+                    schema: snapshot.relation_schema_name(view.oid),
                     table: &view.name,
                     name,
                     position: i + 1,
@@ -251,7 +251,7 @@ pub(super) fn views(snapshot: &CatalogSnapshot) -> Rows {
         .map(|view| {
             vec![
                 text(database),
-                text(schema_name(view.oid)),
+                text(&snapshot.relation_schema_name(view.oid)),
                 text(&view.name),
                 text(&format!(" {};", view.query_sql)),
                 text("NONE"),
@@ -268,7 +268,7 @@ pub(super) fn views(snapshot: &CatalogSnapshot) -> Rows {
 /// A PRIMARY KEY or UNIQUE constraint, or a NOT NULL column (a CHECK constraint to the
 /// SQL standard, named as PostgreSQL names it).
 struct Constraint<'a> {
-    schema: &'a str,
+    schema: String,
     table: &'a str,
     name: String,
     kind: &'static str,
@@ -279,10 +279,10 @@ fn constraints<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Constraint<'a>> {
     let mut found = Vec::new();
     for entry in snapshot.state.tables.values() {
         let schema = &entry.schema;
-        let namespace = schema_name(schema.oid);
+        let namespace = snapshot.relation_schema_name(schema.oid);
         for index in indexes(schema).into_iter().filter(|i| i.constraint) {
             found.push(Constraint {
-                schema: namespace,
+                schema: namespace.clone(),
                 table: &schema.name,
                 name: index.name.to_string(),
                 kind: if index.primary {
@@ -299,9 +299,9 @@ fn constraints<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Constraint<'a>> {
         }
         for (i, column) in schema.columns.iter().enumerate() {
             if column.not_null {
-                let namespace_oid = super::user_namespace_oid(schema.oid);
+                let namespace_oid = schema.namespace;
                 found.push(Constraint {
-                    schema: namespace,
+                    schema: namespace.clone(),
                     table: &schema.name,
                     name: format!("{namespace_oid}_{}_{}_not_null", schema.oid, i + 1),
                     kind: "CHECK",
@@ -320,10 +320,10 @@ pub(super) fn table_constraints(snapshot: &CatalogSnapshot) -> Rows {
         .map(|c| {
             vec![
                 text(database),
-                text(c.schema),
+                text(&c.schema),
                 text(&c.name),
                 text(database),
-                text(c.schema),
+                text(&c.schema),
                 text(c.table),
                 text(c.kind),
                 yes_or_no(false),
@@ -346,10 +346,10 @@ pub(super) fn key_column_usage(snapshot: &CatalogSnapshot) -> Rows {
         rows.extend(c.columns.iter().enumerate().map(|(i, column)| {
             vec![
                 text(database),
-                text(c.schema),
+                text(&c.schema),
                 text(&c.name),
                 text(database),
-                text(c.schema),
+                text(&c.schema),
                 text(c.table),
                 text(column),
                 cardinal(i + 1),
@@ -367,11 +367,11 @@ pub(super) fn constraint_column_usage(snapshot: &CatalogSnapshot) -> Rows {
         rows.extend(c.columns.iter().map(|column| {
             vec![
                 text(database),
-                text(c.schema),
+                text(&c.schema),
                 text(c.table),
                 text(column),
                 text(database),
-                text(c.schema),
+                text(&c.schema),
                 text(&c.name),
             ]
         }));
@@ -392,8 +392,8 @@ pub(super) fn sequences(snapshot: &CatalogSnapshot) -> Rows {
             let options = &sequence.options;
             vec![
                 text(database),
-                text(schema_name(sequence.oid)),
-                text(&sequence.name),
+                text(&snapshot.relation_schema_name(sequence.oid)),
+                text(&sequence.name.name),
                 text(ty.name()),
                 precision,
                 radix,
