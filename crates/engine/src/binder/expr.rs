@@ -1700,16 +1700,20 @@ fn negated_number(expr: &Expr) -> Option<(bool, &str)> {
 
 impl Binder<'_> {
     /// A set-returning call where it cannot run: PostgreSQL's 0A000 where it forbids one
-    /// (WHERE, HAVING, JOIN conditions, DEFAULT), ours where it allows one that we do not
-    /// run (inside CASE or another function, next to aggregates; `select_srf.rs`).
+    /// (WHERE, JOIN conditions, DEFAULT: clauses that forbid aggregates too, which is when
+    /// the clause recorded is current), ours where it allows one that we do not run (inside
+    /// CASE, in ORDER BY, next to aggregates; `select_srf.rs`).
     fn misplaced_set_returning_call(&self, name: &str) -> Error {
-        match self.aggregate_forbidden_in {
-            Some(place @ ("WHERE" | "HAVING" | "JOIN conditions" | "DEFAULT expressions")) => {
-                Error::new(
-                    SqlState::FeatureNotSupported,
-                    format!("set-returning functions are not allowed in {place}"),
-                )
-            }
+        let clause = self
+            .aggregates
+            .is_none()
+            .then_some(self.aggregate_forbidden_in)
+            .flatten();
+        match clause {
+            Some(place @ ("WHERE" | "JOIN conditions" | "DEFAULT expressions")) => Error::new(
+                SqlState::FeatureNotSupported,
+                format!("set-returning functions are not allowed in {place}"),
+            ),
             _ => Error::unsupported(format!("the set-returning function {name} here")),
         }
     }
