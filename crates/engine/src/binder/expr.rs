@@ -584,6 +584,7 @@ impl Binder<'_> {
                             "operator is not unique: - unknown",
                         ))
                     }
+                    DataType::Oid(_) => return Err(prefix_operator_error("-", input.ty())),
                     ty if ty.category() == crate::types::TypeCategory::Numeric => input,
                     DataType::Interval => return Ok(super::datetime_ops::negate_interval(input)),
                     ty => return Err(prefix_operator_error("-", ty)),
@@ -597,6 +598,7 @@ impl Binder<'_> {
                     DataType::Unknown => {
                         self.coerce(input, DataType::Float64, CastContext::Implicit)
                     }
+                    DataType::Oid(_) => Err(prefix_operator_error("+", input.ty())),
                     ty if ty.category() == crate::types::TypeCategory::Numeric => Ok(input),
                     ty => Err(prefix_operator_error("+", ty)),
                 }
@@ -791,8 +793,10 @@ impl Binder<'_> {
             return bound;
         }
         let (lt, rt) = (l.ty(), r.ty());
+        // The OID types are in the numeric category but have no arithmetic operators.
         let numeric = |t: DataType| {
-            t.category() == crate::types::TypeCategory::Numeric || t == DataType::Unknown
+            (t.category() == crate::types::TypeCategory::Numeric && !matches!(t, DataType::Oid(_)))
+                || t == DataType::Unknown
         };
         if !numeric(lt) || !numeric(rt) || (lt == DataType::Unknown && rt == DataType::Unknown) {
             return Err(operator_error(symbol, lt, rt));
