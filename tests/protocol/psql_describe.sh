@@ -84,6 +84,11 @@ CREATE UNIQUE INDEX orders_customer_placed ON orders (customer_id, placed);
 CREATE TABLE "Mixed Case" ("Key" int, value text);
 CREATE VIEW big_customers AS SELECT id, name FROM customers WHERE balance > 1000;
 CREATE SEQUENCE invoice_numbers INCREMENT BY 10 START WITH 100;
+CREATE SCHEMA sales;
+CREATE TABLE sales.invoices (id int PRIMARY KEY, customer_id int NOT NULL, total numeric(10,2));
+CREATE INDEX invoices_customer_idx ON sales.invoices (customer_id);
+CREATE VIEW sales.open_invoices AS SELECT id, total FROM sales.invoices WHERE total > 0;
+CREATE TABLE sales.customers (id int);
 SQL
 for port in "$PG_PORT" "$K_PORT"; do
     psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U kestrel -d kestrel -f "$WORK/schema.sql"
@@ -114,6 +119,14 @@ COMMANDS=(
     '\dT'
     '\dv+'
     '\d no_such_relation'
+    '\dn'
+    '\dt sales.*'
+    '\d sales.invoices'
+    '\d sales.customers'
+    '\di sales.*'
+    '\dv sales.*'
+    '\d sales.open_invoices'
+    '\dt *.customers'
 )
 # Not compared: \dt+, \di+ and \ds+ print the sizes of PostgreSQL's pages, which KestrelDB
 # does not have (its sizes are 0); \d+ VIEW prints the query as PostgreSQL's deparser

@@ -593,6 +593,7 @@ impl Session {
         }
         ctx.session = self.identity.clone();
         ctx.settings = Some(self.settings.rows());
+        ctx.search_path = self.search_path().ok();
         if self.block != Block::None || matches!(bound, BoundStatement::Begin) {
             ctx.clock.transaction = *self.transaction_micros.get_or_insert(ctx.clock.statement);
         }

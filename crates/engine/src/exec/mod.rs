@@ -110,6 +110,8 @@ pub struct ExecContext {
     pub session: Arc<SessionIdentity>,
     /// The session's settings (pg_settings, current_setting()); `None` outside a session.
     pub settings: Option<Arc<Vec<SettingRow>>>,
+    /// The session's search path (pg_table_is_visible); `None` outside a session.
+    pub search_path: Option<Arc<crate::catalog::SearchPath>>,
     /// What now() and statement_timestamp() return.
     pub clock: crate::function::datetime_functions::StatementClock,
     /// Rows the statement's leaves produced (scans, index lookups, table functions, VALUES,
@@ -138,6 +140,7 @@ impl ExecContext {
             shared_ctes: RefCell::new(HashMap::new()),
             session: SessionIdentity::shared_default(),
             settings: None,
+            search_path: None,
             outer_rows: RefCell::new(Vec::new()),
             subquery_results: RefCell::new(HashMap::new()),
             clock: crate::function::datetime_functions::StatementClock::starting_now(),

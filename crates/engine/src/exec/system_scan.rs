@@ -36,6 +36,7 @@ impl Operator for SystemScanExec {
                 state: &ctx.state,
                 session: &ctx.session,
                 settings: ctx.settings.as_deref().map(Vec::as_slice),
+                search_path: ctx.search_path.as_deref(),
             })
         });
         if self.next_row >= rows.len() {

@@ -16,8 +16,8 @@ use crate::types::{DataType, NumericTypmod, OidKind, ScalarValue};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CatalogFunction {
-    /// pg_table_is_visible and the other `*_is_visible`: every object is in a schema of the
-    /// search path (pg_catalog or public).
+    /// pg_table_is_visible and the other `*_is_visible`: a user relation is visible when
+    /// the search path finds it by its bare name; everything else is in pg_catalog.
     IsVisible,
     GetUserById,
     FormatType,
@@ -164,7 +164,8 @@ impl CatalogFunction {
         let oid = || arg_oid(args.first());
         let text = |s: String| Ok(ScalarValue::Text(s));
         match self {
-            F::IsVisible | F::HasPrivilege => Ok(ScalarValue::Bool(true)),
+            F::IsVisible => Ok(ScalarValue::Bool(snapshot.relation_visible(oid()))),
+            F::HasPrivilege => Ok(ScalarValue::Bool(true)),
             F::IsPublishable => Ok(ScalarValue::Bool(false)),
             F::Description => Ok(match args.get(1) {
                 // col_description(table, column): columns have no comments.
@@ -403,29 +404,10 @@ fn relation_name(relation_oid: u32, snapshot: &CatalogSnapshot) -> Option<String
     if let Some(r) = RELATIONS.iter().find(|r| r.oid == relation_oid) {
         return Some(r.name.to_string());
     }
-    let state = snapshot.state;
-    let name = state
-        .tables
-        .get(&relation_oid)
-        .map(|t| t.schema.name.clone())
-        .or_else(|| {
-            state
-                .views
-                .values()
-                .find(|v| v.oid == relation_oid)
-                .map(|v| v.name.clone())
-        })
-        .or_else(|| {
-            state
-                .sequences
-                .values()
-                .find(|s| s.oid == relation_oid)
-                .map(|s| s.name.name.clone())
-        })
-        .or_else(|| find_index(relation_oid, snapshot).map(|(_, i)| i.name.to_string()))?;
-    // Qualified unless in a schema every default search path finds.
+    let name = super::user_relation_name(snapshot.state, relation_oid)?;
+    // Qualified unless the search path finds it by its bare name.
     match snapshot.namespace_of(relation_oid) {
-        super::PUBLIC_OID | super::PG_CATALOG_OID => Some(quote_identifier(&name)),
+        _ if snapshot.relation_visible(relation_oid) => Some(quote_identifier(&name)),
         namespace => Some(format!(
             "{}.{}",
             quote_identifier(&snapshot.schema_name(namespace)),

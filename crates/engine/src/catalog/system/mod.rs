@@ -40,6 +40,8 @@ pub(crate) struct CatalogSnapshot<'a> {
     pub session: &'a SessionIdentity,
     /// The session's settings, when the statement reads them.
     pub settings: Option<&'a [SettingRow]>,
+    /// The session's search path; `None` outside a session (then `"$user", public`).
+    pub search_path: Option<&'a crate::catalog::SearchPath>,
 }
 
 type Rows = Vec<Vec<ScalarValue>>;
@@ -147,6 +149,25 @@ pub(crate) fn namespaces(state: &DbState) -> Vec<(u32, String)> {
     list
 }
 
+/// The name of the user relation (table, view, sequence or index) `relation_oid`.
+pub(crate) fn user_relation_name(state: &DbState, relation_oid: u32) -> Option<String> {
+    if let Some(table) = state.tables.get(&relation_oid) {
+        return Some(table.schema.name.clone());
+    }
+    if let Some(view) = state.views.values().find(|v| v.oid == relation_oid) {
+        return Some(view.name.clone());
+    }
+    if let Some(sequence) = state.sequences.values().find(|s| s.oid == relation_oid) {
+        return Some(sequence.name.name.clone());
+    }
+    state.tables.values().find_map(|t| {
+        relations::indexes(&t.schema)
+            .into_iter()
+            .find(|i| i.oid == relation_oid)
+            .map(|i| i.name.to_string())
+    })
+}
+
 impl CatalogSnapshot<'_> {
     /// Every schema, see [`namespaces`].
     pub(crate) fn namespaces(&self) -> Vec<(u32, String)> {
@@ -182,6 +203,30 @@ impl CatalogSnapshot<'_> {
                     .any(|i| i.oid == relation_oid)
             })
             .map_or(PUBLIC_OID, |t| t.schema.namespace)
+    }
+
+    /// Whether user relation `relation_oid` is found by its bare name: its schema is in the
+    /// search path and no relation of the same name comes before it there
+    /// (pg_table_is_visible). Objects that are not user relations are all in pg_catalog.
+    pub(crate) fn relation_visible(&self, relation_oid: u32) -> bool {
+        let Some(name) = user_relation_name(self.state, relation_oid) else {
+            return true;
+        };
+        let searched = match self.search_path {
+            Some(path) => path.searched(self.state),
+            None => vec![PG_CATALOG_OID, PUBLIC_OID],
+        };
+        let namespace = self.namespace_of(relation_oid);
+        searched
+            .into_iter()
+            .find(|&schema| {
+                schema == namespace
+                    || self
+                        .state
+                        .relation_kind(&crate::catalog::QualifiedName::new(schema, name.as_str()))
+                        .is_some()
+            })
+            .is_some_and(|schema| schema == namespace)
     }
 
     /// The name of the schema of user relation `relation_oid`.

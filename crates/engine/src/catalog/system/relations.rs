@@ -7,8 +7,9 @@
 //! the table's definition is.
 
 use super::{
-    boolean, char, int2, int4, oid, text, CatalogSnapshot, Rows, ACL, BOOL, CHAR, FLOAT4, INT2,
-    INT4, NAME, NULL, OID, OPAQUE, PUBLIC_OID, RELATIONS, SUPERUSER_OID, TEXT, TEXT_ARRAY,
+    boolean, char, int2, int4, oid, text, CatalogSnapshot, Rows, ACL, BOOL, CHAR, FLOAT4,
+    INFORMATION_SCHEMA_OID, INT2, INT4, NAME, NULL, OID, OPAQUE, PG_CATALOG_OID, PUBLIC_OID,
+    RELATIONS, SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
 use crate::catalog::{IndexMethod, TableSchema};
 use crate::storage::Sequence;
@@ -39,10 +40,14 @@ pub(super) fn pg_namespace(snapshot: &CatalogSnapshot) -> Rows {
                 SUPERUSER_OID => snapshot.session.user.as_str(),
                 _ => "pg_database_owner",
             };
-            let acl = ScalarValue::Array(vec![
-                text(&format!("{owner_name}=UC/{owner_name}")),
-                text(&format!("=U/{owner_name}")),
-            ]);
+            // initdb grants on the schemas it makes; CREATE SCHEMA grants nothing.
+            let acl = match id {
+                PUBLIC_OID | PG_CATALOG_OID | INFORMATION_SCHEMA_OID => ScalarValue::Array(vec![
+                    text(&format!("{owner_name}=UC/{owner_name}")),
+                    text(&format!("=U/{owner_name}")),
+                ]),
+                _ => NULL,
+            };
             vec![oid(id), text(&name), oid(owner), acl]
         })
         .collect()
