@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 mod parse;
 mod scan;
 
-pub use parse::{numeric_text, parse};
+pub use parse::parse;
 pub use scan::{member, Step};
 
 /// A parsed JSON document. Objects keep their pairs in order; for jsonb they are in normal
