@@ -203,34 +203,6 @@ impl Json {
         }
     }
 
-    /// Element `index` of an array, counting from the end when negative.
-    pub fn get_index(&self, index: i64) -> Option<&Json> {
-        match self {
-            Json::Array(items) => {
-                let at = if index < 0 {
-                    items.len() as i64 + index
-                } else {
-                    index
-                };
-                usize::try_from(at).ok().and_then(|at| items.get(at))
-            }
-            _ => None,
-        }
-    }
-
-    /// A path step: an object key, or an array index written as an integer.
-    pub fn get_path_step(&self, step: &str) -> Option<&Json> {
-        match self {
-            Json::Object(_) => self.get_key(step),
-            Json::Array(_) => step
-                .trim()
-                .parse::<i64>()
-                .ok()
-                .and_then(|i| self.get_index(i)),
-            _ => None,
-        }
-    }
-
     /// `->>`: a string unquoted, JSON null as SQL NULL, anything else as its text.
     pub fn to_unquoted_text(&self) -> Option<String> {
         match self {
