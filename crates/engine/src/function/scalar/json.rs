@@ -4,6 +4,8 @@
 //! errors. Each row's document is parsed from its canonical text (see
 //! [`crate::types::json`]).
 
+use std::borrow::Cow;
+
 use super::kernel::map_scalar_rows;
 use crate::error::{Error, Result, SqlState};
 use crate::types::json::{self, Json, JsonFlavor, Step};
@@ -214,12 +216,16 @@ impl JsonFunction {
                 Err(Error::internal("json member access outside its kernel"))
             }
             F::Path { as_text } => {
-                let doc = document(values, 0)?;
-                let mut at = Some(&doc);
-                for step in texts(values, 1)? {
-                    at = at.and_then(|v| step.as_deref().and_then(|s| v.get_path_step(s)));
-                }
-                output(at, as_text)
+                let Some(ScalarValue::Jsonb(doc)) = values.first() else {
+                    return Err(argument_error(0));
+                };
+                let path = texts(values, 1)?;
+                let found = follow_path(doc, &path);
+                Ok(match member_output(found, as_text)? {
+                    None => ScalarValue::Null,
+                    Some(text) if as_text => ScalarValue::Text(text.into_owned()),
+                    Some(text) => ScalarValue::Jsonb(text.into_owned()),
+                })
             }
             F::Contains { swapped } => {
                 let (a, b) = (document(values, 0)?, document(values, 1)?);
@@ -331,21 +337,8 @@ fn member_kernel(args: &[Vector], rows: usize, as_text: bool, json: bool) -> Res
             true => member_of(documents.get(row), step, json),
             false => None,
         };
-        let value = match (found, as_text) {
-            (Some("null"), true) | (None, _) => None,
-            (Some(quoted), true) if quoted.starts_with('"') => {
-                match json::parse(quoted, JsonFlavor::Json)? {
-                    Json::String(s) => {
-                        out.push(&s);
-                        continue;
-                    }
-                    _ => None,
-                }
-            }
-            (Some(member), _) => Some(member),
-        };
-        match value {
-            Some(member) => out.push(member),
+        match member_output(found, as_text)? {
+            Some(member) => out.push(&member),
             None => {
                 out.push("");
                 result_validity.set(row, false);
@@ -448,15 +441,34 @@ fn jsonb(mut value: Json) -> Result<ScalarValue> {
     Ok(ScalarValue::Jsonb(value.to_text()))
 }
 
-/// `->` gives the value as jsonb, `->>` as text (JSON null as SQL NULL); absent is NULL.
-fn output(value: Option<&Json>, as_text: bool) -> Result<ScalarValue> {
-    Ok(match (value, as_text) {
-        (None, _) => ScalarValue::Null,
-        (Some(v), true) => v
-            .to_unquoted_text()
-            .map_or(ScalarValue::Null, ScalarValue::Text),
-        (Some(v), false) => ScalarValue::Jsonb(v.to_text()),
+/// `->` gives the member's text as it is, `->>` a string unquoted and JSON null as SQL NULL;
+/// absent is NULL.
+fn member_output(found: Option<&str>, as_text: bool) -> Result<Option<Cow<'_, str>>> {
+    Ok(match (found, as_text) {
+        (Some("null"), true) | (None, _) => None,
+        (Some(quoted), true) if quoted.starts_with('"') => {
+            match json::parse(quoted, JsonFlavor::Json)? {
+                Json::String(s) => Some(Cow::Owned(s)),
+                _ => None,
+            }
+        }
+        (Some(member), _) => Some(Cow::Borrowed(member)),
     })
+}
+
+/// `#>`: each step a key of an object or an integer index of an array, found by scanning
+/// as `->` does; a NULL or missing step gives NULL.
+fn follow_path<'a>(doc: &'a str, path: &[Option<String>]) -> Option<&'a str> {
+    let mut at = doc;
+    for step in path {
+        let step = step.as_deref()?;
+        let step = match at.starts_with('[') {
+            true => Step::Index(step.trim().parse().ok()?),
+            false => Step::Key(step),
+        };
+        at = json::member(at, step)?;
+    }
+    Some(at)
 }
 
 /// JsonbDeepContains at the top: an object never contains a non-object and back.

@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 mod parse;
 mod scan;
 
-pub use parse::{numeric_text, parse};
+pub use parse::parse;
 pub use scan::{member, Step};
 
 /// A parsed JSON document. Objects keep their pairs in order; for jsonb they are in normal
@@ -199,34 +199,6 @@ impl Json {
     pub fn get_key(&self, key: &str) -> Option<&Json> {
         match self {
             Json::Object(pairs) => pairs.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
-        }
-    }
-
-    /// Element `index` of an array, counting from the end when negative.
-    pub fn get_index(&self, index: i64) -> Option<&Json> {
-        match self {
-            Json::Array(items) => {
-                let at = if index < 0 {
-                    items.len() as i64 + index
-                } else {
-                    index
-                };
-                usize::try_from(at).ok().and_then(|at| items.get(at))
-            }
-            _ => None,
-        }
-    }
-
-    /// A path step: an object key, or an array index written as an integer.
-    pub fn get_path_step(&self, step: &str) -> Option<&Json> {
-        match self {
-            Json::Object(_) => self.get_key(step),
-            Json::Array(_) => step
-                .trim()
-                .parse::<i64>()
-                .ok()
-                .and_then(|i| self.get_index(i)),
             _ => None,
         }
     }
