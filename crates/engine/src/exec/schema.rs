@@ -274,6 +274,26 @@ mod tests {
             .collect()
     }
 
+    /// DROP SCHEMA sees only committed relations; a transaction creating one in the schema
+    /// meanwhile fails at COMMIT instead of leaving it in no schema.
+    #[test]
+    fn creating_in_a_schema_dropped_meanwhile_fails_at_commit() {
+        let db = Database::new();
+        let mut creator = db.connect();
+        let mut dropper = db.connect();
+        assert!(creator.execute("CREATE SCHEMA s").is_ok());
+        assert!(creator
+            .execute("BEGIN; CREATE TABLE s.t (a integer); INSERT INTO s.t VALUES (1)")
+            .is_ok());
+        assert!(dropper.execute("DROP SCHEMA s").is_ok());
+        let commit = creator.execute("COMMIT").err().map(|e| e.sqlstate());
+        assert_eq!(commit, Some("3F000"));
+        assert!(db.store().snapshot().names.is_empty());
+        assert!(creator
+            .execute("CREATE SCHEMA s; CREATE TABLE s.t (a integer)")
+            .is_ok());
+    }
+
     /// Schema OIDs, names and owners survive a restart, both from the log alone and from a
     /// checkpoint, and so do the relations of a renamed schema.
     #[test]

@@ -511,6 +511,7 @@ impl Transaction {
         let store = self.store.clone();
         let _commit = lock(&store.commit_lock);
         let head = store.head.load_full();
+        self.check_schemas_exist(&head)?;
         let lsn = match &store.log {
             Some(log) => {
                 log.writable()?;
@@ -543,6 +544,37 @@ impl Transaction {
                 Ok(Some(lsn))
             }
         }
+    }
+
+    /// 3F000 when a relation this transaction creates is in a schema that another
+    /// transaction dropped since (creating takes no lock on the schema, dropping it sees
+    /// only committed relations): the commit fails rather than leave it in no schema.
+    fn check_schemas_exist(&self, head: &DbState) -> Result<()> {
+        let created = self
+            .names
+            .iter()
+            .filter_map(|(name, oid)| oid.map(|_| name))
+            .chain(
+                self.sequences
+                    .iter()
+                    .filter_map(|(n, s)| s.as_ref().map(|_| n)),
+            )
+            .chain(self.views.iter().filter_map(|(n, v)| v.as_ref().map(|_| n)));
+        for name in created {
+            let exists = match self.schemas.get(&name.schema) {
+                Some(schema) => schema.is_some(),
+                None => head.schemas.contains_key(&name.schema),
+            };
+            if !exists {
+                return Err(Error::new(
+                    SqlState::InvalidSchemaName,
+                    format!(
+                        "schema of relation \"{name}\" was dropped by a concurrent transaction"
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// `head` with this transaction's changes, which it leaves empty.
