@@ -618,12 +618,31 @@ impl Session {
         }
         let (bound, view) = self.bind_locked(work, param_types, cache_key)?;
         let ctx = self.statement_context(&bound, view, params);
+        let result = self.run_bound(bound, &ctx, cache_key, copy);
+        let changes = ctx.setting_changes.take();
+        match result {
+            Ok(result) => {
+                self.apply_setting_changes(changes)?;
+                Ok(result)
+            }
+            Err(error) => Err(error),
+        }
+    }
+
+    /// Runs a bound statement of any kind.
+    fn run_bound(
+        &mut self,
+        bound: BoundStatement,
+        ctx: &ExecContext,
+        cache_key: Option<CacheKey<'_>>,
+        copy: &mut dyn CopyChannel,
+    ) -> Result<StatementResult> {
         match bound {
             BoundStatement::Query { plan, columns } => {
-                self.run_query(&plan, columns, &ctx, cache_key)
+                self.run_query(&plan, columns, ctx, cache_key)
             }
-            BoundStatement::Explain { plan, analyze } => self.run_explain(&plan, analyze, &ctx),
-            BoundStatement::Copy(statement) => self.run_copy(&statement, &ctx, copy),
+            BoundStatement::Explain { plan, analyze } => self.run_explain(&plan, analyze, ctx),
+            BoundStatement::Copy(statement) => self.run_copy(&statement, ctx, copy),
             BoundStatement::Show { name } => self.run_show(&name),
             BoundStatement::Insert {
                 table_name,
@@ -633,7 +652,7 @@ impl Session {
                 on_conflict,
             } => {
                 let target = (&table_name, table_oid);
-                self.run_insert(target, &source, on_conflict.as_ref(), returning, &ctx)
+                self.run_insert(target, &source, on_conflict.as_ref(), returning, ctx)
             }
             BoundStatement::Update {
                 table_name,
@@ -649,7 +668,7 @@ impl Session {
                     source: source.as_ref(),
                     filter: filter.as_ref(),
                 };
-                self.run_update(&target, &assignments, returning, &ctx)
+                self.run_update(&target, &assignments, returning, ctx)
             }
             BoundStatement::Delete {
                 table_name,
@@ -664,14 +683,14 @@ impl Session {
                     source: source.as_ref(),
                     filter: filter.as_ref(),
                 };
-                self.run_delete(&target, returning, &ctx)
+                self.run_delete(&target, returning, ctx)
             }
             BoundStatement::CreateTable {
                 schema,
                 if_not_exists,
                 sequences,
                 source,
-            } => self.run_create_table(schema, if_not_exists, sequences, source, &ctx),
+            } => self.run_create_table(schema, if_not_exists, sequences, source, ctx),
             BoundStatement::DropTable {
                 names,
                 if_exists,
@@ -684,7 +703,7 @@ impl Session {
                     index::create_index(txn, spec, notices)
                 }),
             BoundStatement::AlterTable { alter, notices } => {
-                self.run_alter_table(alter.as_deref(), notices, &ctx)
+                self.run_alter_table(alter.as_deref(), notices, ctx)
             }
             BoundStatement::CreateView { view, or_replace } => {
                 view::create_view(self.transaction(), view, or_replace)?;

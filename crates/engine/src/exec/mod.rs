@@ -71,7 +71,7 @@ pub use project::ProjectExec;
 pub use recursive_cte::{RecursiveCteExec, WorkTableExec};
 pub use scan::ScanExec;
 pub use sequence::{SessionSequences, SharedSessionSequences};
-pub use session_info::{SessionIdentity, SettingRow};
+pub use session_info::{SessionIdentity, SettingChange, SettingRow};
 pub use set_operation::SetOperationExec;
 pub use shared_cte::SharedCteExec;
 pub use sort::SortExec;
@@ -112,6 +112,8 @@ pub struct ExecContext {
     pub settings: Option<Arc<Vec<SettingRow>>>,
     /// The session's search path (pg_table_is_visible); `None` outside a session.
     pub search_path: Option<Arc<crate::catalog::SearchPath>>,
+    /// The settings the statement changed through set_config(), in call order.
+    pub setting_changes: RefCell<Vec<SettingChange>>,
     /// What now() and statement_timestamp() return.
     pub clock: crate::function::datetime_functions::StatementClock,
     /// Rows the statement's leaves produced (scans, index lookups, table functions, VALUES,
@@ -141,6 +143,7 @@ impl ExecContext {
             session: SessionIdentity::shared_default(),
             settings: None,
             search_path: None,
+            setting_changes: RefCell::default(),
             outer_rows: RefCell::new(Vec::new()),
             subquery_results: RefCell::new(HashMap::new()),
             clock: crate::function::datetime_functions::StatementClock::starting_now(),

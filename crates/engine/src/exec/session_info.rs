@@ -43,6 +43,15 @@ pub struct SettingRow {
     pub default: String,
 }
 
+/// A `set_config(name, value, is_local)` a statement made: the session applies it once the
+/// statement has run, as if by SET (or SET LOCAL).
+#[derive(Debug, Clone)]
+pub struct SettingChange {
+    pub name: String,
+    pub value: String,
+    pub local: bool,
+}
+
 impl SessionIdentity {
     /// The defaults, made once: a context nobody set an identity for (every statement's,
     /// until the session's replaces it) should not pay a getpid system call.

@@ -37,6 +37,7 @@ impl Operator for SystemScanExec {
                 session: &ctx.session,
                 settings: ctx.settings.as_deref().map(Vec::as_slice),
                 search_path: ctx.search_path.as_deref(),
+                setting_changes: &ctx.setting_changes,
             })
         });
         if self.next_row >= rows.len() {

@@ -6,6 +6,7 @@ use super::{Block, Session};
 use crate::api::settings::Settings;
 use crate::api::StatementResult;
 use crate::error::{Error, Result, SqlState};
+use crate::exec::SettingChange;
 use crate::plan::{SavepointAction, SetVariable};
 use crate::storage::TransactionMark;
 
@@ -147,5 +148,23 @@ impl Session {
         } else {
             "SET"
         }))
+    }
+
+    /// The settings a statement changed through set_config(), applied as SET (or SET
+    /// LOCAL) would apply them, once it has run.
+    pub(super) fn apply_setting_changes(&mut self, changes: Vec<SettingChange>) -> Result<()> {
+        for change in changes {
+            // A local change outside a transaction block would end with the statement.
+            if change.local && self.block == Block::None {
+                continue;
+            }
+            let set = SetVariable {
+                name: Some(change.name),
+                value: Some(change.value),
+                local: change.local,
+            };
+            self.run_set(&set)?;
+        }
+        Ok(())
     }
 }

@@ -38,6 +38,8 @@ pub enum CatalogFunction {
     SizePretty,
     /// current_setting(name [, missing_ok]).
     CurrentSetting,
+    /// set_config(name, value, is_local): SET, applied when the statement has run.
+    SetConfig,
     /// pg_relation_is_publishable: there are no publications to publish in.
     IsPublishable,
     /// pg_get_statisticsobjdef_columns and pg_get_ruledef: there are no extended statistics
@@ -124,6 +126,7 @@ impl CatalogFunction {
             ) => (F::RelationSize, &[ANY], DataType::Int64),
             ("current_setting", 1) => (F::CurrentSetting, &[TEXT], text),
             ("current_setting", 2) => (F::CurrentSetting, &[TEXT, BOOL], text),
+            ("set_config", 3) => (F::SetConfig, &[TEXT, TEXT, BOOL], text),
             ("pg_size_pretty", 1) => (F::SizePretty, &[Some(DataType::Int64)], text),
             ("pg_relation_is_publishable", 1) => (F::IsPublishable, &[ANY], DataType::Bool),
             ("pg_get_statisticsobjdef_columns", 1) => (F::NoDefinition, &[OID_ARG], text),
@@ -177,6 +180,7 @@ impl CatalogFunction {
             F::NoDefinition => Ok(ScalarValue::Null),
             F::RelationSize => Ok(ScalarValue::Int64(0)),
             F::CurrentSetting => current_setting(args, snapshot),
+            F::SetConfig => set_config(args, snapshot),
             F::SizePretty => Ok(match args.first() {
                 Some(ScalarValue::Int64(bytes)) => ScalarValue::Text(size_pretty(*bytes)),
                 _ => ScalarValue::Null,
@@ -310,6 +314,25 @@ fn current_setting(args: &[ScalarValue], snapshot: &CatalogSnapshot) -> Result<S
             format!("unrecognized configuration parameter \"{name}\""),
         )),
     }
+}
+
+/// `set_config(name, value, is_local)`: recorded for the session, which applies (and
+/// checks) it as SET would once the statement has run; the value is its result.
+fn set_config(args: &[ScalarValue], snapshot: &CatalogSnapshot) -> Result<ScalarValue> {
+    let (Some(ScalarValue::Text(name)), Some(ScalarValue::Text(value)), Some(local)) =
+        (args.first(), args.get(1), args.get(2))
+    else {
+        return Ok(ScalarValue::Null);
+    };
+    snapshot
+        .setting_changes
+        .borrow_mut()
+        .push(crate::exec::SettingChange {
+            name: name.to_lowercase(),
+            value: value.clone(),
+            local: matches!(local, ScalarValue::Bool(true)),
+        });
+    Ok(ScalarValue::Text(value.clone()))
 }
 
 /// PostgreSQL 15's pg_size_pretty: bytes below 10 kB, then the largest unit that keeps

@@ -42,6 +42,8 @@ pub(crate) struct CatalogSnapshot<'a> {
     pub settings: Option<&'a [SettingRow]>,
     /// The session's search path; `None` outside a session (then `"$user", public`).
     pub search_path: Option<&'a crate::catalog::SearchPath>,
+    /// Where set_config() leaves the changes the session makes after the statement.
+    pub setting_changes: &'a std::cell::RefCell<Vec<crate::exec::SettingChange>>,
 }
 
 type Rows = Vec<Vec<ScalarValue>>;
