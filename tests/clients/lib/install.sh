@@ -69,8 +69,10 @@ install_java() {
     # Compiles the checks and copies the pinned driver next to them: the run needs no Maven.
     up_to_date "$HERE/java/target/.installed" "$HERE/java/pom.xml" "$HERE"/java/src/main/java/*.java &&
         return 0
-    (cd "$HERE/java" && mvn --batch-mode --quiet -Dstyle.color=never compile dependency:copy-dependencies \
-        -DoutputDirectory=target/lib)
+    # Maven's output (colour codes even when quiet) is shown only when it fails.
+    local log
+    log=$(cd "$HERE/java" && mvn --batch-mode --quiet compile dependency:copy-dependencies \
+        -DoutputDirectory=target/lib 2>&1) || { echo "$log" >&2; return 1; }
     touch "$HERE/java/target/.installed"
 }
 
