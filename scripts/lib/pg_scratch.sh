@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # PG_PORT is for the caller
 # Sourced by scripts that need a scratch PostgreSQL 15 (scripts/pg_diff.sh, tests/clients/run.sh).
 #
 #   pg_scratch_start DIR FIRST_PORT PORT_COUNT   initdb in DIR/data, start on a free port of the

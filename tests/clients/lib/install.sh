@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by run.sh: per client, how to install it (idempotent; caches in ignored dirs under
 # tests/clients/) and the command that runs its checks. Expects HERE (tests/clients).
 
@@ -13,6 +14,7 @@ client_language() {
 }
 
 # client_command CLIENT: sets COMMAND to the command that runs CLIENT's checks.
+# shellcheck disable=SC2034 # COMMAND is run.sh's
 client_command() {
     case $1 in
     psycopg | psycopg2 | asyncpg | sqlalchemy) COMMAND=("$HERE/.venv/bin/python" "$HERE/python/check_$1.py") ;;
@@ -20,7 +22,7 @@ client_command() {
     node-postgres) COMMAND=(node "$HERE/node/check_pg.js") ;;
     pgjdbc) COMMAND=(java -cp "$HERE/java/target/classes:$HERE/java/target/lib/*" PgjdbcChecks) ;;
     tokio-postgres) COMMAND=("${CARGO_TARGET_DIR:-$ROOT/target}/debug/tokio-postgres-checks") ;;
-    psql | pgbench | pg_dump) COMMAND=(bash "$HERE/tools/check_$1.sh") ;;
+    psql | pgbench | pg_dump) COMMAND=("$HERE/tools/check_$1.sh") ;;
     esac
 }
 

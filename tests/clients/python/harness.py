@@ -45,12 +45,8 @@ def describe(error):
     return f"{type(error).__name__}: {message}"[:300]
 
 
-class _Timeout(Exception):
-    pass
-
-
 def _on_alarm(_signum, _frame):
-    raise _Timeout(f"no answer within {CHECK_TIMEOUT_S} s")
+    raise TimeoutError
 
 
 class Checks:
@@ -77,6 +73,8 @@ class Checks:
                         function()
                     finally:
                         signal.alarm(0)
+            except TimeoutError:
+                print(f"FAIL {name}: no answer within {CHECK_TIMEOUT_S} s", flush=True)
             except Exception as error:  # every failure is reported, none stops the run
                 print(f"FAIL {name}: {describe(error)}", flush=True)
             else:

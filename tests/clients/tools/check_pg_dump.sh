@@ -1,8 +1,9 @@
+#!/usr/bin/env bash
 # pg_dump (15): a dump of the server under test restores into PostgreSQL, and a plain dump of a
 # PostgreSQL database restores into the server under test through psql, with the same rows
 # after the trip. Restores go into databases of the reference PostgreSQL named after the target.
 set -uo pipefail
-TOOL=pg_dump
+# shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 
 # A sample of what dumps carry: a serial key, common types, NULLs, an index, a sequence value.

@@ -1,8 +1,9 @@
+#!/usr/bin/env bash
 # pgbench: `pgbench -i -s 1` (client-side data generation, through COPY), then an
 # initialization without COPY or VACUUM (server-side generation, -I dtGp) and `-c 4 -j 2 -t 50`
 # of each built-in script, which must end with 0 failed transactions.
 set -uo pipefail
-TOOL=pgbench
+# shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 
 PGBENCH=("$PGBIN/pgbench")
@@ -20,9 +21,11 @@ run_script() {
     local out
     out=$("${PGBENCH[@]}" -n -c 4 -j 2 -t 50 -b "$1" 2>&1) || { echo "$out"; return 1; }
     echo "$out"
-    grep -q "^number of transactions actually processed: 200/200$" <<<"$out" &&
-        grep -q "^number of failed transactions: 0 " <<<"$out" ||
-        { echo "expected 200/200 transactions processed and 0 failed"; return 1; }
+    if ! grep -q "^number of transactions actually processed: 200/200$" <<<"$out" ||
+        ! grep -q "^number of failed transactions: 0 " <<<"$out"; then
+        echo "expected 200/200 transactions processed and 0 failed"
+        return 1
+    fi
 }
 
 check init initialize

@@ -1,7 +1,8 @@
+#!/usr/bin/env bash
 # psql: the basic commands and output formats, and the \d family through
 # tests/protocol/psql_describe.sh when that script exists (it compares with PostgreSQL itself).
 set -uo pipefail
-TOOL=psql
+# shellcheck source=common.sh
 source "$(dirname "$0")/common.sh"
 
 aligned() {
@@ -52,6 +53,7 @@ copy_meta_command() {
 2	\\N" "${PSQL[@]}" -c "\\copy (SELECT * FROM psql_copy ORDER BY id) TO STDOUT"
 }
 
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 describe_family() {
     "$ROOT/tests/protocol/psql_describe.sh" "$KESTREL_BIN"
 }

@@ -1,8 +1,11 @@
+# shellcheck shell=bash
 # Sourced by the tool checks (psql, pgbench, pg_dump). run.sh points libpq's PG* variables at
 # the server under test and sets REFERENCE_PGPORT (the scratch PostgreSQL, superuser postgres),
 # PGBIN, WORK (a scratch directory), CLIENT_TARGET (postgres or kestrel) and KESTREL_BIN.
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+# The tool's name, from the script's: check_TOOL.sh.
+TOOL=$(basename "$0" .sh)
+TOOL=${TOOL#check_}
 PSQL=("$PGBIN/psql" -X -q -v ON_ERROR_STOP=1)
 
 # The reference PostgreSQL, whatever the target: where dumps are restored and taken.
