@@ -17,6 +17,7 @@ func main() {
 		{"query", query},
 		{"query_row", queryRow},
 		{"exec", exec},
+		{"returning", returning},
 		{"batch", batch},
 		{"copy_from", copyFrom},
 		{"prepared", prepared},
@@ -74,6 +75,19 @@ func exec(ctx context.Context, conn *pgx.Conn) error {
 		return err
 	}
 	return expect("update tag", tag.RowsAffected(), int64(2))
+}
+
+func returning(ctx context.Context, conn *pgx.Conn) error {
+	if err := freshTable(ctx, conn, "pgx_returning", "id serial PRIMARY KEY, v text"); err != nil {
+		return err
+	}
+	var id int32
+	var v string
+	err := conn.QueryRow(ctx, "INSERT INTO pgx_returning (v) VALUES ($1) RETURNING id, v", "a").Scan(&id, &v)
+	if err != nil {
+		return err
+	}
+	return expect("returned", []any{id, v}, []any{int32(1), "a"})
 }
 
 func batch(ctx context.Context, conn *pgx.Conn) error {

@@ -119,6 +119,22 @@ def executemany():
 
 
 @checks.check
+def returning():
+    with connect() as conn:
+        fresh_table(conn, "psycopg_returning", "id serial PRIMARY KEY, v text")
+        inserted = conn.execute(
+            "INSERT INTO psycopg_returning (v) VALUES (%s), (%s) RETURNING id, v", ("a", "b")
+        ).fetchall()
+        expect(inserted, [(1, "a"), (2, "b")], "INSERT")
+        updated = conn.execute(
+            "UPDATE psycopg_returning SET v = upper(v) WHERE id = %s RETURNING *", (1,)
+        ).fetchall()
+        expect(updated, [(1, "A")], "UPDATE")
+        deleted = conn.execute("DELETE FROM psycopg_returning WHERE id = %s RETURNING id", (2,))
+        expect(deleted.fetchall(), [(2,)], "DELETE")
+
+
+@checks.check
 def transaction():
     with connect() as conn:
         fresh_table(conn, "psycopg_txn", "id int")
