@@ -97,10 +97,19 @@ failed=0
 known_failed=0
 declare -A seen_on_pg=() seen_on_kestrel=()
 
+# restart_dead_kestrel CLIENT WHEN: a server that died is a failure of CLIENT, and is restarted
+# so that the next clients still run.
+restart_dead_kestrel() {
+    kill -0 "$kestrel_pid" 2>/dev/null && return 0
+    echo "FAIL $1/(server): kestrel exited $2: $(tail -n 1 "$work/kestrel.log")" >>"$work/kestrel.$1.out"
+    start_kestrel
+}
+
 # run_checks TARGET CLIENT PORT: runs CLIENT against the server on PORT; its result lines go to
 # $work/TARGET.CLIENT.out, the client's own error output to .err.
 run_checks() {
     local target=$1 client=$2 port=$3 out="$work/$1.$2.out" status=0
+    touch "$out"
     client_command "$client"
     mkdir -p "$work/$target.$client"
     (
@@ -109,7 +118,7 @@ run_checks() {
             REFERENCE_PGPORT=$PG_PORT PGBIN=$PGBIN WORK="$work/$target.$client" \
             CLIENT_TARGET=$target KESTREL_BIN=$kestrel \
             timeout "$CLIENT_TIMEOUT_S" "${COMMAND[@]}"
-    ) >"$out" 2>"$work/$target.$client.err" || status=$?
+    ) >>"$out" 2>"$work/$target.$client.err" || status=$?
     if [[ $status -ne 0 ]]; then
         echo "FAIL $client/(run): exit status $status: $(tail -n 1 "$work/$target.$client.err")" >>"$out"
     fi
@@ -163,11 +172,10 @@ for client in "${clients[@]}"; do
     client_started=$SECONDS
     run_checks postgres "$client" "$PG_PORT"
     judge postgres "$client"
+    : >"$work/kestrel.$client.out"
+    restart_dead_kestrel "$client" "before the client started"
     run_checks kestrel "$client" "$kestrel_port"
-    if ! kill -0 "$kestrel_pid" 2>/dev/null; then
-        echo "FAIL $client/(server): kestrel exited: $(tail -n 1 "$work/kestrel.log")" >>"$work/kestrel.$client.out"
-        start_kestrel
-    fi
+    restart_dead_kestrel "$client" "while the client ran"
     judge kestrel "$client"
     echo "-- $client: $((SECONDS - client_started)) s"
 done
