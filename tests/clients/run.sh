@@ -116,7 +116,7 @@ run_checks() {
         cd "$HERE"
         PGHOST=127.0.0.1 PGPORT=$port PGUSER=kestrel PGDATABASE=kestrel PGSSLMODE=disable \
             REFERENCE_PGPORT=$PG_PORT PGBIN=$PGBIN WORK="$work/$target.$client" \
-            CLIENT_TARGET=$target KESTREL_BIN=$kestrel \
+            CLIENT_TARGET=$target \
             timeout "$CLIENT_TIMEOUT_S" "${COMMAND[@]}"
     ) >>"$out" 2>"$work/$target.$client.err" || status=$?
     if [[ $status -ne 0 ]]; then

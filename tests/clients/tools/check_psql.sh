@@ -54,8 +54,9 @@ copy_meta_command() {
 }
 
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+# Called as a user would call it, with no arguments: its interface is its own.
 describe_family() {
-    "$ROOT/tests/protocol/psql_describe.sh" "$KESTREL_BIN"
+    "$ROOT/tests/protocol/psql_describe.sh"
 }
 
 check aligned aligned

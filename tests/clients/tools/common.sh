@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Sourced by the tool checks (psql, pgbench, pg_dump). run.sh points libpq's PG* variables at
 # the server under test and sets REFERENCE_PGPORT (the scratch PostgreSQL, superuser postgres),
-# PGBIN, WORK (a scratch directory), CLIENT_TARGET (postgres or kestrel) and KESTREL_BIN.
+# PGBIN, WORK (a scratch directory) and CLIENT_TARGET (postgres or kestrel).
 
 # The tool's name, from the script's: check_TOOL.sh.
 TOOL=$(basename "$0" .sh)
