@@ -76,6 +76,7 @@ start_kestrel() {
             kill -0 "$kestrel_pid" 2>/dev/null || break
             sleep 0.1
         done
+        kill "$kestrel_pid" 2>/dev/null # not listening after 10 s: try another port
     done
     echo "run.sh: could not start $kestrel:" >&2
     cat "$work/kestrel.log" >&2
