@@ -135,6 +135,16 @@ def returning():
 
 
 @checks.check
+def server_side_cursor():
+    with connect() as conn:
+        with conn.cursor(name="psycopg_named") as cur:  # DECLARE ... CURSOR, then FETCH
+            cur.itersize = 7
+            cur.execute("SELECT x FROM generate_series(1, 20) AS x ORDER BY x")
+            expect(cur.fetchmany(3), [(1,), (2,), (3,)], "first rows")
+            expect(sum(row[0] for row in cur), 204, "the rest")
+
+
+@checks.check
 def transaction():
     with connect() as conn:
         fresh_table(conn, "psycopg_txn", "id int")

@@ -15,12 +15,13 @@ type Outcome = Result<(), String>;
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
-    let checks: [(&str, Check); 6] = [
+    let checks: [(&str, Check); 7] = [
         ("simple_query", |c| Box::pin(simple_query(c))),
         ("query_params", |c| Box::pin(query_params(c))),
         ("binary_types", |c| Box::pin(binary_types(c))),
         ("arrays", |c| Box::pin(arrays(c))),
         ("transactions", |c| Box::pin(transactions(c))),
+        ("portal", |c| Box::pin(portal(c))),
         ("copy_in", |c| Box::pin(copy_in(c))),
     ];
     for (name, check) in checks {
@@ -188,6 +189,27 @@ async fn transactions(mut client: Client) -> Outcome {
         .map_err(describe)?
         .get(0);
     expect("rows", count, 1)
+}
+
+/// A portal read a few rows per Execute (PortalSuspended between them).
+async fn portal(mut client: Client) -> Outcome {
+    let transaction = client.transaction().await.map_err(describe)?;
+    let portal = transaction
+        .bind("SELECT x FROM generate_series(1, $1::int4) AS x", &[&5i32])
+        .await
+        .map_err(describe)?;
+    let mut batches = Vec::new();
+    loop {
+        let rows = transaction
+            .query_portal(&portal, 2)
+            .await
+            .map_err(describe)?;
+        if rows.is_empty() {
+            break;
+        }
+        batches.push(rows.iter().map(|row| row.get(0)).collect::<Vec<i32>>());
+    }
+    expect("batches", batches, vec![vec![1, 2], vec![3, 4], vec![5]])
 }
 
 async fn copy_in(client: Client) -> Outcome {

@@ -32,6 +32,8 @@ public final class PgjdbcChecks {
         checks.put("prepared_setters", PgjdbcChecks::preparedSetters);
         checks.put("batch_insert", PgjdbcChecks::batchInsert);
         checks.put("result_set_getters", PgjdbcChecks::resultSetGetters);
+        checks.put("generated_keys", PgjdbcChecks::generatedKeys);
+        checks.put("fetch_size", PgjdbcChecks::fetchSize);
         checks.put("metadata_tables", PgjdbcChecks::metadataTables);
         checks.put("metadata_columns", PgjdbcChecks::metadataColumns);
         checks.put("metadata_primary_keys", PgjdbcChecks::metadataPrimaryKeys);
@@ -149,6 +151,37 @@ public final class PgjdbcChecks {
             expect("wasNull", rs.wasNull(), true);
             expect("column label", rs.getMetaData().getColumnCount(), 9);
         }
+    }
+
+    static void generatedKeys(Connection conn) throws SQLException {
+        freshTable(conn, "jdbc_keys", "id serial PRIMARY KEY, v text");
+        String sql = "INSERT INTO jdbc_keys (v) VALUES (?)"; // pgjdbc appends RETURNING "id"
+        try (PreparedStatement ps = conn.prepareStatement(sql, new String[] {"id"})) {
+            ps.setString(1, "a");
+            ps.executeUpdate();
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+                expect("keys", column(keys, "id"), List.of("1"));
+            }
+        }
+    }
+
+    static void fetchSize(Connection conn) throws SQLException {
+        // Outside autocommit a fetch size makes pgjdbc Execute the portal 10 rows at a time.
+        conn.setAutoCommit(false);
+        try (PreparedStatement ps = conn.prepareStatement("SELECT x FROM generate_series(1, 25) AS x")) {
+            ps.setFetchSize(10);
+            long sum = 0;
+            int rows = 0;
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    sum += rs.getLong(1);
+                    rows++;
+                }
+            }
+            expect("rows", rows, 25);
+            expect("sum", sum, 325L);
+        }
+        conn.commit();
     }
 
     static void metadataTables(Connection conn) throws SQLException {
