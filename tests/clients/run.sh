@@ -2,14 +2,15 @@
 # The client compatibility suite: real client libraries and tools, at pinned versions, run the
 # same checks against a scratch PostgreSQL 15 and against `kestrel serve --memory`.
 #
-#   tests/clients/run.sh [--only CLIENT]... [--kestrel PATH]
+#   tests/clients/run.sh [--only CLIENT]... [--kestrel PATH] [--prune-known]
 #
 # Installs what is missing (cached in ignored dirs under tests/clients/), starts both servers on
 # free ports, and runs each client first against PostgreSQL, then against KestrelDB. A client
 # prints one line per check, `ok CLIENT/CHECK` or `FAIL CLIENT/CHECK: error`. Every check must
 # pass on PostgreSQL (a failure there is a bug in the check). On KestrelDB a failure must be
 # listed in known_failures.txt, and a listed check that passes is an error too, so the list only
-# shrinks. Exits non-zero on any unexpected result.
+# shrinks; --prune-known removes such lines from the file instead (after a merge that fixed
+# some). Exits non-zero on any unexpected result.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -24,11 +25,13 @@ CLIENT_TIMEOUT_S=300
 
 clients=()
 kestrel=
+prune_known=
 while [[ $# -gt 0 ]]; do
     case $1 in
     --only) clients+=("$2"); shift 2 ;;
     --kestrel) kestrel=$(realpath "$2"); shift 2 ;;
-    -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --prune-known) prune_known=1; shift ;;
+    -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown argument $1 (clients: ${ALL_CLIENTS[*]})" >&2; exit 2 ;;
     esac
 done
@@ -155,9 +158,15 @@ verdict_of() { # TARGET STATE NAME → ok | known | FAIL | FIXED (STALE: see the
     fi
 }
 
+pruned=()
 report() { # TARGET VERDICT NAME MESSAGE
     local target=$1 verdict=$2 name=$3 message=$4
+    if [[ -n $prune_known && ($verdict == FIXED || $verdict == STALE) ]]; then
+        pruned+=("$name")
+        verdict=pruned message="removed from known_failures.txt"
+    fi
     case $verdict in
+    pruned) passed=$((passed + 1)) ;;
     known) passed=$((passed + 1)) known_failed=$((known_failed + 1)) ;;
     ok) passed=$((passed + 1)) ;;
     *) failed=$((failed + 1)); unexpected+=("$target $verdict $name${message:+: $message}") ;;
@@ -185,6 +194,11 @@ done
 for name in "${!known[@]}"; do
     [[ " ${clients[*]} " == *" ${name%%/*} "* && -z ${seen_on_kestrel[$name]:-} ]] &&
         report kestrel STALE "$name" "listed in known_failures.txt but not run: remove it"
+done
+
+for name in "${pruned[@]+"${pruned[@]}"}"; do
+    grep -v -E "^${name//./\\.}( |#|$)" "$HERE/known_failures.txt" >"$work/known" || true
+    cat "$work/known" >"$HERE/known_failures.txt"
 done
 
 echo
