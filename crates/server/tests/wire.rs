@@ -314,3 +314,39 @@ async fn cached_results_are_encoded_once_and_invalidated() -> TestResult {
     assert_eq!(after[1], (Some("2".into()), Some("y".into())));
     Ok(())
 }
+
+#[tokio::test]
+async fn returning_is_described_and_runs_every_time() -> TestResult {
+    let client = connect(start_server()?).await?;
+    client
+        .batch_execute("CREATE TABLE r (id serial, name text)")
+        .await?;
+    // Describe of the statement announces the RETURNING list, as PostgreSQL does.
+    let insert = client
+        .prepare("INSERT INTO r (name) VALUES ($1) RETURNING id, name AS label")
+        .await?;
+    let described: Vec<_> = insert
+        .columns()
+        .iter()
+        .map(|c| (c.name(), c.type_().name()))
+        .collect();
+    assert_eq!(described, vec![("id", "int4"), ("label", "text")]);
+    // The same text and parameters twice: two rows written, never a cached answer.
+    for expected_id in [1, 2] {
+        let row = client.query_one(&insert, &[&"a"]).await?;
+        assert_eq!(row.get::<_, i32>(0), expected_id);
+        assert_eq!(row.get::<_, &str>(1), "a");
+    }
+    let update = client
+        .query(
+            "UPDATE r SET name = $1 WHERE id = 2 RETURNING name",
+            &[&"b"],
+        )
+        .await?;
+    assert_eq!(update[0].get::<_, &str>(0), "b");
+    let delete = client.query("DELETE FROM r RETURNING id", &[]).await?;
+    assert_eq!(delete.len(), 2);
+    let explain = client.prepare("EXPLAIN SELECT * FROM r").await?;
+    assert_eq!(explain.columns()[0].name(), "QUERY PLAN");
+    Ok(())
+}
