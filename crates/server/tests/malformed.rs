@@ -7,43 +7,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
-use common::{connect, start_server, TestResult};
-
-fn startup_packet(user: &str) -> Vec<u8> {
-    let mut body = 196_608i32.to_be_bytes().to_vec();
-    for part in ["user", user, ""] {
-        body.extend_from_slice(part.as_bytes());
-        body.push(0);
-    }
-    let mut packet = ((body.len() + 4) as i32).to_be_bytes().to_vec();
-    packet.extend(body);
-    packet
-}
-
-/// Reads messages until `tag` arrives; returns the bodies of every message read.
-fn read_until(stream: &mut TcpStream, tag: u8) -> std::io::Result<Vec<(u8, Vec<u8>)>> {
-    let mut messages = Vec::new();
-    loop {
-        let mut header = [0u8; 5];
-        stream.read_exact(&mut header)?;
-        let len = i32::from_be_bytes([header[1], header[2], header[3], header[4]]) as usize;
-        let mut body = vec![0; len - 4];
-        stream.read_exact(&mut body)?;
-        let done = header[0] == tag;
-        messages.push((header[0], body));
-        if done {
-            return Ok(messages);
-        }
-    }
-}
-
-fn connected(port: u16) -> std::io::Result<TcpStream> {
-    let mut stream = TcpStream::connect(("127.0.0.1", port))?;
-    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
-    stream.write_all(&startup_packet("raw"))?;
-    read_until(&mut stream, b'Z')?;
-    Ok(stream)
-}
+use common::{connect, connected, read_until, start_server, startup_packet, TestResult};
 
 /// Sends `bytes`, expects a FATAL 08P01 error and then the end of the connection.
 fn expect_protocol_violation(port: u16, bytes: &[u8]) -> TestResult {
