@@ -18,7 +18,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import report, systems, tier2, tier3, tier5, tier6, tier7
+from . import report, systems, tier2, tier3, tier4, tier5, tier6, tier7
 from .workloads import TIER2, TIER3
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="bench/run.sh", description=__doc__)
-    p.add_argument("--tiers", default="1,2,3", help="comma-separated tiers to run (default 1,2,3; also 5, 6, 7)")
+    p.add_argument("--tiers", default="1,2,3", help="comma-separated tiers to run (default 1,2,3; also 4, 5, 6, 7)")
     p.add_argument("--filter", default="", help="regex on 'tierN/workload' (e.g. 'join', 'tier2/', 'tier1/top_n')")
     p.add_argument("--quick", action="store_true", help="tiny sizes and one repetition: proves the suite runs")
     p.add_argument("--verify", action="store_true", help="check every query returns the same rows on every system first")
@@ -40,6 +40,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--durability", choices=sorted(systems.DURABILITY), default="memory",
                    help="memory (default): KestrelDB in memory, PostgreSQL synchronous_commit=off; "
                         "sync: both durable, synchronous_commit=on; async: both durable, synchronous_commit=off")
+    p.add_argument("--driver-duration-s", type=float,
+                   help="tier 4: seconds per driver-matrix cell (default 2, quick 0.5)")
     p.add_argument("--tpcb-scale", type=int, help="tier 5: TPC-B scale (default 10, quick 1)")
     p.add_argument("--tpcb-clients", default="1,8,32", help="tier 5: pgbench -c values (default 1,8,32)")
     p.add_argument("--tpcb-duration-s", type=int, help="tier 5: pgbench -T per run (default 30, quick 2)")
@@ -60,6 +62,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args.reps = args.reps or (1 if args.quick else 3)
     args.tp_reps = args.tp_reps or 1
     args.duration_s = args.duration_s or (1 if args.quick else 5)
+    args.driver_duration_s = args.driver_duration_s or (0.5 if args.quick else 2.0)
     args.tpcb_scale = args.tpcb_scale or (1 if args.quick else 10)
     args.tpcb_clients = [int(c) for c in args.tpcb_clients.split(",") if c.strip()]
     args.tpcb_duration_s = args.tpcb_duration_s or (2 if args.quick else 30)
@@ -101,17 +104,18 @@ def main(argv: list[str]) -> int:
         "verify": args.verify,
         "repetitions": f"up to {args.reps} interleaved rounds (fewer past {args.rep_budget_s:g} s per workload)",
         "filter": args.filter or "none",
-        # Tiers 2, 3 and 5; tier 1 is in-process and in memory, tier 6 sets up its own servers.
-        "durability": (systems.describe_durability(args.durability) if args.tiers & {2, 3, 5, 7}
+        # Tiers 2 to 5 and 7; tier 1 is in-process and in memory, tier 6 sets up its own servers.
+        "durability": (systems.describe_durability(args.durability) if args.tiers & {2, 3, 4, 5, 7}
                        else "not applicable (tier 1 runs in memory, tier 6 starts its own servers)"),
     }
     tiers: list[report.Tier] = []
     if 1 in args.tiers:
-        # Imported only here: it needs the kestreldb extension, which the other tiers do not.
+        # Imported only here: it needs the embedded engines (duckdb, kestreldb), the others do not.
         from . import tier1
+
         log("tier 1: in-process")
         tiers.append(tier1.run(args, log))
-    if args.tiers & {2, 3, 5, 7}:
+    if args.tiers & {2, 3, 4, 5, 7}:
         workdir = systems.make_workdir()
         running: list[systems.WireSystem] = []
         try:
@@ -122,24 +126,27 @@ def main(argv: list[str]) -> int:
             meta["postgres"] = ", ".join(f"{k}={v}" for k, v in pg.settings.items())
             meta["kestrel"] = " ".join(kestrel.command_line()[1:])
             log(f"started PostgreSQL on {pg.port}, KestrelDB on {kestrel.port} ({args.durability})")
+            # Tiers 4, 5 and 7 make their own tables and use neither DuckDB nor tier 2's tables.
             if args.tiers & {2, 3}:
                 duck = systems.DuckCli(workdir)
                 running.append(duck)
                 meta["duckdb_cli"] = duck.version
                 log(f"started DuckDB CLI {duck.version}")
-            needed = set()
-            if 2 in args.tiers:
-                needed |= {t for w in TIER2 if args.selected(w.name, "tier2") for t in w.tables}
-            if 3 in args.tiers:
-                needed |= {t for w in TIER3 if args.selected(w.name, "tier3") for t in w.tables}
-            load_errors = (tier2.load_tables([kestrel, pg, duck], needed, args.size_scale, workdir, log)
-                           if args.tiers & {2, 3} else {})
+                needed = set()
+                if 2 in args.tiers:
+                    needed |= {t for w in TIER2 if args.selected(w.name, "tier2") for t in w.tables}
+                if 3 in args.tiers:
+                    needed |= {t for w in TIER3 if args.selected(w.name, "tier3") for t in w.tables}
+                load_errors = tier2.load_tables([kestrel, pg, duck], needed, args.size_scale, workdir, log)
             if 2 in args.tiers:
                 tier = tier2.run(args, log, [kestrel, pg, duck], workdir)
                 tier.notes += [f"loading into {s} failed: {e}" for s, e in load_errors.items()]
                 tiers.append(tier)
             if 3 in args.tiers:
                 tiers.append(tier3.run(args, log, [kestrel, pg], workdir))
+            if 4 in args.tiers:
+                log(f"tier 4: driver matrix, {args.driver_duration_s:g} s per cell")
+                tiers.append(tier4.run(args, log, [kestrel, pg], workdir))
             if 5 in args.tiers:
                 log(f"tier 5: TPC-B, scale {args.tpcb_scale}, clients {args.tpcb_clients}")
                 tiers.append(tier5.run(args, log, [kestrel, pg], workdir))

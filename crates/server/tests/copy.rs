@@ -3,14 +3,15 @@
 //! CONTEXT), CopyFail, a client that goes away — each leaving nothing behind.
 
 mod common;
+#[path = "common/raw.rs"]
+mod raw;
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
-use std::time::Duration;
+use std::io::Write;
 
 use bytes::Bytes;
 use common::{connect, start_server, TestResult};
 use futures_util::{SinkExt, StreamExt};
+use raw::{connected, read_until};
 use tokio_postgres::Client;
 
 async fn count(client: &Client, table: &str) -> Result<i64, tokio_postgres::Error> {
@@ -95,47 +96,11 @@ async fn copy_fail_leaves_nothing() -> TestResult {
     Ok(())
 }
 
-fn startup_packet() -> Vec<u8> {
-    let mut body = 196_608i32.to_be_bytes().to_vec();
-    for part in ["user", "raw", ""] {
-        body.extend_from_slice(part.as_bytes());
-        body.push(0);
-    }
-    let mut packet = ((body.len() + 4) as i32).to_be_bytes().to_vec();
-    packet.extend(body);
-    packet
-}
-
 fn message(tag: u8, body: &[u8]) -> Vec<u8> {
     let mut out = vec![tag];
     out.extend_from_slice(&(body.len() as i32 + 4).to_be_bytes());
     out.extend_from_slice(body);
     out
-}
-
-/// Reads messages until one tagged `tag`; returns every message read.
-fn read_until(stream: &mut TcpStream, tag: u8) -> std::io::Result<Vec<(u8, Vec<u8>)>> {
-    let mut messages = Vec::new();
-    loop {
-        let mut header = [0u8; 5];
-        stream.read_exact(&mut header)?;
-        let len = i32::from_be_bytes([header[1], header[2], header[3], header[4]]) as usize;
-        let mut body = vec![0; len - 4];
-        stream.read_exact(&mut body)?;
-        let done = header[0] == tag;
-        messages.push((header[0], body));
-        if done {
-            return Ok(messages);
-        }
-    }
-}
-
-fn raw_connection(port: u16) -> std::io::Result<TcpStream> {
-    let mut stream = TcpStream::connect(("127.0.0.1", port))?;
-    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
-    stream.write_all(&startup_packet())?;
-    read_until(&mut stream, b'Z')?;
-    Ok(stream)
 }
 
 #[tokio::test]
@@ -147,7 +112,7 @@ async fn simple_protocol_copy_and_a_client_that_goes_away() -> TestResult {
         .await?;
 
     // COPY FROM STDIN in a Query, its data in CopyData messages, then CopyDone.
-    let mut stream = raw_connection(port)?;
+    let mut stream = connected(port)?;
     stream.write_all(&message(b'Q', b"COPY t FROM STDIN WITH (FORMAT csv)\0"))?;
     let messages = read_until(&mut stream, b'G')?;
     let (_, response) = messages.last().ok_or("no CopyInResponse")?;
@@ -175,7 +140,7 @@ async fn simple_protocol_copy_and_a_client_that_goes_away() -> TestResult {
     stream.write_all(&message(b'd', b"10\tten\n11\televen\n"))?;
     drop(stream);
     // A COPY failing inside a transaction block fails the block.
-    let mut stream = raw_connection(port)?;
+    let mut stream = connected(port)?;
     stream.write_all(&message(b'Q', b"BEGIN\0"))?;
     read_until(&mut stream, b'Z')?;
     stream.write_all(&message(b'Q', b"COPY t FROM STDIN\0"))?;

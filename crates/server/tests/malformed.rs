@@ -8,18 +8,10 @@ use std::net::TcpStream;
 use std::time::Duration;
 
 use common::{connect, start_server, TestResult};
-use raw::{read_until, startup_packet};
+use raw::{connected, read_until, startup_packet};
 
 #[path = "common/raw.rs"]
 mod raw;
-
-fn connected(port: u16) -> std::io::Result<TcpStream> {
-    let mut stream = TcpStream::connect(("127.0.0.1", port))?;
-    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
-    stream.write_all(&startup_packet(&[("user", "raw")]))?;
-    read_until(&mut stream, b'Z')?;
-    Ok(stream)
-}
 
 /// Sends `bytes`, expects a FATAL 08P01 error and then the end of the connection.
 fn expect_protocol_violation(port: u16, bytes: &[u8]) -> TestResult {

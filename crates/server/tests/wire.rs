@@ -4,7 +4,9 @@
 
 mod common;
 
-use common::{connect, start_server, TestResult};
+use std::io::Write;
+
+use common::{connect, connected, read_until, start_server, TestResult};
 use tokio_postgres::{SimpleQueryMessage, SimpleQueryRow};
 
 fn rows(messages: &[SimpleQueryMessage]) -> Vec<&SimpleQueryRow> {
@@ -410,5 +412,84 @@ async fn bytea_uuid_json_jsonb_round_trip_in_binary() -> TestResult {
         .query_one("SELECT $1::uuid", &[&RawParam(vec![0; 15])])
         .await;
     assert!(error.is_err());
+#[tokio::test]
+async fn returning_is_described_and_runs_every_time() -> TestResult {
+    let client = connect(start_server()?).await?;
+    client
+        .batch_execute("CREATE TABLE r (id serial, name text)")
+        .await?;
+    // Describe of the statement announces the RETURNING list, as PostgreSQL does.
+    let insert = client
+        .prepare("INSERT INTO r (name) VALUES ($1) RETURNING id, name AS label")
+        .await?;
+    let described: Vec<_> = insert
+        .columns()
+        .iter()
+        .map(|c| (c.name(), c.type_().name()))
+        .collect();
+    assert_eq!(described, vec![("id", "int4"), ("label", "text")]);
+    // The same text and parameters twice: two rows written, never a cached answer.
+    for expected_id in [1, 2] {
+        let row = client.query_one(&insert, &[&"a"]).await?;
+        assert_eq!(row.get::<_, i32>(0), expected_id);
+        assert_eq!(row.get::<_, &str>(1), "a");
+    }
+    let update = client
+        .query(
+            "UPDATE r SET name = $1 WHERE id = 2 RETURNING name",
+            &[&"b"],
+        )
+        .await?;
+    assert_eq!(update[0].get::<_, &str>(0), "b");
+    let delete = client.query("DELETE FROM r RETURNING id", &[]).await?;
+    assert_eq!(delete.len(), 2);
+    let explain = client.prepare("EXPLAIN SELECT * FROM r").await?;
+    assert_eq!(explain.columns()[0].name(), "QUERY PLAN");
+    Ok(())
+}
+
+/// A frontend message: its tag, length and body.
+fn message(tag: u8, body: &[u8]) -> Vec<u8> {
+    let mut out = vec![tag];
+    out.extend_from_slice(&(body.len() as i32 + 4).to_be_bytes());
+    out.extend_from_slice(body);
+    out
+}
+
+#[test]
+fn portal_describe_of_returning_gives_its_row_description() -> TestResult {
+    let mut stream = connected(start_server()?)?;
+    stream.write_all(&message(b'Q', b"CREATE TABLE r2 (id int, name text)\0"))?;
+    read_until(&mut stream, b'Z')?;
+    let mut parse = b"\0INSERT INTO r2 VALUES (7, 'a') RETURNING id, name\0".to_vec();
+    parse.extend_from_slice(&0i16.to_be_bytes());
+    // Unnamed portal of the unnamed statement: no parameters, default (text) result formats.
+    let bind = [&b"\0\0"[..], &[0; 6]].concat();
+    let exchange = [
+        message(b'P', &parse),
+        message(b'B', &bind),
+        message(b'D', b"P\0"),
+        message(b'E', b"\0\0\0\0\0"),
+        message(b'S', b""),
+    ]
+    .concat();
+    stream.write_all(&exchange)?;
+    let messages = read_until(&mut stream, b'Z')?;
+    let tags: Vec<u8> = messages.iter().map(|(tag, _)| *tag).collect();
+    assert_eq!(tags, b"12TDCZ".to_vec());
+    let description = &messages[2].1;
+    assert_eq!(&description[..2], &2i16.to_be_bytes());
+    assert!(description[2..].starts_with(b"id\0"));
+    // DataRow: two fields, "7" and "a".
+    let row = [
+        &2i16.to_be_bytes()[..],
+        &1i32.to_be_bytes(),
+        b"7",
+        &1i32.to_be_bytes(),
+        b"a",
+    ]
+    .concat();
+    assert_eq!(messages[3].1, row);
+    assert_eq!(messages[4].1, b"INSERT 0 1\0".to_vec());
     Ok(())
 }

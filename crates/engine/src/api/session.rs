@@ -95,6 +95,8 @@ struct PreparedInner {
     statement: Option<Parsed>,
     param_types: Vec<DataType>,
     columns: Option<Arc<[ColumnInfo]>>,
+    /// Only reads: an equal earlier result may be served from the result cache.
+    read_only: bool,
 }
 
 impl PreparedStatement {
@@ -291,6 +293,7 @@ impl Session {
                     statement: None,
                     param_types: param_types.to_vec(),
                     columns: None,
+                    read_only: false,
                 }),
             });
         };
@@ -299,17 +302,30 @@ impl Session {
         let search_path = self.search_path()?;
         let (bound, param_types) =
             Binder::new(&view, &search_path, param_types).bind(&statement)?;
-        let columns = match &bound {
-            BoundStatement::Query { columns, .. } => Some(columns.clone()),
+        self.prepared(sql.to_string(), statement, &bound, param_types)
+    }
+
+    /// A prepared statement of `statement`, bound as `bound`: what Describe announces
+    /// (the columns of the rows it returns) and whether its result may come from the cache.
+    fn prepared(
+        &self,
+        sql: String,
+        statement: Parsed,
+        bound: &BoundStatement,
+        param_types: Vec<DataType>,
+    ) -> Result<PreparedStatement> {
+        let columns = match bound {
             BoundStatement::Show { name } => Some(self.show_columns(name)?),
-            _ => None,
+            BoundStatement::Explain { .. } => Some(query::explain_columns()),
+            bound => bound.result_columns().cloned(),
         };
         Ok(PreparedStatement {
             inner: Arc::new(PreparedInner {
-                sql: sql.to_string(),
+                sql,
                 statement: Some(statement),
                 param_types,
                 columns,
+                read_only: bound.is_read_only(),
             }),
         })
     }
@@ -356,8 +372,8 @@ impl Session {
         };
         if self.caches_usable() {
             let view = self.view();
-            // Only a statement that returns rows can have a cached result.
-            if prepared.inner.columns.is_some() && self.result_cache_on() {
+            // Only a statement that just reads can have a cached result.
+            if prepared.inner.read_only && self.result_cache_on() {
                 if let Some(result) = self.cache.result(&key.result_key(), &view) {
                     return Ok(result);
                 }

@@ -417,6 +417,28 @@ pub enum BoundStatement {
 }
 
 impl BoundStatement {
+    /// The columns of the rows the statement returns when binding decides them: a query's,
+    /// and the RETURNING list of INSERT, UPDATE and DELETE. `None` for the others (SHOW and
+    /// EXPLAIN have fixed columns the session supplies).
+    pub fn result_columns(&self) -> Option<&Arc<[ColumnInfo]>> {
+        match self {
+            BoundStatement::Query { columns, .. } => Some(columns),
+            BoundStatement::Insert { returning, .. }
+            | BoundStatement::Update { returning, .. }
+            | BoundStatement::Delete { returning, .. } => {
+                returning.as_ref().map(|returning| &returning.columns)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether running the statement only reads tables, so that an equal earlier result
+    /// may stand in for it (the result cache). Returning rows does not make a statement
+    /// read-only: INSERT ... RETURNING writes each time it runs.
+    pub fn is_read_only(&self) -> bool {
+        matches!(self, BoundStatement::Query { .. })
+    }
+
     /// Rebuilds the statement with `f` applied to each of its query plans (a query's, an
     /// EXPLAIN's, the source of INSERT and CREATE TABLE AS, the FROM items of UPDATE and
     /// DELETE).

@@ -1,4 +1,5 @@
-//! Shared by the wire tests: a fresh in-memory server per test and a connected client.
+//! Shared by the wire tests: a fresh in-memory server per test and a connected client (raw
+//! sockets are in `raw.rs`).
 
 use kestrel::Database;
 use tokio_postgres::{Client, NoTls};

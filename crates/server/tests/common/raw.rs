@@ -1,8 +1,9 @@
 //! Raw protocol messages over a plain socket, for tests that look at bytes a client
 //! library hides (ParameterStatus, hostile input).
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::net::TcpStream;
+use std::time::Duration;
 
 /// A protocol 3.0 StartupMessage with `parameters` (which should include `user`).
 pub fn startup_packet(parameters: &[(&str, &str)]) -> Vec<u8> {
@@ -32,4 +33,13 @@ pub fn read_until(stream: &mut TcpStream, tag: u8) -> std::io::Result<Vec<(u8, V
             return Ok(messages);
         }
     }
+}
+
+/// A raw connection to the server on `port`, past start-up (ReadyForQuery read).
+pub fn connected(port: u16) -> std::io::Result<TcpStream> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port))?;
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    stream.write_all(&startup_packet(&[("user", "raw")]))?;
+    read_until(&mut stream, b'Z')?;
+    Ok(stream)
 }

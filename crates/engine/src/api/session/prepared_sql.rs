@@ -4,14 +4,13 @@
 
 use sqlparser::ast::{Ident, ObjectName, ObjectNamePart, Statement};
 
-use super::{PreparedInner, PreparedStatement, Session};
+use super::Session;
 use crate::api::StatementResult;
 use crate::binder::{bind_data_type, ident_name, Binder};
 use crate::error::{Error, Result, SqlState};
 use crate::exec::expression::evaluate;
 use crate::exec::ExecContext;
 use crate::parser::{FrameExclusions, Parsed};
-use crate::plan::BoundStatement;
 use crate::types::DataType;
 use crate::vector::Batch;
 
@@ -78,18 +77,7 @@ impl Session {
         };
         let search_path = self.search_path()?;
         let (bound, param_types) = Binder::new(&view, &search_path, &declared).bind(&parsed)?;
-        let columns = match &bound {
-            BoundStatement::Query { columns, .. } => Some(columns.clone()),
-            _ => None,
-        };
-        let prepared = PreparedStatement {
-            inner: std::sync::Arc::new(PreparedInner {
-                sql: statement.to_string(),
-                statement: Some(parsed),
-                param_types,
-                columns,
-            }),
-        };
+        let prepared = self.prepared(statement.to_string(), parsed, &bound, param_types)?;
         self.sql_prepared.insert(name, prepared);
         Ok(StatementResult::command("PREPARE"))
     }

@@ -13,19 +13,28 @@ use crate::plan::LogicalPlan;
 use crate::types::DataType;
 use crate::vector::{Batch, StringVec, Vector, VectorData};
 
+/// One text column named `name`: the result columns of SHOW and EXPLAIN.
+fn text_column(name: &str) -> Arc<[ColumnInfo]> {
+    Arc::from(vec![ColumnInfo {
+        name: name.to_string(),
+        data_type: DataType::Text,
+        table_oid: 0,
+        column_attnum: 0,
+    }])
+}
+
+/// EXPLAIN's result column.
+pub(super) fn explain_columns() -> Arc<[ColumnInfo]> {
+    text_column("QUERY PLAN")
+}
+
 /// A one-column text result.
-fn text_result(column: &str, lines: &[String], tag: &str) -> StatementResult {
+fn text_result(columns: Arc<[ColumnInfo]>, lines: &[String], tag: &str) -> StatementResult {
     let mut text = StringVec::default();
     for line in lines {
         text.push(line);
     }
     let vector = Vector::new(VectorData::Text(text), None);
-    let columns = Arc::from(vec![ColumnInfo {
-        name: column.to_string(),
-        data_type: DataType::Text,
-        table_oid: 0,
-        column_attnum: 0,
-    }]);
     let batches = vec![Batch::new(vec![Arc::new(vector)], lines.len())];
     StatementResult::rows(columns, batches, tag)
 }
@@ -77,13 +86,13 @@ impl Session {
         } else {
             crate::plan::explain_lines(plan, &ctx.state, None)
         };
-        Ok(text_result("QUERY PLAN", &lines, "EXPLAIN"))
+        Ok(text_result(explain_columns(), &lines, "EXPLAIN"))
     }
 
     pub(super) fn run_show(&mut self, name: &str) -> Result<StatementResult> {
         let columns = self.show_columns(name)?;
         let (_, value) = self.settings.get(name)?;
-        Ok(text_result(&columns[0].name, &[value], "SHOW"))
+        Ok(text_result(columns, &[value], "SHOW"))
     }
 
     /// SHOW's one column, named after the setting as PostgreSQL spells it.
@@ -94,11 +103,6 @@ impl Session {
         } else {
             canonical
         };
-        Ok(Arc::from(vec![ColumnInfo {
-            name: column.to_string(),
-            data_type: DataType::Text,
-            table_oid: 0,
-            column_attnum: 0,
-        }]))
+        Ok(text_column(column))
     }
 }

@@ -1,0 +1,131 @@
+"""asyncpg: connection, fetch, prepared statements and their introspection, binary COPY
+(copy_records_to_table), executemany, transactions and nested savepoints, type round trips."""
+
+import datetime
+from decimal import Decimal
+
+import asyncpg
+
+from harness import Checks, expect, settings
+
+checks = Checks("asyncpg")
+
+
+async def connect():
+    host, port, user, database = settings()
+    return await asyncpg.connect(host=host, port=port, user=user, database=database, ssl=False)
+
+
+async def fresh_table(conn, name, columns):
+    await conn.execute(f"DROP TABLE IF EXISTS {name}")
+    await conn.execute(f"CREATE TABLE {name} ({columns})")
+
+
+@checks.check
+async def connect_and_fetch():
+    conn = await connect()
+    try:
+        rows = await conn.fetch("SELECT x, x * 2 AS double FROM generate_series(1, 3) AS x")
+        expect([tuple(row) for row in rows], [(1, 2), (2, 4), (3, 6)])
+        expect(rows[0]["double"], 2, "column by name")
+        expect(await conn.fetchval("SELECT $1::text || '!'", "hi"), "hi!")
+    finally:
+        await conn.close()
+
+
+@checks.check
+async def prepared_introspection():
+    conn = await connect()
+    try:
+        stmt = await conn.prepare("SELECT $1::int + $2::int8 AS total, $3::text AS label")
+        expect([t.name for t in stmt.get_parameters()], ["int4", "int8", "text"], "parameters")
+        expect(
+            [(a.name, a.type.name) for a in stmt.get_attributes()],
+            [("total", "int8"), ("label", "text")],
+            "attributes",
+        )
+        expect(tuple(await stmt.fetchrow(1, 2, "x")), (3, "x"))
+        expect(tuple(await stmt.fetchrow(10, 20, "y")), (30, "y"), "second execution")
+    finally:
+        await conn.close()
+
+
+@checks.check
+async def types_round_trip():
+    moment = datetime.datetime(2024, 3, 10, 8, 30, 15, 250000, tzinfo=datetime.timezone.utc)
+    values = (Decimal("-12345.678"), datetime.date(2024, 2, 29), moment, True, ["a", None, "c"], 2**40)
+    conn = await connect()
+    try:
+        row = await conn.fetchrow(
+            "SELECT $1::numeric, $2::date, $3::timestamptz, $4::bool, $5::text[], $6::int8",
+            *values,
+        )
+        expect(tuple(row), values)
+    finally:
+        await conn.close()
+
+
+@checks.check
+async def copy_records_to_table():
+    conn = await connect()
+    try:
+        await fresh_table(conn, "asyncpg_copy", "id int, v text, n numeric, d date")
+        records = [(i, f"v{i}", Decimal(i) / 4, datetime.date(2024, 1, 1 + i)) for i in range(5)]
+        await conn.copy_records_to_table("asyncpg_copy", records=records)
+        rows = await conn.fetch("SELECT id, v, n, d FROM asyncpg_copy ORDER BY id")
+        expect([tuple(row) for row in rows], records)
+    finally:
+        await conn.close()
+
+
+@checks.check
+async def executemany():
+    conn = await connect()
+    try:
+        await fresh_table(conn, "asyncpg_many", "id int, v text")
+        await conn.executemany(
+            "INSERT INTO asyncpg_many VALUES ($1, $2)", [(i, str(i)) for i in range(100)]
+        )
+        expect(await conn.fetchval("SELECT sum(id) FROM asyncpg_many"), 4950)
+    finally:
+        await conn.close()
+
+
+@checks.check
+async def transactions():
+    conn = await connect()
+    try:
+        await fresh_table(conn, "asyncpg_txn", "id int")
+        async with conn.transaction():
+            await conn.execute("INSERT INTO asyncpg_txn VALUES (1)")
+        try:
+            async with conn.transaction():
+                await conn.execute("INSERT INTO asyncpg_txn VALUES (2)")
+                raise LookupError("roll back")
+        except LookupError:
+            pass
+        expect(await conn.fetchval("SELECT array_agg(id) FROM asyncpg_txn"), [1])
+    finally:
+        await conn.close()
+
+
+@checks.check
+async def nested_savepoints():
+    conn = await connect()
+    try:
+        await fresh_table(conn, "asyncpg_savepoint", "id int")
+        async with conn.transaction():
+            await conn.execute("INSERT INTO asyncpg_savepoint VALUES (1)")
+            try:
+                async with conn.transaction():
+                    await conn.execute("INSERT INTO asyncpg_savepoint VALUES (2)")
+                    await conn.execute("SELECT 1 / 0")
+            except asyncpg.DivisionByZeroError:
+                pass
+        expect(await conn.fetchval("SELECT array_agg(id) FROM asyncpg_savepoint"), [1])
+    finally:
+        await conn.close()
+
+
+if __name__ == "__main__":
+    checks.run()
