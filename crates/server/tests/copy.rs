@@ -7,6 +7,7 @@ mod common;
 mod raw;
 
 use std::io::Write;
+use std::time::Duration;
 
 use bytes::Bytes;
 use common::{connect, start_server, TestResult};

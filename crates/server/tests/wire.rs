@@ -3,10 +3,13 @@
 //! usable.
 
 mod common;
+#[path = "common/raw.rs"]
+mod raw;
 
 use std::io::Write;
 
-use common::{connect, connected, read_until, start_server, TestResult};
+use common::{connect, start_server, TestResult};
+use raw::{connected, read_until};
 use tokio_postgres::{SimpleQueryMessage, SimpleQueryRow};
 
 fn rows(messages: &[SimpleQueryMessage]) -> Vec<&SimpleQueryRow> {
@@ -412,6 +415,9 @@ async fn bytea_uuid_json_jsonb_round_trip_in_binary() -> TestResult {
         .query_one("SELECT $1::uuid", &[&RawParam(vec![0; 15])])
         .await;
     assert!(error.is_err());
+    Ok(())
+}
+
 #[tokio::test]
 async fn returning_is_described_and_runs_every_time() -> TestResult {
     let client = connect(start_server()?).await?;

@@ -1,5 +1,7 @@
 //! Raw protocol messages over a plain socket, for tests that look at bytes a client
 //! library hides (ParameterStatus, hostile input).
+// Each test crate that includes this file uses a part of it.
+#![allow(dead_code)]
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
