@@ -130,6 +130,14 @@ impl StringVec {
     }
 }
 
+/// Reallocates `values` to exactly its length when it has spare capacity: a copy rather than
+/// `Vec::shrink_to_fit`, which an allocator may satisfy by keeping the block in place.
+pub(super) fn shrink_exact<T: Copy>(values: &mut Vec<T>) {
+    if values.capacity() > values.len() {
+        *values = values.as_slice().to_vec();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::StringVec;
@@ -156,13 +164,5 @@ mod tests {
         assert_eq!(picked.get(0), "after");
         assert_eq!(picked.get(1).len(), 1 << 20);
         assert_eq!(picked.get(2), "last");
-    }
-}
-
-/// Reallocates `values` to exactly its length when it has spare capacity: a copy rather than
-/// `Vec::shrink_to_fit`, which an allocator may satisfy by keeping the block in place.
-pub(super) fn shrink_exact<T: Copy>(values: &mut Vec<T>) {
-    if values.capacity() > values.len() {
-        *values = values.as_slice().to_vec();
     }
 }
