@@ -40,6 +40,9 @@ pub enum CatalogFunction {
     CurrentSetting,
     /// set_config(name, value, is_local): SET, applied when the statement has run.
     SetConfig,
+    /// to_regclass(text), to_regtype(text), ...: the reg* input function, NULL where it
+    /// finds nothing instead of an error.
+    ToReg(OidKind),
     /// pg_relation_is_publishable: there are no publications to publish in.
     IsPublishable,
     /// pg_get_statisticsobjdef_columns and pg_get_ruledef: there are no extended statistics
@@ -127,6 +130,12 @@ impl CatalogFunction {
             ("current_setting", 1) => (F::CurrentSetting, &[TEXT], text),
             ("current_setting", 2) => (F::CurrentSetting, &[TEXT, BOOL], text),
             ("set_config", 3) => (F::SetConfig, &[TEXT, TEXT, BOOL], text),
+            (name, 1) if name.starts_with("to_reg") => {
+                let kind = OidKind::ALL
+                    .into_iter()
+                    .find(|k| *k != OidKind::Oid && name == format!("to_{}", k.name()))?;
+                return Some((F::ToReg(kind), vec![TEXT], DataType::Oid(kind)));
+            }
             ("pg_size_pretty", 1) => (F::SizePretty, &[Some(DataType::Int64)], text),
             ("pg_relation_is_publishable", 1) => (F::IsPublishable, &[ANY], DataType::Bool),
             ("pg_get_statisticsobjdef_columns", 1) => (F::NoDefinition, &[OID_ARG], text),
@@ -181,6 +190,11 @@ impl CatalogFunction {
             F::RelationSize => Ok(ScalarValue::Int64(0)),
             F::CurrentSetting => current_setting(args, snapshot),
             F::SetConfig => set_config(args, snapshot),
+            F::ToReg(kind) => Ok(match args.first() {
+                Some(ScalarValue::Text(written)) => object_oid(kind, written, snapshot.state)
+                    .map_or(ScalarValue::Null, |found| ScalarValue::Int64(i64::from(found))),
+                _ => ScalarValue::Null,
+            }),
             F::SizePretty => Ok(match args.first() {
                 Some(ScalarValue::Int64(bytes)) => ScalarValue::Text(size_pretty(*bytes)),
                 _ => ScalarValue::Null,
