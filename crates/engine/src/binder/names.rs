@@ -249,6 +249,7 @@ impl<'a> Binder<'a> {
             .values()
             .find(|v| v.oid == oid)
             .map(|v| v.namespace)
+            .or_else(|| crate::catalog::system::namespace_of(oid))
     }
 }
 

@@ -133,6 +133,14 @@ pub fn lookup(schema: Option<&str>, name: &str) -> Option<&'static SystemRelatio
     })
 }
 
+/// The schema OID of the system relation `relation_oid`, if it is one.
+pub fn namespace_of(relation_oid: u32) -> Option<u32> {
+    RELATIONS
+        .iter()
+        .find(|r| r.oid == relation_oid)
+        .map(|r| r.schema.oid())
+}
+
 /// Whether `name` is a schema of system relations (so `name.x` is not a user schema).
 pub fn is_system_schema(name: &str) -> bool {
     RELATIONS.iter().any(|r| r.schema.name() == name)
