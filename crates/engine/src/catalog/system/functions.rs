@@ -192,7 +192,9 @@ impl CatalogFunction {
             F::SetConfig => set_config(args, snapshot),
             F::ToReg(kind) => Ok(match args.first() {
                 Some(ScalarValue::Text(written)) => object_oid(kind, written, snapshot.state)
-                    .map_or(ScalarValue::Null, |found| ScalarValue::Int64(i64::from(found))),
+                    .map_or(ScalarValue::Null, |found| {
+                        ScalarValue::Int64(i64::from(found))
+                    }),
                 _ => ScalarValue::Null,
             }),
             F::SizePretty => Ok(match args.first() {
