@@ -230,6 +230,14 @@ const DEFINITIONS: &[Definition] = &[
         description: "Checks routine bodies during CREATE FUNCTION (there are no user functions).",
     },
     Definition {
+        name: "synchronize_seqscans",
+        default: "on",
+        reported: false,
+        context: Context::User,
+        check: on_off,
+        description: "Lets concurrent scans share their reads (scans here always start at the first row).",
+    },
+    Definition {
         name: "xmloption",
         default: "content",
         reported: false,
