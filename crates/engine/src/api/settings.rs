@@ -11,9 +11,10 @@ use std::sync::{Arc, OnceLock};
 use crate::error::{Error, Result, SqlState};
 
 use checks::{
-    any, bytea_output, checkpoint_timeout, date_style, encoding, english_messages, float_digits,
-    interval_style, max_wal_size, on_off, optimizer_rules, positive_integer, read_committed,
-    read_write, search_path, standard_strings, synchronous_commit, utc_only,
+    any, bytea_output, checkpoint_timeout, date_style, default_tablespace, encoding,
+    english_messages, float_digits, interval_style, max_wal_size, on_off, optimizer_rules,
+    positive_integer, read_committed, read_write, search_path, standard_strings,
+    synchronous_commit, table_access_method, utc_only, xml_option,
 };
 pub(crate) use units::{CHECKPOINT_TIMEOUT, MAX_WAL_SIZE};
 
@@ -219,6 +220,54 @@ const DEFINITIONS: &[Definition] = &[
         context: Context::User,
         check: any,
         description: "Accepted for clients that set it; not enforced.",
+    },
+    Definition {
+        name: "check_function_bodies",
+        default: "on",
+        reported: false,
+        context: Context::User,
+        check: on_off,
+        description: "Checks routine bodies during CREATE FUNCTION (there are no user functions).",
+    },
+    Definition {
+        name: "synchronize_seqscans",
+        default: "on",
+        reported: false,
+        context: Context::User,
+        check: on_off,
+        description: "Lets concurrent scans share their reads (scans here always start at the first row).",
+    },
+    Definition {
+        name: "xmloption",
+        default: "content",
+        reported: false,
+        context: Context::User,
+        check: xml_option,
+        description: "Sets whether XML data is a document or content (content only).",
+    },
+    Definition {
+        name: "row_security",
+        default: "on",
+        reported: false,
+        context: Context::User,
+        check: on_off,
+        description: "Enables row security (there are no row security policies).",
+    },
+    Definition {
+        name: "default_tablespace",
+        default: "",
+        reported: false,
+        context: Context::User,
+        check: default_tablespace,
+        description: "Sets the tablespace new tables go to (the default one only).",
+    },
+    Definition {
+        name: "default_table_access_method",
+        default: "heap",
+        reported: false,
+        context: Context::User,
+        check: table_access_method,
+        description: "Sets the access method of new tables (heap only).",
     },
     Definition {
         name: "client_min_messages",

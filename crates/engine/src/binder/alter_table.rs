@@ -73,6 +73,18 @@ impl Binder<'_> {
         };
         let Some(entry) = self.state.table_by_name(&table) else {
             return match self.state.relation_kind(&table) {
+                // pg_dump gives views and sequences their owner with ALTER TABLE.
+                Some(_) if operations.iter().all(is_owner_to) => {
+                    for operation in operations {
+                        if let AlterTableOperation::OwnerTo { new_owner } = operation {
+                            self.owner(new_owner)?;
+                        }
+                    }
+                    Ok(BoundStatement::Maintenance {
+                        tag: "ALTER TABLE",
+                        tables: Vec::new(),
+                    })
+                }
                 Some(_) => Err(Error::new(
                     SqlState::WrongObjectType,
                     format!("\"{table}\" is not a table"),
@@ -242,6 +254,9 @@ impl Binder<'_> {
                         ))
                     }
                 }
+            }
+            AlterTableOperation::OwnerTo { new_owner } => {
+                self.owner(new_owner)?;
             }
             AlterTableOperation::SetOptionsParens { options } => {
                 super::storage_parameters::check_storage_parameters(options)?
@@ -529,6 +544,10 @@ fn is_rename(operation: &AlterTableOperation) -> bool {
             | AlterTableOperation::RenameTable { .. }
             | AlterTableOperation::RenameConstraint { .. }
     )
+}
+
+fn is_owner_to(operation: &AlterTableOperation) -> bool {
+    matches!(operation, AlterTableOperation::OwnerTo { .. })
 }
 
 /// Removes a column with the keys and indexes that use it, as PostgreSQL does, and renumbers

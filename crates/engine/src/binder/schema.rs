@@ -64,7 +64,25 @@ impl Binder<'_> {
                     new_name,
                 })
             }
+            ([AlterSchemaOperation::OwnerTo { owner }], false) => {
+                self.owner(owner)?;
+                self.schema(&schema_name_of(name)?)?;
+                Ok(BoundStatement::Maintenance {
+                    tag: "ALTER SCHEMA",
+                    tables: Vec::new(),
+                })
+            }
             _ => Err(Error::unsupported(format!("the ALTER SCHEMA form {alter}"))),
+        }
+    }
+
+    /// The role OWNER TO names, which must be the session's user: the only role.
+    pub(super) fn owner(&self, owner: &ast::Owner) -> Result<String> {
+        match owner {
+            ast::Owner::Ident(role) => self.role(role),
+            ast::Owner::CurrentRole | ast::Owner::CurrentUser | ast::Owner::SessionUser => {
+                Ok(self.search_path.user().to_string())
+            }
         }
     }
 

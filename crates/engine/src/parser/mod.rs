@@ -4,6 +4,7 @@
 
 mod copy_options;
 mod frame_exclusion;
+mod sequence_options;
 mod vacuum_options;
 
 use sqlparser::ast::Statement;
@@ -36,6 +37,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     let mut exclusions = frame_exclusion::strip(&mut tokens).unwrap_or_default();
     let mut header_match = copy_options::normalize(&mut tokens)?;
     vacuum_options::strip(&mut tokens)?;
+    sequence_options::reorder(&mut tokens);
     let statements = Parser::new(&dialect)
         .with_recursion_limit(MAX_NESTING)
         .with_tokens_with_locations(tokens)

@@ -390,9 +390,9 @@ pub enum BoundStatement {
         names: Vec<QualifiedName>,
         if_exists: bool,
     },
-    /// ANALYZE and VACUUM. ANALYZE has nothing to gather (the planner reads sizes from the
-    /// tables themselves); VACUUM reclaims deleted rows of `tables` (every table if none
-    /// was named).
+    /// ANALYZE, VACUUM and ALTER ... OWNER TO. ANALYZE has nothing to gather (the planner
+    /// reads sizes from the tables themselves); VACUUM reclaims deleted rows of `tables`
+    /// (every table if none was named); OWNER TO names the only role, which owns everything.
     Maintenance {
         tag: &'static str,
         tables: Vec<(QualifiedName, u32)>,

@@ -101,6 +101,35 @@ pub(super) fn bytea_output(value: &str) -> Result<String> {
     }
 }
 
+/// There is no xml type, so only the default: DOCUMENT would change how values parse.
+pub(super) fn xml_option(value: &str) -> Result<String> {
+    match value.to_ascii_lowercase().as_str() {
+        "content" => Ok("content".into()),
+        "document" => Err(Error::unsupported("xmloption = document")),
+        _ => {
+            Err(invalid_value("xmloption", value).with_hint("Available values: content, document."))
+        }
+    }
+}
+
+/// Every table lives in memory: the default tablespace (empty, or named) is the only one.
+pub(super) fn default_tablespace(value: &str) -> Result<String> {
+    match value {
+        "" | "pg_default" => Ok(value.to_string()),
+        _ => Err(invalid_value("default_tablespace", value)
+            .with_detail(format!("Tablespace \"{value}\" does not exist."))),
+    }
+}
+
+/// Tables are stored one way, which PostgreSQL would call heap.
+pub(super) fn table_access_method(value: &str) -> Result<String> {
+    match value {
+        "heap" => Ok("heap".into()),
+        _ => Err(invalid_value("default_table_access_method", value)
+            .with_detail(format!("Table access method \"{value}\" does not exist."))),
+    }
+}
+
 pub(super) fn date_style(value: &str) -> Result<String> {
     for word in value.split([',', ' ']).filter(|w| !w.is_empty()) {
         match word.to_ascii_uppercase().as_str() {

@@ -45,6 +45,8 @@ pub enum CatalogFunction {
     ToReg(OidKind),
     /// pg_relation_is_publishable: there are no publications to publish in.
     IsPublishable,
+    /// pg_is_in_recovery (pg_dump asks first): there are no standbys, so never.
+    IsInRecovery,
     /// pg_get_statisticsobjdef_columns and pg_get_ruledef: there are no extended statistics
     /// and no rules, so no definition (NULL).
     NoDefinition,
@@ -138,6 +140,7 @@ impl CatalogFunction {
             }
             ("pg_size_pretty", 1) => (F::SizePretty, &[Some(DataType::Int64)], text),
             ("pg_relation_is_publishable", 1) => (F::IsPublishable, &[ANY], DataType::Bool),
+            ("pg_is_in_recovery", 0) => (F::IsInRecovery, &[], DataType::Bool),
             ("pg_get_statisticsobjdef_columns", 1) => (F::NoDefinition, &[OID_ARG], text),
             ("pg_get_function_arguments" | "pg_get_function_identity_arguments", 1) => {
                 (F::FunctionArguments, &[OID_ARG], text)
@@ -178,7 +181,7 @@ impl CatalogFunction {
         match self {
             F::IsVisible => Ok(ScalarValue::Bool(snapshot.relation_visible(oid()))),
             F::HasPrivilege => Ok(ScalarValue::Bool(true)),
-            F::IsPublishable => Ok(ScalarValue::Bool(false)),
+            F::IsPublishable | F::IsInRecovery => Ok(ScalarValue::Bool(false)),
             F::Description => Ok(match args.get(1) {
                 // col_description(table, column): columns have no comments.
                 Some(ScalarValue::Int32(_)) => None,
