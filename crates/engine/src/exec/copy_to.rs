@@ -15,6 +15,9 @@ pub struct CopyEncoder<'a> {
     /// The columns' types: binary arrays name their element type.
     types: Vec<DataType>,
     line: Vec<u8>,
+    /// `line` holds binary's header, still to be sent: PostgreSQL sends it in the first
+    /// row's message (or the trailer's), and clients such as tokio-postgres expect that.
+    header_pending: bool,
     value: Vec<u8>,
 }
 
@@ -24,6 +27,7 @@ impl<'a> CopyEncoder<'a> {
             options,
             types,
             line: Vec::with_capacity(256),
+            header_pending: false,
             value: Vec::with_capacity(64),
         }
     }
@@ -39,7 +43,8 @@ impl<'a> CopyEncoder<'a> {
             self.line.extend_from_slice(BINARY_SIGNATURE);
             // No flags, no header extension.
             self.line.extend_from_slice(&[0; 8]);
-            return write(&self.line);
+            self.header_pending = true;
+            return Ok(());
         }
         if self.options.header == CopyHeader::Absent {
             return Ok(());
@@ -90,7 +95,11 @@ impl<'a> CopyEncoder<'a> {
     /// The end of the data: binary's -1 trailer.
     pub fn trailer(&mut self, write: &mut dyn FnMut(&[u8]) -> Result<()>) -> Result<()> {
         match self.options.format {
-            CopyFormat::Binary => write(&(-1i16).to_be_bytes()),
+            CopyFormat::Binary => {
+                self.start_binary_message();
+                self.line.extend_from_slice(&(-1i16).to_be_bytes());
+                write(&self.line)
+            }
             CopyFormat::Text | CopyFormat::Csv => Ok(()),
         }
     }
@@ -102,7 +111,7 @@ impl<'a> CopyEncoder<'a> {
     ) -> Result<()> {
         let count = i16::try_from(batch.columns.len()).unwrap_or(i16::MAX);
         for row in 0..batch.len() {
-            self.line.clear();
+            self.start_binary_message();
             self.line.extend_from_slice(&count.to_be_bytes());
             for (i, column) in batch.columns.iter().enumerate() {
                 let len_at = self.line.len();
@@ -118,6 +127,13 @@ impl<'a> CopyEncoder<'a> {
             write(&self.line)?;
         }
         Ok(())
+    }
+
+    /// Empties `line` for the next message, unless it holds the header still to be sent.
+    fn start_binary_message(&mut self) {
+        if !std::mem::take(&mut self.header_pending) {
+            self.line.clear();
+        }
     }
 
     /// Appends `value` escaped (text) or quoted where needed (CSV).
