@@ -32,6 +32,8 @@ pub struct BinaryCopyParser<'a> {
     /// One vector per field for the tuples gathered so far.
     fields: Vec<Vector>,
     rows: usize,
+    /// The line of the batch's first tuple.
+    first_line: u64,
 }
 
 /// A tuple's fields' (start, end) in `pending`, `None` for NULL.
@@ -50,6 +52,7 @@ impl<'a> BinaryCopyParser<'a> {
             line: 0,
             fields,
             rows: 0,
+            first_line: 0,
         }
     }
 
@@ -181,13 +184,20 @@ impl<'a> BinaryCopyParser<'a> {
             };
             self.fields[field].push_scalar(&value)?;
         }
+        if self.rows == 0 {
+            self.first_line = self.line;
+        }
         self.rows += 1;
         Ok(())
     }
 
     /// `COPY t, line 3, column b`, or without the column.
     fn context(&self, field: Option<usize>) -> String {
-        let (table, line) = (self.target.table_name, self.line);
+        self.context_at(self.line, field)
+    }
+
+    fn context_at(&self, line: u64, field: Option<usize>) -> String {
+        let table = self.target.table_name;
         match field {
             Some(field) => format!(
                 "COPY {table}, line {line}, column {}",
@@ -210,8 +220,17 @@ impl<'a> BinaryCopyParser<'a> {
                 // assignment does (varcharrecv, bpcharrecv).
                 match ty {
                     DataType::Varchar(Some(_)) | DataType::Char(_) => {
-                        cast_vector(&values, DataType::Text, ty, CastContext::Assignment)
-                            .map_err(|error| error.with_context(self.context(Some(field))))
+                        let cast = |values: &Vector| {
+                            cast_vector(values, DataType::Text, ty, CastContext::Assignment)
+                        };
+                        cast(&values).map_err(|error| {
+                            // The first value that fails says where.
+                            let row = (0..values.len())
+                                .find(|&row| cast(&values.gather(&[row as u32])).is_err())
+                                .unwrap_or(0);
+                            let line = self.first_line + row as u64;
+                            error.with_context(self.context_at(line, Some(field)))
+                        })
                     }
                     _ => Ok(values),
                 }
