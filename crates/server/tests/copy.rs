@@ -166,3 +166,155 @@ async fn simple_protocol_copy_and_a_client_that_goes_away() -> TestResult {
     assert_eq!(count(&client, "t").await?, 3);
     Ok(())
 }
+
+#[tokio::test]
+async fn binary_copy_in_and_out_round_trip() -> TestResult {
+    use tokio_postgres::binary_copy::{BinaryCopyInWriter, BinaryCopyOutStream};
+    use tokio_postgres::types::{ToSql, Type};
+
+    let port = start_server()?;
+    let client = connect(port).await?;
+    client
+        .batch_execute(
+            "CREATE TABLE t (b bool, i2 int2, i4 int, i8 bigint, f4 real, f8 float8, t text, \
+             v varchar(3), by bytea, ai int[], at text[])",
+        )
+        .await?;
+    let types = [
+        Type::BOOL,
+        Type::INT2,
+        Type::INT4,
+        Type::INT8,
+        Type::FLOAT4,
+        Type::FLOAT8,
+        Type::TEXT,
+        Type::VARCHAR,
+        Type::BYTEA,
+        Type::INT4_ARRAY,
+        Type::TEXT_ARRAY,
+    ];
+    let sink = client.copy_in("COPY t FROM STDIN (FORMAT binary)").await?;
+    let writer = BinaryCopyInWriter::new(sink, &types);
+    let mut writer = std::pin::pin!(writer);
+    for i in 0..3000i32 {
+        let text = format!("row {i}");
+        let array = vec![Some(i), None];
+        let row: [&(dyn ToSql + Sync); 11] = [
+            &(i % 2 == 0),
+            &(i as i16),
+            &i,
+            &(i64::from(i) << 33),
+            &(i as f32 / 2.0),
+            &(f64::from(i) / 4.0),
+            &text,
+            &"abc",
+            &vec![0u8, 255, i as u8],
+            &array,
+            &vec!["x".to_string(), text.clone()],
+        ];
+        writer.as_mut().write(&row).await?;
+    }
+    let nulls: [&(dyn ToSql + Sync); 11] = [
+        &None::<bool>,
+        &None::<i16>,
+        &None::<i32>,
+        &None::<i64>,
+        &None::<f32>,
+        &None::<f64>,
+        &None::<String>,
+        &None::<String>,
+        &None::<Vec<u8>>,
+        &None::<Vec<i32>>,
+        &None::<Vec<String>>,
+    ];
+    writer.as_mut().write(&nulls).await?;
+    assert_eq!(writer.as_mut().finish().await?, 3001);
+
+    let stream = client
+        .copy_out("COPY (SELECT * FROM t ORDER BY i4 NULLS LAST) TO STDOUT (FORMAT binary)")
+        .await?;
+    let rows = BinaryCopyOutStream::new(stream, &types);
+    let mut rows = std::pin::pin!(rows);
+    let mut seen = 0i32;
+    while let Some(row) = rows.next().await {
+        let row = row?;
+        if seen == 3000 {
+            assert_eq!(row.try_get::<Option<i32>>(2)?, None);
+            assert_eq!(row.try_get::<Option<Vec<u8>>>(8)?, None);
+        } else {
+            let i = seen;
+            assert_eq!(row.try_get::<bool>(0)?, i % 2 == 0);
+            assert_eq!(row.try_get::<i16>(1)?, i as i16);
+            assert_eq!(row.try_get::<i32>(2)?, i);
+            assert_eq!(row.try_get::<i64>(3)?, i64::from(i) << 33);
+            assert_eq!(row.try_get::<f32>(4)?, i as f32 / 2.0);
+            assert_eq!(row.try_get::<f64>(5)?, f64::from(i) / 4.0);
+            assert_eq!(row.try_get::<String>(6)?, format!("row {i}"));
+            assert_eq!(row.try_get::<String>(7)?, "abc");
+            assert_eq!(row.try_get::<Vec<u8>>(8)?, vec![0u8, 255, i as u8]);
+            assert_eq!(row.try_get::<Vec<Option<i32>>>(9)?, vec![Some(i), None]);
+            assert_eq!(
+                row.try_get::<Vec<String>>(10)?,
+                vec!["x".to_string(), format!("row {i}")]
+            );
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 3001);
+    Ok(())
+}
+
+#[tokio::test]
+async fn binary_copy_errors_load_nothing() -> TestResult {
+    let port = start_server()?;
+    let client = connect(port).await?;
+    client
+        .batch_execute("CREATE TABLE t (a int, b text)")
+        .await?;
+    let header: &[u8] = b"PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0";
+    let good_row: &[u8] = b"\0\x02\0\0\0\x04\0\0\0\x01\0\0\0\x02hi";
+    let cases: [(&[u8], &str, &str, Option<&str>); 4] = [
+        (
+            b"PGCOPY\n\xff\r\n\x01",
+            "22P04",
+            "COPY file signature not recognized",
+            None,
+        ),
+        (
+            b"\0\x03\0\0\0\x04\0\0\0\x01",
+            "22P04",
+            "row field count is 3, expected 2",
+            Some("COPY t, line 2"),
+        ),
+        (
+            b"\0\x02\0\0\0\x05\0\0\0\0\x01\xff\xff\xff\xff",
+            "22P03",
+            "incorrect binary data format",
+            Some("COPY t, line 2, column a"),
+        ),
+        (
+            b"\0\x02\0\0\0\x04\0\0\0\x01\0\0\0\x09hi",
+            "22P04",
+            "unexpected EOF in COPY data",
+            Some("COPY t, line 2, column b"),
+        ),
+    ];
+    for (tail, code, message, context) in cases {
+        let data = if tail.starts_with(b"PGCOPY") {
+            tail.to_vec()
+        } else {
+            [header, good_row, tail].concat()
+        };
+        let sink = client
+            .copy_in::<_, Bytes>("COPY t FROM STDIN (FORMAT binary)")
+            .await?;
+        let mut sink = std::pin::pin!(sink);
+        sink.send(Bytes::from(data)).await?;
+        let error = sink.as_mut().finish().await.err().ok_or("COPY succeeded")?;
+        let db = error.as_db_error().ok_or("not a database error")?;
+        assert_eq!((db.code().code(), db.message()), (code, message));
+        assert_eq!(db.where_(), context);
+        assert_eq!(count(&client, "t").await?, 0);
+    }
+    Ok(())
+}

@@ -24,6 +24,58 @@ pub struct CopyTarget<'a> {
     pub row: &'a [CopyColumn],
 }
 
+/// COPY FROM's input parser, per format: bytes go into [`CopyRows::buffer`], each
+/// [`CopyRows::parse`] hands complete batches of full table rows to the sink, and
+/// [`CopyRows::finish`] ends the input.
+pub trait CopyRows {
+    fn buffer(&mut self) -> &mut Vec<u8>;
+    fn parse(&mut self, ctx: &ExecContext, sink: &mut dyn FnMut(Batch) -> Result<()>)
+        -> Result<()>;
+    fn finish(self, ctx: &ExecContext, sink: &mut dyn FnMut(Batch) -> Result<()>) -> Result<()>;
+}
+
+impl CopyTarget<'_> {
+    /// The type of each field, in field order.
+    pub(super) fn field_types(&self) -> Vec<DataType> {
+        let mut types = vec![DataType::Text; self.field_names.len()];
+        for (source, &ty) in self.row.iter().zip(self.types) {
+            if let CopyColumn::Field(field) = source {
+                types[*field] = ty;
+            }
+        }
+        types
+    }
+
+    /// A batch of full table rows from `rows` rows of `fields` (one vector per field, each
+    /// turned into its column's type by `convert`), the other columns getting their
+    /// defaults.
+    pub(super) fn full_rows(
+        &self,
+        mut fields: Vec<Option<Vector>>,
+        rows: usize,
+        ctx: &ExecContext,
+        convert: impl Fn(Vector, DataType, usize) -> Result<Vector>,
+    ) -> Result<Batch> {
+        let no_columns = Batch::new(Vec::new(), rows);
+        let mut columns = Vec::with_capacity(self.row.len());
+        for (source, &ty) in self.row.iter().zip(self.types) {
+            columns.push(match source {
+                CopyColumn::Default(expr) => evaluate(expr, &no_columns, ctx)?,
+                CopyColumn::Field(field) => {
+                    let values = fields[*field].take().ok_or_else(|| {
+                        Error::internal("invariant: a COPY field feeds one column")
+                    })?;
+                    let mut vector = convert(values, ty, *field)?;
+                    // The vector becomes a chunk of the table as it is.
+                    vector.data.shrink_to_fit();
+                    Arc::new(vector)
+                }
+            });
+        }
+        Ok(Batch::new(columns, rows))
+    }
+}
+
 /// The input parser; feed it with [`CopyParser::buffer`] + [`CopyParser::parse`], end with
 /// [`CopyParser::finish`].
 pub struct CopyParser<'a> {
@@ -79,14 +131,15 @@ impl<'a> CopyParser<'a> {
             raw_fields: Vec::new(),
         }
     }
+}
 
-    /// Where the next piece of input goes.
-    pub fn buffer(&mut self) -> &mut Vec<u8> {
+impl CopyRows for CopyParser<'_> {
+    fn buffer(&mut self) -> &mut Vec<u8> {
         &mut self.pending
     }
 
     /// Parses the complete records received; each full batch of rows goes to `sink`.
-    pub fn parse(
+    fn parse(
         &mut self,
         ctx: &ExecContext,
         sink: &mut dyn FnMut(Batch) -> Result<()>,
@@ -112,7 +165,7 @@ impl<'a> CopyParser<'a> {
     }
 
     /// The input ended: its last record may lack a newline.
-    pub fn finish(
+    fn finish(
         mut self,
         ctx: &ExecContext,
         sink: &mut dyn FnMut(Batch) -> Result<()>,
@@ -133,7 +186,9 @@ impl<'a> CopyParser<'a> {
         }
         Ok(())
     }
+}
 
+impl CopyParser<'_> {
     /// The end of the record starting at `start` (without its line break), where the next
     /// one starts, and how many lines it spans; `None` if it is not complete yet.
     fn record_end(&self, start: usize) -> Option<(usize, usize, u64)> {
@@ -477,24 +532,11 @@ impl<'a> CopyParser<'a> {
             let validity = done.has_null.then_some(done.validity);
             texts.push(Some(Vector::new(VectorData::Text(done.text), validity)));
         }
-        let no_columns = Batch::new(Vec::new(), rows);
-        let mut columns = Vec::with_capacity(self.target.row.len());
-        for (source, &ty) in self.target.row.iter().zip(self.target.types) {
-            columns.push(match source {
-                CopyColumn::Default(expr) => evaluate(expr, &no_columns, ctx)?,
-                CopyColumn::Field(field) => {
-                    let text = texts[*field].take().ok_or_else(|| {
-                        Error::internal("invariant: a COPY field feeds one column")
-                    })?;
-                    let mut vector = self.convert(text, ty, *field)?;
-                    // The vector becomes a chunk of the table as it is.
-                    vector.data.shrink_to_fit();
-                    Arc::new(vector)
-                }
-            });
-        }
+        let batch = self.target.full_rows(texts, rows, ctx, |text, ty, field| {
+            self.convert(text, ty, field)
+        })?;
         self.row_lines.clear();
-        Ok(Batch::new(columns, rows))
+        Ok(batch)
     }
 
     /// A field's text values as the column's type; on a bad value, PostgreSQL's error with
@@ -547,7 +589,7 @@ fn invalid_utf8(bytes: &[u8]) -> Error {
     )
 }
 
-fn bad_format(message: impl Into<String>) -> Error {
+pub(super) fn bad_format(message: impl Into<String>) -> Error {
     Error::new(SqlState::BadCopyFileFormat, message)
 }
 

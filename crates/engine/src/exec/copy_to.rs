@@ -1,32 +1,51 @@
-//! COPY TO's output, text or CSV, byte for byte as PostgreSQL writes it
-//! (`CopyAttributeOutText` / `CopyAttributeOutCSV`): one line per row, handed to the
-//! caller as soon as it is encoded.
+//! COPY TO's output, byte for byte as PostgreSQL writes it: text or CSV
+//! (`CopyAttributeOutText` / `CopyAttributeOutCSV`), one line per row, or binary (the
+//! `PGCOPY` header, per row a field count and length-prefixed `*send` values, a -1
+//! trailer). Each row is handed to the caller as soon as it is encoded.
 
+use super::copy_from_binary::BINARY_SIGNATURE;
 use crate::error::Result;
 use crate::plan::{CopyFormat, CopyHeader, CopyOptions};
+use crate::types::binary_io::write_binary;
+use crate::types::DataType;
 use crate::vector::Batch;
 
 pub struct CopyEncoder<'a> {
     options: &'a CopyOptions,
+    /// The columns' types: binary arrays name their element type.
+    types: Vec<DataType>,
     line: Vec<u8>,
+    /// `line` holds binary's header, still to be sent: PostgreSQL sends it in the first
+    /// row's message (or the trailer's), and clients such as tokio-postgres expect that.
+    header_pending: bool,
     value: Vec<u8>,
 }
 
 impl<'a> CopyEncoder<'a> {
-    pub fn new(options: &'a CopyOptions) -> CopyEncoder<'a> {
+    pub fn new(options: &'a CopyOptions, types: Vec<DataType>) -> CopyEncoder<'a> {
         CopyEncoder {
             options,
+            types,
             line: Vec::with_capacity(256),
+            header_pending: false,
             value: Vec::with_capacity(64),
         }
     }
 
-    /// The header line, if the options ask for one.
+    /// The header line, if the options ask for one; binary's header always.
     pub fn header(
         &mut self,
         names: &[String],
         write: &mut dyn FnMut(&[u8]) -> Result<()>,
     ) -> Result<()> {
+        if self.options.format == CopyFormat::Binary {
+            self.line.clear();
+            self.line.extend_from_slice(BINARY_SIGNATURE);
+            // No flags, no header extension.
+            self.line.extend_from_slice(&[0; 8]);
+            self.header_pending = true;
+            return Ok(());
+        }
         if self.options.header == CopyHeader::Absent {
             return Ok(());
         }
@@ -49,6 +68,9 @@ impl<'a> CopyEncoder<'a> {
         batch: &Batch,
         write: &mut dyn FnMut(&[u8]) -> Result<()>,
     ) -> Result<()> {
+        if self.options.format == CopyFormat::Binary {
+            return self.binary_rows(batch, write);
+        }
         let single = batch.columns.len() == 1;
         for row in 0..batch.len() {
             self.line.clear();
@@ -68,6 +90,50 @@ impl<'a> CopyEncoder<'a> {
             write(&self.line)?;
         }
         Ok(())
+    }
+
+    /// The end of the data: binary's -1 trailer.
+    pub fn trailer(&mut self, write: &mut dyn FnMut(&[u8]) -> Result<()>) -> Result<()> {
+        match self.options.format {
+            CopyFormat::Binary => {
+                self.start_binary_message();
+                self.line.extend_from_slice(&(-1i16).to_be_bytes());
+                write(&self.line)
+            }
+            CopyFormat::Text | CopyFormat::Csv => Ok(()),
+        }
+    }
+
+    fn binary_rows(
+        &mut self,
+        batch: &Batch,
+        write: &mut dyn FnMut(&[u8]) -> Result<()>,
+    ) -> Result<()> {
+        let count = i16::try_from(batch.columns.len()).unwrap_or(i16::MAX);
+        for row in 0..batch.len() {
+            self.start_binary_message();
+            self.line.extend_from_slice(&count.to_be_bytes());
+            for (i, column) in batch.columns.iter().enumerate() {
+                let len_at = self.line.len();
+                self.line.extend_from_slice(&[0; 4]);
+                let ty = self.types.get(i).copied();
+                let len = if write_binary(column, row, ty, &mut self.line) {
+                    i32::try_from(self.line.len() - len_at - 4).unwrap_or(i32::MAX)
+                } else {
+                    -1
+                };
+                self.line[len_at..len_at + 4].copy_from_slice(&len.to_be_bytes());
+            }
+            write(&self.line)?;
+        }
+        Ok(())
+    }
+
+    /// Empties `line` for the next message, unless it holds the header still to be sent.
+    fn start_binary_message(&mut self) {
+        if !std::mem::take(&mut self.header_pending) {
+            self.line.clear();
+        }
     }
 
     /// Appends `value` escaped (text) or quoted where needed (CSV).

@@ -4,6 +4,7 @@
 mod aggregate;
 pub mod alter_table;
 pub mod copy_from;
+pub mod copy_from_binary;
 pub mod copy_to;
 pub mod ddl;
 mod distinct;

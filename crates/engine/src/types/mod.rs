@@ -2,6 +2,7 @@
 //! formats, NUMERIC arithmetic, dates, timestamps and intervals, and casts.
 
 pub mod array_text;
+pub mod binary_io;
 pub mod bytea;
 mod data_type;
 pub mod datetime;

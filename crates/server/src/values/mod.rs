@@ -1,8 +1,6 @@
 //! Values on the wire: format codes, DataRow encoding from column vectors, binary output
 //! per type, and decoding of Bind parameters.
 
-mod binary;
-mod numeric;
 mod params;
 mod rows;
 

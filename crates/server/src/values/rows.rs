@@ -7,9 +7,9 @@ use std::ops::Range;
 use kestrel::vector::Batch;
 use kestrel::ColumnInfo;
 
-use super::binary::write_binary;
 use super::Format;
 use crate::protocol::backend::{begin, finish, put_i16};
+use kestrel::types::binary_io::write_binary;
 
 /// Appends one DataRow per row in `rows` of `batch`; `formats` has one entry per column,
 /// and `columns` describes them (binary arrays name their element type).

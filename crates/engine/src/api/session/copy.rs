@@ -9,7 +9,8 @@ use super::Session;
 use crate::api::copy::{read_chunk, write_error, CopyChannel, COPY_CHUNK_BYTES};
 use crate::api::StatementResult;
 use crate::error::{Error, Result, SqlState};
-use crate::exec::copy_from::{CopyParser, CopyTarget};
+use crate::exec::copy_from::{CopyParser, CopyRows, CopyTarget};
+use crate::exec::copy_from_binary::BinaryCopyParser;
 use crate::exec::copy_to::CopyEncoder;
 use crate::exec::modify::Appender;
 use crate::exec::ExecContext;
@@ -89,9 +90,7 @@ impl Session {
         ctx: &ExecContext,
         channel: &mut dyn CopyChannel,
     ) -> Result<StatementResult> {
-        if statement.options.format == CopyFormat::Binary {
-            return Err(Error::unsupported("COPY in BINARY format"));
-        }
+        let binary = statement.options.format == CopyFormat::Binary;
         let count = match &statement.direction {
             CopyDirection::From {
                 table_name,
@@ -101,7 +100,7 @@ impl Session {
             } => {
                 let input = match &statement.endpoint {
                     CopyEndpoint::Client => {
-                        channel.begin_copy_in(false, field_names.len())?;
+                        channel.begin_copy_in(binary, field_names.len())?;
                         Input::Client(channel)
                     }
                     CopyEndpoint::File(path) => Input::File(
@@ -117,14 +116,18 @@ impl Session {
                     types: &types,
                     row,
                 };
-                let parser = CopyParser::new(&statement.options, target);
-                copy_in(parser, input, &mut appender, ctx)?;
+                if binary {
+                    copy_in(BinaryCopyParser::new(target), input, &mut appender, ctx)?;
+                } else {
+                    let parser = CopyParser::new(&statement.options, target);
+                    copy_in(parser, input, &mut appender, ctx)?;
+                }
                 appender.finish(self.transaction())
             }
             CopyDirection::To { plan, columns } => {
                 let output = match &statement.endpoint {
                     CopyEndpoint::Client => {
-                        channel.begin_copy_out(false, columns.len())?;
+                        channel.begin_copy_out(binary, columns.len())?;
                         Output::Client(channel)
                     }
                     CopyEndpoint::File(path) => Output::File(
@@ -136,7 +139,8 @@ impl Session {
                     ),
                 };
                 let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
-                let mut encoder = CopyEncoder::new(&statement.options);
+                let types = columns.iter().map(|c| c.data_type).collect();
+                let mut encoder = CopyEncoder::new(&statement.options, types);
                 copy_out(&mut encoder, &names, plan, output, ctx)?
             }
         };
@@ -145,7 +149,7 @@ impl Session {
 }
 
 fn copy_in(
-    mut parser: CopyParser<'_>,
+    mut parser: impl CopyRows,
     mut input: Input<'_>,
     appender: &mut Appender,
     ctx: &ExecContext,
@@ -173,6 +177,7 @@ fn copy_out(
         encoder.rows(&batch, &mut write)?;
         count += batch.len() as u64;
     }
+    encoder.trailer(&mut write)?;
     output.finish()?;
     Ok(count)
 }

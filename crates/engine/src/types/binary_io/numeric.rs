@@ -3,10 +3,10 @@
 //! `Σ digit[i] × 10000^(weight − i)`. Our [`Decimal`] is a base-10 mantissa and a scale,
 //! so conversion regroups decimal digits around the decimal point.
 
-use kestrel::types::Decimal;
-use kestrel::{Error, SqlState};
+use crate::error::{Error, SqlState};
+use crate::types::Decimal;
 
-use super::params::{incorrect_binary_format, insufficient_data};
+use super::recv::{incorrect_binary_format, insufficient_data};
 
 const NBASE: u128 = 10_000;
 const SIGN_POSITIVE: u16 = 0x0000;
@@ -91,7 +91,7 @@ pub(super) fn write_numeric_binary(value: &Decimal, out: &mut Vec<u8>) {
 }
 
 /// numeric_recv: digits past `dscale` are truncated, as PostgreSQL does.
-pub(super) fn read_numeric_binary(bytes: &[u8], number: usize) -> Result<Decimal, Error> {
+pub(super) fn read_numeric_binary(bytes: &[u8]) -> Result<Decimal, Error> {
     let header = |idx: usize| -> Result<u16, Error> {
         match bytes.get(2 * idx..2 * idx + 2) {
             Some(pair) => Ok(u16::from_be_bytes([pair[0], pair[1]])),
@@ -108,7 +108,7 @@ pub(super) fn read_numeric_binary(bytes: &[u8], number: usize) -> Result<Decimal
         return Err(insufficient_data());
     }
     if bytes.len() > 8 + 2 * digit_count {
-        return Err(incorrect_binary_format(number));
+        return Err(incorrect_binary_format());
     }
     match sign {
         SIGN_POSITIVE | SIGN_NEGATIVE => {}
@@ -191,7 +191,7 @@ mod tests {
         ] {
             let mut out = Vec::new();
             write_numeric_binary(&Decimal::new(mantissa, scale), &mut out);
-            let back = read_numeric_binary(&out, 1)?;
+            let back = read_numeric_binary(&out)?;
             assert_eq!((back.mantissa(), back.scale()), (mantissa, scale));
         }
         Ok(())
@@ -202,14 +202,14 @@ mod tests {
         // 1.2345 sent with dscale 2 is 1.23.
         let words: [u16; 6] = [2, 0, 0, 2, 1, 2345];
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_be_bytes()).collect();
-        let value = read_numeric_binary(&bytes, 1)?;
+        let value = read_numeric_binary(&bytes)?;
         assert_eq!((value.mantissa(), value.scale()), (123, 2));
-        assert!(read_numeric_binary(&bytes[..10], 1).is_err());
+        assert!(read_numeric_binary(&bytes[..10]).is_err());
         let nan: Vec<u8> = [0u16, 0, 0xC000, 0]
             .iter()
             .flat_map(|w| w.to_be_bytes())
             .collect();
-        assert!(read_numeric_binary(&nan, 1).is_err());
+        assert!(read_numeric_binary(&nan).is_err());
         Ok(())
     }
 }

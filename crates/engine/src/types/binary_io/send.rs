@@ -4,8 +4,8 @@
 //! days and months; an array is array_send's header and length-prefixed elements. bytea is
 //! its bytes, uuid its 16 bytes, json its text and jsonb a version byte then its text.
 
-use kestrel::types::{DataType, PhysicalType};
-use kestrel::vector::{ListVec, Vector, VectorData};
+use crate::types::{DataType, PhysicalType};
+use crate::vector::{ListVec, Vector, VectorData};
 
 use super::numeric::write_numeric_binary;
 
@@ -15,12 +15,7 @@ pub(super) const JSONB_BINARY_VERSION: u8 = 1;
 /// Writes row `row` of `vector`, a column of type `ty` when known, in binary format; false
 /// (nothing written) for NULL.
 #[inline]
-pub(super) fn write_binary(
-    vector: &Vector,
-    row: usize,
-    ty: Option<DataType>,
-    out: &mut Vec<u8>,
-) -> bool {
+pub fn write_binary(vector: &Vector, row: usize, ty: Option<DataType>, out: &mut Vec<u8>) -> bool {
     if !vector.is_valid(row) {
         return false;
     }
@@ -28,6 +23,10 @@ pub(super) fn write_binary(
         VectorData::Bool(v) => out.push(u8::from(v[row])),
         VectorData::Int16(v) => out.extend_from_slice(&v[row].to_be_bytes()),
         VectorData::Int32(v) => out.extend_from_slice(&v[row].to_be_bytes()),
+        // oidsend: an oid (and its reg* aliases) is four unsigned bytes.
+        VectorData::Int64(v) if matches!(ty, Some(DataType::Oid(_))) => {
+            out.extend_from_slice(&(v[row] as u32).to_be_bytes())
+        }
         VectorData::Int64(v) => out.extend_from_slice(&v[row].to_be_bytes()),
         VectorData::Float32(v) => out.extend_from_slice(&v[row].to_bits().to_be_bytes()),
         VectorData::Float64(v) => out.extend_from_slice(&v[row].to_bits().to_be_bytes()),

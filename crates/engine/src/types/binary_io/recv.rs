@@ -1,0 +1,153 @@
+//! PostgreSQL's binary input format (the `*recv` functions) for every type we have, used
+//! by Bind parameters and COPY FROM in binary. A value must be exactly its type's size:
+//! too short is "insufficient data" (08P01), too long [`incorrect_binary_format`] (22P03),
+//! which callers name the place of ("in bind parameter 2", a COPY line).
+
+use crate::error::{Error, Result, SqlState};
+use crate::types::{text_io, DataType, Interval, ScalarValue};
+
+use super::numeric::read_numeric_binary;
+use super::send::JSONB_BINARY_VERSION;
+
+/// The message of [`incorrect_binary_format`], which callers extend with the place.
+pub const INCORRECT_BINARY_FORMAT: &str = "incorrect binary data format";
+
+/// Decodes one non-NULL value of type `ty` from its binary form.
+pub fn recv(bytes: &[u8], ty: DataType) -> Result<ScalarValue> {
+    Ok(match ty {
+        DataType::Bool => ScalarValue::Bool(fixed::<1>(bytes)?[0] != 0),
+        DataType::Int16 => ScalarValue::Int16(i16::from_be_bytes(fixed(bytes)?)),
+        DataType::Int32 => ScalarValue::Int32(i32::from_be_bytes(fixed(bytes)?)),
+        DataType::Int64 => ScalarValue::Int64(i64::from_be_bytes(fixed(bytes)?)),
+        // oidrecv and the aliases': four bytes, unsigned.
+        DataType::Oid(_) => ScalarValue::Int64(i64::from(u32::from_be_bytes(fixed(bytes)?))),
+        DataType::Float32 => {
+            ScalarValue::Float32(f32::from_bits(u32::from_be_bytes(fixed(bytes)?)))
+        }
+        DataType::Float64 => {
+            ScalarValue::Float64(f64::from_bits(u64::from_be_bytes(fixed(bytes)?)))
+        }
+        DataType::Numeric(typmod) => {
+            let value = read_numeric_binary(bytes)?;
+            ScalarValue::Numeric(match typmod {
+                Some(typmod) => value.apply_typmod(typmod)?,
+                None => value,
+            })
+        }
+        // textrecv and friends: the bytes are the string (typmods do not travel with
+        // parameters, so no length check applies here).
+        DataType::Unknown | DataType::Text | DataType::Varchar(_) | DataType::Char(_) => {
+            ScalarValue::Text(utf8(bytes)?.to_owned())
+        }
+        DataType::Date => ScalarValue::Date(i32::from_be_bytes(fixed(bytes)?)),
+        DataType::Timestamp => ScalarValue::Timestamp(i64::from_be_bytes(fixed(bytes)?)),
+        DataType::TimestampTz => ScalarValue::TimestampTz(i64::from_be_bytes(fixed(bytes)?)),
+        // interval_recv: microseconds, days, months.
+        DataType::Interval => {
+            let raw: [u8; 16] = fixed(bytes)?;
+            let (micros, rest) = raw.split_at(8);
+            let (days, months) = rest.split_at(4);
+            let part = |b: &[u8]| <[u8; 4]>::try_from(b).map_err(|_| incorrect_binary_format());
+            let micros = <[u8; 8]>::try_from(micros).map_err(|_| incorrect_binary_format())?;
+            ScalarValue::Interval(Interval::new(
+                i32::from_be_bytes(part(months)?),
+                i32::from_be_bytes(part(days)?),
+                i64::from_be_bytes(micros),
+            ))
+        }
+        DataType::Bytea => ScalarValue::Bytea(bytes.to_vec()),
+        DataType::Uuid => ScalarValue::Uuid(u128::from_be_bytes(fixed(bytes)?)),
+        // json_recv is the text through json_in.
+        DataType::Json => text_io::parse_text(utf8(bytes)?, ty)?,
+        // jsonb_recv: a version byte, then the text through jsonb_in.
+        DataType::Jsonb => match bytes.split_first() {
+            Some((&JSONB_BINARY_VERSION, text)) => text_io::parse_text(utf8(text)?, ty)?,
+            Some((version, _)) => {
+                return Err(Error::new(
+                    SqlState::InvalidBinaryRepresentation,
+                    format!("unsupported jsonb version number {version}"),
+                ))
+            }
+            None => return Err(insufficient_data()),
+        },
+        DataType::Array(elem) => ScalarValue::Array(decode_array(bytes, *elem)?),
+    })
+}
+
+/// array_recv of a one-dimensional array of `elem` (the header's element OID is not
+/// checked against it beyond the dimensions, as the parameter type decides).
+fn decode_array(bytes: &[u8], elem: DataType) -> Result<Vec<ScalarValue>> {
+    let mut rest = bytes;
+    let int = |rest: &mut &[u8]| -> Result<i32> {
+        let (head, tail) = rest
+            .split_first_chunk::<4>()
+            .ok_or_else(insufficient_data)?;
+        *rest = tail;
+        Ok(i32::from_be_bytes(*head))
+    };
+    let ndim = int(&mut rest)?;
+    let _has_null = int(&mut rest)?;
+    let _elem_oid = int(&mut rest)?;
+    match ndim {
+        0 => return Ok(Vec::new()),
+        1 => {}
+        n if n > 1 => return Err(Error::unsupported("multidimensional arrays")),
+        _ => return Err(incorrect_binary_format()),
+    }
+    let len = usize::try_from(int(&mut rest)?).map_err(|_| incorrect_binary_format())?;
+    let _lower_bound = int(&mut rest)?;
+    let mut values = Vec::with_capacity(len.min(rest.len() / 4));
+    for _ in 0..len {
+        let size = int(&mut rest)?;
+        if size == -1 {
+            values.push(ScalarValue::Null);
+            continue;
+        }
+        let size = usize::try_from(size).map_err(|_| incorrect_binary_format())?;
+        if rest.len() < size {
+            return Err(insufficient_data());
+        }
+        let (value, tail) = rest.split_at(size);
+        values.push(recv(value, elem)?);
+        rest = tail;
+    }
+    if !rest.is_empty() {
+        return Err(incorrect_binary_format());
+    }
+    Ok(values)
+}
+
+/// Exactly N bytes: fewer is PostgreSQL's "insufficient data" protocol error, more its
+/// 22P03.
+fn fixed<const N: usize>(bytes: &[u8]) -> Result<[u8; N]> {
+    if bytes.len() < N {
+        return Err(insufficient_data());
+    }
+    <[u8; N]>::try_from(bytes).map_err(|_| incorrect_binary_format())
+}
+
+pub fn insufficient_data() -> Error {
+    Error::new(
+        SqlState::ProtocolViolation,
+        "insufficient data left in message",
+    )
+}
+
+/// PostgreSQL's error for a value longer than its type.
+pub(super) fn incorrect_binary_format() -> Error {
+    Error::new(
+        SqlState::InvalidBinaryRepresentation,
+        INCORRECT_BINARY_FORMAT,
+    )
+}
+
+/// Our only encoding is UTF8: anything else is PostgreSQL's 22021.
+pub fn utf8(bytes: &[u8]) -> Result<&str> {
+    std::str::from_utf8(bytes).map_err(|error| {
+        let bad = bytes.get(error.valid_up_to()).copied().unwrap_or(0);
+        Error::new(
+            SqlState::CharacterNotInRepertoire,
+            format!("invalid byte sequence for encoding \"UTF8\": 0x{bad:02x}"),
+        )
+    })
+}
