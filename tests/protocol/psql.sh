@@ -17,7 +17,7 @@ SERVER_PID=$!
 trap 'kill $SERVER_PID 2>/dev/null; rm -rf "$WORK"' EXIT
 
 PSQL=(psql -X -h 127.0.0.1 -p "$PORT" -U kestrel -d kestrel)
-for _ in $(seq 50); do
+for _ in $(seq 300); do  # up to 30 s: CI machines can be slow to start a debug build
     "${PSQL[@]}" -c '' >/dev/null 2>&1 && break
     sleep 0.1
 done

@@ -56,7 +56,7 @@ psql -X -q -h 127.0.0.1 -p "$PG_PORT" -U kestrel -d postgres -c 'CREATE DATABASE
 K_PORT=$(free_port)
 "$KESTREL" serve --memory --port "$K_PORT" 2>"$WORK/kestrel.log" &
 SERVER_PID=$!
-for _ in $(seq 50); do
+for _ in $(seq 300); do  # up to 30 s: CI machines can be slow to start a debug build
     psql -X -h 127.0.0.1 -p "$K_PORT" -U kestrel -d kestrel -c '' >/dev/null 2>&1 && break
     sleep 0.1
 done

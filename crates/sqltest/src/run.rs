@@ -17,6 +17,42 @@ use crate::format::SqlError;
 use crate::server::ServerProcess;
 use crate::wire::WireDb;
 
+/// A directory of one file's run that the statements name as `__SCRATCH__` (COPY to and from
+/// server files): its own per run, so targets running at once never share a file, and
+/// writable by everyone, as the PostgreSQL server of `pg_diff.sh` runs as another user.
+struct ScratchDir(tempfile::TempDir);
+
+impl ScratchDir {
+    const TOKEN: &'static str = "__SCRATCH__";
+
+    fn create() -> std::io::Result<ScratchDir> {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::Builder::new()
+            .prefix("kestrel-slt-scratch-")
+            .tempdir()?;
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777))?;
+        Ok(ScratchDir(dir))
+    }
+
+    fn substitute(
+        &self,
+        records: Vec<Record<DefaultColumnType>>,
+    ) -> Vec<Record<DefaultColumnType>> {
+        let path = self.0.path().display().to_string();
+        records
+            .into_iter()
+            .map(|mut record| {
+                if let Record::Statement { sql, .. } | Record::Query { sql, .. } = &mut record {
+                    if sql.contains(Self::TOKEN) {
+                        *sql = sql.replace(Self::TOKEN, &path);
+                    }
+                }
+                record
+            })
+            .collect()
+    }
+}
+
 /// Failures listed per file; after that many the rest of the file would mostly repeat them.
 const ERRORS_PER_FILE_MAX: usize = 10;
 
@@ -90,6 +126,12 @@ impl Target {
             Ok(records) => records,
             Err(e) => return FileReport::failed(path, format!("cannot parse: {e}")),
         };
+        // Removed when dropped, after every record has run.
+        let scratch = match ScratchDir::create() {
+            Ok(scratch) => scratch,
+            Err(e) => return FileReport::failed(path, format!("cannot create a scratch dir: {e}")),
+        };
+        let records = scratch.substitute(records);
         let errors = match self {
             Target::Engine | Target::EngineOptimizerOff => {
                 let database = Database::new();
