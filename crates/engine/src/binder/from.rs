@@ -549,22 +549,8 @@ fn bind_system_relation(
             .map(|(n, _)| n.to_string())
             .collect(),
     )?;
-    let scope = Scope {
-        columns: relation
-            .columns
-            .iter()
-            .zip(names)
-            .enumerate()
-            .map(|(i, ((_, ty), name))| ScopeColumn {
-                table: Some(visible.clone()),
-                name,
-                ty: *ty,
-                table_oid: relation.oid,
-                attnum: (i + 1) as i16,
-                qualified_only: false,
-            })
-            .collect(),
-    };
+    let types = relation.columns.iter().map(|(_, ty)| *ty);
+    let scope = Scope::of_relation(&visible, relation.oid, names.into_iter().zip(types));
     let plan = LogicalPlan::SystemScan {
         relation,
         types: relation.types(),

@@ -25,6 +25,28 @@ pub struct Scope {
 }
 
 impl Scope {
+    /// The columns of relation `table_oid` (a view or a system relation) as `visible`
+    /// names them, numbered from 1.
+    pub fn of_relation(
+        visible: &str,
+        table_oid: u32,
+        columns: impl Iterator<Item = (String, DataType)>,
+    ) -> Scope {
+        Scope {
+            columns: columns
+                .enumerate()
+                .map(|(i, (name, ty))| ScopeColumn {
+                    table: Some(visible.to_string()),
+                    name,
+                    ty,
+                    table_oid,
+                    attnum: i16::try_from(i + 1).unwrap_or(i16::MAX),
+                    qualified_only: false,
+                })
+                .collect(),
+        }
+    }
+
     /// Resolves `name` or `table.name` to a column expression.
     pub fn resolve(&self, table: Option<&str>, name: &str) -> Result<ScalarExpr> {
         if let Some(table) = table {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use sqlparser::ast::{self, CreateTableOptions, Statement};
 
 use super::from::alias_names;
-use super::scope::{Scope, ScopeColumn};
+use super::scope::Scope;
 use super::{ident_name, Binder};
 use crate::catalog::{SearchPath, ViewDef};
 use crate::error::{Error, Result, SqlState};
@@ -127,22 +127,8 @@ impl Binder<'_> {
             column_aliases,
             view.columns.iter().map(|(name, _)| name.clone()).collect(),
         )?;
-        let scope = Scope {
-            columns: view
-                .columns
-                .iter()
-                .zip(names)
-                .enumerate()
-                .map(|(i, ((_, ty), name))| ScopeColumn {
-                    table: Some(visible.clone()),
-                    name,
-                    ty: *ty,
-                    table_oid: view.oid,
-                    attnum: (i + 1) as i16,
-                    qualified_only: false,
-                })
-                .collect(),
-        };
+        let types = view.columns.iter().map(|(_, ty)| *ty);
+        let scope = Scope::of_relation(&visible, view.oid, names.into_iter().zip(types));
         Ok((plan, scope))
     }
 

@@ -3,6 +3,7 @@
 
 use super::relations::{indexes, sequence_type, IndexInfo};
 use super::{boolean, text, CatalogSnapshot, Rows, BOOL, INT8, NAME, NULL, TEXT};
+pub(crate) use crate::catalog::quote_identifier;
 use crate::catalog::{IndexMethod, TableSchema};
 use crate::types::{DataType, ScalarValue};
 
@@ -36,24 +37,6 @@ pub(crate) fn index_definition(
         quote_identifier(&schema.name),
         columns.join(", "),
     )
-}
-
-/// PostgreSQL's `quote_ident`: double quotes unless the name is a lower-case identifier
-/// that is no keyword but an unreserved one.
-pub(crate) fn quote_identifier(name: &str) -> String {
-    let plain = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
-        && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-        && crate::keywords::keyword(name).is_none();
-    if plain {
-        name.to_string()
-    } else {
-        format!("\"{}\"", name.replace('"', "\"\""))
-    }
 }
 
 pub(super) const PG_TABLES: &[(&str, DataType)] = &[
