@@ -256,44 +256,15 @@ impl<'a> Binder<'a> {
 /// The name a regclass literal spells (`'s.seq'`, `'"Seq"'`): dot-separated identifiers,
 /// folded to lower case unless double-quoted, as PostgreSQL's regclass input reads them.
 pub(super) fn regclass_name(text: &str) -> Result<ObjectName> {
-    let invalid = || Error::syntax("invalid name syntax");
-    let mut parts = Vec::new();
-    let mut rest = text.trim();
-    loop {
-        let ident = if let Some(quoted) = rest.strip_prefix('"') {
-            let mut value = String::new();
-            let mut chars = quoted.char_indices();
-            let end = loop {
-                match chars.next() {
-                    Some((i, '"')) if quoted[i + 1..].starts_with('"') => {
-                        value.push('"');
-                        chars.next();
-                    }
-                    Some((i, '"')) => break i + 1,
-                    Some((_, c)) => value.push(c),
-                    None => return Err(invalid()),
-                }
-            };
-            rest = &quoted[end..];
-            Ident::with_quote('"', value)
-        } else {
-            let end = rest.find(['.', '"']).unwrap_or(rest.len());
-            let word = rest[..end].trim();
-            if word.is_empty() {
-                return Err(invalid());
-            }
-            rest = &rest[end..];
-            Ident::with_quote('"', word.to_lowercase())
-        };
-        parts.push(ObjectNamePart::Identifier(ident));
-        rest = rest.trim_start();
-        match rest.strip_prefix('.') {
-            Some(after) => rest = after.trim_start(),
-            None if rest.is_empty() => break,
-            None => return Err(invalid()),
-        }
+    match crate::catalog::split_identifiers(text, '.') {
+        Some(names) if !names.is_empty() => Ok(ObjectName(
+            names
+                .into_iter()
+                .map(|name| ObjectNamePart::Identifier(Ident::with_quote('"', name)))
+                .collect(),
+        )),
+        _ => Err(Error::new(SqlState::InvalidName, "invalid name syntax")),
     }
-    Ok(ObjectName(parts))
 }
 
 /// The identifiers of `name`; reserved words unquoted are PostgreSQL's syntax error.

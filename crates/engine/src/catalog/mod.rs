@@ -9,5 +9,5 @@ mod view;
 
 pub use namespace::{QualifiedName, SchemaDef, INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PUBLIC_OID};
 pub use schema::{ColumnDef, IndexDef, IndexMethod, TableSchema, UniqueKey};
-pub use search_path::{quote_identifier, SearchPath};
+pub use search_path::{quote_identifier, split_identifiers, SearchPath};
 pub use view::ViewDef;

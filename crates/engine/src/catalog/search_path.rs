@@ -30,54 +30,13 @@ impl SearchPath {
             )
             .with_detail("List syntax is invalid.")
         };
-        let mut names = Vec::new();
-        let mut rest = setting.trim_start();
         let (user, database) = (user.to_string(), database.to_string());
-        if rest.is_empty() {
-            return Ok(SearchPath {
-                setting: setting.to_string(),
-                names,
-                user,
-                database,
-            });
-        }
-        loop {
-            let name;
-            if let Some(quoted) = rest.strip_prefix('"') {
-                let mut value = String::new();
-                let mut chars = quoted.char_indices();
-                let end = loop {
-                    match chars.next() {
-                        Some((i, '"')) if quoted[i + 1..].starts_with('"') => {
-                            value.push('"');
-                            chars.next();
-                        }
-                        Some((i, '"')) => break i + 1,
-                        Some((_, c)) => value.push(c),
-                        None => return Err(invalid()),
-                    }
-                };
-                // PostgreSQL takes `""` (what SET search_path = '' gives): a name no schema has.
-                name = value;
-                rest = &quoted[end..];
-            } else {
-                let end = rest
-                    .find(|c: char| c == ',' || c.is_whitespace())
-                    .unwrap_or(rest.len());
-                if end == 0 || rest[..end].contains('"') {
-                    return Err(invalid());
-                }
-                name = rest[..end].to_lowercase();
-                rest = &rest[end..];
-            }
-            names.push(if name == "$user" { user.clone() } else { name });
-            rest = rest.trim_start();
-            match rest.strip_prefix(',') {
-                Some(after) => rest = after.trim_start(),
-                None if rest.is_empty() => break,
-                None => return Err(invalid()),
-            }
-        }
+        // PostgreSQL takes `""` (what SET search_path = '' gives): a name no schema has.
+        let names = split_identifiers(setting, ',')
+            .ok_or_else(invalid)?
+            .into_iter()
+            .map(|name| if name == "$user" { user.clone() } else { name })
+            .collect();
         Ok(SearchPath {
             setting: setting.to_string(),
             names,
@@ -136,6 +95,50 @@ impl SearchPath {
                 "no schema has been selected to create in",
             )
         })
+    }
+}
+
+/// PostgreSQL's SplitIdentifierString: `separator`-separated identifiers, each lower-cased
+/// unless double-quoted (`""` inside quotes is one `"`), with whitespace around them; `None`
+/// for invalid list syntax. An empty text is an empty list.
+pub fn split_identifiers(text: &str, separator: char) -> Option<Vec<String>> {
+    let mut names = Vec::new();
+    let mut rest = text.trim_start();
+    if rest.is_empty() {
+        return Some(names);
+    }
+    loop {
+        if let Some(quoted) = rest.strip_prefix('"') {
+            let mut value = String::new();
+            let mut chars = quoted.char_indices();
+            let end = loop {
+                match chars.next()? {
+                    (i, '"') if quoted[i + 1..].starts_with('"') => {
+                        value.push('"');
+                        chars.next();
+                    }
+                    (i, '"') => break i + 1,
+                    (_, c) => value.push(c),
+                }
+            };
+            names.push(value);
+            rest = &quoted[end..];
+        } else {
+            let end = rest
+                .find(|c: char| c == separator || c.is_whitespace())
+                .unwrap_or(rest.len());
+            if end == 0 || rest[..end].contains('"') {
+                return None;
+            }
+            names.push(rest[..end].to_lowercase());
+            rest = &rest[end..];
+        }
+        rest = rest.trim_start();
+        match rest.strip_prefix(separator) {
+            Some(after) => rest = after.trim_start(),
+            None if rest.is_empty() => return Some(names),
+            None => return None,
+        }
     }
 }
 

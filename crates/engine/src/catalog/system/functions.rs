@@ -193,13 +193,16 @@ impl CatalogFunction {
             F::RelationSize => Ok(ScalarValue::Int64(0)),
             F::CurrentSetting => current_setting(args, snapshot),
             F::SetConfig => set_config(args, snapshot),
-            F::ToReg(kind) => Ok(match args.first() {
-                Some(ScalarValue::Text(written)) => object_oid(kind, written, snapshot.state)
-                    .map_or(ScalarValue::Null, |found| {
-                        ScalarValue::Int64(i64::from(found))
-                    }),
-                _ => ScalarValue::Null,
-            }),
+            // A name that finds nothing is NULL; a malformed one is still an error.
+            F::ToReg(kind) => match args.first() {
+                Some(ScalarValue::Text(written)) => match object_oid(kind, written, snapshot.state)
+                {
+                    Ok(found) => Ok(ScalarValue::Int64(i64::from(found))),
+                    Err(error) if error.state == SqlState::InvalidName => Err(error),
+                    Err(_) => Ok(ScalarValue::Null),
+                },
+                _ => Ok(ScalarValue::Null),
+            },
             F::SizePretty => Ok(match args.first() {
                 Some(ScalarValue::Int64(bytes)) => ScalarValue::Text(size_pretty(*bytes)),
                 _ => ScalarValue::Null,
@@ -507,7 +510,9 @@ pub fn relation_oid(written: &str, state: &DbState) -> Result<u32> {
         return u32::try_from(parse_oid(written)?)
             .map_err(|_| Error::out_of_range("OID out of range"));
     }
-    let parts: Vec<String> = written.split('.').map(identifier_from_text).collect();
+    let parts = crate::catalog::split_identifiers(written, '.')
+        .filter(|parts| !parts.is_empty())
+        .ok_or_else(|| Error::new(SqlState::InvalidName, "invalid name syntax"))?;
     let (schema, name) = match parts.as_slice() {
         [name] => (None, name.as_str()),
         [schema, name] => (Some(schema.as_str()), name.as_str()),
