@@ -3,7 +3,9 @@
 //! data directory that a file can restart ([`durable`]), a `kestrel serve` process over the
 //! wire ([`server`]), and a real PostgreSQL ([`wire`] into a fresh database per file) — and
 //! all of them print values and errors the same way ([`format`]), so one expected output,
-//! produced by PostgreSQL 15, fits every target.
+//! produced by PostgreSQL 15, fits every target. Each connection of a file runs on its own
+//! task, so a statement blocked on another connection's lock lets the file go on
+//! ([`steps`]).
 
 pub mod copy;
 pub mod durable;
@@ -11,6 +13,7 @@ pub mod engine;
 pub mod format;
 pub mod run;
 pub mod server;
+pub mod steps;
 pub mod wire;
 
 pub use format::SqlError;

@@ -15,6 +15,7 @@ use crate::durable::DurableDatabase;
 use crate::engine::EngineDb;
 use crate::format::SqlError;
 use crate::server::ServerProcess;
+use crate::steps::{OnTask, OnThread, Steps};
 use crate::wire::WireDb;
 
 /// A directory of one file's run that the statements name as `__SCRATCH__` (COPY to and from
@@ -132,6 +133,7 @@ impl Target {
             Err(e) => return FileReport::failed(path, format!("cannot create a scratch dir: {e}")),
         };
         let records = scratch.substitute(records);
+        let steps = Steps::new();
         let errors = match self {
             Target::Engine | Target::EngineOptimizerOff => {
                 let database = Database::new();
@@ -146,7 +148,7 @@ impl Target {
                     };
                     std::future::ready(
                         setup
-                            .map(|()| EngineDb::new(session))
+                            .map(|()| steps.connection(OnThread::new(EngineDb::new(session))))
                             .map_err(SqlError::from),
                     )
                 };
@@ -171,7 +173,10 @@ impl Target {
                         return FileReport::failed(path, format!("cannot open {dir}: {e}"));
                     }
                 };
-                let connect = move || std::future::ready(database.connect());
+                let connect = move || {
+                    let connection = database.connect().map(OnThread::new);
+                    std::future::ready(connection.map(|c| steps.connection(c)))
+                };
                 run_records(self.runner(connect), records).await
             }
             Target::KestrelServer { binary } => {
@@ -180,7 +185,7 @@ impl Target {
                     Err(e) => return FileReport::failed(path, e),
                 };
                 let mut errors =
-                    run_records(self.runner(wire_connect(server.config())), records).await;
+                    run_records(self.runner(wire_connect(server.config(), steps)), records).await;
                 if let Some(status) = server.exited() {
                     errors.push(format!(
                         "the server exited ({status}); its log:\n{}",
@@ -191,7 +196,7 @@ impl Target {
             }
             Target::Postgres { admin } => {
                 let result = with_fresh_database(admin, |config| async move {
-                    run_records(self.runner(wire_connect(config)), records).await
+                    run_records(self.runner(wire_connect(config, steps)), records).await
                 })
                 .await;
                 match result {
@@ -200,7 +205,7 @@ impl Target {
                 }
             }
             Target::Wire { config } => {
-                run_records(self.runner(wire_connect(config.clone())), records).await
+                run_records(self.runner(wire_connect(config.clone(), steps)), records).await
             }
         };
         FileReport {
@@ -216,7 +221,7 @@ impl Target {
             return Err("--complete takes expected output from PostgreSQL only".to_string());
         };
         with_fresh_database(admin, |config| async move {
-            let mut runner = self.runner(wire_connect(config));
+            let mut runner = self.runner(wire_connect(config, Steps::new()));
             let result = runner
                 .update_test_file(path, " ", same_rows, default_normalizer, same_column_count)
                 .await
@@ -270,15 +275,24 @@ where
     errors
 }
 
+/// What a wire target's connection maker makes.
+type WireStepDb = crate::steps::StepDb<OnTask<WireDb>>;
+
 /// A connection maker for the wire targets: each `connection` name of a file gets its own
-/// session against the same database.
+/// session against the same database, one of the file's `steps`.
 fn wire_connect(
     config: Config,
-) -> impl FnMut() -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<WireDb, crate::SqlError>>>>
-{
+    steps: std::sync::Arc<Steps>,
+) -> impl FnMut() -> std::pin::Pin<
+    Box<dyn std::future::Future<Output = Result<WireStepDb, crate::SqlError>>>,
+> {
     move || {
         let config = config.clone();
-        Box::pin(async move { WireDb::connect(&config).await })
+        let steps = steps.clone();
+        Box::pin(async move {
+            let db = WireDb::connect(&config).await?;
+            Ok(steps.connection(OnTask::new(db)))
+        })
     }
 }
 
