@@ -89,8 +89,8 @@ impl<D> OnTask<D> {
     }
 }
 
-impl<D: AsyncDB<Error = SqlError, ColumnType = DefaultColumnType> + Send + 'static>
-    StartStatement for OnTask<D>
+impl<D: AsyncDB<Error = SqlError, ColumnType = DefaultColumnType> + Send + 'static> StartStatement
+    for OnTask<D>
 {
     fn start(&self, sql: String) -> JoinHandle<Outcome> {
         let db = self.0.clone();
@@ -165,21 +165,16 @@ impl Steps {
                 sqlstate: None,
             }),
             Some(Pending::Finished(outcome)) => outcome,
-            Some(Pending::Running(mut handle)) => {
-                match timeout(AWAIT_TIMEOUT, &mut handle).await {
-                    Ok(joined) => joined_outcome(joined),
-                    Err(_) => {
-                        self.pending().insert(id, Pending::Running(handle));
-                        Err(SqlError {
-                            message: format!(
-                                "AWAIT: still blocked after {}s",
-                                AWAIT_TIMEOUT.as_secs()
-                            ),
-                            sqlstate: None,
-                        })
-                    }
+            Some(Pending::Running(mut handle)) => match timeout(AWAIT_TIMEOUT, &mut handle).await {
+                Ok(joined) => joined_outcome(joined),
+                Err(_) => {
+                    self.pending().insert(id, Pending::Running(handle));
+                    Err(SqlError {
+                        message: format!("AWAIT: still blocked after {}s", AWAIT_TIMEOUT.as_secs()),
+                        sqlstate: None,
+                    })
                 }
-            }
+            },
         }
     }
 }
@@ -219,7 +214,9 @@ impl<S: StartStatement> AsyncDB for StepDb<S> {
         let outcome = match timeout(block_timeout(), &mut handle).await {
             Ok(joined) => joined_outcome(joined),
             Err(_) => {
-                self.steps.pending().insert(self.id, Pending::Running(handle));
+                self.steps
+                    .pending()
+                    .insert(self.id, Pending::Running(handle));
                 Err(blocked())
             }
         };

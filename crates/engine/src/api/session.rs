@@ -31,7 +31,7 @@ use crate::exec::{
 };
 use crate::parser::{parse, Parsed};
 use crate::plan::BoundStatement;
-use crate::storage::{Store, Transaction};
+use crate::storage::{Isolation, Store, Transaction};
 use crate::types::{DataType, ScalarValue};
 
 /// What [`Session::run`] runs: a parsed statement, or one bound earlier.
@@ -51,6 +51,25 @@ fn is_plan_cacheable(bound: &BoundStatement) -> bool {
         | BoundStatement::Update { .. }
         | BoundStatement::Delete { .. } => true,
         _ => false,
+    }
+}
+
+/// Whether a statement takes the transaction's snapshot, after which its isolation level is
+/// fixed: all but transaction control, SET and SHOW (and LOCK), as in PostgreSQL.
+fn takes_snapshot(work: &Work<'_>) -> bool {
+    match work {
+        Work::Bound(_) => true,
+        Work::Parsed(parsed) => !matches!(
+            parsed.statement,
+            Statement::StartTransaction { .. }
+                | Statement::Commit { .. }
+                | Statement::Rollback { .. }
+                | Statement::Savepoint { .. }
+                | Statement::ReleaseSavepoint { .. }
+                | Statement::Set(_)
+                | Statement::ShowVariable { .. }
+                | Statement::Lock(_)
+        ),
     }
 }
 
@@ -217,6 +236,8 @@ impl Session {
         let implicit = statements.len() > 1 && self.block == Block::None;
         if implicit {
             self.block = Block::Implicit;
+            self.transaction();
+            self.start_characteristics()?;
         }
         let cache_key = (statements.len() == 1).then_some(CacheKey {
             sql,
@@ -530,7 +551,7 @@ impl Session {
             }
             Err(error) => {
                 match self.block {
-                    Block::Explicit => self.block = Block::Failed,
+                    Block::Explicit => self.fail_block(),
                     Block::None => self.rollback_transaction(),
                     Block::Implicit | Block::Failed => {}
                 }
@@ -553,6 +574,18 @@ impl Session {
         outcome
     }
 
+    /// An error in a transaction block: the block waits for ROLLBACK, but (as in PostgreSQL)
+    /// the transaction is over, its changes gone and its locks released at once, unless a
+    /// savepoint can still take it back to where it was.
+    fn fail_block(&mut self) {
+        self.block = Block::Failed;
+        if self.savepoints.is_empty() {
+            if let Some(txn) = self.txn.take() {
+                txn.rollback();
+            }
+        }
+    }
+
     fn rollback_transaction(&mut self) {
         if let Some(txn) = self.txn.take() {
             txn.rollback();
@@ -573,11 +606,28 @@ impl Session {
     }
 
     fn transaction(&mut self) -> &mut Transaction {
-        if self.txn.is_none() {
-            self.settings_at_begin = Some(self.settings.clone());
+        let txn = match self.txn.take() {
+            Some(txn) => txn,
+            None => {
+                if self.settings_at_begin.is_none() {
+                    self.settings_at_begin = Some(self.settings.clone());
+                }
+                let mut txn = self.store.begin();
+                txn.set_lock_timeout(self.lock_timeout());
+                txn
+            }
+        };
+        self.txn.insert(txn)
+    }
+
+    /// `lock_timeout`, `None` when 0 (no limit).
+    fn lock_timeout(&self) -> Option<std::time::Duration> {
+        let value = self.settings.value("lock_timeout").unwrap_or("0");
+        if value == "0" {
+            return None;
         }
-        let store = &self.store;
-        self.txn.get_or_insert_with(|| store.begin())
+        let millis = crate::api::settings::LOCK_TIMEOUT.parse(value).ok()?;
+        (millis > 0).then(|| std::time::Duration::from_millis(millis as u64))
     }
 
     fn warn(&mut self, state: SqlState, message: &str) {
@@ -610,7 +660,7 @@ impl Session {
         ctx.session = self.identity.clone();
         ctx.settings = Some(self.settings.rows());
         ctx.search_path = self.search_path().ok();
-        if self.block != Block::None || matches!(bound, BoundStatement::Begin) {
+        if self.block != Block::None || matches!(bound, BoundStatement::Begin { .. }) {
             ctx.clock.transaction = *self.transaction_micros.get_or_insert(ctx.clock.statement);
         }
         if let Some(limit) = self.settings.value("kestrel.max_recursive_iterations") {
@@ -632,7 +682,20 @@ impl Session {
                 return result;
             }
         }
+        let lock_timeout = self.lock_timeout();
+        if let Some(txn) = self.txn.as_mut() {
+            txn.set_lock_timeout(lock_timeout);
+        }
+        if self.block != Block::None && takes_snapshot(&work) {
+            let isolation = Isolation::from_setting(
+                self.settings
+                    .value("transaction_isolation")
+                    .unwrap_or_default(),
+            );
+            self.transaction().take_snapshot(isolation);
+        }
         let (bound, view) = self.bind_locked(work, param_types, cache_key)?;
+        self.check_access(&bound)?;
         let ctx = self.statement_context(&bound, view, params);
         let result = self.run_bound(bound, &ctx, cache_key, copy);
         let changes = ctx.setting_changes.take();
@@ -643,6 +706,29 @@ impl Session {
             }
             Err(error) => Err(error),
         }
+    }
+
+    /// 25006 for a write in a READ ONLY transaction; notes what a SERIALIZABLE one reads.
+    fn check_access(&mut self, bound: &BoundStatement) -> Result<()> {
+        if let Some(command) = bound.write_command() {
+            let read_only = match self.block {
+                Block::None => "default_transaction_read_only",
+                Block::Implicit | Block::Explicit | Block::Failed => "transaction_read_only",
+            };
+            if self.settings.value(read_only) == Some("on") {
+                return Err(Error::new(
+                    SqlState::ReadOnlySqlTransaction,
+                    format!("cannot execute {command} in a read-only transaction"),
+                ));
+            }
+        }
+        if self.block != Block::None
+            && self.settings.value("transaction_isolation") == Some("serializable")
+        {
+            let tables = bound.tables_read();
+            self.transaction().note_reads(&tables);
+        }
+        Ok(())
     }
 
     /// Runs a bound statement of any kind.
@@ -774,7 +860,10 @@ impl Session {
                 Ok(StatementResult::command("ALTER SCHEMA"))
             }
             BoundStatement::Maintenance { tag, tables } => self.run_maintenance(tag, &tables),
-            BoundStatement::Begin => Ok(self.run_begin()),
+            BoundStatement::Begin { modes } => self.run_begin(&modes),
+            BoundStatement::SetTransaction { modes, session } => {
+                self.run_set_transaction(&modes, session)
+            }
             BoundStatement::Commit => self.run_commit(),
             BoundStatement::Rollback => Ok(self.run_rollback()),
             BoundStatement::Savepoint { action, name } => self.run_savepoint(action, name),

@@ -11,12 +11,13 @@ use std::sync::{Arc, OnceLock};
 use crate::error::{Error, Result, SqlState};
 
 use checks::{
-    any, bytea_output, checkpoint_timeout, date_style, default_tablespace, encoding,
-    english_messages, float_digits, interval_style, max_wal_size, on_off, optimizer_rules,
-    positive_integer, read_committed, read_write, search_path, standard_strings,
-    synchronous_commit, table_access_method, utc_only, xml_option,
+    any, bytea_output, checkpoint_timeout, date_style, deadlock_timeout, default_tablespace,
+    default_transaction_isolation, encoding, english_messages, float_digits, interval_style,
+    lock_timeout, max_wal_size, on_off, optimizer_rules, positive_integer, search_path,
+    standard_strings, synchronous_commit, table_access_method, transaction_isolation, utc_only,
+    xml_option,
 };
-pub(crate) use units::{CHECKPOINT_TIMEOUT, MAX_WAL_SIZE};
+pub(crate) use units::{CHECKPOINT_TIMEOUT, LOCK_TIMEOUT, MAX_WAL_SIZE};
 
 /// Where a setting may be changed: PostgreSQL's GucContext, for the four we have.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -154,16 +155,32 @@ const DEFINITIONS: &[Definition] = &[
         default: "off",
         reported: true,
         context: Context::User,
-        check: read_write,
-        description: "Sets the default read-only status of new transactions (off only).",
+        check: on_off,
+        description: "Sets the default read-only status of new transactions.",
     },
     Definition {
         name: "transaction_read_only",
         default: "off",
         reported: false,
         context: Context::User,
-        check: read_write,
-        description: "Sets the current transaction's read-only status (off only).",
+        check: on_off,
+        description: "Sets the current transaction's read-only status.",
+    },
+    Definition {
+        name: "default_transaction_deferrable",
+        default: "off",
+        reported: false,
+        context: Context::User,
+        check: on_off,
+        description: "Sets the default deferrable status of new transactions (no effect: no snapshot of a read-only transaction can fail).",
+    },
+    Definition {
+        name: "transaction_deferrable",
+        default: "off",
+        reported: false,
+        context: Context::User,
+        check: on_off,
+        description: "Whether to defer a read-only serializable transaction (no effect: no snapshot of a read-only transaction can fail).",
     },
     Definition {
         name: "lc_messages",
@@ -186,16 +203,16 @@ const DEFINITIONS: &[Definition] = &[
         default: "read committed",
         reported: false,
         context: Context::User,
-        check: read_committed,
-        description: "Sets the current transaction's isolation level (read committed only).",
+        check: transaction_isolation,
+        description: "Sets the current transaction's isolation level.",
     },
     Definition {
         name: "default_transaction_isolation",
         default: "read committed",
         reported: false,
         context: Context::User,
-        check: read_committed,
-        description: "Sets the transaction isolation level of each new transaction (read committed only).",
+        check: default_transaction_isolation,
+        description: "Sets the transaction isolation level of each new transaction.",
     },
     Definition {
         name: "statement_timeout",
@@ -210,8 +227,16 @@ const DEFINITIONS: &[Definition] = &[
         default: "0",
         reported: false,
         context: Context::User,
-        check: any,
-        description: "Accepted for clients that set it; not enforced.",
+        check: lock_timeout,
+        description: "Sets the maximum allowed duration of any wait for a lock.",
+    },
+    Definition {
+        name: "deadlock_timeout",
+        default: "1s",
+        reported: false,
+        context: Context::User,
+        check: deadlock_timeout,
+        description: "Accepted for tests that set it; deadlocks are found when a wait begins.",
     },
     Definition {
         name: "idle_in_transaction_session_timeout",

@@ -8,7 +8,7 @@ use super::{ident_name, Binder};
 use crate::catalog::quote_identifier;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
-use crate::plan::{BoundStatement, SavepointAction, ScalarExpr, SetVariable};
+use crate::plan::{BoundStatement, SavepointAction, ScalarExpr, SetVariable, TransactionModes};
 use crate::types::DataType;
 
 impl Binder<'_> {
@@ -99,8 +99,9 @@ impl Binder<'_> {
                 if modifier.is_some() || !statements.is_empty() || exception.is_some() {
                     return Err(Error::unsupported(format!("{statement}")));
                 }
-                check_modes(modes)?;
-                BoundStatement::Begin
+                BoundStatement::Begin {
+                    modes: transaction_modes(modes)?,
+                }
             }
             Statement::Commit {
                 chain,
@@ -178,15 +179,11 @@ impl Binder<'_> {
             Statement::Set(ast::Set::SetTransaction {
                 modes,
                 snapshot: None,
-                session: _,
-            }) => {
-                check_modes(modes)?;
-                BoundStatement::Set(SetVariable {
-                    name: Some("transaction_isolation".into()),
-                    value: Some("read committed".into()),
-                    local: false,
-                })
-            }
+                session,
+            }) => BoundStatement::SetTransaction {
+                modes: transaction_modes(modes)?,
+                session: *session,
+            },
             Statement::Reset(reset) => match &reset.reset {
                 Reset::ConfigurationParameter(name) => BoundStatement::Set(SetVariable {
                     name: Some(name.to_string().to_lowercase()),
@@ -225,17 +222,33 @@ fn savepoint(action: SavepointAction, name: &ast::Ident) -> BoundStatement {
     }
 }
 
-/// Only READ COMMITTED (our isolation) and READ WRITE are accepted, never silently weaker.
-fn check_modes(modes: &[TransactionMode]) -> Result<()> {
-    for mode in modes {
-        match mode {
-            TransactionMode::IsolationLevel(TransactionIsolationLevel::ReadCommitted)
-            | TransactionMode::IsolationLevel(TransactionIsolationLevel::ReadUncommitted)
-            | TransactionMode::AccessMode(ast::TransactionAccessMode::ReadWrite) => {}
-            other => return Err(Error::unsupported(format!("transaction mode {other}"))),
-        }
-    }
-    Ok(())
+/// Transaction modes as the settings they set (PostgreSQL's own spelling of the values).
+fn transaction_modes(modes: &[TransactionMode]) -> Result<TransactionModes> {
+    modes
+        .iter()
+        .map(|mode| {
+            Ok(match mode {
+                TransactionMode::IsolationLevel(level) => (
+                    "transaction_isolation",
+                    match level {
+                        TransactionIsolationLevel::ReadUncommitted => "read uncommitted",
+                        TransactionIsolationLevel::ReadCommitted => "read committed",
+                        TransactionIsolationLevel::RepeatableRead => "repeatable read",
+                        TransactionIsolationLevel::Serializable => "serializable",
+                        TransactionIsolationLevel::Snapshot => {
+                            return Err(Error::syntax("syntax error at or near \"SNAPSHOT\""))
+                        }
+                    },
+                ),
+                TransactionMode::AccessMode(ast::TransactionAccessMode::ReadOnly) => {
+                    ("transaction_read_only", "on")
+                }
+                TransactionMode::AccessMode(ast::TransactionAccessMode::ReadWrite) => {
+                    ("transaction_read_only", "off")
+                }
+            })
+        })
+        .collect()
 }
 
 /// The value of a list setting (`SET search_path = a, "B", 'c d'`) as PostgreSQL flattens

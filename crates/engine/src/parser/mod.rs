@@ -3,6 +3,7 @@
 //! ([`frame_exclusion`]) and returned beside each statement.
 
 mod copy_options;
+mod deferrable;
 mod frame_exclusion;
 mod sequence_options;
 mod vacuum_options;
@@ -38,6 +39,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     let mut header_match = copy_options::normalize(&mut tokens)?;
     vacuum_options::strip(&mut tokens)?;
     sequence_options::reorder(&mut tokens);
+    deferrable::strip(&mut tokens);
     let statements = Parser::new(&dialect)
         .with_recursion_limit(MAX_NESTING)
         .with_tokens_with_locations(tokens)

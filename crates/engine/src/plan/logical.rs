@@ -284,6 +284,10 @@ pub struct SetVariable {
     pub local: bool,
 }
 
+/// The modes of BEGIN and SET TRANSACTION as the settings they set, in the order written:
+/// (`transaction_isolation`, `repeatable read`), (`transaction_read_only`, `on`), ...
+pub type TransactionModes = Vec<(&'static str, &'static str)>;
+
 /// `RETURNING ...`: expressions over the full rows written (or deleted).
 #[derive(Debug, Clone)]
 pub struct Returning {
@@ -397,7 +401,14 @@ pub enum BoundStatement {
         tag: &'static str,
         tables: Vec<(QualifiedName, u32)>,
     },
-    Begin,
+    Begin {
+        modes: TransactionModes,
+    },
+    /// SET TRANSACTION, or with `session` SET SESSION CHARACTERISTICS AS TRANSACTION.
+    SetTransaction {
+        modes: TransactionModes,
+        session: bool,
+    },
     Commit,
     Rollback,
     /// SAVEPOINT, RELEASE [SAVEPOINT] and ROLLBACK TO [SAVEPOINT] `name`.
@@ -553,7 +564,8 @@ impl BoundStatement {
             | BoundStatement::DropSchema { .. }
             | BoundStatement::RenameSchema { .. }
             | BoundStatement::Maintenance { .. }
-            | BoundStatement::Begin
+            | BoundStatement::Begin { .. }
+            | BoundStatement::SetTransaction { .. }
             | BoundStatement::Commit
             | BoundStatement::Rollback
             | BoundStatement::Savepoint { .. }

@@ -1,6 +1,7 @@
 //! Logical plans and bound expressions: what the binder produces and the optimizer rewrites.
 //! After binding there are no names left to resolve: columns are positions, tables OIDs.
 
+mod access;
 mod copy;
 mod ddl;
 mod explain;
@@ -23,6 +24,6 @@ pub use join_keys::{split_condition, SplitCondition};
 pub use logical::{
     AggregateCall, BoundStatement, ColumnInfo, FrameBound, FrameExclusion, FrameUnits, JoinKind,
     LogicalPlan, Returning, SavepointAction, SetOperator, SetVariable, SortKey, TableFunctionCall,
-    WindowCall, WindowFrame,
+    TransactionModes, WindowCall, WindowFrame,
 };
 pub use on_conflict::{ConflictAction, OnConflict};

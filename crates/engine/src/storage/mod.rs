@@ -8,6 +8,8 @@
 
 mod commit_log;
 mod generation_cache;
+mod isolation;
+mod locks;
 mod namespace;
 mod secondary_index;
 mod sequence;
@@ -19,6 +21,8 @@ mod unique_index;
 
 pub use commit_log::{CommitChanges, CommitLog};
 pub use generation_cache::{generations, GenerationCache, Lookup};
+pub use isolation::Isolation;
+pub use locks::{LockManager, LockMode, Wait};
 pub use namespace::RelationKind;
 pub use secondary_index::{ChunkRows, SecondaryIndexes};
 pub use sequence::{Sequence, SequenceOptions};

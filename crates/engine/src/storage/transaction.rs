@@ -3,18 +3,17 @@
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, Weak};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use arc_swap::ArcSwap;
 
+use super::isolation::{Isolation, Snapshot};
+use super::locks::{LockManager, LockMode, Wait};
 use super::{CommitChanges, CommitLog, DbState, Map, Sequence, TableEntry};
 use crate::catalog::{QualifiedName, SchemaDef, ViewDef};
 use crate::error::{Error, Result, SqlState};
 use crate::sync::lock;
-
-/// How often a writer yields to the holder of a table lock before it sleeps on it.
-const SPIN_YIELDS: u32 = 4;
 
 /// OIDs below this are PostgreSQL's built-in objects.
 const FIRST_USER_OID: u32 = 16384;
@@ -38,28 +37,10 @@ pub struct Store {
     /// Committed states waiting for their log flush before readers may see them.
     unpublished: Mutex<Unpublished>,
     log: Option<Arc<dyn CommitLog>>,
-    locks: Mutex<LockTable>,
+    locks: LockManager,
     next_txn_id: AtomicU64,
     next_oid: AtomicU32,
     next_generation: AtomicU64,
-}
-
-/// Which transaction holds the write lock of which table name, and who waits for what: the
-/// wait-for graph that deadlock detection walks.
-#[derive(Default)]
-struct LockTable {
-    owners: Map<String, u64>,
-    waiting_for: Map<u64, String>,
-    /// Per table name with waiters: where they sleep, and how many. A release wakes one
-    /// waiter of that name only: waking every waiter of every table (as one shared condition
-    /// variable did) cost each single-row INSERT of 8 concurrent writers two futex calls.
-    queues: Map<String, WaitQueue>,
-}
-
-struct WaitQueue {
-    /// Always waited on with the `Store::locks` mutex.
-    released: Arc<Condvar>,
-    waiters: usize,
 }
 
 /// States committed but not yet visible, by the LSN that makes each durable.
@@ -95,7 +76,7 @@ impl Store {
             commit_lock: Mutex::new(()),
             unpublished: Mutex::default(),
             log,
-            locks: Mutex::new(LockTable::default()),
+            locks: LockManager::default(),
             next_txn_id: AtomicU64::new(1),
             next_oid: AtomicU32::new(next_oid.max(FIRST_USER_OID)),
             next_generation: AtomicU64::new(next_generation),
@@ -200,6 +181,8 @@ impl Store {
             names: Map::default(),
             sequences: Map::default(),
             views: Map::default(),
+            snapshot: None,
+            lock_timeout: None,
         }
     }
 
@@ -211,102 +194,18 @@ impl Store {
     /// of sleeping).
     #[cfg(test)]
     pub(crate) fn has_lock_waiters(&self) -> bool {
-        !lock(&self.locks).waiting_for.is_empty()
+        self.locks.has_waiters()
     }
 
-    fn acquire(&self, txn_id: u64, name: &str) -> Result<()> {
-        let mut table = lock(&self.locks);
-        let mut yields = 0;
-        loop {
-            match table.owners.get(name) {
-                None => {
-                    table.owners.insert(name.to_string(), txn_id);
-                    table.waiting_for.remove(&txn_id);
-                    return Ok(());
-                }
-                Some(&owner) if owner == txn_id => return Ok(()),
-                Some(&owner) => {
-                    if waits_for_me(&table, owner, txn_id) {
-                        table.waiting_for.remove(&txn_id);
-                        return Err(Error::new(SqlState::DeadlockDetected, "deadlock detected")
-                            .with_detail(format!(
-                                "Transaction {txn_id} waits for a lock on table \"{name}\" \
-                                 held by transaction {owner}, which waits for transaction \
-                                 {txn_id}."
-                            )));
-                    }
-                    // A write statement holds its lock for microseconds: giving the
-                    // holder the processor a few times is cheaper than sleeping and
-                    // being woken (two context switches and two futex calls).
-                    if yields < SPIN_YIELDS {
-                        yields += 1;
-                        drop(table);
-                        std::thread::yield_now();
-                        table = lock(&self.locks);
-                        continue;
-                    }
-                    table.waiting_for.insert(txn_id, name.to_string());
-                    let queue = table
-                        .queues
-                        .entry(name.to_string())
-                        .or_insert_with(|| WaitQueue {
-                            released: Arc::default(),
-                            waiters: 0,
-                        });
-                    queue.waiters += 1;
-                    let released = Arc::clone(&queue.released);
-                    // The timeout re-checks for a deadlock formed while asleep.
-                    table = match released.wait_timeout(table, Duration::from_millis(100)) {
-                        Ok((guard, _)) => guard,
-                        Err(poisoned) => poisoned.into_inner().0,
-                    };
-                    if let Some(queue) = table.queues.get_mut(name) {
-                        queue.waiters -= 1;
-                        if queue.waiters == 0 {
-                            table.queues.remove(name);
-                        }
-                    }
-                }
-            }
-        }
+    /// The lock manager, for the locks a session holds beyond its transactions.
+    pub fn locks(&self) -> &LockManager {
+        &self.locks
     }
 
-    /// Releases `names` and wakes one waiter of each. A woken waiter takes the lock or, if
-    /// another writer took it first, waits again and is woken by that writer's release: a
-    /// waiter leaves the queue only holding the lock or with a deadlock error, while the
-    /// lock is held by someone else, so no wakeup is lost.
-    fn release(&self, txn_id: u64, names: &[String]) {
-        let mut table = lock(&self.locks);
-        let mut wake = Vec::new();
-        for name in names {
-            if table.owners.get(name) == Some(&txn_id) {
-                table.owners.remove(name);
-                if let Some(queue) = table.queues.get(name) {
-                    wake.push(Arc::clone(&queue.released));
-                }
-            }
-        }
-        table.waiting_for.remove(&txn_id);
-        drop(table);
-        for released in wake {
-            released.notify_one();
-        }
+    /// A new owner id for locks (a session's advisory locks), from the transactions' ids.
+    pub fn new_owner_id(&self) -> u64 {
+        self.next_txn_id.fetch_add(1, Ordering::Relaxed)
     }
-}
-
-/// Whether `owner` (transitively) waits for a lock held by `me`.
-fn waits_for_me(table: &LockTable, mut owner: u64, me: u64) -> bool {
-    for _ in 0..table.owners.len() + 1 {
-        let Some(name) = table.waiting_for.get(&owner) else {
-            return false;
-        };
-        match table.owners.get(name) {
-            Some(&next) if next == me => return true,
-            Some(&next) => owner = next,
-            None => return false,
-        }
-    }
-    false
 }
 
 /// A transaction's changes as they were at a SAVEPOINT. Its table versions are shared
@@ -331,9 +230,37 @@ pub struct Transaction {
     names: Map<QualifiedName, Option<u32>>,
     sequences: Map<QualifiedName, Option<Arc<Sequence>>>,
     views: Map<QualifiedName, Option<Arc<ViewDef>>>,
+    /// Taken by the first statement that reads (see `isolation.rs`).
+    snapshot: Option<Snapshot>,
+    /// How long a lock is waited for (lock_timeout), `None`: for ever.
+    lock_timeout: Option<Duration>,
 }
 
 impl Transaction {
+    /// Whether a statement has taken the transaction's snapshot: from then on its isolation
+    /// level can no longer change (25001).
+    pub fn has_snapshot(&self) -> bool {
+        self.snapshot.is_some()
+    }
+
+    /// Takes the transaction's snapshot at `isolation`, unless a statement already did.
+    pub fn take_snapshot(&mut self, isolation: Isolation) {
+        if self.snapshot.is_none() {
+            self.snapshot = Some(Snapshot::new(isolation, self.store.snapshot()));
+        }
+    }
+
+    /// Notes tables a SERIALIZABLE transaction read, for the check at COMMIT.
+    pub fn note_reads(&mut self, oids: &[u32]) {
+        if let Some(snapshot) = self.snapshot.as_mut().filter(|s| s.serializable) {
+            for oid in oids {
+                if !snapshot.reads.contains(oid) {
+                    snapshot.reads.push(*oid);
+                }
+            }
+        }
+    }
+
     pub fn has_writes(&self) -> bool {
         !self.written.is_empty()
             || !self.schemas.is_empty()
@@ -363,7 +290,10 @@ impl Transaction {
     /// transaction's own changes on top (READ COMMITTED). Once it holds write locks, that
     /// is the newest committed state, durable or not, which its writes build on.
     pub fn view(&self) -> Arc<DbState> {
-        let committed = if self.locked.is_empty() {
+        let fixed = self.snapshot.as_ref().and_then(|s| s.fixed.clone());
+        let committed = if let Some(fixed) = fixed {
+            fixed
+        } else if self.locked.is_empty() {
             self.store.snapshot()
         } else {
             self.store.newest()
@@ -428,9 +358,36 @@ impl Transaction {
         if self.locked.contains(&key) {
             return Ok(());
         }
-        self.store.acquire(self.id, &key)?;
+        let wait = Wait::Block(self.lock_timeout);
+        self.store
+            .locks
+            .acquire(self.id, &key, LockMode::Exclusive, wait)?;
         self.locked.push(key);
         Ok(())
+    }
+
+    /// Sets how long the transaction's statements wait for a lock (`None`: for ever).
+    pub fn set_lock_timeout(&mut self, timeout: Option<Duration>) {
+        self.lock_timeout = timeout;
+    }
+
+    /// Takes lock `key` in `mode` until the transaction ends; `Ok(false)` if it is held by
+    /// another and `nowait`.
+    pub fn lock(&mut self, key: String, mode: LockMode, nowait: bool) -> Result<bool> {
+        let wait = match nowait {
+            true => Wait::No,
+            false => Wait::Block(self.lock_timeout),
+        };
+        let taken = self.store.locks.acquire(self.id, &key, mode, wait)?;
+        if taken && !self.locked.contains(&key) {
+            self.locked.push(key);
+        }
+        Ok(taken)
+    }
+
+    /// The id that owns the transaction's locks.
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// Locks table `name` and returns its newest version (this transaction's own, else the
@@ -445,7 +402,11 @@ impl Transaction {
         if let Some(entry) = self.written.get(&oid) {
             return Ok(entry.clone());
         }
-        Ok(self.store.newest().tables.get(&oid).cloned())
+        let newest = self.store.newest();
+        if let Some(snapshot) = &self.snapshot {
+            snapshot.check_write(oid, &newest)?;
+        }
+        Ok(newest.tables.get(&oid).cloned())
     }
 
     /// Records a new version of a table this transaction has locked.
@@ -512,6 +473,9 @@ impl Transaction {
         let _commit = lock(&store.commit_lock);
         let head = store.head.load_full();
         self.check_schemas_exist(&head)?;
+        if let Some(snapshot) = self.snapshot.as_ref().filter(|_| self.has_writes()) {
+            snapshot.check_commit(&head)?;
+        }
         let lsn = match &store.log {
             Some(log) => {
                 log.writable()?;
@@ -695,7 +659,7 @@ impl Transaction {
     fn release_locks(&mut self) {
         if !self.locked.is_empty() {
             let locked = std::mem::take(&mut self.locked);
-            self.store.release(self.id, &locked);
+            self.store.locks.release(self.id, &locked);
         }
     }
 }
@@ -710,7 +674,7 @@ impl Drop for Transaction {
 mod tests {
     use std::sync::Arc;
 
-    use super::{lock, Store};
+    use super::Store;
     use crate::catalog::{QualifiedName, TableSchema, PUBLIC_OID};
     use crate::storage::{TableData, TableEntry};
 
@@ -775,7 +739,7 @@ mod tests {
             result
         });
         // Wait until the first transaction sleeps on "b", so that "a" closes the cycle.
-        while lock(&store.locks).waiting_for.is_empty() {
+        while !store.has_lock_waiters() {
             std::thread::yield_now();
         }
         let crossed = second.lock_name(&public("a"));
@@ -785,10 +749,7 @@ mod tests {
             waiter.join().is_ok_and(|r| r.is_ok()),
             "the other side proceeds"
         );
-        assert!(
-            lock(&store.locks).queues.is_empty(),
-            "no wait queue is left"
-        );
+        assert!(store.locks.queues_empty(), "no wait queue is left");
     }
 
     #[test]

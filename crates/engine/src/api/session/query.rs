@@ -91,7 +91,13 @@ impl Session {
 
     pub(super) fn run_show(&mut self, name: &str) -> Result<StatementResult> {
         let columns = self.show_columns(name)?;
-        let (_, value) = self.settings.get(name)?;
+        let (canonical, mut value) = self.settings.get(name)?;
+        // Outside a block, the transaction a SHOW runs in has the defaults.
+        if self.block == super::Block::None
+            && super::transaction_control::TRANSACTION_SETTINGS.contains(&canonical)
+        {
+            value = self.settings.get(&format!("default_{canonical}"))?.1;
+        }
         Ok(text_result(columns, &[value], "SHOW"))
     }
 

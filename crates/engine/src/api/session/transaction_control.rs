@@ -7,7 +7,14 @@ use crate::api::settings::Settings;
 use crate::api::StatementResult;
 use crate::error::{Error, Result, SqlState};
 use crate::exec::SettingChange;
-use crate::plan::{SavepointAction, SetVariable};
+use crate::plan::{SavepointAction, SetVariable, TransactionModes};
+
+/// The settings of the open transaction, each starting from its `default_` setting.
+pub(super) const TRANSACTION_SETTINGS: [&str; 3] = [
+    "transaction_isolation",
+    "transaction_read_only",
+    "transaction_deferrable",
+];
 use crate::storage::TransactionMark;
 
 /// A SAVEPOINT: what ROLLBACK TO it goes back to.
@@ -18,17 +25,96 @@ pub(super) struct Savepoint {
 }
 
 impl Session {
-    pub(super) fn run_begin(&mut self) -> StatementResult {
+    pub(super) fn run_begin(&mut self, modes: &TransactionModes) -> Result<StatementResult> {
         match self.block {
             Block::Explicit => self.warn(
                 SqlState::ActiveSqlTransaction,
                 "there is already a transaction in progress",
             ),
-            Block::None | Block::Implicit => self.block = Block::Explicit,
+            Block::None => {
+                self.block = Block::Explicit;
+                self.transaction();
+                self.start_characteristics()?;
+            }
+            Block::Implicit => self.block = Block::Explicit,
             Block::Failed => {}
         }
         self.transaction();
-        StatementResult::command("BEGIN")
+        for (name, value) in modes {
+            self.set_transaction_setting(name, value)?;
+        }
+        Ok(StatementResult::command("BEGIN"))
+    }
+
+    /// A new transaction block's isolation level and access mode: the session's defaults.
+    pub(super) fn start_characteristics(&mut self) -> Result<()> {
+        for name in TRANSACTION_SETTINGS {
+            let default = self
+                .settings
+                .value(&format!("default_{name}"))
+                .map(str::to_string);
+            self.settings.set_local(name, default.as_deref())?;
+        }
+        Ok(())
+    }
+
+    /// SET TRANSACTION, or SET SESSION CHARACTERISTICS AS TRANSACTION (`session`).
+    pub(super) fn run_set_transaction(
+        &mut self,
+        modes: &TransactionModes,
+        session: bool,
+    ) -> Result<StatementResult> {
+        if session {
+            for (name, value) in modes {
+                self.settings.set(&format!("default_{name}"), Some(value))?;
+            }
+        } else if self.block == Block::None {
+            self.warn(
+                SqlState::NoActiveSqlTransaction,
+                "SET TRANSACTION can only be used in transaction blocks",
+            );
+        } else {
+            for (name, value) in modes {
+                self.set_transaction_setting(name, value)?;
+            }
+        }
+        Ok(StatementResult::command("SET"))
+    }
+
+    /// Sets one of the open transaction's [`TRANSACTION_SETTINGS`] with PostgreSQL's
+    /// checks: the isolation level, and a change back to read-write, only before the
+    /// transaction's first query and outside a savepoint (25001).
+    pub(super) fn set_transaction_setting(&mut self, name: &str, value: &str) -> Result<()> {
+        let before = self.settings.value(name).map(str::to_string);
+        self.settings.set_local(name, Some(value))?;
+        let after = self.settings.value(name).map(str::to_string);
+        if before == after {
+            return Ok(());
+        }
+        let queried = self.txn.as_ref().is_some_and(|t| t.has_snapshot());
+        let in_savepoint = !self.savepoints.is_empty();
+        let refusal = match name {
+            "transaction_isolation" if in_savepoint => {
+                Some("SET TRANSACTION ISOLATION LEVEL must not be called in a subtransaction")
+            }
+            "transaction_isolation" if queried => {
+                Some("SET TRANSACTION ISOLATION LEVEL must be called before any query")
+            }
+            "transaction_read_only" if after.as_deref() == Some("off") && in_savepoint => {
+                Some("cannot set transaction read-write mode inside a read-only transaction")
+            }
+            "transaction_read_only" if after.as_deref() == Some("off") && queried => {
+                Some("transaction read-write mode must be set before any query")
+            }
+            _ => None,
+        };
+        match refusal {
+            Some(message) => {
+                self.settings.set_local(name, before.as_deref())?;
+                Err(Error::new(SqlState::ActiveSqlTransaction, message))
+            }
+            None => Ok(()),
+        }
     }
 
     /// COMMIT; a failed block rolls back (and says so in its tag).
@@ -131,6 +217,12 @@ impl Session {
             self.transaction();
         }
         match (&set.name, set.local) {
+            // As SET TRANSACTION; outside a block the transaction it would set ends at once.
+            (Some(name), _) if TRANSACTION_SETTINGS.contains(&name.as_str()) => {
+                if let (Some(value), true) = (&set.value, self.block != Block::None) {
+                    self.set_transaction_setting(name, value)?;
+                }
+            }
             (Some(name), true) => {
                 if self.block == Block::None {
                     self.warn(

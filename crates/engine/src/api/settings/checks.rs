@@ -204,13 +204,6 @@ pub(super) fn interval_style(value: &str) -> Result<String> {
 }
 
 /// Read-only transactions are not implemented: only off.
-pub(super) fn read_write(value: &str) -> Result<String> {
-    match on_off(value)?.as_str() {
-        "off" => Ok("off".into()),
-        _ => Err(Error::unsupported("read-only transactions")),
-    }
-}
-
 /// Messages are in English only: the C locale and English ones.
 pub(super) fn english_messages(value: &str) -> Result<String> {
     let lower = value.to_ascii_lowercase();
@@ -278,13 +271,23 @@ pub(super) fn optimizer_rules(value: &str) -> Result<String> {
     Ok(value.to_string())
 }
 
-pub(super) fn read_committed(value: &str) -> Result<String> {
-    match value.to_ascii_lowercase().as_str() {
-        "read committed" | "read uncommitted" => Ok("read committed".into()),
-        _ => Err(Error::unsupported(format!(
-            "transaction isolation \"{value}\""
-        ))),
+/// PostgreSQL's four isolation levels (READ UNCOMMITTED behaves as READ COMMITTED).
+fn isolation_level(name: &str, value: &str) -> Result<String> {
+    let lower = value.to_ascii_lowercase();
+    match lower.as_str() {
+        "serializable" | "repeatable read" | "read committed" | "read uncommitted" => Ok(lower),
+        _ => Err(invalid_value(name, value).with_hint(
+            "Available values: serializable, repeatable read, read committed, read uncommitted.",
+        )),
     }
+}
+
+pub(super) fn transaction_isolation(value: &str) -> Result<String> {
+    isolation_level("transaction_isolation", value)
+}
+
+pub(super) fn default_transaction_isolation(value: &str) -> Result<String> {
+    isolation_level("default_transaction_isolation", value)
 }
 
 pub(super) fn standard_strings(value: &str) -> Result<String> {
@@ -314,4 +317,12 @@ pub(super) fn checkpoint_timeout(value: &str) -> Result<String> {
 
 pub(super) fn max_wal_size(value: &str) -> Result<String> {
     MAX_WAL_SIZE.canonical(value)
+}
+
+pub(super) fn lock_timeout(value: &str) -> Result<String> {
+    super::units::LOCK_TIMEOUT.canonical(value)
+}
+
+pub(super) fn deadlock_timeout(value: &str) -> Result<String> {
+    super::units::DEADLOCK_TIMEOUT.canonical(value)
 }

@@ -20,6 +20,16 @@ const TIME: Units = &[
 const TIME_HINT: &str =
     "Valid units for this parameter are \"us\", \"ms\", \"s\", \"min\", \"h\", and \"d\".";
 
+/// Milliseconds are the base unit of `lock_timeout` and `deadlock_timeout`.
+const TIME_MS: Units = &[
+    ("d", 86_400_000.0),
+    ("h", 3_600_000.0),
+    ("min", 60_000.0),
+    ("s", 1_000.0),
+    ("ms", 1.0),
+    ("us", 1e-3),
+];
+
 /// Megabytes are the base unit of `max_wal_size`.
 const MEMORY: Units = &[
     ("TB", 1_048_576.0),
@@ -49,6 +59,26 @@ pub(crate) const CHECKPOINT_TIMEOUT: UnitSetting = UnitSetting {
     base_unit: "s",
     min: 30,
     max: 86_400,
+};
+
+/// PostgreSQL's range: 0 (no timeout) up to the largest int of milliseconds.
+pub(crate) const LOCK_TIMEOUT: UnitSetting = UnitSetting {
+    name: "lock_timeout",
+    units: TIME_MS,
+    hint: TIME_HINT,
+    base_unit: "ms",
+    min: 0,
+    max: i32::MAX as i64,
+};
+
+/// PostgreSQL's range: 1 ms up to the largest int of milliseconds.
+pub(crate) const DEADLOCK_TIMEOUT: UnitSetting = UnitSetting {
+    name: "deadlock_timeout",
+    units: TIME_MS,
+    hint: TIME_HINT,
+    base_unit: "ms",
+    min: 1,
+    max: i32::MAX as i64,
 };
 
 /// PostgreSQL's range: 2 MB up to the largest int.
@@ -112,6 +142,9 @@ impl UnitSetting {
 
     /// SHOW's spelling: the largest unit that divides the value evenly (`5min`, `1GB`).
     pub(crate) fn format(&self, base: i64) -> String {
+        if base == 0 {
+            return "0".to_string();
+        }
         for (name, size) in self.units {
             if *size <= 1.0 || base % (*size as i64) == 0 {
                 return format!("{}{name}", (base as f64 / size).round() as i64);

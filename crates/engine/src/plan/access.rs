@@ -1,0 +1,149 @@
+//! What a bound statement does to the database, as the transaction rules need it: which
+//! tables it reads (a SERIALIZABLE transaction checks them at COMMIT) and which command a
+//! READ ONLY transaction refuses.
+
+use super::{BoundStatement, CopyDirection, LogicalPlan, ScalarExpr};
+
+/// Adds the tables `plan` scans to `tables`, once each.
+fn add_plan(tables: &mut Vec<u32>, plan: &LogicalPlan) {
+    for oid in plan.tables_read() {
+        if !tables.contains(&oid) {
+            tables.push(oid);
+        }
+    }
+}
+
+/// Adds the tables scanned by the subqueries of `expr`.
+fn add_expr(tables: &mut Vec<u32>, expr: &ScalarExpr) {
+    expr.visit(&mut |e| {
+        if let ScalarExpr::Subquery(subquery) = e {
+            add_plan(tables, &subquery.plan);
+        }
+    });
+}
+
+impl BoundStatement {
+    /// The OIDs of the tables whose rows the statement reads; the target of UPDATE and
+    /// DELETE counts, as does INSERT's with ON CONFLICT (it reads the conflicting rows).
+    pub fn tables_read(&self) -> Vec<u32> {
+        let mut tables = Vec::new();
+        match self {
+            BoundStatement::Query { plan, .. } | BoundStatement::Explain { plan, .. } => {
+                add_plan(&mut tables, plan)
+            }
+            BoundStatement::Copy(copy) => match &copy.direction {
+                CopyDirection::To { plan, .. } => add_plan(&mut tables, plan),
+                CopyDirection::From { .. } => {}
+            },
+            BoundStatement::Insert {
+                table_oid,
+                source,
+                on_conflict,
+                returning: _,
+                table_name: _,
+            } => {
+                add_plan(&mut tables, source);
+                if on_conflict.is_some() {
+                    tables.push(*table_oid);
+                }
+            }
+            BoundStatement::Update {
+                table_oid,
+                source,
+                filter,
+                assignments,
+                returning: _,
+                table_name: _,
+            } => {
+                tables.push(*table_oid);
+                if let Some(source) = source {
+                    add_plan(&mut tables, source);
+                }
+                for expr in filter.iter().chain(assignments.iter().map(|(_, e)| e)) {
+                    add_expr(&mut tables, expr);
+                }
+            }
+            BoundStatement::Delete {
+                table_oid,
+                source,
+                filter,
+                returning: _,
+                table_name: _,
+            } => {
+                tables.push(*table_oid);
+                if let Some(source) = source {
+                    add_plan(&mut tables, source);
+                }
+                if let Some(filter) = filter {
+                    add_expr(&mut tables, filter);
+                }
+            }
+            BoundStatement::CreateTable { source, .. } => {
+                if let Some(source) = source {
+                    add_plan(&mut tables, source);
+                }
+            }
+            BoundStatement::CreateSequence { .. }
+            | BoundStatement::DropSequence { .. }
+            | BoundStatement::DropTable { .. }
+            | BoundStatement::CreateView { .. }
+            | BoundStatement::DropView { .. }
+            | BoundStatement::CreateIndex(_)
+            | BoundStatement::CreateSchema { .. }
+            | BoundStatement::DropSchema { .. }
+            | BoundStatement::RenameSchema { .. }
+            | BoundStatement::AlterTable { .. }
+            | BoundStatement::Truncate { .. }
+            | BoundStatement::DropIndex { .. }
+            | BoundStatement::Maintenance { .. }
+            | BoundStatement::Begin { .. }
+            | BoundStatement::SetTransaction { .. }
+            | BoundStatement::Commit
+            | BoundStatement::Rollback
+            | BoundStatement::Savepoint { .. }
+            | BoundStatement::Set(_)
+            | BoundStatement::Show { .. } => {}
+        }
+        tables
+    }
+
+    /// The command a READ ONLY transaction may not run (PostgreSQL's name for it, as its
+    /// 25006 error says it), or `None` if the statement changes nothing stored.
+    pub fn write_command(&self) -> Option<&'static str> {
+        Some(match self {
+            BoundStatement::Insert { .. } => "INSERT",
+            BoundStatement::Update { .. } => "UPDATE",
+            BoundStatement::Delete { .. } => "DELETE",
+            BoundStatement::Copy(copy) => match &copy.direction {
+                CopyDirection::From { .. } => "COPY FROM",
+                CopyDirection::To { .. } => return None,
+            },
+            BoundStatement::CreateTable {
+                source: Some(_), ..
+            } => "CREATE TABLE AS",
+            BoundStatement::CreateTable { source: None, .. } => "CREATE TABLE",
+            BoundStatement::CreateSequence { .. } => "CREATE SEQUENCE",
+            BoundStatement::DropSequence { .. } => "DROP SEQUENCE",
+            BoundStatement::DropTable { .. } => "DROP TABLE",
+            BoundStatement::CreateView { .. } => "CREATE VIEW",
+            BoundStatement::DropView { .. } => "DROP VIEW",
+            BoundStatement::CreateIndex(_) => "CREATE INDEX",
+            BoundStatement::CreateSchema { .. } => "CREATE SCHEMA",
+            BoundStatement::DropSchema { .. } => "DROP SCHEMA",
+            BoundStatement::RenameSchema { .. } => "ALTER SCHEMA",
+            BoundStatement::AlterTable { .. } => "ALTER TABLE",
+            BoundStatement::Truncate { .. } => "TRUNCATE TABLE",
+            BoundStatement::DropIndex { .. } => "DROP INDEX",
+            BoundStatement::Query { .. }
+            | BoundStatement::Explain { .. }
+            | BoundStatement::Maintenance { .. }
+            | BoundStatement::Begin { .. }
+            | BoundStatement::SetTransaction { .. }
+            | BoundStatement::Commit
+            | BoundStatement::Rollback
+            | BoundStatement::Savepoint { .. }
+            | BoundStatement::Set(_)
+            | BoundStatement::Show { .. } => return None,
+        })
+    }
+}

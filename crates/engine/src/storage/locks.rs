@@ -1,0 +1,244 @@
+//! The lock manager: named locks held in share or exclusive mode by transactions (table
+//! write locks, row locks, LOCK TABLE) and by sessions (advisory locks), with waiting,
+//! NOWAIT, lock_timeout and deadlock detection over one wait-for graph.
+//!
+//! A name is a string key (`Transaction::lock_name` makes a table's; row and advisory locks
+//! have their own prefixes), so every kind of lock is in the same graph and a cycle across
+//! kinds is a deadlock like any other.
+
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use super::Map;
+use crate::error::{Error, Result, SqlState};
+use crate::sync::lock;
+
+/// How often a waiter yields to the holder of a lock before it sleeps on it.
+const SPIN_YIELDS: u32 = 4;
+
+/// How long a sleeping waiter sleeps before it looks for a deadlock formed meanwhile.
+const RECHECK: Duration = Duration::from_millis(100);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LockMode {
+    /// Compatible with other share holders.
+    Share,
+    Exclusive,
+}
+
+/// What to do when a lock is held by another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wait {
+    /// Wait, at most this long if given (lock_timeout).
+    Block(Option<Duration>),
+    /// Do not wait: the caller learns the lock was not taken (NOWAIT, SKIP LOCKED, try).
+    No,
+}
+
+struct Holder {
+    owner: u64,
+    mode: LockMode,
+}
+
+/// Who holds which name and who waits for what.
+#[derive(Default)]
+struct LockTable {
+    holders: Map<String, Vec<Holder>>,
+    waiting_for: Map<u64, (String, LockMode)>,
+    /// Per name with waiters: where they sleep, and how many. A release wakes one waiter of
+    /// that name only: waking every waiter of every table (as one shared condition variable
+    /// did) cost each single-row INSERT of 8 concurrent writers two futex calls.
+    queues: Map<String, WaitQueue>,
+}
+
+struct WaitQueue {
+    /// Always waited on with the `LockManager::table` mutex.
+    released: Arc<Condvar>,
+    waiters: usize,
+}
+
+impl LockTable {
+    /// The owners other than `me` holding `name` in a mode that conflicts with `mode`.
+    fn blockers(&self, name: &str, mode: LockMode, me: u64) -> Vec<u64> {
+        self.holders.get(name).map_or_else(Vec::new, |holders| {
+            holders
+                .iter()
+                .filter(|h| {
+                    h.owner != me && (mode == LockMode::Exclusive || h.mode == LockMode::Exclusive)
+                })
+                .map(|h| h.owner)
+                .collect()
+        })
+    }
+
+    /// Whether one of `blockers` (transitively) waits for a lock `me` holds.
+    fn waits_for(&self, blockers: &[u64], me: u64) -> bool {
+        let mut seen: Vec<u64> = Vec::new();
+        let mut stack: Vec<u64> = blockers.to_vec();
+        while let Some(owner) = stack.pop() {
+            if owner == me {
+                return true;
+            }
+            if seen.contains(&owner) {
+                continue;
+            }
+            seen.push(owner);
+            if let Some((name, mode)) = self.waiting_for.get(&owner) {
+                stack.extend(self.blockers(name, *mode, owner));
+            }
+        }
+        false
+    }
+
+    fn grant(&mut self, name: &str, mode: LockMode, owner: u64) {
+        let holders = self.holders.entry(name.to_string()).or_default();
+        match holders.iter_mut().find(|h| h.owner == owner) {
+            Some(held) if held.mode == LockMode::Share => held.mode = mode,
+            Some(_) => {}
+            None => holders.push(Holder { owner, mode }),
+        }
+    }
+}
+
+/// The store's locks.
+#[derive(Default)]
+pub struct LockManager {
+    table: Mutex<LockTable>,
+}
+
+impl LockManager {
+    /// Whether some owner sleeps waiting for a lock (tests wait for this instead of sleeping).
+    #[cfg(test)]
+    pub(crate) fn has_waiters(&self) -> bool {
+        !lock(&self.table).waiting_for.is_empty()
+    }
+
+    /// Takes `name` in `mode` for `owner` (a stronger mode it holds already does); `Ok(false)`
+    /// when it is held by another and `wait` is [`Wait::No`]. Errors: 40P01 when waiting would
+    /// close a cycle, 55P03 when lock_timeout passes.
+    pub fn acquire(&self, owner: u64, name: &str, mode: LockMode, wait: Wait) -> Result<bool> {
+        let mut table = lock(&self.table);
+        let mut yields = 0;
+        let deadline = match wait {
+            Wait::Block(Some(timeout)) => Some(Instant::now() + timeout),
+            Wait::Block(None) | Wait::No => None,
+        };
+        loop {
+            let blockers = table.blockers(name, mode, owner);
+            if blockers.is_empty() {
+                table.grant(name, mode, owner);
+                table.waiting_for.remove(&owner);
+                // Share waiters behind the same release may all go ahead: pass the wakeup on.
+                if let (LockMode::Share, Some(queue)) = (mode, table.queues.get(name)) {
+                    queue.released.notify_one();
+                }
+                return Ok(true);
+            }
+            if wait == Wait::No {
+                return Ok(false);
+            }
+            if table.waits_for(&blockers, owner) {
+                table.waiting_for.remove(&owner);
+                return Err(Error::new(SqlState::DeadlockDetected, "deadlock detected")
+                    .with_detail(format!(
+                        "Process {owner} waits for {} on {name}; blocked by process {}, which \
+                         waits for process {owner}.",
+                        match mode {
+                            LockMode::Share => "ShareLock",
+                            LockMode::Exclusive => "ExclusiveLock",
+                        },
+                        blockers[0]
+                    ))
+                    .with_hint("See server log for query details."));
+            }
+            let now = Instant::now();
+            if deadline.is_some_and(|d| now >= d) {
+                table.waiting_for.remove(&owner);
+                return Err(Error::new(
+                    SqlState::LockNotAvailable,
+                    "canceling statement due to lock timeout",
+                ));
+            }
+            // A write statement holds its lock for microseconds: giving the holder the
+            // processor a few times is cheaper than sleeping and being woken (two context
+            // switches and two futex calls).
+            if yields < SPIN_YIELDS {
+                yields += 1;
+                drop(table);
+                std::thread::yield_now();
+                table = lock(&self.table);
+                continue;
+            }
+            table.waiting_for.insert(owner, (name.to_string(), mode));
+            let queue = table
+                .queues
+                .entry(name.to_string())
+                .or_insert_with(|| WaitQueue {
+                    released: Arc::default(),
+                    waiters: 0,
+                });
+            queue.waiters += 1;
+            let released = Arc::clone(&queue.released);
+            // The timeout re-checks for a deadlock formed while asleep.
+            let sleep = deadline.map_or(RECHECK, |d| RECHECK.min(d.saturating_duration_since(now)));
+            table = match released.wait_timeout(table, sleep) {
+                Ok((guard, _)) => guard,
+                Err(poisoned) => poisoned.into_inner().0,
+            };
+            if let Some(queue) = table.queues.get_mut(name) {
+                queue.waiters -= 1;
+                if queue.waiters == 0 {
+                    table.queues.remove(name);
+                }
+            }
+        }
+    }
+
+    /// Releases `names` held by `owner` and wakes one waiter of each. A woken waiter takes
+    /// the lock or, if another took it first, waits again and is woken by that one's
+    /// release: a waiter leaves the queue only holding the lock or with an error, while the
+    /// lock is held by someone else, so no wakeup is lost.
+    pub fn release(&self, owner: u64, names: &[String]) {
+        let mut table = lock(&self.table);
+        let mut wake = Vec::new();
+        for name in names {
+            let Some(holders) = table.holders.get_mut(name) else {
+                continue;
+            };
+            let before = holders.len();
+            holders.retain(|h| h.owner != owner);
+            if holders.len() == before {
+                continue;
+            }
+            if holders.is_empty() {
+                table.holders.remove(name);
+            }
+            if let Some(queue) = table.queues.get(name) {
+                wake.push(Arc::clone(&queue.released));
+            }
+        }
+        table.waiting_for.remove(&owner);
+        drop(table);
+        for released in wake {
+            released.notify_one();
+        }
+    }
+
+    /// Whether anyone waits on a lock (tests).
+    #[cfg(test)]
+    pub(crate) fn queues_empty(&self) -> bool {
+        lock(&self.table).queues.is_empty()
+    }
+
+    /// Every lock held, as (name, owner, mode): what pg_locks lists.
+    pub fn held(&self) -> Vec<(String, u64, LockMode)> {
+        let table = lock(&self.table);
+        let mut held: Vec<(String, u64, LockMode)> = table
+            .holders
+            .iter()
+            .flat_map(|(name, holders)| holders.iter().map(|h| (name.clone(), h.owner, h.mode)))
+            .collect();
+        held.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+        held
+    }
+}
