@@ -861,6 +861,11 @@ impl Session {
             }
             BoundStatement::Maintenance { tag, tables } => self.run_maintenance(tag, &tables),
             BoundStatement::Begin { modes } => self.run_begin(&modes),
+            BoundStatement::LockTable {
+                tables,
+                share,
+                nowait,
+            } => self.run_lock_table(&tables, share, nowait),
             BoundStatement::SetTransaction { modes, session } => {
                 self.run_set_transaction(&modes, session)
             }

@@ -103,6 +103,44 @@ impl Binder<'_> {
                     modes: transaction_modes(modes)?,
                 }
             }
+            Statement::Lock(ast::Lock {
+                tables,
+                lock_mode,
+                nowait,
+            }) => {
+                let mut names = Vec::with_capacity(tables.len());
+                for ast::LockTableTarget {
+                    name,
+                    only: _,
+                    has_asterisk: _,
+                } in tables
+                {
+                    // Inheritance does not exist here, so ONLY and `*` change nothing.
+                    let schema = self.table(&self.relation_name(name)?)?.schema.clone();
+                    names.push(schema.qualified_name());
+                }
+                use ast::LockTableMode as Mode;
+                let share = match lock_mode {
+                    Some(Mode::AccessShare | Mode::RowShare) => {
+                        names.clear();
+                        false
+                    }
+                    Some(Mode::Share) => true,
+                    Some(
+                        Mode::RowExclusive
+                        | Mode::ShareUpdateExclusive
+                        | Mode::ShareRowExclusive
+                        | Mode::Exclusive
+                        | Mode::AccessExclusive,
+                    )
+                    | None => false,
+                };
+                BoundStatement::LockTable {
+                    tables: names,
+                    share,
+                    nowait: *nowait,
+                }
+            }
             Statement::Commit {
                 chain,
                 end: _,

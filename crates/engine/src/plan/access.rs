@@ -98,6 +98,7 @@ impl BoundStatement {
             | BoundStatement::Maintenance { .. }
             | BoundStatement::Begin { .. }
             | BoundStatement::SetTransaction { .. }
+            | BoundStatement::LockTable { .. }
             | BoundStatement::Commit
             | BoundStatement::Rollback
             | BoundStatement::Savepoint { .. }
@@ -139,6 +140,7 @@ impl BoundStatement {
             | BoundStatement::Maintenance { .. }
             | BoundStatement::Begin { .. }
             | BoundStatement::SetTransaction { .. }
+            | BoundStatement::LockTable { .. }
             | BoundStatement::Commit
             | BoundStatement::Rollback
             | BoundStatement::Savepoint { .. }

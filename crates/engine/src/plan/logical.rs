@@ -404,6 +404,14 @@ pub enum BoundStatement {
     Begin {
         modes: TransactionModes,
     },
+    /// LOCK TABLE: `share` for SHARE mode (which writers wait for but other SHARE holders
+    /// do not), otherwise the tables' write locks; ACCESS SHARE and ROW SHARE, which no
+    /// writer waits for, lock nothing (readers never wait here).
+    LockTable {
+        tables: Vec<QualifiedName>,
+        share: bool,
+        nowait: bool,
+    },
     /// SET TRANSACTION, or with `session` SET SESSION CHARACTERISTICS AS TRANSACTION.
     SetTransaction {
         modes: TransactionModes,
@@ -566,6 +574,7 @@ impl BoundStatement {
             | BoundStatement::Maintenance { .. }
             | BoundStatement::Begin { .. }
             | BoundStatement::SetTransaction { .. }
+            | BoundStatement::LockTable { .. }
             | BoundStatement::Commit
             | BoundStatement::Rollback
             | BoundStatement::Savepoint { .. }

@@ -176,6 +176,7 @@ impl Store {
             store: self.clone(),
             id: self.next_txn_id.fetch_add(1, Ordering::Relaxed),
             locked: Vec::new(),
+            exclusive: Vec::new(),
             written: Map::default(),
             schemas: Map::default(),
             names: Map::default(),
@@ -225,6 +226,8 @@ pub struct Transaction {
     store: Arc<Store>,
     id: u64,
     locked: Vec<String>,
+    /// Those of `locked` held in exclusive mode (a table's write lock among them).
+    exclusive: Vec<String>,
     written: Map<u32, Option<Arc<TableEntry>>>,
     schemas: Map<u32, Option<Arc<SchemaDef>>>,
     names: Map<QualifiedName, Option<u32>>,
@@ -379,6 +382,9 @@ impl Transaction {
             false => Wait::Block(self.lock_timeout),
         };
         let taken = self.store.locks.acquire(self.id, &key, mode, wait)?;
+        if taken && mode == LockMode::Exclusive && !self.exclusive.contains(&key) {
+            self.exclusive.push(key.clone());
+        }
         if taken && !self.locked.contains(&key) {
             self.locked.push(key);
         }
@@ -659,6 +665,7 @@ impl Transaction {
     fn release_locks(&mut self) {
         if !self.locked.is_empty() {
             let locked = std::mem::take(&mut self.locked);
+            self.exclusive.clear();
             self.store.locks.release(self.id, &locked);
         }
     }

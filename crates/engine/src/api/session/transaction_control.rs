@@ -15,7 +15,8 @@ pub(super) const TRANSACTION_SETTINGS: [&str; 3] = [
     "transaction_read_only",
     "transaction_deferrable",
 ];
-use crate::storage::TransactionMark;
+use crate::catalog::QualifiedName;
+use crate::storage::{LockMode, TransactionMark};
 
 /// A SAVEPOINT: what ROLLBACK TO it goes back to.
 pub(super) struct Savepoint {
@@ -56,6 +57,36 @@ impl Session {
             self.settings.set_local(name, default.as_deref())?;
         }
         Ok(())
+    }
+
+    /// LOCK TABLE: only in a transaction block, where the locks last until it ends.
+    pub(super) fn run_lock_table(
+        &mut self,
+        tables: &[QualifiedName],
+        share: bool,
+        nowait: bool,
+    ) -> Result<StatementResult> {
+        if self.block != Block::Explicit {
+            return Err(Error::new(
+                SqlState::NoActiveSqlTransaction,
+                "LOCK TABLE can only be used in transaction blocks",
+            ));
+        }
+        let mode = if share {
+            LockMode::Share
+        } else {
+            LockMode::Exclusive
+        };
+        let txn = self.transaction();
+        for name in tables {
+            if !txn.lock(name.lock_key(), mode, nowait)? {
+                return Err(Error::new(
+                    SqlState::LockNotAvailable,
+                    format!("could not obtain lock on relation \"{}\"", name.name),
+                ));
+            }
+        }
+        Ok(StatementResult::command("LOCK TABLE"))
     }
 
     /// SET TRANSACTION, or SET SESSION CHARACTERISTICS AS TRANSACTION (`session`).
