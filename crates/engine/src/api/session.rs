@@ -7,6 +7,7 @@ mod checkpoint;
 mod copy;
 mod prepared_sql;
 mod query;
+mod row_locks;
 mod transaction_control;
 mod write;
 
@@ -31,7 +32,7 @@ use crate::exec::{
 };
 use crate::parser::{parse, Parsed};
 use crate::plan::BoundStatement;
-use crate::storage::{Isolation, Store, Transaction};
+use crate::storage::{AdvisoryLocks, Isolation, Store, Transaction};
 use crate::types::{DataType, ScalarValue};
 
 /// What [`Session::run`] runs: a parsed statement, or one bound earlier.
@@ -168,6 +169,9 @@ pub struct Session {
     search_path: RefCell<Option<Arc<SearchPath>>>,
     /// When the open transaction block began: what now() returns inside it.
     transaction_micros: Option<i64>,
+    /// Owns the session's locks: its transactions' and its advisory locks.
+    lock_owner: u64,
+    advisory: Arc<AdvisoryLocks>,
 }
 
 impl Session {
@@ -176,8 +180,8 @@ impl Session {
         cache: Arc<QueryCache>,
         defaults: Arc<Defaults>,
     ) -> Session {
+        let lock_owner = store.new_owner_id();
         Session {
-            store,
             cancel: CancelHandle::default(),
             txn: None,
             block: Block::None,
@@ -191,6 +195,9 @@ impl Session {
             sql_prepared: HashMap::new(),
             search_path: RefCell::default(),
             transaction_micros: None,
+            lock_owner,
+            advisory: Arc::new(AdvisoryLocks::new(store.clone(), lock_owner)),
+            store,
         }
     }
 
@@ -603,6 +610,7 @@ impl Session {
         self.block = Block::None;
         self.savepoints.clear();
         self.transaction_micros = None;
+        self.advisory.end_transaction();
     }
 
     fn transaction(&mut self) -> &mut Transaction {
@@ -612,7 +620,7 @@ impl Session {
                 if self.settings_at_begin.is_none() {
                     self.settings_at_begin = Some(self.settings.clone());
                 }
-                let mut txn = self.store.begin();
+                let mut txn = self.store.begin_for(self.lock_owner);
                 txn.set_lock_timeout(self.lock_timeout());
                 txn
             }
@@ -658,6 +666,7 @@ impl Session {
             ctx.join_cache = self.cache.joins.clone();
         }
         ctx.session = self.identity.clone();
+        ctx.advisory = Some(self.advisory.clone());
         ctx.settings = Some(self.settings.rows());
         ctx.search_path = self.search_path().ok();
         if self.block != Block::None || matches!(bound, BoundStatement::Begin { .. }) {
@@ -686,6 +695,7 @@ impl Session {
         if let Some(txn) = self.txn.as_mut() {
             txn.set_lock_timeout(lock_timeout);
         }
+        self.advisory.set_timeout(lock_timeout);
         if self.block != Block::None && takes_snapshot(&work) {
             let isolation = Isolation::from_setting(
                 self.settings
@@ -696,6 +706,10 @@ impl Session {
         }
         let (bound, view) = self.bind_locked(work, param_types, cache_key)?;
         self.check_access(&bound)?;
+        let locked_tables = row_locks::tables_row_locked(&bound);
+        if !locked_tables.is_empty() {
+            return self.run_locking_query(bound, &locked_tables, params);
+        }
         let ctx = self.statement_context(&bound, view, params);
         let result = self.run_bound(bound, &ctx, cache_key, copy);
         let changes = ctx.setting_changes.take();

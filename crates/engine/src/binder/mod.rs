@@ -21,6 +21,7 @@ mod on_conflict;
 mod operator;
 mod recursive_cte;
 mod row;
+mod row_locking;
 mod schema;
 mod scope;
 mod select;

@@ -80,8 +80,7 @@ impl Binder<'_> {
             format_clause,
             pipe_operators,
         } = query;
-        if !locks.is_empty()
-            || for_clause.is_some()
+        if for_clause.is_some()
             || settings.is_some()
             || format_clause.is_some()
             || !pipe_operators.is_empty()
@@ -116,6 +115,10 @@ impl Binder<'_> {
                 self.order_outputs(plan, columns, order_by)?
             }
             other => return Err(Error::unsupported(format!("the query {other}"))),
+        };
+        let plan = match self.row_locking(locks)? {
+            Some(locking) => super::row_locking::lock_rows(plan, &locking)?,
+            None => plan,
         };
         let plan = self.bind_limit(plan, limit_clause.as_ref(), fetch.as_ref(), order_by)?;
         Ok((plan, columns))

@@ -2,8 +2,6 @@
 //! rows without a scan, one lookup per distinct key value — at most one row per value through
 //! a unique key, any number through a CREATE INDEX index.
 
-use std::sync::Arc;
-
 use super::expression::evaluate_constant;
 use super::filter::selected_rows;
 use super::{ExecContext, Operator};
@@ -168,7 +166,7 @@ impl Operator for IndexLookupExec {
             let batch = Batch::new(
                 self.columns
                     .iter()
-                    .map(|&c| Arc::new(chunk.columns[c].gather(&offsets)))
+                    .map(|&c| chunk.gather_column(chunk_idx, c, &offsets))
                     .collect(),
                 offsets.len(),
             );

@@ -22,6 +22,7 @@ mod join;
 mod join_cache;
 mod lateral_join;
 mod limit;
+mod lock_rows;
 mod lockstep;
 pub mod modify;
 mod nested_loop_join;
@@ -65,6 +66,7 @@ pub use instrumented::{InstrumentedExec, OperatorStats};
 pub use join_cache::JoinCache;
 pub use lateral_join::LateralJoinExec;
 pub use limit::LimitExec;
+pub use lock_rows::{LockRowsExec, RowLocker};
 pub use lockstep::LockstepExec;
 pub use nested_loop_join::NestedLoopJoinExec;
 pub use ordinality::OrdinalityExec;
@@ -123,6 +125,10 @@ pub struct ExecContext {
     pub rows_read: std::cell::Cell<u64>,
     /// The hash sets of constant IN lists built so far in this execution.
     pub in_list_sets: InListSets,
+    /// The transaction's row locks, for a statement with FOR UPDATE / SHARE.
+    pub row_locker: Option<RowLocker>,
+    /// The session's advisory locks; `None` outside a session.
+    pub advisory: Option<Arc<crate::storage::AdvisoryLocks>>,
 }
 
 impl ExecContext {
@@ -150,6 +156,8 @@ impl ExecContext {
             clock: crate::function::datetime_functions::StatementClock::starting_now(),
             rows_read: std::cell::Cell::new(0),
             in_list_sets: InListSets::default(),
+            row_locker: None,
+            advisory: None,
         }
     }
 

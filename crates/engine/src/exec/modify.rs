@@ -122,6 +122,38 @@ fn target_rows(entry: &TableEntry, target: &Target, ctx: &ExecContext) -> Result
     }
 }
 
+/// How often an UPDATE or DELETE reads its rows again after waiting for row locks.
+const ROW_LOCK_ROUNDS_MAX: usize = 100;
+
+/// The table's newest version, locked for writing, and the rows `target` acts on in it,
+/// none of them locked by another transaction's SELECT ... FOR UPDATE / SHARE: where one
+/// is, the write waits for that transaction and reads the rows again, as they may have
+/// changed (PostgreSQL's READ COMMITTED re-check).
+fn locked_targets(
+    txn: &mut Transaction,
+    target: &Target,
+    ctx: &ExecContext,
+) -> Result<(TableEntry, Vec<Matched>)> {
+    for _ in 0..ROW_LOCK_ROUNDS_MAX {
+        let entry = writable(txn, target.name, target.oid)?;
+        let matched = target_rows(&entry, target, ctx)?;
+        let row_ids: Vec<u64> = matched
+            .iter()
+            .flat_map(|m| {
+                let base = (m.chunk_idx * BATCH_SIZE) as u64;
+                m.chunk_offsets.iter().map(move |&o| base + u64::from(o))
+            })
+            .collect();
+        if !txn.wait_for_row_locks(target.name, target.oid, &row_ids)? {
+            return Ok((entry, matched));
+        }
+    }
+    Err(Error::new(
+        SqlState::SerializationFailure,
+        "could not serialize access due to concurrent update",
+    ))
+}
+
 /// Updates the target rows; with RETURNING, the new rows (followed by the FROM items'
 /// columns of their match) are kept.
 pub fn update(
@@ -131,7 +163,7 @@ pub fn update(
     keep_rows: bool,
     ctx: &ExecContext,
 ) -> Result<Modified> {
-    let mut entry = writable(txn, target.name, target.oid)?;
+    let (mut entry, targets) = locked_targets(txn, target, ctx)?;
     let width = entry.schema.columns.len();
     let assigned: Vec<usize> = assignments.iter().map(|(c, _)| *c).collect();
     let mut modified = Modified::default();
@@ -141,7 +173,7 @@ pub fn update(
         batch,
         rows,
         chunk_offsets,
-    } in target_rows(&entry, target, ctx)?
+    } in targets
     {
         let matched = batch.gather(&rows);
         let values = assignments
@@ -189,14 +221,14 @@ pub fn delete(
     keep_rows: bool,
     ctx: &ExecContext,
 ) -> Result<Modified> {
-    let mut entry = writable(txn, target.name, target.oid)?;
+    let (mut entry, targets) = locked_targets(txn, target, ctx)?;
     let mut modified = Modified::default();
     for Matched {
         chunk_idx,
         batch,
         rows,
         chunk_offsets,
-    } in target_rows(&entry, target, ctx)?
+    } in targets
     {
         Arc::make_mut(&mut entry.data).delete_rows(chunk_idx, &chunk_offsets)?;
         modified.count += rows.len() as u64;

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::{ExecContext, Operator};
 use crate::error::{Error, Result, SqlState};
-use crate::storage::TableData;
+use crate::storage::{TableData, ROW_ID_COLUMN};
 use crate::vector::Batch;
 
 pub struct ScanExec {
@@ -47,7 +47,10 @@ impl Operator for ScanExec {
             };
             self.next_chunk += 1;
             ctx.check_cancelled()?;
-            let batch = chunk.to_batch(&self.columns);
+            let batch = match self.columns.contains(&ROW_ID_COLUMN) {
+                true => chunk.to_batch_with_row_ids(self.next_chunk - 1, &self.columns),
+                false => chunk.to_batch(&self.columns),
+            };
             if !batch.is_empty() {
                 return Ok(ctx.read_rows(Some(batch)));
             }

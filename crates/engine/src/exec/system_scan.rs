@@ -38,6 +38,7 @@ impl Operator for SystemScanExec {
                 settings: ctx.settings.as_deref().map(Vec::as_slice),
                 search_path: ctx.search_path.as_deref(),
                 setting_changes: &ctx.setting_changes,
+                advisory: ctx.advisory.as_deref(),
             })
         });
         if self.next_row >= rows.len() {

@@ -23,6 +23,7 @@ pub fn estimate_rows(plan: &LogicalPlan, state: &DbState) -> f64 {
         LogicalPlan::WorkTable { .. } => 100.0,
         LogicalPlan::Filter { input, .. } => estimate_rows(input, state) * FILTER_SELECTIVITY,
         LogicalPlan::Project { input, .. }
+        | LogicalPlan::LockRows { input, .. }
         | LogicalPlan::SharedCte { input, .. }
         | LogicalPlan::Sort { input, .. }
         | LogicalPlan::Window { input, .. } => estimate_rows(input, state),

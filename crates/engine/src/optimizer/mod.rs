@@ -111,6 +111,19 @@ pub(crate) fn map_inputs(
             limit,
             offset,
         },
+        LogicalPlan::LockRows {
+            input,
+            table_oid,
+            table_name,
+            exclusive,
+            wait,
+        } => LogicalPlan::LockRows {
+            input: boxed(input)?,
+            table_oid,
+            table_name,
+            exclusive,
+            wait,
+        },
         LogicalPlan::Distinct { input, on } => LogicalPlan::Distinct {
             input: boxed(input)?,
             on,

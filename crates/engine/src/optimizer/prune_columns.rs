@@ -104,6 +104,27 @@ fn prune(plan: LogicalPlan, mut required: Vec<usize>) -> Result<(LogicalPlan, Ve
             };
             (plan, kept)
         }
+        LogicalPlan::LockRows {
+            input,
+            table_oid,
+            table_name,
+            exclusive,
+            wait,
+        } => {
+            // The row id, its input's last column, is always needed.
+            let mut needs = required.clone();
+            needs.push(input_width - 1);
+            let (input, mut kept) = prune(*input, needs)?;
+            kept.pop();
+            let plan = LogicalPlan::LockRows {
+                input: Box::new(input),
+                table_oid,
+                table_name,
+                exclusive,
+                wait,
+            };
+            (plan, kept)
+        }
         LogicalPlan::Join {
             left,
             right,

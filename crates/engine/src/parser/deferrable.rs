@@ -17,6 +17,13 @@ fn word(token: &Token) -> Option<String> {
 /// Removes `[NOT] DEFERRABLE` (and the comma that separates it) from every statement of
 /// `tokens` that sets transaction modes.
 pub fn strip(tokens: &mut Vec<TokenWithSpan>) {
+    // Every statement is parsed through here: most never say DEFERRABLE.
+    if !tokens
+        .iter()
+        .any(|t| matches!(&t.token, Token::Word(w) if w.value.eq_ignore_ascii_case("deferrable")))
+    {
+        return;
+    }
     let mut i = 0;
     let mut statement: Vec<String> = Vec::new();
     while i < tokens.len() {

@@ -5,6 +5,7 @@
 mod copy_options;
 mod deferrable;
 mod frame_exclusion;
+mod row_lock_strength;
 mod sequence_options;
 mod vacuum_options;
 
@@ -40,6 +41,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     vacuum_options::strip(&mut tokens)?;
     sequence_options::reorder(&mut tokens);
     deferrable::strip(&mut tokens);
+    row_lock_strength::normalize(&mut tokens);
     let statements = Parser::new(&dialect)
         .with_recursion_limit(MAX_NESTING)
         .with_tokens_with_locations(tokens)

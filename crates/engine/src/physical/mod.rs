@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use crate::exec::{
     AggregateExec, AggregateSpec, BoxedOperator, DistinctExec, FilterExec, GenerateSeriesExec,
-    HashJoinExec, HashJoinSpec, LimitExec, LockstepExec, NestedLoopJoinExec, OrdinalityExec,
-    ProjectExec, RecursiveCteExec, ScanExec, SetOperationExec, SortExec, SystemScanExec,
-    UnnestExec, ValuesExec, WindowExec,
+    HashJoinExec, HashJoinSpec, LimitExec, LockRowsExec, LockstepExec, NestedLoopJoinExec,
+    OrdinalityExec, ProjectExec, RecursiveCteExec, ScanExec, SetOperationExec, SortExec,
+    SystemScanExec, UnnestExec, ValuesExec, WindowExec,
 };
 use crate::exec::{
     IndexAccess, IndexLookupExec, InstrumentedExec, KeyProbe, LateralJoinExec, OperatorStats,
@@ -303,6 +303,19 @@ fn build_node(
                 offset.clone(),
             ))
         }
+        LogicalPlan::LockRows {
+            input,
+            table_oid,
+            table_name,
+            exclusive,
+            wait,
+        } => Box::new(LockRowsExec::new(
+            create_operator(input),
+            *table_oid,
+            table_name.clone(),
+            *exclusive,
+            *wait,
+        )),
         LogicalPlan::TableFunction { calls, ordinality } => {
             let mut functions: Vec<BoxedOperator> = calls
                 .iter()

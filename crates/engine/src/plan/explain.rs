@@ -86,6 +86,7 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
         }
         LogicalPlan::Sort { input, keys } => (format!("Sort (keys: {})", keys.len()), vec![input]),
         LogicalPlan::Limit { input, .. } => ("Limit".into(), vec![input]),
+        LogicalPlan::LockRows { input, .. } => ("LockRows".into(), vec![input]),
         LogicalPlan::Distinct { input, on } if on.is_empty() => {
             ("HashDistinct".into(), vec![input])
         }

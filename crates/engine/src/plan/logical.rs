@@ -129,6 +129,17 @@ pub enum LogicalPlan {
         input: Box<LogicalPlan>,
         keys: Vec<SortKey>,
     },
+    /// SELECT ... FOR UPDATE / SHARE: locks the row of table `table_oid` behind each input
+    /// row, whose id is the input's last column (dropped from the output), as the rows are
+    /// pulled, so a LIMIT above locks only the rows it returns.
+    LockRows {
+        input: Box<LogicalPlan>,
+        table_oid: u32,
+        table_name: String,
+        /// FOR UPDATE and FOR NO KEY UPDATE; FOR SHARE and FOR KEY SHARE share the lock.
+        exclusive: bool,
+        wait: RowLockWait,
+    },
     /// LIMIT and OFFSET are expressions so that `$n` works; they are evaluated once.
     Limit {
         input: Box<LogicalPlan>,
@@ -234,6 +245,11 @@ impl LogicalPlan {
             | LogicalPlan::Sort { input, .. }
             | LogicalPlan::Limit { input, .. }
             | LogicalPlan::Distinct { input, .. } => input.output_types(),
+            LogicalPlan::LockRows { input, .. } => {
+                let mut types = input.output_types();
+                types.pop();
+                types
+            }
             LogicalPlan::Project { exprs, .. } => exprs.iter().map(|e| e.ty()).collect(),
             LogicalPlan::Join { left, right, .. }
             | LogicalPlan::LateralJoin { left, right, .. } => {
@@ -282,6 +298,16 @@ pub struct SetVariable {
     pub value: Option<String>,
     /// SET LOCAL: until the end of the transaction.
     pub local: bool,
+}
+
+/// What SELECT ... FOR UPDATE does at a row another transaction has locked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowLockWait {
+    Block,
+    /// NOWAIT: fail with 55P03.
+    NoWait,
+    /// SKIP LOCKED: leave the row out.
+    SkipLocked,
 }
 
 /// The modes of BEGIN and SET TRANSACTION as the settings they set, in the order written:
@@ -610,6 +636,7 @@ impl LogicalPlan {
             | LogicalPlan::Aggregate { input, .. }
             | LogicalPlan::Sort { input, .. }
             | LogicalPlan::Limit { input, .. }
+            | LogicalPlan::LockRows { input, .. }
             | LogicalPlan::Distinct { input, .. }
             | LogicalPlan::SharedCte { input, .. }
             | LogicalPlan::Window { input, .. } => vec![input],
@@ -629,6 +656,7 @@ impl LogicalPlan {
             | LogicalPlan::SystemScan { .. }
             | LogicalPlan::WorkTable { .. }
             | LogicalPlan::Distinct { .. }
+            | LogicalPlan::LockRows { .. }
             | LogicalPlan::SharedCte { .. }
             | LogicalPlan::SetOperation { .. }
             | LogicalPlan::RecursiveCte { .. } => vec![],

@@ -23,7 +23,7 @@ pub use expr::{
 pub use join_keys::{split_condition, SplitCondition};
 pub use logical::{
     AggregateCall, BoundStatement, ColumnInfo, FrameBound, FrameExclusion, FrameUnits, JoinKind,
-    LogicalPlan, Returning, SavepointAction, SetOperator, SetVariable, SortKey, TableFunctionCall,
-    TransactionModes, WindowCall, WindowFrame,
+    LogicalPlan, Returning, RowLockWait, SavepointAction, SetOperator, SetVariable, SortKey,
+    TableFunctionCall, TransactionModes, WindowCall, WindowFrame,
 };
 pub use on_conflict::{ConflictAction, OnConflict};

@@ -6,12 +6,21 @@
 //! have their own prefixes), so every kind of lock is in the same graph and a cycle across
 //! kinds is a deadlock like any other.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use super::Map;
 use crate::error::{Error, Result, SqlState};
 use crate::sync::lock;
+
+/// The prefix of row lock names.
+const ROW_PREFIX: &str = "row ";
+
+/// The lock name of row `row_id` of table `table_oid`.
+pub fn row_lock_name(table_oid: u32, row_id: u64) -> String {
+    format!("{ROW_PREFIX}{table_oid} {row_id}")
+}
 
 /// How often a waiter yields to the holder of a lock before it sleeps on it.
 const SPIN_YIELDS: u32 = 4;
@@ -49,6 +58,8 @@ struct LockTable {
     /// that name only: waking every waiter of every table (as one shared condition variable
     /// did) cost each single-row INSERT of 8 concurrent writers two futex calls.
     queues: Map<String, WaitQueue>,
+    /// How many row locks are held: writers look for them only when there are any.
+    row_holders: usize,
 }
 
 struct WaitQueue {
@@ -95,7 +106,12 @@ impl LockTable {
         match holders.iter_mut().find(|h| h.owner == owner) {
             Some(held) if held.mode == LockMode::Share => held.mode = mode,
             Some(_) => {}
-            None => holders.push(Holder { owner, mode }),
+            None => {
+                holders.push(Holder { owner, mode });
+                if name.starts_with(ROW_PREFIX) {
+                    self.row_holders += 1;
+                }
+            }
         }
     }
 }
@@ -104,6 +120,8 @@ impl LockTable {
 #[derive(Default)]
 pub struct LockManager {
     table: Mutex<LockTable>,
+    /// `LockTable::row_holders`, readable without the mutex.
+    row_holders: AtomicUsize,
 }
 
 impl LockManager {
@@ -128,6 +146,7 @@ impl LockManager {
             if blockers.is_empty() {
                 table.grant(name, mode, owner);
                 table.waiting_for.remove(&owner);
+                self.row_holders.store(table.row_holders, Ordering::Relaxed);
                 // Share waiters behind the same release may all go ahead: pass the wakeup on.
                 if let (LockMode::Share, Some(queue)) = (mode, table.queues.get(name)) {
                     queue.released.notify_one();
@@ -210,7 +229,11 @@ impl LockManager {
             if holders.len() == before {
                 continue;
             }
-            if holders.is_empty() {
+            let empty = holders.is_empty();
+            if name.starts_with(ROW_PREFIX) {
+                table.row_holders -= 1;
+            }
+            if empty {
                 table.holders.remove(name);
             }
             if let Some(queue) = table.queues.get(name) {
@@ -218,10 +241,24 @@ impl LockManager {
             }
         }
         table.waiting_for.remove(&owner);
+        self.row_holders.store(table.row_holders, Ordering::Relaxed);
         drop(table);
         for released in wake {
             released.notify_one();
         }
+    }
+
+    /// Whether any row lock is held.
+    pub fn any_row_locks(&self) -> bool {
+        self.row_holders.load(Ordering::Relaxed) > 0
+    }
+
+    /// Whether nobody but `owner` holds `name`.
+    pub fn holds_alone(&self, owner: u64, name: &str) -> bool {
+        lock(&self.table)
+            .holders
+            .get(name)
+            .is_none_or(|holders| holders.iter().all(|h| h.owner == owner))
     }
 
     /// Whether anyone waits on a lock (tests).

@@ -6,6 +6,7 @@
 //! one at a time, readers never wait), builds new table versions privately, and COMMIT
 //! publishes them with a single pointer swap.
 
+mod advisory;
 mod commit_log;
 mod generation_cache;
 mod isolation;
@@ -19,16 +20,17 @@ mod table_data;
 mod transaction;
 mod unique_index;
 
+pub use advisory::{AdvisoryKey, AdvisoryLocks};
 pub use commit_log::{CommitChanges, CommitLog};
 pub use generation_cache::{generations, GenerationCache, Lookup};
 pub use isolation::Isolation;
-pub use locks::{LockManager, LockMode, Wait};
+pub use locks::{row_lock_name, LockManager, LockMode, Wait};
 pub use namespace::RelationKind;
 pub use secondary_index::{ChunkRows, SecondaryIndexes};
 pub use sequence::{Sequence, SequenceOptions};
 pub use state::{DbState, TableEntry};
 pub use table_changes::TableChanges;
-pub use table_data::{Chunk, TableData};
+pub use table_data::{Chunk, TableData, ROW_ID_COLUMN};
 pub use transaction::{Store, Transaction, TransactionMark};
 pub use unique_index::{build_unique_indexes, UniqueIndex};
 

@@ -11,6 +11,10 @@ use crate::error::Result;
 use crate::types::DataType;
 use crate::vector::{Batch, Bitmap, Vector, BATCH_SIZE};
 
+/// The column index that stands for each row's id (an int8) where a scan or index lookup
+/// lists the columns it reads: what SELECT ... FOR UPDATE locks rows by.
+pub const ROW_ID_COLUMN: usize = usize::MAX;
+
 #[derive(Debug, Clone)]
 pub struct Chunk {
     pub columns: Vec<Arc<Vector>>,
@@ -38,6 +42,30 @@ impl Chunk {
 
     pub fn live_rows(&self) -> usize {
         self.len - self.deleted.as_ref().map_or(0, |d| d.count_ones())
+    }
+
+    /// Column `column` of the rows at `offsets` of this chunk, which is chunk `chunk_idx`
+    /// ([`ROW_ID_COLUMN`]: the rows' ids).
+    pub fn gather_column(&self, chunk_idx: usize, column: usize, offsets: &[u32]) -> Arc<Vector> {
+        if column != ROW_ID_COLUMN {
+            return Arc::new(self.columns[column].gather(offsets));
+        }
+        let base = (chunk_idx * BATCH_SIZE) as i64;
+        let ids = offsets.iter().map(|&o| base + i64::from(o)).collect();
+        Arc::new(Vector::new(crate::vector::VectorData::Int64(ids), None))
+    }
+
+    /// The live rows of chunk `chunk_idx` (this one) as a batch of the columns at
+    /// `projection`, which may ask for [`ROW_ID_COLUMN`].
+    pub fn to_batch_with_row_ids(&self, chunk_idx: usize, projection: &[usize]) -> Batch {
+        let live: Vec<u32> = (0..self.len as u32)
+            .filter(|&r| !self.is_deleted(r as usize))
+            .collect();
+        let columns = projection
+            .iter()
+            .map(|&c| self.gather_column(chunk_idx, c, &live))
+            .collect();
+        Batch::new(columns, live.len())
     }
 
     /// The chunk's live rows as a batch of the columns at `projection`.

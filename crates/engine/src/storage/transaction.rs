@@ -9,7 +9,7 @@ use std::time::Duration;
 use arc_swap::ArcSwap;
 
 use super::isolation::{Isolation, Snapshot};
-use super::locks::{LockManager, LockMode, Wait};
+use super::locks::{row_lock_name, LockManager, LockMode, Wait};
 use super::{CommitChanges, CommitLog, DbState, Map, Sequence, TableEntry};
 use crate::catalog::{QualifiedName, SchemaDef, ViewDef};
 use crate::error::{Error, Result, SqlState};
@@ -172,11 +172,18 @@ impl Store {
     }
 
     pub fn begin(self: &Arc<Store>) -> Transaction {
+        self.begin_for(self.new_owner_id())
+    }
+
+    /// A transaction whose locks belong to `owner` (its session's id, which also owns the
+    /// session's advisory locks: one owner per session keeps one wait-for graph).
+    pub fn begin_for(self: &Arc<Store>, owner: u64) -> Transaction {
         Transaction {
             store: self.clone(),
-            id: self.next_txn_id.fetch_add(1, Ordering::Relaxed),
+            id: owner,
             locked: Vec::new(),
             exclusive: Vec::new(),
+            pinned: Vec::new(),
             written: Map::default(),
             schemas: Map::default(),
             names: Map::default(),
@@ -228,6 +235,8 @@ pub struct Transaction {
     locked: Vec<String>,
     /// Those of `locked` held in exclusive mode (a table's write lock among them).
     exclusive: Vec<String>,
+    /// Those of `locked` taken by LOCK TABLE.
+    pinned: Vec<String>,
     written: Map<u32, Option<Arc<TableEntry>>>,
     schemas: Map<u32, Option<Arc<SchemaDef>>>,
     names: Map<QualifiedName, Option<u32>>,
@@ -369,6 +378,11 @@ impl Transaction {
         Ok(())
     }
 
+    /// How long the transaction's statements wait for a lock (`None`: for ever).
+    pub fn lock_timeout(&self) -> Option<Duration> {
+        self.lock_timeout
+    }
+
     /// Sets how long the transaction's statements wait for a lock (`None`: for ever).
     pub fn set_lock_timeout(&mut self, timeout: Option<Duration>) {
         self.lock_timeout = timeout;
@@ -389,6 +403,95 @@ impl Transaction {
             self.locked.push(key);
         }
         Ok(taken)
+    }
+
+    /// Waits until no other transaction holds table `name`'s write lock (a writer's changes
+    /// to it are then committed or gone), without keeping a lock; and 40001 if this
+    /// REPEATABLE READ transaction could not lock rows of it (it changed since the
+    /// snapshot).
+    pub fn wait_for_writers(&mut self, name: &QualifiedName, oid: u32) -> Result<()> {
+        let key = name.lock_key();
+        if !self.locked.contains(&key) {
+            let wait = Wait::Block(self.lock_timeout);
+            self.store
+                .locks
+                .acquire(self.id, &key, LockMode::Share, wait)?;
+            self.store
+                .locks
+                .release(self.id, std::slice::from_ref(&key));
+        }
+        match &self.snapshot {
+            Some(snapshot) if !self.written.contains_key(&oid) => {
+                snapshot.check_write(oid, &self.store.newest())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Before this transaction writes rows `row_ids` of table `name`, whose write lock it
+    /// holds: waits for every other transaction holding a row lock on one of them. Returns
+    /// whether it waited, in which case the rows may have changed and must be read again.
+    /// While it waits it gives the table's write lock back if it has not written the table
+    /// yet, so that the row lock's holder can go on to update the row (as in PostgreSQL,
+    /// where it never waited for this writer at all).
+    pub fn wait_for_row_locks(
+        &mut self,
+        name: &QualifiedName,
+        oid: u32,
+        row_ids: &[u64],
+    ) -> Result<bool> {
+        if !self.store.locks.any_row_locks() {
+            return Ok(false);
+        }
+        let locked_by_others: Vec<String> = row_ids
+            .iter()
+            .map(|&id| row_lock_name(oid, id))
+            .filter(|key| !self.store.locks.holds_alone(self.id, key))
+            .collect();
+        if locked_by_others.is_empty() {
+            return Ok(false);
+        }
+        let table_key = name.lock_key();
+        let give_back = !self.written.contains_key(&oid) && !self.pinned.contains(&table_key);
+        if give_back {
+            self.store
+                .locks
+                .release(self.id, std::slice::from_ref(&table_key));
+            self.locked.retain(|k| *k != table_key);
+            self.exclusive.retain(|k| *k != table_key);
+        }
+        for key in locked_by_others {
+            self.lock(key, LockMode::Exclusive, false)?;
+        }
+        if give_back {
+            self.lock_key(table_key)?;
+        }
+        Ok(give_back)
+    }
+
+    /// Takes a table lock for LOCK TABLE, which a write never gives back before the
+    /// transaction ends.
+    pub fn lock_table(
+        &mut self,
+        name: &QualifiedName,
+        mode: LockMode,
+        nowait: bool,
+    ) -> Result<bool> {
+        let key = name.lock_key();
+        let taken = self.lock(key.clone(), mode, nowait)?;
+        if taken && !self.pinned.contains(&key) {
+            self.pinned.push(key);
+        }
+        Ok(taken)
+    }
+
+    /// Takes over locks acquired for this transaction (row locks taken by a statement).
+    pub fn adopt_locks(&mut self, names: Vec<String>) {
+        for name in names {
+            if !self.locked.contains(&name) {
+                self.locked.push(name);
+            }
+        }
     }
 
     /// The id that owns the transaction's locks.
@@ -666,6 +769,7 @@ impl Transaction {
         if !self.locked.is_empty() {
             let locked = std::mem::take(&mut self.locked);
             self.exclusive.clear();
+            self.pinned.clear();
             self.store.locks.release(self.id, &locked);
         }
     }

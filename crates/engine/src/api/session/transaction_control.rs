@@ -79,7 +79,7 @@ impl Session {
         };
         let txn = self.transaction();
         for name in tables {
-            if !txn.lock(name.lock_key(), mode, nowait)? {
+            if !txn.lock_table(name, mode, nowait)? {
                 return Err(Error::new(
                     SqlState::LockNotAvailable,
                     format!("could not obtain lock on relation \"{}\"", name.name),

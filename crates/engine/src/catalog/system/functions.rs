@@ -61,6 +61,18 @@ pub enum CatalogFunction {
     RegProcOut,
     RegNamespaceOut,
     RegRoleOut,
+    /// pg_[try_]advisory[_xact]_lock[_shared]: the session's advisory locks (they live with
+    /// the session, as the catalog functions read it).
+    AdvisoryLock {
+        shared: bool,
+        transaction: bool,
+        wait: bool,
+    },
+    /// pg_advisory_unlock[_shared].
+    AdvisoryUnlock {
+        shared: bool,
+    },
+    AdvisoryUnlockAll,
 }
 
 /// An argument's type: coerced to that type, or taken as it is.
@@ -146,6 +158,19 @@ impl CatalogFunction {
                 (F::FunctionArguments, &[OID_ARG], text)
             }
             ("pg_get_function_result", 1) => (F::FunctionResult, &[OID_ARG], text),
+            ("pg_advisory_unlock_all", 0) => (F::AdvisoryUnlockAll, &[], text),
+            (name, 1 | 2) if name.starts_with("pg_") && name.contains("advisory") => {
+                let func = advisory_function(name)?;
+                let result = match func {
+                    F::AdvisoryLock { wait: true, .. } => text,
+                    _ => DataType::Bool,
+                };
+                let parameters = match arguments {
+                    1 => vec![Some(DataType::Int64)],
+                    _ => vec![INT4, INT4],
+                };
+                return Some((func, parameters, result));
+            }
             _ => return None,
         };
         Some((func, parameters[..arguments].to_vec(), result))
@@ -193,6 +218,29 @@ impl CatalogFunction {
             F::RelationSize => Ok(ScalarValue::Int64(0)),
             F::CurrentSetting => current_setting(args, snapshot),
             F::SetConfig => set_config(args, snapshot),
+            F::AdvisoryLock {
+                shared,
+                transaction,
+                wait,
+            } => {
+                let taken = advisory(snapshot)?.lock(
+                    advisory_key(args)?,
+                    advisory_mode(shared),
+                    transaction,
+                    wait,
+                )?;
+                Ok(match wait {
+                    true => ScalarValue::Text(String::new()),
+                    false => ScalarValue::Bool(taken),
+                })
+            }
+            F::AdvisoryUnlock { shared } => Ok(ScalarValue::Bool(
+                advisory(snapshot)?.unlock(advisory_key(args)?, advisory_mode(shared)),
+            )),
+            F::AdvisoryUnlockAll => {
+                advisory(snapshot)?.unlock_all();
+                Ok(ScalarValue::Text(String::new()))
+            }
             // A name that finds nothing is NULL; a malformed one is still an error.
             F::ToReg(kind) => match args.first() {
                 Some(ScalarValue::Text(written)) => match object_oid(kind, written, snapshot.state)
@@ -335,6 +383,57 @@ fn current_setting(args: &[ScalarValue], snapshot: &CatalogSnapshot) -> Result<S
             SqlState::UndefinedObject,
             format!("unrecognized configuration parameter \"{name}\""),
         )),
+    }
+}
+
+/// The advisory lock function called `name`.
+fn advisory_function(name: &str) -> Option<CatalogFunction> {
+    let rest = name.strip_prefix("pg_")?;
+    let (wait, rest) = match rest.strip_prefix("try_") {
+        Some(rest) => (false, rest),
+        None => (true, rest),
+    };
+    let (shared, rest) = match rest.strip_suffix("_shared") {
+        Some(rest) => (true, rest),
+        None => (false, rest),
+    };
+    Some(match rest {
+        "advisory_lock" => CatalogFunction::AdvisoryLock {
+            shared,
+            transaction: false,
+            wait,
+        },
+        "advisory_xact_lock" => CatalogFunction::AdvisoryLock {
+            shared,
+            transaction: true,
+            wait,
+        },
+        "advisory_unlock" if wait => CatalogFunction::AdvisoryUnlock { shared },
+        _ => return None,
+    })
+}
+
+fn advisory<'a>(snapshot: &CatalogSnapshot<'a>) -> Result<&'a crate::storage::AdvisoryLocks> {
+    snapshot
+        .advisory
+        .ok_or_else(|| Error::unsupported("advisory locks outside a session"))
+}
+
+fn advisory_key(args: &[ScalarValue]) -> Result<crate::storage::AdvisoryKey> {
+    use crate::storage::AdvisoryKey;
+    match args {
+        [ScalarValue::Int64(key)] => Ok(AdvisoryKey::Big(*key)),
+        [ScalarValue::Int32(a), ScalarValue::Int32(b)] => Ok(AdvisoryKey::Pair(*a, *b)),
+        _ => Err(Error::internal(
+            "invariant: advisory lock keys are bigint or two integers",
+        )),
+    }
+}
+
+fn advisory_mode(shared: bool) -> crate::storage::LockMode {
+    match shared {
+        true => crate::storage::LockMode::Share,
+        false => crate::storage::LockMode::Exclusive,
     }
 }
 

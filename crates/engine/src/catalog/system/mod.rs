@@ -44,6 +44,8 @@ pub(crate) struct CatalogSnapshot<'a> {
     pub search_path: Option<&'a crate::catalog::SearchPath>,
     /// Where set_config() leaves the changes the session makes after the statement.
     pub setting_changes: &'a std::cell::RefCell<Vec<crate::exec::SettingChange>>,
+    /// The session's advisory locks; `None` outside a session.
+    pub advisory: Option<&'a crate::storage::AdvisoryLocks>,
 }
 
 type Rows = Vec<Vec<ScalarValue>>;
