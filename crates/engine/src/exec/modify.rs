@@ -137,6 +137,9 @@ fn locked_targets(
     for _ in 0..ROW_LOCK_ROUNDS_MAX {
         let entry = writable(txn, target.name, target.oid)?;
         let matched = target_rows(&entry, target, ctx)?;
+        if !txn.any_row_locks() {
+            return Ok((entry, matched));
+        }
         let row_ids: Vec<u64> = matched
             .iter()
             .flat_map(|m| {
@@ -236,7 +239,8 @@ pub fn delete(
             modified.rows.push(batch.gather(&rows));
         }
     }
-    if super::vacuum::mostly_deleted(&entry) {
+    // Compacting moves rows to other ids, which row locks are taken by.
+    if super::vacuum::mostly_deleted(&entry) && !txn.any_row_locks() {
         super::vacuum::compact(&mut entry)?;
     }
     txn.put_table(entry);

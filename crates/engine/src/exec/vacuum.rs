@@ -42,7 +42,8 @@ pub fn vacuum(txn: &mut Transaction, tables: &[(QualifiedName, u32)]) -> Result<
         let Some(entry) = txn.table_for_write(name)? else {
             continue;
         };
-        if entry.schema.oid != *oid || entry.data.deleted_rows() == 0 {
+        // Compacting moves rows to other ids, which row locks are taken by.
+        if entry.schema.oid != *oid || entry.data.deleted_rows() == 0 || txn.any_row_locks() {
             continue;
         }
         let mut entry = (*entry).clone();

@@ -428,6 +428,11 @@ impl Transaction {
         }
     }
 
+    /// Whether any transaction holds a row lock (writers look for them only then).
+    pub fn any_row_locks(&self) -> bool {
+        self.store.locks.any_row_locks()
+    }
+
     /// Before this transaction writes rows `row_ids` of table `name`, whose write lock it
     /// holds: waits for every other transaction holding a row lock on one of them. Returns
     /// whether it waited, in which case the rows may have changed and must be read again.
@@ -440,9 +445,6 @@ impl Transaction {
         oid: u32,
         row_ids: &[u64],
     ) -> Result<bool> {
-        if !self.store.locks.any_row_locks() {
-            return Ok(false);
-        }
         let locked_by_others: Vec<String> = row_ids
             .iter()
             .map(|&id| row_lock_name(oid, id))
