@@ -19,7 +19,7 @@ pub mod types;
 pub mod vector;
 
 pub use api::{
-    CancelHandle, ColumnInfo, CopyChannel, Database, NoCopyChannel, Notice, PreparedStatement,
-    Session, StatementResult, TransactionStatus,
+    CancelHandle, ColumnInfo, CopyChannel, Database, LockWaitProbe, NoCopyChannel, Notice,
+    PreparedStatement, Session, StatementResult, TransactionStatus,
 };
 pub use error::{Error, Result, SqlState};

@@ -90,6 +90,12 @@ pub struct DurableEngineDb {
 }
 
 impl DurableEngineDb {
+    /// Tells whether the current session waits for a lock (a restart makes a new one; it
+    /// is only possible in a file with one connection, where nothing waits).
+    pub fn lock_wait_probe(&self) -> Option<kestrel::LockWaitProbe> {
+        self.engine.as_ref().map(EngineDb::lock_wait_probe)
+    }
+
     fn restart(&mut self) -> Result<(), SqlError> {
         // The session goes first: it holds the database open too.
         self.engine = None;

@@ -19,6 +19,11 @@ impl EngineDb {
     pub fn new(session: Session) -> EngineDb {
         EngineDb { session }
     }
+
+    /// Tells whether the session waits for a lock.
+    pub fn lock_wait_probe(&self) -> kestrel::LockWaitProbe {
+        self.session.lock_wait_probe()
+    }
 }
 
 impl DB for EngineDb {

@@ -146,9 +146,13 @@ impl Target {
                             .map(|_| ()),
                         false => Ok(()),
                     };
+                    let probe = session.lock_wait_probe();
                     std::future::ready(
                         setup
-                            .map(|()| steps.connection(OnThread::new(EngineDb::new(session))))
+                            .map(|()| {
+                                steps
+                                    .connection(OnThread::with_probe(EngineDb::new(session), probe))
+                            })
                             .map_err(SqlError::from),
                     )
                 };
@@ -174,7 +178,10 @@ impl Target {
                     }
                 };
                 let connect = move || {
-                    let connection = database.connect().map(OnThread::new);
+                    let connection = database.connect().map(|db| match db.lock_wait_probe() {
+                        Some(probe) => OnThread::with_probe(db, probe),
+                        None => OnThread::new(db),
+                    });
                     std::future::ready(connection.map(|c| steps.connection(c)))
                 };
                 run_records(self.runner(connect), records).await

@@ -3,7 +3,10 @@
 //! by another connection does not stop the file.
 //!
 //! A statement that has not finished within [`block_timeout`] is *blocked*: its record
-//! gets the error `blocked` and the file goes on with the next record. After every later
+//! gets the error `blocked` and the file goes on with the next record. Only a file with
+//! several connections has blocked statements, and where the connection can tell (the
+//! engine in-process: [`kestrel::LockWaitProbe`]) only one waiting for a lock is blocked;
+//! a merely slow statement is waited for. After every later
 //! step, each blocked statement is given the same time to finish (so one that the step
 //! released completes before the next step starts, whatever the machine's speed), and its
 //! outcome is kept for the record `AWAIT` on its connection, whose expectation is the
@@ -28,6 +31,9 @@ const AWAIT: &str = "AWAIT";
 /// How long `AWAIT` waits for a statement still blocked before it reports so.
 const AWAIT_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How long a statement that is not waiting for a lock may run before the file gives up.
+const STATEMENT_TIMEOUT: Duration = Duration::from_secs(300);
+
 type Outcome = Result<DBOutput<DefaultColumnType>, SqlError>;
 
 /// How long a statement may run before it counts as blocked: `SLT_BLOCK_MS`, else 500 ms,
@@ -51,14 +57,35 @@ fn blocked() -> SqlError {
 pub trait StartStatement: Send + 'static {
     fn start(&self, sql: String) -> JoinHandle<Outcome>;
     fn stop(&self) -> JoinHandle<()>;
+    /// Tells whether the connection's running statement waits for a lock, if it can.
+    fn probe(&self) -> Option<Probe> {
+        None
+    }
 }
 
+/// Whether a connection's running statement waits for a lock.
+pub type Probe = Arc<dyn Fn() -> bool + Send + Sync>;
+
 /// A synchronous connection (the engine in-process): each statement on a blocking thread.
-pub struct OnThread<D>(Arc<Mutex<D>>);
+pub struct OnThread<D> {
+    db: Arc<Mutex<D>>,
+    probe: Option<Probe>,
+}
 
 impl<D> OnThread<D> {
     pub fn new(db: D) -> OnThread<D> {
-        OnThread(Arc::new(Mutex::new(db)))
+        OnThread {
+            db: Arc::new(Mutex::new(db)),
+            probe: None,
+        }
+    }
+
+    /// The same, for a session `probe` tells lock waits of.
+    pub fn with_probe(db: D, probe: kestrel::LockWaitProbe) -> OnThread<D> {
+        OnThread {
+            db: Arc::new(Mutex::new(db)),
+            probe: Some(Arc::new(move || probe.is_waiting())),
+        }
     }
 }
 
@@ -66,17 +93,21 @@ impl<D: DB<Error = SqlError, ColumnType = DefaultColumnType> + Send + 'static> S
     for OnThread<D>
 {
     fn start(&self, sql: String) -> JoinHandle<Outcome> {
-        let db = self.0.clone();
+        let db = self.db.clone();
         tokio::task::spawn_blocking(move || {
             db.lock().unwrap_or_else(PoisonError::into_inner).run(&sql)
         })
     }
 
     fn stop(&self) -> JoinHandle<()> {
-        let db = self.0.clone();
+        let db = self.db.clone();
         tokio::task::spawn_blocking(move || {
             db.lock().unwrap_or_else(PoisonError::into_inner).shutdown()
         })
+    }
+
+    fn probe(&self) -> Option<Probe> {
+        self.probe.clone()
     }
 }
 
@@ -111,8 +142,28 @@ pub struct Steps {
 }
 
 enum Pending {
-    Running(JoinHandle<Outcome>),
+    Running(JoinHandle<Outcome>, Option<Probe>),
     Finished(Outcome),
+}
+
+/// Waits for `handle` for the block timeout, and on as long as the statement is seen not
+/// to wait for a lock (or the file has one connection only, where nothing can block it);
+/// `None` if it is blocked.
+async fn finish_unless_blocked(
+    handle: &mut JoinHandle<Outcome>,
+    probe: Option<&Probe>,
+    alone: bool,
+) -> Option<Outcome> {
+    let started = Instant::now();
+    loop {
+        if let Ok(joined) = timeout(block_timeout(), &mut *handle).await {
+            return Some(joined_outcome(joined));
+        }
+        let waiting = probe.is_none_or(|probe| probe());
+        if (waiting && !alone) || started.elapsed() > STATEMENT_TIMEOUT {
+            return None;
+        }
+    }
 }
 
 impl Steps {
@@ -133,27 +184,30 @@ impl Steps {
         self.pending.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Gives every running statement but `except`'s until `block_timeout` from now to
-    /// finish, and keeps the outcome of those that do.
+    /// Gives every running statement but `except`'s the time to finish unless it is
+    /// blocked, and keeps the outcome of those that do.
     async fn settle(&self, except: usize) {
-        let deadline = Instant::now() + block_timeout();
         let running: Vec<usize> = self
             .pending()
             .iter()
-            .filter(|(id, p)| **id != except && matches!(p, Pending::Running(_)))
+            .filter(|(id, p)| **id != except && matches!(p, Pending::Running(..)))
             .map(|(id, _)| *id)
             .collect();
         for id in running {
-            let Some(Pending::Running(mut handle)) = self.pending().remove(&id) else {
+            let Some(Pending::Running(mut handle, probe)) = self.pending().remove(&id) else {
                 continue;
             };
-            let left = deadline.saturating_duration_since(Instant::now());
-            let pending = match timeout(left, &mut handle).await {
-                Ok(joined) => Pending::Finished(joined_outcome(joined)),
-                Err(_) => Pending::Running(handle),
+            let pending = match finish_unless_blocked(&mut handle, probe.as_ref(), false).await {
+                Some(outcome) => Pending::Finished(outcome),
+                None => Pending::Running(handle, probe),
             };
             self.pending().insert(id, pending);
         }
+    }
+
+    /// Whether the file has used one connection only so far.
+    fn alone(&self) -> bool {
+        self.next_id.load(Ordering::Relaxed) < 2
     }
 
     /// The outcome of connection `id`'s blocked statement, waiting for it if need be.
@@ -165,10 +219,12 @@ impl Steps {
                 sqlstate: None,
             }),
             Some(Pending::Finished(outcome)) => outcome,
-            Some(Pending::Running(mut handle)) => match timeout(AWAIT_TIMEOUT, &mut handle).await {
+            Some(Pending::Running(mut handle, probe)) => match timeout(AWAIT_TIMEOUT, &mut handle)
+                .await
+            {
                 Ok(joined) => joined_outcome(joined),
                 Err(_) => {
-                    self.pending().insert(id, Pending::Running(handle));
+                    self.pending().insert(id, Pending::Running(handle, probe));
                     Err(SqlError {
                         message: format!("AWAIT: still blocked after {}s", AWAIT_TIMEOUT.as_secs()),
                         sqlstate: None,
@@ -211,12 +267,13 @@ impl<S: StartStatement> AsyncDB for StepDb<S> {
             });
         }
         let mut handle = self.statements.start(sql.to_string());
-        let outcome = match timeout(block_timeout(), &mut handle).await {
-            Ok(joined) => joined_outcome(joined),
-            Err(_) => {
-                self.steps
-                    .pending()
-                    .insert(self.id, Pending::Running(handle));
+        let probe = self.statements.probe();
+        let alone = self.steps.alone();
+        let outcome = match finish_unless_blocked(&mut handle, probe.as_ref(), alone).await {
+            Some(outcome) => outcome,
+            None => {
+                let pending = Pending::Running(handle, probe);
+                self.steps.pending().insert(self.id, pending);
                 Err(blocked())
             }
         };
@@ -228,7 +285,7 @@ impl<S: StartStatement> AsyncDB for StepDb<S> {
         let pending = self.steps.pending().remove(&self.id);
         match pending {
             // A statement still blocked at the end of the file is abandoned.
-            Some(Pending::Running(handle)) => handle.abort(),
+            Some(Pending::Running(handle, _)) => handle.abort(),
             Some(Pending::Finished(_)) | None => {
                 let _ = self.statements.stop().await;
             }

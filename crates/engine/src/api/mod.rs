@@ -12,6 +12,6 @@ pub use crate::plan::ColumnInfo;
 pub use copy::{CopyChannel, NoCopyChannel};
 pub use database::Database;
 pub use result::{Notice, StatementResult};
-pub use session::{CancelHandle, PreparedStatement, Session, TransactionStatus};
+pub use session::{CancelHandle, LockWaitProbe, PreparedStatement, Session, TransactionStatus};
 pub use settings::{default_settable, SettingDoc};
 pub(crate) use settings::{CHECKPOINT_TIMEOUT, MAX_WAL_SIZE};

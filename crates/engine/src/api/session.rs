@@ -104,6 +104,23 @@ impl CancelHandle {
     }
 }
 
+/// Tells from any thread whether a session is waiting for a lock: how a test runner tells
+/// a blocked statement from a slow one.
+#[derive(Clone)]
+pub struct LockWaitProbe {
+    /// Weak: a probe must not keep a closed database open.
+    store: std::sync::Weak<Store>,
+    owner: u64,
+}
+
+impl LockWaitProbe {
+    pub fn is_waiting(&self) -> bool {
+        self.store
+            .upgrade()
+            .is_some_and(|store| store.locks().is_waiting(self.owner))
+    }
+}
+
 /// A parsed statement with inferred parameter types, ready to run many times.
 #[derive(Clone)]
 pub struct PreparedStatement {
@@ -463,6 +480,13 @@ impl Session {
     /// call (e.g. after `SET application_name`).
     pub fn take_reported_setting_changes(&mut self) -> Vec<(String, String)> {
         self.settings.take_changes()
+    }
+
+    pub fn lock_wait_probe(&self) -> LockWaitProbe {
+        LockWaitProbe {
+            store: Arc::downgrade(&self.store),
+            owner: self.lock_owner,
+        }
     }
 
     pub fn cancel_handle(&self) -> CancelHandle {

@@ -248,6 +248,11 @@ impl LockManager {
         }
     }
 
+    /// Whether `owner` sleeps waiting for a lock.
+    pub fn is_waiting(&self, owner: u64) -> bool {
+        lock(&self.table).waiting_for.contains_key(&owner)
+    }
+
     /// Whether any row lock is held.
     pub fn any_row_locks(&self) -> bool {
         self.row_holders.load(Ordering::Relaxed) > 0

@@ -302,13 +302,23 @@ impl Transaction {
     /// transaction's own changes on top (READ COMMITTED). Once it holds write locks, that
     /// is the newest committed state, durable or not, which its writes build on.
     pub fn view(&self) -> Arc<DbState> {
+        self.view_with(!self.locked.is_empty())
+    }
+
+    /// What a statement that locks rows reads: the newest committed state, as a writer
+    /// does (the writer it waited for may have released its locks before its flush).
+    pub fn view_for_locking(&self) -> Arc<DbState> {
+        self.view_with(true)
+    }
+
+    fn view_with(&self, newest: bool) -> Arc<DbState> {
         let fixed = self.snapshot.as_ref().and_then(|s| s.fixed.clone());
         let committed = if let Some(fixed) = fixed {
             fixed
-        } else if self.locked.is_empty() {
-            self.store.snapshot()
-        } else {
+        } else if newest {
             self.store.newest()
+        } else {
+            self.store.snapshot()
         };
         if !self.has_writes() {
             return committed;

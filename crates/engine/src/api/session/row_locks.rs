@@ -48,7 +48,7 @@ impl Session {
                 let name = entry.schema.qualified_name();
                 self.transaction().wait_for_writers(&name, *oid)?;
             }
-            let view = self.view();
+            let view = self.transaction().view_for_locking();
             let mut ctx = self.statement_context(&bound, view, params);
             let store = self.store.clone();
             let txn = self.transaction();
