@@ -748,12 +748,12 @@ impl Session {
 
     /// 25006 for a write in a READ ONLY transaction; notes what a SERIALIZABLE one reads.
     fn check_access(&mut self, bound: &BoundStatement) -> Result<()> {
-        if let Some(command) = bound.write_command() {
-            let read_only = match self.block {
-                Block::None => "default_transaction_read_only",
-                Block::Implicit | Block::Explicit | Block::Failed => "transaction_read_only",
-            };
-            if self.settings.value(read_only) == Some("on") {
+        let read_only = match self.block {
+            Block::None => "default_transaction_read_only",
+            Block::Implicit | Block::Explicit | Block::Failed => "transaction_read_only",
+        };
+        if self.settings.value(read_only) == Some("on") {
+            if let Some(command) = bound.write_command() {
                 return Err(Error::new(
                     SqlState::ReadOnlySqlTransaction,
                     format!("cannot execute {command} in a read-only transaction"),

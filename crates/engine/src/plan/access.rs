@@ -109,9 +109,23 @@ impl BoundStatement {
     }
 
     /// The command a READ ONLY transaction may not run (PostgreSQL's name for it, as its
-    /// 25006 error says it), or `None` if the statement changes nothing stored.
+    /// 25006 error says it), or `None` if the statement changes nothing stored. A query
+    /// that locks rows counts (FOR NO KEY UPDATE and FOR KEY SHARE are named as the
+    /// stronger strength they take here).
     pub fn write_command(&self) -> Option<&'static str> {
         Some(match self {
+            BoundStatement::Query { plan, .. } => {
+                let mut command = None;
+                plan.visit_all(&mut |p| {
+                    if let LogicalPlan::LockRows { exclusive, .. } = p {
+                        command = Some(match exclusive {
+                            true => "SELECT FOR UPDATE",
+                            false => "SELECT FOR SHARE",
+                        });
+                    }
+                });
+                return command;
+            }
             BoundStatement::Insert { .. } => "INSERT",
             BoundStatement::Update { .. } => "UPDATE",
             BoundStatement::Delete { .. } => "DELETE",
@@ -135,8 +149,7 @@ impl BoundStatement {
             BoundStatement::AlterTable { .. } => "ALTER TABLE",
             BoundStatement::Truncate { .. } => "TRUNCATE TABLE",
             BoundStatement::DropIndex { .. } => "DROP INDEX",
-            BoundStatement::Query { .. }
-            | BoundStatement::Explain { .. }
+            BoundStatement::Explain { .. }
             | BoundStatement::Maintenance { .. }
             | BoundStatement::Begin { .. }
             | BoundStatement::SetTransaction { .. }

@@ -284,3 +284,77 @@ impl LockManager {
         held
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::{LockManager, LockMode, Wait};
+
+    #[test]
+    fn share_holders_coexist_and_exclusive_waits_for_them() {
+        let locks = LockManager::default();
+        let name = "t";
+        assert_eq!(
+            locks.acquire(1, name, LockMode::Share, Wait::No).ok(),
+            Some(true)
+        );
+        assert_eq!(
+            locks.acquire(2, name, LockMode::Share, Wait::No).ok(),
+            Some(true)
+        );
+        assert_eq!(
+            locks.acquire(3, name, LockMode::Exclusive, Wait::No).ok(),
+            Some(false)
+        );
+        // Upgrading is refused while another share holder remains.
+        assert_eq!(
+            locks.acquire(1, name, LockMode::Exclusive, Wait::No).ok(),
+            Some(false)
+        );
+        locks.release(2, &[name.to_string()]);
+        assert_eq!(
+            locks.acquire(1, name, LockMode::Exclusive, Wait::No).ok(),
+            Some(true)
+        );
+        assert_eq!(
+            locks.acquire(2, name, LockMode::Share, Wait::No).ok(),
+            Some(false)
+        );
+        locks.release(1, &[name.to_string()]);
+        assert!(locks.held().is_empty());
+    }
+
+    #[test]
+    fn a_wait_ends_at_the_lock_timeout() {
+        let locks = LockManager::default();
+        assert_eq!(
+            locks.acquire(1, "t", LockMode::Exclusive, Wait::No).ok(),
+            Some(true)
+        );
+        let waited = locks.acquire(
+            2,
+            "t",
+            LockMode::Share,
+            Wait::Block(Some(Duration::from_millis(20))),
+        );
+        assert_eq!(waited.map_err(|e| e.sqlstate()), Err("55P03"));
+        assert!(!locks.is_waiting(2), "a timed-out waiter leaves the graph");
+    }
+
+    #[test]
+    fn row_locks_are_counted() {
+        let locks = LockManager::default();
+        let row = super::row_lock_name(16384, 7);
+        assert!(!locks.any_row_locks());
+        assert_eq!(
+            locks.acquire(1, &row, LockMode::Exclusive, Wait::No).ok(),
+            Some(true)
+        );
+        assert!(locks.any_row_locks());
+        assert!(locks.holds_alone(1, &row));
+        assert!(!locks.holds_alone(2, &row));
+        locks.release(1, &[row]);
+        assert!(!locks.any_row_locks());
+    }
+}
