@@ -5,7 +5,8 @@
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
-    ColumnDef, IndexDef, IndexMethod, QualifiedName, SchemaDef, TableSchema, UniqueKey, ViewDef,
+    CheckConstraint, ColumnDef, Constraint, ConstraintKind, IndexDef, IndexMethod, QualifiedName,
+    SchemaDef, TableSchema, UniqueKey, ViewDef,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
@@ -41,6 +42,12 @@ mod tag {
 /// The tags of index methods, on-disk like those of types.
 const BTREE: u8 = 1;
 const HASH: u8 = 2;
+
+/// The tags of constraint kinds, on-disk like those of types: a new kind takes the next
+/// number.
+mod constraint_tag {
+    pub const CHECK: u8 = 1;
+}
 
 /// The fewest bytes a string takes (its length): bounds a count of names.
 const MIN_STR_BYTES: usize = 8;
@@ -237,6 +244,39 @@ impl Persist for IndexDef {
     }
 }
 
+impl Persist for Constraint {
+    fn encode(&self, out: &mut Encoder) {
+        out.str(&self.name);
+        out.bool(self.validated);
+        match &self.kind {
+            ConstraintKind::Check(check) => {
+                out.u8(constraint_tag::CHECK);
+                out.str(&check.expr_sql);
+                out.str(&check.definition);
+                out.bool(check.no_inherit);
+            }
+        }
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<Constraint> {
+        let name = input.string()?;
+        let validated = input.bool()?;
+        let kind = match input.u8()? {
+            constraint_tag::CHECK => ConstraintKind::Check(CheckConstraint {
+                expr_sql: input.string()?,
+                definition: input.string()?,
+                no_inherit: input.bool()?,
+            }),
+            other => return Err(corrupt(format!("constraint kind tag {other}"))),
+        };
+        Ok(Constraint {
+            name,
+            kind,
+            validated,
+        })
+    }
+}
+
 /// The fewest bytes a qualified name takes (schema OID and the name's length).
 pub const MIN_QUALIFIED_NAME_BYTES: usize = 4 + MIN_STR_BYTES;
 
@@ -279,6 +319,7 @@ impl Persist for TableSchema {
         out.items(&self.unique_keys, |out, key| key.encode(out));
         out.items(&self.indexes, |out, index| index.encode(out));
         out.bool(self.unlogged);
+        out.items(&self.constraints, |out, constraint| constraint.encode(out));
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<TableSchema> {
@@ -290,6 +331,7 @@ impl Persist for TableSchema {
             unique_keys: input.items(MIN_STR_BYTES, UniqueKey::decode)?,
             indexes: input.items(MIN_STR_BYTES, IndexDef::decode)?,
             unlogged: input.bool()?,
+            constraints: input.items(MIN_STR_BYTES, Constraint::decode)?,
         };
         let width = schema.columns.len();
         let positions = schema
@@ -369,8 +411,8 @@ impl Persist for SequenceOptions {
 mod tests {
     use super::tag;
     use crate::catalog::{
-        ColumnDef, IndexDef, IndexMethod, QualifiedName, SchemaDef, TableSchema, UniqueKey,
-        ViewDef, PUBLIC_OID,
+        CheckConstraint, ColumnDef, Constraint, ConstraintKind, IndexDef, IndexMethod,
+        QualifiedName, SchemaDef, TableSchema, UniqueKey, ViewDef, PUBLIC_OID,
     };
     use crate::durability::bytes::encoded;
     use crate::durability::{Decoder, Encoder, Persist};
@@ -519,6 +561,15 @@ mod tests {
                     method: IndexMethod::Hash,
                 },
             ],
+            constraints: vec![Constraint {
+                name: "t_price_check".into(),
+                kind: ConstraintKind::Check(CheckConstraint {
+                    expr_sql: "price > 0".into(),
+                    definition: "(price > (0)::numeric)".into(),
+                    no_inherit: false,
+                }),
+                validated: false,
+            }],
             unlogged: true,
         }
     }
@@ -530,6 +581,7 @@ mod tests {
         empty.columns.clear();
         empty.unique_keys.clear();
         empty.indexes.clear();
+        empty.constraints.clear();
         assert_round_trip(&empty);
     }
 
@@ -543,6 +595,10 @@ mod tests {
         assert!(is_corrupt::<TableSchema>(&encoded(&key)));
         assert!(is_corrupt::<IndexMethod>(&[0]));
         assert!(is_corrupt::<IndexMethod>(&[3]));
+        let mut unknown_kind = encoded(&schema().constraints[0]);
+        let tag_at = 8 + "t_price_check".len() + 1;
+        unknown_kind[tag_at] = 0;
+        assert!(is_corrupt::<Constraint>(&unknown_kind));
     }
 
     #[test]
