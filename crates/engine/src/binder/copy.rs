@@ -199,6 +199,7 @@ impl Binder<'_> {
             table_oid: schema.oid,
             field_names: names,
             row,
+            checks: self.row_checks(&schema)?,
         };
         Ok((direction, copied))
     }

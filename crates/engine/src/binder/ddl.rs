@@ -7,6 +7,7 @@ use sqlparser::ast::{
     TableConstraint,
 };
 
+use super::check::WrittenCheck;
 use super::data_type::bind_data_type;
 use super::scope::Scope;
 use super::{ident_name, Binder};
@@ -65,6 +66,7 @@ impl Binder<'_> {
         let mut columns: Vec<ColumnDef> = Vec::with_capacity(create.columns.len());
         let mut unique_keys: Vec<UniqueKey> = Vec::new();
         let mut sequences = Vec::new();
+        let mut checks = Vec::new();
         for column in &create.columns {
             let column_name = ident_name(&column.name);
             if columns.iter().any(|c| c.name == column_name) {
@@ -122,6 +124,11 @@ impl Binder<'_> {
                         self.check_default(&def, expr)?;
                         def.default_sql = Some(expr.to_string());
                     }
+                    ColumnOption::Check(check) => {
+                        let mut check = WrittenCheck::from_ast(check)?;
+                        check.name = check.name.or(option.name.as_ref());
+                        checks.push(check);
+                    }
                     ColumnOption::PrimaryKey(_) => {
                         def.not_null = true;
                         unique_keys.push(unique_key(
@@ -169,6 +176,10 @@ impl Binder<'_> {
             let (constraint_name, key_columns, primary) = match constraint {
                 TableConstraint::PrimaryKey(pk) => (pk.name.as_ref(), &pk.columns, true),
                 TableConstraint::Unique(unique) => (unique.name.as_ref(), &unique.columns, false),
+                TableConstraint::Check(check) => {
+                    checks.push(WrittenCheck::from_ast(check)?);
+                    continue;
+                }
                 other => return Err(Error::unsupported(format!("the constraint {other}"))),
             };
             let mut positions = Vec::with_capacity(key_columns.len());
@@ -209,17 +220,22 @@ impl Binder<'_> {
                 format!("multiple primary keys for table \"{name}\" are not allowed"),
             ));
         }
+        let mut schema = TableSchema {
+            oid: 0,
+            namespace: qualified.schema,
+            name,
+            columns,
+            unique_keys,
+            indexes: Vec::new(),
+            constraints: Vec::new(),
+            unlogged: create.unlogged,
+        };
+        for check in &checks {
+            let constraint = self.new_check(&schema, check, true)?;
+            schema.constraints.push(constraint);
+        }
         Ok(BoundStatement::CreateTable {
-            schema: TableSchema {
-                oid: 0,
-                namespace: qualified.schema,
-                name,
-                columns,
-                unique_keys,
-                indexes: Vec::new(),
-                constraints: Vec::new(),
-                unlogged: create.unlogged,
-            },
+            schema,
             if_not_exists: create.if_not_exists,
             sequences,
             source: None,

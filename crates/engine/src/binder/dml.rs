@@ -117,6 +117,7 @@ impl Binder<'_> {
             source,
             returning,
             on_conflict,
+            checks: self.row_checks(&schema)?,
         })
     }
 
@@ -292,6 +293,7 @@ impl Binder<'_> {
             filter,
             assignments: bound,
             returning,
+            checks: self.row_checks(&schema)?,
         })
     }
 
@@ -467,14 +469,14 @@ impl Binder<'_> {
     }
 }
 
-/// Parses a stored DEFAULT expression.
+/// Parses a stored expression (a DEFAULT, a CHECK).
 pub(super) fn parse_expr(sql: &str) -> Result<Expr> {
     use sqlparser::dialect::PostgreSqlDialect;
     use sqlparser::parser::Parser;
     Parser::new(&PostgreSqlDialect {})
         .try_with_sql(sql)
         .and_then(|mut p| p.parse_expr())
-        .map_err(|e| Error::internal(format!("stored default {sql} does not parse: {e}")))
+        .map_err(|e| Error::internal(format!("stored expression {sql} does not parse: {e}")))
 }
 
 fn check_insert_width(values: usize, targets: usize, explicit: bool) -> Result<()> {

@@ -5,6 +5,7 @@
 mod alter_table;
 mod array;
 mod catalog_call;
+mod check;
 mod coerce;
 mod copy;
 mod data_type;

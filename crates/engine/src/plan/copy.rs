@@ -60,6 +60,8 @@ pub enum CopyDirection {
         /// The names of the copied columns, in field order (HEADER MATCH, error context).
         field_names: Vec<String>,
         row: Vec<CopyColumn>,
+        /// The table's CHECK constraints, which every loaded row passes.
+        checks: Vec<super::RowCheck>,
     },
     /// COPY table | (query) TO.
     To {

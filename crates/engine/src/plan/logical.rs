@@ -305,6 +305,8 @@ pub enum BoundStatement {
         source: LogicalPlan,
         returning: Option<Returning>,
         on_conflict: Option<super::OnConflict>,
+        /// The table's CHECK constraints, which inserted and conflict-updated rows pass.
+        checks: Vec<super::RowCheck>,
     },
     /// Expressions are over the table's full rows, followed by the columns of `source`
     /// (UPDATE ... FROM) when there is one.
@@ -315,6 +317,8 @@ pub enum BoundStatement {
         filter: Option<ScalarExpr>,
         assignments: Vec<(usize, ScalarExpr)>,
         returning: Option<Returning>,
+        /// The table's CHECK constraints over the new rows.
+        checks: Vec<super::RowCheck>,
     },
     /// As Update; `source` is DELETE ... USING.
     Delete {
@@ -470,12 +474,14 @@ impl BoundStatement {
                 source,
                 returning,
                 on_conflict,
+                checks,
             } => BoundStatement::Insert {
                 table_name,
                 table_oid,
                 source: f(source)?,
                 returning,
                 on_conflict,
+                checks,
             },
             BoundStatement::Update {
                 table_name,
@@ -484,6 +490,7 @@ impl BoundStatement {
                 filter,
                 assignments,
                 returning,
+                checks,
             } => BoundStatement::Update {
                 table_name,
                 table_oid,
@@ -491,6 +498,7 @@ impl BoundStatement {
                 filter,
                 assignments,
                 returning,
+                checks,
             },
             BoundStatement::Delete {
                 table_name,

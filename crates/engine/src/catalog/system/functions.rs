@@ -420,6 +420,9 @@ fn find_index<'a>(
 fn constraint_definition(constraint_oid: u32, snapshot: &CatalogSnapshot) -> Option<String> {
     snapshot.state.tables.values().find_map(|entry| {
         let schema = &entry.schema;
+        if let Some(definition) = super::constraints::definition(schema, constraint_oid) {
+            return Some(definition);
+        }
         indexes(schema)
             .iter()
             .enumerate()

@@ -10,6 +10,7 @@
 mod builtin_types;
 mod cluster;
 mod comments;
+mod constraints;
 mod functions;
 mod information_schema;
 mod relations;

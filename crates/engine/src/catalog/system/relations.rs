@@ -620,6 +620,7 @@ pub(super) fn pg_constraint(snapshot: &CatalogSnapshot) -> Rows {
                 NULL,
             ]);
         }
+        super::constraints::pg_constraint_rows(schema, &mut rows);
     }
     rows
 }

@@ -1,0 +1,111 @@
+//! The constraints of a table that own no index (`TableSchema::constraints`, CHECK) as
+//! pg_constraint rows and pg_get_constraintdef text. Their OIDs are derived from the table's
+//! OID and their position in the list, after the block the unique keys use.
+
+use sqlparser::dialect::PostgreSqlDialect;
+use sqlparser::tokenizer::{Token, Tokenizer};
+
+use super::relations::{derived_oid, Derived};
+use super::{boolean, char, int2, int4, oid, text, NULL};
+use crate::catalog::{Constraint, ConstraintKind, TableSchema};
+use crate::types::ScalarValue;
+
+/// Where these constraints' positions start in the table's block of derived constraint
+/// OIDs (the unique keys take the positions below).
+const FIRST_POSITION: usize = 1024;
+
+pub(super) fn constraint_oid(schema: &TableSchema, position: usize) -> u32 {
+    derived_oid(schema.oid, Derived::Constraint, FIRST_POSITION + position)
+}
+
+/// pg_constraint's row (its columns as `PG_CONSTRAINT` declares them) for each constraint.
+pub(super) fn pg_constraint_rows(schema: &TableSchema, rows: &mut Vec<Vec<ScalarValue>>) {
+    for (position, constraint) in schema.constraints.iter().enumerate() {
+        let (contype, columns, no_inherit) = match &constraint.kind {
+            ConstraintKind::Check(check) => (
+                b'c',
+                referenced_columns(schema, &check.expr_sql),
+                check.no_inherit,
+            ),
+        };
+        let conkey = columns
+            .into_iter()
+            .map(|c| int2(i16::try_from(c + 1).unwrap_or(i16::MAX)))
+            .collect();
+        rows.push(vec![
+            oid(constraint_oid(schema, position)),
+            text(&constraint.name),
+            oid(schema.namespace),
+            char(contype),
+            boolean(false),
+            boolean(false),
+            boolean(constraint.validated),
+            oid(schema.oid),
+            oid(0),
+            oid(0),
+            oid(0),
+            oid(0),
+            char(b' '),
+            char(b' '),
+            char(b' '),
+            boolean(true),
+            int4(0),
+            boolean(no_inherit),
+            ScalarValue::Array(conkey),
+            NULL,
+            NULL,
+            NULL,
+            NULL,
+            NULL,
+            NULL,
+            NULL,
+        ]);
+    }
+}
+
+/// pg_get_constraintdef of the constraint with OID `constraint_oid` of `schema`, if one.
+pub(super) fn definition(schema: &TableSchema, constraint_oid_wanted: u32) -> Option<String> {
+    let position = (0..schema.constraints.len())
+        .find(|&p| constraint_oid(schema, p) == constraint_oid_wanted)?;
+    Some(constraint_definition(&schema.constraints[position]))
+}
+
+/// The constraint as pg_get_constraintdef prints it.
+fn constraint_definition(constraint: &Constraint) -> String {
+    let mut out = match &constraint.kind {
+        ConstraintKind::Check(check) => {
+            let mut out = format!("CHECK ({})", check.definition);
+            if check.no_inherit {
+                out.push_str(" NO INHERIT");
+            }
+            out
+        }
+    };
+    if !constraint.validated {
+        out.push_str(" NOT VALID");
+    }
+    out
+}
+
+/// The positions of the columns an expression's text names, in column order (conkey).
+fn referenced_columns(schema: &TableSchema, sql: &str) -> Vec<usize> {
+    let Ok(tokens) = Tokenizer::new(&PostgreSqlDialect {}, sql).tokenize() else {
+        return Vec::new();
+    };
+    let mut columns: Vec<usize> = tokens
+        .iter()
+        .filter_map(|token| match token {
+            Token::Word(word) => {
+                let name = match word.quote_style {
+                    Some(_) => word.value.clone(),
+                    None => word.value.to_lowercase(),
+                };
+                schema.column_index(&name)
+            }
+            _ => None,
+        })
+        .collect();
+    columns.sort_unstable();
+    columns.dedup();
+    columns
+}

@@ -1,0 +1,62 @@
+//! CHECK constraints over a batch of new rows: each constraint's expression is evaluated
+//! once over the whole batch, then the rows are scanned in order, so the error names the
+//! first row that fails and, of its failed constraints, the first by name, as PostgreSQL's
+//! row-at-a-time ExecConstraints reports it.
+
+use super::expression::evaluate;
+use super::modify::row_text;
+use super::ExecContext;
+use crate::error::{Error, Result, SqlState};
+use crate::plan::RowCheck;
+use crate::vector::{Batch, Vector, VectorData};
+
+/// 23514 unless every row of `batch` (full rows of `table`) passes every check: a row fails
+/// where a check is false (NULL passes).
+pub(super) fn check_rows(
+    table: &str,
+    checks: &[RowCheck],
+    batch: &Batch,
+    ctx: &ExecContext,
+) -> Result<()> {
+    match first_failure(checks, batch, ctx)? {
+        None => Ok(()),
+        Some((row, check)) => Err(violation(table, &check.name, batch, row)),
+    }
+}
+
+/// The first row (and the first of its checks by name) that fails.
+fn first_failure<'a>(
+    checks: &'a [RowCheck],
+    batch: &Batch,
+    ctx: &ExecContext,
+) -> Result<Option<(usize, &'a RowCheck)>> {
+    if checks.is_empty() || batch.is_empty() {
+        return Ok(None);
+    }
+    let results = checks
+        .iter()
+        .map(|check| evaluate(&check.expr, batch, ctx))
+        .collect::<Result<Vec<_>>>()?;
+    let fails = |result: &Vector, row: usize| -> Result<bool> {
+        match &result.data {
+            VectorData::Bool(values) => Ok(result.is_valid(row) && !values[row]),
+            _ => Err(Error::internal("check constraint is not boolean")),
+        }
+    };
+    for row in 0..batch.len() {
+        for (check, result) in checks.iter().zip(&results) {
+            if fails(result, row)? {
+                return Ok(Some((row, check)));
+            }
+        }
+    }
+    Ok(None)
+}
+
+fn violation(table: &str, constraint: &str, batch: &Batch, row: usize) -> Error {
+    Error::new(
+        SqlState::CheckViolation,
+        format!("new row for relation \"{table}\" violates check constraint \"{constraint}\""),
+    )
+    .with_detail(format!("Failing row contains ({}).", row_text(batch, row)))
+}
