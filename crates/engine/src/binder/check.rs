@@ -99,12 +99,14 @@ impl Binder<'_> {
                 self.free_constraint_name(schema, base)
             }
         };
+        let (definition, definition_pretty) = deparse_expr(&bound, &column_names)
+            .unwrap_or_else(|| (format!("({})", check.expr), check.expr.to_string()));
         Ok(Constraint {
             name,
             kind: ConstraintKind::Check(CheckConstraint {
                 expr_sql: check.expr.to_string(),
-                definition: deparse_expr(&bound, &column_names)
-                    .unwrap_or_else(|| format!("({})", check.expr)),
+                definition,
+                definition_pretty,
                 no_inherit: check.no_inherit,
             }),
             validated,

@@ -64,9 +64,10 @@ pub struct CheckConstraint {
     /// The expression as SQL text over the table's column names; bound again over the row
     /// where a write needs it, like a DEFAULT.
     pub expr_sql: String,
-    /// The expression as PostgreSQL prints it back (pg_get_constraintdef, psql's \d),
-    /// computed from the bound expression when the constraint is created.
+    /// The expression as PostgreSQL prints it back (pg_get_constraintdef), plain and pretty
+    /// (psql's \d), computed from the bound expression when the constraint is created.
     pub definition: String,
+    pub definition_pretty: String,
     /// NO INHERIT: recorded for the catalog; there are no child tables to skip.
     pub no_inherit: bool,
 }

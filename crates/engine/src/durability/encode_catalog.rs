@@ -253,6 +253,7 @@ impl Persist for Constraint {
                 out.u8(constraint_tag::CHECK);
                 out.str(&check.expr_sql);
                 out.str(&check.definition);
+                out.str(&check.definition_pretty);
                 out.bool(check.no_inherit);
             }
         }
@@ -265,6 +266,7 @@ impl Persist for Constraint {
             constraint_tag::CHECK => ConstraintKind::Check(CheckConstraint {
                 expr_sql: input.string()?,
                 definition: input.string()?,
+                definition_pretty: input.string()?,
                 no_inherit: input.bool()?,
             }),
             other => return Err(corrupt(format!("constraint kind tag {other}"))),
@@ -566,6 +568,7 @@ mod tests {
                 kind: ConstraintKind::Check(CheckConstraint {
                     expr_sql: "price > 0".into(),
                     definition: "(price > (0)::numeric)".into(),
+                    definition_pretty: "price > 0::numeric".into(),
                     no_inherit: false,
                 }),
                 validated: false,

@@ -1,12 +1,17 @@
 //! Bound expressions printed back as PostgreSQL's ruleutils prints a stored expression
-//! (pg_get_constraintdef, pg_get_expr): every operator in parentheses, casts as
-//! `(x)::type` (implicit ones too, as PostgreSQL shows them inside an expression), constants
-//! with their type unless it is integer, numeric with a point, or boolean.
+//! (pg_get_constraintdef, pg_get_expr), plain or pretty. Plain: every operator in
+//! parentheses and casts as `(x)::type`; pretty (psql's `\d`): parentheses only where
+//! PostgreSQL's isSimpleNode wants them and casts as `x::type`. In both, implicit casts show
+//! (PostgreSQL shows them inside an expression) and constants carry their type unless it is
+//! integer, numeric with a point, or boolean.
 //!
 //! Our binder folds and rewrites a little differently from PostgreSQL's parser, so this
 //! undoes what it can: a typed integer constant widened to bigint or numeric prints as the
-//! integer it was written as, and a varchar operand as PostgreSQL's text coercion. A node
-//! with no PostgreSQL spelling here gives `None`, and the caller keeps the text as written.
+//! integer (and cast) it was written as, and a varchar operand as PostgreSQL's coercion to
+//! text. A node with no PostgreSQL spelling here gives `None`, and the caller keeps the
+//! text as written.
+
+use std::cell::Cell;
 
 use super::expr::{ArithmeticOp, BoolTest};
 use super::ScalarExpr;
@@ -14,14 +19,68 @@ use crate::catalog::quote_identifier;
 use crate::types::text_io::write_scalar_text;
 use crate::types::{DataType, ScalarValue};
 
-/// `expr` as PostgreSQL prints it, columns named by `columns`; `None` for a node we cannot
-/// print as PostgreSQL would.
-pub fn deparse_expr(expr: &ScalarExpr, columns: &[String]) -> Option<String> {
-    Deparser { columns }.expr(expr)
+/// `expr` as PostgreSQL prints it, columns named by `columns`: (plain, pretty); `None` for a
+/// node we cannot print as PostgreSQL would.
+pub fn deparse_expr(expr: &ScalarExpr, columns: &[String]) -> Option<(String, String)> {
+    let deparse = |pretty| {
+        let text = Deparser {
+            columns,
+            pretty,
+            indent: Cell::new(0),
+        }
+        .expr(expr)?;
+        Some(without_spaces_before_newlines(&text))
+    };
+    Some((deparse(false)?, deparse(true)?))
+}
+
+/// PostgreSQL starts a CASE on a new line of its own, dropping the spaces before it.
+fn without_spaces_before_newlines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == '\n' {
+            out.truncate(out.trim_end_matches(' ').len());
+        }
+        out.push(c);
+    }
+    out
 }
 
 struct Deparser<'a> {
     columns: &'a [String],
+    pretty: bool,
+    /// The indentation of the CASE being printed (ruleutils' indentLevel).
+    indent: Cell<usize>,
+}
+
+/// The node a subexpression is printed inside, which decides its parentheses when pretty.
+#[derive(Clone, Copy)]
+enum Parent<'a> {
+    /// A binary operator, and whether the child is its left operand.
+    Operator {
+        symbol: &'a str,
+        left: bool,
+    },
+    And,
+    Or,
+    Not,
+    Cast,
+    /// A node with its own parentheses or delimiters: a function call, COALESCE, CASE.
+    Delimited,
+    /// Anything else (IS NULL, IN, a prefix operator).
+    Other,
+}
+
+/// How a node prints, for the parentheses decision.
+enum Shape<'a> {
+    Simple,
+    Operator(Option<&'a str>),
+    Test,
+    /// Always in parentheses: `x = ANY (...)`, a cast through text (CoerceViaIO).
+    Enclosed,
+    And,
+    Or,
+    Not,
 }
 
 impl Deparser<'_> {
@@ -29,34 +88,30 @@ impl Deparser<'_> {
     fn expr(&self, expr: &ScalarExpr) -> Option<String> {
         Some(match expr {
             ScalarExpr::Column { index, .. } => quote_identifier(self.columns.get(*index)?),
-            ScalarExpr::Literal { value, ty } => constant(value, *ty),
+            ScalarExpr::Literal { value, ty } => self.constant(value, *ty),
             ScalarExpr::Cast { input, to, .. } if only_typmod(input.ty(), *to) => {
                 self.expr(input)?
             }
-            ScalarExpr::Cast { input, to, .. } => {
-                format!("({})::{}", self.expr(input)?, type_name(*to))
+            ScalarExpr::Cast { input, to, .. } => self.cast(input, *to)?,
+            ScalarExpr::Negate(input) => {
+                self.parens(format!("- {}", self.child(input, Parent::Other)?))
             }
-            ScalarExpr::Negate(input) => format!("(- {})", self.operand(input)?),
-            ScalarExpr::Not(input) => format!("(NOT {})", self.expr(input)?),
+            ScalarExpr::Not(input) => {
+                self.parens(format!("NOT {}", self.child(input, Parent::Not)?))
+            }
             ScalarExpr::Arithmetic {
                 op, left, right, ..
-            } => {
-                let op = match op {
-                    ArithmeticOp::Add => "+",
-                    ArithmeticOp::Sub => "-",
-                    ArithmeticOp::Mul => "*",
-                    ArithmeticOp::Div => "/",
-                    ArithmeticOp::Mod => "%",
-                };
-                self.binary(left, op, right)?
-            }
+            } => self.binary(left, arithmetic_symbol(*op), right)?,
             ScalarExpr::Compare { op, left, right } => self.binary(left, op.symbol(), right)?,
             ScalarExpr::Concat(left, right) => self.binary(left, "||", right)?,
-            ScalarExpr::And(..) => self.chain(expr, "AND")?,
-            ScalarExpr::Or(..) => self.chain(expr, "OR")?,
+            ScalarExpr::And(..) => self.chain(expr, "AND", Parent::And)?,
+            ScalarExpr::Or(..) => self.chain(expr, "OR", Parent::Or)?,
             ScalarExpr::IsNull { input, negated } => {
                 let not = if *negated { " NOT" } else { "" };
-                format!("({} IS{not} NULL)", self.expr(input)?)
+                self.parens(format!(
+                    "{} IS{not} NULL",
+                    self.child(input, Parent::Other)?
+                ))
             }
             ScalarExpr::BoolTest { input, test } => {
                 let test = match test {
@@ -67,17 +122,21 @@ impl Deparser<'_> {
                     BoolTest::IsUnknown => "IS UNKNOWN",
                     BoolTest::IsNotUnknown => "IS NOT UNKNOWN",
                 };
-                format!("({} {test})", self.expr(input)?)
+                self.parens(format!("{} {test}", self.child(input, Parent::Other)?))
             }
             ScalarExpr::IsDistinctFrom {
                 left,
                 right,
                 negated,
             } => {
-                let distinct = self.binary(left, "IS DISTINCT FROM", right)?;
+                let distinct = self.parens(format!(
+                    "{} IS DISTINCT FROM {}",
+                    self.child(left, Parent::Other)?,
+                    self.child(right, Parent::Other)?
+                ));
                 match negated {
-                    true => format!("(NOT {distinct})"),
                     false => distinct,
+                    true => self.parens(format!("NOT {distinct}")),
                 }
             }
             ScalarExpr::Like {
@@ -101,34 +160,41 @@ impl Deparser<'_> {
             } => {
                 let items = list
                     .iter()
-                    .map(|e| self.operand(e))
+                    .map(|e| self.child(e, Parent::Delimited))
                     .collect::<Option<Vec<_>>>()?;
                 let (op, quantifier) = if *negated {
                     ("<>", "ALL")
                 } else {
                     ("=", "ANY")
                 };
-                format!(
-                    "({} {op} {quantifier} (ARRAY[{}]))",
-                    self.operand(input)?,
+                self.parens(format!(
+                    "{} {op} {quantifier} (ARRAY[{}])",
+                    self.child(input, Parent::Other)?,
                     items.join(", ")
-                )
+                ))
             }
             ScalarExpr::Case {
-                whens, else_result, ..
+                whens,
+                else_result,
+                ty,
             } => {
-                let mut out = String::from("CASE");
+                // Each keyword on a line of its own, the WHENs indented (PRETTYINDENT_VAR).
+                let base = self.indent.get();
+                let line = |level: usize| format!("\n{}", " ".repeat(level));
+                let mut out = format!("{}CASE", line(base));
+                self.indent.set(base + 4);
                 for (when, then) in whens {
-                    out.push_str(&format!(
-                        " WHEN {} THEN {}",
-                        self.expr(when)?,
-                        self.expr(then)?
-                    ));
+                    let when = self.child(when, Parent::Delimited)?;
+                    let then = self.child(then, Parent::Delimited)?;
+                    out.push_str(&format!("{}WHEN {when} THEN {then}", line(base + 4)));
                 }
-                if let Some(else_result) = else_result {
-                    out.push_str(&format!(" ELSE {}", self.expr(else_result)?));
-                }
-                out.push_str(" END");
+                let else_result = match else_result {
+                    Some(e) => self.child(e, Parent::Delimited)?,
+                    None => self.constant(&ScalarValue::Null, *ty),
+                };
+                out.push_str(&format!("{}ELSE {else_result}", line(base + 4)));
+                self.indent.set(base);
+                out.push_str(&format!("{}END", line(base)));
                 out
             }
             ScalarExpr::Coalesce { args, .. } => format!("COALESCE({})", self.args(args)?),
@@ -145,101 +211,218 @@ impl Deparser<'_> {
         })
     }
 
-    /// `(left op right)`.
-    fn binary(&self, left: &ScalarExpr, op: &str, right: &ScalarExpr) -> Option<String> {
-        Some(format!(
-            "({} {op} {})",
-            self.operand(left)?,
-            self.operand(right)?
-        ))
+    /// A node's own parentheses, which only the plain form has.
+    fn parens(&self, text: String) -> String {
+        match self.pretty {
+            true => text,
+            false => format!("({text})"),
+        }
     }
 
-    /// An operator's or function's argument: PostgreSQL has no varchar operators, so it
-    /// coerces a varchar to text, which shows.
-    fn operand(&self, expr: &ScalarExpr) -> Option<String> {
+    /// A subexpression inside `parent`: an operand coerced as PostgreSQL coerces it, in
+    /// parentheses where the pretty form needs them.
+    fn child(&self, expr: &ScalarExpr, parent: Parent<'_>) -> Option<String> {
+        // PostgreSQL has no varchar operators or functions: it coerces the value to text.
+        let text_coerced = matches!(parent, Parent::Operator { .. } | Parent::Delimited);
         match expr {
             ScalarExpr::Cast { input, to, .. } if only_typmod(input.ty(), *to) => {
-                self.operand(input)
+                return self.child(input, parent)
             }
             ScalarExpr::Column {
                 ty: DataType::Varchar(_),
                 ..
-            } => Some(format!("({})::text", self.expr(expr)?)),
+            } if text_coerced => return self.cast(expr, DataType::Text),
             ScalarExpr::Literal {
                 value,
                 ty: DataType::Varchar(_),
-            } => Some(constant(value, DataType::Text)),
-            _ => self.expr(expr),
+            } if text_coerced => return Some(self.constant(value, DataType::Text)),
+            _ => {}
         }
+        let text = self.expr(expr)?;
+        // Arguments of a function, COALESCE or CASE need none: they are delimited.
+        let delimited = matches!(parent, Parent::Delimited);
+        Some(match self.pretty && !delimited && !simple(expr, parent) {
+            true => format!("({text})"),
+            false => text,
+        })
+    }
+
+    fn cast(&self, input: &ScalarExpr, to: DataType) -> Option<String> {
+        let input = match self.pretty {
+            true => self.child(input, Parent::Cast)?,
+            false => format!("({})", self.child(input, Parent::Cast)?),
+        };
+        Some(format!("{input}::{}", type_name(to)))
+    }
+
+    fn binary(&self, left: &ScalarExpr, symbol: &str, right: &ScalarExpr) -> Option<String> {
+        Some(self.parens(format!(
+            "{} {symbol} {}",
+            self.child(left, Parent::Operator { symbol, left: true })?,
+            self.child(
+                right,
+                Parent::Operator {
+                    symbol,
+                    left: false
+                }
+            )?
+        )))
     }
 
     fn args(&self, args: &[ScalarExpr]) -> Option<String> {
         let args = args
             .iter()
-            .map(|e| self.operand(e))
+            .map(|e| self.child(e, Parent::Delimited))
             .collect::<Option<Vec<_>>>()?;
         Some(args.join(", "))
     }
 
-    /// `a AND b AND c` as one parenthesised list, as PostgreSQL flattens it.
-    fn chain(&self, expr: &ScalarExpr, keyword: &str) -> Option<String> {
+    /// `a AND b AND c` as one list, as PostgreSQL's grammar flattens it.
+    fn chain(&self, expr: &ScalarExpr, keyword: &str, parent: Parent<'_>) -> Option<String> {
         let mut parts = Vec::new();
-        self.collect_chain(expr, keyword, &mut parts)?;
-        Some(format!("({})", parts.join(&format!(" {keyword} "))))
+        self.collect_chain(expr, keyword, parent, &mut parts)?;
+        Some(self.parens(parts.join(&format!(" {keyword} "))))
     }
 
     fn collect_chain(
         &self,
         expr: &ScalarExpr,
         keyword: &str,
+        parent: Parent<'_>,
         parts: &mut Vec<String>,
     ) -> Option<()> {
         match (expr, keyword) {
             (ScalarExpr::And(left, right), "AND") | (ScalarExpr::Or(left, right), "OR") => {
-                self.collect_chain(left, keyword, parts)?;
-                self.collect_chain(right, keyword, parts)
+                self.collect_chain(left, keyword, parent, parts)?;
+                self.collect_chain(right, keyword, parent, parts)
             }
             _ => {
-                parts.push(self.expr(expr)?);
+                parts.push(self.child(expr, parent)?);
                 Some(())
             }
         }
     }
+
+    /// A constant as ruleutils' get_const_expr prints it.
+    fn constant(&self, value: &ScalarValue, ty: DataType) -> String {
+        if value.is_null() {
+            return format!("NULL::{}", type_name(ty));
+        }
+        let mut bytes = Vec::new();
+        write_scalar_text(value, &mut bytes);
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let unsigned = text.starts_with(|c: char| c.is_ascii_digit());
+        let integer = unsigned && text.parse::<i32>().is_ok();
+        match value {
+            ScalarValue::Bool(b) => return b.to_string(),
+            // An integer constant (ours may have been widened to the other operand's
+            // integer type, where PostgreSQL has a cross-type operator).
+            ScalarValue::Int16(_) | ScalarValue::Int32(_) | ScalarValue::Int64(_) if integer => {
+                return text
+            }
+            ScalarValue::Numeric(_) if unsigned && text.contains(['.', 'e', 'E']) => {
+                return match ty {
+                    DataType::Numeric(Some(_)) => format!("{text}::{}", type_name(ty)),
+                    _ => text,
+                }
+            }
+            // An integer constant PostgreSQL converts with a cast function.
+            ScalarValue::Numeric(_) | ScalarValue::Float64(_) | ScalarValue::Float32(_)
+                if integer =>
+            {
+                return match self.pretty {
+                    true => format!("{text}::{}", type_name(ty)),
+                    false => format!("({text})::{}", type_name(ty)),
+                }
+            }
+            _ => {}
+        }
+        format!("'{}'::{}", text.replace('\'', "''"), type_name(ty))
+    }
 }
 
-/// A constant as ruleutils' get_const_expr prints it.
-fn constant(value: &ScalarValue, ty: DataType) -> String {
-    if value.is_null() {
-        return format!("NULL::{}", type_name(ty));
+/// How `expr` prints, for [`simple`].
+fn shape(expr: &ScalarExpr) -> Shape<'static> {
+    match expr {
+        ScalarExpr::Arithmetic { op, .. } => Shape::Operator(Some(arithmetic_symbol(*op))),
+        ScalarExpr::Compare { op, .. } => Shape::Operator(Some(op.symbol())),
+        ScalarExpr::Concat(..) => Shape::Operator(Some("||")),
+        ScalarExpr::Like { .. } => Shape::Operator(Some("~~")),
+        ScalarExpr::Negate(_) => Shape::Operator(None),
+        ScalarExpr::IsNull { .. }
+        | ScalarExpr::BoolTest { .. }
+        | ScalarExpr::IsDistinctFrom { negated: false, .. } => Shape::Test,
+        ScalarExpr::InList { .. } => Shape::Enclosed,
+        ScalarExpr::Cast { input, to, .. } if is_io_cast(input.ty(), *to) => Shape::Enclosed,
+        ScalarExpr::IsDistinctFrom { negated: true, .. } | ScalarExpr::Not(_) => Shape::Not,
+        ScalarExpr::And(..) => Shape::And,
+        ScalarExpr::Or(..) => Shape::Or,
+        _ => Shape::Simple,
     }
-    let mut bytes = Vec::new();
-    write_scalar_text(value, &mut bytes);
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    let unsigned = text.starts_with(|c: char| c.is_ascii_digit());
-    match value {
-        ScalarValue::Bool(b) => return b.to_string(),
-        // An integer constant (ours may have been widened to the other operand's integer
-        // type, where PostgreSQL has a cross-type operator).
-        ScalarValue::Int16(_) | ScalarValue::Int32(_) | ScalarValue::Int64(_)
-            if unsigned && text.parse::<i32>().is_ok() =>
-        {
-            return text
-        }
-        ScalarValue::Numeric(_) if unsigned && text.contains(['.', 'e', 'E']) => {
-            return match ty {
-                DataType::Numeric(Some(_)) => format!("{text}::{}", type_name(ty)),
-                _ => text,
+}
+
+/// PostgreSQL's isSimpleNode: whether `expr` needs no parentheses inside `parent` when
+/// pretty.
+fn simple(expr: &ScalarExpr, parent: Parent<'_>) -> bool {
+    let delimited_or_bool = matches!(
+        parent,
+        Parent::And | Parent::Or | Parent::Not | Parent::Delimited
+    );
+    match shape(expr) {
+        Shape::Simple => true,
+        Shape::Operator(op) => match parent {
+            Parent::Operator { symbol, left } => {
+                let Some(op) = op else { return false };
+                let (low, high) = (is_additive(op), is_multiplicative(op));
+                let (parent_low, parent_high) = (is_additive(symbol), is_multiplicative(symbol));
+                if !(low || high) || !(parent_low || parent_high) {
+                    return false;
+                }
+                if high && parent_low {
+                    return true;
+                }
+                if low && parent_high {
+                    return false;
+                }
+                left
             }
-        }
-        // An integer constant PostgreSQL coerces with a cast function.
-        ScalarValue::Numeric(_) | ScalarValue::Float64(_) | ScalarValue::Float32(_)
-            if unsigned && text.parse::<i32>().is_ok() =>
-        {
-            return format!("({text})::{}", type_name(ty))
-        }
-        _ => {}
+            _ => delimited_or_bool,
+        },
+        Shape::Test => delimited_or_bool,
+        Shape::Enclosed => false,
+        Shape::And | Shape::Not => matches!(parent, Parent::And | Parent::Or | Parent::Delimited),
+        Shape::Or => matches!(parent, Parent::Or | Parent::Delimited),
     }
-    format!("'{}'::{}", text.replace('\'', "''"), type_name(ty))
+}
+
+/// A cast PostgreSQL makes through the types' text forms: from or to a string type, from
+/// or to another kind of type.
+fn is_io_cast(from: DataType, to: DataType) -> bool {
+    let string = |ty| {
+        matches!(
+            ty,
+            DataType::Text | DataType::Varchar(_) | DataType::Char(_)
+        )
+    };
+    string(from) != string(to) && from != DataType::Unknown
+}
+
+fn is_additive(op: &str) -> bool {
+    matches!(op, "+" | "-")
+}
+
+fn is_multiplicative(op: &str) -> bool {
+    matches!(op, "*" | "/" | "%")
+}
+
+fn arithmetic_symbol(op: ArithmeticOp) -> &'static str {
+    match op {
+        ArithmeticOp::Add => "+",
+        ArithmeticOp::Sub => "-",
+        ArithmeticOp::Mul => "*",
+        ArithmeticOp::Div => "/",
+        ArithmeticOp::Mod => "%",
+    }
 }
 
 /// A cast that drops a length or precision limit, which PostgreSQL's operators never need.

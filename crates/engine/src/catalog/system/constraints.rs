@@ -18,6 +18,17 @@ pub(super) fn constraint_oid(schema: &TableSchema, position: usize) -> u32 {
     derived_oid(schema.oid, Derived::Constraint, FIRST_POSITION + position)
 }
 
+/// pg_class.relchecks: the table's CHECK constraints.
+pub(super) fn check_count(schema: &TableSchema) -> usize {
+    schema
+        .constraints
+        .iter()
+        .filter(|c| match c.kind {
+            ConstraintKind::Check(_) => true,
+        })
+        .count()
+}
+
 /// pg_constraint's row (its columns as `PG_CONSTRAINT` declares them) for each constraint.
 pub(super) fn pg_constraint_rows(schema: &TableSchema, rows: &mut Vec<Vec<ScalarValue>>) {
     for (position, constraint) in schema.constraints.iter().enumerate() {
@@ -63,18 +74,21 @@ pub(super) fn pg_constraint_rows(schema: &TableSchema, rows: &mut Vec<Vec<Scalar
     }
 }
 
-/// pg_get_constraintdef of the constraint with OID `constraint_oid` of `schema`, if one.
-pub(super) fn definition(schema: &TableSchema, constraint_oid_wanted: u32) -> Option<String> {
-    let position = (0..schema.constraints.len())
-        .find(|&p| constraint_oid(schema, p) == constraint_oid_wanted)?;
-    Some(constraint_definition(&schema.constraints[position]))
+/// pg_get_constraintdef of the constraint with OID `wanted` of `schema`, if one.
+pub(super) fn definition(schema: &TableSchema, wanted: u32, pretty: bool) -> Option<String> {
+    let position = (0..schema.constraints.len()).find(|&p| constraint_oid(schema, p) == wanted)?;
+    Some(constraint_definition(&schema.constraints[position], pretty))
 }
 
 /// The constraint as pg_get_constraintdef prints it.
-fn constraint_definition(constraint: &Constraint) -> String {
+fn constraint_definition(constraint: &Constraint, pretty: bool) -> String {
     let mut out = match &constraint.kind {
         ConstraintKind::Check(check) => {
-            let mut out = format!("CHECK ({})", check.definition);
+            let expr = match pretty {
+                true => &check.definition_pretty,
+                false => &check.definition,
+            };
+            let mut out = format!("CHECK ({expr})");
             if check.no_inherit {
                 out.push_str(" NO INHERIT");
             }

@@ -250,7 +250,8 @@ impl CatalogFunction {
                 })
             }
             F::GetConstraintDef => {
-                Ok(constraint_definition(oid(), snapshot)
+                let pretty = matches!(args.get(1), Some(ScalarValue::Bool(true)));
+                Ok(constraint_definition(oid(), pretty, snapshot)
                     .map_or(ScalarValue::Null, ScalarValue::Text))
             }
             F::GetViewDef => Ok(snapshot
@@ -417,10 +418,14 @@ fn find_index<'a>(
 }
 
 /// `PRIMARY KEY (id)` or `UNIQUE (a, b)`.
-fn constraint_definition(constraint_oid: u32, snapshot: &CatalogSnapshot) -> Option<String> {
+fn constraint_definition(
+    constraint_oid: u32,
+    pretty: bool,
+    snapshot: &CatalogSnapshot,
+) -> Option<String> {
     snapshot.state.tables.values().find_map(|entry| {
         let schema = &entry.schema;
-        if let Some(definition) = super::constraints::definition(schema, constraint_oid) {
+        if let Some(definition) = super::constraints::definition(schema, constraint_oid, pretty) {
             return Some(definition);
         }
         indexes(schema)

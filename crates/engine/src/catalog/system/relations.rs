@@ -182,6 +182,8 @@ struct ClassRow<'a> {
     kind: u8,
     columns: usize,
     has_index: bool,
+    /// relchecks: how many CHECK constraints (psql lists them only when there are some).
+    checks: usize,
     unlogged: bool,
     /// pg_am's OID: heap for tables, the index's method for indexes.
     am: u32,
@@ -210,7 +212,7 @@ impl ClassRow<'_> {
             char(if self.unlogged { b'u' } else { b'p' }),
             char(self.kind),
             int2(i16::try_from(self.columns).unwrap_or(i16::MAX)),
-            int2(0),
+            int2(i16::try_from(self.checks).unwrap_or(i16::MAX)),
             boolean(self.kind == b'v'),
             boolean(false),
             boolean(false),
@@ -239,6 +241,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             kind: relation.kind,
             columns: relation.columns.len(),
             has_index: false,
+            checks: 0,
             unlogged: false,
             am: if relation.kind == b'r' { HEAP_AM } else { 0 },
         });
@@ -255,6 +258,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             kind: b'r',
             columns: schema.columns.len(),
             has_index: !table_indexes.is_empty(),
+            checks: super::constraints::check_count(schema),
             unlogged: schema.unlogged,
             am: HEAP_AM,
         });
@@ -265,6 +269,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             kind: b'i',
             columns: index.columns.len(),
             has_index: false,
+            checks: 0,
             unlogged: schema.unlogged,
             am: access_method(index.method),
         }));
@@ -276,6 +281,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
         kind: b'v',
         columns: view.columns.len(),
         has_index: false,
+        checks: 0,
         unlogged: false,
         am: 0,
     }));
@@ -286,6 +292,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
         kind: b'S',
         columns: 3,
         has_index: false,
+        checks: 0,
         unlogged: false,
         am: 0,
     }));
