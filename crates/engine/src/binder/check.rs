@@ -3,10 +3,12 @@
 //! PostgreSQL does, and binding a table's constraints for the writes that must pass them.
 
 use sqlparser::ast::{self, Ident};
+use sqlparser::dialect::PostgreSqlDialect;
+use sqlparser::tokenizer::{Token, Tokenizer};
 
 use super::dml::{parse_expr, table_scope};
 use super::{ident_name, Binder};
-use crate::catalog::{CheckConstraint, Constraint, ConstraintKind, TableSchema};
+use crate::catalog::{quote_identifier, CheckConstraint, Constraint, ConstraintKind, TableSchema};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{deparse_expr, RowCheck, ScalarExpr};
 
@@ -84,15 +86,7 @@ impl Binder<'_> {
                 name
             }
             None => {
-                let mut columns = Vec::new();
-                bound.visit(&mut |e| {
-                    if let ScalarExpr::Column { index, .. } = e {
-                        if !columns.contains(index) {
-                            columns.push(*index);
-                        }
-                    }
-                });
-                let base = match columns.as_slice() {
+                let base = match referenced_columns(&bound).as_slice() {
                     [column] => format!("{}_{}_check", schema.name, column_names[*column]),
                     _ => format!("{}_check", schema.name),
                 };
@@ -111,6 +105,54 @@ impl Binder<'_> {
             }),
             validated,
         })
+    }
+
+    /// The positions of the columns `check`'s expression reads.
+    fn check_columns(&mut self, schema: &TableSchema, expr_sql: &str) -> Result<Vec<usize>> {
+        let bound = self.bind_check_expr(schema, &parse_expr(expr_sql)?)?;
+        Ok(referenced_columns(&bound))
+    }
+
+    /// DROP COLUMN takes the CHECK constraints that read the column with it.
+    pub(super) fn drop_checks_on_column(
+        &mut self,
+        schema: &mut TableSchema,
+        position: usize,
+    ) -> Result<()> {
+        let mut kept = Vec::with_capacity(schema.constraints.len());
+        for constraint in &schema.constraints {
+            let reads_column = match &constraint.kind {
+                ConstraintKind::Check(check) => self
+                    .check_columns(schema, &check.expr_sql)?
+                    .contains(&position),
+            };
+            if !reads_column {
+                kept.push(constraint.clone());
+            }
+        }
+        schema.constraints = kept;
+        Ok(())
+    }
+
+    /// Binds every CHECK of `schema` again and prints it again, after ALTER TABLE renamed
+    /// or retyped its columns: PostgreSQL's definition follows the columns.
+    pub(super) fn refresh_checks(&mut self, schema: &mut TableSchema) -> Result<()> {
+        let column_names: Vec<String> = schema.columns.iter().map(|c| c.name.clone()).collect();
+        let mut refreshed = schema.constraints.clone();
+        for constraint in &mut refreshed {
+            match &mut constraint.kind {
+                ConstraintKind::Check(check) => {
+                    let expr = parse_expr(&check.expr_sql)?;
+                    let bound = self.bind_check_expr(schema, &expr)?;
+                    if let Some((plain, pretty)) = deparse_expr(&bound, &column_names) {
+                        check.definition = plain;
+                        check.definition_pretty = pretty;
+                    }
+                }
+            }
+        }
+        schema.constraints = refreshed;
+        Ok(())
     }
 
     /// `base`, or `base` with the first number that makes it no constraint's name in the
@@ -151,4 +193,57 @@ impl Binder<'_> {
         checks.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(checks)
     }
+}
+
+/// The distinct columns a bound expression reads.
+fn referenced_columns(bound: &ScalarExpr) -> Vec<usize> {
+    let mut columns = Vec::new();
+    bound.visit(&mut |e| {
+        if let ScalarExpr::Column { index, .. } = e {
+            if !columns.contains(index) {
+                columns.push(*index);
+            }
+        }
+    });
+    columns
+}
+
+/// RENAME COLUMN in the text of the table's CHECK expressions: every identifier naming the
+/// column (not a function of that name) is replaced by the new name, quoted if it needs to
+/// be; the rest of the text is kept token by token.
+pub(super) fn rename_column_in_checks(schema: &mut TableSchema, old: &str, new: &str) {
+    for constraint in &mut schema.constraints {
+        match &mut constraint.kind {
+            ConstraintKind::Check(check) => {
+                if let Some(renamed) = rename_identifier(&check.expr_sql, old, new) {
+                    check.expr_sql = renamed;
+                }
+            }
+        }
+    }
+}
+
+/// `sql` with the column identifier `old` renamed to `new`; `None` if it does not tokenize
+/// (it always does: we wrote it from a parsed expression).
+fn rename_identifier(sql: &str, old: &str, new: &str) -> Option<String> {
+    let tokens = Tokenizer::new(&PostgreSqlDialect {}, sql).tokenize().ok()?;
+    let mut out = String::with_capacity(sql.len());
+    for (i, token) in tokens.iter().enumerate() {
+        let names_old = match token {
+            Token::Word(word) => match word.quote_style {
+                Some(_) => word.value == old,
+                None => word.value.to_lowercase() == old,
+            },
+            _ => false,
+        };
+        let is_call = tokens[i + 1..]
+            .iter()
+            .find(|t| !matches!(t, Token::Whitespace(_)))
+            .is_some_and(|t| matches!(t, Token::LParen));
+        match names_old && !is_call {
+            true => out.push_str(&quote_identifier(new)),
+            false => out.push_str(&token.to_string()),
+        }
+    }
+    Some(out)
 }

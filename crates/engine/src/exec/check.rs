@@ -4,10 +4,11 @@
 //! row-at-a-time ExecConstraints reports it.
 
 use super::expression::evaluate;
-use super::modify::row_text;
+use super::modify::{live_rows, row_text};
 use super::ExecContext;
 use crate::error::{Error, Result, SqlState};
 use crate::plan::RowCheck;
+use crate::storage::TableData;
 use crate::vector::{Batch, Vector, VectorData};
 
 /// 23514 unless every row of `batch` (full rows of `table`) passes every check: a row fails
@@ -51,6 +52,33 @@ fn first_failure<'a>(
         }
     }
     Ok(None)
+}
+
+/// 23514 unless every live row of `data` passes every check (ADD CONSTRAINT, VALIDATE
+/// CONSTRAINT, a rewrite by ALTER TABLE), with PostgreSQL's message for rows already there.
+pub(super) fn check_existing_rows(
+    table: &str,
+    checks: &[RowCheck],
+    data: &TableData,
+    ctx: &ExecContext,
+) -> Result<()> {
+    if checks.is_empty() {
+        return Ok(());
+    }
+    for chunk_idx in 0..data.chunk_count() {
+        ctx.check_cancelled()?;
+        let (batch, _) = live_rows(data, chunk_idx, None)?;
+        if let Some((_, check)) = first_failure(checks, &batch, ctx)? {
+            return Err(Error::new(
+                SqlState::CheckViolation,
+                format!(
+                    "check constraint \"{}\" of relation \"{table}\" is violated by some row",
+                    check.name
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn violation(table: &str, constraint: &str, batch: &Batch, row: usize) -> Error {

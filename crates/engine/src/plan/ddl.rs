@@ -31,6 +31,9 @@ pub struct AlterTable {
     /// Sequences owned by the table's columns whose owner changes: the new (table, column),
     /// `None` when the owning column is dropped (the sequence goes with it).
     pub sequence_owners: Vec<(QualifiedName, Option<(String, String)>)>,
+    /// The CHECK constraints the rows must pass after the changes: those added or validated
+    /// by the statement, and every validated one when the rows change.
+    pub checks: Vec<super::RowCheck>,
 }
 
 #[derive(Debug, Clone)]

@@ -16,6 +16,7 @@ use std::cell::Cell;
 use super::expr::{ArithmeticOp, BoolTest};
 use super::ScalarExpr;
 use crate::catalog::quote_identifier;
+use crate::function::cast::CastContext;
 use crate::types::text_io::write_scalar_text;
 use crate::types::{DataType, ScalarValue};
 
@@ -228,6 +229,17 @@ impl Deparser<'_> {
             ScalarExpr::Cast { input, to, .. } if only_typmod(input.ty(), *to) => {
                 return self.child(input, parent)
             }
+            // PostgreSQL's integer operators take mixed widths: it widens nothing.
+            ScalarExpr::Cast {
+                input,
+                to,
+                context: CastContext::Implicit,
+            } if matches!(parent, Parent::Operator { .. })
+                && is_integer(input.ty())
+                && is_integer(*to) =>
+            {
+                return self.child(input, parent)
+            }
             ScalarExpr::Column {
                 ty: DataType::Varchar(_),
                 ..
@@ -405,6 +417,10 @@ fn is_io_cast(from: DataType, to: DataType) -> bool {
         )
     };
     string(from) != string(to) && from != DataType::Unknown
+}
+
+fn is_integer(ty: DataType) -> bool {
+    matches!(ty, DataType::Int16 | DataType::Int32 | DataType::Int64)
 }
 
 fn is_additive(op: &str) -> bool {
