@@ -96,6 +96,12 @@ CREATE TABLE products (
     name varchar(40) NOT NULL CONSTRAINT name_not_empty CHECK (name <> ''),
     CHECK (discount < price AND (discount >= 0 OR discount IS NULL))
 );
+CREATE TABLE readings (
+    id int,
+    celsius numeric(5,1),
+    fahrenheit numeric GENERATED ALWAYS AS (celsius * 9 / 5 + 32) STORED,
+    label text GENERATED ALWAYS AS ('r' || id::text) STORED NOT NULL
+);
 SQL
 for port in "$PG_PORT" "$K_PORT"; do
     psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U kestrel -d kestrel -f "$WORK/schema.sql"
@@ -136,6 +142,7 @@ COMMANDS=(
     '\dt *.customers'
     '\d products'
     '\d+ products'
+    '\d readings'
 )
 # Not compared: \dt+, \di+ and \ds+ print the sizes of PostgreSQL's pages, which KestrelDB
 # does not have (its sizes are 0); \d+ VIEW prints the query as PostgreSQL's deparser

@@ -5,7 +5,7 @@
 
 use sqlparser::ast::{self, AlterColumnOperation, AlterTableOperation, ColumnOption};
 
-use super::check::{rename_column_in_checks, WrittenCheck};
+use super::check::{rename_column_in_stored_exprs, WrittenCheck};
 use super::data_type::bind_data_type;
 use super::ddl::serial_type;
 use super::dml::table_scope;
@@ -127,7 +127,7 @@ impl Binder<'_> {
         for operation in operations {
             self.bind_alter_operation(&mut alteration, operation)?;
         }
-        self.refresh_checks(&mut alteration.schema)?;
+        self.refresh_stored_exprs(&mut alteration.schema)?;
         let Alteration {
             schema,
             row_changes,
@@ -196,7 +196,7 @@ impl Binder<'_> {
                 column_names,
                 if_exists,
                 // Only views could depend on a column, and they are checked when it runs.
-                drop_behavior: _,
+                drop_behavior,
             } => {
                 for column in column_names {
                     let name = ident_name(column);
@@ -207,6 +207,23 @@ impl Binder<'_> {
                         continue;
                     }
                     let position = alteration.column(&name)?;
+                    if let Some(reader) = self.generated_reader(&alteration.schema, position)? {
+                        if drop_behavior.is_some_and(|b| b == ast::DropBehavior::Cascade) {
+                            return Err(Error::unsupported(
+                                "DROP COLUMN ... CASCADE of a column a generated column reads",
+                            ));
+                        }
+                        return Err(Error::new(
+                            SqlState::DependentObjectsStillExist,
+                            format!(
+                                "cannot drop column {name} of table {table} because other objects depend on it"
+                            ),
+                        )
+                        .with_detail(format!(
+                            "column {reader} of table {table} depends on column {name}"
+                        ))
+                        .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
+                    }
                     self.drop_checks_on_column(&mut alteration.schema, position)?;
                     drop_column(alteration, position);
                 }
@@ -225,7 +242,7 @@ impl Binder<'_> {
                 })?;
                 alteration.check_new_column_name(&new)?;
                 alteration.schema.columns[position].name = new.clone();
-                rename_column_in_checks(&mut alteration.schema, &old, &new);
+                rename_column_in_stored_exprs(&mut alteration.schema, &old, &new);
                 for (_, column) in &mut alteration.owned {
                     if column.as_deref() == Some(old.as_str()) {
                         *column = Some(new.clone());
@@ -319,6 +336,7 @@ impl Binder<'_> {
             not_null: false,
             default_sql: None,
             identity_always: false,
+            generated: None,
         };
         let position = alteration.schema.columns.len();
         let mut keys = Vec::new();
@@ -383,6 +401,16 @@ impl Binder<'_> {
                 had_set: _,
             } => {
                 let ty = bind_data_type(data_type)?;
+                if let Some(reader) = self.generated_reader(schema, position)? {
+                    return Err(Error::new(
+                        SqlState::FeatureNotSupported,
+                        "cannot alter type of a column used by a generated column",
+                    )
+                    .with_detail(format!(
+                        "Column \"{}\" is used by generated column \"{reader}\".",
+                        schema.columns[position].name
+                    )));
+                }
                 let value = self.bind_new_column_value(schema, position, ty, using.as_ref())?;
                 self.check_default_converts(schema, position, ty)?;
                 schema.columns[position].data_type = ty;

@@ -8,7 +8,9 @@ use sqlparser::tokenizer::{Token, Tokenizer};
 
 use super::dml::{parse_expr, table_scope};
 use super::{ident_name, Binder};
-use crate::catalog::{quote_identifier, CheckConstraint, Constraint, ConstraintKind, TableSchema};
+use crate::catalog::{
+    quote_identifier, CheckConstraint, Constraint, ConstraintKind, StoredExpr, TableSchema,
+};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{deparse_expr, RowCheck, ScalarExpr};
 
@@ -70,7 +72,6 @@ impl Binder<'_> {
         validated: bool,
     ) -> Result<Constraint> {
         let bound = self.bind_check_expr(schema, check.expr)?;
-        let column_names: Vec<String> = schema.columns.iter().map(|c| c.name.clone()).collect();
         let name = match check.name {
             Some(name) => {
                 let name = ident_name(name);
@@ -87,20 +88,16 @@ impl Binder<'_> {
             }
             None => {
                 let base = match referenced_columns(&bound).as_slice() {
-                    [column] => format!("{}_{}_check", schema.name, column_names[*column]),
+                    [column] => format!("{}_{}_check", schema.name, schema.columns[*column].name),
                     _ => format!("{}_check", schema.name),
                 };
                 self.free_constraint_name(schema, base)
             }
         };
-        let (definition, definition_pretty) = deparse_expr(&bound, &column_names)
-            .unwrap_or_else(|| (format!("({})", check.expr), check.expr.to_string()));
         Ok(Constraint {
             name,
             kind: ConstraintKind::Check(CheckConstraint {
-                expr_sql: check.expr.to_string(),
-                definition,
-                definition_pretty,
+                expr: stored_expr(schema, check.expr, &bound),
                 no_inherit: check.no_inherit,
             }),
             validated,
@@ -108,8 +105,8 @@ impl Binder<'_> {
     }
 
     /// The positions of the columns `check`'s expression reads.
-    fn check_columns(&mut self, schema: &TableSchema, expr_sql: &str) -> Result<Vec<usize>> {
-        let bound = self.bind_check_expr(schema, &parse_expr(expr_sql)?)?;
+    fn check_columns(&mut self, schema: &TableSchema, sql: &str) -> Result<Vec<usize>> {
+        let bound = self.bind_check_expr(schema, &parse_expr(sql)?)?;
         Ok(referenced_columns(&bound))
     }
 
@@ -123,7 +120,7 @@ impl Binder<'_> {
         for constraint in &schema.constraints {
             let reads_column = match &constraint.kind {
                 ConstraintKind::Check(check) => self
-                    .check_columns(schema, &check.expr_sql)?
+                    .check_columns(schema, &check.expr.sql)?
                     .contains(&position),
             };
             if !reads_column {
@@ -134,24 +131,28 @@ impl Binder<'_> {
         Ok(())
     }
 
-    /// Binds every CHECK of `schema` again and prints it again, after ALTER TABLE renamed
-    /// or retyped its columns: PostgreSQL's definition follows the columns.
-    pub(super) fn refresh_checks(&mut self, schema: &mut TableSchema) -> Result<()> {
-        let column_names: Vec<String> = schema.columns.iter().map(|c| c.name.clone()).collect();
-        let mut refreshed = schema.constraints.clone();
-        for constraint in &mut refreshed {
+    /// Binds every CHECK and generation expression of `schema` again and prints it again,
+    /// after ALTER TABLE renamed or retyped its columns: PostgreSQL's definitions follow
+    /// the columns.
+    pub(super) fn refresh_stored_exprs(&mut self, schema: &mut TableSchema) -> Result<()> {
+        let mut refreshed = schema.clone();
+        for constraint in &mut refreshed.constraints {
             match &mut constraint.kind {
                 ConstraintKind::Check(check) => {
-                    let expr = parse_expr(&check.expr_sql)?;
-                    let bound = self.bind_check_expr(schema, &expr)?;
-                    if let Some((plain, pretty)) = deparse_expr(&bound, &column_names) {
-                        check.definition = plain;
-                        check.definition_pretty = pretty;
-                    }
+                    let written = parse_expr(&check.expr.sql)?;
+                    let bound = self.bind_check_expr(schema, &written)?;
+                    check.expr = stored_expr(schema, &written, &bound);
                 }
             }
         }
-        schema.constraints = refreshed;
+        for (position, column) in refreshed.columns.iter_mut().enumerate() {
+            if let Some(generated) = &mut column.generated {
+                let written = parse_expr(&generated.sql)?;
+                let bound = self.bind_generation_expr(schema, position, &written)?;
+                *generated = stored_expr(schema, &written, &bound);
+            }
+        }
+        *schema = refreshed;
         Ok(())
     }
 
@@ -182,7 +183,7 @@ impl Binder<'_> {
         for constraint in &schema.constraints {
             match &constraint.kind {
                 ConstraintKind::Check(check) => {
-                    let expr = parse_expr(&check.expr_sql)?;
+                    let expr = parse_expr(&check.expr.sql)?;
                     checks.push(RowCheck {
                         name: constraint.name.clone(),
                         expr: self.bind_check_expr(schema, &expr)?,
@@ -195,8 +196,25 @@ impl Binder<'_> {
     }
 }
 
+/// `written`, bound over `schema`'s row as `bound`, as the schema keeps it: its text and
+/// PostgreSQL's printed forms (the text as written where we cannot print one).
+pub(super) fn stored_expr(
+    schema: &TableSchema,
+    written: &ast::Expr,
+    bound: &ScalarExpr,
+) -> StoredExpr {
+    let column_names: Vec<String> = schema.columns.iter().map(|c| c.name.clone()).collect();
+    let (definition, definition_pretty) = deparse_expr(bound, &column_names)
+        .unwrap_or_else(|| (format!("({written})"), written.to_string()));
+    StoredExpr {
+        sql: written.to_string(),
+        definition,
+        definition_pretty,
+    }
+}
+
 /// The distinct columns a bound expression reads.
-fn referenced_columns(bound: &ScalarExpr) -> Vec<usize> {
+pub(super) fn referenced_columns(bound: &ScalarExpr) -> Vec<usize> {
     let mut columns = Vec::new();
     bound.visit(&mut |e| {
         if let ScalarExpr::Column { index, .. } = e {
@@ -208,17 +226,20 @@ fn referenced_columns(bound: &ScalarExpr) -> Vec<usize> {
     columns
 }
 
-/// RENAME COLUMN in the text of the table's CHECK expressions: every identifier naming the
-/// column (not a function of that name) is replaced by the new name, quoted if it needs to
-/// be; the rest of the text is kept token by token.
-pub(super) fn rename_column_in_checks(schema: &mut TableSchema, old: &str, new: &str) {
-    for constraint in &mut schema.constraints {
-        match &mut constraint.kind {
-            ConstraintKind::Check(check) => {
-                if let Some(renamed) = rename_identifier(&check.expr_sql, old, new) {
-                    check.expr_sql = renamed;
-                }
-            }
+/// RENAME COLUMN in the text of the table's CHECK and generation expressions: every
+/// identifier naming the column (not a function of that name) is replaced by the new name,
+/// quoted if it needs to be; the rest of the text is kept token by token.
+pub(super) fn rename_column_in_stored_exprs(schema: &mut TableSchema, old: &str, new: &str) {
+    let checks = schema.constraints.iter_mut().map(|c| match &mut c.kind {
+        ConstraintKind::Check(check) => &mut check.expr,
+    });
+    let generated = schema
+        .columns
+        .iter_mut()
+        .filter_map(|c| c.generated.as_mut());
+    for expr in checks.chain(generated) {
+        if let Some(renamed) = rename_identifier(&expr.sql, old, new) {
+            expr.sql = renamed;
         }
     }
 }

@@ -67,6 +67,7 @@ impl Binder<'_> {
         let mut unique_keys: Vec<UniqueKey> = Vec::new();
         let mut sequences = Vec::new();
         let mut checks = Vec::new();
+        let mut generated = Vec::new();
         for column in &create.columns {
             let column_name = ident_name(&column.name);
             if columns.iter().any(|c| c.name == column_name) {
@@ -85,6 +86,7 @@ impl Binder<'_> {
                 not_null: false,
                 default_sql: None,
                 identity_always: false,
+                generated: None,
             };
             let position = columns.len();
             let mut identity = serial.is_some();
@@ -118,6 +120,21 @@ impl Binder<'_> {
                             .transpose()?;
                         sequences.push((options, position));
                     }
+                    ColumnOption::Generated {
+                        generated_as: ast::GeneratedAs::ExpStored,
+                        sequence_options: None,
+                        generation_expr: Some(expr),
+                        generation_expr_mode: Some(ast::GeneratedExpressionMode::Stored),
+                        generated_keyword: true,
+                    } => {
+                        if generated.iter().any(|(p, _)| *p == position) {
+                            return Err(Error::syntax(format!(
+                                "multiple generation clauses specified for column \"{}\" of table \"{name}\"",
+                                def.name
+                            )));
+                        }
+                        generated.push((position, expr));
+                    }
                     ColumnOption::Null => {}
                     ColumnOption::NotNull => def.not_null = true,
                     ColumnOption::Default(expr) => {
@@ -149,6 +166,19 @@ impl Binder<'_> {
                         ));
                     }
                     other => return Err(Error::unsupported(format!("the column option {other}"))),
+                }
+            }
+            if generated.iter().any(|(p, _)| *p == position) {
+                let other = match (identity, def.default_sql.is_some()) {
+                    (true, _) => Some("identity"),
+                    (false, true) => Some("default"),
+                    (false, false) => None,
+                };
+                if let Some(other) = other {
+                    return Err(Error::syntax(format!(
+                        "both {other} and generation expression specified for column \"{}\" of table \"{name}\"",
+                        def.name
+                    )));
                 }
             }
             if identity {
@@ -230,6 +260,7 @@ impl Binder<'_> {
             constraints: Vec::new(),
             unlogged: create.unlogged,
         };
+        self.add_generated(&mut schema, &generated)?;
         for check in &checks {
             let constraint = self.new_check(&schema, check, true)?;
             schema.constraints.push(constraint);
@@ -281,6 +312,7 @@ impl Binder<'_> {
                 not_null: false,
                 default_sql: None,
                 identity_always: false,
+                generated: None,
             });
         }
         Ok(BoundStatement::CreateTable {

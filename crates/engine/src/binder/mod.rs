@@ -15,6 +15,7 @@ mod ddl;
 mod dml;
 mod expr;
 mod from;
+mod generated;
 mod grouping;
 mod index;
 mod names;

@@ -9,8 +9,8 @@ mod view;
 
 pub use namespace::{QualifiedName, SchemaDef, INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PUBLIC_OID};
 pub use schema::{
-    CheckConstraint, ColumnDef, Constraint, ConstraintKind, IndexDef, IndexMethod, TableSchema,
-    UniqueKey,
+    CheckConstraint, ColumnDef, Constraint, ConstraintKind, IndexDef, IndexMethod, StoredExpr,
+    TableSchema, UniqueKey,
 };
 pub use search_path::{quote_identifier, split_identifiers, SearchPath};
 pub use view::ViewDef;

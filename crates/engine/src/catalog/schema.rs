@@ -12,6 +12,8 @@ pub struct ColumnDef {
     pub default_sql: Option<String>,
     /// GENERATED ALWAYS AS IDENTITY: only DEFAULT may be written to it.
     pub identity_always: bool,
+    /// GENERATED ALWAYS AS (expr) STORED: computed from the rest of the row on every write.
+    pub generated: Option<StoredExpr>,
 }
 
 /// A PRIMARY KEY or UNIQUE constraint, or a CREATE UNIQUE INDEX, over column positions. Each
@@ -61,15 +63,22 @@ pub enum ConstraintKind {
 /// CHECK (expr): a row passes unless the expression is false (NULL passes).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CheckConstraint {
-    /// The expression as SQL text over the table's column names; bound again over the row
-    /// where a write needs it, like a DEFAULT.
-    pub expr_sql: String,
-    /// The expression as PostgreSQL prints it back (pg_get_constraintdef), plain and pretty
-    /// (psql's \d), computed from the bound expression when the constraint is created.
-    pub definition: String,
-    pub definition_pretty: String,
+    pub expr: StoredExpr,
     /// NO INHERIT: recorded for the catalog; there are no child tables to skip.
     pub no_inherit: bool,
+}
+
+/// An expression over a table's row kept in its schema (a CHECK, a generated column's).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredExpr {
+    /// SQL text over the table's column names; bound again over the row where a write
+    /// needs it, like a DEFAULT.
+    pub sql: String,
+    /// As PostgreSQL prints it back (pg_get_constraintdef, pg_get_expr), plain and pretty
+    /// (psql's \d), computed from the bound expression when it is created or its columns
+    /// change.
+    pub definition: String,
+    pub definition_pretty: String,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -6,7 +6,7 @@ use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
     CheckConstraint, ColumnDef, Constraint, ConstraintKind, IndexDef, IndexMethod, QualifiedName,
-    SchemaDef, TableSchema, UniqueKey, ViewDef,
+    SchemaDef, StoredExpr, TableSchema, UniqueKey, ViewDef,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
@@ -168,6 +168,7 @@ impl Persist for ColumnDef {
         out.bool(self.not_null);
         out.option(self.default_sql.as_ref(), |out, sql| out.str(sql));
         out.bool(self.identity_always);
+        out.option(self.generated.as_ref(), |out, expr| expr.encode(out));
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<ColumnDef> {
@@ -177,6 +178,7 @@ impl Persist for ColumnDef {
             not_null: input.bool()?,
             default_sql: input.option(Decoder::string)?,
             identity_always: input.bool()?,
+            generated: input.option(StoredExpr::decode)?,
         })
     }
 }
@@ -244,6 +246,22 @@ impl Persist for IndexDef {
     }
 }
 
+impl Persist for StoredExpr {
+    fn encode(&self, out: &mut Encoder) {
+        out.str(&self.sql);
+        out.str(&self.definition);
+        out.str(&self.definition_pretty);
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<StoredExpr> {
+        Ok(StoredExpr {
+            sql: input.string()?,
+            definition: input.string()?,
+            definition_pretty: input.string()?,
+        })
+    }
+}
+
 impl Persist for Constraint {
     fn encode(&self, out: &mut Encoder) {
         out.str(&self.name);
@@ -251,9 +269,7 @@ impl Persist for Constraint {
         match &self.kind {
             ConstraintKind::Check(check) => {
                 out.u8(constraint_tag::CHECK);
-                out.str(&check.expr_sql);
-                out.str(&check.definition);
-                out.str(&check.definition_pretty);
+                check.expr.encode(out);
                 out.bool(check.no_inherit);
             }
         }
@@ -264,9 +280,7 @@ impl Persist for Constraint {
         let validated = input.bool()?;
         let kind = match input.u8()? {
             constraint_tag::CHECK => ConstraintKind::Check(CheckConstraint {
-                expr_sql: input.string()?,
-                definition: input.string()?,
-                definition_pretty: input.string()?,
+                expr: StoredExpr::decode(input)?,
                 no_inherit: input.bool()?,
             }),
             other => return Err(corrupt(format!("constraint kind tag {other}"))),
@@ -414,7 +428,7 @@ mod tests {
     use super::tag;
     use crate::catalog::{
         CheckConstraint, ColumnDef, Constraint, ConstraintKind, IndexDef, IndexMethod,
-        QualifiedName, SchemaDef, TableSchema, UniqueKey, ViewDef, PUBLIC_OID,
+        QualifiedName, SchemaDef, StoredExpr, TableSchema, UniqueKey, ViewDef, PUBLIC_OID,
     };
     use crate::durability::bytes::encoded;
     use crate::durability::{Decoder, Encoder, Persist};
@@ -518,6 +532,11 @@ mod tests {
             not_null: name == "id",
             default_sql: (name == "id").then(|| "nextval('t_id_seq')".into()),
             identity_always: false,
+            generated: (name == "price").then(|| StoredExpr {
+                sql: "id * 2".into(),
+                definition: "(id * 2)".into(),
+                definition_pretty: "id * 2".into(),
+            }),
         };
         TableSchema {
             oid: 16384,
@@ -566,9 +585,11 @@ mod tests {
             constraints: vec![Constraint {
                 name: "t_price_check".into(),
                 kind: ConstraintKind::Check(CheckConstraint {
-                    expr_sql: "price > 0".into(),
-                    definition: "(price > (0)::numeric)".into(),
-                    definition_pretty: "price > 0::numeric".into(),
+                    expr: StoredExpr {
+                        sql: "price > 0".into(),
+                        definition: "(price > (0)::numeric)".into(),
+                        definition_pretty: "price > 0::numeric".into(),
+                    },
                     no_inherit: false,
                 }),
                 validated: false,

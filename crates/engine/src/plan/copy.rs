@@ -49,6 +49,8 @@ pub enum CopyColumn {
     Field(usize),
     /// Not listed: its DEFAULT (NULL if none).
     Default(ScalarExpr),
+    /// A generated column: its expression over the full row, computed after the others.
+    Generated(ScalarExpr),
 }
 
 #[derive(Debug, Clone)]

@@ -77,8 +77,11 @@ enum Shape<'a> {
     Simple,
     Operator(Option<&'a str>),
     Test,
-    /// Always in parentheses: `x = ANY (...)`, a cast through text (CoerceViaIO).
+    /// Always in parentheses: `x = ANY (...)`.
     Enclosed,
+    /// A cast through text (CoerceViaIO) or between string types (RelabelType): as simple
+    /// as its argument is inside it.
+    CastOf(&'a ScalarExpr),
     And,
     Or,
     Not,
@@ -354,7 +357,7 @@ impl Deparser<'_> {
 }
 
 /// How `expr` prints, for [`simple`].
-fn shape(expr: &ScalarExpr) -> Shape<'static> {
+fn shape(expr: &ScalarExpr) -> Shape<'_> {
     match expr {
         ScalarExpr::Arithmetic { op, .. } => Shape::Operator(Some(arithmetic_symbol(*op))),
         ScalarExpr::Compare { op, .. } => Shape::Operator(Some(op.symbol())),
@@ -365,7 +368,11 @@ fn shape(expr: &ScalarExpr) -> Shape<'static> {
         | ScalarExpr::BoolTest { .. }
         | ScalarExpr::IsDistinctFrom { negated: false, .. } => Shape::Test,
         ScalarExpr::InList { .. } => Shape::Enclosed,
-        ScalarExpr::Cast { input, to, .. } if is_io_cast(input.ty(), *to) => Shape::Enclosed,
+        ScalarExpr::Cast { input, to, .. }
+            if is_io_cast(input.ty(), *to) || (input.ty().is_string() && to.is_string()) =>
+        {
+            Shape::CastOf(input)
+        }
         ScalarExpr::IsDistinctFrom { negated: true, .. } | ScalarExpr::Not(_) => Shape::Not,
         ScalarExpr::And(..) => Shape::And,
         ScalarExpr::Or(..) => Shape::Or,
@@ -402,6 +409,7 @@ fn simple(expr: &ScalarExpr, parent: Parent<'_>) -> bool {
         },
         Shape::Test => delimited_or_bool,
         Shape::Enclosed => false,
+        Shape::CastOf(input) => simple(input, Parent::Cast),
         Shape::And | Shape::Not => matches!(parent, Parent::And | Parent::Or | Parent::Delimited),
         Shape::Or => matches!(parent, Parent::Or | Parent::Delimited),
     }
@@ -410,13 +418,7 @@ fn simple(expr: &ScalarExpr, parent: Parent<'_>) -> bool {
 /// A cast PostgreSQL makes through the types' text forms: from or to a string type, from
 /// or to another kind of type.
 fn is_io_cast(from: DataType, to: DataType) -> bool {
-    let string = |ty| {
-        matches!(
-            ty,
-            DataType::Text | DataType::Varchar(_) | DataType::Char(_)
-        )
-    };
-    string(from) != string(to) && from != DataType::Unknown
+    from.is_string() != to.is_string() && from != DataType::Unknown
 }
 
 fn is_integer(ty: DataType) -> bool {

@@ -35,7 +35,7 @@ pub(super) fn pg_constraint_rows(schema: &TableSchema, rows: &mut Vec<Vec<Scalar
         let (contype, columns, no_inherit) = match &constraint.kind {
             ConstraintKind::Check(check) => (
                 b'c',
-                referenced_columns(schema, &check.expr_sql),
+                referenced_columns(schema, &check.expr.sql),
                 check.no_inherit,
             ),
         };
@@ -85,8 +85,8 @@ fn constraint_definition(constraint: &Constraint, pretty: bool) -> String {
     let mut out = match &constraint.kind {
         ConstraintKind::Check(check) => {
             let expr = match pretty {
-                true => &check.definition_pretty,
-                false => &check.definition,
+                true => &check.expr.definition_pretty,
+                false => &check.expr.definition,
             };
             let mut out = format!("CHECK ({expr})");
             if check.no_inherit {

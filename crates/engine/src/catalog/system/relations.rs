@@ -337,6 +337,8 @@ struct AttributeRow<'a> {
     not_null: bool,
     has_default: bool,
     identity: u8,
+    /// A generated column (attgenerated 's').
+    generated: bool,
 }
 
 impl AttributeRow<'_> {
@@ -362,7 +364,7 @@ impl AttributeRow<'_> {
             boolean(self.has_default),
             boolean(false),
             char(self.identity),
-            char(0),
+            char(if self.generated { b's' } else { 0 }),
             boolean(false),
             boolean(true),
             int4(0),
@@ -412,6 +414,7 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                     not_null: false,
                     has_default: false,
                     identity: 0,
+                    generated: false,
                 }),
         );
     }
@@ -429,8 +432,9 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                     ty: c.data_type,
                     number: i + 1,
                     not_null: c.not_null,
-                    has_default: c.default_sql.is_some(),
+                    has_default: c.default_sql.is_some() || c.generated.is_some(),
                     identity: identity(c),
+                    generated: c.generated.is_some(),
                 }),
         );
         for index in indexes(schema) {
@@ -444,6 +448,7 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                     not_null: false,
                     has_default: false,
                     identity: 0,
+                    generated: false,
                 })
             }));
         }
@@ -461,6 +466,7 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                     not_null: false,
                     has_default: false,
                     identity: 0,
+                    generated: false,
                 }),
         );
     }
@@ -481,6 +487,7 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                 not_null: true,
                 has_default: false,
                 identity: 0,
+                generated: false,
             }),
         );
     }
@@ -644,14 +651,17 @@ pub(super) fn pg_attrdef(snapshot: &CatalogSnapshot) -> Rows {
     for entry in snapshot.state.tables.values() {
         let schema = &entry.schema;
         for (i, column) in schema.columns.iter().enumerate() {
-            let Some(default) = &column.default_sql else {
-                continue;
+            // A generated column's expression, as psql reads it (pretty).
+            let expr = match (&column.default_sql, &column.generated) {
+                (_, Some(generated)) => generated.definition_pretty.clone(),
+                (Some(default), None) => deparse_default(default, column.data_type),
+                (None, None) => continue,
             };
             rows.push(vec![
                 oid(derived_oid(schema.oid, Derived::Default, i + 1)),
                 oid(schema.oid),
                 int2(i16::try_from(i + 1).unwrap_or(i16::MAX)),
-                text(&deparse_default(default, column.data_type)),
+                text(&expr),
             ]);
         }
     }

@@ -183,10 +183,15 @@ impl ColumnRow<'_> {
         // identity start, increment, maximum, minimum, cycle: only for identity columns,
         // whose sequence options are not at hand here.
         row.extend(std::iter::repeat_n(NULL, 4));
+        let generated = column.and_then(|c| c.generated.as_ref());
         row.extend([
             if identity { yes_or_no(false) } else { NULL },
-            text("NEVER"),
-            NULL,
+            text(if generated.is_some() {
+                "ALWAYS"
+            } else {
+                "NEVER"
+            }),
+            generated.map_or(NULL, |g| text(&g.definition)),
             yes_or_no(true),
         ]);
         row
