@@ -340,8 +340,14 @@ impl Binder<'_> {
         };
         let position = alteration.schema.columns.len();
         let mut keys = Vec::new();
+        let mut checks = Vec::new();
         for option in options {
             match &option.option {
+                ColumnOption::Check(check) => {
+                    let mut check = WrittenCheck::from_ast(check)?;
+                    check.name = check.name.or(option.name.as_ref());
+                    checks.push(check);
+                }
                 ColumnOption::Null => {}
                 ColumnOption::NotNull => def.not_null = true,
                 ColumnOption::Default(expr) => {
@@ -361,6 +367,9 @@ impl Binder<'_> {
         alteration.row_changes.push(RowChange::AddColumn { value });
         for (name, primary) in keys {
             self.add_unique_key(alteration, name, vec![position], primary)?;
+        }
+        for check in &checks {
+            self.add_check(alteration, check, true)?;
         }
         Ok(())
     }
@@ -508,13 +517,7 @@ impl Binder<'_> {
         not_valid: bool,
     ) -> Result<()> {
         if let ast::TableConstraint::Check(check) = constraint {
-            let check = WrittenCheck::from_ast(check)?;
-            let constraint = self.new_check(&alteration.schema, &check, !not_valid)?;
-            if !not_valid {
-                alteration.validate.push(constraint.name.clone());
-            }
-            alteration.schema.constraints.push(constraint);
-            return Ok(());
+            return self.add_check(alteration, &WrittenCheck::from_ast(check)?, !not_valid);
         }
         if not_valid {
             let kind = match constraint {
@@ -551,6 +554,21 @@ impl Binder<'_> {
             }
         }
         self.add_unique_key(alteration, name, positions, primary)
+    }
+
+    /// Adds a CHECK constraint; a `validated` one is checked against the rows there.
+    fn add_check(
+        &mut self,
+        alteration: &mut Alteration,
+        check: &WrittenCheck<'_>,
+        validated: bool,
+    ) -> Result<()> {
+        let constraint = self.new_check(&alteration.schema, check, validated)?;
+        if validated {
+            alteration.validate.push(constraint.name.clone());
+        }
+        alteration.schema.constraints.push(constraint);
+        Ok(())
     }
 
     /// Adds a PRIMARY KEY or UNIQUE constraint, named `name` or as PostgreSQL names it
