@@ -81,7 +81,7 @@ pub(super) fn definition(schema: &TableSchema, wanted: u32, pretty: bool) -> Opt
 }
 
 /// The constraint as pg_get_constraintdef prints it.
-fn constraint_definition(constraint: &Constraint, pretty: bool) -> String {
+pub(super) fn constraint_definition(constraint: &Constraint, pretty: bool) -> String {
     let mut out = match &constraint.kind {
         ConstraintKind::Check(check) => {
             let expr = match pretty {
@@ -102,7 +102,7 @@ fn constraint_definition(constraint: &Constraint, pretty: bool) -> String {
 }
 
 /// The positions of the columns an expression's text names, in column order (conkey).
-fn referenced_columns(schema: &TableSchema, sql: &str) -> Vec<usize> {
+pub(super) fn referenced_columns(schema: &TableSchema, sql: &str) -> Vec<usize> {
     let Ok(tokens) = Tokenizer::new(&PostgreSqlDialect {}, sql).tokenize() else {
         return Vec::new();
     };
