@@ -326,33 +326,54 @@ impl Deparser<'_> {
         let mut bytes = Vec::new();
         write_scalar_text(value, &mut bytes);
         let text = String::from_utf8_lossy(&bytes).into_owned();
-        let unsigned = text.starts_with(|c: char| c.is_ascii_digit());
-        let integer = unsigned && text.parse::<i32>().is_ok();
+        let literal =
+            |text: &str, ty: DataType| format!("'{}'::{}", text.replace('\'', "''"), type_name(ty));
+        // A numeric literal as PostgreSQL's parser makes it: an integer (int4 or int8) or,
+        // with a point or an exponent, a numeric; a sign makes it a quoted constant.
+        let written = || {
+            let unsigned = text.starts_with(|c: char| c.is_ascii_digit());
+            if text.parse::<i32>().is_ok() {
+                Some((unsigned, DataType::Int32))
+            } else if text.parse::<i64>().is_ok() {
+                Some((false, DataType::Int64))
+            } else if text.contains(['.', 'e', 'E']) && text.parse::<f64>().is_ok() {
+                Some((unsigned, DataType::Numeric(None)))
+            } else {
+                None
+            }
+        };
         match value {
-            ScalarValue::Bool(b) => return b.to_string(),
-            // An integer constant (ours may have been widened to the other operand's
-            // integer type, where PostgreSQL has a cross-type operator).
-            ScalarValue::Int16(_) | ScalarValue::Int32(_) | ScalarValue::Int64(_) if integer => {
-                return text
-            }
-            ScalarValue::Numeric(_) if unsigned && text.contains(['.', 'e', 'E']) => {
-                return match ty {
-                    DataType::Numeric(Some(_)) => format!("{text}::{}", type_name(ty)),
-                    _ => text,
+            ScalarValue::Bool(b) => b.to_string(),
+            // Ours may have been widened to the other operand's integer type, where
+            // PostgreSQL has a cross-type operator.
+            ScalarValue::Int16(_) | ScalarValue::Int32(_) | ScalarValue::Int64(_) => {
+                match written() {
+                    Some((true, _)) => text,
+                    Some((false, parsed)) => literal(&text, parsed),
+                    None => literal(&text, ty),
                 }
             }
-            // An integer constant PostgreSQL converts with a cast function.
-            ScalarValue::Numeric(_) | ScalarValue::Float64(_) | ScalarValue::Float32(_)
-                if integer =>
-            {
-                return match self.pretty {
-                    true => format!("{text}::{}", type_name(ty)),
-                    false => format!("({text})::{}", type_name(ty)),
+            ScalarValue::Numeric(_) | ScalarValue::Float64(_) | ScalarValue::Float32(_) => {
+                let as_written = match written() {
+                    Some((true, _)) => text.clone(),
+                    Some((false, parsed)) => literal(&text, parsed),
+                    None => return literal(&text, ty),
+                };
+                match (written(), ty) {
+                    // A numeric literal of the column's own type: a typmod shows.
+                    (Some((_, DataType::Numeric(_))), DataType::Numeric(None)) => as_written,
+                    (Some((true, DataType::Numeric(_))), DataType::Numeric(Some(_))) => {
+                        format!("{as_written}::{}", type_name(ty))
+                    }
+                    // Converted by a cast function, which shows.
+                    _ => match self.pretty {
+                        true => format!("{as_written}::{}", type_name(ty)),
+                        false => format!("({as_written})::{}", type_name(ty)),
+                    },
                 }
             }
-            _ => {}
+            _ => literal(&text, ty),
         }
-        format!("'{}'::{}", text.replace('\'', "''"), type_name(ty))
     }
 }
 
