@@ -38,15 +38,28 @@ fn first_failure<'a>(
         .iter()
         .map(|check| evaluate(&check.expr, batch, ctx))
         .collect::<Result<Vec<_>>>()?;
-    let fails = |result: &Vector, row: usize| -> Result<bool> {
+    let mut values = Vec::with_capacity(results.len());
+    for result in &results {
         match &result.data {
-            VectorData::Bool(values) => Ok(result.is_valid(row) && !values[row]),
-            _ => Err(Error::internal("check constraint is not boolean")),
+            VectorData::Bool(v) => values.push(v.as_slice()),
+            _ => return Err(Error::internal("check constraint is not boolean")),
         }
-    };
+    }
+    let fails = |result: &Vector, values: &[bool], row: usize| !values[row] && result.is_valid(row);
+    // The common case, every row passing, is one branch-free pass per check.
+    let any_fails = results
+        .iter()
+        .zip(&values)
+        .any(|(result, values)| match &result.validity {
+            None => values.iter().fold(false, |any, &v| any | !v),
+            Some(_) => (0..values.len()).any(|row| fails(result, values, row)),
+        });
+    if !any_fails {
+        return Ok(None);
+    }
     for row in 0..batch.len() {
-        for (check, result) in checks.iter().zip(&results) {
-            if fails(result, row)? {
+        for ((check, result), values) in checks.iter().zip(&results).zip(&values) {
+            if fails(result, values, row) {
                 return Ok(Some((row, check)));
             }
         }
