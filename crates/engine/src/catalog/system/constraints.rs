@@ -6,7 +6,7 @@ use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::tokenizer::{Token, Tokenizer};
 
 use super::relations::{derived_oid, Derived};
-use super::{boolean, char, int2, int4, oid, text, NULL};
+use super::{boolean, char, int2, int4, oid, text, CatalogSnapshot, NULL};
 use crate::catalog::{Constraint, ConstraintKind, TableSchema};
 use crate::types::ScalarValue;
 
@@ -32,11 +32,12 @@ pub(super) fn check_count(schema: &TableSchema) -> usize {
 /// pg_constraint's row (its columns as `PG_CONSTRAINT` declares them) for each constraint.
 pub(super) fn pg_constraint_rows(schema: &TableSchema, rows: &mut Vec<Vec<ScalarValue>>) {
     for (position, constraint) in schema.constraints.iter().enumerate() {
-        let (contype, columns, no_inherit) = match &constraint.kind {
+        let (contype, columns, no_inherit, conbin) = match &constraint.kind {
             ConstraintKind::Check(check) => (
                 b'c',
                 referenced_columns(schema, &check.expr.sql),
                 check.no_inherit,
+                text(&check.expr.definition),
             ),
         };
         let conkey = columns
@@ -69,9 +70,28 @@ pub(super) fn pg_constraint_rows(schema: &TableSchema, rows: &mut Vec<Vec<Scalar
             NULL,
             NULL,
             NULL,
-            NULL,
+            conbin,
         ]);
     }
+}
+
+/// pg_get_expr(expr, relation, true) of a CHECK's conbin or a generated column's adbin,
+/// which hold the plain definition: the pretty one of the same expression.
+pub(super) fn pretty_expr(
+    relation: u32,
+    plain: &str,
+    snapshot: &CatalogSnapshot,
+) -> Option<String> {
+    let entry = snapshot.state.tables.get(&relation)?;
+    let schema = &entry.schema;
+    let checks = schema.constraints.iter().map(|c| match &c.kind {
+        ConstraintKind::Check(check) => &check.expr,
+    });
+    let generated = schema.columns.iter().filter_map(|c| c.generated.as_ref());
+    checks
+        .chain(generated)
+        .find(|expr| expr.definition == plain)
+        .map(|expr| expr.definition_pretty.clone())
 }
 
 /// pg_get_constraintdef of the constraint with OID `wanted` of `schema`, if one.

@@ -219,7 +219,14 @@ impl CatalogFunction {
                 }
             },
             F::RegTypeOut => text(format_type(oid(), -1)),
-            F::GetExpr => Ok(args.first().cloned().unwrap_or(ScalarValue::Null)),
+            F::GetExpr => Ok(match (args.first(), args.get(2)) {
+                (Some(ScalarValue::Text(plain)), Some(ScalarValue::Bool(true))) => {
+                    let relation = arg_oid(args.get(1));
+                    let pretty = super::constraints::pretty_expr(relation, plain, snapshot);
+                    ScalarValue::Text(pretty.unwrap_or_else(|| plain.clone()))
+                }
+                (first, _) => first.cloned().unwrap_or(ScalarValue::Null),
+            }),
             F::GetIndexDef => {
                 let Some((table, index)) = find_index(oid(), snapshot) else {
                     return Ok(ScalarValue::Null);

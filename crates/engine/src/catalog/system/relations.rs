@@ -651,9 +651,9 @@ pub(super) fn pg_attrdef(snapshot: &CatalogSnapshot) -> Rows {
     for entry in snapshot.state.tables.values() {
         let schema = &entry.schema;
         for (i, column) in schema.columns.iter().enumerate() {
-            // A generated column's expression, as psql reads it (pretty).
+            // A generated column's expression, printed plain (pg_get_expr makes it pretty).
             let expr = match (&column.default_sql, &column.generated) {
-                (_, Some(generated)) => generated.definition_pretty.clone(),
+                (_, Some(generated)) => generated.definition.clone(),
                 (Some(default), None) => deparse_default(default, column.data_type),
                 (None, None) => continue,
             };
