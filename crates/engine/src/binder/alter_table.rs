@@ -341,8 +341,16 @@ impl Binder<'_> {
         let position = alteration.schema.columns.len();
         let mut keys = Vec::new();
         let mut checks = Vec::new();
+        let mut generated = None;
         for option in options {
             match &option.option {
+                ColumnOption::Generated {
+                    generated_as: ast::GeneratedAs::ExpStored,
+                    sequence_options: None,
+                    generation_expr: Some(expr),
+                    generation_expr_mode: Some(ast::GeneratedExpressionMode::Stored),
+                    generated_keyword: true,
+                } => generated = Some(expr),
                 ColumnOption::Check(check) => {
                     let mut check = WrittenCheck::from_ast(check)?;
                     check.name = check.name.or(option.name.as_ref());
@@ -362,8 +370,20 @@ impl Binder<'_> {
                 other => return Err(Error::unsupported(format!("the column option {other}"))),
             }
         }
+        if generated.is_some() && def.default_sql.is_some() {
+            return Err(Error::syntax(format!(
+                "both default and generation expression specified for column \"{}\" of table \"{}\"",
+                def.name, alteration.schema.name
+            )));
+        }
         alteration.schema.columns.push(def);
-        let value = self.column_default(&alteration.schema, position)?;
+        let value = match generated {
+            Some(expr) => {
+                self.add_generated(&mut alteration.schema, &[(position, expr)])?;
+                self.bind_generation_expr(&alteration.schema, position, expr)?
+            }
+            None => self.column_default(&alteration.schema, position)?,
+        };
         alteration.row_changes.push(RowChange::AddColumn { value });
         for (name, primary) in keys {
             self.add_unique_key(alteration, name, vec![position], primary)?;

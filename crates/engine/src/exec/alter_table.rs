@@ -76,7 +76,8 @@ fn apply(data: &mut TableData, change: &RowChange, ctx: &ExecContext) -> Result<
         let chunk = Arc::make_mut(chunk);
         match change {
             RowChange::AddColumn { value } => {
-                let live = Batch::new(Vec::new(), chunk.live_rows());
+                let all: Vec<usize> = (0..chunk.columns.len()).collect();
+                let live = chunk.to_batch(&all);
                 let column = computed_column(chunk, value, &live, ctx)?;
                 chunk.columns.push(column);
             }

@@ -38,8 +38,9 @@ pub struct AlterTable {
 
 #[derive(Debug, Clone)]
 pub enum RowChange {
-    /// Appends a column; `value` (over no columns) is computed once per existing row, so a
-    /// volatile default such as nextval gives each row its own value.
+    /// Appends a column; `value` (its DEFAULT, over no columns, or a generated column's
+    /// expression over the row) is computed once per existing row, so a volatile default
+    /// such as nextval gives each row its own value.
     AddColumn {
         value: ScalarExpr,
     },
