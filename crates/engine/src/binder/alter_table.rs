@@ -401,6 +401,16 @@ impl Binder<'_> {
         op: &AlterColumnOperation,
     ) -> Result<()> {
         let schema = &mut alteration.schema;
+        let is_default = matches!(
+            op,
+            AlterColumnOperation::SetDefault { .. } | AlterColumnOperation::DropDefault
+        );
+        if is_default && schema.columns[position].generated.is_some() {
+            return Err(Error::syntax(format!(
+                "column \"{}\" of relation \"{}\" is a generated column",
+                schema.columns[position].name, schema.name
+            )));
+        }
         match op {
             AlterColumnOperation::SetNotNull => schema.columns[position].not_null = true,
             AlterColumnOperation::DropNotNull => {
