@@ -89,6 +89,19 @@ CREATE TABLE sales.invoices (id int PRIMARY KEY, customer_id int NOT NULL, total
 CREATE INDEX invoices_customer_idx ON sales.invoices (customer_id);
 CREATE VIEW sales.open_invoices AS SELECT id, total FROM sales.invoices WHERE total > 0;
 CREATE TABLE sales.customers (id int);
+CREATE TABLE products (
+    id int PRIMARY KEY,
+    price numeric(10,2) CHECK (price > 0),
+    discount numeric(10,2) DEFAULT 0,
+    name varchar(40) NOT NULL CONSTRAINT name_not_empty CHECK (name <> ''),
+    CHECK (discount < price AND (discount >= 0 OR discount IS NULL))
+);
+CREATE TABLE readings (
+    id int,
+    celsius numeric(5,1),
+    fahrenheit numeric GENERATED ALWAYS AS (celsius * 9 / 5 + 32) STORED,
+    label text GENERATED ALWAYS AS ('r' || id::text) STORED NOT NULL
+);
 SQL
 for port in "$PG_PORT" "$K_PORT"; do
     psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U kestrel -d kestrel -f "$WORK/schema.sql"
@@ -127,6 +140,9 @@ COMMANDS=(
     '\dv sales.*'
     '\d sales.open_invoices'
     '\dt *.customers'
+    '\d products'
+    '\d+ products'
+    '\d readings'
 )
 # Not compared: \dt+, \di+ and \ds+ print the sizes of PostgreSQL's pages, which KestrelDB
 # does not have (its sizes are 0); \d+ VIEW prints the query as PostgreSQL's deparser

@@ -790,9 +790,11 @@ impl Session {
                 source,
                 returning,
                 on_conflict,
+                checks,
             } => {
                 let target = (&table_name, table_oid);
-                self.run_insert(target, &source, on_conflict.as_ref(), returning, ctx)
+                let on_conflict = on_conflict.as_ref();
+                self.run_insert(target, &source, on_conflict, &checks, returning, ctx)
             }
             BoundStatement::Update {
                 table_name,
@@ -801,6 +803,7 @@ impl Session {
                 filter,
                 assignments,
                 returning,
+                checks,
             } => {
                 let target = modify::Target {
                     name: &table_name,
@@ -808,7 +811,7 @@ impl Session {
                     source: source.as_ref(),
                     filter: filter.as_ref(),
                 };
-                self.run_update(&target, &assignments, returning, ctx)
+                self.run_update(&target, &assignments, &checks, returning, ctx)
             }
             BoundStatement::Delete {
                 table_name,

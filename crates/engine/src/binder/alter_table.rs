@@ -5,6 +5,7 @@
 
 use sqlparser::ast::{self, AlterColumnOperation, AlterTableOperation, ColumnOption};
 
+use super::check::{rename_column_in_stored_exprs, WrittenCheck};
 use super::data_type::bind_data_type;
 use super::ddl::serial_type;
 use super::dml::table_scope;
@@ -22,6 +23,9 @@ struct Alteration {
     notices: Vec<String>,
     /// Sequences owned by the table: (name, owning column now; `None` once dropped).
     owned: Vec<(QualifiedName, Option<String>)>,
+    /// Constraints the rows already there must pass: added (without NOT VALID) or
+    /// validated by the statement.
+    validate: Vec<String>,
 }
 
 impl Alteration {
@@ -118,16 +122,29 @@ impl Binder<'_> {
             row_changes: Vec::new(),
             notices: Vec::new(),
             owned,
+            validate: Vec::new(),
         };
         for operation in operations {
             self.bind_alter_operation(&mut alteration, operation)?;
         }
+        self.refresh_stored_exprs(&mut alteration.schema)?;
         let Alteration {
             schema,
             row_changes,
             notices,
             owned,
+            validate,
         } = alteration;
+        // Rewritten rows pass every validated check again, as in PostgreSQL.
+        let checks = self
+            .row_checks(&schema)?
+            .into_iter()
+            .filter(|check| {
+                validate.contains(&check.name)
+                    || (!row_changes.is_empty()
+                        && schema.constraint(&check.name).is_some_and(|c| c.validated))
+            })
+            .collect();
         let sequence_owners = owned
             .into_iter()
             .map(|(sequence, column)| (sequence, column.map(|c| (schema.name.clone(), c))))
@@ -145,6 +162,7 @@ impl Binder<'_> {
                 schema,
                 row_changes,
                 sequence_owners,
+                checks,
             })),
             notices,
         })
@@ -178,7 +196,7 @@ impl Binder<'_> {
                 column_names,
                 if_exists,
                 // Only views could depend on a column, and they are checked when it runs.
-                drop_behavior: _,
+                drop_behavior,
             } => {
                 for column in column_names {
                     let name = ident_name(column);
@@ -189,6 +207,24 @@ impl Binder<'_> {
                         continue;
                     }
                     let position = alteration.column(&name)?;
+                    if let Some(reader) = self.generated_reader(&alteration.schema, position)? {
+                        if drop_behavior.is_some_and(|b| b == ast::DropBehavior::Cascade) {
+                            return Err(Error::unsupported(
+                                "DROP COLUMN ... CASCADE of a column a generated column reads",
+                            ));
+                        }
+                        return Err(Error::new(
+                            SqlState::DependentObjectsStillExist,
+                            format!(
+                                "cannot drop column {name} of table {table} because other objects depend on it"
+                            ),
+                        )
+                        .with_detail(format!(
+                            "column {reader} of table {table} depends on column {name}"
+                        ))
+                        .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
+                    }
+                    self.drop_checks_on_column(&mut alteration.schema, position)?;
                     drop_column(alteration, position);
                 }
             }
@@ -206,6 +242,7 @@ impl Binder<'_> {
                 })?;
                 alteration.check_new_column_name(&new)?;
                 alteration.schema.columns[position].name = new.clone();
+                rename_column_in_stored_exprs(&mut alteration.schema, &old, &new);
                 for (_, column) in &mut alteration.owned {
                     if column.as_deref() == Some(old.as_str()) {
                         *column = Some(new.clone());
@@ -231,23 +268,37 @@ impl Binder<'_> {
             }
             AlterTableOperation::AddConstraint {
                 constraint,
-                not_valid: false,
-            } => self.bind_add_constraint(alteration, constraint)?,
+                not_valid,
+            } => self.bind_add_constraint(alteration, constraint, *not_valid)?,
+            AlterTableOperation::ValidateConstraint { name } => {
+                validate_constraint(alteration, &ident_name(name))?
+            }
+            AlterTableOperation::RenameConstraint { old_name, new_name } => {
+                rename_constraint(alteration, &ident_name(old_name), &ident_name(new_name))?
+            }
             AlterTableOperation::DropConstraint {
                 if_exists,
                 name,
                 drop_behavior: _,
             } => {
                 let name = ident_name(name);
-                let keys = &mut alteration.schema.unique_keys;
-                match keys.iter().position(|k| k.constraint && k.name == name) {
-                    Some(key) => {
-                        keys.remove(key);
+                let schema = &mut alteration.schema;
+                let key = schema
+                    .unique_keys
+                    .iter()
+                    .position(|k| k.constraint && k.name == name);
+                let other = schema.constraints.iter().position(|c| c.name == name);
+                match (key, other) {
+                    (_, Some(other)) => {
+                        schema.constraints.remove(other);
                     }
-                    None if *if_exists => alteration.notices.push(format!(
+                    (Some(key), None) => {
+                        schema.unique_keys.remove(key);
+                    }
+                    (None, None) if *if_exists => alteration.notices.push(format!(
                         "constraint \"{name}\" of relation \"{table}\" does not exist, skipping"
                     )),
-                    None => {
+                    (None, None) => {
                         return Err(Error::new(
                             SqlState::UndefinedObject,
                             format!("constraint \"{name}\" of relation \"{table}\" does not exist"),
@@ -285,11 +336,26 @@ impl Binder<'_> {
             not_null: false,
             default_sql: None,
             identity_always: false,
+            generated: None,
         };
         let position = alteration.schema.columns.len();
         let mut keys = Vec::new();
+        let mut checks = Vec::new();
+        let mut generated = None;
         for option in options {
             match &option.option {
+                ColumnOption::Generated {
+                    generated_as: ast::GeneratedAs::ExpStored,
+                    sequence_options: None,
+                    generation_expr: Some(expr),
+                    generation_expr_mode: Some(ast::GeneratedExpressionMode::Stored),
+                    generated_keyword: true,
+                } => generated = Some(expr),
+                ColumnOption::Check(check) => {
+                    let mut check = WrittenCheck::from_ast(check)?;
+                    check.name = check.name.or(option.name.as_ref());
+                    checks.push(check);
+                }
                 ColumnOption::Null => {}
                 ColumnOption::NotNull => def.not_null = true,
                 ColumnOption::Default(expr) => {
@@ -304,11 +370,26 @@ impl Binder<'_> {
                 other => return Err(Error::unsupported(format!("the column option {other}"))),
             }
         }
+        if generated.is_some() && def.default_sql.is_some() {
+            return Err(Error::syntax(format!(
+                "both default and generation expression specified for column \"{}\" of table \"{}\"",
+                def.name, alteration.schema.name
+            )));
+        }
         alteration.schema.columns.push(def);
-        let value = self.column_default(&alteration.schema, position)?;
+        let value = match generated {
+            Some(expr) => {
+                self.add_generated(&mut alteration.schema, &[(position, expr)])?;
+                self.bind_generation_expr(&alteration.schema, position, expr)?
+            }
+            None => self.column_default(&alteration.schema, position)?,
+        };
         alteration.row_changes.push(RowChange::AddColumn { value });
         for (name, primary) in keys {
             self.add_unique_key(alteration, name, vec![position], primary)?;
+        }
+        for check in &checks {
+            self.add_check(alteration, check, true)?;
         }
         Ok(())
     }
@@ -320,6 +401,16 @@ impl Binder<'_> {
         op: &AlterColumnOperation,
     ) -> Result<()> {
         let schema = &mut alteration.schema;
+        let is_default = matches!(
+            op,
+            AlterColumnOperation::SetDefault { .. } | AlterColumnOperation::DropDefault
+        );
+        if is_default && schema.columns[position].generated.is_some() {
+            return Err(Error::syntax(format!(
+                "column \"{}\" of relation \"{}\" is a generated column",
+                schema.columns[position].name, schema.name
+            )));
+        }
         match op {
             AlterColumnOperation::SetNotNull => schema.columns[position].not_null = true,
             AlterColumnOperation::DropNotNull => {
@@ -349,6 +440,16 @@ impl Binder<'_> {
                 had_set: _,
             } => {
                 let ty = bind_data_type(data_type)?;
+                if let Some(reader) = self.generated_reader(schema, position)? {
+                    return Err(Error::new(
+                        SqlState::FeatureNotSupported,
+                        "cannot alter type of a column used by a generated column",
+                    )
+                    .with_detail(format!(
+                        "Column \"{}\" is used by generated column \"{reader}\".",
+                        schema.columns[position].name
+                    )));
+                }
                 let value = self.bind_new_column_value(schema, position, ty, using.as_ref())?;
                 self.check_default_converts(schema, position, ty)?;
                 schema.columns[position].data_type = ty;
@@ -443,7 +544,21 @@ impl Binder<'_> {
         &mut self,
         alteration: &mut Alteration,
         constraint: &ast::TableConstraint,
+        not_valid: bool,
     ) -> Result<()> {
+        if let ast::TableConstraint::Check(check) = constraint {
+            return self.add_check(alteration, &WrittenCheck::from_ast(check)?, !not_valid);
+        }
+        if not_valid {
+            let kind = match constraint {
+                ast::TableConstraint::PrimaryKey(_) => "PRIMARY KEY",
+                _ => "UNIQUE",
+            };
+            return Err(Error::new(
+                SqlState::FeatureNotSupported,
+                format!("{kind} constraints cannot be marked NOT VALID"),
+            ));
+        }
         let (name, columns, primary) = match constraint {
             ast::TableConstraint::PrimaryKey(pk) => (pk.name.as_ref(), &pk.columns, true),
             ast::TableConstraint::Unique(unique) => (unique.name.as_ref(), &unique.columns, false),
@@ -469,6 +584,21 @@ impl Binder<'_> {
             }
         }
         self.add_unique_key(alteration, name, positions, primary)
+    }
+
+    /// Adds a CHECK constraint; a `validated` one is checked against the rows there.
+    fn add_check(
+        &mut self,
+        alteration: &mut Alteration,
+        check: &WrittenCheck<'_>,
+        validated: bool,
+    ) -> Result<()> {
+        let constraint = self.new_check(&alteration.schema, check, validated)?;
+        if validated {
+            alteration.validate.push(constraint.name.clone());
+        }
+        alteration.schema.constraints.push(constraint);
+        Ok(())
     }
 
     /// Adds a PRIMARY KEY or UNIQUE constraint, named `name` or as PostgreSQL names it
@@ -534,6 +664,65 @@ impl Binder<'_> {
         });
         Ok(())
     }
+}
+
+/// VALIDATE CONSTRAINT: a NOT VALID constraint becomes valid once the rows pass it.
+fn validate_constraint(alteration: &mut Alteration, name: &str) -> Result<()> {
+    let schema = &mut alteration.schema;
+    if schema
+        .unique_keys
+        .iter()
+        .any(|k| k.constraint && k.name == name)
+    {
+        return Ok(());
+    }
+    let Some(constraint) = schema.constraints.iter_mut().find(|c| c.name == name) else {
+        return Err(Error::new(
+            SqlState::UndefinedObject,
+            format!(
+                "constraint \"{name}\" of relation \"{}\" does not exist",
+                schema.name
+            ),
+        ));
+    };
+    if !constraint.validated {
+        constraint.validated = true;
+        alteration.validate.push(name.to_string());
+    }
+    Ok(())
+}
+
+/// RENAME CONSTRAINT; a unique key's index takes the new name too, as in PostgreSQL.
+fn rename_constraint(alteration: &mut Alteration, old: &str, new: &str) -> Result<()> {
+    let schema = &mut alteration.schema;
+    if schema.constraint_names().all(|n| n != old) {
+        return Err(Error::new(
+            SqlState::UndefinedObject,
+            format!(
+                "constraint \"{old}\" for table \"{}\" does not exist",
+                schema.name
+            ),
+        ));
+    }
+    if schema.constraint_names().any(|n| n == new) {
+        return Err(Error::new(
+            SqlState::DuplicateObject,
+            format!(
+                "constraint \"{new}\" for relation \"{}\" already exists",
+                schema.name
+            ),
+        ));
+    }
+    for key in schema.unique_keys.iter_mut().filter(|k| k.name == old) {
+        key.name = new.to_string();
+    }
+    for constraint in schema.constraints.iter_mut().filter(|c| c.name == old) {
+        constraint.name = new.to_string();
+    }
+    for name in alteration.validate.iter_mut().filter(|n| *n == old) {
+        *name = new.to_string();
+    }
+    Ok(())
 }
 
 /// RENAME subcommands cannot be combined with others.

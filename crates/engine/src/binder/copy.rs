@@ -188,27 +188,33 @@ impl Binder<'_> {
                 .collect();
             return Ok((CopyDirection::To { plan, columns }, copied));
         }
-        let row = (0..schema.columns.len())
+        let mut row = (0..schema.columns.len())
             .map(|column| match fields.iter().position(|&f| f == column) {
                 Some(field) => Ok(CopyColumn::Field(field)),
                 None => Ok(CopyColumn::Default(self.column_default(&schema, column)?)),
             })
             .collect::<Result<Vec<_>>>()?;
+        for (position, value) in self.generated_values(&schema)? {
+            row[position] = CopyColumn::Generated(value);
+        }
         let direction = CopyDirection::From {
             table_name: schema.qualified_name(),
             table_oid: schema.oid,
             field_names: names,
             row,
+            checks: self.row_checks(&schema)?,
         };
         Ok((direction, copied))
     }
 }
 
-/// The positions of the listed columns (all when none are), PostgreSQL's errors for a
-/// missing or repeated one.
+/// The positions of the listed columns (all but the generated ones when none are),
+/// PostgreSQL's errors for a missing, repeated or generated one.
 fn copied_columns(schema: &TableSchema, columns: &[Ident]) -> Result<Vec<usize>> {
     if columns.is_empty() {
-        return Ok((0..schema.columns.len()).collect());
+        return Ok((0..schema.columns.len())
+            .filter(|&c| schema.columns[c].generated.is_none())
+            .collect());
     }
     let mut positions = Vec::with_capacity(columns.len());
     for ident in columns {
@@ -227,6 +233,13 @@ fn copied_columns(schema: &TableSchema, columns: &[Ident]) -> Result<Vec<usize>>
                 SqlState::DuplicateColumn,
                 format!("column \"{name}\" specified more than once"),
             ));
+        }
+        if schema.columns[position].generated.is_some() {
+            return Err(Error::new(
+                SqlState::InvalidColumnReference,
+                format!("column \"{name}\" is a generated column"),
+            )
+            .with_detail("Generated columns cannot be used in COPY."));
         }
         positions.push(position);
     }

@@ -7,6 +7,7 @@ use sqlparser::ast::{
     TableConstraint,
 };
 
+use super::check::WrittenCheck;
 use super::data_type::bind_data_type;
 use super::scope::Scope;
 use super::{ident_name, Binder};
@@ -65,6 +66,8 @@ impl Binder<'_> {
         let mut columns: Vec<ColumnDef> = Vec::with_capacity(create.columns.len());
         let mut unique_keys: Vec<UniqueKey> = Vec::new();
         let mut sequences = Vec::new();
+        let mut checks = Vec::new();
+        let mut generated = Vec::new();
         for column in &create.columns {
             let column_name = ident_name(&column.name);
             if columns.iter().any(|c| c.name == column_name) {
@@ -83,6 +86,7 @@ impl Binder<'_> {
                 not_null: false,
                 default_sql: None,
                 identity_always: false,
+                generated: None,
             };
             let position = columns.len();
             let mut identity = serial.is_some();
@@ -116,11 +120,31 @@ impl Binder<'_> {
                             .transpose()?;
                         sequences.push((options, position));
                     }
+                    ColumnOption::Generated {
+                        generated_as: ast::GeneratedAs::ExpStored,
+                        sequence_options: None,
+                        generation_expr: Some(expr),
+                        generation_expr_mode: Some(ast::GeneratedExpressionMode::Stored),
+                        generated_keyword: true,
+                    } => {
+                        if generated.iter().any(|(p, _)| *p == position) {
+                            return Err(Error::syntax(format!(
+                                "multiple generation clauses specified for column \"{}\" of table \"{name}\"",
+                                def.name
+                            )));
+                        }
+                        generated.push((position, expr));
+                    }
                     ColumnOption::Null => {}
                     ColumnOption::NotNull => def.not_null = true,
                     ColumnOption::Default(expr) => {
                         self.check_default(&def, expr)?;
                         def.default_sql = Some(expr.to_string());
+                    }
+                    ColumnOption::Check(check) => {
+                        let mut check = WrittenCheck::from_ast(check)?;
+                        check.name = check.name.or(option.name.as_ref());
+                        checks.push(check);
                     }
                     ColumnOption::PrimaryKey(_) => {
                         def.not_null = true;
@@ -142,6 +166,19 @@ impl Binder<'_> {
                         ));
                     }
                     other => return Err(Error::unsupported(format!("the column option {other}"))),
+                }
+            }
+            if generated.iter().any(|(p, _)| *p == position) {
+                let other = match (identity, def.default_sql.is_some()) {
+                    (true, _) => Some("identity"),
+                    (false, true) => Some("default"),
+                    (false, false) => None,
+                };
+                if let Some(other) = other {
+                    return Err(Error::syntax(format!(
+                        "both {other} and generation expression specified for column \"{}\" of table \"{name}\"",
+                        def.name
+                    )));
                 }
             }
             if identity {
@@ -169,6 +206,10 @@ impl Binder<'_> {
             let (constraint_name, key_columns, primary) = match constraint {
                 TableConstraint::PrimaryKey(pk) => (pk.name.as_ref(), &pk.columns, true),
                 TableConstraint::Unique(unique) => (unique.name.as_ref(), &unique.columns, false),
+                TableConstraint::Check(check) => {
+                    checks.push(WrittenCheck::from_ast(check)?);
+                    continue;
+                }
                 other => return Err(Error::unsupported(format!("the constraint {other}"))),
             };
             let mut positions = Vec::with_capacity(key_columns.len());
@@ -209,16 +250,23 @@ impl Binder<'_> {
                 format!("multiple primary keys for table \"{name}\" are not allowed"),
             ));
         }
+        let mut schema = TableSchema {
+            oid: 0,
+            namespace: qualified.schema,
+            name,
+            columns,
+            unique_keys,
+            indexes: Vec::new(),
+            constraints: Vec::new(),
+            unlogged: create.unlogged,
+        };
+        self.add_generated(&mut schema, &generated)?;
+        for check in &checks {
+            let constraint = self.new_check(&schema, check, true)?;
+            schema.constraints.push(constraint);
+        }
         Ok(BoundStatement::CreateTable {
-            schema: TableSchema {
-                oid: 0,
-                namespace: qualified.schema,
-                name,
-                columns,
-                unique_keys,
-                indexes: Vec::new(),
-                unlogged: create.unlogged,
-            },
+            schema,
             if_not_exists: create.if_not_exists,
             sequences,
             source: None,
@@ -264,6 +312,7 @@ impl Binder<'_> {
                 not_null: false,
                 default_sql: None,
                 identity_always: false,
+                generated: None,
             });
         }
         Ok(BoundStatement::CreateTable {
@@ -274,6 +323,7 @@ impl Binder<'_> {
                 columns,
                 unique_keys: Vec::new(),
                 indexes: Vec::new(),
+                constraints: Vec::new(),
                 unlogged,
             },
             if_not_exists,

@@ -88,6 +88,7 @@ impl Binder<'_> {
                 _ => self.insert_query(&schema, &targets, explicit, query)?,
             },
         };
+        let source = self.with_generated(&schema, source)?;
         // The target's columns are in scope only for ON CONFLICT and RETURNING: a plain
         // INSERT builds no scope.
         let (on_conflict, returning) = if on.is_none() && returning.is_none() {
@@ -117,6 +118,7 @@ impl Binder<'_> {
             source,
             returning,
             on_conflict,
+            checks: self.row_checks(&schema)?,
         })
     }
 
@@ -151,7 +153,7 @@ impl Binder<'_> {
                 full[column] = Some(if is_default_keyword(expr) {
                     self.column_default(schema, column)?
                 } else {
-                    check_not_identity_always(schema, column)?;
+                    check_insertable(schema, column)?;
                     let bound =
                         self.bind_expr_for(expr, schema.columns[column].data_type, &empty)?;
                     self.assign(schema, column, bound)?
@@ -191,7 +193,7 @@ impl Binder<'_> {
         check_insert_width(columns.len(), targets.len(), explicit)?;
         let mut full: Vec<Option<ScalarExpr>> = vec![None; schema.columns.len()];
         for (index, (info, &column)) in columns.iter().zip(targets).enumerate() {
-            check_not_identity_always(schema, column)?;
+            check_insertable(schema, column)?;
             let source = ScalarExpr::Column {
                 index,
                 ty: info.data_type,
@@ -292,6 +294,7 @@ impl Binder<'_> {
             filter,
             assignments: bound,
             returning,
+            checks: self.row_checks(&schema)?,
         })
     }
 
@@ -317,6 +320,19 @@ impl Binder<'_> {
             let value = if is_default_keyword(&assignment.value) {
                 self.column_default(schema, column)?
             } else {
+                if schema.columns[column].generated.is_some() {
+                    return Err(Error::new(
+                        SqlState::GeneratedAlways,
+                        format!(
+                            "column \"{}\" can only be updated to DEFAULT",
+                            schema.columns[column].name
+                        ),
+                    )
+                    .with_detail(format!(
+                        "Column \"{}\" is a generated column.",
+                        schema.columns[column].name
+                    )));
+                }
                 if schema.columns[column].identity_always {
                     return Err(Error::new(
                         SqlState::GeneratedAlways,
@@ -335,6 +351,9 @@ impl Binder<'_> {
             };
             bound.push((column, value));
         }
+        // A generated column is computed from the new row, whatever was assigned to it.
+        bound.retain(|(column, _)| schema.columns[*column].generated.is_none());
+        self.assign_generated(schema, &mut bound)?;
         Ok(bound)
     }
 
@@ -467,14 +486,14 @@ impl Binder<'_> {
     }
 }
 
-/// Parses a stored DEFAULT expression.
+/// Parses a stored expression (a DEFAULT, a CHECK).
 pub(super) fn parse_expr(sql: &str) -> Result<Expr> {
     use sqlparser::dialect::PostgreSqlDialect;
     use sqlparser::parser::Parser;
     Parser::new(&PostgreSqlDialect {})
         .try_with_sql(sql)
         .and_then(|mut p| p.parse_expr())
-        .map_err(|e| Error::internal(format!("stored default {sql} does not parse: {e}")))
+        .map_err(|e| Error::internal(format!("stored expression {sql} does not parse: {e}")))
 }
 
 fn check_insert_width(values: usize, targets: usize, explicit: bool) -> Result<()> {
@@ -496,8 +515,20 @@ fn is_default_keyword(expr: &Expr) -> bool {
 }
 
 /// 428C9: a GENERATED ALWAYS identity column takes only its DEFAULT.
-fn check_not_identity_always(schema: &TableSchema, column: usize) -> Result<()> {
+/// 428C9 for a value written into a column only DEFAULT may be written to: a GENERATED
+/// ALWAYS identity or a generated column.
+fn check_insertable(schema: &TableSchema, column: usize) -> Result<()> {
     let def = &schema.columns[column];
+    if def.generated.is_some() {
+        return Err(Error::new(
+            SqlState::GeneratedAlways,
+            format!(
+                "cannot insert a non-DEFAULT value into column \"{}\"",
+                def.name
+            ),
+        )
+        .with_detail(format!("Column \"{}\" is a generated column.", def.name)));
+    }
     if def.identity_always {
         return Err(Error::new(
             SqlState::GeneratedAlways,

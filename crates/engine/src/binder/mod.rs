@@ -5,6 +5,7 @@
 mod alter_table;
 mod array;
 mod catalog_call;
+mod check;
 mod coerce;
 mod copy;
 mod data_type;
@@ -14,6 +15,7 @@ mod ddl;
 mod dml;
 mod expr;
 mod from;
+mod generated;
 mod grouping;
 mod index;
 mod names;

@@ -5,7 +5,8 @@
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
-    ColumnDef, IndexDef, IndexMethod, QualifiedName, SchemaDef, TableSchema, UniqueKey, ViewDef,
+    CheckConstraint, ColumnDef, Constraint, ConstraintKind, IndexDef, IndexMethod, QualifiedName,
+    SchemaDef, StoredExpr, TableSchema, UniqueKey, ViewDef,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
@@ -41,6 +42,12 @@ mod tag {
 /// The tags of index methods, on-disk like those of types.
 const BTREE: u8 = 1;
 const HASH: u8 = 2;
+
+/// The tags of constraint kinds, on-disk like those of types: a new kind takes the next
+/// number.
+mod constraint_tag {
+    pub const CHECK: u8 = 1;
+}
 
 /// The fewest bytes a string takes (its length): bounds a count of names.
 const MIN_STR_BYTES: usize = 8;
@@ -161,6 +168,7 @@ impl Persist for ColumnDef {
         out.bool(self.not_null);
         out.option(self.default_sql.as_ref(), |out, sql| out.str(sql));
         out.bool(self.identity_always);
+        out.option(self.generated.as_ref(), |out, expr| expr.encode(out));
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<ColumnDef> {
@@ -170,6 +178,7 @@ impl Persist for ColumnDef {
             not_null: input.bool()?,
             default_sql: input.option(Decoder::string)?,
             identity_always: input.bool()?,
+            generated: input.option(StoredExpr::decode)?,
         })
     }
 }
@@ -237,6 +246,53 @@ impl Persist for IndexDef {
     }
 }
 
+impl Persist for StoredExpr {
+    fn encode(&self, out: &mut Encoder) {
+        out.str(&self.sql);
+        out.str(&self.definition);
+        out.str(&self.definition_pretty);
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<StoredExpr> {
+        Ok(StoredExpr {
+            sql: input.string()?,
+            definition: input.string()?,
+            definition_pretty: input.string()?,
+        })
+    }
+}
+
+impl Persist for Constraint {
+    fn encode(&self, out: &mut Encoder) {
+        out.str(&self.name);
+        out.bool(self.validated);
+        match &self.kind {
+            ConstraintKind::Check(check) => {
+                out.u8(constraint_tag::CHECK);
+                check.expr.encode(out);
+                out.bool(check.no_inherit);
+            }
+        }
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<Constraint> {
+        let name = input.string()?;
+        let validated = input.bool()?;
+        let kind = match input.u8()? {
+            constraint_tag::CHECK => ConstraintKind::Check(CheckConstraint {
+                expr: StoredExpr::decode(input)?,
+                no_inherit: input.bool()?,
+            }),
+            other => return Err(corrupt(format!("constraint kind tag {other}"))),
+        };
+        Ok(Constraint {
+            name,
+            kind,
+            validated,
+        })
+    }
+}
+
 /// The fewest bytes a qualified name takes (schema OID and the name's length).
 pub const MIN_QUALIFIED_NAME_BYTES: usize = 4 + MIN_STR_BYTES;
 
@@ -279,6 +335,7 @@ impl Persist for TableSchema {
         out.items(&self.unique_keys, |out, key| key.encode(out));
         out.items(&self.indexes, |out, index| index.encode(out));
         out.bool(self.unlogged);
+        out.items(&self.constraints, |out, constraint| constraint.encode(out));
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<TableSchema> {
@@ -290,6 +347,7 @@ impl Persist for TableSchema {
             unique_keys: input.items(MIN_STR_BYTES, UniqueKey::decode)?,
             indexes: input.items(MIN_STR_BYTES, IndexDef::decode)?,
             unlogged: input.bool()?,
+            constraints: input.items(MIN_STR_BYTES, Constraint::decode)?,
         };
         let width = schema.columns.len();
         let positions = schema
@@ -369,8 +427,8 @@ impl Persist for SequenceOptions {
 mod tests {
     use super::tag;
     use crate::catalog::{
-        ColumnDef, IndexDef, IndexMethod, QualifiedName, SchemaDef, TableSchema, UniqueKey,
-        ViewDef, PUBLIC_OID,
+        CheckConstraint, ColumnDef, Constraint, ConstraintKind, IndexDef, IndexMethod,
+        QualifiedName, SchemaDef, StoredExpr, TableSchema, UniqueKey, ViewDef, PUBLIC_OID,
     };
     use crate::durability::bytes::encoded;
     use crate::durability::{Decoder, Encoder, Persist};
@@ -474,6 +532,11 @@ mod tests {
             not_null: name == "id",
             default_sql: (name == "id").then(|| "nextval('t_id_seq')".into()),
             identity_always: false,
+            generated: (name == "price").then(|| StoredExpr {
+                sql: "id * 2".into(),
+                definition: "(id * 2)".into(),
+                definition_pretty: "id * 2".into(),
+            }),
         };
         TableSchema {
             oid: 16384,
@@ -519,6 +582,18 @@ mod tests {
                     method: IndexMethod::Hash,
                 },
             ],
+            constraints: vec![Constraint {
+                name: "t_price_check".into(),
+                kind: ConstraintKind::Check(CheckConstraint {
+                    expr: StoredExpr {
+                        sql: "price > 0".into(),
+                        definition: "(price > (0)::numeric)".into(),
+                        definition_pretty: "price > 0::numeric".into(),
+                    },
+                    no_inherit: false,
+                }),
+                validated: false,
+            }],
             unlogged: true,
         }
     }
@@ -530,6 +605,7 @@ mod tests {
         empty.columns.clear();
         empty.unique_keys.clear();
         empty.indexes.clear();
+        empty.constraints.clear();
         assert_round_trip(&empty);
     }
 
@@ -543,6 +619,10 @@ mod tests {
         assert!(is_corrupt::<TableSchema>(&encoded(&key)));
         assert!(is_corrupt::<IndexMethod>(&[0]));
         assert!(is_corrupt::<IndexMethod>(&[3]));
+        let mut unknown_kind = encoded(&schema().constraints[0]);
+        let tag_at = 8 + "t_price_check".len() + 1;
+        unknown_kind[tag_at] = 0;
+        assert!(is_corrupt::<Constraint>(&unknown_kind));
     }
 
     #[test]

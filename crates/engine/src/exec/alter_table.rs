@@ -1,5 +1,5 @@
 //! ALTER TABLE: applies the bound row changes to a private copy of the table's rows, then
-//! checks what the new schema demands of them (NOT NULL, unique keys) and publishes the new
+//! checks what the new schema demands of them (NOT NULL, CHECK, unique keys) and publishes the new
 //! version, all inside the transaction, so a failure or ROLLBACK leaves the table as it was.
 
 use std::sync::Arc;
@@ -44,6 +44,7 @@ pub fn alter_table(txn: &mut Transaction, alter: &AlterTable, ctx: &ExecContext)
         apply(&mut data, change, ctx)?;
     }
     check_not_null(&alter.schema, &data)?;
+    super::check::check_existing_rows(&alter.schema.name, &alter.checks, &data, ctx)?;
     let unique_indexes = build_unique_indexes(&alter.schema, &data)?;
     if renamed {
         txn.drop_table(&alter.table_name, alter.table_oid);
@@ -75,7 +76,8 @@ fn apply(data: &mut TableData, change: &RowChange, ctx: &ExecContext) -> Result<
         let chunk = Arc::make_mut(chunk);
         match change {
             RowChange::AddColumn { value } => {
-                let live = Batch::new(Vec::new(), chunk.live_rows());
+                let all: Vec<usize> = (0..chunk.columns.len()).collect();
+                let live = chunk.to_batch(&all);
                 let column = computed_column(chunk, value, &live, ctx)?;
                 chunk.columns.push(column);
             }

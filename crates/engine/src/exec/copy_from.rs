@@ -12,7 +12,7 @@ use super::ExecContext;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{cast_vector, CastContext};
 use crate::plan::{CopyColumn, CopyFormat, CopyHeader, CopyOptions};
-use crate::types::DataType;
+use crate::types::{DataType, ScalarValue};
 use crate::vector::{Batch, Bitmap, StringVec, Vector, VectorData, BATCH_SIZE};
 
 /// What COPY FROM writes into: the table's name (for error context), column names, types
@@ -61,6 +61,10 @@ impl CopyTarget<'_> {
         for (source, &ty) in self.row.iter().zip(self.types) {
             columns.push(match source {
                 CopyColumn::Default(expr) => evaluate(expr, &no_columns, ctx)?,
+                // Computed below, from the row.
+                CopyColumn::Generated(_) => {
+                    Arc::new(Vector::from_scalar(&ScalarValue::Null, ty, rows)?)
+                }
                 CopyColumn::Field(field) => {
                     let values = fields[*field].take().ok_or_else(|| {
                         Error::internal("invariant: a COPY field feeds one column")
@@ -72,7 +76,13 @@ impl CopyTarget<'_> {
                 }
             });
         }
-        Ok(Batch::new(columns, rows))
+        let mut batch = Batch::new(columns, rows);
+        for (position, source) in self.row.iter().enumerate() {
+            if let CopyColumn::Generated(expr) = source {
+                batch.columns[position] = evaluate(expr, &batch, ctx)?;
+            }
+        }
+        Ok(batch)
     }
 }
 

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::check::check_rows;
 use super::expression::evaluate;
 use super::filter::selected_rows;
 use super::{collect, ExecContext};
@@ -10,7 +11,7 @@ use crate::catalog::QualifiedName;
 use crate::catalog::TableSchema;
 use crate::error::{Error, Result, SqlState};
 use crate::physical::create_operator;
-use crate::plan::{LogicalPlan, ScalarExpr};
+use crate::plan::{LogicalPlan, RowCheck, ScalarExpr};
 use crate::storage::{TableData, TableEntry, Transaction};
 use crate::vector::{encode_row_key, Batch, Vector, BATCH_SIZE};
 
@@ -40,16 +41,16 @@ pub struct Modified {
 
 pub fn insert(
     txn: &mut Transaction,
-    name: &QualifiedName,
-    oid: u32,
+    (name, oid): (&QualifiedName, u32),
     source: &LogicalPlan,
+    checks: &[RowCheck],
     keep_rows: bool,
     ctx: &ExecContext,
 ) -> Result<Modified> {
     let batches = collect(create_operator(source, &ctx.state).as_mut(), ctx)?;
-    let mut appender = Appender::open(txn, name, oid)?;
+    let mut appender = Appender::open(txn, name, oid, checks)?;
     for batch in &batches {
-        appender.append(batch)?;
+        appender.append(batch, ctx)?;
     }
     let mut modified = Modified {
         count: appender.finish(txn),
@@ -61,23 +62,30 @@ pub fn insert(
     Ok(modified)
 }
 
-/// Appends batches of full rows to a private version of one table, checking NOT NULL and
-/// UNIQUE as each arrives, so a bulk load (COPY) never holds its input twice; the version
+/// Appends batches of full rows to a private version of one table, checking NOT NULL, CHECK
+/// and UNIQUE as each arrives, so a bulk load (COPY) never holds its input twice; the version
 /// is staged in the transaction by [`Appender::finish`].
-pub struct Appender {
+pub struct Appender<'a> {
     entry: TableEntry,
+    checks: &'a [RowCheck],
     types: Vec<crate::types::DataType>,
     oldest: Option<Arc<TableEntry>>,
     count: u64,
 }
 
-impl Appender {
-    pub fn open(txn: &mut Transaction, name: &QualifiedName, oid: u32) -> Result<Appender> {
+impl<'a> Appender<'a> {
+    pub fn open(
+        txn: &mut Transaction,
+        name: &QualifiedName,
+        oid: u32,
+        checks: &'a [RowCheck],
+    ) -> Result<Appender<'a>> {
         let entry = writable(txn, name, oid)?;
         let types = entry.schema.column_types();
         let oldest = oldest_sharing_indexes(txn, &entry);
         Ok(Appender {
             entry,
+            checks,
             types,
             oldest,
             count: 0,
@@ -88,8 +96,9 @@ impl Appender {
         &self.entry.schema
     }
 
-    pub fn append(&mut self, batch: &Batch) -> Result<()> {
+    pub fn append(&mut self, batch: &Batch, ctx: &ExecContext) -> Result<()> {
         check_not_null(&self.entry.schema, batch, None)?;
+        check_rows(&self.entry.schema.name, self.checks, batch, ctx)?;
         let data = Arc::make_mut(&mut self.entry.data);
         let first_row_id = data.append(&self.types, batch)? as u64;
         let row_ids: Vec<u64> = (first_row_id..first_row_id + batch.len() as u64).collect();
@@ -163,6 +172,7 @@ pub fn update(
     txn: &mut Transaction,
     target: &Target,
     assignments: &[(usize, ScalarExpr)],
+    checks: &[RowCheck],
     keep_rows: bool,
     ctx: &ExecContext,
 ) -> Result<Modified> {
@@ -189,6 +199,7 @@ pub fn update(
         }
         let new_rows = Batch::new(new_rows, matched.len());
         check_not_null(&entry.schema, &new_rows, Some(&assigned))?;
+        check_rows(&entry.schema.name, checks, &new_rows, ctx)?;
         let data = Arc::make_mut(&mut entry.data);
         for ((column, _), value) in assignments.iter().zip(&values) {
             data.update_column(chunk_idx, *column, &chunk_offsets, value)?;
@@ -472,7 +483,7 @@ pub(super) fn check_unique(
 }
 
 /// A row as PostgreSQL prints it in "Failing row contains (...)".
-fn row_text(batch: &Batch, row: usize) -> String {
+pub(super) fn row_text(batch: &Batch, row: usize) -> String {
     let mut out = Vec::new();
     for (i, column) in batch.columns.iter().enumerate() {
         if i > 0 {

@@ -9,6 +9,7 @@
 use hashbrown::HashSet;
 use std::sync::Arc;
 
+use super::check::check_rows;
 use super::expression::evaluate;
 use super::filter::selected_rows;
 use super::modify::{check_not_null, check_unique, writable, Modified};
@@ -16,16 +17,16 @@ use super::{collect, ExecContext};
 use crate::catalog::QualifiedName;
 use crate::error::{Error, Result, SqlState};
 use crate::physical::create_operator;
-use crate::plan::{ConflictAction, LogicalPlan, OnConflict};
+use crate::plan::{ConflictAction, LogicalPlan, OnConflict, RowCheck};
 use crate::storage::{TableEntry, Transaction};
 use crate::vector::{concat_batches, encode_row_key, Batch, Vector, BATCH_SIZE};
 
 pub fn insert(
     txn: &mut Transaction,
-    name: &QualifiedName,
-    oid: u32,
+    (name, oid): (&QualifiedName, u32),
     source: &LogicalPlan,
     on_conflict: &OnConflict,
+    checks: &[RowCheck],
     keep_rows: bool,
     ctx: &ExecContext,
 ) -> Result<Modified> {
@@ -37,14 +38,20 @@ pub fn insert(
     let mut written: HashSet<u64> = HashSet::new();
     for batch in &batches {
         ctx.check_cancelled()?;
+        // Proposed rows pass the constraints before they are compared with existing ones.
         check_not_null(&entry.schema, batch, None)?;
+        check_rows(&entry.schema.name, checks, batch, ctx)?;
         let fates = Resolver::new(&entry, on_conflict, batch, ctx)?.resolve(&written)?;
         let written_now = fates.write(
             &mut entry,
             batch,
-            &mut modified,
-            keep_rows,
-            oldest.as_deref(),
+            Written {
+                modified: &mut modified,
+                keep_rows,
+                oldest: oldest.as_deref(),
+                checks,
+                ctx,
+            },
         )?;
         written.extend(written_now);
     }
@@ -74,6 +81,15 @@ struct Updates {
     new_rows: Batch,
     /// Per arbiter, per row of `new_rows`: its key, `None` when NULL.
     new_keys: Vec<Vec<Option<Vec<u8>>>>,
+}
+
+/// Where [`Fates::write`] counts and keeps what it writes, and what it checks.
+struct Written<'a> {
+    modified: &'a mut Modified,
+    keep_rows: bool,
+    oldest: Option<&'a TableEntry>,
+    checks: &'a [RowCheck],
+    ctx: &'a ExecContext,
 }
 
 /// Every row's fate, in proposed order.
@@ -291,14 +307,14 @@ impl Updates {
 impl Fates {
     /// Writes the updates, then the inserts (an update moving a row off a key frees it for
     /// a later row of the batch). Returns the row ids written.
-    fn write(
-        self,
-        entry: &mut TableEntry,
-        batch: &Batch,
-        modified: &mut Modified,
-        keep_rows: bool,
-        oldest: Option<&TableEntry>,
-    ) -> Result<Vec<u64>> {
+    fn write(self, entry: &mut TableEntry, batch: &Batch, out: Written) -> Result<Vec<u64>> {
+        let Written {
+            modified,
+            keep_rows,
+            oldest,
+            checks,
+            ctx,
+        } = out;
         let mut updated: Vec<(u64, u32)> = self
             .fates
             .iter()
@@ -313,6 +329,7 @@ impl Fates {
             let rows: Vec<u32> = updated.iter().map(|u| u.1).collect();
             let values = updates.new_rows.gather(&rows);
             check_not_null(&entry.schema, &values, Some(&self.assigned))?;
+            check_rows(&entry.schema.name, checks, &values, ctx)?;
             write_updates(entry, &row_ids, &values, &self.assigned)?;
             check_unique(entry, &row_ids, &values, Some(&self.assigned), oldest)?;
         }

@@ -49,6 +49,8 @@ pub enum CopyColumn {
     Field(usize),
     /// Not listed: its DEFAULT (NULL if none).
     Default(ScalarExpr),
+    /// A generated column: its expression over the full row, computed after the others.
+    Generated(ScalarExpr),
 }
 
 #[derive(Debug, Clone)]
@@ -60,6 +62,8 @@ pub enum CopyDirection {
         /// The names of the copied columns, in field order (HEADER MATCH, error context).
         field_names: Vec<String>,
         row: Vec<CopyColumn>,
+        /// The table's CHECK constraints, which every loaded row passes.
+        checks: Vec<super::RowCheck>,
     },
     /// COPY table | (query) TO.
     To {

@@ -31,12 +31,16 @@ pub struct AlterTable {
     /// Sequences owned by the table's columns whose owner changes: the new (table, column),
     /// `None` when the owning column is dropped (the sequence goes with it).
     pub sequence_owners: Vec<(QualifiedName, Option<(String, String)>)>,
+    /// The CHECK constraints the rows must pass after the changes: those added or validated
+    /// by the statement, and every validated one when the rows change.
+    pub checks: Vec<super::RowCheck>,
 }
 
 #[derive(Debug, Clone)]
 pub enum RowChange {
-    /// Appends a column; `value` (over no columns) is computed once per existing row, so a
-    /// volatile default such as nextval gives each row its own value.
+    /// Appends a column; `value` (its DEFAULT, over no columns, or a generated column's
+    /// expression over the row) is computed once per existing row, so a volatile default
+    /// such as nextval gives each row its own value.
     AddColumn {
         value: ScalarExpr,
     },

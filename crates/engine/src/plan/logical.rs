@@ -335,6 +335,8 @@ pub enum BoundStatement {
         source: LogicalPlan,
         returning: Option<Returning>,
         on_conflict: Option<super::OnConflict>,
+        /// The table's CHECK constraints, which inserted and conflict-updated rows pass.
+        checks: Vec<super::RowCheck>,
     },
     /// Expressions are over the table's full rows, followed by the columns of `source`
     /// (UPDATE ... FROM) when there is one.
@@ -345,6 +347,8 @@ pub enum BoundStatement {
         filter: Option<ScalarExpr>,
         assignments: Vec<(usize, ScalarExpr)>,
         returning: Option<Returning>,
+        /// The table's CHECK constraints over the new rows.
+        checks: Vec<super::RowCheck>,
     },
     /// As Update; `source` is DELETE ... USING.
     Delete {
@@ -515,12 +519,14 @@ impl BoundStatement {
                 source,
                 returning,
                 on_conflict,
+                checks,
             } => BoundStatement::Insert {
                 table_name,
                 table_oid,
                 source: f(source)?,
                 returning,
                 on_conflict,
+                checks,
             },
             BoundStatement::Update {
                 table_name,
@@ -529,6 +535,7 @@ impl BoundStatement {
                 filter,
                 assignments,
                 returning,
+                checks,
             } => BoundStatement::Update {
                 table_name,
                 table_oid,
@@ -536,6 +543,7 @@ impl BoundStatement {
                 filter,
                 assignments,
                 returning,
+                checks,
             },
             BoundStatement::Delete {
                 table_name,

@@ -4,17 +4,20 @@
 mod access;
 mod copy;
 mod ddl;
+mod deparse;
 mod explain;
 mod expr;
 mod join_keys;
 mod logical;
 mod on_conflict;
+mod row_check;
 mod strict_null;
 
 pub use copy::{
     CopyColumn, CopyDirection, CopyEndpoint, CopyFormat, CopyHeader, CopyOptions, CopyStatement,
 };
 pub use ddl::{AlterTable, CreateIndex, RowChange};
+pub use deparse::deparse_expr;
 pub use explain::explain_lines;
 pub use expr::{
     ArithmeticOp, BoolTest, ColumnSide, CompareOp, ScalarExpr, SequenceFunction, SessionInfo,
@@ -27,3 +30,4 @@ pub use logical::{
     TableFunctionCall, TransactionModes, WindowCall, WindowFrame,
 };
 pub use on_conflict::{ConflictAction, OnConflict};
+pub use row_check::RowCheck;

@@ -814,6 +814,7 @@ mod tests {
                 columns: Vec::new(),
                 unique_keys: Vec::new(),
                 indexes: Vec::new(),
+                constraints: Vec::new(),
                 unlogged: false,
             }),
             data: Arc::new(TableData::default()),

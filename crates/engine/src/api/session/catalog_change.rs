@@ -41,7 +41,7 @@ impl Session {
                     .table_for_write(&name)?
                     .map(|t| t.schema.oid)
                     .ok_or_else(|| Error::internal("created table is missing"))?;
-                let modified = modify::insert(txn, &name, oid, &source, false, ctx)?;
+                let modified = modify::insert(txn, (&name, oid), &source, &[], false, ctx)?;
                 format!("SELECT {}", modified.count)
             }
         };

@@ -97,6 +97,7 @@ impl Session {
                 table_oid,
                 field_names,
                 row,
+                checks,
             } => {
                 let input = match &statement.endpoint {
                     CopyEndpoint::Client => {
@@ -108,7 +109,8 @@ impl Session {
                         path,
                     ),
                 };
-                let mut appender = Appender::open(self.transaction(), table_name, *table_oid)?;
+                let mut appender =
+                    Appender::open(self.transaction(), table_name, *table_oid, checks)?;
                 let types = appender.schema().column_types();
                 let target = CopyTarget {
                     table_name: &table_name.name,
@@ -154,7 +156,7 @@ fn copy_in(
     appender: &mut Appender,
     ctx: &ExecContext,
 ) -> Result<()> {
-    let mut sink = |batch| appender.append(&batch);
+    let mut sink = |batch| appender.append(&batch, ctx);
     while input.read(parser.buffer())? {
         ctx.check_cancelled()?;
         parser.parse(ctx, &mut sink)?;

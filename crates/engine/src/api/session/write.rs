@@ -6,7 +6,7 @@ use crate::catalog::QualifiedName;
 use crate::error::Result;
 use crate::exec::expression::evaluate;
 use crate::exec::{modify, on_conflict, ExecContext};
-use crate::plan::{LogicalPlan, OnConflict, Returning, ScalarExpr};
+use crate::plan::{LogicalPlan, OnConflict, Returning, RowCheck, ScalarExpr};
 use crate::vector::Batch;
 
 /// The result of INSERT/UPDATE/DELETE: its tag, and with RETURNING its rows.
@@ -35,18 +35,19 @@ impl Session {
     /// INSERT into `(name, oid)` the rows of `source`.
     pub(super) fn run_insert(
         &mut self,
-        (name, oid): (&QualifiedName, u32),
+        target: (&QualifiedName, u32),
         source: &LogicalPlan,
         on_conflict: Option<&OnConflict>,
+        checks: &[RowCheck],
         returning: Option<Returning>,
         ctx: &ExecContext,
     ) -> Result<StatementResult> {
         let txn = self.transaction();
         let keep = returning.is_some();
         let modified = match on_conflict {
-            None => modify::insert(txn, name, oid, source, keep, ctx)?,
+            None => modify::insert(txn, target, source, checks, keep, ctx)?,
             Some(on_conflict) => {
-                on_conflict::insert(txn, name, oid, source, on_conflict, keep, ctx)?
+                on_conflict::insert(txn, target, source, on_conflict, checks, keep, ctx)?
             }
         };
         let tag = format!("INSERT 0 {}", modified.count);
@@ -57,11 +58,13 @@ impl Session {
         &mut self,
         target: &modify::Target,
         assignments: &[(usize, ScalarExpr)],
+        checks: &[RowCheck],
         returning: Option<Returning>,
         ctx: &ExecContext,
     ) -> Result<StatementResult> {
         let keep = returning.is_some();
-        let modified = modify::update(self.transaction(), target, assignments, keep, ctx)?;
+        let txn = self.transaction();
+        let modified = modify::update(txn, target, assignments, checks, keep, ctx)?;
         let tag = format!("UPDATE {}", modified.count);
         written_result(tag, modified.rows, returning, ctx)
     }

@@ -267,7 +267,14 @@ impl CatalogFunction {
                 }
             },
             F::RegTypeOut => text(format_type(oid(), -1)),
-            F::GetExpr => Ok(args.first().cloned().unwrap_or(ScalarValue::Null)),
+            F::GetExpr => Ok(match (args.first(), args.get(2)) {
+                (Some(ScalarValue::Text(plain)), Some(ScalarValue::Bool(true))) => {
+                    let relation = arg_oid(args.get(1));
+                    let pretty = super::constraints::pretty_expr(relation, plain, snapshot);
+                    ScalarValue::Text(pretty.unwrap_or_else(|| plain.clone()))
+                }
+                (first, _) => first.cloned().unwrap_or(ScalarValue::Null),
+            }),
             F::GetIndexDef => {
                 let Some((table, index)) = find_index(oid(), snapshot) else {
                     return Ok(ScalarValue::Null);
@@ -298,7 +305,8 @@ impl CatalogFunction {
                 })
             }
             F::GetConstraintDef => {
-                Ok(constraint_definition(oid(), snapshot)
+                let pretty = matches!(args.get(1), Some(ScalarValue::Bool(true)));
+                Ok(constraint_definition(oid(), pretty, snapshot)
                     .map_or(ScalarValue::Null, ScalarValue::Text))
             }
             F::GetViewDef => Ok(snapshot
@@ -516,9 +524,16 @@ fn find_index<'a>(
 }
 
 /// `PRIMARY KEY (id)` or `UNIQUE (a, b)`.
-fn constraint_definition(constraint_oid: u32, snapshot: &CatalogSnapshot) -> Option<String> {
+fn constraint_definition(
+    constraint_oid: u32,
+    pretty: bool,
+    snapshot: &CatalogSnapshot,
+) -> Option<String> {
     snapshot.state.tables.values().find_map(|entry| {
         let schema = &entry.schema;
+        if let Some(definition) = super::constraints::definition(schema, constraint_oid, pretty) {
+            return Some(definition);
+        }
         indexes(schema)
             .iter()
             .enumerate()

@@ -10,6 +10,7 @@
 mod builtin_types;
 mod cluster;
 mod comments;
+mod constraints;
 mod functions;
 mod information_schema;
 mod relations;
@@ -387,6 +388,7 @@ pub static RELATIONS: &[SystemRelation] = &[
     information_schema("sequences", 13109, is::SEQUENCES, information_schema::sequences),
     information_schema("routines", 13110, is::ROUTINES, no_rows),
     information_schema("parameters", 13111, is::PARAMETERS, no_rows),
+    information_schema("check_constraints", 13112, is::CHECK_CONSTRAINTS, information_schema::check_constraints),
 ];
 
 use information_schema::columns as is;

@@ -182,6 +182,8 @@ struct ClassRow<'a> {
     kind: u8,
     columns: usize,
     has_index: bool,
+    /// relchecks: how many CHECK constraints (psql lists them only when there are some).
+    checks: usize,
     unlogged: bool,
     /// pg_am's OID: heap for tables, the index's method for indexes.
     am: u32,
@@ -210,7 +212,7 @@ impl ClassRow<'_> {
             char(if self.unlogged { b'u' } else { b'p' }),
             char(self.kind),
             int2(i16::try_from(self.columns).unwrap_or(i16::MAX)),
-            int2(0),
+            int2(i16::try_from(self.checks).unwrap_or(i16::MAX)),
             boolean(self.kind == b'v'),
             boolean(false),
             boolean(false),
@@ -239,6 +241,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             kind: relation.kind,
             columns: relation.columns.len(),
             has_index: false,
+            checks: 0,
             unlogged: false,
             am: if relation.kind == b'r' { HEAP_AM } else { 0 },
         });
@@ -255,6 +258,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             kind: b'r',
             columns: schema.columns.len(),
             has_index: !table_indexes.is_empty(),
+            checks: super::constraints::check_count(schema),
             unlogged: schema.unlogged,
             am: HEAP_AM,
         });
@@ -265,6 +269,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             kind: b'i',
             columns: index.columns.len(),
             has_index: false,
+            checks: 0,
             unlogged: schema.unlogged,
             am: access_method(index.method),
         }));
@@ -276,6 +281,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
         kind: b'v',
         columns: view.columns.len(),
         has_index: false,
+        checks: 0,
         unlogged: false,
         am: 0,
     }));
@@ -286,6 +292,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
         kind: b'S',
         columns: 3,
         has_index: false,
+        checks: 0,
         unlogged: false,
         am: 0,
     }));
@@ -330,6 +337,8 @@ struct AttributeRow<'a> {
     not_null: bool,
     has_default: bool,
     identity: u8,
+    /// A generated column (attgenerated 's').
+    generated: bool,
 }
 
 impl AttributeRow<'_> {
@@ -355,7 +364,7 @@ impl AttributeRow<'_> {
             boolean(self.has_default),
             boolean(false),
             char(self.identity),
-            char(0),
+            char(if self.generated { b's' } else { 0 }),
             boolean(false),
             boolean(true),
             int4(0),
@@ -405,6 +414,7 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                     not_null: false,
                     has_default: false,
                     identity: 0,
+                    generated: false,
                 }),
         );
     }
@@ -422,8 +432,9 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                     ty: c.data_type,
                     number: i + 1,
                     not_null: c.not_null,
-                    has_default: c.default_sql.is_some(),
+                    has_default: c.default_sql.is_some() || c.generated.is_some(),
                     identity: identity(c),
+                    generated: c.generated.is_some(),
                 }),
         );
         for index in indexes(schema) {
@@ -437,6 +448,7 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                     not_null: false,
                     has_default: false,
                     identity: 0,
+                    generated: false,
                 })
             }));
         }
@@ -454,6 +466,7 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                     not_null: false,
                     has_default: false,
                     identity: 0,
+                    generated: false,
                 }),
         );
     }
@@ -474,6 +487,7 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                 not_null: true,
                 has_default: false,
                 identity: 0,
+                generated: false,
             }),
         );
     }
@@ -620,6 +634,7 @@ pub(super) fn pg_constraint(snapshot: &CatalogSnapshot) -> Rows {
                 NULL,
             ]);
         }
+        super::constraints::pg_constraint_rows(schema, &mut rows);
     }
     rows
 }
@@ -636,14 +651,17 @@ pub(super) fn pg_attrdef(snapshot: &CatalogSnapshot) -> Rows {
     for entry in snapshot.state.tables.values() {
         let schema = &entry.schema;
         for (i, column) in schema.columns.iter().enumerate() {
-            let Some(default) = &column.default_sql else {
-                continue;
+            // A generated column's expression, printed plain (pg_get_expr makes it pretty).
+            let expr = match (&column.default_sql, &column.generated) {
+                (_, Some(generated)) => generated.definition.clone(),
+                (Some(default), None) => deparse_default(default, column.data_type),
+                (None, None) => continue,
             };
             rows.push(vec![
                 oid(derived_oid(schema.oid, Derived::Default, i + 1)),
                 oid(schema.oid),
                 int2(i16::try_from(i + 1).unwrap_or(i16::MAX)),
-                text(&deparse_default(default, column.data_type)),
+                text(&expr),
             ]);
         }
     }

@@ -110,6 +110,13 @@ pub(in crate::catalog::system) const TABLE_CONSTRAINTS: &[(&str, DataType)] = &[
     ("nulls_distinct", YES_OR_NO),
 ];
 
+pub(in crate::catalog::system) const CHECK_CONSTRAINTS: &[(&str, DataType)] = &[
+    ("constraint_catalog", IDENTIFIER),
+    ("constraint_schema", IDENTIFIER),
+    ("constraint_name", IDENTIFIER),
+    ("check_clause", CHARACTER_DATA),
+];
+
 pub(in crate::catalog::system) const KEY_COLUMN_USAGE: &[(&str, DataType)] = &[
     ("constraint_catalog", IDENTIFIER),
     ("constraint_schema", IDENTIFIER),

@@ -7,7 +7,9 @@ pub(in crate::catalog::system) mod columns;
 
 use super::relations::{deparse_default, indexes, sequence_type};
 use super::{int4, text, CatalogSnapshot, Rows, NULL, PUBLIC_OID, RELATIONS};
-use crate::catalog::ColumnDef;
+use crate::catalog::{
+    quote_identifier, ColumnDef, Constraint as TableConstraint, ConstraintKind, TableSchema,
+};
 use crate::types::{DataType, ScalarValue};
 
 fn yes_or_no(value: bool) -> ScalarValue {
@@ -183,10 +185,15 @@ impl ColumnRow<'_> {
         // identity start, increment, maximum, minimum, cycle: only for identity columns,
         // whose sequence options are not at hand here.
         row.extend(std::iter::repeat_n(NULL, 4));
+        let generated = column.and_then(|c| c.generated.as_ref());
         row.extend([
             if identity { yes_or_no(false) } else { NULL },
-            text("NEVER"),
-            NULL,
+            text(if generated.is_some() {
+                "ALWAYS"
+            } else {
+                "NEVER"
+            }),
+            generated.map_or(NULL, |g| text(&g.definition)),
             yes_or_no(true),
         ]);
         row
@@ -265,14 +272,17 @@ pub(super) fn views(snapshot: &CatalogSnapshot) -> Rows {
         .collect()
 }
 
-/// A PRIMARY KEY or UNIQUE constraint, or a NOT NULL column (a CHECK constraint to the
-/// SQL standard, named as PostgreSQL names it).
+/// A PRIMARY KEY, UNIQUE or CHECK constraint, or a NOT NULL column (a CHECK constraint to
+/// the SQL standard, named as PostgreSQL names it).
 struct Constraint<'a> {
     schema: String,
     table: &'a str,
     name: String,
     kind: &'static str,
+    /// A key's columns in key order; the columns a CHECK reads.
     columns: Vec<&'a str>,
+    /// A CHECK's condition as information_schema.check_constraints shows it.
+    check_clause: Option<String>,
 }
 
 fn constraints<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Constraint<'a>> {
@@ -295,6 +305,21 @@ fn constraints<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Constraint<'a>> {
                     .iter()
                     .filter_map(|&c| schema.columns.get(c).map(|c| c.name.as_str()))
                     .collect(),
+                check_clause: None,
+            });
+        }
+        for constraint in &schema.constraints {
+            let (kind, columns, clause) = check_like(schema, constraint);
+            found.push(Constraint {
+                schema: namespace.clone(),
+                table: &schema.name,
+                name: constraint.name.clone(),
+                kind,
+                columns: columns
+                    .into_iter()
+                    .filter_map(|c| schema.columns.get(c).map(|c| c.name.as_str()))
+                    .collect(),
+                check_clause: Some(clause),
             });
         }
         for (i, column) in schema.columns.iter().enumerate() {
@@ -306,6 +331,7 @@ fn constraints<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Constraint<'a>> {
                     name: format!("{namespace_oid}_{}_{}_not_null", schema.oid, i + 1),
                     kind: "CHECK",
                     columns: Vec::new(),
+                    check_clause: Some(format!("{} IS NOT NULL", quote_identifier(&column.name))),
                 });
             }
         }
@@ -339,10 +365,48 @@ pub(super) fn table_constraints(snapshot: &CatalogSnapshot) -> Rows {
         .collect()
 }
 
+/// A constraint of `TableSchema::constraints`: its constraint_type, the columns it reads and
+/// its check_clause (PostgreSQL's definition after `CHECK `).
+fn check_like(
+    schema: &TableSchema,
+    constraint: &TableConstraint,
+) -> (&'static str, Vec<usize>, String) {
+    match &constraint.kind {
+        ConstraintKind::Check(check) => (
+            "CHECK",
+            super::constraints::referenced_columns(schema, &check.expr.sql),
+            super::constraints::constraint_definition(constraint, false)
+                .trim_start_matches("CHECK ")
+                .to_string(),
+        ),
+    }
+}
+
+/// information_schema.check_constraints: CHECK constraints and NOT NULL columns.
+pub(super) fn check_constraints(snapshot: &CatalogSnapshot) -> Rows {
+    let database = &snapshot.session.database;
+    constraints(snapshot)
+        .into_iter()
+        .filter_map(|c| {
+            let clause = c.check_clause?;
+            Some(vec![
+                text(database),
+                text(&c.schema),
+                text(&c.name),
+                text(&clause),
+            ])
+        })
+        .collect()
+}
+
 pub(super) fn key_column_usage(snapshot: &CatalogSnapshot) -> Rows {
     let database = &snapshot.session.database;
     let mut rows = Vec::new();
-    for c in constraints(snapshot) {
+    // Keys only: a CHECK's columns are in constraint_column_usage.
+    for c in constraints(snapshot)
+        .into_iter()
+        .filter(|c| c.kind != "CHECK")
+    {
         rows.extend(c.columns.iter().enumerate().map(|(i, column)| {
             vec![
                 text(database),
