@@ -1,10 +1,14 @@
 //! SQL text → sqlparser AST with PostgreSQL's dialect; parse errors become 42601. Window
 //! frame EXCLUDE clauses, which sqlparser rejects, are taken out first
-//! ([`frame_exclusion`]) and returned beside each statement.
+//! ([`frame_exclusion`]) and returned beside each statement; `TABLE name` is spelled out
+//! ([`table_query`]); the expression syntax sqlparser lacks (`ISNULL`, `BETWEEN SYMMETRIC`)
+//! is parsed by our [`dialect`].
 
 mod copy_options;
+mod dialect;
 mod frame_exclusion;
 mod sequence_options;
+mod table_query;
 mod vacuum_options;
 
 use sqlparser::ast::Statement;
@@ -38,7 +42,8 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     let mut header_match = copy_options::normalize(&mut tokens)?;
     vacuum_options::strip(&mut tokens)?;
     sequence_options::reorder(&mut tokens);
-    let statements = Parser::new(&dialect)
+    table_query::expand(&mut tokens);
+    let statements = Parser::new(&dialect::KestrelDialect::default())
         .with_recursion_limit(MAX_NESTING)
         .with_tokens_with_locations(tokens)
         .parse_statements()
