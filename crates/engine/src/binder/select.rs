@@ -264,14 +264,18 @@ impl Binder<'_> {
             Some(fetch) => self.bind_fetch(fetch, order_by, &empty)?,
         };
         let offset = bind_count(offset, self)?;
+        if fetch.is_some_and(|f| f.with_ties) {
+            return limit_with_ties(plan, limit, offset);
+        }
         Ok(LogicalPlan::Limit {
             input: Box::new(plan),
             limit,
             offset,
+            ties: Vec::new(),
         })
     }
 
-    /// `FETCH FIRST [n] ROW[S] ONLY`: LIMIT n, one row when n is left out.
+    /// `FETCH FIRST [n] ROW[S] ONLY | WITH TIES`: LIMIT n, one row when n is left out.
     fn bind_fetch(
         &mut self,
         fetch: &ast::Fetch,
@@ -286,14 +290,11 @@ impl Binder<'_> {
         if *percent {
             return Err(Error::syntax("syntax error at or near \"PERCENT\""));
         }
-        if *with_ties {
-            if order_by.is_empty() {
-                return Err(Error::new(
-                    SqlState::SyntaxError,
-                    "WITH TIES cannot be specified without ORDER BY clause",
-                ));
-            }
-            return Err(Error::unsupported("FETCH ... WITH TIES"));
+        if *with_ties && order_by.is_empty() {
+            return Err(Error::new(
+                SqlState::SyntaxError,
+                "WITH TIES cannot be specified without ORDER BY clause",
+            ));
         }
         let count = match quantity {
             Some(expr) => self.bind_expr(expr, empty)?,
@@ -766,6 +767,37 @@ fn order_and_deduplicate(
         };
     }
     Ok(plan)
+}
+
+/// FETCH ... WITH TIES goes right above the ORDER BY's Sort (or the DISTINCT ON over it),
+/// where the sort keys are columns; a Project dropping the hidden ORDER BY columns stays on
+/// top, as it keeps every row.
+fn limit_with_ties(
+    plan: LogicalPlan,
+    limit: Option<ScalarExpr>,
+    offset: Option<ScalarExpr>,
+) -> Result<LogicalPlan> {
+    let ties = match &plan {
+        LogicalPlan::Project { input, exprs } => {
+            let input = limit_with_ties(input.as_ref().clone(), limit, offset)?;
+            return Ok(LogicalPlan::Project {
+                input: Box::new(input),
+                exprs: exprs.clone(),
+            });
+        }
+        LogicalPlan::Sort { keys, .. } => keys.clone(),
+        LogicalPlan::Distinct { input, on } if !on.is_empty() => match input.as_ref() {
+            LogicalPlan::Sort { keys, .. } => keys.clone(),
+            _ => return Err(Error::unsupported("FETCH ... WITH TIES over this query")),
+        },
+        _ => return Err(Error::unsupported("FETCH ... WITH TIES over this query")),
+    };
+    Ok(LogicalPlan::Limit {
+        input: Box::new(plan),
+        limit,
+        offset,
+        ties,
+    })
 }
 
 /// PostgreSQL's rule: the DISTINCT ON columns must be the leading ORDER BY columns (in any

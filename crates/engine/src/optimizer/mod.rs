@@ -106,10 +106,12 @@ pub(crate) fn map_inputs(
             input,
             limit,
             offset,
+            ties,
         } => LogicalPlan::Limit {
             input: boxed(input)?,
             limit,
             offset,
+            ties,
         },
         LogicalPlan::Distinct { input, on } => LogicalPlan::Distinct {
             input: boxed(input)?,

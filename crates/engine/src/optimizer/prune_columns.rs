@@ -95,12 +95,21 @@ fn prune(plan: LogicalPlan, mut required: Vec<usize>) -> Result<(LogicalPlan, Ve
             input,
             limit,
             offset,
+            ties,
         } => {
-            let (input, kept) = prune(*input, required)?;
+            let (input, kept) = prune(*input, union(required, own))?;
+            let ties = ties
+                .into_iter()
+                .map(|mut k| {
+                    k.expr = renumber(k.expr, &kept);
+                    k
+                })
+                .collect();
             let plan = LogicalPlan::Limit {
                 input: Box::new(input),
                 limit,
                 offset,
+                ties,
             };
             (plan, kept)
         }

@@ -268,8 +268,11 @@ fn build_node(
             input,
             limit,
             offset,
+            ties,
         } => {
-            let input_operator = match (input.as_ref(), top_n_rows(limit, offset)) {
+            // A top-N would drop the ties, which only come after the k-th row.
+            let top_n = top_n_rows(limit, offset).filter(|_| ties.is_empty());
+            let input_operator = match (input.as_ref(), top_n) {
                 // ORDER BY ... LIMIT: keep the best rows only. The Sort node still gets its
                 // own statistics slot, in plan order.
                 (
@@ -301,6 +304,7 @@ fn build_node(
                 input_operator,
                 limit.clone(),
                 offset.clone(),
+                ties.clone(),
             ))
         }
         LogicalPlan::TableFunction { calls, ordinality } => {

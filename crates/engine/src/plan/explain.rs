@@ -85,7 +85,8 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
             (line, vec![input])
         }
         LogicalPlan::Sort { input, keys } => (format!("Sort (keys: {})", keys.len()), vec![input]),
-        LogicalPlan::Limit { input, .. } => ("Limit".into(), vec![input]),
+        LogicalPlan::Limit { input, ties, .. } if ties.is_empty() => ("Limit".into(), vec![input]),
+        LogicalPlan::Limit { input, .. } => ("Limit (with ties)".into(), vec![input]),
         LogicalPlan::Distinct { input, on } if on.is_empty() => {
             ("HashDistinct".into(), vec![input])
         }
@@ -179,9 +180,12 @@ fn render(
     ));
     // A Sort right under a constant LIMIT runs as a top-N (see physical::top_n_rows).
     let child_top_n = match plan {
-        LogicalPlan::Limit { limit, offset, .. } => {
-            crate::physical::top_n_rows(limit, offset).is_some()
-        }
+        LogicalPlan::Limit {
+            limit,
+            offset,
+            ties,
+            ..
+        } => ties.is_empty() && crate::physical::top_n_rows(limit, offset).is_some(),
         _ => false,
     };
     for input in inputs {

@@ -134,6 +134,9 @@ pub enum LogicalPlan {
         input: Box<LogicalPlan>,
         limit: Option<ScalarExpr>,
         offset: Option<ScalarExpr>,
+        /// FETCH ... WITH TIES: the ORDER BY keys (over the input's columns) whose ties with
+        /// the last row within the limit come too. Empty for a plain limit.
+        ties: Vec<SortKey>,
     },
     /// The first row of each set of rows equal in the columns `on` (all columns when
     /// empty); DISTINCT ON relies on the input being sorted to make "first" meaningful.
@@ -631,7 +634,16 @@ impl LogicalPlan {
                 }))
                 .collect(),
             LogicalPlan::Sort { keys, .. } => keys.iter().map(|k| &k.expr).collect(),
-            LogicalPlan::Limit { limit, offset, .. } => limit.iter().chain(offset.iter()).collect(),
+            LogicalPlan::Limit {
+                limit,
+                offset,
+                ties,
+                ..
+            } => limit
+                .iter()
+                .chain(offset.iter())
+                .chain(ties.iter().map(|k| &k.expr))
+                .collect(),
             LogicalPlan::Window { calls, .. } => calls
                 .iter()
                 .flat_map(|c| {
