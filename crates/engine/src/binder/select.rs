@@ -455,6 +455,7 @@ impl Binder<'_> {
                     .drain(..)
                     .map(rewrite)
                     .collect::<Result<_>>()?;
+                call.filter = call.filter.take().map(rewrite).transpose()?;
                 for key in &mut call.order_by {
                     key.expr = rewrite(key.expr.clone())?;
                 }

@@ -16,15 +16,23 @@ use crate::plan::{
 };
 use crate::types::DataType;
 
+/// A window function call as written: `name(args) [FILTER (WHERE ...)] OVER ...`; `owner`
+/// is where its name starts, which keys the frame EXCLUDE the parser took out.
+pub(super) struct WindowCallSyntax<'a> {
+    pub(super) name: &'a str,
+    pub(super) args: &'a [&'a Expr],
+    pub(super) filter: Option<&'a Expr>,
+    pub(super) over: &'a WindowType,
+    pub(super) owner: Location,
+}
+
 impl Binder<'_> {
     pub(super) fn bind_window_function(
         &mut self,
-        name: &str,
-        args: &[&Expr],
-        over: &WindowType,
-        owner: Location,
+        call: WindowCallSyntax,
         scope: &Scope,
     ) -> Result<ScalarExpr> {
+        let name = call.name;
         let Some(func) = WindowFunction::by_name(name) else {
             return Err(Error::new(
                 SqlState::WrongObjectType,
@@ -47,7 +55,7 @@ impl Binder<'_> {
             ));
         };
         self.in_window_args = true;
-        let bound = self.bind_window_parts(func, args, over, owner, scope);
+        let bound = self.bind_window_parts(func, &call, scope);
         self.in_window_args = false;
         let result = bound.map(|call| {
             let ty = call.ty;
@@ -64,12 +72,27 @@ impl Binder<'_> {
     fn bind_window_parts(
         &mut self,
         func: WindowFunction,
-        args: &[&Expr],
-        over: &WindowType,
-        owner: Location,
+        call: &WindowCallSyntax,
         scope: &Scope,
     ) -> Result<WindowCall> {
-        let mut bound = args
+        let filter = match call.filter {
+            None => None,
+            Some(_) if !matches!(func, WindowFunction::Aggregate(_)) => {
+                return Err(Error::unsupported(
+                    "FILTER is not implemented for non-aggregate window functions",
+                ))
+            }
+            Some(filter) => {
+                // Unlike a plain aggregate's, a window call's FILTER may not aggregate.
+                let saved = (self.aggregates.take(), self.aggregate_forbidden_in.take());
+                self.aggregate_forbidden_in = Some("FILTER");
+                let bound = self.bind_condition(filter, scope, "FILTER");
+                (self.aggregates, self.aggregate_forbidden_in) = saved;
+                Some(bound?)
+            }
+        };
+        let mut bound = call
+            .args
             .iter()
             .map(|a| self.bind_expr(a, scope))
             .collect::<Result<Vec<_>>>()?;
@@ -105,7 +128,7 @@ impl Binder<'_> {
             .zip(arg_types)
             .map(|(a, t)| self.coerce(a, t, CastContext::Implicit))
             .collect::<Result<Vec<_>>>()?;
-        let (spec, exclusion) = self.window_spec(over, owner)?;
+        let (spec, exclusion) = self.window_spec(call.over, call.owner)?;
         let partition_by = spec
             .partition_by
             .iter()
@@ -133,6 +156,7 @@ impl Binder<'_> {
             order_by,
             frame,
             ty,
+            filter,
         })
     }
 

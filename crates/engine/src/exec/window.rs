@@ -67,7 +67,15 @@ impl WindowExec {
                 .iter()
                 .map(|a| evaluate(a, &all, ctx))
                 .collect::<Result<Vec<_>>>()?;
-            columns.push(Arc::new(compute(call, &layout, &args, ctx)?));
+            let filter = match &call.filter {
+                Some(filter) => Some(passing_rows(evaluate(filter, &all, ctx)?.as_ref())?),
+                None => None,
+            };
+            let inputs = CallInputs {
+                args: &args,
+                filter: filter.as_deref(),
+            };
+            columns.push(Arc::new(compute(call, &layout, inputs, ctx)?));
         }
         if all.is_empty() {
             return Ok(Vec::new());
@@ -249,12 +257,33 @@ impl Layout {
 }
 
 /// The call's value for every input row, in input order.
+/// A call's evaluated arguments by input row, and for an aggregate with FILTER whether each
+/// input row passes it.
+#[derive(Clone, Copy)]
+struct CallInputs<'a> {
+    args: &'a [Arc<Vector>],
+    filter: Option<&'a [bool]>,
+}
+
+/// FILTER (WHERE ...) per row: NULL rejects, as in WHERE.
+fn passing_rows(condition: &Vector) -> Result<Vec<bool>> {
+    let VectorData::Bool(values) = &condition.data else {
+        return Err(Error::internal("FILTER condition is not boolean"));
+    };
+    Ok(values
+        .iter()
+        .enumerate()
+        .map(|(row, &pass)| pass && condition.is_valid(row))
+        .collect())
+}
+
 fn compute(
     call: &WindowCall,
     layout: &Layout,
-    args: &[Arc<Vector>],
+    inputs: CallInputs,
     ctx: &ExecContext,
 ) -> Result<Vector> {
+    let args = inputs.args;
     // PostgreSQL evaluates the frame offsets (and rejects NULL ones) for every call, even
     // one that ignores its frame.
     let frames = frames(call, layout, ctx)?;
@@ -296,7 +325,7 @@ fn compute(
         WindowFunction::FirstValue | WindowFunction::LastValue | WindowFunction::NthValue => {
             frame_value(call, layout, &frames, args)?
         }
-        WindowFunction::Aggregate(func) => aggregate(call, func, layout, &frames, args)?,
+        WindowFunction::Aggregate(func) => aggregate(call, func, layout, &frames, inputs)?,
     })
 }
 
@@ -424,8 +453,9 @@ fn aggregate(
     func: AggregateFunction,
     layout: &Layout,
     frames: &[(usize, usize)],
-    args: &[Arc<Vector>],
+    inputs: CallInputs,
 ) -> Result<Vector> {
+    let args = inputs.args;
     let n = layout.order.len();
     let func = if args.is_empty() {
         AggregateFunction::CountStar
@@ -437,7 +467,7 @@ fn aggregate(
     // frame is aggregated afresh.
     let running = call.frame.start == FrameBound::UnboundedPreceding
         && call.frame.exclusion == FrameExclusion::NoOthers;
-    if !running {
+    if !running && inputs.filter.is_none() {
         if let Some(out) = sliding_aggregate(call, func, layout, frames, args)? {
             return Ok(out);
         }
@@ -451,7 +481,18 @@ fn aggregate(
     };
     let add = |acc: &mut Accumulator, (start, end): (usize, usize)| -> Result<()> {
         if end > start {
-            let rows = &layout.order[start..end];
+            let passing: Vec<u32>;
+            let rows = match inputs.filter {
+                None => &layout.order[start..end],
+                Some(pass) => {
+                    passing = layout.order[start..end]
+                        .iter()
+                        .copied()
+                        .filter(|&row| pass[row as usize])
+                        .collect();
+                    &passing
+                }
+            };
             let inputs: Vec<Vector> = args.iter().map(|a| a.gather(rows)).collect();
             let inputs: Vec<&Vector> = inputs.iter().collect();
             acc.update(&vec![0; rows.len()], &inputs)?;

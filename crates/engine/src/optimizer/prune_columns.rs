@@ -143,6 +143,7 @@ fn prune(plan: LogicalPlan, mut required: Vec<usize>) -> Result<(LogicalPlan, Ve
                 .map(|mut call| {
                     call.args = renumber_all(call.args, &kept);
                     call.partition_by = renumber_all(call.partition_by, &kept);
+                    call.filter = call.filter.map(|f| renumber(f, &kept));
                     for key in &mut call.order_by {
                         key.expr = renumber(key.expr.clone(), &kept);
                     }

@@ -75,6 +75,8 @@ pub struct WindowCall {
     pub order_by: Vec<SortKey>,
     pub frame: WindowFrame,
     pub ty: DataType,
+    /// An aggregate's FILTER (WHERE ...): the frame's rows it rejects are not aggregated.
+    pub filter: Option<ScalarExpr>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -649,6 +651,7 @@ impl LogicalPlan {
                 .flat_map(|c| {
                     c.args
                         .iter()
+                        .chain(c.filter.iter())
                         .chain(c.partition_by.iter())
                         .chain(c.order_by.iter().map(|k| &k.expr))
                 })
