@@ -429,6 +429,19 @@ impl Binder<'_> {
                 "a set-returning function in a select list with aggregates or window functions",
             ));
         }
+        // Group keys are the first output columns of the aggregate (and PostgreSQL numbers
+        // them first among the sort and group keys, which orders the windows).
+        let group_keys: Vec<ScalarExpr> = match grouped {
+            true => group_by
+                .iter()
+                .enumerate()
+                .map(|(index, key)| ScalarExpr::Column {
+                    index,
+                    ty: key.ty(),
+                })
+                .collect(),
+            false => Vec::new(),
+        };
         if grouped {
             let outputs_before = GroupedOutputs {
                 group_by: &group_by,
@@ -489,9 +502,14 @@ impl Binder<'_> {
                     *e = window_refs_to_columns(e.clone(), width);
                 }
             }
+            let output_order = match order_keys.is_empty() {
+                true => super::window::evaluation_order(&windows, group_keys),
+                false => Vec::new(),
+            };
             plan = LogicalPlan::Window {
                 input: Box::new(plan),
                 calls: windows,
+                output_order,
             };
         }
 

@@ -510,3 +510,49 @@ fn check_frame_shape(start: &WindowFrameBound, end: &WindowFrameBound) -> Result
     };
     Err(Error::new(SqlState::WindowingError, message))
 }
+
+/// One key of a window's sort as PostgreSQL's planner compares them: the expression's
+/// sort/group reference number, then DESC, then NULLS FIRST.
+type PlannerKey = (usize, bool, bool);
+
+/// The order in which PostgreSQL 15 stacks the WindowAggs of `calls`, the last one on top
+/// deciding the output order (planner.c, select_active_windows): windows sorted by their
+/// PARTITION BY + ORDER BY keys, a higher reference number first at the first difference and
+/// the longer of two where one is a prefix of the other. Reference numbers go to
+/// expressions in order of first appearance: `numbered` (the group keys) first, then each
+/// window's PARTITION BY and ORDER BY keys in call order.
+pub(super) fn evaluation_order(calls: &[WindowCall], mut numbered: Vec<ScalarExpr>) -> Vec<usize> {
+    let mut number = |expr: &ScalarExpr| match numbered.iter().position(|e| e == expr) {
+        Some(index) => index,
+        None => {
+            numbered.push(expr.clone());
+            numbered.len() - 1
+        }
+    };
+    let keys: Vec<Vec<PlannerKey>> = calls
+        .iter()
+        .map(|call| {
+            let partition = call.partition_by.iter().map(|e| (number(e), false, false));
+            let partition: Vec<PlannerKey> = partition.collect();
+            let order = call
+                .order_by
+                .iter()
+                .map(|k| (number(&k.expr), k.descending, k.nulls_first));
+            partition.into_iter().chain(order).collect()
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..calls.len()).collect();
+    order.sort_by(|&a, &b| common_prefix_cmp(&keys[a], &keys[b]));
+    order
+}
+
+fn common_prefix_cmp(a: &[PlannerKey], b: &[PlannerKey]) -> std::cmp::Ordering {
+    for (x, y) in a.iter().zip(b) {
+        // Higher first; DESC's operator (>) has the higher OID, as has NULLS FIRST.
+        let ord = y.0.cmp(&x.0).then(y.1.cmp(&x.1)).then(y.2.cmp(&x.2));
+        if ord.is_ne() {
+            return ord;
+        }
+    }
+    b.len().cmp(&a.len())
+}

@@ -21,6 +21,8 @@ use crate::vector::{concat_batches, split_batch, Batch, Vector, VectorData, NULL
 pub struct WindowExec {
     input: BoxedOperator,
     calls: Vec<WindowCall>,
+    /// See `LogicalPlan::Window`.
+    output_order: Vec<usize>,
     input_types: Vec<PhysicalType>,
     output: Option<std::vec::IntoIter<Batch>>,
 }
@@ -29,11 +31,13 @@ impl WindowExec {
     pub fn new(
         input: BoxedOperator,
         calls: Vec<WindowCall>,
+        output_order: Vec<usize>,
         input_types: Vec<PhysicalType>,
     ) -> WindowExec {
         WindowExec {
             input,
             calls,
+            output_order,
             input_types,
             output: None,
         }
@@ -44,6 +48,7 @@ impl WindowExec {
         let all = concat_batches(&self.input_types, &batches)?;
         let mut columns = all.columns.clone();
         let mut layouts: Vec<(Vec<ScalarExpr>, Vec<SortKey>, Arc<Layout>)> = Vec::new();
+        let mut call_layouts = Vec::with_capacity(self.calls.len());
         for call in &self.calls {
             let cached = layouts
                 .iter()
@@ -62,6 +67,7 @@ impl WindowExec {
                     layout
                 }
             };
+            call_layouts.push(layout.clone());
             let args = call
                 .args
                 .iter()
@@ -80,8 +86,69 @@ impl WindowExec {
         if all.is_empty() {
             return Ok(Vec::new());
         }
-        Ok(split_batch(Batch::new(columns, all.len())))
+        let output = Batch::new(columns, all.len());
+        Ok(split_batch(
+            match self.output_rows(&all, &call_layouts, ctx)? {
+                Some(rows) => output.gather(&rows),
+                None => output,
+            },
+        ))
     }
+
+    /// The input rows in output order (`None`: input order): each window of `output_order`
+    /// sorts stably what the one before it left, as PostgreSQL's stacked WindowAggs and their
+    /// sorts do (where PostgreSQL finds its input presorted, a stable sort keeps it too).
+    fn output_rows(
+        &self,
+        all: &Batch,
+        layouts: &[Arc<Layout>],
+        ctx: &ExecContext,
+    ) -> Result<Option<Vec<u32>>> {
+        let mut rows: Option<Vec<u32>> = None;
+        let mut sorted_by: Option<&WindowCall> = None;
+        for &index in &self.output_order {
+            let call = &self.calls[index];
+            let same_sort = sorted_by.is_some_and(|s| {
+                s.partition_by == call.partition_by && s.order_by == call.order_by
+            });
+            if same_sort || (call.partition_by.is_empty() && call.order_by.is_empty()) {
+                continue;
+            }
+            sorted_by = Some(call);
+            rows = Some(match rows {
+                None => layouts[index].order.clone(),
+                Some(rows) => {
+                    let keys = window_keys(&call.partition_by, &call.order_by);
+                    let order = sorted_rows(&all.gather(&rows), &keys, ctx)?;
+                    order.iter().map(|&i| rows[i as usize]).collect()
+                }
+            });
+        }
+        Ok(rows)
+    }
+}
+
+/// A window's sort: PARTITION BY (ascending, NULLs last, as PostgreSQL sorts it), then
+/// ORDER BY.
+fn window_keys(partition_by: &[ScalarExpr], order_by: &[SortKey]) -> Vec<SortKey> {
+    partition_by
+        .iter()
+        .map(|e| SortKey {
+            expr: e.clone(),
+            descending: false,
+            nulls_first: false,
+        })
+        .chain(order_by.iter().cloned())
+        .collect()
+}
+
+/// The rows of `batch` sorted by `keys`, ties in input order.
+fn sorted_rows(batch: &Batch, keys: &[SortKey], ctx: &ExecContext) -> Result<Vec<u32>> {
+    let columns = keys
+        .iter()
+        .map(|k| evaluate(&k.expr, batch, ctx))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(sort_order(keys, &columns, batch.len()))
 }
 
 impl Operator for WindowExec {
@@ -184,15 +251,7 @@ impl Layout {
         ctx: &ExecContext,
     ) -> Result<Layout> {
         let n = all.len();
-        let mut keys: Vec<SortKey> = partition_by
-            .iter()
-            .map(|e| SortKey {
-                expr: e.clone(),
-                descending: false,
-                nulls_first: false,
-            })
-            .collect();
-        keys.extend(order_by.iter().cloned());
+        let keys = window_keys(partition_by, order_by);
         let key_columns = keys
             .iter()
             .map(|k| evaluate(&k.expr, all, ctx))

@@ -132,9 +132,14 @@ pub(crate) fn map_inputs(
             id,
             input: boxed(input)?,
         },
-        LogicalPlan::Window { input, calls } => LogicalPlan::Window {
+        LogicalPlan::Window {
+            input,
+            calls,
+            output_order,
+        } => LogicalPlan::Window {
             input: boxed(input)?,
             calls,
+            output_order,
         },
         LogicalPlan::SetOperation {
             left,

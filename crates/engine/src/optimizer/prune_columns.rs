@@ -135,7 +135,11 @@ fn prune(plan: LogicalPlan, mut required: Vec<usize>) -> Result<(LogicalPlan, Ve
             };
             (plan, kept)
         }
-        LogicalPlan::Window { input, calls } => {
+        LogicalPlan::Window {
+            input,
+            calls,
+            output_order,
+        } => {
             required.retain(|&i| i < input_width);
             let (input, mut kept) = prune(*input, union(required, own))?;
             let calls = calls
@@ -154,6 +158,7 @@ fn prune(plan: LogicalPlan, mut required: Vec<usize>) -> Result<(LogicalPlan, Ve
             let plan = LogicalPlan::Window {
                 input: Box::new(input),
                 calls,
+                output_order,
             };
             (plan, kept)
         }

@@ -358,9 +358,14 @@ fn build_node(
         LogicalPlan::SharedCte { id, input } => {
             Box::new(SharedCteExec::new(*id, (**input).clone()))
         }
-        LogicalPlan::Window { input, calls } => Box::new(WindowExec::new(
+        LogicalPlan::Window {
+            input,
+            calls,
+            output_order,
+        } => Box::new(WindowExec::new(
             create_operator(input),
             calls.clone(),
+            output_order.clone(),
             physical_types(input),
         )),
         LogicalPlan::Distinct { input, on } => {

@@ -99,7 +99,7 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
             format!("Nested Loop {} Join Lateral", join_kind(*kind)),
             vec![left],
         ),
-        LogicalPlan::Window { input, calls } => (
+        LogicalPlan::Window { input, calls, .. } => (
             format!("WindowAgg ({} functions)", calls.len()),
             vec![input],
         ),

@@ -179,6 +179,10 @@ pub enum LogicalPlan {
     Window {
         input: Box<LogicalPlan>,
         calls: Vec<WindowCall>,
+        /// The calls whose sorts (PARTITION BY then ORDER BY), applied one after the other
+        /// and stably, order the output as PostgreSQL's stacked WindowAggs do. Empty keeps
+        /// the input order, for a query that sorts its result anyway.
+        output_order: Vec<usize>,
     },
     /// UNION / INTERSECT / EXCEPT of inputs with the same column types; `all` keeps
     /// duplicates (bag semantics).
@@ -230,7 +234,7 @@ impl LogicalPlan {
             LogicalPlan::RecursiveCte { base, .. } => base.output_types(),
             LogicalPlan::SharedCte { input, .. } => input.output_types(),
             LogicalPlan::WorkTable { types, .. } => types.clone(),
-            LogicalPlan::Window { input, calls } => {
+            LogicalPlan::Window { input, calls, .. } => {
                 let mut types = input.output_types();
                 types.extend(calls.iter().map(|c| c.ty));
                 types
