@@ -18,10 +18,14 @@ pub struct BoundCte {
     pub(super) name: String,
     pub(super) plan: LogicalPlan,
     pub(super) columns: Vec<crate::plan::ColumnInfo>,
+    /// A data-modifying WITH query without RETURNING: it has no rows to read.
+    pub(super) without_returning: bool,
 }
 
 impl Binder<'_> {
     pub(super) fn bind_with(&mut self, with: &ast::With) -> Result<()> {
+        // Only the statement's own WITH clause may hold data-modifying queries.
+        let writes_allowed = std::mem::replace(&mut self.writes_allowed, false);
         for cte in &with.cte_tables {
             if cte.from.is_some() {
                 return Err(Error::unsupported(format!("the WITH item {cte}")));
@@ -38,6 +42,16 @@ impl Binder<'_> {
                     SqlState::DuplicateAlias,
                     format!("WITH query name \"{name}\" specified more than once"),
                 ));
+            }
+            if let Some(statement) = super::modifying_cte::written_statement(&cte.query.body) {
+                if !writes_allowed {
+                    return Err(Error::unsupported(
+                        "WITH clause containing a data-modifying statement must be at the top level",
+                    ));
+                }
+                let bound = self.bind_modifying_cte(name, cte, statement)?;
+                self.ctes.push(bound);
+                continue;
             }
             let saved = (self.aggregates.take(), self.aggregate_forbidden_in.take());
             let bound = match with.recursive {
@@ -67,6 +81,7 @@ impl Binder<'_> {
                 name,
                 plan,
                 columns,
+                without_returning: false,
             });
         }
         Ok(())
@@ -453,6 +468,11 @@ impl Binder<'_> {
         if let [ast::ObjectNamePart::Identifier(ident)] = name.0.as_slice() {
             let cte_name = ident_name(ident);
             if let Some(cte) = self.ctes.iter().rev().find(|c| c.name == cte_name) {
+                if cte.without_returning {
+                    return Err(Error::unsupported(format!(
+                        "WITH query \"{cte_name}\" does not have a RETURNING clause"
+                    )));
+                }
                 if let LogicalPlan::WorkTable { id, .. } = &cte.plan {
                     self.work_tables_read.push(*id);
                 }

@@ -16,6 +16,7 @@ mod expr;
 mod from;
 mod grouping;
 mod index;
+mod modifying_cte;
 mod names;
 mod on_conflict;
 mod operator;
@@ -81,6 +82,10 @@ pub struct Binder<'a> {
     in_window_args: bool,
     /// Recursive CTE work tables referenced so far, by id.
     work_tables_read: Vec<usize>,
+    /// The next WITH clause bound is the statement's own, which may hold data-modifying
+    /// queries; those bound so far, by work table id, in WITH order.
+    writes_allowed: bool,
+    writes: Vec<(usize, BoundStatement)>,
     /// Views whose query is being bound, innermost last: a view reading itself is an error.
     expanding_views: Vec<QualifiedName>,
     /// Tables and views named in FROM outside any view's query: what a view depends on.
@@ -123,6 +128,8 @@ impl<'a> Binder<'a> {
             exclusions_used: Vec::new(),
             in_window_args: false,
             work_tables_read: Vec::new(),
+            writes_allowed: false,
+            writes: Vec::new(),
             expanding_views: Vec::new(),
             referenced: Vec::new(),
             lateral_scope: None,
@@ -144,6 +151,7 @@ impl<'a> Binder<'a> {
         self.exclusions = exclusions.clone();
         self.copy_header_match = *copy_header_match;
         let bound = self.bind_statement(statement)?;
+        let bound = self.with_writes(bound)?;
         // An EXCLUDE the binder never reached would be silently ignored.
         if let Some(owner) = self
             .exclusions

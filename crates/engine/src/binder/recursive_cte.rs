@@ -57,6 +57,7 @@ impl Binder<'_> {
                 types: types.clone(),
             },
             columns: columns.clone(),
+            without_returning: false,
         });
         let reads_before = self.work_tables_read.len();
         let recursive = self.bind_set_expr(right);

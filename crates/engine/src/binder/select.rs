@@ -47,7 +47,12 @@ impl Binder<'_> {
                 return self.bind_table_from_query(name, false, into.unlogged, &query);
             }
         }
+        self.writes_allowed = query.with.is_some();
+        if let Some(statement) = super::modifying_cte::written_statement(&query.body) {
+            return self.bind_statement_after_with(query, statement);
+        }
         let (plan, columns) = self.bind_query(query)?;
+        self.writes_allowed = false;
         let (plan, columns) = super::catalog_call::present_oid_columns(plan, columns);
         Ok(BoundStatement::Query {
             plan,

@@ -325,6 +325,13 @@ pub enum BoundStatement {
         assignments: Vec<(usize, ScalarExpr)>,
         returning: Option<Returning>,
     },
+    /// Data-modifying WITH queries (INSERT, UPDATE or DELETE, with their RETURNING), run in
+    /// order before `main`, each once; `main` reads each one's RETURNING rows as the work
+    /// table of its id. All of them read the statement's one snapshot.
+    WithWrites {
+        writes: Vec<(usize, BoundStatement)>,
+        main: Box<BoundStatement>,
+    },
     /// As Update; `source` is DELETE ... USING.
     Delete {
         table_name: QualifiedName,
@@ -432,6 +439,7 @@ impl BoundStatement {
     pub fn result_columns(&self) -> Option<&Arc<[ColumnInfo]>> {
         match self {
             BoundStatement::Query { columns, .. } => Some(columns),
+            BoundStatement::WithWrites { main, .. } => main.result_columns(),
             BoundStatement::Insert { returning, .. }
             | BoundStatement::Update { returning, .. }
             | BoundStatement::Delete { returning, .. } => {
@@ -459,6 +467,13 @@ impl BoundStatement {
             BoundStatement::Query { plan, columns } => BoundStatement::Query {
                 plan: f(plan)?,
                 columns,
+            },
+            BoundStatement::WithWrites { writes, main } => BoundStatement::WithWrites {
+                writes: writes
+                    .into_iter()
+                    .map(|(id, write)| Ok((id, write.try_map_plans(&mut *f)?)))
+                    .collect::<crate::error::Result<_>>()?,
+                main: Box::new(main.try_map_plans(f)?),
             },
             BoundStatement::Explain { plan, analyze } => BoundStatement::Explain {
                 plan: f(plan)?,
@@ -537,6 +552,17 @@ impl BoundStatement {
             BoundStatement::Insert { table_name, .. }
             | BoundStatement::Update { table_name, .. }
             | BoundStatement::Delete { table_name, .. } => vec![table_name],
+            BoundStatement::WithWrites { writes, main } => {
+                let mut tables: Vec<&QualifiedName> = Vec::new();
+                for statement in writes.iter().map(|(_, w)| w).chain([main.as_ref()]) {
+                    for table in statement.tables_written() {
+                        if !tables.contains(&table) {
+                            tables.push(table);
+                        }
+                    }
+                }
+                tables
+            }
             BoundStatement::CreateIndex(index) => vec![&index.table_name],
             BoundStatement::Copy(copy) => match &copy.direction {
                 super::CopyDirection::From { table_name, .. } => vec![table_name],
