@@ -10,6 +10,7 @@ mod frame_exclusion;
 mod sequence_options;
 mod table_query;
 mod vacuum_options;
+mod view_check_option;
 
 use sqlparser::ast::Statement;
 use sqlparser::dialect::PostgreSqlDialect;
@@ -43,6 +44,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     vacuum_options::strip(&mut tokens)?;
     sequence_options::reorder(&mut tokens);
     table_query::expand(&mut tokens);
+    view_check_option::refuse(&tokens)?;
     let statements = Parser::new(&dialect::KestrelDialect::default())
         .with_recursion_limit(MAX_NESTING)
         .with_tokens_with_locations(tokens)
