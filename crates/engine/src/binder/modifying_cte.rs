@@ -97,6 +97,7 @@ impl Binder<'_> {
             plan: LogicalPlan::WorkTable { id, types },
             columns,
             without_returning,
+            correlated_at: None,
         })
     }
 

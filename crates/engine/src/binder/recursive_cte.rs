@@ -58,6 +58,7 @@ impl Binder<'_> {
             },
             columns: columns.clone(),
             without_returning: false,
+            correlated_at: None,
         });
         let reads_before = self.work_tables_read.len();
         let recursive = self.bind_set_expr(right);
