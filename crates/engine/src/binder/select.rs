@@ -305,6 +305,15 @@ impl Binder<'_> {
             Some(expr) => self.bind_expr(expr, empty)?,
             None => ScalarExpr::literal(ScalarValue::Int64(1), DataType::Int64),
         };
+        // PostgreSQL refuses a NULL written as the count; a NULL parameter means no limit.
+        if let (true, ScalarExpr::Literal { value, .. }) = (*with_ties, &count) {
+            if value.is_null() {
+                return Err(Error::new(
+                    SqlState::InvalidRowCountInLimitClause,
+                    "row count cannot be null in FETCH FIRST ... WITH TIES clause",
+                ));
+            }
+        }
         Ok(Some(self.coerce(
             count,
             DataType::Int64,

@@ -48,12 +48,6 @@ impl LimitExec {
             "LIMIT",
             SqlState::InvalidRowCountInLimitClause,
         )?;
-        if limit.is_none() && !self.ties.is_empty() {
-            return Err(Error::new(
-                SqlState::InvalidRowCountInLimitClause,
-                "row count cannot be null in FETCH FIRST ... WITH TIES clause",
-            ));
-        }
         let offset = count_value(
             &self.offset_expr,
             ctx,
