@@ -50,7 +50,8 @@ fn is_plan_cacheable(bound: &BoundStatement) -> bool {
         BoundStatement::Insert { source, .. } => !source.is_literal_values(),
         BoundStatement::Query { .. }
         | BoundStatement::Update { .. }
-        | BoundStatement::Delete { .. } => true,
+        | BoundStatement::Delete { .. }
+        | BoundStatement::WithWrites { .. } => true,
         _ => false,
     }
 }
@@ -780,6 +781,16 @@ impl Session {
         match bound {
             BoundStatement::Query { plan, columns } => {
                 self.run_query(&plan, columns, ctx, cache_key)
+            }
+            BoundStatement::WithWrites { writes, main } => {
+                for (id, write) in writes {
+                    let written = self.run_bound(write, ctx, None, copy)?;
+                    ctx.work_tables
+                        .borrow_mut()
+                        .insert(id, Arc::new(written.batches));
+                }
+                // Its rows depend on the writes: never one for the result cache.
+                self.run_bound(*main, ctx, None, copy)
             }
             BoundStatement::Explain { plan, analyze } => self.run_explain(&plan, analyze, ctx),
             BoundStatement::Copy(statement) => self.run_copy(&statement, ctx, copy),

@@ -8,6 +8,7 @@ use sqlparser::ast::{
 };
 
 use super::scope::{Scope, ScopeColumn};
+use super::updatable_view::{WriteKind, WriteTarget};
 use super::{ident_name, Binder};
 use crate::catalog::TableSchema;
 use crate::error::{Error, Result, SqlState};
@@ -70,9 +71,9 @@ impl Binder<'_> {
             return Err(Error::unsupported("INSERT into a table function"));
         };
         let name = self.open_relation(name)?;
-        let entry = self.table(&name)?;
-        let schema = entry.schema.clone();
-        let targets = target_columns(&schema, columns)?;
+        let target = self.write_target(&name, WriteKind::Insert)?;
+        let schema = target.schema.clone();
+        let targets = target_columns(&target, columns)?;
         let explicit = !columns.is_empty();
         let source = match source {
             None => self.default_row(&schema)?,
@@ -97,11 +98,14 @@ impl Binder<'_> {
             let visible = table_alias
                 .as_ref()
                 .map_or_else(|| name.name.clone(), |a| ident_name(&a.alias));
-            let scope = table_scope(&schema, &visible);
+            let scope = target.scope(&visible);
             let on_conflict = match on {
                 None => None,
+                Some(ast::OnInsert::OnConflict(_)) if target.is_view() => {
+                    return Err(Error::unsupported("INSERT ... ON CONFLICT on a view"))
+                }
                 Some(ast::OnInsert::OnConflict(on_conflict)) => {
-                    Some(self.bind_on_conflict(&schema, &scope, on_conflict)?)
+                    Some(self.bind_on_conflict(&target, &scope, on_conflict)?)
                 }
                 Some(other) => {
                     return Err(Error::unsupported(format!("the INSERT clause {other}")))
@@ -113,7 +117,7 @@ impl Binder<'_> {
             )
         };
         Ok(BoundStatement::Insert {
-            table_name: name,
+            table_name: schema.qualified_name(),
             table_oid: schema.oid,
             source,
             returning,
@@ -278,14 +282,15 @@ impl Binder<'_> {
         {
             return Err(Error::unsupported(format!("the UPDATE form {update}")));
         }
-        let (schema, scope) = self.dml_target(table)?;
+        let (target, scope) = self.dml_target(table, WriteKind::Update)?;
+        let schema = target.schema.clone();
         let from_items = match from {
             Some(ast::UpdateTableFromKind::AfterSet(items)) => items.as_slice(),
             _ => &[],
         };
         let (source, scope) = self.dml_source(from_items, scope)?;
-        let bound = self.bind_assignments(&schema, assignments, &scope)?;
-        let filter = self.dml_filter(selection.as_ref(), &scope)?;
+        let bound = self.bind_assignments(&target, assignments, &scope)?;
+        let filter = target.filter(self.dml_filter(selection.as_ref(), &scope)?);
         let returning = self.bind_returning(returning.as_deref(), &scope)?;
         Ok(BoundStatement::Update {
             table_name: schema.qualified_name(),
@@ -301,16 +306,17 @@ impl Binder<'_> {
     /// `SET column = value, ...` of UPDATE and ON CONFLICT DO UPDATE, over `scope`.
     pub(super) fn bind_assignments(
         &mut self,
-        schema: &TableSchema,
+        target: &WriteTarget,
         assignments: &[ast::Assignment],
         scope: &Scope,
     ) -> Result<Vec<(usize, ScalarExpr)>> {
+        let schema: &TableSchema = &target.schema;
         let mut bound = Vec::with_capacity(assignments.len());
         for assignment in assignments {
-            let AssignmentTarget::ColumnName(target) = &assignment.target else {
+            let AssignmentTarget::ColumnName(name) = &assignment.target else {
                 return Err(Error::unsupported("multiple-column UPDATE assignments"));
             };
-            let column = assignment_column(schema, target)?;
+            let column = target.column(name)?;
             if bound.iter().any(|(c, _)| *c == column) {
                 return Err(Error::syntax(format!(
                     "multiple assignments to same column \"{}\"",
@@ -384,9 +390,10 @@ impl Binder<'_> {
         .as_slice() else {
             return Err(Error::unsupported("DELETE from several tables"));
         };
-        let (schema, scope) = self.dml_target(table)?;
+        let (target, scope) = self.dml_target(table, WriteKind::Delete)?;
+        let schema = target.schema.clone();
         let (source, scope) = self.dml_source(using.as_deref().unwrap_or_default(), scope)?;
-        let filter = self.dml_filter(selection.as_ref(), &scope)?;
+        let filter = target.filter(self.dml_filter(selection.as_ref(), &scope)?);
         let returning = self.bind_returning(returning.as_deref(), &scope)?;
         Ok(BoundStatement::Delete {
             table_name: schema.qualified_name(),
@@ -401,7 +408,8 @@ impl Binder<'_> {
     fn dml_target(
         &mut self,
         table: &ast::TableWithJoins,
-    ) -> Result<(std::sync::Arc<TableSchema>, Scope)> {
+        kind: WriteKind,
+    ) -> Result<(WriteTarget, Scope)> {
         if !table.joins.is_empty() {
             return Err(Error::unsupported("joins in UPDATE or DELETE"));
         }
@@ -415,12 +423,12 @@ impl Binder<'_> {
             return Err(Error::unsupported(format!("the target {}", table.relation)));
         };
         let name = self.open_relation(name)?;
-        let schema = self.table(&name)?.schema.clone();
+        let target = self.write_target(&name, kind)?;
         let visible = alias
             .as_ref()
             .map_or_else(|| name.name.clone(), |a| ident_name(&a.name));
-        let scope = table_scope(&schema, &visible);
-        Ok((schema, scope))
+        let scope = target.scope(&visible);
+        Ok((target, scope))
     }
 
     /// The FROM items of UPDATE (USING of DELETE): their plan, and the scope of the target's
@@ -547,41 +555,25 @@ fn check_insertable(schema: &TableSchema, column: usize) -> Result<()> {
 }
 
 /// The columns an INSERT writes, by position; all columns when none are named.
-fn target_columns(schema: &TableSchema, columns: &[ObjectName]) -> Result<Vec<usize>> {
+fn target_columns(target: &WriteTarget, columns: &[ObjectName]) -> Result<Vec<usize>> {
     if columns.is_empty() {
-        return Ok((0..schema.columns.len()).collect());
+        return Ok(target.all_columns());
     }
     let mut targets: Vec<usize> = Vec::with_capacity(columns.len());
     for column in columns {
-        let index = assignment_column(schema, column)?;
+        let index = target.column(column)?;
         if targets.contains(&index) {
             return Err(Error::new(
                 SqlState::DuplicateColumn,
                 format!(
                     "column \"{}\" specified more than once",
-                    schema.columns[index].name
+                    target.column_label(index)
                 ),
             ));
         }
         targets.push(index);
     }
     Ok(targets)
-}
-
-fn assignment_column(schema: &TableSchema, column: &ObjectName) -> Result<usize> {
-    let name = match column.0.as_slice() {
-        [ast::ObjectNamePart::Identifier(ident)] => ident_name(ident),
-        _ => return Err(Error::unsupported(format!("the column reference {column}"))),
-    };
-    schema.column_index(&name).ok_or_else(|| {
-        Error::new(
-            SqlState::UndefinedColumn,
-            format!(
-                "column \"{name}\" of relation \"{}\" does not exist",
-                schema.name
-            ),
-        )
-    })
 }
 
 /// The scope of a table's columns under the name `visible`.

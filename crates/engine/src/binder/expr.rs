@@ -10,6 +10,7 @@ use super::array::ARRAY_FUNCTIONS;
 use super::coerce::{common_type, operator_error, union_type};
 use super::data_type::bind_data_type;
 use super::scope::Scope;
+use super::window::WindowCallSyntax;
 use super::{ident_name, Binder};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
@@ -1113,15 +1114,24 @@ impl Binder<'_> {
                     "aggregate ORDER BY for window functions",
                 ));
             }
-            if distinct || filter.is_some() {
-                return Err(Error::unsupported(format!("the window call {function}")));
+            if distinct {
+                return Err(Error::unsupported(
+                    "DISTINCT is not implemented for window functions",
+                ));
             }
             // The parser keys a frame EXCLUDE by where the function name starts.
             let owner = match name_parts.first() {
                 Some(ast::ObjectNamePart::Identifier(ident)) => ident.span.start,
                 _ => sqlparser::tokenizer::Location::empty(),
             };
-            return self.bind_window_function(&name, &arg_exprs, over, owner, scope);
+            let call = WindowCallSyntax {
+                name: &name,
+                args: &arg_exprs,
+                filter: filter.as_deref(),
+                over,
+                owner,
+            };
+            return self.bind_window_function(call, scope);
         }
         if name == "grouping" && !star && !distinct && filter.is_none() && order_by.is_empty() {
             return self.bind_grouping(&arg_exprs, scope);

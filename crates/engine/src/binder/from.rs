@@ -18,10 +18,17 @@ pub struct BoundCte {
     pub(super) name: String,
     pub(super) plan: LogicalPlan,
     pub(super) columns: Vec<crate::plan::ColumnInfo>,
+    /// A data-modifying WITH query without RETURNING: it has no rows to read.
+    pub(super) without_returning: bool,
+    /// A WITH query reading the row of an enclosing query: how many enclosing queries it
+    /// was bound under (its outer column references count levels from there).
+    pub(super) correlated_at: Option<usize>,
 }
 
 impl Binder<'_> {
     pub(super) fn bind_with(&mut self, with: &ast::With) -> Result<()> {
+        // Only the statement's own WITH clause may hold data-modifying queries.
+        let writes_allowed = std::mem::replace(&mut self.writes_allowed, false);
         for cte in &with.cte_tables {
             if cte.from.is_some() {
                 return Err(Error::unsupported(format!("the WITH item {cte}")));
@@ -39,7 +46,20 @@ impl Binder<'_> {
                     format!("WITH query name \"{name}\" specified more than once"),
                 ));
             }
+            if let Some(statement) = super::modifying_cte::written_statement(&cte.query.body) {
+                if !writes_allowed {
+                    return Err(Error::unsupported(
+                        "WITH clause containing a data-modifying statement must be at the top level",
+                    ));
+                }
+                let bound = self.bind_modifying_cte(name, cte, statement)?;
+                self.ctes.push(bound);
+                continue;
+            }
             let saved = (self.aggregates.take(), self.aggregate_forbidden_in.take());
+            // Whether the WITH query reads a row of an enclosing query: the innermost
+            // enclosing scope's flag says so once it has been bound.
+            let read_outside = self.outer_scopes.last_mut().map(|(_, c)| std::mem::take(c));
             let bound = match with.recursive {
                 true => match self.bind_recursive_cte(&name, cte) {
                     Ok(Some(bound)) => Ok(bound),
@@ -48,12 +68,27 @@ impl Binder<'_> {
                 },
                 false => self.bind_query(&cte.query),
             };
+            let correlated = match (self.outer_scopes.last_mut(), read_outside) {
+                (Some((_, flag)), Some(before)) => {
+                    let correlated = *flag;
+                    *flag |= before;
+                    correlated
+                }
+                _ => false,
+            };
             (self.aggregates, self.aggregate_forbidden_in) = saved;
             let (plan, mut columns) = bound?;
-            self.subquery_count += 1;
-            let plan = LogicalPlan::SharedCte {
-                id: self.subquery_count,
-                input: Box::new(plan),
+            // One result for the statement, unless it depends on the enclosing row: then
+            // each reference computes it for the row at hand.
+            let plan = match correlated {
+                true => plan,
+                false => {
+                    self.subquery_count += 1;
+                    LogicalPlan::SharedCte {
+                        id: self.subquery_count,
+                        input: Box::new(plan),
+                    }
+                }
             };
             let names = alias_names(
                 &name,
@@ -67,6 +102,8 @@ impl Binder<'_> {
                 name,
                 plan,
                 columns,
+                without_returning: false,
+                correlated_at: correlated.then_some(self.outer_scopes.len()),
             });
         }
         Ok(())
@@ -453,6 +490,21 @@ impl Binder<'_> {
         if let [ast::ObjectNamePart::Identifier(ident)] = name.0.as_slice() {
             let cte_name = ident_name(ident);
             if let Some(cte) = self.ctes.iter().rev().find(|c| c.name == cte_name) {
+                if cte
+                    .correlated_at
+                    .is_some_and(|level| level != self.outer_scopes.len())
+                {
+                    // Its outer references would have to count the levels in between.
+                    return Err(Error::unsupported(format!(
+                        "WITH query \"{cte_name}\" reading an enclosing query's columns, \
+                         referenced from a subquery"
+                    )));
+                }
+                if cte.without_returning {
+                    return Err(Error::unsupported(format!(
+                        "WITH query \"{cte_name}\" does not have a RETURNING clause"
+                    )));
+                }
                 if let LogicalPlan::WorkTable { id, .. } = &cte.plan {
                     self.work_tables_read.push(*id);
                 }

@@ -18,6 +18,7 @@ mod from;
 mod generated;
 mod grouping;
 mod index;
+mod modifying_cte;
 mod names;
 mod on_conflict;
 mod operator;
@@ -32,6 +33,7 @@ mod set_operation;
 mod special_functions;
 mod storage_parameters;
 mod truncate;
+mod updatable_view;
 mod utility;
 mod view;
 mod window;
@@ -84,6 +86,10 @@ pub struct Binder<'a> {
     in_window_args: bool,
     /// Recursive CTE work tables referenced so far, by id.
     work_tables_read: Vec<usize>,
+    /// The next WITH clause bound is the statement's own, which may hold data-modifying
+    /// queries; those bound so far, by work table id, in WITH order.
+    writes_allowed: bool,
+    writes: Vec<(usize, BoundStatement)>,
     /// Views whose query is being bound, innermost last: a view reading itself is an error.
     expanding_views: Vec<QualifiedName>,
     /// Tables and views named in FROM outside any view's query: what a view depends on.
@@ -126,6 +132,8 @@ impl<'a> Binder<'a> {
             exclusions_used: Vec::new(),
             in_window_args: false,
             work_tables_read: Vec::new(),
+            writes_allowed: false,
+            writes: Vec::new(),
             expanding_views: Vec::new(),
             referenced: Vec::new(),
             lateral_scope: None,
@@ -147,6 +155,7 @@ impl<'a> Binder<'a> {
         self.exclusions = exclusions.clone();
         self.copy_header_match = *copy_header_match;
         let bound = self.bind_statement(statement)?;
+        let bound = self.with_writes(bound)?;
         // An EXCLUDE the binder never reached would be silently ignored.
         if let Some(owner) = self
             .exclusions
@@ -266,7 +275,7 @@ impl<'a> Binder<'a> {
 
     fn table(&self, name: &QualifiedName) -> Result<&'a Arc<TableEntry>> {
         if self.state.views.contains_key(name) {
-            // PostgreSQL writes through simple views; that is not implemented.
+            // Row writes through views go through `write_target`; the rest take tables.
             return Err(Error::unsupported(format!("writing to view \"{name}\"")));
         }
         self.state.table_by_name(name).ok_or_else(|| {

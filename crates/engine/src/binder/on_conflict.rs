@@ -6,6 +6,7 @@ use sqlparser::ast::{self, ConflictTarget, OnConflictAction};
 
 use super::dml::table_scope;
 use super::scope::Scope;
+use super::updatable_view::WriteTarget;
 use super::{ident_name, Binder};
 use crate::catalog::TableSchema;
 use crate::error::{Error, Result, SqlState};
@@ -15,7 +16,7 @@ impl Binder<'_> {
     /// `scope`: the target table's columns under its name or alias.
     pub(super) fn bind_on_conflict(
         &mut self,
-        schema: &TableSchema,
+        target: &WriteTarget,
         scope: &Scope,
         on_conflict: &ast::OnConflict,
     ) -> Result<OnConflict> {
@@ -23,6 +24,7 @@ impl Binder<'_> {
             conflict_target,
             action,
         } = on_conflict;
+        let schema: &TableSchema = &target.schema;
         let arbiters = match conflict_target {
             None => {
                 if matches!(action, OnConflictAction::DoUpdate(_)) {
@@ -63,7 +65,7 @@ impl Binder<'_> {
                 scope
                     .columns
                     .extend(table_scope(schema, "excluded").columns);
-                let assignments = self.bind_assignments(schema, assignments, &scope)?;
+                let assignments = self.bind_assignments(target, assignments, &scope)?;
                 self.aggregate_forbidden_in = Some("WHERE");
                 let filter = selection
                     .as_ref()

@@ -57,6 +57,8 @@ impl Binder<'_> {
                 types: types.clone(),
             },
             columns: columns.clone(),
+            without_returning: false,
+            correlated_at: None,
         });
         let reads_before = self.work_tables_read.len();
         let recursive = self.bind_set_expr(right);

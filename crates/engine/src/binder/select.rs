@@ -47,7 +47,12 @@ impl Binder<'_> {
                 return self.bind_table_from_query(name, false, into.unlogged, &query);
             }
         }
+        self.writes_allowed = query.with.is_some();
+        if let Some(statement) = super::modifying_cte::written_statement(&query.body) {
+            return self.bind_statement_after_with(query, statement);
+        }
         let (plan, columns) = self.bind_query(query)?;
+        self.writes_allowed = false;
         let (plan, columns) = super::catalog_call::present_oid_columns(plan, columns);
         Ok(BoundStatement::Query {
             plan,
@@ -267,14 +272,18 @@ impl Binder<'_> {
             Some(fetch) => self.bind_fetch(fetch, order_by, &empty)?,
         };
         let offset = bind_count(offset, self)?;
+        if fetch.is_some_and(|f| f.with_ties) {
+            return limit_with_ties(plan, limit, offset);
+        }
         Ok(LogicalPlan::Limit {
             input: Box::new(plan),
             limit,
             offset,
+            ties: Vec::new(),
         })
     }
 
-    /// `FETCH FIRST [n] ROW[S] ONLY`: LIMIT n, one row when n is left out.
+    /// `FETCH FIRST [n] ROW[S] ONLY | WITH TIES`: LIMIT n, one row when n is left out.
     fn bind_fetch(
         &mut self,
         fetch: &ast::Fetch,
@@ -289,19 +298,25 @@ impl Binder<'_> {
         if *percent {
             return Err(Error::syntax("syntax error at or near \"PERCENT\""));
         }
-        if *with_ties {
-            if order_by.is_empty() {
-                return Err(Error::new(
-                    SqlState::SyntaxError,
-                    "WITH TIES cannot be specified without ORDER BY clause",
-                ));
-            }
-            return Err(Error::unsupported("FETCH ... WITH TIES"));
+        if *with_ties && order_by.is_empty() {
+            return Err(Error::new(
+                SqlState::SyntaxError,
+                "WITH TIES cannot be specified without ORDER BY clause",
+            ));
         }
         let count = match quantity {
             Some(expr) => self.bind_expr(expr, empty)?,
             None => ScalarExpr::literal(ScalarValue::Int64(1), DataType::Int64),
         };
+        // PostgreSQL refuses a NULL written as the count; a NULL parameter means no limit.
+        if let (true, ScalarExpr::Literal { value, .. }) = (*with_ties, &count) {
+            if value.is_null() {
+                return Err(Error::new(
+                    SqlState::InvalidRowCountInLimitClause,
+                    "row count cannot be null in FETCH FIRST ... WITH TIES clause",
+                ));
+            }
+        }
         Ok(Some(self.coerce(
             count,
             DataType::Int64,
@@ -431,6 +446,19 @@ impl Binder<'_> {
                 "a set-returning function in a select list with aggregates or window functions",
             ));
         }
+        // Group keys are the first output columns of the aggregate (and PostgreSQL numbers
+        // them first among the sort and group keys, which orders the windows).
+        let group_keys: Vec<ScalarExpr> = match grouped {
+            true => group_by
+                .iter()
+                .enumerate()
+                .map(|(index, key)| ScalarExpr::Column {
+                    index,
+                    ty: key.ty(),
+                })
+                .collect(),
+            false => Vec::new(),
+        };
         if grouped {
             let outputs_before = GroupedOutputs {
                 group_by: &group_by,
@@ -457,6 +485,7 @@ impl Binder<'_> {
                     .drain(..)
                     .map(rewrite)
                     .collect::<Result<_>>()?;
+                call.filter = call.filter.take().map(rewrite).transpose()?;
                 for key in &mut call.order_by {
                     key.expr = rewrite(key.expr.clone())?;
                 }
@@ -490,9 +519,14 @@ impl Binder<'_> {
                     *e = window_refs_to_columns(e.clone(), width);
                 }
             }
+            let output_order = match order_keys.is_empty() {
+                true => super::window::evaluation_order(&windows, group_keys),
+                false => Vec::new(),
+            };
             plan = LogicalPlan::Window {
                 input: Box::new(plan),
                 calls: windows,
+                output_order,
             };
         }
 
@@ -769,6 +803,37 @@ fn order_and_deduplicate(
         };
     }
     Ok(plan)
+}
+
+/// FETCH ... WITH TIES goes right above the ORDER BY's Sort (or the DISTINCT ON over it),
+/// where the sort keys are columns; a Project dropping the hidden ORDER BY columns stays on
+/// top, as it keeps every row.
+fn limit_with_ties(
+    plan: LogicalPlan,
+    limit: Option<ScalarExpr>,
+    offset: Option<ScalarExpr>,
+) -> Result<LogicalPlan> {
+    let ties = match &plan {
+        LogicalPlan::Project { input, exprs } => {
+            let input = limit_with_ties(input.as_ref().clone(), limit, offset)?;
+            return Ok(LogicalPlan::Project {
+                input: Box::new(input),
+                exprs: exprs.clone(),
+            });
+        }
+        LogicalPlan::Sort { keys, .. } => keys.clone(),
+        LogicalPlan::Distinct { input, on } if !on.is_empty() => match input.as_ref() {
+            LogicalPlan::Sort { keys, .. } => keys.clone(),
+            _ => return Err(Error::unsupported("FETCH ... WITH TIES over this query")),
+        },
+        _ => return Err(Error::unsupported("FETCH ... WITH TIES over this query")),
+    };
+    Ok(LogicalPlan::Limit {
+        input: Box::new(plan),
+        limit,
+        offset,
+        ties,
+    })
 }
 
 /// PostgreSQL's rule: the DISTINCT ON columns must be the leading ORDER BY columns (in any

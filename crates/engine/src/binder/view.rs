@@ -134,7 +134,7 @@ impl Binder<'_> {
 
     /// Binds a view's query on its own and checks it still yields the view's columns (the
     /// query may yield more: `SELECT *` over a table that gained columns).
-    fn expand_view(&mut self, view: &ViewDef) -> Result<LogicalPlan> {
+    pub(super) fn expand_view(&mut self, view: &ViewDef) -> Result<LogicalPlan> {
         let name = view.qualified_name();
         if self.expanding_views.contains(&name) {
             return Err(infinite_recursion(&view.name));

@@ -16,15 +16,23 @@ use crate::plan::{
 };
 use crate::types::DataType;
 
+/// A window function call as written: `name(args) [FILTER (WHERE ...)] OVER ...`; `owner`
+/// is where its name starts, which keys the frame EXCLUDE the parser took out.
+pub(super) struct WindowCallSyntax<'a> {
+    pub(super) name: &'a str,
+    pub(super) args: &'a [&'a Expr],
+    pub(super) filter: Option<&'a Expr>,
+    pub(super) over: &'a WindowType,
+    pub(super) owner: Location,
+}
+
 impl Binder<'_> {
     pub(super) fn bind_window_function(
         &mut self,
-        name: &str,
-        args: &[&Expr],
-        over: &WindowType,
-        owner: Location,
+        call: WindowCallSyntax,
         scope: &Scope,
     ) -> Result<ScalarExpr> {
+        let name = call.name;
         let Some(func) = WindowFunction::by_name(name) else {
             return Err(Error::new(
                 SqlState::WrongObjectType,
@@ -47,7 +55,7 @@ impl Binder<'_> {
             ));
         };
         self.in_window_args = true;
-        let bound = self.bind_window_parts(func, args, over, owner, scope);
+        let bound = self.bind_window_parts(func, &call, scope);
         self.in_window_args = false;
         let result = bound.map(|call| {
             let ty = call.ty;
@@ -64,12 +72,27 @@ impl Binder<'_> {
     fn bind_window_parts(
         &mut self,
         func: WindowFunction,
-        args: &[&Expr],
-        over: &WindowType,
-        owner: Location,
+        call: &WindowCallSyntax,
         scope: &Scope,
     ) -> Result<WindowCall> {
-        let mut bound = args
+        let filter = match call.filter {
+            None => None,
+            Some(_) if !matches!(func, WindowFunction::Aggregate(_)) => {
+                return Err(Error::unsupported(
+                    "FILTER is not implemented for non-aggregate window functions",
+                ))
+            }
+            Some(filter) => {
+                // Unlike a plain aggregate's, a window call's FILTER may not aggregate.
+                let saved = (self.aggregates.take(), self.aggregate_forbidden_in.take());
+                self.aggregate_forbidden_in = Some("FILTER");
+                let bound = self.bind_condition(filter, scope, "FILTER");
+                (self.aggregates, self.aggregate_forbidden_in) = saved;
+                Some(bound?)
+            }
+        };
+        let mut bound = call
+            .args
             .iter()
             .map(|a| self.bind_expr(a, scope))
             .collect::<Result<Vec<_>>>()?;
@@ -105,7 +128,7 @@ impl Binder<'_> {
             .zip(arg_types)
             .map(|(a, t)| self.coerce(a, t, CastContext::Implicit))
             .collect::<Result<Vec<_>>>()?;
-        let (spec, exclusion) = self.window_spec(over, owner)?;
+        let (spec, exclusion) = self.window_spec(call.over, call.owner)?;
         let partition_by = spec
             .partition_by
             .iter()
@@ -133,6 +156,7 @@ impl Binder<'_> {
             order_by,
             frame,
             ty,
+            filter,
         })
     }
 
@@ -485,4 +509,50 @@ fn check_frame_shape(start: &WindowFrameBound, end: &WindowFrameBound) -> Result
         _ => return Ok(()),
     };
     Err(Error::new(SqlState::WindowingError, message))
+}
+
+/// One key of a window's sort as PostgreSQL's planner compares them: the expression's
+/// sort/group reference number, then DESC, then NULLS FIRST.
+type PlannerKey = (usize, bool, bool);
+
+/// The order in which PostgreSQL 15 stacks the WindowAggs of `calls`, the last one on top
+/// deciding the output order (planner.c, select_active_windows): windows sorted by their
+/// PARTITION BY + ORDER BY keys, a higher reference number first at the first difference and
+/// the longer of two where one is a prefix of the other. Reference numbers go to
+/// expressions in order of first appearance: `numbered` (the group keys) first, then each
+/// window's PARTITION BY and ORDER BY keys in call order.
+pub(super) fn evaluation_order(calls: &[WindowCall], mut numbered: Vec<ScalarExpr>) -> Vec<usize> {
+    let mut number = |expr: &ScalarExpr| match numbered.iter().position(|e| e == expr) {
+        Some(index) => index,
+        None => {
+            numbered.push(expr.clone());
+            numbered.len() - 1
+        }
+    };
+    let keys: Vec<Vec<PlannerKey>> = calls
+        .iter()
+        .map(|call| {
+            let partition = call.partition_by.iter().map(|e| (number(e), false, false));
+            let partition: Vec<PlannerKey> = partition.collect();
+            let order = call
+                .order_by
+                .iter()
+                .map(|k| (number(&k.expr), k.descending, k.nulls_first));
+            partition.into_iter().chain(order).collect()
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..calls.len()).collect();
+    order.sort_by(|&a, &b| common_prefix_cmp(&keys[a], &keys[b]));
+    order
+}
+
+fn common_prefix_cmp(a: &[PlannerKey], b: &[PlannerKey]) -> std::cmp::Ordering {
+    for (x, y) in a.iter().zip(b) {
+        // Higher first; DESC's operator (>) has the higher OID, as has NULLS FIRST.
+        let ord = y.0.cmp(&x.0).then(y.1.cmp(&x.1)).then(y.2.cmp(&x.2));
+        if ord.is_ne() {
+            return ord;
+        }
+    }
+    b.len().cmp(&a.len())
 }

@@ -21,6 +21,8 @@ use crate::vector::{concat_batches, split_batch, Batch, Vector, VectorData, NULL
 pub struct WindowExec {
     input: BoxedOperator,
     calls: Vec<WindowCall>,
+    /// See `LogicalPlan::Window`.
+    output_order: Vec<usize>,
     input_types: Vec<PhysicalType>,
     output: Option<std::vec::IntoIter<Batch>>,
 }
@@ -29,11 +31,13 @@ impl WindowExec {
     pub fn new(
         input: BoxedOperator,
         calls: Vec<WindowCall>,
+        output_order: Vec<usize>,
         input_types: Vec<PhysicalType>,
     ) -> WindowExec {
         WindowExec {
             input,
             calls,
+            output_order,
             input_types,
             output: None,
         }
@@ -44,6 +48,7 @@ impl WindowExec {
         let all = concat_batches(&self.input_types, &batches)?;
         let mut columns = all.columns.clone();
         let mut layouts: Vec<(Vec<ScalarExpr>, Vec<SortKey>, Arc<Layout>)> = Vec::new();
+        let mut call_layouts = Vec::with_capacity(self.calls.len());
         for call in &self.calls {
             let cached = layouts
                 .iter()
@@ -62,18 +67,88 @@ impl WindowExec {
                     layout
                 }
             };
+            call_layouts.push(layout.clone());
             let args = call
                 .args
                 .iter()
                 .map(|a| evaluate(a, &all, ctx))
                 .collect::<Result<Vec<_>>>()?;
-            columns.push(Arc::new(compute(call, &layout, &args, ctx)?));
+            let filter = match &call.filter {
+                Some(filter) => Some(passing_rows(evaluate(filter, &all, ctx)?.as_ref())?),
+                None => None,
+            };
+            let inputs = CallInputs {
+                args: &args,
+                filter: filter.as_deref(),
+            };
+            columns.push(Arc::new(compute(call, &layout, inputs, ctx)?));
         }
         if all.is_empty() {
             return Ok(Vec::new());
         }
-        Ok(split_batch(Batch::new(columns, all.len())))
+        let output = Batch::new(columns, all.len());
+        Ok(split_batch(
+            match self.output_rows(&all, &call_layouts, ctx)? {
+                Some(rows) => output.gather(&rows),
+                None => output,
+            },
+        ))
     }
+
+    /// The input rows in output order (`None`: input order): each window of `output_order`
+    /// sorts stably what the one before it left, as PostgreSQL's stacked WindowAggs and their
+    /// sorts do (where PostgreSQL finds its input presorted, a stable sort keeps it too).
+    fn output_rows(
+        &self,
+        all: &Batch,
+        layouts: &[Arc<Layout>],
+        ctx: &ExecContext,
+    ) -> Result<Option<Vec<u32>>> {
+        let mut rows: Option<Vec<u32>> = None;
+        let mut sorted_by: Option<&WindowCall> = None;
+        for &index in &self.output_order {
+            let call = &self.calls[index];
+            let same_sort = sorted_by.is_some_and(|s| {
+                s.partition_by == call.partition_by && s.order_by == call.order_by
+            });
+            if same_sort || (call.partition_by.is_empty() && call.order_by.is_empty()) {
+                continue;
+            }
+            sorted_by = Some(call);
+            rows = Some(match rows {
+                None => layouts[index].order.clone(),
+                Some(rows) => {
+                    let keys = window_keys(&call.partition_by, &call.order_by);
+                    let order = sorted_rows(&all.gather(&rows), &keys, ctx)?;
+                    order.iter().map(|&i| rows[i as usize]).collect()
+                }
+            });
+        }
+        Ok(rows)
+    }
+}
+
+/// A window's sort: PARTITION BY (ascending, NULLs last, as PostgreSQL sorts it), then
+/// ORDER BY.
+fn window_keys(partition_by: &[ScalarExpr], order_by: &[SortKey]) -> Vec<SortKey> {
+    partition_by
+        .iter()
+        .map(|e| SortKey {
+            expr: e.clone(),
+            descending: false,
+            nulls_first: false,
+        })
+        .chain(order_by.iter().cloned())
+        .collect()
+}
+
+/// The rows of `batch` sorted by `keys`, ties in input order.
+fn sorted_rows(batch: &Batch, keys: &[SortKey], ctx: &ExecContext) -> Result<Vec<u32>> {
+    let columns = keys
+        .iter()
+        .map(|k| evaluate(&k.expr, batch, ctx))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(sort_order(keys, &columns, batch.len()))
 }
 
 impl Operator for WindowExec {
@@ -176,15 +251,7 @@ impl Layout {
         ctx: &ExecContext,
     ) -> Result<Layout> {
         let n = all.len();
-        let mut keys: Vec<SortKey> = partition_by
-            .iter()
-            .map(|e| SortKey {
-                expr: e.clone(),
-                descending: false,
-                nulls_first: false,
-            })
-            .collect();
-        keys.extend(order_by.iter().cloned());
+        let keys = window_keys(partition_by, order_by);
         let key_columns = keys
             .iter()
             .map(|k| evaluate(&k.expr, all, ctx))
@@ -249,12 +316,33 @@ impl Layout {
 }
 
 /// The call's value for every input row, in input order.
+/// A call's evaluated arguments by input row, and for an aggregate with FILTER whether each
+/// input row passes it.
+#[derive(Clone, Copy)]
+struct CallInputs<'a> {
+    args: &'a [Arc<Vector>],
+    filter: Option<&'a [bool]>,
+}
+
+/// FILTER (WHERE ...) per row: NULL rejects, as in WHERE.
+fn passing_rows(condition: &Vector) -> Result<Vec<bool>> {
+    let VectorData::Bool(values) = &condition.data else {
+        return Err(Error::internal("FILTER condition is not boolean"));
+    };
+    Ok(values
+        .iter()
+        .enumerate()
+        .map(|(row, &pass)| pass && condition.is_valid(row))
+        .collect())
+}
+
 fn compute(
     call: &WindowCall,
     layout: &Layout,
-    args: &[Arc<Vector>],
+    inputs: CallInputs,
     ctx: &ExecContext,
 ) -> Result<Vector> {
+    let args = inputs.args;
     // PostgreSQL evaluates the frame offsets (and rejects NULL ones) for every call, even
     // one that ignores its frame.
     let frames = frames(call, layout, ctx)?;
@@ -296,7 +384,7 @@ fn compute(
         WindowFunction::FirstValue | WindowFunction::LastValue | WindowFunction::NthValue => {
             frame_value(call, layout, &frames, args)?
         }
-        WindowFunction::Aggregate(func) => aggregate(call, func, layout, &frames, args)?,
+        WindowFunction::Aggregate(func) => aggregate(call, func, layout, &frames, inputs)?,
     })
 }
 
@@ -424,8 +512,9 @@ fn aggregate(
     func: AggregateFunction,
     layout: &Layout,
     frames: &[(usize, usize)],
-    args: &[Arc<Vector>],
+    inputs: CallInputs,
 ) -> Result<Vector> {
+    let args = inputs.args;
     let n = layout.order.len();
     let func = if args.is_empty() {
         AggregateFunction::CountStar
@@ -437,7 +526,7 @@ fn aggregate(
     // frame is aggregated afresh.
     let running = call.frame.start == FrameBound::UnboundedPreceding
         && call.frame.exclusion == FrameExclusion::NoOthers;
-    if !running {
+    if !running && inputs.filter.is_none() {
         if let Some(out) = sliding_aggregate(call, func, layout, frames, args)? {
             return Ok(out);
         }
@@ -451,7 +540,18 @@ fn aggregate(
     };
     let add = |acc: &mut Accumulator, (start, end): (usize, usize)| -> Result<()> {
         if end > start {
-            let rows = &layout.order[start..end];
+            let passing: Vec<u32>;
+            let rows = match inputs.filter {
+                None => &layout.order[start..end],
+                Some(pass) => {
+                    passing = layout.order[start..end]
+                        .iter()
+                        .copied()
+                        .filter(|&row| pass[row as usize])
+                        .collect();
+                    &passing
+                }
+            };
             let inputs: Vec<Vector> = args.iter().map(|a| a.gather(rows)).collect();
             let inputs: Vec<&Vector> = inputs.iter().collect();
             acc.update(&vec![0; rows.len()], &inputs)?;

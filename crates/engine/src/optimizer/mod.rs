@@ -106,10 +106,12 @@ pub(crate) fn map_inputs(
             input,
             limit,
             offset,
+            ties,
         } => LogicalPlan::Limit {
             input: boxed(input)?,
             limit,
             offset,
+            ties,
         },
         LogicalPlan::LockRows {
             input,
@@ -143,9 +145,14 @@ pub(crate) fn map_inputs(
             id,
             input: boxed(input)?,
         },
-        LogicalPlan::Window { input, calls } => LogicalPlan::Window {
+        LogicalPlan::Window {
+            input,
+            calls,
+            output_order,
+        } => LogicalPlan::Window {
             input: boxed(input)?,
             calls,
+            output_order,
         },
         LogicalPlan::SetOperation {
             left,

@@ -95,12 +95,21 @@ fn prune(plan: LogicalPlan, mut required: Vec<usize>) -> Result<(LogicalPlan, Ve
             input,
             limit,
             offset,
+            ties,
         } => {
-            let (input, kept) = prune(*input, required)?;
+            let (input, kept) = prune(*input, union(required, own))?;
+            let ties = ties
+                .into_iter()
+                .map(|mut k| {
+                    k.expr = renumber(k.expr, &kept);
+                    k
+                })
+                .collect();
             let plan = LogicalPlan::Limit {
                 input: Box::new(input),
                 limit,
                 offset,
+                ties,
             };
             (plan, kept)
         }
@@ -147,7 +156,11 @@ fn prune(plan: LogicalPlan, mut required: Vec<usize>) -> Result<(LogicalPlan, Ve
             };
             (plan, kept)
         }
-        LogicalPlan::Window { input, calls } => {
+        LogicalPlan::Window {
+            input,
+            calls,
+            output_order,
+        } => {
             required.retain(|&i| i < input_width);
             let (input, mut kept) = prune(*input, union(required, own))?;
             let calls = calls
@@ -155,6 +168,7 @@ fn prune(plan: LogicalPlan, mut required: Vec<usize>) -> Result<(LogicalPlan, Ve
                 .map(|mut call| {
                     call.args = renumber_all(call.args, &kept);
                     call.partition_by = renumber_all(call.partition_by, &kept);
+                    call.filter = call.filter.map(|f| renumber(f, &kept));
                     for key in &mut call.order_by {
                         key.expr = renumber(key.expr.clone(), &kept);
                     }
@@ -165,6 +179,7 @@ fn prune(plan: LogicalPlan, mut required: Vec<usize>) -> Result<(LogicalPlan, Ve
             let plan = LogicalPlan::Window {
                 input: Box::new(input),
                 calls,
+                output_order,
             };
             (plan, kept)
         }

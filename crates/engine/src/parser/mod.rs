@@ -1,13 +1,18 @@
 //! SQL text → sqlparser AST with PostgreSQL's dialect; parse errors become 42601. Window
 //! frame EXCLUDE clauses, which sqlparser rejects, are taken out first
-//! ([`frame_exclusion`]) and returned beside each statement.
+//! ([`frame_exclusion`]) and returned beside each statement; `TABLE name` is spelled out
+//! ([`table_query`]); the expression syntax sqlparser lacks (`ISNULL`, `BETWEEN SYMMETRIC`)
+//! is parsed by our [`dialect`].
 
 mod copy_options;
 mod deferrable;
+mod dialect;
 mod frame_exclusion;
 mod row_lock_strength;
 mod sequence_options;
+mod table_query;
 mod vacuum_options;
+mod view_check_option;
 
 use sqlparser::ast::Statement;
 use sqlparser::dialect::PostgreSqlDialect;
@@ -42,7 +47,9 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     sequence_options::reorder(&mut tokens);
     deferrable::strip(&mut tokens);
     row_lock_strength::normalize(&mut tokens);
-    let statements = Parser::new(&dialect)
+    table_query::expand(&mut tokens);
+    view_check_option::refuse(&tokens)?;
+    let statements = Parser::new(&dialect::KestrelDialect::default())
         .with_recursion_limit(MAX_NESTING)
         .with_tokens_with_locations(tokens)
         .parse_statements()

@@ -268,8 +268,11 @@ fn build_node(
             input,
             limit,
             offset,
+            ties,
         } => {
-            let input_operator = match (input.as_ref(), top_n_rows(limit, offset)) {
+            // A top-N would drop the ties, which only come after the k-th row.
+            let top_n = top_n_rows(limit, offset).filter(|_| ties.is_empty());
+            let input_operator = match (input.as_ref(), top_n) {
                 // ORDER BY ... LIMIT: keep the best rows only. The Sort node still gets its
                 // own statistics slot, in plan order.
                 (
@@ -301,6 +304,7 @@ fn build_node(
                 input_operator,
                 limit.clone(),
                 offset.clone(),
+                ties.clone(),
             ))
         }
         LogicalPlan::LockRows {
@@ -367,9 +371,14 @@ fn build_node(
         LogicalPlan::SharedCte { id, input } => {
             Box::new(SharedCteExec::new(*id, (**input).clone()))
         }
-        LogicalPlan::Window { input, calls } => Box::new(WindowExec::new(
+        LogicalPlan::Window {
+            input,
+            calls,
+            output_order,
+        } => Box::new(WindowExec::new(
             create_operator(input),
             calls.clone(),
+            output_order.clone(),
             physical_types(input),
         )),
         LogicalPlan::Distinct { input, on } => {

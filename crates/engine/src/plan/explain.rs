@@ -85,8 +85,9 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
             (line, vec![input])
         }
         LogicalPlan::Sort { input, keys } => (format!("Sort (keys: {})", keys.len()), vec![input]),
-        LogicalPlan::Limit { input, .. } => ("Limit".into(), vec![input]),
         LogicalPlan::LockRows { input, .. } => ("LockRows".into(), vec![input]),
+        LogicalPlan::Limit { input, ties, .. } if ties.is_empty() => ("Limit".into(), vec![input]),
+        LogicalPlan::Limit { input, .. } => ("Limit (with ties)".into(), vec![input]),
         LogicalPlan::Distinct { input, on } if on.is_empty() => {
             ("HashDistinct".into(), vec![input])
         }
@@ -99,7 +100,7 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
             format!("Nested Loop {} Join Lateral", join_kind(*kind)),
             vec![left],
         ),
-        LogicalPlan::Window { input, calls } => (
+        LogicalPlan::Window { input, calls, .. } => (
             format!("WindowAgg ({} functions)", calls.len()),
             vec![input],
         ),
@@ -180,9 +181,12 @@ fn render(
     ));
     // A Sort right under a constant LIMIT runs as a top-N (see physical::top_n_rows).
     let child_top_n = match plan {
-        LogicalPlan::Limit { limit, offset, .. } => {
-            crate::physical::top_n_rows(limit, offset).is_some()
-        }
+        LogicalPlan::Limit {
+            limit,
+            offset,
+            ties,
+            ..
+        } => ties.is_empty() && crate::physical::top_n_rows(limit, offset).is_some(),
         _ => false,
     };
     for input in inputs {

@@ -75,6 +75,8 @@ pub struct WindowCall {
     pub order_by: Vec<SortKey>,
     pub frame: WindowFrame,
     pub ty: DataType,
+    /// An aggregate's FILTER (WHERE ...): the frame's rows it rejects are not aggregated.
+    pub filter: Option<ScalarExpr>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -145,6 +147,9 @@ pub enum LogicalPlan {
         input: Box<LogicalPlan>,
         limit: Option<ScalarExpr>,
         offset: Option<ScalarExpr>,
+        /// FETCH ... WITH TIES: the ORDER BY keys (over the input's columns) whose ties with
+        /// the last row within the limit come too. Empty for a plain limit.
+        ties: Vec<SortKey>,
     },
     /// The first row of each set of rows equal in the columns `on` (all columns when
     /// empty); DISTINCT ON relies on the input being sorted to make "first" meaningful.
@@ -185,6 +190,10 @@ pub enum LogicalPlan {
     Window {
         input: Box<LogicalPlan>,
         calls: Vec<WindowCall>,
+        /// The calls whose sorts (PARTITION BY then ORDER BY), applied one after the other
+        /// and stably, order the output as PostgreSQL's stacked WindowAggs do. Empty keeps
+        /// the input order, for a query that sorts its result anyway.
+        output_order: Vec<usize>,
     },
     /// UNION / INTERSECT / EXCEPT of inputs with the same column types; `all` keeps
     /// duplicates (bag semantics).
@@ -236,7 +245,7 @@ impl LogicalPlan {
             LogicalPlan::RecursiveCte { base, .. } => base.output_types(),
             LogicalPlan::SharedCte { input, .. } => input.output_types(),
             LogicalPlan::WorkTable { types, .. } => types.clone(),
-            LogicalPlan::Window { input, calls } => {
+            LogicalPlan::Window { input, calls, .. } => {
                 let mut types = input.output_types();
                 types.extend(calls.iter().map(|c| c.ty));
                 types
@@ -349,6 +358,13 @@ pub enum BoundStatement {
         returning: Option<Returning>,
         /// The table's CHECK constraints over the new rows.
         checks: Vec<super::RowCheck>,
+    },
+    /// Data-modifying WITH queries (INSERT, UPDATE or DELETE, with their RETURNING), run in
+    /// order before `main`, each once; `main` reads each one's RETURNING rows as the work
+    /// table of its id. All of them read the statement's one snapshot.
+    WithWrites {
+        writes: Vec<(usize, BoundStatement)>,
+        main: Box<BoundStatement>,
     },
     /// As Update; `source` is DELETE ... USING.
     Delete {
@@ -472,6 +488,7 @@ impl BoundStatement {
     pub fn result_columns(&self) -> Option<&Arc<[ColumnInfo]>> {
         match self {
             BoundStatement::Query { columns, .. } => Some(columns),
+            BoundStatement::WithWrites { main, .. } => main.result_columns(),
             BoundStatement::Insert { returning, .. }
             | BoundStatement::Update { returning, .. }
             | BoundStatement::Delete { returning, .. } => {
@@ -499,6 +516,13 @@ impl BoundStatement {
             BoundStatement::Query { plan, columns } => BoundStatement::Query {
                 plan: f(plan)?,
                 columns,
+            },
+            BoundStatement::WithWrites { writes, main } => BoundStatement::WithWrites {
+                writes: writes
+                    .into_iter()
+                    .map(|(id, write)| Ok((id, write.try_map_plans(&mut *f)?)))
+                    .collect::<crate::error::Result<_>>()?,
+                main: Box::new(main.try_map_plans(f)?),
             },
             BoundStatement::Explain { plan, analyze } => BoundStatement::Explain {
                 plan: f(plan)?,
@@ -581,6 +605,17 @@ impl BoundStatement {
             BoundStatement::Insert { table_name, .. }
             | BoundStatement::Update { table_name, .. }
             | BoundStatement::Delete { table_name, .. } => vec![table_name],
+            BoundStatement::WithWrites { writes, main } => {
+                let mut tables: Vec<&QualifiedName> = Vec::new();
+                for statement in writes.iter().map(|(_, w)| w).chain([main.as_ref()]) {
+                    for table in statement.tables_written() {
+                        if !tables.contains(&table) {
+                            tables.push(table);
+                        }
+                    }
+                }
+                tables
+            }
             BoundStatement::CreateIndex(index) => vec![&index.table_name],
             BoundStatement::Copy(copy) => match &copy.direction {
                 super::CopyDirection::From { table_name, .. } => vec![table_name],
@@ -688,12 +723,22 @@ impl LogicalPlan {
                 }))
                 .collect(),
             LogicalPlan::Sort { keys, .. } => keys.iter().map(|k| &k.expr).collect(),
-            LogicalPlan::Limit { limit, offset, .. } => limit.iter().chain(offset.iter()).collect(),
+            LogicalPlan::Limit {
+                limit,
+                offset,
+                ties,
+                ..
+            } => limit
+                .iter()
+                .chain(offset.iter())
+                .chain(ties.iter().map(|k| &k.expr))
+                .collect(),
             LogicalPlan::Window { calls, .. } => calls
                 .iter()
                 .flat_map(|c| {
                     c.args
                         .iter()
+                        .chain(c.filter.iter())
                         .chain(c.partition_by.iter())
                         .chain(c.order_by.iter().map(|k| &k.expr))
                 })

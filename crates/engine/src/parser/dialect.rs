@@ -1,0 +1,298 @@
+//! PostgreSQL's dialect as sqlparser has it, plus the expression syntax it lacks: the postfix
+//! `ISNULL` (sqlparser took it for a column alias, so `SELECT 1 ISNULL` answered 1) and
+//! `[NOT] BETWEEN [A]SYMMETRIC`. Every other decision is PostgreSqlDialect's, delegated
+//! method by method (including `dialect()`, so sqlparser's own "is this PostgreSQL?" checks
+//! still hold).
+
+use std::any::TypeId;
+
+use sqlparser::ast::{BinaryOperator, Expr};
+use sqlparser::dialect::{Dialect, PostgreSqlDialect, Precedence};
+use sqlparser::keywords::Keyword;
+use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::Token;
+
+#[derive(Debug, Default)]
+pub(super) struct KestrelDialect(PostgreSqlDialect);
+
+/// ISNULL is no sqlparser keyword; PostgreSQL reserves it (a column may only be aliased
+/// `AS isnull`, or quoted).
+fn is_isnull(token: &Token) -> bool {
+    matches!(token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("isnull"))
+}
+
+fn is_keyword(token: &Token, keyword: Keyword) -> bool {
+    matches!(token, Token::Word(w) if w.keyword == keyword)
+}
+
+fn binary(left: &Expr, op: BinaryOperator, right: &Expr) -> Expr {
+    Expr::BinaryOp {
+        left: Box::new(left.clone()),
+        op,
+        right: Box::new(right.clone()),
+    }
+}
+
+fn nested(left: Expr, op: BinaryOperator, right: Expr) -> Expr {
+    Expr::Nested(Box::new(Expr::BinaryOp {
+        left: Box::new(left),
+        op,
+        right: Box::new(right),
+    }))
+}
+
+/// `x BETWEEN SYMMETRIC a AND b` as PostgreSQL's parse analysis expands it
+/// (transformAExprBetween): `(x >= a AND x <= b) OR (x >= b AND x <= a)`, and the negation
+/// `(x < a OR x > b) AND (x < b OR x > a)`, so NULL bounds give PostgreSQL's answers.
+fn symmetric_between(between: Expr) -> Expr {
+    let Expr::Between {
+        expr,
+        negated,
+        low,
+        high,
+    } = between
+    else {
+        return between;
+    };
+    use BinaryOperator::{And, Gt, GtEq, Lt, LtEq, Or};
+    let (lower, upper, inner, outer) = if negated {
+        (Lt, Gt, Or, And)
+    } else {
+        (GtEq, LtEq, And, Or)
+    };
+    let ordered = nested(
+        binary(&expr, lower.clone(), &low),
+        inner.clone(),
+        binary(&expr, upper.clone(), &high),
+    );
+    let swapped = nested(
+        binary(&expr, lower, &high),
+        inner,
+        binary(&expr, upper, &low),
+    );
+    nested(ordered, outer, swapped)
+}
+
+impl KestrelDialect {
+    /// How many tokens of `[NOT] BETWEEN` start at the parser's next token, and whether a
+    /// SYMMETRIC or ASYMMETRIC follows them.
+    fn between_symmetry(parser: &Parser) -> Option<(bool, bool)> {
+        let negated = is_keyword(&parser.peek_token_ref().token, Keyword::NOT);
+        let between = usize::from(negated);
+        if !is_keyword(&parser.peek_nth_token_ref(between).token, Keyword::BETWEEN) {
+            return None;
+        }
+        match &parser.peek_nth_token_ref(between + 1).token {
+            t if is_keyword(t, Keyword::SYMMETRIC) => Some((negated, true)),
+            t if is_keyword(t, Keyword::ASYMMETRIC) => Some((negated, false)),
+            _ => None,
+        }
+    }
+}
+
+impl Dialect for KestrelDialect {
+    fn dialect(&self) -> TypeId {
+        self.0.dialect()
+    }
+
+    fn get_next_precedence(&self, parser: &Parser) -> Option<Result<u8, ParserError>> {
+        if is_isnull(&parser.peek_token_ref().token) {
+            return Some(Ok(self.prec_value(Precedence::Is)));
+        }
+        self.0.get_next_precedence(parser)
+    }
+
+    fn parse_infix(
+        &self,
+        parser: &mut Parser,
+        expr: &Expr,
+        _precedence: u8,
+    ) -> Option<Result<Expr, ParserError>> {
+        if is_isnull(&parser.peek_token_ref().token) {
+            parser.next_token();
+            return Some(Ok(Expr::IsNull(Box::new(expr.clone()))));
+        }
+        let (negated, symmetric) = Self::between_symmetry(parser)?;
+        for _ in 0..(2 + usize::from(negated)) {
+            parser.next_token();
+        }
+        let between = parser.parse_between(expr.clone(), negated);
+        Some(if symmetric {
+            between.map(symmetric_between)
+        } else {
+            between
+        })
+    }
+
+    fn identifier_quote_style(&self, identifier: &str) -> Option<char> {
+        self.0.identifier_quote_style(identifier)
+    }
+
+    fn is_delimited_identifier_start(&self, ch: char) -> bool {
+        self.0.is_delimited_identifier_start(ch)
+    }
+
+    fn is_identifier_start(&self, ch: char) -> bool {
+        self.0.is_identifier_start(ch)
+    }
+
+    fn is_identifier_part(&self, ch: char) -> bool {
+        self.0.is_identifier_part(ch)
+    }
+
+    fn supports_unicode_string_literal(&self) -> bool {
+        self.0.supports_unicode_string_literal()
+    }
+
+    fn is_reserved_for_identifier(&self, kw: Keyword) -> bool {
+        self.0.is_reserved_for_identifier(kw)
+    }
+
+    fn is_table_alias(&self, kw: &Keyword, parser: &mut Parser) -> bool {
+        self.0.is_table_alias(kw, parser)
+    }
+
+    fn is_custom_operator_part(&self, ch: char) -> bool {
+        self.0.is_custom_operator_part(ch)
+    }
+
+    fn supports_filter_during_aggregation(&self) -> bool {
+        self.0.supports_filter_during_aggregation()
+    }
+
+    fn supports_group_by_expr(&self) -> bool {
+        self.0.supports_group_by_expr()
+    }
+
+    fn supports_alter_user_as_alter_role(&self) -> bool {
+        self.0.supports_alter_user_as_alter_role()
+    }
+
+    fn prec_value(&self, prec: Precedence) -> u8 {
+        self.0.prec_value(prec)
+    }
+
+    fn allow_extract_custom(&self) -> bool {
+        self.0.allow_extract_custom()
+    }
+
+    fn allow_extract_single_quotes(&self) -> bool {
+        self.0.allow_extract_single_quotes()
+    }
+
+    fn supports_create_index_with_clause(&self) -> bool {
+        self.0.supports_create_index_with_clause()
+    }
+
+    fn supports_explain_with_utility_options(&self) -> bool {
+        self.0.supports_explain_with_utility_options()
+    }
+
+    fn supports_listen_notify(&self) -> bool {
+        self.0.supports_listen_notify()
+    }
+
+    fn supports_exclude_constraint(&self) -> bool {
+        self.0.supports_exclude_constraint()
+    }
+
+    fn supports_factorial_operator(&self) -> bool {
+        self.0.supports_factorial_operator()
+    }
+
+    fn supports_bitwise_shift_operators(&self) -> bool {
+        self.0.supports_bitwise_shift_operators()
+    }
+
+    fn supports_comment_on(&self) -> bool {
+        self.0.supports_comment_on()
+    }
+
+    fn supports_load_extension(&self) -> bool {
+        self.0.supports_load_extension()
+    }
+
+    fn supports_named_fn_args_with_colon_operator(&self) -> bool {
+        self.0.supports_named_fn_args_with_colon_operator()
+    }
+
+    fn supports_named_fn_args_with_expr_name(&self) -> bool {
+        self.0.supports_named_fn_args_with_expr_name()
+    }
+
+    fn supports_empty_projections(&self) -> bool {
+        self.0.supports_empty_projections()
+    }
+
+    fn supports_nested_comments(&self) -> bool {
+        self.0.supports_nested_comments()
+    }
+
+    fn supports_string_escape_constant(&self) -> bool {
+        self.0.supports_string_escape_constant()
+    }
+
+    fn supports_numeric_literal_underscores(&self) -> bool {
+        self.0.supports_numeric_literal_underscores()
+    }
+
+    fn supports_array_typedef_with_brackets(&self) -> bool {
+        self.0.supports_array_typedef_with_brackets()
+    }
+
+    fn supports_geometric_types(&self) -> bool {
+        self.0.supports_geometric_types()
+    }
+
+    fn supports_order_by_using_operator(&self) -> bool {
+        self.0.supports_order_by_using_operator()
+    }
+
+    fn supports_set_names(&self) -> bool {
+        self.0.supports_set_names()
+    }
+
+    fn supports_alter_column_type_using(&self) -> bool {
+        self.0.supports_alter_column_type_using()
+    }
+
+    fn supports_left_associative_joins_without_parens(&self) -> bool {
+        self.0.supports_left_associative_joins_without_parens()
+    }
+
+    fn supports_notnull_operator(&self) -> bool {
+        self.0.supports_notnull_operator()
+    }
+
+    fn supports_interval_options(&self) -> bool {
+        self.0.supports_interval_options()
+    }
+
+    fn supports_insert_table_alias(&self) -> bool {
+        self.0.supports_insert_table_alias()
+    }
+
+    fn supports_create_table_like_parenthesized(&self) -> bool {
+        self.0.supports_create_table_like_parenthesized()
+    }
+
+    fn supports_select_wildcard_with_alias(&self) -> bool {
+        self.0.supports_select_wildcard_with_alias()
+    }
+
+    fn supports_comma_separated_trim(&self) -> bool {
+        self.0.supports_comma_separated_trim()
+    }
+
+    fn supports_xml_expressions(&self) -> bool {
+        self.0.supports_xml_expressions()
+    }
+
+    fn supports_aliased_function_args(&self) -> bool {
+        self.0.supports_aliased_function_args()
+    }
+
+    fn supports_comment_optimizer_hint(&self) -> bool {
+        self.0.supports_comment_optimizer_hint()
+    }
+}
