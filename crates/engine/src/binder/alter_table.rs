@@ -22,6 +22,8 @@ struct Alteration {
     notices: Vec<String>,
     /// Sequences owned by the table: (name, owning column now; `None` once dropped).
     owned: Vec<(QualifiedName, Option<String>)>,
+    /// Foreign keys whose existing rows the statement checks.
+    foreign_keys_to_check: Vec<String>,
 }
 
 impl Alteration {
@@ -118,6 +120,7 @@ impl Binder<'_> {
             row_changes: Vec::new(),
             notices: Vec::new(),
             owned,
+            foreign_keys_to_check: Vec::new(),
         };
         for operation in operations {
             self.bind_alter_operation(&mut alteration, operation)?;
@@ -127,6 +130,7 @@ impl Binder<'_> {
             row_changes,
             notices,
             owned,
+            foreign_keys_to_check,
         } = alteration;
         let sequence_owners = owned
             .into_iter()
@@ -145,6 +149,7 @@ impl Binder<'_> {
                 schema,
                 row_changes,
                 sequence_owners,
+                foreign_keys_to_check,
             })),
             notices,
         })
@@ -189,6 +194,7 @@ impl Binder<'_> {
                         continue;
                     }
                     let position = alteration.column(&name)?;
+                    self.check_column_not_in_foreign_key(&alteration.schema, position, true)?;
                     drop_column(alteration, position);
                 }
             }
@@ -230,19 +236,55 @@ impl Binder<'_> {
                 self.bind_alter_column(alteration, position, op)?;
             }
             AlterTableOperation::AddConstraint {
+                constraint: ast::TableConstraint::ForeignKey(references),
+                not_valid,
+            } => {
+                let mut key = self.bind_foreign_key(&alteration.schema, references)?;
+                key.validated = !*not_valid;
+                if key.validated {
+                    alteration.foreign_keys_to_check.push(key.name.clone());
+                }
+                alteration.schema.foreign_keys.push(key);
+            }
+            AlterTableOperation::AddConstraint {
                 constraint,
                 not_valid: false,
             } => self.bind_add_constraint(alteration, constraint)?,
+            AlterTableOperation::ValidateConstraint { name } => {
+                let name = ident_name(name);
+                let schema = &mut alteration.schema;
+                if let Some(key) = schema.foreign_keys.iter_mut().find(|k| k.name == name) {
+                    if !key.validated {
+                        key.validated = true;
+                        alteration.foreign_keys_to_check.push(name);
+                    }
+                } else if !schema
+                    .unique_keys
+                    .iter()
+                    .any(|k| k.constraint && k.name == name)
+                {
+                    return Err(Error::new(
+                        SqlState::UndefinedObject,
+                        format!("constraint \"{name}\" of relation \"{table}\" does not exist"),
+                    ));
+                }
+            }
             AlterTableOperation::DropConstraint {
                 if_exists,
                 name,
                 drop_behavior: _,
             } => {
                 let name = ident_name(name);
-                let keys = &mut alteration.schema.unique_keys;
+                let foreign = &mut alteration.schema.foreign_keys;
+                let keys = &alteration.schema.unique_keys;
+                if let Some(key) = foreign.iter().position(|k| k.name == name) {
+                    foreign.remove(key);
+                    return Ok(());
+                }
                 match keys.iter().position(|k| k.constraint && k.name == name) {
                     Some(key) => {
-                        keys.remove(key);
+                        self.check_unique_key_unreferenced(&alteration.schema, key)?;
+                        alteration.schema.unique_keys.remove(key);
                     }
                     None if *if_exists => alteration.notices.push(format!(
                         "constraint \"{name}\" of relation \"{table}\" does not exist, skipping"
@@ -349,6 +391,7 @@ impl Binder<'_> {
                 had_set: _,
             } => {
                 let ty = bind_data_type(data_type)?;
+                self.check_column_not_in_foreign_key(schema, position, false)?;
                 let value = self.bind_new_column_value(schema, position, ty, using.as_ref())?;
                 self.check_default_converts(schema, position, ty)?;
                 schema.columns[position].data_type = ty;
@@ -559,6 +602,9 @@ fn drop_column(alteration: &mut Alteration, position: usize) {
         .unique_keys
         .retain(|k| !k.columns.contains(&position));
     schema.indexes.retain(|i| !i.columns.contains(&position));
+    schema
+        .foreign_keys
+        .retain(|k| !k.columns.contains(&position));
     let renumber = |columns: &mut Vec<usize>| {
         for c in columns.iter_mut().filter(|c| **c > position) {
             *c -= 1;
@@ -572,6 +618,13 @@ fn drop_column(alteration: &mut Alteration, position: usize) {
         .indexes
         .iter_mut()
         .for_each(|i| renumber(&mut i.columns));
+    let oid = schema.oid;
+    for key in &mut schema.foreign_keys {
+        renumber(&mut key.columns);
+        if key.referenced_table == oid {
+            renumber(&mut key.referenced_columns);
+        }
+    }
     for (_, column) in &mut alteration.owned {
         if column.as_deref() == Some(name.as_str()) {
             *column = None;

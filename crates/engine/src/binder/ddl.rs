@@ -65,6 +65,8 @@ impl Binder<'_> {
         let mut columns: Vec<ColumnDef> = Vec::with_capacity(create.columns.len());
         let mut unique_keys: Vec<UniqueKey> = Vec::new();
         let mut sequences = Vec::new();
+        // Bound once the table's columns and keys are known, in PostgreSQL's order.
+        let mut foreign_keys: Vec<ast::ForeignKeyConstraint> = Vec::new();
         for column in &create.columns {
             let column_name = ident_name(&column.name);
             if columns.iter().any(|c| c.name == column_name) {
@@ -141,6 +143,12 @@ impl Binder<'_> {
                             &[&def.name],
                         ));
                     }
+                    ColumnOption::ForeignKey(references) => {
+                        let mut references = references.clone();
+                        references.name = option.name.clone();
+                        references.columns = vec![column.name.clone()];
+                        foreign_keys.push(references);
+                    }
                     other => return Err(Error::unsupported(format!("the column option {other}"))),
                 }
             }
@@ -169,6 +177,10 @@ impl Binder<'_> {
             let (constraint_name, key_columns, primary) = match constraint {
                 TableConstraint::PrimaryKey(pk) => (pk.name.as_ref(), &pk.columns, true),
                 TableConstraint::Unique(unique) => (unique.name.as_ref(), &unique.columns, false),
+                TableConstraint::ForeignKey(references) => {
+                    foreign_keys.push(references.clone());
+                    continue;
+                }
                 other => return Err(Error::unsupported(format!("the constraint {other}"))),
             };
             let mut positions = Vec::with_capacity(key_columns.len());
@@ -209,16 +221,22 @@ impl Binder<'_> {
                 format!("multiple primary keys for table \"{name}\" are not allowed"),
             ));
         }
+        let mut schema = TableSchema {
+            oid: 0,
+            namespace: qualified.schema,
+            name,
+            columns,
+            unique_keys,
+            indexes: Vec::new(),
+            foreign_keys: Vec::new(),
+            unlogged: create.unlogged,
+        };
+        for references in &foreign_keys {
+            let key = self.bind_foreign_key(&schema, references)?;
+            schema.foreign_keys.push(key);
+        }
         Ok(BoundStatement::CreateTable {
-            schema: TableSchema {
-                oid: 0,
-                namespace: qualified.schema,
-                name,
-                columns,
-                unique_keys,
-                indexes: Vec::new(),
-                unlogged: create.unlogged,
-            },
+            schema,
             if_not_exists: create.if_not_exists,
             sequences,
             source: None,
@@ -274,6 +292,7 @@ impl Binder<'_> {
                 columns,
                 unique_keys: Vec::new(),
                 indexes: Vec::new(),
+                foreign_keys: Vec::new(),
                 unlogged,
             },
             if_not_exists,

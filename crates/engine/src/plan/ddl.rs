@@ -31,6 +31,8 @@ pub struct AlterTable {
     /// Sequences owned by the table's columns whose owner changes: the new (table, column),
     /// `None` when the owning column is dropped (the sequence goes with it).
     pub sequence_owners: Vec<(QualifiedName, Option<(String, String)>)>,
+    /// Foreign keys added (without NOT VALID) or validated: the existing rows are checked.
+    pub foreign_keys_to_check: Vec<String>,
 }
 
 #[derive(Debug, Clone)]

@@ -385,6 +385,8 @@ pub enum BoundStatement {
         /// (name, OID) of each table, once each.
         tables: Vec<(QualifiedName, u32)>,
         restart_identity: bool,
+        /// CASCADE: tables referencing them by foreign keys are truncated too.
+        cascade: bool,
     },
     DropIndex {
         names: Vec<QualifiedName>,

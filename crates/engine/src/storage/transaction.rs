@@ -9,7 +9,7 @@ use std::time::Duration;
 use arc_swap::ArcSwap;
 
 use super::{CommitChanges, CommitLog, DbState, Map, Sequence, TableEntry};
-use crate::catalog::{QualifiedName, SchemaDef, ViewDef};
+use crate::catalog::{ConstraintChecks, QualifiedName, SchemaDef, ViewDef};
 use crate::error::{Error, Result, SqlState};
 use crate::sync::lock;
 
@@ -200,6 +200,7 @@ impl Store {
             names: Map::default(),
             sequences: Map::default(),
             views: Map::default(),
+            constraint_checks: ConstraintChecks::default(),
         }
     }
 
@@ -331,6 +332,8 @@ pub struct Transaction {
     names: Map<QualifiedName, Option<u32>>,
     sequences: Map<QualifiedName, Option<Arc<Sequence>>>,
     views: Map<QualifiedName, Option<Arc<ViewDef>>>,
+    /// SET CONSTRAINTS modes and the foreign key checks deferred to COMMIT.
+    pub constraint_checks: ConstraintChecks,
 }
 
 impl Transaction {
@@ -727,6 +730,7 @@ mod tests {
                 columns: Vec::new(),
                 unique_keys: Vec::new(),
                 indexes: Vec::new(),
+                foreign_keys: Vec::new(),
                 unlogged: false,
             }),
             data: Arc::new(TableData::default()),

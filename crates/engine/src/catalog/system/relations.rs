@@ -11,7 +11,7 @@ use super::{
     INFORMATION_SCHEMA_OID, INT2, INT4, NAME, NULL, OID, OPAQUE, PG_CATALOG_OID, PUBLIC_OID,
     RELATIONS, SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
-use crate::catalog::{IndexMethod, TableSchema};
+use crate::catalog::{ForeignKey, IndexMethod, TableSchema};
 use crate::storage::Sequence;
 use crate::types::{DataType, ScalarValue};
 
@@ -182,6 +182,8 @@ struct ClassRow<'a> {
     kind: u8,
     columns: usize,
     has_index: bool,
+    /// A table with foreign keys, or referenced by one (PostgreSQL's triggers enforce them).
+    has_triggers: bool,
     unlogged: bool,
     /// pg_am's OID: heap for tables, the index's method for indexes.
     am: u32,
@@ -212,7 +214,7 @@ impl ClassRow<'_> {
             int2(i16::try_from(self.columns).unwrap_or(i16::MAX)),
             int2(0),
             boolean(self.kind == b'v'),
-            boolean(false),
+            boolean(self.has_triggers),
             boolean(false),
             boolean(false),
             boolean(false),
@@ -239,6 +241,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             kind: relation.kind,
             columns: relation.columns.len(),
             has_index: false,
+            has_triggers: false,
             unlogged: false,
             am: if relation.kind == b'r' { HEAP_AM } else { 0 },
         });
@@ -255,6 +258,11 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             kind: b'r',
             columns: schema.columns.len(),
             has_index: !table_indexes.is_empty(),
+            has_triggers: !schema.foreign_keys.is_empty()
+                || state
+                    .tables
+                    .values()
+                    .any(|e| e.schema.foreign_keys_to(schema.oid).next().is_some()),
             unlogged: schema.unlogged,
             am: HEAP_AM,
         });
@@ -265,6 +273,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             kind: b'i',
             columns: index.columns.len(),
             has_index: false,
+            has_triggers: false,
             unlogged: schema.unlogged,
             am: access_method(index.method),
         }));
@@ -276,6 +285,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
         kind: b'v',
         columns: view.columns.len(),
         has_index: false,
+        has_triggers: false,
         unlogged: false,
         am: 0,
     }));
@@ -286,6 +296,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
         kind: b'S',
         columns: 3,
         has_index: false,
+        has_triggers: false,
         unlogged: false,
         am: 0,
     }));
@@ -620,8 +631,69 @@ pub(super) fn pg_constraint(snapshot: &CatalogSnapshot) -> Rows {
                 NULL,
             ]);
         }
+        for (position, key) in schema.foreign_keys.iter().enumerate() {
+            rows.push(foreign_key_row(snapshot, schema, position, key));
+        }
     }
     rows
+}
+
+/// Foreign keys' constraint OIDs follow the table's unique keys' range.
+pub(super) const FOREIGN_KEY_OID_OFFSET: usize = 1024;
+
+fn foreign_key_row(
+    snapshot: &CatalogSnapshot,
+    schema: &TableSchema,
+    position: usize,
+    key: &ForeignKey,
+) -> Vec<ScalarValue> {
+    let positions = |columns: &[usize]| {
+        ScalarValue::Array(
+            columns
+                .iter()
+                .map(|c| int2(i16::try_from(c + 1).unwrap_or(i16::MAX)))
+                .collect(),
+        )
+    };
+    // conindid: the referenced table's unique index the key is checked against.
+    let index = snapshot
+        .state
+        .tables
+        .get(&key.referenced_table)
+        .and_then(|e| e.schema.unique_key_over(&key.referenced_columns))
+        .map_or(0, |k| derived_oid(key.referenced_table, Derived::Index, k));
+    vec![
+        oid(derived_oid(
+            schema.oid,
+            Derived::Constraint,
+            FOREIGN_KEY_OID_OFFSET + position,
+        )),
+        text(&key.name),
+        oid(schema.namespace),
+        char(b'f'),
+        boolean(key.deferrable),
+        boolean(key.initially_deferred),
+        boolean(key.validated),
+        oid(schema.oid),
+        oid(0),
+        oid(index),
+        oid(0),
+        oid(key.referenced_table),
+        char(key.on_update.code()),
+        char(key.on_delete.code()),
+        char(if key.match_full { b'f' } else { b's' }),
+        boolean(true),
+        int4(0),
+        boolean(true),
+        positions(&key.columns),
+        positions(&key.referenced_columns),
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+    ]
 }
 
 pub(super) const PG_ATTRDEF: &[(&str, DataType)] = &[
