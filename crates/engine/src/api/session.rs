@@ -544,7 +544,7 @@ impl Session {
     fn commit_transaction(&mut self) -> Result<()> {
         let outcome = match self.txn.take() {
             // Foreign keys deferred to COMMIT are checked first; a violation rolls back.
-            Some(mut txn) => match crate::exec::foreign_key::check_deferred(&mut txn) {
+            Some(mut txn) => match crate::exec::foreign_key::check_deferred(&mut txn, true) {
                 Ok(()) => txn.commit(self.synchronous_commit()),
                 Err(error) => {
                     txn.rollback();
@@ -786,6 +786,9 @@ impl Session {
             BoundStatement::Rollback => Ok(self.run_rollback()),
             BoundStatement::Savepoint { action, name } => self.run_savepoint(action, name),
             BoundStatement::Set(set) => self.run_set(&set),
+            BoundStatement::SetConstraints { names, deferred } => {
+                self.run_set_constraints(names.as_deref(), deferred)
+            }
         }
     }
 

@@ -12,6 +12,7 @@ use super::{ident_name, Binder};
 use crate::catalog::{key_cast, ForeignKey, ReferentialAction, TableSchema};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
+use crate::plan::BoundStatement;
 
 impl Binder<'_> {
     /// The foreign key `constraint` declares on `table` (the schema as CREATE or ALTER
@@ -375,5 +376,91 @@ impl Binder<'_> {
         )
         .with_detail(dependents.join("\n"))
         .with_hint("Use DROP ... CASCADE to drop the dependent objects too."))
+    }
+}
+
+impl Binder<'_> {
+    /// SET CONSTRAINTS, as the parser's pre-pass rewrote it: the names (ALL is the empty
+    /// one) and last the mode. Each name must be a constraint of a table along the search
+    /// path (42704), and a deferrable one (42809).
+    pub(super) fn bind_set_constraints(&self, values: &[ast::Expr]) -> Result<BoundStatement> {
+        let mut words: Vec<&str> = Vec::with_capacity(values.len());
+        for value in values {
+            match value {
+                ast::Expr::Value(ast::ValueWithSpan {
+                    value: ast::Value::SingleQuotedString(word),
+                    ..
+                }) => words.push(word),
+                other => {
+                    return Err(Error::syntax(format!(
+                        "syntax error at or near \"{other}\""
+                    )))
+                }
+            }
+        }
+        let (Some(mode), names) = words
+            .split_last()
+            .map_or((None, &[][..]), |(m, n)| (Some(*m), n))
+        else {
+            return Err(Error::syntax("syntax error at end of input"));
+        };
+        if names.is_empty() {
+            return Err(Error::syntax(format!("syntax error at or near \"{mode}\"")));
+        }
+        let deferred = mode == "DEFERRED";
+        if names.contains(&"") {
+            return Ok(BoundStatement::SetConstraints {
+                names: None,
+                deferred,
+            });
+        }
+        for name in names {
+            let (schema, name) = match name.rsplit_once('.') {
+                Some((schema, name)) => (Some(self.schema(schema)?.oid), name),
+                None => (None, *name),
+            };
+            let in_scope = |namespace: u32| match schema {
+                Some(oid) => oid == namespace,
+                None => self.searched.contains(&namespace),
+            };
+            let tables = || {
+                self.state
+                    .tables
+                    .values()
+                    .filter(|e| in_scope(e.schema.namespace))
+            };
+            let foreign =
+                tables().find_map(|e| e.schema.foreign_keys.iter().find(|k| k.name == name));
+            match foreign {
+                Some(key) if key.deferrable => {}
+                Some(_) => {
+                    return Err(Error::new(
+                        SqlState::WrongObjectType,
+                        format!("constraint \"{name}\" is not deferrable"),
+                    ))
+                }
+                None if tables().any(|e| constraint_names(&e.schema).any(|c| c == name)) => {
+                    return Err(Error::new(
+                        SqlState::WrongObjectType,
+                        format!("constraint \"{name}\" is not deferrable"),
+                    ))
+                }
+                None => {
+                    return Err(Error::new(
+                        SqlState::UndefinedObject,
+                        format!("constraint \"{name}\" does not exist"),
+                    ))
+                }
+            }
+        }
+        Ok(BoundStatement::SetConstraints {
+            names: Some(
+                names
+                    .iter()
+                    .map(|n| n.rsplit('.').next().unwrap_or(n).to_string())
+                    .collect(),
+            ),
+            deferred,
+        })
     }
 }

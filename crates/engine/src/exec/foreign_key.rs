@@ -327,12 +327,21 @@ pub fn check_upserted(
     Ok(())
 }
 
-/// Runs the checks deferred to the end of the transaction (or of SET CONSTRAINTS ...
-/// IMMEDIATE), emptying the list.
-pub fn check_deferred(txn: &mut Transaction) -> Result<()> {
+/// Runs the checks deferred to COMMIT (`all`), or those SET CONSTRAINTS ... IMMEDIATE
+/// made immediate, keeping the others waiting.
+pub fn check_deferred(txn: &mut Transaction, all: bool) -> Result<()> {
     for (oid, name) in txn.constraint_checks.take_pending() {
-        if txn.view().tables.contains_key(&oid) {
-            validate(txn, oid, &name)?;
+        let view = txn.view();
+        let Some(table) = view.tables.get(&oid) else {
+            continue; // Dropped since.
+        };
+        let key = table.schema.foreign_keys.iter().find(|k| k.name == name);
+        match key {
+            None => continue,
+            Some(key) if !all && txn.constraint_checks.is_deferred(key) => {
+                txn.constraint_checks.defer(oid, &name);
+            }
+            Some(_) => validate(txn, oid, &name)?,
         }
     }
     Ok(())

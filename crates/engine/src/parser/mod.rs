@@ -5,6 +5,7 @@
 mod copy_options;
 mod frame_exclusion;
 mod sequence_options;
+mod set_constraints;
 mod vacuum_options;
 
 use sqlparser::ast::Statement;
@@ -14,6 +15,7 @@ use sqlparser::tokenizer::Tokenizer;
 
 use crate::error::{Error, Result};
 pub use frame_exclusion::{FrameExclusion, FrameExclusions};
+pub use set_constraints::SET_CONSTRAINTS;
 
 /// How deeply the parser lets parentheses, subqueries and prefix operators nest (PostgreSQL
 /// manages about a thousand levels); sqlparser grows its stack as it recurses.
@@ -38,6 +40,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     let mut header_match = copy_options::normalize(&mut tokens)?;
     vacuum_options::strip(&mut tokens)?;
     sequence_options::reorder(&mut tokens);
+    set_constraints::rewrite(&mut tokens);
     let statements = Parser::new(&dialect)
         .with_recursion_limit(MAX_NESTING)
         .with_tokens_with_locations(tokens)

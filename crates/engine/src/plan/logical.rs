@@ -408,6 +408,11 @@ pub enum BoundStatement {
         name: String,
     },
     Set(SetVariable),
+    /// SET CONSTRAINTS: `names` (`None` for ALL) deferred or immediate.
+    SetConstraints {
+        names: Option<Vec<String>>,
+        deferred: bool,
+    },
     Show {
         name: String,
     },
@@ -560,6 +565,7 @@ impl BoundStatement {
             | BoundStatement::Rollback
             | BoundStatement::Savepoint { .. }
             | BoundStatement::Set(_)
+            | BoundStatement::SetConstraints { .. }
             | BoundStatement::Show { .. }
             | BoundStatement::Explain { .. } => Vec::new(),
         }
