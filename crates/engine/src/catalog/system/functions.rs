@@ -105,6 +105,9 @@ impl CatalogFunction {
             // There are no rules, and so no rule definitions.
             ("pg_get_ruledef", 1) => (F::NoDefinition, &[OID_ARG], text),
             ("pg_get_ruledef", 2) => (F::NoDefinition, &[OID_ARG, BOOL], text),
+            // Foreign keys are not triggers here: there are no triggers.
+            ("pg_get_triggerdef", 1) => (F::NoDefinition, &[OID_ARG], text),
+            ("pg_get_triggerdef", 2) => (F::NoDefinition, &[OID_ARG, BOOL], text),
             ("pg_get_viewdef", 1) => (F::GetViewDef, &[OID_ARG], text),
             ("pg_get_viewdef", 2) => (F::GetViewDef, &[OID_ARG, BOOL], text),
             ("obj_description", 1) => (F::Description, &[OID_ARG], text),
