@@ -34,7 +34,7 @@ use crate::catalog::{
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{cast_vector, CastContext};
 use crate::plan::{ConflictAction, ScalarExpr};
-use crate::storage::{TableEntry, Transaction};
+use crate::storage::{DbState, TableEntry, Transaction};
 use crate::types::ScalarValue;
 use crate::vector::{encode_row_key, Batch, Vector, BATCH_SIZE};
 
@@ -347,9 +347,10 @@ pub fn check_deferred(txn: &mut Transaction, all: bool) -> Result<()> {
     Ok(())
 }
 
-/// Whether a foreign key of some table references table `oid`.
-pub fn is_referenced(txn: &Transaction, oid: u32) -> bool {
-    txn.view()
+/// Whether a foreign key of some table of `state` (the statement's: a key added since is
+/// under the table's lock, which the statement holds) references table `oid`.
+pub fn is_referenced(state: &DbState, oid: u32) -> bool {
+    state
         .tables
         .values()
         .any(|e| e.schema.foreign_keys_to(oid).next().is_some())

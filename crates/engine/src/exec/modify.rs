@@ -205,7 +205,7 @@ pub fn update(
     txn.put_table(entry);
     let new_rows: Vec<Batch> = changed.iter().map(|(_, rows, _)| rows.clone()).collect();
     super::foreign_key::check_references(txn, &schema, &new_rows, Some(&assigned))?;
-    if super::foreign_key::is_referenced(txn, schema.oid) {
+    if super::foreign_key::is_referenced(&ctx.state, schema.oid) {
         let old_rows: Vec<Batch> = changed
             .iter()
             .map(|(_, _, matched)| Batch::new(matched.columns[..width].to_vec(), matched.len()))
@@ -240,7 +240,7 @@ pub fn delete(
     ctx: &ExecContext,
 ) -> Result<Modified> {
     let mut entry = writable(txn, target.name, target.oid)?;
-    let referenced = super::foreign_key::is_referenced(txn, target.oid);
+    let referenced = super::foreign_key::is_referenced(&ctx.state, target.oid);
     let width = entry.schema.columns.len();
     let mut modified = Modified::default();
     let mut deleted = Vec::new();
