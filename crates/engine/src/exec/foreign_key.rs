@@ -378,14 +378,23 @@ pub fn referenced_rows_changed(
     }
     // In name order, as PostgreSQL fires its triggers.
     referencing.sort_by(|a, b| a.1.name.cmp(&b.1.name));
+    let change = ReferencedChange {
+        parent_oid: oid,
+        old,
+        new,
+    };
     for (child_oid, key) in referencing {
-        let action = match new {
-            None => key.on_delete,
-            Some(_) => key.on_update,
-        };
-        apply_action(txn, oid, child_oid, &key, action, old, new, ctx)?;
+        apply_action(txn, &change, child_oid, &key, ctx)?;
     }
     Ok(())
+}
+
+/// Rows of a referenced table that a DELETE removed or an UPDATE rewrote.
+struct ReferencedChange<'a> {
+    parent_oid: u32,
+    old: &'a [Batch],
+    /// After an UPDATE: the same rows as they are now.
+    new: Option<&'a [Batch]>,
 }
 
 /// The keys that went away: old key bytes (referenced unique key order) → the batch and
@@ -394,58 +403,71 @@ struct GoneKeys {
     keys: HashMap<Box<[u8]>, (usize, usize)>,
 }
 
-#[allow(clippy::too_many_arguments)]
+impl GoneKeys {
+    /// The keys of `change`'s old rows that no row has now: an UPDATE that left a key
+    /// alone took nothing away, and under NO ACTION a key another row took over within
+    /// the statement is still there.
+    fn find(
+        change: &ReferencedChange,
+        key: &ForeignKey,
+        parent: &TableEntry,
+        no_action: bool,
+    ) -> Result<GoneKeys> {
+        let layout = KeyLayout::new(
+            key,
+            (&parent.schema, &key.referenced_columns),
+            &parent.schema,
+        )?;
+        let unique = &parent.schema.unique_keys[layout.unique_key];
+        let index = parent
+            .unique_indexes
+            .get(layout.unique_key)
+            .ok_or_else(|| Error::internal("a unique key without its index"))?;
+        let encode = |batch: &Batch| -> Result<Keys> {
+            let columns = layout.convert(batch, &key.referenced_columns)?;
+            Ok(Keys::encode(&columns, &layout.order, batch.len()))
+        };
+        let mut gone = GoneKeys {
+            keys: HashMap::new(),
+        };
+        for (batch_idx, batch) in change.old.iter().enumerate() {
+            let keys = encode(batch)?;
+            let new_keys = change.new.map(|new| encode(&new[batch_idx])).transpose()?;
+            for (row, bytes) in keys.iter() {
+                if new_keys.as_ref().is_some_and(|n| n.get(row) == Some(bytes)) {
+                    continue;
+                }
+                let taken_over = || {
+                    index
+                        .first_missing(std::iter::once((0, bytes)), &parent.data, &unique.columns)
+                        .is_none()
+                };
+                if no_action && taken_over() {
+                    continue;
+                }
+                gone.keys.insert(bytes.into(), (batch_idx, row));
+            }
+        }
+        Ok(gone)
+    }
+}
+
+/// Applies `key`'s ON DELETE or ON UPDATE action to the rows of table `child_oid` that
+/// referenced a key `change` took away.
 fn apply_action(
     txn: &mut Transaction,
-    parent_oid: u32,
+    change: &ReferencedChange,
     child_oid: u32,
     key: &ForeignKey,
-    action: ReferentialAction,
-    old: &[Batch],
-    new: Option<&[Batch]>,
     ctx: &ExecContext,
 ) -> Result<()> {
-    let parent = referenced_entry(txn, parent_oid)?;
-    let child = referenced_entry(txn, child_oid)?;
-    let parent_layout = KeyLayout::new(
-        key,
-        (&parent.schema, &key.referenced_columns),
-        &parent.schema,
-    )?;
-    let layout = KeyLayout::new(key, (&child.schema, &key.columns), &parent.schema)?;
-    let unique = &parent.schema.unique_keys[layout.unique_key];
-    let index = parent
-        .unique_indexes
-        .get(layout.unique_key)
-        .ok_or_else(|| Error::internal("a unique key without its index"))?;
-    let mut gone = GoneKeys {
-        keys: HashMap::new(),
+    let action = match change.new {
+        None => key.on_delete,
+        Some(_) => key.on_update,
     };
-    for (batch_idx, batch) in old.iter().enumerate() {
-        let columns = parent_layout.convert(batch, &key.referenced_columns)?;
-        let keys = Keys::encode(&columns, &parent_layout.order, batch.len());
-        let new_keys = match new {
-            Some(new) => {
-                let columns = parent_layout.convert(&new[batch_idx], &key.referenced_columns)?;
-                Some(Keys::encode(&columns, &parent_layout.order, batch.len()))
-            }
-            None => None,
-        };
-        for (row, bytes) in keys.iter() {
-            if new_keys.as_ref().is_some_and(|n| n.get(row) == Some(bytes)) {
-                continue; // The key did not change.
-            }
-            // NO ACTION lets another row take over the key within the statement.
-            if action == ReferentialAction::NoAction
-                && index
-                    .first_missing(std::iter::once((0, bytes)), &parent.data, &unique.columns)
-                    .is_none()
-            {
-                continue;
-            }
-            gone.keys.insert(bytes.into(), (batch_idx, row));
-        }
-    }
+    let parent = referenced_entry(txn, change.parent_oid)?;
+    let child = referenced_entry(txn, child_oid)?;
+    let gone = GoneKeys::find(change, key, &parent, action == ReferentialAction::NoAction)?;
     if gone.keys.is_empty() {
         return Ok(());
     }
@@ -453,6 +475,7 @@ fn apply_action(
         txn.constraint_checks.defer(child_oid, &key.name);
         return Ok(());
     }
+    let layout = KeyLayout::new(key, (&child.schema, &key.columns), &parent.schema)?;
     let matches = referencing_rows(&child, key, &layout, &gone, ctx)?;
     if matches.is_empty() {
         return Ok(());
@@ -461,7 +484,7 @@ fn apply_action(
         parent: &parent.schema,
         child: &child.schema,
         key,
-        old,
+        old: change.old,
         gone: &gone,
         layout: &layout,
     };
@@ -469,12 +492,14 @@ fn apply_action(
         ReferentialAction::NoAction | ReferentialAction::Restrict => {
             Err(still_referenced.error(matches[0].parent_rows[0]))
         }
-        ReferentialAction::Cascade if new.is_none() => delete_rows(txn, &child, matches, ctx),
+        ReferentialAction::Cascade if change.new.is_none() => {
+            delete_rows(txn, &child, matches, ctx)
+        }
         ReferentialAction::Cascade | ReferentialAction::SetNull | ReferentialAction::SetDefault => {
             let values = NewValues {
                 action,
                 key,
-                new_rows: new.unwrap_or(&[]),
+                new_rows: change.new.unwrap_or(&[]),
                 referenced_types: parent.schema.column_types(),
             };
             update_rows(txn, &child, matches, &values, &still_referenced, ctx)
@@ -630,9 +655,12 @@ impl NewValues<'_> {
                     let default = crate::binder::column_default_expr(&ctx.state, child, column)?;
                     evaluate_for_rows(&default, rows, ctx)?
                 }
-                _ => {
+                ReferentialAction::Cascade => {
                     let referenced = self.key.referenced_columns[i];
                     self.cascaded(found, referenced, ty)?
+                }
+                ReferentialAction::NoAction | ReferentialAction::Restrict => {
+                    return Err(Error::internal("NO ACTION and RESTRICT write no values"))
                 }
             };
             columns.push(Arc::new(value));
