@@ -4,6 +4,7 @@
 
 mod copy_options;
 mod frame_exclusion;
+mod referential_actions;
 mod sequence_options;
 mod set_constraints;
 mod vacuum_options;
@@ -41,6 +42,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     vacuum_options::strip(&mut tokens)?;
     sequence_options::reorder(&mut tokens);
     set_constraints::rewrite(&mut tokens);
+    referential_actions::check(&tokens)?;
     let statements = Parser::new(&dialect)
         .with_recursion_limit(MAX_NESTING)
         .with_tokens_with_locations(tokens)
