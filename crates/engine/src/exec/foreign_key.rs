@@ -22,7 +22,7 @@
 
 use std::sync::Arc;
 
-use hashbrown::HashMap;
+use hashbrown::{HashMap, HashSet};
 
 use super::expression::evaluate;
 use super::modify::{check_not_null, check_unique, oldest_sharing_indexes};
@@ -242,13 +242,21 @@ fn check_key(
         .unique_indexes
         .get(layout.unique_key)
         .ok_or_else(|| Error::internal("a unique key without its index"))?;
+    // Keys already found present: a referenced key repeats across many rows, and a set
+    // lookup is cheaper than the index's check of its candidate row.
+    let mut present: HashSet<Box<[u8]>> = HashSet::new();
     for batch in batches {
         let columns = layout.convert(batch, &key.columns)?;
         if key.match_full {
             check_match_full(child, key, &columns, batch.len())?;
         }
         let keys = Keys::encode(&columns, &layout.order, batch.len());
-        let missing = index.first_missing(keys.iter(), &parent.data, &unique.columns);
+        let unseen = || keys.iter().filter(|(_, k)| !present.contains(*k));
+        let missing = index.first_missing(unseen(), &parent.data, &unique.columns);
+        if missing.is_none() {
+            let found: Vec<Box<[u8]>> = unseen().map(|(_, k)| k.into()).collect();
+            present.extend(found);
+        }
         if let Some(row) = missing {
             let originals: Vec<&Vector> = key
                 .columns

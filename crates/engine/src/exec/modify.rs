@@ -128,6 +128,11 @@ fn rows_from(data: &TableData, first: u64) -> Vec<Batch> {
         } else {
             0
         };
+        if start == 0 && chunk.deleted.is_none() {
+            // A chunk the statement filled: its columns as they are, no copy.
+            batches.push(Batch::new(chunk.columns.clone(), chunk.len));
+            continue;
+        }
         let offsets: Vec<u32> = (start..chunk.len)
             .filter(|&r| !chunk.is_deleted(r))
             .map(|r| r as u32)
