@@ -102,6 +102,16 @@ CREATE TABLE readings (
     fahrenheit numeric GENERATED ALWAYS AS (celsius * 9 / 5 + 32) STORED,
     label text GENERATED ALWAYS AS ('r' || id::text) STORED NOT NULL
 );
+CREATE TABLE line_items (
+    order_id bigint REFERENCES orders ON DELETE CASCADE,
+    customer_id int,
+    placed timestamp,
+    qty int,
+    FOREIGN KEY (customer_id, placed) REFERENCES orders (customer_id, placed) DEFERRABLE INITIALLY DEFERRED,
+    CONSTRAINT line_customer FOREIGN KEY (customer_id) REFERENCES customers MATCH FULL ON UPDATE SET NULL
+);
+ALTER TABLE sales.invoices ADD CONSTRAINT invoices_customer_fk FOREIGN KEY (customer_id) REFERENCES customers NOT VALID;
+CREATE TABLE tree (id int PRIMARY KEY, parent int REFERENCES tree ON DELETE CASCADE);
 SQL
 for port in "$PG_PORT" "$K_PORT"; do
     psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U kestrel -d kestrel -f "$WORK/schema.sql"
@@ -143,6 +153,9 @@ COMMANDS=(
     '\d products'
     '\d+ products'
     '\d readings'
+    '\d line_items'
+    '\d tree'
+    '\d+ line_items'
 )
 # Not compared: \dt+, \di+ and \ds+ print the sizes of PostgreSQL's pages, which KestrelDB
 # does not have (its sizes are 0); \d+ VIEW prints the query as PostgreSQL's deparser

@@ -596,7 +596,14 @@ impl Session {
     /// gone all the same (its changes never become visible), as in PostgreSQL.
     fn commit_transaction(&mut self) -> Result<()> {
         let outcome = match self.txn.take() {
-            Some(txn) => txn.commit(self.synchronous_commit()),
+            // Foreign keys deferred to COMMIT are checked first; a violation rolls back.
+            Some(mut txn) => match crate::exec::foreign_key::check_deferred(&mut txn, true) {
+                Ok(()) => txn.commit(self.synchronous_commit()),
+                Err(error) => {
+                    txn.rollback();
+                    Err(error)
+                }
+            },
             // A statement that wrote nothing may still have moved a sequence (SELECT
             // nextval): a durable store logs the counter before the value is answered.
             None if self.store.is_durable() => self.store.begin().commit(self.synchronous_commit()),
@@ -873,10 +880,10 @@ impl Session {
             BoundStatement::Truncate {
                 tables,
                 restart_identity,
-            } => {
-                truncate::truncate(self.transaction(), &tables, restart_identity)?;
-                Ok(StatementResult::command("TRUNCATE TABLE"))
-            }
+                cascade,
+            } => self.with_notices("TRUNCATE TABLE", |txn, notices| {
+                truncate::truncate(txn, &tables, restart_identity, cascade, notices)
+            }),
             BoundStatement::DropIndex { names, if_exists } => self
                 .with_notices("DROP INDEX", |txn, notices| {
                     index::drop_indexes(txn, &names, if_exists, notices)
@@ -925,6 +932,9 @@ impl Session {
             BoundStatement::Rollback => Ok(self.run_rollback()),
             BoundStatement::Savepoint { action, name } => self.run_savepoint(action, name),
             BoundStatement::Set(set) => self.run_set(&set),
+            BoundStatement::SetConstraints { names, deferred } => {
+                self.run_set_constraints(names.as_deref(), deferred)
+            }
         }
     }
 

@@ -26,6 +26,8 @@ struct Alteration {
     /// Constraints the rows already there must pass: added (without NOT VALID) or
     /// validated by the statement.
     validate: Vec<String>,
+    /// Foreign keys whose existing rows the statement checks.
+    foreign_keys_to_check: Vec<String>,
 }
 
 impl Alteration {
@@ -123,6 +125,7 @@ impl Binder<'_> {
             notices: Vec::new(),
             owned,
             validate: Vec::new(),
+            foreign_keys_to_check: Vec::new(),
         };
         for operation in operations {
             self.bind_alter_operation(&mut alteration, operation)?;
@@ -134,6 +137,7 @@ impl Binder<'_> {
             notices,
             owned,
             validate,
+            foreign_keys_to_check,
         } = alteration;
         // Rewritten rows pass every validated check again, as in PostgreSQL.
         let checks = self
@@ -163,6 +167,7 @@ impl Binder<'_> {
                 row_changes,
                 sequence_owners,
                 checks,
+                foreign_keys_to_check,
             })),
             notices,
         })
@@ -225,6 +230,7 @@ impl Binder<'_> {
                         .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
                     }
                     self.drop_checks_on_column(&mut alteration.schema, position)?;
+                    self.check_column_not_in_foreign_key(&alteration.schema, position, true)?;
                     drop_column(alteration, position);
                 }
             }
@@ -267,11 +273,31 @@ impl Binder<'_> {
                 self.bind_alter_column(alteration, position, op)?;
             }
             AlterTableOperation::AddConstraint {
+                constraint: ast::TableConstraint::ForeignKey(references),
+                not_valid,
+            } => {
+                let mut key = self.bind_foreign_key(&alteration.schema, references)?;
+                key.validated = !*not_valid;
+                if key.validated {
+                    alteration.foreign_keys_to_check.push(key.name.clone());
+                }
+                alteration.schema.foreign_keys.push(key);
+            }
+            AlterTableOperation::AddConstraint {
                 constraint,
                 not_valid,
             } => self.bind_add_constraint(alteration, constraint, *not_valid)?,
             AlterTableOperation::ValidateConstraint { name } => {
-                validate_constraint(alteration, &ident_name(name))?
+                let name = ident_name(name);
+                let schema = &mut alteration.schema;
+                if let Some(key) = schema.foreign_keys.iter_mut().find(|k| k.name == name) {
+                    if !key.validated {
+                        key.validated = true;
+                        alteration.foreign_keys_to_check.push(name);
+                    }
+                } else {
+                    validate_constraint(alteration, &name)?
+                }
             }
             AlterTableOperation::RenameConstraint { old_name, new_name } => {
                 rename_constraint(alteration, &ident_name(old_name), &ident_name(new_name))?
@@ -282,18 +308,28 @@ impl Binder<'_> {
                 drop_behavior: _,
             } => {
                 let name = ident_name(name);
-                let schema = &mut alteration.schema;
-                let key = schema
+                let foreign = &mut alteration.schema.foreign_keys;
+                if let Some(key) = foreign.iter().position(|k| k.name == name) {
+                    foreign.remove(key);
+                    return Ok(());
+                }
+                let key = alteration
+                    .schema
                     .unique_keys
                     .iter()
                     .position(|k| k.constraint && k.name == name);
-                let other = schema.constraints.iter().position(|c| c.name == name);
+                let other = alteration
+                    .schema
+                    .constraints
+                    .iter()
+                    .position(|c| c.name == name);
                 match (key, other) {
                     (_, Some(other)) => {
-                        schema.constraints.remove(other);
+                        alteration.schema.constraints.remove(other);
                     }
                     (Some(key), None) => {
-                        schema.unique_keys.remove(key);
+                        self.check_unique_key_unreferenced(&alteration.schema, key)?;
+                        alteration.schema.unique_keys.remove(key);
                     }
                     (None, None) if *if_exists => alteration.notices.push(format!(
                         "constraint \"{name}\" of relation \"{table}\" does not exist, skipping"
@@ -450,6 +486,7 @@ impl Binder<'_> {
                         schema.columns[position].name
                     )));
                 }
+                self.check_column_not_in_foreign_key(schema, position, false)?;
                 let value = self.bind_new_column_value(schema, position, ty, using.as_ref())?;
                 self.check_default_converts(schema, position, ty)?;
                 schema.columns[position].data_type = ty;
@@ -748,6 +785,9 @@ fn drop_column(alteration: &mut Alteration, position: usize) {
         .unique_keys
         .retain(|k| !k.columns.contains(&position));
     schema.indexes.retain(|i| !i.columns.contains(&position));
+    schema
+        .foreign_keys
+        .retain(|k| !k.columns.contains(&position));
     let renumber = |columns: &mut Vec<usize>| {
         for c in columns.iter_mut().filter(|c| **c > position) {
             *c -= 1;
@@ -761,6 +801,13 @@ fn drop_column(alteration: &mut Alteration, position: usize) {
         .indexes
         .iter_mut()
         .for_each(|i| renumber(&mut i.columns));
+    let oid = schema.oid;
+    for key in &mut schema.foreign_keys {
+        renumber(&mut key.columns);
+        if key.referenced_table == oid {
+            renumber(&mut key.referenced_columns);
+        }
+    }
     for (_, column) in &mut alteration.owned {
         if column.as_deref() == Some(name.as_str()) {
             *column = None;

@@ -68,6 +68,8 @@ impl Binder<'_> {
         let mut sequences = Vec::new();
         let mut checks = Vec::new();
         let mut generated = Vec::new();
+        // Bound once the table's columns and keys are known, in PostgreSQL's order.
+        let mut foreign_keys: Vec<ast::ForeignKeyConstraint> = Vec::new();
         for column in &create.columns {
             let column_name = ident_name(&column.name);
             if columns.iter().any(|c| c.name == column_name) {
@@ -165,6 +167,12 @@ impl Binder<'_> {
                             &[&def.name],
                         ));
                     }
+                    ColumnOption::ForeignKey(references) => {
+                        let mut references = references.clone();
+                        references.name = option.name.clone();
+                        references.columns = vec![column.name.clone()];
+                        foreign_keys.push(references);
+                    }
                     other => return Err(Error::unsupported(format!("the column option {other}"))),
                 }
             }
@@ -208,6 +216,10 @@ impl Binder<'_> {
                 TableConstraint::Unique(unique) => (unique.name.as_ref(), &unique.columns, false),
                 TableConstraint::Check(check) => {
                     checks.push(WrittenCheck::from_ast(check)?);
+                    continue;
+                }
+                TableConstraint::ForeignKey(references) => {
+                    foreign_keys.push(references.clone());
                     continue;
                 }
                 other => return Err(Error::unsupported(format!("the constraint {other}"))),
@@ -258,12 +270,17 @@ impl Binder<'_> {
             unique_keys,
             indexes: Vec::new(),
             constraints: Vec::new(),
+            foreign_keys: Vec::new(),
             unlogged: create.unlogged,
         };
         self.add_generated(&mut schema, &generated)?;
         for check in &checks {
             let constraint = self.new_check(&schema, check, true)?;
             schema.constraints.push(constraint);
+        }
+        for references in &foreign_keys {
+            let key = self.bind_foreign_key(&schema, references)?;
+            schema.foreign_keys.push(key);
         }
         Ok(BoundStatement::CreateTable {
             schema,
@@ -324,6 +341,7 @@ impl Binder<'_> {
                 unique_keys: Vec::new(),
                 indexes: Vec::new(),
                 constraints: Vec::new(),
+                foreign_keys: Vec::new(),
                 unlogged,
             },
             if_not_exists,

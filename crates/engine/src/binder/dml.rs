@@ -16,6 +16,17 @@ use crate::function::cast::{can_cast, CastContext};
 use crate::plan::{BoundStatement, ColumnInfo, LogicalPlan, Returning, ScalarExpr};
 use crate::types::DataType;
 
+/// Column `column`'s DEFAULT bound on its own, for an ON DELETE / ON UPDATE SET DEFAULT
+/// action, which writes a table no statement named.
+pub(crate) fn column_default_expr(
+    state: &crate::storage::DbState,
+    schema: &TableSchema,
+    column: usize,
+) -> Result<ScalarExpr> {
+    let path = crate::catalog::SearchPath::default();
+    Binder::new(state, &path, &[]).column_default(schema, column)
+}
+
 impl Binder<'_> {
     pub(super) fn bind_insert(&mut self, insert: &Insert) -> Result<BoundStatement> {
         let Insert {

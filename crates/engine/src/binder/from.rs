@@ -11,7 +11,7 @@ use crate::catalog::system::{self, SystemRelation};
 use crate::error::{Error, Result, SqlState};
 use crate::function::{JsonFunction, ScalarFunction, TableFunction};
 use crate::plan::{JoinKind, LogicalPlan, ScalarExpr, TableFunctionCall};
-use crate::types::DataType;
+use crate::types::{DataType, ScalarValue};
 
 /// A WITH query, bound once; every reference to it reads its plan.
 pub struct BoundCte {
@@ -724,6 +724,23 @@ impl Binder<'_> {
                 args: vec![document],
                 ty: items.result(),
             }];
+        }
+        if function_name == "pg_partition_ancestors" {
+            // No relation is a partition, so none has ancestors (psql's \d asks).
+            let [relation] = bound.as_slice() else {
+                return Err(Error::new(
+                    SqlState::UndefinedFunction,
+                    "function pg_partition_ancestors does not exist",
+                ));
+            };
+            self.coerce(
+                relation.clone(),
+                DataType::Oid(crate::types::OidKind::RegClass),
+                crate::function::cast::CastContext::Implicit,
+            )?;
+            let oids = DataType::array_of(DataType::Oid(crate::types::OidKind::Oid))
+                .ok_or_else(|| Error::internal("oid[] is an array type"))?;
+            bound = vec![ScalarExpr::literal(ScalarValue::Array(Vec::new()), oids)];
         }
         let types: Vec<_> = bound.iter().map(|a| a.ty()).collect();
         let Some(ty) = func.signature(&types) else {

@@ -14,6 +14,7 @@ mod datetime_syntax;
 mod ddl;
 mod dml;
 mod expr;
+mod foreign_key;
 mod from;
 mod generated;
 mod grouping;
@@ -51,6 +52,7 @@ use crate::storage::{DbState, TableEntry};
 use crate::types::DataType;
 
 pub use data_type::{bind_data_type, MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
+pub(crate) use dml::column_default_expr;
 use expr::AggregateCollector;
 pub use view::check_view;
 

@@ -202,8 +202,14 @@ fn function_parts(expr: &Expr) -> Option<(String, Vec<&Expr>)> {
         over,
         within_group,
     } = function;
-    let [ast::ObjectNamePart::Identifier(ident)] = name.0.as_slice() else {
-        return None;
+    let ident = match name.0.as_slice() {
+        [ast::ObjectNamePart::Identifier(ident)] => ident,
+        [ast::ObjectNamePart::Identifier(schema), ast::ObjectNamePart::Identifier(ident)]
+            if ident_name(schema) == "pg_catalog" =>
+        {
+            ident
+        }
+        _ => return None,
     };
     let name = ident_name(ident);
     let plain = !*uses_odbc_syntax

@@ -14,9 +14,7 @@ impl Binder<'_> {
             table: _,
             if_exists,
             identity,
-            // Without foreign keys nothing depends on a table's rows: CASCADE and RESTRICT
-            // truncate the same tables.
-            cascade: _,
+            cascade,
             on_cluster,
         } = truncate;
         if *if_exists {
@@ -53,6 +51,7 @@ impl Binder<'_> {
         Ok(BoundStatement::Truncate {
             tables,
             restart_identity: matches!(identity, Some(TruncateIdentityOption::Restart)),
+            cascade: matches!(cascade, Some(ast::CascadeOption::Cascade)),
         })
     }
 }

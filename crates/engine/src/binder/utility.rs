@@ -166,6 +166,14 @@ impl Binder<'_> {
             Statement::Savepoint { name } => savepoint(SavepointAction::Define, name),
             Statement::ReleaseSavepoint { name } => savepoint(SavepointAction::Release, name),
             Statement::Set(ast::Set::SingleAssignment {
+                scope: None,
+                hivevar: false,
+                variable,
+                values,
+            }) if variable.to_string() == format!("\"{}\"", crate::parser::SET_CONSTRAINTS) => {
+                self.bind_set_constraints(values)?
+            }
+            Statement::Set(ast::Set::SingleAssignment {
                 scope,
                 hivevar: false,
                 variable,

@@ -1,12 +1,14 @@
 //! Schemas (namespaces), and the schemas of tables (columns, types, constraints, defaults,
 //! indexes) and views, and the system catalogs that describe them to clients.
 
+mod foreign_key;
 mod namespace;
 mod schema;
 mod search_path;
 pub mod system;
 mod view;
 
+pub use foreign_key::{key_cast, ConstraintChecks, ForeignKey, KeyCast, ReferentialAction};
 pub use namespace::{QualifiedName, SchemaDef, INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PUBLIC_OID};
 pub use schema::{
     CheckConstraint, ColumnDef, Constraint, ConstraintKind, IndexDef, IndexMethod, StoredExpr,

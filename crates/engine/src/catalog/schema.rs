@@ -1,6 +1,6 @@
 //! A table's schema: what CREATE TABLE declared, resolved to types.
 
-use super::QualifiedName;
+use super::{ForeignKey, QualifiedName};
 use crate::types::DataType;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -92,6 +92,7 @@ pub struct TableSchema {
     pub indexes: Vec<IndexDef>,
     /// The constraints other than unique keys, in creation order.
     pub constraints: Vec<Constraint>,
+    pub foreign_keys: Vec<ForeignKey>,
     /// CREATE UNLOGGED TABLE: its rows skip the write-ahead log and are gone after a
     /// restart (the table itself stays, empty), as in PostgreSQL after a crash.
     pub unlogged: bool,

@@ -5,8 +5,8 @@
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
-    CheckConstraint, ColumnDef, Constraint, ConstraintKind, IndexDef, IndexMethod, QualifiedName,
-    SchemaDef, StoredExpr, TableSchema, UniqueKey, ViewDef,
+    CheckConstraint, ColumnDef, Constraint, ConstraintKind, ForeignKey, IndexDef, IndexMethod,
+    QualifiedName, ReferentialAction, SchemaDef, StoredExpr, TableSchema, UniqueKey, ViewDef,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
@@ -213,6 +213,54 @@ impl Persist for UniqueKey {
     }
 }
 
+impl Persist for ReferentialAction {
+    fn encode(&self, out: &mut Encoder) {
+        out.u8(self.code());
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<ReferentialAction> {
+        let code = input.u8()?;
+        ReferentialAction::from_code(code)
+            .ok_or_else(|| corrupt(format!("referential action {code}")))
+    }
+}
+
+/// The referenced columns are checked against the referenced table when a statement uses
+/// the key; the referencing ones with the owning table's other positions.
+impl Persist for ForeignKey {
+    fn encode(&self, out: &mut Encoder) {
+        out.str(&self.name);
+        write_positions(out, &self.columns);
+        out.u32(self.referenced_table);
+        write_positions(out, &self.referenced_columns);
+        self.on_delete.encode(out);
+        self.on_update.encode(out);
+        out.bool(self.match_full);
+        out.bool(self.deferrable);
+        out.bool(self.initially_deferred);
+        out.bool(self.validated);
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<ForeignKey> {
+        let key = ForeignKey {
+            name: input.string()?,
+            columns: read_positions(input)?,
+            referenced_table: input.u32()?,
+            referenced_columns: read_positions(input)?,
+            on_delete: ReferentialAction::decode(input)?,
+            on_update: ReferentialAction::decode(input)?,
+            match_full: input.bool()?,
+            deferrable: input.bool()?,
+            initially_deferred: input.bool()?,
+            validated: input.bool()?,
+        };
+        if key.columns.is_empty() || key.columns.len() != key.referenced_columns.len() {
+            return Err(corrupt(format!("foreign key \"{}\" columns", key.name)));
+        }
+        Ok(key)
+    }
+}
+
 impl Persist for IndexMethod {
     fn encode(&self, out: &mut Encoder) {
         out.u8(match self {
@@ -336,6 +384,7 @@ impl Persist for TableSchema {
         out.items(&self.indexes, |out, index| index.encode(out));
         out.bool(self.unlogged);
         out.items(&self.constraints, |out, constraint| constraint.encode(out));
+        out.items(&self.foreign_keys, |out, key| key.encode(out));
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<TableSchema> {
@@ -348,13 +397,15 @@ impl Persist for TableSchema {
             indexes: input.items(MIN_STR_BYTES, IndexDef::decode)?,
             unlogged: input.bool()?,
             constraints: input.items(MIN_STR_BYTES, Constraint::decode)?,
+            foreign_keys: input.items(MIN_STR_BYTES, ForeignKey::decode)?,
         };
         let width = schema.columns.len();
         let positions = schema
             .unique_keys
             .iter()
             .flat_map(|k| &k.columns)
-            .chain(schema.indexes.iter().flat_map(|i| &i.columns));
+            .chain(schema.indexes.iter().flat_map(|i| &i.columns))
+            .chain(schema.foreign_keys.iter().flat_map(|k| &k.columns));
         if let Some(bad) = positions.copied().find(|&p| p >= width) {
             return Err(corrupt(format!(
                 "an index of table \"{}\" on column {bad} of {width}",
@@ -427,8 +478,9 @@ impl Persist for SequenceOptions {
 mod tests {
     use super::tag;
     use crate::catalog::{
-        CheckConstraint, ColumnDef, Constraint, ConstraintKind, IndexDef, IndexMethod,
-        QualifiedName, SchemaDef, StoredExpr, TableSchema, UniqueKey, ViewDef, PUBLIC_OID,
+        CheckConstraint, ColumnDef, Constraint, ConstraintKind, ForeignKey, IndexDef, IndexMethod,
+        QualifiedName, ReferentialAction, SchemaDef, StoredExpr, TableSchema, UniqueKey, ViewDef,
+        PUBLIC_OID,
     };
     use crate::durability::bytes::encoded;
     use crate::durability::{Decoder, Encoder, Persist};
@@ -594,6 +646,18 @@ mod tests {
                 }),
                 validated: false,
             }],
+            foreign_keys: vec![ForeignKey {
+                name: "t_price_id_fkey".into(),
+                columns: vec![2, 0],
+                referenced_table: 16390,
+                referenced_columns: vec![1, 0],
+                on_delete: ReferentialAction::SetDefault,
+                on_update: ReferentialAction::Cascade,
+                match_full: true,
+                deferrable: true,
+                initially_deferred: false,
+                validated: false,
+            }],
             unlogged: true,
         }
     }
@@ -606,6 +670,7 @@ mod tests {
         empty.unique_keys.clear();
         empty.indexes.clear();
         empty.constraints.clear();
+        empty.foreign_keys.clear();
         assert_round_trip(&empty);
     }
 
@@ -617,6 +682,12 @@ mod tests {
         let mut key = schema();
         key.unique_keys[1].columns = vec![0, 9];
         assert!(is_corrupt::<TableSchema>(&encoded(&key)));
+        let mut foreign = schema();
+        foreign.foreign_keys[0].columns = vec![0, 3];
+        assert!(is_corrupt::<TableSchema>(&encoded(&foreign)));
+        foreign.foreign_keys[0].columns = vec![0];
+        assert!(is_corrupt::<TableSchema>(&encoded(&foreign)));
+        assert!(is_corrupt::<ReferentialAction>(b"x"));
         assert!(is_corrupt::<IndexMethod>(&[0]));
         assert!(is_corrupt::<IndexMethod>(&[3]));
         let mut unknown_kind = encoded(&schema().constraints[0]);

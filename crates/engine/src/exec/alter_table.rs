@@ -57,6 +57,10 @@ pub fn alter_table(txn: &mut Transaction, alter: &AlterTable, ctx: &ExecContext)
         secondary_indexes: Arc::default(),
     });
     super::view::check_views_after_alter(txn, &entry.schema, &alter.schema)?;
+    super::foreign_key::lock_referenced_tables(txn, &alter.schema)?;
+    for name in &alter.foreign_keys_to_check {
+        super::foreign_key::validate(txn, alter.table_oid, name)?;
+    }
     for (name, owner) in &alter.sequence_owners {
         txn.lock_name(name)?;
         let Some(sequence) = txn.view().sequences.get(name).cloned() else {

@@ -34,6 +34,13 @@ pub fn create_table(
         create_sequence(txn, &name, options, owner, false, notices)?;
     }
     schema.oid = txn.allocate_oid();
+    for key in &mut schema.foreign_keys {
+        // Bound before the table had an OID: 0 is the table itself.
+        if key.referenced_table == 0 {
+            key.referenced_table = schema.oid;
+        }
+    }
+    super::foreign_key::lock_referenced_tables(txn, &schema)?;
     let unique_indexes = schema
         .unique_keys
         .iter()
@@ -161,6 +168,7 @@ pub fn drop_tables(
         }
     }
     super::view::drop_dependent_views(txn, &tables, cascade, notices)?;
+    super::foreign_key::drop_referencing_keys(txn, &tables, cascade, notices)?;
     for name in names {
         match txn.table_for_write(name)? {
             Some(entry) => {

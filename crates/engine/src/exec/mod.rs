@@ -12,6 +12,7 @@ mod distinct;
 mod dml_join;
 pub mod expression;
 mod filter;
+pub mod foreign_key;
 mod generate_series;
 mod group_keys;
 mod hash_join;

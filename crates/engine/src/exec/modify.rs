@@ -53,7 +53,7 @@ pub fn insert(
         appender.append(batch, ctx)?;
     }
     let mut modified = Modified {
-        count: appender.finish(txn),
+        count: appender.finish(txn)?,
         rows: Vec::new(),
     };
     if keep_rows {
@@ -71,6 +71,8 @@ pub struct Appender<'a> {
     types: Vec<crate::types::DataType>,
     oldest: Option<Arc<TableEntry>>,
     count: u64,
+    /// The row id of the first row appended, where the foreign key checks start.
+    first_row_id: Option<u64>,
 }
 
 impl<'a> Appender<'a> {
@@ -89,6 +91,7 @@ impl<'a> Appender<'a> {
             types,
             oldest,
             count: 0,
+            first_row_id: None,
         })
     }
 
@@ -101,17 +104,52 @@ impl<'a> Appender<'a> {
         check_rows(&self.entry.schema.name, self.checks, batch, ctx)?;
         let data = Arc::make_mut(&mut self.entry.data);
         let first_row_id = data.append(&self.types, batch)? as u64;
+        self.first_row_id.get_or_insert(first_row_id);
         let row_ids: Vec<u64> = (first_row_id..first_row_id + batch.len() as u64).collect();
         check_unique(&self.entry, &row_ids, batch, None, self.oldest.as_deref())?;
         self.count += batch.len() as u64;
         Ok(())
     }
 
-    /// Stages the new version in `txn`: how many rows were appended.
-    pub fn finish(self, txn: &mut Transaction) -> u64 {
+    /// Stages the new version in `txn` and checks the appended rows' foreign keys (once,
+    /// so rows of one statement may reference each other): how many rows were appended.
+    pub fn finish(self, txn: &mut Transaction) -> Result<u64> {
+        let schema = self.entry.schema.clone();
+        let appended = match self.first_row_id {
+            Some(first) if !schema.foreign_keys.is_empty() => rows_from(&self.entry.data, first),
+            _ => Vec::new(),
+        };
         txn.put_table(self.entry);
-        self.count
+        if !appended.is_empty() {
+            super::foreign_key::check_references(txn, &schema, &appended, None)?;
+        }
+        Ok(self.count)
     }
+}
+
+/// The live rows of `data` from row id `first` on, a batch per chunk.
+fn rows_from(data: &TableData, first: u64) -> Vec<Batch> {
+    let first_chunk = first as usize / BATCH_SIZE;
+    let mut batches = Vec::new();
+    for (chunk_idx, chunk) in data.chunks().enumerate().skip(first_chunk) {
+        let start = if chunk_idx == first_chunk {
+            first as usize % BATCH_SIZE
+        } else {
+            0
+        };
+        if start == 0 && chunk.deleted.is_none() {
+            // A chunk the statement filled: its columns as they are, no copy.
+            batches.push(Batch::new(chunk.columns.clone(), chunk.len));
+            continue;
+        }
+        let offsets: Vec<u32> = (start..chunk.len)
+            .filter(|&r| !chunk.is_deleted(r))
+            .map(|r| r as u32)
+            .collect();
+        let columns = chunk.columns.iter().map(|c| Arc::new(c.gather(&offsets)));
+        batches.push(Batch::new(columns.collect(), offsets.len()));
+    }
+    batches
 }
 
 /// The table an UPDATE or DELETE writes, the FROM (USING) items joined to it, and the
@@ -214,7 +252,24 @@ pub fn update(
     for (row_ids, rows, _) in &changed {
         check_unique(&entry, row_ids, rows, Some(&assigned), oldest.as_deref())?;
     }
+    let schema = entry.schema.clone();
     txn.put_table(entry);
+    let new_rows: Vec<Batch> = changed.iter().map(|(_, rows, _)| rows.clone()).collect();
+    super::foreign_key::check_references(txn, &schema, &new_rows, Some(&assigned))?;
+    if super::foreign_key::is_referenced(&ctx.state, schema.oid) {
+        let old_rows: Vec<Batch> = changed
+            .iter()
+            .map(|(_, _, matched)| Batch::new(matched.columns[..width].to_vec(), matched.len()))
+            .collect();
+        super::foreign_key::referenced_rows_changed(
+            txn,
+            schema.oid,
+            &old_rows,
+            Some(&new_rows),
+            Some(&assigned),
+            ctx,
+        )?;
+    }
     if keep_rows {
         modified.rows = changed
             .into_iter()
@@ -236,7 +291,10 @@ pub fn delete(
     ctx: &ExecContext,
 ) -> Result<Modified> {
     let (mut entry, targets) = locked_targets(txn, target, ctx)?;
+    let referenced = super::foreign_key::is_referenced(&ctx.state, target.oid);
+    let width = entry.schema.columns.len();
     let mut modified = Modified::default();
+    let mut deleted = Vec::new();
     for Matched {
         chunk_idx,
         batch,
@@ -246,8 +304,8 @@ pub fn delete(
     {
         Arc::make_mut(&mut entry.data).delete_rows(chunk_idx, &chunk_offsets)?;
         modified.count += rows.len() as u64;
-        if keep_rows {
-            modified.rows.push(batch.gather(&rows));
+        if keep_rows || referenced {
+            deleted.push(batch.gather(&rows));
         }
     }
     // Compacting moves rows to other ids, which row locks are taken by.
@@ -255,6 +313,16 @@ pub fn delete(
         super::vacuum::compact(&mut entry)?;
     }
     txn.put_table(entry);
+    if referenced {
+        let old_rows: Vec<Batch> = deleted
+            .iter()
+            .map(|b| Batch::new(b.columns[..width].to_vec(), b.len()))
+            .collect();
+        super::foreign_key::referenced_rows_changed(txn, target.oid, &old_rows, None, None, ctx)?;
+    }
+    if keep_rows {
+        modified.rows = deleted;
+    }
     Ok(modified)
 }
 

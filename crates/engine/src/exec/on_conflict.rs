@@ -55,7 +55,9 @@ pub fn insert(
         )?;
         written.extend(written_now);
     }
+    let schema = entry.schema.clone();
     txn.put_table(entry);
+    super::foreign_key::check_upserted(txn, &schema, on_conflict)?;
     Ok(modified)
 }
 

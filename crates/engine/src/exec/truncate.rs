@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use crate::api::Notice;
 use crate::catalog::QualifiedName;
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{build_unique_indexes, Sequence, TableData, TableEntry, Transaction};
@@ -12,8 +13,11 @@ pub fn truncate(
     txn: &mut Transaction,
     tables: &[(QualifiedName, u32)],
     restart_identity: bool,
+    cascade: bool,
+    notices: &mut Vec<Notice>,
 ) -> Result<()> {
-    for (name, oid) in tables {
+    let tables = super::foreign_key::truncated_with(txn, tables, cascade, notices)?;
+    for (name, oid) in &tables {
         let entry = match txn.table_for_write(name)? {
             Some(entry) if entry.schema.oid == *oid => entry,
             _ => {

@@ -15,7 +15,9 @@ impl TableFunction {
     pub fn by_name(name: &str) -> Option<TableFunction> {
         match name {
             "generate_series" => Some(TableFunction::GenerateSeries),
-            "unnest" => Some(TableFunction::Unnest),
+            // No relation is a partition: its ancestors are the unnest of an empty array,
+            // which the binder passes it.
+            "unnest" | "pg_partition_ancestors" => Some(TableFunction::Unnest),
             _ => None,
         }
     }

@@ -8,8 +8,10 @@ mod copy_options;
 mod deferrable;
 mod dialect;
 mod frame_exclusion;
+mod referential_actions;
 mod row_lock_strength;
 mod sequence_options;
+mod set_constraints;
 mod table_query;
 mod vacuum_options;
 mod view_check_option;
@@ -21,6 +23,7 @@ use sqlparser::tokenizer::Tokenizer;
 
 use crate::error::{Error, Result};
 pub use frame_exclusion::{FrameExclusion, FrameExclusions};
+pub use set_constraints::SET_CONSTRAINTS;
 
 /// How deeply the parser lets parentheses, subqueries and prefix operators nest (PostgreSQL
 /// manages about a thousand levels); sqlparser grows its stack as it recurses.
@@ -49,6 +52,8 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     row_lock_strength::normalize(&mut tokens);
     table_query::expand(&mut tokens);
     view_check_option::refuse(&tokens)?;
+    set_constraints::rewrite(&mut tokens);
+    referential_actions::check(&tokens)?;
     let statements = Parser::new(&dialect::KestrelDialect::default())
         .with_recursion_limit(MAX_NESTING)
         .with_tokens_with_locations(tokens)

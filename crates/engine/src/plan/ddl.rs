@@ -34,6 +34,8 @@ pub struct AlterTable {
     /// The CHECK constraints the rows must pass after the changes: those added or validated
     /// by the statement, and every validated one when the rows change.
     pub checks: Vec<super::RowCheck>,
+    /// Foreign keys added (without NOT VALID) or validated: the existing rows are checked.
+    pub foreign_keys_to_check: Vec<String>,
 }
 
 #[derive(Debug, Clone)]

@@ -435,6 +435,8 @@ pub enum BoundStatement {
         /// (name, OID) of each table, once each.
         tables: Vec<(QualifiedName, u32)>,
         restart_identity: bool,
+        /// CASCADE: tables referencing them by foreign keys are truncated too.
+        cascade: bool,
     },
     DropIndex {
         names: Vec<QualifiedName>,
@@ -471,6 +473,11 @@ pub enum BoundStatement {
         name: String,
     },
     Set(SetVariable),
+    /// SET CONSTRAINTS: `names` (`None` for ALL) deferred or immediate.
+    SetConstraints {
+        names: Option<Vec<String>>,
+        deferred: bool,
+    },
     Show {
         name: String,
     },
@@ -648,6 +655,7 @@ impl BoundStatement {
             | BoundStatement::Rollback
             | BoundStatement::Savepoint { .. }
             | BoundStatement::Set(_)
+            | BoundStatement::SetConstraints { .. }
             | BoundStatement::Show { .. }
             | BoundStatement::Explain { .. } => Vec::new(),
         }

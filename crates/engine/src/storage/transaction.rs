@@ -11,7 +11,7 @@ use arc_swap::ArcSwap;
 use super::isolation::{Isolation, Snapshot};
 use super::locks::{row_lock_name, LockManager, LockMode, Wait};
 use super::{CommitChanges, CommitLog, DbState, Map, Sequence, TableEntry};
-use crate::catalog::{QualifiedName, SchemaDef, ViewDef};
+use crate::catalog::{ConstraintChecks, QualifiedName, SchemaDef, ViewDef};
 use crate::error::{Error, Result, SqlState};
 use crate::sync::lock;
 
@@ -191,6 +191,7 @@ impl Store {
             views: Map::default(),
             snapshot: None,
             lock_timeout: None,
+            constraint_checks: ConstraintChecks::default(),
         }
     }
 
@@ -246,6 +247,8 @@ pub struct Transaction {
     snapshot: Option<Snapshot>,
     /// How long a lock is waited for (lock_timeout), `None`: for ever.
     lock_timeout: Option<Duration>,
+    /// SET CONSTRAINTS modes and the foreign key checks deferred to COMMIT.
+    pub constraint_checks: ConstraintChecks,
 }
 
 impl Transaction {
@@ -815,6 +818,7 @@ mod tests {
                 unique_keys: Vec::new(),
                 indexes: Vec::new(),
                 constraints: Vec::new(),
+                foreign_keys: Vec::new(),
                 unlogged: false,
             }),
             data: Arc::new(TableData::default()),

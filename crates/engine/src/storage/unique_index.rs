@@ -84,6 +84,34 @@ impl UniqueIndex {
     }
 }
 
+impl UniqueIndex {
+    /// The first of `keys` (each with its row) that no live row of `data` has, under one
+    /// lock for them all: a foreign key checks a batch of references with this.
+    pub fn first_missing<'k>(
+        &self,
+        keys: impl Iterator<Item = (usize, &'k [u8])>,
+        data: &TableData,
+        columns: &[usize],
+    ) -> Option<usize> {
+        let entries = match self.entries.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let mut scratch = Vec::new();
+        for (row, key) in keys {
+            let present = entries.get(key).is_some_and(|candidates| {
+                candidates
+                    .iter()
+                    .any(|&c| row_has_key(data, c, columns, key, &mut scratch))
+            });
+            if !present {
+                return Some(row);
+            }
+        }
+        None
+    }
+}
+
 /// Whether row `row_id` is stored in `data` and deleted there.
 fn is_deleted(data: &TableData, row_id: u64) -> bool {
     let offset = row_id as usize % BATCH_SIZE;

@@ -124,7 +124,7 @@ impl Session {
                     let parser = CopyParser::new(&statement.options, target);
                     copy_in(parser, input, &mut appender, ctx)?;
                 }
-                appender.finish(self.transaction())
+                appender.finish(self.transaction())?
             }
             CopyDirection::To { plan, columns } => {
                 let output = match &statement.endpoint {

@@ -243,6 +243,32 @@ impl Session {
 
     /// SET / RESET. SET is transactional: inside a block ROLLBACK undoes it; SET LOCAL
     /// lasts until the transaction ends (outside a block, with a warning, the statement).
+    /// SET CONSTRAINTS: changes the transaction's modes; the checks of constraints now
+    /// IMMEDIATE that were waiting run at once, as in PostgreSQL.
+    pub(super) fn run_set_constraints(
+        &mut self,
+        names: Option<&[String]>,
+        deferred: bool,
+    ) -> Result<StatementResult> {
+        if self.block == Block::None {
+            self.warn(
+                SqlState::NoActiveSqlTransaction,
+                "SET CONSTRAINTS can only be used in transaction blocks",
+            );
+        }
+        let txn = self.transaction();
+        match names {
+            None => txn.constraint_checks.set_all(deferred),
+            Some(names) => names
+                .iter()
+                .for_each(|name| txn.constraint_checks.set_named(name, deferred)),
+        }
+        if !deferred {
+            crate::exec::foreign_key::check_deferred(txn, false)?;
+        }
+        Ok(StatementResult::command("SET CONSTRAINTS"))
+    }
+
     pub(super) fn run_set(&mut self, set: &SetVariable) -> Result<StatementResult> {
         if self.block != Block::None {
             self.transaction();

@@ -8,7 +8,7 @@ use super::relations::{indexes, Derived, IndexInfo};
 use super::types::{builtin, FUNCTIONS};
 use super::views::{index_definition, quote_identifier};
 use super::{namespaces, CatalogSnapshot, OID, RELATIONS, SUPERUSER_OID};
-use crate::catalog::QualifiedName;
+use crate::catalog::{QualifiedName, ReferentialAction};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, TableEntry};
 use crate::types::text_io::parse_oid;
@@ -117,6 +117,9 @@ impl CatalogFunction {
             // There are no rules, and so no rule definitions.
             ("pg_get_ruledef", 1) => (F::NoDefinition, &[OID_ARG], text),
             ("pg_get_ruledef", 2) => (F::NoDefinition, &[OID_ARG, BOOL], text),
+            // Foreign keys are not triggers here: there are no triggers.
+            ("pg_get_triggerdef", 1) => (F::NoDefinition, &[OID_ARG], text),
+            ("pg_get_triggerdef", 2) => (F::NoDefinition, &[OID_ARG, BOOL], text),
             ("pg_get_viewdef", 1) => (F::GetViewDef, &[OID_ARG], text),
             ("pg_get_viewdef", 2) => (F::GetViewDef, &[OID_ARG, BOOL], text),
             ("obj_description", 1) => (F::Description, &[OID_ARG], text),
@@ -523,8 +526,69 @@ fn find_index<'a>(
     })
 }
 
-/// `PRIMARY KEY (id)` or `UNIQUE (a, b)`.
+/// `PRIMARY KEY (id)`, `UNIQUE (a, b)`, `CHECK (a > 0)` or `FOREIGN KEY (a) REFERENCES
+/// p(id) ...`.
 fn constraint_definition(
+    constraint_oid: u32,
+    pretty: bool,
+    snapshot: &CatalogSnapshot,
+) -> Option<String> {
+    foreign_key_definition(constraint_oid, snapshot)
+        .or_else(|| key_or_check_definition(constraint_oid, pretty, snapshot))
+}
+
+/// A foreign key as ruleutils.c prints it: the referenced table named as regclass would,
+/// MATCH FULL, the actions other than NO ACTION, then DEFERRABLE, INITIALLY DEFERRED and
+/// NOT VALID.
+fn foreign_key_definition(constraint_oid: u32, snapshot: &CatalogSnapshot) -> Option<String> {
+    let state = snapshot.state;
+    let (schema, key) = state.tables.values().find_map(|entry| {
+        let schema = &entry.schema;
+        let position = schema.foreign_keys.iter().enumerate().position(|(i, _)| {
+            super::relations::derived_oid(
+                schema.oid,
+                Derived::Constraint,
+                super::relations::FOREIGN_KEY_OID_OFFSET + i,
+            ) == constraint_oid
+        })?;
+        Some((schema, &schema.foreign_keys[position]))
+    })?;
+    let referenced = state.tables.get(&key.referenced_table)?;
+    let names = |table: &crate::catalog::TableSchema, columns: &[usize]| {
+        columns
+            .iter()
+            .filter_map(|&c| table.columns.get(c))
+            .map(|c| quote_identifier(&c.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = format!(
+        "FOREIGN KEY ({}) REFERENCES {}({})",
+        names(schema, &key.columns),
+        relation_name(key.referenced_table, snapshot)?,
+        names(&referenced.schema, &key.referenced_columns)
+    );
+    if key.match_full {
+        out.push_str(" MATCH FULL");
+    }
+    for (event, action) in [("UPDATE", key.on_update), ("DELETE", key.on_delete)] {
+        if action != ReferentialAction::NoAction {
+            out.push_str(&format!(" ON {event} {}", action.sql()));
+        }
+    }
+    if key.deferrable {
+        out.push_str(" DEFERRABLE");
+    }
+    if key.initially_deferred {
+        out.push_str(" INITIALLY DEFERRED");
+    }
+    if !key.validated {
+        out.push_str(" NOT VALID");
+    }
+    Some(out)
+}
+
+fn key_or_check_definition(
     constraint_oid: u32,
     pretty: bool,
     snapshot: &CatalogSnapshot,

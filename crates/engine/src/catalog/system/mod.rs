@@ -383,7 +383,7 @@ pub static RELATIONS: &[SystemRelation] = &[
     information_schema("views", 13104, is::VIEWS, information_schema::views),
     information_schema("table_constraints", 13105, is::TABLE_CONSTRAINTS, information_schema::table_constraints),
     information_schema("key_column_usage", 13106, is::KEY_COLUMN_USAGE, information_schema::key_column_usage),
-    information_schema("referential_constraints", 13107, is::REFERENTIAL_CONSTRAINTS, no_rows),
+    information_schema("referential_constraints", 13107, is::REFERENTIAL_CONSTRAINTS, information_schema::referential_constraints),
     information_schema("constraint_column_usage", 13108, is::CONSTRAINT_COLUMN_USAGE, information_schema::constraint_column_usage),
     information_schema("sequences", 13109, is::SEQUENCES, information_schema::sequences),
     information_schema("routines", 13110, is::ROUTINES, no_rows),

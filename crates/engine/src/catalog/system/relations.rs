@@ -11,7 +11,7 @@ use super::{
     INFORMATION_SCHEMA_OID, INT2, INT4, NAME, NULL, OID, OPAQUE, PG_CATALOG_OID, PUBLIC_OID,
     RELATIONS, SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
-use crate::catalog::{IndexMethod, TableSchema};
+use crate::catalog::{ForeignKey, IndexMethod, TableSchema};
 use crate::storage::Sequence;
 use crate::types::{DataType, ScalarValue};
 
@@ -184,6 +184,8 @@ struct ClassRow<'a> {
     has_index: bool,
     /// relchecks: how many CHECK constraints (psql lists them only when there are some).
     checks: usize,
+    /// A table with foreign keys, or referenced by one (PostgreSQL's triggers enforce them).
+    has_triggers: bool,
     unlogged: bool,
     /// pg_am's OID: heap for tables, the index's method for indexes.
     am: u32,
@@ -214,7 +216,7 @@ impl ClassRow<'_> {
             int2(i16::try_from(self.columns).unwrap_or(i16::MAX)),
             int2(i16::try_from(self.checks).unwrap_or(i16::MAX)),
             boolean(self.kind == b'v'),
-            boolean(false),
+            boolean(self.has_triggers),
             boolean(false),
             boolean(false),
             boolean(false),
@@ -242,6 +244,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             columns: relation.columns.len(),
             has_index: false,
             checks: 0,
+            has_triggers: false,
             unlogged: false,
             am: if relation.kind == b'r' { HEAP_AM } else { 0 },
         });
@@ -259,6 +262,11 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             columns: schema.columns.len(),
             has_index: !table_indexes.is_empty(),
             checks: super::constraints::check_count(schema),
+            has_triggers: !schema.foreign_keys.is_empty()
+                || state
+                    .tables
+                    .values()
+                    .any(|e| e.schema.foreign_keys_to(schema.oid).next().is_some()),
             unlogged: schema.unlogged,
             am: HEAP_AM,
         });
@@ -270,6 +278,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             columns: index.columns.len(),
             has_index: false,
             checks: 0,
+            has_triggers: false,
             unlogged: schema.unlogged,
             am: access_method(index.method),
         }));
@@ -282,6 +291,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
         columns: view.columns.len(),
         has_index: false,
         checks: 0,
+        has_triggers: false,
         unlogged: false,
         am: 0,
     }));
@@ -293,6 +303,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
         columns: 3,
         has_index: false,
         checks: 0,
+        has_triggers: false,
         unlogged: false,
         am: 0,
     }));
@@ -635,8 +646,69 @@ pub(super) fn pg_constraint(snapshot: &CatalogSnapshot) -> Rows {
             ]);
         }
         super::constraints::pg_constraint_rows(schema, &mut rows);
+        for (position, key) in schema.foreign_keys.iter().enumerate() {
+            rows.push(foreign_key_row(snapshot, schema, position, key));
+        }
     }
     rows
+}
+
+/// Foreign keys' constraint OIDs follow the table's unique keys' range.
+pub(super) const FOREIGN_KEY_OID_OFFSET: usize = 1024;
+
+fn foreign_key_row(
+    snapshot: &CatalogSnapshot,
+    schema: &TableSchema,
+    position: usize,
+    key: &ForeignKey,
+) -> Vec<ScalarValue> {
+    let positions = |columns: &[usize]| {
+        ScalarValue::Array(
+            columns
+                .iter()
+                .map(|c| int2(i16::try_from(c + 1).unwrap_or(i16::MAX)))
+                .collect(),
+        )
+    };
+    // conindid: the referenced table's unique index the key is checked against.
+    let index = snapshot
+        .state
+        .tables
+        .get(&key.referenced_table)
+        .and_then(|e| e.schema.unique_key_over(&key.referenced_columns))
+        .map_or(0, |k| derived_oid(key.referenced_table, Derived::Index, k));
+    vec![
+        oid(derived_oid(
+            schema.oid,
+            Derived::Constraint,
+            FOREIGN_KEY_OID_OFFSET + position,
+        )),
+        text(&key.name),
+        oid(schema.namespace),
+        char(b'f'),
+        boolean(key.deferrable),
+        boolean(key.initially_deferred),
+        boolean(key.validated),
+        oid(schema.oid),
+        oid(0),
+        oid(index),
+        oid(0),
+        oid(key.referenced_table),
+        char(key.on_update.code()),
+        char(key.on_delete.code()),
+        char(if key.match_full { b'f' } else { b's' }),
+        boolean(true),
+        int4(0),
+        boolean(true),
+        positions(&key.columns),
+        positions(&key.referenced_columns),
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+    ]
 }
 
 pub(super) const PG_ATTRDEF: &[(&str, DataType)] = &[

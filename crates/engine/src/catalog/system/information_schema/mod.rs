@@ -8,7 +8,8 @@ pub(in crate::catalog::system) mod columns;
 use super::relations::{deparse_default, indexes, sequence_type};
 use super::{int4, text, CatalogSnapshot, Rows, NULL, PUBLIC_OID, RELATIONS};
 use crate::catalog::{
-    quote_identifier, ColumnDef, Constraint as TableConstraint, ConstraintKind, TableSchema,
+    quote_identifier, ColumnDef, Constraint as TableConstraint, ConstraintKind, ForeignKey,
+    ReferentialAction, TableSchema,
 };
 use crate::types::{DataType, ScalarValue};
 
@@ -272,8 +273,8 @@ pub(super) fn views(snapshot: &CatalogSnapshot) -> Rows {
         .collect()
 }
 
-/// A PRIMARY KEY, UNIQUE or CHECK constraint, or a NOT NULL column (a CHECK constraint to
-/// the SQL standard, named as PostgreSQL names it).
+/// A PRIMARY KEY, UNIQUE, CHECK or FOREIGN KEY constraint, or a NOT NULL column (a CHECK
+/// constraint to the SQL standard, named as PostgreSQL names it).
 struct Constraint<'a> {
     schema: String,
     table: &'a str,
@@ -283,6 +284,21 @@ struct Constraint<'a> {
     columns: Vec<&'a str>,
     /// A CHECK's condition as information_schema.check_constraints shows it.
     check_clause: Option<String>,
+    deferrable: bool,
+    initially_deferred: bool,
+    /// A foreign key's referenced side: (schema, table, columns), what
+    /// constraint_column_usage lists, and each column's position in the referenced key.
+    references: Option<References<'a>>,
+}
+
+struct References<'a> {
+    schema: String,
+    table: &'a str,
+    columns: Vec<&'a str>,
+    positions_in_key: Vec<usize>,
+    /// The referenced PRIMARY KEY or UNIQUE constraint.
+    key_name: &'a str,
+    key: &'a ForeignKey,
 }
 
 fn constraints<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Constraint<'a>> {
@@ -306,6 +322,9 @@ fn constraints<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Constraint<'a>> {
                     .filter_map(|&c| schema.columns.get(c).map(|c| c.name.as_str()))
                     .collect(),
                 check_clause: None,
+                deferrable: false,
+                initially_deferred: false,
+                references: None,
             });
         }
         for constraint in &schema.constraints {
@@ -320,6 +339,49 @@ fn constraints<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Constraint<'a>> {
                     .filter_map(|c| schema.columns.get(c).map(|c| c.name.as_str()))
                     .collect(),
                 check_clause: Some(clause),
+                deferrable: false,
+                initially_deferred: false,
+                references: None,
+            });
+        }
+        for key in &schema.foreign_keys {
+            let Some(referenced) = snapshot.state.tables.get(&key.referenced_table) else {
+                continue;
+            };
+            let referenced = &referenced.schema;
+            let Some(unique) = referenced
+                .unique_key_over(&key.referenced_columns)
+                .map(|k| &referenced.unique_keys[k])
+            else {
+                continue;
+            };
+            let names = |table: &'a TableSchema, columns: &[usize]| {
+                columns
+                    .iter()
+                    .filter_map(|&c| table.columns.get(c).map(|c| c.name.as_str()))
+                    .collect()
+            };
+            found.push(Constraint {
+                schema: namespace.clone(),
+                table: &schema.name,
+                name: key.name.clone(),
+                kind: "FOREIGN KEY",
+                columns: names(schema, &key.columns),
+                check_clause: None,
+                deferrable: key.deferrable,
+                initially_deferred: key.initially_deferred,
+                references: Some(References {
+                    schema: snapshot.relation_schema_name(referenced.oid),
+                    table: &referenced.name,
+                    columns: names(referenced, &unique.columns),
+                    positions_in_key: key
+                        .referenced_columns
+                        .iter()
+                        .filter_map(|c| unique.columns.iter().position(|u| u == c))
+                        .collect(),
+                    key_name: &unique.name,
+                    key,
+                }),
             });
         }
         for (i, column) in schema.columns.iter().enumerate() {
@@ -332,6 +394,9 @@ fn constraints<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Constraint<'a>> {
                     kind: "CHECK",
                     columns: Vec::new(),
                     check_clause: Some(format!("{} IS NOT NULL", quote_identifier(&column.name))),
+                    deferrable: false,
+                    initially_deferred: false,
+                    references: None,
                 });
             }
         }
@@ -352,8 +417,8 @@ pub(super) fn table_constraints(snapshot: &CatalogSnapshot) -> Rows {
                 text(&c.schema),
                 text(c.table),
                 text(c.kind),
-                yes_or_no(false),
-                yes_or_no(false),
+                yes_or_no(c.deferrable),
+                yes_or_no(c.initially_deferred),
                 yes_or_no(true),
                 if c.kind == "CHECK" {
                     NULL
@@ -417,7 +482,10 @@ pub(super) fn key_column_usage(snapshot: &CatalogSnapshot) -> Rows {
                 text(c.table),
                 text(column),
                 cardinal(i + 1),
-                NULL,
+                match &c.references {
+                    Some(r) => r.positions_in_key.get(i).map_or(NULL, |&p| cardinal(p + 1)),
+                    None => NULL,
+                },
             ]
         }));
     }
@@ -428,11 +496,16 @@ pub(super) fn constraint_column_usage(snapshot: &CatalogSnapshot) -> Rows {
     let database = &snapshot.session.database;
     let mut rows = Vec::new();
     for c in constraints(snapshot) {
-        rows.extend(c.columns.iter().map(|column| {
+        // A foreign key uses the columns it references.
+        let (schema, table, columns) = match &c.references {
+            Some(r) => (&r.schema, r.table, &r.columns),
+            None => (&c.schema, c.table, &c.columns),
+        };
+        rows.extend(columns.iter().map(|column| {
             vec![
                 text(database),
-                text(&c.schema),
-                text(c.table),
+                text(schema),
+                text(table),
                 text(column),
                 text(database),
                 text(&c.schema),
@@ -468,6 +541,28 @@ pub(super) fn sequences(snapshot: &CatalogSnapshot) -> Rows {
                 text(&options.increment.to_string()),
                 yes_or_no(options.cycle),
             ]
+        })
+        .collect()
+}
+
+pub(super) fn referential_constraints(snapshot: &CatalogSnapshot) -> Rows {
+    let database = &snapshot.session.database;
+    let rule = |action: ReferentialAction| text(action.sql());
+    constraints(snapshot)
+        .iter()
+        .filter_map(|c| {
+            let r = c.references.as_ref()?;
+            Some(vec![
+                text(database),
+                text(&c.schema),
+                text(&c.name),
+                text(database),
+                text(&r.schema),
+                text(r.key_name),
+                text(if r.key.match_full { "FULL" } else { "NONE" }),
+                rule(r.key.on_update),
+                rule(r.key.on_delete),
+            ])
         })
         .collect()
 }

@@ -1,0 +1,139 @@
+//! Foreign keys under concurrent writers: a reference never sees another transaction's
+//! uncommitted parent rows, and no concurrent delete of a parent slips past a reference
+//! (the check locks the referenced table; see `exec/foreign_key.rs`).
+
+mod common;
+
+use std::time::Duration;
+
+use common::{rows, run, Random};
+
+fn setup() -> kestrel::Database {
+    let db = kestrel::Database::new();
+    let mut s = db.connect();
+    run(&mut s, "CREATE TABLE p (id integer PRIMARY KEY)");
+    run(
+        &mut s,
+        "CREATE TABLE c (id integer, pid integer REFERENCES p)",
+    );
+    run(&mut s, "INSERT INTO p VALUES (1)");
+    db
+}
+
+/// Runs `sql` on a new session of `db` on another thread, while `holder` keeps its
+/// transaction open for a moment and then ends it with `end`; the other statement's result.
+fn race(db: &kestrel::Database, holder: &mut kestrel::Session, sql: &str, end: &str) -> String {
+    let mut other = db.connect();
+    let sql = sql.to_string();
+    let waiter = std::thread::spawn(move || match other.execute(&sql) {
+        Ok(_) => "ok".to_string(),
+        Err(e) => e.sqlstate().to_string(),
+    });
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        !waiter.is_finished(),
+        "the reference did not wait for the parent's writer"
+    );
+    run(holder, end);
+    waiter.join().unwrap_or_else(|_| "panicked".into())
+}
+
+#[test]
+fn a_reference_waits_for_an_uncommitted_delete_of_its_parent() {
+    let db = setup();
+    let mut a = db.connect();
+    run(&mut a, "BEGIN; DELETE FROM p WHERE id = 1");
+    assert_eq!(
+        race(&db, &mut a, "INSERT INTO c VALUES (1, 1)", "COMMIT"),
+        "23503"
+    );
+
+    run(&mut a, "INSERT INTO p VALUES (1)");
+    run(&mut a, "BEGIN; DELETE FROM p WHERE id = 1");
+    assert_eq!(
+        race(&db, &mut a, "INSERT INTO c VALUES (2, 1)", "ROLLBACK"),
+        "ok"
+    );
+    assert_eq!(rows(&mut a, "SELECT count(*) FROM c"), ["1"]);
+}
+
+#[test]
+fn an_uncommitted_parent_is_not_referenced() {
+    let db = setup();
+    let mut a = db.connect();
+    run(&mut a, "BEGIN; INSERT INTO p VALUES (2)");
+    assert_eq!(
+        race(&db, &mut a, "INSERT INTO c VALUES (1, 2)", "ROLLBACK"),
+        "23503"
+    );
+}
+
+#[test]
+fn a_delete_waits_for_an_uncommitted_reference() {
+    let db = setup();
+    let mut a = db.connect();
+    run(&mut a, "BEGIN; INSERT INTO c VALUES (1, 1)");
+    assert_eq!(
+        race(&db, &mut a, "DELETE FROM p WHERE id = 1", "COMMIT"),
+        "23503"
+    );
+}
+
+/// Sessions insert references and delete parents at random; afterwards no row references
+/// a missing parent and no statement failed with an internal error.
+#[test]
+fn racing_references_and_deletes_leave_no_orphan() {
+    let db = kestrel::Database::new();
+    let mut setup = db.connect();
+    run(&mut setup, "CREATE TABLE p (id integer PRIMARY KEY)");
+    run(
+        &mut setup,
+        "CREATE TABLE c (pid integer REFERENCES p ON DELETE NO ACTION)",
+    );
+    run(
+        &mut setup,
+        "CREATE TABLE d (pid integer REFERENCES p ON DELETE CASCADE)",
+    );
+    run(
+        &mut setup,
+        "INSERT INTO p SELECT g FROM generate_series(1, 50) g",
+    );
+    let workers: Vec<_> = (0..4u64)
+        .map(|session| {
+            let mut s = db.connect();
+            std::thread::spawn(move || {
+                let mut rng = Random((session + 1).wrapping_mul(0x9E37_79B9) | 1);
+                let mut internal = Vec::new();
+                for _ in 0..150 {
+                    let id = rng.below(60) + 1;
+                    let sql = match rng.below(5) {
+                        0 => format!("INSERT INTO p VALUES ({id})"),
+                        1 => format!("DELETE FROM p WHERE id = {id}"),
+                        2 => format!("INSERT INTO c VALUES ({id})"),
+                        3 => format!("BEGIN; INSERT INTO d VALUES ({id}); DELETE FROM c WHERE pid = {id}; COMMIT"),
+                        _ => format!("BEGIN; DELETE FROM p WHERE id = {id}; INSERT INTO p VALUES ({id}); COMMIT"),
+                    };
+                    if let Err(e) = s.execute(&sql) {
+                        if e.sqlstate() == "XX000" {
+                            internal.push(format!("{sql}: {e}"));
+                        }
+                        let _ = s.execute("ROLLBACK");
+                    }
+                }
+                internal
+            })
+        })
+        .collect();
+    let mut internal = Vec::new();
+    for worker in workers {
+        match worker.join() {
+            Ok(errors) => internal.extend(errors),
+            Err(_) => internal.push("a session panicked".into()),
+        }
+    }
+    assert!(internal.is_empty(), "internal errors: {internal:#?}");
+    for table in ["c", "d"] {
+        let orphans = format!("SELECT count(*) FROM {table} WHERE pid NOT IN (SELECT id FROM p)");
+        assert_eq!(rows(&mut setup, &orphans), ["0"], "{table}");
+    }
+}
