@@ -8,11 +8,13 @@ use sqlparser::ast::{self, AlterColumnOperation, AlterTableOperation, ColumnOpti
 use super::data_type::bind_data_type;
 use super::ddl::serial_type;
 use super::dml::table_scope;
+use super::sequence::sequence_options_for;
 use super::{ident_name, Binder};
 use crate::catalog::{ColumnDef, QualifiedName, TableSchema, UniqueKey};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
 use crate::plan::{AlterTable, BoundStatement, RowChange, ScalarExpr};
+use crate::storage::SequenceOptions;
 use crate::types::DataType;
 
 /// The statement being bound: the schema so far and what the subcommands did.
@@ -22,6 +24,8 @@ struct Alteration {
     notices: Vec<String>,
     /// Sequences owned by the table: (name, owning column now; `None` once dropped).
     owned: Vec<(QualifiedName, Option<String>)>,
+    /// Sequences of the identity columns ADD GENERATED makes: (name, options, column).
+    new_sequences: Vec<(QualifiedName, SequenceOptions, String)>,
 }
 
 impl Alteration {
@@ -118,6 +122,7 @@ impl Binder<'_> {
             row_changes: Vec::new(),
             notices: Vec::new(),
             owned,
+            new_sequences: Vec::new(),
         };
         for operation in operations {
             self.bind_alter_operation(&mut alteration, operation)?;
@@ -127,6 +132,7 @@ impl Binder<'_> {
             row_changes,
             notices,
             owned,
+            new_sequences,
         } = alteration;
         let sequence_owners = owned
             .into_iter()
@@ -145,6 +151,7 @@ impl Binder<'_> {
                 schema,
                 row_changes,
                 sequence_owners,
+                new_sequences,
             })),
             notices,
         })
@@ -357,10 +364,72 @@ impl Binder<'_> {
                     value,
                 });
             }
-            AlterColumnOperation::AddGenerated { .. } => {
-                return Err(Error::unsupported(format!("ALTER COLUMN ... {op}")))
-            }
+            AlterColumnOperation::AddGenerated {
+                generated_as,
+                sequence_options,
+            } => self.bind_add_identity(
+                alteration,
+                position,
+                generated_as.as_ref(),
+                sequence_options.as_deref().unwrap_or_default(),
+            )?,
         }
+        Ok(())
+    }
+
+    /// ALTER COLUMN ADD GENERATED ... AS IDENTITY: a new sequence owned by the column, which
+    /// becomes its default.
+    fn bind_add_identity(
+        &mut self,
+        alteration: &mut Alteration,
+        position: usize,
+        generated_as: Option<&ast::GeneratedAs>,
+        options: &[ast::SequenceOptions],
+    ) -> Result<()> {
+        let schema = &alteration.schema;
+        let column = &schema.columns[position];
+        let prerequisite =
+            |message: String| Err(Error::new(SqlState::ObjectNotInPrerequisiteState, message));
+        let described = format!("column \"{}\" of relation \"{}\"", column.name, schema.name);
+        if !matches!(
+            column.data_type,
+            DataType::Int16 | DataType::Int32 | DataType::Int64
+        ) {
+            return Err(Error::new(
+                SqlState::InvalidParameterValue,
+                "identity column type must be smallint, integer, or bigint",
+            ));
+        }
+        if !column.not_null {
+            return prerequisite(format!(
+                "{described} must be declared NOT NULL before identity can be added"
+            ));
+        }
+        let is_identity = column.identity_always
+            || alteration
+                .owned
+                .iter()
+                .any(|(_, c)| c.as_deref() == Some(&column.name))
+            || alteration
+                .new_sequences
+                .iter()
+                .any(|(_, _, c)| *c == column.name);
+        if is_identity {
+            return prerequisite(format!("{described} is already an identity column"));
+        }
+        if column.default_sql.is_some() {
+            return prerequisite(format!("{described} already has a default value"));
+        }
+        let options = sequence_options_for(options, column.data_type)?;
+        let table = schema.qualified_name();
+        let column_name = column.name.clone();
+        let sequence = self.identity_sequence_name(&table, &column_name)?;
+        let column = &mut alteration.schema.columns[position];
+        column.identity_always = matches!(generated_as, Some(ast::GeneratedAs::Always));
+        column.default_sql = Some(format!("nextval('{}')", sequence.name));
+        alteration
+            .new_sequences
+            .push((sequence, options, column_name));
         Ok(())
     }
 

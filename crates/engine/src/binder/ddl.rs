@@ -9,6 +9,7 @@ use sqlparser::ast::{
 
 use super::data_type::bind_data_type;
 use super::scope::Scope;
+use super::sequence::{sequence_options_for, type_max};
 use super::{ident_name, Binder};
 use crate::catalog::{ColumnDef, QualifiedName, TableSchema, UniqueKey};
 use crate::error::{Error, Result, SqlState};
@@ -24,7 +25,7 @@ fn plain_create_table() -> &'static Option<CreateTable> {
     PLAIN.get_or_init(|| match crate::parser::parse("CREATE TABLE t ()") {
         Ok(mut statements) => match statements.pop() {
             Some(crate::parser::Parsed {
-                statement: Statement::CreateTable(create),
+                statement: crate::parser::Statement::Sql(Statement::CreateTable(create)),
                 ..
             }) => Some(clear_supported(create)),
             _ => None,
@@ -114,7 +115,8 @@ impl Binder<'_> {
                             .as_deref()
                             .map(|o| sequence_options_for(o, ty))
                             .transpose()?;
-                        sequences.push((options, position));
+                        let sequence = self.identity_sequence_name(&qualified, &def.name)?;
+                        sequences.push((options, position, Some(sequence)));
                     }
                     ColumnOption::Null => {}
                     ColumnOption::NotNull => def.not_null = true,
@@ -148,21 +150,22 @@ impl Binder<'_> {
                 // SERIAL and identity columns take their values from an owned sequence.
                 def.not_null = true;
                 if serial.is_some() {
-                    sequences.push((None, position));
+                    sequences.push((None, position, None));
                 }
             }
             columns.push(def);
         }
         let sequences = sequences
             .into_iter()
-            .map(|(options, position)| {
+            .map(|(options, position, sequence)| {
                 let column = &mut columns[position];
-                let sequence_name = format!("{name}_{}_seq", column.name);
-                column.default_sql = Some(format!("nextval('{sequence_name}')"));
+                let sequence = sequence.unwrap_or_else(|| {
+                    QualifiedName::new(qualified.schema, format!("{name}_{}_seq", column.name))
+                });
+                column.default_sql = Some(format!("nextval('{}')", sequence.name));
                 let options = options
                     .unwrap_or_else(|| SequenceOptions::ascending(type_max(column.data_type)));
-                let sequence_name = QualifiedName::new(qualified.schema, sequence_name);
-                (sequence_name, options, column.name.clone())
+                (sequence, options, column.name.clone())
             })
             .collect();
         for constraint in &create.constraints {
@@ -378,95 +381,6 @@ pub(super) fn serial_type(ty: &ast::DataType) -> Option<DataType> {
         "smallserial" | "serial2" => Some(DataType::Int16),
         _ => None,
     }
-}
-
-fn type_max(ty: DataType) -> i64 {
-    match ty {
-        DataType::Int16 => i16::MAX as i64,
-        DataType::Int32 => i32::MAX as i64,
-        _ => i64::MAX,
-    }
-}
-
-/// CREATE SEQUENCE / identity options over PostgreSQL's defaults for `ty`.
-pub(super) fn sequence_options_for(
-    options: &[ast::SequenceOptions],
-    ty: DataType,
-) -> Result<SequenceOptions> {
-    let number = |e: &ast::Expr| -> Result<i64> {
-        let (negative, inner) = match e {
-            ast::Expr::UnaryOp {
-                op: ast::UnaryOperator::Minus,
-                expr,
-            } => (true, expr.as_ref()),
-            other => (false, other),
-        };
-        match inner {
-            ast::Expr::Value(v) => match &v.value {
-                ast::Value::Number(n, _) => n
-                    .parse::<i64>()
-                    .map(|n| if negative { -n } else { n })
-                    .map_err(|_| Error::syntax(format!("invalid sequence option value {e}"))),
-                _ => Err(Error::syntax(format!("invalid sequence option value {e}"))),
-            },
-            _ => Err(Error::syntax(format!("invalid sequence option value {e}"))),
-        }
-    };
-    let mut increment = 1;
-    let (mut min, mut max, mut start, mut cycle) = (None, None, None, false);
-    for option in options {
-        match option {
-            ast::SequenceOptions::IncrementBy(e, _) => increment = number(e)?,
-            ast::SequenceOptions::MinValue(e) => min = e.as_ref().map(number).transpose()?,
-            ast::SequenceOptions::MaxValue(e) => max = e.as_ref().map(number).transpose()?,
-            ast::SequenceOptions::StartWith(e, _) => start = Some(number(e)?),
-            ast::SequenceOptions::Cache(_) => {}
-            ast::SequenceOptions::Cycle(no) => cycle = !no,
-        }
-    }
-    if increment == 0 {
-        return Err(Error::new(
-            SqlState::InvalidParameterValue,
-            "INCREMENT must not be zero",
-        ));
-    }
-    let type_min = match ty {
-        DataType::Int16 => i16::MIN as i64,
-        DataType::Int32 => i32::MIN as i64,
-        _ => i64::MIN,
-    };
-    let (min, max) = if increment > 0 {
-        (min.unwrap_or(1), max.unwrap_or(type_max(ty)))
-    } else {
-        (min.unwrap_or(type_min), max.unwrap_or(-1))
-    };
-    let start = start.unwrap_or(if increment > 0 { min } else { max });
-    if min >= max {
-        return Err(Error::new(
-            SqlState::InvalidParameterValue,
-            format!("MINVALUE ({min}) must be less than MAXVALUE ({max})"),
-        ));
-    }
-    if start < min || start > max {
-        return Err(Error::new(
-            SqlState::InvalidParameterValue,
-            format!(
-                "START value ({start}) cannot be {} MINVALUE ({min})",
-                if start < min {
-                    "less than"
-                } else {
-                    "greater than"
-                }
-            ),
-        ));
-    }
-    Ok(SequenceOptions {
-        increment,
-        min,
-        max,
-        start,
-        cycle,
-    })
 }
 
 /// A type without its length or precision limit.

@@ -142,9 +142,10 @@ impl Binder<'_> {
         let mut statements = crate::parser::parse(&view.query_sql)?;
         let (
             Some(crate::parser::Parsed {
-                statement: Statement::Query(query),
+                statement: crate::parser::Statement::Sql(Statement::Query(query)),
                 exclusions,
                 copy_header_match: false,
+                identity_sequence_names: _,
             }),
             None,
         ) = (statements.pop(), statements.pop())

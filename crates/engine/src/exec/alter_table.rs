@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::ddl::relation_exists;
+use super::ddl::{create_sequence, relation_exists};
 use super::expression::evaluate;
 use super::ExecContext;
 use crate::catalog::{QualifiedName, TableSchema};
@@ -56,6 +56,10 @@ pub fn alter_table(txn: &mut Transaction, alter: &AlterTable, ctx: &ExecContext)
         secondary_indexes: Arc::default(),
     });
     super::view::check_views_after_alter(txn, &entry.schema, &alter.schema)?;
+    for (name, options, column) in &alter.new_sequences {
+        let owner = Some((alter.schema.name.clone(), column.clone()));
+        create_sequence(txn, name, options.clone(), owner, false, &mut Vec::new())?;
+    }
     for (name, owner) in &alter.sequence_owners {
         txn.lock_name(name)?;
         let Some(sequence) = txn.view().sequences.get(name).cloned() else {

@@ -2,18 +2,41 @@
 //! frame EXCLUDE clauses, which sqlparser rejects, are taken out first
 //! ([`frame_exclusion`]) and returned beside each statement.
 
+mod alter_sequence;
 mod copy_options;
 mod frame_exclusion;
+mod identity_options;
 mod sequence_options;
 mod vacuum_options;
 
-use sqlparser::ast::Statement;
+use sqlparser::ast;
 use sqlparser::dialect::PostgreSqlDialect;
+use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
-use sqlparser::tokenizer::Tokenizer;
+use sqlparser::tokenizer::{Token, Tokenizer};
 
 use crate::error::{Error, Result};
+pub use alter_sequence::{AlterSequence, AlterSequenceAction};
 pub use frame_exclusion::{FrameExclusion, FrameExclusions};
+pub use identity_options::IdentitySequenceNames;
+
+/// A statement: sqlparser's, or one of PostgreSQL's that sqlparser lacks, parsed here.
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // one per statement text, never in bulk
+pub enum Statement {
+    Sql(ast::Statement),
+    AlterSequence(AlterSequence),
+}
+
+impl Statement {
+    /// sqlparser's statement, if it is one.
+    pub fn sql(&self) -> Option<&ast::Statement> {
+        match self {
+            Statement::Sql(statement) => Some(statement),
+            Statement::AlterSequence(_) => None,
+        }
+    }
+}
 
 /// How deeply the parser lets parentheses, subqueries and prefix operators nest (PostgreSQL
 /// manages about a thousand levels); sqlparser grows its stack as it recurses.
@@ -26,6 +49,8 @@ pub struct Parsed {
     pub exclusions: FrameExclusions,
     /// COPY ... HEADER MATCH (sqlparser only knows HEADER true/false).
     pub copy_header_match: bool,
+    /// The `SEQUENCE NAME`s of its identity columns, in order.
+    pub identity_sequence_names: IdentitySequenceNames,
 }
 
 /// Parses every statement of `sql`. An empty string (or only `;`s and comments) gives none.
@@ -38,23 +63,53 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     let mut header_match = copy_options::normalize(&mut tokens)?;
     vacuum_options::strip(&mut tokens)?;
     sequence_options::reorder(&mut tokens);
-    let statements = Parser::new(&dialect)
+    let mut identity_sequence_names = identity_options::strip(&mut tokens);
+    let mut parser = Parser::new(&dialect)
         .with_recursion_limit(MAX_NESTING)
-        .with_tokens_with_locations(tokens)
-        .parse_statements()
-        .map_err(|e| parse_error(sql, e))?;
+        .with_tokens_with_locations(tokens);
+    let statements = parse_statements(&mut parser).map_err(|e| parse_error(sql, e))?;
     exclusions.resize(statements.len(), FrameExclusions::default());
     header_match.resize(statements.len(), false);
+    identity_sequence_names.resize(statements.len(), Vec::new());
     Ok(statements
         .into_iter()
         .zip(exclusions)
         .zip(header_match)
-        .map(|((statement, exclusions), copy_header_match)| Parsed {
-            statement,
-            exclusions,
-            copy_header_match,
-        })
+        .zip(identity_sequence_names)
+        .map(
+            |(((statement, exclusions), copy_header_match), identity_sequence_names)| Parsed {
+                statement,
+                exclusions,
+                copy_header_match,
+                identity_sequence_names,
+            },
+        )
         .collect())
+}
+
+/// sqlparser's `Parser::parse_statements`, with the statements it lacks parsed here.
+fn parse_statements(parser: &mut Parser) -> std::result::Result<Vec<Statement>, ParserError> {
+    let mut statements = Vec::new();
+    let mut expecting_delimiter = false;
+    loop {
+        while parser.consume_token(&Token::SemiColon) {
+            expecting_delimiter = false;
+        }
+        match &parser.peek_token_ref().token {
+            Token::EOF => break,
+            Token::Word(word) if expecting_delimiter && word.keyword == Keyword::END => break,
+            _ => {}
+        }
+        if expecting_delimiter {
+            return parser.expected("end of statement", parser.peek_token());
+        }
+        statements.push(match alter_sequence::starts(parser) {
+            true => Statement::AlterSequence(alter_sequence::parse(parser)?),
+            false => Statement::Sql(parser.parse_statement()?),
+        });
+        expecting_delimiter = true;
+    }
+    Ok(statements)
 }
 
 fn parse_error(sql: &str, e: ParserError) -> Error {

@@ -4,6 +4,7 @@
 
 use super::ScalarExpr;
 use crate::catalog::{IndexMethod, QualifiedName, TableSchema};
+use crate::storage::SequenceOptions;
 
 /// CREATE [UNIQUE] INDEX over columns of one table.
 #[derive(Debug, Clone)]
@@ -31,6 +32,21 @@ pub struct AlterTable {
     /// Sequences owned by the table's columns whose owner changes: the new (table, column),
     /// `None` when the owning column is dropped (the sequence goes with it).
     pub sequence_owners: Vec<(QualifiedName, Option<(String, String)>)>,
+    /// Sequences of identity columns added: (name, options, owning column).
+    pub new_sequences: Vec<(QualifiedName, SequenceOptions, String)>,
+}
+
+/// ALTER SEQUENCE: the sequence as the statement leaves it.
+#[derive(Debug, Clone)]
+pub struct AlterSequence {
+    pub name: QualifiedName,
+    /// The same as `name` unless renamed or moved to another schema.
+    pub new_name: QualifiedName,
+    pub options: SequenceOptions,
+    /// RESTART: the value the next nextval returns.
+    pub restart: Option<i64>,
+    /// The (table, column) owning it.
+    pub owned_by: Option<(String, String)>,
 }
 
 #[derive(Debug, Clone)]

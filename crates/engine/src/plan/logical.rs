@@ -336,6 +336,13 @@ pub enum BoundStatement {
         name: QualifiedName,
         options: SequenceOptions,
         if_not_exists: bool,
+        /// OWNED BY: the (table, column) it is dropped with.
+        owned_by: Option<(String, String)>,
+    },
+    /// `None`: IF EXISTS of a missing sequence, with its notice.
+    AlterSequence {
+        alter: Option<Box<super::AlterSequence>>,
+        notices: Vec<String>,
     },
     DropSequence {
         names: Vec<QualifiedName>,
@@ -544,6 +551,7 @@ impl BoundStatement {
             | BoundStatement::Query { .. }
             | BoundStatement::CreateTable { .. }
             | BoundStatement::CreateSequence { .. }
+            | BoundStatement::AlterSequence { .. }
             | BoundStatement::DropSequence { .. }
             | BoundStatement::DropTable { .. }
             | BoundStatement::CreateView { .. }

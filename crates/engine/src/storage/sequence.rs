@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::catalog::QualifiedName;
 use crate::error::{Error, Result, SqlState};
+use crate::types::DataType;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct SequenceOptions {
@@ -17,6 +18,22 @@ pub struct SequenceOptions {
 }
 
 impl SequenceOptions {
+    /// 22023 unless `value`, the sequence's option `what` (START, RESTART), is within its
+    /// bounds, worded as PostgreSQL words it.
+    pub fn check_within(&self, what: &str, value: i64) -> Result<()> {
+        let (relation, bound_name, bound) = if value < self.min {
+            ("less than", "MINVALUE", self.min)
+        } else if value > self.max {
+            ("greater than", "MAXVALUE", self.max)
+        } else {
+            return Ok(());
+        };
+        Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!("{what} value ({value}) cannot be {relation} {bound_name} ({bound})"),
+        ))
+    }
+
     /// PostgreSQL's defaults for an ascending sequence of a type with maximum `max`.
     pub fn ascending(max: i64) -> SequenceOptions {
         SequenceOptions {
@@ -80,6 +97,24 @@ impl Sequence {
             options: self.options.clone(),
             owned_by,
             state: self.state.clone(),
+        }
+    }
+
+    /// Its type (smallint, integer or bigint), told by the bounds that type's defaults give:
+    /// the type itself is not stored.
+    pub fn data_type(&self) -> DataType {
+        let options = &self.options;
+        let fits = |min: i64, max: i64| options.min >= min && options.max <= max;
+        if fits(i64::from(i16::MIN), i64::from(i16::MAX))
+            && (options.max == i64::from(i16::MAX) || options.min == i64::from(i16::MIN))
+        {
+            DataType::Int16
+        } else if fits(i64::from(i32::MIN), i64::from(i32::MAX))
+            && (options.max == i64::from(i32::MAX) || options.min == i64::from(i32::MIN))
+        {
+            DataType::Int32
+        } else {
+            DataType::Int64
         }
     }
 

@@ -12,7 +12,6 @@ use super::{
     RELATIONS, SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
 use crate::catalog::{IndexMethod, TableSchema};
-use crate::storage::Sequence;
 use crate::types::{DataType, ScalarValue};
 
 pub(super) const PG_NAMESPACE: &[(&str, DataType)] = &[
@@ -687,24 +686,6 @@ pub(super) const PG_SEQUENCE: &[(&str, DataType)] = &[
     ("seqcycle", BOOL),
 ];
 
-/// The type a sequence was declared with, told from its bounds (the catalog keeps only
-/// those): smallint and integer sequences end at their type's maximum or minimum.
-pub(super) fn sequence_type(sequence: &Sequence) -> DataType {
-    let options = &sequence.options;
-    let fits = |min: i64, max: i64| options.min >= min && options.max <= max;
-    if fits(i64::from(i16::MIN), i64::from(i16::MAX))
-        && (options.max == i64::from(i16::MAX) || options.min == i64::from(i16::MIN))
-    {
-        DataType::Int16
-    } else if fits(i64::from(i32::MIN), i64::from(i32::MAX))
-        && (options.max == i64::from(i32::MAX) || options.min == i64::from(i32::MIN))
-    {
-        DataType::Int32
-    } else {
-        DataType::Int64
-    }
-}
-
 pub(super) fn pg_sequence(snapshot: &CatalogSnapshot) -> Rows {
     snapshot
         .state
@@ -714,7 +695,7 @@ pub(super) fn pg_sequence(snapshot: &CatalogSnapshot) -> Rows {
             let options = &sequence.options;
             vec![
                 oid(sequence.oid),
-                oid(sequence_type(sequence).oid()),
+                oid(sequence.data_type().oid()),
                 ScalarValue::Int64(options.start),
                 ScalarValue::Int64(options.increment),
                 ScalarValue::Int64(options.max),

@@ -5,7 +5,7 @@
 
 pub(in crate::catalog::system) mod columns;
 
-use super::relations::{deparse_default, indexes, sequence_type};
+use super::relations::{deparse_default, indexes};
 use super::{int4, text, CatalogSnapshot, Rows, NULL, PUBLIC_OID, RELATIONS};
 use crate::catalog::ColumnDef;
 use crate::types::{DataType, ScalarValue};
@@ -386,7 +386,7 @@ pub(super) fn sequences(snapshot: &CatalogSnapshot) -> Rows {
         .sequences
         .values()
         .map(|sequence| {
-            let ty = sequence_type(sequence);
+            let ty = sequence.data_type();
             let (_, facts, _) = type_facts(ty);
             let [_, _, precision, radix, scale, _, _] = facts;
             let options = &sequence.options;
