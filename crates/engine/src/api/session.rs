@@ -751,6 +751,10 @@ impl Session {
             } => self.with_notices("CREATE SEQUENCE", |txn, notices| {
                 ddl::create_sequence(txn, &name, options, owned_by, if_not_exists, notices)
             }),
+            BoundStatement::Comment { target, comment } => {
+                crate::exec::comment::comment(self.transaction(), &target, comment)?;
+                Ok(StatementResult::command("COMMENT"))
+            }
             BoundStatement::AlterSequence { alter, notices } => {
                 self.notices
                     .extend(notices.into_iter().map(Notice::skipped));

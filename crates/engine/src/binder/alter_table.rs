@@ -292,6 +292,7 @@ impl Binder<'_> {
             not_null: false,
             default_sql: None,
             identity_always: false,
+            comment: None,
         };
         let position = alteration.schema.columns.len();
         let mut keys = Vec::new();
@@ -600,6 +601,8 @@ impl Binder<'_> {
             columns,
             primary,
             constraint: true,
+            constraint_comment: None,
+            index_comment: None,
         });
         Ok(())
     }

@@ -84,6 +84,7 @@ impl Binder<'_> {
                 not_null: false,
                 default_sql: None,
                 identity_always: false,
+                comment: None,
             };
             let position = columns.len();
             let mut identity = serial.is_some();
@@ -221,6 +222,7 @@ impl Binder<'_> {
                 unique_keys,
                 indexes: Vec::new(),
                 unlogged: create.unlogged,
+                comment: None,
             },
             if_not_exists: create.if_not_exists,
             sequences,
@@ -267,6 +269,7 @@ impl Binder<'_> {
                 not_null: false,
                 default_sql: None,
                 identity_always: false,
+                comment: None,
             });
         }
         Ok(BoundStatement::CreateTable {
@@ -278,6 +281,7 @@ impl Binder<'_> {
                 unique_keys: Vec::new(),
                 indexes: Vec::new(),
                 unlogged,
+                comment: None,
             },
             if_not_exists,
             sequences: Vec::new(),
@@ -412,5 +416,7 @@ fn unique_key(
         columns,
         primary,
         constraint: true,
+        constraint_comment: None,
+        index_comment: None,
     }
 }

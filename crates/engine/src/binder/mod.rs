@@ -6,6 +6,7 @@ mod alter_table;
 mod array;
 mod catalog_call;
 mod coerce;
+mod comment;
 mod copy;
 mod data_type;
 mod datetime_ops;
@@ -152,6 +153,9 @@ impl<'a> Binder<'a> {
         let bound = match statement {
             parser::Statement::Sql(statement) => self.bind_statement(statement)?,
             parser::Statement::AlterSequence(alter) => self.bind_alter_sequence(alter)?,
+            parser::Statement::CommentOnConstraint(comment) => {
+                self.bind_comment_on_constraint(comment)?
+            }
         };
         // Likewise a SEQUENCE NAME of an identity column.
         if self.identity_sequence_names.iter().any(Option::is_some) {
@@ -261,6 +265,12 @@ impl<'a> Binder<'a> {
                     owned_by.as_ref(),
                 )?
             }
+            Statement::Comment {
+                object_type,
+                object_name,
+                comment,
+                if_exists,
+            } => self.bind_comment(object_type, object_name, comment.as_ref(), *if_exists)?,
             other => self.bind_utility(other)?,
         };
         Ok(bound)

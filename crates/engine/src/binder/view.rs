@@ -107,6 +107,7 @@ impl Binder<'_> {
                 query_sql: query.to_string(),
                 columns: view_columns,
                 depends_on,
+                comment: None,
             },
             or_replace: *or_replace,
         })

@@ -12,6 +12,8 @@ pub struct ColumnDef {
     pub default_sql: Option<String>,
     /// GENERATED ALWAYS AS IDENTITY: only DEFAULT may be written to it.
     pub identity_always: bool,
+    /// COMMENT ON COLUMN.
+    pub comment: Option<String>,
 }
 
 /// A PRIMARY KEY or UNIQUE constraint, or a CREATE UNIQUE INDEX, over column positions. Each
@@ -24,6 +26,10 @@ pub struct UniqueKey {
     /// False for a CREATE UNIQUE INDEX: an index but no constraint, so DROP INDEX drops it
     /// while DROP CONSTRAINT and ON CONFLICT ON CONSTRAINT do not see it.
     pub constraint: bool,
+    /// COMMENT ON CONSTRAINT (when `constraint`) and COMMENT ON INDEX: two objects in
+    /// PostgreSQL, each with its own comment.
+    pub constraint_comment: Option<String>,
+    pub index_comment: Option<String>,
 }
 
 /// How a non-unique index is organised, as CREATE INDEX ... USING named it.
@@ -39,6 +45,8 @@ pub struct IndexDef {
     pub name: String,
     pub columns: Vec<usize>,
     pub method: IndexMethod,
+    /// COMMENT ON INDEX.
+    pub comment: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -53,6 +61,8 @@ pub struct TableSchema {
     /// CREATE UNLOGGED TABLE: its rows skip the write-ahead log and are gone after a
     /// restart (the table itself stays, empty), as in PostgreSQL after a crash.
     pub unlogged: bool,
+    /// COMMENT ON TABLE.
+    pub comment: Option<String>,
 }
 
 impl TableSchema {

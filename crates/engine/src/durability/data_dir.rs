@@ -17,7 +17,8 @@ use crate::error::{Error, Result, SqlState};
 
 /// The format this build writes and reads. A directory of another format is refused,
 /// never guessed at.
-pub const FORMAT_VERSION: u32 = 2;
+/// Format 3 added COMMENT ON's comments to each object's definition.
+pub const FORMAT_VERSION: u32 = 3;
 const VERSION_FILE: &str = "KESTREL_VERSION";
 const LOCK_FILE: &str = "kestrel.lock";
 /// Tries at taking the lock, 50 ms apart, before a directory counts as in use.

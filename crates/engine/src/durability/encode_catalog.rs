@@ -161,6 +161,7 @@ impl Persist for ColumnDef {
         out.bool(self.not_null);
         out.option(self.default_sql.as_ref(), |out, sql| out.str(sql));
         out.bool(self.identity_always);
+        write_comment(out, &self.comment);
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<ColumnDef> {
@@ -170,8 +171,18 @@ impl Persist for ColumnDef {
             not_null: input.bool()?,
             default_sql: input.option(Decoder::string)?,
             identity_always: input.bool()?,
+            comment: read_comment(input)?,
         })
     }
+}
+
+/// A COMMENT ON, the last field of each object that can have one (data format 3).
+fn write_comment(out: &mut Encoder, comment: &Option<String>) {
+    out.option(comment.as_ref(), |out, text| out.str(text));
+}
+
+fn read_comment(input: &mut Decoder<'_>) -> Result<Option<String>> {
+    input.option(Decoder::string)
 }
 
 fn write_positions(out: &mut Encoder, columns: &[usize]) {
@@ -192,6 +203,8 @@ impl Persist for UniqueKey {
         write_positions(out, &self.columns);
         out.bool(self.primary);
         out.bool(self.constraint);
+        write_comment(out, &self.constraint_comment);
+        write_comment(out, &self.index_comment);
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<UniqueKey> {
@@ -200,6 +213,8 @@ impl Persist for UniqueKey {
             columns: read_positions(input)?,
             primary: input.bool()?,
             constraint: input.bool()?,
+            constraint_comment: read_comment(input)?,
+            index_comment: read_comment(input)?,
         })
     }
 }
@@ -226,6 +241,7 @@ impl Persist for IndexDef {
         out.str(&self.name);
         write_positions(out, &self.columns);
         self.method.encode(out);
+        write_comment(out, &self.comment);
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<IndexDef> {
@@ -233,6 +249,7 @@ impl Persist for IndexDef {
             name: input.string()?,
             columns: read_positions(input)?,
             method: IndexMethod::decode(input)?,
+            comment: read_comment(input)?,
         })
     }
 }
@@ -259,6 +276,7 @@ impl Persist for SchemaDef {
         out.u32(self.oid);
         out.str(&self.name);
         out.str(&self.owner);
+        write_comment(out, &self.comment);
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<SchemaDef> {
@@ -266,6 +284,7 @@ impl Persist for SchemaDef {
             oid: input.u32()?,
             name: input.string()?,
             owner: input.string()?,
+            comment: read_comment(input)?,
         })
     }
 }
@@ -279,6 +298,7 @@ impl Persist for TableSchema {
         out.items(&self.unique_keys, |out, key| key.encode(out));
         out.items(&self.indexes, |out, index| index.encode(out));
         out.bool(self.unlogged);
+        write_comment(out, &self.comment);
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<TableSchema> {
@@ -290,6 +310,7 @@ impl Persist for TableSchema {
             unique_keys: input.items(MIN_STR_BYTES, UniqueKey::decode)?,
             indexes: input.items(MIN_STR_BYTES, IndexDef::decode)?,
             unlogged: input.bool()?,
+            comment: read_comment(input)?,
         };
         let width = schema.columns.len();
         let positions = schema
@@ -319,6 +340,7 @@ impl Persist for ViewDef {
         });
         out.items(&self.search_path, |out, oid| out.u32(*oid));
         out.items(&self.depends_on, |out, name| name.encode(out));
+        write_comment(out, &self.comment);
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<ViewDef> {
@@ -332,6 +354,7 @@ impl Persist for ViewDef {
             })?,
             search_path: input.items(4, Decoder::u32)?,
             depends_on: input.items(MIN_QUALIFIED_NAME_BYTES, QualifiedName::decode)?,
+            comment: read_comment(input)?,
         })
     }
 }
@@ -474,6 +497,7 @@ mod tests {
             not_null: name == "id",
             default_sql: (name == "id").then(|| "nextval('t_id_seq')".into()),
             identity_always: false,
+            comment: (name == "price").then(|| "in euros".into()),
         };
         TableSchema {
             oid: 16384,
@@ -499,12 +523,16 @@ mod tests {
                     columns: vec![0],
                     primary: true,
                     constraint: true,
+                    constraint_comment: Some("the key".into()),
+                    index_comment: Some("its index".into()),
                 },
                 UniqueKey {
                     name: "t_price_id".into(),
                     columns: vec![2, 0],
                     primary: false,
                     constraint: false,
+                    constraint_comment: None,
+                    index_comment: None,
                 },
             ],
             indexes: vec![
@@ -512,14 +540,17 @@ mod tests {
                     name: "t_price".into(),
                     columns: vec![2],
                     method: IndexMethod::Btree,
+                    comment: Some("by price".into()),
                 },
                 IndexDef {
                     name: "t_id_hash".into(),
                     columns: vec![0],
                     method: IndexMethod::Hash,
+                    comment: None,
                 },
             ],
             unlogged: true,
+            comment: Some("a table".into()),
         }
     }
 
@@ -558,11 +589,13 @@ mod tests {
             ],
             search_path: vec![11, 16389, PUBLIC_OID],
             depends_on: vec![QualifiedName::new(PUBLIC_OID, "t")],
+            comment: Some("a view".into()),
         });
         assert_round_trip(&SchemaDef {
             oid: 16389,
             name: "s".into(),
             owner: "kestrel".into(),
+            comment: None,
         });
         let options = SequenceOptions {
             increment: -2,

@@ -134,9 +134,8 @@ pub fn alter_sequence(
         claim_relation_name(txn, &alter.new_name, false, notices)?;
         txn.put_sequence(&alter.name, None);
     }
-    let sequence = Sequence::new(
+    let sequence = old.redefined(
         alter.new_name.clone(),
-        old.oid,
         alter.options.clone(),
         alter.owned_by.clone(),
     );

@@ -3,6 +3,7 @@
 
 mod aggregate;
 pub mod alter_table;
+pub mod comment;
 pub mod copy_from;
 pub mod copy_from_binary;
 pub mod copy_to;

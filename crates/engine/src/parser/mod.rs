@@ -3,6 +3,7 @@
 //! ([`frame_exclusion`]) and returned beside each statement.
 
 mod alter_sequence;
+mod comment_on_constraint;
 mod copy_options;
 mod frame_exclusion;
 mod identity_options;
@@ -17,6 +18,7 @@ use sqlparser::tokenizer::{Token, Tokenizer};
 
 use crate::error::{Error, Result};
 pub use alter_sequence::{AlterSequence, AlterSequenceAction};
+pub use comment_on_constraint::CommentOnConstraint;
 pub use frame_exclusion::{FrameExclusion, FrameExclusions};
 pub use identity_options::IdentitySequenceNames;
 
@@ -26,6 +28,7 @@ pub use identity_options::IdentitySequenceNames;
 pub enum Statement {
     Sql(ast::Statement),
     AlterSequence(AlterSequence),
+    CommentOnConstraint(CommentOnConstraint),
 }
 
 impl Statement {
@@ -33,7 +36,7 @@ impl Statement {
     pub fn sql(&self) -> Option<&ast::Statement> {
         match self {
             Statement::Sql(statement) => Some(statement),
-            Statement::AlterSequence(_) => None,
+            Statement::AlterSequence(_) | Statement::CommentOnConstraint(_) => None,
         }
     }
 }
@@ -103,9 +106,12 @@ fn parse_statements(parser: &mut Parser) -> std::result::Result<Vec<Statement>, 
         if expecting_delimiter {
             return parser.expected("end of statement", parser.peek_token());
         }
-        statements.push(match alter_sequence::starts(parser) {
-            true => Statement::AlterSequence(alter_sequence::parse(parser)?),
-            false => Statement::Sql(parser.parse_statement()?),
+        statements.push(if alter_sequence::starts(parser) {
+            Statement::AlterSequence(alter_sequence::parse(parser)?)
+        } else if comment_on_constraint::starts(parser) {
+            Statement::CommentOnConstraint(comment_on_constraint::parse(parser)?)
+        } else {
+            Statement::Sql(parser.parse_statement()?)
         });
         expecting_delimiter = true;
     }

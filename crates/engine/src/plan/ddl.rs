@@ -49,6 +49,29 @@ pub struct AlterSequence {
     pub owned_by: Option<(String, String)>,
 }
 
+/// What COMMENT ON comments on.
+#[derive(Debug, Clone)]
+pub enum CommentTarget {
+    Table(QualifiedName),
+    Column {
+        table: QualifiedName,
+        column: usize,
+    },
+    /// An index, of a constraint or of CREATE INDEX, by its name.
+    Index {
+        table: QualifiedName,
+        index: String,
+    },
+    /// A PRIMARY KEY or UNIQUE constraint, by its name.
+    Constraint {
+        table: QualifiedName,
+        constraint: String,
+    },
+    View(QualifiedName),
+    Sequence(QualifiedName),
+    Schema(u32),
+}
+
 #[derive(Debug, Clone)]
 pub enum RowChange {
     /// Appends a column; `value` (over no columns) is computed once per existing row, so a

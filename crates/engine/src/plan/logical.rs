@@ -339,6 +339,11 @@ pub enum BoundStatement {
         /// OWNED BY: the (table, column) it is dropped with.
         owned_by: Option<(String, String)>,
     },
+    /// COMMENT ON; `None` removes the comment.
+    Comment {
+        target: super::CommentTarget,
+        comment: Option<String>,
+    },
     /// `None`: IF EXISTS of a missing sequence, with its notice.
     AlterSequence {
         alter: Option<Box<super::AlterSequence>>,
@@ -552,6 +557,7 @@ impl BoundStatement {
             | BoundStatement::CreateTable { .. }
             | BoundStatement::CreateSequence { .. }
             | BoundStatement::AlterSequence { .. }
+            | BoundStatement::Comment { .. }
             | BoundStatement::DropSequence { .. }
             | BoundStatement::DropTable { .. }
             | BoundStatement::CreateView { .. }

@@ -13,7 +13,7 @@ mod strict_null;
 pub use copy::{
     CopyColumn, CopyDirection, CopyEndpoint, CopyFormat, CopyHeader, CopyOptions, CopyStatement,
 };
-pub use ddl::{AlterSequence, AlterTable, CreateIndex, RowChange};
+pub use ddl::{AlterSequence, AlterTable, CommentTarget, CreateIndex, RowChange};
 pub use explain::explain_lines;
 pub use expr::{
     ArithmeticOp, BoolTest, ColumnSide, CompareOp, ScalarExpr, SequenceFunction, SessionInfo,

@@ -54,6 +54,8 @@ pub struct Sequence {
     pub options: SequenceOptions,
     /// The table and column whose DEFAULT uses it (SERIAL, identity): dropped with the table.
     pub owned_by: Option<(String, String)>,
+    /// COMMENT ON SEQUENCE.
+    pub comment: Option<String>,
     /// Shared with the copies [`Sequence::with_owner`] makes, so that a renamed owner never
     /// forks the counter.
     state: Arc<Mutex<SequenceState>>,
@@ -80,6 +82,7 @@ impl Sequence {
             oid,
             options,
             owned_by,
+            comment: None,
             state: Arc::new(Mutex::new(SequenceState {
                 last: start,
                 is_called: false,
@@ -96,7 +99,31 @@ impl Sequence {
             oid: self.oid,
             options: self.options.clone(),
             owned_by,
+            comment: self.comment.clone(),
             state: self.state.clone(),
+        }
+    }
+
+    /// The same sequence, counter included, with another comment.
+    pub fn with_comment(&self, comment: Option<String>) -> Sequence {
+        Sequence {
+            comment,
+            ..self.with_owner(self.owned_by.clone())
+        }
+    }
+
+    /// A new definition of this sequence (its OID and comment kept) with a counter of its
+    /// own, at START: what ALTER SEQUENCE and TRUNCATE ... RESTART IDENTITY make, so a
+    /// rollback leaves the old counter as it was.
+    pub fn redefined(
+        &self,
+        name: QualifiedName,
+        options: SequenceOptions,
+        owned_by: Option<(String, String)>,
+    ) -> Sequence {
+        Sequence {
+            comment: self.comment.clone(),
+            ..Sequence::new(name, self.oid, options, owned_by)
         }
     }
 

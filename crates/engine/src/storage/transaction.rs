@@ -728,6 +728,7 @@ mod tests {
                 unique_keys: Vec::new(),
                 indexes: Vec::new(),
                 unlogged: false,
+                comment: None,
             }),
             data: Arc::new(TableData::default()),
             generation: 0,

@@ -85,43 +85,41 @@ pub(super) struct IndexInfo<'a> {
     /// The PRIMARY KEY or UNIQUE constraint it implements, if any.
     pub constraint: bool,
     pub method: IndexMethod,
+    /// COMMENT ON INDEX, and COMMENT ON CONSTRAINT of its constraint.
+    pub comment: Option<&'a str>,
+    pub constraint_comment: Option<&'a str>,
 }
 
 pub(super) fn indexes(schema: &TableSchema) -> Vec<IndexInfo<'_>> {
-    let unique = schema.unique_keys.iter().map(|k| {
-        (
-            k.name.as_str(),
-            k.columns.as_slice(),
-            true,
-            k.primary,
-            k.constraint,
-            IndexMethod::Btree,
-        )
+    let unique = schema.unique_keys.iter().map(|k| IndexInfo {
+        oid: 0,
+        name: k.name.as_str(),
+        columns: k.columns.as_slice(),
+        unique: true,
+        primary: k.primary,
+        constraint: k.constraint,
+        method: IndexMethod::Btree,
+        comment: k.index_comment.as_deref(),
+        constraint_comment: k.constraint_comment.as_deref(),
     });
-    let other = schema.indexes.iter().map(|i| {
-        (
-            i.name.as_str(),
-            i.columns.as_slice(),
-            false,
-            false,
-            false,
-            i.method,
-        )
+    let other = schema.indexes.iter().map(|i| IndexInfo {
+        oid: 0,
+        name: i.name.as_str(),
+        columns: i.columns.as_slice(),
+        unique: false,
+        primary: false,
+        constraint: false,
+        method: i.method,
+        comment: i.comment.as_deref(),
+        constraint_comment: None,
     });
     unique
         .chain(other)
         .enumerate()
-        .map(
-            |(position, (name, columns, unique, primary, constraint, method))| IndexInfo {
-                oid: derived_oid(schema.oid, Derived::Index, position),
-                name,
-                columns,
-                unique,
-                primary,
-                constraint,
-                method,
-            },
-        )
+        .map(|(position, index)| IndexInfo {
+            oid: derived_oid(schema.oid, Derived::Index, position),
+            ..index
+        })
         .collect()
 }
 
