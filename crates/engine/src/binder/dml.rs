@@ -12,6 +12,7 @@ use super::{ident_name, Binder};
 use crate::catalog::TableSchema;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
+use crate::parser::Overriding;
 use crate::plan::{BoundStatement, ColumnInfo, LogicalPlan, Returning, ScalarExpr};
 use crate::types::DataType;
 
@@ -151,7 +152,7 @@ impl Binder<'_> {
                 full[column] = Some(if is_default_keyword(expr) {
                     self.column_default(schema, column)?
                 } else {
-                    check_not_identity_always(schema, column)?;
+                    self.check_not_identity_always(schema, column)?;
                     let bound =
                         self.bind_expr_for(expr, schema.columns[column].data_type, &empty)?;
                     self.assign(schema, column, bound)?
@@ -191,7 +192,7 @@ impl Binder<'_> {
         check_insert_width(columns.len(), targets.len(), explicit)?;
         let mut full: Vec<Option<ScalarExpr>> = vec![None; schema.columns.len()];
         for (index, (info, &column)) in columns.iter().zip(targets).enumerate() {
-            check_not_identity_always(schema, column)?;
+            self.check_not_identity_always(schema, column)?;
             let source = ScalarExpr::Column {
                 index,
                 ty: info.data_type,
@@ -465,6 +466,27 @@ impl Binder<'_> {
         self.aggregate_forbidden_in = None;
         filter
     }
+
+    /// 428C9: a GENERATED ALWAYS identity column takes only its DEFAULT, unless the INSERT
+    /// says OVERRIDING SYSTEM VALUE.
+    fn check_not_identity_always(&self, schema: &TableSchema, column: usize) -> Result<()> {
+        let def = &schema.columns[column];
+        if def.identity_always && self.insert_overriding != Some(Overriding::SystemValue) {
+            return Err(Error::new(
+                SqlState::GeneratedAlways,
+                format!(
+                    "cannot insert a non-DEFAULT value into column \"{}\"",
+                    def.name
+                ),
+            )
+            .with_detail(format!(
+                "Column \"{}\" is an identity column defined as GENERATED ALWAYS.",
+                def.name
+            ))
+            .with_hint("Use OVERRIDING SYSTEM VALUE to override."));
+        }
+        Ok(())
+    }
 }
 
 /// Parses a stored DEFAULT expression.
@@ -493,26 +515,6 @@ fn check_insert_width(values: usize, targets: usize, explicit: bool) -> Result<(
 
 fn is_default_keyword(expr: &Expr) -> bool {
     matches!(expr, Expr::Identifier(ident) if ident.quote_style.is_none() && ident.value.eq_ignore_ascii_case("default"))
-}
-
-/// 428C9: a GENERATED ALWAYS identity column takes only its DEFAULT.
-fn check_not_identity_always(schema: &TableSchema, column: usize) -> Result<()> {
-    let def = &schema.columns[column];
-    if def.identity_always {
-        return Err(Error::new(
-            SqlState::GeneratedAlways,
-            format!(
-                "cannot insert a non-DEFAULT value into column \"{}\"",
-                def.name
-            ),
-        )
-        .with_detail(format!(
-            "Column \"{}\" is an identity column defined as GENERATED ALWAYS.",
-            def.name
-        ))
-        .with_hint("Use OVERRIDING SYSTEM VALUE to override."));
-    }
-    Ok(())
 }
 
 /// The columns an INSERT writes, by position; all columns when none are named.

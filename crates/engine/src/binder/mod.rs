@@ -103,6 +103,8 @@ pub struct Binder<'a> {
     copy_header_match: bool,
     /// The `SEQUENCE NAME`s of the statement's identity columns not bound yet, in order.
     identity_sequence_names: std::collections::VecDeque<Option<Vec<Ident>>>,
+    /// The INSERT being bound said OVERRIDING ... VALUE.
+    insert_overriding: Option<parser::Overriding>,
 }
 
 impl<'a> Binder<'a> {
@@ -136,6 +138,7 @@ impl<'a> Binder<'a> {
             select_srfs_moved: false,
             copy_header_match: false,
             identity_sequence_names: Default::default(),
+            insert_overriding: None,
         }
     }
 
@@ -146,10 +149,20 @@ impl<'a> Binder<'a> {
             exclusions,
             copy_header_match,
             identity_sequence_names,
+            insert_overriding,
         } = parsed;
         self.exclusions = exclusions.clone();
         self.copy_header_match = *copy_header_match;
         self.identity_sequence_names = identity_sequence_names.iter().cloned().collect();
+        match (insert_overriding, statement.sql()) {
+            (None, _) => {}
+            (Some(parser::Overriding::UserValue), Some(Statement::Insert(_))) => {
+                // BY DEFAULT identity columns are not told apart from serial ones.
+                return Err(Error::unsupported("OVERRIDING USER VALUE"));
+            }
+            (Some(_), Some(Statement::Insert(_))) => self.insert_overriding = *insert_overriding,
+            (Some(_), _) => return Err(Error::syntax("syntax error at or near \"OVERRIDING\"")),
+        }
         let bound = match statement {
             parser::Statement::Sql(statement) => self.bind_statement(statement)?,
             parser::Statement::AlterSequence(alter) => self.bind_alter_sequence(alter)?,

@@ -147,6 +147,7 @@ impl Binder<'_> {
                 exclusions,
                 copy_header_match: false,
                 identity_sequence_names: _,
+                insert_overriding: None,
             }),
             None,
         ) = (statements.pop(), statements.pop())

@@ -7,6 +7,7 @@ mod comment_on_constraint;
 mod copy_options;
 mod frame_exclusion;
 mod identity_options;
+mod insert_overriding;
 mod sequence_options;
 mod vacuum_options;
 
@@ -21,6 +22,7 @@ pub use alter_sequence::{AlterSequence, AlterSequenceAction};
 pub use comment_on_constraint::CommentOnConstraint;
 pub use frame_exclusion::{FrameExclusion, FrameExclusions};
 pub use identity_options::IdentitySequenceNames;
+pub use insert_overriding::Overriding;
 
 /// A statement: sqlparser's, or one of PostgreSQL's that sqlparser lacks, parsed here.
 #[derive(Debug, Clone)]
@@ -54,6 +56,8 @@ pub struct Parsed {
     pub copy_header_match: bool,
     /// The `SEQUENCE NAME`s of its identity columns, in order.
     pub identity_sequence_names: IdentitySequenceNames,
+    /// INSERT ... OVERRIDING { SYSTEM | USER } VALUE.
+    pub insert_overriding: Option<Overriding>,
 }
 
 /// Parses every statement of `sql`. An empty string (or only `;`s and comments) gives none.
@@ -67,6 +71,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     vacuum_options::strip(&mut tokens)?;
     sequence_options::reorder(&mut tokens);
     let mut identity_sequence_names = identity_options::strip(&mut tokens);
+    let mut insert_overriding = insert_overriding::strip(&mut tokens);
     let mut parser = Parser::new(&dialect)
         .with_recursion_limit(MAX_NESTING)
         .with_tokens_with_locations(tokens);
@@ -74,17 +79,23 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     exclusions.resize(statements.len(), FrameExclusions::default());
     header_match.resize(statements.len(), false);
     identity_sequence_names.resize(statements.len(), Vec::new());
+    insert_overriding.resize(statements.len(), None);
     Ok(statements
         .into_iter()
         .zip(exclusions)
         .zip(header_match)
         .zip(identity_sequence_names)
+        .zip(insert_overriding)
         .map(
-            |(((statement, exclusions), copy_header_match), identity_sequence_names)| Parsed {
+            |(
+                (((statement, exclusions), copy_header_match), identity_sequence_names),
+                insert_overriding,
+            )| Parsed {
                 statement,
                 exclusions,
                 copy_header_match,
                 identity_sequence_names,
+                insert_overriding,
             },
         )
         .collect())

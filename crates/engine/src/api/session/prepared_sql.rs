@@ -75,6 +75,7 @@ impl Session {
             exclusions: FrameExclusions::default(),
             copy_header_match: false,
             identity_sequence_names: Vec::new(),
+            insert_overriding: None,
         };
         let search_path = self.search_path()?;
         let (bound, param_types) = Binder::new(&view, &search_path, &declared).bind(&parsed)?;
