@@ -11,7 +11,7 @@ use super::data_type::bind_data_type;
 use super::scope::Scope;
 use super::sequence::{sequence_options_for, type_max};
 use super::{ident_name, Binder};
-use crate::catalog::{ColumnDef, QualifiedName, TableSchema, UniqueKey};
+use crate::catalog::{ColumnDef, IndexDef, QualifiedName, TableSchema, UniqueKey};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
 use crate::plan::BoundStatement;
@@ -65,15 +65,34 @@ impl Binder<'_> {
         let name = qualified.name.clone();
         let mut columns: Vec<ColumnDef> = Vec::with_capacity(create.columns.len());
         let mut unique_keys: Vec<UniqueKey> = Vec::new();
+        let mut indexes: Vec<IndexDef> = Vec::new();
         let mut sequences = Vec::new();
-        for column in &create.columns {
-            let column_name = ident_name(&column.name);
-            if columns.iter().any(|c| c.name == column_name) {
-                return Err(Error::new(
-                    SqlState::DuplicateColumn,
-                    format!("column \"{column_name}\" specified more than once"),
-                ));
+        let likes = std::mem::take(&mut self.table_likes);
+        let mut likes = likes.iter().peekable();
+        for written in 0..=create.columns.len() {
+            // The LIKE elements written before this column, then the column.
+            while let Some(like) = likes.next_if(|l| l.column_position <= written) {
+                let taken: Vec<&str> = unique_keys
+                    .iter()
+                    .map(|k| k.name.as_str())
+                    .chain(indexes.iter().map(|i| i.name.as_str()))
+                    .collect();
+                let copy = self.bind_table_like(like, &name, columns.len(), &taken)?;
+                for column in copy.columns {
+                    check_new_column(&columns, &column.name)?;
+                    columns.push(column);
+                }
+                for (position, options) in copy.identities {
+                    sequences.push((Some(options), position, None));
+                }
+                unique_keys.extend(copy.unique_keys);
+                indexes.extend(copy.indexes);
             }
+            let Some(column) = create.columns.get(written) else {
+                break;
+            };
+            let column_name = ident_name(&column.name);
+            check_new_column(&columns, &column_name)?;
             let serial = serial_type(&column.data_type);
             let mut def = ColumnDef {
                 name: column_name,
@@ -220,7 +239,7 @@ impl Binder<'_> {
                 name,
                 columns,
                 unique_keys,
-                indexes: Vec::new(),
+                indexes,
                 unlogged: create.unlogged,
                 comment: None,
             },
@@ -385,6 +404,17 @@ pub(super) fn serial_type(ty: &ast::DataType) -> Option<DataType> {
         "smallserial" | "serial2" => Some(DataType::Int16),
         _ => None,
     }
+}
+
+/// 42701 for a second column of the same name.
+fn check_new_column(columns: &[ColumnDef], name: &str) -> Result<()> {
+    if columns.iter().any(|c| c.name == name) {
+        return Err(Error::new(
+            SqlState::DuplicateColumn,
+            format!("column \"{name}\" specified more than once"),
+        ));
+    }
+    Ok(())
 }
 
 /// A type without its length or precision limit.

@@ -8,6 +8,7 @@ mod catalog_call;
 mod coerce;
 mod comment;
 mod copy;
+mod create_table_like;
 mod data_type;
 mod datetime_ops;
 mod datetime_syntax;
@@ -105,6 +106,8 @@ pub struct Binder<'a> {
     identity_sequence_names: std::collections::VecDeque<Option<Vec<Ident>>>,
     /// The INSERT being bound said OVERRIDING ... VALUE.
     insert_overriding: Option<parser::Overriding>,
+    /// The LIKE elements of the CREATE TABLE being bound.
+    table_likes: Vec<parser::TableLike>,
 }
 
 impl<'a> Binder<'a> {
@@ -139,6 +142,7 @@ impl<'a> Binder<'a> {
             copy_header_match: false,
             identity_sequence_names: Default::default(),
             insert_overriding: None,
+            table_likes: Vec::new(),
         }
     }
 
@@ -150,10 +154,12 @@ impl<'a> Binder<'a> {
             copy_header_match,
             identity_sequence_names,
             insert_overriding,
+            table_likes,
         } = parsed;
         self.exclusions = exclusions.clone();
         self.copy_header_match = *copy_header_match;
         self.identity_sequence_names = identity_sequence_names.iter().cloned().collect();
+        self.table_likes = table_likes.clone();
         match (insert_overriding, statement.sql()) {
             (None, _) => {}
             (Some(parser::Overriding::UserValue), Some(Statement::Insert(_))) => {

@@ -148,6 +148,7 @@ impl Binder<'_> {
                 copy_header_match: false,
                 identity_sequence_names: _,
                 insert_overriding: None,
+                table_likes: _,
             }),
             None,
         ) = (statements.pop(), statements.pop())

@@ -5,6 +5,7 @@
 mod alter_sequence;
 mod comment_on_constraint;
 mod copy_options;
+mod create_table_like;
 mod frame_exclusion;
 mod identity_options;
 mod insert_overriding;
@@ -20,6 +21,7 @@ use sqlparser::tokenizer::{Token, Tokenizer};
 use crate::error::{Error, Result};
 pub use alter_sequence::{AlterSequence, AlterSequenceAction};
 pub use comment_on_constraint::CommentOnConstraint;
+pub use create_table_like::TableLike;
 pub use frame_exclusion::{FrameExclusion, FrameExclusions};
 pub use identity_options::IdentitySequenceNames;
 pub use insert_overriding::Overriding;
@@ -58,6 +60,8 @@ pub struct Parsed {
     pub identity_sequence_names: IdentitySequenceNames,
     /// INSERT ... OVERRIDING { SYSTEM | USER } VALUE.
     pub insert_overriding: Option<Overriding>,
+    /// CREATE TABLE's LIKE elements.
+    pub table_likes: Vec<TableLike>,
 }
 
 /// Parses every statement of `sql`. An empty string (or only `;`s and comments) gives none.
@@ -72,6 +76,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     sequence_options::reorder(&mut tokens);
     let mut identity_sequence_names = identity_options::strip(&mut tokens);
     let mut insert_overriding = insert_overriding::strip(&mut tokens);
+    let mut table_likes = create_table_like::strip(&mut tokens);
     let mut parser = Parser::new(&dialect)
         .with_recursion_limit(MAX_NESTING)
         .with_tokens_with_locations(tokens);
@@ -80,22 +85,24 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     header_match.resize(statements.len(), false);
     identity_sequence_names.resize(statements.len(), Vec::new());
     insert_overriding.resize(statements.len(), None);
+    table_likes.resize(statements.len(), Vec::new());
     Ok(statements
         .into_iter()
         .zip(exclusions)
         .zip(header_match)
         .zip(identity_sequence_names)
-        .zip(insert_overriding)
+        .zip(insert_overriding.into_iter().zip(table_likes))
         .map(
             |(
                 (((statement, exclusions), copy_header_match), identity_sequence_names),
-                insert_overriding,
+                (insert_overriding, table_likes),
             )| Parsed {
                 statement,
                 exclusions,
                 copy_header_match,
                 identity_sequence_names,
                 insert_overriding,
+                table_likes,
             },
         )
         .collect())

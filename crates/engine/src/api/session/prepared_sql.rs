@@ -76,6 +76,7 @@ impl Session {
             copy_header_match: false,
             identity_sequence_names: Vec::new(),
             insert_overriding: None,
+            table_likes: Vec::new(),
         };
         let search_path = self.search_path()?;
         let (bound, param_types) = Binder::new(&view, &search_path, &declared).bind(&parsed)?;
