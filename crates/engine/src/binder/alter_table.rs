@@ -8,7 +8,7 @@ use sqlparser::ast::{self, AlterColumnOperation, AlterTableOperation, ColumnOpti
 use super::data_type::bind_data_type;
 use super::ddl::serial_type;
 use super::dml::table_scope;
-use super::sequence::sequence_options_for;
+use super::sequence::{identity_kind, sequence_options_for};
 use super::{ident_name, Binder};
 use crate::catalog::{ColumnDef, QualifiedName, TableSchema, UniqueKey};
 use crate::error::{Error, Result, SqlState};
@@ -291,7 +291,7 @@ impl Binder<'_> {
             data_type: bind_data_type(data_type)?,
             not_null: false,
             default_sql: None,
-            identity_always: false,
+            identity: None,
             comment: None,
         };
         let position = alteration.schema.columns.len();
@@ -406,16 +406,7 @@ impl Binder<'_> {
                 "{described} must be declared NOT NULL before identity can be added"
             ));
         }
-        let is_identity = column.identity_always
-            || alteration
-                .owned
-                .iter()
-                .any(|(_, c)| c.as_deref() == Some(&column.name))
-            || alteration
-                .new_sequences
-                .iter()
-                .any(|(_, _, c)| *c == column.name);
-        if is_identity {
+        if column.identity.is_some() {
             return prerequisite(format!("{described} is already an identity column"));
         }
         if column.default_sql.is_some() {
@@ -426,7 +417,7 @@ impl Binder<'_> {
         let column_name = column.name.clone();
         let sequence = self.identity_sequence_name(&table, &column_name)?;
         let column = &mut alteration.schema.columns[position];
-        column.identity_always = matches!(generated_as, Some(ast::GeneratedAs::Always));
+        column.identity = Some(identity_kind(generated_as));
         column.default_sql = Some(format!("nextval('{}')", sequence.name));
         alteration
             .new_sequences

@@ -86,8 +86,8 @@ impl Binder<'_> {
             indexes: Vec::new(),
         };
         for (position, column) in schema.columns.iter().enumerate() {
-            let identity = column.identity_always && copied.identity;
-            if identity {
+            let identity = column.identity.filter(|_| copied.identity);
+            if identity.is_some() {
                 let sequence = self.state.sequences.values().find(|s| {
                     s.name.schema == source.schema
                         && s.owned_by.as_ref() == Some(&(schema.name.clone(), column.name.clone()))
@@ -105,8 +105,8 @@ impl Binder<'_> {
                 default_sql: column
                     .default_sql
                     .clone()
-                    .filter(|_| copied.defaults && !column.identity_always),
-                identity_always: identity,
+                    .filter(|_| copied.defaults && column.identity.is_none()),
+                identity,
                 comment: column.comment.clone().filter(|_| copied.comments),
             });
         }

@@ -102,7 +102,7 @@ impl Binder<'_> {
                 },
                 not_null: false,
                 default_sql: None,
-                identity_always: false,
+                identity: None,
                 comment: None,
             };
             let position = columns.len();
@@ -130,7 +130,7 @@ impl Binder<'_> {
                             ));
                         }
                         identity = true;
-                        def.identity_always = matches!(generated_as, ast::GeneratedAs::Always);
+                        def.identity = Some(super::sequence::identity_kind(Some(generated_as)));
                         let options = sequence_options
                             .as_deref()
                             .map(|o| sequence_options_for(o, ty))
@@ -287,7 +287,7 @@ impl Binder<'_> {
                 },
                 not_null: false,
                 default_sql: None,
-                identity_always: false,
+                identity: None,
                 comment: None,
             });
         }

@@ -9,7 +9,7 @@ use sqlparser::ast::{
 
 use super::scope::{Scope, ScopeColumn};
 use super::{ident_name, Binder};
-use crate::catalog::TableSchema;
+use crate::catalog::{Identity, TableSchema};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
 use crate::parser::Overriding;
@@ -149,14 +149,16 @@ impl Binder<'_> {
             }
             let mut full: Vec<Option<ScalarExpr>> = vec![None; schema.columns.len()];
             for (expr, &column) in exprs.iter().zip(targets) {
-                full[column] = Some(if is_default_keyword(expr) {
-                    self.column_default(schema, column)?
-                } else {
-                    self.check_not_identity_always(schema, column)?;
-                    let bound =
-                        self.bind_expr_for(expr, schema.columns[column].data_type, &empty)?;
-                    self.assign(schema, column, bound)?
-                });
+                full[column] = Some(
+                    if is_default_keyword(expr) || self.user_value_ignored(schema, column) {
+                        self.column_default(schema, column)?
+                    } else {
+                        self.check_not_identity_always(schema, column)?;
+                        let bound =
+                            self.bind_expr_for(expr, schema.columns[column].data_type, &empty)?;
+                        self.assign(schema, column, bound)?
+                    },
+                );
             }
             let full = full
                 .into_iter()
@@ -192,6 +194,10 @@ impl Binder<'_> {
         check_insert_width(columns.len(), targets.len(), explicit)?;
         let mut full: Vec<Option<ScalarExpr>> = vec![None; schema.columns.len()];
         for (index, (info, &column)) in columns.iter().zip(targets).enumerate() {
+            if self.user_value_ignored(schema, column) {
+                full[column] = Some(self.column_default(schema, column)?);
+                continue;
+            }
             self.check_not_identity_always(schema, column)?;
             let source = ScalarExpr::Column {
                 index,
@@ -318,7 +324,7 @@ impl Binder<'_> {
             let value = if is_default_keyword(&assignment.value) {
                 self.column_default(schema, column)?
             } else {
-                if schema.columns[column].identity_always {
+                if schema.columns[column].identity == Some(Identity::Always) {
                     return Err(Error::new(
                         SqlState::GeneratedAlways,
                         format!(
@@ -467,11 +473,19 @@ impl Binder<'_> {
         filter
     }
 
+    /// OVERRIDING USER VALUE: an identity column takes its default whatever is written.
+    fn user_value_ignored(&self, schema: &TableSchema, column: usize) -> bool {
+        self.insert_overriding == Some(Overriding::UserValue)
+            && schema.columns[column].identity.is_some()
+    }
+
     /// 428C9: a GENERATED ALWAYS identity column takes only its DEFAULT, unless the INSERT
     /// says OVERRIDING SYSTEM VALUE.
     fn check_not_identity_always(&self, schema: &TableSchema, column: usize) -> Result<()> {
         let def = &schema.columns[column];
-        if def.identity_always && self.insert_overriding != Some(Overriding::SystemValue) {
+        if def.identity == Some(Identity::Always)
+            && self.insert_overriding != Some(Overriding::SystemValue)
+        {
             return Err(Error::new(
                 SqlState::GeneratedAlways,
                 format!(

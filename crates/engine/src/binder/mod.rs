@@ -162,10 +162,6 @@ impl<'a> Binder<'a> {
         self.table_likes = table_likes.clone();
         match (insert_overriding, statement.sql()) {
             (None, _) => {}
-            (Some(parser::Overriding::UserValue), Some(Statement::Insert(_))) => {
-                // BY DEFAULT identity columns are not told apart from serial ones.
-                return Err(Error::unsupported("OVERRIDING USER VALUE"));
-            }
             (Some(_), Some(Statement::Insert(_))) => self.insert_overriding = *insert_overriding,
             (Some(_), _) => return Err(Error::syntax("syntax error at or near \"OVERRIDING\"")),
         }

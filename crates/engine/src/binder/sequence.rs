@@ -5,7 +5,7 @@ use sqlparser::ast::{self, ObjectName};
 
 use super::data_type::bind_data_type;
 use super::{ident_name, Binder};
-use crate::catalog::QualifiedName;
+use crate::catalog::{Identity, QualifiedName};
 use crate::error::{Error, Result, SqlState};
 use crate::parser::{AlterSequence, AlterSequenceAction};
 use crate::plan::BoundStatement;
@@ -227,6 +227,14 @@ impl Binder<'_> {
                 format!("{}_{column}_seq", table.name),
             )),
         }
+    }
+}
+
+/// GENERATED ALWAYS or BY DEFAULT (PostgreSQL's default when neither is written).
+pub(super) fn identity_kind(generated_as: Option<&ast::GeneratedAs>) -> Identity {
+    match generated_as {
+        Some(ast::GeneratedAs::Always) => Identity::Always,
+        _ => Identity::ByDefault,
     }
 }
 

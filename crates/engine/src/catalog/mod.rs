@@ -8,6 +8,6 @@ pub mod system;
 mod view;
 
 pub use namespace::{QualifiedName, SchemaDef, INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PUBLIC_OID};
-pub use schema::{ColumnDef, IndexDef, IndexMethod, TableSchema, UniqueKey};
+pub use schema::{ColumnDef, Identity, IndexDef, IndexMethod, TableSchema, UniqueKey};
 pub use search_path::{quote_identifier, split_identifiers, SearchPath};
 pub use view::ViewDef;

@@ -5,7 +5,8 @@
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
-    ColumnDef, IndexDef, IndexMethod, QualifiedName, SchemaDef, TableSchema, UniqueKey, ViewDef,
+    ColumnDef, Identity, IndexDef, IndexMethod, QualifiedName, SchemaDef, TableSchema, UniqueKey,
+    ViewDef,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
@@ -160,7 +161,11 @@ impl Persist for ColumnDef {
         self.data_type.encode(out);
         out.bool(self.not_null);
         out.option(self.default_sql.as_ref(), |out, sql| out.str(sql));
-        out.bool(self.identity_always);
+        out.u8(match self.identity {
+            None => 0,
+            Some(Identity::Always) => 1,
+            Some(Identity::ByDefault) => 2,
+        });
         write_comment(out, &self.comment);
     }
 
@@ -170,7 +175,12 @@ impl Persist for ColumnDef {
             data_type: DataType::decode(input)?,
             not_null: input.bool()?,
             default_sql: input.option(Decoder::string)?,
-            identity_always: input.bool()?,
+            identity: match input.u8()? {
+                0 => None,
+                1 => Some(Identity::Always),
+                2 => Some(Identity::ByDefault),
+                other => return Err(corrupt(format!("identity kind {other}"))),
+            },
             comment: read_comment(input)?,
         })
     }
@@ -496,7 +506,7 @@ mod tests {
             data_type,
             not_null: name == "id",
             default_sql: (name == "id").then(|| "nextval('t_id_seq')".into()),
-            identity_always: false,
+            identity: None,
             comment: (name == "price").then(|| "in euros".into()),
         };
         TableSchema {

@@ -375,14 +375,12 @@ pub(super) fn collation(ty: DataType) -> u32 {
     }
 }
 
-/// A column's identity kind: 'a' ALWAYS, 'd' BY DEFAULT, none (0) otherwise. A BY DEFAULT
-/// identity column is a column whose default is its sequence's nextval, which SERIAL is too,
-/// so only ALWAYS is told apart here.
+/// A column's identity kind: 'a' ALWAYS, 'd' BY DEFAULT, none (0) otherwise.
 fn identity(column: &crate::catalog::ColumnDef) -> u8 {
-    if column.identity_always {
-        b'a'
-    } else {
-        0
+    match column.identity {
+        Some(crate::catalog::Identity::Always) => b'a',
+        Some(crate::catalog::Identity::ByDefault) => b'd',
+        None => 0,
     }
 }
 
@@ -728,7 +726,7 @@ pub(super) fn pg_depend(snapshot: &CatalogSnapshot) -> Rows {
             let owner = crate::catalog::QualifiedName::new(sequence.name.schema, table.as_str());
             let entry = state.table_by_name(&owner)?;
             let position = entry.schema.column_index(column)?;
-            let identity = entry.schema.columns[position].identity_always;
+            let identity = entry.schema.columns[position].identity.is_some();
             Some(vec![
                 oid(pg_class),
                 oid(sequence.oid),
