@@ -78,3 +78,14 @@ pub struct Notice {
     pub state: SqlState,
     pub message: String,
 }
+
+impl Notice {
+    /// A NOTICE such as IF [NOT] EXISTS raises on skipping (SQLSTATE 00000).
+    pub fn skipped(message: String) -> Notice {
+        Notice {
+            severity: "NOTICE",
+            state: SqlState::SuccessfulCompletion,
+            message,
+        }
+    }
+}

@@ -30,7 +30,7 @@ use crate::exec::{
     ddl, index, modify, schema, truncate, view, ExecContext, SessionIdentity,
     SharedSessionSequences,
 };
-use crate::parser::{parse, Parsed};
+use crate::parser::{self, parse, Parsed};
 use crate::plan::BoundStatement;
 use crate::storage::{AdvisoryLocks, Isolation, Store, Transaction};
 use crate::types::{DataType, ScalarValue};
@@ -516,11 +516,11 @@ impl Session {
         }
     }
 
-    fn check_not_failed(&self, statement: &Statement) -> Result<()> {
+    fn check_not_failed(&self, statement: &parser::Statement) -> Result<()> {
         if self.block == Block::Failed
             && !matches!(
-                statement,
-                Statement::Commit { .. } | Statement::Rollback { .. }
+                statement.sql(),
+                Some(Statement::Commit { .. } | Statement::Rollback { .. })
             )
         {
             return Err(failed_block_error());
@@ -892,9 +892,22 @@ impl Session {
                 name,
                 options,
                 if_not_exists,
+                owned_by,
             } => self.with_notices("CREATE SEQUENCE", |txn, notices| {
-                ddl::create_sequence(txn, &name, options, None, if_not_exists, notices)
+                ddl::create_sequence(txn, &name, options, owned_by, if_not_exists, notices)
             }),
+            BoundStatement::Comment { target, comment } => {
+                crate::exec::comment::comment(self.transaction(), &target, comment)?;
+                Ok(StatementResult::command("COMMENT"))
+            }
+            BoundStatement::AlterSequence { alter, notices } => {
+                self.notices
+                    .extend(notices.into_iter().map(Notice::skipped));
+                self.with_notices("ALTER SEQUENCE", |txn, notices| match alter {
+                    Some(alter) => ddl::alter_sequence(txn, &alter, notices),
+                    None => Ok(()),
+                })
+            }
             BoundStatement::DropSequence { names, if_exists } => self
                 .with_notices("DROP SEQUENCE", |txn, notices| {
                     ddl::drop_sequences(txn, &names, if_exists, notices)

@@ -9,11 +9,13 @@ use super::check::{rename_column_in_stored_exprs, WrittenCheck};
 use super::data_type::bind_data_type;
 use super::ddl::serial_type;
 use super::dml::table_scope;
+use super::sequence::{identity_kind, sequence_options_for};
 use super::{ident_name, Binder};
 use crate::catalog::{ColumnDef, QualifiedName, TableSchema, UniqueKey};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
 use crate::plan::{AlterTable, BoundStatement, RowChange, ScalarExpr};
+use crate::storage::SequenceOptions;
 use crate::types::DataType;
 
 /// The statement being bound: the schema so far and what the subcommands did.
@@ -28,6 +30,8 @@ struct Alteration {
     validate: Vec<String>,
     /// Foreign keys whose existing rows the statement checks.
     foreign_keys_to_check: Vec<String>,
+    /// Sequences of the identity columns ADD GENERATED makes: (name, options, column).
+    new_sequences: Vec<(QualifiedName, SequenceOptions, String)>,
 }
 
 impl Alteration {
@@ -126,6 +130,7 @@ impl Binder<'_> {
             owned,
             validate: Vec::new(),
             foreign_keys_to_check: Vec::new(),
+            new_sequences: Vec::new(),
         };
         for operation in operations {
             self.bind_alter_operation(&mut alteration, operation)?;
@@ -138,6 +143,7 @@ impl Binder<'_> {
             owned,
             validate,
             foreign_keys_to_check,
+            new_sequences,
         } = alteration;
         // Rewritten rows pass every validated check again, as in PostgreSQL.
         let checks = self
@@ -168,6 +174,7 @@ impl Binder<'_> {
                 sequence_owners,
                 checks,
                 foreign_keys_to_check,
+                new_sequences,
             })),
             notices,
         })
@@ -371,8 +378,9 @@ impl Binder<'_> {
             data_type: bind_data_type(data_type)?,
             not_null: false,
             default_sql: None,
-            identity_always: false,
+            identity: None,
             generated: None,
+            comment: None,
         };
         let position = alteration.schema.columns.len();
         let mut keys = Vec::new();
@@ -495,10 +503,63 @@ impl Binder<'_> {
                     value,
                 });
             }
-            AlterColumnOperation::AddGenerated { .. } => {
-                return Err(Error::unsupported(format!("ALTER COLUMN ... {op}")))
-            }
+            AlterColumnOperation::AddGenerated {
+                generated_as,
+                sequence_options,
+            } => self.bind_add_identity(
+                alteration,
+                position,
+                generated_as.as_ref(),
+                sequence_options.as_deref().unwrap_or_default(),
+            )?,
         }
+        Ok(())
+    }
+
+    /// ALTER COLUMN ADD GENERATED ... AS IDENTITY: a new sequence owned by the column, which
+    /// becomes its default.
+    fn bind_add_identity(
+        &mut self,
+        alteration: &mut Alteration,
+        position: usize,
+        generated_as: Option<&ast::GeneratedAs>,
+        options: &[ast::SequenceOptions],
+    ) -> Result<()> {
+        let schema = &alteration.schema;
+        let column = &schema.columns[position];
+        let prerequisite =
+            |message: String| Err(Error::new(SqlState::ObjectNotInPrerequisiteState, message));
+        let described = format!("column \"{}\" of relation \"{}\"", column.name, schema.name);
+        if !matches!(
+            column.data_type,
+            DataType::Int16 | DataType::Int32 | DataType::Int64
+        ) {
+            return Err(Error::new(
+                SqlState::InvalidParameterValue,
+                "identity column type must be smallint, integer, or bigint",
+            ));
+        }
+        if !column.not_null {
+            return prerequisite(format!(
+                "{described} must be declared NOT NULL before identity can be added"
+            ));
+        }
+        if column.identity.is_some() {
+            return prerequisite(format!("{described} is already an identity column"));
+        }
+        if column.default_sql.is_some() {
+            return prerequisite(format!("{described} already has a default value"));
+        }
+        let options = sequence_options_for(options, column.data_type)?;
+        let table = schema.qualified_name();
+        let column_name = column.name.clone();
+        let sequence = self.identity_sequence_name(&table, &column_name)?;
+        let column = &mut alteration.schema.columns[position];
+        column.identity = Some(identity_kind(generated_as));
+        column.default_sql = Some(format!("nextval('{}')", sequence.name));
+        alteration
+            .new_sequences
+            .push((sequence, options, column_name));
         Ok(())
     }
 
@@ -698,6 +759,8 @@ impl Binder<'_> {
             columns,
             primary,
             constraint: true,
+            constraint_comment: None,
+            index_comment: None,
         });
         Ok(())
     }

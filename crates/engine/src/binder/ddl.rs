@@ -10,8 +10,9 @@ use sqlparser::ast::{
 use super::check::WrittenCheck;
 use super::data_type::bind_data_type;
 use super::scope::Scope;
+use super::sequence::{sequence_options_for, type_max};
 use super::{ident_name, Binder};
-use crate::catalog::{ColumnDef, QualifiedName, TableSchema, UniqueKey};
+use crate::catalog::{ColumnDef, IndexDef, QualifiedName, TableSchema, UniqueKey};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
 use crate::plan::BoundStatement;
@@ -25,7 +26,7 @@ fn plain_create_table() -> &'static Option<CreateTable> {
     PLAIN.get_or_init(|| match crate::parser::parse("CREATE TABLE t ()") {
         Ok(mut statements) => match statements.pop() {
             Some(crate::parser::Parsed {
-                statement: Statement::CreateTable(create),
+                statement: crate::parser::Statement::Sql(Statement::CreateTable(create)),
                 ..
             }) => Some(clear_supported(create)),
             _ => None,
@@ -65,19 +66,38 @@ impl Binder<'_> {
         let name = qualified.name.clone();
         let mut columns: Vec<ColumnDef> = Vec::with_capacity(create.columns.len());
         let mut unique_keys: Vec<UniqueKey> = Vec::new();
+        let mut indexes: Vec<IndexDef> = Vec::new();
         let mut sequences = Vec::new();
         let mut checks = Vec::new();
         let mut generated = Vec::new();
         // Bound once the table's columns and keys are known, in PostgreSQL's order.
         let mut foreign_keys: Vec<ast::ForeignKeyConstraint> = Vec::new();
-        for column in &create.columns {
-            let column_name = ident_name(&column.name);
-            if columns.iter().any(|c| c.name == column_name) {
-                return Err(Error::new(
-                    SqlState::DuplicateColumn,
-                    format!("column \"{column_name}\" specified more than once"),
-                ));
+        let likes = std::mem::take(&mut self.table_likes);
+        let mut likes = likes.iter().peekable();
+        for written in 0..=create.columns.len() {
+            // The LIKE elements written before this column, then the column.
+            while let Some(like) = likes.next_if(|l| l.column_position <= written) {
+                let taken: Vec<&str> = unique_keys
+                    .iter()
+                    .map(|k| k.name.as_str())
+                    .chain(indexes.iter().map(|i| i.name.as_str()))
+                    .collect();
+                let copy = self.bind_table_like(like, &name, columns.len(), &taken)?;
+                for column in copy.columns {
+                    check_new_column(&columns, &column.name)?;
+                    columns.push(column);
+                }
+                for (position, options) in copy.identities {
+                    sequences.push((Some(options), position, None));
+                }
+                unique_keys.extend(copy.unique_keys);
+                indexes.extend(copy.indexes);
             }
+            let Some(column) = create.columns.get(written) else {
+                break;
+            };
+            let column_name = ident_name(&column.name);
+            check_new_column(&columns, &column_name)?;
             let serial = serial_type(&column.data_type);
             let mut def = ColumnDef {
                 name: column_name,
@@ -87,8 +107,9 @@ impl Binder<'_> {
                 },
                 not_null: false,
                 default_sql: None,
-                identity_always: false,
+                identity: None,
                 generated: None,
+                comment: None,
             };
             let position = columns.len();
             let mut identity = serial.is_some();
@@ -115,12 +136,13 @@ impl Binder<'_> {
                             ));
                         }
                         identity = true;
-                        def.identity_always = matches!(generated_as, ast::GeneratedAs::Always);
+                        def.identity = Some(super::sequence::identity_kind(Some(generated_as)));
                         let options = sequence_options
                             .as_deref()
                             .map(|o| sequence_options_for(o, ty))
                             .transpose()?;
-                        sequences.push((options, position));
+                        let sequence = self.identity_sequence_name(&qualified, &def.name)?;
+                        sequences.push((options, position, Some(sequence)));
                     }
                     ColumnOption::Generated {
                         generated_as: ast::GeneratedAs::ExpStored,
@@ -193,21 +215,22 @@ impl Binder<'_> {
                 // SERIAL and identity columns take their values from an owned sequence.
                 def.not_null = true;
                 if serial.is_some() {
-                    sequences.push((None, position));
+                    sequences.push((None, position, None));
                 }
             }
             columns.push(def);
         }
         let sequences = sequences
             .into_iter()
-            .map(|(options, position)| {
+            .map(|(options, position, sequence)| {
                 let column = &mut columns[position];
-                let sequence_name = format!("{name}_{}_seq", column.name);
-                column.default_sql = Some(format!("nextval('{sequence_name}')"));
+                let sequence = sequence.unwrap_or_else(|| {
+                    QualifiedName::new(qualified.schema, format!("{name}_{}_seq", column.name))
+                });
+                column.default_sql = Some(format!("nextval('{}')", sequence.name));
                 let options = options
                     .unwrap_or_else(|| SequenceOptions::ascending(type_max(column.data_type)));
-                let sequence_name = QualifiedName::new(qualified.schema, sequence_name);
-                (sequence_name, options, column.name.clone())
+                (sequence, options, column.name.clone())
             })
             .collect();
         for constraint in &create.constraints {
@@ -268,10 +291,11 @@ impl Binder<'_> {
             name,
             columns,
             unique_keys,
-            indexes: Vec::new(),
+            indexes,
             constraints: Vec::new(),
             foreign_keys: Vec::new(),
             unlogged: create.unlogged,
+            comment: None,
         };
         self.add_generated(&mut schema, &generated)?;
         for check in &checks {
@@ -328,8 +352,9 @@ impl Binder<'_> {
                 },
                 not_null: false,
                 default_sql: None,
-                identity_always: false,
+                identity: None,
                 generated: None,
+                comment: None,
             });
         }
         Ok(BoundStatement::CreateTable {
@@ -343,6 +368,7 @@ impl Binder<'_> {
                 constraints: Vec::new(),
                 foreign_keys: Vec::new(),
                 unlogged,
+                comment: None,
             },
             if_not_exists,
             sequences: Vec::new(),
@@ -448,93 +474,15 @@ pub(super) fn serial_type(ty: &ast::DataType) -> Option<DataType> {
     }
 }
 
-fn type_max(ty: DataType) -> i64 {
-    match ty {
-        DataType::Int16 => i16::MAX as i64,
-        DataType::Int32 => i32::MAX as i64,
-        _ => i64::MAX,
-    }
-}
-
-/// CREATE SEQUENCE / identity options over PostgreSQL's defaults for `ty`.
-pub(super) fn sequence_options_for(
-    options: &[ast::SequenceOptions],
-    ty: DataType,
-) -> Result<SequenceOptions> {
-    let number = |e: &ast::Expr| -> Result<i64> {
-        let (negative, inner) = match e {
-            ast::Expr::UnaryOp {
-                op: ast::UnaryOperator::Minus,
-                expr,
-            } => (true, expr.as_ref()),
-            other => (false, other),
-        };
-        match inner {
-            ast::Expr::Value(v) => match &v.value {
-                ast::Value::Number(n, _) => n
-                    .parse::<i64>()
-                    .map(|n| if negative { -n } else { n })
-                    .map_err(|_| Error::syntax(format!("invalid sequence option value {e}"))),
-                _ => Err(Error::syntax(format!("invalid sequence option value {e}"))),
-            },
-            _ => Err(Error::syntax(format!("invalid sequence option value {e}"))),
-        }
-    };
-    let mut increment = 1;
-    let (mut min, mut max, mut start, mut cycle) = (None, None, None, false);
-    for option in options {
-        match option {
-            ast::SequenceOptions::IncrementBy(e, _) => increment = number(e)?,
-            ast::SequenceOptions::MinValue(e) => min = e.as_ref().map(number).transpose()?,
-            ast::SequenceOptions::MaxValue(e) => max = e.as_ref().map(number).transpose()?,
-            ast::SequenceOptions::StartWith(e, _) => start = Some(number(e)?),
-            ast::SequenceOptions::Cache(_) => {}
-            ast::SequenceOptions::Cycle(no) => cycle = !no,
-        }
-    }
-    if increment == 0 {
+/// 42701 for a second column of the same name.
+fn check_new_column(columns: &[ColumnDef], name: &str) -> Result<()> {
+    if columns.iter().any(|c| c.name == name) {
         return Err(Error::new(
-            SqlState::InvalidParameterValue,
-            "INCREMENT must not be zero",
+            SqlState::DuplicateColumn,
+            format!("column \"{name}\" specified more than once"),
         ));
     }
-    let type_min = match ty {
-        DataType::Int16 => i16::MIN as i64,
-        DataType::Int32 => i32::MIN as i64,
-        _ => i64::MIN,
-    };
-    let (min, max) = if increment > 0 {
-        (min.unwrap_or(1), max.unwrap_or(type_max(ty)))
-    } else {
-        (min.unwrap_or(type_min), max.unwrap_or(-1))
-    };
-    let start = start.unwrap_or(if increment > 0 { min } else { max });
-    if min >= max {
-        return Err(Error::new(
-            SqlState::InvalidParameterValue,
-            format!("MINVALUE ({min}) must be less than MAXVALUE ({max})"),
-        ));
-    }
-    if start < min || start > max {
-        return Err(Error::new(
-            SqlState::InvalidParameterValue,
-            format!(
-                "START value ({start}) cannot be {} MINVALUE ({min})",
-                if start < min {
-                    "less than"
-                } else {
-                    "greater than"
-                }
-            ),
-        ));
-    }
-    Ok(SequenceOptions {
-        increment,
-        min,
-        max,
-        start,
-        cycle,
-    })
+    Ok(())
 }
 
 /// A type without its length or precision limit.
@@ -566,5 +514,7 @@ fn unique_key(
         columns,
         primary,
         constraint: true,
+        constraint_comment: None,
+        index_comment: None,
     }
 }

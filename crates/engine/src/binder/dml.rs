@@ -10,9 +10,10 @@ use sqlparser::ast::{
 use super::scope::{Scope, ScopeColumn};
 use super::updatable_view::{WriteKind, WriteTarget};
 use super::{ident_name, Binder};
-use crate::catalog::TableSchema;
+use crate::catalog::{Identity, TableSchema};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
+use crate::parser::Overriding;
 use crate::plan::{BoundStatement, ColumnInfo, LogicalPlan, Returning, ScalarExpr};
 use crate::types::DataType;
 
@@ -165,14 +166,16 @@ impl Binder<'_> {
             }
             let mut full: Vec<Option<ScalarExpr>> = vec![None; schema.columns.len()];
             for (expr, &column) in exprs.iter().zip(targets) {
-                full[column] = Some(if is_default_keyword(expr) {
-                    self.column_default(schema, column)?
-                } else {
-                    check_insertable(schema, column)?;
-                    let bound =
-                        self.bind_expr_for(expr, schema.columns[column].data_type, &empty)?;
-                    self.assign(schema, column, bound)?
-                });
+                full[column] = Some(
+                    if is_default_keyword(expr) || self.user_value_ignored(schema, column) {
+                        self.column_default(schema, column)?
+                    } else {
+                        self.check_insertable(schema, column)?;
+                        let bound =
+                            self.bind_expr_for(expr, schema.columns[column].data_type, &empty)?;
+                        self.assign(schema, column, bound)?
+                    },
+                );
             }
             let full = full
                 .into_iter()
@@ -208,7 +211,11 @@ impl Binder<'_> {
         check_insert_width(columns.len(), targets.len(), explicit)?;
         let mut full: Vec<Option<ScalarExpr>> = vec![None; schema.columns.len()];
         for (index, (info, &column)) in columns.iter().zip(targets).enumerate() {
-            check_insertable(schema, column)?;
+            if self.user_value_ignored(schema, column) {
+                full[column] = Some(self.column_default(schema, column)?);
+                continue;
+            }
+            self.check_insertable(schema, column)?;
             let source = ScalarExpr::Column {
                 index,
                 ty: info.data_type,
@@ -350,7 +357,7 @@ impl Binder<'_> {
                         schema.columns[column].name
                     )));
                 }
-                if schema.columns[column].identity_always {
+                if schema.columns[column].identity == Some(Identity::Always) {
                     return Err(Error::new(
                         SqlState::GeneratedAlways,
                         format!(
@@ -503,6 +510,45 @@ impl Binder<'_> {
         self.aggregate_forbidden_in = None;
         filter
     }
+
+    /// OVERRIDING USER VALUE: an identity column takes its default whatever is written.
+    fn user_value_ignored(&self, schema: &TableSchema, column: usize) -> bool {
+        self.insert_overriding == Some(Overriding::UserValue)
+            && schema.columns[column].identity.is_some()
+    }
+
+    /// 428C9 for a value written into a column only DEFAULT may be written to: a generated
+    /// column, or a GENERATED ALWAYS identity unless the INSERT says OVERRIDING SYSTEM VALUE.
+    fn check_insertable(&self, schema: &TableSchema, column: usize) -> Result<()> {
+        let def = &schema.columns[column];
+        if def.generated.is_some() {
+            return Err(Error::new(
+                SqlState::GeneratedAlways,
+                format!(
+                    "cannot insert a non-DEFAULT value into column \"{}\"",
+                    def.name
+                ),
+            )
+            .with_detail(format!("Column \"{}\" is a generated column.", def.name)));
+        }
+        if def.identity == Some(Identity::Always)
+            && self.insert_overriding != Some(Overriding::SystemValue)
+        {
+            return Err(Error::new(
+                SqlState::GeneratedAlways,
+                format!(
+                    "cannot insert a non-DEFAULT value into column \"{}\"",
+                    def.name
+                ),
+            )
+            .with_detail(format!(
+                "Column \"{}\" is an identity column defined as GENERATED ALWAYS.",
+                def.name
+            ))
+            .with_hint("Use OVERRIDING SYSTEM VALUE to override."));
+        }
+        Ok(())
+    }
 }
 
 /// Parses a stored expression (a DEFAULT, a CHECK).
@@ -533,37 +579,6 @@ fn is_default_keyword(expr: &Expr) -> bool {
     matches!(expr, Expr::Identifier(ident) if ident.quote_style.is_none() && ident.value.eq_ignore_ascii_case("default"))
 }
 
-/// 428C9: a GENERATED ALWAYS identity column takes only its DEFAULT.
-/// 428C9 for a value written into a column only DEFAULT may be written to: a GENERATED
-/// ALWAYS identity or a generated column.
-fn check_insertable(schema: &TableSchema, column: usize) -> Result<()> {
-    let def = &schema.columns[column];
-    if def.generated.is_some() {
-        return Err(Error::new(
-            SqlState::GeneratedAlways,
-            format!(
-                "cannot insert a non-DEFAULT value into column \"{}\"",
-                def.name
-            ),
-        )
-        .with_detail(format!("Column \"{}\" is a generated column.", def.name)));
-    }
-    if def.identity_always {
-        return Err(Error::new(
-            SqlState::GeneratedAlways,
-            format!(
-                "cannot insert a non-DEFAULT value into column \"{}\"",
-                def.name
-            ),
-        )
-        .with_detail(format!(
-            "Column \"{}\" is an identity column defined as GENERATED ALWAYS.",
-            def.name
-        ))
-        .with_hint("Use OVERRIDING SYSTEM VALUE to override."));
-    }
-    Ok(())
-}
 
 /// The columns an INSERT writes, by position; all columns when none are named.
 fn target_columns(target: &WriteTarget, columns: &[ObjectName]) -> Result<Vec<usize>> {

@@ -7,7 +7,9 @@ mod array;
 mod catalog_call;
 mod check;
 mod coerce;
+mod comment;
 mod copy;
+mod create_table_like;
 mod data_type;
 mod datetime_ops;
 mod datetime_syntax;
@@ -30,6 +32,7 @@ mod schema;
 mod scope;
 mod select;
 mod select_srf;
+mod sequence;
 mod set_operation;
 mod special_functions;
 mod storage_parameters;
@@ -46,7 +49,7 @@ use sqlparser::tokenizer::Location;
 
 use crate::catalog::{QualifiedName, SearchPath};
 use crate::error::{Error, Result, SqlState};
-use crate::parser::{FrameExclusion, FrameExclusions, Parsed};
+use crate::parser::{self, FrameExclusion, FrameExclusions, Parsed};
 use crate::plan::BoundStatement;
 use crate::storage::{DbState, TableEntry};
 use crate::types::DataType;
@@ -110,6 +113,12 @@ pub struct Binder<'a> {
     select_srfs_moved: bool,
     /// The statement is a COPY that said HEADER MATCH (see `parser::copy_options`).
     copy_header_match: bool,
+    /// The `SEQUENCE NAME`s of the statement's identity columns not bound yet, in order.
+    identity_sequence_names: std::collections::VecDeque<Option<Vec<Ident>>>,
+    /// The INSERT being bound said OVERRIDING ... VALUE.
+    insert_overriding: Option<parser::Overriding>,
+    /// The LIKE elements of the CREATE TABLE being bound.
+    table_likes: Vec<parser::TableLike>,
 }
 
 impl<'a> Binder<'a> {
@@ -144,6 +153,9 @@ impl<'a> Binder<'a> {
             untyped_outputs_kept: false,
             select_srfs_moved: false,
             copy_header_match: false,
+            identity_sequence_names: Default::default(),
+            insert_overriding: None,
+            table_likes: Vec::new(),
         }
     }
 
@@ -153,11 +165,31 @@ impl<'a> Binder<'a> {
             statement,
             exclusions,
             copy_header_match,
+            identity_sequence_names,
+            insert_overriding,
+            table_likes,
         } = parsed;
         self.exclusions = exclusions.clone();
         self.copy_header_match = *copy_header_match;
-        let bound = self.bind_statement(statement)?;
+        self.identity_sequence_names = identity_sequence_names.iter().cloned().collect();
+        self.table_likes = table_likes.clone();
+        match (insert_overriding, statement.sql()) {
+            (None, _) => {}
+            (Some(_), Some(Statement::Insert(_))) => self.insert_overriding = *insert_overriding,
+            (Some(_), _) => return Err(Error::syntax("syntax error at or near \"OVERRIDING\"")),
+        }
+        let bound = match statement {
+            parser::Statement::Sql(statement) => self.bind_statement(statement)?,
+            parser::Statement::AlterSequence(alter) => self.bind_alter_sequence(alter)?,
+            parser::Statement::CommentOnConstraint(comment) => {
+                self.bind_comment_on_constraint(comment)?
+            }
+        };
         let bound = self.with_writes(bound)?;
+        // Likewise a SEQUENCE NAME of an identity column.
+        if self.identity_sequence_names.iter().any(Option::is_some) {
+            return Err(Error::unsupported("SEQUENCE NAME here"));
+        }
         // An EXCLUDE the binder never reached would be silently ignored.
         if let Some(owner) = self
             .exclusions
@@ -251,25 +283,23 @@ impl<'a> Binder<'a> {
                 sequence_options,
                 owned_by,
             } => {
-                if *temporary || owned_by.is_some() {
+                if *temporary {
                     return Err(Error::unsupported(format!("{statement}")));
                 }
-                let ty = match data_type {
-                    Some(t) => bind_data_type(t)?,
-                    None => DataType::Int64,
-                };
-                if !matches!(ty, DataType::Int16 | DataType::Int32 | DataType::Int64) {
-                    return Err(Error::new(
-                        SqlState::InvalidParameterValue,
-                        "sequence type must be smallint, integer, or bigint",
-                    ));
-                }
-                BoundStatement::CreateSequence {
-                    name: self.creation_name(name)?,
-                    options: ddl::sequence_options_for(sequence_options, ty)?,
-                    if_not_exists: *if_not_exists,
-                }
+                self.bind_create_sequence(
+                    name,
+                    *if_not_exists,
+                    data_type.as_ref(),
+                    sequence_options,
+                    owned_by.as_ref(),
+                )?
             }
+            Statement::Comment {
+                object_type,
+                object_name,
+                comment,
+                if_exists,
+            } => self.bind_comment(object_type, object_name, comment.as_ref(), *if_exists)?,
             other => self.bind_utility(other)?,
         };
         Ok(bound)

@@ -107,6 +107,7 @@ impl Binder<'_> {
                 query_sql: query.to_string(),
                 columns: view_columns,
                 depends_on,
+                comment: None,
             },
             or_replace: *or_replace,
         })
@@ -142,9 +143,12 @@ impl Binder<'_> {
         let mut statements = crate::parser::parse(&view.query_sql)?;
         let (
             Some(crate::parser::Parsed {
-                statement: Statement::Query(query),
+                statement: crate::parser::Statement::Sql(Statement::Query(query)),
                 exclusions,
                 copy_header_match: false,
+                identity_sequence_names: _,
+                insert_overriding: None,
+                table_likes: _,
             }),
             None,
         ) = (statements.pop(), statements.pop())

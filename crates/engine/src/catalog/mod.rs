@@ -11,8 +11,8 @@ mod view;
 pub use foreign_key::{key_cast, ConstraintChecks, ForeignKey, KeyCast, ReferentialAction};
 pub use namespace::{QualifiedName, SchemaDef, INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PUBLIC_OID};
 pub use schema::{
-    CheckConstraint, ColumnDef, Constraint, ConstraintKind, IndexDef, IndexMethod, StoredExpr,
-    TableSchema, UniqueKey,
+    CheckConstraint, ColumnDef, Constraint, ConstraintKind, Identity, IndexDef, IndexMethod,
+    StoredExpr, TableSchema, UniqueKey,
 };
 pub use search_path::{quote_identifier, split_identifiers, SearchPath};
 pub use view::ViewDef;

@@ -21,20 +21,24 @@ pub struct SchemaDef {
     pub oid: u32,
     pub name: String,
     pub owner: String,
+    /// COMMENT ON SCHEMA.
+    pub comment: Option<String>,
 }
 
 impl SchemaDef {
     /// The schemas every database has.
     pub fn builtin() -> [SchemaDef; 3] {
-        let def = |oid, name: &str| SchemaDef {
+        let def = |oid, name: &str, comment: Option<&str>| SchemaDef {
             oid,
             name: name.to_string(),
             owner: BOOTSTRAP_OWNER.to_string(),
+            comment: comment.map(str::to_string),
         };
+        // With initdb's comments.
         [
-            def(PG_CATALOG_OID, "pg_catalog"),
-            def(PUBLIC_OID, "public"),
-            def(INFORMATION_SCHEMA_OID, "information_schema"),
+            def(PG_CATALOG_OID, "pg_catalog", Some("system catalog schema")),
+            def(PUBLIC_OID, "public", Some("standard public schema")),
+            def(INFORMATION_SCHEMA_OID, "information_schema", None),
         ]
     }
 

@@ -22,6 +22,8 @@ pub struct ViewDef {
     /// The tables and views the query reads directly: they cannot be dropped while the
     /// view exists, except with CASCADE.
     pub depends_on: Vec<QualifiedName>,
+    /// COMMENT ON VIEW.
+    pub comment: Option<String>,
 }
 
 impl ViewDef {

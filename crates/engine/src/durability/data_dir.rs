@@ -17,6 +17,8 @@ use crate::error::{Error, Result, SqlState};
 
 /// The format this build writes and reads. A directory of another format is refused,
 /// never guessed at.
+/// Format 3 added CHECK constraints, generated columns, foreign keys and COMMENT ON's
+/// comments to the catalog.
 pub const FORMAT_VERSION: u32 = 3;
 const VERSION_FILE: &str = "KESTREL_VERSION";
 const LOCK_FILE: &str = "kestrel.lock";

@@ -5,8 +5,9 @@
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
-    CheckConstraint, ColumnDef, Constraint, ConstraintKind, ForeignKey, IndexDef, IndexMethod,
-    QualifiedName, ReferentialAction, SchemaDef, StoredExpr, TableSchema, UniqueKey, ViewDef,
+    CheckConstraint, ColumnDef, Constraint, ConstraintKind, ForeignKey, Identity, IndexDef,
+    IndexMethod, QualifiedName, ReferentialAction, SchemaDef, StoredExpr, TableSchema, UniqueKey,
+    ViewDef,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
@@ -167,8 +168,13 @@ impl Persist for ColumnDef {
         self.data_type.encode(out);
         out.bool(self.not_null);
         out.option(self.default_sql.as_ref(), |out, sql| out.str(sql));
-        out.bool(self.identity_always);
+        out.u8(match self.identity {
+            None => 0,
+            Some(Identity::Always) => 1,
+            Some(Identity::ByDefault) => 2,
+        });
         out.option(self.generated.as_ref(), |out, expr| expr.encode(out));
+        write_comment(out, &self.comment);
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<ColumnDef> {
@@ -177,10 +183,25 @@ impl Persist for ColumnDef {
             data_type: DataType::decode(input)?,
             not_null: input.bool()?,
             default_sql: input.option(Decoder::string)?,
-            identity_always: input.bool()?,
+            identity: match input.u8()? {
+                0 => None,
+                1 => Some(Identity::Always),
+                2 => Some(Identity::ByDefault),
+                other => return Err(corrupt(format!("identity kind {other}"))),
+            },
             generated: input.option(StoredExpr::decode)?,
+            comment: read_comment(input)?,
         })
     }
+}
+
+/// A COMMENT ON, the last field of each object that can have one (data format 3).
+fn write_comment(out: &mut Encoder, comment: &Option<String>) {
+    out.option(comment.as_ref(), |out, text| out.str(text));
+}
+
+fn read_comment(input: &mut Decoder<'_>) -> Result<Option<String>> {
+    input.option(Decoder::string)
 }
 
 fn write_positions(out: &mut Encoder, columns: &[usize]) {
@@ -201,6 +222,8 @@ impl Persist for UniqueKey {
         write_positions(out, &self.columns);
         out.bool(self.primary);
         out.bool(self.constraint);
+        write_comment(out, &self.constraint_comment);
+        write_comment(out, &self.index_comment);
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<UniqueKey> {
@@ -209,6 +232,8 @@ impl Persist for UniqueKey {
             columns: read_positions(input)?,
             primary: input.bool()?,
             constraint: input.bool()?,
+            constraint_comment: read_comment(input)?,
+            index_comment: read_comment(input)?,
         })
     }
 }
@@ -283,6 +308,7 @@ impl Persist for IndexDef {
         out.str(&self.name);
         write_positions(out, &self.columns);
         self.method.encode(out);
+        write_comment(out, &self.comment);
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<IndexDef> {
@@ -290,6 +316,7 @@ impl Persist for IndexDef {
             name: input.string()?,
             columns: read_positions(input)?,
             method: IndexMethod::decode(input)?,
+            comment: read_comment(input)?,
         })
     }
 }
@@ -363,6 +390,7 @@ impl Persist for SchemaDef {
         out.u32(self.oid);
         out.str(&self.name);
         out.str(&self.owner);
+        write_comment(out, &self.comment);
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<SchemaDef> {
@@ -370,6 +398,7 @@ impl Persist for SchemaDef {
             oid: input.u32()?,
             name: input.string()?,
             owner: input.string()?,
+            comment: read_comment(input)?,
         })
     }
 }
@@ -385,6 +414,7 @@ impl Persist for TableSchema {
         out.bool(self.unlogged);
         out.items(&self.constraints, |out, constraint| constraint.encode(out));
         out.items(&self.foreign_keys, |out, key| key.encode(out));
+        write_comment(out, &self.comment);
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<TableSchema> {
@@ -398,6 +428,7 @@ impl Persist for TableSchema {
             unlogged: input.bool()?,
             constraints: input.items(MIN_STR_BYTES, Constraint::decode)?,
             foreign_keys: input.items(MIN_STR_BYTES, ForeignKey::decode)?,
+            comment: read_comment(input)?,
         };
         let width = schema.columns.len();
         let positions = schema
@@ -428,6 +459,7 @@ impl Persist for ViewDef {
         });
         out.items(&self.search_path, |out, oid| out.u32(*oid));
         out.items(&self.depends_on, |out, name| name.encode(out));
+        write_comment(out, &self.comment);
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<ViewDef> {
@@ -441,6 +473,7 @@ impl Persist for ViewDef {
             })?,
             search_path: input.items(4, Decoder::u32)?,
             depends_on: input.items(MIN_QUALIFIED_NAME_BYTES, QualifiedName::decode)?,
+            comment: read_comment(input)?,
         })
     }
 }
@@ -583,12 +616,13 @@ mod tests {
             data_type,
             not_null: name == "id",
             default_sql: (name == "id").then(|| "nextval('t_id_seq')".into()),
-            identity_always: false,
+            identity: None,
             generated: (name == "price").then(|| StoredExpr {
                 sql: "id * 2".into(),
                 definition: "(id * 2)".into(),
                 definition_pretty: "id * 2".into(),
             }),
+            comment: (name == "price").then(|| "in euros".into()),
         };
         TableSchema {
             oid: 16384,
@@ -614,12 +648,16 @@ mod tests {
                     columns: vec![0],
                     primary: true,
                     constraint: true,
+                    constraint_comment: Some("the key".into()),
+                    index_comment: Some("its index".into()),
                 },
                 UniqueKey {
                     name: "t_price_id".into(),
                     columns: vec![2, 0],
                     primary: false,
                     constraint: false,
+                    constraint_comment: None,
+                    index_comment: None,
                 },
             ],
             indexes: vec![
@@ -627,11 +665,13 @@ mod tests {
                     name: "t_price".into(),
                     columns: vec![2],
                     method: IndexMethod::Btree,
+                    comment: Some("by price".into()),
                 },
                 IndexDef {
                     name: "t_id_hash".into(),
                     columns: vec![0],
                     method: IndexMethod::Hash,
+                    comment: None,
                 },
             ],
             constraints: vec![Constraint {
@@ -659,6 +699,7 @@ mod tests {
                 validated: false,
             }],
             unlogged: true,
+            comment: Some("a table".into()),
         }
     }
 
@@ -709,11 +750,13 @@ mod tests {
             ],
             search_path: vec![11, 16389, PUBLIC_OID],
             depends_on: vec![QualifiedName::new(PUBLIC_OID, "t")],
+            comment: Some("a view".into()),
         });
         assert_round_trip(&SchemaDef {
             oid: 16389,
             name: "s".into(),
             owner: "kestrel".into(),
+            comment: None,
         });
         let options = SequenceOptions {
             increment: -2,

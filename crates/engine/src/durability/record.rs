@@ -86,6 +86,7 @@ pub fn encode_sequence(out: &mut Encoder, sequence: &Sequence, (last, is_called)
     });
     out.i64(last);
     out.bool(is_called);
+    out.option(sequence.comment.as_ref(), |out, text| out.str(text));
 }
 
 pub fn decode_sequence(input: &mut Decoder<'_>) -> Result<Sequence> {
@@ -94,7 +95,8 @@ pub fn decode_sequence(input: &mut Decoder<'_>) -> Result<Sequence> {
     let options = SequenceOptions::decode(input)?;
     let owned_by = input.option(|input| Ok((input.string()?, input.string()?)))?;
     let (last, is_called) = (input.i64()?, input.bool()?);
-    let sequence = Sequence::new(name, oid, options, owned_by);
+    let comment = input.option(Decoder::string)?;
+    let sequence = Sequence::new(name, oid, options, owned_by).with_comment(comment);
     sequence.restore_counter(last, is_called);
     Ok(sequence)
 }

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::ddl::relation_exists;
+use super::ddl::{create_sequence, relation_exists};
 use super::expression::evaluate;
 use super::ExecContext;
 use crate::catalog::{QualifiedName, TableSchema};
@@ -60,6 +60,10 @@ pub fn alter_table(txn: &mut Transaction, alter: &AlterTable, ctx: &ExecContext)
     super::foreign_key::lock_referenced_tables(txn, &alter.schema)?;
     for name in &alter.foreign_keys_to_check {
         super::foreign_key::validate(txn, alter.table_oid, name)?;
+    }
+    for (name, options, column) in &alter.new_sequences {
+        let owner = Some((alter.schema.name.clone(), column.clone()));
+        create_sequence(txn, name, options.clone(), owner, false, &mut Vec::new())?;
     }
     for (name, owner) in &alter.sequence_owners {
         txn.lock_name(name)?;

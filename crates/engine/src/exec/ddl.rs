@@ -123,6 +123,42 @@ pub fn create_sequence(
     Ok(())
 }
 
+/// ALTER SEQUENCE: the sequence replaced by its new definition, its counter kept (or
+/// restarted). A new counter, so a rollback leaves the old one as it was.
+pub fn alter_sequence(
+    txn: &mut Transaction,
+    alter: &crate::plan::AlterSequence,
+    notices: &mut Vec<Notice>,
+) -> Result<()> {
+    txn.lock_name(&alter.name)?;
+    let Some(old) = txn.view().sequences.get(&alter.name).cloned() else {
+        return Err(Error::new(
+            SqlState::UndefinedTable,
+            format!("relation \"{}\" does not exist", alter.name),
+        ));
+    };
+    if alter.new_name != alter.name {
+        claim_relation_name(txn, &alter.new_name, false, notices)?;
+        txn.put_sequence(&alter.name, None);
+    }
+    let sequence = old.redefined(
+        alter.new_name.clone(),
+        alter.options.clone(),
+        alter.owned_by.clone(),
+    );
+    match alter.restart {
+        Some(value) => sequence.restore_counter(value, false),
+        None => {
+            // PostgreSQL checks the counter against the new bounds as if restarted there.
+            let (last, is_called) = old.counter();
+            alter.options.check_within("RESTART", last)?;
+            sequence.restore_counter(last, is_called);
+        }
+    }
+    txn.put_sequence(&alter.new_name, Some(sequence));
+    Ok(())
+}
+
 pub fn drop_sequences(
     txn: &mut Transaction,
     names: &[QualifiedName],

@@ -49,6 +49,8 @@ pub fn create_index(
             columns: spec.columns,
             primary: false,
             constraint: false,
+            constraint_comment: None,
+            index_comment: None,
         });
         entry.unique_indexes = Arc::new(build_unique_indexes(&schema, &entry.data)?);
     } else {
@@ -56,6 +58,7 @@ pub fn create_index(
             name,
             columns: spec.columns,
             method: spec.method,
+            comment: None,
         });
     }
     entry.schema = Arc::new(schema);

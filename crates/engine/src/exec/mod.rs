@@ -4,6 +4,7 @@
 mod aggregate;
 pub mod alter_table;
 mod check;
+pub mod comment;
 pub mod copy_from;
 pub mod copy_from_binary;
 pub mod copy_to;

@@ -36,6 +36,7 @@ pub fn create_schema(
             oid,
             name: name.to_string(),
             owner: owner.to_string(),
+            comment: None,
         }),
     );
     Ok(())

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::api::Notice;
 use crate::catalog::QualifiedName;
 use crate::error::{Error, Result, SqlState};
-use crate::storage::{build_unique_indexes, Sequence, TableData, TableEntry, Transaction};
+use crate::storage::{build_unique_indexes, TableData, TableEntry, Transaction};
 
 pub fn truncate(
     txn: &mut Transaction,
@@ -46,9 +46,8 @@ pub fn truncate(
             });
             for sequence in owned {
                 txn.lock_name(&sequence.name)?;
-                let restarted = Sequence::new(
+                let restarted = sequence.redefined(
                     sequence.name.clone(),
-                    sequence.oid,
                     sequence.options.clone(),
                     sequence.owned_by.clone(),
                 );

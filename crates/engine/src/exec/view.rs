@@ -31,6 +31,7 @@ pub fn create_view(txn: &mut Transaction, mut view: ViewDef, or_replace: bool) -
                 .ok_or_else(|| Error::internal(format!("view {name} vanished")))?;
             check_replacement(old, &view)?;
             view.oid = old.oid;
+            view.comment = old.comment.clone();
         }
         Some(_) if or_replace => {
             return Err(Error::new(

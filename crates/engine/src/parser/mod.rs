@@ -4,10 +4,15 @@
 //! ([`table_query`]); the expression syntax sqlparser lacks (`ISNULL`, `BETWEEN SYMMETRIC`)
 //! is parsed by our [`dialect`].
 
+mod alter_sequence;
+mod comment_on_constraint;
 mod copy_options;
+mod create_table_like;
 mod deferrable;
 mod dialect;
 mod frame_exclusion;
+mod identity_options;
+mod insert_overriding;
 mod referential_actions;
 mod row_lock_strength;
 mod sequence_options;
@@ -16,14 +21,39 @@ mod table_query;
 mod vacuum_options;
 mod view_check_option;
 
-use sqlparser::ast::Statement;
+use sqlparser::ast;
 use sqlparser::dialect::PostgreSqlDialect;
+use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
-use sqlparser::tokenizer::Tokenizer;
+use sqlparser::tokenizer::{Token, Tokenizer};
 
 use crate::error::{Error, Result};
+pub use alter_sequence::{AlterSequence, AlterSequenceAction};
+pub use comment_on_constraint::CommentOnConstraint;
+pub use create_table_like::TableLike;
 pub use frame_exclusion::{FrameExclusion, FrameExclusions};
+pub use identity_options::IdentitySequenceNames;
+pub use insert_overriding::Overriding;
 pub use set_constraints::SET_CONSTRAINTS;
+
+/// A statement: sqlparser's, or one of PostgreSQL's that sqlparser lacks, parsed here.
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // one per statement text, never in bulk
+pub enum Statement {
+    Sql(ast::Statement),
+    AlterSequence(AlterSequence),
+    CommentOnConstraint(CommentOnConstraint),
+}
+
+impl Statement {
+    /// sqlparser's statement, if it is one.
+    pub fn sql(&self) -> Option<&ast::Statement> {
+        match self {
+            Statement::Sql(statement) => Some(statement),
+            Statement::AlterSequence(_) | Statement::CommentOnConstraint(_) => None,
+        }
+    }
+}
 
 /// How deeply the parser lets parentheses, subqueries and prefix operators nest (PostgreSQL
 /// manages about a thousand levels); sqlparser grows its stack as it recurses.
@@ -36,6 +66,12 @@ pub struct Parsed {
     pub exclusions: FrameExclusions,
     /// COPY ... HEADER MATCH (sqlparser only knows HEADER true/false).
     pub copy_header_match: bool,
+    /// The `SEQUENCE NAME`s of its identity columns, in order.
+    pub identity_sequence_names: IdentitySequenceNames,
+    /// INSERT ... OVERRIDING { SYSTEM | USER } VALUE.
+    pub insert_overriding: Option<Overriding>,
+    /// CREATE TABLE's LIKE elements.
+    pub table_likes: Vec<TableLike>,
 }
 
 /// Parses every statement of `sql`. An empty string (or only `;`s and comments) gives none.
@@ -54,23 +90,67 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     view_check_option::refuse(&tokens)?;
     set_constraints::rewrite(&mut tokens);
     referential_actions::check(&tokens)?;
-    let statements = Parser::new(&dialect::KestrelDialect::default())
+    let mut identity_sequence_names = identity_options::strip(&mut tokens);
+    let mut insert_overriding = insert_overriding::strip(&mut tokens);
+    let mut table_likes = create_table_like::strip(&mut tokens);
+    let kestrel_dialect = dialect::KestrelDialect::default();
+    let mut parser = Parser::new(&kestrel_dialect)
         .with_recursion_limit(MAX_NESTING)
-        .with_tokens_with_locations(tokens)
-        .parse_statements()
-        .map_err(|e| parse_error(sql, e))?;
+        .with_tokens_with_locations(tokens);
+    let statements = parse_statements(&mut parser).map_err(|e| parse_error(sql, e))?;
     exclusions.resize(statements.len(), FrameExclusions::default());
     header_match.resize(statements.len(), false);
+    identity_sequence_names.resize(statements.len(), Vec::new());
+    insert_overriding.resize(statements.len(), None);
+    table_likes.resize(statements.len(), Vec::new());
     Ok(statements
         .into_iter()
         .zip(exclusions)
         .zip(header_match)
-        .map(|((statement, exclusions), copy_header_match)| Parsed {
-            statement,
-            exclusions,
-            copy_header_match,
-        })
+        .zip(identity_sequence_names)
+        .zip(insert_overriding.into_iter().zip(table_likes))
+        .map(
+            |(
+                (((statement, exclusions), copy_header_match), identity_sequence_names),
+                (insert_overriding, table_likes),
+            )| Parsed {
+                statement,
+                exclusions,
+                copy_header_match,
+                identity_sequence_names,
+                insert_overriding,
+                table_likes,
+            },
+        )
         .collect())
+}
+
+/// sqlparser's `Parser::parse_statements`, with the statements it lacks parsed here.
+fn parse_statements(parser: &mut Parser) -> std::result::Result<Vec<Statement>, ParserError> {
+    let mut statements = Vec::new();
+    let mut expecting_delimiter = false;
+    loop {
+        while parser.consume_token(&Token::SemiColon) {
+            expecting_delimiter = false;
+        }
+        match &parser.peek_token_ref().token {
+            Token::EOF => break,
+            Token::Word(word) if expecting_delimiter && word.keyword == Keyword::END => break,
+            _ => {}
+        }
+        if expecting_delimiter {
+            return parser.expected("end of statement", parser.peek_token());
+        }
+        statements.push(if alter_sequence::starts(parser) {
+            Statement::AlterSequence(alter_sequence::parse(parser)?)
+        } else if comment_on_constraint::starts(parser) {
+            Statement::CommentOnConstraint(comment_on_constraint::parse(parser)?)
+        } else {
+            Statement::Sql(parser.parse_statement()?)
+        });
+        expecting_delimiter = true;
+    }
+    Ok(statements)
 }
 
 fn parse_error(sql: &str, e: ParserError) -> Error {

@@ -27,7 +27,7 @@ fn significant(tokens: &[TokenWithSpan]) -> impl Iterator<Item = (usize, &Token)
         .map(|(i, t)| (i, &t.token))
 }
 
-fn keyword(token: &Token) -> Keyword {
+pub(super) fn keyword(token: &Token) -> Keyword {
     match token {
         Token::Word(w) if w.quote_style.is_none() => w.keyword,
         _ => Keyword::NoKeyword,
@@ -83,7 +83,7 @@ fn rank(token: &Token, next: Option<&Token>) -> Option<u8> {
 }
 
 /// Splits `options` where each option begins and sorts them (stably) into sqlparser's order.
-fn reorder_options(options: &mut [TokenWithSpan]) {
+pub(super) fn reorder_options(options: &mut [TokenWithSpan]) {
     let words: Vec<(usize, &Token)> = significant(options).collect();
     let mut starts = Vec::new();
     for (n, &(i, token)) in words.iter().enumerate() {

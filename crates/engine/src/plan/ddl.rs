@@ -4,6 +4,7 @@
 
 use super::ScalarExpr;
 use crate::catalog::{IndexMethod, QualifiedName, TableSchema};
+use crate::storage::SequenceOptions;
 
 /// CREATE [UNIQUE] INDEX over columns of one table.
 #[derive(Debug, Clone)]
@@ -36,6 +37,44 @@ pub struct AlterTable {
     pub checks: Vec<super::RowCheck>,
     /// Foreign keys added (without NOT VALID) or validated: the existing rows are checked.
     pub foreign_keys_to_check: Vec<String>,
+    /// Sequences of identity columns added: (name, options, owning column).
+    pub new_sequences: Vec<(QualifiedName, SequenceOptions, String)>,
+}
+
+/// ALTER SEQUENCE: the sequence as the statement leaves it.
+#[derive(Debug, Clone)]
+pub struct AlterSequence {
+    pub name: QualifiedName,
+    /// The same as `name` unless renamed or moved to another schema.
+    pub new_name: QualifiedName,
+    pub options: SequenceOptions,
+    /// RESTART: the value the next nextval returns.
+    pub restart: Option<i64>,
+    /// The (table, column) owning it.
+    pub owned_by: Option<(String, String)>,
+}
+
+/// What COMMENT ON comments on.
+#[derive(Debug, Clone)]
+pub enum CommentTarget {
+    Table(QualifiedName),
+    Column {
+        table: QualifiedName,
+        column: usize,
+    },
+    /// An index, of a constraint or of CREATE INDEX, by its name.
+    Index {
+        table: QualifiedName,
+        index: String,
+    },
+    /// A PRIMARY KEY or UNIQUE constraint, by its name.
+    Constraint {
+        table: QualifiedName,
+        constraint: String,
+    },
+    View(QualifiedName),
+    Sequence(QualifiedName),
+    Schema(u32),
 }
 
 #[derive(Debug, Clone)]

@@ -386,6 +386,18 @@ pub enum BoundStatement {
         name: QualifiedName,
         options: SequenceOptions,
         if_not_exists: bool,
+        /// OWNED BY: the (table, column) it is dropped with.
+        owned_by: Option<(String, String)>,
+    },
+    /// COMMENT ON; `None` removes the comment.
+    Comment {
+        target: super::CommentTarget,
+        comment: Option<String>,
+    },
+    /// `None`: IF EXISTS of a missing sequence, with its notice.
+    AlterSequence {
+        alter: Option<Box<super::AlterSequence>>,
+        notices: Vec<String>,
     },
     DropSequence {
         names: Vec<QualifiedName>,
@@ -639,6 +651,8 @@ impl BoundStatement {
             | BoundStatement::Query { .. }
             | BoundStatement::CreateTable { .. }
             | BoundStatement::CreateSequence { .. }
+            | BoundStatement::AlterSequence { .. }
+            | BoundStatement::Comment { .. }
             | BoundStatement::DropSequence { .. }
             | BoundStatement::DropTable { .. }
             | BoundStatement::CreateView { .. }

@@ -16,7 +16,7 @@ mod strict_null;
 pub use copy::{
     CopyColumn, CopyDirection, CopyEndpoint, CopyFormat, CopyHeader, CopyOptions, CopyStatement,
 };
-pub use ddl::{AlterTable, CreateIndex, RowChange};
+pub use ddl::{AlterSequence, AlterTable, CommentTarget, CreateIndex, RowChange};
 pub use deparse::deparse_expr;
 pub use explain::explain_lines;
 pub use expr::{

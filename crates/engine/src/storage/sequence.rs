@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::catalog::QualifiedName;
 use crate::error::{Error, Result, SqlState};
+use crate::types::DataType;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct SequenceOptions {
@@ -17,6 +18,22 @@ pub struct SequenceOptions {
 }
 
 impl SequenceOptions {
+    /// 22023 unless `value`, the sequence's option `what` (START, RESTART), is within its
+    /// bounds, worded as PostgreSQL words it.
+    pub fn check_within(&self, what: &str, value: i64) -> Result<()> {
+        let (relation, bound_name, bound) = if value < self.min {
+            ("less than", "MINVALUE", self.min)
+        } else if value > self.max {
+            ("greater than", "MAXVALUE", self.max)
+        } else {
+            return Ok(());
+        };
+        Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!("{what} value ({value}) cannot be {relation} {bound_name} ({bound})"),
+        ))
+    }
+
     /// PostgreSQL's defaults for an ascending sequence of a type with maximum `max`.
     pub fn ascending(max: i64) -> SequenceOptions {
         SequenceOptions {
@@ -37,6 +54,8 @@ pub struct Sequence {
     pub options: SequenceOptions,
     /// The table and column whose DEFAULT uses it (SERIAL, identity): dropped with the table.
     pub owned_by: Option<(String, String)>,
+    /// COMMENT ON SEQUENCE.
+    pub comment: Option<String>,
     /// Shared with the copies [`Sequence::with_owner`] makes, so that a renamed owner never
     /// forks the counter.
     state: Arc<Mutex<SequenceState>>,
@@ -63,6 +82,7 @@ impl Sequence {
             oid,
             options,
             owned_by,
+            comment: None,
             state: Arc::new(Mutex::new(SequenceState {
                 last: start,
                 is_called: false,
@@ -79,7 +99,49 @@ impl Sequence {
             oid: self.oid,
             options: self.options.clone(),
             owned_by,
+            comment: self.comment.clone(),
             state: self.state.clone(),
+        }
+    }
+
+    /// The same sequence, counter included, with another comment.
+    pub fn with_comment(&self, comment: Option<String>) -> Sequence {
+        Sequence {
+            comment,
+            ..self.with_owner(self.owned_by.clone())
+        }
+    }
+
+    /// A new definition of this sequence (its OID and comment kept) with a counter of its
+    /// own, at START: what ALTER SEQUENCE and TRUNCATE ... RESTART IDENTITY make, so a
+    /// rollback leaves the old counter as it was.
+    pub fn redefined(
+        &self,
+        name: QualifiedName,
+        options: SequenceOptions,
+        owned_by: Option<(String, String)>,
+    ) -> Sequence {
+        Sequence {
+            comment: self.comment.clone(),
+            ..Sequence::new(name, self.oid, options, owned_by)
+        }
+    }
+
+    /// Its type (smallint, integer or bigint), told by the bounds that type's defaults give:
+    /// the type itself is not stored.
+    pub fn data_type(&self) -> DataType {
+        let options = &self.options;
+        let fits = |min: i64, max: i64| options.min >= min && options.max <= max;
+        if fits(i64::from(i16::MIN), i64::from(i16::MAX))
+            && (options.max == i64::from(i16::MAX) || options.min == i64::from(i16::MIN))
+        {
+            DataType::Int16
+        } else if fits(i64::from(i32::MIN), i64::from(i32::MAX))
+            && (options.max == i64::from(i32::MAX) || options.min == i64::from(i32::MIN))
+        {
+            DataType::Int32
+        } else {
+            DataType::Int64
         }
     }
 

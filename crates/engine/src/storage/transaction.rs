@@ -820,6 +820,7 @@ mod tests {
                 constraints: Vec::new(),
                 foreign_keys: Vec::new(),
                 unlogged: false,
+                comment: None,
             }),
             data: Arc::new(TableData::default()),
             generation: 0,

@@ -61,11 +61,7 @@ impl Session {
             alter_table::alter_table(self.transaction(), alter, ctx)?;
         }
         self.notices
-            .extend(notices.into_iter().map(|message| Notice {
-                severity: "NOTICE",
-                state: SqlState::SuccessfulCompletion,
-                message,
-            }));
+            .extend(notices.into_iter().map(Notice::skipped));
         Ok(StatementResult::command("ALTER TABLE"))
     }
 

@@ -10,7 +10,7 @@ use crate::binder::{bind_data_type, ident_name, Binder};
 use crate::error::{Error, Result, SqlState};
 use crate::exec::expression::evaluate;
 use crate::exec::ExecContext;
-use crate::parser::{FrameExclusions, Parsed};
+use crate::parser::{self, FrameExclusions, Parsed};
 use crate::types::DataType;
 use crate::vector::Batch;
 
@@ -24,7 +24,7 @@ fn undefined(name: &str) -> Error {
 impl Session {
     /// The result of `statement` if it is PREPARE, EXECUTE or DEALLOCATE.
     pub(super) fn run_prepared_sql(&mut self, parsed: &Parsed) -> Option<Result<StatementResult>> {
-        match &parsed.statement {
+        match parsed.statement.sql()? {
             Statement::Prepare { .. } if !parsed.exclusions.is_empty() => {
                 // The statement is kept (and its plan cached) under its text printed from
                 // the AST, which has no EXCLUDE.
@@ -71,9 +71,12 @@ impl Session {
             .collect::<Result<Vec<DataType>>>()?;
         let view = self.view();
         let parsed = Parsed {
-            statement: statement.clone(),
+            statement: parser::Statement::Sql(statement.clone()),
             exclusions: FrameExclusions::default(),
             copy_header_match: false,
+            identity_sequence_names: Vec::new(),
+            insert_overriding: None,
+            table_likes: Vec::new(),
         };
         let search_path = self.search_path()?;
         let (bound, param_types) = Binder::new(&view, &search_path, &declared).bind(&parsed)?;

@@ -1,24 +1,16 @@
-//! Comments (COMMENT ON is not supported, so only those initdb makes): pg_description,
+//! Comments: pg_description (COMMENT ON's, kept in each object's definition, and initdb's),
 //! pg_shdescription, and what obj_description / shobj_description / col_description find.
 
-use super::{
-    oid, text, CatalogSnapshot, Rows, DATABASE_OID, PG_CATALOG_OID, PG_TOAST_OID, PUBLIC_OID,
-};
+use super::relations::{derived_oid, indexes, Derived};
+use super::{oid, text, CatalogSnapshot, Rows, DATABASE_OID, PG_TOAST_OID};
 
 const PG_CLASS_OID: u32 = 1259;
 const PG_NAMESPACE_OID: u32 = 2615;
 const PG_DATABASE_OID: u32 = 1262;
+const PG_CONSTRAINT_OID: u32 = 2606;
 
-/// (object, catalog it is in, comment) of pg_description.
-const DESCRIPTIONS: &[(u32, u32, &str)] = &[
-    (PG_CATALOG_OID, PG_NAMESPACE_OID, "system catalog schema"),
-    (PUBLIC_OID, PG_NAMESPACE_OID, "standard public schema"),
-    (
-        PG_TOAST_OID,
-        PG_NAMESPACE_OID,
-        "reserved schema for TOAST tables",
-    ),
-];
+/// initdb's comment on pg_toast, a schema the catalog lists without defining it.
+const PG_TOAST_COMMENT: &str = "reserved schema for TOAST tables";
 
 /// The same for pg_shdescription, whose objects are shared by the cluster's databases.
 const SHARED_DESCRIPTIONS: &[(u32, u32, &str)] = &[(
@@ -27,11 +19,92 @@ const SHARED_DESCRIPTIONS: &[(u32, u32, &str)] = &[(
     "default administrative connection database",
 )];
 
-pub(super) fn pg_description(_: &CatalogSnapshot) -> Rows {
-    DESCRIPTIONS
-        .iter()
-        .map(|&(object, catalog, comment)| {
-            vec![oid(object), oid(catalog), super::int4(0), text(comment)]
+/// One row of pg_description.
+struct Description<'a> {
+    object: u32,
+    catalog: u32,
+    /// A column's number; 0 for the object itself.
+    sub_id: i32,
+    comment: &'a str,
+}
+
+/// Every comment of the database.
+fn descriptions<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Description<'a>> {
+    let state = snapshot.state;
+    let describe = |object, catalog, sub_id, comment: Option<&'a str>| {
+        comment.map(|comment| Description {
+            object,
+            catalog,
+            sub_id,
+            comment,
+        })
+    };
+    let mut found = vec![Description {
+        object: PG_TOAST_OID,
+        catalog: PG_NAMESPACE_OID,
+        sub_id: 0,
+        comment: PG_TOAST_COMMENT,
+    }];
+    for schema in state.schemas.values() {
+        found.extend(describe(
+            schema.oid,
+            PG_NAMESPACE_OID,
+            0,
+            schema.comment.as_deref(),
+        ));
+    }
+    for entry in state.tables.values() {
+        let schema = &entry.schema;
+        found.extend(describe(
+            schema.oid,
+            PG_CLASS_OID,
+            0,
+            schema.comment.as_deref(),
+        ));
+        for (position, column) in schema.columns.iter().enumerate() {
+            let number = i32::try_from(position + 1).unwrap_or(i32::MAX);
+            found.extend(describe(
+                schema.oid,
+                PG_CLASS_OID,
+                number,
+                column.comment.as_deref(),
+            ));
+        }
+        for (position, index) in indexes(schema).iter().enumerate() {
+            found.extend(describe(index.oid, PG_CLASS_OID, 0, index.comment));
+            let constraint = derived_oid(schema.oid, Derived::Constraint, position);
+            found.extend(describe(
+                constraint,
+                PG_CONSTRAINT_OID,
+                0,
+                index.constraint_comment,
+            ));
+        }
+    }
+    for view in state.views.values() {
+        found.extend(describe(view.oid, PG_CLASS_OID, 0, view.comment.as_deref()));
+    }
+    for sequence in state.sequences.values() {
+        found.extend(describe(
+            sequence.oid,
+            PG_CLASS_OID,
+            0,
+            sequence.comment.as_deref(),
+        ));
+    }
+    found
+}
+
+pub(super) fn pg_description(snapshot: &CatalogSnapshot) -> Rows {
+    descriptions(snapshot)
+        .into_iter()
+        .map(|d| {
+            vec![
+                oid(d.object),
+                oid(d.catalog),
+                super::int4(d.sub_id),
+                text(d.comment),
+            ]
         })
         .collect()
 }
@@ -44,18 +117,32 @@ pub(super) fn pg_shdescription(_: &CatalogSnapshot) -> Rows {
 }
 
 /// obj_description(object, catalog) and shobj_description: the comment on `object` in the
-/// catalog named `catalog` (any catalog if `None`). Columns have none.
-pub(super) fn comment(object: u32, catalog: Option<&str>) -> Option<&'static str> {
+/// catalog named `catalog` (any catalog if `None`); col_description when `column` is given.
+pub(super) fn comment(
+    snapshot: &CatalogSnapshot,
+    object: u32,
+    catalog: Option<&str>,
+    column: i32,
+) -> Option<String> {
     let catalog_oid = match catalog {
         None => None,
         Some("pg_class") => Some(PG_CLASS_OID),
         Some("pg_namespace") => Some(PG_NAMESPACE_OID),
         Some("pg_database") => Some(PG_DATABASE_OID),
+        Some("pg_constraint") => Some(PG_CONSTRAINT_OID),
         Some(_) => return None,
     };
-    DESCRIPTIONS
+    let wanted = |o: u32, c: u32, sub_id: i32| {
+        o == object && sub_id == column && catalog_oid.is_none_or(|wanted| wanted == c)
+    };
+    if let Some(d) = descriptions(snapshot)
+        .into_iter()
+        .find(|d| wanted(d.object, d.catalog, d.sub_id))
+    {
+        return Some(d.comment.to_string());
+    }
+    SHARED_DESCRIPTIONS
         .iter()
-        .chain(SHARED_DESCRIPTIONS)
-        .find(|&&(o, c, _)| o == object && catalog_oid.is_none_or(|wanted| wanted == c))
-        .map(|&(_, _, comment)| comment)
+        .find(|&&(o, c, _)| wanted(o, c, 0))
+        .map(|&(_, _, comment)| comment.to_string())
 }

@@ -211,12 +211,12 @@ impl CatalogFunction {
             F::HasPrivilege => Ok(ScalarValue::Bool(true)),
             F::IsPublishable | F::IsInRecovery => Ok(ScalarValue::Bool(false)),
             F::Description => Ok(match args.get(1) {
-                // col_description(table, column): columns have no comments.
-                Some(ScalarValue::Int32(_)) => None,
-                Some(ScalarValue::Text(catalog)) => comment(oid(), Some(catalog)),
-                _ => comment(oid(), None),
+                // col_description(table, column)
+                Some(ScalarValue::Int32(column)) => comment(snapshot, oid(), None, *column),
+                Some(ScalarValue::Text(catalog)) => comment(snapshot, oid(), Some(catalog), 0),
+                _ => comment(snapshot, oid(), None, 0),
             }
-            .map_or(ScalarValue::Null, |c| ScalarValue::Text(c.to_string()))),
+            .map_or(ScalarValue::Null, ScalarValue::Text)),
             F::NoDefinition => Ok(ScalarValue::Null),
             F::RelationSize => Ok(ScalarValue::Int64(0)),
             F::CurrentSetting => current_setting(args, snapshot),

@@ -86,43 +86,41 @@ pub(super) struct IndexInfo<'a> {
     /// The PRIMARY KEY or UNIQUE constraint it implements, if any.
     pub constraint: bool,
     pub method: IndexMethod,
+    /// COMMENT ON INDEX, and COMMENT ON CONSTRAINT of its constraint.
+    pub comment: Option<&'a str>,
+    pub constraint_comment: Option<&'a str>,
 }
 
 pub(super) fn indexes(schema: &TableSchema) -> Vec<IndexInfo<'_>> {
-    let unique = schema.unique_keys.iter().map(|k| {
-        (
-            k.name.as_str(),
-            k.columns.as_slice(),
-            true,
-            k.primary,
-            k.constraint,
-            IndexMethod::Btree,
-        )
+    let unique = schema.unique_keys.iter().map(|k| IndexInfo {
+        oid: 0,
+        name: k.name.as_str(),
+        columns: k.columns.as_slice(),
+        unique: true,
+        primary: k.primary,
+        constraint: k.constraint,
+        method: IndexMethod::Btree,
+        comment: k.index_comment.as_deref(),
+        constraint_comment: k.constraint_comment.as_deref(),
     });
-    let other = schema.indexes.iter().map(|i| {
-        (
-            i.name.as_str(),
-            i.columns.as_slice(),
-            false,
-            false,
-            false,
-            i.method,
-        )
+    let other = schema.indexes.iter().map(|i| IndexInfo {
+        oid: 0,
+        name: i.name.as_str(),
+        columns: i.columns.as_slice(),
+        unique: false,
+        primary: false,
+        constraint: false,
+        method: i.method,
+        comment: i.comment.as_deref(),
+        constraint_comment: None,
     });
     unique
         .chain(other)
         .enumerate()
-        .map(
-            |(position, (name, columns, unique, primary, constraint, method))| IndexInfo {
-                oid: derived_oid(schema.oid, Derived::Index, position),
-                name,
-                columns,
-                unique,
-                primary,
-                constraint,
-                method,
-            },
-        )
+        .map(|(position, index)| IndexInfo {
+            oid: derived_oid(schema.oid, Derived::Index, position),
+            ..index
+        })
         .collect()
 }
 
@@ -398,14 +396,12 @@ pub(super) fn collation(ty: DataType) -> u32 {
     }
 }
 
-/// A column's identity kind: 'a' ALWAYS, 'd' BY DEFAULT, none (0) otherwise. A BY DEFAULT
-/// identity column is a column whose default is its sequence's nextval, which SERIAL is too,
-/// so only ALWAYS is told apart here.
+/// A column's identity kind: 'a' ALWAYS, 'd' BY DEFAULT, none (0) otherwise.
 fn identity(column: &crate::catalog::ColumnDef) -> u8 {
-    if column.identity_always {
-        b'a'
-    } else {
-        0
+    match column.identity {
+        Some(crate::catalog::Identity::Always) => b'a',
+        Some(crate::catalog::Identity::ByDefault) => b'd',
+        None => 0,
     }
 }
 
@@ -777,24 +773,6 @@ pub(super) const PG_SEQUENCE: &[(&str, DataType)] = &[
     ("seqcycle", BOOL),
 ];
 
-/// The type a sequence was declared with, told from its bounds (the catalog keeps only
-/// those): smallint and integer sequences end at their type's maximum or minimum.
-pub(super) fn sequence_type(sequence: &Sequence) -> DataType {
-    let options = &sequence.options;
-    let fits = |min: i64, max: i64| options.min >= min && options.max <= max;
-    if fits(i64::from(i16::MIN), i64::from(i16::MAX))
-        && (options.max == i64::from(i16::MAX) || options.min == i64::from(i16::MIN))
-    {
-        DataType::Int16
-    } else if fits(i64::from(i32::MIN), i64::from(i32::MAX))
-        && (options.max == i64::from(i32::MAX) || options.min == i64::from(i32::MIN))
-    {
-        DataType::Int32
-    } else {
-        DataType::Int64
-    }
-}
-
 pub(super) fn pg_sequence(snapshot: &CatalogSnapshot) -> Rows {
     snapshot
         .state
@@ -804,7 +782,7 @@ pub(super) fn pg_sequence(snapshot: &CatalogSnapshot) -> Rows {
             let options = &sequence.options;
             vec![
                 oid(sequence.oid),
-                oid(sequence_type(sequence).oid()),
+                oid(sequence.data_type().oid()),
                 ScalarValue::Int64(options.start),
                 ScalarValue::Int64(options.increment),
                 ScalarValue::Int64(options.max),
@@ -839,7 +817,7 @@ pub(super) fn pg_depend(snapshot: &CatalogSnapshot) -> Rows {
             let owner = crate::catalog::QualifiedName::new(sequence.name.schema, table.as_str());
             let entry = state.table_by_name(&owner)?;
             let position = entry.schema.column_index(column)?;
-            let identity = entry.schema.columns[position].identity_always;
+            let identity = entry.schema.columns[position].identity.is_some();
             Some(vec![
                 oid(pg_class),
                 oid(sequence.oid),

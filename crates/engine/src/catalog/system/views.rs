@@ -1,7 +1,7 @@
 //! PostgreSQL's convenience views over the catalog: pg_tables, pg_views, pg_indexes and
 //! pg_sequences.
 
-use super::relations::{indexes, sequence_type, IndexInfo};
+use super::relations::{indexes, IndexInfo};
 use super::{boolean, text, CatalogSnapshot, Rows, BOOL, INT8, NAME, NULL, TEXT};
 pub(crate) use crate::catalog::quote_identifier;
 use crate::catalog::{IndexMethod, TableSchema};
@@ -150,7 +150,7 @@ pub(super) fn pg_sequences(snapshot: &CatalogSnapshot) -> Rows {
                 text(&snapshot.relation_schema_name(sequence.oid)),
                 text(&sequence.name.name),
                 text(&snapshot.session.user),
-                text(sequence_type(sequence).name()),
+                text(sequence.data_type().name()),
                 ScalarValue::Int64(options.start),
                 ScalarValue::Int64(options.min),
                 ScalarValue::Int64(options.max),

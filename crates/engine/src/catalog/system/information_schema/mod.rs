@@ -5,7 +5,7 @@
 
 pub(in crate::catalog::system) mod columns;
 
-use super::relations::{deparse_default, indexes, sequence_type};
+use super::relations::{deparse_default, indexes};
 use super::{int4, text, CatalogSnapshot, Rows, NULL, PUBLIC_OID, RELATIONS};
 use crate::catalog::{
     quote_identifier, ColumnDef, Constraint as TableConstraint, ConstraintKind, ForeignKey,
@@ -148,9 +148,9 @@ impl ColumnRow<'_> {
         let (data_type, facts, udt_name) = type_facts(self.ty);
         let [length, octets, precision, radix, scale, datetime, interval_type] = facts;
         let column = self.definition;
-        let identity = column.is_some_and(|c| c.identity_always);
+        let identity = column.and_then(|c| c.identity);
         let default = column
-            .filter(|c| !c.identity_always)
+            .filter(|c| c.identity.is_none())
             .and_then(|c| c.default_sql.as_deref())
             .map_or(NULL, |d| text(&deparse_default(d, self.ty)));
         let nullable = column.is_none_or(|c| !c.not_null);
@@ -180,15 +180,23 @@ impl ColumnRow<'_> {
         row.extend([
             text(&self.position.to_string()),
             yes_or_no(false),
-            yes_or_no(identity),
-            if identity { text("ALWAYS") } else { NULL },
+            yes_or_no(identity.is_some()),
+            match identity {
+                Some(crate::catalog::Identity::Always) => text("ALWAYS"),
+                Some(crate::catalog::Identity::ByDefault) => text("BY DEFAULT"),
+                None => NULL,
+            },
         ]);
         // identity start, increment, maximum, minimum, cycle: only for identity columns,
         // whose sequence options are not at hand here.
         row.extend(std::iter::repeat_n(NULL, 4));
         let generated = column.and_then(|c| c.generated.as_ref());
         row.extend([
-            if identity { yes_or_no(false) } else { NULL },
+            if identity.is_some() {
+                yes_or_no(false)
+            } else {
+                NULL
+            },
             text(if generated.is_some() {
                 "ALWAYS"
             } else {
@@ -523,7 +531,7 @@ pub(super) fn sequences(snapshot: &CatalogSnapshot) -> Rows {
         .sequences
         .values()
         .map(|sequence| {
-            let ty = sequence_type(sequence);
+            let ty = sequence.data_type();
             let (_, facts, _) = type_facts(ty);
             let [_, _, precision, radix, scale, _, _] = facts;
             let options = &sequence.options;
