@@ -62,15 +62,17 @@ fn takes_snapshot(work: &Work<'_>) -> bool {
     match work {
         Work::Bound(_) => true,
         Work::Parsed(parsed) => !matches!(
-            parsed.statement,
-            Statement::StartTransaction { .. }
-                | Statement::Commit { .. }
-                | Statement::Rollback { .. }
-                | Statement::Savepoint { .. }
-                | Statement::ReleaseSavepoint { .. }
-                | Statement::Set(_)
-                | Statement::ShowVariable { .. }
-                | Statement::Lock(_)
+            parsed.statement.sql(),
+            Some(
+                Statement::StartTransaction { .. }
+                    | Statement::Commit { .. }
+                    | Statement::Rollback { .. }
+                    | Statement::Savepoint { .. }
+                    | Statement::ReleaseSavepoint { .. }
+                    | Statement::Set(_)
+                    | Statement::ShowVariable { .. }
+                    | Statement::Lock(_)
+            )
         ),
     }
 }

@@ -1,11 +1,11 @@
 //! `CREATE TABLE t (LIKE source [INCLUDING | EXCLUDING option]...)`: the source's columns,
-//! with their NOT NULL always and, as the options say, their defaults, identity, indexes and
-//! comments (see `parser::create_table_like` for how the elements reach the binder).
+//! with their NOT NULL always and, as the options say, their defaults, identity, generation
+//! expressions, CHECK constraints, indexes and comments (see `parser::create_table_like` for how the elements reach the binder).
 
 use sqlparser::ast::ObjectName;
 
 use super::Binder;
-use crate::catalog::{ColumnDef, IndexDef, UniqueKey};
+use crate::catalog::{ColumnDef, Constraint, IndexDef, UniqueKey};
 use crate::error::{Error, Result, SqlState};
 use crate::parser::TableLike;
 use crate::storage::{RelationKind, SequenceOptions};
@@ -17,13 +17,18 @@ pub(super) struct LikeCopy {
     pub identities: Vec<(usize, SequenceOptions)>,
     pub unique_keys: Vec<UniqueKey>,
     pub indexes: Vec<IndexDef>,
+    /// INCLUDING CONSTRAINTS: the CHECK constraints, with their names (over column names,
+    /// which the copy keeps).
+    pub checks: Vec<Constraint>,
 }
 
 /// Which parts of the source a LIKE copies.
 #[derive(Default)]
 struct Including {
     comments: bool,
+    constraints: bool,
     defaults: bool,
+    generated: bool,
     identity: bool,
     indexes: bool,
 }
@@ -33,16 +38,20 @@ fn including(options: &[(bool, String)]) -> Result<Including> {
     for (on, option) in options {
         match option.to_uppercase().as_str() {
             "COMMENTS" => copied.comments = *on,
+            "CONSTRAINTS" => copied.constraints = *on,
             "DEFAULTS" => copied.defaults = *on,
+            "GENERATED" => copied.generated = *on,
             "IDENTITY" => copied.identity = *on,
             "INDEXES" => copied.indexes = *on,
-            // Nothing of these to copy: no CHECK constraints, generated columns, statistics,
-            // storage or compression settings are kept.
-            "CONSTRAINTS" | "GENERATED" | "STATISTICS" | "STORAGE" | "COMPRESSION" => {}
+            // Nothing of these to copy: no statistics, storage or compression settings are
+            // kept.
+            "STATISTICS" | "STORAGE" | "COMPRESSION" => {}
             "ALL" => {
                 copied = Including {
                     comments: *on,
+                    constraints: *on,
                     defaults: *on,
+                    generated: *on,
                     identity: *on,
                     indexes: *on,
                 }
@@ -84,6 +93,11 @@ impl Binder<'_> {
             identities: Vec::new(),
             unique_keys: Vec::new(),
             indexes: Vec::new(),
+            checks: if copied.constraints {
+                schema.constraints.clone()
+            } else {
+                Vec::new()
+            },
         };
         for (position, column) in schema.columns.iter().enumerate() {
             let identity = column.identity.filter(|_| copied.identity);
@@ -107,6 +121,7 @@ impl Binder<'_> {
                     .clone()
                     .filter(|_| copied.defaults && column.identity.is_none()),
                 identity,
+                generated: column.generated.clone().filter(|_| copied.generated),
                 comment: column.comment.clone().filter(|_| copied.comments),
             });
         }

@@ -69,6 +69,7 @@ impl Binder<'_> {
         let mut indexes: Vec<IndexDef> = Vec::new();
         let mut sequences = Vec::new();
         let mut checks = Vec::new();
+        let mut copied_checks = Vec::new();
         let mut generated = Vec::new();
         // Bound once the table's columns and keys are known, in PostgreSQL's order.
         let mut foreign_keys: Vec<ast::ForeignKeyConstraint> = Vec::new();
@@ -92,6 +93,7 @@ impl Binder<'_> {
                 }
                 unique_keys.extend(copy.unique_keys);
                 indexes.extend(copy.indexes);
+                copied_checks.extend(copy.checks);
             }
             let Some(column) = create.columns.get(written) else {
                 break;
@@ -298,6 +300,7 @@ impl Binder<'_> {
             comment: None,
         };
         self.add_generated(&mut schema, &generated)?;
+        schema.constraints.extend(copied_checks);
         for check in &checks {
             let constraint = self.new_check(&schema, check, true)?;
             schema.constraints.push(constraint);

@@ -579,7 +579,6 @@ fn is_default_keyword(expr: &Expr) -> bool {
     matches!(expr, Expr::Identifier(ident) if ident.quote_style.is_none() && ident.value.eq_ignore_ascii_case("default"))
 }
 
-
 /// The columns an INSERT writes, by position; all columns when none are named.
 fn target_columns(target: &WriteTarget, columns: &[ObjectName]) -> Result<Vec<usize>> {
     if columns.is_empty() {

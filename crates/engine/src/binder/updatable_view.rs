@@ -271,7 +271,7 @@ impl Binder<'_> {
         let (Some(parsed), None) = (statements.pop(), statements.pop()) else {
             return Err(Error::internal("a view's query is one statement"));
         };
-        let Statement::Query(query) = parsed.statement else {
+        let crate::parser::Statement::Sql(Statement::Query(query)) = parsed.statement else {
             return Err(Error::internal("a view's query is a query"));
         };
         let select = match query.body.as_ref() {

@@ -87,7 +87,16 @@ mod tests {
 
     fn text(sql: &str) -> Vec<String> {
         parse(sql)
-            .map(|s| s.iter().map(|p| p.statement.to_string()).collect())
+            .map(|s| {
+                s.iter()
+                    .map(|p| {
+                        p.statement
+                            .sql()
+                            .map(ToString::to_string)
+                            .unwrap_or_default()
+                    })
+                    .collect()
+            })
             .unwrap_or_else(|e| vec![e.to_string()])
     }
 

@@ -64,7 +64,12 @@ mod tests {
     fn weaker_strengths_read_as_the_stronger() {
         let text = |sql: &str| {
             parse(sql)
-                .map(|s| s[0].statement.to_string())
+                .map(|s| {
+                    s[0].statement
+                        .sql()
+                        .map(ToString::to_string)
+                        .unwrap_or_default()
+                })
                 .unwrap_or_else(|e| e.to_string())
         };
         assert_eq!(

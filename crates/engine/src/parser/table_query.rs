@@ -85,7 +85,12 @@ mod tests {
         let parsed = parse(sql).expect("parses");
         parsed
             .iter()
-            .map(|p| p.statement.to_string())
+            .map(|p| {
+                p.statement
+                    .sql()
+                    .map(ToString::to_string)
+                    .unwrap_or_default()
+            })
             .collect::<Vec<_>>()
             .join("; ")
     }

@@ -41,6 +41,7 @@ impl BoundStatement {
                 on_conflict,
                 returning: _,
                 table_name: _,
+                checks: _,
             } => {
                 add_plan(&mut tables, source);
                 if on_conflict.is_some() {
@@ -54,6 +55,7 @@ impl BoundStatement {
                 assignments,
                 returning: _,
                 table_name: _,
+                checks: _,
             } => {
                 tables.push(*table_oid);
                 if let Some(source) = source {
@@ -83,7 +85,19 @@ impl BoundStatement {
                     add_plan(&mut tables, source);
                 }
             }
+            BoundStatement::WithWrites { writes, main } => {
+                for statement in writes.iter().map(|(_, w)| w).chain([main.as_ref()]) {
+                    for oid in statement.tables_read() {
+                        if !tables.contains(&oid) {
+                            tables.push(oid);
+                        }
+                    }
+                }
+            }
             BoundStatement::CreateSequence { .. }
+            | BoundStatement::Comment { .. }
+            | BoundStatement::AlterSequence { .. }
+            | BoundStatement::SetConstraints { .. }
             | BoundStatement::DropSequence { .. }
             | BoundStatement::DropTable { .. }
             | BoundStatement::CreateView { .. }
@@ -129,6 +143,16 @@ impl BoundStatement {
             BoundStatement::Insert { .. } => "INSERT",
             BoundStatement::Update { .. } => "UPDATE",
             BoundStatement::Delete { .. } => "DELETE",
+            // PostgreSQL names the first write it meets.
+            BoundStatement::WithWrites { writes, main } => {
+                return writes
+                    .iter()
+                    .map(|(_, write)| write)
+                    .chain(std::iter::once(main.as_ref()))
+                    .find_map(BoundStatement::write_command)
+            }
+            BoundStatement::Comment { .. } => "COMMENT",
+            BoundStatement::AlterSequence { .. } => "ALTER SEQUENCE",
             BoundStatement::Copy(copy) => match &copy.direction {
                 CopyDirection::From { .. } => "COPY FROM",
                 CopyDirection::To { .. } => return None,
@@ -158,6 +182,7 @@ impl BoundStatement {
             | BoundStatement::Rollback
             | BoundStatement::Savepoint { .. }
             | BoundStatement::Set(_)
+            | BoundStatement::SetConstraints { .. }
             | BoundStatement::Show { .. } => return None,
         })
     }

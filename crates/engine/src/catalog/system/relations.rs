@@ -12,7 +12,6 @@ use super::{
     RELATIONS, SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
 use crate::catalog::{ForeignKey, IndexMethod, TableSchema};
-use crate::storage::Sequence;
 use crate::types::{DataType, ScalarValue};
 
 pub(super) const PG_NAMESPACE: &[(&str, DataType)] = &[
