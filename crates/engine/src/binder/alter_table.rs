@@ -819,6 +819,16 @@ fn rename_constraint(alteration: &mut Alteration, old: &str, new: &str) -> Resul
     for constraint in schema.constraints.iter_mut().filter(|c| c.name == old) {
         constraint.name = new.to_string();
     }
+    for key in schema.foreign_keys.iter_mut().filter(|k| k.name == old) {
+        key.name = new.to_string();
+    }
+    for name in alteration
+        .foreign_keys_to_check
+        .iter_mut()
+        .filter(|n| *n == old)
+    {
+        *name = new.to_string();
+    }
     for name in alteration.validate.iter_mut().filter(|n| *n == old) {
         *name = new.to_string();
     }

@@ -101,6 +101,7 @@ impl Binder<'_> {
                 no_inherit: check.no_inherit,
             }),
             validated,
+            comment: None,
         })
     }
 

@@ -65,11 +65,13 @@ impl Binder<'_> {
         let table = self.relation_of(table, "a table")?;
         let constraint = ident_name(constraint);
         let found = self.state.table_by_name(&table).is_some_and(|entry| {
-            entry
-                .schema
+            let schema = &entry.schema;
+            schema
                 .unique_keys
                 .iter()
                 .any(|k| k.constraint && k.name == constraint)
+                || schema.constraint(&constraint).is_some()
+                || schema.foreign_keys.iter().any(|k| k.name == constraint)
         });
         if !found {
             return Err(Error::new(

@@ -93,11 +93,15 @@ impl Binder<'_> {
             identities: Vec::new(),
             unique_keys: Vec::new(),
             indexes: Vec::new(),
-            checks: if copied.constraints {
-                schema.constraints.clone()
-            } else {
-                Vec::new()
-            },
+            checks: schema
+                .constraints
+                .iter()
+                .filter(|_| copied.constraints)
+                .map(|check| Constraint {
+                    comment: check.comment.clone().filter(|_| copied.comments),
+                    ..check.clone()
+                })
+                .collect(),
         };
         for (position, column) in schema.columns.iter().enumerate() {
             let identity = column.identity.filter(|_| copied.identity);

@@ -141,6 +141,7 @@ impl Binder<'_> {
             deferrable,
             initially_deferred,
             validated: true,
+            comment: None,
         })
     }
 
@@ -169,7 +170,7 @@ impl Binder<'_> {
         name: Option<&ast::Ident>,
         columns: &[usize],
     ) -> Result<String> {
-        let table_has = |n: &str| constraint_names(table).any(|c| c == n);
+        let table_has = |n: &str| table.constraint_names().any(|c| c == n);
         if let Some(name) = name {
             let name = ident_name(name);
             if table_has(&name) {
@@ -187,7 +188,7 @@ impl Binder<'_> {
             table_has(n)
                 || self.state.tables.values().any(|entry| {
                     entry.schema.namespace == table.namespace
-                        && constraint_names(&entry.schema).any(|c| c == n)
+                        && entry.schema.constraint_names().any(|c| c == n)
                 })
         };
         let names: Vec<&str> = columns
@@ -203,16 +204,6 @@ impl Binder<'_> {
         }
         Ok(candidate)
     }
-}
-
-/// The names of a table's constraints (a unique index without a constraint has none).
-fn constraint_names(table: &TableSchema) -> impl Iterator<Item = &str> {
-    table
-        .unique_keys
-        .iter()
-        .filter(|k| k.constraint)
-        .map(|k| k.name.as_str())
-        .chain(table.foreign_keys.iter().map(|k| k.name.as_str()))
 }
 
 /// Column positions of `names` in `table`; 42703 for one it does not have.
@@ -439,7 +430,7 @@ impl Binder<'_> {
                         format!("constraint \"{name}\" is not deferrable"),
                     ))
                 }
-                None if tables().any(|e| constraint_names(&e.schema).any(|c| c == name)) => {
+                None if tables().any(|e| e.schema.constraint_names().any(|c| c == name)) => {
                     return Err(Error::new(
                         SqlState::WrongObjectType,
                         format!("constraint \"{name}\" is not deferrable"),

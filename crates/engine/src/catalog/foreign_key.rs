@@ -71,6 +71,8 @@ pub struct ForeignKey {
     pub initially_deferred: bool,
     /// False for NOT VALID until VALIDATE CONSTRAINT: existing rows were not checked.
     pub validated: bool,
+    /// COMMENT ON CONSTRAINT.
+    pub comment: Option<String>,
 }
 
 impl TableSchema {

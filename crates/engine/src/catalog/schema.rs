@@ -70,6 +70,8 @@ pub struct Constraint {
     /// False after ADD CONSTRAINT ... NOT VALID until VALIDATE CONSTRAINT: the rows already
     /// there were not checked; new and updated rows always are.
     pub validated: bool,
+    /// COMMENT ON CONSTRAINT.
+    pub comment: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -134,13 +136,15 @@ impl TableSchema {
         self.constraints.iter().find(|c| c.name == name)
     }
 
-    /// The names of all the table's constraints: unique keys and the others.
+    /// The names of all the table's constraints: unique keys (a unique index without a
+    /// constraint has none), CHECKs and foreign keys.
     pub fn constraint_names(&self) -> impl Iterator<Item = &str> {
         self.unique_keys
             .iter()
             .filter(|k| k.constraint)
             .map(|k| k.name.as_str())
             .chain(self.constraints.iter().map(|c| c.name.as_str()))
+            .chain(self.foreign_keys.iter().map(|k| k.name.as_str()))
     }
 
     /// The names of the table's indexes, those of its constraints included.

@@ -264,6 +264,7 @@ impl Persist for ForeignKey {
         out.bool(self.deferrable);
         out.bool(self.initially_deferred);
         out.bool(self.validated);
+        write_comment(out, &self.comment);
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<ForeignKey> {
@@ -278,6 +279,7 @@ impl Persist for ForeignKey {
             deferrable: input.bool()?,
             initially_deferred: input.bool()?,
             validated: input.bool()?,
+            comment: read_comment(input)?,
         };
         if key.columns.is_empty() || key.columns.len() != key.referenced_columns.len() {
             return Err(corrupt(format!("foreign key \"{}\" columns", key.name)));
@@ -348,6 +350,7 @@ impl Persist for Constraint {
                 out.bool(check.no_inherit);
             }
         }
+        write_comment(out, &self.comment);
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<Constraint> {
@@ -364,6 +367,7 @@ impl Persist for Constraint {
             name,
             kind,
             validated,
+            comment: read_comment(input)?,
         })
     }
 }
@@ -685,6 +689,7 @@ mod tests {
                     no_inherit: false,
                 }),
                 validated: false,
+                comment: Some("positive".into()),
             }],
             foreign_keys: vec![ForeignKey {
                 name: "t_price_id_fkey".into(),
@@ -697,6 +702,7 @@ mod tests {
                 deferrable: true,
                 initially_deferred: false,
                 validated: false,
+                comment: None,
             }],
             unlogged: true,
             comment: Some("a table".into()),

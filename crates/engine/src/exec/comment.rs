@@ -29,11 +29,26 @@ pub fn comment(txn: &mut Transaction, target: &CommentTarget, text: Option<Strin
             Ok(())
         }),
         CommentTarget::Constraint { table, constraint } => change_table(txn, table, |schema| {
-            let key = schema
+            let slot = if let Some(key) = schema
                 .unique_keys
                 .iter_mut()
-                .find(|k| k.name == *constraint);
-            key.ok_or_else(|| gone(table))?.constraint_comment = text;
+                .find(|k| k.name == *constraint)
+            {
+                &mut key.constraint_comment
+            } else if let Some(check) = schema
+                .constraints
+                .iter_mut()
+                .find(|c| c.name == *constraint)
+            {
+                &mut check.comment
+            } else {
+                let key = schema
+                    .foreign_keys
+                    .iter_mut()
+                    .find(|k| k.name == *constraint);
+                &mut key.ok_or_else(|| gone(table))?.comment
+            };
+            *slot = text;
             Ok(())
         }),
         CommentTarget::View(name) => {

@@ -80,6 +80,24 @@ fn descriptions<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Description<'a>> {
                 index.constraint_comment,
             ));
         }
+        for (position, check) in schema.constraints.iter().enumerate() {
+            let constraint = super::constraints::constraint_oid(schema, position);
+            found.extend(describe(
+                constraint,
+                PG_CONSTRAINT_OID,
+                0,
+                check.comment.as_deref(),
+            ));
+        }
+        for (position, key) in schema.foreign_keys.iter().enumerate() {
+            let constraint = super::relations::foreign_key_oid(schema, position);
+            found.extend(describe(
+                constraint,
+                PG_CONSTRAINT_OID,
+                0,
+                key.comment.as_deref(),
+            ));
+        }
     }
     for view in state.views.values() {
         found.extend(describe(view.oid, PG_CLASS_OID, 0, view.comment.as_deref()));

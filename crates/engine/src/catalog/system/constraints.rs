@@ -5,17 +5,13 @@
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::tokenizer::{Token, Tokenizer};
 
-use super::relations::{derived_oid, Derived};
+use super::relations::{derived_oid, Derived, CHECK_OID_OFFSET};
 use super::{boolean, char, int2, int4, oid, text, CatalogSnapshot, NULL};
 use crate::catalog::{Constraint, ConstraintKind, TableSchema};
 use crate::types::ScalarValue;
 
-/// Where these constraints' positions start in the table's block of derived constraint
-/// OIDs (the unique keys take the positions below).
-const FIRST_POSITION: usize = 1024;
-
 pub(super) fn constraint_oid(schema: &TableSchema, position: usize) -> u32 {
-    derived_oid(schema.oid, Derived::Constraint, FIRST_POSITION + position)
+    derived_oid(schema.oid, Derived::Constraint, CHECK_OID_OFFSET + position)
 }
 
 /// pg_class.relchecks: the table's CHECK constraints.

@@ -544,13 +544,8 @@ fn foreign_key_definition(constraint_oid: u32, snapshot: &CatalogSnapshot) -> Op
     let state = snapshot.state;
     let (schema, key) = state.tables.values().find_map(|entry| {
         let schema = &entry.schema;
-        let position = schema.foreign_keys.iter().enumerate().position(|(i, _)| {
-            super::relations::derived_oid(
-                schema.oid,
-                Derived::Constraint,
-                super::relations::FOREIGN_KEY_OID_OFFSET + i,
-            ) == constraint_oid
-        })?;
+        let position = (0..schema.foreign_keys.len())
+            .position(|i| super::relations::foreign_key_oid(schema, i) == constraint_oid)?;
         Some((schema, &schema.foreign_keys[position]))
     })?;
     let referenced = state.tables.get(&key.referenced_table)?;

@@ -648,8 +648,19 @@ pub(super) fn pg_constraint(snapshot: &CatalogSnapshot) -> Rows {
     rows
 }
 
-/// Foreign keys' constraint OIDs follow the table's unique keys' range.
-pub(super) const FOREIGN_KEY_OID_OFFSET: usize = 1024;
+/// Where the constraints that own no index start in a table's block of derived constraint
+/// OIDs (the unique keys take the positions below): CHECKs, then foreign keys.
+pub(super) const CHECK_OID_OFFSET: usize = 1024;
+const FOREIGN_KEY_OID_OFFSET: usize = 1536;
+
+/// The constraint OID of a table's foreign key at `position`.
+pub(super) fn foreign_key_oid(schema: &TableSchema, position: usize) -> u32 {
+    derived_oid(
+        schema.oid,
+        Derived::Constraint,
+        FOREIGN_KEY_OID_OFFSET + position,
+    )
+}
 
 fn foreign_key_row(
     snapshot: &CatalogSnapshot,
@@ -673,11 +684,7 @@ fn foreign_key_row(
         .and_then(|e| e.schema.unique_key_over(&key.referenced_columns))
         .map_or(0, |k| derived_oid(key.referenced_table, Derived::Index, k));
     vec![
-        oid(derived_oid(
-            schema.oid,
-            Derived::Constraint,
-            FOREIGN_KEY_OID_OFFSET + position,
-        )),
+        oid(foreign_key_oid(schema, position)),
         text(&key.name),
         oid(schema.namespace),
         char(b'f'),
