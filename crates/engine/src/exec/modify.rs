@@ -247,7 +247,9 @@ pub fn update(
         let row_ids: Vec<u64> = chunk_offsets.iter().map(|&o| base + o as u64).collect();
         changed.push((row_ids, new_rows, matched));
     }
-    // Uniqueness holds for the statement's result, checked once every row is updated.
+    // Uniqueness holds for the statement's result, checked once every row is updated; first
+    // the conflicts PostgreSQL meets on its way there, updating a row at a time.
+    check_unique_row_by_row(&entry.schema, &changed, &assigned)?;
     let oldest = oldest_sharing_indexes(txn, &entry);
     for (row_ids, rows, _) in &changed {
         check_unique(&entry, row_ids, rows, Some(&assigned), oldest.as_deref())?;
@@ -520,34 +522,107 @@ pub(super) fn check_unique(
                 continue; // NULLs never conflict.
             }
             if !index.insert(&key, row_id, data, &unique.columns, oldest) {
-                let names: Vec<&str> = unique
-                    .columns
-                    .iter()
-                    .map(|&c| entry.schema.columns[c].name.as_str())
-                    .collect();
-                let mut values = Vec::new();
-                for (i, column) in key_columns.iter().enumerate() {
-                    if i > 0 {
-                        values.extend_from_slice(b", ");
-                    }
-                    column.write_text(row, &mut values);
-                }
-                return Err(Error::new(
-                    SqlState::UniqueViolation,
-                    format!(
-                        "duplicate key value violates unique constraint \"{}\"",
-                        unique.name
-                    ),
-                )
-                .with_detail(format!(
-                    "Key ({})=({}) already exists.",
-                    names.join(", "),
-                    String::from_utf8_lossy(&values)
-                )));
+                return Err(duplicate_key(&entry.schema, unique, &key_columns, row));
             }
         }
     }
     Ok(())
+}
+
+/// PostgreSQL updates a row at a time, in scan order, and checks each new key against the
+/// index as it goes: a row taking the key of a row the statement updates later finds that
+/// row's key still there (`UPDATE t SET k = k + 1` over 1, 2 fails at the first row), even
+/// when the statement's result would be unique. `changed` holds (row ids, new rows, old rows)
+/// in scan order.
+fn check_unique_row_by_row(
+    schema: &TableSchema,
+    changed: &[(Vec<u64>, Batch, Batch)],
+    assigned: &[usize],
+) -> Result<()> {
+    let mut key = Vec::new();
+    for unique in &schema.unique_keys {
+        if !unique.columns.iter().any(|c| assigned.contains(c)) {
+            continue;
+        }
+        // The old key of each updated row, with its place in the scan.
+        let mut updated_later: hashbrown::HashMap<Vec<u8>, usize> = hashbrown::HashMap::new();
+        let mut place = 0;
+        for (_, _, old) in changed {
+            let columns: Vec<&Vector> = unique
+                .columns
+                .iter()
+                .map(|&c| old.columns[c].as_ref())
+                .collect();
+            for row in 0..old.len() {
+                key.clear();
+                if !encode_row_key(&columns, row, &mut key) {
+                    updated_later.insert(key.clone(), place);
+                }
+                place += 1;
+            }
+        }
+        let mut place = 0;
+        for (_, new, old) in changed {
+            let new_columns: Vec<&Vector> = unique
+                .columns
+                .iter()
+                .map(|&c| new.columns[c].as_ref())
+                .collect();
+            let old_columns: Vec<&Vector> = unique
+                .columns
+                .iter()
+                .map(|&c| old.columns[c].as_ref())
+                .collect();
+            let mut old_key = Vec::new();
+            for row in 0..new.len() {
+                key.clear();
+                old_key.clear();
+                let new_null = encode_row_key(&new_columns, row, &mut key);
+                encode_row_key(&old_columns, row, &mut old_key);
+                if !new_null
+                    && key != old_key
+                    && updated_later.get(&key).is_some_and(|&other| other > place)
+                {
+                    return Err(duplicate_key(schema, unique, &new_columns, row));
+                }
+                place += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// 23505 for the key of `row` in `key_columns`, as PostgreSQL words it.
+fn duplicate_key(
+    schema: &TableSchema,
+    unique: &crate::catalog::UniqueKey,
+    key_columns: &[&Vector],
+    row: usize,
+) -> Error {
+    let names: Vec<&str> = unique
+        .columns
+        .iter()
+        .map(|&c| schema.columns[c].name.as_str())
+        .collect();
+    let mut values = Vec::new();
+    for (i, column) in key_columns.iter().enumerate() {
+        if i > 0 {
+            values.extend_from_slice(b", ");
+        }
+        column.write_text(row, &mut values);
+    }
+    Error::new(
+        SqlState::UniqueViolation,
+        format!(
+            "duplicate key value violates unique constraint \"{}\"",
+            unique.name
+        ),
+    )
+    .with_detail(format!(
+        "Key ({})=({}) already exists.",
+        names.join(", "),
+        String::from_utf8_lossy(&values)
+    ))
 }
 
 /// A row as PostgreSQL prints it in "Failing row contains (...)".
