@@ -14,7 +14,7 @@ use checks::{
     any, bytea_output, checkpoint_timeout, date_style, default_tablespace, encoding,
     english_messages, float_digits, interval_style, max_wal_size, on_off, optimizer_rules,
     positive_integer, read_committed, read_write, search_path, standard_strings,
-    synchronous_commit, table_access_method, utc_only, xml_option,
+    synchronous_commit, table_access_method, time_zone, xml_option,
 };
 pub(crate) use units::{CHECKPOINT_TIMEOUT, MAX_WAL_SIZE};
 
@@ -82,8 +82,8 @@ const DEFINITIONS: &[Definition] = &[
         default: "UTC",
         reported: true,
         context: Context::User,
-        check: utc_only,
-        description: "Sets the time zone for displaying and interpreting time stamps (UTC only).",
+        check: time_zone,
+        description: "Sets the time zone for displaying and interpreting time stamps.",
     },
     Definition {
         name: "extra_float_digits",

@@ -9,6 +9,7 @@
 use crate::error::{Error, Result, SqlState};
 use crate::types::array_text::parse_array;
 use crate::types::json::{self, Json};
+use crate::types::timezone;
 use crate::types::{
     bytea, datetime, float, text_io, uuid, DataType, Decimal, Interval, NumericTypmod, ScalarValue,
 };
@@ -514,9 +515,10 @@ fn to_numeric<U: Fn() -> Error>(
 fn to_date<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i32>> {
     match &input.data {
         VectorData::Date(v) => Ok(v.clone()),
-        VectorData::Timestamp(v) | VectorData::TimestampTz(v) => {
-            rows.map(v, 0, |t| Ok(datetime::timestamp_to_date(t)))
-        }
+        VectorData::Timestamp(v) => rows.map(v, 0, |t| Ok(datetime::timestamp_to_date(t))),
+        VectorData::TimestampTz(v) => rows.map(v, 0, |t| {
+            Ok(datetime::timestamp_to_date(timezone::to_local(t)))
+        }),
         VectorData::Text(s) => rows.map_text(s, 0, datetime::parse_date),
         _ => Err((rows.unsupported)()),
     }
@@ -524,8 +526,9 @@ fn to_date<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i32>>
 
 fn to_timestamp<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i64>> {
     match &input.data {
-        // With the session time zone UTC, the local time of an instant is the instant.
-        VectorData::Timestamp(v) | VectorData::TimestampTz(v) => Ok(v.clone()),
+        VectorData::Timestamp(v) => Ok(v.clone()),
+        // The local time of the instant in the session zone.
+        VectorData::TimestampTz(v) => rows.map(v, 0, |t| Ok(timezone::to_local(t))),
         VectorData::Date(v) => rows.map(v, 0, datetime::date_to_timestamp),
         VectorData::Text(s) => rows.map_text(s, 0, datetime::parse_timestamp),
         _ => Err((rows.unsupported)()),
@@ -534,8 +537,14 @@ fn to_timestamp<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<
 
 fn to_timestamptz<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i64>> {
     match &input.data {
+        VectorData::TimestampTz(v) => Ok(v.clone()),
         VectorData::Text(s) => rows.map_text(s, 0, datetime::parse_timestamptz),
-        _ => to_timestamp(input, rows),
+        // A local time in the session zone.
+        VectorData::Timestamp(v) => rows.map(v, 0, |t| Ok(timezone::from_local(t))),
+        VectorData::Date(v) => rows.map(v, 0, |d| {
+            Ok(timezone::from_local(datetime::date_to_timestamp(d)?))
+        }),
+        _ => Err((rows.unsupported)()),
     }
 }
 

@@ -4,13 +4,14 @@
 //!
 //! Adding months clamps to the end of the month (`2024-01-31 + 1 mon` is `2024-02-29`),
 //! months are added before days and days before the time, as timestamp_pl_interval does.
-//! Infinite dates and timestamps stay infinite. timestamptz values go through the same
-//! kernels: the session time zone is UTC, so their calendar is the timestamp's.
+//! Infinite dates and timestamps stay infinite. timestamptz moves by months and days in
+//! its local time in the session zone, by the rest as an instant.
 
 use super::arithmetic::combine_validity;
 use crate::error::{Error, Result, SqlState};
 use crate::types::datetime::{self, Tm};
 use crate::types::interval::{self, Interval};
+use crate::types::timezone;
 use crate::vector::{Bitmap, Vector, VectorData};
 
 /// An operator's kernel. The binder has already brought the operands to the types named
@@ -66,13 +67,15 @@ impl DateTimeOp {
                 V::Timestamp(zip_rows(t, i, valid, 0, timestamp_plus_interval)?)
             }
             (Op::TimestampPlusInterval, V::TimestampTz(t), V::Interval(i)) => {
-                V::TimestampTz(zip_rows(t, i, valid, 0, timestamp_plus_interval)?)
+                V::TimestampTz(zip_rows(t, i, valid, 0, timestamptz_plus_interval)?)
             }
             (Op::TimestampMinusInterval, V::Timestamp(t), V::Interval(i)) => {
                 V::Timestamp(zip_rows(t, i, valid, 0, timestamp_minus_interval)?)
             }
             (Op::TimestampMinusInterval, V::TimestampTz(t), V::Interval(i)) => {
-                V::TimestampTz(zip_rows(t, i, valid, 0, timestamp_minus_interval)?)
+                V::TimestampTz(zip_rows(t, i, valid, 0, |t, i| {
+                    timestamptz_plus_interval(t, negate(i)?)
+                })?)
             }
             (Op::TimestampMinusTimestamp, V::Timestamp(a), V::Timestamp(b))
             | (Op::TimestampMinusTimestamp, V::TimestampTz(a), V::TimestampTz(b)) => {
@@ -216,7 +219,11 @@ pub fn timestamp_plus_interval(ts: i64, span: Interval) -> Result<i64> {
 
 /// timestamp_mi_interval: adding the negated interval.
 pub fn timestamp_minus_interval(ts: i64, span: Interval) -> Result<i64> {
-    let negated = Interval::new(
+    timestamp_plus_interval(ts, negate(span)?)
+}
+
+fn negate(span: Interval) -> Result<Interval> {
+    Ok(Interval::new(
         span.months
             .checked_neg()
             .ok_or_else(interval::out_of_range)?,
@@ -224,8 +231,24 @@ pub fn timestamp_minus_interval(ts: i64, span: Interval) -> Result<i64> {
         span.micros
             .checked_neg()
             .ok_or_else(interval::out_of_range)?,
-    );
-    timestamp_plus_interval(ts, negated)
+    ))
+}
+
+/// timestamptz_pl_interval: months and days move the local time in the session zone (so
+/// `+ '1 day'` across a DST change keeps the wall-clock time), the rest the instant.
+pub fn timestamptz_plus_interval(ts: i64, span: Interval) -> Result<i64> {
+    if is_infinite_timestamp(ts) {
+        return Ok(ts);
+    }
+    let mut ts = ts;
+    if span.months != 0 || span.days != 0 {
+        let calendar = Interval::new(span.months, span.days, 0);
+        let local = timestamp_plus_interval(timezone::to_local(ts), calendar)?;
+        ts = timezone::from_local(local);
+    }
+    ts.checked_add(span.micros)
+        .filter(|t| datetime::is_valid_timestamp(*t))
+        .ok_or_else(timestamp_out_of_range)
 }
 
 /// timestamp_mi: the difference in microseconds, whole days split out by justify_hours.

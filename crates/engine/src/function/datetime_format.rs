@@ -1,7 +1,7 @@
 //! `to_char` for timestamps and intervals and `to_date` / `to_timestamp(text, text)`:
 //! PostgreSQL's template patterns (`YYYY MM DD HH24 MI SS MS US AM Month Day DDD IW Q ...`)
-//! with the `FM` prefix and `TH` suffix, double-quoted literals, in the C locale and with the
-//! session time zone UTC.
+//! with the `FM` prefix and `TH` suffix, double-quoted literals, in the C locale and the
+//! session time zone.
 //!
 //! The template is matched greedily against a keyword table ordered longest first, as
 //! formatting.c does, so `HH24` wins over `HH` and `MONTH` over `MON` and `MM`.
@@ -9,6 +9,7 @@
 use crate::error::{Error, Result, SqlState};
 use crate::types::datetime::{self, Tm};
 use crate::types::interval::{Interval, MICROS_PER_HOUR, MICROS_PER_MINUTE};
+use crate::types::timezone;
 
 const MONTHS: [&str; 12] = [
     "January",
@@ -286,7 +287,10 @@ struct Fields {
     wday: i64,
     days: i64,
     is_interval: bool,
-    zone: Option<&'static str>,
+    /// The zone's abbreviation (`TZ`), for a timestamptz whose template asks for it.
+    zone: Option<String>,
+    /// Seconds east of UTC (`TZH`, `TZM`, `OF`); 0 for timestamp.
+    zone_seconds: i64,
 }
 
 /// to_char(timestamp[tz], text).
@@ -295,7 +299,14 @@ pub fn format_timestamp(micros: i64, with_zone: bool, format: &str) -> Result<St
         // PostgreSQL returns NULL for infinities; a NULL cannot come from here.
         return Err(Error::unsupported("to_char of an infinite timestamp"));
     }
-    let tm = Tm::from_timestamp(micros);
+    // A timestamptz shows its local time in the session zone.
+    let zone_seconds = match with_zone {
+        true => i64::from(timezone::session_offset(micros)),
+        false => 0,
+    };
+    let wants_abbreviation = with_zone && format.to_ascii_lowercase().contains("tz");
+    let zone = wants_abbreviation.then(|| timezone::session_zone().abbreviation_at(micros));
+    let tm = Tm::from_timestamp(micros + zone_seconds * 1_000_000);
     let days = tm.days();
     let fields = Fields {
         year: i64::from(tm.year),
@@ -309,7 +320,8 @@ pub fn format_timestamp(micros: i64, with_zone: bool, format: &str) -> Result<St
         wday: i64::from(datetime::day_of_week(days)),
         days,
         is_interval: false,
-        zone: with_zone.then_some("UTC"),
+        zone,
+        zone_seconds,
     };
     Ok(render(&parse_template(format), &fields))
 }
@@ -330,6 +342,7 @@ pub fn format_interval(span: Interval, format: &str) -> Result<String> {
         days: 0,
         is_interval: true,
         zone: None,
+        zone_seconds: 0,
     };
     Ok(render(&parse_template(format), &fields))
 }
@@ -529,13 +542,21 @@ fn render_field(key: Key, case: Case, fill: bool, f: &Fields, out: &mut String) 
         Key::Rm if f.month < 1 => {}
         Key::Rm => name(ROMAN[f.month as usize - 1], case, 4, fill, out),
         Key::Tz => {
-            if let Some(zone) = f.zone {
+            if let Some(zone) = &f.zone {
                 out.push_str(&cased(zone, case));
             }
         }
-        Key::Tzh => out.push_str("+00"),
-        Key::Tzm => out.push_str("00"),
-        Key::Of => out.push_str("+00"),
+        Key::Tzh => {
+            out.push(if f.zone_seconds < 0 { '-' } else { '+' });
+            padded(f.zone_seconds.abs() / 3600, 2, false, out);
+        }
+        // Two digits even under FM, as PostgreSQL writes them.
+        Key::Tzm => padded(f.zone_seconds.abs() / 60 % 60, 2, false, out),
+        Key::Of => {
+            // Whole minutes only, as PostgreSQL prints OF.
+            let minutes = f.zone_seconds / 60 * 60;
+            timezone::write_offset(minutes as i32, out);
+        }
     }
 }
 
@@ -560,6 +581,8 @@ pub struct ParsedFields {
     micros: i64,
     zone_seconds: i64,
     zone_negative: bool,
+    /// Whether TZH or TZM was read: without them the time is local to the session zone.
+    zone_given: bool,
 }
 
 impl ParsedFields {
@@ -598,7 +621,7 @@ impl ParsedFields {
         Ok(days as i32)
     }
 
-    /// The timestamp (UTC) the fields name.
+    /// The instant the fields name.
     pub fn timestamp(&self) -> Result<i64> {
         let days = i64::from(self.date()?);
         let mut hour = self.hour;
@@ -627,7 +650,10 @@ impl ParsedFields {
         let time = ((hour * 60 + self.minute) * 60 + self.second) * 1_000_000 + self.micros;
         days.checked_mul(datetime::MICROS_PER_DAY)
             .and_then(|d| d.checked_add(time))
-            .and_then(|t| t.checked_sub(self.zone_seconds * 1_000_000))
+            .and_then(|t| match self.zone_given {
+                true => t.checked_sub(self.zone_seconds * 1_000_000),
+                false => Some(timezone::from_local(t)),
+            })
             .filter(|t| datetime::is_valid_timestamp(*t))
             .ok_or_else(super::datetime_arithmetic::timestamp_out_of_range)
     }
@@ -793,11 +819,13 @@ fn read_field<'a>(key: Key, text: &'a str, fixed: bool, f: &mut ParsedFields) ->
             let body = text.trim_start_matches(['+', '-']);
             let (hours, rest) = read_number(body, 2, true)?;
             f.zone_negative = negative;
+            f.zone_given = true;
             f.zone_seconds += if negative { -hours } else { hours } * 3600;
             rest
         }
         Key::Tzm => {
             let (minutes, rest) = number(2)?;
+            f.zone_given = true;
             f.zone_seconds += if f.zone_negative { -minutes } else { minutes } * 60;
             rest
         }

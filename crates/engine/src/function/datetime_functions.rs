@@ -4,7 +4,8 @@
 //! They are apart from the other scalar functions because some read the statement's clock
 //! (`now()`, `current_date`, `age(x)`): [`DateTimeFunction::eval`] takes the statement
 //! timestamp, which PostgreSQL keeps fixed for the whole statement so `now() = now()`.
-//! The session time zone is UTC, so timestamptz values share the timestamp kernels.
+//! A timestamptz's fields, truncation and calendar arithmetic are those of its local time
+//! in the session zone ([`crate::types::timezone`]).
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -15,6 +16,7 @@ use super::datetime_fields::{self as fields, Part};
 use crate::error::{Error, Result, SqlState};
 use crate::types::datetime;
 use crate::types::interval::{self, Interval, MICROS_PER_HOUR, MICROS_PER_MINUTE};
+use crate::types::timezone::{self, Zone};
 use crate::types::DataType;
 use crate::vector::{Bitmap, StringVec, Vector, VectorData};
 
@@ -94,6 +96,9 @@ pub enum DateTimeFunction {
     ToDate,
     /// to_timestamp(text, text).
     ToTimestamp,
+    /// timezone(zone, x), `x AT TIME ZONE zone`: a timestamp read as local time in the
+    /// zone, or a timestamptz's local time there.
+    Timezone,
 }
 
 /// Whether `t` can be an argument of type `want` without an explicit cast.
@@ -222,6 +227,13 @@ impl DateTimeFunction {
                 };
                 (F::DateBin, vec![T::Interval, ty, ty], ty)
             }
+            ("timezone", [z, t]) if text(*z) => {
+                let (arg, ty) = match timestamp_kind(*t)? {
+                    T::Timestamp => (T::Timestamp, T::TimestampTz),
+                    _ => (T::TimestampTz, T::Timestamp),
+                };
+                (F::Timezone, vec![T::Text, arg], ty)
+            }
             ("isfinite", [t]) => {
                 let ty = match t {
                     T::Date | T::Timestamp | T::TimestampTz | T::Interval => *t,
@@ -263,7 +275,9 @@ impl DateTimeFunction {
                 return constant(V::TimestampTz(vec![clock.statement; len]))
             }
             (F::ClockTimestamp, []) => return constant(V::TimestampTz(vec![clock_micros(); len])),
-            (F::LocalTimestamp, []) => return constant(V::Timestamp(vec![now; len])),
+            (F::LocalTimestamp, []) => {
+                return constant(V::Timestamp(vec![timezone::to_local(now); len]))
+            }
             (F::Now | F::LocalTimestamp, [precision]) => {
                 let digits = match &precision.data {
                     V::Int32(p) if precision.is_valid(0) => p.first().copied().unwrap_or(6),
@@ -273,11 +287,11 @@ impl DateTimeFunction {
                 return constant(if self == F::Now {
                     V::TimestampTz(vec![rounded; len])
                 } else {
-                    V::Timestamp(vec![rounded; len])
+                    V::Timestamp(vec![timezone::to_local(rounded); len])
                 });
             }
             (F::CurrentDate, []) => {
-                let today = datetime::timestamp_to_date(now);
+                let today = datetime::timestamp_to_date(timezone::to_local(now));
                 return constant(V::Date(vec![today; len]));
             }
             (F::DateTrunc, [units, value]) => match (&units.data, &value.data) {
@@ -318,17 +332,28 @@ impl DateTimeFunction {
                 return parts_vector(&parts, self == F::Extract);
             }
             (F::Age, [a, b]) => match (&a.data, &b.data) {
-                (V::Timestamp(a), V::Timestamp(b)) | (V::TimestampTz(a), V::TimestampTz(b)) => {
+                (V::Timestamp(a), V::Timestamp(b)) => {
                     V::Interval(zip_rows(a, b, valid, Interval::ZERO, arith::age)?)
+                }
+                // The calendar difference of the local times in the session zone.
+                (V::TimestampTz(a), V::TimestampTz(b)) => {
+                    V::Interval(zip_rows(a, b, valid, Interval::ZERO, |a, b| {
+                        arith::age(timezone::to_local(a), timezone::to_local(b))
+                    })?)
                 }
                 _ => return Err(self.bad_args(args)),
             },
             (F::AgeFromToday, [a]) => match &a.data {
-                V::Timestamp(t) | V::TimestampTz(t) => {
-                    let midnight =
-                        now.div_euclid(datetime::MICROS_PER_DAY) * datetime::MICROS_PER_DAY;
+                V::Timestamp(t) => {
+                    let midnight = local_midnight(now);
                     V::Interval(map_rows(t, valid, Interval::ZERO, |t| {
                         arith::age(midnight, t)
+                    })?)
+                }
+                V::TimestampTz(t) => {
+                    let midnight = local_midnight(now);
+                    V::Interval(map_rows(t, valid, Interval::ZERO, |t| {
+                        arith::age(midnight, timezone::to_local(t))
                     })?)
                 }
                 _ => return Err(self.bad_args(args)),
@@ -355,7 +380,8 @@ impl DateTimeFunction {
                         if self == F::MakeTimestamp {
                             V::Timestamp(values)
                         } else {
-                            V::TimestampTz(values)
+                            // A local time in the session zone.
+                            V::TimestampTz(values.into_iter().map(timezone::from_local).collect())
                         }
                     }
                     _ => return Err(self.bad_args(args)),
@@ -425,6 +451,28 @@ impl DateTimeFunction {
                 }
                 V::Text(out)
             }
+            (F::Timezone, [zone, value]) => {
+                let V::Text(z) = &zone.data else {
+                    return Err(self.bad_args(args));
+                };
+                let mut zones = ZoneCache::default();
+                match &value.data {
+                    V::Timestamp(t) => V::TimestampTz(by_row(t, valid, 0, |row, t| {
+                        Ok(match is_infinite_timestamp(t) {
+                            true => t,
+                            false => zones.get(z.get(row))?.to_utc(t),
+                        })
+                    })?),
+                    V::TimestampTz(t) => V::Timestamp(by_row(t, valid, 0, |row, t| {
+                        if is_infinite_timestamp(t) {
+                            return Ok(t);
+                        }
+                        let offset = zones.get(z.get(row))?.offset_at(t);
+                        Ok(t + i64::from(offset) * 1_000_000)
+                    })?),
+                    _ => return Err(self.bad_args(args)),
+                }
+            }
             (F::ToDate | F::ToTimestamp, [text, format]) => {
                 let (V::Text(t), V::Text(f)) = (&text.data, &format.data) else {
                     return Err(self.bad_args(args));
@@ -456,6 +504,31 @@ impl DateTimeFunction {
     fn bad_args(self, args: &[Vector]) -> Error {
         let types: Vec<_> = args.iter().map(|a| a.data.physical()).collect();
         Error::internal(format!("{self:?} of {types:?}"))
+    }
+}
+
+/// Midnight of the session zone's current date, as a local timestamp.
+fn local_midnight(now: i64) -> i64 {
+    let local = timezone::to_local(now);
+    local.div_euclid(datetime::MICROS_PER_DAY) * datetime::MICROS_PER_DAY
+}
+
+/// The zone named by the last zone argument: a column of zones is usually one value.
+#[derive(Default)]
+struct ZoneCache {
+    last: Option<(String, Zone)>,
+}
+
+impl ZoneCache {
+    fn get(&mut self, name: &str) -> Result<&Zone> {
+        let stale = self.last.as_ref().is_none_or(|(n, _)| n != name);
+        if stale {
+            self.last = Some((name.to_string(), Zone::for_conversion(name)?));
+        }
+        match &self.last {
+            Some((_, zone)) => Ok(zone),
+            None => Err(Error::internal("zone cache is empty after a fill")),
+        }
     }
 }
 

@@ -28,7 +28,7 @@ pub enum DataType {
     Char(Option<u32>),
     Date,
     Timestamp,
-    /// `timestamp with time zone`: a UTC instant; the session time zone is always UTC.
+    /// `timestamp with time zone`: a UTC instant, shown in the session time zone.
     TimestampTz,
     Interval,
     /// Binary strings.

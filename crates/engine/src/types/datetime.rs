@@ -4,11 +4,13 @@
 //!
 //! Input covers what PostgreSQL accepts under `DateStyle = 'ISO, MDY'` in practice: ISO
 //! `2024-01-05`, `20240105`, `1/5/2024`, month names (`Jan 5 2024`, `05-Jan-2024`), BC, a
-//! time after a space or `T` with fractional seconds and AM/PM, a trailing time zone (which
+//! time after a space or `T` with fractional seconds and AM/PM, a trailing time zone (offset,
+//! abbreviation or tz database name such as `Europe/Paris`, which
 //! timestamp without time zone ignores, as PostgreSQL does), and the words `epoch`,
 //! `infinity` and `-infinity`. Infinity is stored as the extreme value of the type. Years are
 //! astronomical inside this module (year 0 is 1 BC); only text shows BC.
 
+use super::timezone::{self, Zone};
 use crate::error::{Error, Result, SqlState};
 
 pub const MICROS_PER_DAY: i64 = 86_400_000_000;
@@ -58,8 +60,8 @@ pub fn parse_timestamp(text: &str) -> Result<i64> {
     parse_timestamp_as(text, "timestamp", false)
 }
 
-/// timestamptz_in with the session time zone UTC: a zone in the input (`+02`, `-05:30`,
-/// `PST`) is subtracted; without one the time is UTC.
+/// timestamptz_in: a zone in the input (`+02`, `-05:30`, `PST`, `Europe/Paris`) says
+/// which local time is meant; without one it is the session's ([`timezone`]).
 pub fn parse_timestamptz(text: &str) -> Result<i64> {
     parse_timestamp_as(text, "timestamp with time zone", true)
 }
@@ -68,19 +70,23 @@ fn parse_timestamp_as(text: &str, type_name: &str, with_zone: bool) -> Result<i6
     match parse_datetime(text, type_name)? {
         Parsed::Infinity => Ok(i64::MAX),
         Parsed::NegInfinity => Ok(i64::MIN),
-        Parsed::Finite {
-            days,
-            micros,
-            zone_seconds,
-        } => {
-            let offset = if with_zone {
-                i64::from(zone_seconds.unwrap_or(0)) * 1_000_000
-            } else {
-                0
-            };
-            days.checked_mul(MICROS_PER_DAY)
+        Parsed::Finite { days, micros, zone } => {
+            let local = days
+                .checked_mul(MICROS_PER_DAY)
                 .and_then(|d| d.checked_add(micros))
-                .and_then(|t| t.checked_sub(offset))
+                .filter(|t| {
+                    (MIN_TIMESTAMP - MICROS_PER_DAY..END_TIMESTAMP + MICROS_PER_DAY).contains(t)
+                })
+                .ok_or_else(|| range_error(type_name, text))?;
+            let instant = match (with_zone, zone) {
+                (false, _) => local,
+                (true, None) => timezone::from_local(local),
+                (true, Some(InputZone::Offset(east_seconds))) => {
+                    local - i64::from(east_seconds) * 1_000_000
+                }
+                (true, Some(InputZone::Named(zone))) => zone.to_utc(local),
+            };
+            Some(instant)
                 .filter(|t| (MIN_TIMESTAMP..END_TIMESTAMP).contains(t))
                 .ok_or_else(|| range_error(type_name, text))
         }
@@ -91,13 +97,19 @@ pub fn write_timestamp(micros: i64, out: &mut Vec<u8>) {
     write_timestamp_zoned(micros, None, out);
 }
 
-/// timestamptz_out with the session time zone UTC: `2024-01-02 03:04:05+00`.
+/// timestamptz_out: the local time in the session zone and its offset,
+/// `2024-01-02 03:04:05-08`.
 pub fn write_timestamptz(micros: i64, out: &mut Vec<u8>) {
-    write_timestamp_zoned(micros, Some("+00"), out);
+    if micros == i64::MAX || micros == i64::MIN {
+        return write_timestamp_zoned(micros, None, out);
+    }
+    let east_seconds = timezone::session_offset(micros);
+    let local = micros.saturating_add(i64::from(east_seconds) * 1_000_000);
+    write_timestamp_zoned(local, Some(east_seconds), out);
 }
 
-/// The ISO output of a timestamp, with `zone` after the time and before ` BC`.
-fn write_timestamp_zoned(micros: i64, zone: Option<&str>, out: &mut Vec<u8>) {
+/// The ISO output of a timestamp, with the zone's offset after the time and before ` BC`.
+fn write_timestamp_zoned(micros: i64, zone_seconds: Option<i32>, out: &mut Vec<u8>) {
     match micros {
         i64::MAX => out.extend_from_slice(b"infinity"),
         i64::MIN => out.extend_from_slice(b"-infinity"),
@@ -126,8 +138,8 @@ fn write_timestamp_zoned(micros: i64, zone: Option<&str>, out: &mut Vec<u8>) {
                 out.push(b'.');
                 out.extend_from_slice(&digits[..len]);
             }
-            if let Some(zone) = zone {
-                out.extend_from_slice(zone.as_bytes());
+            if let Some(east_seconds) = zone_seconds {
+                timezone::write_offset_bytes(east_seconds, out);
             }
             if year <= 0 {
                 out.extend_from_slice(b" BC");
@@ -377,15 +389,23 @@ pub const RELATIVE_WORDS: [(&str, Option<i32>); 4] = [
 ];
 
 /// A decoded date/time: days since 2000-01-01 plus microseconds into the day (up to one
-/// whole day for `24:00:00`) and the time zone given, in seconds east of UTC; or an infinity.
+/// whole day for `24:00:00`) and the time zone given; or an infinity.
 enum Parsed {
     Finite {
         days: i64,
         micros: i64,
-        zone_seconds: Option<i32>,
+        zone: Option<InputZone>,
     },
     Infinity,
     NegInfinity,
+}
+
+/// A time zone written in date/time input.
+enum InputZone {
+    /// A numeric offset or an abbreviation: seconds east of UTC.
+    Offset(i32),
+    /// A zone of the tz database, whose offset depends on the date.
+    Named(Zone),
 }
 
 /// Why decoding failed: bad syntax (22007), a field out of range (22008), or a month out of
@@ -409,7 +429,7 @@ fn parse_datetime(text: &str, type_name: &str) -> Result<Parsed> {
         return Ok(Parsed::Finite {
             days: -UNIX_TO_PG_DAYS,
             micros: 0,
-            zone_seconds: None,
+            zone: None,
         });
     }
     // Bound as now() where a literal names them (`binder::datetime_syntax`); a value read
@@ -472,7 +492,14 @@ fn tokenize(text: &str) -> std::result::Result<Vec<Field<'_>>, Fail> {
             }
         } else if c.is_ascii_alphabetic() {
             pos = skip(bytes, pos, |b| b.is_ascii_alphabetic());
-            if matches!(bytes.get(pos), Some(b'-' | b'/')) && continues_date(bytes, pos) {
+            let is_month = month_number(&text[start..pos].to_ascii_lowercase()).is_some();
+            if matches!(bytes.get(pos), Some(b'/' | b'_')) && !is_month {
+                // A zone name such as `America/New_York` or `Etc/GMT+5`.
+                pos = skip(bytes, pos, |b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'/' | b'_' | b'+' | b'-')
+                });
+                fields.push(Field::Word(&text[start..pos]));
+            } else if matches!(bytes.get(pos), Some(b'-' | b'/')) && continues_date(bytes, pos) {
                 pos = scan_date(bytes, pos);
                 fields.push(Field::Date(&text[start..pos]));
             } else {
@@ -524,7 +551,7 @@ struct DateParts<'a> {
     after_t: bool,
     bc: bool,
     meridian: Option<bool>,
-    zone_seconds: Option<i32>,
+    zone: Option<InputZone>,
 }
 
 fn decode(text: &str) -> std::result::Result<Parsed, Fail> {
@@ -554,10 +581,10 @@ fn decode(text: &str) -> std::result::Result<Parsed, Fail> {
                     || parts.date.is_some()
                     || parts.month.is_some()
                     || !parts.numbers.is_empty();
-                if !after_date_or_time || parts.zone_seconds.is_some() {
+                if !after_date_or_time || parts.zone.is_some() {
                     return Err(Fail::Syntax);
                 }
-                parts.zone_seconds = Some(decode_offset(s)?);
+                parts.zone = Some(InputZone::Offset(decode_offset(s)?));
             }
         }
     }
@@ -597,7 +624,7 @@ fn decode(text: &str) -> std::result::Result<Parsed, Fail> {
     Ok(Parsed::Finite {
         days: days_from_civil(year, month, day),
         micros,
-        zone_seconds: parts.zone_seconds,
+        zone: parts.zone,
     })
 }
 
@@ -636,17 +663,21 @@ fn decode_word<'a>(word: &'a str, parts: &mut DateParts<'a>) -> std::result::Res
         "ad" => {}
         "am" | "pm" => parts.meridian = Some(lower == "pm"),
         _ if is_weekday(&lower) => {}
-        _ => match zone_offset(&lower) {
-            Some(seconds) if parts.zone_seconds.is_none() => parts.zone_seconds = Some(seconds),
-            _ => return Err(Fail::Syntax),
-        },
+        _ if parts.zone.is_some() => return Err(Fail::Syntax),
+        _ => {
+            let zone = match zone_abbreviation(&lower) {
+                Some(seconds) => InputZone::Offset(seconds),
+                None => InputZone::Named(Zone::named(word).ok_or(Fail::Syntax)?),
+            };
+            parts.zone = Some(zone);
+        }
     }
     Ok(())
 }
 
 /// The offset in seconds east of UTC of the time-zone abbreviations timestamp input accepts
 /// (PostgreSQL's Default set; timestamp without time zone ignores them).
-fn zone_offset(word: &str) -> Option<i32> {
+pub fn zone_abbreviation(word: &str) -> Option<i32> {
     let hours: f64 = match word {
         "z" | "zulu" | "utc" | "ut" | "gmt" | "wet" => 0.0,
         "pst" | "akdt" => -8.0,
