@@ -263,6 +263,14 @@ impl Zone {
     }
 }
 
+/// The names of the bundled tz database, as pg_timezone_names lists them.
+pub fn zone_names() -> Vec<String> {
+    jiff::tz::db()
+        .available()
+        .map(|name| name.as_str().to_string())
+        .collect()
+}
+
 /// Instants `[start, end)` where a zone's offset is `seconds`.
 #[derive(Clone, Copy)]
 struct OffsetRange {
