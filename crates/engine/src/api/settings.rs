@@ -67,7 +67,7 @@ const DEFINITIONS: &[Definition] = &[
         reported: true,
         context: Context::User,
         check: date_style,
-        description: "Sets the display format for date and time values (ISO, MDY only).",
+        description: "Sets the display format for date and time values.",
     },
     Definition {
         name: "IntervalStyle",
@@ -75,7 +75,7 @@ const DEFINITIONS: &[Definition] = &[
         reported: true,
         context: Context::User,
         check: interval_style,
-        description: "Sets the display format for interval values (postgres only).",
+        description: "Sets the display format for interval values.",
     },
     Definition {
         name: "TimeZone",

@@ -10,6 +10,7 @@
 //! `infinity` and `-infinity`. Infinity is stored as the extreme value of the type. Years are
 //! astronomical inside this module (year 0 is 1 BC); only text shows BC.
 
+use super::datetime_style::{self, DateOrder, DateStyle, Styles};
 use super::timezone::{self, Zone};
 use crate::error::{Error, Result, SqlState};
 
@@ -41,13 +42,20 @@ pub fn parse_date(text: &str) -> Result<i32> {
     }
 }
 
+/// date_out in the session's DateStyle.
 pub fn write_date(days: i32, out: &mut Vec<u8>) {
     match days {
         i32::MAX => out.extend_from_slice(b"infinity"),
         i32::MIN => out.extend_from_slice(b"-infinity"),
         _ => {
             let (year, month, day) = ymd_from_days(days);
-            write_ymd(year, month, day, out);
+            match datetime_style::current() {
+                Styles {
+                    date: DateStyle::Iso,
+                    ..
+                } => write_ymd(year, month, day, out),
+                styles => datetime_style::write_date_fields(year, month, day, styles, out),
+            }
             if year <= 0 {
                 out.extend_from_slice(b" BC");
             }
@@ -93,58 +101,71 @@ fn parse_timestamp_as(text: &str, type_name: &str, with_zone: bool) -> Result<i6
     }
 }
 
+/// timestamp_out in the session's DateStyle.
 pub fn write_timestamp(micros: i64, out: &mut Vec<u8>) {
-    write_timestamp_zoned(micros, None, out);
+    write_timestamp_styled(micros, false, datetime_style::current(), out);
 }
 
-/// timestamptz_out: the local time in the session zone and its offset,
-/// `2024-01-02 03:04:05-08`.
+/// timestamptz_out: the local time in the session zone and its offset in the session's
+/// DateStyle, `2024-01-02 03:04:05-08` (ISO) or `Tue Jan 02 03:04:05 2024 PST`.
 pub fn write_timestamptz(micros: i64, out: &mut Vec<u8>) {
-    if micros == i64::MAX || micros == i64::MIN {
-        return write_timestamp_zoned(micros, None, out);
-    }
-    let east_seconds = timezone::session_offset(micros);
-    let local = micros.saturating_add(i64::from(east_seconds) * 1_000_000);
-    write_timestamp_zoned(local, Some(east_seconds), out);
+    write_timestamp_styled(micros, true, datetime_style::current(), out);
 }
 
-/// The ISO output of a timestamp, with the zone's offset after the time and before ` BC`.
-fn write_timestamp_zoned(micros: i64, zone_seconds: Option<i32>, out: &mut Vec<u8>) {
+/// A timestamp (the local time of a timestamptz in the session zone when `zoned`) in
+/// `styles`; ISO is what JSON writes whatever the setting.
+pub fn write_timestamp_styled(micros: i64, zoned: bool, styles: Styles, out: &mut Vec<u8>) {
     match micros {
-        i64::MAX => out.extend_from_slice(b"infinity"),
-        i64::MIN => out.extend_from_slice(b"-infinity"),
-        _ => {
-            let days = micros.div_euclid(MICROS_PER_DAY);
-            let time = micros.rem_euclid(MICROS_PER_DAY);
-            // Any i64 of microseconds is within ±2^31 days.
-            let (year, month, day) = ymd_from_days(days as i32);
-            write_ymd(year, month, day, out);
-            out.push(b' ');
-            let seconds = time / 1_000_000;
-            let fraction = time % 1_000_000;
-            write_2digits((seconds / 3600) as u32, out);
-            out.push(b':');
-            write_2digits((seconds / 60 % 60) as u32, out);
-            out.push(b':');
-            write_2digits((seconds % 60) as u32, out);
-            if fraction != 0 {
-                let mut digits = [0u8; 6];
-                let mut rest = fraction;
-                for slot in digits.iter_mut().rev() {
-                    *slot = b'0' + (rest % 10) as u8;
-                    rest /= 10;
-                }
-                let len = 6 - digits.iter().rev().take_while(|&&d| d == b'0').count();
-                out.push(b'.');
-                out.extend_from_slice(&digits[..len]);
-            }
-            if let Some(east_seconds) = zone_seconds {
-                timezone::write_offset_bytes(east_seconds, out);
-            }
-            if year <= 0 {
-                out.extend_from_slice(b" BC");
-            }
+        i64::MAX => return out.extend_from_slice(b"infinity"),
+        i64::MIN => return out.extend_from_slice(b"-infinity"),
+        _ => {}
+    }
+    let east_seconds = if zoned {
+        timezone::session_offset(micros)
+    } else {
+        0
+    };
+    let local = micros.saturating_add(i64::from(east_seconds) * 1_000_000);
+    let days = local.div_euclid(MICROS_PER_DAY);
+    let time = local.rem_euclid(MICROS_PER_DAY);
+    // Any i64 of microseconds is within ±2^31 days.
+    let (year, month, day) = ymd_from_days(days as i32);
+    if styles.date == DateStyle::Iso {
+        write_ymd(year, month, day, out);
+        out.push(b' ');
+        write_time_of_day(time, out);
+        if zoned {
+            timezone::write_offset_bytes(east_seconds, out);
         }
+    } else {
+        let zone = zoned.then(|| timezone::session_zone().abbreviation_at(micros));
+        let date = (year, month, day);
+        datetime_style::write_timestamp_fields(date, days, time, zone.as_deref(), styles, out);
+    }
+    if year <= 0 {
+        out.extend_from_slice(b" BC");
+    }
+}
+
+/// `HH:MM:SS` and the fraction of a second without trailing zeros.
+pub(crate) fn write_time_of_day(time: i64, out: &mut Vec<u8>) {
+    let seconds = time / 1_000_000;
+    let fraction = time % 1_000_000;
+    write_2digits((seconds / 3600) as u32, out);
+    out.push(b':');
+    write_2digits((seconds / 60 % 60) as u32, out);
+    out.push(b':');
+    write_2digits((seconds % 60) as u32, out);
+    if fraction != 0 {
+        let mut digits = [0u8; 6];
+        let mut rest = fraction;
+        for slot in digits.iter_mut().rev() {
+            *slot = b'0' + (rest % 10) as u8;
+            rest /= 10;
+        }
+        let len = 6 - digits.iter().rev().take_while(|&&d| d == b'0').count();
+        out.push(b'.');
+        out.extend_from_slice(&digits[..len]);
     }
 }
 
@@ -331,6 +352,15 @@ fn days_in_month(year: i64, month: u32) -> u32 {
 }
 
 fn write_ymd(year: i32, month: u32, day: u32, out: &mut Vec<u8>) {
+    write_year(year, out);
+    out.push(b'-');
+    write_2digits(month, out);
+    out.push(b'-');
+    write_2digits(day, out);
+}
+
+/// The year as text shows it (at least 4 digits; 1 BC for year 0, the suffix apart).
+pub(crate) fn write_year(year: i32, out: &mut Vec<u8>) {
     let shown = if year <= 0 {
         1 - i64::from(year)
     } else {
@@ -347,13 +377,9 @@ fn write_ymd(year: i32, month: u32, day: u32, out: &mut Vec<u8>) {
     } else {
         crate::vector::write_int(shown, out);
     }
-    out.push(b'-');
-    write_2digits(month, out);
-    out.push(b'-');
-    write_2digits(day, out);
 }
 
-fn write_2digits(value: u32, out: &mut Vec<u8>) {
+pub(crate) fn write_2digits(value: u32, out: &mut Vec<u8>) {
     out.push(b'0' + (value / 10 % 10) as u8);
     out.push(b'0' + (value % 10) as u8);
 }
@@ -757,8 +783,12 @@ fn decode_date_field(field: &str) -> std::result::Result<(i64, u32, u32), Fail> 
     } else if a.len() > 2 {
         Ok((year_of(a)?, small(b)?, small(c)?))
     } else {
-        // DateStyle MDY.
-        Ok((year_of(c)?, small(a)?, small(b)?))
+        // Three numbers: DateStyle's field order says which is which.
+        match datetime_style::current().order {
+            DateOrder::Mdy => Ok((year_of(c)?, small(a)?, small(b)?)),
+            DateOrder::Dmy => Ok((year_of(c)?, small(b)?, small(a)?)),
+            DateOrder::Ymd => Ok((year_of(a)?, small(b)?, small(c)?)),
+        }
     }
 }
 

@@ -1,16 +1,18 @@
-//! The session's date/time settings as the engine uses them: the TimeZone setting parsed
-//! into a [`Zone`] once per change, installed on the calling thread before each statement
+//! The session's date/time settings as the engine uses them: TimeZone parsed into a
+//! [`Zone`] and DateStyle/IntervalStyle into [`Styles`] once per change, installed on the calling thread before each statement
 //! (see [`crate::types::timezone`]), and a tag naming them in the plan and result caches.
 
 use std::sync::Arc;
 
 use super::Session;
 use crate::error::Result;
+use crate::types::datetime_style::{self, Styles};
 use crate::types::timezone::{self, Zone};
 
 /// The TimeZone, DateStyle and IntervalStyle a session's statements run with.
 pub(super) struct DateTimeSettings {
     zone: Arc<Zone>,
+    styles: Styles,
     date_style: String,
     interval_style: String,
     /// All three joined: literals are read and values shown differently under others.
@@ -38,6 +40,7 @@ impl Session {
             _ => {
                 let settings = Arc::new(DateTimeSettings {
                     zone: Arc::new(Zone::from_setting(zone)?),
+                    styles: Styles::from_settings(date_style, interval_style)?,
                     date_style: date_style.to_string(),
                     interval_style: interval_style.to_string(),
                     tag: format!("{zone}\u{0}{date_style}\u{0}{interval_style}"),
@@ -47,6 +50,7 @@ impl Session {
             }
         };
         timezone::install(&settings.zone);
+        datetime_style::install(settings.styles);
         Ok(settings)
     }
 }

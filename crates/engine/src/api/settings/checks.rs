@@ -4,6 +4,7 @@
 
 use super::units::{CHECKPOINT_TIMEOUT, MAX_WAL_SIZE};
 use crate::error::{Error, Result, SqlState};
+use crate::types::datetime_style;
 use crate::types::timezone::Zone;
 
 pub(super) fn any(value: &str) -> Result<String> {
@@ -90,8 +91,6 @@ pub(super) fn encoding(value: &str) -> Result<String> {
     }
 }
 
-/// PostgreSQL's DateStyle keywords, of which we print ISO in MDY order only: the output
-/// style or the order may be left out and keep their current (only) value.
 /// bytea values are written in hex by the output path, which has no session settings: the
 /// escape format is refused rather than silently ignored.
 pub(super) fn bytea_output(value: &str) -> Result<String> {
@@ -132,19 +131,7 @@ pub(super) fn table_access_method(value: &str) -> Result<String> {
 }
 
 pub(super) fn date_style(value: &str) -> Result<String> {
-    for word in value.split([',', ' ']).filter(|w| !w.is_empty()) {
-        match word.to_ascii_uppercase().as_str() {
-            "ISO" | "MDY" | "US" | "NONEURO" | "NONEUROPEAN" | "DEFAULT" => {}
-            "SQL" | "POSTGRES" | "GERMAN" | "DMY" | "YMD" | "EURO" | "EUROPEAN" => {
-                return Err(Error::unsupported(format!("DateStyle \"{value}\"")));
-            }
-            _ => {
-                return Err(invalid_value("DateStyle", value)
-                    .with_detail(format!("Unrecognized key word: \"{word}\".")))
-            }
-        }
-    }
-    Ok("ISO, MDY".into())
+    datetime_style::date_style_setting(value)
 }
 
 /// Any zone PostgreSQL accepts (see [`Zone::from_setting`]), in the spelling SHOW prints.
@@ -152,16 +139,8 @@ pub(super) fn time_zone(value: &str) -> Result<String> {
     Ok(Zone::from_setting(value)?.name)
 }
 
-/// IntervalStyle: we print intervals in the postgres style only.
 pub(super) fn interval_style(value: &str) -> Result<String> {
-    match value.to_ascii_lowercase().as_str() {
-        "postgres" => Ok("postgres".into()),
-        "postgres_verbose" | "sql_standard" | "iso_8601" => {
-            Err(Error::unsupported(format!("IntervalStyle \"{value}\"")))
-        }
-        _ => Err(invalid_value("intervalstyle", value)
-            .with_hint("Available values: postgres, postgres_verbose, sql_standard, iso_8601.")),
-    }
+    datetime_style::interval_style_setting(value)
 }
 
 /// Read-only transactions are not implemented: only off.
