@@ -68,6 +68,8 @@ pub fn can_cast(from: DataType, to: DataType, context: CastContext) -> bool {
         (T::Timestamp | T::TimestampTz, T::Date) | (T::TimestampTz, T::Timestamp) => {
             CastContext::Assignment
         }
+        (T::Time, T::Interval) => CastContext::Implicit,
+        (T::Timestamp | T::TimestampTz | T::Interval, T::Time) => CastContext::Assignment,
         (f, t) => match (numeric_rank(f), numeric_rank(t)) {
             (Some(a), Some(b)) if a <= b => CastContext::Implicit,
             (Some(_), Some(_)) => CastContext::Assignment,
@@ -143,6 +145,7 @@ pub fn cast_vector(
         DataType::Date => VectorData::Date(to_date(input, &rows)?),
         DataType::Timestamp => VectorData::Timestamp(to_timestamp(input, &rows)?),
         DataType::TimestampTz => VectorData::TimestampTz(to_timestamptz(input, &rows)?),
+        DataType::Time => VectorData::Time(to_time(input, &rows)?),
         DataType::Interval => VectorData::Interval(to_interval(input, &rows)?),
         DataType::Bytea => VectorData::Bytes(to_bytea(input, &rows)?),
         DataType::Uuid => VectorData::Uuid(to_uuid(input, &rows)?),
@@ -552,6 +555,21 @@ fn to_interval<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<I
     match &input.data {
         VectorData::Interval(v) => Ok(v.clone()),
         VectorData::Text(s) => rows.map_text(s, Interval::ZERO, Interval::parse),
+        VectorData::Time(v) => rows.map(v, Interval::ZERO, |t| Ok(Interval::new(0, 0, t))),
+        _ => Err((rows.unsupported)()),
+    }
+}
+
+/// The time of day of a timestamp (of a timestamptz's local time), of an interval's time
+/// part (wrapped into one day), or of text.
+fn to_time<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i64>> {
+    let time_of = |t: i64| t.rem_euclid(datetime::MICROS_PER_DAY);
+    match &input.data {
+        VectorData::Time(v) => Ok(v.clone()),
+        VectorData::Text(s) => rows.map_text(s, 0, datetime::parse_time),
+        VectorData::Timestamp(v) => rows.map(v, 0, |t| Ok(time_of(t))),
+        VectorData::TimestampTz(v) => rows.map(v, 0, |t| Ok(time_of(timezone::to_local(t)))),
+        VectorData::Interval(v) => rows.map(v, 0, |i| Ok(time_of(i.micros))),
         _ => Err((rows.unsupported)()),
     }
 }
@@ -605,6 +623,7 @@ fn to_string<U: Fn() -> Error>(
         VectorData::Date(v) => rows.map_to_string(v, target, datetime::write_date),
         VectorData::Timestamp(v) => rows.map_to_string(v, target, datetime::write_timestamp),
         VectorData::TimestampTz(v) => rows.map_to_string(v, target, datetime::write_timestamptz),
+        VectorData::Time(v) => rows.map_to_string(v, target, datetime::write_time),
         VectorData::Interval(v) => rows.map_to_string(v, target, |i, buf| i.write_text(buf)),
         VectorData::Uuid(v) => rows.map_to_string(v, target, uuid::write_uuid),
         VectorData::Jsonb(s) => to_string(

@@ -37,6 +37,14 @@ pub enum DateTimeOp {
     IntervalTimesFloat,
     /// interval / float8.
     IntervalDivFloat,
+    /// date + time → timestamp.
+    DatePlusTime,
+    /// time + interval → time, wrapping around midnight.
+    TimePlusInterval,
+    /// time - interval → time, wrapping around midnight.
+    TimeMinusInterval,
+    /// time - time → interval.
+    TimeMinusTime,
 }
 
 impl DateTimeOp {
@@ -62,6 +70,29 @@ impl DateTimeOp {
             }
             (Op::DateMinusDate, V::Date(a), V::Date(b)) => {
                 V::Int32(zip_rows(a, b, valid, 0, date_minus_date)?)
+            }
+            (Op::DatePlusTime, V::Date(d), V::Time(t)) => {
+                V::Timestamp(zip_rows(d, t, valid, 0, |d, t| {
+                    Ok(match datetime::date_to_timestamp(d)? {
+                        infinite @ (i64::MIN | i64::MAX) => infinite,
+                        midnight => midnight + t,
+                    })
+                })?)
+            }
+            (Op::TimePlusInterval, V::Time(t), V::Interval(i)) => {
+                V::Time(zip_rows(t, i, valid, 0, |t, i| {
+                    Ok(time_plus_micros(t, i.micros))
+                })?)
+            }
+            (Op::TimeMinusInterval, V::Time(t), V::Interval(i)) => {
+                V::Time(zip_rows(t, i, valid, 0, |t, i| {
+                    Ok(time_plus_micros(t, -i.micros))
+                })?)
+            }
+            (Op::TimeMinusTime, V::Time(a), V::Time(b)) => {
+                V::Interval(zip_rows(a, b, valid, zero, |a, b| {
+                    Ok(Interval::new(0, 0, a - b))
+                })?)
             }
             (Op::TimestampPlusInterval, V::Timestamp(t), V::Interval(i)) => {
                 V::Timestamp(zip_rows(t, i, valid, 0, timestamp_plus_interval)?)
@@ -232,6 +263,12 @@ fn negate(span: Interval) -> Result<Interval> {
             .checked_neg()
             .ok_or_else(interval::out_of_range)?,
     ))
+}
+
+/// time_pl_interval: the interval's time part added around the clock (its days and
+/// months are ignored, as in PostgreSQL).
+fn time_plus_micros(time: i64, micros: i64) -> i64 {
+    (time + micros % datetime::MICROS_PER_DAY).rem_euclid(datetime::MICROS_PER_DAY)
 }
 
 /// timestamptz_pl_interval: months and days move the local time in the session zone (so

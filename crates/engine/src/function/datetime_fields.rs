@@ -438,6 +438,50 @@ pub fn timestamp_part(name: &str, ts: i64, ty: DataType) -> Result<Part> {
     })
 }
 
+/// extract(field FROM time) (time_part): the clock fields and the epoch (seconds since
+/// midnight).
+pub fn time_part(name: &str, time: i64) -> Result<Part> {
+    let field = Field::parse(name, DataType::Time)?;
+    let second_micros = time % 60_000_000;
+    let seconds = second_micros as f64 / 1_000_000.0;
+    Ok(match field {
+        Field::Microseconds => Part::Value {
+            numeric: Decimal::from_i64(second_micros),
+            float: second_micros as f64,
+        },
+        Field::Milliseconds => Part::Value {
+            numeric: Decimal::new(i128::from(second_micros), 3),
+            float: second_micros as f64 / 1000.0,
+        },
+        Field::Second => Part::Value {
+            numeric: Decimal::new(i128::from(second_micros), 6),
+            float: seconds,
+        },
+        Field::Minute => Part::int(time / MICROS_PER_MINUTE % 60),
+        Field::Hour => Part::int(time / MICROS_PER_HOUR),
+        Field::Epoch => Part::Value {
+            numeric: Decimal::new(i128::from(time), 6),
+            float: time as f64 / 1_000_000.0,
+        },
+        Field::Day
+        | Field::Week
+        | Field::Month
+        | Field::Quarter
+        | Field::Year
+        | Field::Decade
+        | Field::Century
+        | Field::Millennium
+        | Field::Dow
+        | Field::IsoDow
+        | Field::Doy
+        | Field::IsoYear
+        | Field::Julian
+        | Field::Timezone
+        | Field::TimezoneHour
+        | Field::TimezoneMinute => return Err(not_supported(name, DataType::Time)),
+    })
+}
+
 /// The fields a date has, from its day number and calendar fields.
 fn date_field(field: Field, days: i64, tm: Tm) -> Part {
     let year = i64::from(tm.year);

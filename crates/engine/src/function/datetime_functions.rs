@@ -71,6 +71,8 @@ pub enum DateTimeFunction {
     ClockTimestamp,
     CurrentDate,
     LocalTimestamp,
+    /// LOCALTIME: the time of day of now() in the session zone.
+    LocalTime,
     DateTrunc,
     /// date_part(text, x): double precision.
     DatePart,
@@ -141,6 +143,8 @@ impl DateTimeFunction {
             // CURRENT_TIMESTAMP(p) and LOCALTIMESTAMP(p): rounded to p fractional digits.
             ("current_timestamp", [p]) if int(*p) => (F::Now, vec![T::Int32], T::TimestampTz),
             ("localtimestamp", [p]) if int(*p) => (F::LocalTimestamp, vec![T::Int32], T::Timestamp),
+            ("localtime", []) => (F::LocalTime, vec![], T::Time),
+            ("localtime", [p]) if int(*p) => (F::LocalTime, vec![T::Int32], T::Time),
             ("date_trunc", [u, T::Interval]) if text(*u) => {
                 (F::DateTrunc, vec![T::Text, T::Interval], T::Interval)
             }
@@ -151,6 +155,7 @@ impl DateTimeFunction {
             ("date_part" | "extract", [u, t]) if text(*u) && *t != T::Unknown => {
                 let arg = match t {
                     T::Interval => T::Interval,
+                    T::Time => T::Time,
                     // extract has a date version; date_part reads a date as a timestamp.
                     T::Date if name == "extract" => T::Date,
                     T::Date => T::Timestamp,
@@ -254,6 +259,7 @@ impl DateTimeFunction {
                 | DateTimeFunction::ClockTimestamp
                 | DateTimeFunction::CurrentDate
                 | DateTimeFunction::LocalTimestamp
+                | DateTimeFunction::LocalTime
                 | DateTimeFunction::AgeFromToday
         )
     }
@@ -277,6 +283,19 @@ impl DateTimeFunction {
             (F::ClockTimestamp, []) => return constant(V::TimestampTz(vec![clock_micros(); len])),
             (F::LocalTimestamp, []) => {
                 return constant(V::Timestamp(vec![timezone::to_local(now); len]))
+            }
+            (F::LocalTime, []) => {
+                let time = timezone::to_local(now).rem_euclid(datetime::MICROS_PER_DAY);
+                return constant(V::Time(vec![time; len]));
+            }
+            (F::LocalTime, [precision]) => {
+                let digits = match &precision.data {
+                    V::Int32(p) if precision.is_valid(0) => p.first().copied().unwrap_or(6),
+                    _ => 6,
+                };
+                let rounded = round_to_digits(timezone::to_local(now), digits)?;
+                let time = rounded.rem_euclid(datetime::MICROS_PER_DAY);
+                return constant(V::Time(vec![time; len]));
             }
             (F::Now | F::LocalTimestamp, [precision]) => {
                 let digits = match &precision.data {
@@ -326,6 +345,9 @@ impl DateTimeFunction {
                     })?,
                     V::Interval(i) => by_row(i, valid, Part::Null, |row, i| {
                         fields::interval_part(u.get(row), i)
+                    })?,
+                    V::Time(t) => by_row(t, valid, Part::Null, |row, t| {
+                        fields::time_part(u.get(row), t)
                     })?,
                     _ => return Err(self.bad_args(args)),
                 };

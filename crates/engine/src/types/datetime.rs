@@ -169,6 +169,72 @@ pub(crate) fn write_time_of_day(time: i64, out: &mut Vec<u8>) {
     }
 }
 
+/// time_in: `HH:MM[:SS[.f]]` with AM/PM and a zone (ignored), `allballs`, or a whole
+/// timestamp whose time it takes. Microseconds since midnight, up to `24:00:00`.
+pub fn parse_time(text: &str) -> Result<i64> {
+    let trimmed = super::float::trim_pg_space(text);
+    if trimmed.eq_ignore_ascii_case("allballs") {
+        return Ok(0);
+    }
+    let decoded = match tokenize(trimmed) {
+        Ok(fields)
+            if fields
+                .iter()
+                .any(|f| matches!(f, Field::Date(_) | Field::Number(_))) =>
+        {
+            decode(trimmed).map(|parsed| match parsed {
+                Parsed::Finite { micros, .. } => micros,
+                Parsed::Infinity | Parsed::NegInfinity => 0,
+            })
+        }
+        Ok(fields) => decode_time_only(&fields),
+        Err(fail) => Err(fail),
+    };
+    decoded.map_err(|fail| match fail {
+        Fail::Syntax => syntax_error("time", text),
+        Fail::Field | Fail::Month => field_error(text),
+    })
+}
+
+/// A time without a date: one `H:M[:S]` field, AM/PM, and a zone that time ignores.
+fn decode_time_only(fields: &[Field<'_>]) -> std::result::Result<i64, Fail> {
+    let mut micros = None;
+    let mut meridian = None;
+    for field in fields {
+        match field {
+            Field::Time(s) if micros.is_none() => micros = Some(decode_time(s)?),
+            Field::Word(w) if w.eq_ignore_ascii_case("am") || w.eq_ignore_ascii_case("pm") => {
+                meridian = Some(w.eq_ignore_ascii_case("pm"));
+            }
+            Field::Offset(s) => {
+                decode_offset(s)?;
+            }
+            Field::Word(w) if zone_abbreviation(&w.to_ascii_lowercase()).is_some() => {}
+            Field::Word(w) if Zone::named(w).is_some() => {}
+            _ => return Err(Fail::Syntax),
+        }
+    }
+    let mut micros = micros.ok_or(Fail::Syntax)?;
+    if let Some(pm) = meridian {
+        let hour = micros / 3_600_000_000;
+        if hour > 12 {
+            return Err(Fail::Field);
+        }
+        if hour == 12 {
+            micros -= 12 * 3_600_000_000;
+        }
+        if pm {
+            micros += 12 * 3_600_000_000;
+        }
+    }
+    Ok(micros)
+}
+
+/// time_out: `HH:MM:SS` and the fraction without trailing zeros, in every DateStyle.
+pub fn write_time(micros: i64, out: &mut Vec<u8>) {
+    write_time_of_day(micros, out);
+}
+
 /// date → timestamp (midnight); infinities stay infinite. 22008 `date out of range for
 /// timestamp` past 294276 AD.
 pub fn date_to_timestamp(days: i32) -> Result<i64> {
