@@ -665,6 +665,15 @@ fn decode(text: &str) -> std::result::Result<Parsed, Fail> {
             Field::Number(s) if parts.after_t && parts.micros.is_none() => {
                 parts.micros = Some(decode_iso_time(s)?);
             }
+            // `19970210 173201`: six digits after a whole date are HHMMSS.
+            Field::Number(s)
+                if parts.micros.is_none()
+                    && s.split('.').next().is_some_and(|whole| whole.len() == 6)
+                    && (parts.date.is_some()
+                        || matches!(parts.numbers[..], [date] if date.len() == 8)) =>
+            {
+                parts.micros = Some(decode_iso_time(s)?);
+            }
             Field::Number(s) => parts.numbers.push(s),
             Field::Word(w) => decode_word(w, &mut parts)?,
             Field::Offset(s) => {

@@ -20,10 +20,14 @@ use crate::error::{Error, Result, SqlState};
 
 /// Microseconds from 1970-01-01 (jiff's epoch) to 2000-01-01 (PostgreSQL's).
 const UNIX_TO_PG_MICROS: i64 = 946_684_800_000_000;
-/// jiff's instants span the years -9999..=9999; beyond them the zone's offset at the
-/// nearest end applies.
+/// jiff's instants span the years -9999..=9999. Later instants are moved back by whole
+/// 400-year Gregorian cycles, which repeat the calendar exactly, so a zone's rules for the
+/// year 205000 are those of a year in range (as PostgreSQL extends them); earlier ones take
+/// the offset at the start, local mean time.
 const JIFF_MIN_MICROS: i64 = -377_705_116_800_000_000 + 86_400_000_000;
 const JIFF_MAX_MICROS: i64 = 253_402_207_200_000_000 - 86_400_000_000;
+/// 400 Gregorian years in microseconds.
+const CYCLE_MICROS: i64 = 146_097 * 86_400_000_000;
 
 /// A session time zone: the setting's canonical text and the rules it names.
 #[derive(Debug, Clone)]
@@ -225,6 +229,17 @@ impl Zone {
     fn offset_range(&self, utc_micros: i64) -> OffsetRange {
         let Some(seconds) = self.fixed_seconds else {
             let at = jiff_timestamp(utc_micros);
+            let last_in_range = JIFF_MAX_MICROS - UNIX_TO_PG_MICROS;
+            if utc_micros > last_in_range {
+                // A moved instant: its range is not the caller's, so cache no wider one.
+                let seconds = self.rules.to_offset(at).seconds();
+                let end = utc_micros.saturating_add(1);
+                return OffsetRange {
+                    start: utc_micros,
+                    end,
+                    seconds,
+                };
+            }
             let offset = self.rules.to_offset(at).seconds();
             let after = jiff::Timestamp::from_microsecond(at.as_microsecond() + 1)
                 .unwrap_or(jiff::Timestamp::MAX);
@@ -238,17 +253,13 @@ impl Zone {
                 .following(at)
                 .next()
                 .map_or(i64::MAX, |t| pg_micros(t.timestamp()));
-            // Past jiff's range the offset is the one at its end: keep the range open.
-            let start = if start <= JIFF_MIN_MICROS {
+            // Before jiff's range the offset is the one at its start: keep the range open.
+            let start = if start <= JIFF_MIN_MICROS - UNIX_TO_PG_MICROS {
                 i64::MIN
             } else {
                 start
             };
-            let end = if end >= JIFF_MAX_MICROS {
-                i64::MAX
-            } else {
-                end
-            };
+            let end = end.min(last_in_range + 1);
             return OffsetRange {
                 start,
                 end,
@@ -288,9 +299,11 @@ impl OffsetRange {
 }
 
 fn jiff_timestamp(pg_micros: i64) -> jiff::Timestamp {
-    let unix = pg_micros
-        .saturating_add(UNIX_TO_PG_MICROS)
-        .clamp(JIFF_MIN_MICROS, JIFF_MAX_MICROS);
+    let mut unix = pg_micros.saturating_add(UNIX_TO_PG_MICROS);
+    if unix > JIFF_MAX_MICROS {
+        unix -= ((unix - JIFF_MAX_MICROS) / CYCLE_MICROS + 1) * CYCLE_MICROS;
+    }
+    let unix = unix.max(JIFF_MIN_MICROS);
     jiff::Timestamp::from_microsecond(unix).unwrap_or(jiff::Timestamp::UNIX_EPOCH)
 }
 
