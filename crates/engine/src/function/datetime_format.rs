@@ -162,6 +162,24 @@ enum Node {
     Literal(String),
 }
 
+/// A to_char template parsed once: a column of values usually shares one, and parsing
+/// costs more than formatting.
+pub struct Template {
+    nodes: Vec<Node>,
+    /// Whether `TZ` is asked for: only then is the zone's abbreviation looked up.
+    names_zone: bool,
+}
+
+impl Template {
+    pub fn parse(format: &str) -> Template {
+        let nodes = parse_template(format);
+        let names_zone = nodes
+            .iter()
+            .any(|n| matches!(n, Node::Field { key: Key::Tz, .. }));
+        Template { nodes, names_zone }
+    }
+}
+
 /// Splits a template into keywords and literal text.
 fn parse_template(format: &str) -> Vec<Node> {
     let mut nodes = Vec::new();
@@ -252,14 +270,21 @@ fn match_keyword(text: &str) -> Option<(Key, Case, usize)> {
         let Some(head) = text.get(..word.len()) else {
             continue;
         };
+        // Compared without allocating: this runs for every keyword at every position.
+        let lower_from = |from: usize| {
+            head.bytes()
+                .zip(word.bytes())
+                .skip(from)
+                .all(|(h, w)| h == w.to_ascii_lowercase())
+        };
         let case = if head == word {
             Case::Upper
-        } else if head == word.to_ascii_lowercase() {
+        } else if lower_from(0) {
             Case::Lower
         } else if matches!(key, Key::Month | Key::Mon | Key::Day | Key::Dy)
             && head.len() > 1
             && head[..1] == word[..1]
-            && head[1..] == word[1..].to_ascii_lowercase()
+            && lower_from(1)
         {
             Case::Capitalized
         } else {
@@ -294,7 +319,7 @@ struct Fields {
 }
 
 /// to_char(timestamp[tz], text).
-pub fn format_timestamp(micros: i64, with_zone: bool, format: &str) -> Result<String> {
+pub fn format_timestamp(micros: i64, with_zone: bool, template: &Template) -> Result<String> {
     if micros == i64::MAX || micros == i64::MIN {
         // PostgreSQL returns NULL for infinities; a NULL cannot come from here.
         return Err(Error::unsupported("to_char of an infinite timestamp"));
@@ -304,7 +329,7 @@ pub fn format_timestamp(micros: i64, with_zone: bool, format: &str) -> Result<St
         true => i64::from(timezone::session_offset(micros)),
         false => 0,
     };
-    let wants_abbreviation = with_zone && format.to_ascii_lowercase().contains("tz");
+    let wants_abbreviation = with_zone && template.names_zone;
     let zone = wants_abbreviation.then(|| timezone::session_zone().abbreviation_at(micros));
     let tm = Tm::from_timestamp(micros + zone_seconds * 1_000_000);
     let days = tm.days();
@@ -323,11 +348,11 @@ pub fn format_timestamp(micros: i64, with_zone: bool, format: &str) -> Result<St
         zone,
         zone_seconds,
     };
-    Ok(render(&parse_template(format), &fields))
+    Ok(render(&template.nodes, &fields))
 }
 
 /// to_char(interval, text).
-pub fn format_interval(span: Interval, format: &str) -> Result<String> {
+pub fn format_interval(span: Interval, template: &Template) -> Result<String> {
     let time = span.micros;
     let fields = Fields {
         year: i64::from(span.months / 12),
@@ -344,7 +369,7 @@ pub fn format_interval(span: Interval, format: &str) -> Result<String> {
         zone: None,
         zone_seconds: 0,
     };
-    Ok(render(&parse_template(format), &fields))
+    Ok(render(&template.nodes, &fields))
 }
 
 fn render(nodes: &[Node], f: &Fields) -> String {
@@ -932,7 +957,8 @@ mod tests {
     // Expected values produced by PostgreSQL 15.
     #[test]
     fn to_char_patterns() {
-        let fmt = |t: &str, f: &str| format_timestamp(ts(t), false, f).expect("format");
+        let fmt =
+            |t: &str, f: &str| format_timestamp(ts(t), false, &Template::parse(f)).expect("format");
         assert_eq!(
             fmt(
                 "2024-03-05 14:07:09.123456",
@@ -970,12 +996,17 @@ mod tests {
             "Quarter 1 of 2024 \\\\ x"
         );
         assert_eq!(
-            format_timestamp(ts("2024-03-05 14:07:09"), true, "TZ tz TZH TZM OF").expect("tz"),
+            format_timestamp(
+                ts("2024-03-05 14:07:09"),
+                true,
+                &Template::parse("TZ tz TZH TZM OF")
+            )
+            .expect("tz"),
             "UTC utc +00 00 +00"
         );
         let iv = Interval::parse("-25 hours 3 mins").expect("interval");
         assert_eq!(
-            format_interval(iv, "HH24:MI:SS HH").expect("interval"),
+            format_interval(iv, &Template::parse("HH24:MI:SS HH")).expect("interval"),
             "-24:-57:00 012"
         );
     }

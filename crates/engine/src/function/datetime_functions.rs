@@ -451,22 +451,25 @@ impl DateTimeFunction {
                 let V::Text(f) = &format.data else {
                     return Err(self.bad_args(args));
                 };
+                use super::datetime_format::{format_interval, format_timestamp, Template};
                 let mut out = StringVec::with_capacity(value.len(), value.len() * 16);
+                let mut template: Option<(&str, Template)> = None;
                 for row in 0..value.len() {
                     if valid.is_some_and(|v| !v.get(row)) {
                         out.push("");
                         continue;
                     }
+                    let format = f.get(row);
+                    if template.as_ref().is_none_or(|(text, _)| *text != format) {
+                        template = Some((format, Template::parse(format)));
+                    }
+                    let Some((_, template)) = &template else {
+                        return Err(Error::internal("to_char template missing after parse"));
+                    };
                     let text = match &value.data {
-                        V::Timestamp(t) => {
-                            super::datetime_format::format_timestamp(t[row], false, f.get(row))?
-                        }
-                        V::TimestampTz(t) => {
-                            super::datetime_format::format_timestamp(t[row], true, f.get(row))?
-                        }
-                        V::Interval(i) => {
-                            super::datetime_format::format_interval(i[row], f.get(row))?
-                        }
+                        V::Timestamp(t) => format_timestamp(t[row], false, template)?,
+                        V::TimestampTz(t) => format_timestamp(t[row], true, template)?,
+                        V::Interval(i) => format_interval(i[row], template)?,
                         _ => return Err(self.bad_args(args)),
                     };
                     out.push(&text);
