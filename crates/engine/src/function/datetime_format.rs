@@ -330,7 +330,7 @@ pub fn format_timestamp(micros: i64, with_zone: bool, template: &Template) -> Re
         false => 0,
     };
     let wants_abbreviation = with_zone && template.names_zone;
-    let zone = wants_abbreviation.then(|| timezone::session_zone().abbreviation_at(micros));
+    let zone = wants_abbreviation.then(|| timezone::session_abbreviation(micros));
     let tm = Tm::from_timestamp(micros + zone_seconds * 1_000_000);
     let days = tm.days();
     let fields = Fields {

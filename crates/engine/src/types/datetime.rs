@@ -138,7 +138,7 @@ pub fn write_timestamp_styled(micros: i64, zoned: bool, styles: Styles, out: &mu
             timezone::write_offset_bytes(east_seconds, out);
         }
     } else {
-        let zone = zoned.then(|| timezone::session_zone().abbreviation_at(micros));
+        let zone = zoned.then(|| timezone::session_abbreviation(micros));
         let date = (year, month, day);
         datetime_style::write_timestamp_fields(date, days, time, zone.as_deref(), styles, out);
     }

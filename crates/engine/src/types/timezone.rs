@@ -390,12 +390,15 @@ struct Current {
     zone: Arc<Zone>,
     /// The last offset looked up in `zone`, with the instants it holds for.
     range: Cell<OffsetRange>,
+    /// The abbreviation of the instants `[start, end)` (a lookup costs microseconds).
+    abbreviation: RefCell<Option<(i64, i64, String)>>,
 }
 
 thread_local! {
     static CURRENT: RefCell<Current> = RefCell::new(Current {
         zone: Arc::new(Zone::utc()),
         range: Cell::new(OffsetRange::EMPTY),
+        abbreviation: RefCell::new(None),
     });
 }
 
@@ -407,13 +410,9 @@ pub fn install(zone: &Arc<Zone>) {
         if !Arc::ptr_eq(&current.zone, zone) {
             current.zone = zone.clone();
             current.range.set(OffsetRange::EMPTY);
+            current.abbreviation.replace(None);
         }
     });
-}
-
-/// The session zone installed on this thread.
-pub fn session_zone() -> Arc<Zone> {
-    CURRENT.with(|current| current.borrow().zone.clone())
 }
 
 /// The session zone's offset at an instant, from the cached range when it holds it.
@@ -427,6 +426,25 @@ pub fn session_offset(utc_micros: i64) -> i32 {
         let range = current.zone.offset_range(utc_micros);
         current.range.set(range);
         range.seconds
+    })
+}
+
+/// The session zone's abbreviation at an instant (to_char's `TZ`, the non-ISO DateStyles),
+/// kept for the range of instants that share the instant's offset.
+pub fn session_abbreviation(utc_micros: i64) -> String {
+    session_offset(utc_micros);
+    CURRENT.with(|current| {
+        let current = current.borrow();
+        let range = current.range.get();
+        let mut cached = current.abbreviation.borrow_mut();
+        if let Some((start, end, text)) = cached.as_ref() {
+            if (*start..*end).contains(&utc_micros) {
+                return text.clone();
+            }
+        }
+        let text = current.zone.abbreviation_at(utc_micros);
+        *cached = Some((range.start, range.end, text.clone()));
+        text
     })
 }
 
