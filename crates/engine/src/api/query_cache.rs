@@ -69,8 +69,18 @@ struct CachedPlan {
     param_types: Vec<DataType>,
     /// The path unqualified names were resolved along: a plan is never used under another.
     search_path: SearchPath,
+    /// The date/time settings literals were read with: never used under others.
+    datetime: String,
     plan: BoundStatement,
     catalog_version: u64,
+}
+
+impl CachedPlan {
+    fn matches(&self, key: &CacheKey<'_>, param_types: &[DataType]) -> bool {
+        self.param_types == param_types
+            && self.search_path == *key.search_path
+            && self.datetime == key.datetime
+    }
 }
 
 fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
@@ -94,6 +104,9 @@ pub struct CacheKey<'a> {
     pub sql: &'a str,
     pub params: &'a [ScalarValue],
     pub search_path: &'a SearchPath,
+    /// The session's TimeZone, DateStyle and IntervalStyle: they change how date/time
+    /// literals are read (so the plan) and how results are shown.
+    pub datetime: &'a str,
 }
 
 impl CacheKey<'_> {
@@ -102,8 +115,18 @@ impl CacheKey<'_> {
     /// parameters.
     pub fn result_key(&self) -> String {
         let (setting, user) = self.search_path.cache_tag();
-        let mut key = String::with_capacity(self.sql.len() + setting.len() + user.len() + 2);
-        for part in [self.sql, "\u{0}", setting, "\u{0}", user] {
+        let mut key = String::with_capacity(
+            self.sql.len() + setting.len() + user.len() + self.datetime.len() + 3,
+        );
+        for part in [
+            self.sql,
+            "\u{0}",
+            setting,
+            "\u{0}",
+            user,
+            "\u{0}",
+            self.datetime,
+        ] {
             key.push_str(part);
         }
         if !self.params.is_empty() {
@@ -167,7 +190,7 @@ impl QueryCache {
             .entries
             .get(key.sql)?
             .iter()
-            .find(|c| c.param_types == param_types && c.search_path == *key.search_path)?;
+            .find(|c| c.matches(key, param_types))?;
         (cached.catalog_version == version).then(|| cached.plan.clone())
     }
 
@@ -198,14 +221,12 @@ impl QueryCache {
         let cached = CachedPlan {
             param_types: param_types.to_vec(),
             search_path: key.search_path.clone(),
+            datetime: key.datetime.to_string(),
             plan: plan.clone(),
             catalog_version: version,
         };
         let plans = cache.entries.entry(sql.to_string()).or_default();
-        match plans
-            .iter_mut()
-            .find(|c| c.param_types == param_types && c.search_path == *key.search_path)
-        {
+        match plans.iter_mut().find(|c| c.matches(key, param_types)) {
             Some(slot) => *slot = cached,
             None => {
                 plans.push(cached);

@@ -5,6 +5,7 @@ mod bind;
 mod catalog_change;
 mod checkpoint;
 mod copy;
+mod datetime;
 mod prepared_sql;
 mod query;
 mod row_locks;
@@ -187,6 +188,8 @@ pub struct Session {
     sql_prepared: HashMap<String, PreparedStatement>,
     /// The parsed `search_path`, parsed again only when the setting or identity changes.
     search_path: RefCell<Option<Arc<SearchPath>>>,
+    /// The parsed date/time settings, parsed again only when one changes.
+    datetime: RefCell<Option<Arc<datetime::DateTimeSettings>>>,
     /// When the open transaction block began: what now() returns inside it.
     transaction_micros: Option<i64>,
     /// Owns the session's locks: its transactions' and its advisory locks.
@@ -214,6 +217,7 @@ impl Session {
             identity: Arc::default(),
             sql_prepared: HashMap::new(),
             search_path: RefCell::default(),
+            datetime: RefCell::default(),
             transaction_micros: None,
             lock_owner,
             advisory: Arc::new(AdvisoryLocks::new(store.clone(), lock_owner)),
@@ -241,12 +245,14 @@ impl Session {
             return Ok(());
         }
         let search_path = self.search_path()?;
+        let datetime = self.datetime()?;
         if self.caches_usable() {
             let view = self.view();
             let key = CacheKey {
                 sql,
                 params: &[],
                 search_path: &search_path,
+                datetime: &datetime.tag,
             };
             if self.result_cache_on() {
                 if let Some(result) = self.cache.result(&key.result_key(), &view) {
@@ -270,6 +276,7 @@ impl Session {
             sql,
             params: &[],
             search_path: &search_path,
+            datetime: &datetime.tag,
         });
         for statement in &statements {
             match self.run(Work::Parsed(statement), &[], &[], cache_key, copy) {
@@ -323,6 +330,7 @@ impl Session {
     /// Parses and binds one statement (Parse message). `param_types` are the types the client
     /// declared; `Unknown` entries (and those past its end) are inferred from context.
     pub fn prepare(&mut self, sql: &str, param_types: &[DataType]) -> Result<PreparedStatement> {
+        self.datetime()?;
         // Kept without a statement, and run by its text (see `checkpoint`).
         let mut statements = if checkpoint::is_checkpoint(sql) {
             Vec::new()
@@ -413,10 +421,12 @@ impl Session {
         let param_types = &prepared.inner.param_types;
         let sql = &prepared.inner.sql;
         let search_path = self.search_path()?;
+        let datetime = self.datetime()?;
         let key = CacheKey {
             sql,
             params,
             search_path: &search_path,
+            datetime: &datetime.tag,
         };
         if self.caches_usable() {
             let view = self.view();
@@ -565,6 +575,8 @@ impl Session {
             Work::Bound(_) => {}
         }
         self.cancel.flag.store(false, Ordering::Relaxed);
+        // A SET earlier in the same query string may have changed them.
+        self.datetime()?;
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             self.run_work(work, param_types, params, cache_key, copy)
         }))

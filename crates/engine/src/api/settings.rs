@@ -14,7 +14,7 @@ use checks::{
     any, bytea_output, checkpoint_timeout, date_style, deadlock_timeout, default_tablespace,
     default_transaction_isolation, encoding, english_messages, float_digits, interval_style,
     lock_timeout, max_wal_size, on_off, optimizer_rules, positive_integer, search_path,
-    standard_strings, synchronous_commit, table_access_method, transaction_isolation, utc_only,
+    standard_strings, synchronous_commit, table_access_method, time_zone, transaction_isolation,
     xml_option,
 };
 pub(crate) use units::{CHECKPOINT_TIMEOUT, LOCK_TIMEOUT, MAX_WAL_SIZE};
@@ -68,7 +68,7 @@ const DEFINITIONS: &[Definition] = &[
         reported: true,
         context: Context::User,
         check: date_style,
-        description: "Sets the display format for date and time values (ISO, MDY only).",
+        description: "Sets the display format for date and time values.",
     },
     Definition {
         name: "IntervalStyle",
@@ -76,15 +76,15 @@ const DEFINITIONS: &[Definition] = &[
         reported: true,
         context: Context::User,
         check: interval_style,
-        description: "Sets the display format for interval values (postgres only).",
+        description: "Sets the display format for interval values.",
     },
     Definition {
         name: "TimeZone",
         default: "UTC",
         reported: true,
         context: Context::User,
-        check: utc_only,
-        description: "Sets the time zone for displaying and interpreting time stamps (UTC only).",
+        check: time_zone,
+        description: "Sets the time zone for displaying and interpreting time stamps.",
     },
     Definition {
         name: "extra_float_digits",

@@ -104,8 +104,13 @@ pub fn union_type(types: &[DataType], what: &str) -> Result<DataType> {
                     result = DataType::Numeric(None);
                 }
             }
-            (TypeCategory::DateTime, TypeCategory::DateTime) => {
-                result = if result == DataType::TimestampTz || ty == DataType::TimestampTz {
+            // time converts to none of the others (and they not to it).
+            (TypeCategory::DateTime, TypeCategory::DateTime)
+                if (result == DataType::Time) == (ty == DataType::Time) =>
+            {
+                result = if result == DataType::Time {
+                    DataType::Time
+                } else if result == DataType::TimestampTz || ty == DataType::TimestampTz {
                     DataType::TimestampTz
                 } else {
                     DataType::Timestamp

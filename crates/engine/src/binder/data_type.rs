@@ -51,6 +51,7 @@ pub fn bind_data_type(ty: &ast::DataType) -> Result<DataType> {
             DataType::Timestamp
         }
         A::Timestamp(None, TimezoneInfo::WithTimeZone | TimezoneInfo::Tz) => DataType::TimestampTz,
+        A::Time(None, TimezoneInfo::None | TimezoneInfo::WithoutTimeZone) => DataType::Time,
         A::Interval {
             fields: None,
             precision: None,
@@ -85,6 +86,7 @@ fn custom(name: &str) -> Result<DataType> {
         "date" => DataType::Date,
         "timestamp" => DataType::Timestamp,
         "timestamptz" => DataType::TimestampTz,
+        "time" => DataType::Time,
         "interval" => DataType::Interval,
         "bytea" => DataType::Bytea,
         "uuid" => DataType::Uuid,
@@ -184,6 +186,7 @@ pub fn type_column_name(ty: DataType) -> &'static str {
         DataType::Date => "date",
         DataType::Timestamp => "timestamp",
         DataType::TimestampTz => "timestamptz",
+        DataType::Time => "time",
         DataType::Interval => "interval",
         DataType::Bytea => "bytea",
         DataType::Uuid => "uuid",
@@ -204,6 +207,7 @@ pub fn type_column_name(ty: DataType) -> &'static str {
             DataType::Date => "_date",
             DataType::Timestamp => "_timestamp",
             DataType::TimestampTz => "_timestamptz",
+            DataType::Time => "_time",
             DataType::Interval => "_interval",
             DataType::Bytea => "_bytea",
             DataType::Uuid => "_uuid",

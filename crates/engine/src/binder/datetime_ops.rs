@@ -29,7 +29,11 @@ struct Signature {
 fn is_datetime(ty: DataType) -> bool {
     matches!(
         ty,
-        DataType::Date | DataType::Timestamp | DataType::TimestampTz | DataType::Interval
+        DataType::Date
+            | DataType::Time
+            | DataType::Timestamp
+            | DataType::TimestampTz
+            | DataType::Interval
     )
 }
 
@@ -57,6 +61,14 @@ fn resolve(op: ArithmeticOp, lt: DataType, rt: DataType) -> Option<Result<Signat
     match op {
         ArithmeticOp::Add => match (lt, rt) {
             (T::Date, T::Unknown) | (T::Unknown, T::Date) => Some(Err(ambiguous("+", lt, rt))),
+            (T::Date, T::Time) => sig(Op::DatePlusTime, T::Date, T::Time, T::Timestamp, false),
+            (T::Time, T::Date) => sig(Op::DatePlusTime, T::Date, T::Time, T::Timestamp, true),
+            (T::Time, T::Interval | T::Unknown) => {
+                sig(Op::TimePlusInterval, T::Time, T::Interval, T::Time, false)
+            }
+            (T::Interval | T::Unknown, T::Time) => {
+                sig(Op::TimePlusInterval, T::Time, T::Interval, T::Time, true)
+            }
             (T::Date, r) if small_int(r) => {
                 sig(Op::DatePlusDays, T::Date, T::Int32, T::Date, false)
             }
@@ -90,6 +102,12 @@ fn resolve(op: ArithmeticOp, lt: DataType, rt: DataType) -> Option<Result<Signat
             }
             (T::Date, T::Date | T::Unknown) | (T::Unknown, T::Date) => {
                 sig(Op::DateMinusDate, T::Date, T::Date, T::Int32, false)
+            }
+            (T::Time, T::Interval) => {
+                sig(Op::TimeMinusInterval, T::Time, T::Interval, T::Time, false)
+            }
+            (T::Time, T::Time | T::Unknown) | (T::Unknown, T::Time) => {
+                sig(Op::TimeMinusTime, T::Time, T::Time, T::Interval, false)
             }
             (T::Interval, T::Interval | T::Unknown) | (T::Unknown, T::Interval) => sig(
                 Op::IntervalMinusInterval,

@@ -1,6 +1,6 @@
 //! SQL's special syntax for dates and times, bound onto [`DateTimeFunction`]s:
 //! `EXTRACT(field FROM x)`, `INTERVAL '1 day'` (and `INTERVAL '2' HOUR`), `x AT TIME ZONE
-//! 'UTC'`, and the date/time
+//! zone`, and the date/time
 //! functions called by name (`now()`, `current_date`, `date_trunc(...)`, ...), which
 //! sqlparser hands over as ordinary function calls; and the literals `'now'`, `'today'`,
 //! `'tomorrow'` and `'yesterday'` of a date or timestamp type.
@@ -44,7 +44,7 @@ impl Binder<'_> {
             let Some(days) = *day_offset else {
                 return self.coerce(now, ty, CastContext::Explicit);
             };
-            // The session's time zone is UTC: the date of now() is today.
+            // The date of now() in the session zone is today.
             let today = self.coerce(now, DataType::Date, CastContext::Explicit)?;
             let days = ScalarExpr::literal(ScalarValue::Int32(days), DataType::Int32);
             let day = self
@@ -93,47 +93,18 @@ impl Binder<'_> {
             })
     }
 
-    /// `x AT TIME ZONE 'UTC'`: with the session time zone UTC, a timestamp read in UTC is
-    /// the same instant as timestamptz and the other way round. Other zones need a time-zone
-    /// database we do not have (0A000).
+    /// `x AT TIME ZONE zone`: PostgreSQL's timezone(zone, x).
     fn bind_at_time_zone(
         &mut self,
         timestamp: &Expr,
         time_zone: &Expr,
         scope: &Scope,
     ) -> Result<ScalarExpr> {
-        let zone = match time_zone {
-            Expr::Value(v) => match &v.value {
-                Value::SingleQuotedString(s) => Some(s.to_ascii_lowercase()),
-                _ => None,
-            },
-            _ => None,
-        };
-        if !matches!(
-            zone.as_deref(),
-            Some("utc" | "gmt" | "z" | "zulu" | "etc/utc" | "ut" | "universal")
-        ) {
-            return Err(Error::unsupported(format!("AT TIME ZONE {time_zone}")));
-        }
+        let zone = self.bind_expr(time_zone, scope)?;
         let value = self.bind_expr(timestamp, scope)?;
-        // A date (or untyped literal) is read as timestamptz, the category's preferred type.
-        let to = match value.ty() {
-            DataType::Timestamp => DataType::TimestampTz,
-            DataType::TimestampTz | DataType::Date | DataType::Unknown => DataType::Timestamp,
-            other => {
-                return Err(super::expr::undefined_function(
-                    "timezone",
-                    &[DataType::Unknown, other],
-                ))
-            }
-        };
-        let value = match value.ty() {
-            DataType::Date | DataType::Unknown => {
-                self.coerce(value, DataType::TimestampTz, CastContext::Implicit)?
-            }
-            _ => value,
-        };
-        self.coerce(value, to, CastContext::Explicit)
+        let types = [zone.ty(), value.ty()];
+        self.bind_datetime_function("timezone", vec![zone, value])
+            .unwrap_or_else(|| Err(super::expr::undefined_function("timezone", &types)))
     }
 
     /// A date/time function `name` over bound arguments; `None` if there is none by that
@@ -143,6 +114,12 @@ impl Binder<'_> {
         name: &str,
         args: Vec<ScalarExpr>,
     ) -> Option<Result<ScalarExpr>> {
+        if name == "current_time" {
+            // Its type, time with time zone, is not implemented (LOCALTIME is).
+            return Some(Err(Error::unsupported(
+                "CURRENT_TIME (type time with time zone)",
+            )));
+        }
         let types: Vec<DataType> = args.iter().map(ScalarExpr::ty).collect();
         let (func, arg_types, ty) = DateTimeFunction::resolve(name, &types)?;
         Some((|| {

@@ -469,7 +469,8 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         | T::Json
         | T::Jsonb
         | T::Array(_)
-        | T::Oid(_) => {
+        | T::Oid(_)
+        | T::Time => {
             return Err(Error::new(
                 SqlState::FeatureNotSupported,
                 format!(

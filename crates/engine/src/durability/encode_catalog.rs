@@ -38,6 +38,7 @@ mod tag {
     pub const JSONB: u8 = 20;
     /// Followed by the kind's position in `OidKind::ALL`.
     pub const OID: u8 = 21;
+    pub const TIME: u8 = 22;
 }
 
 /// The tags of index methods, on-disk like those of types.
@@ -93,6 +94,7 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
         tag::DATE => DataType::Date,
         tag::TIMESTAMP => DataType::Timestamp,
         tag::TIMESTAMPTZ => DataType::TimestampTz,
+        tag::TIME => DataType::Time,
         tag::INTERVAL => DataType::Interval,
         tag::BYTEA => DataType::Bytea,
         tag::UUID => DataType::Uuid,
@@ -140,6 +142,7 @@ impl Persist for DataType {
             DataType::Date => out.u8(tag::DATE),
             DataType::Timestamp => out.u8(tag::TIMESTAMP),
             DataType::TimestampTz => out.u8(tag::TIMESTAMPTZ),
+            DataType::Time => out.u8(tag::TIME),
             DataType::Interval => out.u8(tag::INTERVAL),
             DataType::Bytea => out.u8(tag::BYTEA),
             DataType::Uuid => out.u8(tag::UUID),

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use super::expression::evaluate_constant;
 use super::{ExecContext, Operator};
 use crate::error::{Error, Result, SqlState};
-use crate::function::datetime_arithmetic::timestamp_plus_interval;
+use crate::function::datetime_arithmetic::{timestamp_plus_interval, timestamptz_plus_interval};
 use crate::plan::ScalarExpr;
 use crate::types::{Decimal, Interval, ScalarValue};
 use crate::vector::{Batch, Vector, VectorData, BATCH_SIZE};
@@ -196,7 +196,10 @@ impl Operator for GenerateSeriesExec {
                 {
                     values.push(*next);
                     // PostgreSQL 15 also fails past the last timestamp, even at the end.
-                    *next = timestamp_plus_interval(*next, *step)?;
+                    *next = match *tz {
+                        true => timestamptz_plus_interval(*next, *step)?,
+                        false => timestamp_plus_interval(*next, *step)?,
+                    };
                 }
                 if values.is_empty() {
                     *state = Series::Done;

@@ -53,7 +53,8 @@ impl Groups {
                 | PhysicalType::Int64
                 | PhysicalType::Date
                 | PhysicalType::Timestamp
-                | PhysicalType::TimestampTz,
+                | PhysicalType::TimestampTz
+                | PhysicalType::Time,
             ) => Index::Int(IntIndex::default()),
             Some(PhysicalType::Text) => Index::Text(TextIndex::default()),
             Some(
@@ -125,7 +126,8 @@ impl Groups {
                     }
                     VectorData::Int64(v)
                     | VectorData::Timestamp(v)
-                    | VectorData::TimestampTz(v) => index.assign(v, &mut new_group, out),
+                    | VectorData::TimestampTz(v)
+                    | VectorData::Time(v) => index.assign(v, &mut new_group, out),
                     VectorData::Bool(_)
                     | VectorData::Interval(_)
                     | VectorData::Float32(_)
@@ -327,6 +329,7 @@ fn stored_text(key: &Vector, id: u32) -> &[u8] {
         | VectorData::Date(_)
         | VectorData::Timestamp(_)
         | VectorData::TimestampTz(_)
+        | VectorData::Time(_)
         | VectorData::Interval(_)
         | VectorData::Bytes(_)
         | VectorData::Uuid(_)

@@ -235,9 +235,10 @@ fn value_encoding(column: &Vector, room: usize) -> Option<(ValueEncoding, bool)>
         VectorData::Bool(_) => fixed(1, ValueEncoding::Int(1)),
         VectorData::Int16(_) => fixed(2, ValueEncoding::Int(2)),
         VectorData::Int32(_) | VectorData::Date(_) => fixed(4, ValueEncoding::Int(4)),
-        VectorData::Int64(_) | VectorData::Timestamp(_) | VectorData::TimestampTz(_) => {
-            fixed(8, ValueEncoding::Int(8))
-        }
+        VectorData::Int64(_)
+        | VectorData::Timestamp(_)
+        | VectorData::TimestampTz(_)
+        | VectorData::Time(_) => fixed(8, ValueEncoding::Int(8)),
         VectorData::Float32(_) => fixed(4, ValueEncoding::Float(4)),
         VectorData::Float64(_) => fixed(8, ValueEncoding::Float(8)),
         VectorData::Numeric(values) => {
@@ -316,9 +317,13 @@ fn write_value(encoding: &ValueEncoding, column: &Vector, row: usize, out: &mut 
         (VectorData::Int32(v) | VectorData::Date(v), _) => {
             out.copy_from_slice(&((v[row] as u32) ^ (1 << 31)).to_be_bytes())
         }
-        (VectorData::Int64(v) | VectorData::Timestamp(v) | VectorData::TimestampTz(v), _) => {
-            out.copy_from_slice(&((v[row] as u64) ^ (1 << 63)).to_be_bytes())
-        }
+        (
+            VectorData::Int64(v)
+            | VectorData::Timestamp(v)
+            | VectorData::TimestampTz(v)
+            | VectorData::Time(v),
+            _,
+        ) => out.copy_from_slice(&((v[row] as u64) ^ (1 << 63)).to_be_bytes()),
         (VectorData::Float32(v), _) => out.copy_from_slice(&f32_key(v[row]).to_be_bytes()),
         (VectorData::Float64(v), _) => out.copy_from_slice(&f64_key(v[row]).to_be_bytes()),
         (VectorData::Numeric(v), ValueEncoding::Numeric { scale, bytes }) => {

@@ -197,9 +197,10 @@ fn column_changes(column: &Vector, order: &[u32], changed: &mut [bool]) {
         VectorData::Bool(v) => typed(v, order, changed),
         VectorData::Int16(v) => typed(v, order, changed),
         VectorData::Int32(v) | VectorData::Date(v) => typed(v, order, changed),
-        VectorData::Int64(v) | VectorData::Timestamp(v) | VectorData::TimestampTz(v) => {
-            typed(v, order, changed)
-        }
+        VectorData::Int64(v)
+        | VectorData::Timestamp(v)
+        | VectorData::TimestampTz(v)
+        | VectorData::Time(v) => typed(v, order, changed),
         VectorData::Text(strings) => {
             for (pos, pair) in order.windows(2).enumerate() {
                 changed[pos + 1] =

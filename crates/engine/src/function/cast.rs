@@ -9,6 +9,7 @@
 use crate::error::{Error, Result, SqlState};
 use crate::types::array_text::parse_array;
 use crate::types::json::{self, Json};
+use crate::types::timezone;
 use crate::types::{
     bytea, datetime, float, text_io, uuid, DataType, Decimal, Interval, NumericTypmod, ScalarValue,
 };
@@ -67,6 +68,8 @@ pub fn can_cast(from: DataType, to: DataType, context: CastContext) -> bool {
         (T::Timestamp | T::TimestampTz, T::Date) | (T::TimestampTz, T::Timestamp) => {
             CastContext::Assignment
         }
+        (T::Time, T::Interval) => CastContext::Implicit,
+        (T::Timestamp | T::TimestampTz | T::Interval, T::Time) => CastContext::Assignment,
         (f, t) => match (numeric_rank(f), numeric_rank(t)) {
             (Some(a), Some(b)) if a <= b => CastContext::Implicit,
             (Some(_), Some(_)) => CastContext::Assignment,
@@ -142,6 +145,7 @@ pub fn cast_vector(
         DataType::Date => VectorData::Date(to_date(input, &rows)?),
         DataType::Timestamp => VectorData::Timestamp(to_timestamp(input, &rows)?),
         DataType::TimestampTz => VectorData::TimestampTz(to_timestamptz(input, &rows)?),
+        DataType::Time => VectorData::Time(to_time(input, &rows)?),
         DataType::Interval => VectorData::Interval(to_interval(input, &rows)?),
         DataType::Bytea => VectorData::Bytes(to_bytea(input, &rows)?),
         DataType::Uuid => VectorData::Uuid(to_uuid(input, &rows)?),
@@ -514,9 +518,10 @@ fn to_numeric<U: Fn() -> Error>(
 fn to_date<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i32>> {
     match &input.data {
         VectorData::Date(v) => Ok(v.clone()),
-        VectorData::Timestamp(v) | VectorData::TimestampTz(v) => {
-            rows.map(v, 0, |t| Ok(datetime::timestamp_to_date(t)))
-        }
+        VectorData::Timestamp(v) => rows.map(v, 0, |t| Ok(datetime::timestamp_to_date(t))),
+        VectorData::TimestampTz(v) => rows.map(v, 0, |t| {
+            Ok(datetime::timestamp_to_date(timezone::to_local(t)))
+        }),
         VectorData::Text(s) => rows.map_text(s, 0, datetime::parse_date),
         _ => Err((rows.unsupported)()),
     }
@@ -524,8 +529,9 @@ fn to_date<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i32>>
 
 fn to_timestamp<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i64>> {
     match &input.data {
-        // With the session time zone UTC, the local time of an instant is the instant.
-        VectorData::Timestamp(v) | VectorData::TimestampTz(v) => Ok(v.clone()),
+        VectorData::Timestamp(v) => Ok(v.clone()),
+        // The local time of the instant in the session zone.
+        VectorData::TimestampTz(v) => rows.map(v, 0, |t| Ok(timezone::to_local(t))),
         VectorData::Date(v) => rows.map(v, 0, datetime::date_to_timestamp),
         VectorData::Text(s) => rows.map_text(s, 0, datetime::parse_timestamp),
         _ => Err((rows.unsupported)()),
@@ -534,8 +540,14 @@ fn to_timestamp<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<
 
 fn to_timestamptz<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i64>> {
     match &input.data {
+        VectorData::TimestampTz(v) => Ok(v.clone()),
         VectorData::Text(s) => rows.map_text(s, 0, datetime::parse_timestamptz),
-        _ => to_timestamp(input, rows),
+        // A local time in the session zone.
+        VectorData::Timestamp(v) => rows.map(v, 0, |t| Ok(timezone::from_local(t))),
+        VectorData::Date(v) => rows.map(v, 0, |d| {
+            Ok(timezone::from_local(datetime::date_to_timestamp(d)?))
+        }),
+        _ => Err((rows.unsupported)()),
     }
 }
 
@@ -543,6 +555,21 @@ fn to_interval<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<I
     match &input.data {
         VectorData::Interval(v) => Ok(v.clone()),
         VectorData::Text(s) => rows.map_text(s, Interval::ZERO, Interval::parse),
+        VectorData::Time(v) => rows.map(v, Interval::ZERO, |t| Ok(Interval::new(0, 0, t))),
+        _ => Err((rows.unsupported)()),
+    }
+}
+
+/// The time of day of a timestamp (of a timestamptz's local time), of an interval's time
+/// part (wrapped into one day), or of text.
+fn to_time<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i64>> {
+    let time_of = |t: i64| t.rem_euclid(datetime::MICROS_PER_DAY);
+    match &input.data {
+        VectorData::Time(v) => Ok(v.clone()),
+        VectorData::Text(s) => rows.map_text(s, 0, datetime::parse_time),
+        VectorData::Timestamp(v) => rows.map(v, 0, |t| Ok(time_of(t))),
+        VectorData::TimestampTz(v) => rows.map(v, 0, |t| Ok(time_of(timezone::to_local(t)))),
+        VectorData::Interval(v) => rows.map(v, 0, |i| Ok(time_of(i.micros))),
         _ => Err((rows.unsupported)()),
     }
 }
@@ -596,6 +623,7 @@ fn to_string<U: Fn() -> Error>(
         VectorData::Date(v) => rows.map_to_string(v, target, datetime::write_date),
         VectorData::Timestamp(v) => rows.map_to_string(v, target, datetime::write_timestamp),
         VectorData::TimestampTz(v) => rows.map_to_string(v, target, datetime::write_timestamptz),
+        VectorData::Time(v) => rows.map_to_string(v, target, datetime::write_time),
         VectorData::Interval(v) => rows.map_to_string(v, target, |i, buf| i.write_text(buf)),
         VectorData::Uuid(v) => rows.map_to_string(v, target, uuid::write_uuid),
         VectorData::Jsonb(s) => to_string(

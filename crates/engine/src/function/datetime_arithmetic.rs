@@ -4,13 +4,14 @@
 //!
 //! Adding months clamps to the end of the month (`2024-01-31 + 1 mon` is `2024-02-29`),
 //! months are added before days and days before the time, as timestamp_pl_interval does.
-//! Infinite dates and timestamps stay infinite. timestamptz values go through the same
-//! kernels: the session time zone is UTC, so their calendar is the timestamp's.
+//! Infinite dates and timestamps stay infinite. timestamptz moves by months and days in
+//! its local time in the session zone, by the rest as an instant.
 
 use super::arithmetic::combine_validity;
 use crate::error::{Error, Result, SqlState};
 use crate::types::datetime::{self, Tm};
 use crate::types::interval::{self, Interval};
+use crate::types::timezone;
 use crate::vector::{Bitmap, Vector, VectorData};
 
 /// An operator's kernel. The binder has already brought the operands to the types named
@@ -36,6 +37,14 @@ pub enum DateTimeOp {
     IntervalTimesFloat,
     /// interval / float8.
     IntervalDivFloat,
+    /// date + time → timestamp.
+    DatePlusTime,
+    /// time + interval → time, wrapping around midnight.
+    TimePlusInterval,
+    /// time - interval → time, wrapping around midnight.
+    TimeMinusInterval,
+    /// time - time → interval.
+    TimeMinusTime,
 }
 
 impl DateTimeOp {
@@ -62,17 +71,42 @@ impl DateTimeOp {
             (Op::DateMinusDate, V::Date(a), V::Date(b)) => {
                 V::Int32(zip_rows(a, b, valid, 0, date_minus_date)?)
             }
+            (Op::DatePlusTime, V::Date(d), V::Time(t)) => {
+                V::Timestamp(zip_rows(d, t, valid, 0, |d, t| {
+                    Ok(match datetime::date_to_timestamp(d)? {
+                        infinite @ (i64::MIN | i64::MAX) => infinite,
+                        midnight => midnight + t,
+                    })
+                })?)
+            }
+            (Op::TimePlusInterval, V::Time(t), V::Interval(i)) => {
+                V::Time(zip_rows(t, i, valid, 0, |t, i| {
+                    Ok(time_plus_micros(t, i.micros))
+                })?)
+            }
+            (Op::TimeMinusInterval, V::Time(t), V::Interval(i)) => {
+                V::Time(zip_rows(t, i, valid, 0, |t, i| {
+                    Ok(time_plus_micros(t, -i.micros))
+                })?)
+            }
+            (Op::TimeMinusTime, V::Time(a), V::Time(b)) => {
+                V::Interval(zip_rows(a, b, valid, zero, |a, b| {
+                    Ok(Interval::new(0, 0, a - b))
+                })?)
+            }
             (Op::TimestampPlusInterval, V::Timestamp(t), V::Interval(i)) => {
                 V::Timestamp(zip_rows(t, i, valid, 0, timestamp_plus_interval)?)
             }
             (Op::TimestampPlusInterval, V::TimestampTz(t), V::Interval(i)) => {
-                V::TimestampTz(zip_rows(t, i, valid, 0, timestamp_plus_interval)?)
+                V::TimestampTz(zip_rows(t, i, valid, 0, timestamptz_plus_interval)?)
             }
             (Op::TimestampMinusInterval, V::Timestamp(t), V::Interval(i)) => {
                 V::Timestamp(zip_rows(t, i, valid, 0, timestamp_minus_interval)?)
             }
             (Op::TimestampMinusInterval, V::TimestampTz(t), V::Interval(i)) => {
-                V::TimestampTz(zip_rows(t, i, valid, 0, timestamp_minus_interval)?)
+                V::TimestampTz(zip_rows(t, i, valid, 0, |t, i| {
+                    timestamptz_plus_interval(t, negate(i)?)
+                })?)
             }
             (Op::TimestampMinusTimestamp, V::Timestamp(a), V::Timestamp(b))
             | (Op::TimestampMinusTimestamp, V::TimestampTz(a), V::TimestampTz(b)) => {
@@ -216,7 +250,11 @@ pub fn timestamp_plus_interval(ts: i64, span: Interval) -> Result<i64> {
 
 /// timestamp_mi_interval: adding the negated interval.
 pub fn timestamp_minus_interval(ts: i64, span: Interval) -> Result<i64> {
-    let negated = Interval::new(
+    timestamp_plus_interval(ts, negate(span)?)
+}
+
+fn negate(span: Interval) -> Result<Interval> {
+    Ok(Interval::new(
         span.months
             .checked_neg()
             .ok_or_else(interval::out_of_range)?,
@@ -224,8 +262,30 @@ pub fn timestamp_minus_interval(ts: i64, span: Interval) -> Result<i64> {
         span.micros
             .checked_neg()
             .ok_or_else(interval::out_of_range)?,
-    );
-    timestamp_plus_interval(ts, negated)
+    ))
+}
+
+/// time_pl_interval: the interval's time part added around the clock (its days and
+/// months are ignored, as in PostgreSQL).
+fn time_plus_micros(time: i64, micros: i64) -> i64 {
+    (time + micros % datetime::MICROS_PER_DAY).rem_euclid(datetime::MICROS_PER_DAY)
+}
+
+/// timestamptz_pl_interval: months and days move the local time in the session zone (so
+/// `+ '1 day'` across a DST change keeps the wall-clock time), the rest the instant.
+pub fn timestamptz_plus_interval(ts: i64, span: Interval) -> Result<i64> {
+    if is_infinite_timestamp(ts) {
+        return Ok(ts);
+    }
+    let mut ts = ts;
+    if span.months != 0 || span.days != 0 {
+        let calendar = Interval::new(span.months, span.days, 0);
+        let local = timestamp_plus_interval(timezone::to_local(ts), calendar)?;
+        ts = timezone::from_local(local);
+    }
+    ts.checked_add(span.micros)
+        .filter(|t| datetime::is_valid_timestamp(*t))
+        .ok_or_else(timestamp_out_of_range)
 }
 
 /// timestamp_mi: the difference in microseconds, whole days split out by justify_hours.

@@ -6,6 +6,7 @@
 use crate::error::{Error, Result, SqlState};
 use crate::types::datetime::{self, Tm};
 use crate::types::interval::{self, Interval, MICROS_PER_HOUR, MICROS_PER_MINUTE};
+use crate::types::timezone;
 use crate::types::{DataType, Decimal};
 
 /// A unit name of date_trunc, extract and date_part.
@@ -106,6 +107,20 @@ pub fn trunc_timestamp(name: &str, ts: i64, ty: DataType) -> Result<i64> {
     let field = Field::parse(name, ty)?;
     if ts == i64::MAX || ts == i64::MIN {
         return Ok(ts);
+    }
+    if ty == DataType::TimestampTz {
+        // Truncated as local time; below a day the instant keeps its offset, from a day up
+        // the offset is the one at the truncated local time (PostgreSQL's redotz).
+        let zone_micros = i64::from(timezone::session_offset(ts)) * 1_000_000;
+        let local = trunc_timestamp(name, ts + zone_micros, DataType::Timestamp)?;
+        return Ok(match field {
+            Field::Hour
+            | Field::Minute
+            | Field::Second
+            | Field::Milliseconds
+            | Field::Microseconds => local - zone_micros,
+            _ => timezone::from_local(local),
+        });
     }
     let mut tm = Tm::from_timestamp(ts);
     let year = tm.year;
@@ -362,6 +377,13 @@ pub fn timestamp_part(name: &str, ts: i64, ty: DataType) -> Result<Part> {
             Part::Null
         });
     }
+    // A timestamptz's fields are those of its local time in the session zone.
+    let zone_seconds = match ty {
+        DataType::TimestampTz => i64::from(timezone::session_offset(ts)),
+        _ => 0,
+    };
+    let instant = ts;
+    let ts = ts.saturating_add(zone_seconds * 1_000_000);
     let tm = Tm::from_timestamp(ts);
     let second_micros = i64::from(tm.second) * 1_000_000 + i64::from(tm.micros);
     let (sec, fsec) = (f64::from(tm.second), f64::from(tm.micros));
@@ -381,7 +403,7 @@ pub fn timestamp_part(name: &str, ts: i64, ty: DataType) -> Result<Part> {
         Field::Minute => Part::int(i64::from(tm.minute)),
         Field::Hour => Part::int(i64::from(tm.hour)),
         Field::Epoch => {
-            let micros = ts - (-datetime::UNIX_TO_PG_DAYS) * datetime::MICROS_PER_DAY;
+            let micros = instant - (-datetime::UNIX_TO_PG_DAYS) * datetime::MICROS_PER_DAY;
             Part::Value {
                 numeric: Decimal::new(i128::from(micros), 6),
                 float: micros as f64 / 1_000_000.0,
@@ -398,7 +420,9 @@ pub fn timestamp_part(name: &str, ts: i64, ty: DataType) -> Result<Part> {
                 float: day as f64 + seconds / 86_400.0,
             }
         }
-        Field::Timezone | Field::TimezoneHour | Field::TimezoneMinute => Part::int(0),
+        Field::Timezone => Part::int(zone_seconds),
+        Field::TimezoneHour => Part::int(zone_seconds / 3600),
+        Field::TimezoneMinute => Part::int(zone_seconds / 60 % 60),
         Field::Day
         | Field::Week
         | Field::Month
@@ -411,6 +435,50 @@ pub fn timestamp_part(name: &str, ts: i64, ty: DataType) -> Result<Part> {
         | Field::IsoDow
         | Field::Doy
         | Field::IsoYear => date_field(field, tm.days(), tm),
+    })
+}
+
+/// extract(field FROM time) (time_part): the clock fields and the epoch (seconds since
+/// midnight).
+pub fn time_part(name: &str, time: i64) -> Result<Part> {
+    let field = Field::parse(name, DataType::Time)?;
+    let second_micros = time % 60_000_000;
+    let seconds = second_micros as f64 / 1_000_000.0;
+    Ok(match field {
+        Field::Microseconds => Part::Value {
+            numeric: Decimal::from_i64(second_micros),
+            float: second_micros as f64,
+        },
+        Field::Milliseconds => Part::Value {
+            numeric: Decimal::new(i128::from(second_micros), 3),
+            float: second_micros as f64 / 1000.0,
+        },
+        Field::Second => Part::Value {
+            numeric: Decimal::new(i128::from(second_micros), 6),
+            float: seconds,
+        },
+        Field::Minute => Part::int(time / MICROS_PER_MINUTE % 60),
+        Field::Hour => Part::int(time / MICROS_PER_HOUR),
+        Field::Epoch => Part::Value {
+            numeric: Decimal::new(i128::from(time), 6),
+            float: time as f64 / 1_000_000.0,
+        },
+        Field::Day
+        | Field::Week
+        | Field::Month
+        | Field::Quarter
+        | Field::Year
+        | Field::Decade
+        | Field::Century
+        | Field::Millennium
+        | Field::Dow
+        | Field::IsoDow
+        | Field::Doy
+        | Field::IsoYear
+        | Field::Julian
+        | Field::Timezone
+        | Field::TimezoneHour
+        | Field::TimezoneMinute => return Err(not_supported(name, DataType::Time)),
     })
 }
 

@@ -1,7 +1,7 @@
 //! `to_char` for timestamps and intervals and `to_date` / `to_timestamp(text, text)`:
 //! PostgreSQL's template patterns (`YYYY MM DD HH24 MI SS MS US AM Month Day DDD IW Q ...`)
-//! with the `FM` prefix and `TH` suffix, double-quoted literals, in the C locale and with the
-//! session time zone UTC.
+//! with the `FM` prefix and `TH` suffix, double-quoted literals, in the C locale and the
+//! session time zone.
 //!
 //! The template is matched greedily against a keyword table ordered longest first, as
 //! formatting.c does, so `HH24` wins over `HH` and `MONTH` over `MON` and `MM`.
@@ -9,6 +9,7 @@
 use crate::error::{Error, Result, SqlState};
 use crate::types::datetime::{self, Tm};
 use crate::types::interval::{Interval, MICROS_PER_HOUR, MICROS_PER_MINUTE};
+use crate::types::timezone;
 
 const MONTHS: [&str; 12] = [
     "January",
@@ -161,6 +162,24 @@ enum Node {
     Literal(String),
 }
 
+/// A to_char template parsed once: a column of values usually shares one, and parsing
+/// costs more than formatting.
+pub struct Template {
+    nodes: Vec<Node>,
+    /// Whether `TZ` is asked for: only then is the zone's abbreviation looked up.
+    names_zone: bool,
+}
+
+impl Template {
+    pub fn parse(format: &str) -> Template {
+        let nodes = parse_template(format);
+        let names_zone = nodes
+            .iter()
+            .any(|n| matches!(n, Node::Field { key: Key::Tz, .. }));
+        Template { nodes, names_zone }
+    }
+}
+
 /// Splits a template into keywords and literal text.
 fn parse_template(format: &str) -> Vec<Node> {
     let mut nodes = Vec::new();
@@ -251,14 +270,21 @@ fn match_keyword(text: &str) -> Option<(Key, Case, usize)> {
         let Some(head) = text.get(..word.len()) else {
             continue;
         };
+        // Compared without allocating: this runs for every keyword at every position.
+        let lower_from = |from: usize| {
+            head.bytes()
+                .zip(word.bytes())
+                .skip(from)
+                .all(|(h, w)| h == w.to_ascii_lowercase())
+        };
         let case = if head == word {
             Case::Upper
-        } else if head == word.to_ascii_lowercase() {
+        } else if lower_from(0) {
             Case::Lower
         } else if matches!(key, Key::Month | Key::Mon | Key::Day | Key::Dy)
             && head.len() > 1
             && head[..1] == word[..1]
-            && head[1..] == word[1..].to_ascii_lowercase()
+            && lower_from(1)
         {
             Case::Capitalized
         } else {
@@ -286,16 +312,26 @@ struct Fields {
     wday: i64,
     days: i64,
     is_interval: bool,
-    zone: Option<&'static str>,
+    /// The zone's abbreviation (`TZ`), for a timestamptz whose template asks for it.
+    zone: Option<String>,
+    /// Seconds east of UTC (`TZH`, `TZM`, `OF`); 0 for timestamp.
+    zone_seconds: i64,
 }
 
 /// to_char(timestamp[tz], text).
-pub fn format_timestamp(micros: i64, with_zone: bool, format: &str) -> Result<String> {
+pub fn format_timestamp(micros: i64, with_zone: bool, template: &Template) -> Result<String> {
     if micros == i64::MAX || micros == i64::MIN {
         // PostgreSQL returns NULL for infinities; a NULL cannot come from here.
         return Err(Error::unsupported("to_char of an infinite timestamp"));
     }
-    let tm = Tm::from_timestamp(micros);
+    // A timestamptz shows its local time in the session zone.
+    let zone_seconds = match with_zone {
+        true => i64::from(timezone::session_offset(micros)),
+        false => 0,
+    };
+    let wants_abbreviation = with_zone && template.names_zone;
+    let zone = wants_abbreviation.then(|| timezone::session_abbreviation(micros));
+    let tm = Tm::from_timestamp(micros + zone_seconds * 1_000_000);
     let days = tm.days();
     let fields = Fields {
         year: i64::from(tm.year),
@@ -309,13 +345,14 @@ pub fn format_timestamp(micros: i64, with_zone: bool, format: &str) -> Result<St
         wday: i64::from(datetime::day_of_week(days)),
         days,
         is_interval: false,
-        zone: with_zone.then_some("UTC"),
+        zone,
+        zone_seconds,
     };
-    Ok(render(&parse_template(format), &fields))
+    Ok(render(&template.nodes, &fields))
 }
 
 /// to_char(interval, text).
-pub fn format_interval(span: Interval, format: &str) -> Result<String> {
+pub fn format_interval(span: Interval, template: &Template) -> Result<String> {
     let time = span.micros;
     let fields = Fields {
         year: i64::from(span.months / 12),
@@ -330,8 +367,9 @@ pub fn format_interval(span: Interval, format: &str) -> Result<String> {
         days: 0,
         is_interval: true,
         zone: None,
+        zone_seconds: 0,
     };
-    Ok(render(&parse_template(format), &fields))
+    Ok(render(&template.nodes, &fields))
 }
 
 fn render(nodes: &[Node], f: &Fields) -> String {
@@ -529,13 +567,21 @@ fn render_field(key: Key, case: Case, fill: bool, f: &Fields, out: &mut String) 
         Key::Rm if f.month < 1 => {}
         Key::Rm => name(ROMAN[f.month as usize - 1], case, 4, fill, out),
         Key::Tz => {
-            if let Some(zone) = f.zone {
+            if let Some(zone) = &f.zone {
                 out.push_str(&cased(zone, case));
             }
         }
-        Key::Tzh => out.push_str("+00"),
-        Key::Tzm => out.push_str("00"),
-        Key::Of => out.push_str("+00"),
+        Key::Tzh => {
+            out.push(if f.zone_seconds < 0 { '-' } else { '+' });
+            padded(f.zone_seconds.abs() / 3600, 2, false, out);
+        }
+        // Two digits even under FM, as PostgreSQL writes them.
+        Key::Tzm => padded(f.zone_seconds.abs() / 60 % 60, 2, false, out),
+        Key::Of => {
+            // Whole minutes only, as PostgreSQL prints OF.
+            let minutes = f.zone_seconds / 60 * 60;
+            timezone::write_offset(minutes as i32, out);
+        }
     }
 }
 
@@ -560,6 +606,8 @@ pub struct ParsedFields {
     micros: i64,
     zone_seconds: i64,
     zone_negative: bool,
+    /// Whether TZH or TZM was read: without them the time is local to the session zone.
+    zone_given: bool,
 }
 
 impl ParsedFields {
@@ -598,7 +646,7 @@ impl ParsedFields {
         Ok(days as i32)
     }
 
-    /// The timestamp (UTC) the fields name.
+    /// The instant the fields name.
     pub fn timestamp(&self) -> Result<i64> {
         let days = i64::from(self.date()?);
         let mut hour = self.hour;
@@ -627,7 +675,10 @@ impl ParsedFields {
         let time = ((hour * 60 + self.minute) * 60 + self.second) * 1_000_000 + self.micros;
         days.checked_mul(datetime::MICROS_PER_DAY)
             .and_then(|d| d.checked_add(time))
-            .and_then(|t| t.checked_sub(self.zone_seconds * 1_000_000))
+            .and_then(|t| match self.zone_given {
+                true => t.checked_sub(self.zone_seconds * 1_000_000),
+                false => Some(timezone::from_local(t)),
+            })
             .filter(|t| datetime::is_valid_timestamp(*t))
             .ok_or_else(super::datetime_arithmetic::timestamp_out_of_range)
     }
@@ -793,11 +844,13 @@ fn read_field<'a>(key: Key, text: &'a str, fixed: bool, f: &mut ParsedFields) ->
             let body = text.trim_start_matches(['+', '-']);
             let (hours, rest) = read_number(body, 2, true)?;
             f.zone_negative = negative;
+            f.zone_given = true;
             f.zone_seconds += if negative { -hours } else { hours } * 3600;
             rest
         }
         Key::Tzm => {
             let (minutes, rest) = number(2)?;
+            f.zone_given = true;
             f.zone_seconds += if f.zone_negative { -minutes } else { minutes } * 60;
             rest
         }
@@ -904,7 +957,8 @@ mod tests {
     // Expected values produced by PostgreSQL 15.
     #[test]
     fn to_char_patterns() {
-        let fmt = |t: &str, f: &str| format_timestamp(ts(t), false, f).expect("format");
+        let fmt =
+            |t: &str, f: &str| format_timestamp(ts(t), false, &Template::parse(f)).expect("format");
         assert_eq!(
             fmt(
                 "2024-03-05 14:07:09.123456",
@@ -942,12 +996,17 @@ mod tests {
             "Quarter 1 of 2024 \\\\ x"
         );
         assert_eq!(
-            format_timestamp(ts("2024-03-05 14:07:09"), true, "TZ tz TZH TZM OF").expect("tz"),
+            format_timestamp(
+                ts("2024-03-05 14:07:09"),
+                true,
+                &Template::parse("TZ tz TZH TZM OF")
+            )
+            .expect("tz"),
             "UTC utc +00 00 +00"
         );
         let iv = Interval::parse("-25 hours 3 mins").expect("interval");
         assert_eq!(
-            format_interval(iv, "HH24:MI:SS HH").expect("interval"),
+            format_interval(iv, &Template::parse("HH24:MI:SS HH")).expect("interval"),
             "-24:-57:00 012"
         );
     }

@@ -4,7 +4,8 @@
 //! They are apart from the other scalar functions because some read the statement's clock
 //! (`now()`, `current_date`, `age(x)`): [`DateTimeFunction::eval`] takes the statement
 //! timestamp, which PostgreSQL keeps fixed for the whole statement so `now() = now()`.
-//! The session time zone is UTC, so timestamptz values share the timestamp kernels.
+//! A timestamptz's fields, truncation and calendar arithmetic are those of its local time
+//! in the session zone ([`crate::types::timezone`]).
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -15,6 +16,7 @@ use super::datetime_fields::{self as fields, Part};
 use crate::error::{Error, Result, SqlState};
 use crate::types::datetime;
 use crate::types::interval::{self, Interval, MICROS_PER_HOUR, MICROS_PER_MINUTE};
+use crate::types::timezone::{self, Zone};
 use crate::types::DataType;
 use crate::vector::{Bitmap, StringVec, Vector, VectorData};
 
@@ -69,6 +71,8 @@ pub enum DateTimeFunction {
     ClockTimestamp,
     CurrentDate,
     LocalTimestamp,
+    /// LOCALTIME: the time of day of now() in the session zone.
+    LocalTime,
     DateTrunc,
     /// date_part(text, x): double precision.
     DatePart,
@@ -94,6 +98,9 @@ pub enum DateTimeFunction {
     ToDate,
     /// to_timestamp(text, text).
     ToTimestamp,
+    /// timezone(zone, x), `x AT TIME ZONE zone`: a timestamp read as local time in the
+    /// zone, or a timestamptz's local time there.
+    Timezone,
 }
 
 /// Whether `t` can be an argument of type `want` without an explicit cast.
@@ -136,6 +143,8 @@ impl DateTimeFunction {
             // CURRENT_TIMESTAMP(p) and LOCALTIMESTAMP(p): rounded to p fractional digits.
             ("current_timestamp", [p]) if int(*p) => (F::Now, vec![T::Int32], T::TimestampTz),
             ("localtimestamp", [p]) if int(*p) => (F::LocalTimestamp, vec![T::Int32], T::Timestamp),
+            ("localtime", []) => (F::LocalTime, vec![], T::Time),
+            ("localtime", [p]) if int(*p) => (F::LocalTime, vec![T::Int32], T::Time),
             ("date_trunc", [u, T::Interval]) if text(*u) => {
                 (F::DateTrunc, vec![T::Text, T::Interval], T::Interval)
             }
@@ -146,6 +155,7 @@ impl DateTimeFunction {
             ("date_part" | "extract", [u, t]) if text(*u) && *t != T::Unknown => {
                 let arg = match t {
                     T::Interval => T::Interval,
+                    T::Time => T::Time,
                     // extract has a date version; date_part reads a date as a timestamp.
                     T::Date if name == "extract" => T::Date,
                     T::Date => T::Timestamp,
@@ -222,6 +232,13 @@ impl DateTimeFunction {
                 };
                 (F::DateBin, vec![T::Interval, ty, ty], ty)
             }
+            ("timezone", [z, t]) if text(*z) => {
+                let (arg, ty) = match timestamp_kind(*t)? {
+                    T::Timestamp => (T::Timestamp, T::TimestampTz),
+                    _ => (T::TimestampTz, T::Timestamp),
+                };
+                (F::Timezone, vec![T::Text, arg], ty)
+            }
             ("isfinite", [t]) => {
                 let ty = match t {
                     T::Date | T::Timestamp | T::TimestampTz | T::Interval => *t,
@@ -242,6 +259,7 @@ impl DateTimeFunction {
                 | DateTimeFunction::ClockTimestamp
                 | DateTimeFunction::CurrentDate
                 | DateTimeFunction::LocalTimestamp
+                | DateTimeFunction::LocalTime
                 | DateTimeFunction::AgeFromToday
         )
     }
@@ -263,7 +281,22 @@ impl DateTimeFunction {
                 return constant(V::TimestampTz(vec![clock.statement; len]))
             }
             (F::ClockTimestamp, []) => return constant(V::TimestampTz(vec![clock_micros(); len])),
-            (F::LocalTimestamp, []) => return constant(V::Timestamp(vec![now; len])),
+            (F::LocalTimestamp, []) => {
+                return constant(V::Timestamp(vec![timezone::to_local(now); len]))
+            }
+            (F::LocalTime, []) => {
+                let time = timezone::to_local(now).rem_euclid(datetime::MICROS_PER_DAY);
+                return constant(V::Time(vec![time; len]));
+            }
+            (F::LocalTime, [precision]) => {
+                let digits = match &precision.data {
+                    V::Int32(p) if precision.is_valid(0) => p.first().copied().unwrap_or(6),
+                    _ => 6,
+                };
+                let rounded = round_to_digits(timezone::to_local(now), digits)?;
+                let time = rounded.rem_euclid(datetime::MICROS_PER_DAY);
+                return constant(V::Time(vec![time; len]));
+            }
             (F::Now | F::LocalTimestamp, [precision]) => {
                 let digits = match &precision.data {
                     V::Int32(p) if precision.is_valid(0) => p.first().copied().unwrap_or(6),
@@ -273,11 +306,11 @@ impl DateTimeFunction {
                 return constant(if self == F::Now {
                     V::TimestampTz(vec![rounded; len])
                 } else {
-                    V::Timestamp(vec![rounded; len])
+                    V::Timestamp(vec![timezone::to_local(rounded); len])
                 });
             }
             (F::CurrentDate, []) => {
-                let today = datetime::timestamp_to_date(now);
+                let today = datetime::timestamp_to_date(timezone::to_local(now));
                 return constant(V::Date(vec![today; len]));
             }
             (F::DateTrunc, [units, value]) => match (&units.data, &value.data) {
@@ -313,22 +346,36 @@ impl DateTimeFunction {
                     V::Interval(i) => by_row(i, valid, Part::Null, |row, i| {
                         fields::interval_part(u.get(row), i)
                     })?,
+                    V::Time(t) => by_row(t, valid, Part::Null, |row, t| {
+                        fields::time_part(u.get(row), t)
+                    })?,
                     _ => return Err(self.bad_args(args)),
                 };
                 return parts_vector(&parts, self == F::Extract);
             }
             (F::Age, [a, b]) => match (&a.data, &b.data) {
-                (V::Timestamp(a), V::Timestamp(b)) | (V::TimestampTz(a), V::TimestampTz(b)) => {
+                (V::Timestamp(a), V::Timestamp(b)) => {
                     V::Interval(zip_rows(a, b, valid, Interval::ZERO, arith::age)?)
+                }
+                // The calendar difference of the local times in the session zone.
+                (V::TimestampTz(a), V::TimestampTz(b)) => {
+                    V::Interval(zip_rows(a, b, valid, Interval::ZERO, |a, b| {
+                        arith::age(timezone::to_local(a), timezone::to_local(b))
+                    })?)
                 }
                 _ => return Err(self.bad_args(args)),
             },
             (F::AgeFromToday, [a]) => match &a.data {
-                V::Timestamp(t) | V::TimestampTz(t) => {
-                    let midnight =
-                        now.div_euclid(datetime::MICROS_PER_DAY) * datetime::MICROS_PER_DAY;
+                V::Timestamp(t) => {
+                    let midnight = local_midnight(now);
                     V::Interval(map_rows(t, valid, Interval::ZERO, |t| {
                         arith::age(midnight, t)
+                    })?)
+                }
+                V::TimestampTz(t) => {
+                    let midnight = local_midnight(now);
+                    V::Interval(map_rows(t, valid, Interval::ZERO, |t| {
+                        arith::age(midnight, timezone::to_local(t))
                     })?)
                 }
                 _ => return Err(self.bad_args(args)),
@@ -355,7 +402,8 @@ impl DateTimeFunction {
                         if self == F::MakeTimestamp {
                             V::Timestamp(values)
                         } else {
-                            V::TimestampTz(values)
+                            // A local time in the session zone.
+                            V::TimestampTz(values.into_iter().map(timezone::from_local).collect())
                         }
                     }
                     _ => return Err(self.bad_args(args)),
@@ -403,27 +451,52 @@ impl DateTimeFunction {
                 let V::Text(f) = &format.data else {
                     return Err(self.bad_args(args));
                 };
+                use super::datetime_format::{format_interval, format_timestamp, Template};
                 let mut out = StringVec::with_capacity(value.len(), value.len() * 16);
+                let mut template: Option<(&str, Template)> = None;
                 for row in 0..value.len() {
                     if valid.is_some_and(|v| !v.get(row)) {
                         out.push("");
                         continue;
                     }
+                    let format = f.get(row);
+                    if template.as_ref().is_none_or(|(text, _)| *text != format) {
+                        template = Some((format, Template::parse(format)));
+                    }
+                    let Some((_, template)) = &template else {
+                        return Err(Error::internal("to_char template missing after parse"));
+                    };
                     let text = match &value.data {
-                        V::Timestamp(t) => {
-                            super::datetime_format::format_timestamp(t[row], false, f.get(row))?
-                        }
-                        V::TimestampTz(t) => {
-                            super::datetime_format::format_timestamp(t[row], true, f.get(row))?
-                        }
-                        V::Interval(i) => {
-                            super::datetime_format::format_interval(i[row], f.get(row))?
-                        }
+                        V::Timestamp(t) => format_timestamp(t[row], false, template)?,
+                        V::TimestampTz(t) => format_timestamp(t[row], true, template)?,
+                        V::Interval(i) => format_interval(i[row], template)?,
                         _ => return Err(self.bad_args(args)),
                     };
                     out.push(&text);
                 }
                 V::Text(out)
+            }
+            (F::Timezone, [zone, value]) => {
+                let V::Text(z) = &zone.data else {
+                    return Err(self.bad_args(args));
+                };
+                let mut zones = ZoneCache::default();
+                match &value.data {
+                    V::Timestamp(t) => V::TimestampTz(by_row(t, valid, 0, |row, t| {
+                        Ok(match is_infinite_timestamp(t) {
+                            true => t,
+                            false => zones.get(z.get(row))?.to_utc(t),
+                        })
+                    })?),
+                    V::TimestampTz(t) => V::Timestamp(by_row(t, valid, 0, |row, t| {
+                        if is_infinite_timestamp(t) {
+                            return Ok(t);
+                        }
+                        let offset = zones.get(z.get(row))?.offset_at(t);
+                        Ok(t + i64::from(offset) * 1_000_000)
+                    })?),
+                    _ => return Err(self.bad_args(args)),
+                }
             }
             (F::ToDate | F::ToTimestamp, [text, format]) => {
                 let (V::Text(t), V::Text(f)) = (&text.data, &format.data) else {
@@ -456,6 +529,31 @@ impl DateTimeFunction {
     fn bad_args(self, args: &[Vector]) -> Error {
         let types: Vec<_> = args.iter().map(|a| a.data.physical()).collect();
         Error::internal(format!("{self:?} of {types:?}"))
+    }
+}
+
+/// Midnight of the session zone's current date, as a local timestamp.
+fn local_midnight(now: i64) -> i64 {
+    let local = timezone::to_local(now);
+    local.div_euclid(datetime::MICROS_PER_DAY) * datetime::MICROS_PER_DAY
+}
+
+/// The zone named by the last zone argument: a column of zones is usually one value.
+#[derive(Default)]
+struct ZoneCache {
+    last: Option<(String, Zone)>,
+}
+
+impl ZoneCache {
+    fn get(&mut self, name: &str) -> Result<&Zone> {
+        let stale = self.last.as_ref().is_none_or(|(n, _)| n != name);
+        if stale {
+            self.last = Some((name.to_string(), Zone::for_conversion(name)?));
+        }
+        match &self.last {
+            Some((_, zone)) => Ok(zone),
+            None => Err(Error::internal("zone cache is empty after a fill")),
+        }
     }
 }
 

@@ -27,8 +27,10 @@ pub enum DataType {
     /// `character(n)` (PostgreSQL's bpchar); values are stored blank-padded to n.
     Char(Option<u32>),
     Date,
+    /// `time without time zone`: microseconds since midnight.
+    Time,
     Timestamp,
-    /// `timestamp with time zone`: a UTC instant; the session time zone is always UTC.
+    /// `timestamp with time zone`: a UTC instant, shown in the session time zone.
     TimestampTz,
     Interval,
     /// Binary strings.
@@ -109,6 +111,7 @@ pub enum PhysicalType {
     Numeric,
     Text,
     Date,
+    Time,
     Timestamp,
     TimestampTz,
     Interval,
@@ -150,6 +153,7 @@ impl DataType {
                 PhysicalType::Text
             }
             DataType::Date => PhysicalType::Date,
+            DataType::Time => PhysicalType::Time,
             DataType::Timestamp => PhysicalType::Timestamp,
             DataType::TimestampTz => PhysicalType::TimestampTz,
             DataType::Interval => PhysicalType::Interval,
@@ -178,6 +182,7 @@ impl DataType {
             DataType::Text => &DataType::Text,
             DataType::Varchar(None) => &DataType::Varchar(None),
             DataType::Date => &DataType::Date,
+            DataType::Time => &DataType::Time,
             DataType::Timestamp => &DataType::Timestamp,
             DataType::TimestampTz => &DataType::TimestampTz,
             DataType::Interval => &DataType::Interval,
@@ -227,7 +232,9 @@ impl DataType {
             | DataType::Numeric(_)
             | DataType::Oid(_) => TypeCategory::Numeric,
             DataType::Text | DataType::Varchar(_) | DataType::Char(_) => TypeCategory::String,
-            DataType::Date | DataType::Timestamp | DataType::TimestampTz => TypeCategory::DateTime,
+            DataType::Date | DataType::Time | DataType::Timestamp | DataType::TimestampTz => {
+                TypeCategory::DateTime
+            }
             DataType::Interval => TypeCategory::Timespan,
             DataType::Array(_) => TypeCategory::Array,
             DataType::Bytea | DataType::Uuid | DataType::Json | DataType::Jsonb => {
@@ -253,6 +260,7 @@ impl DataType {
             DataType::Date => 1082,
             DataType::Timestamp => 1114,
             DataType::TimestampTz => 1184,
+            DataType::Time => 1083,
             DataType::Interval => 1186,
             DataType::Bytea => 17,
             DataType::Uuid => 2950,
@@ -272,6 +280,7 @@ impl DataType {
                 DataType::Date => 1182,
                 DataType::Timestamp => 1115,
                 DataType::TimestampTz => 1185,
+                DataType::Time => 1183,
                 DataType::Interval => 1187,
                 DataType::Bytea => 1001,
                 DataType::Uuid => 2951,
@@ -303,6 +312,7 @@ impl DataType {
             1082 => DataType::Date,
             1114 => DataType::Timestamp,
             1184 => DataType::TimestampTz,
+            1083 => DataType::Time,
             1186 => DataType::Interval,
             17 => DataType::Bytea,
             2950 => DataType::Uuid,
@@ -326,6 +336,7 @@ impl DataType {
                     1182 => 1082,
                     1115 => 1114,
                     1185 => 1184,
+                    1183 => 1083,
                     1187 => 1186,
                     1001 => 17,
                     2951 => 2950,
@@ -345,7 +356,11 @@ impl DataType {
             DataType::Bool => 1,
             DataType::Int16 => 2,
             DataType::Int32 | DataType::Float32 | DataType::Date | DataType::Oid(_) => 4,
-            DataType::Int64 | DataType::Float64 | DataType::Timestamp | DataType::TimestampTz => 8,
+            DataType::Int64
+            | DataType::Float64
+            | DataType::Time
+            | DataType::Timestamp
+            | DataType::TimestampTz => 8,
             DataType::Interval | DataType::Uuid => 16,
             DataType::Unknown => -2,
             DataType::Bytea
@@ -386,6 +401,7 @@ impl DataType {
             DataType::Date => "date",
             DataType::Timestamp => "timestamp without time zone",
             DataType::TimestampTz => "timestamp with time zone",
+            DataType::Time => "time without time zone",
             DataType::Interval => "interval",
             DataType::Bytea => "bytea",
             DataType::Uuid => "uuid",
@@ -406,6 +422,7 @@ impl DataType {
                 DataType::Date => "date[]",
                 DataType::Timestamp => "timestamp without time zone[]",
                 DataType::TimestampTz => "timestamp with time zone[]",
+                DataType::Time => "time without time zone[]",
                 DataType::Interval => "interval[]",
                 DataType::Bytea => "bytea[]",
                 DataType::Uuid => "uuid[]",
@@ -442,6 +459,7 @@ impl PhysicalType {
             PhysicalType::Date => &PhysicalType::Date,
             PhysicalType::Timestamp => &PhysicalType::Timestamp,
             PhysicalType::TimestampTz => &PhysicalType::TimestampTz,
+            PhysicalType::Time => &PhysicalType::Time,
             PhysicalType::Interval => &PhysicalType::Interval,
             PhysicalType::Bytes => &PhysicalType::Bytes,
             PhysicalType::Uuid => &PhysicalType::Uuid,

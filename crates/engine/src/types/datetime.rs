@@ -4,11 +4,14 @@
 //!
 //! Input covers what PostgreSQL accepts under `DateStyle = 'ISO, MDY'` in practice: ISO
 //! `2024-01-05`, `20240105`, `1/5/2024`, month names (`Jan 5 2024`, `05-Jan-2024`), BC, a
-//! time after a space or `T` with fractional seconds and AM/PM, a trailing time zone (which
+//! time after a space or `T` with fractional seconds and AM/PM, a trailing time zone (offset,
+//! abbreviation or tz database name such as `Europe/Paris`, which
 //! timestamp without time zone ignores, as PostgreSQL does), and the words `epoch`,
 //! `infinity` and `-infinity`. Infinity is stored as the extreme value of the type. Years are
 //! astronomical inside this module (year 0 is 1 BC); only text shows BC.
 
+use super::datetime_style::{self, DateOrder, DateStyle, Styles};
+use super::timezone::{self, Zone};
 use crate::error::{Error, Result, SqlState};
 
 pub const MICROS_PER_DAY: i64 = 86_400_000_000;
@@ -39,13 +42,20 @@ pub fn parse_date(text: &str) -> Result<i32> {
     }
 }
 
+/// date_out in the session's DateStyle.
 pub fn write_date(days: i32, out: &mut Vec<u8>) {
     match days {
         i32::MAX => out.extend_from_slice(b"infinity"),
         i32::MIN => out.extend_from_slice(b"-infinity"),
         _ => {
             let (year, month, day) = ymd_from_days(days);
-            write_ymd(year, month, day, out);
+            match datetime_style::current() {
+                Styles {
+                    date: DateStyle::Iso,
+                    ..
+                } => write_ymd(year, month, day, out),
+                styles => datetime_style::write_date_fields(year, month, day, styles, out),
+            }
             if year <= 0 {
                 out.extend_from_slice(b" BC");
             }
@@ -58,8 +68,8 @@ pub fn parse_timestamp(text: &str) -> Result<i64> {
     parse_timestamp_as(text, "timestamp", false)
 }
 
-/// timestamptz_in with the session time zone UTC: a zone in the input (`+02`, `-05:30`,
-/// `PST`) is subtracted; without one the time is UTC.
+/// timestamptz_in: a zone in the input (`+02`, `-05:30`, `PST`, `Europe/Paris`) says
+/// which local time is meant; without one it is the session's ([`timezone`]).
 pub fn parse_timestamptz(text: &str) -> Result<i64> {
     parse_timestamp_as(text, "timestamp with time zone", true)
 }
@@ -68,72 +78,161 @@ fn parse_timestamp_as(text: &str, type_name: &str, with_zone: bool) -> Result<i6
     match parse_datetime(text, type_name)? {
         Parsed::Infinity => Ok(i64::MAX),
         Parsed::NegInfinity => Ok(i64::MIN),
-        Parsed::Finite {
-            days,
-            micros,
-            zone_seconds,
-        } => {
-            let offset = if with_zone {
-                i64::from(zone_seconds.unwrap_or(0)) * 1_000_000
-            } else {
-                0
-            };
-            days.checked_mul(MICROS_PER_DAY)
+        Parsed::Finite { days, micros, zone } => {
+            let local = days
+                .checked_mul(MICROS_PER_DAY)
                 .and_then(|d| d.checked_add(micros))
-                .and_then(|t| t.checked_sub(offset))
+                .filter(|t| {
+                    (MIN_TIMESTAMP - MICROS_PER_DAY..END_TIMESTAMP + MICROS_PER_DAY).contains(t)
+                })
+                .ok_or_else(|| range_error(type_name, text))?;
+            let instant = match (with_zone, zone) {
+                (false, _) => local,
+                (true, None) => timezone::from_local(local),
+                (true, Some(InputZone::Offset(east_seconds))) => {
+                    local - i64::from(east_seconds) * 1_000_000
+                }
+                (true, Some(InputZone::Named(zone))) => zone.to_utc(local),
+            };
+            Some(instant)
                 .filter(|t| (MIN_TIMESTAMP..END_TIMESTAMP).contains(t))
                 .ok_or_else(|| range_error(type_name, text))
         }
     }
 }
 
+/// timestamp_out in the session's DateStyle.
 pub fn write_timestamp(micros: i64, out: &mut Vec<u8>) {
-    write_timestamp_zoned(micros, None, out);
+    write_timestamp_styled(micros, false, datetime_style::current(), out);
 }
 
-/// timestamptz_out with the session time zone UTC: `2024-01-02 03:04:05+00`.
+/// timestamptz_out: the local time in the session zone and its offset in the session's
+/// DateStyle, `2024-01-02 03:04:05-08` (ISO) or `Tue Jan 02 03:04:05 2024 PST`.
 pub fn write_timestamptz(micros: i64, out: &mut Vec<u8>) {
-    write_timestamp_zoned(micros, Some("+00"), out);
+    write_timestamp_styled(micros, true, datetime_style::current(), out);
 }
 
-/// The ISO output of a timestamp, with `zone` after the time and before ` BC`.
-fn write_timestamp_zoned(micros: i64, zone: Option<&str>, out: &mut Vec<u8>) {
+/// A timestamp (the local time of a timestamptz in the session zone when `zoned`) in
+/// `styles`; ISO is what JSON writes whatever the setting.
+pub fn write_timestamp_styled(micros: i64, zoned: bool, styles: Styles, out: &mut Vec<u8>) {
     match micros {
-        i64::MAX => out.extend_from_slice(b"infinity"),
-        i64::MIN => out.extend_from_slice(b"-infinity"),
-        _ => {
-            let days = micros.div_euclid(MICROS_PER_DAY);
-            let time = micros.rem_euclid(MICROS_PER_DAY);
-            // Any i64 of microseconds is within ±2^31 days.
-            let (year, month, day) = ymd_from_days(days as i32);
-            write_ymd(year, month, day, out);
-            out.push(b' ');
-            let seconds = time / 1_000_000;
-            let fraction = time % 1_000_000;
-            write_2digits((seconds / 3600) as u32, out);
-            out.push(b':');
-            write_2digits((seconds / 60 % 60) as u32, out);
-            out.push(b':');
-            write_2digits((seconds % 60) as u32, out);
-            if fraction != 0 {
-                let mut digits = [0u8; 6];
-                let mut rest = fraction;
-                for slot in digits.iter_mut().rev() {
-                    *slot = b'0' + (rest % 10) as u8;
-                    rest /= 10;
-                }
-                let len = 6 - digits.iter().rev().take_while(|&&d| d == b'0').count();
-                out.push(b'.');
-                out.extend_from_slice(&digits[..len]);
+        i64::MAX => return out.extend_from_slice(b"infinity"),
+        i64::MIN => return out.extend_from_slice(b"-infinity"),
+        _ => {}
+    }
+    let east_seconds = if zoned {
+        timezone::session_offset(micros)
+    } else {
+        0
+    };
+    let local = micros.saturating_add(i64::from(east_seconds) * 1_000_000);
+    let days = local.div_euclid(MICROS_PER_DAY);
+    let time = local.rem_euclid(MICROS_PER_DAY);
+    // Any i64 of microseconds is within ±2^31 days.
+    let (year, month, day) = ymd_from_days(days as i32);
+    if styles.date == DateStyle::Iso {
+        write_ymd(year, month, day, out);
+        out.push(b' ');
+        write_time_of_day(time, out);
+        if zoned {
+            timezone::write_offset_bytes(east_seconds, out);
+        }
+    } else {
+        let zone = zoned.then(|| timezone::session_abbreviation(micros));
+        let date = (year, month, day);
+        datetime_style::write_timestamp_fields(date, days, time, zone.as_deref(), styles, out);
+    }
+    if year <= 0 {
+        out.extend_from_slice(b" BC");
+    }
+}
+
+/// `HH:MM:SS` and the fraction of a second without trailing zeros.
+pub(crate) fn write_time_of_day(time: i64, out: &mut Vec<u8>) {
+    let seconds = time / 1_000_000;
+    let fraction = time % 1_000_000;
+    write_2digits((seconds / 3600) as u32, out);
+    out.push(b':');
+    write_2digits((seconds / 60 % 60) as u32, out);
+    out.push(b':');
+    write_2digits((seconds % 60) as u32, out);
+    if fraction != 0 {
+        let mut digits = [0u8; 6];
+        let mut rest = fraction;
+        for slot in digits.iter_mut().rev() {
+            *slot = b'0' + (rest % 10) as u8;
+            rest /= 10;
+        }
+        let len = 6 - digits.iter().rev().take_while(|&&d| d == b'0').count();
+        out.push(b'.');
+        out.extend_from_slice(&digits[..len]);
+    }
+}
+
+/// time_in: `HH:MM[:SS[.f]]` with AM/PM and a zone (ignored), `allballs`, or a whole
+/// timestamp whose time it takes. Microseconds since midnight, up to `24:00:00`.
+pub fn parse_time(text: &str) -> Result<i64> {
+    let trimmed = super::float::trim_pg_space(text);
+    if trimmed.eq_ignore_ascii_case("allballs") {
+        return Ok(0);
+    }
+    let decoded = match tokenize(trimmed) {
+        Ok(fields)
+            if fields
+                .iter()
+                .any(|f| matches!(f, Field::Date(_) | Field::Number(_))) =>
+        {
+            decode(trimmed).map(|parsed| match parsed {
+                Parsed::Finite { micros, .. } => micros,
+                Parsed::Infinity | Parsed::NegInfinity => 0,
+            })
+        }
+        Ok(fields) => decode_time_only(&fields),
+        Err(fail) => Err(fail),
+    };
+    decoded.map_err(|fail| match fail {
+        Fail::Syntax => syntax_error("time", text),
+        Fail::Field | Fail::Month => field_error(text),
+    })
+}
+
+/// A time without a date: one `H:M[:S]` field, AM/PM, and a zone that time ignores.
+fn decode_time_only(fields: &[Field<'_>]) -> std::result::Result<i64, Fail> {
+    let mut micros = None;
+    let mut meridian = None;
+    for field in fields {
+        match field {
+            Field::Time(s) if micros.is_none() => micros = Some(decode_time(s)?),
+            Field::Word(w) if w.eq_ignore_ascii_case("am") || w.eq_ignore_ascii_case("pm") => {
+                meridian = Some(w.eq_ignore_ascii_case("pm"));
             }
-            if let Some(zone) = zone {
-                out.extend_from_slice(zone.as_bytes());
+            Field::Offset(s) => {
+                decode_offset(s)?;
             }
-            if year <= 0 {
-                out.extend_from_slice(b" BC");
-            }
+            Field::Word(w) if zone_abbreviation(&w.to_ascii_lowercase()).is_some() => {}
+            Field::Word(w) if Zone::named(w).is_some() => {}
+            _ => return Err(Fail::Syntax),
         }
     }
+    let mut micros = micros.ok_or(Fail::Syntax)?;
+    if let Some(pm) = meridian {
+        let hour = micros / 3_600_000_000;
+        if hour > 12 {
+            return Err(Fail::Field);
+        }
+        if hour == 12 {
+            micros -= 12 * 3_600_000_000;
+        }
+        if pm {
+            micros += 12 * 3_600_000_000;
+        }
+    }
+    Ok(micros)
+}
+
+/// time_out: `HH:MM:SS` and the fraction without trailing zeros, in every DateStyle.
+pub fn write_time(micros: i64, out: &mut Vec<u8>) {
+    write_time_of_day(micros, out);
 }
 
 /// date → timestamp (midnight); infinities stay infinite. 22008 `date out of range for
@@ -319,6 +418,15 @@ fn days_in_month(year: i64, month: u32) -> u32 {
 }
 
 fn write_ymd(year: i32, month: u32, day: u32, out: &mut Vec<u8>) {
+    write_year(year, out);
+    out.push(b'-');
+    write_2digits(month, out);
+    out.push(b'-');
+    write_2digits(day, out);
+}
+
+/// The year as text shows it (at least 4 digits; 1 BC for year 0, the suffix apart).
+pub(crate) fn write_year(year: i32, out: &mut Vec<u8>) {
     let shown = if year <= 0 {
         1 - i64::from(year)
     } else {
@@ -335,13 +443,9 @@ fn write_ymd(year: i32, month: u32, day: u32, out: &mut Vec<u8>) {
     } else {
         crate::vector::write_int(shown, out);
     }
-    out.push(b'-');
-    write_2digits(month, out);
-    out.push(b'-');
-    write_2digits(day, out);
 }
 
-fn write_2digits(value: u32, out: &mut Vec<u8>) {
+pub(crate) fn write_2digits(value: u32, out: &mut Vec<u8>) {
     out.push(b'0' + (value / 10 % 10) as u8);
     out.push(b'0' + (value % 10) as u8);
 }
@@ -377,15 +481,23 @@ pub const RELATIVE_WORDS: [(&str, Option<i32>); 4] = [
 ];
 
 /// A decoded date/time: days since 2000-01-01 plus microseconds into the day (up to one
-/// whole day for `24:00:00`) and the time zone given, in seconds east of UTC; or an infinity.
+/// whole day for `24:00:00`) and the time zone given; or an infinity.
 enum Parsed {
     Finite {
         days: i64,
         micros: i64,
-        zone_seconds: Option<i32>,
+        zone: Option<InputZone>,
     },
     Infinity,
     NegInfinity,
+}
+
+/// A time zone written in date/time input.
+enum InputZone {
+    /// A numeric offset or an abbreviation: seconds east of UTC.
+    Offset(i32),
+    /// A zone of the tz database, whose offset depends on the date.
+    Named(Zone),
 }
 
 /// Why decoding failed: bad syntax (22007), a field out of range (22008), or a month out of
@@ -409,7 +521,7 @@ fn parse_datetime(text: &str, type_name: &str) -> Result<Parsed> {
         return Ok(Parsed::Finite {
             days: -UNIX_TO_PG_DAYS,
             micros: 0,
-            zone_seconds: None,
+            zone: None,
         });
     }
     // Bound as now() where a literal names them (`binder::datetime_syntax`); a value read
@@ -472,7 +584,14 @@ fn tokenize(text: &str) -> std::result::Result<Vec<Field<'_>>, Fail> {
             }
         } else if c.is_ascii_alphabetic() {
             pos = skip(bytes, pos, |b| b.is_ascii_alphabetic());
-            if matches!(bytes.get(pos), Some(b'-' | b'/')) && continues_date(bytes, pos) {
+            let is_month = month_number(&text[start..pos].to_ascii_lowercase()).is_some();
+            if matches!(bytes.get(pos), Some(b'/' | b'_')) && !is_month {
+                // A zone name such as `America/New_York` or `Etc/GMT+5`.
+                pos = skip(bytes, pos, |b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'/' | b'_' | b'+' | b'-')
+                });
+                fields.push(Field::Word(&text[start..pos]));
+            } else if matches!(bytes.get(pos), Some(b'-' | b'/')) && continues_date(bytes, pos) {
                 pos = scan_date(bytes, pos);
                 fields.push(Field::Date(&text[start..pos]));
             } else {
@@ -524,7 +643,7 @@ struct DateParts<'a> {
     after_t: bool,
     bc: bool,
     meridian: Option<bool>,
-    zone_seconds: Option<i32>,
+    zone: Option<InputZone>,
 }
 
 fn decode(text: &str) -> std::result::Result<Parsed, Fail> {
@@ -546,6 +665,15 @@ fn decode(text: &str) -> std::result::Result<Parsed, Fail> {
             Field::Number(s) if parts.after_t && parts.micros.is_none() => {
                 parts.micros = Some(decode_iso_time(s)?);
             }
+            // `19970210 173201`: six digits after a whole date are HHMMSS.
+            Field::Number(s)
+                if parts.micros.is_none()
+                    && s.split('.').next().is_some_and(|whole| whole.len() == 6)
+                    && (parts.date.is_some()
+                        || matches!(parts.numbers[..], [date] if date.len() == 8)) =>
+            {
+                parts.micros = Some(decode_iso_time(s)?);
+            }
             Field::Number(s) => parts.numbers.push(s),
             Field::Word(w) => decode_word(w, &mut parts)?,
             Field::Offset(s) => {
@@ -554,10 +682,10 @@ fn decode(text: &str) -> std::result::Result<Parsed, Fail> {
                     || parts.date.is_some()
                     || parts.month.is_some()
                     || !parts.numbers.is_empty();
-                if !after_date_or_time || parts.zone_seconds.is_some() {
+                if !after_date_or_time || parts.zone.is_some() {
                     return Err(Fail::Syntax);
                 }
-                parts.zone_seconds = Some(decode_offset(s)?);
+                parts.zone = Some(InputZone::Offset(decode_offset(s)?));
             }
         }
     }
@@ -597,7 +725,7 @@ fn decode(text: &str) -> std::result::Result<Parsed, Fail> {
     Ok(Parsed::Finite {
         days: days_from_civil(year, month, day),
         micros,
-        zone_seconds: parts.zone_seconds,
+        zone: parts.zone,
     })
 }
 
@@ -636,17 +764,21 @@ fn decode_word<'a>(word: &'a str, parts: &mut DateParts<'a>) -> std::result::Res
         "ad" => {}
         "am" | "pm" => parts.meridian = Some(lower == "pm"),
         _ if is_weekday(&lower) => {}
-        _ => match zone_offset(&lower) {
-            Some(seconds) if parts.zone_seconds.is_none() => parts.zone_seconds = Some(seconds),
-            _ => return Err(Fail::Syntax),
-        },
+        _ if parts.zone.is_some() => return Err(Fail::Syntax),
+        _ => {
+            let zone = match zone_abbreviation(&lower) {
+                Some(seconds) => InputZone::Offset(seconds),
+                None => InputZone::Named(Zone::named(word).ok_or(Fail::Syntax)?),
+            };
+            parts.zone = Some(zone);
+        }
     }
     Ok(())
 }
 
 /// The offset in seconds east of UTC of the time-zone abbreviations timestamp input accepts
 /// (PostgreSQL's Default set; timestamp without time zone ignores them).
-fn zone_offset(word: &str) -> Option<i32> {
+pub fn zone_abbreviation(word: &str) -> Option<i32> {
     let hours: f64 = match word {
         "z" | "zulu" | "utc" | "ut" | "gmt" | "wet" => 0.0,
         "pst" | "akdt" => -8.0,
@@ -726,8 +858,12 @@ fn decode_date_field(field: &str) -> std::result::Result<(i64, u32, u32), Fail> 
     } else if a.len() > 2 {
         Ok((year_of(a)?, small(b)?, small(c)?))
     } else {
-        // DateStyle MDY.
-        Ok((year_of(c)?, small(a)?, small(b)?))
+        // Three numbers: DateStyle's field order says which is which.
+        match datetime_style::current().order {
+            DateOrder::Mdy => Ok((year_of(c)?, small(a)?, small(b)?)),
+            DateOrder::Dmy => Ok((year_of(c)?, small(b)?, small(a)?)),
+            DateOrder::Ymd => Ok((year_of(a)?, small(b)?, small(c)?)),
+        }
     }
 }
 

@@ -216,7 +216,14 @@ impl Interval {
     }
 
     /// interval_out in IntervalStyle `postgres`: `1 year 2 mons -3 days +04:05:06.5`.
+    /// interval_out in the session's IntervalStyle.
     pub fn write_text(self, out: &mut Vec<u8>) {
+        let style = super::datetime_style::current().interval;
+        super::interval_style::write_interval(self, style, out);
+    }
+
+    /// The `postgres` style: `1 year 2 mons -3 days +04:05:06`.
+    pub(crate) fn write_postgres(self, out: &mut Vec<u8>) {
         let years = self.months / 12;
         let months = self.months % 12;
         let mut is_zero = true;

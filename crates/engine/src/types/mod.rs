@@ -6,12 +6,15 @@ pub mod binary_io;
 pub mod bytea;
 mod data_type;
 pub mod datetime;
+pub mod datetime_style;
 pub mod float;
 pub mod interval;
+mod interval_style;
 pub mod json;
 pub mod numeric;
 mod scalar;
 pub mod text_io;
+pub mod timezone;
 pub mod uuid;
 pub(crate) mod wide;
 

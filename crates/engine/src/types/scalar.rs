@@ -22,6 +22,8 @@ pub enum ScalarValue {
     Timestamp(i64),
     /// Microseconds since 2000-01-01 00:00:00 UTC.
     TimestampTz(i64),
+    /// Microseconds since midnight.
+    Time(i64),
     Interval(Interval),
     Bytea(Vec<u8>),
     /// The 16 bytes read big-endian.
@@ -52,6 +54,7 @@ impl ScalarValue {
             ScalarValue::Date(_) => PhysicalType::Date,
             ScalarValue::Timestamp(_) => PhysicalType::Timestamp,
             ScalarValue::TimestampTz(_) => PhysicalType::TimestampTz,
+            ScalarValue::Time(_) => PhysicalType::Time,
             ScalarValue::Interval(_) => PhysicalType::Interval,
             ScalarValue::Bytea(_) => PhysicalType::Bytes,
             ScalarValue::Uuid(_) => PhysicalType::Uuid,
@@ -79,6 +82,7 @@ impl ScalarValue {
             (S::Date(a), S::Date(b)) => a.cmp(b),
             (S::Timestamp(a), S::Timestamp(b)) => a.cmp(b),
             (S::TimestampTz(a), S::TimestampTz(b)) => a.cmp(b),
+            (S::Time(a), S::Time(b)) => a.cmp(b),
             (S::Interval(a), S::Interval(b)) => a.cmp_span(b),
             (S::Bytea(a), S::Bytea(b)) => a.cmp(b),
             (S::Uuid(a), S::Uuid(b)) => a.cmp(b),

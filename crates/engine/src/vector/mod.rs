@@ -45,6 +45,8 @@ pub enum VectorData {
     Date(Vec<i32>),
     Timestamp(Vec<i64>),
     TimestampTz(Vec<i64>),
+    /// time: microseconds since midnight.
+    Time(Vec<i64>),
     Interval(Vec<Interval>),
     Bytes(BytesVec),
     Uuid(Vec<u128>),
@@ -73,6 +75,7 @@ impl VectorData {
             PhysicalType::Date => VectorData::Date(Vec::with_capacity(rows)),
             PhysicalType::Timestamp => VectorData::Timestamp(Vec::with_capacity(rows)),
             PhysicalType::TimestampTz => VectorData::TimestampTz(Vec::with_capacity(rows)),
+            PhysicalType::Time => VectorData::Time(Vec::with_capacity(rows)),
             PhysicalType::Interval => VectorData::Interval(Vec::with_capacity(rows)),
             PhysicalType::Bytes => VectorData::Bytes(BytesVec::with_capacity(rows, rows * 8)),
             PhysicalType::Uuid => VectorData::Uuid(Vec::with_capacity(rows)),
@@ -94,6 +97,7 @@ impl VectorData {
             VectorData::Date(v) => v.len(),
             VectorData::Timestamp(v) => v.len(),
             VectorData::TimestampTz(v) => v.len(),
+            VectorData::Time(v) => v.len(),
             VectorData::Interval(v) => v.len(),
             VectorData::Bytes(b) => b.len(),
             VectorData::Uuid(v) => v.len(),
@@ -113,9 +117,10 @@ impl VectorData {
             VectorData::Bool(v) => v.shrink_to_fit(),
             VectorData::Int16(v) => v.shrink_to_fit(),
             VectorData::Int32(v) | VectorData::Date(v) => v.shrink_to_fit(),
-            VectorData::Int64(v) | VectorData::Timestamp(v) | VectorData::TimestampTz(v) => {
-                v.shrink_to_fit()
-            }
+            VectorData::Int64(v)
+            | VectorData::Timestamp(v)
+            | VectorData::TimestampTz(v)
+            | VectorData::Time(v) => v.shrink_to_fit(),
             VectorData::Float32(v) => v.shrink_to_fit(),
             VectorData::Float64(v) => v.shrink_to_fit(),
             VectorData::Numeric(v) => v.shrink_to_fit(),
@@ -141,6 +146,7 @@ impl VectorData {
             VectorData::Date(_) => PhysicalType::Date,
             VectorData::Timestamp(_) => PhysicalType::Timestamp,
             VectorData::TimestampTz(_) => PhysicalType::TimestampTz,
+            VectorData::Time(_) => PhysicalType::Time,
             VectorData::Interval(_) => PhysicalType::Interval,
             VectorData::Bytes(_) => PhysicalType::Bytes,
             VectorData::Uuid(_) => PhysicalType::Uuid,
@@ -223,6 +229,7 @@ impl Vector {
             (VectorData::Date(v), ScalarValue::Date(x)) => push_valid(v, *x),
             (VectorData::Timestamp(v), ScalarValue::Timestamp(x)) => push_valid(v, *x),
             (VectorData::TimestampTz(v), ScalarValue::TimestampTz(x)) => push_valid(v, *x),
+            (VectorData::Time(v), ScalarValue::Time(x)) => push_valid(v, *x),
             (VectorData::Interval(v), ScalarValue::Interval(x)) => push_valid(v, *x),
             (VectorData::Bytes(v), ScalarValue::Bytea(x)) => {
                 v.push(x);
@@ -273,6 +280,7 @@ impl Vector {
             (VectorData::Date(v), VectorData::Date(o)) => push_valid(v, o[row]),
             (VectorData::Timestamp(v), VectorData::Timestamp(o)) => push_valid(v, o[row]),
             (VectorData::TimestampTz(v), VectorData::TimestampTz(o)) => push_valid(v, o[row]),
+            (VectorData::Time(v), VectorData::Time(o)) => push_valid(v, o[row]),
             (VectorData::Interval(v), VectorData::Interval(o)) => push_valid(v, o[row]),
             (VectorData::Bytes(v), VectorData::Bytes(o)) => {
                 v.push(o.get(row));
@@ -315,6 +323,7 @@ impl Vector {
             (VectorData::Date(v), VectorData::Date(o)) => overwrite(v, offsets, o),
             (VectorData::Timestamp(v), VectorData::Timestamp(o)) => overwrite(v, offsets, o),
             (VectorData::TimestampTz(v), VectorData::TimestampTz(o)) => overwrite(v, offsets, o),
+            (VectorData::Time(v), VectorData::Time(o)) => overwrite(v, offsets, o),
             (VectorData::Interval(v), VectorData::Interval(o)) => overwrite(v, offsets, o),
             (VectorData::Uuid(v), VectorData::Uuid(o)) => overwrite(v, offsets, o),
             _ => false,
@@ -366,6 +375,7 @@ impl Vector {
             VectorData::Date(v) => VectorData::Date(gather_slice(v, indices)),
             VectorData::Timestamp(v) => VectorData::Timestamp(gather_slice(v, indices)),
             VectorData::TimestampTz(v) => VectorData::TimestampTz(gather_slice(v, indices)),
+            VectorData::Time(v) => VectorData::Time(gather_slice(v, indices)),
             VectorData::Interval(v) => VectorData::Interval(gather_slice(v, indices)),
             VectorData::Bytes(b) => VectorData::Bytes(b.gather(indices)),
             VectorData::Uuid(v) => VectorData::Uuid(gather_slice(v, indices)),
@@ -413,6 +423,7 @@ impl Vector {
             (VectorData::Date(v), VectorData::Date(o)) => extend_slice(v, o),
             (VectorData::Timestamp(v), VectorData::Timestamp(o)) => extend_slice(v, o),
             (VectorData::TimestampTz(v), VectorData::TimestampTz(o)) => extend_slice(v, o),
+            (VectorData::Time(v), VectorData::Time(o)) => extend_slice(v, o),
             (VectorData::Interval(v), VectorData::Interval(o)) => extend_slice(v, o),
             (VectorData::Text(v), VectorData::Text(o)) => v.extend_from(o),
             (VectorData::Bytes(v), VectorData::Bytes(o)) => v.extend_from(o),
@@ -452,6 +463,7 @@ impl Vector {
             VectorData::Date(v) => ScalarValue::Date(v[row]),
             VectorData::Timestamp(v) => ScalarValue::Timestamp(v[row]),
             VectorData::TimestampTz(v) => ScalarValue::TimestampTz(v[row]),
+            VectorData::Time(v) => ScalarValue::Time(v[row]),
             VectorData::Interval(v) => ScalarValue::Interval(v[row]),
             VectorData::Bytes(b) => ScalarValue::Bytea(b.get(row).to_vec()),
             VectorData::Uuid(v) => ScalarValue::Uuid(v[row]),
@@ -479,6 +491,7 @@ impl Vector {
             VectorData::Date(v) => datetime::write_date(v[row], out),
             VectorData::Timestamp(v) => datetime::write_timestamp(v[row], out),
             VectorData::TimestampTz(v) => datetime::write_timestamptz(v[row], out),
+            VectorData::Time(v) => datetime::write_time(v[row], out),
             VectorData::Interval(v) => v[row].write_text(out),
             // bytea_output = hex, PostgreSQL's default.
             VectorData::Bytes(b) => bytea::write_hex(b.get(row), out),
@@ -556,6 +569,7 @@ fn push_default(data: &mut VectorData) {
         VectorData::Date(v) => v.push(0),
         VectorData::Timestamp(v) => v.push(0),
         VectorData::TimestampTz(v) => v.push(0),
+        VectorData::Time(v) => v.push(0),
         VectorData::Interval(v) => v.push(Interval::ZERO),
         VectorData::Bytes(b) => b.push(&[]),
         VectorData::Uuid(v) => v.push(0),

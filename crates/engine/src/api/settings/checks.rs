@@ -4,6 +4,8 @@
 
 use super::units::{CHECKPOINT_TIMEOUT, MAX_WAL_SIZE};
 use crate::error::{Error, Result, SqlState};
+use crate::types::datetime_style;
+use crate::types::timezone::Zone;
 
 pub(super) fn any(value: &str) -> Result<String> {
     Ok(value.to_string())
@@ -89,8 +91,6 @@ pub(super) fn encoding(value: &str) -> Result<String> {
     }
 }
 
-/// PostgreSQL's DateStyle keywords, of which we print ISO in MDY order only: the output
-/// style or the order may be left out and keep their current (only) value.
 /// bytea values are written in hex by the output path, which has no session settings: the
 /// escape format is refused rather than silently ignored.
 pub(super) fn bytea_output(value: &str) -> Result<String> {
@@ -131,76 +131,16 @@ pub(super) fn table_access_method(value: &str) -> Result<String> {
 }
 
 pub(super) fn date_style(value: &str) -> Result<String> {
-    for word in value.split([',', ' ']).filter(|w| !w.is_empty()) {
-        match word.to_ascii_uppercase().as_str() {
-            "ISO" | "MDY" | "US" | "NONEURO" | "NONEUROPEAN" | "DEFAULT" => {}
-            "SQL" | "POSTGRES" | "GERMAN" | "DMY" | "YMD" | "EURO" | "EUROPEAN" => {
-                return Err(Error::unsupported(format!("DateStyle \"{value}\"")));
-            }
-            _ => {
-                return Err(invalid_value("DateStyle", value)
-                    .with_detail(format!("Unrecognized key word: \"{word}\".")))
-            }
-        }
-    }
-    Ok("ISO, MDY".into())
+    datetime_style::date_style_setting(value)
 }
 
-/// The session time zone is UTC: the tz database's names for it (in their spelling, as
-/// SHOW prints them), an offset of zero hours (`0`, `+00`: PostgreSQL shows `<+00>-00`),
-/// and the POSIX forms of zero (`UTC0`, `00:00`, `+00:00`, `GMT+00:00`).
-pub(super) fn utc_only(value: &str) -> Result<String> {
-    const UTC_NAMES: [&str; 9] = [
-        "UTC",
-        "UCT",
-        "GMT",
-        "GMT0",
-        "GMT+0",
-        "GMT-0",
-        "Greenwich",
-        "Universal",
-        "Zulu",
-    ];
-    let name = value.trim();
-    let (etc, zone) = match name.get(..4) {
-        Some(prefix) if prefix.eq_ignore_ascii_case("etc/") => ("Etc/", &name[4..]),
-        _ => ("", name),
-    };
-    if let Some(canonical) = UTC_NAMES.iter().find(|n| n.eq_ignore_ascii_case(zone)) {
-        return Ok(format!("{etc}{canonical}"));
-    }
-    let digits = name.trim_start_matches(['+', '-']);
-    if !digits.is_empty() && digits.bytes().all(|b| b == b'0') {
-        return Ok("<+00>-00".into());
-    }
-    let upper = name.to_ascii_uppercase();
-    let posix = upper
-        .strip_prefix("UTC")
-        .or_else(|| upper.strip_prefix("GMT"))
-        .unwrap_or(&upper);
-    let zero = !posix.is_empty()
-        && posix
-            .trim_start_matches(['+', '-'])
-            .split(':')
-            .all(|part| !part.is_empty() && part.bytes().all(|b| b == b'0'));
-    if zero {
-        // The zone's letters are upper-cased, as PostgreSQL shows them.
-        let prefixed = posix.len() != upper.len();
-        return Ok(if prefixed { upper } else { name.to_string() });
-    }
-    Err(Error::unsupported(format!("time zone \"{value}\"")))
+/// Any zone PostgreSQL accepts (see [`Zone::from_setting`]), in the spelling SHOW prints.
+pub(super) fn time_zone(value: &str) -> Result<String> {
+    Ok(Zone::from_setting(value)?.name)
 }
 
-/// IntervalStyle: we print intervals in the postgres style only.
 pub(super) fn interval_style(value: &str) -> Result<String> {
-    match value.to_ascii_lowercase().as_str() {
-        "postgres" => Ok("postgres".into()),
-        "postgres_verbose" | "sql_standard" | "iso_8601" => {
-            Err(Error::unsupported(format!("IntervalStyle \"{value}\"")))
-        }
-        _ => Err(invalid_value("intervalstyle", value)
-            .with_hint("Available values: postgres, postgres_verbose, sql_standard, iso_8601.")),
-    }
+    datetime_style::interval_style_setting(value)
 }
 
 /// Read-only transactions are not implemented: only off.

@@ -14,6 +14,7 @@ mod constraints;
 mod functions;
 mod information_schema;
 mod relations;
+mod time_zones;
 mod types;
 mod unused_features;
 mod views;
@@ -361,6 +362,7 @@ pub static RELATIONS: &[SystemRelation] = &[
     relation("pg_stat_activity", 12003, b'v', cluster::PG_STAT_ACTIVITY, cluster::pg_stat_activity),
     relation("pg_locks", 12004, b'v', cluster::PG_LOCKS, no_rows),
     relation("pg_settings", 12009, b'v', cluster::PG_SETTINGS, cluster::pg_settings),
+    relation("pg_timezone_names", 12010, b'v', time_zones::PG_TIMEZONE_NAMES, time_zones::pg_timezone_names),
     relation("pg_tables", 12005, b'v', views::PG_TABLES, views::pg_tables),
     relation("pg_views", 12006, b'v', views::PG_VIEWS, views::pg_views),
     relation("pg_indexes", 12007, b'v', views::PG_INDEXES, views::pg_indexes),

@@ -783,16 +783,16 @@ fn write_value_json(value: &ScalarValue, ty: DataType, out: &mut String) -> Resu
     Ok(())
 }
 
-/// A timestamp as JSON writes it (XSD style): `2024-01-02T03:04:05`, with `+00:00` for
-/// timestamptz in the UTC session zone.
+/// A timestamp as JSON writes it (XSD style): `2024-01-02T03:04:05`, and for timestamptz
+/// the local time in the session zone with its offset, `-07:00`.
 fn iso_timestamp(micros: i64, zoned: bool) -> String {
     let mut text = Vec::new();
-    match zoned {
-        true => datetime::write_timestamptz(micros, &mut text),
-        false => datetime::write_timestamp(micros, &mut text),
-    }
+    let iso = crate::types::datetime_style::Styles::DEFAULT;
+    datetime::write_timestamp_styled(micros, zoned, iso, &mut text);
     let mut text = String::from_utf8_lossy(&text).replacen(' ', "T", 1);
-    if zoned && text.ends_with("+00") {
+    // The offset always has minutes: `-07:00`, `+05:30`.
+    let offset_len = text.rfind(['+', '-']).map_or(0, |at| text.len() - at);
+    if zoned && offset_len == 3 {
         text.push_str(":00");
     }
     text

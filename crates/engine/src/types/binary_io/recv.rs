@@ -42,6 +42,7 @@ pub fn recv(bytes: &[u8], ty: DataType) -> Result<ScalarValue> {
         DataType::Date => ScalarValue::Date(i32::from_be_bytes(fixed(bytes)?)),
         DataType::Timestamp => ScalarValue::Timestamp(i64::from_be_bytes(fixed(bytes)?)),
         DataType::TimestampTz => ScalarValue::TimestampTz(i64::from_be_bytes(fixed(bytes)?)),
+        DataType::Time => ScalarValue::Time(time_recv(i64::from_be_bytes(fixed(bytes)?))?),
         // interval_recv: microseconds, days, months.
         DataType::Interval => {
             let raw: [u8; 16] = fixed(bytes)?;
@@ -150,4 +151,16 @@ pub fn utf8(bytes: &[u8]) -> Result<&str> {
             format!("invalid byte sequence for encoding \"UTF8\": 0x{bad:02x}"),
         )
     })
+}
+
+/// time_recv: microseconds from midnight up to 24:00:00; 22008 outside.
+fn time_recv(micros: i64) -> Result<i64> {
+    if (0..=crate::types::datetime::MICROS_PER_DAY).contains(&micros) {
+        Ok(micros)
+    } else {
+        Err(Error::new(
+            SqlState::DatetimeFieldOverflow,
+            "time out of range",
+        ))
+    }
 }

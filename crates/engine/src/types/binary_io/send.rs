@@ -35,6 +35,7 @@ pub fn write_binary(vector: &Vector, row: usize, ty: Option<DataType>, out: &mut
         VectorData::Date(v) => out.extend_from_slice(&v[row].to_be_bytes()),
         VectorData::Timestamp(v) => out.extend_from_slice(&v[row].to_be_bytes()),
         VectorData::TimestampTz(v) => out.extend_from_slice(&v[row].to_be_bytes()),
+        VectorData::Time(v) => out.extend_from_slice(&v[row].to_be_bytes()),
         VectorData::Interval(v) => {
             out.extend_from_slice(&v[row].micros.to_be_bytes());
             out.extend_from_slice(&v[row].days.to_be_bytes());
@@ -99,6 +100,7 @@ fn element_oid(elem: PhysicalType) -> u32 {
         PhysicalType::Date => 1082,
         PhysicalType::Timestamp => 1114,
         PhysicalType::TimestampTz => 1184,
+        PhysicalType::Time => 1083,
         PhysicalType::Interval => 1186,
         PhysicalType::Bytes => 17,
         PhysicalType::Uuid => 2950,

@@ -1,5 +1,5 @@
 // pgjdbc: connection, PreparedStatement setters, batch insert, ResultSet getters,
-// DatabaseMetaData, transactions and savepoints. One line per check for tests/clients/run.sh:
+// DatabaseMetaData, transactions, savepoints and a JVM outside UTC. One line per check for tests/clients/run.sh:
 // `ok pgjdbc/CHECK` or `FAIL pgjdbc/CHECK: error`. Connects with libpq's PG* variables.
 
 import java.math.BigDecimal;
@@ -39,6 +39,7 @@ public final class PgjdbcChecks {
         checks.put("metadata_primary_keys", PgjdbcChecks::metadataPrimaryKeys);
         checks.put("transactions", PgjdbcChecks::transactions);
         checks.put("savepoints", PgjdbcChecks::savepoints);
+        checks.put("jvm_time_zone", PgjdbcChecks::jvmTimeZone);
         for (Map.Entry<String, Check> check : checks.entrySet()) {
             try (Connection conn = connect()) {
                 check.getValue().run(conn);
@@ -246,5 +247,33 @@ public final class PgjdbcChecks {
             }
         }
         conn.commit();
+    }
+
+    /** A JVM in another zone sends it as TimeZone at start-up; timestamps keep their instant. */
+    static void jvmTimeZone(Connection ignored) throws SQLException {
+        java.util.TimeZone saved = java.util.TimeZone.getDefault();
+        java.util.TimeZone.setDefault(java.util.TimeZone.getTimeZone("America/Los_Angeles"));
+        try (Connection conn = connect()) {
+            try (Statement st = conn.createStatement();
+                    ResultSet rs = st.executeQuery("SHOW TimeZone")) {
+                expect("row", rs.next(), true);
+                expect("zone", rs.getString(1), "America/Los_Angeles");
+            }
+            freshTable(conn, "jdbc_zones", "ts timestamptz");
+            Timestamp noon = Timestamp.valueOf("2024-07-01 12:00:00");
+            try (PreparedStatement ps = conn.prepareStatement("INSERT INTO jdbc_zones VALUES (?)")) {
+                ps.setTimestamp(1, noon);
+                ps.executeUpdate();
+            }
+            String sql = "SELECT ts, ts::text, (ts AT TIME ZONE 'UTC')::text FROM jdbc_zones";
+            try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+                expect("row", rs.next(), true);
+                expect("instant", rs.getTimestamp(1), noon);
+                expect("text", rs.getString(2), "2024-07-01 12:00:00-07");
+                expect("utc", rs.getString(3), "2024-07-01 19:00:00");
+            }
+        } finally {
+            java.util.TimeZone.setDefault(saved);
+        }
     }
 }
