@@ -599,18 +599,6 @@ fn duplicate_key(
     key_columns: &[&Vector],
     row: usize,
 ) -> Error {
-    let names: Vec<&str> = unique
-        .columns
-        .iter()
-        .map(|&c| schema.columns[c].name.as_str())
-        .collect();
-    let mut values = Vec::new();
-    for (i, column) in key_columns.iter().enumerate() {
-        if i > 0 {
-            values.extend_from_slice(b", ");
-        }
-        column.write_text(row, &mut values);
-    }
     Error::new(
         SqlState::UniqueViolation,
         format!(
@@ -619,9 +607,8 @@ fn duplicate_key(
         ),
     )
     .with_detail(format!(
-        "Key ({})=({}) already exists.",
-        names.join(", "),
-        String::from_utf8_lossy(&values)
+        "Key {} already exists.",
+        crate::storage::key_text(schema, unique, key_columns, row)
     ))
 }
 

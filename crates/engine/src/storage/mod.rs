@@ -32,6 +32,7 @@ pub use state::{DbState, TableEntry};
 pub use table_changes::TableChanges;
 pub use table_data::{Chunk, TableData, ROW_ID_COLUMN};
 pub use transaction::{Store, Transaction, TransactionMark};
+pub(crate) use unique_index::key_text;
 pub use unique_index::{build_unique_indexes, UniqueIndex};
 
 /// The maps of names, OIDs and locks that every statement looks up and every commit copies:

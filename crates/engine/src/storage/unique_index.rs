@@ -176,7 +176,14 @@ pub fn build_unique_indexes(schema: &TableSchema, data: &TableData) -> Result<Ve
     Ok(indexes)
 }
 
-fn duplicated(schema: &TableSchema, unique: &UniqueKey, columns: &[&Vector], row: usize) -> Error {
+/// A key as PostgreSQL's DETAIL lines show it: `(a, b)=(1, x)`, the values of `row` in
+/// `columns` (the key's columns, in key order).
+pub(crate) fn key_text(
+    schema: &TableSchema,
+    unique: &UniqueKey,
+    columns: &[&Vector],
+    row: usize,
+) -> String {
     let names: Vec<&str> = unique
         .columns
         .iter()
@@ -189,14 +196,21 @@ fn duplicated(schema: &TableSchema, unique: &UniqueKey, columns: &[&Vector], row
         }
         column.write_text(row, &mut values);
     }
+    format!(
+        "({})=({})",
+        names.join(", "),
+        String::from_utf8_lossy(&values)
+    )
+}
+
+fn duplicated(schema: &TableSchema, unique: &UniqueKey, columns: &[&Vector], row: usize) -> Error {
     Error::new(
         SqlState::UniqueViolation,
         format!("could not create unique index \"{}\"", unique.name),
     )
     .with_detail(format!(
-        "Key ({})=({}) is duplicated.",
-        names.join(", "),
-        String::from_utf8_lossy(&values)
+        "Key {} is duplicated.",
+        key_text(schema, unique, columns, row)
     ))
 }
 

@@ -5,8 +5,8 @@
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::tokenizer::{Token, Tokenizer};
 
-use super::relations::{derived_oid, Derived, CHECK_OID_OFFSET};
-use super::{boolean, char, int2, int4, oid, text, CatalogSnapshot, NULL};
+use super::relations::{derived_oid, ConstraintRow, Derived, CHECK_OID_OFFSET};
+use super::{text, CatalogSnapshot};
 use crate::catalog::{Constraint, ConstraintKind, TableSchema};
 use crate::types::ScalarValue;
 
@@ -36,38 +36,18 @@ pub(super) fn pg_constraint_rows(schema: &TableSchema, rows: &mut Vec<Vec<Scalar
                 text(&check.expr.definition),
             ),
         };
-        let conkey = columns
-            .into_iter()
-            .map(|c| int2(i16::try_from(c + 1).unwrap_or(i16::MAX)))
-            .collect();
-        rows.push(vec![
-            oid(constraint_oid(schema, position)),
-            text(&constraint.name),
-            oid(schema.namespace),
-            char(contype),
-            boolean(false),
-            boolean(false),
-            boolean(constraint.validated),
-            oid(schema.oid),
-            oid(0),
-            oid(0),
-            oid(0),
-            oid(0),
-            char(b' '),
-            char(b' '),
-            char(b' '),
-            boolean(true),
-            int4(0),
-            boolean(no_inherit),
-            ScalarValue::Array(conkey),
-            NULL,
-            NULL,
-            NULL,
-            NULL,
-            NULL,
-            NULL,
-            conbin,
-        ]);
+        rows.push(
+            ConstraintRow {
+                oid: constraint_oid(schema, position),
+                name: &constraint.name,
+                validated: constraint.validated,
+                no_inherit,
+                columns: &columns,
+                conbin,
+                ..ConstraintRow::new(schema, contype)
+            }
+            .into_row(),
+        );
     }
 }
 

@@ -606,39 +606,16 @@ pub(super) fn pg_constraint(snapshot: &CatalogSnapshot) -> Rows {
             if !index.constraint {
                 continue;
             }
-            let columns = index
-                .columns
-                .iter()
-                .map(|c| int2(i16::try_from(c + 1).unwrap_or(i16::MAX)))
-                .collect();
-            rows.push(vec![
-                oid(derived_oid(schema.oid, Derived::Constraint, position)),
-                text(index.name),
-                oid(schema.namespace),
-                char(if index.primary { b'p' } else { b'u' }),
-                boolean(false),
-                boolean(false),
-                boolean(true),
-                oid(schema.oid),
-                oid(0),
-                oid(index.oid),
-                oid(0),
-                oid(0),
-                char(b' '),
-                char(b' '),
-                char(b' '),
-                boolean(true),
-                int4(0),
-                boolean(true),
-                ScalarValue::Array(columns),
-                NULL,
-                NULL,
-                NULL,
-                NULL,
-                NULL,
-                NULL,
-                NULL,
-            ]);
+            rows.push(
+                ConstraintRow {
+                    oid: derived_oid(schema.oid, Derived::Constraint, position),
+                    name: index.name,
+                    index: index.oid,
+                    columns: index.columns,
+                    ..ConstraintRow::new(schema, if index.primary { b'p' } else { b'u' })
+                }
+                .into_row(),
+            );
         }
         super::constraints::pg_constraint_rows(schema, &mut rows);
         for (position, key) in schema.foreign_keys.iter().enumerate() {
@@ -668,14 +645,6 @@ fn foreign_key_row(
     position: usize,
     key: &ForeignKey,
 ) -> Vec<ScalarValue> {
-    let positions = |columns: &[usize]| {
-        ScalarValue::Array(
-            columns
-                .iter()
-                .map(|c| int2(i16::try_from(c + 1).unwrap_or(i16::MAX)))
-                .collect(),
-        )
-    };
     // conindid: the referenced table's unique index the key is checked against.
     let index = snapshot
         .state
@@ -683,34 +652,107 @@ fn foreign_key_row(
         .get(&key.referenced_table)
         .and_then(|e| e.schema.unique_key_over(&key.referenced_columns))
         .map_or(0, |k| derived_oid(key.referenced_table, Derived::Index, k));
-    vec![
-        oid(foreign_key_oid(schema, position)),
-        text(&key.name),
-        oid(schema.namespace),
-        char(b'f'),
-        boolean(key.deferrable),
-        boolean(key.initially_deferred),
-        boolean(key.validated),
-        oid(schema.oid),
-        oid(0),
-        oid(index),
-        oid(0),
-        oid(key.referenced_table),
-        char(key.on_update.code()),
-        char(key.on_delete.code()),
-        char(if key.match_full { b'f' } else { b's' }),
-        boolean(true),
-        int4(0),
-        boolean(true),
-        positions(&key.columns),
-        positions(&key.referenced_columns),
-        NULL,
-        NULL,
-        NULL,
-        NULL,
-        NULL,
-        NULL,
-    ]
+    ConstraintRow {
+        oid: foreign_key_oid(schema, position),
+        name: &key.name,
+        deferrable: key.deferrable,
+        deferred: key.initially_deferred,
+        validated: key.validated,
+        index,
+        referenced: Some((key.referenced_table, &key.referenced_columns)),
+        actions: [
+            key.on_update.code(),
+            key.on_delete.code(),
+            if key.match_full { b'f' } else { b's' },
+        ],
+        columns: &key.columns,
+        ..ConstraintRow::new(schema, b'f')
+    }
+    .into_row()
+}
+
+/// One pg_constraint row: what tells the kinds of constraint apart, the rest being what
+/// PostgreSQL has for a constraint of a table without inheritance.
+pub(super) struct ConstraintRow<'a> {
+    pub oid: u32,
+    pub name: &'a str,
+    pub schema: &'a TableSchema,
+    pub contype: u8,
+    pub deferrable: bool,
+    pub deferred: bool,
+    pub validated: bool,
+    /// conindid: the index the constraint owns or (a foreign key) is checked against.
+    pub index: u32,
+    /// A foreign key's referenced table and columns.
+    pub referenced: Option<(u32, &'a [usize])>,
+    /// confupdtype, confdeltype and confmatchtype.
+    pub actions: [u8; 3],
+    pub no_inherit: bool,
+    /// conkey's columns, as positions.
+    pub columns: &'a [usize],
+    pub conbin: ScalarValue,
+}
+
+impl<'a> ConstraintRow<'a> {
+    pub fn new(schema: &'a TableSchema, contype: u8) -> ConstraintRow<'a> {
+        ConstraintRow {
+            oid: 0,
+            name: "",
+            schema,
+            contype,
+            deferrable: false,
+            deferred: false,
+            validated: true,
+            index: 0,
+            referenced: None,
+            actions: [b' '; 3],
+            no_inherit: true,
+            columns: &[],
+            conbin: NULL,
+        }
+    }
+
+    /// The row, its columns as `PG_CONSTRAINT` declares them.
+    pub fn into_row(self) -> Vec<ScalarValue> {
+        let positions = |columns: &[usize]| {
+            ScalarValue::Array(
+                columns
+                    .iter()
+                    .map(|c| int2(i16::try_from(c + 1).unwrap_or(i16::MAX)))
+                    .collect(),
+            )
+        };
+        let [update, delete, matching] = self.actions;
+        vec![
+            oid(self.oid),
+            text(self.name),
+            oid(self.schema.namespace),
+            char(self.contype),
+            boolean(self.deferrable),
+            boolean(self.deferred),
+            boolean(self.validated),
+            oid(self.schema.oid),
+            oid(0),
+            oid(self.index),
+            oid(0),
+            oid(self.referenced.map_or(0, |(table, _)| table)),
+            char(update),
+            char(delete),
+            char(matching),
+            boolean(true),
+            int4(0),
+            boolean(self.no_inherit),
+            positions(self.columns),
+            self.referenced
+                .map_or(NULL, |(_, columns)| positions(columns)),
+            NULL,
+            NULL,
+            NULL,
+            NULL,
+            NULL,
+            self.conbin,
+        ]
+    }
 }
 
 pub(super) const PG_ATTRDEF: &[(&str, DataType)] = &[
