@@ -5,7 +5,7 @@
 
 use crate::error::{Error, Result, SqlState};
 use crate::types::datetime::{self, Tm};
-use crate::types::interval::{self, Interval, MICROS_PER_HOUR, MICROS_PER_MINUTE};
+use crate::types::interval::{Interval, MICROS_PER_HOUR, MICROS_PER_MINUTE};
 use crate::types::timezone;
 use crate::types::{DataType, Decimal};
 
@@ -210,51 +210,10 @@ fn truncate_tm(mut tm: Tm, field: Field) -> Tm {
     tm
 }
 
-/// An interval split as interval2itm does: every part truncated toward zero and signed.
-struct ItmParts {
-    year: i64,
-    month: i64,
-    day: i64,
-    hour: i64,
-    minute: i64,
-    second: i64,
-    micros: i64,
-}
-
-impl ItmParts {
-    fn of(span: Interval) -> ItmParts {
-        let time = span.micros;
-        ItmParts {
-            year: i64::from(span.months / 12),
-            month: i64::from(span.months % 12),
-            day: i64::from(span.days),
-            hour: time / MICROS_PER_HOUR,
-            minute: time % MICROS_PER_HOUR / MICROS_PER_MINUTE,
-            second: time % MICROS_PER_MINUTE / 1_000_000,
-            micros: time % 1_000_000,
-        }
-    }
-
-    fn to_interval(&self) -> Result<Interval> {
-        let months = self.year * 12 + self.month;
-        let time = self
-            .hour
-            .checked_mul(MICROS_PER_HOUR)
-            .and_then(|h| h.checked_add(self.minute * MICROS_PER_MINUTE))
-            .and_then(|t| t.checked_add(self.second * 1_000_000 + self.micros))
-            .ok_or_else(interval::out_of_range)?;
-        Ok(Interval::new(
-            i32::try_from(months).map_err(|_| interval::out_of_range())?,
-            i32::try_from(self.day).map_err(|_| interval::out_of_range())?,
-            time,
-        ))
-    }
-}
-
 /// date_trunc(unit, interval) (interval_trunc).
 pub fn trunc_interval(name: &str, span: Interval) -> Result<Interval> {
     let field = Field::parse(name, DataType::Interval)?;
-    let mut p = ItmParts::of(span);
+    let mut p = span.itm();
     let level = match field {
         Field::Millennium => 9,
         Field::Century => 8,
@@ -552,7 +511,7 @@ pub fn date_part(name: &str, days: i32) -> Result<Part> {
 /// extract(field FROM interval) (interval_part_common).
 pub fn interval_part(name: &str, span: Interval) -> Result<Part> {
     let field = Field::parse(name, DataType::Interval)?;
-    let p = ItmParts::of(span);
+    let p = span.itm();
     let second_micros = p.second * 1_000_000 + p.micros;
     let (sec, fsec) = (p.second as f64, p.micros as f64);
     Ok(match field {

@@ -8,7 +8,7 @@
 
 use crate::error::{Error, Result, SqlState};
 use crate::types::datetime::{self, Tm};
-use crate::types::interval::{Interval, MICROS_PER_HOUR, MICROS_PER_MINUTE};
+use crate::types::interval::Interval;
 use crate::types::timezone;
 
 const MONTHS: [&str; 12] = [
@@ -353,16 +353,16 @@ pub fn format_timestamp(micros: i64, with_zone: bool, template: &Template) -> Re
 
 /// to_char(interval, text).
 pub fn format_interval(span: Interval, template: &Template) -> Result<String> {
-    let time = span.micros;
+    let itm = span.itm();
     let fields = Fields {
-        year: i64::from(span.months / 12),
-        month: i64::from(span.months % 12),
-        day: i64::from(span.days),
-        hour: time / MICROS_PER_HOUR,
-        minute: time % MICROS_PER_HOUR / MICROS_PER_MINUTE,
-        second: time % MICROS_PER_MINUTE / 1_000_000,
-        micros: time % 1_000_000,
-        yday: i64::from(span.days),
+        year: itm.year,
+        month: itm.month,
+        day: itm.day,
+        hour: itm.hour,
+        minute: itm.minute,
+        second: itm.second,
+        micros: itm.micros,
+        yday: itm.day,
         wday: 0,
         days: 0,
         is_interval: true,

@@ -29,12 +29,57 @@ pub struct Interval {
     pub micros: i64,
 }
 
+/// An interval split as PostgreSQL's interval2itm does: every part truncated toward zero
+/// and carrying its own sign.
+#[derive(Debug, Clone, Copy)]
+pub struct Itm {
+    pub year: i64,
+    pub month: i64,
+    pub day: i64,
+    pub hour: i64,
+    pub minute: i64,
+    pub second: i64,
+    pub micros: i64,
+}
+
+impl Itm {
+    /// itm2interval: 22008 when the parts do not fit.
+    pub fn to_interval(&self) -> Result<Interval> {
+        let months = self.year * 12 + self.month;
+        let time = self
+            .hour
+            .checked_mul(MICROS_PER_HOUR)
+            .and_then(|h| h.checked_add(self.minute * MICROS_PER_MINUTE))
+            .and_then(|t| t.checked_add(self.second * 1_000_000 + self.micros))
+            .ok_or_else(out_of_range)?;
+        Ok(Interval::new(
+            i32::try_from(months).map_err(|_| out_of_range())?,
+            i32::try_from(self.day).map_err(|_| out_of_range())?,
+            time,
+        ))
+    }
+}
+
 /// 22008 `interval out of range`.
 pub fn out_of_range() -> Error {
     Error::new(SqlState::DatetimeFieldOverflow, "interval out of range")
 }
 
 impl Interval {
+    /// interval2itm.
+    pub fn itm(self) -> Itm {
+        let time = self.micros;
+        Itm {
+            year: i64::from(self.months / 12),
+            month: i64::from(self.months % 12),
+            day: i64::from(self.days),
+            hour: time / MICROS_PER_HOUR,
+            minute: time % MICROS_PER_HOUR / MICROS_PER_MINUTE,
+            second: time % MICROS_PER_MINUTE / 1_000_000,
+            micros: time % 1_000_000,
+        }
+    }
+
     pub const ZERO: Interval = Interval {
         months: 0,
         days: 0,

@@ -3,38 +3,12 @@
 //! `iso_8601` (`P1Y2M3DT4H5M6S`).
 
 use super::datetime_style::IntervalStyle;
-use super::interval::{write_fraction, Interval, MICROS_PER_HOUR, MICROS_PER_MINUTE};
+use super::interval::{write_fraction, Interval, Itm};
 use crate::vector::write_int;
-
-/// An interval's fields as EncodeInterval reads them, each with the sign of its part.
-struct Fields {
-    year: i64,
-    mon: i64,
-    mday: i64,
-    hour: i64,
-    min: i64,
-    sec: i64,
-    fsec: i64,
-}
-
-impl Fields {
-    fn of(span: Interval) -> Fields {
-        let time = span.micros;
-        Fields {
-            year: i64::from(span.months / 12),
-            mon: i64::from(span.months % 12),
-            mday: i64::from(span.days),
-            hour: time / MICROS_PER_HOUR,
-            min: time % MICROS_PER_HOUR / MICROS_PER_MINUTE,
-            sec: time % MICROS_PER_MINUTE / 1_000_000,
-            fsec: time % 1_000_000,
-        }
-    }
-}
 
 /// Writes `span` in `style`; `postgres` is [`Interval::write_postgres`].
 pub fn write_interval(span: Interval, style: IntervalStyle, out: &mut Vec<u8>) {
-    let f = Fields::of(span);
+    let f = span.itm();
     match style {
         IntervalStyle::Postgres => span.write_postgres(out),
         IntervalStyle::PostgresVerbose => write_verbose(&f, out),
@@ -53,16 +27,16 @@ fn write_seconds(sec: i64, fsec: i64, fill: bool, out: &mut Vec<u8>) {
     write_fraction(fsec.unsigned_abs(), out);
 }
 
-fn write_verbose(f: &Fields, out: &mut Vec<u8>) {
+fn write_verbose(f: &Itm, out: &mut Vec<u8>) {
     out.push(b'@');
     let mut is_zero = true;
     let mut is_before = false;
     for (value, unit) in [
         (f.year, "year"),
-        (f.mon, "mon"),
-        (f.mday, "day"),
+        (f.month, "mon"),
+        (f.day, "day"),
         (f.hour, "hour"),
-        (f.min, "min"),
+        (f.minute, "min"),
     ] {
         if value == 0 {
             continue;
@@ -85,9 +59,9 @@ fn write_verbose(f: &Fields, out: &mut Vec<u8>) {
         }
         is_zero = false;
     }
-    if f.sec != 0 || f.fsec != 0 {
+    if f.second != 0 || f.micros != 0 {
         out.push(b' ');
-        let negative = f.sec < 0 || (f.sec == 0 && f.fsec < 0);
+        let negative = f.second < 0 || (f.second == 0 && f.micros < 0);
         if negative {
             if is_zero {
                 is_before = true;
@@ -97,9 +71,9 @@ fn write_verbose(f: &Fields, out: &mut Vec<u8>) {
         } else if is_before {
             out.push(b'-');
         }
-        write_seconds(f.sec, f.fsec, false, out);
+        write_seconds(f.second, f.micros, false, out);
         out.extend_from_slice(b" sec");
-        if f.sec.abs() != 1 || f.fsec != 0 {
+        if f.second.abs() != 1 || f.micros != 0 {
             out.push(b's');
         }
         is_zero = false;
@@ -112,11 +86,11 @@ fn write_verbose(f: &Fields, out: &mut Vec<u8>) {
     }
 }
 
-fn write_sql_standard(f: &Fields, out: &mut Vec<u8>) {
-    let parts = [f.year, f.mon, f.mday, f.hour, f.min, f.sec, f.fsec];
+fn write_sql_standard(f: &Itm, out: &mut Vec<u8>) {
+    let parts = [f.year, f.month, f.day, f.hour, f.minute, f.second, f.micros];
     let has_negative = parts.iter().any(|&v| v < 0);
     let has_positive = parts.iter().any(|&v| v > 0);
-    let has_year_month = f.year != 0 || f.mon != 0;
+    let has_year_month = f.year != 0 || f.month != 0;
     let has_day_time = parts[2..].iter().any(|&v| v != 0);
     // SQL's form has one sign and either year-month or day-time parts.
     let mixed = (has_negative && has_positive) || (has_year_month && has_day_time);
@@ -167,9 +141,9 @@ fn write_sql_standard(f: &Fields, out: &mut Vec<u8>) {
     }
 }
 
-fn write_iso_8601(f: &Fields, out: &mut Vec<u8>) {
-    let time_nonzero = f.hour != 0 || f.min != 0 || f.sec != 0 || f.fsec != 0;
-    if f.year == 0 && f.mon == 0 && f.mday == 0 && !time_nonzero {
+fn write_iso_8601(f: &Itm, out: &mut Vec<u8>) {
+    let time_nonzero = f.hour != 0 || f.minute != 0 || f.second != 0 || f.micros != 0;
+    if f.year == 0 && f.month == 0 && f.day == 0 && !time_nonzero {
         out.extend_from_slice(b"PT0S");
         return;
     }
@@ -181,18 +155,18 @@ fn write_iso_8601(f: &Fields, out: &mut Vec<u8>) {
         }
     };
     part(f.year, b'Y', out);
-    part(f.mon, b'M', out);
-    part(f.mday, b'D', out);
+    part(f.month, b'M', out);
+    part(f.day, b'D', out);
     if time_nonzero {
         out.push(b'T');
     }
     part(f.hour, b'H', out);
-    part(f.min, b'M', out);
-    if f.sec != 0 || f.fsec != 0 {
-        if f.sec < 0 || f.fsec < 0 {
+    part(f.minute, b'M', out);
+    if f.second != 0 || f.micros != 0 {
+        if f.second < 0 || f.micros < 0 {
             out.push(b'-');
         }
-        write_seconds(f.sec, f.fsec, false, out);
+        write_seconds(f.second, f.micros, false, out);
         out.push(b'S');
     }
 }
