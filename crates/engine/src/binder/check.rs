@@ -7,6 +7,7 @@ use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::tokenizer::{Token, Tokenizer};
 
 use super::dml::{parse_expr, table_scope};
+use super::scope::Scope;
 use super::{ident_name, Binder};
 use crate::catalog::{
     quote_identifier, CheckConstraint, Constraint, ConstraintKind, StoredExpr, TableSchema,
@@ -45,9 +46,24 @@ impl<'a> WrittenCheck<'a> {
 impl Binder<'_> {
     /// A CHECK expression bound over `schema`'s row.
     fn bind_check_expr(&mut self, schema: &TableSchema, expr: &ast::Expr) -> Result<ScalarExpr> {
+        let names = ("check constraint", "check constraints");
+        self.bind_stored_row_expr(schema, names, |binder, scope| {
+            binder.bind_condition(expr, scope, "CHECK")
+        })
+    }
+
+    /// An expression over `schema`'s row that the schema keeps (a CHECK, a generation
+    /// expression; `names`, singular and plural, name it in the errors): aggregates and
+    /// subqueries are refused as PostgreSQL refuses them there.
+    pub(super) fn bind_stored_row_expr(
+        &mut self,
+        schema: &TableSchema,
+        (what, what_plural): (&'static str, &'static str),
+        bind: impl FnOnce(&mut Self, &Scope) -> Result<ScalarExpr>,
+    ) -> Result<ScalarExpr> {
         let scope = table_scope(schema, &schema.name);
-        self.aggregate_forbidden_in = Some("check constraints");
-        let bound = self.bind_condition(expr, &scope, "CHECK");
+        self.aggregate_forbidden_in = Some(what_plural);
+        let bound = bind(self, &scope);
         self.aggregate_forbidden_in = None;
         let bound = bound?;
         let mut subquery = false;
@@ -55,7 +71,7 @@ impl Binder<'_> {
         if subquery {
             return Err(Error::new(
                 SqlState::FeatureNotSupported,
-                "cannot use subquery in check constraint",
+                format!("cannot use subquery in {what}"),
             ));
         }
         Ok(bound)

@@ -6,7 +6,7 @@
 use sqlparser::ast;
 
 use super::check::{referenced_columns, stored_expr};
-use super::dml::{parse_expr, table_scope};
+use super::dml::parse_expr;
 use super::Binder;
 use crate::catalog::{StoredExpr, TableSchema};
 use crate::error::{Error, Result, SqlState};
@@ -23,19 +23,12 @@ impl Binder<'_> {
         position: usize,
         expr: &ast::Expr,
     ) -> Result<ScalarExpr> {
-        let scope = table_scope(schema, &schema.name);
-        self.aggregate_forbidden_in = Some("column generation expressions");
-        let bound = self.bind_expr(expr, &scope);
-        self.aggregate_forbidden_in = None;
-        let bound = bound?;
-        let mut subquery = false;
-        bound.visit(&mut |e| subquery |= matches!(e, ScalarExpr::Subquery(_)));
-        if subquery {
-            return Err(Error::new(
-                SqlState::FeatureNotSupported,
-                "cannot use subquery in column generation expression",
-            ));
-        }
+        let names = (
+            "column generation expression",
+            "column generation expressions",
+        );
+        let bound = self
+            .bind_stored_row_expr(schema, names, |binder, scope| binder.bind_expr(expr, scope))?;
         for column in referenced_columns(&bound) {
             if schema.columns[column].generated.is_some() {
                 let name = &schema.columns[column].name;
