@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{run, Random};
+use common::{race_sessions, run, Random};
 
 const SESSIONS: u64 = 4;
 const STATEMENTS_PER_SESSION: u64 = 400;
@@ -38,44 +38,25 @@ fn ddl_racing_dml_keeps_every_constraint() {
         &mut setup,
         "CREATE TABLE t (id integer PRIMARY KEY, a integer NOT NULL, b text NOT NULL)",
     );
-    let workers: Vec<_> = (0..SESSIONS)
-        .map(|session| {
-            let mut s = db.connect();
-            std::thread::spawn(move || {
-                let mut rng = Random((seed ^ (session + 1).wrapping_mul(0x9E37_79B9)) | 1);
-                let mut internal = Vec::new();
-                for step in 0..STATEMENTS_PER_SESSION {
-                    let in_block = rng.below(4) == 0;
-                    let mut sql = statement(&mut rng, session, step);
-                    if in_block {
-                        let end = if rng.below(3) == 0 {
-                            "ROLLBACK"
-                        } else {
-                            "COMMIT"
-                        };
-                        let second = statement(&mut rng, session, step);
-                        sql = format!("BEGIN; {sql}; {second}; {end}");
-                    }
-                    if let Err(e) = s.execute(&sql) {
-                        if e.sqlstate() == "XX000" {
-                            internal.push(format!("{sql}: {e}"));
-                        }
-                        // A failed explicit block must be ended before the next statement.
-                        let _ = s.execute("ROLLBACK");
-                    }
-                }
-                internal
-            })
-        })
-        .collect();
-    let mut internal = Vec::new();
-    for worker in workers {
-        match worker.join() {
-            Ok(errors) => internal.extend(errors),
-            Err(_) => internal.push("a session panicked".into()),
-        }
-    }
-    assert!(internal.is_empty(), "internal errors: {internal:#?}");
+    race_sessions(
+        &db,
+        SESSIONS,
+        STATEMENTS_PER_SESSION,
+        seed,
+        |rng, session, step| {
+            let sql = statement(rng, session, step);
+            if rng.below(4) != 0 {
+                return sql;
+            }
+            let end = if rng.below(3) == 0 {
+                "ROLLBACK"
+            } else {
+                "COMMIT"
+            };
+            let second = statement(rng, session, step);
+            format!("BEGIN; {sql}; {second}; {end}")
+        },
+    );
 
     let results = setup
         .execute("SELECT * FROM t")

@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{rows, run, Random};
+use common::{race_sessions, rows, run};
 
 fn setup() -> kestrel::Database {
     let db = kestrel::Database::new();
@@ -98,40 +98,20 @@ fn racing_references_and_deletes_leave_no_orphan() {
         &mut setup,
         "INSERT INTO p SELECT g FROM generate_series(1, 50) g",
     );
-    let workers: Vec<_> = (0..4u64)
-        .map(|session| {
-            let mut s = db.connect();
-            std::thread::spawn(move || {
-                let mut rng = Random((session + 1).wrapping_mul(0x9E37_79B9) | 1);
-                let mut internal = Vec::new();
-                for _ in 0..150 {
-                    let id = rng.below(60) + 1;
-                    let sql = match rng.below(5) {
-                        0 => format!("INSERT INTO p VALUES ({id})"),
-                        1 => format!("DELETE FROM p WHERE id = {id}"),
-                        2 => format!("INSERT INTO c VALUES ({id})"),
-                        3 => format!("BEGIN; INSERT INTO d VALUES ({id}); DELETE FROM c WHERE pid = {id}; COMMIT"),
-                        _ => format!("BEGIN; DELETE FROM p WHERE id = {id}; INSERT INTO p VALUES ({id}); COMMIT"),
-                    };
-                    if let Err(e) = s.execute(&sql) {
-                        if e.sqlstate() == "XX000" {
-                            internal.push(format!("{sql}: {e}"));
-                        }
-                        let _ = s.execute("ROLLBACK");
-                    }
-                }
-                internal
-            })
-        })
-        .collect();
-    let mut internal = Vec::new();
-    for worker in workers {
-        match worker.join() {
-            Ok(errors) => internal.extend(errors),
-            Err(_) => internal.push("a session panicked".into()),
+    race_sessions(&db, 4, 150, 0, |rng, _, _| {
+        let id = rng.below(60) + 1;
+        match rng.below(5) {
+            0 => format!("INSERT INTO p VALUES ({id})"),
+            1 => format!("DELETE FROM p WHERE id = {id}"),
+            2 => format!("INSERT INTO c VALUES ({id})"),
+            3 => format!(
+                "BEGIN; INSERT INTO d VALUES ({id}); DELETE FROM c WHERE pid = {id}; COMMIT"
+            ),
+            _ => {
+                format!("BEGIN; DELETE FROM p WHERE id = {id}; INSERT INTO p VALUES ({id}); COMMIT")
+            }
         }
-    }
-    assert!(internal.is_empty(), "internal errors: {internal:#?}");
+    });
     for table in ["c", "d"] {
         let orphans = format!("SELECT count(*) FROM {table} WHERE pid NOT IN (SELECT id FROM p)");
         assert_eq!(rows(&mut setup, &orphans), ["0"], "{table}");

@@ -27,3 +27,43 @@ pub fn run(session: &mut kestrel::Session, sql: &str) {
         .execute(sql)
         .unwrap_or_else(|e| panic!("{sql}: {e}"));
 }
+
+/// Runs `sessions` sessions of `db` on their own threads, each executing `steps` statements
+/// that `statement(rng, session, step)` writes, and fails the test if any of them panicked or
+/// failed with an internal error (XX000). Other errors are part of the race: a failed block
+/// is rolled back before the session goes on.
+pub fn race_sessions<F>(db: &kestrel::Database, sessions: u64, steps: u64, seed: u64, statement: F)
+where
+    F: Fn(&mut Random, u64, u64) -> String + Send + Sync + 'static,
+{
+    let statement = std::sync::Arc::new(statement);
+    let workers: Vec<_> = (0..sessions)
+        .map(|session| {
+            let mut s = db.connect();
+            let statement = std::sync::Arc::clone(&statement);
+            std::thread::spawn(move || {
+                let mut rng = Random((seed ^ (session + 1).wrapping_mul(0x9E37_79B9)) | 1);
+                let mut internal = Vec::new();
+                for step in 0..steps {
+                    let sql = statement(&mut rng, session, step);
+                    if let Err(e) = s.execute(&sql) {
+                        if e.sqlstate() == "XX000" {
+                            internal.push(format!("{sql}: {e}"));
+                        }
+                        // A failed explicit block must be ended before the next statement.
+                        let _ = s.execute("ROLLBACK");
+                    }
+                }
+                internal
+            })
+        })
+        .collect();
+    let mut internal = Vec::new();
+    for worker in workers {
+        match worker.join() {
+            Ok(errors) => internal.extend(errors),
+            Err(_) => internal.push("a session panicked".into()),
+        }
+    }
+    assert!(internal.is_empty(), "internal errors: {internal:#?}");
+}
