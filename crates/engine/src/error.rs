@@ -100,6 +100,8 @@ pub enum SqlState {
     ReadOnlySqlTransaction,
     CantChangeRuntimeParam,
     InternalError,
+    IdleInTransactionSessionTimeout,
+    IdleSessionTimeout,
 }
 
 impl SqlState {
@@ -200,6 +202,8 @@ impl SqlState {
             SqlState::InternalError => "XX000",
             SqlState::InvalidObjectDefinition => "42P17",
             SqlState::DependentObjectsStillExist => "2BP01",
+            SqlState::IdleInTransactionSessionTimeout => "25P03",
+            SqlState::IdleSessionTimeout => "57P05",
         }
     }
 }

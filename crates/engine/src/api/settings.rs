@@ -12,12 +12,16 @@ use crate::error::{Error, Result, SqlState};
 
 use checks::{
     any, bytea_output, checkpoint_timeout, date_style, deadlock_timeout, default_tablespace,
-    default_transaction_isolation, encoding, english_messages, float_digits, interval_style,
-    lock_timeout, max_wal_size, on_off, optimizer_rules, positive_integer, search_path,
-    standard_strings, synchronous_commit, table_access_method, time_zone, transaction_isolation,
+    default_transaction_isolation, encoding, english_messages, float_digits,
+    idle_in_transaction_session_timeout, idle_session_timeout, interval_style, lock_timeout,
+    max_wal_size, on_off, optimizer_rules, positive_integer, search_path, standard_strings,
+    statement_timeout, synchronous_commit, table_access_method, time_zone, transaction_isolation,
     xml_option,
 };
-pub(crate) use units::{CHECKPOINT_TIMEOUT, LOCK_TIMEOUT, MAX_WAL_SIZE};
+pub(crate) use units::{
+    UnitSetting, CHECKPOINT_TIMEOUT, IDLE_IN_TRANSACTION_SESSION_TIMEOUT, IDLE_SESSION_TIMEOUT,
+    LOCK_TIMEOUT, MAX_WAL_SIZE, STATEMENT_TIMEOUT,
+};
 
 /// Where a setting may be changed: PostgreSQL's GucContext, for the four we have.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -219,8 +223,8 @@ const DEFINITIONS: &[Definition] = &[
         default: "0",
         reported: false,
         context: Context::User,
-        check: any,
-        description: "Accepted for clients that set it; not enforced.",
+        check: statement_timeout,
+        description: "Sets the maximum allowed duration of any statement.",
     },
     Definition {
         name: "lock_timeout",
@@ -243,8 +247,16 @@ const DEFINITIONS: &[Definition] = &[
         default: "0",
         reported: false,
         context: Context::User,
-        check: any,
-        description: "Accepted for clients that set it; not enforced.",
+        check: idle_in_transaction_session_timeout,
+        description: "Sets the maximum allowed idle time between queries, when in a transaction.",
+    },
+    Definition {
+        name: "idle_session_timeout",
+        default: "0",
+        reported: false,
+        context: Context::User,
+        check: idle_session_timeout,
+        description: "Sets the maximum allowed idle time between queries, when not in a transaction.",
     },
     Definition {
         name: "check_function_bodies",

@@ -69,6 +69,7 @@ impl AggregateExec {
             .collect();
         let mut row_groups: Vec<u32> = Vec::new();
         while let Some(batch) = self.input.next(ctx)? {
+            ctx.check_cancelled()?;
             let key_values = spec
                 .group_by
                 .iter()

@@ -175,6 +175,8 @@ impl Operator for HashJoinExec {
             self.table = Some(self.build_table(ctx)?);
         }
         loop {
+            // A probe batch may match many build rows: its output comes out a batch at a time.
+            ctx.check_cancelled()?;
             if let Some(batch) = self.pending.pop() {
                 return Ok(Some(batch));
             }

@@ -55,7 +55,6 @@ mod window_sliding;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 pub use aggregate::{AggregateExec, AggregateSpec};
@@ -87,7 +86,8 @@ pub use unnest::UnnestExec;
 pub use values::ValuesExec;
 pub use window::WindowExec;
 
-use crate::error::{Error, Result, SqlState};
+use crate::error::Result;
+use crate::interrupt::Interrupt;
 use crate::storage::DbState;
 use crate::types::ScalarValue;
 use crate::vector::Batch;
@@ -97,7 +97,8 @@ pub struct ExecContext {
     pub params: Vec<ScalarValue>,
     /// The database version the statement reads.
     pub state: Arc<DbState>,
-    pub cancel: Arc<AtomicBool>,
+    /// Cancel and statement_timeout, looked at once per batch.
+    pub interrupt: Arc<Interrupt>,
     /// The rows of enclosing queries while a correlated subquery runs, innermost last.
     pub outer_rows: RefCell<Vec<Vec<ScalarValue>>>,
     /// Results of uncorrelated subqueries, by subquery id.
@@ -138,13 +139,13 @@ impl ExecContext {
     pub fn new(
         params: Vec<ScalarValue>,
         state: Arc<DbState>,
-        cancel: Arc<AtomicBool>,
+        interrupt: Arc<Interrupt>,
         sequences: SharedSessionSequences,
     ) -> ExecContext {
         ExecContext {
             params,
             state,
-            cancel,
+            interrupt,
             sequences,
             work_tables: RefCell::new(HashMap::new()),
             max_recursive_rounds: 1_000_000,
@@ -173,15 +174,10 @@ impl ExecContext {
         batch
     }
 
-    /// 57014 once the statement was cancelled (CancelRequest).
+    /// 57014 once the statement was cancelled (CancelRequest) or timed out.
+    #[inline]
     pub fn check_cancelled(&self) -> Result<()> {
-        if self.cancel.swap(false, Ordering::Relaxed) {
-            return Err(Error::new(
-                SqlState::QueryCanceled,
-                "canceling statement due to user request",
-            ));
-        }
-        Ok(())
+        self.interrupt.check()
     }
 }
 

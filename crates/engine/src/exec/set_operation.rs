@@ -121,6 +121,7 @@ impl SetOperationExec {
     fn next_union(&mut self, ctx: &ExecContext) -> Result<Option<Batch>> {
         let seen = self.counts.get_or_insert_with(HashMap::new);
         loop {
+            ctx.check_cancelled()?;
             let batch = if !self.left_done {
                 match self.left.next(ctx)? {
                     Some(b) => b,

@@ -30,6 +30,7 @@ impl SortExec {
         let mut batches = Vec::new();
         let mut key_batches = Vec::new();
         while let Some(batch) = self.input.next(ctx)? {
+            ctx.check_cancelled()?;
             let key_columns = self
                 .keys
                 .iter()

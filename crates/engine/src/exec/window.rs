@@ -50,6 +50,7 @@ impl WindowExec {
         let mut layouts: Vec<(Vec<ScalarExpr>, Vec<SortKey>, Arc<Layout>)> = Vec::new();
         let mut call_layouts = Vec::with_capacity(self.calls.len());
         for call in &self.calls {
+            ctx.check_cancelled()?;
             let cached = layouts
                 .iter()
                 .find(|(p, o, _)| *p == call.partition_by && *o == call.order_by)
