@@ -27,6 +27,11 @@ pub(crate) struct Args {
     /// Keep nothing on disk: the data is gone when the server stops.
     #[arg(long, conflicts_with = "data_dir")]
     memory: bool,
+    /// The working memory all running statements may hold together (e.g. 8GB); a
+    /// statement that would pass it fails with 53200. Default: three quarters of the
+    /// machine's memory or of its cgroup's limit.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size_bytes)]
+    memory_limit: Option<u64>,
     /// Set a setting (see the list below); repeatable.
     #[arg(
         short = 'c',
@@ -58,6 +63,9 @@ pub(crate) fn run(args: Args) -> ExitCode {
         eprintln!("kestrel: {}", error.message);
         return ExitCode::FAILURE;
     }
+    if let Some(bytes) = args.memory_limit {
+        opened.database.set_memory_limit(bytes);
+    }
     let kept = match &opened.directory {
         Some(directory) => format!("data directory {}", directory.display()),
         None => "in memory".to_string(),
@@ -87,7 +95,12 @@ pub(crate) fn run(args: Args) -> ExitCode {
         if let Some(report) = opened.database.startup_report() {
             eprintln!("kestrel: {report}");
         }
-        eprintln!("kestrel: listening on {}:{} ({kept})", args.host, args.port);
+        eprintln!(
+            "kestrel: listening on {}:{} ({kept}, working memory limit {} MB)",
+            args.host,
+            args.port,
+            opened.database.memory_limit() / (1024 * 1024)
+        );
         let served = kestrel_server::serve(listener, opened.database.clone());
         tokio::select! {
             result = served => match result {
@@ -111,6 +124,28 @@ pub(crate) fn run(args: Args) -> ExitCode {
             }
         }
     })
+}
+
+/// A size in bytes: a number with an optional unit, B, kB, MB, GB or TB (PostgreSQL's).
+fn parse_size_bytes(text: &str) -> Result<u64, String> {
+    let digits = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let number: u64 = text[..digits]
+        .parse()
+        .map_err(|_| format!("invalid size {text:?}"))?;
+    let unit: u64 = match text[digits..].trim() {
+        "" | "B" => 1,
+        "kB" => 1 << 10,
+        "MB" => 1 << 20,
+        "GB" => 1 << 30,
+        "TB" => 1 << 40,
+        other => return Err(format!("invalid unit {other:?}: use B, kB, MB, GB or TB")),
+    };
+    number
+        .checked_mul(unit)
+        .filter(|&bytes| bytes > 0)
+        .ok_or_else(|| format!("invalid size {text:?}"))
 }
 
 /// Ctrl-C (SIGINT) or SIGTERM, what `kill` and service managers send.
@@ -167,6 +202,8 @@ mod tests {
             "synchronous_commit=off",
             "--set",
             "max_wal_size=2GB",
+            "--memory-limit",
+            "3GB",
         ];
         let Ok(args) = parse(&given) else {
             panic!("valid arguments must parse");
@@ -175,6 +212,7 @@ mod tests {
         assert!(args.memory);
         let names: Vec<&str> = args.settings.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["synchronous_commit", "max_wal_size"]);
+        assert_eq!(args.memory_limit, Some(3 << 30));
     }
 
     #[test]
@@ -183,6 +221,8 @@ mod tests {
             &["--memory", "--data-dir", "d"][..],
             &["--port", "http"],
             &["-c", "synchronous_commit"],
+            &["--memory-limit", "0"],
+            &["--memory-limit", "12XB"],
             &["--verbose"],
         ] {
             let code = parse(given).err().map(|e| e.exit_code());

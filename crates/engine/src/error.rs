@@ -102,6 +102,7 @@ pub enum SqlState {
     InternalError,
     IdleInTransactionSessionTimeout,
     IdleSessionTimeout,
+    OutOfMemory,
 }
 
 impl SqlState {
@@ -204,6 +205,7 @@ impl SqlState {
             SqlState::DependentObjectsStillExist => "2BP01",
             SqlState::IdleInTransactionSessionTimeout => "25P03",
             SqlState::IdleSessionTimeout => "57P05",
+            SqlState::OutOfMemory => "53200",
         }
     }
 }

@@ -23,12 +23,13 @@ use super::copy::{CopyChannel, NoCopyChannel, ReaderChannel, WriterChannel};
 use super::query_cache::{CacheKey, QueryCache};
 use super::settings::{
     Defaults, Settings, UnitSetting, IDLE_IN_TRANSACTION_SESSION_TIMEOUT, IDLE_SESSION_TIMEOUT,
-    LOCK_TIMEOUT, STATEMENT_TIMEOUT,
+    LOCK_TIMEOUT, QUERY_MEMORY_LIMIT, STATEMENT_TIMEOUT,
 };
 use super::{ColumnInfo, Notice, StatementResult};
 use crate::binder::Binder;
 use crate::catalog::SearchPath;
 use crate::error::{Error, Result, SqlState};
+use crate::exec::memory::{MemoryPool, QueryMemory};
 use crate::exec::{
     ddl, index, modify, schema, truncate, view, ExecContext, SessionIdentity,
     SharedSessionSequences,
@@ -205,6 +206,8 @@ pub struct Session {
     /// Owns the session's locks: its transactions' and its advisory locks.
     lock_owner: u64,
     advisory: Arc<AdvisoryLocks>,
+    /// The database's working memory, which every statement draws on.
+    memory: Arc<MemoryPool>,
 }
 
 impl Drop for Session {
@@ -218,6 +221,7 @@ impl Session {
         store: Arc<Store>,
         cache: Arc<QueryCache>,
         defaults: Arc<Defaults>,
+        memory: Arc<MemoryPool>,
     ) -> Session {
         let lock_owner = store.new_owner_id();
         let cancel = CancelHandle {
@@ -245,6 +249,7 @@ impl Session {
             transaction_micros: None,
             lock_owner,
             advisory: Arc::new(AdvisoryLocks::new(store.clone(), lock_owner)),
+            memory,
             store,
         }
     }
@@ -725,6 +730,19 @@ impl Session {
         self.txn.insert(txn)
     }
 
+    /// `kestrel.query_memory_limit` in bytes; 0 is the pool's default share.
+    fn query_memory_limit_bytes(&self) -> u64 {
+        let megabytes = self
+            .settings
+            .value(QUERY_MEMORY_LIMIT.name)
+            .and_then(|value| QUERY_MEMORY_LIMIT.parse(value).ok())
+            .unwrap_or(0);
+        match megabytes {
+            0 => self.memory.default_query_limit_bytes(),
+            mb => (mb as u64).saturating_mul(1024 * 1024),
+        }
+    }
+
     fn lock_timeout(&self) -> Option<std::time::Duration> {
         self.timeout_setting(&LOCK_TIMEOUT)
     }
@@ -774,6 +792,7 @@ impl Session {
         if self.block != Block::None || matches!(bound, BoundStatement::Begin { .. }) {
             ctx.clock.transaction = *self.transaction_micros.get_or_insert(ctx.clock.statement);
         }
+        ctx.memory = QueryMemory::new(self.memory.clone(), self.query_memory_limit_bytes());
         if let Some(limit) = self.settings.value("kestrel.max_recursive_iterations") {
             ctx.max_recursive_rounds = limit.parse().unwrap_or(ctx.max_recursive_rounds);
         }

@@ -14,13 +14,13 @@ use checks::{
     any, bytea_output, checkpoint_timeout, date_style, deadlock_timeout, default_tablespace,
     default_transaction_isolation, encoding, english_messages, float_digits,
     idle_in_transaction_session_timeout, idle_session_timeout, interval_style, lock_timeout,
-    max_wal_size, on_off, optimizer_rules, positive_integer, search_path, standard_strings,
-    statement_timeout, synchronous_commit, table_access_method, time_zone, transaction_isolation,
-    xml_option,
+    max_wal_size, on_off, optimizer_rules, positive_integer, query_memory_limit, search_path,
+    standard_strings, statement_timeout, synchronous_commit, table_access_method, time_zone,
+    transaction_isolation, xml_option,
 };
 pub(crate) use units::{
     UnitSetting, CHECKPOINT_TIMEOUT, IDLE_IN_TRANSACTION_SESSION_TIMEOUT, IDLE_SESSION_TIMEOUT,
-    LOCK_TIMEOUT, MAX_WAL_SIZE, STATEMENT_TIMEOUT,
+    LOCK_TIMEOUT, MAX_WAL_SIZE, QUERY_MEMORY_LIMIT, STATEMENT_TIMEOUT,
 };
 
 /// Where a setting may be changed: PostgreSQL's GucContext, for the four we have.
@@ -369,6 +369,14 @@ const DEFINITIONS: &[Definition] = &[
         context: Context::User,
         check: positive_integer,
         description: "WITH RECURSIVE stops with 54000 after this many rounds.",
+    },
+    Definition {
+        name: "kestrel.query_memory_limit",
+        default: "0",
+        reported: false,
+        context: Context::User,
+        check: query_memory_limit,
+        description: "A statement needing more working memory fails with 53200; 0: a quarter of the server's limit.",
     },
     Definition {
         name: "checkpoint_timeout",

@@ -11,7 +11,7 @@ use super::join_cache::{HashTable, Heads};
 
 use super::expression::evaluate;
 use super::join::JoinState;
-use super::{collect, BoxedOperator, ExecContext, Operator};
+use super::{materialize, BoxedOperator, ExecContext, Operator};
 use crate::error::Result;
 use crate::plan::{JoinKind, ScalarExpr};
 use crate::types::PhysicalType;
@@ -104,7 +104,7 @@ impl HashJoinExec {
             .build
             .take()
             .ok_or_else(|| crate::error::Error::internal("hash join built twice"))?;
-        let batches = collect(build.as_mut(), ctx)?;
+        let batches = materialize(build.as_mut(), ctx)?;
         let rows = concat_batches(&self.build_types, &batches)?;
         let keys = self
             .build_keys

@@ -27,6 +27,7 @@ mod lateral_join;
 mod limit;
 mod lock_rows;
 mod lockstep;
+pub mod memory;
 pub mod modify;
 mod nested_loop_join;
 pub mod on_conflict;
@@ -133,6 +134,8 @@ pub struct ExecContext {
     pub row_locker: Option<RowLocker>,
     /// The session's advisory locks; `None` outside a session.
     pub advisory: Option<Arc<crate::storage::AdvisoryLocks>>,
+    /// The statement's working memory, charged by the operators that keep batches.
+    pub memory: memory::QueryMemory,
 }
 
 impl ExecContext {
@@ -162,6 +165,7 @@ impl ExecContext {
             in_list_sets: InListSets::default(),
             row_locker: None,
             advisory: None,
+            memory: memory::QueryMemory::unlimited(),
         }
     }
 
@@ -191,9 +195,24 @@ pub type BoxedOperator = Box<dyn Operator>;
 
 /// Runs an operator to the end, keeping the non-empty batches.
 pub fn collect(op: &mut dyn Operator, ctx: &ExecContext) -> Result<Vec<Batch>> {
+    collect_into(op, ctx, false)
+}
+
+/// [`collect`] for batches kept for the rest of the statement (a result, a sort's or a
+/// window's input, a hash table's build side, CTE rows): each is charged to its working
+/// memory as it arrives, so a result of any size fails with 53200 instead of exhausting
+/// the server. (A correlated subquery's rows, dropped after each outer row, are not.)
+pub fn materialize(op: &mut dyn Operator, ctx: &ExecContext) -> Result<Vec<Batch>> {
+    collect_into(op, ctx, true)
+}
+
+fn collect_into(op: &mut dyn Operator, ctx: &ExecContext, charged: bool) -> Result<Vec<Batch>> {
     let mut batches = Vec::new();
     while let Some(batch) = op.next(ctx)? {
         if !batch.is_empty() {
+            if charged {
+                ctx.memory.charge(batch.approximate_bytes())?;
+            }
             batches.push(batch);
         }
     }

@@ -36,10 +36,15 @@ impl SortExec {
                 .iter()
                 .map(|k| evaluate(&k.expr, &batch, ctx))
                 .collect::<Result<Vec<_>>>()?;
-            key_batches.push(Batch::new(key_columns, batch.len()));
+            let keys = Batch::new(key_columns, batch.len());
+            ctx.memory
+                .charge(batch.approximate_bytes() + keys.approximate_bytes())?;
+            key_batches.push(keys);
             batches.push(batch);
         }
         let all = concat_batches(&self.physical, &batches)?;
+        // The concatenated copy, and the sorted one made from it.
+        ctx.memory.charge(2 * all.approximate_bytes())?;
         let key_physical: Vec<PhysicalType> =
             self.keys.iter().map(|k| k.expr.ty().physical()).collect();
         let keys = concat_batches(&key_physical, &key_batches)?;

@@ -79,6 +79,16 @@ pub(crate) const IDLE_IN_TRANSACTION_SESSION_TIMEOUT: UnitSetting =
     timeout_ms("idle_in_transaction_session_timeout");
 pub(crate) const IDLE_SESSION_TIMEOUT: UnitSetting = timeout_ms("idle_session_timeout");
 
+/// 0: a share of the server's memory limit (see `exec::memory`).
+pub(crate) const QUERY_MEMORY_LIMIT: UnitSetting = UnitSetting {
+    name: "kestrel.query_memory_limit",
+    units: MEMORY,
+    hint: MEMORY_HINT,
+    base_unit: "MB",
+    min: 0,
+    max: i32::MAX as i64,
+};
+
 /// PostgreSQL's range: 1 ms up to the largest int of milliseconds.
 pub(crate) const DEADLOCK_TIMEOUT: UnitSetting = UnitSetting {
     name: "deadlock_timeout",
