@@ -27,6 +27,10 @@ pub(crate) struct Args {
     /// Keep nothing on disk: the data is gone when the server stops.
     #[arg(long, conflicts_with = "data_dir")]
     memory: bool,
+    /// How many clients may be connected at once (PostgreSQL's max_connections); one
+    /// more gets 53300.
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    max_connections: u32,
     /// The working memory all running statements may hold together (e.g. 8GB); a
     /// statement that would pass it fails with 53200. Default: three quarters of the
     /// machine's memory or of its cgroup's limit.
@@ -43,7 +47,12 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> ExitCode {
-    let settings = match ServerSettings::new(args.settings) {
+    let mut assignments = vec![(
+        "max_connections".to_string(),
+        args.max_connections.to_string(),
+    )];
+    assignments.extend(args.settings);
+    let settings = match ServerSettings::new(assignments) {
         Ok(settings) => settings,
         Err(error) => {
             eprintln!("kestrel: {}", error.message);
@@ -204,6 +213,8 @@ mod tests {
             "max_wal_size=2GB",
             "--memory-limit",
             "3GB",
+            "--max-connections",
+            "1100",
         ];
         let Ok(args) = parse(&given) else {
             panic!("valid arguments must parse");
@@ -213,6 +224,7 @@ mod tests {
         let names: Vec<&str> = args.settings.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["synchronous_commit", "max_wal_size"]);
         assert_eq!(args.memory_limit, Some(3 << 30));
+        assert_eq!(args.max_connections, 1100);
     }
 
     #[test]
@@ -223,6 +235,7 @@ mod tests {
             &["-c", "synchronous_commit"],
             &["--memory-limit", "0"],
             &["--memory-limit", "12XB"],
+            &["--max-connections", "0"],
             &["--verbose"],
         ] {
             let code = parse(given).err().map(|e| e.exit_code());

@@ -131,6 +131,12 @@ impl Database {
         self.memory.limit_bytes()
     }
 
+    /// What a setting starts as in every new session (`max_connections` tells the server
+    /// how many it may open); `None` for an unknown name.
+    pub fn setting_default(&self, name: &str) -> Option<&str> {
+        self.defaults.value(name)
+    }
+
     /// A new session (a connection, in server terms).
     pub fn connect(&self) -> Session {
         let directory = self

@@ -402,6 +402,14 @@ const DEFINITIONS: &[Definition] = &[
         check: any,
         description: "Shows the data directory; empty for an in-memory database.",
     },
+    Definition {
+        name: "max_connections",
+        default: "100",
+        reported: false,
+        context: Context::Server,
+        check: positive_integer,
+        description: "Sets the maximum number of concurrent connections (a server's, not by SET).",
+    },
 ];
 
 /// A setting that a server's defaults can set, for help texts.
@@ -458,6 +466,11 @@ impl Defaults {
         }
         Arc::make_mut(&mut self.values)[index] = (definition.check)(value)?;
         Ok(())
+    }
+
+    /// The default of setting `name`, if it is one.
+    pub(crate) fn value(&self, name: &str) -> Option<&str> {
+        find(name).map(|index| self.values[index].as_str())
     }
 
     /// These defaults with `data_directory` showing `directory`; shared, not copied, when
