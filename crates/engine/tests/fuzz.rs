@@ -288,7 +288,8 @@ fn random_text(rng: &mut Rng) -> String {
         if rng.below(4) == 0 {
             text.push(char::from(32 + rng.below(95) as u8));
         } else {
-            text.push_str(*rng.pick(PIECES));
+            let piece: &&str = rng.pick(PIECES);
+            text.push_str(piece);
         }
     }
     text
