@@ -55,14 +55,23 @@ async fn statements_past_the_query_limit_fail_and_the_rest_carries_on() -> TestR
             .to_string(),
         "SELECT count(*) FROM (SELECT g, count(*) FROM generate_series(1, 3000000) g GROUP BY g) t"
             .to_string(),
+        // A hash join whose one shared key matches every probe row with every build row.
+        "SELECT count(*) FROM generate_series(1, 100000) a JOIN generate_series(1, 100000) b \
+         ON a % 2 = b % 2"
+            .to_string(),
     ] {
         assert_eq!(error_code(&client, &sql).await?, SqlState::OUT_OF_MEMORY, "{sql}");
     }
-    // Streaming work holds nothing and is not limited.
+    // Streaming work holds nothing and is not limited, a join's output included.
     assert_eq!(
         count(&client, "SELECT count(*) FROM generate_series(1, 3000000)").await?,
         3_000_000
     );
+    // 3 million joined rows, about 70 MB passing through: each probe batch's matches are
+    // given back once handed on.
+    let fanout = "SELECT count(*) FROM generate_series(1, 1000000) a \
+                  JOIN generate_series(1, 300) b ON a % 100 = b % 100";
+    assert_eq!(count(&client, fanout).await?, 3_000_000);
     assert_eq!(count(&other, "SELECT count(*) FROM kept").await?, 5000);
     assert_eq!(
         count(&client, "SELECT sum(id)::int8 FROM kept").await?,

@@ -4,8 +4,9 @@
 //! (`kestrel.query_memory_limit`) and against the server's ([`MemoryPool`]), so one
 //! statement fails with 53200 instead of the kernel killing the server and every session.
 //!
-//! Operators charge what they keep a batch at a time, never per row; nothing is given back
-//! before the statement ends, so the count is an upper bound of what it holds at once.
+//! Operators charge what they keep a batch at a time, never per row; what is kept to the
+//! end is given back when the statement ends, so the count is an upper bound of what it
+//! holds at once. Only a hash join gives back earlier: its matches of one probe batch.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -136,6 +137,15 @@ impl QueryMemory {
         }
         self.used_bytes.set(used);
         Ok(())
+    }
+}
+
+impl QueryMemory {
+    /// Gives back `bytes` charged earlier, for memory an operator no longer holds.
+    pub fn release(&self, bytes: usize) {
+        let bytes = (bytes as u64).min(self.used_bytes.get());
+        self.used_bytes.set(self.used_bytes.get() - bytes);
+        self.pool.release(bytes);
     }
 }
 
