@@ -27,6 +27,15 @@ pub(crate) struct Args {
     /// Keep nothing on disk: the data is gone when the server stops.
     #[arg(long, conflicts_with = "data_dir")]
     memory: bool,
+    /// How many clients may be connected at once (PostgreSQL's max_connections); one
+    /// more gets 53300.
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    max_connections: u32,
+    /// The working memory all running statements may hold together (e.g. 8GB); a
+    /// statement that would pass it fails with 53200. Default: three quarters of the
+    /// machine's memory or of its cgroup's limit.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size_bytes)]
+    memory_limit: Option<u64>,
     /// Set a setting (see the list below); repeatable.
     #[arg(
         short = 'c',
@@ -38,7 +47,12 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> ExitCode {
-    let settings = match ServerSettings::new(args.settings) {
+    let mut assignments = vec![(
+        "max_connections".to_string(),
+        args.max_connections.to_string(),
+    )];
+    assignments.extend(args.settings);
+    let settings = match ServerSettings::new(assignments) {
         Ok(settings) => settings,
         Err(error) => {
             eprintln!("kestrel: {}", error.message);
@@ -57,6 +71,9 @@ pub(crate) fn run(args: Args) -> ExitCode {
     if let Err(error) = settings.apply(&mut opened.database) {
         eprintln!("kestrel: {}", error.message);
         return ExitCode::FAILURE;
+    }
+    if let Some(bytes) = args.memory_limit {
+        opened.database.set_memory_limit(bytes);
     }
     let kept = match &opened.directory {
         Some(directory) => format!("data directory {}", directory.display()),
@@ -87,7 +104,12 @@ pub(crate) fn run(args: Args) -> ExitCode {
         if let Some(report) = opened.database.startup_report() {
             eprintln!("kestrel: {report}");
         }
-        eprintln!("kestrel: listening on {}:{} ({kept})", args.host, args.port);
+        eprintln!(
+            "kestrel: listening on {}:{} ({kept}, working memory limit {} MB)",
+            args.host,
+            args.port,
+            opened.database.memory_limit() / (1024 * 1024)
+        );
         let served = kestrel_server::serve(listener, opened.database.clone());
         tokio::select! {
             result = served => match result {
@@ -111,6 +133,28 @@ pub(crate) fn run(args: Args) -> ExitCode {
             }
         }
     })
+}
+
+/// A size in bytes: a number with an optional unit, B, kB, MB, GB or TB (PostgreSQL's).
+fn parse_size_bytes(text: &str) -> Result<u64, String> {
+    let digits = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let number: u64 = text[..digits]
+        .parse()
+        .map_err(|_| format!("invalid size {text:?}"))?;
+    let unit: u64 = match text[digits..].trim() {
+        "" | "B" => 1,
+        "kB" => 1 << 10,
+        "MB" => 1 << 20,
+        "GB" => 1 << 30,
+        "TB" => 1 << 40,
+        other => return Err(format!("invalid unit {other:?}: use B, kB, MB, GB or TB")),
+    };
+    number
+        .checked_mul(unit)
+        .filter(|&bytes| bytes > 0)
+        .ok_or_else(|| format!("invalid size {text:?}"))
 }
 
 /// Ctrl-C (SIGINT) or SIGTERM, what `kill` and service managers send.
@@ -167,6 +211,10 @@ mod tests {
             "synchronous_commit=off",
             "--set",
             "max_wal_size=2GB",
+            "--memory-limit",
+            "3GB",
+            "--max-connections",
+            "1100",
         ];
         let Ok(args) = parse(&given) else {
             panic!("valid arguments must parse");
@@ -175,6 +223,8 @@ mod tests {
         assert!(args.memory);
         let names: Vec<&str> = args.settings.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["synchronous_commit", "max_wal_size"]);
+        assert_eq!(args.memory_limit, Some(3 << 30));
+        assert_eq!(args.max_connections, 1100);
     }
 
     #[test]
@@ -183,6 +233,9 @@ mod tests {
             &["--memory", "--data-dir", "d"][..],
             &["--port", "http"],
             &["-c", "synchronous_commit"],
+            &["--memory-limit", "0"],
+            &["--memory-limit", "12XB"],
+            &["--max-connections", "0"],
             &["--verbose"],
         ] {
             let code = parse(given).err().map(|e| e.exit_code());

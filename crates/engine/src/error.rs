@@ -100,6 +100,9 @@ pub enum SqlState {
     ReadOnlySqlTransaction,
     CantChangeRuntimeParam,
     InternalError,
+    IdleInTransactionSessionTimeout,
+    IdleSessionTimeout,
+    OutOfMemory,
 }
 
 impl SqlState {
@@ -200,6 +203,9 @@ impl SqlState {
             SqlState::InternalError => "XX000",
             SqlState::InvalidObjectDefinition => "42P17",
             SqlState::DependentObjectsStillExist => "2BP01",
+            SqlState::IdleInTransactionSessionTimeout => "25P03",
+            SqlState::IdleSessionTimeout => "57P05",
+            SqlState::OutOfMemory => "53200",
         }
     }
 }

@@ -8,6 +8,7 @@ pub mod durability;
 pub mod error;
 pub mod exec;
 pub mod function;
+pub mod interrupt;
 pub mod keywords;
 pub mod optimizer;
 pub mod parser;

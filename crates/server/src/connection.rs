@@ -104,10 +104,17 @@ fn serve_messages(backend: &mut Backend, reader: TcpStream) {
                     reader,
                     executing,
                 } = &mut client;
-                match wait::read_more(input, reader, executing) {
+                let (idle_timeout, idle_error) = backend.session.idle_timeout().unzip();
+                match wait::read_more(input, reader, executing, idle_timeout) {
                     Ok(()) => {}
                     Err(ReadError::Closed) => return,
                     Err(ReadError::Protocol(error)) => return backend.fatal(&error),
+                    Err(ReadError::IdleTimeout) => {
+                        if let Some(error) = idle_error {
+                            backend.fatal(&error);
+                        }
+                        return;
+                    }
                 }
             }
             Err(error) => return backend.fatal(&error),

@@ -113,10 +113,16 @@ impl CopyChannel for WireCopy<'_, '_> {
                 // What is buffered goes to the engine before waiting for more.
                 None if buf.len() > start => return Ok(true),
                 None => {
-                    match wait::read_more(&mut client.input, &mut client.reader, &client.executing)
-                    {
+                    match wait::read_more(
+                        &mut client.input,
+                        &mut client.reader,
+                        &client.executing,
+                        None,
+                    ) {
                         Ok(()) => {}
-                        Err(ReadError::Closed) => return Err(connection_lost()),
+                        Err(ReadError::Closed | ReadError::IdleTimeout) => {
+                            return Err(connection_lost())
+                        }
                         Err(ReadError::Protocol(error)) => return Err(error),
                     }
                 }

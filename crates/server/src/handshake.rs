@@ -141,6 +141,16 @@ async fn reject<T>(stream: &mut TcpStream, error: Error) -> io::Result<Option<T>
     Ok(None)
 }
 
+/// PostgreSQL's answer when every connection slot is taken (the client may retry later).
+pub(crate) async fn reject_too_many(stream: &mut TcpStream) {
+    let error = Error::new(
+        SqlState::TooManyConnections,
+        "sorry, too many clients already",
+    );
+    // The client learns nothing more either way; a failed write means it is gone already.
+    let _ = reject::<()>(stream, error).await;
+}
+
 fn protocol_violation(message: &str) -> Error {
     Error::new(SqlState::ProtocolViolation, message)
 }

@@ -12,6 +12,7 @@
 
 mod cancel;
 mod connection;
+mod connection_slots;
 mod copy;
 mod extended;
 mod guard;
@@ -31,6 +32,7 @@ use kestrel::Database;
 use tokio::net::{TcpListener, TcpStream};
 
 use crate::cancel::CancelRegistry;
+use crate::connection_slots::ConnectionSlots;
 
 /// A client must finish its startup packets within this time (PostgreSQL's
 /// authentication_timeout default).
@@ -42,13 +44,23 @@ const CONNECTION_STACK_BYTES: usize = 256 * 1024 * 1024;
 /// Pause after a failed accept (e.g. out of file descriptors) before trying again.
 const ACCEPT_RETRY_DELAY: Duration = Duration::from_millis(100);
 
-/// Accepts connections on `listener` forever, each served against `db`.
+/// PostgreSQL's default `max_connections`, for a database that does not set it.
+const MAX_CONNECTIONS_DEFAULT: usize = 100;
+
+/// Accepts connections on `listener` forever, each served against `db`, at most
+/// `max_connections` (the database's setting) at a time.
 pub async fn serve(listener: TcpListener, db: Database) -> io::Result<()> {
     let registry = Arc::new(CancelRegistry::default());
+    let max_connections = db
+        .setting_default("max_connections")
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(MAX_CONNECTIONS_DEFAULT);
+    let slots = Arc::new(ConnectionSlots::new(max_connections));
     loop {
         match listener.accept().await {
             Ok((stream, _)) => {
-                tokio::spawn(accept(stream, db.clone(), Arc::clone(&registry)));
+                let (registry, slots) = (Arc::clone(&registry), Arc::clone(&slots));
+                tokio::spawn(accept(stream, db.clone(), registry, slots));
             }
             Err(error) => {
                 eprintln!("kestrel: accept failed: {error}");
@@ -59,7 +71,12 @@ pub async fn serve(listener: TcpListener, db: Database) -> io::Result<()> {
 }
 
 /// Handshake on the runtime, then hand the socket to a connection thread.
-async fn accept(mut stream: TcpStream, db: Database, registry: Arc<CancelRegistry>) {
+async fn accept(
+    mut stream: TcpStream,
+    db: Database,
+    registry: Arc<CancelRegistry>,
+    slots: Arc<ConnectionSlots>,
+) {
     // Responses are written whole, so Nagle's algorithm would only add latency.
     if let Err(error) = stream.set_nodelay(true) {
         eprintln!("kestrel: cannot set TCP_NODELAY: {error}");
@@ -70,6 +87,11 @@ async fn accept(mut stream: TcpStream, db: Database, registry: Arc<CancelRegistr
     )
     .await;
     let Ok(Ok(Some(startup))) = negotiated else {
+        return;
+    };
+    // Only a StartupMessage takes a slot: a CancelRequest must get through a full server.
+    let Some(slot) = slots.take() else {
+        handshake::reject_too_many(&mut stream).await;
         return;
     };
     let stream = match stream
@@ -85,7 +107,10 @@ async fn accept(mut stream: TcpStream, db: Database, registry: Arc<CancelRegistr
     let spawned = thread::Builder::new()
         .name("kestrel-connection".to_owned())
         .stack_size(CONNECTION_STACK_BYTES)
-        .spawn(move || connection::run(stream, startup, db, registry));
+        .spawn(move || {
+            connection::run(stream, startup, db, registry);
+            drop(slot);
+        });
     if let Err(error) = spawned {
         eprintln!("kestrel: cannot start a connection thread: {error}");
     }

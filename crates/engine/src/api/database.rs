@@ -8,6 +8,7 @@ use super::settings::Defaults;
 use super::Session;
 use crate::durability::{DataDir, Disk, DurableLog, DurableOptions, RealDisk};
 use crate::error::Result;
+use crate::exec::memory::MemoryPool;
 use crate::storage::{CommitLog, Store};
 
 /// A database, in memory or durable in a data directory. Cheap to clone: clones share the
@@ -19,6 +20,8 @@ pub struct Database {
     durable: Option<Arc<Durable>>,
     /// What every new session's settings start from.
     defaults: Arc<Defaults>,
+    /// The working memory all its statements share.
+    memory: Arc<MemoryPool>,
 }
 
 /// What a durable database keeps open besides its store.
@@ -69,6 +72,7 @@ impl Database {
             store,
             cache: Arc::default(),
             defaults: Arc::default(),
+            memory: Arc::default(),
             durable: Some(Arc::new(Durable {
                 path: path.to_path_buf(),
                 report: recovered.report,
@@ -115,6 +119,24 @@ impl Database {
         Arc::make_mut(&mut self.defaults).set(name, value)
     }
 
+    /// Sets how much working memory its running statements may hold together (by default
+    /// three quarters of the machine's or the cgroup's memory); for sessions connected
+    /// from now on.
+    pub fn set_memory_limit(&mut self, bytes: u64) {
+        self.memory = Arc::new(MemoryPool::with_limit(bytes));
+    }
+
+    /// The server-wide working memory limit, in bytes.
+    pub fn memory_limit(&self) -> u64 {
+        self.memory.limit_bytes()
+    }
+
+    /// What a setting starts as in every new session (`max_connections` tells the server
+    /// how many it may open); `None` for an unknown name.
+    pub fn setting_default(&self, name: &str) -> Option<&str> {
+        self.defaults.value(name)
+    }
+
     /// A new session (a connection, in server terms).
     pub fn connect(&self) -> Session {
         let directory = self
@@ -122,7 +144,12 @@ impl Database {
             .map(|dir| dir.display().to_string())
             .unwrap_or_default();
         let defaults = self.defaults.in_directory(&directory);
-        Session::new(self.store.clone(), self.cache.clone(), defaults)
+        Session::new(
+            self.store.clone(),
+            self.cache.clone(),
+            defaults,
+            self.memory.clone(),
+        )
     }
 }
 

@@ -15,7 +15,7 @@ use crate::exec::JoinCache;
 use crate::plan::BoundStatement;
 use crate::storage::{generations, DbState, GenerationCache, Lookup};
 use crate::types::{DataType, ScalarValue};
-use crate::vector::VectorData;
+use crate::vector::Batch;
 
 /// Results computed from fewer rows than this (a point lookup, a small table) are cheaper
 /// to compute again than to keep: they are not stored.
@@ -254,15 +254,10 @@ impl QueryCache {
 }
 
 fn approximate_bytes(result: &StatementResult) -> usize {
-    let mut bytes = 0;
-    for batch in &result.batches {
-        for column in &batch.columns {
-            bytes += match &column.data {
-                VectorData::Text(s) => (0..s.len()).map(|i| s.get_bytes(i).len() + 4).sum(),
-                VectorData::Numeric(v) => v.len() * 32,
-                other => other.len() * 8,
-            };
-        }
-    }
-    bytes + 64
+    result
+        .batches
+        .iter()
+        .map(Batch::approximate_bytes)
+        .sum::<usize>()
+        + 64
 }

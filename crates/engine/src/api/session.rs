@@ -15,22 +15,26 @@ mod write;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use sqlparser::ast::Statement;
 
 use super::copy::{CopyChannel, NoCopyChannel, ReaderChannel, WriterChannel};
 use super::query_cache::{CacheKey, QueryCache};
-use super::settings::{Defaults, Settings};
+use super::settings::{
+    Defaults, Settings, UnitSetting, IDLE_IN_TRANSACTION_SESSION_TIMEOUT, IDLE_SESSION_TIMEOUT,
+    LOCK_TIMEOUT, QUERY_MEMORY_LIMIT, STATEMENT_TIMEOUT,
+};
 use super::{ColumnInfo, Notice, StatementResult};
 use crate::binder::Binder;
 use crate::catalog::SearchPath;
 use crate::error::{Error, Result, SqlState};
+use crate::exec::memory::{MemoryPool, QueryMemory};
 use crate::exec::{
     ddl, index, modify, schema, truncate, view, ExecContext, SessionIdentity,
     SharedSessionSequences,
 };
+use crate::interrupt::Interrupt;
 use crate::parser::{self, parse, Parsed};
 use crate::plan::BoundStatement;
 use crate::storage::{AdvisoryLocks, Isolation, Store, Transaction};
@@ -99,12 +103,19 @@ pub enum TransactionStatus {
 /// Cancels the statement a session is running, from any thread (CancelRequest).
 #[derive(Clone, Debug, Default)]
 pub struct CancelHandle {
-    flag: Arc<AtomicBool>,
+    interrupt: Arc<Interrupt>,
+    /// Weak: a handle must not keep a closed database open.
+    store: std::sync::Weak<Store>,
+    lock_owner: u64,
 }
 
 impl CancelHandle {
+    /// Stops the running statement, waking it if it sleeps in a lock wait.
     pub fn cancel(&self) {
-        self.flag.store(true, Ordering::Relaxed);
+        self.interrupt.cancel();
+        if let Some(store) = self.store.upgrade() {
+            store.locks().wake(self.lock_owner);
+        }
     }
 }
 
@@ -195,6 +206,14 @@ pub struct Session {
     /// Owns the session's locks: its transactions' and its advisory locks.
     lock_owner: u64,
     advisory: Arc<AdvisoryLocks>,
+    /// The database's working memory, which every statement draws on.
+    memory: Arc<MemoryPool>,
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.store.locks().forget_interrupt(self.lock_owner);
+    }
 }
 
 impl Session {
@@ -202,10 +221,19 @@ impl Session {
         store: Arc<Store>,
         cache: Arc<QueryCache>,
         defaults: Arc<Defaults>,
+        memory: Arc<MemoryPool>,
     ) -> Session {
         let lock_owner = store.new_owner_id();
+        let cancel = CancelHandle {
+            interrupt: Arc::default(),
+            store: Arc::downgrade(&store),
+            lock_owner,
+        };
+        store
+            .locks()
+            .watch_interrupt(lock_owner, cancel.interrupt.clone());
         Session {
-            cancel: CancelHandle::default(),
+            cancel,
             txn: None,
             block: Block::None,
             settings: Settings::new(defaults),
@@ -221,6 +249,7 @@ impl Session {
             transaction_micros: None,
             lock_owner,
             advisory: Arc::new(AdvisoryLocks::new(store.clone(), lock_owner)),
+            memory,
             store,
         }
     }
@@ -458,6 +487,30 @@ impl Session {
         }
     }
 
+    /// How long the client may leave the session waiting for its next message before it
+    /// is closed, and the FATAL error that says why: `idle_in_transaction_session_timeout`
+    /// in a transaction block, `idle_session_timeout` outside one. `None`: no limit.
+    pub fn idle_timeout(&self) -> Option<(std::time::Duration, Error)> {
+        match self.transaction_status() {
+            TransactionStatus::Idle => self.timeout_setting(&IDLE_SESSION_TIMEOUT).map(|t| {
+                let error = Error::new(
+                    SqlState::IdleSessionTimeout,
+                    "terminating connection due to idle-session timeout",
+                );
+                (t, error)
+            }),
+            TransactionStatus::InBlock | TransactionStatus::Failed => self
+                .timeout_setting(&IDLE_IN_TRANSACTION_SESSION_TIMEOUT)
+                .map(|t| {
+                    let error = Error::new(
+                        SqlState::IdleInTransactionSessionTimeout,
+                        "terminating connection due to idle-in-transaction timeout",
+                    );
+                    (t, error)
+                }),
+        }
+    }
+
     /// Notices raised since the last call.
     pub fn take_notices(&mut self) -> Vec<Notice> {
         std::mem::take(&mut self.notices)
@@ -574,7 +627,9 @@ impl Session {
             }
             Work::Bound(_) => {}
         }
-        self.cancel.flag.store(false, Ordering::Relaxed);
+        self.cancel
+            .interrupt
+            .start_statement(self.timeout_setting(&STATEMENT_TIMEOUT));
         // A SET earlier in the same query string may have changed them.
         self.datetime()?;
         let outcome = catch_unwind(AssertUnwindSafe(|| {
@@ -588,6 +643,7 @@ impl Session {
                 .unwrap_or_else(|| "unknown panic".into());
             Err(Error::internal(format!("internal error: {message}")))
         });
+        self.cancel.interrupt.end_statement();
         match outcome {
             Ok(result) => {
                 if self.block == Block::None {
@@ -674,13 +730,31 @@ impl Session {
         self.txn.insert(txn)
     }
 
-    /// `lock_timeout`, `None` when 0 (no limit).
+    /// `kestrel.query_memory_limit` in bytes; 0 is the pool's default share.
+    fn query_memory_limit_bytes(&self) -> u64 {
+        let megabytes = self
+            .settings
+            .value(QUERY_MEMORY_LIMIT.name)
+            .and_then(|value| QUERY_MEMORY_LIMIT.parse(value).ok())
+            .unwrap_or(0);
+        match megabytes {
+            0 => self.memory.default_query_limit_bytes(),
+            mb => (mb as u64).saturating_mul(1024 * 1024),
+        }
+    }
+
     fn lock_timeout(&self) -> Option<std::time::Duration> {
-        let value = self.settings.value("lock_timeout").unwrap_or("0");
+        self.timeout_setting(&LOCK_TIMEOUT)
+    }
+
+    /// A timeout setting in milliseconds (`lock_timeout`, `statement_timeout`, ...), `None`
+    /// when 0 (no limit).
+    fn timeout_setting(&self, setting: &UnitSetting) -> Option<std::time::Duration> {
+        let value = self.settings.value(setting.name).unwrap_or("0");
         if value == "0" {
             return None;
         }
-        let millis = crate::api::settings::LOCK_TIMEOUT.parse(value).ok()?;
+        let millis = setting.parse(value).ok()?;
         (millis > 0).then(|| std::time::Duration::from_millis(millis as u64))
     }
 
@@ -703,7 +777,7 @@ impl Session {
         let mut ctx = ExecContext::new(
             params.to_vec(),
             view,
-            self.cancel.flag.clone(),
+            self.cancel.interrupt.clone(),
             self.sequences.clone(),
         );
         // A transaction's uncommitted table versions keep their committed generation
@@ -718,6 +792,7 @@ impl Session {
         if self.block != Block::None || matches!(bound, BoundStatement::Begin { .. }) {
             ctx.clock.transaction = *self.transaction_micros.get_or_insert(ctx.clock.statement);
         }
+        ctx.memory = QueryMemory::new(self.memory.clone(), self.query_memory_limit_bytes());
         if let Some(limit) = self.settings.value("kestrel.max_recursive_iterations") {
             ctx.max_recursive_rounds = limit.parse().unwrap_or(ctx.max_recursive_rounds);
         }

@@ -12,12 +12,16 @@ use crate::error::{Error, Result, SqlState};
 
 use checks::{
     any, bytea_output, checkpoint_timeout, date_style, deadlock_timeout, default_tablespace,
-    default_transaction_isolation, encoding, english_messages, float_digits, interval_style,
-    lock_timeout, max_wal_size, on_off, optimizer_rules, positive_integer, search_path,
-    standard_strings, synchronous_commit, table_access_method, time_zone, transaction_isolation,
-    xml_option,
+    default_transaction_isolation, encoding, english_messages, float_digits,
+    idle_in_transaction_session_timeout, idle_session_timeout, interval_style, lock_timeout,
+    max_wal_size, on_off, optimizer_rules, positive_integer, query_memory_limit, search_path,
+    standard_strings, statement_timeout, synchronous_commit, table_access_method, time_zone,
+    transaction_isolation, xml_option,
 };
-pub(crate) use units::{CHECKPOINT_TIMEOUT, LOCK_TIMEOUT, MAX_WAL_SIZE};
+pub(crate) use units::{
+    UnitSetting, CHECKPOINT_TIMEOUT, IDLE_IN_TRANSACTION_SESSION_TIMEOUT, IDLE_SESSION_TIMEOUT,
+    LOCK_TIMEOUT, MAX_WAL_SIZE, QUERY_MEMORY_LIMIT, STATEMENT_TIMEOUT,
+};
 
 /// Where a setting may be changed: PostgreSQL's GucContext, for the four we have.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -219,8 +223,8 @@ const DEFINITIONS: &[Definition] = &[
         default: "0",
         reported: false,
         context: Context::User,
-        check: any,
-        description: "Accepted for clients that set it; not enforced.",
+        check: statement_timeout,
+        description: "Sets the maximum allowed duration of any statement.",
     },
     Definition {
         name: "lock_timeout",
@@ -243,8 +247,16 @@ const DEFINITIONS: &[Definition] = &[
         default: "0",
         reported: false,
         context: Context::User,
-        check: any,
-        description: "Accepted for clients that set it; not enforced.",
+        check: idle_in_transaction_session_timeout,
+        description: "Sets the maximum allowed idle time between queries, when in a transaction.",
+    },
+    Definition {
+        name: "idle_session_timeout",
+        default: "0",
+        reported: false,
+        context: Context::User,
+        check: idle_session_timeout,
+        description: "Sets the maximum allowed idle time between queries, when not in a transaction.",
     },
     Definition {
         name: "check_function_bodies",
@@ -359,6 +371,14 @@ const DEFINITIONS: &[Definition] = &[
         description: "WITH RECURSIVE stops with 54000 after this many rounds.",
     },
     Definition {
+        name: "kestrel.query_memory_limit",
+        default: "0",
+        reported: false,
+        context: Context::User,
+        check: query_memory_limit,
+        description: "A statement needing more working memory fails with 53200; 0: a quarter of the server's limit.",
+    },
+    Definition {
         name: "checkpoint_timeout",
         default: "5min",
         reported: false,
@@ -381,6 +401,14 @@ const DEFINITIONS: &[Definition] = &[
         context: Context::Open,
         check: any,
         description: "Shows the data directory; empty for an in-memory database.",
+    },
+    Definition {
+        name: "max_connections",
+        default: "100",
+        reported: false,
+        context: Context::Server,
+        check: positive_integer,
+        description: "Sets the maximum number of concurrent connections (a server's, not by SET).",
     },
 ];
 
@@ -438,6 +466,11 @@ impl Defaults {
         }
         Arc::make_mut(&mut self.values)[index] = (definition.check)(value)?;
         Ok(())
+    }
+
+    /// The default of setting `name`, if it is one.
+    pub(crate) fn value(&self, name: &str) -> Option<&str> {
+        find(name).map(|index| self.values[index].as_str())
     }
 
     /// These defaults with `data_directory` showing `directory`; shared, not copied, when

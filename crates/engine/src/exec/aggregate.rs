@@ -69,6 +69,7 @@ impl AggregateExec {
             .collect();
         let mut row_groups: Vec<u32> = Vec::new();
         while let Some(batch) = self.input.next(ctx)? {
+            ctx.check_cancelled()?;
             let key_values = spec
                 .group_by
                 .iter()
@@ -79,6 +80,7 @@ impl AggregateExec {
                 .zip(&spec.aggregates)
                 .map(|(_, call)| CallInput::evaluate(call, &batch, ctx))
                 .collect::<Result<Vec<_>>>()?;
+            let groups_before = groups.len();
             for (set, keys) in sets.iter().enumerate() {
                 row_groups.clear();
                 match empty_set_groups[set] {
@@ -90,6 +92,13 @@ impl AggregateExec {
                     state.update(call, input, &row_groups, empty_set_groups[set])?;
                 }
             }
+            ctx.memory.charge(kept_bytes(
+                spec,
+                &inputs,
+                &key_values,
+                groups.len() - groups_before,
+                batch.len(),
+            ))?;
         }
         let group_count = groups.len();
         let mut columns: Vec<Arc<Vector>> = groups.keys.into_iter().map(Arc::new).collect();
@@ -227,6 +236,32 @@ impl CallState {
 
 /// One aggregate call's view of an input batch, evaluated once for every grouping set:
 /// its arguments, its ORDER BY keys and the rows its FILTER keeps (`None`: all).
+/// About how much working memory one input batch added: its new groups (keys and a state
+/// per call) and the arguments of the calls that keep their inputs (string_agg,
+/// array_agg, DISTINCT or ORDER BY calls).
+fn kept_bytes(
+    spec: &AggregateSpec,
+    inputs: &[CallInput],
+    key_values: &[Arc<Vector>],
+    new_groups: usize,
+    rows: usize,
+) -> usize {
+    const GROUP_STATE_BYTES: usize = 32;
+    let key_bytes: usize = key_values.iter().map(|k| k.approximate_bytes()).sum();
+    let per_group = key_bytes / rows.max(1) + GROUP_STATE_BYTES * (1 + spec.aggregates.len());
+    let kept_arguments: usize = spec
+        .aggregates
+        .iter()
+        .zip(inputs)
+        .filter(|(call, _)| {
+            call.func.keeps_its_inputs() || call.distinct || !call.order_by.is_empty()
+        })
+        .flat_map(|(_, input)| input.args.iter().chain(&input.keys))
+        .map(|v| v.approximate_bytes())
+        .sum();
+    new_groups * per_group + kept_arguments
+}
+
 struct CallInput {
     args: Vec<Arc<Vector>>,
     keys: Vec<Arc<Vector>>,

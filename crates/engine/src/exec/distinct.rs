@@ -30,6 +30,7 @@ impl DistinctExec {
 impl Operator for DistinctExec {
     fn next(&mut self, ctx: &ExecContext) -> Result<Option<Batch>> {
         while let Some(batch) = self.input.next(ctx)? {
+            ctx.check_cancelled()?;
             if self.on.is_empty() {
                 self.on = (0..batch.columns.len()).collect();
             }

@@ -11,7 +11,7 @@ use hashbrown::HashMap;
 use super::expression::evaluate;
 use super::filter::selected_rows;
 use super::modify::{live_rows, Matched};
-use super::{collect, ExecContext};
+use super::{materialize, ExecContext};
 use crate::error::Result;
 use crate::physical::create_operator;
 use crate::plan::{ColumnSide, CompareOp, LogicalPlan, ScalarExpr};
@@ -59,7 +59,7 @@ pub(super) fn joined_matches(
     ctx: &ExecContext,
 ) -> Result<Vec<Matched>> {
     let width = entry.schema.columns.len();
-    let source_batches = collect(create_operator(source, &ctx.state).as_mut(), ctx)?;
+    let source_batches = materialize(create_operator(source, &ctx.state).as_mut(), ctx)?;
     let physical: Vec<_> = source.output_types().iter().map(|t| t.physical()).collect();
     let source_rows = concat_batches(&physical, &source_batches)?;
     let (target_keys, source_keys) = equality_keys(filter, width);

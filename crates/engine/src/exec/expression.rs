@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::filter::positions_where;
 use super::ExecContext;
 use crate::catalog::system::{CatalogFunction, CatalogSnapshot};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SqlState};
 use crate::function::arithmetic::{arithmetic, combine_validity, negate};
 use crate::function::cast::cast_vector;
 use crate::function::compare::{compare, compare_with_scalar, flipped};
@@ -34,7 +34,13 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
             let value = ctx
                 .params
                 .get(*index)
-                .ok_or_else(|| Error::internal(format!("no value for parameter ${}", index + 1)))?;
+                // `SELECT $1` sent as a simple query has no parameter values.
+                .ok_or_else(|| {
+                    Error::new(
+                        SqlState::UndefinedParameter,
+                        format!("there is no parameter ${}", index + 1),
+                    )
+                })?;
             Vector::from_scalar(value, *ty, len)?
         }
         ScalarExpr::SessionInfo(info) => {

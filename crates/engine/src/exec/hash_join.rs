@@ -11,7 +11,7 @@ use super::join_cache::{HashTable, Heads};
 
 use super::expression::evaluate;
 use super::join::JoinState;
-use super::{collect, BoxedOperator, ExecContext, Operator};
+use super::{materialize, BoxedOperator, ExecContext, Operator};
 use crate::error::Result;
 use crate::plan::{JoinKind, ScalarExpr};
 use crate::types::PhysicalType;
@@ -32,8 +32,14 @@ pub struct HashJoinExec {
     cache: Option<(String, Vec<u32>)>,
     table: Option<BuildTable>,
     pending: Vec<Batch>,
+    /// Working memory charged for `pending` (a probe batch's matches, which a key shared
+    /// by many rows can make huge), given back once they are handed out.
+    pending_bytes: usize,
     finished: bool,
 }
+
+/// How many matched pairs are collected between two charges to working memory.
+const PAIRS_PER_CHARGE: usize = 64 * 1024;
 
 struct BuildTable {
     hashed: Arc<HashTable>,
@@ -70,6 +76,7 @@ impl HashJoinExec {
             cache: spec.cache,
             table: None,
             pending: Vec::new(),
+            pending_bytes: 0,
             finished: false,
         }
     }
@@ -104,7 +111,7 @@ impl HashJoinExec {
             .build
             .take()
             .ok_or_else(|| crate::error::Error::internal("hash join built twice"))?;
-        let batches = collect(build.as_mut(), ctx)?;
+        let batches = materialize(build.as_mut(), ctx)?;
         let rows = concat_batches(&self.build_types, &batches)?;
         let keys = self
             .build_keys
@@ -175,9 +182,12 @@ impl Operator for HashJoinExec {
             self.table = Some(self.build_table(ctx)?);
         }
         loop {
+            // A probe batch may match many build rows: its output comes out a batch at a time.
+            ctx.check_cancelled()?;
             if let Some(batch) = self.pending.pop() {
                 return Ok(Some(batch));
             }
+            ctx.memory.release(std::mem::take(&mut self.pending_bytes));
             let Some(table) = self.table.as_mut() else {
                 return Ok(None);
             };
@@ -204,19 +214,26 @@ impl Operator for HashJoinExec {
                 .collect::<Result<Vec<_>>>()?;
             let (mut probe_rows, mut build_rows) = (Vec::new(), Vec::new());
             let hashed = &table.hashed;
-            let mut emit_chain = |row: usize, head: Option<&u32>| {
+            let pending_bytes = &mut self.pending_bytes;
+            let mut emit_chain = |row: usize, head: Option<&u32>| -> Result<()> {
                 let mut candidate = head.copied().unwrap_or(NULL_ROW);
                 while candidate != NULL_ROW {
                     probe_rows.push(row as u32);
                     build_rows.push(candidate);
                     candidate = hashed.next[candidate as usize];
+                    if probe_rows.len() % PAIRS_PER_CHARGE == 0 {
+                        let bytes = PAIRS_PER_CHARGE * 2 * std::mem::size_of::<u32>();
+                        ctx.memory.charge(bytes)?;
+                        *pending_bytes += bytes;
+                    }
                 }
+                Ok(())
             };
             match (&hashed.heads, single_int_key(&keys)) {
                 (Heads::Int(heads), Some((values, column))) => {
                     for (row, value) in values.iter().enumerate() {
                         if column.is_valid(row) {
-                            emit_chain(row, heads.get(value));
+                            emit_chain(row, heads.get(value))?;
                         }
                     }
                 }
@@ -226,7 +243,7 @@ impl Operator for HashJoinExec {
                     for row in 0..probe.len() {
                         key.clear();
                         if !encode_row_key(&key_refs, row, &mut key) {
-                            emit_chain(row, heads.get(key.as_slice()));
+                            emit_chain(row, heads.get(key.as_slice()))?;
                         }
                     }
                 }
@@ -241,6 +258,9 @@ impl Operator for HashJoinExec {
                     .state
                     .emit(&probe, &table.hashed.rows, probe_rows, build_rows, ctx)?;
             if !joined.is_empty() {
+                let bytes = joined.approximate_bytes();
+                ctx.memory.charge(bytes)?;
+                self.pending_bytes += bytes;
                 self.pending = split_batch(joined);
                 self.pending.reverse();
             }

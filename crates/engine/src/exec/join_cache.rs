@@ -8,7 +8,7 @@ use std::sync::{Arc, RwLock};
 use hashbrown::HashMap as HashTableMap;
 
 use crate::storage::{generations, DbState, GenerationCache, Lookup};
-use crate::vector::{Batch, VectorData};
+use crate::vector::Batch;
 
 /// Cached build tables may use this much memory in all.
 const JOIN_CACHE_BYTES: usize = 256 << 20;
@@ -37,15 +37,7 @@ impl Heads {
 
 impl HashTable {
     fn bytes(&self) -> usize {
-        let mut bytes = self.next.len() * 4 + self.heads.bytes();
-        for column in &self.rows.columns {
-            bytes += match &column.data {
-                VectorData::Text(s) => (0..s.len()).map(|i| s.get_bytes(i).len() + 4).sum(),
-                VectorData::Numeric(v) => v.len() * 32,
-                other => other.len() * 8,
-            };
-        }
-        bytes
+        self.next.len() * 4 + self.heads.bytes() + self.rows.approximate_bytes()
     }
 }
 

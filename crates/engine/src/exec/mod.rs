@@ -27,6 +27,7 @@ mod lateral_join;
 mod limit;
 mod lock_rows;
 mod lockstep;
+pub mod memory;
 pub mod modify;
 mod nested_loop_join;
 pub mod on_conflict;
@@ -55,7 +56,6 @@ mod window_sliding;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 pub use aggregate::{AggregateExec, AggregateSpec};
@@ -87,7 +87,8 @@ pub use unnest::UnnestExec;
 pub use values::ValuesExec;
 pub use window::WindowExec;
 
-use crate::error::{Error, Result, SqlState};
+use crate::error::Result;
+use crate::interrupt::Interrupt;
 use crate::storage::DbState;
 use crate::types::ScalarValue;
 use crate::vector::Batch;
@@ -97,7 +98,8 @@ pub struct ExecContext {
     pub params: Vec<ScalarValue>,
     /// The database version the statement reads.
     pub state: Arc<DbState>,
-    pub cancel: Arc<AtomicBool>,
+    /// Cancel and statement_timeout, looked at once per batch.
+    pub interrupt: Arc<Interrupt>,
     /// The rows of enclosing queries while a correlated subquery runs, innermost last.
     pub outer_rows: RefCell<Vec<Vec<ScalarValue>>>,
     /// Results of uncorrelated subqueries, by subquery id.
@@ -132,19 +134,21 @@ pub struct ExecContext {
     pub row_locker: Option<RowLocker>,
     /// The session's advisory locks; `None` outside a session.
     pub advisory: Option<Arc<crate::storage::AdvisoryLocks>>,
+    /// The statement's working memory, charged by the operators that keep batches.
+    pub memory: memory::QueryMemory,
 }
 
 impl ExecContext {
     pub fn new(
         params: Vec<ScalarValue>,
         state: Arc<DbState>,
-        cancel: Arc<AtomicBool>,
+        interrupt: Arc<Interrupt>,
         sequences: SharedSessionSequences,
     ) -> ExecContext {
         ExecContext {
             params,
             state,
-            cancel,
+            interrupt,
             sequences,
             work_tables: RefCell::new(HashMap::new()),
             max_recursive_rounds: 1_000_000,
@@ -161,6 +165,7 @@ impl ExecContext {
             in_list_sets: InListSets::default(),
             row_locker: None,
             advisory: None,
+            memory: memory::QueryMemory::unlimited(),
         }
     }
 
@@ -173,15 +178,10 @@ impl ExecContext {
         batch
     }
 
-    /// 57014 once the statement was cancelled (CancelRequest).
+    /// 57014 once the statement was cancelled (CancelRequest) or timed out.
+    #[inline]
     pub fn check_cancelled(&self) -> Result<()> {
-        if self.cancel.swap(false, Ordering::Relaxed) {
-            return Err(Error::new(
-                SqlState::QueryCanceled,
-                "canceling statement due to user request",
-            ));
-        }
-        Ok(())
+        self.interrupt.check()
     }
 }
 
@@ -195,9 +195,24 @@ pub type BoxedOperator = Box<dyn Operator>;
 
 /// Runs an operator to the end, keeping the non-empty batches.
 pub fn collect(op: &mut dyn Operator, ctx: &ExecContext) -> Result<Vec<Batch>> {
+    collect_into(op, ctx, false)
+}
+
+/// [`collect`] for batches kept for the rest of the statement (a result, a sort's or a
+/// window's input, a hash table's build side, CTE rows): each is charged to its working
+/// memory as it arrives, so a result of any size fails with 53200 instead of exhausting
+/// the server. (A correlated subquery's rows, dropped after each outer row, are not.)
+pub fn materialize(op: &mut dyn Operator, ctx: &ExecContext) -> Result<Vec<Batch>> {
+    collect_into(op, ctx, true)
+}
+
+fn collect_into(op: &mut dyn Operator, ctx: &ExecContext, charged: bool) -> Result<Vec<Batch>> {
     let mut batches = Vec::new();
     while let Some(batch) = op.next(ctx)? {
         if !batch.is_empty() {
+            if charged {
+                ctx.memory.charge(batch.approximate_bytes())?;
+            }
             batches.push(batch);
         }
     }

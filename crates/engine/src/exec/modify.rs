@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::check::check_rows;
 use super::expression::evaluate;
 use super::filter::selected_rows;
-use super::{collect, ExecContext};
+use super::{materialize, ExecContext};
 use crate::catalog::QualifiedName;
 use crate::catalog::TableSchema;
 use crate::error::{Error, Result, SqlState};
@@ -47,7 +47,7 @@ pub fn insert(
     keep_rows: bool,
     ctx: &ExecContext,
 ) -> Result<Modified> {
-    let batches = collect(create_operator(source, &ctx.state).as_mut(), ctx)?;
+    let batches = materialize(create_operator(source, &ctx.state).as_mut(), ctx)?;
     let mut appender = Appender::open(txn, name, oid, checks)?;
     for batch in &batches {
         appender.append(batch, ctx)?;

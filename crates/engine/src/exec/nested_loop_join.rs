@@ -3,7 +3,7 @@
 //! time so the pairs of one row form one vectorized batch.
 
 use super::join::JoinState;
-use super::{collect, BoxedOperator, ExecContext, Operator};
+use super::{materialize, BoxedOperator, ExecContext, Operator};
 use crate::error::{Error, Result};
 use crate::plan::{JoinKind, ScalarExpr};
 use crate::types::PhysicalType;
@@ -17,6 +17,10 @@ pub struct NestedLoopJoinExec {
     kind: JoinKind,
     condition: Option<ScalarExpr>,
     built: Option<(Batch, JoinState)>,
+    /// The probe batch being paired, and its next row: one block of pairs per call, so a
+    /// cross join's output is never held whole (a probe batch of 2,048 rows against 100,000
+    /// build rows would be 200 million pairs).
+    probing: Option<(Batch, usize)>,
     pending: Vec<Batch>,
     finished: bool,
 }
@@ -37,6 +41,7 @@ impl NestedLoopJoinExec {
             kind,
             condition,
             built: None,
+            probing: None,
             pending: Vec::new(),
             finished: false,
         }
@@ -50,7 +55,7 @@ impl Operator for NestedLoopJoinExec {
                 .build
                 .take()
                 .ok_or_else(|| Error::internal("join built twice"))?;
-            let rows = concat_batches(&self.build_types, &collect(build.as_mut(), ctx)?)?;
+            let rows = concat_batches(&self.build_types, &materialize(build.as_mut(), ctx)?)?;
             let state = JoinState::new(self.kind, self.condition.clone(), rows.len(), false);
             self.built = Some((rows, state));
         }
@@ -61,6 +66,32 @@ impl Operator for NestedLoopJoinExec {
             let Some((build, state)) = self.built.as_mut() else {
                 return Ok(None);
             };
+            if let Some((probe, next_row)) = self.probing.as_mut() {
+                if *next_row < probe.len() {
+                    ctx.check_cancelled()?;
+                    // Pair a block of probe rows with all build rows.
+                    let rows_per_block = (BATCH_SIZE / build.len().max(1)).max(1);
+                    let start = *next_row;
+                    let end = (start + rows_per_block).min(probe.len());
+                    *next_row = end;
+                    let block: Vec<u32> = (start as u32..end as u32).collect();
+                    let block_batch = probe.gather(&block);
+                    let mut probe_rows = Vec::with_capacity(block.len() * build.len());
+                    let mut build_rows = Vec::with_capacity(block.len() * build.len());
+                    for p in 0..block.len() as u32 {
+                        for b in 0..build.len() as u32 {
+                            probe_rows.push(p);
+                            build_rows.push(b);
+                        }
+                    }
+                    let joined = state.emit(&block_batch, build, probe_rows, build_rows, ctx)?;
+                    if !joined.is_empty() {
+                        return Ok(Some(joined));
+                    }
+                    continue;
+                }
+                self.probing = None;
+            }
             if self.finished {
                 return Ok(None);
             }
@@ -73,29 +104,7 @@ impl Operator for NestedLoopJoinExec {
                 }
                 continue;
             };
-            // Pair probe rows with all build rows, a block of probe rows at a time.
-            let rows_per_block = (BATCH_SIZE / build.len().max(1)).max(1);
-            let mut out = Vec::new();
-            for start in (0..probe.len()).step_by(rows_per_block) {
-                ctx.check_cancelled()?;
-                let end = (start + rows_per_block).min(probe.len());
-                let block: Vec<u32> = (start as u32..end as u32).collect();
-                let block_batch = probe.gather(&block);
-                let mut probe_rows = Vec::with_capacity(block.len() * build.len());
-                let mut build_rows = Vec::with_capacity(block.len() * build.len());
-                for p in 0..block.len() as u32 {
-                    for b in 0..build.len() as u32 {
-                        probe_rows.push(p);
-                        build_rows.push(b);
-                    }
-                }
-                let joined = state.emit(&block_batch, build, probe_rows, build_rows, ctx)?;
-                if !joined.is_empty() {
-                    out.push(joined);
-                }
-            }
-            out.reverse();
-            self.pending = out;
+            self.probing = Some((probe, 0));
         }
     }
 }

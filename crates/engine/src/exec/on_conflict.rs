@@ -13,7 +13,7 @@ use super::check::check_rows;
 use super::expression::evaluate;
 use super::filter::selected_rows;
 use super::modify::{check_not_null, check_unique, writable, Modified};
-use super::{collect, ExecContext};
+use super::{materialize, ExecContext};
 use crate::catalog::QualifiedName;
 use crate::error::{Error, Result, SqlState};
 use crate::physical::create_operator;
@@ -30,7 +30,7 @@ pub fn insert(
     keep_rows: bool,
     ctx: &ExecContext,
 ) -> Result<Modified> {
-    let batches = collect(create_operator(source, &ctx.state).as_mut(), ctx)?;
+    let batches = materialize(create_operator(source, &ctx.state).as_mut(), ctx)?;
     let mut entry = writable(txn, name, oid)?;
     let oldest = super::modify::oldest_sharing_indexes(txn, &entry);
     let mut modified = Modified::default();

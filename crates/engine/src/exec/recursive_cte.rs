@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use hashbrown::HashSet;
 
-use super::{collect, ExecContext, Operator};
+use super::{materialize, ExecContext, Operator};
 use crate::error::{Error, Result, SqlState};
 use crate::physical::create_operator;
 use crate::plan::LogicalPlan;
@@ -60,7 +60,7 @@ impl RecursiveCteExec {
 
     fn run(&mut self, ctx: &ExecContext) -> Result<Vec<Batch>> {
         let mut seen = HashSet::new();
-        let base = collect(create_operator(&self.base, &ctx.state).as_mut(), ctx)?;
+        let base = materialize(create_operator(&self.base, &ctx.state).as_mut(), ctx)?;
         let mut working = self.new_rows(base, &mut seen);
         let mut result = working.clone();
         let mut rounds = 0u64;
@@ -80,7 +80,7 @@ impl RecursiveCteExec {
             ctx.work_tables
                 .borrow_mut()
                 .insert(self.id, Arc::new(working));
-            let produced = collect(create_operator(&self.recursive, &ctx.state).as_mut(), ctx)?;
+            let produced = materialize(create_operator(&self.recursive, &ctx.state).as_mut(), ctx)?;
             working = self.new_rows(produced, &mut seen);
             result.extend(working.iter().cloned());
         }

@@ -3,7 +3,7 @@
 
 use hashbrown::HashMap;
 
-use super::{collect, BoxedOperator, ExecContext, Operator};
+use super::{materialize, BoxedOperator, ExecContext, Operator};
 use crate::error::Result;
 use crate::plan::SetOperator;
 use crate::vector::{encode_row_key, Batch, Vector};
@@ -56,7 +56,7 @@ impl Operator for SetOperationExec {
         if self.counts.is_none() {
             let mut counts: HashMap<Box<[u8]>, i64> = HashMap::new();
             if let Some(mut right) = self.right.take() {
-                for batch in collect(right.as_mut(), ctx)? {
+                for batch in materialize(right.as_mut(), ctx)? {
                     for key in keys(&batch) {
                         *counts.entry(key.into_boxed_slice()).or_insert(0) += 1;
                     }
@@ -121,6 +121,7 @@ impl SetOperationExec {
     fn next_union(&mut self, ctx: &ExecContext) -> Result<Option<Batch>> {
         let seen = self.counts.get_or_insert_with(HashMap::new);
         loop {
+            ctx.check_cancelled()?;
             let batch = if !self.left_done {
                 match self.left.next(ctx)? {
                     Some(b) => b,

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::{collect, ExecContext, Operator};
+use super::{materialize, ExecContext, Operator};
 use crate::error::Result;
 use crate::physical::create_operator;
 use crate::plan::LogicalPlan;
@@ -32,7 +32,7 @@ impl Operator for SharedCteExec {
             let rows = match cached {
                 Some(rows) => rows,
                 None => {
-                    let rows = Arc::new(collect(
+                    let rows = Arc::new(materialize(
                         create_operator(&self.plan, &ctx.state).as_mut(),
                         ctx,
                     )?);

@@ -30,15 +30,21 @@ impl SortExec {
         let mut batches = Vec::new();
         let mut key_batches = Vec::new();
         while let Some(batch) = self.input.next(ctx)? {
+            ctx.check_cancelled()?;
             let key_columns = self
                 .keys
                 .iter()
                 .map(|k| evaluate(&k.expr, &batch, ctx))
                 .collect::<Result<Vec<_>>>()?;
-            key_batches.push(Batch::new(key_columns, batch.len()));
+            let keys = Batch::new(key_columns, batch.len());
+            ctx.memory
+                .charge(batch.approximate_bytes() + keys.approximate_bytes())?;
+            key_batches.push(keys);
             batches.push(batch);
         }
         let all = concat_batches(&self.physical, &batches)?;
+        // The concatenated copy, and the sorted one made from it.
+        ctx.memory.charge(2 * all.approximate_bytes())?;
         let key_physical: Vec<PhysicalType> =
             self.keys.iter().map(|k| k.expr.ty().physical()).collect();
         let keys = concat_batches(&key_physical, &key_batches)?;

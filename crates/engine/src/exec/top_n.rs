@@ -96,6 +96,7 @@ impl TopNExec {
         // Compacting at 2k rows (at least a batch) cuts away at least k rows each time.
         let threshold = (2 * self.k).max(BATCH_SIZE);
         while let Some(batch) = self.input.next(ctx)? {
+            ctx.check_cancelled()?;
             let key_columns = self
                 .keys
                 .iter()

@@ -9,7 +9,7 @@ use super::expression::evaluate;
 use super::sort_key::sort_order;
 use super::window_frame::{frame_pieces, frames};
 use super::window_sliding::sliding_aggregate;
-use super::{collect, BoxedOperator, ExecContext, Operator};
+use super::{materialize, BoxedOperator, ExecContext, Operator};
 use crate::error::{Error, Result, SqlState};
 use crate::function::aggregate::Accumulator;
 use crate::function::compare::compare_rows;
@@ -44,12 +44,15 @@ impl WindowExec {
     }
 
     fn run(&mut self, ctx: &ExecContext) -> Result<Vec<Batch>> {
-        let batches = collect(self.input.as_mut(), ctx)?;
+        let batches = materialize(self.input.as_mut(), ctx)?;
         let all = concat_batches(&self.input_types, &batches)?;
+        // The concatenated copy, and the window columns computed next, are as large again.
+        ctx.memory.charge(2 * all.approximate_bytes())?;
         let mut columns = all.columns.clone();
         let mut layouts: Vec<(Vec<ScalarExpr>, Vec<SortKey>, Arc<Layout>)> = Vec::new();
         let mut call_layouts = Vec::with_capacity(self.calls.len());
         for call in &self.calls {
+            ctx.check_cancelled()?;
             let cached = layouts
                 .iter()
                 .find(|(p, o, _)| *p == call.partition_by && *o == call.order_by)

@@ -63,12 +63,11 @@ fn foldable(expr: &ScalarExpr) -> bool {
 }
 
 fn evaluate_alone(expr: &ScalarExpr) -> Option<crate::types::ScalarValue> {
-    use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
     let ctx = crate::exec::ExecContext::new(
         Vec::new(),
         Arc::new(crate::storage::DbState::default()),
-        Arc::new(AtomicBool::new(false)),
+        Arc::default(),
         Default::default(),
     );
     crate::exec::expression::evaluate_constant(expr, &ctx).ok()

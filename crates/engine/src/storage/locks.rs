@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::Map;
 use crate::error::{Error, Result, SqlState};
+use crate::interrupt::Interrupt;
 use crate::sync::lock;
 
 /// The prefix of row lock names.
@@ -60,6 +61,8 @@ struct LockTable {
     queues: Map<String, WaitQueue>,
     /// How many row locks are held: writers look for them only when there are any.
     row_holders: usize,
+    /// Each session's cancel and statement_timeout, by owner: a waiter gives up on them.
+    interrupts: Map<u64, Arc<Interrupt>>,
 }
 
 struct WaitQueue {
@@ -170,6 +173,11 @@ impl LockManager {
                     ))
                     .with_hint("See server log for query details."));
             }
+            let interrupt = table.interrupts.get(&owner).cloned();
+            if let Some(Err(error)) = interrupt.as_ref().map(|i| i.check()) {
+                table.waiting_for.remove(&owner);
+                return Err(error);
+            }
             let now = Instant::now();
             if deadline.is_some_and(|d| now >= d) {
                 table.waiting_for.remove(&owner);
@@ -198,8 +206,15 @@ impl LockManager {
                 });
             queue.waiters += 1;
             let released = Arc::clone(&queue.released);
-            // The timeout re-checks for a deadlock formed while asleep.
-            let sleep = deadline.map_or(RECHECK, |d| RECHECK.min(d.saturating_duration_since(now)));
+            // The timeout re-checks for a deadlock formed while asleep; a cancel wakes the
+            // waiter (`wake`), a statement_timeout is a deadline like lock_timeout.
+            let statement_deadline = interrupt.and_then(|i| i.deadline());
+            let sleep = [deadline, statement_deadline]
+                .into_iter()
+                .flatten()
+                .fold(RECHECK, |sleep, d| {
+                    sleep.min(d.saturating_duration_since(now))
+                });
             table = match released.wait_timeout(table, sleep) {
                 Ok((guard, _)) => guard,
                 Err(poisoned) => poisoned.into_inner().0,
@@ -245,6 +260,31 @@ impl LockManager {
         drop(table);
         for released in wake {
             released.notify_one();
+        }
+    }
+
+    /// Makes `owner`'s waits end on `interrupt` (a session's, for its life).
+    pub fn watch_interrupt(&self, owner: u64, interrupt: Arc<Interrupt>) {
+        lock(&self.table).interrupts.insert(owner, interrupt);
+    }
+
+    /// The session `owner` is gone.
+    pub fn forget_interrupt(&self, owner: u64) {
+        lock(&self.table).interrupts.remove(&owner);
+    }
+
+    /// Wakes `owner` if it sleeps waiting for a lock, so it sees its interrupt at once. The
+    /// waiter checks the interrupt under the same mutex before it sleeps, so a cancel set
+    /// before this call is never missed.
+    pub fn wake(&self, owner: u64) {
+        let table = lock(&self.table);
+        let queue = table
+            .waiting_for
+            .get(&owner)
+            .and_then(|(name, _)| table.queues.get(name));
+        if let Some(queue) = queue {
+            // Every waiter of the name wakes; the others find the lock still held and sleep.
+            queue.released.notify_all();
         }
     }
 

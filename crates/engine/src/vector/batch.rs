@@ -20,6 +20,11 @@ impl Batch {
         Batch { columns, len }
     }
 
+    /// About how many bytes the batch's columns hold (see `Vector::approximate_bytes`).
+    pub fn approximate_bytes(&self) -> usize {
+        self.columns.iter().map(|c| c.approximate_bytes()).sum()
+    }
+
     pub fn len(&self) -> usize {
         self.len
     }

@@ -16,6 +16,11 @@ impl Default for BytesVec {
 }
 
 impl BytesVec {
+    /// Bytes held: the values and the offsets.
+    pub fn heap_bytes(&self) -> usize {
+        self.bytes.len() + self.offsets.len() * std::mem::size_of::<usize>()
+    }
+
     pub fn with_capacity(rows: usize, bytes: usize) -> BytesVec {
         let mut offsets = Vec::with_capacity(rows + 1);
         offsets.push(0);

@@ -15,6 +15,11 @@ pub struct ListVec {
 }
 
 impl ListVec {
+    /// Bytes held: the offsets and the elements.
+    pub fn heap_bytes(&self) -> usize {
+        self.offsets.len() * 4 + self.child.approximate_bytes()
+    }
+
     pub fn with_capacity(elem: PhysicalType, rows: usize) -> ListVec {
         let mut offsets = Vec::with_capacity(rows + 1);
         offsets.push(0);

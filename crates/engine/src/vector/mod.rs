@@ -182,6 +182,21 @@ impl Vector {
         self.data.len()
     }
 
+    /// About how many bytes the vector holds, in O(1): what working memory and the caches
+    /// count.
+    pub fn approximate_bytes(&self) -> usize {
+        let values = match &self.data {
+            VectorData::Text(s) | VectorData::Jsonb(s) => s.heap_bytes(),
+            VectorData::Bytes(b) => b.heap_bytes(),
+            VectorData::List(l) => l.heap_bytes(),
+            VectorData::Numeric(v) => std::mem::size_of_val(v.as_slice()),
+            VectorData::Interval(v) => std::mem::size_of_val(v.as_slice()),
+            VectorData::Uuid(v) => v.len() * 16,
+            other => other.len() * 8,
+        };
+        values + self.validity.as_ref().map_or(0, |v| v.len() / 8)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

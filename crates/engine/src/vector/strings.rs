@@ -27,6 +27,11 @@ impl Default for StringVec {
 }
 
 impl StringVec {
+    /// Bytes held: the text and the offsets.
+    pub fn heap_bytes(&self) -> usize {
+        self.bytes.len() + self.offsets.len() * std::mem::size_of::<usize>()
+    }
+
     pub fn with_capacity(rows: usize, bytes: usize) -> StringVec {
         let mut offsets = Vec::with_capacity(rows + 1);
         offsets.push(0);

@@ -27,11 +27,12 @@ pub(crate) struct InputBuffer {
     end: usize,
 }
 
-/// Why no more input came: the client broke the framing, or the socket ended (EOF or an
-/// error, which for a reading server means the same).
+/// Why no more input came: the client broke the framing, the socket ended (EOF or an
+/// error, which for a reading server means the same), or the client stayed idle too long.
 pub(crate) enum ReadError {
     Protocol(Error),
     Closed,
+    IdleTimeout,
 }
 
 impl InputBuffer {

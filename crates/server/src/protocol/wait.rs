@@ -44,20 +44,54 @@ impl Drop for Executing {
 }
 
 /// Reads at least one more byte of input from `stream`, a blocking socket (and blocking
-/// again on return), while the connection counts as waiting.
+/// again on return), while the connection counts as waiting; [`ReadError::IdleTimeout`]
+/// when nothing came within `idle_timeout`.
 pub(crate) fn read_more(
     input: &mut InputBuffer,
     stream: &mut TcpStream,
     _executing: &Executing,
+    idle_timeout: Option<Duration>,
 ) -> Result<(), ReadError> {
     EXECUTING.fetch_sub(1, Ordering::AcqRel);
     let outcome = match poll(input, stream) {
-        Ok(false) => input.fill(stream),
+        Ok(false) => match idle_timeout {
+            None => input.fill(stream),
+            Some(timeout) => fill_within(input, stream, timeout),
+        },
         Ok(true) => Ok(()),
         Err(closed) => Err(closed),
     };
     EXECUTING.fetch_add(1, Ordering::AcqRel);
     outcome
+}
+
+/// Sleeps on `stream` until input comes or `timeout` passes.
+fn fill_within(
+    input: &mut InputBuffer,
+    stream: &mut TcpStream,
+    timeout: Duration,
+) -> Result<(), ReadError> {
+    let deadline = Instant::now() + timeout;
+    let outcome = loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            break Err(ReadError::IdleTimeout);
+        }
+        if stream.set_read_timeout(Some(left)).is_err() {
+            break Err(ReadError::Closed);
+        }
+        // A read that times out fails with WouldBlock, which `try_fill` reports as no input.
+        match input.try_fill(stream) {
+            Ok(true) => break Ok(()),
+            Ok(false) => {}
+            Err(error) => break Err(error),
+        }
+    };
+    // Later reads (COPY data, the next wait) must block as long as it takes.
+    match stream.set_read_timeout(None) {
+        Ok(()) => outcome,
+        Err(_) => Err(ReadError::Closed),
+    }
 }
 
 /// Polls `stream` for up to [`POLL_FOR`] while no connection executes and none other
@@ -117,7 +151,7 @@ mod tests {
         let mut input = InputBuffer::new();
         // At once (read while polling), then long after any poll has given up.
         client.write_all(b"S\0\0\0\x04")?;
-        assert!(read_more(&mut input, &mut server, &executing).is_ok());
+        assert!(read_more(&mut input, &mut server, &executing, None).is_ok());
         let writer = thread::spawn(move || {
             thread::sleep(Duration::from_millis(20));
             client.write_all(b"X\0\0\0\x04").map(|()| client)
@@ -126,7 +160,7 @@ mod tests {
         while tags.len() < 2 {
             match input.next_frame() {
                 Ok(Some(frame)) => tags.push(frame.tag),
-                Ok(None) => assert!(read_more(&mut input, &mut server, &executing).is_ok()),
+                Ok(None) => assert!(read_more(&mut input, &mut server, &executing, None).is_ok()),
                 Err(error) => panic!("{}", error.message),
             }
         }
@@ -136,7 +170,7 @@ mod tests {
             .join()
             .map_err(|_| std::io::Error::other("writer panicked"))??;
         drop(client);
-        let closed = read_more(&mut input, &mut server, &executing);
+        let closed = read_more(&mut input, &mut server, &executing, None);
         assert!(matches!(closed, Err(ReadError::Closed)));
         Ok(())
     }

@@ -160,8 +160,27 @@ fn copy_in(
     while input.read(parser.buffer())? {
         ctx.check_cancelled()?;
         parser.parse(ctx, &mut sink)?;
+        check_record_bytes(parser.buffer().len())?;
     }
     parser.finish(ctx, &mut sink)
+}
+
+/// PostgreSQL's largest allocation (MaxAllocSize): a record, which COPY holds whole until
+/// its end arrives, may not grow past it.
+const RECORD_BYTES_MAX: usize = (1 << 30) - 1;
+
+/// 54000 once the unfinished record left after parsing is longer than a record may be, so
+/// an input without line breaks cannot take the server's memory.
+fn check_record_bytes(pending_bytes: usize) -> Result<()> {
+    if pending_bytes <= RECORD_BYTES_MAX {
+        return Ok(());
+    }
+    Err(
+        Error::new(SqlState::ProgramLimitExceeded, "out of memory").with_detail(format!(
+            "Cannot enlarge string buffer containing {RECORD_BYTES_MAX} bytes by {} more bytes.",
+            pending_bytes - RECORD_BYTES_MAX
+        )),
+    )
 }
 
 fn copy_out(
@@ -190,6 +209,14 @@ mod tests {
 
     use crate::api::Database;
     use crate::error::{Result, SqlState};
+
+    #[test]
+    fn a_record_longer_than_postgres_allows_is_54000() {
+        assert!(super::check_record_bytes(super::RECORD_BYTES_MAX).is_ok());
+        let too_long = super::check_record_bytes(super::RECORD_BYTES_MAX + 1);
+        let error = too_long.err().map(|e| (e.sqlstate(), e.message));
+        assert_eq!(error, Some(("54000", "out of memory".to_string())));
+    }
 
     /// Hands out its bytes `step` at a time, so records are cut at every possible place.
     struct Trickle<'a> {

@@ -117,7 +117,7 @@ impl Session {
         let ctx = ExecContext::new(
             Vec::new(),
             view,
-            self.cancel.flag.clone(),
+            self.cancel.interrupt.clone(),
             self.sequences.clone(),
         );
         let row = Batch::new(Vec::new(), 1);

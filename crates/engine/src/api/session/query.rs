@@ -7,7 +7,7 @@ use super::Session;
 use crate::api::query_cache::CacheKey;
 use crate::api::{ColumnInfo, StatementResult};
 use crate::error::Result;
-use crate::exec::{collect, ExecContext};
+use crate::exec::{collect, materialize, ExecContext};
 use crate::physical::create_operator;
 use crate::plan::LogicalPlan;
 use crate::types::DataType;
@@ -49,7 +49,7 @@ impl Session {
         ctx: &ExecContext,
         cache_key: Option<CacheKey<'_>>,
     ) -> Result<StatementResult> {
-        let batches = collect(create_operator(plan, &ctx.state).as_mut(), ctx)?;
+        let batches = materialize(create_operator(plan, &ctx.state).as_mut(), ctx)?;
         let rows: usize = batches.iter().map(|b| b.len()).sum();
         let result = StatementResult::rows(columns, batches, format!("SELECT {rows}"));
         Ok(match cache_key {

@@ -263,6 +263,22 @@ pub(super) fn lock_timeout(value: &str) -> Result<String> {
     super::units::LOCK_TIMEOUT.canonical(value)
 }
 
+pub(super) fn statement_timeout(value: &str) -> Result<String> {
+    super::units::STATEMENT_TIMEOUT.canonical(value)
+}
+
+pub(super) fn idle_in_transaction_session_timeout(value: &str) -> Result<String> {
+    super::units::IDLE_IN_TRANSACTION_SESSION_TIMEOUT.canonical(value)
+}
+
+pub(super) fn query_memory_limit(value: &str) -> Result<String> {
+    super::units::QUERY_MEMORY_LIMIT.canonical(value)
+}
+
+pub(super) fn idle_session_timeout(value: &str) -> Result<String> {
+    super::units::IDLE_SESSION_TIMEOUT.canonical(value)
+}
+
 pub(super) fn deadlock_timeout(value: &str) -> Result<String> {
     super::units::DEADLOCK_TIMEOUT.canonical(value)
 }

@@ -61,12 +61,30 @@ pub(crate) const CHECKPOINT_TIMEOUT: UnitSetting = UnitSetting {
     max: 86_400,
 };
 
-/// PostgreSQL's range: 0 (no timeout) up to the largest int of milliseconds.
-pub(crate) const LOCK_TIMEOUT: UnitSetting = UnitSetting {
-    name: "lock_timeout",
-    units: TIME_MS,
-    hint: TIME_HINT,
-    base_unit: "ms",
+/// PostgreSQL's range for its timeouts in milliseconds: 0 (no timeout) up to the largest int.
+const fn timeout_ms(name: &'static str) -> UnitSetting {
+    UnitSetting {
+        name,
+        units: TIME_MS,
+        hint: TIME_HINT,
+        base_unit: "ms",
+        min: 0,
+        max: i32::MAX as i64,
+    }
+}
+
+pub(crate) const LOCK_TIMEOUT: UnitSetting = timeout_ms("lock_timeout");
+pub(crate) const STATEMENT_TIMEOUT: UnitSetting = timeout_ms("statement_timeout");
+pub(crate) const IDLE_IN_TRANSACTION_SESSION_TIMEOUT: UnitSetting =
+    timeout_ms("idle_in_transaction_session_timeout");
+pub(crate) const IDLE_SESSION_TIMEOUT: UnitSetting = timeout_ms("idle_session_timeout");
+
+/// 0: a share of the server's memory limit (see `exec::memory`).
+pub(crate) const QUERY_MEMORY_LIMIT: UnitSetting = UnitSetting {
+    name: "kestrel.query_memory_limit",
+    units: MEMORY,
+    hint: MEMORY_HINT,
+    base_unit: "MB",
     min: 0,
     max: i32::MAX as i64,
 };

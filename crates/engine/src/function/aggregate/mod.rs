@@ -59,6 +59,32 @@ pub enum AggregateFunction {
 }
 
 impl AggregateFunction {
+    /// Whether its state keeps every input value (so its memory grows with its input).
+    pub fn keeps_its_inputs(&self) -> bool {
+        match self {
+            AggregateFunction::StringAgg
+            | AggregateFunction::ArrayAgg
+            | AggregateFunction::JsonAgg { .. }
+            | AggregateFunction::JsonObjectAgg { .. }
+            | AggregateFunction::OrderedSet(_) => true,
+            AggregateFunction::CountStar
+            | AggregateFunction::Count
+            | AggregateFunction::Sum
+            | AggregateFunction::Avg
+            | AggregateFunction::Min
+            | AggregateFunction::Max
+            | AggregateFunction::BoolAnd
+            | AggregateFunction::BoolOr
+            | AggregateFunction::BitAnd
+            | AggregateFunction::BitOr
+            | AggregateFunction::BitXor
+            | AggregateFunction::VarSamp
+            | AggregateFunction::VarPop
+            | AggregateFunction::StddevSamp
+            | AggregateFunction::StddevPop => false,
+        }
+    }
+
     pub fn by_name(name: &str) -> Option<AggregateFunction> {
         use AggregateFunction as F;
         Some(match name {

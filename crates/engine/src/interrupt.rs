@@ -1,0 +1,106 @@
+//! Why a running statement stops before its end: a cancel from another thread (a
+//! CancelRequest, or a client gone mid-result) or its `statement_timeout`.
+//!
+//! A session owns one [`Interrupt`] for its whole life. Operators look at it once per batch
+//! (`ExecContext::check_cancelled`) and a lock waiter each time it wakes, so either cause
+//! ends a statement within milliseconds with PostgreSQL's 57014. Both live in atomics: the
+//! check on the hot path is one load, plus a clock read only while a timeout is set.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use crate::error::{Error, Result, SqlState};
+
+#[derive(Debug, Default)]
+pub struct Interrupt {
+    cancelled: AtomicBool,
+    /// When the running statement times out, in nanoseconds after [`clock_origin`]; 0: never.
+    deadline_nanos: AtomicU64,
+}
+
+/// The instant deadlines count from (an `Instant` cannot live in an atomic).
+fn clock_origin() -> Instant {
+    static ORIGIN: OnceLock<Instant> = OnceLock::new();
+    *ORIGIN.get_or_init(Instant::now)
+}
+
+fn nanos_since_origin(at: Instant) -> u64 {
+    let nanos = at.saturating_duration_since(clock_origin()).as_nanos();
+    u64::try_from(nanos).unwrap_or(u64::MAX).max(1)
+}
+
+impl Interrupt {
+    /// Cancels the running statement (from any thread).
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    /// A statement starts: a cancel that came before it is forgotten (PostgreSQL, too, only
+    /// cancels what is running), and `timeout` (statement_timeout) starts counting.
+    pub fn start_statement(&self, timeout: Option<Duration>) {
+        self.cancelled.store(false, Ordering::Relaxed);
+        let deadline = timeout.map_or(0, |t| nanos_since_origin(Instant::now() + t));
+        self.deadline_nanos.store(deadline, Ordering::Relaxed);
+    }
+
+    /// The statement is over: its timeout no longer applies.
+    pub fn end_statement(&self) {
+        self.deadline_nanos.store(0, Ordering::Relaxed);
+    }
+
+    /// When the running statement times out, if it can.
+    pub fn deadline(&self) -> Option<Instant> {
+        match self.deadline_nanos.load(Ordering::Relaxed) {
+            0 => None,
+            nanos => Some(clock_origin() + Duration::from_nanos(nanos)),
+        }
+    }
+
+    /// 57014 once the statement was cancelled or its timeout passed.
+    pub fn check(&self) -> Result<()> {
+        if self.cancelled.load(Ordering::Relaxed) {
+            return Err(Error::new(
+                SqlState::QueryCanceled,
+                "canceling statement due to user request",
+            ));
+        }
+        let deadline = self.deadline_nanos.load(Ordering::Relaxed);
+        if deadline != 0 && nanos_since_origin(Instant::now()) >= deadline {
+            return Err(Error::new(
+                SqlState::QueryCanceled,
+                "canceling statement due to statement timeout",
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::Interrupt;
+
+    #[test]
+    fn a_cancel_or_a_passed_deadline_stops_the_statement_until_the_next_starts() {
+        let interrupt = Interrupt::default();
+        assert!(interrupt.check().is_ok());
+        interrupt.cancel();
+        let cancelled = interrupt.check().map_err(|e| e.message);
+        assert_eq!(
+            cancelled,
+            Err("canceling statement due to user request".into())
+        );
+        interrupt.start_statement(Some(Duration::ZERO));
+        let timed_out = interrupt.check().map_err(|e| e.message);
+        assert_eq!(
+            timed_out,
+            Err("canceling statement due to statement timeout".into())
+        );
+        interrupt.end_statement();
+        assert!(interrupt.check().is_ok());
+        interrupt.start_statement(Some(Duration::from_secs(3600)));
+        assert!(interrupt.check().is_ok() && interrupt.deadline().is_some());
+    }
+}
