@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod durability;
 pub mod error;
 pub mod exec;
+pub mod files;
 pub mod function;
 pub mod keywords;
 pub mod optimizer;
