@@ -1,6 +1,7 @@
-//! The rows of files read in place: each file's batches (decoded, or shared from the file
-//! cache) handed out in file order, only the columns the plan uses, the Parquet row groups
-//! the pushed-down comparisons rule out never read.
+//! The rows of files read in place: every file's batches (decoded, or shared from the file
+//! cache) are gathered on the first pull, so a file that fails to read fails the
+//! statement before any row is out, then handed out in file order: only the columns the
+//! plan uses, the Parquet row groups the pushed-down comparisons rule out never read.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -14,8 +15,8 @@ pub struct FileScanExec {
     source: Arc<FileSource>,
     columns: Vec<usize>,
     filter: RowGroupFilter,
-    next_file: usize,
-    ready: VecDeque<Batch>,
+    /// Filled on the first pull.
+    ready: Option<VecDeque<Batch>>,
 }
 
 impl FileScanExec {
@@ -24,22 +25,21 @@ impl FileScanExec {
             source,
             columns,
             filter,
-            next_file: 0,
-            ready: VecDeque::new(),
+            ready: None,
         }
     }
 }
 
 impl Operator for FileScanExec {
     fn next(&mut self, ctx: &ExecContext) -> Result<Option<Batch>> {
-        while self.ready.is_empty() && self.next_file < self.source.paths.len() {
-            ctx.check_cancelled()?;
-            let batches = self
-                .source
-                .read(self.next_file, &self.columns, &self.filter)?;
-            self.ready.extend(batches);
-            self.next_file += 1;
+        if self.ready.is_none() {
+            let mut ready = VecDeque::new();
+            for file in 0..self.source.paths.len() {
+                ctx.check_cancelled()?;
+                ready.extend(self.source.read(file, &self.columns, &self.filter)?);
+            }
+            self.ready = Some(ready);
         }
-        Ok(ctx.read_rows(self.ready.pop_front()))
+        Ok(ctx.read_rows(self.ready.as_mut().and_then(VecDeque::pop_front)))
     }
 }

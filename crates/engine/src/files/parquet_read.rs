@@ -345,7 +345,18 @@ fn decode_i32(decode: Decode, values: Vec<i32>) -> Result<VectorData> {
     Ok(match decode {
         Decode::Int32 => VectorData::Int32(values),
         // Stored as INT32 by the format; a value out of range is a corrupt file.
-        Decode::Int16 => VectorData::Int16(values.iter().map(|&v| v as i16).collect()),
+        Decode::Int16 => VectorData::Int16(
+            values
+                .iter()
+                .map(|&v| i16::try_from(v))
+                .collect::<std::result::Result<_, _>>()
+                .map_err(|_| {
+                    crate::error::Error::new(
+                        crate::error::SqlState::DataCorrupted,
+                        "a 16-bit integer column of a Parquet file holds a wider value",
+                    )
+                })?,
+        ),
         Decode::UInt32 => VectorData::Int64(values.iter().map(|&v| i64::from(v as u32)).collect()),
         Decode::Date => VectorData::Date(
             values
@@ -525,4 +536,48 @@ fn vector_bytes(vector: &Vector) -> usize {
         other => 8 * other.len(),
     };
     values + vector.len() / 8 + 64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ParquetFile, RowGroupFilter};
+    use crate::error::Result;
+    use crate::plan::CompareOp;
+    use crate::types::ScalarValue;
+
+    const ROW_GROUPS: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/data/files/rowgroups.parquet"
+    );
+
+    fn rows_read(conjuncts: Vec<(usize, CompareOp, ScalarValue)>) -> Result<usize> {
+        let file = ParquetFile::open(ROW_GROUPS)?;
+        let batches = file.read(&[0], &RowGroupFilter { conjuncts })?;
+        Ok(batches.iter().map(|b| b.len()).sum())
+    }
+
+    /// The fixture holds ids 0..10,000 in row groups of 1,000.
+    #[test]
+    fn row_groups_outside_the_filter_are_not_read() -> Result<()> {
+        assert_eq!(rows_read(vec![])?, 10_000);
+        let range = vec![
+            (0, CompareOp::GtEq, ScalarValue::Int64(2500)),
+            (0, CompareOp::Lt, ScalarValue::Int64(4000)),
+        ];
+        assert_eq!(rows_read(range)?, 2_000);
+        assert_eq!(
+            rows_read(vec![(0, CompareOp::Eq, ScalarValue::Int64(9999))])?,
+            1_000
+        );
+        assert_eq!(
+            rows_read(vec![(0, CompareOp::Gt, ScalarValue::Int64(9999))])?,
+            0
+        );
+        // A constant of another type rules nothing out.
+        assert_eq!(
+            rows_read(vec![(0, CompareOp::Eq, ScalarValue::Int32(5))])?,
+            10_000
+        );
+        Ok(())
+    }
 }
