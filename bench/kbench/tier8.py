@@ -26,7 +26,7 @@ SYSTEMS = ("kestrel", "duckdb")
 # and lineitem (200K) with the orders it belongs to (50K).
 FILES = {
     "sales": """SELECT i AS id, (i * 7) % 2000 + 1 AS product_id, (i * 13) % 5000 + 1 AS customer_id,
-  (i % 20) + 1 AS qty, ((i * 37) % 100000) / 100.0 AS amount, DATE '2024-01-01' + (i % 365) AS day,
+  (i % 20) + 1 AS qty, ((i * 37) % 100000) / 100.0 AS amount, DATE '2024-01-01' + CAST(i % 365 AS INTEGER) AS day,
   ['north', 'south', 'east', 'west'][i % 4 + 1] AS region FROM range(1, 50001) t(i)""",
     "products": """SELECT i AS id, 'product ' || i AS name, ['a', 'b', 'c', 'd', 'e'][i % 5 + 1] AS category,
   ((i * 17) % 10000) / 100.0 AS price FROM range(1, 2001) t(i)""",
@@ -35,7 +35,7 @@ FILES = {
     "lineitem": """SELECT i AS id, (i * 7) % 50000 + 1 AS order_id, (i * 11) % 2000 + 1 AS product_id,
   (i % 50) + 1 AS quantity, ((i * 31) % 100000) / 100.0 AS price, ((i % 10) / 100.0) AS discount,
   ['A', 'N', 'R'][i % 3 + 1] AS returnflag FROM range(1, 200001) t(i)""",
-    "orders": """SELECT i AS id, (i * 13) % 5000 + 1 AS customer_id, DATE '2023-01-01' + (i % 700) AS orderdate,
+    "orders": """SELECT i AS id, (i * 13) % 5000 + 1 AS customer_id, DATE '2023-01-01' + CAST(i % 700 AS INTEGER) AS orderdate,
   ['1-URGENT', '2-HIGH', '3-MEDIUM', '4-LOW'][i % 4 + 1] AS priority FROM range(1, 50001) t(i)""",
 }
 
