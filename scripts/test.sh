@@ -43,6 +43,8 @@ elif [[ -e tests/protocol/psql.sh ]]; then
 fi
 step "protocol (COPY)" bash tests/protocol/copy.sh
 step "protocol (psql describe)" bash tests/protocol/psql_describe.sh
+# Parquet written by COPY read back by DuckDB and pyarrow (installed into a venv).
+step "files (DuckDB, pyarrow)" bash tests/files/cross_check.sh
 
 # Real client libraries and tools against PostgreSQL and KestrelDB (see tests/README.md);
 # the failures KestrelDB is known for are listed in tests/clients/known_failures.txt.

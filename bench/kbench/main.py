@@ -18,7 +18,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import report, systems, tier2, tier3, tier4, tier5, tier6, tier7
+from . import report, systems, tier2, tier3, tier4, tier5, tier6, tier7, tier8
 from .workloads import TIER2, TIER3
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="bench/run.sh", description=__doc__)
-    p.add_argument("--tiers", default="1,2,3", help="comma-separated tiers to run (default 1,2,3; also 4, 5, 6, 7)")
+    p.add_argument("--tiers", default="1,2,3", help="comma-separated tiers to run (default 1,2,3; also 4, 5, 6, 7, 8)")
     p.add_argument("--filter", default="", help="regex on 'tierN/workload' (e.g. 'join', 'tier2/', 'tier1/top_n')")
     p.add_argument("--quick", action="store_true", help="tiny sizes and one repetition: proves the suite runs")
     p.add_argument("--verify", action="store_true", help="check every query returns the same rows on every system first")
@@ -115,7 +115,7 @@ def main(argv: list[str]) -> int:
 
         log("tier 1: in-process")
         tiers.append(tier1.run(args, log))
-    if args.tiers & {2, 3, 4, 5, 7}:
+    if args.tiers & {2, 3, 4, 5, 7, 8}:
         workdir = systems.make_workdir()
         running: list[systems.WireSystem] = []
         try:
@@ -127,7 +127,7 @@ def main(argv: list[str]) -> int:
             meta["kestrel"] = " ".join(kestrel.command_line()[1:])
             log(f"started PostgreSQL on {pg.port}, KestrelDB on {kestrel.port} ({args.durability})")
             # Tiers 4, 5 and 7 make their own tables and use neither DuckDB nor tier 2's tables.
-            if args.tiers & {2, 3}:
+            if args.tiers & {2, 3, 8}:
                 duck = systems.DuckCli(workdir)
                 running.append(duck)
                 meta["duckdb_cli"] = duck.version
@@ -153,6 +153,9 @@ def main(argv: list[str]) -> int:
             if 7 in args.tiers:
                 log(f"tier 7: bulk load, {args.copy_rows:,} rows")
                 tiers.append(tier7.run(args, log, [kestrel, pg], workdir))
+            if 8 in args.tiers:
+                log("tier 8: Parquet files in place")
+                tiers.append(tier8.run(args, log, [kestrel, duck], workdir))
         finally:
             for system in reversed(running):
                 system.stop()

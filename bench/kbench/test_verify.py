@@ -18,6 +18,7 @@ from pathlib import Path
 
 from . import verify
 from .verify import FIELD_SEP, NULL_MARKER, PSQL_RECORD_END, difference, normalise, parse_text_rows
+from .tier8 import WORKLOADS as TIER8
 from .workloads import TIER1, TIER2, TIER3
 
 
@@ -101,7 +102,7 @@ class Order(unittest.TestCase):
 
 class WorkloadFlags(unittest.TestCase):
     def test_ordered_matches_sql(self):
-        for tier, workloads in (("tier1", TIER1), ("tier2", TIER2)):
+        for tier, workloads in (("tier1", TIER1), ("tier2", TIER2), ("tier8", TIER8)):
             for w in workloads:
                 with self.subTest(f"{tier}/{w.name}"):
                     expected = not w.mutating and outermost_order_by(w.sql(0))

@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod durability;
 pub mod error;
 pub mod exec;
+pub mod files;
 pub mod function;
 pub mod interrupt;
 pub mod keywords;

@@ -47,12 +47,19 @@ impl ScratchDir {
                     if sql.contains(Self::TOKEN) {
                         *sql = sql.replace(Self::TOKEN, &path);
                     }
+                    if sql.contains(DATA_TOKEN) {
+                        *sql = sql.replace(DATA_TOKEN, DATA_DIR);
+                    }
                 }
                 record
             })
             .collect()
     }
 }
+
+/// The committed fixture files (`tests/data`), named `__DATA__` in statements.
+const DATA_TOKEN: &str = "__DATA__";
+const DATA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data");
 
 /// Failures listed per file; after that many the rest of the file would mostly repeat them.
 const ERRORS_PER_FILE_MAX: usize = 10;

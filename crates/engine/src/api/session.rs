@@ -53,8 +53,8 @@ enum Work<'a> {
 fn is_plan_cacheable(bound: &BoundStatement) -> bool {
     match bound {
         BoundStatement::Insert { source, .. } => !source.is_literal_values(),
-        BoundStatement::Query { .. }
-        | BoundStatement::Update { .. }
+        BoundStatement::Query { plan, .. } => !plan.reads_files(),
+        BoundStatement::Update { .. }
         | BoundStatement::Delete { .. }
         | BoundStatement::WithWrites { .. } => true,
         _ => false,

@@ -254,6 +254,7 @@ impl Written {
                     "text" => CopyFormat::Text,
                     "csv" => CopyFormat::Csv,
                     "binary" => CopyFormat::Binary,
+                    "parquet" => CopyFormat::Parquet,
                     other => {
                         return Err(invalid(format!("COPY format \"{other}\" not recognized")))
                     }
@@ -328,15 +329,23 @@ impl Written {
         let names = &copied.names;
         let format = self.format.unwrap_or(CopyFormat::Text);
         let csv = format == CopyFormat::Csv;
-        if format == CopyFormat::Binary {
+        if let Some(mode) = match format {
+            CopyFormat::Binary => Some("BINARY"),
+            CopyFormat::Parquet => Some("PARQUET"),
+            CopyFormat::Text | CopyFormat::Csv => None,
+        } {
             if self.delimiter.is_some() {
-                return Err(Error::syntax("cannot specify DELIMITER in BINARY mode"));
+                return Err(Error::syntax(format!(
+                    "cannot specify DELIMITER in {mode} mode"
+                )));
             }
             if self.null.is_some() {
-                return Err(Error::syntax("cannot specify NULL in BINARY mode"));
+                return Err(Error::syntax(format!("cannot specify NULL in {mode} mode")));
             }
             if self.header.is_some_and(|h| h != CopyHeader::Absent) {
-                return Err(not_supported("cannot specify HEADER in BINARY mode"));
+                return Err(not_supported(format!(
+                    "cannot specify HEADER in {mode} mode"
+                )));
             }
         }
         let delimiter = one_byte(self.delimiter, if csv { ',' } else { '\t' }, "delimiter")?;

@@ -392,8 +392,15 @@ impl Binder<'_> {
                     if args.settings.is_some() {
                         return Err(Error::unsupported("table function settings"));
                     }
+                    let function_name = self.function_name(name)?;
+                    if super::file_function::is_file_function(&function_name) {
+                        if *with_ordinality {
+                            return Err(Error::unsupported("WITH ORDINALITY on a file"));
+                        }
+                        return self.bind_file_function(&function_name, &args.args, alias.as_ref());
+                    }
                     let call = FunctionInFrom {
-                        name: self.function_name(name)?,
+                        name: function_name,
                         args: function_arg_exprs(&args.args)?,
                         alias: alias.as_ref(),
                         ordinality: *with_ordinality,
@@ -455,12 +462,18 @@ impl Binder<'_> {
                 args,
                 with_ordinality,
                 alias,
-            } => self.bind_table_function(FunctionInFrom {
-                name: self.function_name(name)?,
-                args: function_arg_exprs(args)?,
-                alias: alias.as_ref(),
-                ordinality: *with_ordinality,
-            }),
+            } => {
+                let function_name = self.function_name(name)?;
+                if super::file_function::is_file_function(&function_name) && !*with_ordinality {
+                    return self.bind_file_function(&function_name, args, alias.as_ref());
+                }
+                self.bind_table_function(FunctionInFrom {
+                    name: function_name,
+                    args: function_arg_exprs(args)?,
+                    alias: alias.as_ref(),
+                    ordinality: *with_ordinality,
+                })
+            }
             TableFactor::UNNEST {
                 alias,
                 array_exprs,

@@ -16,6 +16,7 @@ mod datetime_syntax;
 mod ddl;
 mod dml;
 mod expr;
+mod file_function;
 mod foreign_key;
 mod from;
 mod generated;

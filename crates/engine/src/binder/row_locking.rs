@@ -130,6 +130,7 @@ fn with_row_ids(plan: LogicalPlan, clause: &str) -> Result<(LogicalPlan, (u32, S
         }
         LogicalPlan::Values { .. }
         | LogicalPlan::SystemScan { .. }
+        | LogicalPlan::FileScan { .. }
         | LogicalPlan::Limit { .. }
         | LogicalPlan::LockRows { .. }
         | LogicalPlan::Join { .. }

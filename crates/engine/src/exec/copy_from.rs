@@ -36,7 +36,7 @@ pub trait CopyRows {
 
 impl CopyTarget<'_> {
     /// The type of each field, in field order.
-    pub(super) fn field_types(&self) -> Vec<DataType> {
+    pub(crate) fn field_types(&self) -> Vec<DataType> {
         let mut types = vec![DataType::Text; self.field_names.len()];
         for (source, &ty) in self.row.iter().zip(self.types) {
             if let CopyColumn::Field(field) = source {
@@ -49,7 +49,7 @@ impl CopyTarget<'_> {
     /// A batch of full table rows from `rows` rows of `fields` (one vector per field, each
     /// turned into its column's type by `convert`), the other columns getting their
     /// defaults.
-    pub(super) fn full_rows(
+    pub(crate) fn full_rows(
         &self,
         mut fields: Vec<Option<Vector>>,
         rows: usize,
@@ -371,7 +371,7 @@ impl CopyParser<'_> {
                 }
                 self.raw_fields.push((field_start, end, quoted));
             }
-            CopyFormat::Text | CopyFormat::Binary => {
+            CopyFormat::Text | CopyFormat::Binary | CopyFormat::Parquet => {
                 let mut field_start = start;
                 let mut escaped = false;
                 let mut i = start;
@@ -446,7 +446,7 @@ impl CopyParser<'_> {
                 }
                 Field::Decoded
             }
-            CopyFormat::Text | CopyFormat::Binary => {
+            CopyFormat::Text | CopyFormat::Binary | CopyFormat::Parquet => {
                 if raw == options.null.as_bytes() {
                     return Field::Null;
                 }

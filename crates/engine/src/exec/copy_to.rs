@@ -100,7 +100,7 @@ impl<'a> CopyEncoder<'a> {
                 self.line.extend_from_slice(&(-1i16).to_be_bytes());
                 write(&self.line)
             }
-            CopyFormat::Text | CopyFormat::Csv => Ok(()),
+            CopyFormat::Text | CopyFormat::Csv | CopyFormat::Parquet => Ok(()),
         }
     }
 
@@ -140,7 +140,7 @@ impl<'a> CopyEncoder<'a> {
     fn attribute(&mut self, force_quote: bool, single_column: bool) {
         match self.options.format {
             CopyFormat::Csv => self.csv_attribute(force_quote, single_column),
-            CopyFormat::Text | CopyFormat::Binary => self.text_attribute(),
+            CopyFormat::Text | CopyFormat::Binary | CopyFormat::Parquet => self.text_attribute(),
         }
     }
 

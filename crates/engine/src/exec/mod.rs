@@ -12,6 +12,7 @@ pub mod ddl;
 mod distinct;
 mod dml_join;
 pub mod expression;
+mod file_scan;
 mod filter;
 pub mod foreign_key;
 mod generate_series;
@@ -60,6 +61,7 @@ use std::sync::Arc;
 
 pub use aggregate::{AggregateExec, AggregateSpec};
 pub use distinct::DistinctExec;
+pub use file_scan::FileScanExec;
 pub use filter::FilterExec;
 pub use generate_series::GenerateSeriesExec;
 pub use hash_join::{HashJoinExec, HashJoinSpec};

@@ -17,6 +17,7 @@ pub fn estimate_rows(plan: &LogicalPlan, state: &DbState) -> f64 {
             .get(table_oid)
             .map_or(0.0, |t| t.data.live_rows() as f64),
         LogicalPlan::Values { rows, .. } => rows.len() as f64,
+        LogicalPlan::FileScan { source, .. } => source.rows_estimate() as f64,
         LogicalPlan::SystemScan { .. }
         | LogicalPlan::TableFunction { .. }
         | LogicalPlan::RecursiveCte { .. } => 1000.0,

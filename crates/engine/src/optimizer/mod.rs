@@ -75,6 +75,7 @@ pub(crate) fn map_inputs(
         leaf @ (LogicalPlan::Scan { .. }
         | LogicalPlan::Values { .. }
         | LogicalPlan::SystemScan { .. }
+        | LogicalPlan::FileScan { .. }
         | LogicalPlan::TableFunction { .. }
         | LogicalPlan::WorkTable { .. }) => leaf,
         LogicalPlan::Filter { input, predicate } => LogicalPlan::Filter {

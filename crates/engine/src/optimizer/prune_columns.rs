@@ -58,6 +58,18 @@ fn prune(plan: LogicalPlan, mut required: Vec<usize>) -> Result<(LogicalPlan, Ve
             };
             (plan, required)
         }
+        LogicalPlan::FileScan {
+            source,
+            columns,
+            types,
+        } => {
+            let plan = LogicalPlan::FileScan {
+                source,
+                columns: required.iter().map(|&i| columns[i]).collect(),
+                types: required.iter().map(|&i| types[i]).collect(),
+            };
+            (plan, required)
+        }
         LogicalPlan::Filter { input, predicate } => {
             let (input, kept) = prune(*input, union(required, own))?;
             let plan = LogicalPlan::Filter {

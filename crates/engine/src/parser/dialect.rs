@@ -216,6 +216,12 @@ impl Dialect for KestrelDialect {
         self.0.supports_named_fn_args_with_colon_operator()
     }
 
+    /// DuckDB's `{'name': 'TYPE', ...}`, for read_csv's `columns` (PostgreSQL has no
+    /// expression starting with a brace, so nothing of its syntax changes meaning).
+    fn supports_dictionary_syntax(&self) -> bool {
+        true
+    }
+
     fn supports_named_fn_args_with_expr_name(&self) -> bool {
         self.0.supports_named_fn_args_with_expr_name()
     }

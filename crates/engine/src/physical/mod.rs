@@ -10,11 +10,12 @@ use crate::exec::{
     SystemScanExec, UnnestExec, ValuesExec, WindowExec,
 };
 use crate::exec::{
-    IndexAccess, IndexLookupExec, InstrumentedExec, KeyProbe, LateralJoinExec, OperatorStats,
-    SharedCteExec, TopNExec, WorkTableExec,
+    FileScanExec, IndexAccess, IndexLookupExec, InstrumentedExec, KeyProbe, LateralJoinExec,
+    OperatorStats, SharedCteExec, TopNExec, WorkTableExec,
 };
+use crate::files::RowGroupFilter;
 use crate::function::TableFunction;
-use crate::plan::{JoinKind, LogicalPlan};
+use crate::plan::{JoinKind, LogicalPlan, ScalarExpr};
 use crate::storage::DbState;
 use crate::types::PhysicalType;
 
@@ -239,8 +240,27 @@ fn build_node(
         }
         LogicalPlan::Filter { input, predicate } => match index_lookup(input, predicate, state) {
             Some(lookup) => Box::new(lookup),
-            None => Box::new(FilterExec::new(create_operator(input), predicate.clone())),
+            None => {
+                let input_operator = match &**input {
+                    LogicalPlan::FileScan {
+                        source, columns, ..
+                    } => Box::new(FileScanExec::new(
+                        Arc::clone(source),
+                        columns.clone(),
+                        row_group_filter(predicate, columns),
+                    )),
+                    _ => create_operator(input),
+                };
+                Box::new(FilterExec::new(input_operator, predicate.clone()))
+            }
         },
+        LogicalPlan::FileScan {
+            source, columns, ..
+        } => Box::new(FileScanExec::new(
+            Arc::clone(source),
+            columns.clone(),
+            RowGroupFilter::default(),
+        )),
         LogicalPlan::Project { input, exprs } => {
             Box::new(ProjectExec::new(create_operator(input), exprs.clone()))
         }
@@ -456,4 +476,38 @@ fn build_node(
             }
         }
     }
+}
+
+/// The comparisons of a filter over a file scan between one of its columns and a constant,
+/// for skipping Parquet row groups whose statistics rule them out (the filter still runs).
+fn row_group_filter(predicate: &ScalarExpr, columns: &[usize]) -> RowGroupFilter {
+    use crate::plan::CompareOp;
+    let mut conjuncts = Vec::new();
+    for conjunct in predicate.clone().into_conjuncts() {
+        let ScalarExpr::Compare { op, left, right } = conjunct else {
+            continue;
+        };
+        let (column, value, op) = match (&*left, &*right) {
+            (ScalarExpr::Column { index, .. }, ScalarExpr::Literal { value, .. }) => {
+                (*index, value, op)
+            }
+            (ScalarExpr::Literal { value, .. }, ScalarExpr::Column { index, .. }) => {
+                let flipped = match op {
+                    CompareOp::Lt => CompareOp::Gt,
+                    CompareOp::LtEq => CompareOp::GtEq,
+                    CompareOp::Gt => CompareOp::Lt,
+                    CompareOp::GtEq => CompareOp::LtEq,
+                    CompareOp::Eq | CompareOp::NotEq => op,
+                };
+                (*index, value, flipped)
+            }
+            _ => continue,
+        };
+        if let Some(&file_column) = columns.get(column) {
+            if !value.is_null() {
+                conjuncts.push((file_column, op, value.clone()));
+            }
+        }
+    }
+    RowGroupFilter { conjuncts }
 }

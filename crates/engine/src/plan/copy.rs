@@ -10,6 +10,8 @@ pub enum CopyFormat {
     Text,
     Csv,
     Binary,
+    /// A Parquet file (a server file only): whole columns, no text options.
+    Parquet,
 }
 
 /// HEADER: none, a line skipped (or written), or one whose names must match (COPY FROM).

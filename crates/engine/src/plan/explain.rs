@@ -54,6 +54,16 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
             (format!("Function Scan on {}", funcs.join(", ")), vec![])
         }
         LogicalPlan::WorkTable { .. } => ("WorkTable Scan".into(), vec![]),
+        LogicalPlan::FileScan {
+            source, columns, ..
+        } => (
+            format!(
+                "File Scan on {} ({} columns)",
+                source.paths.join(", "),
+                columns.len()
+            ),
+            vec![],
+        ),
         LogicalPlan::Filter { input, .. } => ("Filter".into(), vec![input]),
         LogicalPlan::Project { input, exprs } => {
             (format!("Project ({} columns)", exprs.len()), vec![input])

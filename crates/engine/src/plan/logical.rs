@@ -210,6 +210,13 @@ pub enum LogicalPlan {
         kind: JoinKind,
         condition: Option<ScalarExpr>,
     },
+    /// The rows of files read in place (read_parquet, read_csv): the source's columns at
+    /// `columns`. A filter right above it also skips Parquet row groups (`physical/`).
+    FileScan {
+        source: Arc<crate::files::FileSource>,
+        columns: Vec<usize>,
+        types: Vec<DataType>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -233,7 +240,8 @@ impl LogicalPlan {
         match self {
             LogicalPlan::Scan { types, .. }
             | LogicalPlan::Values { types, .. }
-            | LogicalPlan::SystemScan { types, .. } => types.clone(),
+            | LogicalPlan::SystemScan { types, .. }
+            | LogicalPlan::FileScan { types, .. } => types.clone(),
             LogicalPlan::SetOperation { left, .. } => left.output_types(),
             LogicalPlan::TableFunction { calls, ordinality } => {
                 let mut types: Vec<DataType> = calls.iter().map(|c| c.ty).collect();
@@ -694,6 +702,7 @@ impl LogicalPlan {
             LogicalPlan::Scan { .. }
             | LogicalPlan::Values { .. }
             | LogicalPlan::SystemScan { .. }
+            | LogicalPlan::FileScan { .. }
             | LogicalPlan::TableFunction { .. }
             | LogicalPlan::WorkTable { .. } => vec![],
             LogicalPlan::Filter { input, .. }
@@ -719,6 +728,7 @@ impl LogicalPlan {
         match self {
             LogicalPlan::Scan { .. }
             | LogicalPlan::SystemScan { .. }
+            | LogicalPlan::FileScan { .. }
             | LogicalPlan::WorkTable { .. }
             | LogicalPlan::Distinct { .. }
             | LogicalPlan::LockRows { .. }
@@ -787,6 +797,14 @@ impl LogicalPlan {
         }
     }
 
+    /// Whether the plan reads a file: its columns were found when it was bound, so it is
+    /// bound again rather than cached (the file may have changed since).
+    pub fn reads_files(&self) -> bool {
+        let mut found = false;
+        self.visit_all(&mut |p| found |= matches!(p, LogicalPlan::FileScan { .. }));
+        found
+    }
+
     /// The OIDs of the tables the plan reads.
     pub fn tables_read(&self) -> Vec<u32> {
         let mut tables = Vec::new();
@@ -802,11 +820,12 @@ impl LogicalPlan {
 
     /// Whether running the plan twice over the same tables gives the same rows: no volatile
     /// function or sequence anywhere in it, and no system relation (some list sessions or
-    /// sequence counters, which no table generation tracks).
+    /// sequence counters, which no table generation tracks) or file (its data is cached
+    /// by the file's identity instead, `files/cache.rs`).
     pub fn is_deterministic(&self) -> bool {
         let mut deterministic = true;
         self.visit_all(&mut |p| {
-            if let LogicalPlan::SystemScan { .. } = p {
+            if let LogicalPlan::SystemScan { .. } | LogicalPlan::FileScan { .. } = p {
                 deterministic = false;
             }
             for expr in p.expressions() {

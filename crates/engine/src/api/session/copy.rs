@@ -14,8 +14,11 @@ use crate::exec::copy_from_binary::BinaryCopyParser;
 use crate::exec::copy_to::CopyEncoder;
 use crate::exec::modify::Appender;
 use crate::exec::ExecContext;
+use crate::files::{ParquetFile, ParquetWriter, RowGroupFilter};
+use crate::function::cast::{can_cast, cast_vector, CastContext};
 use crate::physical::create_operator;
 use crate::plan::{CopyDirection, CopyEndpoint, CopyFormat, CopyStatement};
+use crate::types::DataType;
 
 /// Where COPY FROM reads.
 enum Input<'a> {
@@ -69,18 +72,9 @@ fn file_error(error: &std::io::Error, path: &str, purpose: &str) -> Error {
         state,
         format!(
             "could not open file \"{path}\" for {purpose}: {}",
-            io_reason(error)
+            crate::files::io_reason(error)
         ),
     )
-}
-
-/// The C library's wording, as PostgreSQL prints `%m`.
-fn io_reason(error: &std::io::Error) -> String {
-    match error.kind() {
-        std::io::ErrorKind::NotFound => "No such file or directory".into(),
-        std::io::ErrorKind::PermissionDenied => "Permission denied".into(),
-        _ => error.to_string(),
-    }
 }
 
 impl Session {
@@ -91,6 +85,10 @@ impl Session {
         channel: &mut dyn CopyChannel,
     ) -> Result<StatementResult> {
         let binary = statement.options.format == CopyFormat::Binary;
+        if statement.options.format == CopyFormat::Parquet {
+            let count = self.copy_parquet(statement, ctx)?;
+            return Ok(StatementResult::command(format!("COPY {count}")));
+        }
         let count = match &statement.direction {
             CopyDirection::From {
                 table_name,
@@ -147,6 +145,107 @@ impl Session {
             }
         };
         Ok(StatementResult::command(format!("COPY {count}")))
+    }
+}
+
+impl Session {
+    /// COPY to or from a Parquet file: the file's columns, in order, are the copied
+    /// columns (converted by assignment casts, or a text column by the input function as
+    /// in a CSV file; a column with no such conversion is 42804), and a query's rows are
+    /// written a row group at a time.
+    fn copy_parquet(&mut self, statement: &CopyStatement, ctx: &ExecContext) -> Result<u64> {
+        let CopyEndpoint::File(path) = &statement.endpoint else {
+            return Err(Error::unsupported(
+                "COPY (FORMAT parquet) with STDIN or STDOUT",
+            ));
+        };
+        match &statement.direction {
+            CopyDirection::From {
+                table_name,
+                table_oid,
+                field_names,
+                row,
+                checks,
+            } => {
+                let file = ParquetFile::open(path)?;
+                let file_types: Vec<DataType> = file.columns().iter().map(|(_, t)| *t).collect();
+                let mut appender =
+                    Appender::open(self.transaction(), table_name, *table_oid, checks)?;
+                let types = appender.schema().column_types();
+                let target = CopyTarget {
+                    table_name: &table_name.name,
+                    field_names,
+                    types: &types,
+                    row,
+                };
+                let field_types = target.field_types();
+                if file_types.len() != field_names.len() {
+                    return Err(Error::new(
+                        SqlState::DatatypeMismatch,
+                        format!(
+                            "file \"{path}\" has {} columns, COPY expects {}",
+                            file_types.len(),
+                            field_names.len()
+                        ),
+                    ));
+                }
+                for (field, (&from, &to)) in file_types.iter().zip(&field_types).enumerate() {
+                    if from != to && !can_cast(from, to, cast_context(from)) {
+                        return Err(Error::new(
+                            SqlState::DatatypeMismatch,
+                            format!(
+                                "column \"{}\" is of type {to} but column {} of file \"{path}\" is of type {from}",
+                                field_names[field],
+                                field + 1
+                            ),
+                        ));
+                    }
+                }
+                let all: Vec<usize> = (0..file_types.len()).collect();
+                for batch in file.read(&all, &RowGroupFilter::default())? {
+                    ctx.check_cancelled()?;
+                    let fields = batch.columns.iter().map(|c| Some((**c).clone())).collect();
+                    let rows =
+                        target.full_rows(fields, batch.len(), ctx, |values, ty, field| {
+                            match file_types[field] == ty {
+                                true => Ok(values),
+                                false => cast_vector(
+                                    &values,
+                                    file_types[field],
+                                    ty,
+                                    cast_context(file_types[field]),
+                                ),
+                            }
+                        })?;
+                    appender.append(&rows, ctx)?;
+                }
+                appender.finish(self.transaction())
+            }
+            CopyDirection::To { plan, columns } => {
+                let columns: Vec<(String, DataType)> = columns
+                    .iter()
+                    .map(|c| (c.name.clone(), c.data_type))
+                    .collect();
+                let mut writer = ParquetWriter::create(path, &columns)?;
+                let mut operator = create_operator(plan, &ctx.state);
+                let mut count = 0u64;
+                while let Some(batch) = operator.next(ctx)? {
+                    count += batch.len() as u64;
+                    writer.write(batch)?;
+                }
+                writer.finish()?;
+                Ok(count)
+            }
+        }
+    }
+}
+
+/// How a Parquet column becomes a table column's type: text through the type's input
+/// function, as COPY reads any text field; other types by assignment casts.
+fn cast_context(from: DataType) -> CastContext {
+    match from {
+        DataType::Text => CastContext::Explicit,
+        _ => CastContext::Assignment,
     }
 }
 
