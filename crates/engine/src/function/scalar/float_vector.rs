@@ -10,6 +10,9 @@ use crate::function::vector_kernels as kernels;
 use crate::types::float_vector::{check_dims, check_same_dims};
 use crate::vector::{FloatVectors, Vector, VectorData};
 
+/// A distance between two vectors of the same length.
+pub type DistanceMeasure = fn(&[f32], &[f32]) -> f64;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VectorFunction {
     /// `<->`, l2_distance.
@@ -55,16 +58,55 @@ impl VectorFunction {
         }
     }
 
+    /// The measure of a distance function, symmetric in its arguments; `None` for the
+    /// other functions.
+    pub fn distance_measure(self) -> Option<DistanceMeasure> {
+        use VectorFunction as V;
+        Some(match self {
+            V::L2Distance => |a, b| f64::from(kernels::l2_squared(a, b)).sqrt(),
+            V::InnerProduct => |a, b| f64::from(kernels::inner_product(a, b)),
+            V::NegativeInnerProduct => |a, b| f64::from(-kernels::inner_product(a, b)),
+            V::CosineDistance => kernels::cosine_distance,
+            V::L1Distance => |a, b| f64::from(kernels::l1(a, b)),
+            V::Dims
+            | V::Norm
+            | V::L2Normalize
+            | V::Subvector
+            | V::Compare
+            | V::Add
+            | V::Subtract
+            | V::Multiply
+            | V::Concat => return None,
+        })
+    }
+
+    /// The distance `self` from each row of `column` to the one vector `query` (a constant
+    /// or parameter), without repeating the query for every row; `None` if `self` is no
+    /// distance.
+    pub fn distance_to(self, column: &Vector, query: &[f32]) -> Option<Result<Vector>> {
+        let measure = self.distance_measure()?;
+        let rows = match vectors(std::slice::from_ref(column), 0) {
+            Ok(rows) => rows,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(map_rows(std::slice::from_ref(column), |row| {
+            let x = rows.get(row);
+            check_same_dims(x, query)?;
+            Ok(measure(x, query))
+        }))
+    }
+
     pub fn eval(self, args: &[Vector]) -> Result<Vector> {
         use VectorFunction as V;
+        if let Some(measure) = self.distance_measure() {
+            return distance(args, measure);
+        }
         match self {
-            V::L2Distance => distance(args, |a, b| f64::from(kernels::l2_squared(a, b)).sqrt()),
-            V::InnerProduct => distance(args, |a, b| f64::from(kernels::inner_product(a, b))),
-            V::NegativeInnerProduct => {
-                distance(args, |a, b| f64::from(-kernels::inner_product(a, b)))
-            }
-            V::CosineDistance => distance(args, kernels::cosine_distance),
-            V::L1Distance => distance(args, |a, b| f64::from(kernels::l1(a, b))),
+            V::L2Distance
+            | V::InnerProduct
+            | V::NegativeInnerProduct
+            | V::CosineDistance
+            | V::L1Distance => Err(Error::internal("a distance without its measure")),
             V::Dims => {
                 let v = vectors(args, 0)?;
                 map_rows(args, |row| Ok(v.get(row).len() as i32))
