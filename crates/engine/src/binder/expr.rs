@@ -707,7 +707,7 @@ impl Binder<'_> {
                     matches!(
                         a,
                         DataType::Bytea | DataType::Jsonb | DataType::FloatVector(_)
-                    ) && (b == a || b == DataType::Unknown)
+                    ) && (b.physical() == a.physical() || b == DataType::Unknown)
                 };
                 if own(lt, rt) || own(rt, lt) {
                     return self.bind_operator_function("||", vec![l, r]);
