@@ -20,7 +20,7 @@ source "$ROOT/scripts/lib/pg_scratch.sh"
 # shellcheck source=lib/install.sh
 source "$HERE/lib/install.sh"
 
-ALL_CLIENTS=(psycopg psycopg2 asyncpg sqlalchemy pgx node-postgres pgjdbc tokio-postgres psql pgbench pg_dump)
+ALL_CLIENTS=(psycopg psycopg2 asyncpg sqlalchemy pgvector pgx node-postgres pgjdbc tokio-postgres psql pgbench pg_dump)
 CLIENT_TIMEOUT_S=300
 
 clients=()

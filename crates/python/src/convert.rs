@@ -162,13 +162,14 @@ fn column_values<'py>(
                 Ok(PyList::new(py, items)?.into_any())
             })
             .collect(),
-        // timestamptz, interval, bytea, uuid and jsonb come back in PostgreSQL's text form
-        // for now.
+        // timestamptz, interval, bytea, uuid, jsonb and vector come back in PostgreSQL's
+        // text form for now.
         VectorData::TimestampTz(_)
         | VectorData::Interval(_)
         | VectorData::Bytes(_)
         | VectorData::Uuid(_)
-        | VectorData::Jsonb(_) => range
+        | VectorData::Jsonb(_)
+        | VectorData::FloatVector(_) => range
             .map(|row| {
                 let mut text = Vec::new();
                 if column.write_text(row, &mut text) {

@@ -4,7 +4,7 @@
 
 client_language() {
     case $1 in
-    psycopg | psycopg2 | asyncpg | sqlalchemy) echo python ;;
+    psycopg | psycopg2 | asyncpg | sqlalchemy | pgvector) echo python ;;
     pgx) echo go ;;
     node-postgres) echo node ;;
     pgjdbc) echo java ;;
@@ -17,7 +17,7 @@ client_language() {
 # shellcheck disable=SC2034 # COMMAND is run.sh's
 client_command() {
     case $1 in
-    psycopg | psycopg2 | asyncpg | sqlalchemy) COMMAND=("$HERE/.venv/bin/python" "$HERE/python/check_$1.py") ;;
+    psycopg | psycopg2 | asyncpg | sqlalchemy | pgvector) COMMAND=("$HERE/.venv/bin/python" "$HERE/python/check_$1.py") ;;
     pgx) COMMAND=("$HERE/.build/pgx-checks") ;;
     node-postgres) COMMAND=(node "$HERE/node/check_pg.js") ;;
     pgjdbc) COMMAND=(java -cp "$HERE/java/target/classes:$HERE/java/target/lib/*" PgjdbcChecks) ;;

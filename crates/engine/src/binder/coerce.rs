@@ -44,8 +44,11 @@ pub fn common_type(a: DataType, b: DataType) -> Option<DataType> {
         (T::Unknown, other) | (other, T::Unknown) => Some(match other {
             T::Numeric(_) => T::Numeric(None),
             T::Varchar(_) => T::Varchar(None),
+            T::FloatVector(_) => T::FloatVector(None),
             other => other,
         }),
+        // pgvector compares vectors of any dimensions (`vector(3) = '[1,2]'` is false).
+        (T::FloatVector(_), T::FloatVector(_)) => Some(T::FloatVector(None)),
         _ if a.category() == TypeCategory::Numeric && b.category() == TypeCategory::Numeric => {
             if a == T::Float32 || b == T::Float32 {
                 return Some(T::Float64);

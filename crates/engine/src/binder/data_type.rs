@@ -3,7 +3,7 @@
 use sqlparser::ast::{self, CharacterLength, ExactNumberInfo, TimezoneInfo};
 
 use crate::error::{Error, Result, SqlState};
-use crate::types::{DataType, NumericTypmod, OidKind};
+use crate::types::{float_vector, DataType, NumericTypmod, OidKind};
 
 /// PostgreSQL's limit on numeric precision.
 const NUMERIC_MAX_PRECISION: u64 = 1000;
@@ -57,6 +57,11 @@ pub fn bind_data_type(ty: &ast::DataType) -> Result<DataType> {
             precision: None,
         } => DataType::Interval,
         A::Custom(name, modifiers) if modifiers.is_empty() => custom(&name.to_string())?,
+        A::Custom(name, modifiers)
+            if custom(&name.to_string()) == Ok(DataType::FloatVector(None)) =>
+        {
+            float_vector_with(modifiers)?
+        }
         A::Regclass => DataType::Oid(OidKind::RegClass),
         // `int[]`, and `int[3]`, whose size PostgreSQL ignores.
         A::Array(ast::ArrayElemTypeDef::SquareBracket(elem, _)) => array_of(bind_data_type(elem)?)?,
@@ -92,6 +97,7 @@ fn custom(name: &str) -> Result<DataType> {
         "uuid" => DataType::Uuid,
         "json" => DataType::Json,
         "jsonb" => DataType::Jsonb,
+        "vector" => DataType::FloatVector(None),
         // The catalog's own types, represented by the nearest type we have (see
         // catalog::system): their values and text forms are the same.
         "name" => crate::catalog::system::NAME,
@@ -108,6 +114,21 @@ fn custom(name: &str) -> Result<DataType> {
             ))
         }
     })
+}
+
+/// `vector(n)`: the modifier is one integer (vector_typmod_in).
+fn float_vector_with(modifiers: &[String]) -> Result<DataType> {
+    let dims = modifiers
+        .iter()
+        .map(|m| {
+            m.trim()
+                .parse::<i64>()
+                .map_err(|_| Error::invalid_input("integer", m))
+        })
+        .collect::<Result<Vec<i64>>>()?;
+    Ok(DataType::FloatVector(Some(float_vector::parse_typmod(
+        &dims,
+    )?)))
 }
 
 /// The array type of `elem`; arrays of arrays and of types with modifiers are not here.
@@ -193,6 +214,7 @@ pub fn type_column_name(ty: DataType) -> &'static str {
         DataType::Json => "json",
         DataType::Jsonb => "jsonb",
         DataType::Oid(kind) => kind.name(),
+        DataType::FloatVector(_) => "vector",
         DataType::Array(elem) => match elem {
             DataType::Bool => "_bool",
             DataType::Int16 => "_int2",
@@ -214,6 +236,7 @@ pub fn type_column_name(ty: DataType) -> &'static str {
             DataType::Json => "_json",
             DataType::Jsonb => "_jsonb",
             DataType::Oid(_) => "_oid",
+            DataType::FloatVector(_) => "_vector",
             DataType::Unknown | DataType::Array(_) => "anyarray",
         },
     }

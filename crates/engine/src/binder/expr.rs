@@ -646,8 +646,12 @@ impl Binder<'_> {
         };
         if let Some((op, symbol)) = arithmetic {
             let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
-            // jsonb - key | index | keys.
-            if op == ArithmeticOp::Sub && l.ty() == DataType::Jsonb {
+            // jsonb - key | index | keys; vector + - * vector.
+            let vector = |t: DataType| matches!(t, DataType::FloatVector(_));
+            if (op == ArithmeticOp::Sub && l.ty() == DataType::Jsonb)
+                || vector(l.ty())
+                || vector(r.ty())
+            {
                 return self.bind_operator_function(symbol, vec![l, r]);
             }
             return self.arithmetic(op, symbol, l, r);
@@ -700,8 +704,10 @@ impl Binder<'_> {
                 }
                 // bytea || bytea and jsonb || jsonb are their own operators.
                 let own = |a: DataType, b: DataType| {
-                    matches!(a, DataType::Bytea | DataType::Jsonb)
-                        && (b == a || b == DataType::Unknown)
+                    matches!(
+                        a,
+                        DataType::Bytea | DataType::Jsonb | DataType::FloatVector(_)
+                    ) && (b.physical() == a.physical() || b == DataType::Unknown)
                 };
                 if own(lt, rt) || own(rt, lt) {
                     return self.bind_operator_function("||", vec![l, r]);
@@ -778,6 +784,15 @@ impl Binder<'_> {
             | BinaryOperator::PGExp => {
                 let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
                 self.bind_operator_function(&op.to_string(), vec![l, r])
+            }
+            // pgvector's distances: `<->`, `<=>`, `<#>` and `<+>`.
+            BinaryOperator::LtDashGt | BinaryOperator::Spaceship => {
+                let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
+                self.bind_operator_function(&op.to_string(), vec![l, r])
+            }
+            BinaryOperator::Custom(symbol) if matches!(symbol.as_str(), "<#>" | "<+>") => {
+                let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
+                self.bind_operator_function(symbol, vec![l, r])
             }
             other => Err(Error::unsupported(format!("the operator {other}"))),
         }
@@ -1656,7 +1671,8 @@ fn session_info(name: &str) -> Option<SessionInfo> {
 }
 
 pub(super) fn undefined_function(name: &str, args: &[DataType]) -> Error {
-    let args: Vec<String> = args.iter().map(|t| t.to_string()).collect();
+    // format_type_be: the types without their modifiers.
+    let args: Vec<&str> = args.iter().map(|t| t.name()).collect();
     Error::new(
         SqlState::UndefinedFunction,
         format!("function {name}({}) does not exist", args.join(", ")),

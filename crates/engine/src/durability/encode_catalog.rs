@@ -11,7 +11,7 @@ use crate::catalog::{
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
-use crate::types::{DataType, NumericTypmod, OidKind};
+use crate::types::{float_vector, DataType, NumericTypmod, OidKind};
 
 /// The tag of each data type. The numbers are part of the on-disk format: never change one,
 /// never reuse a retired one.
@@ -39,6 +39,8 @@ mod tag {
     /// Followed by the kind's position in `OidKind::ALL`.
     pub const OID: u8 = 21;
     pub const TIME: u8 = 22;
+    /// pgvector's `vector`, followed by its optional dimension count.
+    pub const FLOAT_VECTOR: u8 = 23;
 }
 
 /// The tags of index methods, on-disk like those of types.
@@ -105,6 +107,14 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
             let kind = OidKind::ALL.get(usize::from(position));
             DataType::Oid(*kind.ok_or_else(|| corrupt(format!("oid kind {position}")))?)
         }
+        tag::FLOAT_VECTOR => {
+            let dims = input.option(|input| input.u32())?;
+            if let Some(dims) = dims {
+                float_vector::parse_typmod(&[i64::from(dims)])
+                    .map_err(|_| corrupt(format!("vector({dims})")))?;
+            }
+            DataType::FloatVector(dims)
+        }
         tag::ARRAY if !in_array => {
             let elem = read_type(input, true)?;
             DataType::array_of(elem).ok_or_else(|| corrupt(format!("an array of {elem}")))?
@@ -156,6 +166,10 @@ impl Persist for DataType {
                 out.u8(tag::OID);
                 let position = OidKind::ALL.iter().position(|k| k == kind);
                 out.u8(position.and_then(|p| u8::try_from(p).ok()).unwrap_or(0));
+            }
+            DataType::FloatVector(dims) => {
+                out.u8(tag::FLOAT_VECTOR);
+                out.option(dims.as_ref(), |out, n| out.u32(*n));
             }
         }
     }
@@ -573,12 +587,14 @@ mod tests {
             DataType::Jsonb,
             DataType::Oid(OidKind::Oid),
             DataType::Oid(OidKind::RegClass),
+            DataType::FloatVector(None),
+            DataType::FloatVector(Some(3)),
         ];
         let arrays: Vec<DataType> = scalars
             .iter()
             .filter_map(|&t| DataType::array_of(t))
             .collect();
-        assert_eq!(arrays.len(), 18, "every type with an array type");
+        assert_eq!(arrays.len(), 19, "every type with an array type");
         scalars.into_iter().chain(arrays).collect()
     }
 

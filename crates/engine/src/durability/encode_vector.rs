@@ -2,7 +2,7 @@
 //!
 //! A vector is its physical-type tag, its length, its validity, then its values as one run:
 //! fixed-width values as little-endian bytes, text as end offsets then bytes, a list as end
-//! offsets then its element vector. A run is taken with one bounds check and converted in
+//! offsets then its element vector, a float vector column end offsets then its elements. A run is taken with one bounds check and converted in
 //! bulk, so a checkpoint loads at close to disk speed; what it holds is validated whole
 //! (offsets, UTF-8, list ranges) before it becomes a vector.
 
@@ -12,7 +12,7 @@ use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::error::Result;
 use crate::storage::{Chunk, TableData};
 use crate::types::{DataType, Decimal, Interval, PhysicalType};
-use crate::vector::{Bitmap, BytesVec, ListVec, StringVec, Vector, VectorData};
+use crate::vector::{Bitmap, BytesVec, FloatVectors, ListVec, StringVec, Vector, VectorData};
 
 /// The tag of each physical type. The numbers are part of the on-disk format: never change
 /// one, never reuse a retired one.
@@ -34,6 +34,7 @@ mod tag {
     pub const UUID: u8 = 15;
     pub const JSONB: u8 = 16;
     pub const TIME: u8 = 17;
+    pub const FLOAT_VECTOR: u8 = 18;
 }
 
 /// The fewest bytes a vector takes (tag, length, validity flag): bounds a count of vectors.
@@ -60,6 +61,7 @@ fn physical_tag(data: &VectorData) -> u8 {
         VectorData::Bytes(_) => tag::BYTES,
         VectorData::Uuid(_) => tag::UUID,
         VectorData::Jsonb(_) => tag::JSONB,
+        VectorData::FloatVector(_) => tag::FLOAT_VECTOR,
     }
 }
 
@@ -190,6 +192,18 @@ fn read_list(
         .ok_or_else(|| corrupt("list offsets outside their element vector"))
 }
 
+/// End offsets (the leading 0 is implied), the element count, then the elements.
+fn read_float_vectors(input: &mut Decoder<'_>, rows: usize) -> Result<FloatVectors> {
+    let (ends, _) = run(input, rows, 4)?.as_chunks::<4>();
+    let mut offsets = Vec::with_capacity(rows + 1);
+    offsets.push(0);
+    offsets.extend(ends.iter().map(|&end| u32::from_le_bytes(end)));
+    let count = row_count(input)?;
+    let values = read_fixed(input, count, f32::from_le_bytes)?;
+    FloatVectors::from_parts(offsets, values)
+        .ok_or_else(|| corrupt("vector offsets outside their elements"))
+}
+
 /// A vector of the physical type `expected` when the caller knows it. A list's element
 /// vector (`in_list`) is refused as a list before it is read, so corrupt input cannot nest
 /// deeply enough to exhaust the stack.
@@ -224,6 +238,7 @@ fn read_vector(
         tag::UUID => VectorData::Uuid(read_fixed(input, rows, u128::from_be_bytes)?),
         tag::JSONB => VectorData::Jsonb(read_text(input, rows)?),
         tag::LIST if !in_list => VectorData::List(read_list(input, rows, expected)?),
+        tag::FLOAT_VECTOR => VectorData::FloatVector(read_float_vectors(input, rows)?),
         other => return Err(corrupt(format!("vector tag {other}"))),
     };
     match expected {
@@ -286,6 +301,12 @@ impl Persist for Vector {
                 let ends = l.offsets().get(1..).unwrap_or_default();
                 write_fixed(out, ends, u32::to_le_bytes);
                 l.child().encode(out);
+            }
+            VectorData::FloatVector(v) => {
+                let ends = v.offsets().get(1..).unwrap_or_default();
+                write_fixed(out, ends, u32::to_le_bytes);
+                out.len(v.values().len());
+                write_fixed(out, v.values(), f32::to_le_bytes);
             }
         }
     }

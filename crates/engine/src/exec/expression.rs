@@ -13,6 +13,7 @@ use crate::function::arithmetic::{arithmetic, combine_validity, negate};
 use crate::function::cast::cast_vector;
 use crate::function::compare::{compare, compare_with_scalar, flipped};
 use crate::function::like::LikePattern;
+use crate::function::{ScalarFunction, VectorFunction};
 use crate::plan::{BoolTest, CompareOp, ScalarExpr};
 use crate::types::{DataType, ScalarValue};
 use crate::vector::{Batch, Bitmap, StringVec, Vector, VectorData};
@@ -154,6 +155,11 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
             super::subquery::evaluate_subquery(subquery, batch, input.as_deref(), ctx)?
         }
         ScalarExpr::Function { func, args, .. } => {
+            if let ScalarFunction::Vector(func) = func {
+                if let Some(out) = distance_to_constant(*func, args, batch, ctx)? {
+                    return Ok(Arc::new(out));
+                }
+            }
             let values = args
                 .iter()
                 .map(|a| evaluate(a, batch, ctx).map(|v| (*v).clone()))
@@ -168,6 +174,33 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
             func.eval(&values, len, ctx.clock)?
         }
     }))
+}
+
+/// A vector distance between an expression and a constant or parameter (`embedding <->
+/// $1`, the nearest-neighbour sort key): the column is read in place and the query vector
+/// is not repeated for every row. `None` for other calls.
+fn distance_to_constant(
+    func: VectorFunction,
+    args: &[ScalarExpr],
+    batch: &Batch,
+    ctx: &ExecContext,
+) -> Result<Option<Vector>> {
+    let constant = |expr: &ScalarExpr| match expr {
+        ScalarExpr::Literal { value, .. } => Some(value.clone()),
+        ScalarExpr::Param { index, .. } => ctx.params.get(*index).cloned(),
+        _ => None,
+    };
+    // Every distance is symmetric, so the constant may be on either side.
+    let (column, query) = match args {
+        [column, query] if constant(query).is_some() => (column, constant(query)),
+        [query, column] if constant(query).is_some() => (column, constant(query)),
+        _ => return Ok(None),
+    };
+    let Some(ScalarValue::FloatVector(query)) = query else {
+        return Ok(None);
+    };
+    let values = evaluate(column, batch, ctx)?;
+    func.distance_to(&values, &query).transpose()
 }
 
 /// A comparison, against a constant without broadcasting it where a kernel exists.

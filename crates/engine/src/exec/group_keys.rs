@@ -66,7 +66,8 @@ impl Groups {
                 | PhysicalType::Bytes
                 | PhysicalType::Uuid
                 | PhysicalType::Jsonb
-                | PhysicalType::List(_),
+                | PhysicalType::List(_)
+                | PhysicalType::FloatVector,
             )
             | None => Index::Encoded(HashMap::new()),
         };
@@ -137,7 +138,8 @@ impl Groups {
                     | VectorData::Bytes(_)
                     | VectorData::Uuid(_)
                     | VectorData::Jsonb(_)
-                    | VectorData::List(_) => return Err(key_type_mismatch()),
+                    | VectorData::List(_)
+                    | VectorData::FloatVector(_) => return Err(key_type_mismatch()),
                 }
             }
             Index::Text(index) => {
@@ -334,7 +336,8 @@ fn stored_text(key: &Vector, id: u32) -> &[u8] {
         | VectorData::Bytes(_)
         | VectorData::Uuid(_)
         | VectorData::Jsonb(_)
-        | VectorData::List(_) => &[],
+        | VectorData::List(_)
+        | VectorData::FloatVector(_) => &[],
     }
 }
 

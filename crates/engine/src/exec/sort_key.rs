@@ -256,7 +256,10 @@ fn value_encoding(column: &Vector, room: usize) -> Option<(ValueEncoding, bool)>
         // Big-endian bytes: PostgreSQL's memcmp order.
         VectorData::Uuid(_) => fixed(16, ValueEncoding::Text(16)),
         // Compared element by element (jsonb by its document order) by the comparator.
-        VectorData::Interval(_) | VectorData::List(_) | VectorData::Jsonb(_) => None,
+        VectorData::Interval(_)
+        | VectorData::List(_)
+        | VectorData::Jsonb(_)
+        | VectorData::FloatVector(_) => None,
     }
 }
 
@@ -342,7 +345,8 @@ fn write_value(encoding: &ValueEncoding, column: &Vector, row: usize, out: &mut 
             VectorData::Numeric(_)
             | VectorData::Interval(_)
             | VectorData::List(_)
-            | VectorData::Jsonb(_),
+            | VectorData::Jsonb(_)
+            | VectorData::FloatVector(_),
             _,
         ) => {}
     }

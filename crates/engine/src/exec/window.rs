@@ -222,7 +222,8 @@ fn column_changes(column: &Vector, order: &[u32], changed: &mut [bool]) {
         | VectorData::Numeric(_)
         | VectorData::Interval(_)
         | VectorData::Jsonb(_)
-        | VectorData::List(_) => {
+        | VectorData::List(_)
+        | VectorData::FloatVector(_) => {
             for (pos, pair) in order.windows(2).enumerate() {
                 let (a, b) = (pair[0] as usize, pair[1] as usize);
                 changed[pos + 1] = column.is_valid(a)

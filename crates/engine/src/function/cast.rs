@@ -11,9 +11,12 @@ use crate::types::array_text::parse_array;
 use crate::types::json::{self, Json};
 use crate::types::timezone;
 use crate::types::{
-    bytea, datetime, float, text_io, uuid, DataType, Decimal, Interval, NumericTypmod, ScalarValue,
+    bytea, datetime, float, float_vector, text_io, uuid, DataType, Decimal, Interval,
+    NumericTypmod, PhysicalType, ScalarValue,
 };
-use crate::vector::{write_int, Bitmap, BytesVec, ListVec, StringVec, Vector, VectorData};
+use crate::vector::{
+    write_int, Bitmap, BytesVec, FloatVectors, ListVec, StringVec, Vector, VectorData,
+};
 
 /// Where a cast happens, as pg_cast's castcontext: `CAST`/`::` is Explicit; storing into a
 /// column (INSERT/UPDATE) is Assignment; an operator or function argument is Implicit.
@@ -55,6 +58,13 @@ pub fn can_cast(from: DataType, to: DataType, context: CastContext) -> bool {
         (f, T::Unknown) if f.is_string() => CastContext::Implicit,
         (f, _) if f.is_string() => CastContext::Explicit,
         (T::Int32, T::Bool) | (T::Bool, T::Int32) => CastContext::Explicit,
+        // pgvector's casts: vector to vector(n) and to real[] implicitly, numeric arrays
+        // to vector on assignment.
+        (T::FloatVector(_), T::FloatVector(_) | T::Array(T::Float32)) => CastContext::Implicit,
+        (T::Array(T::Int32 | T::Float32 | T::Float64 | T::Numeric(_)), T::FloatVector(_)) => {
+            CastContext::Assignment
+        }
+        (T::FloatVector(_), _) | (_, T::FloatVector(_)) => return false,
         (T::Json, T::Jsonb) | (T::Jsonb, T::Json) => CastContext::Assignment,
         (T::Jsonb, t) if t == T::Bool || numeric_rank(t).is_some() => CastContext::Explicit,
         // pg_cast: integers and the OID types convert implicitly into one another; back
@@ -153,6 +163,9 @@ pub fn cast_vector(
         DataType::Jsonb => VectorData::Jsonb(to_jsonb(input, &rows)?),
         DataType::Array(elem) => to_array(input, from, *elem, context, &rows)?,
         DataType::Oid(_) => VectorData::Int64(to_oid(input, &rows)?),
+        DataType::FloatVector(dims) => {
+            VectorData::FloatVector(to_float_vector(input, dims, &rows)?)
+        }
     };
     Ok(Vector::new(data, input.validity.clone()))
 }
@@ -283,8 +296,82 @@ fn to_array<U: Fn() -> Error>(
             }
             Ok(VectorData::List(out))
         }
+        // vector_to_float4.
+        (VectorData::FloatVector(v), _) if elem == DataType::Float32 => {
+            let mut out = ListVec::with_capacity(PhysicalType::Float32, v.len());
+            for row in 0..v.len() {
+                let values: Vec<ScalarValue> = v
+                    .get(row)
+                    .iter()
+                    .map(|&x| ScalarValue::Float32(x))
+                    .collect();
+                out.push_values(&values)?;
+            }
+            Ok(VectorData::List(out))
+        }
         _ => Err((rows.unsupported)()),
     }
+}
+
+/// To `vector(dims)`: a vector checked against the modifier, text through vector_in, or a
+/// one-dimensional array of integers, floats or numerics (array_to_vector).
+fn to_float_vector<U: Fn() -> Error>(
+    input: &Vector,
+    dims: Option<u32>,
+    rows: &Rows<U>,
+) -> Result<FloatVectors> {
+    let valid = |row: usize| rows.validity.is_none_or(|v| v.get(row));
+    let mut out = FloatVectors::with_capacity(input.len(), dims.unwrap_or(0) as usize);
+    match &input.data {
+        VectorData::FloatVector(v) => {
+            for row in 0..v.len() {
+                if valid(row) {
+                    float_vector::check_expected_dims(dims, v.get(row).len())?;
+                }
+            }
+            return Ok(v.clone());
+        }
+        VectorData::Text(s) => {
+            for row in 0..s.len() {
+                match valid(row) {
+                    true => out.push(&float_vector::parse_vector(s.get(row), dims)?),
+                    false => out.push_empty(),
+                }
+            }
+        }
+        VectorData::List(list) => {
+            let child = list.child();
+            let element = |idx: usize| -> Result<f32> {
+                if !child.is_valid(idx) {
+                    return Err(Error::new(
+                        SqlState::NullValueNotAllowed,
+                        "array must not contain nulls",
+                    ));
+                }
+                let value = match &child.data {
+                    VectorData::Int32(v) => v[idx] as f32,
+                    VectorData::Float32(v) => v[idx],
+                    VectorData::Float64(v) => v[idx] as f32,
+                    VectorData::Numeric(v) => v[idx].to_f32(),
+                    _ => return Err((rows.unsupported)()),
+                };
+                float_vector::check_element(value).map(|()| value)
+            };
+            for row in 0..list.len() {
+                if !valid(row) {
+                    out.push_empty();
+                    continue;
+                }
+                let range = list.range(row);
+                float_vector::check_dims(range.len())?;
+                float_vector::check_expected_dims(dims, range.len())?;
+                let values = range.map(element).collect::<Result<Vec<f32>>>()?;
+                out.push(&values);
+            }
+        }
+        _ => return Err((rows.unsupported)()),
+    }
+    Ok(out)
 }
 
 /// The same for one value.
@@ -632,7 +719,7 @@ fn to_string<U: Fn() -> Error>(
             target,
             rows,
         ),
-        VectorData::Bytes(_) | VectorData::List(_) => {
+        VectorData::Bytes(_) | VectorData::List(_) | VectorData::FloatVector(_) => {
             let all_rows: Vec<usize> = (0..input.len()).collect();
             rows.map_to_string(&all_rows, target, |row, buf| {
                 input.write_text(row, buf);

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use super::arithmetic::combine_validity;
 use crate::error::{Error, Result};
 use crate::plan::CompareOp;
-use crate::types::{float, json, Interval, ScalarValue};
+use crate::types::{float, float_vector, json, Interval, ScalarValue};
 use crate::vector::{ListVec, Vector, VectorData};
 
 /// Whether two values ordered `ord` satisfy `op`.
@@ -136,6 +136,9 @@ pub fn compare(op: CompareOp, left: &Vector, right: &Vector) -> Result<Vector> {
         (VectorData::Jsonb(l), VectorData::Jsonb(r)) => (0..l.len())
             .map(|i| matches(op, json::compare_canonical(l.get(i), r.get(i))))
             .collect(),
+        (VectorData::FloatVector(l), VectorData::FloatVector(r)) => (0..l.len())
+            .map(|i| matches(op, float_vector::compare(l.get(i), r.get(i))))
+            .collect(),
         (l, r) => {
             return Err(Error::internal(format!(
                 "comparison of {:?} and {:?}",
@@ -170,6 +173,9 @@ pub fn compare_rows(left: &Vector, a: usize, right: &Vector, b: usize) -> Orderi
         (VectorData::Bytes(l), VectorData::Bytes(r)) => l.get(a).cmp(r.get(b)),
         (VectorData::Uuid(l), VectorData::Uuid(r)) => l[a].cmp(&r[b]),
         (VectorData::Jsonb(l), VectorData::Jsonb(r)) => json::compare_canonical(l.get(a), r.get(b)),
+        (VectorData::FloatVector(l), VectorData::FloatVector(r)) => {
+            float_vector::compare(l.get(a), r.get(b))
+        }
         (l, r) => panic!(
             "invariant: rows of one type compared, not {:?} with {:?}",
             l.physical(),

@@ -11,10 +11,11 @@ pub mod datetime_functions;
 pub mod like;
 pub mod scalar;
 pub mod table;
+pub mod vector_kernels;
 pub mod window;
 
 pub use aggregate::AggregateFunction;
 pub use datetime_functions::DateTimeFunction;
-pub use scalar::{ArrayFunction, JsonFunction, ScalarFunction};
+pub use scalar::{ArrayFunction, JsonFunction, ScalarFunction, VectorFunction};
 pub use table::TableFunction;
 pub use window::WindowFunction;

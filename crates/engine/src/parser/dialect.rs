@@ -1,6 +1,8 @@
 //! PostgreSQL's dialect as sqlparser has it, plus the expression syntax it lacks: the postfix
 //! `ISNULL` (sqlparser took it for a column alias, so `SELECT 1 ISNULL` answered 1) and
-//! `[NOT] BETWEEN [A]SYMMETRIC`. Every other decision is PostgreSqlDialect's, delegated
+//! `[NOT] BETWEEN [A]SYMMETRIC`, and pgvector's distance operators at PostgreSQL's
+//! precedence of user operators (sqlparser splits `<+>` into three tokens and gives `<=>`
+//! the precedence of `=`). Every other decision is PostgreSqlDialect's, delegated
 //! method by method (including `dialect()`, so sqlparser's own "is this PostgreSQL?" checks
 //! still hold).
 
@@ -73,6 +75,17 @@ fn symmetric_between(between: Expr) -> Expr {
     nested(ordered, outer, swapped)
 }
 
+/// Whether the next tokens are `<`, `+`, `>` written together: pgvector's `<+>`.
+fn is_l1_operator(parser: &Parser) -> bool {
+    let tokens = [0, 1, 2].map(|n| parser.peek_nth_token_ref(n));
+    let adjacent = |a: usize| tokens[a].span.end == tokens[a + 1].span.start;
+    matches!(
+        [&tokens[0].token, &tokens[1].token, &tokens[2].token],
+        [Token::Lt, Token::Plus, Token::Gt]
+    ) && adjacent(0)
+        && adjacent(1)
+}
+
 impl KestrelDialect {
     /// How many tokens of `[NOT] BETWEEN` start at the parser's next token, and whether a
     /// SYMMETRIC or ASYMMETRIC follows them.
@@ -99,6 +112,14 @@ impl Dialect for KestrelDialect {
         if is_isnull(&parser.peek_token_ref().token) {
             return Some(Ok(self.prec_value(Precedence::Is)));
         }
+        if is_l1_operator(parser)
+            || matches!(
+                parser.peek_token_ref().token,
+                Token::TwoWayArrow | Token::Spaceship
+            )
+        {
+            return Some(Ok(self.prec_value(Precedence::PgOther)));
+        }
         self.0.get_next_precedence(parser)
     }
 
@@ -111,6 +132,15 @@ impl Dialect for KestrelDialect {
         if is_isnull(&parser.peek_token_ref().token) {
             parser.next_token();
             return Some(Ok(Expr::IsNull(Box::new(expr.clone()))));
+        }
+        if is_l1_operator(parser) {
+            for _ in 0..3 {
+                parser.next_token();
+            }
+            let right = parser.parse_subexpr(self.prec_value(Precedence::PgOther));
+            return Some(
+                right.map(|right| binary(expr, BinaryOperator::Custom("<+>".into()), &right)),
+            );
         }
         let (negated, symmetric) = Self::between_symmetry(parser)?;
         for _ in 0..(2 + usize::from(negated)) {

@@ -151,6 +151,7 @@ impl ScalarFunction {
             | F::GetByte
             | F::SetByte
             | F::GenRandomUuid
+            | F::Vector(_)
             | F::Abs
             | F::Round
             | F::Ceil

@@ -3,6 +3,12 @@
 
 use std::fmt;
 
+/// pg_type OIDs of pgvector's `vector` and `vector[]`. An extension's types get OIDs when it
+/// is created; ours is built in, so it takes fixed ones below the first user OID (16384)
+/// that PostgreSQL 15 leaves unassigned. Clients look the type up by name.
+pub const FLOAT_VECTOR_OID: u32 = 8192;
+pub const FLOAT_VECTOR_ARRAY_OID: u32 = 8193;
+
 /// Precision and scale of `numeric(p, s)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct NumericTypmod {
@@ -47,6 +53,9 @@ pub enum DataType {
     /// in an int64 vector. The aliases print as the name of the object (see
     /// `catalog::system`), so they are turned into text before they leave the engine.
     Oid(OidKind),
+    /// pgvector's `vector(n)`: float4 elements, `n` of them when the modifier is set (see
+    /// [`crate::types::float_vector`]).
+    FloatVector(Option<u32>),
 }
 
 /// Which of the OID types: plain `oid`, or an alias whose text form names the object.
@@ -123,6 +132,8 @@ pub enum PhysicalType {
     Jsonb,
     /// Offsets into a child vector of the element's physical type.
     List(&'static PhysicalType),
+    /// Offsets into one flat float4 vector (pgvector's `vector`).
+    FloatVector,
 }
 
 /// PostgreSQL's type categories, used by the coercion rules.
@@ -163,6 +174,7 @@ impl DataType {
             DataType::Jsonb => PhysicalType::Jsonb,
             DataType::Array(elem) => PhysicalType::List(elem.physical().as_static()),
             DataType::Oid(_) => PhysicalType::Int64,
+            DataType::FloatVector(_) => PhysicalType::FloatVector,
         }
     }
 
@@ -191,7 +203,9 @@ impl DataType {
             DataType::Json => &DataType::Json,
             DataType::Jsonb => &DataType::Jsonb,
             DataType::Oid(OidKind::Oid) => &DataType::Oid(OidKind::Oid),
+            DataType::FloatVector(None) => &DataType::FloatVector(None),
             DataType::Unknown
+            | DataType::FloatVector(Some(_))
             | DataType::Oid(_)
             | DataType::Numeric(Some(_))
             | DataType::Varchar(Some(_))
@@ -207,6 +221,7 @@ impl DataType {
         DataType::array_of(match elem {
             DataType::Numeric(_) => DataType::Numeric(None),
             DataType::Varchar(_) => DataType::Varchar(None),
+            DataType::FloatVector(_) => DataType::FloatVector(None),
             DataType::Unknown => DataType::Text,
             other => other,
         })
@@ -237,9 +252,11 @@ impl DataType {
             }
             DataType::Interval => TypeCategory::Timespan,
             DataType::Array(_) => TypeCategory::Array,
-            DataType::Bytea | DataType::Uuid | DataType::Json | DataType::Jsonb => {
-                TypeCategory::UserDefined
-            }
+            DataType::Bytea
+            | DataType::Uuid
+            | DataType::Json
+            | DataType::Jsonb
+            | DataType::FloatVector(_) => TypeCategory::UserDefined,
         }
     }
 
@@ -287,10 +304,12 @@ impl DataType {
                 DataType::Json => 199,
                 DataType::Jsonb => 3807,
                 DataType::Oid(_) => 1028,
+                DataType::FloatVector(_) => FLOAT_VECTOR_ARRAY_OID,
                 // Never built (see `array_of`); anyarray is the honest answer.
                 DataType::Unknown | DataType::Array(_) => 2277,
             },
             DataType::Oid(kind) => kind.type_oid(),
+            DataType::FloatVector(_) => FLOAT_VECTOR_OID,
         }
     }
 
@@ -318,6 +337,7 @@ impl DataType {
             2950 => DataType::Uuid,
             114 => DataType::Json,
             3802 => DataType::Jsonb,
+            FLOAT_VECTOR_OID => DataType::FloatVector(None),
             _ if OidKind::ALL.iter().any(|k| k.type_oid() == oid) => {
                 let kind = OidKind::ALL.into_iter().find(|k| k.type_oid() == oid)?;
                 DataType::Oid(kind)
@@ -343,6 +363,7 @@ impl DataType {
                     199 => 114,
                     3807 => 3802,
                     1028 => 26,
+                    FLOAT_VECTOR_ARRAY_OID => FLOAT_VECTOR_OID,
                     _ => return None,
                 };
                 return DataType::from_oid(elem).and_then(DataType::array_of);
@@ -370,7 +391,8 @@ impl DataType {
             | DataType::Text
             | DataType::Varchar(_)
             | DataType::Char(_)
-            | DataType::Array(_) => -1,
+            | DataType::Array(_)
+            | DataType::FloatVector(_) => -1,
         }
     }
 
@@ -379,6 +401,8 @@ impl DataType {
         match self {
             DataType::Numeric(Some(m)) => (((m.precision << 16) | m.scale) + 4) as i32,
             DataType::Varchar(Some(n)) | DataType::Char(Some(n)) => n as i32 + 4,
+            // pgvector's typmod is the dimension count itself.
+            DataType::FloatVector(Some(n)) => n as i32,
             _ => -1,
         }
     }
@@ -408,6 +432,7 @@ impl DataType {
             DataType::Json => "json",
             DataType::Jsonb => "jsonb",
             DataType::Oid(kind) => kind.name(),
+            DataType::FloatVector(_) => "vector",
             DataType::Array(elem) => match elem {
                 DataType::Bool => "boolean[]",
                 DataType::Int16 => "smallint[]",
@@ -429,6 +454,7 @@ impl DataType {
                 DataType::Json => "json[]",
                 DataType::Jsonb => "jsonb[]",
                 DataType::Oid(_) => "oid[]",
+                DataType::FloatVector(_) => "vector[]",
                 DataType::Unknown | DataType::Array(_) => "anyarray",
             },
         }
@@ -465,6 +491,7 @@ impl PhysicalType {
             PhysicalType::Uuid => &PhysicalType::Uuid,
             PhysicalType::Jsonb => &PhysicalType::Jsonb,
             PhysicalType::List(_) => &PhysicalType::List(&PhysicalType::Text),
+            PhysicalType::FloatVector => &PhysicalType::FloatVector,
         }
     }
 }
@@ -476,6 +503,7 @@ impl fmt::Display for DataType {
             DataType::Numeric(Some(m)) => write!(f, "numeric({},{})", m.precision, m.scale),
             DataType::Varchar(Some(n)) => write!(f, "character varying({n})"),
             DataType::Char(Some(n)) => write!(f, "character({n})"),
+            DataType::FloatVector(Some(n)) => write!(f, "vector({n})"),
             other => f.write_str(other.name()),
         }
     }

@@ -8,6 +8,7 @@ mod data_type;
 pub mod datetime;
 pub mod datetime_style;
 pub mod float;
+pub mod float_vector;
 pub mod interval;
 mod interval_style;
 pub mod json;
@@ -18,7 +19,10 @@ pub mod timezone;
 pub mod uuid;
 pub(crate) mod wide;
 
-pub use data_type::{DataType, NumericTypmod, OidKind, PhysicalType, TypeCategory};
+pub use data_type::{
+    DataType, NumericTypmod, OidKind, PhysicalType, TypeCategory, FLOAT_VECTOR_ARRAY_OID,
+    FLOAT_VECTOR_OID,
+};
 pub use interval::Interval;
 pub use numeric::Decimal;
 pub use scalar::ScalarValue;

@@ -32,6 +32,8 @@ pub enum ScalarValue {
     Jsonb(String),
     /// A one-dimensional array; elements may be NULL. The element type is the expression's.
     Array(Vec<ScalarValue>),
+    /// A pgvector `vector`.
+    FloatVector(Vec<f32>),
 }
 
 impl ScalarValue {
@@ -63,6 +65,7 @@ impl ScalarValue {
                 let elem = values.iter().find_map(ScalarValue::physical)?;
                 PhysicalType::List(elem.as_static())
             }
+            ScalarValue::FloatVector(_) => PhysicalType::FloatVector,
         })
     }
 
@@ -88,6 +91,7 @@ impl ScalarValue {
             (S::Uuid(a), S::Uuid(b)) => a.cmp(b),
             (S::Jsonb(a), S::Jsonb(b)) => super::json::compare_canonical(a, b),
             (S::Array(a), S::Array(b)) => return compare_arrays(a, b),
+            (S::FloatVector(a), S::FloatVector(b)) => super::float_vector::compare(a, b),
             _ => return None,
         })
     }

@@ -4,7 +4,9 @@
 //! does, quoting the original input. Character types take their length modifier the way an
 //! explicit cast applies it (truncate, then blank-pad `character(n)`).
 
-use super::{bytea, datetime, float, json, uuid, DataType, Decimal, Interval, ScalarValue};
+use super::{
+    bytea, datetime, float, float_vector, json, uuid, DataType, Decimal, Interval, ScalarValue,
+};
 use crate::error::{Error, Result};
 use crate::vector::write_int;
 
@@ -53,6 +55,9 @@ pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
         DataType::Array(elem) => ScalarValue::Array(super::array_text::parse_array(text, *elem)?),
         // The aliases' names are looked up in the catalog before a value gets here.
         DataType::Oid(_) => ScalarValue::Int64(parse_oid(text)?),
+        DataType::FloatVector(typmod) => {
+            ScalarValue::FloatVector(float_vector::parse_vector(text, typmod)?)
+        }
     })
 }
 
@@ -157,6 +162,7 @@ pub fn write_scalar_text(value: &ScalarValue, out: &mut Vec<u8>) {
         ScalarValue::Bytea(v) => bytea::write_hex(v, out),
         ScalarValue::Uuid(v) => uuid::write_uuid(*v, out),
         ScalarValue::Jsonb(s) => out.extend_from_slice(s.as_bytes()),
+        ScalarValue::FloatVector(v) => float_vector::write_vector(v, out),
         ScalarValue::Array(values) => {
             out.push(b'{');
             let mut scratch = Vec::new();

@@ -3,6 +3,7 @@
 mod batch;
 mod bitmap;
 mod bytes;
+mod float_vectors;
 mod list;
 mod row_key;
 mod strings;
@@ -10,6 +11,7 @@ mod strings;
 pub use batch::{concat_batches, split_batch, Batch, BATCH_SIZE};
 pub use bitmap::Bitmap;
 pub use bytes::BytesVec;
+pub use float_vectors::FloatVectors;
 pub use list::ListVec;
 pub use row_key::encode_row_key;
 #[cfg(test)]
@@ -18,8 +20,8 @@ pub use strings::{utf8_width, StringVec};
 
 use crate::error::{Error, Result};
 use crate::types::{
-    array_text, bytea, datetime, float, uuid, DataType, Decimal, Interval, PhysicalType,
-    ScalarValue,
+    array_text, bytea, datetime, float, float_vector, uuid, DataType, Decimal, Interval,
+    PhysicalType, ScalarValue,
 };
 
 /// A value of one physical type written into a vector of another: a bug of the caller, an
@@ -52,6 +54,7 @@ pub enum VectorData {
     Uuid(Vec<u128>),
     Jsonb(StringVec),
     List(ListVec),
+    FloatVector(FloatVectors),
 }
 
 /// A column vector: values plus validity. `validity == None` means no NULLs.
@@ -81,6 +84,9 @@ impl VectorData {
             PhysicalType::Uuid => VectorData::Uuid(Vec::with_capacity(rows)),
             PhysicalType::Jsonb => VectorData::Jsonb(StringVec::with_capacity(rows, rows * 16)),
             PhysicalType::List(elem) => VectorData::List(ListVec::with_capacity(*elem, rows)),
+            PhysicalType::FloatVector => {
+                VectorData::FloatVector(FloatVectors::with_capacity(rows, 0))
+            }
         }
     }
 
@@ -103,6 +109,7 @@ impl VectorData {
             VectorData::Uuid(v) => v.len(),
             VectorData::Jsonb(s) => s.len(),
             VectorData::List(l) => l.len(),
+            VectorData::FloatVector(v) => v.len(),
         }
     }
 
@@ -130,6 +137,7 @@ impl VectorData {
             VectorData::Uuid(v) => v.shrink_to_fit(),
             // Lists are built to size by their parser.
             VectorData::List(_) => {}
+            VectorData::FloatVector(v) => v.shrink_to_fit(),
         }
     }
 
@@ -152,6 +160,7 @@ impl VectorData {
             VectorData::Uuid(_) => PhysicalType::Uuid,
             VectorData::Jsonb(_) => PhysicalType::Jsonb,
             VectorData::List(l) => PhysicalType::List(l.elem_physical().as_static()),
+            VectorData::FloatVector(_) => PhysicalType::FloatVector,
         }
     }
 }
@@ -259,6 +268,10 @@ impl Vector {
                 l.push_values(x)?;
                 true
             }
+            (VectorData::FloatVector(v), ScalarValue::FloatVector(x)) => {
+                v.push(x);
+                true
+            }
             (data, ScalarValue::Null) => {
                 push_default(data);
                 false
@@ -308,6 +321,10 @@ impl Vector {
             }
             (VectorData::List(l), VectorData::List(o)) => {
                 l.push_from(o, row)?;
+                true
+            }
+            (VectorData::FloatVector(v), VectorData::FloatVector(o)) => {
+                v.push(o.get(row));
                 true
             }
             (data, other) => return Err(type_mismatch(data, other.physical())),
@@ -403,6 +420,7 @@ impl Vector {
                 }
                 VectorData::List(out)
             }
+            VectorData::FloatVector(v) => VectorData::FloatVector(v.gather(indices)),
         };
         Vector { data, validity }
     }
@@ -445,6 +463,7 @@ impl Vector {
             (VectorData::Uuid(v), VectorData::Uuid(o)) => extend_slice(v, o),
             (VectorData::Jsonb(v), VectorData::Jsonb(o)) => v.extend_from(o),
             (VectorData::List(v), VectorData::List(o)) => v.extend_from(o)?,
+            (VectorData::FloatVector(v), VectorData::FloatVector(o)) => v.extend_from(o),
             (data, other) => return Err(type_mismatch(data, other.physical())),
         }
         match (&mut self.validity, &other.validity) {
@@ -484,6 +503,7 @@ impl Vector {
             VectorData::Uuid(v) => ScalarValue::Uuid(v[row]),
             VectorData::Jsonb(s) => ScalarValue::Jsonb(s.get(row).to_string()),
             VectorData::List(l) => ScalarValue::Array(l.values(row)),
+            VectorData::FloatVector(v) => ScalarValue::FloatVector(v.get(row).to_vec()),
         }
     }
 
@@ -513,6 +533,7 @@ impl Vector {
             VectorData::Uuid(v) => uuid::write_uuid(v[row], out),
             VectorData::Jsonb(s) => out.extend_from_slice(s.get_bytes(row)),
             VectorData::List(l) => write_array_text(l.child(), l.range(row), out),
+            VectorData::FloatVector(v) => float_vector::write_vector(v.get(row), out),
         }
         true
     }
@@ -590,6 +611,7 @@ fn push_default(data: &mut VectorData) {
         VectorData::Uuid(v) => v.push(0),
         VectorData::Jsonb(s) => s.push("null"),
         VectorData::List(l) => l.push_empty(),
+        VectorData::FloatVector(v) => v.push_empty(),
     }
 }
 

@@ -63,6 +63,14 @@ fn encode_value(column: &Vector, row: usize, out: &mut Vec<u8>) {
                 encode_row_key(&[l.child()], idx, out);
             }
         }
+        // The element count, then each element (-0 and 0 are equal in vector_cmp).
+        VectorData::FloatVector(v) => {
+            let elements = v.get(row);
+            out.extend_from_slice(&(elements.len() as u32).to_le_bytes());
+            for &element in elements {
+                out.extend_from_slice(&canonical_f64(f64::from(element)));
+            }
+        }
     }
 }
 

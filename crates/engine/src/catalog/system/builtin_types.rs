@@ -61,7 +61,7 @@ const fn t(
 
 // One line per type, as generated: easier to compare with PostgreSQL's catalog.
 #[rustfmt::skip]
-pub(crate) static BUILTIN_TYPES: [BuiltinType; 185] = [
+pub(crate) static BUILTIN_TYPES: [BuiltinType; 187] = [
     t((16, "bool", 1, true), (b'b', b'B', true, b',', 0, 1000), ["boolin", "boolout", "boolrecv", "boolsend", "-", "-", "-", "-"], (b'c', b'p', 0)),
     t((17, "bytea", -1, false), (b'b', b'U', false, b',', 0, 1001), ["byteain", "byteaout", "bytearecv", "byteasend", "-", "-", "-", "-"], (b'i', b'x', 0)),
     t((18, "char", 1, true), (b'b', b'Z', false, b',', 0, 1002), ["charin", "charout", "charrecv", "charsend", "-", "-", "-", "-"], (b'c', b'p', 0)),
@@ -247,4 +247,7 @@ pub(crate) static BUILTIN_TYPES: [BuiltinType; 185] = [
     t((6153, "_tstzmultirange", -1, false), (b'b', b'A', false, b',', 4534, 0), ["array_in", "array_out", "array_recv", "array_send", "-", "-", "array_typanalyze", "array_subscript_handler"], (b'd', b'x', 0)),
     t((6155, "_datemultirange", -1, false), (b'b', b'A', false, b',', 4535, 0), ["array_in", "array_out", "array_recv", "array_send", "-", "-", "array_typanalyze", "array_subscript_handler"], (b'i', b'x', 0)),
     t((6157, "_int8multirange", -1, false), (b'b', b'A', false, b',', 4536, 0), ["array_in", "array_out", "array_recv", "array_send", "-", "-", "array_typanalyze", "array_subscript_handler"], (b'd', b'x', 0)),
+    // pgvector's type, built in here (see `FLOAT_VECTOR_OID`), with its pg_type row.
+    t((8192, "vector", -1, false), (b'b', b'U', false, b',', 0, 8193), ["vector_in", "vector_out", "vector_recv", "vector_send", "vector_typmod_in", "-", "-", "-"], (b'i', b'e', 0)),
+    t((8193, "_vector", -1, false), (b'b', b'A', false, b',', 8192, 0), ["array_in", "array_out", "array_recv", "array_send", "vector_typmod_in", "-", "array_typanalyze", "array_subscript_handler"], (b'i', b'x', 0)),
 ];

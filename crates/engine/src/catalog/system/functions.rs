@@ -497,6 +497,10 @@ pub fn format_type(type_oid: u32, typmod: i32) -> String {
                 precision: m >> 16,
                 scale: m & 0xffff,
             })),
+            // pgvector's typmod is the dimension count, without the 4 of varlena types.
+            (DataType::FloatVector(None), _) if typmod > 0 => {
+                DataType::FloatVector(Some(typmod as u32))
+            }
             (ty, _) => ty,
         };
         // PostgreSQL prints bpchar without a length as "bpchar".

@@ -9,6 +9,7 @@ mod json_agg;
 mod ordered_set;
 mod text_min_max;
 mod variance;
+mod vector_sum;
 
 use std::cmp::Ordering;
 
@@ -19,6 +20,7 @@ use self::ordered_set::OrderedSet;
 pub use self::ordered_set::OrderedSetKind;
 use self::text_min_max::TextMinMax;
 use self::variance::{FloatMoments, NumericMoments, VarianceKind};
+use self::vector_sum::VectorSum;
 use crate::error::{Error, Result};
 use crate::function::compare::compare_rows;
 use crate::types::{float, DataType, Decimal, Interval, PhysicalType, ScalarValue};
@@ -159,6 +161,7 @@ impl AggregateFunction {
             (F::Sum, T::Float64) => T::Float64,
             (F::Sum, T::Numeric(_)) => T::Numeric(None),
             (F::Sum | F::Avg, T::Interval) => T::Interval,
+            (F::Sum | F::Avg, T::FloatVector(_)) => T::FloatVector(None),
             (
                 F::Avg | F::VarSamp | F::VarPop | F::StddevSamp | F::StddevPop,
                 T::Int16 | T::Int32 | T::Int64 | T::Numeric(_),
@@ -169,7 +172,9 @@ impl AggregateFunction {
             ) => T::Float64,
             (F::Min | F::Max, T::Unknown) => T::Text,
             // PostgreSQL has no min/max of these (nor of json, which has no order at all).
-            (F::Min | F::Max, T::Bytea | T::Uuid | T::Json | T::Jsonb) => return None,
+            (F::Min | F::Max, T::Bytea | T::Uuid | T::Json | T::Jsonb | T::FloatVector(_)) => {
+                return None
+            }
             // array_agg(unknown) is ambiguous in PostgreSQL (anynonarray or anyarray).
             (F::ArrayAgg, T::Unknown) => return None,
             (F::ArrayAgg, t) => DataType::array_of_values(t)?,
@@ -207,7 +212,10 @@ impl AggregateFunction {
             | F::JsonObjectAgg { .. }
             | F::OrderedSet(_) => true,
             F::Sum | F::Avg | F::VarSamp | F::VarPop | F::StddevSamp | F::StddevPop => {
-                matches!(arg, DataType::Float32 | DataType::Float64)
+                matches!(
+                    arg,
+                    DataType::Float32 | DataType::Float64 | DataType::FloatVector(_)
+                )
             }
             F::CountStar
             | F::Count
@@ -388,6 +396,8 @@ pub enum Accumulator {
     VarianceFloat(FloatMoments, VarianceKind),
     VarianceNumeric(NumericMoments, VarianceKind),
     OrderedSet(OrderedSet),
+    /// sum or (with avg) avg of vectors.
+    VectorSum(VectorSum),
 }
 
 impl Accumulator {
@@ -422,6 +432,9 @@ impl Accumulator {
             (F::Avg, T::Numeric(_)) => Accumulator::SumNumeric(Sums::new(Decimal::ZERO), true),
             (F::Sum | F::Avg, T::Interval) => {
                 Accumulator::SumInterval(Sums::new(Interval::ZERO), func == F::Avg)
+            }
+            (F::Sum | F::Avg, T::FloatVector(_)) => {
+                Accumulator::VectorSum(VectorSum::new(func == F::Avg))
             }
             (F::Min | F::Max, ty) if ty.physical() == PhysicalType::Text => {
                 Accumulator::MinMaxText(TextMinMax::new(func == F::Max))
@@ -505,6 +518,7 @@ impl Accumulator {
             Accumulator::VarianceFloat(m, _) => m.resize(groups),
             Accumulator::VarianceNumeric(m, _) => m.resize(groups),
             Accumulator::OrderedSet(o) => o.resize(groups),
+            Accumulator::VectorSum(v) => v.resize(groups),
         }
     }
 
@@ -682,6 +696,7 @@ impl Accumulator {
                 }
             }
             (Accumulator::ArrayAgg(a), _) => a.update(groups, input)?,
+            (Accumulator::VectorSum(v), _) => v.update(groups, input)?,
             (Accumulator::JsonAgg(a), _) => a.update(groups, args)?,
             (Accumulator::StringAgg(c), VectorData::Text(values)) => {
                 c.update(groups, input, values, args.get(1).copied())?
@@ -751,7 +766,8 @@ impl Accumulator {
             | Accumulator::JsonAgg(_)
             | Accumulator::VarianceFloat(..)
             | Accumulator::VarianceNumeric(..)
-            | Accumulator::OrderedSet(_)) => {
+            | Accumulator::OrderedSet(_)
+            | Accumulator::VectorSum(_)) => {
                 // Results computed per group; one pass over the groups.
                 let (groups, physical) = acc.shape();
                 let mut out = Vector::with_capacity(physical, groups);
@@ -783,6 +799,7 @@ impl Accumulator {
             Accumulator::VarianceFloat(m, _) => (m.len(), PhysicalType::Float64),
             Accumulator::VarianceNumeric(m, _) => (m.len(), PhysicalType::Numeric),
             Accumulator::OrderedSet(o) => (o.len(), o.physical()),
+            Accumulator::VectorSum(v) => (v.len(), PhysicalType::FloatVector),
         }
     }
 }
@@ -828,6 +845,7 @@ impl Accumulator {
             Accumulator::ArrayAgg(a) => a.value(group),
             Accumulator::JsonAgg(a) => a.value(group)?,
             Accumulator::OrderedSet(o) => o.value(group)?,
+            Accumulator::VectorSum(v) => v.value(group)?,
             Accumulator::VarianceFloat(m, kind) => m
                 .value(group, *kind)
                 .map_or(ScalarValue::Null, ScalarValue::Float64),

@@ -478,9 +478,10 @@ pub(super) fn greatest_least(args: &[Vector], greatest: bool) -> Result<Vector> 
         PhysicalType::Interval => pick!(Interval, crate::types::Interval::cmp_span),
         PhysicalType::Text => greatest_least_text(args, wanted),
         PhysicalType::Uuid => pick!(Uuid, Ord::cmp),
-        PhysicalType::Bytes | PhysicalType::Jsonb | PhysicalType::List(_) => {
-            greatest_least_rows(args, wanted, physical)
-        }
+        PhysicalType::Bytes
+        | PhysicalType::Jsonb
+        | PhysicalType::List(_)
+        | PhysicalType::FloatVector => greatest_least_rows(args, wanted, physical),
     }
 }
 

@@ -8,6 +8,7 @@
 mod array;
 mod bitwise;
 mod bytea;
+mod float_vector;
 mod format;
 mod json;
 mod kernel;
@@ -20,6 +21,7 @@ mod string;
 
 pub use array::ArrayFunction;
 pub use bitwise::BitOp;
+pub use float_vector::VectorFunction;
 pub(crate) use json::value_json;
 pub use json::JsonFunction;
 
@@ -143,6 +145,8 @@ pub enum ScalarFunction {
         func: ArrayFunction,
         result: DataType,
     },
+    /// A pgvector operator or function over `vector`.
+    Vector(VectorFunction),
 }
 
 impl ScalarFunction {
@@ -358,6 +362,7 @@ impl ScalarFunction {
             F::Bit(op) => op.symbol(),
             F::PgTypeof(_) => "pg_typeof",
             F::Array { func, .. } => func.name(),
+            F::Vector(func) => func.name(),
         }
     }
 
@@ -468,6 +473,7 @@ impl ScalarFunction {
             F::Bit(op) => bitwise::eval(op, args),
             F::PgTypeof(ty) => Ok(string::constant(ty.name(), rows)),
             F::Array { func, result } => func.eval(args, rows, result),
+            F::Vector(func) => func.eval(args),
         }
     }
 }

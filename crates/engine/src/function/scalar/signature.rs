@@ -6,6 +6,7 @@
 use super::BitOp;
 use super::JsonFunction as J;
 use super::ScalarFunction as F;
+use super::VectorFunction as V;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
 use crate::types::{DataType, TypeCategory};
@@ -21,6 +22,7 @@ const TEXT_ARRAY: DataType = DataType::Array(&DataType::Text);
 const BYTEA: DataType = DataType::Bytea;
 const JSONB: DataType = DataType::Jsonb;
 const JSON: DataType = DataType::Json;
+const VECTOR: DataType = DataType::FloatVector(None);
 
 /// The overloads of a binary bit operator: the same integer type on both sides.
 const fn bit_binary(op: BitOp) -> [Signature; 3] {
@@ -63,6 +65,7 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
         "||" => &[
             (F::ByteaConcat, &[BYTEA, BYTEA], BYTEA),
             (F::Json(J::Concat), &[JSONB, JSONB], JSONB),
+            (F::Vector(V::Concat), &[VECTOR, VECTOR], VECTOR),
         ],
         "encode" => &[(F::Encode, &[BYTEA, TEXT], TEXT)],
         "decode" => &[(F::Decode, &[TEXT, TEXT], BYTEA)],
@@ -173,6 +176,7 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
             (F::Json(J::DeleteKey), &[JSONB, TEXT], JSONB),
             (F::Json(J::DeleteIndex), &[JSONB, I4], JSONB),
             (F::Json(J::DeleteKeys), &[JSONB, TEXT_ARRAY], JSONB),
+            (F::Vector(V::Subtract), &[VECTOR, VECTOR], VECTOR),
         ],
         "#-" => &[(F::Json(J::DeletePath), &[JSONB, TEXT_ARRAY], JSONB)],
         "jsonb_typeof" => &[(F::Json(J::Typeof { json: false }), &[JSONB], TEXT)],
@@ -330,6 +334,20 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
         "acos" => &[(F::Acos, &[F8], F8)],
         "atan" => &[(F::Atan, &[F8], F8)],
         "atan2" => &[(F::Atan2, &[F8, F8], F8)],
+        "l2_distance" | "<->" => &[(F::Vector(V::L2Distance), &[VECTOR, VECTOR], F8)],
+        "inner_product" => &[(F::Vector(V::InnerProduct), &[VECTOR, VECTOR], F8)],
+        "vector_negative_inner_product" | "<#>" => {
+            &[(F::Vector(V::NegativeInnerProduct), &[VECTOR, VECTOR], F8)]
+        }
+        "cosine_distance" | "<=>" => &[(F::Vector(V::CosineDistance), &[VECTOR, VECTOR], F8)],
+        "l1_distance" | "<+>" => &[(F::Vector(V::L1Distance), &[VECTOR, VECTOR], F8)],
+        "vector_dims" => &[(F::Vector(V::Dims), &[VECTOR], I4)],
+        "vector_norm" => &[(F::Vector(V::Norm), &[VECTOR], F8)],
+        "l2_normalize" => &[(F::Vector(V::L2Normalize), &[VECTOR], VECTOR)],
+        "subvector" => &[(F::Vector(V::Subvector), &[VECTOR, I4, I4], VECTOR)],
+        "vector_cmp" => &[(F::Vector(V::Compare), &[VECTOR, VECTOR], I4)],
+        "+" => &[(F::Vector(V::Add), &[VECTOR, VECTOR], VECTOR)],
+        "*" => &[(F::Vector(V::Multiply), &[VECTOR, VECTOR], VECTOR)],
         _ => &[],
     }
 }
@@ -340,6 +358,7 @@ fn base(ty: DataType) -> DataType {
         DataType::Numeric(_) => NUM,
         DataType::Varchar(_) => DataType::Varchar(None),
         DataType::Char(_) => DataType::Char(None),
+        DataType::FloatVector(_) => VECTOR,
         other => other,
     }
 }

@@ -4,7 +4,7 @@
 //! which callers name the place of ("in bind parameter 2", a COPY line).
 
 use crate::error::{Error, Result, SqlState};
-use crate::types::{text_io, DataType, Interval, ScalarValue};
+use crate::types::{float_vector, text_io, DataType, Interval, ScalarValue};
 
 use super::numeric::read_numeric_binary;
 use super::send::JSONB_BINARY_VERSION;
@@ -72,6 +72,9 @@ pub fn recv(bytes: &[u8], ty: DataType) -> Result<ScalarValue> {
             None => return Err(insufficient_data()),
         },
         DataType::Array(elem) => ScalarValue::Array(decode_array(bytes, *elem)?),
+        DataType::FloatVector(typmod) => {
+            ScalarValue::FloatVector(float_vector::read_binary(bytes, typmod)?)
+        }
     })
 }
 

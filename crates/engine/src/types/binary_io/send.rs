@@ -4,7 +4,7 @@
 //! days and months; an array is array_send's header and length-prefixed elements. bytea is
 //! its bytes, uuid its 16 bytes, json its text and jsonb a version byte then its text.
 
-use crate::types::{DataType, PhysicalType};
+use crate::types::{float_vector, DataType, PhysicalType, FLOAT_VECTOR_OID};
 use crate::vector::{ListVec, Vector, VectorData};
 
 use super::numeric::write_numeric_binary;
@@ -51,6 +51,7 @@ pub fn write_binary(vector: &Vector, row: usize, ty: Option<DataType>, out: &mut
         VectorData::List(list) => {
             write_array_binary(list, row, ty.and_then(DataType::element), out)
         }
+        VectorData::FloatVector(v) => float_vector::write_binary(v.get(row), out),
     }
     true
 }
@@ -107,5 +108,6 @@ fn element_oid(elem: PhysicalType) -> u32 {
         PhysicalType::Jsonb => 3802,
         // Arrays are one-dimensional; anyarray for the impossible nested case.
         PhysicalType::List(_) => 2277,
+        PhysicalType::FloatVector => FLOAT_VECTOR_OID,
     }
 }
