@@ -13,6 +13,7 @@ mod dialect;
 mod frame_exclusion;
 mod identity_options;
 mod insert_overriding;
+mod qualified_operator_any;
 mod referential_actions;
 mod row_lock_strength;
 mod sequence_options;
@@ -87,6 +88,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     deferrable::strip(&mut tokens);
     row_lock_strength::normalize(&mut tokens);
     table_query::expand(&mut tokens);
+    qualified_operator_any::unqualify(&mut tokens);
     view_check_option::refuse(&tokens)?;
     set_constraints::rewrite(&mut tokens);
     referential_actions::check(&tokens)?;
