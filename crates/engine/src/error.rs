@@ -100,6 +100,7 @@ pub enum SqlState {
     ReadOnlySqlTransaction,
     CantChangeRuntimeParam,
     InternalError,
+    DuplicateCursor,
 }
 
 impl SqlState {
@@ -200,6 +201,7 @@ impl SqlState {
             SqlState::InternalError => "XX000",
             SqlState::InvalidObjectDefinition => "42P17",
             SqlState::DependentObjectsStillExist => "2BP01",
+            SqlState::DuplicateCursor => "42P03",
         }
     }
 }

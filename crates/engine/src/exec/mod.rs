@@ -77,7 +77,7 @@ pub use project::ProjectExec;
 pub use recursive_cte::{RecursiveCteExec, WorkTableExec};
 pub use scan::ScanExec;
 pub use sequence::{SessionSequences, SharedSessionSequences};
-pub use session_info::{SessionIdentity, SettingChange, SettingRow};
+pub use session_info::{CursorRow, SessionIdentity, SettingChange, SettingRow};
 pub use set_operation::SetOperationExec;
 pub use shared_cte::SharedCteExec;
 pub use sort::SortExec;
@@ -132,6 +132,8 @@ pub struct ExecContext {
     pub row_locker: Option<RowLocker>,
     /// The session's advisory locks; `None` outside a session.
     pub advisory: Option<Arc<crate::storage::AdvisoryLocks>>,
+    /// The session's cursors, for pg_cursors.
+    pub cursors: Vec<CursorRow>,
 }
 
 impl ExecContext {
@@ -161,6 +163,7 @@ impl ExecContext {
             in_list_sets: InListSets::default(),
             row_locker: None,
             advisory: None,
+            cursors: Vec::new(),
         }
     }
 

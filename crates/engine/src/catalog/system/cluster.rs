@@ -7,7 +7,7 @@ use super::{
     boolean, char, int4, oid, text, CatalogSnapshot, Rows, ACL, BOOL, CHAR, DATABASE_OID, INT4,
     INT8, NAME, NULL, OID, OPAQUE, SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
-use crate::types::DataType;
+use crate::types::{DataType, ScalarValue};
 
 const TIMESTAMPTZ: DataType = DataType::TimestampTz;
 /// pg_default, the tablespace of every relation.
@@ -308,6 +308,33 @@ pub(super) fn pg_settings(snapshot: &CatalogSnapshot) -> Rows {
                 NULL,
                 NULL,
                 boolean(false),
+            ]
+        })
+        .collect()
+}
+
+pub(super) const PG_CURSORS: &[(&str, DataType)] = &[
+    ("name", TEXT),
+    ("statement", TEXT),
+    ("is_holdable", BOOL),
+    ("is_binary", BOOL),
+    ("is_scrollable", BOOL),
+    ("creation_time", TIMESTAMPTZ),
+];
+
+/// The session's open cursors.
+pub(super) fn pg_cursors(snapshot: &CatalogSnapshot) -> Rows {
+    snapshot
+        .cursors
+        .iter()
+        .map(|cursor| {
+            vec![
+                text(&cursor.name),
+                text(&cursor.statement),
+                boolean(cursor.holdable),
+                boolean(cursor.binary),
+                boolean(cursor.scrollable),
+                ScalarValue::TimestampTz(cursor.creation_micros),
             ]
         })
         .collect()

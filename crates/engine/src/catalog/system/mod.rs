@@ -48,6 +48,8 @@ pub(crate) struct CatalogSnapshot<'a> {
     pub setting_changes: &'a std::cell::RefCell<Vec<crate::exec::SettingChange>>,
     /// The session's advisory locks; `None` outside a session.
     pub advisory: Option<&'a crate::storage::AdvisoryLocks>,
+    /// The session's cursors.
+    pub cursors: &'a [crate::exec::CursorRow],
 }
 
 type Rows = Vec<Vec<ScalarValue>>;
@@ -400,6 +402,7 @@ pub static RELATIONS: &[SystemRelation] = &[
     relation("pg_seclabels", 12011, b'v', unused_features::PG_SECLABELS, no_rows),
     relation("pg_shseclabel", 3592, b'r', unused_features::PG_SHSECLABEL, no_rows),
     relation("pg_db_role_setting", 2964, b'r', unused_features::PG_DB_ROLE_SETTING, no_rows),
+    relation("pg_cursors", 12012, b'v', cluster::PG_CURSORS, cluster::pg_cursors),
     relation("pg_language", 2612, b'r', types::PG_LANGUAGE, types::pg_language),
     information_schema("schemata", 13101, is::SCHEMATA, information_schema::schemata),
     information_schema("tables", 13102, is::TABLES, information_schema::tables),
