@@ -1,6 +1,7 @@
 //! The relations that describe tables, views, sequences and indexes: pg_namespace, pg_class,
-//! pg_attribute, pg_index, pg_constraint, pg_attrdef, pg_sequence, and the always-empty
-//! pg_description and pg_inherits.
+//! pg_attribute, pg_index, pg_constraint, pg_attrdef, pg_sequence, pg_depend, pg_rewrite
+//! (each view's `_RETURN` rule), pg_init_privs, and the always-empty pg_description and
+//! pg_inherits.
 //!
 //! Indexes, constraints and column defaults have no OID in our catalog; they get one derived
 //! from their table's OID and position ([`derived_oid`]), stable across restarts as long as
@@ -52,6 +53,14 @@ pub(super) fn pg_namespace(snapshot: &CatalogSnapshot) -> Rows {
         })
         .collect()
 }
+
+pub(super) const PG_INIT_PRIVS: &[(&str, DataType)] = &[
+    ("objoid", OID),
+    ("classoid", OID),
+    ("objsubid", INT4),
+    ("privtype", CHAR),
+    ("initprivs", ACL),
+];
 
 /// The privileges initdb set (pg_dump dumps only changes from these): those of
 /// pg_catalog and public, the schemas initdb makes with grants (information_schema's
@@ -1012,6 +1021,17 @@ fn depend_row(
         char(kind),
     ]
 }
+
+pub(super) const PG_REWRITE: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("rulename", NAME),
+    ("ev_class", OID),
+    ("ev_type", CHAR),
+    ("ev_enabled", CHAR),
+    ("is_instead", BOOL),
+    ("ev_qual", OPAQUE),
+    ("ev_action", OPAQUE),
+];
 
 /// The rules of the views: each view's `_RETURN`, whose dependencies pg_depend lists.
 pub(super) fn pg_rewrite(snapshot: &CatalogSnapshot) -> Rows {

@@ -1,9 +1,9 @@
 //! Catalogs of features KestrelDB does not have (row security policies, extended
-//! statistics, publications, triggers, rules, role membership, shared comments, foreign
-//! and partitioned tables, event triggers, operator classes, text search, foreign-data
+//! statistics, publications, triggers, role membership, shared comments, foreign and
+//! partitioned tables, event triggers, operator classes, text search, foreign-data
 //! wrappers, default privileges, conversions, user-defined casts and transforms,
-//! subscriptions, large objects, security labels, per-database settings): always empty, but there with
-//! PostgreSQL's columns, since psql's `\d` queries and pg_dump read them.
+//! subscriptions, large objects, security labels, per-database settings): always empty,
+//! but there with PostgreSQL's columns, since psql's `\d` queries and pg_dump read them.
 
 use super::{ACL, BOOL, CHAR, INT2, INT4, NAME, OID, OPAQUE, TEXT, TEXT_ARRAY};
 use crate::types::{DataType, OidKind};
@@ -82,17 +82,6 @@ pub(super) const PG_TRIGGER: &[(&str, DataType)] = &[
     ("tgnewtable", NAME),
 ];
 
-pub(super) const PG_REWRITE: &[(&str, DataType)] = &[
-    ("oid", OID),
-    ("rulename", NAME),
-    ("ev_class", OID),
-    ("ev_type", CHAR),
-    ("ev_enabled", CHAR),
-    ("is_instead", BOOL),
-    ("ev_qual", OPAQUE),
-    ("ev_action", OPAQUE),
-];
-
 pub(super) const PG_AUTH_MEMBERS: &[(&str, DataType)] = &[
     ("roleid", OID),
     ("member", OID),
@@ -128,14 +117,6 @@ pub(super) const PG_EVENT_TRIGGER: &[(&str, DataType)] = &[
     ("evtfoid", OID),
     ("evtenabled", CHAR),
     ("evttags", TEXT_ARRAY),
-];
-
-pub(super) const PG_INIT_PRIVS: &[(&str, DataType)] = &[
-    ("objoid", OID),
-    ("classoid", OID),
-    ("objsubid", INT4),
-    ("privtype", CHAR),
-    ("initprivs", ACL),
 ];
 
 pub(super) const PG_OPCLASS: &[(&str, DataType)] = &[
