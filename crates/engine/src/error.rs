@@ -103,6 +103,7 @@ pub enum SqlState {
     IdleInTransactionSessionTimeout,
     IdleSessionTimeout,
     OutOfMemory,
+    DuplicateCursor,
 }
 
 impl SqlState {
@@ -206,6 +207,7 @@ impl SqlState {
             SqlState::IdleInTransactionSessionTimeout => "25P03",
             SqlState::IdleSessionTimeout => "57P05",
             SqlState::OutOfMemory => "53200",
+            SqlState::DuplicateCursor => "42P03",
         }
     }
 }

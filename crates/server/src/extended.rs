@@ -154,6 +154,18 @@ impl Backend {
                     None => backend::no_data(out),
                 }
             }
+            // A cursor DECLAREd in SQL is a portal too (psycopg describes its named cursors
+            // so); its FETCHes return text.
+            Target::Portal if !self.extended.portals.contains_key(name) => {
+                let columns = self.session.cursor_columns(name).ok_or_else(|| {
+                    Error::new(
+                        SqlState::InvalidCursorName,
+                        format!("portal \"{name}\" does not exist"),
+                    )
+                })?;
+                let formats = vec![Format::Text; columns.len()];
+                backend::row_description(&mut self.out.buf, &columns, &formats);
+            }
             Target::Portal => {
                 let portal = self.extended.portal(name)?;
                 match portal.columns() {

@@ -499,3 +499,26 @@ fn portal_describe_of_returning_gives_its_row_description() -> TestResult {
     assert_eq!(messages[4].1, b"INSERT 0 1\0".to_vec());
     Ok(())
 }
+
+/// Catalog OID columns go out as type oid (26), four bytes in binary, as PostgreSQL sends
+/// them; reg* columns as their names.
+#[tokio::test]
+async fn oid_columns_are_sent_as_oid() -> TestResult {
+    let client = connect(start_server()?).await?;
+    let row = client
+        .query_one(
+            "SELECT c.oid, c.relnamespace, c.oid::regclass::text FROM pg_class c WHERE c.relname = 'pg_class'",
+            &[],
+        )
+        .await?;
+    assert_eq!(row.columns()[0].type_(), &tokio_postgres::types::Type::OID);
+    assert_eq!(row.columns()[1].type_(), &tokio_postgres::types::Type::OID);
+    assert_eq!(row.try_get::<_, u32>(0)?, 1259);
+    assert_eq!(row.try_get::<_, u32>(1)?, 11);
+    assert_eq!(row.try_get::<_, String>(2)?, "pg_class");
+    let text = client
+        .simple_query("SELECT oid FROM pg_namespace WHERE nspname = 'pg_catalog'")
+        .await?;
+    assert_eq!(rows(&text)[0].get(0), Some("11"));
+    Ok(())
+}

@@ -1,5 +1,5 @@
 """psycopg2: connection, execute/executemany, copy_expert, extras.execute_values, dates,
-decimals and json, commit and rollback."""
+decimals and json, commit and rollback, named (server-side) cursors."""
 
 import datetime
 import io
@@ -131,6 +131,19 @@ def commit_and_rollback():
         expect(cur.fetchone(), ([1],))
     finally:
         conn.close()
+
+
+@checks.check
+def named_cursor():
+    # DECLARE ... CURSOR WITHOUT HOLD, then FETCH FORWARD itersize, MOVE for scroll().
+    with connect() as conn:
+        with conn.cursor(name="psycopg2_named", scrollable=True) as cur:
+            cur.itersize = 4
+            cur.execute("SELECT x, 'v' || x FROM generate_series(1, 10) AS x ORDER BY x")
+            expect(cur.fetchmany(3), [(1, "v1"), (2, "v2"), (3, "v3")], "first rows")
+            cur.scroll(-2)
+            expect(cur.fetchone(), (2, "v2"), "after scrolling back")
+            expect(sum(row[0] for row in cur), 52, "the rest")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ mod bind;
 mod catalog_change;
 mod checkpoint;
 mod copy;
+mod cursors;
 mod datetime;
 mod prepared_sql;
 mod query;
@@ -197,6 +198,7 @@ pub struct Session {
     identity: Arc<SessionIdentity>,
     /// Statements prepared with SQL PREPARE, by name.
     sql_prepared: HashMap<String, PreparedStatement>,
+    cursors: cursors::Cursors,
     /// The parsed `search_path`, parsed again only when the setting or identity changes.
     search_path: RefCell<Option<Arc<SearchPath>>>,
     /// The parsed date/time settings, parsed again only when one changes.
@@ -244,6 +246,7 @@ impl Session {
             cache,
             identity: Arc::default(),
             sql_prepared: HashMap::new(),
+            cursors: cursors::Cursors::default(),
             search_path: RefCell::default(),
             datetime: RefCell::default(),
             transaction_micros: None,
@@ -383,6 +386,18 @@ impl Session {
             });
         };
         self.check_not_failed(&statement.statement)?;
+        if let Some(described) = self.describe_cursor_sql(&statement, param_types) {
+            let (columns, param_types) = described?;
+            return Ok(PreparedStatement {
+                inner: Arc::new(PreparedInner {
+                    sql: sql.to_string(),
+                    statement: Some(statement),
+                    param_types,
+                    columns,
+                    read_only: false,
+                }),
+            });
+        }
         let view = self.view();
         let search_path = self.search_path()?;
         let (bound, param_types) =
@@ -711,6 +726,7 @@ impl Session {
         }
         self.block = Block::None;
         self.savepoints.clear();
+        self.cursors.end_transaction(rolled_back);
         self.transaction_micros = None;
         self.advisory.end_transaction();
     }
@@ -787,6 +803,7 @@ impl Session {
         }
         ctx.session = self.identity.clone();
         ctx.advisory = Some(self.advisory.clone());
+        ctx.cursors = self.cursors.rows();
         ctx.settings = Some(self.settings.rows());
         ctx.search_path = self.search_path().ok();
         if self.block != Block::None || matches!(bound, BoundStatement::Begin { .. }) {
@@ -809,6 +826,9 @@ impl Session {
     ) -> Result<StatementResult> {
         if let Work::Parsed(statement) = &work {
             if let Some(result) = self.run_prepared_sql(statement) {
+                return result;
+            }
+            if let Some(result) = self.run_cursor_sql(statement, param_types, params) {
                 return result;
             }
         }

@@ -29,7 +29,25 @@ pub(super) const ARRAY_FUNCTIONS: &[&str] = &[
     "array_append",
     "array_prepend",
     "array_cat",
+    "array_remove",
 ];
+
+/// `expr` when it is a text column of a system catalog: a `name`, which PostgreSQL lets
+/// one subscript.
+fn catalog_name_column(expr: &ScalarExpr, scope: &Scope) -> Option<ScalarExpr> {
+    let ScalarExpr::Column {
+        index,
+        ty: DataType::Text,
+    } = expr
+    else {
+        return None;
+    };
+    let column = scope.columns.get(*index)?;
+    crate::catalog::system::RELATIONS
+        .iter()
+        .any(|r| r.oid == column.table_oid && column.attnum > 0)
+        .then(|| expr.clone())
+}
 
 /// A resolved array function: the function, its parameter types and its result type.
 type Resolved = (ArrayFunction, Vec<DataType>, DataType);
@@ -118,6 +136,11 @@ impl Binder<'_> {
         };
         let array = self.bind_expr(root, scope)?;
         let ty = array.ty();
+        if let (Some(column), Subscript::Index { index }) =
+            (catalog_name_column(&array, scope), subscript)
+        {
+            return self.bind_name_subscript(column, index, scope);
+        }
         let Some(elem) = ty.element() else {
             return Err(Error::new(
                 SqlState::DatatypeMismatch,
@@ -164,6 +187,31 @@ impl Binder<'_> {
             }
         };
         Ok(array_call(func, args, result))
+    }
+
+    /// `name[i]` on a catalog's name column (pg_dump reads `typname[0]`): PostgreSQL's
+    /// name is a fixed array of bytes, subscripted from 0; ours is text, so the character
+    /// at that offset, empty past the end.
+    fn bind_name_subscript(
+        &mut self,
+        name: ScalarExpr,
+        index: &Expr,
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        let index = self.bind_expr(index, scope)?;
+        let index = self.coerce(index, DataType::Int32, CastContext::Assignment)?;
+        let one = ScalarExpr::literal(ScalarValue::Int32(1), DataType::Int32);
+        let start = ScalarExpr::Arithmetic {
+            op: crate::plan::ArithmeticOp::Add,
+            left: Box::new(index),
+            right: Box::new(one.clone()),
+            ty: DataType::Int32,
+        };
+        Ok(ScalarExpr::Function {
+            func: ScalarFunction::Substr,
+            args: vec![name, start, one],
+            ty: DataType::Text,
+        })
     }
 
     /// `left op ANY (array)` / `left op ALL (array)`.
@@ -396,6 +444,13 @@ fn resolve_array_function(name: &str, args: &[DataType]) -> Result<Option<Resolv
             };
             let array = array_type(elem)?;
             resolved(A::Cat, vec![array, array], array)
+        }
+        ("array_remove", [a, x]) => {
+            let Some(elem) = polymorphic_element(&[*a], &[*x], true)? else {
+                return Ok(None);
+            };
+            let array = array_type(elem)?;
+            resolved(A::Remove, vec![array, elem], array)
         }
         _ => Ok(None),
     }

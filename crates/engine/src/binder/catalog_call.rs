@@ -100,15 +100,17 @@ impl Binder<'_> {
 }
 
 /// The output columns of a query as they leave the engine: OID aliases as the names they
-/// print as (text), plain OIDs as bigint, since only text and bigint have binary forms here.
+/// print as (text); plain OIDs stay oid (type 26, four bytes in binary), as PostgreSQL sends
+/// them.
 pub(super) fn present_oid_columns(
     plan: LogicalPlan,
     mut columns: Vec<ColumnInfo>,
 ) -> (LogicalPlan, Vec<ColumnInfo>) {
-    if !columns
-        .iter()
-        .any(|c| matches!(c.data_type, DataType::Oid(_)))
-    {
+    let named = |ty: DataType| match ty {
+        DataType::Oid(kind) => CatalogFunction::output_of(kind),
+        _ => None,
+    };
+    if !columns.iter().any(|c| named(c.data_type).is_some()) {
         return (plan, columns);
     }
     let exprs = columns
@@ -117,10 +119,7 @@ pub(super) fn present_oid_columns(
         .map(|(index, column)| {
             let ty = column.data_type;
             let input = ScalarExpr::Column { index, ty };
-            let DataType::Oid(kind) = ty else {
-                return input;
-            };
-            match CatalogFunction::output_of(kind) {
+            match named(ty) {
                 Some(func) => {
                     column.data_type = DataType::Text;
                     ScalarExpr::CatalogCall {
@@ -129,14 +128,7 @@ pub(super) fn present_oid_columns(
                         ty: DataType::Text,
                     }
                 }
-                None => {
-                    column.data_type = DataType::Int64;
-                    ScalarExpr::Cast {
-                        input: Box::new(input),
-                        to: DataType::Int64,
-                        context: CastContext::Explicit,
-                    }
-                }
+                None => input,
             }
         })
         .collect();

@@ -75,7 +75,12 @@ impl Binder<'_> {
         legacy_options: &[CopyLegacyOption],
         values: &[Option<String>],
     ) -> Result<BoundStatement> {
-        if !values.is_empty() {
+        // pg_restore sends `COPY ... FROM stdin;` with a newline after it, which sqlparser
+        // reads as an empty line of inline data.
+        let inline_data = values
+            .iter()
+            .any(|v| v.as_deref().is_none_or(|v| !v.trim().is_empty()));
+        if inline_data {
             return Err(Error::unsupported("COPY data inline in the statement text"));
         }
         let endpoint = match target {

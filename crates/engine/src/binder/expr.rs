@@ -12,6 +12,7 @@ use super::data_type::bind_data_type;
 use super::scope::Scope;
 use super::window::WindowCallSyntax;
 use super::{ident_name, Binder};
+use crate::catalog::system;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
 use crate::function::{AggregateFunction, ArrayFunction, ScalarFunction, TableFunction};
@@ -21,7 +22,7 @@ use crate::plan::{
     AggregateCall, ArithmeticOp, BoolTest, ColumnInfo, CompareOp, LogicalPlan, ScalarExpr,
     SequenceFunction, SessionInfo, SortKey, Subquery, SubqueryKind,
 };
-use crate::types::{text_io, DataType, Decimal, ScalarValue};
+use crate::types::{text_io, DataType, Decimal, OidKind, ScalarValue};
 
 /// Aggregate calls met while binding a select list, HAVING or ORDER BY. Each call is replaced
 /// by a reference [`AGGREGATE_REF_BASE`] + its position, which the select binder maps to the
@@ -351,6 +352,12 @@ impl Binder<'_> {
     ) -> Result<ScalarExpr> {
         let error = match scope.resolve(table, name) {
             Ok(column) => return Ok(column),
+            Err(e) if e.state == SqlState::UndefinedColumn && name == "tableoid" => {
+                match self.table_oid_column(scope, table) {
+                    Some(column) => return Ok(column),
+                    None => e,
+                }
+            }
             Err(e)
                 if matches!(
                     e.state,
@@ -375,6 +382,23 @@ impl Binder<'_> {
             }
         }
         Err(error)
+    }
+
+    /// The system column `tableoid` of a table or catalog table in `scope` (pg_dump reads
+    /// it from every catalog it lists): the relation's OID, the same on every row since
+    /// there is no inheritance. Views and subqueries have no system columns.
+    fn table_oid_column(&self, scope: &Scope, table: Option<&str>) -> Option<ScalarExpr> {
+        let oid = scope.relation_oid(table)?;
+        let is_table = self.state.tables.contains_key(&oid)
+            || system::RELATIONS
+                .iter()
+                .any(|r| r.oid == oid && r.kind == b'r');
+        is_table.then(|| {
+            ScalarExpr::literal(
+                ScalarValue::Int64(i64::from(oid)),
+                DataType::Oid(OidKind::Oid),
+            )
+        })
     }
 
     /// Binds a subquery with `scope` visible to it as its enclosing query; also says whether
@@ -415,6 +439,10 @@ impl Binder<'_> {
             SequenceFunction::NextVal | SequenceFunction::CurrVal => args.len() == 1,
             SequenceFunction::SetVal => (2..=3).contains(&args.len()),
             SequenceFunction::LastVal => args.is_empty(),
+            // Never called by name: they read a sequence in FROM.
+            SequenceFunction::ReadLastValue
+            | SequenceFunction::ReadLogCount
+            | SequenceFunction::ReadIsCalled => false,
         };
         if !arity_ok {
             return Err(undefined_function(name, &[]));

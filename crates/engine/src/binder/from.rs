@@ -8,9 +8,10 @@ use sqlparser::ast::{self, JoinConstraint, JoinOperator, TableFactor, TableWithJ
 use super::scope::{Scope, ScopeColumn};
 use super::{ident_name, Binder};
 use crate::catalog::system::{self, SystemRelation};
+use crate::catalog::QualifiedName;
 use crate::error::{Error, Result, SqlState};
 use crate::function::{JsonFunction, ScalarFunction, TableFunction};
-use crate::plan::{JoinKind, LogicalPlan, ScalarExpr, TableFunctionCall};
+use crate::plan::{JoinKind, LogicalPlan, ScalarExpr, SequenceFunction, TableFunctionCall};
 use crate::types::{DataType, ScalarValue};
 
 /// A WITH query, bound once; every reference to it reads its plan.
@@ -534,6 +535,9 @@ impl Binder<'_> {
         if let Some(view) = self.state.views.get(&name) {
             return self.bind_view(view, alias);
         }
+        if let Some(sequence) = self.state.sequences.get(&name) {
+            return bind_sequence_relation(&name, sequence.oid, alias);
+        }
         let entry = self.table(&name)?;
         self.referenced.push(name.clone());
         let schema = &entry.schema;
@@ -623,6 +627,42 @@ fn bind_system_relation(
     Ok((plan, scope))
 }
 
+/// A sequence in FROM: its one row (last_value, log_cnt, is_called), read when the
+/// statement runs, as pg_dump does to dump the counter.
+fn bind_sequence_relation(
+    name: &QualifiedName,
+    oid: u32,
+    alias: Option<&ast::TableAlias>,
+) -> Result<(LogicalPlan, Scope)> {
+    const COLUMNS: [(&str, SequenceFunction); 3] = [
+        ("last_value", SequenceFunction::ReadLastValue),
+        ("log_cnt", SequenceFunction::ReadLogCount),
+        ("is_called", SequenceFunction::ReadIsCalled),
+    ];
+    let visible = alias.map_or_else(|| name.name.clone(), |a| ident_name(&a.name));
+    let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());
+    let names = alias_names(
+        &visible,
+        column_aliases,
+        COLUMNS.iter().map(|(n, _)| n.to_string()).collect(),
+    )?;
+    let types: Vec<DataType> = COLUMNS.iter().map(|(_, f)| f.result_type()).collect();
+    let row = COLUMNS
+        .iter()
+        .map(|&(_, func)| ScalarExpr::SequenceCall {
+            func,
+            sequence: Some(name.clone()),
+            args: Vec::new(),
+        })
+        .collect();
+    let scope = Scope::of_relation(&visible, oid, names.into_iter().zip(types.iter().copied()));
+    let plan = LogicalPlan::Values {
+        rows: Arc::new(vec![row]),
+        types,
+    };
+    Ok((plan, scope))
+}
+
 impl Binder<'_> {
     /// `FROM generate_series(1, 10) [WITH ORDINALITY] [AS] g(x [, n])`, or the select
     /// list's set-returning calls run in lockstep (`select_srf.rs`). As in PostgreSQL, a
@@ -647,10 +687,14 @@ impl Binder<'_> {
         if let Some(left) = &lateral_scope {
             self.outer_scopes.push((left.clone(), false));
         }
-        let bound = calls
-            .iter()
-            .map(|(name, args)| self.bind_function_call(name, args))
-            .collect::<Result<Vec<_>>>();
+        let options_table = function_name == OPTIONS_TO_TABLE;
+        let bound = match options_table {
+            true => self.bind_options_to_table(&calls[0].1),
+            false => calls
+                .iter()
+                .map(|(name, args)| self.bind_function_call(name, args))
+                .collect::<Result<Vec<_>>>(),
+        };
         if lateral_scope.is_some() {
             self.lateral_correlated = self.outer_scopes.pop().is_some_and(|(_, c)| c);
         }
@@ -658,6 +702,7 @@ impl Binder<'_> {
         let visible = alias.map_or_else(|| function_name.clone(), |a| ident_name(&a.name));
         // A single-column function's column is named after the alias when there is one.
         let mut default_names = match (alias, calls.as_slice()) {
+            _ if options_table => OPTION_COLUMNS.map(String::from).to_vec(),
             (Some(_), [(name, _)]) => vec![match JsonFunction::table_items(name) {
                 // A named output column keeps its name under an alias.
                 Some((_, "value")) => "value".to_string(),
@@ -697,6 +742,40 @@ impl Binder<'_> {
             ordinality,
         };
         Ok((plan, scope))
+    }
+
+    /// `pg_options_to_table(options)`: the `name=value` items of a reloptions-style array
+    /// as the columns option_name and option_value, two unnests run in lockstep.
+    fn bind_options_to_table(&mut self, args: &[&ast::Expr]) -> Result<Vec<TableFunctionCall>> {
+        let [options] = args else {
+            return Err(Error::new(
+                SqlState::UndefinedFunction,
+                format!("function {OPTIONS_TO_TABLE} does not exist"),
+            ));
+        };
+        let options = self.bind_expr(options, &Scope::default())?;
+        let text_array = DataType::array_of(DataType::Text)
+            .ok_or_else(|| Error::internal("text[] is an array type"))?;
+        let options = self.coerce(
+            options,
+            text_array,
+            crate::function::cast::CastContext::Implicit,
+        )?;
+        Ok([false, true]
+            .into_iter()
+            .map(|value| TableFunctionCall {
+                func: TableFunction::Unnest,
+                args: vec![ScalarExpr::Function {
+                    func: ScalarFunction::Array {
+                        func: crate::function::ArrayFunction::OptionParts { value },
+                        result: text_array,
+                    },
+                    args: vec![options.clone()],
+                    ty: text_array,
+                }],
+                ty: DataType::Text,
+            })
+            .collect())
     }
 
     /// One set-returning call: its function, and its arguments bound (they see no column
@@ -777,6 +856,9 @@ impl Binder<'_> {
         Ok(TableFunctionCall { func, args, ty })
     }
 }
+
+const OPTIONS_TO_TABLE: &str = "pg_options_to_table";
+const OPTION_COLUMNS: [&str; 2] = ["option_name", "option_value"];
 
 /// A function call in FROM, whichever syntax sqlparser gave it.
 struct FunctionInFrom<'a> {

@@ -185,6 +185,9 @@ impl<'a> Binder<'a> {
             parser::Statement::CommentOnConstraint(comment) => {
                 self.bind_comment_on_constraint(comment)?
             }
+            parser::Statement::Fetch(_) => {
+                return Err(Error::internal("FETCH is run by the session, not bound"))
+            }
         };
         let bound = self.with_writes(bound)?;
         // Likewise a SEQUENCE NAME of an identity column.

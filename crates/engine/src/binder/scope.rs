@@ -47,6 +47,19 @@ impl Scope {
         }
     }
 
+    /// The relation `table` (or, unqualified, the one relation of the scope) reads, for its
+    /// system columns: `None` when no relation, or several, match (PostgreSQL then says the
+    /// column does not exist).
+    pub fn relation_oid(&self, table: Option<&str>) -> Option<u32> {
+        let mut oids = self
+            .columns
+            .iter()
+            .filter(|c| c.attnum > 0 && (table.is_none() || c.table.as_deref() == table))
+            .map(|c| c.table_oid);
+        let first = oids.next()?;
+        oids.all(|oid| oid == first).then_some(first)
+    }
+
     /// Resolves `name` or `table.name` to a column expression.
     pub fn resolve(&self, table: Option<&str>, name: &str) -> Result<ScalarExpr> {
         if let Some(table) = table {

@@ -544,6 +544,7 @@ fn evaluate_catalog_call(
         search_path: ctx.search_path.as_deref(),
         setting_changes: &ctx.setting_changes,
         advisory: ctx.advisory.as_deref(),
+        cursors: &ctx.cursors,
     };
     let mut out = Vector::with_capacity(ty.physical(), len);
     let mut row_args = Vec::with_capacity(args.len());

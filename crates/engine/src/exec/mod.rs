@@ -79,7 +79,7 @@ pub use project::ProjectExec;
 pub use recursive_cte::{RecursiveCteExec, WorkTableExec};
 pub use scan::ScanExec;
 pub use sequence::{SessionSequences, SharedSessionSequences};
-pub use session_info::{SessionIdentity, SettingChange, SettingRow};
+pub use session_info::{CursorRow, SessionIdentity, SettingChange, SettingRow};
 pub use set_operation::SetOperationExec;
 pub use shared_cte::SharedCteExec;
 pub use sort::SortExec;
@@ -138,6 +138,8 @@ pub struct ExecContext {
     pub advisory: Option<Arc<crate::storage::AdvisoryLocks>>,
     /// The statement's working memory, charged by the operators that keep batches.
     pub memory: memory::QueryMemory,
+    /// The session's cursors, for pg_cursors.
+    pub cursors: Vec<CursorRow>,
 }
 
 impl ExecContext {
@@ -168,6 +170,7 @@ impl ExecContext {
             row_locker: None,
             advisory: None,
             memory: memory::QueryMemory::unlimited(),
+            cursors: Vec::new(),
         }
     }
 

@@ -10,7 +10,7 @@ use crate::error::{Error, Result, SqlState};
 use crate::plan::SequenceFunction;
 use crate::storage::Sequence;
 use crate::types::ScalarValue;
-use crate::vector::{Vector, VectorData};
+use crate::vector::Vector;
 
 /// What this session last got from each sequence.
 #[derive(Debug, Default)]
@@ -42,7 +42,7 @@ pub fn evaluate_sequence_call(
         Err(poisoned) => poisoned.into_inner(),
     };
     let mut values = Vec::with_capacity(len);
-    let mut out = Vector::with_capacity(crate::types::PhysicalType::Int64, len);
+    let mut out = Vector::with_capacity(func.result_type().physical(), len);
     for row in 0..len {
         let value = match (func, name) {
             (SequenceFunction::NextVal, Some(name)) => {
@@ -50,6 +50,13 @@ pub fn evaluate_sequence_call(
                 session.current.insert(name.clone(), value);
                 session.last = Some(value);
                 Some(value)
+            }
+            (SequenceFunction::ReadLastValue, Some(name)) => Some(sequence(ctx, name)?.counter().0),
+            // KestrelDB logs every change of the counter, so none are pre-logged.
+            (SequenceFunction::ReadLogCount, Some(_)) => Some(0),
+            (SequenceFunction::ReadIsCalled, Some(name)) => {
+                values.push(ScalarValue::Bool(sequence(ctx, name)?.counter().1));
+                continue;
             }
             (SequenceFunction::CurrVal, Some(name)) => match session.current.get(name) {
                 Some(v) => Some(*v),
@@ -90,17 +97,10 @@ pub fn evaluate_sequence_call(
             },
             (_, None) => return Err(Error::internal("sequence function without a sequence")),
         };
-        values.push(value);
+        values.push(value.map_or(ScalarValue::Null, ScalarValue::Int64));
     }
-    for value in values {
-        match value {
-            Some(v) => out.push_scalar(&ScalarValue::Int64(v)),
-            None => {
-                out.push_null();
-                Ok(())
-            }
-        }?;
+    for value in &values {
+        out.push_scalar(value)?;
     }
-    debug_assert!(matches!(out.data, VectorData::Int64(_)));
     Ok(out)
 }

@@ -22,6 +22,19 @@ pub struct SessionIdentity {
     pub backend_pid: i32,
 }
 
+/// A cursor of the session, as pg_cursors lists it.
+#[derive(Debug, Clone)]
+pub struct CursorRow {
+    pub name: String,
+    /// The DECLARE statement.
+    pub statement: String,
+    pub holdable: bool,
+    pub binary: bool,
+    pub scrollable: bool,
+    /// When it was declared, in microseconds since 2000-01-01 UTC (a timestamptz).
+    pub creation_micros: i64,
+}
+
 impl Default for SessionIdentity {
     fn default() -> Self {
         SessionIdentity {

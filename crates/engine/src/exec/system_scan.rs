@@ -39,6 +39,7 @@ impl Operator for SystemScanExec {
                 search_path: ctx.search_path.as_deref(),
                 setting_changes: &ctx.setting_changes,
                 advisory: ctx.advisory.as_deref(),
+                cursors: &ctx.cursors,
             })
         });
         if self.next_row >= rows.len() {

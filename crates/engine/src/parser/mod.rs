@@ -10,9 +10,11 @@ mod copy_options;
 mod create_table_like;
 mod deferrable;
 mod dialect;
+mod fetch;
 mod frame_exclusion;
 mod identity_options;
 mod insert_overriding;
+mod qualified_operator_any;
 mod referential_actions;
 mod row_lock_strength;
 mod sequence_options;
@@ -31,6 +33,7 @@ use crate::error::{Error, Result};
 pub use alter_sequence::{AlterSequence, AlterSequenceAction};
 pub use comment_on_constraint::CommentOnConstraint;
 pub use create_table_like::TableLike;
+pub use fetch::{FetchCursor, FetchDirection};
 pub use frame_exclusion::{FrameExclusion, FrameExclusions};
 pub use identity_options::IdentitySequenceNames;
 pub use insert_overriding::Overriding;
@@ -43,6 +46,8 @@ pub enum Statement {
     Sql(ast::Statement),
     AlterSequence(AlterSequence),
     CommentOnConstraint(CommentOnConstraint),
+    /// FETCH or MOVE on a cursor, run by the session.
+    Fetch(FetchCursor),
 }
 
 impl Statement {
@@ -50,7 +55,9 @@ impl Statement {
     pub fn sql(&self) -> Option<&ast::Statement> {
         match self {
             Statement::Sql(statement) => Some(statement),
-            Statement::AlterSequence(_) | Statement::CommentOnConstraint(_) => None,
+            Statement::AlterSequence(_)
+            | Statement::CommentOnConstraint(_)
+            | Statement::Fetch(_) => None,
         }
     }
 }
@@ -87,6 +94,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     deferrable::strip(&mut tokens);
     row_lock_strength::normalize(&mut tokens);
     table_query::expand(&mut tokens);
+    qualified_operator_any::unqualify(&mut tokens);
     view_check_option::refuse(&tokens)?;
     set_constraints::rewrite(&mut tokens);
     referential_actions::check(&tokens)?;
@@ -143,6 +151,8 @@ fn parse_statements(parser: &mut Parser) -> std::result::Result<Vec<Statement>, 
         }
         statements.push(if alter_sequence::starts(parser) {
             Statement::AlterSequence(alter_sequence::parse(parser)?)
+        } else if fetch::starts(parser) {
+            Statement::Fetch(fetch::parse(parser)?)
         } else if comment_on_constraint::starts(parser) {
             Statement::CommentOnConstraint(comment_on_constraint::parse(parser)?)
         } else {

@@ -145,7 +145,8 @@ pub enum ScalarExpr {
         ty: DataType,
     },
     Subquery(Box<Subquery>),
-    /// nextval / currval / setval / lastval; `sequence` is `None` only for lastval.
+    /// nextval / currval / setval / lastval, or a column of a sequence read as a relation;
+    /// `sequence` is `None` only for lastval.
     SequenceCall {
         func: SequenceFunction,
         sequence: Option<crate::catalog::QualifiedName>,
@@ -200,6 +201,25 @@ pub enum SequenceFunction {
     CurrVal,
     SetVal,
     LastVal,
+    /// The columns of `SELECT last_value, log_cnt, is_called FROM seq` (pg_dump reads them):
+    /// the counter, read without changing the session's currval.
+    ReadLastValue,
+    ReadLogCount,
+    ReadIsCalled,
+}
+
+impl SequenceFunction {
+    pub fn result_type(self) -> DataType {
+        match self {
+            SequenceFunction::ReadIsCalled => DataType::Bool,
+            SequenceFunction::NextVal
+            | SequenceFunction::CurrVal
+            | SequenceFunction::SetVal
+            | SequenceFunction::LastVal
+            | SequenceFunction::ReadLastValue
+            | SequenceFunction::ReadLogCount => DataType::Int64,
+        }
+    }
 }
 
 /// A subquery used as an expression.
@@ -244,7 +264,7 @@ impl ScalarExpr {
             | ScalarExpr::DateTimeFunction { ty, .. } => *ty,
             ScalarExpr::Cast { to, .. } => *to,
             ScalarExpr::OuterColumn { ty, .. } => *ty,
-            ScalarExpr::SequenceCall { .. } => DataType::Int64,
+            ScalarExpr::SequenceCall { func, .. } => func.result_type(),
             ScalarExpr::CatalogCall { ty, .. } => *ty,
             ScalarExpr::SessionInfo(info) => info.ty(),
             ScalarExpr::Subquery(subquery) => match &subquery.kind {

@@ -2,11 +2,12 @@
 //! pg_authid and its views pg_roles and pg_user, pg_tablespace, pg_stat_activity and
 //! pg_locks. There is one database and one role (the session's, a superuser).
 
+use super::relations::DATABASE_OWNER_ROLE_OID;
 use super::{
     boolean, char, int4, oid, text, CatalogSnapshot, Rows, ACL, BOOL, CHAR, DATABASE_OID, INT4,
     INT8, NAME, NULL, OID, OPAQUE, SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
-use crate::types::DataType;
+use crate::types::{DataType, ScalarValue};
 
 const TIMESTAMPTZ: DataType = DataType::TimestampTz;
 /// pg_default, the tablespace of every relation.
@@ -69,21 +70,39 @@ pub(super) const PG_AUTHID: &[(&str, DataType)] = &[
     ("rolvaliduntil", TIMESTAMPTZ),
 ];
 
+/// The roles: the session's user, a superuser, and pg_database_owner, the predefined role
+/// that owns schema public (pg_dump looks every owner up): (OID, name, superuser).
+fn roles(snapshot: &CatalogSnapshot) -> [(u32, String, bool); 2] {
+    [
+        (SUPERUSER_OID, snapshot.session.user.clone(), true),
+        (
+            DATABASE_OWNER_ROLE_OID,
+            "pg_database_owner".to_string(),
+            false,
+        ),
+    ]
+}
+
 pub(super) fn pg_authid(snapshot: &CatalogSnapshot) -> Rows {
-    vec![vec![
-        oid(SUPERUSER_OID),
-        text(&snapshot.session.user),
-        boolean(true),
-        boolean(true),
-        boolean(true),
-        boolean(true),
-        boolean(true),
-        boolean(true),
-        boolean(true),
-        int4(-1),
-        NULL,
-        NULL,
-    ]]
+    roles(snapshot)
+        .into_iter()
+        .map(|(id, name, superuser)| {
+            vec![
+                oid(id),
+                text(&name),
+                boolean(superuser),
+                boolean(true),
+                boolean(superuser),
+                boolean(superuser),
+                boolean(superuser),
+                boolean(superuser),
+                boolean(superuser),
+                int4(-1),
+                NULL,
+                NULL,
+            ]
+        })
+        .collect()
 }
 
 pub(super) const PG_ROLES: &[(&str, DataType)] = &[
@@ -104,21 +123,26 @@ pub(super) const PG_ROLES: &[(&str, DataType)] = &[
 
 /// pg_authid's rows with the password hidden, as PostgreSQL's view does.
 pub(super) fn pg_roles(snapshot: &CatalogSnapshot) -> Rows {
-    vec![vec![
-        text(&snapshot.session.user),
-        boolean(true),
-        boolean(true),
-        boolean(true),
-        boolean(true),
-        boolean(true),
-        boolean(true),
-        int4(-1),
-        text("********"),
-        NULL,
-        boolean(true),
-        NULL,
-        oid(SUPERUSER_OID),
-    ]]
+    roles(snapshot)
+        .into_iter()
+        .map(|(id, name, superuser)| {
+            vec![
+                text(&name),
+                boolean(superuser),
+                boolean(true),
+                boolean(superuser),
+                boolean(superuser),
+                boolean(superuser),
+                boolean(superuser),
+                int4(-1),
+                text("********"),
+                NULL,
+                boolean(superuser),
+                NULL,
+                oid(id),
+            ]
+        })
+        .collect()
 }
 
 pub(super) const PG_USER: &[(&str, DataType)] = &[
@@ -284,6 +308,33 @@ pub(super) fn pg_settings(snapshot: &CatalogSnapshot) -> Rows {
                 NULL,
                 NULL,
                 boolean(false),
+            ]
+        })
+        .collect()
+}
+
+pub(super) const PG_CURSORS: &[(&str, DataType)] = &[
+    ("name", TEXT),
+    ("statement", TEXT),
+    ("is_holdable", BOOL),
+    ("is_binary", BOOL),
+    ("is_scrollable", BOOL),
+    ("creation_time", TIMESTAMPTZ),
+];
+
+/// The session's open cursors.
+pub(super) fn pg_cursors(snapshot: &CatalogSnapshot) -> Rows {
+    snapshot
+        .cursors
+        .iter()
+        .map(|cursor| {
+            vec![
+                text(&cursor.name),
+                text(&cursor.statement),
+                boolean(cursor.holdable),
+                boolean(cursor.binary),
+                boolean(cursor.scrollable),
+                ScalarValue::TimestampTz(cursor.creation_micros),
             ]
         })
         .collect()

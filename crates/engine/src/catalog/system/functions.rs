@@ -73,6 +73,9 @@ pub enum CatalogFunction {
         shared: bool,
     },
     AdvisoryUnlockAll,
+    /// acldefault(objtype, owner): the privileges an object of that kind starts with, in
+    /// aclitem's text form (pg_dump compares them with the object's ACL).
+    AclDefault,
 }
 
 /// An argument's type: coerced to that type, or taken as it is.
@@ -162,6 +165,7 @@ impl CatalogFunction {
             }
             ("pg_get_function_result", 1) => (F::FunctionResult, &[OID_ARG], text),
             ("pg_advisory_unlock_all", 0) => (F::AdvisoryUnlockAll, &[], text),
+            ("acldefault", 2) => (F::AclDefault, &[TEXT, OID_ARG], super::ACL),
             (name, 1 | 2) if name.starts_with("pg_") && name.contains("advisory") => {
                 let func = advisory_function(name)?;
                 let result = match func {
@@ -259,6 +263,7 @@ impl CatalogFunction {
                 _ => ScalarValue::Null,
             }),
             F::GetUserById | F::RegRoleOut => text(role_name(oid(), snapshot)),
+            F::AclDefault => acl_default(args, snapshot),
             F::FormatType => match args.first() {
                 Some(ScalarValue::Null) | None => Ok(ScalarValue::Null),
                 Some(_) => {
@@ -318,7 +323,7 @@ impl CatalogFunction {
                 .values()
                 .find(|v| v.oid == oid())
                 .map_or(ScalarValue::Null, |v| {
-                    ScalarValue::Text(format!(" {};", v.query_sql))
+                    ScalarValue::Text(super::views::view_definition(v, snapshot))
                 })),
             F::EncodingToChar => text(match args.first() {
                 Some(ScalarValue::Int32(6)) => "UTF8".to_string(),
@@ -370,10 +375,47 @@ fn arg_oid(value: Option<&ScalarValue>) -> u32 {
     }
 }
 
+/// PostgreSQL's acldefault(): the owner holds every privilege of the object kind, and
+/// PUBLIC the ones it gets by default (listed first, as PostgreSQL prints them).
+fn acl_default(args: &[ScalarValue], snapshot: &CatalogSnapshot) -> Result<ScalarValue> {
+    let kind = match args.first() {
+        Some(ScalarValue::Text(kind)) => kind.as_str(),
+        _ => return Ok(ScalarValue::Null),
+    };
+    let (owner_privileges, public_privileges) = match kind {
+        "c" => ("U", ""),
+        "r" => ("arwdDxt", ""),
+        "s" => ("rwU", ""),
+        "d" => ("CTc", "Tc"),
+        "f" => ("X", "X"),
+        "l" => ("U", "U"),
+        "L" => ("rw", ""),
+        "n" => ("UC", ""),
+        "t" => ("C", ""),
+        "F" | "S" => ("U", ""),
+        "T" => ("U", "U"),
+        // PostgreSQL reports it as an internal error too.
+        other => {
+            return Err(Error::internal(format!(
+                "unrecognized objtype abbreviation: {other}"
+            )))
+        }
+    };
+    let owner = quote_identifier(&role_name(arg_oid(args.get(1)), snapshot));
+    let mut items = Vec::new();
+    if !public_privileges.is_empty() {
+        items.push(format!("={public_privileges}/{owner}"));
+    }
+    items.push(format!("{owner}={owner_privileges}/{owner}"));
+    Ok(ScalarValue::Array(
+        items.into_iter().map(ScalarValue::Text).collect(),
+    ))
+}
+
 fn role_name(role: u32, snapshot: &CatalogSnapshot) -> String {
     match role {
         SUPERUSER_OID => snapshot.session.user.clone(),
-        6171 => "pg_database_owner".to_string(),
+        super::relations::DATABASE_OWNER_ROLE_OID => "pg_database_owner".to_string(),
         other => format!("unknown (OID={other})"),
     }
 }

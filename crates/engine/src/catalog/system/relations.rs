@@ -1,11 +1,13 @@
 //! The relations that describe tables, views, sequences and indexes: pg_namespace, pg_class,
-//! pg_attribute, pg_index, pg_constraint, pg_attrdef, pg_sequence, and the always-empty
-//! pg_description and pg_inherits.
+//! pg_attribute, pg_index, pg_constraint, pg_attrdef, pg_sequence, pg_depend, pg_rewrite
+//! (each view's `_RETURN` rule), pg_init_privs, and the always-empty pg_description and
+//! pg_inherits.
 //!
 //! Indexes, constraints and column defaults have no OID in our catalog; they get one derived
 //! from their table's OID and position ([`derived_oid`]), stable across restarts as long as
 //! the table's definition is.
 
+use super::views::quote_identifier;
 use super::{
     boolean, char, int2, int4, oid, text, CatalogSnapshot, Rows, ACL, BOOL, CHAR, FLOAT4,
     INFORMATION_SCHEMA_OID, INT2, INT4, NAME, NULL, OID, OPAQUE, PG_CATALOG_OID, PUBLIC_OID,
@@ -22,7 +24,7 @@ pub(super) const PG_NAMESPACE: &[(&str, DataType)] = &[
 ];
 
 /// The role PostgreSQL 15 makes the owner of `public`: whoever owns the database.
-const DATABASE_OWNER_ROLE_OID: u32 = 6171;
+pub(super) const DATABASE_OWNER_ROLE_OID: u32 = 6171;
 
 /// Everyone may use the schemas (U); their owners may also create in them (C).
 pub(super) fn pg_namespace(snapshot: &CatalogSnapshot) -> Rows {
@@ -52,12 +54,38 @@ pub(super) fn pg_namespace(snapshot: &CatalogSnapshot) -> Rows {
         .collect()
 }
 
+pub(super) const PG_INIT_PRIVS: &[(&str, DataType)] = &[
+    ("objoid", OID),
+    ("classoid", OID),
+    ("objsubid", INT4),
+    ("privtype", CHAR),
+    ("initprivs", ACL),
+];
+
+/// The privileges initdb set (pg_dump dumps only changes from these): those of
+/// pg_catalog and public, the schemas initdb makes with grants (information_schema's
+/// are the SQL script's, so not initial).
+pub(super) fn pg_init_privs(snapshot: &CatalogSnapshot) -> Rows {
+    const PG_NAMESPACE_OID: u32 = 2615;
+    pg_namespace(snapshot)
+        .into_iter()
+        .filter(|row| matches!(row[0], ScalarValue::Int64(id) if id == i64::from(PG_CATALOG_OID) || id == i64::from(PUBLIC_OID)))
+        .map(|mut row| {
+            let acl = row.swap_remove(3);
+            vec![row[0].clone(), oid(PG_NAMESPACE_OID), int4(0), char(b'i'), acl]
+        })
+        .collect()
+}
+
 /// Which derived OID: each kind of object of a table has its own range.
 #[derive(Clone, Copy)]
 pub(super) enum Derived {
     Index,
     Constraint,
     Default,
+    /// A view's `_RETURN` rule: position 0 of the view's default block, which no column
+    /// default uses (theirs start at 1, and views have none).
+    Rule,
 }
 
 /// The OID of a table's index, constraint or column default at `position` (index and
@@ -68,7 +96,7 @@ pub(super) fn derived_oid(table_oid: u32, kind: Derived, position: usize) -> u32
     let base: u32 = match kind {
         Derived::Index => 0x4000_0000,
         Derived::Constraint => 0x8000_0000,
-        Derived::Default => 0xC000_0000,
+        Derived::Default | Derived::Rule => 0xC000_0000,
     };
     let block = table_oid.saturating_sub(16384).saturating_mul(2048);
     let position = u32::try_from(position).unwrap_or(u32::MAX);
@@ -438,7 +466,9 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                     ty: c.data_type,
                     number: i + 1,
                     not_null: c.not_null,
-                    has_default: c.default_sql.is_some() || c.generated.is_some(),
+                    // An identity column's sequence is not a default in PostgreSQL.
+                    has_default: (c.default_sql.is_some() && c.identity.is_none())
+                        || c.generated.is_some(),
                     identity: identity(c),
                     generated: c.generated.is_some(),
                 }),
@@ -763,25 +793,96 @@ pub(super) const PG_ATTRDEF: &[(&str, DataType)] = &[
 ];
 
 pub(super) fn pg_attrdef(snapshot: &CatalogSnapshot) -> Rows {
-    let mut rows = Vec::new();
+    column_defaults(snapshot)
+        .into_iter()
+        .map(|d| {
+            vec![
+                oid(d.oid),
+                oid(d.table),
+                int2(i16::try_from(d.column).unwrap_or(i16::MAX)),
+                text(&d.expr),
+            ]
+        })
+        .collect()
+}
+
+/// A row of pg_attrdef, and the sequence its `nextval` reads (pg_depend lists it).
+struct ColumnDefault {
+    oid: u32,
+    table: u32,
+    column: usize,
+    expr: String,
+    sequence: Option<u32>,
+}
+
+/// Every column default and generation expression; identity columns have none.
+fn column_defaults(snapshot: &CatalogSnapshot) -> Vec<ColumnDefault> {
+    let mut defaults = Vec::new();
     for entry in snapshot.state.tables.values() {
         let schema = &entry.schema;
         for (i, column) in schema.columns.iter().enumerate() {
             // A generated column's expression, printed plain (pg_get_expr makes it pretty).
-            let expr = match (&column.default_sql, &column.generated) {
-                (_, Some(generated)) => generated.definition.clone(),
-                (Some(default), None) => deparse_default(default, column.data_type),
+            let (expr, sequence) = match (&column.default_sql, &column.generated) {
+                (_, Some(generated)) => (generated.definition.clone(), None),
+                (Some(_), None) if column.identity.is_some() => continue,
+                (Some(default), None) => {
+                    match default_sequence(snapshot, schema.namespace, default) {
+                        Some((sequence, shown)) => {
+                            (format!("nextval('{shown}'::regclass)"), Some(sequence))
+                        }
+                        None => (deparse_default(default, column.data_type), None),
+                    }
+                }
                 (None, None) => continue,
             };
-            rows.push(vec![
-                oid(derived_oid(schema.oid, Derived::Default, i + 1)),
-                oid(schema.oid),
-                int2(i16::try_from(i + 1).unwrap_or(i16::MAX)),
-                text(&expr),
-            ]);
+            defaults.push(ColumnDefault {
+                oid: derived_oid(schema.oid, Derived::Default, i + 1),
+                table: schema.oid,
+                column: i + 1,
+                expr,
+                sequence,
+            });
         }
     }
-    rows
+    defaults
+}
+
+/// The sequence a `nextval('name')` default reads, and its name as regclass prints it
+/// under the session's search path (schema-qualified when the bare name would not find it,
+/// as pg_dump's empty search path needs).
+fn default_sequence(
+    snapshot: &CatalogSnapshot,
+    namespace: u32,
+    default: &str,
+) -> Option<(u32, String)> {
+    let written = default
+        .strip_prefix("nextval('")
+        .and_then(|rest| rest.strip_suffix("')"))?;
+    let state = snapshot.state;
+    let sequence = match written.split_once('.') {
+        Some((schema, name)) => {
+            let schema = state.schema_by_name(schema)?;
+            state
+                .sequences
+                .get(&crate::catalog::QualifiedName::new(schema.oid, name))?
+        }
+        None => [namespace, crate::catalog::PUBLIC_OID]
+            .into_iter()
+            .find_map(|schema| {
+                state
+                    .sequences
+                    .get(&crate::catalog::QualifiedName::new(schema, written))
+            })?,
+    };
+    let bare = quote_identifier(&sequence.name.name);
+    let shown = match snapshot.relation_visible(sequence.oid) {
+        true => bare,
+        false => format!(
+            "{}.{bare}",
+            quote_identifier(&snapshot.schema_name(sequence.name.schema))
+        ),
+    };
+    Some((sequence.oid, shown))
 }
 
 /// A column default as PostgreSQL prints it back (pg_get_expr of adbin): a sequence named
@@ -855,6 +956,106 @@ pub(super) const PG_DEPEND: &[(&str, DataType)] = &[
 /// The dependencies psql shows: a SERIAL's ('a', auto) or an identity column's ('i',
 /// internal) sequence on its column.
 pub(super) fn pg_depend(snapshot: &CatalogSnapshot) -> Rows {
+    let state = snapshot.state;
+    let pg_class = 1259;
+    let mut rows = owned_sequences(snapshot);
+    // A default depends on its column (automatically) and on the sequence it reads, so
+    // pg_dump creates the sequence before setting the default.
+    for default in column_defaults(snapshot) {
+        let column = i32::try_from(default.column).unwrap_or(i32::MAX);
+        let mut depends = vec![(default.table, column, b'a')];
+        depends.extend(default.sequence.map(|sequence| (sequence, 0, b'n')));
+        rows.extend(depends.into_iter().map(|(on, on_column, kind)| {
+            depend_row(PG_ATTRDEF_OID, default.oid, pg_class, on, on_column, kind)
+        }));
+    }
+    // A view's rule belongs to the view, and depends on it (its OLD and NEW) and on the
+    // relations it reads.
+    for view in state.views.values() {
+        let rule = derived_oid(view.oid, Derived::Rule, 0);
+        rows.push(depend_row(
+            PG_REWRITE_OID,
+            rule,
+            pg_class,
+            view.oid,
+            0,
+            b'i',
+        ));
+        rows.push(depend_row(
+            PG_REWRITE_OID,
+            rule,
+            pg_class,
+            view.oid,
+            0,
+            b'n',
+        ));
+        rows.extend(view.depends_on.iter().filter_map(|name| {
+            let on = match state.views.get(name) {
+                Some(read) => read.oid,
+                None => state.table_by_name(name)?.schema.oid,
+            };
+            Some(depend_row(PG_REWRITE_OID, rule, pg_class, on, 0, b'n'))
+        }));
+    }
+    rows
+}
+
+const PG_ATTRDEF_OID: u32 = 2604;
+const PG_REWRITE_OID: u32 = 2618;
+
+fn depend_row(
+    class: u32,
+    object: u32,
+    ref_class: u32,
+    on: u32,
+    on_column: i32,
+    kind: u8,
+) -> Vec<ScalarValue> {
+    vec![
+        oid(class),
+        oid(object),
+        int4(0),
+        oid(ref_class),
+        oid(on),
+        int4(on_column),
+        char(kind),
+    ]
+}
+
+pub(super) const PG_REWRITE: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("rulename", NAME),
+    ("ev_class", OID),
+    ("ev_type", CHAR),
+    ("ev_enabled", CHAR),
+    ("is_instead", BOOL),
+    ("ev_qual", OPAQUE),
+    ("ev_action", OPAQUE),
+];
+
+/// The rules of the views: each view's `_RETURN`, whose dependencies pg_depend lists.
+pub(super) fn pg_rewrite(snapshot: &CatalogSnapshot) -> Rows {
+    snapshot
+        .state
+        .views
+        .values()
+        .map(|view| {
+            vec![
+                oid(derived_oid(view.oid, Derived::Rule, 0)),
+                text("_RETURN"),
+                oid(view.oid),
+                char(b'1'),
+                char(b'O'),
+                boolean(true),
+                NULL,
+                NULL,
+            ]
+        })
+        .collect()
+}
+
+/// A sequence owned by a column (SERIAL, or an identity column's).
+fn owned_sequences(snapshot: &CatalogSnapshot) -> Rows {
     let state = snapshot.state;
     let pg_class = 1259;
     state

@@ -1,6 +1,6 @@
 //! The relations that describe types, functions and access methods: pg_type (every
 //! built-in type with PostgreSQL's OIDs), pg_range, pg_enum, pg_collation, pg_am, pg_proc,
-//! pg_operator and pg_extension. Their rows are static: KestrelDB has no user-defined types,
+//! pg_operator, pg_extension and pg_language. Their rows are static: KestrelDB has no user-defined types,
 //! functions, operators or extensions.
 
 use super::relations::{BTREE_AM, HASH_AM, HEAP_AM};
@@ -9,7 +9,7 @@ use super::{
     BUILTIN_TYPES, CHAR, FLOAT4, INT2, INT4, NAME, NULL, OID, OPAQUE, PG_CATALOG_OID, REGPROC,
     SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
-use crate::types::{DataType, ScalarValue};
+use crate::types::{DataType, OidKind, ScalarValue};
 
 /// The built-in type with OID `type_oid`.
 pub(crate) fn builtin(type_oid: u32) -> Option<&'static BuiltinType> {
@@ -271,6 +271,19 @@ pub(super) const FUNCTIONS: &[(u32, &str, &[u32], u32, u8)] = &[
     (861, "current_database", &[], 19, b's'),
     (745, "current_user", &[], 19, b's'),
     (89, "version", &[], 25, b's'),
+    // The functions behind the operators of pg_operator (its oprcode).
+    (65, "int4eq", &[23, 23], 16, b'i'),
+    (66, "int4lt", &[23, 23], 16, b'i'),
+    (67, "texteq", &[25, 25], 16, b'i'),
+    (144, "int4ne", &[23, 23], 16, b'i'),
+    (147, "int4gt", &[23, 23], 16, b'i'),
+    (157, "textne", &[25, 25], 16, b'i'),
+    (467, "int8eq", &[20, 20], 16, b'i'),
+    (468, "int8ne", &[20, 20], 16, b'i'),
+    (850, "textlike", &[25, 25], 16, b'i'),
+    (851, "textnlike", &[25, 25], 16, b'i'),
+    (1254, "textregexeq", &[25, 25], 16, b'i'),
+    (1256, "textregexne", &[25, 25], 16, b'i'),
 ];
 
 pub(super) fn pg_proc(_: &CatalogSnapshot) -> Rows {
@@ -332,7 +345,8 @@ pub(super) const PG_OPERATOR: &[(&str, DataType)] = &[
     ("oprresult", OID),
     ("oprcom", OID),
     ("oprnegate", OID),
-    ("oprcode", REGPROC),
+    // An OID, which pg_dump casts to oid; printed as the function's name.
+    ("oprcode", DataType::Oid(OidKind::RegProc)),
     ("oprrest", REGPROC),
     ("oprjoin", REGPROC),
 ];
@@ -373,7 +387,10 @@ pub(super) fn pg_operator(_: &CatalogSnapshot) -> Rows {
                 oid(result),
                 oid(commutator),
                 oid(negator),
-                text(function),
+                oid(FUNCTIONS
+                    .iter()
+                    .find(|f| f.1 == function)
+                    .map_or(0, |f| f.0)),
                 text(if equality { "eqsel" } else { "-" }),
                 text(if equality { "eqjoinsel" } else { "-" }),
             ]
@@ -404,4 +421,43 @@ pub(super) fn pg_extension(_: &CatalogSnapshot) -> Rows {
         NULL,
         NULL,
     ]]
+}
+
+pub(super) const PG_LANGUAGE: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("lanname", NAME),
+    ("lanowner", OID),
+    ("lanispl", BOOL),
+    ("lanpltrusted", BOOL),
+    ("lanplcallfoid", OID),
+    ("laninline", OID),
+    ("lanvalidator", OID),
+    ("lanacl", ACL),
+];
+
+/// The languages initdb creates, with PostgreSQL 15's OIDs (plpgsql's is the extension's).
+pub(super) fn pg_language(_: &CatalogSnapshot) -> Rows {
+    [
+        (12, "internal", false, false, 0, 0, 2246),
+        (13, "c", false, false, 0, 0, 2247),
+        (14, "sql", false, true, 0, 0, 2248),
+        (13563, "plpgsql", true, true, 13560, 13561, 13562),
+    ]
+    .into_iter()
+    .map(
+        |(id, name, procedural, trusted, handler, inline, validator)| {
+            vec![
+                oid(id),
+                text(name),
+                oid(SUPERUSER_OID),
+                boolean(procedural),
+                boolean(trusted),
+                oid(handler),
+                oid(inline),
+                oid(validator),
+                NULL,
+            ]
+        },
+    )
+    .collect()
 }

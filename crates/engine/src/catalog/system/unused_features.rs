@@ -1,12 +1,17 @@
 //! Catalogs of features KestrelDB does not have (row security policies, extended
-//! statistics, publications, triggers, rules, role membership, shared comments, foreign
-//! and partitioned tables, event triggers): always empty, but there with PostgreSQL's
-//! columns, since psql's `\d` queries read them.
+//! statistics, publications, triggers, role membership, shared comments, foreign and
+//! partitioned tables, event triggers, operator classes, text search, foreign-data
+//! wrappers, default privileges, conversions, user-defined casts and transforms,
+//! subscriptions, large objects, security labels, per-database settings): always empty,
+//! but there with PostgreSQL's columns, since psql's `\d` queries and pg_dump read them.
 
-use super::{BOOL, CHAR, INT2, INT4, NAME, OID, OPAQUE, TEXT, TEXT_ARRAY};
+use super::{ACL, BOOL, CHAR, INT2, INT4, NAME, OID, OPAQUE, TEXT, TEXT_ARRAY};
 use crate::types::{DataType, OidKind};
 
 const OID_ARRAY: DataType = DataType::Array(&DataType::Oid(OidKind::Oid));
+/// regproc as an OID (these catalogs are empty, so no name is ever printed), which pg_dump
+/// casts to oid and compares with pg_proc.oid.
+const REGPROC: DataType = DataType::Oid(OidKind::RegProc);
 
 pub(super) const PG_POLICY: &[(&str, DataType)] = &[
     ("oid", OID),
@@ -77,17 +82,6 @@ pub(super) const PG_TRIGGER: &[(&str, DataType)] = &[
     ("tgnewtable", NAME),
 ];
 
-pub(super) const PG_REWRITE: &[(&str, DataType)] = &[
-    ("oid", OID),
-    ("rulename", NAME),
-    ("ev_class", OID),
-    ("ev_type", CHAR),
-    ("ev_enabled", CHAR),
-    ("is_instead", BOOL),
-    ("ev_qual", OPAQUE),
-    ("ev_action", OPAQUE),
-];
-
 pub(super) const PG_AUTH_MEMBERS: &[(&str, DataType)] = &[
     ("roleid", OID),
     ("member", OID),
@@ -110,7 +104,7 @@ pub(super) const PG_PARTITIONED_TABLE: &[(&str, DataType)] = &[
     ("partnatts", INT2),
     ("partdefid", OID),
     ("partattrs", OPAQUE),
-    ("partclass", OPAQUE),
+    ("partclass", OID_ARRAY),
     ("partcollation", OPAQUE),
     ("partexprs", OPAQUE),
 ];
@@ -123,4 +117,189 @@ pub(super) const PG_EVENT_TRIGGER: &[(&str, DataType)] = &[
     ("evtfoid", OID),
     ("evtenabled", CHAR),
     ("evttags", TEXT_ARRAY),
+];
+
+pub(super) const PG_OPCLASS: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("opcmethod", OID),
+    ("opcname", NAME),
+    ("opcnamespace", OID),
+    ("opcowner", OID),
+    ("opcfamily", OID),
+    ("opcintype", OID),
+    ("opcdefault", BOOL),
+    ("opckeytype", OID),
+];
+
+pub(super) const PG_OPFAMILY: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("opfmethod", OID),
+    ("opfname", NAME),
+    ("opfnamespace", OID),
+    ("opfowner", OID),
+];
+
+pub(super) const PG_AMOP: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("amopfamily", OID),
+    ("amoplefttype", OID),
+    ("amoprighttype", OID),
+    ("amopstrategy", INT2),
+    ("amoppurpose", CHAR),
+    ("amopopr", OID),
+    ("amopmethod", OID),
+    ("amopsortfamily", OID),
+];
+
+pub(super) const PG_AMPROC: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("amprocfamily", OID),
+    ("amproclefttype", OID),
+    ("amprocrighttype", OID),
+    ("amprocnum", INT2),
+    ("amproc", REGPROC),
+];
+
+pub(super) const PG_TS_PARSER: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("prsname", NAME),
+    ("prsnamespace", OID),
+    ("prsstart", REGPROC),
+    ("prstoken", REGPROC),
+    ("prsend", REGPROC),
+    ("prsheadline", REGPROC),
+    ("prslextype", REGPROC),
+];
+
+pub(super) const PG_TS_TEMPLATE: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("tmplname", NAME),
+    ("tmplnamespace", OID),
+    ("tmplinit", REGPROC),
+    ("tmpllexize", REGPROC),
+];
+
+pub(super) const PG_TS_DICT: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("dictname", NAME),
+    ("dictnamespace", OID),
+    ("dictowner", OID),
+    ("dicttemplate", OID),
+    ("dictinitoption", TEXT),
+];
+
+pub(super) const PG_TS_CONFIG: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("cfgname", NAME),
+    ("cfgnamespace", OID),
+    ("cfgowner", OID),
+    ("cfgparser", OID),
+];
+
+pub(super) const PG_FOREIGN_DATA_WRAPPER: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("fdwname", NAME),
+    ("fdwowner", OID),
+    ("fdwhandler", OID),
+    ("fdwvalidator", OID),
+    ("fdwacl", ACL),
+    ("fdwoptions", TEXT_ARRAY),
+];
+
+pub(super) const PG_FOREIGN_SERVER: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("srvname", NAME),
+    ("srvowner", OID),
+    ("srvfdw", OID),
+    ("srvtype", TEXT),
+    ("srvversion", TEXT),
+    ("srvacl", ACL),
+    ("srvoptions", TEXT_ARRAY),
+];
+
+pub(super) const PG_DEFAULT_ACL: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("defaclrole", OID),
+    ("defaclnamespace", OID),
+    ("defaclobjtype", CHAR),
+    ("defaclacl", ACL),
+];
+
+pub(super) const PG_CONVERSION: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("conname", NAME),
+    ("connamespace", OID),
+    ("conowner", OID),
+    ("conforencoding", INT4),
+    ("contoencoding", INT4),
+    ("conproc", REGPROC),
+    ("condefault", BOOL),
+];
+
+pub(super) const PG_CAST: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("castsource", OID),
+    ("casttarget", OID),
+    ("castfunc", OID),
+    ("castcontext", CHAR),
+    ("castmethod", CHAR),
+];
+
+pub(super) const PG_TRANSFORM: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("trftype", OID),
+    ("trflang", OID),
+    ("trffromsql", REGPROC),
+    ("trftosql", REGPROC),
+];
+
+pub(super) const PG_SUBSCRIPTION: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("subdbid", OID),
+    ("subskiplsn", OPAQUE),
+    ("subname", NAME),
+    ("subowner", OID),
+    ("subenabled", BOOL),
+    ("subbinary", BOOL),
+    ("substream", BOOL),
+    ("subtwophasestate", CHAR),
+    ("subdisableonerr", BOOL),
+    ("subconninfo", TEXT),
+    ("subslotname", NAME),
+    ("subsynccommit", TEXT),
+    ("subpublications", TEXT_ARRAY),
+];
+
+pub(super) const PG_LARGEOBJECT_METADATA: &[(&str, DataType)] =
+    &[("oid", OID), ("lomowner", OID), ("lomacl", ACL)];
+
+pub(super) const PG_SECLABELS: &[(&str, DataType)] = &[
+    ("objoid", OID),
+    ("classoid", OID),
+    ("objsubid", INT4),
+    ("objtype", TEXT),
+    ("objnamespace", OID),
+    ("objname", TEXT),
+    ("provider", TEXT),
+    ("label", TEXT),
+];
+
+pub(super) const PG_USER_MAPPING: &[(&str, DataType)] = &[
+    ("oid", OID),
+    ("umuser", OID),
+    ("umserver", OID),
+    ("umoptions", TEXT_ARRAY),
+];
+
+pub(super) const PG_SHSECLABEL: &[(&str, DataType)] = &[
+    ("objoid", OID),
+    ("classoid", OID),
+    ("provider", TEXT),
+    ("label", TEXT),
+];
+
+pub(super) const PG_DB_ROLE_SETTING: &[(&str, DataType)] = &[
+    ("setdatabase", OID),
+    ("setrole", OID),
+    ("setconfig", TEXT_ARRAY),
 ];

@@ -166,3 +166,123 @@ pub(super) fn pg_sequences(snapshot: &CatalogSnapshot) -> Rows {
         })
         .collect()
 }
+
+/// pg_get_viewdef: the view's query as it was written, its relations schema-qualified
+/// where the session's search path would not find the ones the view reads (pg_dump empties
+/// the search path, so a restore reads the same tables). Names inside expressions'
+/// subqueries keep their spelling.
+pub(super) fn view_definition(
+    view: &crate::catalog::ViewDef,
+    snapshot: &CatalogSnapshot,
+) -> String {
+    use sqlparser::parser::Parser;
+    let parsed = Parser::parse_sql(&sqlparser::dialect::PostgreSqlDialect {}, &view.query_sql);
+    let query = match parsed.as_deref() {
+        Ok([sqlparser::ast::Statement::Query(query)]) => {
+            let mut query = query.clone();
+            qualify_query(&mut query, view, snapshot);
+            query.to_string()
+        }
+        _ => view.query_sql.clone(),
+    };
+    format!(" {query};")
+}
+
+fn qualify_query(
+    query: &mut sqlparser::ast::Query,
+    view: &crate::catalog::ViewDef,
+    snapshot: &CatalogSnapshot,
+) {
+    let ctes: Vec<String> = query
+        .with
+        .iter()
+        .flat_map(|with| with.cte_tables.iter().map(|c| c.alias.name.value.clone()))
+        .collect();
+    if let Some(with) = &mut query.with {
+        for cte in &mut with.cte_tables {
+            qualify_query(&mut cte.query, view, snapshot);
+        }
+    }
+    qualify_set_expr(&mut query.body, &ctes, view, snapshot);
+}
+
+fn qualify_set_expr(
+    body: &mut sqlparser::ast::SetExpr,
+    ctes: &[String],
+    view: &crate::catalog::ViewDef,
+    snapshot: &CatalogSnapshot,
+) {
+    use sqlparser::ast::SetExpr;
+    match body {
+        SetExpr::Select(select) => {
+            for from in &mut select.from {
+                qualify_factor(&mut from.relation, ctes, view, snapshot);
+                for join in &mut from.joins {
+                    qualify_factor(&mut join.relation, ctes, view, snapshot);
+                }
+            }
+        }
+        SetExpr::Query(query) => qualify_query(query, view, snapshot),
+        SetExpr::SetOperation { left, right, .. } => {
+            qualify_set_expr(left, ctes, view, snapshot);
+            qualify_set_expr(right, ctes, view, snapshot);
+        }
+        _ => {}
+    }
+}
+
+fn qualify_factor(
+    factor: &mut sqlparser::ast::TableFactor,
+    ctes: &[String],
+    view: &crate::catalog::ViewDef,
+    snapshot: &CatalogSnapshot,
+) {
+    use sqlparser::ast::{Ident, ObjectNamePart, TableFactor};
+    match factor {
+        TableFactor::Table { name, .. } => {
+            let [ObjectNamePart::Identifier(ident)] = name.0.as_slice() else {
+                return;
+            };
+            let bare = match ident.quote_style {
+                Some(_) => ident.value.clone(),
+                None => ident.value.to_lowercase(),
+            };
+            if ctes.contains(&bare) {
+                return;
+            }
+            let state = snapshot.state;
+            let finds = |path: &[u32]| {
+                path.iter().copied().find(|&schema| {
+                    state
+                        .relation_kind(&crate::catalog::QualifiedName::new(schema, bare.as_str()))
+                        .is_some()
+                })
+            };
+            let Some(read) = finds(&view.search_path) else {
+                return;
+            };
+            let current = match snapshot.search_path {
+                Some(path) => path.searched(state),
+                None => vec![super::PG_CATALOG_OID, super::PUBLIC_OID],
+            };
+            if finds(&current) != Some(read) {
+                let schema_name = snapshot.schema_name(read);
+                let schema = match quote_identifier(&schema_name) == schema_name {
+                    true => Ident::new(schema_name),
+                    false => Ident::with_quote('"', schema_name),
+                };
+                name.0.insert(0, ObjectNamePart::Identifier(schema));
+            }
+        }
+        TableFactor::Derived { subquery, .. } => qualify_query(subquery, view, snapshot),
+        TableFactor::NestedJoin {
+            table_with_joins, ..
+        } => {
+            qualify_factor(&mut table_with_joins.relation, ctes, view, snapshot);
+            for join in &mut table_with_joins.joins {
+                qualify_factor(&mut join.relation, ctes, view, snapshot);
+            }
+        }
+        _ => {}
+    }
+}

@@ -49,6 +49,13 @@ pub enum ArrayFunction {
         op: CompareOp,
         all: bool,
     },
+    /// `array_remove(a, x)`: `a` without the elements not distinct from `x`.
+    Remove,
+    /// The names (or, with `value`, the values) of an options array's `name=value` items:
+    /// the columns of pg_options_to_table, unnested in lockstep.
+    OptionParts {
+        value: bool,
+    },
 }
 
 impl ArrayFunction {
@@ -75,6 +82,8 @@ impl ArrayFunction {
             A::Overlap => "&&",
             A::Quantified { all: false, .. } => "any",
             A::Quantified { all: true, .. } => "all",
+            A::Remove => "array_remove",
+            A::OptionParts { .. } => "pg_options_to_table",
         }
     }
 
@@ -92,6 +101,7 @@ impl ArrayFunction {
                 | A::Prepend
                 | A::Cat
                 | A::Quantified { .. }
+                | A::Remove
         )
     }
 
@@ -189,6 +199,33 @@ impl ArrayFunction {
                 _ => S::Null,
             },
             A::Quantified { op, all } => quantified(arg(0), array(1), op, all),
+            A::Remove => match array(0) {
+                None => S::Null,
+                Some(values) => {
+                    let removed: Vec<usize> = matching(values, arg(1)).collect();
+                    S::Array(
+                        values
+                            .iter()
+                            .enumerate()
+                            .filter(|(i, _)| !removed.contains(i))
+                            .map(|(_, v)| v.clone())
+                            .collect(),
+                    )
+                }
+            },
+            A::OptionParts { value } => S::Array(
+                array(0)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|item| match item {
+                        S::Text(item) => {
+                            let (name, rest) = item.split_once('=').unwrap_or((item, ""));
+                            S::Text(if value { rest } else { name }.to_string())
+                        }
+                        _ => S::Null,
+                    })
+                    .collect(),
+            ),
         })
     }
 }
