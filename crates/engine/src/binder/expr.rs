@@ -761,7 +761,13 @@ impl Binder<'_> {
             | BinaryOperator::QuestionPipe
             | BinaryOperator::HashMinus => {
                 let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
-                let member = matches!(op, BinaryOperator::Arrow | BinaryOperator::LongArrow);
+                let member = matches!(
+                    op,
+                    BinaryOperator::Arrow
+                        | BinaryOperator::LongArrow
+                        | BinaryOperator::HashArrow
+                        | BinaryOperator::HashLongArrow
+                );
                 if l.ty() == DataType::Json && !member {
                     // json keeps its text verbatim, which these would have to cut out.
                     return Err(Error::unsupported(format!(

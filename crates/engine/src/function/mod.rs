@@ -15,6 +15,6 @@ pub mod window;
 
 pub use aggregate::AggregateFunction;
 pub use datetime_functions::DateTimeFunction;
-pub use scalar::{ArrayFunction, JsonFunction, ScalarFunction};
+pub use scalar::{ArrayFunction, JsonFunction, JsonItems, ScalarFunction};
 pub use table::TableFunction;
 pub use window::WindowFunction;

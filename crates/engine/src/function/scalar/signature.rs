@@ -138,16 +138,42 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
                 TEXT,
             ),
         ],
-        "#>" => &[(
-            F::Json(J::Path { as_text: false }),
-            &[JSONB, TEXT_ARRAY],
-            JSONB,
-        )],
-        "#>>" => &[(
-            F::Json(J::Path { as_text: true }),
-            &[JSONB, TEXT_ARRAY],
-            TEXT,
-        )],
+        "#>" => &[
+            (
+                F::Json(J::Path {
+                    as_text: false,
+                    json: false,
+                }),
+                &[JSONB, TEXT_ARRAY],
+                JSONB,
+            ),
+            (
+                F::Json(J::Path {
+                    as_text: false,
+                    json: true,
+                }),
+                &[JSON, TEXT_ARRAY],
+                JSON,
+            ),
+        ],
+        "#>>" => &[
+            (
+                F::Json(J::Path {
+                    as_text: true,
+                    json: false,
+                }),
+                &[JSONB, TEXT_ARRAY],
+                TEXT,
+            ),
+            (
+                F::Json(J::Path {
+                    as_text: true,
+                    json: true,
+                }),
+                &[JSON, TEXT_ARRAY],
+                TEXT,
+            ),
+        ],
         "@>" => &[(
             F::Json(J::Contains { swapped: false }),
             &[JSONB, JSONB],
@@ -183,6 +209,37 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
         "jsonb_set" => &[
             (F::Json(J::Set), &[JSONB, TEXT_ARRAY, JSONB], JSONB),
             (F::Json(J::Set), &[JSONB, TEXT_ARRAY, JSONB, BOOL], JSONB),
+        ],
+        "jsonb_set_lax" => &[
+            (F::Json(J::SetLax), &[JSONB, TEXT_ARRAY, JSONB], JSONB),
+            (F::Json(J::SetLax), &[JSONB, TEXT_ARRAY, JSONB, BOOL], JSONB),
+            (
+                F::Json(J::SetLax),
+                &[JSONB, TEXT_ARRAY, JSONB, BOOL, TEXT],
+                JSONB,
+            ),
+        ],
+        "jsonb_insert" => &[
+            (F::Json(J::Insert), &[JSONB, TEXT_ARRAY, JSONB], JSONB),
+            (F::Json(J::Insert), &[JSONB, TEXT_ARRAY, JSONB, BOOL], JSONB),
+        ],
+        "jsonb_strip_nulls" => &[(F::Json(J::StripNulls { json: false }), &[JSONB], JSONB)],
+        "json_strip_nulls" => &[(F::Json(J::StripNulls { json: true }), &[JSON], JSON)],
+        "jsonb_object" => &[
+            (F::Json(J::Object { jsonb: true }), &[TEXT_ARRAY], JSONB),
+            (
+                F::Json(J::Object { jsonb: true }),
+                &[TEXT_ARRAY, TEXT_ARRAY],
+                JSONB,
+            ),
+        ],
+        "json_object" => &[
+            (F::Json(J::Object { jsonb: false }), &[TEXT_ARRAY], JSON),
+            (
+                F::Json(J::Object { jsonb: false }),
+                &[TEXT_ARRAY, TEXT_ARRAY],
+                JSON,
+            ),
         ],
         "lower" => &[(F::Lower, &[TEXT], TEXT)],
         "upper" => &[(F::Upper, &[TEXT], TEXT)],

@@ -19,7 +19,7 @@ mod parse;
 mod scan;
 
 pub use parse::parse;
-pub use scan::{member, Step};
+pub use scan::{member, unquote, Container, Members, Step};
 
 /// A parsed JSON document. Objects keep their pairs in order; for jsonb they are in normal
 /// form (see [`Json::normalize`]). Numbers hold their text (PostgreSQL's NUMERIC output for
