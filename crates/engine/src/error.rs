@@ -100,6 +100,14 @@ pub enum SqlState {
     ReadOnlySqlTransaction,
     CantChangeRuntimeParam,
     InternalError,
+    // SQL/JSON path errors (jsonpath).
+    SqlJsonMemberNotFound,
+    SqlJsonObjectNotFound,
+    SqlJsonArrayNotFound,
+    SqlJsonNumberNotFound,
+    NonNumericSqlJsonItem,
+    SingletonSqlJsonItemRequired,
+    InvalidSqlJsonSubscript,
 }
 
 impl SqlState {
@@ -200,6 +208,13 @@ impl SqlState {
             SqlState::InternalError => "XX000",
             SqlState::InvalidObjectDefinition => "42P17",
             SqlState::DependentObjectsStillExist => "2BP01",
+            SqlState::SqlJsonMemberNotFound => "2203A",
+            SqlState::SqlJsonObjectNotFound => "2203C",
+            SqlState::SqlJsonArrayNotFound => "22039",
+            SqlState::SqlJsonNumberNotFound => "2203B",
+            SqlState::NonNumericSqlJsonItem => "22036",
+            SqlState::SingletonSqlJsonItemRequired => "22038",
+            SqlState::InvalidSqlJsonSubscript => "22033",
         }
     }
 }

@@ -92,6 +92,7 @@ fn custom(name: &str) -> Result<DataType> {
         "uuid" => DataType::Uuid,
         "json" => DataType::Json,
         "jsonb" => DataType::Jsonb,
+        "jsonpath" => DataType::JsonPath,
         // The catalog's own types, represented by the nearest type we have (see
         // catalog::system): their values and text forms are the same.
         "name" => crate::catalog::system::NAME,
@@ -192,6 +193,7 @@ pub fn type_column_name(ty: DataType) -> &'static str {
         DataType::Uuid => "uuid",
         DataType::Json => "json",
         DataType::Jsonb => "jsonb",
+        DataType::JsonPath => "jsonpath",
         DataType::Oid(kind) => kind.name(),
         DataType::Array(elem) => match elem {
             DataType::Bool => "_bool",
@@ -214,7 +216,7 @@ pub fn type_column_name(ty: DataType) -> &'static str {
             DataType::Json => "_json",
             DataType::Jsonb => "_jsonb",
             DataType::Oid(_) => "_oid",
-            DataType::Unknown | DataType::Array(_) => "anyarray",
+            DataType::Unknown | DataType::Array(_) | DataType::JsonPath => "anyarray",
         },
     }
 }

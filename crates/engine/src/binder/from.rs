@@ -763,22 +763,40 @@ impl Binder<'_> {
             .iter()
             .map(|e| self.bind_expr(e, &empty))
             .collect::<Result<Vec<_>>>()?;
-        if let (Some(columns), [document]) = (json_columns, bound.as_slice()) {
-            let document = match columns.first() {
-                Some((items, _)) => self.coerce(
-                    document.clone(),
-                    items.argument(),
+        let parameters = json_columns
+            .as_ref()
+            .and_then(|columns| columns.first())
+            .map(|(items, _)| items.parameters());
+        if let (Some(columns), Some((types, required))) = (json_columns, parameters) {
+            let castable = bound.iter().zip(&types).all(|(arg, &ty)| {
+                crate::function::cast::can_cast(
+                    arg.ty(),
+                    ty,
                     crate::function::cast::CastContext::Implicit,
-                )?,
-                None => return Err(Error::internal("a json set function without columns")),
-            };
+                )
+            });
+            if !castable || !(required..=types.len()).contains(&bound.len()) {
+                let names: Vec<String> = bound.iter().map(|a| a.ty().to_string()).collect();
+                return Err(Error::new(
+                    SqlState::UndefinedFunction,
+                    format!(
+                        "function {function_name}({}) does not exist",
+                        names.join(", ")
+                    ),
+                ));
+            }
+            let args = bound
+                .into_iter()
+                .zip(types)
+                .map(|(arg, ty)| self.coerce(arg, ty, crate::function::cast::CastContext::Implicit))
+                .collect::<Result<Vec<_>>>()?;
             return columns
                 .into_iter()
                 .map(|(items, _)| {
                     let items = JsonFunction::Items(items);
                     let array = ScalarExpr::Function {
                         func: ScalarFunction::Json(items),
-                        args: vec![document.clone()],
+                        args: args.clone(),
                         ty: items.result(),
                     };
                     self.unnest_call(func, function_name, vec![array])

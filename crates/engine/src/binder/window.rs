@@ -470,7 +470,8 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         | T::Jsonb
         | T::Array(_)
         | T::Oid(_)
-        | T::Time => {
+        | T::Time
+        | T::JsonPath => {
             return Err(Error::new(
                 SqlState::FeatureNotSupported,
                 format!(

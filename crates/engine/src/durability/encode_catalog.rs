@@ -39,6 +39,7 @@ mod tag {
     /// Followed by the kind's position in `OidKind::ALL`.
     pub const OID: u8 = 21;
     pub const TIME: u8 = 22;
+    pub const JSONPATH: u8 = 23;
 }
 
 /// The tags of index methods, on-disk like those of types.
@@ -100,6 +101,7 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
         tag::UUID => DataType::Uuid,
         tag::JSON => DataType::Json,
         tag::JSONB => DataType::Jsonb,
+        tag::JSONPATH => DataType::JsonPath,
         tag::OID => {
             let position = input.u8()?;
             let kind = OidKind::ALL.get(usize::from(position));
@@ -148,6 +150,7 @@ impl Persist for DataType {
             DataType::Uuid => out.u8(tag::UUID),
             DataType::Json => out.u8(tag::JSON),
             DataType::Jsonb => out.u8(tag::JSONB),
+            DataType::JsonPath => out.u8(tag::JSONPATH),
             DataType::Array(elem) => {
                 out.u8(tag::ARRAY);
                 elem.encode(out);

@@ -47,6 +47,9 @@ pub enum DataType {
     /// in an int64 vector. The aliases print as the name of the object (see
     /// `catalog::system`), so they are turned into text before they leave the engine.
     Oid(OidKind),
+    /// An SQL/JSON path, kept as the text jsonpath_out prints (see
+    /// [`crate::types::jsonpath`]).
+    JsonPath,
 }
 
 /// Which of the OID types: plain `oid`, or an alias whose text form names the object.
@@ -161,6 +164,7 @@ impl DataType {
             DataType::Uuid => PhysicalType::Uuid,
             DataType::Json => PhysicalType::Text,
             DataType::Jsonb => PhysicalType::Jsonb,
+            DataType::JsonPath => PhysicalType::Text,
             DataType::Array(elem) => PhysicalType::List(elem.physical().as_static()),
             DataType::Oid(_) => PhysicalType::Int64,
         }
@@ -196,7 +200,8 @@ impl DataType {
             | DataType::Numeric(Some(_))
             | DataType::Varchar(Some(_))
             | DataType::Char(_)
-            | DataType::Array(_) => return None,
+            | DataType::Array(_)
+            | DataType::JsonPath => return None,
         };
         Some(DataType::Array(elem))
     }
@@ -237,9 +242,11 @@ impl DataType {
             }
             DataType::Interval => TypeCategory::Timespan,
             DataType::Array(_) => TypeCategory::Array,
-            DataType::Bytea | DataType::Uuid | DataType::Json | DataType::Jsonb => {
-                TypeCategory::UserDefined
-            }
+            DataType::Bytea
+            | DataType::Uuid
+            | DataType::Json
+            | DataType::Jsonb
+            | DataType::JsonPath => TypeCategory::UserDefined,
         }
     }
 
@@ -266,6 +273,7 @@ impl DataType {
             DataType::Uuid => 2950,
             DataType::Json => 114,
             DataType::Jsonb => 3802,
+            DataType::JsonPath => 4072,
             DataType::Array(elem) => match elem {
                 DataType::Bool => 1000,
                 DataType::Int16 => 1005,
@@ -288,7 +296,7 @@ impl DataType {
                 DataType::Jsonb => 3807,
                 DataType::Oid(_) => 1028,
                 // Never built (see `array_of`); anyarray is the honest answer.
-                DataType::Unknown | DataType::Array(_) => 2277,
+                DataType::Unknown | DataType::Array(_) | DataType::JsonPath => 2277,
             },
             DataType::Oid(kind) => kind.type_oid(),
         }
@@ -318,6 +326,7 @@ impl DataType {
             2950 => DataType::Uuid,
             114 => DataType::Json,
             3802 => DataType::Jsonb,
+            4072 => DataType::JsonPath,
             _ if OidKind::ALL.iter().any(|k| k.type_oid() == oid) => {
                 let kind = OidKind::ALL.into_iter().find(|k| k.type_oid() == oid)?;
                 DataType::Oid(kind)
@@ -366,6 +375,7 @@ impl DataType {
             DataType::Bytea
             | DataType::Json
             | DataType::Jsonb
+            | DataType::JsonPath
             | DataType::Numeric(_)
             | DataType::Text
             | DataType::Varchar(_)
@@ -407,6 +417,7 @@ impl DataType {
             DataType::Uuid => "uuid",
             DataType::Json => "json",
             DataType::Jsonb => "jsonb",
+            DataType::JsonPath => "jsonpath",
             DataType::Oid(kind) => kind.name(),
             DataType::Array(elem) => match elem {
                 DataType::Bool => "boolean[]",
@@ -429,7 +440,7 @@ impl DataType {
                 DataType::Json => "json[]",
                 DataType::Jsonb => "jsonb[]",
                 DataType::Oid(_) => "oid[]",
-                DataType::Unknown | DataType::Array(_) => "anyarray",
+                DataType::Unknown | DataType::Array(_) | DataType::JsonPath => "anyarray",
             },
         }
     }

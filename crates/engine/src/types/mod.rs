@@ -11,6 +11,7 @@ pub mod float;
 pub mod interval;
 mod interval_style;
 pub mod json;
+pub mod jsonpath;
 pub mod numeric;
 mod scalar;
 pub mod text_io;

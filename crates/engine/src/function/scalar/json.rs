@@ -8,6 +8,7 @@ use std::borrow::Cow;
 
 use super::json_edit::{self, PathEdit};
 use super::json_items::{ItemsKind, JsonItems};
+use super::json_path::{self, PathMode};
 use super::kernel::map_scalar_rows;
 use crate::error::{Error, Result, SqlState};
 use crate::types::json::{self, Json, JsonFlavor, Step};
@@ -91,6 +92,11 @@ pub enum JsonFunction {
     Object {
         jsonb: bool,
     },
+    /// The jsonpath functions but `jsonb_path_query`, and (`operator`) `@?` and `@@`.
+    PathQuery {
+        mode: PathMode,
+        operator: bool,
+    },
 }
 
 impl JsonFunction {
@@ -128,6 +134,27 @@ impl JsonFunction {
             F::StripNulls { json: true } => "json_strip_nulls",
             F::Object { jsonb: false } => "json_object",
             F::Object { jsonb: true } => "jsonb_object",
+            F::PathQuery {
+                operator: true,
+                mode: PathMode::Match,
+            } => "@@",
+            F::PathQuery { operator: true, .. } => "@?",
+            F::PathQuery {
+                mode: PathMode::Exists,
+                ..
+            } => "jsonb_path_exists",
+            F::PathQuery {
+                mode: PathMode::Match,
+                ..
+            } => "jsonb_path_match",
+            F::PathQuery {
+                mode: PathMode::QueryArray,
+                ..
+            } => "jsonb_path_query_array",
+            F::PathQuery {
+                mode: PathMode::QueryFirst,
+                ..
+            } => "jsonb_path_query_first",
         }
     }
 
@@ -168,7 +195,13 @@ impl JsonFunction {
             | F::StripNulls { json: true }
             | F::Object { jsonb: false } => DataType::Json,
             F::Typeof { .. } | F::Pretty => DataType::Text,
-            F::Contains { .. } | F::Exists | F::ExistsKeys { .. } => DataType::Bool,
+            F::Contains { .. }
+            | F::Exists
+            | F::ExistsKeys { .. }
+            | F::PathQuery {
+                mode: PathMode::Exists | PathMode::Match,
+                ..
+            } => DataType::Bool,
             F::Items(items) => items.result(),
             F::ArrayLength { .. } => DataType::Int32,
             F::To { jsonb, .. } | F::BuildObject { jsonb } | F::BuildArray { jsonb } => {
@@ -185,6 +218,7 @@ impl JsonFunction {
             | F::Object { .. }
             | F::SetLax
             | F::Insert
+            | F::PathQuery { .. }
             | F::Concat
             | F::DeleteKey
             | F::DeleteIndex
@@ -295,18 +329,7 @@ impl JsonFunction {
                 Ok(ScalarValue::Text(out))
             }
             F::To { ty, jsonb } => finish(value_json(&values[0], ty)?, jsonb),
-            F::Items(items) => match values.first() {
-                Some(ScalarValue::Jsonb(doc) | ScalarValue::Text(doc)) => {
-                    let field = match values.get(1) {
-                        Some(ScalarValue::Text(field)) => Some(field.as_str()),
-                        _ => None,
-                    };
-                    items.apply(doc, field)
-                }
-                // Only json_to_record reads a NULL document: one record of NULLs.
-                Some(ScalarValue::Null) => Ok(ScalarValue::Array(vec![ScalarValue::Null])),
-                _ => Err(argument_error(0)),
-            },
+            F::Items(items) => items.apply(values),
             F::SetLax if values[..2].iter().any(ScalarValue::is_null) => Ok(ScalarValue::Null),
             F::Set | F::SetLax => {
                 let (doc, path) = (document(values, 0)?, texts(values, 1)?);
@@ -354,6 +377,7 @@ impl JsonFunction {
                 }
             }
             F::Object { jsonb } => finish(json_edit::object_from_texts(values)?, jsonb),
+            F::PathQuery { mode, operator } => json_path::apply(mode, operator, values),
             F::BuildArray { jsonb } => {
                 let mut out = String::from("[");
                 for (i, value) in values.iter().enumerate() {

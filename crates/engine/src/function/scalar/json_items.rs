@@ -21,6 +21,8 @@ pub enum ItemsKind {
     ToRecord,
     /// `json[b]_to_recordset`: the same field of each object of the document's array.
     ToRecordset,
+    /// `jsonb_path_query(target, path [, vars [, silent]])`: the path's items.
+    PathQuery,
 }
 
 /// One output column of a set-returning json function, computed as an array per document.
@@ -65,6 +67,10 @@ impl JsonItems {
             }
             "each" => each(false),
             "each_text" => each(true),
+            "path_query" if !json => {
+                let items = column(K::PathQuery, false, false);
+                vec![(items, items.name())]
+            }
             _ => return None,
         })
     }
@@ -90,7 +96,7 @@ impl JsonItems {
     /// Whether the column has a name of its own (an OUT parameter in PostgreSQL), which a
     /// table alias does not rename.
     pub fn has_own_name(self) -> bool {
-        self.kind != ItemsKind::ObjectKeys
+        !matches!(self.kind, ItemsKind::ObjectKeys | ItemsKind::PathQuery)
     }
 
     pub fn name(self) -> &'static str {
@@ -110,6 +116,7 @@ impl JsonItems {
             (K::ToRecord, _, false) => "jsonb_to_record",
             (K::ToRecordset, _, true) => "json_to_recordset",
             (K::ToRecordset, _, false) => "jsonb_to_recordset",
+            (K::PathQuery, _, _) => "jsonb_path_query",
         }
     }
 
@@ -118,6 +125,26 @@ impl JsonItems {
         match self.json {
             true => DataType::Json,
             false => DataType::Jsonb,
+        }
+    }
+
+    /// The parameter types, and how many of them a call must give.
+    pub fn parameters(self) -> (Vec<DataType>, usize) {
+        match self.kind {
+            ItemsKind::PathQuery => (
+                vec![
+                    DataType::Jsonb,
+                    DataType::JsonPath,
+                    DataType::Jsonb,
+                    DataType::Bool,
+                ],
+                2,
+            ),
+            ItemsKind::ArrayElements
+            | ItemsKind::ObjectKeys
+            | ItemsKind::Each
+            | ItemsKind::ToRecord
+            | ItemsKind::ToRecordset => (vec![self.argument()], 1),
         }
     }
 
@@ -130,12 +157,35 @@ impl JsonItems {
         }
     }
 
-    /// The column's values for one document (and, for the record functions, the field).
-    pub fn apply(self, document: &str, field: Option<&str>) -> Result<ScalarValue> {
+    /// The column's values for one row: the document (and, for the record functions, the
+    /// field; for jsonb_path_query, the path, vars and silent).
+    pub fn apply(self, values: &[ScalarValue]) -> Result<ScalarValue> {
+        let document = match values.first() {
+            Some(ScalarValue::Jsonb(doc) | ScalarValue::Text(doc)) => doc,
+            // Only json_to_record reads a NULL document: one record of NULLs.
+            Some(ScalarValue::Null) => return Ok(ScalarValue::Array(vec![ScalarValue::Null])),
+            _ => return Err(Error::internal("json set function arguments")),
+        };
+        let field = match values.get(1) {
+            Some(ScalarValue::Text(field)) => Some(field.as_str()),
+            _ => None,
+        };
         let (container, members) = members(document)?;
         let wanted = match self.kind {
             ItemsKind::ArrayElements | ItemsKind::ToRecordset => Container::Array,
             ItemsKind::ObjectKeys | ItemsKind::Each | ItemsKind::ToRecord => Container::Object,
+            ItemsKind::PathQuery => {
+                let items = super::json_path::path_items(values, false)?.unwrap_or_default();
+                return Ok(ScalarValue::Array(
+                    items
+                        .into_iter()
+                        .map(|mut item| {
+                            item.normalize();
+                            ScalarValue::Jsonb(item.to_text())
+                        })
+                        .collect(),
+                ));
+            }
         };
         if let (Some(field), ItemsKind::ToRecord | ItemsKind::ToRecordset) = (field, self.kind) {
             return self.record_fields(document, container, members, field);
@@ -223,6 +273,7 @@ impl JsonItems {
             (ItemsKind::ToRecord, _, _) => format!("cannot call populate_composite on {what}"),
             (ItemsKind::ToRecordset, false, _) => format!("cannot call {name} on a non-array"),
             (ItemsKind::ToRecordset, true, _) => format!("cannot call {name} on {what}"),
+            (ItemsKind::PathQuery, _, _) => format!("cannot call {name} on {what}"),
         })
     }
 }

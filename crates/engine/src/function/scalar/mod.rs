@@ -12,6 +12,7 @@ mod format;
 mod json;
 mod json_edit;
 mod json_items;
+mod json_path;
 mod kernel;
 mod math;
 mod number_format;
@@ -25,6 +26,7 @@ pub use bitwise::BitOp;
 pub(crate) use json::value_json;
 pub use json::JsonFunction;
 pub use json_items::JsonItems;
+pub use json_path::PathMode;
 
 use crate::error::Result;
 use crate::types::DataType;

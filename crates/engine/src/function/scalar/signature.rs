@@ -5,6 +5,7 @@
 
 use super::BitOp;
 use super::JsonFunction as J;
+use super::PathMode;
 use super::ScalarFunction as F;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
@@ -21,6 +22,7 @@ const TEXT_ARRAY: DataType = DataType::Array(&DataType::Text);
 const BYTEA: DataType = DataType::Bytea;
 const JSONB: DataType = DataType::Jsonb;
 const JSON: DataType = DataType::Json;
+const JSONPATH: DataType = DataType::JsonPath;
 
 /// The overloads of a binary bit operator: the same integer type on both sides.
 const fn bit_binary(op: BitOp) -> [Signature; 3] {
@@ -28,6 +30,18 @@ const fn bit_binary(op: BitOp) -> [Signature; 3] {
         (F::Bit(op), &[I2, I2], I2),
         (F::Bit(op), &[I4, I4], I4),
         (F::Bit(op), &[I8, I8], I8),
+    ]
+}
+/// The overloads of a jsonpath function: `(target, path [, vars [, silent]])`.
+const fn path_signatures(mode: PathMode, result: DataType) -> [Signature; 3] {
+    let func = F::Json(J::PathQuery {
+        mode,
+        operator: false,
+    });
+    [
+        (func, &[JSONB, JSONPATH], result),
+        (func, &[JSONB, JSONPATH, JSONB], result),
+        (func, &[JSONB, JSONPATH, JSONB, BOOL], result),
     ]
 }
 /// The overloads of a shift: the count is always an integer.
@@ -223,6 +237,26 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
             (F::Json(J::Insert), &[JSONB, TEXT_ARRAY, JSONB], JSONB),
             (F::Json(J::Insert), &[JSONB, TEXT_ARRAY, JSONB, BOOL], JSONB),
         ],
+        "jsonb_path_exists" => &const { path_signatures(PathMode::Exists, BOOL) },
+        "jsonb_path_match" => &const { path_signatures(PathMode::Match, BOOL) },
+        "jsonb_path_query_array" => &const { path_signatures(PathMode::QueryArray, JSONB) },
+        "jsonb_path_query_first" => &const { path_signatures(PathMode::QueryFirst, JSONB) },
+        "@?" => &[(
+            F::Json(J::PathQuery {
+                mode: PathMode::Exists,
+                operator: true,
+            }),
+            &[JSONB, JSONPATH],
+            BOOL,
+        )],
+        "@@" => &[(
+            F::Json(J::PathQuery {
+                mode: PathMode::Match,
+                operator: true,
+            }),
+            &[JSONB, JSONPATH],
+            BOOL,
+        )],
         "jsonb_strip_nulls" => &[(F::Json(J::StripNulls { json: false }), &[JSONB], JSONB)],
         "json_strip_nulls" => &[(F::Json(J::StripNulls { json: true }), &[JSON], JSON)],
         "jsonb_object" => &[
