@@ -110,6 +110,17 @@ impl Binder<'_> {
     }
 
     pub(super) fn bind_from(&mut self, from: &[TableWithJoins]) -> Result<(LogicalPlan, Scope)> {
+        self.bind_from_where(from, None)
+    }
+
+    /// FROM, with `where_before_last` (a WHERE) filtering the rows of the items before the
+    /// last one joins: the select list's set-returning calls, moved to the end of FROM
+    /// (`select_srf.rs`), then run only on the rows WHERE keeps, as in PostgreSQL.
+    pub(super) fn bind_from_where(
+        &mut self,
+        from: &[TableWithJoins],
+        where_before_last: Option<&ast::Expr>,
+    ) -> Result<(LogicalPlan, Scope)> {
         let mut items = from.iter();
         let Some(first) = items.next() else {
             return Ok((
@@ -122,7 +133,17 @@ impl Binder<'_> {
         };
         let (mut plan, mut scope) = self.bind_table_with_joins(first)?;
         // `FROM a, b` is a cross join.
-        for item in items {
+        let count = from.len();
+        for (position, item) in items.enumerate() {
+            if let (Some(condition), true) = (where_before_last, position + 2 == count) {
+                let outside = self.aggregate_forbidden_in.replace("WHERE");
+                let predicate = self.bind_condition(condition, &scope, "WHERE");
+                self.aggregate_forbidden_in = outside;
+                plan = LogicalPlan::Filter {
+                    input: Box::new(plan),
+                    predicate: predicate?,
+                };
+            }
             self.lateral_scope = Some(scope.clone());
             let bound = self.bind_table_with_joins(item);
             self.lateral_scope = None;
