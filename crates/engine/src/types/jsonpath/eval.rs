@@ -341,7 +341,7 @@ impl Ctx<'_> {
             return Err(not_single());
         };
         let value = decimal(n)?;
-        let whole = value.mantissa() / 10i128.pow(value.scale());
+        let whole = value.mantissa() / scale_unit(&value)?;
         i32::try_from(whole).map(i64::from).map_err(|_| {
             Error::new(
                 SqlState::InvalidSqlJsonSubscript,
@@ -535,7 +535,7 @@ fn numeric_method(method: Method, item: &Json) -> Result<Json> {
         }
     };
     let value = decimal(&number)?;
-    let unit = 10i128.pow(value.scale());
+    let unit = scale_unit(&value)?;
     let floor = value.mantissa().div_euclid(unit);
     Ok(match method {
         Method::Double => {
@@ -558,6 +558,13 @@ fn numeric_method(method: Method, item: &Json) -> Result<Json> {
             return Err(Error::internal("not a numeric jsonpath method"))
         }
     })
+}
+
+/// 10 to the power of the value's scale: what its mantissa counts in.
+fn scale_unit(value: &Decimal) -> Result<i128> {
+    10i128
+        .checked_pow(value.scale())
+        .ok_or_else(|| Error::out_of_range("value out of range for type numeric"))
 }
 
 /// float8_numeric: a double as NUMERIC, through its 15 significant digits.

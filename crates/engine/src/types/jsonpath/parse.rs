@@ -9,7 +9,11 @@ use crate::types::json::Json;
 /// Parses a jsonpath text.
 pub fn parse(text: &str) -> Result<JsonPath> {
     let tokens = lex(text)?;
-    let mut parser = Parser { tokens, at: 0 };
+    let mut parser = Parser {
+        tokens,
+        at: 0,
+        depth: 0,
+    };
     let strict = match parser.peek() {
         Some(Token::Word(w)) if w == "strict" => {
             parser.at += 1;
@@ -200,12 +204,34 @@ fn lex_string(text: &str, start: usize) -> Result<(String, usize)> {
     Err(unterminated())
 }
 
+/// How deep a path may nest (parentheses, signs, negations and accessors in a chain), so
+/// that parsing, evaluating, printing and dropping it stay within the stack; PostgreSQL's
+/// own limit is its stack depth.
+const DEPTH_MAX: usize = 64;
+
 struct Parser {
     tokens: Vec<Token>,
     at: usize,
+    depth: usize,
 }
 
 impl Parser {
+    /// Counts `levels` more levels of nesting; the caller gives them back with `leave`.
+    fn enter(&mut self, levels: usize) -> Result<()> {
+        self.depth += levels;
+        match self.depth > DEPTH_MAX {
+            true => Err(Error::new(
+                SqlState::StatementTooComplex,
+                "stack depth limit exceeded",
+            )),
+            false => Ok(()),
+        }
+    }
+
+    fn leave(&mut self, levels: usize) {
+        self.depth -= levels;
+    }
+
     fn peek(&self) -> Option<&Token> {
         self.tokens.get(self.at)
     }
@@ -236,10 +262,12 @@ impl Parser {
     }
 
     fn or(&mut self) -> Result<Expr> {
+        self.enter(1)?;
         let mut left = self.and()?;
         while self.eat("||") {
             left = Expr::Or(Box::new(left), Box::new(self.and()?));
         }
+        self.leave(1);
         Ok(left)
     }
 
@@ -252,10 +280,13 @@ impl Parser {
     }
 
     fn not(&mut self) -> Result<Expr> {
-        match self.eat("!") {
-            true => Ok(Expr::Not(Box::new(self.not()?))),
-            false => self.comparison(),
+        if !self.eat("!") {
+            return self.comparison();
         }
+        self.enter(1)?;
+        let inner = self.not()?;
+        self.leave(1);
+        Ok(Expr::Not(Box::new(inner)))
     }
 
     fn comparison(&mut self) -> Result<Expr> {
@@ -332,8 +363,11 @@ impl Parser {
     fn unary(&mut self) -> Result<Expr> {
         for (sign, minus) in [("-", true), ("+", false)] {
             if self.eat(sign) {
+                self.enter(1)?;
+                let operand = self.unary()?;
+                self.leave(1);
                 // A signed number is a number, as PostgreSQL's grammar folds it.
-                return Ok(match (self.unary()?, minus) {
+                return Ok(match (operand, minus) {
                     (Expr::Literal(Json::Number(n)), true) => {
                         Expr::Literal(Json::Number(negate_number(n)))
                     }
@@ -343,9 +377,13 @@ impl Parser {
             }
         }
         let mut expr = self.primary()?;
+        let mut chain = 0;
         while let Some(accessor) = self.accessor()? {
+            self.enter(1)?;
+            chain += 1;
             expr = Expr::Access(Box::new(expr), accessor);
         }
+        self.leave(chain);
         Ok(expr)
     }
 
@@ -476,5 +514,37 @@ fn negate_number(n: String) -> String {
         Some(positive) => positive.to_string(),
         None if n.bytes().all(|b| b == b'0' || b == b'.') => n,
         None => format!("-{n}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deep_paths_are_refused_not_overflowed() {
+        let deep = |open: &str, middle: &str, close: &str| {
+            format!("{}{middle}{}", open.repeat(5000), close.repeat(5000))
+        };
+        for text in [
+            deep("(", "$", ")"),
+            deep("-", "$", ""),
+            deep("!(", "$ > 1", ")"),
+            deep("", "$", ".a"),
+            deep("$ ? (", "@ > 1", ")"),
+        ] {
+            let error = parse(&text).map(|p| p.to_text()).err();
+            assert_eq!(
+                error.map(|e| e.sqlstate()),
+                Some("54001"),
+                "{}",
+                &text[..20]
+            );
+        }
+        let long = format!("${}", ".a".repeat(40));
+        assert_eq!(
+            parse(&long).map(|p| p.to_text().len()).ok(),
+            Some(1 + 40 * 4)
+        );
     }
 }
