@@ -524,12 +524,8 @@ fn jsonb(mut value: Json) -> Result<ScalarValue> {
 fn member_output(found: Option<&str>, as_text: bool) -> Result<Option<Cow<'_, str>>> {
     Ok(match (found, as_text) {
         (Some("null"), true) | (None, _) => None,
-        (Some(quoted), true) if quoted.starts_with('"') => {
-            match json::parse(quoted, JsonFlavor::Json)? {
-                Json::String(s) => Some(Cow::Owned(s)),
-                _ => None,
-            }
-        }
+        // The string's own bytes when it has no escapes: no parse, no copy.
+        (Some(quoted), true) if quoted.starts_with('"') => json::unquote(quoted),
         (Some(member), _) => Some(Cow::Borrowed(member)),
     })
 }
