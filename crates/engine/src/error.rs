@@ -104,6 +104,14 @@ pub enum SqlState {
     IdleSessionTimeout,
     OutOfMemory,
     DuplicateCursor,
+    // SQL/JSON path errors (jsonpath).
+    SqlJsonMemberNotFound,
+    SqlJsonObjectNotFound,
+    SqlJsonArrayNotFound,
+    SqlJsonNumberNotFound,
+    NonNumericSqlJsonItem,
+    SingletonSqlJsonItemRequired,
+    InvalidSqlJsonSubscript,
 }
 
 impl SqlState {
@@ -208,6 +216,13 @@ impl SqlState {
             SqlState::IdleSessionTimeout => "57P05",
             SqlState::OutOfMemory => "53200",
             SqlState::DuplicateCursor => "42P03",
+            SqlState::SqlJsonMemberNotFound => "2203A",
+            SqlState::SqlJsonObjectNotFound => "2203C",
+            SqlState::SqlJsonArrayNotFound => "22039",
+            SqlState::SqlJsonNumberNotFound => "2203B",
+            SqlState::NonNumericSqlJsonItem => "22036",
+            SqlState::SingletonSqlJsonItemRequired => "22038",
+            SqlState::InvalidSqlJsonSubscript => "22033",
         }
     }
 }

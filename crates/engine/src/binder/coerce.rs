@@ -294,10 +294,17 @@ pub(super) fn require_scalar_key(ty: DataType) -> Result<()> {
     }
 }
 
-/// json has no equality or ordering operator (jsonb has both): PostgreSQL refuses to
-/// group, sort or compare it. `ordering` picks the message of a sort.
+/// Whether values of `ty` have no equality or ordering operator: json and jsonpath (and
+/// arrays of them), where jsonb has both.
+pub fn lacks_comparison(ty: DataType) -> bool {
+    let lacks = |t: DataType| matches!(t, DataType::Json | DataType::JsonPath);
+    lacks(ty) || ty.element().is_some_and(lacks)
+}
+
+/// json and jsonpath have no equality or ordering operator: PostgreSQL refuses to group,
+/// sort or compare them. `ordering` picks the message of a sort.
 pub fn require_json_free(ty: DataType, ordering: bool) -> Result<()> {
-    if ty != DataType::Json && ty.element() != Some(DataType::Json) {
+    if !lacks_comparison(ty) {
         return Ok(());
     }
     let kind = if ordering {

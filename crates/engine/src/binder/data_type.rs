@@ -98,6 +98,7 @@ fn custom(name: &str) -> Result<DataType> {
         "json" => DataType::Json,
         "jsonb" => DataType::Jsonb,
         "vector" => DataType::FloatVector(None),
+        "jsonpath" => DataType::JsonPath,
         // The catalog's own types, represented by the nearest type we have (see
         // catalog::system): their values and text forms are the same.
         "name" => crate::catalog::system::NAME,
@@ -213,6 +214,7 @@ pub fn type_column_name(ty: DataType) -> &'static str {
         DataType::Uuid => "uuid",
         DataType::Json => "json",
         DataType::Jsonb => "jsonb",
+        DataType::JsonPath => "jsonpath",
         DataType::Oid(kind) => kind.name(),
         DataType::FloatVector(_) => "vector",
         DataType::Array(elem) => match elem {
@@ -237,7 +239,7 @@ pub fn type_column_name(ty: DataType) -> &'static str {
             DataType::Jsonb => "_jsonb",
             DataType::Oid(_) => "_oid",
             DataType::FloatVector(_) => "_vector",
-            DataType::Unknown | DataType::Array(_) => "anyarray",
+            DataType::Unknown | DataType::Array(_) | DataType::JsonPath => "anyarray",
         },
     }
 }

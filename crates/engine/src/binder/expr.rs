@@ -795,7 +795,13 @@ impl Binder<'_> {
             | BinaryOperator::QuestionPipe
             | BinaryOperator::HashMinus => {
                 let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
-                let member = matches!(op, BinaryOperator::Arrow | BinaryOperator::LongArrow);
+                let member = matches!(
+                    op,
+                    BinaryOperator::Arrow
+                        | BinaryOperator::LongArrow
+                        | BinaryOperator::HashArrow
+                        | BinaryOperator::HashLongArrow
+                );
                 if l.ty() == DataType::Json && !member {
                     // json keeps its text verbatim, which these would have to cut out.
                     return Err(Error::unsupported(format!(
@@ -821,6 +827,10 @@ impl Binder<'_> {
             BinaryOperator::Custom(symbol) if matches!(symbol.as_str(), "<#>" | "<+>") => {
                 let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
                 self.bind_operator_function(symbol, vec![l, r])
+            }
+            BinaryOperator::AtQuestion | BinaryOperator::AtAt => {
+                let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
+                self.bind_operator_function(&op.to_string(), vec![l, r])
             }
             other => Err(Error::unsupported(format!("the operator {other}"))),
         }
@@ -864,7 +874,7 @@ impl Binder<'_> {
         r: ScalarExpr,
     ) -> Result<ScalarExpr> {
         let (mut l, mut r, common) = self.coerce_pair(l, r, op.symbol())?;
-        if common == DataType::Json || common.element() == Some(DataType::Json) {
+        if super::coerce::lacks_comparison(common) {
             return Err(super::coerce::operator_error(op.symbol(), common, common));
         }
         if let DataType::Char(_) = common {
@@ -917,7 +927,7 @@ impl Binder<'_> {
         let Ok(common) = union_type(&types, "IN") else {
             return self.in_list_as_comparisons(value, items, negated);
         };
-        if common == DataType::Json || common.element() == Some(DataType::Json) {
+        if super::coerce::lacks_comparison(common) {
             return Err(super::coerce::operator_error("=", common, common));
         }
         // As for `=`: character values compare as texts without their trailing blanks.

@@ -10,7 +10,7 @@ use super::{ident_name, Binder};
 use crate::catalog::system::{self, SystemRelation};
 use crate::catalog::QualifiedName;
 use crate::error::{Error, Result, SqlState};
-use crate::function::{JsonFunction, ScalarFunction, TableFunction};
+use crate::function::{JsonFunction, JsonItems, ScalarFunction, TableFunction};
 use crate::plan::{JoinKind, LogicalPlan, ScalarExpr, SequenceFunction, TableFunctionCall};
 use crate::types::{DataType, ScalarValue};
 
@@ -111,6 +111,17 @@ impl Binder<'_> {
     }
 
     pub(super) fn bind_from(&mut self, from: &[TableWithJoins]) -> Result<(LogicalPlan, Scope)> {
+        self.bind_from_where(from, None)
+    }
+
+    /// FROM, with `where_before_last` (a WHERE) filtering the rows of the items before the
+    /// last one joins: the select list's set-returning calls, moved to the end of FROM
+    /// (`select_srf.rs`), then run only on the rows WHERE keeps, as in PostgreSQL.
+    pub(super) fn bind_from_where(
+        &mut self,
+        from: &[TableWithJoins],
+        where_before_last: Option<&ast::Expr>,
+    ) -> Result<(LogicalPlan, Scope)> {
         let mut items = from.iter();
         let Some(first) = items.next() else {
             return Ok((
@@ -123,7 +134,17 @@ impl Binder<'_> {
         };
         let (mut plan, mut scope) = self.bind_table_with_joins(first)?;
         // `FROM a, b` is a cross join.
-        for item in items {
+        let count = from.len();
+        for (position, item) in items.enumerate() {
+            if let (Some(condition), true) = (where_before_last, position + 2 == count) {
+                let outside = self.aggregate_forbidden_in.replace("WHERE");
+                let predicate = self.bind_condition(condition, &scope, "WHERE");
+                self.aggregate_forbidden_in = outside;
+                plan = LogicalPlan::Filter {
+                    input: Box::new(plan),
+                    predicate: predicate?,
+                };
+            }
             self.lateral_scope = Some(scope.clone());
             let bound = self.bind_table_with_joins(item);
             self.lateral_scope = None;
@@ -683,44 +704,88 @@ impl Binder<'_> {
         } else {
             vec![(function_name.clone(), args)]
         };
+        let in_select_list = function_name == super::select_srf::LOCKSTEP;
+        let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());
+        let definitions = if in_select_list {
+            &[][..]
+        } else {
+            column_aliases
+        };
         let lateral_scope = self.lateral_scope.take();
         if let Some(left) = &lateral_scope {
             self.outer_scopes.push((left.clone(), false));
         }
         let options_table = function_name == OPTIONS_TO_TABLE;
         let bound = match options_table {
-            true => self.bind_options_to_table(&calls[0].1),
+            true => self.bind_options_to_table(&calls[0].1).map(|c| vec![c]),
             false => calls
                 .iter()
-                .map(|(name, args)| self.bind_function_call(name, args))
+                .map(|(name, args)| self.bind_function_call(name, args, definitions))
                 .collect::<Result<Vec<_>>>(),
         };
         if lateral_scope.is_some() {
             self.lateral_correlated = self.outer_scopes.pop().is_some_and(|(_, c)| c);
         }
         let bound = bound?;
+        if in_select_list && bound.iter().any(|columns| columns.len() > 1) {
+            return Err(Error::unsupported(
+                "a set-returning function of several columns in the select list",
+            ));
+        }
         let visible = alias.map_or_else(|| function_name.clone(), |a| ident_name(&a.name));
-        // A single-column function's column is named after the alias when there is one.
-        let mut default_names = match (alias, calls.as_slice()) {
-            _ if options_table => OPTION_COLUMNS.map(String::from).to_vec(),
-            (Some(_), [(name, _)]) => vec![match JsonFunction::table_items(name) {
-                // A named output column keeps its name under an alias.
-                Some((_, "value")) => "value".to_string(),
-                _ => visible.clone(),
-            }],
-            _ => calls
-                .into_iter()
-                .map(|(name, _)| match JsonFunction::table_items(&name) {
-                    Some((_, column)) => column.to_string(),
-                    None => name,
-                })
-                .collect(),
-        };
-        let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());
+        // A column is named after its function, or after the alias of a single function,
+        // unless it has a name of its own (json_each's key and value).
+        let mut default_names = Vec::new();
+        for (name, _) in &calls {
+            match JsonItems::columns(name) {
+                Some(columns) => {
+                    default_names.extend(columns.into_iter().map(|(items, own)| {
+                        match (alias, items.has_own_name()) {
+                            (Some(_), false) if calls.len() == 1 => visible.clone(),
+                            _ => own.to_string(),
+                        }
+                    }))
+                }
+                None if JsonItems::record_field(name, false).is_some() => {
+                    default_names.extend(definitions.iter().map(|d| ident_name(&d.name)))
+                }
+                None if options_table => default_names.extend(OPTION_COLUMNS.map(String::from)),
+                None if alias.is_some() && calls.len() == 1 => default_names.push(visible.clone()),
+                None => default_names.push(name.clone()),
+            }
+        }
+        let bound: Vec<TableFunctionCall> = bound.into_iter().flatten().collect();
         let mut types: Vec<DataType> = bound.iter().map(|c| c.ty).collect();
         if ordinality {
             default_names.push("ordinality".to_string());
             types.push(DataType::Int64);
+        }
+        let mut plan = LogicalPlan::TableFunction {
+            calls: bound,
+            ordinality,
+        };
+        if JsonItems::record_field(&function_name, false).is_some() {
+            // json_to_record's fields arrive as text (or json) and take the declared types
+            // as a cast from text would.
+            let exprs = types
+                .iter()
+                .enumerate()
+                .map(|(index, &ty)| {
+                    let column = ScalarExpr::Column { index, ty };
+                    match definitions.get(index).and_then(|d| d.data_type.as_ref()) {
+                        Some(declared) => {
+                            let to = super::data_type::bind_data_type(declared)?;
+                            self.coerce(column, to, crate::function::cast::CastContext::Explicit)
+                        }
+                        None => Ok(column),
+                    }
+                })
+                .collect::<Result<Vec<_>>>()?;
+            types = exprs.iter().map(ScalarExpr::ty).collect();
+            plan = LogicalPlan::Project {
+                input: Box::new(plan),
+                exprs,
+            };
         }
         let names = alias_names(&visible, column_aliases, default_names)?;
         let scope = Scope {
@@ -736,10 +801,6 @@ impl Binder<'_> {
                     qualified_only: false,
                 })
                 .collect(),
-        };
-        let plan = LogicalPlan::TableFunction {
-            calls: bound,
-            ordinality,
         };
         Ok((plan, scope))
     }
@@ -779,15 +840,25 @@ impl Binder<'_> {
     }
 
     /// One set-returning call: its function, and its arguments bound (they see no column
-    /// of this FROM item's own query, only a lateral left side) and coerced.
+    /// of this FROM item's own query, only a lateral left side) and coerced. A json
+    /// function gives one unnest per output column, run in lockstep.
     fn bind_function_call(
         &mut self,
         function_name: &str,
         args: &[&ast::Expr],
-    ) -> Result<TableFunctionCall> {
-        // jsonb_array_elements and friends: the unnest of an array of the document's items.
-        let json_items = JsonFunction::table_items(function_name);
-        let by_name = match json_items {
+        definitions: &[ast::TableAliasColumnDef],
+    ) -> Result<Vec<TableFunctionCall>> {
+        if JsonItems::record_field(function_name, false).is_some() {
+            return self.bind_json_record(function_name, args, definitions);
+        }
+        if definitions.iter().any(|d| d.data_type.is_some()) {
+            return Err(Error::new(
+                SqlState::SyntaxError,
+                "a column definition list is only allowed for functions returning \"record\"",
+            ));
+        }
+        let json_columns = JsonItems::columns(function_name);
+        let by_name = match json_columns {
             Some(_) => Some(TableFunction::Unnest),
             None => TableFunction::by_name(function_name),
         };
@@ -805,17 +876,45 @@ impl Binder<'_> {
             .iter()
             .map(|e| self.bind_expr(e, &empty))
             .collect::<Result<Vec<_>>>()?;
-        if let (Some((items, _)), [document]) = (json_items, bound.as_slice()) {
-            let document = self.coerce(
-                document.clone(),
-                DataType::Jsonb,
-                crate::function::cast::CastContext::Implicit,
-            )?;
-            bound = vec![ScalarExpr::Function {
-                func: ScalarFunction::Json(items),
-                args: vec![document],
-                ty: items.result(),
-            }];
+        let parameters = json_columns
+            .as_ref()
+            .and_then(|columns| columns.first())
+            .map(|(items, _)| items.parameters());
+        if let (Some(columns), Some((types, required))) = (json_columns, parameters) {
+            let castable = bound.iter().zip(&types).all(|(arg, &ty)| {
+                crate::function::cast::can_cast(
+                    arg.ty(),
+                    ty,
+                    crate::function::cast::CastContext::Implicit,
+                )
+            });
+            if !castable || !(required..=types.len()).contains(&bound.len()) {
+                let names: Vec<String> = bound.iter().map(|a| a.ty().to_string()).collect();
+                return Err(Error::new(
+                    SqlState::UndefinedFunction,
+                    format!(
+                        "function {function_name}({}) does not exist",
+                        names.join(", ")
+                    ),
+                ));
+            }
+            let args = bound
+                .into_iter()
+                .zip(types)
+                .map(|(arg, ty)| self.coerce(arg, ty, crate::function::cast::CastContext::Implicit))
+                .collect::<Result<Vec<_>>>()?;
+            return columns
+                .into_iter()
+                .map(|(items, _)| {
+                    let items = JsonFunction::Items(items);
+                    let array = ScalarExpr::Function {
+                        func: ScalarFunction::Json(items),
+                        args: args.clone(),
+                        ty: items.result(),
+                    };
+                    self.unnest_call(func, function_name, vec![array])
+                })
+                .collect();
         }
         if function_name == "pg_partition_ancestors" {
             // No relation is a partition, so none has ancestors (psql's \d asks).
@@ -834,6 +933,67 @@ impl Binder<'_> {
                 .ok_or_else(|| Error::internal("oid[] is an array type"))?;
             bound = vec![ScalarExpr::literal(ScalarValue::Array(Vec::new()), oids)];
         }
+        Ok(vec![self.unnest_call(func, function_name, bound)?])
+    }
+
+    /// `json[b]_to_record(set)(document) AS x(name type, ...)`: per defined column, the
+    /// unnest of the named field's values (as text, or json for a json or jsonb column).
+    fn bind_json_record(
+        &mut self,
+        function_name: &str,
+        args: &[&ast::Expr],
+        definitions: &[ast::TableAliasColumnDef],
+    ) -> Result<Vec<TableFunctionCall>> {
+        if definitions.is_empty() || definitions.iter().any(|d| d.data_type.is_none()) {
+            return Err(Error::new(
+                SqlState::SyntaxError,
+                "a column definition list is required for functions returning \"record\"",
+            ));
+        }
+        let [document] = args else {
+            return Err(Error::new(
+                SqlState::UndefinedFunction,
+                format!("function {function_name} does not exist"),
+            ));
+        };
+        let document = self.bind_expr(document, &Scope::default())?;
+        definitions
+            .iter()
+            .map(|definition| {
+                let declared = match &definition.data_type {
+                    Some(ty) => super::data_type::bind_data_type(ty)?,
+                    None => DataType::Text,
+                };
+                let as_json = matches!(declared, DataType::Json | DataType::Jsonb);
+                let items = JsonItems::record_field(function_name, as_json)
+                    .ok_or_else(|| Error::internal("a json record function"))?;
+                let document = self.coerce(
+                    document.clone(),
+                    items.argument(),
+                    crate::function::cast::CastContext::Implicit,
+                )?;
+                let field = ScalarExpr::literal(
+                    ScalarValue::Text(ident_name(&definition.name)),
+                    DataType::Text,
+                );
+                let func = JsonFunction::Items(items);
+                let array = ScalarExpr::Function {
+                    func: ScalarFunction::Json(func),
+                    args: vec![document, field],
+                    ty: func.result(),
+                };
+                self.unnest_call(TableFunction::Unnest, function_name, vec![array])
+            })
+            .collect()
+    }
+
+    /// A table function call with its arguments coerced to its signature.
+    fn unnest_call(
+        &mut self,
+        func: TableFunction,
+        function_name: &str,
+        bound: Vec<ScalarExpr>,
+    ) -> Result<TableFunctionCall> {
         let types: Vec<_> = bound.iter().map(|a| a.ty()).collect();
         let Some(ty) = func.signature(&types) else {
             let names: Vec<String> = types.iter().map(|t| t.to_string()).collect();

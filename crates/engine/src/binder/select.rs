@@ -383,8 +383,13 @@ impl Binder<'_> {
             None | Some(ast::Distinct::All | ast::Distinct::Distinct) => &[],
         };
         let distinct = matches!(distinct, Some(ast::Distinct::Distinct));
-        let (mut plan, scope) = self.bind_from(from)?;
-        if let Some(condition) = selection {
+        // With the select list's set-returning calls last in FROM, WHERE filters before them.
+        let filter_first = srfs_moved && from.len() > 1;
+        let (mut plan, scope) = match filter_first {
+            true => self.bind_from_where(from, selection.as_ref())?,
+            false => self.bind_from(from)?,
+        };
+        if let (Some(condition), false) = (selection, filter_first) {
             self.aggregate_forbidden_in = Some("WHERE");
             let predicate = self.bind_condition(condition, &scope, "WHERE")?;
             plan = LogicalPlan::Filter {

@@ -14,7 +14,7 @@ use sqlparser::ast::{
 
 use super::ident_name;
 use crate::error::{Error, Result};
-use crate::function::{AggregateFunction, TableFunction};
+use crate::function::{AggregateFunction, JsonItems, TableFunction};
 
 /// The name of the FROM function that runs its arguments (set-returning calls) in
 /// lockstep; no SQL function can have it.
@@ -218,7 +218,7 @@ fn function_parts(expr: &Expr) -> Option<(String, Vec<&Expr>)> {
         && null_treatment.is_none()
         && over.is_none()
         && within_group.is_empty()
-        && TableFunction::by_name(&name).is_some();
+        && (TableFunction::by_name(&name).is_some() || JsonItems::columns(&name).is_some());
     let FunctionArguments::List(list) = args else {
         return None;
     };

@@ -471,7 +471,8 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         | T::Array(_)
         | T::Oid(_)
         | T::Time
-        | T::FloatVector(_) => {
+        | T::FloatVector(_)
+        | T::JsonPath => {
             return Err(Error::new(
                 SqlState::FeatureNotSupported,
                 format!(

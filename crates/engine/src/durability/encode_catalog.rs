@@ -41,6 +41,7 @@ mod tag {
     pub const TIME: u8 = 22;
     /// pgvector's `vector`, followed by its optional dimension count.
     pub const FLOAT_VECTOR: u8 = 23;
+    pub const JSONPATH: u8 = 24;
 }
 
 /// The tags of index methods, on-disk like those of types.
@@ -102,6 +103,7 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
         tag::UUID => DataType::Uuid,
         tag::JSON => DataType::Json,
         tag::JSONB => DataType::Jsonb,
+        tag::JSONPATH => DataType::JsonPath,
         tag::OID => {
             let position = input.u8()?;
             let kind = OidKind::ALL.get(usize::from(position));
@@ -158,6 +160,7 @@ impl Persist for DataType {
             DataType::Uuid => out.u8(tag::UUID),
             DataType::Json => out.u8(tag::JSON),
             DataType::Jsonb => out.u8(tag::JSONB),
+            DataType::JsonPath => out.u8(tag::JSONPATH),
             DataType::Array(elem) => {
                 out.u8(tag::ARRAY);
                 elem.encode(out);

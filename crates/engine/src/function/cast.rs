@@ -9,6 +9,7 @@
 use crate::error::{Error, Result, SqlState};
 use crate::types::array_text::parse_array;
 use crate::types::json::{self, Json};
+use crate::types::jsonpath;
 use crate::types::timezone;
 use crate::types::{
     bytea, datetime, float, float_vector, text_io, uuid, DataType, Decimal, Interval,
@@ -166,6 +167,7 @@ pub fn cast_vector(
         DataType::FloatVector(dims) => {
             VectorData::FloatVector(to_float_vector(input, dims, &rows)?)
         }
+        DataType::JsonPath => VectorData::Text(to_jsonpath(input, &rows)?),
     };
     Ok(Vector::new(data, input.validity.clone()))
 }
@@ -252,6 +254,21 @@ fn to_json<U: Fn() -> Error>(input: &Vector, from: DataType, rows: &Rows<U>) -> 
         VectorData::Jsonb(s) => Ok(s.clone()),
         _ => Err((rows.unsupported)()),
     }
+}
+
+/// Text through jsonpath_in: the path parsed and printed in its normal form.
+fn to_jsonpath<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<StringVec> {
+    let VectorData::Text(s) = &input.data else {
+        return Err((rows.unsupported)());
+    };
+    let mut out = StringVec::with_capacity(s.len(), s.len() * 16);
+    for row in 0..s.len() {
+        match rows.validity.is_none_or(|v| v.get(row)) {
+            true => out.push(&jsonpath::parse(s.get(row))?.to_text()),
+            false => out.push(""),
+        }
+    }
+    Ok(out)
 }
 
 /// Text and json through jsonb_in.

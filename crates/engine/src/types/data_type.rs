@@ -56,6 +56,9 @@ pub enum DataType {
     /// pgvector's `vector(n)`: float4 elements, `n` of them when the modifier is set (see
     /// [`crate::types::float_vector`]).
     FloatVector(Option<u32>),
+    /// An SQL/JSON path, kept as the text jsonpath_out prints (see
+    /// [`crate::types::jsonpath`]).
+    JsonPath,
 }
 
 /// Which of the OID types: plain `oid`, or an alias whose text form names the object.
@@ -172,6 +175,7 @@ impl DataType {
             DataType::Uuid => PhysicalType::Uuid,
             DataType::Json => PhysicalType::Text,
             DataType::Jsonb => PhysicalType::Jsonb,
+            DataType::JsonPath => PhysicalType::Text,
             DataType::Array(elem) => PhysicalType::List(elem.physical().as_static()),
             DataType::Oid(_) => PhysicalType::Int64,
             DataType::FloatVector(_) => PhysicalType::FloatVector,
@@ -210,7 +214,8 @@ impl DataType {
             | DataType::Numeric(Some(_))
             | DataType::Varchar(Some(_))
             | DataType::Char(_)
-            | DataType::Array(_) => return None,
+            | DataType::Array(_)
+            | DataType::JsonPath => return None,
         };
         Some(DataType::Array(elem))
     }
@@ -256,7 +261,8 @@ impl DataType {
             | DataType::Uuid
             | DataType::Json
             | DataType::Jsonb
-            | DataType::FloatVector(_) => TypeCategory::UserDefined,
+            | DataType::FloatVector(_)
+            | DataType::JsonPath => TypeCategory::UserDefined,
         }
     }
 
@@ -283,6 +289,7 @@ impl DataType {
             DataType::Uuid => 2950,
             DataType::Json => 114,
             DataType::Jsonb => 3802,
+            DataType::JsonPath => 4072,
             DataType::Array(elem) => match elem {
                 DataType::Bool => 1000,
                 DataType::Int16 => 1005,
@@ -306,7 +313,7 @@ impl DataType {
                 DataType::Oid(_) => 1028,
                 DataType::FloatVector(_) => FLOAT_VECTOR_ARRAY_OID,
                 // Never built (see `array_of`); anyarray is the honest answer.
-                DataType::Unknown | DataType::Array(_) => 2277,
+                DataType::Unknown | DataType::Array(_) | DataType::JsonPath => 2277,
             },
             DataType::Oid(kind) => kind.type_oid(),
             DataType::FloatVector(_) => FLOAT_VECTOR_OID,
@@ -338,6 +345,7 @@ impl DataType {
             114 => DataType::Json,
             3802 => DataType::Jsonb,
             FLOAT_VECTOR_OID => DataType::FloatVector(None),
+            4072 => DataType::JsonPath,
             _ if OidKind::ALL.iter().any(|k| k.type_oid() == oid) => {
                 let kind = OidKind::ALL.into_iter().find(|k| k.type_oid() == oid)?;
                 DataType::Oid(kind)
@@ -387,6 +395,7 @@ impl DataType {
             DataType::Bytea
             | DataType::Json
             | DataType::Jsonb
+            | DataType::JsonPath
             | DataType::Numeric(_)
             | DataType::Text
             | DataType::Varchar(_)
@@ -431,6 +440,7 @@ impl DataType {
             DataType::Uuid => "uuid",
             DataType::Json => "json",
             DataType::Jsonb => "jsonb",
+            DataType::JsonPath => "jsonpath",
             DataType::Oid(kind) => kind.name(),
             DataType::FloatVector(_) => "vector",
             DataType::Array(elem) => match elem {
@@ -455,7 +465,7 @@ impl DataType {
                 DataType::Jsonb => "jsonb[]",
                 DataType::Oid(_) => "oid[]",
                 DataType::FloatVector(_) => "vector[]",
-                DataType::Unknown | DataType::Array(_) => "anyarray",
+                DataType::Unknown | DataType::Array(_) | DataType::JsonPath => "anyarray",
             },
         }
     }

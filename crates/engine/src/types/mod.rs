@@ -12,6 +12,7 @@ pub mod float_vector;
 pub mod interval;
 mod interval_style;
 pub mod json;
+pub mod jsonpath;
 pub mod numeric;
 mod scalar;
 pub mod text_io;

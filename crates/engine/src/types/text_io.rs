@@ -52,6 +52,7 @@ pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
             ScalarValue::Text(text.to_string())
         }
         DataType::Jsonb => ScalarValue::Jsonb(json::jsonb_from_text(text)?),
+        DataType::JsonPath => ScalarValue::Text(super::jsonpath::parse(text)?.to_text()),
         DataType::Array(elem) => ScalarValue::Array(super::array_text::parse_array(text, *elem)?),
         // The aliases' names are looked up in the catalog before a value gets here.
         DataType::Oid(_) => ScalarValue::Int64(parse_oid(text)?),

@@ -6,6 +6,9 @@
 
 use std::borrow::Cow;
 
+use super::json_edit::{self, PathEdit};
+use super::json_items::{ItemsKind, JsonItems};
+use super::json_path::{self, PathMode};
 use super::kernel::map_scalar_rows;
 use crate::error::{Error, Result, SqlState};
 use crate::types::json::{self, Json, JsonFlavor, Step};
@@ -25,9 +28,11 @@ pub enum JsonFunction {
         as_text: bool,
         json: bool,
     },
-    /// `#>` / `#>>` with a text[] path.
+    /// `#>` / `#>>` with a text[] path, and `json[b]_extract_path(_text)` with the steps
+    /// as arguments; on json when `json`.
     Path {
         as_text: bool,
+        json: bool,
     },
     /// `@>`, and `<@` with its operands swapped.
     Contains {
@@ -59,12 +64,8 @@ pub enum JsonFunction {
     Pretty,
     /// `jsonb_set(target, path, value [, create_if_missing])`.
     Set,
-    /// The rows of the table functions jsonb_array_elements (`keys` false), its `_text`
-    /// form, and jsonb_object_keys, as an array that FROM unnests.
-    Items {
-        keys: bool,
-        as_text: bool,
-    },
+    /// A column of a set-returning json function, as an array that FROM unnests.
+    Items(JsonItems),
     /// `to_json` (`jsonb` false) / `to_jsonb` of a value of the given type.
     To {
         ty: DataType,
@@ -79,6 +80,23 @@ pub enum JsonFunction {
     BuildArray {
         jsonb: bool,
     },
+    /// `jsonb_set_lax(target, path, value [, create_if_missing [, null_value_treatment]])`.
+    SetLax,
+    /// `jsonb_insert(target, path, value [, insert_after])`.
+    Insert,
+    /// `jsonb_strip_nulls` (`json_strip_nulls` with `json`).
+    StripNulls {
+        json: bool,
+    },
+    /// `json[b]_object(text[])` and `json[b]_object(keys text[], values text[])`.
+    Object {
+        jsonb: bool,
+    },
+    /// The jsonpath functions but `jsonb_path_query`, and (`operator`) `@?` and `@@`.
+    PathQuery {
+        mode: PathMode,
+        operator: bool,
+    },
 }
 
 impl JsonFunction {
@@ -87,8 +105,8 @@ impl JsonFunction {
         match self {
             F::Field { as_text: false, .. } | F::Element { as_text: false, .. } => "->",
             F::Field { as_text: true, .. } | F::Element { as_text: true, .. } => "->>",
-            F::Path { as_text: false } => "#>",
-            F::Path { as_text: true } => "#>>",
+            F::Path { as_text: false, .. } => "#>",
+            F::Path { as_text: true, .. } => "#>>",
             F::Contains { swapped: false } => "@>",
             F::Contains { swapped: true } => "<@",
             F::Exists => "?",
@@ -103,45 +121,41 @@ impl JsonFunction {
             F::ArrayLength { json: true } => "json_array_length",
             F::Pretty => "jsonb_pretty",
             F::Set => "jsonb_set",
-            F::Items { keys: true, .. } => "jsonb_object_keys",
-            F::Items { as_text: false, .. } => "jsonb_array_elements",
-            F::Items { as_text: true, .. } => "jsonb_array_elements_text",
+            F::Items(items) => items.name(),
             F::To { jsonb: false, .. } => "to_json",
             F::To { jsonb: true, .. } => "to_jsonb",
             F::BuildObject { jsonb: false } => "json_build_object",
             F::BuildObject { jsonb: true } => "jsonb_build_object",
             F::BuildArray { jsonb: false } => "json_build_array",
             F::BuildArray { jsonb: true } => "jsonb_build_array",
+            F::SetLax => "jsonb_set_lax",
+            F::Insert => "jsonb_insert",
+            F::StripNulls { json: false } => "jsonb_strip_nulls",
+            F::StripNulls { json: true } => "json_strip_nulls",
+            F::Object { jsonb: false } => "json_object",
+            F::Object { jsonb: true } => "jsonb_object",
+            F::PathQuery {
+                operator: true,
+                mode: PathMode::Match,
+            } => "@@",
+            F::PathQuery { operator: true, .. } => "@?",
+            F::PathQuery {
+                mode: PathMode::Exists,
+                ..
+            } => "jsonb_path_exists",
+            F::PathQuery {
+                mode: PathMode::Match,
+                ..
+            } => "jsonb_path_match",
+            F::PathQuery {
+                mode: PathMode::QueryArray,
+                ..
+            } => "jsonb_path_query_array",
+            F::PathQuery {
+                mode: PathMode::QueryFirst,
+                ..
+            } => "jsonb_path_query_first",
         }
-    }
-
-    /// The set-returning function `name` that FROM reads as the unnested array of this
-    /// function's result, with its output column's name.
-    pub fn table_items(name: &str) -> Option<(JsonFunction, &'static str)> {
-        Some(match name {
-            "jsonb_array_elements" => (
-                JsonFunction::Items {
-                    keys: false,
-                    as_text: false,
-                },
-                "value",
-            ),
-            "jsonb_array_elements_text" => (
-                JsonFunction::Items {
-                    keys: false,
-                    as_text: true,
-                },
-                "value",
-            ),
-            "jsonb_object_keys" => (
-                JsonFunction::Items {
-                    keys: true,
-                    as_text: true,
-                },
-                "jsonb_object_keys",
-            ),
-            _ => return None,
-        })
     }
 
     /// Whether argument `idx` of `count` is a value the binder must first turn into json with
@@ -158,7 +172,13 @@ impl JsonFunction {
     pub fn is_strict(self) -> bool {
         !matches!(
             self,
-            JsonFunction::BuildObject { .. } | JsonFunction::BuildArray { .. }
+            JsonFunction::BuildObject { .. }
+                | JsonFunction::BuildArray { .. }
+                | JsonFunction::SetLax
+                | JsonFunction::Items(JsonItems {
+                    kind: ItemsKind::ToRecord,
+                    ..
+                })
         )
     }
 
@@ -168,14 +188,21 @@ impl JsonFunction {
         match self {
             F::Field { as_text: true, .. }
             | F::Element { as_text: true, .. }
-            | F::Path { as_text: true } => DataType::Text,
-            F::Field { json: true, .. } | F::Element { json: true, .. } => DataType::Json,
+            | F::Path { as_text: true, .. } => DataType::Text,
+            F::Field { json: true, .. }
+            | F::Element { json: true, .. }
+            | F::Path { json: true, .. }
+            | F::StripNulls { json: true }
+            | F::Object { jsonb: false } => DataType::Json,
             F::Typeof { .. } | F::Pretty => DataType::Text,
-            F::Contains { .. } | F::Exists | F::ExistsKeys { .. } => DataType::Bool,
-            F::Items { keys, as_text } => match keys || as_text {
-                true => DataType::Array(&DataType::Text),
-                false => DataType::Array(&DataType::Jsonb),
-            },
+            F::Contains { .. }
+            | F::Exists
+            | F::ExistsKeys { .. }
+            | F::PathQuery {
+                mode: PathMode::Exists | PathMode::Match,
+                ..
+            } => DataType::Bool,
+            F::Items(items) => items.result(),
             F::ArrayLength { .. } => DataType::Int32,
             F::To { jsonb, .. } | F::BuildObject { jsonb } | F::BuildArray { jsonb } => {
                 if jsonb {
@@ -186,7 +213,12 @@ impl JsonFunction {
             }
             F::Field { .. }
             | F::Element { .. }
-            | F::Path { as_text: false }
+            | F::Path { .. }
+            | F::StripNulls { .. }
+            | F::Object { .. }
+            | F::SetLax
+            | F::Insert
+            | F::PathQuery { .. }
             | F::Concat
             | F::DeleteKey
             | F::DeleteIndex
@@ -215,15 +247,27 @@ impl JsonFunction {
             F::Field { .. } | F::Element { .. } => {
                 Err(Error::internal("json member access outside its kernel"))
             }
-            F::Path { as_text } => {
-                let Some(ScalarValue::Jsonb(doc)) = values.first() else {
+            F::Path { as_text, json } => {
+                let (Some(ScalarValue::Jsonb(doc) | ScalarValue::Text(doc)), Some(steps)) =
+                    (values.first(), values.get(1..))
+                else {
                     return Err(argument_error(0));
                 };
-                let path = texts(values, 1)?;
+                // `#>` takes a text[]; json_extract_path its steps as variadic arguments.
+                let path = match steps {
+                    [ScalarValue::Array(_)] => texts(values, 1)?,
+                    _ => steps
+                        .iter()
+                        .map(|step| match step {
+                            ScalarValue::Text(s) => Some(s.clone()),
+                            _ => None,
+                        })
+                        .collect(),
+                };
                 let found = follow_path(doc, &path);
                 Ok(match member_output(found, as_text)? {
                     None => ScalarValue::Null,
-                    Some(text) if as_text => ScalarValue::Text(text.into_owned()),
+                    Some(text) if as_text || json => ScalarValue::Text(text.into_owned()),
                     Some(text) => ScalarValue::Jsonb(text.into_owned()),
                 })
             }
@@ -267,7 +311,7 @@ impl JsonFunction {
                     return Err(invalid("cannot delete path in scalar"));
                 }
                 let path = texts(values, 1)?;
-                delete_path(&mut doc, &path, 0)?;
+                json_edit::delete_path(&mut doc, &path, 0)?;
                 jsonb(doc)
             }
             F::Typeof { json } => {
@@ -285,21 +329,55 @@ impl JsonFunction {
                 Ok(ScalarValue::Text(out))
             }
             F::To { ty, jsonb } => finish(value_json(&values[0], ty)?, jsonb),
-            F::Items { keys, as_text } => items(document(values, 0)?, keys, as_text),
-            F::Set => {
-                let mut doc = document(values, 0)?;
-                let path = texts(values, 1)?;
-                let new = document(values, 2)?;
-                let create = !matches!(values.get(3), Some(ScalarValue::Bool(false)));
-                if path.is_empty() {
-                    return jsonb(doc);
-                }
-                if doc_is_scalar(&doc) {
-                    return Err(invalid("cannot set path in scalar"));
-                }
-                set_path(&mut doc, &path, 0, new, create)?;
-                jsonb(doc)
+            F::Items(items) => items.apply(values),
+            F::SetLax if values[..2].iter().any(ScalarValue::is_null) => Ok(ScalarValue::Null),
+            F::Set | F::SetLax => {
+                let (doc, path) = (document(values, 0)?, texts(values, 1)?);
+                let create = !matches!(
+                    values.get(3),
+                    Some(ScalarValue::Bool(false) | ScalarValue::Null)
+                );
+                let edit = PathEdit::Set { create };
+                jsonb(match values.get(2) {
+                    Some(ScalarValue::Null) => {
+                        let treatment = match values.get(4) {
+                            Some(ScalarValue::Text(t)) => Some(t.as_str()),
+                            Some(_) => None,
+                            None => Some("use_json_null"),
+                        };
+                        json_edit::set_lax_null(doc, &path, create, treatment)?
+                    }
+                    _ => json_edit::edit_path(doc, &path, document(values, 2)?, edit)?,
+                })
             }
+            F::Insert => {
+                let after = matches!(values.get(3), Some(ScalarValue::Bool(true)));
+                let (doc, path, new) = (
+                    document(values, 0)?,
+                    texts(values, 1)?,
+                    document(values, 2)?,
+                );
+                jsonb(json_edit::edit_path(
+                    doc,
+                    &path,
+                    new,
+                    PathEdit::Insert { after },
+                )?)
+            }
+            F::StripNulls { json } => {
+                let mut doc = parse_arg(values, 0, json)?;
+                json_edit::strip_nulls(&mut doc);
+                match json {
+                    true => {
+                        let mut out = String::new();
+                        json_edit::write_compact(&doc, &mut out);
+                        Ok(ScalarValue::Text(out))
+                    }
+                    false => jsonb(doc),
+                }
+            }
+            F::Object { jsonb } => finish(json_edit::object_from_texts(values)?, jsonb),
+            F::PathQuery { mode, operator } => json_path::apply(mode, operator, values),
             F::BuildArray { jsonb } => {
                 let mut out = String::from("[");
                 for (i, value) in values.iter().enumerate() {
@@ -379,7 +457,7 @@ fn map_all_rows(
     Ok(out)
 }
 
-fn invalid(message: &str) -> Error {
+pub(super) fn invalid(message: &str) -> Error {
     Error::new(SqlState::InvalidParameterValue, message)
 }
 
@@ -446,12 +524,8 @@ fn jsonb(mut value: Json) -> Result<ScalarValue> {
 fn member_output(found: Option<&str>, as_text: bool) -> Result<Option<Cow<'_, str>>> {
     Ok(match (found, as_text) {
         (Some("null"), true) | (None, _) => None,
-        (Some(quoted), true) if quoted.starts_with('"') => {
-            match json::parse(quoted, JsonFlavor::Json)? {
-                Json::String(s) => Some(Cow::Owned(s)),
-                _ => None,
-            }
-        }
+        // The string's own bytes when it has no escapes: no parse, no copy.
+        (Some(quoted), true) if quoted.starts_with('"') => json::unquote(quoted),
         (Some(member), _) => Some(Cow::Borrowed(member)),
     })
 }
@@ -521,11 +595,7 @@ fn delete(doc: Json, matches: impl Fn(Option<&str>, &Json) -> bool) -> Result<Js
 fn delete_index(doc: Json, index: i64) -> Result<Json> {
     match doc {
         Json::Array(mut items) => {
-            let at = if index < 0 {
-                items.len() as i64 + index
-            } else {
-                index
-            };
+            let at = json_edit::array_position(items.len(), index);
             if let Some(at) = usize::try_from(at).ok().filter(|&at| at < items.len()) {
                 items.remove(at);
             }
@@ -534,128 +604,6 @@ fn delete_index(doc: Json, index: i64) -> Result<Json> {
         Json::Object(_) => Err(invalid("cannot delete from object using integer index")),
         _ => Err(invalid("cannot delete from scalar")),
     }
-}
-
-/// `#-`: removes the value at `path` (from `depth` on); a missing step leaves it as is.
-fn delete_path(doc: &mut Json, path: &[Option<String>], depth: usize) -> Result<()> {
-    if depth >= path.len() {
-        return Ok(());
-    }
-    let step = path_step(path, depth)?;
-    let last = depth + 1 == path.len();
-    match doc {
-        Json::Object(pairs) => {
-            let Some(at) = pairs.iter().position(|(k, _)| k == step) else {
-                return Ok(());
-            };
-            match last {
-                true => drop(pairs.remove(at)),
-                false => delete_path(&mut pairs[at].1, path, depth + 1)?,
-            }
-        }
-        Json::Array(items) => {
-            let index = path_index(step, depth)?;
-            let at = if index < 0 {
-                items.len() as i64 + index
-            } else {
-                index
-            };
-            let Some(at) = usize::try_from(at).ok().filter(|&at| at < items.len()) else {
-                return Ok(());
-            };
-            match last {
-                true => drop(items.remove(at)),
-                false => delete_path(&mut items[at], path, depth + 1)?,
-            }
-        }
-        Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_) => {}
-    }
-    Ok(())
-}
-
-/// The elements of an array (as jsonb, or as `->>` prints them) or the keys of an object.
-fn items(doc: Json, keys: bool, as_text: bool) -> Result<ScalarValue> {
-    let kind = match &doc {
-        Json::Object(_) => "an object",
-        Json::Array(_) => "an array",
-        _ => "a scalar",
-    };
-    Ok(ScalarValue::Array(match (doc, keys) {
-        (Json::Object(pairs), true) => pairs
-            .into_iter()
-            .map(|(k, _)| ScalarValue::Text(k))
-            .collect(),
-        (Json::Array(items), false) => items
-            .iter()
-            .map(|item| match as_text {
-                true => item
-                    .to_unquoted_text()
-                    .map_or(ScalarValue::Null, ScalarValue::Text),
-                false => ScalarValue::Jsonb(item.to_text()),
-            })
-            .collect(),
-        (_, true) => return Err(invalid(&format!("cannot call jsonb_object_keys on {kind}"))),
-        (_, false) => return Err(invalid(&format!("cannot extract elements from {kind}"))),
-    }))
-}
-
-/// An array index of a path step, or PostgreSQL's 22P02.
-fn path_index(step: &str, depth: usize) -> Result<i64> {
-    step.trim().parse().map_err(|_| {
-        Error::new(
-            SqlState::InvalidTextRepresentation,
-            format!(
-                "path element at position {} is not an integer: \"{step}\"",
-                depth + 1
-            ),
-        )
-    })
-}
-
-/// A path step, which must not be NULL.
-fn path_step(path: &[Option<String>], depth: usize) -> Result<&str> {
-    path[depth].as_deref().ok_or_else(|| {
-        Error::new(
-            SqlState::NullValueNotAllowed,
-            format!("path element at position {} is null", depth + 1),
-        )
-    })
-}
-
-/// jsonb_set's setPath: replaces the value at `path`, or with `create` adds it where only
-/// the last step is missing (an array index past either end adds at that end); a missing
-/// step before the last, or a scalar on the way, leaves the document as it is.
-fn set_path(
-    doc: &mut Json,
-    path: &[Option<String>],
-    depth: usize,
-    new: Json,
-    create: bool,
-) -> Result<()> {
-    let step = path_step(path, depth)?;
-    let last = depth + 1 == path.len();
-    match doc {
-        Json::Object(pairs) => match pairs.iter().position(|(k, _)| k == step) {
-            Some(at) if last => pairs[at].1 = new,
-            Some(at) => set_path(&mut pairs[at].1, path, depth + 1, new, create)?,
-            None if last && create => pairs.push((step.to_string(), new)),
-            None => {}
-        },
-        Json::Array(items) => {
-            let index = path_index(step, depth)?;
-            let len = items.len() as i64;
-            let at = if index < 0 { len + index } else { index };
-            match usize::try_from(at).ok().filter(|&at| at < items.len()) {
-                Some(at) if last => items[at] = new,
-                Some(at) => set_path(&mut items[at], path, depth + 1, new, create)?,
-                None if last && create && at < 0 => items.insert(0, new),
-                None if last && create => items.push(new),
-                None => {}
-            }
-        }
-        Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_) => {}
-    }
-    Ok(())
 }
 
 /// jsonb_pretty: four spaces per level, one element or pair per line.

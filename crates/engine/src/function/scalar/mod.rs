@@ -11,6 +11,9 @@ mod bytea;
 mod float_vector;
 mod format;
 mod json;
+mod json_edit;
+mod json_items;
+mod json_path;
 mod kernel;
 mod math;
 mod number_format;
@@ -24,6 +27,8 @@ pub use bitwise::BitOp;
 pub use float_vector::VectorFunction;
 pub(crate) use json::value_json;
 pub use json::JsonFunction;
+pub use json_items::JsonItems;
+pub use json_path::PathMode;
 
 use crate::error::Result;
 use crate::types::DataType;
@@ -220,6 +225,30 @@ impl ScalarFunction {
                 };
                 let types = args.iter().map(|&t| as_text(t)).collect();
                 return Ok(Some((ScalarFunction::Json(func), types, func.result())));
+            }
+            (
+                "json_extract_path"
+                | "json_extract_path_text"
+                | "jsonb_extract_path"
+                | "jsonb_extract_path_text",
+                [_, _, ..],
+            ) => {
+                // The path's steps arrive as variadic text arguments.
+                let json = name.starts_with("json_");
+                let func = JsonFunction::Path {
+                    as_text: name.ends_with("_text"),
+                    json,
+                };
+                let mut types = vec![if json { T::Json } else { T::Jsonb }];
+                types.extend(args[1..].iter().map(|_| T::Text));
+                return Ok(Some((ScalarFunction::Json(func), types, func.result())));
+            }
+            ("array_to_json", [t @ T::Array(_)]) => {
+                let func = JsonFunction::To {
+                    ty: *t,
+                    jsonb: false,
+                };
+                return Ok(Some((ScalarFunction::Json(func), vec![*t], T::Json)));
             }
             ("pg_typeof", [t]) => {
                 return Ok(Some((ScalarFunction::PgTypeof(*t), vec![*t], T::Text)));

@@ -5,6 +5,7 @@
 
 use super::BitOp;
 use super::JsonFunction as J;
+use super::PathMode;
 use super::ScalarFunction as F;
 use super::VectorFunction as V;
 use crate::error::{Error, Result, SqlState};
@@ -23,6 +24,7 @@ const BYTEA: DataType = DataType::Bytea;
 const JSONB: DataType = DataType::Jsonb;
 const JSON: DataType = DataType::Json;
 const VECTOR: DataType = DataType::FloatVector(None);
+const JSONPATH: DataType = DataType::JsonPath;
 
 /// The overloads of a binary bit operator: the same integer type on both sides.
 const fn bit_binary(op: BitOp) -> [Signature; 3] {
@@ -30,6 +32,18 @@ const fn bit_binary(op: BitOp) -> [Signature; 3] {
         (F::Bit(op), &[I2, I2], I2),
         (F::Bit(op), &[I4, I4], I4),
         (F::Bit(op), &[I8, I8], I8),
+    ]
+}
+/// The overloads of a jsonpath function: `(target, path [, vars [, silent]])`.
+const fn path_signatures(mode: PathMode, result: DataType) -> [Signature; 3] {
+    let func = F::Json(J::PathQuery {
+        mode,
+        operator: false,
+    });
+    [
+        (func, &[JSONB, JSONPATH], result),
+        (func, &[JSONB, JSONPATH, JSONB], result),
+        (func, &[JSONB, JSONPATH, JSONB, BOOL], result),
     ]
 }
 /// The overloads of a shift: the count is always an integer.
@@ -141,16 +155,42 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
                 TEXT,
             ),
         ],
-        "#>" => &[(
-            F::Json(J::Path { as_text: false }),
-            &[JSONB, TEXT_ARRAY],
-            JSONB,
-        )],
-        "#>>" => &[(
-            F::Json(J::Path { as_text: true }),
-            &[JSONB, TEXT_ARRAY],
-            TEXT,
-        )],
+        "#>" => &[
+            (
+                F::Json(J::Path {
+                    as_text: false,
+                    json: false,
+                }),
+                &[JSONB, TEXT_ARRAY],
+                JSONB,
+            ),
+            (
+                F::Json(J::Path {
+                    as_text: false,
+                    json: true,
+                }),
+                &[JSON, TEXT_ARRAY],
+                JSON,
+            ),
+        ],
+        "#>>" => &[
+            (
+                F::Json(J::Path {
+                    as_text: true,
+                    json: false,
+                }),
+                &[JSONB, TEXT_ARRAY],
+                TEXT,
+            ),
+            (
+                F::Json(J::Path {
+                    as_text: true,
+                    json: true,
+                }),
+                &[JSON, TEXT_ARRAY],
+                TEXT,
+            ),
+        ],
         "@>" => &[(
             F::Json(J::Contains { swapped: false }),
             &[JSONB, JSONB],
@@ -187,6 +227,57 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
         "jsonb_set" => &[
             (F::Json(J::Set), &[JSONB, TEXT_ARRAY, JSONB], JSONB),
             (F::Json(J::Set), &[JSONB, TEXT_ARRAY, JSONB, BOOL], JSONB),
+        ],
+        "jsonb_set_lax" => &[
+            (F::Json(J::SetLax), &[JSONB, TEXT_ARRAY, JSONB], JSONB),
+            (F::Json(J::SetLax), &[JSONB, TEXT_ARRAY, JSONB, BOOL], JSONB),
+            (
+                F::Json(J::SetLax),
+                &[JSONB, TEXT_ARRAY, JSONB, BOOL, TEXT],
+                JSONB,
+            ),
+        ],
+        "jsonb_insert" => &[
+            (F::Json(J::Insert), &[JSONB, TEXT_ARRAY, JSONB], JSONB),
+            (F::Json(J::Insert), &[JSONB, TEXT_ARRAY, JSONB, BOOL], JSONB),
+        ],
+        "jsonb_path_exists" => &const { path_signatures(PathMode::Exists, BOOL) },
+        "jsonb_path_match" => &const { path_signatures(PathMode::Match, BOOL) },
+        "jsonb_path_query_array" => &const { path_signatures(PathMode::QueryArray, JSONB) },
+        "jsonb_path_query_first" => &const { path_signatures(PathMode::QueryFirst, JSONB) },
+        "@?" => &[(
+            F::Json(J::PathQuery {
+                mode: PathMode::Exists,
+                operator: true,
+            }),
+            &[JSONB, JSONPATH],
+            BOOL,
+        )],
+        "@@" => &[(
+            F::Json(J::PathQuery {
+                mode: PathMode::Match,
+                operator: true,
+            }),
+            &[JSONB, JSONPATH],
+            BOOL,
+        )],
+        "jsonb_strip_nulls" => &[(F::Json(J::StripNulls { json: false }), &[JSONB], JSONB)],
+        "json_strip_nulls" => &[(F::Json(J::StripNulls { json: true }), &[JSON], JSON)],
+        "jsonb_object" => &[
+            (F::Json(J::Object { jsonb: true }), &[TEXT_ARRAY], JSONB),
+            (
+                F::Json(J::Object { jsonb: true }),
+                &[TEXT_ARRAY, TEXT_ARRAY],
+                JSONB,
+            ),
+        ],
+        "json_object" => &[
+            (F::Json(J::Object { jsonb: false }), &[TEXT_ARRAY], JSON),
+            (
+                F::Json(J::Object { jsonb: false }),
+                &[TEXT_ARRAY, TEXT_ARRAY],
+                JSON,
+            ),
         ],
         "lower" => &[(F::Lower, &[TEXT], TEXT)],
         "upper" => &[(F::Upper, &[TEXT], TEXT)],

@@ -71,6 +71,17 @@ pub fn recv(bytes: &[u8], ty: DataType) -> Result<ScalarValue> {
             }
             None => return Err(insufficient_data()),
         },
+        // jsonpath_recv: the same version byte, then the text through jsonpath_in.
+        DataType::JsonPath => match bytes.split_first() {
+            Some((&JSONB_BINARY_VERSION, text)) => text_io::parse_text(utf8(text)?, ty)?,
+            Some((version, _)) => {
+                return Err(Error::new(
+                    SqlState::InvalidBinaryRepresentation,
+                    format!("unsupported jsonpath version number: {version}"),
+                ))
+            }
+            None => return Err(insufficient_data()),
+        },
         DataType::Array(elem) => ScalarValue::Array(decode_array(bytes, *elem)?),
         DataType::FloatVector(typmod) => {
             ScalarValue::FloatVector(float_vector::read_binary(bytes, typmod)?)

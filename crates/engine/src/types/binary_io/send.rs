@@ -31,6 +31,11 @@ pub fn write_binary(vector: &Vector, row: usize, ty: Option<DataType>, out: &mut
         VectorData::Float32(v) => out.extend_from_slice(&v[row].to_bits().to_be_bytes()),
         VectorData::Float64(v) => out.extend_from_slice(&v[row].to_bits().to_be_bytes()),
         VectorData::Numeric(v) => write_numeric_binary(&v[row], out),
+        // jsonpath_send: format version 1 (as jsonb's), then the text.
+        VectorData::Text(s) if ty == Some(DataType::JsonPath) => {
+            out.push(JSONB_BINARY_VERSION);
+            out.extend_from_slice(s.get_bytes(row));
+        }
         VectorData::Text(s) => out.extend_from_slice(s.get_bytes(row)),
         VectorData::Date(v) => out.extend_from_slice(&v[row].to_be_bytes()),
         VectorData::Timestamp(v) => out.extend_from_slice(&v[row].to_be_bytes()),

@@ -18,8 +18,8 @@ use crate::error::{Error, Result};
 mod parse;
 mod scan;
 
-pub use parse::parse;
-pub use scan::{member, Step};
+pub use parse::{numeric_text, parse};
+pub use scan::{member, unquote, Container, Members, Step};
 
 /// A parsed JSON document. Objects keep their pairs in order; for jsonb they are in normal
 /// form (see [`Json::normalize`]). Numbers hold their text (PostgreSQL's NUMERIC output for
@@ -54,7 +54,7 @@ pub fn jsonb_from_text(text: &str) -> Result<String> {
 }
 
 /// Order of two NUMERIC texts by value (`1.0` = `1`).
-fn compare_numbers(a: &str, b: &str) -> Ordering {
+pub fn compare_numbers(a: &str, b: &str) -> Ordering {
     fn sign(s: &str) -> (i8, &str) {
         let (neg, mag) = s.strip_prefix('-').map_or((false, s), |m| (true, m));
         let zero = mag.bytes().all(|b| b == b'0' || b == b'.');

@@ -1,4 +1,4 @@
-//! `->` without a tree: the member of a JSON text found by skipping over the others.
+//! `->` without a tree: the members of a JSON text found by skipping over the others.
 
 use super::{parse, Json, JsonFlavor};
 
@@ -8,61 +8,104 @@ use super::{parse, Json, JsonFlavor};
 /// members are themselves canonical text, so the slice is the result. For json (verbatim
 /// text, duplicate keys kept) the last member of the key wins, as PostgreSQL's `->` does.
 pub fn member<'a>(text: &'a str, step: Step<'_>) -> Option<&'a str> {
-    let mut scan = Scanner {
-        bytes: text.as_bytes(),
-        at: 0,
-    };
-    scan.skip_space();
-    let (open, close) = match (scan.peek()?, step) {
-        (b'{', Step::Key(_)) => (b'{', b'}'),
-        (b'[', Step::Index(_)) => (b'[', b']'),
-        _ => return None,
-    };
-    if scan.peek() != Some(open) {
-        return None;
-    }
-    scan.at += 1;
-    let mut found = None;
-    let mut elements = Vec::new();
-    loop {
-        scan.skip_space();
-        if scan.peek()? == close {
-            break;
+    let (kind, mut members) = Members::of(text)?;
+    match (kind, step) {
+        (Container::Object, Step::Key(wanted)) => members
+            .filter(|(key, _)| key.and_then(unquote).is_some_and(|k| k == wanted))
+            .last()
+            .map(|(_, value)| value),
+        (Container::Array, Step::Index(index)) if index >= 0 => members
+            .nth(usize::try_from(index).ok()?)
+            .map(|(_, value)| value),
+        (Container::Array, Step::Index(index)) => {
+            let elements: Vec<&str> = members.map(|(_, value)| value).collect();
+            let at = elements.len() as i64 + index;
+            elements.get(usize::try_from(at).ok()?).copied()
         }
-        let key = match step {
-            Step::Key(_) => {
-                let key = scan.skip_value()?;
+        _ => None,
+    }
+}
+
+/// What a JSON text holds at its top level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Container {
+    Object,
+    Array,
+    Scalar,
+}
+
+/// The top-level members of a valid JSON text in order, each as its quoted key's raw text
+/// (objects only) and its value's text, white space trimmed: the set-returning functions
+/// (`json_each`, `json_array_elements`, ...) and `->` read a document through it.
+pub struct Members<'a> {
+    text: &'a str,
+    scan: Scanner<'a>,
+    close: u8,
+    done: bool,
+}
+
+impl<'a> Members<'a> {
+    /// The container kind of `text` and its members (none for a scalar); `None` if the
+    /// text is cut short.
+    pub fn of(text: &'a str) -> Option<(Container, Members<'a>)> {
+        let mut scan = Scanner {
+            bytes: text.as_bytes(),
+            at: 0,
+        };
+        scan.skip_space();
+        let (kind, close) = match scan.peek()? {
+            b'{' => (Container::Object, b'}'),
+            b'[' => (Container::Array, b']'),
+            _ => (Container::Scalar, 0),
+        };
+        scan.at += usize::from(kind != Container::Scalar);
+        let done = kind == Container::Scalar;
+        Some((
+            kind,
+            Members {
+                text,
+                scan,
+                close,
+                done,
+            },
+        ))
+    }
+
+    fn next_member(&mut self) -> Option<(Option<&'a str>, &'a str)> {
+        let scan = &mut self.scan;
+        scan.skip_space();
+        if scan.peek()? == self.close {
+            return None;
+        }
+        let key = match self.close {
+            b'}' => {
+                let (from, to) = scan.skip_value()?;
                 scan.skip_space();
                 scan.at += 1; // ':'
                 scan.skip_space();
-                Some(key)
+                Some(&self.text[from..to])
             }
-            Step::Index(_) => None,
+            _ => None,
         };
-        let value = scan.skip_value()?;
-        match (step, key) {
-            (Step::Key(wanted), Some((from, to))) if key_matches(&text[from..to], wanted) => {
-                found = Some(value)
-            }
-            (Step::Index(_), _) => elements.push(value),
-            _ => {}
-        }
+        let (from, to) = scan.skip_value()?;
         scan.skip_space();
         if scan.peek()? == b',' {
             scan.at += 1;
         }
+        Some((key, &self.text[from..to]))
     }
-    match step {
-        Step::Key(_) => found.map(|(from, to)| &text[from..to]),
-        Step::Index(index) => {
-            let at = if index < 0 {
-                elements.len() as i64 + index
-            } else {
-                index
-            };
-            let (from, to) = *elements.get(usize::try_from(at).ok()?)?;
-            Some(&text[from..to])
+}
+
+impl<'a> Iterator for Members<'a> {
+    type Item = (Option<&'a str>, &'a str);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
         }
+        let member = self.next_member();
+        self.done = member.is_none();
+        member
     }
 }
 
@@ -73,13 +116,16 @@ pub enum Step<'a> {
     Index(i64),
 }
 
-/// Whether the quoted key `raw` (escapes and all) is `wanted`.
-fn key_matches(raw: &str, wanted: &str) -> bool {
-    let inner = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
+/// The text of a quoted JSON string `raw` (a key or a string value), escapes resolved.
+pub fn unquote(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
+    let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
     if !inner.contains('\\') {
-        return inner == wanted;
+        return Some(std::borrow::Cow::Borrowed(inner));
     }
-    matches!(parse(raw, JsonFlavor::Json), Ok(Json::String(key)) if key == wanted)
+    match parse(raw, JsonFlavor::Json) {
+        Ok(Json::String(s)) => Some(std::borrow::Cow::Owned(s)),
+        _ => None,
+    }
 }
 
 struct Scanner<'a> {
