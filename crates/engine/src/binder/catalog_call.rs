@@ -100,14 +100,15 @@ impl Binder<'_> {
 }
 
 /// The output columns of a query as they leave the engine: OID aliases as the names they
-/// print as (text), plain OIDs as bigint, since only text and bigint have binary forms here.
-pub(super) fn present_oid_columns(
+/// print as (text), plain OIDs as bigint, since only text and bigint have binary forms here,
+/// and enum values as their labels (text).
+pub(super) fn present_catalog_columns(
     plan: LogicalPlan,
     mut columns: Vec<ColumnInfo>,
 ) -> (LogicalPlan, Vec<ColumnInfo>) {
     if !columns
         .iter()
-        .any(|c| matches!(c.data_type, DataType::Oid(_)))
+        .any(|c| matches!(c.data_type, DataType::Oid(_) | DataType::Enum(_)))
     {
         return (plan, columns);
     }
@@ -117,10 +118,12 @@ pub(super) fn present_oid_columns(
         .map(|(index, column)| {
             let ty = column.data_type;
             let input = ScalarExpr::Column { index, ty };
-            let DataType::Oid(kind) = ty else {
-                return input;
+            let output = match ty {
+                DataType::Oid(kind) => CatalogFunction::output_of(kind),
+                DataType::Enum(oid) => Some(CatalogFunction::EnumOut(oid)),
+                _ => return input,
             };
-            match CatalogFunction::output_of(kind) {
+            match output {
                 Some(func) => {
                     column.data_type = DataType::Text;
                     ScalarExpr::CatalogCall {

@@ -193,6 +193,7 @@ pub fn type_column_name(ty: DataType) -> &'static str {
         DataType::Json => "json",
         DataType::Jsonb => "jsonb",
         DataType::Oid(kind) => kind.name(),
+        DataType::Enum(_) => "anyenum",
         DataType::Array(elem) => match elem {
             DataType::Bool => "_bool",
             DataType::Int16 => "_int2",
@@ -214,7 +215,7 @@ pub fn type_column_name(ty: DataType) -> &'static str {
             DataType::Json => "_json",
             DataType::Jsonb => "_jsonb",
             DataType::Oid(_) => "_oid",
-            DataType::Unknown | DataType::Array(_) => "anyarray",
+            DataType::Unknown | DataType::Array(_) | DataType::Enum(_) => "anyarray",
         },
     }
 }

@@ -5,9 +5,9 @@
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
-    CheckConstraint, ColumnDef, Constraint, ConstraintKind, ForeignKey, Identity, IndexDef,
-    IndexMethod, QualifiedName, ReferentialAction, SchemaDef, StoredExpr, TableSchema, UniqueKey,
-    ViewDef,
+    CheckConstraint, ColumnDef, Constraint, ConstraintKind, EnumLabel, EnumType, ForeignKey,
+    Identity, IndexDef, IndexMethod, QualifiedName, ReferentialAction, SchemaDef, StoredExpr,
+    TableSchema, UniqueKey, ViewDef,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
@@ -39,6 +39,8 @@ mod tag {
     /// Followed by the kind's position in `OidKind::ALL`.
     pub const OID: u8 = 21;
     pub const TIME: u8 = 22;
+    /// Followed by the enum type's OID. Far from the others, which other types take next.
+    pub const ENUM: u8 = 40;
 }
 
 /// The tags of index methods, on-disk like those of types.
@@ -105,6 +107,7 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
             let kind = OidKind::ALL.get(usize::from(position));
             DataType::Oid(*kind.ok_or_else(|| corrupt(format!("oid kind {position}")))?)
         }
+        tag::ENUM => DataType::Enum(input.u32()?),
         tag::ARRAY if !in_array => {
             let elem = read_type(input, true)?;
             DataType::array_of(elem).ok_or_else(|| corrupt(format!("an array of {elem}")))?
@@ -156,6 +159,10 @@ impl Persist for DataType {
                 out.u8(tag::OID);
                 let position = OidKind::ALL.iter().position(|k| k == kind);
                 out.u8(position.and_then(|p| u8::try_from(p).ok()).unwrap_or(0));
+            }
+            DataType::Enum(oid) => {
+                out.u8(tag::ENUM);
+                out.u32(*oid);
             }
         }
     }
@@ -480,6 +487,41 @@ impl Persist for ViewDef {
             })?,
             search_path: input.items(4, Decoder::u32)?,
             depends_on: input.items(MIN_QUALIFIED_NAME_BYTES, QualifiedName::decode)?,
+            comment: read_comment(input)?,
+        })
+    }
+}
+
+impl Persist for EnumType {
+    fn encode(&self, out: &mut Encoder) {
+        out.u32(self.oid);
+        self.name.encode(out);
+        out.items(&self.labels, |out, label| {
+            out.u32(label.oid);
+            out.str(&label.label);
+            out.u32(label.sort_order.to_bits());
+        });
+        write_comment(out, &self.comment);
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<EnumType> {
+        let oid = input.u32()?;
+        let name = QualifiedName::decode(input)?;
+        let labels = input.items(4 + MIN_STR_BYTES + 4, |input| {
+            Ok(EnumLabel {
+                oid: input.u32()?,
+                label: input.string()?,
+                sort_order: f32::from_bits(input.u32()?),
+            })
+        })?;
+        // Lookups of a value's label search them in sort order.
+        if !labels.is_sorted_by(|a, b| a.sort_order < b.sort_order) {
+            return Err(corrupt(format!("enum type {oid} with unsorted labels")));
+        }
+        Ok(EnumType {
+            oid,
+            name,
+            labels,
             comment: read_comment(input)?,
         })
     }

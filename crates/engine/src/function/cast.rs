@@ -102,6 +102,11 @@ pub fn cast_vector(
     to: DataType,
     context: CastContext,
 ) -> Result<Vector> {
+    // An enum's labels are in the catalog: the binder converts through it
+    // (`binder/enum_type.rs`), so no cast of the sort orders themselves is meaningful.
+    if from != to && (matches!(from, DataType::Enum(_)) || matches!(to, DataType::Enum(_))) {
+        return Err(cannot_cast(from, to));
+    }
     if from == DataType::Jsonb && to != DataType::Json && !to.is_string() {
         if let Some(scalars) = jsonb_scalars(input, to)? {
             return cast_vector(&scalars, scalars_type(to), to, context);
@@ -153,6 +158,7 @@ pub fn cast_vector(
         DataType::Jsonb => VectorData::Jsonb(to_jsonb(input, &rows)?),
         DataType::Array(elem) => to_array(input, from, *elem, context, &rows)?,
         DataType::Oid(_) => VectorData::Int64(to_oid(input, &rows)?),
+        DataType::Enum(_) => return Err(cannot_cast(from, to)),
     };
     Ok(Vector::new(data, input.validity.clone()))
 }

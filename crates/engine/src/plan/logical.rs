@@ -420,6 +420,8 @@ pub enum BoundStatement {
         cascade: bool,
     },
     CreateIndex(super::CreateIndex),
+    /// CREATE TYPE ... AS ENUM, ALTER TYPE, DROP TYPE.
+    ChangeType(super::TypeChange),
     CreateSchema {
         name: String,
         owner: String,
@@ -657,6 +659,7 @@ impl BoundStatement {
             | BoundStatement::DropTable { .. }
             | BoundStatement::CreateView { .. }
             | BoundStatement::DropView { .. }
+            | BoundStatement::ChangeType(_)
             | BoundStatement::DropIndex { .. }
             | BoundStatement::CreateSchema { .. }
             | BoundStatement::DropSchema { .. }

@@ -1,8 +1,10 @@
 //! The relation namespace: in each schema, tables, sequences, views and indexes (constraint
 //! indexes included) share one set of names, as in PostgreSQL.
 
+use std::sync::Arc;
+
 use super::DbState;
-use crate::catalog::QualifiedName;
+use crate::catalog::{EnumType, QualifiedName};
 
 /// What a name of the relation namespace denotes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,6 +29,11 @@ impl RelationKind {
 
 impl DbState {
     /// The relation named `name`, if any.
+    /// The enum type called `name`.
+    pub fn enum_type_named(&self, name: &QualifiedName) -> Option<&Arc<EnumType>> {
+        self.enum_types.values().find(|t| t.name == *name)
+    }
+
     pub fn relation_kind(&self, name: &QualifiedName) -> Option<RelationKind> {
         if self.names.contains_key(name) {
             return Some(RelationKind::Table);

@@ -47,6 +47,10 @@ pub enum DataType {
     /// in an int64 vector. The aliases print as the name of the object (see
     /// `catalog::system`), so they are turned into text before they leave the engine.
     Oid(OidKind),
+    /// A user's enum type (CREATE TYPE ... AS ENUM), by its pg_type OID. A value is its
+    /// label's sort order (pg_enum.enumsortorder) in a float32 vector, so comparing, hashing
+    /// and sorting need no catalog; only the conversions to and from the labels read it.
+    Enum(u32),
 }
 
 /// Which of the OID types: plain `oid`, or an alias whose text form names the object.
@@ -146,7 +150,7 @@ impl DataType {
             DataType::Int16 => PhysicalType::Int16,
             DataType::Int32 => PhysicalType::Int32,
             DataType::Int64 => PhysicalType::Int64,
-            DataType::Float32 => PhysicalType::Float32,
+            DataType::Float32 | DataType::Enum(_) => PhysicalType::Float32,
             DataType::Float64 => PhysicalType::Float64,
             DataType::Numeric(_) => PhysicalType::Numeric,
             DataType::Unknown | DataType::Text | DataType::Varchar(_) | DataType::Char(_) => {
@@ -193,6 +197,7 @@ impl DataType {
             DataType::Oid(OidKind::Oid) => &DataType::Oid(OidKind::Oid),
             DataType::Unknown
             | DataType::Oid(_)
+            | DataType::Enum(_)
             | DataType::Numeric(Some(_))
             | DataType::Varchar(Some(_))
             | DataType::Char(_)
@@ -237,9 +242,11 @@ impl DataType {
             }
             DataType::Interval => TypeCategory::Timespan,
             DataType::Array(_) => TypeCategory::Array,
-            DataType::Bytea | DataType::Uuid | DataType::Json | DataType::Jsonb => {
-                TypeCategory::UserDefined
-            }
+            DataType::Bytea
+            | DataType::Uuid
+            | DataType::Json
+            | DataType::Jsonb
+            | DataType::Enum(_) => TypeCategory::UserDefined,
         }
     }
 
@@ -288,9 +295,10 @@ impl DataType {
                 DataType::Jsonb => 3807,
                 DataType::Oid(_) => 1028,
                 // Never built (see `array_of`); anyarray is the honest answer.
-                DataType::Unknown | DataType::Array(_) => 2277,
+                DataType::Unknown | DataType::Array(_) | DataType::Enum(_) => 2277,
             },
             DataType::Oid(kind) => kind.type_oid(),
+            DataType::Enum(oid) => oid,
         }
     }
 
@@ -355,7 +363,11 @@ impl DataType {
         match self {
             DataType::Bool => 1,
             DataType::Int16 => 2,
-            DataType::Int32 | DataType::Float32 | DataType::Date | DataType::Oid(_) => 4,
+            DataType::Int32
+            | DataType::Float32
+            | DataType::Date
+            | DataType::Oid(_)
+            | DataType::Enum(_) => 4,
             DataType::Int64
             | DataType::Float64
             | DataType::Time
@@ -429,8 +441,11 @@ impl DataType {
                 DataType::Json => "json[]",
                 DataType::Jsonb => "jsonb[]",
                 DataType::Oid(_) => "oid[]",
-                DataType::Unknown | DataType::Array(_) => "anyarray",
+                DataType::Unknown | DataType::Array(_) | DataType::Enum(_) => "anyarray",
             },
+            // The type's own name is in the catalog: messages that can reach it name it
+            // there (see `catalog::EnumType`).
+            DataType::Enum(_) => "anyenum",
         }
     }
 

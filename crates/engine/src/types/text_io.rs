@@ -53,6 +53,8 @@ pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
         DataType::Array(elem) => ScalarValue::Array(super::array_text::parse_array(text, *elem)?),
         // The aliases' names are looked up in the catalog before a value gets here.
         DataType::Oid(_) => ScalarValue::Int64(parse_oid(text)?),
+        // So are an enum's labels (see `binder/enum_type.rs`); elsewhere there is no catalog.
+        DataType::Enum(_) => return Err(Error::unsupported("enum input outside a query")),
     })
 }
 

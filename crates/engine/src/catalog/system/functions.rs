@@ -8,7 +8,7 @@ use super::relations::{indexes, Derived, IndexInfo};
 use super::types::{builtin, FUNCTIONS};
 use super::views::{index_definition, quote_identifier};
 use super::{namespaces, CatalogSnapshot, OID, RELATIONS, SUPERUSER_OID};
-use crate::catalog::{QualifiedName, ReferentialAction};
+use crate::catalog::{EnumType, QualifiedName, ReferentialAction};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, TableEntry};
 use crate::types::text_io::parse_oid;
@@ -73,6 +73,10 @@ pub enum CatalogFunction {
         shared: bool,
     },
     AdvisoryUnlockAll,
+    /// enum_in of the enum type with this OID: a label's stored value (its sort order).
+    EnumIn(u32),
+    /// enum_out of the enum type with this OID: a stored value's label.
+    EnumOut(u32),
 }
 
 /// An argument's type: coerced to that type, or taken as it is.
@@ -207,7 +211,10 @@ impl CatalogFunction {
         let oid = || arg_oid(args.first());
         let text = |s: String| Ok(ScalarValue::Text(s));
         match self {
-            F::IsVisible => Ok(ScalarValue::Bool(snapshot.relation_visible(oid()))),
+            F::IsVisible => Ok(ScalarValue::Bool(
+                super::enum_types::enum_type_visible(snapshot, oid())
+                    .unwrap_or_else(|| snapshot.relation_visible(oid())),
+            )),
             F::HasPrivilege => Ok(ScalarValue::Bool(true)),
             F::IsPublishable | F::IsInRecovery => Ok(ScalarValue::Bool(false)),
             F::Description => Ok(match args.get(1) {
@@ -266,10 +273,10 @@ impl CatalogFunction {
                         Some(ScalarValue::Int32(m)) => *m,
                         _ => -1,
                     };
-                    text(format_type(oid(), typmod))
+                    text(type_name(snapshot, oid(), typmod))
                 }
             },
-            F::RegTypeOut => text(format_type(oid(), -1)),
+            F::RegTypeOut => text(type_name(snapshot, oid(), -1)),
             F::GetExpr => Ok(match (args.first(), args.get(2)) {
                 (Some(ScalarValue::Text(plain)), Some(ScalarValue::Bool(true))) => {
                     let relation = arg_oid(args.get(1));
@@ -357,8 +364,34 @@ impl CatalogFunction {
                     .map_or(oid().to_string(), |f| f.1.to_string()),
             ),
             F::RegNamespaceOut => text(snapshot.schema_name(oid())),
+            F::EnumIn(type_oid) => match args.first() {
+                Some(ScalarValue::Text(label)) => Ok(ScalarValue::Float32(
+                    enum_type(snapshot, type_oid)?.parse(label)?,
+                )),
+                _ => Ok(ScalarValue::Null),
+            },
+            F::EnumOut(type_oid) => match args.first() {
+                Some(ScalarValue::Float32(sort_order)) => {
+                    let enum_type = enum_type(snapshot, type_oid)?;
+                    let label = enum_type.label_of(*sort_order).ok_or_else(|| {
+                        Error::internal(format!("invalid internal value for enum: {sort_order}"))
+                    })?;
+                    text(label.to_string())
+                }
+                _ => Ok(ScalarValue::Null),
+            },
         }
     }
+}
+
+/// The enum type a statement's values of type `DataType::Enum(oid)` belong to.
+fn enum_type<'s>(snapshot: &'s CatalogSnapshot, oid: u32) -> Result<&'s EnumType> {
+    snapshot
+        .state
+        .enum_types
+        .get(&oid)
+        .map(|t| t.as_ref())
+        .ok_or_else(|| Error::internal(format!("cache lookup failed for type {oid}")))
 }
 
 /// An OID argument; OIDs are unsigned 32-bit, so out-of-range values name nothing.
@@ -484,6 +517,12 @@ fn size_pretty(bytes: i64) -> String {
         size >>= 10;
     }
     format!("{} PB", half_rounded(size))
+}
+
+/// format_type with the catalog at hand: enum types are named too.
+fn type_name(snapshot: &CatalogSnapshot, type_oid: u32, typmod: i32) -> String {
+    super::enum_types::enum_type_name(snapshot, type_oid)
+        .unwrap_or_else(|| format_type(type_oid, typmod))
 }
 
 /// PostgreSQL's `format_type(type, typmod)`.
@@ -663,6 +702,7 @@ pub fn object_oid(kind: OidKind, written: &str, state: &DbState) -> Result<u32> 
                 .iter()
                 .find(|t| t.name == name || format_type(t.oid, -1) == name)
                 .map(|t| t.oid)
+                .or_else(|| super::enum_types::enum_type_oid(state, name))
                 .ok_or_else(|| {
                     Error::new(
                         SqlState::UndefinedObject,

@@ -72,6 +72,9 @@ pub fn recv(bytes: &[u8], ty: DataType) -> Result<ScalarValue> {
             None => return Err(insufficient_data()),
         },
         DataType::Array(elem) => ScalarValue::Array(decode_array(bytes, *elem)?),
+        // enum_recv is the label through enum_in, which needs the catalog: the binder
+        // types enum parameters as text (see `binder/enum_type.rs`).
+        DataType::Enum(_) => text_io::parse_text(utf8(bytes)?, ty)?,
     })
 }
 
