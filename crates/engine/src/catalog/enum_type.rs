@@ -5,7 +5,7 @@
 
 use super::QualifiedName;
 use crate::error::{Error, Result, SqlState};
-use crate::vector::{Vector, VectorData};
+use crate::vector::{StringVec, Vector, VectorData};
 
 /// PostgreSQL's NAMEDATALEN - 1: the longest label, in bytes.
 const LABEL_MAX_BYTES: usize = 63;
@@ -114,6 +114,27 @@ impl EnumType {
         Ok(Vector::new(
             VectorData::Float32(sort_orders),
             text.validity.clone(),
+        ))
+    }
+
+    /// enum_out over a vector of stored values: their labels, NULL staying NULL.
+    pub fn label_vector(&self, values: &Vector) -> Result<Vector> {
+        let VectorData::Float32(sort_orders) = &values.data else {
+            return Err(Error::internal("enum values that are not float4"));
+        };
+        let mut labels = StringVec::with_capacity(values.len(), values.len() * 8);
+        for (row, &sort_order) in sort_orders.iter().enumerate() {
+            let label = match values.is_valid(row) {
+                true => self.label_of(sort_order).ok_or_else(|| {
+                    Error::internal(format!("invalid internal value for enum: {sort_order}"))
+                })?,
+                false => "",
+            };
+            labels.push(label);
+        }
+        Ok(Vector::new(
+            VectorData::Text(labels),
+            values.validity.clone(),
         ))
     }
 

@@ -820,6 +820,7 @@ impl LogicalPlan {
                     ScalarExpr::DateTimeFunction { func, .. } if func.is_volatile() => {
                         deterministic = false
                     }
+                    ScalarExpr::CatalogCall { func, .. } if func.is_catalog_deterministic() => {}
                     ScalarExpr::SequenceCall { .. }
                     | ScalarExpr::SessionInfo(_)
                     | ScalarExpr::CatalogCall { .. } => deterministic = false,

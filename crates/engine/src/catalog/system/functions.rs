@@ -8,7 +8,7 @@ use super::relations::{indexes, Derived, IndexInfo};
 use super::types::{builtin, FUNCTIONS};
 use super::views::{index_definition, quote_identifier};
 use super::{namespaces, CatalogSnapshot, OID, RELATIONS, SUPERUSER_OID};
-use crate::catalog::{EnumType, QualifiedName, ReferentialAction};
+use crate::catalog::{QualifiedName, ReferentialAction};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, TableEntry};
 use crate::types::text_io::parse_oid;
@@ -196,6 +196,15 @@ impl CatalogFunction {
         })
     }
 
+    /// Whether the result depends on nothing but the arguments and the catalog, which a
+    /// cached result is checked against (its version): the enum conversions.
+    pub fn is_catalog_deterministic(self) -> bool {
+        matches!(
+            self,
+            CatalogFunction::EnumIn(_) | CatalogFunction::EnumOut(_)
+        )
+    }
+
     /// Whether a NULL argument makes the result NULL without a call (format_type is not).
     pub fn is_strict(self) -> bool {
         self != CatalogFunction::FormatType
@@ -364,34 +373,12 @@ impl CatalogFunction {
                     .map_or(oid().to_string(), |f| f.1.to_string()),
             ),
             F::RegNamespaceOut => text(snapshot.schema_name(oid())),
-            F::EnumIn(type_oid) => match args.first() {
-                Some(ScalarValue::Text(label)) => Ok(ScalarValue::Float32(
-                    enum_type(snapshot, type_oid)?.parse(label)?,
-                )),
-                _ => Ok(ScalarValue::Null),
-            },
-            F::EnumOut(type_oid) => match args.first() {
-                Some(ScalarValue::Float32(sort_order)) => {
-                    let enum_type = enum_type(snapshot, type_oid)?;
-                    let label = enum_type.label_of(*sort_order).ok_or_else(|| {
-                        Error::internal(format!("invalid internal value for enum: {sort_order}"))
-                    })?;
-                    text(label.to_string())
-                }
-                _ => Ok(ScalarValue::Null),
-            },
+            // Run a vector at a time by the executor (`exec/expression.rs`).
+            F::EnumIn(_) | F::EnumOut(_) => Err(Error::internal(
+                "enum conversions are evaluated a vector at a time",
+            )),
         }
     }
-}
-
-/// The enum type a statement's values of type `DataType::Enum(oid)` belong to.
-fn enum_type<'s>(snapshot: &'s CatalogSnapshot, oid: u32) -> Result<&'s EnumType> {
-    snapshot
-        .state
-        .enum_types
-        .get(&oid)
-        .map(|t| t.as_ref())
-        .ok_or_else(|| Error::internal(format!("cache lookup failed for type {oid}")))
 }
 
 /// An OID argument; OIDs are unsigned 32-bit, so out-of-range values name nothing.
