@@ -100,6 +100,8 @@ pub enum SqlState {
     ReadOnlySqlTransaction,
     CantChangeRuntimeParam,
     InternalError,
+    /// An enum label added by the transaction to a type it did not create.
+    UnsafeNewEnumValueUsage,
 }
 
 impl SqlState {
@@ -200,6 +202,7 @@ impl SqlState {
             SqlState::InternalError => "XX000",
             SqlState::InvalidObjectDefinition => "42P17",
             SqlState::DependentObjectsStillExist => "2BP01",
+            SqlState::UnsafeNewEnumValueUsage => "55P04",
         }
     }
 }

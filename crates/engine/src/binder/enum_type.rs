@@ -188,10 +188,11 @@ impl Binder<'_> {
             ScalarExpr::Literal {
                 value: ScalarValue::Text(text),
                 ..
-            } => Ok(ScalarExpr::literal(
-                ScalarValue::Float32(enum_type.parse(&text)?),
-                to,
-            )),
+            } => {
+                let sort_order = enum_type.parse(&text)?;
+                enum_type.check_committed(sort_order, self.state.committed_enum_type(oid))?;
+                Ok(ScalarExpr::literal(ScalarValue::Float32(sort_order), to))
+            }
             // An untyped parameter is sent as the label's text.
             ScalarExpr::Param {
                 index,
@@ -294,14 +295,24 @@ impl Binder<'_> {
             .get(&oid)
             .ok_or_else(|| Error::internal(format!("enum type {oid} vanished")))?;
         let ty = DataType::Enum(oid);
-        let sort_order = |l: &crate::catalog::EnumLabel| ScalarValue::Float32(l.sort_order);
+        // Each label returned must be committed (or of a type the transaction created).
+        let committed = self.state.committed_enum_type(oid);
+        let returned = |label: &crate::catalog::EnumLabel| {
+            enum_type.check_committed(label.sort_order, committed)
+        };
+        let one = |label: Option<&crate::catalog::EnumLabel>| match label {
+            None => Ok(ScalarExpr::null(ty)),
+            Some(label) => {
+                returned(label)?;
+                Ok(ScalarExpr::literal(
+                    ScalarValue::Float32(label.sort_order),
+                    ty,
+                ))
+            }
+        };
         match name {
-            "enum_first" => Ok(enum_type.labels.first().map_or(ScalarExpr::null(ty), |l| {
-                ScalarExpr::literal(sort_order(l), ty)
-            })),
-            "enum_last" => Ok(enum_type.labels.last().map_or(ScalarExpr::null(ty), |l| {
-                ScalarExpr::literal(sort_order(l), ty)
-            })),
+            "enum_first" => one(enum_type.labels.first()),
+            "enum_last" => one(enum_type.labels.last()),
             _ => {
                 // The bounds: NULL (or absent) is open.
                 let mut bounds = [f32::NEG_INFINITY, f32::INFINITY];
@@ -327,8 +338,8 @@ impl Binder<'_> {
                     .labels
                     .iter()
                     .filter(|l| (bounds[0]..=bounds[1]).contains(&l.sort_order))
-                    .map(|l| ScalarValue::Text(l.label.clone()))
-                    .collect();
+                    .map(|l| returned(l).map(|()| ScalarValue::Text(l.label.clone())))
+                    .collect::<Result<Vec<_>>>()?;
                 let text_array = DataType::array_of(DataType::Text)
                     .ok_or_else(|| Error::internal("text[] exists"))?;
                 Ok(ScalarExpr::literal(ScalarValue::Array(labels), text_array))

@@ -25,6 +25,21 @@ pub struct EnumLabel {
     pub oid: u32,
     pub label: String,
     pub sort_order: f32,
+    /// Added by ALTER TYPE ... ADD VALUE rather than by CREATE TYPE: such a label is not
+    /// usable before COMMIT even in the transaction that created the type. Not stored (a
+    /// stored type is committed).
+    pub added_by_alter: bool,
+}
+
+/// What a transaction's snapshot knew of an enum type, for [`EnumType::check_committed`].
+#[derive(Debug, Clone, Copy)]
+pub enum CommittedEnum<'a> {
+    /// The transaction changed no type: every label is committed.
+    AllCommitted,
+    /// The transaction created the type.
+    CreatedNow,
+    /// The type as committed before the transaction changed it.
+    Was(&'a EnumType),
 }
 
 /// Where ALTER TYPE ... ADD VALUE puts the new label: at the end, or next to an existing one.
@@ -66,6 +81,7 @@ impl EnumType {
                 oid: oids(),
                 label: label.clone(),
                 sort_order: (position + 1) as f32,
+                added_by_alter: false,
             });
         }
         Ok(enum_type)
@@ -100,14 +116,41 @@ impl EnumType {
         })
     }
 
-    /// enum_in over a text vector (COPY FROM): the stored values, NULL staying NULL.
-    pub fn parse_vector(&self, text: &Vector) -> Result<Vector> {
+    /// PostgreSQL's 55P04 for the value `sort_order` when its label was added by ALTER TYPE
+    /// ... ADD VALUE in the running transaction (labels of CREATE TYPE are usable at once).
+    pub fn check_committed(&self, sort_order: f32, committed: CommittedEnum<'_>) -> Result<()> {
+        let label = self.labels.iter().find(|l| l.sort_order == sort_order);
+        let uncommitted = |label: &EnumLabel| match committed {
+            CommittedEnum::AllCommitted => false,
+            CommittedEnum::CreatedNow => label.added_by_alter,
+            CommittedEnum::Was(before) => !before.labels.iter().any(|l| l.oid == label.oid),
+        };
+        match label {
+            Some(label) if uncommitted(label) => Err(Error::new(
+                SqlState::UnsafeNewEnumValueUsage,
+                format!(
+                    "unsafe use of new value \"{}\" of enum type {}",
+                    label.label, self.name.name
+                ),
+            )
+            .with_hint("New enum values must be committed before they can be used.")),
+            _ => Ok(()),
+        }
+    }
+
+    /// enum_in over a text vector (COPY FROM, casts): the stored values, NULL staying NULL;
+    /// `committed` as for [`EnumType::check_committed`].
+    pub fn parse_vector(&self, text: &Vector, committed: CommittedEnum<'_>) -> Result<Vector> {
         let VectorData::Text(labels) = &text.data else {
             return Err(Error::internal("enum input that is not text"));
         };
         let sort_orders = (0..text.len())
             .map(|row| match text.is_valid(row) {
-                true => self.parse(labels.get(row)),
+                true => {
+                    let sort_order = self.parse(labels.get(row))?;
+                    self.check_committed(sort_order, committed)?;
+                    Ok(sort_order)
+                }
                 false => Ok(0.0),
             })
             .collect::<Result<Vec<f32>>>()?;
@@ -140,13 +183,16 @@ impl EnumType {
 
     /// ALTER TYPE ... ADD VALUE: the type with `label` added at `position` (its sort order
     /// chosen as PostgreSQL's AddEnumLabel does). `Ok(None)` when the label exists and
-    /// `if_not_exists` says to skip.
+    /// `if_not_exists` says to skip. Where float4 has no room left between two labels,
+    /// PostgreSQL numbers them all again, 1, 2, ...: done when `may_renumber` (no column
+    /// stores the type's values, which are sort orders), else 0A000.
     pub fn with_label(
         &self,
         label: &str,
         position: &LabelPosition,
         if_not_exists: bool,
         oid: u32,
+        may_renumber: bool,
     ) -> Result<Option<EnumType>> {
         check_label(label)?;
         if self.sort_order_of(label).is_some() {
@@ -174,12 +220,23 @@ impl EnumType {
                     None => here + 1.0,
                     Some(other) => {
                         let middle = (here + other) / 2.0;
-                        // PostgreSQL renumbers the labels here; stored values are sort
-                        // orders, so renumbering would mean rewriting every column.
                         if middle == here || middle == other {
-                            return Err(Error::unsupported(
-                                "adding this many enum labels between two others",
-                            ));
+                            if !may_renumber {
+                                return Err(Error::unsupported(
+                                    "renumbering the labels of an enum type that columns use",
+                                ));
+                            }
+                            let mut renumbered = self.clone();
+                            for (position, label) in renumbered.labels.iter_mut().enumerate() {
+                                label.sort_order = (position + 1) as f32;
+                            }
+                            return renumbered.with_label(
+                                label,
+                                position,
+                                if_not_exists,
+                                oid,
+                                false,
+                            );
                         }
                         middle
                     }
@@ -194,6 +251,7 @@ impl EnumType {
                 oid,
                 label: label.to_string(),
                 sort_order,
+                added_by_alter: true,
             },
         );
         Ok(Some(EnumType {
@@ -259,7 +317,7 @@ mod tests {
     }
 
     fn add(t: &EnumType, label: &str, position: LabelPosition) -> EnumType {
-        t.with_label(label, &position, false, 200)
+        t.with_label(label, &position, false, 200, true)
             .expect("a new label")
             .expect("added")
     }
@@ -293,15 +351,33 @@ mod tests {
     #[test]
     fn duplicate_and_missing_labels_are_errors() {
         let t = mood();
-        assert!(t.with_label("ok", &LabelPosition::Last, false, 1).is_err());
+        assert!(t
+            .with_label("ok", &LabelPosition::Last, false, 1, true)
+            .is_err());
         assert!(matches!(
-            t.with_label("ok", &LabelPosition::Last, true, 1),
+            t.with_label("ok", &LabelPosition::Last, true, 1, true),
             Ok(None)
         ));
         let nowhere = LabelPosition::After("nope".into());
-        assert!(t.with_label("new", &nowhere, false, 1).is_err());
+        assert!(t.with_label("new", &nowhere, false, 1, true).is_err());
         assert!(t.with_label_renamed("ok", "sad").is_err());
         let renamed = t.with_label_renamed("ok", "meh").expect("a free label");
         assert_eq!(renamed.label_of(2.0), Some("meh"));
+    }
+
+    #[test]
+    fn labels_are_renumbered_when_no_room_is_left() {
+        let mut t = mood();
+        for i in 0..30 {
+            let before = LabelPosition::Before("ok".into());
+            t = add(&t, &format!("i{i}"), before);
+        }
+        let labels: Vec<&str> = t.labels.iter().map(|l| l.label.as_str()).collect();
+        assert_eq!(labels[..3], ["sad", "i0", "i1"]);
+        assert_eq!(labels[30..], ["i29", "ok", "happy"]);
+        assert!(t
+            .labels
+            .windows(2)
+            .all(|w| w[0].sort_order < w[1].sort_order));
     }
 }

@@ -9,7 +9,7 @@ mod search_path;
 pub mod system;
 mod view;
 
-pub use enum_type::{EnumLabel, EnumType, LabelPosition};
+pub use enum_type::{CommittedEnum, EnumLabel, EnumType, LabelPosition};
 pub use foreign_key::{key_cast, ConstraintChecks, ForeignKey, KeyCast, ReferentialAction};
 pub use namespace::{QualifiedName, SchemaDef, INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PUBLIC_OID};
 pub use schema::{

@@ -512,6 +512,7 @@ impl Persist for EnumType {
                 oid: input.u32()?,
                 label: input.string()?,
                 sort_order: f32::from_bits(input.u32()?),
+                added_by_alter: false,
             })
         })?;
         // Lookups of a value's label search them in sort order.

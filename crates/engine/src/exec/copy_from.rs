@@ -74,7 +74,8 @@ impl CopyTarget<'_> {
                         let enum_type = ctx.state.enum_types.get(&oid).ok_or_else(|| {
                             Error::internal(format!("cache lookup failed for type {oid}"))
                         })?;
-                        vector = enum_type.parse_vector(&vector)?;
+                        let committed = ctx.state.committed_enum_type(oid);
+                        vector = enum_type.parse_vector(&vector, committed)?;
                     }
                     // The vector becomes a chunk of the table as it is.
                     vector.data.shrink_to_fit();

@@ -67,7 +67,8 @@ fn alter_enum(
             if_not_exists,
         } => {
             let oid = txn.allocate_oid();
-            match enum_type.with_label(&label, &position, if_not_exists, oid)? {
+            let may_renumber = dependents(&state, enum_type).is_empty();
+            match enum_type.with_label(&label, &position, if_not_exists, oid, may_renumber)? {
                 Some(altered) => altered,
                 None => {
                     notices.push(Notice::skipped(format!(

@@ -513,7 +513,8 @@ fn evaluate_catalog_call(
             return enum_type(ctx, oid)?.label_vector(values)
         }
         (CatalogFunction::EnumIn(oid), [labels]) => {
-            return enum_type(ctx, oid)?.parse_vector(labels)
+            let committed = ctx.state.committed_enum_type(oid);
+            return enum_type(ctx, oid)?.parse_vector(labels, committed);
         }
         _ => {}
     }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::DbState;
-use crate::catalog::{EnumType, QualifiedName};
+use crate::catalog::{CommittedEnum, EnumType, QualifiedName};
 
 /// What a name of the relation namespace denotes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +29,17 @@ impl RelationKind {
 
 impl DbState {
     /// The relation named `name`, if any.
+    /// What the committed state a transaction's view was built on knew of enum type `oid`.
+    pub fn committed_enum_type(&self, oid: u32) -> CommittedEnum<'_> {
+        let Some(base) = &self.base else {
+            return CommittedEnum::AllCommitted;
+        };
+        match base.enum_types.get(&oid) {
+            Some(before) => CommittedEnum::Was(before),
+            None => CommittedEnum::CreatedNow,
+        }
+    }
+
     /// The enum type called `name`.
     pub fn enum_type_named(&self, name: &QualifiedName) -> Option<&Arc<EnumType>> {
         self.enum_types.values().find(|t| t.name == *name)
