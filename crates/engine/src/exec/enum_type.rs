@@ -2,7 +2,7 @@
 //! names. A type a column or a view uses cannot be dropped (2BP01).
 
 use crate::api::Notice;
-use crate::catalog::{EnumType, QualifiedName};
+use crate::catalog::{EnumType, QualifiedName, TableSchema};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{AlterEnum, TypeChange};
 use crate::storage::{DbState, RelationKind, Transaction};
@@ -156,6 +156,28 @@ fn dependents(state: &DbState, enum_type: &EnumType) -> Vec<String> {
         }
     }
     found
+}
+
+/// Takes the name locks of the enum types `schema`'s columns use, so that DROP TYPE waits
+/// for the transaction creating or altering the table (PostgreSQL's dependency lock), and
+/// checks they still exist.
+pub fn lock_column_types(txn: &mut Transaction, schema: &TableSchema) -> Result<()> {
+    for column in &schema.columns {
+        let DataType::Enum(oid) = column.data_type else {
+            continue;
+        };
+        let name = txn.view().enum_types.get(&oid).map(|t| t.name.clone());
+        if let Some(name) = &name {
+            txn.lock_name(name)?;
+        }
+        if name.is_none() || !txn.view().enum_types.contains_key(&oid) {
+            return Err(Error::new(
+                SqlState::UndefinedObject,
+                format!("type with OID {oid} does not exist"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn missing_type(name: &QualifiedName) -> Error {
