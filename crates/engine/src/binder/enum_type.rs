@@ -118,6 +118,11 @@ impl Binder<'_> {
     /// A column or cast type: a built-in one, else an enum type of the catalog.
     pub(super) fn bind_type(&self, ty: &ast::DataType) -> Result<DataType> {
         let builtin = super::bind_data_type(ty);
+        if let ast::DataType::Array(ast::ArrayElemTypeDef::SquareBracket(elem, _)) = ty {
+            if let Ok(DataType::Enum(_)) = self.bind_type(elem) {
+                return Err(Error::unsupported("arrays of enum types"));
+            }
+        }
         let ast::DataType::Custom(name, modifiers) = ty else {
             return builtin;
         };
