@@ -112,6 +112,8 @@ pub enum SqlState {
     NonNumericSqlJsonItem,
     SingletonSqlJsonItemRequired,
     InvalidSqlJsonSubscript,
+    /// An enum label added by the transaction to a type it did not create.
+    UnsafeNewEnumValueUsage,
 }
 
 impl SqlState {
@@ -223,6 +225,7 @@ impl SqlState {
             SqlState::NonNumericSqlJsonItem => "22036",
             SqlState::SingletonSqlJsonItemRequired => "22038",
             SqlState::InvalidSqlJsonSubscript => "22033",
+            SqlState::UnsafeNewEnumValueUsage => "55P04",
         }
     }
 }

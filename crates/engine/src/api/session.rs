@@ -32,7 +32,7 @@ use crate::catalog::SearchPath;
 use crate::error::{Error, Result, SqlState};
 use crate::exec::memory::{MemoryPool, QueryMemory};
 use crate::exec::{
-    ddl, index, modify, schema, truncate, view, ExecContext, SessionIdentity,
+    ddl, enum_type, index, modify, schema, truncate, view, ExecContext, SessionIdentity,
     SharedSessionSequences,
 };
 use crate::interrupt::Interrupt;
@@ -986,6 +986,12 @@ impl Session {
             } => self.with_notices("DROP VIEW", |txn, notices| {
                 view::drop_views(txn, &names, if_exists, cascade, notices)
             }),
+            BoundStatement::ChangeType(change) => {
+                let tag = change.tag();
+                self.with_notices(tag, |txn, notices| {
+                    enum_type::change_type(txn, change, notices)
+                })
+            }
             BoundStatement::Truncate {
                 tables,
                 restart_identity,

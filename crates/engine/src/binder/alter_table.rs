@@ -6,7 +6,6 @@
 use sqlparser::ast::{self, AlterColumnOperation, AlterTableOperation, ColumnOption};
 
 use super::check::{rename_column_in_stored_exprs, WrittenCheck};
-use super::data_type::bind_data_type;
 use super::ddl::serial_type;
 use super::dml::table_scope;
 use super::sequence::{identity_kind, sequence_options_for};
@@ -375,7 +374,7 @@ impl Binder<'_> {
         }
         let mut def = ColumnDef {
             name: ident_name(name),
-            data_type: bind_data_type(data_type)?,
+            data_type: self.bind_type(data_type)?,
             not_null: false,
             default_sql: None,
             identity: None,
@@ -483,7 +482,7 @@ impl Binder<'_> {
                 using,
                 had_set: _,
             } => {
-                let ty = bind_data_type(data_type)?;
+                let ty = self.bind_type(data_type)?;
                 if let Some(reader) = self.generated_reader(schema, position)? {
                     return Err(Error::new(
                         SqlState::FeatureNotSupported,

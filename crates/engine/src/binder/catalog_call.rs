@@ -101,13 +101,14 @@ impl Binder<'_> {
 
 /// The output columns of a query as they leave the engine: OID aliases as the names they
 /// print as (text); plain OIDs stay oid (type 26, four bytes in binary), as PostgreSQL sends
-/// them.
-pub(super) fn present_oid_columns(
+/// them; enum values as their labels (text).
+pub(super) fn present_catalog_columns(
     plan: LogicalPlan,
     mut columns: Vec<ColumnInfo>,
 ) -> (LogicalPlan, Vec<ColumnInfo>) {
     let named = |ty: DataType| match ty {
         DataType::Oid(kind) => CatalogFunction::output_of(kind),
+        DataType::Enum(oid) => Some(CatalogFunction::EnumOut(oid)),
         _ => None,
     };
     if !columns.iter().any(|c| named(c.data_type).is_some()) {

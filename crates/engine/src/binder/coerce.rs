@@ -156,6 +156,10 @@ impl Binder<'_> {
             Ok(converted) => return converted,
             Err(expr) => expr,
         };
+        let expr = match self.coerce_enum(expr, to, context) {
+            Ok(converted) => return converted,
+            Err(expr) => expr,
+        };
         match expr {
             ScalarExpr::Literal {
                 value: ScalarValue::Null,
@@ -221,7 +225,13 @@ impl Binder<'_> {
     ) -> Result<(ScalarExpr, ScalarExpr, DataType)> {
         let (lt, rt) = (left.ty(), right.ty());
         let Some(common) = common_type(lt, rt) else {
-            return Err(operator_error(op, lt, rt));
+            let mut error = operator_error(op, lt, rt);
+            error.message = format!(
+                "operator does not exist: {} {op} {}",
+                self.type_display(lt),
+                self.type_display(rt)
+            );
+            return Err(error);
         };
         let left = self.coerce(left, common, CastContext::Implicit)?;
         let right = self.coerce(right, common, CastContext::Implicit)?;
@@ -248,6 +258,11 @@ impl Binder<'_> {
         (func, types, ty): (ScalarFunction, Vec<DataType>, DataType),
         args: Vec<ScalarExpr>,
     ) -> Result<ScalarExpr> {
+        // pg_typeof names an enum type from the catalog.
+        if let (ScalarFunction::PgTypeof(enum_type @ DataType::Enum(_)), [_]) = (func, &args[..]) {
+            let name = ScalarValue::Text(self.type_display(enum_type));
+            return Ok(ScalarExpr::literal(name, ty));
+        }
         let mut args = self.coerce_args(args, types)?;
         if let ScalarFunction::Json(json) = func {
             args = json_builder_args(json, args)?;

@@ -45,6 +45,7 @@ impl Binder<'_> {
                 CommentTarget::Schema(self.schema(&schema)?.oid)
             }
             CommentObject::Column => self.comment_column(name)?,
+            CommentObject::Type => CommentTarget::Type(self.existing_type_name(name)?),
             other => return Err(Error::unsupported(format!("COMMENT ON {other}"))),
         };
         Ok(BoundStatement::Comment {

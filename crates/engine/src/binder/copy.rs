@@ -112,7 +112,7 @@ impl Binder<'_> {
         if self.copy_header_match {
             written.header = Some(CopyHeader::Match);
         }
-        let (direction, copied) = match source {
+        let (mut direction, copied) = match source {
             CopySource::Table {
                 table_name: name,
                 columns,
@@ -132,6 +132,15 @@ impl Binder<'_> {
                 (CopyDirection::To { plan, columns }, copied)
             }
         };
+        // Values leave as a query's do: enum labels, OID aliases' names.
+        if let CopyDirection::To { plan, columns } = direction {
+            let (plan, columns) =
+                super::catalog_call::present_catalog_columns(plan, columns.to_vec());
+            direction = CopyDirection::To {
+                plan,
+                columns: Arc::from(columns),
+            };
+        }
         let options = written.validate(to, &copied)?;
         Ok(BoundStatement::Copy(Box::new(CopyStatement {
             direction,

@@ -217,6 +217,7 @@ pub fn type_column_name(ty: DataType) -> &'static str {
         DataType::JsonPath => "jsonpath",
         DataType::Oid(kind) => kind.name(),
         DataType::FloatVector(_) => "vector",
+        DataType::Enum(_) => "anyenum",
         DataType::Array(elem) => match elem {
             DataType::Bool => "_bool",
             DataType::Int16 => "_int2",
@@ -239,7 +240,9 @@ pub fn type_column_name(ty: DataType) -> &'static str {
             DataType::Jsonb => "_jsonb",
             DataType::Oid(_) => "_oid",
             DataType::FloatVector(_) => "_vector",
-            DataType::Unknown | DataType::Array(_) | DataType::JsonPath => "anyarray",
+            DataType::Unknown | DataType::Array(_) | DataType::JsonPath | DataType::Enum(_) => {
+                "anyarray"
+            }
         },
     }
 }

@@ -8,7 +8,6 @@ use sqlparser::ast::{
 };
 
 use super::check::WrittenCheck;
-use super::data_type::bind_data_type;
 use super::scope::Scope;
 use super::sequence::{sequence_options_for, type_max};
 use super::{ident_name, Binder};
@@ -105,7 +104,7 @@ impl Binder<'_> {
                 name: column_name,
                 data_type: match serial {
                     Some(ty) => ty,
-                    None => bind_data_type(&column.data_type)?,
+                    None => self.bind_type(&column.data_type)?,
                 },
                 not_null: false,
                 default_sql: None,
@@ -420,6 +419,9 @@ impl Binder<'_> {
     ) -> Result<BoundStatement> {
         if unsupported_clause {
             return Err(Error::unsupported(format!("DROP {object_type}")));
+        }
+        if object_type == ObjectType::Type {
+            return self.bind_drop_types(names, if_exists, cascade);
         }
         if object_type == ObjectType::Schema {
             let names = names

@@ -249,8 +249,10 @@ impl Binder<'_> {
             return Err(Error::new(
                 SqlState::DatatypeMismatch,
                 format!(
-                    "column \"{}\" is of type {} but expression is of type {from}",
-                    def.name, def.data_type
+                    "column \"{}\" is of type {} but expression is of type {}",
+                    def.name,
+                    self.type_display(def.data_type),
+                    self.type_display(from)
                 ),
             )
             .with_hint("You will need to rewrite or cast the expression."));
@@ -479,10 +481,15 @@ impl Binder<'_> {
         let mut exprs = Vec::new();
         let mut columns = Vec::new();
         for output in outputs? {
-            let expr = if output.expr.ty() == DataType::Unknown {
-                self.coerce(output.expr, DataType::Text, CastContext::Implicit)?
-            } else {
-                output.expr
+            let expr = match output.expr.ty() {
+                DataType::Unknown => {
+                    self.coerce(output.expr, DataType::Text, CastContext::Implicit)?
+                }
+                // Returned rows leave the engine: enum values as their labels.
+                DataType::Enum(_) => {
+                    self.coerce(output.expr, DataType::Text, CastContext::Explicit)?
+                }
+                _ => output.expr,
             };
             columns.push(ColumnInfo {
                 name: output.name,

@@ -166,7 +166,7 @@ impl Binder<'_> {
                 if format.is_some() || matches!(kind, CastKind::TryCast | CastKind::SafeCast) {
                     return Err(Error::unsupported(format!("the cast {expr}")));
                 }
-                let to = bind_data_type(data_type)?;
+                let to = self.bind_type(data_type)?;
                 let input = self.bind_expr_for(inner, to, scope)?;
                 self.coerce(input, to, CastContext::Explicit)
             }
@@ -1129,6 +1129,9 @@ impl Binder<'_> {
         }
         if !distinct && !star && over.is_none() && filter.is_none() && order_by.is_empty() {
             if let Some(bound) = self.bind_catalog_call(&name, &arg_exprs, scope) {
+                return bound;
+            }
+            if let Some(bound) = self.bind_enum_function(&name, &arg_exprs, scope) {
                 return bound;
             }
         }

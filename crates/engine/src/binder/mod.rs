@@ -15,6 +15,7 @@ mod datetime_ops;
 mod datetime_syntax;
 mod ddl;
 mod dml;
+mod enum_type;
 mod expr;
 mod file_function;
 mod foreign_key;
@@ -241,6 +242,11 @@ impl<'a> Binder<'a> {
             Statement::CreateSchema { .. } => self.bind_create_schema(statement)?,
             Statement::AlterSchema(alter) => self.bind_alter_schema(alter)?,
             Statement::CreateView(create) => self.bind_create_view(create)?,
+            Statement::CreateType {
+                name,
+                representation,
+            } => self.bind_create_type(name, representation.as_ref())?,
+            Statement::AlterType(alter) => self.bind_alter_type(alter)?,
             Statement::Drop {
                 object_type,
                 if_exists,

@@ -472,7 +472,8 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         | T::Oid(_)
         | T::Time
         | T::FloatVector(_)
-        | T::JsonPath => {
+        | T::JsonPath
+        | T::Enum(_) => {
             return Err(Error::new(
                 SqlState::FeatureNotSupported,
                 format!(

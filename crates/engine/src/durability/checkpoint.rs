@@ -15,7 +15,7 @@ use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use super::encode_vector::{decode_table_data, encode_table_data};
 use super::io::{io_error, write_durably, Disk};
 use super::record::{decode_sequence, encode_sequence, unindexed_entry};
-use crate::catalog::{QualifiedName, SchemaDef, TableSchema, ViewDef};
+use crate::catalog::{EnumType, QualifiedName, SchemaDef, TableSchema, ViewDef};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, Map, Sequence, TableData};
 
@@ -172,6 +172,11 @@ fn encode_manifest(capture: &Capture, written: &Written) -> Vec<u8> {
     for view in state.views.values() {
         view.encode(&mut out);
     }
+    // Last, so that checkpoints written before enum types existed still read.
+    out.len(state.enum_types.len());
+    for enum_type in state.enum_types.values() {
+        enum_type.encode(&mut out);
+    }
     with_checksum(out)
 }
 
@@ -240,6 +245,14 @@ pub fn read_checkpoint(disk: &dyn Disk, dir: &Path) -> Result<Option<(DbState, u
         views.insert(view.qualified_name(), Arc::new(view));
     }
     state.views = Arc::new(views);
+    if !input.is_empty() {
+        let mut enum_types = Map::default();
+        for _ in 0..input.len(9).map_err(named)? {
+            let enum_type = EnumType::decode(&mut input).map_err(named)?;
+            enum_types.insert(enum_type.oid, Arc::new(enum_type));
+        }
+        state.enum_types = Arc::new(enum_types);
+    }
     if !input.is_empty() {
         return Err(named(corrupt("trailing bytes")));
     }

@@ -5,9 +5,9 @@
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
-    CheckConstraint, ColumnDef, Constraint, ConstraintKind, ForeignKey, Identity, IndexDef,
-    IndexMethod, QualifiedName, ReferentialAction, SchemaDef, StoredExpr, TableSchema, UniqueKey,
-    ViewDef,
+    CheckConstraint, ColumnDef, Constraint, ConstraintKind, EnumLabel, EnumType, ForeignKey,
+    Identity, IndexDef, IndexMethod, QualifiedName, ReferentialAction, SchemaDef, StoredExpr,
+    TableSchema, UniqueKey, ViewDef,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
@@ -42,6 +42,8 @@ mod tag {
     /// pgvector's `vector`, followed by its optional dimension count.
     pub const FLOAT_VECTOR: u8 = 23;
     pub const JSONPATH: u8 = 24;
+    /// Followed by the enum type's OID. Far from the others, which other types take next.
+    pub const ENUM: u8 = 40;
 }
 
 /// The tags of index methods, on-disk like those of types.
@@ -117,6 +119,7 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
             }
             DataType::FloatVector(dims)
         }
+        tag::ENUM => DataType::Enum(input.u32()?),
         tag::ARRAY if !in_array => {
             let elem = read_type(input, true)?;
             DataType::array_of(elem).ok_or_else(|| corrupt(format!("an array of {elem}")))?
@@ -173,6 +176,10 @@ impl Persist for DataType {
             DataType::FloatVector(dims) => {
                 out.u8(tag::FLOAT_VECTOR);
                 out.option(dims.as_ref(), |out, n| out.u32(*n));
+            }
+            DataType::Enum(oid) => {
+                out.u8(tag::ENUM);
+                out.u32(*oid);
             }
         }
     }
@@ -497,6 +504,42 @@ impl Persist for ViewDef {
             })?,
             search_path: input.items(4, Decoder::u32)?,
             depends_on: input.items(MIN_QUALIFIED_NAME_BYTES, QualifiedName::decode)?,
+            comment: read_comment(input)?,
+        })
+    }
+}
+
+impl Persist for EnumType {
+    fn encode(&self, out: &mut Encoder) {
+        out.u32(self.oid);
+        self.name.encode(out);
+        out.items(&self.labels, |out, label| {
+            out.u32(label.oid);
+            out.str(&label.label);
+            out.u32(label.sort_order.to_bits());
+        });
+        write_comment(out, &self.comment);
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<EnumType> {
+        let oid = input.u32()?;
+        let name = QualifiedName::decode(input)?;
+        let labels = input.items(4 + MIN_STR_BYTES + 4, |input| {
+            Ok(EnumLabel {
+                oid: input.u32()?,
+                label: input.string()?,
+                sort_order: f32::from_bits(input.u32()?),
+                added_by_alter: false,
+            })
+        })?;
+        // Lookups of a value's label search them in sort order.
+        if !labels.is_sorted_by(|a, b| a.sort_order < b.sort_order) {
+            return Err(corrupt(format!("enum type {oid} with unsorted labels")));
+        }
+        Ok(EnumType {
+            oid,
+            name,
+            labels,
             comment: read_comment(input)?,
         })
     }

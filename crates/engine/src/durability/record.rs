@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use super::encode_vector::{decode_table_data, encode_table_data};
-use crate::catalog::{QualifiedName, SchemaDef, TableSchema, ViewDef};
+use crate::catalog::{EnumType, QualifiedName, SchemaDef, TableSchema, ViewDef};
 use crate::error::Result;
 use crate::storage::{CommitChanges, DbState, Sequence, SequenceOptions, TableData, TableEntry};
 use crate::vector::{Batch, Vector, BATCH_SIZE};
@@ -71,6 +71,12 @@ pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
     for (name, view) in changes.views {
         name.encode(&mut out);
         out.option(view.as_ref(), |out, view| view.encode(out));
+    }
+    // Last, so that records written before enum types existed still read.
+    out.len(changes.enum_types.len());
+    for (oid, enum_type) in changes.enum_types {
+        out.u32(*oid);
+        out.option(enum_type.as_ref(), |out, enum_type| enum_type.encode(out));
     }
     Ok(out.buf)
 }
@@ -297,6 +303,17 @@ pub fn apply_commit(
             Some(view) => views.insert(name, Arc::new(view)),
             None => views.remove(&name),
         };
+    }
+    if !input.is_empty() {
+        for _ in 0..input.len(5)? {
+            let oid = input.u32()?;
+            let enum_type = input.option(EnumType::decode)?;
+            let enum_types = Arc::make_mut(&mut state.enum_types);
+            match enum_type {
+                Some(enum_type) => enum_types.insert(oid, Arc::new(enum_type)),
+                None => enum_types.remove(&oid),
+            };
+        }
     }
     if !input.is_empty() {
         return Err(corrupt("trailing bytes after a commit record"));

@@ -23,6 +23,7 @@ pub fn alter_table(txn: &mut Transaction, alter: &AlterTable, ctx: &ExecContext)
             ))
         }
     };
+    super::enum_type::lock_column_types(txn, &alter.schema)?;
     let renamed = alter.schema.name != alter.table_name.name;
     let new_names = alter
         .schema

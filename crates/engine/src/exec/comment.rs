@@ -64,6 +64,15 @@ pub fn comment(txn: &mut Transaction, target: &CommentTarget, text: Option<Strin
             txn.put_view(name, Some(view));
             Ok(())
         }
+        CommentTarget::Type(name) => {
+            txn.lock_name(name)?;
+            let state = txn.view();
+            let enum_type = state.enum_type_named(name).ok_or_else(|| gone(name))?;
+            let mut enum_type = (**enum_type).clone();
+            enum_type.comment = text;
+            txn.put_enum_type(enum_type.oid, Some(enum_type));
+            Ok(())
+        }
         CommentTarget::Sequence(name) => {
             txn.lock_name(name)?;
             let sequence = txn.view().sequences.get(name).cloned();

@@ -40,7 +40,7 @@ impl CopyTarget<'_> {
         let mut types = vec![DataType::Text; self.field_names.len()];
         for (source, &ty) in self.row.iter().zip(self.types) {
             if let CopyColumn::Field(field) = source {
-                types[*field] = ty;
+                types[*field] = read_as(ty);
             }
         }
         types
@@ -69,7 +69,14 @@ impl CopyTarget<'_> {
                     let values = fields[*field].take().ok_or_else(|| {
                         Error::internal("invariant: a COPY field feeds one column")
                     })?;
-                    let mut vector = convert(values, ty, *field)?;
+                    let mut vector = convert(values, read_as(ty), *field)?;
+                    if let DataType::Enum(oid) = ty {
+                        let enum_type = ctx.state.enum_types.get(&oid).ok_or_else(|| {
+                            Error::internal(format!("cache lookup failed for type {oid}"))
+                        })?;
+                        let committed = ctx.state.committed_enum_type(oid);
+                        vector = enum_type.parse_vector(&vector, committed)?;
+                    }
                     // The vector becomes a chunk of the table as it is.
                     vector.data.shrink_to_fit();
                     Arc::new(vector)
@@ -651,5 +658,14 @@ fn unescape_text(raw: &[u8], out: &mut Vec<u8>) {
             b'v' => out.push(11),
             other => out.push(other),
         }
+    }
+}
+
+/// The type a field of a column of type `ty` is read as: an enum's labels are text (in the
+/// binary format too, as enum_recv reads them), looked up in the catalog afterwards.
+fn read_as(ty: DataType) -> DataType {
+    match ty {
+        DataType::Enum(_) => DataType::Text,
+        other => other,
     }
 }

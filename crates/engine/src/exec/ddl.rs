@@ -20,6 +20,7 @@ pub fn create_table(
     if !claim_relation_name(txn, &schema.qualified_name(), if_not_exists, notices)? {
         return Ok(());
     }
+    super::enum_type::lock_column_types(txn, &schema)?;
     // Constraint indexes share the relation namespace.
     for name in schema.index_names() {
         if relation_exists(txn, &QualifiedName::new(schema.namespace, name))? {

@@ -530,6 +530,15 @@ pub fn evaluate_constant(expr: &ScalarExpr, ctx: &ExecContext) -> Result<ScalarV
 }
 
 /// A catalog function, a row at a time: these run over catalog rows, never over big tables.
+/// The enum type of a statement's values of type `DataType::Enum(oid)`.
+fn enum_type(ctx: &ExecContext, oid: u32) -> Result<&crate::catalog::EnumType> {
+    ctx.state
+        .enum_types
+        .get(&oid)
+        .map(|t| t.as_ref())
+        .ok_or_else(|| crate::error::Error::internal(format!("cache lookup failed for type {oid}")))
+}
+
 fn evaluate_catalog_call(
     func: CatalogFunction,
     args: &[Arc<Vector>],
@@ -537,6 +546,17 @@ fn evaluate_catalog_call(
     len: usize,
     ctx: &ExecContext,
 ) -> Result<Vector> {
+    // An enum's labels, a vector at a time.
+    match (func, args) {
+        (CatalogFunction::EnumOut(oid), [values]) => {
+            return enum_type(ctx, oid)?.label_vector(values)
+        }
+        (CatalogFunction::EnumIn(oid), [labels]) => {
+            let committed = ctx.state.committed_enum_type(oid);
+            return enum_type(ctx, oid)?.parse_vector(labels, committed);
+        }
+        _ => {}
+    }
     let snapshot = CatalogSnapshot {
         state: &ctx.state,
         session: &ctx.session,

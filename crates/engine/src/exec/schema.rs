@@ -92,6 +92,7 @@ pub fn drop_schemas(
         }
     }
     let state = txn.view();
+    check_no_types(&state, &dropped, cascade)?;
     let objects = contents(&state, &dropped);
     if !objects.is_empty() {
         if !cascade {
@@ -136,6 +137,37 @@ pub fn drop_schemas(
         txn.put_schema(schema.oid, None);
     }
     Ok(())
+}
+
+/// Enum types are dropped with their schema by no CASCADE here: a schema holding one is
+/// PostgreSQL's 2BP01 without CASCADE, and 0A000 with it.
+fn check_no_types(state: &DbState, schemas: &[Arc<SchemaDef>], cascade: bool) -> Result<()> {
+    let mut lines = Vec::new();
+    for schema in schemas {
+        for enum_type in state.enum_types.values() {
+            if enum_type.name.schema == schema.oid {
+                lines.push(format!(
+                    "type {}.{} depends on schema {}",
+                    schema.name, enum_type.name.name, schema.name
+                ));
+            }
+        }
+    }
+    match (lines.is_empty(), cascade) {
+        (true, _) => Ok(()),
+        (false, true) => Err(Error::unsupported(
+            "DROP SCHEMA ... CASCADE of a schema holding types",
+        )),
+        (false, false) => Err(Error::new(
+            SqlState::DependentObjectsStillExist,
+            format!(
+                "cannot drop schema {} because other objects depend on it",
+                schemas[0].name
+            ),
+        )
+        .with_detail(lines.join("\n"))
+        .with_hint("Use DROP ... CASCADE to drop the dependent objects too.")),
+    }
 }
 
 /// DROP SCHEMA without CASCADE of a schema holding `objects`: PostgreSQL's 2BP01, with a

@@ -113,6 +113,11 @@ pub fn cast_vector(
     to: DataType,
     context: CastContext,
 ) -> Result<Vector> {
+    // An enum's labels are in the catalog: the binder converts through it
+    // (`binder/enum_type.rs`), so no cast of the sort orders themselves is meaningful.
+    if from != to && (matches!(from, DataType::Enum(_)) || matches!(to, DataType::Enum(_))) {
+        return Err(cannot_cast(from, to));
+    }
     if from == DataType::Jsonb && to != DataType::Json && !to.is_string() {
         if let Some(scalars) = jsonb_scalars(input, to)? {
             return cast_vector(&scalars, scalars_type(to), to, context);
@@ -168,6 +173,7 @@ pub fn cast_vector(
             VectorData::FloatVector(to_float_vector(input, dims, &rows)?)
         }
         DataType::JsonPath => VectorData::Text(to_jsonpath(input, &rows)?),
+        DataType::Enum(_) => return Err(cannot_cast(from, to)),
     };
     Ok(Vector::new(data, input.validity.clone()))
 }

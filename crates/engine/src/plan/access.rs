@@ -102,6 +102,7 @@ impl BoundStatement {
             | BoundStatement::DropTable { .. }
             | BoundStatement::CreateView { .. }
             | BoundStatement::DropView { .. }
+            | BoundStatement::ChangeType(_)
             | BoundStatement::CreateIndex(_)
             | BoundStatement::CreateSchema { .. }
             | BoundStatement::DropSchema { .. }
@@ -166,6 +167,7 @@ impl BoundStatement {
             BoundStatement::DropTable { .. } => "DROP TABLE",
             BoundStatement::CreateView { .. } => "CREATE VIEW",
             BoundStatement::DropView { .. } => "DROP VIEW",
+            BoundStatement::ChangeType(change) => change.tag(),
             BoundStatement::CreateIndex(_) => "CREATE INDEX",
             BoundStatement::CreateSchema { .. } => "CREATE SCHEMA",
             BoundStatement::DropSchema { .. } => "DROP SCHEMA",

@@ -3,7 +3,7 @@
 //! is about); the columns they refer to are positions.
 
 use super::ScalarExpr;
-use crate::catalog::{IndexMethod, QualifiedName, TableSchema};
+use crate::catalog::{IndexMethod, LabelPosition, QualifiedName, TableSchema};
 use crate::storage::SequenceOptions;
 
 /// CREATE [UNIQUE] INDEX over columns of one table.
@@ -75,6 +75,8 @@ pub enum CommentTarget {
     View(QualifiedName),
     Sequence(QualifiedName),
     Schema(u32),
+    /// An enum type, by name.
+    Type(QualifiedName),
 }
 
 #[derive(Debug, Clone)]
@@ -93,4 +95,48 @@ pub enum RowChange {
         column: usize,
         value: ScalarExpr,
     },
+}
+
+/// CREATE TYPE ... AS ENUM, ALTER TYPE and DROP TYPE, by the names written: the types are
+/// looked up again when the statement runs, under the locks of their names.
+#[derive(Debug, Clone)]
+pub enum TypeChange {
+    CreateEnum {
+        name: QualifiedName,
+        labels: Vec<String>,
+    },
+    Alter {
+        name: QualifiedName,
+        action: AlterEnum,
+    },
+    Drop {
+        names: Vec<QualifiedName>,
+        if_exists: bool,
+        cascade: bool,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub enum AlterEnum {
+    AddValue {
+        label: String,
+        position: LabelPosition,
+        if_not_exists: bool,
+    },
+    RenameValue {
+        old: String,
+        new: String,
+    },
+    Rename(String),
+}
+
+impl TypeChange {
+    /// The command tag.
+    pub fn tag(&self) -> &'static str {
+        match self {
+            TypeChange::CreateEnum { .. } => "CREATE TYPE",
+            TypeChange::Alter { .. } => "ALTER TYPE",
+            TypeChange::Drop { .. } => "DROP TYPE",
+        }
+    }
 }

@@ -428,6 +428,8 @@ pub enum BoundStatement {
         cascade: bool,
     },
     CreateIndex(super::CreateIndex),
+    /// CREATE TYPE ... AS ENUM, ALTER TYPE, DROP TYPE.
+    ChangeType(super::TypeChange),
     CreateSchema {
         name: String,
         owner: String,
@@ -665,6 +667,7 @@ impl BoundStatement {
             | BoundStatement::DropTable { .. }
             | BoundStatement::CreateView { .. }
             | BoundStatement::DropView { .. }
+            | BoundStatement::ChangeType(_)
             | BoundStatement::DropIndex { .. }
             | BoundStatement::CreateSchema { .. }
             | BoundStatement::DropSchema { .. }
@@ -836,6 +839,7 @@ impl LogicalPlan {
                     ScalarExpr::DateTimeFunction { func, .. } if func.is_volatile() => {
                         deterministic = false
                     }
+                    ScalarExpr::CatalogCall { func, .. } if func.is_catalog_deterministic() => {}
                     ScalarExpr::SequenceCall { .. }
                     | ScalarExpr::SessionInfo(_)
                     | ScalarExpr::CatalogCall { .. } => deterministic = false,

@@ -16,7 +16,9 @@ mod strict_null;
 pub use copy::{
     CopyColumn, CopyDirection, CopyEndpoint, CopyFormat, CopyHeader, CopyOptions, CopyStatement,
 };
-pub use ddl::{AlterSequence, AlterTable, CommentTarget, CreateIndex, RowChange};
+pub use ddl::{
+    AlterEnum, AlterSequence, AlterTable, CommentTarget, CreateIndex, RowChange, TypeChange,
+};
 pub use deparse::deparse_expr;
 pub use explain::explain_lines;
 pub use expr::{

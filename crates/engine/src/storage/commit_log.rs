@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::{DbState, Map, Sequence, Store, TableEntry};
-use crate::catalog::{QualifiedName, SchemaDef, ViewDef};
+use crate::catalog::{EnumType, QualifiedName, SchemaDef, ViewDef};
 use crate::error::Result;
 
 /// One transaction's changes over `before`, the newest committed state.
@@ -19,6 +19,8 @@ pub struct CommitChanges<'a> {
     pub tables: &'a Map<u32, Option<Arc<TableEntry>>>,
     pub sequences: &'a Map<QualifiedName, Option<Arc<Sequence>>>,
     pub views: &'a Map<QualifiedName, Option<Arc<ViewDef>>>,
+    /// Enum types created or altered (`Some`) or dropped (`None`), by OID.
+    pub enum_types: &'a Map<u32, Option<Arc<EnumType>>>,
     /// The next OID the store will hand out.
     pub next_oid: u32,
 }

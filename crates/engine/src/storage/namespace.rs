@@ -1,8 +1,10 @@
 //! The relation namespace: in each schema, tables, sequences, views and indexes (constraint
 //! indexes included) share one set of names, as in PostgreSQL.
 
+use std::sync::Arc;
+
 use super::DbState;
-use crate::catalog::QualifiedName;
+use crate::catalog::{CommittedEnum, EnumType, QualifiedName};
 
 /// What a name of the relation namespace denotes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,6 +29,22 @@ impl RelationKind {
 
 impl DbState {
     /// The relation named `name`, if any.
+    /// What the committed state a transaction's view was built on knew of enum type `oid`.
+    pub fn committed_enum_type(&self, oid: u32) -> CommittedEnum<'_> {
+        let Some(base) = &self.base else {
+            return CommittedEnum::AllCommitted;
+        };
+        match base.enum_types.get(&oid) {
+            Some(before) => CommittedEnum::Was(before),
+            None => CommittedEnum::CreatedNow,
+        }
+    }
+
+    /// The enum type called `name`.
+    pub fn enum_type_named(&self, name: &QualifiedName) -> Option<&Arc<EnumType>> {
+        self.enum_types.values().find(|t| t.name == *name)
+    }
+
     pub fn relation_kind(&self, name: &QualifiedName) -> Option<RelationKind> {
         if self.names.contains_key(name) {
             return Some(RelationKind::Table);

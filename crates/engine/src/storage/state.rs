@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::{Map, RelationKind, SecondaryIndexes, Sequence, TableData, UniqueIndex};
-use crate::catalog::{QualifiedName, SchemaDef, TableSchema, ViewDef};
+use crate::catalog::{EnumType, QualifiedName, SchemaDef, TableSchema, ViewDef};
 
 /// One version of one table.
 #[derive(Debug, Clone)]
@@ -32,6 +32,8 @@ pub struct DbState {
     pub sequences: Arc<Map<QualifiedName, Arc<Sequence>>>,
     /// Views by name.
     pub views: Arc<Map<QualifiedName, Arc<ViewDef>>>,
+    /// Enum types by OID (columns name them by OID, which a rename keeps).
+    pub enum_types: Arc<Map<u32, Arc<EnumType>>>,
     /// Bumped by every commit that changes a schema, a name or a sequence: cached plans
     /// are valid while it stays the same.
     pub catalog_version: u64,
@@ -53,6 +55,7 @@ impl Default for DbState {
             tables: Map::default(),
             sequences: Arc::default(),
             views: Arc::default(),
+            enum_types: Arc::default(),
             catalog_version: 0,
             base: None,
         }

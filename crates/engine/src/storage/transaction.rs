@@ -11,7 +11,7 @@ use arc_swap::ArcSwap;
 use super::isolation::{Isolation, Snapshot};
 use super::locks::{row_lock_name, LockManager, LockMode, Wait};
 use super::{CommitChanges, CommitLog, DbState, Map, Sequence, TableEntry};
-use crate::catalog::{ConstraintChecks, QualifiedName, SchemaDef, ViewDef};
+use crate::catalog::{ConstraintChecks, EnumType, QualifiedName, SchemaDef, ViewDef};
 use crate::error::{Error, Result, SqlState};
 use crate::sync::lock;
 
@@ -189,6 +189,7 @@ impl Store {
             names: Map::default(),
             sequences: Map::default(),
             views: Map::default(),
+            enum_types: Map::default(),
             snapshot: None,
             lock_timeout: None,
             constraint_checks: ConstraintChecks::default(),
@@ -226,6 +227,7 @@ pub struct TransactionMark {
     names: Map<QualifiedName, Option<u32>>,
     sequences: Map<QualifiedName, Option<Arc<Sequence>>>,
     views: Map<QualifiedName, Option<Arc<ViewDef>>>,
+    enum_types: Map<u32, Option<Arc<EnumType>>>,
 }
 
 /// A transaction's writes: the table versions it built and the names it created or dropped,
@@ -243,6 +245,8 @@ pub struct Transaction {
     names: Map<QualifiedName, Option<u32>>,
     sequences: Map<QualifiedName, Option<Arc<Sequence>>>,
     views: Map<QualifiedName, Option<Arc<ViewDef>>>,
+    /// Enum types created, altered (`Some`) or dropped (`None`), by OID.
+    enum_types: Map<u32, Option<Arc<EnumType>>>,
     /// Taken by the first statement that reads (see `isolation.rs`).
     snapshot: Option<Snapshot>,
     /// How long a lock is waited for (lock_timeout), `None`: for ever.
@@ -282,6 +286,13 @@ impl Transaction {
             || !self.names.is_empty()
             || !self.sequences.is_empty()
             || !self.views.is_empty()
+            || !self.enum_types.is_empty()
+    }
+
+    /// Creates, alters (or with `None` drops) enum type `oid`, whose name this transaction
+    /// has locked.
+    pub fn put_enum_type(&mut self, oid: u32, enum_type: Option<EnumType>) {
+        self.enum_types.insert(oid, enum_type.map(Arc::new));
     }
 
     /// Creates, replaces (or with `None` drops) view `name`, whose name this transaction
@@ -363,6 +374,13 @@ impl Transaction {
             match view {
                 Some(view) => views.insert(name.clone(), view.clone()),
                 None => views.remove(name),
+            };
+        }
+        for (oid, enum_type) in &self.enum_types {
+            let enum_types = Arc::make_mut(&mut state.enum_types);
+            match enum_type {
+                Some(enum_type) => enum_types.insert(*oid, enum_type.clone()),
+                None => enum_types.remove(oid),
             };
         }
         Arc::new(state)
@@ -610,6 +628,7 @@ impl Transaction {
                     tables: &self.written,
                     sequences: &self.sequences,
                     views: &self.views,
+                    enum_types: &self.enum_types,
                     next_oid: store.next_oid.load(Ordering::Relaxed),
                 })?)
             }
@@ -647,7 +666,12 @@ impl Transaction {
                     .iter()
                     .filter_map(|(n, s)| s.as_ref().map(|_| n)),
             )
-            .chain(self.views.iter().filter_map(|(n, v)| v.as_ref().map(|_| n)));
+            .chain(self.views.iter().filter_map(|(n, v)| v.as_ref().map(|_| n)))
+            .chain(
+                self.enum_types
+                    .values()
+                    .filter_map(|t| t.as_ref().map(|t| &t.name)),
+            );
         for name in created {
             let exists = match self.schemas.get(&name.schema) {
                 Some(schema) => schema.is_some(),
@@ -703,6 +727,13 @@ impl Transaction {
                 None => views.remove(&name),
             };
         }
+        for (oid, enum_type) in self.enum_types.drain() {
+            let enum_types = Arc::make_mut(&mut state.enum_types);
+            match enum_type {
+                Some(enum_type) => enum_types.insert(oid, enum_type),
+                None => enum_types.remove(&oid),
+            };
+        }
         for (oid, entry) in self.written.drain() {
             match entry {
                 Some(entry) => {
@@ -727,6 +758,7 @@ impl Transaction {
     fn changes_catalog(&self, committed: &DbState) -> bool {
         !self.sequences.is_empty()
             || !self.views.is_empty()
+            || !self.enum_types.is_empty()
             || !self.schemas.is_empty()
             || self
                 .names
@@ -749,6 +781,7 @@ impl Transaction {
             names: self.names.clone(),
             sequences: self.sequences.clone(),
             views: self.views.clone(),
+            enum_types: self.enum_types.clone(),
         }
     }
 
@@ -762,12 +795,14 @@ impl Transaction {
             names,
             sequences,
             views,
+            enum_types,
         } = mark;
         self.written = written;
         self.schemas = schemas;
         self.names = names;
         self.sequences = sequences;
         self.views = views;
+        self.enum_types = enum_types;
     }
 
     /// Forgets every change and releases the locks.
@@ -777,6 +812,7 @@ impl Transaction {
         self.names.clear();
         self.sequences.clear();
         self.views.clear();
+        self.enum_types.clear();
         self.release_locks();
     }
 

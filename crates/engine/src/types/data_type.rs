@@ -59,6 +59,10 @@ pub enum DataType {
     /// An SQL/JSON path, kept as the text jsonpath_out prints (see
     /// [`crate::types::jsonpath`]).
     JsonPath,
+    /// A user's enum type (CREATE TYPE ... AS ENUM), by its pg_type OID. A value is its
+    /// label's sort order (pg_enum.enumsortorder) in a float32 vector, so comparing, hashing
+    /// and sorting need no catalog; only the conversions to and from the labels read it.
+    Enum(u32),
 }
 
 /// Which of the OID types: plain `oid`, or an alias whose text form names the object.
@@ -160,7 +164,7 @@ impl DataType {
             DataType::Int16 => PhysicalType::Int16,
             DataType::Int32 => PhysicalType::Int32,
             DataType::Int64 => PhysicalType::Int64,
-            DataType::Float32 => PhysicalType::Float32,
+            DataType::Float32 | DataType::Enum(_) => PhysicalType::Float32,
             DataType::Float64 => PhysicalType::Float64,
             DataType::Numeric(_) => PhysicalType::Numeric,
             DataType::Unknown | DataType::Text | DataType::Varchar(_) | DataType::Char(_) => {
@@ -211,6 +215,7 @@ impl DataType {
             DataType::Unknown
             | DataType::FloatVector(Some(_))
             | DataType::Oid(_)
+            | DataType::Enum(_)
             | DataType::Numeric(Some(_))
             | DataType::Varchar(Some(_))
             | DataType::Char(_)
@@ -262,7 +267,8 @@ impl DataType {
             | DataType::Json
             | DataType::Jsonb
             | DataType::FloatVector(_)
-            | DataType::JsonPath => TypeCategory::UserDefined,
+            | DataType::JsonPath
+            | DataType::Enum(_) => TypeCategory::UserDefined,
         }
     }
 
@@ -313,10 +319,13 @@ impl DataType {
                 DataType::Oid(_) => 1028,
                 DataType::FloatVector(_) => FLOAT_VECTOR_ARRAY_OID,
                 // Never built (see `array_of`); anyarray is the honest answer.
-                DataType::Unknown | DataType::Array(_) | DataType::JsonPath => 2277,
+                DataType::Unknown | DataType::Array(_) | DataType::JsonPath | DataType::Enum(_) => {
+                    2277
+                }
             },
             DataType::Oid(kind) => kind.type_oid(),
             DataType::FloatVector(_) => FLOAT_VECTOR_OID,
+            DataType::Enum(oid) => oid,
         }
     }
 
@@ -384,7 +393,11 @@ impl DataType {
         match self {
             DataType::Bool => 1,
             DataType::Int16 => 2,
-            DataType::Int32 | DataType::Float32 | DataType::Date | DataType::Oid(_) => 4,
+            DataType::Int32
+            | DataType::Float32
+            | DataType::Date
+            | DataType::Oid(_)
+            | DataType::Enum(_) => 4,
             DataType::Int64
             | DataType::Float64
             | DataType::Time
@@ -465,8 +478,13 @@ impl DataType {
                 DataType::Jsonb => "jsonb[]",
                 DataType::Oid(_) => "oid[]",
                 DataType::FloatVector(_) => "vector[]",
-                DataType::Unknown | DataType::Array(_) | DataType::JsonPath => "anyarray",
+                DataType::Unknown | DataType::Array(_) | DataType::JsonPath | DataType::Enum(_) => {
+                    "anyarray"
+                }
             },
+            // The type's own name is in the catalog: messages that can reach it name it
+            // there (see `catalog::EnumType`).
+            DataType::Enum(_) => "anyenum",
         }
     }
 

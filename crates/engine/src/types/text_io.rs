@@ -59,6 +59,8 @@ pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
         DataType::FloatVector(typmod) => {
             ScalarValue::FloatVector(float_vector::parse_vector(text, typmod)?)
         }
+        // So are an enum's labels (see `binder/enum_type.rs`); elsewhere there is no catalog.
+        DataType::Enum(_) => return Err(Error::unsupported("enum input outside a query")),
     })
 }
 

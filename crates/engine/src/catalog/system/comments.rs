@@ -6,6 +6,7 @@ use super::{oid, text, CatalogSnapshot, Rows, DATABASE_OID, PG_TOAST_OID};
 
 const PG_CLASS_OID: u32 = 1259;
 const PG_NAMESPACE_OID: u32 = 2615;
+const PG_TYPE_OID: u32 = 1247;
 const PG_DATABASE_OID: u32 = 1262;
 const PG_CONSTRAINT_OID: u32 = 2606;
 
@@ -102,6 +103,14 @@ fn descriptions<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Description<'a>> {
     for view in state.views.values() {
         found.extend(describe(view.oid, PG_CLASS_OID, 0, view.comment.as_deref()));
     }
+    for enum_type in state.enum_types.values() {
+        found.extend(describe(
+            enum_type.oid,
+            PG_TYPE_OID,
+            0,
+            enum_type.comment.as_deref(),
+        ));
+    }
     for sequence in state.sequences.values() {
         found.extend(describe(
             sequence.oid,
@@ -148,6 +157,7 @@ pub(super) fn comment(
         Some("pg_namespace") => Some(PG_NAMESPACE_OID),
         Some("pg_database") => Some(PG_DATABASE_OID),
         Some("pg_constraint") => Some(PG_CONSTRAINT_OID),
+        Some("pg_type") => Some(PG_TYPE_OID),
         Some(_) => return None,
     };
     let wanted = |o: u32, c: u32, sub_id: i32| {

@@ -76,6 +76,10 @@ pub enum CatalogFunction {
     /// acldefault(objtype, owner): the privileges an object of that kind starts with, in
     /// aclitem's text form (pg_dump compares them with the object's ACL).
     AclDefault,
+    /// enum_in of the enum type with this OID: a label's stored value (its sort order).
+    EnumIn(u32),
+    /// enum_out of the enum type with this OID: a stored value's label.
+    EnumOut(u32),
 }
 
 /// An argument's type: coerced to that type, or taken as it is.
@@ -196,6 +200,15 @@ impl CatalogFunction {
         })
     }
 
+    /// Whether the result depends on nothing but the arguments and the catalog, which a
+    /// cached result is checked against (its version): the enum conversions.
+    pub fn is_catalog_deterministic(self) -> bool {
+        matches!(
+            self,
+            CatalogFunction::EnumIn(_) | CatalogFunction::EnumOut(_)
+        )
+    }
+
     /// Whether a NULL argument makes the result NULL without a call (format_type is not).
     pub fn is_strict(self) -> bool {
         self != CatalogFunction::FormatType
@@ -211,7 +224,10 @@ impl CatalogFunction {
         let oid = || arg_oid(args.first());
         let text = |s: String| Ok(ScalarValue::Text(s));
         match self {
-            F::IsVisible => Ok(ScalarValue::Bool(snapshot.relation_visible(oid()))),
+            F::IsVisible => Ok(ScalarValue::Bool(
+                super::enum_types::enum_type_visible(snapshot, oid())
+                    .unwrap_or_else(|| snapshot.relation_visible(oid())),
+            )),
             F::HasPrivilege => Ok(ScalarValue::Bool(true)),
             F::IsPublishable | F::IsInRecovery => Ok(ScalarValue::Bool(false)),
             F::Description => Ok(match args.get(1) {
@@ -271,10 +287,10 @@ impl CatalogFunction {
                         Some(ScalarValue::Int32(m)) => *m,
                         _ => -1,
                     };
-                    text(format_type(oid(), typmod))
+                    text(type_name(snapshot, oid(), typmod))
                 }
             },
-            F::RegTypeOut => text(format_type(oid(), -1)),
+            F::RegTypeOut => text(type_name(snapshot, oid(), -1)),
             F::GetExpr => Ok(match (args.first(), args.get(2)) {
                 (Some(ScalarValue::Text(plain)), Some(ScalarValue::Bool(true))) => {
                     let relation = arg_oid(args.get(1));
@@ -362,6 +378,10 @@ impl CatalogFunction {
                     .map_or(oid().to_string(), |f| f.1.to_string()),
             ),
             F::RegNamespaceOut => text(snapshot.schema_name(oid())),
+            // Run a vector at a time by the executor (`exec/expression.rs`).
+            F::EnumIn(_) | F::EnumOut(_) => Err(Error::internal(
+                "enum conversions are evaluated a vector at a time",
+            )),
         }
     }
 }
@@ -526,6 +546,12 @@ fn size_pretty(bytes: i64) -> String {
         size >>= 10;
     }
     format!("{} PB", half_rounded(size))
+}
+
+/// format_type with the catalog at hand: enum types are named too.
+fn type_name(snapshot: &CatalogSnapshot, type_oid: u32, typmod: i32) -> String {
+    super::enum_types::enum_type_name(snapshot, type_oid)
+        .unwrap_or_else(|| format_type(type_oid, typmod))
 }
 
 /// PostgreSQL's `format_type(type, typmod)`.
@@ -709,6 +735,7 @@ pub fn object_oid(kind: OidKind, written: &str, state: &DbState) -> Result<u32> 
                 .iter()
                 .find(|t| t.name == name || format_type(t.oid, -1) == name)
                 .map(|t| t.oid)
+                .or_else(|| super::enum_types::enum_type_oid(state, name))
                 .ok_or_else(|| {
                     Error::new(
                         SqlState::UndefinedObject,

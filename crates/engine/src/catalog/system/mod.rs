@@ -11,6 +11,7 @@ mod builtin_types;
 mod cluster;
 mod comments;
 mod constraints;
+mod enum_types;
 mod functions;
 mod information_schema;
 mod relations;
@@ -350,7 +351,7 @@ pub static RELATIONS: &[SystemRelation] = &[
     relation("pg_inherits", 2611, b'r', relations::PG_INHERITS, no_rows),
     relation("pg_type", 1247, b'r', types::PG_TYPE, types::pg_type),
     relation("pg_range", 3541, b'r', types::PG_RANGE, types::pg_range),
-    relation("pg_enum", 3501, b'r', types::PG_ENUM, no_rows),
+    relation("pg_enum", 3501, b'r', types::PG_ENUM, enum_types::pg_enum),
     relation("pg_collation", 3456, b'r', types::PG_COLLATION, types::pg_collation),
     relation("pg_am", 2601, b'r', types::PG_AM, types::pg_am),
     relation("pg_proc", 1255, b'r', types::PG_PROC, types::pg_proc),

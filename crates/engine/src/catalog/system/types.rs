@@ -1,7 +1,8 @@
 //! The relations that describe types, functions and access methods: pg_type (every
 //! built-in type with PostgreSQL's OIDs), pg_range, pg_enum, pg_collation, pg_am, pg_proc,
-//! pg_operator, pg_extension and pg_language. Their rows are static: KestrelDB has no user-defined types,
-//! functions, operators or extensions.
+//! pg_operator, pg_extension and pg_language. Their rows are static but for the enum types
+//! (`enum_types.rs`): KestrelDB has no other user-defined types, no user-defined functions,
+//! operators or extensions.
 
 use super::relations::{BTREE_AM, HASH_AM, HEAP_AM};
 use super::{
@@ -51,8 +52,8 @@ pub(super) const PG_TYPE: &[(&str, DataType)] = &[
     ("typacl", ACL),
 ];
 
-pub(super) fn pg_type(_: &CatalogSnapshot) -> Rows {
-    BUILTIN_TYPES
+pub(super) fn pg_type(snapshot: &CatalogSnapshot) -> Rows {
+    let mut rows: Rows = BUILTIN_TYPES
         .iter()
         .map(|t| {
             vec![
@@ -90,7 +91,9 @@ pub(super) fn pg_type(_: &CatalogSnapshot) -> Rows {
                 NULL,
             ]
         })
-        .collect()
+        .collect();
+    rows.extend(super::enum_types::pg_type_rows(snapshot));
+    rows
 }
 
 pub(super) const PG_RANGE: &[(&str, DataType)] = &[

@@ -86,6 +86,9 @@ pub fn recv(bytes: &[u8], ty: DataType) -> Result<ScalarValue> {
         DataType::FloatVector(typmod) => {
             ScalarValue::FloatVector(float_vector::read_binary(bytes, typmod)?)
         }
+        // enum_recv is the label through enum_in, which needs the catalog: the binder
+        // types enum parameters as text (see `binder/enum_type.rs`).
+        DataType::Enum(_) => text_io::parse_text(utf8(bytes)?, ty)?,
     })
 }
 

@@ -144,8 +144,17 @@ struct ColumnRow<'a> {
 }
 
 impl ColumnRow<'_> {
-    fn values(&self, database: &str) -> Vec<ScalarValue> {
-        let (data_type, facts, udt_name) = type_facts(self.ty);
+    fn values(&self, snapshot: &CatalogSnapshot) -> Vec<ScalarValue> {
+        let database = snapshot.session.database.as_str();
+        let (mut data_type, facts, mut udt_name) = type_facts(self.ty);
+        let mut udt_schema = "pg_catalog".to_string();
+        if let DataType::Enum(oid) = self.ty {
+            if let Some(enum_type) = snapshot.state.enum_types.get(&oid) {
+                data_type = "USER-DEFINED".to_string();
+                udt_name = enum_type.name.name.clone();
+                udt_schema = snapshot.schema_name(enum_type.name.schema);
+            }
+        }
         let [length, octets, precision, radix, scale, datetime, interval_type] = facts;
         let column = self.definition;
         let identity = column.and_then(|c| c.identity);
@@ -174,7 +183,7 @@ impl ColumnRow<'_> {
         ];
         // character set, collation, domain: none.
         row.extend(std::iter::repeat_n(NULL, 9));
-        row.extend([text(database), text("pg_catalog"), text(&udt_name)]);
+        row.extend([text(database), text(&udt_schema), text(&udt_name)]);
         // scope, maximum_cardinality.
         row.extend(std::iter::repeat_n(NULL, 4));
         row.extend([
@@ -254,8 +263,7 @@ pub(super) fn columns(snapshot: &CatalogSnapshot) -> Rows {
                 }),
         );
     }
-    let database = &snapshot.session.database;
-    rows.iter().map(|r| r.values(database)).collect()
+    rows.iter().map(|r| r.values(snapshot)).collect()
 }
 
 pub(super) fn views(snapshot: &CatalogSnapshot) -> Rows {

@@ -1,0 +1,365 @@
+//! Enum types in statements: CREATE TYPE ... AS ENUM, ALTER TYPE, DROP TYPE, the names of
+//! enum types as column and cast types, and the conversions between an enum's stored sort
+//! orders and its labels, which go through the catalog (`CatalogFunction::EnumIn/EnumOut`)
+//! as PostgreSQL's enum_in and enum_out do.
+
+use sqlparser::ast::{self, Ident, ObjectName, UserDefinedTypeRepresentation};
+
+use super::scope::Scope;
+use super::{ident_name, Binder};
+use crate::catalog::system::CatalogFunction;
+use crate::catalog::{LabelPosition, QualifiedName};
+use crate::error::{Error, Result, SqlState};
+use crate::function::cast::{can_cast, CastContext};
+use crate::plan::{AlterEnum, BoundStatement, ScalarExpr, TypeChange};
+use crate::types::{DataType, ScalarValue};
+
+impl Binder<'_> {
+    pub(super) fn bind_create_type(
+        &mut self,
+        name: &ObjectName,
+        representation: Option<&UserDefinedTypeRepresentation>,
+    ) -> Result<BoundStatement> {
+        let Some(UserDefinedTypeRepresentation::Enum { labels }) = representation else {
+            return Err(Error::unsupported("CREATE TYPE other than AS ENUM"));
+        };
+        let labels = labels.iter().map(label).collect::<Result<Vec<_>>>()?;
+        Ok(BoundStatement::ChangeType(TypeChange::CreateEnum {
+            name: self.creation_name(name)?,
+            labels,
+        }))
+    }
+
+    pub(super) fn bind_alter_type(&mut self, alter: &ast::AlterType) -> Result<BoundStatement> {
+        let ast::AlterType { name, operation } = alter;
+        let action = match operation {
+            ast::AlterTypeOperation::Rename(ast::AlterTypeRename { new_name }) => {
+                AlterEnum::Rename(ident_name(new_name))
+            }
+            ast::AlterTypeOperation::AddValue(ast::AlterTypeAddValue {
+                if_not_exists,
+                value,
+                position,
+            }) => AlterEnum::AddValue {
+                label: label(value)?,
+                position: match position {
+                    None => LabelPosition::Last,
+                    Some(ast::AlterTypeAddValuePosition::Before(l)) => {
+                        LabelPosition::Before(label(l)?)
+                    }
+                    Some(ast::AlterTypeAddValuePosition::After(l)) => {
+                        LabelPosition::After(label(l)?)
+                    }
+                },
+                if_not_exists: *if_not_exists,
+            },
+            ast::AlterTypeOperation::RenameValue(ast::AlterTypeRenameValue { from, to }) => {
+                AlterEnum::RenameValue {
+                    old: label(from)?,
+                    new: label(to)?,
+                }
+            }
+        };
+        Ok(BoundStatement::ChangeType(TypeChange::Alter {
+            name: self.type_name(name)?,
+            action,
+        }))
+    }
+
+    pub(super) fn bind_drop_types(
+        &mut self,
+        names: &[ObjectName],
+        if_exists: bool,
+        cascade: bool,
+    ) -> Result<BoundStatement> {
+        let names = names
+            .iter()
+            .map(|name| match self.type_name(name) {
+                Err(e) if if_exists && e.state == SqlState::InvalidSchemaName => {
+                    Ok(QualifiedName::nowhere(self.written_name(name)?.name))
+                }
+                other => other,
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(BoundStatement::ChangeType(TypeChange::Drop {
+            names,
+            if_exists,
+            cascade,
+        }))
+    }
+
+    /// The enum type `name` refers to: in its written schema, else the first along the
+    /// search path; a name in no schema when there is none (the caller reports it missing).
+    fn type_name(&self, name: &ObjectName) -> Result<QualifiedName> {
+        let written = self.written_name(name)?;
+        if let Some(schema) = written.schema {
+            return Ok(QualifiedName::new(self.schema(&schema)?.oid, written.name));
+        }
+        Ok(self
+            .searched
+            .iter()
+            .map(|&schema| QualifiedName::new(schema, written.name.as_str()))
+            .find(|q| self.state.enum_type_named(q).is_some())
+            .unwrap_or_else(|| QualifiedName::nowhere(written.name)))
+    }
+
+    /// The enum type `name`, or PostgreSQL's 42704.
+    pub(super) fn existing_type_name(&self, name: &ObjectName) -> Result<QualifiedName> {
+        let qualified = self.type_name(name)?;
+        match self.state.enum_type_named(&qualified) {
+            Some(_) => Ok(qualified),
+            None => Err(Error::new(
+                SqlState::UndefinedObject,
+                format!("type \"{}\" does not exist", qualified.name),
+            )),
+        }
+    }
+
+    /// A column or cast type: a built-in one, else an enum type of the catalog.
+    pub(super) fn bind_type(&self, ty: &ast::DataType) -> Result<DataType> {
+        let builtin = super::bind_data_type(ty);
+        if let ast::DataType::Array(ast::ArrayElemTypeDef::SquareBracket(elem, _)) = ty {
+            if let Ok(DataType::Enum(_)) = self.bind_type(elem) {
+                return Err(Error::unsupported("arrays of enum types"));
+            }
+        }
+        let ast::DataType::Custom(name, modifiers) = ty else {
+            return builtin;
+        };
+        match builtin {
+            Err(e) if e.state == SqlState::UndefinedObject && modifiers.is_empty() => {
+                let qualified = self.type_name(name)?;
+                match self.state.enum_type_named(&qualified) {
+                    Some(enum_type) => Ok(DataType::Enum(enum_type.oid)),
+                    None => Err(e),
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// The conversions of `expr` into and out of an enum type: a label written as a
+    /// constant is looked up now, other text at run time (enum_in), and an enum value
+    /// becomes its label (enum_out). Gives `expr` back (`Err`) where the ordinary rules
+    /// apply.
+    pub(super) fn coerce_enum(
+        &mut self,
+        expr: ScalarExpr,
+        to: DataType,
+        context: CastContext,
+    ) -> std::result::Result<Result<ScalarExpr>, ScalarExpr> {
+        let from = expr.ty();
+        if matches!(
+            expr,
+            ScalarExpr::Literal {
+                value: ScalarValue::Null,
+                ..
+            }
+        ) {
+            return Err(expr);
+        }
+        match (from, to) {
+            (DataType::Enum(oid), to) if can_cast(from, to, context) && to.is_string() => {
+                let label = ScalarExpr::CatalogCall {
+                    func: CatalogFunction::EnumOut(oid),
+                    args: vec![expr],
+                    ty: DataType::Text,
+                };
+                Ok(self.coerce(label, to, context))
+            }
+            (_, DataType::Enum(oid)) if can_cast(from, to, context) => {
+                Ok(self.text_to_enum(expr, oid, context))
+            }
+            (DataType::Enum(_), _) | (_, DataType::Enum(_)) => {
+                Ok(Err(self.cannot_cast(from, to, context)))
+            }
+            _ => Err(expr),
+        }
+    }
+
+    fn text_to_enum(
+        &mut self,
+        expr: ScalarExpr,
+        oid: u32,
+        context: CastContext,
+    ) -> Result<ScalarExpr> {
+        let to = DataType::Enum(oid);
+        let enum_type = self
+            .state
+            .enum_types
+            .get(&oid)
+            .ok_or_else(|| Error::internal(format!("enum type {oid} vanished")))?;
+        match expr {
+            ScalarExpr::Literal {
+                value: ScalarValue::Text(text),
+                ..
+            } => {
+                let sort_order = enum_type.parse(&text)?;
+                enum_type.check_committed(sort_order, self.state.committed_enum_type(oid))?;
+                Ok(ScalarExpr::literal(ScalarValue::Float32(sort_order), to))
+            }
+            // An untyped parameter is sent as the label's text.
+            ScalarExpr::Param {
+                index,
+                ty: DataType::Unknown,
+            } => {
+                self.params[index] = DataType::Text;
+                self.text_to_enum(
+                    ScalarExpr::Param {
+                        index,
+                        ty: DataType::Text,
+                    },
+                    oid,
+                    context,
+                )
+            }
+            expr => {
+                let text = self.coerce(expr, DataType::Text, context)?;
+                Ok(ScalarExpr::CatalogCall {
+                    func: CatalogFunction::EnumIn(oid),
+                    args: vec![text],
+                    ty: to,
+                })
+            }
+        }
+    }
+
+    /// PostgreSQL's error for a cast that does not exist, naming enum types by name.
+    pub(super) fn cannot_cast(&self, from: DataType, to: DataType, context: CastContext) -> Error {
+        let state = match context {
+            CastContext::Explicit => SqlState::CannotCoerce,
+            CastContext::Implicit | CastContext::Assignment => SqlState::DatatypeMismatch,
+        };
+        Error::new(
+            state,
+            format!(
+                "cannot cast type {} to {}",
+                self.type_display(from),
+                self.type_display(to)
+            ),
+        )
+    }
+
+    /// A type as PostgreSQL's messages name it: an enum by its name.
+    pub(super) fn type_display(&self, ty: DataType) -> String {
+        match ty {
+            DataType::Enum(oid) => self
+                .state
+                .enum_types
+                .get(&oid)
+                .map_or_else(|| ty.to_string(), |t| t.name.name.clone()),
+            other => other.to_string(),
+        }
+    }
+}
+
+impl Binder<'_> {
+    /// enum_first, enum_last and enum_range, read from the catalog now: a change to the
+    /// type changes the catalog version, which a cached plan is bound again for. `None`
+    /// when `name` is none of them.
+    pub(super) fn bind_enum_function(
+        &mut self,
+        name: &str,
+        args: &[&ast::Expr],
+        scope: &Scope,
+    ) -> Option<Result<ScalarExpr>> {
+        if !matches!(name, "enum_first" | "enum_last" | "enum_range") {
+            return None;
+        }
+        Some(self.enum_function(name, args, scope))
+    }
+
+    fn enum_function(
+        &mut self,
+        name: &str,
+        args: &[&ast::Expr],
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        let args = args
+            .iter()
+            .map(|arg| self.bind_expr(arg, scope))
+            .collect::<Result<Vec<_>>>()?;
+        let types: Vec<DataType> = args.iter().map(ScalarExpr::ty).collect();
+        let oid = match (name, types.as_slice()) {
+            ("enum_first" | "enum_last" | "enum_range", [DataType::Enum(oid)]) => *oid,
+            ("enum_range", [DataType::Enum(a), DataType::Enum(b)]) if a == b => *a,
+            ("enum_range", [DataType::Enum(oid), DataType::Unknown])
+            | ("enum_range", [DataType::Unknown, DataType::Enum(oid)]) => *oid,
+            _ => {
+                let shown: Vec<String> = types.iter().map(|t| self.type_display(*t)).collect();
+                return Err(Error::new(
+                    SqlState::UndefinedFunction,
+                    format!("function {name}({}) does not exist", shown.join(", ")),
+                )
+                .with_hint("No function matches the given name and argument types. You might need to add explicit type casts."));
+            }
+        };
+        let enum_type = self
+            .state
+            .enum_types
+            .get(&oid)
+            .ok_or_else(|| Error::internal(format!("enum type {oid} vanished")))?;
+        let ty = DataType::Enum(oid);
+        // Each label returned must be committed (or of a type the transaction created).
+        let committed = self.state.committed_enum_type(oid);
+        let returned = |label: &crate::catalog::EnumLabel| {
+            enum_type.check_committed(label.sort_order, committed)
+        };
+        let one = |label: Option<&crate::catalog::EnumLabel>| match label {
+            None => Ok(ScalarExpr::null(ty)),
+            Some(label) => {
+                returned(label)?;
+                Ok(ScalarExpr::literal(
+                    ScalarValue::Float32(label.sort_order),
+                    ty,
+                ))
+            }
+        };
+        match name {
+            "enum_first" => one(enum_type.labels.first()),
+            "enum_last" => one(enum_type.labels.last()),
+            _ => {
+                // The bounds: NULL (or absent) is open.
+                let mut bounds = [f32::NEG_INFINITY, f32::INFINITY];
+                if args.len() == 2 {
+                    for (bound, arg) in bounds.iter_mut().zip(&args) {
+                        match arg {
+                            ScalarExpr::Literal {
+                                value: ScalarValue::Float32(v),
+                                ..
+                            } => *bound = *v,
+                            ScalarExpr::Literal {
+                                value: ScalarValue::Null,
+                                ..
+                            } => {}
+                            _ => {
+                                return Err(Error::unsupported("enum_range of non-constant bounds"))
+                            }
+                        }
+                    }
+                }
+                // An array of the labels (text[]: arrays of enums are not stored here).
+                let labels = enum_type
+                    .labels
+                    .iter()
+                    .filter(|l| (bounds[0]..=bounds[1]).contains(&l.sort_order))
+                    .map(|l| returned(l).map(|()| ScalarValue::Text(l.label.clone())))
+                    .collect::<Result<Vec<_>>>()?;
+                let text_array = DataType::array_of(DataType::Text)
+                    .ok_or_else(|| Error::internal("text[] exists"))?;
+                Ok(ScalarExpr::literal(ScalarValue::Array(labels), text_array))
+            }
+        }
+    }
+}
+
+/// An enum label: PostgreSQL's grammar takes only a string constant there.
+fn label(ident: &Ident) -> Result<String> {
+    match ident.quote_style {
+        Some('\'') => Ok(ident.value.clone()),
+        _ => Err(Error::syntax(format!(
+            "syntax error at or near \"{}\"",
+            ident.value
+        ))),
+    }
+}

@@ -1,0 +1,120 @@
+//! Enum types in the system catalogs: their pg_type rows (typtype 'e'), pg_enum's labels,
+//! and their names for format_type, regtype and psql.
+
+use super::{
+    boolean, char, int2, int4, oid, text, CatalogSnapshot, Rows, NULL, PG_CATALOG_OID, PUBLIC_OID,
+    SUPERUSER_OID,
+};
+use crate::catalog::{quote_identifier, EnumType, QualifiedName};
+use crate::storage::DbState;
+use crate::types::ScalarValue;
+
+/// pg_type's rows of the enum types, in pg_type's column order (`types::PG_TYPE`).
+pub(super) fn pg_type_rows(snapshot: &CatalogSnapshot) -> Rows {
+    snapshot
+        .state
+        .enum_types
+        .values()
+        .map(|t| {
+            vec![
+                oid(t.oid),
+                text(&t.name.name),
+                oid(t.name.schema),
+                oid(SUPERUSER_OID),
+                int2(4),
+                boolean(true),
+                char(b'e'),
+                char(b'E'),
+                boolean(false),
+                boolean(true),
+                char(b','),
+                oid(0),
+                text("-"),
+                oid(0),
+                // No array type is made for an enum here.
+                oid(0),
+                text("enum_in"),
+                text("enum_out"),
+                text("enum_recv"),
+                text("enum_send"),
+                text("-"),
+                text("-"),
+                text("-"),
+                char(b'i'),
+                char(b'p'),
+                boolean(false),
+                oid(0),
+                int4(-1),
+                int4(0),
+                oid(0),
+                NULL,
+                NULL,
+                NULL,
+            ]
+        })
+        .collect()
+}
+
+pub(super) fn pg_enum(snapshot: &CatalogSnapshot) -> Rows {
+    let mut types: Vec<&EnumType> = snapshot
+        .state
+        .enum_types
+        .values()
+        .map(|t| t.as_ref())
+        .collect();
+    types.sort_by_key(|t| t.oid);
+    types
+        .into_iter()
+        .flat_map(|t| {
+            t.labels.iter().map(|label| {
+                vec![
+                    oid(label.oid),
+                    oid(t.oid),
+                    ScalarValue::Float32(label.sort_order),
+                    text(&label.label),
+                ]
+            })
+        })
+        .collect()
+}
+
+/// format_type of an enum type: its name, qualified by its schema when the search path
+/// does not find it by that name (PostgreSQL's rule). `None` for other OIDs.
+pub(super) fn enum_type_name(snapshot: &CatalogSnapshot, type_oid: u32) -> Option<String> {
+    let enum_type = snapshot.state.enum_types.get(&type_oid)?;
+    let name = quote_identifier(&enum_type.name.name);
+    Some(match enum_type_visible(snapshot, type_oid)? {
+        true => name,
+        false => format!(
+            "{}.{name}",
+            quote_identifier(&snapshot.schema_name(enum_type.name.schema))
+        ),
+    })
+}
+
+/// pg_type_is_visible of an enum type: whether the search path finds it first by its name.
+/// `None` for other OIDs.
+pub(super) fn enum_type_visible(snapshot: &CatalogSnapshot, type_oid: u32) -> Option<bool> {
+    let enum_type = snapshot.state.enum_types.get(&type_oid)?;
+    let searched = match snapshot.search_path {
+        Some(path) => path.searched(snapshot.state),
+        None => vec![PG_CATALOG_OID, PUBLIC_OID],
+    };
+    let found_first = searched
+        .into_iter()
+        .map(|schema| QualifiedName::new(schema, enum_type.name.name.as_str()))
+        .find(|q| snapshot.state.enum_type_named(q).is_some());
+    Some(found_first.is_some_and(|q| q.schema == enum_type.name.schema))
+}
+
+/// regtypein of an enum type's name, `schema.name` or a name in `public` (regtype values
+/// are read without the session's search path here).
+pub(super) fn enum_type_oid(state: &DbState, name: &str) -> Option<u32> {
+    let (schema, name) = match name.split_once('.') {
+        Some((schema, name)) => (state.schema_by_name(schema)?.oid, name),
+        None => (PUBLIC_OID, name),
+    };
+    state
+        .enum_type_named(&QualifiedName::new(schema, name))
+        .map(|t| t.oid)
+}

@@ -1,0 +1,188 @@
+//! CREATE TYPE ... AS ENUM, ALTER TYPE and DROP TYPE, run under the locks of the types'
+//! names. A type a column or a view uses cannot be dropped (2BP01).
+
+use crate::api::Notice;
+use crate::catalog::{EnumType, QualifiedName, TableSchema};
+use crate::error::{Error, Result, SqlState};
+use crate::plan::{AlterEnum, TypeChange};
+use crate::storage::{DbState, RelationKind, Transaction};
+use crate::types::DataType;
+
+pub fn change_type(
+    txn: &mut Transaction,
+    change: TypeChange,
+    notices: &mut Vec<Notice>,
+) -> Result<()> {
+    match change {
+        TypeChange::CreateEnum { name, labels } => create_enum(txn, name, &labels),
+        TypeChange::Alter { name, action } => alter_enum(txn, &name, action, notices),
+        TypeChange::Drop {
+            names,
+            if_exists,
+            cascade,
+        } => drop_types(txn, &names, if_exists, cascade, notices),
+    }
+}
+
+fn create_enum(txn: &mut Transaction, name: QualifiedName, labels: &[String]) -> Result<()> {
+    txn.lock_name(&name)?;
+    check_name_free(&txn.view(), &name)?;
+    let enum_type = EnumType::new(name, labels, || txn.allocate_oid())?;
+    txn.put_enum_type(enum_type.oid, Some(enum_type));
+    Ok(())
+}
+
+/// A new type's name is free unless a type has it; tables, views and sequences have a row
+/// type of their name in PostgreSQL, so theirs are taken too.
+fn check_name_free(state: &DbState, name: &QualifiedName) -> Result<()> {
+    let taken = state.enum_type_named(name).is_some()
+        || matches!(
+            state.relation_kind(name),
+            Some(RelationKind::Table | RelationKind::View | RelationKind::Sequence)
+        );
+    match taken {
+        true => Err(Error::new(
+            SqlState::DuplicateObject,
+            format!("type \"{}\" already exists", name.name),
+        )),
+        false => Ok(()),
+    }
+}
+
+fn alter_enum(
+    txn: &mut Transaction,
+    name: &QualifiedName,
+    action: AlterEnum,
+    notices: &mut Vec<Notice>,
+) -> Result<()> {
+    txn.lock_name(name)?;
+    let state = txn.view();
+    let enum_type = state
+        .enum_type_named(name)
+        .ok_or_else(|| missing_type(name))?;
+    let altered = match action {
+        AlterEnum::AddValue {
+            label,
+            position,
+            if_not_exists,
+        } => {
+            let oid = txn.allocate_oid();
+            let may_renumber = dependents(&state, enum_type).is_empty();
+            match enum_type.with_label(&label, &position, if_not_exists, oid, may_renumber)? {
+                Some(altered) => altered,
+                None => {
+                    notices.push(Notice::skipped(format!(
+                        "enum label \"{label}\" already exists, skipping"
+                    )));
+                    return Ok(());
+                }
+            }
+        }
+        AlterEnum::RenameValue { old, new } => enum_type.with_label_renamed(&old, &new)?,
+        AlterEnum::Rename(new_name) => {
+            let new_name = QualifiedName::new(name.schema, new_name);
+            txn.lock_name(&new_name)?;
+            check_name_free(&txn.view(), &new_name)?;
+            EnumType {
+                name: new_name,
+                ..(**enum_type).clone()
+            }
+        }
+    };
+    txn.put_enum_type(altered.oid, Some(altered));
+    Ok(())
+}
+
+fn drop_types(
+    txn: &mut Transaction,
+    names: &[QualifiedName],
+    if_exists: bool,
+    cascade: bool,
+    notices: &mut Vec<Notice>,
+) -> Result<()> {
+    for name in names {
+        txn.lock_name(name)?;
+        let state = txn.view();
+        let Some(enum_type) = state.enum_type_named(name) else {
+            if !if_exists {
+                return Err(missing_type(name));
+            }
+            notices.push(Notice::skipped(format!(
+                "type \"{}\" does not exist, skipping",
+                name.name
+            )));
+            continue;
+        };
+        let dependents = dependents(&state, enum_type);
+        if !dependents.is_empty() {
+            if cascade {
+                return Err(Error::unsupported(
+                    "DROP TYPE ... CASCADE of a type that columns use",
+                ));
+            }
+            return Err(Error::new(
+                SqlState::DependentObjectsStillExist,
+                format!(
+                    "cannot drop type {} because other objects depend on it",
+                    name.name
+                ),
+            )
+            .with_detail(dependents.join("\n"))
+            .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
+        }
+        txn.put_enum_type(enum_type.oid, None);
+    }
+    Ok(())
+}
+
+/// What uses enum type `oid`, as PostgreSQL's DETAIL lines name it.
+fn dependents(state: &DbState, enum_type: &EnumType) -> Vec<String> {
+    let ty = DataType::Enum(enum_type.oid);
+    let type_name = &enum_type.name.name;
+    let mut found = Vec::new();
+    for table in state.tables.values() {
+        for column in &table.schema.columns {
+            if column.data_type == ty {
+                found.push(format!(
+                    "column {} of table {} depends on type {type_name}",
+                    column.name, table.schema.name
+                ));
+            }
+        }
+    }
+    for view in state.views.values() {
+        if view.columns.iter().any(|(_, t)| *t == ty) {
+            found.push(format!("view {} depends on type {type_name}", view.name));
+        }
+    }
+    found
+}
+
+/// Takes the name locks of the enum types `schema`'s columns use, so that DROP TYPE waits
+/// for the transaction creating or altering the table (PostgreSQL's dependency lock), and
+/// checks they still exist.
+pub fn lock_column_types(txn: &mut Transaction, schema: &TableSchema) -> Result<()> {
+    for column in &schema.columns {
+        let DataType::Enum(oid) = column.data_type else {
+            continue;
+        };
+        let name = txn.view().enum_types.get(&oid).map(|t| t.name.clone());
+        if let Some(name) = &name {
+            txn.lock_name(name)?;
+        }
+        if name.is_none() || !txn.view().enum_types.contains_key(&oid) {
+            return Err(Error::new(
+                SqlState::UndefinedObject,
+                format!("type with OID {oid} does not exist"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn missing_type(name: &QualifiedName) -> Error {
+    Error::new(
+        SqlState::UndefinedObject,
+        format!("type \"{}\" does not exist", name.name),
+    )
+}
