@@ -100,6 +100,7 @@ pub enum SqlState {
     ReadOnlySqlTransaction,
     CantChangeRuntimeParam,
     InternalError,
+    StringDataLengthMismatch,
 }
 
 impl SqlState {
@@ -198,6 +199,7 @@ impl SqlState {
             SqlState::ReadOnlySqlTransaction => "25006",
             SqlState::CantChangeRuntimeParam => "55P02",
             SqlState::InternalError => "XX000",
+            SqlState::StringDataLengthMismatch => "22026",
             SqlState::InvalidObjectDefinition => "42P17",
             SqlState::DependentObjectsStillExist => "2BP01",
         }

@@ -499,3 +499,46 @@ fn portal_describe_of_returning_gives_its_row_description() -> TestResult {
     assert_eq!(messages[4].1, b"INSERT 0 1\0".to_vec());
     Ok(())
 }
+
+#[tokio::test]
+async fn bit_strings_round_trip_in_binary() -> TestResult {
+    use tokio_postgres::types::Type;
+    let client = connect(start_server()?).await?;
+    client
+        .batch_execute("CREATE TABLE flags (b bit(10), v varbit)")
+        .await?;
+    // bit_send: the length in bits, then the bits packed from the most significant one.
+    let packed = vec![0, 0, 0, 10, 0b1010_0000, 0b1100_0000];
+    client
+        .execute(
+            "INSERT INTO flags VALUES ($1, $2)",
+            &[&RawParam(packed.clone()), &RawParam(vec![0, 0, 0, 0])],
+        )
+        .await?;
+    let row = client
+        .query_one("SELECT b, v, ARRAY[b] FROM flags", &[])
+        .await?;
+    let types: Vec<&Type> = row.columns().iter().map(|c| c.type_()).collect();
+    assert_eq!(types, [&Type::BIT, &Type::VARBIT, &Type::BIT_ARRAY]);
+    assert_eq!(row.try_get::<_, RawValue>(0)?.0, packed);
+    assert_eq!(row.try_get::<_, RawValue>(1)?.0, [0, 0, 0, 0]);
+    let messages = client.simple_query("SELECT b, v FROM flags").await?;
+    let data = rows(&messages);
+    assert_eq!(data[0].get(0), Some("1010000011"));
+    assert_eq!(data[0].get(1), Some(""));
+    // Set padding bits and a length that does not fit the column are refused.
+    let error = client
+        .query_one("SELECT $1::varbit", &[&RawParam(vec![0, 0, 0, 2, 0xff])])
+        .await;
+    let code = error.err().and_then(|e| e.code().cloned());
+    assert_eq!(code.as_ref().map(|c| c.code()), Some("22P03"));
+    let error = client
+        .execute(
+            "INSERT INTO flags VALUES ($1, NULL)",
+            &[&RawParam(vec![0, 0, 0, 1, 0x80])],
+        )
+        .await;
+    let code = error.err().and_then(|e| e.code().cloned());
+    assert_eq!(code.as_ref().map(|c| c.code()), Some("22026"));
+    Ok(())
+}

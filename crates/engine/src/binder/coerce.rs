@@ -33,6 +33,8 @@ pub fn common_type(a: DataType, b: DataType) -> Option<DataType> {
             T::Numeric(_) => T::Numeric(None),
             T::Unknown => T::Text,
             T::Char(_) => T::Char(None),
+            T::Bit(_) => T::Bit(None),
+            T::VarBit(_) => T::VarBit(None),
             other => other,
         });
     }
@@ -44,8 +46,13 @@ pub fn common_type(a: DataType, b: DataType) -> Option<DataType> {
         (T::Unknown, other) | (other, T::Unknown) => Some(match other {
             T::Numeric(_) => T::Numeric(None),
             T::Varchar(_) => T::Varchar(None),
+            T::Bit(_) => T::Bit(None),
+            T::VarBit(_) => T::VarBit(None),
             other => other,
         }),
+        (T::Bit(_), T::Bit(_)) => Some(T::Bit(None)),
+        // varbit is the preferred type of the bit string category.
+        (T::Bit(_) | T::VarBit(_), T::Bit(_) | T::VarBit(_)) => Some(T::VarBit(None)),
         _ if a.category() == TypeCategory::Numeric && b.category() == TypeCategory::Numeric => {
             if a == T::Float32 || b == T::Float32 {
                 return Some(T::Float64);
@@ -92,6 +99,12 @@ pub fn union_type(types: &[DataType], what: &str) -> Result<DataType> {
             continue;
         }
         match (result.category(), ty.category()) {
+            (TypeCategory::BitString, TypeCategory::BitString) => {
+                result = match (result, ty) {
+                    (DataType::Bit(_), DataType::Bit(_)) => DataType::Bit(None),
+                    _ => DataType::VarBit(None),
+                };
+            }
             (TypeCategory::Numeric, TypeCategory::Numeric) => {
                 // Here real with integers stays real: select_common_type takes the preferred
                 // type only when it is one of the inputs.
@@ -132,6 +145,8 @@ pub fn union_type(types: &[DataType], what: &str) -> Result<DataType> {
         DataType::Numeric(Some(_)) if untyped => DataType::Numeric(None),
         DataType::Varchar(Some(_)) if untyped => DataType::Varchar(None),
         DataType::Char(Some(_)) if untyped => DataType::Char(None),
+        DataType::Bit(Some(_)) if untyped => DataType::Bit(None),
+        DataType::VarBit(Some(_)) if untyped => DataType::VarBit(None),
         other => other,
     })
 }
@@ -165,7 +180,10 @@ impl Binder<'_> {
                 let value = match to {
                     // An untyped literal stored into a column is an assignment: too-long
                     // strings are errors there, not truncated.
-                    DataType::Varchar(Some(_)) | DataType::Char(Some(_))
+                    DataType::Varchar(Some(_))
+                    | DataType::Char(Some(_))
+                    | DataType::Bit(Some(_))
+                    | DataType::VarBit(Some(_))
                         if context != CastContext::Explicit =>
                     {
                         cast_scalar(&ScalarValue::Text(text), DataType::Text, to, context)?

@@ -58,6 +58,9 @@ pub fn bind_data_type(ty: &ast::DataType) -> Result<DataType> {
         } => DataType::Interval,
         A::Custom(name, modifiers) if modifiers.is_empty() => custom(&name.to_string())?,
         A::Regclass => DataType::Oid(OidKind::RegClass),
+        // `bit` alone is bit(1); `bit varying` alone has no limit.
+        A::Bit(len) => DataType::Bit(Some(bit_length(*len, "bit")?.unwrap_or(1))),
+        A::BitVarying(len) | A::VarBit(len) => DataType::VarBit(bit_length(*len, "varbit")?),
         // `int[]`, and `int[3]`, whose size PostgreSQL ignores.
         A::Array(ast::ArrayElemTypeDef::SquareBracket(elem, _)) => array_of(bind_data_type(elem)?)?,
         other => return Err(Error::unsupported(format!("type {other}"))),
@@ -92,6 +95,8 @@ fn custom(name: &str) -> Result<DataType> {
         "uuid" => DataType::Uuid,
         "json" => DataType::Json,
         "jsonb" => DataType::Jsonb,
+        "bit" => DataType::Bit(None),
+        "varbit" => DataType::VarBit(None),
         // The catalog's own types, represented by the nearest type we have (see
         // catalog::system): their values and text forms are the same.
         "name" => crate::catalog::system::NAME,
@@ -148,6 +153,22 @@ fn numeric(info: &ExactNumberInfo) -> Result<DataType> {
     })))
 }
 
+/// varbit.c's limit on bit string lengths: the largest value's bytes, in bits.
+const MAX_BIT_LENGTH: u64 = MAX_CHAR_LENGTH * 8;
+
+fn bit_length(len: Option<u64>, name: &str) -> Result<Option<u32>> {
+    match len {
+        None => Ok(None),
+        Some(0) => Err(invalid(&format!(
+            "length for type {name} must be at least 1"
+        ))),
+        Some(n) if n > MAX_BIT_LENGTH => Err(invalid(&format!(
+            "length for type {name} cannot exceed {MAX_BIT_LENGTH}"
+        ))),
+        Some(n) => Ok(Some(n as u32)),
+    }
+}
+
 fn char_length(len: &Option<CharacterLength>, name: &str) -> Result<Option<u32>> {
     match len {
         None => Ok(None),
@@ -193,6 +214,8 @@ pub fn type_column_name(ty: DataType) -> &'static str {
         DataType::Json => "json",
         DataType::Jsonb => "jsonb",
         DataType::Oid(kind) => kind.name(),
+        DataType::Bit(_) => "bit",
+        DataType::VarBit(_) => "varbit",
         DataType::Array(elem) => match elem {
             DataType::Bool => "_bool",
             DataType::Int16 => "_int2",
@@ -214,6 +237,8 @@ pub fn type_column_name(ty: DataType) -> &'static str {
             DataType::Json => "_json",
             DataType::Jsonb => "_jsonb",
             DataType::Oid(_) => "_oid",
+            DataType::Bit(_) => "_bit",
+            DataType::VarBit(_) => "_varbit",
             DataType::Unknown | DataType::Array(_) => "anyarray",
         },
     }

@@ -470,6 +470,8 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         | T::Jsonb
         | T::Array(_)
         | T::Oid(_)
+        | T::Bit(_)
+        | T::VarBit(_)
         | T::Time => {
             return Err(Error::new(
                 SqlState::FeatureNotSupported,

@@ -39,6 +39,9 @@ mod tag {
     /// Followed by the kind's position in `OidKind::ALL`.
     pub const OID: u8 = 21;
     pub const TIME: u8 = 22;
+    /// bit and bit varying: followed by an optional length, like varchar.
+    pub const BIT: u8 = 23;
+    pub const VARBIT: u8 = 24;
 }
 
 /// The tags of index methods, on-disk like those of types.
@@ -60,6 +63,17 @@ fn read_char_length(input: &mut Decoder<'_>) -> Result<Option<u32>> {
     match length {
         Some(n) if n == 0 || u64::from(n) > MAX_CHAR_LENGTH => {
             Err(corrupt(format!("character length {n}")))
+        }
+        _ => Ok(length),
+    }
+}
+
+/// A bit string length as CREATE accepts it.
+fn read_bit_length(input: &mut Decoder<'_>) -> Result<Option<u32>> {
+    let length = input.option(|input| input.u32())?;
+    match length {
+        Some(n) if n == 0 || u64::from(n) > MAX_CHAR_LENGTH * 8 => {
+            Err(corrupt(format!("bit length {n}")))
         }
         _ => Ok(length),
     }
@@ -100,6 +114,8 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
         tag::UUID => DataType::Uuid,
         tag::JSON => DataType::Json,
         tag::JSONB => DataType::Jsonb,
+        tag::BIT => DataType::Bit(read_bit_length(input)?),
+        tag::VARBIT => DataType::VarBit(read_bit_length(input)?),
         tag::OID => {
             let position = input.u8()?;
             let kind = OidKind::ALL.get(usize::from(position));
@@ -151,6 +167,14 @@ impl Persist for DataType {
             DataType::Array(elem) => {
                 out.u8(tag::ARRAY);
                 elem.encode(out);
+            }
+            DataType::Bit(length) => {
+                out.u8(tag::BIT);
+                out.option(length.as_ref(), |out, n| out.u32(*n));
+            }
+            DataType::VarBit(length) => {
+                out.u8(tag::VARBIT);
+                out.option(length.as_ref(), |out, n| out.u32(*n));
             }
             DataType::Oid(kind) => {
                 out.u8(tag::OID);

@@ -6,6 +6,7 @@
 //! a default) and the validity bitmap is carried over unchanged. Text output is written
 //! straight into the result's byte buffer, so a cast to text allocates nothing per row.
 
+use super::cast_bits::cast_bits;
 use crate::error::{Error, Result, SqlState};
 use crate::types::array_text::parse_array;
 use crate::types::json::{self, Json};
@@ -55,6 +56,10 @@ pub fn can_cast(from: DataType, to: DataType, context: CastContext) -> bool {
         (f, T::Unknown) if f.is_string() => CastContext::Implicit,
         (f, _) if f.is_string() => CastContext::Explicit,
         (T::Int32, T::Bool) | (T::Bool, T::Int32) => CastContext::Explicit,
+        (T::Bit(_) | T::VarBit(_), T::Bit(_) | T::VarBit(_)) => CastContext::Implicit,
+        (T::Int32 | T::Int64, T::Bit(_)) | (T::Bit(_), T::Int32 | T::Int64) => {
+            CastContext::Explicit
+        }
         (T::Json, T::Jsonb) | (T::Jsonb, T::Json) => CastContext::Assignment,
         (T::Jsonb, t) if t == T::Bool || numeric_rank(t).is_some() => CastContext::Explicit,
         // pg_cast: integers and the OID types convert implicitly into one another; back
@@ -107,9 +112,13 @@ pub fn cast_vector(
             return cast_vector(&scalars, scalars_type(to), to, context);
         }
     }
+    let unsupported = || cannot_cast(from, to);
+    if let Some(data) = cast_bits(input, from, to, context, unsupported)? {
+        return Ok(Vector::new(data, input.validity.clone()));
+    }
     let rows = Rows {
         validity: input.validity.as_ref(),
-        unsupported: || cannot_cast(from, to),
+        unsupported,
     };
     let data = match to {
         DataType::Unknown | DataType::Text | DataType::Varchar(_) | DataType::Char(_) => {
@@ -153,6 +162,8 @@ pub fn cast_vector(
         DataType::Jsonb => VectorData::Jsonb(to_jsonb(input, &rows)?),
         DataType::Array(elem) => to_array(input, from, *elem, context, &rows)?,
         DataType::Oid(_) => VectorData::Int64(to_oid(input, &rows)?),
+        // cast_bits took every cast to a bit string.
+        DataType::Bit(_) | DataType::VarBit(_) => return Err(unsupported()),
     };
     Ok(Vector::new(data, input.validity.clone()))
 }

@@ -47,6 +47,11 @@ pub enum DataType {
     /// in an int64 vector. The aliases print as the name of the object (see
     /// `catalog::system`), so they are turned into text before they leave the engine.
     Oid(OidKind),
+    /// `bit(n)`: exactly n bits (`None` is the unconstrained `bit` of expressions), kept as
+    /// its text of `0`s and `1`s (see [`crate::types::bit_string`]).
+    Bit(Option<u32>),
+    /// `bit varying(n)`: at most n bits.
+    VarBit(Option<u32>),
 }
 
 /// Which of the OID types: plain `oid`, or an alias whose text form names the object.
@@ -137,6 +142,8 @@ pub enum TypeCategory {
     Array,
     /// 'U': bytea, uuid, json and jsonb are each their own island for coercion.
     UserDefined,
+    /// 'V': bit and bit varying.
+    BitString,
 }
 
 impl DataType {
@@ -163,6 +170,7 @@ impl DataType {
             DataType::Jsonb => PhysicalType::Jsonb,
             DataType::Array(elem) => PhysicalType::List(elem.physical().as_static()),
             DataType::Oid(_) => PhysicalType::Int64,
+            DataType::Bit(_) | DataType::VarBit(_) => PhysicalType::Text,
         }
     }
 
@@ -191,11 +199,15 @@ impl DataType {
             DataType::Json => &DataType::Json,
             DataType::Jsonb => &DataType::Jsonb,
             DataType::Oid(OidKind::Oid) => &DataType::Oid(OidKind::Oid),
+            DataType::Bit(None) => &DataType::Bit(None),
+            DataType::VarBit(None) => &DataType::VarBit(None),
             DataType::Unknown
             | DataType::Oid(_)
             | DataType::Numeric(Some(_))
             | DataType::Varchar(Some(_))
             | DataType::Char(_)
+            | DataType::Bit(Some(_))
+            | DataType::VarBit(Some(_))
             | DataType::Array(_) => return None,
         };
         Some(DataType::Array(elem))
@@ -207,6 +219,8 @@ impl DataType {
         DataType::array_of(match elem {
             DataType::Numeric(_) => DataType::Numeric(None),
             DataType::Varchar(_) => DataType::Varchar(None),
+            DataType::Bit(_) => DataType::Bit(None),
+            DataType::VarBit(_) => DataType::VarBit(None),
             DataType::Unknown => DataType::Text,
             other => other,
         })
@@ -240,6 +254,7 @@ impl DataType {
             DataType::Bytea | DataType::Uuid | DataType::Json | DataType::Jsonb => {
                 TypeCategory::UserDefined
             }
+            DataType::Bit(_) | DataType::VarBit(_) => TypeCategory::BitString,
         }
     }
 
@@ -287,10 +302,14 @@ impl DataType {
                 DataType::Json => 199,
                 DataType::Jsonb => 3807,
                 DataType::Oid(_) => 1028,
+                DataType::Bit(_) => 1561,
+                DataType::VarBit(_) => 1563,
                 // Never built (see `array_of`); anyarray is the honest answer.
                 DataType::Unknown | DataType::Array(_) => 2277,
             },
             DataType::Oid(kind) => kind.type_oid(),
+            DataType::Bit(_) => 1560,
+            DataType::VarBit(_) => 1562,
         }
     }
 
@@ -318,6 +337,8 @@ impl DataType {
             2950 => DataType::Uuid,
             114 => DataType::Json,
             3802 => DataType::Jsonb,
+            1560 => DataType::Bit(None),
+            1562 => DataType::VarBit(None),
             _ if OidKind::ALL.iter().any(|k| k.type_oid() == oid) => {
                 let kind = OidKind::ALL.into_iter().find(|k| k.type_oid() == oid)?;
                 DataType::Oid(kind)
@@ -343,6 +364,8 @@ impl DataType {
                     199 => 114,
                     3807 => 3802,
                     1028 => 26,
+                    1561 => 1560,
+                    1563 => 1562,
                     _ => return None,
                 };
                 return DataType::from_oid(elem).and_then(DataType::array_of);
@@ -370,6 +393,8 @@ impl DataType {
             | DataType::Text
             | DataType::Varchar(_)
             | DataType::Char(_)
+            | DataType::Bit(_)
+            | DataType::VarBit(_)
             | DataType::Array(_) => -1,
         }
     }
@@ -379,6 +404,8 @@ impl DataType {
         match self {
             DataType::Numeric(Some(m)) => (((m.precision << 16) | m.scale) + 4) as i32,
             DataType::Varchar(Some(n)) | DataType::Char(Some(n)) => n as i32 + 4,
+            // varbit.c keeps the length itself as the modifier.
+            DataType::Bit(Some(n)) | DataType::VarBit(Some(n)) => n as i32,
             _ => -1,
         }
     }
@@ -408,6 +435,8 @@ impl DataType {
             DataType::Json => "json",
             DataType::Jsonb => "jsonb",
             DataType::Oid(kind) => kind.name(),
+            DataType::Bit(_) => "bit",
+            DataType::VarBit(_) => "bit varying",
             DataType::Array(elem) => match elem {
                 DataType::Bool => "boolean[]",
                 DataType::Int16 => "smallint[]",
@@ -429,6 +458,8 @@ impl DataType {
                 DataType::Json => "json[]",
                 DataType::Jsonb => "jsonb[]",
                 DataType::Oid(_) => "oid[]",
+                DataType::Bit(_) => "bit[]",
+                DataType::VarBit(_) => "bit varying[]",
                 DataType::Unknown | DataType::Array(_) => "anyarray",
             },
         }
@@ -476,6 +507,8 @@ impl fmt::Display for DataType {
             DataType::Numeric(Some(m)) => write!(f, "numeric({},{})", m.precision, m.scale),
             DataType::Varchar(Some(n)) => write!(f, "character varying({n})"),
             DataType::Char(Some(n)) => write!(f, "character({n})"),
+            DataType::Bit(Some(n)) => write!(f, "bit({n})"),
+            DataType::VarBit(Some(n)) => write!(f, "bit varying({n})"),
             other => f.write_str(other.name()),
         }
     }

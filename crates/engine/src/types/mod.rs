@@ -3,6 +3,7 @@
 
 pub mod array_text;
 pub mod binary_io;
+pub mod bit_string;
 pub mod bytea;
 mod data_type;
 pub mod datetime;

@@ -4,7 +4,9 @@
 //! does, quoting the original input. Character types take their length modifier the way an
 //! explicit cast applies it (truncate, then blank-pad `character(n)`).
 
-use super::{bytea, datetime, float, json, uuid, DataType, Decimal, Interval, ScalarValue};
+use super::{
+    bit_string, bytea, datetime, float, json, uuid, DataType, Decimal, Interval, ScalarValue,
+};
 use crate::error::{Error, Result};
 use crate::vector::write_int;
 
@@ -53,6 +55,13 @@ pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
         DataType::Array(elem) => ScalarValue::Array(super::array_text::parse_array(text, *elem)?),
         // The aliases' names are looked up in the catalog before a value gets here.
         DataType::Oid(_) => ScalarValue::Int64(parse_oid(text)?),
+        DataType::Bit(_) | DataType::VarBit(_) => {
+            let bits = bit_string::parse_bits(text)?;
+            ScalarValue::Text(match bit_string::BitLength::of(ty) {
+                Some(length) => length.fitted(&bits, true)?,
+                None => bits,
+            })
+        }
     })
 }
 

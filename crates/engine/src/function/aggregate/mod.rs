@@ -143,7 +143,10 @@ impl AggregateFunction {
             ) => T::Float64,
             (F::Min | F::Max, T::Unknown) => T::Text,
             // PostgreSQL has no min/max of these (nor of json, which has no order at all).
-            (F::Min | F::Max, T::Bytea | T::Uuid | T::Json | T::Jsonb) => return None,
+            (
+                F::Min | F::Max,
+                T::Bytea | T::Uuid | T::Json | T::Jsonb | T::Bit(_) | T::VarBit(_),
+            ) => return None,
             // array_agg(unknown) is ambiguous in PostgreSQL (anynonarray or anyarray).
             (F::ArrayAgg, T::Unknown) => return None,
             (F::ArrayAgg, t) => DataType::array_of_values(t)?,

@@ -6,6 +6,7 @@
 //! argument is NULL and never look at, or fail on, the values in those rows.
 
 mod array;
+mod bit_string;
 mod bitwise;
 mod bytea;
 mod format;
@@ -19,6 +20,7 @@ mod signature;
 mod string;
 
 pub use array::ArrayFunction;
+pub use bit_string::BitStringFunction;
 pub use bitwise::BitOp;
 pub(crate) use json::value_json;
 pub use json::JsonFunction;
@@ -143,6 +145,8 @@ pub enum ScalarFunction {
         func: ArrayFunction,
         result: DataType,
     },
+    /// A function or operator of bit strings.
+    BitString(BitStringFunction),
 }
 
 impl ScalarFunction {
@@ -358,6 +362,7 @@ impl ScalarFunction {
             F::Bit(op) => op.symbol(),
             F::PgTypeof(_) => "pg_typeof",
             F::Array { func, .. } => func.name(),
+            F::BitString(func) => func.name(),
         }
     }
 
@@ -468,6 +473,7 @@ impl ScalarFunction {
             F::Bit(op) => bitwise::eval(op, args),
             F::PgTypeof(ty) => Ok(string::constant(ty.name(), rows)),
             F::Array { func, result } => func.eval(args, rows, result),
+            F::BitString(func) => func.eval(args),
         }
     }
 }

@@ -4,7 +4,7 @@
 //! which callers name the place of ("in bind parameter 2", a COPY line).
 
 use crate::error::{Error, Result, SqlState};
-use crate::types::{text_io, DataType, Interval, ScalarValue};
+use crate::types::{bit_string, text_io, DataType, Interval, ScalarValue};
 
 use super::numeric::read_numeric_binary;
 use super::send::JSONB_BINARY_VERSION;
@@ -72,6 +72,14 @@ pub fn recv(bytes: &[u8], ty: DataType) -> Result<ScalarValue> {
             None => return Err(insufficient_data()),
         },
         DataType::Array(elem) => ScalarValue::Array(decode_array(bytes, *elem)?),
+        // bit_recv and varbit_recv check the length against the modifier, if any.
+        DataType::Bit(_) | DataType::VarBit(_) => {
+            let bits = bit_string::read_binary(bytes)?;
+            ScalarValue::Text(match bit_string::BitLength::of(ty) {
+                Some(length) => length.fitted(&bits, false)?,
+                None => bits,
+            })
+        }
     })
 }
 

@@ -4,7 +4,7 @@
 //! days and months; an array is array_send's header and length-prefixed elements. bytea is
 //! its bytes, uuid its 16 bytes, json its text and jsonb a version byte then its text.
 
-use crate::types::{DataType, PhysicalType};
+use crate::types::{bit_string, DataType, PhysicalType};
 use crate::vector::{ListVec, Vector, VectorData};
 
 use super::numeric::write_numeric_binary;
@@ -31,6 +31,9 @@ pub fn write_binary(vector: &Vector, row: usize, ty: Option<DataType>, out: &mut
         VectorData::Float32(v) => out.extend_from_slice(&v[row].to_bits().to_be_bytes()),
         VectorData::Float64(v) => out.extend_from_slice(&v[row].to_bits().to_be_bytes()),
         VectorData::Numeric(v) => write_numeric_binary(&v[row], out),
+        VectorData::Text(s) if matches!(ty, Some(DataType::Bit(_) | DataType::VarBit(_))) => {
+            bit_string::write_binary(s.get(row), out)
+        }
         VectorData::Text(s) => out.extend_from_slice(s.get_bytes(row)),
         VectorData::Date(v) => out.extend_from_slice(&v[row].to_be_bytes()),
         VectorData::Timestamp(v) => out.extend_from_slice(&v[row].to_be_bytes()),
