@@ -542,3 +542,35 @@ async fn bit_strings_round_trip_in_binary() -> TestResult {
     assert_eq!(code.as_ref().map(|c| c.code()), Some("22026"));
     Ok(())
 }
+
+#[tokio::test]
+async fn timetz_round_trips_in_binary() -> TestResult {
+    use tokio_postgres::types::Type;
+    let client = connect(start_server()?).await?;
+    client
+        .batch_execute("CREATE TABLE clocks (t timetz)")
+        .await?;
+    // timetz_send: the time in microseconds, then the zone in seconds west of UTC.
+    let mut raw = 14_706_000_000i64.to_be_bytes().to_vec();
+    raw.extend_from_slice(&(-7200i32).to_be_bytes());
+    client
+        .execute("INSERT INTO clocks VALUES ($1)", &[&RawParam(raw.clone())])
+        .await?;
+    let row = client
+        .query_one("SELECT t, ARRAY[t] FROM clocks", &[])
+        .await?;
+    let types: Vec<&Type> = row.columns().iter().map(|c| c.type_()).collect();
+    assert_eq!(types, [&Type::TIMETZ, &Type::TIMETZ_ARRAY]);
+    assert_eq!(row.try_get::<_, RawValue>(0)?.0, raw);
+    let messages = client.simple_query("SELECT t FROM clocks").await?;
+    assert_eq!(rows(&messages)[0].get(0), Some("04:05:06+02"));
+    // A zone beyond ±15:59:59 is refused.
+    let mut bad = 0i64.to_be_bytes().to_vec();
+    bad.extend_from_slice(&(16 * 3600i32).to_be_bytes());
+    let error = client
+        .query_one("SELECT $1::timetz", &[&RawParam(bad)])
+        .await;
+    let code = error.err().and_then(|e| e.code().cloned());
+    assert_eq!(code.as_ref().map(|c| c.code()), Some("22P03"));
+    Ok(())
+}

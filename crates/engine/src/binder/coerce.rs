@@ -25,6 +25,11 @@ fn numeric_rank(ty: DataType) -> u8 {
     }
 }
 
+/// time and timetz, which convert to and from none of the timestamp types.
+fn is_time_of_day(ty: DataType) -> bool {
+    matches!(ty, DataType::Time | DataType::TimeTz)
+}
+
 /// The type two operands of a binary operator meet at, if any.
 pub fn common_type(a: DataType, b: DataType) -> Option<DataType> {
     use DataType as T;
@@ -69,6 +74,7 @@ pub fn common_type(a: DataType, b: DataType) -> Option<DataType> {
         }
         _ if a.is_string() && b.is_string() => Some(T::Text),
         (T::Date, T::Timestamp) | (T::Timestamp, T::Date) => Some(T::Timestamp),
+        (T::Time, T::TimeTz) | (T::TimeTz, T::Time) => Some(T::TimeTz),
         // timestamptz is the preferred type of the datetime category.
         (T::Date | T::Timestamp, T::TimestampTz) | (T::TimestampTz, T::Date | T::Timestamp) => {
             Some(T::TimestampTz)
@@ -119,9 +125,11 @@ pub fn union_type(types: &[DataType], what: &str) -> Result<DataType> {
             }
             // time converts to none of the others (and they not to it).
             (TypeCategory::DateTime, TypeCategory::DateTime)
-                if (result == DataType::Time) == (ty == DataType::Time) =>
+                if is_time_of_day(result) == is_time_of_day(ty) =>
             {
-                result = if result == DataType::Time {
+                result = if result == DataType::TimeTz || ty == DataType::TimeTz {
+                    DataType::TimeTz
+                } else if result == DataType::Time {
                     DataType::Time
                 } else if result == DataType::TimestampTz || ty == DataType::TimestampTz {
                     DataType::TimestampTz

@@ -52,6 +52,7 @@ pub fn bind_data_type(ty: &ast::DataType) -> Result<DataType> {
         }
         A::Timestamp(None, TimezoneInfo::WithTimeZone | TimezoneInfo::Tz) => DataType::TimestampTz,
         A::Time(None, TimezoneInfo::None | TimezoneInfo::WithoutTimeZone) => DataType::Time,
+        A::Time(None, TimezoneInfo::WithTimeZone | TimezoneInfo::Tz) => DataType::TimeTz,
         A::Interval {
             fields: None,
             precision: None,
@@ -90,6 +91,7 @@ fn custom(name: &str) -> Result<DataType> {
         "timestamp" => DataType::Timestamp,
         "timestamptz" => DataType::TimestampTz,
         "time" => DataType::Time,
+        "timetz" => DataType::TimeTz,
         "interval" => DataType::Interval,
         "bytea" => DataType::Bytea,
         "uuid" => DataType::Uuid,
@@ -216,6 +218,7 @@ pub fn type_column_name(ty: DataType) -> &'static str {
         DataType::Oid(kind) => kind.name(),
         DataType::Bit(_) => "bit",
         DataType::VarBit(_) => "varbit",
+        DataType::TimeTz => "timetz",
         DataType::Array(elem) => match elem {
             DataType::Bool => "_bool",
             DataType::Int16 => "_int2",
@@ -239,6 +242,7 @@ pub fn type_column_name(ty: DataType) -> &'static str {
             DataType::Oid(_) => "_oid",
             DataType::Bit(_) => "_bit",
             DataType::VarBit(_) => "_varbit",
+            DataType::TimeTz => "_timetz",
             DataType::Unknown | DataType::Array(_) => "anyarray",
         },
     }

@@ -472,6 +472,7 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         | T::Oid(_)
         | T::Bit(_)
         | T::VarBit(_)
+        | T::TimeTz
         | T::Time => {
             return Err(Error::new(
                 SqlState::FeatureNotSupported,

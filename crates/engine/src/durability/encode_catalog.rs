@@ -42,6 +42,7 @@ mod tag {
     /// bit and bit varying: followed by an optional length, like varchar.
     pub const BIT: u8 = 23;
     pub const VARBIT: u8 = 24;
+    pub const TIMETZ: u8 = 25;
 }
 
 /// The tags of index methods, on-disk like those of types.
@@ -116,6 +117,7 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
         tag::JSONB => DataType::Jsonb,
         tag::BIT => DataType::Bit(read_bit_length(input)?),
         tag::VARBIT => DataType::VarBit(read_bit_length(input)?),
+        tag::TIMETZ => DataType::TimeTz,
         tag::OID => {
             let position = input.u8()?;
             let kind = OidKind::ALL.get(usize::from(position));
@@ -176,6 +178,7 @@ impl Persist for DataType {
                 out.u8(tag::VARBIT);
                 out.option(length.as_ref(), |out, n| out.u32(*n));
             }
+            DataType::TimeTz => out.u8(tag::TIMETZ),
             DataType::Oid(kind) => {
                 out.u8(tag::OID);
                 let position = OidKind::ALL.iter().position(|k| k == kind);

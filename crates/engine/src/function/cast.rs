@@ -12,7 +12,8 @@ use crate::types::array_text::parse_array;
 use crate::types::json::{self, Json};
 use crate::types::timezone;
 use crate::types::{
-    bytea, datetime, float, text_io, uuid, DataType, Decimal, Interval, NumericTypmod, ScalarValue,
+    bytea, datetime, float, text_io, timetz, uuid, DataType, Decimal, Interval, NumericTypmod,
+    ScalarValue,
 };
 use crate::vector::{write_int, Bitmap, BytesVec, ListVec, StringVec, Vector, VectorData};
 
@@ -73,7 +74,8 @@ pub fn can_cast(from: DataType, to: DataType, context: CastContext) -> bool {
         (T::Timestamp | T::TimestampTz, T::Date) | (T::TimestampTz, T::Timestamp) => {
             CastContext::Assignment
         }
-        (T::Time, T::Interval) => CastContext::Implicit,
+        (T::Time, T::Interval | T::TimeTz) => CastContext::Implicit,
+        (T::TimeTz, T::Time) | (T::TimestampTz, T::TimeTz) => CastContext::Assignment,
         (T::Timestamp | T::TimestampTz | T::Interval, T::Time) => CastContext::Assignment,
         (f, t) => match (numeric_rank(f), numeric_rank(t)) {
             (Some(a), Some(b)) if a <= b => CastContext::Implicit,
@@ -155,6 +157,7 @@ pub fn cast_vector(
         DataType::Timestamp => VectorData::Timestamp(to_timestamp(input, &rows)?),
         DataType::TimestampTz => VectorData::TimestampTz(to_timestamptz(input, &rows)?),
         DataType::Time => VectorData::Time(to_time(input, &rows)?),
+        DataType::TimeTz => VectorData::TimeTz(to_timetz(input, &rows)?),
         DataType::Interval => VectorData::Interval(to_interval(input, &rows)?),
         DataType::Bytea => VectorData::Bytes(to_bytea(input, &rows)?),
         DataType::Uuid => VectorData::Uuid(to_uuid(input, &rows)?),
@@ -571,6 +574,22 @@ fn to_interval<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<I
     }
 }
 
+/// time and timestamptz take the session zone's offset; text goes through timetz_in.
+fn to_timetz<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i64>> {
+    match &input.data {
+        VectorData::TimeTz(v) => Ok(v.clone()),
+        VectorData::Text(s) => rows.map_text(s, 0, timetz::parse_timetz),
+        VectorData::Time(v) => rows.map(v, 0, |t| Ok(timetz::from_time(t))),
+        VectorData::TimestampTz(v) => rows.map(v, 0, |t| {
+            if t == i64::MAX || t == i64::MIN {
+                return Err(Error::out_of_range("timestamp out of range"));
+            }
+            Ok(timetz::from_timestamptz(t))
+        }),
+        _ => Err((rows.unsupported)()),
+    }
+}
+
 /// The time of day of a timestamp (of a timestamptz's local time), of an interval's time
 /// part (wrapped into one day), or of text.
 fn to_time<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i64>> {
@@ -581,6 +600,7 @@ fn to_time<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i64>>
         VectorData::Timestamp(v) => rows.map(v, 0, |t| Ok(time_of(t))),
         VectorData::TimestampTz(v) => rows.map(v, 0, |t| Ok(time_of(timezone::to_local(t)))),
         VectorData::Interval(v) => rows.map(v, 0, |i| Ok(time_of(i.micros))),
+        VectorData::TimeTz(v) => rows.map(v, 0, |t| Ok(timetz::unpack(t).0)),
         _ => Err((rows.unsupported)()),
     }
 }
@@ -635,6 +655,7 @@ fn to_string<U: Fn() -> Error>(
         VectorData::Timestamp(v) => rows.map_to_string(v, target, datetime::write_timestamp),
         VectorData::TimestampTz(v) => rows.map_to_string(v, target, datetime::write_timestamptz),
         VectorData::Time(v) => rows.map_to_string(v, target, datetime::write_time),
+        VectorData::TimeTz(v) => rows.map_to_string(v, target, timetz::write_timetz),
         VectorData::Interval(v) => rows.map_to_string(v, target, |i, buf| i.write_text(buf)),
         VectorData::Uuid(v) => rows.map_to_string(v, target, uuid::write_uuid),
         VectorData::Jsonb(s) => to_string(

@@ -52,6 +52,9 @@ pub enum DataType {
     Bit(Option<u32>),
     /// `bit varying(n)`: at most n bits.
     VarBit(Option<u32>),
+    /// `time with time zone`: a time of day and a UTC offset, packed into one integer
+    /// whose order is PostgreSQL's (see [`crate::types::timetz`]).
+    TimeTz,
 }
 
 /// Which of the OID types: plain `oid`, or an alias whose text form names the object.
@@ -128,6 +131,8 @@ pub enum PhysicalType {
     Jsonb,
     /// Offsets into a child vector of the element's physical type.
     List(&'static PhysicalType),
+    /// A packed time with time zone.
+    TimeTz,
 }
 
 /// PostgreSQL's type categories, used by the coercion rules.
@@ -171,6 +176,7 @@ impl DataType {
             DataType::Array(elem) => PhysicalType::List(elem.physical().as_static()),
             DataType::Oid(_) => PhysicalType::Int64,
             DataType::Bit(_) | DataType::VarBit(_) => PhysicalType::Text,
+            DataType::TimeTz => PhysicalType::TimeTz,
         }
     }
 
@@ -201,6 +207,7 @@ impl DataType {
             DataType::Oid(OidKind::Oid) => &DataType::Oid(OidKind::Oid),
             DataType::Bit(None) => &DataType::Bit(None),
             DataType::VarBit(None) => &DataType::VarBit(None),
+            DataType::TimeTz => &DataType::TimeTz,
             DataType::Unknown
             | DataType::Oid(_)
             | DataType::Numeric(Some(_))
@@ -246,9 +253,11 @@ impl DataType {
             | DataType::Numeric(_)
             | DataType::Oid(_) => TypeCategory::Numeric,
             DataType::Text | DataType::Varchar(_) | DataType::Char(_) => TypeCategory::String,
-            DataType::Date | DataType::Time | DataType::Timestamp | DataType::TimestampTz => {
-                TypeCategory::DateTime
-            }
+            DataType::Date
+            | DataType::Time
+            | DataType::TimeTz
+            | DataType::Timestamp
+            | DataType::TimestampTz => TypeCategory::DateTime,
             DataType::Interval => TypeCategory::Timespan,
             DataType::Array(_) => TypeCategory::Array,
             DataType::Bytea | DataType::Uuid | DataType::Json | DataType::Jsonb => {
@@ -304,12 +313,14 @@ impl DataType {
                 DataType::Oid(_) => 1028,
                 DataType::Bit(_) => 1561,
                 DataType::VarBit(_) => 1563,
+                DataType::TimeTz => 1270,
                 // Never built (see `array_of`); anyarray is the honest answer.
                 DataType::Unknown | DataType::Array(_) => 2277,
             },
             DataType::Oid(kind) => kind.type_oid(),
             DataType::Bit(_) => 1560,
             DataType::VarBit(_) => 1562,
+            DataType::TimeTz => 1266,
         }
     }
 
@@ -339,6 +350,7 @@ impl DataType {
             3802 => DataType::Jsonb,
             1560 => DataType::Bit(None),
             1562 => DataType::VarBit(None),
+            1266 => DataType::TimeTz,
             _ if OidKind::ALL.iter().any(|k| k.type_oid() == oid) => {
                 let kind = OidKind::ALL.into_iter().find(|k| k.type_oid() == oid)?;
                 DataType::Oid(kind)
@@ -366,6 +378,7 @@ impl DataType {
                     1028 => 26,
                     1561 => 1560,
                     1563 => 1562,
+                    1270 => 1266,
                     _ => return None,
                 };
                 return DataType::from_oid(elem).and_then(DataType::array_of);
@@ -385,6 +398,7 @@ impl DataType {
             | DataType::Timestamp
             | DataType::TimestampTz => 8,
             DataType::Interval | DataType::Uuid => 16,
+            DataType::TimeTz => 12,
             DataType::Unknown => -2,
             DataType::Bytea
             | DataType::Json
@@ -437,6 +451,7 @@ impl DataType {
             DataType::Oid(kind) => kind.name(),
             DataType::Bit(_) => "bit",
             DataType::VarBit(_) => "bit varying",
+            DataType::TimeTz => "time with time zone",
             DataType::Array(elem) => match elem {
                 DataType::Bool => "boolean[]",
                 DataType::Int16 => "smallint[]",
@@ -460,6 +475,7 @@ impl DataType {
                 DataType::Oid(_) => "oid[]",
                 DataType::Bit(_) => "bit[]",
                 DataType::VarBit(_) => "bit varying[]",
+                DataType::TimeTz => "time with time zone[]",
                 DataType::Unknown | DataType::Array(_) => "anyarray",
             },
         }
@@ -496,6 +512,7 @@ impl PhysicalType {
             PhysicalType::Uuid => &PhysicalType::Uuid,
             PhysicalType::Jsonb => &PhysicalType::Jsonb,
             PhysicalType::List(_) => &PhysicalType::List(&PhysicalType::Text),
+            PhysicalType::TimeTz => &PhysicalType::TimeTz,
         }
     }
 }

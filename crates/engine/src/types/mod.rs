@@ -15,6 +15,7 @@ pub mod json;
 pub mod numeric;
 mod scalar;
 pub mod text_io;
+pub mod timetz;
 pub mod timezone;
 pub mod uuid;
 pub(crate) mod wide;

@@ -18,7 +18,7 @@ pub use strings::{utf8_width, StringVec};
 
 use crate::error::{Error, Result};
 use crate::types::{
-    array_text, bytea, datetime, float, uuid, DataType, Decimal, Interval, PhysicalType,
+    array_text, bytea, datetime, float, timetz, uuid, DataType, Decimal, Interval, PhysicalType,
     ScalarValue,
 };
 
@@ -47,6 +47,8 @@ pub enum VectorData {
     TimestampTz(Vec<i64>),
     /// time: microseconds since midnight.
     Time(Vec<i64>),
+    /// time with time zone, packed ([`crate::types::timetz`]).
+    TimeTz(Vec<i64>),
     Interval(Vec<Interval>),
     Bytes(BytesVec),
     Uuid(Vec<u128>),
@@ -76,6 +78,7 @@ impl VectorData {
             PhysicalType::Timestamp => VectorData::Timestamp(Vec::with_capacity(rows)),
             PhysicalType::TimestampTz => VectorData::TimestampTz(Vec::with_capacity(rows)),
             PhysicalType::Time => VectorData::Time(Vec::with_capacity(rows)),
+            PhysicalType::TimeTz => VectorData::TimeTz(Vec::with_capacity(rows)),
             PhysicalType::Interval => VectorData::Interval(Vec::with_capacity(rows)),
             PhysicalType::Bytes => VectorData::Bytes(BytesVec::with_capacity(rows, rows * 8)),
             PhysicalType::Uuid => VectorData::Uuid(Vec::with_capacity(rows)),
@@ -98,6 +101,7 @@ impl VectorData {
             VectorData::Timestamp(v) => v.len(),
             VectorData::TimestampTz(v) => v.len(),
             VectorData::Time(v) => v.len(),
+            VectorData::TimeTz(v) => v.len(),
             VectorData::Interval(v) => v.len(),
             VectorData::Bytes(b) => b.len(),
             VectorData::Uuid(v) => v.len(),
@@ -120,7 +124,8 @@ impl VectorData {
             VectorData::Int64(v)
             | VectorData::Timestamp(v)
             | VectorData::TimestampTz(v)
-            | VectorData::Time(v) => v.shrink_to_fit(),
+            | VectorData::Time(v)
+            | VectorData::TimeTz(v) => v.shrink_to_fit(),
             VectorData::Float32(v) => v.shrink_to_fit(),
             VectorData::Float64(v) => v.shrink_to_fit(),
             VectorData::Numeric(v) => v.shrink_to_fit(),
@@ -147,6 +152,7 @@ impl VectorData {
             VectorData::Timestamp(_) => PhysicalType::Timestamp,
             VectorData::TimestampTz(_) => PhysicalType::TimestampTz,
             VectorData::Time(_) => PhysicalType::Time,
+            VectorData::TimeTz(_) => PhysicalType::TimeTz,
             VectorData::Interval(_) => PhysicalType::Interval,
             VectorData::Bytes(_) => PhysicalType::Bytes,
             VectorData::Uuid(_) => PhysicalType::Uuid,
@@ -230,6 +236,7 @@ impl Vector {
             (VectorData::Timestamp(v), ScalarValue::Timestamp(x)) => push_valid(v, *x),
             (VectorData::TimestampTz(v), ScalarValue::TimestampTz(x)) => push_valid(v, *x),
             (VectorData::Time(v), ScalarValue::Time(x)) => push_valid(v, *x),
+            (VectorData::TimeTz(v), ScalarValue::TimeTz(x)) => push_valid(v, *x),
             (VectorData::Interval(v), ScalarValue::Interval(x)) => push_valid(v, *x),
             (VectorData::Bytes(v), ScalarValue::Bytea(x)) => {
                 v.push(x);
@@ -281,6 +288,7 @@ impl Vector {
             (VectorData::Timestamp(v), VectorData::Timestamp(o)) => push_valid(v, o[row]),
             (VectorData::TimestampTz(v), VectorData::TimestampTz(o)) => push_valid(v, o[row]),
             (VectorData::Time(v), VectorData::Time(o)) => push_valid(v, o[row]),
+            (VectorData::TimeTz(v), VectorData::TimeTz(o)) => push_valid(v, o[row]),
             (VectorData::Interval(v), VectorData::Interval(o)) => push_valid(v, o[row]),
             (VectorData::Bytes(v), VectorData::Bytes(o)) => {
                 v.push(o.get(row));
@@ -324,6 +332,7 @@ impl Vector {
             (VectorData::Timestamp(v), VectorData::Timestamp(o)) => overwrite(v, offsets, o),
             (VectorData::TimestampTz(v), VectorData::TimestampTz(o)) => overwrite(v, offsets, o),
             (VectorData::Time(v), VectorData::Time(o)) => overwrite(v, offsets, o),
+            (VectorData::TimeTz(v), VectorData::TimeTz(o)) => overwrite(v, offsets, o),
             (VectorData::Interval(v), VectorData::Interval(o)) => overwrite(v, offsets, o),
             (VectorData::Uuid(v), VectorData::Uuid(o)) => overwrite(v, offsets, o),
             _ => false,
@@ -376,6 +385,7 @@ impl Vector {
             VectorData::Timestamp(v) => VectorData::Timestamp(gather_slice(v, indices)),
             VectorData::TimestampTz(v) => VectorData::TimestampTz(gather_slice(v, indices)),
             VectorData::Time(v) => VectorData::Time(gather_slice(v, indices)),
+            VectorData::TimeTz(v) => VectorData::TimeTz(gather_slice(v, indices)),
             VectorData::Interval(v) => VectorData::Interval(gather_slice(v, indices)),
             VectorData::Bytes(b) => VectorData::Bytes(b.gather(indices)),
             VectorData::Uuid(v) => VectorData::Uuid(gather_slice(v, indices)),
@@ -424,6 +434,7 @@ impl Vector {
             (VectorData::Timestamp(v), VectorData::Timestamp(o)) => extend_slice(v, o),
             (VectorData::TimestampTz(v), VectorData::TimestampTz(o)) => extend_slice(v, o),
             (VectorData::Time(v), VectorData::Time(o)) => extend_slice(v, o),
+            (VectorData::TimeTz(v), VectorData::TimeTz(o)) => extend_slice(v, o),
             (VectorData::Interval(v), VectorData::Interval(o)) => extend_slice(v, o),
             (VectorData::Text(v), VectorData::Text(o)) => v.extend_from(o),
             (VectorData::Bytes(v), VectorData::Bytes(o)) => v.extend_from(o),
@@ -464,6 +475,7 @@ impl Vector {
             VectorData::Timestamp(v) => ScalarValue::Timestamp(v[row]),
             VectorData::TimestampTz(v) => ScalarValue::TimestampTz(v[row]),
             VectorData::Time(v) => ScalarValue::Time(v[row]),
+            VectorData::TimeTz(v) => ScalarValue::TimeTz(v[row]),
             VectorData::Interval(v) => ScalarValue::Interval(v[row]),
             VectorData::Bytes(b) => ScalarValue::Bytea(b.get(row).to_vec()),
             VectorData::Uuid(v) => ScalarValue::Uuid(v[row]),
@@ -492,6 +504,7 @@ impl Vector {
             VectorData::Timestamp(v) => datetime::write_timestamp(v[row], out),
             VectorData::TimestampTz(v) => datetime::write_timestamptz(v[row], out),
             VectorData::Time(v) => datetime::write_time(v[row], out),
+            VectorData::TimeTz(v) => timetz::write_timetz(v[row], out),
             VectorData::Interval(v) => v[row].write_text(out),
             // bytea_output = hex, PostgreSQL's default.
             VectorData::Bytes(b) => bytea::write_hex(b.get(row), out),
@@ -570,6 +583,7 @@ fn push_default(data: &mut VectorData) {
         VectorData::Timestamp(v) => v.push(0),
         VectorData::TimestampTz(v) => v.push(0),
         VectorData::Time(v) => v.push(0),
+        VectorData::TimeTz(v) => v.push(0),
         VectorData::Interval(v) => v.push(Interval::ZERO),
         VectorData::Bytes(b) => b.push(&[]),
         VectorData::Uuid(v) => v.push(0),

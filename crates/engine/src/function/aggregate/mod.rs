@@ -992,7 +992,8 @@ fn update_min_max(
         (VectorData::Date(b), VectorData::Date(i)) => typed!(b, i, |a: &i32, b| a.cmp(b)),
         (VectorData::Timestamp(b), VectorData::Timestamp(i))
         | (VectorData::TimestampTz(b), VectorData::TimestampTz(i))
-        | (VectorData::Time(b), VectorData::Time(i)) => {
+        | (VectorData::Time(b), VectorData::Time(i))
+        | (VectorData::TimeTz(b), VectorData::TimeTz(i)) => {
             typed!(b, i, |a: &i64, b| a.cmp(b))
         }
         (VectorData::Interval(b), VectorData::Interval(i)) => {

@@ -4,7 +4,7 @@
 //! days and months; an array is array_send's header and length-prefixed elements. bytea is
 //! its bytes, uuid its 16 bytes, json its text and jsonb a version byte then its text.
 
-use crate::types::{bit_string, DataType, PhysicalType};
+use crate::types::{bit_string, timetz, DataType, PhysicalType};
 use crate::vector::{ListVec, Vector, VectorData};
 
 use super::numeric::write_numeric_binary;
@@ -39,6 +39,7 @@ pub fn write_binary(vector: &Vector, row: usize, ty: Option<DataType>, out: &mut
         VectorData::Timestamp(v) => out.extend_from_slice(&v[row].to_be_bytes()),
         VectorData::TimestampTz(v) => out.extend_from_slice(&v[row].to_be_bytes()),
         VectorData::Time(v) => out.extend_from_slice(&v[row].to_be_bytes()),
+        VectorData::TimeTz(v) => timetz::write_binary(v[row], out),
         VectorData::Interval(v) => {
             out.extend_from_slice(&v[row].micros.to_be_bytes());
             out.extend_from_slice(&v[row].days.to_be_bytes());
@@ -104,6 +105,7 @@ fn element_oid(elem: PhysicalType) -> u32 {
         PhysicalType::Timestamp => 1114,
         PhysicalType::TimestampTz => 1184,
         PhysicalType::Time => 1083,
+        PhysicalType::TimeTz => 1266,
         PhysicalType::Interval => 1186,
         PhysicalType::Bytes => 17,
         PhysicalType::Uuid => 2950,
