@@ -7,7 +7,7 @@ mod array_agg;
 mod concat;
 mod json_agg;
 mod ordered_set;
-mod text_min_max;
+mod text_fold;
 mod variance;
 
 use std::cmp::Ordering;
@@ -17,10 +17,11 @@ use self::concat::Concat;
 use self::json_agg::JsonAgg;
 use self::ordered_set::OrderedSet;
 pub use self::ordered_set::OrderedSetKind;
-use self::text_min_max::TextMinMax;
+use self::text_fold::{TextFold, TextRule};
 use self::variance::{FloatMoments, NumericMoments, VarianceKind};
 use crate::error::{Error, Result};
 use crate::function::compare::compare_rows;
+use crate::types::bit_string::BitwiseOp;
 use crate::types::{float, DataType, Decimal, Interval, PhysicalType, ScalarValue};
 use crate::vector::{Bitmap, Vector, VectorData};
 
@@ -154,6 +155,7 @@ impl AggregateFunction {
             (F::Min | F::Max, t) => t,
             (F::BoolAnd | F::BoolOr, T::Bool | T::Unknown) => T::Bool,
             (F::BitAnd | F::BitOr | F::BitXor, t @ (T::Int16 | T::Int32 | T::Int64)) => t,
+            (F::BitAnd | F::BitOr | F::BitXor, T::Bit(_) | T::VarBit(_)) => T::Bit(None),
             (
                 F::Sum
                 | F::Avg
@@ -345,7 +347,8 @@ pub enum Accumulator {
         max: bool,
         ty: DataType,
     },
-    MinMaxText(TextMinMax),
+    /// min/max of text, bit_and/bit_or/bit_xor of bit strings.
+    TextFold(TextFold),
     /// bool_and (`and`) or bool_or; `None` until a non-NULL value arrives.
     Bool {
         state: Vec<Option<bool>>,
@@ -401,7 +404,18 @@ impl Accumulator {
                 Accumulator::SumInterval(Sums::new(Interval::ZERO), func == F::Avg)
             }
             (F::Min | F::Max, ty) if ty.physical() == PhysicalType::Text => {
-                Accumulator::MinMaxText(TextMinMax::new(func == F::Max))
+                Accumulator::TextFold(TextFold::new(TextRule::Keep(match func == F::Max {
+                    true => Ordering::Greater,
+                    false => Ordering::Less,
+                })))
+            }
+            (F::BitAnd | F::BitOr | F::BitXor, T::Bit(_) | T::VarBit(_)) => {
+                let op = match bit_op(func)? {
+                    BitOp::And => BitwiseOp::And,
+                    BitOp::Or => BitwiseOp::Or,
+                    BitOp::Xor => BitwiseOp::Xor,
+                };
+                Accumulator::TextFold(TextFold::new(TextRule::Bitwise(op)))
             }
             (F::Min | F::Max, ty) => Accumulator::MinMax {
                 best: Vector::with_capacity(ty.physical(), 0),
@@ -473,7 +487,7 @@ impl Accumulator {
                     seen.push(false);
                 }
             }
-            Accumulator::MinMaxText(t) => t.resize(groups),
+            Accumulator::TextFold(t) => t.resize(groups),
             Accumulator::Bool { state, .. } => state.resize(groups, None),
             Accumulator::Bits { state, .. } => state.resize(groups, None),
             Accumulator::StringAgg(c) => c.resize(groups),
@@ -613,7 +627,7 @@ impl Accumulator {
                 },
                 _,
             ) => update_min_max(best, seen, *max, groups, input)?,
-            (Accumulator::MinMaxText(t), _) => t.update(groups, input)?,
+            (Accumulator::TextFold(t), _) => t.update(groups, input)?,
             (Accumulator::Bool { state, and }, VectorData::Bool(v)) => {
                 for (row, &g) in groups.iter().enumerate() {
                     if valid(row) {
@@ -716,7 +730,7 @@ impl Accumulator {
                 Vector::new(VectorData::Float32(s.sums), validity)
             }
             Accumulator::MinMax { best, .. } => best,
-            Accumulator::MinMaxText(t) => t.finish(),
+            Accumulator::TextFold(t) => t.finish(),
             acc @ (Accumulator::SumWide(..)
             | Accumulator::SumInterval(..)
             | Accumulator::SumFloat64(..)
@@ -751,7 +765,7 @@ impl Accumulator {
             Accumulator::SumNumeric(s, _) => (s.counts.len(), PhysicalType::Numeric),
             Accumulator::SumInterval(s, _) => (s.counts.len(), PhysicalType::Interval),
             Accumulator::MinMax { seen, ty, .. } => (seen.len(), ty.physical()),
-            Accumulator::MinMaxText(t) => (t.len(), PhysicalType::Text),
+            Accumulator::TextFold(t) => (t.len(), PhysicalType::Text),
             Accumulator::Bool { state, .. } => (state.len(), PhysicalType::Bool),
             Accumulator::Bits { state, ty, .. } => (state.len(), *ty),
             Accumulator::StringAgg(c) => (c.len(), PhysicalType::Text),
@@ -794,7 +808,7 @@ impl Accumulator {
                 ScalarValue::Interval(interval_sum_or_avg(s.sums[group], s.counts[group], *avg)?)
             }
             Accumulator::MinMax { best, .. } => best.get_scalar(group),
-            Accumulator::MinMaxText(t) => t.value(group),
+            Accumulator::TextFold(t) => t.value(group),
             Accumulator::Bool { state, .. } => {
                 state[group].map_or(ScalarValue::Null, ScalarValue::Bool)
             }
@@ -828,8 +842,18 @@ fn bits(
     ty: PhysicalType,
     narrow: fn(i64) -> ScalarValue,
 ) -> Result<Accumulator> {
+    Ok(Accumulator::Bits {
+        state: Vec::new(),
+        op: bit_op(func)?,
+        ty,
+        narrow,
+    })
+}
+
+/// The operator of bit_and, bit_or or bit_xor.
+fn bit_op(func: AggregateFunction) -> Result<BitOp> {
     use AggregateFunction as F;
-    let op = match func {
+    Ok(match func {
         F::BitAnd => BitOp::And,
         F::BitOr => BitOp::Or,
         F::BitXor => BitOp::Xor,
@@ -850,12 +874,6 @@ fn bits(
         | F::StddevSamp
         | F::StddevPop
         | F::OrderedSet(_) => return Err(Error::internal("not a bit aggregate")),
-    };
-    Ok(Accumulator::Bits {
-        state: Vec::new(),
-        op,
-        ty,
-        narrow,
     })
 }
 
