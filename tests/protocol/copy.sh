@@ -2,7 +2,7 @@
 # COPY through psql against `kestrel serve` and a scratch PostgreSQL 15, whose outputs must
 # be identical: COPY FROM STDIN with inline data (psql -f), \copy from and to client files,
 # COPY TO STDOUT in text and CSV, a bad line (error and CONTEXT), a COPY failing inside a
-# transaction block, a load of 200,000 rows, binary COPY of every type (the files written
+# transaction block, a load of 200,000 rows, binary COPY of every type (bit strings and timetz too) (the files written
 # must be byte-identical) loaded back, and binary format errors. CopyFail and a client that disconnects
 # mid-COPY are in crates/server/tests/copy.rs.
 # Usage: tests/protocol/copy.sh [path/to/kestrel]   (default: target/debug/kestrel, built first)
@@ -76,19 +76,23 @@ SELECT count(*), sum(id), sum(n), max(name) FROM big;
 \copy (select * from big where id % 50000 = 0 order by id) to stdout
 CREATE TABLE every (b bool, i2 int2, i4 int, i8 bigint, f4 real, f8 float8, n numeric,
     n2 numeric(10,2), t text, v varchar(5), c char(3), d date, ts timestamp, tz timestamptz,
-    iv interval, by bytea, u uuid, j json, jb jsonb, ai int[], at varchar[]);
+    iv interval, by bytea, u uuid, j json, jb jsonb, ai int[], at varchar[],
+    bt bit(10), vb varbit, tt timetz);
 INSERT INTO every VALUES (true, -2, 40000, 9000000000, 1.5, -2.25, 123456.789, -3.5, 'héllo',
     'ab', 'x', '2024-02-29', '2024-01-02 03:04:05.678', '2024-01-02 03:04:05+00',
     '1 year 2 mons 3 days 04:05:06.5', '\xdeadbeef', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11',
-    '{"a": [1, 2]}', '{"b": null, "a": 1}', '{1,NULL,3}', '{x,"y z"}'),
+    '{"a": [1, 2]}', '{"b": null, "a": 1}', '{1,NULL,3}', '{x,"y z"}', B'1010000011', B'101',
+    '04:05:06.5+02'),
     (false, 0, 0, 0, 0, 0, 0, 0, '', '', '', '1999-12-31', '1970-01-01', '1970-01-01 00:00:00+00',
-    '0', '', '00000000-0000-0000-0000-000000000000', '[]', '{}', '{}', '{}'),
+    '0', '', '00000000-0000-0000-0000-000000000000', '[]', '{}', '{}', '{}', B'0000000000', B'',
+    '00:00:00-15:59'),
     (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-    NULL, NULL, NULL, NULL, NULL, NULL);
+    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 \copy every to '$WORK/every.bin' with (format binary)
 CREATE TABLE every2 (b bool, i2 int2, i4 int, i8 bigint, f4 real, f8 float8, n numeric,
     n2 numeric(10,2), t text, v varchar(5), c char(3), d date, ts timestamp, tz timestamptz,
-    iv interval, by bytea, u uuid, j json, jb jsonb, ai int[], at varchar[]);
+    iv interval, by bytea, u uuid, j json, jb jsonb, ai int[], at varchar[],
+    bt bit(10), vb varbit, tt timetz);
 \copy every2 from '$WORK/every.bin' with (format binary)
 SELECT * FROM every2;
 \copy every2 (i4, t) from '$WORK/every.bin' with (format binary)

@@ -81,7 +81,8 @@ CREATE TABLE orders (
     PRIMARY KEY (order_id)
 );
 CREATE UNIQUE INDEX orders_customer_placed ON orders (customer_id, placed);
-CREATE TABLE "Mixed Case" ("Key" int, value text);
+CREATE TABLE "Mixed Case" ("Key" int, value text, flags bit(4) DEFAULT '1010', mask varbit(8) DEFAULT B'101',
+    opened timetz DEFAULT '04:05+02');
 CREATE VIEW big_customers AS SELECT id, name FROM customers WHERE balance > 1000;
 CREATE SEQUENCE invoice_numbers INCREMENT BY 10 START WITH 100;
 CREATE SCHEMA sales;

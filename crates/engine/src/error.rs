@@ -114,6 +114,7 @@ pub enum SqlState {
     InvalidSqlJsonSubscript,
     /// An enum label added by the transaction to a type it did not create.
     UnsafeNewEnumValueUsage,
+    StringDataLengthMismatch,
 }
 
 impl SqlState {
@@ -212,6 +213,7 @@ impl SqlState {
             SqlState::ReadOnlySqlTransaction => "25006",
             SqlState::CantChangeRuntimeParam => "55P02",
             SqlState::InternalError => "XX000",
+            SqlState::StringDataLengthMismatch => "22026",
             SqlState::InvalidObjectDefinition => "42P17",
             SqlState::DependentObjectsStillExist => "2BP01",
             SqlState::IdleInTransactionSessionTimeout => "25P03",

@@ -522,3 +522,78 @@ async fn oid_columns_are_sent_as_oid() -> TestResult {
     assert_eq!(rows(&text)[0].get(0), Some("11"));
     Ok(())
 }
+
+#[tokio::test]
+async fn bit_strings_round_trip_in_binary() -> TestResult {
+    use tokio_postgres::types::Type;
+    let client = connect(start_server()?).await?;
+    client
+        .batch_execute("CREATE TABLE flags (b bit(10), v varbit)")
+        .await?;
+    // bit_send: the length in bits, then the bits packed from the most significant one.
+    let packed = vec![0, 0, 0, 10, 0b1010_0000, 0b1100_0000];
+    client
+        .execute(
+            "INSERT INTO flags VALUES ($1, $2)",
+            &[&RawParam(packed.clone()), &RawParam(vec![0, 0, 0, 0])],
+        )
+        .await?;
+    let row = client
+        .query_one("SELECT b, v, ARRAY[b] FROM flags", &[])
+        .await?;
+    let types: Vec<&Type> = row.columns().iter().map(|c| c.type_()).collect();
+    assert_eq!(types, [&Type::BIT, &Type::VARBIT, &Type::BIT_ARRAY]);
+    assert_eq!(row.try_get::<_, RawValue>(0)?.0, packed);
+    assert_eq!(row.try_get::<_, RawValue>(1)?.0, [0, 0, 0, 0]);
+    let messages = client.simple_query("SELECT b, v FROM flags").await?;
+    let data = rows(&messages);
+    assert_eq!(data[0].get(0), Some("1010000011"));
+    assert_eq!(data[0].get(1), Some(""));
+    // Set padding bits and a length that does not fit the column are refused.
+    let error = client
+        .query_one("SELECT $1::varbit", &[&RawParam(vec![0, 0, 0, 2, 0xff])])
+        .await;
+    let code = error.err().and_then(|e| e.code().cloned());
+    assert_eq!(code.as_ref().map(|c| c.code()), Some("22P03"));
+    let error = client
+        .execute(
+            "INSERT INTO flags VALUES ($1, NULL)",
+            &[&RawParam(vec![0, 0, 0, 1, 0x80])],
+        )
+        .await;
+    let code = error.err().and_then(|e| e.code().cloned());
+    assert_eq!(code.as_ref().map(|c| c.code()), Some("22026"));
+    Ok(())
+}
+
+#[tokio::test]
+async fn timetz_round_trips_in_binary() -> TestResult {
+    use tokio_postgres::types::Type;
+    let client = connect(start_server()?).await?;
+    client
+        .batch_execute("CREATE TABLE clocks (t timetz)")
+        .await?;
+    // timetz_send: the time in microseconds, then the zone in seconds west of UTC.
+    let mut raw = 14_706_000_000i64.to_be_bytes().to_vec();
+    raw.extend_from_slice(&(-7200i32).to_be_bytes());
+    client
+        .execute("INSERT INTO clocks VALUES ($1)", &[&RawParam(raw.clone())])
+        .await?;
+    let row = client
+        .query_one("SELECT t, ARRAY[t] FROM clocks", &[])
+        .await?;
+    let types: Vec<&Type> = row.columns().iter().map(|c| c.type_()).collect();
+    assert_eq!(types, [&Type::TIMETZ, &Type::TIMETZ_ARRAY]);
+    assert_eq!(row.try_get::<_, RawValue>(0)?.0, raw);
+    let messages = client.simple_query("SELECT t FROM clocks").await?;
+    assert_eq!(rows(&messages)[0].get(0), Some("04:05:06+02"));
+    // A zone beyond ±15:59:59 is refused.
+    let mut bad = 0i64.to_be_bytes().to_vec();
+    bad.extend_from_slice(&(16 * 3600i32).to_be_bytes());
+    let error = client
+        .query_one("SELECT $1::timetz", &[&RawParam(bad)])
+        .await;
+    let code = error.err().and_then(|e| e.code().cloned());
+    assert_eq!(code.as_ref().map(|c| c.code()), Some("22P03"));
+    Ok(())
+}

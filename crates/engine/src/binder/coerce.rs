@@ -25,6 +25,11 @@ fn numeric_rank(ty: DataType) -> u8 {
     }
 }
 
+/// time and timetz, which convert to and from none of the timestamp types.
+fn is_time_of_day(ty: DataType) -> bool {
+    matches!(ty, DataType::Time | DataType::TimeTz)
+}
+
 /// The type two operands of a binary operator meet at, if any.
 pub fn common_type(a: DataType, b: DataType) -> Option<DataType> {
     use DataType as T;
@@ -33,6 +38,8 @@ pub fn common_type(a: DataType, b: DataType) -> Option<DataType> {
             T::Numeric(_) => T::Numeric(None),
             T::Unknown => T::Text,
             T::Char(_) => T::Char(None),
+            T::Bit(_) => T::Bit(None),
+            T::VarBit(_) => T::VarBit(None),
             other => other,
         });
     }
@@ -45,10 +52,15 @@ pub fn common_type(a: DataType, b: DataType) -> Option<DataType> {
             T::Numeric(_) => T::Numeric(None),
             T::Varchar(_) => T::Varchar(None),
             T::FloatVector(_) => T::FloatVector(None),
+            T::Bit(_) => T::Bit(None),
+            T::VarBit(_) => T::VarBit(None),
             other => other,
         }),
         // pgvector compares vectors of any dimensions (`vector(3) = '[1,2]'` is false).
         (T::FloatVector(_), T::FloatVector(_)) => Some(T::FloatVector(None)),
+        (T::Bit(_), T::Bit(_)) => Some(T::Bit(None)),
+        // varbit is the preferred type of the bit string category.
+        (T::Bit(_) | T::VarBit(_), T::Bit(_) | T::VarBit(_)) => Some(T::VarBit(None)),
         _ if a.category() == TypeCategory::Numeric && b.category() == TypeCategory::Numeric => {
             if a == T::Float32 || b == T::Float32 {
                 return Some(T::Float64);
@@ -65,6 +77,7 @@ pub fn common_type(a: DataType, b: DataType) -> Option<DataType> {
         }
         _ if a.is_string() && b.is_string() => Some(T::Text),
         (T::Date, T::Timestamp) | (T::Timestamp, T::Date) => Some(T::Timestamp),
+        (T::Time, T::TimeTz) | (T::TimeTz, T::Time) => Some(T::TimeTz),
         // timestamptz is the preferred type of the datetime category.
         (T::Date | T::Timestamp, T::TimestampTz) | (T::TimestampTz, T::Date | T::Timestamp) => {
             Some(T::TimestampTz)
@@ -95,6 +108,12 @@ pub fn union_type(types: &[DataType], what: &str) -> Result<DataType> {
             continue;
         }
         match (result.category(), ty.category()) {
+            (TypeCategory::BitString, TypeCategory::BitString) => {
+                result = match (result, ty) {
+                    (DataType::Bit(_), DataType::Bit(_)) => DataType::Bit(None),
+                    _ => DataType::VarBit(None),
+                };
+            }
             (TypeCategory::Numeric, TypeCategory::Numeric) => {
                 // Here real with integers stays real: select_common_type takes the preferred
                 // type only when it is one of the inputs.
@@ -109,9 +128,11 @@ pub fn union_type(types: &[DataType], what: &str) -> Result<DataType> {
             }
             // time converts to none of the others (and they not to it).
             (TypeCategory::DateTime, TypeCategory::DateTime)
-                if (result == DataType::Time) == (ty == DataType::Time) =>
+                if is_time_of_day(result) == is_time_of_day(ty) =>
             {
-                result = if result == DataType::Time {
+                result = if result == DataType::TimeTz || ty == DataType::TimeTz {
+                    DataType::TimeTz
+                } else if result == DataType::Time {
                     DataType::Time
                 } else if result == DataType::TimestampTz || ty == DataType::TimestampTz {
                     DataType::TimestampTz
@@ -135,6 +156,8 @@ pub fn union_type(types: &[DataType], what: &str) -> Result<DataType> {
         DataType::Numeric(Some(_)) if untyped => DataType::Numeric(None),
         DataType::Varchar(Some(_)) if untyped => DataType::Varchar(None),
         DataType::Char(Some(_)) if untyped => DataType::Char(None),
+        DataType::Bit(Some(_)) if untyped => DataType::Bit(None),
+        DataType::VarBit(Some(_)) if untyped => DataType::VarBit(None),
         other => other,
     })
 }
@@ -172,7 +195,10 @@ impl Binder<'_> {
                 let value = match to {
                     // An untyped literal stored into a column is an assignment: too-long
                     // strings are errors there, not truncated.
-                    DataType::Varchar(Some(_)) | DataType::Char(Some(_))
+                    DataType::Varchar(Some(_))
+                    | DataType::Char(Some(_))
+                    | DataType::Bit(Some(_))
+                    | DataType::VarBit(Some(_))
                         if context != CastContext::Explicit =>
                     {
                         cast_scalar(&ScalarValue::Text(text), DataType::Text, to, context)?

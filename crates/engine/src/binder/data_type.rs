@@ -52,6 +52,7 @@ pub fn bind_data_type(ty: &ast::DataType) -> Result<DataType> {
         }
         A::Timestamp(None, TimezoneInfo::WithTimeZone | TimezoneInfo::Tz) => DataType::TimestampTz,
         A::Time(None, TimezoneInfo::None | TimezoneInfo::WithoutTimeZone) => DataType::Time,
+        A::Time(None, TimezoneInfo::WithTimeZone | TimezoneInfo::Tz) => DataType::TimeTz,
         A::Interval {
             fields: None,
             precision: None,
@@ -63,6 +64,9 @@ pub fn bind_data_type(ty: &ast::DataType) -> Result<DataType> {
             float_vector_with(modifiers)?
         }
         A::Regclass => DataType::Oid(OidKind::RegClass),
+        // `bit` alone is bit(1); `bit varying` alone has no limit.
+        A::Bit(len) => DataType::Bit(Some(bit_length(*len, "bit")?.unwrap_or(1))),
+        A::BitVarying(len) | A::VarBit(len) => DataType::VarBit(bit_length(*len, "varbit")?),
         // `int[]`, and `int[3]`, whose size PostgreSQL ignores.
         A::Array(ast::ArrayElemTypeDef::SquareBracket(elem, _)) => array_of(bind_data_type(elem)?)?,
         other => return Err(Error::unsupported(format!("type {other}"))),
@@ -92,6 +96,7 @@ fn custom(name: &str) -> Result<DataType> {
         "timestamp" => DataType::Timestamp,
         "timestamptz" => DataType::TimestampTz,
         "time" => DataType::Time,
+        "timetz" => DataType::TimeTz,
         "interval" => DataType::Interval,
         "bytea" => DataType::Bytea,
         "uuid" => DataType::Uuid,
@@ -99,6 +104,8 @@ fn custom(name: &str) -> Result<DataType> {
         "jsonb" => DataType::Jsonb,
         "vector" => DataType::FloatVector(None),
         "jsonpath" => DataType::JsonPath,
+        "bit" => DataType::Bit(None),
+        "varbit" => DataType::VarBit(None),
         // The catalog's own types, represented by the nearest type we have (see
         // catalog::system): their values and text forms are the same.
         "name" => crate::catalog::system::NAME,
@@ -170,6 +177,22 @@ fn numeric(info: &ExactNumberInfo) -> Result<DataType> {
     })))
 }
 
+/// varbit.c's limit on bit string lengths: the largest value's bytes, in bits.
+const MAX_BIT_LENGTH: u64 = MAX_CHAR_LENGTH * 8;
+
+fn bit_length(len: Option<u64>, name: &str) -> Result<Option<u32>> {
+    match len {
+        None => Ok(None),
+        Some(0) => Err(invalid(&format!(
+            "length for type {name} must be at least 1"
+        ))),
+        Some(n) if n > MAX_BIT_LENGTH => Err(invalid(&format!(
+            "length for type {name} cannot exceed {MAX_BIT_LENGTH}"
+        ))),
+        Some(n) => Ok(Some(n as u32)),
+    }
+}
+
 fn char_length(len: &Option<CharacterLength>, name: &str) -> Result<Option<u32>> {
     match len {
         None => Ok(None),
@@ -218,6 +241,9 @@ pub fn type_column_name(ty: DataType) -> &'static str {
         DataType::Oid(kind) => kind.name(),
         DataType::FloatVector(_) => "vector",
         DataType::Enum(_) => "anyenum",
+        DataType::Bit(_) => "bit",
+        DataType::VarBit(_) => "varbit",
+        DataType::TimeTz => "timetz",
         DataType::Array(elem) => match elem {
             DataType::Bool => "_bool",
             DataType::Int16 => "_int2",
@@ -240,6 +266,9 @@ pub fn type_column_name(ty: DataType) -> &'static str {
             DataType::Jsonb => "_jsonb",
             DataType::Oid(_) => "_oid",
             DataType::FloatVector(_) => "_vector",
+            DataType::Bit(_) => "_bit",
+            DataType::VarBit(_) => "_varbit",
+            DataType::TimeTz => "_timetz",
             DataType::Unknown | DataType::Array(_) | DataType::JsonPath | DataType::Enum(_) => {
                 "anyarray"
             }

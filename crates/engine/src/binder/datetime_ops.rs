@@ -31,6 +31,7 @@ fn is_datetime(ty: DataType) -> bool {
         ty,
         DataType::Date
             | DataType::Time
+            | DataType::TimeTz
             | DataType::Timestamp
             | DataType::TimestampTz
             | DataType::Interval
@@ -69,6 +70,20 @@ fn resolve(op: ArithmeticOp, lt: DataType, rt: DataType) -> Option<Result<Signat
             (T::Interval | T::Unknown, T::Time) => {
                 sig(Op::TimePlusInterval, T::Time, T::Interval, T::Time, true)
             }
+            (T::TimeTz, T::Interval | T::Unknown) => sig(
+                Op::TimePlusInterval,
+                T::TimeTz,
+                T::Interval,
+                T::TimeTz,
+                false,
+            ),
+            (T::Interval | T::Unknown, T::TimeTz) => sig(
+                Op::TimePlusInterval,
+                T::TimeTz,
+                T::Interval,
+                T::TimeTz,
+                true,
+            ),
             (T::Date, r) if small_int(r) => {
                 sig(Op::DatePlusDays, T::Date, T::Int32, T::Date, false)
             }
@@ -106,6 +121,13 @@ fn resolve(op: ArithmeticOp, lt: DataType, rt: DataType) -> Option<Result<Signat
             (T::Time, T::Interval) => {
                 sig(Op::TimeMinusInterval, T::Time, T::Interval, T::Time, false)
             }
+            (T::TimeTz, T::Interval) => sig(
+                Op::TimeMinusInterval,
+                T::TimeTz,
+                T::Interval,
+                T::TimeTz,
+                false,
+            ),
             (T::Time, T::Time | T::Unknown) | (T::Unknown, T::Time) => {
                 sig(Op::TimeMinusTime, T::Time, T::Time, T::Interval, false)
             }

@@ -114,12 +114,6 @@ impl Binder<'_> {
         name: &str,
         args: Vec<ScalarExpr>,
     ) -> Option<Result<ScalarExpr>> {
-        if name == "current_time" {
-            // Its type, time with time zone, is not implemented (LOCALTIME is).
-            return Some(Err(Error::unsupported(
-                "CURRENT_TIME (type time with time zone)",
-            )));
-        }
         let types: Vec<DataType> = args.iter().map(ScalarExpr::ty).collect();
         let (func, arg_types, ty) = DateTimeFunction::resolve(name, &types)?;
         Some((|| {

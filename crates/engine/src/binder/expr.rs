@@ -22,7 +22,7 @@ use crate::plan::{
     AggregateCall, ArithmeticOp, BoolTest, ColumnInfo, CompareOp, LogicalPlan, ScalarExpr,
     SequenceFunction, SessionInfo, SortKey, Subquery, SubqueryKind,
 };
-use crate::types::{text_io, DataType, Decimal, OidKind, ScalarValue};
+use crate::types::{bit_string, text_io, DataType, Decimal, OidKind, ScalarValue};
 
 /// Aggregate calls met while binding a select list, HAVING or ORDER BY. Each call is replaced
 /// by a reference [`AGGREGATE_REF_BASE`] + its position, which the select binder maps to the
@@ -553,6 +553,9 @@ impl Binder<'_> {
                 DataType::Unknown,
             )),
             Value::Boolean(b) => Ok(ScalarExpr::literal(ScalarValue::Bool(*b), DataType::Bool)),
+            // B'1010' and X'1F' are bit strings, written as bit_in reads them.
+            Value::SingleQuotedByteStringLiteral(digits) => bit_literal("b", digits),
+            Value::HexStringLiteral(digits) => bit_literal("x", digits),
             Value::Null => Ok(ScalarExpr::null(DataType::Unknown)),
             Value::Placeholder(name) => self.bind_param(name),
             other => Err(Error::unsupported(format!("the literal {other}"))),
@@ -730,12 +733,17 @@ impl Binder<'_> {
                 if matches!(lt, DataType::Array(_)) || matches!(rt, DataType::Array(_)) {
                     return self.bind_array_concat(l, r);
                 }
-                // bytea || bytea and jsonb || jsonb are their own operators.
-                let own = |a: DataType, b: DataType| {
-                    matches!(
-                        a,
-                        DataType::Bytea | DataType::Jsonb | DataType::FloatVector(_)
-                    ) && (b.physical() == a.physical() || b == DataType::Unknown)
+                // bytea || bytea, jsonb || jsonb, vector || vector and bit strings' bitcat
+                // are their own operators.
+                let own = |a: DataType, b: DataType| match a {
+                    DataType::Bytea | DataType::Jsonb | DataType::FloatVector(_) => {
+                        b.physical() == a.physical() || b == DataType::Unknown
+                    }
+                    DataType::Bit(_) | DataType::VarBit(_) => matches!(
+                        b,
+                        DataType::Bit(_) | DataType::VarBit(_) | DataType::Unknown
+                    ),
+                    _ => false,
                 };
                 if own(lt, rt) || own(rt, lt) {
                     return self.bind_operator_function("||", vec![l, r]);
@@ -1724,6 +1732,14 @@ pub(super) fn undefined_function(name: &str, args: &[DataType]) -> Error {
 }
 
 /// A numeric literal: integer if it fits int4, then int8, else numeric.
+fn bit_literal(prefix: &str, digits: &str) -> Result<ScalarExpr> {
+    let bits = bit_string::parse_bits(&format!("{prefix}{digits}"))?;
+    Ok(ScalarExpr::literal(
+        ScalarValue::Text(bits),
+        DataType::Bit(None),
+    ))
+}
+
 fn number_literal(text: &str) -> Result<ScalarExpr> {
     let is_integer = text
         .trim_start_matches('-')

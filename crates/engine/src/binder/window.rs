@@ -473,7 +473,10 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         | T::Time
         | T::FloatVector(_)
         | T::JsonPath
-        | T::Enum(_) => {
+        | T::Enum(_)
+        | T::Bit(_)
+        | T::VarBit(_)
+        | T::TimeTz => {
             return Err(Error::new(
                 SqlState::FeatureNotSupported,
                 format!(

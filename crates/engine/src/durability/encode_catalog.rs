@@ -42,6 +42,10 @@ mod tag {
     /// pgvector's `vector`, followed by its optional dimension count.
     pub const FLOAT_VECTOR: u8 = 23;
     pub const JSONPATH: u8 = 24;
+    /// bit and bit varying: followed by an optional length, like varchar.
+    pub const BIT: u8 = 25;
+    pub const VARBIT: u8 = 26;
+    pub const TIMETZ: u8 = 27;
     /// Followed by the enum type's OID. Far from the others, which other types take next.
     pub const ENUM: u8 = 40;
 }
@@ -65,6 +69,17 @@ fn read_char_length(input: &mut Decoder<'_>) -> Result<Option<u32>> {
     match length {
         Some(n) if n == 0 || u64::from(n) > MAX_CHAR_LENGTH => {
             Err(corrupt(format!("character length {n}")))
+        }
+        _ => Ok(length),
+    }
+}
+
+/// A bit string length as CREATE accepts it.
+fn read_bit_length(input: &mut Decoder<'_>) -> Result<Option<u32>> {
+    let length = input.option(|input| input.u32())?;
+    match length {
+        Some(n) if n == 0 || u64::from(n) > MAX_CHAR_LENGTH * 8 => {
+            Err(corrupt(format!("bit length {n}")))
         }
         _ => Ok(length),
     }
@@ -106,6 +121,9 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
         tag::JSON => DataType::Json,
         tag::JSONB => DataType::Jsonb,
         tag::JSONPATH => DataType::JsonPath,
+        tag::BIT => DataType::Bit(read_bit_length(input)?),
+        tag::VARBIT => DataType::VarBit(read_bit_length(input)?),
+        tag::TIMETZ => DataType::TimeTz,
         tag::OID => {
             let position = input.u8()?;
             let kind = OidKind::ALL.get(usize::from(position));
@@ -168,6 +186,15 @@ impl Persist for DataType {
                 out.u8(tag::ARRAY);
                 elem.encode(out);
             }
+            DataType::Bit(length) => {
+                out.u8(tag::BIT);
+                out.option(length.as_ref(), |out, n| out.u32(*n));
+            }
+            DataType::VarBit(length) => {
+                out.u8(tag::VARBIT);
+                out.option(length.as_ref(), |out, n| out.u32(*n));
+            }
+            DataType::TimeTz => out.u8(tag::TIMETZ),
             DataType::Oid(kind) => {
                 out.u8(tag::OID);
                 let position = OidKind::ALL.iter().position(|k| k == kind);

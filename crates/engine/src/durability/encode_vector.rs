@@ -35,6 +35,7 @@ mod tag {
     pub const JSONB: u8 = 16;
     pub const TIME: u8 = 17;
     pub const FLOAT_VECTOR: u8 = 18;
+    pub const TIMETZ: u8 = 19;
 }
 
 /// The fewest bytes a vector takes (tag, length, validity flag): bounds a count of vectors.
@@ -56,6 +57,7 @@ fn physical_tag(data: &VectorData) -> u8 {
         VectorData::Timestamp(_) => tag::TIMESTAMP,
         VectorData::TimestampTz(_) => tag::TIMESTAMPTZ,
         VectorData::Time(_) => tag::TIME,
+        VectorData::TimeTz(_) => tag::TIMETZ,
         VectorData::Interval(_) => tag::INTERVAL,
         VectorData::List(_) => tag::LIST,
         VectorData::Bytes(_) => tag::BYTES,
@@ -233,6 +235,7 @@ fn read_vector(
         tag::TIMESTAMP => VectorData::Timestamp(read_fixed(input, rows, i64::from_le_bytes)?),
         tag::TIMESTAMPTZ => VectorData::TimestampTz(read_fixed(input, rows, i64::from_le_bytes)?),
         tag::TIME => VectorData::Time(read_fixed(input, rows, i64::from_le_bytes)?),
+        tag::TIMETZ => VectorData::TimeTz(read_fixed(input, rows, i64::from_le_bytes)?),
         tag::INTERVAL => VectorData::Interval(read_intervals(input, rows)?),
         tag::BYTES => VectorData::Bytes(read_bytes(input, rows)?),
         tag::UUID => VectorData::Uuid(read_fixed(input, rows, u128::from_be_bytes)?),
@@ -291,7 +294,7 @@ impl Persist for Vector {
             VectorData::Date(v) => write_fixed(out, v, i32::to_le_bytes),
             VectorData::Timestamp(v) => write_fixed(out, v, i64::to_le_bytes),
             VectorData::TimestampTz(v) => write_fixed(out, v, i64::to_le_bytes),
-            VectorData::Time(v) => write_fixed(out, v, i64::to_le_bytes),
+            VectorData::Time(v) | VectorData::TimeTz(v) => write_fixed(out, v, i64::to_le_bytes),
             VectorData::Interval(v) => {
                 write_fixed(out, v, |i| i.months.to_le_bytes());
                 write_fixed(out, v, |i| i.days.to_le_bytes());

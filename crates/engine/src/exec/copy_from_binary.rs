@@ -217,9 +217,13 @@ impl<'a> BinaryCopyParser<'a> {
         self.target
             .full_rows(fields, rows, ctx, |values, ty, field| {
                 // textrecv takes no typmod: varchar(n) and char(n) check or pad the length as an
-                // assignment does (varcharrecv, bpcharrecv).
+                // assignment does (varcharrecv, bpcharrecv); bit_recv and varbit_recv check
+                // theirs the same way.
                 match ty {
-                    DataType::Varchar(Some(_)) | DataType::Char(_) => {
+                    DataType::Varchar(Some(_))
+                    | DataType::Char(_)
+                    | DataType::Bit(Some(_))
+                    | DataType::VarBit(Some(_)) => {
                         let cast = |values: &Vector| {
                             cast_vector(values, DataType::Text, ty, CastContext::Assignment)
                         };

@@ -54,7 +54,8 @@ impl Groups {
                 | PhysicalType::Date
                 | PhysicalType::Timestamp
                 | PhysicalType::TimestampTz
-                | PhysicalType::Time,
+                | PhysicalType::Time
+                | PhysicalType::TimeTz,
             ) => Index::Int(IntIndex::default()),
             Some(PhysicalType::Text) => Index::Text(TextIndex::default()),
             Some(
@@ -128,7 +129,8 @@ impl Groups {
                     VectorData::Int64(v)
                     | VectorData::Timestamp(v)
                     | VectorData::TimestampTz(v)
-                    | VectorData::Time(v) => index.assign(v, &mut new_group, out),
+                    | VectorData::Time(v)
+                    | VectorData::TimeTz(v) => index.assign(v, &mut new_group, out),
                     VectorData::Bool(_)
                     | VectorData::Interval(_)
                     | VectorData::Float32(_)
@@ -332,6 +334,7 @@ fn stored_text(key: &Vector, id: u32) -> &[u8] {
         | VectorData::Timestamp(_)
         | VectorData::TimestampTz(_)
         | VectorData::Time(_)
+        | VectorData::TimeTz(_)
         | VectorData::Interval(_)
         | VectorData::Bytes(_)
         | VectorData::Uuid(_)

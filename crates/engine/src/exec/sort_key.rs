@@ -238,7 +238,8 @@ fn value_encoding(column: &Vector, room: usize) -> Option<(ValueEncoding, bool)>
         VectorData::Int64(_)
         | VectorData::Timestamp(_)
         | VectorData::TimestampTz(_)
-        | VectorData::Time(_) => fixed(8, ValueEncoding::Int(8)),
+        | VectorData::Time(_)
+        | VectorData::TimeTz(_) => fixed(8, ValueEncoding::Int(8)),
         VectorData::Float32(_) => fixed(4, ValueEncoding::Float(4)),
         VectorData::Float64(_) => fixed(8, ValueEncoding::Float(8)),
         VectorData::Numeric(values) => {
@@ -324,7 +325,8 @@ fn write_value(encoding: &ValueEncoding, column: &Vector, row: usize, out: &mut 
             VectorData::Int64(v)
             | VectorData::Timestamp(v)
             | VectorData::TimestampTz(v)
-            | VectorData::Time(v),
+            | VectorData::Time(v)
+            | VectorData::TimeTz(v),
             _,
         ) => out.copy_from_slice(&((v[row] as u64) ^ (1 << 63)).to_be_bytes()),
         (VectorData::Float32(v), _) => out.copy_from_slice(&f32_key(v[row]).to_be_bytes()),

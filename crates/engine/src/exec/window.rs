@@ -203,7 +203,8 @@ fn column_changes(column: &Vector, order: &[u32], changed: &mut [bool]) {
         VectorData::Int64(v)
         | VectorData::Timestamp(v)
         | VectorData::TimestampTz(v)
-        | VectorData::Time(v) => typed(v, order, changed),
+        | VectorData::Time(v)
+        | VectorData::TimeTz(v) => typed(v, order, changed),
         VectorData::Text(strings) => {
             for (pos, pair) in order.windows(2).enumerate() {
                 changed[pos + 1] =

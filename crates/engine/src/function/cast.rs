@@ -6,13 +6,14 @@
 //! a default) and the validity bitmap is carried over unchanged. Text output is written
 //! straight into the result's byte buffer, so a cast to text allocates nothing per row.
 
+use super::cast_bits::cast_bits;
 use crate::error::{Error, Result, SqlState};
 use crate::types::array_text::parse_array;
 use crate::types::json::{self, Json};
 use crate::types::jsonpath;
 use crate::types::timezone;
 use crate::types::{
-    bytea, datetime, float, float_vector, text_io, uuid, DataType, Decimal, Interval,
+    bytea, datetime, float, float_vector, text_io, timetz, uuid, DataType, Decimal, Interval,
     NumericTypmod, PhysicalType, ScalarValue,
 };
 use crate::vector::{
@@ -66,6 +67,10 @@ pub fn can_cast(from: DataType, to: DataType, context: CastContext) -> bool {
             CastContext::Assignment
         }
         (T::FloatVector(_), _) | (_, T::FloatVector(_)) => return false,
+        (T::Bit(_) | T::VarBit(_), T::Bit(_) | T::VarBit(_)) => CastContext::Implicit,
+        (T::Int32 | T::Int64, T::Bit(_)) | (T::Bit(_), T::Int32 | T::Int64) => {
+            CastContext::Explicit
+        }
         (T::Json, T::Jsonb) | (T::Jsonb, T::Json) => CastContext::Assignment,
         (T::Jsonb, t) if t == T::Bool || numeric_rank(t).is_some() => CastContext::Explicit,
         // pg_cast: integers and the OID types convert implicitly into one another; back
@@ -79,7 +84,8 @@ pub fn can_cast(from: DataType, to: DataType, context: CastContext) -> bool {
         (T::Timestamp | T::TimestampTz, T::Date) | (T::TimestampTz, T::Timestamp) => {
             CastContext::Assignment
         }
-        (T::Time, T::Interval) => CastContext::Implicit,
+        (T::Time, T::Interval | T::TimeTz) => CastContext::Implicit,
+        (T::TimeTz, T::Time) | (T::TimestampTz, T::TimeTz) => CastContext::Assignment,
         (T::Timestamp | T::TimestampTz | T::Interval, T::Time) => CastContext::Assignment,
         (f, t) => match (numeric_rank(f), numeric_rank(t)) {
             (Some(a), Some(b)) if a <= b => CastContext::Implicit,
@@ -123,9 +129,13 @@ pub fn cast_vector(
             return cast_vector(&scalars, scalars_type(to), to, context);
         }
     }
+    let unsupported = || cannot_cast(from, to);
+    if let Some(data) = cast_bits(input, from, to, context, unsupported)? {
+        return Ok(Vector::new(data, input.validity.clone()));
+    }
     let rows = Rows {
         validity: input.validity.as_ref(),
-        unsupported: || cannot_cast(from, to),
+        unsupported,
     };
     let data = match to {
         DataType::Unknown | DataType::Text | DataType::Varchar(_) | DataType::Char(_) => {
@@ -162,6 +172,7 @@ pub fn cast_vector(
         DataType::Timestamp => VectorData::Timestamp(to_timestamp(input, &rows)?),
         DataType::TimestampTz => VectorData::TimestampTz(to_timestamptz(input, &rows)?),
         DataType::Time => VectorData::Time(to_time(input, &rows)?),
+        DataType::TimeTz => VectorData::TimeTz(to_timetz(input, &rows)?),
         DataType::Interval => VectorData::Interval(to_interval(input, &rows)?),
         DataType::Bytea => VectorData::Bytes(to_bytea(input, &rows)?),
         DataType::Uuid => VectorData::Uuid(to_uuid(input, &rows)?),
@@ -174,6 +185,8 @@ pub fn cast_vector(
         }
         DataType::JsonPath => VectorData::Text(to_jsonpath(input, &rows)?),
         DataType::Enum(_) => return Err(cannot_cast(from, to)),
+        // cast_bits took every cast to a bit string.
+        DataType::Bit(_) | DataType::VarBit(_) => return Err(unsupported()),
     };
     Ok(Vector::new(data, input.validity.clone()))
 }
@@ -670,6 +683,22 @@ fn to_interval<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<I
     }
 }
 
+/// time and timestamptz take the session zone's offset; text goes through timetz_in.
+fn to_timetz<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i64>> {
+    match &input.data {
+        VectorData::TimeTz(v) => Ok(v.clone()),
+        VectorData::Text(s) => rows.map_text(s, 0, timetz::parse_timetz),
+        VectorData::Time(v) => rows.map(v, 0, |t| Ok(timetz::from_time(t))),
+        VectorData::TimestampTz(v) => rows.map(v, 0, |t| {
+            if t == i64::MAX || t == i64::MIN {
+                return Err(Error::out_of_range("timestamp out of range"));
+            }
+            Ok(timetz::from_timestamptz(t))
+        }),
+        _ => Err((rows.unsupported)()),
+    }
+}
+
 /// The time of day of a timestamp (of a timestamptz's local time), of an interval's time
 /// part (wrapped into one day), or of text.
 fn to_time<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i64>> {
@@ -680,6 +709,7 @@ fn to_time<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<i64>>
         VectorData::Timestamp(v) => rows.map(v, 0, |t| Ok(time_of(t))),
         VectorData::TimestampTz(v) => rows.map(v, 0, |t| Ok(time_of(timezone::to_local(t)))),
         VectorData::Interval(v) => rows.map(v, 0, |i| Ok(time_of(i.micros))),
+        VectorData::TimeTz(v) => rows.map(v, 0, |t| Ok(timetz::unpack(t).0)),
         _ => Err((rows.unsupported)()),
     }
 }
@@ -734,6 +764,7 @@ fn to_string<U: Fn() -> Error>(
         VectorData::Timestamp(v) => rows.map_to_string(v, target, datetime::write_timestamp),
         VectorData::TimestampTz(v) => rows.map_to_string(v, target, datetime::write_timestamptz),
         VectorData::Time(v) => rows.map_to_string(v, target, datetime::write_time),
+        VectorData::TimeTz(v) => rows.map_to_string(v, target, timetz::write_timetz),
         VectorData::Interval(v) => rows.map_to_string(v, target, |i, buf| i.write_text(buf)),
         VectorData::Uuid(v) => rows.map_to_string(v, target, uuid::write_uuid),
         VectorData::Jsonb(s) => to_string(

@@ -119,7 +119,8 @@ pub fn compare(op: CompareOp, left: &Vector, right: &Vector) -> Result<Vector> {
         (VectorData::Date(l), VectorData::Date(r)) => compare_slices(op, l, r, Ord::cmp),
         (VectorData::Timestamp(l), VectorData::Timestamp(r)) => compare_slices(op, l, r, Ord::cmp),
         (VectorData::TimestampTz(l), VectorData::TimestampTz(r))
-        | (VectorData::Time(l), VectorData::Time(r)) => compare_slices(op, l, r, Ord::cmp),
+        | (VectorData::Time(l), VectorData::Time(r))
+        | (VectorData::TimeTz(l), VectorData::TimeTz(r)) => compare_slices(op, l, r, Ord::cmp),
         (VectorData::Interval(l), VectorData::Interval(r)) => {
             compare_slices(op, l, r, Interval::cmp_span)
         }
@@ -166,7 +167,8 @@ pub fn compare_rows(left: &Vector, a: usize, right: &Vector, b: usize) -> Orderi
         (VectorData::Date(l), VectorData::Date(r)) => l[a].cmp(&r[b]),
         (VectorData::Timestamp(l), VectorData::Timestamp(r)) => l[a].cmp(&r[b]),
         (VectorData::TimestampTz(l), VectorData::TimestampTz(r))
-        | (VectorData::Time(l), VectorData::Time(r)) => l[a].cmp(&r[b]),
+        | (VectorData::Time(l), VectorData::Time(r))
+        | (VectorData::TimeTz(l), VectorData::TimeTz(r)) => l[a].cmp(&r[b]),
         (VectorData::Interval(l), VectorData::Interval(r)) => l[a].cmp_span(&r[b]),
         (VectorData::Text(l), VectorData::Text(r)) => l.get_bytes(a).cmp(r.get_bytes(b)),
         (VectorData::List(l), VectorData::List(r)) => compare_lists(l, a, r, b),

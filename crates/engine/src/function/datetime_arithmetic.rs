@@ -11,7 +11,7 @@ use super::arithmetic::combine_validity;
 use crate::error::{Error, Result, SqlState};
 use crate::types::datetime::{self, Tm};
 use crate::types::interval::{self, Interval};
-use crate::types::timezone;
+use crate::types::{timetz, timezone};
 use crate::vector::{Bitmap, Vector, VectorData};
 
 /// An operator's kernel. The binder has already brought the operands to the types named
@@ -87,6 +87,16 @@ impl DateTimeOp {
             (Op::TimeMinusInterval, V::Time(t), V::Interval(i)) => {
                 V::Time(zip_rows(t, i, valid, 0, |t, i| {
                     Ok(time_plus_micros(t, -i.micros))
+                })?)
+            }
+            (Op::TimePlusInterval, V::TimeTz(t), V::Interval(i)) => {
+                V::TimeTz(zip_rows(t, i, valid, 0, |t, i| {
+                    Ok(timetz::add_micros(t, i.micros))
+                })?)
+            }
+            (Op::TimeMinusInterval, V::TimeTz(t), V::Interval(i)) => {
+                V::TimeTz(zip_rows(t, i, valid, 0, |t, i| {
+                    Ok(timetz::add_micros(t, -i.micros))
                 })?)
             }
             (Op::TimeMinusTime, V::Time(a), V::Time(b)) => {

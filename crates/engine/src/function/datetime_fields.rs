@@ -6,7 +6,7 @@
 use crate::error::{Error, Result, SqlState};
 use crate::types::datetime::{self, Tm};
 use crate::types::interval::{Interval, MICROS_PER_HOUR, MICROS_PER_MINUTE};
-use crate::types::timezone;
+use crate::types::{timetz, timezone};
 use crate::types::{DataType, Decimal};
 
 /// A unit name of date_trunc, extract and date_part.
@@ -438,6 +438,41 @@ pub fn time_part(name: &str, time: i64) -> Result<Part> {
         | Field::Timezone
         | Field::TimezoneHour
         | Field::TimezoneMinute => return Err(not_supported(name, DataType::Time)),
+    })
+}
+
+/// extract(field FROM timetz) (timetz_part): the clock fields of its time, its zone's
+/// fields, and the epoch of the UTC time.
+pub fn timetz_part(name: &str, value: i64) -> Result<Part> {
+    let (time, east_seconds) = timetz::unpack(value);
+    let east_seconds = i64::from(east_seconds);
+    Ok(match Field::parse(name, DataType::TimeTz)? {
+        Field::Timezone => Part::int(east_seconds),
+        Field::TimezoneHour => Part::int(east_seconds / 3600),
+        Field::TimezoneMinute => Part::int(east_seconds / 60 % 60),
+        Field::Epoch => {
+            let utc = time - east_seconds * 1_000_000;
+            Part::Value {
+                numeric: Decimal::new(i128::from(utc), 6),
+                float: utc as f64 / 1_000_000.0,
+            }
+        }
+        Field::Microseconds | Field::Milliseconds | Field::Second | Field::Minute | Field::Hour => {
+            return time_part(name, time)
+        }
+        Field::Day
+        | Field::Week
+        | Field::Month
+        | Field::Quarter
+        | Field::Year
+        | Field::Decade
+        | Field::Century
+        | Field::Millennium
+        | Field::Dow
+        | Field::IsoDow
+        | Field::Doy
+        | Field::IsoYear
+        | Field::Julian => return Err(not_supported(name, DataType::TimeTz)),
     })
 }
 

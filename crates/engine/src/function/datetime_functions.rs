@@ -7,17 +7,17 @@
 //! A timestamptz's fields, truncation and calendar arithmetic are those of its local time
 //! in the session zone ([`crate::types::timezone`]).
 
-use std::time::{SystemTime, UNIX_EPOCH};
+pub use crate::types::datetime::clock_micros;
 
 use super::datetime_arithmetic::{
     self as arith, is_infinite_timestamp, map_rows, zip_rows, DateTimeOp,
 };
 use super::datetime_fields::{self as fields, Part};
 use crate::error::{Error, Result, SqlState};
-use crate::types::datetime;
 use crate::types::interval::{self, Interval, MICROS_PER_HOUR, MICROS_PER_MINUTE};
 use crate::types::timezone::{self, Zone};
 use crate::types::DataType;
+use crate::types::{datetime, timetz};
 use crate::vector::{Bitmap, StringVec, Vector, VectorData};
 
 /// `micros` rounded to `digits` fractional digits of a second (half away from zero, as
@@ -101,6 +101,8 @@ pub enum DateTimeFunction {
     /// timezone(zone, x), `x AT TIME ZONE zone`: a timestamp read as local time in the
     /// zone, or a timestamptz's local time there.
     Timezone,
+    /// CURRENT_TIME: the time of day of now() in the session zone, with its offset.
+    CurrentTime,
 }
 
 /// Whether `t` can be an argument of type `want` without an explicit cast.
@@ -145,6 +147,12 @@ impl DateTimeFunction {
             ("localtimestamp", [p]) if int(*p) => (F::LocalTimestamp, vec![T::Int32], T::Timestamp),
             ("localtime", []) => (F::LocalTime, vec![], T::Time),
             ("localtime", [p]) if int(*p) => (F::LocalTime, vec![T::Int32], T::Time),
+            ("current_time", []) => (F::CurrentTime, vec![], T::TimeTz),
+            ("current_time", [p]) if int(*p) => (F::CurrentTime, vec![T::Int32], T::TimeTz),
+            // timetz_zone; a time is read as a timetz in the session zone first.
+            ("timezone", [z, T::Time | T::TimeTz]) if text(*z) => {
+                (F::Timezone, vec![T::Text, T::TimeTz], T::TimeTz)
+            }
             ("date_trunc", [u, T::Interval]) if text(*u) => {
                 (F::DateTrunc, vec![T::Text, T::Interval], T::Interval)
             }
@@ -156,6 +164,7 @@ impl DateTimeFunction {
                 let arg = match t {
                     T::Interval => T::Interval,
                     T::Time => T::Time,
+                    T::TimeTz => T::TimeTz,
                     // extract has a date version; date_part reads a date as a timestamp.
                     T::Date if name == "extract" => T::Date,
                     T::Date => T::Timestamp,
@@ -260,6 +269,7 @@ impl DateTimeFunction {
                 | DateTimeFunction::CurrentDate
                 | DateTimeFunction::LocalTimestamp
                 | DateTimeFunction::LocalTime
+                | DateTimeFunction::CurrentTime
                 | DateTimeFunction::AgeFromToday
         )
     }
@@ -296,6 +306,17 @@ impl DateTimeFunction {
                 let rounded = round_to_digits(timezone::to_local(now), digits)?;
                 let time = rounded.rem_euclid(datetime::MICROS_PER_DAY);
                 return constant(V::Time(vec![time; len]));
+            }
+            (F::CurrentTime, []) => {
+                return constant(V::TimeTz(vec![timetz::from_timestamptz(now); len]))
+            }
+            (F::CurrentTime, [precision]) => {
+                let digits = match &precision.data {
+                    V::Int32(p) if precision.is_valid(0) => p.first().copied().unwrap_or(6),
+                    _ => 6,
+                };
+                let rounded = round_to_digits(now, digits)?;
+                return constant(V::TimeTz(vec![timetz::from_timestamptz(rounded); len]));
             }
             (F::Now | F::LocalTimestamp, [precision]) => {
                 let digits = match &precision.data {
@@ -348,6 +369,9 @@ impl DateTimeFunction {
                     })?,
                     V::Time(t) => by_row(t, valid, Part::Null, |row, t| {
                         fields::time_part(u.get(row), t)
+                    })?,
+                    V::TimeTz(t) => by_row(t, valid, Part::Null, |row, t| {
+                        fields::timetz_part(u.get(row), t)
                     })?,
                     _ => return Err(self.bad_args(args)),
                 };
@@ -495,6 +519,10 @@ impl DateTimeFunction {
                         let offset = zones.get(z.get(row))?.offset_at(t);
                         Ok(t + i64::from(offset) * 1_000_000)
                     })?),
+                    // A zone with daylight saving rules takes its offset of now.
+                    V::TimeTz(t) => V::TimeTz(by_row(t, valid, 0, |row, t| {
+                        timetz::at_offset(t, zones.get(z.get(row))?.offset_at(now))
+                    })?),
                     _ => return Err(self.bad_args(args)),
                 }
             }
@@ -555,14 +583,6 @@ impl ZoneCache {
             None => Err(Error::internal("zone cache is empty after a fill")),
         }
     }
-}
-
-/// The current time from the system clock, in microseconds since 2000-01-01.
-pub fn clock_micros() -> i64 {
-    let since_unix = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_micros()).unwrap_or(i64::MAX));
-    since_unix - datetime::UNIX_TO_PG_DAYS * datetime::MICROS_PER_DAY
 }
 
 /// Valid where every argument is.

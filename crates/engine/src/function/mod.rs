@@ -3,6 +3,7 @@
 pub mod aggregate;
 pub mod arithmetic;
 pub mod cast;
+mod cast_bits;
 pub mod compare;
 pub mod datetime_arithmetic;
 pub mod datetime_fields;

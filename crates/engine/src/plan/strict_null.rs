@@ -183,7 +183,8 @@ impl ScalarFunction {
             | F::Atan
             | F::Atan2
             | F::Factorial
-            | F::Bit(_) => true,
+            | F::Bit(_)
+            | F::BitString(_) => true,
         }
     }
 }

@@ -63,6 +63,14 @@ pub enum DataType {
     /// label's sort order (pg_enum.enumsortorder) in a float32 vector, so comparing, hashing
     /// and sorting need no catalog; only the conversions to and from the labels read it.
     Enum(u32),
+    /// `bit(n)`: exactly n bits (`None` is the unconstrained `bit` of expressions), kept as
+    /// its text of `0`s and `1`s (see [`crate::types::bit_string`]).
+    Bit(Option<u32>),
+    /// `bit varying(n)`: at most n bits.
+    VarBit(Option<u32>),
+    /// `time with time zone`: a time of day and a UTC offset, packed into one integer
+    /// whose order is PostgreSQL's (see [`crate::types::timetz`]).
+    TimeTz,
 }
 
 /// Which of the OID types: plain `oid`, or an alias whose text form names the object.
@@ -141,6 +149,8 @@ pub enum PhysicalType {
     List(&'static PhysicalType),
     /// Offsets into one flat float4 vector (pgvector's `vector`).
     FloatVector,
+    /// A packed time with time zone.
+    TimeTz,
 }
 
 /// PostgreSQL's type categories, used by the coercion rules.
@@ -155,6 +165,8 @@ pub enum TypeCategory {
     Array,
     /// 'U': bytea, uuid, json and jsonb are each their own island for coercion.
     UserDefined,
+    /// 'V': bit and bit varying.
+    BitString,
 }
 
 impl DataType {
@@ -183,6 +195,8 @@ impl DataType {
             DataType::Array(elem) => PhysicalType::List(elem.physical().as_static()),
             DataType::Oid(_) => PhysicalType::Int64,
             DataType::FloatVector(_) => PhysicalType::FloatVector,
+            DataType::Bit(_) | DataType::VarBit(_) => PhysicalType::Text,
+            DataType::TimeTz => PhysicalType::TimeTz,
         }
     }
 
@@ -212,6 +226,9 @@ impl DataType {
             DataType::Jsonb => &DataType::Jsonb,
             DataType::Oid(OidKind::Oid) => &DataType::Oid(OidKind::Oid),
             DataType::FloatVector(None) => &DataType::FloatVector(None),
+            DataType::Bit(None) => &DataType::Bit(None),
+            DataType::VarBit(None) => &DataType::VarBit(None),
+            DataType::TimeTz => &DataType::TimeTz,
             DataType::Unknown
             | DataType::FloatVector(Some(_))
             | DataType::Oid(_)
@@ -219,6 +236,8 @@ impl DataType {
             | DataType::Numeric(Some(_))
             | DataType::Varchar(Some(_))
             | DataType::Char(_)
+            | DataType::Bit(Some(_))
+            | DataType::VarBit(Some(_))
             | DataType::Array(_)
             | DataType::JsonPath => return None,
         };
@@ -232,6 +251,8 @@ impl DataType {
             DataType::Numeric(_) => DataType::Numeric(None),
             DataType::Varchar(_) => DataType::Varchar(None),
             DataType::FloatVector(_) => DataType::FloatVector(None),
+            DataType::Bit(_) => DataType::Bit(None),
+            DataType::VarBit(_) => DataType::VarBit(None),
             DataType::Unknown => DataType::Text,
             other => other,
         })
@@ -257,9 +278,11 @@ impl DataType {
             | DataType::Numeric(_)
             | DataType::Oid(_) => TypeCategory::Numeric,
             DataType::Text | DataType::Varchar(_) | DataType::Char(_) => TypeCategory::String,
-            DataType::Date | DataType::Time | DataType::Timestamp | DataType::TimestampTz => {
-                TypeCategory::DateTime
-            }
+            DataType::Date
+            | DataType::Time
+            | DataType::TimeTz
+            | DataType::Timestamp
+            | DataType::TimestampTz => TypeCategory::DateTime,
             DataType::Interval => TypeCategory::Timespan,
             DataType::Array(_) => TypeCategory::Array,
             DataType::Bytea
@@ -269,6 +292,7 @@ impl DataType {
             | DataType::FloatVector(_)
             | DataType::JsonPath
             | DataType::Enum(_) => TypeCategory::UserDefined,
+            DataType::Bit(_) | DataType::VarBit(_) => TypeCategory::BitString,
         }
     }
 
@@ -318,6 +342,9 @@ impl DataType {
                 DataType::Jsonb => 3807,
                 DataType::Oid(_) => 1028,
                 DataType::FloatVector(_) => FLOAT_VECTOR_ARRAY_OID,
+                DataType::Bit(_) => 1561,
+                DataType::VarBit(_) => 1563,
+                DataType::TimeTz => 1270,
                 // Never built (see `array_of`); anyarray is the honest answer.
                 DataType::Unknown | DataType::Array(_) | DataType::JsonPath | DataType::Enum(_) => {
                     2277
@@ -326,6 +353,9 @@ impl DataType {
             DataType::Oid(kind) => kind.type_oid(),
             DataType::FloatVector(_) => FLOAT_VECTOR_OID,
             DataType::Enum(oid) => oid,
+            DataType::Bit(_) => 1560,
+            DataType::VarBit(_) => 1562,
+            DataType::TimeTz => 1266,
         }
     }
 
@@ -355,6 +385,9 @@ impl DataType {
             3802 => DataType::Jsonb,
             FLOAT_VECTOR_OID => DataType::FloatVector(None),
             4072 => DataType::JsonPath,
+            1560 => DataType::Bit(None),
+            1562 => DataType::VarBit(None),
+            1266 => DataType::TimeTz,
             _ if OidKind::ALL.iter().any(|k| k.type_oid() == oid) => {
                 let kind = OidKind::ALL.into_iter().find(|k| k.type_oid() == oid)?;
                 DataType::Oid(kind)
@@ -381,6 +414,9 @@ impl DataType {
                     3807 => 3802,
                     1028 => 26,
                     FLOAT_VECTOR_ARRAY_OID => FLOAT_VECTOR_OID,
+                    1561 => 1560,
+                    1563 => 1562,
+                    1270 => 1266,
                     _ => return None,
                 };
                 return DataType::from_oid(elem).and_then(DataType::array_of);
@@ -404,6 +440,7 @@ impl DataType {
             | DataType::Timestamp
             | DataType::TimestampTz => 8,
             DataType::Interval | DataType::Uuid => 16,
+            DataType::TimeTz => 12,
             DataType::Unknown => -2,
             DataType::Bytea
             | DataType::Json
@@ -413,6 +450,8 @@ impl DataType {
             | DataType::Text
             | DataType::Varchar(_)
             | DataType::Char(_)
+            | DataType::Bit(_)
+            | DataType::VarBit(_)
             | DataType::Array(_)
             | DataType::FloatVector(_) => -1,
         }
@@ -425,6 +464,8 @@ impl DataType {
             DataType::Varchar(Some(n)) | DataType::Char(Some(n)) => n as i32 + 4,
             // pgvector's typmod is the dimension count itself.
             DataType::FloatVector(Some(n)) => n as i32,
+            // varbit.c keeps the length itself as the modifier.
+            DataType::Bit(Some(n)) | DataType::VarBit(Some(n)) => n as i32,
             _ => -1,
         }
     }
@@ -456,6 +497,9 @@ impl DataType {
             DataType::JsonPath => "jsonpath",
             DataType::Oid(kind) => kind.name(),
             DataType::FloatVector(_) => "vector",
+            DataType::Bit(_) => "bit",
+            DataType::VarBit(_) => "bit varying",
+            DataType::TimeTz => "time with time zone",
             DataType::Array(elem) => match elem {
                 DataType::Bool => "boolean[]",
                 DataType::Int16 => "smallint[]",
@@ -478,6 +522,9 @@ impl DataType {
                 DataType::Jsonb => "jsonb[]",
                 DataType::Oid(_) => "oid[]",
                 DataType::FloatVector(_) => "vector[]",
+                DataType::Bit(_) => "bit[]",
+                DataType::VarBit(_) => "bit varying[]",
+                DataType::TimeTz => "time with time zone[]",
                 DataType::Unknown | DataType::Array(_) | DataType::JsonPath | DataType::Enum(_) => {
                     "anyarray"
                 }
@@ -520,6 +567,7 @@ impl PhysicalType {
             PhysicalType::Jsonb => &PhysicalType::Jsonb,
             PhysicalType::List(_) => &PhysicalType::List(&PhysicalType::Text),
             PhysicalType::FloatVector => &PhysicalType::FloatVector,
+            PhysicalType::TimeTz => &PhysicalType::TimeTz,
         }
     }
 }
@@ -532,6 +580,8 @@ impl fmt::Display for DataType {
             DataType::Varchar(Some(n)) => write!(f, "character varying({n})"),
             DataType::Char(Some(n)) => write!(f, "character({n})"),
             DataType::FloatVector(Some(n)) => write!(f, "vector({n})"),
+            DataType::Bit(Some(n)) => write!(f, "bit({n})"),
+            DataType::VarBit(Some(n)) => write!(f, "bit varying({n})"),
             other => f.write_str(other.name()),
         }
     }

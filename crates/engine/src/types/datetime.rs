@@ -172,9 +172,40 @@ pub(crate) fn write_time_of_day(time: i64, out: &mut Vec<u8>) {
 /// time_in: `HH:MM[:SS[.f]]` with AM/PM and a zone (ignored), `allballs`, or a whole
 /// timestamp whose time it takes. Microseconds since midnight, up to `24:00:00`.
 pub fn parse_time(text: &str) -> Result<i64> {
+    parse_time_parts(text, "time").map(|(micros, _)| micros)
+}
+
+/// timetz_in: the time of day and its offset in seconds east of UTC. Without a zone the
+/// session's offset of today applies; a zone with daylight saving rules needs a date.
+pub fn parse_timetz(text: &str) -> Result<(i64, i32)> {
+    const TYPE_NAME: &str = "time with time zone";
+    let (micros, zone) = parse_time_parts(text, TYPE_NAME)?;
+    let east_seconds = match zone {
+        None => timezone::session_offset(clock_micros()),
+        Some((InputZone::Offset(east_seconds), _)) => east_seconds,
+        Some((InputZone::Named(zone), Some(days))) => {
+            zone.offset_at(zone.to_utc(days * MICROS_PER_DAY + micros))
+        }
+        Some((InputZone::Named(zone), None)) => {
+            let now = clock_micros();
+            let half_year = 183 * MICROS_PER_DAY;
+            if zone.offset_at(now) != zone.offset_at(now + half_year) {
+                return Err(syntax_error(TYPE_NAME, text));
+            }
+            zone.offset_at(now)
+        }
+    };
+    Ok((micros, east_seconds))
+}
+
+/// A zone a time's text names, with the day number of the date it came with, if any.
+type ZoneOfTime = (InputZone, Option<i64>);
+
+/// The time of day a time or timetz text names, and its zone.
+fn parse_time_parts(text: &str, type_name: &str) -> Result<(i64, Option<ZoneOfTime>)> {
     let trimmed = super::float::trim_pg_space(text);
     if trimmed.eq_ignore_ascii_case("allballs") {
-        return Ok(0);
+        return Ok((0, None));
     }
     let decoded = match tokenize(trimmed) {
         Ok(fields)
@@ -183,34 +214,41 @@ pub fn parse_time(text: &str) -> Result<i64> {
                 .any(|f| matches!(f, Field::Date(_) | Field::Number(_))) =>
         {
             decode(trimmed).map(|parsed| match parsed {
-                Parsed::Finite { micros, .. } => micros,
-                Parsed::Infinity | Parsed::NegInfinity => 0,
+                Parsed::Finite { days, micros, zone } => (micros, zone.map(|z| (z, Some(days)))),
+                Parsed::Infinity | Parsed::NegInfinity => (0, None),
             })
         }
-        Ok(fields) => decode_time_only(&fields),
+        Ok(fields) => {
+            decode_time_only(&fields).map(|(micros, zone)| (micros, zone.map(|z| (z, None))))
+        }
         Err(fail) => Err(fail),
     };
     decoded.map_err(|fail| match fail {
-        Fail::Syntax => syntax_error("time", text),
+        Fail::Syntax => syntax_error(type_name, text),
         Fail::Field | Fail::Month => field_error(text),
     })
 }
 
-/// A time without a date: one `H:M[:S]` field, AM/PM, and a zone that time ignores.
-fn decode_time_only(fields: &[Field<'_>]) -> std::result::Result<i64, Fail> {
+/// A time without a date: one `H:M[:S]` field, AM/PM, and a zone (which time ignores).
+fn decode_time_only(fields: &[Field<'_>]) -> std::result::Result<(i64, Option<InputZone>), Fail> {
     let mut micros = None;
     let mut meridian = None;
+    let mut zone = None;
     for field in fields {
         match field {
             Field::Time(s) if micros.is_none() => micros = Some(decode_time(s)?),
             Field::Word(w) if w.eq_ignore_ascii_case("am") || w.eq_ignore_ascii_case("pm") => {
                 meridian = Some(w.eq_ignore_ascii_case("pm"));
             }
-            Field::Offset(s) => {
-                decode_offset(s)?;
+            Field::Offset(s) if zone.is_none() => {
+                zone = Some(InputZone::Offset(decode_offset(s)?));
             }
-            Field::Word(w) if zone_abbreviation(&w.to_ascii_lowercase()).is_some() => {}
-            Field::Word(w) if Zone::named(w).is_some() => {}
+            Field::Word(w) if zone.is_none() => {
+                zone = Some(match zone_abbreviation(&w.to_ascii_lowercase()) {
+                    Some(east_seconds) => InputZone::Offset(east_seconds),
+                    None => InputZone::Named(Zone::named(w).ok_or(Fail::Syntax)?),
+                });
+            }
             _ => return Err(Fail::Syntax),
         }
     }
@@ -227,7 +265,15 @@ fn decode_time_only(fields: &[Field<'_>]) -> std::result::Result<i64, Fail> {
             micros += 12 * 3_600_000_000;
         }
     }
-    Ok(micros)
+    Ok((micros, zone))
+}
+
+/// The current time from the system clock, in microseconds since 2000-01-01.
+pub fn clock_micros() -> i64 {
+    let since_unix = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_micros()).unwrap_or(i64::MAX));
+    since_unix - UNIX_TO_PG_DAYS * MICROS_PER_DAY
 }
 
 /// time_out: `HH:MM:SS` and the fraction without trailing zeros, in every DateStyle.

@@ -3,6 +3,7 @@
 
 pub mod array_text;
 pub mod binary_io;
+pub mod bit_string;
 pub mod bytea;
 mod data_type;
 pub mod datetime;
@@ -16,6 +17,7 @@ pub mod jsonpath;
 pub mod numeric;
 mod scalar;
 pub mod text_io;
+pub mod timetz;
 pub mod timezone;
 pub mod uuid;
 pub(crate) mod wide;

@@ -24,6 +24,8 @@ pub enum ScalarValue {
     TimestampTz(i64),
     /// Microseconds since midnight.
     Time(i64),
+    /// A packed time with time zone ([`crate::types::timetz`]).
+    TimeTz(i64),
     Interval(Interval),
     Bytea(Vec<u8>),
     /// The 16 bytes read big-endian.
@@ -57,6 +59,7 @@ impl ScalarValue {
             ScalarValue::Timestamp(_) => PhysicalType::Timestamp,
             ScalarValue::TimestampTz(_) => PhysicalType::TimestampTz,
             ScalarValue::Time(_) => PhysicalType::Time,
+            ScalarValue::TimeTz(_) => PhysicalType::TimeTz,
             ScalarValue::Interval(_) => PhysicalType::Interval,
             ScalarValue::Bytea(_) => PhysicalType::Bytes,
             ScalarValue::Uuid(_) => PhysicalType::Uuid,
@@ -85,7 +88,7 @@ impl ScalarValue {
             (S::Date(a), S::Date(b)) => a.cmp(b),
             (S::Timestamp(a), S::Timestamp(b)) => a.cmp(b),
             (S::TimestampTz(a), S::TimestampTz(b)) => a.cmp(b),
-            (S::Time(a), S::Time(b)) => a.cmp(b),
+            (S::Time(a), S::Time(b)) | (S::TimeTz(a), S::TimeTz(b)) => a.cmp(b),
             (S::Interval(a), S::Interval(b)) => a.cmp_span(b),
             (S::Bytea(a), S::Bytea(b)) => a.cmp(b),
             (S::Uuid(a), S::Uuid(b)) => a.cmp(b),

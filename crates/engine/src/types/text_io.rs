@@ -5,7 +5,8 @@
 //! explicit cast applies it (truncate, then blank-pad `character(n)`).
 
 use super::{
-    bytea, datetime, float, float_vector, json, uuid, DataType, Decimal, Interval, ScalarValue,
+    bit_string, bytea, datetime, float, float_vector, json, timetz, uuid, DataType, Decimal,
+    Interval, ScalarValue,
 };
 use crate::error::{Error, Result};
 use crate::vector::write_int;
@@ -44,6 +45,7 @@ pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
         DataType::Timestamp => ScalarValue::Timestamp(datetime::parse_timestamp(text)?),
         DataType::TimestampTz => ScalarValue::TimestampTz(datetime::parse_timestamptz(text)?),
         DataType::Time => ScalarValue::Time(datetime::parse_time(text)?),
+        DataType::TimeTz => ScalarValue::TimeTz(timetz::parse_timetz(text)?),
         DataType::Interval => ScalarValue::Interval(Interval::parse(text)?),
         DataType::Bytea => ScalarValue::Bytea(bytea::parse_bytea(text)?),
         DataType::Uuid => ScalarValue::Uuid(uuid::parse_uuid(text)?),
@@ -61,6 +63,13 @@ pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
         }
         // So are an enum's labels (see `binder/enum_type.rs`); elsewhere there is no catalog.
         DataType::Enum(_) => return Err(Error::unsupported("enum input outside a query")),
+        DataType::Bit(_) | DataType::VarBit(_) => {
+            let bits = bit_string::parse_bits(text)?;
+            ScalarValue::Text(match bit_string::BitLength::of(ty) {
+                Some(length) => length.fitted(&bits, true)?,
+                None => bits,
+            })
+        }
     })
 }
 
@@ -161,6 +170,7 @@ pub fn write_scalar_text(value: &ScalarValue, out: &mut Vec<u8>) {
         ScalarValue::Timestamp(v) => datetime::write_timestamp(*v, out),
         ScalarValue::TimestampTz(v) => datetime::write_timestamptz(*v, out),
         ScalarValue::Time(v) => datetime::write_time(*v, out),
+        ScalarValue::TimeTz(v) => timetz::write_timetz(*v, out),
         ScalarValue::Interval(v) => v.write_text(out),
         ScalarValue::Bytea(v) => bytea::write_hex(v, out),
         ScalarValue::Uuid(v) => uuid::write_uuid(*v, out),

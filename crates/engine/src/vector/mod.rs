@@ -20,7 +20,7 @@ pub use strings::{utf8_width, StringVec};
 
 use crate::error::{Error, Result};
 use crate::types::{
-    array_text, bytea, datetime, float, float_vector, uuid, DataType, Decimal, Interval,
+    array_text, bytea, datetime, float, float_vector, timetz, uuid, DataType, Decimal, Interval,
     PhysicalType, ScalarValue,
 };
 
@@ -49,6 +49,8 @@ pub enum VectorData {
     TimestampTz(Vec<i64>),
     /// time: microseconds since midnight.
     Time(Vec<i64>),
+    /// time with time zone, packed ([`crate::types::timetz`]).
+    TimeTz(Vec<i64>),
     Interval(Vec<Interval>),
     Bytes(BytesVec),
     Uuid(Vec<u128>),
@@ -79,6 +81,7 @@ impl VectorData {
             PhysicalType::Timestamp => VectorData::Timestamp(Vec::with_capacity(rows)),
             PhysicalType::TimestampTz => VectorData::TimestampTz(Vec::with_capacity(rows)),
             PhysicalType::Time => VectorData::Time(Vec::with_capacity(rows)),
+            PhysicalType::TimeTz => VectorData::TimeTz(Vec::with_capacity(rows)),
             PhysicalType::Interval => VectorData::Interval(Vec::with_capacity(rows)),
             PhysicalType::Bytes => VectorData::Bytes(BytesVec::with_capacity(rows, rows * 8)),
             PhysicalType::Uuid => VectorData::Uuid(Vec::with_capacity(rows)),
@@ -104,6 +107,7 @@ impl VectorData {
             VectorData::Timestamp(v) => v.len(),
             VectorData::TimestampTz(v) => v.len(),
             VectorData::Time(v) => v.len(),
+            VectorData::TimeTz(v) => v.len(),
             VectorData::Interval(v) => v.len(),
             VectorData::Bytes(b) => b.len(),
             VectorData::Uuid(v) => v.len(),
@@ -127,7 +131,8 @@ impl VectorData {
             VectorData::Int64(v)
             | VectorData::Timestamp(v)
             | VectorData::TimestampTz(v)
-            | VectorData::Time(v) => v.shrink_to_fit(),
+            | VectorData::Time(v)
+            | VectorData::TimeTz(v) => v.shrink_to_fit(),
             VectorData::Float32(v) => v.shrink_to_fit(),
             VectorData::Float64(v) => v.shrink_to_fit(),
             VectorData::Numeric(v) => v.shrink_to_fit(),
@@ -155,6 +160,7 @@ impl VectorData {
             VectorData::Timestamp(_) => PhysicalType::Timestamp,
             VectorData::TimestampTz(_) => PhysicalType::TimestampTz,
             VectorData::Time(_) => PhysicalType::Time,
+            VectorData::TimeTz(_) => PhysicalType::TimeTz,
             VectorData::Interval(_) => PhysicalType::Interval,
             VectorData::Bytes(_) => PhysicalType::Bytes,
             VectorData::Uuid(_) => PhysicalType::Uuid,
@@ -254,6 +260,7 @@ impl Vector {
             (VectorData::Timestamp(v), ScalarValue::Timestamp(x)) => push_valid(v, *x),
             (VectorData::TimestampTz(v), ScalarValue::TimestampTz(x)) => push_valid(v, *x),
             (VectorData::Time(v), ScalarValue::Time(x)) => push_valid(v, *x),
+            (VectorData::TimeTz(v), ScalarValue::TimeTz(x)) => push_valid(v, *x),
             (VectorData::Interval(v), ScalarValue::Interval(x)) => push_valid(v, *x),
             (VectorData::Bytes(v), ScalarValue::Bytea(x)) => {
                 v.push(x);
@@ -309,6 +316,7 @@ impl Vector {
             (VectorData::Timestamp(v), VectorData::Timestamp(o)) => push_valid(v, o[row]),
             (VectorData::TimestampTz(v), VectorData::TimestampTz(o)) => push_valid(v, o[row]),
             (VectorData::Time(v), VectorData::Time(o)) => push_valid(v, o[row]),
+            (VectorData::TimeTz(v), VectorData::TimeTz(o)) => push_valid(v, o[row]),
             (VectorData::Interval(v), VectorData::Interval(o)) => push_valid(v, o[row]),
             (VectorData::Bytes(v), VectorData::Bytes(o)) => {
                 v.push(o.get(row));
@@ -356,6 +364,7 @@ impl Vector {
             (VectorData::Timestamp(v), VectorData::Timestamp(o)) => overwrite(v, offsets, o),
             (VectorData::TimestampTz(v), VectorData::TimestampTz(o)) => overwrite(v, offsets, o),
             (VectorData::Time(v), VectorData::Time(o)) => overwrite(v, offsets, o),
+            (VectorData::TimeTz(v), VectorData::TimeTz(o)) => overwrite(v, offsets, o),
             (VectorData::Interval(v), VectorData::Interval(o)) => overwrite(v, offsets, o),
             (VectorData::Uuid(v), VectorData::Uuid(o)) => overwrite(v, offsets, o),
             _ => false,
@@ -408,6 +417,7 @@ impl Vector {
             VectorData::Timestamp(v) => VectorData::Timestamp(gather_slice(v, indices)),
             VectorData::TimestampTz(v) => VectorData::TimestampTz(gather_slice(v, indices)),
             VectorData::Time(v) => VectorData::Time(gather_slice(v, indices)),
+            VectorData::TimeTz(v) => VectorData::TimeTz(gather_slice(v, indices)),
             VectorData::Interval(v) => VectorData::Interval(gather_slice(v, indices)),
             VectorData::Bytes(b) => VectorData::Bytes(b.gather(indices)),
             VectorData::Uuid(v) => VectorData::Uuid(gather_slice(v, indices)),
@@ -457,6 +467,7 @@ impl Vector {
             (VectorData::Timestamp(v), VectorData::Timestamp(o)) => extend_slice(v, o),
             (VectorData::TimestampTz(v), VectorData::TimestampTz(o)) => extend_slice(v, o),
             (VectorData::Time(v), VectorData::Time(o)) => extend_slice(v, o),
+            (VectorData::TimeTz(v), VectorData::TimeTz(o)) => extend_slice(v, o),
             (VectorData::Interval(v), VectorData::Interval(o)) => extend_slice(v, o),
             (VectorData::Text(v), VectorData::Text(o)) => v.extend_from(o),
             (VectorData::Bytes(v), VectorData::Bytes(o)) => v.extend_from(o),
@@ -498,6 +509,7 @@ impl Vector {
             VectorData::Timestamp(v) => ScalarValue::Timestamp(v[row]),
             VectorData::TimestampTz(v) => ScalarValue::TimestampTz(v[row]),
             VectorData::Time(v) => ScalarValue::Time(v[row]),
+            VectorData::TimeTz(v) => ScalarValue::TimeTz(v[row]),
             VectorData::Interval(v) => ScalarValue::Interval(v[row]),
             VectorData::Bytes(b) => ScalarValue::Bytea(b.get(row).to_vec()),
             VectorData::Uuid(v) => ScalarValue::Uuid(v[row]),
@@ -527,6 +539,7 @@ impl Vector {
             VectorData::Timestamp(v) => datetime::write_timestamp(v[row], out),
             VectorData::TimestampTz(v) => datetime::write_timestamptz(v[row], out),
             VectorData::Time(v) => datetime::write_time(v[row], out),
+            VectorData::TimeTz(v) => timetz::write_timetz(v[row], out),
             VectorData::Interval(v) => v[row].write_text(out),
             // bytea_output = hex, PostgreSQL's default.
             VectorData::Bytes(b) => bytea::write_hex(b.get(row), out),
@@ -606,6 +619,7 @@ fn push_default(data: &mut VectorData) {
         VectorData::Timestamp(v) => v.push(0),
         VectorData::TimestampTz(v) => v.push(0),
         VectorData::Time(v) => v.push(0),
+        VectorData::TimeTz(v) => v.push(0),
         VectorData::Interval(v) => v.push(Interval::ZERO),
         VectorData::Bytes(b) => b.push(&[]),
         VectorData::Uuid(v) => v.push(0),

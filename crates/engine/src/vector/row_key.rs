@@ -52,7 +52,7 @@ fn encode_value(column: &Vector, row: usize, out: &mut Vec<u8>) {
         VectorData::Date(v) => out.extend_from_slice(&v[row].to_le_bytes()),
         VectorData::Timestamp(v) => out.extend_from_slice(&v[row].to_le_bytes()),
         VectorData::TimestampTz(v) => out.extend_from_slice(&v[row].to_le_bytes()),
-        VectorData::Time(v) => out.extend_from_slice(&v[row].to_le_bytes()),
+        VectorData::Time(v) | VectorData::TimeTz(v) => out.extend_from_slice(&v[row].to_le_bytes()),
         // 1 mon = 30 days = 720:00:00 group together, as interval_hash does.
         VectorData::Interval(v) => out.extend_from_slice(&v[row].span().to_le_bytes()),
         // The element count, then each element as a one-column key.

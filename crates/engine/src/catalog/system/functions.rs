@@ -557,8 +557,14 @@ fn type_name(snapshot: &CatalogSnapshot, type_oid: u32, typmod: i32) -> String {
 /// PostgreSQL's `format_type(type, typmod)`.
 pub fn format_type(type_oid: u32, typmod: i32) -> String {
     let modifier = u32::try_from(typmod - 4).ok();
+    // varbit.c keeps the length itself as the modifier.
+    let bit_length = u32::try_from(typmod).ok().filter(|&n| n > 0);
     if let Some(ty) = DataType::from_oid(type_oid) {
         let ty = match (ty, modifier) {
+            // bit without a length is quoted, as the keyword would mean bit(1).
+            (DataType::Bit(None), _) if bit_length.is_none() => return "\"bit\"".to_string(),
+            (DataType::Bit(None), _) => DataType::Bit(bit_length),
+            (DataType::VarBit(None), _) => DataType::VarBit(bit_length),
             (DataType::Varchar(None), Some(n)) => DataType::Varchar(Some(n)),
             (DataType::Char(None), Some(n)) => DataType::Char(Some(n)),
             (DataType::Numeric(None), Some(m)) => DataType::Numeric(Some(NumericTypmod {
@@ -572,8 +578,10 @@ pub fn format_type(type_oid: u32, typmod: i32) -> String {
             (ty, _) => ty,
         };
         // PostgreSQL prints bpchar without a length as "bpchar".
-        if ty == DataType::Char(None) {
-            return "bpchar".to_string();
+        match ty {
+            DataType::Char(None) => return "bpchar".to_string(),
+            DataType::Array(DataType::Bit(_)) => return "\"bit\"[]".to_string(),
+            _ => {}
         }
         return ty.to_string();
     }

@@ -14,7 +14,7 @@ use super::{
     RELATIONS, SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
 use crate::catalog::{ForeignKey, IndexMethod, TableSchema};
-use crate::types::{DataType, ScalarValue};
+use crate::types::{bit_string, text_io, DataType, ScalarValue};
 
 pub(super) const PG_NAMESPACE: &[(&str, DataType)] = &[
     ("oid", OID),
@@ -895,6 +895,17 @@ pub(super) fn deparse_default(default: &str, ty: DataType) -> String {
     {
         return format!("nextval('{sequence}'::regclass)");
     }
+    // B'101' and X'1F' are constants of type bit.
+    let bit_literal = match default.as_bytes() {
+        [prefix @ (b'b' | b'B' | b'x' | b'X'), b'\'', .., b'\''] => {
+            let digits = &default[2..default.len() - 1];
+            bit_string::parse_bits(&format!("{}{digits}", char::from(*prefix))).ok()
+        }
+        _ => None,
+    };
+    if let Some(bits) = bit_literal {
+        return format!("'{bits}'::\"bit\"");
+    }
     let is_string_constant = default.len() >= 2
         && default.starts_with('\'')
         && default.ends_with('\'')
@@ -904,11 +915,26 @@ pub(super) fn deparse_default(default: &str, ty: DataType) -> String {
     if !is_string_constant {
         return default.to_string();
     }
-    let type_name = match ty {
-        DataType::Char(_) => "bpchar",
-        other => other.name(),
+    let (type_name, base) = match ty {
+        DataType::Char(_) => ("bpchar", ty),
+        DataType::Bit(_) => ("\"bit\"", DataType::Bit(None)),
+        DataType::VarBit(_) => ("bit varying", DataType::VarBit(None)),
+        other => (other.name(), other),
     };
-    format!("{default}::{type_name}")
+    // The constant prints through its output function, as PostgreSQL stored it.
+    let canonical = match base {
+        DataType::Bit(_) | DataType::VarBit(_) | DataType::TimeTz => {
+            text_io::parse_text(&default[1..default.len() - 1], base)
+                .ok()
+                .map(|value| {
+                    let mut out = Vec::new();
+                    text_io::write_scalar_text(&value, &mut out);
+                    format!("'{}'", String::from_utf8_lossy(&out))
+                })
+        }
+        _ => None,
+    };
+    format!("{}::{type_name}", canonical.as_deref().unwrap_or(default))
 }
 
 pub(super) const PG_SEQUENCE: &[(&str, DataType)] = &[

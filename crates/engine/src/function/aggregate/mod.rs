@@ -7,7 +7,7 @@ mod array_agg;
 mod concat;
 mod json_agg;
 mod ordered_set;
-mod text_min_max;
+mod text_fold;
 mod variance;
 mod vector_sum;
 
@@ -18,11 +18,12 @@ use self::concat::Concat;
 use self::json_agg::JsonAgg;
 use self::ordered_set::OrderedSet;
 pub use self::ordered_set::OrderedSetKind;
-use self::text_min_max::TextMinMax;
+use self::text_fold::{TextFold, TextRule};
 use self::variance::{FloatMoments, NumericMoments, VarianceKind};
 use self::vector_sum::VectorSum;
 use crate::error::{Error, Result};
 use crate::function::compare::compare_rows;
+use crate::types::bit_string::BitwiseOp;
 use crate::types::{float, DataType, Decimal, Interval, PhysicalType, ScalarValue};
 use crate::vector::{Bitmap, Vector, VectorData};
 
@@ -172,9 +173,16 @@ impl AggregateFunction {
             ) => T::Float64,
             (F::Min | F::Max, T::Unknown) => T::Text,
             // PostgreSQL has no min/max of these (nor of json, which has no order at all).
-            (F::Min | F::Max, T::Bytea | T::Uuid | T::Json | T::Jsonb | T::FloatVector(_)) => {
-                return None
-            }
+            (
+                F::Min | F::Max,
+                T::Bytea
+                | T::Uuid
+                | T::Json
+                | T::Jsonb
+                | T::FloatVector(_)
+                | T::Bit(_)
+                | T::VarBit(_),
+            ) => return None,
             // array_agg(unknown) is ambiguous in PostgreSQL (anynonarray or anyarray).
             (F::ArrayAgg, T::Unknown) => return None,
             (F::ArrayAgg, t) => DataType::array_of_values(t)?,
@@ -182,6 +190,7 @@ impl AggregateFunction {
             (F::Min | F::Max, t) => t,
             (F::BoolAnd | F::BoolOr, T::Bool | T::Unknown) => T::Bool,
             (F::BitAnd | F::BitOr | F::BitXor, t @ (T::Int16 | T::Int32 | T::Int64)) => t,
+            (F::BitAnd | F::BitOr | F::BitXor, T::Bit(_) | T::VarBit(_)) => T::Bit(None),
             (
                 F::Sum
                 | F::Avg
@@ -376,7 +385,8 @@ pub enum Accumulator {
         max: bool,
         ty: DataType,
     },
-    MinMaxText(TextMinMax),
+    /// min/max of text, bit_and/bit_or/bit_xor of bit strings.
+    TextFold(TextFold),
     /// bool_and (`and`) or bool_or; `None` until a non-NULL value arrives.
     Bool {
         state: Vec<Option<bool>>,
@@ -437,7 +447,18 @@ impl Accumulator {
                 Accumulator::VectorSum(VectorSum::new(func == F::Avg))
             }
             (F::Min | F::Max, ty) if ty.physical() == PhysicalType::Text => {
-                Accumulator::MinMaxText(TextMinMax::new(func == F::Max))
+                Accumulator::TextFold(TextFold::new(TextRule::Keep(match func == F::Max {
+                    true => Ordering::Greater,
+                    false => Ordering::Less,
+                })))
+            }
+            (F::BitAnd | F::BitOr | F::BitXor, T::Bit(_) | T::VarBit(_)) => {
+                let op = match bit_op(func)? {
+                    BitOp::And => BitwiseOp::And,
+                    BitOp::Or => BitwiseOp::Or,
+                    BitOp::Xor => BitwiseOp::Xor,
+                };
+                Accumulator::TextFold(TextFold::new(TextRule::Bitwise(op)))
             }
             (F::Min | F::Max, ty) => Accumulator::MinMax {
                 best: Vector::with_capacity(ty.physical(), 0),
@@ -509,7 +530,7 @@ impl Accumulator {
                     seen.push(false);
                 }
             }
-            Accumulator::MinMaxText(t) => t.resize(groups),
+            Accumulator::TextFold(t) => t.resize(groups),
             Accumulator::Bool { state, .. } => state.resize(groups, None),
             Accumulator::Bits { state, .. } => state.resize(groups, None),
             Accumulator::StringAgg(c) => c.resize(groups),
@@ -650,7 +671,7 @@ impl Accumulator {
                 },
                 _,
             ) => update_min_max(best, seen, *max, groups, input)?,
-            (Accumulator::MinMaxText(t), _) => t.update(groups, input)?,
+            (Accumulator::TextFold(t), _) => t.update(groups, input)?,
             (Accumulator::Bool { state, and }, VectorData::Bool(v)) => {
                 for (row, &g) in groups.iter().enumerate() {
                     if valid(row) {
@@ -754,7 +775,7 @@ impl Accumulator {
                 Vector::new(VectorData::Float32(s.sums), validity)
             }
             Accumulator::MinMax { best, .. } => best,
-            Accumulator::MinMaxText(t) => t.finish(),
+            Accumulator::TextFold(t) => t.finish(),
             acc @ (Accumulator::SumWide(..)
             | Accumulator::SumInterval(..)
             | Accumulator::SumFloat64(..)
@@ -790,7 +811,7 @@ impl Accumulator {
             Accumulator::SumNumeric(s, _) => (s.counts.len(), PhysicalType::Numeric),
             Accumulator::SumInterval(s, _) => (s.counts.len(), PhysicalType::Interval),
             Accumulator::MinMax { seen, ty, .. } => (seen.len(), ty.physical()),
-            Accumulator::MinMaxText(t) => (t.len(), PhysicalType::Text),
+            Accumulator::TextFold(t) => (t.len(), PhysicalType::Text),
             Accumulator::Bool { state, .. } => (state.len(), PhysicalType::Bool),
             Accumulator::Bits { state, ty, .. } => (state.len(), *ty),
             Accumulator::StringAgg(c) => (c.len(), PhysicalType::Text),
@@ -834,7 +855,7 @@ impl Accumulator {
                 ScalarValue::Interval(interval_sum_or_avg(s.sums[group], s.counts[group], *avg)?)
             }
             Accumulator::MinMax { best, .. } => best.get_scalar(group),
-            Accumulator::MinMaxText(t) => t.value(group),
+            Accumulator::TextFold(t) => t.value(group),
             Accumulator::Bool { state, .. } => {
                 state[group].map_or(ScalarValue::Null, ScalarValue::Bool)
             }
@@ -869,8 +890,18 @@ fn bits(
     ty: PhysicalType,
     narrow: fn(i64) -> ScalarValue,
 ) -> Result<Accumulator> {
+    Ok(Accumulator::Bits {
+        state: Vec::new(),
+        op: bit_op(func)?,
+        ty,
+        narrow,
+    })
+}
+
+/// The operator of bit_and, bit_or or bit_xor.
+fn bit_op(func: AggregateFunction) -> Result<BitOp> {
     use AggregateFunction as F;
-    let op = match func {
+    Ok(match func {
         F::BitAnd => BitOp::And,
         F::BitOr => BitOp::Or,
         F::BitXor => BitOp::Xor,
@@ -891,12 +922,6 @@ fn bits(
         | F::StddevSamp
         | F::StddevPop
         | F::OrderedSet(_) => return Err(Error::internal("not a bit aggregate")),
-    };
-    Ok(Accumulator::Bits {
-        state: Vec::new(),
-        op,
-        ty,
-        narrow,
     })
 }
 
@@ -1033,7 +1058,8 @@ fn update_min_max(
         (VectorData::Date(b), VectorData::Date(i)) => typed!(b, i, |a: &i32, b| a.cmp(b)),
         (VectorData::Timestamp(b), VectorData::Timestamp(i))
         | (VectorData::TimestampTz(b), VectorData::TimestampTz(i))
-        | (VectorData::Time(b), VectorData::Time(i)) => {
+        | (VectorData::Time(b), VectorData::Time(i))
+        | (VectorData::TimeTz(b), VectorData::TimeTz(i)) => {
             typed!(b, i, |a: &i64, b| a.cmp(b))
         }
         (VectorData::Interval(b), VectorData::Interval(i)) => {

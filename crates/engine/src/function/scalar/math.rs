@@ -475,6 +475,7 @@ pub(super) fn greatest_least(args: &[Vector], greatest: bool) -> Result<Vector> 
         PhysicalType::Timestamp => pick!(Timestamp, Ord::cmp),
         PhysicalType::TimestampTz => pick!(TimestampTz, Ord::cmp),
         PhysicalType::Time => pick!(Time, Ord::cmp),
+        PhysicalType::TimeTz => pick!(TimeTz, Ord::cmp),
         PhysicalType::Interval => pick!(Interval, crate::types::Interval::cmp_span),
         PhysicalType::Text => greatest_least_text(args, wanted),
         PhysicalType::Uuid => pick!(Uuid, Ord::cmp),

@@ -6,6 +6,7 @@
 //! argument is NULL and never look at, or fail on, the values in those rows.
 
 mod array;
+mod bit_string;
 mod bitwise;
 mod bytea;
 mod float_vector;
@@ -23,6 +24,7 @@ mod signature;
 mod string;
 
 pub use array::ArrayFunction;
+pub use bit_string::BitStringFunction;
 pub use bitwise::BitOp;
 pub use float_vector::VectorFunction;
 pub(crate) use json::value_json;
@@ -152,6 +154,8 @@ pub enum ScalarFunction {
     },
     /// A pgvector operator or function over `vector`.
     Vector(VectorFunction),
+    /// A function or operator of bit strings.
+    BitString(BitStringFunction),
 }
 
 impl ScalarFunction {
@@ -392,6 +396,7 @@ impl ScalarFunction {
             F::PgTypeof(_) => "pg_typeof",
             F::Array { func, .. } => func.name(),
             F::Vector(func) => func.name(),
+            F::BitString(func) => func.name(),
         }
     }
 
@@ -503,6 +508,7 @@ impl ScalarFunction {
             F::PgTypeof(ty) => Ok(string::constant(ty.name(), rows)),
             F::Array { func, result } => func.eval(args, rows, result),
             F::Vector(func) => func.eval(args),
+            F::BitString(func) => func.eval(args),
         }
     }
 }

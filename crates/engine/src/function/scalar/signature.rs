@@ -4,6 +4,7 @@
 //! precision)` and `power(2, 3.0)` is `power(numeric, numeric)` exactly because of these rules.
 
 use super::BitOp;
+use super::BitStringFunction as B;
 use super::JsonFunction as J;
 use super::PathMode;
 use super::ScalarFunction as F;
@@ -25,13 +26,17 @@ const JSONB: DataType = DataType::Jsonb;
 const JSON: DataType = DataType::Json;
 const VECTOR: DataType = DataType::FloatVector(None);
 const JSONPATH: DataType = DataType::JsonPath;
+const BIT: DataType = DataType::Bit(None);
+const VARBIT: DataType = DataType::VarBit(None);
 
-/// The overloads of a binary bit operator: the same integer type on both sides.
-const fn bit_binary(op: BitOp) -> [Signature; 3] {
+/// The overloads of a binary bit operator: the same integer type, or bit string, on both
+/// sides.
+const fn bit_binary(op: BitOp) -> [Signature; 4] {
     [
         (F::Bit(op), &[I2, I2], I2),
         (F::Bit(op), &[I4, I4], I4),
         (F::Bit(op), &[I8, I8], I8),
+        (F::BitString(B::Operator(op)), &[BIT, BIT], BIT),
     ]
 }
 /// The overloads of a jsonpath function: `(target, path [, vars [, silent]])`.
@@ -47,11 +52,12 @@ const fn path_signatures(mode: PathMode, result: DataType) -> [Signature; 3] {
     ]
 }
 /// The overloads of a shift: the count is always an integer.
-const fn bit_shift(op: BitOp) -> [Signature; 3] {
+const fn bit_shift(op: BitOp) -> [Signature; 4] {
     [
         (F::Bit(op), &[I2, I4], I2),
         (F::Bit(op), &[I4, I4], I4),
         (F::Bit(op), &[I8, I4], I8),
+        (F::BitString(B::Operator(op)), &[BIT, I4], BIT),
     ]
 }
 const ABS: &[Signature] = &[
@@ -70,13 +76,23 @@ pub(super) type Signature = (F, &'static [DataType], DataType);
 /// apart). Empty for unknown names.
 pub(super) fn signatures(name: &str) -> &'static [Signature] {
     match name {
-        "length" => &[(F::Length, &[TEXT], I4), (F::ByteaLength, &[BYTEA], I4)],
+        "length" => &[
+            (F::Length, &[TEXT], I4),
+            (F::ByteaLength, &[BYTEA], I4),
+            (F::BitString(B::Length), &[BIT], I4),
+        ],
+        "bit_length" => &[(F::BitString(B::Length), &[BIT], I4)],
+        "bit_count" => &[(F::BitString(B::BitCount), &[BIT], I8)],
+        "get_bit" => &[(F::BitString(B::GetBit), &[BIT, I4], I4)],
+        "set_bit" => &[(F::BitString(B::SetBit), &[BIT, I4, I4], BIT)],
         "char_length" | "character_length" => &[(F::Length, &[TEXT], I4)],
         "octet_length" => &[
             (F::OctetLength, &[TEXT], I4),
             (F::ByteaLength, &[BYTEA], I4),
+            (F::BitString(B::OctetLength), &[BIT], I4),
         ],
         "||" => &[
+            (F::BitString(B::Concat), &[VARBIT, VARBIT], VARBIT),
             (F::ByteaConcat, &[BYTEA, BYTEA], BYTEA),
             (F::Json(J::Concat), &[JSONB, JSONB], JSONB),
             (F::Vector(V::Concat), &[VECTOR, VECTOR], VECTOR),
@@ -294,12 +310,15 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
             (F::ByteaSubstr, &[BYTEA, I4], BYTEA),
             (F::ByteaSubstr, &[BYTEA, I4, I4], BYTEA),
             (F::SubstringRegex, &[TEXT, TEXT], TEXT),
+            (F::BitString(B::Substring), &[BIT, I4], BIT),
+            (F::BitString(B::Substring), &[BIT, I4, I4], BIT),
         ],
         "strpos" => &[(F::Strpos, &[TEXT, TEXT], I4)],
         // POSITION(needle IN s) binds as position(s, needle).
         "position" => &[
             (F::Strpos, &[TEXT, TEXT], I4),
             (F::ByteaPosition, &[BYTEA, BYTEA], I4),
+            (F::BitString(B::Position), &[BIT, BIT], I4),
         ],
         "btrim" => &[(F::Btrim, &[TEXT], TEXT), (F::Btrim, &[TEXT, TEXT], TEXT)],
         "ltrim" => &[(F::Ltrim, &[TEXT], TEXT), (F::Ltrim, &[TEXT, TEXT], TEXT)],
@@ -352,6 +371,8 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
         "overlay" => &[
             (F::Overlay, &[TEXT, TEXT, I4], TEXT),
             (F::Overlay, &[TEXT, TEXT, I4, I4], TEXT),
+            (F::BitString(B::Overlay), &[BIT, BIT, I4], BIT),
+            (F::BitString(B::Overlay), &[BIT, BIT, I4, I4], BIT),
         ],
         // `@` is the prefix operator form of abs.
         "abs" | "@" => ABS,
@@ -399,6 +420,7 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
             (F::Bit(BitOp::Not), &[I2], I2),
             (F::Bit(BitOp::Not), &[I4], I4),
             (F::Bit(BitOp::Not), &[I8], I8),
+            (F::BitString(B::Operator(BitOp::Not)), &[BIT], BIT),
         ],
         "cbrt" => &[(F::Cbrt, &[F8], F8)],
         "exp" => &[(F::Exp, &[F8], F8), (F::Exp, &[NUM], NUM)],
@@ -450,6 +472,8 @@ fn base(ty: DataType) -> DataType {
         DataType::Varchar(_) => DataType::Varchar(None),
         DataType::Char(_) => DataType::Char(None),
         DataType::FloatVector(_) => VECTOR,
+        DataType::Bit(_) => BIT,
+        DataType::VarBit(_) => VARBIT,
         other => other,
     }
 }

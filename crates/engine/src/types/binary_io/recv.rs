@@ -4,7 +4,7 @@
 //! which callers name the place of ("in bind parameter 2", a COPY line).
 
 use crate::error::{Error, Result, SqlState};
-use crate::types::{float_vector, text_io, DataType, Interval, ScalarValue};
+use crate::types::{bit_string, float_vector, text_io, timetz, DataType, Interval, ScalarValue};
 
 use super::numeric::read_numeric_binary;
 use super::send::JSONB_BINARY_VERSION;
@@ -43,6 +43,17 @@ pub fn recv(bytes: &[u8], ty: DataType) -> Result<ScalarValue> {
         DataType::Timestamp => ScalarValue::Timestamp(i64::from_be_bytes(fixed(bytes)?)),
         DataType::TimestampTz => ScalarValue::TimestampTz(i64::from_be_bytes(fixed(bytes)?)),
         DataType::Time => ScalarValue::Time(time_recv(i64::from_be_bytes(fixed(bytes)?))?),
+        // timetz_recv: the time, then the zone in seconds west of UTC.
+        DataType::TimeTz => {
+            let raw: [u8; 12] = fixed(bytes)?;
+            let (time, zone) = raw.split_at(8);
+            let time = <[u8; 8]>::try_from(time).map_err(|_| incorrect_binary_format())?;
+            let zone = <[u8; 4]>::try_from(zone).map_err(|_| incorrect_binary_format())?;
+            ScalarValue::TimeTz(timetz::read_binary(
+                i64::from_be_bytes(time),
+                i32::from_be_bytes(zone),
+            )?)
+        }
         // interval_recv: microseconds, days, months.
         DataType::Interval => {
             let raw: [u8; 16] = fixed(bytes)?;
@@ -89,6 +100,14 @@ pub fn recv(bytes: &[u8], ty: DataType) -> Result<ScalarValue> {
         // enum_recv is the label through enum_in, which needs the catalog: the binder
         // types enum parameters as text (see `binder/enum_type.rs`).
         DataType::Enum(_) => text_io::parse_text(utf8(bytes)?, ty)?,
+        // bit_recv and varbit_recv check the length against the modifier, if any.
+        DataType::Bit(_) | DataType::VarBit(_) => {
+            let bits = bit_string::read_binary(bytes)?;
+            ScalarValue::Text(match bit_string::BitLength::of(ty) {
+                Some(length) => length.fitted(&bits, false)?,
+                None => bits,
+            })
+        }
     })
 }
 

@@ -4,7 +4,7 @@
 //! days and months; an array is array_send's header and length-prefixed elements. bytea is
 //! its bytes, uuid its 16 bytes, json its text and jsonb a version byte then its text.
 
-use crate::types::{float_vector, DataType, PhysicalType, FLOAT_VECTOR_OID};
+use crate::types::{bit_string, float_vector, timetz, DataType, PhysicalType, FLOAT_VECTOR_OID};
 use crate::vector::{ListVec, Vector, VectorData};
 
 use super::numeric::write_numeric_binary;
@@ -36,11 +36,15 @@ pub fn write_binary(vector: &Vector, row: usize, ty: Option<DataType>, out: &mut
             out.push(JSONB_BINARY_VERSION);
             out.extend_from_slice(s.get_bytes(row));
         }
+        VectorData::Text(s) if matches!(ty, Some(DataType::Bit(_) | DataType::VarBit(_))) => {
+            bit_string::write_binary(s.get(row), out)
+        }
         VectorData::Text(s) => out.extend_from_slice(s.get_bytes(row)),
         VectorData::Date(v) => out.extend_from_slice(&v[row].to_be_bytes()),
         VectorData::Timestamp(v) => out.extend_from_slice(&v[row].to_be_bytes()),
         VectorData::TimestampTz(v) => out.extend_from_slice(&v[row].to_be_bytes()),
         VectorData::Time(v) => out.extend_from_slice(&v[row].to_be_bytes()),
+        VectorData::TimeTz(v) => timetz::write_binary(v[row], out),
         VectorData::Interval(v) => {
             out.extend_from_slice(&v[row].micros.to_be_bytes());
             out.extend_from_slice(&v[row].days.to_be_bytes());
@@ -107,6 +111,7 @@ fn element_oid(elem: PhysicalType) -> u32 {
         PhysicalType::Timestamp => 1114,
         PhysicalType::TimestampTz => 1184,
         PhysicalType::Time => 1083,
+        PhysicalType::TimeTz => 1266,
         PhysicalType::Interval => 1186,
         PhysicalType::Bytes => 17,
         PhysicalType::Uuid => 2950,

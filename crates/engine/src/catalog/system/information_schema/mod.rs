@@ -109,6 +109,7 @@ fn type_facts(ty: DataType) -> (String, [ScalarValue; 7], String) {
     let some = |n: u32| cardinal(n as usize);
     let (length, octets) = match ty {
         DataType::Varchar(Some(n)) | DataType::Char(Some(n)) => (some(n), some(n * 4)),
+        DataType::Bit(Some(n)) | DataType::VarBit(Some(n)) => (some(n), NULL),
         DataType::Varchar(None) | DataType::Char(None) | DataType::Text => {
             (NULL, cardinal(MAX_OCTETS))
         }

@@ -1,31 +1,41 @@
-//! min(text) and max(text): each group's best string so far, compared byte-wise (the C
-//! collation, as everywhere in KestrelDB). Every group owns its string, so a batch costs
-//! time in its rows and the groups it improves, never in the number of groups; a group's
+//! Aggregates that fold each group's values, held as text, into one string: min(text) and
+//! max(text), compared byte-wise (the C collation, as everywhere in KestrelDB), and
+//! bit_and / bit_or / bit_xor of bit strings. Every group owns its string, so a batch costs
+//! time in its rows and the groups it changes, never in the number of groups; a group's
 //! buffer is reused when its value is replaced.
 
 use std::cmp::Ordering;
 
 use crate::error::{Error, Result};
+use crate::types::bit_string::BitwiseOp;
 use crate::types::ScalarValue;
 use crate::vector::{Bitmap, StringVec, Vector, VectorData};
 
-/// Per-group best strings; `None` until the group's first non-NULL value.
-#[derive(Debug)]
-pub struct TextMinMax {
-    best: Vec<Option<String>>,
-    /// The ordering a candidate must have against the incumbent to replace it.
-    wanted: Ordering,
+/// How a group's string and the next value combine.
+#[derive(Debug, Clone, Copy)]
+pub enum TextRule {
+    /// Keep the value that compares this way against the incumbent (min: Less, max:
+    /// Greater).
+    Keep(Ordering),
+    /// Combine bit strings bit by bit (lengths must agree, as bit_and's do).
+    Bitwise(BitwiseOp),
 }
 
-impl TextMinMax {
-    pub fn new(max: bool) -> TextMinMax {
-        TextMinMax {
+/// Per-group strings; `None` until the group's first non-NULL value.
+#[derive(Debug)]
+pub struct TextFold {
+    best: Vec<Option<String>>,
+    rule: TextRule,
+    /// Scratch for bitwise results, reused across rows.
+    scratch: Vec<u8>,
+}
+
+impl TextFold {
+    pub fn new(rule: TextRule) -> TextFold {
+        TextFold {
             best: Vec::new(),
-            wanted: if max {
-                Ordering::Greater
-            } else {
-                Ordering::Less
-            },
+            rule,
+            scratch: Vec::new(),
         }
     }
 
@@ -38,10 +48,11 @@ impl TextMinMax {
     }
 
     /// Adds row i of `input` to group `groups[i]`; anything but text is a caller's bug.
+    /// Bit strings of different lengths are 22026, as in PostgreSQL.
     pub fn update(&mut self, groups: &[u32], input: &Vector) -> Result<()> {
         let VectorData::Text(strings) = &input.data else {
             return Err(Error::internal(format!(
-                "min/max(text) input of type {:?}",
+                "text aggregate input of type {:?}",
                 input.data.physical()
             )));
         };
@@ -50,13 +61,20 @@ impl TextMinMax {
                 continue;
             }
             let candidate = strings.get(row);
-            match &mut self.best[g as usize] {
-                slot @ None => *slot = Some(candidate.to_owned()),
-                Some(best) => {
-                    if candidate.as_bytes().cmp(best.as_bytes()) == self.wanted {
+            match (&mut self.best[g as usize], self.rule) {
+                (slot @ None, _) => *slot = Some(candidate.to_owned()),
+                (Some(best), TextRule::Keep(wanted)) => {
+                    if candidate.as_bytes().cmp(best.as_bytes()) == wanted {
                         best.clear();
                         best.push_str(candidate);
                     }
+                }
+                (Some(best), TextRule::Bitwise(op)) => {
+                    self.scratch.clear();
+                    op.apply(best, candidate, &mut self.scratch)?;
+                    // The result is made of ASCII digits, as its inputs are.
+                    best.clear();
+                    best.push_str(&String::from_utf8_lossy(&self.scratch));
                 }
             }
         }
