@@ -4,7 +4,6 @@
 //! holds every value (DuckDB's sniffing order; text otherwise), and is cast once. The
 //! decoded file is cached while it is unchanged.
 
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, LazyLock};
 
 use super::cache::{FileCache, FileIdentity};
@@ -101,7 +100,7 @@ fn decode(path: &str, bytes: &[u8], options: &CsvOptions) -> Result<CsvTable> {
     let ctx = ExecContext::new(
         Vec::new(),
         Arc::default(),
-        Arc::new(AtomicBool::new(false)),
+        Arc::default(),
         Default::default(),
     );
     let mut batches = Vec::new();

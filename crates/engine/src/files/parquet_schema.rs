@@ -223,9 +223,13 @@ pub fn field_for(name: &str, ty: DataType) -> Result<TypePtr> {
             .with_precision(precision)
             .with_scale(scale)
         }
-        T::Numeric(None) | T::Text | T::Varchar(_) | T::Char(_) | T::Json | T::Jsonb => {
-            build(Physical::BYTE_ARRAY, Some(LogicalType::String))
-        }
+        T::Numeric(None)
+        | T::Text
+        | T::Varchar(_)
+        | T::Char(_)
+        | T::Json
+        | T::Jsonb
+        | T::JsonPath => build(Physical::BYTE_ARRAY, Some(LogicalType::String)),
         T::Date => build(Physical::INT32, Some(LogicalType::Date)),
         T::Time => build(
             Physical::INT64,
@@ -241,7 +245,15 @@ pub fn field_for(name: &str, ty: DataType) -> Result<TypePtr> {
         ),
         T::Bytea => build(Physical::BYTE_ARRAY, None),
         T::Uuid => build(Physical::FIXED_LEN_BYTE_ARRAY, Some(LogicalType::Uuid)).with_length(16),
-        T::Interval | T::Array(_) | T::Oid(_) | T::Unknown => {
+        T::Interval
+        | T::Array(_)
+        | T::Oid(_)
+        | T::Unknown
+        | T::FloatVector(_)
+        | T::Enum(_)
+        | T::Bit(_)
+        | T::VarBit(_)
+        | T::TimeTz => {
             return Err(Error::unsupported(format!(
                 "writing a column of type {ty} to Parquet"
             )))
