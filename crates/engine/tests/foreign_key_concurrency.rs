@@ -4,9 +4,7 @@
 
 mod common;
 
-use std::time::Duration;
-
-use common::{race_sessions, rows, run};
+use common::{race_sessions, race_with_holder, rows, run};
 
 fn setup() -> kestrel::Database {
     let db = kestrel::Database::new();
@@ -20,38 +18,32 @@ fn setup() -> kestrel::Database {
     db
 }
 
-/// Runs `sql` on a new session of `db` on another thread, while `holder` keeps its
-/// transaction open for a moment and then ends it with `end`; the other statement's result.
-fn race(db: &kestrel::Database, holder: &mut kestrel::Session, sql: &str, end: &str) -> String {
-    let mut other = db.connect();
-    let sql = sql.to_string();
-    let waiter = std::thread::spawn(move || match other.execute(&sql) {
-        Ok(_) => "ok".to_string(),
-        Err(e) => e.sqlstate().to_string(),
-    });
-    std::thread::sleep(Duration::from_millis(200));
-    assert!(
-        !waiter.is_finished(),
-        "the reference did not wait for the parent's writer"
-    );
-    run(holder, end);
-    waiter.join().unwrap_or_else(|_| "panicked".into())
-}
-
 #[test]
 fn a_reference_waits_for_an_uncommitted_delete_of_its_parent() {
     let db = setup();
     let mut a = db.connect();
     run(&mut a, "BEGIN; DELETE FROM p WHERE id = 1");
     assert_eq!(
-        race(&db, &mut a, "INSERT INTO c VALUES (1, 1)", "COMMIT"),
+        race_with_holder(
+            &db,
+            &mut a,
+            "INSERT INTO c VALUES (1, 1)",
+            "COMMIT",
+            "the statement"
+        ),
         "23503"
     );
 
     run(&mut a, "INSERT INTO p VALUES (1)");
     run(&mut a, "BEGIN; DELETE FROM p WHERE id = 1");
     assert_eq!(
-        race(&db, &mut a, "INSERT INTO c VALUES (2, 1)", "ROLLBACK"),
+        race_with_holder(
+            &db,
+            &mut a,
+            "INSERT INTO c VALUES (2, 1)",
+            "ROLLBACK",
+            "the statement"
+        ),
         "ok"
     );
     assert_eq!(rows(&mut a, "SELECT count(*) FROM c"), ["1"]);
@@ -63,7 +55,13 @@ fn an_uncommitted_parent_is_not_referenced() {
     let mut a = db.connect();
     run(&mut a, "BEGIN; INSERT INTO p VALUES (2)");
     assert_eq!(
-        race(&db, &mut a, "INSERT INTO c VALUES (1, 2)", "ROLLBACK"),
+        race_with_holder(
+            &db,
+            &mut a,
+            "INSERT INTO c VALUES (1, 2)",
+            "ROLLBACK",
+            "the statement"
+        ),
         "23503"
     );
 }
@@ -74,7 +72,13 @@ fn a_delete_waits_for_an_uncommitted_reference() {
     let mut a = db.connect();
     run(&mut a, "BEGIN; INSERT INTO c VALUES (1, 1)");
     assert_eq!(
-        race(&db, &mut a, "DELETE FROM p WHERE id = 1", "COMMIT"),
+        race_with_holder(
+            &db,
+            &mut a,
+            "DELETE FROM p WHERE id = 1",
+            "COMMIT",
+            "the statement"
+        ),
         "23503"
     );
 }

@@ -8,31 +8,14 @@
 //! a few seconds of each target (CI); `KESTREL_FUZZ_ROUNDS=N` runs N times as long, and
 //! `KESTREL_FUZZ_SEED=S` replays the seed a failing run printed.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
+use common::Random;
 use kestrel::{Database, Session};
 
-/// xorshift64*: reproducible from one seed, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
-
-fn seeded() -> (Rng, u64, u64) {
+fn seeded() -> (Random, u64, u64) {
     let seed = std::env::var("KESTREL_FUZZ_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -46,7 +29,7 @@ fn seeded() -> (Rng, u64, u64) {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1);
-    (Rng(seed), seed, rounds)
+    (Random(seed), seed, rounds)
 }
 
 /// A session whose statements cannot run away: mutants easily ask for a billion rows.
@@ -167,20 +150,20 @@ const INTERESTING: &[&str] = &[
 ];
 
 /// The statement with one to three token-level changes.
-fn mutate(sql: &str, donors: &[String], rng: &mut Rng) -> String {
+fn mutate(sql: &str, donors: &[String], rng: &mut Random) -> String {
     let mut tokens: Vec<String> = sql.split_whitespace().map(str::to_string).collect();
     if tokens.is_empty() {
         return sql.to_string();
     }
-    for _ in 0..1 + rng.below(3) {
-        let at = rng.below(tokens.len());
-        match rng.below(5) {
+    for _ in 0..1 + rng.index(3) {
+        let at = rng.index(tokens.len());
+        match rng.index(5) {
             0 if tokens.len() > 1 => {
                 tokens.remove(at);
             }
             1 => tokens.insert(at, tokens[at].clone()),
             2 => {
-                let other = rng.below(tokens.len());
+                let other = rng.index(tokens.len());
                 tokens.swap(at, other);
             }
             3 => {
@@ -212,7 +195,7 @@ fn mutated_corpus_statements_never_crash() {
         let db = Database::new();
         let mut session = bounded_session(&db);
         for sql in &statements {
-            if rng.below(2) == 0 {
+            if rng.index(2) == 0 {
                 let mutant = mutate(sql, &statements, &mut rng);
                 run_checked(&mut session, &mutant, seed, &mut executions);
                 // A mutant may leave a transaction block open or failed.
@@ -228,7 +211,7 @@ fn mutated_corpus_statements_never_crash() {
 }
 
 /// Text for an input function: edge cases, random characters, and mixes of both.
-fn random_text(rng: &mut Rng) -> String {
+fn random_text(rng: &mut Random) -> String {
     const PIECES: &[&str] = &[
         "",
         " ",
@@ -284,9 +267,9 @@ fn random_text(rng: &mut Rng) -> String {
         "\t",
     ];
     let mut text = String::new();
-    for _ in 0..rng.below(12) {
-        if rng.below(4) == 0 {
-            text.push(char::from(32 + rng.below(95) as u8));
+    for _ in 0..rng.index(12) {
+        if rng.index(4) == 0 {
+            text.push(char::from(32 + rng.index(95) as u8));
         } else {
             let piece: &&str = rng.pick(PIECES);
             text.push_str(piece);
@@ -358,12 +341,12 @@ fn copy_parsers_never_crash() {
             "binary" => b"PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0".to_vec(),
             _ => valid.as_bytes().to_vec(),
         };
-        for _ in 0..1 + rng.below(8) {
-            match rng.below(3) {
+        for _ in 0..1 + rng.index(8) {
+            match rng.index(3) {
                 0 => input.extend(random_text(&mut rng).bytes()),
                 1 => input.push(rng.next() as u8),
                 _ if !input.is_empty() => {
-                    let at = rng.below(input.len());
+                    let at = rng.index(input.len());
                     input[at] = rng.next() as u8;
                 }
                 _ => {}

@@ -14,11 +14,24 @@ pub fn rows(session: &mut kestrel::Session, sql: &str) -> Vec<String> {
 pub struct Random(pub u64);
 
 impl Random {
-    pub fn below(&mut self, n: u64) -> u64 {
+    pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    /// A position in a collection of `len` items (0 when it is empty).
+    pub fn index(&mut self, len: usize) -> usize {
+        (self.next() % len.max(1) as u64) as usize
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.index(items.len())]
     }
 }
 
@@ -66,4 +79,29 @@ where
         }
     }
     assert!(internal.is_empty(), "internal errors: {internal:#?}");
+}
+
+/// Runs `sql` on a new session of `db` on another thread while `holder` keeps its
+/// transaction open for a moment, then ends it with `end`; the other statement's SQLSTATE
+/// (or "ok"). Fails the test if the statement did not wait for `holder` (`waiter` names it).
+pub fn race_with_holder(
+    db: &kestrel::Database,
+    holder: &mut kestrel::Session,
+    sql: &str,
+    end: &str,
+    waiter: &str,
+) -> String {
+    let mut other = db.connect();
+    let sql = sql.to_string();
+    let thread = std::thread::spawn(move || match other.execute(&sql) {
+        Ok(_) => "ok".to_string(),
+        Err(e) => e.sqlstate().to_string(),
+    });
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert!(
+        !thread.is_finished(),
+        "{waiter} did not wait for the holder"
+    );
+    run(holder, end);
+    thread.join().unwrap_or_else(|_| "panicked".into())
 }
