@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use sqlparser::ast;
 
-use super::scope::{Scope, ScopeColumn};
+use super::scope::Scope;
 use super::Binder;
 use crate::error::{Error, Result, SqlState};
 use crate::files::{CsvOptions, FileFormat, FileSource};
@@ -84,20 +84,7 @@ impl Binder<'_> {
             source.columns.iter().map(|(n, _)| n.clone()).collect(),
         )?;
         let types: Vec<_> = source.columns.iter().map(|(_, ty)| *ty).collect();
-        let scope = Scope {
-            columns: names
-                .into_iter()
-                .zip(&types)
-                .map(|(name, &ty)| ScopeColumn {
-                    table: Some(visible.clone()),
-                    name,
-                    ty,
-                    table_oid: 0,
-                    attnum: 0,
-                    qualified_only: false,
-                })
-                .collect(),
-        };
+        let scope = Scope::of_computed(&visible, names.into_iter().zip(types.iter().copied()));
         let plan = LogicalPlan::FileScan {
             columns: (0..types.len()).collect(),
             source: Arc::new(source),

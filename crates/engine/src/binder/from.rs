@@ -788,20 +788,7 @@ impl Binder<'_> {
             };
         }
         let names = alias_names(&visible, column_aliases, default_names)?;
-        let scope = Scope {
-            columns: names
-                .into_iter()
-                .zip(types)
-                .map(|(name, ty)| ScopeColumn {
-                    table: Some(visible.clone()),
-                    name,
-                    ty,
-                    table_oid: 0,
-                    attnum: 0,
-                    qualified_only: false,
-                })
-                .collect(),
-        };
+        let scope = Scope::of_computed(&visible, names.into_iter().zip(types));
         Ok((plan, scope))
     }
 

@@ -32,6 +32,20 @@ impl Scope {
         table_oid: u32,
         columns: impl Iterator<Item = (String, DataType)>,
     ) -> Scope {
+        Scope::named(visible, Some(table_oid), columns)
+    }
+
+    /// Computed columns (a table function's, a file's) as `visible` names them: no relation
+    /// behind them, so no attribute numbers and no system columns.
+    pub fn of_computed(visible: &str, columns: impl Iterator<Item = (String, DataType)>) -> Scope {
+        Scope::named(visible, None, columns)
+    }
+
+    fn named(
+        visible: &str,
+        table_oid: Option<u32>,
+        columns: impl Iterator<Item = (String, DataType)>,
+    ) -> Scope {
         Scope {
             columns: columns
                 .enumerate()
@@ -39,8 +53,11 @@ impl Scope {
                     table: Some(visible.to_string()),
                     name,
                     ty,
-                    table_oid,
-                    attnum: i16::try_from(i + 1).unwrap_or(i16::MAX),
+                    table_oid: table_oid.unwrap_or(0),
+                    attnum: match table_oid {
+                        Some(_) => i16::try_from(i + 1).unwrap_or(i16::MAX),
+                        None => 0,
+                    },
                     qualified_only: false,
                 })
                 .collect(),
