@@ -876,14 +876,8 @@ impl Binder<'_> {
                 )
             });
             if !castable || !(required..=types.len()).contains(&bound.len()) {
-                let names: Vec<String> = bound.iter().map(|a| a.ty().to_string()).collect();
-                return Err(Error::new(
-                    SqlState::UndefinedFunction,
-                    format!(
-                        "function {function_name}({}) does not exist",
-                        names.join(", ")
-                    ),
-                ));
+                let bound_types: Vec<_> = bound.iter().map(|a| a.ty()).collect();
+                return Err(super::expr::undefined_function(function_name, &bound_types));
             }
             let args = bound
                 .into_iter()
@@ -983,14 +977,7 @@ impl Binder<'_> {
     ) -> Result<TableFunctionCall> {
         let types: Vec<_> = bound.iter().map(|a| a.ty()).collect();
         let Some(ty) = func.signature(&types) else {
-            let names: Vec<String> = types.iter().map(|t| t.to_string()).collect();
-            return Err(Error::new(
-                SqlState::UndefinedFunction,
-                format!(
-                    "function {function_name}({}) does not exist",
-                    names.join(", ")
-                ),
-            ));
+            return Err(super::expr::undefined_function(function_name, &types));
         };
         let args = bound
             .into_iter()

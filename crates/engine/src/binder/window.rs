@@ -116,12 +116,16 @@ impl Binder<'_> {
             }
             f => f.signature(bound.first().map(|a| a.ty()), bound.len()),
         };
+        // The signature goes by the first argument; the others must convert implicitly, or
+        // no function matches (42883, as PostgreSQL's lookup says).
+        let types: Vec<_> = bound.iter().map(|a| a.ty()).collect();
+        let lookup = lookup.filter(|(arg_types, _)| {
+            types.iter().zip(arg_types).all(|(&from, &to)| {
+                crate::function::cast::can_cast(from, to, CastContext::Implicit)
+            })
+        });
         let Some((arg_types, ty)) = lookup else {
-            let types: Vec<String> = bound.iter().map(|a| a.ty().to_string()).collect();
-            return Err(Error::new(
-                SqlState::UndefinedFunction,
-                format!("function {func:?}({}) does not exist", types.join(", ")).to_lowercase(),
-            ));
+            return Err(super::expr::undefined_function(call.name, &types));
         };
         let args = bound
             .into_iter()
