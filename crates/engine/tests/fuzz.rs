@@ -3,10 +3,11 @@
 //! file so their tables exist, each mutated token by token before it runs), every type's
 //! text input function, and COPY FROM's text, CSV and binary parsers.
 //!
-//! A crash is a panic (the session catches it and reports XX000) or any other XX000: the
-//! engine must answer every input with a result or a classified error. `cargo test` runs
-//! a few seconds of each target (CI); `KESTREL_FUZZ_ROUNDS=N` runs N times as long, and
-//! `KESTREL_FUZZ_SEED=S` replays the seed a failing run printed.
+//! A crash is a panic (the session catches it and reports XX000) or any other XX000 but the
+//! few PostgreSQL itself reports as internal errors: the engine must answer every input with
+//! a result or a classified error. `cargo test` runs a few seconds of each target (CI) from
+//! a fixed seed; `KESTREL_FUZZ_SEED=S` runs from another (or replays the one a failing run
+//! printed), and `KESTREL_FUZZ_ROUNDS=N` runs N times as long.
 
 mod common;
 
@@ -19,11 +20,9 @@ fn seeded() -> (Random, u64, u64) {
     let seed = std::env::var("KESTREL_FUZZ_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(1, |d| d.as_nanos() as u64)
-        })
+        // A fixed default, so CI checks the same inputs on every run; set the variable to
+        // explore others.
+        .unwrap_or(0x5EED)
         | 1;
     let rounds = std::env::var("KESTREL_FUZZ_ROUNDS")
         .ok()
@@ -45,12 +44,22 @@ fn bounded_session(db: &Database) -> Session {
     session
 }
 
+/// Internal errors that PostgreSQL raises itself (elog(ERROR) in its C code, SQLSTATE
+/// XX000), which KestrelDB reports the same way on purpose.
+const POSTGRES_INTERNAL_ERRORS: &[&str] = &[
+    // acldefault() with an object type letter it does not know.
+    "unrecognized objtype abbreviation",
+];
+
 /// Runs `sql`; a crash (XX000) fails the test with the statement and how to replay it.
 fn run_checked(session: &mut Session, sql: &str, seed: u64, executions: &mut u64) {
     *executions += 1;
     if let Err(error) = session.execute(sql) {
+        let as_postgres = POSTGRES_INTERNAL_ERRORS
+            .iter()
+            .any(|known| error.message.starts_with(known));
         assert!(
-            error.sqlstate() != "XX000",
+            error.sqlstate() != "XX000" || as_postgres,
             "crash (KESTREL_FUZZ_SEED={seed}): {} on\n{sql}",
             error.message
         );
