@@ -346,31 +346,23 @@ impl Binder<'_> {
             let value = if is_default_keyword(&assignment.value) {
                 self.column_default(schema, column)?
             } else {
-                if schema.columns[column].generated.is_some() {
+                let column_def = &schema.columns[column];
+                let why = match (&column_def.generated, column_def.identity) {
+                    (Some(_), _) => Some("is a generated column"),
+                    (None, Some(Identity::Always)) => {
+                        Some("is an identity column defined as GENERATED ALWAYS")
+                    }
+                    _ => None,
+                };
+                if let Some(why) = why {
                     return Err(Error::new(
                         SqlState::GeneratedAlways,
                         format!(
                             "column \"{}\" can only be updated to DEFAULT",
-                            schema.columns[column].name
+                            column_def.name
                         ),
                     )
-                    .with_detail(format!(
-                        "Column \"{}\" is a generated column.",
-                        schema.columns[column].name
-                    )));
-                }
-                if schema.columns[column].identity == Some(Identity::Always) {
-                    return Err(Error::new(
-                        SqlState::GeneratedAlways,
-                        format!(
-                            "column \"{}\" can only be updated to DEFAULT",
-                            schema.columns[column].name
-                        ),
-                    )
-                    .with_detail(format!(
-                        "Column \"{}\" is an identity column defined as GENERATED ALWAYS.",
-                        schema.columns[column].name
-                    )));
+                    .with_detail(format!("Column \"{}\" {why}.", column_def.name)));
                 }
                 let value = self.bind_expr(&assignment.value, scope)?;
                 self.assign(schema, column, value)?

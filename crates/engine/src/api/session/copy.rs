@@ -8,6 +8,7 @@ use std::io::{BufWriter, Read, Write};
 use super::Session;
 use crate::api::copy::{read_chunk, write_error, CopyChannel, COPY_CHUNK_BYTES};
 use crate::api::StatementResult;
+use crate::catalog::QualifiedName;
 use crate::error::{Error, Result, SqlState};
 use crate::exec::copy_from::{CopyParser, CopyRows, CopyTarget};
 use crate::exec::copy_from_binary::BinaryCopyParser;
@@ -17,7 +18,7 @@ use crate::exec::ExecContext;
 use crate::files::{ParquetFile, ParquetWriter, RowGroupFilter};
 use crate::function::cast::{can_cast, cast_vector, CastContext};
 use crate::physical::create_operator;
-use crate::plan::{CopyDirection, CopyEndpoint, CopyFormat, CopyStatement};
+use crate::plan::{CopyColumn, CopyDirection, CopyEndpoint, CopyFormat, CopyStatement, RowCheck};
 use crate::types::DataType;
 
 /// Where COPY FROM reads.
@@ -107,22 +108,20 @@ impl Session {
                         path,
                     ),
                 };
-                let mut appender =
-                    Appender::open(self.transaction(), table_name, *table_oid, checks)?;
-                let types = appender.schema().column_types();
-                let target = CopyTarget {
-                    table_name: &table_name.name,
+                let into = CopyInto {
+                    table_name,
+                    table_oid: *table_oid,
                     field_names,
-                    types: &types,
                     row,
+                    checks,
                 };
-                if binary {
-                    copy_in(BinaryCopyParser::new(target), input, &mut appender, ctx)?;
-                } else {
-                    let parser = CopyParser::new(&statement.options, target);
-                    copy_in(parser, input, &mut appender, ctx)?;
-                }
-                appender.finish(self.transaction())?
+                self.load_copy(into, |target, appender| match binary {
+                    true => copy_in(BinaryCopyParser::new(target), input, appender, ctx),
+                    false => {
+                        let parser = CopyParser::new(&statement.options, target);
+                        copy_in(parser, input, appender, ctx)
+                    }
+                })?
             }
             CopyDirection::To { plan, columns } => {
                 let output = match &statement.endpoint {
@@ -148,6 +147,41 @@ impl Session {
     }
 }
 
+/// The table a COPY FROM loads, as its plan names it.
+struct CopyInto<'a> {
+    table_name: &'a QualifiedName,
+    table_oid: u32,
+    field_names: &'a [String],
+    row: &'a [CopyColumn],
+    checks: &'a [RowCheck],
+}
+
+impl Session {
+    /// Opens the table for appending, lets `load` feed it the rows of every format, and
+    /// finishes the load: the number of rows loaded.
+    fn load_copy(
+        &mut self,
+        into: CopyInto,
+        load: impl FnOnce(CopyTarget, &mut Appender) -> Result<()>,
+    ) -> Result<u64> {
+        let mut appender = Appender::open(
+            self.transaction(),
+            into.table_name,
+            into.table_oid,
+            into.checks,
+        )?;
+        let types = appender.schema().column_types();
+        let target = CopyTarget {
+            table_name: &into.table_name.name,
+            field_names: into.field_names,
+            types: &types,
+            row: into.row,
+        };
+        load(target, &mut appender)?;
+        appender.finish(self.transaction())
+    }
+}
+
 impl Session {
     /// COPY to or from a Parquet file: the file's columns, in order, are the copied
     /// columns (converted by assignment casts, or a text column by the input function as
@@ -169,15 +203,14 @@ impl Session {
             } => {
                 let file = ParquetFile::open(path)?;
                 let file_types: Vec<DataType> = file.columns().iter().map(|(_, t)| *t).collect();
-                let mut appender =
-                    Appender::open(self.transaction(), table_name, *table_oid, checks)?;
-                let types = appender.schema().column_types();
-                let target = CopyTarget {
-                    table_name: &table_name.name,
+                let into = CopyInto {
+                    table_name,
+                    table_oid: *table_oid,
                     field_names,
-                    types: &types,
                     row,
+                    checks,
                 };
+                self.load_copy(into, |target, appender| {
                 let field_types = target.field_types();
                 if file_types.len() != field_names.len() {
                     return Err(Error::new(
@@ -217,9 +250,10 @@ impl Session {
                                 ),
                             }
                         })?;
-                    appender.append(&rows, ctx)?;
-                }
-                appender.finish(self.transaction())
+                        appender.append(&rows, ctx)?;
+                    }
+                    Ok(())
+                })
             }
             CopyDirection::To { plan, columns } => {
                 let columns: Vec<(String, DataType)> = columns

@@ -4,7 +4,7 @@
 //! pgvector's results and errors. Each runs a column at a time over the flat element
 //! storage, the distances through [`crate::function::vector_kernels`].
 
-use super::kernel::{arg, map_rows, row_count, strict_validity, values};
+use super::kernel::{arg, fill_strict_rows, map_rows, row_count, strict_validity, values};
 use crate::error::{Error, Result};
 use crate::function::vector_kernels as kernels;
 use crate::types::float_vector::{check_dims, check_same_dims};
@@ -178,21 +178,17 @@ fn map_vectors(
     let rows = row_count(args);
     let dims = vectors(args, 0)?.uniform_dims().unwrap_or(0);
     let mut out = FloatVectors::with_capacity(rows, dims);
-    let mut error = None;
-    for row in 0..rows {
-        if !validity.as_ref().is_none_or(|v| v.get(row)) {
-            out.push_empty();
-            continue;
-        }
-        out.push_with(|buf| {
-            if let Err(e) = f(row, buf) {
-                error = Some(e);
-            }
-        });
-        if let Some(e) = error.take() {
-            return Err(e);
-        }
-    }
+    fill_strict_rows(
+        &validity,
+        rows,
+        &mut out,
+        FloatVectors::push_empty,
+        |row, out| {
+            let mut result = Ok(());
+            out.push_with(|buf| result = f(row, buf));
+            result
+        },
+    )?;
     Ok(Vector::new(VectorData::FloatVector(out), validity))
 }
 

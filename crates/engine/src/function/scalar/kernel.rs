@@ -121,6 +121,24 @@ pub(super) fn map_rows<T: Element>(
     Ok(Vector::new(T::wrap(out), validity))
 }
 
+/// Appends one value per row: `null(out)` where a strict argument is NULL, `value(row, out)`
+/// elsewhere; the first error stops the loop.
+pub(super) fn fill_strict_rows<Out>(
+    validity: &Option<Bitmap>,
+    rows: usize,
+    out: &mut Out,
+    mut null: impl FnMut(&mut Out),
+    mut value: impl FnMut(usize, &mut Out) -> Result<()>,
+) -> Result<()> {
+    for row in 0..rows {
+        match is_valid(validity, row) {
+            true => value(row, out)?,
+            false => null(out),
+        }
+    }
+    Ok(())
+}
+
 /// A strict function with a text result: `f(row, out)` appends row `row`'s value to the
 /// column's byte buffer.
 pub(super) fn map_text_rows(
@@ -130,21 +148,17 @@ pub(super) fn map_text_rows(
     let validity = strict_validity(args);
     let rows = row_count(args);
     let mut out = StringVec::with_capacity(rows, rows * 8);
-    let mut error = None;
-    for row in 0..rows {
-        if !is_valid(&validity, row) {
-            out.push("");
-            continue;
-        }
-        out.push_with(|buf| {
-            if let Err(e) = f(row, buf) {
-                error = Some(e);
-            }
-        });
-        if let Some(e) = error.take() {
-            return Err(e);
-        }
-    }
+    fill_strict_rows(
+        &validity,
+        rows,
+        &mut out,
+        |out| out.push(""),
+        |row, out| {
+            let mut result = Ok(());
+            out.push_with(|buf| result = f(row, buf));
+            result
+        },
+    )?;
     Ok(Vector::new(VectorData::Text(out), validity))
 }
 
