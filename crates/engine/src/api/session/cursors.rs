@@ -29,6 +29,9 @@ pub(super) struct Cursor {
     row: CursorRow,
     /// Declared in the transaction still open: gone if it rolls back, even WITH HOLD.
     in_open_transaction: bool,
+    /// How many savepoints were open when it was declared: ROLLBACK TO the savepoint at
+    /// that position or an older one closes it, as the subtransaction it lives in ends.
+    savepoint_depth: usize,
 }
 
 /// What Parse learns of a statement: the columns it returns, the types of its parameters.
@@ -48,6 +51,20 @@ impl Cursors {
             cursor.in_open_transaction = false;
             kept
         });
+    }
+
+    /// ROLLBACK TO the savepoint at `position`: the cursors declared after it are closed
+    /// (FETCHes and CLOSEs since stay done, as in PostgreSQL).
+    pub(super) fn rollback_to_savepoint(&mut self, position: usize) {
+        self.by_name
+            .retain(|_, cursor| cursor.savepoint_depth <= position);
+    }
+
+    /// RELEASE of the savepoint at `position`: its cursors now belong to the enclosing one.
+    pub(super) fn release_savepoint(&mut self, position: usize) {
+        for cursor in self.by_name.values_mut() {
+            cursor.savepoint_depth = cursor.savepoint_depth.min(position);
+        }
     }
 
     /// pg_cursors' rows.
@@ -201,6 +218,7 @@ impl Session {
                     creation_micros: clock.statement,
                 },
                 in_open_transaction: self.block != Block::None,
+                savepoint_depth: self.savepoints.len(),
             },
         );
         Ok(StatementResult::command("DECLARE CURSOR"))

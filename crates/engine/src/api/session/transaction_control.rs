@@ -213,6 +213,7 @@ impl Session {
             SavepointAction::Release => {
                 let position = self.savepoint_position(&name)?;
                 self.savepoints.truncate(position);
+                self.cursors.release_savepoint(position);
                 Ok(StatementResult::command("RELEASE"))
             }
             SavepointAction::RollbackTo => {
@@ -222,6 +223,7 @@ impl Session {
                 let (changes, settings) = (savepoint.changes.clone(), savepoint.settings.clone());
                 self.transaction().rollback_to(changes);
                 self.settings.restore(settings);
+                self.cursors.rollback_to_savepoint(position);
                 self.block = Block::Explicit;
                 Ok(StatementResult::command("ROLLBACK"))
             }
