@@ -52,11 +52,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                                                         "(default 20, quick 4)")
     p.add_argument("--copy-rows", type=int, help="tier 7: rows loaded by COPY (default 10,000,000, quick 200,000)")
     p.add_argument("--kestrel", default=str(ROOT / "target/release/kestrel"), help="the kestrel binary")
+    p.add_argument("--kestrel-setting", action="append", default=[], metavar="NAME=VALUE",
+                   help="a KestrelDB setting for every tier (server -c, SET in process), e.g. "
+                        "max_parallel_workers_per_gather=0; repeatable")
     p.add_argument("--pg-user", default=os.environ.get("KESTREL_BENCH_PG_USER", "pgtest"),
                    help="unprivileged OS user for PostgreSQL when run as root (created if missing)")
     p.add_argument("--results-dir", default=str(ROOT / "bench/results"))
     args = p.parse_args(argv)
     args.tiers = {int(t) for t in args.tiers.split(",") if t.strip()}
+    try:
+        args.kestrel_settings = dict(s.split("=", 1) for s in args.kestrel_setting)
+    except ValueError:
+        p.error("--kestrel-setting wants NAME=VALUE")
     args.size_scale = 0.02 if args.quick else 1.0
     args.iteration_scale = 0.02 if args.quick else 1.0
     args.reps = args.reps or (1 if args.quick else 3)
@@ -121,7 +128,8 @@ def main(argv: list[str]) -> int:
         try:
             pg = systems.Postgres(workdir, systems.ensure_os_user(args.pg_user), args.durability)
             running.append(pg)
-            kestrel = systems.Kestrel.for_durability(Path(args.kestrel), workdir, args.durability)
+            kestrel = systems.Kestrel.for_durability(Path(args.kestrel), workdir, args.durability,
+                                                     args.kestrel_settings)
             running.append(kestrel)
             meta["postgres"] = ", ".join(f"{k}={v}" for k, v in pg.settings.items())
             meta["kestrel"] = " ".join(kestrel.command_line()[1:])

@@ -183,11 +183,13 @@ class Kestrel(PsqlSystem):
         self.start(start_timeout_s)
 
     @staticmethod
-    def for_durability(binary: Path, workdir: Path, durability: str) -> "Kestrel":
+    def for_durability(binary: Path, workdir: Path, durability: str,
+                       settings: dict[str, str] | None = None) -> "Kestrel":
+        settings = dict(settings or {})
         if durability == "memory":
-            return Kestrel(binary, workdir)
-        commit = "on" if durability == "sync" else "off"
-        return Kestrel(binary, workdir, workdir / "kestrel-data", {"synchronous_commit": commit})
+            return Kestrel(binary, workdir, settings=settings)
+        settings["synchronous_commit"] = "on" if durability == "sync" else "off"
+        return Kestrel(binary, workdir, workdir / "kestrel-data", settings)
 
     def command_line(self) -> list[str]:
         where = ["--memory"] if self.data_dir is None else ["--data-dir", str(self.data_dir)]

@@ -55,8 +55,10 @@ class Engine:
 class Kestrel(Engine):
     name = "kestrel"
 
-    def __init__(self):
+    def __init__(self, settings: dict[str, str]):
         super().__init__(kestreldb.connect)
+        for name, value in settings.items():
+            self.execute(f"SET {name} = '{value}'")
         # Engine speed, as in the published in-process comparison (docs/BENCHMARKING.md): the result cache would answer repeated queries
         # without running them (Tier 2 publishes both variants).
         self.execute("SET kestrel.result_cache = off")
@@ -125,7 +127,7 @@ def run(args, log) -> Tier:
         iterations = workload.scaled_iterations(args.iteration_scale)
         tables = [TABLES[name].sized(args.size_scale) for name in workload.tables]
         log(f"tier1 {workload.name}: loading")
-        kestrel, duck = Kestrel(), Duck()
+        kestrel, duck = Kestrel(args.kestrel_settings), Duck()
         engines: list[Engine] = [kestrel, duck]
         label = f"{workload.label} x{iterations}"
         try:
