@@ -26,8 +26,7 @@ pub fn change_role(
     actor: &RoleActor<'_>,
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
-    txn.lock_roles()?;
-    let mut roles = (*txn.view().roles).clone();
+    let mut roles = txn.roles_to_change()?;
     let me = roles.by_oid(actor.session.role_oid).map(|r| (**r).clone());
     let me = me.unwrap_or_else(|| Role::new(actor.session.role_oid, actor.session.name.clone()));
     match change {

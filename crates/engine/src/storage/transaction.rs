@@ -295,15 +295,21 @@ impl Transaction {
             || self.roles.is_some()
     }
 
-    /// Replaces the role catalog; the transaction holds the roles lock.
-    pub fn put_roles(&mut self, roles: RoleCatalog) {
-        self.roles = Some(Arc::new(roles));
+    /// The role catalog a change starts from, under the lock every change of it holds
+    /// until its transaction ends (a change stages a whole new catalog, so two must not
+    /// be built on the same one): this transaction's, else the newest committed one,
+    /// whatever the isolation level, as PostgreSQL reads its catalogs.
+    pub fn roles_to_change(&mut self) -> Result<RoleCatalog> {
+        self.lock_key("roles".to_string())?;
+        Ok(match &self.roles {
+            Some(roles) => (**roles).clone(),
+            None => (*self.store.newest().roles).clone(),
+        })
     }
 
-    /// Takes the lock every change of the role catalog holds until its transaction ends:
-    /// a change stages a whole new catalog, so two must not be built on the same one.
-    pub fn lock_roles(&mut self) -> Result<()> {
-        self.lock_key("roles".to_string())
+    /// Replaces the role catalog (after [`Transaction::roles_to_change`]).
+    pub fn put_roles(&mut self, roles: RoleCatalog) {
+        self.roles = Some(Arc::new(roles));
     }
 
     /// Creates, alters (or with `None` drops) enum type `oid`, whose name this transaction
