@@ -29,7 +29,8 @@ pub enum CatalogFunction {
     /// obj_description, col_description, shobj_description: the comments initdb makes.
     Description,
     EncodingToChar,
-    /// has_table_privilege and the like: the only role is a superuser.
+    /// has_table_privilege and the like: true, as no privileges are kept (every role may
+    /// use every object; GRANT ... ON answers 0A000).
     HasPrivilege,
     GetSerialSequence,
     /// pg_relation_size and the like: KestrelDB keeps no pages, so sizes are 0.
