@@ -43,6 +43,7 @@ elif [[ -e tests/protocol/psql.sh ]]; then
 fi
 step "protocol (COPY)" bash tests/protocol/copy.sh
 step "protocol (psql describe)" bash tests/protocol/psql_describe.sh
+step "protocol (authentication)" bash tests/protocol/auth.sh
 # Parquet written by COPY read back by DuckDB and pyarrow (installed into a venv).
 step "files (DuckDB, pyarrow)" bash tests/files/cross_check.sh
 

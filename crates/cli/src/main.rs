@@ -1,6 +1,7 @@
 //! The `kestrel` binary: `kestrel serve` runs the PostgreSQL wire server, `kestrel sql`
 //! runs statements on an embedded database and prints them like `psql -A`.
 
+mod access;
 mod location;
 mod print;
 mod serve;

@@ -10,6 +10,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::access;
 use crate::location;
 use crate::settings::{self, ServerSettings};
 
@@ -36,6 +37,17 @@ pub(crate) struct Args {
     /// machine's memory or of its cgroup's limit.
     #[arg(long, value_name = "SIZE", value_parser = parse_size_bytes)]
     memory_limit: Option<u64>,
+    /// How every client authenticates: trust, reject, password, md5 or scram-sha-256.
+    /// Default: trust on the loopback addresses, scram-sha-256 from elsewhere.
+    #[arg(long, value_name = "METHOD", conflicts_with = "hba")]
+    auth: Option<String>,
+    /// Authentication rules in pg_hba.conf's format (host lines; trust, reject, password,
+    /// md5 and scram-sha-256).
+    #[arg(long, value_name = "FILE")]
+    hba: Option<PathBuf>,
+    /// Set the password of the bootstrap superuser, kestrel, to the first line of FILE.
+    #[arg(long, value_name = "FILE")]
+    password_file: Option<PathBuf>,
     /// Set a setting (see the list below); repeatable.
     #[arg(
         short = 'c',
@@ -75,6 +87,19 @@ pub(crate) fn run(args: Args) -> ExitCode {
     if let Some(bytes) = args.memory_limit {
         opened.database.set_memory_limit(bytes);
     }
+    let auth = match access::auth_config(args.auth.as_deref(), args.hba.as_deref()) {
+        Ok(auth) => auth,
+        Err(message) => {
+            eprintln!("kestrel: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(file) = &args.password_file {
+        if let Err(message) = access::set_superuser_password(&opened.database, file) {
+            eprintln!("kestrel: {message}");
+            return ExitCode::FAILURE;
+        }
+    }
     let kept = match &opened.directory {
         Some(directory) => format!("data directory {}", directory.display()),
         None => "in memory".to_string(),
@@ -110,7 +135,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
             args.port,
             opened.database.memory_limit() / (1024 * 1024)
         );
-        let served = kestrel_server::serve(listener, opened.database.clone());
+        let served = kestrel_server::serve_with(listener, opened.database.clone(), auth);
         tokio::select! {
             result = served => match result {
                 Ok(()) => ExitCode::SUCCESS,

@@ -115,6 +115,10 @@ pub enum SqlState {
     /// An enum label added by the transaction to a type it did not create.
     UnsafeNewEnumValueUsage,
     StringDataLengthMismatch,
+    /// A GRANT of a role that would make a membership cycle.
+    InvalidGrantOperation,
+    /// A wrong password (28P01).
+    InvalidPassword,
 }
 
 impl SqlState {
@@ -228,6 +232,8 @@ impl SqlState {
             SqlState::SingletonSqlJsonItemRequired => "22038",
             SqlState::InvalidSqlJsonSubscript => "22033",
             SqlState::UnsafeNewEnumValueUsage => "55P04",
+            SqlState::InvalidGrantOperation => "0LP01",
+            SqlState::InvalidPassword => "28P01",
         }
     }
 }

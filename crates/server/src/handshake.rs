@@ -151,6 +151,27 @@ pub(crate) async fn reject_too_many(stream: &mut TcpStream) {
     let _ = reject::<()>(stream, error).await;
 }
 
+/// PostgreSQL's answer to a role that is not a superuser when only the reserved slots are
+/// left.
+pub(crate) async fn reject_reserved(stream: &mut TcpStream) {
+    let error = Error::new(
+        SqlState::TooManyConnections,
+        "remaining connection slots are reserved for non-replication superuser connections",
+    );
+    // As above: a failed write means the client is gone.
+    let _ = reject::<()>(stream, error).await;
+}
+
+/// PostgreSQL's answer past a role's CONNECTION LIMIT.
+pub(crate) async fn reject_role_limit(stream: &mut TcpStream, role: &str) {
+    let error = Error::new(
+        SqlState::TooManyConnections,
+        format!("too many connections for role \"{role}\""),
+    );
+    // As above: a failed write means the client is gone.
+    let _ = reject::<()>(stream, error).await;
+}
+
 fn protocol_violation(message: &str) -> Error {
     Error::new(SqlState::ProtocolViolation, message)
 }

@@ -1,7 +1,8 @@
 //! KestrelDB's PostgreSQL wire protocol (v3) server.
 //!
 //! A connection starts on the tokio runtime ([`handshake`]: encryption requests are
-//! declined, CancelRequests served, the StartupMessage read), then moves to a thread of its
+//! declined, CancelRequests served, the StartupMessage read; then [`auth`]: the [`hba`]
+//! rules' method and the password exchange), then moves to a thread of its
 //! own ([`connection`]) that owns the engine session and the socket: it decodes messages
 //! ([`protocol`]), runs the simple ([`simple_query`]) and extended ([`extended`],
 //! [`portal`]) query protocols and COPY's sub-protocol ([`copy`]), and encodes results column by column from the engine's
@@ -10,6 +11,7 @@
 //! [`serve`] runs a server on a listener; [`spawn_background`] starts one on an
 //! ephemeral port for tests.
 
+pub mod auth;
 mod cancel;
 mod connection;
 mod connection_slots;
@@ -17,6 +19,7 @@ mod copy;
 mod extended;
 mod guard;
 mod handshake;
+pub mod hba;
 mod portal;
 mod protocol;
 mod simple_query;
@@ -31,6 +34,7 @@ use std::time::Duration;
 use kestrel::Database;
 use tokio::net::{TcpListener, TcpStream};
 
+use crate::auth::AuthConfig;
 use crate::cancel::CancelRegistry;
 use crate::connection_slots::ConnectionSlots;
 
@@ -46,21 +50,42 @@ const ACCEPT_RETRY_DELAY: Duration = Duration::from_millis(100);
 
 /// PostgreSQL's default `max_connections`, for a database that does not set it.
 const MAX_CONNECTIONS_DEFAULT: usize = 100;
+/// PostgreSQL's default `superuser_reserved_connections`.
+const SUPERUSER_RESERVED_CONNECTIONS_DEFAULT: usize = 3;
 
 /// Accepts connections on `listener` forever, each served against `db`, at most
-/// `max_connections` (the database's setting) at a time.
+/// `max_connections` (the database's setting) at a time, authenticated as the default
+/// [`AuthConfig`] says.
 pub async fn serve(listener: TcpListener, db: Database) -> io::Result<()> {
+    serve_with(listener, db, AuthConfig::default()).await
+}
+
+/// [`serve`] with its authentication rules.
+pub async fn serve_with(listener: TcpListener, db: Database, auth: AuthConfig) -> io::Result<()> {
     let registry = Arc::new(CancelRegistry::default());
-    let max_connections = db
-        .setting_default("max_connections")
-        .and_then(|value| value.parse().ok())
-        .unwrap_or(MAX_CONNECTIONS_DEFAULT);
-    let slots = Arc::new(ConnectionSlots::new(max_connections));
+    let setting = |name: &str, default: usize| {
+        db.setting_default(name)
+            .and_then(|value| value.parse().ok())
+            .unwrap_or(default)
+    };
+    let slots = Arc::new(ConnectionSlots::new(
+        setting("max_connections", MAX_CONNECTIONS_DEFAULT),
+        setting(
+            "superuser_reserved_connections",
+            SUPERUSER_RESERVED_CONNECTIONS_DEFAULT,
+        ),
+    ));
+    let auth = Arc::new(auth);
     loop {
         match listener.accept().await {
-            Ok((stream, _)) => {
+            Ok((stream, client)) => {
                 let (registry, slots) = (Arc::clone(&registry), Arc::clone(&slots));
-                tokio::spawn(accept(stream, db.clone(), registry, slots));
+                let auth = Arc::clone(&auth);
+                let client = Client {
+                    address: client.ip(),
+                    auth,
+                };
+                tokio::spawn(accept(stream, db.clone(), client, registry, slots));
             }
             Err(error) => {
                 eprintln!("kestrel: accept failed: {error}");
@@ -70,10 +95,18 @@ pub async fn serve(listener: TcpListener, db: Database) -> io::Result<()> {
     }
 }
 
-/// Handshake on the runtime, then hand the socket to a connection thread.
+/// Where a connection comes from and the rules it is authenticated by.
+struct Client {
+    address: std::net::IpAddr,
+    auth: Arc<AuthConfig>,
+}
+
+/// Handshake and authentication on the runtime, then hand the socket to a connection
+/// thread.
 async fn accept(
     mut stream: TcpStream,
     db: Database,
+    client: Client,
     registry: Arc<CancelRegistry>,
     slots: Arc<ConnectionSlots>,
 ) {
@@ -90,10 +123,46 @@ async fn accept(
         return;
     };
     // Only a StartupMessage takes a slot: a CancelRequest must get through a full server.
-    let Some(slot) = slots.take() else {
+    let Some(mut slot) = slots.take() else {
         handshake::reject_too_many(&mut stream).await;
         return;
     };
+    let parameter = |wanted: &str| {
+        startup
+            .parameters
+            .iter()
+            .find(|(name, _)| name == wanted)
+            .map(|(_, value)| value.clone())
+    };
+    // Without a user name the session start reports the error.
+    if let Some(user) = parameter("user") {
+        let database = parameter("database").unwrap_or_else(|| user.clone());
+        let authenticated = tokio::time::timeout(
+            STARTUP_TIMEOUT,
+            auth::authenticate(
+                &mut stream,
+                &client.auth,
+                &db,
+                &user,
+                &database,
+                client.address,
+            ),
+        )
+        .await;
+        let Ok(Ok(Some(authenticated))) = authenticated else {
+            return;
+        };
+        if !authenticated.superuser {
+            if !slots.left_for_others() {
+                handshake::reject_reserved(&mut stream).await;
+                return;
+            }
+            if !slot.claim_for_role(&user, authenticated.connection_limit) {
+                handshake::reject_role_limit(&mut stream, &user).await;
+                return;
+            }
+        }
+    }
     let stream = match stream
         .into_std()
         .and_then(|s| s.set_nonblocking(false).map(|()| s))
@@ -126,6 +195,11 @@ pub struct BackgroundServer {
 /// with a single-threaded runtime, and returns once it accepts connections. It runs until
 /// the process exits. Meant for tests.
 pub fn spawn_background(db: Database) -> io::Result<BackgroundServer> {
+    spawn_background_with(db, AuthConfig::default())
+}
+
+/// [`spawn_background`] with its authentication rules.
+pub fn spawn_background_with(db: Database, auth: AuthConfig) -> io::Result<BackgroundServer> {
     let listener = std::net::TcpListener::bind(("127.0.0.1", 0))?;
     listener.set_nonblocking(true)?;
     let port = listener.local_addr()?.port();
@@ -137,7 +211,7 @@ pub fn spawn_background(db: Database) -> io::Result<BackgroundServer> {
         .spawn(move || {
             let result = runtime.block_on(async move {
                 let listener = TcpListener::from_std(listener)?;
-                serve(listener, db).await
+                serve_with(listener, db, auth).await
             });
             if let Err(error) = result {
                 eprintln!("kestrel: background server stopped: {error}");

@@ -137,6 +137,21 @@ impl Database {
         self.defaults.value(name)
     }
 
+    /// Role `name` as the latest commit has it, for authentication.
+    pub fn role(&self, name: &str) -> Option<Arc<crate::catalog::Role>> {
+        self.store.snapshot().roles.by_name(name).cloned()
+    }
+
+    /// Whether role `member` is role `role` or a member of it, directly or not (pg_hba's
+    /// `+role`).
+    pub fn is_role_member(&self, member: &str, role: &str) -> bool {
+        let state = self.store.snapshot();
+        match (state.roles.by_name(member), state.roles.by_name(role)) {
+            (Some(member), Some(role)) => state.roles.is_member_of(member.oid, role.oid),
+            _ => false,
+        }
+    }
+
     /// A new session (a connection, in server terms).
     pub fn connect(&self) -> Session {
         let directory = self

@@ -28,11 +28,12 @@ use super::settings::{
 };
 use super::{ColumnInfo, Notice, StatementResult};
 use crate::binder::Binder;
+use crate::catalog::password::PasswordEncryption;
 use crate::catalog::SearchPath;
 use crate::error::{Error, Result, SqlState};
 use crate::exec::memory::{MemoryPool, QueryMemory};
 use crate::exec::{
-    ddl, enum_type, index, modify, schema, truncate, view, ExecContext, SessionIdentity,
+    ddl, enum_type, index, modify, role, schema, truncate, view, ExecContext, SessionIdentity,
     SharedSessionSequences,
 };
 use crate::interrupt::Interrupt;
@@ -538,12 +539,58 @@ impl Session {
     }
 
     /// Who the session is for: current_user, current_database() and pg_backend_pid().
+    /// A user that names no role is the bootstrap superuser under that name: the server
+    /// lets such a user in only when it trusts every client.
     pub fn set_identity(&mut self, user: &str, database: &str, backend_pid: i32) {
+        let role_oid = self
+            .store
+            .snapshot()
+            .roles
+            .by_name(user)
+            .map_or(crate::catalog::system::SUPERUSER_OID, |role| role.oid);
         self.identity = Arc::new(SessionIdentity {
             user: user.to_string(),
             database: database.to_string(),
             backend_pid,
+            role_oid,
+            session_user: user.to_string(),
         });
+    }
+
+    /// Who statements run as: the session's user, or the role SET ROLE chose, which the
+    /// session's user must be a member of (or a superuser).
+    fn current_identity(&self) -> Result<Arc<SessionIdentity>> {
+        let role = self.settings.value("role").unwrap_or("none");
+        if role == "none" {
+            return Ok(self.identity.clone());
+        }
+        let target = self.role_to_set(role)?;
+        Ok(Arc::new(SessionIdentity {
+            user: target.name.clone(),
+            role_oid: target.oid,
+            ..(*self.identity).clone()
+        }))
+    }
+
+    /// The role `SET ROLE role` makes current: 22023 if it does not exist, 42501 unless
+    /// the session's user is a superuser or a member of it.
+    fn role_to_set(&self, role: &str) -> Result<Arc<crate::catalog::Role>> {
+        let state = self.view();
+        let roles = &state.roles;
+        let target = roles.by_name(role).ok_or_else(|| {
+            Error::new(
+                SqlState::InvalidParameterValue,
+                format!("role \"{role}\" does not exist"),
+            )
+        })?;
+        let session = roles.by_oid(self.identity.role_oid);
+        if !session.is_some_and(|s| s.superuser || roles.is_member_of(s.oid, target.oid)) {
+            return Err(Error::new(
+                SqlState::InsufficientPrivilege,
+                format!("permission denied to set role \"{role}\""),
+            ));
+        }
+        Ok(target.clone())
     }
 
     /// The current value of a setting, as SHOW prints it.
@@ -577,7 +624,8 @@ impl Session {
     /// The session's `search_path`, with its user and database.
     fn search_path(&self) -> Result<Arc<SearchPath>> {
         let setting = self.settings.search_path();
-        let (user, database) = (&self.identity.user, &self.identity.database);
+        let identity = self.current_identity()?;
+        let (user, database) = (&identity.user, &identity.database);
         if let Some(path) = self.search_path.borrow().as_ref() {
             if path.is_for(setting, user, database) {
                 return Ok(path.clone());
@@ -801,7 +849,9 @@ impl Session {
         if self.caches_usable() {
             ctx.join_cache = self.cache.joins.clone();
         }
-        ctx.session = self.identity.clone();
+        ctx.session = self
+            .current_identity()
+            .unwrap_or_else(|_| self.identity.clone());
         ctx.advisory = Some(self.advisory.clone());
         ctx.cursors = self.cursors.rows();
         ctx.settings = Some(self.settings.rows());
@@ -986,6 +1036,23 @@ impl Session {
             } => self.with_notices("DROP VIEW", |txn, notices| {
                 view::drop_views(txn, &names, if_exists, cascade, notices)
             }),
+            BoundStatement::ChangeRole(change) => {
+                let tag = change.tag();
+                let session = self.current_identity()?.session_role();
+                let encryption = PasswordEncryption::from_setting(
+                    self.settings
+                        .value("password_encryption")
+                        .unwrap_or_default(),
+                );
+                let actor = role::RoleActor {
+                    session: &session,
+                    session_user: self.identity.role_oid,
+                    encryption,
+                };
+                self.with_notices(tag, |txn, notices| {
+                    role::change_role(txn, change, &actor, notices)
+                })
+            }
             BoundStatement::ChangeType(change) => {
                 let tag = change.tag();
                 self.with_notices(tag, |txn, notices| {

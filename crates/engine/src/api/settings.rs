@@ -14,9 +14,9 @@ use checks::{
     any, bytea_output, checkpoint_timeout, date_style, deadlock_timeout, default_tablespace,
     default_transaction_isolation, encoding, english_messages, float_digits,
     idle_in_transaction_session_timeout, idle_session_timeout, interval_style, lock_timeout,
-    max_wal_size, on_off, optimizer_rules, positive_integer, query_memory_limit, search_path,
-    standard_strings, statement_timeout, synchronous_commit, table_access_method, time_zone,
-    transaction_isolation, xml_option,
+    max_wal_size, non_negative_integer, on_off, optimizer_rules, password_encryption,
+    positive_integer, query_memory_limit, search_path, standard_strings, statement_timeout,
+    synchronous_commit, table_access_method, time_zone, transaction_isolation, xml_option,
 };
 pub(crate) use units::{
     UnitSetting, CHECKPOINT_TIMEOUT, IDLE_IN_TRANSACTION_SESSION_TIMEOUT, IDLE_SESSION_TIMEOUT,
@@ -409,6 +409,30 @@ const DEFINITIONS: &[Definition] = &[
         context: Context::Server,
         check: positive_integer,
         description: "Sets the maximum number of concurrent connections (a server's, not by SET).",
+    },
+    Definition {
+        name: "password_encryption",
+        default: "scram-sha-256",
+        reported: false,
+        context: Context::User,
+        check: password_encryption,
+        description: "Chooses the algorithm for encrypting passwords.",
+    },
+    Definition {
+        name: "superuser_reserved_connections",
+        default: "3",
+        reported: false,
+        context: Context::Server,
+        check: non_negative_integer,
+        description: "Sets the number of connection slots reserved for superusers.",
+    },
+    Definition {
+        name: "role",
+        default: "none",
+        reported: false,
+        context: Context::User,
+        check: any,
+        description: "Sets the current role (SET ROLE; the session's user must be a member of it).",
     },
 ];
 

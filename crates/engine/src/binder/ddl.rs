@@ -423,6 +423,9 @@ impl Binder<'_> {
         if object_type == ObjectType::Type {
             return self.bind_drop_types(names, if_exists, cascade);
         }
+        if matches!(object_type, ObjectType::Role | ObjectType::User) {
+            return self.bind_drop_roles(names, if_exists, cascade);
+        }
         if object_type == ObjectType::Schema {
             let names = names
                 .iter()

@@ -1711,7 +1711,8 @@ fn qualified_operator(parts: &[String]) -> Option<BinaryOperator> {
 
 fn session_info(name: &str) -> Option<SessionInfo> {
     Some(match name {
-        "current_user" | "session_user" | "user" | "current_role" => SessionInfo::User,
+        "current_user" | "user" | "current_role" => SessionInfo::User,
+        "session_user" => SessionInfo::SessionUser,
         "current_database" | "current_catalog" => SessionInfo::Database,
         "version" => SessionInfo::Version,
         "pg_backend_pid" => SessionInfo::BackendPid,

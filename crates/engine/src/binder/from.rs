@@ -550,6 +550,13 @@ impl Binder<'_> {
             }
         }
         if let Some(relation) = system_relation(name)? {
+            // pg_authid holds the password verifiers; pg_roles is what others read.
+            if relation.name == "pg_authid" && !self.session_is_superuser() {
+                return Err(Error::new(
+                    SqlState::InsufficientPrivilege,
+                    "permission denied for table pg_authid",
+                ));
+            }
             return bind_system_relation(relation, alias);
         }
         let name = self.open_relation(name)?;

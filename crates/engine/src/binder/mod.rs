@@ -28,6 +28,7 @@ mod names;
 mod on_conflict;
 mod operator;
 mod recursive_cte;
+mod role;
 mod row;
 mod row_locking;
 mod schema;
@@ -186,6 +187,10 @@ impl<'a> Binder<'a> {
             parser::Statement::CommentOnConstraint(comment) => {
                 self.bind_comment_on_constraint(comment)?
             }
+            parser::Statement::CreateUser(create) => self.bind_create_role(create, true)?,
+            parser::Statement::RoleMembership(membership) => {
+                self.bind_role_membership(membership)?
+            }
             parser::Statement::Fetch(_) => {
                 return Err(Error::internal("FETCH is run by the session, not bound"))
             }
@@ -247,6 +252,8 @@ impl<'a> Binder<'a> {
                 representation,
             } => self.bind_create_type(name, representation.as_ref())?,
             Statement::AlterType(alter) => self.bind_alter_type(alter)?,
+            Statement::CreateRole(create) => self.bind_create_role(create, false)?,
+            Statement::AlterRole { name, operation } => self.bind_alter_role(name, operation)?,
             Statement::Drop {
                 object_type,
                 if_exists,

@@ -76,7 +76,8 @@ impl Binder<'_> {
         }
     }
 
-    /// The role OWNER TO names, which must be the session's user: the only role.
+    /// The role OWNER TO names, which must be the session's user: objects are all owned by
+    /// the bootstrap superuser, and ownership by other roles is not kept.
     pub(super) fn owner(&self, owner: &ast::Owner) -> Result<String> {
         match owner {
             ast::Owner::Ident(role) => self.role(role),
@@ -86,7 +87,7 @@ impl Binder<'_> {
         }
     }
 
-    /// The role AUTHORIZATION names: only the session's user exists.
+    /// The role AUTHORIZATION names: the session's user (see [`Binder::owner`]).
     fn role(&self, role: &ast::Ident) -> Result<String> {
         let name = ident_name(role);
         let user = self.search_path.user();
@@ -95,6 +96,9 @@ impl Binder<'_> {
             "current_user" | "current_role" | "session_user" if role.quote_style.is_none() => {
                 Ok(user.to_string())
             }
+            _ if self.state.roles.by_name(&name).is_some() => Err(Error::unsupported(
+                "objects owned by a role other than the bootstrap superuser",
+            )),
             _ => Err(Error::new(
                 SqlState::UndefinedObject,
                 format!("role \"{name}\" does not exist"),

@@ -200,6 +200,23 @@ impl Binder<'_> {
                     local,
                 })
             }
+            Statement::Set(ast::Set::SetRole {
+                context_modifier,
+                role_name,
+            }) => {
+                let local = match context_modifier {
+                    Some(ast::ContextModifier::Local) => true,
+                    Some(ast::ContextModifier::Session) | None => false,
+                    Some(ast::ContextModifier::Global) => {
+                        return Err(Error::syntax("syntax error at or near \"ROLE\""))
+                    }
+                };
+                BoundStatement::Set(SetVariable {
+                    name: Some("role".into()),
+                    value: Some(role_name.as_ref().map_or("none".into(), ident_name)),
+                    local,
+                })
+            }
             Statement::Set(ast::Set::SetTimeZone { local, value }) => {
                 // SET TIME ZONE LOCAL means the default, like DEFAULT.
                 let default = matches!(value, Expr::Identifier(ident)

@@ -4,6 +4,8 @@
 mod enum_type;
 mod foreign_key;
 mod namespace;
+pub mod password;
+mod role;
 mod schema;
 mod search_path;
 pub mod system;
@@ -12,6 +14,7 @@ mod view;
 pub use enum_type::{CommittedEnum, EnumLabel, EnumType, LabelPosition};
 pub use foreign_key::{key_cast, ConstraintChecks, ForeignKey, KeyCast, ReferentialAction};
 pub use namespace::{QualifiedName, SchemaDef, INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PUBLIC_OID};
+pub use role::{missing_role, Membership, Role, RoleCatalog, SessionRole, BOOTSTRAP_SUPERUSER};
 pub use schema::{
     CheckConstraint, ColumnDef, Constraint, ConstraintKind, Identity, IndexDef, IndexMethod,
     StoredExpr, TableSchema, UniqueKey,

@@ -6,8 +6,8 @@ use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
     CheckConstraint, ColumnDef, Constraint, ConstraintKind, EnumLabel, EnumType, ForeignKey,
-    Identity, IndexDef, IndexMethod, QualifiedName, ReferentialAction, SchemaDef, StoredExpr,
-    TableSchema, UniqueKey, ViewDef,
+    Identity, IndexDef, IndexMethod, Membership, QualifiedName, ReferentialAction, Role,
+    RoleCatalog, SchemaDef, StoredExpr, TableSchema, UniqueKey, ViewDef,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
@@ -598,6 +598,68 @@ impl Persist for SequenceOptions {
             return Err(corrupt(format!("sequence options {options:?}")));
         }
         Ok(options)
+    }
+}
+
+/// The tag of the role catalog's section after a commit record's or checkpoint's fixed
+/// part (auth's range, 60-69; part of the on-disk format).
+pub const ROLES_SECTION: u8 = 60;
+
+impl Persist for RoleCatalog {
+    fn encode(&self, out: &mut Encoder) {
+        out.items(&self.roles, |out, role| {
+            out.u32(role.oid);
+            out.str(&role.name);
+            for flag in [
+                role.superuser,
+                role.inherit,
+                role.create_role,
+                role.create_db,
+                role.login,
+                role.replication,
+                role.bypass_rls,
+            ] {
+                out.bool(flag);
+            }
+            out.u32(role.connection_limit as u32);
+            out.option(role.password.as_ref(), |out, password| out.str(password));
+            out.option(role.valid_until.as_ref(), |out, until| out.i64(*until));
+        });
+        out.items(&self.memberships, |out, membership| {
+            out.u32(membership.role);
+            out.u32(membership.member);
+            out.u32(membership.grantor);
+            out.bool(membership.admin_option);
+        });
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<RoleCatalog> {
+        let roles = input.items(4 + MIN_STR_BYTES + 7 + 4 + 2, |input| {
+            let mut role = Role::new(input.u32()?, input.string()?);
+            role.superuser = input.bool()?;
+            role.inherit = input.bool()?;
+            role.create_role = input.bool()?;
+            role.create_db = input.bool()?;
+            role.login = input.bool()?;
+            role.replication = input.bool()?;
+            role.bypass_rls = input.bool()?;
+            role.connection_limit = input.u32()? as i32;
+            role.password = input.option(Decoder::string)?;
+            role.valid_until = input.option(Decoder::i64)?;
+            Ok(std::sync::Arc::new(role))
+        })?;
+        if !roles.is_sorted_by(|a, b| a.oid < b.oid) {
+            return Err(corrupt("roles out of OID order"));
+        }
+        let memberships = input.items(13, |input| {
+            Ok(Membership {
+                role: input.u32()?,
+                member: input.u32()?,
+                grantor: input.u32()?,
+                admin_option: input.bool()?,
+            })
+        })?;
+        Ok(RoleCatalog { roles, memberships })
     }
 }
 

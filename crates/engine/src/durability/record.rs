@@ -10,8 +10,9 @@
 use std::sync::Arc;
 
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
+use super::encode_catalog::ROLES_SECTION;
 use super::encode_vector::{decode_table_data, encode_table_data};
-use crate::catalog::{EnumType, QualifiedName, SchemaDef, TableSchema, ViewDef};
+use crate::catalog::{EnumType, QualifiedName, RoleCatalog, SchemaDef, TableSchema, ViewDef};
 use crate::error::Result;
 use crate::storage::{CommitChanges, DbState, Sequence, SequenceOptions, TableData, TableEntry};
 use crate::vector::{Batch, Vector, BATCH_SIZE};
@@ -77,6 +78,11 @@ pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
     for (oid, enum_type) in changes.enum_types {
         out.u32(*oid);
         out.option(enum_type.as_ref(), |out, enum_type| enum_type.encode(out));
+    }
+    // Then tagged sections, each present only when it changed.
+    if let Some(roles) = changes.roles {
+        out.u8(ROLES_SECTION);
+        roles.encode(&mut out);
     }
     Ok(out.buf)
 }
@@ -315,8 +321,11 @@ pub fn apply_commit(
             };
         }
     }
-    if !input.is_empty() {
-        return Err(corrupt("trailing bytes after a commit record"));
+    while !input.is_empty() {
+        match input.u8()? {
+            ROLES_SECTION => state.roles = Arc::new(RoleCatalog::decode(&mut input)?),
+            other => return Err(corrupt(format!("unknown commit record section {other}"))),
+        }
     }
     Ok(())
 }

@@ -36,6 +36,7 @@ pub mod on_conflict;
 mod ordinality;
 mod project;
 mod recursive_cte;
+pub mod role;
 mod scan;
 pub mod schema;
 mod sequence;

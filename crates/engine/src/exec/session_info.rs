@@ -20,6 +20,11 @@ pub struct SessionIdentity {
     pub user: String,
     pub database: String,
     pub backend_pid: i32,
+    /// The role `user` names (OID 10, the bootstrap superuser, for a trusted client that
+    /// named no existing role; see `catalog::RoleCatalog`).
+    pub role_oid: u32,
+    /// The user the client connected as (`user` differs after SET ROLE).
+    pub session_user: String,
 }
 
 /// A cursor of the session, as pg_cursors lists it.
@@ -41,6 +46,8 @@ impl Default for SessionIdentity {
             user: "kestrel".to_string(),
             database: "kestrel".to_string(),
             backend_pid: i32::try_from(std::process::id()).unwrap_or(0),
+            role_oid: crate::catalog::system::SUPERUSER_OID,
+            session_user: "kestrel".to_string(),
         }
     }
 }
@@ -66,6 +73,14 @@ pub struct SettingChange {
 }
 
 impl SessionIdentity {
+    /// The session as the role catalog sees it.
+    pub fn session_role(&self) -> crate::catalog::SessionRole {
+        crate::catalog::SessionRole {
+            name: self.user.clone(),
+            role_oid: self.role_oid,
+        }
+    }
+
     /// The defaults, made once: a context nobody set an identity for (every statement's,
     /// until the session's replaces it) should not pay a getpid system call.
     pub fn shared_default() -> Arc<SessionIdentity> {
@@ -79,6 +94,7 @@ impl SessionIdentity {
             SessionInfo::Database => ScalarValue::Text(self.database.clone()),
             SessionInfo::Version => ScalarValue::Text(VERSION.to_string()),
             SessionInfo::BackendPid => ScalarValue::Int32(self.backend_pid),
+            SessionInfo::SessionUser => ScalarValue::Text(self.session_user.clone()),
         }
     }
 }

@@ -16,6 +16,7 @@ mod identity_options;
 mod insert_overriding;
 mod qualified_operator_any;
 mod referential_actions;
+mod role_statements;
 mod row_lock_strength;
 mod sequence_options;
 mod set_constraints;
@@ -37,6 +38,7 @@ pub use fetch::{FetchCursor, FetchDirection};
 pub use frame_exclusion::{FrameExclusion, FrameExclusions};
 pub use identity_options::IdentitySequenceNames;
 pub use insert_overriding::Overriding;
+pub use role_statements::RoleMembership;
 pub use set_constraints::SET_CONSTRAINTS;
 
 /// A statement: sqlparser's, or one of PostgreSQL's that sqlparser lacks, parsed here.
@@ -48,6 +50,9 @@ pub enum Statement {
     CommentOnConstraint(CommentOnConstraint),
     /// FETCH or MOVE on a cursor, run by the session.
     Fetch(FetchCursor),
+    /// CREATE USER: CREATE ROLE with LOGIN by default.
+    CreateUser(ast::CreateRole),
+    RoleMembership(RoleMembership),
 }
 
 impl Statement {
@@ -57,7 +62,9 @@ impl Statement {
             Statement::Sql(statement) => Some(statement),
             Statement::AlterSequence(_)
             | Statement::CommentOnConstraint(_)
-            | Statement::Fetch(_) => None,
+            | Statement::Fetch(_)
+            | Statement::CreateUser(_)
+            | Statement::RoleMembership(_) => None,
         }
     }
 }
@@ -92,6 +99,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     vacuum_options::strip(&mut tokens)?;
     sequence_options::reorder(&mut tokens);
     deferrable::strip(&mut tokens);
+    role_statements::merge_negative_limits(&mut tokens);
     row_lock_strength::normalize(&mut tokens);
     table_query::expand(&mut tokens);
     qualified_operator_any::unqualify(&mut tokens);
@@ -155,6 +163,10 @@ fn parse_statements(parser: &mut Parser) -> std::result::Result<Vec<Statement>, 
             Statement::Fetch(fetch::parse(parser)?)
         } else if comment_on_constraint::starts(parser) {
             Statement::CommentOnConstraint(comment_on_constraint::parse(parser)?)
+        } else if role_statements::starts_create_user(parser) {
+            Statement::CreateUser(role_statements::parse_create_user(parser)?)
+        } else if role_statements::starts_membership(parser) {
+            Statement::RoleMembership(role_statements::parse_membership(parser)?)
         } else {
             Statement::Sql(parser.parse_statement()?)
         });

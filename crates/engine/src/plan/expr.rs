@@ -166,7 +166,7 @@ pub enum ScalarExpr {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SessionInfo {
-    /// current_user, current_role, user, session_user: the role the client connected as.
+    /// current_user, current_role, user: the role statements run as (SET ROLE's).
     User,
     /// current_database(), current_catalog.
     Database,
@@ -174,6 +174,8 @@ pub enum SessionInfo {
     Version,
     /// pg_backend_pid(): the process id the client was given in BackendKeyData.
     BackendPid,
+    /// session_user: the role the client connected as.
+    SessionUser,
 }
 
 impl SessionInfo {
@@ -191,6 +193,7 @@ impl SessionInfo {
             SessionInfo::Database => "current_database()",
             SessionInfo::Version => "version()",
             SessionInfo::BackendPid => "pg_backend_pid()",
+            SessionInfo::SessionUser => "session_user",
         }
     }
 }

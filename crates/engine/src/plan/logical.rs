@@ -430,6 +430,8 @@ pub enum BoundStatement {
     CreateIndex(super::CreateIndex),
     /// CREATE TYPE ... AS ENUM, ALTER TYPE, DROP TYPE.
     ChangeType(super::TypeChange),
+    /// CREATE / ALTER / DROP ROLE, GRANT / REVOKE role.
+    ChangeRole(super::RoleChange),
     CreateSchema {
         name: String,
         owner: String,
@@ -668,6 +670,7 @@ impl BoundStatement {
             | BoundStatement::CreateView { .. }
             | BoundStatement::DropView { .. }
             | BoundStatement::ChangeType(_)
+            | BoundStatement::ChangeRole(_)
             | BoundStatement::DropIndex { .. }
             | BoundStatement::CreateSchema { .. }
             | BoundStatement::DropSchema { .. }

@@ -10,6 +10,7 @@ mod expr;
 mod join_keys;
 mod logical;
 mod on_conflict;
+mod role;
 mod row_check;
 mod strict_null;
 
@@ -32,4 +33,5 @@ pub use logical::{
     TableFunctionCall, TransactionModes, WindowCall, WindowFrame,
 };
 pub use on_conflict::{ConflictAction, OnConflict};
+pub use role::{RoleChange, RoleOptions};
 pub use row_check::RowCheck;

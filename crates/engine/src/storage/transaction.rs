@@ -11,7 +11,7 @@ use arc_swap::ArcSwap;
 use super::isolation::{Isolation, Snapshot};
 use super::locks::{row_lock_name, LockManager, LockMode, Wait};
 use super::{CommitChanges, CommitLog, DbState, Map, Sequence, TableEntry};
-use crate::catalog::{ConstraintChecks, EnumType, QualifiedName, SchemaDef, ViewDef};
+use crate::catalog::{ConstraintChecks, EnumType, QualifiedName, RoleCatalog, SchemaDef, ViewDef};
 use crate::error::{Error, Result, SqlState};
 use crate::sync::lock;
 
@@ -190,6 +190,7 @@ impl Store {
             sequences: Map::default(),
             views: Map::default(),
             enum_types: Map::default(),
+            roles: None,
             snapshot: None,
             lock_timeout: None,
             constraint_checks: ConstraintChecks::default(),
@@ -228,6 +229,7 @@ pub struct TransactionMark {
     sequences: Map<QualifiedName, Option<Arc<Sequence>>>,
     views: Map<QualifiedName, Option<Arc<ViewDef>>>,
     enum_types: Map<u32, Option<Arc<EnumType>>>,
+    roles: Option<Arc<RoleCatalog>>,
 }
 
 /// A transaction's writes: the table versions it built and the names it created or dropped,
@@ -247,6 +249,9 @@ pub struct Transaction {
     views: Map<QualifiedName, Option<Arc<ViewDef>>>,
     /// Enum types created, altered (`Some`) or dropped (`None`), by OID.
     enum_types: Map<u32, Option<Arc<EnumType>>>,
+    /// The role catalog as this transaction left it, built on the newest committed one
+    /// under the roles lock (see `lock_roles`).
+    roles: Option<Arc<RoleCatalog>>,
     /// Taken by the first statement that reads (see `isolation.rs`).
     snapshot: Option<Snapshot>,
     /// How long a lock is waited for (lock_timeout), `None`: for ever.
@@ -287,6 +292,24 @@ impl Transaction {
             || !self.sequences.is_empty()
             || !self.views.is_empty()
             || !self.enum_types.is_empty()
+            || self.roles.is_some()
+    }
+
+    /// The role catalog a change starts from, under the lock every change of it holds
+    /// until its transaction ends (a change stages a whole new catalog, so two must not
+    /// be built on the same one): this transaction's, else the newest committed one,
+    /// whatever the isolation level, as PostgreSQL reads its catalogs.
+    pub fn roles_to_change(&mut self) -> Result<RoleCatalog> {
+        self.lock_key("roles".to_string())?;
+        Ok(match &self.roles {
+            Some(roles) => (**roles).clone(),
+            None => (*self.store.newest().roles).clone(),
+        })
+    }
+
+    /// Replaces the role catalog (after [`Transaction::roles_to_change`]).
+    pub fn put_roles(&mut self, roles: RoleCatalog) {
+        self.roles = Some(Arc::new(roles));
     }
 
     /// Creates, alters (or with `None` drops) enum type `oid`, whose name this transaction
@@ -382,6 +405,9 @@ impl Transaction {
                 Some(enum_type) => enum_types.insert(*oid, enum_type.clone()),
                 None => enum_types.remove(oid),
             };
+        }
+        if let Some(roles) = &self.roles {
+            state.roles = roles.clone();
         }
         Arc::new(state)
     }
@@ -629,6 +655,7 @@ impl Transaction {
                     sequences: &self.sequences,
                     views: &self.views,
                     enum_types: &self.enum_types,
+                    roles: self.roles.as_deref(),
                     next_oid: store.next_oid.load(Ordering::Relaxed),
                 })?)
             }
@@ -734,6 +761,9 @@ impl Transaction {
                 None => enum_types.remove(&oid),
             };
         }
+        if let Some(roles) = self.roles.take() {
+            state.roles = roles;
+        }
         for (oid, entry) in self.written.drain() {
             match entry {
                 Some(entry) => {
@@ -759,6 +789,7 @@ impl Transaction {
         !self.sequences.is_empty()
             || !self.views.is_empty()
             || !self.enum_types.is_empty()
+            || self.roles.is_some()
             || !self.schemas.is_empty()
             || self
                 .names
@@ -782,6 +813,7 @@ impl Transaction {
             sequences: self.sequences.clone(),
             views: self.views.clone(),
             enum_types: self.enum_types.clone(),
+            roles: self.roles.clone(),
         }
     }
 
@@ -796,6 +828,7 @@ impl Transaction {
             sequences,
             views,
             enum_types,
+            roles,
         } = mark;
         self.written = written;
         self.schemas = schemas;
@@ -803,6 +836,7 @@ impl Transaction {
         self.sequences = sequences;
         self.views = views;
         self.enum_types = enum_types;
+        self.roles = roles;
     }
 
     /// Forgets every change and releases the locks.
@@ -813,6 +847,7 @@ impl Transaction {
         self.sequences.clear();
         self.views.clear();
         self.enum_types.clear();
+        self.roles = None;
         self.release_locks();
     }
 

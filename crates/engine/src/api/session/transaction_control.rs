@@ -275,6 +275,13 @@ impl Session {
         if self.block != Block::None {
             self.transaction();
         }
+        // SET ROLE: a role the session's user may become (checked again per statement,
+        // as set_config() may set it too).
+        if let (Some("role"), Some(role)) = (set.name.as_deref(), set.value.as_deref()) {
+            if role != "none" {
+                self.role_to_set(role)?;
+            }
+        }
         match (&set.name, set.local) {
             // As SET TRANSACTION; outside a block the transaction it would set ends at once.
             (Some(name), _) if TRANSACTION_SETTINGS.contains(&name.as_str()) => {

@@ -195,6 +195,25 @@ pub(super) fn positive_integer(value: &str) -> Result<String> {
     }
 }
 
+pub(super) fn non_negative_integer(value: &str) -> Result<String> {
+    match value.trim().parse::<u64>() {
+        Ok(n) => Ok(n.to_string()),
+        _ => Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!("invalid value for a non-negative integer parameter: \"{value}\""),
+        )),
+    }
+}
+
+pub(super) fn password_encryption(value: &str) -> Result<String> {
+    match value.to_ascii_lowercase().as_str() {
+        "md5" => Ok("md5".into()),
+        "scram-sha-256" => Ok("scram-sha-256".into()),
+        _ => Err(invalid_value("password_encryption", value)
+            .with_hint("Available values: md5, scram-sha-256.")),
+    }
+}
+
 pub(super) fn optimizer_rules(value: &str) -> Result<String> {
     let known = crate::optimizer::rule_names();
     for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {

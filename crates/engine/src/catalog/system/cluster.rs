@@ -1,12 +1,13 @@
 //! The relations about the cluster rather than one database's objects: pg_database,
-//! pg_authid and its views pg_roles and pg_user, pg_tablespace, pg_stat_activity and
-//! pg_locks. There is one database and one role (the session's, a superuser).
+//! pg_tablespace, pg_stat_activity, pg_locks, and the roles (pg_authid, its views pg_roles
+//! and pg_user, pg_auth_members). There is one database.
 
 use super::relations::DATABASE_OWNER_ROLE_OID;
 use super::{
     boolean, char, int4, oid, text, CatalogSnapshot, Rows, ACL, BOOL, CHAR, DATABASE_OID, INT4,
     INT8, NAME, NULL, OID, OPAQUE, SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
+use crate::catalog::Role;
 use crate::types::{DataType, ScalarValue};
 
 const TIMESTAMPTZ: DataType = DataType::TimestampTz;
@@ -70,36 +71,50 @@ pub(super) const PG_AUTHID: &[(&str, DataType)] = &[
     ("rolvaliduntil", TIMESTAMPTZ),
 ];
 
-/// The roles: the session's user, a superuser, and pg_database_owner, the predefined role
-/// that owns schema public (pg_dump looks every owner up): (OID, name, superuser).
-fn roles(snapshot: &CatalogSnapshot) -> [(u32, String, bool); 2] {
-    [
-        (SUPERUSER_OID, snapshot.session.user.clone(), true),
-        (
-            DATABASE_OWNER_ROLE_OID,
-            "pg_database_owner".to_string(),
-            false,
-        ),
-    ]
+/// The roles (the bootstrap superuser by the name this session sees, see
+/// `RoleCatalog::displayed_name`) and pg_database_owner, the predefined role that owns
+/// schema public (pg_dump looks every owner up).
+fn roles(snapshot: &CatalogSnapshot) -> Vec<Role> {
+    let session = snapshot.session.session_role();
+    let catalog = &snapshot.state.roles;
+    let mut roles: Vec<Role> = catalog
+        .roles
+        .iter()
+        .map(|role| Role {
+            name: catalog
+                .displayed_name(role.oid, &session)
+                .unwrap_or_else(|| role.name.clone()),
+            ..(**role).clone()
+        })
+        .collect();
+    let owner = Role::new(DATABASE_OWNER_ROLE_OID, "pg_database_owner".to_string());
+    let at = roles.partition_point(|r| r.oid < owner.oid);
+    roles.insert(at, owner);
+    roles
 }
 
+fn valid_until(role: &Role) -> ScalarValue {
+    role.valid_until.map_or(NULL, ScalarValue::TimestampTz)
+}
+
+/// Only superusers may read it (the binder checks), so the verifiers are shown.
 pub(super) fn pg_authid(snapshot: &CatalogSnapshot) -> Rows {
     roles(snapshot)
         .into_iter()
-        .map(|(id, name, superuser)| {
+        .map(|role| {
             vec![
-                oid(id),
-                text(&name),
-                boolean(superuser),
-                boolean(true),
-                boolean(superuser),
-                boolean(superuser),
-                boolean(superuser),
-                boolean(superuser),
-                boolean(superuser),
-                int4(-1),
-                NULL,
-                NULL,
+                oid(role.oid),
+                text(&role.name),
+                boolean(role.superuser),
+                boolean(role.inherit),
+                boolean(role.create_role),
+                boolean(role.create_db),
+                boolean(role.login),
+                boolean(role.replication),
+                boolean(role.bypass_rls),
+                int4(role.connection_limit),
+                role.password.as_deref().map_or(NULL, text),
+                valid_until(&role),
             ]
         })
         .collect()
@@ -125,21 +140,21 @@ pub(super) const PG_ROLES: &[(&str, DataType)] = &[
 pub(super) fn pg_roles(snapshot: &CatalogSnapshot) -> Rows {
     roles(snapshot)
         .into_iter()
-        .map(|(id, name, superuser)| {
+        .map(|role| {
             vec![
-                text(&name),
-                boolean(superuser),
-                boolean(true),
-                boolean(superuser),
-                boolean(superuser),
-                boolean(superuser),
-                boolean(superuser),
-                int4(-1),
+                text(&role.name),
+                boolean(role.superuser),
+                boolean(role.inherit),
+                boolean(role.create_role),
+                boolean(role.create_db),
+                boolean(role.login),
+                boolean(role.replication),
+                int4(role.connection_limit),
                 text("********"),
+                valid_until(&role),
+                boolean(role.bypass_rls),
                 NULL,
-                boolean(superuser),
-                NULL,
-                oid(id),
+                oid(role.oid),
             ]
         })
         .collect()
@@ -157,18 +172,49 @@ pub(super) const PG_USER: &[(&str, DataType)] = &[
     ("useconfig", TEXT_ARRAY),
 ];
 
+/// The roles that may log in.
 pub(super) fn pg_user(snapshot: &CatalogSnapshot) -> Rows {
-    vec![vec![
-        text(&snapshot.session.user),
-        oid(SUPERUSER_OID),
-        boolean(true),
-        boolean(true),
-        boolean(true),
-        boolean(true),
-        text("********"),
-        NULL,
-        NULL,
-    ]]
+    roles(snapshot)
+        .into_iter()
+        .filter(|role| role.login)
+        .map(|role| {
+            vec![
+                text(&role.name),
+                oid(role.oid),
+                boolean(role.create_db),
+                boolean(role.superuser),
+                boolean(role.replication),
+                boolean(role.bypass_rls),
+                text("********"),
+                valid_until(&role),
+                NULL,
+            ]
+        })
+        .collect()
+}
+
+pub(super) const PG_AUTH_MEMBERS: &[(&str, DataType)] = &[
+    ("roleid", OID),
+    ("member", OID),
+    ("grantor", OID),
+    ("admin_option", BOOL),
+];
+
+pub(super) fn pg_auth_members(snapshot: &CatalogSnapshot) -> Rows {
+    snapshot
+        .state
+        .roles
+        .memberships
+        .iter()
+        .map(|m| {
+            vec![
+                oid(m.role),
+                oid(m.member),
+                oid(m.grantor),
+                boolean(m.admin_option),
+            ]
+        })
+        .collect()
 }
 
 pub(super) const PG_TABLESPACE: &[(&str, DataType)] = &[

@@ -7,7 +7,7 @@ use super::comments::comment;
 use super::relations::{indexes, Derived, IndexInfo};
 use super::types::{builtin, FUNCTIONS};
 use super::views::{index_definition, quote_identifier};
-use super::{namespaces, CatalogSnapshot, OID, RELATIONS, SUPERUSER_OID};
+use super::{namespaces, CatalogSnapshot, OID, RELATIONS};
 use crate::catalog::{QualifiedName, ReferentialAction};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, TableEntry};
@@ -29,7 +29,8 @@ pub enum CatalogFunction {
     /// obj_description, col_description, shobj_description: the comments initdb makes.
     Description,
     EncodingToChar,
-    /// has_table_privilege and the like: the only role is a superuser.
+    /// has_table_privilege and the like: true, as no privileges are kept (every role may
+    /// use every object; GRANT ... ON answers 0A000).
     HasPrivilege,
     GetSerialSequence,
     /// pg_relation_size and the like: KestrelDB keeps no pages, so sizes are 0.
@@ -278,7 +279,7 @@ impl CatalogFunction {
                 Some(ScalarValue::Int64(bytes)) => ScalarValue::Text(size_pretty(*bytes)),
                 _ => ScalarValue::Null,
             }),
-            F::GetUserById | F::RegRoleOut => text(role_name(oid(), snapshot)),
+            F::GetUserById | F::RegRoleOut => text(snapshot.role_name(oid())),
             F::AclDefault => acl_default(args, snapshot),
             F::FormatType => match args.first() {
                 Some(ScalarValue::Null) | None => Ok(ScalarValue::Null),
@@ -421,7 +422,7 @@ fn acl_default(args: &[ScalarValue], snapshot: &CatalogSnapshot) -> Result<Scala
             )))
         }
     };
-    let owner = quote_identifier(&role_name(arg_oid(args.get(1)), snapshot));
+    let owner = quote_identifier(&snapshot.role_name(arg_oid(args.get(1))));
     let mut items = Vec::new();
     if !public_privileges.is_empty() {
         items.push(format!("={public_privileges}/{owner}"));
@@ -430,14 +431,6 @@ fn acl_default(args: &[ScalarValue], snapshot: &CatalogSnapshot) -> Result<Scala
     Ok(ScalarValue::Array(
         items.into_iter().map(ScalarValue::Text).collect(),
     ))
-}
-
-fn role_name(role: u32, snapshot: &CatalogSnapshot) -> String {
-    match role {
-        SUPERUSER_OID => snapshot.session.user.clone(),
-        super::relations::DATABASE_OWNER_ROLE_OID => "pg_database_owner".to_string(),
-        other => format!("unknown (OID={other})"),
-    }
 }
 
 /// current_setting(name [, missing_ok]): the session's value, 42704 for an unknown name

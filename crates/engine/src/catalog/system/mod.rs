@@ -186,6 +186,18 @@ pub(crate) fn user_relation_name(state: &DbState, relation_oid: u32) -> Option<S
 }
 
 impl CatalogSnapshot<'_> {
+    /// The name of role `oid` as this session sees it (pg_get_userbyid's answer).
+    pub(crate) fn role_name(&self, oid: u32) -> String {
+        match oid {
+            relations::DATABASE_OWNER_ROLE_OID => "pg_database_owner".to_string(),
+            other => self
+                .state
+                .roles
+                .displayed_name(other, &self.session.session_role())
+                .unwrap_or_else(|| format!("unknown (OID={other})")),
+        }
+    }
+
     /// Every schema, see [`namespaces`].
     pub(crate) fn namespaces(&self) -> Vec<(u32, String)> {
         namespaces(self.state)
@@ -377,7 +389,7 @@ pub static RELATIONS: &[SystemRelation] = &[
     relation("pg_publication_rel", 6106, b'r', unused_features::PG_PUBLICATION_REL, no_rows),
     relation("pg_trigger", 2620, b'r', unused_features::PG_TRIGGER, no_rows),
     relation("pg_rewrite", 2618, b'r', relations::PG_REWRITE, relations::pg_rewrite),
-    relation("pg_auth_members", 1261, b'r', unused_features::PG_AUTH_MEMBERS, no_rows),
+    relation("pg_auth_members", 1261, b'r', cluster::PG_AUTH_MEMBERS, cluster::pg_auth_members),
     relation("pg_shdescription", 2396, b'r', unused_features::PG_SHDESCRIPTION, comments::pg_shdescription),
     relation("pg_foreign_table", 3118, b'r', unused_features::PG_FOREIGN_TABLE, no_rows),
     relation("pg_partitioned_table", 3350, b'r', unused_features::PG_PARTITIONED_TABLE, no_rows),

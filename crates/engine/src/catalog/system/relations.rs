@@ -37,10 +37,7 @@ pub(super) fn pg_namespace(snapshot: &CatalogSnapshot) -> Rows {
             } else {
                 SUPERUSER_OID
             };
-            let owner_name = match owner {
-                SUPERUSER_OID => snapshot.session.user.as_str(),
-                _ => "pg_database_owner",
-            };
+            let owner_name = snapshot.role_name(owner);
             // initdb grants on the schemas it makes; CREATE SCHEMA grants nothing.
             let acl = match id {
                 PUBLIC_OID | PG_CATALOG_OID | INFORMATION_SCHEMA_OID => ScalarValue::Array(vec![

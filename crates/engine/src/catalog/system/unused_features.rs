@@ -82,13 +82,6 @@ pub(super) const PG_TRIGGER: &[(&str, DataType)] = &[
     ("tgnewtable", NAME),
 ];
 
-pub(super) const PG_AUTH_MEMBERS: &[(&str, DataType)] = &[
-    ("roleid", OID),
-    ("member", OID),
-    ("grantor", OID),
-    ("admin_option", BOOL),
-];
-
 pub(super) const PG_SHDESCRIPTION: &[(&str, DataType)] =
     &[("objoid", OID), ("classoid", OID), ("description", TEXT)];
 

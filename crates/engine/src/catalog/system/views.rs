@@ -2,7 +2,7 @@
 //! pg_sequences.
 
 use super::relations::{indexes, IndexInfo};
-use super::{boolean, text, CatalogSnapshot, Rows, BOOL, INT8, NAME, NULL, TEXT};
+use super::{boolean, text, CatalogSnapshot, Rows, BOOL, INT8, NAME, NULL, SUPERUSER_OID, TEXT};
 pub(crate) use crate::catalog::quote_identifier;
 use crate::catalog::{IndexMethod, TableSchema};
 use crate::types::{DataType, ScalarValue};
@@ -60,7 +60,7 @@ pub(super) fn pg_tables(snapshot: &CatalogSnapshot) -> Rows {
             vec![
                 text(&snapshot.relation_schema_name(schema.oid)),
                 text(&schema.name),
-                text(&snapshot.session.user),
+                text(&snapshot.role_name(SUPERUSER_OID)),
                 NULL,
                 boolean(!indexes(schema).is_empty()),
                 boolean(false),
@@ -87,7 +87,7 @@ pub(super) fn pg_views(snapshot: &CatalogSnapshot) -> Rows {
             vec![
                 text(&snapshot.relation_schema_name(view.oid)),
                 text(&view.name),
-                text(&snapshot.session.user),
+                text(&snapshot.role_name(SUPERUSER_OID)),
                 text(&format!(" {};", view.query_sql)),
             ]
         })
@@ -149,7 +149,7 @@ pub(super) fn pg_sequences(snapshot: &CatalogSnapshot) -> Rows {
             vec![
                 text(&snapshot.relation_schema_name(sequence.oid)),
                 text(&sequence.name.name),
-                text(&snapshot.session.user),
+                text(&snapshot.role_name(SUPERUSER_OID)),
                 text(sequence.data_type().name()),
                 ScalarValue::Int64(options.start),
                 ScalarValue::Int64(options.min),

@@ -6,7 +6,7 @@
 pub(in crate::catalog::system) mod columns;
 
 use super::relations::{deparse_default, indexes};
-use super::{int4, text, CatalogSnapshot, Rows, NULL, PUBLIC_OID, RELATIONS};
+use super::{int4, text, CatalogSnapshot, Rows, NULL, PUBLIC_OID, RELATIONS, SUPERUSER_OID};
 use crate::catalog::{
     quote_identifier, ColumnDef, Constraint as TableConstraint, ConstraintKind, ForeignKey,
     ReferentialAction, TableSchema,
@@ -27,15 +27,14 @@ pub(super) fn schemata(snapshot: &CatalogSnapshot) -> Rows {
         .namespaces()
         .into_iter()
         .map(|(oid, name)| {
-            let owner = if oid == PUBLIC_OID {
-                "pg_database_owner"
-            } else {
-                snapshot.session.user.as_str()
+            let owner = match oid {
+                PUBLIC_OID => "pg_database_owner".to_string(),
+                _ => snapshot.role_name(SUPERUSER_OID),
             };
             vec![
                 text(database),
                 text(&name),
-                text(owner),
+                text(&owner),
                 NULL,
                 NULL,
                 NULL,

@@ -1,0 +1,220 @@
+//! Role statements: CREATE ROLE / USER, ALTER ROLE / USER, DROP ROLE / USER and GRANT /
+//! REVOKE of role membership, bound by name (`plan::RoleChange`). Role names are single
+//! identifiers folded as PostgreSQL folds them; the clauses KestrelDB does not keep
+//! (per-role settings, MSSQL's AUTHORIZATION, GRANTED BY) are refused with 0A000.
+
+use sqlparser::ast::{self, AlterRoleOperation, CreateRole, Expr, ObjectName, RoleOption, Value};
+
+use super::{ident_name, Binder};
+use crate::error::{Error, Result, SqlState};
+use crate::parser::RoleMembership;
+use crate::plan::{BoundStatement, RoleChange, RoleOptions};
+
+impl Binder<'_> {
+    /// Whether the session's role is a superuser (a name that is no role is the trusted
+    /// bootstrap superuser, as `Session::set_identity` decides).
+    pub(super) fn session_is_superuser(&self) -> bool {
+        let user = self.search_path.user();
+        self.state
+            .roles
+            .by_name(user)
+            .is_none_or(|role| role.superuser)
+    }
+
+    pub(super) fn bind_create_role(
+        &mut self,
+        create: &CreateRole,
+        user: bool,
+    ) -> Result<BoundStatement> {
+        let CreateRole {
+            names,
+            if_not_exists,
+            login,
+            inherit,
+            bypassrls,
+            password,
+            superuser,
+            create_db,
+            create_role,
+            replication,
+            connection_limit,
+            valid_until,
+            in_role,
+            in_group,
+            role,
+            user: users,
+            admin,
+            authorization_owner,
+        } = create;
+        if *if_not_exists {
+            return Err(Error::syntax("syntax error at or near \"NOT\""));
+        }
+        if authorization_owner.is_some() {
+            return Err(Error::syntax("syntax error at or near \"AUTHORIZATION\""));
+        }
+        let [name] = names.as_slice() else {
+            return Err(Error::syntax("syntax error at or near \",\""));
+        };
+        let options = RoleOptions {
+            superuser: *superuser,
+            create_db: *create_db,
+            create_role: *create_role,
+            inherit: *inherit,
+            login: *login,
+            replication: *replication,
+            bypass_rls: *bypassrls,
+            connection_limit: connection_limit.as_ref().map(limit).transpose()?,
+            password: password.as_ref().map(password_text).transpose()?,
+            valid_until: valid_until.as_ref().map(string).transpose()?,
+        };
+        let names_of = |idents: &[ast::Ident]| idents.iter().map(ident_name).collect::<Vec<_>>();
+        Ok(BoundStatement::ChangeRole(RoleChange::Create {
+            name: role_name(name)?,
+            user,
+            options,
+            in_roles: names_of(in_role)
+                .into_iter()
+                .chain(names_of(in_group))
+                .collect(),
+            members: names_of(role).into_iter().chain(names_of(users)).collect(),
+            admins: names_of(admin),
+        }))
+    }
+
+    pub(super) fn bind_alter_role(
+        &mut self,
+        name: &ast::Ident,
+        operation: &AlterRoleOperation,
+    ) -> Result<BoundStatement> {
+        let name = ident_name(name);
+        let change = match operation {
+            AlterRoleOperation::RenameRole { role_name } => RoleChange::Rename {
+                name,
+                new_name: ident_name(role_name),
+            },
+            AlterRoleOperation::WithOptions { options } => {
+                let mut bound = RoleOptions::default();
+                for option in options {
+                    set_option(&mut bound, option)?;
+                }
+                RoleChange::Alter {
+                    name,
+                    options: bound,
+                }
+            }
+            AlterRoleOperation::Set { .. } | AlterRoleOperation::Reset { .. } => {
+                return Err(Error::unsupported("per-role settings (ALTER ROLE ... SET)"))
+            }
+            AlterRoleOperation::AddMember { .. } | AlterRoleOperation::DropMember { .. } => {
+                return Err(Error::syntax("syntax error at or near \"MEMBER\""))
+            }
+        };
+        Ok(BoundStatement::ChangeRole(change))
+    }
+
+    pub(super) fn bind_drop_roles(
+        &mut self,
+        names: &[ObjectName],
+        if_exists: bool,
+        cascade: bool,
+    ) -> Result<BoundStatement> {
+        if cascade {
+            return Err(Error::syntax("syntax error at or near \"CASCADE\""));
+        }
+        let names = names.iter().map(role_name).collect::<Result<Vec<_>>>()?;
+        Ok(BoundStatement::ChangeRole(RoleChange::Drop {
+            names,
+            if_exists,
+        }))
+    }
+
+    pub(super) fn bind_role_membership(
+        &mut self,
+        membership: &RoleMembership,
+    ) -> Result<BoundStatement> {
+        let RoleMembership {
+            grant,
+            roles,
+            members,
+            admin_option,
+            granted_by,
+            cascade: _,
+        } = membership;
+        if granted_by.is_some() {
+            return Err(Error::unsupported("GRANTED BY"));
+        }
+        Ok(BoundStatement::ChangeRole(RoleChange::Membership {
+            grant: *grant,
+            roles: roles.iter().map(ident_name).collect(),
+            members: members.iter().map(ident_name).collect(),
+            admin_option: *admin_option,
+        }))
+    }
+}
+
+fn set_option(options: &mut RoleOptions, option: &RoleOption) -> Result<()> {
+    match option {
+        RoleOption::BypassRLS(on) => options.bypass_rls = Some(*on),
+        RoleOption::ConnectionLimit(expr) => options.connection_limit = Some(limit(expr)?),
+        RoleOption::CreateDB(on) => options.create_db = Some(*on),
+        RoleOption::CreateRole(on) => options.create_role = Some(*on),
+        RoleOption::Inherit(on) => options.inherit = Some(*on),
+        RoleOption::Login(on) => options.login = Some(*on),
+        RoleOption::Password(password) => options.password = Some(password_text(password)?),
+        RoleOption::Replication(on) => options.replication = Some(*on),
+        RoleOption::SuperUser(on) => options.superuser = Some(*on),
+        RoleOption::ValidUntil(expr) => options.valid_until = Some(string(expr)?),
+    }
+    Ok(())
+}
+
+/// A role's name: one identifier.
+fn role_name(name: &ObjectName) -> Result<String> {
+    match name.0.as_slice() {
+        [ast::ObjectNamePart::Identifier(ident)] => Ok(ident_name(ident)),
+        _ => Err(Error::syntax(format!("syntax error at or near \"{name}\""))),
+    }
+}
+
+fn string(expr: &Expr) -> Result<String> {
+    match expr {
+        Expr::Value(v) => match &v.value {
+            Value::SingleQuotedString(s) | Value::EscapedStringLiteral(s) => Ok(s.clone()),
+            other => Err(Error::syntax(format!(
+                "syntax error at or near \"{other}\""
+            ))),
+        },
+        other => Err(Error::syntax(format!(
+            "syntax error at or near \"{other}\""
+        ))),
+    }
+}
+
+fn password_text(password: &ast::Password) -> Result<Option<String>> {
+    match password {
+        ast::Password::Password(expr) => string(expr).map(Some),
+        ast::Password::NullPassword => Ok(None),
+    }
+}
+
+/// CONNECTION LIMIT n: -1 (no limit) or more, as PostgreSQL checks it.
+fn limit(expr: &Expr) -> Result<i32> {
+    let text = match expr {
+        Expr::Value(v) => match &v.value {
+            Value::Number(n, _) => n.clone(),
+            other => other.to_string(),
+        },
+        Expr::UnaryOp {
+            op: ast::UnaryOperator::Minus,
+            expr,
+        } => format!("-{expr}"),
+        other => other.to_string(),
+    };
+    match text.parse::<i32>() {
+        Ok(n) if n >= -1 => Ok(n),
+        _ => Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!("invalid connection limit: {text}"),
+        )),
+    }
+}

@@ -1,0 +1,66 @@
+//! Role statements as bound: CREATE ROLE / USER, ALTER ROLE, DROP ROLE and GRANT / REVOKE of
+//! role membership, by the names written (the roles are looked up when the statement runs,
+//! under the roles lock).
+
+/// The attributes a CREATE or ALTER ROLE sets (`None`: left as they are, or the default).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RoleOptions {
+    pub superuser: Option<bool>,
+    pub create_db: Option<bool>,
+    pub create_role: Option<bool>,
+    pub inherit: Option<bool>,
+    pub login: Option<bool>,
+    pub replication: Option<bool>,
+    pub bypass_rls: Option<bool>,
+    pub connection_limit: Option<i32>,
+    /// `Some(None)`: PASSWORD NULL.
+    pub password: Option<Option<String>>,
+    /// VALID UNTIL's text, read as a timestamptz when the statement runs.
+    pub valid_until: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub enum RoleChange {
+    Create {
+        name: String,
+        /// CREATE USER (LOGIN by default) or CREATE ROLE.
+        user: bool,
+        options: RoleOptions,
+        /// IN ROLE: the roles the new one joins.
+        in_roles: Vec<String>,
+        /// ROLE / USER: the roles that join the new one; ADMIN: the same with admin option.
+        members: Vec<String>,
+        admins: Vec<String>,
+    },
+    Alter {
+        name: String,
+        options: RoleOptions,
+    },
+    Rename {
+        name: String,
+        new_name: String,
+    },
+    Drop {
+        names: Vec<String>,
+        if_exists: bool,
+    },
+    /// GRANT (`grant`) or REVOKE of membership in `roles` to or from `members`.
+    Membership {
+        grant: bool,
+        roles: Vec<String>,
+        members: Vec<String>,
+        admin_option: bool,
+    },
+}
+
+impl RoleChange {
+    pub fn tag(&self) -> &'static str {
+        match self {
+            RoleChange::Create { .. } => "CREATE ROLE",
+            RoleChange::Alter { .. } | RoleChange::Rename { .. } => "ALTER ROLE",
+            RoleChange::Drop { .. } => "DROP ROLE",
+            RoleChange::Membership { grant: true, .. } => "GRANT ROLE",
+            RoleChange::Membership { grant: false, .. } => "REVOKE ROLE",
+        }
+    }
+}
