@@ -98,12 +98,25 @@ impl Binder<'_> {
         let mut depends_on = std::mem::take(&mut self.referenced);
         depends_on.sort();
         depends_on.dedup();
+        // PostgreSQL makes such a view temporary itself; temporary views are not built.
+        let temporary = self.state.temporary_schemas();
+        if depends_on.iter().any(|n| temporary.contains(&n.schema)) {
+            return Err(Error::unsupported("a view over a temporary table"));
+        }
+        // Names in the view resolve the same for every session: never through this
+        // session's temporary schema.
+        let search_path = self
+            .searched
+            .iter()
+            .copied()
+            .filter(|schema| !temporary.contains(schema))
+            .collect();
         Ok(BoundStatement::CreateView {
             view: ViewDef {
                 namespace: name.schema,
                 name: name.name,
                 oid: 0,
-                search_path: self.searched.clone(),
+                search_path,
                 query_sql: query.to_string(),
                 columns: view_columns,
                 depends_on,

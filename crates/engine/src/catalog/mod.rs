@@ -11,7 +11,10 @@ mod view;
 
 pub use enum_type::{CommittedEnum, EnumLabel, EnumType, LabelPosition};
 pub use foreign_key::{key_cast, ConstraintChecks, ForeignKey, KeyCast, ReferentialAction};
-pub use namespace::{QualifiedName, SchemaDef, INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PUBLIC_OID};
+pub use namespace::{
+    temp_schema_name, QualifiedName, SchemaDef, INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PG_TEMP,
+    PUBLIC_OID,
+};
 pub use schema::{
     CheckConstraint, ColumnDef, Constraint, ConstraintKind, Identity, IndexDef, IndexMethod,
     StoredExpr, TableSchema, UniqueKey,
