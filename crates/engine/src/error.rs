@@ -115,6 +115,8 @@ pub enum SqlState {
     /// An enum label added by the transaction to a type it did not create.
     UnsafeNewEnumValueUsage,
     StringDataLengthMismatch,
+    /// A row written through a view WITH CHECK OPTION that the view would not show.
+    WithCheckOptionViolation,
 }
 
 impl SqlState {
@@ -228,6 +230,7 @@ impl SqlState {
             SqlState::SingletonSqlJsonItemRequired => "22038",
             SqlState::InvalidSqlJsonSubscript => "22033",
             SqlState::UnsafeNewEnumValueUsage => "55P04",
+            SqlState::WithCheckOptionViolation => "44000",
         }
     }
 }

@@ -121,6 +121,8 @@ pub struct Binder<'a> {
     insert_overriding: Option<parser::Overriding>,
     /// The LIKE elements of the CREATE TABLE being bound.
     table_likes: Vec<parser::TableLike>,
+    /// CREATE VIEW's WITH CHECK OPTION, which the parser took off the statement.
+    view_check_option: Option<crate::catalog::ViewCheckOption>,
 }
 
 impl<'a> Binder<'a> {
@@ -158,6 +160,7 @@ impl<'a> Binder<'a> {
             identity_sequence_names: Default::default(),
             insert_overriding: None,
             table_likes: Vec::new(),
+            view_check_option: None,
         }
     }
 
@@ -170,7 +173,9 @@ impl<'a> Binder<'a> {
             identity_sequence_names,
             insert_overriding,
             table_likes,
+            view_check_option,
         } = parsed;
+        self.view_check_option = *view_check_option;
         self.exclusions = exclusions.clone();
         self.copy_header_match = *copy_header_match;
         self.identity_sequence_names = identity_sequence_names.iter().cloned().collect();

@@ -111,17 +111,22 @@ impl Binder<'_> {
             .copied()
             .filter(|schema| !temporary.contains(schema))
             .collect();
+        let view = ViewDef {
+            namespace: name.schema,
+            name: name.name,
+            oid: 0,
+            search_path,
+            query_sql: query.to_string(),
+            columns: view_columns,
+            depends_on,
+            comment: None,
+            check_option: self.view_check_option,
+        };
+        if view.check_option.is_some() {
+            self.check_option_allowed(&view)?;
+        }
         Ok(BoundStatement::CreateView {
-            view: ViewDef {
-                namespace: name.schema,
-                name: name.name,
-                oid: 0,
-                search_path,
-                query_sql: query.to_string(),
-                columns: view_columns,
-                depends_on,
-                comment: None,
-            },
+            view,
             or_replace: *or_replace,
         })
     }
@@ -162,6 +167,7 @@ impl Binder<'_> {
                 identity_sequence_names: _,
                 insert_overriding: None,
                 table_likes: _,
+                view_check_option: None,
             }),
             None,
         ) = (statements.pop(), statements.pop())

@@ -20,4 +20,4 @@ pub use schema::{
     StoredExpr, TableSchema, UniqueKey,
 };
 pub use search_path::{quote_identifier, split_identifiers, SearchPath};
-pub use view::ViewDef;
+pub use view::{ViewCheckOption, ViewDef};

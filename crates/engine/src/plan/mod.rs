@@ -33,4 +33,4 @@ pub use logical::{
     TableFunctionCall, TransactionModes, WindowCall, WindowFrame,
 };
 pub use on_conflict::{ConflictAction, OnConflict};
-pub use row_check::RowCheck;
+pub use row_check::{CheckKind, RowCheck};

@@ -9,7 +9,7 @@ use super::relations::{deparse_default, indexes};
 use super::{int4, text, CatalogSnapshot, Rows, NULL, PUBLIC_OID, RELATIONS};
 use crate::catalog::{
     quote_identifier, ColumnDef, Constraint as TableConstraint, ConstraintKind, ForeignKey,
-    ReferentialAction, TableSchema,
+    ReferentialAction, TableSchema, ViewCheckOption,
 };
 use crate::types::{DataType, ScalarValue};
 
@@ -294,7 +294,11 @@ pub(super) fn views(snapshot: &CatalogSnapshot) -> Rows {
                 text(&snapshot.relation_schema_name(view.oid)),
                 text(&view.name),
                 text(&format!(" {};", view.query_sql)),
-                text("NONE"),
+                text(match view.check_option {
+                    None => "NONE",
+                    Some(ViewCheckOption::Local) => "LOCAL",
+                    Some(ViewCheckOption::Cascaded) => "CASCADED",
+                }),
                 yes_or_no(false),
                 yes_or_no(false),
                 yes_or_no(false),
