@@ -60,7 +60,7 @@ impl Binder<'_> {
         if let CreateTableOptions::With(options) = &create.table_options {
             super::storage_parameters::check_storage_parameters(options)?;
         }
-        let qualified = self.table_creation_name(create)?;
+        let qualified = self.table_creation_name(&create.name, create.temporary)?;
         let on_commit = match create.on_commit {
             Some(_) if !create.temporary && !self.is_temp_schema(qualified.schema) => {
                 return Err(Error::new(
@@ -90,13 +90,17 @@ impl Binder<'_> {
         self.search_path.temp_schema(self.state) == Some(schema)
     }
 
-    /// Where CREATE [TEMP] TABLE puts the table: a temporary one in the session's temporary
-    /// schema, which the session created before binding the statement.
-    fn table_creation_name(&self, create: &CreateTable) -> Result<QualifiedName> {
-        if !create.temporary {
-            return self.creation_name(&create.name);
+    /// Where CREATE [TEMP] TABLE (or SELECT INTO) puts the table: a temporary one in the
+    /// session's temporary schema, which the session created before binding the statement.
+    pub(super) fn table_creation_name(
+        &self,
+        name: &ObjectName,
+        temporary: bool,
+    ) -> Result<QualifiedName> {
+        if !temporary {
+            return self.creation_name(name);
         }
-        let written = self.written_name(&create.name)?;
+        let written = self.written_name(name)?;
         let temp = self.search_path.temp_schema(self.state).ok_or_else(|| {
             Error::internal("invariant: the session creates its temporary schema before binding")
         })?;

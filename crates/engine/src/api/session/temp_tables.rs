@@ -6,7 +6,7 @@
 //! pg_class (as in PostgreSQL) but never resolve a name to them and cannot read them
 //! (`binder/names.rs`); `durability/` leaves it out of the log and the checkpoints.
 
-use sqlparser::ast::Statement;
+use sqlparser::ast::{SetExpr, Statement};
 
 use super::Session;
 use crate::catalog::{temp_schema_name, PG_TEMP};
@@ -28,7 +28,7 @@ pub(super) struct TempTables {
 }
 
 /// Whether `parsed` creates a table in the temporary schema, which must then exist before
-/// it is bound: CREATE TEMP TABLE, or CREATE TABLE pg_temp.name.
+/// it is bound: CREATE TEMP TABLE, CREATE TABLE pg_temp.name, SELECT ... INTO TEMP.
 pub(super) fn creates_temp_table(parsed: &Parsed) -> bool {
     match parsed.statement.sql() {
         Some(Statement::CreateTable(create)) => {
@@ -38,6 +38,10 @@ pub(super) fn creates_temp_table(parsed: &Parsed) -> bool {
                         .as_ident()
                         .is_some_and(|schema| schema.value == PG_TEMP)
         }
+        Some(Statement::Query(query)) => match query.body.as_ref() {
+            SetExpr::Select(select) => select.into.as_ref().is_some_and(|into| into.temporary),
+            _ => false,
+        },
         _ => false,
     }
 }
