@@ -392,7 +392,7 @@ impl Session {
         self.check_not_failed(&statement.statement)?;
         // Bound when it runs, once the temporary schema it goes to exists; it has no
         // parameters or result columns to describe.
-        if temp_tables::creates_temp_table(&statement) {
+        if temp_tables::creates_temp_relation(&statement) {
             return Ok(PreparedStatement {
                 inner: Arc::new(PreparedInner {
                     sql: sql.to_string(),

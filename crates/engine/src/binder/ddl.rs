@@ -60,7 +60,7 @@ impl Binder<'_> {
         if let CreateTableOptions::With(options) = &create.table_options {
             super::storage_parameters::check_storage_parameters(options)?;
         }
-        let qualified = self.table_creation_name(&create.name, create.temporary)?;
+        let qualified = self.relation_creation_name(&create.name, create.temporary)?;
         let on_commit = match create.on_commit {
             Some(_) if !create.temporary && !self.is_temp_schema(qualified.schema) => {
                 return Err(Error::new(
@@ -90,9 +90,10 @@ impl Binder<'_> {
         self.search_path.temp_schema(self.state) == Some(schema)
     }
 
-    /// Where CREATE [TEMP] TABLE (or SELECT INTO) puts the table: a temporary one in the
-    /// session's temporary schema, which the session created before binding the statement.
-    pub(super) fn table_creation_name(
+    /// Where CREATE [TEMP] TABLE (or SELECT INTO, VIEW, SEQUENCE) puts the relation: a
+    /// temporary one in the session's temporary schema, which the session created before
+    /// binding the statement.
+    pub(super) fn relation_creation_name(
         &self,
         name: &ObjectName,
         temporary: bool,

@@ -297,18 +297,14 @@ impl<'a> Binder<'a> {
                 data_type,
                 sequence_options,
                 owned_by,
-            } => {
-                if *temporary {
-                    return Err(Error::unsupported(format!("{statement}")));
-                }
-                self.bind_create_sequence(
-                    name,
-                    *if_not_exists,
-                    data_type.as_ref(),
-                    sequence_options,
-                    owned_by.as_ref(),
-                )?
-            }
+            } => self.bind_create_sequence(
+                name,
+                *temporary,
+                *if_not_exists,
+                data_type.as_ref(),
+                sequence_options,
+                owned_by.as_ref(),
+            )?,
             Statement::Comment {
                 object_type,
                 object_name,

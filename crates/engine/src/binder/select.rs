@@ -37,7 +37,7 @@ impl Binder<'_> {
                     _ => return Err(Error::unsupported(format!("SELECT {into}"))),
                 };
                 let name =
-                    self.table_creation_name(&ast::ObjectName::from(parts), into.temporary)?;
+                    self.relation_creation_name(&ast::ObjectName::from(parts), into.temporary)?;
                 let mut query = query.clone();
                 if let SetExpr::Select(select) = query.body.as_mut() {
                     select.into = None;

@@ -51,14 +51,14 @@ impl Binder<'_> {
             || !cluster_by.is_empty()
             || comment.is_some()
             || *with_no_schema_binding
-            || *temporary
             || *copy_grants
             || to.is_some()
             || params.is_some()
         {
             return Err(Error::unsupported(format!("the CREATE VIEW form {create}")));
         }
-        let name = self.creation_name(name)?;
+        let name = self.relation_creation_name(name, *temporary)?;
+        let in_temp_schema = self.search_path.temp_schema(self.state) == Some(name.schema);
         self.referenced.clear();
         let (_, outputs) = self.bind_query(query)?;
         if !self.params.is_empty() {
@@ -98,18 +98,21 @@ impl Binder<'_> {
         let mut depends_on = std::mem::take(&mut self.referenced);
         depends_on.sort();
         depends_on.dedup();
-        // PostgreSQL makes such a view temporary itself; temporary views are not built.
+        // PostgreSQL makes such a view temporary itself, with a NOTICE; here it must say
+        // CREATE TEMP VIEW.
         let temporary = self.state.temporary_schemas();
-        if depends_on.iter().any(|n| temporary.contains(&n.schema)) {
-            return Err(Error::unsupported("a view over a temporary table"));
+        if !in_temp_schema && depends_on.iter().any(|n| temporary.contains(&n.schema)) {
+            return Err(Error::unsupported(
+                "a permanent view over a temporary table (CREATE TEMP VIEW)",
+            ));
         }
-        // Names in the view resolve the same for every session: never through this
+        // A permanent view's names resolve the same for every session: never through this
         // session's temporary schema.
         let search_path = self
             .searched
             .iter()
             .copied()
-            .filter(|schema| !temporary.contains(schema))
+            .filter(|schema| in_temp_schema || !temporary.contains(schema))
             .collect();
         let view = ViewDef {
             namespace: name.schema,

@@ -27,10 +27,13 @@ pub(super) struct TempTables {
     on_commit: Vec<(u32, OnCommitAction)>,
 }
 
-/// Whether `parsed` creates a table in the temporary schema, which must then exist before
-/// it is bound: CREATE TEMP TABLE, CREATE TABLE pg_temp.name, SELECT ... INTO TEMP.
-pub(super) fn creates_temp_table(parsed: &Parsed) -> bool {
+/// Whether `parsed` creates a relation in the temporary schema, which must then exist
+/// before it is bound: CREATE TEMP TABLE / VIEW / SEQUENCE, CREATE TABLE pg_temp.name,
+/// SELECT ... INTO TEMP.
+pub(super) fn creates_temp_relation(parsed: &Parsed) -> bool {
     match parsed.statement.sql() {
+        Some(Statement::CreateView(create)) => create.temporary,
+        Some(Statement::CreateSequence { temporary, .. }) => *temporary,
         Some(Statement::CreateTable(create)) => {
             create.temporary
                 || create.name.0.len() == 2
@@ -57,7 +60,7 @@ impl Session {
     /// Creates the temporary schema in the transaction if a statement about to be bound
     /// needs it and it does not exist (as PostgreSQL's InitTempTableNamespace does).
     pub(super) fn prepare_temp_schema(&mut self, parsed: &Parsed) -> Result<()> {
-        if !creates_temp_table(parsed) {
+        if !creates_temp_relation(parsed) {
             return Ok(());
         }
         let name = temp_schema_name(self.lock_owner);
@@ -145,7 +148,10 @@ mod tests {
         let mut owner = db.connect();
         let mut other = db.connect();
         assert!(owner
-            .execute("CREATE TEMP TABLE t (a serial PRIMARY KEY); INSERT INTO t DEFAULT VALUES")
+            .execute(
+                "CREATE TEMP TABLE t (a serial PRIMARY KEY); INSERT INTO t DEFAULT VALUES; \
+                 CREATE TEMP VIEW v AS SELECT a FROM t; CREATE TEMP SEQUENCE s"
+            )
             .is_ok());
         let schemas = lines(&mut other, TEMP_SCHEMAS);
         assert_eq!(schemas.len(), 1);
@@ -156,6 +162,7 @@ mod tests {
         assert!(lines(&mut other, TEMP_SCHEMAS).is_empty());
         assert!(db.store().snapshot().tables.is_empty());
         assert!(db.store().snapshot().sequences.is_empty());
+        assert!(db.store().snapshot().views.is_empty());
     }
 
     fn files_contain(dir: &Path, needle: &[u8]) -> bool {
