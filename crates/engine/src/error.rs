@@ -119,6 +119,8 @@ pub enum SqlState {
     InvalidGrantOperation,
     /// A wrong password (28P01).
     InvalidPassword,
+    /// A row written through a view WITH CHECK OPTION that the view would not show.
+    WithCheckOptionViolation,
 }
 
 impl SqlState {
@@ -234,6 +236,7 @@ impl SqlState {
             SqlState::UnsafeNewEnumValueUsage => "55P04",
             SqlState::InvalidGrantOperation => "0LP01",
             SqlState::InvalidPassword => "28P01",
+            SqlState::WithCheckOptionViolation => "44000",
         }
     }
 }

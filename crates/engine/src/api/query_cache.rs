@@ -114,9 +114,14 @@ impl CacheKey<'_> {
     /// the path of a cached answer, so one allocation and no formatting unless there are
     /// parameters.
     pub fn result_key(&self) -> String {
-        let (setting, user) = self.search_path.cache_tag();
+        let [setting, user, temp_schema] = self.search_path.cache_tag();
         let mut key = String::with_capacity(
-            self.sql.len() + setting.len() + user.len() + self.datetime.len() + 3,
+            self.sql.len()
+                + setting.len()
+                + user.len()
+                + temp_schema.len()
+                + self.datetime.len()
+                + 4,
         );
         for part in [
             self.sql,
@@ -124,6 +129,8 @@ impl CacheKey<'_> {
             setting,
             "\u{0}",
             user,
+            "\u{0}",
+            temp_schema,
             "\u{0}",
             self.datetime,
         ] {

@@ -10,6 +10,7 @@ mod datetime;
 mod prepared_sql;
 mod query;
 mod row_locks;
+mod temp_tables;
 mod transaction_control;
 mod write;
 
@@ -211,10 +212,12 @@ pub struct Session {
     advisory: Arc<AdvisoryLocks>,
     /// The database's working memory, which every statement draws on.
     memory: Arc<MemoryPool>,
+    temp_tables: temp_tables::TempTables,
 }
 
 impl Drop for Session {
     fn drop(&mut self) {
+        self.drop_temp_schema();
         self.store.locks().forget_interrupt(self.lock_owner);
     }
 }
@@ -254,6 +257,7 @@ impl Session {
             lock_owner,
             advisory: Arc::new(AdvisoryLocks::new(store.clone(), lock_owner)),
             memory,
+            temp_tables: temp_tables::TempTables::default(),
             store,
         }
     }
@@ -387,6 +391,19 @@ impl Session {
             });
         };
         self.check_not_failed(&statement.statement)?;
+        // Bound when it runs, once the temporary schema it goes to exists; it has no
+        // parameters or result columns to describe.
+        if temp_tables::creates_temp_relation(&statement) {
+            return Ok(PreparedStatement {
+                inner: Arc::new(PreparedInner {
+                    sql: sql.to_string(),
+                    statement: Some(statement),
+                    param_types: param_types.to_vec(),
+                    columns: None,
+                    read_only: false,
+                }),
+            });
+        }
         if let Some(described) = self.describe_cursor_sql(&statement, param_types) {
             let (columns, param_types) = described?;
             return Ok(PreparedStatement {
@@ -626,12 +643,14 @@ impl Session {
         let setting = self.settings.search_path();
         let identity = self.current_identity()?;
         let (user, database) = (&identity.user, &identity.database);
+        let temp_schema = self.temp_schema();
         if let Some(path) = self.search_path.borrow().as_ref() {
-            if path.is_for(setting, user, database) {
+            if path.is_for(setting, user, database, temp_schema.as_deref()) {
                 return Ok(path.clone());
             }
         }
-        let path = Arc::new(SearchPath::parse(setting, user, database)?);
+        let path =
+            Arc::new(SearchPath::parse(setting, user, database)?.with_temp_schema(temp_schema));
         *self.search_path.borrow_mut() = Some(path.clone());
         Ok(path)
     }
@@ -729,8 +748,11 @@ impl Session {
     /// gone all the same (its changes never become visible), as in PostgreSQL.
     fn commit_transaction(&mut self) -> Result<()> {
         let outcome = match self.txn.take() {
-            // Foreign keys deferred to COMMIT are checked first; a violation rolls back.
-            Some(mut txn) => match crate::exec::foreign_key::check_deferred(&mut txn, true) {
+            // ON COMMIT actions and foreign keys deferred to COMMIT come first; a
+            // violation rolls back.
+            Some(mut txn) => match temp_tables::apply_on_commit(&mut self.temp_tables, &mut txn)
+                .and_then(|()| crate::exec::foreign_key::check_deferred(&mut txn, true))
+            {
                 Ok(()) => txn.commit(self.synchronous_commit()),
                 Err(error) => {
                     txn.rollback();
@@ -1010,7 +1032,23 @@ impl Session {
                 if_not_exists,
                 sequences,
                 source,
-            } => self.run_create_table(schema, if_not_exists, sequences, source, ctx),
+                on_commit,
+            } => {
+                let name = schema.qualified_name();
+                let existed = self.view().table_by_name(&name).is_some();
+                let result =
+                    self.run_create_table(schema, if_not_exists, sequences, source, ctx)?;
+                if let Some(action) = on_commit.filter(|_| !existed) {
+                    let oid = self
+                        .transaction()
+                        .table_for_write(&name)?
+                        .map(|t| t.schema.oid);
+                    if let Some(oid) = oid {
+                        self.register_on_commit(oid, action);
+                    }
+                }
+                Ok(result)
+            }
             BoundStatement::DropTable {
                 names,
                 if_exists,

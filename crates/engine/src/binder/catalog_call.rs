@@ -84,7 +84,7 @@ impl Binder<'_> {
         if let ScalarExpr::Literal { value, .. } = &expr {
             return Ok(match value {
                 ScalarValue::Text(name) => {
-                    let oid = object_oid(kind, name, self.state)?;
+                    let oid = object_oid(kind, name, self.state, Some(self.search_path))?;
                     ScalarExpr::literal(ScalarValue::Int64(i64::from(oid)), to)
                 }
                 _ => ScalarExpr::null(to),

@@ -13,7 +13,7 @@ use crate::catalog::{
     quote_identifier, CheckConstraint, Constraint, ConstraintKind, StoredExpr, TableSchema,
 };
 use crate::error::{Error, Result, SqlState};
-use crate::plan::{deparse_expr, RowCheck, ScalarExpr};
+use crate::plan::{deparse_expr, CheckKind, RowCheck, ScalarExpr};
 
 /// A CHECK as written in CREATE TABLE or ALTER TABLE ADD CONSTRAINT.
 pub(super) struct WrittenCheck<'a> {
@@ -203,6 +203,7 @@ impl Binder<'_> {
                     let expr = parse_expr(&check.expr.sql)?;
                     checks.push(RowCheck {
                         name: constraint.name.clone(),
+                        kind: CheckKind::Constraint,
                         expr: self.bind_check_expr(schema, &expr)?,
                     });
                 }

@@ -14,7 +14,7 @@ use super::{ident_name, Binder};
 use crate::catalog::{ColumnDef, IndexDef, QualifiedName, TableSchema, UniqueKey};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
-use crate::plan::BoundStatement;
+use crate::plan::{BoundStatement, OnCommitAction};
 use crate::storage::SequenceOptions;
 use crate::types::DataType;
 
@@ -41,6 +41,8 @@ fn clear_supported(mut create: CreateTable) -> CreateTable {
     create.if_not_exists = false;
     create.query = None;
     create.unlogged = false;
+    create.temporary = false;
+    create.on_commit = None;
     // Checked by `check_storage_parameters`; nothing to keep.
     if matches!(create.table_options, CreateTableOptions::With(_)) {
         create.table_options = CreateTableOptions::None;
@@ -58,10 +60,68 @@ impl Binder<'_> {
         if let CreateTableOptions::With(options) = &create.table_options {
             super::storage_parameters::check_storage_parameters(options)?;
         }
-        let qualified = self.creation_name(&create.name)?;
-        if let Some(query) = &create.query {
-            return self.bind_create_table_as(qualified, create, query);
+        let qualified = self.relation_creation_name(&create.name, create.temporary)?;
+        let on_commit = match create.on_commit {
+            Some(_) if !create.temporary && !self.is_temp_schema(qualified.schema) => {
+                return Err(Error::new(
+                    SqlState::InvalidTableDefinition,
+                    "ON COMMIT can only be used on temporary tables",
+                ))
+            }
+            None | Some(ast::OnCommit::PreserveRows) => None,
+            Some(ast::OnCommit::DeleteRows) => Some(OnCommitAction::DeleteRows),
+            Some(ast::OnCommit::Drop) => Some(OnCommitAction::Drop),
+        };
+        let mut bound = match &create.query {
+            Some(query) => self.bind_create_table_as(qualified, create, query)?,
+            None => self.bind_create_table_columns(qualified, create)?,
+        };
+        if let BoundStatement::CreateTable {
+            on_commit: slot, ..
+        } = &mut bound
+        {
+            *slot = on_commit;
         }
+        Ok(bound)
+    }
+
+    /// Whether `schema` is the session's temporary schema.
+    fn is_temp_schema(&self, schema: u32) -> bool {
+        self.search_path.temp_schema(self.state) == Some(schema)
+    }
+
+    /// Where CREATE [TEMP] TABLE (or SELECT INTO, VIEW, SEQUENCE) puts the relation: a
+    /// temporary one in the session's temporary schema, which the session created before
+    /// binding the statement.
+    pub(super) fn relation_creation_name(
+        &self,
+        name: &ObjectName,
+        temporary: bool,
+    ) -> Result<QualifiedName> {
+        if !temporary {
+            return self.creation_name(name);
+        }
+        let written = self.written_name(name)?;
+        let temp = self.search_path.temp_schema(self.state).ok_or_else(|| {
+            Error::internal("invariant: the session creates its temporary schema before binding")
+        })?;
+        if let Some(schema) = &written.schema {
+            if self.schema(schema)?.oid != temp {
+                return Err(Error::new(
+                    SqlState::InvalidTableDefinition,
+                    "cannot create temporary relation in non-temporary schema",
+                ));
+            }
+        }
+        Ok(QualifiedName::new(temp, written.name))
+    }
+
+    /// CREATE TABLE with column definitions (and LIKE elements).
+    fn bind_create_table_columns(
+        &mut self,
+        qualified: QualifiedName,
+        create: &CreateTable,
+    ) -> Result<BoundStatement> {
         let name = qualified.name.clone();
         let mut columns: Vec<ColumnDef> = Vec::with_capacity(create.columns.len());
         let mut unique_keys: Vec<UniqueKey> = Vec::new();
@@ -313,6 +373,7 @@ impl Binder<'_> {
             if_not_exists: create.if_not_exists,
             sequences,
             source: None,
+            on_commit: None,
         })
     }
 
@@ -375,6 +436,7 @@ impl Binder<'_> {
             if_not_exists,
             sequences: Vec::new(),
             source: Some(plan),
+            on_commit: None,
         })
     }
 

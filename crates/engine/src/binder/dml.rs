@@ -134,7 +134,7 @@ impl Binder<'_> {
             source,
             returning,
             on_conflict,
-            checks: self.row_checks(&schema)?,
+            checks: target.checks(self.row_checks(&schema)?),
         })
     }
 
@@ -319,7 +319,7 @@ impl Binder<'_> {
             filter,
             assignments: bound,
             returning,
-            checks: self.row_checks(&schema)?,
+            checks: target.checks(self.row_checks(&schema)?),
         })
     }
 

@@ -66,6 +66,7 @@ impl Binder<'_> {
                 }
             }
         };
+        check_persistence(self.state, table, referenced)?;
         let columns = key_columns(table, columns)?;
         let referenced_columns = if referred_columns.is_empty() {
             let primary = referenced.unique_keys.iter().find(|k| k.primary);
@@ -453,5 +454,31 @@ impl Binder<'_> {
             ),
             deferred,
         })
+    }
+}
+
+/// A permanent table may reference only permanent tables, and a temporary one only
+/// temporary tables (a reference would outlive the session, or cross into another).
+fn check_persistence(
+    state: &crate::storage::DbState,
+    table: &TableSchema,
+    referenced: &TableSchema,
+) -> Result<()> {
+    let temporary = |schema: &TableSchema| {
+        state
+            .schemas
+            .get(&schema.namespace)
+            .is_some_and(|s| s.is_temporary())
+    };
+    match (temporary(table), temporary(referenced)) {
+        (false, true) => Err(Error::new(
+            SqlState::InvalidTableDefinition,
+            "constraints on permanent tables may reference only permanent tables",
+        )),
+        (true, false) => Err(Error::new(
+            SqlState::InvalidTableDefinition,
+            "constraints on temporary tables may reference only temporary tables",
+        )),
+        _ => Ok(()),
     }
 }

@@ -122,6 +122,8 @@ pub struct Binder<'a> {
     insert_overriding: Option<parser::Overriding>,
     /// The LIKE elements of the CREATE TABLE being bound.
     table_likes: Vec<parser::TableLike>,
+    /// CREATE VIEW's WITH CHECK OPTION, which the parser took off the statement.
+    view_check_option: Option<crate::catalog::ViewCheckOption>,
 }
 
 impl<'a> Binder<'a> {
@@ -159,6 +161,7 @@ impl<'a> Binder<'a> {
             identity_sequence_names: Default::default(),
             insert_overriding: None,
             table_likes: Vec::new(),
+            view_check_option: None,
         }
     }
 
@@ -171,7 +174,9 @@ impl<'a> Binder<'a> {
             identity_sequence_names,
             insert_overriding,
             table_likes,
+            view_check_option,
         } = parsed;
+        self.view_check_option = *view_check_option;
         self.exclusions = exclusions.clone();
         self.copy_header_match = *copy_header_match;
         self.identity_sequence_names = identity_sequence_names.iter().cloned().collect();
@@ -299,18 +304,14 @@ impl<'a> Binder<'a> {
                 data_type,
                 sequence_options,
                 owned_by,
-            } => {
-                if *temporary {
-                    return Err(Error::unsupported(format!("{statement}")));
-                }
-                self.bind_create_sequence(
-                    name,
-                    *if_not_exists,
-                    data_type.as_ref(),
-                    sequence_options,
-                    owned_by.as_ref(),
-                )?
-            }
+            } => self.bind_create_sequence(
+                name,
+                *temporary,
+                *if_not_exists,
+                data_type.as_ref(),
+                sequence_options,
+                owned_by.as_ref(),
+            )?,
             Statement::Comment {
                 object_type,
                 object_name,

@@ -39,8 +39,7 @@ impl<'a> Binder<'a> {
         let written = self.written_name(name)?;
         let found = match &written.schema {
             Some(schema) => self
-                .state
-                .schema_by_name(schema)
+                .schema_if_exists(schema)?
                 .map(|s| QualifiedName::new(s.oid, written.name.as_str())),
             None => Some(self.search(&written.name)),
         };
@@ -101,15 +100,28 @@ impl<'a> Binder<'a> {
 
     /// The schema called `name`, or PostgreSQL's 3F000.
     pub(super) fn schema(&self, name: &str) -> Result<&'a SchemaDef> {
-        self.state
-            .schema_by_name(name)
-            .map(|s| s.as_ref())
-            .ok_or_else(|| {
-                Error::new(
-                    SqlState::InvalidSchemaName,
-                    format!("schema \"{name}\" does not exist"),
-                )
-            })
+        self.schema_if_exists(name)?.ok_or_else(|| {
+            Error::new(
+                SqlState::InvalidSchemaName,
+                format!("schema \"{name}\" does not exist"),
+            )
+        })
+    }
+
+    /// The schema called `name` (`pg_temp`: the session's temporary one), if any; another
+    /// session's temporary schema is 0A000, as PostgreSQL cannot read its rows either.
+    fn schema_if_exists(&self, name: &str) -> Result<Option<&'a SchemaDef>> {
+        let alias = self.search_path.schema_alias(name);
+        let Some(schema) = self.state.schema_by_name(alias) else {
+            return Ok(None);
+        };
+        if schema.is_temporary() && self.search_path.temp_schema(self.state) != Some(schema.oid) {
+            return Err(Error::new(
+                SqlState::FeatureNotSupported,
+                "cannot access temporary tables of other sessions",
+            ));
+        }
+        Ok(Some(schema))
     }
 
     /// The parts of `name`: `[db.]schema.relation` or `relation`; a database other than the

@@ -31,15 +31,13 @@ impl Binder<'_> {
         // SELECT ... INTO table: CREATE TABLE table AS SELECT ...
         if let SetExpr::Select(select) = query.body.as_ref() {
             if let Some(into) = &select.into {
-                if into.temporary {
-                    return Err(Error::unsupported("SELECT INTO TEMPORARY"));
-                }
                 let parts = match into.targets.as_slice() {
                     [Expr::Identifier(ident)] => vec![ident.clone()],
                     [Expr::CompoundIdentifier(parts)] => parts.clone(),
                     _ => return Err(Error::unsupported(format!("SELECT {into}"))),
                 };
-                let name = self.creation_name(&ast::ObjectName::from(parts))?;
+                let name =
+                    self.relation_creation_name(&ast::ObjectName::from(parts), into.temporary)?;
                 let mut query = query.clone();
                 if let SetExpr::Select(select) = query.body.as_mut() {
                     select.into = None;

@@ -16,6 +16,7 @@ impl Binder<'_> {
     pub(super) fn bind_create_sequence(
         &mut self,
         name: &ObjectName,
+        temporary: bool,
         if_not_exists: bool,
         data_type: Option<&ast::DataType>,
         options: &[ast::SequenceOptions],
@@ -31,7 +32,7 @@ impl Binder<'_> {
                 "sequence type must be smallint, integer, or bigint",
             ));
         }
-        let name = self.creation_name(name)?;
+        let name = self.relation_creation_name(name, temporary)?;
         let owned_by = match owned_by {
             Some(owner) => self.sequence_owner(&name, owner)?,
             None => None,

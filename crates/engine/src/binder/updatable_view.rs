@@ -7,8 +7,13 @@
 //! 55000, its DETAIL naming the first reason it checks (rewriteHandler.c,
 //! view_query_is_auto_updatable) and its HINT.
 //!
+//! A view WITH CHECK OPTION adds its WHERE (LOCAL), or its WHERE and those of the views
+//! under it (CASCADED), to the checks of the rows an INSERT or UPDATE writes through it, as
+//! PostgreSQL's rewriteTargetView collects its WithCheckOptions: innermost view first, and
+//! a row fails unless the condition is true.
+//!
 //! Left out, with 0A000: views whose columns are expressions, repeat a column or list the
-//! table's columns out of order, a WHERE with a subquery, ON CONFLICT and WITH CHECK OPTION.
+//! table's columns out of order, a WHERE with a subquery, and ON CONFLICT.
 
 use std::sync::Arc;
 
@@ -16,9 +21,9 @@ use sqlparser::ast::{self, GroupByExpr, ObjectName, SetExpr, Statement, TableFac
 
 use super::scope::{Scope, ScopeColumn};
 use super::{ident_name, Binder};
-use crate::catalog::{QualifiedName, TableSchema, ViewDef};
+use crate::catalog::{QualifiedName, TableSchema, ViewCheckOption, ViewDef};
 use crate::error::{Error, Result, SqlState};
-use crate::plan::{LogicalPlan, ScalarExpr};
+use crate::plan::{BoolTest, CheckKind, LogicalPlan, RowCheck, ScalarExpr};
 
 /// Which write names the view, for PostgreSQL's messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +64,8 @@ struct ViewTarget {
     columns: Vec<(String, usize)>,
     /// The WHERE of the view and of the views under it, over the table's rows.
     filter: Option<ScalarExpr>,
+    /// The conditions of its check options, over the table's rows, innermost view first.
+    check_options: Vec<RowCheck>,
 }
 
 impl WriteTarget {
@@ -151,6 +158,15 @@ impl WriteTarget {
     pub(super) fn is_view(&self) -> bool {
         self.view.is_some()
     }
+
+    /// The table's CHECK constraints (`constraints`), then the conditions of the check
+    /// options of the views the write goes through: what the rows it writes must pass.
+    pub(super) fn checks(&self, mut constraints: Vec<RowCheck>) -> Vec<RowCheck> {
+        if let Some(view) = &self.view {
+            constraints.extend(view.check_options.iter().cloned());
+        }
+        constraints
+    }
 }
 
 fn and(left: ScalarExpr, right: ScalarExpr) -> ScalarExpr {
@@ -220,7 +236,7 @@ impl Binder<'_> {
         let Some(view) = self.state.views.get(name).cloned() else {
             return Ok(WriteTarget::table(self.table(name)?.schema.clone()));
         };
-        self.check_updatable(&view, kind)?;
+        let below = self.check_updatable(&view, kind)?;
         let plan = self.expand_view(&view)?;
         let unsupported = || {
             Error::unsupported(format!(
@@ -246,19 +262,89 @@ impl Binder<'_> {
             }
         }
         let filter = flat.filters.into_iter().reduce(and);
+        let check_options = match kind {
+            WriteKind::Insert | WriteKind::Update => self.check_options(&view, below)?,
+            WriteKind::Delete => Vec::new(),
+        };
         Ok(WriteTarget {
             schema,
             view: Some(ViewTarget {
                 name: view.name.clone(),
                 columns,
                 filter,
+                check_options,
             }),
         })
     }
 
+    /// The check options a write through `view` (over the views `below` it, outermost
+    /// first) must pass: each view's own WHERE, where its own option or a CASCADED one
+    /// above it asks for it, innermost first.
+    fn check_options(
+        &mut self,
+        view: &Arc<ViewDef>,
+        below: Vec<Arc<ViewDef>>,
+    ) -> Result<Vec<RowCheck>> {
+        let chain: Vec<Arc<ViewDef>> = std::iter::once(view.clone()).chain(below).collect();
+        if chain.iter().all(|v| v.check_option.is_none()) {
+            return Ok(Vec::new());
+        }
+        // Each view's filters, over the table: those of the views under it come first.
+        let mut filters = Vec::with_capacity(chain.len());
+        for level in &chain {
+            let plan = self.expand_view(level)?;
+            let flat = flatten(&plan).ok_or_else(|| {
+                Error::internal("invariant: a view under an updatable view flattens")
+            })?;
+            filters.push(flat.filters);
+        }
+        let mut checks = Vec::new();
+        let mut cascaded = false;
+        for (level, view) in chain.iter().enumerate() {
+            let inherited = filters.get(level + 1).map_or(0, Vec::len);
+            let own = filters[level][inherited..].iter().cloned().reduce(and);
+            let checked = match (cascaded, view.check_option) {
+                (true, _) | (false, Some(ViewCheckOption::Cascaded)) => {
+                    cascaded = true;
+                    true
+                }
+                (false, Some(ViewCheckOption::Local)) => true,
+                (false, None) => false,
+            };
+            if let (true, Some(own)) = (checked, own) {
+                checks.push(RowCheck {
+                    name: view.name.clone(),
+                    kind: CheckKind::ViewCheckOption,
+                    // A row the view would not show fails, NULL included.
+                    expr: ScalarExpr::BoolTest {
+                        input: Box::new(own),
+                        test: BoolTest::IsTrue,
+                    },
+                });
+            }
+        }
+        checks.reverse();
+        Ok(checks)
+    }
+
+    /// CREATE VIEW ... WITH CHECK OPTION: only on a view PostgreSQL can write through.
+    pub(super) fn check_option_allowed(&mut self, view: &ViewDef) -> Result<()> {
+        match self.check_updatable(view, WriteKind::Insert) {
+            Err(e) if e.state == SqlState::ObjectNotInPrerequisiteState => {
+                let mut error = Error::new(
+                    SqlState::FeatureNotSupported,
+                    "WITH CHECK OPTION is supported only on automatically updatable views",
+                );
+                error.hint = e.detail;
+                Err(error)
+            }
+            other => other.map(|_| ()),
+        }
+    }
+
     /// PostgreSQL's checks of an automatically updatable view, in its order, down through
-    /// the views it reads.
-    fn check_updatable(&mut self, view: &ViewDef, kind: WriteKind) -> Result<()> {
+    /// the views it reads; returns those views, outermost first.
+    fn check_updatable(&mut self, view: &ViewDef, kind: WriteKind) -> Result<Vec<Arc<ViewDef>>> {
         let refuse = |detail: &str| {
             Error::new(
                 SqlState::ObjectNotInPrerequisiteState,
@@ -332,8 +418,12 @@ impl Binder<'_> {
                 let relation = self.open_relation(&table);
                 self.searched = searched;
                 match self.state.views.get(&relation?).cloned() {
-                    Some(inner) => self.check_updatable(&inner, kind),
-                    None => Ok(()),
+                    Some(inner) => {
+                        let mut below = self.check_updatable(&inner, kind)?;
+                        below.insert(0, inner);
+                        Ok(below)
+                    }
+                    None => Ok(Vec::new()),
                 }
             }
         }

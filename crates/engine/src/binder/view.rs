@@ -51,14 +51,14 @@ impl Binder<'_> {
             || !cluster_by.is_empty()
             || comment.is_some()
             || *with_no_schema_binding
-            || *temporary
             || *copy_grants
             || to.is_some()
             || params.is_some()
         {
             return Err(Error::unsupported(format!("the CREATE VIEW form {create}")));
         }
-        let name = self.creation_name(name)?;
+        let name = self.relation_creation_name(name, *temporary)?;
+        let in_temp_schema = self.search_path.temp_schema(self.state) == Some(name.schema);
         self.referenced.clear();
         let (_, outputs) = self.bind_query(query)?;
         if !self.params.is_empty() {
@@ -98,17 +98,38 @@ impl Binder<'_> {
         let mut depends_on = std::mem::take(&mut self.referenced);
         depends_on.sort();
         depends_on.dedup();
+        // PostgreSQL makes such a view temporary itself, with a NOTICE; here it must say
+        // CREATE TEMP VIEW.
+        let temporary = self.state.temporary_schemas();
+        if !in_temp_schema && depends_on.iter().any(|n| temporary.contains(&n.schema)) {
+            return Err(Error::unsupported(
+                "a permanent view over a temporary table (CREATE TEMP VIEW)",
+            ));
+        }
+        // A permanent view's names resolve the same for every session: never through this
+        // session's temporary schema.
+        let search_path = self
+            .searched
+            .iter()
+            .copied()
+            .filter(|schema| in_temp_schema || !temporary.contains(schema))
+            .collect();
+        let view = ViewDef {
+            namespace: name.schema,
+            name: name.name,
+            oid: 0,
+            search_path,
+            query_sql: query.to_string(),
+            columns: view_columns,
+            depends_on,
+            comment: None,
+            check_option: self.view_check_option,
+        };
+        if view.check_option.is_some() {
+            self.check_option_allowed(&view)?;
+        }
         Ok(BoundStatement::CreateView {
-            view: ViewDef {
-                namespace: name.schema,
-                name: name.name,
-                oid: 0,
-                search_path: self.searched.clone(),
-                query_sql: query.to_string(),
-                columns: view_columns,
-                depends_on,
-                comment: None,
-            },
+            view,
             or_replace: *or_replace,
         })
     }
@@ -149,6 +170,7 @@ impl Binder<'_> {
                 identity_sequence_names: _,
                 insert_overriding: None,
                 table_likes: _,
+                view_check_option: None,
             }),
             None,
         ) = (statements.pop(), statements.pop())

@@ -14,6 +14,17 @@ pub const PUBLIC_OID: u32 = 2200;
 pub const INFORMATION_SCHEMA_OID: u32 = 13_000;
 /// The owner of the schemas that exist from the start, as PostgreSQL's bootstrap superuser.
 pub const BOOTSTRAP_OWNER: &str = "kestrel";
+/// What a session's temporary schema is called, followed by the session's number. Users
+/// cannot create a schema named `pg_...`, so the prefix alone marks a temporary schema (as
+/// PostgreSQL's isAnyTempNamespace tells them).
+const TEMP_SCHEMA_PREFIX: &str = "pg_temp_";
+/// The alias of the session's own temporary schema in search_path and qualified names.
+pub const PG_TEMP: &str = "pg_temp";
+
+/// The name of the temporary schema of the session numbered `session`.
+pub fn temp_schema_name(session: u64) -> String {
+    format!("{TEMP_SCHEMA_PREFIX}{session}")
+}
 
 /// One schema: CREATE SCHEMA's name and owner, with its OID.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,6 +56,11 @@ impl SchemaDef {
     /// Schemas that only the system may change (drop, rename, create objects in).
     pub fn is_system(&self) -> bool {
         self.oid == PG_CATALOG_OID || self.oid == INFORMATION_SCHEMA_OID
+    }
+
+    /// A session's temporary schema: never logged nor checkpointed, dropped with its session.
+    pub fn is_temporary(&self) -> bool {
+        self.name.starts_with(TEMP_SCHEMA_PREFIX)
     }
 }
 

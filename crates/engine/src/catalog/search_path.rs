@@ -1,8 +1,10 @@
 //! `search_path`: the schemas unqualified names resolve along, and the one new objects go
 //! to, with PostgreSQL's rules: `pg_catalog` is searched first unless the path lists it,
-//! `"$user"` is the session user's schema, and names of schemas that do not exist (or
-//! `pg_temp`, as there are no temporary schemas) are skipped.
+//! `"$user"` is the session user's schema, names of schemas that do not exist are skipped,
+//! and the session's temporary schema (once it has one) is searched first, or where the
+//! path lists its alias `pg_temp`.
 
+use super::namespace::PG_TEMP;
 use super::PG_CATALOG_OID;
 use crate::error::{Error, Result, SqlState};
 use crate::storage::DbState;
@@ -17,6 +19,9 @@ pub struct SearchPath {
     names: Vec<String>,
     user: String,
     database: String,
+    /// The name of the session's temporary schema, once the session has created one: only
+    /// then does the path search it (and differ from other sessions' in cache keys).
+    temp_schema: Option<String>,
 }
 
 impl SearchPath {
@@ -42,18 +47,53 @@ impl SearchPath {
             names,
             user,
             database,
+            temp_schema: None,
         })
     }
 
-    /// Whether this is what `parse(setting, user, database)` gives.
-    pub fn is_for(&self, setting: &str, user: &str, database: &str) -> bool {
-        self.setting == setting && self.user == user && self.database == database
+    /// The path with the session's temporary schema, searched first unless listed as `pg_temp`.
+    pub fn with_temp_schema(mut self, name: Option<String>) -> SearchPath {
+        self.temp_schema = name;
+        self
+    }
+
+    /// Whether this is what `parse(setting, user, database)` with `temp_schema` gives.
+    pub fn is_for(
+        &self,
+        setting: &str,
+        user: &str,
+        database: &str,
+        temp_schema: Option<&str>,
+    ) -> bool {
+        self.setting == setting
+            && self.user == user
+            && self.database == database
+            && self.temp_schema.as_deref() == temp_schema
     }
 
     /// What tells two paths apart in a cache key (the database only matters to names that
-    /// fail to resolve, which are never cached).
-    pub fn cache_tag(&self) -> (&str, &str) {
-        (&self.setting, &self.user)
+    /// fail to resolve, which are never cached): the setting, the user and the temporary
+    /// schema (empty without one).
+    pub fn cache_tag(&self) -> [&str; 3] {
+        [
+            &self.setting,
+            &self.user,
+            self.temp_schema.as_deref().unwrap_or_default(),
+        ]
+    }
+
+    /// The session's temporary schema, if it exists in `state`.
+    pub fn temp_schema(&self, state: &DbState) -> Option<u32> {
+        let name = self.temp_schema.as_deref()?;
+        state.schema_by_name(name).map(|s| s.oid)
+    }
+
+    /// The schema a written schema name means: `pg_temp` is the session's temporary schema.
+    pub fn schema_alias<'n>(&'n self, name: &'n str) -> &'n str {
+        match (name, &self.temp_schema) {
+            (PG_TEMP, Some(temp)) => temp,
+            _ => name,
+        }
     }
 
     pub fn user(&self) -> &str {
@@ -68,7 +108,7 @@ impl SearchPath {
     pub fn listed(&self, state: &DbState) -> Vec<u32> {
         let mut oids: Vec<u32> = Vec::new();
         for name in &self.names {
-            if let Some(schema) = state.schema_by_name(name) {
+            if let Some(schema) = state.schema_by_name(self.schema_alias(name)) {
                 if !oids.contains(&schema.oid) {
                     oids.push(schema.oid);
                 }
@@ -77,12 +117,15 @@ impl SearchPath {
         oids
     }
 
-    /// Every schema an unqualified name is looked up in, in order: `pg_catalog` first
-    /// unless listed, then the listed ones.
+    /// Every schema an unqualified name is looked up in, in order: the temporary schema and
+    /// then `pg_catalog` first unless listed, then the listed ones.
     pub fn searched(&self, state: &DbState) -> Vec<u32> {
         let mut oids = self.listed(state);
         if !oids.contains(&PG_CATALOG_OID) {
             oids.insert(0, PG_CATALOG_OID);
+        }
+        if let Some(temp) = self.temp_schema(state).filter(|t| !oids.contains(t)) {
+            oids.insert(0, temp);
         }
         oids
     }

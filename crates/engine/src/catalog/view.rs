@@ -24,6 +24,18 @@ pub struct ViewDef {
     pub depends_on: Vec<QualifiedName>,
     /// COMMENT ON VIEW.
     pub comment: Option<String>,
+    /// WITH [LOCAL | CASCADED] CHECK OPTION: rows written through the view must be rows it
+    /// shows.
+    pub check_option: Option<ViewCheckOption>,
+}
+
+/// Which views' conditions a row written through a view WITH CHECK OPTION must meet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewCheckOption {
+    /// The view's own, and those of the views under it that have a check option.
+    Local,
+    /// The view's own and those of every view under it.
+    Cascaded,
 }
 
 impl ViewDef {

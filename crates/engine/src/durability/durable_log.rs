@@ -278,6 +278,8 @@ impl DurableLog {
         }
         let capture = store.with_commits_paused(|head, next_oid| {
             let lsn = self.writer.rotate()?;
+            // Temporary tables are the sessions', never the data directory's.
+            let head = Arc::new(head.without_temporary());
             let counters = head
                 .sequences
                 .values()
@@ -287,7 +289,7 @@ impl DurableLog {
                 })
                 .collect();
             Ok::<_, Error>(Capture {
-                state: head.clone(),
+                state: head,
                 next_oid,
                 lsn,
                 counters,

@@ -7,7 +7,7 @@ use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
     CheckConstraint, ColumnDef, Constraint, ConstraintKind, EnumLabel, EnumType, ForeignKey,
     Identity, IndexDef, IndexMethod, Membership, QualifiedName, ReferentialAction, Role,
-    RoleCatalog, SchemaDef, StoredExpr, TableSchema, UniqueKey, ViewDef,
+    RoleCatalog, SchemaDef, StoredExpr, TableSchema, UniqueKey, ViewCheckOption, ViewDef,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
@@ -517,11 +517,18 @@ impl Persist for ViewDef {
         });
         out.items(&self.search_path, |out, oid| out.u32(*oid));
         out.items(&self.depends_on, |out, name| name.encode(out));
+        // A check option is a tag where the comment's option byte (0 or 1) would be, so
+        // views written before check options existed read unchanged.
+        match self.check_option {
+            None => {}
+            Some(ViewCheckOption::Local) => out.u8(VIEW_CHECK_LOCAL),
+            Some(ViewCheckOption::Cascaded) => out.u8(VIEW_CHECK_CASCADED),
+        }
         write_comment(out, &self.comment);
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<ViewDef> {
-        Ok(ViewDef {
+        ViewDef {
             name: input.string()?,
             oid: input.u32()?,
             namespace: input.u32()?,
@@ -531,8 +538,35 @@ impl Persist for ViewDef {
             })?,
             search_path: input.items(4, Decoder::u32)?,
             depends_on: input.items(MIN_QUALIFIED_NAME_BYTES, QualifiedName::decode)?,
-            comment: read_comment(input)?,
-        })
+            check_option: None,
+            comment: None,
+        }
+        .with_check_option_and_comment(input)
+    }
+}
+
+/// The view check option tags (from the objects range, 70-79).
+const VIEW_CHECK_LOCAL: u8 = 70;
+const VIEW_CHECK_CASCADED: u8 = 71;
+
+impl ViewDef {
+    /// Reads what follows a view's dependencies: its check option tag, if any, then its
+    /// comment.
+    fn with_check_option_and_comment(mut self, input: &mut Decoder<'_>) -> Result<ViewDef> {
+        let mut tag = input.u8()?;
+        if matches!(tag, VIEW_CHECK_LOCAL | VIEW_CHECK_CASCADED) {
+            self.check_option = Some(match tag {
+                VIEW_CHECK_LOCAL => ViewCheckOption::Local,
+                _ => ViewCheckOption::Cascaded,
+            });
+            tag = input.u8()?;
+        }
+        self.comment = match tag {
+            0 => None,
+            1 => Some(input.string()?),
+            other => return Err(corrupt(format!("option tag {other}"))),
+        };
+        Ok(self)
     }
 }
 
@@ -668,8 +702,8 @@ mod tests {
     use super::tag;
     use crate::catalog::{
         CheckConstraint, ColumnDef, Constraint, ConstraintKind, ForeignKey, IndexDef, IndexMethod,
-        QualifiedName, ReferentialAction, SchemaDef, StoredExpr, TableSchema, UniqueKey, ViewDef,
-        PUBLIC_OID,
+        QualifiedName, ReferentialAction, SchemaDef, StoredExpr, TableSchema, UniqueKey,
+        ViewCheckOption, ViewDef, PUBLIC_OID,
     };
     use crate::durability::bytes::encoded;
     use crate::durability::{Decoder, Encoder, Persist};
@@ -899,7 +933,7 @@ mod tests {
 
     #[test]
     fn views_and_sequence_options_round_trip_and_impossible_options_are_corrupt() {
-        assert_round_trip(&ViewDef {
+        let view = ViewDef {
             name: "v".into(),
             oid: 16390,
             namespace: 16389,
@@ -911,7 +945,18 @@ mod tests {
             search_path: vec![11, 16389, PUBLIC_OID],
             depends_on: vec![QualifiedName::new(PUBLIC_OID, "t")],
             comment: Some("a view".into()),
-        });
+            check_option: None,
+        };
+        assert_round_trip(&view);
+        for check_option in [ViewCheckOption::Local, ViewCheckOption::Cascaded] {
+            for comment in [None, Some("checked".to_string())] {
+                assert_round_trip(&ViewDef {
+                    check_option: Some(check_option),
+                    comment,
+                    ..view.clone()
+                });
+            }
+        }
         assert_round_trip(&SchemaDef {
             oid: 16389,
             name: "s".into(),

@@ -25,28 +25,58 @@ const DROPPED: u8 = 0;
 const IMAGE: u8 = 1;
 const DELTA: u8 = 2;
 
-/// The payload of `changes`' record.
+/// The payload of `changes`' record. What is in a temporary schema is left out: temporary
+/// tables are gone after a restart, so nothing of them is ever logged.
 pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
+    let mut temporary = changes.before.temporary_schemas();
+    temporary.extend(
+        changes
+            .schemas
+            .iter()
+            .filter(|(_, schema)| schema.as_ref().is_some_and(|s| s.is_temporary()))
+            .map(|(oid, _)| *oid),
+    );
+    let logged = |name: &QualifiedName| !temporary.contains(&name.schema);
     let mut out = Encoder::default();
     out.u8(COMMIT);
     out.u32(changes.next_oid);
-    out.len(changes.schemas.len());
-    for (oid, schema) in changes.schemas {
+    let schemas: Vec<_> = changes
+        .schemas
+        .iter()
+        .filter(|(oid, _)| !temporary.contains(oid))
+        .collect();
+    out.len(schemas.len());
+    for (oid, schema) in schemas {
         out.u32(*oid);
         out.option(schema.as_ref(), |out, schema| schema.encode(out));
     }
-    out.len(changes.names.len());
-    for (name, oid) in changes.names {
+    let names: Vec<_> = changes.names.iter().filter(|(n, _)| logged(n)).collect();
+    out.len(names.len());
+    for (name, oid) in names {
         name.encode(&mut out);
         out.option(oid.as_ref(), |out, oid| out.u32(*oid));
     }
-    out.len(changes.tables.len());
-    for (oid, entry) in changes.tables {
+    let tables: Vec<_> = changes
+        .tables
+        .iter()
+        .filter(|(oid, entry)| {
+            let before = changes.before.tables.get(*oid);
+            let schema = entry.as_ref().or(before).map(|e| e.schema.namespace);
+            schema.is_none_or(|schema| !temporary.contains(&schema))
+        })
+        .collect();
+    out.len(tables.len());
+    for (oid, entry) in tables {
         out.u32(*oid);
         encode_table_change(&mut out, changes.before.tables.get(oid), entry.as_deref())?;
     }
-    out.len(changes.sequences.len());
-    for (name, sequence) in changes.sequences {
+    let sequences: Vec<_> = changes
+        .sequences
+        .iter()
+        .filter(|(n, _)| logged(n))
+        .collect();
+    out.len(sequences.len());
+    for (name, sequence) in sequences {
         name.encode(&mut out);
         out.option(sequence.as_ref(), |out, sequence| {
             // The counter read now is at least what any committed row used; taking it also
@@ -61,6 +91,8 @@ pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
         .iter()
         .filter(|(name, _)| !changes.sequences.contains_key(*name))
         .filter_map(|(name, sequence)| Some((name, sequence.take_unlogged()?)))
+        // Taken all the same, so that a temporary sequence does not make every commit log.
+        .filter(|(name, _)| logged(name))
         .collect();
     out.len(moved.len());
     for (name, (last, is_called)) in moved {
@@ -68,14 +100,26 @@ pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
         out.i64(last);
         out.bool(is_called);
     }
-    out.len(changes.views.len());
-    for (name, view) in changes.views {
+    let views: Vec<_> = changes.views.iter().filter(|(n, _)| logged(n)).collect();
+    out.len(views.len());
+    for (name, view) in views {
         name.encode(&mut out);
         out.option(view.as_ref(), |out, view| view.encode(out));
     }
     // Last, so that records written before enum types existed still read.
-    out.len(changes.enum_types.len());
-    for (oid, enum_type) in changes.enum_types {
+    let enum_types: Vec<_> = changes
+        .enum_types
+        .iter()
+        .filter(|(oid, enum_type)| {
+            let before = changes.before.enum_types.get(*oid);
+            enum_type
+                .as_ref()
+                .or(before)
+                .is_none_or(|t| logged(&t.name))
+        })
+        .collect();
+    out.len(enum_types.len());
+    for (oid, enum_type) in enum_types {
         out.u32(*oid);
         out.option(enum_type.as_ref(), |out, enum_type| enum_type.encode(out));
     }

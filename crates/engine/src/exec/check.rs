@@ -7,7 +7,7 @@ use super::expression::evaluate;
 use super::modify::{live_rows, row_text};
 use super::ExecContext;
 use crate::error::{Error, Result, SqlState};
-use crate::plan::RowCheck;
+use crate::plan::{CheckKind, RowCheck};
 use crate::storage::TableData;
 use crate::vector::{Batch, Vector, VectorData};
 
@@ -21,7 +21,7 @@ pub(super) fn check_rows(
 ) -> Result<()> {
     match first_failure(checks, batch, ctx)? {
         None => Ok(()),
-        Some((row, check)) => Err(violation(table, &check.name, batch, row)),
+        Some((row, check)) => Err(violation(table, check, batch, row)),
     }
 }
 
@@ -94,10 +94,17 @@ pub(super) fn check_existing_rows(
     Ok(())
 }
 
-fn violation(table: &str, constraint: &str, batch: &Batch, row: usize) -> Error {
-    Error::new(
-        SqlState::CheckViolation,
-        format!("new row for relation \"{table}\" violates check constraint \"{constraint}\""),
-    )
+fn violation(table: &str, check: &RowCheck, batch: &Batch, row: usize) -> Error {
+    let name = &check.name;
+    match check.kind {
+        CheckKind::Constraint => Error::new(
+            SqlState::CheckViolation,
+            format!("new row for relation \"{table}\" violates check constraint \"{name}\""),
+        ),
+        CheckKind::ViewCheckOption => Error::new(
+            SqlState::WithCheckOptionViolation,
+            format!("new row violates check option for view \"{name}\""),
+        ),
+    }
     .with_detail(format!("Failing row contains ({}).", row_text(batch, row)))
 }

@@ -30,6 +30,7 @@ use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Token, Tokenizer};
 
+use crate::catalog::ViewCheckOption;
 use crate::error::{Error, Result};
 pub use alter_sequence::{AlterSequence, AlterSequenceAction};
 pub use comment_on_constraint::CommentOnConstraint;
@@ -86,6 +87,8 @@ pub struct Parsed {
     pub insert_overriding: Option<Overriding>,
     /// CREATE TABLE's LIKE elements.
     pub table_likes: Vec<TableLike>,
+    /// CREATE VIEW ... WITH [LOCAL | CASCADED] CHECK OPTION.
+    pub view_check_option: Option<ViewCheckOption>,
 }
 
 /// Parses every statement of `sql`. An empty string (or only `;`s and comments) gives none.
@@ -103,7 +106,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     row_lock_strength::normalize(&mut tokens);
     table_query::expand(&mut tokens);
     qualified_operator_any::unqualify(&mut tokens);
-    view_check_option::refuse(&tokens)?;
+    let mut view_check_options = view_check_option::strip(&mut tokens);
     set_constraints::rewrite(&mut tokens);
     referential_actions::check(&tokens)?;
     let mut identity_sequence_names = identity_options::strip(&mut tokens);
@@ -119,16 +122,21 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     identity_sequence_names.resize(statements.len(), Vec::new());
     insert_overriding.resize(statements.len(), None);
     table_likes.resize(statements.len(), Vec::new());
+    view_check_options.resize(statements.len(), None);
     Ok(statements
         .into_iter()
         .zip(exclusions)
         .zip(header_match)
         .zip(identity_sequence_names)
         .zip(insert_overriding.into_iter().zip(table_likes))
+        .zip(view_check_options)
         .map(
             |(
-                (((statement, exclusions), copy_header_match), identity_sequence_names),
-                (insert_overriding, table_likes),
+                (
+                    (((statement, exclusions), copy_header_match), identity_sequence_names),
+                    (insert_overriding, table_likes),
+                ),
+                view_check_option,
             )| Parsed {
                 statement,
                 exclusions,
@@ -136,6 +144,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
                 identity_sequence_names,
                 insert_overriding,
                 table_likes,
+                view_check_option,
             },
         )
         .collect())

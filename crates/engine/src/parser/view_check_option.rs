@@ -1,52 +1,80 @@
-//! `CREATE VIEW ... WITH [LOCAL | CASCADED] CHECK OPTION`, which sqlparser does not parse
-//! and KestrelDB does not enforce: refused as unsupported (0A000) rather than reported as a
-//! syntax error, since PostgreSQL accepts it.
+//! `CREATE VIEW ... WITH [LOCAL | CASCADED] CHECK OPTION`, which sqlparser does not parse:
+//! a pre-pass takes the clause off the end of each CREATE VIEW and returns it per statement.
 
 use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Token, TokenWithSpan};
 
-use crate::error::{Error, Result};
+use super::sequence_options::keyword;
+use crate::catalog::ViewCheckOption;
 
-fn keyword(token: &Token) -> Keyword {
-    match token {
-        Token::Word(w) if w.quote_style.is_none() => w.keyword,
-        _ => Keyword::NoKeyword,
+/// Removes the check options from `tokens`; returns them per statement (counted as
+/// sqlparser counts them).
+pub fn strip(tokens: &mut Vec<TokenWithSpan>) -> Vec<Option<ViewCheckOption>> {
+    let mut per_statement = Vec::new();
+    let mut start = 0;
+    while start < tokens.len() {
+        let end = (start..tokens.len())
+            .find(|&i| tokens[i].token == Token::SemiColon)
+            .unwrap_or(tokens.len());
+        let significant: Vec<usize> = (start..end)
+            .filter(|&i| !matches!(tokens[i].token, Token::Whitespace(_)))
+            .collect();
+        if significant.is_empty() {
+            start = end + 1;
+            continue;
+        }
+        let found = check_option(tokens, &significant);
+        let removed = match found {
+            Some((option, from)) => {
+                tokens.drain(from..end);
+                per_statement.push(Some(option));
+                end - from
+            }
+            None => {
+                per_statement.push(None);
+                0
+            }
+        };
+        start = end - removed + 1;
     }
+    per_statement
 }
 
-/// Fails on a CREATE VIEW statement in `tokens` that ends with a check option.
-pub fn refuse(tokens: &[TokenWithSpan]) -> Result<()> {
-    let significant: Vec<&Token> = tokens
-        .iter()
-        .map(|t| &t.token)
-        .filter(|t| !matches!(t, Token::Whitespace(_)))
-        .collect();
-    for statement in significant.split(|t| **t == Token::SemiColon) {
-        let creates_view = statement.first().map(|t| keyword(t)) == Some(Keyword::CREATE)
-            && statement
-                .iter()
-                .take_while(|t| keyword(t) != Keyword::AS)
-                .any(|t| keyword(t) == Keyword::VIEW);
-        let ends_with_check = match statement {
-            [.., with, check, option] => {
-                keyword(with) == Keyword::WITH
-                    && keyword(check) == Keyword::CHECK
-                    && keyword(option) == Keyword::OPTION
-            }
-            _ => false,
-        };
-        let ends_with_qualified_check = match statement {
-            [.., with, level, check, option] => {
-                keyword(with) == Keyword::WITH
-                    && matches!(keyword(level), Keyword::LOCAL | Keyword::CASCADED)
-                    && keyword(check) == Keyword::CHECK
-                    && keyword(option) == Keyword::OPTION
-            }
-            _ => false,
-        };
-        if creates_view && (ends_with_check || ends_with_qualified_check) {
-            return Err(Error::unsupported("CREATE VIEW ... WITH CHECK OPTION"));
-        }
+/// The check option ending the CREATE VIEW statement of `significant` (its tokens but
+/// whitespace), and the index of its WITH.
+fn check_option(
+    tokens: &[TokenWithSpan],
+    significant: &[usize],
+) -> Option<(ViewCheckOption, usize)> {
+    let word = |i: usize| keyword(&tokens[i].token);
+    let creates_view = word(*significant.first()?) == Keyword::CREATE
+        && significant
+            .iter()
+            .take_while(|&&i| word(i) != Keyword::AS)
+            .any(|&i| word(i) == Keyword::VIEW);
+    if !creates_view {
+        return None;
     }
-    Ok(())
+    match significant {
+        [.., with, level, check, option]
+            if word(*with) == Keyword::WITH
+                && word(*check) == Keyword::CHECK
+                && word(*option) == Keyword::OPTION =>
+        {
+            match word(*level) {
+                Keyword::LOCAL => Some((ViewCheckOption::Local, *with)),
+                Keyword::CASCADED => Some((ViewCheckOption::Cascaded, *with)),
+                _ => None,
+            }
+        }
+        [.., with, check, option]
+            if word(*with) == Keyword::WITH
+                && word(*check) == Keyword::CHECK
+                && word(*option) == Keyword::OPTION =>
+        {
+            // PostgreSQL's default.
+            Some((ViewCheckOption::Cascaded, *with))
+        }
+        _ => None,
+    }
 }

@@ -140,3 +140,12 @@ impl TypeChange {
         }
     }
 }
+
+/// What COMMIT does to a temporary table (ON COMMIT PRESERVE ROWS is nothing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnCommitAction {
+    /// ON COMMIT DELETE ROWS: every commit empties it.
+    DeleteRows,
+    /// ON COMMIT DROP: the commit of its transaction drops it.
+    Drop,
+}

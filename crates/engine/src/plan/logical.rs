@@ -389,6 +389,8 @@ pub enum BoundStatement {
         sequences: Vec<(QualifiedName, SequenceOptions, String)>,
         /// CREATE TABLE ... AS: the rows to fill it with.
         source: Option<LogicalPlan>,
+        /// A temporary table's ON COMMIT, unless PRESERVE ROWS.
+        on_commit: Option<super::OnCommitAction>,
     },
     CreateSequence {
         name: QualifiedName,
@@ -618,11 +620,13 @@ impl BoundStatement {
                 if_not_exists,
                 sequences,
                 source,
+                on_commit,
             } => BoundStatement::CreateTable {
                 schema,
                 if_not_exists,
                 sequences,
                 source: source.map(&mut *f).transpose()?,
+                on_commit,
             },
             other => other,
         })

@@ -18,7 +18,8 @@ pub use copy::{
     CopyColumn, CopyDirection, CopyEndpoint, CopyFormat, CopyHeader, CopyOptions, CopyStatement,
 };
 pub use ddl::{
-    AlterEnum, AlterSequence, AlterTable, CommentTarget, CreateIndex, RowChange, TypeChange,
+    AlterEnum, AlterSequence, AlterTable, CommentTarget, CreateIndex, OnCommitAction, RowChange,
+    TypeChange,
 };
 pub use deparse::deparse_expr;
 pub use explain::explain_lines;
@@ -34,4 +35,4 @@ pub use logical::{
 };
 pub use on_conflict::{ConflictAction, OnConflict};
 pub use role::{RoleChange, RoleOptions};
-pub use row_check::RowCheck;
+pub use row_check::{CheckKind, RowCheck};

@@ -82,6 +82,33 @@ impl DbState {
         list
     }
 
+    /// The OIDs of the sessions' temporary schemas.
+    pub fn temporary_schemas(&self) -> Vec<u32> {
+        self.schemas
+            .values()
+            .filter(|s| s.is_temporary())
+            .map(|s| s.oid)
+            .collect()
+    }
+
+    /// This state without the temporary schemas and what is in them: what a checkpoint
+    /// writes.
+    pub fn without_temporary(&self) -> DbState {
+        let temporary = self.temporary_schemas();
+        let mut state = self.clone();
+        if temporary.is_empty() {
+            return state;
+        }
+        let kept = |schema: &u32| !temporary.contains(schema);
+        Arc::make_mut(&mut state.schemas).retain(|oid, _| kept(oid));
+        Arc::make_mut(&mut state.names).retain(|name, _| kept(&name.schema));
+        state.tables.retain(|_, t| kept(&t.schema.namespace));
+        Arc::make_mut(&mut state.sequences).retain(|name, _| kept(&name.schema));
+        Arc::make_mut(&mut state.views).retain(|name, _| kept(&name.schema));
+        Arc::make_mut(&mut state.enum_types).retain(|_, t| kept(&t.name.schema));
+        state
+    }
+
     /// The names of every relation in schema `oid`, with what they are: what DROP SCHEMA
     /// finds depending on it.
     pub fn relations_in(&self, oid: u32) -> Vec<(QualifiedName, RelationKind)> {

@@ -33,6 +33,9 @@ impl Session {
         param_types: &[DataType],
         cache_key: Option<CacheKey<'_>>,
     ) -> Result<(BoundStatement, Arc<DbState>)> {
+        if let Work::Parsed(parsed) = &work {
+            self.prepare_temp_schema(parsed)?;
+        }
         let mut view = self.view();
         // What to bind again from: the parsed statement, or its text parsed anew for a
         // plan that came from the cache.

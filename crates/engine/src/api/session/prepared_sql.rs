@@ -77,6 +77,7 @@ impl Session {
             identity_sequence_names: Vec::new(),
             insert_overriding: None,
             table_likes: Vec::new(),
+            view_check_option: None,
         };
         let search_path = self.search_path()?;
         let (bound, param_types) = Binder::new(&view, &search_path, &declared).bind(&parsed)?;

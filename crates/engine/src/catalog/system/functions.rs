@@ -8,7 +8,7 @@ use super::relations::{indexes, Derived, IndexInfo};
 use super::types::{builtin, FUNCTIONS};
 use super::views::{index_definition, quote_identifier};
 use super::{namespaces, CatalogSnapshot, OID, RELATIONS};
-use crate::catalog::{QualifiedName, ReferentialAction};
+use crate::catalog::{QualifiedName, ReferentialAction, SearchPath};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, TableEntry};
 use crate::types::text_io::parse_oid;
@@ -267,12 +267,13 @@ impl CatalogFunction {
             }
             // A name that finds nothing is NULL; a malformed one is still an error.
             F::ToReg(kind) => match args.first() {
-                Some(ScalarValue::Text(written)) => match object_oid(kind, written, snapshot.state)
-                {
-                    Ok(found) => Ok(ScalarValue::Int64(i64::from(found))),
-                    Err(error) if error.state == SqlState::InvalidName => Err(error),
-                    Err(_) => Ok(ScalarValue::Null),
-                },
+                Some(ScalarValue::Text(written)) => {
+                    match object_oid(kind, written, snapshot.state, snapshot.search_path) {
+                        Ok(found) => Ok(ScalarValue::Int64(i64::from(found))),
+                        Err(error) if error.state == SqlState::InvalidName => Err(error),
+                        Err(_) => Ok(ScalarValue::Null),
+                    }
+                }
                 _ => Ok(ScalarValue::Null),
             },
             F::SizePretty => Ok(match args.first() {
@@ -368,6 +369,7 @@ impl CatalogFunction {
                     kind,
                     name,
                     snapshot.state,
+                    snapshot.search_path,
                 )?))),
                 _ => Ok(ScalarValue::Null),
             },
@@ -708,14 +710,20 @@ fn relation_name(relation_oid: u32, snapshot: &CatalogSnapshot) -> Option<String
 }
 
 /// The input function of an OID alias (regclassin, regtypein, ...): the OID of the object
-/// `written` names; a number is taken as the OID itself.
-pub fn object_oid(kind: OidKind, written: &str, state: &DbState) -> Result<u32> {
+/// `written` names along `search_path` (a guess without one); a number is taken as the
+/// OID itself.
+pub fn object_oid(
+    kind: OidKind,
+    written: &str,
+    state: &DbState,
+    search_path: Option<&SearchPath>,
+) -> Result<u32> {
     if written.trim().starts_with(|c: char| c.is_ascii_digit()) {
         return u32::try_from(parse_oid(written)?)
             .map_err(|_| Error::out_of_range("OID out of range"));
     }
     match kind {
-        OidKind::Oid | OidKind::RegClass => relation_oid(written, state),
+        OidKind::Oid | OidKind::RegClass => relation_oid(written, state, search_path),
         OidKind::RegNamespace => {
             let name = identifier_from_text(written);
             namespaces(state)
@@ -752,7 +760,11 @@ pub fn object_oid(kind: OidKind, written: &str, state: &DbState) -> Result<u32> 
 
 /// regclassin: the OID of the relation a name finds (`'t'::regclass`), or 42P01; a
 /// number is taken as the OID itself.
-pub fn relation_oid(written: &str, state: &DbState) -> Result<u32> {
+pub fn relation_oid(
+    written: &str,
+    state: &DbState,
+    search_path: Option<&SearchPath>,
+) -> Result<u32> {
     if written.trim().starts_with(|c: char| c.is_ascii_digit()) {
         return u32::try_from(parse_oid(written)?)
             .map_err(|_| Error::out_of_range("OID out of range"));
@@ -769,26 +781,40 @@ pub fn relation_oid(written: &str, state: &DbState) -> Result<u32> {
             )))
         }
     };
-    let oid = match schema {
-        None => super::lookup(None, name).map(|r| r.oid).or_else(|| {
-            // The session's search path is not known here: `public` first, then the other
-            // schemas in OID order.
-            let mut schemas: Vec<u32> = state.schema_list().iter().map(|s| s.oid).collect();
+    let oid = match (schema, search_path) {
+        (None, Some(path)) => path.searched(state).into_iter().find_map(|schema| {
+            if schema == super::PG_CATALOG_OID {
+                super::lookup(None, name).map(|r| r.oid)
+            } else {
+                user_relation_oid(&QualifiedName::new(schema, name), state)
+            }
+        }),
+        (None, None) => super::lookup(None, name).map(|r| r.oid).or_else(|| {
+            // Without the session's search path: `public` first, then the other
+            // non-temporary schemas in OID order.
+            let mut schemas: Vec<u32> = state
+                .schema_list()
+                .iter()
+                .filter(|s| !s.is_temporary())
+                .map(|s| s.oid)
+                .collect();
             schemas.sort_by_key(|&oid| (oid != super::PUBLIC_OID, oid));
             schemas
                 .into_iter()
                 .find_map(|schema| user_relation_oid(&QualifiedName::new(schema, name), state))
         }),
-        Some(schema) => match state.schema_by_name(schema) {
-            Some(def) if def.is_system() => super::lookup(Some(schema), name).map(|r| r.oid),
-            Some(def) => user_relation_oid(&QualifiedName::new(def.oid, name), state),
-            None => {
-                return Err(Error::new(
-                    SqlState::InvalidSchemaName,
-                    format!("schema \"{schema}\" does not exist"),
-                ))
+        (Some(schema), _) => {
+            match state.schema_by_name(search_path.map_or(schema, |p| p.schema_alias(schema))) {
+                Some(def) if def.is_system() => super::lookup(Some(schema), name).map(|r| r.oid),
+                Some(def) => user_relation_oid(&QualifiedName::new(def.oid, name), state),
+                None => {
+                    return Err(Error::new(
+                        SqlState::InvalidSchemaName,
+                        format!("schema \"{schema}\" does not exist"),
+                    ))
+                }
             }
-        },
+        }
     };
     match oid {
         Some(oid) => Ok(oid),
@@ -838,7 +864,7 @@ fn serial_sequence(args: &[ScalarValue], snapshot: &CatalogSnapshot) -> Result<S
     else {
         return Ok(ScalarValue::Null);
     };
-    let relation = relation_oid(table, snapshot.state)?;
+    let relation = relation_oid(table, snapshot.state, snapshot.search_path)?;
     let Some(entry) = snapshot.state.tables.get(&relation) else {
         return Err(Error::new(
             SqlState::WrongObjectType,

@@ -208,7 +208,8 @@ struct ClassRow<'a> {
     checks: usize,
     /// A table with foreign keys, or referenced by one (PostgreSQL's triggers enforce them).
     has_triggers: bool,
-    unlogged: bool,
+    /// relpersistence: 'p'ermanent, 'u'nlogged or 't'emporary.
+    persistence: u8,
     /// pg_am's OID: heap for tables, the index's method for indexes.
     am: u32,
 }
@@ -233,7 +234,7 @@ impl ClassRow<'_> {
             oid(0),
             boolean(self.has_index),
             boolean(false),
-            char(if self.unlogged { b'u' } else { b'p' }),
+            char(self.persistence),
             char(self.kind),
             int2(i16::try_from(self.columns).unwrap_or(i16::MAX)),
             int2(i16::try_from(self.checks).unwrap_or(i16::MAX)),
@@ -267,11 +268,21 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             has_index: false,
             checks: 0,
             has_triggers: false,
-            unlogged: false,
+            persistence: b'p',
             am: if relation.kind == b'r' { HEAP_AM } else { 0 },
         });
     }
     let state = snapshot.state;
+    let temporary = state.temporary_schemas();
+    let persistence = |namespace: u32, unlogged: bool| {
+        if temporary.contains(&namespace) {
+            b't'
+        } else if unlogged {
+            b'u'
+        } else {
+            b'p'
+        }
+    };
     for entry in state.tables.values() {
         let schema = &entry.schema;
         let namespace = schema.namespace;
@@ -289,7 +300,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
                     .tables
                     .values()
                     .any(|e| e.schema.foreign_keys_to(schema.oid).next().is_some()),
-            unlogged: schema.unlogged,
+            persistence: persistence(namespace, schema.unlogged),
             am: HEAP_AM,
         });
         rows.extend(table_indexes.iter().map(|index| ClassRow {
@@ -301,7 +312,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             has_index: false,
             checks: 0,
             has_triggers: false,
-            unlogged: schema.unlogged,
+            persistence: persistence(namespace, schema.unlogged),
             am: access_method(index.method),
         }));
     }
@@ -314,7 +325,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
         has_index: false,
         checks: 0,
         has_triggers: false,
-        unlogged: false,
+        persistence: persistence(view.namespace, false),
         am: 0,
     }));
     rows.extend(state.sequences.values().map(|sequence| ClassRow {
@@ -326,7 +337,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
         has_index: false,
         checks: 0,
         has_triggers: false,
-        unlogged: false,
+        persistence: persistence(sequence.name.schema, false),
         am: 0,
     }));
     rows.iter().map(ClassRow::values).collect()

@@ -9,7 +9,7 @@ use super::relations::{deparse_default, indexes};
 use super::{int4, text, CatalogSnapshot, Rows, NULL, PUBLIC_OID, RELATIONS, SUPERUSER_OID};
 use crate::catalog::{
     quote_identifier, ColumnDef, Constraint as TableConstraint, ConstraintKind, ForeignKey,
-    ReferentialAction, TableSchema,
+    ReferentialAction, TableSchema, ViewCheckOption,
 };
 use crate::types::{DataType, ScalarValue};
 
@@ -44,30 +44,45 @@ pub(super) fn schemata(snapshot: &CatalogSnapshot) -> Rows {
         .collect()
 }
 
-/// A relation as information_schema sees it: schema, name, whether it is a view.
+/// A relation as information_schema sees it: schema, name, table_type.
 struct Relation<'a> {
     schema: String,
     name: &'a str,
-    view: bool,
+    table_type: &'static str,
 }
 
-/// Every table and view, the system ones included, as PostgreSQL lists them to a superuser.
+/// Every table and view, the system ones included, as PostgreSQL lists them to a superuser:
+/// not the temporary tables of other sessions.
 fn relations<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Relation<'a>> {
     let state = snapshot.state;
+    let own_temp = snapshot.search_path.and_then(|p| p.temp_schema(state));
+    let other_temp: Vec<u32> = state
+        .temporary_schemas()
+        .into_iter()
+        .filter(|&oid| Some(oid) != own_temp)
+        .collect();
     let system = RELATIONS.iter().map(|r| Relation {
         schema: r.schema.name().to_string(),
         name: r.name,
-        view: r.kind == b'v',
+        table_type: if r.kind == b'v' { "VIEW" } else { "BASE TABLE" },
     });
-    let tables = state.tables.values().map(|t| Relation {
-        schema: snapshot.relation_schema_name(t.schema.oid),
-        name: &t.schema.name,
-        view: false,
-    });
+    let tables = state
+        .tables
+        .values()
+        .filter(|t| !other_temp.contains(&t.schema.namespace))
+        .map(|t| Relation {
+            schema: snapshot.relation_schema_name(t.schema.oid),
+            name: &t.schema.name,
+            table_type: if Some(t.schema.namespace) == own_temp {
+                "LOCAL TEMPORARY"
+            } else {
+                "BASE TABLE"
+            },
+        });
     let views = state.views.values().map(|v| Relation {
         schema: snapshot.relation_schema_name(v.oid),
         name: &v.name,
-        view: true,
+        table_type: "VIEW",
     });
     system.chain(tables).chain(views).collect()
 }
@@ -81,13 +96,13 @@ pub(super) fn tables(snapshot: &CatalogSnapshot) -> Rows {
                 text(database),
                 text(&r.schema),
                 text(r.name),
-                text(if r.view { "VIEW" } else { "BASE TABLE" }),
+                text(r.table_type),
                 NULL,
                 NULL,
                 NULL,
                 NULL,
                 NULL,
-                yes_or_no(!r.view),
+                yes_or_no(r.table_type != "VIEW"),
                 yes_or_no(false),
                 NULL,
             ]
@@ -278,7 +293,11 @@ pub(super) fn views(snapshot: &CatalogSnapshot) -> Rows {
                 text(&snapshot.relation_schema_name(view.oid)),
                 text(&view.name),
                 text(&format!(" {};", view.query_sql)),
-                text("NONE"),
+                text(match view.check_option {
+                    None => "NONE",
+                    Some(ViewCheckOption::Local) => "LOCAL",
+                    Some(ViewCheckOption::Cascaded) => "CASCADED",
+                }),
                 yes_or_no(false),
                 yes_or_no(false),
                 yes_or_no(false),
