@@ -42,6 +42,7 @@ elif [[ -e tests/protocol/psql.sh ]]; then
     step "protocol (psql)" bash tests/protocol/psql.sh
 fi
 step "protocol (COPY)" bash tests/protocol/copy.sh
+step "protocol (TLS)" bash tests/protocol/tls.sh
 step "protocol (psql describe)" bash tests/protocol/psql_describe.sh
 # Parquet written by COPY read back by DuckDB and pyarrow (installed into a venv).
 step "files (DuckDB, pyarrow)" bash tests/files/cross_check.sh

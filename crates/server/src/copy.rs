@@ -5,7 +5,6 @@
 //! of any size streams.
 
 use std::cell::RefCell;
-use std::net::TcpStream;
 
 use kestrel::{CopyChannel, Error, SqlState};
 
@@ -13,6 +12,7 @@ use crate::protocol::backend;
 use crate::protocol::input::{InputBuffer, ReadError};
 use crate::protocol::output::Output;
 use crate::protocol::wait;
+use crate::transport::ClientStream;
 
 /// CopyData bytes handed to the engine at a time (several messages when they are small).
 const COPY_PIECE_BYTES: usize = 64 * 1024;
@@ -20,7 +20,7 @@ const COPY_PIECE_BYTES: usize = 64 * 1024;
 /// What a connection reads from: its input buffer and socket.
 pub(crate) struct ClientInput {
     pub input: InputBuffer,
-    pub reader: TcpStream,
+    pub reader: ClientStream,
     pub executing: wait::Executing,
 }
 

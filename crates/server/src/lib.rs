@@ -1,8 +1,9 @@
 //! KestrelDB's PostgreSQL wire protocol (v3) server.
 //!
-//! A connection starts on the tokio runtime ([`handshake`]: encryption requests are
-//! declined, CancelRequests served, the StartupMessage read), then moves to a thread of its
-//! own ([`connection`]) that owns the engine session and the socket: it decodes messages
+//! A connection starts on the tokio runtime ([`handshake`]: TLS set up when the client asks
+//! and the server has a certificate ([`tls`]), CancelRequests served, the StartupMessage
+//! read), then moves to a thread of its own ([`connection`]) that owns the engine session
+//! and the socket or TLS stream ([`transport`]): it decodes messages
 //! ([`protocol`]), runs the simple ([`simple_query`]) and extended ([`extended`],
 //! [`portal`]) query protocols and COPY's sub-protocol ([`copy`]), and encodes results column by column from the engine's
 //! vectors ([`values`]) into one output buffer flushed once per batch of responses.
@@ -21,6 +22,8 @@ mod portal;
 mod protocol;
 mod simple_query;
 mod startup;
+mod tls;
+mod transport;
 mod values;
 
 use std::io;
@@ -30,9 +33,11 @@ use std::time::Duration;
 
 use kestrel::Database;
 use tokio::net::{TcpListener, TcpStream};
+use tokio_rustls::TlsAcceptor;
 
 use crate::cancel::CancelRegistry;
 use crate::connection_slots::ConnectionSlots;
+use crate::handshake::Negotiated;
 
 /// A client must finish its startup packets within this time (PostgreSQL's
 /// authentication_timeout default).
@@ -48,8 +53,11 @@ const ACCEPT_RETRY_DELAY: Duration = Duration::from_millis(100);
 const MAX_CONNECTIONS_DEFAULT: usize = 100;
 
 /// Accepts connections on `listener` forever, each served against `db`, at most
-/// `max_connections` (the database's setting) at a time.
+/// `max_connections` (the database's setting) at a time, over TLS for clients that ask when
+/// the `ssl` setting is on. Fails at once if `ssl` is on and its certificate or key cannot
+/// be loaded.
 pub async fn serve(listener: TcpListener, db: Database) -> io::Result<()> {
+    let tls = tls::acceptor(&db)?;
     let registry = Arc::new(CancelRegistry::default());
     let max_connections = db
         .setting_default("max_connections")
@@ -60,7 +68,7 @@ pub async fn serve(listener: TcpListener, db: Database) -> io::Result<()> {
         match listener.accept().await {
             Ok((stream, _)) => {
                 let (registry, slots) = (Arc::clone(&registry), Arc::clone(&slots));
-                tokio::spawn(accept(stream, db.clone(), registry, slots));
+                tokio::spawn(accept(stream, db.clone(), registry, slots, tls.clone()));
             }
             Err(error) => {
                 eprintln!("kestrel: accept failed: {error}");
@@ -72,10 +80,11 @@ pub async fn serve(listener: TcpListener, db: Database) -> io::Result<()> {
 
 /// Handshake on the runtime, then hand the socket to a connection thread.
 async fn accept(
-    mut stream: TcpStream,
+    stream: TcpStream,
     db: Database,
     registry: Arc<CancelRegistry>,
     slots: Arc<ConnectionSlots>,
+    tls: Option<TlsAcceptor>,
 ) {
     // Responses are written whole, so Nagle's algorithm would only add latency.
     if let Err(error) = stream.set_nodelay(true) {
@@ -83,21 +92,22 @@ async fn accept(
     }
     let negotiated = tokio::time::timeout(
         STARTUP_TIMEOUT,
-        handshake::negotiate(&mut stream, &registry),
+        handshake::negotiate(stream, &registry, tls.as_ref()),
     )
     .await;
-    let Ok(Ok(Some(startup))) = negotiated else {
+    let Ok(Ok(Some(Negotiated {
+        startup,
+        mut stream,
+    }))) = negotiated
+    else {
         return;
     };
     // Only a StartupMessage takes a slot: a CancelRequest must get through a full server.
     let Some(slot) = slots.take() else {
-        handshake::reject_too_many(&mut stream).await;
+        stream.reject_too_many().await;
         return;
     };
-    let stream = match stream
-        .into_std()
-        .and_then(|s| s.set_nonblocking(false).map(|()| s))
-    {
+    let stream = match stream.into_blocking() {
         Ok(stream) => stream,
         Err(error) => {
             eprintln!("kestrel: cannot hand over client socket: {error}");
