@@ -5,7 +5,7 @@
 //! socket's blocking mode and read timeout underneath either.
 
 use std::io::{self, Read, Write};
-use std::net::TcpStream;
+use std::net::{Shutdown, TcpStream};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -37,6 +37,15 @@ impl ClientStream {
         match self {
             ClientStream::Plain(socket) => socket.set_nonblocking(nonblocking),
             ClientStream::Tls(stream) => lock(stream)?.sock.set_nonblocking(nonblocking),
+        }
+    }
+
+    /// Shuts both directions of the socket (TLS sends no close_notify: the connection is
+    /// being dropped, as when the client vanishes).
+    pub(crate) fn shutdown(&self) -> io::Result<()> {
+        match self {
+            ClientStream::Plain(socket) => socket.shutdown(Shutdown::Both),
+            ClientStream::Tls(stream) => lock(stream)?.sock.shutdown(Shutdown::Both),
         }
     }
 

@@ -40,6 +40,19 @@ impl Output {
         self.broken
     }
 
+    /// The connection's statement interrupt (cancel and statement_timeout).
+    pub(crate) fn cancel_handle(&self) -> &CancelHandle {
+        &self.cancel
+    }
+
+    /// Ends the connection from the server's side: later output is dropped, and the
+    /// connection's next read finds the socket closed.
+    pub(crate) fn shutdown(&mut self) {
+        self.broken = true;
+        // A socket that is gone already needs no shutting.
+        let _ = self.stream.shutdown();
+    }
+
     /// Writes the buffer out if it has grown past the threshold (called between batches).
     #[inline]
     pub(crate) fn flush_if_full(&mut self) {
