@@ -15,7 +15,7 @@ use kestrel::Database;
 use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
 use rustls::pki_types::CertificateDer;
 use rustls::{ClientConfig, RootCertStore};
-use tokio_postgres::{Client, NoTls};
+use tokio_postgres::Client;
 use tokio_postgres_rustls::MakeRustlsConnect;
 
 /// The CA's certificate, to trust on the client.
@@ -132,9 +132,8 @@ async fn a_certificate_for_another_host_is_refused_and_plain_clients_still_conne
     let refused = tokio_postgres::connect(&config, verifying_tls(&certificates.ca)?).await;
     assert!(refused.is_err());
 
-    let config = format!("host=127.0.0.1 port={port} user=kestrel sslmode=disable");
-    let (client, connection) = tokio_postgres::connect(&config, NoTls).await?;
-    spawn_connection(connection);
+    // A client without TLS (sslmode=disable) still gets in.
+    let client = common::connect(port).await?;
     assert_eq!(show_ssl(&client).await?, "on");
     std::fs::remove_dir_all(&dir)?;
     Ok(())
