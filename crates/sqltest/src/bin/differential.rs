@@ -1,9 +1,10 @@
-//! `differential [--seed N] [--queries N] [--known FILE] POSTGRES_URL`: the random-query
+//! `differential [--seed N] [--queries N] [--known FILE] [--print-setup] POSTGRES_URL`: the random-query
 //! tester (see `kestrel_sqltest::differential`). Creates the tables in a fresh in-process
 //! database and in the PostgreSQL database the URL names (dropping them first), runs the
 //! queries on both, prints each difference with its query number, and exits non-zero on
 //! any difference that the `--known` file (one `N  # why` a line) does not list, or on a
-//! listed one that no longer differs, so the list only shrinks.
+//! listed one that no longer differs, so the list only shrinks. `--print-setup` prints the
+//! tables' statements first, for reproducing a difference by hand.
 
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -21,6 +22,7 @@ struct Options {
     seed: u64,
     queries: usize,
     known: Option<String>,
+    print_setup: bool,
     url: String,
 }
 
@@ -29,6 +31,7 @@ fn options() -> Result<Options, String> {
         seed: 1,
         queries: 2000,
         known: None,
+        print_setup: false,
         url: String::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -46,6 +49,7 @@ fn options() -> Result<Options, String> {
                     .map_err(|e| format!("--queries: {e}"))?
             }
             "--known" => options.known = Some(value("--known")?),
+            "--print-setup" => options.print_setup = true,
             url if !url.starts_with("--") && options.url.is_empty() => {
                 options.url = url.to_string()
             }
@@ -54,7 +58,7 @@ fn options() -> Result<Options, String> {
     }
     if options.url.is_empty() {
         return Err(
-            "usage: differential [--seed N] [--queries N] [--known FILE] POSTGRES_URL".into(),
+            "usage: differential [--seed N] [--queries N] [--known FILE] [--print-setup] POSTGRES_URL".into(),
         );
     }
     Ok(options)
@@ -101,6 +105,9 @@ async fn run(options: Options) -> Result<bool, String> {
         .await
         .map_err(|e| e.to_string())?;
     for statement in schema::setup_sql(&mut rng) {
+        if options.print_setup {
+            println!("{statement};");
+        }
         kestrel
             .run(&statement)
             .map_err(|e| format!("{statement}: {e}"))?;
