@@ -42,8 +42,11 @@ elif [[ -e tests/protocol/psql.sh ]]; then
     step "protocol (psql)" bash tests/protocol/psql.sh
 fi
 step "protocol (COPY)" bash tests/protocol/copy.sh
+step "protocol (TLS)" bash tests/protocol/tls.sh
 step "protocol (psql describe)" bash tests/protocol/psql_describe.sh
 step "protocol (authentication)" bash tests/protocol/auth.sh
+# Random SELECTs on the engine and on PostgreSQL, from a fixed seed (tests/differential/).
+step "differential" scripts/differential.sh
 # Parquet written by COPY read back by DuckDB and pyarrow (installed into a venv).
 step "files (DuckDB, pyarrow)" bash tests/files/cross_check.sh
 

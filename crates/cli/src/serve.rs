@@ -48,6 +48,13 @@ pub(crate) struct Args {
     /// Set the password of the bootstrap superuser, kestrel, to the first line of FILE.
     #[arg(long, value_name = "FILE")]
     password_file: Option<PathBuf>,
+    /// Offer TLS to clients (sslmode=require, verify-full) with this PEM certificate chain;
+    /// the same as -c ssl=on -c ssl_cert_file=FILE.
+    #[arg(long, value_name = "FILE", requires = "ssl_key")]
+    ssl_cert: Option<PathBuf>,
+    /// The PEM private key of --ssl-cert (-c ssl_key_file=FILE).
+    #[arg(long, value_name = "FILE", requires = "ssl_cert")]
+    ssl_key: Option<PathBuf>,
     /// Set a setting (see the list below); repeatable.
     #[arg(
         short = 'c',
@@ -63,6 +70,13 @@ pub(crate) fn run(args: Args) -> ExitCode {
         "max_connections".to_string(),
         args.max_connections.to_string(),
     )];
+    if let (Some(cert), Some(key)) = (&args.ssl_cert, &args.ssl_key) {
+        assignments.extend([
+            ("ssl".to_string(), "on".to_string()),
+            ("ssl_cert_file".to_string(), cert.display().to_string()),
+            ("ssl_key_file".to_string(), key.display().to_string()),
+        ]);
+    }
     assignments.extend(args.settings);
     let settings = match ServerSettings::new(assignments) {
         Ok(settings) => settings,
@@ -240,6 +254,10 @@ mod tests {
             "3GB",
             "--max-connections",
             "1100",
+            "--ssl-cert",
+            "server.crt",
+            "--ssl-key",
+            "server.key",
         ];
         let Ok(args) = parse(&given) else {
             panic!("valid arguments must parse");
@@ -250,6 +268,11 @@ mod tests {
         assert_eq!(names, ["synchronous_commit", "max_wal_size"]);
         assert_eq!(args.memory_limit, Some(3 << 30));
         assert_eq!(args.max_connections, 1100);
+        let tls = (args.ssl_cert.as_deref(), args.ssl_key.as_deref());
+        assert_eq!(
+            tls,
+            (Some("server.crt".as_ref()), Some("server.key".as_ref()))
+        );
     }
 
     #[test]
@@ -261,6 +284,7 @@ mod tests {
             &["--memory-limit", "0"],
             &["--memory-limit", "12XB"],
             &["--max-connections", "0"],
+            &["--ssl-cert", "server.crt"],
             &["--verbose"],
         ] {
             let code = parse(given).err().map(|e| e.exit_code());

@@ -18,8 +18,8 @@ use kestrel::catalog::password::{self, ScramSecret};
 use kestrel::catalog::Role;
 use kestrel::{Database, Error, SqlState};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 
+use crate::handshake::NegotiatedStream;
 use crate::hba::{AuthMethod, HbaRules, RoleMembership};
 use crate::protocol::backend::{begin, error_response, finish, put_i32, Severity};
 
@@ -75,7 +75,7 @@ impl RoleMembership for CatalogRoles<'_> {
 /// Runs the authentication `config` asks of `user`; `Ok(None)` once the client was sent a
 /// FATAL error (or left).
 pub(crate) async fn authenticate(
-    stream: &mut TcpStream,
+    stream: &mut NegotiatedStream,
     config: &AuthConfig,
     db: &Database,
     user: &str,
@@ -168,7 +168,7 @@ fn usable_verifier(role: Option<&Role>) -> Option<&str> {
 /// Sends AuthenticationCleartextPassword or AuthenticationMD5Password and reads the
 /// PasswordMessage's string.
 async fn request_password(
-    stream: &mut TcpStream,
+    stream: &mut NegotiatedStream,
     code: i32,
     salt: &[u8],
 ) -> io::Result<Option<String>> {
@@ -190,7 +190,7 @@ async fn request_password(
 /// The SCRAM-SHA-256 exchange; `Some(proven)` when it ran to its end. Without a secret
 /// (no such role, no or an md5 password) it runs against a mock one and fails.
 async fn scram_exchange(
-    stream: &mut TcpStream,
+    stream: &mut NegotiatedStream,
     secret: Option<&ScramSecret>,
     user: &str,
 ) -> io::Result<Option<bool>> {
@@ -302,7 +302,7 @@ fn sasl_initial_response(body: &[u8]) -> Option<Result<ClientFirst, &'static str
     }))
 }
 
-async fn send_auth(stream: &mut TcpStream, code: i32, data: &[u8]) -> io::Result<()> {
+async fn send_auth(stream: &mut NegotiatedStream, code: i32, data: &[u8]) -> io::Result<()> {
     let mut out = Vec::new();
     let start = begin(&mut out, b'R');
     put_i32(&mut out, code);
@@ -313,7 +313,7 @@ async fn send_auth(stream: &mut TcpStream, code: i32, data: &[u8]) -> io::Result
 
 /// A PasswordMessage ('p': also SASLInitialResponse and SASLResponse); `None` at EOF or
 /// after another message (then the connection is over, as in PostgreSQL).
-async fn read_password_message(stream: &mut TcpStream) -> io::Result<Option<Vec<u8>>> {
+async fn read_password_message(stream: &mut NegotiatedStream) -> io::Result<Option<Vec<u8>>> {
     let mut header = [0u8; 5];
     match stream.read_exact(&mut header).await {
         Ok(_) => {}
@@ -335,14 +335,14 @@ fn random_bytes(buf: &mut [u8]) -> io::Result<()> {
     getrandom::getrandom(buf).map_err(|e| io::Error::other(e.to_string()))
 }
 
-async fn protocol_violation<T>(stream: &mut TcpStream, message: &str) -> io::Result<Option<T>> {
+async fn protocol_violation<T>(stream: &mut NegotiatedStream, message: &str) -> io::Result<Option<T>> {
     send_fatal(stream, Error::new(SqlState::ProtocolViolation, message)).await?;
     Ok(None)
 }
 
 /// A failed authentication: answered after the delay.
 async fn fail<T>(
-    stream: &mut TcpStream,
+    stream: &mut NegotiatedStream,
     state: SqlState,
     message: String,
 ) -> io::Result<Option<T>> {
@@ -351,7 +351,7 @@ async fn fail<T>(
     Ok(None)
 }
 
-async fn send_fatal(stream: &mut TcpStream, error: Error) -> io::Result<()> {
+async fn send_fatal(stream: &mut NegotiatedStream, error: Error) -> io::Result<()> {
     let mut out = Vec::new();
     error_response(&mut out, &error, Severity::Fatal);
     stream.write_all(&out).await

@@ -13,7 +13,6 @@
 //! is the buffer written out — once for a whole pipeline — then read again, polling the
 //! socket for a moment before sleeping on it ([`wait`]).
 
-use std::net::TcpStream;
 use std::sync::Arc;
 
 use kestrel::{Database, Error, Session, TransactionStatus};
@@ -29,6 +28,7 @@ use crate::protocol::input::{InputBuffer, ReadError};
 use crate::protocol::output::Output;
 use crate::protocol::wait;
 use crate::startup;
+use crate::transport::ClientStream;
 
 /// The per-connection state every message handler works on.
 pub(crate) struct Backend {
@@ -48,7 +48,7 @@ pub(crate) enum Flow {
 
 /// Serves one connection until the client leaves; never panics on client input.
 pub(crate) fn run(
-    stream: TcpStream,
+    stream: ClientStream,
     startup: StartupMessage,
     db: Database,
     registry: Arc<CancelRegistry>,
@@ -75,7 +75,7 @@ pub(crate) fn run(
     backend.out.flush();
 }
 
-fn serve_messages(backend: &mut Backend, reader: TcpStream) {
+fn serve_messages(backend: &mut Backend, reader: ClientStream) {
     let mut client = ClientInput {
         input: InputBuffer::new(),
         reader,

@@ -195,7 +195,7 @@ impl Backend {
             let (statement, params) = (portal.statement.clone(), portal.params.clone());
             let session = &mut self.session;
             let out = RefCell::new(&mut self.out);
-            let mut copy = WireCopy::new(&out, client);
+            let mut copy = WireCopy::new(&out, client, session);
             let result =
                 catch_panic(|| session.execute_prepared_with_copy(&statement, &params, &mut copy));
             self.send_notices();

@@ -1,9 +1,10 @@
 //! KestrelDB's PostgreSQL wire protocol (v3) server.
 //!
-//! A connection starts on the tokio runtime ([`handshake`]: encryption requests are
-//! declined, CancelRequests served, the StartupMessage read; then [`auth`]: the [`hba`]
-//! rules' method and the password exchange), then moves to a thread of its
-//! own ([`connection`]) that owns the engine session and the socket: it decodes messages
+//! A connection starts on the tokio runtime ([`handshake`]: TLS set up when the client asks
+//! and the server has a certificate ([`tls`]), CancelRequests served, the StartupMessage
+//! read; then [`auth`]: the [`hba`] rules' method and the password exchange), then moves to
+//! a thread of its own ([`connection`]) that owns the engine session and the socket or TLS
+//! stream ([`transport`]): it decodes messages
 //! ([`protocol`]), runs the simple ([`simple_query`]) and extended ([`extended`],
 //! [`portal`]) query protocols and COPY's sub-protocol ([`copy`]), and encodes results column by column from the engine's
 //! vectors ([`values`]) into one output buffer flushed once per batch of responses.
@@ -24,6 +25,8 @@ mod portal;
 mod protocol;
 mod simple_query;
 mod startup;
+mod tls;
+mod transport;
 mod values;
 
 use std::io;
@@ -33,10 +36,12 @@ use std::time::Duration;
 
 use kestrel::Database;
 use tokio::net::{TcpListener, TcpStream};
+use tokio_rustls::TlsAcceptor;
 
 use crate::auth::AuthConfig;
 use crate::cancel::CancelRegistry;
 use crate::connection_slots::ConnectionSlots;
+use crate::handshake::Negotiated;
 
 /// A client must finish its startup packets within this time (PostgreSQL's
 /// authentication_timeout default).
@@ -55,13 +60,15 @@ const SUPERUSER_RESERVED_CONNECTIONS_DEFAULT: usize = 3;
 
 /// Accepts connections on `listener` forever, each served against `db`, at most
 /// `max_connections` (the database's setting) at a time, authenticated as the default
-/// [`AuthConfig`] says.
+/// [`AuthConfig`] says, over TLS for clients that ask when the `ssl` setting is on. Fails at
+/// once if `ssl` is on and its certificate or key cannot be loaded.
 pub async fn serve(listener: TcpListener, db: Database) -> io::Result<()> {
     serve_with(listener, db, AuthConfig::default()).await
 }
 
 /// [`serve`] with its authentication rules.
 pub async fn serve_with(listener: TcpListener, db: Database, auth: AuthConfig) -> io::Result<()> {
+    let tls = tls::acceptor(&db)?;
     let registry = Arc::new(CancelRegistry::default());
     let setting = |name: &str, default: usize| {
         db.setting_default(name)
@@ -85,7 +92,7 @@ pub async fn serve_with(listener: TcpListener, db: Database, auth: AuthConfig) -
                     address: client.ip(),
                     auth,
                 };
-                tokio::spawn(accept(stream, db.clone(), client, registry, slots));
+                tokio::spawn(accept(stream, db.clone(), client, registry, slots, tls.clone()));
             }
             Err(error) => {
                 eprintln!("kestrel: accept failed: {error}");
@@ -104,11 +111,12 @@ struct Client {
 /// Handshake and authentication on the runtime, then hand the socket to a connection
 /// thread.
 async fn accept(
-    mut stream: TcpStream,
+    stream: TcpStream,
     db: Database,
     client: Client,
     registry: Arc<CancelRegistry>,
     slots: Arc<ConnectionSlots>,
+    tls: Option<TlsAcceptor>,
 ) {
     // Responses are written whole, so Nagle's algorithm would only add latency.
     if let Err(error) = stream.set_nodelay(true) {
@@ -116,15 +124,19 @@ async fn accept(
     }
     let negotiated = tokio::time::timeout(
         STARTUP_TIMEOUT,
-        handshake::negotiate(&mut stream, &registry),
+        handshake::negotiate(stream, &registry, tls.as_ref()),
     )
     .await;
-    let Ok(Ok(Some(startup))) = negotiated else {
+    let Ok(Ok(Some(Negotiated {
+        startup,
+        mut stream,
+    }))) = negotiated
+    else {
         return;
     };
     // Only a StartupMessage takes a slot: a CancelRequest must get through a full server.
     let Some(mut slot) = slots.take() else {
-        handshake::reject_too_many(&mut stream).await;
+        stream.reject_too_many().await;
         return;
     };
     let parameter = |wanted: &str| {
@@ -154,19 +166,16 @@ async fn accept(
         };
         if !authenticated.superuser {
             if !slots.left_for_others() {
-                handshake::reject_reserved(&mut stream).await;
+                stream.reject_reserved().await;
                 return;
             }
             if !slot.claim_for_role(&user, authenticated.connection_limit) {
-                handshake::reject_role_limit(&mut stream, &user).await;
+                stream.reject_role_limit(&user).await;
                 return;
             }
         }
     }
-    let stream = match stream
-        .into_std()
-        .and_then(|s| s.set_nonblocking(false).map(|()| s))
-    {
+    let stream = match stream.into_blocking() {
         Ok(stream) => stream,
         Err(error) => {
             eprintln!("kestrel: cannot hand over client socket: {error}");

@@ -20,7 +20,7 @@ impl Backend {
         let mut produced = false;
         let session = &mut self.session;
         let out = RefCell::new(&mut self.out);
-        let mut copy = WireCopy::new(&out, client);
+        let mut copy = WireCopy::new(&out, client, session);
         let result = catch_panic(|| {
             let mut sink = |result: StatementResult| {
                 produced = true;

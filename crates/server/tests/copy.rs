@@ -6,7 +6,7 @@ mod common;
 #[path = "common/raw.rs"]
 mod raw;
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -316,5 +316,78 @@ async fn binary_copy_errors_load_nothing() -> TestResult {
         assert_eq!(db.where_(), context);
         assert_eq!(count(&client, "t").await?, 0);
     }
+    Ok(())
+}
+
+/// The SQLSTATE field of the ErrorResponse among `messages`.
+fn error_state(messages: &[(u8, Vec<u8>)]) -> Option<String> {
+    let (_, body) = messages.iter().find(|(tag, _)| *tag == b'E')?;
+    body.split(|&b| b == 0)
+        .find_map(|field| field.strip_prefix(b"C"))
+        .map(|code| String::from_utf8_lossy(code).into_owned())
+}
+
+/// Starts `COPY t FROM STDIN` on `stream`, sends one row, then stalls.
+fn stall_mid_copy(stream: &mut std::net::TcpStream) -> std::io::Result<()> {
+    stream.write_all(&message(b'Q', b"COPY t FROM STDIN\0"))?;
+    read_until(stream, b'G')?;
+    stream.write_all(&message(b'd', b"1\n"))
+}
+
+#[tokio::test]
+async fn a_stalled_copy_ends_at_statement_timeout_and_on_cancel() -> TestResult {
+    let port = start_server()?;
+    let client = connect(port).await?;
+    client.batch_execute("CREATE TABLE t (a int)").await?;
+
+    let mut stream = connected(port)?;
+    stream.write_all(&message(b'Q', b"SET statement_timeout = '200ms'\0"))?;
+    read_until(&mut stream, b'Z')?;
+    stall_mid_copy(&mut stream)?;
+    let messages = read_until(&mut stream, b'Z')?;
+    assert_eq!(error_state(&messages).as_deref(), Some("57014"));
+    // The table is free again: a write that needs its lock goes through at once.
+    client.batch_execute("TRUNCATE t").await?;
+    // The client's late copy messages are ignored, and the connection goes on.
+    stream.write_all(&message(b'd', b"2\n"))?;
+    stream.write_all(&message(b'c', b""))?;
+    stream.write_all(&message(b'Q', b"SELECT 1\0"))?;
+    let messages = read_until(&mut stream, b'Z')?;
+    assert!(messages.iter().any(|(tag, _)| *tag == b'D'));
+
+    // With no timeout, a CancelRequest stops the wait (tokio-postgres sends it).
+    let copying = client.copy_in::<_, Bytes>("COPY t FROM STDIN").await?;
+    let mut copying = std::pin::pin!(copying);
+    copying.send(Bytes::from_static(b"3\n")).await?;
+    let canceller = client.cancel_token();
+    canceller.cancel_query(tokio_postgres::NoTls).await?;
+    // The cancel travels on its own connection: let it land before CopyDone would.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let finished = tokio::time::timeout(Duration::from_secs(5), copying.as_mut().finish()).await?;
+    let state = finished
+        .err()
+        .and_then(|e| e.code().map(|c| c.code().to_string()));
+    assert_eq!(state.as_deref(), Some("57014"));
+    assert_eq!(count(&client, "t").await?, 0);
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_stalled_copy_ends_its_connection_at_idle_in_transaction_timeout() -> TestResult {
+    let port = start_server()?;
+    let client = connect(port).await?;
+    client.batch_execute("CREATE TABLE t (a int)").await?;
+    let mut stream = connected(port)?;
+    let set = b"SET idle_in_transaction_session_timeout = '200ms'\0";
+    stream.write_all(&message(b'Q', set))?;
+    read_until(&mut stream, b'Z')?;
+    stall_mid_copy(&mut stream)?;
+    let messages = read_until(&mut stream, b'E')?;
+    assert_eq!(error_state(&messages).as_deref(), Some("25P03"));
+    // The connection is closed, and the COPY left nothing and holds no lock.
+    let mut rest = Vec::new();
+    assert!(matches!(stream.read_to_end(&mut rest), Ok(0) | Err(_)));
+    client.batch_execute("TRUNCATE t").await?;
+    assert_eq!(count(&client, "t").await?, 0);
     Ok(())
 }

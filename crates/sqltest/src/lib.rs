@@ -5,9 +5,11 @@
 //! all of them print values and errors the same way ([`format`]), so one expected output,
 //! produced by PostgreSQL 15, fits every target. Each connection of a file runs on its own
 //! task, so a statement blocked on another connection's lock lets the file go on
-//! ([`steps`]).
+//! ([`steps`]). [`differential`] is the random-query tester that compares the engine with
+//! PostgreSQL on generated queries.
 
 pub mod copy;
+pub mod differential;
 pub mod durable;
 pub mod engine;
 pub mod format;

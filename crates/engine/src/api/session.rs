@@ -120,6 +120,17 @@ impl CancelHandle {
             store.locks().wake(self.lock_owner);
         }
     }
+
+    /// 57014 once the running statement was cancelled or passed its `statement_timeout`:
+    /// for a server that waits on its client in the middle of a statement (COPY FROM STDIN).
+    pub fn check(&self) -> Result<()> {
+        self.interrupt.check()
+    }
+
+    /// When the running statement times out, if it can.
+    pub fn deadline(&self) -> Option<std::time::Instant> {
+        self.interrupt.deadline()
+    }
 }
 
 /// Tells from any thread whether a session is waiting for a lock: how a test runner tells
@@ -532,16 +543,24 @@ impl Session {
                 );
                 (t, error)
             }),
-            TransactionStatus::InBlock | TransactionStatus::Failed => self
-                .timeout_setting(&IDLE_IN_TRANSACTION_SESSION_TIMEOUT)
-                .map(|t| {
-                    let error = Error::new(
-                        SqlState::IdleInTransactionSessionTimeout,
-                        "terminating connection due to idle-in-transaction timeout",
-                    );
-                    (t, error)
-                }),
+            TransactionStatus::InBlock | TransactionStatus::Failed => {
+                self.idle_in_transaction_timeout()
+            }
         }
+    }
+
+    /// `idle_in_transaction_session_timeout` and the FATAL error it ends the connection
+    /// with, in or out of a transaction block: also how long a COPY FROM STDIN, which holds
+    /// its table's lock, may wait for the client's next data.
+    pub fn idle_in_transaction_timeout(&self) -> Option<(std::time::Duration, Error)> {
+        self.timeout_setting(&IDLE_IN_TRANSACTION_SESSION_TIMEOUT)
+            .map(|t| {
+                let error = Error::new(
+                    SqlState::IdleInTransactionSessionTimeout,
+                    "terminating connection due to idle-in-transaction timeout",
+                );
+                (t, error)
+            })
     }
 
     /// Notices raised since the last call.

@@ -434,6 +434,30 @@ const DEFINITIONS: &[Definition] = &[
         check: any,
         description: "Sets the current role (SET ROLE; the session's user must be a member of it).",
     },
+    Definition {
+        name: "ssl",
+        default: "off",
+        reported: false,
+        context: Context::Server,
+        check: on_off,
+        description: "Enables SSL connections.",
+    },
+    Definition {
+        name: "ssl_cert_file",
+        default: "server.crt",
+        reported: false,
+        context: Context::Server,
+        check: any,
+        description: "Location of the SSL server certificate file.",
+    },
+    Definition {
+        name: "ssl_key_file",
+        default: "server.key",
+        reported: false,
+        context: Context::Server,
+        check: any,
+        description: "Location of the SSL server private key file.",
+    },
 ];
 
 /// A setting that a server's defaults can set, for help texts.

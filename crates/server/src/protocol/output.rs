@@ -6,9 +6,10 @@
 //! (`Vector::write_text`) append to a `Vec<u8>`: values land in the buffer with no copy.
 
 use std::io::{self, Write};
-use std::net::TcpStream;
 
 use kestrel::CancelHandle;
+
+use crate::transport::ClientStream;
 
 /// Buffer size at rest, and the size past which it is written out mid-result.
 pub(crate) const FLUSH_THRESHOLD_BYTES: usize = 64 * 1024;
@@ -18,7 +19,7 @@ const RETAINED_BYTES_MAX: usize = 4 * 1024 * 1024;
 
 pub(crate) struct Output {
     pub buf: Vec<u8>,
-    stream: TcpStream,
+    stream: ClientStream,
     /// Set once a write failed: the client is gone, later output is dropped.
     broken: bool,
     /// Cancels the running statement when the client disappears mid-result.
@@ -26,7 +27,7 @@ pub(crate) struct Output {
 }
 
 impl Output {
-    pub(crate) fn new(stream: TcpStream, cancel: CancelHandle) -> Output {
+    pub(crate) fn new(stream: ClientStream, cancel: CancelHandle) -> Output {
         Output {
             buf: Vec::with_capacity(2 * FLUSH_THRESHOLD_BYTES),
             stream,
@@ -37,6 +38,19 @@ impl Output {
 
     pub(crate) fn is_broken(&self) -> bool {
         self.broken
+    }
+
+    /// The connection's statement interrupt (cancel and statement_timeout).
+    pub(crate) fn cancel_handle(&self) -> &CancelHandle {
+        &self.cancel
+    }
+
+    /// Ends the connection from the server's side: later output is dropped, and the
+    /// connection's next read finds the socket closed.
+    pub(crate) fn shutdown(&mut self) {
+        self.broken = true;
+        // A socket that is gone already needs no shutting.
+        let _ = self.stream.shutdown();
     }
 
     /// Writes the buffer out if it has grown past the threshold (called between batches).
@@ -51,7 +65,9 @@ impl Output {
     /// running statement instead of returning an error, so encoders need no error path.
     pub(crate) fn flush(&mut self) {
         if !self.broken && !self.buf.is_empty() {
-            if let Err(error) = self.stream.write_all(&self.buf) {
+            // TLS may hold the last record until flushed; a socket has nothing to flush.
+            let written = self.stream.write_all(&self.buf);
+            if let Err(error) = written.and_then(|()| self.stream.flush()) {
                 self.fail(&error);
             }
         }

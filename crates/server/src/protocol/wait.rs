@@ -10,12 +10,12 @@
 //! lost 15–25 % of their lookups to it), so a connection polls only when no other is
 //! executing, stops as soon as one starts, and only one polls at a time.
 
-use std::net::TcpStream;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use super::input::{InputBuffer, ReadError};
+use crate::transport::ClientStream;
 
 /// How long a connection polls before it sleeps: a little more than a client takes to read
 /// a short result and send its next statement.
@@ -48,7 +48,7 @@ impl Drop for Executing {
 /// when nothing came within `idle_timeout`.
 pub(crate) fn read_more(
     input: &mut InputBuffer,
-    stream: &mut TcpStream,
+    stream: &mut ClientStream,
     _executing: &Executing,
     idle_timeout: Option<Duration>,
 ) -> Result<(), ReadError> {
@@ -68,7 +68,7 @@ pub(crate) fn read_more(
 /// Sleeps on `stream` until input comes or `timeout` passes.
 fn fill_within(
     input: &mut InputBuffer,
-    stream: &mut TcpStream,
+    stream: &mut ClientStream,
     timeout: Duration,
 ) -> Result<(), ReadError> {
     let deadline = Instant::now() + timeout;
@@ -96,7 +96,7 @@ fn fill_within(
 
 /// Polls `stream` for up to [`POLL_FOR`] while no connection executes and none other
 /// polls: whether input came.
-fn poll(input: &mut InputBuffer, stream: &mut TcpStream) -> Result<bool, ReadError> {
+fn poll(input: &mut InputBuffer, stream: &mut ClientStream) -> Result<bool, ReadError> {
     if EXECUTING.load(Ordering::Acquire) > 0
         || POLLING
             .compare_exchange(0, 1, Ordering::AcqRel, Ordering::Relaxed)
@@ -109,7 +109,7 @@ fn poll(input: &mut InputBuffer, stream: &mut TcpStream) -> Result<bool, ReadErr
     outcome
 }
 
-fn poll_nonblocking(input: &mut InputBuffer, stream: &mut TcpStream) -> Result<bool, ReadError> {
+fn poll_nonblocking(input: &mut InputBuffer, stream: &mut ClientStream) -> Result<bool, ReadError> {
     if stream.set_nonblocking(true).is_err() {
         return Ok(false);
     }
@@ -141,12 +141,13 @@ mod tests {
 
     use super::{read_more, Executing};
     use crate::protocol::input::{InputBuffer, ReadError};
+    use crate::transport::ClientStream;
 
     #[test]
     fn input_is_read_whether_it_comes_while_polling_or_after() -> std::io::Result<()> {
         let listener = TcpListener::bind("127.0.0.1:0")?;
         let mut client = TcpStream::connect(listener.local_addr()?)?;
-        let (mut server, _) = listener.accept()?;
+        let mut server = ClientStream::Plain(listener.accept()?.0);
         let executing = Executing::start();
         let mut input = InputBuffer::new();
         // At once (read while polling), then long after any poll has given up.

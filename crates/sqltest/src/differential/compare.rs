@@ -1,0 +1,134 @@
+//! Whether two engines gave the same answer to a query: the same rows (in the same order
+//! when the query fixes it, as multisets otherwise) or errors of the same SQLSTATE class.
+//! Values that sort as equal may still print differently (NUMERIC `0.00` and `0.0000`),
+//! and their order is not fixed: the order is compared on values with such trailing zeros
+//! dropped.
+
+use std::fmt;
+
+use crate::format::SqlError;
+
+/// One engine's answer: rows of values in sqllogictest's cell format, or an error.
+pub type Answer = Result<Vec<Vec<String>>, SqlError>;
+
+/// How two answers differ.
+pub enum Difference {
+    Rows,
+    Errors,
+    OnlyOneFailed,
+}
+
+impl fmt::Display for Difference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Difference::Rows => "different rows",
+            Difference::Errors => "errors of different SQLSTATE classes",
+            Difference::OnlyOneFailed => "only one engine failed",
+        })
+    }
+}
+
+pub fn compare(kestrel: &Answer, postgres: &Answer, ordered: bool) -> Option<Difference> {
+    match (kestrel, postgres) {
+        (Ok(ours), Ok(theirs)) => {
+            let same_order = !ordered || same_sort_keys(ours, theirs);
+            let same = same_order && sorted(ours) == sorted(theirs);
+            (!same).then_some(Difference::Rows)
+        }
+        (Err(ours), Err(theirs)) => (class(ours) != class(theirs)).then_some(Difference::Errors),
+        _ => Some(Difference::OnlyOneFailed),
+    }
+}
+
+fn same_sort_keys(ours: &[Vec<String>], theirs: &[Vec<String>]) -> bool {
+    ours.len() == theirs.len()
+        && ours.iter().zip(theirs).all(|(a, b)| {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| sort_key(x) == sort_key(y))
+        })
+}
+
+/// A decimal number without its trailing fractional zeros; any other value as it is.
+fn sort_key(value: &str) -> &str {
+    let digits = value.strip_prefix('-').unwrap_or(value);
+    match digits.split_once('.') {
+        Some((whole, fraction))
+            if !whole.is_empty()
+                && whole.bytes().all(|b| b.is_ascii_digit())
+                && fraction.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            value.trim_end_matches('0').trim_end_matches('.')
+        }
+        _ => value,
+    }
+}
+
+fn sorted(rows: &[Vec<String>]) -> Vec<&Vec<String>> {
+    let mut rows: Vec<&Vec<String>> = rows.iter().collect();
+    rows.sort();
+    rows
+}
+
+/// The first two characters of the SQLSTATE: 22 (data exception), 42 (syntax or access
+/// rule), ...; none for a failure that did not come from the database.
+fn class(error: &SqlError) -> Option<&str> {
+    error.sqlstate.as_deref().and_then(|code| code.get(..2))
+}
+
+/// An answer as a report shows it.
+pub fn describe(answer: &Answer) -> String {
+    match answer {
+        Ok(rows) => {
+            let lines: Vec<String> = rows.iter().map(|row| row.join(" ")).collect();
+            format!("{} rows\n    {}", rows.len(), lines.join("\n    "))
+        }
+        Err(error) => format!("error: {error}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(values: &[&[&str]]) -> Answer {
+        Ok(values
+            .iter()
+            .map(|row| row.iter().map(|v| v.to_string()).collect())
+            .collect())
+    }
+
+    fn error(code: &str) -> Answer {
+        Err(SqlError {
+            message: "failed".to_string(),
+            sqlstate: Some(code.to_string()),
+        })
+    }
+
+    #[test]
+    fn order_counts_only_when_the_query_fixes_it() {
+        let (a, b) = (rows(&[&["1"], &["2"]]), rows(&[&["2"], &["1"]]));
+        assert!(compare(&a, &b, false).is_none());
+        assert!(matches!(compare(&a, &b, true), Some(Difference::Rows)));
+        let duplicated = rows(&[&["1"], &["1"], &["2"]]);
+        assert!(compare(&a, &duplicated, false).is_some());
+    }
+
+    #[test]
+    fn equal_numbers_may_come_in_either_order() {
+        let a = rows(&[&["0.00"], &["0.0000"], &["1.5"]]);
+        let b = rows(&[&["0.0000"], &["0.00"], &["1.5"]]);
+        assert!(compare(&a, &b, true).is_none());
+        let c = rows(&[&["1.5"], &["0.0000"], &["0.00"]]);
+        assert!(compare(&a, &c, true).is_some());
+        assert_eq!(sort_key("10.500"), "10.5");
+        assert_eq!(sort_key("-0.00"), "-0");
+        assert_eq!(sort_key("100"), "100");
+        assert_eq!(sort_key("a.10"), "a.10");
+    }
+
+    #[test]
+    fn errors_compare_by_class() {
+        assert!(compare(&error("22012"), &error("22003"), false).is_none());
+        assert!(compare(&error("22012"), &error("42883"), false).is_some());
+        assert!(compare(&error("22012"), &rows(&[]), false).is_some());
+    }
+}
