@@ -115,6 +115,8 @@ pub enum SqlState {
     /// An enum label added by the transaction to a type it did not create.
     UnsafeNewEnumValueUsage,
     StringDataLengthMismatch,
+    DuplicateFunction,
+    InvalidFunctionDefinition,
 }
 
 impl SqlState {
@@ -228,6 +230,8 @@ impl SqlState {
             SqlState::SingletonSqlJsonItemRequired => "22038",
             SqlState::InvalidSqlJsonSubscript => "22033",
             SqlState::UnsafeNewEnumValueUsage => "55P04",
+            SqlState::DuplicateFunction => "42723",
+            SqlState::InvalidFunctionDefinition => "42P13",
         }
     }
 }

@@ -20,6 +20,7 @@ mod expr;
 mod file_function;
 mod foreign_key;
 mod from;
+mod function_ddl;
 mod generated;
 mod grouping;
 mod index;
@@ -37,6 +38,7 @@ mod select_srf;
 mod sequence;
 mod set_operation;
 mod special_functions;
+mod sql_function;
 mod storage_parameters;
 mod truncate;
 mod updatable_view;
@@ -121,6 +123,11 @@ pub struct Binder<'a> {
     insert_overriding: Option<parser::Overriding>,
     /// The LIKE elements of the CREATE TABLE being bound.
     table_likes: Vec<parser::TableLike>,
+    /// Binding a SQL function's body: its parameter count (`$n` reads the parameters).
+    function_params: Option<usize>,
+    /// SQL functions whose body is being bound, innermost last: a body calling its own
+    /// function cannot be expanded in place.
+    expanding_functions: Vec<u32>,
 }
 
 impl<'a> Binder<'a> {
@@ -158,6 +165,8 @@ impl<'a> Binder<'a> {
             identity_sequence_names: Default::default(),
             insert_overriding: None,
             table_likes: Vec::new(),
+            function_params: None,
+            expanding_functions: Vec::new(),
         }
     }
 
@@ -247,6 +256,8 @@ impl<'a> Binder<'a> {
                 representation,
             } => self.bind_create_type(name, representation.as_ref())?,
             Statement::AlterType(alter) => self.bind_alter_type(alter)?,
+            Statement::CreateFunction(create) => self.bind_create_function(create)?,
+            Statement::DropFunction(drop) => self.bind_drop_function(drop)?,
             Statement::Drop {
                 object_type,
                 if_exists,

@@ -10,8 +10,9 @@
 use std::sync::Arc;
 
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
+use super::encode_catalog::section;
 use super::encode_vector::{decode_table_data, encode_table_data};
-use crate::catalog::{EnumType, QualifiedName, SchemaDef, TableSchema, ViewDef};
+use crate::catalog::{EnumType, FunctionDef, QualifiedName, SchemaDef, TableSchema, ViewDef};
 use crate::error::Result;
 use crate::storage::{CommitChanges, DbState, Sequence, SequenceOptions, TableData, TableEntry};
 use crate::vector::{Batch, Vector, BATCH_SIZE};
@@ -77,6 +78,16 @@ pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
     for (oid, enum_type) in changes.enum_types {
         out.u32(*oid);
         out.option(enum_type.as_ref(), |out, enum_type| enum_type.encode(out));
+    }
+    // A tagged section, written only when the commit changed a function, so that records
+    // of other commits read as before.
+    if !changes.functions.is_empty() {
+        out.u8(section::FUNCTIONS);
+        out.len(changes.functions.len());
+        for (oid, function) in changes.functions {
+            out.u32(*oid);
+            out.option(function.as_ref(), |out, function| function.encode(out));
+        }
     }
     Ok(out.buf)
 }
@@ -315,8 +326,21 @@ pub fn apply_commit(
             };
         }
     }
-    if !input.is_empty() {
-        return Err(corrupt("trailing bytes after a commit record"));
+    while !input.is_empty() {
+        match input.u8()? {
+            section::FUNCTIONS => {
+                for _ in 0..input.len(5)? {
+                    let oid = input.u32()?;
+                    let function = input.option(FunctionDef::decode)?;
+                    let functions = Arc::make_mut(&mut state.functions);
+                    match function {
+                        Some(function) => functions.insert(oid, Arc::new(function)),
+                        None => functions.remove(&oid),
+                    };
+                }
+            }
+            other => return Err(corrupt(format!("commit record section {other}"))),
+        }
     }
     Ok(())
 }

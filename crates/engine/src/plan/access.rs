@@ -103,6 +103,7 @@ impl BoundStatement {
             | BoundStatement::CreateView { .. }
             | BoundStatement::DropView { .. }
             | BoundStatement::ChangeType(_)
+            | BoundStatement::ChangeFunction(_)
             | BoundStatement::CreateIndex(_)
             | BoundStatement::CreateSchema { .. }
             | BoundStatement::DropSchema { .. }
@@ -168,6 +169,7 @@ impl BoundStatement {
             BoundStatement::CreateView { .. } => "CREATE VIEW",
             BoundStatement::DropView { .. } => "DROP VIEW",
             BoundStatement::ChangeType(change) => change.tag(),
+            BoundStatement::ChangeFunction(change) => change.tag(),
             BoundStatement::CreateIndex(_) => "CREATE INDEX",
             BoundStatement::CreateSchema { .. } => "CREATE SCHEMA",
             BoundStatement::DropSchema { .. } => "DROP SCHEMA",

@@ -430,6 +430,8 @@ pub enum BoundStatement {
     CreateIndex(super::CreateIndex),
     /// CREATE TYPE ... AS ENUM, ALTER TYPE, DROP TYPE.
     ChangeType(super::TypeChange),
+    /// CREATE FUNCTION, DROP FUNCTION.
+    ChangeFunction(super::FunctionChange),
     CreateSchema {
         name: String,
         owner: String,
@@ -668,6 +670,7 @@ impl BoundStatement {
             | BoundStatement::CreateView { .. }
             | BoundStatement::DropView { .. }
             | BoundStatement::ChangeType(_)
+            | BoundStatement::ChangeFunction(_)
             | BoundStatement::DropIndex { .. }
             | BoundStatement::CreateSchema { .. }
             | BoundStatement::DropSchema { .. }

@@ -17,7 +17,8 @@ pub use copy::{
     CopyColumn, CopyDirection, CopyEndpoint, CopyFormat, CopyHeader, CopyOptions, CopyStatement,
 };
 pub use ddl::{
-    AlterEnum, AlterSequence, AlterTable, CommentTarget, CreateIndex, RowChange, TypeChange,
+    AlterEnum, AlterSequence, AlterTable, CommentTarget, CreateIndex, FunctionChange, RowChange,
+    TypeChange,
 };
 pub use deparse::deparse_expr;
 pub use explain::explain_lines;

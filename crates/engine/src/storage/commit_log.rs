@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::{DbState, Map, Sequence, Store, TableEntry};
-use crate::catalog::{EnumType, QualifiedName, SchemaDef, ViewDef};
+use crate::catalog::{EnumType, FunctionDef, QualifiedName, SchemaDef, ViewDef};
 use crate::error::Result;
 
 /// One transaction's changes over `before`, the newest committed state.
@@ -21,6 +21,8 @@ pub struct CommitChanges<'a> {
     pub views: &'a Map<QualifiedName, Option<Arc<ViewDef>>>,
     /// Enum types created or altered (`Some`) or dropped (`None`), by OID.
     pub enum_types: &'a Map<u32, Option<Arc<EnumType>>>,
+    /// SQL functions created or replaced (`Some`) or dropped (`None`), by OID.
+    pub functions: &'a Map<u32, Option<Arc<FunctionDef>>>,
     /// The next OID the store will hand out.
     pub next_oid: u32,
 }

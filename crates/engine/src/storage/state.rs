@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::{Map, RelationKind, SecondaryIndexes, Sequence, TableData, UniqueIndex};
-use crate::catalog::{EnumType, QualifiedName, SchemaDef, TableSchema, ViewDef};
+use crate::catalog::{EnumType, FunctionDef, QualifiedName, SchemaDef, TableSchema, ViewDef};
 
 /// One version of one table.
 #[derive(Debug, Clone)]
@@ -34,6 +34,8 @@ pub struct DbState {
     pub views: Arc<Map<QualifiedName, Arc<ViewDef>>>,
     /// Enum types by OID (columns name them by OID, which a rename keeps).
     pub enum_types: Arc<Map<u32, Arc<EnumType>>>,
+    /// SQL functions by OID (overloads share a name).
+    pub functions: Arc<Map<u32, Arc<FunctionDef>>>,
     /// Bumped by every commit that changes a schema, a name or a sequence: cached plans
     /// are valid while it stays the same.
     pub catalog_version: u64,
@@ -56,6 +58,7 @@ impl Default for DbState {
             sequences: Arc::default(),
             views: Arc::default(),
             enum_types: Arc::default(),
+            functions: Arc::default(),
             catalog_version: 0,
             base: None,
         }

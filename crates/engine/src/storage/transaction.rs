@@ -11,7 +11,7 @@ use arc_swap::ArcSwap;
 use super::isolation::{Isolation, Snapshot};
 use super::locks::{row_lock_name, LockManager, LockMode, Wait};
 use super::{CommitChanges, CommitLog, DbState, Map, Sequence, TableEntry};
-use crate::catalog::{ConstraintChecks, EnumType, QualifiedName, SchemaDef, ViewDef};
+use crate::catalog::{ConstraintChecks, EnumType, FunctionDef, QualifiedName, SchemaDef, ViewDef};
 use crate::error::{Error, Result, SqlState};
 use crate::sync::lock;
 
@@ -190,6 +190,7 @@ impl Store {
             sequences: Map::default(),
             views: Map::default(),
             enum_types: Map::default(),
+            functions: Map::default(),
             snapshot: None,
             lock_timeout: None,
             constraint_checks: ConstraintChecks::default(),
@@ -228,6 +229,7 @@ pub struct TransactionMark {
     sequences: Map<QualifiedName, Option<Arc<Sequence>>>,
     views: Map<QualifiedName, Option<Arc<ViewDef>>>,
     enum_types: Map<u32, Option<Arc<EnumType>>>,
+    functions: Map<u32, Option<Arc<FunctionDef>>>,
 }
 
 /// A transaction's writes: the table versions it built and the names it created or dropped,
@@ -247,6 +249,8 @@ pub struct Transaction {
     views: Map<QualifiedName, Option<Arc<ViewDef>>>,
     /// Enum types created, altered (`Some`) or dropped (`None`), by OID.
     enum_types: Map<u32, Option<Arc<EnumType>>>,
+    /// SQL functions created, replaced (`Some`) or dropped (`None`), by OID.
+    functions: Map<u32, Option<Arc<FunctionDef>>>,
     /// Taken by the first statement that reads (see `isolation.rs`).
     snapshot: Option<Snapshot>,
     /// How long a lock is waited for (lock_timeout), `None`: for ever.
@@ -287,12 +291,19 @@ impl Transaction {
             || !self.sequences.is_empty()
             || !self.views.is_empty()
             || !self.enum_types.is_empty()
+            || !self.functions.is_empty()
     }
 
     /// Creates, alters (or with `None` drops) enum type `oid`, whose name this transaction
     /// has locked.
     pub fn put_enum_type(&mut self, oid: u32, enum_type: Option<EnumType>) {
         self.enum_types.insert(oid, enum_type.map(Arc::new));
+    }
+
+    /// Creates, replaces (or with `None` drops) SQL function `oid`, whose name this
+    /// transaction has locked.
+    pub fn put_function(&mut self, oid: u32, function: Option<FunctionDef>) {
+        self.functions.insert(oid, function.map(Arc::new));
     }
 
     /// Creates, replaces (or with `None` drops) view `name`, whose name this transaction
@@ -381,6 +392,13 @@ impl Transaction {
             match enum_type {
                 Some(enum_type) => enum_types.insert(*oid, enum_type.clone()),
                 None => enum_types.remove(oid),
+            };
+        }
+        for (oid, function) in &self.functions {
+            let functions = Arc::make_mut(&mut state.functions);
+            match function {
+                Some(function) => functions.insert(*oid, function.clone()),
+                None => functions.remove(oid),
             };
         }
         Arc::new(state)
@@ -629,6 +647,7 @@ impl Transaction {
                     sequences: &self.sequences,
                     views: &self.views,
                     enum_types: &self.enum_types,
+                    functions: &self.functions,
                     next_oid: store.next_oid.load(Ordering::Relaxed),
                 })?)
             }
@@ -671,6 +690,11 @@ impl Transaction {
                 self.enum_types
                     .values()
                     .filter_map(|t| t.as_ref().map(|t| &t.name)),
+            )
+            .chain(
+                self.functions
+                    .values()
+                    .filter_map(|f| f.as_ref().map(|f| &f.name)),
             );
         for name in created {
             let exists = match self.schemas.get(&name.schema) {
@@ -734,6 +758,13 @@ impl Transaction {
                 None => enum_types.remove(&oid),
             };
         }
+        for (oid, function) in self.functions.drain() {
+            let functions = Arc::make_mut(&mut state.functions);
+            match function {
+                Some(function) => functions.insert(oid, function),
+                None => functions.remove(&oid),
+            };
+        }
         for (oid, entry) in self.written.drain() {
             match entry {
                 Some(entry) => {
@@ -759,6 +790,7 @@ impl Transaction {
         !self.sequences.is_empty()
             || !self.views.is_empty()
             || !self.enum_types.is_empty()
+            || !self.functions.is_empty()
             || !self.schemas.is_empty()
             || self
                 .names
@@ -782,6 +814,7 @@ impl Transaction {
             sequences: self.sequences.clone(),
             views: self.views.clone(),
             enum_types: self.enum_types.clone(),
+            functions: self.functions.clone(),
         }
     }
 
@@ -796,6 +829,7 @@ impl Transaction {
             sequences,
             views,
             enum_types,
+            functions,
         } = mark;
         self.written = written;
         self.schemas = schemas;
@@ -803,6 +837,7 @@ impl Transaction {
         self.sequences = sequences;
         self.views = views;
         self.enum_types = enum_types;
+        self.functions = functions;
     }
 
     /// Forgets every change and releases the locks.
@@ -813,6 +848,7 @@ impl Transaction {
         self.sequences.clear();
         self.views.clear();
         self.enum_types.clear();
+        self.functions.clear();
         self.release_locks();
     }
 

@@ -15,6 +15,7 @@ mod enum_types;
 mod functions;
 mod information_schema;
 mod relations;
+mod sql_functions;
 mod time_zones;
 mod types;
 mod unused_features;
