@@ -48,21 +48,27 @@ impl<'a> Binder<'a> {
         if self.state.functions.is_empty() {
             return Ok(None);
         }
-        let written = self.written_name(name)?;
-        let schemas = match &written.schema {
-            Some(schema) if schema == "pg_catalog" => return Ok(None),
-            Some(schema) => vec![self.schema(schema)?.oid],
-            None => self.searched.clone(),
+        // Not `written_name`: built-in functions may be named by reserved words (ARRAY).
+        let parts: Vec<String> = name
+            .0
+            .iter()
+            .filter_map(|part| part.as_ident().map(ident_name))
+            .collect();
+        let (schemas, function_name) = match parts.as_slice() {
+            [function_name] => (self.searched.clone(), function_name),
+            [schema, _] if schema == "pg_catalog" => return Ok(None),
+            [schema, function_name] => (vec![self.schema(schema)?.oid], function_name),
+            _ => return Ok(None),
         };
         let found: Vec<Arc<FunctionDef>> = self
             .state
             .functions
             .values()
-            .filter(|f| f.name.name == written.name && schemas.contains(&f.name.schema))
+            .filter(|f| f.name.name == *function_name && schemas.contains(&f.name.schema))
             .cloned()
             .collect();
-        match (found.is_empty(), &written.schema) {
-            (true, None) => Ok(None),
+        match (found.is_empty(), parts.len()) {
+            (true, 1) => Ok(None),
             _ => Ok(Some(found)),
         }
     }

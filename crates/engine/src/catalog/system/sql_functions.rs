@@ -2,7 +2,11 @@
 //! built-in functions listed in `types.rs`.
 
 use super::{boolean, char, int2, oid, text, CatalogSnapshot, Rows, NULL, SUPERUSER_OID};
-use crate::catalog::{FunctionBody, FunctionDef, FunctionReturn};
+use crate::catalog::{
+    quote_identifier, FunctionBody, FunctionDef, FunctionReturn, Volatility, PG_CATALOG_OID,
+    PUBLIC_OID,
+};
+use crate::storage::DbState;
 use crate::types::ScalarValue;
 
 /// pg_language's OID of `sql`.
@@ -97,4 +101,136 @@ fn pg_proc_row(function: &FunctionDef) -> Vec<ScalarValue> {
         NULL,
         NULL,
     ]
+}
+
+/// The SQL function with OID `oid`, if it is one.
+pub(super) fn sql_function<'s>(snapshot: &'s CatalogSnapshot, oid: u32) -> Option<&'s FunctionDef> {
+    snapshot.state.functions.get(&oid).map(|f| f.as_ref())
+}
+
+/// pg_get_function_arguments: `name type [DEFAULT expr], ...`.
+pub(super) fn function_arguments(function: &FunctionDef) -> String {
+    let args: Vec<String> = function
+        .args
+        .iter()
+        .map(|arg| {
+            let mut shown = match &arg.name {
+                Some(name) => format!("{} {}", quote_identifier(name), arg.ty.name()),
+                None => arg.ty.name().to_string(),
+            };
+            if let Some(default) = &arg.default {
+                shown.push_str(" DEFAULT ");
+                shown.push_str(default);
+            }
+            shown
+        })
+        .collect();
+    args.join(", ")
+}
+
+/// pg_get_function_result: `type`, `SETOF type` or `TABLE(name type, ...)`.
+pub(super) fn function_result(function: &FunctionDef) -> String {
+    match &function.returns {
+        FunctionReturn::Scalar(ty) => ty.name().to_string(),
+        FunctionReturn::SetOf(ty) => format!("SETOF {}", ty.name()),
+        FunctionReturn::Table(columns) => {
+            let columns: Vec<String> = columns
+                .iter()
+                .map(|(name, ty)| format!("{} {}", quote_identifier(name), ty.name()))
+                .collect();
+            format!("TABLE({})", columns.join(", "))
+        }
+    }
+}
+
+/// pg_get_functiondef: the CREATE OR REPLACE FUNCTION statement, laid out as ruleutils.c's
+/// pg_get_functiondef does (what psql's `\sf` prints).
+pub(super) fn function_definition(function: &FunctionDef, schema: &str) -> String {
+    let mut out = format!(
+        "CREATE OR REPLACE FUNCTION {}.{}({})\n RETURNS {}\n LANGUAGE sql\n",
+        quote_identifier(schema),
+        quote_identifier(&function.name.name),
+        function_arguments(function),
+        function_result(function),
+    );
+    let mut options = String::new();
+    if function.volatility != Volatility::Volatile {
+        options.push(' ');
+        options.push_str(function.volatility.keyword());
+    }
+    match function.parallel {
+        b's' => options.push_str(" PARALLEL SAFE"),
+        b'r' => options.push_str(" PARALLEL RESTRICTED"),
+        _ => {}
+    }
+    if function.strict {
+        options.push_str(" STRICT");
+    }
+    if !options.is_empty() {
+        out.push_str(&options);
+        out.push('\n');
+    }
+    match &function.body {
+        FunctionBody::Return(expr) => out.push_str(&format!("RETURN {expr}")),
+        FunctionBody::Text(source) => {
+            // Dollar quotes that the body does not contain.
+            let mut quote = "$function".to_string();
+            while source.contains(&quote) {
+                quote.push('x');
+            }
+            quote.push('$');
+            out.push_str(&format!("AS {quote}{source}{quote}"));
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// pg_function_is_visible of a SQL function: no function of its name and argument types
+/// comes before it along the search path.
+pub(super) fn function_visible(snapshot: &CatalogSnapshot, oid: u32) -> Option<bool> {
+    let function = sql_function(snapshot, oid)?;
+    let searched = match snapshot.search_path {
+        Some(path) => path.searched(snapshot.state),
+        None => vec![PG_CATALOG_OID, PUBLIC_OID],
+    };
+    let arg_types = function.arg_types();
+    let first = searched.into_iter().find(|&schema| {
+        snapshot.state.functions.values().any(|other| {
+            other.name.schema == schema
+                && other.name.name == function.name.name
+                && other.arg_types() == arg_types
+        })
+    });
+    Some(first == Some(function.name.schema))
+}
+
+/// regprocin / regprocedurein of a SQL function: `name`, `schema.name`, or (regprocedure)
+/// `name(type, ...)`, unqualified names looked up along `searched`. `None` when no single
+/// SQL function matches (the name then stays text, as built-in function names do here).
+pub fn sql_function_oid(state: &DbState, searched: &[u32], written: &str) -> Option<u32> {
+    let written = written.trim();
+    let (name, types) = match written.split_once('(') {
+        Some((name, rest)) => (name.trim(), Some(rest.strip_suffix(')')?.trim())),
+        None => (written, None),
+    };
+    let (schemas, name) = match name.split_once('.') {
+        Some((schema, name)) => (vec![state.schema_by_name(schema)?.oid], name),
+        None => (searched.to_vec(), name),
+    };
+    let mut found = state.functions.values().filter(|f| {
+        f.name.name == name
+            && schemas.contains(&f.name.schema)
+            && types.is_none_or(|types| {
+                let declared: Vec<&str> = f.args.iter().map(|a| a.ty.name()).collect();
+                declared.join(", ")
+                    == types
+                        .split(',')
+                        .map(str::trim)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+            })
+    });
+    let first = found.next()?;
+    found.next().is_none().then_some(first.oid)
 }
