@@ -118,6 +118,9 @@ CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
 CREATE TYPE sales.stage AS ENUM ('lead', 'won', 'lost');
 CREATE TABLE moods (id int, m mood NOT NULL, s sales.stage);
 CREATE UNIQUE INDEX moods_m_key ON moods (m);
+CREATE FUNCTION add_tax(amount numeric, rate numeric) RETURNS numeric LANGUAGE sql IMMUTABLE STRICT AS 'SELECT amount * (1 + rate)';
+CREATE FUNCTION customer_names() RETURNS SETOF text LANGUAGE sql STABLE AS $$ SELECT name FROM customers $$;
+CREATE FUNCTION sales.open_totals(since date) RETURNS TABLE (id integer, total numeric) LANGUAGE sql AS 'SELECT 1, 2.5';
 COMMENT ON TABLE customers IS 'people who buy';
 COMMENT ON COLUMN customers.email IS 'where invoices go';
 COMMENT ON VIEW big_customers IS 'balance over 1000';
@@ -173,6 +176,9 @@ COMMANDS=(
     '\dT+'
     '\dT sales.*'
     '\d moods'
+    '\df sales.*'
+    '\sf add_tax'
+    '\sf sales.open_totals'
 )
 # Not compared: \dt+, \di+ and \ds+ print the sizes of PostgreSQL's pages, which KestrelDB
 # does not have (its sizes are 0); \d+ VIEW prints the query as PostgreSQL's deparser

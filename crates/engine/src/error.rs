@@ -121,6 +121,8 @@ pub enum SqlState {
     InvalidPassword,
     /// A row written through a view WITH CHECK OPTION that the view would not show.
     WithCheckOptionViolation,
+    DuplicateFunction,
+    InvalidFunctionDefinition,
 }
 
 impl SqlState {
@@ -237,6 +239,8 @@ impl SqlState {
             SqlState::InvalidGrantOperation => "0LP01",
             SqlState::InvalidPassword => "28P01",
             SqlState::WithCheckOptionViolation => "44000",
+            SqlState::DuplicateFunction => "42723",
+            SqlState::InvalidFunctionDefinition => "42P13",
         }
     }
 }

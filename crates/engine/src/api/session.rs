@@ -34,8 +34,8 @@ use crate::catalog::SearchPath;
 use crate::error::{Error, Result, SqlState};
 use crate::exec::memory::{MemoryPool, QueryMemory};
 use crate::exec::{
-    ddl, enum_type, index, modify, role, schema, truncate, view, ExecContext, SessionIdentity,
-    SharedSessionSequences,
+    ddl, enum_type, index, modify, role, schema, sql_function, truncate, view, ExecContext,
+    SessionIdentity, SharedSessionSequences,
 };
 use crate::interrupt::Interrupt;
 use crate::parser::{self, parse, Parsed};
@@ -1114,6 +1114,12 @@ impl Session {
                 let tag = change.tag();
                 self.with_notices(tag, |txn, notices| {
                     enum_type::change_type(txn, change, notices)
+                })
+            }
+            BoundStatement::ChangeFunction(change) => {
+                let tag = change.tag();
+                self.with_notices(tag, |txn, notices| {
+                    sql_function::change_function(txn, change, notices)
                 })
             }
             BoundStatement::Truncate {

@@ -6,7 +6,7 @@ use sqlparser::ast::Expr;
 
 use super::scope::Scope;
 use super::Binder;
-use crate::catalog::system::{object_oid, CatalogFunction};
+use crate::catalog::system::{object_oid, sql_function_oid, CatalogFunction};
 use crate::error::Result;
 use crate::function::cast::CastContext;
 use crate::plan::{ColumnInfo, LogicalPlan, ScalarExpr};
@@ -79,6 +79,16 @@ impl Binder<'_> {
         // have no OID here), so a name written as a regproc stays that name, to compare
         // with them.
         if matches!(kind, OidKind::RegProc | OidKind::RegProcedure) {
+            // A SQL function has an OID: psql's `\sf name` looks it up so.
+            if let ScalarExpr::Literal {
+                value: ScalarValue::Text(name),
+                ..
+            } = &expr
+            {
+                if let Some(oid) = sql_function_oid(self.state, &self.searched, name) {
+                    return Ok(ScalarExpr::literal(ScalarValue::Int64(i64::from(oid)), to));
+                }
+            }
             return self.coerce(expr, DataType::Text, context);
         }
         if let ScalarExpr::Literal { value, .. } = &expr {

@@ -417,7 +417,12 @@ impl Binder<'_> {
         Ok((plan, columns, correlated))
     }
 
-    fn subquery(&mut self, plan: LogicalPlan, correlated: bool, kind: SubqueryKind) -> ScalarExpr {
+    pub(super) fn subquery(
+        &mut self,
+        plan: LogicalPlan,
+        correlated: bool,
+        kind: SubqueryKind,
+    ) -> ScalarExpr {
         self.subquery_count += 1;
         ScalarExpr::Subquery(Box::new(Subquery {
             id: self.subquery_count,
@@ -573,6 +578,9 @@ impl Binder<'_> {
                 SqlState::UndefinedParameter,
                 format!("there is no parameter ${number}"),
             ));
+        }
+        if let Some(param) = self.function_param(number)? {
+            return Ok(param);
         }
         if self.params.len() < number {
             self.params.resize(number, DataType::Unknown);
@@ -1075,6 +1083,9 @@ impl Binder<'_> {
             || null_treatment.is_some()
         {
             return Err(Error::unsupported(format!("the function call {function}")));
+        }
+        if let Some(bound) = self.bind_sql_function_call(function, scope)? {
+            return Ok(bound);
         }
         let name_parts = name.0.as_slice();
         let name = match name_parts {

@@ -414,6 +414,14 @@ impl Binder<'_> {
                     if args.settings.is_some() {
                         return Err(Error::unsupported("table function settings"));
                     }
+                    if let Some(bound) = self.bind_sql_function_in_from(
+                        name,
+                        &args.args,
+                        alias.as_ref(),
+                        *with_ordinality,
+                    )? {
+                        return Ok(bound);
+                    }
                     let function_name = self.function_name(name)?;
                     if super::file_function::is_file_function(&function_name) {
                         if *with_ordinality {
@@ -485,6 +493,11 @@ impl Binder<'_> {
                 with_ordinality,
                 alias,
             } => {
+                if let Some(bound) =
+                    self.bind_sql_function_in_from(name, args, alias.as_ref(), *with_ordinality)?
+                {
+                    return Ok(bound);
+                }
                 let function_name = self.function_name(name)?;
                 if super::file_function::is_file_function(&function_name) && !*with_ordinality {
                     return self.bind_file_function(&function_name, args, alias.as_ref());

@@ -20,6 +20,7 @@ mod expr;
 mod file_function;
 mod foreign_key;
 mod from;
+mod function_ddl;
 mod generated;
 mod grouping;
 mod index;
@@ -38,6 +39,7 @@ mod select_srf;
 mod sequence;
 mod set_operation;
 mod special_functions;
+mod sql_function;
 mod storage_parameters;
 mod truncate;
 mod updatable_view;
@@ -124,6 +126,11 @@ pub struct Binder<'a> {
     table_likes: Vec<parser::TableLike>,
     /// CREATE VIEW's WITH CHECK OPTION, which the parser took off the statement.
     view_check_option: Option<crate::catalog::ViewCheckOption>,
+    /// Binding a SQL function's body: its parameter count (`$n` reads the parameters).
+    function_params: Option<usize>,
+    /// SQL functions whose body is being bound, innermost last: a body calling its own
+    /// function cannot be expanded in place.
+    expanding_functions: Vec<u32>,
 }
 
 impl<'a> Binder<'a> {
@@ -162,6 +169,8 @@ impl<'a> Binder<'a> {
             insert_overriding: None,
             table_likes: Vec::new(),
             view_check_option: None,
+            function_params: None,
+            expanding_functions: Vec::new(),
         }
     }
 
@@ -259,6 +268,8 @@ impl<'a> Binder<'a> {
             Statement::AlterType(alter) => self.bind_alter_type(alter)?,
             Statement::CreateRole(create) => self.bind_create_role(create, false)?,
             Statement::AlterRole { name, operation } => self.bind_alter_role(name, operation)?,
+            Statement::CreateFunction(create) => self.bind_create_function(create)?,
+            Statement::DropFunction(drop) => self.bind_drop_function(drop)?,
             Statement::Drop {
                 object_type,
                 if_exists,

@@ -3,6 +3,7 @@
 
 mod enum_type;
 mod foreign_key;
+mod function;
 mod namespace;
 pub mod password;
 mod role;
@@ -13,6 +14,9 @@ mod view;
 
 pub use enum_type::{CommittedEnum, EnumLabel, EnumType, LabelPosition};
 pub use foreign_key::{key_cast, ConstraintChecks, ForeignKey, KeyCast, ReferentialAction};
+pub use function::{
+    signature, FunctionArg, FunctionBody, FunctionDef, FunctionReturn, Volatility, RECORD_OID,
+};
 pub use namespace::{
     temp_schema_name, QualifiedName, SchemaDef, INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PG_TEMP,
     PUBLIC_OID,

@@ -12,11 +12,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
-use super::encode_catalog::ROLES_SECTION;
+use super::encode_catalog::section;
 use super::encode_vector::{decode_table_data, encode_table_data};
 use super::io::{io_error, write_durably, Disk};
 use super::record::{decode_sequence, encode_sequence, unindexed_entry};
-use crate::catalog::{EnumType, QualifiedName, RoleCatalog, SchemaDef, TableSchema, ViewDef};
+use crate::catalog::{EnumType, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, TableSchema, ViewDef};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, Map, Sequence, TableData};
 
@@ -179,8 +179,15 @@ fn encode_manifest(capture: &Capture, written: &Written) -> Vec<u8> {
         enum_type.encode(&mut out);
     }
     // Then tagged sections (see record.rs).
-    out.u8(ROLES_SECTION);
+    out.u8(section::ROLES);
     state.roles.encode(&mut out);
+    if !state.functions.is_empty() {
+        out.u8(section::FUNCTIONS);
+        out.len(state.functions.len());
+        for function in state.functions.values() {
+            function.encode(&mut out);
+        }
+    }
     with_checksum(out)
 }
 
@@ -259,10 +266,18 @@ pub fn read_checkpoint(disk: &dyn Disk, dir: &Path) -> Result<Option<(DbState, u
     }
     while !input.is_empty() {
         match input.u8().map_err(named)? {
-            ROLES_SECTION => {
+            section::ROLES => {
                 state.roles = Arc::new(RoleCatalog::decode(&mut input).map_err(named)?);
             }
-            other => return Err(named(corrupt(format!("unknown section {other}")))),
+            section::FUNCTIONS => {
+                let mut functions = Map::default();
+                for _ in 0..input.len(9).map_err(named)? {
+                    let function = FunctionDef::decode(&mut input).map_err(named)?;
+                    functions.insert(function.oid, Arc::new(function));
+                }
+                state.functions = Arc::new(functions);
+            }
+            other => return Err(named(corrupt(format!("manifest section {other}")))),
         }
     }
     for (oid, schema, file) in tables {

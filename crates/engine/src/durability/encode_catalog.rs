@@ -6,12 +6,22 @@ use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
     CheckConstraint, ColumnDef, Constraint, ConstraintKind, EnumLabel, EnumType, ForeignKey,
-    Identity, IndexDef, IndexMethod, Membership, QualifiedName, ReferentialAction, Role,
-    RoleCatalog, SchemaDef, StoredExpr, TableSchema, UniqueKey, ViewCheckOption, ViewDef,
+    FunctionArg, FunctionBody, FunctionDef, FunctionReturn, Identity, IndexDef, IndexMethod,
+    Membership, QualifiedName, ReferentialAction, Role, RoleCatalog, SchemaDef, StoredExpr,
+    TableSchema, UniqueKey, ViewCheckOption, ViewDef, Volatility,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
 use crate::types::{float_vector, DataType, NumericTypmod, OidKind};
+
+/// The tags of the sections appended to a commit record and a checkpoint manifest, each
+/// written only when it has something, so files of older versions read unchanged. Part of
+/// the on-disk format; SQL functions own 50-59, roles 60-69.
+pub(super) mod section {
+    pub const FUNCTIONS: u8 = 50;
+    /// The whole role catalog, when it changed.
+    pub const ROLES: u8 = 60;
+}
 
 /// The tag of each data type. The numbers are part of the on-disk format: never change one,
 /// never reuse a retired one.
@@ -570,6 +580,94 @@ impl ViewDef {
     }
 }
 
+impl Persist for FunctionDef {
+    fn encode(&self, out: &mut Encoder) {
+        out.u32(self.oid);
+        self.name.encode(out);
+        out.items(&self.args, |out, arg| {
+            out.option(arg.name.as_ref(), |out, name| out.str(name));
+            arg.ty.encode(out);
+            out.option(arg.default.as_ref(), |out, default| out.str(default));
+        });
+        match &self.returns {
+            FunctionReturn::Scalar(ty) => {
+                out.u8(0);
+                ty.encode(out);
+            }
+            FunctionReturn::SetOf(ty) => {
+                out.u8(1);
+                ty.encode(out);
+            }
+            FunctionReturn::Table(columns) => {
+                out.u8(2);
+                out.items(columns, |out, (name, ty)| {
+                    out.str(name);
+                    ty.encode(out);
+                });
+            }
+        }
+        out.u8(self.volatility.code());
+        out.bool(self.strict);
+        out.u8(self.parallel);
+        match &self.body {
+            FunctionBody::Text(text) => {
+                out.u8(0);
+                out.str(text);
+            }
+            FunctionBody::Return(expr) => {
+                out.u8(1);
+                out.str(expr);
+            }
+        }
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<FunctionDef> {
+        let oid = input.u32()?;
+        let name = QualifiedName::decode(input)?;
+        let args = input.items(3, |input| {
+            Ok(FunctionArg {
+                name: input.option(Decoder::string)?,
+                ty: DataType::decode(input)?,
+                default: input.option(Decoder::string)?,
+            })
+        })?;
+        let returns = match input.u8()? {
+            0 => FunctionReturn::Scalar(DataType::decode(input)?),
+            1 => FunctionReturn::SetOf(DataType::decode(input)?),
+            2 => FunctionReturn::Table(input.items(MIN_STR_BYTES + 1, |input| {
+                Ok((input.string()?, DataType::decode(input)?))
+            })?),
+            other => return Err(corrupt(format!("function return kind {other}"))),
+        };
+        let volatility = match input.u8()? {
+            b'i' => Volatility::Immutable,
+            b's' => Volatility::Stable,
+            b'v' => Volatility::Volatile,
+            other => return Err(corrupt(format!("function volatility {other}"))),
+        };
+        let strict = input.bool()?;
+        let parallel = match input.u8()? {
+            code @ (b's' | b'r' | b'u') => code,
+            other => return Err(corrupt(format!("function parallel mode {other}"))),
+        };
+        let body = match input.u8()? {
+            0 => FunctionBody::Text(input.string()?),
+            1 => FunctionBody::Return(input.string()?),
+            other => return Err(corrupt(format!("function body kind {other}"))),
+        };
+        Ok(FunctionDef {
+            oid,
+            name,
+            args,
+            returns,
+            volatility,
+            strict,
+            parallel,
+            body,
+        })
+    }
+}
+
 impl Persist for EnumType {
     fn encode(&self, out: &mut Encoder) {
         out.u32(self.oid);
@@ -634,10 +732,6 @@ impl Persist for SequenceOptions {
         Ok(options)
     }
 }
-
-/// The tag of the role catalog's section after a commit record's or checkpoint's fixed
-/// part (auth's range, 60-69; part of the on-disk format).
-pub const ROLES_SECTION: u8 = 60;
 
 impl Persist for RoleCatalog {
     fn encode(&self, out: &mut Encoder) {
@@ -929,6 +1023,43 @@ mod tests {
         let tag_at = 8 + "t_price_check".len() + 1;
         unknown_kind[tag_at] = 0;
         assert!(is_corrupt::<Constraint>(&unknown_kind));
+    }
+
+    #[test]
+    fn sql_functions_round_trip() {
+        use crate::catalog::{FunctionArg, FunctionBody, FunctionDef, FunctionReturn, Volatility};
+        let scalar = FunctionDef {
+            oid: 16400,
+            name: QualifiedName::new(PUBLIC_OID, "greet"),
+            args: vec![
+                FunctionArg {
+                    name: Some("who".into()),
+                    ty: DataType::Text,
+                    default: None,
+                },
+                FunctionArg {
+                    name: None,
+                    ty: DataType::Numeric(None),
+                    default: Some("1.5".into()),
+                },
+            ],
+            returns: FunctionReturn::Scalar(DataType::Varchar(None)),
+            volatility: Volatility::Stable,
+            strict: true,
+            parallel: b's',
+            body: FunctionBody::Text("SELECT who || $2".into()),
+        };
+        assert_round_trip(&scalar);
+        assert_round_trip(&FunctionDef {
+            returns: FunctionReturn::Table(vec![("a".into(), DataType::Int32)]),
+            body: FunctionBody::Return("1".into()),
+            volatility: Volatility::Immutable,
+            ..scalar.clone()
+        });
+        assert_round_trip(&FunctionDef {
+            returns: FunctionReturn::SetOf(DataType::Int64),
+            ..scalar
+        });
     }
 
     #[test]

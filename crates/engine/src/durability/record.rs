@@ -10,9 +10,9 @@
 use std::sync::Arc;
 
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
-use super::encode_catalog::ROLES_SECTION;
+use super::encode_catalog::section;
 use super::encode_vector::{decode_table_data, encode_table_data};
-use crate::catalog::{EnumType, QualifiedName, RoleCatalog, SchemaDef, TableSchema, ViewDef};
+use crate::catalog::{EnumType, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, TableSchema, ViewDef};
 use crate::error::Result;
 use crate::storage::{CommitChanges, DbState, Sequence, SequenceOptions, TableData, TableEntry};
 use crate::vector::{Batch, Vector, BATCH_SIZE};
@@ -125,8 +125,18 @@ pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
     }
     // Then tagged sections, each present only when it changed.
     if let Some(roles) = changes.roles {
-        out.u8(ROLES_SECTION);
+        out.u8(section::ROLES);
         roles.encode(&mut out);
+    }
+    // A tagged section, written only when the commit changed a function, so that records
+    // of other commits read as before.
+    if !changes.functions.is_empty() {
+        out.u8(section::FUNCTIONS);
+        out.len(changes.functions.len());
+        for (oid, function) in changes.functions {
+            out.u32(*oid);
+            out.option(function.as_ref(), |out, function| function.encode(out));
+        }
     }
     Ok(out.buf)
 }
@@ -367,8 +377,19 @@ pub fn apply_commit(
     }
     while !input.is_empty() {
         match input.u8()? {
-            ROLES_SECTION => state.roles = Arc::new(RoleCatalog::decode(&mut input)?),
-            other => return Err(corrupt(format!("unknown commit record section {other}"))),
+            section::ROLES => state.roles = Arc::new(RoleCatalog::decode(&mut input)?),
+            section::FUNCTIONS => {
+                for _ in 0..input.len(5)? {
+                    let oid = input.u32()?;
+                    let function = input.option(FunctionDef::decode)?;
+                    let functions = Arc::make_mut(&mut state.functions);
+                    match function {
+                        Some(function) => functions.insert(oid, Arc::new(function)),
+                        None => functions.remove(&oid),
+                    };
+                }
+            }
+            other => return Err(corrupt(format!("commit record section {other}"))),
         }
     }
     Ok(())

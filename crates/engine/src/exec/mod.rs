@@ -45,6 +45,7 @@ mod set_operation;
 mod shared_cte;
 mod sort;
 mod sort_key;
+pub mod sql_function;
 mod subquery;
 mod system_scan;
 mod top_n;

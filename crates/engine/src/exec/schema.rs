@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::view::dependent_views;
 use crate::api::Notice;
-use crate::catalog::{QualifiedName, SchemaDef};
+use crate::catalog::{FunctionDef, QualifiedName, SchemaDef};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, RelationKind, Transaction};
 
@@ -93,24 +93,41 @@ pub fn drop_schemas(
     }
     let state = txn.view();
     check_no_types(&state, &dropped, cascade)?;
+    let functions = functions_in(&state, &dropped);
     let objects = contents(&state, &dropped);
-    if !objects.is_empty() {
+    if !cascade {
+        if let Some(error) = function_dependency_error(&functions) {
+            return Err(error);
+        }
+    }
+    if !objects.is_empty() || !functions.is_empty() {
         if !cascade {
             let schema = &dropped[0].name;
             return Err(dependency_error(&state, searched, schema, &objects));
         }
-        let message = match objects.as_slice() {
-            [object] => format!(
+        let message = match (objects.as_slice(), functions.as_slice()) {
+            ([object], []) => format!(
                 "drop cascades to {}",
                 describe_relation(&state, searched, &object.name, &object.kind)
             ),
-            many => format!("drop cascades to {} other objects", many.len()),
+            ([], [(schema, function)]) => format!(
+                "drop cascades to function {schema}.{}",
+                function.signature()
+            ),
+            _ => format!(
+                "drop cascades to {} other objects",
+                objects.len() + functions.len()
+            ),
         };
         notices.push(Notice {
             severity: "NOTICE",
             state: SqlState::SuccessfulCompletion,
             message,
         });
+    }
+    for (_, function) in &functions {
+        txn.lock_name(&function.name)?;
+        txn.put_function(function.oid, None);
     }
     for Dropped { name, kind, .. } in &objects {
         txn.lock_name(name)?;
@@ -137,6 +154,42 @@ pub fn drop_schemas(
         txn.put_schema(schema.oid, None);
     }
     Ok(())
+}
+
+/// The SQL functions of the schemas, each with its schema's name, in creation order.
+fn functions_in(state: &DbState, schemas: &[Arc<SchemaDef>]) -> Vec<(String, Arc<FunctionDef>)> {
+    let mut functions: Vec<(String, Arc<FunctionDef>)> = state
+        .functions
+        .values()
+        .filter_map(|f| {
+            let schema = schemas.iter().find(|s| s.oid == f.name.schema)?;
+            Some((schema.name.clone(), f.clone()))
+        })
+        .collect();
+    functions.sort_by_key(|(_, f)| f.oid);
+    functions
+}
+
+/// DROP SCHEMA without CASCADE of a schema holding SQL functions: PostgreSQL's 2BP01.
+fn function_dependency_error(functions: &[(String, Arc<FunctionDef>)]) -> Option<Error> {
+    let (schema, _) = functions.first()?;
+    let lines: Vec<String> = functions
+        .iter()
+        .map(|(schema, f)| {
+            format!(
+                "function {schema}.{} depends on schema {schema}",
+                f.signature()
+            )
+        })
+        .collect();
+    Some(
+        Error::new(
+            SqlState::DependentObjectsStillExist,
+            format!("cannot drop schema {schema} because other objects depend on it"),
+        )
+        .with_detail(lines.join("\n"))
+        .with_hint("Use DROP ... CASCADE to drop the dependent objects too."),
+    )
 }
 
 /// Enum types are dropped with their schema by no CASCADE here: a schema holding one is

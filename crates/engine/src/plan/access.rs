@@ -104,6 +104,7 @@ impl BoundStatement {
             | BoundStatement::DropView { .. }
             | BoundStatement::ChangeType(_)
             | BoundStatement::ChangeRole(_)
+            | BoundStatement::ChangeFunction(_)
             | BoundStatement::CreateIndex(_)
             | BoundStatement::CreateSchema { .. }
             | BoundStatement::DropSchema { .. }
@@ -170,6 +171,7 @@ impl BoundStatement {
             BoundStatement::DropView { .. } => "DROP VIEW",
             BoundStatement::ChangeType(change) => change.tag(),
             BoundStatement::ChangeRole(change) => change.tag(),
+            BoundStatement::ChangeFunction(change) => change.tag(),
             BoundStatement::CreateIndex(_) => "CREATE INDEX",
             BoundStatement::CreateSchema { .. } => "CREATE SCHEMA",
             BoundStatement::DropSchema { .. } => "DROP SCHEMA",

@@ -149,3 +149,29 @@ pub enum OnCommitAction {
     /// ON COMMIT DROP: the commit of its transaction drops it.
     Drop,
 }
+
+/// CREATE [OR REPLACE] FUNCTION (the body validated when bound, its OID allocated when it
+/// runs) and DROP FUNCTION (the functions found when bound, by OID, looked up again under
+/// the locks of their names).
+#[derive(Debug, Clone)]
+pub enum FunctionChange {
+    Create {
+        function: crate::catalog::FunctionDef,
+        or_replace: bool,
+    },
+    Drop {
+        functions: Vec<(u32, QualifiedName)>,
+        /// IF EXISTS notices of the functions not found.
+        notices: Vec<String>,
+    },
+}
+
+impl FunctionChange {
+    /// The command tag.
+    pub fn tag(&self) -> &'static str {
+        match self {
+            FunctionChange::Create { .. } => "CREATE FUNCTION",
+            FunctionChange::Drop { .. } => "DROP FUNCTION",
+        }
+    }
+}

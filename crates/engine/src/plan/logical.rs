@@ -434,6 +434,8 @@ pub enum BoundStatement {
     ChangeType(super::TypeChange),
     /// CREATE / ALTER / DROP ROLE, GRANT / REVOKE role.
     ChangeRole(super::RoleChange),
+    /// CREATE FUNCTION, DROP FUNCTION.
+    ChangeFunction(super::FunctionChange),
     CreateSchema {
         name: String,
         owner: String,
@@ -675,6 +677,7 @@ impl BoundStatement {
             | BoundStatement::DropView { .. }
             | BoundStatement::ChangeType(_)
             | BoundStatement::ChangeRole(_)
+            | BoundStatement::ChangeFunction(_)
             | BoundStatement::DropIndex { .. }
             | BoundStatement::CreateSchema { .. }
             | BoundStatement::DropSchema { .. }

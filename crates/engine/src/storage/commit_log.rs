@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::{DbState, Map, Sequence, Store, TableEntry};
-use crate::catalog::{EnumType, QualifiedName, RoleCatalog, SchemaDef, ViewDef};
+use crate::catalog::{EnumType, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, ViewDef};
 use crate::error::Result;
 
 /// One transaction's changes over `before`, the newest committed state.
@@ -23,6 +23,8 @@ pub struct CommitChanges<'a> {
     pub enum_types: &'a Map<u32, Option<Arc<EnumType>>>,
     /// The new role catalog, if the transaction changed it.
     pub roles: Option<&'a RoleCatalog>,
+    /// SQL functions created or replaced (`Some`) or dropped (`None`), by OID.
+    pub functions: &'a Map<u32, Option<Arc<FunctionDef>>>,
     /// The next OID the store will hand out.
     pub next_oid: u32,
 }

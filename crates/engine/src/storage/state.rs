@@ -3,7 +3,9 @@
 use std::sync::Arc;
 
 use super::{Map, RelationKind, SecondaryIndexes, Sequence, TableData, UniqueIndex};
-use crate::catalog::{EnumType, QualifiedName, RoleCatalog, SchemaDef, TableSchema, ViewDef};
+use crate::catalog::{
+    EnumType, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, TableSchema, ViewDef,
+};
 
 /// One version of one table.
 #[derive(Debug, Clone)]
@@ -36,6 +38,8 @@ pub struct DbState {
     pub enum_types: Arc<Map<u32, Arc<EnumType>>>,
     /// Roles and their memberships (cluster-wide in PostgreSQL; one database here).
     pub roles: Arc<RoleCatalog>,
+    /// SQL functions by OID (overloads share a name).
+    pub functions: Arc<Map<u32, Arc<FunctionDef>>>,
     /// Bumped by every commit that changes a schema, a name or a sequence: cached plans
     /// are valid while it stays the same.
     pub catalog_version: u64,
@@ -59,6 +63,7 @@ impl Default for DbState {
             views: Arc::default(),
             enum_types: Arc::default(),
             roles: Arc::default(),
+            functions: Arc::default(),
             catalog_version: 0,
             base: None,
         }

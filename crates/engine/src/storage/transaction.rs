@@ -11,7 +11,9 @@ use arc_swap::ArcSwap;
 use super::isolation::{Isolation, Snapshot};
 use super::locks::{row_lock_name, LockManager, LockMode, Wait};
 use super::{CommitChanges, CommitLog, DbState, Map, Sequence, TableEntry};
-use crate::catalog::{ConstraintChecks, EnumType, QualifiedName, RoleCatalog, SchemaDef, ViewDef};
+use crate::catalog::{
+    ConstraintChecks, EnumType, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, ViewDef,
+};
 use crate::error::{Error, Result, SqlState};
 use crate::sync::lock;
 
@@ -191,6 +193,7 @@ impl Store {
             views: Map::default(),
             enum_types: Map::default(),
             roles: None,
+            functions: Map::default(),
             snapshot: None,
             lock_timeout: None,
             constraint_checks: ConstraintChecks::default(),
@@ -230,6 +233,7 @@ pub struct TransactionMark {
     views: Map<QualifiedName, Option<Arc<ViewDef>>>,
     enum_types: Map<u32, Option<Arc<EnumType>>>,
     roles: Option<Arc<RoleCatalog>>,
+    functions: Map<u32, Option<Arc<FunctionDef>>>,
 }
 
 /// A transaction's writes: the table versions it built and the names it created or dropped,
@@ -252,6 +256,8 @@ pub struct Transaction {
     /// The role catalog as this transaction left it, built on the newest committed one
     /// under the roles lock (see `lock_roles`).
     roles: Option<Arc<RoleCatalog>>,
+    /// SQL functions created, replaced (`Some`) or dropped (`None`), by OID.
+    functions: Map<u32, Option<Arc<FunctionDef>>>,
     /// Taken by the first statement that reads (see `isolation.rs`).
     snapshot: Option<Snapshot>,
     /// How long a lock is waited for (lock_timeout), `None`: for ever.
@@ -293,6 +299,7 @@ impl Transaction {
             || !self.views.is_empty()
             || !self.enum_types.is_empty()
             || self.roles.is_some()
+            || !self.functions.is_empty()
     }
 
     /// The role catalog a change starts from, under the lock every change of it holds
@@ -316,6 +323,12 @@ impl Transaction {
     /// has locked.
     pub fn put_enum_type(&mut self, oid: u32, enum_type: Option<EnumType>) {
         self.enum_types.insert(oid, enum_type.map(Arc::new));
+    }
+
+    /// Creates, replaces (or with `None` drops) SQL function `oid`, whose name this
+    /// transaction has locked.
+    pub fn put_function(&mut self, oid: u32, function: Option<FunctionDef>) {
+        self.functions.insert(oid, function.map(Arc::new));
     }
 
     /// Creates, replaces (or with `None` drops) view `name`, whose name this transaction
@@ -408,6 +421,13 @@ impl Transaction {
         }
         if let Some(roles) = &self.roles {
             state.roles = roles.clone();
+        }
+        for (oid, function) in &self.functions {
+            let functions = Arc::make_mut(&mut state.functions);
+            match function {
+                Some(function) => functions.insert(*oid, function.clone()),
+                None => functions.remove(oid),
+            };
         }
         Arc::new(state)
     }
@@ -656,6 +676,7 @@ impl Transaction {
                     views: &self.views,
                     enum_types: &self.enum_types,
                     roles: self.roles.as_deref(),
+                    functions: &self.functions,
                     next_oid: store.next_oid.load(Ordering::Relaxed),
                 })?)
             }
@@ -698,6 +719,11 @@ impl Transaction {
                 self.enum_types
                     .values()
                     .filter_map(|t| t.as_ref().map(|t| &t.name)),
+            )
+            .chain(
+                self.functions
+                    .values()
+                    .filter_map(|f| f.as_ref().map(|f| &f.name)),
             );
         for name in created {
             let exists = match self.schemas.get(&name.schema) {
@@ -764,6 +790,13 @@ impl Transaction {
         if let Some(roles) = self.roles.take() {
             state.roles = roles;
         }
+        for (oid, function) in self.functions.drain() {
+            let functions = Arc::make_mut(&mut state.functions);
+            match function {
+                Some(function) => functions.insert(oid, function),
+                None => functions.remove(&oid),
+            };
+        }
         for (oid, entry) in self.written.drain() {
             match entry {
                 Some(entry) => {
@@ -790,6 +823,7 @@ impl Transaction {
             || !self.views.is_empty()
             || !self.enum_types.is_empty()
             || self.roles.is_some()
+            || !self.functions.is_empty()
             || !self.schemas.is_empty()
             || self
                 .names
@@ -814,6 +848,7 @@ impl Transaction {
             views: self.views.clone(),
             enum_types: self.enum_types.clone(),
             roles: self.roles.clone(),
+            functions: self.functions.clone(),
         }
     }
 
@@ -829,6 +864,7 @@ impl Transaction {
             views,
             enum_types,
             roles,
+            functions,
         } = mark;
         self.written = written;
         self.schemas = schemas;
@@ -837,6 +873,7 @@ impl Transaction {
         self.views = views;
         self.enum_types = enum_types;
         self.roles = roles;
+        self.functions = functions;
     }
 
     /// Forgets every change and releases the locks.
@@ -848,6 +885,7 @@ impl Transaction {
         self.views.clear();
         self.enum_types.clear();
         self.roles = None;
+        self.functions.clear();
         self.release_locks();
     }
 

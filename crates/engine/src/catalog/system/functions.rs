@@ -5,6 +5,7 @@
 
 use super::comments::comment;
 use super::relations::{indexes, Derived, IndexInfo};
+use super::sql_functions::{function_visible, sql_function};
 use super::types::{builtin, FUNCTIONS};
 use super::views::{index_definition, quote_identifier};
 use super::{namespaces, CatalogSnapshot, OID, RELATIONS};
@@ -53,6 +54,8 @@ pub enum CatalogFunction {
     NoDefinition,
     FunctionArguments,
     FunctionResult,
+    /// pg_get_functiondef(oid): a SQL function's CREATE statement.
+    FunctionDef,
     /// `text::regclass` (and the other aliases) of a value only known at run time: the OID
     /// of the object named.
     NameToOid(OidKind),
@@ -169,6 +172,7 @@ impl CatalogFunction {
                 (F::FunctionArguments, &[OID_ARG], text)
             }
             ("pg_get_function_result", 1) => (F::FunctionResult, &[OID_ARG], text),
+            ("pg_get_functiondef", 1) => (F::FunctionDef, &[OID_ARG], text),
             ("pg_advisory_unlock_all", 0) => (F::AdvisoryUnlockAll, &[], text),
             ("acldefault", 2) => (F::AclDefault, &[TEXT, OID_ARG], super::ACL),
             (name, 1 | 2) if name.starts_with("pg_") && name.contains("advisory") => {
@@ -227,6 +231,7 @@ impl CatalogFunction {
         match self {
             F::IsVisible => Ok(ScalarValue::Bool(
                 super::enum_types::enum_type_visible(snapshot, oid())
+                    .or_else(|| function_visible(snapshot, oid()))
                     .unwrap_or_else(|| snapshot.relation_visible(oid())),
             )),
             F::HasPrivilege => Ok(ScalarValue::Bool(true)),
@@ -349,6 +354,26 @@ impl CatalogFunction {
                 _ => String::new(),
             }),
             F::GetSerialSequence => serial_sequence(args, snapshot),
+            F::FunctionArguments if sql_function(snapshot, oid()).is_some() => {
+                Ok(
+                    sql_function(snapshot, oid()).map_or(ScalarValue::Null, |f| {
+                        ScalarValue::Text(super::sql_functions::function_arguments(f))
+                    }),
+                )
+            }
+            F::FunctionResult if sql_function(snapshot, oid()).is_some() => {
+                Ok(
+                    sql_function(snapshot, oid()).map_or(ScalarValue::Null, |f| {
+                        ScalarValue::Text(super::sql_functions::function_result(f))
+                    }),
+                )
+            }
+            F::FunctionDef => Ok(
+                sql_function(snapshot, oid()).map_or(ScalarValue::Null, |f| {
+                    let schema = snapshot.schema_name(f.name.schema);
+                    ScalarValue::Text(super::sql_functions::function_definition(f, &schema))
+                }),
+            ),
             F::FunctionArguments => {
                 Ok(FUNCTIONS
                     .iter()
@@ -374,12 +399,13 @@ impl CatalogFunction {
                 _ => Ok(ScalarValue::Null),
             },
             F::RegClassOut => text(relation_name(oid(), snapshot).unwrap_or(oid().to_string())),
-            F::RegProcOut => text(
-                FUNCTIONS
+            F::RegProcOut => text(match sql_function(snapshot, oid()) {
+                Some(function) => function.name.name.clone(),
+                None => FUNCTIONS
                     .iter()
                     .find(|f| f.0 == oid())
                     .map_or(oid().to_string(), |f| f.1.to_string()),
-            ),
+            }),
             F::RegNamespaceOut => text(snapshot.schema_name(oid())),
             // Run a vector at a time by the executor (`exec/expression.rs`).
             F::EnumIn(_) | F::EnumOut(_) => Err(Error::internal(

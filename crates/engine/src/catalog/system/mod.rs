@@ -15,6 +15,7 @@ mod enum_types;
 mod functions;
 mod information_schema;
 mod relations;
+mod sql_functions;
 mod time_zones;
 mod types;
 mod unused_features;
@@ -28,6 +29,7 @@ use crate::types::{DataType, OidKind, ScalarValue};
 
 pub(crate) use builtin_types::{BuiltinType, BUILTIN_TYPES};
 pub use functions::{format_type, object_oid, CatalogFunction, Parameter};
+pub use sql_functions::sql_function_oid;
 
 pub use crate::catalog::{INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PUBLIC_OID};
 /// PostgreSQL's schema for TOAST tables (empty here, but listed as in every database).

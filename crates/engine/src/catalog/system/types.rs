@@ -289,8 +289,8 @@ pub(super) const FUNCTIONS: &[(u32, &str, &[u32], u32, u8)] = &[
     (1256, "textregexne", &[25, 25], 16, b'i'),
 ];
 
-pub(super) fn pg_proc(_: &CatalogSnapshot) -> Rows {
-    FUNCTIONS
+pub(super) fn pg_proc(snapshot: &CatalogSnapshot) -> Rows {
+    let mut rows: Rows = FUNCTIONS
         .iter()
         .map(|&(id, name, arguments, result, volatility)| {
             let aggregate = name == "count";
@@ -332,7 +332,9 @@ pub(super) fn pg_proc(_: &CatalogSnapshot) -> Rows {
                 NULL,
             ]
         })
-        .collect()
+        .collect();
+    rows.extend(super::sql_functions::pg_proc_rows(snapshot));
+    rows
 }
 
 pub(super) const PG_OPERATOR: &[(&str, DataType)] = &[

@@ -1,0 +1,324 @@
+//! CREATE [OR REPLACE] FUNCTION ... LANGUAGE sql and DROP FUNCTION. The body is bound when
+//! the function is created, as PostgreSQL does with check_function_bodies on, so a missing
+//! table or a result that does not fit the declared type is reported then.
+
+use sqlparser::ast::{self, CreateFunctionBody, Expr, FunctionReturnType, ObjectName, Value};
+
+use super::{ident_name, Binder};
+use crate::catalog::{
+    signature, FunctionArg, FunctionBody, FunctionDef, FunctionReturn, QualifiedName, Volatility,
+};
+use crate::error::{Error, Result, SqlState};
+use crate::function::cast::CastContext;
+use crate::plan::{BoundStatement, FunctionChange};
+use crate::types::DataType;
+
+impl<'a> Binder<'a> {
+    pub(super) fn bind_create_function(
+        &mut self,
+        create: &ast::CreateFunction,
+    ) -> Result<BoundStatement> {
+        let ast::CreateFunction {
+            or_alter,
+            or_replace,
+            temporary,
+            if_not_exists,
+            name,
+            args,
+            return_type,
+            function_body,
+            behavior,
+            called_on_null,
+            parallel,
+            security,
+            set_params,
+            using,
+            language,
+            determinism_specifier,
+            options,
+            remote_connection,
+        } = create;
+        let foreign_syntax = *or_alter
+            || *temporary
+            || *if_not_exists
+            || using.is_some()
+            || determinism_specifier.is_some()
+            || options.is_some()
+            || remote_connection.is_some();
+        if foreign_syntax {
+            return Err(Error::syntax(format!("syntax error in {create}")));
+        }
+        if matches!(security, Some(ast::FunctionSecurity::Definer)) {
+            return Err(Error::unsupported("SECURITY DEFINER functions"));
+        }
+        if !set_params.is_empty() {
+            return Err(Error::unsupported("SET clauses of CREATE FUNCTION"));
+        }
+        let body = match function_body {
+            Some(CreateFunctionBody::AsBeforeOptions {
+                body,
+                link_symbol: None,
+            }) => FunctionBody::Text(string_body(body)?),
+            Some(CreateFunctionBody::Return(expr)) => FunctionBody::Return(expr.to_string()),
+            Some(_) => return Err(Error::unsupported(format!("the function body of {create}"))),
+            None => {
+                return Err(Error::new(
+                    SqlState::InvalidFunctionDefinition,
+                    "no function body specified",
+                ))
+            }
+        };
+        match (language, &body) {
+            (Some(language), _) if ident_name(language) == "sql" => {}
+            (Some(language), _) => {
+                return Err(Error::unsupported(format!(
+                    "functions in language \"{}\"",
+                    ident_name(language)
+                )))
+            }
+            // A SQL-standard body is SQL; a string one must say its language.
+            (None, FunctionBody::Return(_)) => {}
+            (None, FunctionBody::Text(_)) => {
+                return Err(Error::new(
+                    SqlState::InvalidFunctionDefinition,
+                    "no language specified",
+                ))
+            }
+        }
+        let returns = match return_type {
+            Some(returns) => self.bind_return_type(returns)?,
+            None => {
+                return Err(Error::new(
+                    SqlState::InvalidFunctionDefinition,
+                    "function result type must be specified",
+                ))
+            }
+        };
+        let function = FunctionDef {
+            oid: 0,
+            name: self.creation_name(name)?,
+            args: self.bind_parameters(args.as_deref().unwrap_or_default())?,
+            returns,
+            volatility: match behavior {
+                Some(ast::FunctionBehavior::Immutable) => Volatility::Immutable,
+                Some(ast::FunctionBehavior::Stable) => Volatility::Stable,
+                Some(ast::FunctionBehavior::Volatile) | None => Volatility::Volatile,
+            },
+            strict: matches!(
+                called_on_null,
+                Some(
+                    ast::FunctionCalledOnNull::Strict
+                        | ast::FunctionCalledOnNull::ReturnsNullOnNullInput
+                )
+            ),
+            parallel: match parallel {
+                Some(ast::FunctionParallel::Safe) => b's',
+                Some(ast::FunctionParallel::Restricted) => b'r',
+                Some(ast::FunctionParallel::Unsafe) | None => b'u',
+            },
+            body,
+        };
+        // check_function_bodies: the body binds, and its result fits the declared one.
+        let (_, columns) = self.bind_sql_body(&function)?;
+        super::sql_function::body_outputs(&function, &columns, self)?;
+        Ok(BoundStatement::ChangeFunction(FunctionChange::Create {
+            function,
+            or_replace: *or_replace,
+        }))
+    }
+
+    fn bind_return_type(&self, returns: &FunctionReturnType) -> Result<FunctionReturn> {
+        Ok(match returns {
+            FunctionReturnType::DataType(ast::DataType::Table(Some(columns))) => {
+                let mut bound = Vec::with_capacity(columns.len());
+                for column in columns {
+                    if !column.options.is_empty() {
+                        return Err(Error::syntax(format!(
+                            "syntax error at or near \"{column}\""
+                        )));
+                    }
+                    let name = ident_name(&column.name);
+                    if bound.iter().any(|(n, _)| *n == name) {
+                        return Err(duplicate_parameter(&name));
+                    }
+                    bound.push((name, self.function_type(&column.data_type)?));
+                }
+                FunctionReturn::Table(bound)
+            }
+            FunctionReturnType::DataType(ty) => FunctionReturn::Scalar(self.function_type(ty)?),
+            FunctionReturnType::SetOf(ty) => FunctionReturn::SetOf(self.function_type(ty)?),
+        })
+    }
+
+    fn bind_parameters(&mut self, args: &[ast::OperateFunctionArg]) -> Result<Vec<FunctionArg>> {
+        let mut bound: Vec<FunctionArg> = Vec::with_capacity(args.len());
+        for ast::OperateFunctionArg {
+            mode,
+            name,
+            data_type,
+            default_expr,
+        } in args
+        {
+            if !matches!(mode, None | Some(ast::ArgMode::In)) {
+                return Err(Error::unsupported("OUT, INOUT and VARIADIC parameters"));
+            }
+            let name = name.as_ref().map(ident_name);
+            if let Some(name) = &name {
+                if bound.iter().any(|a| a.name.as_ref() == Some(name)) {
+                    return Err(duplicate_parameter(name));
+                }
+            }
+            let ty = self.function_type(data_type)?;
+            let default =
+                match default_expr {
+                    Some(expr) => {
+                        let value = self.bind_expr(expr, &super::scope::Scope::default())?;
+                        self.coerce(value, ty, CastContext::Assignment)?;
+                        Some(expr.to_string())
+                    }
+                    None if bound.iter().any(|a| a.default.is_some()) => return Err(Error::new(
+                        SqlState::InvalidFunctionDefinition,
+                        "input parameters after one with a default value must also have defaults",
+                    )),
+                    None => None,
+                };
+            bound.push(FunctionArg { name, ty, default });
+        }
+        Ok(bound)
+    }
+
+    /// A parameter or result type: as format_type_be shows it, without modifiers.
+    fn function_type(&self, ty: &ast::DataType) -> Result<DataType> {
+        if let ast::DataType::Custom(name, _) = ty {
+            let pseudo = [
+                "void",
+                "record",
+                "trigger",
+                "anyelement",
+                "anyarray",
+                "internal",
+            ];
+            let written = name.to_string().to_lowercase();
+            if pseudo.contains(&written.as_str()) {
+                return Err(Error::unsupported(format!(
+                    "SQL functions taking or returning {written}"
+                )));
+            }
+        }
+        Ok(match self.bind_type(ty)? {
+            DataType::Numeric(_) => DataType::Numeric(None),
+            DataType::Varchar(_) => DataType::Varchar(None),
+            DataType::Bit(_) => DataType::Bit(None),
+            DataType::VarBit(_) => DataType::VarBit(None),
+            DataType::FloatVector(_) => DataType::FloatVector(None),
+            other => other,
+        })
+    }
+
+    pub(super) fn bind_drop_function(
+        &mut self,
+        drop: &ast::DropFunction,
+    ) -> Result<BoundStatement> {
+        let ast::DropFunction {
+            if_exists,
+            func_desc,
+            drop_behavior: _,
+        } = drop;
+        let mut functions = Vec::with_capacity(func_desc.len());
+        let mut notices = Vec::new();
+        for ast::FunctionDesc { name, args } in func_desc {
+            let types = match args {
+                Some(args) => Some(
+                    args.iter()
+                        .filter(|a| !matches!(a.mode, Some(ast::ArgMode::Out)))
+                        .map(|a| self.function_type(&a.data_type))
+                        .collect::<Result<Vec<_>>>()?,
+                ),
+                None => None,
+            };
+            match self.function_to_drop(name, types.as_deref())? {
+                Ok(found) => functions.push(found),
+                Err(missing) if *if_exists => {
+                    notices.push(format!("{}, skipping", missing.message))
+                }
+                Err(missing) => return Err(missing),
+            }
+        }
+        Ok(BoundStatement::ChangeFunction(FunctionChange::Drop {
+            functions,
+            notices,
+        }))
+    }
+
+    /// The function DROP FUNCTION `name[(types)]` means, or the error saying it does not
+    /// exist (which IF EXISTS turns into a notice).
+    fn function_to_drop(
+        &self,
+        name: &ObjectName,
+        types: Option<&[DataType]>,
+    ) -> Result<std::result::Result<(u32, QualifiedName), Error>> {
+        let written = self.written_name(name)?;
+        let shown = super::sql_function::shown_call_name(name);
+        let schemas = match &written.schema {
+            Some(schema) => match self.state.schema_by_name(schema) {
+                Some(schema) => vec![schema.oid],
+                None => {
+                    return Ok(Err(Error::new(
+                        SqlState::InvalidSchemaName,
+                        format!("schema \"{schema}\" does not exist"),
+                    )))
+                }
+            },
+            None => self.searched.clone(),
+        };
+        let mut found: Vec<_> = self
+            .state
+            .functions
+            .values()
+            .filter(|f| f.name.name == written.name && schemas.contains(&f.name.schema))
+            .filter(|f| types.is_none_or(|types| f.arg_types() == types))
+            .collect();
+        // Along the search path, the first schema holding one wins.
+        found.sort_by_key(|f| schemas.iter().position(|s| *s == f.name.schema));
+        if let Some(first) = found.first() {
+            found.retain(|f| f.name.schema == first.name.schema);
+        }
+        match (found.as_slice(), types) {
+            ([function], _) | ([function, ..], Some(_)) => {
+                Ok(Ok((function.oid, function.name.clone())))
+            }
+            ([], Some(types)) => Ok(Err(Error::new(
+                SqlState::UndefinedFunction,
+                format!("function {} does not exist", signature(&shown, types)),
+            ))),
+            ([], None) => Ok(Err(Error::new(
+                SqlState::UndefinedFunction,
+                format!("could not find a function named \"{shown}\""),
+            ))),
+            (_, None) => Err(Error::new(
+                SqlState::AmbiguousFunction,
+                format!("function name \"{shown}\" is not unique"),
+            )
+            .with_hint("Specify the argument list to select the function unambiguously.")),
+        }
+    }
+}
+
+/// The text of `AS 'body'` (or a dollar-quoted one).
+fn string_body(body: &Expr) -> Result<String> {
+    match body {
+        Expr::Value(value) => match &value.value {
+            Value::SingleQuotedString(text) | Value::EscapedStringLiteral(text) => Ok(text.clone()),
+            Value::DollarQuotedString(quoted) => Ok(quoted.value.clone()),
+            _ => Err(Error::syntax(format!("syntax error at or near \"{body}\""))),
+        },
+        _ => Err(Error::syntax(format!("syntax error at or near \"{body}\""))),
+    }
+}
+
+fn duplicate_parameter(name: &str) -> Error {
+    Error::new(
+        SqlState::InvalidFunctionDefinition,
+        format!("parameter name \"{name}\" used more than once"),
+    )
+}
