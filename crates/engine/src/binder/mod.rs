@@ -22,6 +22,7 @@ mod foreign_key;
 mod from;
 mod generated;
 mod grouping;
+mod hnsw_index;
 mod index;
 mod modifying_cte;
 mod names;

@@ -3,6 +3,7 @@
 
 mod enum_type;
 mod foreign_key;
+mod hnsw;
 mod namespace;
 mod schema;
 mod search_path;
@@ -11,6 +12,7 @@ mod view;
 
 pub use enum_type::{CommittedEnum, EnumLabel, EnumType, LabelPosition};
 pub use foreign_key::{key_cast, ConstraintChecks, ForeignKey, KeyCast, ReferentialAction};
+pub use hnsw::{HnswOptions, VectorOpClass};
 pub use namespace::{QualifiedName, SchemaDef, INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PUBLIC_OID};
 pub use schema::{
     CheckConstraint, ColumnDef, Constraint, ConstraintKind, Identity, IndexDef, IndexMethod,
