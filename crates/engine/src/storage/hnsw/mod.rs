@@ -103,6 +103,19 @@ impl HnswIndex {
         }
     }
 
+    /// Whether a node storing `stored` stands for a row holding `value`.
+    fn holds(&self, stored: &[f32], value: &[f32], dims: usize) -> bool {
+        match self.opclass {
+            VectorOpClass::Cosine => self
+                .indexed_form(value, dims)
+                .is_some_and(|v| same_values(&v, stored)),
+            // Stored as they are: compared without a copy, once per candidate of a search.
+            VectorOpClass::L2 | VectorOpClass::InnerProduct | VectorOpClass::L1 => {
+                same_values(value, stored)
+            }
+        }
+    }
+
     /// Adds a node for every row of `data` that has none for its value.
     pub fn sync(&self, data: &TableData) -> Result<()> {
         if self.read()?.covers(data, self.column) {
@@ -164,8 +177,7 @@ impl HnswIndex {
             let VectorData::FloatVector(values) = &column.data else {
                 return false;
             };
-            self.indexed_form(values.get(offset), dims)
-                .is_some_and(|v| same_values(&v, graph.vector(node)))
+            self.holds(graph.vector(node), values.get(offset), dims)
         };
         let found = graph.search(&query, ef, &live_value);
         Ok(Nearest {
