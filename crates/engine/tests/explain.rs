@@ -372,3 +372,58 @@ fn a_cte_read_once_is_inlined_and_one_read_twice_is_shared() {
         "{volatile:?}"
     );
 }
+
+#[test]
+fn order_by_limit_under_a_projection_is_still_a_top_n() {
+    let mut s = session();
+    let plan = explain(&mut s, "SELECT id FROM big ORDER BY v - id, grp LIMIT 3");
+    assert_eq!(
+        plan,
+        [
+            "Limit",
+            "->  Project (1 columns)",
+            "      ->  Top-N Sort (keys: 2)",
+            "            ->  Project (3 columns)",
+            "                  ->  Seq Scan on big (3 columns)",
+        ]
+    );
+}
+
+#[test]
+fn nearest_neighbours_by_the_distance_of_an_hnsw_index_are_an_index_scan() {
+    let mut s = session();
+    for sql in [
+        "CREATE TABLE items (id integer, embedding vector(2))",
+        "INSERT INTO items SELECT g, ARRAY[g, g % 7]::real[]::vector FROM generate_series(1, 100) g",
+        "CREATE INDEX items_l2 ON items USING hnsw (embedding vector_l2_ops)",
+    ] {
+        s.execute(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+    let plan = explain(
+        &mut s,
+        "SELECT id FROM items WHERE id > 5 ORDER BY embedding <-> '[3,1]' LIMIT 5",
+    );
+    assert_eq!(
+        plan,
+        [
+            "Limit",
+            "->  Project (1 columns)",
+            "      ->  Top-N Sort (keys: 1)",
+            "            ->  Project (2 columns)",
+            "                  ->  Filter",
+            "                        ->  Index Scan using items_l2 on items (2 columns)",
+        ]
+    );
+    // Another distance than the index's, a descending order, or no LIMIT: a seq scan.
+    for sql in [
+        "SELECT id FROM items ORDER BY embedding <=> '[3,1]' LIMIT 5",
+        "SELECT id FROM items ORDER BY embedding <-> '[3,1]' DESC LIMIT 5",
+        "SELECT id FROM items ORDER BY embedding <-> '[3,1]'",
+    ] {
+        let plan = explain(&mut s, sql);
+        assert!(
+            plan.iter().any(|line| line.contains("Seq Scan on items")),
+            "{sql}: {plan:?}"
+        );
+    }
+}

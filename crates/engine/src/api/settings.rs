@@ -12,7 +12,7 @@ use crate::error::{Error, Result, SqlState};
 
 use checks::{
     any, bytea_output, checkpoint_timeout, date_style, deadlock_timeout, default_tablespace,
-    default_transaction_isolation, encoding, english_messages, float_digits,
+    default_transaction_isolation, encoding, english_messages, float_digits, hnsw_ef_search,
     idle_in_transaction_session_timeout, idle_session_timeout, interval_style, lock_timeout,
     max_wal_size, non_negative_integer, on_off, optimizer_rules, password_encryption,
     positive_integer, query_memory_limit, search_path, standard_strings, statement_timeout,
@@ -377,6 +377,14 @@ const DEFINITIONS: &[Definition] = &[
         context: Context::User,
         check: query_memory_limit,
         description: "A statement needing more working memory fails with 53200; 0: a quarter of the server's limit.",
+    },
+    Definition {
+        name: "hnsw.ef_search",
+        default: "40",
+        reported: false,
+        context: Context::User,
+        check: hnsw_ef_search,
+        description: "Sets the size of the dynamic candidate list for search",
     },
     Definition {
         name: "checkpoint_timeout",

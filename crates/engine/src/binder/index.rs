@@ -1,6 +1,6 @@
 //! CREATE [UNIQUE] INDEX: the table, its key columns and the access method. Only plain
-//! column keys are implemented; expression and partial indexes, INCLUDE and operator classes
-//! are 0A000.
+//! column keys are implemented; expression and partial indexes, INCLUDE, and operator classes
+//! and storage parameters outside hnsw (`hnsw_index.rs`) are 0A000.
 
 use sqlparser::ast::{self, IndexType, OrderBySort};
 
@@ -33,7 +33,6 @@ impl Binder<'_> {
         if *concurrently
             || *r#async
             || nulls_distinct.is_some()
-            || !with.is_empty()
             || !alter_options.is_empty()
             || index_options
                 .iter()
@@ -67,11 +66,31 @@ impl Binder<'_> {
                 ast::IndexOption::Comment(_) => None,
             },
         )))?;
+        let method = match method {
+            Method::Plain(method) => method,
+            Method::Hnsw => {
+                if *unique {
+                    return Err(unique_unsupported("hnsw"));
+                }
+                let (column, options) = super::hnsw_index::bind_hnsw_key(&schema, columns, with)?;
+                return Ok(BoundStatement::CreateIndex(CreateIndex {
+                    name,
+                    table_name: table,
+                    table_oid: schema.oid,
+                    columns: vec![column],
+                    unique: false,
+                    method: IndexMethod::Hnsw(options),
+                    if_not_exists: *if_not_exists,
+                }));
+            }
+        };
+        if !with.is_empty() {
+            return Err(Error::unsupported(format!(
+                "the CREATE INDEX form {create}"
+            )));
+        }
         if *unique && method == IndexMethod::Hash {
-            return Err(Error::new(
-                SqlState::FeatureNotSupported,
-                "access method \"hash\" does not support unique indexes",
-            ));
+            return Err(unique_unsupported("hash"));
         }
         let mut positions = Vec::with_capacity(columns.len());
         for column in columns {
@@ -131,13 +150,30 @@ impl Binder<'_> {
     }
 }
 
+fn unique_unsupported(method: &str) -> Error {
+    Error::new(
+        SqlState::FeatureNotSupported,
+        format!("access method \"{method}\" does not support unique indexes"),
+    )
+}
+
+/// An access method as USING names it; hnsw's options come from its key and WITH.
+enum Method {
+    Plain(IndexMethod),
+    Hnsw,
+}
+
 /// The access method of `USING`: B-tree unless named otherwise.
-fn index_method<'a>(mut using: impl Iterator<Item = &'a IndexType>) -> Result<IndexMethod> {
+fn index_method<'a>(mut using: impl Iterator<Item = &'a IndexType>) -> Result<Method> {
     let method = match using.next() {
-        None | Some(IndexType::BTree) => IndexMethod::Btree,
-        Some(IndexType::Hash) => IndexMethod::Hash,
-        Some(IndexType::Custom(name)) if ident_name(name) == "btree" => IndexMethod::Btree,
-        Some(IndexType::Custom(name)) if ident_name(name) == "hash" => IndexMethod::Hash,
+        None | Some(IndexType::BTree) => Method::Plain(IndexMethod::Btree),
+        Some(IndexType::Hash) => Method::Plain(IndexMethod::Hash),
+        Some(IndexType::Custom(name)) => match ident_name(name).as_str() {
+            "btree" => Method::Plain(IndexMethod::Btree),
+            "hash" => Method::Plain(IndexMethod::Hash),
+            "hnsw" => Method::Hnsw,
+            _ => return Err(Error::unsupported(format!("index access method {name}"))),
+        },
         Some(other) => return Err(Error::unsupported(format!("index access method {other}"))),
     };
     match using.next() {

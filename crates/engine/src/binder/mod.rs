@@ -23,6 +23,7 @@ mod from;
 mod function_ddl;
 mod generated;
 mod grouping;
+mod hnsw_index;
 mod index;
 mod modifying_cte;
 mod names;

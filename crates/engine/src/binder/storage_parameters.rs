@@ -51,7 +51,7 @@ fn kind(name: &str) -> Option<Kind> {
     })
 }
 
-fn invalid(message: String) -> Error {
+pub(super) fn invalid(message: String) -> Error {
     Error::new(SqlState::InvalidParameterValue, message)
 }
 
@@ -74,6 +74,19 @@ pub(super) fn check_storage_parameters(options: &[SqlOption]) -> Result<()> {
         check_value(&name, &kind, &text)?;
     }
     Ok(())
+}
+
+/// An integer reloption of an index access method (hnsw's m), checked as PostgreSQL checks
+/// those of the heap.
+pub(super) fn integer_option(name: &str, value: &Expr, (low, high): (i64, i64)) -> Result<i64> {
+    let text = value_text(value)
+        .ok_or_else(|| Error::unsupported(format!("the storage parameter value {value}")))?;
+    check_value(name, &Kind::Int(low, high), &text)?;
+    text.trim().parse().map_err(|_| {
+        invalid(format!(
+            "invalid value for integer option \"{name}\": {text}"
+        ))
+    })
 }
 
 /// The value as PostgreSQL's grammar hands it over: a number, word or string as text.

@@ -4,6 +4,7 @@
 mod enum_type;
 mod foreign_key;
 mod function;
+mod hnsw;
 mod namespace;
 pub mod password;
 mod role;
@@ -17,6 +18,7 @@ pub use foreign_key::{key_cast, ConstraintChecks, ForeignKey, KeyCast, Referenti
 pub use function::{
     signature, FunctionArg, FunctionBody, FunctionDef, FunctionReturn, Volatility, RECORD_OID,
 };
+pub use hnsw::{HnswOptions, VectorOpClass};
 pub use namespace::{
     temp_schema_name, QualifiedName, SchemaDef, INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PG_TEMP,
     PUBLIC_OID,

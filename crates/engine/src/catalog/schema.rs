@@ -1,6 +1,6 @@
 //! A table's schema: what CREATE TABLE declared, resolved to types.
 
-use super::{ForeignKey, QualifiedName};
+use super::{ForeignKey, HnswOptions, QualifiedName};
 use crate::types::DataType;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -48,6 +48,8 @@ pub struct UniqueKey {
 pub enum IndexMethod {
     Btree,
     Hash,
+    /// pgvector's approximate nearest-neighbour graph over a `vector` column.
+    Hnsw(HnswOptions),
 }
 
 /// A non-unique CREATE INDEX: recorded for index scans; it never changes a result.

@@ -6,9 +6,9 @@ use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
     CheckConstraint, ColumnDef, Constraint, ConstraintKind, EnumLabel, EnumType, ForeignKey,
-    FunctionArg, FunctionBody, FunctionDef, FunctionReturn, Identity, IndexDef, IndexMethod,
-    Membership, QualifiedName, ReferentialAction, Role, RoleCatalog, SchemaDef, StoredExpr,
-    TableSchema, UniqueKey, ViewCheckOption, ViewDef, Volatility,
+    FunctionArg, FunctionBody, FunctionDef, FunctionReturn, HnswOptions, Identity, IndexDef,
+    IndexMethod, Membership, QualifiedName, ReferentialAction, Role, RoleCatalog, SchemaDef,
+    StoredExpr, TableSchema, UniqueKey, VectorOpClass, ViewCheckOption, ViewDef, Volatility,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
@@ -63,6 +63,17 @@ mod tag {
 /// The tags of index methods, on-disk like those of types.
 const BTREE: u8 = 1;
 const HASH: u8 = 2;
+/// Followed by the operator class (`HNSW_OPCLASSES`' position) and m and ef_construction as
+/// given (0: left out).
+const HNSW: u8 = 80;
+
+/// The hnsw operator classes by on-disk number.
+const HNSW_OPCLASSES: [VectorOpClass; 4] = [
+    VectorOpClass::L2,
+    VectorOpClass::InnerProduct,
+    VectorOpClass::Cosine,
+    VectorOpClass::L1,
+];
 
 /// The tags of constraint kinds, on-disk like those of types: a new kind takes the next
 /// number.
@@ -354,16 +365,44 @@ impl Persist for ForeignKey {
 
 impl Persist for IndexMethod {
     fn encode(&self, out: &mut Encoder) {
-        out.u8(match self {
-            IndexMethod::Btree => BTREE,
-            IndexMethod::Hash => HASH,
-        });
+        match self {
+            IndexMethod::Btree => out.u8(BTREE),
+            IndexMethod::Hash => out.u8(HASH),
+            IndexMethod::Hnsw(options) => {
+                out.u8(HNSW);
+                let opclass = HNSW_OPCLASSES.iter().position(|c| *c == options.opclass);
+                out.u8(opclass.unwrap_or_default() as u8);
+                out.u32(options.m.map_or(0, u32::from));
+                out.u32(options.ef_construction.map_or(0, u32::from));
+            }
+        }
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<IndexMethod> {
         match input.u8()? {
             BTREE => Ok(IndexMethod::Btree),
             HASH => Ok(IndexMethod::Hash),
+            HNSW => {
+                let tag = input.u8()?;
+                let opclass = *HNSW_OPCLASSES
+                    .get(usize::from(tag))
+                    .ok_or_else(|| corrupt(format!("hnsw operator class {tag}")))?;
+                let mut option = |name: &str, (low, high): (u16, u16)| -> Result<Option<u16>> {
+                    match input.u32()? {
+                        0 => Ok(None),
+                        n => u16::try_from(n)
+                            .ok()
+                            .filter(|n| (low..=high).contains(n))
+                            .map(Some)
+                            .ok_or_else(|| corrupt(format!("hnsw {name} {n}"))),
+                    }
+                };
+                Ok(IndexMethod::Hnsw(HnswOptions {
+                    opclass,
+                    m: option("m", HnswOptions::M_RANGE)?,
+                    ef_construction: option("ef_construction", HnswOptions::EF_CONSTRUCTION_RANGE)?,
+                }))
+            }
             other => Err(corrupt(format!("index method tag {other}"))),
         }
     }
@@ -795,9 +834,9 @@ impl Persist for RoleCatalog {
 mod tests {
     use super::tag;
     use crate::catalog::{
-        CheckConstraint, ColumnDef, Constraint, ConstraintKind, ForeignKey, IndexDef, IndexMethod,
-        QualifiedName, ReferentialAction, SchemaDef, StoredExpr, TableSchema, UniqueKey,
-        ViewCheckOption, ViewDef, PUBLIC_OID,
+        CheckConstraint, ColumnDef, Constraint, ConstraintKind, ForeignKey, HnswOptions, IndexDef,
+        IndexMethod, QualifiedName, ReferentialAction, SchemaDef, StoredExpr, TableSchema,
+        UniqueKey, VectorOpClass, ViewCheckOption, ViewDef, PUBLIC_OID,
     };
     use crate::durability::bytes::encoded;
     use crate::durability::{Decoder, Encoder, Persist};
@@ -959,6 +998,16 @@ mod tests {
                     method: IndexMethod::Hash,
                     comment: None,
                 },
+                IndexDef {
+                    name: "t_tags_hnsw".into(),
+                    columns: vec![1],
+                    method: IndexMethod::Hnsw(HnswOptions {
+                        opclass: VectorOpClass::Cosine,
+                        m: Some(4),
+                        ef_construction: None,
+                    }),
+                    comment: None,
+                },
             ],
             constraints: vec![Constraint {
                 name: "t_price_check".into(),
@@ -1019,6 +1068,9 @@ mod tests {
         assert!(is_corrupt::<ReferentialAction>(b"x"));
         assert!(is_corrupt::<IndexMethod>(&[0]));
         assert!(is_corrupt::<IndexMethod>(&[3]));
+        // An hnsw operator class or option out of range.
+        assert!(is_corrupt::<IndexMethod>(&[80, 4, 0, 0, 0, 0, 0, 0, 0, 0]));
+        assert!(is_corrupt::<IndexMethod>(&[80, 0, 1, 0, 0, 0, 0, 0, 0, 0]));
         let mut unknown_kind = encoded(&schema().constraints[0]);
         let tag_at = 8 + "t_price_check".len() + 1;
         unknown_kind[tag_at] = 0;

@@ -6,10 +6,11 @@ use std::sync::Arc;
 
 use super::ddl::{claim_relation_name, relation_exists, wrong_object_type};
 use crate::api::Notice;
-use crate::catalog::{IndexDef, QualifiedName, UniqueKey};
+use crate::catalog::{IndexDef, IndexMethod, QualifiedName, UniqueKey};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::CreateIndex;
 use crate::storage::{build_unique_indexes, RelationKind, Transaction};
+use crate::types::DataType;
 
 pub fn create_index(
     txn: &mut Transaction,
@@ -54,6 +55,15 @@ pub fn create_index(
         });
         entry.unique_indexes = Arc::new(build_unique_indexes(&schema, &entry.data)?);
     } else {
+        // An hnsw graph is built now, as pgvector builds it, rather than by the first search.
+        if let (IndexMethod::Hnsw(options), [column]) = (spec.method, spec.columns.as_slice()) {
+            if let DataType::FloatVector(Some(dims)) = schema.columns[*column].data_type {
+                let graph = entry
+                    .secondary_indexes
+                    .hnsw(*column, dims as usize, &options);
+                graph.sync(&entry.data)?;
+            }
+        }
         schema.indexes.push(IndexDef {
             name,
             columns: spec.columns,

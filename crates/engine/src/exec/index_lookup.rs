@@ -1,9 +1,11 @@
 //! Lookups through an index: `WHERE key = constant` or `WHERE key IN (constants)` finds its
 //! rows without a scan, one lookup per distinct key value — at most one row per value through
-//! a unique key, any number through a CREATE INDEX index.
+//! a unique key, any number through a CREATE INDEX index; and the candidates an hnsw index
+//! finds nearest to a vector.
 
 use super::expression::evaluate_constant;
 use super::filter::selected_rows;
+use super::nearest::NearestProbe;
 use super::{ExecContext, Operator};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::ScalarExpr;
@@ -26,6 +28,8 @@ pub enum IndexAccess {
     /// CREATE INDEX indexes that can each answer; the one with the fewest candidate rows for
     /// the values at hand is used.
     Secondary(Vec<KeyProbe>),
+    /// An hnsw index: the rows nearest to a vector.
+    Nearest(NearestProbe),
 }
 
 pub struct IndexLookupExec {
@@ -98,12 +102,13 @@ impl IndexLookupExec {
                     None => Vec::new(),
                 })
             }
+            IndexAccess::Nearest(probe) => probe.find(entry, ctx),
         }
     }
 }
 
 /// Ascending row ids grouped by chunk.
-fn by_chunk(row_ids: &[u64]) -> ChunkRows {
+pub(super) fn by_chunk(row_ids: &[u64]) -> ChunkRows {
     let mut rows: ChunkRows = Vec::new();
     for &row in row_ids {
         let (chunk_idx, offset) = (

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::catalog::IndexMethod;
 use crate::exec::{
     AggregateExec, AggregateSpec, BoxedOperator, DistinctExec, FilterExec, GenerateSeriesExec,
     HashJoinExec, HashJoinSpec, LimitExec, LockRowsExec, LockstepExec, NestedLoopJoinExec,
@@ -11,13 +12,16 @@ use crate::exec::{
 };
 use crate::exec::{
     FileScanExec, IndexAccess, IndexLookupExec, InstrumentedExec, KeyProbe, LateralJoinExec,
-    OperatorStats, SharedCteExec, TopNExec, WorkTableExec,
+    NearestProbe, OperatorStats, SharedCteExec, TopNExec, WorkTableExec,
 };
 use crate::files::RowGroupFilter;
 use crate::function::TableFunction;
 use crate::plan::{JoinKind, LogicalPlan, ScalarExpr};
 use crate::storage::DbState;
 use crate::types::PhysicalType;
+
+mod nearest;
+pub(crate) use nearest::{may_search_hnsw, nearest_probe};
 
 fn physical_types(plan: &LogicalPlan) -> Vec<PhysicalType> {
     plan.output_types().iter().map(|t| t.physical()).collect()
@@ -107,6 +111,7 @@ pub(crate) fn index_lookup(
         .schema
         .indexes
         .iter()
+        .filter(|index| !matches!(index.method, IndexMethod::Hnsw(_)))
         .filter_map(|index| Some(probe(&index.columns)?.0))
         .collect();
     if probes.is_empty() {
@@ -203,16 +208,94 @@ fn build(
     state: &DbState,
     stats: &mut Option<Vec<Arc<OperatorStats>>>,
 ) -> BoxedOperator {
-    let node_stats = stats.as_mut().map(|all| {
+    let node_stats = stats_slot(stats);
+    let operator = build_node(plan, state, stats);
+    instrument(operator, node_stats)
+}
+
+/// The statistics of the next node in pre-order, when EXPLAIN ANALYZE collects them.
+fn stats_slot(stats: &mut Option<Vec<Arc<OperatorStats>>>) -> Option<Arc<OperatorStats>> {
+    stats.as_mut().map(|all| {
         let node = Arc::new(OperatorStats::default());
         all.push(node.clone());
         node
-    });
-    let operator = build_node(plan, state, stats);
-    match node_stats {
+    })
+}
+
+fn instrument(operator: BoxedOperator, stats: Option<Arc<OperatorStats>>) -> BoxedOperator {
+    match stats {
         Some(node) => Box::new(InstrumentedExec::new(operator, node)),
         None => operator,
     }
+}
+
+/// The input of a constant LIMIT of `k` rows (OFFSET included): a Sort under it, through
+/// projections (which keep rows as they come), keeps the best `k` rows only, and reads them
+/// from an hnsw index when one answers its order.
+fn build_top_n(
+    plan: &LogicalPlan,
+    k: usize,
+    state: &DbState,
+    stats: &mut Option<Vec<Arc<OperatorStats>>>,
+) -> BoxedOperator {
+    match plan {
+        LogicalPlan::Project { input, exprs } => {
+            let node_stats = stats_slot(stats);
+            let input_operator = build_top_n(input, k, state, stats);
+            instrument(
+                Box::new(ProjectExec::new(input_operator, exprs.clone())),
+                node_stats,
+            )
+        }
+        LogicalPlan::Sort {
+            input: sorted,
+            keys,
+        } => {
+            let node_stats = stats_slot(stats);
+            let sorted_operator = match nearest_probe(sorted, keys, k, state) {
+                Some((probe, _)) => build_nearest(sorted, probe, state, stats),
+                None => build(sorted, state, stats),
+            };
+            let top_n = TopNExec::new(sorted_operator, keys.clone(), physical_types(sorted), k);
+            instrument(Box::new(top_n), node_stats)
+        }
+        _ => build(plan, state, stats),
+    }
+}
+
+/// `plan`, projections and filters over a scan, with the scan replaced by `probe`'s search.
+fn build_nearest(
+    plan: &LogicalPlan,
+    probe: NearestProbe,
+    state: &DbState,
+    stats: &mut Option<Vec<Arc<OperatorStats>>>,
+) -> BoxedOperator {
+    let node_stats = stats_slot(stats);
+    let operator: BoxedOperator = match plan {
+        LogicalPlan::Scan {
+            table_oid,
+            table_name,
+            columns,
+            ..
+        } => Box::new(IndexLookupExec::new(
+            *table_oid,
+            table_name.clone(),
+            columns.clone(),
+            IndexAccess::Nearest(probe),
+            None,
+        )),
+        LogicalPlan::Filter { input, predicate } => Box::new(FilterExec::new(
+            build_nearest(input, probe, state, stats),
+            predicate.clone(),
+        )),
+        LogicalPlan::Project { input, exprs } => Box::new(ProjectExec::new(
+            build_nearest(input, probe, state, stats),
+            exprs.clone(),
+        )),
+        // nearest_probe only finds scans under filters and projections.
+        _ => build_node(plan, state, stats),
+    };
+    instrument(operator, node_stats)
 }
 
 fn build_node(
@@ -291,34 +374,9 @@ fn build_node(
             ties,
         } => {
             // A top-N would drop the ties, which only come after the k-th row.
-            let top_n = top_n_rows(limit, offset).filter(|_| ties.is_empty());
-            let input_operator = match (input.as_ref(), top_n) {
-                // ORDER BY ... LIMIT: keep the best rows only. The Sort node still gets its
-                // own statistics slot, in plan order.
-                (
-                    LogicalPlan::Sort {
-                        input: sorted,
-                        keys,
-                    },
-                    Some(k),
-                ) => {
-                    let sort_stats = stats.as_mut().map(|all| {
-                        let node = Arc::new(OperatorStats::default());
-                        all.push(node.clone());
-                        node
-                    });
-                    let top_n: BoxedOperator = Box::new(TopNExec::new(
-                        build(sorted, state, stats),
-                        keys.clone(),
-                        physical_types(sorted),
-                        k,
-                    ));
-                    match sort_stats {
-                        Some(node) => Box::new(InstrumentedExec::new(top_n, node)),
-                        None => top_n,
-                    }
-                }
-                _ => create_operator(input),
+            let input_operator = match top_n_rows(limit, offset).filter(|_| ties.is_empty()) {
+                Some(k) => build_top_n(input, k, state, stats),
+                None => create_operator(input),
             };
             Box::new(LimitExec::new(
                 input_operator,

@@ -17,8 +17,18 @@ pub fn explain_lines(
 ) -> Vec<String> {
     let mut lines = Vec::new();
     let mut next_stat = 0;
-    render(plan, state, false, 0, stats, &mut next_stat, &mut lines);
+    let above = Above::default();
+    render(plan, state, &above, 0, stats, &mut next_stat, &mut lines);
     lines
+}
+
+/// What the nodes above a node decided about it.
+#[derive(Default)]
+struct Above {
+    /// A constant LIMIT reaches it through projections: a Sort runs as a top-N of these rows.
+    limit_rows: Option<usize>,
+    /// A top-N above reads through this hnsw index, which replaces the scan below.
+    nearest_index: Option<String>,
 }
 
 fn join_kind(kind: JoinKind) -> &'static str {
@@ -153,7 +163,7 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
 fn render(
     plan: &LogicalPlan,
     state: &DbState,
-    top_n: bool,
+    above: &Above,
     depth: usize,
     stats: Option<&[Arc<OperatorStats>]>,
     next_stat: &mut usize,
@@ -169,7 +179,21 @@ fn render(
             inputs.clear();
         }
     }
-    if top_n {
+    if let (
+        LogicalPlan::Scan {
+            table_name,
+            columns,
+            ..
+        },
+        Some(index),
+    ) = (plan, &above.nearest_index)
+    {
+        description = format!(
+            "Index Scan using {index} on {table_name} ({} columns)",
+            columns.len()
+        );
+    }
+    if matches!(plan, LogicalPlan::Sort { .. }) && above.limit_rows.is_some() {
         description = format!("Top-N {description}");
     }
     let indent = if depth == 0 {
@@ -189,18 +213,35 @@ fn render(
         "{indent}{description}{}",
         actual.unwrap_or_default()
     ));
-    // A Sort right under a constant LIMIT runs as a top-N (see physical::top_n_rows).
-    let child_top_n = match plan {
+    // As physical::build_top_n runs them: a Sort under a constant LIMIT (through
+    // projections) as a top-N, reading from an hnsw index where one answers its order.
+    let below = match plan {
         LogicalPlan::Limit {
             limit,
             offset,
             ties,
             ..
-        } => ties.is_empty() && crate::physical::top_n_rows(limit, offset).is_some(),
-        _ => false,
+        } => Above {
+            limit_rows: crate::physical::top_n_rows(limit, offset).filter(|_| ties.is_empty()),
+            nearest_index: None,
+        },
+        LogicalPlan::Project { .. } => Above {
+            limit_rows: above.limit_rows,
+            nearest_index: above.nearest_index.clone(),
+        },
+        LogicalPlan::Sort { input, keys } => Above {
+            limit_rows: None,
+            nearest_index: above.limit_rows.and_then(|k| {
+                crate::physical::nearest_probe(input, keys, k, state).map(|(_, name)| name)
+            }),
+        },
+        LogicalPlan::Filter { .. } => Above {
+            limit_rows: None,
+            nearest_index: above.nearest_index.clone(),
+        },
+        _ => Above::default(),
     };
     for input in inputs {
-        let top_n = child_top_n && matches!(input, LogicalPlan::Sort { .. });
-        render(input, state, top_n, depth + 1, stats, next_stat, lines);
+        render(input, state, &below, depth + 1, stats, next_stat, lines);
     }
 }

@@ -9,6 +9,7 @@
 mod advisory;
 mod commit_log;
 mod generation_cache;
+mod hnsw;
 mod isolation;
 mod locks;
 mod namespace;
@@ -23,6 +24,7 @@ mod unique_index;
 pub use advisory::{AdvisoryKey, AdvisoryLocks};
 pub use commit_log::{CommitChanges, CommitLog};
 pub use generation_cache::{generations, GenerationCache, Lookup};
+pub use hnsw::{HnswIndex, Nearest};
 pub use isolation::Isolation;
 pub use locks::{row_lock_name, LockManager, LockMode, Wait};
 pub use namespace::RelationKind;

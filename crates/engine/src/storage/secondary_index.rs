@@ -18,16 +18,20 @@ use arc_swap::{ArcSwap, ArcSwapOption};
 use foldhash::fast::FixedState;
 use hashbrown::HashMap;
 
+use super::hnsw::HnswIndex;
 use super::table_data::{Chunk, TableData};
+use crate::catalog::HnswOptions;
 use crate::vector::{encode_row_key, Vector, BATCH_SIZE};
 
 // Row offsets and bucket bounds within a chunk are stored as u16.
 const _: () = assert!(BATCH_SIZE <= u16::MAX as usize);
 
-/// All CREATE INDEX indexes of one table, shared by its versions, by key columns.
+/// All CREATE INDEX indexes of one table, shared by its versions: the hash indexes by key
+/// columns, the hnsw graphs by column and options.
 #[derive(Debug, Default)]
 pub struct SecondaryIndexes {
     by_columns: ArcSwap<HashMap<Vec<usize>, Arc<ChunkSlots>>>,
+    hnsw: ArcSwap<HashMap<(usize, HnswOptions), Arc<HnswIndex>>>,
 }
 
 /// One index: a slot per chunk, holding the chunk's index once a lookup built it. The list is
@@ -123,22 +127,49 @@ impl SecondaryIndexes {
 
     /// The slots of the index over `columns`, made on its first lookup.
     fn slots(&self, columns: &[usize]) -> Arc<ChunkSlots> {
-        if let Some(slots) = self.by_columns.load().get(columns) {
-            return slots.clone();
-        }
-        let mut found = Arc::default();
-        self.by_columns.rcu(|by_columns| {
-            if let Some(slots) = by_columns.get(columns) {
-                found = slots.clone();
-                return by_columns.clone();
-            }
-            found = Arc::default();
-            let mut grown = HashMap::clone(by_columns);
-            grown.insert(columns.to_vec(), found.clone());
-            Arc::new(grown)
-        });
-        found
+        shared_entry(&self.by_columns, columns, |c| c.to_vec(), Arc::default)
     }
+
+    /// The hnsw graph over `column` (of `dims` elements) built with `options`, made empty on
+    /// first use.
+    pub fn hnsw(&self, column: usize, dims: usize, options: &HnswOptions) -> Arc<HnswIndex> {
+        shared_entry(
+            &self.hnsw,
+            &(column, *options),
+            |key| *key,
+            || Arc::new(HnswIndex::new(column, dims, options)),
+        )
+    }
+}
+
+/// The value of `key` in a map published with `ArcSwap`, inserted with `make` when missing;
+/// two callers racing to insert get the same value.
+fn shared_entry<K, Q, V>(
+    map: &ArcSwap<HashMap<K, Arc<V>>>,
+    key: &Q,
+    owned: impl Fn(&Q) -> K,
+    make: impl Fn() -> Arc<V>,
+) -> Arc<V>
+where
+    K: std::hash::Hash + Eq + Clone + std::borrow::Borrow<Q>,
+    Q: std::hash::Hash + Eq + ?Sized,
+{
+    if let Some(value) = map.load().get(key) {
+        return value.clone();
+    }
+    let mut found = None;
+    map.rcu(|current| {
+        if let Some(value) = current.get(key) {
+            found = Some(value.clone());
+            return current.clone();
+        }
+        let value = make();
+        found = Some(value.clone());
+        let mut grown = HashMap::clone(current);
+        grown.insert(owned(key), value);
+        Arc::new(grown)
+    });
+    found.unwrap_or_else(make)
 }
 
 impl ChunkSlots {

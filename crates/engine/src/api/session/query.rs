@@ -54,7 +54,10 @@ impl Session {
         let result = StatementResult::rows(columns, batches, format!("SELECT {rows}"));
         Ok(match cache_key {
             Some(key)
-                if self.caches_usable() && self.result_cache_on() && plan.is_deterministic() =>
+                if self.caches_usable()
+                    && self.result_cache_on()
+                    && plan.is_deterministic()
+                    && !crate::physical::may_search_hnsw(plan, &ctx.state) =>
             {
                 let tables = plan.tables_read();
                 self.cache.store_result(

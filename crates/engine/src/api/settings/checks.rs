@@ -205,6 +205,26 @@ pub(super) fn non_negative_integer(value: &str) -> Result<String> {
     }
 }
 
+/// pgvector's hnsw.ef_search: candidates an hnsw index search keeps.
+pub(super) fn hnsw_ef_search(value: &str) -> Result<String> {
+    integer_in_range("hnsw.ef_search", value, 1, 1000)
+}
+
+/// An integer setting within PostgreSQL's bounds for it, with its messages.
+fn integer_in_range(name: &str, value: &str, low: i64, high: i64) -> Result<String> {
+    match value.trim().parse::<i64>() {
+        Ok(n) if (low..=high).contains(&n) => Ok(n.to_string()),
+        Ok(n) => Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!("{n} is outside the valid range for parameter \"{name}\" ({low} .. {high})"),
+        )),
+        Err(_) => Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!("invalid value for parameter \"{name}\": \"{value}\""),
+        )),
+    }
+}
+
 pub(super) fn password_encryption(value: &str) -> Result<String> {
     match value.to_ascii_lowercase().as_str() {
         "md5" => Ok("md5".into()),

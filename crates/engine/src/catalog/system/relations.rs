@@ -152,11 +152,15 @@ pub(super) fn indexes(schema: &TableSchema) -> Vec<IndexInfo<'_>> {
 pub(super) const HEAP_AM: u32 = 2;
 pub(super) const BTREE_AM: u32 = 403;
 pub(super) const HASH_AM: u32 = 405;
+/// pgvector's hnsw, which an extension gets at CREATE EXTENSION; a fixed OID here, below
+/// those of user objects.
+pub(super) const HNSW_AM: u32 = 9_700;
 
 pub(super) fn access_method(method: IndexMethod) -> u32 {
     match method {
         IndexMethod::Btree => BTREE_AM,
         IndexMethod::Hash => HASH_AM,
+        IndexMethod::Hnsw(_) => HNSW_AM,
     }
 }
 

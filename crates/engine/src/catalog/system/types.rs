@@ -4,7 +4,7 @@
 //! (`enum_types.rs`): KestrelDB has no other user-defined types, no user-defined functions,
 //! operators or extensions.
 
-use super::relations::{BTREE_AM, HASH_AM, HEAP_AM};
+use super::relations::{BTREE_AM, HASH_AM, HEAP_AM, HNSW_AM};
 use super::{
     boolean, char, int2, int4, oid, text, BuiltinType, CatalogSnapshot, Rows, ACL, BOOL,
     BUILTIN_TYPES, CHAR, FLOAT4, INT2, INT4, NAME, NULL, OID, OPAQUE, PG_CATALOG_OID, REGPROC,
@@ -215,6 +215,7 @@ pub(super) fn pg_am(_: &CatalogSnapshot) -> Rows {
         (HEAP_AM, "heap", "heap_tableam_handler", b't'),
         (BTREE_AM, "btree", "bthandler", b'i'),
         (HASH_AM, "hash", "hashhandler", b'i'),
+        (HNSW_AM, "hnsw", "hnswhandler", b'i'),
     ]
     .into_iter()
     .map(|(id, name, handler, kind)| vec![oid(id), text(name), text(handler), char(kind)])

@@ -15,15 +15,26 @@ pub(crate) fn index_definition(
     index: &IndexInfo,
     pretty: bool,
 ) -> String {
+    // An hnsw index's operator class has no default, so it is always printed.
+    let opclass = match index.method {
+        IndexMethod::Hnsw(options) => format!(" {}", options.opclass.name()),
+        IndexMethod::Btree | IndexMethod::Hash => String::new(),
+    };
     let columns: Vec<String> = index
         .columns
         .iter()
         .filter_map(|&c| schema.columns.get(c))
-        .map(|c| quote_identifier(&c.name))
+        .map(|c| format!("{}{opclass}", quote_identifier(&c.name)))
         .collect();
-    let method = match index.method {
-        IndexMethod::Btree => "btree",
-        IndexMethod::Hash => "hash",
+    let (method, reloptions) = match index.method {
+        IndexMethod::Btree => ("btree", Vec::new()),
+        IndexMethod::Hash => ("hash", Vec::new()),
+        IndexMethod::Hnsw(options) => ("hnsw", options.reloptions()),
+    };
+    let with = if reloptions.is_empty() {
+        String::new()
+    } else {
+        format!(" WITH ({})", reloptions.join(", "))
     };
     let qualifier = if pretty {
         String::new()
@@ -31,7 +42,7 @@ pub(crate) fn index_definition(
         format!("{}.", quote_identifier(schema_name))
     };
     format!(
-        "CREATE {}INDEX {} ON {qualifier}{} USING {method} ({})",
+        "CREATE {}INDEX {} ON {qualifier}{} USING {method} ({}){with}",
         if index.unique { "UNIQUE " } else { "" },
         quote_identifier(index.name),
         quote_identifier(&schema.name),
