@@ -335,7 +335,10 @@ fn random_bytes(buf: &mut [u8]) -> io::Result<()> {
     getrandom::getrandom(buf).map_err(|e| io::Error::other(e.to_string()))
 }
 
-async fn protocol_violation<T>(stream: &mut NegotiatedStream, message: &str) -> io::Result<Option<T>> {
+async fn protocol_violation<T>(
+    stream: &mut NegotiatedStream,
+    message: &str,
+) -> io::Result<Option<T>> {
     send_fatal(stream, Error::new(SqlState::ProtocolViolation, message)).await?;
     Ok(None)
 }

@@ -92,7 +92,14 @@ pub async fn serve_with(listener: TcpListener, db: Database, auth: AuthConfig) -
                     address: client.ip(),
                     auth,
                 };
-                tokio::spawn(accept(stream, db.clone(), client, registry, slots, tls.clone()));
+                tokio::spawn(accept(
+                    stream,
+                    db.clone(),
+                    client,
+                    registry,
+                    slots,
+                    tls.clone(),
+                ));
             }
             Err(error) => {
                 eprintln!("kestrel: accept failed: {error}");

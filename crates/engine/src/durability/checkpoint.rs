@@ -16,7 +16,9 @@ use super::encode_catalog::section;
 use super::encode_vector::{decode_table_data, encode_table_data};
 use super::io::{io_error, write_durably, Disk};
 use super::record::{decode_sequence, encode_sequence, unindexed_entry};
-use crate::catalog::{EnumType, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, TableSchema, ViewDef};
+use crate::catalog::{
+    EnumType, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, TableSchema, ViewDef,
+};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, Map, Sequence, TableData};
 

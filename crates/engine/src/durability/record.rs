@@ -12,7 +12,9 @@ use std::sync::Arc;
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use super::encode_catalog::section;
 use super::encode_vector::{decode_table_data, encode_table_data};
-use crate::catalog::{EnumType, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, TableSchema, ViewDef};
+use crate::catalog::{
+    EnumType, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, TableSchema, ViewDef,
+};
 use crate::error::Result;
 use crate::storage::{CommitChanges, DbState, Sequence, SequenceOptions, TableData, TableEntry};
 use crate::vector::{Batch, Vector, BATCH_SIZE};
