@@ -2,6 +2,7 @@
 //! `BATCH_SIZE` rows; the plan is immutable and each operator keeps its own run state.
 
 mod aggregate;
+mod aggregate_parallel;
 pub mod alter_table;
 mod check;
 pub mod comment;
@@ -62,6 +63,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 pub use aggregate::{AggregateExec, AggregateSpec};
+pub use aggregate_parallel::merges_in_parallel;
 pub use distinct::DistinctExec;
 pub use file_scan::FileScanExec;
 pub use filter::FilterExec;

@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use crate::exec::merges_in_parallel;
+use crate::exec::parallel::is_pipeline;
 use crate::exec::parallel::{is_gather_point, GatherExec, MorselScanExec};
 use crate::exec::{
     AggregateExec, AggregateSpec, BoxedOperator, DistinctExec, FilterExec, GenerateSeriesExec,
@@ -354,15 +356,19 @@ fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
             aggregates,
             grouping_sets,
             grouping_calls,
-        } => Box::new(AggregateExec::new(
-            create_operator(input),
-            AggregateSpec {
+        } => {
+            let spec = AggregateSpec {
                 group_by: group_by.clone(),
                 aggregates: aggregates.clone(),
                 grouping_sets: grouping_sets.clone(),
                 grouping_calls: grouping_calls.clone(),
-            },
-        )),
+            };
+            // Whether it runs on the workers is decided when it runs, with the session's
+            // parallelism; here only whether it can.
+            let pipeline =
+                (merges_in_parallel(&spec) && is_pipeline(input, state)).then(|| (**input).clone());
+            Box::new(AggregateExec::new(create_operator(input), spec, pipeline))
+        }
         LogicalPlan::Sort { input, keys } => Box::new(SortExec::new(
             create_operator(input),
             keys.clone(),

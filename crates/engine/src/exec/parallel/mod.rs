@@ -20,7 +20,9 @@ mod worker;
 pub use gather::GatherExec;
 pub use morsel::MorselPosition;
 pub(crate) use morsel::MorselScanExec;
-pub use pipeline::{is_gather_point, parallel_pipeline, run_pipeline, Consume, WorkerStream};
+pub use pipeline::{
+    is_gather_point, is_pipeline, parallel_pipeline, run_pipeline, Consume, WorkerStream,
+};
 pub use pool::{configure_threads, pool_threads};
 
 /// How a session lets its statements run in parallel (`max_parallel_workers_per_gather`,

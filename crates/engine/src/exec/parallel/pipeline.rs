@@ -21,11 +21,7 @@ use crate::vector::Batch;
 
 /// Whether `plan` is a parallel-safe pipeline (whatever its size).
 pub fn is_pipeline(plan: &LogicalPlan, state: &DbState) -> bool {
-    let safe = |e: &ScalarExpr| {
-        let mut outer = false;
-        e.visit(&mut |x| outer |= matches!(x, ScalarExpr::OuterColumn { .. }));
-        !outer && !e.is_volatile()
-    };
+    let safe = ScalarExpr::is_parallel_safe;
     match plan {
         LogicalPlan::Scan { .. } => true,
         LogicalPlan::Filter { input, predicate } => {

@@ -24,33 +24,41 @@ impl AggregateFunction {
             F::Sum | F::Avg | F::VarSamp | F::VarPop | F::StddevSamp | F::StddevPop => {
                 !self.order_sensitive(arg)
             }
-            F::Min | F::Max => match arg.physical() {
-                PhysicalType::Bool
-                | PhysicalType::Int16
-                | PhysicalType::Int32
-                | PhysicalType::Int64
-                | PhysicalType::Date
-                | PhysicalType::Timestamp
-                | PhysicalType::TimestampTz
-                | PhysicalType::Time
-                | PhysicalType::TimeTz
-                | PhysicalType::Text => true,
-                PhysicalType::Float32
-                | PhysicalType::Float64
-                | PhysicalType::Numeric
-                | PhysicalType::Interval
-                | PhysicalType::Bytes
-                | PhysicalType::Uuid
-                | PhysicalType::Jsonb
-                | PhysicalType::List(_)
-                | PhysicalType::FloatVector => false,
-            },
+            F::Min | F::Max => identical_when_equal(arg.physical()),
             F::StringAgg
             | F::ArrayAgg
             | F::JsonAgg { .. }
             | F::JsonObjectAgg { .. }
             | F::OrderedSet(_) => false,
         }
+    }
+}
+
+/// Whether two values of the type compare equal only when they are the same value: not
+/// numeric (1.0 = 1.00), floats (-0 = 0), intervals ('1 day' = '24 hours') nor the types
+/// holding them. Where equal values can differ, which one an aggregate keeps (min/max:
+/// the last; a group's key: the first) depends on the order rows come in.
+pub fn identical_when_equal(ty: PhysicalType) -> bool {
+    match ty {
+        PhysicalType::Bool
+        | PhysicalType::Int16
+        | PhysicalType::Int32
+        | PhysicalType::Int64
+        | PhysicalType::Date
+        | PhysicalType::Timestamp
+        | PhysicalType::TimestampTz
+        | PhysicalType::Time
+        | PhysicalType::TimeTz
+        | PhysicalType::Text
+        | PhysicalType::Bytes
+        | PhysicalType::Uuid => true,
+        PhysicalType::Float32
+        | PhysicalType::Float64
+        | PhysicalType::Numeric
+        | PhysicalType::Interval
+        | PhysicalType::Jsonb
+        | PhysicalType::List(_)
+        | PhysicalType::FloatVector => false,
     }
 }
 

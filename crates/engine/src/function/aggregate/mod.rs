@@ -17,6 +17,7 @@ use std::cmp::Ordering;
 use self::array_agg::ArrayAgg;
 use self::concat::Concat;
 use self::json_agg::JsonAgg;
+pub use self::merge::identical_when_equal;
 use self::ordered_set::OrderedSet;
 pub use self::ordered_set::OrderedSetKind;
 use self::text_fold::{TextFold, TextRule};
