@@ -66,3 +66,42 @@ fn parallel_groups_come_out_in_serial_order() {
         }
     }
 }
+
+/// The lines of EXPLAIN `sql`.
+fn explain(session: &mut Session, sql: &str) -> Vec<String> {
+    rows(session, &format!("EXPLAIN {sql}"))
+        .into_iter()
+        .map(|mut row| row.remove(0))
+        .collect()
+}
+
+#[test]
+fn explain_shows_where_an_aggregate_runs_on_the_workers() {
+    let mut session = kestrel::Database::new().connect();
+    run(&mut session, "CREATE TABLE t (g int, v bigint, f float8)");
+    run(&mut session, "INSERT INTO t VALUES (1, 2, 3.5)");
+    run(&mut session, "SET max_parallel_workers_per_gather = 1");
+    run(&mut session, "SET force_parallel_mode = on");
+    let query = "SELECT g, count(*), sum(v) FROM t WHERE v > 0 GROUP BY g";
+    let plan = explain(&mut session, query);
+    assert!(
+        plan[0].starts_with("Parallel HashAggregate") && plan[0].ends_with("(workers planned: 1)"),
+        "{plan:?}"
+    );
+    // The workers run the pipeline themselves: no Gather under the aggregate.
+    assert!(plan[1].contains("Filter"), "{plan:?}");
+    // A float sum is aggregated serially over the ordered Gather.
+    let plan = explain(
+        &mut session,
+        "SELECT g, sum(f) FROM t WHERE v > 0 GROUP BY g",
+    );
+    assert!(plan[0].starts_with("HashAggregate"), "{plan:?}");
+    assert!(plan[1].contains("Gather"), "{plan:?}");
+    run(&mut session, "SET force_parallel_mode = regress");
+    let plan = explain(&mut session, query);
+    assert!(plan[0].starts_with("HashAggregate"), "{plan:?}");
+    run(&mut session, "SET force_parallel_mode = off");
+    run(&mut session, "SET max_parallel_workers_per_gather = 0");
+    let plan = explain(&mut session, query);
+    assert!(plan[0].starts_with("HashAggregate"), "{plan:?}");
+}

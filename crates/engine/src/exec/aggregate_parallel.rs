@@ -10,33 +10,48 @@
 use std::sync::Arc;
 
 use super::aggregate::{AggregateSpec, GroupTable};
-use super::parallel::{run_pipeline, MorselPosition, WorkerStream};
+use super::parallel::{is_pipeline, run_pipeline, MorselPosition, WorkerStream};
 use super::ExecContext;
 use crate::error::Result;
 use crate::function::aggregate::identical_when_equal;
 use crate::plan::{LogicalPlan, ScalarExpr};
+use crate::storage::DbState;
 use crate::vector::Batch;
 
-/// Whether every worker can aggregate its own part of the input and the parts merge into
-/// exactly the serial result.
-pub fn merges_in_parallel(spec: &AggregateSpec) -> bool {
-    let calls_merge = spec.aggregates.iter().all(|call| {
+/// The input of `plan` when `plan` is an aggregate that can run on the workers: its input
+/// is a parallel-safe pipeline, and the partial states of its calls merge into exactly the
+/// serial result. Whether it does is decided when it runs, from the session's parallelism.
+pub fn parallel_aggregate_input<'a>(
+    plan: &'a LogicalPlan,
+    state: &DbState,
+) -> Option<&'a LogicalPlan> {
+    let LogicalPlan::Aggregate {
+        input,
+        group_by,
+        aggregates,
+        grouping_sets,
+        grouping_calls,
+    } = plan
+    else {
+        return None;
+    };
+    let calls_merge = aggregates.iter().all(|call| {
         let arg = call.args.first().map_or(call.ty, |e| e.ty());
         !call.distinct && call.order_by.is_empty() && call.func.merges_exactly(arg)
     });
-    let evaluated = spec.group_by.iter().chain(
-        spec.aggregates
+    let mut evaluated = group_by.iter().chain(
+        aggregates
             .iter()
             .flat_map(|c| c.args.iter().chain(&c.filter)),
     );
-    spec.grouping_sets.is_empty()
-        && spec.grouping_calls.is_empty()
+    let mergeable = grouping_sets.is_empty()
+        && grouping_calls.is_empty()
         && calls_merge
-        && spec
-            .group_by
+        && group_by
             .iter()
             .all(|key| identical_when_equal(key.ty().physical()))
-        && evaluated.clone().all(ScalarExpr::is_parallel_safe)
+        && evaluated.all(ScalarExpr::is_parallel_safe);
+    (mergeable && is_pipeline(input, state)).then_some(&**input)
 }
 
 /// One worker's partial aggregate, with where each of its groups first appeared: the

@@ -63,7 +63,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 pub use aggregate::{AggregateExec, AggregateSpec};
-pub use aggregate_parallel::merges_in_parallel;
+pub use aggregate_parallel::parallel_aggregate_input;
 pub use distinct::DistinctExec;
 pub use file_scan::FileScanExec;
 pub use filter::FilterExec;

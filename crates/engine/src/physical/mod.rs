@@ -3,9 +3,8 @@
 
 use std::sync::Arc;
 
-use crate::exec::merges_in_parallel;
-use crate::exec::parallel::is_pipeline;
 use crate::exec::parallel::{is_gather_point, GatherExec, MorselScanExec};
+use crate::exec::parallel_aggregate_input;
 use crate::exec::{
     AggregateExec, AggregateSpec, BoxedOperator, DistinctExec, FilterExec, GenerateSeriesExec,
     HashJoinExec, HashJoinSpec, LimitExec, LockRowsExec, LockstepExec, NestedLoopJoinExec,
@@ -363,11 +362,16 @@ fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
                 grouping_sets: grouping_sets.clone(),
                 grouping_calls: grouping_calls.clone(),
             };
-            // Whether it runs on the workers is decided when it runs, with the session's
-            // parallelism; here only whether it can.
-            let pipeline =
-                (merges_in_parallel(&spec) && is_pipeline(input, state)).then(|| (**input).clone());
-            Box::new(AggregateExec::new(create_operator(input), spec, pipeline))
+            let Some(pipeline) = parallel_aggregate_input(plan, state) else {
+                return Box::new(AggregateExec::new(create_operator(input), spec, None));
+            };
+            // Run serially, the pipeline gets no Gather: it would run serially too, since
+            // both ask the same parallel_pipeline.
+            let in_pipeline = lowering.in_pipeline;
+            lowering.in_pipeline = true;
+            let serial = build(pipeline, lowering);
+            lowering.in_pipeline = in_pipeline;
+            Box::new(AggregateExec::new(serial, spec, Some(pipeline.clone())))
         }
         LogicalPlan::Sort { input, keys } => Box::new(SortExec::new(
             create_operator(input),

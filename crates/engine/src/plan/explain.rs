@@ -233,8 +233,21 @@ impl<'a> Render<'a> {
         if top_n {
             description = format!("Top-N {description}");
         }
+        // An aggregate that can run on the workers reads its pipeline without a Gather, as
+        // physical/ lowers it; it says when it will.
+        let parallel_input = crate::exec::parallel_aggregate_input(plan, self.state);
+        if let Some(input) = parallel_input {
+            if parallel_pipeline(input, self.state, self.parallelism).is_some()
+                && self.parallelism.forced != ForceParallel::Regress
+            {
+                let planned = self.parallelism.workers - 1;
+                description = format!("Parallel {description} (workers planned: {planned})");
+            }
+        }
         let stats = self.take_stats();
         self.push(depth, &description, stats);
+        let in_pipeline = self.in_pipeline;
+        self.in_pipeline |= parallel_input.is_some();
         // A Sort right under a constant LIMIT runs as a top-N (see physical::top_n_rows).
         let child_top_n = match plan {
             LogicalPlan::Limit {
@@ -249,5 +262,6 @@ impl<'a> Render<'a> {
             let top_n = child_top_n && matches!(input, LogicalPlan::Sort { .. });
             self.node(input, top_n, depth + 1);
         }
+        self.in_pipeline = in_pipeline;
     }
 }
