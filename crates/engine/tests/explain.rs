@@ -445,3 +445,31 @@ fn explain_analyze_sums_rows_over_workers_and_counts_the_helpers_launched() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn a_hash_join_probed_by_a_pipeline_is_gathered_whole_unless_it_pads_build_rows() {
+    let mut s = session();
+    s.execute("SET force_parallel_mode = on")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let inner = explain(
+        &mut s,
+        "SELECT big.v, small.name FROM big JOIN small ON big.id = small.id WHERE big.v > 1",
+    );
+    assert!(
+        inner[0].starts_with("Gather (workers planned: "),
+        "{inner:?}"
+    );
+    assert_eq!(inner[2], "      ->  Hash Inner Join (keys: 1)", "{inner:?}");
+    // A RIGHT join of the large side pads the small side's unmatched rows, which only
+    // the whole probe knows: the Gather stops below the join.
+    let right = explain(
+        &mut s,
+        "SELECT big.v, small.name FROM big RIGHT JOIN small ON big.id = small.id",
+    );
+    let join = right.iter().position(|l| l.contains("Hash Right Join"));
+    let gather = right.iter().position(|l| l.contains("Gather"));
+    assert!(
+        join.is_some() && gather.is_none_or(|g| g > join.unwrap_or(0)),
+        "{right:?}"
+    );
+}
