@@ -63,7 +63,10 @@ fn self_contained(plan: &LogicalPlan) -> bool {
                 | LogicalPlan::SystemScan { .. }
                 | LogicalPlan::LockRows { .. }
                 | LogicalPlan::LateralJoin { .. }
-        ) && p.expressions().into_iter().all(ScalarExpr::is_parallel_safe);
+        ) && p
+            .expressions()
+            .into_iter()
+            .all(ScalarExpr::is_parallel_safe);
     });
     contained
 }
