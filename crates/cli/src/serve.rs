@@ -55,6 +55,10 @@ pub(crate) struct Args {
     /// The PEM private key of --ssl-cert (-c ssl_key_file=FILE).
     #[arg(long, value_name = "FILE", requires = "ssl_cert")]
     ssl_key: Option<PathBuf>,
+    /// Threads one query may run on at most, shared by all queries (a query gets only
+    /// those free, so concurrent clients keep their cores). Default: the machine's cores.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
     /// Set a setting (see the list below); repeatable.
     #[arg(
         short = 'c',
@@ -66,6 +70,10 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> ExitCode {
+    // Before any database exists: max_parallel_workers_per_gather defaults to the size.
+    if let Some(threads) = args.threads {
+        kestrel::exec::parallel::configure_threads(threads as usize);
+    }
     let mut assignments = vec![(
         "max_connections".to_string(),
         args.max_connections.to_string(),
@@ -258,6 +266,8 @@ mod tests {
             "server.crt",
             "--ssl-key",
             "server.key",
+            "--threads",
+            "4",
         ];
         let Ok(args) = parse(&given) else {
             panic!("valid arguments must parse");
@@ -273,6 +283,7 @@ mod tests {
             tls,
             (Some("server.crt".as_ref()), Some("server.key".as_ref()))
         );
+        assert_eq!(args.threads, Some(4));
     }
 
     #[test]
@@ -285,6 +296,7 @@ mod tests {
             &["--memory-limit", "12XB"],
             &["--max-connections", "0"],
             &["--ssl-cert", "server.crt"],
+            &["--threads", "0"],
             &["--verbose"],
         ] {
             let code = parse(given).err().map(|e| e.exit_code());

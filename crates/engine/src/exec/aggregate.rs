@@ -8,15 +8,17 @@ use std::sync::Arc;
 
 use hashbrown::HashSet;
 
+use super::aggregate_parallel::run_parallel;
 use super::expression::evaluate;
 use super::filter::selected_rows;
 use super::group_keys::Groups;
+use super::parallel::parallel_pipeline;
 use super::sort_key::compare_keys;
 use super::{BoxedOperator, ExecContext, Operator};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::function::aggregate::Accumulator;
 use crate::function::compare::compare_rows;
-use crate::plan::{AggregateCall, ScalarExpr};
+use crate::plan::{AggregateCall, LogicalPlan, ScalarExpr};
 use crate::types::PhysicalType;
 use crate::vector::{encode_row_key, split_batch, Batch, Vector, VectorData};
 
@@ -32,91 +34,183 @@ pub struct AggregateSpec {
 
 pub struct AggregateExec {
     input: BoxedOperator,
-    spec: AggregateSpec,
+    spec: Arc<AggregateSpec>,
+    /// The input as a parallel-safe pipeline whose partial aggregates merge exactly
+    /// (`aggregate_parallel.rs`): the workers aggregate it when the session allows.
+    pipeline: Option<LogicalPlan>,
     output: Option<std::vec::IntoIter<Batch>>,
 }
 
 impl AggregateExec {
-    pub fn new(input: BoxedOperator, spec: AggregateSpec) -> AggregateExec {
+    /// `pipeline`: the plan of `input` when it may be aggregated in parallel.
+    pub fn new(
+        input: BoxedOperator,
+        spec: AggregateSpec,
+        pipeline: Option<LogicalPlan>,
+    ) -> AggregateExec {
         AggregateExec {
             input,
-            spec,
+            spec: Arc::new(spec),
+            pipeline,
             output: None,
         }
     }
 
     fn run(&mut self, ctx: &ExecContext) -> Result<Vec<Batch>> {
-        let spec = &self.spec;
-        let all_keys: Vec<usize> = (0..spec.group_by.len()).collect();
-        let sets: Vec<&[usize]> = if spec.grouping_sets.is_empty() {
-            vec![&all_keys]
+        if let Some(pipeline) = &self.pipeline {
+            if parallel_pipeline(pipeline, &ctx.state, &ctx.parallelism).is_some() {
+                return run_parallel(ctx, pipeline, &self.spec);
+            }
+        }
+        let mut table = GroupTable::new(&self.spec, ctx)?;
+        while let Some(batch) = self.input.next(ctx)? {
+            ctx.check_cancelled()?;
+            table.add_batch(&self.spec, &batch, ctx)?;
+        }
+        table.finish(&self.spec, None)
+    }
+}
+
+/// An aggregation's groups and the state of each call, fed a batch at a time: the whole
+/// run state of a serial aggregate, or one worker's partial table of a parallel one.
+pub(super) struct GroupTable {
+    /// Key positions per grouping set.
+    sets: Vec<Vec<usize>>,
+    pub(super) groups: Groups,
+    calls: Vec<CallState>,
+    /// Per set: the one group of a set without keys.
+    empty_set_groups: Vec<Option<u32>>,
+    /// Scratch: the group of each row of a batch.
+    row_groups: Vec<u32>,
+}
+
+impl GroupTable {
+    pub(super) fn new(spec: &AggregateSpec, ctx: &ExecContext) -> Result<GroupTable> {
+        let sets: Vec<Vec<usize>> = if spec.grouping_sets.is_empty() {
+            vec![(0..spec.group_by.len()).collect()]
         } else {
-            spec.grouping_sets.iter().map(Vec::as_slice).collect()
+            spec.grouping_sets.clone()
         };
-        let mut calls = spec
+        let calls = spec
             .aggregates
             .iter()
             .map(|call| CallState::new(call, ctx))
             .collect::<Result<Vec<_>>>()?;
         let key_types: Vec<PhysicalType> =
             spec.group_by.iter().map(|e| e.ty().physical()).collect();
-        let mut groups = Groups::new(&key_types, &sets);
+        let set_refs: Vec<&[usize]> = sets.iter().map(Vec::as_slice).collect();
+        let mut groups = Groups::new(&key_types, &set_refs);
         // A set without keys has its one group (and output row) even on empty input.
         let empty_set_groups: Vec<Option<u32>> = sets
             .iter()
             .enumerate()
             .map(|(set, keys)| keys.is_empty().then(|| groups.add_absent(set)))
             .collect();
-        let mut row_groups: Vec<u32> = Vec::new();
-        while let Some(batch) = self.input.next(ctx)? {
-            ctx.check_cancelled()?;
-            let key_values = spec
-                .group_by
-                .iter()
-                .map(|e| evaluate(e, &batch, ctx))
-                .collect::<Result<Vec<_>>>()?;
-            let inputs = calls
-                .iter()
-                .zip(&spec.aggregates)
-                .map(|(_, call)| CallInput::evaluate(call, &batch, ctx))
-                .collect::<Result<Vec<_>>>()?;
-            let groups_before = groups.len();
-            for (set, keys) in sets.iter().enumerate() {
-                row_groups.clear();
-                match empty_set_groups[set] {
-                    Some(id) => row_groups.resize(batch.len(), id),
-                    None => groups.assign(set, keys, &key_values, batch.len(), &mut row_groups)?,
-                }
-                for ((state, call), input) in calls.iter_mut().zip(&spec.aggregates).zip(&inputs) {
-                    state.acc.resize(groups.len());
-                    state.update(call, input, &row_groups, empty_set_groups[set])?;
+        Ok(GroupTable {
+            sets,
+            groups,
+            calls,
+            empty_set_groups,
+            row_groups: Vec::new(),
+        })
+    }
+
+    /// Adds the rows of `batch` to their groups, creating groups as needed.
+    pub(super) fn add_batch(
+        &mut self,
+        spec: &AggregateSpec,
+        batch: &Batch,
+        ctx: &ExecContext,
+    ) -> Result<()> {
+        let key_values = spec
+            .group_by
+            .iter()
+            .map(|e| evaluate(e, batch, ctx))
+            .collect::<Result<Vec<_>>>()?;
+        let inputs = spec
+            .aggregates
+            .iter()
+            .map(|call| CallInput::evaluate(call, batch, ctx))
+            .collect::<Result<Vec<_>>>()?;
+        let groups_before = self.groups.len();
+        for (set, keys) in self.sets.iter().enumerate() {
+            self.row_groups.clear();
+            match self.empty_set_groups[set] {
+                Some(id) => self.row_groups.resize(batch.len(), id),
+                None => {
+                    self.groups
+                        .assign(set, keys, &key_values, batch.len(), &mut self.row_groups)?
                 }
             }
-            ctx.memory.charge(kept_bytes(
-                spec,
-                &inputs,
-                &key_values,
-                groups.len() - groups_before,
-                batch.len(),
-            ))?;
+            for ((state, call), input) in self.calls.iter_mut().zip(&spec.aggregates).zip(&inputs) {
+                state.acc.resize(self.groups.len());
+                state.update(call, input, &self.row_groups, self.empty_set_groups[set])?;
+            }
         }
-        let group_count = groups.len();
-        let mut columns: Vec<Arc<Vector>> = groups.keys.into_iter().map(Arc::new).collect();
-        for (mut state, call) in calls.into_iter().zip(&spec.aggregates) {
+        ctx.memory.charge(kept_bytes(
+            spec,
+            &inputs,
+            &key_values,
+            self.groups.len() - groups_before,
+            batch.len(),
+        ))
+    }
+
+    /// Folds `other`, a table of the same aggregation over other rows, into this one, and
+    /// returns the group of this table each of its groups went to. Only for one grouping
+    /// set and calls whose states merge exactly (`AggregateFunction::merges_exactly`).
+    pub(super) fn merge(&mut self, other: GroupTable) -> Result<Vec<u32>> {
+        let other_groups = other.groups.len();
+        let mut map = Vec::with_capacity(other_groups);
+        match (self.sets.as_slice(), self.empty_set_groups.as_slice()) {
+            ([_], [Some(id)]) => map.resize(other_groups, *id),
+            ([keys], [None]) => {
+                let key_values: Vec<Arc<Vector>> =
+                    other.groups.keys.into_iter().map(Arc::new).collect();
+                self.groups
+                    .assign(0, keys, &key_values, other_groups, &mut map)?;
+            }
+            _ => return Err(Error::internal("merging tables of several grouping sets")),
+        }
+        for (ours, mut theirs) in self.calls.iter_mut().zip(other.calls) {
+            // A worker that got no rows has not sized its states for its groups.
+            theirs.acc.resize(other_groups);
+            ours.acc.resize(self.groups.len());
+            ours.acc.merge(&theirs.acc, &map)?;
+        }
+        Ok(map)
+    }
+
+    /// The output rows: every group's keys, aggregates and grouping() masks, in group
+    /// order, or in `order` (a permutation of the groups) when given.
+    pub(super) fn finish(self, spec: &AggregateSpec, order: Option<&[u32]>) -> Result<Vec<Batch>> {
+        let group_count = self.groups.len();
+        let mut columns: Vec<Vector> = self.groups.keys;
+        for (mut state, call) in self.calls.into_iter().zip(&spec.aggregates) {
             state.acc.resize(group_count);
-            columns.push(Arc::new(state.finish(call)?));
+            columns.push(state.finish(call)?);
         }
         for tested in &spec.grouping_calls {
-            let masks = groups
+            let masks = self
+                .groups
                 .set_of_group
                 .iter()
-                .map(|&set| grouping_mask(tested, sets[set as usize]))
+                .map(|&set| grouping_mask(tested, &self.sets[set as usize]))
                 .collect();
-            columns.push(Arc::new(Vector::new(VectorData::Int32(masks), None)));
+            columns.push(Vector::new(VectorData::Int32(masks), None));
         }
         if group_count == 0 {
             return Ok(Vec::new());
         }
+        let columns = columns
+            .into_iter()
+            .map(|column| {
+                Arc::new(match order {
+                    Some(order) => column.gather(order),
+                    None => column,
+                })
+            })
+            .collect();
         Ok(split_batch(Batch::new(columns, group_count)))
     }
 }

@@ -2,6 +2,7 @@
 //! `BATCH_SIZE` rows; the plan is immutable and each operator keeps its own run state.
 
 mod aggregate;
+mod aggregate_parallel;
 pub mod alter_table;
 mod check;
 pub mod comment;
@@ -35,6 +36,7 @@ mod nearest;
 mod nested_loop_join;
 pub mod on_conflict;
 mod ordinality;
+pub mod parallel;
 mod project;
 mod recursive_cte;
 pub mod role;
@@ -64,11 +66,12 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 pub use aggregate::{AggregateExec, AggregateSpec};
+pub use aggregate_parallel::parallel_aggregate_input;
 pub use distinct::DistinctExec;
 pub use file_scan::FileScanExec;
 pub use filter::FilterExec;
 pub use generate_series::GenerateSeriesExec;
-pub use hash_join::{HashJoinExec, HashJoinSpec};
+pub use hash_join::{HashJoinExec, HashJoinSpec, SharedBuild};
 pub use in_list::{ConstantSet, InListSets};
 pub use index_lookup::{IndexAccess, IndexLookupExec, KeyProbe};
 pub use instrumented::{InstrumentedExec, OperatorStats};
@@ -145,6 +148,8 @@ pub struct ExecContext {
     pub memory: memory::QueryMemory,
     /// The session's cursors, for pg_cursors.
     pub cursors: Vec<CursorRow>,
+    /// How many workers the statement's pipelines may run on (see `exec/parallel`).
+    pub parallelism: parallel::Parallelism,
 }
 
 impl ExecContext {
@@ -176,6 +181,7 @@ impl ExecContext {
             advisory: None,
             memory: memory::QueryMemory::unlimited(),
             cursors: Vec::new(),
+            parallelism: parallel::Parallelism::SERIAL,
         }
     }
 

@@ -4,6 +4,8 @@
 use std::sync::Arc;
 
 use crate::catalog::IndexMethod;
+use crate::exec::parallel::{is_gather_point, GatherExec, MorselScanExec};
+use crate::exec::parallel_aggregate_input;
 use crate::exec::{
     AggregateExec, AggregateSpec, BoxedOperator, DistinctExec, FilterExec, GenerateSeriesExec,
     HashJoinExec, HashJoinSpec, LimitExec, LockRowsExec, LockstepExec, NestedLoopJoinExec,
@@ -12,7 +14,7 @@ use crate::exec::{
 };
 use crate::exec::{
     FileScanExec, IndexAccess, IndexLookupExec, InstrumentedExec, KeyProbe, LateralJoinExec,
-    NearestProbe, OperatorStats, SharedCteExec, TopNExec, WorkTableExec,
+    NearestProbe, OperatorStats, SharedBuild, SharedCteExec, TopNExec, WorkTableExec,
 };
 use crate::files::RowGroupFilter;
 use crate::function::TableFunction;
@@ -188,60 +190,124 @@ pub fn join_key_count(condition: Option<crate::plan::ScalarExpr>, left_width: us
 }
 
 pub fn create_operator(plan: &LogicalPlan, state: &DbState) -> BoxedOperator {
-    build(plan, state, &mut None)
+    build(plan, &mut Lowering::new(state, None))
 }
 
 /// The operators of `plan` each wrapped to count rows and time, and their statistics in the
-/// plan's pre-order (EXPLAIN ANALYZE).
+/// plan's pre-order (EXPLAIN ANALYZE). A Gather has a slot of its own, before its pipeline's.
 pub fn create_instrumented(
     plan: &LogicalPlan,
     state: &DbState,
 ) -> (BoxedOperator, Vec<Arc<OperatorStats>>) {
-    let mut stats = Some(Vec::new());
-    let operator = build(plan, state, &mut stats);
-    (operator, stats.unwrap_or_default())
+    let mut lowering = Lowering::new(state, Some(StatsSlots::default()));
+    let operator = build(plan, &mut lowering);
+    (
+        operator,
+        lowering.stats.map(|s| s.slots).unwrap_or_default(),
+    )
+}
+
+/// A worker's copy of the parallel pipeline `plan` over the batches of one morsel, which
+/// its table scan returns; `stats` are the pipeline's shared EXPLAIN ANALYZE counters.
+pub(crate) fn create_pipeline_operator(
+    plan: &LogicalPlan,
+    state: &DbState,
+    morsel: Vec<crate::vector::Batch>,
+    stats: Option<&[Arc<OperatorStats>]>,
+    shared_builds: &[Arc<SharedBuild>],
+) -> BoxedOperator {
+    let slots = stats.map(|s| StatsSlots {
+        slots: s.to_vec(),
+        next: 0,
+    });
+    let mut lowering = Lowering::new(state, slots);
+    lowering.morsel = Some(morsel);
+    lowering.in_pipeline = true;
+    lowering.shared_builds = shared_builds;
+    build(plan, &mut lowering)
+}
+
+/// What lowering one plan carries along.
+struct Lowering<'a> {
+    state: &'a DbState,
+    stats: Option<StatsSlots>,
+    /// A worker's morsel: what the pipeline's table scan returns instead of the table.
+    morsel: Option<Vec<crate::vector::Batch>>,
+    /// Inside a gathered pipeline, which gets no Gather of its own.
+    in_pipeline: bool,
+    /// A worker's copy of a pipeline: the build tables its hash joins share with the
+    /// other workers', one per join on the probe chain, in pre-order.
+    shared_builds: &'a [Arc<SharedBuild>],
+    /// Not inside the build side of a hash join of the pipeline.
+    on_probe_chain: bool,
+}
+
+impl<'a> Lowering<'a> {
+    fn new(state: &'a DbState, stats: Option<StatsSlots>) -> Lowering<'a> {
+        Lowering {
+            state,
+            stats,
+            morsel: None,
+            in_pipeline: false,
+            shared_builds: &[],
+            on_probe_chain: true,
+        }
+    }
+
+    /// The shared build table of the next hash join on a worker's probe chain.
+    fn shared_build(&mut self) -> Option<Arc<SharedBuild>> {
+        if !self.on_probe_chain {
+            return None;
+        }
+        let (first, rest) = self.shared_builds.split_first()?;
+        self.shared_builds = rest;
+        Some(first.clone())
+    }
+
+    /// The next operator's EXPLAIN ANALYZE counters, when they are collected.
+    fn stats_slot(&mut self) -> Option<Arc<OperatorStats>> {
+        self.stats.as_mut().map(StatsSlots::next_slot)
+    }
+}
+
+/// EXPLAIN ANALYZE's counters in the plan's pre-order: made as the operators are built,
+/// or handed out again to each worker's copy of a pipeline, so they sum over workers.
+#[derive(Default)]
+struct StatsSlots {
+    slots: Vec<Arc<OperatorStats>>,
+    next: usize,
+}
+
+impl StatsSlots {
+    fn next_slot(&mut self) -> Arc<OperatorStats> {
+        if self.next == self.slots.len() {
+            self.slots.push(Arc::default());
+        }
+        self.next += 1;
+        self.slots[self.next - 1].clone()
+    }
 }
 
 #[recursive::recursive]
-fn build(
-    plan: &LogicalPlan,
-    state: &DbState,
-    stats: &mut Option<Vec<Arc<OperatorStats>>>,
-) -> BoxedOperator {
-    let node_stats = stats_slot(stats);
-    let operator = build_node(plan, state, stats);
+fn build(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
+    let node_stats = lowering.stats_slot();
+    let operator = if !lowering.in_pipeline && is_gather_point(plan, lowering.state) {
+        gather(plan, lowering, node_stats.clone())
+    } else {
+        build_node(plan, lowering)
+    };
     instrument(operator, node_stats)
-}
-
-/// The statistics of the next node in pre-order, when EXPLAIN ANALYZE collects them.
-fn stats_slot(stats: &mut Option<Vec<Arc<OperatorStats>>>) -> Option<Arc<OperatorStats>> {
-    stats.as_mut().map(|all| {
-        let node = Arc::new(OperatorStats::default());
-        all.push(node.clone());
-        node
-    })
-}
-
-fn instrument(operator: BoxedOperator, stats: Option<Arc<OperatorStats>>) -> BoxedOperator {
-    match stats {
-        Some(node) => Box::new(InstrumentedExec::new(operator, node)),
-        None => operator,
-    }
 }
 
 /// The input of a constant LIMIT of `k` rows (OFFSET included): a Sort under it, through
 /// projections (which keep rows as they come), keeps the best `k` rows only, and reads them
-/// from an hnsw index when one answers its order.
-fn build_top_n(
-    plan: &LogicalPlan,
-    k: usize,
-    state: &DbState,
-    stats: &mut Option<Vec<Arc<OperatorStats>>>,
-) -> BoxedOperator {
+/// from an hnsw index when one answers its order. Each node takes its statistics slot in
+/// plan order, as EXPLAIN walks it.
+fn build_top_n(plan: &LogicalPlan, k: usize, lowering: &mut Lowering) -> BoxedOperator {
     match plan {
         LogicalPlan::Project { input, exprs } => {
-            let node_stats = stats_slot(stats);
-            let input_operator = build_top_n(input, k, state, stats);
+            let node_stats = lowering.stats_slot();
+            let input_operator = build_top_n(input, k, lowering);
             instrument(
                 Box::new(ProjectExec::new(input_operator, exprs.clone())),
                 node_stats,
@@ -251,15 +317,15 @@ fn build_top_n(
             input: sorted,
             keys,
         } => {
-            let node_stats = stats_slot(stats);
-            let sorted_operator = match nearest_probe(sorted, keys, k, state) {
-                Some((probe, _)) => build_nearest(sorted, probe, state, stats),
-                None => build(sorted, state, stats),
+            let node_stats = lowering.stats_slot();
+            let sorted_operator = match nearest_probe(sorted, keys, k, lowering.state) {
+                Some((probe, _)) => build_nearest(sorted, probe, lowering),
+                None => build(sorted, lowering),
             };
             let top_n = TopNExec::new(sorted_operator, keys.clone(), physical_types(sorted), k);
             instrument(Box::new(top_n), node_stats)
         }
-        _ => build(plan, state, stats),
+        _ => build(plan, lowering),
     }
 }
 
@@ -267,10 +333,9 @@ fn build_top_n(
 fn build_nearest(
     plan: &LogicalPlan,
     probe: NearestProbe,
-    state: &DbState,
-    stats: &mut Option<Vec<Arc<OperatorStats>>>,
+    lowering: &mut Lowering,
 ) -> BoxedOperator {
-    let node_stats = stats_slot(stats);
+    let node_stats = lowering.stats_slot();
     let operator: BoxedOperator = match plan {
         LogicalPlan::Scan {
             table_oid,
@@ -285,25 +350,54 @@ fn build_nearest(
             None,
         )),
         LogicalPlan::Filter { input, predicate } => Box::new(FilterExec::new(
-            build_nearest(input, probe, state, stats),
+            build_nearest(input, probe, lowering),
             predicate.clone(),
         )),
         LogicalPlan::Project { input, exprs } => Box::new(ProjectExec::new(
-            build_nearest(input, probe, state, stats),
+            build_nearest(input, probe, lowering),
             exprs.clone(),
         )),
         // nearest_probe only finds scans under filters and projections.
-        _ => build_node(plan, state, stats),
+        _ => build_node(plan, lowering),
     };
     instrument(operator, node_stats)
 }
 
-fn build_node(
+fn instrument(operator: BoxedOperator, stats: Option<Arc<OperatorStats>>) -> BoxedOperator {
+    match stats {
+        Some(node) => Box::new(InstrumentedExec::new(operator, node)),
+        None => operator,
+    }
+}
+
+/// A Gather over the pipeline `plan`, holding the pipeline's serial operators (built here,
+/// with their own counters after the Gather's) for when it runs serially.
+fn gather(
     plan: &LogicalPlan,
-    state: &DbState,
-    stats: &mut Option<Vec<Arc<OperatorStats>>>,
+    lowering: &mut Lowering,
+    gather_stats: Option<Arc<OperatorStats>>,
 ) -> BoxedOperator {
-    let mut create_operator = |p: &LogicalPlan| build(p, state, stats);
+    let first_slot = lowering.stats.as_ref().map_or(0, |s| s.next);
+    lowering.in_pipeline = true;
+    let serial = build(plan, lowering);
+    lowering.in_pipeline = false;
+    let stats = gather_stats.zip(
+        lowering
+            .stats
+            .as_ref()
+            .map(|s| Arc::from(&s.slots[first_slot..s.next])),
+    );
+    Box::new(GatherExec::new(plan.clone(), serial, stats))
+}
+
+fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
+    let state = lowering.state;
+    if let (LogicalPlan::Scan { .. }, true) = (plan, lowering.on_probe_chain) {
+        if let Some(morsel) = lowering.morsel.take() {
+            return Box::new(MorselScanExec::new(morsel));
+        }
+    }
+    let mut create_operator = |p: &LogicalPlan| build(p, lowering);
     match plan {
         LogicalPlan::Scan {
             table_oid,
@@ -353,15 +447,24 @@ fn build_node(
             aggregates,
             grouping_sets,
             grouping_calls,
-        } => Box::new(AggregateExec::new(
-            create_operator(input),
-            AggregateSpec {
+        } => {
+            let spec = AggregateSpec {
                 group_by: group_by.clone(),
                 aggregates: aggregates.clone(),
                 grouping_sets: grouping_sets.clone(),
                 grouping_calls: grouping_calls.clone(),
-            },
-        )),
+            };
+            let Some(pipeline) = parallel_aggregate_input(plan, state) else {
+                return Box::new(AggregateExec::new(create_operator(input), spec, None));
+            };
+            // Run serially, the pipeline gets no Gather: it would run serially too, since
+            // both ask the same parallel_pipeline.
+            let in_pipeline = lowering.in_pipeline;
+            lowering.in_pipeline = true;
+            let serial = build(pipeline, lowering);
+            lowering.in_pipeline = in_pipeline;
+            Box::new(AggregateExec::new(serial, spec, Some(pipeline.clone())))
+        }
         LogicalPlan::Sort { input, keys } => Box::new(SortExec::new(
             create_operator(input),
             keys.clone(),
@@ -375,8 +478,8 @@ fn build_node(
         } => {
             // A top-N would drop the ties, which only come after the k-th row.
             let input_operator = match top_n_rows(limit, offset).filter(|_| ties.is_empty()) {
-                Some(k) => build_top_n(input, k, state, stats),
-                None => create_operator(input),
+                Some(k) => build_top_n(input, k, lowering),
+                None => build(input, lowering),
             };
             Box::new(LimitExec::new(
                 input_operator,
@@ -490,50 +593,87 @@ fn build_node(
                     *kind,
                     condition.clone(),
                 ))
-            } else if crate::optimizer::estimate_rows(left, state)
-                < crate::optimizer::estimate_rows(right, state)
-            {
-                // Build the hash table on the smaller input: here the left one.
-                let mirrored = match kind {
-                    JoinKind::Inner => JoinKind::Inner,
-                    JoinKind::Left => JoinKind::Right,
-                    JoinKind::Right => JoinKind::Left,
-                    JoinKind::Full => JoinKind::Full,
-                };
-                let left_operator = create_operator(left);
-                let right_operator = create_operator(right);
-                Box::new(HashJoinExec::new(
-                    right_operator,
-                    left_operator,
-                    HashJoinSpec {
-                        probe_keys: split.right_keys,
-                        cache: build_cache_key(left, &split.left_keys),
-                        build_keys: split.left_keys,
-                        probe_types: types.1,
-                        build_types: types.0,
-                        kind: mirrored,
-                        residual: split.residual,
-                        build_first: true,
-                    },
-                ))
             } else {
-                Box::new(HashJoinExec::new(
-                    create_operator(left),
-                    create_operator(right),
-                    HashJoinSpec {
-                        probe_keys: split.left_keys,
-                        cache: build_cache_key(right, &split.right_keys),
-                        build_keys: split.right_keys,
-                        probe_types: types.0,
-                        build_types: types.1,
-                        kind: *kind,
-                        residual: split.residual,
-                        build_first: false,
-                    },
-                ))
+                let left_is_build = builds_left(left, right, state);
+                let shared = lowering.shared_build();
+                let left_operator = build_input(left, lowering, left_is_build);
+                let right_operator = build_input(right, lowering, !left_is_build);
+                let kind = probe_kind(*kind, left_is_build);
+                let residual = split.residual;
+                Box::new(if left_is_build {
+                    HashJoinExec::new(
+                        right_operator,
+                        left_operator,
+                        HashJoinSpec {
+                            probe_keys: split.right_keys,
+                            cache: join_cache_key(&shared, left, &split.left_keys),
+                            build_keys: split.left_keys,
+                            probe_types: types.1,
+                            build_types: types.0,
+                            kind,
+                            residual,
+                            build_first: true,
+                            shared,
+                        },
+                    )
+                } else {
+                    HashJoinExec::new(
+                        left_operator,
+                        right_operator,
+                        HashJoinSpec {
+                            probe_keys: split.left_keys,
+                            cache: join_cache_key(&shared, right, &split.right_keys),
+                            build_keys: split.right_keys,
+                            probe_types: types.0,
+                            build_types: types.1,
+                            kind,
+                            residual,
+                            build_first: false,
+                            shared,
+                        },
+                    )
+                })
             }
         }
     }
+}
+
+/// [`build_cache_key`], once for all the worker copies of a join sharing `shared`.
+fn join_cache_key(
+    shared: &Option<Arc<SharedBuild>>,
+    build: &LogicalPlan,
+    keys: &[ScalarExpr],
+) -> Option<(String, Vec<u32>)> {
+    match shared {
+        Some(shared) => shared.cache_key(|| build_cache_key(build, keys)),
+        None => build_cache_key(build, keys),
+    }
+}
+
+/// Whether a hash join hashes its left input: the smaller estimated one.
+pub(crate) fn builds_left(left: &LogicalPlan, right: &LogicalPlan, state: &DbState) -> bool {
+    crate::optimizer::estimate_rows(left, state) < crate::optimizer::estimate_rows(right, state)
+}
+
+/// A hash join's kind seen from its probe side (mirrored when the left input is hashed).
+pub(crate) fn probe_kind(kind: JoinKind, left_is_build: bool) -> JoinKind {
+    match (kind, left_is_build) {
+        (kind, false) => kind,
+        (JoinKind::Inner, true) => JoinKind::Inner,
+        (JoinKind::Left, true) => JoinKind::Right,
+        (JoinKind::Right, true) => JoinKind::Left,
+        (JoinKind::Full, true) => JoinKind::Full,
+    }
+}
+
+/// One input of a hash join; a build side is off the pipeline's probe chain, so the
+/// joins inside it hash their own tables.
+fn build_input(plan: &LogicalPlan, lowering: &mut Lowering, is_build: bool) -> BoxedOperator {
+    let on_probe_chain = lowering.on_probe_chain;
+    lowering.on_probe_chain &= !is_build;
+    let operator = build(plan, lowering);
+    lowering.on_probe_chain = on_probe_chain;
+    operator
 }
 
 /// The comparisons of a filter over a file scan between one of its columns and a constant,

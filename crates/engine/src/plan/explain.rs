@@ -5,21 +5,39 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use super::{JoinKind, LogicalPlan, SetOperator};
+use crate::exec::parallel::{is_gather_point, parallel_pipeline, ForceParallel, Parallelism};
 use crate::exec::OperatorStats;
 use crate::storage::DbState;
 
 /// The lines of EXPLAIN. `stats` are EXPLAIN ANALYZE's per-operator counters in the plan's
-/// pre-order (as `physical::create_instrumented` builds them).
+/// pre-order (as `physical::create_instrumented` builds them); `parallelism` the session's,
+/// which decides where a Gather runs its pipeline in parallel.
 pub fn explain_lines(
     plan: &LogicalPlan,
     state: &DbState,
+    parallelism: &Parallelism,
     stats: Option<&[Arc<OperatorStats>]>,
 ) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut next_stat = 0;
-    let above = Above::default();
-    render(plan, state, &above, 0, stats, &mut next_stat, &mut lines);
-    lines
+    let mut render = Render {
+        state,
+        parallelism,
+        stats,
+        next_stat: 0,
+        in_pipeline: false,
+        lines: Vec::new(),
+    };
+    render.node(plan, &Above::default(), 0);
+    render.lines
+}
+
+/// Walks the plan as `physical` lowers it, taking the counters in the same order.
+struct Render<'a> {
+    state: &'a DbState,
+    parallelism: &'a Parallelism,
+    stats: Option<&'a [Arc<OperatorStats>]>,
+    next_stat: usize,
+    in_pipeline: bool,
+    lines: Vec<String>,
 }
 
 /// What the nodes above a node decided about it.
@@ -160,88 +178,132 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
     }
 }
 
-fn render(
-    plan: &LogicalPlan,
-    state: &DbState,
-    above: &Above,
-    depth: usize,
-    stats: Option<&[Arc<OperatorStats>]>,
-    next_stat: &mut usize,
-    lines: &mut Vec<String>,
-) {
-    let (mut description, mut inputs) = describe(plan);
-    if let LogicalPlan::Filter { input, predicate } = plan {
-        if let (Some(_), LogicalPlan::Scan { table_name, .. }) = (
-            crate::physical::index_lookup(input, predicate, state),
-            input.as_ref(),
-        ) {
-            description = format!("Index Lookup on {table_name}");
-            inputs.clear();
+impl<'a> Render<'a> {
+    /// The next operator's counters as EXPLAIN ANALYZE shows them.
+    fn take_stats(&mut self) -> Option<&'a OperatorStats> {
+        let stats = self.stats.and_then(|s| s.get(self.next_stat));
+        self.next_stat += 1;
+        stats.map(|s| &**s)
+    }
+
+    fn push(&mut self, depth: usize, description: &str, stats: Option<&OperatorStats>) {
+        let indent = if depth == 0 {
+            String::new()
+        } else {
+            format!("{}->  ", "      ".repeat(depth - 1))
+        };
+        let actual = stats.map(|s| {
+            let millis = s.nanos.load(Ordering::Relaxed) as f64 / 1e6;
+            format!(
+                "  (actual rows={} time={millis:.3} ms)",
+                s.rows.load(Ordering::Relaxed)
+            )
+        });
+        self.lines.push(format!(
+            "{indent}{description}{}",
+            actual.unwrap_or_default()
+        ));
+    }
+
+    fn node(&mut self, plan: &LogicalPlan, above: &Above, mut depth: usize) {
+        // Under a top-N read through an hnsw index nothing is gathered (physical::build_nearest).
+        if !self.in_pipeline && above.nearest_index.is_none() && is_gather_point(plan, self.state) {
+            // The Gather's counters come first, as physical::gather builds them.
+            let stats = self.take_stats().map(|s| {
+                let workers = s.workers.load(Ordering::Relaxed);
+                (s, workers)
+            });
+            let planned = parallel_pipeline(plan, self.state, self.parallelism)
+                .map(|_| self.parallelism.workers - 1);
+            if let (Some(planned), false) =
+                (planned, self.parallelism.forced == ForceParallel::Regress)
+            {
+                let launched = stats
+                    .map(|(_, workers)| format!(", launched: {workers}"))
+                    .unwrap_or_default();
+                let line = format!("Gather (workers planned: {planned}{launched})");
+                self.push(depth, &line, stats.map(|(s, _)| s));
+                depth += 1;
+            }
+            self.in_pipeline = true;
+            self.node(plan, above, depth);
+            self.in_pipeline = false;
+            return;
         }
-    }
-    if let (
-        LogicalPlan::Scan {
-            table_name,
-            columns,
-            ..
-        },
-        Some(index),
-    ) = (plan, &above.nearest_index)
-    {
-        description = format!(
-            "Index Scan using {index} on {table_name} ({} columns)",
-            columns.len()
-        );
-    }
-    if matches!(plan, LogicalPlan::Sort { .. }) && above.limit_rows.is_some() {
-        description = format!("Top-N {description}");
-    }
-    let indent = if depth == 0 {
-        String::new()
-    } else {
-        format!("{}->  ", "      ".repeat(depth - 1))
-    };
-    let actual = stats.and_then(|s| s.get(*next_stat)).map(|s| {
-        let millis = s.nanos.load(Ordering::Relaxed) as f64 / 1e6;
-        format!(
-            "  (actual rows={} time={millis:.3} ms)",
-            s.rows.load(Ordering::Relaxed)
-        )
-    });
-    *next_stat += 1;
-    lines.push(format!(
-        "{indent}{description}{}",
-        actual.unwrap_or_default()
-    ));
-    // As physical::build_top_n runs them: a Sort under a constant LIMIT (through
-    // projections) as a top-N, reading from an hnsw index where one answers its order.
-    let below = match plan {
-        LogicalPlan::Limit {
-            limit,
-            offset,
-            ties,
-            ..
-        } => Above {
-            limit_rows: crate::physical::top_n_rows(limit, offset).filter(|_| ties.is_empty()),
-            nearest_index: None,
-        },
-        LogicalPlan::Project { .. } => Above {
-            limit_rows: above.limit_rows,
-            nearest_index: above.nearest_index.clone(),
-        },
-        LogicalPlan::Sort { input, keys } => Above {
-            limit_rows: None,
-            nearest_index: above.limit_rows.and_then(|k| {
-                crate::physical::nearest_probe(input, keys, k, state).map(|(_, name)| name)
-            }),
-        },
-        LogicalPlan::Filter { .. } => Above {
-            limit_rows: None,
-            nearest_index: above.nearest_index.clone(),
-        },
-        _ => Above::default(),
-    };
-    for input in inputs {
-        render(input, state, &below, depth + 1, stats, next_stat, lines);
+        let (mut description, mut inputs) = describe(plan);
+        if let LogicalPlan::Filter { input, predicate } = plan {
+            if let (Some(_), LogicalPlan::Scan { table_name, .. }) = (
+                crate::physical::index_lookup(input, predicate, self.state),
+                input.as_ref(),
+            ) {
+                description = format!("Index Lookup on {table_name}");
+                inputs.clear();
+            }
+        }
+        if let (
+            LogicalPlan::Scan {
+                table_name,
+                columns,
+                ..
+            },
+            Some(index),
+        ) = (plan, &above.nearest_index)
+        {
+            description = format!(
+                "Index Scan using {index} on {table_name} ({} columns)",
+                columns.len()
+            );
+        }
+        if matches!(plan, LogicalPlan::Sort { .. }) && above.limit_rows.is_some() {
+            description = format!("Top-N {description}");
+        }
+        // An aggregate that can run on the workers reads its pipeline without a Gather, as
+        // physical/ lowers it; it says when it will.
+        let parallel_input = crate::exec::parallel_aggregate_input(plan, self.state);
+        if let Some(input) = parallel_input {
+            if parallel_pipeline(input, self.state, self.parallelism).is_some()
+                && self.parallelism.forced != ForceParallel::Regress
+            {
+                let planned = self.parallelism.workers - 1;
+                description = format!("Parallel {description} (workers planned: {planned})");
+            }
+        }
+        let stats = self.take_stats();
+        self.push(depth, &description, stats);
+        let in_pipeline = self.in_pipeline;
+        self.in_pipeline |= parallel_input.is_some();
+        // As physical::build_top_n runs them: a Sort under a constant LIMIT (through
+        // projections) as a top-N, reading from an hnsw index where one answers its order.
+        let state = self.state;
+        let below = match plan {
+            LogicalPlan::Limit {
+                limit,
+                offset,
+                ties,
+                ..
+            } => Above {
+                limit_rows: crate::physical::top_n_rows(limit, offset).filter(|_| ties.is_empty()),
+                nearest_index: None,
+            },
+            LogicalPlan::Project { .. } => Above {
+                limit_rows: above.limit_rows,
+                nearest_index: above.nearest_index.clone(),
+            },
+            LogicalPlan::Sort { input, keys } => Above {
+                limit_rows: None,
+                nearest_index: above.limit_rows.and_then(|k| {
+                    crate::physical::nearest_probe(input, keys, k, state).map(|(_, name)| name)
+                }),
+            },
+            LogicalPlan::Filter { .. } => Above {
+                limit_rows: None,
+                nearest_index: above.nearest_index.clone(),
+            },
+            _ => Above::default(),
+        };
+        for input in inputs {
+            self.node(input, &below, depth + 1);
+        }
+        self.in_pipeline = in_pipeline;
     }
 }

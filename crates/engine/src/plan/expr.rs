@@ -645,4 +645,12 @@ impl ScalarExpr {
         });
         volatile
     }
+
+    /// Whether any thread evaluates it to the same values: nothing volatile (subqueries,
+    /// sequences, session state) and no rows of an enclosing query.
+    pub fn is_parallel_safe(&self) -> bool {
+        let mut outer = false;
+        self.visit(&mut |e| outer |= matches!(e, ScalarExpr::OuterColumn { .. }));
+        !outer && !self.is_volatile()
+    }
 }

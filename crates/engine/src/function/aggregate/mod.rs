@@ -1,11 +1,12 @@
 //! Aggregate functions: their signatures (PostgreSQL's result types: sum(int) is bigint,
 //! avg(int) and variance(int) numeric) and typed per-group accumulators updated a batch at a
-//! time. `variance.rs` holds the statistics, `concat.rs` string_agg, `text_min_max.rs`
-//! min/max of strings.
+//! time. `merge.rs` folds the partial states of parallel workers, `variance.rs` holds the
+//! statistics, `concat.rs` string_agg, `text_fold.rs` min/max of strings.
 
 mod array_agg;
 mod concat;
 mod json_agg;
+mod merge;
 mod ordered_set;
 mod text_fold;
 mod variance;
@@ -16,6 +17,7 @@ use std::cmp::Ordering;
 use self::array_agg::ArrayAgg;
 use self::concat::Concat;
 use self::json_agg::JsonAgg;
+pub use self::merge::identical_when_equal;
 use self::ordered_set::OrderedSet;
 pub use self::ordered_set::OrderedSetKind;
 use self::text_fold::{TextFold, TextRule};
@@ -675,12 +677,7 @@ impl Accumulator {
             (Accumulator::Bool { state, and }, VectorData::Bool(v)) => {
                 for (row, &g) in groups.iter().enumerate() {
                     if valid(row) {
-                        let slot = &mut state[g as usize];
-                        *slot = Some(match *slot {
-                            None => v[row],
-                            Some(acc) if *and => acc && v[row],
-                            Some(acc) => acc || v[row],
-                        });
+                        fold_bool(&mut state[g as usize], *and, v[row]);
                     }
                 }
             }
@@ -688,13 +685,7 @@ impl Accumulator {
                 let op = *op;
                 let mut add = |row: usize, g: u32, x: i64| {
                     if valid(row) {
-                        let slot = &mut state[g as usize];
-                        *slot = Some(match (*slot, op) {
-                            (None, _) => x,
-                            (Some(acc), BitOp::And) => acc & x,
-                            (Some(acc), BitOp::Or) => acc | x,
-                            (Some(acc), BitOp::Xor) => acc ^ x,
-                        });
+                        fold_bits(&mut state[g as usize], op, x);
                     }
                 };
                 match data {
@@ -881,6 +872,25 @@ impl Accumulator {
             | Accumulator::SumNumeric(..) => ScalarValue::Null,
         })
     }
+}
+
+/// bool_and (`and`) or bool_or of a group's state and a value.
+fn fold_bool(slot: &mut Option<bool>, and: bool, value: bool) {
+    *slot = Some(match *slot {
+        None => value,
+        Some(acc) if and => acc && value,
+        Some(acc) => acc || value,
+    });
+}
+
+/// bit_and / bit_or / bit_xor of a group's state and a value.
+fn fold_bits(slot: &mut Option<i64>, op: BitOp, value: i64) {
+    *slot = Some(match (*slot, op) {
+        (None, _) => value,
+        (Some(acc), BitOp::And) => acc & value,
+        (Some(acc), BitOp::Or) => acc | value,
+        (Some(acc), BitOp::Xor) => acc ^ value,
+    });
 }
 
 /// A bit_and / bit_or / bit_xor accumulator over integers of type `ty`; `narrow` converts

@@ -57,25 +57,40 @@ impl TextFold {
             )));
         };
         for (row, &g) in groups.iter().enumerate() {
-            if !input.is_valid(row) {
-                continue;
+            if input.is_valid(row) {
+                self.fold(g as usize, strings.get(row))?;
             }
-            let candidate = strings.get(row);
-            match (&mut self.best[g as usize], self.rule) {
-                (slot @ None, _) => *slot = Some(candidate.to_owned()),
-                (Some(best), TextRule::Keep(wanted)) => {
-                    if candidate.as_bytes().cmp(best.as_bytes()) == wanted {
-                        best.clear();
-                        best.push_str(candidate);
-                    }
-                }
-                (Some(best), TextRule::Bitwise(op)) => {
-                    self.scratch.clear();
-                    op.apply(best, candidate, &mut self.scratch)?;
-                    // The result is made of ASCII digits, as its inputs are.
+        }
+        Ok(())
+    }
+
+    /// Folds `other`'s group i into group `map[i]`: both rules are associative and
+    /// commutative, and equal texts are the same bytes, so the result is the serial one.
+    pub fn merge(&mut self, other: &TextFold, map: &[u32]) -> Result<()> {
+        for (theirs, &g) in other.best.iter().zip(map) {
+            if let Some(theirs) = theirs {
+                self.fold(g as usize, theirs)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Combines `candidate` into group `group`'s string.
+    fn fold(&mut self, group: usize, candidate: &str) -> Result<()> {
+        match (&mut self.best[group], self.rule) {
+            (slot @ None, _) => *slot = Some(candidate.to_owned()),
+            (Some(best), TextRule::Keep(wanted)) => {
+                if candidate.as_bytes().cmp(best.as_bytes()) == wanted {
                     best.clear();
-                    best.push_str(&String::from_utf8_lossy(&self.scratch));
+                    best.push_str(candidate);
                 }
+            }
+            (Some(best), TextRule::Bitwise(op)) => {
+                self.scratch.clear();
+                op.apply(best, candidate, &mut self.scratch)?;
+                // The result is made of ASCII digits, as its inputs are.
+                best.clear();
+                best.push_str(&String::from_utf8_lossy(&self.scratch));
             }
         }
         Ok(())

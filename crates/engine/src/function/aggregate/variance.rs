@@ -83,6 +83,22 @@ struct ExactSums {
     scale: u32,
 }
 
+impl ExactSums {
+    /// Rescales the sums to `scale` decimals if that is more than they have.
+    fn widen_scale(&mut self, scale: u32) -> Result<()> {
+        if scale > self.scale {
+            let shift = scale - self.scale;
+            self.sum = self
+                .sum
+                .checked_mul(pow10_i128(shift)?)
+                .ok_or_else(overflow)?;
+            self.sum_squares = self.sum_squares.mul_pow10(2 * shift).ok_or_else(overflow)?;
+            self.scale = scale;
+        }
+        Ok(())
+    }
+}
+
 /// Per-group exact sums of integer or numeric inputs.
 #[derive(Debug, Default)]
 pub struct NumericMoments {
@@ -108,15 +124,7 @@ impl NumericMoments {
 
     fn add(&mut self, group: usize, mantissa: i128, scale: u32) -> Result<()> {
         let sums = &mut self.state[group];
-        if scale > sums.scale {
-            let shift = scale - sums.scale;
-            sums.sum = sums
-                .sum
-                .checked_mul(pow10_i128(shift)?)
-                .ok_or_else(overflow)?;
-            sums.sum_squares = sums.sum_squares.mul_pow10(2 * shift).ok_or_else(overflow)?;
-            sums.scale = scale;
-        }
+        sums.widen_scale(scale)?;
         let value = mantissa
             .checked_mul(pow10_i128(sums.scale - scale)?)
             .ok_or_else(overflow)?;
@@ -127,6 +135,24 @@ impl NumericMoments {
             .sum_squares
             .checked_add(U256::mul_u128(magnitude, magnitude))
             .ok_or_else(overflow)?;
+        Ok(())
+    }
+
+    /// Adds the sums of `other`'s group i into group `map[i]` (numeric_combine): exact, so
+    /// partial states of disjoint inputs give the serial result.
+    pub fn merge(&mut self, other: &NumericMoments, map: &[u32]) -> Result<()> {
+        for (theirs, &group) in other.state.iter().zip(map) {
+            let mut theirs = *theirs;
+            let ours = &mut self.state[group as usize];
+            ours.widen_scale(theirs.scale)?;
+            theirs.widen_scale(ours.scale)?;
+            ours.count += theirs.count;
+            ours.sum = ours.sum.checked_add(theirs.sum).ok_or_else(overflow)?;
+            ours.sum_squares = ours
+                .sum_squares
+                .checked_add(theirs.sum_squares)
+                .ok_or_else(overflow)?;
+        }
         Ok(())
     }
 
