@@ -44,6 +44,10 @@ impl MorselDispenser {
         morsel_rows: usize,
     ) -> Result<MorselDispenser> {
         let data = table_data(ctx, table_oid, table_name)?;
+        Ok(MorselDispenser::over(data, columns, morsel_rows))
+    }
+
+    fn over(data: Arc<TableData>, columns: Vec<usize>, morsel_rows: usize) -> MorselDispenser {
         let chunks = data.chunk_count();
         let (chunks_per_morsel, rows_per_morsel, morsels) = if morsel_rows >= BATCH_SIZE {
             let per = morsel_rows / BATCH_SIZE;
@@ -55,7 +59,7 @@ impl MorselDispenser {
             let morsels = chunks.saturating_sub(1) * per_chunk + last.div_ceil(rows);
             (0, rows, morsels)
         };
-        Ok(MorselDispenser {
+        MorselDispenser {
             data,
             columns,
             chunks_per_morsel,
@@ -63,7 +67,7 @@ impl MorselDispenser {
             morsels: morsels as u64,
             next: AtomicU64::new(0),
             end: AtomicU64::new(u64::MAX),
-        })
+        }
     }
 
     /// The next morsel's number, if any is left.
@@ -142,5 +146,71 @@ impl MorselScanExec {
 impl Operator for MorselScanExec {
     fn next(&mut self, _ctx: &ExecContext) -> Result<Option<Batch>> {
         Ok(self.batches.next())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::MorselDispenser;
+    use crate::exec::ExecContext;
+    use crate::storage::{DbState, TableData};
+    use crate::types::DataType;
+    use crate::vector::{Batch, Vector, VectorData, BATCH_SIZE};
+
+    /// A one-column table of `rows` integers 0, 1, 2, ... with `deleted` rows deleted.
+    fn table(rows: usize, deleted: &[u32]) -> Arc<TableData> {
+        let types = [DataType::Int32];
+        let mut data = TableData::from_chunks(&types, Vec::new()).expect("invariant: empty");
+        let values = Vector::new(VectorData::Int32((0..rows as i32).collect()), None);
+        let batch = Batch::new(vec![Arc::new(values)], rows);
+        data.append(&types, &batch)
+            .expect("invariant: a batch of the table's type");
+        data.delete_rows(0, deleted)
+            .expect("invariant: rows of the first chunk");
+        Arc::new(data)
+    }
+
+    fn values(dispenser: &MorselDispenser, morsel: u64, ctx: &ExecContext) -> Vec<i32> {
+        let batches = dispenser.read(morsel, ctx).expect("invariant: readable");
+        let mut values = Vec::new();
+        for batch in batches {
+            if let VectorData::Int32(v) = &batch.columns[0].data {
+                values.extend_from_slice(v);
+            }
+        }
+        values
+    }
+
+    #[test]
+    fn morsels_cover_every_live_row_once_in_serial_order() {
+        let ctx = ExecContext::new(
+            Vec::new(),
+            Arc::new(DbState::default()),
+            Arc::default(),
+            Arc::default(),
+        );
+        let rows = 3 * BATCH_SIZE + 5;
+        for morsel_rows in [1, 2 * BATCH_SIZE] {
+            let dispenser = MorselDispenser::over(table(rows, &[0, 7]), vec![0], morsel_rows);
+            let mut seen = Vec::new();
+            while let Some(morsel) = dispenser.take() {
+                seen.extend(values(&dispenser, morsel, &ctx));
+            }
+            let expected: Vec<i32> = (0..rows as i32).filter(|v| ![0, 7].contains(v)).collect();
+            assert_eq!(seen, expected, "{morsel_rows} rows a morsel");
+        }
+    }
+
+    #[test]
+    fn a_failing_morsel_stops_the_hand_out_after_it() {
+        let dispenser = MorselDispenser::over(table(10, &[]), vec![0], 1);
+        assert_eq!(dispenser.morsel_count(), 10);
+        assert_eq!((dispenser.take(), dispenser.take()), (Some(0), Some(1)));
+        dispenser.stop_after(3);
+        dispenser.stop_after(5);
+        assert_eq!((dispenser.take(), dispenser.take()), (Some(2), Some(3)));
+        assert_eq!((dispenser.take(), dispenser.morsel_count()), (None, 4));
     }
 }
