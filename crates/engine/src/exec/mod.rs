@@ -44,6 +44,7 @@ mod set_operation;
 mod shared_cte;
 mod sort;
 mod sort_key;
+mod sorted_runs;
 mod subquery;
 mod system_scan;
 mod top_n;
