@@ -813,7 +813,28 @@ impl Session {
         if let Some(limit) = self.settings.value("kestrel.max_recursive_iterations") {
             ctx.max_recursive_rounds = limit.parse().unwrap_or(ctx.max_recursive_rounds);
         }
+        ctx.parallelism = self.parallelism();
         ctx
+    }
+
+    /// The parallelism the session's settings allow its statements.
+    fn parallelism(&self) -> crate::exec::parallel::Parallelism {
+        use crate::exec::parallel::{ForceParallel, Parallelism};
+        let number = |name: &str| {
+            self.settings
+                .value(name)
+                .and_then(|v| v.parse::<u64>().ok())
+        };
+        let forced = match self.settings.value("force_parallel_mode") {
+            Some("on") => ForceParallel::On,
+            Some("regress") => ForceParallel::Regress,
+            _ => ForceParallel::Off,
+        };
+        Parallelism::from_settings(
+            number("max_parallel_workers_per_gather").map_or(0, |n| n as usize),
+            number("kestrel.parallel_min_rows").unwrap_or(u64::MAX),
+            forced,
+        )
     }
 
     fn run_work(

@@ -12,11 +12,11 @@ use crate::error::{Error, Result, SqlState};
 
 use checks::{
     any, bytea_output, checkpoint_timeout, date_style, deadlock_timeout, default_tablespace,
-    default_transaction_isolation, encoding, english_messages, float_digits,
+    default_transaction_isolation, encoding, english_messages, float_digits, force_parallel_mode,
     idle_in_transaction_session_timeout, idle_session_timeout, interval_style, lock_timeout,
-    max_wal_size, on_off, optimizer_rules, positive_integer, query_memory_limit, search_path,
-    standard_strings, statement_timeout, synchronous_commit, table_access_method, time_zone,
-    transaction_isolation, xml_option,
+    max_wal_size, on_off, optimizer_rules, parallel_min_rows, parallel_workers, positive_integer,
+    query_memory_limit, search_path, standard_strings, statement_timeout, synchronous_commit,
+    table_access_method, time_zone, transaction_isolation, xml_option,
 };
 pub(crate) use units::{
     UnitSetting, CHECKPOINT_TIMEOUT, IDLE_IN_TRANSACTION_SESSION_TIMEOUT, IDLE_SESSION_TIMEOUT,
@@ -410,6 +410,31 @@ const DEFINITIONS: &[Definition] = &[
         check: positive_integer,
         description: "Sets the maximum number of concurrent connections (a server's, not by SET).",
     },
+    Definition {
+        name: "max_parallel_workers_per_gather",
+        // Replaced by the pool's size less the statement's own thread (Defaults::default).
+        default: "2",
+        reported: false,
+        context: Context::User,
+        check: parallel_workers,
+        description: "Sets the maximum number of helper threads one parallel pipeline may use; 0: serial.",
+    },
+    Definition {
+        name: "force_parallel_mode",
+        default: "off",
+        reported: false,
+        context: Context::User,
+        check: force_parallel_mode,
+        description: "Runs every parallel-safe pipeline in parallel, one row per morsel (on, regress: EXPLAIN hides the Gather).",
+    },
+    Definition {
+        name: "kestrel.parallel_min_rows",
+        default: "100000",
+        reported: false,
+        context: Context::User,
+        check: parallel_min_rows,
+        description: "Pipelines reading fewer rows run on one thread.",
+    },
 ];
 
 /// A setting that a server's defaults can set, for help texts.
@@ -442,8 +467,13 @@ pub(crate) struct Defaults {
 
 impl Default for Defaults {
     fn default() -> Self {
+        let mut values: Vec<String> = DEFINITIONS.iter().map(|d| d.default.to_string()).collect();
+        if let Some(index) = find("max_parallel_workers_per_gather") {
+            let helpers = crate::exec::parallel::pool_threads().saturating_sub(1);
+            values[index] = helpers.to_string();
+        }
         Defaults {
-            values: Arc::new(DEFINITIONS.iter().map(|d| d.default.to_string()).collect()),
+            values: Arc::new(values),
             custom: Vec::new(),
         }
     }

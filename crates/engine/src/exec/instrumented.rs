@@ -12,7 +12,10 @@ use crate::vector::Batch;
 #[derive(Debug, Default)]
 pub struct OperatorStats {
     pub rows: AtomicU64,
+    /// Time in the operator and its inputs, summed over the workers that ran it.
     pub nanos: AtomicU64,
+    /// Helpers a parallel operator was given (EXPLAIN ANALYZE's "workers launched").
+    pub workers: AtomicU64,
 }
 
 pub struct InstrumentedExec {

@@ -8,7 +8,6 @@
 //! end is given back when the statement ends, so the count is an upper bound of what it
 //! holds at once. Only a hash join gives back earlier: its matches of one probe batch.
 
-use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -91,21 +90,25 @@ fn available_memory_bytes() -> Option<u64> {
     }
 }
 
-/// One statement's working memory; what it holds goes back to the pool when it ends.
+/// One statement's working memory; what it holds goes back to the pool when it ends. A
+/// clone is the same account: a parallel statement's workers all charge the one limit.
+#[derive(Debug, Clone)]
+pub struct QueryMemory(Arc<QueryAccount>);
+
 #[derive(Debug)]
-pub struct QueryMemory {
+struct QueryAccount {
     pool: Arc<MemoryPool>,
     limit_bytes: u64,
-    used_bytes: Cell<u64>,
+    used_bytes: AtomicU64,
 }
 
 impl QueryMemory {
     pub fn new(pool: Arc<MemoryPool>, limit_bytes: u64) -> QueryMemory {
-        QueryMemory {
+        QueryMemory(Arc::new(QueryAccount {
             pool,
             limit_bytes,
-            used_bytes: Cell::new(0),
-        }
+            used_bytes: AtomicU64::new(0),
+        }))
     }
 
     /// No limit but the server's (a statement run outside a session).
@@ -115,43 +118,50 @@ impl QueryMemory {
 
     /// Counts `bytes` more held by the statement; 53200 past either limit.
     pub fn charge(&self, bytes: usize) -> Result<()> {
+        let account = &self.0;
         let bytes = bytes as u64;
-        let used = self.used_bytes.get().saturating_add(bytes);
-        if used > self.limit_bytes {
+        let before = account.used_bytes.fetch_add(bytes, Ordering::Relaxed);
+        if before.saturating_add(bytes) > account.limit_bytes {
+            account.used_bytes.fetch_sub(bytes, Ordering::Relaxed);
             return Err(out_of_memory(
                 bytes,
                 format!(
                 "The statement needs more than kestrel.query_memory_limit ({}) of working memory.",
-                megabytes(self.limit_bytes)
+                megabytes(account.limit_bytes)
             ),
             ));
         }
-        if !self.pool.try_reserve(bytes) {
+        if !account.pool.try_reserve(bytes) {
+            account.used_bytes.fetch_sub(bytes, Ordering::Relaxed);
             return Err(out_of_memory(
                 bytes,
                 format!(
                 "The running statements together need more than the server's memory limit ({}).",
-                megabytes(self.pool.limit_bytes)
+                megabytes(account.pool.limit_bytes)
             ),
             ));
         }
-        self.used_bytes.set(used);
         Ok(())
     }
-}
 
-impl QueryMemory {
     /// Gives back `bytes` charged earlier, for memory an operator no longer holds.
     pub fn release(&self, bytes: usize) {
-        let bytes = (bytes as u64).min(self.used_bytes.get());
-        self.used_bytes.set(self.used_bytes.get() - bytes);
-        self.pool.release(bytes);
+        let account = &self.0;
+        let mut released = 0;
+        // Never below zero, even if workers race to give back the last bytes.
+        let _ = account
+            .used_bytes
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
+                released = (bytes as u64).min(used);
+                Some(used - released)
+            });
+        account.pool.release(released);
     }
 }
 
-impl Drop for QueryMemory {
+impl Drop for QueryAccount {
     fn drop(&mut self) {
-        self.pool.release(self.used_bytes.get());
+        self.pool.release(*self.used_bytes.get_mut());
     }
 }
 

@@ -34,6 +34,7 @@ pub mod modify;
 mod nested_loop_join;
 pub mod on_conflict;
 mod ordinality;
+pub mod parallel;
 mod project;
 mod recursive_cte;
 mod scan;
@@ -142,6 +143,8 @@ pub struct ExecContext {
     pub memory: memory::QueryMemory,
     /// The session's cursors, for pg_cursors.
     pub cursors: Vec<CursorRow>,
+    /// How many workers the statement's pipelines may run on (see `exec/parallel`).
+    pub parallelism: parallel::Parallelism,
 }
 
 impl ExecContext {
@@ -173,6 +176,7 @@ impl ExecContext {
             advisory: None,
             memory: memory::QueryMemory::unlimited(),
             cursors: Vec::new(),
+            parallelism: parallel::Parallelism::SERIAL,
         }
     }
 

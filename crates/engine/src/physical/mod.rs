@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::exec::parallel::{is_gather_point, GatherExec, MorselScanExec};
 use crate::exec::{
     AggregateExec, AggregateSpec, BoxedOperator, DistinctExec, FilterExec, GenerateSeriesExec,
     HashJoinExec, HashJoinSpec, LimitExec, LockRowsExec, LockstepExec, NestedLoopJoinExec,
@@ -183,44 +184,127 @@ pub fn join_key_count(condition: Option<crate::plan::ScalarExpr>, left_width: us
 }
 
 pub fn create_operator(plan: &LogicalPlan, state: &DbState) -> BoxedOperator {
-    build(plan, state, &mut None)
+    build(plan, &mut Lowering::new(state, None))
 }
 
 /// The operators of `plan` each wrapped to count rows and time, and their statistics in the
-/// plan's pre-order (EXPLAIN ANALYZE).
+/// plan's pre-order (EXPLAIN ANALYZE). A Gather has a slot of its own, before its pipeline's.
 pub fn create_instrumented(
     plan: &LogicalPlan,
     state: &DbState,
 ) -> (BoxedOperator, Vec<Arc<OperatorStats>>) {
-    let mut stats = Some(Vec::new());
-    let operator = build(plan, state, &mut stats);
-    (operator, stats.unwrap_or_default())
+    let mut lowering = Lowering::new(state, Some(StatsSlots::default()));
+    let operator = build(plan, &mut lowering);
+    (
+        operator,
+        lowering.stats.map(|s| s.slots).unwrap_or_default(),
+    )
+}
+
+/// A worker's copy of the parallel pipeline `plan` over the batches of one morsel, which
+/// its table scan returns; `stats` are the pipeline's shared EXPLAIN ANALYZE counters.
+pub(crate) fn create_pipeline_operator(
+    plan: &LogicalPlan,
+    state: &DbState,
+    morsel: Vec<crate::vector::Batch>,
+    stats: Option<&[Arc<OperatorStats>]>,
+) -> BoxedOperator {
+    let slots = stats.map(|s| StatsSlots {
+        slots: s.to_vec(),
+        next: 0,
+    });
+    let mut lowering = Lowering::new(state, slots);
+    lowering.morsel = Some(morsel);
+    lowering.in_pipeline = true;
+    build(plan, &mut lowering)
+}
+
+/// What lowering one plan carries along.
+struct Lowering<'a> {
+    state: &'a DbState,
+    stats: Option<StatsSlots>,
+    /// A worker's morsel: what the pipeline's table scan returns instead of the table.
+    morsel: Option<Vec<crate::vector::Batch>>,
+    /// Inside a gathered pipeline, which gets no Gather of its own.
+    in_pipeline: bool,
+}
+
+impl<'a> Lowering<'a> {
+    fn new(state: &'a DbState, stats: Option<StatsSlots>) -> Lowering<'a> {
+        Lowering {
+            state,
+            stats,
+            morsel: None,
+            in_pipeline: false,
+        }
+    }
+
+    /// The next operator's EXPLAIN ANALYZE counters, when they are collected.
+    fn stats_slot(&mut self) -> Option<Arc<OperatorStats>> {
+        self.stats.as_mut().map(StatsSlots::next_slot)
+    }
+}
+
+/// EXPLAIN ANALYZE's counters in the plan's pre-order: made as the operators are built,
+/// or handed out again to each worker's copy of a pipeline, so they sum over workers.
+#[derive(Default)]
+struct StatsSlots {
+    slots: Vec<Arc<OperatorStats>>,
+    next: usize,
+}
+
+impl StatsSlots {
+    fn next_slot(&mut self) -> Arc<OperatorStats> {
+        if self.next == self.slots.len() {
+            self.slots.push(Arc::default());
+        }
+        self.next += 1;
+        self.slots[self.next - 1].clone()
+    }
 }
 
 #[recursive::recursive]
-fn build(
-    plan: &LogicalPlan,
-    state: &DbState,
-    stats: &mut Option<Vec<Arc<OperatorStats>>>,
-) -> BoxedOperator {
-    let node_stats = stats.as_mut().map(|all| {
-        let node = Arc::new(OperatorStats::default());
-        all.push(node.clone());
-        node
-    });
-    let operator = build_node(plan, state, stats);
+fn build(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
+    let node_stats = lowering.stats_slot();
+    let operator = if !lowering.in_pipeline && is_gather_point(plan, lowering.state) {
+        gather(plan, lowering, node_stats.clone())
+    } else {
+        build_node(plan, lowering)
+    };
     match node_stats {
         Some(node) => Box::new(InstrumentedExec::new(operator, node)),
         None => operator,
     }
 }
 
-fn build_node(
+/// A Gather over the pipeline `plan`, holding the pipeline's serial operators (built here,
+/// with their own counters after the Gather's) for when it runs serially.
+fn gather(
     plan: &LogicalPlan,
-    state: &DbState,
-    stats: &mut Option<Vec<Arc<OperatorStats>>>,
+    lowering: &mut Lowering,
+    gather_stats: Option<Arc<OperatorStats>>,
 ) -> BoxedOperator {
-    let mut create_operator = |p: &LogicalPlan| build(p, state, stats);
+    let first_slot = lowering.stats.as_ref().map_or(0, |s| s.next);
+    lowering.in_pipeline = true;
+    let serial = build(plan, lowering);
+    lowering.in_pipeline = false;
+    let stats = gather_stats.zip(
+        lowering
+            .stats
+            .as_ref()
+            .map(|s| Arc::from(&s.slots[first_slot..s.next])),
+    );
+    Box::new(GatherExec::new(plan.clone(), serial, stats))
+}
+
+fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
+    let state = lowering.state;
+    if let LogicalPlan::Scan { .. } = plan {
+        if let Some(morsel) = lowering.morsel.take() {
+            return Box::new(MorselScanExec::new(morsel));
+        }
+    }
+    let mut create_operator = |p: &LogicalPlan| build(p, lowering);
     match plan {
         LogicalPlan::Scan {
             table_oid,
@@ -302,13 +386,9 @@ fn build_node(
                     },
                     Some(k),
                 ) => {
-                    let sort_stats = stats.as_mut().map(|all| {
-                        let node = Arc::new(OperatorStats::default());
-                        all.push(node.clone());
-                        node
-                    });
+                    let sort_stats = lowering.stats_slot();
                     let top_n: BoxedOperator = Box::new(TopNExec::new(
-                        build(sorted, state, stats),
+                        build(sorted, lowering),
                         keys.clone(),
                         physical_types(sorted),
                         k,

@@ -5,20 +5,39 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use super::{JoinKind, LogicalPlan, SetOperator};
+use crate::exec::parallel::{is_gather_point, parallel_pipeline, ForceParallel, Parallelism};
 use crate::exec::OperatorStats;
 use crate::storage::DbState;
 
 /// The lines of EXPLAIN. `stats` are EXPLAIN ANALYZE's per-operator counters in the plan's
-/// pre-order (as `physical::create_instrumented` builds them).
+/// pre-order (as `physical::create_instrumented` builds them); `parallelism` the session's,
+/// which decides where a Gather runs its pipeline in parallel.
 pub fn explain_lines(
     plan: &LogicalPlan,
     state: &DbState,
+    parallelism: &Parallelism,
     stats: Option<&[Arc<OperatorStats>]>,
 ) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut next_stat = 0;
-    render(plan, state, false, 0, stats, &mut next_stat, &mut lines);
-    lines
+    let mut render = Render {
+        state,
+        parallelism,
+        stats,
+        next_stat: 0,
+        in_pipeline: false,
+        lines: Vec::new(),
+    };
+    render.node(plan, false, 0);
+    render.lines
+}
+
+/// Walks the plan as `physical` lowers it, taking the counters in the same order.
+struct Render<'a> {
+    state: &'a DbState,
+    parallelism: &'a Parallelism,
+    stats: Option<&'a [Arc<OperatorStats>]>,
+    next_stat: usize,
+    in_pipeline: bool,
+    lines: Vec<String>,
 }
 
 fn join_kind(kind: JoinKind) -> &'static str {
@@ -150,57 +169,85 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
     }
 }
 
-fn render(
-    plan: &LogicalPlan,
-    state: &DbState,
-    top_n: bool,
-    depth: usize,
-    stats: Option<&[Arc<OperatorStats>]>,
-    next_stat: &mut usize,
-    lines: &mut Vec<String>,
-) {
-    let (mut description, mut inputs) = describe(plan);
-    if let LogicalPlan::Filter { input, predicate } = plan {
-        if let (Some(_), LogicalPlan::Scan { table_name, .. }) = (
-            crate::physical::index_lookup(input, predicate, state),
-            input.as_ref(),
-        ) {
-            description = format!("Index Lookup on {table_name}");
-            inputs.clear();
+impl<'a> Render<'a> {
+    /// The next operator's counters as EXPLAIN ANALYZE shows them.
+    fn take_stats(&mut self) -> Option<&'a OperatorStats> {
+        let stats = self.stats.and_then(|s| s.get(self.next_stat));
+        self.next_stat += 1;
+        stats.map(|s| &**s)
+    }
+
+    fn push(&mut self, depth: usize, description: &str, stats: Option<&OperatorStats>) {
+        let indent = if depth == 0 {
+            String::new()
+        } else {
+            format!("{}->  ", "      ".repeat(depth - 1))
+        };
+        let actual = stats.map(|s| {
+            let millis = s.nanos.load(Ordering::Relaxed) as f64 / 1e6;
+            format!(
+                "  (actual rows={} time={millis:.3} ms)",
+                s.rows.load(Ordering::Relaxed)
+            )
+        });
+        self.lines.push(format!(
+            "{indent}{description}{}",
+            actual.unwrap_or_default()
+        ));
+    }
+
+    fn node(&mut self, plan: &LogicalPlan, top_n: bool, mut depth: usize) {
+        if !self.in_pipeline && is_gather_point(plan, self.state) {
+            // The Gather's counters come first, as physical::gather builds them.
+            let stats = self.take_stats().map(|s| {
+                let workers = s.workers.load(Ordering::Relaxed);
+                (s, workers)
+            });
+            let planned = parallel_pipeline(plan, self.state, self.parallelism)
+                .map(|_| self.parallelism.workers - 1);
+            if let (Some(planned), false) =
+                (planned, self.parallelism.forced == ForceParallel::Regress)
+            {
+                let launched = stats
+                    .map(|(_, workers)| format!(", launched: {workers}"))
+                    .unwrap_or_default();
+                let line = format!("Gather (workers planned: {planned}{launched})");
+                self.push(depth, &line, stats.map(|(s, _)| s));
+                depth += 1;
+            }
+            self.in_pipeline = true;
+            self.node(plan, top_n, depth);
+            self.in_pipeline = false;
+            return;
         }
-    }
-    if top_n {
-        description = format!("Top-N {description}");
-    }
-    let indent = if depth == 0 {
-        String::new()
-    } else {
-        format!("{}->  ", "      ".repeat(depth - 1))
-    };
-    let actual = stats.and_then(|s| s.get(*next_stat)).map(|s| {
-        let millis = s.nanos.load(Ordering::Relaxed) as f64 / 1e6;
-        format!(
-            "  (actual rows={} time={millis:.3} ms)",
-            s.rows.load(Ordering::Relaxed)
-        )
-    });
-    *next_stat += 1;
-    lines.push(format!(
-        "{indent}{description}{}",
-        actual.unwrap_or_default()
-    ));
-    // A Sort right under a constant LIMIT runs as a top-N (see physical::top_n_rows).
-    let child_top_n = match plan {
-        LogicalPlan::Limit {
-            limit,
-            offset,
-            ties,
-            ..
-        } => ties.is_empty() && crate::physical::top_n_rows(limit, offset).is_some(),
-        _ => false,
-    };
-    for input in inputs {
-        let top_n = child_top_n && matches!(input, LogicalPlan::Sort { .. });
-        render(input, state, top_n, depth + 1, stats, next_stat, lines);
+        let (mut description, mut inputs) = describe(plan);
+        if let LogicalPlan::Filter { input, predicate } = plan {
+            if let (Some(_), LogicalPlan::Scan { table_name, .. }) = (
+                crate::physical::index_lookup(input, predicate, self.state),
+                input.as_ref(),
+            ) {
+                description = format!("Index Lookup on {table_name}");
+                inputs.clear();
+            }
+        }
+        if top_n {
+            description = format!("Top-N {description}");
+        }
+        let stats = self.take_stats();
+        self.push(depth, &description, stats);
+        // A Sort right under a constant LIMIT runs as a top-N (see physical::top_n_rows).
+        let child_top_n = match plan {
+            LogicalPlan::Limit {
+                limit,
+                offset,
+                ties,
+                ..
+            } => ties.is_empty() && crate::physical::top_n_rows(limit, offset).is_some(),
+            _ => false,
+        };
+        for input in inputs {
+            let top_n = child_top_n && matches!(input, LogicalPlan::Sort { .. });
+            self.node(input, top_n, depth + 1);
+        }
     }
 }

@@ -415,6 +415,11 @@ pub fn install(zone: &Arc<Zone>) {
     });
 }
 
+/// The zone installed on this thread (for a parallel statement's helpers to install too).
+pub fn installed() -> Arc<Zone> {
+    CURRENT.with(|current| current.borrow().zone.clone())
+}
+
 /// The session zone's offset at an instant, from the cached range when it holds it.
 pub fn session_offset(utc_micros: i64) -> i32 {
     CURRENT.with(|current| {

@@ -79,12 +79,13 @@ impl Session {
             let start = std::time::Instant::now();
             let (mut operator, stats) = crate::physical::create_instrumented(plan, &ctx.state);
             collect(operator.as_mut(), ctx)?;
-            let mut lines = crate::plan::explain_lines(plan, &ctx.state, Some(&stats));
+            let mut lines =
+                crate::plan::explain_lines(plan, &ctx.state, &ctx.parallelism, Some(&stats));
             let millis = start.elapsed().as_secs_f64() * 1e3;
             lines.push(format!("Execution Time: {millis:.3} ms"));
             lines
         } else {
-            crate::plan::explain_lines(plan, &ctx.state, None)
+            crate::plan::explain_lines(plan, &ctx.state, &ctx.parallelism, None)
         };
         Ok(text_result(explain_columns(), &lines, "EXPLAIN"))
     }

@@ -282,3 +282,36 @@ pub(super) fn idle_session_timeout(value: &str) -> Result<String> {
 pub(super) fn deadlock_timeout(value: &str) -> Result<String> {
     super::units::DEADLOCK_TIMEOUT.canonical(value)
 }
+
+/// An integer setting within PostgreSQL's range for it.
+fn integer_in_range(name: &str, value: &str, min: i64, max: i64) -> Result<String> {
+    let Ok(n) = value.trim().parse::<i64>() else {
+        return Err(invalid_value(name, value));
+    };
+    if !(min..=max).contains(&n) {
+        return Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!("{n} is outside the valid range for parameter \"{name}\" ({min} .. {max})"),
+        ));
+    }
+    Ok(n.to_string())
+}
+
+pub(super) fn parallel_workers(value: &str) -> Result<String> {
+    integer_in_range("max_parallel_workers_per_gather", value, 0, 1024)
+}
+
+pub(super) fn parallel_min_rows(value: &str) -> Result<String> {
+    integer_in_range("kestrel.parallel_min_rows", value, 0, i64::MAX)
+}
+
+/// PostgreSQL 15's off | on | regress, with the Boolean spellings it also takes.
+pub(super) fn force_parallel_mode(value: &str) -> Result<String> {
+    match value.to_ascii_lowercase().as_str() {
+        "on" | "true" | "yes" | "1" => Ok("on".into()),
+        "off" | "false" | "no" | "0" => Ok("off".into()),
+        "regress" => Ok("regress".into()),
+        _ => Err(invalid_value("force_parallel_mode", value)
+            .with_hint("Available values: off, on, regress.")),
+    }
+}
