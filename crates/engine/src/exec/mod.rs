@@ -57,6 +57,7 @@ pub mod view;
 mod window;
 mod window_frame;
 mod window_sliding;
+mod worker_input;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -91,6 +92,7 @@ pub use top_n::TopNExec;
 pub use unnest::UnnestExec;
 pub use values::ValuesExec;
 pub use window::WindowExec;
+pub use worker_input::WorkerInput;
 
 use crate::error::Result;
 use crate::interrupt::Interrupt;

@@ -1,17 +1,20 @@
-//! Sort: gathers the input with its keys evaluated once into a sorted run (sorted_runs.rs,
-//! on normalized keys from sort_key.rs), then hands the rows out a batch at a time in the
-//! run's order.
+//! Sort: each worker (or the one thread) gathers its share of the input with the keys
+//! evaluated once into a sorted run (sorted_runs.rs, on normalized keys from sort_key.rs);
+//! the runs' merge then hands the rows out a batch at a time in the serial sort's order.
+
+use std::sync::Arc;
 
 use super::expression::evaluate;
-use super::sorted_runs::{RowOrigin, RunBuilder, RunMerger};
-use super::{BoxedOperator, ExecContext, Operator};
+use super::sorted_runs::{RowOrigin, RunBuilder, RunMerger, SortedRun};
+use super::worker_input::Work;
+use super::{ExecContext, Operator, WorkerInput};
 use crate::error::Result;
 use crate::plan::SortKey;
 use crate::types::PhysicalType;
 use crate::vector::{Batch, BATCH_SIZE};
 
 pub struct SortExec {
-    input: BoxedOperator,
+    input: WorkerInput,
     keys: Vec<SortKey>,
     physical: Vec<PhysicalType>,
     output: Option<SortedOutput>,
@@ -39,24 +42,29 @@ pub(super) fn evaluate_keys(keys: &[SortKey], batch: &Batch, ctx: &ExecContext) 
     Ok(Batch::new(key_columns, batch.len()))
 }
 
-/// Adds `batch` with its evaluated keys to a sort's run, charging both to working memory.
-pub(super) fn add_to_run(
-    run: &mut RunBuilder,
-    keys: &[SortKey],
-    origin: RowOrigin,
-    batch: Batch,
-    ctx: &ExecContext,
-) -> Result<()> {
-    ctx.check_cancelled()?;
-    let keys = evaluate_keys(keys, &batch, ctx)?;
-    ctx.memory
-        .charge(batch.approximate_bytes() + keys.approximate_bytes())?;
-    run.push(origin, batch, keys);
-    Ok(())
+pub(super) fn key_types(keys: &[SortKey]) -> Vec<PhysicalType> {
+    keys.iter().map(|k| k.expr.ty().physical()).collect()
+}
+
+/// A worker's sort: its batches and their evaluated keys (charged to working memory) in a
+/// sorted run.
+fn sort_run(keys: Vec<SortKey>) -> Arc<Work<SortedRun>> {
+    let key_physical = key_types(&keys);
+    Arc::new(move |source, ctx| {
+        let mut run = RunBuilder::new();
+        while let Some((position, batch)) = source()? {
+            ctx.check_cancelled()?;
+            let batch_keys = evaluate_keys(&keys, &batch, ctx)?;
+            ctx.memory
+                .charge(batch.approximate_bytes() + batch_keys.approximate_bytes())?;
+            run.push(RowOrigin::batch(position), batch, batch_keys);
+        }
+        run.finish(&keys, &key_physical)
+    })
 }
 
 impl SortExec {
-    pub fn new(input: BoxedOperator, keys: Vec<SortKey>, physical: Vec<PhysicalType>) -> SortExec {
+    pub fn new(input: WorkerInput, keys: Vec<SortKey>, physical: Vec<PhysicalType>) -> SortExec {
         SortExec {
             input,
             keys,
@@ -65,31 +73,13 @@ impl SortExec {
         }
     }
 
-    fn key_physical(&self) -> Vec<PhysicalType> {
-        self.keys.iter().map(|k| k.expr.ty().physical()).collect()
-    }
-
     fn run(&mut self, ctx: &ExecContext) -> Result<SortedOutput> {
-        let mut run = RunBuilder::new();
-        let mut sequence = 0;
-        while let Some(batch) = self.input.next(ctx)? {
-            add_to_run(
-                &mut run,
-                &self.keys,
-                RowOrigin::batch(0, sequence),
-                batch,
-                ctx,
-            )?;
-            sequence += 1;
-        }
-        let run = run.finish(&self.keys, &self.physical, &self.key_physical())?;
+        let runs = self.input.run(ctx, sort_run(self.keys.clone()))?;
+        let merger = RunMerger::new(self.keys.clone(), runs);
+        let rows = merger.rows(&self.physical)?;
         // The concatenated copy, and the sorted one made from it a batch at a time.
-        ctx.memory.charge(2 * run.rows.approximate_bytes())?;
-        let merger = RunMerger::new(self.keys.clone(), vec![run]);
-        Ok(SortedOutput {
-            rows: merger.rows(&self.physical)?,
-            merger,
-        })
+        ctx.memory.charge(2 * rows.approximate_bytes())?;
+        Ok(SortedOutput { merger, rows })
     }
 }
 

@@ -8,29 +8,24 @@
 
 use std::cmp::Ordering;
 
+use super::parallel::MorselPosition;
 use super::sort_key::{compare_key_rows, sort_order};
 use crate::error::Result;
 use crate::plan::SortKey;
 use crate::types::PhysicalType;
 use crate::vector::{concat_batches, Batch};
 
-/// Where a serial scan meets a row: its batch's morsel position and sequence number (one
-/// input batch may give several output batches), then the row in that batch.
+/// Where a serial scan meets a row: its batch's position, then the row in that batch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct RowOrigin {
-    pub position: u64,
-    pub sequence: u64,
+    pub position: MorselPosition,
     pub row: u32,
 }
 
 impl RowOrigin {
     /// The origin of the first row of a batch.
-    pub fn batch(position: u64, sequence: u64) -> RowOrigin {
-        RowOrigin {
-            position,
-            sequence,
-            row: 0,
-        }
+    pub fn batch(position: MorselPosition) -> RowOrigin {
+        RowOrigin { position, row: 0 }
     }
 }
 
@@ -61,7 +56,8 @@ impl Origins {
 
 /// Rows with their evaluated sort keys, and the order the keys put them in.
 pub(super) struct SortedRun {
-    pub rows: Batch,
+    /// The rows in batches, whose rows are numbered on from one batch to the next.
+    pub rows: Vec<Batch>,
     pub keys: Batch,
     /// Row indices in key order; equal keys in origin order.
     pub order: Vec<u32>,
@@ -86,12 +82,11 @@ impl RunBuilder {
         }
     }
 
-    /// The batches in origin order, concatenated and sorted (a stable sort: ties keep origin
-    /// order).
+    /// The batches in origin order, sorted (a stable sort: ties keep origin order). Only
+    /// the keys are concatenated; the rows are copied once, by whoever merges the runs.
     pub fn finish(
         mut self,
         sort_keys: &[SortKey],
-        physical: &[PhysicalType],
         key_physical: &[PhysicalType],
     ) -> Result<SortedRun> {
         self.batches.sort_by_key(|(origin, _, _)| *origin);
@@ -105,9 +100,8 @@ impl RunBuilder {
             rows.push(batch);
             keys.push(batch_keys);
         }
-        let rows = concat_batches(physical, &rows)?;
         let keys = concat_batches(key_physical, &keys)?;
-        let order = sort_order(sort_keys, &keys.columns, rows.len());
+        let order = sort_order(sort_keys, &keys.columns, keys.len());
         Ok(SortedRun {
             rows,
             keys,
@@ -137,7 +131,7 @@ impl RunMerger {
         let mut total = 0u32;
         for run in &runs {
             offsets.push(total);
-            total += run.rows.len() as u32;
+            total += run.keys.len() as u32;
         }
         let mut merger = RunMerger {
             keys,
@@ -155,10 +149,11 @@ impl RunMerger {
     /// Every run's rows, concatenated in run order (what the merged indices point into);
     /// a single run's rows are shared, not copied.
     pub fn rows(&self, physical: &[PhysicalType]) -> Result<Batch> {
-        if let [run] = self.runs.as_slice() {
-            return Ok(run.rows.clone());
+        let mut batches = self.runs.iter().flat_map(|r| &r.rows);
+        if let (Some(only), None) = (batches.next(), batches.next()) {
+            return Ok(only.clone());
         }
-        let rows: Vec<Batch> = self.runs.iter().map(|r| r.rows.clone()).collect();
+        let rows: Vec<Batch> = self.runs.iter().flat_map(|r| r.rows.clone()).collect();
         concat_batches(physical, &rows)
     }
 
@@ -293,13 +288,16 @@ mod tests {
                 for (m, start) in (0..values.len()).step_by(morsel).enumerate() {
                     let end = (start + morsel).min(values.len());
                     let (rows, batch_keys) = batch(&values[start..end], start as i32..end as i32);
-                    let origin = RowOrigin::batch(m as u64, 0);
+                    let origin = RowOrigin::batch(MorselPosition {
+                        morsel: m as u64,
+                        seq: 0,
+                    });
                     builders[(m * 7 + 3) % workers].push(origin, rows, batch_keys);
                 }
                 let runs = builders
                     .into_iter()
                     .map(|b| {
-                        b.finish(&keys, &physical, &physical[..1])
+                        b.finish(&keys, &physical[..1])
                             .expect("int4 runs concatenate")
                     })
                     .collect();

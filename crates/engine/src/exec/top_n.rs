@@ -7,19 +7,20 @@
 //! merged (sorted_runs.rs) and the first k of the merge are the answer.
 
 use std::cmp::Ordering;
+use std::sync::Arc;
 
-use super::sort::evaluate_keys;
+use super::sort::{evaluate_keys, key_types};
 use super::sort_key::{compare_key_rows, sort_order};
 use super::sorted_runs::{Origins, RowOrigin, RunMerger, SortedRun};
-use super::{BoxedOperator, ExecContext, Operator};
+use super::{ExecContext, Operator, WorkerInput};
 use crate::error::Result;
 use crate::plan::SortKey;
 use crate::types::PhysicalType;
 use crate::vector::{concat_batches, split_batch, Batch, BATCH_SIZE};
 
 pub struct TopNExec {
-    input: BoxedOperator,
-    spec: TopNSpec,
+    input: WorkerInput,
+    spec: Arc<TopNSpec>,
     output: Option<std::vec::IntoIter<Batch>>,
 }
 
@@ -120,11 +121,10 @@ impl<'a> TopN<'a> {
     /// The best k rows, sorted.
     pub fn finish(mut self) -> Result<SortedRun> {
         self.compact()?;
-        let rows = self.rows.pop().unwrap_or_else(|| Batch::new(Vec::new(), 0));
-        let keys = self.keys.pop().unwrap_or_else(|| Batch::new(Vec::new(), 0));
+        let keys = concat_batches(&self.spec.key_physical, &self.keys)?;
         Ok(SortedRun {
-            order: (0..rows.len() as u32).collect(),
-            rows,
+            order: (0..keys.len() as u32).collect(),
+            rows: self.rows,
             keys,
             origins: Origins::Rows(self.origins),
         })
@@ -147,34 +147,37 @@ impl TopNSpec {
 
 impl TopNExec {
     pub fn new(
-        input: BoxedOperator,
+        input: WorkerInput,
         keys: Vec<SortKey>,
         physical: Vec<PhysicalType>,
         k: usize,
     ) -> TopNExec {
-        let key_physical = keys.iter().map(|k| k.expr.ty().physical()).collect();
         TopNExec {
             input,
-            spec: TopNSpec {
+            spec: Arc::new(TopNSpec {
+                key_physical: key_types(&keys),
                 keys,
                 physical,
-                key_physical,
                 k,
-            },
+            }),
             output: None,
         }
     }
 
     fn run(&mut self, ctx: &ExecContext) -> Result<Vec<Batch>> {
-        let mut top_n = TopN::new(&self.spec);
-        let mut sequence = 0;
-        while let Some(batch) = self.input.next(ctx)? {
-            ctx.check_cancelled()?;
-            top_n.push(RowOrigin::batch(0, sequence), batch, ctx)?;
-            sequence += 1;
-        }
-        let run = top_n.finish()?;
-        self.spec.merge(vec![run])
+        let spec = self.spec.clone();
+        let runs = self.input.run(
+            ctx,
+            Arc::new(move |source, ctx| {
+                let mut top_n = TopN::new(&spec);
+                while let Some((position, batch)) = source()? {
+                    ctx.check_cancelled()?;
+                    top_n.push(RowOrigin::batch(position), batch, ctx)?;
+                }
+                top_n.finish()
+            }),
+        )?;
+        self.spec.merge(runs)
     }
 }
 

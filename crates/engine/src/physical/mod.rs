@@ -12,7 +12,7 @@ use crate::exec::{
 };
 use crate::exec::{
     FileScanExec, IndexAccess, IndexLookupExec, InstrumentedExec, KeyProbe, LateralJoinExec,
-    OperatorStats, SharedCteExec, TopNExec, WorkTableExec,
+    OperatorStats, SharedCteExec, TopNExec, WorkTableExec, WorkerInput,
 };
 use crate::files::RowGroupFilter;
 use crate::function::TableFunction;
@@ -297,6 +297,16 @@ fn gather(
     Box::new(GatherExec::new(plan.clone(), serial, stats))
 }
 
+/// The input of an operator that runs its own work on every worker (a sort's runs, a
+/// top-N's best rows, a hash join's build rows): its serial operators, and its plan when it
+/// is a parallel-safe pipeline.
+fn worker_input(input: &LogicalPlan, lowering: &mut Lowering) -> WorkerInput {
+    let pipeline = !lowering.in_pipeline
+        && (matches!(input, LogicalPlan::Scan { .. }) || is_gather_point(input, lowering.state));
+    let pipeline = pipeline.then(|| Arc::new(input.clone()));
+    WorkerInput::new(build(input, lowering), pipeline)
+}
+
 fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
     let state = lowering.state;
     if let LogicalPlan::Scan { .. } = plan {
@@ -364,7 +374,7 @@ fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
             },
         )),
         LogicalPlan::Sort { input, keys } => Box::new(SortExec::new(
-            create_operator(input),
+            worker_input(input, lowering),
             keys.clone(),
             physical_types(input),
         )),
@@ -388,7 +398,7 @@ fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
                 ) => {
                     let sort_stats = lowering.stats_slot();
                     let top_n: BoxedOperator = Box::new(TopNExec::new(
-                        build(sorted, lowering),
+                        worker_input(sorted, lowering),
                         keys.clone(),
                         physical_types(sorted),
                         k,
