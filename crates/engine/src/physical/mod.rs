@@ -532,8 +532,8 @@ fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
                     JoinKind::Right => JoinKind::Left,
                     JoinKind::Full => JoinKind::Full,
                 };
-                let left_operator = create_operator(left);
-                let right_operator = create_operator(right);
+                let left_operator = worker_input(left, lowering);
+                let right_operator = build(right, lowering);
                 Box::new(HashJoinExec::new(
                     right_operator,
                     left_operator,
@@ -551,7 +551,7 @@ fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
             } else {
                 Box::new(HashJoinExec::new(
                     create_operator(left),
-                    create_operator(right),
+                    worker_input(right, lowering),
                     HashJoinSpec {
                         probe_keys: split.left_keys,
                         cache: build_cache_key(right, &split.right_keys),
