@@ -36,6 +36,10 @@ pub(crate) struct Args {
     /// machine's memory or of its cgroup's limit.
     #[arg(long, value_name = "SIZE", value_parser = parse_size_bytes)]
     memory_limit: Option<u64>,
+    /// Threads one query may run on at most, shared by all queries (a query gets only
+    /// those free, so concurrent clients keep their cores). Default: the machine's cores.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
     /// Set a setting (see the list below); repeatable.
     #[arg(
         short = 'c',
@@ -47,6 +51,10 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> ExitCode {
+    // Before any database exists: max_parallel_workers_per_gather defaults to the size.
+    if let Some(threads) = args.threads {
+        kestrel::exec::parallel::configure_threads(threads as usize);
+    }
     let mut assignments = vec![(
         "max_connections".to_string(),
         args.max_connections.to_string(),
@@ -215,6 +223,8 @@ mod tests {
             "3GB",
             "--max-connections",
             "1100",
+            "--threads",
+            "4",
         ];
         let Ok(args) = parse(&given) else {
             panic!("valid arguments must parse");
@@ -225,6 +235,7 @@ mod tests {
         assert_eq!(names, ["synchronous_commit", "max_wal_size"]);
         assert_eq!(args.memory_limit, Some(3 << 30));
         assert_eq!(args.max_connections, 1100);
+        assert_eq!(args.threads, Some(4));
     }
 
     #[test]
@@ -236,6 +247,7 @@ mod tests {
             &["--memory-limit", "0"],
             &["--memory-limit", "12XB"],
             &["--max-connections", "0"],
+            &["--threads", "0"],
             &["--verbose"],
         ] {
             let code = parse(given).err().map(|e| e.exit_code());

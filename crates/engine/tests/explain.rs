@@ -372,3 +372,104 @@ fn a_cte_read_once_is_inlined_and_one_read_twice_is_shared() {
         "{volatile:?}"
     );
 }
+
+#[test]
+fn a_small_pipeline_runs_serially_and_a_forced_one_under_a_gather() {
+    let mut s = session();
+    let sql = "SELECT v + 1 FROM big WHERE v > 10";
+    assert_eq!(explain(&mut s, sql)[0], "Project (1 columns)");
+    s.execute("SET force_parallel_mode = on")
+        .unwrap_or_else(|e| panic!("{e}"));
+    s.execute("SET max_parallel_workers_per_gather = 0")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        explain(&mut s, sql),
+        [
+            "Gather (workers planned: 0)",
+            "->  Project (1 columns)",
+            "      ->  Filter",
+            "            ->  Seq Scan on big (1 columns)",
+        ]
+    );
+    // regress: parallel all the same, but EXPLAIN prints the serial plan.
+    s.execute("SET force_parallel_mode = regress")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(explain(&mut s, sql)[0], "Project (1 columns)");
+}
+
+#[test]
+fn a_gather_covers_the_pipeline_under_an_aggregate_and_never_an_index_lookup() {
+    let mut s = session();
+    for sql in [
+        "SET force_parallel_mode = on",
+        "CREATE UNIQUE INDEX small_id ON small (id)",
+    ] {
+        s.execute(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+    let plan = explain(
+        &mut s,
+        "SELECT grp, count(*) FROM big WHERE v > 3 GROUP BY grp",
+    );
+    assert!(
+        plan[1].starts_with("->  Gather (workers planned: "),
+        "{plan:?}"
+    );
+    assert_eq!(plan[2], "      ->  Filter", "{plan:?}");
+    let lookup = explain(&mut s, "SELECT name FROM small WHERE id = 2");
+    assert!(lookup.iter().all(|l| !l.contains("Gather")), "{lookup:?}");
+}
+
+#[test]
+fn explain_analyze_sums_rows_over_workers_and_counts_the_helpers_launched() {
+    let mut s = session();
+    s.execute("SET force_parallel_mode = on")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let results = s
+        .execute("EXPLAIN ANALYZE SELECT v FROM big WHERE v % 2 = 0")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut lines = Vec::new();
+    for row in 0..results[0].batches[0].len() {
+        let mut text = Vec::new();
+        results[0].batches[0].columns[0].write_text(row, &mut text);
+        lines.push(String::from_utf8_lossy(&text).into_owned());
+    }
+    assert!(
+        lines[0].starts_with("Gather (workers planned: "),
+        "{lines:?}"
+    );
+    assert!(lines[0].contains("launched: "), "{lines:?}");
+    assert!(lines[0].contains("actual rows=2500 "), "{lines:?}");
+    let scan = lines.iter().find(|l| l.contains("Seq Scan on big"));
+    assert!(
+        scan.is_some_and(|l| l.contains("actual rows=5000 ")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn a_hash_join_probed_by_a_pipeline_is_gathered_whole_unless_it_pads_build_rows() {
+    let mut s = session();
+    s.execute("SET force_parallel_mode = on")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let inner = explain(
+        &mut s,
+        "SELECT big.v, small.name FROM big JOIN small ON big.id = small.id WHERE big.v > 1",
+    );
+    assert!(
+        inner[0].starts_with("Gather (workers planned: "),
+        "{inner:?}"
+    );
+    assert_eq!(inner[2], "      ->  Hash Inner Join (keys: 1)", "{inner:?}");
+    // A RIGHT join of the large side pads the small side's unmatched rows, which only
+    // the whole probe knows: the Gather stops below the join.
+    let right = explain(
+        &mut s,
+        "SELECT big.v, small.name FROM big RIGHT JOIN small ON big.id = small.id",
+    );
+    let join = right.iter().position(|l| l.contains("Hash Right Join"));
+    let gather = right.iter().position(|l| l.contains("Gather"));
+    assert!(
+        join.is_some() && gather.is_none_or(|g| g > join.unwrap_or(0)),
+        "{right:?}"
+    );
+}

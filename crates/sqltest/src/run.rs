@@ -70,6 +70,10 @@ pub enum Target {
     Engine,
     /// The same with every optimizer rule switched off: rules must not change results.
     EngineOptimizerOff,
+    /// The same with `force_parallel_mode = regress` the database's default: every
+    /// parallel-safe pipeline runs on the worker pool with one-row morsels, and must give
+    /// the serial results in the serial order.
+    EngineParallel,
     /// The engine in this process on a new data directory per file, removed afterwards. A
     /// file restarts the database with the statement `RESTART` (see [`crate::durable`]).
     Durable,
@@ -121,6 +125,7 @@ impl Target {
         match self {
             Target::Engine => &["kestrel", "in-process"],
             Target::EngineOptimizerOff => &["kestrel", "in-process", "optimizer-off"],
+            Target::EngineParallel => &["kestrel", "in-process", "parallel"],
             Target::Durable => &["kestrel", "in-process", "durable"],
             Target::KestrelServer { .. } => &["kestrel", "wire"],
             Target::Postgres { .. } => &["postgres", "wire"],
@@ -142,8 +147,13 @@ impl Target {
         let records = scratch.substitute(records);
         let steps = Steps::new();
         let errors = match self {
-            Target::Engine | Target::EngineOptimizerOff => {
-                let database = Database::new();
+            Target::Engine | Target::EngineOptimizerOff | Target::EngineParallel => {
+                let mut database = Database::new();
+                if let Target::EngineParallel = self {
+                    if let Err(e) = database.set_setting_default("force_parallel_mode", "regress") {
+                        return FileReport::failed(path, e);
+                    }
+                }
                 let optimizer_off = matches!(self, Target::EngineOptimizerOff);
                 let connect = move || {
                     let mut session = database.connect();

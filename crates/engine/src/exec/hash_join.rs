@@ -33,6 +33,7 @@ pub struct HashJoinExec {
     residual: Option<ScalarExpr>,
     build_first: bool,
     cache: Option<(String, Vec<u32>)>,
+    shared: Option<Arc<SharedBuild>>,
     table: Option<BuildTable>,
     pending: Vec<Batch>,
     /// Working memory charged for `pending` (a probe batch's matches, which a key shared
@@ -62,6 +63,43 @@ pub struct HashJoinSpec {
     pub build_first: bool,
     /// Where the build side may be cached: its identity and the tables it reads.
     pub cache: Option<(String, Vec<u32>)>,
+    /// In a parallel pipeline: the build table every worker's copy of the join shares.
+    pub shared: Option<Arc<SharedBuild>>,
+}
+
+/// A build table hashed once for all the workers of a parallel pipeline: the first
+/// worker's join to need it builds it (from its own copy of the build side) while the
+/// others wait for it, then all probe it read-only.
+#[derive(Default)]
+pub struct SharedBuild {
+    table: std::sync::Mutex<Option<Arc<HashTable>>>,
+    /// The build side's join cache identity, worked out once rather than per morsel.
+    cache_key: std::sync::OnceLock<Option<(String, Vec<u32>)>>,
+}
+
+impl SharedBuild {
+    pub fn cache_key(
+        &self,
+        key: impl FnOnce() -> Option<(String, Vec<u32>)>,
+    ) -> Option<(String, Vec<u32>)> {
+        self.cache_key.get_or_init(key).clone()
+    }
+
+    fn get_or_build(
+        &self,
+        build: impl FnOnce() -> Result<Arc<HashTable>>,
+    ) -> Result<Arc<HashTable>> {
+        let mut table = self
+            .table
+            .lock()
+            .map_err(|_| crate::error::Error::internal("a parallel hash join build failed"))?;
+        if let Some(table) = table.as_ref() {
+            return Ok(table.clone());
+        }
+        let built = build()?;
+        *table = Some(built.clone());
+        Ok(built)
+    }
 }
 
 impl HashJoinExec {
@@ -77,6 +115,7 @@ impl HashJoinExec {
             residual: spec.residual,
             build_first: spec.build_first,
             cache: spec.cache,
+            shared: spec.shared,
             table: None,
             pending: Vec::new(),
             pending_bytes: 0,
@@ -85,6 +124,21 @@ impl HashJoinExec {
     }
 
     fn build_table(&mut self, ctx: &ExecContext) -> Result<BuildTable> {
+        let hashed = match self.shared.clone() {
+            Some(shared) => shared.get_or_build(|| self.cached_or_hashed(ctx))?,
+            None => self.cached_or_hashed(ctx)?,
+        };
+        let state = JoinState::new(
+            self.kind,
+            self.residual.clone(),
+            hashed.rows.len(),
+            self.build_first,
+        );
+        Ok(BuildTable { hashed, state })
+    }
+
+    /// The build side's table, from the join cache or hashed now.
+    fn cached_or_hashed(&mut self, ctx: &ExecContext) -> Result<Arc<HashTable>> {
         let cached = self
             .cache
             .as_ref()
@@ -100,13 +154,7 @@ impl HashJoinExec {
                 hashed
             }
         };
-        let state = JoinState::new(
-            self.kind,
-            self.residual.clone(),
-            hashed.rows.len(),
-            self.build_first,
-        );
-        Ok(BuildTable { hashed, state })
+        Ok(hashed)
     }
 
     fn hash_build_side(&mut self, ctx: &ExecContext) -> Result<HashTable> {

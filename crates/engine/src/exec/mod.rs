@@ -68,7 +68,7 @@ pub use distinct::DistinctExec;
 pub use file_scan::FileScanExec;
 pub use filter::FilterExec;
 pub use generate_series::GenerateSeriesExec;
-pub use hash_join::{HashJoinExec, HashJoinSpec};
+pub use hash_join::{HashJoinExec, HashJoinSpec, SharedBuild};
 pub use in_list::{ConstantSet, InListSets};
 pub use index_lookup::{IndexAccess, IndexLookupExec, KeyProbe};
 pub use instrumented::{InstrumentedExec, OperatorStats};

@@ -12,7 +12,7 @@ use crate::exec::{
 };
 use crate::exec::{
     FileScanExec, IndexAccess, IndexLookupExec, InstrumentedExec, KeyProbe, LateralJoinExec,
-    OperatorStats, SharedCteExec, TopNExec, WorkTableExec, WorkerInput,
+    OperatorStats, SharedBuild, SharedCteExec, TopNExec, WorkTableExec, WorkerInput,
 };
 use crate::files::RowGroupFilter;
 use crate::function::TableFunction;
@@ -208,6 +208,7 @@ pub(crate) fn create_pipeline_operator(
     state: &DbState,
     morsel: Vec<crate::vector::Batch>,
     stats: Option<&[Arc<OperatorStats>]>,
+    shared_builds: &[Arc<SharedBuild>],
 ) -> BoxedOperator {
     let slots = stats.map(|s| StatsSlots {
         slots: s.to_vec(),
@@ -216,6 +217,7 @@ pub(crate) fn create_pipeline_operator(
     let mut lowering = Lowering::new(state, slots);
     lowering.morsel = Some(morsel);
     lowering.in_pipeline = true;
+    lowering.shared_builds = shared_builds;
     build(plan, &mut lowering)
 }
 
@@ -227,6 +229,11 @@ struct Lowering<'a> {
     morsel: Option<Vec<crate::vector::Batch>>,
     /// Inside a gathered pipeline, which gets no Gather of its own.
     in_pipeline: bool,
+    /// A worker's copy of a pipeline: the build tables its hash joins share with the
+    /// other workers', one per join on the probe chain, in pre-order.
+    shared_builds: &'a [Arc<SharedBuild>],
+    /// Not inside the build side of a hash join of the pipeline.
+    on_probe_chain: bool,
 }
 
 impl<'a> Lowering<'a> {
@@ -236,7 +243,19 @@ impl<'a> Lowering<'a> {
             stats,
             morsel: None,
             in_pipeline: false,
+            shared_builds: &[],
+            on_probe_chain: true,
         }
+    }
+
+    /// The shared build table of the next hash join on a worker's probe chain.
+    fn shared_build(&mut self) -> Option<Arc<SharedBuild>> {
+        if !self.on_probe_chain {
+            return None;
+        }
+        let (first, rest) = self.shared_builds.split_first()?;
+        self.shared_builds = rest;
+        Some(first.clone())
     }
 
     /// The next operator's EXPLAIN ANALYZE counters, when they are collected.
@@ -301,15 +320,20 @@ fn gather(
 /// top-N's best rows, a hash join's build rows): its serial operators, and its plan when it
 /// is a parallel-safe pipeline.
 fn worker_input(input: &LogicalPlan, lowering: &mut Lowering) -> WorkerInput {
+    let pipeline = worker_pipeline(input, lowering);
+    WorkerInput::new(build(input, lowering), pipeline)
+}
+
+/// `input`'s plan when it is a parallel-safe pipeline outside a worker's copy of one.
+fn worker_pipeline(input: &LogicalPlan, lowering: &Lowering) -> Option<Arc<LogicalPlan>> {
     let pipeline = !lowering.in_pipeline
         && (matches!(input, LogicalPlan::Scan { .. }) || is_gather_point(input, lowering.state));
-    let pipeline = pipeline.then(|| Arc::new(input.clone()));
-    WorkerInput::new(build(input, lowering), pipeline)
+    pipeline.then(|| Arc::new(input.clone()))
 }
 
 fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
     let state = lowering.state;
-    if let LogicalPlan::Scan { .. } = plan {
+    if let (LogicalPlan::Scan { .. }, true) = (plan, lowering.on_probe_chain) {
         if let Some(morsel) = lowering.morsel.take() {
             return Box::new(MorselScanExec::new(morsel));
         }
@@ -522,50 +546,89 @@ fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
                     *kind,
                     condition.clone(),
                 ))
-            } else if crate::optimizer::estimate_rows(left, state)
-                < crate::optimizer::estimate_rows(right, state)
-            {
-                // Build the hash table on the smaller input: here the left one.
-                let mirrored = match kind {
-                    JoinKind::Inner => JoinKind::Inner,
-                    JoinKind::Left => JoinKind::Right,
-                    JoinKind::Right => JoinKind::Left,
-                    JoinKind::Full => JoinKind::Full,
-                };
-                let left_operator = worker_input(left, lowering);
-                let right_operator = build(right, lowering);
-                Box::new(HashJoinExec::new(
-                    right_operator,
-                    left_operator,
-                    HashJoinSpec {
-                        probe_keys: split.right_keys,
-                        cache: build_cache_key(left, &split.left_keys),
-                        build_keys: split.left_keys,
-                        probe_types: types.1,
-                        build_types: types.0,
-                        kind: mirrored,
-                        residual: split.residual,
-                        build_first: true,
-                    },
-                ))
             } else {
-                Box::new(HashJoinExec::new(
-                    create_operator(left),
-                    worker_input(right, lowering),
-                    HashJoinSpec {
-                        probe_keys: split.left_keys,
-                        cache: build_cache_key(right, &split.right_keys),
-                        build_keys: split.right_keys,
-                        probe_types: types.0,
-                        build_types: types.1,
-                        kind: *kind,
-                        residual: split.residual,
-                        build_first: false,
-                    },
-                ))
+                let left_is_build = builds_left(left, right, state);
+                let shared = lowering.shared_build();
+                let build_side = if left_is_build { left } else { right };
+                let build_pipeline = worker_pipeline(build_side, lowering);
+                let left_operator = build_input(left, lowering, left_is_build);
+                let right_operator = build_input(right, lowering, !left_is_build);
+                let kind = probe_kind(*kind, left_is_build);
+                let residual = split.residual;
+                Box::new(if left_is_build {
+                    HashJoinExec::new(
+                        right_operator,
+                        WorkerInput::new(left_operator, build_pipeline),
+                        HashJoinSpec {
+                            probe_keys: split.right_keys,
+                            cache: join_cache_key(&shared, left, &split.left_keys),
+                            build_keys: split.left_keys,
+                            probe_types: types.1,
+                            build_types: types.0,
+                            kind,
+                            residual,
+                            build_first: true,
+                            shared,
+                        },
+                    )
+                } else {
+                    HashJoinExec::new(
+                        left_operator,
+                        WorkerInput::new(right_operator, build_pipeline),
+                        HashJoinSpec {
+                            probe_keys: split.left_keys,
+                            cache: join_cache_key(&shared, right, &split.right_keys),
+                            build_keys: split.right_keys,
+                            probe_types: types.0,
+                            build_types: types.1,
+                            kind,
+                            residual,
+                            build_first: false,
+                            shared,
+                        },
+                    )
+                })
             }
         }
     }
+}
+
+/// [`build_cache_key`], once for all the worker copies of a join sharing `shared`.
+fn join_cache_key(
+    shared: &Option<Arc<SharedBuild>>,
+    build: &LogicalPlan,
+    keys: &[ScalarExpr],
+) -> Option<(String, Vec<u32>)> {
+    match shared {
+        Some(shared) => shared.cache_key(|| build_cache_key(build, keys)),
+        None => build_cache_key(build, keys),
+    }
+}
+
+/// Whether a hash join hashes its left input: the smaller estimated one.
+pub(crate) fn builds_left(left: &LogicalPlan, right: &LogicalPlan, state: &DbState) -> bool {
+    crate::optimizer::estimate_rows(left, state) < crate::optimizer::estimate_rows(right, state)
+}
+
+/// A hash join's kind seen from its probe side (mirrored when the left input is hashed).
+pub(crate) fn probe_kind(kind: JoinKind, left_is_build: bool) -> JoinKind {
+    match (kind, left_is_build) {
+        (kind, false) => kind,
+        (JoinKind::Inner, true) => JoinKind::Inner,
+        (JoinKind::Left, true) => JoinKind::Right,
+        (JoinKind::Right, true) => JoinKind::Left,
+        (JoinKind::Full, true) => JoinKind::Full,
+    }
+}
+
+/// One input of a hash join; a build side is off the pipeline's probe chain, so the
+/// joins inside it hash their own tables.
+fn build_input(plan: &LogicalPlan, lowering: &mut Lowering, is_build: bool) -> BoxedOperator {
+    let on_probe_chain = lowering.on_probe_chain;
+    lowering.on_probe_chain &= !is_build;
+    let operator = build(plan, lowering);
+    lowering.on_probe_chain = on_probe_chain;
+    operator
 }
 
 /// The comparisons of a filter over a file scan between one of its columns and a constant,

@@ -10,11 +10,13 @@ use kestrel_sqltest::{slt_files, Target};
 use tokio_postgres::Config;
 
 const USAGE: &str = "\
-usage: slt [--durable | --pg URL [--complete] | --wire URL] FILE_OR_DIR...
+usage: slt [--durable | --parallel | --pg URL [--complete] | --wire URL] FILE_OR_DIR...
 
   (no target)   the engine in-process, a fresh database per file
   --durable     the engine in-process on a fresh data directory per file, removed
                 afterwards; `RESTART` statements (onlyif durable) reopen it
+  --parallel    the engine in-process with force_parallel_mode = regress: every
+                parallel-safe pipeline runs on the worker pool, one row per morsel
   --pg URL      a PostgreSQL server; each file runs in a database created for it
   --complete    with --pg: rewrite the files' expected output from that server
   --wire URL    any server as it is (e.g. a running `kestrel serve`), no per-file database
@@ -44,6 +46,7 @@ fn parse_args() -> Result<Args, String> {
                 };
             }
             "--durable" => target = Target::Durable,
+            "--parallel" => target = Target::EngineParallel,
             "--complete" => complete = true,
             "-h" | "--help" => return Err(String::new()),
             _ if arg.starts_with('-') => return Err(format!("unknown option {arg}")),

@@ -1,8 +1,10 @@
 //! Which plan subtrees run as a parallel pipeline, and running one: a table `Scan` under
-//! any `Filter`s and `Project`s whose expressions are the same whichever thread evaluates
-//! them (no subqueries, outer rows, volatile or session functions, sequences; no row locks,
-//! which are plan nodes of their own). Each worker runs its own copy of the pipeline's
-//! operators over each morsel it takes, so nothing in them is shared but read-only data.
+//! any `Filter`s, `Project`s and the probe side of inner and left hash joins, whose
+//! expressions are the same whichever thread evaluates them (no subqueries, outer rows,
+//! volatile or session functions, sequences; no row locks, which are plan nodes of their
+//! own). Each worker runs its own copy of the pipeline's operators over each morsel it
+//! takes, so nothing in them is shared but read-only data: a join's build side is hashed
+//! once, by the first worker to need it, and probed by all.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -14,30 +16,114 @@ use super::pool::Admission;
 use super::worker::WorkerSeed;
 use super::{ForceParallel, Parallelism};
 use crate::error::{Error, Result, SqlState};
-use crate::exec::{BoxedOperator, ExecContext, OperatorStats};
-use crate::plan::{LogicalPlan, ScalarExpr};
+use crate::exec::{BoxedOperator, ExecContext, OperatorStats, SharedBuild};
+use crate::plan::{JoinKind, LogicalPlan, ScalarExpr};
 use crate::storage::DbState;
 use crate::vector::Batch;
 
 /// Whether `plan` is a parallel-safe pipeline (whatever its size).
 pub fn is_pipeline(plan: &LogicalPlan, state: &DbState) -> bool {
-    let safe = |e: &ScalarExpr| {
-        let mut outer = false;
-        e.visit(&mut |x| outer |= matches!(x, ScalarExpr::OuterColumn { .. }));
-        !outer && !e.is_volatile()
-    };
     match plan {
         LogicalPlan::Scan { .. } => true,
         LogicalPlan::Filter { input, predicate } => {
             // An index lookup answers it better than any number of workers.
             crate::physical::index_lookup(input, predicate, state).is_none()
-                && safe(predicate)
+                && thread_safe(predicate)
                 && is_pipeline(input, state)
         }
         LogicalPlan::Project { input, exprs } => {
-            exprs.iter().all(safe) && is_pipeline(input, state)
+            exprs.iter().all(thread_safe) && is_pipeline(input, state)
         }
+        LogicalPlan::Join { condition, .. } => match probe_join(plan, state) {
+            // Each probe row's output depends on that row alone (no RIGHT/FULL padding of
+            // build rows no worker matched), and any worker may hash the build side.
+            Some(join) => {
+                matches!(join.kind, JoinKind::Inner | JoinKind::Left)
+                    && condition.as_ref().is_none_or(thread_safe)
+                    && self_contained(join.build)
+                    && is_pipeline(join.probe, state)
+            }
+            None => false,
+        },
         _ => false,
+    }
+}
+
+/// Evaluated the same on any thread with the statement's shared context: no outer rows,
+/// subqueries, volatile or session functions, sequences.
+fn thread_safe(expr: &ScalarExpr) -> bool {
+    let mut outer = false;
+    expr.visit(&mut |x| outer |= matches!(x, ScalarExpr::OuterColumn { .. }));
+    !outer && !expr.is_volatile()
+}
+
+/// A plan any worker can run from the statement's shared context: nothing that reads what
+/// only the statement's own context holds (outer rows, subquery results, CTE rows, the
+/// session's cursors) or changes the session.
+fn self_contained(plan: &LogicalPlan) -> bool {
+    let mut contained = true;
+    plan.visit_all(&mut |p| {
+        contained &= !matches!(
+            p,
+            LogicalPlan::WorkTable { .. }
+                | LogicalPlan::SharedCte { .. }
+                | LogicalPlan::RecursiveCte { .. }
+                | LogicalPlan::SystemScan { .. }
+                | LogicalPlan::LockRows { .. }
+                | LogicalPlan::LateralJoin { .. }
+        ) && p.expressions().into_iter().all(thread_safe);
+    });
+    contained
+}
+
+/// A hash join of a pipeline: its probe and build inputs, and its kind seen from the probe.
+struct ProbeJoin<'p> {
+    probe: &'p LogicalPlan,
+    build: &'p LogicalPlan,
+    kind: JoinKind,
+}
+
+/// `plan`'s inputs as physical/ runs it, when it is a hash join (equality keys).
+fn probe_join<'p>(plan: &'p LogicalPlan, state: &DbState) -> Option<ProbeJoin<'p>> {
+    let LogicalPlan::Join {
+        left,
+        right,
+        kind,
+        condition,
+    } = plan
+    else {
+        return None;
+    };
+    let width = left.output_types().len();
+    if crate::physical::join_key_count(condition.clone(), width) == 0 {
+        return None;
+    }
+    let left_is_build = crate::physical::builds_left(left, right, state);
+    let (probe, build) = match left_is_build {
+        true => (right, left),
+        false => (left, right),
+    };
+    Some(ProbeJoin {
+        probe,
+        build,
+        kind: crate::physical::probe_kind(*kind, left_is_build),
+    })
+}
+
+/// The hash joins on a pipeline's probe chain, in pre-order (physical/'s build order).
+fn probe_chain_joins<'p>(plan: &'p LogicalPlan, state: &DbState) -> Vec<ProbeJoin<'p>> {
+    match plan {
+        LogicalPlan::Filter { input, .. } | LogicalPlan::Project { input, .. } => {
+            probe_chain_joins(input, state)
+        }
+        LogicalPlan::Join { .. } => match probe_join(plan, state) {
+            Some(join) => {
+                let below = probe_chain_joins(join.probe, state);
+                std::iter::once(join).chain(below).collect()
+            }
+            None => Vec::new(),
+        },
+        _ => Vec::new(),
     }
 }
 
@@ -58,7 +144,7 @@ pub fn parallel_pipeline(
     if !is_pipeline(plan, state) {
         return None;
     }
-    let (table_oid, _, _) = pipeline_scan(plan)?;
+    let (table_oid, _, _) = pipeline_scan(plan, state)?;
     let rows = state
         .tables
         .get(&table_oid)
@@ -70,8 +156,11 @@ pub fn parallel_pipeline(
     allowed.then_some(rows)
 }
 
-/// The table scan at the bottom of a pipeline: its table, name and columns.
-fn pipeline_scan(plan: &LogicalPlan) -> Option<(u32, &str, &[usize])> {
+/// The table scan at the bottom of a pipeline's probe chain: its table, name and columns.
+fn pipeline_scan<'p>(
+    plan: &'p LogicalPlan,
+    state: &DbState,
+) -> Option<(u32, &'p str, &'p [usize])> {
     match plan {
         LogicalPlan::Scan {
             table_oid,
@@ -80,8 +169,9 @@ fn pipeline_scan(plan: &LogicalPlan) -> Option<(u32, &str, &[usize])> {
             ..
         } => Some((*table_oid, table_name, columns)),
         LogicalPlan::Filter { input, .. } | LogicalPlan::Project { input, .. } => {
-            pipeline_scan(input)
+            pipeline_scan(input, state)
         }
+        LogicalPlan::Join { .. } => pipeline_scan(probe_join(plan, state)?.probe, state),
         _ => None,
     }
 }
@@ -98,6 +188,8 @@ pub(super) struct PipelineRun {
     stats: Option<PipelineStats>,
     /// Rows the helpers' scans read (the caller counts its own in its context).
     helper_rows: AtomicU64,
+    /// The build tables of the hash joins on the probe chain, hashed once for all.
+    shared_builds: Vec<Arc<SharedBuild>>,
 }
 
 impl PipelineRun {
@@ -106,24 +198,29 @@ impl PipelineRun {
         plan: Arc<LogicalPlan>,
         stats: Option<PipelineStats>,
     ) -> Result<PipelineRun> {
-        let Some((table_oid, table_name, columns)) = pipeline_scan(&plan) else {
+        let Some((table_oid, table_name, columns)) = pipeline_scan(&plan, &ctx.state) else {
             return Err(Error::new(
                 SqlState::InternalError,
                 "a parallel pipeline must read a table",
             ));
         };
-        let dispenser = MorselDispenser::new(
-            ctx,
-            table_oid,
-            table_name,
-            columns.to_vec(),
-            ctx.parallelism.morsel_rows,
-        )?;
+        let joins = probe_chain_joins(&plan, &ctx.state);
+        // A LEFT join pads a probe batch's unmatched rows after its matches: whole chunks
+        // as morsels keep the serial batches, hence the serial order.
+        let pads = joins.iter().any(|j| j.kind == JoinKind::Left);
+        let morsel_rows = match pads {
+            true => ctx.parallelism.morsel_rows.max(crate::vector::BATCH_SIZE),
+            false => ctx.parallelism.morsel_rows,
+        };
+        let shared_builds = joins.iter().map(|_| Arc::default()).collect();
+        let dispenser =
+            MorselDispenser::new(ctx, table_oid, table_name, columns.to_vec(), morsel_rows)?;
         Ok(PipelineRun {
             dispenser,
             seed: WorkerSeed::of(ctx),
             stats,
             helper_rows: AtomicU64::new(0),
+            shared_builds,
             plan,
         })
     }
@@ -203,6 +300,7 @@ impl<'a> WorkerStream<'a> {
             &self.ctx.state,
             batches,
             self.run.stats.as_deref(),
+            &self.run.shared_builds,
         ))
     }
 
