@@ -49,7 +49,7 @@ def load(args):
 DROP TABLE IF EXISTS scaling_fact;
 DROP TABLE IF EXISTS scaling_dim;
 CREATE TABLE scaling_fact AS
-  SELECT g AS id, (g * 7919) % 1000003 AS v, g % 1000 AS k, (g * 31) % {dim_rows} + 1 AS d,
+  SELECT g AS id, (g::bigint * 7919) % 1000003 AS v, g % 1000 AS k, (g * 31) % {dim_rows} + 1 AS d,
          'x' || ((g * 13) % 50000) AS s
   FROM generate_series(1, {args.rows}) g;
 CREATE TABLE scaling_dim AS
