@@ -3,15 +3,18 @@
 
 use std::sync::Arc;
 
-use hashbrown::HashMap;
-
 use std::borrow::Cow;
+use std::hash::Hash;
 
-use super::join_cache::{HashTable, Heads};
+use hashbrown::{Equivalent, HashMap};
+
+use super::join_cache::{partition_of, HashTable, Heads, Partitioned};
+use super::parallel::{run_tasks, MorselPosition, Task};
+use super::worker_input::Work;
 
 use super::expression::evaluate;
 use super::join::JoinState;
-use super::{materialize, BoxedOperator, ExecContext, Operator};
+use super::{BoxedOperator, ExecContext, Operator, WorkerInput};
 use crate::error::Result;
 use crate::plan::{JoinKind, ScalarExpr};
 use crate::types::PhysicalType;
@@ -21,7 +24,7 @@ use crate::vector::{
 
 pub struct HashJoinExec {
     probe: BoxedOperator,
-    build: Option<BoxedOperator>,
+    build: Option<WorkerInput>,
     probe_keys: Vec<ScalarExpr>,
     build_keys: Vec<ScalarExpr>,
     probe_types: Vec<PhysicalType>,
@@ -100,7 +103,7 @@ impl SharedBuild {
 }
 
 impl HashJoinExec {
-    pub fn new(probe: BoxedOperator, build: BoxedOperator, spec: HashJoinSpec) -> HashJoinExec {
+    pub fn new(probe: BoxedOperator, build: WorkerInput, spec: HashJoinSpec) -> HashJoinExec {
         HashJoinExec {
             probe,
             build: Some(build),
@@ -159,55 +162,185 @@ impl HashJoinExec {
             .build
             .take()
             .ok_or_else(|| crate::error::Error::internal("hash join built twice"))?;
-        let batches = materialize(build.as_mut(), ctx)?;
+        // Each worker keeps its share of the rows; put together in serial order, they are
+        // the rows a serial build hashes, so the chains and the join's output are the same.
+        let collect: Arc<Work<Vec<(MorselPosition, Batch)>>> = Arc::new(|source, ctx| {
+            let mut batches = Vec::new();
+            while let Some((position, batch)) = source()? {
+                ctx.check_cancelled()?;
+                ctx.memory.charge(batch.approximate_bytes())?;
+                batches.push((position, batch));
+            }
+            Ok(batches)
+        });
+        let shares = build.run(ctx, collect)?;
+        let workers = shares.len();
+        let mut batches: Vec<(MorselPosition, Batch)> = shares.into_iter().flatten().collect();
+        batches.sort_by_key(|(position, _)| *position);
+        let batches: Vec<Batch> = batches.into_iter().map(|(_, b)| b).collect();
         let rows = concat_batches(&self.build_types, &batches)?;
         let keys = self
             .build_keys
             .iter()
             .map(|k| evaluate(k, &rows, ctx))
             .collect::<Result<Vec<_>>>()?;
-        let mut next = vec![NULL_ROW; rows.len()];
-        let chain = |head: &mut u32, row: usize, next: &mut Vec<u32>| {
-            next[row] = *head;
-            *head = row as u32;
-        };
-        let heads = match single_int_key(&keys) {
-            Some((values, column)) => {
-                let mut heads: HashMap<i64, u32> = HashMap::with_capacity(rows.len());
-                for (row, value) in values.iter().enumerate() {
-                    if !column.is_valid(row) {
-                        continue;
-                    }
-                    match heads.get_mut(value) {
-                        Some(head) => chain(head, row, &mut next),
-                        None => {
-                            heads.insert(*value, row as u32);
-                        }
-                    }
-                }
-                Heads::Int(heads)
-            }
-            None => {
-                let key_refs: Vec<&Vector> = keys.iter().map(|k| k.as_ref()).collect();
-                let mut heads: HashMap<Box<[u8]>, u32> = HashMap::with_capacity(rows.len());
-                let mut key = Vec::new();
-                for row in 0..rows.len() {
-                    key.clear();
-                    if encode_row_key(&key_refs, row, &mut key) {
-                        continue;
-                    }
-                    match heads.get_mut(key.as_slice()) {
-                        Some(head) => chain(head, row, &mut next),
-                        None => {
-                            heads.insert(key.as_slice().into(), row as u32);
-                        }
-                    }
-                }
-                Heads::Bytes(heads)
-            }
-        };
+        let (heads, next) = build_heads(keys, rows.len(), workers)?;
         Ok(HashTable { rows, heads, next })
     }
+}
+
+/// A single integer-like key of every build row (NULL rows hold 0).
+struct IntKeys {
+    values: Vec<i64>,
+    column: Arc<Vector>,
+}
+
+/// The encoded keys of every build row, back to back; a row with a NULL key has none.
+struct EncodedKeys {
+    bytes: Vec<u8>,
+    /// Where each row's key starts in `bytes` and ends, or None.
+    spans: Vec<Option<(usize, usize)>>,
+}
+
+impl IntKeys {
+    fn key(&self, row: u32) -> Option<&i64> {
+        let row = row as usize;
+        self.column.is_valid(row).then(|| &self.values[row])
+    }
+}
+
+impl EncodedKeys {
+    fn key(&self, row: u32) -> Option<&[u8]> {
+        self.spans[row as usize].map(|(start, end)| &self.bytes[start..end])
+    }
+}
+
+/// The key → first row maps and the chains of rows with equal keys (`next`: each row's
+/// previous row with its key, so chains run from the last row to the first as one serial
+/// pass makes them), in partitions built by `workers` (one: a single map).
+fn build_heads(keys: Vec<Arc<Vector>>, rows: usize, workers: usize) -> Result<(Heads, Vec<u32>)> {
+    let mut next = vec![NULL_ROW; rows];
+    let heads = match single_int_key(&keys) {
+        Some((values, _)) => {
+            let keys = IntKeys {
+                values: values.into_owned(),
+                column: keys[0].clone(),
+            };
+            Heads::Int(Partitioned::new(partition_maps(
+                keys,
+                IntKeys::key,
+                |v| *v,
+                workers,
+                &mut next,
+            )?))
+        }
+        None => {
+            let key_refs: Vec<&Vector> = keys.iter().map(|k| k.as_ref()).collect();
+            let mut encoded = EncodedKeys {
+                bytes: Vec::new(),
+                spans: Vec::with_capacity(rows),
+            };
+            let mut key = Vec::new();
+            for row in 0..rows {
+                key.clear();
+                let null = encode_row_key(&key_refs, row, &mut key);
+                let start = encoded.bytes.len();
+                encoded.bytes.extend_from_slice(&key);
+                encoded
+                    .spans
+                    .push((!null).then_some((start, encoded.bytes.len())));
+            }
+            Heads::Bytes(Partitioned::new(partition_maps(
+                encoded,
+                EncodedKeys::key,
+                |b: &[u8]| b.into(),
+                workers,
+                &mut next,
+            )?))
+        }
+    };
+    Ok((heads, next))
+}
+
+/// A partition's map, and each of its rows with the previous row of its key.
+type Partition<K> = (HashMap<K, u32>, Vec<(u32, u32)>);
+
+/// The maps of the partitions of the rows' keys (`key` of a row in `keys`; None never
+/// matches), chaining each row to the previous row with its key in `next`.
+fn partition_maps<S, Q, K>(
+    keys: S,
+    key: fn(&S, u32) -> Option<&Q>,
+    owned: fn(&Q) -> K,
+    workers: usize,
+    next: &mut [u32],
+) -> Result<Vec<HashMap<K, u32>>>
+where
+    S: Send + Sync + 'static,
+    Q: Hash + Equivalent<K> + ?Sized + 'static,
+    K: Hash + Eq + Send + 'static,
+{
+    let rows = next.len() as u32;
+    if workers <= 1 {
+        let all = (0..rows).filter_map(|r| Some((r, key(&keys, r)?)));
+        let map = chain_rows(all, rows as usize, owned, |row, previous| {
+            next[row as usize] = previous
+        });
+        return Ok(vec![map]);
+    }
+    // Twice as many partitions as workers, so an uneven one is not the last to finish.
+    let partitions = 2 * workers;
+    let mut by_partition: Vec<Vec<u32>> = vec![Vec::new(); partitions];
+    for row in 0..rows {
+        if let Some(k) = key(&keys, row) {
+            by_partition[partition_of(k, partitions)].push(row);
+        }
+    }
+    let shared = Arc::new((keys, by_partition));
+    let task: Arc<Task<Partition<K>>> = Arc::new(move |partition| {
+        let (keys, by_partition) = &*shared;
+        let rows = &by_partition[partition];
+        let mine = rows.iter().filter_map(|&r| Some((r, key(keys, r)?)));
+        let mut links = Vec::new();
+        let map = chain_rows(mine, rows.len(), owned, |row, previous| {
+            links.push((row, previous))
+        });
+        Ok((map, links))
+    });
+    let mut maps = Vec::with_capacity(partitions);
+    for (map, links) in run_tasks(workers, partitions, task)? {
+        for (row, previous) in links {
+            next[row as usize] = previous;
+        }
+        maps.push(map);
+    }
+    Ok(maps)
+}
+
+/// Key → last row with it over `rows` (ascending), calling `link(row, previous)` for each
+/// row whose key an earlier row had.
+fn chain_rows<'a, Q, K>(
+    rows: impl Iterator<Item = (u32, &'a Q)>,
+    capacity: usize,
+    owned: fn(&Q) -> K,
+    mut link: impl FnMut(u32, u32),
+) -> HashMap<K, u32>
+where
+    Q: Hash + Equivalent<K> + ?Sized + 'a,
+    K: Hash + Eq,
+{
+    let mut heads: HashMap<K, u32> = HashMap::with_capacity(capacity);
+    for (row, key) in rows {
+        match heads.get_mut(key) {
+            Some(head) => {
+                link(row, *head);
+                *head = row;
+            }
+            None => {
+                heads.insert(owned(key), row);
+            }
+        }
+    }
+    heads
 }
 
 /// A single join key of an integer-like type, as i64 values (NULL rows hold 0).
@@ -311,6 +444,84 @@ impl Operator for HashJoinExec {
                 self.pending_bytes += bytes;
                 self.pending = split_batch(joined);
                 self.pending.reverse();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::ScalarValue;
+
+    fn column(values: impl Iterator<Item = Option<i64>>) -> Arc<Vector> {
+        let mut column = Vector::with_capacity(PhysicalType::Int64, 0);
+        for value in values {
+            match value {
+                Some(v) => column
+                    .push_scalar(&ScalarValue::Int64(v))
+                    .expect("an int8 column takes int8"),
+                None => column.push_null(),
+            }
+        }
+        Arc::new(column)
+    }
+
+    /// Every key's chain of rows, following `next` from its head.
+    fn chains(heads: &Heads, next: &[u32], probes: &[Vec<Arc<Vector>>]) -> Vec<Vec<u32>> {
+        let mut all = Vec::new();
+        for keys in probes {
+            let head = match (heads, single_int_key(keys)) {
+                (Heads::Int(map), Some((values, _))) => map.get(&values[0]).copied(),
+                (Heads::Bytes(map), _) => {
+                    let refs: Vec<&Vector> = keys.iter().map(|k| k.as_ref()).collect();
+                    let mut key = Vec::new();
+                    encode_row_key(&refs, 0, &mut key);
+                    map.get(key.as_slice()).copied()
+                }
+                (Heads::Int(_), None) => unreachable!("probe keys match the build keys"),
+            };
+            let mut chain = Vec::new();
+            let mut row = head.unwrap_or(NULL_ROW);
+            while row != NULL_ROW {
+                chain.push(row);
+                row = next[row as usize];
+            }
+            all.push(chain);
+        }
+        all
+    }
+
+    /// Built in partitions by several workers, the table holds the chains one serial pass
+    /// makes, for an integer key and for a two-column (encoded) key with NULLs.
+    #[test]
+    fn partitioned_build_equals_the_serial_one() {
+        let rows = 5000;
+        let key = |r: usize| (!r.is_multiple_of(7)).then_some((r * 31 % 97) as i64);
+        let builds = [
+            vec![column((0..rows).map(key))],
+            vec![
+                column((0..rows).map(key)),
+                column((0..rows).map(|r| Some((r % 3) as i64))),
+            ],
+        ];
+        for build in builds {
+            let probes: Vec<Vec<Arc<Vector>>> = (0..100)
+                .map(|v| {
+                    build
+                        .iter()
+                        .enumerate()
+                        .map(|(i, _)| column(std::iter::once(Some(if i == 0 { v } else { v % 3 }))))
+                        .collect()
+                })
+                .collect();
+            let (heads, next) = build_heads(build.clone(), rows, 1).expect("serial build");
+            let serial = chains(&heads, &next, &probes);
+            assert!(serial.iter().any(|c| c.len() > 10));
+            for workers in [2, 3, 8] {
+                let (heads, next) =
+                    build_heads(build.clone(), rows, workers).expect("parallel build");
+                assert_eq!(chains(&heads, &next, &probes), serial, "{workers} workers");
             }
         }
     }

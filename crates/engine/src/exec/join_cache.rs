@@ -5,7 +5,9 @@
 
 use std::sync::{Arc, RwLock};
 
-use hashbrown::HashMap as HashTableMap;
+use std::hash::{BuildHasher, Hash};
+
+use hashbrown::{Equivalent, HashMap as HashTableMap};
 
 use crate::storage::{generations, DbState, GenerationCache, Lookup};
 use crate::vector::Batch;
@@ -22,8 +24,8 @@ pub struct HashTable {
 
 /// Join keys: one integer-like column hashed as its value, anything else as key bytes.
 pub enum Heads {
-    Int(HashTableMap<i64, u32>),
-    Bytes(HashTableMap<Box<[u8]>, u32>),
+    Int(Partitioned<i64>),
+    Bytes(Partitioned<Box<[u8]>>),
 }
 
 impl Heads {
@@ -32,6 +34,42 @@ impl Heads {
             Heads::Int(map) => map.len() * 16,
             Heads::Bytes(map) => map.keys().map(|k| k.len() + 32).sum(),
         }
+    }
+}
+
+/// Key → first row of its chain, split by the key's hash into partitions that are built
+/// apart, in parallel (a single one when built serially, so a serial probe hashes once).
+pub struct Partitioned<K> {
+    maps: Vec<HashTableMap<K, u32>>,
+}
+
+/// The partition of a key among `partitions`: a hash independent of the maps' own.
+pub fn partition_of<Q: Hash + ?Sized>(key: &Q, partitions: usize) -> usize {
+    let hash = foldhash::fast::FixedState::with_seed(PARTITION_SEED).hash_one(key);
+    ((u128::from(hash) * partitions as u128) >> 64) as usize
+}
+
+const PARTITION_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
+
+impl<K: Hash + Eq> Partitioned<K> {
+    /// The maps of partitions `0..n`, in order.
+    pub fn new(maps: Vec<HashTableMap<K, u32>>) -> Partitioned<K> {
+        Partitioned { maps }
+    }
+
+    pub fn get<Q: Hash + Equivalent<K> + ?Sized>(&self, key: &Q) -> Option<&u32> {
+        match self.maps.as_slice() {
+            [only] => only.get(key),
+            maps => maps[partition_of(key, maps.len())].get(key),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.maps.iter().map(|m| m.len()).sum()
+    }
+
+    fn keys(&self) -> impl Iterator<Item = &K> {
+        self.maps.iter().flat_map(|m| m.keys())
     }
 }
 

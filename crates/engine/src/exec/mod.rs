@@ -48,6 +48,7 @@ mod set_operation;
 mod shared_cte;
 mod sort;
 mod sort_key;
+mod sorted_runs;
 pub mod sql_function;
 mod subquery;
 mod system_scan;
@@ -60,6 +61,7 @@ pub mod view;
 mod window;
 mod window_frame;
 mod window_sliding;
+mod worker_input;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -96,6 +98,7 @@ pub use top_n::TopNExec;
 pub use unnest::UnnestExec;
 pub use values::ValuesExec;
 pub use window::WindowExec;
+pub use worker_input::WorkerInput;
 
 use crate::error::Result;
 use crate::interrupt::Interrupt;

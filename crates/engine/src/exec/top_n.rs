@@ -3,123 +3,181 @@
 //! is compacted (sorted and cut back to the best k), so each row is copied and sorted an
 //! amortised constant number of times. After the first compaction the k-th kept key is a
 //! cutoff: an incoming row that does not sort strictly before it can never be returned.
+//! Each worker of a parallel top-N keeps its own best k ([`TopN`]); their sorted runs are
+//! merged (sorted_runs.rs) and the first k of the merge are the answer.
 
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-use super::expression::evaluate;
+use super::sort::{evaluate_keys, key_types};
 use super::sort_key::{compare_key_rows, sort_order};
-use super::{BoxedOperator, ExecContext, Operator};
+use super::sorted_runs::{Origins, RowOrigin, RunMerger, SortedRun};
+use super::{ExecContext, Operator, WorkerInput};
 use crate::error::Result;
 use crate::plan::SortKey;
 use crate::types::PhysicalType;
 use crate::vector::{concat_batches, split_batch, Batch, BATCH_SIZE};
 
 pub struct TopNExec {
-    input: BoxedOperator,
-    keys: Vec<SortKey>,
-    physical: Vec<PhysicalType>,
-    key_physical: Vec<PhysicalType>,
-    k: usize,
+    input: WorkerInput,
+    spec: Arc<TopNSpec>,
     output: Option<std::vec::IntoIter<Batch>>,
 }
 
-/// The rows kept so far: the compacted best (sorted, at most k) followed by the batches
-/// that arrived since, in arrival order, each with its evaluated sort keys.
-struct Candidates {
+/// What a top-N keeps: the best `k` rows of `physical` columns under `keys`.
+pub(super) struct TopNSpec {
+    pub keys: Vec<SortKey>,
+    pub physical: Vec<PhysicalType>,
+    pub key_physical: Vec<PhysicalType>,
+    pub k: usize,
+}
+
+/// The best k rows of one stream so far: the compacted best (sorted, at most k) followed
+/// by the batches that arrived since, in arrival order, each with its evaluated sort keys
+/// and each row's origin. Arrival order must be origin order (a worker meets its morsels
+/// in increasing position), so among ties the earliest rows win, as in a serial scan.
+pub(super) struct TopN<'a> {
+    spec: &'a TopNSpec,
     rows: Vec<Batch>,
     keys: Vec<Batch>,
-    len: usize,
+    origins: Vec<RowOrigin>,
     /// Whether `rows[0]` holds k sorted rows, whose last key is the cutoff.
     full: bool,
 }
 
-impl TopNExec {
-    pub fn new(
-        input: BoxedOperator,
-        keys: Vec<SortKey>,
-        physical: Vec<PhysicalType>,
-        k: usize,
-    ) -> TopNExec {
-        let key_physical = keys.iter().map(|k| k.expr.ty().physical()).collect();
-        TopNExec {
-            input,
-            keys,
-            physical,
-            key_physical,
-            k,
-            output: None,
+impl<'a> TopN<'a> {
+    pub fn new(spec: &'a TopNSpec) -> TopN<'a> {
+        TopN {
+            spec,
+            rows: Vec::new(),
+            keys: Vec::new(),
+            origins: Vec::new(),
+            full: false,
         }
     }
 
-    /// Sorts every candidate and keeps the first k. The sort keeps equal keys in arrival
-    /// order, and the compacted rows come first, so among ties the earliest rows win.
-    fn compact(&self, candidates: &mut Candidates) -> Result<()> {
-        let rows = concat_batches(&self.physical, &candidates.rows)?;
-        let keys = concat_batches(&self.key_physical, &candidates.keys)?;
-        let mut order = sort_order(&self.keys, &keys.columns, rows.len());
-        order.truncate(self.k);
-        candidates.len = order.len();
-        candidates.full = self.k > 0 && order.len() == self.k;
-        candidates.rows = vec![rows.gather(&order)];
-        candidates.keys = vec![keys.gather(&order)];
+    /// Offers the rows of `batch`, the first of which a serial scan meets at `origin`.
+    pub fn push(&mut self, origin: RowOrigin, batch: Batch, ctx: &ExecContext) -> Result<()> {
+        let spec = self.spec;
+        if spec.k == 0 {
+            return Ok(());
+        }
+        let keys = evaluate_keys(&spec.keys, &batch, ctx)?;
+        let admitted = self.admitted(&keys);
+        let (batch, keys) = match &admitted {
+            Some(rows) => (batch.gather(rows), keys.gather(rows)),
+            None => (batch, keys),
+        };
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let rows = admitted.unwrap_or_else(|| (0..batch.len() as u32).collect());
+        self.origins.extend(rows.iter().map(|&row| RowOrigin {
+            row: origin.row + row,
+            ..origin
+        }));
+        self.rows.push(batch);
+        self.keys.push(keys);
+        // Compacting at 2k rows (at least a batch) cuts away at least k rows each time.
+        if self.origins.len() >= (2 * spec.k).max(BATCH_SIZE) {
+            self.compact()?;
+        }
         Ok(())
     }
 
-    /// The rows of `batch` that sort strictly before the cutoff (all of them before there
-    /// is one); a row equal to the k-th kept row would lose to it.
-    fn admit(&self, candidates: &Candidates, batch: Batch, keys: Batch) -> (Batch, Batch) {
-        let (true, Some(kept)) = (candidates.full, candidates.keys.first()) else {
-            return (batch, keys);
+    /// The rows of a batch with `keys` that sort strictly before the cutoff, or None for
+    /// all of them (before there is a cutoff); a row equal to the k-th kept row would lose
+    /// to it.
+    fn admitted(&self, keys: &Batch) -> Option<Vec<u32>> {
+        let (true, Some(kept)) = (self.full, self.keys.first()) else {
+            return None;
         };
         let last = kept.len() - 1;
-        let rows: Vec<u32> = (0..batch.len())
+        let rows: Vec<u32> = (0..keys.len())
             .filter(|&r| {
-                compare_key_rows(&self.keys, &keys.columns, r, &kept.columns, last)
+                compare_key_rows(&self.spec.keys, &keys.columns, r, &kept.columns, last)
                     == Ordering::Less
             })
             .map(|r| r as u32)
             .collect();
-        if rows.len() == batch.len() {
-            return (batch, keys);
+        (rows.len() < keys.len()).then_some(rows)
+    }
+
+    /// Sorts every candidate and keeps the first k. The sort keeps equal keys in arrival
+    /// order, and the compacted rows come first, so among ties the earliest rows win.
+    fn compact(&mut self) -> Result<()> {
+        let spec = self.spec;
+        let rows = concat_batches(&spec.physical, &self.rows)?;
+        let keys = concat_batches(&spec.key_physical, &self.keys)?;
+        let mut order = sort_order(&spec.keys, &keys.columns, rows.len());
+        order.truncate(spec.k);
+        self.full = order.len() == spec.k;
+        self.rows = vec![rows.gather(&order)];
+        self.keys = vec![keys.gather(&order)];
+        self.origins = order.iter().map(|&r| self.origins[r as usize]).collect();
+        Ok(())
+    }
+
+    /// The best k rows, sorted.
+    pub fn finish(mut self) -> Result<SortedRun> {
+        self.compact()?;
+        let keys = concat_batches(&self.spec.key_physical, &self.keys)?;
+        Ok(SortedRun {
+            order: (0..keys.len() as u32).collect(),
+            rows: self.rows,
+            keys,
+            origins: Origins::Rows(self.origins),
+        })
+    }
+}
+
+impl TopNSpec {
+    /// The first k rows of the merge of several workers' best k.
+    pub fn merge(&self, runs: Vec<SortedRun>) -> Result<Vec<Batch>> {
+        let mut merger = RunMerger::new(self.keys.clone(), runs);
+        let rows = merger.rows(&self.physical)?;
+        let best = merger.next_rows(self.k);
+        Ok(if best.is_empty() {
+            Vec::new()
+        } else {
+            split_batch(rows.gather(&best))
+        })
+    }
+}
+
+impl TopNExec {
+    pub fn new(
+        input: WorkerInput,
+        keys: Vec<SortKey>,
+        physical: Vec<PhysicalType>,
+        k: usize,
+    ) -> TopNExec {
+        TopNExec {
+            input,
+            spec: Arc::new(TopNSpec {
+                key_physical: key_types(&keys),
+                keys,
+                physical,
+                k,
+            }),
+            output: None,
         }
-        (batch.gather(&rows), keys.gather(&rows))
     }
 
     fn run(&mut self, ctx: &ExecContext) -> Result<Vec<Batch>> {
-        let mut candidates = Candidates {
-            rows: Vec::new(),
-            keys: Vec::new(),
-            len: 0,
-            full: false,
-        };
-        // Compacting at 2k rows (at least a batch) cuts away at least k rows each time.
-        let threshold = (2 * self.k).max(BATCH_SIZE);
-        while let Some(batch) = self.input.next(ctx)? {
-            ctx.check_cancelled()?;
-            let key_columns = self
-                .keys
-                .iter()
-                .map(|k| evaluate(&k.expr, &batch, ctx))
-                .collect::<Result<Vec<Arc<_>>>>()?;
-            let batch_keys = Batch::new(key_columns, batch.len());
-            if self.k == 0 {
-                continue;
-            }
-            let (batch, batch_keys) = self.admit(&candidates, batch, batch_keys);
-            if batch.is_empty() {
-                continue;
-            }
-            candidates.len += batch.len();
-            candidates.rows.push(batch);
-            candidates.keys.push(batch_keys);
-            if candidates.len >= threshold {
-                self.compact(&mut candidates)?;
-            }
-        }
-        self.compact(&mut candidates)?;
-        let best = candidates.rows.pop().filter(|b| !b.is_empty());
-        Ok(best.map_or_else(Vec::new, split_batch))
+        let spec = self.spec.clone();
+        let runs = self.input.run(
+            ctx,
+            Arc::new(move |source, ctx| {
+                let mut top_n = TopN::new(&spec);
+                while let Some((position, batch)) = source()? {
+                    ctx.check_cancelled()?;
+                    top_n.push(RowOrigin::batch(position), batch, ctx)?;
+                }
+                top_n.finish()
+            }),
+        )?;
+        self.spec.merge(runs)
     }
 }
 

@@ -14,7 +14,7 @@ use crate::exec::{
 };
 use crate::exec::{
     FileScanExec, IndexAccess, IndexLookupExec, InstrumentedExec, KeyProbe, LateralJoinExec,
-    NearestProbe, OperatorStats, SharedBuild, SharedCteExec, TopNExec, WorkTableExec,
+    NearestProbe, OperatorStats, SharedBuild, SharedCteExec, TopNExec, WorkTableExec, WorkerInput,
 };
 use crate::files::RowGroupFilter;
 use crate::function::TableFunction;
@@ -318,9 +318,10 @@ fn build_top_n(plan: &LogicalPlan, k: usize, lowering: &mut Lowering) -> BoxedOp
             keys,
         } => {
             let node_stats = lowering.stats_slot();
+            // An index search runs on the calling thread; anything else may run on the workers.
             let sorted_operator = match nearest_probe(sorted, keys, k, lowering.state) {
-                Some((probe, _)) => build_nearest(sorted, probe, lowering),
-                None => build(sorted, lowering),
+                Some((probe, _)) => WorkerInput::new(build_nearest(sorted, probe, lowering), None),
+                None => worker_input(sorted, lowering),
             };
             let top_n = TopNExec::new(sorted_operator, keys.clone(), physical_types(sorted), k);
             instrument(Box::new(top_n), node_stats)
@@ -388,6 +389,21 @@ fn gather(
             .map(|s| Arc::from(&s.slots[first_slot..s.next])),
     );
     Box::new(GatherExec::new(plan.clone(), serial, stats))
+}
+
+/// The input of an operator that runs its own work on every worker (a sort's runs, a
+/// top-N's best rows, a hash join's build rows): its serial operators, and its plan when it
+/// is a parallel-safe pipeline.
+fn worker_input(input: &LogicalPlan, lowering: &mut Lowering) -> WorkerInput {
+    let pipeline = worker_pipeline(input, lowering);
+    WorkerInput::new(build(input, lowering), pipeline)
+}
+
+/// `input`'s plan when it is a parallel-safe pipeline outside a worker's copy of one.
+fn worker_pipeline(input: &LogicalPlan, lowering: &Lowering) -> Option<Arc<LogicalPlan>> {
+    let pipeline = !lowering.in_pipeline
+        && (matches!(input, LogicalPlan::Scan { .. }) || is_gather_point(input, lowering.state));
+    pipeline.then(|| Arc::new(input.clone()))
 }
 
 fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
@@ -466,7 +482,7 @@ fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
             Box::new(AggregateExec::new(serial, spec, Some(pipeline.clone())))
         }
         LogicalPlan::Sort { input, keys } => Box::new(SortExec::new(
-            create_operator(input),
+            worker_input(input, lowering),
             keys.clone(),
             physical_types(input),
         )),
@@ -596,6 +612,8 @@ fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
             } else {
                 let left_is_build = builds_left(left, right, state);
                 let shared = lowering.shared_build();
+                let build_side = if left_is_build { left } else { right };
+                let build_pipeline = worker_pipeline(build_side, lowering);
                 let left_operator = build_input(left, lowering, left_is_build);
                 let right_operator = build_input(right, lowering, !left_is_build);
                 let kind = probe_kind(*kind, left_is_build);
@@ -603,7 +621,7 @@ fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
                 Box::new(if left_is_build {
                     HashJoinExec::new(
                         right_operator,
-                        left_operator,
+                        WorkerInput::new(left_operator, build_pipeline),
                         HashJoinSpec {
                             probe_keys: split.right_keys,
                             cache: join_cache_key(&shared, left, &split.left_keys),
@@ -619,7 +637,7 @@ fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
                 } else {
                     HashJoinExec::new(
                         left_operator,
-                        right_operator,
+                        WorkerInput::new(right_operator, build_pipeline),
                         HashJoinSpec {
                             probe_keys: split.left_keys,
                             cache: join_cache_key(&shared, right, &split.right_keys),
