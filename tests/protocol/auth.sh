@@ -8,35 +8,8 @@
 # Usage: tests/protocol/auth.sh [path/to/kestrel]   (default: target/debug/kestrel, built first)
 set -euo pipefail
 
-cd "$(dirname "$0")/../.."
-KESTREL=${1:-}
-if [ -z "$KESTREL" ]; then
-    cargo build -q -p kestrel-cli
-    KESTREL=${CARGO_TARGET_DIR:-target}/debug/kestrel
-fi
-PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
-[[ -x $PGBIN/initdb ]] || { echo "auth.sh: no PostgreSQL 15 at $PGBIN (set PGBIN)" >&2; exit 2; }
-
-WORK=$(mktemp -d /tmp/kestrel-auth-test.XXXXXX)
-chmod 755 "$WORK"
-KESTREL_PORT=$((27000 + RANDOM % 3000))
-PG_PORT=$((26000 + RANDOM % 1000))
-as_pg=()
-if [[ $(id -u) -eq 0 ]]; then
-    id kestrel_pg >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin kestrel_pg
-    mkdir "$WORK/pg" && chown kestrel_pg "$WORK/pg"
-    as_pg=(runuser -u kestrel_pg --)
-else
-    mkdir "$WORK/pg"
-fi
-cleanup() {
-    [[ -n ${SERVER_PID:-} ]] && kill "$SERVER_PID" 2>/dev/null
-    if [[ -f $WORK/pg/data/postmaster.pid ]]; then
-        "${as_pg[@]}" "$PGBIN/pg_ctl" -D "$WORK/pg/data" -m immediate -w stop >/dev/null 2>&1 || true
-    fi
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+source "$(dirname "$0")/scratch_servers.sh"
+scratch_servers auth "$@"
 
 echo 'super secret' >"$WORK/password"
 chmod 644 "$WORK/password"
