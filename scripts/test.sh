@@ -33,7 +33,7 @@ step "cargo build" cargo build --workspace
 step "cargo test" cargo test --workspace --no-fail-fast
 # The whole SQL corpus again with every parallel-safe pipeline forced onto the worker pool,
 # one row per morsel: the parallel paths must give the serial results, in the serial order.
-step "slt --parallel" target/debug/slt --parallel tests/slt
+step "slt --parallel" "${CARGO_TARGET_DIR:-target}/debug/slt" --parallel tests/slt
 step "pg_diff" scripts/pg_diff.sh
 # A short run of the kill -9 crash test, with synchronous and with asynchronous commit.
 step "crash test" scripts/crash_test.sh 8 0.5
