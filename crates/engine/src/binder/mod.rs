@@ -335,6 +335,40 @@ impl<'a> Binder<'a> {
         Ok(bound)
     }
 
+    /// Binds `query`, written elsewhere (a view's definition, a SQL function's body), apart
+    /// from the statement around it: `outer` are its only enclosing scopes and `exclusions`
+    /// its own text's frame exclusions; the statement's CTEs, aggregates, lateral scope and
+    /// referenced tables are set aside while it is bound.
+    fn bind_apart(
+        &mut self,
+        query: &sqlparser::ast::Query,
+        outer: Vec<(scope::Scope, bool)>,
+        exclusions: FrameExclusions,
+    ) -> Result<(crate::plan::LogicalPlan, Vec<crate::plan::ColumnInfo>)> {
+        let saved = (
+            std::mem::take(&mut self.ctes),
+            std::mem::replace(&mut self.outer_scopes, outer),
+            self.aggregates.take(),
+            self.aggregate_forbidden_in.take(),
+            std::mem::take(&mut self.referenced),
+            self.lateral_scope.take(),
+            std::mem::replace(&mut self.exclusions, exclusions),
+            std::mem::take(&mut self.exclusions_used),
+        );
+        let bound = self.bind_query(query);
+        (
+            self.ctes,
+            self.outer_scopes,
+            self.aggregates,
+            self.aggregate_forbidden_in,
+            self.referenced,
+            self.lateral_scope,
+            self.exclusions,
+            self.exclusions_used,
+        ) = saved;
+        bound
+    }
+
     fn table(&self, name: &QualifiedName) -> Result<&'a Arc<TableEntry>> {
         if self.state.views.contains_key(name) {
             // Row writes through views go through `write_target`; the rest take tables.

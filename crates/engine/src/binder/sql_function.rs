@@ -237,31 +237,11 @@ impl<'a> Binder<'a> {
                 .iter()
                 .map(|a| (a.name.clone().unwrap_or_default(), a.ty)),
         );
-        let saved = (
-            std::mem::take(&mut self.ctes),
-            std::mem::replace(&mut self.outer_scopes, vec![(params, false)]),
-            self.aggregates.take(),
-            self.aggregate_forbidden_in.take(),
-            std::mem::take(&mut self.referenced),
-            self.lateral_scope.take(),
-            std::mem::replace(&mut self.exclusions, exclusions),
-            std::mem::take(&mut self.exclusions_used),
-            self.function_params.replace(function.args.len()),
-        );
+        let function_params = self.function_params.replace(function.args.len());
         self.expanding_functions.push(function.oid);
-        let bound = self.bind_query(&query);
+        let bound = self.bind_apart(&query, vec![(params, false)], exclusions);
         self.expanding_functions.pop();
-        (
-            self.ctes,
-            self.outer_scopes,
-            self.aggregates,
-            self.aggregate_forbidden_in,
-            self.referenced,
-            self.lateral_scope,
-            self.exclusions,
-            self.exclusions_used,
-            self.function_params,
-        ) = saved;
+        self.function_params = function_params;
         bound
     }
 

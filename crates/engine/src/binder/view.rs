@@ -180,32 +180,12 @@ impl Binder<'_> {
                 view.name
             )));
         };
-        let saved = (
-            std::mem::take(&mut self.ctes),
-            std::mem::take(&mut self.outer_scopes),
-            self.aggregates.take(),
-            self.aggregate_forbidden_in.take(),
-            std::mem::take(&mut self.referenced),
-            self.lateral_scope.take(),
-            // Locations in the view's text are not those of the statement's.
-            std::mem::replace(&mut self.exclusions, exclusions),
-            std::mem::take(&mut self.exclusions_used),
-            std::mem::replace(&mut self.searched, view.search_path.clone()),
-        );
+        let searched = std::mem::replace(&mut self.searched, view.search_path.clone());
         self.expanding_views.push(name);
-        let bound = self.bind_query(&query);
+        // The view's own frame exclusions: locations in its text are not the statement's.
+        let bound = self.bind_apart(&query, Vec::new(), exclusions);
         self.expanding_views.pop();
-        (
-            self.ctes,
-            self.outer_scopes,
-            self.aggregates,
-            self.aggregate_forbidden_in,
-            self.referenced,
-            self.lateral_scope,
-            self.exclusions,
-            self.exclusions_used,
-            self.searched,
-        ) = saved;
+        self.searched = searched;
         let (plan, columns) = bound?;
         check_view_columns(view, &columns)?;
         if columns.len() == view.columns.len() {

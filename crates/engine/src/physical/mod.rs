@@ -620,40 +620,28 @@ fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
                 let left_operator = build_input(left, lowering, left_is_build);
                 let right_operator = build_input(right, lowering, !left_is_build);
                 let kind = probe_kind(*kind, left_is_build);
-                let residual = split.residual;
-                Box::new(if left_is_build {
-                    HashJoinExec::new(
-                        right_operator,
-                        WorkerInput::new(left_operator, build_pipeline),
-                        HashJoinSpec {
-                            probe_keys: split.right_keys,
-                            cache: join_cache_key(&shared, left, &split.left_keys),
-                            build_keys: split.left_keys,
-                            probe_types: types.1,
-                            build_types: types.0,
-                            kind,
-                            residual,
-                            build_first: true,
-                            shared,
-                        },
-                    )
-                } else {
-                    HashJoinExec::new(
-                        left_operator,
-                        WorkerInput::new(right_operator, build_pipeline),
-                        HashJoinSpec {
-                            probe_keys: split.left_keys,
-                            cache: join_cache_key(&shared, right, &split.right_keys),
-                            build_keys: split.right_keys,
-                            probe_types: types.0,
-                            build_types: types.1,
-                            kind,
-                            residual,
-                            build_first: false,
-                            shared,
-                        },
-                    )
-                })
+                // (operator, keys, types, plan) of each side, as probe and build.
+                let left_side = (left_operator, split.left_keys, types.0, left);
+                let right_side = (right_operator, split.right_keys, types.1, right);
+                let (probe, build) = match left_is_build {
+                    true => (right_side, left_side),
+                    false => (left_side, right_side),
+                };
+                Box::new(HashJoinExec::new(
+                    probe.0,
+                    WorkerInput::new(build.0, build_pipeline),
+                    HashJoinSpec {
+                        probe_keys: probe.1,
+                        cache: join_cache_key(&shared, build.3, &build.1),
+                        build_keys: build.1,
+                        probe_types: probe.2,
+                        build_types: build.2,
+                        kind,
+                        residual: split.residual,
+                        build_first: left_is_build,
+                        shared,
+                    },
+                ))
             }
         }
     }
