@@ -393,7 +393,7 @@ fn f32_key(value: f32) -> u32 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::plan::ScalarExpr;
     use crate::types::{DataType, Decimal, Interval, ScalarValue};
@@ -457,7 +457,8 @@ mod tests {
         Vector::new(data, seed.is_multiple_of(2).then_some(validity))
     }
 
-    fn key(descending: bool, nulls_first: bool) -> SortKey {
+    /// A sort key in the given direction, for tests that compare encodings only.
+    pub(in crate::exec) fn key(descending: bool, nulls_first: bool) -> SortKey {
         SortKey {
             expr: ScalarExpr::Literal {
                 value: ScalarValue::Null,

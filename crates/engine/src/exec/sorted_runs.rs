@@ -233,20 +233,9 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::plan::ScalarExpr;
-    use crate::types::{DataType, ScalarValue};
+    use crate::exec::sort_key::tests::key;
+    use crate::types::ScalarValue;
     use crate::vector::{Vector, VectorData};
-
-    fn key(descending: bool, nulls_first: bool) -> SortKey {
-        SortKey {
-            expr: ScalarExpr::Literal {
-                value: ScalarValue::Null,
-                ty: DataType::Int32,
-            },
-            descending,
-            nulls_first,
-        }
-    }
 
     /// A batch of (key, id) rows; the key column doubles as the sort key.
     fn batch(keys: &[Option<i32>], ids: std::ops::Range<i32>) -> (Batch, Batch) {
