@@ -240,8 +240,12 @@ fn prune(plan: LogicalPlan, mut required: Vec<usize>) -> Result<(LogicalPlan, Ve
 
 /// `exprs` over `input`, merged into a projection below that only picks columns (as join
 /// reordering adds), and no projection at all when it would return its input unchanged.
+/// Expressions holding a correlated subquery are never merged: the subquery reads the row
+/// of its projection's input by position, and merging would hand it the picked-from row
+/// (renumbering reaches the expression's own columns, not the subquery's outer references).
 fn project(input: LogicalPlan, exprs: Vec<ScalarExpr>) -> LogicalPlan {
     let picked = match &input {
+        LogicalPlan::Project { .. } if reads_whole_row(&exprs) => None,
         LogicalPlan::Project { exprs: picks, .. } => picks
             .iter()
             .map(|e| match e {
@@ -278,21 +282,31 @@ fn project(input: LogicalPlan, exprs: Vec<ScalarExpr>) -> LogicalPlan {
 /// The columns `exprs` read, sorted: all `width` of them when one holds a correlated
 /// subquery (it reads the row by position).
 fn reads(exprs: &[&ScalarExpr], width: usize) -> Vec<usize> {
-    let mut required = Vec::new();
-    let mut correlated = false;
-    for expr in exprs {
-        expr.visit(&mut |e| match e {
-            ScalarExpr::Column { index, .. } => required.push(*index),
-            ScalarExpr::Subquery(s) if s.correlated => correlated = true,
-            _ => {}
-        });
-    }
-    if correlated {
+    if reads_whole_row(exprs) {
         return (0..width).collect();
+    }
+    let mut required = Vec::new();
+    for expr in exprs {
+        expr.visit(&mut |e| {
+            if let ScalarExpr::Column { index, .. } = e {
+                required.push(*index);
+            }
+        });
     }
     required.sort_unstable();
     required.dedup();
     required
+}
+
+/// Whether one of `exprs` holds a correlated subquery, which reads its input row by position.
+fn reads_whole_row<E: std::borrow::Borrow<ScalarExpr>>(exprs: &[E]) -> bool {
+    let mut correlated = false;
+    for expr in exprs {
+        expr.borrow().visit(&mut |e| {
+            correlated |= matches!(e, ScalarExpr::Subquery(s) if s.correlated);
+        });
+    }
+    correlated
 }
 
 /// `expr` over an input that now produces only the old columns `kept`.
