@@ -229,10 +229,13 @@ impl Binder<'_> {
                 format!("cannot cast type {from} to {to}"),
             ));
         }
-        // A typed constant is converted now, as PostgreSQL folds it while planning.
+        // A typed constant is converted now, as PostgreSQL folds it while planning. One
+        // that fails stays a cast, for planning to raise its error only where PostgreSQL's
+        // folding reaches it (not behind a constant FALSE AND, say).
         if let ScalarExpr::Literal { value, ty } = &expr {
-            let value = cast_scalar(value, *ty, to, context)?;
-            return Ok(ScalarExpr::Literal { value, ty: to });
+            if let Ok(value) = cast_scalar(value, *ty, to, context) {
+                return Ok(ScalarExpr::Literal { value, ty: to });
+            }
         }
         Ok(ScalarExpr::Cast {
             input: Box::new(expr),
