@@ -409,9 +409,15 @@ impl Binder<'_> {
         scope: &Scope,
     ) -> Result<(LogicalPlan, Vec<ColumnInfo>, bool)> {
         self.outer_scopes.push((scope.clone(), false));
-        let saved = (self.aggregates.take(), self.aggregate_forbidden_in.take());
+        // The enclosing select list's window calls too: the subquery's own select list
+        // collects its own, and leaves none behind.
+        let saved = (
+            self.aggregates.take(),
+            self.aggregate_forbidden_in.take(),
+            self.windows.take(),
+        );
         let bound = self.bind_query(query);
-        (self.aggregates, self.aggregate_forbidden_in) = saved;
+        (self.aggregates, self.aggregate_forbidden_in, self.windows) = saved;
         let correlated = self.outer_scopes.pop().is_some_and(|(_, c)| c);
         let (plan, columns) = bound?;
         Ok((plan, columns, correlated))
