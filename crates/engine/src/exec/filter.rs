@@ -17,8 +17,21 @@ impl FilterExec {
     }
 }
 
-/// Row positions where `mask` is TRUE.
+/// Row positions where `predicate` is TRUE. A conjunction runs as PostgreSQL's ExecQual runs
+/// a qual list: a row leaves at its first conjunct that is not TRUE (NULL too, where a plain
+/// AND would go on), so the later conjuncts never run on it and raise no error there.
 pub fn selected_rows(batch: &Batch, predicate: &ScalarExpr, ctx: &ExecContext) -> Result<Vec<u32>> {
+    if let ScalarExpr::And(left, right) = predicate {
+        let rows = selected_rows(batch, left, ctx)?;
+        if rows.len() == batch.len() || rows.is_empty() {
+            return match rows.is_empty() {
+                true => Ok(rows),
+                false => selected_rows(batch, right, ctx),
+            };
+        }
+        let kept = selected_rows(&batch.gather(&rows), right, ctx)?;
+        return Ok(kept.into_iter().map(|i| rows[i as usize]).collect());
+    }
     let mask = evaluate(predicate, batch, ctx)?;
     let VectorData::Bool(values) = &mask.data else {
         return Err(Error::internal("filter predicate is not boolean"));
