@@ -29,7 +29,7 @@ struct Options {
 fn options() -> Result<Options, String> {
     let mut options = Options {
         seed: 1,
-        queries: 2000,
+        queries: 1500,
         known: None,
         print_setup: false,
         url: String::new(),

@@ -1,9 +1,12 @@
-//! Random SELECTs over [`super::schema::TABLES`]: one table or a join of two (inner, left,
-//! right, full, cross), a WHERE of comparisons, NULL tests, BETWEEN, IN, LIKE and boolean
-//! connectives, a select list of typed expressions (arithmetic, CASE, COALESCE, casts,
-//! string functions), or GROUP BY with aggregates and HAVING, DISTINCT, subqueries, ORDER
-//! BY and LIMIT. Division divides by `NULLIF(x, 0)`: which row meets a zero first is the
-//! engines' business, and would only hide the answers behind an error.
+//! Random SELECTs over [`super::schema::TABLES`]: one table or a join of two or three (inner,
+//! left, right, full, cross; the joined one possibly a grouped derived table), a WHERE of
+//! comparisons, NULL tests, BETWEEN, IN, LIKE and boolean connectives, a select list of
+//! typed expressions (arithmetic mixing integer, NUMERIC and float, CASE, COALESCE, casts,
+//! string functions, correlated scalar subqueries) and window functions, or GROUP BY (plain,
+//! ROLLUP, CUBE or GROUPING SETS) with aggregates and HAVING, DISTINCT, subqueries, set
+//! operations, ORDER BY with LIMIT, and FETCH FIRST ... WITH TIES. Division divides by
+//! `NULLIF(x, 0)`: which row meets a zero first is the engines' business, and would only
+//! hide the answers behind an error.
 
 use super::schema::{Type, TABLES};
 use super::Random;
@@ -32,13 +35,17 @@ impl Scope {
 const EXPRESSION_DEPTH_MAX: usize = 3;
 
 pub fn generate(rng: &mut Random) -> Query {
+    if rng.chance(10) {
+        return set_operation(rng);
+    }
     let (from, scope) = from_clause(rng);
     let mut sql = String::from("SELECT ");
     let grouped = rng.chance(35);
-    let (select, column_count) = if grouped {
+    let (select, column_count, grouping_sets) = if grouped {
         grouped_select(rng, &scope)
     } else {
-        plain_select(rng, &scope)
+        let (select, count) = plain_select(rng, &scope);
+        (select, count, false)
     };
     let distinct = !grouped && rng.chance(15);
     if distinct {
@@ -52,24 +59,86 @@ pub fn generate(rng: &mut Random) -> Query {
         sql.push_str(&condition(rng, &scope, 0));
     }
     sql.push_str(&select.1);
+    // PostgreSQL drops a sort key that is a constant of the select list, though grouping
+    // sets make it NULL in some rows: such queries would sort differently for that alone.
+    if grouping_sets {
+        return Query {
+            sql,
+            ordered: false,
+        };
+    }
+    if !distinct && rng.chance(10) {
+        // The first column's ties with the last row come too: the same rows in any order.
+        let direction = rng.pick(&["", " DESC", " NULLS FIRST", " DESC NULLS LAST"]);
+        let count = 1 + rng.below(4);
+        sql.push_str(&format!(
+            " ORDER BY 1{direction} FETCH FIRST {count} ROWS WITH TIES"
+        ));
+        return Query {
+            sql,
+            ordered: false,
+        };
+    }
     let ordered = rng.chance(50);
     if ordered {
-        // Every output column, each with its own direction and NULL placement: a total
-        // order of distinct rows, so equal rows are the only ties.
-        let keys: Vec<String> = (1..=column_count)
-            .map(|i| {
-                let direction = rng.pick(&["", " DESC", " NULLS FIRST", " DESC NULLS LAST"]);
-                format!("{i}{direction}")
-            })
-            .collect();
-        sql.push_str(" ORDER BY ");
-        sql.push_str(&keys.join(", "));
+        sql.push_str(&order_by_every_column(rng, column_count));
+    }
+    Query { sql, ordered }
+}
+
+/// ORDER BY every output column, each with its own direction and NULL placement (a total
+/// order of distinct rows, so equal rows are the only ties), sometimes with LIMIT and OFFSET.
+fn order_by_every_column(rng: &mut Random, column_count: usize) -> String {
+    let keys: Vec<String> = (1..=column_count)
+        .map(|i| {
+            let direction = rng.pick(&["", " DESC", " NULLS FIRST", " DESC NULLS LAST"]);
+            format!("{i}{direction}")
+        })
+        .collect();
+    let mut sql = format!(" ORDER BY {}", keys.join(", "));
+    if rng.chance(30) {
+        sql.push_str(&format!(" LIMIT {}", rng.below(6)));
         if rng.chance(30) {
-            sql.push_str(&format!(" LIMIT {}", rng.below(6)));
-            if rng.chance(30) {
-                sql.push_str(&format!(" OFFSET {}", rng.below(4)));
-            }
+            sql.push_str(&format!(" OFFSET {}", rng.below(4)));
         }
+    }
+    sql
+}
+
+/// Two SELECTs of the same column types combined by UNION, INTERSECT or EXCEPT.
+fn set_operation(rng: &mut Random) -> Query {
+    let types: Vec<Type> = (0..1 + rng.below(2))
+        .map(|_| {
+            *rng.pick(&[
+                Type::Int,
+                Type::BigInt,
+                Type::Text,
+                Type::Numeric,
+                Type::Date,
+            ])
+        })
+        .collect();
+    let side = |rng: &mut Random| {
+        let (from, scope) = from_clause(rng);
+        let items: Vec<String> = types
+            .iter()
+            .map(|ty| expression(rng, &scope, *ty, 1))
+            .collect();
+        let mut sql = format!("SELECT {} FROM {from}", items.join(", "));
+        if rng.chance(50) {
+            sql.push_str(" WHERE ");
+            sql.push_str(&condition(rng, &scope, 1));
+        }
+        sql
+    };
+    let left = side(rng);
+    let right = side(rng);
+    let op = rng.pick(&["UNION", "INTERSECT", "EXCEPT"]);
+    let all = rng.pick(&["", " ALL"]);
+    let mut sql = format!("{left} {op}{all} {right}");
+    let ordered = rng.chance(50);
+    if ordered {
+        sql.push_str(&order_by_every_column(rng, types.len()));
     }
     Query { sql, ordered }
 }
@@ -79,52 +148,133 @@ fn from_clause(rng: &mut Random) -> (String, Scope) {
     let mut scope = Scope {
         columns: Vec::new(),
     };
-    let add = |scope: &mut Scope, alias: &str, table: &super::schema::Table| {
-        for (name, ty) in table.columns {
-            scope.columns.push((format!("{alias}.{name}"), *ty));
-        }
-    };
-    add(&mut scope, "x", first);
+    add_columns(&mut scope, "x", first.columns);
     if rng.chance(40) {
         return (format!("{} x", first.name), scope);
     }
-    let second = rng.pick(TABLES);
-    add(&mut scope, "y", second);
+    let mut from = format!("{} x", first.name);
+    join(rng, &mut from, &mut scope, "y");
+    if rng.chance(30) {
+        join(rng, &mut from, &mut scope, "w");
+    }
+    (from, scope)
+}
+
+fn add_columns(scope: &mut Scope, alias: &str, columns: &[(&str, Type)]) {
+    for (name, ty) in columns {
+        scope.columns.push((format!("{alias}.{name}"), *ty));
+    }
+}
+
+/// The columns of the grouped derived table [`derived_table`] makes.
+const DERIVED_COLUMNS: &[(&str, Type)] =
+    &[("a", Type::Int), ("n", Type::BigInt), ("c", Type::Text)];
+
+/// A table, or now and then a grouped derived table, joined to `from` as `alias`: on an
+/// equality of a column it shares with one already there, and any condition besides.
+fn join(rng: &mut Random, from: &mut String, scope: &mut Scope, alias: &str) {
+    let (item, columns) = if rng.chance(20) {
+        (derived_table(rng), DERIVED_COLUMNS)
+    } else {
+        let table = rng.pick(TABLES);
+        (table.name.to_string(), table.columns)
+    };
     let kind = *rng.pick(&["JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN", "CROSS JOIN"]);
-    let from = format!("{} x {kind} {} y", first.name, second.name);
+    // On a column of the same name and type as one already there (every table, and the
+    // derived one, has the integer `a`).
+    let mut shared = Vec::new();
+    for (name, ty) in columns {
+        for (column, t) in &scope.columns {
+            if t == ty && column.ends_with(&format!(".{name}")) {
+                shared.push(format!("{column} = {alias}.{name}"));
+            }
+        }
+    }
+    add_columns(scope, alias, columns);
+    from.push_str(&format!(" {kind} {item} {alias}"));
     if kind == "CROSS JOIN" {
-        return (from, scope);
+        return;
     }
-    // Equality on a column both tables have; an inner or one-sided join may add any
-    // condition (PostgreSQL's FULL JOIN takes only hash- or merge-joinable ones).
-    let shared: Vec<&str> = first
-        .columns
-        .iter()
-        .filter(|(name, ty)| second.columns.iter().any(|(n, t)| n == name && t == ty))
-        .map(|(name, _)| *name)
-        .collect();
-    let key = rng.pick(&shared);
-    let mut on = format!("x.{key} = y.{key}");
+    let mut on = rng.pick(&shared).clone();
+    // PostgreSQL's FULL JOIN takes only hash- or merge-joinable conditions.
     if kind != "FULL JOIN" && rng.chance(40) {
-        on = format!("{on} AND {}", condition(rng, &scope, 1));
+        on = format!("{on} AND {}", condition(rng, scope, 1));
     }
-    (format!("{from} ON {on}"), scope)
+    from.push_str(&format!(" ON {on}"));
+}
+
+/// `(SELECT z.a, count(*), max(z.c) FROM t z [WHERE ...] GROUP BY z.a)`.
+fn derived_table(rng: &mut Random) -> String {
+    let table = rng.pick(TABLES);
+    let filter = rng.pick(&["", " WHERE z.a IS NOT NULL", " WHERE z.a > 1"]);
+    format!(
+        "(SELECT z.a, count(*) AS n, max(z.c) AS c FROM {} z{filter} GROUP BY z.a)",
+        table.name
+    )
 }
 
 /// The select list and what follows WHERE (nothing), and the column count.
 fn plain_select(rng: &mut Random, scope: &Scope) -> ((String, String), usize) {
     let count = 1 + rng.below(3);
-    let items: Vec<String> = (0..count)
+    let mut items: Vec<String> = (0..count)
         .map(|_| {
             let ty = any_type(rng);
             expression(rng, scope, ty, 0)
         })
         .collect();
+    if rng.chance(20) {
+        items.push(window_call(rng, scope));
+    }
+    let count = items.len();
     ((items.join(", "), String::new()), count)
 }
 
-/// GROUP BY keys and aggregates; the GROUP BY (and HAVING) clause goes after WHERE.
-fn grouped_select(rng: &mut Random, scope: &Scope) -> ((String, String), usize) {
+/// A window function whose values do not depend on how ties are broken: aggregates over a
+/// whole partition or a RANGE frame (peers enter together), rank and dense_rank.
+fn window_call(rng: &mut Random, scope: &Scope) -> String {
+    let partition = match rng.chance(70) {
+        true => {
+            let ty = any_comparable(rng);
+            format!("PARTITION BY {}", expression(rng, scope, ty, 2))
+        }
+        false => String::new(),
+    };
+    let order = |rng: &mut Random| {
+        let ty = any_comparable(rng);
+        let direction = rng.pick(&["", " DESC", " NULLS FIRST", " DESC NULLS LAST"]);
+        format!(" ORDER BY {}{direction}", expression(rng, scope, ty, 2))
+    };
+    match rng.below(5) {
+        0 => format!("count(*) OVER ({partition})"),
+        1 => {
+            let ty = *rng.pick(&[Type::Int, Type::BigInt, Type::Numeric, Type::Float]);
+            let value = expression(rng, scope, ty, 2);
+            let order = match rng.chance(50) {
+                true => order(rng),
+                false => String::new(),
+            };
+            format!("sum({value}) OVER ({partition}{order})")
+        }
+        2 => {
+            let function = rng.pick(&["min", "max"]);
+            let ty = *rng.pick(&[Type::Int, Type::Text, Type::Numeric, Type::Date]);
+            let value = expression(rng, scope, ty, 2);
+            format!("{function}({value}) OVER ({partition}{})", order(rng))
+        }
+        3 => format!(
+            "avg({}) OVER ({partition})",
+            expression(rng, scope, Type::Int, 2)
+        ),
+        _ => {
+            let function = rng.pick(&["rank", "dense_rank"]);
+            format!("{function}() OVER ({partition}{})", order(rng))
+        }
+    }
+}
+
+/// GROUP BY keys and aggregates; the GROUP BY (and HAVING) clause goes after WHERE. Also
+/// says whether it groups by ROLLUP, CUBE or GROUPING SETS.
+fn grouped_select(rng: &mut Random, scope: &Scope) -> ((String, String), usize, bool) {
     let key_count = rng.below(3);
     let keys: Vec<String> = (0..key_count)
         .map(|_| {
@@ -139,15 +289,23 @@ fn grouped_select(rng: &mut Random, scope: &Scope) -> ((String, String), usize) 
     let mut items = keys.clone();
     items.extend(aggregates);
     let mut tail = String::new();
+    let mut grouping_sets = false;
     if !keys.is_empty() {
         let positions: Vec<String> = (1..=keys.len()).map(|i| i.to_string()).collect();
-        tail = format!(" GROUP BY {}", positions.join(", "));
+        let positions = positions.join(", ");
+        tail = match rng.below(6) {
+            0 => format!(" GROUP BY ROLLUP ({positions})"),
+            1 => format!(" GROUP BY CUBE ({positions})"),
+            2 => format!(" GROUP BY GROUPING SETS (({positions}), (1), ())"),
+            _ => format!(" GROUP BY {positions}"),
+        };
+        grouping_sets = !tail.starts_with(" GROUP BY 1");
     }
     if rng.chance(30) {
         let threshold = rng.below(4);
         tail.push_str(&format!(" HAVING count(*) > {threshold}"));
     }
-    ((items.join(", "), tail), items.len())
+    ((items.join(", "), tail), items.len(), grouping_sets)
 }
 
 fn aggregate(rng: &mut Random, scope: &Scope) -> String {
@@ -227,6 +385,30 @@ fn expression(rng: &mut Random, scope: &Scope, ty: Type, depth: usize) -> String
         _ => {}
     }
     match ty {
+        Type::Int | Type::BigInt if rng.chance(15) => match rng.below(3) {
+            0 => format!("length({})", sub(rng, Type::Text)),
+            1 => format!("strpos({}, 'b')", sub(rng, Type::Text)),
+            _ => correlated_scalar(rng, scope, ty),
+        },
+        // An operand of another numeric type: PostgreSQL's promotion (integer to NUMERIC
+        // to float) decides the result type.
+        Type::Numeric | Type::Float if rng.chance(15) => {
+            let (other, op) = match ty {
+                Type::Numeric => (
+                    *rng.pick(&[Type::Int, Type::BigInt]),
+                    *rng.pick(&["+", "*", "-"]),
+                ),
+                _ => (
+                    *rng.pick(&[Type::Numeric, Type::Int]),
+                    *rng.pick(&["+", "*", "-"]),
+                ),
+            };
+            let (a, b) = (sub(rng, ty), sub(rng, other));
+            match rng.chance(50) {
+                true => format!("({a} {op} {b})"),
+                false => format!("({b} {op} {a})"),
+            }
+        }
         Type::Int | Type::BigInt | Type::Numeric | Type::Float => {
             let a = sub(rng, ty);
             let b = sub(rng, ty);
@@ -243,7 +425,7 @@ fn expression(rng: &mut Random, scope: &Scope, ty: Type, depth: usize) -> String
                 }
             }
         }
-        Type::Text => match rng.below(5) {
+        Type::Text => match rng.below(12) {
             0 => format!("({} || {})", sub(rng, Type::Text), sub(rng, Type::Text)),
             1 => format!("upper({})", sub(rng, Type::Text)),
             2 => format!("substr({}, 2, 2)", sub(rng, Type::Text)),
@@ -251,6 +433,21 @@ fn expression(rng: &mut Random, scope: &Scope, ty: Type, depth: usize) -> String
                 let from = any_scalar(rng);
                 format!("CAST({} AS text)", sub(rng, from))
             }
+            4 => format!("replace({}, 'a', 'xy')", sub(rng, Type::Text)),
+            5 => format!("trim({})", sub(rng, Type::Text)),
+            6 => format!(
+                "left({}, {})",
+                sub(rng, Type::Text),
+                rng.pick(&["1", "2", "-1"])
+            ),
+            7 => format!(
+                "right({}, {})",
+                sub(rng, Type::Text),
+                rng.pick(&["1", "2", "-1"])
+            ),
+            8 => format!("lpad({}, 3, '*')", sub(rng, Type::Text)),
+            9 => format!("concat({}, {})", sub(rng, Type::Text), sub(rng, Type::Int)),
+            10 => format!("reverse({})", sub(rng, Type::Text)),
             _ => format!("lower({})", sub(rng, Type::Text)),
         },
         // Parenthesized: IS NULL and the comparisons bind it differently otherwise.
@@ -333,6 +530,23 @@ fn any_comparable(rng: &mut Random) -> Type {
         Type::Float,
         Type::Date,
     ])
+}
+
+/// A scalar aggregate subquery correlated on an integer column of the query: a count
+/// (bigint) or the greatest `a` (integer) of a table's rows related to it.
+fn correlated_scalar(rng: &mut Random, scope: &Scope, ty: Type) -> String {
+    let inner = rng.pick(TABLES);
+    let outer_ints = scope.of_type(Type::Int);
+    let outer = rng.pick(&outer_ints);
+    let relation = rng.pick(&["=", "<", "<>"]);
+    let value = match ty {
+        Type::BigInt => "count(*)",
+        _ => "max(z.a)",
+    };
+    format!(
+        "(SELECT {value} FROM {} z WHERE z.a {relation} {outer})",
+        inner.name
+    )
 }
 
 /// IN, EXISTS (correlated) or a comparison with a scalar aggregate subquery.
