@@ -1,7 +1,7 @@
 //! Hash join on equality keys: the build side is hashed once (key bytes → chain of rows),
 //! each probe batch looks its keys up. NULL keys never match, as `=` is never true on NULL.
 
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 
 use std::borrow::Cow;
 use std::hash::Hash;
@@ -9,7 +9,7 @@ use std::hash::Hash;
 use hashbrown::{Equivalent, HashMap};
 
 use super::join_cache::{partition_of, HashTable, Heads, Partitioned};
-use super::parallel::{run_tasks, MorselPosition, Task};
+use super::parallel::{run_tasks, Help, MorselPosition, Task, TaskSet};
 use super::worker_input::Work;
 
 use super::expression::evaluate;
@@ -68,16 +68,36 @@ pub struct HashJoinSpec {
 }
 
 /// A build table hashed once for all the workers of a parallel pipeline: the first
-/// worker's join to need it builds it (from its own copy of the build side) while the
-/// others wait for it, then all probe it read-only.
-#[derive(Default)]
+/// worker's join to need it collects the build rows (from its own copy of the build side)
+/// and hashes them in partitions, which the other workers, waiting for the table, help
+/// hash; then all probe it read-only.
 pub struct SharedBuild {
-    table: std::sync::Mutex<Option<Arc<HashTable>>>,
+    state: Mutex<BuildState>,
+    changed: Condvar,
+    /// The pipeline's workers, who share the hashing.
+    workers: usize,
     /// The build side's join cache identity, worked out once rather than per morsel.
-    cache_key: std::sync::OnceLock<Option<(String, Vec<u32>)>>,
+    cache_key: OnceLock<Option<(String, Vec<u32>)>>,
+}
+
+enum BuildState {
+    /// No worker builds it (or the one that did failed: the next meets the error itself).
+    Unclaimed,
+    /// A worker builds it; its partitions, once hashing starts, are open to help with.
+    Building(Option<Arc<dyn Help>>),
+    Built(Arc<HashTable>),
 }
 
 impl SharedBuild {
+    pub fn new(workers: usize) -> SharedBuild {
+        SharedBuild {
+            state: Mutex::new(BuildState::Unclaimed),
+            changed: Condvar::new(),
+            workers,
+            cache_key: OnceLock::new(),
+        }
+    }
+
     pub fn cache_key(
         &self,
         key: impl FnOnce() -> Option<(String, Vec<u32>)>,
@@ -85,20 +105,78 @@ impl SharedBuild {
         self.cache_key.get_or_init(key).clone()
     }
 
+    /// The state, locked (only ever for a moment, never while building or hashing).
+    fn state(&self) -> MutexGuard<'_, BuildState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The table: built by this worker with `build` if no other builds it, else waited
+    /// for, helping to hash it.
     fn get_or_build(
         &self,
-        build: impl FnOnce() -> Result<Arc<HashTable>>,
+        build: impl FnOnce(&Hashers<'_>) -> Result<Arc<HashTable>>,
     ) -> Result<Arc<HashTable>> {
-        let mut table = self
-            .table
-            .lock()
-            .map_err(|_| crate::error::Error::internal("a parallel hash join build failed"))?;
-        if let Some(table) = table.as_ref() {
-            return Ok(table.clone());
+        let mut helped = false;
+        let mut state = self.state();
+        loop {
+            match &*state {
+                BuildState::Built(table) => return Ok(table.clone()),
+                BuildState::Unclaimed => break,
+                BuildState::Building(Some(partitions)) if !helped => {
+                    let partitions = partitions.clone();
+                    drop(state);
+                    partitions.help();
+                    helped = true;
+                    state = self.state();
+                }
+                BuildState::Building(_) => {
+                    state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+                }
+            }
         }
-        let built = build()?;
-        *table = Some(built.clone());
-        Ok(built)
+        *state = BuildState::Building(None);
+        drop(state);
+        let built = build(&Hashers::Pipeline(self));
+        *self.state() = match &built {
+            Ok(table) => BuildState::Built(table.clone()),
+            Err(_) => BuildState::Unclaimed,
+        };
+        self.changed.notify_all();
+        built
+    }
+
+    /// Opens the partitions being hashed to the waiting workers.
+    fn publish(&self, partitions: Arc<dyn Help>) {
+        *self.state() = BuildState::Building(Some(partitions));
+        self.changed.notify_all();
+    }
+}
+
+/// Who hashes the partitions of a build table.
+enum Hashers<'a> {
+    /// Up to this many workers of the pool (one: the calling thread, a single partition).
+    Pool(usize),
+    /// The workers of a pipeline, waiting for the table.
+    Pipeline(&'a SharedBuild),
+}
+
+impl Hashers<'_> {
+    fn workers(&self) -> usize {
+        match self {
+            Hashers::Pool(workers) => *workers,
+            Hashers::Pipeline(shared) => shared.workers,
+        }
+    }
+
+    fn run<T: Send + 'static>(&self, tasks: usize, task: Arc<Task<T>>) -> Result<Vec<T>> {
+        match self {
+            Hashers::Pool(workers) => run_tasks(*workers, tasks, task),
+            Hashers::Pipeline(shared) => {
+                let partitions = TaskSet::new(tasks, task);
+                shared.publish(partitions.clone());
+                partitions.join()
+            }
+        }
     }
 }
 
@@ -125,8 +203,10 @@ impl HashJoinExec {
 
     fn build_table(&mut self, ctx: &ExecContext) -> Result<BuildTable> {
         let hashed = match self.shared.clone() {
-            Some(shared) => shared.get_or_build(|| self.cached_or_hashed(ctx))?,
-            None => self.cached_or_hashed(ctx)?,
+            Some(shared) => {
+                shared.get_or_build(|hashers| self.cached_or_hashed(ctx, Some(hashers)))?
+            }
+            None => self.cached_or_hashed(ctx, None)?,
         };
         let state = JoinState::new(
             self.kind,
@@ -137,8 +217,13 @@ impl HashJoinExec {
         Ok(BuildTable { hashed, state })
     }
 
-    /// The build side's table, from the join cache or hashed now.
-    fn cached_or_hashed(&mut self, ctx: &ExecContext) -> Result<Arc<HashTable>> {
+    /// The build side's table, from the join cache or hashed now (by `hashers`, or by
+    /// the workers that collected the build rows).
+    fn cached_or_hashed(
+        &mut self,
+        ctx: &ExecContext,
+        hashers: Option<&Hashers<'_>>,
+    ) -> Result<Arc<HashTable>> {
         let cached = self
             .cache
             .as_ref()
@@ -146,7 +231,7 @@ impl HashJoinExec {
         let hashed = match cached {
             Some(hashed) => hashed,
             None => {
-                let hashed = Arc::new(self.hash_build_side(ctx)?);
+                let hashed = Arc::new(self.hash_build_side(ctx, hashers)?);
                 if let Some((key, tables)) = &self.cache {
                     ctx.join_cache
                         .put(key.clone(), hashed.clone(), tables, &ctx.state);
@@ -157,7 +242,11 @@ impl HashJoinExec {
         Ok(hashed)
     }
 
-    fn hash_build_side(&mut self, ctx: &ExecContext) -> Result<HashTable> {
+    fn hash_build_side(
+        &mut self,
+        ctx: &ExecContext,
+        hashers: Option<&Hashers<'_>>,
+    ) -> Result<HashTable> {
         let mut build = self
             .build
             .take()
@@ -184,7 +273,10 @@ impl HashJoinExec {
             .iter()
             .map(|k| evaluate(k, &rows, ctx))
             .collect::<Result<Vec<_>>>()?;
-        let (heads, next) = build_heads(keys, rows.len(), workers)?;
+        let (heads, next) = match hashers {
+            Some(hashers) => build_heads(keys, rows.len(), hashers)?,
+            None => build_heads(keys, rows.len(), &Hashers::Pool(workers))?,
+        };
         Ok(HashTable { rows, heads, next })
     }
 }
@@ -217,8 +309,12 @@ impl EncodedKeys {
 
 /// The key → first row maps and the chains of rows with equal keys (`next`: each row's
 /// previous row with its key, so chains run from the last row to the first as one serial
-/// pass makes them), in partitions built by `workers` (one: a single map).
-fn build_heads(keys: Vec<Arc<Vector>>, rows: usize, workers: usize) -> Result<(Heads, Vec<u32>)> {
+/// pass makes them), in partitions built by `hashers` (a single map when one worker).
+fn build_heads(
+    keys: Vec<Arc<Vector>>,
+    rows: usize,
+    hashers: &Hashers<'_>,
+) -> Result<(Heads, Vec<u32>)> {
     let mut next = vec![NULL_ROW; rows];
     let heads = match single_int_key(&keys) {
         Some((values, _)) => {
@@ -230,7 +326,7 @@ fn build_heads(keys: Vec<Arc<Vector>>, rows: usize, workers: usize) -> Result<(H
                 keys,
                 IntKeys::key,
                 |v| *v,
-                workers,
+                hashers,
                 &mut next,
             )?))
         }
@@ -254,7 +350,7 @@ fn build_heads(keys: Vec<Arc<Vector>>, rows: usize, workers: usize) -> Result<(H
                 encoded,
                 EncodedKeys::key,
                 |b: &[u8]| b.into(),
-                workers,
+                hashers,
                 &mut next,
             )?))
         }
@@ -271,7 +367,7 @@ fn partition_maps<S, Q, K>(
     keys: S,
     key: fn(&S, u32) -> Option<&Q>,
     owned: fn(&Q) -> K,
-    workers: usize,
+    hashers: &Hashers<'_>,
     next: &mut [u32],
 ) -> Result<Vec<HashMap<K, u32>>>
 where
@@ -280,6 +376,7 @@ where
     K: Hash + Eq + Send + 'static,
 {
     let rows = next.len() as u32;
+    let workers = hashers.workers();
     if workers <= 1 {
         let all = (0..rows).filter_map(|r| Some((r, key(&keys, r)?)));
         let map = chain_rows(all, rows as usize, owned, |row, previous| {
@@ -307,7 +404,7 @@ where
         Ok((map, links))
     });
     let mut maps = Vec::with_capacity(partitions);
-    for (map, links) in run_tasks(workers, partitions, task)? {
+    for (map, links) in hashers.run(partitions, task)? {
         for (row, previous) in links {
             next[row as usize] = previous;
         }
@@ -515,14 +612,58 @@ mod tests {
                         .collect()
                 })
                 .collect();
-            let (heads, next) = build_heads(build.clone(), rows, 1).expect("serial build");
+            let (heads, next) =
+                build_heads(build.clone(), rows, &Hashers::Pool(1)).expect("serial build");
             let serial = chains(&heads, &next, &probes);
             assert!(serial.iter().any(|c| c.len() > 10));
             for workers in [2, 3, 8] {
-                let (heads, next) =
-                    build_heads(build.clone(), rows, workers).expect("parallel build");
+                let (heads, next) = build_heads(build.clone(), rows, &Hashers::Pool(workers))
+                    .expect("parallel build");
                 assert_eq!(chains(&heads, &next, &probes), serial, "{workers} workers");
             }
         }
+    }
+
+    /// The workers of a pipeline asking for a shared build at once get one table, built
+    /// once and hashed by all of them: the one a serial build makes.
+    #[test]
+    fn a_shared_build_is_hashed_once_with_the_waiting_workers() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let rows = 20_000;
+        let build = vec![column((0..rows).map(|r| Some((r % 997) as i64)))];
+        let shared = Arc::new(SharedBuild::new(4));
+        let builds = Arc::new(AtomicUsize::new(0));
+        let workers: Vec<_> = (0..4)
+            .map(|_| {
+                let (shared, build, builds) = (shared.clone(), build.clone(), builds.clone());
+                std::thread::spawn(move || {
+                    shared.get_or_build(|hashers| {
+                        builds.fetch_add(1, Ordering::Relaxed);
+                        let (heads, next) = build_heads(build.clone(), rows, hashers)?;
+                        let rows = Batch::new(build, rows);
+                        Ok(Arc::new(HashTable { rows, heads, next }))
+                    })
+                })
+            })
+            .collect();
+        let tables: Vec<Arc<HashTable>> = workers
+            .into_iter()
+            .map(|w| {
+                w.join()
+                    .expect("a worker ends")
+                    .expect("the build succeeds")
+            })
+            .collect();
+        assert_eq!(builds.load(Ordering::Relaxed), 1);
+        assert!(tables.iter().all(|t| Arc::ptr_eq(t, &tables[0])));
+        let (heads, next) = build_heads(build, rows, &Hashers::Pool(1)).expect("serial build");
+        let probes: Vec<Vec<Arc<Vector>>> = (0..50)
+            .map(|v| vec![column(std::iter::once(Some(v)))])
+            .collect();
+        assert_eq!(tables[0].next, next);
+        assert_eq!(
+            chains(&tables[0].heads, &tables[0].next, &probes),
+            chains(&heads, &next, &probes)
+        );
     }
 }

@@ -481,11 +481,8 @@ fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
             lowering.in_pipeline = in_pipeline;
             Box::new(AggregateExec::new(serial, spec, Some(pipeline.clone())))
         }
-        // A full sort's rows all go through one merge and one output batch on the calling
-        // thread, which cost more than the workers' runs save: measured 0.72x at 2 workers
-        // on 1M rows (bench/scaling.py). Its input pipeline still runs under a Gather.
         LogicalPlan::Sort { input, keys } => Box::new(SortExec::new(
-            WorkerInput::new(build(input, lowering), None),
+            worker_input(input, lowering),
             keys.clone(),
             physical_types(input),
         )),

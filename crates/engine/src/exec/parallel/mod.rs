@@ -25,7 +25,7 @@ pub use pipeline::{
     is_gather_point, is_pipeline, parallel_pipeline, run_pipeline, Consume, WorkerStream,
 };
 pub use pool::{configure_threads, pool_threads};
-pub use tasks::{run_tasks, Task};
+pub use tasks::{run_tasks, Help, Task, TaskSet};
 
 /// How a session lets its statements run in parallel (`max_parallel_workers_per_gather`,
 /// `force_parallel_mode`, `kestrel.parallel_min_rows`), as [`crate::exec::ExecContext`]

@@ -4,7 +4,7 @@
 //! volatile or session functions, sequences; no row locks, which are plan nodes of their
 //! own). Each worker runs its own copy of the pipeline's operators over each morsel it
 //! takes, so nothing in them is shared but read-only data: a join's build side is hashed
-//! once, by the first worker to need it, and probed by all.
+//! once, by the first worker to need it and those waiting for it, and probed by all.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -207,7 +207,10 @@ impl PipelineRun {
             true => ctx.parallelism.morsel_rows.max(crate::vector::BATCH_SIZE),
             false => ctx.parallelism.morsel_rows,
         };
-        let shared_builds = joins.iter().map(|_| Arc::default()).collect();
+        let shared_builds = joins
+            .iter()
+            .map(|_| Arc::new(SharedBuild::new(ctx.parallelism.workers)))
+            .collect();
         let dispenser =
             MorselDispenser::new(ctx, table_oid, table_name, columns.to_vec(), morsel_rows)?;
         Ok(PipelineRun {
