@@ -30,8 +30,9 @@ use crate::vector::Batch;
 const MERGE_PARTITIONS: usize = 32;
 
 /// From this many groups over all workers' tables, the merge is partitioned: below it the
-/// one-thread merge costs less than hashing every group into its partition (measured with
-/// bench/scaling.py's group_by and 1M-row GROUP BYs of 10 to 1M groups).
+/// one-thread merge costs less than hashing every group into its partition. A first
+/// guess (bench/scaling.py's group_by has 1,000 groups, the high-cardinality stress query
+/// 100K): not yet measured on a quiet machine.
 const PARTITIONED_MERGE_GROUPS_MIN: usize = 50_000;
 
 /// The input of `plan` when `plan` is an aggregate, or a DISTINCT, that can run on the
