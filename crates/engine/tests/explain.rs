@@ -447,6 +447,62 @@ fn explain_analyze_sums_rows_over_workers_and_counts_the_helpers_launched() {
     );
 }
 
+/// The lines of EXPLAIN ANALYZE `sql`.
+fn explain_analyze(s: &mut kestrel::Session, sql: &str) -> Vec<String> {
+    let results = s
+        .execute(&format!("EXPLAIN ANALYZE {sql}"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let batch = &results[0].batches[0];
+    (0..batch.len())
+        .map(|row| {
+            let mut text = Vec::new();
+            batch.columns[0].write_text(row, &mut text);
+            String::from_utf8_lossy(&text).into_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn explain_analyze_counts_the_pipeline_rows_of_a_parallel_aggregate_and_distinct() {
+    let mut s = session();
+    s.execute("SET force_parallel_mode = on")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let grouped = explain_analyze(
+        &mut s,
+        "SELECT grp, count(*) FROM big WHERE v > 1000 GROUP BY grp",
+    );
+    assert!(
+        grouped[0].starts_with("Parallel HashAggregate (keys: 1; count) (workers planned: "),
+        "{grouped:?}"
+    );
+    assert!(grouped[0].contains("launched: "), "{grouped:?}");
+    assert!(grouped[0].contains("actual rows=10 "), "{grouped:?}");
+    assert!(
+        grouped
+            .iter()
+            .any(|l| l.contains("Filter") && l.contains("actual rows=4000 ")),
+        "{grouped:?}"
+    );
+    assert!(
+        grouped
+            .iter()
+            .any(|l| l.contains("Seq Scan on big") && l.contains("actual rows=5000 ")),
+        "{grouped:?}"
+    );
+    let distinct = explain_analyze(&mut s, "SELECT DISTINCT grp FROM big WHERE v > 1000");
+    assert!(
+        distinct[0].starts_with("Parallel HashDistinct (workers planned: "),
+        "{distinct:?}"
+    );
+    assert!(distinct[0].contains("actual rows=10 "), "{distinct:?}");
+    assert!(
+        distinct
+            .iter()
+            .any(|l| l.contains("Seq Scan on big") && l.contains("actual rows=5000 ")),
+        "{distinct:?}"
+    );
+}
+
 #[test]
 fn a_hash_join_probed_by_a_pipeline_is_gathered_whole_unless_it_pads_build_rows() {
     let mut s = session();

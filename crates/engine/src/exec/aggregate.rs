@@ -8,17 +8,16 @@ use std::sync::Arc;
 
 use hashbrown::HashSet;
 
-use super::aggregate_parallel::run_parallel;
+use super::aggregate_parallel::ParallelInput;
 use super::expression::evaluate;
 use super::filter::selected_rows;
 use super::group_keys::Groups;
-use super::parallel::parallel_pipeline;
 use super::sort_key::compare_keys;
 use super::{BoxedOperator, ExecContext, Operator};
 use crate::error::{Error, Result};
 use crate::function::aggregate::Accumulator;
 use crate::function::compare::compare_rows;
-use crate::plan::{AggregateCall, LogicalPlan, ScalarExpr};
+use crate::plan::{AggregateCall, ScalarExpr};
 use crate::types::PhysicalType;
 use crate::vector::{encode_row_key, split_batch, Batch, Vector, VectorData};
 
@@ -37,37 +36,35 @@ pub struct AggregateExec {
     spec: Arc<AggregateSpec>,
     /// The input as a parallel-safe pipeline whose partial aggregates merge exactly
     /// (`aggregate_parallel.rs`): the workers aggregate it when the session allows.
-    pipeline: Option<LogicalPlan>,
+    parallel: Option<ParallelInput>,
     output: Option<std::vec::IntoIter<Batch>>,
 }
 
 impl AggregateExec {
-    /// `pipeline`: the plan of `input` when it may be aggregated in parallel.
+    /// `parallel`: the plan of `input` when it may be aggregated in parallel.
     pub fn new(
         input: BoxedOperator,
         spec: AggregateSpec,
-        pipeline: Option<LogicalPlan>,
+        parallel: Option<ParallelInput>,
     ) -> AggregateExec {
         AggregateExec {
             input,
             spec: Arc::new(spec),
-            pipeline,
+            parallel,
             output: None,
         }
     }
 
     fn run(&mut self, ctx: &ExecContext) -> Result<Vec<Batch>> {
-        if let Some(pipeline) = &self.pipeline {
-            if parallel_pipeline(pipeline, &ctx.state, &ctx.parallelism).is_some() {
-                return run_parallel(ctx, pipeline, &self.spec);
-            }
+        if let Some(output) = self.parallel.as_ref().and_then(|p| p.run(ctx, &self.spec)) {
+            return output;
         }
         let mut table = GroupTable::new(&self.spec, ctx)?;
         while let Some(batch) = self.input.next(ctx)? {
             ctx.check_cancelled()?;
             table.add_batch(&self.spec, &batch, ctx)?;
         }
-        table.finish(&self.spec, None)
+        table.finish(&self.spec)
     }
 }
 
@@ -156,34 +153,43 @@ impl GroupTable {
         ))
     }
 
-    /// Folds `other`, a table of the same aggregation over other rows, into this one, and
-    /// returns the group of this table each of its groups went to. Only for one grouping
-    /// set and calls whose states merge exactly (`AggregateFunction::merges_exactly`).
-    pub(super) fn merge(&mut self, other: GroupTable) -> Result<Vec<u32>> {
-        let other_groups = other.groups.len();
-        let mut map = Vec::with_capacity(other_groups);
+    /// Folds the groups `from` of `other`, a table of the same aggregation over other rows,
+    /// into this one. Only for one grouping set and calls whose states merge exactly
+    /// (`AggregateFunction::merges_exactly`), and `other`'s states sized to its groups.
+    pub(super) fn merge(&mut self, other: &GroupTable, from: &[u32]) -> Result<()> {
+        let mut into = Vec::with_capacity(from.len());
         match (self.sets.as_slice(), self.empty_set_groups.as_slice()) {
-            ([_], [Some(id)]) => map.resize(other_groups, *id),
+            ([_], [Some(id)]) => into.resize(from.len(), *id),
             ([keys], [None]) => {
-                let key_values: Vec<Arc<Vector>> =
-                    other.groups.keys.into_iter().map(Arc::new).collect();
+                let key_values: Vec<Arc<Vector>> = other
+                    .groups
+                    .keys
+                    .iter()
+                    .map(|key| Arc::new(key.gather(from)))
+                    .collect();
                 self.groups
-                    .assign(0, keys, &key_values, other_groups, &mut map)?;
+                    .assign(0, keys, &key_values, from.len(), &mut into)?;
             }
             _ => return Err(Error::internal("merging tables of several grouping sets")),
         }
-        for (ours, mut theirs) in self.calls.iter_mut().zip(other.calls) {
-            // A worker that got no rows has not sized its states for its groups.
-            theirs.acc.resize(other_groups);
+        for (ours, theirs) in self.calls.iter_mut().zip(&other.calls) {
             ours.acc.resize(self.groups.len());
-            ours.acc.merge(&theirs.acc, &map)?;
+            ours.acc.merge(&theirs.acc, from, &into)?;
         }
-        Ok(map)
+        Ok(())
+    }
+
+    /// Sizes every call's state to the groups: a set without keys has its group before
+    /// any row sized the states, and a table other threads merge from is read-only.
+    pub(super) fn size_states(&mut self) {
+        for state in &mut self.calls {
+            state.acc.resize(self.groups.len());
+        }
     }
 
     /// The output rows: every group's keys, aggregates and grouping() masks, in group
-    /// order, or in `order` (a permutation of the groups) when given.
-    pub(super) fn finish(self, spec: &AggregateSpec, order: Option<&[u32]>) -> Result<Vec<Batch>> {
+    /// order.
+    pub(super) fn finish(self, spec: &AggregateSpec) -> Result<Vec<Batch>> {
         let group_count = self.groups.len();
         let mut columns: Vec<Vector> = self.groups.keys;
         for (mut state, call) in self.calls.into_iter().zip(&spec.aggregates) {
@@ -202,15 +208,7 @@ impl GroupTable {
         if group_count == 0 {
             return Ok(Vec::new());
         }
-        let columns = columns
-            .into_iter()
-            .map(|column| {
-                Arc::new(match order {
-                    Some(order) => column.gather(order),
-                    None => column,
-                })
-            })
-            .collect();
+        let columns = columns.into_iter().map(Arc::new).collect();
         Ok(split_batch(Batch::new(columns, group_count)))
     }
 }

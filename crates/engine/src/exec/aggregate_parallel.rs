@@ -1,116 +1,192 @@
-//! Parallel hash aggregation (issue 16): when an aggregate reads a parallel-safe pipeline
-//! and the partial states of all its calls merge exactly, every worker aggregates the
-//! morsels it takes into a [`GroupTable`] of its own, and the tables are folded into one.
-//! The merged groups are then put in the order serial execution creates them (by the
-//! position of the batch that brought each group first), so the result, and even its row
-//! order, are the serial ones. Anything else (DISTINCT or ORDER BY in a call, grouping
-//! sets, float sums, keys whose equal values can differ, such as 1.0 and 1.00) aggregates
-//! serially over the pipeline's ordered Gather.
+//! Parallel hash aggregation (issue 16): when an aggregate (or a DISTINCT, a GROUP BY of
+//! every column without aggregates) reads a parallel-safe pipeline and the partial states
+//! of all its calls merge exactly, every worker aggregates the morsels it takes into a
+//! [`GroupTable`] of its own, and the tables are folded into one. Anything else (DISTINCT
+//! or ORDER BY in a call, grouping sets, float sums, keys whose equal values can differ,
+//! such as 1.0 and 1.00) aggregates serially over the pipeline's ordered Gather.
+//!
+//! Few groups fold into the largest table on the statement's thread. Many groups would
+//! make that one thread the bottleneck, so each worker's groups are split into radix
+//! partitions by a hash of their keys, and each partition is merged and finished apart,
+//! one task per partition on the pool; the output is the partitions one after the other.
+//! PostgreSQL promises no order for a HashAggregate's rows, and neither does this.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use super::aggregate::{AggregateSpec, GroupTable};
-use super::parallel::{is_pipeline, run_pipeline, MorselPosition, WorkerStream};
+use super::parallel::{
+    is_pipeline, parallel_pipeline, run_pipeline_counted, run_tasks, PipelineCounters, Task,
+    WorkerStream,
+};
 use super::ExecContext;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::function::aggregate::identical_when_equal;
 use crate::plan::{LogicalPlan, ScalarExpr};
 use crate::storage::DbState;
 use crate::vector::Batch;
 
-/// The input of `plan` when `plan` is an aggregate that can run on the workers: its input
-/// is a parallel-safe pipeline, and the partial states of its calls merge into exactly the
-/// serial result. Whether it does is decided when it runs, from the session's parallelism.
+/// Radix partitions of a partitioned merge: enough for the tasks to share out evenly over
+/// the workers, few enough that each stays worth a task.
+const MERGE_PARTITIONS: usize = 32;
+
+/// From this many groups over all workers' tables, the merge is partitioned: below it the
+/// one-thread merge costs less than hashing every group into its partition. A first
+/// guess (bench/scaling.py's group_by has 1,000 groups, the high-cardinality stress query
+/// 100K): not yet measured on a quiet machine.
+const PARTITIONED_MERGE_GROUPS_MIN: usize = 50_000;
+
+/// The input of `plan` when `plan` is an aggregate, or a DISTINCT, that can run on the
+/// workers: its input is a parallel-safe pipeline, and the partial states of its calls
+/// merge into exactly the serial result. Whether it does is decided when it runs, from the
+/// session's parallelism.
 pub fn parallel_aggregate_input<'a>(
     plan: &'a LogicalPlan,
     state: &DbState,
 ) -> Option<&'a LogicalPlan> {
-    let LogicalPlan::Aggregate {
-        input,
-        group_by,
-        aggregates,
-        grouping_sets,
-        grouping_calls,
-    } = plan
-    else {
-        return None;
-    };
-    let calls_merge = aggregates.iter().all(|call| {
-        let arg = call.args.first().map_or(call.ty, |e| e.ty());
-        !call.distinct && call.order_by.is_empty() && call.func.merges_exactly(arg)
-    });
-    let mut evaluated = group_by.iter().chain(
-        aggregates
-            .iter()
-            .flat_map(|c| c.args.iter().chain(&c.filter)),
-    );
-    let mergeable = grouping_sets.is_empty()
-        && grouping_calls.is_empty()
-        && calls_merge
-        && group_by
-            .iter()
-            .all(|key| identical_when_equal(key.ty().physical()))
-        && evaluated.all(ScalarExpr::is_parallel_safe);
-    (mergeable && is_pipeline(input, state)).then_some(&**input)
+    match plan {
+        LogicalPlan::Aggregate {
+            input,
+            group_by,
+            aggregates,
+            grouping_sets,
+            grouping_calls,
+        } => {
+            let calls_merge = aggregates.iter().all(|call| {
+                let arg = call.args.first().map_or(call.ty, |e| e.ty());
+                !call.distinct && call.order_by.is_empty() && call.func.merges_exactly(arg)
+            });
+            let mut evaluated = group_by.iter().chain(
+                aggregates
+                    .iter()
+                    .flat_map(|c| c.args.iter().chain(&c.filter)),
+            );
+            let mergeable = grouping_sets.is_empty()
+                && grouping_calls.is_empty()
+                && calls_merge
+                && group_by
+                    .iter()
+                    .all(|key| identical_when_equal(key.ty().physical()))
+                && evaluated.all(ScalarExpr::is_parallel_safe);
+            (mergeable && is_pipeline(input, state)).then_some(&**input)
+        }
+        // Which of equal rows DISTINCT keeps is the first one, so only keys whose equal
+        // values are the same value; DISTINCT ON keeps the first row of a sorted input.
+        LogicalPlan::Distinct { input, on } => {
+            let keys_identical = input
+                .output_types()
+                .iter()
+                .all(|ty| identical_when_equal(ty.physical()));
+            (on.is_empty() && keys_identical && is_pipeline(input, state)).then_some(&**input)
+        }
+        _ => None,
+    }
 }
 
-/// One worker's partial aggregate, with where each of its groups first appeared: the
-/// position of the batch, then the group's id (ids grow in row order within a batch, and
-/// one batch is one worker's, so the pair orders groups as serial execution creates them).
-struct Partial {
-    table: GroupTable,
-    first_seen: Vec<(MorselPosition, u32)>,
+/// A DISTINCT as an aggregation: every column of its input a key, no aggregates.
+pub fn distinct_spec(input: &LogicalPlan) -> AggregateSpec {
+    AggregateSpec {
+        group_by: input
+            .output_types()
+            .into_iter()
+            .enumerate()
+            .map(|(index, ty)| ScalarExpr::Column { index, ty })
+            .collect(),
+        aggregates: Vec::new(),
+        grouping_sets: Vec::new(),
+        grouping_calls: Vec::new(),
+    }
+}
+
+/// The input pipeline of an aggregate that may run on the workers, and EXPLAIN ANALYZE's
+/// counters for it when they are collected.
+pub struct ParallelInput {
+    pub plan: LogicalPlan,
+    pub counters: Option<PipelineCounters>,
+}
+
+impl ParallelInput {
+    /// The aggregate's output when the session lets the pipeline run in parallel; None to
+    /// run it serially.
+    pub(super) fn run(
+        &self,
+        ctx: &ExecContext,
+        spec: &Arc<AggregateSpec>,
+    ) -> Option<Result<Vec<Batch>>> {
+        parallel_pipeline(&self.plan, &ctx.state, &ctx.parallelism)?;
+        Some(run_parallel(ctx, &self.plan, spec, self.counters.as_ref()))
+    }
 }
 
 /// Aggregates the pipeline `plan` on the workers and merges their tables.
-pub(super) fn run_parallel(
+fn run_parallel(
     ctx: &ExecContext,
     plan: &LogicalPlan,
     spec: &Arc<AggregateSpec>,
+    counters: Option<&PipelineCounters>,
 ) -> Result<Vec<Batch>> {
     let worker_spec = Arc::clone(spec);
-    let mut partials = run_pipeline(
+    let mut partials = run_pipeline_counted(
         ctx,
         plan,
+        counters,
         Arc::new(move |stream: &mut WorkerStream, worker: &ExecContext| {
             let mut table = GroupTable::new(&worker_spec, worker)?;
-            // The group of a set without keys exists before any row.
-            let start = MorselPosition { morsel: 0, seq: 0 };
-            let mut first_seen: Vec<(MorselPosition, u32)> =
-                (0..table.groups.len() as u32).map(|g| (start, g)).collect();
-            while let Some((position, batch)) = stream.next_batch()? {
+            while let Some((_, batch)) = stream.next_batch()? {
                 table.add_batch(&worker_spec, &batch, worker)?;
-                let known = first_seen.len() as u32;
-                first_seen.extend((known..table.groups.len() as u32).map(|g| (position, g)));
             }
-            Ok(Partial { table, first_seen })
+            table.size_states();
+            Ok(table)
         }),
     )?;
-    // Into the largest table: the fewest groups to insert.
-    let largest = (0..partials.len()).max_by_key(|&i| partials[i].table.groups.len());
-    let Some(mut merged) = largest.map(|i| partials.swap_remove(i)) else {
-        return GroupTable::new(spec, ctx)?.finish(spec, None);
-    };
-    for partial in partials {
-        ctx.check_cancelled()?;
-        let map = merged.table.merge(partial.table)?;
-        let never = (
-            MorselPosition {
-                morsel: u64::MAX,
-                seq: u32::MAX,
-            },
-            u32::MAX,
-        );
-        merged.first_seen.resize(merged.table.groups.len(), never);
-        for (theirs, &group) in partial.first_seen.iter().zip(&map) {
-            let ours = &mut merged.first_seen[group as usize];
-            *ours = (*ours).min(*theirs);
-        }
+    let groups: usize = partials.iter().map(|t| t.groups.len()).sum();
+    if groups >= PARTITIONED_MERGE_GROUPS_MIN && partials.len() > 1 {
+        return merge_partitioned(ctx, partials, spec);
     }
-    let mut order: Vec<u32> = (0..merged.first_seen.len() as u32).collect();
-    order.sort_unstable_by_key(|&g| merged.first_seen[g as usize]);
-    let in_order = order.iter().enumerate().all(|(i, &g)| i as u32 == g);
-    merged
-        .table
-        .finish(spec, (!in_order).then_some(order.as_slice()))
+    // Into the largest table: the fewest groups to insert.
+    let largest = (0..partials.len()).max_by_key(|&i| partials[i].groups.len());
+    let Some(mut merged) = largest.map(|i| partials.swap_remove(i)) else {
+        return GroupTable::new(spec, ctx)?.finish(spec);
+    };
+    for partial in &partials {
+        ctx.check_cancelled()?;
+        let all: Vec<u32> = (0..partial.groups.len() as u32).collect();
+        merged.merge(partial, &all)?;
+    }
+    merged.finish(spec)
+}
+
+/// Merges and finishes each radix partition of the workers' tables as a task of its own.
+fn merge_partitioned(
+    ctx: &ExecContext,
+    partials: Vec<GroupTable>,
+    spec: &Arc<AggregateSpec>,
+) -> Result<Vec<Batch>> {
+    let workers = ctx.parallelism.workers;
+    let partials = Arc::new(partials);
+    // Each worker's table split into partitions, by as many tasks.
+    let tables = Arc::clone(&partials);
+    let split: Arc<Task<Vec<Vec<u32>>>> =
+        Arc::new(move |t| Ok(tables[t].groups.partitions(MERGE_PARTITIONS)));
+    let partition_groups = Arc::new(run_tasks(workers, partials.len(), split)?);
+    // The empty tables the partitions merge into, made here since making one needs the
+    // statement's context; each task takes its own.
+    let targets: Arc<Vec<Mutex<Option<GroupTable>>>> = Arc::new(
+        (0..MERGE_PARTITIONS)
+            .map(|_| GroupTable::new(spec, ctx).map(|t| Mutex::new(Some(t))))
+            .collect::<Result<_>>()?,
+    );
+    let (spec, interrupt) = (Arc::clone(spec), Arc::clone(&ctx.interrupt));
+    let merge: Arc<Task<Vec<Batch>>> = Arc::new(move |p| {
+        let target = targets[p].lock().ok().and_then(|mut t| t.take());
+        let mut merged = target.ok_or_else(|| Error::internal("a merge partition ran twice"))?;
+        for (partial, groups) in partials.iter().zip(partition_groups.iter()) {
+            interrupt.check()?;
+            merged.merge(partial, &groups[p])?;
+        }
+        merged.finish(&spec)
+    });
+    Ok(run_tasks(workers, MERGE_PARTITIONS, merge)?
+        .into_iter()
+        .flatten()
+        .collect())
 }

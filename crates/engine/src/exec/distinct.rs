@@ -1,9 +1,13 @@
 //! DISTINCT and DISTINCT ON: passes on the first occurrence of each row, or of each value of
 //! the DISTINCT ON columns (the input arrives sorted by ORDER BY, so it is the first row of
-//! its group in that order).
+//! its group in that order). A DISTINCT over a parallel-safe pipeline may instead run on
+//! the workers as an aggregate of every column (`aggregate_parallel.rs`).
 
+use std::sync::Arc;
+
+use super::aggregate::AggregateSpec;
 use super::group_keys::Groups;
-use super::{BoxedOperator, ExecContext, Operator};
+use super::{BoxedOperator, ExecContext, Operator, ParallelInput};
 use crate::error::Result;
 use crate::vector::Batch;
 
@@ -14,21 +18,40 @@ pub struct DistinctExec {
     /// The distinct keys so far, as group ids (built from the first batch's column types).
     seen: Option<Groups>,
     ids: Vec<u32>,
+    /// The input pipeline, when the workers may aggregate it, and the aggregation; taken
+    /// when the DISTINCT starts.
+    parallel: Option<(ParallelInput, AggregateSpec)>,
+    /// The rows the workers' aggregation returned.
+    parallel_output: Option<std::vec::IntoIter<Batch>>,
 }
 
 impl DistinctExec {
-    pub fn new(input: BoxedOperator, on: Vec<usize>) -> DistinctExec {
+    pub fn new(
+        input: BoxedOperator,
+        on: Vec<usize>,
+        parallel: Option<(ParallelInput, AggregateSpec)>,
+    ) -> DistinctExec {
         DistinctExec {
             input,
             on,
             seen: None,
             ids: Vec::new(),
+            parallel,
+            parallel_output: None,
         }
     }
 }
 
 impl Operator for DistinctExec {
     fn next(&mut self, ctx: &ExecContext) -> Result<Option<Batch>> {
+        if let Some((input, spec)) = self.parallel.take() {
+            if let Some(output) = input.run(ctx, &Arc::new(spec)) {
+                self.parallel_output = Some(output?.into_iter());
+            }
+        }
+        if let Some(output) = &mut self.parallel_output {
+            return Ok(output.next());
+        }
         while let Some(batch) = self.input.next(ctx)? {
             ctx.check_cancelled()?;
             if self.on.is_empty() {

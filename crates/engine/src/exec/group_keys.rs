@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use hashbrown::{DefaultHashBuilder, HashMap, HashTable};
 
+use super::join_cache::partition_of;
 use crate::error::{Error, Result};
 use crate::types::PhysicalType;
 use crate::vector::{encode_row_key, Vector, VectorData};
@@ -94,6 +95,21 @@ impl Groups {
         self.keys.iter_mut().for_each(Vector::push_null);
         self.set_of_group.push(set as u32);
         self.set_of_group.len() as u32 - 1
+    }
+
+    /// The groups of each of `partitions` radix partitions, by a hash of their key values
+    /// that equal keys share in whichever table they are: a partitioned merge folds
+    /// partition p of every worker's table apart from the others.
+    pub(super) fn partitions(&self, partitions: usize) -> Vec<Vec<u32>> {
+        let mut lists = vec![Vec::with_capacity(self.len() / partitions.max(1)); partitions];
+        let keys: Vec<&Vector> = self.keys.iter().collect();
+        let mut key = Vec::new();
+        for group in 0..self.len() {
+            key.clear();
+            encode_row_key(&keys, group, &mut key);
+            lists[partition_of(key.as_slice(), partitions)].push(group as u32);
+        }
+        lists
     }
 
     /// Appends to `out` the group id in set `set` (keys `set_keys`) of each of `rows` rows
@@ -423,6 +439,32 @@ mod tests {
         })
         .collect();
         check(PhysicalType::Int64, &values);
+    }
+
+    #[test]
+    fn equal_keys_of_different_tables_share_a_partition() {
+        let values = |order: &[i64]| -> Vec<ScalarValue> {
+            order
+                .iter()
+                .map(|&v| match v {
+                    0 => ScalarValue::Null,
+                    v => ScalarValue::Int64(v),
+                })
+                .collect()
+        };
+        let (_, first) = ids(PhysicalType::Int64, &values(&[5, 0, 900_000, 17, 3]), 2);
+        let (_, second) = ids(PhysicalType::Int64, &values(&[3, 17, 0, 5, 900_000]), 3);
+        let partition = |groups: &Groups, key: &ScalarValue| {
+            let lists = groups.partitions(8);
+            let group = (0..groups.len())
+                .find(|&g| groups.keys[0].get_scalar(g) == *key)
+                .expect("every key has a group") as u32;
+            assert_eq!(lists.iter().map(Vec::len).sum::<usize>(), groups.len());
+            lists.iter().position(|l| l.contains(&group))
+        };
+        for key in values(&[5, 0, 900_000, 17, 3]) {
+            assert_eq!(partition(&first, &key), partition(&second, &key), "{key:?}");
+        }
     }
 
     #[test]

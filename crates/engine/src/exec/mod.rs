@@ -68,7 +68,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 pub use aggregate::{AggregateExec, AggregateSpec};
-pub use aggregate_parallel::parallel_aggregate_input;
+pub use aggregate_parallel::{distinct_spec, parallel_aggregate_input, ParallelInput};
 pub use distinct::DistinctExec;
 pub use file_scan::FileScanExec;
 pub use filter::FilterExec;

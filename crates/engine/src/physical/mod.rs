@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::catalog::IndexMethod;
 use crate::exec::parallel::{is_gather_point, GatherExec, MorselScanExec};
-use crate::exec::parallel_aggregate_input;
+use crate::exec::{distinct_spec, parallel_aggregate_input, ParallelInput};
 use crate::exec::{
     AggregateExec, AggregateSpec, BoxedOperator, DistinctExec, FilterExec, GenerateSeriesExec,
     HashJoinExec, HashJoinSpec, LimitExec, LockRowsExec, LockstepExec, NestedLoopJoinExec,
@@ -391,6 +391,34 @@ fn gather(
     Box::new(GatherExec::new(plan.clone(), serial, stats))
 }
 
+/// The input pipeline of an aggregate that may run on the workers: its serial operators,
+/// without a Gather (run serially, it would run serially too, since both ask the same
+/// parallel_pipeline), and the pipeline with EXPLAIN ANALYZE's counters of the aggregate
+/// (the node being built, whose slot was taken last) and of the pipeline's operators.
+fn aggregate_pipeline(
+    pipeline: &LogicalPlan,
+    lowering: &mut Lowering,
+) -> (BoxedOperator, ParallelInput) {
+    let own = lowering
+        .stats
+        .as_ref()
+        .and_then(|s| s.slots.get(s.next.checked_sub(1)?).cloned());
+    let first_slot = lowering.stats.as_ref().map_or(0, |s| s.next);
+    let in_pipeline = lowering.in_pipeline;
+    lowering.in_pipeline = true;
+    let serial = build(pipeline, lowering);
+    lowering.in_pipeline = in_pipeline;
+    let pipeline_stats = lowering
+        .stats
+        .as_ref()
+        .map(|s| Arc::from(&s.slots[first_slot..s.next]));
+    let parallel = ParallelInput {
+        plan: pipeline.clone(),
+        counters: own.zip(pipeline_stats),
+    };
+    (serial, parallel)
+}
+
 /// The input of an operator that runs its own work on every worker (a sort's runs, a
 /// top-N's best rows, a hash join's build rows): its serial operators, and its plan when it
 /// is a parallel-safe pipeline.
@@ -473,13 +501,8 @@ fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
             let Some(pipeline) = parallel_aggregate_input(plan, state) else {
                 return Box::new(AggregateExec::new(create_operator(input), spec, None));
             };
-            // Run serially, the pipeline gets no Gather: it would run serially too, since
-            // both ask the same parallel_pipeline.
-            let in_pipeline = lowering.in_pipeline;
-            lowering.in_pipeline = true;
-            let serial = build(pipeline, lowering);
-            lowering.in_pipeline = in_pipeline;
-            Box::new(AggregateExec::new(serial, spec, Some(pipeline.clone())))
+            let (serial, parallel) = aggregate_pipeline(pipeline, lowering);
+            Box::new(AggregateExec::new(serial, spec, Some(parallel)))
         }
         LogicalPlan::Sort { input, keys } => Box::new(SortExec::new(
             worker_input(input, lowering),
@@ -578,9 +601,18 @@ fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
             output_order.clone(),
             physical_types(input),
         )),
-        LogicalPlan::Distinct { input, on } => {
-            Box::new(DistinctExec::new(create_operator(input), on.clone()))
-        }
+        LogicalPlan::Distinct { input, on } => match parallel_aggregate_input(plan, state) {
+            Some(pipeline) => {
+                let (serial, parallel) = aggregate_pipeline(pipeline, lowering);
+                let spec = distinct_spec(input);
+                Box::new(DistinctExec::new(
+                    serial,
+                    on.clone(),
+                    Some((parallel, spec)),
+                ))
+            }
+            None => Box::new(DistinctExec::new(create_operator(input), on.clone(), None)),
+        },
         LogicalPlan::SetOperation {
             left,
             right,

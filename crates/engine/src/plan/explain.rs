@@ -260,15 +260,19 @@ impl<'a> Render<'a> {
         // An aggregate that can run on the workers reads its pipeline without a Gather, as
         // physical/ lowers it; it says when it will.
         let parallel_input = crate::exec::parallel_aggregate_input(plan, self.state);
+        let stats = self.take_stats();
         if let Some(input) = parallel_input {
             if parallel_pipeline(input, self.state, self.parallelism).is_some()
                 && self.parallelism.forced != ForceParallel::Regress
             {
                 let planned = self.parallelism.workers - 1;
-                description = format!("Parallel {description} (workers planned: {planned})");
+                let launched = stats
+                    .map(|s| format!(", launched: {}", s.workers.load(Ordering::Relaxed)))
+                    .unwrap_or_default();
+                description =
+                    format!("Parallel {description} (workers planned: {planned}{launched})");
             }
         }
-        let stats = self.take_stats();
         self.push(depth, &description, stats);
         let in_pipeline = self.in_pipeline;
         self.in_pipeline |= parallel_input.is_some();

@@ -13,11 +13,11 @@ use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::Arc;
 
 use super::pipeline::{
-    parallel_pipeline, worker_panicked, PipelineRun, PipelineStats, WorkerStream,
+    parallel_pipeline, worker_panicked, PipelineCounters, PipelineRun, WorkerStream,
 };
 use super::pool::Admission;
 use crate::error::{Error, Result, SqlState};
-use crate::exec::{BoxedOperator, ExecContext, Operator, OperatorStats};
+use crate::exec::{BoxedOperator, ExecContext, Operator};
 use crate::plan::LogicalPlan;
 use crate::vector::Batch;
 
@@ -27,14 +27,11 @@ const MORSELS_AHEAD_MAX: usize = 16;
 
 type MorselOutput = (u64, Result<Vec<Batch>>);
 
-/// EXPLAIN ANALYZE: the gather's own counters (workers launched), and its pipeline's.
-pub type GatherStats = (Arc<OperatorStats>, PipelineStats);
-
 pub struct GatherExec {
     plan: Arc<LogicalPlan>,
     /// The pipeline's operators as they run serially.
     serial: BoxedOperator,
-    stats: Option<GatherStats>,
+    stats: Option<PipelineCounters>,
     run: Run,
 }
 
@@ -56,7 +53,11 @@ struct Gathering {
 }
 
 impl GatherExec {
-    pub fn new(plan: LogicalPlan, serial: BoxedOperator, stats: Option<GatherStats>) -> GatherExec {
+    pub fn new(
+        plan: LogicalPlan,
+        serial: BoxedOperator,
+        stats: Option<PipelineCounters>,
+    ) -> GatherExec {
         GatherExec {
             plan: Arc::new(plan),
             serial,

@@ -22,7 +22,8 @@ pub use gather::GatherExec;
 pub use morsel::MorselPosition;
 pub(crate) use morsel::MorselScanExec;
 pub use pipeline::{
-    is_gather_point, is_pipeline, parallel_pipeline, run_pipeline, Consume, WorkerStream,
+    is_gather_point, is_pipeline, parallel_pipeline, run_pipeline, run_pipeline_counted, Consume,
+    PipelineCounters, WorkerStream,
 };
 pub use pool::{configure_threads, pool_threads};
 pub use tasks::{run_tasks, Help, Task, TaskSet};

@@ -175,6 +175,11 @@ fn pipeline_scan<'p>(
 /// worker's copy of them, so they sum over workers.
 pub type PipelineStats = Arc<[Arc<OperatorStats>]>;
 
+/// EXPLAIN ANALYZE's counters of an operator that runs a pipeline on the workers (a
+/// Gather, a parallel aggregate): its own, which count the helpers launched, and its
+/// pipeline's.
+pub type PipelineCounters = (Arc<OperatorStats>, PipelineStats);
+
 /// One run of a pipeline: its morsels and what every worker reads.
 pub(super) struct PipelineRun {
     pub(super) plan: Arc<LogicalPlan>,
@@ -332,8 +337,28 @@ pub fn run_pipeline<T: Send + 'static>(
     plan: &LogicalPlan,
     consume: Arc<Consume<T>>,
 ) -> Result<Vec<T>> {
-    let run = Arc::new(PipelineRun::start(ctx, Arc::new(plan.clone()), None)?);
+    run_pipeline_counted(ctx, plan, None, consume)
+}
+
+/// [`run_pipeline`], counting for EXPLAIN ANALYZE the rows of the pipeline's operators
+/// over every worker and the helpers launched.
+pub fn run_pipeline_counted<T: Send + 'static>(
+    ctx: &ExecContext,
+    plan: &LogicalPlan,
+    counters: Option<&PipelineCounters>,
+    consume: Arc<Consume<T>>,
+) -> Result<Vec<T>> {
+    let pipeline_stats = counters.map(|(_, stats)| stats.clone());
+    let run = Arc::new(PipelineRun::start(
+        ctx,
+        Arc::new(plan.clone()),
+        pipeline_stats,
+    )?);
     let mut admission = Admission::request(ctx.parallelism.workers.saturating_sub(1));
+    if let Some((operator, _)) = counters {
+        let helpers = admission.helpers() as u64;
+        operator.workers.fetch_add(helpers, Ordering::Relaxed);
+    }
     let (sender, receiver) = channel();
     for _ in 0..admission.helpers() {
         let (run, consume, sender) = (run.clone(), consume.clone(), sender.clone());

@@ -63,68 +63,73 @@ pub fn identical_when_equal(ty: PhysicalType) -> bool {
 }
 
 impl Accumulator {
-    /// Folds `other`, the state of the same call over other rows, into this one: its group
-    /// i into group `map[i]` (this accumulator already has room for it). Only for calls whose
+    /// Folds groups of `other`, the state of the same call over other rows, into this one:
+    /// its group `from[i]` into group `into[i]` (this accumulator already has room for it),
+    /// so a partitioned merge folds only the groups of its partition. Only for calls whose
     /// [`AggregateFunction::merges_exactly`] holds; any other pair is a caller's bug.
-    pub fn merge(&mut self, other: &Accumulator, map: &[u32]) -> Result<()> {
+    pub fn merge(&mut self, other: &Accumulator, from: &[u32], into: &[u32]) -> Result<()> {
+        let pairs = || {
+            from.iter()
+                .map(|&f| f as usize)
+                .zip(into.iter().map(|&g| g as usize))
+        };
         fn sums<T: Copy>(
             ours: &mut Sums<T>,
             theirs: &Sums<T>,
-            map: &[u32],
+            pairs: impl Iterator<Item = (usize, usize)>,
             add: impl Fn(T, T) -> Result<T>,
         ) -> Result<()> {
-            for (i, &g) in map.iter().enumerate() {
-                let g = g as usize;
-                if theirs.counts[i] > 0 {
-                    ours.sums[g] = add(ours.sums[g], theirs.sums[i])?;
-                    ours.counts[g] += theirs.counts[i];
+            for (f, g) in pairs {
+                if theirs.counts[f] > 0 {
+                    ours.sums[g] = add(ours.sums[g], theirs.sums[f])?;
+                    ours.counts[g] += theirs.counts[f];
                 }
             }
             Ok(())
         }
         match (self, other) {
             (Accumulator::Count(ours), Accumulator::Count(theirs)) => {
-                for (&count, &g) in theirs.iter().zip(map) {
-                    ours[g as usize] += count;
+                for (f, g) in pairs() {
+                    ours[g] += theirs[f];
                 }
             }
             (Accumulator::SumSmallInt(ours), Accumulator::SumSmallInt(theirs)) => {
-                sums(ours, theirs, map, add_bigint)?
+                sums(ours, theirs, pairs(), add_bigint)?
             }
             (Accumulator::SumWide(ours, _), Accumulator::SumWide(theirs, _)) => {
-                sums(ours, theirs, map, |a, b| Ok(a + b))?
+                sums(ours, theirs, pairs(), |a, b| Ok(a + b))?
             }
             (Accumulator::SumNumeric(ours, _), Accumulator::SumNumeric(theirs, _)) => {
-                sums(ours, theirs, map, |a, b| a.checked_add(&b))?
+                sums(ours, theirs, pairs(), |a, b| a.checked_add(&b))?
             }
             (Accumulator::SumInterval(ours, _), Accumulator::SumInterval(theirs, _)) => {
-                sums(ours, theirs, map, Interval::checked_add)?
+                sums(ours, theirs, pairs(), Interval::checked_add)?
             }
             (
                 Accumulator::MinMax {
                     best, seen, max, ..
                 },
                 Accumulator::MinMax { best: theirs, .. },
-            ) => update_min_max(best, seen, *max, map, theirs)?,
+            ) => update_min_max(best, seen, *max, into, &theirs.gather(from))?,
             (Accumulator::TextFold(ours), Accumulator::TextFold(theirs)) => {
-                ours.merge(theirs, map)?
+                ours.merge(theirs, pairs())?
             }
             (Accumulator::Bool { state, and }, Accumulator::Bool { state: theirs, .. }) => {
-                for (&value, &g) in theirs.iter().zip(map) {
-                    if let Some(value) = value {
-                        fold_bool(&mut state[g as usize], *and, value);
+                for (f, g) in pairs() {
+                    if let Some(value) = theirs[f] {
+                        fold_bool(&mut state[g], *and, value);
                     }
                 }
             }
             (Accumulator::Bits { state, op, .. }, Accumulator::Bits { state: theirs, .. }) => {
-                for (&value, &g) in theirs.iter().zip(map) {
-                    if let Some(value) = value {
-                        fold_bits(&mut state[g as usize], *op, value);
+                for (f, g) in pairs() {
+                    if let Some(value) = theirs[f] {
+                        fold_bits(&mut state[g], *op, value);
                     }
                 }
             }
             (Accumulator::VarianceNumeric(ours, _), Accumulator::VarianceNumeric(theirs, _)) => {
-                ours.merge(theirs, map)?
+                ours.merge(theirs, pairs())?
             }
             (ours, theirs) => {
                 return Err(Error::internal(format!(
@@ -222,7 +227,8 @@ mod tests {
                 })
                 .collect();
             merged.resize(merged_groups as usize);
-            merged.merge(&partial, &map).expect("merge succeeds");
+            let all: Vec<u32> = (0..local.len() as u32).collect();
+            merged.merge(&partial, &all, &map).expect("merge succeeds");
         }
         merged.resize(merged_groups as usize);
         let (serial, merged) = (
@@ -374,6 +380,6 @@ mod tests {
         }
         let mut ours = Accumulator::new(F::Sum, DataType::Float64).expect("exists");
         let theirs = Accumulator::new(F::Sum, DataType::Float64).expect("exists");
-        assert!(ours.merge(&theirs, &[]).is_err());
+        assert!(ours.merge(&theirs, &[], &[]).is_err());
     }
 }

@@ -64,12 +64,17 @@ impl TextFold {
         Ok(())
     }
 
-    /// Folds `other`'s group i into group `map[i]`: both rules are associative and
-    /// commutative, and equal texts are the same bytes, so the result is the serial one.
-    pub fn merge(&mut self, other: &TextFold, map: &[u32]) -> Result<()> {
-        for (theirs, &g) in other.best.iter().zip(map) {
-            if let Some(theirs) = theirs {
-                self.fold(g as usize, theirs)?;
+    /// Folds `other`'s groups into ours by (their group, our group) pairs: both rules are
+    /// associative and commutative, and equal texts are the same bytes, so the result is
+    /// the serial one.
+    pub fn merge(
+        &mut self,
+        other: &TextFold,
+        pairs: impl Iterator<Item = (usize, usize)>,
+    ) -> Result<()> {
+        for (f, g) in pairs {
+            if let Some(theirs) = &other.best[f] {
+                self.fold(g, theirs)?;
             }
         }
         Ok(())

@@ -138,12 +138,16 @@ impl NumericMoments {
         Ok(())
     }
 
-    /// Adds the sums of `other`'s group i into group `map[i]` (numeric_combine): exact, so
-    /// partial states of disjoint inputs give the serial result.
-    pub fn merge(&mut self, other: &NumericMoments, map: &[u32]) -> Result<()> {
-        for (theirs, &group) in other.state.iter().zip(map) {
-            let mut theirs = *theirs;
-            let ours = &mut self.state[group as usize];
+    /// Adds the sums of `other`'s groups into ours by (their group, our group) pairs
+    /// (numeric_combine): exact, so partial states of disjoint inputs give the serial result.
+    pub fn merge(
+        &mut self,
+        other: &NumericMoments,
+        pairs: impl Iterator<Item = (usize, usize)>,
+    ) -> Result<()> {
+        for (f, group) in pairs {
+            let mut theirs = other.state[f];
+            let ours = &mut self.state[group];
             ours.widen_scale(theirs.scale)?;
             theirs.widen_scale(ours.scale)?;
             ours.count += theirs.count;
