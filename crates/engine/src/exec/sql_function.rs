@@ -83,14 +83,15 @@ fn check_replacement(old: &FunctionDef, new: &FunctionDef) -> Result<()> {
             "cannot change return type of existing function",
         );
         let error = match (&old.returns, &new.returns) {
-            (FunctionReturn::Table(_), FunctionReturn::Table(_)) => {
+            (FunctionReturn::Table(_), FunctionReturn::Table(_))
+            | (FunctionReturn::Row(_), FunctionReturn::Row(_)) => {
                 error.with_detail("Row type defined by OUT parameters is different.")
             }
             _ => error,
         };
         return Err(error.with_hint(drop_first()));
     }
-    for (old_arg, new_arg) in old.args.iter().zip(&new.args) {
+    for (old_arg, new_arg) in old.inputs().zip(new.inputs()) {
         if let Some(old_name) = &old_arg.name {
             if new_arg.name.as_ref() != Some(old_name) {
                 return Err(Error::new(
