@@ -883,3 +883,47 @@ fn columns_owner(name: &ObjectName) -> String {
         .map(ident_name)
         .unwrap_or_default()
 }
+
+impl<'a> Binder<'a> {
+    /// The names of the set-returning SQL functions, which `select_srf.rs` moves out of a
+    /// select list.
+    pub(super) fn set_returning_sql_functions(&self) -> Vec<String> {
+        self.state
+            .functions
+            .values()
+            .filter(|f| f.returns.returns_set())
+            .map(|f| f.name.name.clone())
+            .collect()
+    }
+
+    /// The select list's set-returning calls moved into FROM, when one names a SQL
+    /// function: alone, it runs as it would in FROM, where a lateral join gives the rows of
+    /// PostgreSQL's ProjectSet. `None` when none does.
+    pub(super) fn bind_sql_srf_in_select_list(
+        &mut self,
+        calls: &[(String, Vec<&Expr>)],
+        alias: Option<&ast::TableAlias>,
+        sql: &[String],
+    ) -> Result<Option<(LogicalPlan, Scope)>> {
+        if !calls.iter().any(|(name, _)| sql.contains(name)) {
+            return Ok(None);
+        }
+        let [(name, args)] = calls else {
+            return Err(Error::unsupported(
+                "a set-returning SQL function next to another set-returning function in the \
+                 select list",
+            ));
+        };
+        let args: Vec<ast::FunctionArg> = args
+            .iter()
+            .map(|arg| ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr((*arg).clone())))
+            .collect();
+        let name = ObjectName::from(vec![ast::Ident::with_quote('"', name.as_str())]);
+        match self.bind_sql_function_in_from(&name, &args, alias, false)? {
+            Some((_, scope)) if scope.columns.len() > 1 => Err(Error::unsupported(
+                "a set-returning function of several columns in the select list",
+            )),
+            bound => Ok(bound),
+        }
+    }
+}
