@@ -304,7 +304,7 @@ impl<'a> Binder<'a> {
         let ast::DropFunction {
             if_exists,
             func_desc,
-            drop_behavior: _,
+            drop_behavior,
         } = drop;
         let mut functions = Vec::with_capacity(func_desc.len());
         let mut notices = Vec::new();
@@ -329,6 +329,7 @@ impl<'a> Binder<'a> {
         Ok(BoundStatement::ChangeFunction(FunctionChange::Drop {
             functions,
             notices,
+            cascade: matches!(drop_behavior, Some(ast::DropBehavior::Cascade)),
         }))
     }
 

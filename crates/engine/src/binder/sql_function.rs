@@ -142,6 +142,7 @@ impl<'a> Binder<'a> {
             ));
         }
         let function = function.clone();
+        self.functions_called.push(function.oid);
         let mut args = Vec::with_capacity(slots.len());
         for (slot, arg) in slots.into_iter().zip(function.inputs()) {
             let value = match (slot, &arg.default) {
