@@ -306,6 +306,11 @@ impl Binder<'_> {
     }
 }
 
+/// `ARRAY[elements]` of array type `ty`, the elements already of its element type.
+pub(super) fn construct_array(elements: Vec<ScalarExpr>, ty: DataType) -> ScalarExpr {
+    array_call(ArrayFunction::Construct, elements, ty)
+}
+
 fn array_call(func: ArrayFunction, args: Vec<ScalarExpr>, ty: DataType) -> ScalarExpr {
     ScalarExpr::Function {
         func: ScalarFunction::Array { func, result: ty },

@@ -717,14 +717,21 @@ impl Binder<'_> {
             ordinality,
         } = call;
         // The select list's set-returning calls, moved here to run in lockstep.
-        let calls = if function_name == super::select_srf::LOCKSTEP {
+        let in_select_list = function_name == super::select_srf::LOCKSTEP;
+        let sql_srfs = match in_select_list {
+            true => self.set_returning_sql_functions(),
+            false => Vec::new(),
+        };
+        let calls = if in_select_list {
             args.iter()
-                .map(|arg| super::select_srf::call_parts(arg))
+                .map(|arg| super::select_srf::call_parts(arg, &sql_srfs))
                 .collect::<Result<Vec<_>>>()?
         } else {
             vec![(function_name.clone(), args)]
         };
-        let in_select_list = function_name == super::select_srf::LOCKSTEP;
+        if let Some(bound) = self.bind_sql_srf_in_select_list(&calls, alias, &sql_srfs)? {
+            return Ok(bound);
+        }
         let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());
         let definitions = if in_select_list {
             &[][..]

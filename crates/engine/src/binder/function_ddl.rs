@@ -6,7 +6,8 @@ use sqlparser::ast::{self, CreateFunctionBody, Expr, FunctionReturnType, ObjectN
 
 use super::{ident_name, Binder};
 use crate::catalog::{
-    signature, FunctionArg, FunctionBody, FunctionDef, FunctionReturn, QualifiedName, Volatility,
+    signature, FunctionArg, FunctionBody, FunctionDef, FunctionReturn, ParamMode, QualifiedName,
+    Volatility,
 };
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
@@ -85,19 +86,12 @@ impl<'a> Binder<'a> {
                 ))
             }
         }
-        let returns = match return_type {
-            Some(returns) => self.bind_return_type(returns)?,
-            None => {
-                return Err(Error::new(
-                    SqlState::InvalidFunctionDefinition,
-                    "function result type must be specified",
-                ))
-            }
-        };
+        let args = self.bind_parameters(args.as_deref().unwrap_or_default())?;
+        let returns = self.bind_return_type(return_type.as_ref(), &args)?;
         let function = FunctionDef {
             oid: 0,
             name: self.creation_name(name)?,
-            args: self.bind_parameters(args.as_deref().unwrap_or_default())?,
+            args,
             returns,
             volatility: match behavior {
                 Some(ast::FunctionBehavior::Immutable) => Volatility::Immutable,
@@ -127,27 +121,80 @@ impl<'a> Binder<'a> {
         }))
     }
 
-    fn bind_return_type(&self, returns: &FunctionReturnType) -> Result<FunctionReturn> {
-        Ok(match returns {
-            FunctionReturnType::DataType(ast::DataType::Table(Some(columns))) => {
-                let mut bound = Vec::with_capacity(columns.len());
-                for column in columns {
-                    if !column.options.is_empty() {
-                        return Err(Error::syntax(format!(
-                            "syntax error at or near \"{column}\""
-                        )));
-                    }
-                    let name = ident_name(&column.name);
-                    if bound.iter().any(|(n, _)| *n == name) {
-                        return Err(duplicate_parameter(&name));
-                    }
-                    bound.push((name, self.function_type(&column.data_type)?));
-                }
-                FunctionReturn::Table(bound)
+    /// The declared result, or the one the OUT parameters make (which a written RETURNS
+    /// must agree with, as PostgreSQL's interpret_function_parameter_list requires).
+    fn bind_return_type(
+        &self,
+        returns: Option<&FunctionReturnType>,
+        args: &[FunctionArg],
+    ) -> Result<FunctionReturn> {
+        let outputs: Vec<(String, DataType)> = args
+            .iter()
+            .filter(|a| a.mode.is_output())
+            .enumerate()
+            .map(|(i, a)| {
+                let name = a.name.clone().unwrap_or_else(|| format!("column{}", i + 1));
+                (name, a.ty)
+            })
+            .collect();
+        let (set, declared) = match returns {
+            None if outputs.is_empty() => {
+                return Err(Error::new(
+                    SqlState::InvalidFunctionDefinition,
+                    "function result type must be specified",
+                ))
             }
-            FunctionReturnType::DataType(ty) => FunctionReturn::Scalar(self.function_type(ty)?),
-            FunctionReturnType::SetOf(ty) => FunctionReturn::SetOf(self.function_type(ty)?),
-        })
+            None => (false, None),
+            Some(FunctionReturnType::DataType(ast::DataType::Table(Some(columns)))) => {
+                if !outputs.is_empty() {
+                    return Err(Error::unsupported("OUT parameters with RETURNS TABLE"));
+                }
+                return Ok(FunctionReturn::Table(self.table_columns(columns)?));
+            }
+            Some(FunctionReturnType::DataType(ty)) => (false, Some(ty)),
+            Some(FunctionReturnType::SetOf(ty)) => (true, Some(ty)),
+        };
+        let record = declared.is_some_and(|ty| {
+            matches!(ty, ast::DataType::Custom(name, _) if name.to_string().eq_ignore_ascii_case("record"))
+        });
+        let wrap = |ty: DataType| match set {
+            true => FunctionReturn::SetOf(ty),
+            false => FunctionReturn::Scalar(ty),
+        };
+        match outputs.as_slice() {
+            [] => declared.map_or_else(
+                || Err(Error::internal("a function without a result")),
+                |ty| self.function_type(ty).map(wrap),
+            ),
+            [(_, out)] => {
+                let declared = declared.map(|ty| self.function_type(ty)).transpose()?;
+                match declared {
+                    Some(declared) if declared != *out => Err(out_params_mismatch(out.name())),
+                    _ => Ok(wrap(*out)),
+                }
+            }
+            _ if declared.is_some() && !record => Err(out_params_mismatch("record")),
+            _ if set => Ok(FunctionReturn::Table(outputs)),
+            _ => Ok(FunctionReturn::Row(outputs)),
+        }
+    }
+
+    /// The columns of `RETURNS TABLE (name type, ...)`.
+    fn table_columns(&self, columns: &[ast::ColumnDef]) -> Result<Vec<(String, DataType)>> {
+        let mut bound = Vec::with_capacity(columns.len());
+        for column in columns {
+            if !column.options.is_empty() {
+                return Err(Error::syntax(format!(
+                    "syntax error at or near \"{column}\""
+                )));
+            }
+            let name = ident_name(&column.name);
+            if bound.iter().any(|(n, _)| *n == name) {
+                return Err(duplicate_parameter(&name));
+            }
+            bound.push((name, self.function_type(&column.data_type)?));
+        }
+        Ok(bound)
     }
 
     fn bind_parameters(&mut self, args: &[ast::OperateFunctionArg]) -> Result<Vec<FunctionArg>> {
@@ -159,30 +206,65 @@ impl<'a> Binder<'a> {
             default_expr,
         } in args
         {
-            if !matches!(mode, None | Some(ast::ArgMode::In)) {
-                return Err(Error::unsupported("OUT, INOUT and VARIADIC parameters"));
+            let mode = match mode {
+                None | Some(ast::ArgMode::In) => ParamMode::In,
+                Some(ast::ArgMode::Out) => ParamMode::Out,
+                Some(ast::ArgMode::InOut) => ParamMode::InOut,
+                Some(ast::ArgMode::Variadic) => ParamMode::Variadic,
+            };
+            if bound.iter().any(|a| a.mode == ParamMode::Variadic) && mode.is_input() {
+                return Err(Error::new(
+                    SqlState::InvalidFunctionDefinition,
+                    "VARIADIC parameter must be the last input parameter",
+                ));
             }
             let name = name.as_ref().map(ident_name);
+            // An input and an output parameter may share a name; two of either may not.
             if let Some(name) = &name {
-                if bound.iter().any(|a| a.name.as_ref() == Some(name)) {
+                let clash = |a: &FunctionArg| {
+                    a.name.as_ref() == Some(name)
+                        && (a.mode.is_input() && mode.is_input()
+                            || a.mode.is_output() && mode.is_output())
+                };
+                if bound.iter().any(clash) {
                     return Err(duplicate_parameter(name));
                 }
             }
             let ty = self.function_type(data_type)?;
+            if mode == ParamMode::Variadic && ty.element().is_none() {
+                return Err(Error::new(
+                    SqlState::InvalidFunctionDefinition,
+                    "VARIADIC parameter must be an array",
+                ));
+            }
+            let after_default = bound
+                .iter()
+                .any(|a| a.mode.is_input() && a.default.is_some());
             let default =
                 match default_expr {
+                    Some(_) if !mode.is_input() => {
+                        return Err(Error::new(
+                            SqlState::InvalidFunctionDefinition,
+                            "only input parameters can have default values",
+                        ))
+                    }
                     Some(expr) => {
                         let value = self.bind_expr(expr, &super::scope::Scope::default())?;
                         self.coerce(value, ty, CastContext::Assignment)?;
                         Some(expr.to_string())
                     }
-                    None if bound.iter().any(|a| a.default.is_some()) => return Err(Error::new(
+                    None if after_default && mode.is_input() => return Err(Error::new(
                         SqlState::InvalidFunctionDefinition,
                         "input parameters after one with a default value must also have defaults",
                     )),
                     None => None,
                 };
-            bound.push(FunctionArg { name, ty, default });
+            bound.push(FunctionArg {
+                name,
+                ty,
+                default,
+                mode,
+            });
         }
         Ok(bound)
     }
@@ -222,7 +304,7 @@ impl<'a> Binder<'a> {
         let ast::DropFunction {
             if_exists,
             func_desc,
-            drop_behavior: _,
+            drop_behavior,
         } = drop;
         let mut functions = Vec::with_capacity(func_desc.len());
         let mut notices = Vec::new();
@@ -247,6 +329,7 @@ impl<'a> Binder<'a> {
         Ok(BoundStatement::ChangeFunction(FunctionChange::Drop {
             functions,
             notices,
+            cascade: matches!(drop_behavior, Some(ast::DropBehavior::Cascade)),
         }))
     }
 
@@ -314,6 +397,14 @@ fn string_body(body: &Expr) -> Result<String> {
         },
         _ => Err(Error::syntax(format!("syntax error at or near \"{body}\""))),
     }
+}
+
+/// A written result type the OUT parameters contradict.
+fn out_params_mismatch(required: &str) -> Error {
+    Error::new(
+        SqlState::InvalidFunctionDefinition,
+        format!("function result type must be {required} because of OUT parameters"),
+    )
 }
 
 fn duplicate_parameter(name: &str) -> Error {

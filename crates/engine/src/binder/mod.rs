@@ -63,7 +63,7 @@ use crate::types::DataType;
 pub use data_type::{bind_data_type, MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 pub(crate) use dml::column_default_expr;
 use expr::AggregateCollector;
-pub use view::check_view;
+pub use view::{check_view, view_functions};
 
 /// Binds one statement against one database version.
 pub struct Binder<'a> {
@@ -132,6 +132,9 @@ pub struct Binder<'a> {
     /// SQL functions whose body is being bound, innermost last: a body calling its own
     /// function cannot be expanded in place.
     expanding_functions: Vec<u32>,
+    /// SQL functions called outside any view's query or function body, by OID: what a
+    /// view depends on (a string body's calls are not dependencies, as in PostgreSQL).
+    functions_called: Vec<u32>,
 }
 
 impl<'a> Binder<'a> {
@@ -172,6 +175,7 @@ impl<'a> Binder<'a> {
             view_check_option: None,
             function_params: None,
             expanding_functions: Vec::new(),
+            functions_called: Vec::new(),
         }
     }
 
@@ -354,6 +358,7 @@ impl<'a> Binder<'a> {
             self.lateral_scope.take(),
             std::mem::replace(&mut self.exclusions, exclusions),
             std::mem::take(&mut self.exclusions_used),
+            std::mem::take(&mut self.functions_called),
         );
         let bound = self.bind_query(query);
         (
@@ -365,6 +370,7 @@ impl<'a> Binder<'a> {
             self.lateral_scope,
             self.exclusions,
             self.exclusions_used,
+            self.functions_called,
         ) = saved;
         bound
     }

@@ -372,7 +372,8 @@ impl Binder<'_> {
             return Err(Error::unsupported(format!("the SELECT form {select}")));
         }
         let srfs_moved = std::mem::take(&mut self.select_srfs_moved);
-        if let Some(rewritten) = super::select_srf::move_srfs_to_from(select) {
+        let sql_srfs = self.set_returning_sql_functions();
+        if let Some(rewritten) = super::select_srf::move_srfs_to_from(select, &sql_srfs) {
             self.select_srfs_moved = true;
             return self.bind_select(&rewritten, order_by);
         }

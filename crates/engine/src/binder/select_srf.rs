@@ -23,11 +23,14 @@ pub(super) const LOCKSTEP: &str = "?lockstep?";
 /// The FROM alias of the moved calls.
 const ALIAS: &str = "?srf?";
 
-/// The select with its set-returning calls moved into FROM, if it has any.
-pub(super) fn move_srfs_to_from(select: &Select) -> Option<Select> {
+/// The select with its set-returning calls moved into FROM, if it has any. `sql` names
+/// the set-returning SQL functions (CREATE FUNCTION ... RETURNS SETOF).
+pub(super) fn move_srfs_to_from(select: &Select, sql: &[String]) -> Option<Select> {
     // Most selects have none: they are neither copied nor rewritten.
     let any_call = select.projection.iter().any(|item| match item {
-        SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. } => holds_call(expr),
+        SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. } => {
+            holds_call(expr, sql)
+        }
         _ => false,
     });
     if !any_call {
@@ -38,14 +41,14 @@ pub(super) fn move_srfs_to_from(select: &Select) -> Option<Select> {
     let mut wildcard = false;
     for item in &mut projection {
         match item {
-            SelectItem::UnnamedExpr(expr) if holds_call(expr) => {
+            SelectItem::UnnamedExpr(expr) if holds_call(expr, sql) => {
                 // The column keeps the name of what was written.
                 let alias = Ident::with_quote('"', super::select::column_name(expr));
                 let mut expr = expr.clone();
-                replace_calls(&mut expr, &mut calls);
+                replace_calls(&mut expr, &mut calls, sql);
                 *item = SelectItem::ExprWithAlias { expr, alias };
             }
-            SelectItem::ExprWithAlias { expr, .. } => replace_calls(expr, &mut calls),
+            SelectItem::ExprWithAlias { expr, .. } => replace_calls(expr, &mut calls, sql),
             // `t.*` names its FROM item, never the moved calls'.
             SelectItem::Wildcard(_) => wildcard = true,
             SelectItem::UnnamedExpr(_)
@@ -92,22 +95,25 @@ fn column(i: usize) -> Ident {
 
 /// Whether `expr` holds a set-returning call where [`replace_calls`] moves it from.
 #[recursive::recursive]
-fn holds_call(expr: &Expr) -> bool {
-    function_parts(expr).is_some() || operands(expr).into_iter().any(holds_call)
+fn holds_call(expr: &Expr, sql: &[String]) -> bool {
+    function_parts(expr, sql).is_some()
+        || operands(expr)
+            .into_iter()
+            .any(|operand| holds_call(operand, sql))
 }
 
 /// Moves each set-returning call `expr` holds to `calls`, leaving a reference to its
 /// column in its place.
 #[recursive::recursive]
-fn replace_calls(expr: &mut Expr, calls: &mut Vec<Expr>) {
-    if function_parts(expr).is_some() {
+fn replace_calls(expr: &mut Expr, calls: &mut Vec<Expr>, sql: &[String]) {
+    if function_parts(expr, sql).is_some() {
         let reference =
             Expr::CompoundIdentifier(vec![Ident::with_quote('"', ALIAS), column(calls.len())]);
         calls.push(std::mem::replace(expr, reference));
         return;
     }
     for operand in operands_mut(expr) {
-        replace_calls(operand, calls);
+        replace_calls(operand, calls, sql);
     }
 }
 
@@ -181,14 +187,14 @@ fn is_scalar_call(function: &ast::Function) -> bool {
 }
 
 /// The name and arguments of a moved call.
-pub(super) fn call_parts(expr: &Expr) -> Result<(String, Vec<&Expr>)> {
-    function_parts(expr).ok_or_else(|| Error::internal("a moved set-returning call"))
+pub(super) fn call_parts<'e>(expr: &'e Expr, sql: &[String]) -> Result<(String, Vec<&'e Expr>)> {
+    function_parts(expr, sql).ok_or_else(|| Error::internal("a moved set-returning call"))
 }
 
 /// The name and arguments of a plain call of a set-returning function; `None` for anything
 /// else, including calls with clauses (FILTER, OVER, ORDER BY, DISTINCT), which the normal
 /// path rejects.
-fn function_parts(expr: &Expr) -> Option<(String, Vec<&Expr>)> {
+fn function_parts<'e>(expr: &'e Expr, sql: &[String]) -> Option<(String, Vec<&'e Expr>)> {
     let Expr::Function(function) = expr else {
         return None;
     };
@@ -218,7 +224,9 @@ fn function_parts(expr: &Expr) -> Option<(String, Vec<&Expr>)> {
         && null_treatment.is_none()
         && over.is_none()
         && within_group.is_empty()
-        && (TableFunction::by_name(&name).is_some() || JsonItems::columns(&name).is_some());
+        && (TableFunction::by_name(&name).is_some()
+            || JsonItems::columns(&name).is_some()
+            || sql.contains(&name));
     let FunctionArguments::List(list) = args else {
         return None;
     };

@@ -18,7 +18,7 @@ use sqlparser::ast::{self, Expr, ObjectName, Statement};
 use super::expr::{AGGREGATE_REF_BASE, WINDOW_REF_BASE};
 use super::scope::Scope;
 use super::{ident_name, Binder};
-use crate::catalog::{FunctionBody, FunctionDef, FunctionReturn};
+use crate::catalog::{FunctionArg, FunctionBody, FunctionDef, FunctionReturn, ParamMode};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
 use crate::plan::{ColumnInfo, LogicalPlan, ScalarExpr, SubqueryKind};
@@ -100,10 +100,15 @@ impl<'a> Binder<'a> {
             };
             let fits = slots
                 .iter()
-                .zip(&candidate.args)
+                .zip(candidate.inputs())
                 .all(|(slot, arg)| match slot {
-                    Some(value) => can_cast(value.ty(), arg.ty, CastContext::Implicit),
-                    None => arg.default.is_some(),
+                    Slot::Given(value) => can_cast(value.ty(), arg.ty, CastContext::Implicit),
+                    Slot::Spread(values) => arg.ty.element().is_some_and(|element| {
+                        values
+                            .iter()
+                            .all(|v| can_cast(v.ty(), element, CastContext::Implicit))
+                    }),
+                    Slot::Default => arg.default.is_some(),
                 });
             if !fits {
                 continue;
@@ -137,16 +142,32 @@ impl<'a> Binder<'a> {
             ));
         }
         let function = function.clone();
+        self.functions_called.push(function.oid);
         let mut args = Vec::with_capacity(slots.len());
-        for (slot, arg) in slots.into_iter().zip(&function.args) {
+        for (slot, arg) in slots.into_iter().zip(function.inputs()) {
             let value = match (slot, &arg.default) {
-                (Some(value), _) => value,
-                (None, Some(default)) => self.bind_default(default)?,
-                (None, None) => return Err(Error::internal("a parameter without a value")),
+                (Slot::Given(value), _) => value,
+                (Slot::Spread(values), _) => self.variadic_array(values, arg.ty)?,
+                (Slot::Default, Some(default)) => self.bind_default(default)?,
+                (Slot::Default, None) => {
+                    return Err(Error::internal("a parameter without a value"))
+                }
             };
             args.push(self.coerce(value, arg.ty, CastContext::Implicit)?);
         }
         Ok(Some(SqlCall { function, args }))
+    }
+
+    /// The arguments a VARIADIC parameter collects, as an array of its type.
+    fn variadic_array(&mut self, values: Vec<ScalarExpr>, ty: DataType) -> Result<ScalarExpr> {
+        let element = ty
+            .element()
+            .ok_or_else(|| Error::internal("a VARIADIC parameter that is not an array"))?;
+        let elements = values
+            .into_iter()
+            .map(|v| self.coerce(v, element, CastContext::Implicit))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(super::array::construct_array(elements, ty))
     }
 
     /// A parameter's DEFAULT expression, bound where no column is visible.
@@ -158,11 +179,20 @@ impl<'a> Binder<'a> {
     /// A scalar call in an expression: the inlined body, or a subquery running it.
     pub(super) fn bind_sql_call(&mut self, call: SqlCall) -> Result<ScalarExpr> {
         let SqlCall { function, args } = call;
-        let FunctionReturn::Scalar(ty) = function.returns else {
-            return Err(Error::unsupported(format!(
-                "calling set-returning function {} outside FROM",
-                function.name.name
-            )));
+        let ty = match function.returns {
+            FunctionReturn::Scalar(ty) => ty,
+            FunctionReturn::Row(_) => {
+                return Err(Error::unsupported(format!(
+                    "calling function {} of several OUT parameters outside FROM",
+                    function.name.name
+                )))
+            }
+            FunctionReturn::SetOf(_) | FunctionReturn::Table(_) => {
+                return Err(Error::unsupported(format!(
+                    "calling set-returning function {} outside FROM",
+                    function.name.name
+                )))
+            }
         };
         let (plan, columns) = self.bind_sql_body(&function)?;
         let outputs = body_outputs(&function, &columns, self)?;
@@ -190,14 +220,16 @@ impl<'a> Binder<'a> {
         let outputs = body_outputs(&function, &columns, self)?;
         let names = match &function.returns {
             FunctionReturn::Scalar(ty) | FunctionReturn::SetOf(ty) => {
-                vec![(function.name.name.clone(), *ty)]
+                let name = function.out_param_name().unwrap_or(&function.name.name);
+                vec![(name.to_string(), *ty)]
             }
-            FunctionReturn::Table(columns) => columns.clone(),
+            FunctionReturn::Table(columns) | FunctionReturn::Row(columns) => columns.clone(),
         };
-        if !matches!(function.returns, FunctionReturn::Scalar(_)) {
+        if function.returns.returns_set() {
             return Ok((call_plan(&function, args, plan, outputs, false), names));
         }
-        // A scalar function is one row, NULL when the body gives none (or STRICT skips it):
+        // A function of one value or one row is one row, NULL when the body gives none
+        // (or STRICT skips it):
         // the call runs laterally on the right of a left join with one empty row.
         let args = args
             .into_iter()
@@ -233,11 +265,10 @@ impl<'a> Binder<'a> {
         let params = Scope::of_computed(
             &function.name.name,
             function
-                .args
-                .iter()
+                .inputs()
                 .map(|a| (a.name.clone().unwrap_or_default(), a.ty)),
         );
-        let function_params = self.function_params.replace(function.args.len());
+        let function_params = self.function_params.replace(function.inputs().count());
         self.expanding_functions.push(function.oid);
         let bound = self.bind_apart(&query, vec![(params, false)], exclusions);
         self.expanding_functions.pop();
@@ -276,21 +307,36 @@ impl<'a> Binder<'a> {
 /// numbers).
 type MatchScore = (usize, usize);
 
-/// A candidate's parameters, each with the argument given for it (`None`: its default).
-type ArgSlots = Vec<Option<ScalarExpr>>;
+/// A candidate's input parameters, each with what the call gives it.
+type ArgSlots = Vec<Slot>;
 
-fn match_score(slots: &[Option<ScalarExpr>], function: &FunctionDef) -> MatchScore {
+#[derive(Clone)]
+enum Slot {
+    Given(ScalarExpr),
+    /// The trailing positional arguments a VARIADIC parameter collects into an array.
+    Spread(Vec<ScalarExpr>),
+    /// Its DEFAULT.
+    Default,
+}
+
+fn match_score(slots: &[Slot], function: &FunctionDef) -> MatchScore {
     let mut exact = 0;
     let mut preferred = 0;
-    for (slot, arg) in slots.iter().zip(&function.args) {
-        let Some(value) = slot else { continue };
-        if value.ty() == arg.ty {
-            exact += 1;
-        } else if matches!(
-            arg.ty,
-            DataType::Text | DataType::Float64 | DataType::TimestampTz
-        ) {
-            preferred += 1;
+    for (slot, arg) in slots.iter().zip(function.inputs()) {
+        let (values, ty) = match slot {
+            Slot::Given(value) => (std::slice::from_ref(value), arg.ty),
+            Slot::Spread(values) => (values.as_slice(), arg.ty.element().unwrap_or(arg.ty)),
+            Slot::Default => continue,
+        };
+        for value in values {
+            if value.ty() == ty {
+                exact += 1;
+            } else if matches!(
+                ty,
+                DataType::Text | DataType::Float64 | DataType::TimestampTz
+            ) {
+                preferred += 1;
+            }
         }
     }
     (exact, preferred)
@@ -303,22 +349,37 @@ fn place_args(
     positional: &[ScalarExpr],
     named: &[(&str, ScalarExpr)],
 ) -> Option<ArgSlots> {
-    if positional.len() + named.len() > function.args.len() {
+    let inputs: Vec<&FunctionArg> = function.inputs().collect();
+    let mut slots: Vec<Slot> = vec![Slot::Default; inputs.len()];
+    // A VARIADIC parameter takes every positional argument from its position on (one at
+    // least), unless one is named.
+    let spread_from = match inputs.last() {
+        Some(last) if last.mode == ParamMode::Variadic && named.is_empty() => {
+            Some(inputs.len() - 1).filter(|&from| positional.len() > from)
+        }
+        _ => None,
+    };
+    let fixed = match spread_from {
+        Some(from) => {
+            slots[from] = Slot::Spread(positional[from..].to_vec());
+            &positional[..from]
+        }
+        None => positional,
+    };
+    if fixed.len() + named.len() > inputs.len() {
         return None;
     }
-    let mut slots: Vec<Option<ScalarExpr>> = vec![None; function.args.len()];
-    for (slot, value) in slots.iter_mut().zip(positional) {
-        *slot = Some(value.clone());
+    for (slot, value) in slots.iter_mut().zip(fixed) {
+        *slot = Slot::Given(value.clone());
     }
     for (name, value) in named {
-        let index = function
-            .args
+        let index = inputs
             .iter()
             .position(|a| a.name.as_deref() == Some(*name))?;
-        if slots[index].is_some() {
+        if !matches!(slots[index], Slot::Default) {
             return None;
         }
-        slots[index] = Some(value.clone());
+        slots[index] = Slot::Given(value.clone());
     }
     Some(slots)
 }
@@ -380,7 +441,7 @@ pub(super) fn body_outputs(
         )
         .with_detail(detail)
     };
-    let table = matches!(function.returns, FunctionReturn::Table(_));
+    let table = function.returns.columns().is_some();
     if !table && columns.len() != 1 {
         return Err(mismatch(
             "Final statement must return exactly one column.".into(),
@@ -791,9 +852,11 @@ impl<'a> Binder<'a> {
         if ordinality {
             return Err(Error::unsupported("WITH ORDINALITY on a SQL function"));
         }
-        // A scalar or SETOF function's one column is named after the alias, if any.
-        let named_by_alias =
-            alias.is_some() && !matches!(call.function.returns, FunctionReturn::Table(_));
+        // A scalar or SETOF function's one column is named after the alias, if any, unless
+        // a named OUT parameter names it.
+        let named_by_alias = alias.is_some()
+            && call.function.returns.columns().is_none()
+            && call.function.out_param_name().is_none();
         let (plan, columns) = self.bind_sql_call_in_from(call)?;
         let visible = alias.map_or_else(|| columns_owner(name), |a| ident_name(&a.name));
         let default_names = columns
@@ -820,4 +883,48 @@ fn columns_owner(name: &ObjectName) -> String {
         .and_then(|part| part.as_ident())
         .map(ident_name)
         .unwrap_or_default()
+}
+
+impl<'a> Binder<'a> {
+    /// The names of the set-returning SQL functions, which `select_srf.rs` moves out of a
+    /// select list.
+    pub(super) fn set_returning_sql_functions(&self) -> Vec<String> {
+        self.state
+            .functions
+            .values()
+            .filter(|f| f.returns.returns_set())
+            .map(|f| f.name.name.clone())
+            .collect()
+    }
+
+    /// The select list's set-returning calls moved into FROM, when one names a SQL
+    /// function: alone, it runs as it would in FROM, where a lateral join gives the rows of
+    /// PostgreSQL's ProjectSet. `None` when none does.
+    pub(super) fn bind_sql_srf_in_select_list(
+        &mut self,
+        calls: &[(String, Vec<&Expr>)],
+        alias: Option<&ast::TableAlias>,
+        sql: &[String],
+    ) -> Result<Option<(LogicalPlan, Scope)>> {
+        if !calls.iter().any(|(name, _)| sql.contains(name)) {
+            return Ok(None);
+        }
+        let [(name, args)] = calls else {
+            return Err(Error::unsupported(
+                "a set-returning SQL function next to another set-returning function in the \
+                 select list",
+            ));
+        };
+        let args: Vec<ast::FunctionArg> = args
+            .iter()
+            .map(|arg| ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr((*arg).clone())))
+            .collect();
+        let name = ObjectName::from(vec![ast::Ident::with_quote('"', name.as_str())]);
+        match self.bind_sql_function_in_from(&name, &args, alias, false)? {
+            Some((_, scope)) if scope.columns.len() > 1 => Err(Error::unsupported(
+                "a set-returning function of several columns in the select list",
+            )),
+            bound => Ok(bound),
+        }
+    }
 }

@@ -161,25 +161,7 @@ impl Binder<'_> {
         if self.expanding_views.contains(&name) {
             return Err(infinite_recursion(&view.name));
         }
-        let mut statements = crate::parser::parse(&view.query_sql)?;
-        let (
-            Some(crate::parser::Parsed {
-                statement: crate::parser::Statement::Sql(Statement::Query(query)),
-                exclusions,
-                copy_header_match: false,
-                identity_sequence_names: _,
-                insert_overriding: None,
-                table_likes: _,
-                view_check_option: None,
-            }),
-            None,
-        ) = (statements.pop(), statements.pop())
-        else {
-            return Err(Error::internal(format!(
-                "the query of view \"{}\" does not parse back",
-                view.name
-            )));
-        };
+        let (query, exclusions) = view_query(view)?;
         let searched = std::mem::replace(&mut self.searched, view.search_path.clone());
         self.expanding_views.push(name);
         // The view's own frame exclusions: locations in its text are not the statement's.
@@ -201,6 +183,43 @@ impl Binder<'_> {
                 .collect(),
         })
     }
+}
+
+/// The SQL functions `view`'s query calls itself (not through another view), by OID:
+/// DROP FUNCTION of one is 2BP01 unless CASCADE drops the view.
+pub fn view_functions(state: &DbState, view: &ViewDef) -> Result<Vec<u32>> {
+    let search_path = SearchPath::default();
+    let mut binder = Binder::new(state, &search_path, &[]);
+    let (query, exclusions) = view_query(view)?;
+    binder.searched = view.search_path.clone();
+    binder.expanding_views.push(view.qualified_name());
+    binder.exclusions = exclusions;
+    binder.bind_query(&query)?;
+    Ok(binder.functions_called)
+}
+
+/// A view's stored query, parsed back, with its frame exclusions.
+fn view_query(view: &ViewDef) -> Result<(Box<ast::Query>, crate::parser::FrameExclusions)> {
+    let mut statements = crate::parser::parse(&view.query_sql)?;
+    let (
+        Some(crate::parser::Parsed {
+            statement: crate::parser::Statement::Sql(Statement::Query(query)),
+            exclusions,
+            copy_header_match: false,
+            identity_sequence_names: _,
+            insert_overriding: None,
+            table_likes: _,
+            view_check_option: None,
+        }),
+        None,
+    ) = (statements.pop(), statements.pop())
+    else {
+        return Err(Error::internal(format!(
+            "the query of view \"{}\" does not parse back",
+            view.name
+        )));
+    };
+    Ok((query, exclusions))
 }
 
 /// Whether `view` still binds in `state` to its columns: DDL on the relations a view reads

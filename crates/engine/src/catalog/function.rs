@@ -20,12 +20,25 @@ pub struct FunctionDef {
     pub body: FunctionBody,
 }
 
+/// A declared parameter, in the order written (pg_proc.proallargtypes): input parameters
+/// are what a call passes, OUT ones (and INOUT ones) the columns of the result.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FunctionArg {
     pub name: Option<String>,
     pub ty: DataType,
     /// The DEFAULT expression as SQL text, bound at each call that leaves it out.
     pub default: Option<String>,
+    pub mode: ParamMode,
+}
+
+/// pg_proc.proargmodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamMode {
+    In,
+    Out,
+    InOut,
+    /// The last input parameter, an array: a call's trailing arguments are its elements.
+    Variadic,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -34,8 +47,10 @@ pub enum FunctionReturn {
     Scalar(DataType),
     /// `SETOF type`: a column named after the function.
     SetOf(DataType),
-    /// `TABLE (name type, ...)`.
+    /// `TABLE (name type, ...)`, or `SETOF record` with OUT parameters.
     Table(Vec<(String, DataType)>),
+    /// One row of several OUT parameters (`record`).
+    Row(Vec<(String, DataType)>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,25 +88,70 @@ impl Volatility {
     }
 }
 
+impl ParamMode {
+    /// Whether a call passes it.
+    pub fn is_input(self) -> bool {
+        matches!(self, ParamMode::In | ParamMode::InOut | ParamMode::Variadic)
+    }
+
+    /// Whether it is a column of the result.
+    pub fn is_output(self) -> bool {
+        matches!(self, ParamMode::Out | ParamMode::InOut)
+    }
+
+    /// pg_proc.proargmodes' letter.
+    pub fn code(self) -> &'static str {
+        match self {
+            ParamMode::In => "i",
+            ParamMode::Out => "o",
+            ParamMode::InOut => "b",
+            ParamMode::Variadic => "v",
+        }
+    }
+
+    /// The keyword pg_get_function_arguments shows before the name.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            ParamMode::In => "",
+            ParamMode::Out => "OUT ",
+            ParamMode::InOut => "INOUT ",
+            ParamMode::Variadic => "VARIADIC ",
+        }
+    }
+}
+
 impl FunctionReturn {
     /// The type of each output column (one for a scalar or SETOF function).
     pub fn column_types(&self) -> Vec<DataType> {
         match self {
             FunctionReturn::Scalar(ty) | FunctionReturn::SetOf(ty) => vec![*ty],
-            FunctionReturn::Table(columns) => columns.iter().map(|(_, ty)| *ty).collect(),
+            FunctionReturn::Table(columns) | FunctionReturn::Row(columns) => {
+                columns.iter().map(|(_, ty)| *ty).collect()
+            }
+        }
+    }
+
+    /// The columns of a result of several, by name.
+    pub fn columns(&self) -> Option<&[(String, DataType)]> {
+        match self {
+            FunctionReturn::Scalar(_) | FunctionReturn::SetOf(_) => None,
+            FunctionReturn::Table(columns) | FunctionReturn::Row(columns) => {
+                Some(columns.as_slice())
+            }
         }
     }
 
     /// pg_proc.proretset.
     pub fn returns_set(&self) -> bool {
-        !matches!(self, FunctionReturn::Scalar(_))
+        matches!(self, FunctionReturn::SetOf(_) | FunctionReturn::Table(_))
     }
 
-    /// pg_proc.prorettype: a TABLE function returns `record`.
+    /// pg_proc.prorettype: a TABLE function, or one of several OUT parameters, returns
+    /// `record`.
     pub fn type_oid(&self) -> u32 {
         match self {
             FunctionReturn::Scalar(ty) | FunctionReturn::SetOf(ty) => ty.oid(),
-            FunctionReturn::Table(_) => RECORD_OID,
+            FunctionReturn::Table(_) | FunctionReturn::Row(_) => RECORD_OID,
         }
     }
 }
@@ -100,20 +160,45 @@ impl FunctionReturn {
 pub const RECORD_OID: u32 = 2249;
 
 impl FunctionDef {
+    /// The parameters a call passes, in order.
+    pub fn inputs(&self) -> impl Iterator<Item = &FunctionArg> {
+        self.args.iter().filter(|a| a.mode.is_input())
+    }
+
+    /// The input parameters' types: with the name, what identifies the function.
     pub fn arg_types(&self) -> Vec<DataType> {
-        self.args.iter().map(|a| a.ty).collect()
+        self.inputs().map(|a| a.ty).collect()
+    }
+
+    /// Whether OUT or INOUT parameters define the result.
+    pub fn has_out_params(&self) -> bool {
+        self.args.iter().any(|a| a.mode.is_output())
+    }
+
+    /// Whether pg_proc lists every parameter with its mode (proallargtypes).
+    pub fn has_modes(&self) -> bool {
+        self.args.iter().any(|a| a.mode != ParamMode::In)
+    }
+
+    /// The name of the one column of a scalar or SETOF result in FROM when a named OUT
+    /// parameter gives it (PostgreSQL's chooseScalarFunctionAlias).
+    pub fn out_param_name(&self) -> Option<&str> {
+        self.args
+            .iter()
+            .find(|a| a.mode.is_output())
+            .and_then(|a| a.name.as_deref())
     }
 
     /// How many trailing arguments have a DEFAULT (pg_proc.pronargdefaults).
     pub fn defaults_count(&self) -> usize {
-        self.args.iter().filter(|a| a.default.is_some()).count()
+        self.inputs().filter(|a| a.default.is_some()).count()
     }
 
     /// The result type as PostgreSQL's messages name it ("record" for TABLE).
     pub fn returns_shown(&self) -> &'static str {
         match &self.returns {
             FunctionReturn::Scalar(ty) | FunctionReturn::SetOf(ty) => ty.name(),
-            FunctionReturn::Table(_) => "record",
+            FunctionReturn::Table(_) | FunctionReturn::Row(_) => "record",
         }
     }
 

@@ -16,7 +16,8 @@ mod view;
 pub use enum_type::{CommittedEnum, EnumLabel, EnumType, LabelPosition};
 pub use foreign_key::{key_cast, ConstraintChecks, ForeignKey, KeyCast, ReferentialAction};
 pub use function::{
-    signature, FunctionArg, FunctionBody, FunctionDef, FunctionReturn, Volatility, RECORD_OID,
+    signature, FunctionArg, FunctionBody, FunctionDef, FunctionReturn, ParamMode, Volatility,
+    RECORD_OID,
 };
 pub use hnsw::{HnswOptions, VectorOpClass};
 pub use namespace::{

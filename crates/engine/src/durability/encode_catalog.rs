@@ -7,8 +7,9 @@ use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
     CheckConstraint, ColumnDef, Constraint, ConstraintKind, EnumLabel, EnumType, ForeignKey,
     FunctionArg, FunctionBody, FunctionDef, FunctionReturn, HnswOptions, Identity, IndexDef,
-    IndexMethod, Membership, QualifiedName, ReferentialAction, Role, RoleCatalog, SchemaDef,
-    StoredExpr, TableSchema, UniqueKey, VectorOpClass, ViewCheckOption, ViewDef, Volatility,
+    IndexMethod, Membership, ParamMode, QualifiedName, ReferentialAction, Role, RoleCatalog,
+    SchemaDef, StoredExpr, TableSchema, UniqueKey, VectorOpClass, ViewCheckOption, ViewDef,
+    Volatility,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
@@ -624,6 +625,12 @@ impl Persist for FunctionDef {
         out.u32(self.oid);
         self.name.encode(out);
         out.items(&self.args, |out, arg| {
+            match arg.mode {
+                ParamMode::In => {}
+                ParamMode::Out => out.u8(PARAM_OUT),
+                ParamMode::InOut => out.u8(PARAM_INOUT),
+                ParamMode::Variadic => out.u8(PARAM_VARIADIC),
+            }
             out.option(arg.name.as_ref(), |out, name| out.str(name));
             arg.ty.encode(out);
             out.option(arg.default.as_ref(), |out, default| out.str(default));
@@ -639,10 +646,11 @@ impl Persist for FunctionDef {
             }
             FunctionReturn::Table(columns) => {
                 out.u8(2);
-                out.items(columns, |out, (name, ty)| {
-                    out.str(name);
-                    ty.encode(out);
-                });
+                encode_columns(out, columns);
+            }
+            FunctionReturn::Row(columns) => {
+                out.u8(RETURNS_ROW);
+                encode_columns(out, columns);
             }
         }
         out.u8(self.volatility.code());
@@ -664,18 +672,30 @@ impl Persist for FunctionDef {
         let oid = input.u32()?;
         let name = QualifiedName::decode(input)?;
         let args = input.items(3, |input| {
+            // An output parameter's mode tag comes where an input one's name option starts.
+            let (mode, name_tag) = match input.u8()? {
+                PARAM_OUT => (ParamMode::Out, input.u8()?),
+                PARAM_INOUT => (ParamMode::InOut, input.u8()?),
+                PARAM_VARIADIC => (ParamMode::Variadic, input.u8()?),
+                tag => (ParamMode::In, tag),
+            };
+            let name = match name_tag {
+                0 => None,
+                1 => Some(input.string()?),
+                other => return Err(corrupt(format!("option tag {other}"))),
+            };
             Ok(FunctionArg {
-                name: input.option(Decoder::string)?,
+                name,
                 ty: DataType::decode(input)?,
                 default: input.option(Decoder::string)?,
+                mode,
             })
         })?;
         let returns = match input.u8()? {
             0 => FunctionReturn::Scalar(DataType::decode(input)?),
             1 => FunctionReturn::SetOf(DataType::decode(input)?),
-            2 => FunctionReturn::Table(input.items(MIN_STR_BYTES + 1, |input| {
-                Ok((input.string()?, DataType::decode(input)?))
-            })?),
+            2 => FunctionReturn::Table(decode_columns(input)?),
+            RETURNS_ROW => FunctionReturn::Row(decode_columns(input)?),
             other => return Err(corrupt(format!("function return kind {other}"))),
         };
         let volatility = match input.u8()? {
@@ -705,6 +725,26 @@ impl Persist for FunctionDef {
             body,
         })
     }
+}
+
+/// Tags of SQL functions' OUT parameters and results (from the sqlfunc2 range, 110-119),
+/// written only by functions that have them, so older functions read unchanged.
+const PARAM_OUT: u8 = 110;
+const PARAM_INOUT: u8 = 111;
+const RETURNS_ROW: u8 = 112;
+const PARAM_VARIADIC: u8 = 113;
+
+fn encode_columns(out: &mut Encoder, columns: &[(String, DataType)]) {
+    out.items(columns, |out, (name, ty)| {
+        out.str(name);
+        ty.encode(out);
+    });
+}
+
+fn decode_columns(input: &mut Decoder<'_>) -> Result<Vec<(String, DataType)>> {
+    input.items(MIN_STR_BYTES + 1, |input| {
+        Ok((input.string()?, DataType::decode(input)?))
+    })
 }
 
 impl Persist for EnumType {
@@ -1079,7 +1119,9 @@ mod tests {
 
     #[test]
     fn sql_functions_round_trip() {
-        use crate::catalog::{FunctionArg, FunctionBody, FunctionDef, FunctionReturn, Volatility};
+        use crate::catalog::{
+            FunctionArg, FunctionBody, FunctionDef, FunctionReturn, ParamMode, Volatility,
+        };
         let scalar = FunctionDef {
             oid: 16400,
             name: QualifiedName::new(PUBLIC_OID, "greet"),
@@ -1088,11 +1130,13 @@ mod tests {
                     name: Some("who".into()),
                     ty: DataType::Text,
                     default: None,
+                    mode: ParamMode::In,
                 },
                 FunctionArg {
                     name: None,
                     ty: DataType::Numeric(None),
                     default: Some("1.5".into()),
+                    mode: ParamMode::In,
                 },
             ],
             returns: FunctionReturn::Scalar(DataType::Varchar(None)),
@@ -1110,8 +1154,24 @@ mod tests {
         });
         assert_round_trip(&FunctionDef {
             returns: FunctionReturn::SetOf(DataType::Int64),
-            ..scalar
+            ..scalar.clone()
         });
+        // OUT and INOUT parameters, named or not, and the row they make.
+        let mut out_params = scalar.clone();
+        out_params.args[0].mode = ParamMode::InOut;
+        out_params.args[1].mode = ParamMode::Out;
+        out_params.args[1].default = None;
+        out_params.returns = FunctionReturn::Row(vec![
+            ("who".into(), DataType::Text),
+            ("column2".into(), DataType::Numeric(None)),
+        ]);
+        assert_round_trip(&out_params);
+        out_params.args[0].name = None;
+        assert_round_trip(&out_params);
+        let mut variadic = scalar;
+        variadic.args[1].mode = ParamMode::Variadic;
+        variadic.args[1].ty = DataType::array_of(DataType::Int32).expect("int4[] exists");
+        assert_round_trip(&variadic);
     }
 
     #[test]

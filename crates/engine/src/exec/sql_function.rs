@@ -1,9 +1,13 @@
 //! CREATE [OR REPLACE] FUNCTION and DROP FUNCTION, run under the locks of the functions'
-//! names. Nothing records what a body reads or who calls a function (PostgreSQL does not
-//! for string bodies either), so neither checks dependencies.
+//! names. Nothing records what a body reads or calls (PostgreSQL does not for string
+//! bodies either); DROP FUNCTION finds the views calling the function by binding them.
 
+use std::sync::Arc;
+
+use super::view::{dependent_views, describe, drop_dependents};
 use crate::api::Notice;
-use crate::catalog::{FunctionDef, FunctionReturn};
+use crate::binder::view_functions;
+use crate::catalog::{FunctionDef, FunctionReturn, QualifiedName, ViewDef};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::FunctionChange;
 use crate::storage::Transaction;
@@ -21,11 +25,12 @@ pub fn change_function(
         FunctionChange::Drop {
             functions,
             notices: skipped,
+            cascade,
         } => {
             notices.extend(skipped.into_iter().map(Notice::skipped));
             for (oid, name) in functions {
                 txn.lock_name(&name)?;
-                if !txn.view().functions.contains_key(&oid) {
+                let Some(function) = txn.view().functions.get(&oid).cloned() else {
                     return Err(Error::new(
                         SqlState::UndefinedFunction,
                         format!(
@@ -33,12 +38,46 @@ pub fn change_function(
                             name.name
                         ),
                     ));
-                }
+                };
+                drop_calling_views(txn, &function, cascade, notices)?;
                 txn.put_function(oid, None);
             }
             Ok(())
         }
     }
+}
+
+/// Before `function` goes: the views calling it, and those reading them, go too with
+/// CASCADE; without it they are 2BP01. (A column default or CHECK calling it is not
+/// tracked.)
+fn drop_calling_views(
+    txn: &mut Transaction,
+    function: &FunctionDef,
+    cascade: bool,
+    notices: &mut Vec<Notice>,
+) -> Result<()> {
+    let state = txn.view();
+    let object = format!("function {}", function.signature());
+    let mut callers: Vec<Arc<ViewDef>> = state
+        .views
+        .values()
+        // A view that no longer binds calls nothing that could be dropped.
+        .filter(|view| view_functions(&state, view).is_ok_and(|f| f.contains(&function.oid)))
+        .cloned()
+        .collect();
+    callers.sort_by_key(|view| view.oid);
+    let caller_names: Vec<QualifiedName> = callers.iter().map(|v| v.qualified_name()).collect();
+    let readers = dependent_views(&state, &caller_names);
+    let dependents = callers
+        .into_iter()
+        .map(|view| (view, object.clone()))
+        .chain(
+            readers
+                .into_iter()
+                .map(|(view, on)| (view, describe(&state, &on))),
+        )
+        .collect();
+    drop_dependents(txn, &object, dependents, cascade, notices)
 }
 
 fn create_function(
@@ -83,14 +122,15 @@ fn check_replacement(old: &FunctionDef, new: &FunctionDef) -> Result<()> {
             "cannot change return type of existing function",
         );
         let error = match (&old.returns, &new.returns) {
-            (FunctionReturn::Table(_), FunctionReturn::Table(_)) => {
+            (FunctionReturn::Table(_), FunctionReturn::Table(_))
+            | (FunctionReturn::Row(_), FunctionReturn::Row(_)) => {
                 error.with_detail("Row type defined by OUT parameters is different.")
             }
             _ => error,
         };
         return Err(error.with_hint(drop_first()));
     }
-    for (old_arg, new_arg) in old.args.iter().zip(&new.args) {
+    for (old_arg, new_arg) in old.inputs().zip(new.inputs()) {
         if let Some(old_name) = &old_arg.name {
             if new_arg.name.as_ref() != Some(old_name) {
                 return Err(Error::new(

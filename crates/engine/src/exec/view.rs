@@ -124,17 +124,33 @@ pub fn drop_dependent_views(
 ) -> Result<()> {
     let state = txn.view();
     let dependents = dependent_views(&state, dropped);
+    let object = dependents
+        .iter()
+        .find_map(|(_, on)| dropped.iter().find(|d| *d == on))
+        .map_or_else(String::new, |d| describe(&state, d));
+    let dependents = dependents
+        .into_iter()
+        .map(|(view, on)| (view, describe(&state, &on)))
+        .collect();
+    drop_dependents(txn, &object, dependents, cascade, notices)
+}
+
+/// Before `object` goes: the views depending on it (each with what it depends on, as
+/// PostgreSQL's DETAIL names it) go too with CASCADE; without it they are 2BP01.
+pub(super) fn drop_dependents(
+    txn: &mut Transaction,
+    object: &str,
+    dependents: Vec<(Arc<ViewDef>, String)>,
+    cascade: bool,
+    notices: &mut Vec<Notice>,
+) -> Result<()> {
     if dependents.is_empty() {
         return Ok(());
     }
     if !cascade {
-        let object = dependents
-            .iter()
-            .find_map(|(_, on)| dropped.iter().find(|d| *d == on))
-            .map_or_else(String::new, |d| describe(&state, d));
         let lines: Vec<String> = dependents
             .iter()
-            .map(|(view, on)| format!("view {} depends on {}", view.name, describe(&state, on)))
+            .map(|(view, on)| format!("view {} depends on {on}", view.name))
             .collect();
         return Err(Error::new(
             SqlState::DependentObjectsStillExist,
@@ -161,7 +177,7 @@ pub fn drop_dependent_views(
 }
 
 /// "table t" or "view v", as PostgreSQL's dependency messages name a relation.
-fn describe(state: &DbState, name: &QualifiedName) -> String {
+pub(super) fn describe(state: &DbState, name: &QualifiedName) -> String {
     match state.relation_kind(name) {
         Some(RelationKind::View) => format!("view {name}"),
         _ => format!("table {name}"),

@@ -163,6 +163,8 @@ pub enum FunctionChange {
         functions: Vec<(u32, QualifiedName)>,
         /// IF EXISTS notices of the functions not found.
         notices: Vec<String>,
+        /// DROP ... CASCADE: the views calling them go too.
+        cascade: bool,
     },
 }
 

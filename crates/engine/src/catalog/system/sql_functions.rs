@@ -22,40 +22,39 @@ pub(super) fn pg_proc_rows(snapshot: &CatalogSnapshot) -> Rows {
 }
 
 fn pg_proc_row(function: &FunctionDef) -> Vec<ScalarValue> {
-    let in_types: Vec<u32> = function.args.iter().map(|a| a.ty.oid()).collect();
+    let in_types: Vec<u32> = function.inputs().map(|a| a.ty.oid()).collect();
     let count = |n: usize| int2(i16::try_from(n).unwrap_or(i16::MAX));
-    // A TABLE function's columns are OUT parameters (mode `t`) of pg_proc's arrays.
-    let outputs: &[(String, crate::types::DataType)] = match &function.returns {
-        FunctionReturn::Table(columns) => columns,
-        FunctionReturn::Scalar(_) | FunctionReturn::SetOf(_) => &[],
+    // Every declared parameter with its mode, then a TABLE function's columns as OUT
+    // parameters of mode `t`.
+    let table_columns: &[(String, crate::types::DataType)] = match &function.returns {
+        FunctionReturn::Table(columns) if !function.has_out_params() => columns,
+        FunctionReturn::Table(_)
+        | FunctionReturn::Row(_)
+        | FunctionReturn::Scalar(_)
+        | FunctionReturn::SetOf(_) => &[],
     };
-    let (all_types, modes) = match outputs.is_empty() {
-        true => (NULL, NULL),
-        false => {
-            let all = in_types
+    let all_params = function
+        .args
+        .iter()
+        .map(|a| (a.name.as_deref().unwrap_or(""), a.ty.oid(), a.mode.code()))
+        .chain(
+            table_columns
                 .iter()
-                .copied()
-                .chain(outputs.iter().map(|(_, ty)| ty.oid()));
-            let modes = function
-                .args
-                .iter()
-                .map(|_| "i")
-                .chain(outputs.iter().map(|_| "t"));
+                .map(|(name, ty)| (name.as_str(), ty.oid(), "t")),
+        );
+    let (all_types, modes) = match function.has_modes() || !table_columns.is_empty() {
+        false => (NULL, NULL),
+        true => {
             // Both are opaque text columns here: their array text forms.
-            let all: Vec<String> = all.map(|o| o.to_string()).collect();
-            let modes: Vec<&str> = modes.collect();
+            let all: Vec<String> = all_params.clone().map(|(_, o, _)| o.to_string()).collect();
+            let modes: Vec<&str> = all_params.clone().map(|(_, _, m)| m).collect();
             (
                 text(&format!("{{{}}}", all.join(","))),
                 text(&format!("{{{}}}", modes.join(","))),
             )
         }
     };
-    let names: Vec<&str> = function
-        .args
-        .iter()
-        .map(|a| a.name.as_deref().unwrap_or(""))
-        .chain(outputs.iter().map(|(name, _)| name.as_str()))
-        .collect();
+    let names: Vec<&str> = all_params.map(|(name, _, _)| name).collect();
     let arg_names = match names.iter().all(|n| n.is_empty()) {
         true => NULL,
         false => ScalarValue::Array(names.into_iter().map(text).collect()),
@@ -86,7 +85,7 @@ fn pg_proc_row(function: &FunctionDef) -> Vec<ScalarValue> {
         boolean(function.returns.returns_set()),
         char(function.volatility.code()),
         char(function.parallel),
-        count(function.args.len()),
+        count(in_types.len()),
         count(function.defaults_count()),
         oid(function.returns.type_oid()),
         text(&in_types.join(" ")),
@@ -114,10 +113,12 @@ pub(super) fn function_arguments(function: &FunctionDef) -> String {
         .args
         .iter()
         .map(|arg| {
-            let mut shown = match &arg.name {
-                Some(name) => format!("{} {}", quote_identifier(name), arg.ty.name()),
-                None => arg.ty.name().to_string(),
-            };
+            let mut shown = arg.mode.keyword().to_string();
+            if let Some(name) = &arg.name {
+                shown.push_str(&quote_identifier(name));
+                shown.push(' ');
+            }
+            shown.push_str(arg.ty.name());
             if let Some(default) = &arg.default {
                 shown.push_str(" DEFAULT ");
                 shown.push_str(default);
@@ -133,6 +134,8 @@ pub(super) fn function_result(function: &FunctionDef) -> String {
     match &function.returns {
         FunctionReturn::Scalar(ty) => ty.name().to_string(),
         FunctionReturn::SetOf(ty) => format!("SETOF {}", ty.name()),
+        FunctionReturn::Row(_) => "record".to_string(),
+        FunctionReturn::Table(_) if function.has_out_params() => "SETOF record".to_string(),
         FunctionReturn::Table(columns) => {
             let columns: Vec<String> = columns
                 .iter()
@@ -222,7 +225,7 @@ pub fn sql_function_oid(state: &DbState, searched: &[u32], written: &str) -> Opt
         f.name.name == name
             && schemas.contains(&f.name.schema)
             && types.is_none_or(|types| {
-                let declared: Vec<&str> = f.args.iter().map(|a| a.ty.name()).collect();
+                let declared: Vec<&str> = f.inputs().map(|a| a.ty.name()).collect();
                 declared.join(", ")
                     == types
                         .split(',')
