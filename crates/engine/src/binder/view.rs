@@ -157,11 +157,35 @@ impl Binder<'_> {
     /// Binds a view's query on its own and checks it still yields the view's columns (the
     /// query may yield more: `SELECT *` over a table that gained columns).
     pub(super) fn expand_view(&mut self, view: &ViewDef) -> Result<LogicalPlan> {
-        let name = view.qualified_name();
-        if self.expanding_views.contains(&name) {
-            return Err(infinite_recursion(&view.name));
+        let (plan, columns) =
+            self.bind_stored_query(view.qualified_name(), &view.query_sql, &view.search_path)?;
+        check_view_columns(view, &columns)?;
+        if columns.len() == view.columns.len() {
+            return Ok(plan);
         }
-        let mut statements = crate::parser::parse(&view.query_sql)?;
+        Ok(LogicalPlan::Project {
+            input: Box::new(plan),
+            exprs: view
+                .columns
+                .iter()
+                .enumerate()
+                .map(|(index, (_, ty))| ScalarExpr::Column { index, ty: *ty })
+                .collect(),
+        })
+    }
+
+    /// Binds the query a view or materialized view `name` keeps as text, on its own and
+    /// along the search path it was created with.
+    pub(super) fn bind_stored_query(
+        &mut self,
+        name: crate::catalog::QualifiedName,
+        query_sql: &str,
+        search_path: &[u32],
+    ) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
+        if self.expanding_views.contains(&name) {
+            return Err(infinite_recursion(&name.name));
+        }
+        let mut statements = crate::parser::parse(query_sql)?;
         let (
             Some(crate::parser::Parsed {
                 statement: crate::parser::Statement::Sql(Statement::Query(query)),
@@ -177,29 +201,16 @@ impl Binder<'_> {
         else {
             return Err(Error::internal(format!(
                 "the query of view \"{}\" does not parse back",
-                view.name
+                name.name
             )));
         };
-        let searched = std::mem::replace(&mut self.searched, view.search_path.clone());
+        let searched = std::mem::replace(&mut self.searched, search_path.to_vec());
         self.expanding_views.push(name);
         // The view's own frame exclusions: locations in its text are not the statement's.
         let bound = self.bind_apart(&query, Vec::new(), exclusions);
         self.expanding_views.pop();
         self.searched = searched;
-        let (plan, columns) = bound?;
-        check_view_columns(view, &columns)?;
-        if columns.len() == view.columns.len() {
-            return Ok(plan);
-        }
-        Ok(LogicalPlan::Project {
-            input: Box::new(plan),
-            exprs: view
-                .columns
-                .iter()
-                .enumerate()
-                .map(|(index, (_, ty))| ScalarExpr::Column { index, ty: *ty })
-                .collect(),
-        })
+        bound
     }
 }
 
