@@ -1093,9 +1093,16 @@ impl Session {
                 names,
                 if_exists,
                 cascade,
-            } => self.with_notices("DROP TABLE", |txn, notices| {
-                ddl::drop_tables(txn, &names, if_exists, cascade, notices)
-            }),
+                materialized,
+            } => {
+                let tag = match materialized {
+                    true => "DROP MATERIALIZED VIEW",
+                    false => "DROP TABLE",
+                };
+                self.with_notices(tag, |txn, notices| {
+                    ddl::drop_tables(txn, &names, if_exists, cascade, materialized, notices)
+                })
+            }
             BoundStatement::CreateIndex(spec) => self
                 .with_notices("CREATE INDEX", |txn, notices| {
                     index::create_index(txn, spec, notices)
@@ -1213,6 +1220,9 @@ impl Session {
             BoundStatement::Set(set) => self.run_set(&set),
             BoundStatement::SetConstraints { names, deferred } => {
                 self.run_set_constraints(names.as_deref(), deferred)
+            }
+            BoundStatement::RefreshMaterializedView { name, oid, source } => {
+                self.run_refresh(&name, oid, source.as_ref(), ctx)
             }
         }
     }

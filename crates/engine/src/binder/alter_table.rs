@@ -80,7 +80,15 @@ impl Binder<'_> {
             true => self.relation_name_if_exists(name)?,
             false => self.relation_name(name)?,
         };
-        let Some(entry) = self.state.table_by_name(&table) else {
+        let entry = self.state.table_by_name(&table);
+        // ALTER TABLE may rename a materialized view but not change its columns.
+        let entry = entry.filter(|e| {
+            e.schema.materialized.is_none()
+                || operations
+                    .iter()
+                    .all(super::materialized_view::allowed_on_materialized_view)
+        });
+        let Some(entry) = entry else {
             return match self.state.relation_kind(&table) {
                 // pg_dump gives views and sequences their owner with ALTER TABLE.
                 Some(_) if operations.iter().all(is_owner_to) => {

@@ -14,6 +14,7 @@ use crate::plan::{
     BoundStatement, ColumnInfo, CopyColumn, CopyDirection, CopyEndpoint, CopyFormat, CopyHeader,
     CopyOptions, CopyStatement, LogicalPlan,
 };
+use crate::storage::RelationKind;
 
 /// The options as written, before they are checked against each other.
 #[derive(Default)]
@@ -156,11 +157,16 @@ impl Binder<'_> {
         columns: &[Ident],
         to: bool,
     ) -> Result<(CopyDirection, Copied)> {
-        if self.state.views.contains_key(name) {
+        let kind = match self.state.relation_kind(name) {
+            Some(RelationKind::View) => Some("view"),
+            Some(RelationKind::MaterializedView) => Some("materialized view"),
+            _ => None,
+        };
+        if let Some(kind) = kind {
             let error = Error::new(
                 SqlState::WrongObjectType,
                 format!(
-                    "cannot copy {} view \"{name}\"",
+                    "cannot copy {} {kind} \"{name}\"",
                     if to { "from" } else { "to" }
                 ),
             );

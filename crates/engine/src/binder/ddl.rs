@@ -357,6 +357,7 @@ impl Binder<'_> {
             foreign_keys: Vec::new(),
             unlogged: create.unlogged,
             comment: None,
+            materialized: None,
         };
         self.add_generated(&mut schema, &generated)?;
         schema.constraints.extend(copied_checks);
@@ -432,6 +433,7 @@ impl Binder<'_> {
                 foreign_keys: Vec::new(),
                 unlogged,
                 comment: None,
+                materialized: None,
             },
             if_not_exists,
             sequences: Vec::new(),
@@ -511,10 +513,11 @@ impl Binder<'_> {
             })
             .collect::<Result<Vec<_>>>()?;
         match object_type {
-            ObjectType::Table => Ok(BoundStatement::DropTable {
+            ObjectType::Table | ObjectType::MaterializedView => Ok(BoundStatement::DropTable {
                 names,
                 if_exists,
                 cascade,
+                materialized: object_type == ObjectType::MaterializedView,
             }),
             ObjectType::View => Ok(BoundStatement::DropView {
                 names,

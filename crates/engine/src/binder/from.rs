@@ -580,6 +580,7 @@ impl Binder<'_> {
             return bind_sequence_relation(&name, sequence.oid, alias);
         }
         let entry = self.table(&name)?;
+        super::materialized_view::check_populated(&entry.schema)?;
         self.referenced.push(name.clone());
         let schema = &entry.schema;
         let visible = alias.map_or_else(|| name.name.clone(), |a| ident_name(&a.name));

@@ -25,6 +25,7 @@ mod generated;
 mod grouping;
 mod hnsw_index;
 mod index;
+mod materialized_view;
 mod modifying_cte;
 mod names;
 mod on_conflict;
@@ -209,6 +210,9 @@ impl<'a> Binder<'a> {
             parser::Statement::CreateUser(create) => self.bind_create_role(create, true)?,
             parser::Statement::RoleMembership(membership) => {
                 self.bind_role_membership(membership)?
+            }
+            parser::Statement::MaterializedView(statement) => {
+                self.bind_materialized_view(statement)?
             }
             parser::Statement::Fetch(_) => {
                 return Err(Error::internal("FETCH is run by the session, not bound"))

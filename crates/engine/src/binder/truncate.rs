@@ -32,7 +32,8 @@ impl Binder<'_> {
                 has_asterisk: _,
             } = target;
             let name = self.relation_name(name)?;
-            let Some(entry) = self.state.table_by_name(&name) else {
+            let table = self.state.table_by_name(&name);
+            let Some(entry) = table.filter(|t| t.schema.materialized.is_none()) else {
                 return Err(match self.state.relation_kind(&name) {
                     Some(_) => Error::new(
                         SqlState::WrongObjectType,

@@ -234,7 +234,9 @@ impl Binder<'_> {
         kind: WriteKind,
     ) -> Result<WriteTarget> {
         let Some(view) = self.state.views.get(name).cloned() else {
-            return Ok(WriteTarget::table(self.table(name)?.schema.clone()));
+            let schema = self.table(name)?.schema.clone();
+            super::materialized_view::check_writable(&schema)?;
+            return Ok(WriteTarget::table(schema));
         };
         let below = self.check_updatable(&view, kind)?;
         let plan = self.expand_view(&view)?;

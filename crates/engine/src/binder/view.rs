@@ -157,18 +157,8 @@ impl Binder<'_> {
     /// Binds a view's query on its own and checks it still yields the view's columns (the
     /// query may yield more: `SELECT *` over a table that gained columns).
     pub(super) fn expand_view(&mut self, view: &ViewDef) -> Result<LogicalPlan> {
-        let name = view.qualified_name();
-        if self.expanding_views.contains(&name) {
-            return Err(infinite_recursion(&view.name));
-        }
-        let (query, exclusions) = view_query(view)?;
-        let searched = std::mem::replace(&mut self.searched, view.search_path.clone());
-        self.expanding_views.push(name);
-        // The view's own frame exclusions: locations in its text are not the statement's.
-        let bound = self.bind_apart(&query, Vec::new(), exclusions);
-        self.expanding_views.pop();
-        self.searched = searched;
-        let (plan, columns) = bound?;
+        let (plan, columns) =
+            self.bind_stored_query(view.qualified_name(), &view.query_sql, &view.search_path)?;
         check_view_columns(view, &columns)?;
         if columns.len() == view.columns.len() {
             return Ok(plan);
@@ -183,6 +173,27 @@ impl Binder<'_> {
                 .collect(),
         })
     }
+
+    /// Binds the query a view or materialized view `name` keeps as text, on its own and
+    /// along the search path it was created with.
+    pub(super) fn bind_stored_query(
+        &mut self,
+        name: crate::catalog::QualifiedName,
+        query_sql: &str,
+        search_path: &[u32],
+    ) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
+        if self.expanding_views.contains(&name) {
+            return Err(infinite_recursion(&name.name));
+        }
+        let (query, exclusions) = stored_query(&name.name, query_sql)?;
+        let searched = std::mem::replace(&mut self.searched, search_path.to_vec());
+        self.expanding_views.push(name);
+        // The view's own frame exclusions: locations in its text are not the statement's.
+        let bound = self.bind_apart(&query, Vec::new(), exclusions);
+        self.expanding_views.pop();
+        self.searched = searched;
+        bound
+    }
 }
 
 /// The SQL functions `view`'s query calls itself (not through another view), by OID:
@@ -190,7 +201,7 @@ impl Binder<'_> {
 pub fn view_functions(state: &DbState, view: &ViewDef) -> Result<Vec<u32>> {
     let search_path = SearchPath::default();
     let mut binder = Binder::new(state, &search_path, &[]);
-    let (query, exclusions) = view_query(view)?;
+    let (query, exclusions) = stored_query(&view.name, &view.query_sql)?;
     binder.searched = view.search_path.clone();
     binder.expanding_views.push(view.qualified_name());
     binder.exclusions = exclusions;
@@ -198,9 +209,13 @@ pub fn view_functions(state: &DbState, view: &ViewDef) -> Result<Vec<u32>> {
     Ok(binder.functions_called)
 }
 
-/// A view's stored query, parsed back, with its frame exclusions.
-fn view_query(view: &ViewDef) -> Result<(Box<ast::Query>, crate::parser::FrameExclusions)> {
-    let mut statements = crate::parser::parse(&view.query_sql)?;
+/// The query a view or materialized view `name` keeps as text, parsed back, with its frame
+/// exclusions.
+fn stored_query(
+    name: &str,
+    query_sql: &str,
+) -> Result<(Box<ast::Query>, crate::parser::FrameExclusions)> {
+    let mut statements = crate::parser::parse(query_sql)?;
     let (
         Some(crate::parser::Parsed {
             statement: crate::parser::Statement::Sql(Statement::Query(query)),
@@ -215,8 +230,7 @@ fn view_query(view: &ViewDef) -> Result<(Box<ast::Query>, crate::parser::FrameEx
     ) = (statements.pop(), statements.pop())
     else {
         return Err(Error::internal(format!(
-            "the query of view \"{}\" does not parse back",
-            view.name
+            "the query of view \"{name}\" does not parse back"
         )));
     };
     Ok((query, exclusions))

@@ -5,6 +5,7 @@ mod enum_type;
 mod foreign_key;
 mod function;
 mod hnsw;
+mod materialized_view;
 mod namespace;
 pub mod password;
 mod role;
@@ -20,6 +21,7 @@ pub use function::{
     RECORD_OID,
 };
 pub use hnsw::{HnswOptions, VectorOpClass};
+pub use materialized_view::MaterializedView;
 pub use namespace::{
     temp_schema_name, QualifiedName, SchemaDef, INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PG_TEMP,
     PUBLIC_OID,

@@ -1,6 +1,6 @@
 //! A table's schema: what CREATE TABLE declared, resolved to types.
 
-use super::{ForeignKey, HnswOptions, QualifiedName};
+use super::{ForeignKey, HnswOptions, MaterializedView, QualifiedName};
 use crate::types::DataType;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -119,6 +119,8 @@ pub struct TableSchema {
     pub unlogged: bool,
     /// COMMENT ON TABLE.
     pub comment: Option<String>,
+    /// CREATE MATERIALIZED VIEW: the table holds its query's rows (pg_class relkind 'm').
+    pub materialized: Option<MaterializedView>,
 }
 
 impl TableSchema {

@@ -7,7 +7,8 @@ use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
     CheckConstraint, ColumnDef, Constraint, ConstraintKind, EnumLabel, EnumType, ForeignKey,
     FunctionArg, FunctionBody, FunctionDef, FunctionReturn, HnswOptions, Identity, IndexDef,
-    IndexMethod, Membership, ParamMode, QualifiedName, ReferentialAction, Role, RoleCatalog,
+    IndexMethod, MaterializedView, Membership, ParamMode, QualifiedName, ReferentialAction, Role,
+    RoleCatalog,
     SchemaDef, StoredExpr, TableSchema, UniqueKey, VectorOpClass, ViewCheckOption, ViewDef,
     Volatility,
 };
@@ -522,11 +523,20 @@ impl Persist for TableSchema {
         out.bool(self.unlogged);
         out.items(&self.constraints, |out, constraint| constraint.encode(out));
         out.items(&self.foreign_keys, |out, key| key.encode(out));
+        // A materialized view's query is a tag where the comment's option byte (0 or 1)
+        // would be, so tables written before materialized views existed read unchanged.
+        if let Some(materialized) = &self.materialized {
+            out.u8(MATERIALIZED_VIEW);
+            out.str(&materialized.query_sql);
+            out.items(&materialized.search_path, |out, oid| out.u32(*oid));
+            out.bool(materialized.populated);
+            out.items(&materialized.depends_on, |out, name| name.encode(out));
+        }
         write_comment(out, &self.comment);
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<TableSchema> {
-        let schema = TableSchema {
+        let mut schema = TableSchema {
             oid: input.u32()?,
             namespace: input.u32()?,
             name: input.string()?,
@@ -536,7 +546,23 @@ impl Persist for TableSchema {
             unlogged: input.bool()?,
             constraints: input.items(MIN_STR_BYTES, Constraint::decode)?,
             foreign_keys: input.items(MIN_STR_BYTES, ForeignKey::decode)?,
-            comment: read_comment(input)?,
+            comment: None,
+            materialized: None,
+        };
+        let mut tag = input.u8()?;
+        if tag == MATERIALIZED_VIEW {
+            schema.materialized = Some(MaterializedView {
+                query_sql: input.string()?,
+                search_path: input.items(4, Decoder::u32)?,
+                populated: input.bool()?,
+                depends_on: input.items(MIN_QUALIFIED_NAME_BYTES, QualifiedName::decode)?,
+            });
+            tag = input.u8()?;
+        }
+        schema.comment = match tag {
+            0 => None,
+            1 => Some(input.string()?),
+            other => return Err(corrupt(format!("option tag {other}"))),
         };
         let width = schema.columns.len();
         let positions = schema
@@ -594,6 +620,9 @@ impl Persist for ViewDef {
         .with_check_option_and_comment(input)
     }
 }
+
+/// Marks a table schema as a materialized view's (from the objects2 range, 100-109).
+const MATERIALIZED_VIEW: u8 = 100;
 
 /// The view check option tags (from the objects range, 70-79).
 const VIEW_CHECK_LOCAL: u8 = 70;
@@ -1077,7 +1106,22 @@ mod tests {
             }],
             unlogged: true,
             comment: Some("a table".into()),
+            materialized: None,
         }
+    }
+
+    #[test]
+    fn a_materialized_view_round_trips() {
+        let mut schema = schema();
+        schema.materialized = Some(crate::catalog::MaterializedView {
+            query_sql: "SELECT 1".into(),
+            search_path: vec![PUBLIC_OID],
+            populated: false,
+            depends_on: vec![QualifiedName::new(PUBLIC_OID, "t")],
+        });
+        assert_round_trip(&schema);
+        schema.comment = None;
+        assert_round_trip(&schema);
     }
 
     #[test]

@@ -190,18 +190,29 @@ pub fn drop_sequences(
     Ok(())
 }
 
+/// DROP TABLE, or with `materialized` DROP MATERIALIZED VIEW (a table too).
 pub fn drop_tables(
     txn: &mut Transaction,
     names: &[QualifiedName],
     if_exists: bool,
     cascade: bool,
+    materialized: bool,
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
+    let (expected, noun) = match materialized {
+        true => (RelationKind::MaterializedView, "materialized view"),
+        false => (RelationKind::Table, "table"),
+    };
     let mut tables = Vec::with_capacity(names.len());
     for name in names {
         txn.lock_name(name)?;
-        if txn.view().names.contains_key(name) {
-            tables.push(name.clone());
+        match txn.view().relation_kind(name) {
+            Some(kind) if kind == expected => tables.push(name.clone()),
+            Some(other) => {
+                let (article, _) = expected.names();
+                return Err(wrong_object_type(name, &other, article));
+            }
+            None => {}
         }
     }
     super::view::drop_dependent_views(txn, &tables, cascade, notices)?;
@@ -221,20 +232,17 @@ pub fn drop_tables(
                     }
                 }
             }
-            None => match txn.view().relation_kind(name) {
-                Some(other) => return Err(wrong_object_type(name, &other, "a table")),
-                None if if_exists => notices.push(Notice {
-                    severity: "NOTICE",
-                    state: SqlState::UndefinedTable,
-                    message: format!("table \"{name}\" does not exist, skipping"),
-                }),
-                None => {
-                    return Err(Error::new(
-                        SqlState::UndefinedTable,
-                        format!("table \"{name}\" does not exist"),
-                    ))
-                }
-            },
+            None if if_exists => notices.push(Notice {
+                severity: "NOTICE",
+                state: SqlState::UndefinedTable,
+                message: format!("{noun} \"{name}\" does not exist, skipping"),
+            }),
+            None => {
+                return Err(Error::new(
+                    SqlState::UndefinedTable,
+                    format!("{noun} \"{name}\" does not exist"),
+                ))
+            }
         }
     }
     Ok(())

@@ -38,7 +38,12 @@ fn check_name_free(state: &DbState, name: &QualifiedName) -> Result<()> {
     let taken = state.enum_type_named(name).is_some()
         || matches!(
             state.relation_kind(name),
-            Some(RelationKind::Table | RelationKind::View | RelationKind::Sequence)
+            Some(
+                RelationKind::Table
+                    | RelationKind::View
+                    | RelationKind::Sequence
+                    | RelationKind::MaterializedView
+            )
         );
     match taken {
         true => Err(Error::new(

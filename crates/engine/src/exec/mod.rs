@@ -39,6 +39,7 @@ mod ordinality;
 pub mod parallel;
 mod project;
 mod recursive_cte;
+pub mod refresh;
 pub mod role;
 mod scan;
 pub mod schema;

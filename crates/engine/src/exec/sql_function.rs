@@ -77,7 +77,7 @@ fn drop_calling_views(
                 .map(|(view, on)| (view, describe(&state, &on))),
         )
         .collect();
-    drop_dependents(txn, &object, dependents, cascade, notices)
+    drop_dependents(txn, &object, dependents, Vec::new(), cascade, notices)
 }
 
 fn create_function(

@@ -114,8 +114,9 @@ pub fn drop_views(
     Ok(())
 }
 
-/// Before `dropped` (tables or views) go: the views reading them, directly or through other
-/// views, go too with CASCADE; without it they are 2BP01.
+/// Before `dropped` (tables, views or materialized views) go: the views reading them,
+/// directly or through other views, and the materialized views reading any of those, go too
+/// with CASCADE; without it they are 2BP01.
 pub fn drop_dependent_views(
     txn: &mut Transaction,
     dropped: &[QualifiedName],
@@ -124,33 +125,54 @@ pub fn drop_dependent_views(
 ) -> Result<()> {
     let state = txn.view();
     let dependents = dependent_views(&state, dropped);
+    let mut reached = dropped.to_vec();
+    reached.extend(dependents.iter().map(|(view, _)| view.qualified_name()));
+    let materialized = dependent_materialized_views(&state, &reached, dropped);
     let object = dependents
         .iter()
-        .find_map(|(_, on)| dropped.iter().find(|d| *d == on))
+        .map(|(_, on)| on)
+        .chain(materialized.iter().map(|(_, on)| on))
+        .find_map(|on| dropped.iter().find(|d| *d == on))
         .map_or_else(String::new, |d| describe(&state, d));
-    let dependents = dependents
+    let views = dependents
         .into_iter()
         .map(|(view, on)| (view, describe(&state, &on)))
         .collect();
-    drop_dependents(txn, &object, dependents, cascade, notices)
+    let materialized = materialized
+        .into_iter()
+        .map(|(name, on)| (name, describe(&state, &on)))
+        .collect();
+    drop_dependents(txn, &object, views, materialized, cascade, notices)
 }
 
-/// Before `object` goes: the views depending on it (each with what it depends on, as
-/// PostgreSQL's DETAIL names it) go too with CASCADE; without it they are 2BP01.
+/// Before `object` goes: the views and materialized views depending on it (each with what
+/// it depends on, as PostgreSQL's DETAIL names it) go too with CASCADE; without it they are
+/// 2BP01.
 pub(super) fn drop_dependents(
     txn: &mut Transaction,
     object: &str,
-    dependents: Vec<(Arc<ViewDef>, String)>,
+    views: Vec<(Arc<ViewDef>, String)>,
+    materialized: Vec<(QualifiedName, String)>,
     cascade: bool,
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
-    if dependents.is_empty() {
+    // Each dependent as PostgreSQL's messages name it, with what it reads.
+    let described: Vec<(String, &str)> = views
+        .iter()
+        .map(|(view, on)| (format!("view {}", view.name), on.as_str()))
+        .chain(
+            materialized
+                .iter()
+                .map(|(name, on)| (format!("materialized view {}", name.name), on.as_str())),
+        )
+        .collect();
+    if described.is_empty() {
         return Ok(());
     }
     if !cascade {
-        let lines: Vec<String> = dependents
+        let lines: Vec<String> = described
             .iter()
-            .map(|(view, on)| format!("view {} depends on {on}", view.name))
+            .map(|(dependent, on)| format!("{dependent} depends on {on}"))
             .collect();
         return Err(Error::new(
             SqlState::DependentObjectsStillExist,
@@ -159,8 +181,8 @@ pub(super) fn drop_dependents(
         .with_detail(lines.join("\n"))
         .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
     }
-    let message = match dependents.as_slice() {
-        [(view, _)] => format!("drop cascades to view {}", view.name),
+    let message = match described.as_slice() {
+        [(dependent, _)] => format!("drop cascades to {dependent}"),
         many => format!("drop cascades to {} other objects", many.len()),
     };
     notices.push(Notice {
@@ -168,18 +190,50 @@ pub(super) fn drop_dependents(
         state: SqlState::SuccessfulCompletion,
         message,
     });
-    for (view, _) in &dependents {
+    for (view, _) in &views {
         let name = view.qualified_name();
         txn.lock_name(&name)?;
         txn.put_view(&name, None);
     }
+    let names: Vec<QualifiedName> = materialized.into_iter().map(|(name, _)| name).collect();
+    if !names.is_empty() {
+        // What reads them goes with them.
+        super::ddl::drop_tables(txn, &names, false, true, true, &mut Vec::new())?;
+    }
     Ok(())
+}
+
+/// The materialized views (not among `dropped`) reading one of `reached`, each with the
+/// relation it reads, in creation order.
+fn dependent_materialized_views(
+    state: &DbState,
+    reached: &[QualifiedName],
+    dropped: &[QualifiedName],
+) -> Vec<(QualifiedName, QualifiedName)> {
+    let mut found: Vec<(u32, QualifiedName, QualifiedName)> = state
+        .tables
+        .values()
+        .filter_map(|entry| {
+            let schema = &entry.schema;
+            let name = schema.qualified_name();
+            let on = schema
+                .materialized
+                .as_ref()?
+                .depends_on
+                .iter()
+                .find(|read| reached.contains(read))?;
+            (!dropped.contains(&name)).then(|| (schema.oid, name, on.clone()))
+        })
+        .collect();
+    found.sort_by_key(|(oid, _, _)| *oid);
+    found.into_iter().map(|(_, name, on)| (name, on)).collect()
 }
 
 /// "table t" or "view v", as PostgreSQL's dependency messages name a relation.
 pub(super) fn describe(state: &DbState, name: &QualifiedName) -> String {
     match state.relation_kind(name) {
         Some(RelationKind::View) => format!("view {name}"),
+        Some(RelationKind::MaterializedView) => format!("materialized view {name}"),
         _ => format!("table {name}"),
     }
 }

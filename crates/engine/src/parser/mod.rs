@@ -14,6 +14,7 @@ mod fetch;
 mod frame_exclusion;
 mod identity_options;
 mod insert_overriding;
+mod materialized_view;
 mod qualified_operator_any;
 mod referential_actions;
 mod role_statements;
@@ -39,6 +40,7 @@ pub use fetch::{FetchCursor, FetchDirection};
 pub use frame_exclusion::{FrameExclusion, FrameExclusions};
 pub use identity_options::IdentitySequenceNames;
 pub use insert_overriding::Overriding;
+pub use materialized_view::MaterializedViewStatement;
 pub use role_statements::RoleMembership;
 pub use set_constraints::SET_CONSTRAINTS;
 
@@ -54,6 +56,7 @@ pub enum Statement {
     /// CREATE USER: CREATE ROLE with LOGIN by default.
     CreateUser(ast::CreateRole),
     RoleMembership(RoleMembership),
+    MaterializedView(MaterializedViewStatement),
 }
 
 impl Statement {
@@ -65,7 +68,8 @@ impl Statement {
             | Statement::CommentOnConstraint(_)
             | Statement::Fetch(_)
             | Statement::CreateUser(_)
-            | Statement::RoleMembership(_) => None,
+            | Statement::RoleMembership(_)
+            | Statement::MaterializedView(_) => None,
         }
     }
 }
@@ -176,6 +180,8 @@ fn parse_statements(parser: &mut Parser) -> std::result::Result<Vec<Statement>, 
             Statement::CreateUser(role_statements::parse_create_user(parser)?)
         } else if role_statements::starts_membership(parser) {
             Statement::RoleMembership(role_statements::parse_membership(parser)?)
+        } else if materialized_view::starts(parser) {
+            Statement::MaterializedView(materialized_view::parse(parser)?)
         } else {
             Statement::Sql(parser.parse_statement()?)
         });

@@ -85,6 +85,12 @@ impl BoundStatement {
                     add_plan(&mut tables, source);
                 }
             }
+            BoundStatement::RefreshMaterializedView { oid, source, .. } => {
+                tables.push(*oid);
+                if let Some(source) = source {
+                    add_plan(&mut tables, source);
+                }
+            }
             BoundStatement::WithWrites { writes, main } => {
                 for statement in writes.iter().map(|(_, w)| w).chain([main.as_ref()]) {
                     for oid in statement.tables_read() {
@@ -179,6 +185,7 @@ impl BoundStatement {
             BoundStatement::AlterTable { .. } => "ALTER TABLE",
             BoundStatement::Truncate { .. } => "TRUNCATE TABLE",
             BoundStatement::DropIndex { .. } => "DROP INDEX",
+            BoundStatement::RefreshMaterializedView { .. } => "REFRESH MATERIALIZED VIEW",
             BoundStatement::Explain { .. }
             | BoundStatement::Maintenance { .. }
             | BoundStatement::Begin { .. }

@@ -418,6 +418,8 @@ pub enum BoundStatement {
         if_exists: bool,
         /// Also drop the views that depend on the tables.
         cascade: bool,
+        /// DROP MATERIALIZED VIEW: the names are materialized views, not tables.
+        materialized: bool,
     },
     /// `view.oid` is allocated when it runs.
     CreateView {
@@ -514,6 +516,12 @@ pub enum BoundStatement {
         analyze: bool,
     },
     Copy(Box<super::CopyStatement>),
+    /// REFRESH MATERIALIZED VIEW: `source`'s rows (none: WITH NO DATA) replace its rows.
+    RefreshMaterializedView {
+        name: QualifiedName,
+        oid: u32,
+        source: Option<LogicalPlan>,
+    },
 }
 
 impl BoundStatement {
@@ -630,6 +638,13 @@ impl BoundStatement {
                 source: source.map(&mut *f).transpose()?,
                 on_commit,
             },
+            BoundStatement::RefreshMaterializedView { name, oid, source } => {
+                BoundStatement::RefreshMaterializedView {
+                    name,
+                    oid,
+                    source: source.map(&mut *f).transpose()?,
+                }
+            }
             other => other,
         })
     }
@@ -664,6 +679,7 @@ impl BoundStatement {
             BoundStatement::Truncate { tables, .. } => {
                 tables.iter().map(|(name, _)| name).collect()
             }
+            BoundStatement::RefreshMaterializedView { name, .. } => vec![name],
             // These lock what they change as they run, and depend on no bound schema.
             BoundStatement::AlterTable { alter: None, .. }
             | BoundStatement::Query { .. }

@@ -27,7 +27,7 @@ pub use generation_cache::{generations, GenerationCache, Lookup};
 pub use hnsw::{HnswIndex, Nearest};
 pub use isolation::Isolation;
 pub use locks::{row_lock_name, LockManager, LockMode, Wait};
-pub use namespace::RelationKind;
+pub use namespace::{table_kind, RelationKind};
 pub use secondary_index::{ChunkRows, SecondaryIndexes};
 pub use sequence::{Sequence, SequenceOptions};
 pub use state::{DbState, TableEntry};

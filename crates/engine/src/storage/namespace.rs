@@ -13,6 +13,7 @@ pub enum RelationKind {
     Sequence,
     Index { table: String },
     View,
+    MaterializedView,
 }
 
 impl RelationKind {
@@ -23,7 +24,16 @@ impl RelationKind {
             RelationKind::Sequence => ("a sequence", "SEQUENCE"),
             RelationKind::Index { .. } => ("an index", "INDEX"),
             RelationKind::View => ("a view", "VIEW"),
+            RelationKind::MaterializedView => ("a materialized view", "MATERIALIZED VIEW"),
         }
+    }
+}
+
+/// A table's kind: a materialized view is stored as a table.
+pub fn table_kind(schema: &crate::catalog::TableSchema) -> RelationKind {
+    match schema.materialized {
+        Some(_) => RelationKind::MaterializedView,
+        None => RelationKind::Table,
     }
 }
 
@@ -46,8 +56,8 @@ impl DbState {
     }
 
     pub fn relation_kind(&self, name: &QualifiedName) -> Option<RelationKind> {
-        if self.names.contains_key(name) {
-            return Some(RelationKind::Table);
+        if let Some(table) = self.table_by_name(name) {
+            return Some(table_kind(&table.schema));
         }
         if self.sequences.contains_key(name) {
             return Some(RelationKind::Sequence);

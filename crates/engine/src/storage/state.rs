@@ -122,7 +122,7 @@ impl DbState {
             self.names
                 .keys()
                 .filter(|n| n.schema == oid)
-                .map(|n| (n.clone(), RelationKind::Table)),
+                .filter_map(|n| Some((n.clone(), self.relation_kind(n)?))),
         );
         found.extend(
             self.sequences

@@ -930,6 +930,7 @@ mod tests {
                 foreign_keys: Vec::new(),
                 unlogged: false,
                 comment: None,
+                materialized: None,
             }),
             data: Arc::new(TableData::default()),
             generation: 0,

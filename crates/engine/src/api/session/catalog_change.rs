@@ -31,11 +31,18 @@ impl Session {
         ctx: &ExecContext,
     ) -> Result<StatementResult> {
         let name = schema.qualified_name();
+        let materialized = schema.materialized.is_some();
         let mut notices = Vec::new();
         let txn = self.transaction();
+        // IF NOT EXISTS of an existing relation creates and fills nothing.
+        let existed = ddl::relation_exists(txn, &name)?;
         ddl::create_table(txn, schema, if_not_exists, sequences, &mut notices)?;
         let tag = match source {
+            _ if materialized && (existed || source.is_none()) => {
+                "CREATE MATERIALIZED VIEW".to_string()
+            }
             None => "CREATE TABLE".to_string(),
+            Some(_) if existed => "CREATE TABLE AS".to_string(),
             Some(source) => {
                 let oid = txn
                     .table_for_write(&name)?
@@ -47,6 +54,18 @@ impl Session {
         };
         self.notices.extend(notices);
         Ok(StatementResult::command(tag))
+    }
+
+    /// REFRESH MATERIALIZED VIEW.
+    pub(super) fn run_refresh(
+        &mut self,
+        name: &QualifiedName,
+        oid: u32,
+        source: Option<&LogicalPlan>,
+        ctx: &ExecContext,
+    ) -> Result<StatementResult> {
+        crate::exec::refresh::refresh(self.transaction(), (name, oid), source, ctx)?;
+        Ok(StatementResult::command("REFRESH MATERIALIZED VIEW"))
     }
 
     /// ALTER TABLE (`None`: IF EXISTS of a missing table), with the notices of subcommands

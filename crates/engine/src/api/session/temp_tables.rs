@@ -117,7 +117,9 @@ pub(super) fn apply_on_commit(temp: &mut TempTables, txn: &mut Transaction) -> R
                 truncate::truncate(txn, &[(name, oid)], false, false, &mut notices)?;
             }
             OnCommitAction::DeleteRows => {}
-            OnCommitAction::Drop => ddl::drop_tables(txn, &[name], true, false, &mut notices)?,
+            OnCommitAction::Drop => {
+                ddl::drop_tables(txn, &[name], true, false, false, &mut notices)?
+            }
         }
     }
     temp.on_commit

@@ -340,14 +340,16 @@ impl CatalogFunction {
                 Ok(constraint_definition(oid(), pretty, snapshot)
                     .map_or(ScalarValue::Null, ScalarValue::Text))
             }
-            F::GetViewDef => Ok(snapshot
-                .state
-                .views
-                .values()
-                .find(|v| v.oid == oid())
-                .map_or(ScalarValue::Null, |v| {
-                    ScalarValue::Text(super::views::view_definition(v, snapshot))
-                })),
+            F::GetViewDef => {
+                let view = snapshot.state.views.values().find(|v| v.oid == oid());
+                let definition = match view {
+                    Some(view) => Some(super::views::view_definition(view, snapshot)),
+                    None => snapshot.state.tables.get(&oid()).and_then(|t| {
+                        super::views::materialized_view_definition(&t.schema, snapshot)
+                    }),
+                };
+                Ok(definition.map_or(ScalarValue::Null, ScalarValue::Text))
+            }
             F::EncodingToChar => text(match args.first() {
                 Some(ScalarValue::Int32(6)) => "UTF8".to_string(),
                 Some(ScalarValue::Int32(0)) => "SQL_ASCII".to_string(),

@@ -216,11 +216,15 @@ struct ClassRow<'a> {
     persistence: u8,
     /// pg_am's OID: heap for tables, the index's method for indexes.
     am: u32,
+    /// relispopulated: false for a materialized view WITH NO DATA.
+    populated: bool,
 }
 
 impl ClassRow<'_> {
     fn values(&self) -> Vec<ScalarValue> {
-        let replident = if self.kind == b'r' { b'd' } else { b'n' };
+        // Tables and materialized views: relations with heap storage.
+        let heap = matches!(self.kind, b'r' | b'm');
+        let replident = if heap { b'd' } else { b'n' };
         let storage = !matches!(self.kind, b'v');
         vec![
             oid(self.oid),
@@ -247,12 +251,12 @@ impl ClassRow<'_> {
             boolean(false),
             boolean(false),
             boolean(false),
-            boolean(true),
+            boolean(self.populated),
             char(replident),
             boolean(false),
             oid(0),
             text("0"),
-            text(if self.kind == b'r' { "1" } else { "0" }),
+            text(if heap { "1" } else { "0" }),
             NULL,
             NULL,
             NULL,
@@ -274,6 +278,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             has_triggers: false,
             persistence: b'p',
             am: if relation.kind == b'r' { HEAP_AM } else { 0 },
+            populated: true,
         });
     }
     let state = snapshot.state;
@@ -295,7 +300,10 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             oid: schema.oid,
             name: &schema.name,
             namespace,
-            kind: b'r',
+            kind: match &schema.materialized {
+                Some(_) => b'm',
+                None => b'r',
+            },
             columns: schema.columns.len(),
             has_index: !table_indexes.is_empty(),
             checks: super::constraints::check_count(schema),
@@ -306,6 +314,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
                     .any(|e| e.schema.foreign_keys_to(schema.oid).next().is_some()),
             persistence: persistence(namespace, schema.unlogged),
             am: HEAP_AM,
+            populated: schema.materialized.as_ref().is_none_or(|m| m.populated),
         });
         rows.extend(table_indexes.iter().map(|index| ClassRow {
             oid: index.oid,
@@ -318,6 +327,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             has_triggers: false,
             persistence: persistence(namespace, schema.unlogged),
             am: access_method(index.method),
+            populated: true,
         }));
     }
     rows.extend(state.views.values().map(|view| ClassRow {
@@ -331,6 +341,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
         has_triggers: false,
         persistence: persistence(view.namespace, false),
         am: 0,
+        populated: true,
     }));
     rows.extend(state.sequences.values().map(|sequence| ClassRow {
         oid: sequence.oid,
@@ -343,6 +354,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
         has_triggers: false,
         persistence: persistence(sequence.name.schema, false),
         am: 0,
+        populated: true,
     }));
     rows.iter().map(ClassRow::values).collect()
 }

@@ -66,6 +66,7 @@ pub(super) fn pg_tables(snapshot: &CatalogSnapshot) -> Rows {
         .state
         .tables
         .values()
+        .filter(|entry| entry.schema.materialized.is_none())
         .map(|entry| {
             let schema = &entry.schema;
             vec![
@@ -78,6 +79,37 @@ pub(super) fn pg_tables(snapshot: &CatalogSnapshot) -> Rows {
                 boolean(false),
                 boolean(false),
             ]
+        })
+        .collect()
+}
+
+pub(super) const PG_MATVIEWS: &[(&str, DataType)] = &[
+    ("schemaname", NAME),
+    ("matviewname", NAME),
+    ("matviewowner", NAME),
+    ("tablespace", NAME),
+    ("hasindexes", BOOL),
+    ("ispopulated", BOOL),
+    ("definition", TEXT),
+];
+
+pub(super) fn pg_matviews(snapshot: &CatalogSnapshot) -> Rows {
+    snapshot
+        .state
+        .tables
+        .values()
+        .filter_map(|entry| {
+            let schema = &entry.schema;
+            let populated = schema.materialized.as_ref()?.populated;
+            Some(vec![
+                text(&snapshot.relation_schema_name(schema.oid)),
+                text(&schema.name),
+                text(&snapshot.role_name(SUPERUSER_OID)),
+                NULL,
+                boolean(!indexes(schema).is_empty()),
+                boolean(populated),
+                text(&materialized_view_definition(schema, snapshot)?),
+            ])
         })
         .collect()
 }
@@ -197,6 +229,26 @@ pub(super) fn view_definition(
         _ => view.query_sql.clone(),
     };
     format!(" {query};")
+}
+
+/// pg_get_viewdef of a materialized view: its query, as a view's.
+pub(super) fn materialized_view_definition(
+    schema: &crate::catalog::TableSchema,
+    snapshot: &CatalogSnapshot,
+) -> Option<String> {
+    let materialized = schema.materialized.as_ref()?;
+    let view = crate::catalog::ViewDef {
+        name: schema.name.clone(),
+        oid: schema.oid,
+        namespace: schema.namespace,
+        query_sql: materialized.query_sql.clone(),
+        columns: Vec::new(),
+        search_path: materialized.search_path.clone(),
+        depends_on: Vec::new(),
+        comment: None,
+        check_option: None,
+    };
+    Some(view_definition(&view, snapshot))
 }
 
 fn qualify_query(

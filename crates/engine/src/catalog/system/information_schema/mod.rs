@@ -69,7 +69,8 @@ fn relations<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Relation<'a>> {
     let tables = state
         .tables
         .values()
-        .filter(|t| !other_temp.contains(&t.schema.namespace))
+        // PostgreSQL's information_schema leaves materialized views out.
+        .filter(|t| !other_temp.contains(&t.schema.namespace) && t.schema.materialized.is_none())
         .map(|t| Relation {
             schema: snapshot.relation_schema_name(t.schema.oid),
             name: &t.schema.name,
@@ -254,6 +255,9 @@ pub(super) fn columns(snapshot: &CatalogSnapshot) -> Rows {
     }
     for entry in state.tables.values() {
         let schema = &entry.schema;
+        if schema.materialized.is_some() {
+            continue;
+        }
         rows.extend(schema.columns.iter().enumerate().map(|(i, c)| ColumnRow {
             schema: snapshot.relation_schema_name(schema.oid),
             table: &schema.name,
