@@ -29,6 +29,7 @@ mod modifying_cte;
 mod names;
 mod on_conflict;
 mod operator;
+mod privilege;
 mod recursive_cte;
 mod role;
 mod row;
@@ -132,6 +133,10 @@ pub struct Binder<'a> {
     /// SQL functions whose body is being bound, innermost last: a body calling its own
     /// function cannot be expanded in place.
     expanding_functions: Vec<u32>,
+    /// Binding a view's query: its owner, whose privileges it is checked with.
+    view_owner: Option<u32>,
+    /// Binding only to see that something still binds (a view after DDL under it).
+    privileges_unchecked: bool,
 }
 
 impl<'a> Binder<'a> {
@@ -172,6 +177,8 @@ impl<'a> Binder<'a> {
             view_check_option: None,
             function_params: None,
             expanding_functions: Vec::new(),
+            view_owner: None,
+            privileges_unchecked: false,
         }
     }
 
@@ -330,6 +337,8 @@ impl<'a> Binder<'a> {
                 comment,
                 if_exists,
             } => self.bind_comment(object_type, object_name, comment.as_ref(), *if_exists)?,
+            Statement::Grant(grant) => self.bind_grant(grant)?,
+            Statement::Revoke(revoke) => self.bind_revoke(revoke)?,
             other => self.bind_utility(other)?,
         };
         Ok(bound)

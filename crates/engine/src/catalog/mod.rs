@@ -7,6 +7,7 @@ mod function;
 mod hnsw;
 mod namespace;
 pub mod password;
+mod privilege;
 mod role;
 mod schema;
 mod search_path;
@@ -22,6 +23,10 @@ pub use hnsw::{HnswOptions, VectorOpClass};
 pub use namespace::{
     temp_schema_name, QualifiedName, SchemaDef, INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PG_TEMP,
     PUBLIC_OID,
+};
+pub use privilege::{
+    acl_text, change_acl, AclChange, AclItem, AclMode, ObjectKind, ObjectPrivileges,
+    PrivilegeCatalog, DATABASE_OWNER, PUBLIC_GRANTEE,
 };
 pub use role::{missing_role, Membership, Role, RoleCatalog, SessionRole, BOOTSTRAP_SUPERUSER};
 pub use schema::{
