@@ -608,6 +608,12 @@ impl Session {
         }))
     }
 
+    /// Makes the current role the owner of the relation `oid` the statement created.
+    fn record_owner(&mut self, oid: u32) -> Result<()> {
+        let owner = self.current_identity()?.role_oid;
+        crate::exec::privilege::record_owner(self.transaction(), oid, owner)
+    }
+
     /// The role `SET ROLE role` makes current: 22023 if it does not exist, 42501 unless
     /// the session's user is a superuser or a member of it.
     fn role_to_set(&self, role: &str) -> Result<Arc<crate::catalog::Role>> {
@@ -1078,13 +1084,16 @@ impl Session {
                 let existed = self.view().table_by_name(&name).is_some();
                 let result =
                     self.run_create_table(schema, if_not_exists, sequences, source, ctx)?;
-                if let Some(action) = on_commit.filter(|_| !existed) {
+                if !existed {
                     let oid = self
                         .transaction()
                         .table_for_write(&name)?
                         .map(|t| t.schema.oid);
                     if let Some(oid) = oid {
-                        self.register_on_commit(oid, action);
+                        self.record_owner(oid)?;
+                        if let Some(action) = on_commit {
+                            self.register_on_commit(oid, action);
+                        }
                     }
                 }
                 Ok(result)
@@ -1111,7 +1120,13 @@ impl Session {
                 self.run_alter_table(alter.as_deref(), notices, ctx)
             }
             BoundStatement::CreateView { view, or_replace } => {
+                let name = view.qualified_name();
+                let existed = self.view().views.contains_key(&name);
                 view::create_view(self.transaction(), view, or_replace)?;
+                let oid = self.transaction().view().views.get(&name).map(|v| v.oid);
+                if let Some(oid) = oid.filter(|_| !existed) {
+                    self.record_owner(oid)?;
+                }
                 Ok(StatementResult::command("CREATE VIEW"))
             }
             BoundStatement::DropView {

@@ -13,7 +13,7 @@ use super::{ident_name, Binder};
 use crate::catalog::{ColumnDef, QualifiedName, TableSchema, UniqueKey};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
-use crate::plan::{AlterTable, BoundStatement, RowChange, ScalarExpr};
+use crate::plan::{AlterTable, BoundStatement, RoleChange, RowChange, ScalarExpr};
 use crate::storage::SequenceOptions;
 use crate::types::DataType;
 
@@ -80,6 +80,22 @@ impl Binder<'_> {
             true => self.relation_name_if_exists(name)?,
             false => self.relation_name(name)?,
         };
+        let is_view = self.state.views.contains_key(&table);
+        if let [AlterTableOperation::OwnerTo { new_owner }] = operations.as_slice() {
+            if is_view || self.state.table_by_name(&table).is_some() {
+                let new_owner = match new_owner {
+                    ast::Owner::Ident(role) => ident_name(role),
+                    ast::Owner::CurrentRole | ast::Owner::CurrentUser | ast::Owner::SessionUser => {
+                        self.search_path.user().to_string()
+                    }
+                };
+                self.require_creator(&new_owner, table.schema)?;
+                return Ok(BoundStatement::ChangeRole(RoleChange::Owner {
+                    target: self.relation_target(&table)?,
+                    new_owner,
+                }));
+            }
+        }
         let entry = self.state.table_by_name(&table);
         // ALTER TABLE may rename a materialized view but not change its columns.
         let entry = entry.filter(|e| {
@@ -116,6 +132,7 @@ impl Binder<'_> {
                 )),
             };
         };
+        self.require_relation_owner(&table, entry.schema.oid)?;
         if operations.len() > 1 && operations.iter().any(is_rename) {
             return Err(Error::syntax("syntax error at or near \"RENAME\""));
         }
@@ -356,8 +373,10 @@ impl Binder<'_> {
                     }
                 }
             }
-            AlterTableOperation::OwnerTo { new_owner } => {
-                self.owner(new_owner)?;
+            AlterTableOperation::OwnerTo { .. } => {
+                return Err(Error::unsupported(
+                    "OWNER TO with other ALTER TABLE actions",
+                ));
             }
             AlterTableOperation::SetOptionsParens { options } => {
                 super::storage_parameters::check_storage_parameters(options)?

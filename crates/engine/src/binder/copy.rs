@@ -8,7 +8,7 @@ use sqlparser::ast::{
 };
 
 use super::{ident_name, Binder};
-use crate::catalog::{QualifiedName, TableSchema};
+use crate::catalog::{AclMode, QualifiedName, TableSchema};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{
     BoundStatement, ColumnInfo, CopyColumn, CopyDirection, CopyEndpoint, CopyFormat, CopyHeader,
@@ -177,6 +177,8 @@ impl Binder<'_> {
             });
         }
         let schema = self.table(name)?.schema.clone();
+        let needed = if to { AclMode::SELECT } else { AclMode::INSERT };
+        self.require_relation(name, schema.oid, needed)?;
         let fields = copied_columns(&schema, columns)?;
         let names: Vec<String> = fields
             .iter()

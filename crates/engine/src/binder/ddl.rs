@@ -512,6 +512,11 @@ impl Binder<'_> {
                 false => self.relation_name(name),
             })
             .collect::<Result<Vec<_>>>()?;
+        if matches!(object_type, ObjectType::Table | ObjectType::View) {
+            for name in &names {
+                self.require_owner_if_exists(name)?;
+            }
+        }
         match object_type {
             ObjectType::Table | ObjectType::MaterializedView => Ok(BoundStatement::DropTable {
                 names,

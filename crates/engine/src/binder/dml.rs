@@ -84,6 +84,9 @@ impl Binder<'_> {
         };
         let name = self.open_relation(name)?;
         let target = self.write_target(&name, WriteKind::Insert)?;
+        if returning.is_some() {
+            self.require_read(&name)?;
+        }
         let schema = target.schema.clone();
         let targets = target_columns(&target, columns)?;
         let explicit = !columns.is_empty();
@@ -302,7 +305,10 @@ impl Binder<'_> {
         {
             return Err(Error::unsupported(format!("the UPDATE form {update}")));
         }
-        let (target, scope) = self.dml_target(table, WriteKind::Update)?;
+        let reads = selection.is_some()
+            || returning.is_some()
+            || assignments.iter().any(|a| reads_columns(&a.value));
+        let (target, scope) = self.dml_target(table, WriteKind::Update, reads)?;
         let schema = target.schema.clone();
         let from_items = match from {
             Some(ast::UpdateTableFromKind::AfterSet(items)) => items.as_slice(),
@@ -402,7 +408,8 @@ impl Binder<'_> {
         .as_slice() else {
             return Err(Error::unsupported("DELETE from several tables"));
         };
-        let (target, scope) = self.dml_target(table, WriteKind::Delete)?;
+        let reads = selection.is_some() || returning.is_some();
+        let (target, scope) = self.dml_target(table, WriteKind::Delete, reads)?;
         let schema = target.schema.clone();
         let (source, scope) = self.dml_source(using.as_deref().unwrap_or_default(), scope)?;
         let filter = target.filter(self.dml_filter(selection.as_ref(), &scope)?);
@@ -416,11 +423,14 @@ impl Binder<'_> {
         })
     }
 
-    /// The table an UPDATE or DELETE writes, and the scope of its columns.
+    /// The table an UPDATE or DELETE writes, and the scope of its columns; one that
+    /// `reads` its rows (a WHERE, RETURNING, a value computed from columns) also needs
+    /// SELECT on it.
     fn dml_target(
         &mut self,
         table: &ast::TableWithJoins,
         kind: WriteKind,
+        reads: bool,
     ) -> Result<(WriteTarget, Scope)> {
         if !table.joins.is_empty() {
             return Err(Error::unsupported("joins in UPDATE or DELETE"));
@@ -436,6 +446,9 @@ impl Binder<'_> {
         };
         let name = self.open_relation(name)?;
         let target = self.write_target(&name, kind)?;
+        if reads {
+            self.require_read(&name)?;
+        }
         let visible = alias
             .as_ref()
             .map_or_else(|| name.name.clone(), |a| ident_name(&a.name));
@@ -616,5 +629,19 @@ pub(super) fn table_scope(schema: &TableSchema, visible: &str) -> Scope {
                 qualified_only: false,
             })
             .collect(),
+    }
+}
+
+/// Whether an assigned value may read the row's columns (anything but a constant or
+/// DEFAULT): the write then needs SELECT too.
+fn reads_columns(value: &Expr) -> bool {
+    match value {
+        Expr::Value(_) => false,
+        Expr::Identifier(ident) => {
+            !(ident.quote_style.is_none() && ident.value.eq_ignore_ascii_case("default"))
+        }
+        Expr::UnaryOp { expr, .. } | Expr::Nested(expr) => reads_columns(expr),
+        Expr::Cast { expr, .. } => reads_columns(expr),
+        _ => true,
     }
 }

@@ -8,7 +8,7 @@ use sqlparser::ast::{self, JoinConstraint, JoinOperator, TableFactor, TableWithJ
 use super::scope::{Scope, ScopeColumn};
 use super::{ident_name, Binder};
 use crate::catalog::system::{self, SystemRelation};
-use crate::catalog::QualifiedName;
+use crate::catalog::{AclMode, QualifiedName};
 use crate::error::{Error, Result, SqlState};
 use crate::function::{JsonFunction, JsonItems, ScalarFunction, TableFunction};
 use crate::plan::{JoinKind, LogicalPlan, ScalarExpr, SequenceFunction, TableFunctionCall};
@@ -580,6 +580,7 @@ impl Binder<'_> {
             return bind_sequence_relation(&name, sequence.oid, alias);
         }
         let entry = self.table(&name)?;
+        self.require_relation(&name, entry.schema.oid, AclMode::SELECT)?;
         super::materialized_view::check_populated(&entry.schema)?;
         self.referenced.push(name.clone());
         let schema = &entry.schema;

@@ -30,6 +30,7 @@ mod modifying_cte;
 mod names;
 mod on_conflict;
 mod operator;
+mod privilege;
 mod recursive_cte;
 mod role;
 mod row;
@@ -136,6 +137,10 @@ pub struct Binder<'a> {
     /// SQL functions called outside any view's query or function body, by OID: what a
     /// view depends on (a string body's calls are not dependencies, as in PostgreSQL).
     functions_called: Vec<u32>,
+    /// Binding a view's query: its owner, whose privileges it is checked with.
+    view_owner: Option<u32>,
+    /// Binding only to see that something still binds (a view after DDL under it).
+    privileges_unchecked: bool,
 }
 
 impl<'a> Binder<'a> {
@@ -177,6 +182,8 @@ impl<'a> Binder<'a> {
             function_params: None,
             expanding_functions: Vec::new(),
             functions_called: Vec::new(),
+            view_owner: None,
+            privileges_unchecked: false,
         }
     }
 
@@ -338,6 +345,8 @@ impl<'a> Binder<'a> {
                 comment,
                 if_exists,
             } => self.bind_comment(object_type, object_name, comment.as_ref(), *if_exists)?,
+            Statement::Grant(grant) => self.bind_grant(grant)?,
+            Statement::Revoke(revoke) => self.bind_revoke(revoke)?,
             other => self.bind_utility(other)?,
         };
         Ok(bound)

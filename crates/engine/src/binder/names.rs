@@ -95,6 +95,7 @@ impl<'a> Binder<'a> {
             )
             .with_detail("System catalog modifications are currently disallowed."));
         }
+        self.require_schema(schema, crate::catalog::AclMode::CREATE)?;
         Ok(QualifiedName::new(schema, written.name))
     }
 

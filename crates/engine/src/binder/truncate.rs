@@ -3,6 +3,7 @@
 use sqlparser::ast::{self, TruncateIdentityOption};
 
 use super::Binder;
+use crate::catalog::AclMode;
 use crate::error::{Error, Result, SqlState};
 use crate::plan::BoundStatement;
 
@@ -45,6 +46,7 @@ impl Binder<'_> {
                     ),
                 });
             };
+            self.require_relation(&name, entry.schema.oid, AclMode::TRUNCATE)?;
             if !tables.iter().any(|(n, _)| *n == name) {
                 tables.push((name, entry.schema.oid));
             }

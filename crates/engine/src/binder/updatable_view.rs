@@ -21,7 +21,7 @@ use sqlparser::ast::{self, GroupByExpr, ObjectName, SetExpr, Statement, TableFac
 
 use super::scope::{Scope, ScopeColumn};
 use super::{ident_name, Binder};
-use crate::catalog::{QualifiedName, TableSchema, ViewCheckOption, ViewDef};
+use crate::catalog::{AclMode, QualifiedName, TableSchema, ViewCheckOption, ViewDef};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{BoolTest, CheckKind, LogicalPlan, RowCheck, ScalarExpr};
 
@@ -34,6 +34,15 @@ pub(super) enum WriteKind {
 }
 
 impl WriteKind {
+    /// The privilege a write of this kind needs on its target.
+    pub(super) fn privilege(self) -> AclMode {
+        match self {
+            WriteKind::Insert => AclMode::INSERT,
+            WriteKind::Update => AclMode::UPDATE,
+            WriteKind::Delete => AclMode::DELETE,
+        }
+    }
+
     fn cannot(self) -> &'static str {
         match self {
             WriteKind::Insert => "insert into",
@@ -235,9 +244,11 @@ impl Binder<'_> {
     ) -> Result<WriteTarget> {
         let Some(view) = self.state.views.get(name).cloned() else {
             let schema = self.table(name)?.schema.clone();
+            self.require_relation(name, schema.oid, kind.privilege())?;
             super::materialized_view::check_writable(&schema)?;
             return Ok(WriteTarget::table(schema));
         };
+        self.require_relation(name, view.oid, kind.privilege())?;
         let below = self.check_updatable(&view, kind)?;
         let plan = self.expand_view(&view)?;
         let unsupported = || {
@@ -254,6 +265,12 @@ impl Binder<'_> {
             .get(&flat.table_oid)
             .map(|t| t.schema.clone())
             .ok_or_else(unsupported)?;
+        // The table is written with the view owner's privileges.
+        let view_owner = Some(self.relation_owner(view.oid));
+        let owner = std::mem::replace(&mut self.view_owner, view_owner);
+        let allowed = self.require_relation(&schema.qualified_name(), schema.oid, kind.privilege());
+        self.view_owner = owner;
+        allowed?;
         let mut columns = Vec::with_capacity(view.columns.len());
         for ((name, _), output) in view.columns.iter().zip(&flat.outputs) {
             match output {

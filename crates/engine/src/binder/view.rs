@@ -9,7 +9,7 @@ use sqlparser::ast::{self, CreateTableOptions, Statement};
 use super::from::alias_names;
 use super::scope::Scope;
 use super::{ident_name, Binder};
-use crate::catalog::{SearchPath, ViewDef};
+use crate::catalog::{AclMode, SearchPath, ViewDef};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{BoundStatement, ColumnInfo, LogicalPlan, ScalarExpr};
 use crate::storage::DbState;
@@ -140,7 +140,9 @@ impl Binder<'_> {
         view: &Arc<ViewDef>,
         alias: Option<&ast::TableAlias>,
     ) -> Result<(LogicalPlan, Scope)> {
-        self.referenced.push(view.qualified_name());
+        let name = view.qualified_name();
+        self.require_relation(&name, view.oid, AclMode::SELECT)?;
+        self.referenced.push(name);
         let plan = self.expand_view(view)?;
         let visible = alias.map_or_else(|| view.name.clone(), |a| ident_name(&a.name));
         let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());
@@ -157,8 +159,12 @@ impl Binder<'_> {
     /// Binds a view's query on its own and checks it still yields the view's columns (the
     /// query may yield more: `SELECT *` over a table that gained columns).
     pub(super) fn expand_view(&mut self, view: &ViewDef) -> Result<LogicalPlan> {
-        let (plan, columns) =
-            self.bind_stored_query(view.qualified_name(), &view.query_sql, &view.search_path)?;
+        let view_owner = Some(self.relation_owner(view.oid));
+        let owner = std::mem::replace(&mut self.view_owner, view_owner);
+        let bound =
+            self.bind_stored_query(view.qualified_name(), &view.query_sql, &view.search_path);
+        self.view_owner = owner;
+        let (plan, columns) = bound?;
         check_view_columns(view, &columns)?;
         if columns.len() == view.columns.len() {
             return Ok(plan);
@@ -239,9 +245,11 @@ fn stored_query(
 /// Whether `view` still binds in `state` to its columns: DDL on the relations a view reads
 /// checks this before it commits.
 pub fn check_view(state: &DbState, view: &ViewDef) -> Result<()> {
-    Binder::new(state, &SearchPath::default(), &[])
-        .expand_view(view)
-        .map(|_| ())
+    let search_path = SearchPath::default();
+    let mut binder = Binder::new(state, &search_path, &[]);
+    // What the view's owner may read is checked when the view is used, not here.
+    binder.privileges_unchecked = true;
+    binder.expand_view(view).map(|_| ())
 }
 
 fn check_view_columns(view: &ViewDef, columns: &[ColumnInfo]) -> Result<()> {

@@ -8,6 +8,7 @@ mod hnsw;
 mod materialized_view;
 mod namespace;
 pub mod password;
+mod privilege;
 mod role;
 mod schema;
 mod search_path;
@@ -25,6 +26,10 @@ pub use materialized_view::MaterializedView;
 pub use namespace::{
     temp_schema_name, QualifiedName, SchemaDef, INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PG_TEMP,
     PUBLIC_OID,
+};
+pub use privilege::{
+    acl_text, change_acl, AclChange, AclItem, AclMode, ObjectKind, ObjectPrivileges,
+    PrivilegeCatalog, DATABASE_OWNER, PUBLIC_GRANTEE,
 };
 pub use role::{missing_role, Membership, Role, RoleCatalog, SessionRole, BOOTSTRAP_SUPERUSER};
 pub use schema::{

@@ -9,6 +9,7 @@
 
 use std::sync::Arc;
 
+use super::privilege::PrivilegeCatalog;
 use crate::catalog::system::SUPERUSER_OID;
 use crate::error::{Error, Result, SqlState};
 
@@ -76,12 +77,13 @@ pub struct Membership {
     pub admin_option: bool,
 }
 
-/// Every role and membership of the database.
+/// Every role and membership of the database, and what each role owns and was granted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RoleCatalog {
     /// In OID order.
     pub roles: Vec<Arc<Role>>,
     pub memberships: Vec<Membership>,
+    pub privileges: PrivilegeCatalog,
 }
 
 impl Default for RoleCatalog {
@@ -89,6 +91,7 @@ impl Default for RoleCatalog {
         RoleCatalog {
             roles: vec![Arc::new(Role::bootstrap())],
             memberships: Vec::new(),
+            privileges: PrivilegeCatalog::default(),
         }
     }
 }

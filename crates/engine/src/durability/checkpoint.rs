@@ -17,7 +17,8 @@ use super::encode_vector::{decode_table_data, encode_table_data};
 use super::io::{io_error, write_durably, Disk};
 use super::record::{decode_sequence, encode_sequence, unindexed_entry};
 use crate::catalog::{
-    EnumType, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, TableSchema, ViewDef,
+    EnumType, FunctionDef, PrivilegeCatalog, QualifiedName, RoleCatalog, SchemaDef, TableSchema,
+    ViewDef,
 };
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, Map, Sequence, TableData};
@@ -183,6 +184,10 @@ fn encode_manifest(capture: &Capture, written: &Written) -> Vec<u8> {
     // Then tagged sections (see record.rs).
     out.u8(section::ROLES);
     state.roles.encode(&mut out);
+    if !state.roles.privileges.objects.is_empty() {
+        out.u8(section::PRIVILEGES);
+        state.roles.privileges.encode(&mut out);
+    }
     if !state.functions.is_empty() {
         out.u8(section::FUNCTIONS);
         out.len(state.functions.len());
@@ -270,6 +275,10 @@ pub fn read_checkpoint(disk: &dyn Disk, dir: &Path) -> Result<Option<(DbState, u
         match input.u8().map_err(named)? {
             section::ROLES => {
                 state.roles = Arc::new(RoleCatalog::decode(&mut input).map_err(named)?);
+            }
+            section::PRIVILEGES => {
+                Arc::make_mut(&mut state.roles).privileges =
+                    PrivilegeCatalog::decode(&mut input).map_err(named)?;
             }
             section::FUNCTIONS => {
                 let mut functions = Map::default();

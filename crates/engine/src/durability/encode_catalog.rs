@@ -5,12 +5,11 @@
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
-    CheckConstraint, ColumnDef, Constraint, ConstraintKind, EnumLabel, EnumType, ForeignKey,
-    FunctionArg, FunctionBody, FunctionDef, FunctionReturn, HnswOptions, Identity, IndexDef,
-    IndexMethod, MaterializedView, Membership, ParamMode, QualifiedName, ReferentialAction, Role,
-    RoleCatalog,
-    SchemaDef, StoredExpr, TableSchema, UniqueKey, VectorOpClass, ViewCheckOption, ViewDef,
-    Volatility,
+    AclItem, AclMode, CheckConstraint, ColumnDef, Constraint, ConstraintKind, EnumLabel, EnumType,
+    ForeignKey, FunctionArg, FunctionBody, FunctionDef, FunctionReturn, HnswOptions, Identity,
+    IndexDef, IndexMethod, MaterializedView, Membership, ObjectKind, ObjectPrivileges, ParamMode,
+    PrivilegeCatalog, QualifiedName, ReferentialAction, Role, RoleCatalog, SchemaDef, StoredExpr,
+    TableSchema, UniqueKey, VectorOpClass, ViewCheckOption, ViewDef, Volatility,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
@@ -23,6 +22,9 @@ pub(super) mod section {
     pub const FUNCTIONS: u8 = 50;
     /// The whole role catalog, when it changed.
     pub const ROLES: u8 = 60;
+    /// The owners and ACLs kept with the role catalog, after its ROLES section, when
+    /// there are any.
+    pub const PRIVILEGES: u8 = 90;
 }
 
 /// The tag of each data type. The numbers are part of the on-disk format: never change one,
@@ -895,7 +897,61 @@ impl Persist for RoleCatalog {
                 admin_option: input.bool()?,
             })
         })?;
-        Ok(RoleCatalog { roles, memberships })
+        Ok(RoleCatalog {
+            roles,
+            memberships,
+            privileges: PrivilegeCatalog::default(),
+        })
+    }
+}
+
+impl Persist for PrivilegeCatalog {
+    fn encode(&self, out: &mut Encoder) {
+        out.len(self.objects.len());
+        for ((kind, oid), object) in &self.objects {
+            out.u8(kind.tag());
+            out.u32(*oid);
+            out.u32(object.owner);
+            out.option(object.acl.as_ref(), |out, acl| {
+                out.items(acl, |out, item| {
+                    out.u32(item.grantee);
+                    out.u32(item.grantor);
+                    out.u32(u32::from(item.privileges.0));
+                    out.u32(u32::from(item.grant_options.0));
+                });
+            });
+        }
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<PrivilegeCatalog> {
+        let mode = |input: &mut Decoder<'_>| -> Result<AclMode> {
+            let bits = input.u32()?;
+            u16::try_from(bits)
+                .map(AclMode)
+                .map_err(|_| corrupt(format!("privilege bits {bits}")))
+        };
+        let mut catalog = PrivilegeCatalog::default();
+        for _ in 0..input.len(10)? {
+            let tag = input.u8()?;
+            let kind = ObjectKind::from_tag(tag)
+                .ok_or_else(|| corrupt(format!("privilege object kind {tag}")))?;
+            let oid = input.u32()?;
+            let owner = input.u32()?;
+            let acl = input.option(|input| {
+                input.items(16, |input| {
+                    Ok(AclItem {
+                        grantee: input.u32()?,
+                        grantor: input.u32()?,
+                        privileges: mode(input)?,
+                        grant_options: mode(input)?,
+                    })
+                })
+            })?;
+            catalog
+                .objects
+                .insert((kind, oid), ObjectPrivileges { owner, acl });
+        }
+        Ok(catalog)
     }
 }
 

@@ -13,7 +13,8 @@ use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use super::encode_catalog::section;
 use super::encode_vector::{decode_table_data, encode_table_data};
 use crate::catalog::{
-    EnumType, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, TableSchema, ViewDef,
+    EnumType, FunctionDef, PrivilegeCatalog, QualifiedName, RoleCatalog, SchemaDef, TableSchema,
+    ViewDef,
 };
 use crate::error::Result;
 use crate::storage::{CommitChanges, DbState, Sequence, SequenceOptions, TableData, TableEntry};
@@ -129,6 +130,10 @@ pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
     if let Some(roles) = changes.roles {
         out.u8(section::ROLES);
         roles.encode(&mut out);
+        if !roles.privileges.objects.is_empty() {
+            out.u8(section::PRIVILEGES);
+            roles.privileges.encode(&mut out);
+        }
     }
     // A tagged section, written only when the commit changed a function, so that records
     // of other commits read as before.
@@ -380,6 +385,9 @@ pub fn apply_commit(
     while !input.is_empty() {
         match input.u8()? {
             section::ROLES => state.roles = Arc::new(RoleCatalog::decode(&mut input)?),
+            section::PRIVILEGES => {
+                Arc::make_mut(&mut state.roles).privileges = PrivilegeCatalog::decode(&mut input)?;
+            }
             section::FUNCTIONS => {
                 for _ in 0..input.len(5)? {
                     let oid = input.u32()?;

@@ -37,6 +37,7 @@ mod nested_loop_join;
 pub mod on_conflict;
 mod ordinality;
 pub mod parallel;
+pub mod privilege;
 mod project;
 mod recursive_cte;
 pub mod refresh;

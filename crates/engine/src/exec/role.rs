@@ -4,6 +4,7 @@
 //! (and the SUPERUSER, REPLICATION and BYPASSRLS attributes) only by superusers, and any
 //! role may change its own password.
 
+use super::privilege;
 use crate::api::Notice;
 use crate::catalog::password::{self, PasswordEncryption};
 use crate::catalog::{missing_role, Membership, Role, RoleCatalog, SessionRole};
@@ -27,6 +28,7 @@ pub fn change_role(
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
     let mut roles = txn.roles_to_change()?;
+    privilege::prune(&mut roles.privileges, &txn.view());
     let me = roles.by_oid(actor.session.role_oid).map(|r| (**r).clone());
     let me = me.unwrap_or_else(|| Role::new(actor.session.role_oid, actor.session.name.clone()));
     match change {
@@ -148,8 +150,15 @@ pub fn change_role(
                     me.superuser || !role.superuser,
                     "must be superuser to drop superusers",
                 )?;
+                privilege::check_unused(&roles, role.oid, &role.name)?;
                 roles.remove(role.oid);
             }
+        }
+        RoleChange::Privileges(change) => {
+            privilege::change_privileges(&mut roles, change, actor.session, notices)?;
+        }
+        RoleChange::Owner { target, new_owner } => {
+            privilege::change_owner(&mut roles, &target, &new_owner, actor.session)?;
         }
         RoleChange::Membership {
             grant: true,

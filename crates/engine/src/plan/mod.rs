@@ -34,5 +34,5 @@ pub use logical::{
     TableFunctionCall, TransactionModes, WindowCall, WindowFrame,
 };
 pub use on_conflict::{ConflictAction, OnConflict};
-pub use role::{RoleChange, RoleOptions};
+pub use role::{PrivilegeChange, PrivilegeTarget, RoleChange, RoleOptions};
 pub use row_check::{CheckKind, RowCheck};

@@ -1,6 +1,8 @@
 //! Role statements as bound: CREATE ROLE / USER, ALTER ROLE, DROP ROLE and GRANT / REVOKE of
 //! role membership, by the names written (the roles are looked up when the statement runs,
-//! under the roles lock).
+//! under the roles lock), and GRANT / REVOKE of object privileges.
+
+use crate::catalog::{AclMode, ObjectKind, ObjectPrivileges};
 
 /// The attributes a CREATE or ALTER ROLE sets (`None`: left as they are, or the default).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -51,6 +53,40 @@ pub enum RoleChange {
         members: Vec<String>,
         admin_option: bool,
     },
+    /// GRANT or REVOKE of privileges on objects.
+    Privileges(PrivilegeChange),
+    /// ALTER TABLE ... OWNER TO `new_owner` of a table or view.
+    Owner {
+        target: PrivilegeTarget,
+        new_owner: String,
+    },
+}
+
+/// GRANT (`grant`) or REVOKE of `privileges` on `targets` to or from `grantees`.
+#[derive(Debug, Clone)]
+pub struct PrivilegeChange {
+    pub grant: bool,
+    pub privileges: AclMode,
+    /// ALL [PRIVILEGES] was written.
+    pub all: bool,
+    pub targets: Vec<PrivilegeTarget>,
+    /// Role names; `None` is PUBLIC.
+    pub grantees: Vec<Option<String>>,
+    /// WITH GRANT OPTION, or REVOKE GRANT OPTION FOR.
+    pub grant_option: bool,
+    pub cascade: bool,
+}
+
+/// One object a GRANT or REVOKE names.
+#[derive(Debug, Clone)]
+pub struct PrivilegeTarget {
+    pub kind: ObjectKind,
+    pub oid: u32,
+    /// "table", "view" or "schema", for messages.
+    pub word: &'static str,
+    pub name: String,
+    /// Its owner and ACL when bound, what it has while the catalog keeps no entry for it.
+    pub current: ObjectPrivileges,
 }
 
 impl RoleChange {
@@ -61,6 +97,9 @@ impl RoleChange {
             RoleChange::Drop { .. } => "DROP ROLE",
             RoleChange::Membership { grant: true, .. } => "GRANT ROLE",
             RoleChange::Membership { grant: false, .. } => "REVOKE ROLE",
+            RoleChange::Privileges(PrivilegeChange { grant: true, .. }) => "GRANT",
+            RoleChange::Privileges(PrivilegeChange { grant: false, .. }) => "REVOKE",
+            RoleChange::Owner { .. } => "ALTER TABLE",
         }
     }
 }

@@ -4,6 +4,7 @@
 //! statement reads, so they are evaluated at run time and never folded into a shared plan.
 
 use super::comments::comment;
+use super::has_privilege::{has_privilege, PrivilegeFunction};
 use super::relations::{indexes, Derived, IndexInfo};
 use super::sql_functions::{function_visible, sql_function};
 use super::types::{builtin, FUNCTIONS};
@@ -30,9 +31,8 @@ pub enum CatalogFunction {
     /// obj_description, col_description, shobj_description: the comments initdb makes.
     Description,
     EncodingToChar,
-    /// has_table_privilege and the like: true, as no privileges are kept (every role may
-    /// use every object; GRANT ... ON answers 0A000).
-    HasPrivilege,
+    /// has_table_privilege and the like (see `has_privilege.rs`).
+    HasPrivilege(PrivilegeFunction),
     GetSerialSequence,
     /// pg_relation_size and the like: KestrelDB keeps no pages, so sizes are 0.
     RelationSize,
@@ -140,16 +140,20 @@ impl CatalogFunction {
             ("col_description", 2) => (F::Description, &[OID_ARG, INT4], text),
             ("pg_encoding_to_char", 1) => (F::EncodingToChar, &[INT4], text),
             (
-                "has_table_privilege"
+                name @ ("has_table_privilege"
                 | "has_schema_privilege"
                 | "has_database_privilege"
                 | "has_sequence_privilege"
                 | "has_function_privilege"
                 | "has_column_privilege"
                 | "has_any_column_privilege"
-                | "has_type_privilege",
+                | "has_type_privilege"),
                 2..=4,
-            ) => (F::HasPrivilege, &[ANY, ANY, ANY, ANY], DataType::Bool),
+            ) => (
+                F::HasPrivilege(PrivilegeFunction::of(name)),
+                &[ANY, ANY, ANY, ANY],
+                DataType::Bool,
+            ),
             ("pg_get_serial_sequence", 2) => (F::GetSerialSequence, &[TEXT, TEXT], text),
             (
                 "pg_relation_size" | "pg_total_relation_size" | "pg_table_size" | "pg_indexes_size",
@@ -234,7 +238,7 @@ impl CatalogFunction {
                     .or_else(|| function_visible(snapshot, oid()))
                     .unwrap_or_else(|| snapshot.relation_visible(oid())),
             )),
-            F::HasPrivilege => Ok(ScalarValue::Bool(true)),
+            F::HasPrivilege(function) => has_privilege(function, args, snapshot),
             F::IsPublishable | F::IsInRecovery => Ok(ScalarValue::Bool(false)),
             F::Description => Ok(match args.get(1) {
                 // col_description(table, column)

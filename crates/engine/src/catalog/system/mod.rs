@@ -13,6 +13,7 @@ mod comments;
 mod constraints;
 mod enum_types;
 mod functions;
+mod has_privilege;
 mod information_schema;
 mod relations;
 mod sql_functions;

@@ -9,11 +9,11 @@
 
 use super::views::quote_identifier;
 use super::{
-    boolean, char, int2, int4, oid, text, CatalogSnapshot, Rows, ACL, BOOL, CHAR, FLOAT4,
-    INFORMATION_SCHEMA_OID, INT2, INT4, NAME, NULL, OID, OPAQUE, PG_CATALOG_OID, PUBLIC_OID,
-    RELATIONS, SUPERUSER_OID, TEXT, TEXT_ARRAY,
+    boolean, char, int2, int4, oid, text, CatalogSnapshot, Rows, ACL, BOOL, CHAR, FLOAT4, INT2,
+    INT4, NAME, NULL, OID, OPAQUE, PG_CATALOG_OID, PUBLIC_OID, RELATIONS, SUPERUSER_OID, TEXT,
+    TEXT_ARRAY,
 };
-use crate::catalog::{ForeignKey, IndexMethod, TableSchema};
+use crate::catalog::{acl_text, AclItem, ForeignKey, IndexMethod, TableSchema};
 use crate::types::{bit_string, text_io, DataType, ScalarValue};
 
 pub(super) const PG_NAMESPACE: &[(&str, DataType)] = &[
@@ -24,31 +24,42 @@ pub(super) const PG_NAMESPACE: &[(&str, DataType)] = &[
 ];
 
 /// The role PostgreSQL 15 makes the owner of `public`: whoever owns the database.
-pub(super) const DATABASE_OWNER_ROLE_OID: u32 = 6171;
+pub(super) const DATABASE_OWNER_ROLE_OID: u32 = crate::catalog::DATABASE_OWNER;
 
-/// Everyone may use the schemas (U); their owners may also create in them (C).
+/// Owners and ACLs as `privilege.rs` keeps them: initdb's schemas have an ACL where
+/// everyone may use them; CREATE SCHEMA grants nothing (a NULL nspacl).
 pub(super) fn pg_namespace(snapshot: &CatalogSnapshot) -> Rows {
     snapshot
         .namespaces()
         .into_iter()
         .map(|(id, name)| {
-            let owner = if id == PUBLIC_OID {
-                DATABASE_OWNER_ROLE_OID
-            } else {
-                SUPERUSER_OID
-            };
-            let owner_name = snapshot.role_name(owner);
-            // initdb grants on the schemas it makes; CREATE SCHEMA grants nothing.
-            let acl = match id {
-                PUBLIC_OID | PG_CATALOG_OID | INFORMATION_SCHEMA_OID => ScalarValue::Array(vec![
-                    text(&format!("{owner_name}=UC/{owner_name}")),
-                    text(&format!("=U/{owner_name}")),
-                ]),
-                _ => NULL,
+            let (owner, acl) = match snapshot.state.schemas.get(&id) {
+                Some(schema) => {
+                    let privileges = snapshot.state.roles.schema_privileges(schema);
+                    let acl = acl_value(snapshot, privileges.acl.as_deref());
+                    (privileges.owner, acl)
+                }
+                None => (SUPERUSER_OID, NULL),
             };
             vec![oid(id), text(&name), oid(owner), acl]
         })
         .collect()
+}
+
+/// An ACL as an aclitem[] prints, NULL for the default one.
+pub(super) fn acl_value(snapshot: &CatalogSnapshot, acl: Option<&[AclItem]>) -> ScalarValue {
+    match acl {
+        None => NULL,
+        Some(acl) => {
+            let name = |oid| quote_identifier(&snapshot.role_name(oid));
+            ScalarValue::Array(
+                acl_text(acl, &name)
+                    .into_iter()
+                    .map(ScalarValue::Text)
+                    .collect(),
+            )
+        }
+    }
 }
 
 pub(super) const PG_INIT_PRIVS: &[(&str, DataType)] = &[
@@ -221,7 +232,16 @@ struct ClassRow<'a> {
 }
 
 impl ClassRow<'_> {
-    fn values(&self) -> Vec<ScalarValue> {
+    /// The row; a table's, view's or materialized view's owner and ACL are `snapshot`'s.
+    fn values(&self, snapshot: &CatalogSnapshot) -> Vec<ScalarValue> {
+        let (owner, acl) = match self.kind {
+            b'r' | b'v' | b'm' => {
+                let privileges = snapshot.state.roles.relation_privileges(self.oid);
+                let acl = acl_value(snapshot, privileges.acl.as_deref());
+                (privileges.owner, acl)
+            }
+            _ => (SUPERUSER_OID, NULL),
+        };
         // Tables and materialized views: relations with heap storage.
         let heap = matches!(self.kind, b'r' | b'm');
         let replident = if heap { b'd' } else { b'n' };
@@ -232,7 +252,7 @@ impl ClassRow<'_> {
             oid(self.namespace),
             oid(0),
             oid(0),
-            oid(SUPERUSER_OID),
+            oid(owner),
             oid(self.am),
             oid(if storage { self.oid } else { 0 }),
             oid(0),
@@ -257,7 +277,7 @@ impl ClassRow<'_> {
             oid(0),
             text("0"),
             text(if heap { "1" } else { "0" }),
-            NULL,
+            acl,
             NULL,
             NULL,
         ]
@@ -356,7 +376,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
         am: 0,
         populated: true,
     }));
-    rows.iter().map(ClassRow::values).collect()
+    rows.iter().map(|row| row.values(snapshot)).collect()
 }
 
 pub(super) const PG_ATTRIBUTE: &[(&str, DataType)] = &[

@@ -1,0 +1,397 @@
+//! Privilege checks, made as names are bound (PostgreSQL checks them when it plans, with
+//! the same errors): a relation read needs SELECT, a write INSERT, UPDATE or DELETE, and
+//! every relation used needs USAGE on its schema; a view's query is checked with its
+//! owner's privileges, as PostgreSQL runs it. A bound plan is only ever reused by the role
+//! it was bound for: the caches key plans and results on the search path, which names the
+//! role, and a change of privileges changes the catalog version they are valid for.
+//!
+//! Also GRANT and REVOKE on tables, views and schemas, bound to the objects' OIDs.
+
+use sqlparser::ast::{self, Action, GrantObjects, Grantee, GranteeName, GranteesType, Privileges};
+
+use super::{ident_name, Binder};
+use crate::catalog::system::SUPERUSER_OID;
+use crate::catalog::{AclMode, ObjectKind, QualifiedName};
+use crate::error::{Error, Result, SqlState};
+use crate::plan::{BoundStatement, PrivilegeChange, PrivilegeTarget, RoleChange};
+
+impl Binder<'_> {
+    /// The role statements run as (SET ROLE's): a name that is no role is the trusted
+    /// bootstrap superuser (see `Session::set_identity`).
+    pub(super) fn current_role(&self) -> u32 {
+        self.state
+            .roles
+            .by_name(self.search_path.user())
+            .map_or(SUPERUSER_OID, |role| role.oid)
+    }
+
+    /// Whose privileges a relation read now is checked with: the owner of the view whose
+    /// query is being bound, or the current role.
+    fn checking_role(&self) -> u32 {
+        self.view_owner.unwrap_or_else(|| self.current_role())
+    }
+
+    /// 42501 unless the checking role holds `privileges` on relation `oid` (named `name`)
+    /// and USAGE on its schema.
+    pub(super) fn require_relation(
+        &self,
+        name: &QualifiedName,
+        oid: u32,
+        privileges: AclMode,
+    ) -> Result<()> {
+        let role = self.checking_role();
+        let roles = &self.state.roles;
+        if roles.is_superuser(role) || self.privileges_unchecked {
+            return Ok(());
+        }
+        self.require_schema_as(role, name.schema, AclMode::USAGE)?;
+        let object = roles.relation_privileges(oid);
+        let (held, _) = roles.privileges_of(role, ObjectKind::Relation, &object);
+        match held.contains(privileges) {
+            true => Ok(()),
+            false => Err(permission_denied(self.relation_word(name), &name.name)),
+        }
+    }
+
+    /// 42501 unless the statement may read relation `name` (a table or a view) it writes.
+    pub(super) fn require_read(&self, name: &QualifiedName) -> Result<()> {
+        let oid = match self.state.views.get(name) {
+            Some(view) => view.oid,
+            None => self.table(name)?.schema.oid,
+        };
+        self.require_relation(name, oid, AclMode::SELECT)
+    }
+
+    /// 42501 unless the current role holds `privileges` on schema `oid`.
+    pub(super) fn require_schema(&self, oid: u32, privileges: AclMode) -> Result<()> {
+        self.require_schema_as(self.checking_role(), oid, privileges)
+    }
+
+    fn require_schema_as(&self, role: u32, oid: u32, privileges: AclMode) -> Result<()> {
+        let roles = &self.state.roles;
+        let Some(schema) = self.state.schemas.get(&oid) else {
+            return Ok(());
+        };
+        if roles.is_superuser(role) || schema.is_temporary() || self.privileges_unchecked {
+            return Ok(());
+        }
+        let object = roles.schema_privileges(schema);
+        let (held, _) = roles.privileges_of(role, ObjectKind::Schema, &object);
+        match held.contains(privileges) {
+            true => Ok(()),
+            false => Err(permission_denied("schema", &schema.name)),
+        }
+    }
+
+    /// 42501 `must be owner of table t` unless the current role owns relation `oid` (or is
+    /// a member of its owner, or a superuser): what ALTER and DROP ask.
+    pub(super) fn require_relation_owner(&self, name: &QualifiedName, oid: u32) -> Result<()> {
+        let roles = &self.state.roles;
+        let owner = roles.relation_privileges(oid).owner;
+        match roles.has_ownership(self.current_role(), owner) {
+            true => Ok(()),
+            false => Err(Error::new(
+                SqlState::InsufficientPrivilege,
+                format!(
+                    "must be owner of {} {}",
+                    self.relation_word(name),
+                    name.name
+                ),
+            )),
+        }
+    }
+
+    /// [`Binder::require_relation_owner`] of the table or view `name`, if it exists.
+    pub(super) fn require_owner_if_exists(&self, name: &QualifiedName) -> Result<()> {
+        let oid = match self.state.views.get(name) {
+            Some(view) => view.oid,
+            None => match self.state.table_by_name(name) {
+                Some(table) => table.schema.oid,
+                None => return Ok(()),
+            },
+        };
+        self.require_relation_owner(name, oid)
+    }
+
+    /// For OWNER TO by a role that is not a superuser: 42501 unless it is a member of the
+    /// new owner (when it exists), who may create in schema `oid`, as it could have made the
+    /// object itself.
+    pub(super) fn require_creator(&self, new_owner: &str, schema: u32) -> Result<()> {
+        let roles = &self.state.roles;
+        let me = self.current_role();
+        match roles.by_name(new_owner) {
+            // PostgreSQL asks for the membership first.
+            Some(owner) if !roles.has_ownership(me, owner.oid) => Err(Error::new(
+                SqlState::InsufficientPrivilege,
+                format!("must be member of role \"{new_owner}\""),
+            )),
+            Some(owner) if !roles.is_superuser(me) => {
+                self.require_schema_as(owner.oid, schema, AclMode::CREATE)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The owner a view's query runs as.
+    pub(super) fn relation_owner(&self, oid: u32) -> u32 {
+        self.state.roles.relation_privileges(oid).owner
+    }
+
+    fn relation_word(&self, name: &QualifiedName) -> &'static str {
+        if self.state.views.contains_key(name) {
+            "view"
+        } else if self.state.sequences.contains_key(name) {
+            "sequence"
+        } else {
+            "table"
+        }
+    }
+
+    pub(super) fn bind_grant(&mut self, grant: &ast::Grant) -> Result<BoundStatement> {
+        let ast::Grant {
+            privileges,
+            objects,
+            grantees,
+            with_grant_option,
+            as_grantor,
+            granted_by,
+            current_grants,
+        } = grant;
+        if as_grantor.is_some() || current_grants.is_some() {
+            return Err(Error::unsupported(format!("{grant}")));
+        }
+        let change = self.bind_privilege_change(
+            privileges,
+            objects.as_ref(),
+            grantees,
+            granted_by.as_ref(),
+        )?;
+        Ok(BoundStatement::ChangeRole(RoleChange::Privileges(
+            PrivilegeChange {
+                grant: true,
+                grant_option: *with_grant_option,
+                cascade: false,
+                ..change
+            },
+        )))
+    }
+
+    pub(super) fn bind_revoke(&mut self, revoke: &ast::Revoke) -> Result<BoundStatement> {
+        let ast::Revoke {
+            grant_option_for,
+            privileges,
+            objects,
+            grantees,
+            granted_by,
+            cascade,
+        } = revoke;
+        let change = self.bind_privilege_change(
+            privileges,
+            objects.as_ref(),
+            grantees,
+            granted_by.as_ref(),
+        )?;
+        Ok(BoundStatement::ChangeRole(RoleChange::Privileges(
+            PrivilegeChange {
+                grant: false,
+                grant_option: *grant_option_for,
+                cascade: matches!(cascade, Some(ast::CascadeOption::Cascade)),
+                ..change
+            },
+        )))
+    }
+
+    /// What GRANT and REVOKE share: the privileges, the objects and the grantees (the
+    /// direction and options are the caller's).
+    fn bind_privilege_change(
+        &mut self,
+        privileges: &Privileges,
+        objects: Option<&GrantObjects>,
+        grantees: &[Grantee],
+        granted_by: Option<&ast::Ident>,
+    ) -> Result<PrivilegeChange> {
+        if let Some(grantor) = granted_by {
+            // Only the current role may be named (PostgreSQL 15 accepts nothing else).
+            if ident_name(grantor) != self.search_path.user() {
+                return Err(Error::unsupported("GRANTED BY another role"));
+            }
+        }
+        let Some(objects) = objects else {
+            return Err(Error::syntax("syntax error at end of input"));
+        };
+        let (kind, targets) = self.privilege_targets(objects)?;
+        let (mode, all) = privilege_mode(privileges, kind)?;
+        let grantees = grantees
+            .iter()
+            .map(grantee_name)
+            .collect::<Result<Vec<_>>>()?;
+        Ok(PrivilegeChange {
+            grant: true,
+            privileges: mode,
+            all,
+            targets,
+            grantees,
+            grant_option: false,
+            cascade: false,
+        })
+    }
+
+    /// The table or view `name` as the object of a GRANT, REVOKE or OWNER TO.
+    pub(super) fn relation_target(&self, name: &QualifiedName) -> Result<PrivilegeTarget> {
+        let oid = if let Some(view) = self.state.views.get(name) {
+            view.oid
+        } else if let Some(table) = self.state.table_by_name(name) {
+            table.schema.oid
+        } else if self.state.sequences.contains_key(name) {
+            return Err(Error::unsupported("privileges and owners of sequences"));
+        } else {
+            return Err(Error::new(
+                SqlState::UndefinedTable,
+                format!("relation \"{name}\" does not exist"),
+            ));
+        };
+        Ok(PrivilegeTarget {
+            kind: ObjectKind::Relation,
+            oid,
+            word: self.relation_word(name),
+            name: name.name.clone(),
+            current: self.state.roles.relation_privileges(oid),
+        })
+    }
+
+    /// The objects a GRANT or REVOKE names, all of one kind.
+    fn privilege_targets(
+        &self,
+        objects: &GrantObjects,
+    ) -> Result<(ObjectKind, Vec<PrivilegeTarget>)> {
+        let relation = |name: QualifiedName| self.relation_target(&name);
+        match objects {
+            GrantObjects::Tables(names) => {
+                let targets = names
+                    .iter()
+                    .map(|name| relation(self.relation_name(name)?))
+                    .collect::<Result<Vec<_>>>()?;
+                Ok((ObjectKind::Relation, targets))
+            }
+            GrantObjects::AllTablesInSchema { schemas } => {
+                let mut targets = Vec::new();
+                for schema in schemas {
+                    let oid = self.schema(&object_name_text(schema)?)?.oid;
+                    let mut names: Vec<QualifiedName> = self
+                        .state
+                        .names
+                        .keys()
+                        .chain(self.state.views.keys())
+                        .filter(|name| name.schema == oid)
+                        .cloned()
+                        .collect();
+                    names.sort_by(|a, b| a.name.cmp(&b.name));
+                    for name in names {
+                        targets.push(relation(name)?);
+                    }
+                }
+                Ok((ObjectKind::Relation, targets))
+            }
+            GrantObjects::Schemas(schemas) => {
+                let targets = schemas
+                    .iter()
+                    .map(|name| {
+                        let schema = self.schema(&object_name_text(name)?)?;
+                        Ok(PrivilegeTarget {
+                            kind: ObjectKind::Schema,
+                            oid: schema.oid,
+                            word: "schema",
+                            name: schema.name.clone(),
+                            current: self.state.roles.schema_privileges(schema),
+                        })
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                Ok((ObjectKind::Schema, targets))
+            }
+            other => Err(Error::unsupported(format!("privileges ON {other}"))),
+        }
+    }
+}
+
+/// A schema's name as written (one identifier).
+fn object_name_text(name: &ast::ObjectName) -> Result<String> {
+    match name.0.as_slice() {
+        [ast::ObjectNamePart::Identifier(ident)] => Ok(ident_name(ident)),
+        _ => Err(Error::syntax(format!("improper qualified name: {name}"))),
+    }
+}
+
+/// The privileges named, checked against the object kind (0LP01 for one it lacks), and
+/// whether ALL was written.
+fn privilege_mode(privileges: &Privileges, kind: ObjectKind) -> Result<(AclMode, bool)> {
+    let actions = match privileges {
+        Privileges::All {
+            with_privileges_keyword: _,
+        } => return Ok((kind.all_privileges(), true)),
+        Privileges::Actions(actions) => actions,
+    };
+    let mut mode = AclMode::NONE;
+    for action in actions {
+        let (bit, columns) = match action {
+            Action::Select { columns } => (AclMode::SELECT, columns.as_ref()),
+            Action::Insert { columns } => (AclMode::INSERT, columns.as_ref()),
+            Action::Update { columns } => (AclMode::UPDATE, columns.as_ref()),
+            Action::References { columns } => (AclMode::REFERENCES, columns.as_ref()),
+            Action::Delete => (AclMode::DELETE, None),
+            Action::Truncate => (AclMode::TRUNCATE, None),
+            Action::Trigger => (AclMode::TRIGGER, None),
+            Action::Usage => (AclMode::USAGE, None),
+            Action::Create { obj_type: None } => (AclMode::CREATE, None),
+            Action::Connect => (AclMode::CONNECT, None),
+            Action::Temporary => (AclMode::TEMPORARY, None),
+            Action::Execute { obj_type: None } => (AclMode::EXECUTE, None),
+            other => return Err(Error::unsupported(format!("the privilege {other}"))),
+        };
+        if columns.is_some() {
+            return Err(Error::unsupported("column privileges"));
+        }
+        if !kind.all_privileges().contains(bit) {
+            let word = match kind {
+                ObjectKind::Relation => "table",
+                ObjectKind::Schema => "schema",
+            };
+            return Err(Error::new(
+                SqlState::InvalidGrantOperation,
+                format!("invalid privilege type {} for {word}", action_word(action)),
+            ));
+        }
+        mode = mode.union(bit);
+    }
+    Ok((mode, false))
+}
+
+fn action_word(action: &Action) -> String {
+    action.to_string().to_uppercase()
+}
+
+/// A grantee's role name; `None` for PUBLIC.
+fn grantee_name(grantee: &Grantee) -> Result<Option<String>> {
+    let Grantee { grantee_type, name } = grantee;
+    match (grantee_type, name) {
+        (GranteesType::Public, _) => Ok(None),
+        (
+            GranteesType::None | GranteesType::Role | GranteesType::User | GranteesType::Group,
+            Some(GranteeName::ObjectName(name)),
+        ) => match name.0.as_slice() {
+            [ast::ObjectNamePart::Identifier(ident)] => {
+                let role = ident_name(ident);
+                Ok((!(ident.quote_style.is_none() && role == "public")).then_some(role))
+            }
+            _ => Err(Error::syntax(format!("syntax error at or near \"{name}\""))),
+        },
+        _ => Err(Error::unsupported(format!("the grantee {grantee}"))),
+    }
+}
+
+/// 42501 `permission denied for table t`.
+pub(super) fn permission_denied(word: &str, name: &str) -> Error {
+    Error::new(
+        SqlState::InsufficientPrivilege,
+        format!("permission denied for {word} {name}"),
+    )
+}

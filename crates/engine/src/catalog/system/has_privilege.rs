@@ -1,0 +1,243 @@
+//! has_table_privilege, has_column_privilege, has_schema_privilege and
+//! has_database_privilege, evaluated with the ACLs `catalog/privilege.rs` keeps, as
+//! PostgreSQL's acl.c does: `([role,] object, privileges)`, where the role and the object
+//! are a name or an OID, and privileges a comma-separated list of which any one held
+//! (`WITH GRANT OPTION`: with it) answers true. An unknown object named by OID gives NULL.
+//! The kinds that keep no ACLs here (sequences, functions, types) answer true.
+
+use super::functions::object_oid;
+use super::CatalogSnapshot;
+use crate::catalog::system::SUPERUSER_OID;
+use crate::catalog::{AclMode, ObjectKind, ObjectPrivileges};
+use crate::error::{Error, Result, SqlState};
+use crate::types::{OidKind, ScalarValue};
+
+/// Which has_*_privilege function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrivilegeFunction {
+    Table,
+    /// Column privileges are not kept: a column has its table's.
+    Column,
+    Schema,
+    Database,
+    /// Sequences, functions, types and the any-column form: no ACLs are kept for them.
+    Unchecked,
+}
+
+impl PrivilegeFunction {
+    pub fn of(name: &str) -> PrivilegeFunction {
+        match name {
+            "has_table_privilege" => PrivilegeFunction::Table,
+            "has_column_privilege" | "has_any_column_privilege" => PrivilegeFunction::Column,
+            "has_schema_privilege" => PrivilegeFunction::Schema,
+            "has_database_privilege" => PrivilegeFunction::Database,
+            _ => PrivilegeFunction::Unchecked,
+        }
+    }
+
+    /// The privilege names the function accepts, and their bits.
+    fn privilege_names(self) -> &'static [(&'static str, AclMode)] {
+        match self {
+            PrivilegeFunction::Table => &[
+                ("SELECT", AclMode::SELECT),
+                ("INSERT", AclMode::INSERT),
+                ("UPDATE", AclMode::UPDATE),
+                ("DELETE", AclMode::DELETE),
+                ("TRUNCATE", AclMode::TRUNCATE),
+                ("REFERENCES", AclMode::REFERENCES),
+                ("TRIGGER", AclMode::TRIGGER),
+                ("RULE", AclMode::NONE),
+            ],
+            PrivilegeFunction::Column => &[
+                ("SELECT", AclMode::SELECT),
+                ("INSERT", AclMode::INSERT),
+                ("UPDATE", AclMode::UPDATE),
+                ("REFERENCES", AclMode::REFERENCES),
+            ],
+            PrivilegeFunction::Schema => &[("CREATE", AclMode::CREATE), ("USAGE", AclMode::USAGE)],
+            PrivilegeFunction::Database => &[
+                ("CREATE", AclMode::CREATE),
+                ("TEMPORARY", AclMode::TEMPORARY),
+                ("TEMP", AclMode::TEMPORARY),
+                ("CONNECT", AclMode::CONNECT),
+            ],
+            PrivilegeFunction::Unchecked => &[],
+        }
+    }
+}
+
+pub(super) fn has_privilege(
+    function: PrivilegeFunction,
+    args: &[ScalarValue],
+    snapshot: &CatalogSnapshot,
+) -> Result<ScalarValue> {
+    if args.iter().any(|a| matches!(a, ScalarValue::Null)) {
+        return Ok(ScalarValue::Null);
+    }
+    if function == PrivilegeFunction::Unchecked {
+        return Ok(ScalarValue::Bool(true));
+    }
+    // The column functions take (table, column, privilege) after the optional role.
+    let object_args = if function == PrivilegeFunction::Column && args.len() > 2 {
+        2
+    } else {
+        1
+    };
+    let (role, rest) = match args.len().saturating_sub(object_args) {
+        1 => (snapshot.session.role_oid, args),
+        _ => (role_oid(&args[0], snapshot)?, &args[1..]),
+    };
+    let (Some(object), Some(ScalarValue::Text(privileges))) = (rest.first(), rest.last()) else {
+        return Ok(ScalarValue::Null);
+    };
+    let (wanted, with_grant_option) = parse_privileges(function, privileges)?;
+    let roles = &snapshot.state.roles;
+    let (kind, privileges) = match function {
+        PrivilegeFunction::Table | PrivilegeFunction::Column => {
+            let Some(oid) = relation(object, snapshot)? else {
+                return Ok(ScalarValue::Null);
+            };
+            let state = snapshot.state;
+            if !state.tables.contains_key(&oid) && !state.views.values().any(|v| v.oid == oid) {
+                // A system relation: everyone may read it (initdb's =r ACL).
+                let public_read = !with_grant_option && wanted.contains(AclMode::SELECT);
+                return Ok(ScalarValue::Bool(public_read || roles.is_superuser(role)));
+            }
+            (ObjectKind::Relation, roles.relation_privileges(oid))
+        }
+        PrivilegeFunction::Schema => {
+            let Some(oid) = schema(object, snapshot)? else {
+                return Ok(ScalarValue::Null);
+            };
+            match snapshot.state.schemas.get(&oid) {
+                Some(schema) => (ObjectKind::Schema, roles.schema_privileges(schema)),
+                None => return Ok(ScalarValue::Bool(roles.is_superuser(role))),
+            }
+        }
+        PrivilegeFunction::Database => {
+            // No ACL is kept: the default one, where PUBLIC may connect and make
+            // temporary tables and the bootstrap superuser owns the database.
+            let held = if roles.is_superuser(role) {
+                AclMode::CREATE
+                    .union(AclMode::TEMPORARY)
+                    .union(AclMode::CONNECT)
+            } else if with_grant_option {
+                AclMode::NONE
+            } else {
+                AclMode::TEMPORARY.union(AclMode::CONNECT)
+            };
+            return Ok(ScalarValue::Bool(!held.intersection(wanted).is_empty()));
+        }
+        PrivilegeFunction::Unchecked => return Ok(ScalarValue::Bool(true)),
+    };
+    Ok(ScalarValue::Bool(holds(
+        roles,
+        role,
+        kind,
+        &privileges,
+        wanted,
+        with_grant_option,
+    )))
+}
+
+fn holds(
+    roles: &crate::catalog::RoleCatalog,
+    role: u32,
+    kind: ObjectKind,
+    object: &ObjectPrivileges,
+    wanted: AclMode,
+    with_grant_option: bool,
+) -> bool {
+    let (held, options) = roles.privileges_of(role, kind, object);
+    let held = if with_grant_option { options } else { held };
+    !held.intersection(wanted).is_empty()
+}
+
+/// The privileges a text names (22023 for an unknown one), and whether each asked for
+/// its grant option.
+fn parse_privileges(function: PrivilegeFunction, text: &str) -> Result<(AclMode, bool)> {
+    let mut wanted = AclMode::NONE;
+    let mut with_grant_option = false;
+    for part in text.split(',') {
+        let words: Vec<String> = part
+            .split_whitespace()
+            .map(str::to_ascii_uppercase)
+            .collect();
+        let (name, grant) = match words.as_slice() {
+            [name] => (name.as_str(), false),
+            [name, with, grant, option]
+                if with == "WITH" && grant == "GRANT" && option == "OPTION" =>
+            {
+                (name.as_str(), true)
+            }
+            _ => (part.trim(), false),
+        };
+        let Some((_, bits)) = function
+            .privilege_names()
+            .iter()
+            .find(|(known, _)| *known == name)
+        else {
+            return Err(Error::new(
+                SqlState::InvalidParameterValue,
+                format!("unrecognized privilege type: \"{}\"", part.trim()),
+            ));
+        };
+        wanted = wanted.union(*bits);
+        with_grant_option |= grant;
+    }
+    Ok((wanted, with_grant_option))
+}
+
+/// A role named or given by OID (42704 for an unknown name).
+fn role_oid(value: &ScalarValue, snapshot: &CatalogSnapshot) -> Result<u32> {
+    match value {
+        ScalarValue::Text(name) => {
+            let session = snapshot.session.session_role();
+            match name.as_str() {
+                "public" => Ok(crate::catalog::PUBLIC_GRANTEE),
+                name => Ok(snapshot.state.roles.named(name, &session)?.oid),
+            }
+        }
+        other => Ok(int_oid(other).unwrap_or(SUPERUSER_OID)),
+    }
+}
+
+/// A relation named (42P01 when missing) or given by OID (`None` when missing).
+fn relation(value: &ScalarValue, snapshot: &CatalogSnapshot) -> Result<Option<u32>> {
+    match value {
+        ScalarValue::Text(name) => object_oid(
+            OidKind::RegClass,
+            name,
+            snapshot.state,
+            snapshot.search_path,
+        )
+        .map(Some),
+        other => Ok(int_oid(other).filter(|oid| {
+            snapshot.state.tables.contains_key(oid)
+                || snapshot.state.views.values().any(|v| v.oid == *oid)
+                || super::RELATIONS.iter().any(|r| r.oid == *oid)
+        })),
+    }
+}
+
+/// A schema named (3F000 when missing) or given by OID (`None` when missing).
+fn schema(value: &ScalarValue, snapshot: &CatalogSnapshot) -> Result<Option<u32>> {
+    match value {
+        ScalarValue::Text(name) => object_oid(
+            OidKind::RegNamespace,
+            name,
+            snapshot.state,
+            snapshot.search_path,
+        )
+        .map(Some),
+        other => Ok(int_oid(other).filter(|oid| snapshot.state.schemas.contains_key(oid))),
+    }
+}
+
+fn int_oid(value: &ScalarValue) -> Option<u32> {
+    match value {
+        ScalarValue::Int64(v) => u32::try_from(*v).ok(),
+        ScalarValue::Int32(v) => u32::try_from(*v).ok(),
+        _ => None,
+    }
+}

@@ -1,0 +1,194 @@
+//! GRANT and REVOKE of privileges on tables, views and schemas, run under the roles lock on
+//! the newest role catalog (see `exec/role.rs`), and the upkeep of owners: a relation made
+//! by a role other than the bootstrap superuser is recorded as that role's.
+
+use crate::api::Notice;
+use crate::catalog::{
+    change_acl, AclChange, AclItem, ObjectKind, ObjectPrivileges, PrivilegeCatalog, RoleCatalog,
+    SessionRole, PUBLIC_GRANTEE,
+};
+use crate::error::{Error, Result, SqlState};
+use crate::plan::{PrivilegeChange, PrivilegeTarget};
+use crate::storage::{DbState, Transaction};
+
+/// Applies a GRANT or REVOKE by `actor` to `roles`.
+pub fn change_privileges(
+    roles: &mut RoleCatalog,
+    change: PrivilegeChange,
+    actor: &SessionRole,
+    notices: &mut Vec<Notice>,
+) -> Result<()> {
+    let PrivilegeChange {
+        grant,
+        privileges,
+        all,
+        targets,
+        grantees,
+        grant_option,
+        cascade,
+    } = change;
+    let grantees = grantees
+        .iter()
+        .map(|name| match name {
+            None => Ok(PUBLIC_GRANTEE),
+            Some(name) => roles.named(name, actor).map(|r| r.oid),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if grant && grant_option && grantees.contains(&PUBLIC_GRANTEE) {
+        return Err(Error::new(
+            SqlState::InvalidGrantOperation,
+            "grant options can only be granted to roles",
+        ));
+    }
+    let acl_change = AclChange {
+        grant,
+        privileges,
+        all,
+        grantees: &grantees,
+        grant_option,
+        cascade,
+    };
+    for target in targets {
+        let object = newest(&target, &roles.privileges);
+        let denied = || {
+            Error::new(
+                SqlState::InsufficientPrivilege,
+                format!("permission denied for {} {}", target.word, target.name),
+            )
+        };
+        let (acl, warnings) = change_acl(
+            roles,
+            target.kind,
+            &object,
+            &acl_change,
+            actor.role_oid,
+            denied,
+        )?;
+        for warning in warnings {
+            notices.push(Notice {
+                severity: "WARNING",
+                state: SqlState::Warning,
+                message: format!("{warning} for \"{}\"", target.name),
+            });
+        }
+        roles.privileges.put(
+            target.kind,
+            target.oid,
+            ObjectPrivileges {
+                owner: object.owner,
+                acl: Some(acl),
+            },
+        );
+    }
+    Ok(())
+}
+
+/// ALTER ... OWNER TO: by an owner (or superuser) that is a member of the new owner, who
+/// takes the old owner's place in the ACL (PostgreSQL's aclnewowner).
+pub fn change_owner(
+    roles: &mut RoleCatalog,
+    target: &PrivilegeTarget,
+    new_owner: &str,
+    actor: &SessionRole,
+) -> Result<()> {
+    let new_owner = roles.named(new_owner, actor)?.oid;
+    let object = newest(target, &roles.privileges);
+    if !roles.has_ownership(actor.role_oid, object.owner) {
+        return Err(Error::new(
+            SqlState::InsufficientPrivilege,
+            format!("must be owner of {} {}", target.word, target.name),
+        ));
+    }
+    if !roles.has_ownership(actor.role_oid, new_owner) {
+        let name = roles
+            .by_oid(new_owner)
+            .map(|r| r.name.clone())
+            .unwrap_or_default();
+        return Err(Error::new(
+            SqlState::InsufficientPrivilege,
+            format!("must be member of role \"{name}\""),
+        ));
+    }
+    let acl = object.acl.map(|acl| {
+        let mut renamed: Vec<AclItem> = Vec::with_capacity(acl.len());
+        for mut item in acl {
+            for role in [&mut item.grantee, &mut item.grantor] {
+                if *role == object.owner {
+                    *role = new_owner;
+                }
+            }
+            match renamed
+                .iter_mut()
+                .find(|i| i.grantee == item.grantee && i.grantor == item.grantor)
+            {
+                Some(same) => {
+                    same.privileges = same.privileges.union(item.privileges);
+                    same.grant_options = same.grant_options.union(item.grant_options);
+                }
+                None => renamed.push(item),
+            }
+        }
+        renamed
+    });
+    roles.privileges.put(
+        target.kind,
+        target.oid,
+        ObjectPrivileges {
+            owner: new_owner,
+            acl,
+        },
+    );
+    Ok(())
+}
+
+/// The target's owner and ACL in the newest catalog: its entry, or what it had when bound
+/// while it has none. A schema's owner is in its definition, so always the bound one.
+fn newest(target: &PrivilegeTarget, catalog: &PrivilegeCatalog) -> ObjectPrivileges {
+    match catalog.objects.get(&(target.kind, target.oid)) {
+        Some(entry) => ObjectPrivileges {
+            owner: match target.kind {
+                ObjectKind::Relation => entry.owner,
+                ObjectKind::Schema => target.current.owner,
+            },
+            acl: entry.acl.clone(),
+        },
+        None => target.current.clone(),
+    }
+}
+
+/// Records `owner` as the owner of the relation `oid` it just made (nothing for the
+/// bootstrap superuser, every object's owner by default).
+pub fn record_owner(txn: &mut Transaction, oid: u32, owner: u32) -> Result<()> {
+    if owner == crate::catalog::system::SUPERUSER_OID {
+        return Ok(());
+    }
+    let mut roles = txn.roles_to_change()?;
+    roles.privileges.put(
+        ObjectKind::Relation,
+        oid,
+        ObjectPrivileges { owner, acl: None },
+    );
+    txn.put_roles(roles);
+    Ok(())
+}
+
+/// Forgets the owners and ACLs of objects that no longer exist in `state`.
+pub fn prune(catalog: &mut PrivilegeCatalog, state: &DbState) {
+    catalog.objects.retain(|(kind, oid), _| match kind {
+        ObjectKind::Relation => {
+            state.tables.contains_key(oid) || state.views.values().any(|v| v.oid == *oid)
+        }
+        ObjectKind::Schema => state.schemas.contains_key(oid),
+    });
+}
+
+/// 2BP01 when `role` owns an object or holds privileges (DROP ROLE refuses then).
+pub fn check_unused(roles: &RoleCatalog, role: u32, name: &str) -> Result<()> {
+    match roles.privileges.mentions(role) {
+        true => Err(Error::new(
+            SqlState::DependentObjectsStillExist,
+            format!("role \"{name}\" cannot be dropped because some objects depend on it"),
+        )),
+        false => Ok(()),
+    }
+}
