@@ -129,6 +129,22 @@ impl Binder<'_> {
         access_chain: &[AccessExpr],
         scope: &Scope,
     ) -> Result<ScalarExpr> {
+        // `t.col[i]` arrives as `t` with the access chain `.col[i]`.
+        if let (Expr::Identifier(first), [dots @ .., AccessExpr::Subscript(_)]) =
+            (root, access_chain)
+        {
+            let mut names = vec![first.clone()];
+            for access in dots {
+                match access {
+                    AccessExpr::Dot(Expr::Identifier(name)) => names.push(name.clone()),
+                    _ => break,
+                }
+            }
+            if names.len() == dots.len() + 1 && !dots.is_empty() {
+                let root = Expr::CompoundIdentifier(names);
+                return self.bind_subscript(&root, &access_chain[dots.len()..], scope);
+            }
+        }
         let [AccessExpr::Subscript(subscript)] = access_chain else {
             return Err(Error::unsupported(format!(
                 "the expression {root}{}",
