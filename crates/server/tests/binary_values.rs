@@ -109,5 +109,20 @@ fn binary_arrays_and_zoned_date_parameters_match_postgresql(
         &[(1082, "2024-01-15 +01")],
     )?;
     assert_eq!(row, vec![Some(hex("0000224d"))]);
+
+    // int2vectorsend / oidvectorsend: array_send's form with lower bound 0, and one
+    // dimension even when empty.
+    let row = binary_row(
+        &mut stream,
+        "SELECT '1 2'::int2vector, '23 25'::oidvector, ''::int2vector",
+        &[],
+    )?;
+    let expected = [
+        "0000000100000000000000150000000200000000000000020001000000020002",
+        "00000001000000000000001a000000020000000000000004000000170000000400000019",
+        "0000000100000000000000150000000000000000",
+    ];
+    let expected: Vec<Option<Vec<u8>>> = expected.iter().map(|h| Some(hex(h))).collect();
+    assert_eq!(row, expected);
     Ok(())
 }

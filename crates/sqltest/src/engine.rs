@@ -71,10 +71,10 @@ fn statement_output(result: &StatementResult) -> StatementOutput {
     let mut buf = Vec::new();
     for batch in &result.batches {
         for row in 0..batch.len() {
-            let values = batch.columns.iter().map(|vector| {
+            let values = batch.columns.iter().enumerate().map(|(i, vector)| {
                 buf.clear();
-                let text = vector
-                    .write_text(row, &mut buf)
+                let ty = columns.get(i).map(|c| c.data_type);
+                let text = kestrel::types::int_vector::write_text(vector, row, ty, &mut buf)
                     .then(|| String::from_utf8_lossy(&buf));
                 cell(text.as_deref())
             });

@@ -4,6 +4,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::ColumnInfo;
 use crate::error::SqlState;
+use crate::types::int_vector;
 use crate::vector::Batch;
 
 /// The outcome of one statement.
@@ -59,7 +60,12 @@ impl StatementResult {
                     if i > 0 {
                         line.push(b'|');
                     }
-                    if !column.write_text(row, &mut line) {
+                    let ty = self
+                        .columns
+                        .as_ref()
+                        .and_then(|c| c.get(i))
+                        .map(|c| c.data_type);
+                    if !int_vector::write_text(column, row, ty, &mut line) {
                         line.extend_from_slice(b"NULL");
                     }
                 }

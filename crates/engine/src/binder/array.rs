@@ -2,6 +2,10 @@
 //! resolution, subscripts `a[i]` and slices `a[i:j]`, `x op ANY/ALL (array)`, the array
 //! operators `||`, `@>`, `<@`, `&&`, and the polymorphic array functions (anyarray,
 //! anyelement, anycompatible), whose element type comes from their arguments.
+//!
+//! int2vector and oidvector are read as the int2[] and oid[] they hold, their subscripts
+//! (from 0) shifted to those of the array (from 1); a function whose result would show the
+//! lower bound some other way is refused (see [`Binder::shift_vector_bounds`]).
 
 use sqlparser::ast::{self, AccessExpr, Expr, Subscript};
 
@@ -11,7 +15,7 @@ use super::Binder;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
 use crate::function::{ArrayFunction, ScalarFunction};
-use crate::plan::{CompareOp, ScalarExpr};
+use crate::plan::{ArithmeticOp, CompareOp, ScalarExpr};
 use crate::types::{DataType, ScalarValue};
 
 /// The names [`resolve_array_function`] knows.
@@ -125,6 +129,22 @@ impl Binder<'_> {
         access_chain: &[AccessExpr],
         scope: &Scope,
     ) -> Result<ScalarExpr> {
+        // `t.col[i]` arrives as `t` with the access chain `.col[i]`.
+        if let (Expr::Identifier(first), [dots @ .., AccessExpr::Subscript(_)]) =
+            (root, access_chain)
+        {
+            let mut names = vec![first.clone()];
+            for access in dots {
+                match access {
+                    AccessExpr::Dot(Expr::Identifier(name)) => names.push(name.clone()),
+                    _ => break,
+                }
+            }
+            if names.len() == dots.len() + 1 && !dots.is_empty() {
+                let root = Expr::CompoundIdentifier(names);
+                return self.bind_subscript(&root, &access_chain[dots.len()..], scope);
+            }
+        }
         let [AccessExpr::Subscript(subscript)] = access_chain else {
             return Err(Error::unsupported(format!(
                 "the expression {root}{}",
@@ -135,12 +155,14 @@ impl Binder<'_> {
             )));
         };
         let array = self.bind_expr(root, scope)?;
-        let ty = array.ty();
         if let (Some(column), Subscript::Index { index }) =
             (catalog_name_column(&array, scope), subscript)
         {
             return self.bind_name_subscript(column, index, scope);
         }
+        let shift = 1 - array.ty().lower_bound();
+        let array = self.vector_as_array(array)?;
+        let ty = array.ty();
         let Some(elem) = ty.element() else {
             return Err(Error::new(
                 SqlState::DatatypeMismatch,
@@ -156,7 +178,8 @@ impl Binder<'_> {
                     "array subscript must have type integer",
                 ));
             }
-            args.push(binder.coerce(bound, DataType::Int32, CastContext::Assignment)?);
+            let bound = binder.coerce(bound, DataType::Int32, CastContext::Assignment)?;
+            args.push(plus(bound, shift));
             Ok(())
         };
         let (func, result) = match subscript {
@@ -223,7 +246,9 @@ impl Binder<'_> {
         all: bool,
         scope: &Scope,
     ) -> Result<ScalarExpr> {
-        let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
+        let l = self.bind_expr(left, scope)?;
+        let r = self.bind_expr(right, scope)?;
+        let r = self.vector_as_array(r)?;
         let (lt, rt) = (l.ty(), r.ty());
         let elem = match rt {
             DataType::Unknown => common_type(lt, DataType::Unknown),
@@ -282,12 +307,110 @@ impl Binder<'_> {
         name: &str,
         args: Vec<ScalarExpr>,
     ) -> Option<Result<ScalarExpr>> {
+        if let Some(bound) = self.bind_vector_dimension(name, &args) {
+            return Some(bound);
+        }
         let types: Vec<DataType> = args.iter().map(ScalarExpr::ty).collect();
         match resolve_array_function(name, &types) {
             Ok(None) => None,
-            Ok(Some((func, params, ty))) => Some(self.array_call_coerced(func, args, params, ty)),
+            Ok(Some((func, params, ty))) => Some(
+                self.shift_vector_bounds(func, args, &types)
+                    .and_then(|args| self.array_call_coerced(func, args, params, ty))
+                    .map(|call| shift_result(func, &types, call)),
+            ),
             Err(e) => Some(Err(e)),
         }
+    }
+
+    /// array_lower, array_upper, array_length and array_ndims of an int2vector or oidvector,
+    /// which has one dimension subscripted from 0 even when empty (`''::int2vector` is
+    /// `[0:-1]`): figures of its cardinality. `None` for other calls.
+    fn bind_vector_dimension(
+        &mut self,
+        name: &str,
+        args: &[ScalarExpr],
+    ) -> Option<Result<ScalarExpr>> {
+        let (vector, dimension) = match args {
+            [vector] if name == "array_ndims" => (vector, None),
+            [vector, dimension]
+                if matches!(name, "array_lower" | "array_upper" | "array_length") =>
+            {
+                (vector, Some(dimension))
+            }
+            _ => return None,
+        };
+        let array = vector.ty().vector_array()?;
+        match dimension {
+            None
+            | Some(ScalarExpr::Literal {
+                value: ScalarValue::Int32(1),
+                ..
+            }) => {}
+            Some(ScalarExpr::Literal {
+                value: ScalarValue::Int32(_) | ScalarValue::Null,
+                ..
+            }) => return Some(Ok(ScalarExpr::null(DataType::Int32))),
+            Some(_) => {
+                return Some(Err(Error::unsupported(format!(
+                    "{name} of {} with a dimension that is not a constant",
+                    vector.ty()
+                ))))
+            }
+        }
+        let array = match self.coerce(vector.clone(), array, CastContext::Implicit) {
+            Ok(array) => array,
+            Err(e) => return Some(Err(e)),
+        };
+        let cardinality = array_call(ArrayFunction::Cardinality, vec![array], DataType::Int32);
+        let zero = arithmetic(ArithmeticOp::Mul, cardinality.clone(), 0);
+        Some(Ok(match name {
+            "array_length" => cardinality,
+            "array_upper" => plus(cardinality, -1),
+            "array_lower" => zero,
+            _ => plus(zero, 1),
+        }))
+    }
+
+    /// An int2vector or oidvector as the array it holds (its subscripts then count from
+    /// 1); any other expression as it is.
+    pub(super) fn vector_as_array(&mut self, expr: ScalarExpr) -> Result<ScalarExpr> {
+        match expr.ty().vector_array() {
+            Some(array) => self.coerce(expr, array, CastContext::Implicit),
+            None => Ok(expr),
+        }
+    }
+
+    /// The arguments of an array function over an int2vector or oidvector (whose
+    /// subscripts count from 0): a start subscript shifted to the array's; 0A000 for the
+    /// functions whose result would be an array keeping the lower bound of 0, which arrays
+    /// here cannot have.
+    fn shift_vector_bounds(
+        &mut self,
+        func: ArrayFunction,
+        mut args: Vec<ScalarExpr>,
+        types: &[DataType],
+    ) -> Result<Vec<ScalarExpr>> {
+        let Some(vector) = types.iter().find(|t| t.lower_bound() != 1) else {
+            return Ok(args);
+        };
+        use ArrayFunction as A;
+        match func {
+            A::Position if args.len() == 3 => {
+                let start = args
+                    .pop()
+                    .ok_or_else(|| Error::internal("a start argument"))?;
+                let start = self.coerce(start, DataType::Int32, CastContext::Implicit)?;
+                args.push(plus(start, 1));
+            }
+            A::Dims | A::Positions | A::Append | A::Prepend | A::Cat | A::Remove => {
+                return Err(Error::unsupported(format!(
+                    "{} of {vector}, whose subscripts start at 0",
+                    func.name()
+                )))
+            }
+            _ => {}
+        }
+        Ok(args)
     }
 
     fn array_call_coerced(
@@ -309,6 +432,36 @@ impl Binder<'_> {
 /// `ARRAY[elements]` of array type `ty`, the elements already of its element type.
 pub(super) fn construct_array(elements: Vec<ScalarExpr>, ty: DataType) -> ScalarExpr {
     array_call(ArrayFunction::Construct, elements, ty)
+}
+
+/// `expr op constant` over int4.
+fn arithmetic(op: ArithmeticOp, expr: ScalarExpr, constant: i32) -> ScalarExpr {
+    ScalarExpr::Arithmetic {
+        op,
+        left: Box::new(expr),
+        right: Box::new(ScalarExpr::literal(
+            ScalarValue::Int32(constant),
+            DataType::Int32,
+        )),
+        ty: DataType::Int32,
+    }
+}
+
+/// `expr + delta` (a subscript moved between lower bounds); `expr` itself for 0.
+fn plus(expr: ScalarExpr, delta: i32) -> ScalarExpr {
+    match delta {
+        0 => expr,
+        _ => arithmetic(ArithmeticOp::Add, expr, delta),
+    }
+}
+
+/// The result of array_position over an int2vector or oidvector, read as the array it
+/// holds: moved back to the vector's subscripts, which start at 0.
+fn shift_result(func: ArrayFunction, types: &[DataType], call: ScalarExpr) -> ScalarExpr {
+    match (func, types.first()) {
+        (ArrayFunction::Position, Some(vector)) => plus(call, vector.lower_bound() - 1),
+        _ => call,
+    }
 }
 
 fn array_call(func: ArrayFunction, args: Vec<ScalarExpr>, ty: DataType) -> ScalarExpr {
@@ -350,7 +503,7 @@ fn polymorphic_element(
 ) -> Result<Option<DataType>> {
     let mut candidates = Vec::new();
     for &ty in arrays {
-        match ty {
+        match ty.vector_array().unwrap_or(ty) {
             DataType::Unknown => {}
             DataType::Array(elem) => candidates.push(*elem),
             _ => return Ok(None),

@@ -175,6 +175,14 @@ impl Binder<'_> {
         if from == to {
             return Ok(expr);
         }
+        // PostgreSQL's int2[] of an int2vector keeps its lower bound of 0, which an array
+        // here cannot have; the binder reads the vector as its array only where that does
+        // not show (`binder/array.rs`).
+        if from.vector_array() == Some(to) && context != CastContext::Implicit {
+            return Err(Error::unsupported(format!(
+                "casting {from} to {to}, whose subscripts would start at 0"
+            )));
+        }
         let expr = match self.coerce_oid_alias(expr, to, context) {
             Ok(converted) => return converted,
             Err(expr) => expr,

@@ -106,6 +106,8 @@ fn custom(name: &str) -> Result<DataType> {
         "jsonpath" => DataType::JsonPath,
         "bit" => DataType::Bit(None),
         "varbit" => DataType::VarBit(None),
+        "int2vector" => DataType::Int2Vector,
+        "oidvector" => DataType::OidVector,
         // The catalog's own types, represented by the nearest type we have (see
         // catalog::system): their values and text forms are the same.
         "name" => crate::catalog::system::NAME,
@@ -244,6 +246,8 @@ pub fn type_column_name(ty: DataType) -> &'static str {
         DataType::Bit(_) => "bit",
         DataType::VarBit(_) => "varbit",
         DataType::TimeTz => "timetz",
+        DataType::Int2Vector => "int2vector",
+        DataType::OidVector => "oidvector",
         DataType::Array(elem) => match elem {
             DataType::Bool => "_bool",
             DataType::Int16 => "_int2",
@@ -269,6 +273,8 @@ pub fn type_column_name(ty: DataType) -> &'static str {
             DataType::Bit(_) => "_bit",
             DataType::VarBit(_) => "_varbit",
             DataType::TimeTz => "_timetz",
+            DataType::Int2Vector => "_int2vector",
+            DataType::OidVector => "_oidvector",
             DataType::Unknown | DataType::Array(_) | DataType::JsonPath | DataType::Enum(_) => {
                 "anyarray"
             }

@@ -926,6 +926,15 @@ impl Binder<'_> {
                 })
                 .collect();
         }
+        if func == TableFunction::Unnest {
+            bound = bound
+                .into_iter()
+                .map(|arg| self.vector_as_array(arg))
+                .collect::<Result<_>>()?;
+        }
+        if function_name == "generate_subscripts" {
+            bound = self.subscript_bounds(bound)?;
+        }
         if function_name == "pg_partition_ancestors" {
             // No relation is a partition, so none has ancestors (psql's \d asks).
             let [relation] = bound.as_slice() else {
@@ -944,6 +953,23 @@ impl Binder<'_> {
             bound = vec![ScalarExpr::literal(ScalarValue::Array(Vec::new()), oids)];
         }
         Ok(vec![self.unnest_call(func, function_name, bound)?])
+    }
+
+    /// generate_subscripts(array, dim)'s series: from array_lower(array, dim) to
+    /// array_upper(array, dim), none for a NULL or empty array.
+    fn subscript_bounds(&mut self, args: Vec<ScalarExpr>) -> Result<Vec<ScalarExpr>> {
+        let types: Vec<DataType> = args.iter().map(ScalarExpr::ty).collect();
+        let undefined = || super::expr::undefined_function("generate_subscripts", &types);
+        if args.len() != 2 {
+            return Err(undefined());
+        }
+        ["array_lower", "array_upper"]
+            .into_iter()
+            .map(|bound| {
+                self.bind_array_function(bound, args.clone())
+                    .unwrap_or_else(|| Err(undefined()))
+            })
+            .collect()
     }
 
     /// `json[b]_to_record(set)(document) AS x(name type, ...)`: per defined column, the

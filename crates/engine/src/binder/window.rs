@@ -480,7 +480,9 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         | T::Enum(_)
         | T::Bit(_)
         | T::VarBit(_)
-        | T::TimeTz => {
+        | T::TimeTz
+        | T::Int2Vector
+        | T::OidVector => {
             return Err(Error::new(
                 SqlState::FeatureNotSupported,
                 format!(

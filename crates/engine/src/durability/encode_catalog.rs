@@ -62,6 +62,8 @@ mod tag {
     pub const TIMETZ: u8 = 27;
     /// Followed by the enum type's OID. Far from the others, which other types take next.
     pub const ENUM: u8 = 40;
+    pub const INT2VECTOR: u8 = 130;
+    pub const OIDVECTOR: u8 = 131;
 }
 
 /// The tags of index methods, on-disk like those of types.
@@ -149,6 +151,8 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
         tag::BIT => DataType::Bit(read_bit_length(input)?),
         tag::VARBIT => DataType::VarBit(read_bit_length(input)?),
         tag::TIMETZ => DataType::TimeTz,
+        tag::INT2VECTOR => DataType::Int2Vector,
+        tag::OIDVECTOR => DataType::OidVector,
         tag::OID => {
             let position = input.u8()?;
             let kind = OidKind::ALL.get(usize::from(position));
@@ -233,6 +237,8 @@ impl Persist for DataType {
                 out.u8(tag::ENUM);
                 out.u32(*oid);
             }
+            DataType::Int2Vector => out.u8(tag::INT2VECTOR),
+            DataType::OidVector => out.u8(tag::OIDVECTOR),
         }
     }
 

@@ -7,6 +7,7 @@ use super::copy_from_binary::BINARY_SIGNATURE;
 use crate::error::Result;
 use crate::plan::{CopyFormat, CopyHeader, CopyOptions};
 use crate::types::binary_io::write_binary;
+use crate::types::int_vector;
 use crate::types::DataType;
 use crate::vector::Batch;
 
@@ -79,7 +80,8 @@ impl<'a> CopyEncoder<'a> {
                     self.line.push(self.options.delimiter);
                 }
                 self.value.clear();
-                if column.write_text(row, &mut self.value) {
+                let ty = self.types.get(i).copied();
+                if int_vector::write_text(column, row, ty, &mut self.value) {
                     let force = self.options.force_quote.get(i).copied().unwrap_or(false);
                     self.attribute(force, single);
                 } else {

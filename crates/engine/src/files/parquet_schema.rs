@@ -253,7 +253,9 @@ pub fn field_for(name: &str, ty: DataType) -> Result<TypePtr> {
         | T::Enum(_)
         | T::Bit(_)
         | T::VarBit(_)
-        | T::TimeTz => {
+        | T::TimeTz
+        | T::Int2Vector
+        | T::OidVector => {
             return Err(Error::unsupported(format!(
                 "writing a column of type {ty} to Parquet"
             )))

@@ -13,8 +13,8 @@ use crate::types::json::{self, Json};
 use crate::types::jsonpath;
 use crate::types::timezone;
 use crate::types::{
-    bytea, datetime, float, float_vector, text_io, timetz, uuid, DataType, Decimal, Interval,
-    NumericTypmod, PhysicalType, ScalarValue,
+    bytea, datetime, float, float_vector, int_vector, text_io, timetz, uuid, DataType, Decimal,
+    Interval, NumericTypmod, PhysicalType, ScalarValue,
 };
 use crate::vector::{
     write_int, Bitmap, BytesVec, FloatVectors, ListVec, StringVec, Vector, VectorData,
@@ -55,6 +55,9 @@ pub fn can_cast(from: DataType, to: DataType, context: CastContext) -> bool {
         return can_cast(*a, *b, context);
     }
     let needed = match (from, to) {
+        // int2vector and oidvector hold int2[] and oid[] (the binder keeps their lower
+        // bound of 0 from showing, see `binder/array.rs`).
+        (f, t) if f.vector_array() == Some(t) => CastContext::Implicit,
         (f, t) if f.is_string() && t.is_string() => CastContext::Implicit,
         (_, t) if t.is_string() => CastContext::Assignment,
         (f, T::Unknown) if f.is_string() => CastContext::Implicit,
@@ -187,6 +190,7 @@ pub fn cast_vector(
         DataType::Enum(_) => return Err(cannot_cast(from, to)),
         // cast_bits took every cast to a bit string.
         DataType::Bit(_) | DataType::VarBit(_) => return Err(unsupported()),
+        DataType::Int2Vector | DataType::OidVector => to_int_vector(input, to, &rows)?,
     };
     Ok(Vector::new(data, input.validity.clone()))
 }
@@ -308,7 +312,31 @@ fn to_jsonb<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<StringVe
     }
 }
 
-/// Text through array_in; another array element by element, its offsets kept.
+/// Text through int2vectorin or oidvectorin.
+fn to_int_vector<U: Fn() -> Error>(
+    input: &Vector,
+    to: DataType,
+    rows: &Rows<U>,
+) -> Result<VectorData> {
+    let VectorData::Text(s) = &input.data else {
+        return Err((rows.unsupported)());
+    };
+    let elem = match to.physical() {
+        PhysicalType::List(elem) => *elem,
+        _ => return Err((rows.unsupported)()),
+    };
+    let mut out = ListVec::with_capacity(elem, s.len());
+    for row in 0..s.len() {
+        match rows.validity.is_some_and(|v| !v.get(row)) {
+            true => out.push_empty(),
+            false => out.push_values(&int_vector::parse(s.get(row), to)?)?,
+        }
+    }
+    Ok(VectorData::List(out))
+}
+
+/// Text through array_in; another array element by element, its offsets kept (an
+/// int2vector or oidvector as the array it holds).
 fn to_array<U: Fn() -> Error>(
     input: &Vector,
     from: DataType,
@@ -316,7 +344,7 @@ fn to_array<U: Fn() -> Error>(
     context: CastContext,
     rows: &Rows<U>,
 ) -> Result<VectorData> {
-    match (&input.data, from) {
+    match (&input.data, from.vector_array().unwrap_or(from)) {
         (VectorData::List(list), DataType::Array(from_elem)) => {
             let child = cast_vector(list.child(), *from_elem, elem, context)?;
             Ok(VectorData::List(list.with_child(child)))
@@ -776,7 +804,7 @@ fn to_string<U: Fn() -> Error>(
         VectorData::Bytes(_) | VectorData::List(_) | VectorData::FloatVector(_) => {
             let all_rows: Vec<usize> = (0..input.len()).collect();
             rows.map_to_string(&all_rows, target, |row, buf| {
-                input.write_text(row, buf);
+                int_vector::write_text(input, row, Some(from), buf);
             })
         }
     }

@@ -14,7 +14,9 @@ pub enum TableFunction {
 impl TableFunction {
     pub fn by_name(name: &str) -> Option<TableFunction> {
         match name {
-            "generate_series" => Some(TableFunction::GenerateSeries),
+            // generate_subscripts(a, dim) is the series from array_lower(a, dim) to
+            // array_upper(a, dim), which the binder passes it.
+            "generate_series" | "generate_subscripts" => Some(TableFunction::GenerateSeries),
             // No relation is a partition: its ancestors are the unnest of an empty array,
             // which the binder passes it.
             "unnest" | "pg_partition_ancestors" => Some(TableFunction::Unnest),

@@ -71,6 +71,11 @@ pub enum DataType {
     /// `time with time zone`: a time of day and a UTC offset, packed into one integer
     /// whose order is PostgreSQL's (see [`crate::types::timetz`]).
     TimeTz,
+    /// `int2vector` (pg_index.indkey): an int2 array subscripted from 0, written as its
+    /// elements separated by spaces (see [`crate::types::int_vector`]).
+    Int2Vector,
+    /// `oidvector` (pg_proc.proargtypes): the same for OIDs.
+    OidVector,
 }
 
 /// Which of the OID types: plain `oid`, or an alias whose text form names the object.
@@ -197,6 +202,8 @@ impl DataType {
             DataType::FloatVector(_) => PhysicalType::FloatVector,
             DataType::Bit(_) | DataType::VarBit(_) => PhysicalType::Text,
             DataType::TimeTz => PhysicalType::TimeTz,
+            DataType::Int2Vector => PhysicalType::List(&PhysicalType::Int16),
+            DataType::OidVector => PhysicalType::List(&PhysicalType::Int64),
         }
     }
 
@@ -239,7 +246,9 @@ impl DataType {
             | DataType::Bit(Some(_))
             | DataType::VarBit(Some(_))
             | DataType::Array(_)
-            | DataType::JsonPath => return None,
+            | DataType::JsonPath
+            | DataType::Int2Vector
+            | DataType::OidVector => return None,
         };
         Some(DataType::Array(elem))
     }
@@ -266,6 +275,25 @@ impl DataType {
         }
     }
 
+    /// For int2vector and oidvector, the array type whose values they are (held the same
+    /// way, but subscripted from 1): what they are read as where their lower bound of 0
+    /// does not show (unnest, `= ANY`, array_length).
+    pub fn vector_array(self) -> Option<DataType> {
+        match self {
+            DataType::Int2Vector => Some(DataType::Array(&DataType::Int16)),
+            DataType::OidVector => Some(DataType::Array(&DataType::Oid(OidKind::Oid))),
+            _ => None,
+        }
+    }
+
+    /// The subscript of an array value's first element: 0 for int2vector and oidvector.
+    pub fn lower_bound(self) -> i32 {
+        match self.vector_array() {
+            Some(_) => 0,
+            None => 1,
+        }
+    }
+
     pub fn category(self) -> TypeCategory {
         match self {
             DataType::Unknown => TypeCategory::Unknown,
@@ -284,7 +312,7 @@ impl DataType {
             | DataType::Timestamp
             | DataType::TimestampTz => TypeCategory::DateTime,
             DataType::Interval => TypeCategory::Timespan,
-            DataType::Array(_) => TypeCategory::Array,
+            DataType::Array(_) | DataType::Int2Vector | DataType::OidVector => TypeCategory::Array,
             DataType::Bytea
             | DataType::Uuid
             | DataType::Json
@@ -346,9 +374,12 @@ impl DataType {
                 DataType::VarBit(_) => 1563,
                 DataType::TimeTz => 1270,
                 // Never built (see `array_of`); anyarray is the honest answer.
-                DataType::Unknown | DataType::Array(_) | DataType::JsonPath | DataType::Enum(_) => {
-                    2277
-                }
+                DataType::Unknown
+                | DataType::Array(_)
+                | DataType::JsonPath
+                | DataType::Enum(_)
+                | DataType::Int2Vector
+                | DataType::OidVector => 2277,
             },
             DataType::Oid(kind) => kind.type_oid(),
             DataType::FloatVector(_) => FLOAT_VECTOR_OID,
@@ -356,6 +387,8 @@ impl DataType {
             DataType::Bit(_) => 1560,
             DataType::VarBit(_) => 1562,
             DataType::TimeTz => 1266,
+            DataType::Int2Vector => 22,
+            DataType::OidVector => 30,
         }
     }
 
@@ -388,6 +421,8 @@ impl DataType {
             1560 => DataType::Bit(None),
             1562 => DataType::VarBit(None),
             1266 => DataType::TimeTz,
+            22 => DataType::Int2Vector,
+            30 => DataType::OidVector,
             _ if OidKind::ALL.iter().any(|k| k.type_oid() == oid) => {
                 let kind = OidKind::ALL.into_iter().find(|k| k.type_oid() == oid)?;
                 DataType::Oid(kind)
@@ -453,7 +488,9 @@ impl DataType {
             | DataType::Bit(_)
             | DataType::VarBit(_)
             | DataType::Array(_)
-            | DataType::FloatVector(_) => -1,
+            | DataType::FloatVector(_)
+            | DataType::Int2Vector
+            | DataType::OidVector => -1,
         }
     }
 
@@ -500,6 +537,8 @@ impl DataType {
             DataType::Bit(_) => "bit",
             DataType::VarBit(_) => "bit varying",
             DataType::TimeTz => "time with time zone",
+            DataType::Int2Vector => "int2vector",
+            DataType::OidVector => "oidvector",
             DataType::Array(elem) => match elem {
                 DataType::Bool => "boolean[]",
                 DataType::Int16 => "smallint[]",
@@ -525,9 +564,12 @@ impl DataType {
                 DataType::Bit(_) => "bit[]",
                 DataType::VarBit(_) => "bit varying[]",
                 DataType::TimeTz => "time with time zone[]",
-                DataType::Unknown | DataType::Array(_) | DataType::JsonPath | DataType::Enum(_) => {
-                    "anyarray"
-                }
+                DataType::Unknown
+                | DataType::Array(_)
+                | DataType::JsonPath
+                | DataType::Enum(_)
+                | DataType::Int2Vector
+                | DataType::OidVector => "anyarray",
             },
             // The type's own name is in the catalog: messages that can reach it name it
             // there (see `catalog::EnumType`).

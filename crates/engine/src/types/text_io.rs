@@ -70,6 +70,9 @@ pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
                 None => bits,
             })
         }
+        DataType::Int2Vector | DataType::OidVector => {
+            ScalarValue::Array(super::int_vector::parse(text, ty)?)
+        }
     })
 }
 

@@ -10,6 +10,7 @@ use kestrel::ColumnInfo;
 use super::Format;
 use crate::protocol::backend::{begin, finish, put_i16};
 use kestrel::types::binary_io::write_binary;
+use kestrel::types::int_vector;
 
 /// Appends one DataRow per row in `rows` of `batch`; `formats` has one entry per column,
 /// and `columns` describes them (binary arrays name their element type).
@@ -28,7 +29,9 @@ pub(crate) fn write_data_rows(
             let len_at = out.len();
             out.extend_from_slice(&[0; 4]);
             let written = match format {
-                Format::Text => column.write_text(row, out),
+                Format::Text => {
+                    int_vector::write_text(column, row, columns.get(i).map(|c| c.data_type), out)
+                }
                 Format::Binary => {
                     write_binary(column, row, columns.get(i).map(|c| c.data_type), out)
                 }

@@ -296,6 +296,16 @@ pub(crate) fn int4(value: i32) -> ScalarValue {
 
 pub(crate) const NULL: ScalarValue = ScalarValue::Null;
 
+/// An int2vector value (pg_index.indkey).
+pub(crate) fn int2_vector(values: impl Iterator<Item = i16>) -> ScalarValue {
+    ScalarValue::Array(values.map(ScalarValue::Int16).collect())
+}
+
+/// An oidvector value (pg_proc.proargtypes).
+pub(crate) fn oid_vector(values: impl Iterator<Item = u32>) -> ScalarValue {
+    ScalarValue::Array(values.map(|v| ScalarValue::Int64(i64::from(v))).collect())
+}
+
 /// Column types as PostgreSQL declares them; `name` and `"char"` are text here, whose
 /// values and text forms are the same.
 pub(crate) const OID: DataType = DataType::Oid(OidKind::Oid);
@@ -311,8 +321,10 @@ pub(crate) const INT4: DataType = DataType::Int32;
 pub(crate) const INT8: DataType = DataType::Int64;
 pub(crate) const FLOAT4: DataType = DataType::Float32;
 pub(crate) const TEXT_ARRAY: DataType = DataType::Array(&DataType::Text);
-/// pg_node_tree, xid, int2vector and the like: always NULL or a text rendering here.
+/// pg_node_tree, xid and the like: always NULL or a text rendering here.
 pub(crate) const OPAQUE: DataType = DataType::Text;
+pub(crate) const INT2VECTOR: DataType = DataType::Int2Vector;
+pub(crate) const OIDVECTOR: DataType = DataType::OidVector;
 /// aclitem[]: always NULL (everything is the owner's, who is a superuser), but an array,
 /// which psql passes to array_to_string.
 pub(crate) const ACL: DataType = DataType::Array(&DataType::Text);

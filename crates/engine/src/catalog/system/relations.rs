@@ -9,9 +9,9 @@
 
 use super::views::quote_identifier;
 use super::{
-    boolean, char, int2, int4, oid, text, CatalogSnapshot, Rows, ACL, BOOL, CHAR, FLOAT4, INT2,
-    INT4, NAME, NULL, OID, OPAQUE, PG_CATALOG_OID, PUBLIC_OID, RELATIONS, SUPERUSER_OID, TEXT,
-    TEXT_ARRAY,
+    boolean, char, int2, int2_vector, int4, oid, oid_vector, text, CatalogSnapshot, Rows, ACL,
+    BOOL, CHAR, FLOAT4, INFORMATION_SCHEMA_OID, INT2, INT2VECTOR, INT4, NAME, NULL, OID, OIDVECTOR,
+    OPAQUE, PG_CATALOG_OID, PUBLIC_OID, RELATIONS, SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
 use crate::catalog::{acl_text, AclItem, ForeignKey, IndexMethod, TableSchema};
 use crate::types::{bit_string, text_io, DataType, ScalarValue};
@@ -590,18 +590,13 @@ pub(super) const PG_INDEX: &[(&str, DataType)] = &[
     ("indisready", BOOL),
     ("indislive", BOOL),
     ("indisreplident", BOOL),
-    ("indkey", OPAQUE),
-    ("indcollation", OPAQUE),
-    ("indclass", OPAQUE),
-    ("indoption", OPAQUE),
+    ("indkey", INT2VECTOR),
+    ("indcollation", OIDVECTOR),
+    ("indclass", OIDVECTOR),
+    ("indoption", INT2VECTOR),
     ("indexprs", OPAQUE),
     ("indpred", OPAQUE),
 ];
-
-/// An int2vector or oidvector: its elements separated by spaces.
-fn vector_text(values: impl Iterator<Item = String>) -> ScalarValue {
-    ScalarValue::Text(values.collect::<Vec<_>>().join(" "))
-}
 
 pub(super) fn pg_index(snapshot: &CatalogSnapshot) -> Rows {
     let mut rows = Vec::new();
@@ -631,10 +626,15 @@ pub(super) fn pg_index(snapshot: &CatalogSnapshot) -> Rows {
                 boolean(true),
                 boolean(true),
                 boolean(false),
-                vector_text(index.columns.iter().map(|c| (c + 1).to_string())),
-                vector_text(column_types().map(|t| collation(t).to_string())),
-                vector_text(column_types().map(|_| "0".to_string())),
-                vector_text(column_types().map(|_| "0".to_string())),
+                int2_vector(
+                    index
+                        .columns
+                        .iter()
+                        .map(|c| i16::try_from(c + 1).unwrap_or(i16::MAX)),
+                ),
+                oid_vector(column_types().map(collation)),
+                oid_vector(column_types().map(|_| 0)),
+                int2_vector(column_types().map(|_| 0)),
                 NULL,
                 NULL,
             ]);

@@ -1,7 +1,9 @@
 //! The pg_proc rows of SQL functions (CREATE FUNCTION ... LANGUAGE sql), after those of the
 //! built-in functions listed in `types.rs`.
 
-use super::{boolean, char, int2, oid, text, CatalogSnapshot, Rows, NULL, SUPERUSER_OID};
+use super::{
+    boolean, char, int2, oid, oid_vector, text, CatalogSnapshot, Rows, NULL, SUPERUSER_OID,
+};
 use crate::catalog::{
     quote_identifier, FunctionBody, FunctionDef, FunctionReturn, Volatility, PG_CATALOG_OID,
     PUBLIC_OID,
@@ -63,7 +65,6 @@ fn pg_proc_row(function: &FunctionDef) -> Vec<ScalarValue> {
         FunctionBody::Text(source) => source.as_str(),
         FunctionBody::Return(_) => "",
     };
-    let in_types: Vec<String> = in_types.iter().map(u32::to_string).collect();
     vec![
         oid(function.oid),
         text(&function.name.name),
@@ -88,7 +89,7 @@ fn pg_proc_row(function: &FunctionDef) -> Vec<ScalarValue> {
         count(in_types.len()),
         count(function.defaults_count()),
         oid(function.returns.type_oid()),
-        text(&in_types.join(" ")),
+        oid_vector(in_types.iter().copied()),
         all_types,
         modes,
         arg_names,

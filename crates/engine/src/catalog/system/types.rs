@@ -6,9 +6,9 @@
 
 use super::relations::{BTREE_AM, HASH_AM, HEAP_AM, HNSW_AM};
 use super::{
-    boolean, char, int2, int4, oid, text, BuiltinType, CatalogSnapshot, Rows, ACL, BOOL,
-    BUILTIN_TYPES, CHAR, FLOAT4, INT2, INT4, NAME, NULL, OID, OPAQUE, PG_CATALOG_OID, REGPROC,
-    SUPERUSER_OID, TEXT, TEXT_ARRAY,
+    boolean, char, int2, int4, oid, oid_vector, text, BuiltinType, CatalogSnapshot, Rows, ACL,
+    BOOL, BUILTIN_TYPES, CHAR, FLOAT4, INT2, INT4, NAME, NULL, OID, OIDVECTOR, OPAQUE,
+    PG_CATALOG_OID, REGPROC, SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
 use crate::types::{DataType, OidKind, ScalarValue};
 
@@ -242,7 +242,7 @@ pub(super) const PG_PROC: &[(&str, DataType)] = &[
     ("pronargs", INT2),
     ("pronargdefaults", INT2),
     ("prorettype", OID),
-    ("proargtypes", OPAQUE),
+    ("proargtypes", OIDVECTOR),
     ("proallargtypes", OPAQUE),
     ("proargmodes", OPAQUE),
     ("proargnames", TEXT_ARRAY),
@@ -295,11 +295,6 @@ pub(super) fn pg_proc(snapshot: &CatalogSnapshot) -> Rows {
         .iter()
         .map(|&(id, name, arguments, result, volatility)| {
             let aggregate = name == "count";
-            let argument_types = arguments
-                .iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(" ");
             vec![
                 oid(id),
                 text(name),
@@ -320,7 +315,7 @@ pub(super) fn pg_proc(snapshot: &CatalogSnapshot) -> Rows {
                 int2(i16::try_from(arguments.len()).unwrap_or(i16::MAX)),
                 int2(0),
                 oid(result),
-                text(&argument_types),
+                oid_vector(arguments.iter().copied()),
                 NULL,
                 NULL,
                 NULL,

@@ -5,7 +5,7 @@
 //! subscriptions, large objects, security labels, per-database settings): always empty,
 //! but there with PostgreSQL's columns, since psql's `\d` queries and pg_dump read them.
 
-use super::{ACL, BOOL, CHAR, INT2, INT4, NAME, OID, OPAQUE, TEXT, TEXT_ARRAY};
+use super::{ACL, BOOL, CHAR, INT2, INT2VECTOR, INT4, NAME, OID, OPAQUE, TEXT, TEXT_ARRAY};
 use crate::types::{DataType, OidKind};
 
 const OID_ARRAY: DataType = DataType::Array(&DataType::Oid(OidKind::Oid));
@@ -75,7 +75,7 @@ pub(super) const PG_TRIGGER: &[(&str, DataType)] = &[
     ("tgdeferrable", BOOL),
     ("tginitdeferred", BOOL),
     ("tgnargs", INT2),
-    ("tgattr", OPAQUE),
+    ("tgattr", INT2VECTOR),
     ("tgargs", OPAQUE),
     ("tgqual", OPAQUE),
     ("tgoldtable", NAME),

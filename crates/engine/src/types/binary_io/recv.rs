@@ -94,6 +94,11 @@ pub fn recv(bytes: &[u8], ty: DataType) -> Result<ScalarValue> {
             None => return Err(insufficient_data()),
         },
         DataType::Array(elem) => ScalarValue::Array(decode_array(bytes, *elem)?),
+        // int2vectorrecv / oidvectorrecv: array_recv's format with lower bound 0.
+        DataType::Int2Vector | DataType::OidVector => match ty.vector_array() {
+            Some(DataType::Array(elem)) => ScalarValue::Array(decode_array(bytes, *elem)?),
+            _ => return Err(Error::internal("a vector type without its array")),
+        },
         DataType::FloatVector(typmod) => {
             ScalarValue::FloatVector(float_vector::read_binary(bytes, typmod)?)
         }

@@ -58,7 +58,10 @@ pub fn write_binary(vector: &Vector, row: usize, ty: Option<DataType>, out: &mut
             out.extend_from_slice(s.get_bytes(row));
         }
         VectorData::List(list) => {
-            write_array_binary(list, row, ty.and_then(DataType::element), out)
+            let array = ty.map(|t| t.vector_array().unwrap_or(t));
+            let lower_bound = ty.map_or(1, DataType::lower_bound);
+            let elem = array.and_then(DataType::element);
+            write_array_binary(list, row, elem, lower_bound, out)
         }
         VectorData::FloatVector(v) => float_vector::write_binary(v.get(row), out),
     }
@@ -66,23 +69,31 @@ pub fn write_binary(vector: &Vector, row: usize, ty: Option<DataType>, out: &mut
 }
 
 /// array_send of a one-dimensional array: dimensions (0 when empty), whether any element
-/// is NULL, the element type, the length and lower bound 1, then each element as a length
-/// (-1 for NULL) and its binary value. The element type labels the header as PostgreSQL
-/// does (varchar, not text); without it the physical type decides.
-fn write_array_binary(list: &ListVec, row: usize, elem: Option<DataType>, out: &mut Vec<u8>) {
+/// is NULL, the element type, the length and lower bound (0 for int2vector and oidvector),
+/// then each element as a length (-1 for NULL) and its binary value. The element type
+/// labels the header as PostgreSQL does (varchar, not text); without it the physical type
+/// decides.
+fn write_array_binary(
+    list: &ListVec,
+    row: usize,
+    elem: Option<DataType>,
+    lower_bound: i32,
+    out: &mut Vec<u8>,
+) {
     let (child, range) = (list.child(), list.range(row));
     let has_null = range.clone().any(|idx| !child.is_valid(idx));
-    let ndim = i32::from(!range.is_empty());
+    // int2vectorsend and oidvectorsend write their one dimension even when it is empty.
+    let ndim = i32::from(!range.is_empty() || lower_bound == 0);
     out.extend_from_slice(&ndim.to_be_bytes());
     out.extend_from_slice(&i32::from(has_null).to_be_bytes());
     let oid = elem.map_or_else(|| element_oid(list.elem_physical()), DataType::oid);
     out.extend_from_slice(&oid.to_be_bytes());
-    if range.is_empty() {
+    if ndim == 0 {
         return;
     }
     let len = i32::try_from(range.len()).unwrap_or(i32::MAX);
     out.extend_from_slice(&len.to_be_bytes());
-    out.extend_from_slice(&1i32.to_be_bytes());
+    out.extend_from_slice(&lower_bound.to_be_bytes());
     for idx in range {
         let len_at = out.len();
         out.extend_from_slice(&[0; 4]);
