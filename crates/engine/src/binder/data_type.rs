@@ -106,6 +106,8 @@ fn custom(name: &str) -> Result<DataType> {
         "jsonpath" => DataType::JsonPath,
         "bit" => DataType::Bit(None),
         "varbit" => DataType::VarBit(None),
+        "inet" => DataType::Inet,
+        "cidr" => DataType::Cidr,
         // The catalog's own types, represented by the nearest type we have (see
         // catalog::system): their values and text forms are the same.
         "name" => crate::catalog::system::NAME,
@@ -244,6 +246,8 @@ pub fn type_column_name(ty: DataType) -> &'static str {
         DataType::Bit(_) => "bit",
         DataType::VarBit(_) => "varbit",
         DataType::TimeTz => "timetz",
+        DataType::Inet => "inet",
+        DataType::Cidr => "cidr",
         DataType::Array(elem) => match elem {
             DataType::Bool => "_bool",
             DataType::Int16 => "_int2",
@@ -269,6 +273,8 @@ pub fn type_column_name(ty: DataType) -> &'static str {
             DataType::Bit(_) => "_bit",
             DataType::VarBit(_) => "_varbit",
             DataType::TimeTz => "_timetz",
+            DataType::Inet => "_inet",
+            DataType::Cidr => "_cidr",
             DataType::Unknown | DataType::Array(_) | DataType::JsonPath | DataType::Enum(_) => {
                 "anyarray"
             }

@@ -66,6 +66,7 @@ impl Groups {
                 | PhysicalType::Numeric
                 | PhysicalType::Bytes
                 | PhysicalType::Uuid
+                | PhysicalType::Inet
                 | PhysicalType::Jsonb
                 | PhysicalType::List(_)
                 | PhysicalType::FloatVector,
@@ -139,6 +140,7 @@ impl Groups {
                     | VectorData::Text(_)
                     | VectorData::Bytes(_)
                     | VectorData::Uuid(_)
+                    | VectorData::Inet(_)
                     | VectorData::Jsonb(_)
                     | VectorData::List(_)
                     | VectorData::FloatVector(_) => return Err(key_type_mismatch()),
@@ -338,6 +340,7 @@ fn stored_text(key: &Vector, id: u32) -> &[u8] {
         | VectorData::Interval(_)
         | VectorData::Bytes(_)
         | VectorData::Uuid(_)
+        | VectorData::Inet(_)
         | VectorData::Jsonb(_)
         | VectorData::List(_)
         | VectorData::FloatVector(_) => &[],

@@ -71,6 +71,10 @@ pub enum DataType {
     /// `time with time zone`: a time of day and a UTC offset, packed into one integer
     /// whose order is PostgreSQL's (see [`crate::types::timetz`]).
     TimeTz,
+    /// An IPv4 or IPv6 host address with an optional mask length (see [`crate::types::inet`]).
+    Inet,
+    /// An IPv4 or IPv6 network: no bits set right of its mask.
+    Cidr,
 }
 
 /// Which of the OID types: plain `oid`, or an alias whose text form names the object.
@@ -151,6 +155,8 @@ pub enum PhysicalType {
     FloatVector,
     /// A packed time with time zone.
     TimeTz,
+    /// Fixed 19-byte network addresses (inet and cidr).
+    Inet,
 }
 
 /// PostgreSQL's type categories, used by the coercion rules.
@@ -167,6 +173,8 @@ pub enum TypeCategory {
     UserDefined,
     /// 'V': bit and bit varying.
     BitString,
+    /// 'I': inet and cidr.
+    Network,
 }
 
 impl DataType {
@@ -197,6 +205,7 @@ impl DataType {
             DataType::FloatVector(_) => PhysicalType::FloatVector,
             DataType::Bit(_) | DataType::VarBit(_) => PhysicalType::Text,
             DataType::TimeTz => PhysicalType::TimeTz,
+            DataType::Inet | DataType::Cidr => PhysicalType::Inet,
         }
     }
 
@@ -229,6 +238,8 @@ impl DataType {
             DataType::Bit(None) => &DataType::Bit(None),
             DataType::VarBit(None) => &DataType::VarBit(None),
             DataType::TimeTz => &DataType::TimeTz,
+            DataType::Inet => &DataType::Inet,
+            DataType::Cidr => &DataType::Cidr,
             DataType::Unknown
             | DataType::FloatVector(Some(_))
             | DataType::Oid(_)
@@ -293,6 +304,7 @@ impl DataType {
             | DataType::JsonPath
             | DataType::Enum(_) => TypeCategory::UserDefined,
             DataType::Bit(_) | DataType::VarBit(_) => TypeCategory::BitString,
+            DataType::Inet | DataType::Cidr => TypeCategory::Network,
         }
     }
 
@@ -345,6 +357,8 @@ impl DataType {
                 DataType::Bit(_) => 1561,
                 DataType::VarBit(_) => 1563,
                 DataType::TimeTz => 1270,
+                DataType::Inet => 1041,
+                DataType::Cidr => 651,
                 // Never built (see `array_of`); anyarray is the honest answer.
                 DataType::Unknown | DataType::Array(_) | DataType::JsonPath | DataType::Enum(_) => {
                     2277
@@ -356,6 +370,8 @@ impl DataType {
             DataType::Bit(_) => 1560,
             DataType::VarBit(_) => 1562,
             DataType::TimeTz => 1266,
+            DataType::Inet => 869,
+            DataType::Cidr => 650,
         }
     }
 
@@ -388,6 +404,8 @@ impl DataType {
             1560 => DataType::Bit(None),
             1562 => DataType::VarBit(None),
             1266 => DataType::TimeTz,
+            869 => DataType::Inet,
+            650 => DataType::Cidr,
             _ if OidKind::ALL.iter().any(|k| k.type_oid() == oid) => {
                 let kind = OidKind::ALL.into_iter().find(|k| k.type_oid() == oid)?;
                 DataType::Oid(kind)
@@ -417,6 +435,8 @@ impl DataType {
                     1561 => 1560,
                     1563 => 1562,
                     1270 => 1266,
+                    1041 => 869,
+                    651 => 650,
                     _ => return None,
                 };
                 return DataType::from_oid(elem).and_then(DataType::array_of);
@@ -453,6 +473,8 @@ impl DataType {
             | DataType::Bit(_)
             | DataType::VarBit(_)
             | DataType::Array(_)
+            | DataType::Inet
+            | DataType::Cidr
             | DataType::FloatVector(_) => -1,
         }
     }
@@ -500,6 +522,8 @@ impl DataType {
             DataType::Bit(_) => "bit",
             DataType::VarBit(_) => "bit varying",
             DataType::TimeTz => "time with time zone",
+            DataType::Inet => "inet",
+            DataType::Cidr => "cidr",
             DataType::Array(elem) => match elem {
                 DataType::Bool => "boolean[]",
                 DataType::Int16 => "smallint[]",
@@ -525,6 +549,8 @@ impl DataType {
                 DataType::Bit(_) => "bit[]",
                 DataType::VarBit(_) => "bit varying[]",
                 DataType::TimeTz => "time with time zone[]",
+                DataType::Inet => "inet[]",
+                DataType::Cidr => "cidr[]",
                 DataType::Unknown | DataType::Array(_) | DataType::JsonPath | DataType::Enum(_) => {
                     "anyarray"
                 }
@@ -568,6 +594,7 @@ impl PhysicalType {
             PhysicalType::List(_) => &PhysicalType::List(&PhysicalType::Text),
             PhysicalType::FloatVector => &PhysicalType::FloatVector,
             PhysicalType::TimeTz => &PhysicalType::TimeTz,
+            PhysicalType::Inet => &PhysicalType::Inet,
         }
     }
 }
