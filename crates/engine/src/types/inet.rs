@@ -461,7 +461,7 @@ fn cidr_pton_v4(s: &[u8]) -> Option<([u8; 4], u32)> {
             128.. => 16,
             _ => 8,
         };
-        if class >= 8 && class < octets as u32 * 8 {
+        if (8..octets as u32 * 8).contains(&class) {
             octets as u32 * 8
         } else {
             class
@@ -475,11 +475,10 @@ fn get_bits(s: &[u8]) -> Option<u32> {
     if s.is_empty() || !s.iter().all(u8::is_ascii_digit) || (s.len() > 1 && s[0] == b'0') {
         return None;
     }
-    let value = s.iter().try_fold(0u32, |v, d| {
+    s.iter().try_fold(0u32, |v, d| {
         let v = v * 10 + u32::from(d - b'0');
         (v <= 128).then_some(v)
-    })?;
-    Some(value)
+    })
 }
 
 /// getv4: the dotted IPv4 tail of an IPv6 address (no leading zeros, at most four octets),
@@ -707,7 +706,7 @@ fn write_net(value: Inet, bits: u8, out: &mut Vec<u8>) {
     let best = best.filter(|b| b.1 >= 2);
     for (i, &word) in words.iter().enumerate() {
         if let Some((base, len)) = best {
-            if i >= base && i < base + len {
+            if (base..base + len).contains(&i) {
                 if i == base {
                     out.push(b':');
                 }
@@ -825,7 +824,7 @@ fn write_cidr_v6(s: &[u8; 16], bits: u8, out: &mut Vec<u8>) {
             || (zero_l == 7 && s[14] != 0 && s[15] != 1));
     let start = out.len();
     for p in 0..words {
-        if zero_l != 0 && p >= zero_s && p < zero_s + zero_l {
+        if zero_l != 0 && (zero_s..zero_s + zero_l).contains(&p) {
             if p == zero_s {
                 out.push(b':');
             }
@@ -960,6 +959,41 @@ mod tests {
         let mut wide = parse_inet("10.1.2.3", false)?.to_stored();
         wide[1] = 33;
         assert!(Inet::from_stored(wide).is_none(), "an IPv4 mask over 32");
+        Ok(())
+    }
+
+    #[test]
+    fn the_binary_format_is_inet_send() -> Result<()> {
+        let mut out = Vec::new();
+        write_binary(parse_inet("192.168.1.5/24", false)?, &mut out);
+        assert_eq!(out, [2, 24, 0, 4, 192, 168, 1, 5]);
+        let network = parse_inet("2001:db8::/64", true)?;
+        out.clear();
+        write_binary(network, &mut out);
+        assert_eq!(out[..4], [3, 64, 1, 16]);
+        assert_eq!(read_binary(&out, true)?, network);
+        let code = |bytes: &[u8]| read_binary(bytes, true).map_err(|e| e.sqlstate());
+        assert_eq!(
+            code(&[2, 8, 1, 4, 10, 1, 0, 0]),
+            Err("22P03"),
+            "host bits in a cidr"
+        );
+        assert_eq!(
+            code(&[2, 33, 0, 4, 10, 1, 0, 0]),
+            Err("22P03"),
+            "mask over 32"
+        );
+        assert_eq!(
+            code(&[3, 8, 0, 4, 10, 1, 0, 0]),
+            Err("22P03"),
+            "IPv6 of 4 bytes"
+        );
+        assert_eq!(
+            code(&[4, 8, 0, 4, 10, 0, 0, 0]),
+            Err("22P03"),
+            "no such family"
+        );
+        assert_eq!(code(&[2, 8, 0, 4, 10, 0, 0]), Err("08P01"), "too short");
         Ok(())
     }
 
