@@ -779,7 +779,7 @@ pub fn write_abbrev(value: Inet, out: &mut Vec<u8>) {
             }
             write_decimal(u32::from(*octet), out);
         }
-        if bits % 8 > 0 {
+        if !bits.is_multiple_of(8) {
             if whole > 0 {
                 out.push(b'.');
             }
@@ -798,7 +798,7 @@ pub fn write_abbrev(value: Inet, out: &mut Vec<u8>) {
 /// inet_cidr_ntop_ipv6's words, with its zero-run search as written there: a run is only
 /// closed when it beats the best so far, so a shorter run goes on counting past a word.
 fn write_cidr_v6(s: &[u8; 16], bits: u8, out: &mut Vec<u8>) {
-    let words = (usize::from(bits) + 15) / 16;
+    let words = usize::from(bits).div_ceil(16);
     let words = if words == 1 { 2 } else { words };
     let (mut zero_s, mut zero_l, mut tmp_s, mut tmp_l) = (0, 0, 0, 0);
     for w in 0..words {
