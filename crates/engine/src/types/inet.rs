@@ -182,7 +182,7 @@ impl Inet {
     }
 
     /// `~`: every address bit flipped.
-    pub fn not(self) -> Inet {
+    pub fn complement(self) -> Inet {
         self.as_inet().with_left(!self.left() & self.family_mask())
     }
 
@@ -207,7 +207,7 @@ impl Inet {
     }
 
     /// `inet + n` and `inet - n`: the address moved by `n`, 22003 outside the family's range.
-    pub fn add(self, n: i64) -> Result<Inet> {
+    pub fn offset(self, n: i64) -> Result<Inet> {
         let out_of_range = || Error::out_of_range("result is out of range");
         let number = self
             .number()

@@ -80,7 +80,7 @@ impl NetworkFunction {
     pub(super) fn eval(self, args: &[Vector]) -> Result<Vector> {
         if let NetworkFunction::Add { swapped: true } = self {
             let (n, a) = (values::<i64>(args, 0)?, values::<Inet>(args, 1)?);
-            return map_rows(args, |row| a[row].add(n[row]));
+            return map_rows(args, |row| a[row].offset(n[row]));
         }
         let a = values::<Inet>(args, 0)?;
         let text = |write: fn(Inet, &mut Vec<u8>)| {
@@ -104,19 +104,19 @@ impl NetworkFunction {
             NetworkFunction::Hostmask => each(Inet::hostmask),
             NetworkFunction::Network => each(Inet::network),
             NetworkFunction::Broadcast => each(Inet::broadcast),
-            NetworkFunction::Not => each(Inet::not),
+            NetworkFunction::Not => each(Inet::complement),
             NetworkFunction::SubtractInt => {
                 let n = values::<i64>(args, 1)?;
                 map_rows(args, |row| {
                     let n = n[row]
                         .checked_neg()
                         .ok_or_else(|| Error::out_of_range("result is out of range"))?;
-                    a[row].add(n)
+                    a[row].offset(n)
                 })
             }
             NetworkFunction::Add { .. } => {
                 let n = values::<i64>(args, 1)?;
-                map_rows(args, |row| a[row].add(n[row]))
+                map_rows(args, |row| a[row].offset(n[row]))
             }
             NetworkFunction::SameFamily
             | NetworkFunction::Merge
