@@ -78,6 +78,8 @@ pub fn common_type(a: DataType, b: DataType) -> Option<DataType> {
         _ if a.is_string() && b.is_string() => Some(T::Text),
         (T::Date, T::Timestamp) | (T::Timestamp, T::Date) => Some(T::Timestamp),
         (T::Time, T::TimeTz) | (T::TimeTz, T::Time) => Some(T::TimeTz),
+        // inet is the preferred type of the network category.
+        (T::Inet, T::Cidr) | (T::Cidr, T::Inet) => Some(T::Inet),
         // timestamptz is the preferred type of the datetime category.
         (T::Date | T::Timestamp, T::TimestampTz) | (T::TimestampTz, T::Date | T::Timestamp) => {
             Some(T::TimestampTz)
@@ -126,6 +128,7 @@ pub fn union_type(types: &[DataType], what: &str) -> Result<DataType> {
                     result = DataType::Numeric(None);
                 }
             }
+            (TypeCategory::Network, TypeCategory::Network) => result = DataType::Inet,
             // time converts to none of the others (and they not to it).
             (TypeCategory::DateTime, TypeCategory::DateTime)
                 if is_time_of_day(result) == is_time_of_day(ty) =>

@@ -108,6 +108,8 @@ fn custom(name: &str) -> Result<DataType> {
         "varbit" => DataType::VarBit(None),
         "int2vector" => DataType::Int2Vector,
         "oidvector" => DataType::OidVector,
+        "inet" => DataType::Inet,
+        "cidr" => DataType::Cidr,
         // The catalog's own types, represented by the nearest type we have (see
         // catalog::system): their values and text forms are the same.
         "name" => crate::catalog::system::NAME,
@@ -248,6 +250,8 @@ pub fn type_column_name(ty: DataType) -> &'static str {
         DataType::TimeTz => "timetz",
         DataType::Int2Vector => "int2vector",
         DataType::OidVector => "oidvector",
+        DataType::Inet => "inet",
+        DataType::Cidr => "cidr",
         DataType::Array(elem) => match elem {
             DataType::Bool => "_bool",
             DataType::Int16 => "_int2",
@@ -275,6 +279,8 @@ pub fn type_column_name(ty: DataType) -> &'static str {
             DataType::TimeTz => "_timetz",
             DataType::Int2Vector => "_int2vector",
             DataType::OidVector => "_oidvector",
+            DataType::Inet => "_inet",
+            DataType::Cidr => "_cidr",
             DataType::Unknown | DataType::Array(_) | DataType::JsonPath | DataType::Enum(_) => {
                 "anyarray"
             }

@@ -691,11 +691,14 @@ impl Binder<'_> {
         };
         if let Some((op, symbol)) = arithmetic {
             let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
-            // jsonb - key | index | keys; vector + - * vector.
-            let vector = |t: DataType| matches!(t, DataType::FloatVector(_));
-            if (op == ArithmeticOp::Sub && l.ty() == DataType::Jsonb)
-                || vector(l.ty())
-                || vector(r.ty())
+            // jsonb - key | index | keys; vector + - * vector; inet ± bigint, inet - inet.
+            let own = |t: DataType| {
+                matches!(
+                    t,
+                    DataType::FloatVector(_) | DataType::Inet | DataType::Cidr
+                )
+            };
+            if (op == ArithmeticOp::Sub && l.ty() == DataType::Jsonb) || own(l.ty()) || own(r.ty())
             {
                 return self.bind_operator_function(symbol, vec![l, r]);
             }
@@ -803,7 +806,9 @@ impl Binder<'_> {
                     _ => ArrayFunction::Overlap,
                 };
                 let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
-                if l.ty() == DataType::Jsonb || r.ty() == DataType::Jsonb {
+                let own =
+                    |t: DataType| matches!(t, DataType::Jsonb | DataType::Inet | DataType::Cidr);
+                if own(l.ty()) || own(r.ty()) {
                     return self.bind_operator_function(&op.to_string(), vec![l, r]);
                 }
                 self.bind_array_operator(func, l, r)
@@ -846,7 +851,10 @@ impl Binder<'_> {
                 let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
                 self.bind_operator_function(&op.to_string(), vec![l, r])
             }
-            BinaryOperator::Custom(symbol) if matches!(symbol.as_str(), "<#>" | "<+>") => {
+            // pgvector's `<#>` and `<+>`; inet's `<<=` and `>>=`.
+            BinaryOperator::Custom(symbol)
+                if matches!(symbol.as_str(), "<#>" | "<+>" | "<<=" | ">>=") =>
+            {
                 let (l, r) = (self.bind_expr(left, scope)?, self.bind_expr(right, scope)?);
                 self.bind_operator_function(symbol, vec![l, r])
             }

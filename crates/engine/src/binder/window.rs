@@ -470,6 +470,8 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         | T::Char(_)
         | T::Bytea
         | T::Uuid
+        | T::Inet
+        | T::Cidr
         | T::Json
         | T::Jsonb
         | T::Array(_)

@@ -60,6 +60,9 @@ mod tag {
     pub const BIT: u8 = 25;
     pub const VARBIT: u8 = 26;
     pub const TIMETZ: u8 = 27;
+    /// inet and cidr, from the types range.
+    pub const INET: u8 = 120;
+    pub const CIDR: u8 = 121;
     /// Followed by the enum type's OID. Far from the others, which other types take next.
     pub const ENUM: u8 = 40;
     pub const INT2VECTOR: u8 = 130;
@@ -153,6 +156,8 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
         tag::TIMETZ => DataType::TimeTz,
         tag::INT2VECTOR => DataType::Int2Vector,
         tag::OIDVECTOR => DataType::OidVector,
+        tag::INET => DataType::Inet,
+        tag::CIDR => DataType::Cidr,
         tag::OID => {
             let position = input.u8()?;
             let kind = OidKind::ALL.get(usize::from(position));
@@ -208,6 +213,8 @@ impl Persist for DataType {
             DataType::Interval => out.u8(tag::INTERVAL),
             DataType::Bytea => out.u8(tag::BYTEA),
             DataType::Uuid => out.u8(tag::UUID),
+            DataType::Inet => out.u8(tag::INET),
+            DataType::Cidr => out.u8(tag::CIDR),
             DataType::Json => out.u8(tag::JSON),
             DataType::Jsonb => out.u8(tag::JSONB),
             DataType::JsonPath => out.u8(tag::JSONPATH),
@@ -1022,12 +1029,14 @@ mod tests {
             DataType::Oid(OidKind::RegClass),
             DataType::FloatVector(None),
             DataType::FloatVector(Some(3)),
+            DataType::Inet,
+            DataType::Cidr,
         ];
         let arrays: Vec<DataType> = scalars
             .iter()
             .filter_map(|&t| DataType::array_of(t))
             .collect();
-        assert_eq!(arrays.len(), 19, "every type with an array type");
+        assert_eq!(arrays.len(), 21, "every type with an array type");
         scalars.into_iter().chain(arrays).collect()
     }
 

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::error::Result;
 use crate::storage::{Chunk, TableData};
+use crate::types::inet::Inet;
 use crate::types::{DataType, Decimal, Interval, PhysicalType};
 use crate::vector::{Bitmap, BytesVec, FloatVectors, ListVec, StringVec, Vector, VectorData};
 
@@ -36,6 +37,8 @@ mod tag {
     pub const TIME: u8 = 17;
     pub const FLOAT_VECTOR: u8 = 18;
     pub const TIMETZ: u8 = 19;
+    /// inet and cidr: 18 bytes a value (see `Inet::to_stored`). From the types range.
+    pub const INET: u8 = 120;
 }
 
 /// The fewest bytes a vector takes (tag, length, validity flag): bounds a count of vectors.
@@ -62,6 +65,7 @@ fn physical_tag(data: &VectorData) -> u8 {
         VectorData::List(_) => tag::LIST,
         VectorData::Bytes(_) => tag::BYTES,
         VectorData::Uuid(_) => tag::UUID,
+        VectorData::Inet(_) => tag::INET,
         VectorData::Jsonb(_) => tag::JSONB,
         VectorData::FloatVector(_) => tag::FLOAT_VECTOR,
     }
@@ -239,6 +243,12 @@ fn read_vector(
         tag::INTERVAL => VectorData::Interval(read_intervals(input, rows)?),
         tag::BYTES => VectorData::Bytes(read_bytes(input, rows)?),
         tag::UUID => VectorData::Uuid(read_fixed(input, rows, u128::from_be_bytes)?),
+        tag::INET => VectorData::Inet(
+            read_fixed(input, rows, Inet::from_stored)?
+                .into_iter()
+                .collect::<Option<_>>()
+                .ok_or_else(|| corrupt("an inet value with an invalid family or mask"))?,
+        ),
         tag::JSONB => VectorData::Jsonb(read_text(input, rows)?),
         tag::LIST if !in_list => VectorData::List(read_list(input, rows, expected)?),
         tag::FLOAT_VECTOR => VectorData::FloatVector(read_float_vectors(input, rows)?),
@@ -291,6 +301,7 @@ impl Persist for Vector {
             VectorData::Bytes(b) => write_offsets_and_bytes(out, b.parts()),
             // Big-endian, like the value's bytes.
             VectorData::Uuid(v) => write_fixed(out, v, u128::to_be_bytes),
+            VectorData::Inet(v) => write_fixed(out, v, Inet::to_stored),
             VectorData::Date(v) => write_fixed(out, v, i32::to_le_bytes),
             VectorData::Timestamp(v) => write_fixed(out, v, i64::to_le_bytes),
             VectorData::TimestampTz(v) => write_fixed(out, v, i64::to_le_bytes),

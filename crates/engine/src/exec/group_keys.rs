@@ -67,6 +67,7 @@ impl Groups {
                 | PhysicalType::Numeric
                 | PhysicalType::Bytes
                 | PhysicalType::Uuid
+                | PhysicalType::Inet
                 | PhysicalType::Jsonb
                 | PhysicalType::List(_)
                 | PhysicalType::FloatVector,
@@ -155,6 +156,7 @@ impl Groups {
                     | VectorData::Text(_)
                     | VectorData::Bytes(_)
                     | VectorData::Uuid(_)
+                    | VectorData::Inet(_)
                     | VectorData::Jsonb(_)
                     | VectorData::List(_)
                     | VectorData::FloatVector(_) => return Err(key_type_mismatch()),
@@ -354,6 +356,7 @@ fn stored_text(key: &Vector, id: u32) -> &[u8] {
         | VectorData::Interval(_)
         | VectorData::Bytes(_)
         | VectorData::Uuid(_)
+        | VectorData::Inet(_)
         | VectorData::Jsonb(_)
         | VectorData::List(_)
         | VectorData::FloatVector(_) => &[],

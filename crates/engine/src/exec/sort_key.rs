@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use crate::function::compare::compare_rows;
 use crate::plan::SortKey;
+use crate::types::inet;
 use crate::vector::{Vector, VectorData};
 
 /// Widest encoding per row. Past it the comparator breaks the (then rarer) ties.
@@ -256,6 +257,8 @@ fn value_encoding(column: &Vector, room: usize) -> Option<(ValueEncoding, bool)>
         }
         // Big-endian bytes: PostgreSQL's memcmp order.
         VectorData::Uuid(_) => fixed(16, ValueEncoding::Text(16)),
+        // network_cmp's order as bytes (see `Inet::write_sort_key`).
+        VectorData::Inet(_) => fixed(inet::SORT_KEY_LEN, ValueEncoding::Text(inet::SORT_KEY_LEN)),
         // Compared element by element (jsonb by its document order) by the comparator.
         VectorData::Interval(_)
         | VectorData::List(_)
@@ -343,6 +346,7 @@ fn write_value(encoding: &ValueEncoding, column: &Vector, row: usize, out: &mut 
         (VectorData::Text(v), _) => write_prefix(v.get_bytes(row), out),
         (VectorData::Bytes(v), _) => write_prefix(v.get(row), out),
         (VectorData::Uuid(v), _) => out.copy_from_slice(&v[row].to_be_bytes()),
+        (VectorData::Inet(v), _) => v[row].write_sort_key(out),
         (
             VectorData::Numeric(_)
             | VectorData::Interval(_)

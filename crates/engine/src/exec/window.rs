@@ -217,6 +217,7 @@ fn column_changes(column: &Vector, order: &[u32], changed: &mut [bool]) {
             }
         }
         VectorData::Uuid(v) => typed(v, order, changed),
+        VectorData::Inet(v) => typed(v, order, changed),
         // Floats (-0 = 0, NaN = NaN), NUMERIC by value, intervals, arrays: the comparator.
         VectorData::Float32(_)
         | VectorData::Float64(_)

@@ -229,7 +229,9 @@ pub fn field_for(name: &str, ty: DataType) -> Result<TypePtr> {
         | T::Char(_)
         | T::Json
         | T::Jsonb
-        | T::JsonPath => build(Physical::BYTE_ARRAY, Some(LogicalType::String)),
+        | T::JsonPath
+        | T::Inet
+        | T::Cidr => build(Physical::BYTE_ARRAY, Some(LogicalType::String)),
         T::Date => build(Physical::INT32, Some(LogicalType::Date)),
         T::Time => build(
             Physical::INT64,

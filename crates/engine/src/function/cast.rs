@@ -9,12 +9,13 @@
 use super::cast_bits::cast_bits;
 use crate::error::{Error, Result, SqlState};
 use crate::types::array_text::parse_array;
+use crate::types::inet::Inet;
 use crate::types::json::{self, Json};
 use crate::types::jsonpath;
 use crate::types::timezone;
 use crate::types::{
-    bytea, datetime, float, float_vector, int_vector, text_io, timetz, uuid, DataType, Decimal,
-    Interval, NumericTypmod, PhysicalType, ScalarValue,
+    bytea, datetime, float, float_vector, inet, int_vector, text_io, timetz, uuid, DataType,
+    Decimal, Interval, NumericTypmod, PhysicalType, ScalarValue,
 };
 use crate::vector::{
     write_int, Bitmap, BytesVec, FloatVectors, ListVec, StringVec, Vector, VectorData,
@@ -90,6 +91,9 @@ pub fn can_cast(from: DataType, to: DataType, context: CastContext) -> bool {
         (T::Time, T::Interval | T::TimeTz) => CastContext::Implicit,
         (T::TimeTz, T::Time) | (T::TimestampTz, T::TimeTz) => CastContext::Assignment,
         (T::Timestamp | T::TimestampTz | T::Interval, T::Time) => CastContext::Assignment,
+        // cidr is binary-coercible to inet; inet_to_cidr clears the host bits.
+        (T::Cidr, T::Inet) => CastContext::Implicit,
+        (T::Inet, T::Cidr) => CastContext::Assignment,
         (f, t) => match (numeric_rank(f), numeric_rank(t)) {
             (Some(a), Some(b)) if a <= b => CastContext::Implicit,
             (Some(_), Some(_)) => CastContext::Assignment,
@@ -179,6 +183,8 @@ pub fn cast_vector(
         DataType::Interval => VectorData::Interval(to_interval(input, &rows)?),
         DataType::Bytea => VectorData::Bytes(to_bytea(input, &rows)?),
         DataType::Uuid => VectorData::Uuid(to_uuid(input, &rows)?),
+        DataType::Inet => VectorData::Inet(to_inet(input, false, &rows)?),
+        DataType::Cidr => VectorData::Inet(to_inet(input, true, &rows)?),
         DataType::Json => VectorData::Text(to_json(input, from, &rows)?),
         DataType::Jsonb => VectorData::Jsonb(to_jsonb(input, &rows)?),
         DataType::Array(elem) => to_array(input, from, *elem, context, &rows)?,
@@ -262,6 +268,16 @@ fn to_uuid<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<u128>
     match &input.data {
         VectorData::Uuid(v) => Ok(v.clone()),
         VectorData::Text(s) => rows.map_text(s, 0, uuid::parse_uuid),
+        _ => Err((rows.unsupported)()),
+    }
+}
+
+/// inet and cidr of each other (a cidr as it is, an inet's network as a cidr) or of text.
+fn to_inet<U: Fn() -> Error>(input: &Vector, cidr: bool, rows: &Rows<U>) -> Result<Vec<Inet>> {
+    match &input.data {
+        VectorData::Inet(v) if cidr => rows.map(v, Inet::default(), |x| Ok(x.to_cidr())),
+        VectorData::Inet(v) => rows.map(v, Inet::default(), |x| Ok(x.as_inet())),
+        VectorData::Text(s) => rows.map_text(s, Inet::default(), |t| inet::parse_inet(t, cidr)),
         _ => Err((rows.unsupported)()),
     }
 }
@@ -795,6 +811,8 @@ fn to_string<U: Fn() -> Error>(
         VectorData::TimeTz(v) => rows.map_to_string(v, target, timetz::write_timetz),
         VectorData::Interval(v) => rows.map_to_string(v, target, |i, buf| i.write_text(buf)),
         VectorData::Uuid(v) => rows.map_to_string(v, target, uuid::write_uuid),
+        // text(inet): the mask length shown always, unlike the output function.
+        VectorData::Inet(v) => rows.map_to_string(v, target, inet::write_text_with_mask),
         VectorData::Jsonb(s) => to_string(
             &Vector::new(VectorData::Text(s.clone()), input.validity.clone()),
             DataType::Text,

@@ -134,6 +134,7 @@ pub fn compare(op: CompareOp, left: &Vector, right: &Vector) -> Result<Vector> {
             .map(|i| matches(op, l.get(i).cmp(r.get(i))))
             .collect(),
         (VectorData::Uuid(l), VectorData::Uuid(r)) => compare_ord(op, l, r),
+        (VectorData::Inet(l), VectorData::Inet(r)) => compare_ord(op, l, r),
         (VectorData::Jsonb(l), VectorData::Jsonb(r)) => (0..l.len())
             .map(|i| matches(op, json::compare_canonical(l.get(i), r.get(i))))
             .collect(),
@@ -174,6 +175,7 @@ pub fn compare_rows(left: &Vector, a: usize, right: &Vector, b: usize) -> Orderi
         (VectorData::List(l), VectorData::List(r)) => compare_lists(l, a, r, b),
         (VectorData::Bytes(l), VectorData::Bytes(r)) => l.get(a).cmp(r.get(b)),
         (VectorData::Uuid(l), VectorData::Uuid(r)) => l[a].cmp(&r[b]),
+        (VectorData::Inet(l), VectorData::Inet(r)) => l[a].cmp(&r[b]),
         (VectorData::Jsonb(l), VectorData::Jsonb(r)) => json::compare_canonical(l.get(a), r.get(b)),
         (VectorData::FloatVector(l), VectorData::FloatVector(r)) => {
             float_vector::compare(l.get(a), r.get(b))

@@ -184,7 +184,8 @@ impl ScalarFunction {
             | F::Atan2
             | F::Factorial
             | F::Bit(_)
-            | F::BitString(_) => true,
+            | F::BitString(_)
+            | F::Network(_) => true,
         }
     }
 }

@@ -76,6 +76,10 @@ pub enum DataType {
     Int2Vector,
     /// `oidvector` (pg_proc.proargtypes): the same for OIDs.
     OidVector,
+    /// An IPv4 or IPv6 host address with an optional mask length (see [`crate::types::inet`]).
+    Inet,
+    /// An IPv4 or IPv6 network: no bits set right of its mask.
+    Cidr,
 }
 
 /// Which of the OID types: plain `oid`, or an alias whose text form names the object.
@@ -156,6 +160,8 @@ pub enum PhysicalType {
     FloatVector,
     /// A packed time with time zone.
     TimeTz,
+    /// Fixed 19-byte network addresses (inet and cidr).
+    Inet,
 }
 
 /// PostgreSQL's type categories, used by the coercion rules.
@@ -172,6 +178,8 @@ pub enum TypeCategory {
     UserDefined,
     /// 'V': bit and bit varying.
     BitString,
+    /// 'I': inet and cidr.
+    Network,
 }
 
 impl DataType {
@@ -204,6 +212,7 @@ impl DataType {
             DataType::TimeTz => PhysicalType::TimeTz,
             DataType::Int2Vector => PhysicalType::List(&PhysicalType::Int16),
             DataType::OidVector => PhysicalType::List(&PhysicalType::Int64),
+            DataType::Inet | DataType::Cidr => PhysicalType::Inet,
         }
     }
 
@@ -236,6 +245,8 @@ impl DataType {
             DataType::Bit(None) => &DataType::Bit(None),
             DataType::VarBit(None) => &DataType::VarBit(None),
             DataType::TimeTz => &DataType::TimeTz,
+            DataType::Inet => &DataType::Inet,
+            DataType::Cidr => &DataType::Cidr,
             DataType::Unknown
             | DataType::FloatVector(Some(_))
             | DataType::Oid(_)
@@ -321,6 +332,7 @@ impl DataType {
             | DataType::JsonPath
             | DataType::Enum(_) => TypeCategory::UserDefined,
             DataType::Bit(_) | DataType::VarBit(_) => TypeCategory::BitString,
+            DataType::Inet | DataType::Cidr => TypeCategory::Network,
         }
     }
 
@@ -373,6 +385,8 @@ impl DataType {
                 DataType::Bit(_) => 1561,
                 DataType::VarBit(_) => 1563,
                 DataType::TimeTz => 1270,
+                DataType::Inet => 1041,
+                DataType::Cidr => 651,
                 // Never built (see `array_of`); anyarray is the honest answer.
                 DataType::Unknown
                 | DataType::Array(_)
@@ -389,6 +403,8 @@ impl DataType {
             DataType::TimeTz => 1266,
             DataType::Int2Vector => 22,
             DataType::OidVector => 30,
+            DataType::Inet => 869,
+            DataType::Cidr => 650,
         }
     }
 
@@ -423,6 +439,8 @@ impl DataType {
             1266 => DataType::TimeTz,
             22 => DataType::Int2Vector,
             30 => DataType::OidVector,
+            869 => DataType::Inet,
+            650 => DataType::Cidr,
             _ if OidKind::ALL.iter().any(|k| k.type_oid() == oid) => {
                 let kind = OidKind::ALL.into_iter().find(|k| k.type_oid() == oid)?;
                 DataType::Oid(kind)
@@ -452,6 +470,8 @@ impl DataType {
                     1561 => 1560,
                     1563 => 1562,
                     1270 => 1266,
+                    1041 => 869,
+                    651 => 650,
                     _ => return None,
                 };
                 return DataType::from_oid(elem).and_then(DataType::array_of);
@@ -490,7 +510,9 @@ impl DataType {
             | DataType::Array(_)
             | DataType::FloatVector(_)
             | DataType::Int2Vector
-            | DataType::OidVector => -1,
+            | DataType::OidVector
+            | DataType::Inet
+            | DataType::Cidr => -1,
         }
     }
 
@@ -539,6 +561,8 @@ impl DataType {
             DataType::TimeTz => "time with time zone",
             DataType::Int2Vector => "int2vector",
             DataType::OidVector => "oidvector",
+            DataType::Inet => "inet",
+            DataType::Cidr => "cidr",
             DataType::Array(elem) => match elem {
                 DataType::Bool => "boolean[]",
                 DataType::Int16 => "smallint[]",
@@ -564,6 +588,8 @@ impl DataType {
                 DataType::Bit(_) => "bit[]",
                 DataType::VarBit(_) => "bit varying[]",
                 DataType::TimeTz => "time with time zone[]",
+                DataType::Inet => "inet[]",
+                DataType::Cidr => "cidr[]",
                 DataType::Unknown
                 | DataType::Array(_)
                 | DataType::JsonPath
@@ -610,6 +636,7 @@ impl PhysicalType {
             PhysicalType::List(_) => &PhysicalType::List(&PhysicalType::Text),
             PhysicalType::FloatVector => &PhysicalType::FloatVector,
             PhysicalType::TimeTz => &PhysicalType::TimeTz,
+            PhysicalType::Inet => &PhysicalType::Inet,
         }
     }
 }

@@ -11,6 +11,7 @@ pub mod datetime_style;
 pub mod float;
 pub mod float_vector;
 pub mod int_vector;
+pub mod inet;
 pub mod interval;
 mod interval_style;
 pub mod json;

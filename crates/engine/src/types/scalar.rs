@@ -2,6 +2,7 @@
 
 use std::cmp::Ordering;
 
+use super::inet::Inet;
 use super::{Decimal, Interval, PhysicalType};
 
 /// One value. A NULL carries no type; the expression that produced it does.
@@ -26,6 +27,8 @@ pub enum ScalarValue {
     Time(i64),
     /// A packed time with time zone ([`crate::types::timetz`]).
     TimeTz(i64),
+    /// An inet or cidr ([`crate::types::inet`]).
+    Inet(Inet),
     Interval(Interval),
     Bytea(Vec<u8>),
     /// The 16 bytes read big-endian.
@@ -60,6 +63,7 @@ impl ScalarValue {
             ScalarValue::TimestampTz(_) => PhysicalType::TimestampTz,
             ScalarValue::Time(_) => PhysicalType::Time,
             ScalarValue::TimeTz(_) => PhysicalType::TimeTz,
+            ScalarValue::Inet(_) => PhysicalType::Inet,
             ScalarValue::Interval(_) => PhysicalType::Interval,
             ScalarValue::Bytea(_) => PhysicalType::Bytes,
             ScalarValue::Uuid(_) => PhysicalType::Uuid,
@@ -89,6 +93,7 @@ impl ScalarValue {
             (S::Timestamp(a), S::Timestamp(b)) => a.cmp(b),
             (S::TimestampTz(a), S::TimestampTz(b)) => a.cmp(b),
             (S::Time(a), S::Time(b)) | (S::TimeTz(a), S::TimeTz(b)) => a.cmp(b),
+            (S::Inet(a), S::Inet(b)) => a.cmp(b),
             (S::Interval(a), S::Interval(b)) => a.cmp_span(b),
             (S::Bytea(a), S::Bytea(b)) => a.cmp(b),
             (S::Uuid(a), S::Uuid(b)) => a.cmp(b),

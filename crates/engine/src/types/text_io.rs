@@ -5,7 +5,7 @@
 //! explicit cast applies it (truncate, then blank-pad `character(n)`).
 
 use super::{
-    bit_string, bytea, datetime, float, float_vector, json, timetz, uuid, DataType, Decimal,
+    bit_string, bytea, datetime, float, float_vector, inet, json, timetz, uuid, DataType, Decimal,
     Interval, ScalarValue,
 };
 use crate::error::{Error, Result};
@@ -46,6 +46,8 @@ pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
         DataType::TimestampTz => ScalarValue::TimestampTz(datetime::parse_timestamptz(text)?),
         DataType::Time => ScalarValue::Time(datetime::parse_time(text)?),
         DataType::TimeTz => ScalarValue::TimeTz(timetz::parse_timetz(text)?),
+        DataType::Inet => ScalarValue::Inet(inet::parse_inet(text, false)?),
+        DataType::Cidr => ScalarValue::Inet(inet::parse_inet(text, true)?),
         DataType::Interval => ScalarValue::Interval(Interval::parse(text)?),
         DataType::Bytea => ScalarValue::Bytea(bytea::parse_bytea(text)?),
         DataType::Uuid => ScalarValue::Uuid(uuid::parse_uuid(text)?),
@@ -174,6 +176,7 @@ pub fn write_scalar_text(value: &ScalarValue, out: &mut Vec<u8>) {
         ScalarValue::TimestampTz(v) => datetime::write_timestamptz(*v, out),
         ScalarValue::Time(v) => datetime::write_time(*v, out),
         ScalarValue::TimeTz(v) => timetz::write_timetz(*v, out),
+        ScalarValue::Inet(v) => inet::write_inet(*v, out),
         ScalarValue::Interval(v) => v.write_text(out),
         ScalarValue::Bytea(v) => bytea::write_hex(v, out),
         ScalarValue::Uuid(v) => uuid::write_uuid(*v, out),

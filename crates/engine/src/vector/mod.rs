@@ -19,9 +19,10 @@ pub(crate) use row_key::int_key;
 pub use strings::{utf8_width, StringVec};
 
 use crate::error::{Error, Result};
+use crate::types::inet::Inet;
 use crate::types::{
-    array_text, bytea, datetime, float, float_vector, timetz, uuid, DataType, Decimal, Interval,
-    PhysicalType, ScalarValue,
+    array_text, bytea, datetime, float, float_vector, inet, timetz, uuid, DataType, Decimal,
+    Interval, PhysicalType, ScalarValue,
 };
 
 /// A value of one physical type written into a vector of another: a bug of the caller, an
@@ -54,6 +55,8 @@ pub enum VectorData {
     Interval(Vec<Interval>),
     Bytes(BytesVec),
     Uuid(Vec<u128>),
+    /// inet and cidr values ([`crate::types::inet`]).
+    Inet(Vec<Inet>),
     Jsonb(StringVec),
     List(ListVec),
     FloatVector(FloatVectors),
@@ -85,6 +88,7 @@ impl VectorData {
             PhysicalType::Interval => VectorData::Interval(Vec::with_capacity(rows)),
             PhysicalType::Bytes => VectorData::Bytes(BytesVec::with_capacity(rows, rows * 8)),
             PhysicalType::Uuid => VectorData::Uuid(Vec::with_capacity(rows)),
+            PhysicalType::Inet => VectorData::Inet(Vec::with_capacity(rows)),
             PhysicalType::Jsonb => VectorData::Jsonb(StringVec::with_capacity(rows, rows * 16)),
             PhysicalType::List(elem) => VectorData::List(ListVec::with_capacity(*elem, rows)),
             PhysicalType::FloatVector => {
@@ -111,6 +115,7 @@ impl VectorData {
             VectorData::Interval(v) => v.len(),
             VectorData::Bytes(b) => b.len(),
             VectorData::Uuid(v) => v.len(),
+            VectorData::Inet(v) => v.len(),
             VectorData::Jsonb(s) => s.len(),
             VectorData::List(l) => l.len(),
             VectorData::FloatVector(v) => v.len(),
@@ -140,6 +145,7 @@ impl VectorData {
             VectorData::Interval(v) => v.shrink_to_fit(),
             VectorData::Bytes(b) => b.shrink_to_fit(),
             VectorData::Uuid(v) => v.shrink_to_fit(),
+            VectorData::Inet(v) => v.shrink_to_fit(),
             // Lists are built to size by their parser.
             VectorData::List(_) => {}
             VectorData::FloatVector(v) => v.shrink_to_fit(),
@@ -164,6 +170,7 @@ impl VectorData {
             VectorData::Interval(_) => PhysicalType::Interval,
             VectorData::Bytes(_) => PhysicalType::Bytes,
             VectorData::Uuid(_) => PhysicalType::Uuid,
+            VectorData::Inet(_) => PhysicalType::Inet,
             VectorData::Jsonb(_) => PhysicalType::Jsonb,
             VectorData::List(l) => PhysicalType::List(l.elem_physical().as_static()),
             VectorData::FloatVector(_) => PhysicalType::FloatVector,
@@ -207,6 +214,7 @@ impl Vector {
             VectorData::Numeric(v) => std::mem::size_of_val(v.as_slice()),
             VectorData::Interval(v) => std::mem::size_of_val(v.as_slice()),
             VectorData::Uuid(v) => v.len() * 16,
+            VectorData::Inet(v) => v.len() * std::mem::size_of::<Inet>(),
             other => other.len() * 8,
         };
         values + self.validity.as_ref().map_or(0, |v| v.len() / 8)
@@ -267,6 +275,7 @@ impl Vector {
                 true
             }
             (VectorData::Uuid(v), ScalarValue::Uuid(x)) => push_valid(v, *x),
+            (VectorData::Inet(v), ScalarValue::Inet(x)) => push_valid(v, *x),
             (VectorData::Jsonb(v), ScalarValue::Jsonb(x)) => {
                 v.push(x);
                 true
@@ -323,6 +332,7 @@ impl Vector {
                 true
             }
             (VectorData::Uuid(v), VectorData::Uuid(o)) => push_valid(v, o[row]),
+            (VectorData::Inet(v), VectorData::Inet(o)) => push_valid(v, o[row]),
             (VectorData::Jsonb(v), VectorData::Jsonb(o)) => {
                 v.push(o.get(row));
                 true
@@ -367,6 +377,7 @@ impl Vector {
             (VectorData::TimeTz(v), VectorData::TimeTz(o)) => overwrite(v, offsets, o),
             (VectorData::Interval(v), VectorData::Interval(o)) => overwrite(v, offsets, o),
             (VectorData::Uuid(v), VectorData::Uuid(o)) => overwrite(v, offsets, o),
+            (VectorData::Inet(v), VectorData::Inet(o)) => overwrite(v, offsets, o),
             _ => false,
         };
         if !replaced {
@@ -421,6 +432,7 @@ impl Vector {
             VectorData::Interval(v) => VectorData::Interval(gather_slice(v, indices)),
             VectorData::Bytes(b) => VectorData::Bytes(b.gather(indices)),
             VectorData::Uuid(v) => VectorData::Uuid(gather_slice(v, indices)),
+            VectorData::Inet(v) => VectorData::Inet(gather_slice(v, indices)),
             VectorData::Jsonb(s) => VectorData::Jsonb(s.gather(indices)),
             VectorData::List(l) => {
                 let mut out = ListVec::with_capacity(l.elem_physical(), indices.len());
@@ -472,6 +484,7 @@ impl Vector {
             (VectorData::Text(v), VectorData::Text(o)) => v.extend_from(o),
             (VectorData::Bytes(v), VectorData::Bytes(o)) => v.extend_from(o),
             (VectorData::Uuid(v), VectorData::Uuid(o)) => extend_slice(v, o),
+            (VectorData::Inet(v), VectorData::Inet(o)) => extend_slice(v, o),
             (VectorData::Jsonb(v), VectorData::Jsonb(o)) => v.extend_from(o),
             (VectorData::List(v), VectorData::List(o)) => v.extend_from(o)?,
             (VectorData::FloatVector(v), VectorData::FloatVector(o)) => v.extend_from(o),
@@ -513,6 +526,7 @@ impl Vector {
             VectorData::Interval(v) => ScalarValue::Interval(v[row]),
             VectorData::Bytes(b) => ScalarValue::Bytea(b.get(row).to_vec()),
             VectorData::Uuid(v) => ScalarValue::Uuid(v[row]),
+            VectorData::Inet(v) => ScalarValue::Inet(v[row]),
             VectorData::Jsonb(s) => ScalarValue::Jsonb(s.get(row).to_string()),
             VectorData::List(l) => ScalarValue::Array(l.values(row)),
             VectorData::FloatVector(v) => ScalarValue::FloatVector(v.get(row).to_vec()),
@@ -544,6 +558,7 @@ impl Vector {
             // bytea_output = hex, PostgreSQL's default.
             VectorData::Bytes(b) => bytea::write_hex(b.get(row), out),
             VectorData::Uuid(v) => uuid::write_uuid(v[row], out),
+            VectorData::Inet(v) => inet::write_inet(v[row], out),
             VectorData::Jsonb(s) => out.extend_from_slice(s.get_bytes(row)),
             VectorData::List(l) => write_array_text(l.child(), l.range(row), out),
             VectorData::FloatVector(v) => float_vector::write_vector(v.get(row), out),
@@ -623,6 +638,7 @@ fn push_default(data: &mut VectorData) {
         VectorData::Interval(v) => v.push(Interval::ZERO),
         VectorData::Bytes(b) => b.push(&[]),
         VectorData::Uuid(v) => v.push(0),
+        VectorData::Inet(v) => v.push(Inet::default()),
         VectorData::Jsonb(s) => s.push("null"),
         VectorData::List(l) => l.push_empty(),
         VectorData::FloatVector(v) => v.push_empty(),

@@ -47,6 +47,7 @@ fn encode_value(column: &Vector, row: usize, out: &mut Vec<u8>) {
         VectorData::Text(s) => encode_bytes(s.get_bytes(row), out),
         VectorData::Bytes(b) => encode_bytes(b.get(row), out),
         VectorData::Uuid(v) => out.extend_from_slice(&v[row].to_le_bytes()),
+        VectorData::Inet(v) => out.extend_from_slice(&v[row].key_bytes()),
         // Equal documents may print differently (`1.0` and `1`): hash their common form.
         VectorData::Jsonb(s) => encode_bytes(json::equality_key(s.get(row)).as_bytes(), out),
         VectorData::Date(v) => out.extend_from_slice(&v[row].to_le_bytes()),

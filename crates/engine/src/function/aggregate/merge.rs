@@ -51,7 +51,8 @@ pub fn identical_when_equal(ty: PhysicalType) -> bool {
         | PhysicalType::TimeTz
         | PhysicalType::Text
         | PhysicalType::Bytes
-        | PhysicalType::Uuid => true,
+        | PhysicalType::Uuid
+        | PhysicalType::Inet => true,
         PhysicalType::Float32
         | PhysicalType::Float64
         | PhysicalType::Numeric

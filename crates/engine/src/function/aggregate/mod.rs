@@ -1072,6 +1072,7 @@ fn update_min_max(
         | (VectorData::TimeTz(b), VectorData::TimeTz(i)) => {
             typed!(b, i, |a: &i64, b| a.cmp(b))
         }
+        (VectorData::Inet(b), VectorData::Inet(i)) => typed!(b, i, Ord::cmp),
         (VectorData::Interval(b), VectorData::Interval(i)) => {
             typed!(b, i, Interval::cmp_span)
         }

@@ -4,6 +4,7 @@
 //! function that can fail never fails on a NULL row's placeholder value.
 
 use crate::error::{Error, Result};
+use crate::types::inet::Inet;
 use crate::types::{Decimal, PhysicalType, ScalarValue};
 use crate::vector::{Bitmap, BytesVec, StringVec, Vector, VectorData};
 
@@ -36,6 +37,7 @@ element!(f32, Float32);
 element!(f64, Float64);
 element!(Decimal, Numeric);
 element!(u128, Uuid);
+element!(Inet, Inet);
 
 impl Default for Decimal {
     fn default() -> Self {

@@ -479,6 +479,7 @@ pub(super) fn greatest_least(args: &[Vector], greatest: bool) -> Result<Vector> 
         PhysicalType::Interval => pick!(Interval, crate::types::Interval::cmp_span),
         PhysicalType::Text => greatest_least_text(args, wanted),
         PhysicalType::Uuid => pick!(Uuid, Ord::cmp),
+        PhysicalType::Inet => pick!(Inet, Ord::cmp),
         PhysicalType::Bytes
         | PhysicalType::Jsonb
         | PhysicalType::List(_)

@@ -17,6 +17,7 @@ mod json_items;
 mod json_path;
 mod kernel;
 mod math;
+mod network;
 mod number_format;
 mod numeric;
 mod pattern;
@@ -31,6 +32,7 @@ pub(crate) use json::value_json;
 pub use json::JsonFunction;
 pub use json_items::JsonItems;
 pub use json_path::PathMode;
+pub use network::NetworkFunction;
 
 use crate::error::Result;
 use crate::types::DataType;
@@ -156,6 +158,8 @@ pub enum ScalarFunction {
     Vector(VectorFunction),
     /// A function or operator of bit strings.
     BitString(BitStringFunction),
+    /// A function or operator of inet and cidr.
+    Network(NetworkFunction),
 }
 
 impl ScalarFunction {
@@ -397,6 +401,7 @@ impl ScalarFunction {
             F::Array { func, .. } => func.name(),
             F::Vector(func) => func.name(),
             F::BitString(func) => func.name(),
+            F::Network(func) => func.name(),
         }
     }
 
@@ -509,6 +514,7 @@ impl ScalarFunction {
             F::Array { func, result } => func.eval(args, rows, result),
             F::Vector(func) => func.eval(args),
             F::BitString(func) => func.eval(args),
+            F::Network(func) => func.eval(args),
         }
     }
 }

@@ -6,6 +6,7 @@
 use super::BitOp;
 use super::BitStringFunction as B;
 use super::JsonFunction as J;
+use super::NetworkFunction as N;
 use super::PathMode;
 use super::ScalarFunction as F;
 use super::VectorFunction as V;
@@ -27,6 +28,8 @@ const JSON: DataType = DataType::Json;
 const VECTOR: DataType = DataType::FloatVector(None);
 const JSONPATH: DataType = DataType::JsonPath;
 const BIT: DataType = DataType::Bit(None);
+const INET: DataType = DataType::Inet;
+const CIDR: DataType = DataType::Cidr;
 const VARBIT: DataType = DataType::VarBit(None);
 
 /// The overloads of a binary bit operator: the same integer type, or bit string, on both
@@ -38,6 +41,11 @@ const fn bit_binary(op: BitOp) -> [Signature; 4] {
         (F::Bit(op), &[I8, I8], I8),
         (F::BitString(B::Operator(op)), &[BIT, BIT], BIT),
     ]
+}
+/// A bit operator's overloads and inet's overload of the same symbol.
+const fn with_network(base: [Signature; 4], network: Signature) -> [Signature; 5] {
+    let [a, b, c, d] = base;
+    [a, b, c, d, network]
 }
 /// The overloads of a jsonpath function: `(target, path [, vars [, silent]])`.
 const fn path_signatures(mode: PathMode, result: DataType) -> [Signature; 3] {
@@ -233,6 +241,8 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
             (F::Json(J::DeleteIndex), &[JSONB, I4], JSONB),
             (F::Json(J::DeleteKeys), &[JSONB, TEXT_ARRAY], JSONB),
             (F::Vector(V::Subtract), &[VECTOR, VECTOR], VECTOR),
+            (F::Network(N::SubtractInt), &[INET, I8], INET),
+            (F::Network(N::Difference), &[INET, INET], I8),
         ],
         "#-" => &[(F::Json(J::DeletePath), &[JSONB, TEXT_ARRAY], JSONB)],
         "jsonb_typeof" => &[(F::Json(J::Typeof { json: false }), &[JSONB], TEXT)],
@@ -411,16 +421,82 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
         "|/" => &[(F::Sqrt, &[F8], F8)],
         "||/" => &[(F::Cbrt, &[F8], F8)],
         "factorial" => &[(F::Factorial, &[I8], NUM)],
-        "&" => &const { bit_binary(BitOp::And) },
-        "|" => &const { bit_binary(BitOp::Or) },
+        "&" => {
+            &const {
+                with_network(
+                    bit_binary(BitOp::And),
+                    (F::Network(N::And), &[INET, INET], INET),
+                )
+            }
+        }
+        "|" => {
+            &const {
+                with_network(
+                    bit_binary(BitOp::Or),
+                    (F::Network(N::Or), &[INET, INET], INET),
+                )
+            }
+        }
         "#" => &const { bit_binary(BitOp::Xor) },
-        "<<" => &const { bit_shift(BitOp::ShiftLeft) },
-        ">>" => &const { bit_shift(BitOp::ShiftRight) },
+        "<<" => {
+            &const {
+                with_network(
+                    bit_shift(BitOp::ShiftLeft),
+                    (
+                        F::Network(N::Within { or_equal: false }),
+                        &[INET, INET],
+                        BOOL,
+                    ),
+                )
+            }
+        }
+        ">>" => {
+            &const {
+                with_network(
+                    bit_shift(BitOp::ShiftRight),
+                    (
+                        F::Network(N::Contains { or_equal: false }),
+                        &[INET, INET],
+                        BOOL,
+                    ),
+                )
+            }
+        }
+        "<<=" => &[(
+            F::Network(N::Within { or_equal: true }),
+            &[INET, INET],
+            BOOL,
+        )],
+        ">>=" => &[(
+            F::Network(N::Contains { or_equal: true }),
+            &[INET, INET],
+            BOOL,
+        )],
+        "&&" => &[(F::Network(N::Overlaps), &[INET, INET], BOOL)],
+        "host" => &[(F::Network(N::Host), &[INET], TEXT)],
+        "text" => &[(F::Network(N::Text), &[INET], TEXT)],
+        "abbrev" => &[
+            (F::Network(N::Abbrev), &[INET], TEXT),
+            (F::Network(N::Abbrev), &[CIDR], TEXT),
+        ],
+        "masklen" => &[(F::Network(N::Masklen), &[INET], I4)],
+        "set_masklen" => &[
+            (F::Network(N::SetMasklen), &[INET, I4], INET),
+            (F::Network(N::SetMasklen), &[CIDR, I4], CIDR),
+        ],
+        "netmask" => &[(F::Network(N::Netmask), &[INET], INET)],
+        "hostmask" => &[(F::Network(N::Hostmask), &[INET], INET)],
+        "network" => &[(F::Network(N::Network), &[INET], CIDR)],
+        "broadcast" => &[(F::Network(N::Broadcast), &[INET], INET)],
+        "family" => &[(F::Network(N::Family), &[INET], I4)],
+        "inet_same_family" => &[(F::Network(N::SameFamily), &[INET, INET], BOOL)],
+        "inet_merge" => &[(F::Network(N::Merge), &[INET, INET], CIDR)],
         "~" => &[
             (F::Bit(BitOp::Not), &[I2], I2),
             (F::Bit(BitOp::Not), &[I4], I4),
             (F::Bit(BitOp::Not), &[I8], I8),
             (F::BitString(B::Operator(BitOp::Not)), &[BIT], BIT),
+            (F::Network(N::Not), &[INET], INET),
         ],
         "cbrt" => &[(F::Cbrt, &[F8], F8)],
         "exp" => &[(F::Exp, &[F8], F8), (F::Exp, &[NUM], NUM)],
@@ -459,7 +535,11 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
         "l2_normalize" => &[(F::Vector(V::L2Normalize), &[VECTOR], VECTOR)],
         "subvector" => &[(F::Vector(V::Subvector), &[VECTOR, I4, I4], VECTOR)],
         "vector_cmp" => &[(F::Vector(V::Compare), &[VECTOR, VECTOR], I4)],
-        "+" => &[(F::Vector(V::Add), &[VECTOR, VECTOR], VECTOR)],
+        "+" => &[
+            (F::Vector(V::Add), &[VECTOR, VECTOR], VECTOR),
+            (F::Network(N::Add { swapped: false }), &[INET, I8], INET),
+            (F::Network(N::Add { swapped: true }), &[I8, INET], INET),
+        ],
         "*" => &[(F::Vector(V::Multiply), &[VECTOR, VECTOR], VECTOR)],
         _ => &[],
     }
@@ -480,7 +560,10 @@ fn base(ty: DataType) -> DataType {
 
 /// PostgreSQL's preferred type of a category (`typispreferred`).
 fn is_preferred(ty: DataType) -> bool {
-    matches!(ty, DataType::Float64 | DataType::Text | DataType::Bool)
+    matches!(
+        ty,
+        DataType::Float64 | DataType::Text | DataType::Bool | DataType::Inet
+    )
 }
 
 /// Chooses among `candidates` for arguments of `inputs` types as PostgreSQL's

@@ -4,7 +4,9 @@
 //! which callers name the place of ("in bind parameter 2", a COPY line).
 
 use crate::error::{Error, Result, SqlState};
-use crate::types::{bit_string, float_vector, text_io, timetz, DataType, Interval, ScalarValue};
+use crate::types::{
+    bit_string, float_vector, inet, text_io, timetz, DataType, Interval, ScalarValue,
+};
 
 use super::numeric::read_numeric_binary;
 use super::send::JSONB_BINARY_VERSION;
@@ -69,6 +71,8 @@ pub fn recv(bytes: &[u8], ty: DataType) -> Result<ScalarValue> {
         }
         DataType::Bytea => ScalarValue::Bytea(bytes.to_vec()),
         DataType::Uuid => ScalarValue::Uuid(u128::from_be_bytes(fixed(bytes)?)),
+        DataType::Inet => ScalarValue::Inet(inet::read_binary(bytes, false)?),
+        DataType::Cidr => ScalarValue::Inet(inet::read_binary(bytes, true)?),
         // json_recv is the text through json_in.
         DataType::Json => text_io::parse_text(utf8(bytes)?, ty)?,
         // jsonb_recv: a version byte, then the text through jsonb_in.

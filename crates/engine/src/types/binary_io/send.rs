@@ -4,7 +4,9 @@
 //! days and months; an array is array_send's header and length-prefixed elements. bytea is
 //! its bytes, uuid its 16 bytes, json its text and jsonb a version byte then its text.
 
-use crate::types::{bit_string, float_vector, timetz, DataType, PhysicalType, FLOAT_VECTOR_OID};
+use crate::types::{
+    bit_string, float_vector, inet, timetz, DataType, PhysicalType, FLOAT_VECTOR_OID,
+};
 use crate::vector::{ListVec, Vector, VectorData};
 
 use super::numeric::write_numeric_binary;
@@ -52,6 +54,7 @@ pub fn write_binary(vector: &Vector, row: usize, ty: Option<DataType>, out: &mut
         }
         VectorData::Bytes(b) => out.extend_from_slice(b.get(row)),
         VectorData::Uuid(v) => out.extend_from_slice(&v[row].to_be_bytes()),
+        VectorData::Inet(v) => inet::write_binary(v[row], out),
         // jsonb_send: format version 1, then the text.
         VectorData::Jsonb(s) => {
             out.push(JSONB_BINARY_VERSION);
@@ -126,6 +129,7 @@ fn element_oid(elem: PhysicalType) -> u32 {
         PhysicalType::Interval => 1186,
         PhysicalType::Bytes => 17,
         PhysicalType::Uuid => 2950,
+        PhysicalType::Inet => 869,
         PhysicalType::Jsonb => 3802,
         // Arrays are one-dimensional; anyarray for the impossible nested case.
         PhysicalType::List(_) => 2277,
