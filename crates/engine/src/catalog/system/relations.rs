@@ -39,6 +39,15 @@ pub(super) fn pg_namespace(snapshot: &CatalogSnapshot) -> Rows {
                     let acl = acl_value(snapshot, privileges.acl.as_deref());
                     (privileges.owner, acl)
                 }
+                // initdb grants on the system schemas it makes.
+                None if matches!(id, PG_CATALOG_OID | INFORMATION_SCHEMA_OID) => {
+                    let owner_name = snapshot.role_name(SUPERUSER_OID);
+                    let acl = ScalarValue::Array(vec![
+                        text(&format!("{owner_name}=UC/{owner_name}")),
+                        text(&format!("=U/{owner_name}")),
+                    ]);
+                    (SUPERUSER_OID, acl)
+                }
                 None => (SUPERUSER_OID, NULL),
             };
             vec![oid(id), text(&name), oid(owner), acl]
