@@ -83,12 +83,7 @@ impl Binder<'_> {
         let is_view = self.state.views.contains_key(&table);
         if let [AlterTableOperation::OwnerTo { new_owner }] = operations.as_slice() {
             if is_view || self.state.table_by_name(&table).is_some() {
-                let new_owner = match new_owner {
-                    ast::Owner::Ident(role) => ident_name(role),
-                    ast::Owner::CurrentRole | ast::Owner::CurrentUser | ast::Owner::SessionUser => {
-                        self.search_path.user().to_string()
-                    }
-                };
+                let new_owner = self.owner_name(new_owner);
                 self.require_creator(&new_owner, table.schema)?;
                 return Ok(BoundStatement::ChangeRole(RoleChange::Owner {
                     target: self.relation_target(&table)?,
@@ -373,10 +368,16 @@ impl Binder<'_> {
                     }
                 }
             }
-            AlterTableOperation::OwnerTo { .. } => {
-                return Err(Error::unsupported(
-                    "OWNER TO with other ALTER TABLE actions",
-                ));
+            AlterTableOperation::OwnerTo { new_owner } => {
+                // Beside other actions, only an OWNER TO that changes nothing is done.
+                let new_owner = self.owner_name(new_owner);
+                let owner = self.relation_owner(alteration.schema.oid);
+                let current = self.state.roles.by_oid(owner).map(|r| r.name.as_str());
+                if current != Some(new_owner.as_str()) {
+                    return Err(Error::unsupported(
+                        "OWNER TO a new owner with other ALTER TABLE actions",
+                    ));
+                }
             }
             AlterTableOperation::SetOptionsParens { options } => {
                 super::storage_parameters::check_storage_parameters(options)?

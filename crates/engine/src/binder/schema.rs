@@ -81,8 +81,16 @@ impl Binder<'_> {
     pub(super) fn owner(&self, owner: &ast::Owner) -> Result<String> {
         match owner {
             ast::Owner::Ident(role) => self.role(role),
+            _ => Ok(self.owner_name(owner)),
+        }
+    }
+
+    /// The name of the role OWNER TO names, unchecked.
+    pub(super) fn owner_name(&self, owner: &ast::Owner) -> String {
+        match owner {
+            ast::Owner::Ident(role) => ident_name(role),
             ast::Owner::CurrentRole | ast::Owner::CurrentUser | ast::Owner::SessionUser => {
-                Ok(self.search_path.user().to_string())
+                self.search_path.user().to_string()
             }
         }
     }
