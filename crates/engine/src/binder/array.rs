@@ -340,34 +340,54 @@ impl Binder<'_> {
             _ => return None,
         };
         let array = vector.ty().vector_array()?;
-        match dimension {
+        // Only dimension 1 exists; a dimension known when the statement runs (a parameter)
+        // is checked then.
+        let checked_dimension = match dimension {
             None
             | Some(ScalarExpr::Literal {
                 value: ScalarValue::Int32(1),
                 ..
-            }) => {}
+            }) => None,
             Some(ScalarExpr::Literal {
                 value: ScalarValue::Int32(_) | ScalarValue::Null,
                 ..
             }) => return Some(Ok(ScalarExpr::null(DataType::Int32))),
-            Some(_) => {
-                return Some(Err(Error::unsupported(format!(
-                    "{name} of {} with a dimension that is not a constant",
-                    vector.ty()
-                ))))
+            Some(dimension) => {
+                match self.coerce(dimension.clone(), DataType::Int32, CastContext::Implicit) {
+                    Ok(dimension) => Some(dimension),
+                    Err(e) => return Some(Err(e)),
+                }
             }
-        }
+        };
         let array = match self.coerce(vector.clone(), array, CastContext::Implicit) {
             Ok(array) => array,
             Err(e) => return Some(Err(e)),
         };
         let cardinality = array_call(ArrayFunction::Cardinality, vec![array], DataType::Int32);
         let zero = arithmetic(ArithmeticOp::Mul, cardinality.clone(), 0);
-        Some(Ok(match name {
+        let figure = match name {
             "array_length" => cardinality,
             "array_upper" => plus(cardinality, -1),
             "array_lower" => zero,
             _ => plus(zero, 1),
+        };
+        Some(Ok(match checked_dimension {
+            None => figure,
+            Some(dimension) => ScalarExpr::Case {
+                whens: vec![(
+                    ScalarExpr::Compare {
+                        op: CompareOp::Eq,
+                        left: Box::new(dimension),
+                        right: Box::new(ScalarExpr::literal(
+                            ScalarValue::Int32(1),
+                            DataType::Int32,
+                        )),
+                    },
+                    figure,
+                )],
+                else_result: None,
+                ty: DataType::Int32,
+            },
         }))
     }
 
