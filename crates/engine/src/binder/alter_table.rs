@@ -371,9 +371,13 @@ impl Binder<'_> {
             AlterTableOperation::OwnerTo { new_owner } => {
                 // Beside other actions, only an OWNER TO that changes nothing is done.
                 let new_owner = self.owner_name(new_owner);
-                let owner = self.relation_owner(alteration.schema.oid);
-                let current = self.state.roles.by_oid(owner).map(|r| r.name.as_str());
-                if current != Some(new_owner.as_str()) {
+                // A name that is no role is the trusted session's bootstrap superuser.
+                let new_owner = match self.state.roles.by_name(&new_owner) {
+                    Some(role) => Some(role.oid),
+                    None => (new_owner == self.search_path.user())
+                        .then_some(crate::catalog::system::SUPERUSER_OID),
+                };
+                if new_owner != Some(self.relation_owner(alteration.schema.oid)) {
                     return Err(Error::unsupported(
                         "OWNER TO a new owner with other ALTER TABLE actions",
                     ));
