@@ -28,9 +28,13 @@ type Sets<'a> = Vec<Vec<&'a Expr>>;
 
 /// A bound GROUP BY: the distinct key expressions and, when grouping sets were written, the
 /// key positions of each set (empty for a plain GROUP BY, which is one set of every key).
+/// `outputs` says which select-list item each key is, if any: under grouping sets two items
+/// with equal expressions are still two keys when GROUP BY names both, as in PostgreSQL
+/// (`SELECT a, a … GROUP BY CUBE (1, 2)` nulls each `a` on its own).
 pub(super) struct BoundGroupBy {
     pub(super) keys: Vec<ScalarExpr>,
     pub(super) sets: Vec<Vec<usize>>,
+    pub(super) outputs: Vec<Option<usize>>,
 }
 
 impl Binder<'_> {
@@ -44,26 +48,36 @@ impl Binder<'_> {
         let Some(sets) = expand_group_by(items)? else {
             let keys = items
                 .iter()
-                .map(|e| self.bind_group_item(e, scope, outputs, projection))
+                .map(|e| Ok(self.bind_group_item(e, scope, outputs, projection)?.0))
                 .collect::<Result<Vec<_>>>()?;
             for key in &keys {
                 super::coerce::require_json_free(key.ty(), false)?;
             }
             return Ok(BoundGroupBy {
+                outputs: vec![None; keys.len()],
                 keys,
                 sets: Vec::new(),
             });
         };
         let mut keys: Vec<ScalarExpr> = Vec::new();
+        let mut key_outputs: Vec<Option<usize>> = Vec::new();
         let mut bound_sets = Vec::with_capacity(sets.len());
         for set in sets {
             let mut positions = Vec::with_capacity(set.len());
             for expr in set {
-                let bound = self.bind_group_item(expr, scope, outputs, projection)?;
-                let position = match keys.iter().position(|k| *k == bound) {
+                let (bound, output) = self.bind_group_item(expr, scope, outputs, projection)?;
+                // PostgreSQL's sort-group reference: an expression equal to a select-list
+                // item is the first such item.
+                let output = output.or_else(|| outputs.iter().position(|o| o.expr == bound));
+                let same_key = |(k, o): (&ScalarExpr, &Option<usize>)| match output {
+                    Some(_) => *o == output,
+                    None => *k == bound,
+                };
+                let position = match keys.iter().zip(&key_outputs).position(same_key) {
                     Some(p) => p,
                     None => {
                         keys.push(bound);
+                        key_outputs.push(output);
                         keys.len() - 1
                     }
                 };
@@ -79,6 +93,7 @@ impl Binder<'_> {
         Ok(BoundGroupBy {
             keys,
             sets: bound_sets,
+            outputs: key_outputs,
         })
     }
 

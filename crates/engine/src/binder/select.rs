@@ -416,6 +416,7 @@ impl Binder<'_> {
         let BoundGroupBy {
             keys: group_by,
             sets: grouping_sets,
+            outputs: key_outputs,
         } = self.bind_group_by(group_exprs, &scope, &outputs, projection)?;
         self.aggregates = saved_aggregates;
         self.aggregate_forbidden_in = Some("HAVING");
@@ -469,8 +470,14 @@ impl Binder<'_> {
                 aggregates: aggregates.len(),
             };
             let rewrite = |e: ScalarExpr| rewrite_grouped(e, &outputs_before, &scope);
-            for output in &mut outputs {
-                output.expr = rewrite(output.expr.clone())?;
+            for (position, output) in outputs.iter_mut().enumerate() {
+                output.expr = match key_outputs.iter().position(|o| *o == Some(position)) {
+                    Some(index) => ScalarExpr::Column {
+                        index,
+                        ty: output.expr.ty(),
+                    },
+                    None => rewrite(output.expr.clone())?,
+                };
             }
             let having = having.map(rewrite).transpose()?;
             for target in order_keys
@@ -618,7 +625,7 @@ impl Binder<'_> {
         scope: &Scope,
         outputs: &[OutputItem],
         projection: &[SelectItem],
-    ) -> Result<ScalarExpr> {
+    ) -> Result<(ScalarExpr, Option<usize>)> {
         if let Some(n) = ordinal(expr)? {
             let item = outputs.get(n.wrapping_sub(1)).ok_or_else(|| {
                 Error::new(
@@ -632,21 +639,21 @@ impl Binder<'_> {
                     "aggregate functions are not allowed in GROUP BY",
                 ));
             }
-            return Ok(item.expr.clone());
+            return Ok((item.expr.clone(), Some(n - 1)));
         }
         // A bare name is an input column first, an output alias second.
         if let Expr::Identifier(ident) = expr {
             let name = ident_name(ident);
             if scope.resolve(None, &name).is_err() {
-                let alias = projection.iter().zip(outputs).find(|(item, _)| {
+                let alias = projection.iter().zip(outputs).position(|(item, _)| {
                     matches!(item, SelectItem::ExprWithAlias { alias, .. } if ident_name(alias) == name)
                 });
-                if let Some((_, output)) = alias {
-                    return Ok(output.expr.clone());
+                if let Some(position) = alias {
+                    return Ok((outputs[position].expr.clone(), Some(position)));
                 }
             }
         }
-        self.bind_expr(expr, scope)
+        Ok((self.bind_expr(expr, scope)?, None))
     }
 
     fn bind_order_item(
