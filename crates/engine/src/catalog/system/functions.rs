@@ -52,7 +52,10 @@ pub enum CatalogFunction {
     /// pg_get_statisticsobjdef_columns and pg_get_ruledef: there are no extended statistics
     /// and no rules, so no definition (NULL).
     NoDefinition,
-    FunctionArguments,
+    /// pg_get_function_arguments, or without DEFAULTs pg_get_function_identity_arguments.
+    FunctionArguments {
+        defaults: bool,
+    },
     FunctionResult,
     /// pg_get_functiondef(oid): a SQL function's CREATE statement.
     FunctionDef,
@@ -172,8 +175,11 @@ impl CatalogFunction {
             ("pg_relation_is_publishable", 1) => (F::IsPublishable, &[ANY], DataType::Bool),
             ("pg_is_in_recovery", 0) => (F::IsInRecovery, &[], DataType::Bool),
             ("pg_get_statisticsobjdef_columns", 1) => (F::NoDefinition, &[OID_ARG], text),
-            ("pg_get_function_arguments" | "pg_get_function_identity_arguments", 1) => {
-                (F::FunctionArguments, &[OID_ARG], text)
+            ("pg_get_function_arguments", 1) => {
+                (F::FunctionArguments { defaults: true }, &[OID_ARG], text)
+            }
+            ("pg_get_function_identity_arguments", 1) => {
+                (F::FunctionArguments { defaults: false }, &[OID_ARG], text)
             }
             ("pg_get_function_result", 1) => (F::FunctionResult, &[OID_ARG], text),
             ("pg_get_functiondef", 1) => (F::FunctionDef, &[OID_ARG], text),
@@ -360,13 +366,11 @@ impl CatalogFunction {
                 _ => String::new(),
             }),
             F::GetSerialSequence => serial_sequence(args, snapshot),
-            F::FunctionArguments if sql_function(snapshot, oid()).is_some() => {
-                Ok(
-                    sql_function(snapshot, oid()).map_or(ScalarValue::Null, |f| {
-                        ScalarValue::Text(super::sql_functions::function_arguments(f))
-                    }),
-                )
-            }
+            F::FunctionArguments { defaults } if sql_function(snapshot, oid()).is_some() => Ok(
+                sql_function(snapshot, oid()).map_or(ScalarValue::Null, |f| {
+                    ScalarValue::Text(super::sql_functions::function_arguments(f, defaults))
+                }),
+            ),
             F::FunctionResult if sql_function(snapshot, oid()).is_some() => {
                 Ok(
                     sql_function(snapshot, oid()).map_or(ScalarValue::Null, |f| {
@@ -380,7 +384,7 @@ impl CatalogFunction {
                     ScalarValue::Text(super::sql_functions::function_definition(f, &schema))
                 }),
             ),
-            F::FunctionArguments => {
+            F::FunctionArguments { .. } => {
                 Ok(FUNCTIONS
                     .iter()
                     .find(|f| f.0 == oid())

@@ -108,8 +108,9 @@ pub(super) fn sql_function<'s>(snapshot: &'s CatalogSnapshot, oid: u32) -> Optio
     snapshot.state.functions.get(&oid).map(|f| f.as_ref())
 }
 
-/// pg_get_function_arguments: `name type [DEFAULT expr], ...`.
-pub(super) fn function_arguments(function: &FunctionDef) -> String {
+/// pg_get_function_arguments: `[mode] [name] type [DEFAULT expr], ...`; without `defaults`,
+/// pg_get_function_identity_arguments.
+pub(super) fn function_arguments(function: &FunctionDef, defaults: bool) -> String {
     let args: Vec<String> = function
         .args
         .iter()
@@ -120,7 +121,7 @@ pub(super) fn function_arguments(function: &FunctionDef) -> String {
                 shown.push(' ');
             }
             shown.push_str(arg.ty.name());
-            if let Some(default) = &arg.default {
+            if let Some(default) = arg.default.as_ref().filter(|_| defaults) {
                 shown.push_str(" DEFAULT ");
                 shown.push_str(default);
             }
@@ -154,7 +155,7 @@ pub(super) fn function_definition(function: &FunctionDef, schema: &str) -> Strin
         "CREATE OR REPLACE FUNCTION {}.{}({})\n RETURNS {}\n LANGUAGE sql\n",
         quote_identifier(schema),
         quote_identifier(&function.name.name),
-        function_arguments(function),
+        function_arguments(function, true),
         function_result(function),
     );
     let mut options = String::new();
