@@ -1165,6 +1165,12 @@ impl Session {
                     sql_function::change_function(txn, change, notices)
                 })
             }
+            BoundStatement::ChangeExtension(change) => {
+                let tag = change.tag();
+                self.with_notices(tag, |txn, notices| {
+                    crate::exec::extension::change_extension(txn, change, notices)
+                })
+            }
             BoundStatement::Truncate {
                 tables,
                 restart_identity,

@@ -17,6 +17,7 @@ mod ddl;
 mod dml;
 mod enum_type;
 mod expr;
+mod extension;
 mod file_function;
 mod foreign_key;
 mod from;
@@ -286,6 +287,8 @@ impl<'a> Binder<'a> {
             Statement::AlterRole { name, operation } => self.bind_alter_role(name, operation)?,
             Statement::CreateFunction(create) => self.bind_create_function(create)?,
             Statement::DropFunction(drop) => self.bind_drop_function(drop)?,
+            Statement::CreateExtension(create) => self.bind_create_extension(create)?,
+            Statement::DropExtension(drop) => self.bind_drop_extension(drop)?,
             Statement::Drop {
                 object_type,
                 if_exists,

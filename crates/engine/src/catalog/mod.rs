@@ -2,6 +2,7 @@
 //! indexes) and views, and the system catalogs that describe them to clients.
 
 mod enum_type;
+mod extension;
 mod foreign_key;
 mod function;
 mod hnsw;
@@ -16,6 +17,7 @@ pub mod system;
 mod view;
 
 pub use enum_type::{CommittedEnum, EnumLabel, EnumType, LabelPosition};
+pub use extension::{Extension, AVAILABLE as AVAILABLE_EXTENSIONS};
 pub use foreign_key::{key_cast, ConstraintChecks, ForeignKey, KeyCast, ReferentialAction};
 pub use function::{
     signature, FunctionArg, FunctionBody, FunctionDef, FunctionReturn, ParamMode, Volatility,

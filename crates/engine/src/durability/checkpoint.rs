@@ -12,13 +12,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
-use super::encode_catalog::section;
+use super::encode_catalog::{section, MIN_EXTENSION_BYTES};
 use super::encode_vector::{decode_table_data, encode_table_data};
 use super::io::{io_error, write_durably, Disk};
 use super::record::{decode_sequence, encode_sequence, unindexed_entry};
 use crate::catalog::{
-    EnumType, FunctionDef, PrivilegeCatalog, QualifiedName, RoleCatalog, SchemaDef, TableSchema,
-    ViewDef,
+    EnumType, Extension, FunctionDef, PrivilegeCatalog, QualifiedName, RoleCatalog, SchemaDef,
+    TableSchema, ViewDef,
 };
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, Map, Sequence, TableData};
@@ -195,6 +195,12 @@ fn encode_manifest(capture: &Capture, written: &Written) -> Vec<u8> {
             function.encode(&mut out);
         }
     }
+    // Always: a database whose plpgsql was dropped has none.
+    out.u8(section::EXTENSIONS);
+    out.items(
+        &state.extensions.values().collect::<Vec<_>>(),
+        |out, extension| extension.encode(out),
+    );
     with_checksum(out)
 }
 
@@ -287,6 +293,17 @@ pub fn read_checkpoint(disk: &dyn Disk, dir: &Path) -> Result<Option<(DbState, u
                     functions.insert(function.oid, Arc::new(function));
                 }
                 state.functions = Arc::new(functions);
+            }
+            section::EXTENSIONS => {
+                let extensions = input
+                    .items(MIN_EXTENSION_BYTES, Extension::decode)
+                    .map_err(named)?;
+                state.extensions = Arc::new(
+                    extensions
+                        .into_iter()
+                        .map(|e| (e.name.clone(), Arc::new(e)))
+                        .collect(),
+                );
             }
             other => return Err(named(corrupt(format!("manifest section {other}")))),
         }

@@ -6,10 +6,10 @@ use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
     AclItem, AclMode, CheckConstraint, ColumnDef, Constraint, ConstraintKind, EnumLabel, EnumType,
-    ForeignKey, FunctionArg, FunctionBody, FunctionDef, FunctionReturn, HnswOptions, Identity,
-    IndexDef, IndexMethod, MaterializedView, Membership, ObjectKind, ObjectPrivileges, ParamMode,
-    PrivilegeCatalog, QualifiedName, ReferentialAction, Role, RoleCatalog, SchemaDef, StoredExpr,
-    TableSchema, UniqueKey, VectorOpClass, ViewCheckOption, ViewDef, Volatility,
+    Extension, ForeignKey, FunctionArg, FunctionBody, FunctionDef, FunctionReturn, HnswOptions,
+    Identity, IndexDef, IndexMethod, MaterializedView, Membership, ObjectKind, ObjectPrivileges,
+    ParamMode, PrivilegeCatalog, QualifiedName, ReferentialAction, Role, RoleCatalog, SchemaDef,
+    StoredExpr, TableSchema, UniqueKey, VectorOpClass, ViewCheckOption, ViewDef, Volatility,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
@@ -25,6 +25,9 @@ pub(super) mod section {
     /// The owners and ACLs kept with the role catalog, after its ROLES section, when
     /// there are any.
     pub const PRIVILEGES: u8 = 90;
+    /// Extensions: every installed one in a checkpoint, those installed or dropped in a
+    /// commit record.
+    pub const EXTENSIONS: u8 = 160;
 }
 
 /// The tag of each data type. The numbers are part of the on-disk format: never change one,
@@ -789,6 +792,29 @@ fn decode_columns(input: &mut Decoder<'_>) -> Result<Vec<(String, DataType)>> {
     input.items(MIN_STR_BYTES + 1, |input| {
         Ok((input.string()?, DataType::decode(input)?))
     })
+}
+
+/// An extension's OID, owner and schema, and two strings.
+pub const MIN_EXTENSION_BYTES: usize = 12 + 2 * MIN_STR_BYTES;
+
+impl Persist for Extension {
+    fn encode(&self, out: &mut Encoder) {
+        out.u32(self.oid);
+        out.str(&self.name);
+        out.u32(self.owner);
+        out.u32(self.schema);
+        out.str(&self.version);
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<Extension> {
+        Ok(Extension {
+            oid: input.u32()?,
+            name: input.string()?,
+            owner: input.u32()?,
+            schema: input.u32()?,
+            version: input.string()?,
+        })
+    }
 }
 
 impl Persist for EnumType {

@@ -13,8 +13,8 @@ use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use super::encode_catalog::section;
 use super::encode_vector::{decode_table_data, encode_table_data};
 use crate::catalog::{
-    EnumType, FunctionDef, PrivilegeCatalog, QualifiedName, RoleCatalog, SchemaDef, TableSchema,
-    ViewDef,
+    EnumType, Extension, FunctionDef, PrivilegeCatalog, QualifiedName, RoleCatalog, SchemaDef,
+    TableSchema, ViewDef,
 };
 use crate::error::Result;
 use crate::storage::{CommitChanges, DbState, Sequence, SequenceOptions, TableData, TableEntry};
@@ -143,6 +143,14 @@ pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
         for (oid, function) in changes.functions {
             out.u32(*oid);
             out.option(function.as_ref(), |out, function| function.encode(out));
+        }
+    }
+    if !changes.extensions.is_empty() {
+        out.u8(section::EXTENSIONS);
+        out.len(changes.extensions.len());
+        for (name, extension) in changes.extensions {
+            out.str(name);
+            out.option(extension.as_ref(), |out, extension| extension.encode(out));
         }
     }
     Ok(out.buf)
@@ -396,6 +404,17 @@ pub fn apply_commit(
                     match function {
                         Some(function) => functions.insert(oid, Arc::new(function)),
                         None => functions.remove(&oid),
+                    };
+                }
+            }
+            section::EXTENSIONS => {
+                for _ in 0..input.len(5)? {
+                    let name = input.string()?;
+                    let extension = input.option(Extension::decode)?;
+                    let extensions = Arc::make_mut(&mut state.extensions);
+                    match extension {
+                        Some(extension) => extensions.insert(name, Arc::new(extension)),
+                        None => extensions.remove(&name),
                     };
                 }
             }

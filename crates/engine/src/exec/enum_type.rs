@@ -143,11 +143,20 @@ fn drop_types(
 /// What uses enum type `oid`, as PostgreSQL's DETAIL lines name it.
 fn dependents(state: &DbState, enum_type: &EnumType) -> Vec<String> {
     let ty = DataType::Enum(enum_type.oid);
-    let type_name = &enum_type.name.name;
+    type_dependents(state, &enum_type.name.name, |t| t == ty)
+}
+
+/// The columns and views whose types `is_type` picks, as DETAIL lines of a DROP naming
+/// type `type_name`.
+pub(super) fn type_dependents(
+    state: &DbState,
+    type_name: &str,
+    is_type: impl Fn(DataType) -> bool,
+) -> Vec<String> {
     let mut found = Vec::new();
     for table in state.tables.values() {
         for column in &table.schema.columns {
-            if column.data_type == ty {
+            if is_type(column.data_type) {
                 found.push(format!(
                     "column {} of table {} depends on type {type_name}",
                     column.name, table.schema.name
@@ -156,7 +165,7 @@ fn dependents(state: &DbState, enum_type: &EnumType) -> Vec<String> {
         }
     }
     for view in state.views.values() {
-        if view.columns.iter().any(|(_, t)| *t == ty) {
+        if view.columns.iter().any(|(_, t)| is_type(*t)) {
             found.push(format!("view {} depends on type {type_name}", view.name));
         }
     }

@@ -14,6 +14,7 @@ mod distinct;
 mod dml_join;
 pub mod enum_type;
 pub mod expression;
+pub mod extension;
 mod file_scan;
 mod filter;
 pub mod foreign_key;

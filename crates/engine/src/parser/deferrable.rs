@@ -7,12 +7,7 @@
 
 use sqlparser::tokenizer::{Token, TokenWithSpan};
 
-fn word(token: &Token) -> Option<String> {
-    match token {
-        Token::Word(w) if w.quote_style.is_none() => Some(w.value.to_lowercase()),
-        _ => None,
-    }
-}
+use super::{lower_word as word, next_significant};
 
 /// Removes `[NOT] DEFERRABLE` (and the comma that separates it) from every statement of
 /// `tokens` that sets transaction modes.
@@ -75,10 +70,6 @@ fn previous_significant(tokens: &[TokenWithSpan], before: usize) -> Option<usize
     (0..before)
         .rev()
         .find(|&j| !matches!(tokens[j].token, Token::Whitespace(_)))
-}
-
-fn next_significant(tokens: &[TokenWithSpan], from: usize) -> Option<usize> {
-    (from..tokens.len()).find(|&j| !matches!(tokens[j].token, Token::Whitespace(_)))
 }
 
 #[cfg(test)]

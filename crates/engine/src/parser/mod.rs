@@ -7,6 +7,7 @@
 mod alter_sequence;
 mod comment_on_constraint;
 mod copy_options;
+mod create_extension;
 mod create_table_like;
 mod deferrable;
 mod dialect;
@@ -29,7 +30,7 @@ use sqlparser::ast;
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
-use sqlparser::tokenizer::{Token, Tokenizer};
+use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
 
 use crate::catalog::ViewCheckOption;
 use crate::error::{Error, Result};
@@ -104,6 +105,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     let mut exclusions = frame_exclusion::strip(&mut tokens).unwrap_or_default();
     let mut header_match = copy_options::normalize(&mut tokens)?;
     vacuum_options::strip(&mut tokens)?;
+    create_extension::normalize(&mut tokens);
     sequence_options::reorder(&mut tokens);
     deferrable::strip(&mut tokens);
     role_statements::merge_negative_limits(&mut tokens);
@@ -188,6 +190,19 @@ fn parse_statements(parser: &mut Parser) -> std::result::Result<Vec<Statement>, 
         expecting_delimiter = true;
     }
     Ok(statements)
+}
+
+/// An unquoted word, lowercased: how the pre-passes recognise keywords.
+fn lower_word(token: &Token) -> Option<String> {
+    match token {
+        Token::Word(w) if w.quote_style.is_none() => Some(w.value.to_lowercase()),
+        _ => None,
+    }
+}
+
+/// The first token from `from` on that is not whitespace.
+fn next_significant(tokens: &[TokenWithSpan], from: usize) -> Option<usize> {
+    (from..tokens.len()).find(|&j| !matches!(tokens[j].token, Token::Whitespace(_)))
 }
 
 fn parse_error(sql: &str, e: ParserError) -> Error {

@@ -111,6 +111,7 @@ impl BoundStatement {
             | BoundStatement::ChangeType(_)
             | BoundStatement::ChangeRole(_)
             | BoundStatement::ChangeFunction(_)
+            | BoundStatement::ChangeExtension(_)
             | BoundStatement::CreateIndex(_)
             | BoundStatement::CreateSchema { .. }
             | BoundStatement::DropSchema { .. }
@@ -178,6 +179,7 @@ impl BoundStatement {
             BoundStatement::ChangeType(change) => change.tag(),
             BoundStatement::ChangeRole(change) => change.tag(),
             BoundStatement::ChangeFunction(change) => change.tag(),
+            BoundStatement::ChangeExtension(change) => change.tag(),
             BoundStatement::CreateIndex(_) => "CREATE INDEX",
             BoundStatement::CreateSchema { .. } => "CREATE SCHEMA",
             BoundStatement::DropSchema { .. } => "DROP SCHEMA",

@@ -141,6 +141,35 @@ impl TypeChange {
     }
 }
 
+/// CREATE EXTENSION and DROP EXTENSION of the extensions built into the server.
+#[derive(Debug, Clone)]
+pub enum ExtensionChange {
+    Create {
+        name: String,
+        /// The schema it records (pg_extension.extnamespace).
+        schema: u32,
+        owner: u32,
+        /// VERSION's, which must be the built-in one.
+        version: Option<String>,
+        if_not_exists: bool,
+    },
+    Drop {
+        names: Vec<String>,
+        if_exists: bool,
+        cascade: bool,
+    },
+}
+
+impl ExtensionChange {
+    /// The command tag.
+    pub fn tag(&self) -> &'static str {
+        match self {
+            ExtensionChange::Create { .. } => "CREATE EXTENSION",
+            ExtensionChange::Drop { .. } => "DROP EXTENSION",
+        }
+    }
+}
+
 /// What COMMIT does to a temporary table (ON COMMIT PRESERVE ROWS is nothing).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnCommitAction {

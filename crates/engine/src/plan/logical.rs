@@ -438,6 +438,8 @@ pub enum BoundStatement {
     ChangeRole(super::RoleChange),
     /// CREATE FUNCTION, DROP FUNCTION.
     ChangeFunction(super::FunctionChange),
+    /// CREATE EXTENSION, DROP EXTENSION.
+    ChangeExtension(super::ExtensionChange),
     CreateSchema {
         name: String,
         owner: String,
@@ -694,6 +696,7 @@ impl BoundStatement {
             | BoundStatement::ChangeType(_)
             | BoundStatement::ChangeRole(_)
             | BoundStatement::ChangeFunction(_)
+            | BoundStatement::ChangeExtension(_)
             | BoundStatement::DropIndex { .. }
             | BoundStatement::CreateSchema { .. }
             | BoundStatement::DropSchema { .. }

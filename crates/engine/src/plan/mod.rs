@@ -18,8 +18,8 @@ pub use copy::{
     CopyColumn, CopyDirection, CopyEndpoint, CopyFormat, CopyHeader, CopyOptions, CopyStatement,
 };
 pub use ddl::{
-    AlterEnum, AlterSequence, AlterTable, CommentTarget, CreateIndex, FunctionChange,
-    OnCommitAction, RowChange, TypeChange,
+    AlterEnum, AlterSequence, AlterTable, CommentTarget, CreateIndex, ExtensionChange,
+    FunctionChange, OnCommitAction, RowChange, TypeChange,
 };
 pub use deparse::deparse_expr;
 pub use explain::explain_lines;

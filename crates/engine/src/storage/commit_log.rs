@@ -5,7 +5,9 @@
 use std::sync::Arc;
 
 use super::{DbState, Map, Sequence, Store, TableEntry};
-use crate::catalog::{EnumType, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, ViewDef};
+use crate::catalog::{
+    EnumType, Extension, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, ViewDef,
+};
 use crate::error::Result;
 
 /// One transaction's changes over `before`, the newest committed state.
@@ -25,6 +27,8 @@ pub struct CommitChanges<'a> {
     pub roles: Option<&'a RoleCatalog>,
     /// SQL functions created or replaced (`Some`) or dropped (`None`), by OID.
     pub functions: &'a Map<u32, Option<Arc<FunctionDef>>>,
+    /// Extensions installed (`Some`) or dropped (`None`), by name.
+    pub extensions: &'a Map<String, Option<Arc<Extension>>>,
     /// The next OID the store will hand out.
     pub next_oid: u32,
 }

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::{Map, RelationKind, SecondaryIndexes, Sequence, TableData, UniqueIndex};
 use crate::catalog::{
-    EnumType, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, TableSchema, ViewDef,
+    EnumType, Extension, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, TableSchema, ViewDef,
 };
 
 /// One version of one table.
@@ -40,6 +40,8 @@ pub struct DbState {
     pub roles: Arc<RoleCatalog>,
     /// SQL functions by OID (overloads share a name).
     pub functions: Arc<Map<u32, Arc<FunctionDef>>>,
+    /// Installed extensions by name.
+    pub extensions: Arc<Map<String, Arc<Extension>>>,
     /// Bumped by every commit that changes a schema, a name or a sequence: cached plans
     /// are valid while it stays the same.
     pub catalog_version: u64,
@@ -64,6 +66,12 @@ impl Default for DbState {
             enum_types: Arc::default(),
             roles: Arc::default(),
             functions: Arc::default(),
+            extensions: Arc::new(
+                Extension::initial()
+                    .into_iter()
+                    .map(|e| (e.name.clone(), Arc::new(e)))
+                    .collect(),
+            ),
             catalog_version: 0,
             base: None,
         }

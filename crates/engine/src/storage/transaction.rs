@@ -12,7 +12,8 @@ use super::isolation::{Isolation, Snapshot};
 use super::locks::{row_lock_name, LockManager, LockMode, Wait};
 use super::{CommitChanges, CommitLog, DbState, Map, Sequence, TableEntry};
 use crate::catalog::{
-    ConstraintChecks, EnumType, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, ViewDef,
+    ConstraintChecks, EnumType, Extension, FunctionDef, QualifiedName, RoleCatalog, SchemaDef,
+    ViewDef,
 };
 use crate::error::{Error, Result, SqlState};
 use crate::sync::lock;
@@ -194,6 +195,7 @@ impl Store {
             enum_types: Map::default(),
             roles: None,
             functions: Map::default(),
+            extensions: Map::default(),
             snapshot: None,
             lock_timeout: None,
             constraint_checks: ConstraintChecks::default(),
@@ -234,6 +236,7 @@ pub struct TransactionMark {
     enum_types: Map<u32, Option<Arc<EnumType>>>,
     roles: Option<Arc<RoleCatalog>>,
     functions: Map<u32, Option<Arc<FunctionDef>>>,
+    extensions: Map<String, Option<Arc<Extension>>>,
 }
 
 /// A transaction's writes: the table versions it built and the names it created or dropped,
@@ -258,6 +261,8 @@ pub struct Transaction {
     roles: Option<Arc<RoleCatalog>>,
     /// SQL functions created, replaced (`Some`) or dropped (`None`), by OID.
     functions: Map<u32, Option<Arc<FunctionDef>>>,
+    /// Extensions installed (`Some`) or dropped (`None`), by name.
+    extensions: Map<String, Option<Arc<Extension>>>,
     /// Taken by the first statement that reads (see `isolation.rs`).
     snapshot: Option<Snapshot>,
     /// How long a lock is waited for (lock_timeout), `None`: for ever.
@@ -300,6 +305,7 @@ impl Transaction {
             || !self.enum_types.is_empty()
             || self.roles.is_some()
             || !self.functions.is_empty()
+            || !self.extensions.is_empty()
     }
 
     /// The role catalog a change starts from, under the lock every change of it holds
@@ -329,6 +335,19 @@ impl Transaction {
     /// transaction has locked.
     pub fn put_function(&mut self, oid: u32, function: Option<FunctionDef>) {
         self.functions.insert(oid, function.map(Arc::new));
+    }
+
+    /// Takes the lock of extension name `name`, which CREATE and DROP EXTENSION hold until
+    /// the transaction ends.
+    pub fn lock_extension(&mut self, name: &str) -> Result<()> {
+        self.lock_key(format!("extension {name}"))
+    }
+
+    /// Installs (or with `None` drops) extension `name`, whose name this transaction has
+    /// locked.
+    pub fn put_extension(&mut self, name: &str, extension: Option<Extension>) {
+        self.extensions
+            .insert(name.to_string(), extension.map(Arc::new));
     }
 
     /// Creates, replaces (or with `None` drops) view `name`, whose name this transaction
@@ -427,6 +446,13 @@ impl Transaction {
             match function {
                 Some(function) => functions.insert(*oid, function.clone()),
                 None => functions.remove(oid),
+            };
+        }
+        for (name, extension) in &self.extensions {
+            let extensions = Arc::make_mut(&mut state.extensions);
+            match extension {
+                Some(extension) => extensions.insert(name.clone(), extension.clone()),
+                None => extensions.remove(name),
             };
         }
         Arc::new(state)
@@ -677,6 +703,7 @@ impl Transaction {
                     enum_types: &self.enum_types,
                     roles: self.roles.as_deref(),
                     functions: &self.functions,
+                    extensions: &self.extensions,
                     next_oid: store.next_oid.load(Ordering::Relaxed),
                 })?)
             }
@@ -797,6 +824,13 @@ impl Transaction {
                 None => functions.remove(&oid),
             };
         }
+        for (name, extension) in self.extensions.drain() {
+            let extensions = Arc::make_mut(&mut state.extensions);
+            match extension {
+                Some(extension) => extensions.insert(name, extension),
+                None => extensions.remove(&name),
+            };
+        }
         for (oid, entry) in self.written.drain() {
             match entry {
                 Some(entry) => {
@@ -824,6 +858,7 @@ impl Transaction {
             || !self.enum_types.is_empty()
             || self.roles.is_some()
             || !self.functions.is_empty()
+            || !self.extensions.is_empty()
             || !self.schemas.is_empty()
             || self
                 .names
@@ -849,6 +884,7 @@ impl Transaction {
             enum_types: self.enum_types.clone(),
             roles: self.roles.clone(),
             functions: self.functions.clone(),
+            extensions: self.extensions.clone(),
         }
     }
 
@@ -865,6 +901,7 @@ impl Transaction {
             enum_types,
             roles,
             functions,
+            extensions,
         } = mark;
         self.written = written;
         self.schemas = schemas;
@@ -874,6 +911,7 @@ impl Transaction {
         self.enum_types = enum_types;
         self.roles = roles;
         self.functions = functions;
+        self.extensions = extensions;
     }
 
     /// Forgets every change and releases the locks.
@@ -886,6 +924,7 @@ impl Transaction {
         self.enum_types.clear();
         self.roles = None;
         self.functions.clear();
+        self.extensions.clear();
         self.release_locks();
     }
 

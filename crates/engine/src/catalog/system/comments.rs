@@ -3,12 +3,14 @@
 
 use super::relations::{derived_oid, indexes, Derived};
 use super::{oid, text, CatalogSnapshot, Rows, DATABASE_OID, PG_TOAST_OID};
+use crate::catalog::Extension;
 
 const PG_CLASS_OID: u32 = 1259;
 const PG_NAMESPACE_OID: u32 = 2615;
 const PG_TYPE_OID: u32 = 1247;
 const PG_DATABASE_OID: u32 = 1262;
 const PG_CONSTRAINT_OID: u32 = 2606;
+const PG_EXTENSION_OID: u32 = 3079;
 
 /// initdb's comment on pg_toast, a schema the catalog lists without defining it.
 const PG_TOAST_COMMENT: &str = "reserved schema for TOAST tables";
@@ -119,6 +121,10 @@ fn descriptions<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Description<'a>> {
             sequence.comment.as_deref(),
         ));
     }
+    for extension in state.extensions.values() {
+        let comment = Extension::available(&extension.name).map(|e| e.comment);
+        found.extend(describe(extension.oid, PG_EXTENSION_OID, 0, comment));
+    }
     found
 }
 
@@ -158,6 +164,7 @@ pub(super) fn comment(
         Some("pg_database") => Some(PG_DATABASE_OID),
         Some("pg_constraint") => Some(PG_CONSTRAINT_OID),
         Some("pg_type") => Some(PG_TYPE_OID),
+        Some("pg_extension") => Some(PG_EXTENSION_OID),
         Some(_) => return None,
     };
     let wanted = |o: u32, c: u32, sub_id: i32| {

@@ -433,6 +433,7 @@ pub static RELATIONS: &[SystemRelation] = &[
     relation("pg_cursors", 12012, b'v', cluster::PG_CURSORS, cluster::pg_cursors),
     relation("pg_matviews", 12050, b'v', views::PG_MATVIEWS, views::pg_matviews),
     relation("pg_language", 2612, b'r', types::PG_LANGUAGE, types::pg_language),
+    relation("pg_available_extensions", 12013, b'v', types::PG_AVAILABLE_EXTENSIONS, types::pg_available_extensions),
     information_schema("schemata", 13101, is::SCHEMATA, information_schema::schemata),
     information_schema("tables", 13102, is::TABLES, information_schema::tables),
     information_schema("columns", 13103, is::COLUMNS, information_schema::columns),

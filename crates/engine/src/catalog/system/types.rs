@@ -1,8 +1,8 @@
 //! The relations that describe types, functions and access methods: pg_type (every
 //! built-in type with PostgreSQL's OIDs), pg_range, pg_enum, pg_collation, pg_am, pg_proc,
-//! pg_operator, pg_extension and pg_language. Their rows are static but for the enum types
-//! (`enum_types.rs`): KestrelDB has no other user-defined types, no user-defined functions,
-//! operators or extensions.
+//! pg_operator, pg_extension, pg_available_extensions and pg_language. Their rows are
+//! static but for the enum types (`enum_types.rs`), the SQL functions and the installed
+//! extensions.
 
 use super::relations::{BTREE_AM, HASH_AM, HEAP_AM, HNSW_AM};
 use super::{
@@ -10,6 +10,7 @@ use super::{
     BOOL, BUILTIN_TYPES, CHAR, FLOAT4, INT2, INT4, NAME, NULL, OID, OIDVECTOR, OPAQUE,
     PG_CATALOG_OID, REGPROC, SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
+use crate::catalog::{Extension, AVAILABLE_EXTENSIONS};
 use crate::types::{DataType, OidKind, ScalarValue};
 
 /// The built-in type with OID `type_oid`.
@@ -410,18 +411,49 @@ pub(super) const PG_EXTENSION: &[(&str, DataType)] = &[
     ("extcondition", TEXT_ARRAY),
 ];
 
-/// plpgsql, which every PostgreSQL database has installed.
-pub(super) fn pg_extension(_: &CatalogSnapshot) -> Rows {
-    vec![vec![
-        oid(13570),
-        text("plpgsql"),
-        oid(SUPERUSER_OID),
-        oid(PG_CATALOG_OID),
-        boolean(false),
-        text("1.0"),
-        NULL,
-        NULL,
-    ]]
+/// The installed extensions (plpgsql in a new database).
+pub(super) fn pg_extension(snapshot: &CatalogSnapshot) -> Rows {
+    snapshot
+        .state
+        .extensions
+        .values()
+        .map(|extension| {
+            let relocatable = Extension::available(&extension.name).is_some_and(|e| e.relocatable);
+            vec![
+                oid(extension.oid),
+                text(&extension.name),
+                oid(extension.owner),
+                oid(extension.schema),
+                boolean(relocatable),
+                text(&extension.version),
+                NULL,
+                NULL,
+            ]
+        })
+        .collect()
+}
+
+pub(super) const PG_AVAILABLE_EXTENSIONS: &[(&str, DataType)] = &[
+    ("name", NAME),
+    ("default_version", TEXT),
+    ("installed_version", TEXT),
+    ("comment", TEXT),
+];
+
+/// The extensions built into the server, and which of them are installed.
+pub(super) fn pg_available_extensions(snapshot: &CatalogSnapshot) -> Rows {
+    AVAILABLE_EXTENSIONS
+        .iter()
+        .map(|available| {
+            let installed = snapshot.state.extensions.get(available.name);
+            vec![
+                text(available.name),
+                text(available.version),
+                installed.map_or(NULL, |e| text(&e.version)),
+                text(available.comment),
+            ]
+        })
+        .collect()
 }
 
 pub(super) const PG_LANGUAGE: &[(&str, DataType)] = &[

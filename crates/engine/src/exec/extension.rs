@@ -1,0 +1,95 @@
+//! CREATE EXTENSION and DROP EXTENSION, under the lock of the extension's name. What a
+//! built-in extension provides stays usable after DROP EXTENSION; dropping pgvector is
+//! still refused while columns use its type, as PostgreSQL refuses it.
+
+use crate::api::Notice;
+use crate::catalog::Extension;
+use crate::error::{Error, Result, SqlState};
+use crate::plan::ExtensionChange;
+use crate::storage::Transaction;
+use crate::types::DataType;
+
+pub fn change_extension(
+    txn: &mut Transaction,
+    change: ExtensionChange,
+    notices: &mut Vec<Notice>,
+) -> Result<()> {
+    match change {
+        ExtensionChange::Create {
+            name,
+            schema,
+            owner,
+            version,
+            if_not_exists,
+        } => {
+            txn.lock_extension(&name)?;
+            if txn.view().extensions.contains_key(&name) {
+                let message = format!("extension \"{name}\" already exists");
+                if if_not_exists {
+                    notices.push(Notice::skipped(format!("{message}, skipping")));
+                    return Ok(());
+                }
+                return Err(Error::new(SqlState::DuplicateObject, message));
+            }
+            let built_in = Extension::available(&name).map_or("", |e| e.version);
+            if let Some(version) = version.filter(|v| v != built_in) {
+                return Err(Error::new(
+                    SqlState::InvalidParameterValue,
+                    format!("extension \"{name}\" has no installation script nor update path for version \"{version}\""),
+                ));
+            }
+            let extension = Extension {
+                oid: txn.allocate_oid(),
+                version: built_in.to_string(),
+                name,
+                owner,
+                schema,
+            };
+            txn.put_extension(&extension.name.clone(), Some(extension));
+            Ok(())
+        }
+        ExtensionChange::Drop {
+            names,
+            if_exists,
+            cascade,
+        } => {
+            for name in names {
+                txn.lock_extension(&name)?;
+                let state = txn.view();
+                if !state.extensions.contains_key(&name) {
+                    if !if_exists {
+                        return Err(Error::new(
+                            SqlState::UndefinedObject,
+                            format!("extension \"{name}\" does not exist"),
+                        ));
+                    }
+                    notices.push(Notice::skipped(format!(
+                        "extension \"{name}\" does not exist, skipping"
+                    )));
+                    continue;
+                }
+                let dependents = match name.as_str() {
+                    "vector" => super::enum_type::type_dependents(&state, "vector", |t| {
+                        matches!(t, DataType::FloatVector(_))
+                    }),
+                    _ => Vec::new(),
+                };
+                if !dependents.is_empty() {
+                    if cascade {
+                        return Err(Error::unsupported(
+                            "DROP EXTENSION ... CASCADE of an extension that columns use",
+                        ));
+                    }
+                    return Err(Error::new(
+                        SqlState::DependentObjectsStillExist,
+                        format!("cannot drop extension {name} because other objects depend on it"),
+                    )
+                    .with_detail(dependents.join("\n"))
+                    .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
+                }
+                txn.put_extension(&name, None);
+            }
+            Ok(())
+        }
+    }
+}
