@@ -1089,6 +1089,9 @@ fn figure_colname(expr: &Expr) -> Option<(String, bool)> {
         },
         Expr::Array(_) => strong("array".into()),
         // SQL-syntax calls are named after the function PostgreSQL's grammar turns them into.
+        Expr::Substring {
+            shorthand: true, ..
+        } => strong("substr".into()),
         Expr::Substring { .. } => strong("substring".into()),
         Expr::Position { .. } => strong("position".into()),
         Expr::Overlay { .. } => strong("overlay".into()),

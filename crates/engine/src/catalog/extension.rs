@@ -1,7 +1,7 @@
 //! Extensions (CREATE EXTENSION): which of the extensions this server carries built in are
 //! installed, so pg_extension and psql's `\dx` list them as PostgreSQL does. What an
-//! extension provides is always there (pgvector's `vector` type and its operators work
-//! without it); installing one records it for the clients and scripts that ask for it.
+//! extension provides is always there (pgvector's `vector` type and uuid-ossp's functions
+//! work without it); installing one records it for the clients and scripts that ask for it.
 
 use super::system::SUPERUSER_OID;
 use super::PG_CATALOG_OID;
@@ -40,6 +40,13 @@ pub const AVAILABLE: &[AvailableExtension] = &[
         version: "1.0",
         comment: "PL/pgSQL procedural language",
         relocatable: false,
+        trusted: true,
+    },
+    AvailableExtension {
+        name: "uuid-ossp",
+        version: "1.1",
+        comment: "generate universally unique identifiers (UUIDs)",
+        relocatable: true,
         trusted: true,
     },
     AvailableExtension {

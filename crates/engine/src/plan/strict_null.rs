@@ -151,6 +151,7 @@ impl ScalarFunction {
             | F::GetByte
             | F::SetByte
             | F::GenRandomUuid
+            | F::UuidOssp(_)
             | F::Vector(_)
             | F::Abs
             | F::Round

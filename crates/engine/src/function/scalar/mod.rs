@@ -23,6 +23,7 @@ mod numeric;
 mod pattern;
 mod signature;
 mod string;
+mod uuid_ossp;
 
 pub use array::ArrayFunction;
 pub use bit_string::BitStringFunction;
@@ -33,6 +34,7 @@ pub use json::JsonFunction;
 pub use json_items::JsonItems;
 pub use json_path::PathMode;
 pub use network::NetworkFunction;
+pub use uuid_ossp::{Namespace as UuidNamespace, UuidOssp};
 
 use crate::error::Result;
 use crate::types::DataType;
@@ -105,6 +107,8 @@ pub enum ScalarFunction {
     GetByte,
     SetByte,
     GenRandomUuid,
+    /// A function of the uuid-ossp extension (uuid_generate_v4 is GenRandomUuid).
+    UuidOssp(UuidOssp),
     /// A json or jsonb operator or function.
     Json(JsonFunction),
     // Numbers.
@@ -362,6 +366,7 @@ impl ScalarFunction {
             F::GetByte => "get_byte",
             F::SetByte => "set_byte",
             F::GenRandomUuid => "gen_random_uuid",
+            F::UuidOssp(func) => func.name(),
             F::Json(func) => func.name(),
             F::Abs => "abs",
             F::Round => "round",
@@ -408,7 +413,11 @@ impl ScalarFunction {
     /// Whether the function may return different results for the same arguments (so a
     /// statement calling it must not be served from a result cache, nor folded to a constant).
     pub fn is_volatile(self) -> bool {
-        matches!(self, ScalarFunction::Random | ScalarFunction::GenRandomUuid)
+        match self {
+            ScalarFunction::Random | ScalarFunction::GenRandomUuid => true,
+            ScalarFunction::UuidOssp(func) => func.is_volatile(),
+            _ => false,
+        }
     }
 
     /// Applies the function to argument vectors already of the resolved types. The row
@@ -475,6 +484,7 @@ impl ScalarFunction {
             F::GetByte => bytea::get_byte(args),
             F::SetByte => bytea::set_byte(args),
             F::GenRandomUuid => bytea::gen_random_uuid(rows),
+            F::UuidOssp(func) => func.eval(args, rows),
             F::Json(func) => func.eval(args, rows),
             F::Abs => math::abs(args),
             F::Round => math::round(args),

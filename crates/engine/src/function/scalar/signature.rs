@@ -9,6 +9,8 @@ use super::JsonFunction as J;
 use super::NetworkFunction as N;
 use super::PathMode;
 use super::ScalarFunction as F;
+use super::UuidNamespace as Ns;
+use super::UuidOssp as U;
 use super::VectorFunction as V;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
@@ -31,6 +33,7 @@ const BIT: DataType = DataType::Bit(None);
 const INET: DataType = DataType::Inet;
 const CIDR: DataType = DataType::Cidr;
 const VARBIT: DataType = DataType::VarBit(None);
+const UUID: DataType = DataType::Uuid;
 
 /// The overloads of a binary bit operator: the same integer type, or bit string, on both
 /// sides.
@@ -110,7 +113,24 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
         "sha256" => &[(F::Sha256, &[BYTEA], BYTEA)],
         "get_byte" => &[(F::GetByte, &[BYTEA, I4], I4)],
         "set_byte" => &[(F::SetByte, &[BYTEA, I4, I4], BYTEA)],
-        "gen_random_uuid" => &[(F::GenRandomUuid, &[], DataType::Uuid)],
+        "gen_random_uuid" | "uuid_generate_v4" => &[(F::GenRandomUuid, &[], DataType::Uuid)],
+        "uuid_generate_v1" => &[(F::UuidOssp(U::TimeBased { multicast: false }), &[], UUID)],
+        "uuid_generate_v1mc" => &[(F::UuidOssp(U::TimeBased { multicast: true }), &[], UUID)],
+        "uuid_generate_v3" => &[(
+            F::UuidOssp(U::NameBased { sha1: false }),
+            &[UUID, TEXT],
+            UUID,
+        )],
+        "uuid_generate_v5" => &[(
+            F::UuidOssp(U::NameBased { sha1: true }),
+            &[UUID, TEXT],
+            UUID,
+        )],
+        "uuid_nil" => &[(F::UuidOssp(U::Nil), &[], UUID)],
+        "uuid_ns_dns" => &[(F::UuidOssp(U::Namespace(Ns::Dns)), &[], UUID)],
+        "uuid_ns_url" => &[(F::UuidOssp(U::Namespace(Ns::Url)), &[], UUID)],
+        "uuid_ns_oid" => &[(F::UuidOssp(U::Namespace(Ns::Oid)), &[], UUID)],
+        "uuid_ns_x500" => &[(F::UuidOssp(U::Namespace(Ns::X500)), &[], UUID)],
         "->" => &[
             (
                 F::Json(J::Field {
