@@ -1156,7 +1156,7 @@ impl Session {
             BoundStatement::ChangeType(change) => {
                 let tag = change.tag();
                 self.with_notices(tag, |txn, notices| {
-                    enum_type::change_type(txn, change, notices)
+                    enum_type::change_type(txn, change, notices, ctx)
                 })
             }
             BoundStatement::ChangeFunction(change) => {

@@ -404,14 +404,16 @@ impl Binder<'_> {
         if serial_type(data_type).is_some() {
             return Err(Error::unsupported("ADD COLUMN of a serial column"));
         }
+        let (data_type, domain) = self.bind_column_type(data_type)?;
         let mut def = ColumnDef {
             name: ident_name(name),
-            data_type: self.bind_type(data_type)?,
+            data_type,
             not_null: false,
             default_sql: None,
             identity: None,
             generated: None,
             comment: None,
+            domain,
         };
         let position = alteration.schema.columns.len();
         let mut keys = Vec::new();

@@ -15,6 +15,7 @@ mod datetime_ops;
 mod datetime_syntax;
 mod ddl;
 mod dml;
+mod domain;
 mod enum_type;
 mod expr;
 mod file_function;
@@ -221,6 +222,7 @@ impl<'a> Binder<'a> {
             parser::Statement::MaterializedView(statement) => {
                 self.bind_materialized_view(statement)?
             }
+            parser::Statement::Domain(statement) => self.bind_domain_statement(statement)?,
             parser::Statement::Fetch(_) => {
                 return Err(Error::internal("FETCH is run by the session, not bound"))
             }

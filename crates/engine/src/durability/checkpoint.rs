@@ -17,8 +17,8 @@ use super::encode_vector::{decode_table_data, encode_table_data};
 use super::io::{io_error, write_durably, Disk};
 use super::record::{decode_sequence, encode_sequence, unindexed_entry};
 use crate::catalog::{
-    EnumType, FunctionDef, PrivilegeCatalog, QualifiedName, RoleCatalog, SchemaDef, TableSchema,
-    ViewDef,
+    Domain, EnumType, FunctionDef, PrivilegeCatalog, QualifiedName, RoleCatalog, SchemaDef,
+    TableSchema, ViewDef,
 };
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, Map, Sequence, TableData};
@@ -195,6 +195,13 @@ fn encode_manifest(capture: &Capture, written: &Written) -> Vec<u8> {
             function.encode(&mut out);
         }
     }
+    if !state.domains.is_empty() {
+        out.u8(section::DOMAINS);
+        out.len(state.domains.len());
+        for domain in state.domains.values() {
+            domain.encode(&mut out);
+        }
+    }
     with_checksum(out)
 }
 
@@ -287,6 +294,14 @@ pub fn read_checkpoint(disk: &dyn Disk, dir: &Path) -> Result<Option<(DbState, u
                     functions.insert(function.oid, Arc::new(function));
                 }
                 state.functions = Arc::new(functions);
+            }
+            section::DOMAINS => {
+                let mut domains = Map::default();
+                for _ in 0..input.len(9).map_err(named)? {
+                    let domain = Domain::decode(&mut input).map_err(named)?;
+                    domains.insert(domain.oid, Arc::new(domain));
+                }
+                state.domains = Arc::new(domains);
             }
             other => return Err(named(corrupt(format!("manifest section {other}")))),
         }

@@ -5,11 +5,12 @@
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
-    AclItem, AclMode, CheckConstraint, ColumnDef, Constraint, ConstraintKind, EnumLabel, EnumType,
-    ForeignKey, FunctionArg, FunctionBody, FunctionDef, FunctionReturn, HnswOptions, Identity,
-    IndexDef, IndexMethod, MaterializedView, Membership, ObjectKind, ObjectPrivileges, ParamMode,
-    PrivilegeCatalog, QualifiedName, ReferentialAction, Role, RoleCatalog, SchemaDef, StoredExpr,
-    TableSchema, UniqueKey, VectorOpClass, ViewCheckOption, ViewDef, Volatility,
+    AclItem, AclMode, CheckConstraint, ColumnDef, Constraint, ConstraintKind, Domain, DomainCheck,
+    EnumLabel, EnumType, ForeignKey, FunctionArg, FunctionBody, FunctionDef, FunctionReturn,
+    HnswOptions, Identity, IndexDef, IndexMethod, MaterializedView, Membership, ObjectKind,
+    ObjectPrivileges, ParamMode, PrivilegeCatalog, QualifiedName, ReferentialAction, Role,
+    RoleCatalog, SchemaDef, StoredExpr, TableSchema, UniqueKey, VectorOpClass, ViewCheckOption,
+    ViewDef, Volatility,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
@@ -25,6 +26,9 @@ pub(super) mod section {
     /// The owners and ACLs kept with the role catalog, after its ROLES section, when
     /// there are any.
     pub const PRIVILEGES: u8 = 90;
+    /// Domains (140-149 are the domains'): whole, in a checkpoint; created, altered or
+    /// dropped by OID in a commit record.
+    pub const DOMAINS: u8 = 140;
 }
 
 /// The tag of each data type. The numbers are part of the on-disk format: never change one,
@@ -283,6 +287,7 @@ impl Persist for ColumnDef {
             },
             generated: input.option(StoredExpr::decode)?,
             comment: read_comment(input)?,
+            domain: None,
         })
     }
 }
@@ -538,8 +543,18 @@ impl Persist for TableSchema {
         out.bool(self.unlogged);
         out.items(&self.constraints, |out, constraint| constraint.encode(out));
         out.items(&self.foreign_keys, |out, key| key.encode(out));
-        // A materialized view's query is a tag where the comment's option byte (0 or 1)
-        // would be, so tables written before materialized views existed read unchanged.
+        // The domains of columns, then a materialized view's query, are tags where the
+        // comment's option byte (0 or 1) would be, so older tables read unchanged.
+        let domains: Vec<(u32, u32)> = (self.columns.iter().enumerate())
+            .filter_map(|(position, c)| Some((position as u32, c.domain?)))
+            .collect();
+        if !domains.is_empty() {
+            out.u8(DOMAIN_COLUMNS);
+            out.items(&domains, |out, (position, oid)| {
+                out.u32(*position);
+                out.u32(*oid);
+            });
+        }
         if let Some(materialized) = &self.materialized {
             out.u8(MATERIALIZED_VIEW);
             out.str(&materialized.query_sql);
@@ -565,6 +580,18 @@ impl Persist for TableSchema {
             materialized: None,
         };
         let mut tag = input.u8()?;
+        if tag == DOMAIN_COLUMNS {
+            for (position, oid) in input.items(8, |input| Ok((input.u32()?, input.u32()?)))? {
+                let column = schema.columns.get_mut(position as usize).ok_or_else(|| {
+                    corrupt(format!(
+                        "a domain of column {position} of \"{}\"",
+                        schema.name
+                    ))
+                })?;
+                column.domain = Some(oid);
+            }
+            tag = input.u8()?;
+        }
         if tag == MATERIALIZED_VIEW {
             schema.materialized = Some(MaterializedView {
                 query_sql: input.string()?,
@@ -638,6 +665,9 @@ impl Persist for ViewDef {
 
 /// Marks a table schema as a materialized view's (from the objects2 range, 100-109).
 const MATERIALIZED_VIEW: u8 = 100;
+
+/// Marks the list of a table's columns of domain types (from the domains range, 140-149).
+const DOMAIN_COLUMNS: u8 = 141;
 
 /// The view check option tags (from the objects range, 70-79).
 const VIEW_CHECK_LOCAL: u8 = 70;
@@ -822,6 +852,48 @@ impl Persist for EnumType {
             oid,
             name,
             labels,
+            comment: read_comment(input)?,
+        })
+    }
+}
+
+impl Persist for Domain {
+    fn encode(&self, out: &mut Encoder) {
+        out.u32(self.oid);
+        self.name.encode(out);
+        self.base.encode(out);
+        out.option(self.parent.as_ref(), |out, oid| out.u32(*oid));
+        out.option(self.default_sql.as_ref(), |out, sql| out.str(sql));
+        out.bool(self.not_null);
+        out.items(&self.checks, |out, check| {
+            out.u32(check.oid);
+            out.str(&check.name);
+            out.str(&check.sql);
+            out.str(&check.definition);
+            out.bool(check.validated);
+        });
+        out.u32(self.owner);
+        write_comment(out, &self.comment);
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<Domain> {
+        Ok(Domain {
+            oid: input.u32()?,
+            name: QualifiedName::decode(input)?,
+            base: DataType::decode(input)?,
+            parent: input.option(Decoder::u32)?,
+            default_sql: input.option(Decoder::string)?,
+            not_null: input.bool()?,
+            checks: input.items(4 + 3 * MIN_STR_BYTES + 1, |input| {
+                Ok(DomainCheck {
+                    oid: input.u32()?,
+                    name: input.string()?,
+                    sql: input.string()?,
+                    definition: input.string()?,
+                    validated: input.bool()?,
+                })
+            })?,
+            owner: input.u32()?,
             comment: read_comment(input)?,
         })
     }

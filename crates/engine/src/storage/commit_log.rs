@@ -5,7 +5,9 @@
 use std::sync::Arc;
 
 use super::{DbState, Map, Sequence, Store, TableEntry};
-use crate::catalog::{EnumType, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, ViewDef};
+use crate::catalog::{
+    Domain, EnumType, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, ViewDef,
+};
 use crate::error::Result;
 
 /// One transaction's changes over `before`, the newest committed state.
@@ -21,6 +23,8 @@ pub struct CommitChanges<'a> {
     pub views: &'a Map<QualifiedName, Option<Arc<ViewDef>>>,
     /// Enum types created or altered (`Some`) or dropped (`None`), by OID.
     pub enum_types: &'a Map<u32, Option<Arc<EnumType>>>,
+    /// Domains created or altered (`Some`) or dropped (`None`), by OID.
+    pub domains: &'a Map<u32, Option<Arc<Domain>>>,
     /// The new role catalog, if the transaction changed it.
     pub roles: Option<&'a RoleCatalog>,
     /// SQL functions created or replaced (`Some`) or dropped (`None`), by OID.
