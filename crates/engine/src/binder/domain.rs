@@ -14,8 +14,8 @@ use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
 use crate::parser::{AlterDomainAction, DomainConstraint, DomainConstraintKind, DomainStatement};
 use crate::plan::{
-    deparse_domain_check, AlterDomain, BoundStatement, CheckKind, DomainColumn, DomainColumnCheck,
-    RowCheck, ScalarExpr, TypeChange,
+    deparse_domain_check, deparse_expr, AlterDomain, BoundStatement, CheckKind, DomainColumn,
+    DomainColumnCheck, RowCheck, ScalarExpr, TypeChange,
 };
 use crate::types::DataType;
 
@@ -130,8 +130,14 @@ impl Binder<'_> {
         self.aggregate_forbidden_in = Some("DEFAULT expressions");
         let bound = self.bind_expr(default, &Scope::default());
         self.aggregate_forbidden_in = None;
-        self.coerce(bound?, domain.base, CastContext::Assignment)?;
-        Ok(default.to_string())
+        // Cast to the base type without its typmod, which the domain's own coercion applies
+        // when the default is used: pg_type.typdefault holds that as ruleutils prints it.
+        let unmodified = DataType::from_oid(domain.base.oid()).unwrap_or(domain.base);
+        let bound = self.coerce(bound?, unmodified, CastContext::Assignment)?;
+        Ok(match deparse_expr(&bound, &[]) {
+            Some((plain, _)) => plain,
+            None => default.to_string(),
+        })
     }
 
     /// A new CHECK of `domain`: bound over VALUE, named as written or `domain_check`.
@@ -159,15 +165,17 @@ impl Binder<'_> {
             }
             None => domain.free_check_name(),
         };
-        let definition = match deparse_domain_check(&bound) {
-            Some((definition, _)) => format!("CHECK ({definition})"),
-            None => format!("CHECK ({expr})"),
+        let base = domain.parent.map(|_| domain.base.to_string());
+        let (definition, definition_pretty) = match deparse_domain_check(&bound, base.as_deref()) {
+            Some((plain, pretty)) => (format!("CHECK ({plain})"), format!("CHECK ({pretty})")),
+            None => (format!("CHECK (({expr}))"), format!("CHECK ({expr})")),
         };
         Ok(DomainCheck {
             oid: 0,
             name,
             sql: expr.to_string(),
             definition,
+            definition_pretty,
             validated,
         })
     }

@@ -32,8 +32,9 @@ pub struct DomainCheck {
     pub name: String,
     /// The expression over VALUE, as written.
     pub sql: String,
-    /// As pg_get_constraintdef prints it: `CHECK (...)`.
+    /// As pg_get_constraintdef prints it: `CHECK (...)`, plain and pretty.
     pub definition: String,
+    pub definition_pretty: String,
     /// False after ADD ... NOT VALID until VALIDATE CONSTRAINT.
     pub validated: bool,
 }

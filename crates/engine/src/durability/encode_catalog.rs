@@ -870,6 +870,7 @@ impl Persist for Domain {
             out.str(&check.name);
             out.str(&check.sql);
             out.str(&check.definition);
+            out.str(&check.definition_pretty);
             out.bool(check.validated);
         });
         out.u32(self.owner);
@@ -884,12 +885,13 @@ impl Persist for Domain {
             parent: input.option(Decoder::u32)?,
             default_sql: input.option(Decoder::string)?,
             not_null: input.bool()?,
-            checks: input.items(4 + 3 * MIN_STR_BYTES + 1, |input| {
+            checks: input.items(4 + 4 * MIN_STR_BYTES + 1, |input| {
                 Ok(DomainCheck {
                     oid: input.u32()?,
                     name: input.string()?,
                     sql: input.string()?,
                     definition: input.string()?,
+                    definition_pretty: input.string()?,
                     validated: input.bool()?,
                 })
             })?,

@@ -26,9 +26,18 @@ pub fn deparse_expr(expr: &ScalarExpr, columns: &[String]) -> Option<(String, St
     deparse_with(expr, columns, false)
 }
 
-/// A domain CHECK, whose one column is the keyword VALUE (printed bare, never quoted).
-pub fn deparse_domain_check(expr: &ScalarExpr) -> Option<(String, String)> {
-    deparse_with(expr, &["VALUE".to_string()], true)
+/// A domain CHECK, whose one column is the keyword VALUE (printed bare, never quoted); over
+/// a domain over a domain, VALUE is of the inner domain and cast to `base` (its base type's
+/// name) where the expression reads it, as PostgreSQL prints it.
+pub fn deparse_domain_check(expr: &ScalarExpr, base: Option<&str>) -> Option<(String, String)> {
+    let value = |pretty: bool| match (base, pretty) {
+        (None, _) => "VALUE".to_string(),
+        (Some(base), false) => format!("(VALUE)::{base}"),
+        (Some(base), true) => format!("VALUE::{base}"),
+    };
+    let (plain, _) = deparse_with(expr, &[value(false)], true)?;
+    let (_, pretty) = deparse_with(expr, &[value(true)], true)?;
+    Some((plain, pretty))
 }
 
 fn deparse_with(
