@@ -1162,6 +1162,7 @@ mod tests {
                 definition_pretty: "id * 2".into(),
             }),
             comment: (name == "price").then(|| "in euros".into()),
+            domain: None,
         };
         TableSchema {
             oid: 16384,
@@ -1267,6 +1268,53 @@ mod tests {
         assert_round_trip(&schema);
         schema.comment = None;
         assert_round_trip(&schema);
+    }
+
+    #[test]
+    fn columns_of_domains_and_domains_round_trip() {
+        let mut schema = schema();
+        schema.columns[2].domain = Some(16400);
+        assert_round_trip(&schema);
+        schema.materialized = Some(crate::catalog::MaterializedView {
+            query_sql: "SELECT 1".into(),
+            search_path: vec![PUBLIC_OID],
+            populated: true,
+            depends_on: Vec::new(),
+        });
+        assert_round_trip(&schema);
+        let domain = crate::catalog::Domain {
+            oid: 16400,
+            name: QualifiedName::new(PUBLIC_OID, "price"),
+            base: DataType::Numeric(None),
+            parent: Some(16399),
+            default_sql: Some("0".into()),
+            not_null: true,
+            checks: vec![crate::catalog::DomainCheck {
+                oid: 16401,
+                name: "price_check".into(),
+                sql: "VALUE >= 0".into(),
+                definition: "CHECK ((VALUE >= (0)::numeric))".into(),
+                definition_pretty: "CHECK (VALUE >= 0::numeric)".into(),
+                validated: false,
+            }],
+            owner: 10,
+            comment: Some("money".into()),
+        };
+        assert_round_trip(&domain);
+    }
+
+    #[test]
+    fn a_domain_of_a_column_past_the_last_is_corrupt() {
+        let mut schema = schema();
+        schema.columns[2].domain = Some(16400);
+        let mut bytes = encoded(&schema);
+        // The position of the (only) domain column, after the tag and the list's length.
+        let at = bytes
+            .windows(8)
+            .position(|w| w == [2, 0, 0, 0, 0x10, 0x40, 0, 0])
+            .expect("the domain column pair is encoded");
+        bytes[at] = 9;
+        assert!(is_corrupt::<TableSchema>(&bytes));
     }
 
     #[test]
