@@ -1116,9 +1116,11 @@ impl Session {
                 .with_notices("CREATE INDEX", |txn, notices| {
                     index::create_index(txn, spec, notices)
                 }),
-            BoundStatement::AlterTable { alter, notices } => {
-                self.run_alter_table(alter.as_deref(), notices, ctx)
-            }
+            BoundStatement::AlterTable {
+                alter,
+                notices,
+                tag,
+            } => self.run_alter_table(alter.as_deref(), notices, tag, ctx),
             BoundStatement::CreateView { view, or_replace } => {
                 let name = view.qualified_name();
                 let existed = self.view().views.contains_key(&name);

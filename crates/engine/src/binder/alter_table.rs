@@ -120,6 +120,7 @@ impl Binder<'_> {
                 None if *if_exists => Ok(BoundStatement::AlterTable {
                     alter: None,
                     notices: vec![format!("relation \"{table}\" does not exist, skipping")],
+                    tag: "ALTER TABLE",
                 }),
                 None => Err(Error::new(
                     SqlState::UndefinedTable,
@@ -196,6 +197,7 @@ impl Binder<'_> {
                 new_sequences,
             })),
             notices,
+            tag: "ALTER TABLE",
         })
     }
 

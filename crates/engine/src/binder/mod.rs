@@ -142,6 +142,9 @@ pub struct Binder<'a> {
     view_owner: Option<u32>,
     /// Binding only to see that something still binds (a view after DDL under it).
     privileges_unchecked: bool,
+    /// Binding a query that is not run (a view's, EXPLAIN's without ANALYZE): a materialized
+    /// view WITH NO DATA may be named, as only scanning one is PostgreSQL's 55000.
+    unpopulated_readable: bool,
 }
 
 impl<'a> Binder<'a> {
@@ -185,6 +188,7 @@ impl<'a> Binder<'a> {
             functions_called: Vec::new(),
             view_owner: None,
             privileges_unchecked: false,
+            unpopulated_readable: false,
         }
     }
 
@@ -320,6 +324,7 @@ impl<'a> Binder<'a> {
                 if *verbose || *estimate || format.is_some() || options.is_some() {
                     return Err(Error::unsupported(format!("{statement}")));
                 }
+                self.unpopulated_readable = !*analyze;
                 let (plan, _) = self.bind_query(query)?;
                 BoundStatement::Explain {
                     plan,
