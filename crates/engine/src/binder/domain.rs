@@ -350,7 +350,7 @@ impl Binder<'_> {
     }
 
     /// The domain `name`, or PostgreSQL's 42704.
-    fn existing_domain(&self, name: &ObjectName) -> Result<Arc<Domain>> {
+    pub(super) fn existing_domain(&self, name: &ObjectName) -> Result<Arc<Domain>> {
         let qualified = self.domain_name(name)?;
         match self.state.domain_named(&qualified) {
             Some(domain) => Ok(domain.clone()),

@@ -77,6 +77,8 @@ pub enum CommentTarget {
     Schema(u32),
     /// An enum type, by name.
     Type(QualifiedName),
+    /// A domain, by name.
+    Domain(QualifiedName),
 }
 
 #[derive(Debug, Clone)]
