@@ -1116,9 +1116,11 @@ impl Session {
                 .with_notices("CREATE INDEX", |txn, notices| {
                     index::create_index(txn, spec, notices)
                 }),
-            BoundStatement::AlterTable { alter, notices } => {
-                self.run_alter_table(alter.as_deref(), notices, ctx)
-            }
+            BoundStatement::AlterTable {
+                alter,
+                notices,
+                tag,
+            } => self.run_alter_table(alter.as_deref(), notices, tag, ctx),
             BoundStatement::CreateView { view, or_replace } => {
                 let name = view.qualified_name();
                 let existed = self.view().views.contains_key(&name);
@@ -1156,7 +1158,7 @@ impl Session {
             BoundStatement::ChangeType(change) => {
                 let tag = change.tag();
                 self.with_notices(tag, |txn, notices| {
-                    enum_type::change_type(txn, change, notices)
+                    enum_type::change_type(txn, change, notices, ctx)
                 })
             }
             BoundStatement::ChangeFunction(change) => {

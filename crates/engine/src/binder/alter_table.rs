@@ -120,6 +120,7 @@ impl Binder<'_> {
                 None if *if_exists => Ok(BoundStatement::AlterTable {
                     alter: None,
                     notices: vec![format!("relation \"{table}\" does not exist, skipping")],
+                    tag: "ALTER TABLE",
                 }),
                 None => Err(Error::new(
                     SqlState::UndefinedTable,
@@ -196,6 +197,7 @@ impl Binder<'_> {
                 new_sequences,
             })),
             notices,
+            tag: "ALTER TABLE",
         })
     }
 
@@ -404,14 +406,16 @@ impl Binder<'_> {
         if serial_type(data_type).is_some() {
             return Err(Error::unsupported("ADD COLUMN of a serial column"));
         }
+        let (data_type, domain) = self.bind_column_type(data_type)?;
         let mut def = ColumnDef {
             name: ident_name(name),
-            data_type: self.bind_type(data_type)?,
+            data_type,
             not_null: false,
             default_sql: None,
             identity: None,
             generated: None,
             comment: None,
+            domain,
         };
         let position = alteration.schema.columns.len();
         let mut keys = Vec::new();

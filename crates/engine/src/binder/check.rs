@@ -62,8 +62,18 @@ impl Binder<'_> {
         bind: impl FnOnce(&mut Self, &Scope) -> Result<ScalarExpr>,
     ) -> Result<ScalarExpr> {
         let scope = table_scope(schema, &schema.name);
+        self.bind_stored_expr(&scope, (what, what_plural), bind)
+    }
+
+    /// An expression over `scope` that the catalog keeps: see [`Binder::bind_stored_row_expr`].
+    pub(super) fn bind_stored_expr(
+        &mut self,
+        scope: &Scope,
+        (what, what_plural): (&'static str, &'static str),
+        bind: impl FnOnce(&mut Self, &Scope) -> Result<ScalarExpr>,
+    ) -> Result<ScalarExpr> {
         self.aggregate_forbidden_in = Some(what_plural);
-        let bound = bind(self, &scope);
+        let bound = bind(self, scope);
         self.aggregate_forbidden_in = None;
         let bound = bound?;
         let mut subquery = false;
@@ -193,9 +203,16 @@ impl Binder<'_> {
         candidate
     }
 
-    /// The CHECK constraints of `schema` bound over its row, by name: what a write to it
-    /// must pass.
+    /// The checks of the domains of `schema`'s columns, then its CHECK constraints by
+    /// name, bound over its row: what a write to it must pass (the domains' first, as
+    /// PostgreSQL coerces the values to the column types before it checks the row).
     pub(super) fn row_checks(&mut self, schema: &TableSchema) -> Result<Vec<RowCheck>> {
+        let mut domain_checks = Vec::new();
+        for (position, column) in schema.columns.iter().enumerate() {
+            if let Some(domain) = column.domain {
+                domain_checks.extend(self.domain_checks(domain, position)?);
+            }
+        }
         let mut checks = Vec::new();
         for constraint in &schema.constraints {
             match &constraint.kind {
@@ -210,7 +227,8 @@ impl Binder<'_> {
             }
         }
         checks.sort_by(|a, b| a.name.cmp(&b.name));
-        Ok(checks)
+        domain_checks.extend(checks);
+        Ok(domain_checks)
     }
 }
 

@@ -46,6 +46,9 @@ impl Binder<'_> {
             }
             CommentObject::Column => self.comment_column(name)?,
             CommentObject::Type => CommentTarget::Type(self.existing_type_name(name)?),
+            CommentObject::Domain => {
+                CommentTarget::Domain(self.existing_domain(name)?.name.clone())
+            }
             other => return Err(Error::unsupported(format!("COMMENT ON {other}"))),
         };
         Ok(BoundStatement::Comment {

@@ -127,6 +127,7 @@ impl Binder<'_> {
                 identity,
                 generated: column.generated.clone().filter(|_| copied.generated),
                 comment: column.comment.clone().filter(|_| copied.comments),
+                domain: column.domain,
             });
         }
         if !copied.indexes {

@@ -160,17 +160,19 @@ impl Binder<'_> {
             let column_name = ident_name(&column.name);
             check_new_column(&columns, &column_name)?;
             let serial = serial_type(&column.data_type);
+            let (data_type, domain) = match serial {
+                Some(ty) => (ty, None),
+                None => self.bind_column_type(&column.data_type)?,
+            };
             let mut def = ColumnDef {
                 name: column_name,
-                data_type: match serial {
-                    Some(ty) => ty,
-                    None => self.bind_type(&column.data_type)?,
-                },
+                data_type,
                 not_null: false,
                 default_sql: None,
                 identity: None,
                 generated: None,
                 comment: None,
+                domain,
             };
             let position = columns.len();
             let mut identity = serial.is_some();
@@ -419,6 +421,7 @@ impl Binder<'_> {
                 identity: None,
                 generated: None,
                 comment: None,
+                domain: None,
             });
         }
         Ok(BoundStatement::CreateTable {

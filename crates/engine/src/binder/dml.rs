@@ -270,13 +270,19 @@ impl Binder<'_> {
         column: usize,
     ) -> Result<ScalarExpr> {
         let def = &schema.columns[column];
-        let Some(sql) = &def.default_sql else {
+        // A column of a domain without a DEFAULT of its own takes the domain's.
+        let default = match (&def.default_sql, def.domain) {
+            (Some(sql), _) => Some((sql.clone(), schema.namespace)),
+            (None, Some(domain)) => self.domain_default(domain),
+            (None, None) => None,
+        };
+        let Some((sql, namespace)) = default else {
             return Ok(ScalarExpr::null(def.data_type));
         };
-        let expr = parse_expr(sql)?;
+        let expr = parse_expr(&sql)?;
         // The names in a DEFAULT (a SERIAL's sequence) are looked up in the table's schema
         // first, whatever the path of the statement that writes the row.
-        self.searched.insert(0, schema.namespace);
+        self.searched.insert(0, namespace);
         let bound = self.bind_expr(&expr, &Scope::default());
         self.searched.remove(0);
         self.assign(schema, column, bound?)

@@ -131,7 +131,11 @@ impl Binder<'_> {
                 let qualified = self.type_name(name)?;
                 match self.state.enum_type_named(&qualified) {
                     Some(enum_type) => Ok(DataType::Enum(enum_type.oid)),
-                    None => Err(e),
+                    None => match self.domain_of(ty) {
+                        // Elsewhere than a column or a cast, a domain is its base type.
+                        Some(domain) => Ok(domain.base),
+                        None => Err(e),
+                    },
                 }
             }
             other => other,

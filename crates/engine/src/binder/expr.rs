@@ -166,9 +166,13 @@ impl Binder<'_> {
                 if format.is_some() || matches!(kind, CastKind::TryCast | CastKind::SafeCast) {
                     return Err(Error::unsupported(format!("the cast {expr}")));
                 }
-                let to = self.bind_type(data_type)?;
+                let (to, domain) = self.bind_column_type(data_type)?;
                 let input = self.bind_expr_for(inner, to, scope)?;
-                self.coerce(input, to, CastContext::Explicit)
+                let value = self.coerce(input, to, CastContext::Explicit)?;
+                match domain {
+                    Some(domain) => self.coerce_to_domain(value, domain),
+                    None => Ok(value),
+                }
             }
             Expr::IsNull(inner) | Expr::IsNotNull(inner) => Ok(ScalarExpr::IsNull {
                 input: Box::new(self.bind_expr(inner, scope)?),

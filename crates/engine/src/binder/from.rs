@@ -581,7 +581,9 @@ impl Binder<'_> {
         }
         let entry = self.table(&name)?;
         self.require_relation(&name, entry.schema.oid, AclMode::SELECT)?;
-        super::materialized_view::check_populated(&entry.schema)?;
+        if !self.unpopulated_readable {
+            super::materialized_view::check_populated(&entry.schema)?;
+        }
         self.referenced.push(name.clone());
         let schema = &entry.schema;
         let visible = alias.map_or_else(|| name.name.clone(), |a| ident_name(&a.name));

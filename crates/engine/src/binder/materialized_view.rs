@@ -229,7 +229,7 @@ impl Binder<'_> {
             false => self.relation_name(&alter.name)?,
         };
         if alter.if_exists && self.state.relation_kind(&name).is_none() {
-            return self.bind_alter_table(alter);
+            return self.bind_alter_table(alter).map(retag_alter);
         }
         self.materialized_view(&name)?;
         if let Some(operation) = alter
@@ -241,7 +241,7 @@ impl Binder<'_> {
                 "ALTER MATERIALIZED VIEW ... {operation}"
             )));
         }
-        self.bind_alter_table(alter)
+        self.bind_alter_table(alter).map(retag_alter)
     }
 
     /// The materialized view `name`: 42809 for another relation, 42P01 for none.
@@ -271,6 +271,18 @@ pub(super) fn allowed_on_materialized_view(operation: &AlterTableOperation) -> b
             | AlterTableOperation::RenameColumn { .. }
             | AlterTableOperation::OwnerTo { .. }
     )
+}
+
+/// ALTER MATERIALIZED VIEW's own command tag on the ALTER TABLE it is bound as.
+fn retag_alter(bound: BoundStatement) -> BoundStatement {
+    match bound {
+        BoundStatement::AlterTable { alter, notices, .. } => BoundStatement::AlterTable {
+            alter,
+            notices,
+            tag: "ALTER MATERIALIZED VIEW",
+        },
+        other => other,
+    }
 }
 
 /// 42809 for a write to a materialized view, as PostgreSQL refuses one.

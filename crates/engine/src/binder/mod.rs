@@ -15,6 +15,7 @@ mod datetime_ops;
 mod datetime_syntax;
 mod ddl;
 mod dml;
+mod domain;
 mod enum_type;
 mod expr;
 mod extension;
@@ -142,6 +143,9 @@ pub struct Binder<'a> {
     view_owner: Option<u32>,
     /// Binding only to see that something still binds (a view after DDL under it).
     privileges_unchecked: bool,
+    /// Binding a query that is not run (a view's, EXPLAIN's without ANALYZE): a materialized
+    /// view WITH NO DATA may be named, as only scanning one is PostgreSQL's 55000.
+    unpopulated_readable: bool,
 }
 
 impl<'a> Binder<'a> {
@@ -185,6 +189,7 @@ impl<'a> Binder<'a> {
             functions_called: Vec::new(),
             view_owner: None,
             privileges_unchecked: false,
+            unpopulated_readable: false,
         }
     }
 
@@ -222,6 +227,7 @@ impl<'a> Binder<'a> {
             parser::Statement::MaterializedView(statement) => {
                 self.bind_materialized_view(statement)?
             }
+            parser::Statement::Domain(statement) => self.bind_domain_statement(statement)?,
             parser::Statement::Fetch(_) => {
                 return Err(Error::internal("FETCH is run by the session, not bound"))
             }
@@ -321,6 +327,7 @@ impl<'a> Binder<'a> {
                 if *verbose || *estimate || format.is_some() || options.is_some() {
                     return Err(Error::unsupported(format!("{statement}")));
                 }
+                self.unpopulated_readable = !*analyze;
                 let (plan, _) = self.bind_query(query)?;
                 BoundStatement::Explain {
                     plan,

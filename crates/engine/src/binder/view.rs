@@ -60,7 +60,9 @@ impl Binder<'_> {
         let name = self.relation_creation_name(name, *temporary)?;
         let in_temp_schema = self.search_path.temp_schema(self.state) == Some(name.schema);
         self.referenced.clear();
+        self.unpopulated_readable = true;
         let (_, outputs) = self.bind_query(query)?;
+        self.unpopulated_readable = false;
         if !self.params.is_empty() {
             return Err(Error::new(
                 SqlState::UndefinedParameter,
@@ -211,6 +213,7 @@ pub fn view_functions(state: &DbState, view: &ViewDef) -> Result<Vec<u32>> {
     binder.searched = view.search_path.clone();
     binder.expanding_views.push(view.qualified_name());
     binder.exclusions = exclusions;
+    binder.unpopulated_readable = true;
     binder.bind_query(&query)?;
     Ok(binder.functions_called)
 }
@@ -249,6 +252,7 @@ pub fn check_view(state: &DbState, view: &ViewDef) -> Result<()> {
     let mut binder = Binder::new(state, &search_path, &[]);
     // What the view's owner may read is checked when the view is used, not here.
     binder.privileges_unchecked = true;
+    binder.unpopulated_readable = true;
     binder.expand_view(view).map(|_| ())
 }
 

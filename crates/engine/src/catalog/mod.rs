@@ -1,6 +1,7 @@
 //! Schemas (namespaces), and the schemas of tables (columns, types, constraints, defaults,
 //! indexes) and views, and the system catalogs that describe them to clients.
 
+mod domain;
 mod enum_type;
 mod extension;
 mod foreign_key;
@@ -16,6 +17,7 @@ mod search_path;
 pub mod system;
 mod view;
 
+pub use domain::{Domain, DomainCheck};
 pub use enum_type::{CommittedEnum, EnumLabel, EnumType, LabelPosition};
 pub use extension::{Extension, AVAILABLE as AVAILABLE_EXTENSIONS};
 pub use foreign_key::{key_cast, ConstraintChecks, ForeignKey, KeyCast, ReferentialAction};

@@ -16,6 +16,9 @@ pub struct ColumnDef {
     pub generated: Option<StoredExpr>,
     /// COMMENT ON COLUMN.
     pub comment: Option<String>,
+    /// The domain the column was declared with (its values are of `data_type`, the
+    /// domain's base type).
+    pub domain: Option<u32>,
 }
 
 /// How an identity column takes written values.

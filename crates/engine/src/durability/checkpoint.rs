@@ -17,8 +17,8 @@ use super::encode_vector::{decode_table_data, encode_table_data};
 use super::io::{io_error, write_durably, Disk};
 use super::record::{decode_sequence, encode_sequence, unindexed_entry};
 use crate::catalog::{
-    EnumType, Extension, FunctionDef, PrivilegeCatalog, QualifiedName, RoleCatalog, SchemaDef,
-    TableSchema, ViewDef,
+    Domain, EnumType, Extension, FunctionDef, PrivilegeCatalog, QualifiedName, RoleCatalog,
+    SchemaDef, TableSchema, ViewDef,
 };
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, Map, Sequence, TableData};
@@ -201,6 +201,13 @@ fn encode_manifest(capture: &Capture, written: &Written) -> Vec<u8> {
         &state.extensions.values().collect::<Vec<_>>(),
         |out, extension| extension.encode(out),
     );
+    if !state.domains.is_empty() {
+        out.u8(section::DOMAINS);
+        out.len(state.domains.len());
+        for domain in state.domains.values() {
+            domain.encode(&mut out);
+        }
+    }
     with_checksum(out)
 }
 
@@ -304,6 +311,14 @@ pub fn read_checkpoint(disk: &dyn Disk, dir: &Path) -> Result<Option<(DbState, u
                         .map(|e| (e.name.clone(), Arc::new(e)))
                         .collect(),
                 );
+            }
+            section::DOMAINS => {
+                let mut domains = Map::default();
+                for _ in 0..input.len(9).map_err(named)? {
+                    let domain = Domain::decode(&mut input).map_err(named)?;
+                    domains.insert(domain.oid, Arc::new(domain));
+                }
+                state.domains = Arc::new(domains);
             }
             other => return Err(named(corrupt(format!("manifest section {other}")))),
         }

@@ -5,11 +5,12 @@
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
-    AclItem, AclMode, CheckConstraint, ColumnDef, Constraint, ConstraintKind, EnumLabel, EnumType,
-    Extension, ForeignKey, FunctionArg, FunctionBody, FunctionDef, FunctionReturn, HnswOptions,
-    Identity, IndexDef, IndexMethod, MaterializedView, Membership, ObjectKind, ObjectPrivileges,
-    ParamMode, PrivilegeCatalog, QualifiedName, ReferentialAction, Role, RoleCatalog, SchemaDef,
-    StoredExpr, TableSchema, UniqueKey, VectorOpClass, ViewCheckOption, ViewDef, Volatility,
+    AclItem, AclMode, CheckConstraint, ColumnDef, Constraint, ConstraintKind, Domain, DomainCheck,
+    EnumLabel, EnumType, Extension, ForeignKey, FunctionArg, FunctionBody, FunctionDef,
+    FunctionReturn, HnswOptions, Identity, IndexDef, IndexMethod, MaterializedView, Membership,
+    ObjectKind, ObjectPrivileges, ParamMode, PrivilegeCatalog, QualifiedName, ReferentialAction,
+    Role, RoleCatalog, SchemaDef, StoredExpr, TableSchema, UniqueKey, VectorOpClass,
+    ViewCheckOption, ViewDef, Volatility,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
@@ -28,6 +29,9 @@ pub(super) mod section {
     /// Extensions: every installed one in a checkpoint, those installed or dropped in a
     /// commit record.
     pub const EXTENSIONS: u8 = 160;
+    /// Domains (140-149 are the domains'): whole, in a checkpoint; created, altered or
+    /// dropped by OID in a commit record.
+    pub const DOMAINS: u8 = 140;
 }
 
 /// The tag of each data type. The numbers are part of the on-disk format: never change one,
@@ -286,6 +290,7 @@ impl Persist for ColumnDef {
             },
             generated: input.option(StoredExpr::decode)?,
             comment: read_comment(input)?,
+            domain: None,
         })
     }
 }
@@ -541,8 +546,18 @@ impl Persist for TableSchema {
         out.bool(self.unlogged);
         out.items(&self.constraints, |out, constraint| constraint.encode(out));
         out.items(&self.foreign_keys, |out, key| key.encode(out));
-        // A materialized view's query is a tag where the comment's option byte (0 or 1)
-        // would be, so tables written before materialized views existed read unchanged.
+        // The domains of columns, then a materialized view's query, are tags where the
+        // comment's option byte (0 or 1) would be, so older tables read unchanged.
+        let domains: Vec<(u32, u32)> = (self.columns.iter().enumerate())
+            .filter_map(|(position, c)| Some((position as u32, c.domain?)))
+            .collect();
+        if !domains.is_empty() {
+            out.u8(DOMAIN_COLUMNS);
+            out.items(&domains, |out, (position, oid)| {
+                out.u32(*position);
+                out.u32(*oid);
+            });
+        }
         if let Some(materialized) = &self.materialized {
             out.u8(MATERIALIZED_VIEW);
             out.str(&materialized.query_sql);
@@ -568,6 +583,18 @@ impl Persist for TableSchema {
             materialized: None,
         };
         let mut tag = input.u8()?;
+        if tag == DOMAIN_COLUMNS {
+            for (position, oid) in input.items(8, |input| Ok((input.u32()?, input.u32()?)))? {
+                let column = schema.columns.get_mut(position as usize).ok_or_else(|| {
+                    corrupt(format!(
+                        "a domain of column {position} of \"{}\"",
+                        schema.name
+                    ))
+                })?;
+                column.domain = Some(oid);
+            }
+            tag = input.u8()?;
+        }
         if tag == MATERIALIZED_VIEW {
             schema.materialized = Some(MaterializedView {
                 query_sql: input.string()?,
@@ -641,6 +668,9 @@ impl Persist for ViewDef {
 
 /// Marks a table schema as a materialized view's (from the objects2 range, 100-109).
 const MATERIALIZED_VIEW: u8 = 100;
+
+/// Marks the list of a table's columns of domain types (from the domains range, 140-149).
+const DOMAIN_COLUMNS: u8 = 141;
 
 /// The view check option tags (from the objects range, 70-79).
 const VIEW_CHECK_LOCAL: u8 = 70;
@@ -848,6 +878,50 @@ impl Persist for EnumType {
             oid,
             name,
             labels,
+            comment: read_comment(input)?,
+        })
+    }
+}
+
+impl Persist for Domain {
+    fn encode(&self, out: &mut Encoder) {
+        out.u32(self.oid);
+        self.name.encode(out);
+        self.base.encode(out);
+        out.option(self.parent.as_ref(), |out, oid| out.u32(*oid));
+        out.option(self.default_sql.as_ref(), |out, sql| out.str(sql));
+        out.bool(self.not_null);
+        out.items(&self.checks, |out, check| {
+            out.u32(check.oid);
+            out.str(&check.name);
+            out.str(&check.sql);
+            out.str(&check.definition);
+            out.str(&check.definition_pretty);
+            out.bool(check.validated);
+        });
+        out.u32(self.owner);
+        write_comment(out, &self.comment);
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<Domain> {
+        Ok(Domain {
+            oid: input.u32()?,
+            name: QualifiedName::decode(input)?,
+            base: DataType::decode(input)?,
+            parent: input.option(Decoder::u32)?,
+            default_sql: input.option(Decoder::string)?,
+            not_null: input.bool()?,
+            checks: input.items(4 + 4 * MIN_STR_BYTES + 1, |input| {
+                Ok(DomainCheck {
+                    oid: input.u32()?,
+                    name: input.string()?,
+                    sql: input.string()?,
+                    definition: input.string()?,
+                    definition_pretty: input.string()?,
+                    validated: input.bool()?,
+                })
+            })?,
+            owner: input.u32()?,
             comment: read_comment(input)?,
         })
     }
@@ -1114,6 +1188,7 @@ mod tests {
                 definition_pretty: "id * 2".into(),
             }),
             comment: (name == "price").then(|| "in euros".into()),
+            domain: None,
         };
         TableSchema {
             oid: 16384,
@@ -1219,6 +1294,53 @@ mod tests {
         assert_round_trip(&schema);
         schema.comment = None;
         assert_round_trip(&schema);
+    }
+
+    #[test]
+    fn columns_of_domains_and_domains_round_trip() {
+        let mut schema = schema();
+        schema.columns[2].domain = Some(16400);
+        assert_round_trip(&schema);
+        schema.materialized = Some(crate::catalog::MaterializedView {
+            query_sql: "SELECT 1".into(),
+            search_path: vec![PUBLIC_OID],
+            populated: true,
+            depends_on: Vec::new(),
+        });
+        assert_round_trip(&schema);
+        let domain = crate::catalog::Domain {
+            oid: 16400,
+            name: QualifiedName::new(PUBLIC_OID, "price"),
+            base: DataType::Numeric(None),
+            parent: Some(16399),
+            default_sql: Some("0".into()),
+            not_null: true,
+            checks: vec![crate::catalog::DomainCheck {
+                oid: 16401,
+                name: "price_check".into(),
+                sql: "VALUE >= 0".into(),
+                definition: "CHECK ((VALUE >= (0)::numeric))".into(),
+                definition_pretty: "CHECK (VALUE >= 0::numeric)".into(),
+                validated: false,
+            }],
+            owner: 10,
+            comment: Some("money".into()),
+        };
+        assert_round_trip(&domain);
+    }
+
+    #[test]
+    fn a_domain_of_a_column_past_the_last_is_corrupt() {
+        let mut schema = schema();
+        schema.columns[2].domain = Some(16400);
+        let mut bytes = encoded(&schema);
+        // The position of the (only) domain column, after the tag and the list's length.
+        let at = bytes
+            .windows(8)
+            .position(|w| w == [2, 0, 0, 0, 0x10, 0x40, 0, 0])
+            .expect("the domain column pair is encoded");
+        bytes[at] = 9;
+        assert!(is_corrupt::<TableSchema>(&bytes));
     }
 
     #[test]

@@ -13,8 +13,8 @@ use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use super::encode_catalog::section;
 use super::encode_vector::{decode_table_data, encode_table_data};
 use crate::catalog::{
-    EnumType, Extension, FunctionDef, PrivilegeCatalog, QualifiedName, RoleCatalog, SchemaDef,
-    TableSchema, ViewDef,
+    Domain, EnumType, Extension, FunctionDef, PrivilegeCatalog, QualifiedName, RoleCatalog,
+    SchemaDef, TableSchema, ViewDef,
 };
 use crate::error::Result;
 use crate::storage::{CommitChanges, DbState, Sequence, SequenceOptions, TableData, TableEntry};
@@ -151,6 +151,22 @@ pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
         for (name, extension) in changes.extensions {
             out.str(name);
             out.option(extension.as_ref(), |out, extension| extension.encode(out));
+        }
+    }
+    let domains: Vec<_> = changes
+        .domains
+        .iter()
+        .filter(|(oid, domain)| {
+            let before = changes.before.domains.get(*oid);
+            domain.as_ref().or(before).is_none_or(|d| logged(&d.name))
+        })
+        .collect();
+    if !domains.is_empty() {
+        out.u8(section::DOMAINS);
+        out.len(domains.len());
+        for (oid, domain) in domains {
+            out.u32(*oid);
+            out.option(domain.as_ref(), |out, domain| domain.encode(out));
         }
     }
     Ok(out.buf)
@@ -415,6 +431,17 @@ pub fn apply_commit(
                     match extension {
                         Some(extension) => extensions.insert(name, Arc::new(extension)),
                         None => extensions.remove(&name),
+                    };
+                }
+            }
+            section::DOMAINS => {
+                for _ in 0..input.len(5)? {
+                    let oid = input.u32()?;
+                    let domain = input.option(Domain::decode)?;
+                    let domains = Arc::make_mut(&mut state.domains);
+                    match domain {
+                        Some(domain) => domains.insert(oid, Arc::new(domain)),
+                        None => domains.remove(&oid),
                     };
                 }
             }

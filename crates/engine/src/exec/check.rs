@@ -3,6 +3,8 @@
 //! first row that fails and, of its failed constraints, the first by name, as PostgreSQL's
 //! row-at-a-time ExecConstraints reports it.
 
+use std::sync::Arc;
+
 use super::expression::evaluate;
 use super::modify::{live_rows, row_text};
 use super::ExecContext;
@@ -94,9 +96,66 @@ pub(super) fn check_existing_rows(
     Ok(())
 }
 
+/// 23514 or 23502 unless every value of `values` (a column of `len` rows) passes the
+/// checks of the domain it is cast to, each bound over a one-column row.
+pub(super) fn check_domain_values(
+    checks: &[RowCheck],
+    values: &Arc<Vector>,
+    len: usize,
+    ctx: &ExecContext,
+) -> Result<()> {
+    let batch = Batch::new(vec![values.clone()], len);
+    match first_failure(checks, &batch, ctx)? {
+        None => Ok(()),
+        Some((row, check)) => Err(violation("", check, &batch, row)),
+    }
+}
+
+/// 23514 or 23502 unless every live row of `data` passes `check`, a domain's constraint
+/// bound over column `column` of `table`, with ALTER DOMAIN's message for rows already
+/// there.
+pub(super) fn check_existing_domain_values(
+    (table, column): (&str, &str),
+    check: &RowCheck,
+    data: &TableData,
+    ctx: &ExecContext,
+) -> Result<()> {
+    for chunk_idx in 0..data.chunk_count() {
+        ctx.check_cancelled()?;
+        let (batch, _) = live_rows(data, chunk_idx, None)?;
+        if first_failure(std::slice::from_ref(check), &batch, ctx)?.is_some() {
+            let (state, what) = match check.kind {
+                CheckKind::DomainNotNull(_) => (SqlState::NotNullViolation, "null values"),
+                _ => (
+                    SqlState::CheckViolation,
+                    "values that violate the new constraint",
+                ),
+            };
+            return Err(Error::new(
+                state,
+                format!("column \"{column}\" of table \"{table}\" contains {what}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn violation(table: &str, check: &RowCheck, batch: &Batch, row: usize) -> Error {
     let name = &check.name;
-    match check.kind {
+    match &check.kind {
+        // A domain's errors name no row, as PostgreSQL's domain_check does.
+        CheckKind::Domain(domain) => {
+            return Error::new(
+                SqlState::CheckViolation,
+                format!("value for domain {domain} violates check constraint \"{name}\""),
+            )
+        }
+        CheckKind::DomainNotNull(domain) => {
+            return Error::new(
+                SqlState::NotNullViolation,
+                format!("domain {domain} does not allow null values"),
+            )
+        }
         CheckKind::Constraint => Error::new(
             SqlState::CheckViolation,
             format!("new row for relation \"{table}\" violates check constraint \"{name}\""),

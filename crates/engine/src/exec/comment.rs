@@ -73,6 +73,15 @@ pub fn comment(txn: &mut Transaction, target: &CommentTarget, text: Option<Strin
             txn.put_enum_type(enum_type.oid, Some(enum_type));
             Ok(())
         }
+        CommentTarget::Domain(name) => {
+            txn.lock_name(name)?;
+            let state = txn.view();
+            let domain = state.domain_named(name).ok_or_else(|| gone(name))?;
+            let mut domain = (**domain).clone();
+            domain.comment = text;
+            txn.put_domain(domain.oid, Some(domain));
+            Ok(())
+        }
         CommentTarget::Sequence(name) => {
             txn.lock_name(name)?;
             let sequence = txn.view().sequences.get(name).cloned();

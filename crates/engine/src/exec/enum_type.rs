@@ -1,6 +1,7 @@
 //! CREATE TYPE ... AS ENUM, ALTER TYPE and DROP TYPE, run under the locks of the types'
 //! names. A type a column or a view uses cannot be dropped (2BP01).
 
+use super::ExecContext;
 use crate::api::Notice;
 use crate::catalog::{EnumType, QualifiedName, TableSchema};
 use crate::error::{Error, Result, SqlState};
@@ -12,6 +13,7 @@ pub fn change_type(
     txn: &mut Transaction,
     change: TypeChange,
     notices: &mut Vec<Notice>,
+    ctx: &ExecContext,
 ) -> Result<()> {
     match change {
         TypeChange::CreateEnum { name, labels } => create_enum(txn, name, &labels),
@@ -21,6 +23,15 @@ pub fn change_type(
             if_exists,
             cascade,
         } => drop_types(txn, &names, if_exists, cascade, notices),
+        TypeChange::CreateDomain(domain) => super::domain::create_domain(txn, *domain),
+        TypeChange::AlterDomain { name, action } => {
+            super::domain::alter_domain(txn, &name, action, notices, ctx)
+        }
+        TypeChange::DropDomain {
+            names,
+            if_exists,
+            cascade,
+        } => super::domain::drop_domains(txn, &names, if_exists, cascade, notices),
     }
 }
 
@@ -34,8 +45,9 @@ fn create_enum(txn: &mut Transaction, name: QualifiedName, labels: &[String]) ->
 
 /// A new type's name is free unless a type has it; tables, views and sequences have a row
 /// type of their name in PostgreSQL, so theirs are taken too.
-fn check_name_free(state: &DbState, name: &QualifiedName) -> Result<()> {
+pub(super) fn check_name_free(state: &DbState, name: &QualifiedName) -> Result<()> {
     let taken = state.enum_type_named(name).is_some()
+        || state.domain_named(name).is_some()
         || matches!(
             state.relation_kind(name),
             Some(
@@ -194,7 +206,7 @@ pub fn lock_column_types(txn: &mut Transaction, schema: &TableSchema) -> Result<
     Ok(())
 }
 
-fn missing_type(name: &QualifiedName) -> Error {
+pub(super) fn missing_type(name: &QualifiedName) -> Error {
     Error::new(
         SqlState::UndefinedObject,
         format!("type \"{}\" does not exist", name.name),

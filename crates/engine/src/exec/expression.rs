@@ -138,6 +138,11 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
                 .collect::<Result<Vec<_>>>()?;
             super::sequence::evaluate_sequence_call(*func, sequence.as_ref(), &values, len, ctx)?
         }
+        ScalarExpr::DomainCheck { input, checks } => {
+            let values = evaluate(input, batch, ctx)?;
+            super::check::check_domain_values(checks, &values, len, ctx)?;
+            return Ok(values);
+        }
         ScalarExpr::CatalogCall { func, args, ty } => {
             let values = args
                 .iter()

@@ -12,6 +12,7 @@ pub mod copy_to;
 pub mod ddl;
 mod distinct;
 mod dml_join;
+pub mod domain;
 pub mod enum_type;
 pub mod expression;
 pub mod extension;

@@ -11,6 +11,7 @@ mod create_extension;
 mod create_table_like;
 mod deferrable;
 mod dialect;
+mod domain;
 mod fetch;
 mod frame_exclusion;
 mod identity_options;
@@ -37,6 +38,7 @@ use crate::error::{Error, Result};
 pub use alter_sequence::{AlterSequence, AlterSequenceAction};
 pub use comment_on_constraint::CommentOnConstraint;
 pub use create_table_like::TableLike;
+pub use domain::{AlterDomainAction, DomainConstraint, DomainConstraintKind, DomainStatement};
 pub use fetch::{FetchCursor, FetchDirection};
 pub use frame_exclusion::{FrameExclusion, FrameExclusions};
 pub use identity_options::IdentitySequenceNames;
@@ -58,6 +60,7 @@ pub enum Statement {
     CreateUser(ast::CreateRole),
     RoleMembership(RoleMembership),
     MaterializedView(MaterializedViewStatement),
+    Domain(DomainStatement),
 }
 
 impl Statement {
@@ -70,7 +73,8 @@ impl Statement {
             | Statement::Fetch(_)
             | Statement::CreateUser(_)
             | Statement::RoleMembership(_)
-            | Statement::MaterializedView(_) => None,
+            | Statement::MaterializedView(_)
+            | Statement::Domain(_) => None,
         }
     }
 }
@@ -182,6 +186,8 @@ fn parse_statements(parser: &mut Parser) -> std::result::Result<Vec<Statement>, 
             Statement::CreateUser(role_statements::parse_create_user(parser)?)
         } else if role_statements::starts_membership(parser) {
             Statement::RoleMembership(role_statements::parse_membership(parser)?)
+        } else if domain::starts(parser) {
+            Statement::Domain(domain::parse(parser)?)
         } else if materialized_view::starts(parser) {
             Statement::MaterializedView(materialized_view::parse(parser)?)
         } else {

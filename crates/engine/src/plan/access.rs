@@ -184,7 +184,7 @@ impl BoundStatement {
             BoundStatement::CreateSchema { .. } => "CREATE SCHEMA",
             BoundStatement::DropSchema { .. } => "DROP SCHEMA",
             BoundStatement::RenameSchema { .. } => "ALTER SCHEMA",
-            BoundStatement::AlterTable { .. } => "ALTER TABLE",
+            BoundStatement::AlterTable { tag, .. } => tag,
             BoundStatement::Truncate { .. } => "TRUNCATE TABLE",
             BoundStatement::DropIndex { .. } => "DROP INDEX",
             BoundStatement::RefreshMaterializedView { .. } => "REFRESH MATERIALIZED VIEW",

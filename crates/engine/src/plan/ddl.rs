@@ -77,6 +77,8 @@ pub enum CommentTarget {
     Schema(u32),
     /// An enum type, by name.
     Type(QualifiedName),
+    /// A domain, by name.
+    Domain(QualifiedName),
 }
 
 #[derive(Debug, Clone)]
@@ -114,6 +116,57 @@ pub enum TypeChange {
         if_exists: bool,
         cascade: bool,
     },
+    /// CREATE DOMAIN: the domain as bound, its OIDs allocated when it runs.
+    CreateDomain(Box<crate::catalog::Domain>),
+    AlterDomain {
+        name: QualifiedName,
+        action: AlterDomain,
+    },
+    DropDomain {
+        names: Vec<QualifiedName>,
+        if_exists: bool,
+        cascade: bool,
+    },
+}
+
+/// ALTER DOMAIN's actions, checked against the domain as bound.
+#[derive(Debug, Clone)]
+pub enum AlterDomain {
+    SetDefault(Option<String>),
+    /// SET NOT NULL with the columns of the domain, which must hold no NULL.
+    SetNotNull(Vec<DomainColumn>),
+    DropNotNull,
+    /// ADD CHECK (its OID allocated when it runs) with the columns whose rows it must pass
+    /// (none when NOT VALID).
+    AddCheck(crate::catalog::DomainCheck, Vec<DomainColumnCheck>),
+    DropConstraint {
+        name: String,
+        if_exists: bool,
+    },
+    RenameConstraint {
+        old: String,
+        new: String,
+    },
+    /// VALIDATE CONSTRAINT with the columns whose rows it must pass.
+    ValidateConstraint(String, Vec<DomainColumnCheck>),
+    OwnerTo(u32),
+    Rename(String),
+}
+
+/// A column of a domain's type: the table and column names errors give.
+#[derive(Debug, Clone)]
+pub struct DomainColumn {
+    pub table_oid: u32,
+    pub table: String,
+    pub column: String,
+    pub position: usize,
+}
+
+/// A domain CHECK bound over the row of a table with a column of the domain.
+#[derive(Debug, Clone)]
+pub struct DomainColumnCheck {
+    pub column: DomainColumn,
+    pub check: super::RowCheck,
 }
 
 #[derive(Debug, Clone)]
@@ -137,6 +190,9 @@ impl TypeChange {
             TypeChange::CreateEnum { .. } => "CREATE TYPE",
             TypeChange::Alter { .. } => "ALTER TYPE",
             TypeChange::Drop { .. } => "DROP TYPE",
+            TypeChange::CreateDomain(_) => "CREATE DOMAIN",
+            TypeChange::AlterDomain { .. } => "ALTER DOMAIN",
+            TypeChange::DropDomain { .. } => "DROP DOMAIN",
         }
     }
 }

@@ -23,9 +23,32 @@ use crate::types::{DataType, ScalarValue};
 /// `expr` as PostgreSQL prints it, columns named by `columns`: (plain, pretty); `None` for a
 /// node we cannot print as PostgreSQL would.
 pub fn deparse_expr(expr: &ScalarExpr, columns: &[String]) -> Option<(String, String)> {
+    deparse_with(expr, columns, false)
+}
+
+/// A domain CHECK, whose one column is the keyword VALUE (printed bare, never quoted); over
+/// a domain over a domain, VALUE is of the inner domain and cast to `base` (its base type's
+/// name) where the expression reads it, as PostgreSQL prints it.
+pub fn deparse_domain_check(expr: &ScalarExpr, base: Option<&str>) -> Option<(String, String)> {
+    let value = |pretty: bool| match (base, pretty) {
+        (None, _) => "VALUE".to_string(),
+        (Some(base), false) => format!("(VALUE)::{base}"),
+        (Some(base), true) => format!("VALUE::{base}"),
+    };
+    let (plain, _) = deparse_with(expr, &[value(false)], true)?;
+    let (_, pretty) = deparse_with(expr, &[value(true)], true)?;
+    Some((plain, pretty))
+}
+
+fn deparse_with(
+    expr: &ScalarExpr,
+    columns: &[String],
+    columns_are_keywords: bool,
+) -> Option<(String, String)> {
     let deparse = |pretty| {
         let text = Deparser {
             columns,
+            columns_are_keywords,
             pretty,
             indent: Cell::new(0),
         }
@@ -49,6 +72,7 @@ fn without_spaces_before_newlines(text: &str) -> String {
 
 struct Deparser<'a> {
     columns: &'a [String],
+    columns_are_keywords: bool,
     pretty: bool,
     /// The indentation of the CASE being printed (ruleutils' indentLevel).
     indent: Cell<usize>,
@@ -91,6 +115,9 @@ impl Deparser<'_> {
     #[recursive::recursive]
     fn expr(&self, expr: &ScalarExpr) -> Option<String> {
         Some(match expr {
+            ScalarExpr::Column { index, .. } if self.columns_are_keywords => {
+                self.columns.get(*index)?.clone()
+            }
             ScalarExpr::Column { index, .. } => quote_identifier(self.columns.get(*index)?),
             ScalarExpr::Literal { value, ty } => self.constant(value, *ty),
             ScalarExpr::Cast { input, to, .. } if only_typmod(input.ty(), *to) => {
@@ -211,7 +238,8 @@ impl Deparser<'_> {
             | ScalarExpr::Subquery(_)
             | ScalarExpr::SequenceCall { .. }
             | ScalarExpr::SessionInfo(_)
-            | ScalarExpr::CatalogCall { .. } => return None,
+            | ScalarExpr::CatalogCall { .. }
+            | ScalarExpr::DomainCheck { .. } => return None,
         })
     }
 

@@ -162,6 +162,12 @@ pub enum ScalarExpr {
         args: Vec<ScalarExpr>,
         ty: DataType,
     },
+    /// A value cast to a domain (PostgreSQL's CoerceToDomain): `input`, of the domain's base
+    /// type, must pass `checks`, each bound over a one-column row holding the value.
+    DomainCheck {
+        input: Box<ScalarExpr>,
+        checks: Vec<super::RowCheck>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -269,6 +275,7 @@ impl ScalarExpr {
             ScalarExpr::OuterColumn { ty, .. } => *ty,
             ScalarExpr::SequenceCall { func, .. } => func.result_type(),
             ScalarExpr::CatalogCall { ty, .. } => *ty,
+            ScalarExpr::DomainCheck { input, .. } => input.ty(),
             ScalarExpr::SessionInfo(info) => info.ty(),
             ScalarExpr::Subquery(subquery) => match &subquery.kind {
                 SubqueryKind::Scalar(ty) | SubqueryKind::Array(ty) => *ty,
@@ -329,7 +336,8 @@ impl ScalarExpr {
             | ScalarExpr::Negate(input)
             | ScalarExpr::Not(input)
             | ScalarExpr::IsNull { input, .. }
-            | ScalarExpr::BoolTest { input, .. } => input.visit(f),
+            | ScalarExpr::BoolTest { input, .. }
+            | ScalarExpr::DomainCheck { input, .. } => input.visit(f),
             ScalarExpr::Arithmetic { left, right, .. }
             | ScalarExpr::Compare { left, right, .. }
             | ScalarExpr::IsDistinctFrom { left, right, .. }
@@ -499,6 +507,10 @@ impl ScalarExpr {
                 func,
                 args: args.into_iter().map(&mut *f).collect::<Result<_, _>>()?,
                 ty,
+            },
+            ScalarExpr::DomainCheck { input, checks } => ScalarExpr::DomainCheck {
+                input: Box::new(f(*input)?),
+                checks,
             },
         })
     }

@@ -462,6 +462,8 @@ pub enum BoundStatement {
     AlterTable {
         alter: Option<Box<super::AlterTable>>,
         notices: Vec<String>,
+        /// The command tag: ALTER TABLE, or ALTER MATERIALIZED VIEW as written.
+        tag: &'static str,
     },
     Truncate {
         /// (name, OID) of each table, once each.

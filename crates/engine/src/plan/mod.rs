@@ -18,10 +18,10 @@ pub use copy::{
     CopyColumn, CopyDirection, CopyEndpoint, CopyFormat, CopyHeader, CopyOptions, CopyStatement,
 };
 pub use ddl::{
-    AlterEnum, AlterSequence, AlterTable, CommentTarget, CreateIndex, ExtensionChange,
-    FunctionChange, OnCommitAction, RowChange, TypeChange,
+    AlterDomain, AlterEnum, AlterSequence, AlterTable, CommentTarget, CreateIndex, DomainColumn,
+    DomainColumnCheck, ExtensionChange, FunctionChange, OnCommitAction, RowChange, TypeChange,
 };
-pub use deparse::deparse_expr;
+pub use deparse::{deparse_domain_check, deparse_expr};
 pub use explain::explain_lines;
 pub use expr::{
     ArithmeticOp, BoolTest, ColumnSide, CompareOp, ScalarExpr, SequenceFunction, SessionInfo,

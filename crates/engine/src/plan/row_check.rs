@@ -15,10 +15,15 @@ pub struct RowCheck {
 }
 
 /// What a failed check reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CheckKind {
     /// 23514, a CHECK constraint of the table.
     Constraint,
     /// 44000, the condition of a view WITH CHECK OPTION.
     ViewCheckOption,
+    /// 23514, a CHECK of the domain named here (as format_type prints it) that the value
+    /// is cast to.
+    Domain(String),
+    /// 23502, the NOT NULL of the domain named here.
+    DomainNotNull(String),
 }

@@ -85,6 +85,7 @@ impl ScalarExpr {
             | ScalarExpr::Subquery(_)
             | ScalarExpr::SequenceCall { .. }
             | ScalarExpr::CatalogCall { .. }
+            | ScalarExpr::DomainCheck { .. }
             | ScalarExpr::SessionInfo(_) => false,
         }
     }

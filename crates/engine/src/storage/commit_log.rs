@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::{DbState, Map, Sequence, Store, TableEntry};
 use crate::catalog::{
-    EnumType, Extension, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, ViewDef,
+    Domain, EnumType, Extension, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, ViewDef,
 };
 use crate::error::Result;
 
@@ -23,6 +23,8 @@ pub struct CommitChanges<'a> {
     pub views: &'a Map<QualifiedName, Option<Arc<ViewDef>>>,
     /// Enum types created or altered (`Some`) or dropped (`None`), by OID.
     pub enum_types: &'a Map<u32, Option<Arc<EnumType>>>,
+    /// Domains created or altered (`Some`) or dropped (`None`), by OID.
+    pub domains: &'a Map<u32, Option<Arc<Domain>>>,
     /// The new role catalog, if the transaction changed it.
     pub roles: Option<&'a RoleCatalog>,
     /// SQL functions created or replaced (`Some`) or dropped (`None`), by OID.

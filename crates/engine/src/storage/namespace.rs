@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::DbState;
-use crate::catalog::{CommittedEnum, EnumType, QualifiedName};
+use crate::catalog::{CommittedEnum, Domain, EnumType, QualifiedName};
 
 /// What a name of the relation namespace denotes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,6 +53,11 @@ impl DbState {
     /// The enum type called `name`.
     pub fn enum_type_named(&self, name: &QualifiedName) -> Option<&Arc<EnumType>> {
         self.enum_types.values().find(|t| t.name == *name)
+    }
+
+    /// The domain called `name`.
+    pub fn domain_named(&self, name: &QualifiedName) -> Option<&Arc<Domain>> {
+        self.domains.values().find(|d| d.name == *name)
     }
 
     pub fn relation_kind(&self, name: &QualifiedName) -> Option<RelationKind> {

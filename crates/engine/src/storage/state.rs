@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use super::{Map, RelationKind, SecondaryIndexes, Sequence, TableData, UniqueIndex};
 use crate::catalog::{
-    EnumType, Extension, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, TableSchema, ViewDef,
+    Domain, EnumType, Extension, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, TableSchema,
+    ViewDef,
 };
 
 /// One version of one table.
@@ -36,6 +37,8 @@ pub struct DbState {
     pub views: Arc<Map<QualifiedName, Arc<ViewDef>>>,
     /// Enum types by OID (columns name them by OID, which a rename keeps).
     pub enum_types: Arc<Map<u32, Arc<EnumType>>>,
+    /// Domains by OID (columns name them by OID, which a rename keeps).
+    pub domains: Arc<Map<u32, Arc<Domain>>>,
     /// Roles and their memberships (cluster-wide in PostgreSQL; one database here).
     pub roles: Arc<RoleCatalog>,
     /// SQL functions by OID (overloads share a name).
@@ -64,6 +67,7 @@ impl Default for DbState {
             sequences: Arc::default(),
             views: Arc::default(),
             enum_types: Arc::default(),
+            domains: Arc::default(),
             roles: Arc::default(),
             functions: Arc::default(),
             extensions: Arc::new(
@@ -119,6 +123,7 @@ impl DbState {
         Arc::make_mut(&mut state.sequences).retain(|name, _| kept(&name.schema));
         Arc::make_mut(&mut state.views).retain(|name, _| kept(&name.schema));
         Arc::make_mut(&mut state.enum_types).retain(|_, t| kept(&t.name.schema));
+        Arc::make_mut(&mut state.domains).retain(|_, d| kept(&d.name.schema));
         state
     }
 

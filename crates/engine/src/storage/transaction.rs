@@ -12,8 +12,8 @@ use super::isolation::{Isolation, Snapshot};
 use super::locks::{row_lock_name, LockManager, LockMode, Wait};
 use super::{CommitChanges, CommitLog, DbState, Map, Sequence, TableEntry};
 use crate::catalog::{
-    ConstraintChecks, EnumType, Extension, FunctionDef, QualifiedName, RoleCatalog, SchemaDef,
-    ViewDef,
+    ConstraintChecks, Domain, EnumType, Extension, FunctionDef, QualifiedName, RoleCatalog,
+    SchemaDef, ViewDef,
 };
 use crate::error::{Error, Result, SqlState};
 use crate::sync::lock;
@@ -193,6 +193,7 @@ impl Store {
             sequences: Map::default(),
             views: Map::default(),
             enum_types: Map::default(),
+            domains: Map::default(),
             roles: None,
             functions: Map::default(),
             extensions: Map::default(),
@@ -234,6 +235,7 @@ pub struct TransactionMark {
     sequences: Map<QualifiedName, Option<Arc<Sequence>>>,
     views: Map<QualifiedName, Option<Arc<ViewDef>>>,
     enum_types: Map<u32, Option<Arc<EnumType>>>,
+    domains: Map<u32, Option<Arc<Domain>>>,
     roles: Option<Arc<RoleCatalog>>,
     functions: Map<u32, Option<Arc<FunctionDef>>>,
     extensions: Map<String, Option<Arc<Extension>>>,
@@ -256,6 +258,8 @@ pub struct Transaction {
     views: Map<QualifiedName, Option<Arc<ViewDef>>>,
     /// Enum types created, altered (`Some`) or dropped (`None`), by OID.
     enum_types: Map<u32, Option<Arc<EnumType>>>,
+    /// Domains created, altered (`Some`) or dropped (`None`), by OID.
+    domains: Map<u32, Option<Arc<Domain>>>,
     /// The role catalog as this transaction left it, built on the newest committed one
     /// under the roles lock (see `lock_roles`).
     roles: Option<Arc<RoleCatalog>>,
@@ -303,6 +307,7 @@ impl Transaction {
             || !self.sequences.is_empty()
             || !self.views.is_empty()
             || !self.enum_types.is_empty()
+            || !self.domains.is_empty()
             || self.roles.is_some()
             || !self.functions.is_empty()
             || !self.extensions.is_empty()
@@ -329,6 +334,12 @@ impl Transaction {
     /// has locked.
     pub fn put_enum_type(&mut self, oid: u32, enum_type: Option<EnumType>) {
         self.enum_types.insert(oid, enum_type.map(Arc::new));
+    }
+
+    /// Creates, alters (or with `None` drops) domain `oid`, whose name this transaction has
+    /// locked.
+    pub fn put_domain(&mut self, oid: u32, domain: Option<Domain>) {
+        self.domains.insert(oid, domain.map(Arc::new));
     }
 
     /// Creates, replaces (or with `None` drops) SQL function `oid`, whose name this
@@ -436,6 +447,13 @@ impl Transaction {
             match enum_type {
                 Some(enum_type) => enum_types.insert(*oid, enum_type.clone()),
                 None => enum_types.remove(oid),
+            };
+        }
+        for (oid, domain) in &self.domains {
+            let domains = Arc::make_mut(&mut state.domains);
+            match domain {
+                Some(domain) => domains.insert(*oid, domain.clone()),
+                None => domains.remove(oid),
             };
         }
         if let Some(roles) = &self.roles {
@@ -701,6 +719,7 @@ impl Transaction {
                     sequences: &self.sequences,
                     views: &self.views,
                     enum_types: &self.enum_types,
+                    domains: &self.domains,
                     roles: self.roles.as_deref(),
                     functions: &self.functions,
                     extensions: &self.extensions,
@@ -746,6 +765,11 @@ impl Transaction {
                 self.enum_types
                     .values()
                     .filter_map(|t| t.as_ref().map(|t| &t.name)),
+            )
+            .chain(
+                self.domains
+                    .values()
+                    .filter_map(|d| d.as_ref().map(|d| &d.name)),
             )
             .chain(
                 self.functions
@@ -814,6 +838,13 @@ impl Transaction {
                 None => enum_types.remove(&oid),
             };
         }
+        for (oid, domain) in self.domains.drain() {
+            let domains = Arc::make_mut(&mut state.domains);
+            match domain {
+                Some(domain) => domains.insert(oid, domain),
+                None => domains.remove(&oid),
+            };
+        }
         if let Some(roles) = self.roles.take() {
             state.roles = roles;
         }
@@ -856,6 +887,7 @@ impl Transaction {
         !self.sequences.is_empty()
             || !self.views.is_empty()
             || !self.enum_types.is_empty()
+            || !self.domains.is_empty()
             || self.roles.is_some()
             || !self.functions.is_empty()
             || !self.extensions.is_empty()
@@ -882,6 +914,7 @@ impl Transaction {
             sequences: self.sequences.clone(),
             views: self.views.clone(),
             enum_types: self.enum_types.clone(),
+            domains: self.domains.clone(),
             roles: self.roles.clone(),
             functions: self.functions.clone(),
             extensions: self.extensions.clone(),
@@ -899,6 +932,7 @@ impl Transaction {
             sequences,
             views,
             enum_types,
+            domains,
             roles,
             functions,
             extensions,
@@ -909,6 +943,7 @@ impl Transaction {
         self.sequences = sequences;
         self.views = views;
         self.enum_types = enum_types;
+        self.domains = domains;
         self.roles = roles;
         self.functions = functions;
         self.extensions = extensions;
@@ -922,6 +957,7 @@ impl Transaction {
         self.sequences.clear();
         self.views.clear();
         self.enum_types.clear();
+        self.domains.clear();
         self.roles = None;
         self.functions.clear();
         self.extensions.clear();

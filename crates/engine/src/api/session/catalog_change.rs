@@ -74,6 +74,7 @@ impl Session {
         &mut self,
         alter: Option<&AlterTable>,
         notices: Vec<String>,
+        tag: &'static str,
         ctx: &ExecContext,
     ) -> Result<StatementResult> {
         if let Some(alter) = alter {
@@ -81,7 +82,7 @@ impl Session {
         }
         self.notices
             .extend(notices.into_iter().map(Notice::skipped));
-        Ok(StatementResult::command("ALTER TABLE"))
+        Ok(StatementResult::command(tag))
     }
 
     /// ANALYZE has nothing to gather; VACUUM reclaims deleted rows, outside any block.

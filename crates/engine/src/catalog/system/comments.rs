@@ -113,6 +113,14 @@ fn descriptions<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Description<'a>> {
             enum_type.comment.as_deref(),
         ));
     }
+    for domain in state.domains.values() {
+        found.extend(describe(
+            domain.oid,
+            PG_TYPE_OID,
+            0,
+            domain.comment.as_deref(),
+        ));
+    }
     for sequence in state.sequences.values() {
         found.extend(describe(
             sequence.oid,

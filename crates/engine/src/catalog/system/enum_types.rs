@@ -78,43 +78,57 @@ pub(super) fn pg_enum(snapshot: &CatalogSnapshot) -> Rows {
         .collect()
 }
 
-/// format_type of an enum type: its name, qualified by its schema when the search path
-/// does not find it by that name (PostgreSQL's rule). `None` for other OIDs.
+/// The name of the user-defined type `type_oid`: an enum type or a domain.
+fn user_type_name(state: &DbState, type_oid: u32) -> Option<&QualifiedName> {
+    match state.enum_types.get(&type_oid) {
+        Some(enum_type) => Some(&enum_type.name),
+        None => state.domains.get(&type_oid).map(|d| &d.name),
+    }
+}
+
+/// The user-defined type called `name`.
+fn user_type_named(state: &DbState, name: &QualifiedName) -> Option<u32> {
+    match state.enum_type_named(name) {
+        Some(enum_type) => Some(enum_type.oid),
+        None => state.domain_named(name).map(|d| d.oid),
+    }
+}
+
+/// format_type of an enum type or a domain: its name, qualified by its schema when the
+/// search path does not find it by that name (PostgreSQL's rule). `None` for other OIDs.
 pub(super) fn enum_type_name(snapshot: &CatalogSnapshot, type_oid: u32) -> Option<String> {
-    let enum_type = snapshot.state.enum_types.get(&type_oid)?;
-    let name = quote_identifier(&enum_type.name.name);
+    let type_name = user_type_name(snapshot.state, type_oid)?;
+    let name = quote_identifier(&type_name.name);
     Some(match enum_type_visible(snapshot, type_oid)? {
         true => name,
         false => format!(
             "{}.{name}",
-            quote_identifier(&snapshot.schema_name(enum_type.name.schema))
+            quote_identifier(&snapshot.schema_name(type_name.schema))
         ),
     })
 }
 
-/// pg_type_is_visible of an enum type: whether the search path finds it first by its name.
-/// `None` for other OIDs.
+/// pg_type_is_visible of an enum type or a domain: whether the search path finds it first
+/// by its name. `None` for other OIDs.
 pub(super) fn enum_type_visible(snapshot: &CatalogSnapshot, type_oid: u32) -> Option<bool> {
-    let enum_type = snapshot.state.enum_types.get(&type_oid)?;
+    let type_name = user_type_name(snapshot.state, type_oid)?;
     let searched = match snapshot.search_path {
         Some(path) => path.searched(snapshot.state),
         None => vec![PG_CATALOG_OID, PUBLIC_OID],
     };
     let found_first = searched
         .into_iter()
-        .map(|schema| QualifiedName::new(schema, enum_type.name.name.as_str()))
-        .find(|q| snapshot.state.enum_type_named(q).is_some());
-    Some(found_first.is_some_and(|q| q.schema == enum_type.name.schema))
+        .map(|schema| QualifiedName::new(schema, type_name.name.as_str()))
+        .find(|q| user_type_named(snapshot.state, q).is_some());
+    Some(found_first.is_some_and(|q| q.schema == type_name.schema))
 }
 
-/// regtypein of an enum type's name, `schema.name` or a name in `public` (regtype values
-/// are read without the session's search path here).
+/// regtypein of an enum type's or a domain's name, `schema.name` or a name in `public`
+/// (regtype values are read without the session's search path here).
 pub(super) fn enum_type_oid(state: &DbState, name: &str) -> Option<u32> {
     let (schema, name) = match name.split_once('.') {
         Some((schema, name)) => (state.schema_by_name(schema)?.oid, name),
         None => (PUBLIC_OID, name),
     };
-    state
-        .enum_type_named(&QualifiedName::new(schema, name))
-        .map(|t| t.oid)
+    user_type_named(state, &QualifiedName::new(schema, name))
 }

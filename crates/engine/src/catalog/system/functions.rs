@@ -646,6 +646,7 @@ fn constraint_definition(
 ) -> Option<String> {
     foreign_key_definition(constraint_oid, snapshot)
         .or_else(|| key_or_check_definition(constraint_oid, pretty, snapshot))
+        .or_else(|| super::domains::check_definition(snapshot, constraint_oid, pretty))
 }
 
 /// A foreign key as ruleutils.c prints it: the referenced table named as regclass would,

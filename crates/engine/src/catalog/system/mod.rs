@@ -11,6 +11,7 @@ mod builtin_types;
 mod cluster;
 mod comments;
 mod constraints;
+mod domains;
 mod enum_types;
 mod functions;
 mod has_privilege;
@@ -446,6 +447,8 @@ pub static RELATIONS: &[SystemRelation] = &[
     information_schema("routines", 13110, is::ROUTINES, no_rows),
     information_schema("parameters", 13111, is::PARAMETERS, no_rows),
     information_schema("check_constraints", 13112, is::CHECK_CONSTRAINTS, information_schema::check_constraints),
+    information_schema("domains", 13140, information_schema::domains::DOMAINS, information_schema::domains::domains),
+    information_schema("domain_constraints", 13141, information_schema::domains::DOMAIN_CONSTRAINTS, information_schema::domains::domain_constraints),
 ];
 
 use information_schema::columns as is;

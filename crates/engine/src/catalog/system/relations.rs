@@ -428,6 +428,8 @@ struct AttributeRow<'a> {
     identity: u8,
     /// A generated column (attgenerated 's').
     generated: bool,
+    /// The column's domain: its atttypid, with no typmod of its own.
+    domain: Option<u32>,
 }
 
 impl AttributeRow<'_> {
@@ -438,13 +440,16 @@ impl AttributeRow<'_> {
         vec![
             oid(self.relation),
             text(self.name),
-            oid(self.ty.oid()),
+            oid(self.domain.unwrap_or(self.ty.oid())),
             int4(-1),
             int2(self.ty.type_len()),
             int2(i16::try_from(self.number).unwrap_or(i16::MAX)),
             int4(i32::from(self.ty.element().is_some())),
             int4(-1),
-            int4(self.ty.typmod()),
+            int4(match self.domain {
+                Some(_) => -1,
+                None => self.ty.typmod(),
+            }),
             boolean(by_value),
             char(align),
             char(storage),
@@ -502,6 +507,7 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                     has_default: false,
                     identity: 0,
                     generated: false,
+                    domain: None,
                 }),
         );
     }
@@ -524,6 +530,7 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                         || c.generated.is_some(),
                     identity: identity(c),
                     generated: c.generated.is_some(),
+                    domain: c.domain,
                 }),
         );
         for index in indexes(schema) {
@@ -538,6 +545,7 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                     has_default: false,
                     identity: 0,
                     generated: false,
+                    domain: None,
                 })
             }));
         }
@@ -556,6 +564,7 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                     has_default: false,
                     identity: 0,
                     generated: false,
+                    domain: None,
                 }),
         );
     }
@@ -577,6 +586,7 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                 has_default: false,
                 identity: 0,
                 generated: false,
+                domain: None,
             }),
         );
     }
@@ -705,6 +715,7 @@ pub(super) fn pg_constraint(snapshot: &CatalogSnapshot) -> Rows {
             rows.push(foreign_key_row(snapshot, schema, position, key));
         }
     }
+    super::domains::pg_constraint_rows(snapshot, &mut rows);
     rows
 }
 

@@ -94,6 +94,8 @@ pub(super) fn pg_type(snapshot: &CatalogSnapshot) -> Rows {
         })
         .collect();
     rows.extend(super::enum_types::pg_type_rows(snapshot));
+    let domains = super::domains::pg_type_rows(snapshot, &rows);
+    rows.extend(domains);
     rows
 }
 

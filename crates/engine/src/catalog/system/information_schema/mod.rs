@@ -4,6 +4,7 @@
 //! parameters are empty (no foreign keys, no user-defined functions).
 
 pub(in crate::catalog::system) mod columns;
+pub(in crate::catalog::system) mod domains;
 
 use super::relations::{deparse_default, indexes};
 use super::{int4, text, CatalogSnapshot, Rows, NULL, PUBLIC_OID, RELATIONS, SUPERUSER_OID};
@@ -171,8 +172,14 @@ impl ColumnRow<'_> {
                 udt_schema = snapshot.schema_name(enum_type.name.schema);
             }
         }
-        let [length, octets, precision, radix, scale, datetime, interval_type] = facts;
         let column = self.definition;
+        let domain = column.and_then(|c| c.domain);
+        if let Some((schema, name)) = domain.and_then(|d| super::domains::inner_domain(snapshot, d))
+        {
+            data_type = "USER-DEFINED".to_string();
+            (udt_schema, udt_name) = (schema, name);
+        }
+        let [length, octets, precision, radix, scale, datetime, interval_type] = facts;
         let identity = column.and_then(|c| c.identity);
         let default = column
             .filter(|c| c.identity.is_none())
@@ -197,8 +204,12 @@ impl ColumnRow<'_> {
             interval_type,
             NULL,
         ];
-        // character set, collation, domain: none.
-        row.extend(std::iter::repeat_n(NULL, 9));
+        // character set, collation: none.
+        row.extend(std::iter::repeat_n(NULL, 6));
+        match domain.and_then(|d| super::domains::domain_of_column(snapshot, d)) {
+            Some((schema, name)) => row.extend([text(database), text(&schema), text(&name)]),
+            None => row.extend(std::iter::repeat_n(NULL, 3)),
+        }
         row.extend([text(database), text(&udt_schema), text(&udt_name)]);
         // scope, maximum_cardinality.
         row.extend(std::iter::repeat_n(NULL, 4));
