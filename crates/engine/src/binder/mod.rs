@@ -63,6 +63,7 @@ use crate::plan::BoundStatement;
 use crate::storage::{DbState, TableEntry};
 use crate::types::DataType;
 
+pub use check::{stored_expr_functions, StoredExprOwner};
 pub use data_type::{bind_data_type, MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 pub(crate) use dml::column_default_expr;
 use expr::AggregateCollector;
