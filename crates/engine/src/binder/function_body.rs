@@ -174,11 +174,6 @@ impl<'a> Binder<'a> {
             }] => (call, Some(alias)),
             _ => return Ok(None),
         };
-        // Any other clause prints: the query is exactly the call.
-        let item = &select.projection[0];
-        if query.to_string() != format!("SELECT {item}") {
-            return Ok(None);
-        }
         let ast::FunctionArguments::List(list) = &call.args else {
             return Ok(None);
         };
@@ -193,6 +188,11 @@ impl<'a> Binder<'a> {
         let Some(candidates) = self.sql_functions_named(&call.name)? else {
             return Ok(None);
         };
+        // Any other clause prints: the query is exactly the call.
+        let item = &select.projection[0];
+        if candidates.is_empty() || query.to_string() != format!("SELECT {item}") {
+            return Ok(None);
+        }
         let written = written_args(&list.args)?;
         let shown = shown_call_name(&call.name);
         let Some(resolved) =
