@@ -20,7 +20,7 @@ use crate::exec::expression::evaluate;
 use crate::exec::ExecContext;
 use crate::function::cast::{cast_scalar, CastContext};
 use crate::plan::FunctionCall;
-use crate::types::ScalarValue;
+use crate::types::{DataType, ScalarValue};
 use crate::vector::{Batch, Vector};
 
 /// How deeply calls of such functions may nest (a function calling itself runs into it),
@@ -116,21 +116,27 @@ impl Session {
 }
 
 /// The first column of the first row of the last statement's result, cast to the declared
-/// type as CREATE FUNCTION checked it may be (an assignment cast).
-fn first_value(last: Option<StatementResult>, ty: crate::types::DataType) -> Result<ScalarValue> {
-    let Some(result) = last else {
+/// type as CREATE FUNCTION checked it may be (an assignment cast). A table changed since
+/// may make the statement return another number of columns: PostgreSQL's 42P13 then.
+fn first_value(last: Option<StatementResult>, ty: DataType) -> Result<ScalarValue> {
+    let Some(StatementResult {
+        columns: Some(columns),
+        batches,
+        ..
+    }) = last
+    else {
         return Ok(ScalarValue::Null);
     };
-    let (Some(columns), Some(batch)) = (
-        &result.columns,
-        result.batches.iter().find(|b| !b.is_empty()),
-    ) else {
+    let [column] = columns.as_ref() else {
+        return Err(Error::new(
+            SqlState::InvalidFunctionDefinition,
+            format!("return type mismatch in function declared to return {ty}"),
+        )
+        .with_detail("Final statement must return exactly one column."));
+    };
+    let Some(batch) = batches.iter().find(|b| !b.is_empty()) else {
         return Ok(ScalarValue::Null);
     };
-    let from = columns
-        .first()
-        .ok_or_else(|| Error::internal("a function's last statement returned no column"))?
-        .data_type;
     let value = batch.columns[0].get_scalar(0);
-    cast_scalar(&value, from, ty, CastContext::Assignment)
+    cast_scalar(&value, column.data_type, ty, CastContext::Assignment)
 }
