@@ -136,7 +136,7 @@ impl<'a> Binder<'a> {
             }
             let bound = Binder::new(self.state, self.search_path, &[])
                 .bind_function_statement(function, parsed)?;
-            last_columns = bound.result_columns().map(|c| c.to_vec());
+            last_columns = bound.result_columns().cloned();
         }
         if function.returns == FunctionReturn::Void {
             return Ok(());
@@ -153,7 +153,6 @@ impl<'a> Binder<'a> {
                 "Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.",
             ));
         };
-        let columns: Vec<crate::plan::ColumnInfo> = columns;
         super::sql_function::body_outputs(function, &columns, self).map(|_| ())
     }
 
