@@ -7,6 +7,7 @@ mod checkpoint;
 mod copy;
 mod cursors;
 mod datetime;
+mod function_call;
 mod prepared_sql;
 mod query;
 mod row_locks;
@@ -224,6 +225,8 @@ pub struct Session {
     /// The database's working memory, which every statement draws on.
     memory: Arc<MemoryPool>,
     temp_tables: temp_tables::TempTables,
+    /// The calls of SQL functions running statement by statement, innermost last.
+    function_frames: Vec<function_call::FunctionFrame>,
 }
 
 impl Drop for Session {
@@ -269,6 +272,7 @@ impl Session {
             advisory: Arc::new(AdvisoryLocks::new(store.clone(), lock_owner)),
             memory,
             temp_tables: temp_tables::TempTables::default(),
+            function_frames: Vec::new(),
             store,
         }
     }
@@ -911,6 +915,10 @@ impl Session {
             ctx.max_recursive_rounds = limit.parse().unwrap_or(ctx.max_recursive_rounds);
         }
         ctx.parallelism = self.parallelism();
+        // A statement of a function body reads its parameters as the enclosing row.
+        if let Some(frame) = self.function_frames.last() {
+            ctx.outer_rows = RefCell::new(vec![frame.args.clone()]);
+        }
         ctx
     }
 
@@ -1244,6 +1252,7 @@ impl Session {
             BoundStatement::SetConstraints { names, deferred } => {
                 self.run_set_constraints(names.as_deref(), deferred)
             }
+            BoundStatement::FunctionCall(call) => self.run_function_call(call, ctx, copy),
             BoundStatement::RefreshMaterializedView { name, oid, source } => {
                 self.run_refresh(&name, oid, source.as_ref(), ctx)
             }

@@ -304,3 +304,49 @@ fn rename_identifier(sql: &str, old: &str, new: &str) -> Option<String> {
     }
     Some(out)
 }
+
+/// Where a table keeps an expression that may call SQL functions.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StoredExprOwner {
+    /// The DEFAULT of the column at this position.
+    Default(usize),
+    /// The CHECK constraint of this name.
+    Check(String),
+}
+
+/// The column DEFAULTs and CHECK constraints of `schema` with the SQL functions each calls,
+/// which PostgreSQL records as their dependencies (what a function's body calls is not).
+/// An expression that no longer binds calls nothing that could be dropped.
+pub fn stored_expr_functions(
+    state: &crate::storage::DbState,
+    schema: &TableSchema,
+) -> Vec<(StoredExprOwner, Vec<u32>)> {
+    let path = crate::catalog::SearchPath::default();
+    let mut found = Vec::new();
+    for (position, column) in schema.columns.iter().enumerate() {
+        if column.default_sql.is_none() {
+            continue;
+        }
+        let mut binder = Binder::new(state, &path, &[]);
+        if binder.column_default(schema, position).is_ok() {
+            found.push((StoredExprOwner::Default(position), binder.functions_called));
+        }
+    }
+    for constraint in &schema.constraints {
+        match &constraint.kind {
+            ConstraintKind::Check(check) => {
+                let mut binder = Binder::new(state, &path, &[]);
+                // As a DEFAULT's, its names are looked up in the table's schema first.
+                binder.searched.insert(0, schema.namespace);
+                let bound =
+                    parse_expr(&check.expr.sql).and_then(|e| binder.bind_check_expr(schema, &e));
+                if bound.is_ok() {
+                    let owner = StoredExprOwner::Check(constraint.name.clone());
+                    found.push((owner, binder.functions_called));
+                }
+            }
+        }
+    }
+    found.retain(|(_, functions)| !functions.is_empty());
+    found
+}

@@ -113,8 +113,13 @@ impl<'a> Binder<'a> {
             body,
         };
         // check_function_bodies: the body binds, and its result fits the declared one.
-        let (_, columns) = self.bind_sql_body(&function)?;
-        super::sql_function::body_outputs(&function, &columns, self)?;
+        match super::function_body::body_statements(&function)? {
+            None => {
+                let (_, columns) = self.bind_sql_body(&function)?;
+                super::sql_function::body_outputs(&function, &columns, self)?;
+            }
+            Some(statements) => self.check_body_statements(&function, &statements)?,
+        }
         Ok(BoundStatement::ChangeFunction(FunctionChange::Create {
             function,
             or_replace: *or_replace,
@@ -154,6 +159,22 @@ impl<'a> Binder<'a> {
             Some(FunctionReturnType::DataType(ty)) => (false, Some(ty)),
             Some(FunctionReturnType::SetOf(ty)) => (true, Some(ty)),
         };
+        let void = declared.is_some_and(|ty| {
+            matches!(ty, ast::DataType::Custom(name, _) if name.to_string().eq_ignore_ascii_case("void"))
+        });
+        match (void, set, outputs.is_empty()) {
+            (true, false, true) => return Ok(FunctionReturn::Void),
+            (true, true, _) => {
+                return Err(Error::unsupported("SQL functions returning SETOF void"))
+            }
+            (true, false, false) => {
+                return Err(out_params_mismatch(match outputs.as_slice() {
+                    [(_, ty)] => ty.name(),
+                    _ => "record",
+                }))
+            }
+            (false, _, _) => {}
+        }
         let record = declared.is_some_and(|ty| {
             matches!(ty, ast::DataType::Custom(name, _) if name.to_string().eq_ignore_ascii_case("record"))
         });

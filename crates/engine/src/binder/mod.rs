@@ -22,6 +22,7 @@ mod extension;
 mod file_function;
 mod foreign_key;
 mod from;
+mod function_body;
 mod function_ddl;
 mod generated;
 mod grouping;
@@ -64,9 +65,11 @@ use crate::plan::BoundStatement;
 use crate::storage::{DbState, TableEntry};
 use crate::types::DataType;
 
+pub use check::{stored_expr_functions, StoredExprOwner};
 pub use data_type::{bind_data_type, MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 pub(crate) use dml::column_default_expr;
 use expr::AggregateCollector;
+pub(crate) use function_body::{body_statements, transaction_command};
 pub use view::{check_view, view_functions};
 
 /// Binds one statement against one database version.

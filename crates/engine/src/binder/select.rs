@@ -45,6 +45,9 @@ impl Binder<'_> {
                 return self.bind_table_from_query(name, false, into.unlogged, &query);
             }
         }
+        if let Some(call) = self.bind_function_call_statement(query)? {
+            return Ok(call);
+        }
         self.writes_allowed = query.with.is_some();
         if let Some(statement) = super::modifying_cte::written_statement(&query.body) {
             return self.bind_statement_after_with(query, statement);

@@ -10,6 +10,8 @@
 //! VALUES of the arguments, so each argument is evaluated once; a scalar call keeps the first
 //! row (PostgreSQL returns the first row of the final query, NULL for none), a set-returning
 //! call in FROM every row. STRICT skips the body when an argument is NULL.
+//! A body that is not one query (several statements, a write, a void result) runs statement
+//! by statement instead (`function_body.rs`).
 
 use std::sync::Arc;
 
@@ -18,7 +20,7 @@ use sqlparser::ast::{self, Expr, ObjectName, Statement};
 use super::expr::{AGGREGATE_REF_BASE, WINDOW_REF_BASE};
 use super::scope::Scope;
 use super::{ident_name, Binder};
-use crate::catalog::{FunctionArg, FunctionBody, FunctionDef, FunctionReturn, ParamMode};
+use crate::catalog::{FunctionArg, FunctionDef, FunctionReturn, ParamMode};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
 use crate::plan::{ColumnInfo, LogicalPlan, ScalarExpr, SubqueryKind};
@@ -193,6 +195,7 @@ impl<'a> Binder<'a> {
                     function.name.name
                 )))
             }
+            FunctionReturn::Void => return Err(super::function_body::not_alone(&function)),
         };
         let (plan, columns) = self.bind_sql_body(&function)?;
         let outputs = body_outputs(&function, &columns, self)?;
@@ -224,6 +227,7 @@ impl<'a> Binder<'a> {
                 vec![(name.to_string(), *ty)]
             }
             FunctionReturn::Table(columns) | FunctionReturn::Row(columns) => columns.clone(),
+            FunctionReturn::Void => return Err(super::function_body::not_alone(&function)),
         };
         if function.returns.returns_set() {
             return Ok((call_plan(&function, args, plan, outputs, false), names));
@@ -249,7 +253,7 @@ impl<'a> Binder<'a> {
         Ok((plan, names))
     }
 
-    /// The body's final query bound with the parameters as an enclosing row: at CREATE (to
+    /// The body's one query bound with the parameters as an enclosing row: at CREATE (to
     /// validate it, as check_function_bodies does) and at every call.
     pub(super) fn bind_sql_body(
         &mut self,
@@ -261,7 +265,12 @@ impl<'a> Binder<'a> {
                 function.name.name
             )));
         }
-        let (query, exclusions) = body_query(function)?;
+        let (query, exclusions) = match super::function_body::parse_body(function)? {
+            super::function_body::Body::Query(query, exclusions) => (*query, exclusions),
+            super::function_body::Body::Statements(_) => {
+                return Err(super::function_body::not_alone(function))
+            }
+        };
         let params = Scope::of_computed(
             &function.name.name,
             function
@@ -382,45 +391,6 @@ fn place_args(
         slots[index] = Slot::Given(value.clone());
     }
     Some(slots)
-}
-
-/// The body's final query, with the frame EXCLUDE clauses of its text.
-fn body_query(function: &FunctionDef) -> Result<(ast::Query, crate::parser::FrameExclusions)> {
-    let text = match &function.body {
-        FunctionBody::Text(text) => text.clone(),
-        FunctionBody::Return(expr) => format!("SELECT {expr}"),
-    };
-    let mut statements = crate::parser::parse(&text)?;
-    let shown = function.returns_shown();
-    let last = match statements.len() {
-        0 => None,
-        1 => statements.pop(),
-        _ => {
-            return Err(Error::unsupported(
-                "SQL functions with more than one statement",
-            ))
-        }
-    };
-    match last.map(|p| (p.statement, p.exclusions)) {
-        Some((crate::parser::Statement::Sql(Statement::Query(query)), exclusions)) => {
-            Ok((*query, exclusions))
-        }
-        Some((
-            crate::parser::Statement::Sql(
-                Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_),
-            ),
-            _,
-        )) => Err(Error::unsupported(
-            "SQL functions whose body writes (INSERT, UPDATE or DELETE)",
-        )),
-        _ => Err(Error::new(
-            SqlState::InvalidFunctionDefinition,
-            format!("return type mismatch in function declared to return {shown}"),
-        )
-        .with_detail(
-            "Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.",
-        )),
-    }
 }
 
 /// The body's output columns coerced to the declared result (as an assignment), or

@@ -51,6 +51,8 @@ pub enum FunctionReturn {
     Table(Vec<(String, DataType)>),
     /// One row of several OUT parameters (`record`).
     Row(Vec<(String, DataType)>),
+    /// `void`: the body runs for its effect; a call's value is empty.
+    Void,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,13 +130,14 @@ impl FunctionReturn {
             FunctionReturn::Table(columns) | FunctionReturn::Row(columns) => {
                 columns.iter().map(|(_, ty)| *ty).collect()
             }
+            FunctionReturn::Void => Vec::new(),
         }
     }
 
     /// The columns of a result of several, by name.
     pub fn columns(&self) -> Option<&[(String, DataType)]> {
         match self {
-            FunctionReturn::Scalar(_) | FunctionReturn::SetOf(_) => None,
+            FunctionReturn::Scalar(_) | FunctionReturn::SetOf(_) | FunctionReturn::Void => None,
             FunctionReturn::Table(columns) | FunctionReturn::Row(columns) => {
                 Some(columns.as_slice())
             }
@@ -152,12 +155,16 @@ impl FunctionReturn {
         match self {
             FunctionReturn::Scalar(ty) | FunctionReturn::SetOf(ty) => ty.oid(),
             FunctionReturn::Table(_) | FunctionReturn::Row(_) => RECORD_OID,
+            FunctionReturn::Void => VOID_OID,
         }
     }
 }
 
 /// pg_type's OID of `record`.
 pub const RECORD_OID: u32 = 2249;
+
+/// pg_type's OID of `void`.
+pub const VOID_OID: u32 = 2278;
 
 impl FunctionDef {
     /// The parameters a call passes, in order.
@@ -199,6 +206,7 @@ impl FunctionDef {
         match &self.returns {
             FunctionReturn::Scalar(ty) | FunctionReturn::SetOf(ty) => ty.name(),
             FunctionReturn::Table(_) | FunctionReturn::Row(_) => "record",
+            FunctionReturn::Void => "void",
         }
     }
 

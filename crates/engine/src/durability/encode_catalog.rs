@@ -729,6 +729,7 @@ impl Persist for FunctionDef {
                 out.u8(RETURNS_ROW);
                 encode_columns(out, columns);
             }
+            FunctionReturn::Void => out.u8(RETURNS_VOID),
         }
         out.u8(self.volatility.code());
         out.bool(self.strict);
@@ -773,6 +774,7 @@ impl Persist for FunctionDef {
             1 => FunctionReturn::SetOf(DataType::decode(input)?),
             2 => FunctionReturn::Table(decode_columns(input)?),
             RETURNS_ROW => FunctionReturn::Row(decode_columns(input)?),
+            RETURNS_VOID => FunctionReturn::Void,
             other => return Err(corrupt(format!("function return kind {other}"))),
         };
         let volatility = match input.u8()? {
@@ -810,6 +812,8 @@ const PARAM_OUT: u8 = 110;
 const PARAM_INOUT: u8 = 111;
 const RETURNS_ROW: u8 = 112;
 const PARAM_VARIADIC: u8 = 113;
+/// A `void` result (from the sqlfunc3 range, 114-119).
+const RETURNS_VOID: u8 = 114;
 
 fn encode_columns(out: &mut Encoder, columns: &[(String, DataType)]) {
     out.items(columns, |out, (name, ty)| {
@@ -1417,6 +1421,11 @@ mod tests {
         });
         assert_round_trip(&FunctionDef {
             returns: FunctionReturn::SetOf(DataType::Int64),
+            ..scalar.clone()
+        });
+        assert_round_trip(&FunctionDef {
+            returns: FunctionReturn::Void,
+            body: FunctionBody::Text("DELETE FROM t; INSERT INTO t VALUES (1)".into()),
             ..scalar.clone()
         });
         // OUT and INOUT parameters, named or not, and the row they make.

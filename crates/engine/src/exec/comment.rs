@@ -103,7 +103,7 @@ pub fn comment(txn: &mut Transaction, target: &CommentTarget, text: Option<Strin
 }
 
 /// Replaces `table`'s schema by `change`'s, its rows untouched.
-fn change_table(
+pub(super) fn change_table(
     txn: &mut Transaction,
     table: &QualifiedName,
     change: impl FnOnce(&mut TableSchema) -> Result<()>,

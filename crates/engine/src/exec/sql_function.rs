@@ -1,16 +1,17 @@
 //! CREATE [OR REPLACE] FUNCTION and DROP FUNCTION, run under the locks of the functions'
 //! names. Nothing records what a body reads or calls (PostgreSQL does not for string
-//! bodies either); DROP FUNCTION finds the views calling the function by binding them.
+//! bodies either); DROP FUNCTION finds the views, column DEFAULTs and CHECK constraints
+//! calling the function by binding them.
 
 use std::sync::Arc;
 
-use super::view::{dependent_views, describe, drop_dependents};
+use super::view::{dependent_views, describe, drop_dependents, StoredDependent};
 use crate::api::Notice;
-use crate::binder::view_functions;
-use crate::catalog::{FunctionDef, FunctionReturn, QualifiedName, ViewDef};
+use crate::binder::{stored_expr_functions, view_functions, StoredExprOwner};
+use crate::catalog::{FunctionDef, FunctionReturn, QualifiedName, TableSchema, ViewDef};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::FunctionChange;
-use crate::storage::Transaction;
+use crate::storage::{DbState, Transaction};
 
 pub fn change_function(
     txn: &mut Transaction,
@@ -47,9 +48,8 @@ pub fn change_function(
     }
 }
 
-/// Before `function` goes: the views calling it, and those reading them, go too with
-/// CASCADE; without it they are 2BP01. (A column default or CHECK calling it is not
-/// tracked.)
+/// Before `function` goes: the views calling it, and those reading them, and the column
+/// DEFAULTs and CHECK constraints calling it go too with CASCADE; without it they are 2BP01.
 fn drop_calling_views(
     txn: &mut Transaction,
     function: &FunctionDef,
@@ -77,7 +77,50 @@ fn drop_calling_views(
                 .map(|(view, on)| (view, describe(&state, &on))),
         )
         .collect();
-    drop_dependents(txn, &object, dependents, Vec::new(), cascade, notices)
+    let stored = calling_stored_exprs(&state, function.oid, &object);
+    drop_dependents(
+        txn,
+        &object,
+        dependents,
+        Vec::new(),
+        stored,
+        cascade,
+        notices,
+    )
+}
+
+/// The column DEFAULTs and CHECK constraints calling function `oid`, in table order.
+fn calling_stored_exprs(state: &DbState, oid: u32, object: &str) -> Vec<StoredDependent> {
+    let mut tables: Vec<&TableSchema> = state
+        .tables
+        .values()
+        .map(|entry| entry.schema.as_ref())
+        .collect();
+    tables.sort_by_key(|schema| schema.oid);
+    let mut found = Vec::new();
+    for schema in tables {
+        for (owner, functions) in stored_expr_functions(state, schema) {
+            if !functions.contains(&oid) {
+                continue;
+            }
+            let shown = match &owner {
+                StoredExprOwner::Default(column) => format!(
+                    "default value for column {} of table {}",
+                    schema.columns[*column].name, schema.name
+                ),
+                StoredExprOwner::Check(name) => {
+                    format!("constraint {name} on table {}", schema.name)
+                }
+            };
+            found.push(StoredDependent {
+                table: schema.qualified_name(),
+                owner,
+                shown,
+                on: object.to_string(),
+            });
+        }
+    }
+    found
 }
 
 fn create_function(

@@ -9,7 +9,7 @@ use sqlparser::tokenizer::{Token, Tokenizer};
 
 use super::ddl::wrong_object_type;
 use crate::api::Notice;
-use crate::binder::check_view;
+use crate::binder::{check_view, StoredExprOwner};
 use crate::catalog::{QualifiedName, TableSchema, ViewDef};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, RelationKind, Transaction};
@@ -142,7 +142,15 @@ pub fn drop_dependent_views(
         .into_iter()
         .map(|(name, on)| (name, describe(&state, &on)))
         .collect();
-    drop_dependents(txn, &object, views, materialized, cascade, notices)
+    drop_dependents(
+        txn,
+        &object,
+        views,
+        materialized,
+        Vec::new(),
+        cascade,
+        notices,
+    )
 }
 
 /// Before `object` goes: the views and materialized views depending on it (each with what
@@ -153,6 +161,7 @@ pub(super) fn drop_dependents(
     object: &str,
     views: Vec<(Arc<ViewDef>, String)>,
     materialized: Vec<(QualifiedName, String)>,
+    stored: Vec<StoredDependent>,
     cascade: bool,
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
@@ -165,6 +174,7 @@ pub(super) fn drop_dependents(
                 .iter()
                 .map(|(name, on)| (format!("materialized view {}", name.name), on.as_str())),
         )
+        .chain(stored.iter().map(|s| (s.shown.clone(), s.on.as_str())))
         .collect();
     if described.is_empty() {
         return Ok(());
@@ -200,7 +210,31 @@ pub(super) fn drop_dependents(
         // What reads them goes with them.
         super::ddl::drop_tables(txn, &names, false, true, true, &mut Vec::new())?;
     }
+    for dependent in stored {
+        super::comment::change_table(txn, &dependent.table, |schema| {
+            match &dependent.owner {
+                StoredExprOwner::Default(column) => {
+                    if let Some(column) = schema.columns.get_mut(*column) {
+                        column.default_sql = None;
+                    }
+                }
+                StoredExprOwner::Check(name) => schema.constraints.retain(|c| c.name != *name),
+            }
+            Ok(())
+        })?;
+    }
     Ok(())
+}
+
+/// A column DEFAULT or CHECK constraint depending on what is dropped: CASCADE drops it
+/// from its table.
+pub(super) struct StoredDependent {
+    pub table: QualifiedName,
+    pub owner: StoredExprOwner,
+    /// As PostgreSQL's messages name it: `default value for column a of table t`.
+    pub shown: String,
+    /// What it depends on, as the DETAIL names it.
+    pub on: String,
 }
 
 /// The materialized views (not among `dropped`) reading one of `reached`, each with the

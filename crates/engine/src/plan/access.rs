@@ -128,6 +128,11 @@ impl BoundStatement {
             | BoundStatement::Savepoint { .. }
             | BoundStatement::Set(_)
             | BoundStatement::Show { .. } => {}
+            BoundStatement::FunctionCall(call) => {
+                for arg in &call.args {
+                    add_expr(&mut tables, arg);
+                }
+            }
         }
         tables
     }
@@ -198,7 +203,9 @@ impl BoundStatement {
             | BoundStatement::Savepoint { .. }
             | BoundStatement::Set(_)
             | BoundStatement::SetConstraints { .. }
-            | BoundStatement::Show { .. } => return None,
+            | BoundStatement::Show { .. }
+            // Each statement of the body is checked as it runs, as PostgreSQL does.
+            | BoundStatement::FunctionCall(_) => return None,
         })
     }
 }

@@ -526,6 +526,18 @@ pub enum BoundStatement {
         oid: u32,
         source: Option<LogicalPlan>,
     },
+    /// `SELECT f(...)` alone, of a SQL function whose body runs statement by statement.
+    FunctionCall(FunctionCall),
+}
+
+/// A call the session runs one body statement at a time (binder/function_body.rs).
+#[derive(Debug, Clone)]
+pub struct FunctionCall {
+    pub function: Arc<crate::catalog::FunctionDef>,
+    /// The arguments in declared order, defaults filled in; they read no columns.
+    pub args: Vec<ScalarExpr>,
+    /// The one result column, named after the function (or the alias).
+    pub columns: Arc<[ColumnInfo]>,
 }
 
 impl BoundStatement {
@@ -541,6 +553,7 @@ impl BoundStatement {
             | BoundStatement::Delete { returning, .. } => {
                 returning.as_ref().map(|returning| &returning.columns)
             }
+            BoundStatement::FunctionCall(call) => Some(&call.columns),
             _ => None,
         }
     }
@@ -713,7 +726,9 @@ impl BoundStatement {
             | BoundStatement::Set(_)
             | BoundStatement::SetConstraints { .. }
             | BoundStatement::Show { .. }
-            | BoundStatement::Explain { .. } => Vec::new(),
+            | BoundStatement::Explain { .. }
+            // Each statement of the body locks what it writes when it runs.
+            | BoundStatement::FunctionCall(_) => Vec::new(),
         }
     }
 }

@@ -29,9 +29,9 @@ pub use expr::{
 };
 pub use join_keys::{split_condition, SplitCondition};
 pub use logical::{
-    AggregateCall, BoundStatement, ColumnInfo, FrameBound, FrameExclusion, FrameUnits, JoinKind,
-    LogicalPlan, Returning, RowLockWait, SavepointAction, SetOperator, SetVariable, SortKey,
-    TableFunctionCall, TransactionModes, WindowCall, WindowFrame,
+    AggregateCall, BoundStatement, ColumnInfo, FrameBound, FrameExclusion, FrameUnits,
+    FunctionCall, JoinKind, LogicalPlan, Returning, RowLockWait, SavepointAction, SetOperator,
+    SetVariable, SortKey, TableFunctionCall, TransactionModes, WindowCall, WindowFrame,
 };
 pub use on_conflict::{ConflictAction, OnConflict};
 pub use role::{PrivilegeChange, PrivilegeTarget, RoleChange, RoleOptions};

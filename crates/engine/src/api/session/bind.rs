@@ -13,8 +13,8 @@ use std::sync::Arc;
 use super::{is_plan_cacheable, Session, Work};
 use crate::api::query_cache::CacheKey;
 use crate::binder::Binder;
-use crate::catalog::QualifiedName;
-use crate::error::{Error, Result};
+use crate::catalog::{FunctionDef, QualifiedName, Volatility};
+use crate::error::{Error, Result, SqlState};
 use crate::parser::{parse, Parsed};
 use crate::plan::BoundStatement;
 use crate::storage::DbState;
@@ -83,7 +83,15 @@ impl Session {
         cache_key: Option<CacheKey<'_>>,
     ) -> Result<BoundStatement> {
         let search_path = self.search_path()?;
-        let (bound, _) = Binder::new(view, &search_path, param_types).bind(parsed)?;
+        let binder = Binder::new(view, &search_path, param_types);
+        let bound = match self.function_frames.last() {
+            None => binder.bind(parsed)?.0,
+            Some(frame) => {
+                let bound = binder.bind_function_statement(&frame.function, parsed)?;
+                check_function_write(&frame.function, &bound)?;
+                bound
+            }
+        };
         let bound = self.optimize(bound, view)?;
         if let (Some(key), true) = (cache_key, self.caches_usable()) {
             if is_plan_cacheable(&bound) {
@@ -92,6 +100,17 @@ impl Session {
             }
         }
         Ok(bound)
+    }
+}
+
+/// A function not VOLATILE may not write (PostgreSQL: it runs on the caller's snapshot).
+fn check_function_write(function: &FunctionDef, bound: &BoundStatement) -> Result<()> {
+    match (function.volatility, bound.write_command()) {
+        (Volatility::Immutable | Volatility::Stable, Some(command)) => Err(Error::new(
+            SqlState::FeatureNotSupported,
+            format!("{command} is not allowed in a non-volatile function"),
+        )),
+        _ => Ok(()),
     }
 }
 

@@ -33,7 +33,8 @@ fn pg_proc_row(function: &FunctionDef) -> Vec<ScalarValue> {
         FunctionReturn::Table(_)
         | FunctionReturn::Row(_)
         | FunctionReturn::Scalar(_)
-        | FunctionReturn::SetOf(_) => &[],
+        | FunctionReturn::SetOf(_)
+        | FunctionReturn::Void => &[],
     };
     let all_params = function
         .args
@@ -137,6 +138,7 @@ pub(super) fn function_result(function: &FunctionDef) -> String {
         FunctionReturn::Scalar(ty) => ty.name().to_string(),
         FunctionReturn::SetOf(ty) => format!("SETOF {}", ty.name()),
         FunctionReturn::Row(_) => "record".to_string(),
+        FunctionReturn::Void => "void".to_string(),
         FunctionReturn::Table(_) if function.has_out_params() => "SETOF record".to_string(),
         FunctionReturn::Table(columns) => {
             let columns: Vec<String> = columns
