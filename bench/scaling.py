@@ -7,7 +7,7 @@ by default, and `scaling_dim`, 100K rows), then times every query at
 `max_parallel_workers_per_gather` = 0, 1, 3, 7, ... (1, 2, 4, 8, ... workers, the caller
 being one) up to the machine's cores, with the result cache off, and prints one row per
 query: the median time per worker count and the speed-up over one worker. Queries return a
-handful of rows, so the time is the query's and not the transfer's.
+handful of rows, so the time is the query's and not the transfer's (groups_100k_out excepted).
 
     target/release/kestrel serve --memory --port 27500 &
     python3 bench/scaling.py --port 27500 [--rows 1000000] [--reps 3] [--max-workers 8]
@@ -20,7 +20,8 @@ import statistics
 import subprocess
 import sys
 
-# name -> query; each touches every row of scaling_fact and returns few rows.
+# name -> query; each touches every row of scaling_fact and returns few rows (but
+# groups_100k_out, which returns 100K).
 QUERIES = {
     "scan_filter": "SELECT count(*) FROM scaling_fact WHERE v % 7 = 3 AND s LIKE 'x1%'",
     "group_by": "SELECT k, count(*), sum(v) FROM scaling_fact GROUP BY k ORDER BY k LIMIT 5",
@@ -28,6 +29,16 @@ QUERIES = {
             "WHERE f.v % 3 = 0",
     "sort": "SELECT id, v FROM scaling_fact ORDER BY v DESC, id OFFSET {last}",
     "top_n": "SELECT id, s FROM scaling_fact ORDER BY s, v LIMIT 10",
+    # GROUP BY and DISTINCT by cardinality (issue 16): 10, 100K and (at 1M rows) 1M groups,
+    # counted by an outer query so the groups do not cross the wire, except in *_out.
+    "groups_10": "SELECT count(*), sum(n) FROM (SELECT id % 10, count(*) AS n "
+                 "FROM scaling_fact GROUP BY 1) g",
+    "groups_100k": "SELECT count(*), sum(n) FROM (SELECT id % 100000, count(*) AS n "
+                   "FROM scaling_fact GROUP BY 1) g",
+    "groups_all": "SELECT count(*), sum(n) FROM (SELECT id, count(*) AS n "
+                  "FROM scaling_fact GROUP BY 1) g",
+    "groups_100k_out": "SELECT id % 100000, count(*) FROM scaling_fact GROUP BY 1",
+    "distinct_100k": "SELECT count(*) FROM (SELECT DISTINCT id % 100000 FROM scaling_fact) d",
 }
 
 TIME_LINE = re.compile(r"^Time: ([0-9.]+) ms", re.MULTILINE)

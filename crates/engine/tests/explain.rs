@@ -503,6 +503,53 @@ fn explain_analyze_counts_the_pipeline_rows_of_a_parallel_aggregate_and_distinct
     );
 }
 
+/// A top-N and a hash join's build run their input pipeline on the workers themselves:
+/// the pipeline's rows are still counted over every worker, and its Gather shows them.
+#[test]
+fn explain_analyze_counts_the_pipelines_that_top_n_and_hash_builds_run_on_the_workers() {
+    let mut s = session();
+    s.execute("SET force_parallel_mode = on")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let top_n = explain_analyze(
+        &mut s,
+        "SELECT v FROM big WHERE v % 2 = 0 ORDER BY v DESC LIMIT 3",
+    );
+    let line = |lines: &[String], node: &str| {
+        lines
+            .iter()
+            .find(|l| l.contains(node))
+            .cloned()
+            .unwrap_or_else(|| panic!("no {node} in {lines:?}"))
+    };
+    let gather = line(&top_n, "Gather");
+    assert!(gather.contains("actual rows=2500 "), "{top_n:?}");
+    assert!(gather.contains("launched: "), "{top_n:?}");
+    assert!(
+        line(&top_n, "Seq Scan on big").contains("actual rows=5000 "),
+        "{top_n:?}"
+    );
+    // The filtered `big` is the build side of a FULL join (no pipeline itself) with a
+    // larger table.
+    s.execute("CREATE TABLE bigger AS SELECT g % 6000 AS id FROM generate_series(1, 20000) g")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let join = explain_analyze(
+        &mut s,
+        "SELECT count(*) FROM (SELECT id FROM big WHERE v % 2 = 0) a FULL JOIN bigger ON a.id = bigger.id",
+    );
+    assert!(
+        line(&join, "Gather").contains("actual rows=2500 "),
+        "{join:?}"
+    );
+    assert!(
+        line(&join, "Filter").contains("actual rows=2500 "),
+        "{join:?}"
+    );
+    assert!(
+        line(&join, "Seq Scan on big (").contains("actual rows=5000 "),
+        "{join:?}"
+    );
+}
+
 #[test]
 fn a_hash_join_probed_by_a_pipeline_is_gathered_whole_unless_it_pads_build_rows() {
     let mut s = session();

@@ -6,14 +6,17 @@
 //! such as 1.0 and 1.00) aggregates serially over the pipeline's ordered Gather.
 //!
 //! Few groups fold into the largest table on the statement's thread. Many groups would
-//! make that one thread the bottleneck, so each worker's groups are split into radix
-//! partitions by a hash of their keys, and each partition is merged and finished apart,
-//! one task per partition on the pool; the output is the partitions one after the other.
+//! make that one thread the bottleneck, so each worker's groups are split into partitions
+//! (ranges of a single integer key every table holds in a direct index, read off the index
+//! in key order; otherwise a hash of the keys), and each partition is merged, into a table
+//! sized for it, and finished apart, one task per partition on the pool; the output is the
+//! partitions one after the other.
 //! PostgreSQL promises no order for a HashAggregate's rows, and neither does this.
 
 use std::sync::{Arc, Mutex};
 
 use super::aggregate::{AggregateSpec, GroupTable};
+use super::group_keys::Partitioner;
 use super::parallel::{
     is_pipeline, parallel_pipeline, run_pipeline_counted, run_tasks, PipelineCounters, Task,
     WorkerStream,
@@ -155,24 +158,32 @@ fn run_parallel(
     merged.finish(spec)
 }
 
-/// Merges and finishes each radix partition of the workers' tables as a task of its own.
+/// Merges and finishes each partition of the workers' tables as a task of its own.
 fn merge_partitioned(
     ctx: &ExecContext,
     partials: Vec<GroupTable>,
     spec: &Arc<AggregateSpec>,
 ) -> Result<Vec<Batch>> {
     let workers = ctx.parallelism.workers;
+    let partitioner = Arc::new(Partitioner::new(
+        partials.iter().map(|t| &t.groups),
+        MERGE_PARTITIONS,
+    ));
     let partials = Arc::new(partials);
     // Each worker's table split into partitions, by as many tasks.
-    let tables = Arc::clone(&partials);
-    let split: Arc<Task<Vec<Vec<u32>>>> =
-        Arc::new(move |t| Ok(tables[t].groups.partitions(MERGE_PARTITIONS)));
+    let (tables, split_by) = (Arc::clone(&partials), Arc::clone(&partitioner));
+    let split: Arc<Task<Vec<Vec<u32>>>> = Arc::new(move |t| tables[t].groups.partitions(&split_by));
     let partition_groups = Arc::new(run_tasks(workers, partials.len(), split)?);
-    // The empty tables the partitions merge into, made here since making one needs the
-    // statement's context; each task takes its own.
+    // The empty tables the partitions merge into, sized for the groups the workers hold,
+    // made here since making one needs the statement's context; each task takes its own.
     let targets: Arc<Vec<Mutex<Option<GroupTable>>>> = Arc::new(
         (0..MERGE_PARTITIONS)
-            .map(|_| GroupTable::new(spec, ctx).map(|t| Mutex::new(Some(t))))
+            .map(|p| {
+                let mut target = GroupTable::new(spec, ctx)?;
+                let groups = partition_groups.iter().map(|lists| lists[p].len()).sum();
+                target.groups.reserve(&partitioner, p, groups);
+                Ok(Mutex::new(Some(target)))
+            })
             .collect::<Result<_>>()?,
     );
     let (spec, interrupt) = (Arc::clone(spec), Arc::clone(&ctx.interrupt));

@@ -98,19 +98,80 @@ impl Groups {
         self.set_of_group.len() as u32 - 1
     }
 
-    /// The groups of each of `partitions` radix partitions, by a hash of their key values
-    /// that equal keys share in whichever table they are: a partitioned merge folds
-    /// partition p of every worker's table apart from the others.
-    pub(super) fn partitions(&self, partitions: usize) -> Vec<Vec<u32>> {
-        let mut lists = vec![Vec::with_capacity(self.len() / partitions.max(1)); partitions];
-        let keys: Vec<&Vector> = self.keys.iter().collect();
-        let mut key = Vec::new();
-        for group in 0..self.len() {
-            key.clear();
-            encode_row_key(&keys, group, &mut key);
-            lists[partition_of(key.as_slice(), partitions)].push(group as u32);
+    /// The groups of each of `partitioner`'s partitions, which equal keys share in
+    /// whichever table they are: a partitioned merge folds partition p of every worker's
+    /// table apart from the others.
+    pub(super) fn partitions(&self, partitioner: &Partitioner) -> Result<Vec<Vec<u32>>> {
+        let count = partitioner.count();
+        let mut lists = vec![Vec::with_capacity(self.len() / count); count];
+        match (partitioner, &self.index) {
+            (Partitioner::Range { low, width, .. }, Index::Int(index)) => {
+                // The slots hold the groups in key order: no key is read or hashed.
+                lists[0].extend(index.null_group);
+                if let Some((base, slots)) = &index.direct {
+                    for (offset, &id) in slots.iter().enumerate() {
+                        if id != NO_GROUP {
+                            let value = i128::from(*base) + offset as i128;
+                            let partition = ((value - low) / width) as usize;
+                            lists[partition.min(count - 1)].push(id);
+                        }
+                    }
+                }
+            }
+            (Partitioner::Range { .. }, Index::Text(_) | Index::Encoded(_)) => {
+                return Err(Error::internal(
+                    "range partitions of keys that are not integers",
+                ))
+            }
+            (Partitioner::Hash { .. }, _) => {
+                let keys: Vec<&Vector> = self.keys.iter().collect();
+                let mut key = Vec::new();
+                for group in 0..self.len() {
+                    key.clear();
+                    encode_row_key(&keys, group, &mut key);
+                    lists[partition_of(key.as_slice(), count)].push(group as u32);
+                }
+            }
         }
-        lists
+        Ok(lists)
+    }
+
+    /// The range of the keys of a single integer key held in a direct index (an empty
+    /// range when there is none yet); None when the keys are in a hash map or not integers.
+    fn direct_range(&self) -> Option<(i128, i128)> {
+        let Index::Int(index) = &self.index else {
+            return None;
+        };
+        match &index.direct {
+            Some((base, slots)) if !slots.is_empty() => {
+                let base = i128::from(*base);
+                Some((base, base + slots.len() as i128 - 1))
+            }
+            Some(_) => Some(EMPTY_RANGE),
+            None if index.map.is_empty() => Some(EMPTY_RANGE),
+            None => None,
+        }
+    }
+
+    /// Makes room for `groups` groups of partition `partition` of `partitioner`, in a table
+    /// that has none yet: a range partition's keys get a direct index over the range, so
+    /// none of them re-bases or grows it.
+    pub(super) fn reserve(&mut self, partitioner: &Partitioner, partition: usize, groups: usize) {
+        self.set_of_group.reserve(groups);
+        match (&mut self.index, partitioner.range_of(partition)) {
+            (Index::Int(index), Some((low, high))) => {
+                let span = high - low + 1;
+                let fresh = index.direct.is_none() && index.map.is_empty();
+                if fresh && (1..=DIRECT_SPAN_MAX as i128).contains(&span) {
+                    let base = i64::try_from(low).ok();
+                    index.direct = base.map(|base| (base, vec![NO_GROUP; span as usize]));
+                }
+            }
+            (Index::Int(index), None) => index.map.reserve(groups),
+            (Index::Encoded(ids), _) => ids.reserve(groups),
+            // Its hash table needs the stored keys to grow: it grows as they come.
+            (Index::Text(_), _) => {}
+        }
     }
 
     /// Appends to `out` the group id in set `set` (keys `set_keys`) of each of `rows` rows
@@ -221,6 +282,65 @@ impl Groups {
     }
 }
 
+/// How a partitioned merge splits the groups of the workers' tables.
+pub(super) enum Partitioner {
+    /// A single integer key that every table holds in a direct index: partition p holds
+    /// the keys `low + p * width` up to the next partition's, so each partition's merged
+    /// table is a small direct index again and no key is hashed. NULL goes to partition 0.
+    Range {
+        low: i128,
+        high: i128,
+        width: i128,
+        count: usize,
+    },
+    /// Anything else: by a hash of the encoded keys.
+    Hash { count: usize },
+}
+
+/// The range of a direct index without keys: neutral for the union of ranges.
+const EMPTY_RANGE: (i128, i128) = (i128::MAX, i128::MIN);
+
+impl Partitioner {
+    /// `count` partitions of the groups of `tables`.
+    pub(super) fn new<'a>(tables: impl Iterator<Item = &'a Groups>, count: usize) -> Partitioner {
+        let count = count.max(1);
+        let mut range = Some(EMPTY_RANGE);
+        for groups in tables {
+            range = range
+                .zip(groups.direct_range())
+                .map(|((low, high), (l, h))| (low.min(l), high.max(h)));
+        }
+        match range {
+            Some((low, high)) if low <= high => Partitioner::Range {
+                low,
+                high,
+                width: (high - low + count as i128) / count as i128,
+                count,
+            },
+            _ => Partitioner::Hash { count },
+        }
+    }
+
+    pub(super) fn count(&self) -> usize {
+        match self {
+            Partitioner::Range { count, .. } | Partitioner::Hash { count } => *count,
+        }
+    }
+
+    /// The keys partition `partition` holds, when they are a range.
+    fn range_of(&self, partition: usize) -> Option<(i128, i128)> {
+        match self {
+            Partitioner::Range {
+                low, high, width, ..
+            } => {
+                let first = low + width * partition as i128;
+                Some((first, (first + width - 1).min(*high)))
+            }
+            Partitioner::Hash { .. } => None,
+        }
+    }
+}
+
 /// The index was chosen from the key's type, so another type is a bug of ours.
 fn key_type_mismatch() -> Error {
     Error::internal("group key vector does not match its type")
@@ -276,7 +396,8 @@ impl IntIndex {
             } else {
                 (
                     (*base).min(value),
-                    (*base + slots.len() as i64 - 1).max(value),
+                    // The highest key, which the base plus the length passes at i64::MAX.
+                    (*base + (slots.len() as i64 - 1)).max(value),
                 )
             };
             let span = (high as i128 - low as i128 + 1) as u64;
@@ -457,17 +578,42 @@ mod tests {
         };
         let (_, first) = ids(PhysicalType::Int64, &values(&[5, 0, 900_000, 17, 3]), 2);
         let (_, second) = ids(PhysicalType::Int64, &values(&[3, 17, 0, 5, 900_000]), 3);
-        let partition = |groups: &Groups, key: &ScalarValue| {
-            let lists = groups.partitions(8);
-            let group = (0..groups.len())
-                .find(|&g| groups.keys[0].get_scalar(g) == *key)
-                .expect("every key has a group") as u32;
+        let partition = |groups: &Groups, key: &ScalarValue, partitioner: &Partitioner| {
+            let lists = groups.partitions(partitioner).expect("integer keys");
             assert_eq!(lists.iter().map(Vec::len).sum::<usize>(), groups.len());
-            lists.iter().position(|l| l.contains(&group))
+            let group = (0..groups.len()).find(|&g| groups.keys[0].get_scalar(g) == *key)?;
+            lists.iter().position(|l| l.contains(&(group as u32)))
         };
+        // 900,000 is past the direct index's span: the keys are hashed.
+        let hashed = Partitioner::new([&first, &second].into_iter(), 8);
+        assert!(matches!(hashed, Partitioner::Hash { .. }));
         for key in values(&[5, 0, 900_000, 17, 3]) {
-            assert_eq!(partition(&first, &key), partition(&second, &key), "{key:?}");
+            assert_eq!(
+                partition(&first, &key, &hashed),
+                partition(&second, &key, &hashed),
+                "{key:?}"
+            );
         }
+        // Keys in direct indexes split by range, in key order, NULL first.
+        let (_, third) = ids(PhysicalType::Int64, &values(&[40, 0, -3, 17]), 3);
+        let (_, fourth) = ids(PhysicalType::Int64, &values(&[12, 17, 60, 0]), 2);
+        let ranges = Partitioner::new([&third, &fourth].into_iter(), 4);
+        assert!(matches!(ranges, Partitioner::Range { .. }));
+        for key in values(&[0, 17]) {
+            let part = partition(&third, &key, &ranges);
+            assert!(part.is_some(), "{key:?}");
+            assert_eq!(part, partition(&fourth, &key, &ranges), "{key:?}");
+        }
+        let keys_in_order = |groups: &Groups| -> Vec<ScalarValue> {
+            let lists = groups.partitions(&ranges).expect("integer keys");
+            lists
+                .iter()
+                .flatten()
+                .map(|&g| groups.keys[0].get_scalar(g as usize))
+                .collect()
+        };
+        assert_eq!(keys_in_order(&third), values(&[0, -3, 17, 40]));
+        assert_eq!(keys_in_order(&fourth), values(&[0, 12, 17, 60]));
     }
 
     #[test]

@@ -320,7 +320,9 @@ fn build_top_n(plan: &LogicalPlan, k: usize, lowering: &mut Lowering) -> BoxedOp
             let node_stats = lowering.stats_slot();
             // An index search runs on the calling thread; anything else may run on the workers.
             let sorted_operator = match nearest_probe(sorted, keys, k, lowering.state) {
-                Some((probe, _)) => WorkerInput::new(build_nearest(sorted, probe, lowering), None),
+                Some((probe, _)) => {
+                    WorkerInput::new(build_nearest(sorted, probe, lowering), None, None)
+                }
                 None => worker_input(sorted, lowering),
             };
             let top_n = TopNExec::new(sorted_operator, keys.clone(), physical_types(sorted), k);
@@ -423,8 +425,30 @@ fn aggregate_pipeline(
 /// top-N's best rows, a hash join's build rows): its serial operators, and its plan when it
 /// is a parallel-safe pipeline.
 fn worker_input(input: &LogicalPlan, lowering: &mut Lowering) -> WorkerInput {
+    worker_input_built(input, lowering, |lowering| build(input, lowering))
+}
+
+/// [`worker_input`] with the serial operators made by `build_serial`, and EXPLAIN ANALYZE's
+/// counters of the Gather over the pipeline (its slot is taken first) and of the pipeline's
+/// operators, which the workers' copies count in when they run the pipeline instead.
+fn worker_input_built(
+    input: &LogicalPlan,
+    lowering: &mut Lowering,
+    build_serial: impl FnOnce(&mut Lowering) -> BoxedOperator,
+) -> WorkerInput {
     let pipeline = worker_pipeline(input, lowering);
-    WorkerInput::new(build(input, lowering), pipeline)
+    let gathered = pipeline.is_some() && !matches!(input, LogicalPlan::Scan { .. });
+    let first_slot = lowering.stats.as_ref().map_or(0, |s| s.next);
+    let serial = build_serial(lowering);
+    let counters = lowering.stats.as_ref().map(|s| {
+        let slots = &s.slots[first_slot..s.next];
+        match (gathered, slots.split_first()) {
+            (true, Some((gather, pipeline))) => (gather.clone(), Arc::from(pipeline)),
+            // A bare scan has no Gather to show what the workers launched.
+            _ => (Arc::default(), Arc::from(slots)),
+        }
+    });
+    WorkerInput::new(serial, pipeline, counters)
 }
 
 /// `input`'s plan when it is a parallel-safe pipeline outside a worker's copy of one.
@@ -508,7 +532,7 @@ fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
         // thread, which cost more than the workers' runs save: measured 0.72x at 2 workers
         // on 1M rows (bench/scaling.py). Its input pipeline still runs under a Gather.
         LogicalPlan::Sort { input, keys } => Box::new(SortExec::new(
-            WorkerInput::new(build(input, lowering), None),
+            WorkerInput::new(build(input, lowering), None, None),
             keys.clone(),
             physical_types(input),
         )),
@@ -647,27 +671,37 @@ fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
             } else {
                 let left_is_build = builds_left(left, right, state);
                 let shared = lowering.shared_build();
-                let build_side = if left_is_build { left } else { right };
-                let build_pipeline = worker_pipeline(build_side, lowering);
-                let left_operator = build_input(left, lowering, left_is_build);
-                let right_operator = build_input(right, lowering, !left_is_build);
+                // Each side's operators built in plan order, as EXPLAIN walks it.
+                let build_side = |side: &LogicalPlan, lowering: &mut Lowering| {
+                    worker_input_built(side, lowering, |l| build_input(side, l, true))
+                };
+                let (probe_operator, build_operator) = match left_is_build {
+                    true => {
+                        let build_operator = build_side(left, lowering);
+                        (build_input(right, lowering, false), build_operator)
+                    }
+                    false => {
+                        let probe_operator = build_input(left, lowering, false);
+                        (probe_operator, build_side(right, lowering))
+                    }
+                };
                 let kind = probe_kind(*kind, left_is_build);
-                // (operator, keys, types, plan) of each side, as probe and build.
-                let left_side = (left_operator, split.left_keys, types.0, left);
-                let right_side = (right_operator, split.right_keys, types.1, right);
+                // (keys, types, plan) of each side, as probe and build.
+                let left_side = (split.left_keys, types.0, left);
+                let right_side = (split.right_keys, types.1, right);
                 let (probe, build) = match left_is_build {
                     true => (right_side, left_side),
                     false => (left_side, right_side),
                 };
                 Box::new(HashJoinExec::new(
-                    probe.0,
-                    WorkerInput::new(build.0, build_pipeline),
+                    probe_operator,
+                    build_operator,
                     HashJoinSpec {
-                        probe_keys: probe.1,
-                        cache: join_cache_key(&shared, build.3, &build.1),
-                        build_keys: build.1,
-                        probe_types: probe.2,
-                        build_types: build.2,
+                        probe_keys: probe.0,
+                        cache: join_cache_key(&shared, build.2, &build.0),
+                        build_keys: build.0,
+                        probe_types: probe.1,
+                        build_types: build.1,
                         kind,
                         residual: split.residual,
                         build_first: left_is_build,

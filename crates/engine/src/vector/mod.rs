@@ -193,11 +193,12 @@ impl Vector {
     /// A vector of `len` copies of `value` (NULL if `value` is NULL), of type `ty`; a value
     /// of another type is an internal error.
     pub fn from_scalar(value: &ScalarValue, ty: DataType, len: usize) -> Result<Vector> {
-        let mut out = Vector::with_capacity(ty.physical(), len);
-        for _ in 0..len {
-            out.push_scalar(value)?;
-        }
-        Ok(out)
+        let mut one = Vector::with_capacity(ty.physical(), 1);
+        one.push_scalar(value)?;
+        // Copies of the one value: a typed loop, where a push per row matched the value's
+        // type and grew the validity every time (a literal in `k % 100000` took a third of
+        // a GROUP BY's time).
+        Ok(one.gather(&vec![0; len]))
     }
 
     pub fn len(&self) -> usize {

@@ -5,7 +5,7 @@
 //! with its own context (`worker.rs`). The workers are the statement's own thread plus
 //! helpers from one process-wide pool (`pool.rs`) that admits only as many as are free, so
 //! concurrent clients keep their cores. `gather.rs` hands the workers' batches on in
-//! exactly the serial order; `run_pipeline` lets an operator consume each worker's stream
+//! exactly the serial order; `run_pipeline_counted` lets an operator consume each worker's stream
 //! where it runs (thread-local aggregation or sort runs).
 //!
 //! Every batch carries its [`MorselPosition`], which orders it as a serial scan would, so
@@ -22,7 +22,7 @@ pub use gather::GatherExec;
 pub use morsel::MorselPosition;
 pub(crate) use morsel::MorselScanExec;
 pub use pipeline::{
-    is_gather_point, is_pipeline, parallel_pipeline, run_pipeline, run_pipeline_counted, Consume,
+    is_gather_point, is_pipeline, parallel_pipeline, run_pipeline_counted, Consume,
     PipelineCounters, WorkerStream,
 };
 pub use pool::{configure_threads, pool_threads};

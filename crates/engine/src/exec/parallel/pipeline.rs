@@ -331,17 +331,8 @@ pub type Consume<T> = dyn Fn(&mut WorkerStream, &ExecContext) -> Result<T> + Sen
 /// Runs the parallel-safe pipeline `plan` on up to ctx's degree of workers (the caller is
 /// one); each worker gets its own ExecContext and a stream of (position, batch); returns
 /// one T per worker that ran. The error reported is the one of the earliest morsel, as
-/// serial execution would meet it first.
-pub fn run_pipeline<T: Send + 'static>(
-    ctx: &ExecContext,
-    plan: &LogicalPlan,
-    consume: Arc<Consume<T>>,
-) -> Result<Vec<T>> {
-    run_pipeline_counted(ctx, plan, None, consume)
-}
-
-/// [`run_pipeline`], counting for EXPLAIN ANALYZE the rows of the pipeline's operators
-/// over every worker and the helpers launched.
+/// serial execution would meet it first. With `counters`, EXPLAIN ANALYZE counts the rows
+/// of the pipeline's operators over every worker and the helpers launched.
 pub fn run_pipeline_counted<T: Send + 'static>(
     ctx: &ExecContext,
     plan: &LogicalPlan,
