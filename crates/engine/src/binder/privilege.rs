@@ -211,10 +211,7 @@ impl Binder<'_> {
         granted_by: Option<&ast::Ident>,
     ) -> Result<PrivilegeChange> {
         if let Some(grantor) = granted_by {
-            // Only the current role may be named (PostgreSQL 15 accepts nothing else).
-            if ident_name(grantor) != self.search_path.user() {
-                return Err(Error::unsupported("GRANTED BY another role"));
-            }
+            self.require_current_grantor(grantor)?;
         }
         let Some(objects) = objects else {
             return Err(Error::syntax("syntax error at end of input"));
@@ -234,6 +231,25 @@ impl Binder<'_> {
             grant_option: false,
             cascade: false,
         })
+    }
+
+    /// GRANTED BY: PostgreSQL 15 takes only the current user (ExecuteGrantStmt), after
+    /// checking that the role exists.
+    fn require_current_grantor(&self, grantor: &ast::Ident) -> Result<()> {
+        let name = ident_name(grantor);
+        let special = grantor.quote_style.is_none()
+            && matches!(name.as_str(), "current_user" | "current_role");
+        if special || name == self.search_path.user() {
+            return Ok(());
+        }
+        match self.state.roles.by_name(&name) {
+            None => Err(crate::catalog::missing_role(&name)),
+            Some(role) if role.oid == self.current_role() => Ok(()),
+            Some(_) => Err(Error::new(
+                SqlState::FeatureNotSupported,
+                "grantor must be current user",
+            )),
+        }
     }
 
     /// The table or view `name` as the object of a GRANT, REVOKE or OWNER TO.
