@@ -1,5 +1,5 @@
-//! Object privileges: who owns each table, view and schema, and its access control list
-//! (PostgreSQL's relowner/relacl and nspacl), with PostgreSQL 15's rules for reading and
+//! Object privileges: who owns each table, view, sequence and schema, and its access control
+//! list (PostgreSQL's relowner/relacl and nspacl), with PostgreSQL 15's rules for reading and
 //! changing them (aclchk.c, acl.c). Kept in the role catalog, which stages it per
 //! transaction and logs it; an object without an entry is owned by the bootstrap superuser
 //! and has its default ACL (shown as NULL).
@@ -67,6 +67,8 @@ pub enum ObjectKind {
     /// A table or a view (pg_class).
     Relation,
     Schema,
+    /// A sequence: in pg_class too, with privileges of its own (USAGE, SELECT, UPDATE).
+    Sequence,
 }
 
 impl ObjectKind {
@@ -75,6 +77,16 @@ impl ObjectKind {
         match self {
             ObjectKind::Relation => AclMode(0b111_1111),
             ObjectKind::Schema => AclMode::USAGE.union(AclMode::CREATE),
+            ObjectKind::Sequence => AclMode::USAGE.union(AclMode::SELECT).union(AclMode::UPDATE),
+        }
+    }
+
+    /// The word error messages name an object of the kind with.
+    pub fn word(self) -> &'static str {
+        match self {
+            ObjectKind::Relation => "table",
+            ObjectKind::Schema => "schema",
+            ObjectKind::Sequence => "sequence",
         }
     }
 
@@ -83,6 +95,7 @@ impl ObjectKind {
         match self {
             ObjectKind::Relation => 1,
             ObjectKind::Schema => 2,
+            ObjectKind::Sequence => 3,
         }
     }
 
@@ -90,9 +103,18 @@ impl ObjectKind {
         match tag {
             1 => Some(ObjectKind::Relation),
             2 => Some(ObjectKind::Schema),
+            3 => Some(ObjectKind::Sequence),
             _ => None,
         }
     }
+}
+
+/// 0LP01 `invalid privilege type USAGE for table`.
+pub fn invalid_privilege_type(privilege: &str, kind: ObjectKind) -> Error {
+    Error::new(
+        SqlState::InvalidGrantOperation,
+        format!("invalid privilege type {privilege} for {}", kind.word()),
+    )
 }
 
 /// One ACL entry: what `grantor` granted `grantee` (PUBLIC_GRANTEE for PUBLIC), and
@@ -419,6 +441,12 @@ impl RoleCatalog {
     pub fn relation_privileges(&self, oid: u32) -> ObjectPrivileges {
         self.privileges
             .get(ObjectKind::Relation, oid, SUPERUSER_OID)
+    }
+
+    /// A sequence's owner and ACL.
+    pub fn sequence_privileges(&self, oid: u32) -> ObjectPrivileges {
+        self.privileges
+            .get(ObjectKind::Sequence, oid, SUPERUSER_OID)
     }
 
     /// A schema's owner (named in its definition) and ACL. initdb gives the schemas it
