@@ -1173,9 +1173,16 @@ impl Session {
             }
             BoundStatement::ChangeFunction(change) => {
                 let tag = change.tag();
-                self.with_notices(tag, |txn, notices| {
+                let before: Vec<u32> = self.view().functions.keys().copied().collect();
+                let result = self.with_notices(tag, |txn, notices| {
                     sql_function::change_function(txn, change, notices)
-                })
+                })?;
+                let made: Vec<u32> = (self.transaction().view().functions.keys())
+                    .filter(|oid| !before.contains(oid))
+                    .copied()
+                    .collect();
+                self.record_owner(ObjectKind::Function, &made)?;
+                Ok(result)
             }
             BoundStatement::Truncate {
                 tables,

@@ -369,6 +369,52 @@ impl Binder<'_> {
         })
     }
 
+    /// The SQL function `oid` as the object of a GRANT or REVOKE.
+    fn function_target(&self, oid: u32) -> Result<PrivilegeTarget> {
+        let function = self
+            .state
+            .functions
+            .get(&oid)
+            .ok_or_else(|| Error::internal("a function found by name is missing"))?;
+        Ok(PrivilegeTarget {
+            kind: ObjectKind::Function,
+            oid,
+            word: "function",
+            name: function.name.name.clone(),
+            current: self.state.roles.function_privileges(oid),
+        })
+    }
+
+    /// 42501 `permission denied for function f` unless the current role may EXECUTE the
+    /// SQL function `oid` (PUBLIC may, until revoked). Checked as the caller even inside
+    /// a view, as PostgreSQL checks it when the call runs.
+    pub(super) fn require_execute(&self, oid: u32, name: &str) -> Result<()> {
+        let role = self.current_role();
+        let roles = &self.state.roles;
+        if roles.is_superuser(role) || self.privileges_unchecked {
+            return Ok(());
+        }
+        let object = roles.function_privileges(oid);
+        let (held, _) = roles.privileges_of(role, ObjectKind::Function, &object);
+        match held.contains(AclMode::EXECUTE) {
+            true => Ok(()),
+            false => Err(permission_denied("function", name)),
+        }
+    }
+
+    /// 42501 `must be owner of function f` unless the current role owns SQL function `oid`.
+    pub(super) fn require_function_owner(&self, oid: u32, name: &str) -> Result<()> {
+        let roles = &self.state.roles;
+        let owner = roles.function_privileges(oid).owner;
+        match roles.has_ownership(self.current_role(), owner) {
+            true => Ok(()),
+            false => Err(Error::new(
+                SqlState::InsufficientPrivilege,
+                format!("must be owner of function {name}"),
+            )),
+        }
+    }
+
     /// The objects a GRANT or REVOKE names, all of one kind.
     fn privilege_targets(
         &self,
@@ -426,6 +472,37 @@ impl Binder<'_> {
                 }
                 Ok((ObjectKind::Sequence, targets))
             }
+            GrantObjects::Function { name, arg_types } => {
+                // `f` without parentheses names the one function called so.
+                let types = match arg_types.is_empty() {
+                    true => None,
+                    false => Some(
+                        arg_types
+                            .iter()
+                            .map(|ty| self.function_type(ty))
+                            .collect::<Result<Vec<_>>>()?,
+                    ),
+                };
+                let (oid, _) = self.function_to_drop(name, types.as_deref())??;
+                Ok((ObjectKind::Function, vec![self.function_target(oid)?]))
+            }
+            GrantObjects::AllFunctionsInSchema { schemas } => {
+                let mut targets = Vec::new();
+                for schema in schemas {
+                    let oid = self.schema(&object_name_text(schema)?)?.oid;
+                    let mut functions: Vec<_> = self
+                        .state
+                        .functions
+                        .values()
+                        .filter(|f| f.name.schema == oid)
+                        .collect();
+                    functions.sort_by_key(|f| (f.name.name.clone(), f.oid));
+                    for function in functions {
+                        targets.push(self.function_target(function.oid)?);
+                    }
+                }
+                Ok((ObjectKind::Function, targets))
+            }
             GrantObjects::Schemas(schemas) => {
                 let targets = schemas
                     .iter()
@@ -463,7 +540,7 @@ fn privilege_mode(privileges: &Privileges, kind: ObjectKind) -> Result<(AclMode,
         ObjectKind::Relation => kind
             .all_privileges()
             .union(ObjectKind::Sequence.all_privileges()),
-        ObjectKind::Schema | ObjectKind::Sequence => kind.all_privileges(),
+        ObjectKind::Schema | ObjectKind::Sequence | ObjectKind::Function => kind.all_privileges(),
     };
     let actions = match privileges {
         Privileges::All {

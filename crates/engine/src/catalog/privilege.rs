@@ -1,5 +1,5 @@
-//! Object privileges: who owns each table, view, sequence and schema, and its access control
-//! list (PostgreSQL's relowner/relacl and nspacl), with PostgreSQL 15's rules for reading and
+//! Object privileges: who owns each table, view, sequence, schema and SQL function, and its
+//! access control list (PostgreSQL's relowner/relacl, nspacl and proacl), with PostgreSQL 15's rules for reading and
 //! changing them (aclchk.c, acl.c). Kept in the role catalog, which stages it per
 //! transaction and logs it; an object without an entry is owned by the bootstrap superuser
 //! and has its default ACL (shown as NULL).
@@ -69,6 +69,8 @@ pub enum ObjectKind {
     Schema,
     /// A sequence: in pg_class too, with privileges of its own (USAGE, SELECT, UPDATE).
     Sequence,
+    /// A SQL function (pg_proc): EXECUTE, which PUBLIC holds by default.
+    Function,
 }
 
 impl ObjectKind {
@@ -78,6 +80,15 @@ impl ObjectKind {
             ObjectKind::Relation => AclMode(0b111_1111),
             ObjectKind::Schema => AclMode::USAGE.union(AclMode::CREATE),
             ObjectKind::Sequence => AclMode::USAGE.union(AclMode::SELECT).union(AclMode::UPDATE),
+            ObjectKind::Function => AclMode::EXECUTE,
+        }
+    }
+
+    /// What PUBLIC holds on a new object of the kind (acldefault's world_default).
+    fn public_default(self) -> AclMode {
+        match self {
+            ObjectKind::Function => AclMode::EXECUTE,
+            ObjectKind::Relation | ObjectKind::Schema | ObjectKind::Sequence => AclMode::NONE,
         }
     }
 
@@ -87,6 +98,7 @@ impl ObjectKind {
             ObjectKind::Relation => "table",
             ObjectKind::Schema => "schema",
             ObjectKind::Sequence => "sequence",
+            ObjectKind::Function => "function",
         }
     }
 
@@ -96,6 +108,7 @@ impl ObjectKind {
             ObjectKind::Relation => 1,
             ObjectKind::Schema => 2,
             ObjectKind::Sequence => 3,
+            ObjectKind::Function => 4,
         }
     }
 
@@ -104,6 +117,7 @@ impl ObjectKind {
             1 => Some(ObjectKind::Relation),
             2 => Some(ObjectKind::Schema),
             3 => Some(ObjectKind::Sequence),
+            4 => Some(ObjectKind::Function),
             _ => None,
         }
     }
@@ -136,14 +150,26 @@ pub struct ObjectPrivileges {
 }
 
 /// The ACL PostgreSQL gives a new object of `kind` owned by `owner` (acldefault): the
-/// owner holds every privilege, and its grant options through ownership, not the ACL.
+/// owner holds every privilege, and its grant options through ownership, not the ACL;
+/// PUBLIC holds what the kind gives everyone (EXECUTE on functions).
 pub fn default_acl(kind: ObjectKind, owner: u32) -> Vec<AclItem> {
-    vec![AclItem {
+    let public = kind.public_default();
+    let mut acl = Vec::with_capacity(2);
+    if !public.is_empty() {
+        acl.push(AclItem {
+            grantee: PUBLIC_GRANTEE,
+            grantor: owner,
+            privileges: public,
+            grant_options: AclMode::NONE,
+        });
+    }
+    acl.push(AclItem {
         grantee: owner,
         grantor: owner,
         privileges: kind.all_privileges(),
         grant_options: AclMode::NONE,
-    }]
+    });
+    acl
 }
 
 /// The owners and ACLs of the objects that have an owner other than the bootstrap
@@ -447,6 +473,12 @@ impl RoleCatalog {
     pub fn sequence_privileges(&self, oid: u32) -> ObjectPrivileges {
         self.privileges
             .get(ObjectKind::Sequence, oid, SUPERUSER_OID)
+    }
+
+    /// A SQL function's owner and ACL.
+    pub fn function_privileges(&self, oid: u32) -> ObjectPrivileges {
+        self.privileges
+            .get(ObjectKind::Function, oid, SUPERUSER_OID)
     }
 
     /// A schema's owner (named in its definition) and ACL. initdb gives the schemas it
