@@ -292,6 +292,12 @@ impl RoleCatalog {
         held
     }
 
+    /// Whether `role` holds `other`'s privileges (pg_has_role's USAGE): a superuser, or
+    /// `other` itself or a role it inherits from.
+    pub fn has_privileges_of(&self, role: u32, other: u32) -> bool {
+        self.is_superuser(role) || self.inherits_from(role, other)
+    }
+
     /// Whether `role` gets `other`'s privileges by membership: INHERIT along each step.
     fn inherits_from(&self, role: u32, other: u32) -> bool {
         let mut reached = vec![role];

@@ -445,6 +445,8 @@ pub static RELATIONS: &[SystemRelation] = &[
     information_schema("routines", 13110, is::ROUTINES, no_rows),
     information_schema("parameters", 13111, is::PARAMETERS, no_rows),
     information_schema("check_constraints", 13112, is::CHECK_CONSTRAINTS, information_schema::check_constraints),
+    information_schema("table_privileges", 13113, is::TABLE_PRIVILEGES, information_schema::table_privileges),
+    information_schema("role_table_grants", 13114, is::TABLE_PRIVILEGES, information_schema::role_table_grants),
 ];
 
 use information_schema::columns as is;
