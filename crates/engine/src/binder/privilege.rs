@@ -369,6 +369,40 @@ impl Binder<'_> {
         })
     }
 
+    /// The database `name` as the object of a GRANT or REVOKE: the one the session is
+    /// connected to (3D000 for another name).
+    fn database_target(&self, name: &str) -> Result<PrivilegeTarget> {
+        if name != self.search_path.database() {
+            return Err(Error::new(
+                SqlState::InvalidCatalogName,
+                format!("database \"{name}\" does not exist"),
+            ));
+        }
+        Ok(PrivilegeTarget {
+            kind: ObjectKind::Database,
+            oid: crate::catalog::system::DATABASE_OID,
+            word: "database",
+            name: name.to_string(),
+            current: self.state.roles.database_privileges(),
+        })
+    }
+
+    /// 42501 `permission denied for database d` unless the current role holds
+    /// `privileges` on the database (CREATE SCHEMA asks for CREATE).
+    pub(super) fn require_database(&self, privileges: AclMode) -> Result<()> {
+        let role = self.current_role();
+        let roles = &self.state.roles;
+        if roles.is_superuser(role) || self.privileges_unchecked {
+            return Ok(());
+        }
+        let object = roles.database_privileges();
+        let (held, _) = roles.privileges_of(role, ObjectKind::Database, &object);
+        match held.contains(privileges) {
+            true => Ok(()),
+            false => Err(permission_denied("database", self.search_path.database())),
+        }
+    }
+
     /// The SQL function `oid` as the object of a GRANT or REVOKE.
     fn function_target(&self, oid: u32) -> Result<PrivilegeTarget> {
         let function = self
@@ -503,6 +537,13 @@ impl Binder<'_> {
                 }
                 Ok((ObjectKind::Function, targets))
             }
+            GrantObjects::Databases(names) => {
+                let targets = names
+                    .iter()
+                    .map(|name| self.database_target(&object_name_text(name)?))
+                    .collect::<Result<Vec<_>>>()?;
+                Ok((ObjectKind::Database, targets))
+            }
             GrantObjects::Schemas(schemas) => {
                 let targets = schemas
                     .iter()
@@ -540,7 +581,9 @@ fn privilege_mode(privileges: &Privileges, kind: ObjectKind) -> Result<(AclMode,
         ObjectKind::Relation => kind
             .all_privileges()
             .union(ObjectKind::Sequence.all_privileges()),
-        ObjectKind::Schema | ObjectKind::Sequence | ObjectKind::Function => kind.all_privileges(),
+        ObjectKind::Schema | ObjectKind::Sequence | ObjectKind::Function | ObjectKind::Database => {
+            kind.all_privileges()
+        }
     };
     let actions = match privileges {
         Privileges::All {

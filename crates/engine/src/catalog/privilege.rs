@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use super::namespace::{SchemaDef, INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PUBLIC_OID};
 use super::role::RoleCatalog;
-use crate::catalog::system::SUPERUSER_OID;
+use crate::catalog::system::{DATABASE_OID, SUPERUSER_OID};
 use crate::error::{Error, Result, SqlState};
 
 /// The grantee OID PUBLIC is written with in an ACL.
@@ -71,6 +71,9 @@ pub enum ObjectKind {
     Sequence,
     /// A SQL function (pg_proc): EXECUTE, which PUBLIC holds by default.
     Function,
+    /// The database (pg_database): CREATE, TEMPORARY and CONNECT, the last two PUBLIC's
+    /// by default.
+    Database,
 }
 
 impl ObjectKind {
@@ -81,6 +84,9 @@ impl ObjectKind {
             ObjectKind::Schema => AclMode::USAGE.union(AclMode::CREATE),
             ObjectKind::Sequence => AclMode::USAGE.union(AclMode::SELECT).union(AclMode::UPDATE),
             ObjectKind::Function => AclMode::EXECUTE,
+            ObjectKind::Database => AclMode::CREATE
+                .union(AclMode::TEMPORARY)
+                .union(AclMode::CONNECT),
         }
     }
 
@@ -88,6 +94,7 @@ impl ObjectKind {
     fn public_default(self) -> AclMode {
         match self {
             ObjectKind::Function => AclMode::EXECUTE,
+            ObjectKind::Database => AclMode::TEMPORARY.union(AclMode::CONNECT),
             ObjectKind::Relation | ObjectKind::Schema | ObjectKind::Sequence => AclMode::NONE,
         }
     }
@@ -99,6 +106,7 @@ impl ObjectKind {
             ObjectKind::Schema => "schema",
             ObjectKind::Sequence => "sequence",
             ObjectKind::Function => "function",
+            ObjectKind::Database => "database",
         }
     }
 
@@ -109,6 +117,7 @@ impl ObjectKind {
             ObjectKind::Schema => 2,
             ObjectKind::Sequence => 3,
             ObjectKind::Function => 4,
+            ObjectKind::Database => 5,
         }
     }
 
@@ -118,6 +127,7 @@ impl ObjectKind {
             2 => Some(ObjectKind::Schema),
             3 => Some(ObjectKind::Sequence),
             4 => Some(ObjectKind::Function),
+            5 => Some(ObjectKind::Database),
             _ => None,
         }
     }
@@ -479,6 +489,12 @@ impl RoleCatalog {
     pub fn sequence_privileges(&self, oid: u32) -> ObjectPrivileges {
         self.privileges
             .get(ObjectKind::Sequence, oid, SUPERUSER_OID)
+    }
+
+    /// The database's owner (the bootstrap superuser) and ACL.
+    pub fn database_privileges(&self) -> ObjectPrivileges {
+        self.privileges
+            .get(ObjectKind::Database, DATABASE_OID, SUPERUSER_OID)
     }
 
     /// A SQL function's owner and ACL.

@@ -112,7 +112,7 @@ fn target_privileges(
             });
             Ok(privileges.intersection(supported))
         }
-        ObjectKind::Relation | ObjectKind::Schema | ObjectKind::Function => {
+        ObjectKind::Relation | ObjectKind::Schema | ObjectKind::Function | ObjectKind::Database => {
             Err(invalid_privilege_type("USAGE", target.kind))
         }
     }
@@ -189,7 +189,10 @@ fn newest(target: &PrivilegeTarget, catalog: &PrivilegeCatalog) -> ObjectPrivile
     match catalog.objects.get(&(target.kind, target.oid)) {
         Some(entry) => ObjectPrivileges {
             owner: match target.kind {
-                ObjectKind::Relation | ObjectKind::Sequence | ObjectKind::Function => entry.owner,
+                ObjectKind::Relation
+                | ObjectKind::Sequence
+                | ObjectKind::Function
+                | ObjectKind::Database => entry.owner,
                 ObjectKind::Schema => target.current.owner,
             },
             acl: entry.acl.clone(),
@@ -228,6 +231,7 @@ pub fn prune(catalog: &mut PrivilegeCatalog, state: &DbState) {
         ObjectKind::Schema => state.schemas.contains_key(oid),
         ObjectKind::Sequence => state.sequences.values().any(|s| s.oid == *oid),
         ObjectKind::Function => state.functions.contains_key(oid),
+        ObjectKind::Database => true,
     });
 }
 

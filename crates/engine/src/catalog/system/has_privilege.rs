@@ -142,20 +142,7 @@ pub(super) fn has_privilege(
                 None => return Ok(ScalarValue::Bool(roles.is_superuser(role))),
             }
         }
-        PrivilegeFunction::Database => {
-            // No ACL is kept: the default one, where PUBLIC may connect and make
-            // temporary tables and the bootstrap superuser owns the database.
-            let held = if roles.is_superuser(role) {
-                AclMode::CREATE
-                    .union(AclMode::TEMPORARY)
-                    .union(AclMode::CONNECT)
-            } else if with_grant_option {
-                AclMode::NONE
-            } else {
-                AclMode::TEMPORARY.union(AclMode::CONNECT)
-            };
-            return Ok(ScalarValue::Bool(!held.intersection(wanted).is_empty()));
-        }
+        PrivilegeFunction::Database => (ObjectKind::Database, roles.database_privileges()),
         PrivilegeFunction::Unchecked => return Ok(ScalarValue::Bool(true)),
     };
     Ok(ScalarValue::Bool(holds(
