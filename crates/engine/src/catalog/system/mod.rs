@@ -241,12 +241,15 @@ impl CatalogSnapshot<'_> {
     /// search path and no relation of the same name comes before it there
     /// (pg_table_is_visible). Objects that are not user relations are all in pg_catalog.
     pub(crate) fn relation_visible(&self, relation_oid: u32) -> bool {
-        let Some(name) = user_relation_name(self.state, relation_oid) else {
-            return true;
-        };
         let searched = match self.search_path {
             Some(path) => path.searched(self.state),
             None => vec![PG_CATALOG_OID, PUBLIC_OID],
+        };
+        let Some(name) = user_relation_name(self.state, relation_oid) else {
+            // A system relation: pg_catalog is always searched, information_schema only
+            // when the path lists it.
+            let system = RELATIONS.iter().find(|r| r.oid == relation_oid);
+            return system.is_none_or(|r| searched.contains(&r.schema.oid()));
         };
         let namespace = self.namespace_of(relation_oid);
         searched
