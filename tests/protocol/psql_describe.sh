@@ -128,6 +128,15 @@ COMMENT ON SEQUENCE invoice_numbers IS 'invoice numbers';
 COMMENT ON SCHEMA sales IS 'the sales department';
 COMMENT ON INDEX customers_name_idx IS 'by name';
 COMMENT ON CONSTRAINT customers_pkey ON customers IS 'one per customer';
+CREATE ROLE dp_reader;
+CREATE ROLE dp_group;
+GRANT SELECT ON customers, big_customers TO dp_reader;
+GRANT INSERT, UPDATE ON customers TO dp_group WITH GRANT OPTION;
+GRANT SELECT, USAGE ON SEQUENCE invoice_numbers TO dp_reader;
+GRANT ALL ON sales.invoices TO PUBLIC;
+REVOKE TRUNCATE ON sales.invoices FROM kestrel;
+GRANT CREATE ON DATABASE kestrel TO dp_group;
+REVOKE TEMPORARY ON DATABASE kestrel FROM PUBLIC;
 SQL
 for port in "$PG_PORT" "$K_PORT"; do
     psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U kestrel -d kestrel -f "$WORK/schema.sql"
@@ -179,6 +188,9 @@ COMMANDS=(
     '\df sales.*'
     '\sf add_tax'
     '\sf sales.open_totals'
+    '\dp'
+    '\z customers'
+    '\dp sales.*'
 )
 # Not compared: \dt+, \di+ and \ds+ print the sizes of PostgreSQL's pages, which KestrelDB
 # does not have (its sizes are 0); \d+ VIEW prints the query as PostgreSQL's deparser

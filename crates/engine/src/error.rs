@@ -123,6 +123,8 @@ pub enum SqlState {
     WithCheckOptionViolation,
     DuplicateFunction,
     InvalidFunctionDefinition,
+    /// A database that does not exist (3D000).
+    InvalidCatalogName,
 }
 
 impl SqlState {
@@ -241,6 +243,7 @@ impl SqlState {
             SqlState::WithCheckOptionViolation => "44000",
             SqlState::DuplicateFunction => "42723",
             SqlState::InvalidFunctionDefinition => "42P13",
+            SqlState::InvalidCatalogName => "3D000",
         }
     }
 }

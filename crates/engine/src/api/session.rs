@@ -31,7 +31,7 @@ use super::settings::{
 use super::{ColumnInfo, Notice, StatementResult};
 use crate::binder::Binder;
 use crate::catalog::password::PasswordEncryption;
-use crate::catalog::SearchPath;
+use crate::catalog::{ObjectKind, QualifiedName, SearchPath};
 use crate::error::{Error, Result, SqlState};
 use crate::exec::memory::{MemoryPool, QueryMemory};
 use crate::exec::{
@@ -597,6 +597,27 @@ impl Session {
         });
     }
 
+    /// 42501 unless the session's user may CONNECT to the database, which PostgreSQL
+    /// checks as a session starts (superusers always may; PUBLIC may by default).
+    pub fn check_connect(&self) -> Result<()> {
+        let state = self.store.snapshot();
+        let roles = &state.roles;
+        let role = self.identity.role_oid;
+        let object = roles.database_privileges();
+        let (held, _) = roles.privileges_of(role, ObjectKind::Database, &object);
+        match held.contains(crate::catalog::AclMode::CONNECT) {
+            true => Ok(()),
+            false => Err(Error::new(
+                SqlState::InsufficientPrivilege,
+                format!(
+                    "permission denied for database \"{}\"",
+                    self.identity.database
+                ),
+            )
+            .with_detail("User does not have CONNECT privilege.")),
+        }
+    }
+
     /// Who statements run as: the session's user, or the role SET ROLE chose, which the
     /// session's user must be a member of (or a superuser).
     fn current_identity(&self) -> Result<Arc<SessionIdentity>> {
@@ -612,10 +633,18 @@ impl Session {
         }))
     }
 
-    /// Makes the current role the owner of the relation `oid` the statement created.
-    fn record_owner(&mut self, oid: u32) -> Result<()> {
+    /// Makes the current role the owner of the objects `oids` the statement created.
+    fn record_owner(&mut self, kind: ObjectKind, oids: &[u32]) -> Result<()> {
         let owner = self.current_identity()?.role_oid;
-        crate::exec::privilege::record_owner(self.transaction(), oid, owner)
+        crate::exec::privilege::record_owner(self.transaction(), kind, oids, owner)
+    }
+
+    /// The OIDs of the sequences `names` that exist in the transaction's view.
+    fn sequence_oids<'n>(&mut self, names: impl Iterator<Item = &'n QualifiedName>) -> Vec<u32> {
+        let view = self.transaction().view();
+        names
+            .filter_map(|name| view.sequences.get(name).map(|s| s.oid))
+            .collect()
     }
 
     /// The role `SET ROLE role` makes current: 22023 if it does not exist, 42501 unless
@@ -1090,6 +1119,8 @@ impl Session {
             } => {
                 let name = schema.qualified_name();
                 let existed = self.view().table_by_name(&name).is_some();
+                let sequence_names: Vec<QualifiedName> =
+                    sequences.iter().map(|(name, ..)| name.clone()).collect();
                 let result =
                     self.run_create_table(schema, if_not_exists, sequences, source, ctx)?;
                 if !existed {
@@ -1098,7 +1129,9 @@ impl Session {
                         .table_for_write(&name)?
                         .map(|t| t.schema.oid);
                     if let Some(oid) = oid {
-                        self.record_owner(oid)?;
+                        self.record_owner(ObjectKind::Relation, &[oid])?;
+                        let sequence_oids = self.sequence_oids(sequence_names.iter());
+                        self.record_owner(ObjectKind::Sequence, &sequence_oids)?;
                         if let Some(action) = on_commit {
                             self.register_on_commit(oid, action);
                         }
@@ -1135,7 +1168,7 @@ impl Session {
                 view::create_view(self.transaction(), view, or_replace)?;
                 let oid = self.transaction().view().views.get(&name).map(|v| v.oid);
                 if let Some(oid) = oid.filter(|_| !existed) {
-                    self.record_owner(oid)?;
+                    self.record_owner(ObjectKind::Relation, &[oid])?;
                 }
                 Ok(StatementResult::command("CREATE VIEW"))
             }
@@ -1171,9 +1204,16 @@ impl Session {
             }
             BoundStatement::ChangeFunction(change) => {
                 let tag = change.tag();
-                self.with_notices(tag, |txn, notices| {
+                let before: Vec<u32> = self.view().functions.keys().copied().collect();
+                let result = self.with_notices(tag, |txn, notices| {
                     sql_function::change_function(txn, change, notices)
-                })
+                })?;
+                let made: Vec<u32> = (self.transaction().view().functions.keys())
+                    .filter(|oid| !before.contains(oid))
+                    .copied()
+                    .collect();
+                self.record_owner(ObjectKind::Function, &made)?;
+                Ok(result)
             }
             BoundStatement::ChangeExtension(change) => {
                 let tag = change.tag();
@@ -1197,9 +1237,17 @@ impl Session {
                 options,
                 if_not_exists,
                 owned_by,
-            } => self.with_notices("CREATE SEQUENCE", |txn, notices| {
-                ddl::create_sequence(txn, &name, options, owned_by, if_not_exists, notices)
-            }),
+            } => {
+                let existed = self.view().sequences.contains_key(&name);
+                let result = self.with_notices("CREATE SEQUENCE", |txn, notices| {
+                    ddl::create_sequence(txn, &name, options, owned_by, if_not_exists, notices)
+                })?;
+                if !existed {
+                    let oids = self.sequence_oids(std::iter::once(&name));
+                    self.record_owner(ObjectKind::Sequence, &oids)?;
+                }
+                Ok(result)
+            }
             BoundStatement::Comment { target, comment } => {
                 crate::exec::comment::comment(self.transaction(), &target, comment)?;
                 Ok(StatementResult::command("COMMENT"))

@@ -13,7 +13,7 @@ use super::{ident_name, Binder};
 use crate::catalog::{ColumnDef, QualifiedName, TableSchema, UniqueKey};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
-use crate::plan::{AlterTable, BoundStatement, RoleChange, RowChange, ScalarExpr};
+use crate::plan::{AlterTable, BoundStatement, RowChange, ScalarExpr};
 use crate::storage::SequenceOptions;
 use crate::types::DataType;
 
@@ -82,13 +82,12 @@ impl Binder<'_> {
         };
         let is_view = self.state.views.contains_key(&table);
         if let [AlterTableOperation::OwnerTo { new_owner }] = operations.as_slice() {
-            if is_view || self.state.table_by_name(&table).is_some() {
+            let owned = is_view
+                || self.state.table_by_name(&table).is_some()
+                || self.state.sequences.contains_key(&table);
+            if owned {
                 let new_owner = self.owner_name(new_owner);
-                self.require_creator(&new_owner, table.schema)?;
-                return Ok(BoundStatement::ChangeRole(RoleChange::Owner {
-                    target: self.relation_target(&table)?,
-                    new_owner,
-                }));
+                return self.bind_owner_change(&table, new_owner, "ALTER TABLE");
             }
         }
         let entry = self.state.table_by_name(&table);

@@ -515,7 +515,10 @@ impl Binder<'_> {
                 false => self.relation_name(name),
             })
             .collect::<Result<Vec<_>>>()?;
-        if matches!(object_type, ObjectType::Table | ObjectType::View) {
+        if matches!(
+            object_type,
+            ObjectType::Table | ObjectType::View | ObjectType::Sequence
+        ) {
             for name in &names {
                 self.require_owner_if_exists(name)?;
             }

@@ -471,12 +471,13 @@ impl Binder<'_> {
                     )));
                 };
                 let sequence = self.relation_name(&super::names::regclass_name(&text)?)?;
-                if !self.state.sequences.contains_key(&sequence) {
+                let Some(oid) = self.state.sequences.get(&sequence).map(|s| s.oid) else {
                     return Err(Error::new(
                         SqlState::UndefinedTable,
                         format!("relation \"{sequence}\" does not exist"),
                     ));
-                }
+                };
+                self.require_sequence(&sequence, oid, func.privileges_needed(), true)?;
                 Some(sequence)
             }
         };

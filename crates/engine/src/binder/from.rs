@@ -577,6 +577,7 @@ impl Binder<'_> {
             return self.bind_view(view, alias);
         }
         if let Some(sequence) = self.state.sequences.get(&name) {
+            self.require_sequence(&name, sequence.oid, AclMode::SELECT, false)?;
             return bind_sequence_relation(&name, sequence.oid, alias);
         }
         let entry = self.table(&name)?;

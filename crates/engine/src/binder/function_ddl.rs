@@ -291,7 +291,7 @@ impl<'a> Binder<'a> {
     }
 
     /// A parameter or result type: as format_type_be shows it, without modifiers.
-    fn function_type(&self, ty: &ast::DataType) -> Result<DataType> {
+    pub(super) fn function_type(&self, ty: &ast::DataType) -> Result<DataType> {
         if let ast::DataType::Custom(name, _) = ty {
             let pseudo = [
                 "void",
@@ -340,7 +340,11 @@ impl<'a> Binder<'a> {
                 None => None,
             };
             match self.function_to_drop(name, types.as_deref())? {
-                Ok(found) => functions.push(found),
+                Ok(found) => {
+                    let shown = super::sql_function::shown_call_name(name);
+                    self.require_function_owner(found.0, &shown)?;
+                    functions.push(found)
+                }
                 Err(missing) if *if_exists => {
                     notices.push(format!("{}, skipping", missing.message))
                 }
@@ -356,7 +360,7 @@ impl<'a> Binder<'a> {
 
     /// The function DROP FUNCTION `name[(types)]` means, or the error saying it does not
     /// exist (which IF EXISTS turns into a notice).
-    fn function_to_drop(
+    pub(super) fn function_to_drop(
         &self,
         name: &ObjectName,
         types: Option<&[DataType]>,

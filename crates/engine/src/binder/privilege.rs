@@ -11,7 +11,7 @@ use sqlparser::ast::{self, Action, GrantObjects, Grantee, GranteeName, GranteesT
 
 use super::{ident_name, Binder};
 use crate::catalog::system::SUPERUSER_OID;
-use crate::catalog::{AclMode, ObjectKind, QualifiedName};
+use crate::catalog::{invalid_privilege_type, AclMode, ObjectKind, QualifiedName};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{BoundStatement, PrivilegeChange, PrivilegeTarget, RoleChange};
 
@@ -53,6 +53,34 @@ impl Binder<'_> {
         }
     }
 
+    /// 42501 `permission denied for sequence s` unless the role holds one of `any_of` on
+    /// sequence `oid` (named `name`) and USAGE on its schema: SELECT from it is checked
+    /// with the checking role, nextval, currval and setval with the current one, as
+    /// PostgreSQL checks them when they run.
+    pub(super) fn require_sequence(
+        &self,
+        name: &QualifiedName,
+        oid: u32,
+        any_of: AclMode,
+        by_caller: bool,
+    ) -> Result<()> {
+        let role = match by_caller {
+            true => self.current_role(),
+            false => self.checking_role(),
+        };
+        let roles = &self.state.roles;
+        if roles.is_superuser(role) || self.privileges_unchecked {
+            return Ok(());
+        }
+        self.require_schema_as(role, name.schema, AclMode::USAGE)?;
+        let object = roles.sequence_privileges(oid);
+        let (held, _) = roles.privileges_of(role, ObjectKind::Sequence, &object);
+        match held.intersection(any_of).is_empty() {
+            true => Err(permission_denied("sequence", &name.name)),
+            false => Ok(()),
+        }
+    }
+
     /// 42501 unless the statement may read relation `name` (a table or a view) it writes.
     pub(super) fn require_read(&self, name: &QualifiedName) -> Result<()> {
         let oid = match self.state.views.get(name) {
@@ -87,7 +115,10 @@ impl Binder<'_> {
     /// a member of its owner, or a superuser): what ALTER and DROP ask.
     pub(super) fn require_relation_owner(&self, name: &QualifiedName, oid: u32) -> Result<()> {
         let roles = &self.state.roles;
-        let owner = roles.relation_privileges(oid).owner;
+        let owner = match self.state.sequences.contains_key(name) {
+            true => roles.sequence_privileges(oid).owner,
+            false => roles.relation_privileges(oid).owner,
+        };
         match roles.has_ownership(self.current_role(), owner) {
             true => Ok(()),
             false => Err(Error::new(
@@ -101,16 +132,65 @@ impl Binder<'_> {
         }
     }
 
-    /// [`Binder::require_relation_owner`] of the table or view `name`, if it exists.
+    /// [`Binder::require_relation_owner`] of the table, view or sequence `name`, if it
+    /// exists.
     pub(super) fn require_owner_if_exists(&self, name: &QualifiedName) -> Result<()> {
-        let oid = match self.state.views.get(name) {
-            Some(view) => view.oid,
-            None => match self.state.table_by_name(name) {
-                Some(table) => table.schema.oid,
-                None => return Ok(()),
-            },
+        let oid = if let Some(view) = self.state.views.get(name) {
+            view.oid
+        } else if let Some(table) = self.state.table_by_name(name) {
+            table.schema.oid
+        } else if let Some(sequence) = self.state.sequences.get(name) {
+            sequence.oid
+        } else {
+            return Ok(());
         };
         self.require_relation_owner(name, oid)
+    }
+
+    /// ALTER TABLE / SEQUENCE `name` OWNER TO `new_owner`: the sequences a table owns
+    /// follow it, and such a sequence may not be given away alone (0A000, as PostgreSQL's
+    /// ATExecChangeOwner refuses it).
+    pub(super) fn bind_owner_change(
+        &self,
+        name: &QualifiedName,
+        new_owner: String,
+        tag: &'static str,
+    ) -> Result<BoundStatement> {
+        self.require_creator(&new_owner, name.schema)?;
+        let target = self.relation_target(name)?;
+        let owned_by = self
+            .state
+            .sequences
+            .get(name)
+            .and_then(|s| s.owned_by.as_ref());
+        let new_oid = self.state.roles.by_name(&new_owner).map(|r| r.oid);
+        if let Some((table, _)) = owned_by.filter(|_| new_oid != Some(target.current.owner)) {
+            return Err(Error::new(
+                SqlState::FeatureNotSupported,
+                format!("cannot change owner of sequence \"{}\"", name.name),
+            )
+            .with_detail(format!(
+                "Sequence \"{}\" is linked to table \"{table}\".",
+                name.name
+            )));
+        }
+        let mut followers = Vec::new();
+        for (sequence_name, sequence) in self.state.sequences.iter() {
+            let follows = sequence_name.schema == name.schema
+                && sequence
+                    .owned_by
+                    .as_ref()
+                    .is_some_and(|(table, _)| *table == name.name);
+            if follows {
+                followers.push(self.relation_target(sequence_name)?);
+            }
+        }
+        Ok(BoundStatement::ChangeRole(RoleChange::Owner {
+            target,
+            followers,
+            new_owner,
+            tag,
+        }))
     }
 
     /// For OWNER TO by a role that is not a superuser: 42501 unless it is a member of the
@@ -211,16 +291,21 @@ impl Binder<'_> {
         granted_by: Option<&ast::Ident>,
     ) -> Result<PrivilegeChange> {
         if let Some(grantor) = granted_by {
-            // Only the current role may be named (PostgreSQL 15 accepts nothing else).
-            if ident_name(grantor) != self.search_path.user() {
-                return Err(Error::unsupported("GRANTED BY another role"));
-            }
+            self.require_current_grantor(grantor)?;
         }
         let Some(objects) = objects else {
             return Err(Error::syntax("syntax error at end of input"));
         };
         let (kind, targets) = self.privilege_targets(objects)?;
         let (mode, all) = privilege_mode(privileges, kind)?;
+        for target in &targets {
+            if kind == ObjectKind::Sequence && target.kind != ObjectKind::Sequence {
+                return Err(Error::new(
+                    SqlState::WrongObjectType,
+                    format!("\"{}\" is not a sequence", target.name),
+                ));
+            }
+        }
         let grantees = grantees
             .iter()
             .map(grantee_name)
@@ -236,14 +321,39 @@ impl Binder<'_> {
         })
     }
 
-    /// The table or view `name` as the object of a GRANT, REVOKE or OWNER TO.
+    /// GRANTED BY: PostgreSQL 15 takes only the current user (ExecuteGrantStmt), after
+    /// checking that the role exists.
+    fn require_current_grantor(&self, grantor: &ast::Ident) -> Result<()> {
+        let name = ident_name(grantor);
+        let special = grantor.quote_style.is_none()
+            && matches!(name.as_str(), "current_user" | "current_role");
+        if special || name == self.search_path.user() {
+            return Ok(());
+        }
+        match self.state.roles.by_name(&name) {
+            None => Err(crate::catalog::missing_role(&name)),
+            Some(role) if role.oid == self.current_role() => Ok(()),
+            Some(_) => Err(Error::new(
+                SqlState::FeatureNotSupported,
+                "grantor must be current user",
+            )),
+        }
+    }
+
+    /// The table, view or sequence `name` as the object of a GRANT, REVOKE or OWNER TO.
     pub(super) fn relation_target(&self, name: &QualifiedName) -> Result<PrivilegeTarget> {
         let oid = if let Some(view) = self.state.views.get(name) {
             view.oid
         } else if let Some(table) = self.state.table_by_name(name) {
             table.schema.oid
-        } else if self.state.sequences.contains_key(name) {
-            return Err(Error::unsupported("privileges and owners of sequences"));
+        } else if let Some(sequence) = self.state.sequences.get(name) {
+            return Ok(PrivilegeTarget {
+                kind: ObjectKind::Sequence,
+                oid: sequence.oid,
+                word: "sequence",
+                name: name.name.clone(),
+                current: self.state.roles.sequence_privileges(sequence.oid),
+            });
         } else {
             return Err(Error::new(
                 SqlState::UndefinedTable,
@@ -257,6 +367,86 @@ impl Binder<'_> {
             name: name.name.clone(),
             current: self.state.roles.relation_privileges(oid),
         })
+    }
+
+    /// The database `name` as the object of a GRANT or REVOKE: the one the session is
+    /// connected to (3D000 for another name).
+    fn database_target(&self, name: &str) -> Result<PrivilegeTarget> {
+        if name != self.search_path.database() {
+            return Err(Error::new(
+                SqlState::InvalidCatalogName,
+                format!("database \"{name}\" does not exist"),
+            ));
+        }
+        Ok(PrivilegeTarget {
+            kind: ObjectKind::Database,
+            oid: crate::catalog::system::DATABASE_OID,
+            word: "database",
+            name: name.to_string(),
+            current: self.state.roles.database_privileges(),
+        })
+    }
+
+    /// 42501 `permission denied for database d` unless the current role holds
+    /// `privileges` on the database (CREATE SCHEMA asks for CREATE).
+    pub(super) fn require_database(&self, privileges: AclMode) -> Result<()> {
+        let role = self.current_role();
+        let roles = &self.state.roles;
+        if roles.is_superuser(role) || self.privileges_unchecked {
+            return Ok(());
+        }
+        let object = roles.database_privileges();
+        let (held, _) = roles.privileges_of(role, ObjectKind::Database, &object);
+        match held.contains(privileges) {
+            true => Ok(()),
+            false => Err(permission_denied("database", self.search_path.database())),
+        }
+    }
+
+    /// The SQL function `oid` as the object of a GRANT or REVOKE.
+    fn function_target(&self, oid: u32) -> Result<PrivilegeTarget> {
+        let function = self
+            .state
+            .functions
+            .get(&oid)
+            .ok_or_else(|| Error::internal("a function found by name is missing"))?;
+        Ok(PrivilegeTarget {
+            kind: ObjectKind::Function,
+            oid,
+            word: "function",
+            name: function.name.name.clone(),
+            current: self.state.roles.function_privileges(oid),
+        })
+    }
+
+    /// 42501 `permission denied for function f` unless the current role may EXECUTE the
+    /// SQL function `oid` (PUBLIC may, until revoked). Checked as the caller even inside
+    /// a view, as PostgreSQL checks it when the call runs.
+    pub(super) fn require_execute(&self, oid: u32, name: &str) -> Result<()> {
+        let role = self.current_role();
+        let roles = &self.state.roles;
+        if roles.is_superuser(role) || self.privileges_unchecked {
+            return Ok(());
+        }
+        let object = roles.function_privileges(oid);
+        let (held, _) = roles.privileges_of(role, ObjectKind::Function, &object);
+        match held.contains(AclMode::EXECUTE) {
+            true => Ok(()),
+            false => Err(permission_denied("function", name)),
+        }
+    }
+
+    /// 42501 `must be owner of function f` unless the current role owns SQL function `oid`.
+    pub(super) fn require_function_owner(&self, oid: u32, name: &str) -> Result<()> {
+        let roles = &self.state.roles;
+        let owner = roles.function_privileges(oid).owner;
+        match roles.has_ownership(self.current_role(), owner) {
+            true => Ok(()),
+            false => Err(Error::new(
+                SqlState::InsufficientPrivilege,
+                format!("must be owner of function {name}"),
+            )),
+        }
     }
 
     /// The objects a GRANT or REVOKE names, all of one kind.
@@ -292,6 +482,68 @@ impl Binder<'_> {
                 }
                 Ok((ObjectKind::Relation, targets))
             }
+            GrantObjects::Sequences(names) => {
+                let targets = names
+                    .iter()
+                    .map(|name| relation(self.relation_name(name)?))
+                    .collect::<Result<Vec<_>>>()?;
+                Ok((ObjectKind::Sequence, targets))
+            }
+            GrantObjects::AllSequencesInSchema { schemas } => {
+                let mut targets = Vec::new();
+                for schema in schemas {
+                    let oid = self.schema(&object_name_text(schema)?)?.oid;
+                    let mut names: Vec<&QualifiedName> = self
+                        .state
+                        .sequences
+                        .keys()
+                        .filter(|name| name.schema == oid)
+                        .collect();
+                    names.sort_by(|a, b| a.name.cmp(&b.name));
+                    for name in names {
+                        targets.push(relation(name.clone())?);
+                    }
+                }
+                Ok((ObjectKind::Sequence, targets))
+            }
+            GrantObjects::Function { name, arg_types } => {
+                // `f` without parentheses names the one function called so.
+                let types = match arg_types.is_empty() {
+                    true => None,
+                    false => Some(
+                        arg_types
+                            .iter()
+                            .map(|ty| self.function_type(ty))
+                            .collect::<Result<Vec<_>>>()?,
+                    ),
+                };
+                let (oid, _) = self.function_to_drop(name, types.as_deref())??;
+                Ok((ObjectKind::Function, vec![self.function_target(oid)?]))
+            }
+            GrantObjects::AllFunctionsInSchema { schemas } => {
+                let mut targets = Vec::new();
+                for schema in schemas {
+                    let oid = self.schema(&object_name_text(schema)?)?.oid;
+                    let mut functions: Vec<_> = self
+                        .state
+                        .functions
+                        .values()
+                        .filter(|f| f.name.schema == oid)
+                        .collect();
+                    functions.sort_by_key(|f| (f.name.name.clone(), f.oid));
+                    for function in functions {
+                        targets.push(self.function_target(function.oid)?);
+                    }
+                }
+                Ok((ObjectKind::Function, targets))
+            }
+            GrantObjects::Databases(names) => {
+                let targets = names
+                    .iter()
+                    .map(|name| self.database_target(&object_name_text(name)?))
+                    .collect::<Result<Vec<_>>>()?;
+                Ok((ObjectKind::Database, targets))
+            }
             GrantObjects::Schemas(schemas) => {
                 let targets = schemas
                     .iter()
@@ -322,8 +574,17 @@ fn object_name_text(name: &ast::ObjectName) -> Result<String> {
 }
 
 /// The privileges named, checked against the object kind (0LP01 for one it lacks), and
-/// whether ALL was written.
+/// whether ALL was written. ON TABLE also names sequences, so it takes their USAGE too
+/// (checked per object when granted, as PostgreSQL's ExecGrant_Relation does).
 fn privilege_mode(privileges: &Privileges, kind: ObjectKind) -> Result<(AclMode, bool)> {
+    let valid = match kind {
+        ObjectKind::Relation => kind
+            .all_privileges()
+            .union(ObjectKind::Sequence.all_privileges()),
+        ObjectKind::Schema | ObjectKind::Sequence | ObjectKind::Function | ObjectKind::Database => {
+            kind.all_privileges()
+        }
+    };
     let actions = match privileges {
         Privileges::All {
             with_privileges_keyword: _,
@@ -350,15 +611,8 @@ fn privilege_mode(privileges: &Privileges, kind: ObjectKind) -> Result<(AclMode,
         if columns.is_some() {
             return Err(Error::unsupported("column privileges"));
         }
-        if !kind.all_privileges().contains(bit) {
-            let word = match kind {
-                ObjectKind::Relation => "table",
-                ObjectKind::Schema => "schema",
-            };
-            return Err(Error::new(
-                SqlState::InvalidGrantOperation,
-                format!("invalid privilege type {} for {word}", action_word(action)),
-            ));
+        if !valid.contains(bit) {
+            return Err(invalid_privilege_type(&action_word(action), kind));
         }
         mode = mode.union(bit);
     }

@@ -42,6 +42,7 @@ impl Binder<'_> {
             SchemaName::NamedAuthorization(name, role) => (schema_name_of(name)?, self.role(role)?),
         };
         check_acceptable(&name)?;
+        self.require_database(crate::catalog::AclMode::CREATE)?;
         Ok(BoundStatement::CreateSchema {
             name,
             owner,

@@ -71,6 +71,7 @@ impl Binder<'_> {
                 )),
             };
         };
+        self.require_relation_owner(&qualified, sequence.oid)?;
         let mut bound = crate::plan::AlterSequence {
             name: qualified.clone(),
             new_name: qualified.clone(),
@@ -112,6 +113,10 @@ impl Binder<'_> {
                 if let Some(owner) = owned_by {
                     bound.owned_by = self.sequence_owner(&qualified, owner)?;
                 }
+            }
+            AlterSequenceAction::OwnerTo(owner) => {
+                let new_owner = self.owner_name(owner);
+                return self.bind_owner_change(&qualified, new_owner, "ALTER SEQUENCE");
             }
         }
         if bound.new_name != bound.name && self.referenced_by_default(&qualified) {

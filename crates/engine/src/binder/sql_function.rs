@@ -145,6 +145,7 @@ impl<'a> Binder<'a> {
         }
         let function = function.clone();
         self.functions_called.push(function.oid);
+        self.require_execute(function.oid, &function.name.name)?;
         let mut args = Vec::with_capacity(slots.len());
         for (slot, arg) in slots.into_iter().zip(function.inputs()) {
             let value = match (slot, &arg.default) {

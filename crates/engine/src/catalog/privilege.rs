@@ -1,5 +1,5 @@
-//! Object privileges: who owns each table, view and schema, and its access control list
-//! (PostgreSQL's relowner/relacl and nspacl), with PostgreSQL 15's rules for reading and
+//! Object privileges: who owns each table, view, sequence, schema and SQL function, and its
+//! access control list (PostgreSQL's relowner/relacl, nspacl and proacl), with PostgreSQL 15's rules for reading and
 //! changing them (aclchk.c, acl.c). Kept in the role catalog, which stages it per
 //! transaction and logs it; an object without an entry is owned by the bootstrap superuser
 //! and has its default ACL (shown as NULL).
@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use super::namespace::{SchemaDef, INFORMATION_SCHEMA_OID, PG_CATALOG_OID, PUBLIC_OID};
 use super::role::RoleCatalog;
-use crate::catalog::system::SUPERUSER_OID;
+use crate::catalog::system::{DATABASE_OID, SUPERUSER_OID};
 use crate::error::{Error, Result, SqlState};
 
 /// The grantee OID PUBLIC is written with in an ACL.
@@ -67,6 +67,13 @@ pub enum ObjectKind {
     /// A table or a view (pg_class).
     Relation,
     Schema,
+    /// A sequence: in pg_class too, with privileges of its own (USAGE, SELECT, UPDATE).
+    Sequence,
+    /// A SQL function (pg_proc): EXECUTE, which PUBLIC holds by default.
+    Function,
+    /// The database (pg_database): CREATE, TEMPORARY and CONNECT, the last two PUBLIC's
+    /// by default.
+    Database,
 }
 
 impl ObjectKind {
@@ -75,6 +82,31 @@ impl ObjectKind {
         match self {
             ObjectKind::Relation => AclMode(0b111_1111),
             ObjectKind::Schema => AclMode::USAGE.union(AclMode::CREATE),
+            ObjectKind::Sequence => AclMode::USAGE.union(AclMode::SELECT).union(AclMode::UPDATE),
+            ObjectKind::Function => AclMode::EXECUTE,
+            ObjectKind::Database => AclMode::CREATE
+                .union(AclMode::TEMPORARY)
+                .union(AclMode::CONNECT),
+        }
+    }
+
+    /// What PUBLIC holds on a new object of the kind (acldefault's world_default).
+    fn public_default(self) -> AclMode {
+        match self {
+            ObjectKind::Function => AclMode::EXECUTE,
+            ObjectKind::Database => AclMode::TEMPORARY.union(AclMode::CONNECT),
+            ObjectKind::Relation | ObjectKind::Schema | ObjectKind::Sequence => AclMode::NONE,
+        }
+    }
+
+    /// The word error messages name an object of the kind with.
+    pub fn word(self) -> &'static str {
+        match self {
+            ObjectKind::Relation => "table",
+            ObjectKind::Schema => "schema",
+            ObjectKind::Sequence => "sequence",
+            ObjectKind::Function => "function",
+            ObjectKind::Database => "database",
         }
     }
 
@@ -83,6 +115,9 @@ impl ObjectKind {
         match self {
             ObjectKind::Relation => 1,
             ObjectKind::Schema => 2,
+            ObjectKind::Sequence => 3,
+            ObjectKind::Function => 4,
+            ObjectKind::Database => 5,
         }
     }
 
@@ -90,9 +125,20 @@ impl ObjectKind {
         match tag {
             1 => Some(ObjectKind::Relation),
             2 => Some(ObjectKind::Schema),
+            3 => Some(ObjectKind::Sequence),
+            4 => Some(ObjectKind::Function),
+            5 => Some(ObjectKind::Database),
             _ => None,
         }
     }
+}
+
+/// 0LP01 `invalid privilege type USAGE for table`.
+pub fn invalid_privilege_type(privilege: &str, kind: ObjectKind) -> Error {
+    Error::new(
+        SqlState::InvalidGrantOperation,
+        format!("invalid privilege type {privilege} for {}", kind.word()),
+    )
 }
 
 /// One ACL entry: what `grantor` granted `grantee` (PUBLIC_GRANTEE for PUBLIC), and
@@ -114,14 +160,26 @@ pub struct ObjectPrivileges {
 }
 
 /// The ACL PostgreSQL gives a new object of `kind` owned by `owner` (acldefault): the
-/// owner holds every privilege, and its grant options through ownership, not the ACL.
+/// owner holds every privilege, and its grant options through ownership, not the ACL;
+/// PUBLIC holds what the kind gives everyone (EXECUTE on functions).
 pub fn default_acl(kind: ObjectKind, owner: u32) -> Vec<AclItem> {
-    vec![AclItem {
+    let public = kind.public_default();
+    let mut acl = Vec::with_capacity(2);
+    if !public.is_empty() {
+        acl.push(AclItem {
+            grantee: PUBLIC_GRANTEE,
+            grantor: owner,
+            privileges: public,
+            grant_options: AclMode::NONE,
+        });
+    }
+    acl.push(AclItem {
         grantee: owner,
         grantor: owner,
         privileges: kind.all_privileges(),
         grant_options: AclMode::NONE,
-    }]
+    });
+    acl
 }
 
 /// The owners and ACLs of the objects that have an owner other than the bootstrap
@@ -242,6 +300,12 @@ impl RoleCatalog {
             }
         }
         held
+    }
+
+    /// Whether `role` holds `other`'s privileges (pg_has_role's USAGE): a superuser, or
+    /// `other` itself or a role it inherits from.
+    pub fn has_privileges_of(&self, role: u32, other: u32) -> bool {
+        self.is_superuser(role) || self.inherits_from(role, other)
     }
 
     /// Whether `role` gets `other`'s privileges by membership: INHERIT along each step.
@@ -419,6 +483,24 @@ impl RoleCatalog {
     pub fn relation_privileges(&self, oid: u32) -> ObjectPrivileges {
         self.privileges
             .get(ObjectKind::Relation, oid, SUPERUSER_OID)
+    }
+
+    /// A sequence's owner and ACL.
+    pub fn sequence_privileges(&self, oid: u32) -> ObjectPrivileges {
+        self.privileges
+            .get(ObjectKind::Sequence, oid, SUPERUSER_OID)
+    }
+
+    /// The database's owner (the bootstrap superuser) and ACL.
+    pub fn database_privileges(&self) -> ObjectPrivileges {
+        self.privileges
+            .get(ObjectKind::Database, DATABASE_OID, SUPERUSER_OID)
+    }
+
+    /// A SQL function's owner and ACL.
+    pub fn function_privileges(&self, oid: u32) -> ObjectPrivileges {
+        self.privileges
+            .get(ObjectKind::Function, oid, SUPERUSER_OID)
     }
 
     /// A schema's owner (named in its definition) and ACL. initdb gives the schemas it

@@ -2,10 +2,12 @@
 //! to, with PostgreSQL's rules: `pg_catalog` is searched first unless the path lists it,
 //! `"$user"` is the session user's schema, names of schemas that do not exist are skipped,
 //! and the session's temporary schema (once it has one) is searched first, or where the
-//! path lists its alias `pg_temp`.
+//! path lists its alias `pg_temp`. A schema the user lacks USAGE on is skipped silently, as
+//! PostgreSQL's recomputeNamespacePath does: its objects are then not found by bare names.
 
-use super::namespace::PG_TEMP;
-use super::PG_CATALOG_OID;
+use super::namespace::{SchemaDef, PG_TEMP};
+use super::system::SUPERUSER_OID;
+use super::{AclMode, ObjectKind, PG_CATALOG_OID};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::DbState;
 
@@ -104,17 +106,29 @@ impl SearchPath {
         &self.database
     }
 
-    /// The listed schemas that exist in `state`, in order, each once.
+    /// The listed schemas that exist in `state` and the user may use, in order, each once.
     pub fn listed(&self, state: &DbState) -> Vec<u32> {
         let mut oids: Vec<u32> = Vec::new();
         for name in &self.names {
             if let Some(schema) = state.schema_by_name(self.schema_alias(name)) {
-                if !oids.contains(&schema.oid) {
+                if !oids.contains(&schema.oid) && self.may_use(state, schema) {
                     oids.push(schema.oid);
                 }
             }
         }
         oids
+    }
+
+    /// Whether the user holds USAGE on `schema` (its own temporary schema always).
+    fn may_use(&self, state: &DbState, schema: &SchemaDef) -> bool {
+        let roles = &state.roles;
+        let role = roles.by_name(&self.user).map_or(SUPERUSER_OID, |r| r.oid);
+        if schema.is_temporary() || roles.is_superuser(role) {
+            return true;
+        }
+        let object = roles.schema_privileges(schema);
+        let (held, _) = roles.privileges_of(role, ObjectKind::Schema, &object);
+        held.contains(AclMode::USAGE)
     }
 
     /// Every schema an unqualified name is looked up in, in order: the temporary schema and

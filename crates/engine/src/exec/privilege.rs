@@ -1,4 +1,4 @@
-//! GRANT and REVOKE of privileges on tables, views and schemas, run under the roles lock on
+//! GRANT and REVOKE of privileges on tables, views, sequences and schemas, run under the roles lock on
 //! the newest role catalog (see `exec/role.rs`), and the upkeep of owners: a relation made
 //! by a role other than the bootstrap superuser is recorded as that role's.
 
@@ -7,6 +7,7 @@ use crate::catalog::{
     change_acl, AclChange, AclItem, ObjectKind, ObjectPrivileges, PrivilegeCatalog, RoleCatalog,
     SessionRole, PUBLIC_GRANTEE,
 };
+use crate::catalog::{invalid_privilege_type, AclMode};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{PrivilegeChange, PrivilegeTarget};
 use crate::storage::{DbState, Transaction};
@@ -40,15 +41,15 @@ pub fn change_privileges(
             "grant options can only be granted to roles",
         ));
     }
-    let acl_change = AclChange {
-        grant,
-        privileges,
-        all,
-        grantees: &grantees,
-        grant_option,
-        cascade,
-    };
     for target in targets {
+        let acl_change = AclChange {
+            grant,
+            privileges: target_privileges(&target, privileges, all, notices)?,
+            all,
+            grantees: &grantees,
+            grant_option,
+            cascade,
+        };
         let object = newest(&target, &roles.privileges);
         let denied = || {
             Error::new(
@@ -83,6 +84,40 @@ pub fn change_privileges(
     Ok(())
 }
 
+/// What a GRANT or REVOKE of `privileges` means for `target`: ON TABLE names sequences
+/// too, which take only their own privileges (a warning drops the others, as in
+/// PostgreSQL's ExecGrant_Relation), while a table refuses a sequence's USAGE.
+fn target_privileges(
+    target: &PrivilegeTarget,
+    privileges: AclMode,
+    all: bool,
+    notices: &mut Vec<Notice>,
+) -> Result<AclMode> {
+    let supported = target.kind.all_privileges();
+    if all {
+        return Ok(supported);
+    }
+    if supported.contains(privileges) {
+        return Ok(privileges);
+    }
+    match target.kind {
+        ObjectKind::Sequence => {
+            notices.push(Notice {
+                severity: "WARNING",
+                state: SqlState::InvalidGrantOperation,
+                message: format!(
+                    "sequence \"{}\" only supports USAGE, SELECT, and UPDATE privileges",
+                    target.name
+                ),
+            });
+            Ok(privileges.intersection(supported))
+        }
+        ObjectKind::Relation | ObjectKind::Schema | ObjectKind::Function | ObjectKind::Database => {
+            Err(invalid_privilege_type("USAGE", target.kind))
+        }
+    }
+}
+
 /// ALTER ... OWNER TO: by an owner (or superuser) that is a member of the new owner, who
 /// takes the old owner's place in the ACL (PostgreSQL's aclnewowner).
 pub fn change_owner(
@@ -109,6 +144,14 @@ pub fn change_owner(
             format!("must be member of role \"{name}\""),
         ));
     }
+    set_owner(roles, target, new_owner);
+    Ok(())
+}
+
+/// Makes `new_owner` the owner of `target`, in the old owner's place in its ACL
+/// (PostgreSQL's aclnewowner).
+pub fn set_owner(roles: &mut RoleCatalog, target: &PrivilegeTarget, new_owner: u32) {
+    let object = newest(target, &roles.privileges);
     let acl = object.acl.map(|acl| {
         let mut renamed: Vec<AclItem> = Vec::with_capacity(acl.len());
         for mut item in acl {
@@ -138,7 +181,6 @@ pub fn change_owner(
             acl,
         },
     );
-    Ok(())
 }
 
 /// The target's owner and ACL in the newest catalog: its entry, or what it had when bound
@@ -147,7 +189,10 @@ fn newest(target: &PrivilegeTarget, catalog: &PrivilegeCatalog) -> ObjectPrivile
     match catalog.objects.get(&(target.kind, target.oid)) {
         Some(entry) => ObjectPrivileges {
             owner: match target.kind {
-                ObjectKind::Relation => entry.owner,
+                ObjectKind::Relation
+                | ObjectKind::Sequence
+                | ObjectKind::Function
+                | ObjectKind::Database => entry.owner,
                 ObjectKind::Schema => target.current.owner,
             },
             acl: entry.acl.clone(),
@@ -156,18 +201,23 @@ fn newest(target: &PrivilegeTarget, catalog: &PrivilegeCatalog) -> ObjectPrivile
     }
 }
 
-/// Records `owner` as the owner of the relation `oid` it just made (nothing for the
-/// bootstrap superuser, every object's owner by default).
-pub fn record_owner(txn: &mut Transaction, oid: u32, owner: u32) -> Result<()> {
-    if owner == crate::catalog::system::SUPERUSER_OID {
+/// Records `owner` as the owner of the objects `oids` of `kind` it just made (nothing
+/// for the bootstrap superuser, every object's owner by default).
+pub fn record_owner(
+    txn: &mut Transaction,
+    kind: ObjectKind,
+    oids: &[u32],
+    owner: u32,
+) -> Result<()> {
+    if owner == crate::catalog::system::SUPERUSER_OID || oids.is_empty() {
         return Ok(());
     }
     let mut roles = txn.roles_to_change()?;
-    roles.privileges.put(
-        ObjectKind::Relation,
-        oid,
-        ObjectPrivileges { owner, acl: None },
-    );
+    for &oid in oids {
+        roles
+            .privileges
+            .put(kind, oid, ObjectPrivileges { owner, acl: None });
+    }
     txn.put_roles(roles);
     Ok(())
 }
@@ -179,6 +229,9 @@ pub fn prune(catalog: &mut PrivilegeCatalog, state: &DbState) {
             state.tables.contains_key(oid) || state.views.values().any(|v| v.oid == *oid)
         }
         ObjectKind::Schema => state.schemas.contains_key(oid),
+        ObjectKind::Sequence => state.sequences.values().any(|s| s.oid == *oid),
+        ObjectKind::Function => state.functions.contains_key(oid),
+        ObjectKind::Database => true,
     });
 }
 

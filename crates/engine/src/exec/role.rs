@@ -157,8 +157,17 @@ pub fn change_role(
         RoleChange::Privileges(change) => {
             privilege::change_privileges(&mut roles, change, actor.session, notices)?;
         }
-        RoleChange::Owner { target, new_owner } => {
+        RoleChange::Owner {
+            target,
+            followers,
+            new_owner,
+            tag: _,
+        } => {
             privilege::change_owner(&mut roles, &target, &new_owner, actor.session)?;
+            let new_owner = roles.named(&new_owner, actor.session)?.oid;
+            for follower in &followers {
+                privilege::set_owner(&mut roles, follower, new_owner);
+            }
         }
         RoleChange::Membership {
             grant: true,

@@ -2,7 +2,7 @@
 //! BY` for every serial column). Parsed here with sqlparser's own token-level helpers, its
 //! options in any order as PostgreSQL takes them, into the option type CREATE SEQUENCE uses.
 
-use sqlparser::ast::{DataType, Expr, Ident, ObjectName, SequenceOptions};
+use sqlparser::ast::{DataType, Expr, Ident, ObjectName, Owner, SequenceOptions};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::Token;
@@ -29,6 +29,7 @@ pub enum AlterSequenceAction {
     },
     RenameTo(Ident),
     SetSchema(Ident),
+    OwnerTo(Owner),
 }
 
 /// Whether the parser stands at `ALTER SEQUENCE`.
@@ -49,6 +50,8 @@ pub fn parse(parser: &mut Parser) -> Result<AlterSequence, ParserError> {
         AlterSequenceAction::RenameTo(parser.parse_identifier()?)
     } else if parser.parse_keywords(&[Keyword::SET, Keyword::SCHEMA]) {
         AlterSequenceAction::SetSchema(parser.parse_identifier()?)
+    } else if parser.parse_keywords(&[Keyword::OWNER, Keyword::TO]) {
+        AlterSequenceAction::OwnerTo(parse_owner(parser)?)
     } else {
         parse_options(parser)?
     };
@@ -57,6 +60,19 @@ pub fn parse(parser: &mut Parser) -> Result<AlterSequence, ParserError> {
         name,
         action,
     })
+}
+
+/// The role of OWNER TO: a name, CURRENT_USER, CURRENT_ROLE or SESSION_USER.
+fn parse_owner(parser: &mut Parser) -> Result<Owner, ParserError> {
+    if parser.parse_keyword(Keyword::CURRENT_USER) {
+        Ok(Owner::CurrentUser)
+    } else if parser.parse_keyword(Keyword::CURRENT_ROLE) {
+        Ok(Owner::CurrentRole)
+    } else if parser.parse_keyword(Keyword::SESSION_USER) {
+        Ok(Owner::SessionUser)
+    } else {
+        Ok(Owner::Ident(parser.parse_identifier()?))
+    }
 }
 
 fn parse_options(parser: &mut Parser) -> Result<AlterSequenceAction, ParserError> {

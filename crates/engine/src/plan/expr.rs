@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use super::LogicalPlan;
 use crate::catalog::system::CatalogFunction;
+use crate::catalog::AclMode;
 use crate::function::cast::CastContext;
 use crate::function::{DateTimeFunction, ScalarFunction};
 use crate::types::{DataType, ScalarValue};
@@ -227,6 +228,20 @@ impl SequenceFunction {
             | SequenceFunction::LastVal
             | SequenceFunction::ReadLastValue
             | SequenceFunction::ReadLogCount => DataType::Int64,
+        }
+    }
+
+    /// The privileges on the sequence of which any one lets the call run (sequence.c).
+    pub fn privileges_needed(self) -> AclMode {
+        match self {
+            SequenceFunction::NextVal => AclMode::USAGE.union(AclMode::UPDATE),
+            SequenceFunction::CurrVal | SequenceFunction::LastVal => {
+                AclMode::SELECT.union(AclMode::USAGE)
+            }
+            SequenceFunction::SetVal => AclMode::UPDATE,
+            SequenceFunction::ReadLastValue
+            | SequenceFunction::ReadLogCount
+            | SequenceFunction::ReadIsCalled => AclMode::SELECT,
         }
     }
 }

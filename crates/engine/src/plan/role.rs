@@ -55,10 +55,13 @@ pub enum RoleChange {
     },
     /// GRANT or REVOKE of privileges on objects.
     Privileges(PrivilegeChange),
-    /// ALTER TABLE ... OWNER TO `new_owner` of a table or view.
+    /// ALTER TABLE ... OWNER TO `new_owner` of a table, view or sequence (or ALTER
+    /// SEQUENCE's, `tag`); the sequences a table owns follow it, unchecked.
     Owner {
         target: PrivilegeTarget,
+        followers: Vec<PrivilegeTarget>,
         new_owner: String,
+        tag: &'static str,
     },
 }
 
@@ -99,7 +102,7 @@ impl RoleChange {
             RoleChange::Membership { grant: false, .. } => "REVOKE ROLE",
             RoleChange::Privileges(PrivilegeChange { grant: true, .. }) => "GRANT",
             RoleChange::Privileges(PrivilegeChange { grant: false, .. }) => "REVOKE",
-            RoleChange::Owner { .. } => "ALTER TABLE",
+            RoleChange::Owner { tag, .. } => tag,
         }
     }
 }

@@ -183,6 +183,8 @@ impl Sequence {
         let mut state = self.lock();
         if !state.is_called {
             state.is_called = true;
+            // The counter moved (is_called did), so the next commit must log it.
+            state.unlogged = true;
             return Ok(state.last);
         }
         let o = &self.options;

@@ -36,6 +36,7 @@ pub(super) const PG_DATABASE: &[(&str, DataType)] = &[
 ];
 
 pub(super) fn pg_database(snapshot: &CatalogSnapshot) -> Rows {
+    let privileges = snapshot.state.roles.database_privileges();
     vec![vec![
         oid(DATABASE_OID),
         text(&snapshot.session.database),
@@ -52,7 +53,7 @@ pub(super) fn pg_database(snapshot: &CatalogSnapshot) -> Rows {
         text("C.UTF-8"),
         NULL,
         NULL,
-        NULL,
+        super::relations::acl_value(snapshot, privileges.acl.as_deref()),
     ]]
 }
 

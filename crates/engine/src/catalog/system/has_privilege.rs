@@ -1,9 +1,9 @@
-//! has_table_privilege, has_column_privilege, has_schema_privilege and
-//! has_database_privilege, evaluated with the ACLs `catalog/privilege.rs` keeps, as
+//! has_table_privilege, has_column_privilege, has_schema_privilege,
+//! has_database_privilege and has_sequence_privilege, evaluated with the ACLs `catalog/privilege.rs` keeps, as
 //! PostgreSQL's acl.c does: `([role,] object, privileges)`, where the role and the object
 //! are a name or an OID, and privileges a comma-separated list of which any one held
 //! (`WITH GRANT OPTION`: with it) answers true. An unknown object named by OID gives NULL.
-//! The kinds that keep no ACLs here (sequences, functions, types) answer true.
+//! The kinds that keep no ACLs here (functions, types) answer true.
 
 use super::functions::object_oid;
 use super::CatalogSnapshot;
@@ -20,8 +20,9 @@ pub enum PrivilegeFunction {
     Column,
     Schema,
     Database,
-    /// Sequences, functions, types and the any-column form: no ACLs are kept for them.
+    /// Functions, types and the any-column form: no ACLs are kept for them.
     Unchecked,
+    Sequence,
 }
 
 impl PrivilegeFunction {
@@ -31,6 +32,7 @@ impl PrivilegeFunction {
             "has_column_privilege" | "has_any_column_privilege" => PrivilegeFunction::Column,
             "has_schema_privilege" => PrivilegeFunction::Schema,
             "has_database_privilege" => PrivilegeFunction::Database,
+            "has_sequence_privilege" => PrivilegeFunction::Sequence,
             _ => PrivilegeFunction::Unchecked,
         }
     }
@@ -62,6 +64,11 @@ impl PrivilegeFunction {
                 ("CONNECT", AclMode::CONNECT),
             ],
             PrivilegeFunction::Unchecked => &[],
+            PrivilegeFunction::Sequence => &[
+                ("USAGE", AclMode::USAGE),
+                ("SELECT", AclMode::SELECT),
+                ("UPDATE", AclMode::UPDATE),
+            ],
         }
     }
 }
@@ -98,12 +105,33 @@ pub(super) fn has_privilege(
                 return Ok(ScalarValue::Null);
             };
             let state = snapshot.state;
-            if !state.tables.contains_key(&oid) && !state.views.values().any(|v| v.oid == oid) {
+            if state.sequences.values().any(|s| s.oid == oid) {
+                (ObjectKind::Sequence, roles.sequence_privileges(oid))
+            } else if !state.tables.contains_key(&oid)
+                && !state.views.values().any(|v| v.oid == oid)
+            {
                 // A system relation: everyone may read it (initdb's =r ACL).
                 let public_read = !with_grant_option && wanted.contains(AclMode::SELECT);
                 return Ok(ScalarValue::Bool(public_read || roles.is_superuser(role)));
+            } else {
+                (ObjectKind::Relation, roles.relation_privileges(oid))
             }
-            (ObjectKind::Relation, roles.relation_privileges(oid))
+        }
+        PrivilegeFunction::Sequence => {
+            let Some(oid) = relation(object, snapshot)? else {
+                return Ok(ScalarValue::Null);
+            };
+            if !snapshot.state.sequences.values().any(|s| s.oid == oid) {
+                let name = match object {
+                    ScalarValue::Text(name) => name.clone(),
+                    _ => oid.to_string(),
+                };
+                return Err(Error::new(
+                    SqlState::WrongObjectType,
+                    format!("\"{name}\" is not a sequence"),
+                ));
+            }
+            (ObjectKind::Sequence, roles.sequence_privileges(oid))
         }
         PrivilegeFunction::Schema => {
             let Some(oid) = schema(object, snapshot)? else {
@@ -114,20 +142,7 @@ pub(super) fn has_privilege(
                 None => return Ok(ScalarValue::Bool(roles.is_superuser(role))),
             }
         }
-        PrivilegeFunction::Database => {
-            // No ACL is kept: the default one, where PUBLIC may connect and make
-            // temporary tables and the bootstrap superuser owns the database.
-            let held = if roles.is_superuser(role) {
-                AclMode::CREATE
-                    .union(AclMode::TEMPORARY)
-                    .union(AclMode::CONNECT)
-            } else if with_grant_option {
-                AclMode::NONE
-            } else {
-                AclMode::TEMPORARY.union(AclMode::CONNECT)
-            };
-            return Ok(ScalarValue::Bool(!held.intersection(wanted).is_empty()));
-        }
+        PrivilegeFunction::Database => (ObjectKind::Database, roles.database_privileges()),
         PrivilegeFunction::Unchecked => return Ok(ScalarValue::Bool(true)),
     };
     Ok(ScalarValue::Bool(holds(
@@ -215,6 +230,7 @@ fn relation(value: &ScalarValue, snapshot: &CatalogSnapshot) -> Result<Option<u3
         other => Ok(int_oid(other).filter(|oid| {
             snapshot.state.tables.contains_key(oid)
                 || snapshot.state.views.values().any(|v| v.oid == *oid)
+                || snapshot.state.sequences.values().any(|s| s.oid == *oid)
                 || super::RELATIONS.iter().any(|r| r.oid == *oid)
         })),
     }

@@ -242,12 +242,15 @@ impl CatalogSnapshot<'_> {
     /// search path and no relation of the same name comes before it there
     /// (pg_table_is_visible). Objects that are not user relations are all in pg_catalog.
     pub(crate) fn relation_visible(&self, relation_oid: u32) -> bool {
-        let Some(name) = user_relation_name(self.state, relation_oid) else {
-            return true;
-        };
         let searched = match self.search_path {
             Some(path) => path.searched(self.state),
             None => vec![PG_CATALOG_OID, PUBLIC_OID],
+        };
+        let Some(name) = user_relation_name(self.state, relation_oid) else {
+            // A system relation: pg_catalog is always searched, information_schema only
+            // when the path lists it.
+            let system = RELATIONS.iter().find(|r| r.oid == relation_oid);
+            return system.is_none_or(|r| searched.contains(&r.schema.oid()));
         };
         let namespace = self.namespace_of(relation_oid);
         searched
@@ -449,6 +452,8 @@ pub static RELATIONS: &[SystemRelation] = &[
     information_schema("check_constraints", 13112, is::CHECK_CONSTRAINTS, information_schema::check_constraints),
     information_schema("domains", 13140, information_schema::domains::DOMAINS, information_schema::domains::domains),
     information_schema("domain_constraints", 13141, information_schema::domains::DOMAIN_CONSTRAINTS, information_schema::domains::domain_constraints),
+    information_schema("table_privileges", 13113, is::TABLE_PRIVILEGES, information_schema::table_privileges),
+    information_schema("role_table_grants", 13114, is::TABLE_PRIVILEGES, information_schema::role_table_grants),
 ];
 
 use information_schema::columns as is;

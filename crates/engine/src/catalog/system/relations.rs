@@ -223,6 +223,8 @@ pub(super) const PG_CLASS: &[(&str, DataType)] = &[
 /// What differs between pg_class rows.
 struct ClassRow<'a> {
     oid: u32,
+    /// The relation whose owner owns it: itself, or an index's table.
+    owned_with: u32,
     name: &'a str,
     namespace: u32,
     kind: u8,
@@ -241,15 +243,20 @@ struct ClassRow<'a> {
 }
 
 impl ClassRow<'_> {
-    /// The row; a table's, view's or materialized view's owner and ACL are `snapshot`'s.
+    /// The row; a table's, view's, materialized view's or sequence's owner and ACL are
+    /// `snapshot`'s, and an index has its table's owner.
     fn values(&self, snapshot: &CatalogSnapshot) -> Vec<ScalarValue> {
+        let roles = &snapshot.state.roles;
         let (owner, acl) = match self.kind {
-            b'r' | b'v' | b'm' => {
-                let privileges = snapshot.state.roles.relation_privileges(self.oid);
+            b'r' | b'v' | b'm' | b'S' => {
+                let privileges = match self.kind {
+                    b'S' => roles.sequence_privileges(self.oid),
+                    _ => roles.relation_privileges(self.oid),
+                };
                 let acl = acl_value(snapshot, privileges.acl.as_deref());
                 (privileges.owner, acl)
             }
-            _ => (SUPERUSER_OID, NULL),
+            _ => (roles.relation_privileges(self.owned_with).owner, NULL),
         };
         // Tables and materialized views: relations with heap storage.
         let heap = matches!(self.kind, b'r' | b'm');
@@ -298,6 +305,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
     for relation in RELATIONS {
         rows.push(ClassRow {
             oid: relation.oid,
+            owned_with: relation.oid,
             name: relation.name,
             namespace: relation.schema.oid(),
             kind: relation.kind,
@@ -327,6 +335,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
         let table_indexes = indexes(schema);
         rows.push(ClassRow {
             oid: schema.oid,
+            owned_with: schema.oid,
             name: &schema.name,
             namespace,
             kind: match &schema.materialized {
@@ -347,6 +356,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
         });
         rows.extend(table_indexes.iter().map(|index| ClassRow {
             oid: index.oid,
+            owned_with: schema.oid,
             name: index.name,
             namespace,
             kind: b'i',
@@ -361,6 +371,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
     }
     rows.extend(state.views.values().map(|view| ClassRow {
         oid: view.oid,
+        owned_with: view.oid,
         name: &view.name,
         namespace: view.namespace,
         kind: b'v',
@@ -374,6 +385,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
     }));
     rows.extend(state.sequences.values().map(|sequence| ClassRow {
         oid: sequence.oid,
+        owned_with: sequence.oid,
         name: &sequence.name.name,
         namespace: sequence.name.schema,
         kind: b'S',

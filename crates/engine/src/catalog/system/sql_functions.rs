@@ -1,9 +1,7 @@
 //! The pg_proc rows of SQL functions (CREATE FUNCTION ... LANGUAGE sql), after those of the
 //! built-in functions listed in `types.rs`.
 
-use super::{
-    boolean, char, int2, oid, oid_vector, text, CatalogSnapshot, Rows, NULL, SUPERUSER_OID,
-};
+use super::{boolean, char, int2, oid, oid_vector, text, CatalogSnapshot, Rows, NULL};
 use crate::catalog::{
     quote_identifier, FunctionBody, FunctionDef, FunctionReturn, Volatility, PG_CATALOG_OID,
     PUBLIC_OID,
@@ -19,11 +17,12 @@ pub(super) fn pg_proc_rows(snapshot: &CatalogSnapshot) -> Rows {
         .state
         .functions
         .values()
-        .map(|function| pg_proc_row(function))
+        .map(|function| pg_proc_row(snapshot, function))
         .collect()
 }
 
-fn pg_proc_row(function: &FunctionDef) -> Vec<ScalarValue> {
+fn pg_proc_row(snapshot: &CatalogSnapshot, function: &FunctionDef) -> Vec<ScalarValue> {
+    let privileges = snapshot.state.roles.function_privileges(function.oid);
     let in_types: Vec<u32> = function.inputs().map(|a| a.ty.oid()).collect();
     let count = |n: usize| int2(i16::try_from(n).unwrap_or(i16::MAX));
     // Every declared parameter with its mode, then a TABLE function's columns as OUT
@@ -70,7 +69,7 @@ fn pg_proc_row(function: &FunctionDef) -> Vec<ScalarValue> {
         oid(function.oid),
         text(&function.name.name),
         oid(function.name.schema),
-        oid(SUPERUSER_OID),
+        oid(privileges.owner),
         oid(SQL_LANGUAGE_OID),
         ScalarValue::Float32(100.0),
         ScalarValue::Float32(if function.returns.returns_set() {
@@ -100,7 +99,7 @@ fn pg_proc_row(function: &FunctionDef) -> Vec<ScalarValue> {
         NULL,
         NULL,
         NULL,
-        NULL,
+        super::relations::acl_value(snapshot, privileges.acl.as_deref()),
     ]
 }
 

@@ -36,6 +36,18 @@ pub(in crate::catalog::system) const TABLES: &[(&str, DataType)] = &[
     ("commit_action", CHARACTER_DATA),
 ];
 
+/// table_privileges and role_table_grants.
+pub(in crate::catalog::system) const TABLE_PRIVILEGES: &[(&str, DataType)] = &[
+    ("grantor", IDENTIFIER),
+    ("grantee", IDENTIFIER),
+    ("table_catalog", IDENTIFIER),
+    ("table_schema", IDENTIFIER),
+    ("table_name", IDENTIFIER),
+    ("privilege_type", CHARACTER_DATA),
+    ("is_grantable", YES_OR_NO),
+    ("with_hierarchy", YES_OR_NO),
+];
+
 pub(in crate::catalog::system) const COLUMNS: &[(&str, DataType)] = &[
     ("table_catalog", IDENTIFIER),
     ("table_schema", IDENTIFIER),

@@ -5,6 +5,9 @@
 
 pub(in crate::catalog::system) mod columns;
 pub(in crate::catalog::system) mod domains;
+mod privileges;
+
+pub(super) use privileges::{role_table_grants, table_privileges};
 
 use super::relations::{deparse_default, indexes};
 use super::{int4, text, CatalogSnapshot, Rows, NULL, PUBLIC_OID, RELATIONS, SUPERUSER_OID};
@@ -47,6 +50,7 @@ pub(super) fn schemata(snapshot: &CatalogSnapshot) -> Rows {
 
 /// A relation as information_schema sees it: schema, name, table_type.
 struct Relation<'a> {
+    oid: u32,
     schema: String,
     name: &'a str,
     table_type: &'static str,
@@ -63,6 +67,7 @@ fn relations<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Relation<'a>> {
         .filter(|&oid| Some(oid) != own_temp)
         .collect();
     let system = RELATIONS.iter().map(|r| Relation {
+        oid: r.oid,
         schema: r.schema.name().to_string(),
         name: r.name,
         table_type: if r.kind == b'v' { "VIEW" } else { "BASE TABLE" },
@@ -73,6 +78,7 @@ fn relations<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Relation<'a>> {
         // PostgreSQL's information_schema leaves materialized views out.
         .filter(|t| !other_temp.contains(&t.schema.namespace) && t.schema.materialized.is_none())
         .map(|t| Relation {
+            oid: t.schema.oid,
             schema: snapshot.relation_schema_name(t.schema.oid),
             name: &t.schema.name,
             table_type: if Some(t.schema.namespace) == own_temp {
@@ -82,6 +88,7 @@ fn relations<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Relation<'a>> {
             },
         });
     let views = state.views.values().map(|v| Relation {
+        oid: v.oid,
         schema: snapshot.relation_schema_name(v.oid),
         name: &v.name,
         table_type: "VIEW",
