@@ -162,14 +162,15 @@ fn column_values<'py>(
                 Ok(PyList::new(py, items)?.into_any())
             })
             .collect(),
-        // timestamptz, interval, bytea, uuid, jsonb and vector come back in PostgreSQL's
-        // text form for now.
+        // timestamptz, interval, bytea, uuid, jsonb, vector and records come back in
+        // PostgreSQL's text form for now (psycopg also gives an anonymous record as text).
         VectorData::TimestampTz(_)
         | VectorData::Interval(_)
         | VectorData::Bytes(_)
         | VectorData::Uuid(_)
         | VectorData::Jsonb(_)
-        | VectorData::FloatVector(_) => range
+        | VectorData::FloatVector(_)
+        | VectorData::Struct(_) => range
             .map(|row| {
                 let mut text = Vec::new();
                 if column.write_text(row, &mut text) {

@@ -66,7 +66,10 @@ impl Binder<'_> {
         Some(match expr {
             Expr::Array(array) => self.bind_array_constructor(array, None, scope),
             Expr::CompoundFieldAccess { root, access_chain } => {
-                self.bind_subscript(root, access_chain, scope)
+                match self.bind_field_selection(root, access_chain, scope) {
+                    Some(bound) => bound,
+                    None => self.bind_subscript(root, access_chain, scope),
+                }
             }
             _ => return None,
         })

@@ -7,6 +7,7 @@ use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, cast_scalar, CastContext};
 use crate::function::{JsonFunction, ScalarFunction};
 use crate::plan::ScalarExpr;
+use crate::types::record::RecordType;
 use crate::types::{text_io, DataType, ScalarValue, TypeCategory};
 
 /// Rank within the numeric category: operands meet at the higher rank, except that real
@@ -80,12 +81,19 @@ pub fn common_type(a: DataType, b: DataType) -> Option<DataType> {
         (T::Time, T::TimeTz) | (T::TimeTz, T::Time) => Some(T::TimeTz),
         // inet is the preferred type of the network category.
         (T::Inet, T::Cidr) | (T::Cidr, T::Inet) => Some(T::Inet),
+        // Records of the same field types compare whatever their field names.
+        (T::Record(x), T::Record(y)) if same_fields(x, y) => Some(a),
         // timestamptz is the preferred type of the datetime category.
         (T::Date | T::Timestamp, T::TimestampTz) | (T::TimestampTz, T::Date | T::Timestamp) => {
             Some(T::TimestampTz)
         }
         _ => None,
     }
+}
+
+/// Whether two record types have fields of the same types, in order.
+fn same_fields(a: &RecordType, b: &RecordType) -> bool {
+    a.fields.len() == b.fields.len() && a.fields.iter().zip(&b.fields).all(|(x, y)| x.ty == y.ty)
 }
 
 /// The result type of CASE / COALESCE / VALUES columns / UNION branches: PostgreSQL's
@@ -177,6 +185,12 @@ impl Binder<'_> {
         let from = expr.ty();
         if from == to {
             return Ok(expr);
+        }
+        // A record holds its fields the same way under any field names.
+        if let (DataType::Record(x), DataType::Record(y)) = (from, to) {
+            if same_fields(x, y) {
+                return Ok(expr);
+            }
         }
         // PostgreSQL's int2[] of an int2vector keeps its lower bound of 0, which an array
         // here cannot have; the binder reads the vector as its array only where that does

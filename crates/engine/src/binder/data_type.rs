@@ -281,9 +281,11 @@ pub fn type_column_name(ty: DataType) -> &'static str {
             DataType::OidVector => "_oidvector",
             DataType::Inet => "_inet",
             DataType::Cidr => "_cidr",
+            DataType::Record(_) => "_record",
             DataType::Unknown | DataType::Array(_) | DataType::JsonPath | DataType::Enum(_) => {
                 "anyarray"
             }
         },
+        DataType::Record(_) => "record",
     }
 }

@@ -174,10 +174,14 @@ impl Binder<'_> {
                     None => Ok(value),
                 }
             }
-            Expr::IsNull(inner) | Expr::IsNotNull(inner) => Ok(ScalarExpr::IsNull {
-                input: Box::new(self.bind_expr(inner, scope)?),
-                negated: matches!(expr, Expr::IsNotNull(_)),
-            }),
+            Expr::IsNull(inner) | Expr::IsNotNull(inner) => {
+                let input = self.bind_expr(inner, scope)?;
+                Ok(self.null_test(input, matches!(expr, Expr::IsNotNull(_))))
+            }
+            Expr::Tuple(fields) => {
+                let fields: Vec<&Expr> = fields.iter().collect();
+                self.bind_row_value(&fields, scope)
+            }
             Expr::IsTrue(inner) => self.bind_bool_test(inner, BoolTest::IsTrue, scope),
             Expr::IsNotTrue(inner) => self.bind_bool_test(inner, BoolTest::IsNotTrue, scope),
             Expr::IsFalse(inner) => self.bind_bool_test(inner, BoolTest::IsFalse, scope),
@@ -359,6 +363,12 @@ impl Binder<'_> {
             Err(e) if e.state == SqlState::UndefinedColumn && name == "tableoid" => {
                 match self.table_oid_column(scope, table) {
                     Some(column) => return Ok(column),
+                    None => e,
+                }
+            }
+            Err(e) if e.state == SqlState::UndefinedColumn && table.is_none() => {
+                match self.whole_row(scope, name) {
+                    Some(row) => return row,
                     None => e,
                 }
             }
@@ -1087,6 +1097,9 @@ impl Binder<'_> {
     }
 
     fn bind_function(&mut self, function: &ast::Function, scope: &Scope) -> Result<ScalarExpr> {
+        if let Some(fields) = super::row::row_call_fields(function) {
+            return self.bind_row_value(&fields, scope);
+        }
         let ast::Function {
             name,
             uses_odbc_syntax,

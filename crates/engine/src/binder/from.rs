@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use sqlparser::ast::{self, JoinConstraint, JoinOperator, TableFactor, TableWithJoins};
 
+use super::expand_array::{EXPAND_ARRAY, EXPAND_ARRAY_COLUMNS};
 use super::scope::{Scope, ScopeColumn};
 use super::{ident_name, Binder};
 use crate::catalog::system::{self, SystemRelation};
@@ -760,9 +761,7 @@ impl Binder<'_> {
         }
         let bound = bound?;
         if in_select_list && bound.iter().any(|columns| columns.len() > 1) {
-            return Err(Error::unsupported(
-                "a set-returning function of several columns in the select list",
-            ));
+            return self.select_list_records(&calls, bound, alias);
         }
         let visible = alias.map_or_else(|| function_name.clone(), |a| ident_name(&a.name));
         // A column is named after its function, or after the alias of a single function,
@@ -782,6 +781,9 @@ impl Binder<'_> {
                     default_names.extend(definitions.iter().map(|d| ident_name(&d.name)))
                 }
                 None if options_table => default_names.extend(OPTION_COLUMNS.map(String::from)),
+                None if name == EXPAND_ARRAY => {
+                    default_names.extend(EXPAND_ARRAY_COLUMNS.map(String::from))
+                }
                 None if alias.is_some() && calls.len() == 1 => default_names.push(visible.clone()),
                 None => default_names.push(name.clone()),
             }
@@ -822,6 +824,63 @@ impl Binder<'_> {
         let names = alias_names(&visible, column_aliases, default_names)?;
         let scope = Scope::of_computed(&visible, names.into_iter().zip(types));
         Ok((plan, scope))
+    }
+
+    /// The select list's set-returning calls when one has several columns (json_each,
+    /// _pg_expandarray): as in PostgreSQL, each such call is one record column whose
+    /// fields are its columns.
+    fn select_list_records(
+        &mut self,
+        calls: &[(String, Vec<&ast::Expr>)],
+        bound: Vec<Vec<TableFunctionCall>>,
+        alias: Option<&ast::TableAlias>,
+    ) -> Result<(LogicalPlan, Scope)> {
+        let mut exprs = Vec::with_capacity(calls.len());
+        let mut index = 0;
+        for ((name, _), columns) in calls.iter().zip(&bound) {
+            let mut fields = Vec::with_capacity(columns.len());
+            for (i, column) in columns.iter().enumerate() {
+                let field = match JsonItems::columns(name) {
+                    Some(names) => names.get(i).map(|(_, own)| own.to_string()),
+                    None if name == EXPAND_ARRAY => {
+                        EXPAND_ARRAY_COLUMNS.get(i).map(|n| n.to_string())
+                    }
+                    None => None,
+                };
+                let field = field.unwrap_or_else(|| crate::types::record::anonymous_field_name(i));
+                fields.push((
+                    field,
+                    ScalarExpr::Column {
+                        index,
+                        ty: column.ty,
+                    },
+                ));
+                index += 1;
+            }
+            exprs.push(match <[_; 1]>::try_from(fields) {
+                Ok([(_, single)]) => single,
+                Err(fields) => super::record::row_of(fields)?,
+            });
+        }
+        let types: Vec<DataType> = exprs.iter().map(ScalarExpr::ty).collect();
+        let plan = LogicalPlan::Project {
+            input: Box::new(LogicalPlan::TableFunction {
+                calls: bound.into_iter().flatten().collect(),
+                ordinality: false,
+            }),
+            exprs,
+        };
+        let visible = alias.map_or_else(String::new, |a| ident_name(&a.name));
+        let column_aliases = alias.map_or(&[][..], |a| a.columns.as_slice());
+        let names = alias_names(
+            &visible,
+            column_aliases,
+            calls.iter().map(|(n, _)| n.clone()).collect(),
+        )?;
+        Ok((
+            plan,
+            Scope::of_computed(&visible, names.into_iter().zip(types)),
+        ))
     }
 
     /// `pg_options_to_table(options)`: the `name=value` items of a reloptions-style array
@@ -869,6 +928,14 @@ impl Binder<'_> {
     ) -> Result<Vec<TableFunctionCall>> {
         if JsonItems::record_field(function_name, false).is_some() {
             return self.bind_json_record(function_name, args, definitions);
+        }
+        if function_name == EXPAND_ARRAY {
+            let empty = Scope::default();
+            let bound = args
+                .iter()
+                .map(|e| self.bind_expr(e, &empty))
+                .collect::<Result<Vec<_>>>()?;
+            return self.bind_expand_array(bound);
         }
         if definitions.iter().any(|d| d.data_type.is_some()) {
             return Err(Error::new(
@@ -1027,7 +1094,7 @@ impl Binder<'_> {
     }
 
     /// A table function call with its arguments coerced to its signature.
-    fn unnest_call(
+    pub(super) fn unnest_call(
         &mut self,
         func: TableFunction,
         function_name: &str,

@@ -178,6 +178,12 @@ impl<'a> Binder<'a> {
             WrittenName {
                 schema: Some(schema),
                 name,
+            } if super::expand_array::is_expand_array(&schema, &name) => {
+                Ok(super::expand_array::EXPAND_ARRAY.to_string())
+            }
+            WrittenName {
+                schema: Some(schema),
+                name,
             } => Err(Error::new(
                 SqlState::UndefinedFunction,
                 format!("function {schema}.{name} does not exist"),

@@ -11,33 +11,37 @@ use super::scope::Scope;
 use super::Binder;
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{CompareOp, ScalarExpr};
+use crate::types::DataType;
 
 /// The fields of a row constructor, or `None` when `expr` is not one.
 pub(super) fn row_fields(expr: &Expr) -> Option<Vec<&Expr>> {
     match expr {
         Expr::Tuple(fields) => Some(fields.iter().collect()),
-        Expr::Function(function) => {
-            let is_row = matches!(
-                function.name.0.as_slice(),
-                [ast::ObjectNamePart::Identifier(ident)] if ident.value.eq_ignore_ascii_case("row")
-                    && ident.quote_style.is_none()
-            );
-            let ast::FunctionArguments::List(list) = &function.args else {
-                return None;
-            };
-            if !is_row || function.over.is_some() || !list.clauses.is_empty() {
-                return None;
-            }
-            list.args
-                .iter()
-                .map(|arg| match arg {
-                    ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) => Some(e),
-                    _ => None,
-                })
-                .collect()
-        }
+        Expr::Function(function) => row_call_fields(function),
         _ => None,
     }
+}
+
+/// The fields of `ROW(...)`, or `None` when `function` is another call.
+pub(super) fn row_call_fields(function: &ast::Function) -> Option<Vec<&Expr>> {
+    let is_row = matches!(
+        function.name.0.as_slice(),
+        [ast::ObjectNamePart::Identifier(ident)] if ident.value.eq_ignore_ascii_case("row")
+            && ident.quote_style.is_none()
+    );
+    let ast::FunctionArguments::List(list) = &function.args else {
+        return None;
+    };
+    if !is_row || function.over.is_some() || !list.clauses.is_empty() {
+        return None;
+    }
+    list.args
+        .iter()
+        .map(|arg| match arg {
+            ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) => Some(e),
+            _ => None,
+        })
+        .collect()
 }
 
 fn record_operator_error(symbol: &str, left: &str, right: &str) -> Error {
@@ -66,13 +70,20 @@ impl Binder<'_> {
         let (l, r) = match (row_fields(left), row_fields(right)) {
             (None, None) => return Ok(None),
             (Some(l), Some(r)) => (l, r),
-            // A row against a scalar: PostgreSQL has no such operator.
+            // A row against a record value compares two records (record_cmp); against
+            // a scalar, PostgreSQL has no such operator.
             (Some(_), None) => {
                 let scalar = self.bind_expr(right, scope)?.ty();
+                if let DataType::Record(_) = scalar {
+                    return Ok(None);
+                }
                 return Err(record_operator_error(symbol, "record", &scalar.to_string()));
             }
             (None, Some(_)) => {
                 let scalar = self.bind_expr(left, scope)?.ty();
+                if let DataType::Record(_) = scalar {
+                    return Ok(None);
+                }
                 return Err(record_operator_error(symbol, &scalar.to_string(), "record"));
             }
         };

@@ -12,6 +12,7 @@ use sqlparser::ast::{
     SelectItem, TableAlias, TableAliasColumnDef, TableFactor, TableWithJoins,
 };
 
+use super::expand_array::{is_expand_array, EXPAND_ARRAY};
 use super::ident_name;
 use crate::error::{Error, Result};
 use crate::function::{AggregateFunction, JsonItems, TableFunction};
@@ -122,6 +123,9 @@ fn replace_calls(expr: &mut Expr, calls: &mut Vec<Expr>, sql: &[String]) {
 fn operands(expr: &Expr) -> Vec<&Expr> {
     match expr {
         Expr::Nested(inner) | Expr::Cast { expr: inner, .. } => vec![inner],
+        Expr::CompoundFieldAccess { root, access_chain } if field_names(access_chain) => {
+            vec![root]
+        }
         Expr::UnaryOp { op, expr } if sign(op) => vec![expr],
         Expr::BinaryOp { left, op, right } if !logical(op) => vec![left, right],
         Expr::Function(function) if is_scalar_call(function) => match &function.args {
@@ -143,6 +147,9 @@ fn operands(expr: &Expr) -> Vec<&Expr> {
 fn operands_mut(expr: &mut Expr) -> Vec<&mut Expr> {
     match expr {
         Expr::Nested(inner) | Expr::Cast { expr: inner, .. } => vec![inner],
+        Expr::CompoundFieldAccess { root, access_chain } if field_names(access_chain) => {
+            vec![root]
+        }
         Expr::UnaryOp { op, expr } if sign(op) => vec![expr],
         Expr::BinaryOp { left, op, right } if !logical(op) => vec![left, right],
         Expr::Function(function) if is_scalar_call(function) => match &mut function.args {
@@ -158,6 +165,14 @@ fn operands_mut(expr: &mut Expr) -> Vec<&mut Expr> {
         },
         _ => Vec::new(),
     }
+}
+
+/// Whether an access chain selects fields only (`(f(x)).a.b`): a call of a set-returning
+/// function of several columns is moved out of it, and its record column read.
+fn field_names(access_chain: &[ast::AccessExpr]) -> bool {
+    access_chain
+        .iter()
+        .all(|access| matches!(access, ast::AccessExpr::Dot(Expr::Identifier(_))))
 }
 
 fn sign(op: &ast::UnaryOperator) -> bool {
@@ -208,16 +223,20 @@ fn function_parts<'e>(expr: &'e Expr, sql: &[String]) -> Option<(String, Vec<&'e
         over,
         within_group,
     } = function;
-    let ident = match name.0.as_slice() {
-        [ast::ObjectNamePart::Identifier(ident)] => ident,
+    let name = match name.0.as_slice() {
+        [ast::ObjectNamePart::Identifier(ident)] => ident_name(ident),
         [ast::ObjectNamePart::Identifier(schema), ast::ObjectNamePart::Identifier(ident)]
             if ident_name(schema) == "pg_catalog" =>
         {
-            ident
+            ident_name(ident)
+        }
+        [ast::ObjectNamePart::Identifier(schema), ast::ObjectNamePart::Identifier(ident)]
+            if is_expand_array(&ident_name(schema), &ident_name(ident)) =>
+        {
+            EXPAND_ARRAY.to_string()
         }
         _ => return None,
     };
-    let name = ident_name(ident);
     let plain = !*uses_odbc_syntax
         && matches!(parameters, FunctionArguments::None)
         && filter.is_none()
@@ -225,6 +244,7 @@ fn function_parts<'e>(expr: &'e Expr, sql: &[String]) -> Option<(String, Vec<&'e
         && over.is_none()
         && within_group.is_empty()
         && (TableFunction::by_name(&name).is_some()
+            || name == EXPAND_ARRAY
             || JsonItems::columns(&name).is_some()
             || sql.contains(&name));
     let FunctionArguments::List(list) = args else {

@@ -484,7 +484,8 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         | T::VarBit(_)
         | T::TimeTz
         | T::Int2Vector
-        | T::OidVector => {
+        | T::OidVector
+        | T::Record(_) => {
             return Err(Error::new(
                 SqlState::FeatureNotSupported,
                 format!(

@@ -14,6 +14,7 @@ use crate::catalog::{
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
+use crate::types::record::{RecordField, RecordType};
 use crate::types::{float_vector, DataType, NumericTypmod, OidKind};
 
 /// The tags of the sections appended to a commit record and a checkpoint manifest, each
@@ -74,6 +75,8 @@ mod tag {
     pub const ENUM: u8 = 40;
     pub const INT2VECTOR: u8 = 130;
     pub const OIDVECTOR: u8 = 131;
+    /// A record: its field count, then each field's name and type (no nested record).
+    pub const RECORD: u8 = 150;
 }
 
 /// The tags of index methods, on-disk like those of types.
@@ -165,6 +168,18 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
         tag::OIDVECTOR => DataType::OidVector,
         tag::INET => DataType::Inet,
         tag::CIDR => DataType::Cidr,
+        tag::RECORD if !in_array => {
+            // Its fields are read as an array's element is, so they cannot nest.
+            let count = input.len(2)?;
+            let fields = (0..count)
+                .map(|_| {
+                    let name = input.string()?;
+                    let ty = read_type(input, true)?;
+                    Ok(RecordField { name, ty })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            DataType::Record(RecordType::intern(fields)?)
+        }
         tag::OID => {
             let position = input.u8()?;
             let kind = OidKind::ALL.get(usize::from(position));
@@ -253,6 +268,14 @@ impl Persist for DataType {
             }
             DataType::Int2Vector => out.u8(tag::INT2VECTOR),
             DataType::OidVector => out.u8(tag::OIDVECTOR),
+            DataType::Record(record) => {
+                out.u8(tag::RECORD);
+                out.len(record.fields.len());
+                for field in &record.fields {
+                    out.str(&field.name);
+                    field.ty.encode(out);
+                }
+            }
         }
     }
 

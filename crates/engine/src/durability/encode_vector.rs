@@ -13,7 +13,9 @@ use crate::error::Result;
 use crate::storage::{Chunk, TableData};
 use crate::types::inet::Inet;
 use crate::types::{DataType, Decimal, Interval, PhysicalType};
-use crate::vector::{Bitmap, BytesVec, FloatVectors, ListVec, StringVec, Vector, VectorData};
+use crate::vector::{
+    Bitmap, BytesVec, FloatVectors, ListVec, StringVec, StructVec, Vector, VectorData,
+};
 
 /// The tag of each physical type. The numbers are part of the on-disk format: never change
 /// one, never reuse a retired one.
@@ -39,6 +41,8 @@ mod tag {
     pub const TIMETZ: u8 = 19;
     /// inet and cidr: 18 bytes a value (see `Inet::to_stored`). From the types range.
     pub const INET: u8 = 120;
+    /// Records: the field count, then a vector per field. From the records range.
+    pub const STRUCT: u8 = 150;
 }
 
 /// The fewest bytes a vector takes (tag, length, validity flag): bounds a count of vectors.
@@ -68,6 +72,7 @@ fn physical_tag(data: &VectorData) -> u8 {
         VectorData::Inet(_) => tag::INET,
         VectorData::Jsonb(_) => tag::JSONB,
         VectorData::FloatVector(_) => tag::FLOAT_VECTOR,
+        VectorData::Struct(_) => tag::STRUCT,
     }
 }
 
@@ -198,6 +203,29 @@ fn read_list(
         .ok_or_else(|| corrupt("list offsets outside their element vector"))
 }
 
+/// The field count, then a vector per field of `rows` values, none a list or a record.
+/// Only a vector of a known record type is read: the type names the fields.
+fn read_struct(
+    input: &mut Decoder<'_>,
+    rows: usize,
+    expected: Option<PhysicalType>,
+) -> Result<StructVec> {
+    let Some(PhysicalType::Struct(record)) = expected else {
+        return Err(corrupt("a record vector of no known record type"));
+    };
+    let count = input.len(MIN_VECTOR_BYTES)?;
+    if count != record.fields.len() {
+        return Err(corrupt("a record vector of another field count"));
+    }
+    let children = record
+        .fields
+        .iter()
+        .map(|field| read_vector(input, Some(field.ty.physical()), true))
+        .collect::<Result<Vec<_>>>()?;
+    StructVec::from_children(record, children, rows)
+        .ok_or_else(|| corrupt("record fields of another length or type"))
+}
+
 /// End offsets (the leading 0 is implied), the element count, then the elements.
 fn read_float_vectors(input: &mut Decoder<'_>, rows: usize) -> Result<FloatVectors> {
     let (ends, _) = run(input, rows, 4)?.as_chunks::<4>();
@@ -252,6 +280,7 @@ fn read_vector(
         tag::JSONB => VectorData::Jsonb(read_text(input, rows)?),
         tag::LIST if !in_list => VectorData::List(read_list(input, rows, expected)?),
         tag::FLOAT_VECTOR => VectorData::FloatVector(read_float_vectors(input, rows)?),
+        tag::STRUCT if !in_list => VectorData::Struct(read_struct(input, rows, expected)?),
         other => return Err(corrupt(format!("vector tag {other}"))),
     };
     match expected {
@@ -321,6 +350,10 @@ impl Persist for Vector {
                 write_fixed(out, ends, u32::to_le_bytes);
                 out.len(v.values().len());
                 write_fixed(out, v.values(), f32::to_le_bytes);
+            }
+            VectorData::Struct(r) => {
+                out.len(r.children().len());
+                r.children().iter().for_each(|child| child.encode(out));
             }
         }
     }

@@ -70,6 +70,7 @@ impl Groups {
                 | PhysicalType::Inet
                 | PhysicalType::Jsonb
                 | PhysicalType::List(_)
+                | PhysicalType::Struct(_)
                 | PhysicalType::FloatVector,
             )
             | None => Index::Encoded(HashMap::new()),
@@ -220,6 +221,7 @@ impl Groups {
                     | VectorData::Inet(_)
                     | VectorData::Jsonb(_)
                     | VectorData::List(_)
+                    | VectorData::Struct(_)
                     | VectorData::FloatVector(_) => return Err(key_type_mismatch()),
                 }
             }
@@ -480,6 +482,7 @@ fn stored_text(key: &Vector, id: u32) -> &[u8] {
         | VectorData::Inet(_)
         | VectorData::Jsonb(_)
         | VectorData::List(_)
+        | VectorData::Struct(_)
         | VectorData::FloatVector(_) => &[],
     }
 }

@@ -262,6 +262,7 @@ fn value_encoding(column: &Vector, room: usize) -> Option<(ValueEncoding, bool)>
         // Compared element by element (jsonb by its document order) by the comparator.
         VectorData::Interval(_)
         | VectorData::List(_)
+        | VectorData::Struct(_)
         | VectorData::Jsonb(_)
         | VectorData::FloatVector(_) => None,
     }
@@ -351,6 +352,7 @@ fn write_value(encoding: &ValueEncoding, column: &Vector, row: usize, out: &mut 
             VectorData::Numeric(_)
             | VectorData::Interval(_)
             | VectorData::List(_)
+            | VectorData::Struct(_)
             | VectorData::Jsonb(_)
             | VectorData::FloatVector(_),
             _,

@@ -225,6 +225,7 @@ fn column_changes(column: &Vector, order: &[u32], changed: &mut [bool]) {
         | VectorData::Interval(_)
         | VectorData::Jsonb(_)
         | VectorData::List(_)
+        | VectorData::Struct(_)
         | VectorData::FloatVector(_) => {
             for (pos, pair) in order.windows(2).enumerate() {
                 let (a, b) = (pair[0] as usize, pair[1] as usize);

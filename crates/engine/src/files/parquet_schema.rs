@@ -257,7 +257,8 @@ pub fn field_for(name: &str, ty: DataType) -> Result<TypePtr> {
         | T::VarBit(_)
         | T::TimeTz
         | T::Int2Vector
-        | T::OidVector => {
+        | T::OidVector
+        | T::Record(_) => {
             return Err(Error::unsupported(format!(
                 "writing a column of type {ty} to Parquet"
             )))

@@ -197,6 +197,8 @@ pub fn cast_vector(
         // cast_bits took every cast to a bit string.
         DataType::Bit(_) | DataType::VarBit(_) => return Err(unsupported()),
         DataType::Int2Vector | DataType::OidVector => to_int_vector(input, to, &rows)?,
+        // record_in (text to record) is not implemented.
+        DataType::Record(_) => return Err(unsupported()),
     };
     Ok(Vector::new(data, input.validity.clone()))
 }
@@ -819,7 +821,10 @@ fn to_string<U: Fn() -> Error>(
             target,
             rows,
         ),
-        VectorData::Bytes(_) | VectorData::List(_) | VectorData::FloatVector(_) => {
+        VectorData::Bytes(_)
+        | VectorData::List(_)
+        | VectorData::FloatVector(_)
+        | VectorData::Struct(_) => {
             let all_rows: Vec<usize> = (0..input.len()).collect();
             rows.map_to_string(&all_rows, target, |row, buf| {
                 int_vector::write_text(input, row, Some(from), buf);

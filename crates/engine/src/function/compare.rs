@@ -7,7 +7,7 @@ use super::arithmetic::combine_validity;
 use crate::error::{Error, Result};
 use crate::plan::CompareOp;
 use crate::types::{float, float_vector, json, Interval, ScalarValue};
-use crate::vector::{ListVec, Vector, VectorData};
+use crate::vector::{ListVec, StructVec, Vector, VectorData};
 
 /// Whether two values ordered `ord` satisfy `op`.
 #[inline]
@@ -141,6 +141,9 @@ pub fn compare(op: CompareOp, left: &Vector, right: &Vector) -> Result<Vector> {
         (VectorData::FloatVector(l), VectorData::FloatVector(r)) => (0..l.len())
             .map(|i| matches(op, float_vector::compare(l.get(i), r.get(i))))
             .collect(),
+        (VectorData::Struct(l), VectorData::Struct(r)) => (0..l.len())
+            .map(|i| matches(op, compare_records(l, i, r, i)))
+            .collect(),
         (l, r) => {
             return Err(Error::internal(format!(
                 "comparison of {:?} and {:?}",
@@ -180,6 +183,7 @@ pub fn compare_rows(left: &Vector, a: usize, right: &Vector, b: usize) -> Orderi
         (VectorData::FloatVector(l), VectorData::FloatVector(r)) => {
             float_vector::compare(l.get(a), r.get(b))
         }
+        (VectorData::Struct(l), VectorData::Struct(r)) => compare_records(l, a, r, b),
         (l, r) => panic!(
             "invariant: rows of one type compared, not {:?} with {:?}",
             l.physical(),
@@ -205,6 +209,24 @@ pub fn compare_lists(left: &ListVec, a: usize, right: &ListVec, b: usize) -> Ord
         }
     }
     ra.len().cmp(&rb.len())
+}
+
+/// PostgreSQL's `record_cmp` (which `=` and `<` on record values use, unlike a comparison
+/// of two ROW constructors): field by field, NULL fields equal to each other and above
+/// every value.
+pub fn compare_records(left: &StructVec, a: usize, right: &StructVec, b: usize) -> Ordering {
+    for (l, r) in left.children().iter().zip(right.children()) {
+        let ord = match (l.is_valid(a), r.is_valid(b)) {
+            (false, false) => Ordering::Equal,
+            (false, true) => Ordering::Greater,
+            (true, false) => Ordering::Less,
+            (true, true) => compare_rows(l, a, r, b),
+        };
+        if ord != Ordering::Equal {
+            return ord;
+        }
+    }
+    left.children().len().cmp(&right.children().len())
 }
 
 #[cfg(test)]

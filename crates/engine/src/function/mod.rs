@@ -17,6 +17,8 @@ pub mod window;
 
 pub use aggregate::AggregateFunction;
 pub use datetime_functions::DateTimeFunction;
-pub use scalar::{ArrayFunction, JsonFunction, JsonItems, ScalarFunction, VectorFunction};
+pub use scalar::{
+    ArrayFunction, JsonFunction, JsonItems, RecordFunction, ScalarFunction, VectorFunction,
+};
 pub use table::TableFunction;
 pub use window::WindowFunction;

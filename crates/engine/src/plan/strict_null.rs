@@ -5,7 +5,7 @@
 //! answer does not depend on which rules are switched on.
 
 use super::ScalarExpr;
-use crate::function::ScalarFunction;
+use crate::function::{RecordFunction, ScalarFunction};
 
 impl ScalarExpr {
     /// This expression with every strict node that has a NULL constant argument replaced by a
@@ -103,7 +103,9 @@ impl ScalarFunction {
             | F::QuoteNullable
             | F::Greatest
             | F::Least
-            | F::PgTypeof(_) => false,
+            | F::PgTypeof(_)
+            | F::Record(RecordFunction::Row(_)) => false,
+            F::Record(RecordFunction::Field(_)) => true,
             F::Array { func, .. } => func.is_strict(),
             F::Json(func) => func.is_strict(),
             F::Length

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use super::record::{RecordType, RECORD_OID};
+
 /// pg_type OIDs of pgvector's `vector` and `vector[]`. An extension's types get OIDs when it
 /// is created; ours is built in, so it takes fixed ones below the first user OID (16384)
 /// that PostgreSQL 15 leaves unassigned. Clients look the type up by name.
@@ -80,6 +82,9 @@ pub enum DataType {
     Inet,
     /// An IPv4 or IPv6 network: no bits set right of its mask.
     Cidr,
+    /// A composite value: PostgreSQL's `record` with the names and types of its fields
+    /// (see [`crate::types::record`]).
+    Record(&'static RecordType),
 }
 
 /// Which of the OID types: plain `oid`, or an alias whose text form names the object.
@@ -162,6 +167,8 @@ pub enum PhysicalType {
     TimeTz,
     /// Fixed 19-byte network addresses (inet and cidr).
     Inet,
+    /// One child vector per field of the record type.
+    Struct(&'static RecordType),
 }
 
 /// PostgreSQL's type categories, used by the coercion rules.
@@ -180,6 +187,8 @@ pub enum TypeCategory {
     BitString,
     /// 'I': inet and cidr.
     Network,
+    /// 'P': pseudo-types, here `record`.
+    Pseudo,
 }
 
 impl DataType {
@@ -213,6 +222,7 @@ impl DataType {
             DataType::Int2Vector => PhysicalType::List(&PhysicalType::Int16),
             DataType::OidVector => PhysicalType::List(&PhysicalType::Int64),
             DataType::Inet | DataType::Cidr => PhysicalType::Inet,
+            DataType::Record(record) => PhysicalType::Struct(record),
         }
     }
 
@@ -257,6 +267,7 @@ impl DataType {
             | DataType::Bit(Some(_))
             | DataType::VarBit(Some(_))
             | DataType::Array(_)
+            | DataType::Record(_)
             | DataType::JsonPath
             | DataType::Int2Vector
             | DataType::OidVector => return None,
@@ -333,6 +344,7 @@ impl DataType {
             | DataType::Enum(_) => TypeCategory::UserDefined,
             DataType::Bit(_) | DataType::VarBit(_) => TypeCategory::BitString,
             DataType::Inet | DataType::Cidr => TypeCategory::Network,
+            DataType::Record(_) => TypeCategory::Pseudo,
         }
     }
 
@@ -393,7 +405,8 @@ impl DataType {
                 | DataType::JsonPath
                 | DataType::Enum(_)
                 | DataType::Int2Vector
-                | DataType::OidVector => 2277,
+                | DataType::OidVector
+                | DataType::Record(_) => 2277,
             },
             DataType::Oid(kind) => kind.type_oid(),
             DataType::FloatVector(_) => FLOAT_VECTOR_OID,
@@ -405,6 +418,7 @@ impl DataType {
             DataType::OidVector => 30,
             DataType::Inet => 869,
             DataType::Cidr => 650,
+            DataType::Record(_) => RECORD_OID,
         }
     }
 
@@ -512,7 +526,8 @@ impl DataType {
             | DataType::Int2Vector
             | DataType::OidVector
             | DataType::Inet
-            | DataType::Cidr => -1,
+            | DataType::Cidr
+            | DataType::Record(_) => -1,
         }
     }
 
@@ -563,6 +578,7 @@ impl DataType {
             DataType::OidVector => "oidvector",
             DataType::Inet => "inet",
             DataType::Cidr => "cidr",
+            DataType::Record(_) => "record",
             DataType::Array(elem) => match elem {
                 DataType::Bool => "boolean[]",
                 DataType::Int16 => "smallint[]",
@@ -595,7 +611,8 @@ impl DataType {
                 | DataType::JsonPath
                 | DataType::Enum(_)
                 | DataType::Int2Vector
-                | DataType::OidVector => "anyarray",
+                | DataType::OidVector
+                | DataType::Record(_) => "anyarray",
             },
             // The type's own name is in the catalog: messages that can reach it name it
             // there (see `catalog::EnumType`).
@@ -637,6 +654,8 @@ impl PhysicalType {
             PhysicalType::FloatVector => &PhysicalType::FloatVector,
             PhysicalType::TimeTz => &PhysicalType::TimeTz,
             PhysicalType::Inet => &PhysicalType::Inet,
+            // Never an array element (`array_of` refuses records), like a list.
+            PhysicalType::Struct(_) => &PhysicalType::List(&PhysicalType::Text),
         }
     }
 }

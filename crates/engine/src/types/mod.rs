@@ -17,6 +17,7 @@ mod interval_style;
 pub mod json;
 pub mod jsonpath;
 pub mod numeric;
+pub mod record;
 mod scalar;
 pub mod text_io;
 pub mod timetz;

@@ -39,6 +39,8 @@ pub enum ScalarValue {
     Array(Vec<ScalarValue>),
     /// A pgvector `vector`.
     FloatVector(Vec<f32>),
+    /// A composite value, a value or NULL per field of the expression's record type.
+    Record(Vec<ScalarValue>),
 }
 
 impl ScalarValue {
@@ -73,6 +75,8 @@ impl ScalarValue {
                 PhysicalType::List(elem.as_static())
             }
             ScalarValue::FloatVector(_) => PhysicalType::FloatVector,
+            // Its field names are the expression's type, not the value's.
+            ScalarValue::Record(_) => return None,
         })
     }
 
@@ -98,15 +102,18 @@ impl ScalarValue {
             (S::Bytea(a), S::Bytea(b)) => a.cmp(b),
             (S::Uuid(a), S::Uuid(b)) => a.cmp(b),
             (S::Jsonb(a), S::Jsonb(b)) => super::json::compare_canonical(a, b),
-            (S::Array(a), S::Array(b)) => return compare_arrays(a, b),
+            (S::Array(a), S::Array(b)) | (S::Record(a), S::Record(b)) => {
+                return compare_arrays(a, b)
+            }
             (S::FloatVector(a), S::FloatVector(b)) => super::float_vector::compare(a, b),
             _ => return None,
         })
     }
 }
 
-/// PostgreSQL's `array_cmp`: element by element, a NULL element equal to another NULL and
-/// above every value; when one array is a prefix of the other, the shorter sorts first.
+/// PostgreSQL's `array_cmp` (and `record_cmp`, whose rows have as many fields): element by
+/// element, a NULL element equal to another NULL and above every value; when one array is a
+/// prefix of the other, the shorter sorts first.
 fn compare_arrays(a: &[ScalarValue], b: &[ScalarValue]) -> Option<Ordering> {
     for (x, y) in a.iter().zip(b) {
         let ord = match (x.is_null(), y.is_null()) {

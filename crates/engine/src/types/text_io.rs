@@ -75,6 +75,7 @@ pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
         DataType::Int2Vector | DataType::OidVector => {
             ScalarValue::Array(super::int_vector::parse(text, ty)?)
         }
+        DataType::Record(_) => return Err(Error::unsupported("input of record values")),
     })
 }
 
@@ -198,6 +199,20 @@ pub fn write_scalar_text(value: &ScalarValue, out: &mut Vec<u8>) {
                 super::array_text::write_array_element(&scratch, out);
             }
             out.push(b'}');
+        }
+        ScalarValue::Record(fields) => {
+            out.push(b'(');
+            let mut scratch = Vec::new();
+            for (i, field) in fields.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                scratch.clear();
+                write_scalar_text(field, &mut scratch);
+                let text = (!field.is_null()).then_some(&scratch[..]);
+                super::record::write_record_field(text, out);
+            }
+            out.push(b')');
         }
     }
 }

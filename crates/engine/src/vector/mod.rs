@@ -5,6 +5,7 @@ mod bitmap;
 mod bytes;
 mod float_vectors;
 mod list;
+mod record;
 mod row_key;
 mod strings;
 
@@ -13,6 +14,7 @@ pub use bitmap::Bitmap;
 pub use bytes::BytesVec;
 pub use float_vectors::FloatVectors;
 pub use list::ListVec;
+pub use record::StructVec;
 pub use row_key::encode_row_key;
 #[cfg(test)]
 pub(crate) use row_key::int_key;
@@ -60,6 +62,8 @@ pub enum VectorData {
     Jsonb(StringVec),
     List(ListVec),
     FloatVector(FloatVectors),
+    /// Records: a child vector per field ([`StructVec`]).
+    Struct(StructVec),
 }
 
 /// A column vector: values plus validity. `validity == None` means no NULLs.
@@ -94,6 +98,9 @@ impl VectorData {
             PhysicalType::FloatVector => {
                 VectorData::FloatVector(FloatVectors::with_capacity(rows, 0))
             }
+            PhysicalType::Struct(record) => {
+                VectorData::Struct(StructVec::with_capacity(record, rows))
+            }
         }
     }
 
@@ -119,6 +126,7 @@ impl VectorData {
             VectorData::Jsonb(s) => s.len(),
             VectorData::List(l) => l.len(),
             VectorData::FloatVector(v) => v.len(),
+            VectorData::Struct(r) => r.len(),
         }
     }
 
@@ -147,7 +155,7 @@ impl VectorData {
             VectorData::Uuid(v) => v.shrink_to_fit(),
             VectorData::Inet(v) => v.shrink_to_fit(),
             // Lists are built to size by their parser.
-            VectorData::List(_) => {}
+            VectorData::List(_) | VectorData::Struct(_) => {}
             VectorData::FloatVector(v) => v.shrink_to_fit(),
         }
     }
@@ -174,6 +182,7 @@ impl VectorData {
             VectorData::Jsonb(_) => PhysicalType::Jsonb,
             VectorData::List(l) => PhysicalType::List(l.elem_physical().as_static()),
             VectorData::FloatVector(_) => PhysicalType::FloatVector,
+            VectorData::Struct(r) => PhysicalType::Struct(r.record()),
         }
     }
 }
@@ -212,6 +221,7 @@ impl Vector {
             VectorData::Text(s) | VectorData::Jsonb(s) => s.heap_bytes(),
             VectorData::Bytes(b) => b.heap_bytes(),
             VectorData::List(l) => l.heap_bytes(),
+            VectorData::Struct(r) => r.heap_bytes(),
             VectorData::Numeric(v) => std::mem::size_of_val(v.as_slice()),
             VectorData::Interval(v) => std::mem::size_of_val(v.as_slice()),
             VectorData::Uuid(v) => v.len() * 16,
@@ -289,6 +299,10 @@ impl Vector {
                 v.push(x);
                 true
             }
+            (VectorData::Struct(r), ScalarValue::Record(x)) => {
+                r.push_values(x)?;
+                true
+            }
             (data, ScalarValue::Null) => {
                 push_default(data);
                 false
@@ -344,6 +358,10 @@ impl Vector {
             }
             (VectorData::FloatVector(v), VectorData::FloatVector(o)) => {
                 v.push(o.get(row));
+                true
+            }
+            (VectorData::Struct(r), VectorData::Struct(o)) => {
+                r.push_from(o, row)?;
                 true
             }
             (data, other) => return Err(type_mismatch(data, other.physical())),
@@ -444,6 +462,7 @@ impl Vector {
                 VectorData::List(out)
             }
             VectorData::FloatVector(v) => VectorData::FloatVector(v.gather(indices)),
+            VectorData::Struct(r) => VectorData::Struct(r.gather(indices)),
         };
         Vector { data, validity }
     }
@@ -489,6 +508,7 @@ impl Vector {
             (VectorData::Jsonb(v), VectorData::Jsonb(o)) => v.extend_from(o),
             (VectorData::List(v), VectorData::List(o)) => v.extend_from(o)?,
             (VectorData::FloatVector(v), VectorData::FloatVector(o)) => v.extend_from(o),
+            (VectorData::Struct(v), VectorData::Struct(o)) => v.extend_from(o)?,
             (data, other) => return Err(type_mismatch(data, other.physical())),
         }
         match (&mut self.validity, &other.validity) {
@@ -531,6 +551,7 @@ impl Vector {
             VectorData::Jsonb(s) => ScalarValue::Jsonb(s.get(row).to_string()),
             VectorData::List(l) => ScalarValue::Array(l.values(row)),
             VectorData::FloatVector(v) => ScalarValue::FloatVector(v.get(row).to_vec()),
+            VectorData::Struct(r) => ScalarValue::Record(r.values(row)),
         }
     }
 
@@ -563,6 +584,7 @@ impl Vector {
             VectorData::Jsonb(s) => out.extend_from_slice(s.get_bytes(row)),
             VectorData::List(l) => write_array_text(l.child(), l.range(row), out),
             VectorData::FloatVector(v) => float_vector::write_vector(v.get(row), out),
+            VectorData::Struct(r) => r.write_text(row, out),
         }
         true
     }
@@ -643,6 +665,7 @@ fn push_default(data: &mut VectorData) {
         VectorData::Jsonb(s) => s.push("null"),
         VectorData::List(l) => l.push_empty(),
         VectorData::FloatVector(v) => v.push_empty(),
+        VectorData::Struct(r) => r.push_empty(),
     }
 }
 

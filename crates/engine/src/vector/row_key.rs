@@ -72,6 +72,11 @@ fn encode_value(column: &Vector, row: usize, out: &mut Vec<u8>) {
                 out.extend_from_slice(&canonical_f64(f64::from(element)));
             }
         }
+        // The fields as one key of several columns.
+        VectorData::Struct(r) => {
+            let fields: Vec<&Vector> = r.children().iter().collect();
+            encode_row_key(&fields, row, out);
+        }
     }
 }
 

@@ -59,6 +59,7 @@ pub fn identical_when_equal(ty: PhysicalType) -> bool {
         | PhysicalType::Interval
         | PhysicalType::Jsonb
         | PhysicalType::List(_)
+        | PhysicalType::Struct(_)
         | PhysicalType::FloatVector => false,
     }
 }

@@ -483,6 +483,7 @@ pub(super) fn greatest_least(args: &[Vector], greatest: bool) -> Result<Vector> 
         PhysicalType::Bytes
         | PhysicalType::Jsonb
         | PhysicalType::List(_)
+        | PhysicalType::Struct(_)
         | PhysicalType::FloatVector => greatest_least_rows(args, wanted, physical),
     }
 }

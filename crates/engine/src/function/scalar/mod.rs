@@ -21,6 +21,7 @@ mod network;
 mod number_format;
 mod numeric;
 mod pattern;
+mod record;
 mod signature;
 mod string;
 mod uuid_ossp;
@@ -34,6 +35,7 @@ pub use json::JsonFunction;
 pub use json_items::JsonItems;
 pub use json_path::PathMode;
 pub use network::NetworkFunction;
+pub use record::RecordFunction;
 pub use uuid_ossp::{Namespace as UuidNamespace, UuidOssp};
 
 use crate::error::Result;
@@ -164,6 +166,8 @@ pub enum ScalarFunction {
     BitString(BitStringFunction),
     /// A function or operator of inet and cidr.
     Network(NetworkFunction),
+    /// `ROW(...)` and `(record).field`.
+    Record(RecordFunction),
 }
 
 impl ScalarFunction {
@@ -407,6 +411,7 @@ impl ScalarFunction {
             F::Vector(func) => func.name(),
             F::BitString(func) => func.name(),
             F::Network(func) => func.name(),
+            F::Record(func) => func.name(),
         }
     }
 
@@ -525,6 +530,7 @@ impl ScalarFunction {
             F::Vector(func) => func.eval(args),
             F::BitString(func) => func.eval(args),
             F::Network(func) => func.eval(args),
+            F::Record(func) => func.eval(args, rows),
         }
     }
 }

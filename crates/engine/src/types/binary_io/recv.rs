@@ -117,6 +117,7 @@ pub fn recv(bytes: &[u8], ty: DataType) -> Result<ScalarValue> {
                 None => bits,
             })
         }
+        DataType::Record(_) => return Err(Error::unsupported("record parameters")),
     })
 }
 

@@ -7,7 +7,7 @@
 use crate::types::{
     bit_string, float_vector, inet, timetz, DataType, PhysicalType, FLOAT_VECTOR_OID,
 };
-use crate::vector::{ListVec, Vector, VectorData};
+use crate::vector::{ListVec, StructVec, Vector, VectorData};
 
 use super::numeric::write_numeric_binary;
 
@@ -67,8 +67,33 @@ pub fn write_binary(vector: &Vector, row: usize, ty: Option<DataType>, out: &mut
             write_array_binary(list, row, elem, lower_bound, out)
         }
         VectorData::FloatVector(v) => float_vector::write_binary(v.get(row), out),
+        VectorData::Struct(record) => write_record_binary(record, row, out),
     }
     true
+}
+
+/// record_send: the field count, then per field its type OID, its length (-1 for NULL)
+/// and its binary value.
+fn write_record_binary(record: &StructVec, row: usize, out: &mut Vec<u8>) {
+    let count = i32::try_from(record.children().len()).unwrap_or(i32::MAX);
+    out.extend_from_slice(&count.to_be_bytes());
+    for (child, field) in record.children().iter().zip(&record.record().fields) {
+        out.extend_from_slice(&field.ty.oid().to_be_bytes());
+        write_length_prefixed(child, row, Some(field.ty), out);
+    }
+}
+
+/// A value as its length (-1 for NULL) then its binary form, as arrays and records hold
+/// their elements.
+fn write_length_prefixed(vector: &Vector, row: usize, ty: Option<DataType>, out: &mut Vec<u8>) {
+    let len_at = out.len();
+    out.extend_from_slice(&[0; 4]);
+    let len = if write_binary(vector, row, ty, out) {
+        i32::try_from(out.len() - len_at - 4).unwrap_or(i32::MAX)
+    } else {
+        -1
+    };
+    out[len_at..len_at + 4].copy_from_slice(&len.to_be_bytes());
 }
 
 /// array_send of a one-dimensional array: dimensions (0 when empty), whether any element
@@ -98,14 +123,7 @@ fn write_array_binary(
     out.extend_from_slice(&len.to_be_bytes());
     out.extend_from_slice(&lower_bound.to_be_bytes());
     for idx in range {
-        let len_at = out.len();
-        out.extend_from_slice(&[0; 4]);
-        let len = if write_binary(child, idx, elem, out) {
-            i32::try_from(out.len() - len_at - 4).unwrap_or(i32::MAX)
-        } else {
-            -1
-        };
-        out[len_at..len_at + 4].copy_from_slice(&len.to_be_bytes());
+        write_length_prefixed(child, idx, elem, out);
     }
 }
 
@@ -134,5 +152,6 @@ fn element_oid(elem: PhysicalType) -> u32 {
         // Arrays are one-dimensional; anyarray for the impossible nested case.
         PhysicalType::List(_) => 2277,
         PhysicalType::FloatVector => FLOAT_VECTOR_OID,
+        PhysicalType::Struct(_) => crate::types::record::RECORD_OID,
     }
 }

@@ -1,0 +1,150 @@
+//! Composite values as expressions: a row constructor used as a value (`SELECT ROW(1,
+//! 'a')`, `SELECT (a, b) FROM t`), a whole-row reference (`SELECT t FROM t`), field
+//! selection (`(expr).field`, `(expr).*` in a select list) and PostgreSQL's null test of a
+//! row (`IS NULL` when every field is NULL, `IS NOT NULL` when none is). Comparisons of
+//! two row constructors are expanded field by field in `row.rs`; a record value compared
+//! with another is record_cmp's comparison, in `function/compare.rs`.
+
+use sqlparser::ast::{AccessExpr, Expr};
+
+use super::scope::Scope;
+use super::Binder;
+use crate::error::{Error, Result, SqlState};
+use crate::function::cast::CastContext;
+use crate::function::{RecordFunction, ScalarFunction};
+use crate::plan::ScalarExpr;
+use crate::types::record::{anonymous_field_name, RecordField, RecordType};
+use crate::types::DataType;
+
+/// The record of `fields`, named as given.
+pub(super) fn row_of(fields: Vec<(String, ScalarExpr)>) -> Result<ScalarExpr> {
+    let (names, args): (Vec<String>, Vec<ScalarExpr>) = fields.into_iter().unzip();
+    let record = RecordType::intern(
+        names
+            .into_iter()
+            .zip(&args)
+            .map(|(name, arg)| RecordField { name, ty: arg.ty() })
+            .collect(),
+    )?;
+    Ok(ScalarExpr::Function {
+        func: ScalarFunction::Record(RecordFunction::Row(record)),
+        args,
+        ty: DataType::Record(record),
+    })
+}
+
+/// Field `index` of the record `input`.
+pub(super) fn field_of(input: ScalarExpr, index: usize, ty: DataType) -> ScalarExpr {
+    ScalarExpr::Function {
+        func: ScalarFunction::Record(RecordFunction::Field(index)),
+        args: vec![input],
+        ty,
+    }
+}
+
+/// Every field of the record `input`, named.
+pub(super) fn fields_of(input: &ScalarExpr) -> Option<Vec<(String, ScalarExpr)>> {
+    let DataType::Record(record) = input.ty() else {
+        return None;
+    };
+    Some(
+        record
+            .fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.name.clone(), field_of(input.clone(), i, f.ty)))
+            .collect(),
+    )
+}
+
+impl Binder<'_> {
+    /// `ROW(a, b)` or `(a, b)` as a value: an anonymous record of fields f1, f2, ...
+    /// Untyped literals are text, as PostgreSQL resolves them.
+    pub(super) fn bind_row_value(&mut self, fields: &[&Expr], scope: &Scope) -> Result<ScalarExpr> {
+        let mut bound = Vec::with_capacity(fields.len());
+        for (i, field) in fields.iter().enumerate() {
+            let value = self.bind_expr(field, scope)?;
+            let value = match value.ty() {
+                DataType::Unknown => self.coerce(value, DataType::Text, CastContext::Implicit)?,
+                _ => value,
+            };
+            bound.push((anonymous_field_name(i), value));
+        }
+        row_of(bound)
+    }
+
+    /// `t` naming a FROM item rather than a column: the record of its columns.
+    pub(super) fn whole_row(&self, scope: &Scope, name: &str) -> Option<Result<ScalarExpr>> {
+        let fields: Vec<(String, ScalarExpr)> = scope
+            .columns
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.table.as_deref() == Some(name))
+            .map(|(index, c)| (c.name.clone(), ScalarExpr::Column { index, ty: c.ty }))
+            .collect();
+        (!fields.is_empty()).then(|| row_of(fields))
+    }
+
+    /// `(expr).field` (also chained, `((expr).a).b`); `None` when the chain is not made of
+    /// field names, or `root` is a plain name (`t.col` parses the same way and is a column).
+    pub(super) fn bind_field_selection(
+        &mut self,
+        root: &Expr,
+        access_chain: &[AccessExpr],
+        scope: &Scope,
+    ) -> Option<Result<ScalarExpr>> {
+        if matches!(root, Expr::Identifier(_) | Expr::CompoundIdentifier(_)) {
+            return None;
+        }
+        let names = access_chain
+            .iter()
+            .map(|access| match access {
+                AccessExpr::Dot(Expr::Identifier(ident)) => Some(super::ident_name(ident)),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(self.bind_expr(root, scope).and_then(|mut value| {
+            for name in names {
+                value = select_field(value, &name)?;
+            }
+            Ok(value)
+        }))
+    }
+
+    /// `expr IS [NOT] NULL`: for a record, whether every field is (not) NULL.
+    pub(super) fn null_test(&self, input: ScalarExpr, negated: bool) -> ScalarExpr {
+        let per_field = fields_of(&input)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(_, field)| ScalarExpr::IsNull {
+                input: Box::new(field),
+                negated,
+            })
+            .reduce(|acc, next| ScalarExpr::And(Box::new(acc), Box::new(next)));
+        per_field.unwrap_or_else(|| ScalarExpr::IsNull {
+            input: Box::new(input),
+            negated,
+        })
+    }
+}
+
+/// Field `name` of `value`, with PostgreSQL's errors for a missing field or a value that
+/// is no record.
+fn select_field(value: ScalarExpr, name: &str) -> Result<ScalarExpr> {
+    let DataType::Record(record) = value.ty() else {
+        return Err(Error::new(
+            SqlState::WrongObjectType,
+            format!(
+                "column notation .{name} applied to type {}, which is not a composite type",
+                value.ty()
+            ),
+        ));
+    };
+    let Some((index, field)) = record.field(name) else {
+        return Err(Error::new(
+            SqlState::UndefinedColumn,
+            format!("could not identify column \"{name}\" in record data type"),
+        ));
+    };
+    Ok(field_of(value, index, field.ty))
+}
