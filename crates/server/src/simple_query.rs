@@ -38,11 +38,16 @@ impl Backend {
     }
 }
 
-/// All rows of one statement, in text format. A result from the result cache is encoded
-/// once: the DataRows are kept in its slot and copied from there on every later hit.
+/// All rows of one statement, in text format (binary for a FETCH from a BINARY cursor). A
+/// result from the result cache is encoded once: the DataRows are kept in its slot and
+/// copied from there on every later hit.
 fn write_statement_result(out: &mut Output, result: &StatementResult) {
     if let Some(columns) = &result.columns {
-        let formats = vec![Format::Text; columns.len()];
+        let format = match result.binary {
+            true => Format::Binary,
+            false => Format::Text,
+        };
+        let formats = vec![format; columns.len()];
         backend::row_description(&mut out.buf, columns, &formats);
         match &result.encoded {
             Some(slot) => {

@@ -19,6 +19,9 @@ pub struct StatementResult {
     /// the rows (the wire server keeps the text DataRow messages). Every later hit shares
     /// the slot, so repeated rows are encoded once (DESIGN §5.2).
     pub encoded: Option<Arc<OnceLock<Arc<[u8]>>>>,
+    /// Rows FETCHed from a BINARY cursor: the simple query protocol sends them in binary
+    /// format (the extended protocol's Bind chooses formats itself), as PostgreSQL does.
+    pub binary: bool,
 }
 
 impl StatementResult {
@@ -28,6 +31,7 @@ impl StatementResult {
             batches: Vec::new(),
             tag: tag.into(),
             encoded: None,
+            binary: false,
         }
     }
 
@@ -42,6 +46,7 @@ impl StatementResult {
             batches,
             tag: tag.into(),
             encoded: None,
+            binary: false,
         }
     }
 

@@ -410,13 +410,7 @@ impl Binder<'_> {
                     format!("column \"{}\" specified more than once", output.name),
                 ));
             }
-            // An anonymous record has no stored form in PostgreSQL either.
-            if let DataType::Record(_) = output.data_type {
-                return Err(Error::new(
-                    SqlState::InvalidTableDefinition,
-                    format!("column \"{}\" has pseudo-type record", output.name),
-                ));
-            }
+            super::record::refuse_record_column(&output.name, output.data_type)?;
             columns.push(ColumnDef {
                 name: output.name.clone(),
                 data_type: match output.data_type {

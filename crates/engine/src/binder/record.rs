@@ -128,6 +128,18 @@ impl Binder<'_> {
     }
 }
 
+/// A table or view column cannot be an anonymous record, in PostgreSQL either (its rows
+/// would have no type to be read back as).
+pub(super) fn refuse_record_column(name: &str, ty: DataType) -> Result<()> {
+    match ty {
+        DataType::Record(_) => Err(Error::new(
+            SqlState::InvalidTableDefinition,
+            format!("column \"{name}\" has pseudo-type record"),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Field `name` of `value`, with PostgreSQL's errors for a missing field or a value that
 /// is no record.
 fn select_field(value: ScalarExpr, name: &str) -> Result<ScalarExpr> {

@@ -1091,6 +1091,7 @@ fn figure_colname(expr: &Expr) -> Option<(String, bool)> {
             Some(ast::AccessExpr::Subscript(_)) | None => figure_colname(root),
         },
         Expr::Array(_) => strong("array".into()),
+        Expr::Tuple(_) => strong("row".into()),
         // SQL-syntax calls are named after the function PostgreSQL's grammar turns them into.
         Expr::Substring {
             shorthand: true, ..

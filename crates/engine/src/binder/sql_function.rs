@@ -182,13 +182,10 @@ impl<'a> Binder<'a> {
     /// A scalar call in an expression: the inlined body, or a subquery running it.
     pub(super) fn bind_sql_call(&mut self, call: SqlCall) -> Result<ScalarExpr> {
         let SqlCall { function, args } = call;
-        let ty = match function.returns {
-            FunctionReturn::Scalar(ty) => ty,
-            FunctionReturn::Row(_) => {
-                return Err(Error::unsupported(format!(
-                    "calling function {} of several OUT parameters outside FROM",
-                    function.name.name
-                )))
+        let ty = match &function.returns {
+            FunctionReturn::Scalar(ty) => *ty,
+            FunctionReturn::Row(columns) => {
+                return self.bind_sql_row_call(&function, columns, args)
             }
             FunctionReturn::SetOf(_) | FunctionReturn::Table(_) => {
                 return Err(Error::unsupported(format!(
@@ -203,14 +200,44 @@ impl<'a> Binder<'a> {
         if let Some(inlined) = inline(&function, &plan, &outputs, &args) {
             return Ok(inlined);
         }
+        self.call_subquery(&function, args, plan, outputs, ty)
+    }
+
+    /// The body's first row of `outputs` (one value of type `ty`) as a scalar subquery
+    /// over the arguments.
+    fn call_subquery(
+        &mut self,
+        function: &FunctionDef,
+        args: Vec<ScalarExpr>,
+        body: LogicalPlan,
+        outputs: Vec<ScalarExpr>,
+        ty: DataType,
+    ) -> Result<ScalarExpr> {
         let shifted = args
             .into_iter()
             .map(into_subquery)
             .collect::<Result<Vec<_>>>()?;
         let correlated = function.volatility == crate::catalog::Volatility::Volatile
             || !shifted.iter().all(ScalarExpr::is_constant);
-        let plan = call_plan(&function, shifted, plan, outputs, true);
+        let plan = call_plan(function, shifted, body, outputs, true);
         Ok(self.subquery(plan, correlated, SubqueryKind::Scalar(ty)))
+    }
+
+    /// A call of a function of several OUT parameters in an expression: its one row as a
+    /// record of those parameters (NULL when the body gives no row), so `f(1)` prints
+    /// `(1,2)` and `(f(1)).a` reads a field.
+    fn bind_sql_row_call(
+        &mut self,
+        function: &FunctionDef,
+        columns: &[(String, DataType)],
+        args: Vec<ScalarExpr>,
+    ) -> Result<ScalarExpr> {
+        let (plan, body_columns) = self.bind_sql_body(function)?;
+        let outputs = body_outputs(function, &body_columns, self)?;
+        let names = columns.iter().map(|(name, _)| name.clone());
+        let record = super::record::row_of(names.zip(outputs).collect())?;
+        let ty = record.ty();
+        self.call_subquery(function, args, plan, vec![record], ty)
     }
 
     /// A call in FROM: the body's rows (every one) and the names of its columns. The

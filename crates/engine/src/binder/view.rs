@@ -89,7 +89,8 @@ impl Binder<'_> {
             }
             column.0 = ident_name(name);
         }
-        for (i, (column, _)) in view_columns.iter().enumerate() {
+        for (i, (column, ty)) in view_columns.iter().enumerate() {
+            super::record::refuse_record_column(column, *ty)?;
             if view_columns[..i].iter().any(|(c, _)| c == column) {
                 return Err(Error::new(
                     SqlState::DuplicateColumn,

@@ -167,9 +167,6 @@ impl Session {
         let [name] = names.as_slice() else {
             return Err(Error::unsupported("DECLARE of several names"));
         };
-        if *binary == Some(true) {
-            return Err(Error::unsupported("BINARY cursors"));
-        }
         // INSENSITIVE is what every cursor is here; ASENSITIVE the same.
         let _ = sensitive;
         let name = ident_name(name);
@@ -213,7 +210,7 @@ impl Session {
                         }
                     ),
                     holdable,
-                    binary: false,
+                    binary: *binary == Some(true),
                     scrollable: *scroll != Some(false),
                     creation_micros: clock.statement,
                 },
@@ -259,11 +256,13 @@ impl Session {
             return Ok(StatementResult::command(format!("MOVE {count}")));
         }
         let rows = cursor.rows.gather(&indices);
-        Ok(StatementResult::rows(
+        let mut result = StatementResult::rows(
             cursor.columns.clone(),
             split_batch(rows),
             format!("FETCH {count}"),
-        ))
+        );
+        result.binary = cursor.row.binary;
+        Ok(result)
     }
 }
 

@@ -76,11 +76,12 @@ impl JsonAgg {
                         .first()
                         .ok_or_else(|| Error::internal("json_agg without an argument"))?;
                     let value = input.get_scalar(row);
-                    // json_agg starts each array after the first on a line of its own, as
-                    // PostgreSQL does.
+                    // json_agg starts each array or record after the first on a line of
+                    // its own, as PostgreSQL does.
                     let later = self.state[g as usize].is_some();
                     let mut text = value_json(&value, ty)?;
-                    if later && matches!(ty, DataType::Array(_)) && !value.is_null() {
+                    let structured = matches!(ty, DataType::Array(_) | DataType::Record(_));
+                    if later && structured && !value.is_null() {
                         text.insert_str(0, "\n ");
                     }
                     text

@@ -183,7 +183,8 @@ impl AggregateFunction {
                 | T::Jsonb
                 | T::FloatVector(_)
                 | T::Bit(_)
-                | T::VarBit(_),
+                | T::VarBit(_)
+                | T::Record(_),
             ) => return None,
             // array_agg(unknown) is ambiguous in PostgreSQL (anynonarray or anyarray).
             (F::ArrayAgg, T::Unknown) => return None,

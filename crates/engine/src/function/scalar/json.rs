@@ -726,6 +726,19 @@ fn write_value_json(value: &ScalarValue, ty: DataType, out: &mut String) -> Resu
             }
             out.push(']');
         }
+        // composite_to_json: an object of the fields, named as the record's.
+        (ScalarValue::Record(values), DataType::Record(record)) => {
+            out.push('{');
+            for (i, (value, field)) in values.iter().zip(&record.fields).enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                json::write_string(&field.name, out);
+                out.push(':');
+                write_value_json(value, field.ty, out)?;
+            }
+            out.push('}');
+        }
         _ => json::write_string(&text, out),
     }
     Ok(())

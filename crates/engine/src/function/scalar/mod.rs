@@ -221,7 +221,8 @@ impl ScalarFunction {
                 };
                 return Ok(Some((func, vec![as_text(*t)], T::Text)));
             }
-            ("to_json" | "to_jsonb", [t]) => {
+            // row_to_json(record) without its pretty flag is to_json of the record.
+            ("to_json" | "to_jsonb", [t]) | ("row_to_json", [t @ T::Record(_)]) => {
                 let ty = as_text(*t);
                 let func = JsonFunction::To {
                     ty,
