@@ -517,6 +517,10 @@ impl Binder<'_> {
                 using,
                 had_set: _,
             } => {
+                // The rows would have to pass the domain's checks, and the column name it.
+                if self.domain_of(data_type).is_some() {
+                    return Err(Error::unsupported("ALTER COLUMN ... TYPE of a domain"));
+                }
                 let ty = self.bind_type(data_type)?;
                 if let Some(reader) = self.generated_reader(schema, position)? {
                     return Err(Error::new(

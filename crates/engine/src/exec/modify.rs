@@ -11,7 +11,7 @@ use crate::catalog::QualifiedName;
 use crate::catalog::TableSchema;
 use crate::error::{Error, Result, SqlState};
 use crate::physical::create_operator;
-use crate::plan::{LogicalPlan, RowCheck, ScalarExpr};
+use crate::plan::{CheckKind, LogicalPlan, RowCheck, ScalarExpr};
 use crate::storage::{TableData, TableEntry, Transaction};
 use crate::vector::{encode_row_key, Batch, Vector, BATCH_SIZE};
 
@@ -100,8 +100,7 @@ impl<'a> Appender<'a> {
     }
 
     pub fn append(&mut self, batch: &Batch, ctx: &ExecContext) -> Result<()> {
-        check_not_null(&self.entry.schema, batch, None)?;
-        check_rows(&self.entry.schema.name, self.checks, batch, ctx)?;
+        check_new_rows(&self.entry.schema, self.checks, batch, None, ctx)?;
         let data = Arc::make_mut(&mut self.entry.data);
         let first_row_id = data.append(&self.types, batch)? as u64;
         self.first_row_id.get_or_insert(first_row_id);
@@ -236,8 +235,7 @@ pub fn update(
             new_rows[*column] = value.clone();
         }
         let new_rows = Batch::new(new_rows, matched.len());
-        check_not_null(&entry.schema, &new_rows, Some(&assigned))?;
-        check_rows(&entry.schema.name, checks, &new_rows, ctx)?;
+        check_new_rows(&entry.schema, checks, &new_rows, Some(&assigned), ctx)?;
         let data = Arc::make_mut(&mut entry.data);
         for ((column, _), value) in assignments.iter().zip(&values) {
             data.update_column(chunk_idx, *column, &chunk_offsets, value)?;
@@ -451,6 +449,25 @@ fn pinned_row(
         return Ok(Some(Pinned { row }));
     }
     Ok(None)
+}
+
+/// What new rows must pass, in PostgreSQL's order: the checks of the domains of their
+/// columns (values are coerced to the column types before the row is checked), then the
+/// NOT NULL columns (among `columns`, or all), then the table's CHECK constraints.
+pub(super) fn check_new_rows(
+    schema: &TableSchema,
+    checks: &[RowCheck],
+    batch: &Batch,
+    columns: Option<&[usize]>,
+    ctx: &ExecContext,
+) -> Result<()> {
+    // The domains' checks come first in the list (see `Binder::row_checks`).
+    let domains = (checks.iter())
+        .take_while(|c| matches!(c.kind, CheckKind::Domain(_) | CheckKind::DomainNotNull(_)))
+        .count();
+    check_rows(&schema.name, &checks[..domains], batch, ctx)?;
+    check_not_null(schema, batch, columns)?;
+    check_rows(&schema.name, &checks[domains..], batch, ctx)
 }
 
 /// 23502 if a NOT NULL column (among `columns`, or all) gets a NULL.

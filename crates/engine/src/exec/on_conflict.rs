@@ -9,10 +9,9 @@
 use hashbrown::HashSet;
 use std::sync::Arc;
 
-use super::check::check_rows;
 use super::expression::evaluate;
 use super::filter::selected_rows;
-use super::modify::{check_not_null, check_unique, writable, Modified};
+use super::modify::{check_new_rows, check_unique, writable, Modified};
 use super::{materialize, ExecContext};
 use crate::catalog::QualifiedName;
 use crate::error::{Error, Result, SqlState};
@@ -39,8 +38,7 @@ pub fn insert(
     for batch in &batches {
         ctx.check_cancelled()?;
         // Proposed rows pass the constraints before they are compared with existing ones.
-        check_not_null(&entry.schema, batch, None)?;
-        check_rows(&entry.schema.name, checks, batch, ctx)?;
+        check_new_rows(&entry.schema, checks, batch, None, ctx)?;
         let fates = Resolver::new(&entry, on_conflict, batch, ctx)?.resolve(&written)?;
         let written_now = fates.write(
             &mut entry,
@@ -330,8 +328,7 @@ impl Fates {
         if let Some(updates) = self.updates.as_ref().filter(|_| !updated.is_empty()) {
             let rows: Vec<u32> = updated.iter().map(|u| u.1).collect();
             let values = updates.new_rows.gather(&rows);
-            check_not_null(&entry.schema, &values, Some(&self.assigned))?;
-            check_rows(&entry.schema.name, checks, &values, ctx)?;
+            check_new_rows(&entry.schema, checks, &values, Some(&self.assigned), ctx)?;
             write_updates(entry, &row_ids, &values, &self.assigned)?;
             check_unique(entry, &row_ids, &values, Some(&self.assigned), oldest)?;
         }

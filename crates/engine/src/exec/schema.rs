@@ -192,16 +192,17 @@ fn function_dependency_error(functions: &[(String, Arc<FunctionDef>)]) -> Option
     )
 }
 
-/// Enum types are dropped with their schema by no CASCADE here: a schema holding one is
-/// PostgreSQL's 2BP01 without CASCADE, and 0A000 with it.
+/// Enum types and domains are dropped with their schema by no CASCADE here: a schema
+/// holding one is PostgreSQL's 2BP01 without CASCADE, and 0A000 with it.
 fn check_no_types(state: &DbState, schemas: &[Arc<SchemaDef>], cascade: bool) -> Result<()> {
     let mut lines = Vec::new();
     for schema in schemas {
-        for enum_type in state.enum_types.values() {
-            if enum_type.name.schema == schema.oid {
+        let enum_types = state.enum_types.values().map(|t| &t.name);
+        for name in enum_types.chain(state.domains.values().map(|d| &d.name)) {
+            if name.schema == schema.oid {
                 lines.push(format!(
                     "type {}.{} depends on schema {}",
-                    schema.name, enum_type.name.name, schema.name
+                    schema.name, name.name, schema.name
                 ));
             }
         }
