@@ -633,6 +633,7 @@ pub(super) fn table_scope(schema: &TableSchema, visible: &str) -> Scope {
                 table_oid: schema.oid,
                 attnum: (i + 1) as i16,
                 qualified_only: false,
+                null_extended: false,
             })
             .collect(),
     }

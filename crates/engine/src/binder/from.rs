@@ -182,6 +182,21 @@ impl Binder<'_> {
                 }
                 other => return Err(Error::unsupported(format!("the join {other:?}"))),
             };
+            let mut right_scope = right_scope;
+            let (left_padded, right_padded) = match kind {
+                JoinKind::Left => (false, true),
+                JoinKind::Right => (true, false),
+                JoinKind::Full => (true, true),
+                _ => (false, false),
+            };
+            for (columns, padded) in [
+                (&mut scope.columns, left_padded),
+                (&mut right_scope.columns, right_padded),
+            ] {
+                for column in columns.iter_mut().filter(|_| padded) {
+                    column.null_extended = true;
+                }
+            }
             if lateral {
                 (plan, scope) =
                     self.bind_lateral_join(plan, scope, right, right_scope, kind, constraint)?;
@@ -353,6 +368,7 @@ impl Binder<'_> {
                 table_oid: 0,
                 attnum: 0,
                 qualified_only: false,
+                null_extended: false,
                 name: scope.columns[*l].name.clone(),
             });
             exprs.push(merged);
@@ -608,6 +624,7 @@ impl Binder<'_> {
                     table_oid: schema.oid,
                     attnum: (i + 1) as i16,
                     qualified_only: false,
+                    null_extended: false,
                 })
                 .collect(),
         };
@@ -857,9 +874,42 @@ impl Binder<'_> {
                 ));
                 index += 1;
             }
+            // A call that runs out before the others is padded with NULL fields, where
+            // PostgreSQL's record is NULL itself: a field the function never leaves NULL
+            // tells the padding apart.
+            let never_null = match JsonItems::columns(name) {
+                Some(columns) => columns.iter().position(|(items, _)| items.keys),
+                None if name == EXPAND_ARRAY => Some(1),
+                None => None,
+            };
+            let marker = never_null
+                .and_then(|i| fields.get(i))
+                .map(|(_, f)| f.clone());
             exprs.push(match <[_; 1]>::try_from(fields) {
                 Ok([(_, single)]) => single,
-                Err(fields) => super::record::row_of(fields)?,
+                Err(_) if calls.len() > 1 && marker.is_none() => return Err(Error::unsupported(
+                    "a set-returning function of several columns beside another in a select list",
+                )),
+                Err(fields) => {
+                    let record = super::record::row_of(fields)?;
+                    match marker.filter(|_| calls.len() > 1) {
+                        Some(marker) => {
+                            let ty = record.ty();
+                            ScalarExpr::Case {
+                                whens: vec![(
+                                    ScalarExpr::IsNull {
+                                        input: Box::new(marker),
+                                        negated: false,
+                                    },
+                                    ScalarExpr::null(ty),
+                                )],
+                                else_result: Some(Box::new(record)),
+                                ty,
+                            }
+                        }
+                        None => record,
+                    }
+                }
             });
         }
         let types: Vec<DataType> = exprs.iter().map(ScalarExpr::ty).collect();
@@ -1189,6 +1239,7 @@ fn output_scope(
                 table_oid: c.table_oid,
                 attnum: c.column_attnum,
                 qualified_only: false,
+                null_extended: false,
             })
             .collect(),
     })

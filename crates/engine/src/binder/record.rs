@@ -7,7 +7,7 @@
 
 use sqlparser::ast::{AccessExpr, Expr};
 
-use super::scope::Scope;
+use super::scope::{Scope, ScopeColumn};
 use super::Binder;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
@@ -75,11 +75,19 @@ impl Binder<'_> {
 
     /// `t` naming a FROM item rather than a column: the record of its columns.
     pub(super) fn whole_row(&self, scope: &Scope, name: &str) -> Option<Result<ScalarExpr>> {
-        let fields: Vec<(String, ScalarExpr)> = scope
+        let columns: Vec<(usize, &ScopeColumn)> = scope
             .columns
             .iter()
             .enumerate()
             .filter(|(_, c)| c.table.as_deref() == Some(name))
+            .collect();
+        if columns.iter().any(|(_, c)| c.null_extended) {
+            return Some(Err(Error::unsupported(
+                "a whole-row reference to the NULL-padded side of an outer join",
+            )));
+        }
+        let fields: Vec<(String, ScalarExpr)> = columns
+            .into_iter()
             .map(|(index, c)| (c.name.clone(), ScalarExpr::Column { index, ty: c.ty }))
             .collect();
         (!fields.is_empty()).then(|| row_of(fields))

@@ -16,6 +16,9 @@ pub struct ScopeColumn {
     /// Reachable only as `table.name`: a join's USING column of one side, whose unqualified
     /// name means the merged column.
     pub qualified_only: bool,
+    /// On the side an outer join pads with NULLs. A whole-row reference to such a side is
+    /// NULL in PostgreSQL when the row was padded, which the columns alone cannot tell.
+    pub null_extended: bool,
 }
 
 /// The columns of a FROM clause, in the order of the input batches.
@@ -59,6 +62,7 @@ impl Scope {
                         None => 0,
                     },
                     qualified_only: false,
+                    null_extended: false,
                 })
                 .collect(),
         }

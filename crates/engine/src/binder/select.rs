@@ -150,6 +150,7 @@ impl Binder<'_> {
                     table_oid: 0,
                     attnum: 0,
                     qualified_only: false,
+                    null_extended: false,
                 })
                 .collect(),
         };

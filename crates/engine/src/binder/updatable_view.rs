@@ -107,6 +107,7 @@ impl WriteTarget {
                         table_oid: column.table_oid,
                         attnum: column.attnum,
                         qualified_only: true,
+                        null_extended: false,
                     }
                 }
             }
