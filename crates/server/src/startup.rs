@@ -64,6 +64,10 @@ pub(crate) fn start(
     backend
         .session
         .set_identity(user, database, registration.process_id);
+    if let Err(error) = catch_panic(|| backend.session.check_connect()) {
+        backend.fatal(&error);
+        return Flow::Close;
+    }
 
     let out = &mut backend.out.buf;
     backend::authentication_ok(out);

@@ -123,6 +123,24 @@ async fn md5_and_cleartext_passwords() -> TestResult {
 }
 
 #[tokio::test]
+async fn connect_needs_the_connect_privilege_on_the_database() -> TestResult {
+    let setup = "CREATE USER alice; CREATE USER bob; \
+                 REVOKE CONNECT ON DATABASE kestrel FROM PUBLIC; \
+                 GRANT CONNECT ON DATABASE kestrel TO alice";
+    let trust = server(HbaRules::everyone(AuthMethod::Trust), setup)?;
+    assert_eq!(
+        current_user(&login(trust, "alice", "").await?).await?,
+        "alice"
+    );
+    let denied = (
+        SqlState::INSUFFICIENT_PRIVILEGE,
+        "permission denied for database \"shop\"".to_string(),
+    );
+    assert_eq!(refused(trust, "bob", "").await?, denied);
+    Ok(())
+}
+
+#[tokio::test]
 async fn roles_that_may_not_log_in_are_refused() -> TestResult {
     let setup = "CREATE ROLE group_role PASSWORD 'g'; \
                  CREATE USER expired PASSWORD 'e' VALID UNTIL '2001-01-01 00:00:00+00'";

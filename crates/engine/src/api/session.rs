@@ -593,6 +593,27 @@ impl Session {
         });
     }
 
+    /// 42501 unless the session's user may CONNECT to the database, which PostgreSQL
+    /// checks as a session starts (superusers always may; PUBLIC may by default).
+    pub fn check_connect(&self) -> Result<()> {
+        let state = self.store.snapshot();
+        let roles = &state.roles;
+        let role = self.identity.role_oid;
+        let object = roles.database_privileges();
+        let (held, _) = roles.privileges_of(role, ObjectKind::Database, &object);
+        match held.contains(crate::catalog::AclMode::CONNECT) {
+            true => Ok(()),
+            false => Err(Error::new(
+                SqlState::InsufficientPrivilege,
+                format!(
+                    "permission denied for database \"{}\"",
+                    self.identity.database
+                ),
+            )
+            .with_detail("User does not have CONNECT privilege.")),
+        }
+    }
+
     /// Who statements run as: the session's user, or the role SET ROLE chose, which the
     /// session's user must be a member of (or a superuser).
     fn current_identity(&self) -> Result<Arc<SessionIdentity>> {
