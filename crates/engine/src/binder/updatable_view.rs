@@ -266,12 +266,22 @@ impl Binder<'_> {
             .get(&flat.table_oid)
             .map(|t| t.schema.clone())
             .ok_or_else(unsupported)?;
-        // The table is written with the view owner's privileges.
-        let view_owner = Some(self.relation_owner(view.oid));
-        let owner = std::mem::replace(&mut self.view_owner, view_owner);
-        let allowed = self.require_relation(&schema.qualified_name(), schema.oid, kind.privilege());
-        self.view_owner = owner;
-        allowed?;
+        // Each level is written with its owner's privileges on the level below, down to
+        // the table (PostgreSQL rewrites one view at a time, each checked as its owner).
+        let levels: Vec<&ViewDef> = std::iter::once(view.as_ref())
+            .chain(below.iter().map(|v| v.as_ref()))
+            .collect();
+        for (depth, upper) in levels.iter().enumerate() {
+            let (lower_name, lower_oid) = match levels.get(depth + 1) {
+                Some(lower) => (lower.qualified_name(), lower.oid),
+                None => (schema.qualified_name(), schema.oid),
+            };
+            let upper_owner = Some(self.relation_owner(upper.oid));
+            let caller = std::mem::replace(&mut self.view_owner, upper_owner);
+            let allowed = self.require_relation(&lower_name, lower_oid, kind.privilege());
+            self.view_owner = caller;
+            allowed?;
+        }
         let mut columns = Vec::with_capacity(view.columns.len());
         for ((name, _), output) in view.columns.iter().zip(&flat.outputs) {
             match output {
