@@ -162,10 +162,14 @@ fn column_values<'py>(
                 Ok(PyList::new(py, items)?.into_any())
             })
             .collect(),
-        // timestamptz, interval, bytea, uuid, jsonb, vector and records come back in
-        // PostgreSQL's text form for now (psycopg also gives an anonymous record as text).
+        // timestamptz, interval, time, timetz, bytea, uuid, inet, jsonb, vector and records
+        // come back in PostgreSQL's text form for now (psycopg also gives an anonymous record
+        // as text).
         VectorData::TimestampTz(_)
         | VectorData::Interval(_)
+        | VectorData::Time(_)
+        | VectorData::TimeTz(_)
+        | VectorData::Inet(_)
         | VectorData::Bytes(_)
         | VectorData::Uuid(_)
         | VectorData::Jsonb(_)
