@@ -372,12 +372,7 @@ impl Binder<'_> {
             AlterTableOperation::OwnerTo { new_owner } => {
                 // Beside other actions, only an OWNER TO that changes nothing is done.
                 let new_owner = self.owner_name(new_owner);
-                // A name that is no role is the trusted session's bootstrap superuser.
-                let new_owner = match self.state.roles.by_name(&new_owner) {
-                    Some(role) => Some(role.oid),
-                    None => (new_owner == self.search_path.user())
-                        .then_some(crate::catalog::system::SUPERUSER_OID),
-                };
+                let new_owner = self.role_oid_named(&new_owner);
                 if new_owner != Some(self.relation_owner(alteration.schema.oid)) {
                     return Err(Error::unsupported(
                         "OWNER TO a new owner with other ALTER TABLE actions",

@@ -25,6 +25,15 @@ impl Binder<'_> {
             .map_or(SUPERUSER_OID, |role| role.oid)
     }
 
+    /// The role called `name`: a name that is no role but the session's is the trusted
+    /// session's bootstrap superuser (see [`Binder::current_role`]).
+    pub(super) fn role_oid_named(&self, name: &str) -> Option<u32> {
+        match self.state.roles.by_name(name) {
+            Some(role) => Some(role.oid),
+            None => (name == self.search_path.user()).then_some(SUPERUSER_OID),
+        }
+    }
+
     /// Whose privileges a relation read now is checked with: the owner of the view whose
     /// query is being bound, or the current role.
     fn checking_role(&self) -> u32 {
@@ -163,7 +172,7 @@ impl Binder<'_> {
             .sequences
             .get(name)
             .and_then(|s| s.owned_by.as_ref());
-        let new_oid = self.state.roles.by_name(&new_owner).map(|r| r.oid);
+        let new_oid = self.role_oid_named(&new_owner);
         if let Some((table, _)) = owned_by.filter(|_| new_oid != Some(target.current.owner)) {
             return Err(Error::new(
                 SqlState::FeatureNotSupported,
