@@ -334,19 +334,9 @@ impl Binder<'_> {
         chain
     }
 
-    /// The domain `name` refers to: in its written schema, else the first along the
-    /// search path; a name in no schema when there is none.
+    /// The domain `name` refers to (see [`Binder::type_named`]).
     fn domain_name(&self, name: &ObjectName) -> Result<QualifiedName> {
-        let written = self.written_name(name)?;
-        if let Some(schema) = written.schema {
-            return Ok(QualifiedName::new(self.schema(&schema)?.oid, written.name));
-        }
-        Ok(self
-            .searched
-            .iter()
-            .map(|&schema| QualifiedName::new(schema, written.name.as_str()))
-            .find(|q| self.state.domain_named(q).is_some())
-            .unwrap_or_else(|| QualifiedName::nowhere(written.name)))
+        self.type_named(name, |state, q| state.domain_named(q).is_some())
     }
 
     /// The domain `name`, or PostgreSQL's 42704.

@@ -88,19 +88,9 @@ impl Binder<'_> {
         }))
     }
 
-    /// The enum type `name` refers to: in its written schema, else the first along the
-    /// search path; a name in no schema when there is none (the caller reports it missing).
+    /// The enum type `name` refers to (see [`Binder::type_named`]).
     fn type_name(&self, name: &ObjectName) -> Result<QualifiedName> {
-        let written = self.written_name(name)?;
-        if let Some(schema) = written.schema {
-            return Ok(QualifiedName::new(self.schema(&schema)?.oid, written.name));
-        }
-        Ok(self
-            .searched
-            .iter()
-            .map(|&schema| QualifiedName::new(schema, written.name.as_str()))
-            .find(|q| self.state.enum_type_named(q).is_some())
-            .unwrap_or_else(|| QualifiedName::nowhere(written.name)))
+        self.type_named(name, |state, q| state.enum_type_named(q).is_some())
     }
 
     /// The enum type `name`, or PostgreSQL's 42704.

@@ -10,6 +10,7 @@ use crate::catalog::{QualifiedName, SchemaDef, PG_CATALOG_OID};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
 use crate::plan::ScalarExpr;
+use crate::storage::DbState;
 use crate::types::{DataType, ScalarValue};
 
 /// `text[]`, what current_schemas returns (`name[]` in PostgreSQL, the same text form).
@@ -97,6 +98,26 @@ impl<'a> Binder<'a> {
         }
         self.require_schema(schema, crate::catalog::AclMode::CREATE)?;
         Ok(QualifiedName::new(schema, written.name))
+    }
+
+    /// The type `name` refers to: in its written schema, else the first schema along the
+    /// search path where `exists` finds it; a name in no schema when there is none (the
+    /// caller reports it missing).
+    pub(super) fn type_named(
+        &self,
+        name: &ObjectName,
+        exists: impl Fn(&DbState, &QualifiedName) -> bool,
+    ) -> Result<QualifiedName> {
+        let written = self.written_name(name)?;
+        if let Some(schema) = written.schema {
+            return Ok(QualifiedName::new(self.schema(&schema)?.oid, written.name));
+        }
+        Ok(self
+            .searched
+            .iter()
+            .map(|&schema| QualifiedName::new(schema, written.name.as_str()))
+            .find(|q| exists(self.state, q))
+            .unwrap_or_else(|| QualifiedName::nowhere(written.name)))
     }
 
     /// The schema called `name`, or PostgreSQL's 3F000.

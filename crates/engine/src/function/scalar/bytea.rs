@@ -236,16 +236,21 @@ pub(super) fn set_byte(args: &[Vector]) -> Result<Vector> {
     })
 }
 
-/// `gen_random_uuid()`: version 4 uuids from the operating system's secure random source.
-pub(super) fn gen_random_uuid(rows: usize) -> Result<Vector> {
-    let mut random = vec![0u8; rows * 16];
+/// `n` bytes from the operating system's secure random source.
+pub(super) fn random_bytes(n: usize) -> Result<Vec<u8>> {
+    let mut random = vec![0u8; n];
     getrandom::getrandom(&mut random).map_err(|e| {
         Error::new(
             SqlState::InternalError,
             format!("could not generate random values: {e}"),
         )
     })?;
-    let values = random
+    Ok(random)
+}
+
+/// `gen_random_uuid()`: version 4 uuids from the operating system's secure random source.
+pub(super) fn gen_random_uuid(rows: usize) -> Result<Vector> {
+    let values = random_bytes(rows * 16)?
         .chunks_exact(16)
         .map(|chunk| {
             let mut bytes: [u8; 16] = chunk.try_into().unwrap_or_default();

@@ -108,14 +108,7 @@ fn time_based(rows: usize) -> Result<Vector> {
         .duration_since(UNIX_EPOCH)
         .map_err(|e| Error::new(SqlState::InternalError, format!("clock before 1970: {e}")))?;
     let ticks = GREGORIAN_TO_UNIX + (since_epoch.as_nanos() / 100) as u64;
-    let mut random = vec![0u8; rows * 8];
-    getrandom::getrandom(&mut random).map_err(|e| {
-        Error::new(
-            SqlState::InternalError,
-            format!("could not generate random values: {e}"),
-        )
-    })?;
-    let values = random
+    let values = super::bytea::random_bytes(rows * 8)?
         .chunks_exact(8)
         .enumerate()
         .map(|(row, random)| {
