@@ -465,55 +465,43 @@ impl Binder<'_> {
     ) -> Result<(ObjectKind, Vec<PrivilegeTarget>)> {
         let relation = |name: QualifiedName| self.relation_target(&name);
         match objects {
-            GrantObjects::Tables(names) => {
+            GrantObjects::Tables(names) | GrantObjects::Sequences(names) => {
+                let kind = match objects {
+                    GrantObjects::Sequences(_) => ObjectKind::Sequence,
+                    _ => ObjectKind::Relation,
+                };
                 let targets = names
                     .iter()
                     .map(|name| relation(self.relation_name(name)?))
                     .collect::<Result<Vec<_>>>()?;
-                Ok((ObjectKind::Relation, targets))
+                Ok((kind, targets))
             }
-            GrantObjects::AllTablesInSchema { schemas } => {
+            GrantObjects::AllTablesInSchema { schemas }
+            | GrantObjects::AllSequencesInSchema { schemas } => {
+                let sequences = matches!(objects, GrantObjects::AllSequencesInSchema { .. });
                 let mut targets = Vec::new();
                 for schema in schemas {
                     let oid = self.schema(&object_name_text(schema)?)?.oid;
-                    let mut names: Vec<QualifiedName> = self
-                        .state
-                        .names
-                        .keys()
-                        .chain(self.state.views.keys())
-                        .filter(|name| name.schema == oid)
-                        .cloned()
-                        .collect();
-                    names.sort_by(|a, b| a.name.cmp(&b.name));
-                    for name in names {
-                        targets.push(relation(name)?);
-                    }
-                }
-                Ok((ObjectKind::Relation, targets))
-            }
-            GrantObjects::Sequences(names) => {
-                let targets = names
-                    .iter()
-                    .map(|name| relation(self.relation_name(name)?))
-                    .collect::<Result<Vec<_>>>()?;
-                Ok((ObjectKind::Sequence, targets))
-            }
-            GrantObjects::AllSequencesInSchema { schemas } => {
-                let mut targets = Vec::new();
-                for schema in schemas {
-                    let oid = self.schema(&object_name_text(schema)?)?.oid;
-                    let mut names: Vec<&QualifiedName> = self
-                        .state
-                        .sequences
-                        .keys()
-                        .filter(|name| name.schema == oid)
-                        .collect();
+                    let mut names: Vec<&QualifiedName> = match sequences {
+                        true => self.state.sequences.keys().collect(),
+                        false => self
+                            .state
+                            .names
+                            .keys()
+                            .chain(self.state.views.keys())
+                            .collect(),
+                    };
+                    names.retain(|name| name.schema == oid);
                     names.sort_by(|a, b| a.name.cmp(&b.name));
                     for name in names {
                         targets.push(relation(name.clone())?);
                     }
                 }
-                Ok((ObjectKind::Sequence, targets))
+                let kind = match sequences {
+                    true => ObjectKind::Sequence,
+                    false => ObjectKind::Relation,
+                };
+                Ok((kind, targets))
             }
             GrantObjects::Function { name, arg_types } => {
                 // `f` without parentheses names the one function called so.
