@@ -88,6 +88,7 @@ pub struct Notice {
     pub severity: &'static str,
     pub state: SqlState,
     pub message: String,
+    pub detail: Option<String>,
 }
 
 impl Notice {
@@ -97,6 +98,7 @@ impl Notice {
             severity: "NOTICE",
             state: SqlState::SuccessfulCompletion,
             message,
+            detail: None,
         }
     }
 }

@@ -907,6 +907,7 @@ impl Session {
             severity: "WARNING",
             state,
             message: message.to_string(),
+            detail: None,
         });
     }
 

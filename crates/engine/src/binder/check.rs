@@ -207,9 +207,20 @@ impl Binder<'_> {
     /// name, bound over its row: what a write to it must pass (the domains' first, as
     /// PostgreSQL coerces the values to the column types before it checks the row).
     pub(super) fn row_checks(&mut self, schema: &TableSchema) -> Result<Vec<RowCheck>> {
+        self.row_checks_coercing(schema, |_| true)
+    }
+
+    /// [`Binder::row_checks`] with the domain checks of the columns `coerced` picks only:
+    /// PostgreSQL checks a domain where a value is coerced to it, so an UPDATE checks the
+    /// domains of the columns it assigns, not those of the others.
+    pub(super) fn row_checks_coercing(
+        &mut self,
+        schema: &TableSchema,
+        coerced: impl Fn(usize) -> bool,
+    ) -> Result<Vec<RowCheck>> {
         let mut domain_checks = Vec::new();
         for (position, column) in schema.columns.iter().enumerate() {
-            if let Some(domain) = column.domain {
+            if let Some(domain) = column.domain.filter(|_| coerced(position)) {
                 domain_checks.extend(self.domain_checks(domain, position)?);
             }
         }

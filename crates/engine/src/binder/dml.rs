@@ -324,6 +324,8 @@ impl Binder<'_> {
         let bound = self.bind_assignments(&target, assignments, &scope)?;
         let filter = target.filter(self.dml_filter(selection.as_ref(), &scope)?);
         let returning = self.bind_returning(returning.as_deref(), &scope)?;
+        let checks =
+            self.row_checks_coercing(&schema, |p| bound.iter().any(|(column, _)| *column == p))?;
         Ok(BoundStatement::Update {
             table_name: schema.qualified_name(),
             table_oid: schema.oid,
@@ -331,7 +333,7 @@ impl Binder<'_> {
             filter,
             assignments: bound,
             returning,
-            checks: target.checks(self.row_checks(&schema)?),
+            checks: target.checks(checks),
         })
     }
 

@@ -452,6 +452,22 @@ impl Binder<'_> {
         })
     }
 
+    /// `value` passed where a domain may be declared (a function's argument or result):
+    /// assigned to the domain's base type, then checked.
+    pub(super) fn assign_to_domain(
+        &mut self,
+        value: ScalarExpr,
+        domain: Option<u32>,
+    ) -> Result<ScalarExpr> {
+        let Some(oid) = domain else {
+            return Ok(value);
+        };
+        // A dropped domain is the 42704 of domain_checks.
+        let base = self.state.domains.get(&oid).map_or(value.ty(), |d| d.base);
+        let value = self.coerce(value, base, CastContext::Assignment)?;
+        self.coerce_to_domain(value, oid)
+    }
+
     /// The DEFAULT of the nearest domain of the chain of `oid` that has one, and the
     /// schema to look its names up in first.
     pub(super) fn domain_default(&self, oid: u32) -> Option<(String, u32)> {

@@ -202,6 +202,13 @@ impl<'a> Binder<'a> {
         if body_statements(&resolved.function)?.is_none() {
             return Ok(None);
         }
+        if resolved.function.returns_domain.is_some() {
+            return Err(Error::unsupported(format!(
+                "calling function {} of a domain result whose body writes or has several \
+                 statements",
+                resolved.function.name.name
+            )));
+        }
         let data_type = match &resolved.function.returns {
             FunctionReturn::Scalar(ty) => *ty,
             // A NULL of type void: no type here has its OID, text stands in.

@@ -88,6 +88,7 @@ impl<'a> Binder<'a> {
         }
         let args = self.bind_parameters(args.as_deref().unwrap_or_default())?;
         let returns = self.bind_return_type(return_type.as_ref(), &args)?;
+        let returns_domain = self.return_domain(return_type.as_ref(), &returns, &args);
         let function = FunctionDef {
             oid: 0,
             name: self.creation_name(name)?,
@@ -111,6 +112,7 @@ impl<'a> Binder<'a> {
                 Some(ast::FunctionParallel::Unsafe) | None => b'u',
             },
             body,
+            returns_domain,
         };
         // check_function_bodies: the body binds, and its result fits the declared one.
         match super::function_body::body_statements(&function)? {
@@ -200,6 +202,28 @@ impl<'a> Binder<'a> {
         }
     }
 
+    /// The domain a one-value result is declared as: by RETURNS, or by the one OUT
+    /// parameter.
+    fn return_domain(
+        &self,
+        written: Option<&FunctionReturnType>,
+        returns: &FunctionReturn,
+        args: &[FunctionArg],
+    ) -> Option<u32> {
+        if !matches!(
+            returns,
+            FunctionReturn::Scalar(_) | FunctionReturn::SetOf(_)
+        ) {
+            return None;
+        }
+        match written {
+            Some(FunctionReturnType::DataType(ty) | FunctionReturnType::SetOf(ty)) => {
+                self.domain_of(ty).map(|d| d.oid)
+            }
+            None => args.iter().find(|a| a.mode.is_output())?.domain,
+        }
+    }
+
     /// The columns of `RETURNS TABLE (name type, ...)`.
     fn table_columns(&self, columns: &[ast::ColumnDef]) -> Result<Vec<(String, DataType)>> {
         let mut bound = Vec::with_capacity(columns.len());
@@ -252,6 +276,7 @@ impl<'a> Binder<'a> {
                 }
             }
             let ty = self.function_type(data_type)?;
+            let domain = self.domain_of(data_type).map(|d| d.oid);
             if mode == ParamMode::Variadic && ty.element().is_none() {
                 return Err(Error::new(
                     SqlState::InvalidFunctionDefinition,
@@ -285,6 +310,7 @@ impl<'a> Binder<'a> {
                 ty,
                 default,
                 mode,
+                domain,
             });
         }
         Ok(bound)

@@ -156,7 +156,8 @@ impl<'a> Binder<'a> {
                     return Err(Error::internal("a parameter without a value"))
                 }
             };
-            args.push(self.coerce(value, arg.ty, CastContext::Implicit)?);
+            let value = self.coerce(value, arg.ty, CastContext::Implicit)?;
+            args.push(self.assign_to_domain(value, arg.domain)?);
         }
         Ok(Some(SqlCall { function, args }))
     }
@@ -466,7 +467,8 @@ pub(super) fn body_outputs(
             }));
         }
         let value = ScalarExpr::Column { index, ty: actual };
-        outputs.push(binder.coerce(value, ty, CastContext::Assignment)?);
+        let value = binder.coerce(value, ty, CastContext::Assignment)?;
+        outputs.push(binder.assign_to_domain(value, function.returns_domain)?);
     }
     Ok(outputs)
 }

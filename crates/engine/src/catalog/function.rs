@@ -18,6 +18,9 @@ pub struct FunctionDef {
     /// pg_proc.proparallel: `s`, `r` or `u`.
     pub parallel: u8,
     pub body: FunctionBody,
+    /// The domain a scalar or SETOF result is declared as: a call's value is checked
+    /// against it (`returns` holds the domain's base type).
+    pub returns_domain: Option<u32>,
 }
 
 /// A declared parameter, in the order written (pg_proc.proallargtypes): input parameters
@@ -29,6 +32,9 @@ pub struct FunctionArg {
     /// The DEFAULT expression as SQL text, bound at each call that leaves it out.
     pub default: Option<String>,
     pub mode: ParamMode,
+    /// The domain the parameter is declared as (`ty` is its base type): a call's argument
+    /// is checked against it.
+    pub domain: Option<u32>,
 }
 
 /// pg_proc.proargmodes.
@@ -122,6 +128,13 @@ impl ParamMode {
     }
 }
 
+impl FunctionArg {
+    /// pg_proc's type OID of the parameter: its domain's, or its type's.
+    pub fn type_oid(&self) -> u32 {
+        self.domain.unwrap_or_else(|| self.ty.oid())
+    }
+}
+
 impl FunctionReturn {
     /// The type of each output column (one for a scalar or SETOF function).
     pub fn column_types(&self) -> Vec<DataType> {
@@ -172,6 +185,12 @@ impl FunctionDef {
         self.args.iter().filter(|a| a.mode.is_input())
     }
 
+    /// pg_proc.prorettype: the declared domain, or the result's type.
+    pub fn returns_oid(&self) -> u32 {
+        self.returns_domain
+            .unwrap_or_else(|| self.returns.type_oid())
+    }
+
     /// The input parameters' types: with the name, what identifies the function.
     pub fn arg_types(&self) -> Vec<DataType> {
         self.inputs().map(|a| a.ty).collect()
@@ -213,6 +232,19 @@ impl FunctionDef {
     /// `name(integer, text)` as PostgreSQL's messages name the function.
     pub fn signature(&self) -> String {
         signature(&self.name.name, &self.arg_types())
+    }
+
+    /// The signature with the domains the parameters are declared as, by `domain_name`.
+    pub fn signature_with_domains(&self, domain_name: impl Fn(u32) -> Option<String>) -> String {
+        let types: Vec<String> = self
+            .inputs()
+            .map(|a| {
+                a.domain
+                    .and_then(&domain_name)
+                    .unwrap_or_else(|| a.ty.name().to_string())
+            })
+            .collect();
+        format!("{}({})", self.name.name, types.join(", "))
     }
 }
 

@@ -725,6 +725,10 @@ impl Persist for FunctionDef {
         out.u32(self.oid);
         self.name.encode(out);
         out.items(&self.args, |out, arg| {
+            if let Some(domain) = arg.domain {
+                out.u8(PARAM_DOMAIN);
+                out.u32(domain);
+            }
             match arg.mode {
                 ParamMode::In => {}
                 ParamMode::Out => out.u8(PARAM_OUT),
@@ -735,6 +739,10 @@ impl Persist for FunctionDef {
             arg.ty.encode(out);
             out.option(arg.default.as_ref(), |out, default| out.str(default));
         });
+        if let Some(domain) = self.returns_domain {
+            out.u8(RETURNS_DOMAIN);
+            out.u32(domain);
+        }
         match &self.returns {
             FunctionReturn::Scalar(ty) => {
                 out.u8(0);
@@ -774,7 +782,16 @@ impl Persist for FunctionDef {
         let name = QualifiedName::decode(input)?;
         let args = input.items(3, |input| {
             // An output parameter's mode tag comes where an input one's name option starts.
-            let (mode, name_tag) = match input.u8()? {
+            let mut tag = input.u8()?;
+            let domain = match tag {
+                PARAM_DOMAIN => {
+                    let oid = input.u32()?;
+                    tag = input.u8()?;
+                    Some(oid)
+                }
+                _ => None,
+            };
+            let (mode, name_tag) = match tag {
                 PARAM_OUT => (ParamMode::Out, input.u8()?),
                 PARAM_INOUT => (ParamMode::InOut, input.u8()?),
                 PARAM_VARIADIC => (ParamMode::Variadic, input.u8()?),
@@ -790,9 +807,19 @@ impl Persist for FunctionDef {
                 ty: DataType::decode(input)?,
                 default: input.option(Decoder::string)?,
                 mode,
+                domain,
             })
         })?;
-        let returns = match input.u8()? {
+        let mut tag = input.u8()?;
+        let returns_domain = match tag {
+            RETURNS_DOMAIN => {
+                let oid = input.u32()?;
+                tag = input.u8()?;
+                Some(oid)
+            }
+            _ => None,
+        };
+        let returns = match tag {
             0 => FunctionReturn::Scalar(DataType::decode(input)?),
             1 => FunctionReturn::SetOf(DataType::decode(input)?),
             2 => FunctionReturn::Table(decode_columns(input)?),
@@ -825,6 +852,7 @@ impl Persist for FunctionDef {
             strict,
             parallel,
             body,
+            returns_domain,
         })
     }
 }
@@ -837,6 +865,10 @@ const RETURNS_ROW: u8 = 112;
 const PARAM_VARIADIC: u8 = 113;
 /// A `void` result (from the sqlfunc3 range, 114-119).
 const RETURNS_VOID: u8 = 114;
+/// A domain-typed parameter or result: the domain's OID follows, then the parameter or
+/// the result as without it (from the domains range, 140-149).
+const PARAM_DOMAIN: u8 = 142;
+const RETURNS_DOMAIN: u8 = 143;
 
 fn encode_columns(out: &mut Encoder, columns: &[(String, DataType)]) {
     out.items(columns, |out, (name, ty)| {
@@ -1421,12 +1453,14 @@ mod tests {
                     ty: DataType::Text,
                     default: None,
                     mode: ParamMode::In,
+                    domain: None,
                 },
                 FunctionArg {
                     name: None,
                     ty: DataType::Numeric(None),
                     default: Some("1.5".into()),
                     mode: ParamMode::In,
+                    domain: None,
                 },
             ],
             returns: FunctionReturn::Scalar(DataType::Varchar(None)),
@@ -1434,8 +1468,16 @@ mod tests {
             strict: true,
             parallel: b's',
             body: FunctionBody::Text("SELECT who || $2".into()),
+            returns_domain: None,
         };
         assert_round_trip(&scalar);
+        // Domain-typed parameters and result.
+        let mut domains = scalar.clone();
+        domains.args[0].domain = Some(16390);
+        domains.args[1].mode = ParamMode::Out;
+        domains.args[1].domain = Some(16391);
+        domains.returns_domain = Some(16392);
+        assert_round_trip(&domains);
         assert_round_trip(&FunctionDef {
             returns: FunctionReturn::Table(vec![("a".into(), DataType::Int32)]),
             body: FunctionBody::Return("1".into()),

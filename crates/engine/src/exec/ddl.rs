@@ -96,6 +96,7 @@ pub fn claim_relation_name(
             severity: "NOTICE",
             state: SqlState::DuplicateTable,
             message: format!("relation \"{name}\" already exists, skipping"),
+            detail: None,
         });
         return Ok(false);
     }
@@ -179,6 +180,7 @@ pub fn drop_sequences(
                 severity: "NOTICE",
                 state: SqlState::UndefinedTable,
                 message: format!("sequence \"{name}\" does not exist, skipping"),
+                detail: None,
             });
         } else {
             return Err(Error::new(
@@ -236,6 +238,7 @@ pub fn drop_tables(
                 severity: "NOTICE",
                 state: SqlState::UndefinedTable,
                 message: format!("{noun} \"{name}\" does not exist, skipping"),
+                detail: None,
             }),
             None => {
                 return Err(Error::new(

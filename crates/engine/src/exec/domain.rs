@@ -172,21 +172,21 @@ pub fn drop_domains(
             continue;
         };
         let (columns, domains) = dependents(&state, &domain);
-        if columns.is_empty() && domains.is_empty() {
+        let functions = dependent_functions(&state, domain.oid);
+        if columns.is_empty() && domains.is_empty() && functions.is_empty() {
             txn.put_domain(domain.oid, None);
             continue;
         }
-        let details: Vec<String> = columns.iter().chain(&domains).cloned().collect();
+        let details: Vec<String> = (functions.iter().map(|(_, detail)| detail))
+            .chain(&columns)
+            .chain(&domains)
+            .cloned()
+            .collect();
         if !cascade {
-            return Err(Error::new(
-                SqlState::DependentObjectsStillExist,
-                format!(
-                    "cannot drop type {} because other objects depend on it",
-                    name.name
-                ),
-            )
-            .with_detail(details.join("\n"))
-            .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
+            let object = format!("type {}", name.name);
+            return Err(super::drop_dependents::dependents_still_exist(
+                &object, &details,
+            ));
         }
         let mut dropped = vec![domain.oid];
         dependent_domains(&state, domain.oid, &mut dropped);
@@ -198,12 +198,14 @@ pub fn drop_domains(
                 "DROP DOMAIN ... CASCADE of a domain that columns use",
             ));
         }
-        let drops = |d: &String| d.split(" depends on ").next().unwrap_or(d).to_string();
-        notices.push(Notice::skipped(match details.as_slice() {
-            [one] => format!("drop cascades to {}", drops(one)),
-            _ => format!("drop cascades to {} other objects", details.len()),
-        }));
+        let dropped_with: Vec<String> = (details.iter())
+            .map(|d| d.split(" depends on ").next().unwrap_or(d).to_string())
+            .collect();
+        notices.push(super::drop_dependents::cascade_notice(&dropped_with));
         for oid in dropped {
+            for (function, _) in dependent_functions(&state, oid) {
+                txn.put_function(function, None);
+            }
             txn.put_domain(oid, None);
         }
     }
@@ -218,6 +220,24 @@ fn dependent_domains(state: &DbState, oid: u32, found: &mut Vec<u32>) {
             dependent_domains(state, domain.oid, found);
         }
     }
+}
+
+/// The SQL functions with a parameter or result of domain `oid`, each with its DETAIL line.
+fn dependent_functions(state: &DbState, oid: u32) -> Vec<(u32, String)> {
+    let Some(domain) = state.domains.get(&oid) else {
+        return Vec::new();
+    };
+    let domain_name = |oid: u32| state.domains.get(&oid).map(|d| d.name.name.clone());
+    let mut functions: Vec<(u32, String)> = (state.functions.values())
+        .filter(|f| f.returns_domain == Some(oid) || f.args.iter().any(|a| a.domain == Some(oid)))
+        .map(|f| {
+            let signature = f.signature_with_domains(domain_name);
+            let detail = format!("function {signature} depends on type {}", domain.name.name);
+            (f.oid, detail)
+        })
+        .collect();
+    functions.sort();
+    functions
 }
 
 /// What uses `domain`, as PostgreSQL's DETAIL lines name it: columns of its type, and

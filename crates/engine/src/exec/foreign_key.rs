@@ -822,6 +822,7 @@ pub fn truncated_with(
                 severity: "NOTICE",
                 state: SqlState::SuccessfulCompletion,
                 message: format!("truncate cascades to table \"{}\"", child.name),
+                detail: None,
             });
             all.push((child.qualified_name(), child.oid));
         }
@@ -870,22 +871,13 @@ pub fn drop_referencing_keys(
             .iter()
             .map(|d| format!("{} depends on table {}", describe(d), d.2))
             .collect();
-        return Err(Error::new(
-            SqlState::DependentObjectsStillExist,
-            format!("cannot drop table {first_parent} because other objects depend on it"),
-        )
-        .with_detail(lines.join("\n"))
-        .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
+        let object = format!("table {first_parent}");
+        return Err(super::drop_dependents::dependents_still_exist(
+            &object, &lines,
+        ));
     }
-    let message = match dependents.as_slice() {
-        [one] => format!("drop cascades to {}", describe(one)),
-        many => format!("drop cascades to {} other objects", many.len()),
-    };
-    notices.push(Notice {
-        severity: "NOTICE",
-        state: SqlState::SuccessfulCompletion,
-        message,
-    });
+    let dropped: Vec<String> = dependents.iter().map(describe).collect();
+    notices.push(super::drop_dependents::cascade_notice(&dropped));
     for (child, _, _) in &dependents {
         let entry = referenced_entry(txn, child.oid)?;
         let mut entry = (*entry).clone();

@@ -92,6 +92,7 @@ pub fn drop_indexes(
                     severity: "NOTICE",
                     state: SqlState::SuccessfulCompletion,
                     message: format!("index \"{name}\" does not exist, skipping"),
+                    detail: None,
                 });
                 continue;
             }

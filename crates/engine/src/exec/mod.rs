@@ -13,6 +13,7 @@ pub mod ddl;
 mod distinct;
 mod dml_join;
 pub mod domain;
+mod drop_dependents;
 pub mod enum_type;
 pub mod expression;
 pub mod extension;

@@ -70,6 +70,7 @@ pub fn change_privileges(
                 severity: "WARNING",
                 state: SqlState::Warning,
                 message: format!("{warning} for \"{}\"", target.name),
+                detail: None,
             });
         }
         roles.privileges.put(
@@ -109,6 +110,7 @@ fn target_privileges(
                     "sequence \"{}\" only supports USAGE, SELECT, and UPDATE privileges",
                     target.name
                 ),
+                detail: None,
             });
             Ok(privileges.intersection(supported))
         }

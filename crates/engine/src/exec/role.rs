@@ -212,6 +212,7 @@ pub fn change_role(
                                 "role \"{}\" is not a member of role \"{}\"",
                                 member.name, role.name
                             ),
+                            detail: None,
                         }),
                         Some(i) if admin_option => roles.memberships[i].admin_option = false,
                         Some(i) => {

@@ -24,6 +24,7 @@ pub fn create_schema(
                 severity: "NOTICE",
                 state: SqlState::DuplicateSchema,
                 message: format!("schema \"{name}\" already exists, skipping"),
+                detail: None,
             });
             return Ok(());
         }
@@ -87,6 +88,7 @@ pub fn drop_schemas(
                 severity: "NOTICE",
                 state: SqlState::SuccessfulCompletion,
                 message: format!("schema \"{name}\" does not exist, skipping"),
+                detail: None,
             }),
             None => return Err(missing(name)),
         }
@@ -105,25 +107,14 @@ pub fn drop_schemas(
             let schema = &dropped[0].name;
             return Err(dependency_error(&state, searched, schema, &objects));
         }
-        let message = match (objects.as_slice(), functions.as_slice()) {
-            ([object], []) => format!(
-                "drop cascades to {}",
-                describe_relation(&state, searched, &object.name, &object.kind)
-            ),
-            ([], [(schema, function)]) => format!(
-                "drop cascades to function {schema}.{}",
-                function.signature()
-            ),
-            _ => format!(
-                "drop cascades to {} other objects",
-                objects.len() + functions.len()
-            ),
-        };
-        notices.push(Notice {
-            severity: "NOTICE",
-            state: SqlState::SuccessfulCompletion,
-            message,
-        });
+        let dropped: Vec<String> =
+            (objects.iter())
+                .map(|object| describe_relation(&state, searched, &object.name, &object.kind))
+                .chain((functions.iter()).map(|(schema, function)| {
+                    format!("function {schema}.{}", function.signature())
+                }))
+                .collect();
+        notices.push(super::drop_dependents::cascade_notice(&dropped));
     }
     for (_, function) in &functions {
         txn.lock_name(&function.name)?;
@@ -242,12 +233,7 @@ fn dependency_error(state: &DbState, searched: &[u32], schema: &str, objects: &[
             format!("{} depends on {on}", describe(&object.name, &object.kind))
         })
         .collect();
-    Error::new(
-        SqlState::DependentObjectsStillExist,
-        format!("cannot drop schema {schema} because other objects depend on it"),
-    )
-    .with_detail(lines.join("\n"))
-    .with_hint("Use DROP ... CASCADE to drop the dependent objects too.")
+    super::drop_dependents::dependents_still_exist(&format!("schema {schema}"), &lines)
 }
 
 /// A relation dropped with its schema, and what it depends on: its schema (`None`), or a

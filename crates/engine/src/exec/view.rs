@@ -98,6 +98,7 @@ pub fn drop_views(
                 severity: "NOTICE",
                 state: SqlState::SuccessfulCompletion,
                 message: format!("view \"{name}\" does not exist, skipping"),
+                detail: None,
             }),
             None => {
                 return Err(Error::new(
@@ -184,22 +185,12 @@ pub(super) fn drop_dependents(
             .iter()
             .map(|(dependent, on)| format!("{dependent} depends on {on}"))
             .collect();
-        return Err(Error::new(
-            SqlState::DependentObjectsStillExist,
-            format!("cannot drop {object} because other objects depend on it"),
-        )
-        .with_detail(lines.join("\n"))
-        .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
+        return Err(super::drop_dependents::dependents_still_exist(
+            object, &lines,
+        ));
     }
-    let message = match described.as_slice() {
-        [(dependent, _)] => format!("drop cascades to {dependent}"),
-        many => format!("drop cascades to {} other objects", many.len()),
-    };
-    notices.push(Notice {
-        severity: "NOTICE",
-        state: SqlState::SuccessfulCompletion,
-        message,
-    });
+    let dropped: Vec<String> = described.iter().map(|(d, _)| d.clone()).collect();
+    notices.push(super::drop_dependents::cascade_notice(&dropped));
     for (view, _) in &views {
         let name = view.qualified_name();
         txn.lock_name(&name)?;

@@ -222,6 +222,9 @@ pub(crate) fn notice_response(out: &mut Vec<u8>, notice: &Notice) {
     put_field(out, b'V', notice.severity);
     put_field(out, b'C', notice.state.code());
     put_field(out, b'M', &notice.message);
+    if let Some(detail) = &notice.detail {
+        put_field(out, b'D', detail);
+    }
     out.push(0);
     finish(out, start);
 }

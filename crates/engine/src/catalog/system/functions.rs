@@ -368,20 +368,24 @@ impl CatalogFunction {
             F::GetSerialSequence => serial_sequence(args, snapshot),
             F::FunctionArguments { defaults } if sql_function(snapshot, oid()).is_some() => Ok(
                 sql_function(snapshot, oid()).map_or(ScalarValue::Null, |f| {
-                    ScalarValue::Text(super::sql_functions::function_arguments(f, defaults))
+                    ScalarValue::Text(super::sql_functions::function_arguments(
+                        snapshot, f, defaults,
+                    ))
                 }),
             ),
             F::FunctionResult if sql_function(snapshot, oid()).is_some() => {
                 Ok(
                     sql_function(snapshot, oid()).map_or(ScalarValue::Null, |f| {
-                        ScalarValue::Text(super::sql_functions::function_result(f))
+                        ScalarValue::Text(super::sql_functions::function_result(snapshot, f))
                     }),
                 )
             }
             F::FunctionDef => Ok(
                 sql_function(snapshot, oid()).map_or(ScalarValue::Null, |f| {
                     let schema = snapshot.schema_name(f.name.schema);
-                    ScalarValue::Text(super::sql_functions::function_definition(f, &schema))
+                    ScalarValue::Text(super::sql_functions::function_definition(
+                        snapshot, f, &schema,
+                    ))
                 }),
             ),
             F::FunctionArguments { .. } => {
@@ -580,7 +584,7 @@ fn size_pretty(bytes: i64) -> String {
 }
 
 /// format_type with the catalog at hand: enum types are named too.
-fn type_name(snapshot: &CatalogSnapshot, type_oid: u32, typmod: i32) -> String {
+pub(super) fn type_name(snapshot: &CatalogSnapshot, type_oid: u32, typmod: i32) -> String {
     super::enum_types::enum_type_name(snapshot, type_oid)
         .unwrap_or_else(|| format_type(type_oid, typmod))
 }

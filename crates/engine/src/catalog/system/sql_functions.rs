@@ -3,11 +3,11 @@
 
 use super::{boolean, char, int2, oid, oid_vector, text, CatalogSnapshot, Rows, NULL};
 use crate::catalog::{
-    quote_identifier, FunctionBody, FunctionDef, FunctionReturn, Volatility, PG_CATALOG_OID,
-    PUBLIC_OID,
+    quote_identifier, FunctionArg, FunctionBody, FunctionDef, FunctionReturn, Volatility,
+    PG_CATALOG_OID, PUBLIC_OID,
 };
 use crate::storage::DbState;
-use crate::types::ScalarValue;
+use crate::types::{DataType, ScalarValue};
 
 /// pg_language's OID of `sql`.
 const SQL_LANGUAGE_OID: u32 = 14;
@@ -23,11 +23,11 @@ pub(super) fn pg_proc_rows(snapshot: &CatalogSnapshot) -> Rows {
 
 fn pg_proc_row(snapshot: &CatalogSnapshot, function: &FunctionDef) -> Vec<ScalarValue> {
     let privileges = snapshot.state.roles.function_privileges(function.oid);
-    let in_types: Vec<u32> = function.inputs().map(|a| a.ty.oid()).collect();
+    let in_types: Vec<u32> = function.inputs().map(FunctionArg::type_oid).collect();
     let count = |n: usize| int2(i16::try_from(n).unwrap_or(i16::MAX));
     // Every declared parameter with its mode, then a TABLE function's columns as OUT
     // parameters of mode `t`.
-    let table_columns: &[(String, crate::types::DataType)] = match &function.returns {
+    let table_columns: &[(String, DataType)] = match &function.returns {
         FunctionReturn::Table(columns) if !function.has_out_params() => columns,
         FunctionReturn::Table(_)
         | FunctionReturn::Row(_)
@@ -38,7 +38,7 @@ fn pg_proc_row(snapshot: &CatalogSnapshot, function: &FunctionDef) -> Vec<Scalar
     let all_params = function
         .args
         .iter()
-        .map(|a| (a.name.as_deref().unwrap_or(""), a.ty.oid(), a.mode.code()))
+        .map(|a| (a.name.as_deref().unwrap_or(""), a.type_oid(), a.mode.code()))
         .chain(
             table_columns
                 .iter()
@@ -88,7 +88,7 @@ fn pg_proc_row(snapshot: &CatalogSnapshot, function: &FunctionDef) -> Vec<Scalar
         char(function.parallel),
         count(in_types.len()),
         count(function.defaults_count()),
-        oid(function.returns.type_oid()),
+        oid(function.returns_oid()),
         oid_vector(in_types.iter().copied()),
         all_types,
         modes,
@@ -110,7 +110,11 @@ pub(super) fn sql_function<'s>(snapshot: &'s CatalogSnapshot, oid: u32) -> Optio
 
 /// pg_get_function_arguments: `[mode] [name] type [DEFAULT expr], ...`; without `defaults`,
 /// pg_get_function_identity_arguments.
-pub(super) fn function_arguments(function: &FunctionDef, defaults: bool) -> String {
+pub(super) fn function_arguments(
+    snapshot: &CatalogSnapshot,
+    function: &FunctionDef,
+    defaults: bool,
+) -> String {
     let args: Vec<String> = function
         .args
         .iter()
@@ -120,7 +124,7 @@ pub(super) fn function_arguments(function: &FunctionDef, defaults: bool) -> Stri
                 shown.push_str(&quote_identifier(name));
                 shown.push(' ');
             }
-            shown.push_str(arg.ty.name());
+            shown.push_str(&shown_type(snapshot, arg.domain, arg.ty));
             if let Some(default) = arg.default.as_ref().filter(|_| defaults) {
                 shown.push_str(" DEFAULT ");
                 shown.push_str(default);
@@ -132,10 +136,11 @@ pub(super) fn function_arguments(function: &FunctionDef, defaults: bool) -> Stri
 }
 
 /// pg_get_function_result: `type`, `SETOF type` or `TABLE(name type, ...)`.
-pub(super) fn function_result(function: &FunctionDef) -> String {
+pub(super) fn function_result(snapshot: &CatalogSnapshot, function: &FunctionDef) -> String {
+    let domain = function.returns_domain;
     match &function.returns {
-        FunctionReturn::Scalar(ty) => ty.name().to_string(),
-        FunctionReturn::SetOf(ty) => format!("SETOF {}", ty.name()),
+        FunctionReturn::Scalar(ty) => shown_type(snapshot, domain, *ty),
+        FunctionReturn::SetOf(ty) => format!("SETOF {}", shown_type(snapshot, domain, *ty)),
         FunctionReturn::Row(_) => "record".to_string(),
         FunctionReturn::Void => "void".to_string(),
         FunctionReturn::Table(_) if function.has_out_params() => "SETOF record".to_string(),
@@ -149,15 +154,27 @@ pub(super) fn function_result(function: &FunctionDef) -> String {
     }
 }
 
+/// A parameter's or result's type as format_type names it: its domain, if declared as one.
+fn shown_type(snapshot: &CatalogSnapshot, domain: Option<u32>, ty: DataType) -> String {
+    match domain {
+        Some(domain) => super::functions::type_name(snapshot, domain, -1),
+        None => ty.name().to_string(),
+    }
+}
+
 /// pg_get_functiondef: the CREATE OR REPLACE FUNCTION statement, laid out as ruleutils.c's
 /// pg_get_functiondef does (what psql's `\sf` prints).
-pub(super) fn function_definition(function: &FunctionDef, schema: &str) -> String {
+pub(super) fn function_definition(
+    snapshot: &CatalogSnapshot,
+    function: &FunctionDef,
+    schema: &str,
+) -> String {
     let mut out = format!(
         "CREATE OR REPLACE FUNCTION {}.{}({})\n RETURNS {}\n LANGUAGE sql\n",
         quote_identifier(schema),
         quote_identifier(&function.name.name),
-        function_arguments(function, true),
-        function_result(function),
+        function_arguments(snapshot, function, true),
+        function_result(snapshot, function),
     );
     let mut options = String::new();
     if function.volatility != Volatility::Volatile {
