@@ -782,15 +782,7 @@ impl Persist for FunctionDef {
         let name = QualifiedName::decode(input)?;
         let args = input.items(3, |input| {
             // An output parameter's mode tag comes where an input one's name option starts.
-            let mut tag = input.u8()?;
-            let domain = match tag {
-                PARAM_DOMAIN => {
-                    let oid = input.u32()?;
-                    tag = input.u8()?;
-                    Some(oid)
-                }
-                _ => None,
-            };
+            let (domain, tag) = domain_then_tag(input, PARAM_DOMAIN)?;
             let (mode, name_tag) = match tag {
                 PARAM_OUT => (ParamMode::Out, input.u8()?),
                 PARAM_INOUT => (ParamMode::InOut, input.u8()?),
@@ -810,15 +802,7 @@ impl Persist for FunctionDef {
                 domain,
             })
         })?;
-        let mut tag = input.u8()?;
-        let returns_domain = match tag {
-            RETURNS_DOMAIN => {
-                let oid = input.u32()?;
-                tag = input.u8()?;
-                Some(oid)
-            }
-            _ => None,
-        };
+        let (returns_domain, tag) = domain_then_tag(input, RETURNS_DOMAIN)?;
         let returns = match tag {
             0 => FunctionReturn::Scalar(DataType::decode(input)?),
             1 => FunctionReturn::SetOf(DataType::decode(input)?),
@@ -869,6 +853,14 @@ const RETURNS_VOID: u8 = 114;
 /// the result as without it (from the domains range, 140-149).
 const PARAM_DOMAIN: u8 = 142;
 const RETURNS_DOMAIN: u8 = 143;
+
+/// The domain OID that `domain_tag` announces, if it comes first, and the tag after it.
+fn domain_then_tag(input: &mut Decoder<'_>, domain_tag: u8) -> Result<(Option<u32>, u8)> {
+    match input.u8()? {
+        tag if tag == domain_tag => Ok((Some(input.u32()?), input.u8()?)),
+        tag => Ok((None, tag)),
+    }
+}
 
 fn encode_columns(out: &mut Encoder, columns: &[(String, DataType)]) {
     out.items(columns, |out, (name, ty)| {
