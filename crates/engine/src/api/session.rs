@@ -1154,10 +1154,14 @@ impl Session {
                     ddl::drop_tables(txn, &names, if_exists, cascade, materialized, notices)
                 })
             }
-            BoundStatement::CreateIndex(spec) => self
-                .with_notices("CREATE INDEX", |txn, notices| {
+            BoundStatement::CreateIndex(spec) => {
+                if spec.concurrently {
+                    self.outside_transaction_block("CREATE INDEX CONCURRENTLY")?;
+                }
+                self.with_notices("CREATE INDEX", |txn, notices| {
                     index::create_index(txn, spec, notices)
-                }),
+                })
+            }
             BoundStatement::AlterTable {
                 alter,
                 notices,
@@ -1229,10 +1233,18 @@ impl Session {
             } => self.with_notices("TRUNCATE TABLE", |txn, notices| {
                 truncate::truncate(txn, &tables, restart_identity, cascade, notices)
             }),
-            BoundStatement::DropIndex { names, if_exists } => self
-                .with_notices("DROP INDEX", |txn, notices| {
+            BoundStatement::DropIndex {
+                names,
+                if_exists,
+                concurrently,
+            } => {
+                if concurrently {
+                    self.outside_transaction_block("DROP INDEX CONCURRENTLY")?;
+                }
+                self.with_notices("DROP INDEX", |txn, notices| {
                     index::drop_indexes(txn, &names, if_exists, notices)
-                }),
+                })
+            }
             BoundStatement::CreateSequence {
                 name,
                 options,

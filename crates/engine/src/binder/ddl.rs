@@ -537,7 +537,11 @@ impl Binder<'_> {
                 cascade,
             }),
             ObjectType::Sequence => Ok(BoundStatement::DropSequence { names, if_exists }),
-            ObjectType::Index => Ok(BoundStatement::DropIndex { names, if_exists }),
+            ObjectType::Index => Ok(BoundStatement::DropIndex {
+                names,
+                if_exists,
+                concurrently: false,
+            }),
             other => Err(Error::unsupported(format!("DROP {other}"))),
         }
     }

@@ -2,11 +2,12 @@
 //! column keys are implemented; expression and partial indexes, INCLUDE, and operator classes
 //! and storage parameters outside hnsw (`hnsw_index.rs`) are 0A000.
 
-use sqlparser::ast::{self, IndexType, OrderBySort};
+use sqlparser::ast::{self, IndexType, ObjectType, OrderBySort};
 
 use super::{ident_name, Binder};
 use crate::catalog::{IndexMethod, QualifiedName};
 use crate::error::{Error, Result, SqlState};
+use crate::parser::DropIndexConcurrently;
 use crate::plan::{BoundStatement, CreateIndex};
 
 impl Binder<'_> {
@@ -30,8 +31,7 @@ impl Binder<'_> {
             index_options,
             alter_options,
         } = create;
-        if *concurrently
-            || *r#async
+        if *r#async
             || nulls_distinct.is_some()
             || !alter_options.is_empty()
             || index_options
@@ -81,6 +81,7 @@ impl Binder<'_> {
                     unique: false,
                     method: IndexMethod::Hnsw(options),
                     if_not_exists: *if_not_exists,
+                    concurrently: *concurrently,
                 }));
             }
         };
@@ -130,7 +131,37 @@ impl Binder<'_> {
             unique: *unique,
             method,
             if_not_exists: *if_not_exists,
+            concurrently: *concurrently,
         }))
+    }
+
+    /// DROP INDEX CONCURRENTLY: one index, without CASCADE, as PostgreSQL allows.
+    pub(super) fn bind_drop_index_concurrently(
+        &mut self,
+        drop: &DropIndexConcurrently,
+    ) -> Result<BoundStatement> {
+        if drop.names.len() > 1 {
+            return Err(Error::new(
+                SqlState::FeatureNotSupported,
+                "DROP INDEX CONCURRENTLY does not support dropping multiple objects",
+            ));
+        }
+        if drop.cascade {
+            return Err(Error::new(
+                SqlState::FeatureNotSupported,
+                "DROP INDEX CONCURRENTLY does not support CASCADE",
+            ));
+        }
+        match self.bind_drop(ObjectType::Index, drop.if_exists, &drop.names, false, false)? {
+            BoundStatement::DropIndex {
+                names, if_exists, ..
+            } => Ok(BoundStatement::DropIndex {
+                names,
+                if_exists,
+                concurrently: true,
+            }),
+            _ => Err(Error::internal("DROP INDEX binds to DropIndex")),
+        }
     }
 
     /// 42809 when `name` is a relation that cannot have indexes (a sequence or a view).

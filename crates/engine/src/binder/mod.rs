@@ -233,6 +233,9 @@ impl<'a> Binder<'a> {
                 self.bind_materialized_view(statement)?
             }
             parser::Statement::Domain(statement) => self.bind_domain_statement(statement)?,
+            parser::Statement::DropIndexConcurrently(drop) => {
+                self.bind_drop_index_concurrently(drop)?
+            }
             parser::Statement::Fetch(_) => {
                 return Err(Error::internal("FETCH is run by the session, not bound"))
             }

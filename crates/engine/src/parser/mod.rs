@@ -12,6 +12,7 @@ mod create_table_like;
 mod deferrable;
 mod dialect;
 mod domain;
+mod drop_index_concurrently;
 mod fetch;
 mod frame_exclusion;
 mod identity_options;
@@ -39,6 +40,7 @@ pub use alter_sequence::{AlterSequence, AlterSequenceAction};
 pub use comment_on_constraint::CommentOnConstraint;
 pub use create_table_like::TableLike;
 pub use domain::{AlterDomainAction, DomainConstraint, DomainConstraintKind, DomainStatement};
+pub use drop_index_concurrently::DropIndexConcurrently;
 pub use fetch::{FetchCursor, FetchDirection};
 pub use frame_exclusion::{FrameExclusion, FrameExclusions};
 pub use identity_options::IdentitySequenceNames;
@@ -61,6 +63,7 @@ pub enum Statement {
     RoleMembership(RoleMembership),
     MaterializedView(MaterializedViewStatement),
     Domain(DomainStatement),
+    DropIndexConcurrently(DropIndexConcurrently),
 }
 
 impl Statement {
@@ -74,7 +77,8 @@ impl Statement {
             | Statement::CreateUser(_)
             | Statement::RoleMembership(_)
             | Statement::MaterializedView(_)
-            | Statement::Domain(_) => None,
+            | Statement::Domain(_)
+            | Statement::DropIndexConcurrently(_) => None,
         }
     }
 }
@@ -188,6 +192,8 @@ fn parse_statements(parser: &mut Parser) -> std::result::Result<Vec<Statement>, 
             Statement::RoleMembership(role_statements::parse_membership(parser)?)
         } else if domain::starts(parser) {
             Statement::Domain(domain::parse(parser)?)
+        } else if drop_index_concurrently::starts(parser) {
+            Statement::DropIndexConcurrently(drop_index_concurrently::parse(parser)?)
         } else if materialized_view::starts(parser) {
             Statement::MaterializedView(materialized_view::parse(parser)?)
         } else {

@@ -17,6 +17,9 @@ pub struct CreateIndex {
     pub unique: bool,
     pub method: IndexMethod,
     pub if_not_exists: bool,
+    /// CONCURRENTLY: the same build here, but refused inside a transaction block as in
+    /// PostgreSQL.
+    pub concurrently: bool,
 }
 
 /// ALTER TABLE with every subcommand bound in order: the table's schema after all of them,

@@ -475,6 +475,8 @@ pub enum BoundStatement {
     DropIndex {
         names: Vec<QualifiedName>,
         if_exists: bool,
+        /// CONCURRENTLY: refused inside a transaction block.
+        concurrently: bool,
     },
     /// ANALYZE, VACUUM and ALTER ... OWNER TO. ANALYZE has nothing to gather (the planner
     /// reads sizes from the tables themselves); VACUUM reclaims deleted rows of `tables`

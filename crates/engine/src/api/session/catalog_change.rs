@@ -92,14 +92,21 @@ impl Session {
         tables: &[(QualifiedName, u32)],
     ) -> Result<StatementResult> {
         if tag == "VACUUM" {
-            if self.block != Block::None {
-                return Err(Error::new(
-                    SqlState::ActiveSqlTransaction,
-                    "VACUUM cannot run inside a transaction block",
-                ));
-            }
+            self.outside_transaction_block("VACUUM")?;
             crate::exec::vacuum::vacuum(self.transaction(), tables)?;
         }
         Ok(StatementResult::command(tag))
+    }
+
+    /// PostgreSQL's PreventInTransactionBlock: 25001 for `statement` (VACUUM, CREATE INDEX
+    /// CONCURRENTLY, ...) inside a transaction block.
+    pub(super) fn outside_transaction_block(&self, statement: &str) -> Result<()> {
+        match self.block {
+            Block::None => Ok(()),
+            _ => Err(Error::new(
+                SqlState::ActiveSqlTransaction,
+                format!("{statement} cannot run inside a transaction block"),
+            )),
+        }
     }
 }
