@@ -10,7 +10,8 @@ use super::dml::{parse_expr, table_scope};
 use super::scope::Scope;
 use super::{ident_name, Binder};
 use crate::catalog::{
-    quote_identifier, CheckConstraint, Constraint, ConstraintKind, StoredExpr, TableSchema,
+    quote_identifier, CheckConstraint, Constraint, ConstraintKind, IndexDef, StoredExpr,
+    TableSchema,
 };
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{deparse_expr, CheckKind, RowCheck, ScalarExpr};
@@ -155,6 +156,22 @@ impl Binder<'_> {
             }
         }
         schema.constraints = kept;
+        // Likewise the indexes whose expressions or WHERE read it.
+        let mut kept = Vec::with_capacity(schema.indexes.len());
+        for index in &schema.indexes {
+            let mut reads_column = false;
+            for expr in index_exprs(index) {
+                let bound =
+                    self.bind_stored_row_expr(schema, INDEX_EXPRESSION, |binder, scope| {
+                        binder.bind_expr(&parse_expr(&expr.sql)?, scope)
+                    })?;
+                reads_column |= referenced_columns(&bound).contains(&position);
+            }
+            if !reads_column {
+                kept.push(index.clone());
+            }
+        }
+        schema.indexes = kept;
         Ok(())
     }
 
@@ -170,6 +187,18 @@ impl Binder<'_> {
                     let bound = self.bind_check_expr(schema, &written)?;
                     check.expr = stored_expr(schema, &written, &bound);
                 }
+            }
+        }
+        for index in &mut refreshed.indexes {
+            let exprs =
+                (index.expressions.iter_mut().map(|e| &mut e.expr)).chain(index.predicate.as_mut());
+            for expr in exprs {
+                let written = parse_expr(&expr.sql)?;
+                let bound =
+                    self.bind_stored_row_expr(schema, INDEX_EXPRESSION, |binder, scope| {
+                        binder.bind_expr(&written, scope)
+                    })?;
+                *expr = stored_expr(schema, &written, &bound);
             }
         }
         for (position, column) in refreshed.columns.iter_mut().enumerate() {
@@ -260,6 +289,14 @@ pub(super) fn stored_expr(
     }
 }
 
+/// How errors name an index's expressions.
+const INDEX_EXPRESSION: (&str, &str) = ("index expression", "index expressions");
+
+/// The expressions of an index: its expression keys, and its WHERE.
+fn index_exprs(index: &IndexDef) -> impl Iterator<Item = &StoredExpr> {
+    (index.expressions.iter().map(|e| &e.expr)).chain(index.predicate.as_ref())
+}
+
 /// The distinct columns a bound expression reads.
 pub(super) fn referenced_columns(bound: &ScalarExpr) -> Vec<usize> {
     let mut columns = Vec::new();
@@ -284,7 +321,10 @@ pub(super) fn rename_column_in_stored_exprs(schema: &mut TableSchema, old: &str,
         .columns
         .iter_mut()
         .filter_map(|c| c.generated.as_mut());
-    for expr in checks.chain(generated) {
+    let indexes = schema.indexes.iter_mut().flat_map(|index| {
+        (index.expressions.iter_mut().map(|e| &mut e.expr)).chain(index.predicate.as_mut())
+    });
+    for expr in checks.chain(generated).chain(indexes) {
         if let Some(renamed) = rename_identifier(&expr.sql, old, new) {
             expr.sql = renamed;
         }

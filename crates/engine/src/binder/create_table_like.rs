@@ -5,7 +5,7 @@
 use sqlparser::ast::ObjectName;
 
 use super::Binder;
-use crate::catalog::{ColumnDef, Constraint, IndexDef, UniqueKey};
+use crate::catalog::{ColumnDef, Constraint, IndexDef, IndexKey, UniqueKey};
 use crate::error::{Error, Result, SqlState};
 use crate::parser::TableLike;
 use crate::storage::{RelationKind, SequenceOptions};
@@ -134,16 +134,17 @@ impl Binder<'_> {
             return Ok(copy);
         }
         let mut names: Vec<String> = taken.iter().map(|n| n.to_string()).collect();
-        let mut choose = |columns: &[usize], suffix: &str| {
+        let column_name = |c: usize| schema.columns.get(c).map_or("", |c| c.name.as_str());
+        let column_names = |columns: &[usize]| -> Vec<String> {
+            columns
+                .iter()
+                .map(|&c| column_name(c).to_string())
+                .collect()
+        };
+        let mut choose = |keys: Vec<String>, suffix: &str| {
             let stem = match suffix {
                 "pkey" => format!("{table}_pkey"),
-                _ => {
-                    let columns: Vec<&str> = columns
-                        .iter()
-                        .filter_map(|&c| schema.columns.get(c).map(|c| c.name.as_str()))
-                        .collect();
-                    format!("{table}_{}_{suffix}", columns.join("_"))
-                }
+                _ => format!("{table}_{}_{suffix}", keys.join("_")),
             };
             let name = (0..)
                 .map(|n| match n {
@@ -163,7 +164,7 @@ impl Binder<'_> {
                 (false, false) => "idx",
             };
             copy.unique_keys.push(UniqueKey {
-                name: choose(&key.columns, suffix),
+                name: choose(column_names(&key.columns), suffix),
                 columns: shifted(&key.columns),
                 primary: key.primary,
                 constraint: key.constraint,
@@ -172,11 +173,21 @@ impl Binder<'_> {
             });
         }
         for index in &schema.indexes {
+            let keys = (index.keys().into_iter())
+                .map(|key| match key {
+                    IndexKey::Column(c) => Ok(column_name(c).to_string()),
+                    IndexKey::Expression(expr) => Ok(super::index::expression_name(
+                        &super::dml::parse_expr(&expr.sql)?,
+                    )),
+                })
+                .collect::<Result<Vec<_>>>()?;
             copy.indexes.push(IndexDef {
-                name: choose(&index.columns, "idx"),
+                name: choose(keys, "idx"),
                 columns: shifted(&index.columns),
                 method: index.method,
                 comment: index.comment.clone().filter(|_| copied.comments),
+                expressions: index.expressions.clone(),
+                predicate: index.predicate.clone(),
             });
         }
         Ok(copy)

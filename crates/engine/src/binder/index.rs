@@ -5,10 +5,10 @@
 use sqlparser::ast::{self, IndexType, ObjectType, OrderBySort};
 
 use super::{ident_name, Binder};
-use crate::catalog::{IndexMethod, QualifiedName};
+use crate::catalog::{IndexExpr, IndexMethod, QualifiedName, TableSchema};
 use crate::error::{Error, Result, SqlState};
 use crate::parser::DropIndexConcurrently;
-use crate::plan::{BoundStatement, CreateIndex};
+use crate::plan::{BoundStatement, CreateIndex, ScalarExpr};
 
 impl Binder<'_> {
     pub(super) fn bind_create_index(
@@ -42,11 +42,6 @@ impl Binder<'_> {
                 "the CREATE INDEX form {create}"
             )));
         }
-        if predicate.is_some() {
-            return Err(Error::unsupported(
-                "partial indexes (CREATE INDEX ... WHERE)",
-            ));
-        }
         if !include.is_empty() {
             return Err(Error::unsupported("CREATE INDEX ... INCLUDE"));
         }
@@ -72,6 +67,9 @@ impl Binder<'_> {
                 if *unique {
                     return Err(unique_unsupported("hnsw"));
                 }
+                if predicate.is_some() {
+                    return Err(Error::unsupported("partial hnsw indexes"));
+                }
                 let (column, options) = super::hnsw_index::bind_hnsw_key(&schema, columns, with)?;
                 return Ok(BoundStatement::CreateIndex(CreateIndex {
                     name,
@@ -82,6 +80,9 @@ impl Binder<'_> {
                     method: IndexMethod::Hnsw(options),
                     if_not_exists: *if_not_exists,
                     concurrently: *concurrently,
+                    expressions: Vec::new(),
+                    predicate: None,
+                    key_names: vec![schema.columns[column].name.clone()],
                 }));
             }
         };
@@ -94,7 +95,9 @@ impl Binder<'_> {
             return Err(unique_unsupported("hash"));
         }
         let mut positions = Vec::with_capacity(columns.len());
-        for column in columns {
+        let mut expressions = Vec::new();
+        let mut key_names = Vec::with_capacity(columns.len());
+        for (key, column) in columns.iter().enumerate() {
             let ast::IndexColumn {
                 column,
                 operator_class,
@@ -111,8 +114,21 @@ impl Binder<'_> {
             if with_fill.is_some() || matches!(options.sort, Some(OrderBySort::Using(_))) {
                 return Err(Error::unsupported(format!("the index key {column}")));
             }
+            let mut expr = expr;
+            while let ast::Expr::Nested(inner) = expr {
+                expr = inner;
+            }
             let ast::Expr::Identifier(ident) = expr else {
-                return Err(Error::unsupported("expression indexes"));
+                if *unique {
+                    return Err(Error::unsupported("unique indexes on expressions"));
+                }
+                let bound = self.bind_index_expr(&schema, expr, false)?;
+                expressions.push(IndexExpr {
+                    key,
+                    expr: super::check::stored_expr(&schema, expr, &bound),
+                });
+                key_names.push(expression_name(expr));
+                continue;
             };
             let column_name = ident_name(ident);
             let position = schema.column_index(&column_name).ok_or_else(|| {
@@ -122,7 +138,16 @@ impl Binder<'_> {
                 )
             })?;
             positions.push(position);
+            key_names.push(column_name);
         }
+        let predicate = match predicate {
+            Some(_) if *unique => return Err(Error::unsupported("partial unique indexes")),
+            Some(predicate) => {
+                let bound = self.bind_index_expr(&schema, predicate, true)?;
+                Some(super::check::stored_expr(&schema, predicate, &bound))
+            }
+            None => None,
+        };
         Ok(BoundStatement::CreateIndex(CreateIndex {
             name,
             table_name: table,
@@ -132,7 +157,36 @@ impl Binder<'_> {
             method,
             if_not_exists: *if_not_exists,
             concurrently: *concurrently,
+            expressions,
+            predicate,
+            key_names,
         }))
+    }
+
+    /// An index expression (or with `predicate`, a partial index's WHERE) over `schema`'s
+    /// row, refused as PostgreSQL refuses it: aggregates, subqueries, and functions that
+    /// are not immutable (42P17).
+    fn bind_index_expr(
+        &mut self,
+        schema: &TableSchema,
+        expr: &ast::Expr,
+        predicate: bool,
+    ) -> Result<ScalarExpr> {
+        let names = match predicate {
+            true => ("index predicate", "index predicates"),
+            false => ("index expression", "index expressions"),
+        };
+        let bound = self.bind_stored_row_expr(schema, names, |binder, scope| match predicate {
+            true => binder.bind_condition(expr, scope, "WHERE"),
+            false => binder.bind_expr(expr, scope),
+        })?;
+        if bound.is_volatile() {
+            return Err(Error::new(
+                SqlState::InvalidObjectDefinition,
+                format!("functions in {} must be marked IMMUTABLE", names.0),
+            ));
+        }
+        Ok(bound)
     }
 
     /// DROP INDEX CONCURRENTLY: one index, without CASCADE, as PostgreSQL allows.
@@ -178,6 +232,20 @@ impl Binder<'_> {
             format!("cannot create index on relation \"{name}\""),
         )
         .with_detail(format!("This operation is not supported for {kind}.")))
+    }
+}
+
+/// What an expression key gives a generated index name, as PostgreSQL's FigureColname:
+/// a function's name, a column's through a cast, else `expr`.
+pub(super) fn expression_name(expr: &ast::Expr) -> String {
+    match expr {
+        ast::Expr::Function(function) => match function.name.0.last() {
+            Some(ast::ObjectNamePart::Identifier(ident)) => ident_name(ident),
+            _ => "expr".to_string(),
+        },
+        ast::Expr::Identifier(ident) => ident_name(ident),
+        ast::Expr::Cast { expr, .. } | ast::Expr::Nested(expr) => expression_name(expr),
+        _ => "expr".to_string(),
     }
 }
 

@@ -37,8 +37,8 @@ pub use privilege::{
 };
 pub use role::{missing_role, Membership, Role, RoleCatalog, SessionRole, BOOTSTRAP_SUPERUSER};
 pub use schema::{
-    CheckConstraint, ColumnDef, Constraint, ConstraintKind, Identity, IndexDef, IndexMethod,
-    StoredExpr, TableSchema, UniqueKey,
+    CheckConstraint, ColumnDef, Constraint, ConstraintKind, Identity, IndexDef, IndexExpr,
+    IndexKey, IndexMethod, StoredExpr, TableSchema, UniqueKey,
 };
 pub use search_path::{quote_identifier, split_identifiers, SearchPath};
 pub use view::{ViewCheckOption, ViewDef};

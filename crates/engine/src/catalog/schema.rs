@@ -59,10 +59,50 @@ pub enum IndexMethod {
 #[derive(Debug, Clone, PartialEq)]
 pub struct IndexDef {
     pub name: String,
+    /// The keys that are columns, in key order; `expressions` places the others among them.
     pub columns: Vec<usize>,
     pub method: IndexMethod,
     /// COMMENT ON INDEX.
     pub comment: Option<String>,
+    /// The keys that are expressions (pg_index.indexprs), by key position.
+    pub expressions: Vec<IndexExpr>,
+    /// A partial index's WHERE (pg_index.indpred).
+    pub predicate: Option<StoredExpr>,
+}
+
+/// An expression key of an index: its position among the keys and the expression.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexExpr {
+    pub key: usize,
+    pub expr: StoredExpr,
+}
+
+impl IndexDef {
+    /// Whether lookups can use the index. An index with an expression key or a WHERE is
+    /// kept for the catalog (what the application created, as PostgreSQL shows it), but
+    /// the lookup paths key on columns only, so no plan reads it: a scan finds the rows.
+    pub fn serves_lookups(&self) -> bool {
+        self.expressions.is_empty() && self.predicate.is_none()
+    }
+
+    /// The keys in order: a column position, or an expression.
+    pub fn keys(&self) -> Vec<IndexKey<'_>> {
+        let count = self.columns.len() + self.expressions.len();
+        let mut columns = self.columns.iter();
+        (0..count)
+            .filter_map(|key| match self.expressions.iter().find(|e| e.key == key) {
+                Some(expression) => Some(IndexKey::Expression(&expression.expr)),
+                None => columns.next().map(|&c| IndexKey::Column(c)),
+            })
+            .collect()
+    }
+}
+
+/// One key of an index.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum IndexKey<'a> {
+    Column(usize),
+    Expression(&'a StoredExpr),
 }
 
 /// A constraint that owns no index (PRIMARY KEY and UNIQUE, which do, are `unique_keys`):

@@ -7,10 +7,10 @@ use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
     AclItem, AclMode, CheckConstraint, ColumnDef, Constraint, ConstraintKind, Domain, DomainCheck,
     EnumLabel, EnumType, Extension, ForeignKey, FunctionArg, FunctionBody, FunctionDef,
-    FunctionReturn, HnswOptions, Identity, IndexDef, IndexMethod, MaterializedView, Membership,
-    ObjectKind, ObjectPrivileges, ParamMode, PrivilegeCatalog, QualifiedName, ReferentialAction,
-    Role, RoleCatalog, SchemaDef, StoredExpr, TableSchema, UniqueKey, VectorOpClass,
-    ViewCheckOption, ViewDef, Volatility,
+    FunctionReturn, HnswOptions, Identity, IndexDef, IndexExpr, IndexMethod, MaterializedView,
+    Membership, ObjectKind, ObjectPrivileges, ParamMode, PrivilegeCatalog, QualifiedName,
+    ReferentialAction, Role, RoleCatalog, SchemaDef, StoredExpr, TableSchema, UniqueKey,
+    VectorOpClass, ViewCheckOption, ViewDef, Volatility,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
@@ -427,7 +427,15 @@ impl Persist for IndexMethod {
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<IndexMethod> {
-        match input.u8()? {
+        let tag = input.u8()?;
+        IndexMethod::decode_tagged(tag, input)
+    }
+}
+
+impl IndexMethod {
+    /// The method whose tag `tag` was read, and what follows it.
+    fn decode_tagged(tag: u8, input: &mut Decoder<'_>) -> Result<IndexMethod> {
+        match tag {
             BTREE => Ok(IndexMethod::Btree),
             HASH => Ok(IndexMethod::Hash),
             HNSW => {
@@ -456,20 +464,51 @@ impl Persist for IndexMethod {
     }
 }
 
+/// Before an index's method: its expression keys and WHERE follow, then the method (from
+/// the domains range, 140-149; written only by such indexes, so others read unchanged).
+const INDEX_EXPRESSIONS: u8 = 144;
+
 impl Persist for IndexDef {
     fn encode(&self, out: &mut Encoder) {
         out.str(&self.name);
         write_positions(out, &self.columns);
+        if !self.serves_lookups() {
+            out.u8(INDEX_EXPRESSIONS);
+            out.items(&self.expressions, |out, expression| {
+                out.u32(expression.key as u32);
+                expression.expr.encode(out);
+            });
+            out.option(self.predicate.as_ref(), |out, predicate| {
+                predicate.encode(out)
+            });
+        }
         self.method.encode(out);
         write_comment(out, &self.comment);
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<IndexDef> {
+        let name = input.string()?;
+        let columns = read_positions(input)?;
+        let (expressions, predicate, method) = match input.u8()? {
+            INDEX_EXPRESSIONS => {
+                let expressions = input.items(4 + 3 * MIN_STR_BYTES, |input| {
+                    Ok(IndexExpr {
+                        key: input.u32()? as usize,
+                        expr: StoredExpr::decode(input)?,
+                    })
+                })?;
+                let predicate = input.option(StoredExpr::decode)?;
+                (expressions, predicate, IndexMethod::decode(input)?)
+            }
+            tag => (Vec::new(), None, IndexMethod::decode_tagged(tag, input)?),
+        };
         Ok(IndexDef {
-            name: input.string()?,
-            columns: read_positions(input)?,
-            method: IndexMethod::decode(input)?,
+            name,
+            columns,
+            method,
             comment: read_comment(input)?,
+            expressions,
+            predicate,
         })
     }
 }
@@ -1124,8 +1163,8 @@ mod tests {
     use super::tag;
     use crate::catalog::{
         CheckConstraint, ColumnDef, Constraint, ConstraintKind, ForeignKey, HnswOptions, IndexDef,
-        IndexMethod, QualifiedName, ReferentialAction, SchemaDef, StoredExpr, TableSchema,
-        UniqueKey, VectorOpClass, ViewCheckOption, ViewDef, PUBLIC_OID,
+        IndexExpr, IndexMethod, QualifiedName, ReferentialAction, SchemaDef, StoredExpr,
+        TableSchema, UniqueKey, VectorOpClass, ViewCheckOption, ViewDef, PUBLIC_OID,
     };
     use crate::durability::bytes::encoded;
     use crate::durability::{Decoder, Encoder, Persist};
@@ -1283,12 +1322,27 @@ mod tests {
                     columns: vec![2],
                     method: IndexMethod::Btree,
                     comment: Some("by price".into()),
+                    expressions: Vec::new(),
+                    predicate: None,
                 },
                 IndexDef {
                     name: "t_id_hash".into(),
                     columns: vec![0],
                     method: IndexMethod::Hash,
                     comment: None,
+                    expressions: vec![IndexExpr {
+                        key: 0,
+                        expr: StoredExpr {
+                            sql: "lower(name)".into(),
+                            definition: "lower(name)".into(),
+                            definition_pretty: "lower(name)".into(),
+                        },
+                    }],
+                    predicate: Some(StoredExpr {
+                        sql: "id > 0".into(),
+                        definition: "(id > 0)".into(),
+                        definition_pretty: "id > 0".into(),
+                    }),
                 },
                 IndexDef {
                     name: "t_tags_hnsw".into(),
@@ -1299,6 +1353,8 @@ mod tests {
                         ef_construction: None,
                     }),
                     comment: None,
+                    expressions: Vec::new(),
+                    predicate: None,
                 },
             ],
             constraints: vec![Constraint {

@@ -34,14 +34,7 @@ pub fn create_index(
             }
             name
         }
-        None => {
-            let columns: Vec<&str> = spec
-                .columns
-                .iter()
-                .map(|&c| entry.schema.columns[c].name.as_str())
-                .collect();
-            choose_relation_name(txn, &spec.table_name, &columns.join("_"), "idx")?
-        }
+        None => choose_relation_name(txn, &spec.table_name, &spec.key_names.join("_"), "idx")?,
     };
     let mut schema = (*entry.schema).clone();
     if spec.unique {
@@ -69,6 +62,8 @@ pub fn create_index(
             columns: spec.columns,
             method: spec.method,
             comment: None,
+            expressions: spec.expressions,
+            predicate: spec.predicate,
         });
     }
     entry.schema = Arc::new(schema);

@@ -113,7 +113,7 @@ pub(crate) fn index_lookup(
         .schema
         .indexes
         .iter()
-        .filter(|index| !matches!(index.method, IndexMethod::Hnsw(_)))
+        .filter(|index| index.serves_lookups() && !matches!(index.method, IndexMethod::Hnsw(_)))
         .filter_map(|index| Some(probe(&index.columns)?.0))
         .collect();
     if probes.is_empty() {

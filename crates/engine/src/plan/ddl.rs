@@ -3,7 +3,9 @@
 //! is about); the columns they refer to are positions.
 
 use super::ScalarExpr;
-use crate::catalog::{IndexMethod, LabelPosition, QualifiedName, TableSchema};
+use crate::catalog::{
+    IndexExpr, IndexMethod, LabelPosition, QualifiedName, StoredExpr, TableSchema,
+};
 use crate::storage::SequenceOptions;
 
 /// CREATE [UNIQUE] INDEX over columns of one table.
@@ -20,6 +22,13 @@ pub struct CreateIndex {
     /// CONCURRENTLY: the same build here, but refused inside a transaction block as in
     /// PostgreSQL.
     pub concurrently: bool,
+    /// The keys that are expressions, by key position (`columns` holds the others).
+    pub expressions: Vec<IndexExpr>,
+    /// WHERE of a partial index.
+    pub predicate: Option<StoredExpr>,
+    /// What each key contributes to a generated name (`t_lower_idx`): a column's name, a
+    /// function's, or `expr`.
+    pub key_names: Vec<String>,
 }
 
 /// ALTER TABLE with every subcommand bound in order: the table's schema after all of them,

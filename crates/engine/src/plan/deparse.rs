@@ -229,9 +229,10 @@ impl Deparser<'_> {
                 out
             }
             ScalarExpr::Coalesce { args, .. } => format!("COALESCE({})", self.args(args)?),
-            ScalarExpr::Function { func, args, .. } => {
-                format!("{}({})", func.name(), self.args(args)?)
-            }
+            ScalarExpr::Function { func, args, .. } => match (operator_symbol(expr), &args[..]) {
+                (Some(symbol), [left, right]) => self.binary(left, symbol, right)?,
+                _ => format!("{}({})", func.name(), self.args(args)?),
+            },
             ScalarExpr::Param { .. }
             | ScalarExpr::DateTimeFunction { .. }
             | ScalarExpr::OuterColumn { .. }
@@ -425,7 +426,22 @@ fn shape(expr: &ScalarExpr) -> Shape<'_> {
         ScalarExpr::IsDistinctFrom { negated: true, .. } | ScalarExpr::Not(_) => Shape::Not,
         ScalarExpr::And(..) => Shape::And,
         ScalarExpr::Or(..) => Shape::Or,
+        ScalarExpr::Function { .. } if operator_symbol(expr).is_some() => {
+            Shape::Operator(operator_symbol(expr))
+        }
         _ => Shape::Simple,
+    }
+}
+
+/// The operator a function of two arguments is written as (`->>`, `@>`, ...): the
+/// functions bound from operators are named by their symbol.
+fn operator_symbol(expr: &ScalarExpr) -> Option<&'static str> {
+    match expr {
+        ScalarExpr::Function { func, args, .. } if args.len() == 2 => {
+            let name = func.name();
+            (!name.starts_with(|c: char| c.is_alphanumeric() || c == '_')).then_some(name)
+        }
+        _ => None,
     }
 }
 

@@ -13,7 +13,9 @@ use super::{
     BOOL, CHAR, FLOAT4, INFORMATION_SCHEMA_OID, INT2, INT2VECTOR, INT4, NAME, NULL, OID, OIDVECTOR,
     OPAQUE, PG_CATALOG_OID, PUBLIC_OID, RELATIONS, SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
-use crate::catalog::{acl_text, AclItem, ForeignKey, IndexMethod, TableSchema};
+use crate::catalog::{
+    acl_text, AclItem, ForeignKey, IndexExpr, IndexMethod, StoredExpr, TableSchema,
+};
 use crate::types::{bit_string, text_io, DataType, ScalarValue};
 
 pub(super) const PG_NAMESPACE: &[(&str, DataType)] = &[
@@ -133,6 +135,24 @@ pub(super) struct IndexInfo<'a> {
     /// COMMENT ON INDEX, and COMMENT ON CONSTRAINT of its constraint.
     pub comment: Option<&'a str>,
     pub constraint_comment: Option<&'a str>,
+    /// The keys that are expressions, and a partial index's WHERE.
+    pub expressions: &'a [IndexExpr],
+    pub predicate: Option<&'a StoredExpr>,
+}
+
+impl IndexInfo<'_> {
+    /// pg_index.indkey: each key's column number, 0 for an expression.
+    pub fn key_numbers(&self) -> Vec<i16> {
+        let mut columns = self.columns.iter();
+        (0..self.columns.len() + self.expressions.len())
+            .map(|key| match self.expressions.iter().any(|e| e.key == key) {
+                true => 0,
+                false => columns
+                    .next()
+                    .map_or(0, |&c| i16::try_from(c + 1).unwrap_or(i16::MAX)),
+            })
+            .collect()
+    }
 }
 
 pub(super) fn indexes(schema: &TableSchema) -> Vec<IndexInfo<'_>> {
@@ -146,6 +166,8 @@ pub(super) fn indexes(schema: &TableSchema) -> Vec<IndexInfo<'_>> {
         method: IndexMethod::Btree,
         comment: k.index_comment.as_deref(),
         constraint_comment: k.constraint_comment.as_deref(),
+        expressions: &[],
+        predicate: None,
     });
     let other = schema.indexes.iter().map(|i| IndexInfo {
         oid: 0,
@@ -157,6 +179,8 @@ pub(super) fn indexes(schema: &TableSchema) -> Vec<IndexInfo<'_>> {
         method: i.method,
         comment: i.comment.as_deref(),
         constraint_comment: None,
+        expressions: &i.expressions,
+        predicate: i.predicate.as_ref(),
     });
     unique
         .chain(other)
@@ -634,12 +658,20 @@ pub(super) fn pg_index(snapshot: &CatalogSnapshot) -> Rows {
     for entry in snapshot.state.tables.values() {
         let schema = &entry.schema;
         for index in indexes(schema) {
-            let count = int2(i16::try_from(index.columns.len()).unwrap_or(i16::MAX));
-            let column_types = || {
-                index
-                    .columns
-                    .iter()
-                    .filter_map(|&c| schema.columns.get(c).map(|c| c.data_type))
+            let key_numbers = index.key_numbers();
+            let count = int2(i16::try_from(key_numbers.len()).unwrap_or(i16::MAX));
+            // An expression key's collation is its type's; only columns' are known here.
+            let key_collations = || {
+                key_numbers.iter().map(|&number| {
+                    usize::try_from(number - 1)
+                        .ok()
+                        .and_then(|c| schema.columns.get(c))
+                        .map_or(0, |c| collation(c.data_type))
+                })
+            };
+            let opaque = |present: bool| match present {
+                true => text("(expression)"),
+                false => NULL,
             };
             rows.push(vec![
                 oid(index.oid),
@@ -657,17 +689,12 @@ pub(super) fn pg_index(snapshot: &CatalogSnapshot) -> Rows {
                 boolean(true),
                 boolean(true),
                 boolean(false),
-                int2_vector(
-                    index
-                        .columns
-                        .iter()
-                        .map(|c| i16::try_from(c + 1).unwrap_or(i16::MAX)),
-                ),
-                oid_vector(column_types().map(collation)),
-                oid_vector(column_types().map(|_| 0)),
-                int2_vector(column_types().map(|_| 0)),
-                NULL,
-                NULL,
+                int2_vector(key_numbers.iter().copied()),
+                oid_vector(key_collations()),
+                oid_vector(key_numbers.iter().map(|_| 0)),
+                int2_vector(key_numbers.iter().map(|_| 0)),
+                opaque(!index.expressions.is_empty()),
+                opaque(index.predicate.is_some()),
             ]);
         }
     }

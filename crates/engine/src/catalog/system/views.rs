@@ -4,7 +4,7 @@
 use super::relations::{indexes, IndexInfo};
 use super::{boolean, text, CatalogSnapshot, Rows, BOOL, INT8, NAME, NULL, SUPERUSER_OID, TEXT};
 pub(crate) use crate::catalog::quote_identifier;
-use crate::catalog::{IndexMethod, TableSchema};
+use crate::catalog::{IndexMethod, StoredExpr, TableSchema};
 use crate::types::{DataType, ScalarValue};
 
 /// PostgreSQL's `pg_get_indexdef`: `CREATE UNIQUE INDEX t_pkey ON public.t USING btree (id)`;
@@ -20,11 +20,18 @@ pub(crate) fn index_definition(
         IndexMethod::Hnsw(options) => format!(" {}", options.opclass.name()),
         IndexMethod::Btree | IndexMethod::Hash => String::new(),
     };
-    let columns: Vec<String> = index
-        .columns
-        .iter()
-        .filter_map(|&c| schema.columns.get(c))
-        .map(|c| format!("{}{opclass}", quote_identifier(&c.name)))
+    let mut columns = index.columns.iter();
+    let keys: Vec<String> = (0..index.columns.len() + index.expressions.len())
+        .filter_map(|key| {
+            match index.expressions.iter().find(|e| e.key == key) {
+                Some(expression) => Some(index_expression(&expression.expr, pretty)),
+                None => columns
+                    .next()
+                    .and_then(|&c| schema.columns.get(c))
+                    .map(|c| quote_identifier(&c.name)),
+            }
+            .map(|key| format!("{key}{opclass}"))
+        })
         .collect();
     let (method, reloptions) = match index.method {
         IndexMethod::Btree => ("btree", Vec::new()),
@@ -41,13 +48,38 @@ pub(crate) fn index_definition(
     } else {
         format!("{}.", quote_identifier(schema_name))
     };
+    let predicate = match index.predicate {
+        Some(predicate) if pretty => format!(" WHERE {}", predicate.definition_pretty),
+        Some(predicate) => format!(" WHERE {}", predicate.definition),
+        None => String::new(),
+    };
     format!(
-        "CREATE {}INDEX {} ON {qualifier}{} USING {method} ({}){with}",
+        "CREATE {}INDEX {} ON {qualifier}{} USING {method} ({}){with}{predicate}",
         if index.unique { "UNIQUE " } else { "" },
         quote_identifier(index.name),
         quote_identifier(&schema.name),
-        columns.join(", "),
+        keys.join(", "),
     )
+}
+
+/// An expression key as pg_get_indexdef prints it: a function call as it is, anything
+/// else in parentheses.
+fn index_expression(expr: &StoredExpr, pretty: bool) -> String {
+    let shown = match pretty {
+        true => &expr.definition_pretty,
+        false => &expr.definition,
+    };
+    let call = shown.find('(').is_some_and(|open| {
+        open > 0
+            && shown[..open]
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.' || c == '"')
+            && shown.ends_with(')')
+    });
+    match call {
+        true => shown.clone(),
+        false => format!("({shown})"),
+    }
 }
 
 pub(super) const PG_TABLES: &[(&str, DataType)] = &[
