@@ -268,6 +268,25 @@ fn copied_columns(schema: &TableSchema, columns: &[Ident]) -> Result<Vec<usize>>
     Ok(positions)
 }
 
+/// A file_fdw foreign table's COPY options, checked as COPY FROM checks them (file_fdw
+/// hands them to PostgreSQL's `ProcessCopyOptions`).
+pub(super) fn copy_from_options(
+    options: &[CopyOption],
+    schema: &TableSchema,
+) -> Result<CopyOptions> {
+    let mut written = Written::default();
+    for option in options {
+        written.add(option)?;
+    }
+    let names: Vec<String> = schema.columns.iter().map(|c| c.name.clone()).collect();
+    let copied = Copied {
+        all: names.clone(),
+        names,
+        relation: Some(schema.name.clone()),
+    };
+    written.validate(false, &copied)
+}
+
 impl Written {
     fn add(&mut self, option: &CopyOption) -> Result<()> {
         match option {

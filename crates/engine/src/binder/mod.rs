@@ -22,6 +22,7 @@ mod expr;
 mod extension;
 mod file_function;
 mod foreign_key;
+mod foreign_table;
 mod from;
 mod function_body;
 mod function_ddl;
@@ -233,6 +234,7 @@ impl<'a> Binder<'a> {
                 self.bind_materialized_view(statement)?
             }
             parser::Statement::Domain(statement) => self.bind_domain_statement(statement)?,
+            parser::Statement::Foreign(statement) => self.bind_foreign_statement(statement)?,
             parser::Statement::Fetch(_) => {
                 return Err(Error::internal("FETCH is run by the session, not bound"))
             }

@@ -13,6 +13,7 @@ mod deferrable;
 mod dialect;
 mod domain;
 mod fetch;
+mod foreign;
 mod frame_exclusion;
 mod identity_options;
 mod insert_overriding;
@@ -40,6 +41,7 @@ pub use comment_on_constraint::CommentOnConstraint;
 pub use create_table_like::TableLike;
 pub use domain::{AlterDomainAction, DomainConstraint, DomainConstraintKind, DomainStatement};
 pub use fetch::{FetchCursor, FetchDirection};
+pub use foreign::ForeignStatement;
 pub use frame_exclusion::{FrameExclusion, FrameExclusions};
 pub use identity_options::IdentitySequenceNames;
 pub use insert_overriding::Overriding;
@@ -61,6 +63,7 @@ pub enum Statement {
     RoleMembership(RoleMembership),
     MaterializedView(MaterializedViewStatement),
     Domain(DomainStatement),
+    Foreign(ForeignStatement),
 }
 
 impl Statement {
@@ -74,7 +77,8 @@ impl Statement {
             | Statement::CreateUser(_)
             | Statement::RoleMembership(_)
             | Statement::MaterializedView(_)
-            | Statement::Domain(_) => None,
+            | Statement::Domain(_)
+            | Statement::Foreign(_) => None,
         }
     }
 }
@@ -188,6 +192,8 @@ fn parse_statements(parser: &mut Parser) -> std::result::Result<Vec<Statement>, 
             Statement::RoleMembership(role_statements::parse_membership(parser)?)
         } else if domain::starts(parser) {
             Statement::Domain(domain::parse(parser)?)
+        } else if foreign::starts(parser) {
+            Statement::Foreign(foreign::parse(parser)?)
         } else if materialized_view::starts(parser) {
             Statement::MaterializedView(materialized_view::parse(parser)?)
         } else {
