@@ -160,6 +160,14 @@ impl Binder<'_> {
         let kind = match self.state.relation_kind(name) {
             Some(RelationKind::View) => Some("view"),
             Some(RelationKind::MaterializedView) => Some("materialized view"),
+            // COPY FROM would insert into it, which file_fdw cannot.
+            Some(RelationKind::ForeignTable) if !to => {
+                return Err(Error::new(
+                    SqlState::FeatureNotSupported,
+                    format!("cannot insert into foreign table \"{name}\""),
+                ))
+            }
+            Some(RelationKind::ForeignTable) => Some("foreign table"),
             _ => None,
         };
         if let Some(kind) = kind {

@@ -157,7 +157,7 @@ impl Binder<'_> {
         }
         if !schema.foreign_keys.is_empty() {
             return Err(Error::new(
-                SqlState::WrongObjectType,
+                SqlState::FeatureNotSupported,
                 "foreign key constraints are not supported on foreign tables",
             ));
         }
@@ -250,26 +250,22 @@ fn foreign_table_as_create_table(
 /// checks, then COPY FROM's.
 pub(super) fn file_source(schema: &TableSchema, foreign: &ForeignTable) -> Result<FileSource> {
     let mut filename = None;
+    let mut program = false;
     let mut copy = Vec::new();
     for (name, value) in &foreign.options {
         match name.as_str() {
             "filename" => filename = Some(value.as_str()),
-            // Running a shell command as the server's user is a capability this server
-            // does not give, superuser or not.
-            "program" => {
-                return Err(Error::unsupported(
-                    "the program option of file_fdw (running a command on the server)",
-                ))
-            }
+            "program" => program = true,
             // As written: `'CSV'` is not a format, as in PostgreSQL.
             "format" => copy.push(CopyOption::Format(Ident::with_quote('"', value))),
             "header" => copy.push(CopyOption::Header(header(value)?)),
             "delimiter" | "quote" | "escape" => {
                 let mut chars = value.chars();
                 let (Some(c), None) = (chars.next(), chars.next()) else {
-                    return Err(Error::unsupported(format!(
-                        "COPY {name} must be a single one-byte character"
-                    )));
+                    return Err(Error::new(
+                        SqlState::FeatureNotSupported,
+                        format!("COPY {name} must be a single one-byte character"),
+                    ));
                 };
                 copy.push(match name.as_str() {
                     "delimiter" => CopyOption::Delimiter(c),
@@ -282,7 +278,17 @@ pub(super) fn file_source(schema: &TableSchema, foreign: &ForeignTable) -> Resul
             other => return Err(invalid_option(other, FILE_FDW_TABLE_OPTIONS)),
         }
     }
+    if program && filename.is_some() {
+        return Err(Error::syntax("conflicting or redundant options"));
+    }
     let options = super::copy::copy_from_options(&copy, schema)?;
+    // Running a shell command as the server's user is a capability this server does not
+    // give, superuser or not.
+    if program {
+        return Err(Error::unsupported(
+            "the program option of file_fdw (running a command on the server)",
+        ));
+    }
     let filename = filename.ok_or_else(|| {
         Error::new(
             SqlState::FdwDynamicParameterValueNeeded,
@@ -326,8 +332,7 @@ fn header(value: &str) -> Result<bool> {
         "true" | "on" | "yes" | "1" | "t" | "y" => Ok(true),
         "false" | "off" | "no" | "0" | "f" | "n" => Ok(false),
         "match" => Err(Error::unsupported("file_fdw with header 'match'")),
-        _ => Err(Error::new(
-            SqlState::InvalidParameterValue,
+        _ => Err(Error::syntax(
             "header requires a Boolean value or \"match\"",
         )),
     }

@@ -3,10 +3,10 @@
 //! server its foreign tables use is 2BP01, or with CASCADE drops them too.
 
 use crate::api::Notice;
-use crate::catalog::QualifiedName;
+use crate::catalog::{ForeignServer, QualifiedName};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::ForeignServerChange;
-use crate::storage::{RelationKind, Transaction};
+use crate::storage::{DbState, RelationKind, Transaction};
 
 pub fn change_foreign_server(
     txn: &mut Transaction,
@@ -55,6 +55,53 @@ pub fn change_foreign_server(
     }
 }
 
+/// What depends on file_fdw, as DROP EXTENSION's detail lines: its servers, each followed
+/// by its foreign tables.
+pub fn wrapper_dependents(state: &DbState) -> Vec<String> {
+    let mut servers: Vec<&ForeignServer> = state.foreign_servers.values().map(|s| &**s).collect();
+    servers.sort_by_key(|s| s.oid);
+    let mut lines = Vec::new();
+    for server in servers {
+        lines.push(format!(
+            "server {} depends on foreign-data wrapper {}",
+            server.name, server.wrapper
+        ));
+        for (_, table) in server_tables(state, &server.name) {
+            lines.push(format!(
+                "foreign table {} depends on server {}",
+                table.name, server.name
+            ));
+        }
+    }
+    lines
+}
+
+/// DROP EXTENSION file_fdw CASCADE: every server goes, with its foreign tables.
+pub fn drop_all_servers(txn: &mut Transaction) -> Result<()> {
+    let names: Vec<String> = txn.view().foreign_servers.keys().cloned().collect();
+    for name in names {
+        txn.lock_foreign_server(&name)?;
+        drop_dependent_tables(txn, &name, true, &mut Vec::new())?;
+        txn.put_foreign_server(&name, None);
+    }
+    Ok(())
+}
+
+/// The foreign tables of server `server`, by OID.
+fn server_tables(state: &DbState, server: &str) -> Vec<(u32, QualifiedName)> {
+    let mut tables: Vec<(u32, QualifiedName)> = (state.tables.values())
+        .filter(|t| {
+            t.schema
+                .foreign
+                .as_ref()
+                .is_some_and(|f| f.server == server)
+        })
+        .map(|t| (t.schema.oid, t.schema.qualified_name()))
+        .collect();
+    tables.sort_by_key(|(oid, _)| *oid);
+    tables
+}
+
 /// Checks, under the server's lock, that the server a new foreign table names exists.
 pub fn check_server(txn: &mut Transaction, name: &str) -> Result<()> {
     txn.lock_foreign_server(name)?;
@@ -78,20 +125,10 @@ fn drop_dependent_tables(
     cascade: bool,
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
-    let state = txn.view();
-    let mut tables: Vec<(u32, QualifiedName)> = (state.tables.values())
-        .filter(|t| {
-            t.schema
-                .foreign
-                .as_ref()
-                .is_some_and(|f| f.server == server)
-        })
-        .map(|t| (t.schema.oid, t.schema.qualified_name()))
-        .collect();
+    let tables = server_tables(&txn.view(), server);
     if tables.is_empty() {
         return Ok(());
     }
-    tables.sort_by_key(|(oid, _)| *oid);
     let described: Vec<String> = (tables.iter())
         .map(|(_, name)| format!("foreign table {}", name.name))
         .collect();
