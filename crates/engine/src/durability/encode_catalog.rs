@@ -1154,11 +1154,12 @@ impl Persist for PrivilegeCatalog {
 
 #[cfg(test)]
 mod tests {
-    use super::tag;
+    use super::{tag, MIN_FOREIGN_SERVER_BYTES};
     use crate::catalog::{
-        CheckConstraint, ColumnDef, Constraint, ConstraintKind, ForeignKey, HnswOptions, IndexDef,
-        IndexMethod, QualifiedName, ReferentialAction, SchemaDef, StoredExpr, TableSchema,
-        UniqueKey, VectorOpClass, ViewCheckOption, ViewDef, PUBLIC_OID,
+        CheckConstraint, ColumnDef, Constraint, ConstraintKind, ForeignKey, ForeignServer,
+        ForeignTable, HnswOptions, IndexDef, IndexMethod, QualifiedName, ReferentialAction,
+        SchemaDef, StoredExpr, TableSchema, UniqueKey, VectorOpClass, ViewCheckOption, ViewDef,
+        PUBLIC_OID,
     };
     use crate::durability::bytes::encoded;
     use crate::durability::{Decoder, Encoder, Persist};
@@ -1379,6 +1380,25 @@ mod tests {
         assert_round_trip(&schema);
         schema.comment = None;
         assert_round_trip(&schema);
+    }
+
+    #[test]
+    fn a_foreign_table_and_a_server_round_trip() {
+        let mut schema = schema();
+        schema.foreign = Some(ForeignTable {
+            server: "files".into(),
+            options: vec![("filename".into(), "/tmp/x.csv".into())],
+        });
+        assert_round_trip(&schema);
+        let server = ForeignServer {
+            oid: 16_400,
+            name: "files".into(),
+            owner: 10,
+            wrapper: "file_fdw".into(),
+            options: Vec::new(),
+        };
+        assert!(encoded(&server).len() >= MIN_FOREIGN_SERVER_BYTES);
+        assert_round_trip(&server);
     }
 
     #[test]
