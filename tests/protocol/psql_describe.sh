@@ -137,6 +137,13 @@ GRANT ALL ON sales.invoices TO PUBLIC;
 REVOKE TRUNCATE ON sales.invoices FROM kestrel;
 GRANT CREATE ON DATABASE kestrel TO dp_group;
 REVOKE TEMPORARY ON DATABASE kestrel FROM PUBLIC;
+-- In a schema of its own: PostgreSQL's file_fdw creates two functions, which \df would list.
+CREATE SCHEMA fdw;
+CREATE EXTENSION file_fdw SCHEMA fdw;
+CREATE SERVER files FOREIGN DATA WRAPPER file_fdw;
+CREATE FOREIGN TABLE measurements (id int NOT NULL, label text DEFAULT 'x', at date)
+    SERVER files OPTIONS (filename '/tmp/measurements.csv', format 'csv', header 'true');
+CREATE FOREIGN TABLE sales.feed (line text) SERVER files OPTIONS (filename '/tmp/feed.txt');
 SQL
 for port in "$PG_PORT" "$K_PORT"; do
     psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U kestrel -d kestrel -f "$WORK/schema.sql"
@@ -191,11 +198,17 @@ COMMANDS=(
     '\dp'
     '\z customers'
     '\dp sales.*'
+    '\d measurements'
+    '\d sales.feed'
+    '\det'
+    '\det sales.*'
+    '\des'
 )
 # Not compared: \dt+, \di+ and \ds+ print the sizes of PostgreSQL's pages, which KestrelDB
 # does not have (its sizes are 0); \d+ VIEW prints the query as PostgreSQL's deparser
 # rewrites it, where KestrelDB keeps the text as written; \dd reads system columns
-# (tableoid) that the catalog relations do not have.
+# (tableoid) that the catalog relations do not have; \dew names file_fdw's handler and
+# validator functions, built in here with no pg_proc rows.
 failures=0
 for command in "${COMMANDS[@]}"; do
     expected=$(psql -X -h 127.0.0.1 -p "$PG_PORT" -U kestrel -d kestrel -c "$command" 2>&1 || true)

@@ -125,6 +125,10 @@ pub enum SqlState {
     InvalidFunctionDefinition,
     /// A database that does not exist (3D000).
     InvalidCatalogName,
+    /// A foreign-data wrapper option it does not know (file_fdw's validator).
+    FdwInvalidOptionName,
+    /// A foreign table without an option its wrapper needs (file_fdw's filename).
+    FdwDynamicParameterValueNeeded,
 }
 
 impl SqlState {
@@ -244,6 +248,8 @@ impl SqlState {
             SqlState::DuplicateFunction => "42723",
             SqlState::InvalidFunctionDefinition => "42P13",
             SqlState::InvalidCatalogName => "3D000",
+            SqlState::FdwInvalidOptionName => "HV00D",
+            SqlState::FdwDynamicParameterValueNeeded => "HV002",
         }
     }
 }

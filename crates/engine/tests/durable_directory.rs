@@ -229,3 +229,51 @@ fn a_clean_shutdown_keeps_unlogged_rows_and_sequence_counters() {
     drop(db);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn foreign_servers_and_tables_survive_log_replay_and_a_checkpoint() {
+    let dir = scratch("foreign");
+    let db = open(&dir);
+    let mut s = db.connect();
+    run(&mut s, "CREATE EXTENSION file_fdw");
+    run(&mut s, "CREATE SERVER files FOREIGN DATA WRAPPER file_fdw");
+    run(&mut s, "CREATE SERVER spare FOREIGN DATA WRAPPER file_fdw");
+    run(
+        &mut s,
+        "CREATE FOREIGN TABLE ft (a int) SERVER files \
+         OPTIONS (filename '/tmp/none.csv', format 'csv')",
+    );
+    run(&mut s, "DROP SERVER spare");
+    let servers = "SELECT srvname FROM pg_foreign_server ORDER BY 1";
+    let options = "SELECT ftoptions::text FROM pg_foreign_table";
+    // A crash (a drop without close): the log alone brings them back.
+    drop(s);
+    drop(db);
+    let db = open(&dir);
+    let mut s = db.connect();
+    assert_eq!(column(&mut s, servers), ["files"]);
+    assert_eq!(
+        column(&mut s, options),
+        ["{filename=/tmp/none.csv,format=csv}"]
+    );
+    // A clean shutdown: from the checkpoint.
+    drop(s);
+    assert!(db.close().is_ok());
+    let db = open(&dir);
+    let mut s = db.connect();
+    assert_eq!(column(&mut s, servers), ["files"]);
+    assert_eq!(
+        column(&mut s, options),
+        ["{filename=/tmp/none.csv,format=csv}"]
+    );
+    run(&mut s, "DROP SERVER files CASCADE");
+    drop(s);
+    drop(db);
+    let db = open(&dir);
+    let mut s = db.connect();
+    assert!(column(&mut s, servers).is_empty());
+    assert!(column(&mut s, options).is_empty());
+    drop(s);
+    drop(db);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -244,16 +244,39 @@ impl Target {
         let Target::Postgres { admin } = self else {
             return Err("--complete takes expected output from PostgreSQL only".to_string());
         };
+        // The statements run with `__SCRATCH__` and `__DATA__` replaced, from a copy in
+        // the scratch directory, and the file keeps the tokens.
+        let scratch =
+            ScratchDir::create().map_err(|e| format!("cannot create a scratch dir: {e}"))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let scratch_path = scratch.0.path().display().to_string();
+        let copy = scratch.0.path().join("complete.slt");
+        let substituted =
+            (text.replace(ScratchDir::TOKEN, &scratch_path)).replace(DATA_TOKEN, DATA_DIR);
+        std::fs::write(&copy, substituted).map_err(|e| format!("cannot write a copy: {e}"))?;
+        let copy_path = copy.clone();
         with_fresh_database(admin, |config| async move {
             let mut runner = self.runner(wire_connect(config, Steps::new()));
             let result = runner
-                .update_test_file(path, " ", same_rows, default_normalizer, same_column_count)
+                .update_test_file(
+                    &copy_path,
+                    " ",
+                    same_rows,
+                    default_normalizer,
+                    same_column_count,
+                )
                 .await
                 .map_err(|e| format!("cannot complete {}: {e}", path.display()));
             runner.shutdown_async().await;
             result
         })
-        .await?
+        .await??;
+        let completed = std::fs::read_to_string(&copy)
+            .map_err(|e| format!("cannot read the completed copy: {e}"))?;
+        let restored =
+            (completed.replace(&scratch_path, ScratchDir::TOKEN)).replace(DATA_DIR, DATA_TOKEN);
+        std::fs::write(path, restored).map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 
     fn runner<D, M>(&self, connect: M) -> Runner<D, M>

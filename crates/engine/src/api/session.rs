@@ -41,7 +41,7 @@ use crate::exec::{
 use crate::interrupt::Interrupt;
 use crate::parser::{self, parse, Parsed};
 use crate::plan::BoundStatement;
-use crate::storage::{AdvisoryLocks, Isolation, Store, Transaction};
+use crate::storage::{AdvisoryLocks, Isolation, RelationKind, Store, Transaction};
 use crate::types::{DataType, ScalarValue};
 
 /// What [`Session::run`] runs: a parsed statement, or one bound earlier.
@@ -1144,14 +1144,18 @@ impl Session {
                 names,
                 if_exists,
                 cascade,
-                materialized,
+                kind,
             } => {
-                let tag = match materialized {
-                    true => "DROP MATERIALIZED VIEW",
-                    false => "DROP TABLE",
+                let tag = match kind {
+                    RelationKind::MaterializedView => "DROP MATERIALIZED VIEW",
+                    RelationKind::ForeignTable => "DROP FOREIGN TABLE",
+                    RelationKind::Table
+                    | RelationKind::Sequence
+                    | RelationKind::Index { .. }
+                    | RelationKind::View => "DROP TABLE",
                 };
                 self.with_notices(tag, |txn, notices| {
-                    ddl::drop_tables(txn, &names, if_exists, cascade, materialized, notices)
+                    ddl::drop_tables(txn, &names, if_exists, cascade, &kind, notices)
                 })
             }
             BoundStatement::CreateIndex(spec) => {
@@ -1224,6 +1228,12 @@ impl Session {
                 let tag = change.tag();
                 self.with_notices(tag, |txn, notices| {
                     crate::exec::extension::change_extension(txn, change, notices)
+                })
+            }
+            BoundStatement::ChangeForeignServer(change) => {
+                let tag = change.tag();
+                self.with_notices(tag, |txn, notices| {
+                    crate::exec::foreign_server::change_foreign_server(txn, change, notices)
                 })
             }
             BoundStatement::Truncate {

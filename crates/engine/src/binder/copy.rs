@@ -160,6 +160,14 @@ impl Binder<'_> {
         let kind = match self.state.relation_kind(name) {
             Some(RelationKind::View) => Some("view"),
             Some(RelationKind::MaterializedView) => Some("materialized view"),
+            // COPY FROM would insert into it, which file_fdw cannot.
+            Some(RelationKind::ForeignTable) if !to => {
+                return Err(Error::new(
+                    SqlState::FeatureNotSupported,
+                    format!("cannot insert into foreign table \"{name}\""),
+                ))
+            }
+            Some(RelationKind::ForeignTable) => Some("foreign table"),
             _ => None,
         };
         if let Some(kind) = kind {
@@ -266,6 +274,25 @@ fn copied_columns(schema: &TableSchema, columns: &[Ident]) -> Result<Vec<usize>>
         positions.push(position);
     }
     Ok(positions)
+}
+
+/// A file_fdw foreign table's COPY options, checked as COPY FROM checks them (file_fdw
+/// hands them to PostgreSQL's `ProcessCopyOptions`).
+pub(super) fn copy_from_options(
+    options: &[CopyOption],
+    schema: &TableSchema,
+) -> Result<CopyOptions> {
+    let mut written = Written::default();
+    for option in options {
+        written.add(option)?;
+    }
+    let names: Vec<String> = schema.columns.iter().map(|c| c.name.clone()).collect();
+    let copied = Copied {
+        all: names.clone(),
+        names,
+        relation: Some(schema.name.clone()),
+    };
+    written.validate(false, &copied)
 }
 
 impl Written {

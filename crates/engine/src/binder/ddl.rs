@@ -15,7 +15,7 @@ use crate::catalog::{ColumnDef, IndexDef, QualifiedName, TableSchema, UniqueKey}
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
 use crate::plan::{BoundStatement, OnCommitAction};
-use crate::storage::SequenceOptions;
+use crate::storage::{RelationKind, SequenceOptions};
 use crate::types::DataType;
 
 /// A CREATE TABLE with every clause we implement cleared; a statement that differs from it
@@ -360,6 +360,7 @@ impl Binder<'_> {
             unlogged: create.unlogged,
             comment: None,
             materialized: None,
+            foreign: None,
         };
         self.add_generated(&mut schema, &generated)?;
         schema.constraints.extend(copied_checks);
@@ -438,6 +439,7 @@ impl Binder<'_> {
                 unlogged,
                 comment: None,
                 materialized: None,
+                foreign: None,
             },
             if_not_exists,
             sequences: Vec::new(),
@@ -529,7 +531,10 @@ impl Binder<'_> {
                 names,
                 if_exists,
                 cascade,
-                materialized: object_type == ObjectType::MaterializedView,
+                kind: match object_type {
+                    ObjectType::MaterializedView => RelationKind::MaterializedView,
+                    _ => RelationKind::Table,
+                },
             }),
             ObjectType::View => Ok(BoundStatement::DropView {
                 names,

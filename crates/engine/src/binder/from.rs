@@ -628,6 +628,9 @@ impl Binder<'_> {
                 })
                 .collect(),
         };
+        if let Some(foreign) = &schema.foreign {
+            return self.bind_foreign_table_scan(schema, foreign, scope);
+        }
         let plan = LogicalPlan::Scan {
             table_oid: schema.oid,
             table_name: name.name,

@@ -224,6 +224,8 @@ impl Binder<'_> {
             "sequences"
         } else if self.state.views.contains_key(name) {
             "views"
+        } else if (self.state.table_by_name(name)).is_some_and(|t| t.schema.foreign.is_some()) {
+            "foreign tables"
         } else {
             return Ok(());
         };

@@ -22,6 +22,7 @@ mod expr;
 mod extension;
 mod file_function;
 mod foreign_key;
+mod foreign_table;
 mod from;
 mod function_body;
 mod function_ddl;
@@ -236,6 +237,7 @@ impl<'a> Binder<'a> {
             parser::Statement::DropIndexConcurrently(drop) => {
                 self.bind_drop_index_concurrently(drop)?
             }
+            parser::Statement::Foreign(statement) => self.bind_foreign_statement(statement)?,
             parser::Statement::Fetch(_) => {
                 return Err(Error::internal("FETCH is run by the session, not bound"))
             }

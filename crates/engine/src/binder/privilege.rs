@@ -231,6 +231,8 @@ impl Binder<'_> {
             "view"
         } else if self.state.sequences.contains_key(name) {
             "sequence"
+        } else if (self.state.table_by_name(name)).is_some_and(|t| t.schema.foreign.is_some()) {
+            "foreign table"
         } else {
             "table"
         }

@@ -47,6 +47,13 @@ impl Binder<'_> {
                 });
             };
             self.require_relation(&name, entry.schema.oid, AclMode::TRUNCATE)?;
+            if entry.schema.foreign.is_some() {
+                // file_fdw has no truncate callback.
+                return Err(Error::new(
+                    SqlState::FeatureNotSupported,
+                    format!("cannot truncate foreign table \"{name}\""),
+                ));
+            }
             if !tables.iter().any(|(n, _)| *n == name) {
                 tables.push((name, entry.schema.oid));
             }

@@ -247,6 +247,13 @@ impl Binder<'_> {
             let schema = self.table(name)?.schema.clone();
             self.require_relation(name, schema.oid, kind.privilege())?;
             super::materialized_view::check_writable(&schema)?;
+            if schema.foreign.is_some() {
+                // file_fdw has no write callbacks.
+                return Err(Error::new(
+                    SqlState::FeatureNotSupported,
+                    format!("cannot {} foreign table \"{}\"", kind.cannot(), schema.name),
+                ));
+            }
             return Ok(WriteTarget::table(schema));
         };
         self.require_relation(name, view.oid, kind.privilege())?;

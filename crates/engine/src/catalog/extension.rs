@@ -36,6 +36,13 @@ const PLPGSQL_OID: u32 = 13570;
 /// (`<+>`, L1 distance, came in 0.7.0) and functions this server has.
 pub const AVAILABLE: &[AvailableExtension] = &[
     AvailableExtension {
+        name: "file_fdw",
+        version: "1.0",
+        comment: "foreign-data wrapper for flat file access",
+        relocatable: true,
+        trusted: false,
+    },
+    AvailableExtension {
         name: "plpgsql",
         version: "1.0",
         comment: "PL/pgSQL procedural language",

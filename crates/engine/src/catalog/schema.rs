@@ -164,6 +164,8 @@ pub struct TableSchema {
     pub comment: Option<String>,
     /// CREATE MATERIALIZED VIEW: the table holds its query's rows (pg_class relkind 'm').
     pub materialized: Option<MaterializedView>,
+    /// CREATE FOREIGN TABLE: the rows are read from a file (pg_class relkind 'f').
+    pub foreign: Option<super::ForeignTable>,
 }
 
 impl TableSchema {

@@ -12,13 +12,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
-use super::encode_catalog::{section, MIN_EXTENSION_BYTES};
+use super::encode_catalog::{section, MIN_EXTENSION_BYTES, MIN_FOREIGN_SERVER_BYTES};
 use super::encode_vector::{decode_table_data, encode_table_data};
 use super::io::{io_error, write_durably, Disk};
 use super::record::{decode_sequence, encode_sequence, unindexed_entry};
 use crate::catalog::{
-    Domain, EnumType, Extension, FunctionDef, PrivilegeCatalog, QualifiedName, RoleCatalog,
-    SchemaDef, TableSchema, ViewDef,
+    Domain, EnumType, Extension, ForeignServer, FunctionDef, PrivilegeCatalog, QualifiedName,
+    RoleCatalog, SchemaDef, TableSchema, ViewDef,
 };
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, Map, Sequence, TableData};
@@ -201,6 +201,13 @@ fn encode_manifest(capture: &Capture, written: &Written) -> Vec<u8> {
         &state.extensions.values().collect::<Vec<_>>(),
         |out, extension| extension.encode(out),
     );
+    if !state.foreign_servers.is_empty() {
+        out.u8(section::FOREIGN_SERVERS);
+        out.items(
+            &state.foreign_servers.values().collect::<Vec<_>>(),
+            |out, server| server.encode(out),
+        );
+    }
     if !state.domains.is_empty() {
         out.u8(section::DOMAINS);
         out.len(state.domains.len());
@@ -309,6 +316,17 @@ pub fn read_checkpoint(disk: &dyn Disk, dir: &Path) -> Result<Option<(DbState, u
                     extensions
                         .into_iter()
                         .map(|e| (e.name.clone(), Arc::new(e)))
+                        .collect(),
+                );
+            }
+            section::FOREIGN_SERVERS => {
+                let servers = input
+                    .items(MIN_FOREIGN_SERVER_BYTES, ForeignServer::decode)
+                    .map_err(named)?;
+                state.foreign_servers = Arc::new(
+                    servers
+                        .into_iter()
+                        .map(|s| (s.name.clone(), Arc::new(s)))
                         .collect(),
                 );
             }

@@ -6,11 +6,11 @@ use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
     AclItem, AclMode, CheckConstraint, ColumnDef, Constraint, ConstraintKind, Domain, DomainCheck,
-    EnumLabel, EnumType, Extension, ForeignKey, FunctionArg, FunctionBody, FunctionDef,
-    FunctionReturn, HnswOptions, Identity, IndexDef, IndexExpr, IndexMethod, MaterializedView,
-    Membership, ObjectKind, ObjectPrivileges, ParamMode, PrivilegeCatalog, QualifiedName,
-    ReferentialAction, Role, RoleCatalog, SchemaDef, StoredExpr, TableSchema, UniqueKey,
-    VectorOpClass, ViewCheckOption, ViewDef, Volatility,
+    EnumLabel, EnumType, Extension, ForeignKey, ForeignServer, ForeignTable, FunctionArg,
+    FunctionBody, FunctionDef, FunctionReturn, HnswOptions, Identity, IndexDef, IndexExpr,
+    IndexMethod, MaterializedView, Membership, ObjectKind, ObjectPrivileges, ParamMode,
+    PrivilegeCatalog, QualifiedName, ReferentialAction, Role, RoleCatalog, SchemaDef, StoredExpr,
+    TableSchema, UniqueKey, VectorOpClass, ViewCheckOption, ViewDef, Volatility,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
@@ -33,6 +33,9 @@ pub(super) mod section {
     /// Domains (140-149 are the domains'): whole, in a checkpoint; created, altered or
     /// dropped by OID in a commit record.
     pub const DOMAINS: u8 = 140;
+    /// Foreign servers (170-179 are the foreign tables'): every one in a checkpoint,
+    /// those created or dropped in a commit record.
+    pub const FOREIGN_SERVERS: u8 = 171;
 }
 
 /// The tag of each data type. The numbers are part of the on-disk format: never change one,
@@ -627,6 +630,11 @@ impl Persist for TableSchema {
             out.bool(materialized.populated);
             out.items(&materialized.depends_on, |out, name| name.encode(out));
         }
+        if let Some(foreign) = &self.foreign {
+            out.u8(FOREIGN_TABLE);
+            out.str(&foreign.server);
+            encode_options(out, &foreign.options);
+        }
         write_comment(out, &self.comment);
     }
 
@@ -643,6 +651,7 @@ impl Persist for TableSchema {
             foreign_keys: input.items(MIN_STR_BYTES, ForeignKey::decode)?,
             comment: None,
             materialized: None,
+            foreign: None,
         };
         let mut tag = input.u8()?;
         if tag == DOMAIN_COLUMNS {
@@ -663,6 +672,13 @@ impl Persist for TableSchema {
                 search_path: input.items(4, Decoder::u32)?,
                 populated: input.bool()?,
                 depends_on: input.items(MIN_QUALIFIED_NAME_BYTES, QualifiedName::decode)?,
+            });
+            tag = input.u8()?;
+        }
+        if tag == FOREIGN_TABLE {
+            schema.foreign = Some(ForeignTable {
+                server: input.string()?,
+                options: decode_options(input)?,
             });
             tag = input.u8()?;
         }
@@ -733,6 +749,10 @@ const MATERIALIZED_VIEW: u8 = 100;
 
 /// Marks the list of a table's columns of domain types (from the domains range, 140-149).
 const DOMAIN_COLUMNS: u8 = 141;
+
+/// Marks a table schema as a foreign table's: its server and options (from the foreign
+/// tables range, 170-179).
+const FOREIGN_TABLE: u8 = 170;
 
 /// The view check option tags (from the objects range, 70-79).
 const VIEW_CHECK_LOCAL: u8 = 70;
@@ -911,6 +931,43 @@ fn encode_columns(out: &mut Encoder, columns: &[(String, DataType)]) {
 fn decode_columns(input: &mut Decoder<'_>) -> Result<Vec<(String, DataType)>> {
     input.items(MIN_STR_BYTES + 1, |input| {
         Ok((input.string()?, DataType::decode(input)?))
+    })
+}
+
+/// A foreign server's OID and owner, and two strings and a list.
+pub const MIN_FOREIGN_SERVER_BYTES: usize = 8 + 2 * MIN_STR_BYTES + 8;
+
+impl Persist for ForeignServer {
+    fn encode(&self, out: &mut Encoder) {
+        out.u32(self.oid);
+        out.str(&self.name);
+        out.u32(self.owner);
+        out.str(&self.wrapper);
+        encode_options(out, &self.options);
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<ForeignServer> {
+        Ok(ForeignServer {
+            oid: input.u32()?,
+            name: input.string()?,
+            owner: input.u32()?,
+            wrapper: input.string()?,
+            options: decode_options(input)?,
+        })
+    }
+}
+
+/// A foreign server's or table's `OPTIONS`, name and value pairs.
+fn encode_options(out: &mut Encoder, options: &[(String, String)]) {
+    out.items(options, |out, (name, value)| {
+        out.str(name);
+        out.str(value);
+    });
+}
+
+fn decode_options(input: &mut Decoder<'_>) -> Result<Vec<(String, String)>> {
+    input.items(2 * MIN_STR_BYTES, |input| {
+        Ok((input.string()?, input.string()?))
     })
 }
 
@@ -1160,11 +1217,12 @@ impl Persist for PrivilegeCatalog {
 
 #[cfg(test)]
 mod tests {
-    use super::tag;
+    use super::{tag, MIN_FOREIGN_SERVER_BYTES};
     use crate::catalog::{
-        CheckConstraint, ColumnDef, Constraint, ConstraintKind, ForeignKey, HnswOptions, IndexDef,
-        IndexExpr, IndexMethod, QualifiedName, ReferentialAction, SchemaDef, StoredExpr,
-        TableSchema, UniqueKey, VectorOpClass, ViewCheckOption, ViewDef, PUBLIC_OID,
+        CheckConstraint, ColumnDef, Constraint, ConstraintKind, ForeignKey, ForeignServer,
+        ForeignTable, HnswOptions, IndexDef, IndexExpr, IndexMethod, QualifiedName,
+        ReferentialAction, SchemaDef, StoredExpr, TableSchema, UniqueKey, VectorOpClass,
+        ViewCheckOption, ViewDef, PUBLIC_OID,
     };
     use crate::durability::bytes::encoded;
     use crate::durability::{Decoder, Encoder, Persist};
@@ -1386,6 +1444,7 @@ mod tests {
             unlogged: true,
             comment: Some("a table".into()),
             materialized: None,
+            foreign: None,
         }
     }
 
@@ -1401,6 +1460,25 @@ mod tests {
         assert_round_trip(&schema);
         schema.comment = None;
         assert_round_trip(&schema);
+    }
+
+    #[test]
+    fn a_foreign_table_and_a_server_round_trip() {
+        let mut schema = schema();
+        schema.foreign = Some(ForeignTable {
+            server: "files".into(),
+            options: vec![("filename".into(), "/tmp/x.csv".into())],
+        });
+        assert_round_trip(&schema);
+        let server = ForeignServer {
+            oid: 16_400,
+            name: "files".into(),
+            owner: 10,
+            wrapper: "file_fdw".into(),
+            options: Vec::new(),
+        };
+        assert!(encoded(&server).len() >= MIN_FOREIGN_SERVER_BYTES);
+        assert_round_trip(&server);
     }
 
     #[test]

@@ -13,8 +13,8 @@ use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use super::encode_catalog::section;
 use super::encode_vector::{decode_table_data, encode_table_data};
 use crate::catalog::{
-    Domain, EnumType, Extension, FunctionDef, PrivilegeCatalog, QualifiedName, RoleCatalog,
-    SchemaDef, TableSchema, ViewDef,
+    Domain, EnumType, Extension, ForeignServer, FunctionDef, PrivilegeCatalog, QualifiedName,
+    RoleCatalog, SchemaDef, TableSchema, ViewDef,
 };
 use crate::error::Result;
 use crate::storage::{CommitChanges, DbState, Sequence, SequenceOptions, TableData, TableEntry};
@@ -151,6 +151,14 @@ pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
         for (name, extension) in changes.extensions {
             out.str(name);
             out.option(extension.as_ref(), |out, extension| extension.encode(out));
+        }
+    }
+    if !changes.foreign_servers.is_empty() {
+        out.u8(section::FOREIGN_SERVERS);
+        out.len(changes.foreign_servers.len());
+        for (name, server) in changes.foreign_servers {
+            out.str(name);
+            out.option(server.as_ref(), |out, server| server.encode(out));
         }
     }
     let domains: Vec<_> = changes
@@ -431,6 +439,17 @@ pub fn apply_commit(
                     match extension {
                         Some(extension) => extensions.insert(name, Arc::new(extension)),
                         None => extensions.remove(&name),
+                    };
+                }
+            }
+            section::FOREIGN_SERVERS => {
+                for _ in 0..input.len(5)? {
+                    let name = input.string()?;
+                    let server = input.option(ForeignServer::decode)?;
+                    let servers = Arc::make_mut(&mut state.foreign_servers);
+                    match server {
+                        Some(server) => servers.insert(name, Arc::new(server)),
+                        None => servers.remove(&name),
                     };
                 }
             }

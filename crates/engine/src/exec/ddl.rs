@@ -192,24 +192,27 @@ pub fn drop_sequences(
     Ok(())
 }
 
-/// DROP TABLE, or with `materialized` DROP MATERIALIZED VIEW (a table too).
+/// DROP TABLE, or DROP MATERIALIZED VIEW or DROP FOREIGN TABLE (tables too) as `expected`
+/// says.
 pub fn drop_tables(
     txn: &mut Transaction,
     names: &[QualifiedName],
     if_exists: bool,
     cascade: bool,
-    materialized: bool,
+    expected: &RelationKind,
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
-    let (expected, noun) = match materialized {
-        true => (RelationKind::MaterializedView, "materialized view"),
-        false => (RelationKind::Table, "table"),
-    };
+    // "a foreign table" without its article.
+    let noun = expected
+        .names()
+        .0
+        .split_once(' ')
+        .map_or("table", |(_, noun)| noun);
     let mut tables = Vec::with_capacity(names.len());
     for name in names {
         txn.lock_name(name)?;
         match txn.view().relation_kind(name) {
-            Some(kind) if kind == expected => tables.push(name.clone()),
+            Some(kind) if kind == *expected => tables.push(name.clone()),
             Some(other) => {
                 let (article, _) = expected.names();
                 return Err(wrong_object_type(name, &other, article));

@@ -55,6 +55,7 @@ pub(super) fn check_name_free(state: &DbState, name: &QualifiedName) -> Result<(
                     | RelationKind::View
                     | RelationKind::Sequence
                     | RelationKind::MaterializedView
+                    | RelationKind::ForeignTable
             )
         );
     match taken {

@@ -72,20 +72,36 @@ pub fn change_extension(
                     "vector" => super::enum_type::type_dependents(&state, "vector", |t| {
                         matches!(t, DataType::FloatVector(_))
                     }),
+                    "file_fdw" => super::foreign_server::wrapper_dependents(&state),
                     _ => Vec::new(),
                 };
                 if !dependents.is_empty() {
-                    if cascade {
+                    if !cascade {
+                        return Err(Error::new(
+                            SqlState::DependentObjectsStillExist,
+                            format!(
+                                "cannot drop extension {name} because other objects depend on it"
+                            ),
+                        )
+                        .with_detail(dependents.join("\n"))
+                        .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
+                    }
+                    if name != crate::catalog::FILE_FDW {
                         return Err(Error::unsupported(
                             "DROP EXTENSION ... CASCADE of an extension that columns use",
                         ));
                     }
-                    return Err(Error::new(
-                        SqlState::DependentObjectsStillExist,
-                        format!("cannot drop extension {name} because other objects depend on it"),
-                    )
-                    .with_detail(dependents.join("\n"))
-                    .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
+                    let dropped = |line: &String| {
+                        line.split(" depends on ")
+                            .next()
+                            .unwrap_or(line)
+                            .to_string()
+                    };
+                    notices.push(Notice::skipped(match dependents.as_slice() {
+                        [one] => format!("drop cascades to {}", dropped(one)),
+                        many => format!("drop cascades to {} other objects", many.len()),
+                    }));
+                    super::foreign_server::drop_all_servers(txn)?;
                 }
                 txn.put_extension(&name, None);
             }

@@ -36,7 +36,7 @@ impl Operator for FileScanExec {
             let mut ready = VecDeque::new();
             for file in 0..self.source.paths.len() {
                 ctx.check_cancelled()?;
-                ready.extend(self.source.read(file, &self.columns, &self.filter)?);
+                ready.extend(self.source.read(file, &self.columns, &self.filter, ctx)?);
             }
             self.ready = Some(ready);
         }

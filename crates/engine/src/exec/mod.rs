@@ -20,6 +20,7 @@ pub mod extension;
 mod file_scan;
 mod filter;
 pub mod foreign_key;
+pub mod foreign_server;
 mod generate_series;
 mod group_keys;
 mod hash_join;

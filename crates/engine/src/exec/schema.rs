@@ -125,7 +125,7 @@ pub fn drop_schemas(
         match kind {
             RelationKind::View => txn.put_view(name, None),
             RelationKind::Sequence => txn.put_sequence(name, None),
-            RelationKind::Table | RelationKind::MaterializedView => {
+            RelationKind::Table | RelationKind::MaterializedView | RelationKind::ForeignTable => {
                 if let Some(entry) = txn.table_for_write(name)? {
                     txn.drop_table(name, entry.schema.oid);
                 }
@@ -252,9 +252,9 @@ fn contents(state: &DbState, schemas: &[Arc<SchemaDef>]) -> Vec<Dropped> {
     for schema in schemas {
         for (name, kind) in state.relations_in(schema.oid) {
             let oid = match &kind {
-                RelationKind::Table | RelationKind::MaterializedView => {
-                    state.table_by_name(&name).map(|t| t.schema.oid)
-                }
+                RelationKind::Table
+                | RelationKind::MaterializedView
+                | RelationKind::ForeignTable => state.table_by_name(&name).map(|t| t.schema.oid),
                 RelationKind::Sequence => state
                     .sequences
                     .get(&name)
@@ -305,6 +305,7 @@ fn describe_relation(
         RelationKind::Sequence => "sequence",
         RelationKind::View => "view",
         RelationKind::MaterializedView => "materialized view",
+        RelationKind::ForeignTable => "foreign table",
         RelationKind::Index { .. } => "index",
     };
     let visible = searched

@@ -199,7 +199,14 @@ pub(super) fn drop_dependents(
     let names: Vec<QualifiedName> = materialized.into_iter().map(|(name, _)| name).collect();
     if !names.is_empty() {
         // What reads them goes with them.
-        super::ddl::drop_tables(txn, &names, false, true, true, &mut Vec::new())?;
+        super::ddl::drop_tables(
+            txn,
+            &names,
+            false,
+            true,
+            &RelationKind::MaterializedView,
+            &mut Vec::new(),
+        )?;
     }
     for dependent in stored {
         super::comment::change_table(txn, &dependent.table, |schema| {

@@ -1,4 +1,5 @@
-//! Files queried in place (DuckDB's `read_parquet` / `read_csv`) and written by COPY ...
+//! Files queried in place (DuckDB's `read_parquet` / `read_csv`, and file_fdw's foreign
+//! tables) and written by COPY ...
 //! (FORMAT parquet): the bound description of a file source ([`FileSource`]: its paths,
 //! format and columns, found when the statement is bound), the Parquet and CSV readers that
 //! decode straight into column vectors, the Parquet writer, and the cache that keeps what
@@ -8,6 +9,7 @@
 //! and files for COPY TO. Nothing here knows about tables or transactions.
 
 mod cache;
+mod copy_file;
 mod csv;
 mod parquet_read;
 mod parquet_schema;
@@ -22,6 +24,8 @@ pub use parquet_read::{ParquetFile, RowGroupFilter};
 pub use parquet_write::ParquetWriter;
 
 use crate::error::{Error, Result, SqlState};
+use crate::exec::ExecContext;
+use crate::plan::CopyOptions;
 use crate::types::DataType;
 use crate::vector::Batch;
 
@@ -33,6 +37,12 @@ pub type NamedColumn = (String, DataType);
 pub enum FileFormat {
     Parquet,
     Csv(CsvOptions),
+    /// Read as COPY FROM reads it, into declared columns: a foreign table's file, with the
+    /// table's name for error context.
+    Copy {
+        options: CopyOptions,
+        table_name: String,
+    },
 }
 
 /// A bound file source: the files (a glob or list already expanded, in order) and the
@@ -68,6 +78,11 @@ impl FileSource {
                     rows += table.batches.iter().map(|b| b.len() as u64).sum::<u64>();
                     table.columns.clone()
                 }
+                FileFormat::Copy { .. } => {
+                    return Err(Error::internal(
+                        "invariant: a foreign table's file source is declared, not opened",
+                    ))
+                }
             };
             match &columns {
                 None => columns = Some(found),
@@ -89,6 +104,23 @@ impl FileSource {
         })
     }
 
+    /// A foreign table's file: its columns are the declared ones, and the file is first
+    /// opened when it is scanned. The row estimate guesses from the file's size.
+    pub fn declared(format: FileFormat, path: &str, columns: Vec<NamedColumn>) -> FileSource {
+        let rows = match &format {
+            FileFormat::Parquet => ParquetFile::open(path).map_or(1000, |file| file.rows()),
+            FileFormat::Csv(_) | FileFormat::Copy { .. } => {
+                std::fs::metadata(path).map_or(1000, |m| m.len() / 32)
+            }
+        };
+        FileSource {
+            format,
+            paths: vec![path.to_string()],
+            columns,
+            rows,
+        }
+    }
+
     pub fn rows_estimate(&self) -> u64 {
         self.rows
     }
@@ -101,6 +133,7 @@ impl FileSource {
         file_idx: usize,
         columns: &[usize],
         filter: &RowGroupFilter,
+        ctx: &ExecContext,
     ) -> Result<Vec<Batch>> {
         let path = &self.paths[file_idx];
         match &self.format {
@@ -127,6 +160,10 @@ impl FileSource {
                     })
                     .collect())
             }
+            FileFormat::Copy {
+                options,
+                table_name,
+            } => copy_file::read(path, options, table_name, &self.columns, columns, ctx),
         }
     }
 }
@@ -157,14 +194,28 @@ fn schema_mismatch(
 
 /// A file that cannot be opened: 58P01 when it does not exist, as PostgreSQL words it.
 pub fn open_error(error: &std::io::Error, path: &str) -> Error {
-    let state = match error.kind() {
-        std::io::ErrorKind::NotFound => SqlState::UndefinedFile,
-        _ => SqlState::IoError,
-    };
     Error::new(
-        state,
+        open_state(error),
         format!("could not open file \"{path}\": {}", io_reason(error)),
     )
+}
+
+/// A file that cannot be opened for `purpose` ("reading"), as COPY and file_fdw say it.
+pub fn open_error_for(error: &std::io::Error, path: &str, purpose: &str) -> Error {
+    Error::new(
+        open_state(error),
+        format!(
+            "could not open file \"{path}\" for {purpose}: {}",
+            io_reason(error)
+        ),
+    )
+}
+
+fn open_state(error: &std::io::Error) -> SqlState {
+    match error.kind() {
+        std::io::ErrorKind::NotFound => SqlState::UndefinedFile,
+        _ => SqlState::IoError,
+    }
 }
 
 /// The C library's wording, as PostgreSQL prints `%m`.

@@ -14,6 +14,7 @@ mod dialect;
 mod domain;
 mod drop_index_concurrently;
 mod fetch;
+mod foreign;
 mod frame_exclusion;
 mod identity_options;
 mod insert_overriding;
@@ -42,6 +43,7 @@ pub use create_table_like::TableLike;
 pub use domain::{AlterDomainAction, DomainConstraint, DomainConstraintKind, DomainStatement};
 pub use drop_index_concurrently::DropIndexConcurrently;
 pub use fetch::{FetchCursor, FetchDirection};
+pub use foreign::ForeignStatement;
 pub use frame_exclusion::{FrameExclusion, FrameExclusions};
 pub use identity_options::IdentitySequenceNames;
 pub use insert_overriding::Overriding;
@@ -64,6 +66,7 @@ pub enum Statement {
     MaterializedView(MaterializedViewStatement),
     Domain(DomainStatement),
     DropIndexConcurrently(DropIndexConcurrently),
+    Foreign(ForeignStatement),
 }
 
 impl Statement {
@@ -78,7 +81,8 @@ impl Statement {
             | Statement::RoleMembership(_)
             | Statement::MaterializedView(_)
             | Statement::Domain(_)
-            | Statement::DropIndexConcurrently(_) => None,
+            | Statement::DropIndexConcurrently(_)
+            | Statement::Foreign(_) => None,
         }
     }
 }
@@ -194,6 +198,8 @@ fn parse_statements(parser: &mut Parser) -> std::result::Result<Vec<Statement>, 
             Statement::Domain(domain::parse(parser)?)
         } else if drop_index_concurrently::starts(parser) {
             Statement::DropIndexConcurrently(drop_index_concurrently::parse(parser)?)
+        } else if foreign::starts(parser) {
+            Statement::Foreign(foreign::parse(parser)?)
         } else if materialized_view::starts(parser) {
             Statement::MaterializedView(materialized_view::parse(parser)?)
         } else {

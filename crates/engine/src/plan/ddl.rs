@@ -238,6 +238,31 @@ impl ExtensionChange {
     }
 }
 
+/// CREATE SERVER and DROP SERVER.
+#[derive(Debug, Clone)]
+pub enum ForeignServerChange {
+    /// `server.oid` is allocated when it runs.
+    Create {
+        server: crate::catalog::ForeignServer,
+        if_not_exists: bool,
+    },
+    Drop {
+        names: Vec<String>,
+        if_exists: bool,
+        cascade: bool,
+    },
+}
+
+impl ForeignServerChange {
+    /// The command tag.
+    pub fn tag(&self) -> &'static str {
+        match self {
+            ForeignServerChange::Create { .. } => "CREATE SERVER",
+            ForeignServerChange::Drop { .. } => "DROP SERVER",
+        }
+    }
+}
+
 /// What COMMIT does to a temporary table (ON COMMIT PRESERVE ROWS is nothing).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnCommitAction {

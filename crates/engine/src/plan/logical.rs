@@ -418,8 +418,8 @@ pub enum BoundStatement {
         if_exists: bool,
         /// Also drop the views that depend on the tables.
         cascade: bool,
-        /// DROP MATERIALIZED VIEW: the names are materialized views, not tables.
-        materialized: bool,
+        /// What the names must be: tables, materialized views or foreign tables.
+        kind: crate::storage::RelationKind,
     },
     /// `view.oid` is allocated when it runs.
     CreateView {
@@ -440,6 +440,8 @@ pub enum BoundStatement {
     ChangeFunction(super::FunctionChange),
     /// CREATE EXTENSION, DROP EXTENSION.
     ChangeExtension(super::ExtensionChange),
+    /// CREATE SERVER and DROP SERVER.
+    ChangeForeignServer(super::ForeignServerChange),
     CreateSchema {
         name: String,
         owner: String,
@@ -714,6 +716,7 @@ impl BoundStatement {
             | BoundStatement::ChangeRole(_)
             | BoundStatement::ChangeFunction(_)
             | BoundStatement::ChangeExtension(_)
+            | BoundStatement::ChangeForeignServer(_)
             | BoundStatement::DropIndex { .. }
             | BoundStatement::CreateSchema { .. }
             | BoundStatement::DropSchema { .. }

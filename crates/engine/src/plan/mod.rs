@@ -19,7 +19,8 @@ pub use copy::{
 };
 pub use ddl::{
     AlterDomain, AlterEnum, AlterSequence, AlterTable, CommentTarget, CreateIndex, DomainColumn,
-    DomainColumnCheck, ExtensionChange, FunctionChange, OnCommitAction, RowChange, TypeChange,
+    DomainColumnCheck, ExtensionChange, ForeignServerChange, FunctionChange, OnCommitAction,
+    RowChange, TypeChange,
 };
 pub use deparse::{deparse_domain_check, deparse_expr};
 pub use explain::explain_lines;

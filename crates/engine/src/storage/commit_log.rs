@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use super::{DbState, Map, Sequence, Store, TableEntry};
 use crate::catalog::{
-    Domain, EnumType, Extension, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, ViewDef,
+    Domain, EnumType, Extension, ForeignServer, FunctionDef, QualifiedName, RoleCatalog, SchemaDef,
+    ViewDef,
 };
 use crate::error::Result;
 
@@ -31,6 +32,8 @@ pub struct CommitChanges<'a> {
     pub functions: &'a Map<u32, Option<Arc<FunctionDef>>>,
     /// Extensions installed (`Some`) or dropped (`None`), by name.
     pub extensions: &'a Map<String, Option<Arc<Extension>>>,
+    /// Foreign servers created (`Some`) or dropped (`None`), by name.
+    pub foreign_servers: &'a Map<String, Option<Arc<ForeignServer>>>,
     /// The next OID the store will hand out.
     pub next_oid: u32,
 }

@@ -14,6 +14,7 @@ pub enum RelationKind {
     Index { table: String },
     View,
     MaterializedView,
+    ForeignTable,
 }
 
 impl RelationKind {
@@ -25,15 +26,17 @@ impl RelationKind {
             RelationKind::Index { .. } => ("an index", "INDEX"),
             RelationKind::View => ("a view", "VIEW"),
             RelationKind::MaterializedView => ("a materialized view", "MATERIALIZED VIEW"),
+            RelationKind::ForeignTable => ("a foreign table", "FOREIGN TABLE"),
         }
     }
 }
 
-/// A table's kind: a materialized view is stored as a table.
+/// A table's kind: a materialized view and a foreign table are stored as tables.
 pub fn table_kind(schema: &crate::catalog::TableSchema) -> RelationKind {
-    match schema.materialized {
-        Some(_) => RelationKind::MaterializedView,
-        None => RelationKind::Table,
+    match (&schema.materialized, &schema.foreign) {
+        (Some(_), _) => RelationKind::MaterializedView,
+        (None, Some(_)) => RelationKind::ForeignTable,
+        (None, None) => RelationKind::Table,
     }
 }
 

@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use super::{Map, RelationKind, SecondaryIndexes, Sequence, TableData, UniqueIndex};
 use crate::catalog::{
-    Domain, EnumType, Extension, FunctionDef, QualifiedName, RoleCatalog, SchemaDef, TableSchema,
-    ViewDef,
+    Domain, EnumType, Extension, ForeignServer, FunctionDef, QualifiedName, RoleCatalog, SchemaDef,
+    TableSchema, ViewDef,
 };
 
 /// One version of one table.
@@ -45,6 +45,8 @@ pub struct DbState {
     pub functions: Arc<Map<u32, Arc<FunctionDef>>>,
     /// Installed extensions by name.
     pub extensions: Arc<Map<String, Arc<Extension>>>,
+    /// CREATE SERVER's foreign servers by name.
+    pub foreign_servers: Arc<Map<String, Arc<ForeignServer>>>,
     /// Bumped by every commit that changes a schema, a name or a sequence: cached plans
     /// are valid while it stays the same.
     pub catalog_version: u64,
@@ -76,6 +78,7 @@ impl Default for DbState {
                     .map(|e| (e.name.clone(), Arc::new(e)))
                     .collect(),
             ),
+            foreign_servers: Arc::default(),
             catalog_version: 0,
             base: None,
         }

@@ -12,8 +12,8 @@ use super::isolation::{Isolation, Snapshot};
 use super::locks::{row_lock_name, LockManager, LockMode, Wait};
 use super::{CommitChanges, CommitLog, DbState, Map, Sequence, TableEntry};
 use crate::catalog::{
-    ConstraintChecks, Domain, EnumType, Extension, FunctionDef, QualifiedName, RoleCatalog,
-    SchemaDef, ViewDef,
+    ConstraintChecks, Domain, EnumType, Extension, ForeignServer, FunctionDef, QualifiedName,
+    RoleCatalog, SchemaDef, ViewDef,
 };
 use crate::error::{Error, Result, SqlState};
 use crate::sync::lock;
@@ -197,6 +197,7 @@ impl Store {
             roles: None,
             functions: Map::default(),
             extensions: Map::default(),
+            foreign_servers: Map::default(),
             snapshot: None,
             lock_timeout: None,
             constraint_checks: ConstraintChecks::default(),
@@ -239,6 +240,7 @@ pub struct TransactionMark {
     roles: Option<Arc<RoleCatalog>>,
     functions: Map<u32, Option<Arc<FunctionDef>>>,
     extensions: Map<String, Option<Arc<Extension>>>,
+    foreign_servers: Map<String, Option<Arc<ForeignServer>>>,
 }
 
 /// A transaction's writes: the table versions it built and the names it created or dropped,
@@ -267,6 +269,8 @@ pub struct Transaction {
     functions: Map<u32, Option<Arc<FunctionDef>>>,
     /// Extensions installed (`Some`) or dropped (`None`), by name.
     extensions: Map<String, Option<Arc<Extension>>>,
+    /// Foreign servers created (`Some`) or dropped (`None`), by name.
+    foreign_servers: Map<String, Option<Arc<ForeignServer>>>,
     /// Taken by the first statement that reads (see `isolation.rs`).
     snapshot: Option<Snapshot>,
     /// How long a lock is waited for (lock_timeout), `None`: for ever.
@@ -311,6 +315,7 @@ impl Transaction {
             || self.roles.is_some()
             || !self.functions.is_empty()
             || !self.extensions.is_empty()
+            || !self.foreign_servers.is_empty()
     }
 
     /// The role catalog a change starts from, under the lock every change of it holds
@@ -359,6 +364,19 @@ impl Transaction {
     pub fn put_extension(&mut self, name: &str, extension: Option<Extension>) {
         self.extensions
             .insert(name.to_string(), extension.map(Arc::new));
+    }
+
+    /// Takes the lock of foreign server name `name`, which CREATE and DROP SERVER (and
+    /// CREATE FOREIGN TABLE, so its server stays) hold until the transaction ends.
+    pub fn lock_foreign_server(&mut self, name: &str) -> Result<()> {
+        self.lock_key(format!("foreign server {name}"))
+    }
+
+    /// Creates (or with `None` drops) foreign server `name`, whose name this transaction
+    /// has locked.
+    pub fn put_foreign_server(&mut self, name: &str, server: Option<ForeignServer>) {
+        self.foreign_servers
+            .insert(name.to_string(), server.map(Arc::new));
     }
 
     /// Creates, replaces (or with `None` drops) view `name`, whose name this transaction
@@ -471,6 +489,13 @@ impl Transaction {
             match extension {
                 Some(extension) => extensions.insert(name.clone(), extension.clone()),
                 None => extensions.remove(name),
+            };
+        }
+        for (name, server) in &self.foreign_servers {
+            let servers = Arc::make_mut(&mut state.foreign_servers);
+            match server {
+                Some(server) => servers.insert(name.clone(), server.clone()),
+                None => servers.remove(name),
             };
         }
         Arc::new(state)
@@ -723,6 +748,7 @@ impl Transaction {
                     roles: self.roles.as_deref(),
                     functions: &self.functions,
                     extensions: &self.extensions,
+                    foreign_servers: &self.foreign_servers,
                     next_oid: store.next_oid.load(Ordering::Relaxed),
                 })?)
             }
@@ -862,6 +888,13 @@ impl Transaction {
                 None => extensions.remove(&name),
             };
         }
+        for (name, server) in self.foreign_servers.drain() {
+            let servers = Arc::make_mut(&mut state.foreign_servers);
+            match server {
+                Some(server) => servers.insert(name, server),
+                None => servers.remove(&name),
+            };
+        }
         for (oid, entry) in self.written.drain() {
             match entry {
                 Some(entry) => {
@@ -891,6 +924,7 @@ impl Transaction {
             || self.roles.is_some()
             || !self.functions.is_empty()
             || !self.extensions.is_empty()
+            || !self.foreign_servers.is_empty()
             || !self.schemas.is_empty()
             || self
                 .names
@@ -918,6 +952,7 @@ impl Transaction {
             roles: self.roles.clone(),
             functions: self.functions.clone(),
             extensions: self.extensions.clone(),
+            foreign_servers: self.foreign_servers.clone(),
         }
     }
 
@@ -936,6 +971,7 @@ impl Transaction {
             roles,
             functions,
             extensions,
+            foreign_servers,
         } = mark;
         self.written = written;
         self.schemas = schemas;
@@ -947,6 +983,7 @@ impl Transaction {
         self.roles = roles;
         self.functions = functions;
         self.extensions = extensions;
+        self.foreign_servers = foreign_servers;
     }
 
     /// Forgets every change and releases the locks.
@@ -961,6 +998,7 @@ impl Transaction {
         self.roles = None;
         self.functions.clear();
         self.extensions.clear();
+        self.foreign_servers.clear();
         self.release_locks();
     }
 
@@ -1006,6 +1044,7 @@ mod tests {
                 unlogged: false,
                 comment: None,
                 materialized: None,
+                foreign: None,
             }),
             data: Arc::new(TableData::default()),
             generation: 0,

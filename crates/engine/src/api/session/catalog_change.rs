@@ -32,8 +32,12 @@ impl Session {
     ) -> Result<StatementResult> {
         let name = schema.qualified_name();
         let materialized = schema.materialized.is_some();
+        let foreign = schema.foreign.is_some();
         let mut notices = Vec::new();
         let txn = self.transaction();
+        if let Some(foreign) = &schema.foreign {
+            crate::exec::foreign_server::check_server(txn, &foreign.server)?;
+        }
         // IF NOT EXISTS of an existing relation creates and fills nothing.
         let existed = ddl::relation_exists(txn, &name)?;
         ddl::create_table(txn, schema, if_not_exists, sequences, &mut notices)?;
@@ -41,6 +45,7 @@ impl Session {
             _ if materialized && (existed || source.is_none()) => {
                 "CREATE MATERIALIZED VIEW".to_string()
             }
+            None if foreign => "CREATE FOREIGN TABLE".to_string(),
             None => "CREATE TABLE".to_string(),
             Some(_) if existed => "CREATE TABLE AS".to_string(),
             Some(source) => {

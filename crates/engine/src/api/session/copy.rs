@@ -64,20 +64,6 @@ impl Output<'_> {
     }
 }
 
-fn file_error(error: &std::io::Error, path: &str, purpose: &str) -> Error {
-    let state = match error.kind() {
-        std::io::ErrorKind::NotFound => SqlState::UndefinedFile,
-        _ => SqlState::IoError,
-    };
-    Error::new(
-        state,
-        format!(
-            "could not open file \"{path}\" for {purpose}: {}",
-            crate::files::io_reason(error)
-        ),
-    )
-}
-
 impl Session {
     pub(super) fn run_copy(
         &mut self,
@@ -104,7 +90,8 @@ impl Session {
                         Input::Client(channel)
                     }
                     CopyEndpoint::File(path) => Input::File(
-                        File::open(path).map_err(|e| file_error(&e, path, "reading"))?,
+                        File::open(path)
+                            .map_err(|e| crate::files::open_error_for(&e, path, "reading"))?,
                         path,
                     ),
                 };
@@ -132,7 +119,8 @@ impl Session {
                     CopyEndpoint::File(path) => Output::File(
                         BufWriter::with_capacity(
                             COPY_CHUNK_BYTES,
-                            File::create(path).map_err(|e| file_error(&e, path, "writing"))?,
+                            File::create(path)
+                                .map_err(|e| crate::files::open_error_for(&e, path, "writing"))?,
                         ),
                         path,
                     ),

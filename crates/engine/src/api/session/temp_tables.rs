@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::exec::{ddl, schema, truncate};
 use crate::parser::Parsed;
 use crate::plan::OnCommitAction;
-use crate::storage::Transaction;
+use crate::storage::{RelationKind, Transaction};
 
 /// What the session knows of its temporary tables.
 #[derive(Debug, Default)]
@@ -117,9 +117,14 @@ pub(super) fn apply_on_commit(temp: &mut TempTables, txn: &mut Transaction) -> R
                 truncate::truncate(txn, &[(name, oid)], false, false, &mut notices)?;
             }
             OnCommitAction::DeleteRows => {}
-            OnCommitAction::Drop => {
-                ddl::drop_tables(txn, &[name], true, false, false, &mut notices)?
-            }
+            OnCommitAction::Drop => ddl::drop_tables(
+                txn,
+                &[name],
+                true,
+                false,
+                &RelationKind::Table,
+                &mut notices,
+            )?,
         }
     }
     temp.on_commit

@@ -13,6 +13,7 @@ mod comments;
 mod constraints;
 mod domains;
 mod enum_types;
+mod foreign;
 mod functions;
 mod has_privilege;
 mod information_schema;
@@ -410,7 +411,7 @@ pub static RELATIONS: &[SystemRelation] = &[
     relation("pg_rewrite", 2618, b'r', relations::PG_REWRITE, relations::pg_rewrite),
     relation("pg_auth_members", 1261, b'r', cluster::PG_AUTH_MEMBERS, cluster::pg_auth_members),
     relation("pg_shdescription", 2396, b'r', unused_features::PG_SHDESCRIPTION, comments::pg_shdescription),
-    relation("pg_foreign_table", 3118, b'r', unused_features::PG_FOREIGN_TABLE, no_rows),
+    relation("pg_foreign_table", 3118, b'r', foreign::PG_FOREIGN_TABLE, foreign::pg_foreign_table),
     relation("pg_partitioned_table", 3350, b'r', unused_features::PG_PARTITIONED_TABLE, no_rows),
     relation("pg_event_trigger", 3466, b'r', unused_features::PG_EVENT_TRIGGER, no_rows),
     relation("pg_init_privs", 3394, b'r', relations::PG_INIT_PRIVS, relations::pg_init_privs),
@@ -422,8 +423,8 @@ pub static RELATIONS: &[SystemRelation] = &[
     relation("pg_ts_template", 3764, b'r', unused_features::PG_TS_TEMPLATE, no_rows),
     relation("pg_ts_dict", 3600, b'r', unused_features::PG_TS_DICT, no_rows),
     relation("pg_ts_config", 3602, b'r', unused_features::PG_TS_CONFIG, no_rows),
-    relation("pg_foreign_data_wrapper", 2328, b'r', unused_features::PG_FOREIGN_DATA_WRAPPER, no_rows),
-    relation("pg_foreign_server", 1417, b'r', unused_features::PG_FOREIGN_SERVER, no_rows),
+    relation("pg_foreign_data_wrapper", 2328, b'r', foreign::PG_FOREIGN_DATA_WRAPPER, foreign::pg_foreign_data_wrapper),
+    relation("pg_foreign_server", 1417, b'r', foreign::PG_FOREIGN_SERVER, foreign::pg_foreign_server),
     relation("pg_user_mapping", 1418, b'r', unused_features::PG_USER_MAPPING, no_rows),
     relation("pg_default_acl", 826, b'r', unused_features::PG_DEFAULT_ACL, no_rows),
     relation("pg_conversion", 2607, b'r', unused_features::PG_CONVERSION, no_rows),

@@ -362,9 +362,10 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             owned_with: schema.oid,
             name: &schema.name,
             namespace,
-            kind: match &schema.materialized {
-                Some(_) => b'm',
-                None => b'r',
+            kind: match (&schema.materialized, &schema.foreign) {
+                (Some(_), _) => b'm',
+                (None, Some(_)) => b'f',
+                (None, None) => b'r',
             },
             columns: schema.columns.len(),
             has_index: !table_indexes.is_empty(),
@@ -375,7 +376,8 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
                     .values()
                     .any(|e| e.schema.foreign_keys_to(schema.oid).next().is_some()),
             persistence: persistence(namespace, schema.unlogged),
-            am: HEAP_AM,
+            // A foreign table has no access method.
+            am: if schema.foreign.is_some() { 0 } else { HEAP_AM },
             populated: schema.materialized.as_ref().is_none_or(|m| m.populated),
         });
         rows.extend(table_indexes.iter().map(|index| ClassRow {

@@ -1,7 +1,7 @@
 //! Catalogs of features KestrelDB does not have (row security policies, extended
-//! statistics, publications, triggers, role membership, shared comments, foreign and
-//! partitioned tables, event triggers, operator classes, text search, foreign-data
-//! wrappers, default privileges, conversions, user-defined casts and transforms,
+//! statistics, publications, triggers, role membership, shared comments, partitioned
+//! tables, event triggers, operator classes, text search, user mappings, default
+//! privileges, conversions, user-defined casts and transforms,
 //! subscriptions, large objects, security labels, per-database settings): always empty,
 //! but there with PostgreSQL's columns, since psql's `\d` queries and pg_dump read them.
 
@@ -84,12 +84,6 @@ pub(super) const PG_TRIGGER: &[(&str, DataType)] = &[
 
 pub(super) const PG_SHDESCRIPTION: &[(&str, DataType)] =
     &[("objoid", OID), ("classoid", OID), ("description", TEXT)];
-
-pub(super) const PG_FOREIGN_TABLE: &[(&str, DataType)] = &[
-    ("ftrelid", OID),
-    ("ftserver", OID),
-    ("ftoptions", TEXT_ARRAY),
-];
 
 pub(super) const PG_PARTITIONED_TABLE: &[(&str, DataType)] = &[
     ("partrelid", OID),
@@ -187,27 +181,6 @@ pub(super) const PG_TS_CONFIG: &[(&str, DataType)] = &[
     ("cfgnamespace", OID),
     ("cfgowner", OID),
     ("cfgparser", OID),
-];
-
-pub(super) const PG_FOREIGN_DATA_WRAPPER: &[(&str, DataType)] = &[
-    ("oid", OID),
-    ("fdwname", NAME),
-    ("fdwowner", OID),
-    ("fdwhandler", OID),
-    ("fdwvalidator", OID),
-    ("fdwacl", ACL),
-    ("fdwoptions", TEXT_ARRAY),
-];
-
-pub(super) const PG_FOREIGN_SERVER: &[(&str, DataType)] = &[
-    ("oid", OID),
-    ("srvname", NAME),
-    ("srvowner", OID),
-    ("srvfdw", OID),
-    ("srvtype", TEXT),
-    ("srvversion", TEXT),
-    ("srvacl", ACL),
-    ("srvoptions", TEXT_ARRAY),
 ];
 
 pub(super) const PG_DEFAULT_ACL: &[(&str, DataType)] = &[

@@ -83,6 +83,8 @@ fn relations<'a>(snapshot: &CatalogSnapshot<'a>) -> Vec<Relation<'a>> {
             name: &t.schema.name,
             table_type: if Some(t.schema.namespace) == own_temp {
                 "LOCAL TEMPORARY"
+            } else if t.schema.foreign.is_some() {
+                "FOREIGN"
             } else {
                 "BASE TABLE"
             },

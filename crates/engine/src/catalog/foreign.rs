@@ -1,0 +1,39 @@
+//! Foreign servers and foreign tables, the way file_fdw (PostgreSQL's contrib) has them: a
+//! server names its foreign-data wrapper (only `file_fdw` exists here), and a foreign
+//! table is a table whose rows are read from a file each time it is scanned, with the
+//! columns it was declared with. The table itself is a `TableSchema` (so names,
+//! privileges, pg_class and `\d` treat it like any relation) that stays empty; this is
+//! what makes it foreign.
+
+/// The one foreign-data wrapper: what `CREATE EXTENSION file_fdw` provides.
+pub const FILE_FDW: &str = "file_fdw";
+
+/// A CREATE SERVER: a pg_foreign_server row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForeignServer {
+    pub oid: u32,
+    pub name: String,
+    pub owner: u32,
+    /// Its foreign-data wrapper's name.
+    pub wrapper: String,
+    /// `OPTIONS (name 'value', ...)`, in the order written.
+    pub options: Vec<(String, String)>,
+}
+
+/// What makes a table foreign: its server and its `OPTIONS` (pg_foreign_table).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForeignTable {
+    pub server: String,
+    /// `OPTIONS (filename '...', format 'csv', ...)`, in the order written.
+    pub options: Vec<(String, String)>,
+}
+
+impl ForeignTable {
+    /// The value of option `name`, if given.
+    pub fn option(&self, name: &str) -> Option<&str> {
+        self.options
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+    }
+}
