@@ -123,7 +123,10 @@ pub(super) fn sign(args: &[Vector]) -> Result<Vector> {
                 0.0
             })
         }),
-        PhysicalType::Numeric => unary_num(args, |x| Ok(Decimal::new(x.mantissa().signum(), 0))),
+        PhysicalType::Numeric => unary_num(args, |x| {
+            Ok(x.signum()
+                .map_or(Decimal::NAN, |sign| Decimal::from_i64(i64::from(sign))))
+        }),
         other => Err(unexpected("sign", other)),
     }
 }
