@@ -24,15 +24,17 @@ const GROUPS_MAX: usize = 24;
 
 pub(super) fn write_numeric_binary(value: &Decimal, out: &mut Vec<u8>) {
     if let Some(special) = value.special() {
-        // No digits, weight 0 and dscale 0: only the sign word says which value it is.
-        let sign = match special {
-            Special::NaN => SIGN_NAN,
-            Special::PosInf => SIGN_PLUS_INFINITY,
-            Special::NegInf => SIGN_MINUS_INFINITY,
+        // No digits and weight 0: the sign word says which value it is. numeric_send reads
+        // the dscale out of the special header's bits as if it were a short numeric's, so
+        // the infinities go out with a dscale of 32 and NaN with 0.
+        let (sign, dscale) = match special {
+            Special::NaN => (SIGN_NAN, 0u16),
+            Special::PosInf => (SIGN_PLUS_INFINITY, 32),
+            Special::NegInf => (SIGN_MINUS_INFINITY, 32),
         };
         out.extend_from_slice(&[0, 0, 0, 0]);
         out.extend_from_slice(&sign.to_be_bytes());
-        out.extend_from_slice(&[0, 0]);
+        out.extend_from_slice(&dscale.to_be_bytes());
         return;
     }
     let magnitude = value.mantissa().unsigned_abs();
@@ -228,14 +230,14 @@ mod tests {
     #[test]
     fn special_values_are_sign_words() -> Result<(), Error> {
         // numeric_send of NaN, Infinity and -Infinity in PostgreSQL 15.
-        for (value, sign) in [
-            (Decimal::NAN, 0xC000u16),
-            (Decimal::POS_INFINITY, 0xD000),
-            (Decimal::NEG_INFINITY, 0xF000),
+        for (value, sign, dscale) in [
+            (Decimal::NAN, 0xC000u16, 0),
+            (Decimal::POS_INFINITY, 0xD000, 32),
+            (Decimal::NEG_INFINITY, 0xF000, 32),
         ] {
             let mut out = Vec::new();
             write_numeric_binary(&value, &mut out);
-            let words: Vec<u8> = [0u16, 0, sign, 0]
+            let words: Vec<u8> = [0u16, 0, sign, dscale]
                 .iter()
                 .flat_map(|w| w.to_be_bytes())
                 .collect();
