@@ -10,7 +10,7 @@ use super::math::{bucket_above, bucket_error, check_log_argument, negative_sqrt}
 use crate::error::{Error, Result, SqlState};
 use crate::types::numeric::Special;
 use crate::types::Decimal;
-use crate::vector::Vector;
+use crate::vector::{Bitmap, Vector};
 
 /// PostgreSQL's NUMERIC_MIN_SIG_DIGITS.
 const MIN_SIG_DIGITS: i64 = 16;
@@ -359,8 +359,12 @@ fn is_odd(y: &Decimal) -> bool {
     pow10(y.scale()).is_some_and(|p| (y.mantissa() / p) % 2 != 0)
 }
 
-/// The same value at the smallest scale that holds it exactly.
-fn strip_zeros(x: Decimal) -> Decimal {
+/// The same value at the smallest scale that holds it exactly (`trim_scale`); NaN and the
+/// infinities as they are.
+pub(super) fn strip_zeros(x: Decimal) -> Decimal {
+    if !x.is_finite() {
+        return x;
+    }
     let (mut m, mut scale) = (x.mantissa(), x.scale());
     while scale > 0 && m % 10 == 0 {
         m /= 10;
@@ -407,6 +411,27 @@ pub(super) fn width_bucket(x: &Decimal, low: &Decimal, high: &Decimal, count: i3
         }
         std::cmp::Ordering::Equal => Err(bucket_error("lower bound cannot equal upper bound")),
     }
+}
+
+/// `scale(numeric)` (the display scale) and `min_scale(numeric)` (the fewest decimals that
+/// hold the value exactly); NULL for NaN and the infinities, as PostgreSQL.
+pub(super) fn scale(args: &[Vector], minimal: bool) -> Result<Vector> {
+    let x = values::<Decimal>(args, 0)?;
+    let mut out = map_rows(args, |row| {
+        let d = if minimal { strip_zeros(x[row]) } else { x[row] };
+        Ok(if d.is_finite() { d.scale() as i32 } else { 0 })
+    })?;
+    if x.iter().any(|d| !d.is_finite()) {
+        let validity = out
+            .validity
+            .get_or_insert_with(|| Bitmap::new(x.len(), true));
+        for (row, d) in x.iter().enumerate() {
+            if !d.is_finite() {
+                validity.set(row, false);
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// `factorial(bigint)`: exact, 22003 for negative arguments and for results beyond a
