@@ -1,7 +1,8 @@
 //! Binary results and text parameters as drivers use them, byte for byte as PostgreSQL 15
 //! answers (the expected bytes were read from one): an array's header names its element
 //! type (varchar, not text), and pgjdbc's date and timestamp texts with zones are read as
-//! parameters whether their type is unspecified (OID 0) or declared.
+//! parameters whether their type is unspecified (OID 0) or declared; numeric's NaN and
+//! infinities are numeric_send's sign words.
 
 use std::io::Write;
 use std::net::TcpStream;
@@ -121,6 +122,23 @@ fn binary_arrays_and_zoned_date_parameters_match_postgresql(
         "0000000100000000000000150000000200000000000000020001000000020002",
         "00000001000000000000001a000000020000000000000004000000170000000400000019",
         "0000000100000000000000150000000000000000",
+    ];
+    let expected: Vec<Option<Vec<u8>>> = expected.iter().map(|h| Some(hex(h))).collect();
+    assert_eq!(row, expected);
+
+    // numeric_send: NaN is sign 0xC000; the infinities 0xD000 and 0xF000 with the dscale of
+    // 32 that PostgreSQL reads out of their header.
+    let row = binary_row(
+        &mut stream,
+        "SELECT 'NaN'::numeric, $1::numeric, '-Infinity'::numeric, -1.50, 'nan'::numeric(5,2)",
+        &[(1700, " +inf ")],
+    )?;
+    let expected = [
+        "00000000c0000000",
+        "00000000d0000020",
+        "00000000f0000020",
+        "000200004000000200011388",
+        "00000000c0000000",
     ];
     let expected: Vec<Option<Vec<u8>>> = expected.iter().map(|h| Some(hex(h))).collect();
     assert_eq!(row, expected);

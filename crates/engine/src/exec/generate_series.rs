@@ -7,6 +7,7 @@ use super::{ExecContext, Operator};
 use crate::error::{Error, Result, SqlState};
 use crate::function::datetime_arithmetic::{timestamp_plus_interval, timestamptz_plus_interval};
 use crate::plan::ScalarExpr;
+use crate::types::numeric::Special;
 use crate::types::{Decimal, Interval, ScalarValue};
 use crate::vector::{Batch, Vector, VectorData, BATCH_SIZE};
 
@@ -82,6 +83,23 @@ impl GenerateSeriesExec {
                     Some(ScalarValue::Numeric(step)) => *step,
                     _ => Decimal::from_i64(1),
                 };
+                for (value, what) in [
+                    (start, "start value"),
+                    (stop, "stop value"),
+                    (&step, "step size"),
+                ] {
+                    if let Some(special) = value.special() {
+                        let word = if special == Special::NaN {
+                            "NaN"
+                        } else {
+                            "infinity"
+                        };
+                        return Err(Error::new(
+                            SqlState::InvalidParameterValue,
+                            format!("{what} cannot be {word}"),
+                        ));
+                    }
+                }
                 if step == Decimal::ZERO {
                     return Err(zero_step());
                 }

@@ -291,13 +291,16 @@ fn bytes_encoding<'a>(
 }
 
 /// The common scale of a NUMERIC column and the bytes its rescaled mantissas need (8 or 16),
-/// or None if one overflows 128 bits.
+/// or None if one overflows 128 bits or is NaN or infinite (those sort by comparison).
 fn numeric_layout(column: &Vector, values: &[crate::types::Decimal]) -> Option<(u32, usize)> {
     let valid = || {
         (0..values.len())
             .filter(|&r| column.is_valid(r))
             .map(|r| &values[r])
     };
+    if !valid().all(|d| d.is_finite()) {
+        return None;
+    }
     let scale = valid().map(|d| d.scale()).max().unwrap_or(0);
     let mut bytes = 8;
     for value in valid() {

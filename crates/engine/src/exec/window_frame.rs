@@ -241,16 +241,26 @@ fn in_range(
             in_range_float(value, base, *offset, sub, less)
         }
         (V::Numeric(value), V::Numeric(base), V::Numeric(offset)) => {
-            if offset.mantissa() < 0 {
+            // in_range_numeric_numeric refuses NaN and negative offsets (-Infinity too).
+            if !matches!(offset.signum(), Some(0 | 1)) {
                 return Err(invalid_size());
+            }
+            // NaN sorts above everything whatever the offset.
+            if value.is_nan() || base.is_nan() {
+                return Ok(holds(value.cmp(base)));
             }
             let sum = if sub {
                 base.checked_sub(offset)
             } else {
                 base.checked_add(offset)
             };
-            // A sum past the representable range is past every value, as for integers.
-            Ok(sum.map_or(sub != less, |sum| holds(value.cmp(&sum))))
+            match sum {
+                // Infinity - Infinity: PostgreSQL takes every row.
+                Ok(sum) if sum.is_nan() => Ok(true),
+                Ok(sum) => Ok(holds(value.cmp(&sum))),
+                // A sum past the representable range is past every value, as for integers.
+                Err(_) => Ok(sub != less),
+            }
         }
         (V::Date(_) | V::Timestamp(_) | V::TimestampTz(_), _, V::Interval(offset)) => {
             if offset.span() < 0 {

@@ -18,6 +18,7 @@ use crate::function::aggregate::sum_or_avg;
 use crate::function::compare::compare_rows;
 use crate::function::AggregateFunction;
 use crate::plan::{FrameExclusion, WindowCall};
+use crate::types::numeric::Special;
 use crate::types::{DataType, Decimal, ScalarValue};
 use crate::vector::{Vector, VectorData, NULL_ROW};
 
@@ -211,7 +212,9 @@ fn integer_sum(
 
 /// sum/avg of NUMERIC. A sum's display scale is the largest of its values', so the values
 /// in the frame are counted by scale (numeric_accum_inv's maxScale/maxScaleCount) and the
-/// sum, exact at any scale it was kept at, is shown at the frame's largest.
+/// sum, exact at any scale it was kept at, is shown at the frame's largest. NaN and the
+/// infinities are counted apart, as numeric_accum_inv does, since Infinity - Infinity
+/// cannot take one back out of a sum.
 struct NumericSum<'a> {
     input: &'a Vector,
     values: &'a [Decimal],
@@ -219,11 +222,30 @@ struct NumericSum<'a> {
     count: i64,
     /// Values in the frame per display scale.
     scales: Vec<u32>,
+    /// NaN, Infinity and -Infinity values in the frame.
+    specials: [i64; 3],
 }
 
 impl NumericSum<'_> {
     fn frame_scale(&self) -> u32 {
         self.scales.iter().rposition(|&c| c > 0).unwrap_or(0) as u32
+    }
+    fn special_slot(special: Special) -> usize {
+        match special {
+            Special::NaN => 0,
+            Special::PosInf => 1,
+            Special::NegInf => 2,
+        }
+    }
+    /// The frame's sum: NaN if it holds a NaN or both infinities, else its infinity if any.
+    fn frame_sum(&self) -> Result<Decimal> {
+        Ok(match self.specials {
+            [nan, pos, neg] if nan > 0 || (pos > 0 && neg > 0) => Decimal::NAN,
+            [_, pos, _] if pos > 0 => Decimal::POS_INFINITY,
+            [_, _, neg] if neg > 0 => Decimal::NEG_INFINITY,
+            // Digits below the frame's largest scale are zero: rounding drops only them.
+            _ => self.sum.round(self.frame_scale() as i32)?,
+        })
     }
 }
 
@@ -231,8 +253,12 @@ impl Sliding for NumericSum<'_> {
     fn add(&mut self, row: usize) -> Result<()> {
         if self.input.is_valid(row) {
             let value = &self.values[row];
-            self.sum = self.sum.checked_add(value)?;
             self.count += 1;
+            if let Some(special) = value.special() {
+                self.specials[Self::special_slot(special)] += 1;
+                return Ok(());
+            }
+            self.sum = self.sum.checked_add(value)?;
             let scale = value.scale() as usize;
             if self.scales.len() <= scale {
                 self.scales.resize(scale + 1, 0);
@@ -244,8 +270,12 @@ impl Sliding for NumericSum<'_> {
     fn remove(&mut self, row: usize) -> Result<()> {
         if self.input.is_valid(row) {
             let value = &self.values[row];
-            self.sum = self.sum.checked_sub(value)?;
             self.count -= 1;
+            if let Some(special) = value.special() {
+                self.specials[Self::special_slot(special)] -= 1;
+                return Ok(());
+            }
+            self.sum = self.sum.checked_sub(value)?;
             self.scales[value.scale() as usize] -= 1;
         }
         Ok(())
@@ -253,6 +283,7 @@ impl Sliding for NumericSum<'_> {
     fn clear(&mut self) {
         (self.sum, self.count) = (Decimal::ZERO, 0);
         self.scales.clear();
+        self.specials = [0; 3];
     }
 }
 
@@ -272,12 +303,12 @@ fn numeric_sum(
         sum: Decimal::ZERO,
         count: 0,
         scales: Vec::new(),
+        specials: [0; 3],
     };
     let mut out = vec![ScalarValue::Null; frames.len()];
     slide(layout, frames, &mut state, |s, pos| {
         if s.count > 0 {
-            // Digits below the frame's largest scale are zero: rounding drops only them.
-            let sum = s.sum.round(s.frame_scale() as i32)?;
+            let sum = s.frame_sum()?;
             out[layout.order[pos] as usize] = ScalarValue::Numeric(sum_or_avg(sum, s.count, avg)?);
         }
         Ok(())

@@ -180,6 +180,12 @@ fn write_column(
                 DataType::Numeric(Some(typmod)) => typmod.scale,
                 _ => 0,
             };
+            // numeric(p, s) holds NaN, which a Parquet DECIMAL cannot.
+            if (0..v.len()).any(|row| column.is_valid(row) && !v[row].is_finite()) {
+                return Err(parquet::errors::ParquetError::General(
+                    "NaN cannot be written to a Parquet DECIMAL column".to_string(),
+                ));
+            }
             put(w, column, v, |d| {
                 FixedLenByteArray::from(mantissa_at(d, scale).to_be_bytes().to_vec())
             })

@@ -599,6 +599,8 @@ where
         VectorData::Float32(v) => rows.map(v, zero, |x| from_float(f64::from(x))),
         VectorData::Float64(v) => rows.map(v, zero, from_float),
         VectorData::Numeric(v) => rows.map(v, zero, |d| {
+            // The range message starts with the type's name: "integer out of range".
+            d.check_integral(message.strip_suffix(" out of range").unwrap_or(message))?;
             d.to_i128()
                 .and_then(|x| i64::try_from(x).ok())
                 .ok_or_else(range)

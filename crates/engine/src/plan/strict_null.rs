@@ -187,6 +187,9 @@ impl ScalarFunction {
             | F::Atan
             | F::Atan2
             | F::Factorial
+            | F::Scale
+            | F::MinScale
+            | F::TrimScale
             | F::Bit(_)
             | F::BitString(_)
             | F::Network(_) => true,

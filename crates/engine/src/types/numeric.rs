@@ -5,6 +5,11 @@
 //! print all of its digits. Values hold 38 significant digits (39 below 1.7e38); anything needing more
 //! is 22003 `value overflows numeric format` rather than a silently rounded answer. Division
 //! and remainder widen to 256 bits internally, so only the result has to fit.
+//!
+//! NaN, Infinity and -Infinity are a mantissa of 0 with a scale above any display scale.
+//! Two values of one kind then share a scale, so the same-scale fast paths of addition
+//! (NaN + NaN, Inf + Inf) and comparison (NaN = NaN) are right without an extra test, and
+//! only the slower mixed-scale paths look for special values.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -14,7 +19,7 @@ use std::hash::{Hash, Hasher};
 use super::float::{trim_pg_space, StackBuf};
 use super::wide::U256;
 use super::NumericTypmod;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SqlState};
 
 /// Largest mantissa magnitude: all of i128 but its minimum, so that negation never overflows
 /// (every 38-digit value and some of 39 digits).
@@ -27,6 +32,19 @@ const MIN_SIG_DIGITS: i64 = 16;
 const MAX_DISPLAY_SCALE: i64 = 1000;
 /// PostgreSQL's NUMERIC_MAX_RESULT_SCALE: round() clamps its scale argument to this.
 const MAX_RESULT_SCALE: i32 = 2000;
+
+/// The scales that mark PostgreSQL's special values (with a mantissa of 0).
+const NAN_SCALE: u32 = u32::MAX;
+const POS_INF_SCALE: u32 = u32::MAX - 1;
+const NEG_INF_SCALE: u32 = u32::MAX - 2;
+
+/// PostgreSQL's special numeric values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Special {
+    NaN,
+    PosInf,
+    NegInf,
+}
 
 /// value = mantissa / 10^scale. `scale` is PostgreSQL's display scale (dscale): 1.50 has
 /// mantissa 150 and scale 2, and prints as `1.50`. Equality and order are by value.
@@ -42,17 +60,72 @@ impl Decimal {
         scale: 0,
     };
 
+    pub const NAN: Decimal = Decimal {
+        mantissa: 0,
+        scale: NAN_SCALE,
+    };
+    pub const POS_INFINITY: Decimal = Decimal {
+        mantissa: 0,
+        scale: POS_INF_SCALE,
+    };
+    pub const NEG_INFINITY: Decimal = Decimal {
+        mantissa: 0,
+        scale: NEG_INF_SCALE,
+    };
+
     pub fn new(mantissa: i128, scale: u32) -> Decimal {
         Decimal { mantissa, scale }
     }
     /// A decimal read back from disk: `None` for a mantissa or scale no computation makes
-    /// (i128::MIN, whose negation overflows; a scale past PostgreSQL's maximum).
+    /// (i128::MIN, whose negation overflows; a scale past PostgreSQL's maximum that does not
+    /// mark a special value).
     pub fn from_parts(mantissa: i128, scale: u32) -> Option<Decimal> {
-        (mantissa != i128::MIN && scale <= MAX_SCALE).then_some(Decimal { mantissa, scale })
+        let value = Decimal { mantissa, scale };
+        let valid = match value.special() {
+            Some(_) => mantissa == 0,
+            None => mantissa != i128::MIN && scale <= MAX_SCALE,
+        };
+        valid.then_some(value)
     }
+    pub fn from_special(special: Special) -> Decimal {
+        match special {
+            Special::NaN => Decimal::NAN,
+            Special::PosInf => Decimal::POS_INFINITY,
+            Special::NegInf => Decimal::NEG_INFINITY,
+        }
+    }
+    /// NaN or an infinity; `None` for a finite value, the only kind whose mantissa and scale
+    /// mean anything.
+    #[inline]
+    pub fn special(&self) -> Option<Special> {
+        match self.scale {
+            NAN_SCALE => Some(Special::NaN),
+            POS_INF_SCALE => Some(Special::PosInf),
+            NEG_INF_SCALE => Some(Special::NegInf),
+            _ => None,
+        }
+    }
+    #[inline]
+    pub fn is_finite(&self) -> bool {
+        self.scale <= MAX_SCALE
+    }
+    pub fn is_nan(&self) -> bool {
+        self.scale == NAN_SCALE
+    }
+    /// -1, 0 or 1 as PostgreSQL's numeric_sign_internal (infinities have a sign); None for NaN.
+    pub fn signum(&self) -> Option<i32> {
+        match self.special() {
+            Some(Special::NaN) => None,
+            Some(Special::PosInf) => Some(1),
+            Some(Special::NegInf) => Some(-1),
+            None => Some(self.mantissa.signum() as i32),
+        }
+    }
+    /// The mantissa of a finite value (0 for a special one: check [`Decimal::special`] first).
     pub fn mantissa(&self) -> i128 {
         self.mantissa
     }
+    /// The display scale of a finite value (a marker past 16383 for a special one).
     pub fn scale(&self) -> u32 {
         self.scale
     }
@@ -64,8 +137,8 @@ impl Decimal {
     pub fn parse(text: &str) -> Result<Decimal> {
         let invalid = || Error::invalid_input("numeric", text);
         let trimmed = trim_pg_space(text);
-        if is_special_word(trimmed) {
-            return Err(special_unsupported());
+        if let Some(special) = special_word(trimmed) {
+            return Ok(Decimal::from_special(special));
         }
         let bytes = trimmed.as_bytes();
         let (negative, mut pos) = match bytes.first() {
@@ -148,10 +221,11 @@ impl Decimal {
             make(negative, magnitude, 0)
         }
     }
-    /// float8 → numeric as PostgreSQL casts it (15 significant digits); NaN/Infinity → 0A000.
+    /// float8 → numeric as PostgreSQL casts it (15 significant digits); NaN and the
+    /// infinities map to their numeric kin.
     pub fn from_f64(value: f64) -> Result<Decimal> {
-        if !value.is_finite() {
-            return Err(special_unsupported());
+        if let Some(special) = float_special(value) {
+            return Ok(special);
         }
         let mut buf = StackBuf::new();
         // `%.15g`: 15 significant digits, correctly rounded (ties to even, as glibc).
@@ -160,8 +234,8 @@ impl Decimal {
     }
     /// float4 → numeric (6 significant digits).
     pub fn from_f32(value: f32) -> Result<Decimal> {
-        if !value.is_finite() {
-            return Err(special_unsupported());
+        if let Some(special) = float_special(f64::from(value)) {
+            return Ok(special);
         }
         let mut buf = StackBuf::new();
         let _ = write!(buf, "{:.5e}", f64::from(value));
@@ -169,6 +243,9 @@ impl Decimal {
     }
     /// The nearest double, as numeric_float8 gets it: by reading the decimal text.
     pub fn to_f64(&self) -> f64 {
+        if let Some(special) = self.special() {
+            return special_to_f64(special);
+        }
         let mut buf = StackBuf::new();
         let _ = write!(buf, "{}e-{}", self.mantissa, self.scale);
         // The text is always a valid float literal; 0.0 is unreachable.
@@ -176,21 +253,44 @@ impl Decimal {
     }
     /// The nearest float4, read straight from the decimal text (no double rounding).
     pub fn to_f32(&self) -> f32 {
+        if let Some(special) = self.special() {
+            return special_to_f64(special) as f32;
+        }
         let mut buf = StackBuf::new();
         let _ = write!(buf, "{}e-{}", self.mantissa, self.scale);
         buf.as_str().parse().unwrap_or(0.0)
     }
-    /// The value rounded half away from zero to an integer; None if it exceeds i128.
+    /// The value rounded half away from zero to an integer; None if it exceeds i128 or is
+    /// not finite.
     pub fn to_i128(&self) -> Option<i128> {
+        if !self.is_finite() {
+            return None;
+        }
         let magnitude = round_div_pow10(self.mantissa.unsigned_abs(), self.scale);
         let value = i128::try_from(magnitude).ok()?;
         Some(if self.mantissa < 0 { -value } else { value })
     }
     /// Rounds half away from zero; 22003 `bigint out of range` when it does not fit.
     pub fn to_i64(&self) -> Result<i64> {
+        self.check_integral("bigint")?;
         self.to_i128()
             .and_then(|v| i64::try_from(v).ok())
             .ok_or_else(|| Error::out_of_range("bigint out of range"))
+    }
+    /// numeric_int4 and its kin refuse NaN and the infinities: 0A000 `cannot convert NaN to
+    /// integer` (`type_name` is the target's name).
+    pub fn check_integral(&self, type_name: &str) -> Result<()> {
+        match self.special() {
+            None => Ok(()),
+            Some(Special::NaN) => Err(Error::new(
+                SqlState::FeatureNotSupported,
+                format!("cannot convert NaN to {type_name}"),
+            )),
+            Some(Special::PosInf | Special::NegInf) => Err(Error::new(
+                SqlState::FeatureNotSupported,
+                format!("cannot convert infinity to {type_name}"),
+            )),
+        }
     }
     /// Result scale max(s1, s2), as PostgreSQL. Inlined for the common case of one column's
     /// values (equal scales, no overflow), which sums and additions repeat per row.
@@ -210,15 +310,24 @@ impl Decimal {
     }
 
     fn checked_add_rescaled(&self, other: &Decimal) -> Result<Decimal> {
+        if !self.is_finite() || !other.is_finite() {
+            return Ok(special_add(self, other));
+        }
         let (a, b, scale) = align(self, other)?;
         bounded(a.checked_add(b), scale)
     }
     pub fn checked_sub(&self, other: &Decimal) -> Result<Decimal> {
+        if !self.is_finite() || !other.is_finite() {
+            return Ok(special_add(self, &other.neg()));
+        }
         let (a, b, scale) = align(self, other)?;
         bounded(a.checked_sub(b), scale)
     }
     /// Result scale s1 + s2, as PostgreSQL.
     pub fn checked_mul(&self, other: &Decimal) -> Result<Decimal> {
+        if !self.is_finite() || !other.is_finite() {
+            return Ok(special_mul(self, other));
+        }
         let scale = self
             .scale
             .checked_add(other.scale)
@@ -228,6 +337,9 @@ impl Decimal {
     }
     /// Result scale by PostgreSQL's select_div_scale; 22012 on division by zero.
     pub fn checked_div(&self, other: &Decimal) -> Result<Decimal> {
+        if !self.is_finite() || !other.is_finite() {
+            return special_div(self, other);
+        }
         if other.mantissa == 0 {
             return Err(Error::division_by_zero());
         }
@@ -251,6 +363,9 @@ impl Decimal {
     }
     /// numeric modulo (sign of the dividend); 22012 on zero.
     pub fn checked_rem(&self, other: &Decimal) -> Result<Decimal> {
+        if !self.is_finite() || !other.is_finite() {
+            return special_rem(self, other);
+        }
         if other.mantissa == 0 {
             return Err(Error::division_by_zero());
         }
@@ -271,13 +386,25 @@ impl Decimal {
         }
     }
     pub fn neg(&self) -> Decimal {
-        Decimal::new(-self.mantissa, self.scale)
+        match self.special() {
+            Some(Special::PosInf) => Decimal::NEG_INFINITY,
+            Some(Special::NegInf) => Decimal::POS_INFINITY,
+            Some(Special::NaN) | None => Decimal::new(-self.mantissa, self.scale),
+        }
     }
     pub fn abs(&self) -> Decimal {
-        Decimal::new(self.mantissa.abs(), self.scale)
+        match self.special() {
+            Some(Special::NegInf) => Decimal::POS_INFINITY,
+            Some(Special::NaN | Special::PosInf) | None => {
+                Decimal::new(self.mantissa.abs(), self.scale)
+            }
+        }
     }
     /// round(numeric, scale): half away from zero; a negative scale rounds left of the point.
     pub fn round(&self, scale: i32) -> Result<Decimal> {
+        if !self.is_finite() {
+            return Ok(*self);
+        }
         let target = i64::from(scale.clamp(-MAX_RESULT_SCALE, MAX_RESULT_SCALE));
         let current = i64::from(self.scale);
         let negative = self.mantissa < 0;
@@ -300,6 +427,16 @@ impl Decimal {
     /// Coerces to numeric(p, s): round to s, then 22003 `numeric field overflow` with
     /// PostgreSQL's detail if it needs more than p - s integer digits.
     pub fn apply_typmod(&self, typmod: NumericTypmod) -> Result<Decimal> {
+        match self.special() {
+            None => {}
+            Some(Special::NaN) => return Ok(*self),
+            Some(Special::PosInf | Special::NegInf) => {
+                return Err(field_overflow().with_detail(format!(
+                    "A field with precision {}, scale {} cannot hold an infinite value.",
+                    typmod.precision, typmod.scale
+                )))
+            }
+        }
         let rounded = self.round(i32::try_from(typmod.scale).unwrap_or(i32::MAX))?;
         // After rounding to scale s, |value| < 10^(p - s) exactly when |mantissa| < 10^p.
         let fits = match 10u128.checked_pow(typmod.precision) {
@@ -315,13 +452,17 @@ impl Decimal {
         } else {
             format!("10^{max_digits}")
         };
-        Err(Error::out_of_range("numeric field overflow").with_detail(format!(
+        Err(field_overflow().with_detail(format!(
             "A field with precision {}, scale {} must round to an absolute value less than {bound}.",
             typmod.precision, typmod.scale
         )))
     }
     /// numeric_out: all `scale` digits after the point.
     pub fn write_text(&self, out: &mut Vec<u8>) {
+        if let Some(special) = self.special() {
+            out.extend_from_slice(special_text(special).as_bytes());
+            return;
+        }
         let mut buf = [0u8; 40];
         let mut pos = buf.len();
         let mut magnitude = self.mantissa.unsigned_abs();
@@ -369,6 +510,9 @@ impl Ord for Decimal {
         if self.scale == other.scale {
             return self.mantissa.cmp(&other.mantissa);
         }
+        if !self.is_finite() || !other.is_finite() {
+            return order_rank(self).cmp(&order_rank(other));
+        }
         let (sa, sb) = (self.mantissa.signum(), other.mantissa.signum());
         if sa != sb || sa == 0 {
             return sa.cmp(&sb);
@@ -394,11 +538,13 @@ impl Hash for Decimal {
     fn hash<H: Hasher>(&self, state: &mut H) {
         let (mut mantissa, mut scale) = (self.mantissa, self.scale);
         if mantissa == 0 {
-            scale = 0;
-        }
-        while scale > 0 && mantissa % 10 == 0 {
-            mantissa /= 10;
-            scale -= 1;
+            // Zero at any scale is one value; a special value is its marker scale.
+            scale = if self.is_finite() { 0 } else { self.scale };
+        } else {
+            while scale > 0 && mantissa % 10 == 0 {
+                mantissa /= 10;
+                scale -= 1;
+            }
         }
         mantissa.hash(state);
         scale.hash(state);
@@ -416,23 +562,118 @@ fn overflow() -> Error {
     Error::out_of_range("value overflows numeric format")
 }
 
-fn special_unsupported() -> Error {
-    Error::unsupported("NaN and infinity of type numeric")
+fn field_overflow() -> Error {
+    Error::out_of_range("numeric field overflow")
 }
 
 /// The special inputs numeric_in recognizes before digits: NaN and the infinities.
-fn is_special_word(text: &str) -> bool {
-    [
-        "nan",
-        "infinity",
-        "+infinity",
-        "-infinity",
-        "inf",
-        "+inf",
-        "-inf",
-    ]
-    .iter()
-    .any(|word| text.eq_ignore_ascii_case(word))
+fn special_word(text: &str) -> Option<Special> {
+    const WORDS: [(&str, Special); 7] = [
+        ("nan", Special::NaN),
+        ("infinity", Special::PosInf),
+        ("+infinity", Special::PosInf),
+        ("-infinity", Special::NegInf),
+        ("inf", Special::PosInf),
+        ("+inf", Special::PosInf),
+        ("-inf", Special::NegInf),
+    ];
+    WORDS
+        .iter()
+        .find(|(word, _)| text.eq_ignore_ascii_case(word))
+        .map(|&(_, special)| special)
+}
+
+/// numeric_out's spelling of a special value.
+pub fn special_text(special: Special) -> &'static str {
+    match special {
+        Special::NaN => "NaN",
+        Special::PosInf => "Infinity",
+        Special::NegInf => "-Infinity",
+    }
+}
+
+fn float_special(value: f64) -> Option<Decimal> {
+    if value.is_nan() {
+        Some(Decimal::NAN)
+    } else if value.is_infinite() {
+        Some(if value > 0.0 {
+            Decimal::POS_INFINITY
+        } else {
+            Decimal::NEG_INFINITY
+        })
+    } else {
+        None
+    }
+}
+
+fn special_to_f64(special: Special) -> f64 {
+    match special {
+        Special::NaN => f64::NAN,
+        Special::PosInf => f64::INFINITY,
+        Special::NegInf => f64::NEG_INFINITY,
+    }
+}
+
+/// PostgreSQL's order: -Infinity, the finite values, Infinity, then NaN above everything.
+fn order_rank(d: &Decimal) -> u8 {
+    match d.special() {
+        Some(Special::NegInf) => 0,
+        None => 1,
+        Some(Special::PosInf) => 2,
+        Some(Special::NaN) => 3,
+    }
+}
+
+/// a + b when either is NaN or infinite (numeric_add): opposite infinities give NaN.
+fn special_add(a: &Decimal, b: &Decimal) -> Decimal {
+    match (a.special(), b.special()) {
+        (Some(Special::NaN), _) | (_, Some(Special::NaN)) => Decimal::NAN,
+        (Some(Special::PosInf), Some(Special::NegInf))
+        | (Some(Special::NegInf), Some(Special::PosInf)) => Decimal::NAN,
+        (Some(_), _) => *a,
+        (None, _) => *b,
+    }
+}
+
+/// a * b when either is NaN or infinite (numeric_mul): zero times infinity is NaN.
+fn special_mul(a: &Decimal, b: &Decimal) -> Decimal {
+    match (a.signum(), b.signum()) {
+        (None, _) | (_, None) | (Some(0), _) | (_, Some(0)) => Decimal::NAN,
+        (Some(x), Some(y)) if x == y => Decimal::POS_INFINITY,
+        _ => Decimal::NEG_INFINITY,
+    }
+}
+
+/// a / b when either is NaN or infinite (numeric_div): infinity over infinity is NaN,
+/// infinity over zero still 22012, a finite value over an infinity 0.
+fn special_div(a: &Decimal, b: &Decimal) -> Result<Decimal> {
+    if a.is_nan() || b.is_nan() {
+        return Ok(Decimal::NAN);
+    }
+    if a.is_finite() {
+        return Ok(Decimal::ZERO);
+    }
+    match b.signum() {
+        _ if !b.is_finite() => Ok(Decimal::NAN),
+        Some(0) => Err(Error::division_by_zero()),
+        Some(sign) if sign < 0 => Ok(a.neg()),
+        _ => Ok(*a),
+    }
+}
+
+/// a % b when either is NaN or infinite (numeric_mod): infinity % x is NaN (22012 for 0),
+/// x % infinity is x.
+fn special_rem(a: &Decimal, b: &Decimal) -> Result<Decimal> {
+    if a.is_nan() || b.is_nan() {
+        return Ok(Decimal::NAN);
+    }
+    if a.is_finite() {
+        return Ok(*a);
+    }
+    if b.signum() == Some(0) {
+        return Err(Error::division_by_zero());
+    }
+    Ok(Decimal::NAN)
 }
 
 /// A value from a sign and magnitude, or 22003 if the magnitude has more than 38 digits.
@@ -579,10 +820,18 @@ mod tests {
                 format!("invalid input syntax for type numeric: \"{bad}\"")
             );
         }
-        assert_eq!(Decimal::parse("NaN").expect_err("nan").sqlstate(), "0A000");
+        for (text, printed) in [
+            (" nan ", "NaN"),
+            ("Infinity", "Infinity"),
+            ("+inf", "Infinity"),
+            ("-INFINITY", "-Infinity"),
+            ("-inf", "-Infinity"),
+        ] {
+            assert_eq!(n(text).to_string(), printed, "{text}");
+        }
         assert_eq!(
-            Decimal::parse("-Infinity").expect_err("inf").sqlstate(),
-            "0A000"
+            Decimal::parse("infinit").expect_err("word").sqlstate(),
+            "22P02"
         );
         let err = Decimal::parse("1e-20000").expect_err("overflow");
         assert_eq!(err.message, "value overflows numeric format");
@@ -753,9 +1002,13 @@ mod tests {
         assert_eq!(from(1000000000000015.0), "1000000000000020");
         assert_eq!(s(Decimal::from_f32(0.1)), "0.1");
         assert_eq!(s(Decimal::from_f32(123.456)), "123.456");
+        assert!(Decimal::from_f64(f64::NAN).is_ok_and(|d| d.is_nan()));
+        assert_eq!(from(f64::NEG_INFINITY), "-Infinity");
+        assert_eq!(n("Infinity").to_f64(), f64::INFINITY);
+        let err = n("NaN").to_i64().expect_err("nan");
         assert_eq!(
-            Decimal::from_f64(f64::NAN).expect_err("nan").sqlstate(),
-            "0A000"
+            (err.sqlstate(), err.message.as_str()),
+            ("0A000", "cannot convert NaN to bigint")
         );
 
         assert_eq!(n("0.1").to_f64(), 0.1);
@@ -782,5 +1035,37 @@ mod tests {
         );
         assert!(n("1e-50") < n("2e-50"));
         assert!(n("1e-50") > n("-99999"));
+        // NaN above Infinity above every finite value above -Infinity; NaN = NaN.
+        let ordered = ["-Infinity", "-1e30", "0", "1e30", "Infinity", "NaN"];
+        for pair in ordered.windows(2) {
+            assert!(n(pair[0]) < n(pair[1]), "{pair:?}");
+        }
+        assert_eq!(n("NaN"), n("nan"));
+        assert_eq!(h(n("NaN")), h(n("NaN")));
+        assert_ne!(h(n("NaN")), h(n("0")));
+    }
+
+    #[test]
+    fn special_arithmetic() {
+        let t = |v: Result<Decimal>| v.map_or_else(|e| e.sqlstate().to_string(), |d| d.to_string());
+        assert_eq!(t(n("Infinity").checked_add(&n("-Infinity"))), "NaN");
+        assert_eq!(t(n("Infinity").checked_add(&n("Infinity"))), "Infinity");
+        assert_eq!(t(n("1.5").checked_add(&n("-Infinity"))), "-Infinity");
+        assert_eq!(t(n("Infinity").checked_sub(&n("Infinity"))), "NaN");
+        assert_eq!(t(n("1").checked_sub(&n("Infinity"))), "-Infinity");
+        assert_eq!(t(n("0").checked_mul(&n("Infinity"))), "NaN");
+        assert_eq!(t(n("-2").checked_mul(&n("Infinity"))), "-Infinity");
+        assert_eq!(t(n("Infinity").checked_div(&n("0"))), "22012");
+        assert_eq!(t(n("1").checked_div(&n("0"))), "22012");
+        assert_eq!(t(n("NaN").checked_div(&n("0"))), "NaN");
+        assert_eq!(t(n("1").checked_div(&n("-Infinity"))), "0");
+        assert_eq!(t(n("Infinity").checked_div(&n("-2"))), "-Infinity");
+        assert_eq!(t(n("1.50").checked_rem(&n("Infinity"))), "1.50");
+        assert_eq!(t(n("Infinity").checked_rem(&n("2"))), "NaN");
+        assert_eq!(t(n("-Infinity").apply_typmod(typmod(10, 2))), "22003");
+        assert_eq!(t(n("NaN").apply_typmod(typmod(3, 1))), "NaN");
+        assert_eq!(t(n("-Infinity").round(2)), "-Infinity");
+        assert_eq!(n("-Infinity").abs().to_string(), "Infinity");
+        assert_eq!(n("Infinity").neg().to_string(), "-Infinity");
     }
 }

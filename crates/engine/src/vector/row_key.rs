@@ -37,7 +37,8 @@ fn encode_value(column: &Vector, row: usize, out: &mut Vec<u8>) {
         VectorData::Float64(v) => out.extend_from_slice(&canonical_f64(v[row])),
         VectorData::Numeric(v) => {
             let (mut mantissa, mut scale) = (v[row].mantissa(), v[row].scale());
-            while scale > 0 && mantissa % 10 == 0 {
+            // A special value keeps its marker scale: NaN is neither zero nor Infinity.
+            while v[row].is_finite() && scale > 0 && mantissa % 10 == 0 {
                 mantissa /= 10;
                 scale -= 1;
             }

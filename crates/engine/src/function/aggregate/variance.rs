@@ -78,6 +78,8 @@ impl FloatMoments {
 #[derive(Debug, Clone, Copy, Default)]
 struct ExactSums {
     count: i64,
+    /// NaN and infinite inputs, kept out of the sums: any makes the result NaN.
+    specials: i64,
     sum: i128,
     sum_squares: U256,
     scale: u32,
@@ -119,6 +121,10 @@ impl NumericMoments {
     }
 
     pub fn add_numeric(&mut self, group: usize, value: &Decimal) -> Result<()> {
+        if !value.is_finite() {
+            self.state[group].specials += 1;
+            return Ok(());
+        }
         self.add(group, value.mantissa(), value.scale())
     }
 
@@ -151,6 +157,7 @@ impl NumericMoments {
             ours.widen_scale(theirs.scale)?;
             theirs.widen_scale(ours.scale)?;
             ours.count += theirs.count;
+            ours.specials += theirs.specials;
             ours.sum = ours.sum.checked_add(theirs.sum).ok_or_else(overflow)?;
             ours.sum_squares = ours
                 .sum_squares
@@ -164,8 +171,12 @@ impl NumericMoments {
     pub fn value(&self, group: usize, kind: VarianceKind) -> Result<Option<Decimal>> {
         let sums = self.state[group];
         let n = sums.count;
-        if n == 0 || (kind.sample && n <= 1) {
+        let total = n + sums.specials;
+        if total == 0 || (kind.sample && total <= 1) {
             return Ok(None);
+        }
+        if sums.specials > 0 {
+            return Ok(Some(Decimal::NAN));
         }
         let n_wide = u64::try_from(n).map_err(|_| overflow())?;
         let sum_magnitude = sums.sum.unsigned_abs();

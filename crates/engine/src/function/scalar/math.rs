@@ -31,7 +31,10 @@ pub(super) fn float_unary(args: &[Vector], f: impl Fn(f64) -> Result<f64>) -> Re
     map_rows(args, |row| f(x[row]))
 }
 
-fn unary_num(args: &[Vector], f: impl Fn(&Decimal) -> Result<Decimal>) -> Result<Vector> {
+pub(super) fn unary_num(
+    args: &[Vector],
+    f: impl Fn(&Decimal) -> Result<Decimal>,
+) -> Result<Vector> {
     let x = values::<Decimal>(args, 0)?;
     map_rows(args, |row| f(&x[row]))
 }
@@ -123,7 +126,10 @@ pub(super) fn sign(args: &[Vector]) -> Result<Vector> {
                 0.0
             })
         }),
-        PhysicalType::Numeric => unary_num(args, |x| Ok(Decimal::new(x.mantissa().signum(), 0))),
+        PhysicalType::Numeric => unary_num(args, |x| {
+            Ok(x.signum()
+                .map_or(Decimal::NAN, |sign| Decimal::from_i64(i64::from(sign))))
+        }),
         other => Err(unexpected("sign", other)),
     }
 }

@@ -148,6 +148,10 @@ pub enum ScalarFunction {
     Atan,
     Atan2,
     Factorial,
+    /// `scale(numeric)`, `min_scale(numeric)` and `trim_scale(numeric)`.
+    Scale,
+    MinScale,
+    TrimScale,
     /// The integer operators `&`, `|`, `#`, `~`, `<<`, `>>`.
     Bit(BitOp),
     // System information.
@@ -406,6 +410,9 @@ impl ScalarFunction {
             F::Atan => "atan",
             F::Atan2 => "atan2",
             F::Factorial => "factorial",
+            F::Scale => "scale",
+            F::MinScale => "min_scale",
+            F::TrimScale => "trim_scale",
             F::Bit(op) => op.symbol(),
             F::PgTypeof(_) => "pg_typeof",
             F::Array { func, .. } => func.name(),
@@ -525,6 +532,9 @@ impl ScalarFunction {
             F::Atan => math::float_unary(args, |x| Ok(x.atan())),
             F::Atan2 => math::atan2(args),
             F::Factorial => numeric::factorial(args),
+            F::Scale => numeric::scale(args, false),
+            F::MinScale => numeric::scale(args, true),
+            F::TrimScale => math::unary_num(args, |x| Ok(numeric::strip_zeros(*x))),
             F::Bit(op) => bitwise::eval(op, args),
             F::PgTypeof(ty) => Ok(string::constant(ty.name(), rows)),
             F::Array { func, result } => func.eval(args, rows, result),

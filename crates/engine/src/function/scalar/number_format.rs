@@ -367,6 +367,8 @@ fn scientific(value: &Vector, row: usize, mask: &Mask) -> Result<String> {
         VectorData::Int64(v) => decimal(crate::types::Decimal::from_i64(v[row]))?,
         VectorData::Float32(v) => float(f64::from(v[row])),
         VectorData::Float64(v) => float(v[row]),
+        // NaN and the infinities print as `#`s, as the floats do.
+        VectorData::Numeric(v) if !v[row].is_finite() => float(v[row].to_f64()),
         VectorData::Numeric(v) => decimal(v[row])?,
         _ => return Err(Error::internal("invariant: to_char of a number")),
     })

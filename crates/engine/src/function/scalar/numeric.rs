@@ -8,8 +8,9 @@
 use super::kernel::{map_rows, values};
 use super::math::{bucket_above, bucket_error, check_log_argument, negative_sqrt};
 use crate::error::{Error, Result, SqlState};
+use crate::types::numeric::Special;
 use crate::types::Decimal;
-use crate::vector::Vector;
+use crate::vector::{Bitmap, Vector};
 
 /// PostgreSQL's NUMERIC_MIN_SIG_DIGITS.
 const MIN_SIG_DIGITS: i64 = 16;
@@ -40,6 +41,9 @@ fn align(a: &Decimal, b: &Decimal) -> Result<(i128, i128, u32)> {
 /// `trunc(x, scale)`: toward zero at `scale` digits (left of the point when negative); the
 /// result's display scale is `max(scale, 0)`, as PostgreSQL.
 pub(super) fn trunc(x: &Decimal, scale: i32) -> Result<Decimal> {
+    if !x.is_finite() {
+        return Ok(*x);
+    }
     let target = i64::from(scale.clamp(-2000, 2000));
     let current = i64::from(x.scale());
     if target >= current {
@@ -57,6 +61,9 @@ pub(super) fn trunc(x: &Decimal, scale: i32) -> Result<Decimal> {
 
 /// `ceil`/`floor(numeric)`: an integer of scale 0.
 pub(super) fn ceil_floor(x: &Decimal, ceil: bool) -> Result<Decimal> {
+    if !x.is_finite() {
+        return Ok(*x);
+    }
     let (quotient, remainder) = match pow10(x.scale()) {
         Some(p) => (x.mantissa() / p, x.mantissa() % p),
         None => (0, x.mantissa()),
@@ -74,6 +81,10 @@ pub(super) fn div(args: &[Vector]) -> Result<Vector> {
     let (a, b) = (values::<Decimal>(args, 0)?, values::<Decimal>(args, 1)?);
     map_rows(args, |row| {
         let (a, b) = (&a[row], &b[row]);
+        // numeric_div_trunc treats NaN and the infinities as numeric_div does.
+        if !a.is_finite() || !b.is_finite() {
+            return a.checked_div(b);
+        }
         if b.mantissa() == 0 {
             return Err(Error::division_by_zero());
         }
@@ -100,6 +111,9 @@ pub(super) fn lcm(a: i128, b: i128) -> Option<i128> {
 
 /// `gcd`/`lcm(numeric, numeric)` at the larger of the two scales.
 pub(super) fn gcd_lcm(a: &Decimal, b: &Decimal, lcm_wanted: bool) -> Result<Decimal> {
+    if !a.is_finite() || !b.is_finite() {
+        return Ok(Decimal::NAN);
+    }
     let (ma, mb, scale) = align(a, b)?;
     let m = if lcm_wanted { lcm(ma, mb) } else { gcd(ma, mb) };
     Ok(Decimal::new(m.ok_or_else(overflow)?, scale))
@@ -121,8 +135,11 @@ fn weight(x: &Decimal) -> i64 {
 
 /// `sqrt(numeric)`, correctly rounded at numeric_sqrt's result scale.
 pub(super) fn sqrt(x: &Decimal) -> Result<Decimal> {
-    if x.mantissa() < 0 {
-        return Err(negative_sqrt());
+    match x.special() {
+        Some(Special::NegInf) => return Err(negative_sqrt()),
+        Some(Special::NaN | Special::PosInf) => return Ok(*x),
+        None if x.mantissa() < 0 => return Err(negative_sqrt()),
+        None => {}
     }
     let half_weight = (weight(x) + 1) * 4 / 2 - 1;
     let rscale = (MIN_SIG_DIGITS - half_weight)
@@ -188,27 +205,53 @@ fn unsupported(what: &str) -> Error {
     Error::unsupported(format!("{what} of type numeric"))
 }
 
-pub(super) fn exp(_x: &Decimal) -> Result<Decimal> {
-    Err(unsupported("exp"))
+pub(super) fn exp(x: &Decimal) -> Result<Decimal> {
+    match x.special() {
+        Some(Special::NegInf) => Ok(Decimal::ZERO),
+        Some(Special::NaN | Special::PosInf) => Ok(*x),
+        None => Err(unsupported("exp")),
+    }
 }
 
+/// The sign of a logarithm's argument for check_log_argument (None for NaN).
+fn log_sign(x: &Decimal) -> Option<std::cmp::Ordering> {
+    x.signum().map(|sign| sign.cmp(&0))
+}
+
+/// `ln` and `log(x)` (base 10): NaN and Infinity are their own logarithm.
 pub(super) fn ln(x: &Decimal) -> Result<Decimal> {
-    check_log_argument(Some(x.mantissa().cmp(&0)))?;
+    check_log_argument(log_sign(x))?;
+    if !x.is_finite() {
+        return Ok(*x);
+    }
     Err(unsupported("ln"))
 }
 
 pub(super) fn log10(x: &Decimal) -> Result<Decimal> {
-    check_log_argument(Some(x.mantissa().cmp(&0)))?;
+    check_log_argument(log_sign(x))?;
+    if !x.is_finite() {
+        return Ok(*x);
+    }
     Err(unsupported("log"))
 }
 
-/// `log(base, x)`.
+/// `log(base, x)`; with an infinite input as numeric_log: log(Inf, Inf) is NaN,
+/// log(Inf, x) 0 and log(b, Inf) Infinity.
 pub(super) fn log(args: &[Vector]) -> Result<Vector> {
     let (base, x) = (values::<Decimal>(args, 0)?, values::<Decimal>(args, 1)?);
     map_rows(args, |row| {
-        check_log_argument(Some(base[row].mantissa().cmp(&0)))?;
-        check_log_argument(Some(x[row].mantissa().cmp(&0)))?;
-        Err::<Decimal, _>(unsupported("log"))
+        let (base, x) = (&base[row], &x[row]);
+        if base.is_nan() || x.is_nan() {
+            return Ok(Decimal::NAN);
+        }
+        check_log_argument(log_sign(base))?;
+        check_log_argument(log_sign(x))?;
+        match (base.is_finite(), x.is_finite()) {
+            (false, false) => Ok(Decimal::NAN),
+            (false, true) => Ok(Decimal::ZERO),
+            (true, false) => Ok(Decimal::POS_INFINITY),
+            (true, true) => Err(unsupported("log")),
+        }
     })
 }
 
@@ -221,14 +264,22 @@ pub(super) fn power(x: &Decimal, y: &Decimal) -> Result<Decimal> {
             message.to_string(),
         )
     };
-    let integral = pow10(y.scale()).is_some_and(|p| y.mantissa() % p == 0) || y.mantissa() == 0;
-    if x.mantissa() == 0 && y.mantissa() < 0 {
+    if x.is_nan() || y.is_nan() {
+        return Ok(power_nan(x, y));
+    }
+    let integral = y.is_finite()
+        && (pow10(y.scale()).is_some_and(|p| y.mantissa() % p == 0) || y.mantissa() == 0);
+    let (x_sign, y_sign) = (x.signum().unwrap_or(0), y.signum().unwrap_or(0));
+    if x_sign == 0 && y_sign < 0 {
         return Err(power_error("zero raised to a negative power is undefined"));
     }
-    if x.mantissa() < 0 && !integral {
+    if x_sign < 0 && y.is_finite() && !integral {
         return Err(power_error(
             "a negative number raised to a non-integer power yields a complex result",
         ));
+    }
+    if !x.is_finite() || !y.is_finite() {
+        return Ok(power_infinite(x, y, integral));
     }
     if !integral {
         return Err(unsupported("power with a fractional exponent"));
@@ -267,8 +318,53 @@ pub(super) fn power(x: &Decimal, y: &Decimal) -> Result<Decimal> {
     result.round(rscale)
 }
 
-/// The same value at the smallest scale that holds it exactly.
-fn strip_zeros(x: Decimal) -> Decimal {
+/// x ^ y with a NaN input, as POSIX pow(): NaN ^ 0 and 1 ^ NaN are 1, anything else NaN.
+fn power_nan(x: &Decimal, y: &Decimal) -> Decimal {
+    let one = Decimal::from_i64(1);
+    if (y.is_finite() && y.signum() == Some(0)) || (x.is_finite() && *x == one) {
+        one
+    } else {
+        Decimal::NAN
+    }
+}
+
+/// x ^ y with an infinite input and no NaN, as POSIX pow() and numeric_power.
+fn power_infinite(x: &Decimal, y: &Decimal, integral: bool) -> Decimal {
+    let one = Decimal::from_i64(1);
+    let y_sign = y.signum().unwrap_or(0);
+    if !y.is_finite() {
+        // |x| = 1 stays 1; otherwise Infinity when |x| > 1 and y = +Infinity or |x| < 1
+        // and y = -Infinity, else 0.
+        let magnitude = x.abs();
+        if magnitude == one {
+            return one;
+        }
+        return if (magnitude > one) == (y_sign > 0) {
+            Decimal::POS_INFINITY
+        } else {
+            Decimal::ZERO
+        };
+    }
+    match y_sign {
+        0 => one,
+        sign if sign < 0 => Decimal::ZERO,
+        // -Infinity to an odd power stays negative.
+        _ if x.special() == Some(Special::NegInf) && integral && is_odd(y) => Decimal::NEG_INFINITY,
+        _ => Decimal::POS_INFINITY,
+    }
+}
+
+/// Whether the integral value `y` is odd.
+fn is_odd(y: &Decimal) -> bool {
+    pow10(y.scale()).is_some_and(|p| (y.mantissa() / p) % 2 != 0)
+}
+
+/// The same value at the smallest scale that holds it exactly (`trim_scale`); NaN and the
+/// infinities as they are.
+pub(super) fn strip_zeros(x: Decimal) -> Decimal {
+    if !x.is_finite() {
+        return x;
+    }
     let (mut m, mut scale) = (x.mantissa(), x.scale());
     while scale > 0 && m % 10 == 0 {
         m /= 10;
@@ -279,6 +375,15 @@ fn strip_zeros(x: Decimal) -> Decimal {
 
 /// `width_bucket(numeric, ...)`; the count was checked by the caller.
 pub(super) fn width_bucket(x: &Decimal, low: &Decimal, high: &Decimal, count: i32) -> Result<i32> {
+    if x.is_nan() || low.is_nan() || high.is_nan() {
+        return Err(bucket_error(
+            "operand, lower bound, and upper bound cannot be NaN",
+        ));
+    }
+    // An infinite operand falls below or above every bucket by comparison.
+    if !low.is_finite() || !high.is_finite() {
+        return Err(bucket_error("lower and upper bounds must be finite"));
+    }
     let bucket = |offset: Decimal, width: Decimal| -> Result<i32> {
         let (mo, mw, _) = align(&offset, &width)?;
         let scaled = mo.checked_mul(i128::from(count)).ok_or_else(overflow)?;
@@ -306,6 +411,27 @@ pub(super) fn width_bucket(x: &Decimal, low: &Decimal, high: &Decimal, count: i3
         }
         std::cmp::Ordering::Equal => Err(bucket_error("lower bound cannot equal upper bound")),
     }
+}
+
+/// `scale(numeric)` (the display scale) and `min_scale(numeric)` (the fewest decimals that
+/// hold the value exactly); NULL for NaN and the infinities, as PostgreSQL.
+pub(super) fn scale(args: &[Vector], minimal: bool) -> Result<Vector> {
+    let x = values::<Decimal>(args, 0)?;
+    let mut out = map_rows(args, |row| {
+        let d = if minimal { strip_zeros(x[row]) } else { x[row] };
+        Ok(if d.is_finite() { d.scale() as i32 } else { 0 })
+    })?;
+    if x.iter().any(|d| !d.is_finite()) {
+        let validity = out
+            .validity
+            .get_or_insert_with(|| Bitmap::new(x.len(), true));
+        for (row, d) in x.iter().enumerate() {
+            if !d.is_finite() {
+                validity.set(row, false);
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// `factorial(bigint)`: exact, 22003 for negative arguments and for results beyond a

@@ -441,6 +441,9 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
         "|/" => &[(F::Sqrt, &[F8], F8)],
         "||/" => &[(F::Cbrt, &[F8], F8)],
         "factorial" => &[(F::Factorial, &[I8], NUM)],
+        "scale" => &[(F::Scale, &[NUM], I4)],
+        "min_scale" => &[(F::MinScale, &[NUM], I4)],
+        "trim_scale" => &[(F::TrimScale, &[NUM], NUM)],
         "&" => {
             &const {
                 with_network(

@@ -4,6 +4,7 @@
 //! so conversion regroups decimal digits around the decimal point.
 
 use crate::error::{Error, SqlState};
+use crate::types::numeric::Special;
 use crate::types::Decimal;
 
 use super::recv::{incorrect_binary_format, insufficient_data};
@@ -22,6 +23,20 @@ const DSCALE_MASK: u16 = 0x3FFF;
 const GROUPS_MAX: usize = 24;
 
 pub(super) fn write_numeric_binary(value: &Decimal, out: &mut Vec<u8>) {
+    if let Some(special) = value.special() {
+        // No digits and weight 0: the sign word says which value it is. numeric_send reads
+        // the dscale out of the special header's bits as if it were a short numeric's, so
+        // the infinities go out with a dscale of 32 and NaN with 0.
+        let (sign, dscale) = match special {
+            Special::NaN => (SIGN_NAN, 0u16),
+            Special::PosInf => (SIGN_PLUS_INFINITY, 32),
+            Special::NegInf => (SIGN_MINUS_INFINITY, 32),
+        };
+        out.extend_from_slice(&[0, 0, 0, 0]);
+        out.extend_from_slice(&sign.to_be_bytes());
+        out.extend_from_slice(&dscale.to_be_bytes());
+        return;
+    }
     let magnitude = value.mantissa().unsigned_abs();
     let scale = value.scale();
     let (mut int_part, mut frac_part) = match 10u128.checked_pow(scale) {
@@ -110,13 +125,13 @@ pub(super) fn read_numeric_binary(bytes: &[u8]) -> Result<Decimal, Error> {
     if bytes.len() > 8 + 2 * digit_count {
         return Err(incorrect_binary_format());
     }
-    match sign {
-        SIGN_POSITIVE | SIGN_NEGATIVE => {}
-        SIGN_NAN | SIGN_PLUS_INFINITY | SIGN_MINUS_INFINITY => {
-            return Err(Error::unsupported("NaN and infinite numeric values"))
-        }
+    let special = match sign {
+        SIGN_POSITIVE | SIGN_NEGATIVE => None,
+        SIGN_NAN => Some(Decimal::NAN),
+        SIGN_PLUS_INFINITY => Some(Decimal::POS_INFINITY),
+        SIGN_MINUS_INFINITY => Some(Decimal::NEG_INFINITY),
         _ => return Err(invalid("invalid sign in external \"numeric\" value")),
-    }
+    };
     if dscale & !DSCALE_MASK != 0 {
         return Err(invalid("invalid scale in external \"numeric\" value"));
     }
@@ -141,6 +156,10 @@ pub(super) fn read_numeric_binary(bytes: &[u8]) -> Result<Decimal, Error> {
         mantissa = term
             .and_then(|term| mantissa.checked_add(term))
             .ok_or_else(|| Error::out_of_range("value overflows numeric format"))?;
+    }
+    // numeric_recv reads a special value's digits but keeps only its sign word.
+    if let Some(special) = special {
+        return Ok(special);
     }
     if sign == SIGN_NEGATIVE {
         mantissa = -mantissa;
@@ -205,11 +224,26 @@ mod tests {
         let value = read_numeric_binary(&bytes)?;
         assert_eq!((value.mantissa(), value.scale()), (123, 2));
         assert!(read_numeric_binary(&bytes[..10]).is_err());
-        let nan: Vec<u8> = [0u16, 0, 0xC000, 0]
-            .iter()
-            .flat_map(|w| w.to_be_bytes())
-            .collect();
-        assert!(read_numeric_binary(&nan).is_err());
+        Ok(())
+    }
+
+    #[test]
+    fn special_values_are_sign_words() -> Result<(), Error> {
+        // numeric_send of NaN, Infinity and -Infinity in PostgreSQL 15.
+        for (value, sign, dscale) in [
+            (Decimal::NAN, 0xC000u16, 0),
+            (Decimal::POS_INFINITY, 0xD000, 32),
+            (Decimal::NEG_INFINITY, 0xF000, 32),
+        ] {
+            let mut out = Vec::new();
+            write_numeric_binary(&value, &mut out);
+            let words: Vec<u8> = [0u16, 0, sign, dscale]
+                .iter()
+                .flat_map(|w| w.to_be_bytes())
+                .collect();
+            assert_eq!(out, words);
+            assert_eq!(read_numeric_binary(&out)?.special(), value.special());
+        }
         Ok(())
     }
 }
