@@ -11,6 +11,12 @@
 //! in key order; otherwise a hash of the keys), and each partition is merged, into a table
 //! sized for it, and finished apart, one task per partition on the pool; the output is the
 //! partitions one after the other.
+//!
+//! A worker whose table holds nearly a group per row after its first morsel stops
+//! building it: the merge would redo the whole aggregation. It copies its rows to
+//! partitions by the hash of their keys instead (`partitioned_rows.rs`), and each partition
+//! task also aggregates the rows of its partition, in a table of a 32nd of the groups
+//! that no other task touches; the tables' groups then split by the same hash.
 //! PostgreSQL promises no order for a HashAggregate's rows, and neither does this.
 
 use std::sync::Arc;
