@@ -119,11 +119,7 @@ impl GroupTable {
         batch: &Batch,
         ctx: &ExecContext,
     ) -> Result<()> {
-        let key_values = spec
-            .group_by
-            .iter()
-            .map(|e| evaluate(e, batch, ctx))
-            .collect::<Result<Vec<_>>>()?;
+        let key_values = evaluate_keys(spec, batch, ctx)?;
         let inputs = spec
             .aggregates
             .iter()
@@ -211,6 +207,18 @@ impl GroupTable {
         let columns = columns.into_iter().map(Arc::new).collect();
         Ok(split_batch(Batch::new(columns, group_count)))
     }
+}
+
+/// The GROUP BY key values of the rows of `batch`.
+pub(super) fn evaluate_keys(
+    spec: &AggregateSpec,
+    batch: &Batch,
+    ctx: &ExecContext,
+) -> Result<Vec<Arc<Vector>>> {
+    spec.group_by
+        .iter()
+        .map(|e| evaluate(e, batch, ctx))
+        .collect()
 }
 
 /// grouping(): bit i (counting from the last argument) is set when that key is not in the

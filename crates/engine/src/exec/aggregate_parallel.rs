@@ -11,18 +11,25 @@
 //! in key order; otherwise a hash of the keys), and each partition is merged, into a table
 //! sized for it, and finished apart, one task per partition on the pool; the output is the
 //! partitions one after the other.
+//!
+//! A worker whose table holds nearly a group per row after its first morsel stops
+//! building it: the merge would redo the whole aggregation. It copies its rows to
+//! partitions by the hash of their keys instead (`partitioned_rows.rs`), and each partition
+//! task also aggregates the rows of its partition, in a table of a 32nd of the groups
+//! that no other task touches; the tables' groups then split by the same hash.
 //! PostgreSQL promises no order for a HashAggregate's rows, and neither does this.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use super::aggregate::{AggregateSpec, GroupTable};
+use super::aggregate::{evaluate_keys, AggregateSpec, GroupTable};
 use super::group_keys::Partitioner;
 use super::parallel::{
-    is_pipeline, parallel_pipeline, run_pipeline_counted, run_tasks, PipelineCounters, Task,
-    WorkerStream,
+    is_pipeline, parallel_pipeline, run_pipeline_counted, run_tasks, run_tasks_in_context,
+    ContextTask, PipelineCounters, Task, WorkerStream, MORSEL_ROWS,
 };
+use super::partitioned_rows::PartitionedRows;
 use super::ExecContext;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::function::aggregate::identical_when_equal;
 use crate::plan::{LogicalPlan, ScalarExpr};
 use crate::storage::DbState;
@@ -37,6 +44,15 @@ const MERGE_PARTITIONS: usize = 32;
 /// guess (bench/scaling.py's group_by has 1,000 groups, the high-cardinality stress query
 /// 100K): not yet measured on a quiet machine.
 const PARTITIONED_MERGE_GROUPS_MIN: usize = 50_000;
+
+/// After this many rows a worker judges how well its table reduces them: one morsel, so
+/// every worker of a large input judges early.
+const REDUCTION_PROBE_ROWS: usize = MORSEL_ROWS;
+
+/// A worker whose table has fewer rows per group than this at the probe partitions its
+/// rows instead: its table would hold nearly every group, and the merge redo the
+/// aggregation.
+const ROWS_PER_GROUP_MIN: usize = 4;
 
 /// The input of `plan` when `plan` is an aggregate, or a DISTINCT, that can run on the
 /// workers: its input is a parallel-safe pipeline, and the partial states of its calls
@@ -120,6 +136,30 @@ impl ParallelInput {
     }
 }
 
+/// What one worker aggregated: its table, and the rows it partitioned instead once the
+/// table proved to reduce them poorly.
+struct WorkerPartial {
+    table: GroupTable,
+    rows: Option<PartitionedRows>,
+    rows_seen: usize,
+}
+
+impl WorkerPartial {
+    fn add(&mut self, spec: &AggregateSpec, batch: &Batch, ctx: &ExecContext) -> Result<()> {
+        if let Some(rows) = &mut self.rows {
+            return rows.add(batch, &evaluate_keys(spec, batch, ctx)?, ctx);
+        }
+        self.table.add_batch(spec, batch, ctx)?;
+        let before = self.rows_seen;
+        self.rows_seen += batch.len();
+        let probe = before < REDUCTION_PROBE_ROWS && self.rows_seen >= REDUCTION_PROBE_ROWS;
+        if probe && self.table.groups.len() * ROWS_PER_GROUP_MIN > self.rows_seen {
+            self.rows = Some(PartitionedRows::new(MERGE_PARTITIONS));
+        }
+        Ok(())
+    }
+}
+
 /// Aggregates the pipeline `plan` on the workers and merges their tables.
 fn run_parallel(
     ctx: &ExecContext,
@@ -128,75 +168,86 @@ fn run_parallel(
     counters: Option<&PipelineCounters>,
 ) -> Result<Vec<Batch>> {
     let worker_spec = Arc::clone(spec);
-    let mut partials = run_pipeline_counted(
+    let partials = run_pipeline_counted(
         ctx,
         plan,
         counters,
         Arc::new(move |stream: &mut WorkerStream, worker: &ExecContext| {
-            let mut table = GroupTable::new(&worker_spec, worker)?;
+            let mut partial = WorkerPartial {
+                table: GroupTable::new(&worker_spec, worker)?,
+                rows: None,
+                rows_seen: 0,
+            };
             while let Some((_, batch)) = stream.next_batch()? {
-                table.add_batch(&worker_spec, &batch, worker)?;
+                partial.add(&worker_spec, &batch, worker)?;
             }
-            table.size_states();
-            Ok(table)
+            partial.table.size_states();
+            Ok(partial)
         }),
     )?;
-    let groups: usize = partials.iter().map(|t| t.groups.len()).sum();
-    if groups >= PARTITIONED_MERGE_GROUPS_MIN && partials.len() > 1 {
-        return merge_partitioned(ctx, partials, spec);
+    let groups: usize = partials.iter().map(|p| p.table.groups.len()).sum();
+    let partitioned_rows = partials.iter().any(|p| p.rows.is_some());
+    let (mut tables, rows): (Vec<GroupTable>, Vec<Option<PartitionedRows>>) =
+        partials.into_iter().map(|p| (p.table, p.rows)).unzip();
+    if partitioned_rows || (groups >= PARTITIONED_MERGE_GROUPS_MIN && tables.len() > 1) {
+        let rows = rows
+            .into_iter()
+            .flatten()
+            .map(PartitionedRows::finish)
+            .collect::<Result<_>>()?;
+        return merge_partitioned(ctx, tables, rows, spec);
     }
     // Into the largest table: the fewest groups to insert.
-    let largest = (0..partials.len()).max_by_key(|&i| partials[i].groups.len());
-    let Some(mut merged) = largest.map(|i| partials.swap_remove(i)) else {
+    let largest = (0..tables.len()).max_by_key(|&i| tables[i].groups.len());
+    let Some(mut merged) = largest.map(|i| tables.swap_remove(i)) else {
         return GroupTable::new(spec, ctx)?.finish(spec);
     };
-    for partial in &partials {
+    for table in &tables {
         ctx.check_cancelled()?;
-        let all: Vec<u32> = (0..partial.groups.len() as u32).collect();
-        merged.merge(partial, &all)?;
+        let all: Vec<u32> = (0..table.groups.len() as u32).collect();
+        merged.merge(table, &all)?;
     }
     merged.finish(spec)
 }
 
-/// Merges and finishes each partition of the workers' tables as a task of its own.
+/// Merges and finishes each partition of the workers' tables, and aggregates the rows
+/// workers partitioned (`rows`: per worker, per partition), as a task per partition.
 fn merge_partitioned(
     ctx: &ExecContext,
-    partials: Vec<GroupTable>,
+    tables: Vec<GroupTable>,
+    rows: Vec<Vec<Vec<Batch>>>,
     spec: &Arc<AggregateSpec>,
 ) -> Result<Vec<Batch>> {
-    let workers = ctx.parallelism.workers;
-    let partitioner = Arc::new(Partitioner::new(
-        partials.iter().map(|t| &t.groups),
-        MERGE_PARTITIONS,
-    ));
-    let partials = Arc::new(partials);
+    // Rows were split by hash: the tables' groups must split alike.
+    let partitioner = Arc::new(if rows.is_empty() {
+        Partitioner::new(tables.iter().map(|t| &t.groups), MERGE_PARTITIONS)
+    } else {
+        Partitioner::Hash {
+            count: MERGE_PARTITIONS,
+        }
+    });
+    let tables = Arc::new(tables);
     // Each worker's table split into partitions, by as many tasks.
-    let (tables, split_by) = (Arc::clone(&partials), Arc::clone(&partitioner));
-    let split: Arc<Task<Vec<Vec<u32>>>> = Arc::new(move |t| tables[t].groups.partitions(&split_by));
-    let partition_groups = Arc::new(run_tasks(workers, partials.len(), split)?);
-    // The empty tables the partitions merge into, sized for the groups the workers hold,
-    // made here since making one needs the statement's context; each task takes its own.
-    let targets: Arc<Vec<Mutex<Option<GroupTable>>>> = Arc::new(
-        (0..MERGE_PARTITIONS)
-            .map(|p| {
-                let mut target = GroupTable::new(spec, ctx)?;
-                let groups = partition_groups.iter().map(|lists| lists[p].len()).sum();
-                target.groups.reserve(&partitioner, p, groups);
-                Ok(Mutex::new(Some(target)))
-            })
-            .collect::<Result<_>>()?,
-    );
-    let (spec, interrupt) = (Arc::clone(spec), Arc::clone(&ctx.interrupt));
-    let merge: Arc<Task<Vec<Batch>>> = Arc::new(move |p| {
-        let target = targets[p].lock().ok().and_then(|mut t| t.take());
-        let mut merged = target.ok_or_else(|| Error::internal("a merge partition ran twice"))?;
-        for (partial, groups) in partials.iter().zip(partition_groups.iter()) {
-            interrupt.check()?;
-            merged.merge(partial, &groups[p])?;
+    let (split_tables, split_by) = (Arc::clone(&tables), Arc::clone(&partitioner));
+    let split: Arc<Task<Vec<Vec<u32>>>> =
+        Arc::new(move |t| split_tables[t].groups.partitions(&split_by));
+    let partition_groups = run_tasks(ctx.parallelism.workers, tables.len(), split)?;
+    let spec = Arc::clone(spec);
+    let merge: Arc<ContextTask<Vec<Batch>>> = Arc::new(move |p, ctx| {
+        let mut merged = GroupTable::new(&spec, ctx)?;
+        let groups = partition_groups.iter().map(|lists| lists[p].len()).sum();
+        merged.groups.reserve(&partitioner, p, groups);
+        for (table, groups) in tables.iter().zip(&partition_groups) {
+            ctx.check_cancelled()?;
+            merged.merge(table, &groups[p])?;
+        }
+        for batch in rows.iter().flat_map(|worker| &worker[p]) {
+            ctx.check_cancelled()?;
+            merged.add_batch(&spec, batch, ctx)?;
         }
         merged.finish(&spec)
     });
-    Ok(run_tasks(workers, MERGE_PARTITIONS, merge)?
+    Ok(run_tasks_in_context(ctx, MERGE_PARTITIONS, merge)?
         .into_iter()
         .flatten()
         .collect())

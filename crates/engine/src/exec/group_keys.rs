@@ -126,11 +126,10 @@ impl Groups {
             }
             (Partitioner::Hash { .. }, _) => {
                 let keys: Vec<&Vector> = self.keys.iter().collect();
-                let mut key = Vec::new();
-                for group in 0..self.len() {
-                    key.clear();
-                    encode_row_key(&keys, group, &mut key);
-                    lists[partition_of(key.as_slice(), count)].push(group as u32);
+                let mut partitions = Vec::with_capacity(self.len());
+                hash_partitions(&keys, self.len(), count, &mut partitions);
+                for (group, &partition) in partitions.iter().enumerate() {
+                    lists[partition as usize].push(group as u32);
                 }
             }
         }
@@ -297,6 +296,58 @@ pub(super) enum Partitioner {
     },
     /// Anything else: by a hash of the encoded keys.
     Hash { count: usize },
+}
+
+/// Appends to `out` the hash partition, of `count`, of each of `rows` rows of the key
+/// columns `keys`: equal keys share a partition whichever vectors hold them, so rows and
+/// the groups of any table split alike. A single integer-like key hashes its value (NULL
+/// goes to partition 0); other keys hash their encoded bytes.
+pub(super) fn hash_partitions(keys: &[&Vector], rows: usize, count: usize, out: &mut Vec<u32>) {
+    fn of_values<T: Copy + Into<i64>>(
+        column: &Vector,
+        values: &[T],
+        count: usize,
+        out: &mut Vec<u32>,
+    ) {
+        out.extend(values.iter().enumerate().map(|(row, &value)| {
+            let value: i64 = value.into();
+            if column.is_valid(row) {
+                partition_of(&value, count) as u32
+            } else {
+                0
+            }
+        }));
+    }
+    if let [column] = keys {
+        match &column.data {
+            VectorData::Int16(v) => return of_values(column, v, count, out),
+            VectorData::Int32(v) | VectorData::Date(v) => return of_values(column, v, count, out),
+            VectorData::Int64(v)
+            | VectorData::Timestamp(v)
+            | VectorData::TimestampTz(v)
+            | VectorData::Time(v)
+            | VectorData::TimeTz(v) => return of_values(column, v, count, out),
+            VectorData::Bool(_)
+            | VectorData::Interval(_)
+            | VectorData::Float32(_)
+            | VectorData::Float64(_)
+            | VectorData::Numeric(_)
+            | VectorData::Text(_)
+            | VectorData::Bytes(_)
+            | VectorData::Uuid(_)
+            | VectorData::Inet(_)
+            | VectorData::Jsonb(_)
+            | VectorData::List(_)
+            | VectorData::Struct(_)
+            | VectorData::FloatVector(_) => {}
+        }
+    }
+    let mut key = Vec::new();
+    out.extend((0..rows).map(|row| {
+        key.clear();
+        encode_row_key(keys, row, &mut key);
+        partition_of(key.as_slice(), count) as u32
+    }));
 }
 
 /// The range of a direct index without keys: neutral for the union of ranges.
@@ -617,6 +668,42 @@ mod tests {
         };
         assert_eq!(keys_in_order(&third), values(&[0, -3, 17, 40]));
         assert_eq!(keys_in_order(&fourth), values(&[0, 12, 17, 60]));
+    }
+
+    /// A row goes to the partition of its key's group in any table (the partitioned
+    /// rows of a parallel aggregate meet the groups of the workers' tables there).
+    #[test]
+    fn rows_and_groups_split_alike() {
+        let ints: Vec<ScalarValue> = [7, 0, 123_456_789, -4, 7, 0, 65_536]
+            .iter()
+            .map(|&v| match v {
+                0 => ScalarValue::Null,
+                v => ScalarValue::Int64(v),
+            })
+            .collect();
+        let texts: Vec<ScalarValue> = ["a", "", "zz", "a"]
+            .iter()
+            .map(|s| ScalarValue::Text(s.to_string()))
+            .chain([ScalarValue::Null])
+            .collect();
+        for (ty, values) in [(PhysicalType::Int64, ints), (PhysicalType::Text, texts)] {
+            let (ids, groups) = ids(ty, &values, 2);
+            let lists = groups
+                .partitions(&Partitioner::Hash { count: 5 })
+                .expect("hash partitions");
+            let mut column = Vector::with_capacity(ty, values.len());
+            values
+                .iter()
+                .for_each(|v| assert!(column.push_scalar(v).is_ok()));
+            let mut rows = Vec::new();
+            hash_partitions(&[&column], values.len(), 5, &mut rows);
+            for (row, &partition) in rows.iter().enumerate() {
+                assert!(
+                    lists[partition as usize].contains(&ids[row]),
+                    "{ty:?} row {row}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -41,6 +41,7 @@ mod nested_loop_join;
 pub mod on_conflict;
 mod ordinality;
 pub mod parallel;
+mod partitioned_rows;
 pub mod privilege;
 mod project;
 mod recursive_cte;

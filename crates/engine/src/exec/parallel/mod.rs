@@ -26,7 +26,7 @@ pub use pipeline::{
     PipelineCounters, WorkerStream,
 };
 pub use pool::{configure_threads, pool_threads};
-pub use tasks::{run_tasks, Help, Task, TaskSet};
+pub use tasks::{run_tasks, run_tasks_in_context, ContextTask, Help, Task, TaskSet};
 
 /// How a session lets its statements run in parallel (`max_parallel_workers_per_gather`,
 /// `force_parallel_mode`, `kestrel.parallel_min_rows`), as [`crate::exec::ExecContext`]

@@ -10,7 +10,9 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use super::pipeline::worker_panicked;
 use super::pool::Admission;
+use super::worker::WorkerSeed;
 use crate::error::{Error, Result};
+use crate::exec::ExecContext;
 
 /// One task: its index in, its result out.
 pub type Task<T> = dyn Fn(usize) -> Result<T> + Send + Sync;
@@ -110,6 +112,22 @@ pub fn run_tasks<T: Send + 'static>(
     let results = set.join();
     drop(admission);
     results
+}
+
+/// A task that evaluates expressions: its index and a context of the statement's in, its
+/// result out.
+pub type ContextTask<T> = dyn Fn(usize, &ExecContext) -> Result<T> + Send + Sync;
+
+/// Runs tasks `0..tasks` as [`run_tasks`] does, on up to ctx's degree of workers, each
+/// with a context of the statement's (parameters, snapshot, settings, memory account).
+pub fn run_tasks_in_context<T: Send + 'static>(
+    ctx: &ExecContext,
+    tasks: usize,
+    task: Arc<ContextTask<T>>,
+) -> Result<Vec<T>> {
+    let seed = WorkerSeed::of(ctx);
+    let in_context: Arc<Task<T>> = Arc::new(move |index| task(index, &seed.context()));
+    run_tasks(ctx.parallelism.workers, tasks, in_context)
 }
 
 #[cfg(test)]
