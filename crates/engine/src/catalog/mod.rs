@@ -33,7 +33,8 @@ pub use namespace::{
 };
 pub use privilege::{
     acl_text, change_acl, default_acl, invalid_privilege_type, AclChange, AclItem, AclMode,
-    ObjectKind, ObjectPrivileges, PrivilegeCatalog, DATABASE_OWNER, PUBLIC_GRANTEE,
+    ColumnPrivileges, ObjectKind, ObjectPrivileges, PrivilegeCatalog, COLUMN_PRIVILEGES,
+    DATABASE_OWNER, PUBLIC_GRANTEE,
 };
 pub use role::{missing_role, Membership, Role, RoleCatalog, SessionRole, BOOTSTRAP_SUPERUSER};
 pub use schema::{

@@ -78,6 +78,18 @@ pub struct PrivilegeChange {
     /// WITH GRANT OPTION, or REVOKE GRANT OPTION FOR.
     pub grant_option: bool,
     pub cascade: bool,
+    /// The privileges given or taken on single columns (`SELECT (a, b)`).
+    pub columns: Vec<ColumnTarget>,
+}
+
+/// A column a GRANT or REVOKE names, with the privileges it gives or takes there.
+#[derive(Debug, Clone)]
+pub struct ColumnTarget {
+    /// The column's relation, by its place in `PrivilegeChange::targets`.
+    pub target: usize,
+    pub attnum: i16,
+    pub name: String,
+    pub privileges: AclMode,
 }
 
 /// One object a GRANT or REVOKE names.

@@ -16,20 +16,23 @@ use crate::types::{OidKind, ScalarValue};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PrivilegeFunction {
     Table,
-    /// Column privileges are not kept: a column has its table's.
+    /// has_column_privilege: the table's privilege, or the column's own.
     Column,
     Schema,
     Database,
     /// Functions, types and the any-column form: no ACLs are kept for them.
     Unchecked,
     Sequence,
+    /// has_any_column_privilege: the table's privilege, or one column's.
+    AnyColumn,
 }
 
 impl PrivilegeFunction {
     pub fn of(name: &str) -> PrivilegeFunction {
         match name {
             "has_table_privilege" => PrivilegeFunction::Table,
-            "has_column_privilege" | "has_any_column_privilege" => PrivilegeFunction::Column,
+            "has_column_privilege" => PrivilegeFunction::Column,
+            "has_any_column_privilege" => PrivilegeFunction::AnyColumn,
             "has_schema_privilege" => PrivilegeFunction::Schema,
             "has_database_privilege" => PrivilegeFunction::Database,
             "has_sequence_privilege" => PrivilegeFunction::Sequence,
@@ -50,7 +53,7 @@ impl PrivilegeFunction {
                 ("TRIGGER", AclMode::TRIGGER),
                 ("RULE", AclMode::NONE),
             ],
-            PrivilegeFunction::Column => &[
+            PrivilegeFunction::Column | PrivilegeFunction::AnyColumn => &[
                 ("SELECT", AclMode::SELECT),
                 ("INSERT", AclMode::INSERT),
                 ("UPDATE", AclMode::UPDATE),
@@ -84,11 +87,10 @@ pub(super) fn has_privilege(
     if function == PrivilegeFunction::Unchecked {
         return Ok(ScalarValue::Bool(true));
     }
-    // The column functions take (table, column, privilege) after the optional role.
-    let object_args = if function == PrivilegeFunction::Column && args.len() > 2 {
-        2
-    } else {
-        1
+    // has_column_privilege takes (table, column, privilege) after the optional role.
+    let object_args = match function {
+        PrivilegeFunction::Column => 2,
+        _ => 1,
     };
     let (role, rest) = match args.len().saturating_sub(object_args) {
         1 => (snapshot.session.role_oid, args),
@@ -100,11 +102,23 @@ pub(super) fn has_privilege(
     let (wanted, with_grant_option) = parse_privileges(function, privileges)?;
     let roles = &snapshot.state.roles;
     let (kind, privileges) = match function {
-        PrivilegeFunction::Table | PrivilegeFunction::Column => {
+        PrivilegeFunction::Table | PrivilegeFunction::Column | PrivilegeFunction::AnyColumn => {
             let Some(oid) = relation(object, snapshot)? else {
                 return Ok(ScalarValue::Null);
             };
             let state = snapshot.state;
+            let columns = match function {
+                PrivilegeFunction::Column => match column(oid, &rest[1], snapshot)? {
+                    Some(attnum) => vec![attnum],
+                    None => return Ok(ScalarValue::Null),
+                },
+                _ => roles
+                    .privileges
+                    .columns
+                    .of_table(oid)
+                    .map(|(n, _)| n)
+                    .collect(),
+            };
             if state.sequences.values().any(|s| s.oid == oid) {
                 (ObjectKind::Sequence, roles.sequence_privileges(oid))
             } else if !state.tables.contains_key(&oid)
@@ -113,6 +127,16 @@ pub(super) fn has_privilege(
                 // A system relation: everyone may read it (initdb's =r ACL).
                 let public_read = !with_grant_option && wanted.contains(AclMode::SELECT);
                 return Ok(ScalarValue::Bool(public_read || roles.is_superuser(role)));
+            } else if function != PrivilegeFunction::Table {
+                let on_column = |attnum: i16| {
+                    let (held, options) = roles.column_privileges_and_options(role, oid, attnum);
+                    let held = if with_grant_option { options } else { held };
+                    !held.intersection(wanted).is_empty()
+                };
+                if columns.into_iter().any(on_column) {
+                    return Ok(ScalarValue::Bool(true));
+                }
+                (ObjectKind::Relation, roles.relation_privileges(oid))
             } else {
                 (ObjectKind::Relation, roles.relation_privileges(oid))
             }
@@ -153,6 +177,44 @@ pub(super) fn has_privilege(
         wanted,
         with_grant_option,
     )))
+}
+
+/// The attribute number of the column of relation `oid` named or numbered by `value`:
+/// 42703 for an unknown name, `None` for an unknown number (acl.c's
+/// convert_column_name and column_privilege_check).
+fn column(oid: u32, value: &ScalarValue, snapshot: &CatalogSnapshot) -> Result<Option<i16>> {
+    let state = snapshot.state;
+    let (relation, names): (String, Vec<&str>) = match state.tables.get(&oid) {
+        Some(table) => (
+            table.schema.name.clone(),
+            table
+                .schema
+                .columns
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect(),
+        ),
+        None => match state.views.values().find(|v| v.oid == oid) {
+            Some(view) => (
+                view.name.clone(),
+                view.columns.iter().map(|(n, _)| n.as_str()).collect(),
+            ),
+            None => return Ok(Some(1)),
+        },
+    };
+    match value {
+        ScalarValue::Text(name) => match names.iter().position(|n| n == name) {
+            Some(position) => Ok(i16::try_from(position + 1).ok()),
+            None => Err(Error::new(
+                SqlState::UndefinedColumn,
+                format!("column \"{name}\" of relation \"{relation}\" does not exist"),
+            )),
+        },
+        ScalarValue::Int16(n) if *n >= 1 && usize::try_from(*n).is_ok_and(|n| n <= names.len()) => {
+            Ok(Some(*n))
+        }
+        _ => Ok(None),
+    }
 }
 
 fn holds(
