@@ -136,6 +136,8 @@ GRANT SELECT, USAGE ON SEQUENCE invoice_numbers TO dp_reader;
 GRANT ALL ON sales.invoices TO PUBLIC;
 REVOKE TRUNCATE ON sales.invoices FROM kestrel;
 GRANT CREATE ON DATABASE kestrel TO dp_group;
+GRANT SELECT (id, name), UPDATE (note) ON customers TO dp_group;
+GRANT SELECT (total) ON sales.open_invoices TO dp_reader WITH GRANT OPTION;
 REVOKE TEMPORARY ON DATABASE kestrel FROM PUBLIC;
 SQL
 for port in "$PG_PORT" "$K_PORT"; do

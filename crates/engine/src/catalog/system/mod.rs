@@ -454,6 +454,7 @@ pub static RELATIONS: &[SystemRelation] = &[
     information_schema("domain_constraints", 13141, information_schema::domains::DOMAIN_CONSTRAINTS, information_schema::domains::domain_constraints),
     information_schema("table_privileges", 13113, is::TABLE_PRIVILEGES, information_schema::table_privileges),
     information_schema("role_table_grants", 13114, is::TABLE_PRIVILEGES, information_schema::role_table_grants),
+    information_schema("column_privileges", 13190, is::COLUMN_PRIVILEGES, information_schema::column_privileges),
 ];
 
 use information_schema::columns as is;
