@@ -138,6 +138,9 @@ REVOKE TRUNCATE ON sales.invoices FROM kestrel;
 GRANT CREATE ON DATABASE kestrel TO dp_group;
 GRANT SELECT (id, name), UPDATE (note) ON customers TO dp_group;
 GRANT SELECT (total) ON sales.open_invoices TO dp_reader WITH GRANT OPTION;
+ALTER ROLE dp_reader SET lock_timeout = '2s';
+ALTER ROLE dp_reader SET statement_timeout = 5000;
+ALTER ROLE dp_group IN DATABASE kestrel SET DateStyle = 'SQL, DMY';
 REVOKE TEMPORARY ON DATABASE kestrel FROM PUBLIC;
 SQL
 for port in "$PG_PORT" "$K_PORT"; do
@@ -193,6 +196,8 @@ COMMANDS=(
     '\dp'
     '\z customers'
     '\dp sales.*'
+    '\drds'
+    '\drds dp_reader'
 )
 # Not compared: \dt+, \di+ and \ds+ print the sizes of PostgreSQL's pages, which KestrelDB
 # does not have (its sizes are 0); \d+ VIEW prints the query as PostgreSQL's deparser

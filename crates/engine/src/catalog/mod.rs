@@ -12,6 +12,7 @@ mod namespace;
 pub mod password;
 mod privilege;
 mod role;
+pub mod role_setting;
 mod schema;
 mod search_path;
 pub mod system;
@@ -37,6 +38,7 @@ pub use privilege::{
     DATABASE_OWNER, PUBLIC_GRANTEE,
 };
 pub use role::{missing_role, Membership, Role, RoleCatalog, SessionRole, BOOTSTRAP_SUPERUSER};
+pub use role_setting::RoleSettings;
 pub use schema::{
     CheckConstraint, ColumnDef, Constraint, ConstraintKind, Identity, IndexDef, IndexMethod,
     StoredExpr, TableSchema, UniqueKey,

@@ -18,7 +18,7 @@ use super::io::{io_error, write_durably, Disk};
 use super::record::{decode_sequence, encode_sequence, unindexed_entry};
 use crate::catalog::{
     ColumnPrivileges, Domain, EnumType, Extension, FunctionDef, PrivilegeCatalog, QualifiedName,
-    RoleCatalog, SchemaDef, TableSchema, ViewDef,
+    RoleCatalog, RoleSettings, SchemaDef, TableSchema, ViewDef,
 };
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, Map, Sequence, TableData};
@@ -192,6 +192,10 @@ fn encode_manifest(capture: &Capture, written: &Written) -> Vec<u8> {
         out.u8(section::COLUMN_PRIVILEGES);
         state.roles.privileges.columns.encode(&mut out);
     }
+    if !state.roles.settings.0.is_empty() {
+        out.u8(section::ROLE_SETTINGS);
+        state.roles.settings.encode(&mut out);
+    }
     if !state.functions.is_empty() {
         out.u8(section::FUNCTIONS);
         out.len(state.functions.len());
@@ -300,6 +304,10 @@ pub fn read_checkpoint(disk: &dyn Disk, dir: &Path) -> Result<Option<(DbState, u
             section::COLUMN_PRIVILEGES => {
                 Arc::make_mut(&mut state.roles).privileges.columns =
                     ColumnPrivileges::decode(&mut input).map_err(named)?;
+            }
+            section::ROLE_SETTINGS => {
+                Arc::make_mut(&mut state.roles).settings =
+                    RoleSettings::decode(&mut input).map_err(named)?;
             }
             section::FUNCTIONS => {
                 let mut functions = Map::default();

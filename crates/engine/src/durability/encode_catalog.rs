@@ -9,8 +9,8 @@ use crate::catalog::{
     Domain, DomainCheck, EnumLabel, EnumType, Extension, ForeignKey, FunctionArg, FunctionBody,
     FunctionDef, FunctionReturn, HnswOptions, Identity, IndexDef, IndexMethod, MaterializedView,
     Membership, ObjectKind, ObjectPrivileges, ParamMode, PrivilegeCatalog, QualifiedName,
-    ReferentialAction, Role, RoleCatalog, SchemaDef, StoredExpr, TableSchema, UniqueKey,
-    VectorOpClass, ViewCheckOption, ViewDef, Volatility,
+    ReferentialAction, Role, RoleCatalog, RoleSettings, SchemaDef, StoredExpr, TableSchema,
+    UniqueKey, VectorOpClass, ViewCheckOption, ViewDef, Volatility,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
@@ -30,6 +30,9 @@ pub(super) mod section {
     /// The column ACLs kept with the role catalog, after its PRIVILEGES section, when
     /// there are any.
     pub const COLUMN_PRIVILEGES: u8 = 190;
+    /// ALTER ROLE / DATABASE ... SET's settings kept with the role catalog, after its
+    /// ROLES section, when there are any.
+    pub const ROLE_SETTINGS: u8 = 191;
     /// Extensions: every installed one in a checkpoint, those installed or dropped in a
     /// commit record.
     pub const EXTENSIONS: u8 = 160;
@@ -1044,6 +1047,7 @@ impl Persist for RoleCatalog {
             roles,
             memberships,
             privileges: PrivilegeCatalog::default(),
+            settings: RoleSettings::default(),
         })
     }
 }
@@ -1075,6 +1079,30 @@ impl Persist for PrivilegeCatalog {
                 .insert((kind, oid), ObjectPrivileges { owner, acl });
         }
         Ok(catalog)
+    }
+}
+
+impl Persist for RoleSettings {
+    fn encode(&self, out: &mut Encoder) {
+        out.len(self.0.len());
+        for ((database, role), items) in &self.0 {
+            out.u32(*database);
+            out.u32(*role);
+            out.items(items, |out, item| out.str(item));
+        }
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<RoleSettings> {
+        let mut settings = RoleSettings::default();
+        for _ in 0..input.len(12)? {
+            let key = (input.u32()?, input.u32()?);
+            let items = input.items(MIN_STR_BYTES, Decoder::string)?;
+            if items.is_empty() || items.iter().any(|i| !i.contains('=')) {
+                return Err(corrupt("a role setting that is no name=value"));
+            }
+            settings.0.insert(key, items);
+        }
+        Ok(settings)
     }
 }
 

@@ -14,7 +14,7 @@ use super::encode_catalog::section;
 use super::encode_vector::{decode_table_data, encode_table_data};
 use crate::catalog::{
     ColumnPrivileges, Domain, EnumType, Extension, FunctionDef, PrivilegeCatalog, QualifiedName,
-    RoleCatalog, SchemaDef, TableSchema, ViewDef,
+    RoleCatalog, RoleSettings, SchemaDef, TableSchema, ViewDef,
 };
 use crate::error::Result;
 use crate::storage::{CommitChanges, DbState, Sequence, SequenceOptions, TableData, TableEntry};
@@ -137,6 +137,10 @@ pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
         if !roles.privileges.columns.0.is_empty() {
             out.u8(section::COLUMN_PRIVILEGES);
             roles.privileges.columns.encode(&mut out);
+        }
+        if !roles.settings.0.is_empty() {
+            out.u8(section::ROLE_SETTINGS);
+            roles.settings.encode(&mut out);
         }
     }
     // A tagged section, written only when the commit changed a function, so that records
@@ -419,6 +423,9 @@ pub fn apply_commit(
             section::COLUMN_PRIVILEGES => {
                 Arc::make_mut(&mut state.roles).privileges.columns =
                     ColumnPrivileges::decode(&mut input)?;
+            }
+            section::ROLE_SETTINGS => {
+                Arc::make_mut(&mut state.roles).settings = RoleSettings::decode(&mut input)?;
             }
             section::FUNCTIONS => {
                 for _ in 0..input.len(5)? {

@@ -34,5 +34,7 @@ pub use logical::{
     SetVariable, SortKey, TableFunctionCall, TransactionModes, WindowCall, WindowFrame,
 };
 pub use on_conflict::{ConflictAction, OnConflict};
-pub use role::{ColumnTarget, PrivilegeChange, PrivilegeTarget, RoleChange, RoleOptions};
+pub use role::{
+    ColumnTarget, PrivilegeChange, PrivilegeTarget, RoleChange, RoleOptions, SettingChange,
+};
 pub use row_check::{CheckKind, RowCheck};

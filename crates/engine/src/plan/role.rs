@@ -63,6 +63,22 @@ pub enum RoleChange {
         new_owner: String,
         tag: &'static str,
     },
+    /// ALTER ROLE `role` (`None`: ALL) [IN DATABASE] SET / RESET.
+    Setting {
+        role: Option<String>,
+        /// IN DATABASE (the current one): the setting applies there only.
+        in_database: bool,
+        change: SettingChange,
+    },
+}
+
+/// What ALTER ROLE ... SET or RESET does to the settings kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SettingChange {
+    /// SET `name` TO `value`, as written (checked when the statement runs).
+    Set { name: String, value: String },
+    /// RESET `name`, or SET `name` TO DEFAULT; RESET ALL with `None`.
+    Reset { name: Option<String> },
 }
 
 /// GRANT (`grant`) or REVOKE of `privileges` on `targets` to or from `grantees`.
@@ -115,6 +131,7 @@ impl RoleChange {
             RoleChange::Privileges(PrivilegeChange { grant: true, .. }) => "GRANT",
             RoleChange::Privileges(PrivilegeChange { grant: false, .. }) => "REVOKE",
             RoleChange::Owner { tag, .. } => tag,
+            RoleChange::Setting { .. } => "ALTER ROLE",
         }
     }
 }
