@@ -5,10 +5,10 @@
 //! (`WITH GRANT OPTION`: with it) answers true. An unknown object named by OID gives NULL.
 //! The kinds that keep no ACLs here (functions, types) answer true.
 
-use super::functions::object_oid;
+use super::functions::{identifier_from_text, object_oid};
 use super::CatalogSnapshot;
 use crate::catalog::system::SUPERUSER_OID;
-use crate::catalog::{AclMode, ObjectKind, ObjectPrivileges};
+use crate::catalog::{AclMode, ObjectKind, ObjectPrivileges, ParamMode};
 use crate::error::{Error, Result, SqlState};
 use crate::types::{OidKind, ScalarValue};
 
@@ -20,11 +20,13 @@ pub enum PrivilegeFunction {
     Column,
     Schema,
     Database,
-    /// Functions, types and the any-column form: no ACLs are kept for them.
+    /// Types: no ACLs are kept for them.
     Unchecked,
     Sequence,
     /// has_any_column_privilege: the table's privilege, or one column's.
     AnyColumn,
+    /// has_function_privilege: EXECUTE on a SQL function (built-in ones are PUBLIC's).
+    Function,
 }
 
 impl PrivilegeFunction {
@@ -36,6 +38,7 @@ impl PrivilegeFunction {
             "has_schema_privilege" => PrivilegeFunction::Schema,
             "has_database_privilege" => PrivilegeFunction::Database,
             "has_sequence_privilege" => PrivilegeFunction::Sequence,
+            "has_function_privilege" => PrivilegeFunction::Function,
             _ => PrivilegeFunction::Unchecked,
         }
     }
@@ -67,6 +70,7 @@ impl PrivilegeFunction {
                 ("CONNECT", AclMode::CONNECT),
             ],
             PrivilegeFunction::Unchecked => &[],
+            PrivilegeFunction::Function => &[("EXECUTE", AclMode::EXECUTE)],
             PrivilegeFunction::Sequence => &[
                 ("USAGE", AclMode::USAGE),
                 ("SELECT", AclMode::SELECT),
@@ -167,6 +171,11 @@ pub(super) fn has_privilege(
             }
         }
         PrivilegeFunction::Database => (ObjectKind::Database, roles.database_privileges()),
+        PrivilegeFunction::Function => match function_oid(object, snapshot)? {
+            FunctionFound::Sql(oid) => (ObjectKind::Function, roles.function_privileges(oid)),
+            FunctionFound::BuiltIn => return Ok(ScalarValue::Bool(true)),
+            FunctionFound::Missing => return Ok(ScalarValue::Null),
+        },
         PrivilegeFunction::Unchecked => return Ok(ScalarValue::Bool(true)),
     };
     Ok(ScalarValue::Bool(holds(
@@ -177,6 +186,99 @@ pub(super) fn has_privilege(
         wanted,
         with_grant_option,
     )))
+}
+
+/// What a has_function_privilege argument names.
+enum FunctionFound {
+    Sql(u32),
+    /// Not a SQL function: taken as a built-in one, which everyone may execute.
+    BuiltIn,
+    /// An OID of no function: NULL.
+    Missing,
+}
+
+/// The function `value` names: an OID, or `name(argument types)` as regprocedure reads
+/// it (42883 when a SQL function of that name has no such arguments).
+fn function_oid(value: &ScalarValue, snapshot: &CatalogSnapshot) -> Result<FunctionFound> {
+    let functions = &snapshot.state.functions;
+    let text = match value {
+        ScalarValue::Text(text) => text.trim(),
+        other => {
+            return Ok(match int_oid(other) {
+                Some(oid) if functions.contains_key(&oid) => FunctionFound::Sql(oid),
+                // PostgreSQL's own objects have OIDs below the first user one.
+                Some(oid) if oid < 16384 => FunctionFound::BuiltIn,
+                _ => FunctionFound::Missing,
+            });
+        }
+    };
+    let (name, args) = text.split_once('(').unwrap_or((text, ")"));
+    let args = args.trim_end().strip_suffix(')').unwrap_or(args);
+    let (schema, name) = match name.trim().rsplit_once('.') {
+        Some((schema, name)) => (
+            Some(identifier_from_text(schema)),
+            identifier_from_text(name),
+        ),
+        None => (None, identifier_from_text(name)),
+    };
+    let mut types = Vec::new();
+    for arg in split_arguments(args) {
+        types.push(object_oid(
+            OidKind::RegType,
+            arg,
+            snapshot.state,
+            snapshot.search_path,
+        )?);
+    }
+    let named: Vec<_> = functions
+        .values()
+        .filter(|f| f.name.name == name)
+        .filter(|f| {
+            schema.as_deref().is_none_or(|s| {
+                snapshot
+                    .state
+                    .schemas
+                    .get(&f.name.schema)
+                    .is_some_and(|d| d.name == s)
+            })
+        })
+        .collect();
+    if named.is_empty() {
+        return Ok(FunctionFound::BuiltIn);
+    }
+    let found = named.iter().find(|f| {
+        let inputs = f.args.iter().filter(|a| a.mode != ParamMode::Out);
+        inputs.map(|a| a.ty.oid()).eq(types.iter().copied())
+    });
+    match found {
+        Some(f) => Ok(FunctionFound::Sql(f.oid)),
+        None => Err(Error::new(
+            SqlState::UndefinedFunction,
+            format!("function \"{text}\" does not exist"),
+        )),
+    }
+}
+
+/// The argument types of `name(a, b)`, split at commas outside parentheses.
+fn split_arguments(args: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    for (i, c) in args.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                parts.push(args[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    let last = args[start..].trim();
+    if !last.is_empty() || !parts.is_empty() {
+        parts.push(last);
+    }
+    parts
 }
 
 /// The attribute number of the column of relation `oid` named or numbered by `value`:
