@@ -136,6 +136,11 @@ GRANT SELECT, USAGE ON SEQUENCE invoice_numbers TO dp_reader;
 GRANT ALL ON sales.invoices TO PUBLIC;
 REVOKE TRUNCATE ON sales.invoices FROM kestrel;
 GRANT CREATE ON DATABASE kestrel TO dp_group;
+GRANT SELECT (id, name), UPDATE (note) ON customers TO dp_group;
+GRANT SELECT (total) ON sales.open_invoices TO dp_reader WITH GRANT OPTION;
+ALTER ROLE dp_reader SET lock_timeout = '2s';
+ALTER ROLE dp_reader SET statement_timeout = 5000;
+ALTER ROLE dp_group IN DATABASE kestrel SET DateStyle = 'SQL, DMY';
 REVOKE TEMPORARY ON DATABASE kestrel FROM PUBLIC;
 -- In a schema of its own: PostgreSQL's file_fdw creates two functions, which \df would list.
 CREATE SCHEMA fdw;
@@ -203,6 +208,8 @@ COMMANDS=(
     '\det'
     '\det sales.*'
     '\des'
+    '\drds'
+    '\drds dp_reader'
 )
 # Not compared: \dt+, \di+ and \ds+ print the sizes of PostgreSQL's pages, which KestrelDB
 # does not have (its sizes are 0); \d+ VIEW prints the query as PostgreSQL's deparser

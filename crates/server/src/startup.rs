@@ -55,15 +55,16 @@ pub(crate) fn start(
         backend.fatal(&error);
         return Flow::Close;
     };
-    if let Err(error) = apply_parameters(backend, startup) {
-        backend.fatal(&error);
-        return Flow::Close;
-    }
-    // PostgreSQL's default database is the one named like the user.
+    // PostgreSQL's default database is the one named like the user. The identity comes
+    // first: it applies the role's kept settings, which the client's then override.
     let database = parameter("database").unwrap_or(user);
     backend
         .session
         .set_identity(user, database, registration.process_id);
+    if let Err(error) = apply_parameters(backend, startup) {
+        backend.fatal(&error);
+        return Flow::Close;
+    }
     if let Err(error) = catch_panic(|| backend.session.check_connect()) {
         backend.fatal(&error);
         return Flow::Close;

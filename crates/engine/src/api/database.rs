@@ -159,12 +159,14 @@ impl Database {
             .map(|dir| dir.display().to_string())
             .unwrap_or_default();
         let defaults = self.defaults.in_directory(&directory);
-        Session::new(
+        let mut session = Session::new(
             self.store.clone(),
             self.cache.clone(),
             defaults,
             self.memory.clone(),
-        )
+        );
+        session.apply_role_settings();
+        session
     }
 }
 
@@ -202,6 +204,37 @@ mod tests {
             .is_ok());
         assert_eq!(show(&mut session, "synchronous_commit"), "off");
         assert_eq!(show(&mut session, "myapp.mode"), "fast");
+    }
+
+    #[test]
+    fn sessions_start_with_their_roles_kept_settings() {
+        let db = Database::new();
+        let mut admin = db.connect();
+        let setup = "CREATE ROLE rs_user LOGIN; CREATE ROLE rs_other LOGIN; \
+                     ALTER ROLE ALL SET lock_timeout = '3s'; \
+                     ALTER ROLE ALL SET statement_timeout = '5s'; \
+                     ALTER ROLE rs_user SET lock_timeout = '2s'; \
+                     ALTER ROLE rs_user IN DATABASE kestrel SET lock_timeout = '1s'";
+        assert!(admin.execute(setup).is_ok());
+        // An embedded session is the bootstrap superuser's: everyone's settings apply.
+        let mut embedded = db.connect();
+        assert_eq!(show(&mut embedded, "lock_timeout"), "3s");
+        let mut user = db.connect();
+        user.set_identity("rs_user", "kestrel", 1);
+        assert_eq!(show(&mut user, "lock_timeout"), "1s");
+        assert_eq!(show(&mut user, "statement_timeout"), "5s");
+        assert!(user
+            .execute("SET lock_timeout = '8s'; RESET lock_timeout")
+            .is_ok());
+        assert_eq!(show(&mut user, "lock_timeout"), "1s");
+        let mut other = db.connect();
+        other.set_identity("rs_other", "kestrel", 1);
+        assert_eq!(show(&mut other, "lock_timeout"), "3s");
+        // The client's own settings come after the role's and win.
+        let mut client = db.connect();
+        client.set_identity("rs_user", "kestrel", 1);
+        assert!(client.set_startup_parameter("lock_timeout", "7s").is_ok());
+        assert_eq!(show(&mut client, "lock_timeout"), "7s");
     }
 
     #[test]

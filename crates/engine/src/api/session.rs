@@ -40,8 +40,7 @@ use crate::exec::{
 };
 use crate::interrupt::Interrupt;
 use crate::parser::{self, parse, Parsed};
-use crate::plan::BoundStatement;
-use crate::storage::{AdvisoryLocks, Isolation, RelationKind, Store, Transaction};
+    crate::plan::BoundStatement;, crate::plan::{BoundStatement, crate::storage::{AdvisoryLocks, Isolation, RelationKind, RoleChange, SettingChange};, Store, Transaction};, use,
 use crate::types::{DataType, ScalarValue};
 
 /// What [`Session::run`] runs: a parsed statement, or one bound earlier.
@@ -581,6 +580,8 @@ impl Session {
     /// Who the session is for: current_user, current_database() and pg_backend_pid().
     /// A user that names no role is the bootstrap superuser under that name: the server
     /// lets such a user in only when it trusts every client.
+    /// Called as the session starts, before the client's settings: the settings ALTER
+    /// ROLE ... SET keeps for the role start over from the server's.
     pub fn set_identity(&mut self, user: &str, database: &str, backend_pid: i32) {
         let role_oid = self
             .store
@@ -595,6 +596,48 @@ impl Session {
             role_oid,
             session_user: user.to_string(),
         });
+        self.settings = self.settings.restarted();
+        self.apply_role_settings();
+    }
+
+    /// ALTER ROLE ... SET's value must be one SET would take, and the name is kept as
+    /// the setting spells it (PostgreSQL's GUCArrayAdd).
+    fn check_kept_setting(&self, change: &mut SettingChange) -> Result<()> {
+        let name = match change {
+            SettingChange::Set { name, value } => {
+                self.settings.clone().set(name, Some(value))?;
+                name
+            }
+            SettingChange::Reset { name: Some(name) } => name,
+            SettingChange::Reset { name: None } => return Ok(()),
+        };
+        match self.settings.get(name) {
+            Ok((spelled, _)) if !spelled.is_empty() => *name = spelled.to_string(),
+            // A custom `prefix.name` need not be set to be reset.
+            Err(error) if !name.contains('.') => return Err(error),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Applies what ALTER ROLE / DATABASE ... SET keeps for the session's role as its
+    /// defaults; a kept value that no longer applies is a WARNING, as in PostgreSQL.
+    pub(crate) fn apply_role_settings(&mut self) {
+        let state = self.store.snapshot();
+        let database = crate::catalog::system::DATABASE_OID;
+        let kept = state
+            .roles
+            .settings
+            .for_session(database, self.identity.role_oid);
+        for (name, value) in kept {
+            if let Err(error) = self.settings.set_session_default(&name, &value) {
+                self.notices.push(Notice {
+                    severity: "WARNING",
+                    state: error.state,
+                    message: error.message,
+                });
+            }
+        }
     }
 
     /// 42501 unless the session's user may CONNECT to the database, which PostgreSQL
@@ -1188,8 +1231,11 @@ impl Session {
             } => self.with_notices("DROP VIEW", |txn, notices| {
                 view::drop_views(txn, &names, if_exists, cascade, notices)
             }),
-            BoundStatement::ChangeRole(change) => {
+            BoundStatement::ChangeRole(mut change) => {
                 let tag = change.tag();
+                if let RoleChange::Setting { change, .. } = &mut change {
+                    self.check_kept_setting(change)?;
+                }
                 let session = self.current_identity()?.session_role();
                 let encryption = PasswordEncryption::from_setting(
                     self.settings

@@ -591,6 +591,8 @@ pub struct Settings {
     /// to it (SET then ROLLBACK) is not reported again, as in PostgreSQL.
     last_reported: Arc<Vec<String>>,
     defaults: Arc<Defaults>,
+    /// The server's defaults, before a session's own (its role's, its client's).
+    server_defaults: Arc<Defaults>,
     /// What [`Settings::rows`] last made, until a value changes: statements take it along
     /// for the price of a reference count.
     rows: OnceLock<Arc<Vec<SettingRow>>>,
@@ -631,9 +633,15 @@ impl Settings {
             changed: Vec::new(),
             local_restore: Vec::new(),
             last_reported: defaults.values.clone(),
+            server_defaults: defaults.clone(),
             defaults,
             rows: OnceLock::new(),
         }
+    }
+
+    /// The settings of a session starting over: the server's defaults.
+    pub(crate) fn restarted(&self) -> Settings {
+        Settings::new(self.server_defaults.clone())
     }
 
     /// `SET name = value`, or back to the server's default with `None`.

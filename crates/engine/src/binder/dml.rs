@@ -10,7 +10,7 @@ use sqlparser::ast::{
 use super::scope::{Scope, ScopeColumn};
 use super::updatable_view::{WriteKind, WriteTarget};
 use super::{ident_name, Binder};
-use crate::catalog::{Identity, TableSchema};
+use crate::catalog::{AclMode, Identity, TableSchema};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
 use crate::parser::Overriding;
@@ -90,6 +90,7 @@ impl Binder<'_> {
         let schema = target.schema.clone();
         let targets = target_columns(&target, columns)?;
         let explicit = !columns.is_empty();
+        self.note_inserted_columns(&target, &targets, source.as_deref());
         let source = match source {
             None => self.default_row(&schema)?,
             Some(query) => match (
@@ -351,6 +352,8 @@ impl Binder<'_> {
                 return Err(Error::unsupported("multiple-column UPDATE assignments"));
             };
             let column = target.column(name)?;
+            let attnum = i16::try_from(column + 1).unwrap_or(i16::MAX);
+            self.note_attribute_use(schema.oid, attnum, AclMode::UPDATE);
             if bound.iter().any(|(c, _)| *c == column) {
                 return Err(Error::syntax(format!(
                     "multiple assignments to same column \"{}\"",
@@ -619,6 +622,27 @@ fn target_columns(target: &WriteTarget, columns: &[ObjectName]) -> Result<Vec<us
         targets.push(index);
     }
     Ok(targets)
+}
+
+impl Binder<'_> {
+    /// Notes the columns an INSERT writes: those named, or as many of the table's as
+    /// VALUES gives (PostgreSQL's implicit list is only as long as the rows).
+    fn note_inserted_columns(
+        &mut self,
+        target: &WriteTarget,
+        targets: &[usize],
+        source: Option<&ast::Query>,
+    ) {
+        let given = match source.map(|query| query.body.as_ref()) {
+            None => 0,
+            Some(SetExpr::Values(values)) => values.rows.first().map_or(0, |row| row.len()),
+            Some(_) => targets.len(),
+        };
+        for &column in targets.iter().take(given) {
+            let attnum = i16::try_from(column + 1).unwrap_or(i16::MAX);
+            self.note_attribute_use(target.schema.oid, attnum, AclMode::INSERT);
+        }
+    }
 }
 
 /// The scope of a table's columns under the name `visible`.

@@ -12,7 +12,7 @@ use super::data_type::bind_data_type;
 use super::scope::Scope;
 use super::window::WindowCallSyntax;
 use super::{ident_name, Binder};
-use crate::catalog::system;
+use crate::catalog::{system, AclMode};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
 use crate::function::{AggregateFunction, ArrayFunction, ScalarFunction, TableFunction};
@@ -359,7 +359,12 @@ impl Binder<'_> {
         name: &str,
     ) -> Result<ScalarExpr> {
         let error = match scope.resolve(table, name) {
-            Ok(column) => return Ok(column),
+            Ok(column) => {
+                if let ScalarExpr::Column { index, .. } = &column {
+                    self.note_column_use(&scope.columns[*index], AclMode::SELECT);
+                }
+                return Ok(column);
+            }
             Err(e) if e.state == SqlState::UndefinedColumn && name == "tableoid" => {
                 match self.table_oid_column(scope, table) {
                     Some(column) => return Ok(column),
@@ -368,7 +373,16 @@ impl Binder<'_> {
             }
             Err(e) if e.state == SqlState::UndefinedColumn && table.is_none() => {
                 match self.whole_row(scope, name) {
-                    Some(row) => return row,
+                    Some(row) => {
+                        let whole = scope
+                            .columns
+                            .iter()
+                            .filter(|c| c.table.as_deref() == Some(name));
+                        for column in whole {
+                            self.note_column_use(column, AclMode::SELECT);
+                        }
+                        return row;
+                    }
                     None => e,
                 }
             }
@@ -388,6 +402,9 @@ impl Binder<'_> {
             if let Ok(ScalarExpr::Column { index, ty }) =
                 self.outer_scopes[level].0.resolve(table, name)
             {
+                let column = &self.outer_scopes[level].0.columns[index];
+                let (oid, attnum) = (column.table_oid, column.attnum);
+                self.note_attribute_use(oid, attnum, AclMode::SELECT);
                 // Every subquery between here and that scope reads outside itself.
                 for (_, correlated) in &mut self.outer_scopes[level..] {
                     *correlated = true;

@@ -326,6 +326,9 @@ impl Binder<'_> {
         for name in using {
             let l = find(0..left_width, name, "left")?;
             let r = find(left_width..width, name, "right")?;
+            // The join reads both sides' columns, as PostgreSQL marks them.
+            self.note_column_use(&scope.columns[l], AclMode::SELECT);
+            self.note_column_use(&scope.columns[r], AclMode::SELECT);
             let left_col = ScalarExpr::Column {
                 index: l,
                 ty: scope.columns[l].ty,
@@ -598,7 +601,7 @@ impl Binder<'_> {
             return bind_sequence_relation(&name, sequence.oid, alias);
         }
         let entry = self.table(&name)?;
-        self.require_relation(&name, entry.schema.oid, AclMode::SELECT)?;
+        self.require_relation_or_columns(&name, entry.schema.oid, AclMode::SELECT)?;
         if !self.unpopulated_readable {
             super::materialized_view::check_populated(&entry.schema)?;
         }

@@ -7,6 +7,7 @@ mod array;
 mod catalog_call;
 mod check;
 mod coerce;
+mod column_privilege;
 mod comment;
 mod copy;
 mod create_table_like;
@@ -152,6 +153,8 @@ pub struct Binder<'a> {
     /// Binding a query that is not run (a view's, EXPLAIN's without ANALYZE): a materialized
     /// view WITH NO DATA may be named, as only scanning one is PostgreSQL's 55000.
     unpopulated_readable: bool,
+    /// Relations read or written through column privileges, and the columns used.
+    column_uses: column_privilege::ColumnUses,
 }
 
 impl<'a> Binder<'a> {
@@ -196,6 +199,7 @@ impl<'a> Binder<'a> {
             view_owner: None,
             privileges_unchecked: false,
             unpopulated_readable: false,
+            column_uses: Default::default(),
         }
     }
 
@@ -243,6 +247,7 @@ impl<'a> Binder<'a> {
             }
         };
         let bound = self.with_writes(bound)?;
+        self.check_column_uses()?;
         // Likewise a SEQUENCE NAME of an identity column.
         if self.identity_sequence_names.iter().any(Option::is_some) {
             return Err(Error::unsupported("SEQUENCE NAME here"));

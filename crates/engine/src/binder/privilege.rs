@@ -13,7 +13,7 @@ use super::{ident_name, Binder};
 use crate::catalog::system::SUPERUSER_OID;
 use crate::catalog::{invalid_privilege_type, AclMode, ObjectKind, QualifiedName};
 use crate::error::{Error, Result, SqlState};
-use crate::plan::{BoundStatement, PrivilegeChange, PrivilegeTarget, RoleChange};
+use crate::plan::{BoundStatement, ColumnTarget, PrivilegeChange, PrivilegeTarget, RoleChange};
 
 impl Binder<'_> {
     /// The role statements run as (SET ROLE's): a name that is no role is the trusted
@@ -36,7 +36,7 @@ impl Binder<'_> {
 
     /// Whose privileges a relation read now is checked with: the owner of the view whose
     /// query is being bound, or the current role.
-    fn checking_role(&self) -> u32 {
+    pub(super) fn checking_role(&self) -> u32 {
         self.view_owner.unwrap_or_else(|| self.current_role())
     }
 
@@ -48,17 +48,34 @@ impl Binder<'_> {
         oid: u32,
         privileges: AclMode,
     ) -> Result<()> {
+        match self.relation_denied(name, oid, privileges)? {
+            None => Ok(()),
+            Some((_, denied)) => Err(denied),
+        }
+    }
+
+    /// [`Binder::require_relation`]'s check of the relation itself, once the schema's
+    /// USAGE passed: the checking role and the error when it lacks `privileges` there.
+    pub(super) fn relation_denied(
+        &self,
+        name: &QualifiedName,
+        oid: u32,
+        privileges: AclMode,
+    ) -> Result<Option<(u32, Error)>> {
         let role = self.checking_role();
         let roles = &self.state.roles;
         if roles.is_superuser(role) || self.privileges_unchecked {
-            return Ok(());
+            return Ok(None);
         }
         self.require_schema_as(role, name.schema, AclMode::USAGE)?;
         let object = roles.relation_privileges(oid);
         let (held, _) = roles.privileges_of(role, ObjectKind::Relation, &object);
         match held.contains(privileges) {
-            true => Ok(()),
-            false => Err(permission_denied(self.relation_word(name), &name.name)),
+            true => Ok(None),
+            false => Ok(Some((
+                role,
+                permission_denied(self.relation_word(name), &name.name),
+            ))),
         }
     }
 
@@ -91,12 +108,12 @@ impl Binder<'_> {
     }
 
     /// 42501 unless the statement may read relation `name` (a table or a view) it writes.
-    pub(super) fn require_read(&self, name: &QualifiedName) -> Result<()> {
+    pub(super) fn require_read(&mut self, name: &QualifiedName) -> Result<()> {
         let oid = match self.state.views.get(name) {
             Some(view) => view.oid,
             None => self.table(name)?.schema.oid,
         };
-        self.require_relation(name, oid, AclMode::SELECT)
+        self.require_relation_or_columns(name, oid, AclMode::SELECT)
     }
 
     /// 42501 unless the current role holds `privileges` on schema `oid`.
@@ -308,7 +325,7 @@ impl Binder<'_> {
             return Err(Error::syntax("syntax error at end of input"));
         };
         let (kind, targets) = self.privilege_targets(objects)?;
-        let (mode, all) = privilege_mode(privileges, kind)?;
+        let named = privilege_mode(privileges, kind)?;
         for target in &targets {
             if kind == ObjectKind::Sequence && target.kind != ObjectKind::Sequence {
                 return Err(Error::new(
@@ -321,14 +338,75 @@ impl Binder<'_> {
             .iter()
             .map(grantee_name)
             .collect::<Result<Vec<_>>>()?;
+        let columns = self.column_targets(&targets, &named.columns)?;
         Ok(PrivilegeChange {
             grant: true,
-            privileges: mode,
-            all,
+            privileges: named.mode,
+            all: named.all,
             targets,
             grantees,
             grant_option: false,
             cascade: false,
+            columns,
+        })
+    }
+
+    /// The columns `(privileges, names)` name on each of `targets`: 42703 for a column
+    /// one of them lacks, 0LP01 on a sequence.
+    fn column_targets(
+        &self,
+        targets: &[PrivilegeTarget],
+        named: &[(AclMode, &[ast::Ident])],
+    ) -> Result<Vec<ColumnTarget>> {
+        let mut columns = Vec::new();
+        for (index, target) in targets.iter().enumerate() {
+            if named.is_empty() {
+                break;
+            }
+            if target.kind != ObjectKind::Relation {
+                return Err(Error::new(
+                    SqlState::InvalidGrantOperation,
+                    "column privileges are only valid for relations",
+                ));
+            }
+            let names = self.relation_column_names(target.oid);
+            for (privileges, idents) in named {
+                for ident in *idents {
+                    let name = ident_name(ident);
+                    let Some(position) = names.iter().position(|n| *n == name) else {
+                        return Err(Error::new(
+                            SqlState::UndefinedColumn,
+                            format!(
+                                "column \"{name}\" of relation \"{}\" does not exist",
+                                target.name
+                            ),
+                        ));
+                    };
+                    columns.push(ColumnTarget {
+                        target: index,
+                        attnum: i16::try_from(position + 1).unwrap_or(i16::MAX),
+                        name,
+                        privileges: *privileges,
+                    });
+                }
+            }
+        }
+        Ok(columns)
+    }
+
+    /// The column names of the table or view `oid`, in attribute number order.
+    fn relation_column_names(&self, oid: u32) -> Vec<String> {
+        if let Some(table) = self.state.tables.get(&oid) {
+            return table
+                .schema
+                .columns
+                .iter()
+                .map(|c| c.name.clone())
+                .collect();
+        }
+        let view = self.state.views.values().find(|v| v.oid == oid);
+        view.map_or_else(Vec::new, |v| {
+            v.columns.iter().map(|(n, _)| n.clone()).collect()
         })
     }
 
@@ -572,10 +650,17 @@ fn object_name_text(name: &ast::ObjectName) -> Result<String> {
     }
 }
 
-/// The privileges named, checked against the object kind (0LP01 for one it lacks), and
-/// whether ALL was written. ON TABLE also names sequences, so it takes their USAGE too
-/// (checked per object when granted, as PostgreSQL's ExecGrant_Relation does).
-fn privilege_mode(privileges: &Privileges, kind: ObjectKind) -> Result<(AclMode, bool)> {
+/// The privileges a GRANT or REVOKE names: on whole objects, checked against the object
+/// kind (0LP01 for one it lacks), whether ALL was written, and those on named columns.
+struct NamedPrivileges<'p> {
+    mode: AclMode,
+    all: bool,
+    columns: Vec<(AclMode, &'p [ast::Ident])>,
+}
+
+/// ON TABLE also names sequences, so it takes their USAGE too (checked per object when
+/// granted, as PostgreSQL's ExecGrant_Relation does).
+fn privilege_mode(privileges: &Privileges, kind: ObjectKind) -> Result<NamedPrivileges<'_>> {
     let valid = match kind {
         ObjectKind::Relation => kind
             .all_privileges()
@@ -587,10 +672,20 @@ fn privilege_mode(privileges: &Privileges, kind: ObjectKind) -> Result<(AclMode,
     let actions = match privileges {
         Privileges::All {
             with_privileges_keyword: _,
-        } => return Ok((kind.all_privileges(), true)),
+        } => {
+            return Ok(NamedPrivileges {
+                mode: kind.all_privileges(),
+                all: true,
+                columns: Vec::new(),
+            })
+        }
         Privileges::Actions(actions) => actions,
     };
-    let mut mode = AclMode::NONE;
+    let mut named = NamedPrivileges {
+        mode: AclMode::NONE,
+        all: false,
+        columns: Vec::new(),
+    };
     for action in actions {
         let (bit, columns) = match action {
             Action::Select { columns } => (AclMode::SELECT, columns.as_ref()),
@@ -607,15 +702,21 @@ fn privilege_mode(privileges: &Privileges, kind: ObjectKind) -> Result<(AclMode,
             Action::Execute { obj_type: None } => (AclMode::EXECUTE, None),
             other => return Err(Error::unsupported(format!("the privilege {other}"))),
         };
-        if columns.is_some() {
-            return Err(Error::unsupported("column privileges"));
+        match columns {
+            Some(_) if kind != ObjectKind::Relation => {
+                return Err(Error::new(
+                    SqlState::InvalidGrantOperation,
+                    "column privileges are only valid for relations",
+                ));
+            }
+            Some(columns) => named.columns.push((bit, columns.as_slice())),
+            None if !valid.contains(bit) => {
+                return Err(invalid_privilege_type(&action_word(action), kind))
+            }
+            None => named.mode = named.mode.union(bit),
         }
-        if !valid.contains(bit) {
-            return Err(invalid_privilege_type(&action_word(action), kind));
-        }
-        mode = mode.union(bit);
     }
-    Ok((mode, false))
+    Ok(named)
 }
 
 fn action_word(action: &Action) -> String {

@@ -8,7 +8,7 @@ use sqlparser::ast::{self, AlterRoleOperation, CreateRole, Expr, ObjectName, Rol
 use super::{ident_name, Binder};
 use crate::error::{Error, Result, SqlState};
 use crate::parser::RoleMembership;
-use crate::plan::{BoundStatement, RoleChange, RoleOptions};
+use crate::plan::{BoundStatement, RoleChange, RoleOptions, SettingChange};
 
 impl Binder<'_> {
     /// Whether the session's role is a superuser (a name that is no role is the trusted
@@ -86,6 +86,9 @@ impl Binder<'_> {
         name: &ast::Ident,
         operation: &AlterRoleOperation,
     ) -> Result<BoundStatement> {
+        // ALTER ROLE ALL names every role (only SET and RESET take it).
+        let all = name.quote_style.is_none() && name.value.eq_ignore_ascii_case("all");
+        let role_or_all = (!all).then(|| ident_name(name));
         let name = ident_name(name);
         let change = match operation {
             AlterRoleOperation::RenameRole { role_name } => RoleChange::Rename {
@@ -102,14 +105,64 @@ impl Binder<'_> {
                     options: bound,
                 }
             }
-            AlterRoleOperation::Set { .. } | AlterRoleOperation::Reset { .. } => {
-                return Err(Error::unsupported("per-role settings (ALTER ROLE ... SET)"))
+            AlterRoleOperation::Set {
+                config_name,
+                config_value,
+                in_database,
+            } => {
+                let name = setting_name(config_name);
+                let change = match config_value {
+                    ast::SetConfigValue::Default => SettingChange::Reset { name: Some(name) },
+                    ast::SetConfigValue::Value(value) => SettingChange::Set {
+                        name,
+                        value: setting_value(value)?,
+                    },
+                    ast::SetConfigValue::FromCurrent => {
+                        return Err(Error::unsupported("ALTER ROLE ... SET ... FROM CURRENT"))
+                    }
+                };
+                self.setting_change(role_or_all, in_database.as_ref(), change)?
+            }
+            AlterRoleOperation::Reset {
+                config_name,
+                in_database,
+            } => {
+                let name = match config_name {
+                    ast::ResetConfig::ALL => None,
+                    ast::ResetConfig::ConfigName(name) => Some(setting_name(name)),
+                };
+                let change = SettingChange::Reset { name };
+                self.setting_change(role_or_all, in_database.as_ref(), change)?
             }
             AlterRoleOperation::AddMember { .. } | AlterRoleOperation::DropMember { .. } => {
                 return Err(Error::syntax("syntax error at or near \"MEMBER\""))
             }
         };
         Ok(BoundStatement::ChangeRole(change))
+    }
+
+    /// ALTER ROLE's SET or RESET for `role` (`None`: ALL), in the database named, which
+    /// must be the current one (3D000 otherwise).
+    fn setting_change(
+        &self,
+        role: Option<String>,
+        in_database: Option<&ObjectName>,
+        change: SettingChange,
+    ) -> Result<RoleChange> {
+        if let Some(database) = in_database {
+            let database = role_name(database)?;
+            if database != self.search_path.database() {
+                return Err(Error::new(
+                    SqlState::InvalidCatalogName,
+                    format!("database \"{database}\" does not exist"),
+                ));
+            }
+        }
+        Ok(RoleChange::Setting {
+            role,
+            in_database: in_database.is_some(),
+            change,
+        })
     }
 
     pub(super) fn bind_drop_roles(
@@ -216,5 +269,36 @@ fn limit(expr: &Expr) -> Result<i32> {
             SqlState::InvalidParameterValue,
             format!("invalid connection limit: {text}"),
         )),
+    }
+}
+
+/// A setting's name as PostgreSQL keeps it: lower case, its parts joined by dots.
+fn setting_name(name: &ObjectName) -> String {
+    name.0
+        .iter()
+        .map(|part| match part {
+            ast::ObjectNamePart::Identifier(ident) => ident_name(ident),
+            ast::ObjectNamePart::Function(f) => f.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// A setting's value as PostgreSQL keeps it: a string's text, a number or a name as
+/// written.
+fn setting_value(value: &Expr) -> Result<String> {
+    match value {
+        Expr::Value(v) => match &v.value {
+            Value::SingleQuotedString(s) | Value::EscapedStringLiteral(s) => Ok(s.clone()),
+            Value::Number(n, _) => Ok(n.to_string()),
+            Value::Boolean(b) => Ok(b.to_string()),
+            other => Err(Error::unsupported(format!("the setting value {other}"))),
+        },
+        Expr::Identifier(ident) => Ok(ident_name(ident)),
+        Expr::UnaryOp {
+            op: ast::UnaryOperator::Minus,
+            expr,
+        } => Ok(format!("-{}", setting_value(expr)?)),
+        other => Err(Error::unsupported(format!("the setting value {other}"))),
     }
 }

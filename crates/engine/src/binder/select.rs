@@ -13,6 +13,7 @@ use super::expr::{AggregateCollector, AGGREGATE_REF_BASE, GROUPING_REF_BASE, WIN
 use super::grouping::{grouping_calls, BoundGroupBy};
 use super::scope::{Scope, ScopeColumn};
 use super::{ident_name, Binder};
+use crate::catalog::AclMode;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
 use crate::plan::{BoundStatement, ColumnInfo, LogicalPlan, ScalarExpr, SortKey};
@@ -596,7 +597,7 @@ impl Binder<'_> {
                             "SELECT * with no tables specified is not valid",
                         ));
                     }
-                    outputs.extend(wildcard(scope, None));
+                    outputs.extend(self.wildcard(scope, None));
                 }
                 SelectItem::QualifiedWildcard(
                     SelectItemQualifiedWildcardKind::ObjectName(name),
@@ -608,7 +609,7 @@ impl Binder<'_> {
                         self.check_schema_qualifier(scope, schema, &written.name)?;
                     }
                     let table = written.name;
-                    let items: Vec<OutputItem> = wildcard(scope, Some(&table)).collect();
+                    let items = self.wildcard(scope, Some(&table));
                     if items.is_empty() {
                         return Err(Error::new(
                             SqlState::UndefinedTable,
@@ -950,21 +951,27 @@ fn check_wildcard_options(options: &WildcardAdditionalOptions) -> Result<()> {
     Ok(())
 }
 
-fn wildcard<'s>(scope: &'s Scope, table: Option<&'s str>) -> impl Iterator<Item = OutputItem> + 's {
-    scope
-        .columns
-        .iter()
-        .enumerate()
-        .filter(move |(_, c)| match table {
-            None => !c.qualified_only,
-            Some(t) => c.table.as_deref() == Some(t),
-        })
-        .map(|(index, c)| OutputItem {
-            expr: ScalarExpr::Column { index, ty: c.ty },
-            name: c.name.clone(),
-            table_oid: c.table_oid,
-            attnum: c.attnum,
-        })
+impl Binder<'_> {
+    /// The columns `*` (or `table.*`) stands for, each noted as read.
+    fn wildcard(&mut self, scope: &Scope, table: Option<&str>) -> Vec<OutputItem> {
+        let mut items = Vec::new();
+        for (index, c) in scope.columns.iter().enumerate() {
+            let named = match table {
+                None => !c.qualified_only,
+                Some(t) => c.table.as_deref() == Some(t),
+            };
+            if named {
+                self.note_column_use(c, AclMode::SELECT);
+                items.push(OutputItem {
+                    expr: ScalarExpr::Column { index, ty: c.ty },
+                    name: c.name.clone(),
+                    table_oid: c.table_oid,
+                    attnum: c.attnum,
+                });
+            }
+        }
+        items
+    }
 }
 
 fn output_item(expr: ScalarExpr, name: String, scope: &Scope) -> OutputItem {

@@ -245,7 +245,12 @@ impl Binder<'_> {
     ) -> Result<WriteTarget> {
         let Some(view) = self.state.views.get(name).cloned() else {
             let schema = self.table(name)?.schema.clone();
-            self.require_relation(name, schema.oid, kind.privilege())?;
+            match kind {
+                WriteKind::Insert | WriteKind::Update => {
+                    self.require_relation_or_columns(name, schema.oid, kind.privilege())?
+                }
+                WriteKind::Delete => self.require_relation(name, schema.oid, kind.privilege())?,
+            }
             super::materialized_view::check_writable(&schema)?;
             if schema.foreign.is_some() {
                 // file_fdw has no write callbacks.

@@ -144,7 +144,7 @@ impl Binder<'_> {
         alias: Option<&ast::TableAlias>,
     ) -> Result<(LogicalPlan, Scope)> {
         let name = view.qualified_name();
-        self.require_relation(&name, view.oid, AclMode::SELECT)?;
+        self.require_relation_or_columns(&name, view.oid, AclMode::SELECT)?;
         self.referenced.push(name);
         let plan = self.expand_view(view)?;
         let visible = alias.map_or_else(|| view.name.clone(), |a| ident_name(&a.name));

@@ -13,6 +13,7 @@ mod namespace;
 pub mod password;
 mod privilege;
 mod role;
+pub mod role_setting;
 mod schema;
 mod search_path;
 pub mod system;
@@ -35,9 +36,11 @@ pub use namespace::{
 };
 pub use privilege::{
     acl_text, change_acl, default_acl, invalid_privilege_type, AclChange, AclItem, AclMode,
-    ObjectKind, ObjectPrivileges, PrivilegeCatalog, DATABASE_OWNER, PUBLIC_GRANTEE,
+    ColumnPrivileges, ObjectKind, ObjectPrivileges, PrivilegeCatalog, COLUMN_PRIVILEGES,
+    DATABASE_OWNER, PUBLIC_GRANTEE,
 };
 pub use role::{missing_role, Membership, Role, RoleCatalog, SessionRole, BOOTSTRAP_SUPERUSER};
+pub use role_setting::RoleSettings;
 pub use schema::{
     CheckConstraint, ColumnDef, Constraint, ConstraintKind, Identity, IndexDef, IndexExpr,
     IndexKey, IndexMethod, StoredExpr, TableSchema, UniqueKey,

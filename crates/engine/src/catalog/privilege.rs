@@ -187,6 +187,55 @@ pub fn default_acl(kind: ObjectKind, owner: u32) -> Vec<AclItem> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PrivilegeCatalog {
     pub objects: BTreeMap<(ObjectKind, u32), ObjectPrivileges>,
+    /// Column ACLs (pg_attribute.attacl) by table OID and attribute number; a column
+    /// without an entry has none (NULL), and its table's owner is the columns' owner.
+    pub columns: ColumnPrivileges,
+}
+
+/// The ACLs granted on single columns, by (table OID, attribute number).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ColumnPrivileges(pub BTreeMap<(u32, i16), Vec<AclItem>>);
+
+/// The privileges a column may be granted (ACL_ALL_RIGHTS_COLUMN).
+pub const COLUMN_PRIVILEGES: AclMode =
+    AclMode(AclMode::INSERT.0 | AclMode::SELECT.0 | AclMode::UPDATE.0 | AclMode::REFERENCES.0);
+
+impl ColumnPrivileges {
+    /// Column `attnum` of table `oid`'s ACL (empty when it has none).
+    pub fn get(&self, oid: u32, attnum: i16) -> &[AclItem] {
+        self.0.get(&(oid, attnum)).map_or(&[], Vec::as_slice)
+    }
+
+    /// Stores column `attnum` of table `oid`'s ACL, leaving no entry for an empty one.
+    pub fn put(&mut self, oid: u32, attnum: i16, acl: Vec<AclItem>) {
+        match acl.is_empty() {
+            true => self.0.remove(&(oid, attnum)),
+            false => self.0.insert((oid, attnum), acl),
+        };
+    }
+
+    /// The columns of table `oid` with an ACL, by attribute number.
+    pub fn of_table(&self, oid: u32) -> impl Iterator<Item = (i16, &[AclItem])> {
+        self.0
+            .range((oid, i16::MIN)..=(oid, i16::MAX))
+            .map(|((_, attnum), acl)| (*attnum, acl.as_slice()))
+    }
+
+    /// After column `attnum` of table `oid` is dropped: its ACL goes, and the later
+    /// columns' follow them down one place, as the columns do.
+    pub fn drop_column(&mut self, oid: u32, attnum: i16) {
+        let later: Vec<(i16, Vec<AclItem>)> = self
+            .of_table(oid)
+            .filter(|(n, _)| *n >= attnum)
+            .map(|(n, acl)| (n, acl.to_vec()))
+            .collect();
+        for (n, acl) in later {
+            self.0.remove(&(oid, n));
+            if n > attnum {
+                self.0.insert((oid, n - 1), acl);
+            }
+        }
+    }
 }
 
 impl PrivilegeCatalog {
@@ -209,13 +258,11 @@ impl PrivilegeCatalog {
 
     /// Whether `role` owns an object or is named in an ACL (DROP ROLE refuses then).
     pub fn mentions(&self, role: u32) -> bool {
-        self.objects.values().any(|o| {
-            o.owner == role
-                || o.acl
-                    .iter()
-                    .flatten()
-                    .any(|item| item.grantee == role || item.grantor == role)
-        })
+        let named = |item: &AclItem| item.grantee == role || item.grantor == role;
+        self.objects
+            .values()
+            .any(|o| o.owner == role || o.acl.iter().flatten().any(named))
+            || self.columns.0.values().flatten().any(named)
     }
 }
 
@@ -278,6 +325,31 @@ impl RoleCatalog {
             true => (held, kind.all_privileges()),
             false => (held, options),
         }
+    }
+
+    /// The privileges `role` holds on column `attnum` of table `oid` through the column's
+    /// own ACL (not the table's).
+    pub fn column_privileges_of(&self, role: u32, oid: u32, attnum: i16) -> AclMode {
+        self.column_privileges_and_options(role, oid, attnum).0
+    }
+
+    /// [`RoleCatalog::column_privileges_of`] and the grant options held with them.
+    pub fn column_privileges_and_options(
+        &self,
+        role: u32,
+        oid: u32,
+        attnum: i16,
+    ) -> (AclMode, AclMode) {
+        let acl = self.privileges.columns.get(oid, attnum);
+        self.privileges_in(role, ObjectKind::Relation, acl)
+    }
+
+    /// Whether `role` holds `privilege` on some column of table `oid` through a column ACL.
+    pub fn holds_on_some_column(&self, role: u32, oid: u32, privilege: AclMode) -> bool {
+        self.privileges.columns.of_table(oid).any(|(attnum, _)| {
+            self.column_privileges_of(role, oid, attnum)
+                .contains(privilege)
+        })
     }
 
     fn privileges_in(&self, role: u32, kind: ObjectKind, acl: &[AclItem]) -> (AclMode, AclMode) {

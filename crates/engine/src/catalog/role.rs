@@ -84,6 +84,8 @@ pub struct RoleCatalog {
     pub roles: Vec<Arc<Role>>,
     pub memberships: Vec<Membership>,
     pub privileges: PrivilegeCatalog,
+    /// ALTER ROLE / DATABASE ... SET.
+    pub settings: super::RoleSettings,
 }
 
 impl Default for RoleCatalog {
@@ -92,6 +94,7 @@ impl Default for RoleCatalog {
             roles: vec![Arc::new(Role::bootstrap())],
             memberships: Vec::new(),
             privileges: PrivilegeCatalog::default(),
+            settings: super::RoleSettings::default(),
         }
     }
 }

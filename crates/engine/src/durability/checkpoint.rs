@@ -17,8 +17,7 @@ use super::encode_vector::{decode_table_data, encode_table_data};
 use super::io::{io_error, write_durably, Disk};
 use super::record::{decode_sequence, encode_sequence, unindexed_entry};
 use crate::catalog::{
-    Domain, EnumType, Extension, ForeignServer, FunctionDef, PrivilegeCatalog, QualifiedName,
-    RoleCatalog, SchemaDef, TableSchema, ViewDef,
+    ColumnPrivileges, Domain, EnumType, Extension, ForeignServer, FunctionDef, PrivilegeCatalog, QualifiedName, RoleCatalog, RoleSettings, SchemaDef, TableSchema, ViewDef,
 };
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, Map, Sequence, TableData};
@@ -188,6 +187,14 @@ fn encode_manifest(capture: &Capture, written: &Written) -> Vec<u8> {
         out.u8(section::PRIVILEGES);
         state.roles.privileges.encode(&mut out);
     }
+    if !state.roles.privileges.columns.0.is_empty() {
+        out.u8(section::COLUMN_PRIVILEGES);
+        state.roles.privileges.columns.encode(&mut out);
+    }
+    if !state.roles.settings.0.is_empty() {
+        out.u8(section::ROLE_SETTINGS);
+        state.roles.settings.encode(&mut out);
+    }
     if !state.functions.is_empty() {
         out.u8(section::FUNCTIONS);
         out.len(state.functions.len());
@@ -299,6 +306,14 @@ pub fn read_checkpoint(disk: &dyn Disk, dir: &Path) -> Result<Option<(DbState, u
             section::PRIVILEGES => {
                 Arc::make_mut(&mut state.roles).privileges =
                     PrivilegeCatalog::decode(&mut input).map_err(named)?;
+            }
+            section::COLUMN_PRIVILEGES => {
+                Arc::make_mut(&mut state.roles).privileges.columns =
+                    ColumnPrivileges::decode(&mut input).map_err(named)?;
+            }
+            section::ROLE_SETTINGS => {
+                Arc::make_mut(&mut state.roles).settings =
+                    RoleSettings::decode(&mut input).map_err(named)?;
             }
             section::FUNCTIONS => {
                 let mut functions = Map::default();

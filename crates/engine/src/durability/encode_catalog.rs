@@ -5,12 +5,7 @@
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
-    AclItem, AclMode, CheckConstraint, ColumnDef, Constraint, ConstraintKind, Domain, DomainCheck,
-    EnumLabel, EnumType, Extension, ForeignKey, ForeignServer, ForeignTable, FunctionArg,
-    FunctionBody, FunctionDef, FunctionReturn, HnswOptions, Identity, IndexDef, IndexExpr,
-    IndexMethod, MaterializedView, Membership, ObjectKind, ObjectPrivileges, ParamMode,
-    PrivilegeCatalog, QualifiedName, ReferentialAction, Role, RoleCatalog, SchemaDef, StoredExpr,
-    TableSchema, UniqueKey, VectorOpClass, ViewCheckOption, ViewDef, Volatility,
+    AclItem, AclMode, CheckConstraint, ColumnDef, ColumnPrivileges, Constraint, ConstraintKind, Domain, DomainCheck, EnumLabel, EnumType, Extension, ForeignKey, ForeignServer, ForeignTable, FunctionArg, FunctionBody, FunctionDef, FunctionReturn, HnswOptions, Identity, IndexDef, IndexExpr, IndexMethod, MaterializedView, Membership, ObjectKind, ObjectPrivileges, ParamMode, PrivilegeCatalog, QualifiedName, ReferentialAction, Role, RoleCatalog, RoleSettings, SchemaDef, StoredExpr, TableSchema, UniqueKey, VectorOpClass, ViewCheckOption, ViewDef, Volatility,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
@@ -27,6 +22,12 @@ pub(super) mod section {
     /// The owners and ACLs kept with the role catalog, after its ROLES section, when
     /// there are any.
     pub const PRIVILEGES: u8 = 90;
+    /// The column ACLs kept with the role catalog, after its PRIVILEGES section, when
+    /// there are any.
+    pub const COLUMN_PRIVILEGES: u8 = 190;
+    /// ALTER ROLE / DATABASE ... SET's settings kept with the role catalog, after its
+    /// ROLES section, when there are any.
+    pub const ROLE_SETTINGS: u8 = 191;
     /// Extensions: every installed one in a checkpoint, those installed or dropped in a
     /// commit record.
     pub const EXTENSIONS: u8 = 160;
@@ -1161,6 +1162,7 @@ impl Persist for RoleCatalog {
             roles,
             memberships,
             privileges: PrivilegeCatalog::default(),
+            settings: RoleSettings::default(),
         })
     }
 }
@@ -1173,23 +1175,12 @@ impl Persist for PrivilegeCatalog {
             out.u32(*oid);
             out.u32(object.owner);
             out.option(object.acl.as_ref(), |out, acl| {
-                out.items(acl, |out, item| {
-                    out.u32(item.grantee);
-                    out.u32(item.grantor);
-                    out.u32(u32::from(item.privileges.0));
-                    out.u32(u32::from(item.grant_options.0));
-                });
+                out.items(acl, encode_acl_item);
             });
         }
     }
 
     fn decode(input: &mut Decoder<'_>) -> Result<PrivilegeCatalog> {
-        let mode = |input: &mut Decoder<'_>| -> Result<AclMode> {
-            let bits = input.u32()?;
-            u16::try_from(bits)
-                .map(AclMode)
-                .map_err(|_| corrupt(format!("privilege bits {bits}")))
-        };
         let mut catalog = PrivilegeCatalog::default();
         for _ in 0..input.len(10)? {
             let tag = input.u8()?;
@@ -1197,21 +1188,87 @@ impl Persist for PrivilegeCatalog {
                 .ok_or_else(|| corrupt(format!("privilege object kind {tag}")))?;
             let oid = input.u32()?;
             let owner = input.u32()?;
-            let acl = input.option(|input| {
-                input.items(16, |input| {
-                    Ok(AclItem {
-                        grantee: input.u32()?,
-                        grantor: input.u32()?,
-                        privileges: mode(input)?,
-                        grant_options: mode(input)?,
-                    })
-                })
-            })?;
+            let acl = input.option(|input| input.items(16, decode_acl_item))?;
             catalog
                 .objects
                 .insert((kind, oid), ObjectPrivileges { owner, acl });
         }
         Ok(catalog)
+    }
+}
+
+impl Persist for RoleSettings {
+    fn encode(&self, out: &mut Encoder) {
+        out.len(self.0.len());
+        for ((database, role), items) in &self.0 {
+            out.u32(*database);
+            out.u32(*role);
+            out.items(items, |out, item| out.str(item));
+        }
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<RoleSettings> {
+        let mut settings = RoleSettings::default();
+        for _ in 0..input.len(12)? {
+            let key = (input.u32()?, input.u32()?);
+            let items = input.items(MIN_STR_BYTES, Decoder::string)?;
+            if items.is_empty() || items.iter().any(|i| !i.contains('=')) {
+                return Err(corrupt("a role setting that is no name=value"));
+            }
+            settings.0.insert(key, items);
+        }
+        Ok(settings)
+    }
+}
+
+fn encode_acl_item(out: &mut Encoder, item: &AclItem) {
+    out.u32(item.grantee);
+    out.u32(item.grantor);
+    out.u32(u32::from(item.privileges.0));
+    out.u32(u32::from(item.grant_options.0));
+}
+
+fn decode_acl_item(input: &mut Decoder<'_>) -> Result<AclItem> {
+    let mode = |input: &mut Decoder<'_>| -> Result<AclMode> {
+        let bits = input.u32()?;
+        u16::try_from(bits)
+            .map(AclMode)
+            .map_err(|_| corrupt(format!("privilege bits {bits}")))
+    };
+    Ok(AclItem {
+        grantee: input.u32()?,
+        grantor: input.u32()?,
+        privileges: mode(input)?,
+        grant_options: mode(input)?,
+    })
+}
+
+impl Persist for ColumnPrivileges {
+    fn encode(&self, out: &mut Encoder) {
+        out.len(self.0.len());
+        for ((oid, attnum), acl) in &self.0 {
+            out.u32(*oid);
+            out.u32(u32::from(attnum.unsigned_abs()));
+            out.items(acl, encode_acl_item);
+        }
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<ColumnPrivileges> {
+        let mut columns = ColumnPrivileges::default();
+        for _ in 0..input.len(12)? {
+            let oid = input.u32()?;
+            let attnum = input.u32()?;
+            let attnum = i16::try_from(attnum)
+                .ok()
+                .filter(|n| *n >= 1)
+                .ok_or_else(|| corrupt(format!("column privileges of attribute {attnum}")))?;
+            let acl = input.items(16, decode_acl_item)?;
+            if acl.is_empty() {
+                return Err(corrupt("an empty column ACL"));
+            }
+            columns.0.insert((oid, attnum), acl);
+        }
+        Ok(columns)
     }
 }
 
@@ -1697,5 +1754,28 @@ mod tests {
         for bad in impossible {
             assert!(is_corrupt::<SequenceOptions>(&encoded(&bad)), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn column_privileges_round_trip() {
+        use crate::catalog::{AclItem, AclMode, ColumnPrivileges};
+        let item = AclItem {
+            grantee: 100,
+            grantor: 10,
+            privileges: AclMode::SELECT.union(AclMode::UPDATE),
+            grant_options: AclMode::SELECT,
+        };
+        let mut columns = ColumnPrivileges::default();
+        columns.put(16384, 1, vec![item]);
+        columns.put(16384, 3, vec![item, item]);
+        columns.put(16390, 2, vec![item]);
+        assert_round_trip(&columns);
+        // An attribute number of no column, and an entry with no ACL, are corrupt.
+        let mut bad = ColumnPrivileges::default();
+        bad.0.insert((16384, 0), vec![item]);
+        assert!(is_corrupt::<ColumnPrivileges>(&encoded(&bad)));
+        let mut empty = ColumnPrivileges::default();
+        empty.0.insert((16384, 1), Vec::new());
+        assert!(is_corrupt::<ColumnPrivileges>(&encoded(&empty)));
     }
 }

@@ -13,8 +13,7 @@ use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use super::encode_catalog::section;
 use super::encode_vector::{decode_table_data, encode_table_data};
 use crate::catalog::{
-    Domain, EnumType, Extension, ForeignServer, FunctionDef, PrivilegeCatalog, QualifiedName,
-    RoleCatalog, SchemaDef, TableSchema, ViewDef,
+    ColumnPrivileges, Domain, EnumType, Extension, ForeignServer, FunctionDef, PrivilegeCatalog, QualifiedName, RoleCatalog, RoleSettings, SchemaDef, TableSchema, ViewDef,
 };
 use crate::error::Result;
 use crate::storage::{CommitChanges, DbState, Sequence, SequenceOptions, TableData, TableEntry};
@@ -133,6 +132,14 @@ pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
         if !roles.privileges.objects.is_empty() {
             out.u8(section::PRIVILEGES);
             roles.privileges.encode(&mut out);
+        }
+        if !roles.privileges.columns.0.is_empty() {
+            out.u8(section::COLUMN_PRIVILEGES);
+            roles.privileges.columns.encode(&mut out);
+        }
+        if !roles.settings.0.is_empty() {
+            out.u8(section::ROLE_SETTINGS);
+            roles.settings.encode(&mut out);
         }
     }
     // A tagged section, written only when the commit changed a function, so that records
@@ -419,6 +426,13 @@ pub fn apply_commit(
             section::ROLES => state.roles = Arc::new(RoleCatalog::decode(&mut input)?),
             section::PRIVILEGES => {
                 Arc::make_mut(&mut state.roles).privileges = PrivilegeCatalog::decode(&mut input)?;
+            }
+            section::COLUMN_PRIVILEGES => {
+                Arc::make_mut(&mut state.roles).privileges.columns =
+                    ColumnPrivileges::decode(&mut input)?;
+            }
+            section::ROLE_SETTINGS => {
+                Arc::make_mut(&mut state.roles).settings = RoleSettings::decode(&mut input)?;
             }
             section::FUNCTIONS => {
                 for _ in 0..input.len(5)? {

@@ -44,6 +44,7 @@ pub fn alter_table(txn: &mut Transaction, alter: &AlterTable, ctx: &ExecContext)
     for change in &alter.row_changes {
         apply(&mut data, change, ctx)?;
     }
+    drop_column_privileges(txn, alter)?;
     check_not_null(&alter.schema, &data)?;
     super::check::check_existing_rows(&alter.schema.name, &alter.checks, &data, ctx)?;
     let unique_indexes = build_unique_indexes(&alter.schema, &data)?;
@@ -76,6 +77,35 @@ pub fn alter_table(txn: &mut Transaction, alter: &AlterTable, ctx: &ExecContext)
             .map(|owner| sequence.with_owner(Some(owner.clone())));
         txn.put_sequence(name, replacement);
     }
+    Ok(())
+}
+
+/// A dropped column's ACL goes with it, and the ACLs of the columns after it move down
+/// with them, so that attribute numbers keep naming the same columns.
+fn drop_column_privileges(txn: &mut Transaction, alter: &AlterTable) -> Result<()> {
+    let dropped: Vec<usize> = alter
+        .row_changes
+        .iter()
+        .filter_map(|change| match change {
+            RowChange::DropColumn { column } => Some(*column),
+            RowChange::AddColumn { .. } | RowChange::SetColumn { .. } => None,
+        })
+        .collect();
+    let oid = alter.table_oid;
+    let has_acls = |txn: &Transaction| {
+        let view = txn.view();
+        let found = view.roles.privileges.columns.of_table(oid).next().is_some();
+        found
+    };
+    if dropped.is_empty() || !has_acls(txn) {
+        return Ok(());
+    }
+    let mut roles = txn.roles_to_change()?;
+    for column in dropped {
+        let attnum = i16::try_from(column + 1).unwrap_or(i16::MAX);
+        roles.privileges.columns.drop_column(oid, attnum);
+    }
+    txn.put_roles(roles);
     Ok(())
 }
 

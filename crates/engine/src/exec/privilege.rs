@@ -7,7 +7,7 @@ use crate::catalog::{
     change_acl, AclChange, AclItem, ObjectKind, ObjectPrivileges, PrivilegeCatalog, RoleCatalog,
     SessionRole, PUBLIC_GRANTEE,
 };
-use crate::catalog::{invalid_privilege_type, AclMode};
+use crate::catalog::{invalid_privilege_type, AclMode, COLUMN_PRIVILEGES};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{PrivilegeChange, PrivilegeTarget};
 use crate::storage::{DbState, Transaction};
@@ -27,6 +27,7 @@ pub fn change_privileges(
         grantees,
         grant_option,
         cascade,
+        columns,
     } = change;
     let grantees = grantees
         .iter()
@@ -41,22 +42,66 @@ pub fn change_privileges(
             "grant options can only be granted to roles",
         ));
     }
-    for target in targets {
+    for (index, target) in targets.iter().enumerate() {
         let acl_change = AclChange {
             grant,
-            privileges: target_privileges(&target, privileges, all, notices)?,
+            privileges: target_privileges(target, privileges, all, notices)?,
             all,
             grantees: &grantees,
             grant_option,
             cascade,
         };
-        let object = newest(&target, &roles.privileges);
+        let object = newest(target, &roles.privileges);
         let denied = || {
             Error::new(
                 SqlState::InsufficientPrivilege,
                 format!("permission denied for {} {}", target.word, target.name),
             )
         };
+        let on_columns = columns.iter().filter(|c| c.target == index);
+        for column in on_columns {
+            let change = AclChange {
+                privileges: column.privileges,
+                ..acl_change
+            };
+            let about = format!("column \"{}\" of relation \"{}\"", column.name, target.name);
+            change_column_acl(
+                roles,
+                &object,
+                (target.oid, column.attnum),
+                &change,
+                actor,
+                &denied,
+            )?
+            .into_iter()
+            .for_each(|warning| notices.push(acl_warning(&warning, &about)));
+        }
+        if acl_change.privileges.is_empty() && !columns.is_empty() {
+            continue;
+        }
+        // PostgreSQL's REVOKE on a table takes the same privileges from its columns.
+        if !grant && target.kind == ObjectKind::Relation {
+            let attnums: Vec<i16> = roles
+                .privileges
+                .columns
+                .of_table(target.oid)
+                .map(|(attnum, _)| attnum)
+                .collect();
+            let change = AclChange {
+                privileges: acl_change.privileges.intersection(COLUMN_PRIVILEGES),
+                ..acl_change
+            };
+            for attnum in attnums {
+                change_column_acl(
+                    roles,
+                    &object,
+                    (target.oid, attnum),
+                    &change,
+                    actor,
+                    &denied,
+                )?;
+            }
+        }
         let (acl, warnings) = change_acl(
             roles,
             target.kind,
@@ -65,13 +110,9 @@ pub fn change_privileges(
             actor.role_oid,
             denied,
         )?;
+        let about = format!("\"{}\"", target.name);
         for warning in warnings {
-            notices.push(Notice {
-                severity: "WARNING",
-                state: SqlState::Warning,
-                message: format!("{warning} for \"{}\"", target.name),
-                detail: None,
-            });
+            notices.push(acl_warning(&warning, &about));
         }
         roles.privileges.put(
             target.kind,
@@ -83,6 +124,43 @@ pub fn change_privileges(
         );
     }
     Ok(())
+}
+
+/// Applies `change` by `actor` to the ACL of column `attnum` of table `oid` (owned as
+/// `table` says); returns the warnings to give. `denied` is the error for an actor
+/// holding nothing there.
+fn change_column_acl(
+    roles: &mut RoleCatalog,
+    table: &ObjectPrivileges,
+    (oid, attnum): (u32, i16),
+    change: &AclChange<'_>,
+    actor: &SessionRole,
+    denied: &dyn Fn() -> Error,
+) -> Result<Vec<String>> {
+    let object = ObjectPrivileges {
+        owner: table.owner,
+        acl: Some(roles.privileges.columns.get(oid, attnum).to_vec()),
+    };
+    let (acl, warnings) = change_acl(
+        roles,
+        ObjectKind::Relation,
+        &object,
+        change,
+        actor.role_oid,
+        denied,
+    )?;
+    roles.privileges.columns.put(oid, attnum, acl);
+    Ok(warnings)
+}
+
+/// The WARNING a GRANT or REVOKE gives about privileges it could not give or take on
+/// the object `about` names.
+fn acl_warning(warning: &str, about: &str) -> Notice {
+    Notice {
+        severity: "WARNING",
+        state: SqlState::Warning,
+        message: format!("{warning} for {about}"),
+    }
 }
 
 /// What a GRANT or REVOKE of `privileges` means for `target`: ON TABLE names sequences
@@ -234,6 +312,17 @@ pub fn prune(catalog: &mut PrivilegeCatalog, state: &DbState) {
         ObjectKind::Sequence => state.sequences.values().any(|s| s.oid == *oid),
         ObjectKind::Function => state.functions.contains_key(oid),
         ObjectKind::Database => true,
+    });
+    catalog.columns.0.retain(|(oid, attnum), _| {
+        let columns = match state.tables.get(oid) {
+            Some(table) => table.schema.columns.len(),
+            None => state
+                .views
+                .values()
+                .find(|v| v.oid == *oid)
+                .map_or(0, |v| v.columns.len()),
+        };
+        usize::try_from(*attnum).is_ok_and(|n| n >= 1 && n <= columns)
     });
 }
 

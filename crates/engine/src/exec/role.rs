@@ -7,9 +7,9 @@
 use super::privilege;
 use crate::api::Notice;
 use crate::catalog::password::{self, PasswordEncryption};
-use crate::catalog::{missing_role, Membership, Role, RoleCatalog, SessionRole};
+use crate::catalog::{missing_role, role_setting, Membership, Role, RoleCatalog, SessionRole};
 use crate::error::{Error, Result, SqlState};
-use crate::plan::{RoleChange, RoleOptions};
+use crate::plan::{RoleChange, RoleOptions, SettingChange};
 use crate::storage::Transaction;
 use crate::types::datetime::parse_timestamptz;
 
@@ -151,6 +151,7 @@ pub fn change_role(
                     "must be superuser to drop superusers",
                 )?;
                 privilege::check_unused(&roles, role.oid, &role.name)?;
+                roles.settings.drop_role(role.oid);
                 roles.remove(role.oid);
             }
         }
@@ -167,6 +168,41 @@ pub fn change_role(
             let new_owner = roles.named(&new_owner, actor.session)?.oid;
             for follower in &followers {
                 privilege::set_owner(&mut roles, follower, new_owner);
+            }
+        }
+        RoleChange::Setting {
+            role,
+            in_database,
+            change,
+        } => {
+            let role = match role {
+                Some(name) => {
+                    let target = roles.named(&name, actor.session)?;
+                    match target.superuser {
+                        true => require(me.superuser, "must be superuser to alter superusers")?,
+                        false => require(
+                            me.superuser || me.create_role || target.oid == me.oid,
+                            "permission denied",
+                        )?,
+                    }
+                    target.oid
+                }
+                None => {
+                    require(me.superuser, "must be superuser to alter settings globally")?;
+                    role_setting::ALL
+                }
+            };
+            let database = match in_database {
+                true => crate::catalog::system::DATABASE_OID,
+                false => role_setting::ALL,
+            };
+            match change {
+                SettingChange::Set { name, value } => {
+                    roles.settings.set(database, role, &name, &value)
+                }
+                SettingChange::Reset { name } => {
+                    roles.settings.reset(database, role, name.as_deref())
+                }
             }
         }
         RoleChange::Membership {

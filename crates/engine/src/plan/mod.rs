@@ -35,5 +35,7 @@ pub use logical::{
     SetVariable, SortKey, TableFunctionCall, TransactionModes, WindowCall, WindowFrame,
 };
 pub use on_conflict::{ConflictAction, OnConflict};
-pub use role::{PrivilegeChange, PrivilegeTarget, RoleChange, RoleOptions};
+pub use role::{
+    ColumnTarget, PrivilegeChange, PrivilegeTarget, RoleChange, RoleOptions, SettingChange,
+};
 pub use row_check::{CheckKind, RowCheck};

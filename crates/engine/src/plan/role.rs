@@ -63,6 +63,22 @@ pub enum RoleChange {
         new_owner: String,
         tag: &'static str,
     },
+    /// ALTER ROLE `role` (`None`: ALL) [IN DATABASE] SET / RESET.
+    Setting {
+        role: Option<String>,
+        /// IN DATABASE (the current one): the setting applies there only.
+        in_database: bool,
+        change: SettingChange,
+    },
+}
+
+/// What ALTER ROLE ... SET or RESET does to the settings kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SettingChange {
+    /// SET `name` TO `value`, as written (checked when the statement runs).
+    Set { name: String, value: String },
+    /// RESET `name`, or SET `name` TO DEFAULT; RESET ALL with `None`.
+    Reset { name: Option<String> },
 }
 
 /// GRANT (`grant`) or REVOKE of `privileges` on `targets` to or from `grantees`.
@@ -78,6 +94,18 @@ pub struct PrivilegeChange {
     /// WITH GRANT OPTION, or REVOKE GRANT OPTION FOR.
     pub grant_option: bool,
     pub cascade: bool,
+    /// The privileges given or taken on single columns (`SELECT (a, b)`).
+    pub columns: Vec<ColumnTarget>,
+}
+
+/// A column a GRANT or REVOKE names, with the privileges it gives or takes there.
+#[derive(Debug, Clone)]
+pub struct ColumnTarget {
+    /// The column's relation, by its place in `PrivilegeChange::targets`.
+    pub target: usize,
+    pub attnum: i16,
+    pub name: String,
+    pub privileges: AclMode,
 }
 
 /// One object a GRANT or REVOKE names.
@@ -103,6 +131,7 @@ impl RoleChange {
             RoleChange::Privileges(PrivilegeChange { grant: true, .. }) => "GRANT",
             RoleChange::Privileges(PrivilegeChange { grant: false, .. }) => "REVOKE",
             RoleChange::Owner { tag, .. } => tag,
+            RoleChange::Setting { .. } => "ALTER ROLE",
         }
     }
 }

@@ -9,8 +9,8 @@
 use sqlparser::ast::{SetExpr, Statement};
 
 use super::Session;
-use crate::catalog::{temp_schema_name, PG_TEMP};
-use crate::error::Result;
+use crate::catalog::{temp_schema_name, AclMode, ObjectKind, PG_TEMP};
+use crate::error::{Error, Result, SqlState};
 use crate::exec::{ddl, schema, truncate};
 use crate::parser::Parsed;
 use crate::plan::OnCommitAction;
@@ -65,12 +65,35 @@ impl Session {
         }
         let name = temp_schema_name(self.lock_owner);
         let owner = self.identity.user.clone();
-        let txn = self.transaction();
-        if txn.view().schema_by_name(&name).is_none() {
+        if self.transaction().view().schema_by_name(&name).is_none() {
+            self.require_temporary_privilege()?;
+            let txn = self.transaction();
             schema::create_schema(txn, &name, &owner, true, &mut Vec::new())?;
         }
         self.temp_tables.schema_created = true;
         Ok(())
+    }
+
+    /// 42501 unless the current role may create temporary tables in the database, which
+    /// PostgreSQL asks once, as it makes the session's temporary schema.
+    fn require_temporary_privilege(&mut self) -> Result<()> {
+        let role = self.current_identity()?.role_oid;
+        let held = {
+            let state = self.transaction().view();
+            let roles = &state.roles;
+            let database = roles.database_privileges();
+            roles.privileges_of(role, ObjectKind::Database, &database).0
+        };
+        match held.contains(AclMode::TEMPORARY) {
+            true => Ok(()),
+            false => Err(Error::new(
+                SqlState::InsufficientPrivilege,
+                format!(
+                    "permission denied to create temporary tables in database \"{}\"",
+                    self.identity.database
+                ),
+            )),
+        }
     }
 
     pub(super) fn register_on_commit(&mut self, oid: u32, action: OnCommitAction) {
@@ -170,6 +193,29 @@ mod tests {
         assert!(db.store().snapshot().tables.is_empty());
         assert!(db.store().snapshot().sequences.is_empty());
         assert!(db.store().snapshot().views.is_empty());
+    }
+
+    #[test]
+    fn temporary_tables_need_the_temporary_privilege() {
+        let db = Database::new();
+        let mut admin = db.connect();
+        let database = lines(&mut admin, "SELECT current_database()").join("");
+        let revoke =
+            format!("CREATE ROLE tt_user; REVOKE TEMPORARY ON DATABASE \"{database}\" FROM PUBLIC");
+        let revoked = admin.execute(&revoke).err().map(|e| e.message);
+        assert_eq!(revoked, None);
+        let mut user = db.connect();
+        let create = "SET ROLE tt_user; CREATE TEMP TABLE t (a int)";
+        let denied = user
+            .execute(create)
+            .err()
+            .map(|e| (e.sqlstate(), e.message));
+        let message =
+            format!("permission denied to create temporary tables in database \"{database}\"");
+        assert_eq!(denied, Some(("42501", message)));
+        let grant = format!("GRANT TEMPORARY ON DATABASE \"{database}\" TO tt_user");
+        assert!(admin.execute(&grant).is_ok());
+        assert!(user.execute(create).is_ok());
     }
 
     fn files_contain(dir: &Path, needle: &[u8]) -> bool {

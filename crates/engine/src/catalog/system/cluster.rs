@@ -218,6 +218,25 @@ pub(super) fn pg_auth_members(snapshot: &CatalogSnapshot) -> Rows {
         .collect()
 }
 
+pub(super) const PG_DB_ROLE_SETTING: &[(&str, DataType)] = &[
+    ("setdatabase", OID),
+    ("setrole", OID),
+    ("setconfig", TEXT_ARRAY),
+];
+
+/// ALTER ROLE / DATABASE ... SET's settings, one row per (database, role).
+pub(super) fn pg_db_role_setting(snapshot: &CatalogSnapshot) -> Rows {
+    let settings = &snapshot.state.roles.settings;
+    settings
+        .0
+        .iter()
+        .map(|((database, role), items)| {
+            let items = items.iter().map(|i| text(i)).collect();
+            vec![oid(*database), oid(*role), ScalarValue::Array(items)]
+        })
+        .collect()
+}
+
 pub(super) const PG_TABLESPACE: &[(&str, DataType)] = &[
     ("oid", OID),
     ("spcname", NAME),

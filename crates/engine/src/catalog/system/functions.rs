@@ -781,6 +781,13 @@ pub fn object_oid(
         OidKind::RegType => {
             let name = written.trim().to_lowercase();
             let name = name.strip_prefix("pg_catalog.").unwrap_or(&name);
+            // The SQL spellings the grammar knows besides the catalog's names.
+            let name = match name {
+                "int" => "integer",
+                "float" => "double precision",
+                "decimal" => "numeric",
+                other => other,
+            };
             super::BUILTIN_TYPES
                 .iter()
                 .find(|t| t.name == name || format_type(t.oid, -1) == name)
@@ -889,7 +896,7 @@ fn user_relation_oid(name: &QualifiedName, state: &DbState) -> Option<u32> {
 
 /// An identifier written in a string, as PostgreSQL reads it: folded to lower case unless
 /// double-quoted.
-fn identifier_from_text(part: &str) -> String {
+pub(super) fn identifier_from_text(part: &str) -> String {
     let part = part.trim();
     match part.strip_prefix('"').and_then(|p| p.strip_suffix('"')) {
         Some(quoted) => quoted.replace("\"\"", "\""),

@@ -5,10 +5,10 @@
 //! (`WITH GRANT OPTION`: with it) answers true. An unknown object named by OID gives NULL.
 //! The kinds that keep no ACLs here (functions, types) answer true.
 
-use super::functions::object_oid;
+use super::functions::{identifier_from_text, object_oid};
 use super::CatalogSnapshot;
 use crate::catalog::system::SUPERUSER_OID;
-use crate::catalog::{AclMode, ObjectKind, ObjectPrivileges};
+use crate::catalog::{AclMode, ObjectKind, ObjectPrivileges, ParamMode};
 use crate::error::{Error, Result, SqlState};
 use crate::types::{OidKind, ScalarValue};
 
@@ -16,23 +16,29 @@ use crate::types::{OidKind, ScalarValue};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PrivilegeFunction {
     Table,
-    /// Column privileges are not kept: a column has its table's.
+    /// has_column_privilege: the table's privilege, or the column's own.
     Column,
     Schema,
     Database,
-    /// Functions, types and the any-column form: no ACLs are kept for them.
+    /// Types: no ACLs are kept for them.
     Unchecked,
     Sequence,
+    /// has_any_column_privilege: the table's privilege, or one column's.
+    AnyColumn,
+    /// has_function_privilege: EXECUTE on a SQL function (built-in ones are PUBLIC's).
+    Function,
 }
 
 impl PrivilegeFunction {
     pub fn of(name: &str) -> PrivilegeFunction {
         match name {
             "has_table_privilege" => PrivilegeFunction::Table,
-            "has_column_privilege" | "has_any_column_privilege" => PrivilegeFunction::Column,
+            "has_column_privilege" => PrivilegeFunction::Column,
+            "has_any_column_privilege" => PrivilegeFunction::AnyColumn,
             "has_schema_privilege" => PrivilegeFunction::Schema,
             "has_database_privilege" => PrivilegeFunction::Database,
             "has_sequence_privilege" => PrivilegeFunction::Sequence,
+            "has_function_privilege" => PrivilegeFunction::Function,
             _ => PrivilegeFunction::Unchecked,
         }
     }
@@ -50,7 +56,7 @@ impl PrivilegeFunction {
                 ("TRIGGER", AclMode::TRIGGER),
                 ("RULE", AclMode::NONE),
             ],
-            PrivilegeFunction::Column => &[
+            PrivilegeFunction::Column | PrivilegeFunction::AnyColumn => &[
                 ("SELECT", AclMode::SELECT),
                 ("INSERT", AclMode::INSERT),
                 ("UPDATE", AclMode::UPDATE),
@@ -64,6 +70,7 @@ impl PrivilegeFunction {
                 ("CONNECT", AclMode::CONNECT),
             ],
             PrivilegeFunction::Unchecked => &[],
+            PrivilegeFunction::Function => &[("EXECUTE", AclMode::EXECUTE)],
             PrivilegeFunction::Sequence => &[
                 ("USAGE", AclMode::USAGE),
                 ("SELECT", AclMode::SELECT),
@@ -84,11 +91,10 @@ pub(super) fn has_privilege(
     if function == PrivilegeFunction::Unchecked {
         return Ok(ScalarValue::Bool(true));
     }
-    // The column functions take (table, column, privilege) after the optional role.
-    let object_args = if function == PrivilegeFunction::Column && args.len() > 2 {
-        2
-    } else {
-        1
+    // has_column_privilege takes (table, column, privilege) after the optional role.
+    let object_args = match function {
+        PrivilegeFunction::Column => 2,
+        _ => 1,
     };
     let (role, rest) = match args.len().saturating_sub(object_args) {
         1 => (snapshot.session.role_oid, args),
@@ -100,11 +106,23 @@ pub(super) fn has_privilege(
     let (wanted, with_grant_option) = parse_privileges(function, privileges)?;
     let roles = &snapshot.state.roles;
     let (kind, privileges) = match function {
-        PrivilegeFunction::Table | PrivilegeFunction::Column => {
+        PrivilegeFunction::Table | PrivilegeFunction::Column | PrivilegeFunction::AnyColumn => {
             let Some(oid) = relation(object, snapshot)? else {
                 return Ok(ScalarValue::Null);
             };
             let state = snapshot.state;
+            let columns = match function {
+                PrivilegeFunction::Column => match column(oid, &rest[1], snapshot)? {
+                    Some(attnum) => vec![attnum],
+                    None => return Ok(ScalarValue::Null),
+                },
+                _ => roles
+                    .privileges
+                    .columns
+                    .of_table(oid)
+                    .map(|(n, _)| n)
+                    .collect(),
+            };
             if state.sequences.values().any(|s| s.oid == oid) {
                 (ObjectKind::Sequence, roles.sequence_privileges(oid))
             } else if !state.tables.contains_key(&oid)
@@ -113,6 +131,16 @@ pub(super) fn has_privilege(
                 // A system relation: everyone may read it (initdb's =r ACL).
                 let public_read = !with_grant_option && wanted.contains(AclMode::SELECT);
                 return Ok(ScalarValue::Bool(public_read || roles.is_superuser(role)));
+            } else if function != PrivilegeFunction::Table {
+                let on_column = |attnum: i16| {
+                    let (held, options) = roles.column_privileges_and_options(role, oid, attnum);
+                    let held = if with_grant_option { options } else { held };
+                    !held.intersection(wanted).is_empty()
+                };
+                if columns.into_iter().any(on_column) {
+                    return Ok(ScalarValue::Bool(true));
+                }
+                (ObjectKind::Relation, roles.relation_privileges(oid))
             } else {
                 (ObjectKind::Relation, roles.relation_privileges(oid))
             }
@@ -143,6 +171,11 @@ pub(super) fn has_privilege(
             }
         }
         PrivilegeFunction::Database => (ObjectKind::Database, roles.database_privileges()),
+        PrivilegeFunction::Function => match function_oid(object, snapshot)? {
+            FunctionFound::Sql(oid) => (ObjectKind::Function, roles.function_privileges(oid)),
+            FunctionFound::BuiltIn => return Ok(ScalarValue::Bool(true)),
+            FunctionFound::Missing => return Ok(ScalarValue::Null),
+        },
         PrivilegeFunction::Unchecked => return Ok(ScalarValue::Bool(true)),
     };
     Ok(ScalarValue::Bool(holds(
@@ -153,6 +186,137 @@ pub(super) fn has_privilege(
         wanted,
         with_grant_option,
     )))
+}
+
+/// What a has_function_privilege argument names.
+enum FunctionFound {
+    Sql(u32),
+    /// Not a SQL function: taken as a built-in one, which everyone may execute.
+    BuiltIn,
+    /// An OID of no function: NULL.
+    Missing,
+}
+
+/// The function `value` names: an OID, or `name(argument types)` as regprocedure reads
+/// it (42883 when a SQL function of that name has no such arguments).
+fn function_oid(value: &ScalarValue, snapshot: &CatalogSnapshot) -> Result<FunctionFound> {
+    let functions = &snapshot.state.functions;
+    let text = match value {
+        ScalarValue::Text(text) => text.trim(),
+        other => {
+            return Ok(match int_oid(other) {
+                Some(oid) if functions.contains_key(&oid) => FunctionFound::Sql(oid),
+                // PostgreSQL's own objects have OIDs below the first user one.
+                Some(oid) if oid < 16384 => FunctionFound::BuiltIn,
+                _ => FunctionFound::Missing,
+            });
+        }
+    };
+    let (name, args) = text.split_once('(').unwrap_or((text, ")"));
+    let args = args.trim_end().strip_suffix(')').unwrap_or(args);
+    let (schema, name) = match name.trim().rsplit_once('.') {
+        Some((schema, name)) => (
+            Some(identifier_from_text(schema)),
+            identifier_from_text(name),
+        ),
+        None => (None, identifier_from_text(name)),
+    };
+    let mut types = Vec::new();
+    for arg in split_arguments(args) {
+        types.push(object_oid(
+            OidKind::RegType,
+            arg,
+            snapshot.state,
+            snapshot.search_path,
+        )?);
+    }
+    let named: Vec<_> = functions
+        .values()
+        .filter(|f| f.name.name == name)
+        .filter(|f| {
+            schema.as_deref().is_none_or(|s| {
+                snapshot
+                    .state
+                    .schemas
+                    .get(&f.name.schema)
+                    .is_some_and(|d| d.name == s)
+            })
+        })
+        .collect();
+    if named.is_empty() {
+        return Ok(FunctionFound::BuiltIn);
+    }
+    let found = named.iter().find(|f| {
+        let inputs = f.args.iter().filter(|a| a.mode != ParamMode::Out);
+        inputs.map(|a| a.ty.oid()).eq(types.iter().copied())
+    });
+    match found {
+        Some(f) => Ok(FunctionFound::Sql(f.oid)),
+        None => Err(Error::new(
+            SqlState::UndefinedFunction,
+            format!("function \"{text}\" does not exist"),
+        )),
+    }
+}
+
+/// The argument types of `name(a, b)`, split at commas outside parentheses.
+fn split_arguments(args: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    for (i, c) in args.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                parts.push(args[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    let last = args[start..].trim();
+    if !last.is_empty() || !parts.is_empty() {
+        parts.push(last);
+    }
+    parts
+}
+
+/// The attribute number of the column of relation `oid` named or numbered by `value`:
+/// 42703 for an unknown name, `None` for an unknown number (acl.c's
+/// convert_column_name and column_privilege_check).
+fn column(oid: u32, value: &ScalarValue, snapshot: &CatalogSnapshot) -> Result<Option<i16>> {
+    let state = snapshot.state;
+    let (relation, names): (String, Vec<&str>) = match state.tables.get(&oid) {
+        Some(table) => (
+            table.schema.name.clone(),
+            table
+                .schema
+                .columns
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect(),
+        ),
+        None => match state.views.values().find(|v| v.oid == oid) {
+            Some(view) => (
+                view.name.clone(),
+                view.columns.iter().map(|(n, _)| n.as_str()).collect(),
+            ),
+            None => return Ok(Some(1)),
+        },
+    };
+    match value {
+        ScalarValue::Text(name) => match names.iter().position(|n| n == name) {
+            Some(position) => Ok(i16::try_from(position + 1).ok()),
+            None => Err(Error::new(
+                SqlState::UndefinedColumn,
+                format!("column \"{name}\" of relation \"{relation}\" does not exist"),
+            )),
+        },
+        ScalarValue::Int16(n) if *n >= 1 && usize::try_from(*n).is_ok_and(|n| n <= names.len()) => {
+            Ok(Some(*n))
+        }
+        _ => Ok(None),
+    }
 }
 
 fn holds(

@@ -434,7 +434,7 @@ pub static RELATIONS: &[SystemRelation] = &[
     relation("pg_largeobject_metadata", 2995, b'r', unused_features::PG_LARGEOBJECT_METADATA, no_rows),
     relation("pg_seclabels", 12011, b'v', unused_features::PG_SECLABELS, no_rows),
     relation("pg_shseclabel", 3592, b'r', unused_features::PG_SHSECLABEL, no_rows),
-    relation("pg_db_role_setting", 2964, b'r', unused_features::PG_DB_ROLE_SETTING, no_rows),
+    relation("pg_db_role_setting", 2964, b'r', cluster::PG_DB_ROLE_SETTING, cluster::pg_db_role_setting),
     relation("pg_cursors", 12012, b'v', cluster::PG_CURSORS, cluster::pg_cursors),
     relation("pg_matviews", 12050, b'v', views::PG_MATVIEWS, views::pg_matviews),
     relation("pg_language", 2612, b'r', types::PG_LANGUAGE, types::pg_language),
@@ -455,6 +455,7 @@ pub static RELATIONS: &[SystemRelation] = &[
     information_schema("domain_constraints", 13141, information_schema::domains::DOMAIN_CONSTRAINTS, information_schema::domains::domain_constraints),
     information_schema("table_privileges", 13113, is::TABLE_PRIVILEGES, information_schema::table_privileges),
     information_schema("role_table_grants", 13114, is::TABLE_PRIVILEGES, information_schema::role_table_grants),
+    information_schema("column_privileges", 13190, is::COLUMN_PRIVILEGES, information_schema::column_privileges),
 ];
 
 use information_schema::columns as is;

@@ -471,7 +471,10 @@ struct AttributeRow<'a> {
 }
 
 impl AttributeRow<'_> {
-    fn values(&self) -> Vec<ScalarValue> {
+    fn values(&self, snapshot: &CatalogSnapshot) -> Vec<ScalarValue> {
+        let number = i16::try_from(self.number).unwrap_or(i16::MAX);
+        let columns = &snapshot.state.roles.privileges.columns;
+        let acl = columns.0.get(&(self.relation, number)).map(Vec::as_slice);
         let builtin = super::types::builtin(self.ty.oid());
         let (by_value, align, storage) =
             builtin.map_or((false, b'i', b'x'), |t| (t.by_value, t.align, t.storage));
@@ -481,7 +484,7 @@ impl AttributeRow<'_> {
             oid(self.domain.unwrap_or(self.ty.oid())),
             int4(-1),
             int2(self.ty.type_len()),
-            int2(i16::try_from(self.number).unwrap_or(i16::MAX)),
+            int2(number),
             int4(i32::from(self.ty.element().is_some())),
             int4(-1),
             int4(match self.domain {
@@ -501,7 +504,7 @@ impl AttributeRow<'_> {
             boolean(true),
             int4(0),
             oid(collation(self.ty)),
-            NULL,
+            acl_value(snapshot, acl),
             NULL,
             NULL,
             NULL,
@@ -628,7 +631,7 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
             }),
         );
     }
-    rows.iter().map(AttributeRow::values).collect()
+    rows.iter().map(|row| row.values(snapshot)).collect()
 }
 
 pub(super) const PG_INDEX: &[(&str, DataType)] = &[

@@ -263,9 +263,3 @@ pub(super) const PG_SHSECLABEL: &[(&str, DataType)] = &[
     ("provider", TEXT),
     ("label", TEXT),
 ];
-
-pub(super) const PG_DB_ROLE_SETTING: &[(&str, DataType)] = &[
-    ("setdatabase", OID),
-    ("setrole", OID),
-    ("setconfig", TEXT_ARRAY),
-];

@@ -48,6 +48,17 @@ pub(in crate::catalog::system) const TABLE_PRIVILEGES: &[(&str, DataType)] = &[
     ("with_hierarchy", YES_OR_NO),
 ];
 
+pub(in crate::catalog::system) const COLUMN_PRIVILEGES: &[(&str, DataType)] = &[
+    ("grantor", IDENTIFIER),
+    ("grantee", IDENTIFIER),
+    ("table_catalog", IDENTIFIER),
+    ("table_schema", IDENTIFIER),
+    ("table_name", IDENTIFIER),
+    ("column_name", IDENTIFIER),
+    ("privilege_type", CHARACTER_DATA),
+    ("is_grantable", YES_OR_NO),
+];
+
 pub(in crate::catalog::system) const COLUMNS: &[(&str, DataType)] = &[
     ("table_catalog", IDENTIFIER),
     ("table_schema", IDENTIFIER),

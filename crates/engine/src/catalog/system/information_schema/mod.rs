@@ -7,7 +7,7 @@ pub(in crate::catalog::system) mod columns;
 pub(in crate::catalog::system) mod domains;
 mod privileges;
 
-pub(super) use privileges::{role_table_grants, table_privileges};
+pub(super) use privileges::{column_privileges, role_table_grants, table_privileges};
 
 use super::relations::{deparse_default, indexes};
 use super::{int4, text, CatalogSnapshot, Rows, NULL, PUBLIC_OID, RELATIONS, SUPERUSER_OID};
