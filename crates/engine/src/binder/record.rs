@@ -1,9 +1,10 @@
 //! Composite values as expressions: a row constructor used as a value (`SELECT ROW(1,
 //! 'a')`, `SELECT (a, b) FROM t`), a whole-row reference (`SELECT t FROM t`), field
-//! selection (`(expr).field`, `(expr).*` in a select list) and PostgreSQL's null test of a
-//! row (`IS NULL` when every field is NULL, `IS NOT NULL` when none is). Comparisons of
-//! two row constructors are expanded field by field in `row.rs`; a record value compared
-//! with another is record_cmp's comparison, in `function/compare.rs`.
+//! selection (`(expr).field`), its expansion (`(expr).*` in a select list) and
+//! PostgreSQL's null test of a row (`IS NULL` when every field is NULL, `IS NOT NULL` when
+//! none is). Comparisons of two row constructors are expanded field by field in `row.rs`;
+//! a record value compared with another is record_cmp's comparison, in
+//! `function/compare.rs`.
 
 use sqlparser::ast::{AccessExpr, Expr};
 
@@ -42,11 +43,21 @@ pub(super) fn field_of(input: ScalarExpr, index: usize, ty: DataType) -> ScalarE
     }
 }
 
-/// Every field of the record `input`, named.
+/// Every field of the record `input`, named: a row constructor's own arguments (so the
+/// fields of a whole-row reference stay its columns), else a selection of each field.
 pub(super) fn fields_of(input: &ScalarExpr) -> Option<Vec<(String, ScalarExpr)>> {
     let DataType::Record(record) = input.ty() else {
         return None;
     };
+    if let ScalarExpr::Function {
+        func: ScalarFunction::Record(RecordFunction::Row(_)),
+        args,
+        ..
+    } = input
+    {
+        let names = record.fields.iter().map(|f| f.name.clone());
+        return Some(names.zip(args.iter().cloned()).collect());
+    }
     Some(
         record
             .fields
@@ -101,6 +112,11 @@ impl Binder<'_> {
         access_chain: &[AccessExpr],
         scope: &Scope,
     ) -> Option<Result<ScalarExpr>> {
+        if is_row_expansion(access_chain) {
+            return Some(Err(Error::unsupported(
+                "row expansion via \"*\" is not supported here",
+            )));
+        }
         if matches!(root, Expr::Identifier(_) | Expr::CompoundIdentifier(_)) {
             return None;
         }
@@ -117,6 +133,28 @@ impl Binder<'_> {
             }
             Ok(value)
         }))
+    }
+
+    /// `(expr).*` in a select list (`access_chain` ends in the `*`): each field of the
+    /// record, named after it.
+    pub(super) fn bind_row_expansion(
+        &mut self,
+        root: &Expr,
+        access_chain: &[AccessExpr],
+        scope: &Scope,
+    ) -> Result<Vec<(String, ScalarExpr)>> {
+        let record = match access_chain.split_last() {
+            Some((_, [])) | None => self.bind_expr(root, scope)?,
+            Some((_, fields)) => self
+                .bind_field_selection(root, fields, scope)
+                .unwrap_or_else(|| Err(Error::syntax("syntax error at or near \"*\"")))?,
+        };
+        fields_of(&record).ok_or_else(|| {
+            Error::new(
+                SqlState::WrongObjectType,
+                format!("type {} is not composite", record.ty()),
+            )
+        })
     }
 
     /// `expr IS [NOT] NULL`: for a record, whether every field is (not) NULL.
@@ -146,6 +184,14 @@ pub(super) fn refuse_record_column(name: &str, ty: DataType) -> Result<()> {
         )),
         _ => Ok(()),
     }
+}
+
+/// Whether a field access ends in `.*`: the record's fields expanded, `(t).*`.
+pub(super) fn is_row_expansion(access_chain: &[AccessExpr]) -> bool {
+    matches!(
+        access_chain.last(),
+        Some(AccessExpr::Dot(Expr::Wildcard(_)))
+    )
 }
 
 /// Field `name` of `value`, with PostgreSQL's errors for a missing field or a value that
