@@ -369,6 +369,7 @@ impl Binder<'_> {
                 attnum: 0,
                 qualified_only: false,
                 null_extended: false,
+                from_relation: false,
                 name: scope.columns[*l].name.clone(),
             });
             exprs.push(merged);
@@ -625,6 +626,7 @@ impl Binder<'_> {
                     attnum: (i + 1) as i16,
                     qualified_only: false,
                     null_extended: false,
+                    from_relation: true,
                 })
                 .collect(),
         };
@@ -1240,6 +1242,7 @@ fn output_scope(
                 attnum: c.column_attnum,
                 qualified_only: false,
                 null_extended: false,
+                from_relation: false,
             })
             .collect(),
     })

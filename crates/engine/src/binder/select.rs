@@ -152,6 +152,7 @@ impl Binder<'_> {
                     attnum: 0,
                     qualified_only: false,
                     null_extended: false,
+                    from_relation: false,
                 })
                 .collect(),
         };

@@ -12,6 +12,7 @@ mod namespace;
 pub mod password;
 mod privilege;
 mod role;
+mod row_type;
 mod schema;
 mod search_path;
 pub mod system;
@@ -36,6 +37,10 @@ pub use privilege::{
     ObjectKind, ObjectPrivileges, PrivilegeCatalog, DATABASE_OWNER, PUBLIC_GRANTEE,
 };
 pub use role::{missing_role, Membership, Role, RoleCatalog, SessionRole, BOOTSTRAP_SUPERUSER};
+pub use row_type::{
+    row_array_oid, row_array_relation, row_type_named, row_type_oid, row_type_relation,
+    row_type_relations, RowTypeRelation, RELATION_OIDS,
+};
 pub use schema::{
     CheckConstraint, ColumnDef, Constraint, ConstraintKind, Identity, IndexDef, IndexMethod,
     StoredExpr, TableSchema, UniqueKey,

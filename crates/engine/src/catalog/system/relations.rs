@@ -13,7 +13,8 @@ use super::{
     BOOL, CHAR, FLOAT4, INFORMATION_SCHEMA_OID, INT2, INT2VECTOR, INT4, NAME, NULL, OID, OIDVECTOR,
     OPAQUE, PG_CATALOG_OID, PUBLIC_OID, RELATIONS, SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
-use crate::catalog::{acl_text, AclItem, ForeignKey, IndexMethod, TableSchema};
+use crate::catalog::{acl_text, row_type_oid, AclItem, ForeignKey, IndexMethod, TableSchema};
+use crate::storage::FIRST_USER_OID;
 use crate::types::{bit_string, text_io, DataType, ScalarValue};
 
 pub(super) const PG_NAMESPACE: &[(&str, DataType)] = &[
@@ -262,11 +263,16 @@ impl ClassRow<'_> {
         let heap = matches!(self.kind, b'r' | b'm');
         let replident = if heap { b'd' } else { b'n' };
         let storage = !matches!(self.kind, b'v');
+        // Tables and views of users have a row type (the system relations' are not listed).
+        let row_type = match self.kind {
+            b'r' | b'v' | b'm' if self.oid >= FIRST_USER_OID => row_type_oid(self.oid),
+            _ => 0,
+        };
         vec![
             oid(self.oid),
             text(self.name),
             oid(self.namespace),
-            oid(0),
+            oid(row_type),
             oid(0),
             oid(owner),
             oid(self.am),
