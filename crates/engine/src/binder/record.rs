@@ -97,12 +97,16 @@ impl Binder<'_> {
 
     /// `t` naming a FROM item rather than a column: the record of its columns.
     pub(super) fn whole_row(&self, scope: &Scope, name: &str) -> Option<Result<ScalarExpr>> {
-        let columns: Vec<(usize, &ScopeColumn)> = scope
+        let mut columns: Vec<(usize, &ScopeColumn)> = scope
             .columns
             .iter()
             .enumerate()
             .filter(|(_, c)| c.table.as_deref() == Some(name))
             .collect();
+        // A join USING moves its columns last: a relation's row keeps its column order.
+        if columns.iter().all(|(_, c)| c.from_relation) {
+            columns.sort_by_key(|(_, c)| c.attnum);
+        }
         if columns.iter().any(|(_, c)| c.null_extended) {
             return Some(Err(Error::unsupported(
                 "a whole-row reference to the NULL-padded side of an outer join",
