@@ -6,8 +6,8 @@ use super::{
     SUPERUSER_OID,
 };
 use crate::catalog::{
-    quote_identifier, row_array_oid, row_type_named, row_type_oid, row_type_relation,
-    row_type_relations, EnumType, QualifiedName,
+    quote_identifier, row_array_oid, row_type_named, row_type_oid, row_type_relation, EnumType,
+    QualifiedName,
 };
 use crate::storage::DbState;
 use crate::types::ScalarValue;
@@ -99,9 +99,7 @@ fn user_type_named(state: &DbState, name: &QualifiedName) -> Option<u32> {
         Some(enum_type) => Some(enum_type.oid),
         None => match state.domain_named(name) {
             Some(domain) => Some(domain.oid),
-            None => row_type_relations(state)
-                .find(|r| &r.name == name)
-                .map(|r| row_type_oid(r.oid)),
+            None => row_type_named(state, name).map(|r| row_type_oid(r.oid)),
         },
     }
 }
