@@ -122,3 +122,58 @@ fn records_and_binary_cursors_match_postgresql() -> Result<(), Box<dyn std::erro
     assert_eq!(values(&find(b'D', &messages)), vec![Some(b"7".to_vec())]);
     Ok(())
 }
+
+/// A whole-row reference and a cast to a table's row type are described by the row type's
+/// own OID (pg_type's), as PostgreSQL does, also inside a record in binary.
+#[test]
+fn table_row_types_are_described_by_their_oid() -> Result<(), Box<dyn std::error::Error>> {
+    let db = kestrel::Database::new();
+    db.connect()
+        .execute("CREATE TABLE rw_t (a int, b text); INSERT INTO rw_t VALUES (1, 'x')")?;
+    let port = kestrel_server::spawn_background(db)?.port;
+    let mut stream = TcpStream::connect(("127.0.0.1", port))?;
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    stream.write_all(&startup_packet(&[("user", "postgres")]))?;
+    read_until(&mut stream, b'Z')?;
+    let find = |tag: u8, messages: &[(u8, Vec<u8>)]| {
+        messages
+            .iter()
+            .find(|(t, _)| *t == tag)
+            .map(|(_, body)| body.clone())
+            .unwrap_or_default()
+    };
+
+    stream.write_all(&query(
+        "SELECT oid FROM pg_type WHERE typname = 'rw_t' AND typrelid = 'rw_t'::regclass",
+    ))?;
+    let messages = read_until(&mut stream, b'Z')?;
+    let row = values(&find(b'D', &messages));
+    let type_oid: u32 = std::str::from_utf8(row[0].as_deref().unwrap_or_default())?.parse()?;
+
+    stream.write_all(&query(
+        "SELECT rw_t, ROW(2, 'y')::rw_t, ROW(1, 'x'::text) FROM rw_t",
+    ))?;
+    let messages = read_until(&mut stream, b'Z')?;
+    assert_eq!(
+        described(&find(b'T', &messages)),
+        vec![(type_oid, 0), (type_oid, 0), (2249, 0)]
+    );
+    assert_eq!(
+        values(&find(b'D', &messages)),
+        vec![
+            Some(b"(1,x)".to_vec()),
+            Some(b"(2,y)".to_vec()),
+            Some(b"(1,x)".to_vec())
+        ]
+    );
+
+    stream.write_all(&query(
+        "BEGIN; DECLARE c BINARY CURSOR FOR SELECT ROW(rw_t, 2) FROM rw_t; FETCH ALL FROM c; \
+         COMMIT",
+    ))?;
+    let messages = read_until(&mut stream, b'Z')?;
+    let inner = "00000002000000170000000400000001000000190000000178";
+    let expected = format!("00000002{type_oid:08x}00000019{inner}000000170000000400000002");
+    assert_eq!(values(&find(b'D', &messages)), vec![Some(hex(&expected))]);
+    Ok(())
+}

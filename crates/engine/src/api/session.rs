@@ -40,7 +40,8 @@ use crate::exec::{
 };
 use crate::interrupt::Interrupt;
 use crate::parser::{self, parse, Parsed};
-    crate::plan::BoundStatement;, crate::plan::{BoundStatement, crate::storage::{AdvisoryLocks, Isolation, RelationKind, RoleChange, SettingChange};, Store, Transaction};, use,
+use crate::plan::{BoundStatement, RoleChange, SettingChange};
+use crate::storage::{AdvisoryLocks, Isolation, RelationKind, Store, Transaction};
 use crate::types::{DataType, ScalarValue};
 
 /// What [`Session::run`] runs: a parsed statement, or one bound earlier.

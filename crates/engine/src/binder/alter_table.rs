@@ -401,6 +401,7 @@ impl Binder<'_> {
             return Err(Error::unsupported("ADD COLUMN of a serial column"));
         }
         let (data_type, domain) = self.bind_column_type(data_type)?;
+        super::record::refuse_record_column(&ident_name(name), data_type)?;
         let mut def = ColumnDef {
             name: ident_name(name),
             data_type,
@@ -517,6 +518,7 @@ impl Binder<'_> {
                     return Err(Error::unsupported("ALTER COLUMN ... TYPE of a domain"));
                 }
                 let ty = self.bind_type(data_type)?;
+                super::record::refuse_record_column(&schema.columns[position].name, ty)?;
                 if let Some(reader) = self.generated_reader(schema, position)? {
                     return Err(Error::new(
                         SqlState::FeatureNotSupported,

@@ -92,7 +92,7 @@ pub fn common_type(a: DataType, b: DataType) -> Option<DataType> {
 }
 
 /// Whether two record types have fields of the same types, in order.
-fn same_fields(a: &RecordType, b: &RecordType) -> bool {
+pub(super) fn same_fields(a: &RecordType, b: &RecordType) -> bool {
     a.fields.len() == b.fields.len() && a.fields.iter().zip(&b.fields).all(|(x, y)| x.ty == y.ty)
 }
 
@@ -186,11 +186,8 @@ impl Binder<'_> {
         if from == to {
             return Ok(expr);
         }
-        // A record holds its fields the same way under any field names.
-        if let (DataType::Record(x), DataType::Record(y)) = (from, to) {
-            if same_fields(x, y) {
-                return Ok(expr);
-            }
+        if let (DataType::Record(_), DataType::Record(record)) = (from, to) {
+            return self.coerce_record(expr, record, context);
         }
         // PostgreSQL's int2[] of an int2vector keeps its lower bound of 0, which an array
         // here cannot have; the binder reads the vector as its array only where that does
@@ -312,9 +309,11 @@ impl Binder<'_> {
         (func, types, ty): (ScalarFunction, Vec<DataType>, DataType),
         args: Vec<ScalarExpr>,
     ) -> Result<ScalarExpr> {
-        // pg_typeof names an enum type from the catalog.
-        if let (ScalarFunction::PgTypeof(enum_type @ DataType::Enum(_)), [_]) = (func, &args[..]) {
-            let name = ScalarValue::Text(self.type_display(enum_type));
+        // pg_typeof names an enum type or a row type from the catalog.
+        if let (ScalarFunction::PgTypeof(named @ (DataType::Enum(_) | DataType::Record(_))), [_]) =
+            (func, &args[..])
+        {
+            let name = ScalarValue::Text(self.type_display(named));
             return Ok(ScalarExpr::literal(name, ty));
         }
         let mut args = self.coerce_args(args, types)?;

@@ -164,6 +164,7 @@ impl Binder<'_> {
                 Some(ty) => (ty, None),
                 None => self.bind_column_type(&column.data_type)?,
             };
+            super::record::refuse_record_column(&column_name, data_type)?;
             let mut def = ColumnDef {
                 name: column_name,
                 data_type,

@@ -70,6 +70,9 @@ impl Binder<'_> {
     ) -> Result<TypeChange> {
         let qualified = self.creation_name(name)?;
         let (base, parent) = self.bind_column_type(data_type)?;
+        if let DataType::Record(_) = base {
+            return Err(Error::unsupported("a domain over a row type"));
+        }
         if let Some(collation) = collation {
             self.check_collation(collation, base)?;
         }

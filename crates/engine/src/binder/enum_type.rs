@@ -105,12 +105,15 @@ impl Binder<'_> {
         }
     }
 
-    /// A column or cast type: a built-in one, else an enum type of the catalog.
+    /// A column or cast type: a built-in one, else an enum type, a domain or a table's or
+    /// view's row type of the catalog.
     pub(super) fn bind_type(&self, ty: &ast::DataType) -> Result<DataType> {
         let builtin = super::bind_data_type(ty);
         if let ast::DataType::Array(ast::ArrayElemTypeDef::SquareBracket(elem, _)) = ty {
-            if let Ok(DataType::Enum(_)) = self.bind_type(elem) {
-                return Err(Error::unsupported("arrays of enum types"));
+            match self.bind_type(elem) {
+                Ok(DataType::Enum(_)) => return Err(Error::unsupported("arrays of enum types")),
+                Ok(DataType::Record(_)) => return Err(Error::unsupported("arrays of row types")),
+                _ => {}
             }
         }
         let ast::DataType::Custom(name, modifiers) = ty else {
@@ -124,7 +127,7 @@ impl Binder<'_> {
                     None => match self.domain_of(ty) {
                         // Elsewhere than a column or a cast, a domain is its base type.
                         Some(domain) => Ok(domain.base),
-                        None => Err(e),
+                        None => self.row_type(name).unwrap_or(Err(e)),
                     },
                 }
             }
@@ -234,7 +237,7 @@ impl Binder<'_> {
         )
     }
 
-    /// A type as PostgreSQL's messages name it: an enum by its name.
+    /// A type as PostgreSQL's messages name it: an enum or a row type by its name.
     pub(super) fn type_display(&self, ty: DataType) -> String {
         match ty {
             DataType::Enum(oid) => self
@@ -242,6 +245,9 @@ impl Binder<'_> {
                 .enum_types
                 .get(&oid)
                 .map_or_else(|| ty.to_string(), |t| t.name.name.clone()),
+            DataType::Record(record) => self
+                .row_type_display(record)
+                .unwrap_or_else(|| ty.to_string()),
             other => other.to_string(),
         }
     }

@@ -372,6 +372,7 @@ impl Binder<'_> {
                 attnum: 0,
                 qualified_only: false,
                 null_extended: false,
+                from_relation: false,
                 name: scope.columns[*l].name.clone(),
             });
             exprs.push(merged);
@@ -628,6 +629,7 @@ impl Binder<'_> {
                     attnum: (i + 1) as i16,
                     qualified_only: false,
                     null_extended: false,
+                    from_relation: true,
                 })
                 .collect(),
         };
@@ -1246,6 +1248,7 @@ fn output_scope(
                 attnum: c.column_attnum,
                 qualified_only: false,
                 null_extended: false,
+                from_relation: false,
             })
             .collect(),
     })

@@ -335,6 +335,11 @@ impl<'a> Binder<'a> {
             }
         }
         Ok(match self.bind_type(ty)? {
+            DataType::Record(_) => {
+                return Err(Error::unsupported(
+                    "SQL functions taking or returning a table's row type",
+                ))
+            }
             DataType::Numeric(_) => DataType::Numeric(None),
             DataType::Varchar(_) => DataType::Varchar(None),
             DataType::Bit(_) => DataType::Bit(None),

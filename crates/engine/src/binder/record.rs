@@ -1,30 +1,42 @@
 //! Composite values as expressions: a row constructor used as a value (`SELECT ROW(1,
 //! 'a')`, `SELECT (a, b) FROM t`), a whole-row reference (`SELECT t FROM t`), field
-//! selection (`(expr).field`, `(expr).*` in a select list) and PostgreSQL's null test of a
-//! row (`IS NULL` when every field is NULL, `IS NOT NULL` when none is). Comparisons of
-//! two row constructors are expanded field by field in `row.rs`; a record value compared
-//! with another is record_cmp's comparison, in `function/compare.rs`.
+//! selection (`(expr).field`), its expansion (`(expr).*` in a select list) and
+//! PostgreSQL's null test of a row (`IS NULL` when every field is NULL, `IS NOT NULL` when
+//! none is). Comparisons of two row constructors are expanded field by field in `row.rs`;
+//! a record value compared with another is record_cmp's comparison, in
+//! `function/compare.rs`.
 
-use sqlparser::ast::{AccessExpr, Expr};
+use sqlparser::ast::{AccessExpr, Expr, ObjectName};
 
+use super::coerce::same_fields;
 use super::scope::{Scope, ScopeColumn};
 use super::Binder;
+use crate::catalog::{
+    quote_identifier, row_type_named, row_type_oid, row_type_relation, QualifiedName,
+    RowTypeRelation,
+};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
 use crate::function::{RecordFunction, ScalarFunction};
 use crate::plan::ScalarExpr;
-use crate::types::record::{anonymous_field_name, RecordField, RecordType};
+use crate::types::record::{anonymous_field_name, RecordField, RecordType, RECORD_OID};
 use crate::types::DataType;
 
-/// The record of `fields`, named as given.
+/// The anonymous record of `fields`, named as given.
 pub(super) fn row_of(fields: Vec<(String, ScalarExpr)>) -> Result<ScalarExpr> {
+    typed_row_of(fields, RECORD_OID)
+}
+
+/// The record of `fields`, named as given, of pg_type's `type_oid`.
+fn typed_row_of(fields: Vec<(String, ScalarExpr)>, type_oid: u32) -> Result<ScalarExpr> {
     let (names, args): (Vec<String>, Vec<ScalarExpr>) = fields.into_iter().unzip();
-    let record = RecordType::intern(
+    let record = RecordType::intern_row_type(
         names
             .into_iter()
             .zip(&args)
             .map(|(name, arg)| RecordField { name, ty: arg.ty() })
             .collect(),
+        type_oid,
     )?;
     Ok(ScalarExpr::Function {
         func: ScalarFunction::Record(RecordFunction::Row(record)),
@@ -42,11 +54,21 @@ pub(super) fn field_of(input: ScalarExpr, index: usize, ty: DataType) -> ScalarE
     }
 }
 
-/// Every field of the record `input`, named.
+/// Every field of the record `input`, named: a row constructor's own arguments (so the
+/// fields of a whole-row reference stay its columns), else a selection of each field.
 pub(super) fn fields_of(input: &ScalarExpr) -> Option<Vec<(String, ScalarExpr)>> {
     let DataType::Record(record) = input.ty() else {
         return None;
     };
+    if let ScalarExpr::Function {
+        func: ScalarFunction::Record(RecordFunction::Row(_)),
+        args,
+        ..
+    } = input
+    {
+        let names = record.fields.iter().map(|f| f.name.clone());
+        return Some(names.zip(args.iter().cloned()).collect());
+    }
     Some(
         record
             .fields
@@ -75,22 +97,47 @@ impl Binder<'_> {
 
     /// `t` naming a FROM item rather than a column: the record of its columns.
     pub(super) fn whole_row(&self, scope: &Scope, name: &str) -> Option<Result<ScalarExpr>> {
-        let columns: Vec<(usize, &ScopeColumn)> = scope
+        let mut columns: Vec<(usize, &ScopeColumn)> = scope
             .columns
             .iter()
             .enumerate()
             .filter(|(_, c)| c.table.as_deref() == Some(name))
             .collect();
+        // A join USING moves its columns last: a relation's row keeps its column order.
+        if columns.iter().all(|(_, c)| c.from_relation) {
+            columns.sort_by_key(|(_, c)| c.attnum);
+        }
         if columns.iter().any(|(_, c)| c.null_extended) {
             return Some(Err(Error::unsupported(
                 "a whole-row reference to the NULL-padded side of an outer join",
             )));
         }
+        let type_oid = self.row_type_of(&columns);
         let fields: Vec<(String, ScalarExpr)> = columns
             .into_iter()
             .map(|(index, c)| (c.name.clone(), ScalarExpr::Column { index, ty: c.ty }))
             .collect();
-        (!fields.is_empty()).then(|| row_of(fields))
+        (!fields.is_empty()).then(|| typed_row_of(fields, type_oid))
+    }
+
+    /// The row type of the FROM item of `columns`: that of the table or view whose every
+    /// column they are, in order, else the anonymous record.
+    fn row_type_of(&self, columns: &[(usize, &ScopeColumn)]) -> u32 {
+        let Some((_, first)) = columns.first() else {
+            return RECORD_OID;
+        };
+        let relation_oid = first.table_oid;
+        let Some(relation) = row_type_relation(self.state, row_type_oid(relation_oid)) else {
+            return RECORD_OID;
+        };
+        let whole = relation.columns.len() == columns.len()
+            && columns.iter().zip(1..).all(|((_, c), attnum)| {
+                c.from_relation && c.table_oid == relation_oid && c.attnum == attnum
+            });
+        match whole {
+            true => row_type_oid(relation_oid),
+            false => RECORD_OID,
+        }
     }
 
     /// `(expr).field` (also chained, `((expr).a).b`); `None` when the chain is not made of
@@ -101,6 +148,11 @@ impl Binder<'_> {
         access_chain: &[AccessExpr],
         scope: &Scope,
     ) -> Option<Result<ScalarExpr>> {
+        if is_row_expansion(access_chain) {
+            return Some(Err(Error::unsupported(
+                "row expansion via \"*\" is not supported here",
+            )));
+        }
         if matches!(root, Expr::Identifier(_) | Expr::CompoundIdentifier(_)) {
             return None;
         }
@@ -117,6 +169,89 @@ impl Binder<'_> {
             }
             Ok(value)
         }))
+    }
+
+    /// `(expr).*` in a select list (`access_chain` ends in the `*`): each field of the
+    /// record, named after it.
+    pub(super) fn bind_row_expansion(
+        &mut self,
+        root: &Expr,
+        access_chain: &[AccessExpr],
+        scope: &Scope,
+    ) -> Result<Vec<(String, ScalarExpr)>> {
+        let record = match access_chain.split_last() {
+            Some((_, [])) | None => self.bind_expr(root, scope)?,
+            Some((_, fields)) => self
+                .bind_field_selection(root, fields, scope)
+                .unwrap_or_else(|| Err(Error::syntax("syntax error at or near \"*\"")))?,
+        };
+        fields_of(&record).ok_or_else(|| {
+            Error::new(
+                SqlState::WrongObjectType,
+                format!("type {} is not composite", record.ty()),
+            )
+        })
+    }
+
+    /// The row type of the table or view `name`, if there is one of that name.
+    pub(super) fn row_type(&self, name: &ObjectName) -> Option<Result<DataType>> {
+        let qualified = self
+            .type_named(name, |state, q| row_type_named(state, q).is_some())
+            .ok()?;
+        let relation = row_type_named(self.state, &qualified)?;
+        Some(relation_row_type(&relation).map(DataType::Record))
+    }
+
+    /// `expr` as a value of `record`: a record of the same field types as it is (a row
+    /// constructor takes the type's name and field names), a row constructor field by
+    /// field, as PostgreSQL casts them.
+    pub(super) fn coerce_record(
+        &mut self,
+        expr: ScalarExpr,
+        record: &'static RecordType,
+        context: CastContext,
+    ) -> Result<ScalarExpr> {
+        let from = expr.ty();
+        let args = match expr {
+            ScalarExpr::Function {
+                func: ScalarFunction::Record(RecordFunction::Row(_)),
+                args,
+                ..
+            } => args,
+            _ if matches!(from, DataType::Record(x) if same_fields(x, record)) => return Ok(expr),
+            _ => return Err(self.cannot_cast(from, DataType::Record(record), context)),
+        };
+        if args.len() != record.fields.len() {
+            let detail = match args.len() < record.fields.len() {
+                true => "Input has too few columns.",
+                false => "Input has too many columns.",
+            };
+            return Err(self
+                .cannot_cast(from, DataType::Record(record), context)
+                .with_detail(detail));
+        }
+        let fields = (record.fields.iter().zip(args))
+            .map(|(field, arg)| Ok((field.name.clone(), self.coerce(arg, field.ty, context)?)))
+            .collect::<Result<Vec<_>>>()?;
+        typed_row_of(fields, record.type_oid)
+    }
+
+    /// A row type's name as format_type writes it: qualified by its schema unless the
+    /// search path finds it by its name. `None` for an anonymous record.
+    pub(super) fn row_type_display(&self, record: &RecordType) -> Option<String> {
+        let relation = row_type_relation(self.state, record.type_oid)?;
+        let QualifiedName { schema, name } = &relation.name;
+        let found = (self.searched.iter())
+            .map(|&searched| QualifiedName::new(searched, name.as_str()))
+            .find(|q| row_type_named(self.state, q).is_some());
+        let quoted = quote_identifier(name);
+        Some(match found {
+            Some(q) if q.schema == *schema => quoted,
+            _ => {
+                let schema = self.state.schemas.get(schema)?;
+                format!("{}.{quoted}", quote_identifier(&schema.name))
+            }
+        })
     }
 
     /// `expr IS [NOT] NULL`: for a record, whether every field is (not) NULL.
@@ -136,16 +271,38 @@ impl Binder<'_> {
     }
 }
 
+/// The row type of the table or view `relation`.
+fn relation_row_type(relation: &RowTypeRelation) -> Result<&'static RecordType> {
+    let fields = (relation.columns.iter())
+        .map(|&(name, ty)| RecordField {
+            name: name.to_string(),
+            ty,
+        })
+        .collect();
+    RecordType::intern_row_type(fields, row_type_oid(relation.oid))
+}
+
 /// A table or view column cannot be an anonymous record, in PostgreSQL either (its rows
-/// would have no type to be read back as).
+/// would have no type to be read back as); one of a row type is not supported here.
 pub(super) fn refuse_record_column(name: &str, ty: DataType) -> Result<()> {
     match ty {
+        DataType::Record(record) if record.type_oid != RECORD_OID => Err(Error::unsupported(
+            format!("column \"{name}\" of a table's or view's row type"),
+        )),
         DataType::Record(_) => Err(Error::new(
             SqlState::InvalidTableDefinition,
             format!("column \"{name}\" has pseudo-type record"),
         )),
         _ => Ok(()),
     }
+}
+
+/// Whether a field access ends in `.*`: the record's fields expanded, `(t).*`.
+pub(super) fn is_row_expansion(access_chain: &[AccessExpr]) -> bool {
+    matches!(
+        access_chain.last(),
+        Some(AccessExpr::Dot(Expr::Wildcard(_)))
+    )
 }
 
 /// Field `name` of `value`, with PostgreSQL's errors for a missing field or a value that

@@ -19,6 +19,9 @@ pub struct ScopeColumn {
     /// On the side an outer join pads with NULLs. A whole-row reference to such a side is
     /// NULL in PostgreSQL when the row was padded, which the columns alone cannot tell.
     pub null_extended: bool,
+    /// Read straight from a table or view, not passed on by a subquery: a whole-row
+    /// reference to all of a relation's columns has the relation's row type.
+    pub from_relation: bool,
 }
 
 /// The columns of a FROM clause, in the order of the input batches.
@@ -63,6 +66,7 @@ impl Scope {
                     },
                     qualified_only: false,
                     null_extended: false,
+                    from_relation: table_oid.is_some(),
                 })
                 .collect(),
         }

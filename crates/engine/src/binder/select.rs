@@ -11,6 +11,7 @@ use sqlparser::ast::{
 use super::data_type::type_column_name;
 use super::expr::{AggregateCollector, AGGREGATE_REF_BASE, GROUPING_REF_BASE, WINDOW_REF_BASE};
 use super::grouping::{grouping_calls, BoundGroupBy};
+use super::record::is_row_expansion;
 use super::scope::{Scope, ScopeColumn};
 use super::{ident_name, Binder};
 use crate::catalog::AclMode;
@@ -152,6 +153,7 @@ impl Binder<'_> {
                     attnum: 0,
                     qualified_only: false,
                     null_extended: false,
+                    from_relation: false,
                 })
                 .collect(),
         };
@@ -582,6 +584,19 @@ impl Binder<'_> {
         let mut outputs = Vec::new();
         for item in projection {
             match item {
+                // PostgreSQL ignores an alias of `(t).*`.
+                SelectItem::UnnamedExpr(Expr::CompoundFieldAccess { root, access_chain })
+                | SelectItem::ExprWithAlias {
+                    expr: Expr::CompoundFieldAccess { root, access_chain },
+                    ..
+                } if is_row_expansion(access_chain) => {
+                    let fields = self.bind_row_expansion(root, access_chain, scope)?;
+                    outputs.extend(
+                        fields
+                            .into_iter()
+                            .map(|(name, field)| output_item(field, name, scope)),
+                    );
+                }
                 SelectItem::UnnamedExpr(expr) => {
                     let bound = self.bind_expr(expr, scope)?;
                     outputs.push(output_item(bound, column_name(expr), scope));

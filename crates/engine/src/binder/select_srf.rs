@@ -14,6 +14,7 @@ use sqlparser::ast::{
 
 use super::expand_array::{is_expand_array, EXPAND_ARRAY};
 use super::ident_name;
+use super::record::is_row_expansion;
 use crate::error::{Error, Result};
 use crate::function::{AggregateFunction, JsonItems, TableFunction};
 
@@ -42,6 +43,10 @@ pub(super) fn move_srfs_to_from(select: &Select, sql: &[String]) -> Option<Selec
     let mut wildcard = false;
     for item in &mut projection {
         match item {
+            // `(f(x)).*` expands to the call's fields, each named after its own.
+            SelectItem::UnnamedExpr(expr) if expands_row(expr) && holds_call(expr, sql) => {
+                replace_calls(expr, &mut calls, sql)
+            }
             SelectItem::UnnamedExpr(expr) if holds_call(expr, sql) => {
                 // The column keeps the name of what was written.
                 let alias = Ident::with_quote('"', super::select::column_name(expr));
@@ -167,10 +172,19 @@ fn operands_mut(expr: &mut Expr) -> Vec<&mut Expr> {
     }
 }
 
-/// Whether an access chain selects fields only (`(f(x)).a.b`): a call of a set-returning
-/// function of several columns is moved out of it, and its record column read.
+fn expands_row(expr: &Expr) -> bool {
+    matches!(expr, Expr::CompoundFieldAccess { access_chain, .. } if is_row_expansion(access_chain))
+}
+
+/// Whether an access chain selects fields only (`(f(x)).a.b`, or all of them, `(f(x)).*`):
+/// a call of a set-returning function of several columns is moved out of it, and its
+/// record column read.
 fn field_names(access_chain: &[ast::AccessExpr]) -> bool {
-    access_chain
+    let fields = match access_chain.split_last() {
+        Some((_, fields)) if is_row_expansion(access_chain) => fields,
+        _ => access_chain,
+    };
+    fields
         .iter()
         .all(|access| matches!(access, ast::AccessExpr::Dot(Expr::Identifier(_))))
 }

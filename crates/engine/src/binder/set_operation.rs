@@ -49,7 +49,8 @@ impl Binder<'_> {
                     SqlState::DatatypeMismatch,
                     format!(
                         "{name} types {} and {} cannot be matched",
-                        l.data_type, r.data_type
+                        self.type_display(l.data_type),
+                        self.type_display(r.data_type)
                     ),
                 )
             })?);

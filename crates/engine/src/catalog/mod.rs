@@ -14,6 +14,7 @@ pub mod password;
 mod privilege;
 mod role;
 pub mod role_setting;
+mod row_type;
 mod schema;
 mod search_path;
 pub mod system;
@@ -41,6 +42,10 @@ pub use privilege::{
 };
 pub use role::{missing_role, Membership, Role, RoleCatalog, SessionRole, BOOTSTRAP_SUPERUSER};
 pub use role_setting::RoleSettings;
+pub use row_type::{
+    row_array_oid, row_array_relation, row_type_named, row_type_oid, row_type_relation,
+    row_type_relations, RowTypeRelation, RELATION_OIDS,
+};
 pub use schema::{
     CheckConstraint, ColumnDef, Constraint, ConstraintKind, Identity, IndexDef, IndexExpr,
     IndexKey, IndexMethod, StoredExpr, TableSchema, UniqueKey,

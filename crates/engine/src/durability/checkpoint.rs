@@ -17,7 +17,8 @@ use super::encode_vector::{decode_table_data, encode_table_data};
 use super::io::{io_error, write_durably, Disk};
 use super::record::{decode_sequence, encode_sequence, unindexed_entry};
 use crate::catalog::{
-    ColumnPrivileges, Domain, EnumType, Extension, ForeignServer, FunctionDef, PrivilegeCatalog, QualifiedName, RoleCatalog, RoleSettings, SchemaDef, TableSchema, ViewDef,
+    ColumnPrivileges, Domain, EnumType, Extension, ForeignServer, FunctionDef, PrivilegeCatalog,
+    QualifiedName, RoleCatalog, RoleSettings, SchemaDef, TableSchema, ViewDef,
 };
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, Map, Sequence, TableData};

@@ -5,11 +5,16 @@
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
-    AclItem, AclMode, CheckConstraint, ColumnDef, ColumnPrivileges, Constraint, ConstraintKind, Domain, DomainCheck, EnumLabel, EnumType, Extension, ForeignKey, ForeignServer, ForeignTable, FunctionArg, FunctionBody, FunctionDef, FunctionReturn, HnswOptions, Identity, IndexDef, IndexExpr, IndexMethod, MaterializedView, Membership, ObjectKind, ObjectPrivileges, ParamMode, PrivilegeCatalog, QualifiedName, ReferentialAction, Role, RoleCatalog, RoleSettings, SchemaDef, StoredExpr, TableSchema, UniqueKey, VectorOpClass, ViewCheckOption, ViewDef, Volatility,
+    AclItem, AclMode, CheckConstraint, ColumnDef, ColumnPrivileges, Constraint, ConstraintKind,
+    Domain, DomainCheck, EnumLabel, EnumType, Extension, ForeignKey, ForeignServer, ForeignTable,
+    FunctionArg, FunctionBody, FunctionDef, FunctionReturn, HnswOptions, Identity, IndexDef,
+    IndexExpr, IndexMethod, MaterializedView, Membership, ObjectKind, ObjectPrivileges, ParamMode,
+    PrivilegeCatalog, QualifiedName, ReferentialAction, Role, RoleCatalog, RoleSettings, SchemaDef,
+    StoredExpr, TableSchema, UniqueKey, VectorOpClass, ViewCheckOption, ViewDef, Volatility,
 };
 use crate::error::Result;
 use crate::storage::SequenceOptions;
-use crate::types::record::{RecordField, RecordType};
+use crate::types::record::{RecordField, RecordType, RECORD_OID};
 use crate::types::{float_vector, DataType, NumericTypmod, OidKind};
 
 /// The tags of the sections appended to a commit record and a checkpoint manifest, each
@@ -81,6 +86,8 @@ mod tag {
     pub const OIDVECTOR: u8 = 131;
     /// A record: its field count, then each field's name and type (no nested record).
     pub const RECORD: u8 = 150;
+    /// A table's or view's row type: its pg_type OID, then as RECORD.
+    pub const ROW_TYPE: u8 = 151;
 }
 
 /// The tags of index methods, on-disk like those of types.
@@ -172,7 +179,11 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
         tag::OIDVECTOR => DataType::OidVector,
         tag::INET => DataType::Inet,
         tag::CIDR => DataType::Cidr,
-        tag::RECORD if !in_array => {
+        tag @ (tag::RECORD | tag::ROW_TYPE) if !in_array => {
+            let type_oid = match tag {
+                tag::ROW_TYPE => input.u32()?,
+                _ => RECORD_OID,
+            };
             // Its fields are read as an array's element is, so they cannot nest.
             let count = input.len(2)?;
             let fields = (0..count)
@@ -182,7 +193,7 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
                     Ok(RecordField { name, ty })
                 })
                 .collect::<Result<Vec<_>>>()?;
-            DataType::Record(RecordType::intern(fields)?)
+            DataType::Record(RecordType::intern_row_type(fields, type_oid)?)
         }
         tag::OID => {
             let position = input.u8()?;
@@ -273,7 +284,12 @@ impl Persist for DataType {
             DataType::Int2Vector => out.u8(tag::INT2VECTOR),
             DataType::OidVector => out.u8(tag::OIDVECTOR),
             DataType::Record(record) => {
-                out.u8(tag::RECORD);
+                if record.type_oid == RECORD_OID {
+                    out.u8(tag::RECORD);
+                } else {
+                    out.u8(tag::ROW_TYPE);
+                    out.u32(record.type_oid);
+                }
                 out.len(record.fields.len());
                 for field in &record.fields {
                     out.str(&field.name);

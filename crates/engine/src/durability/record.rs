@@ -13,7 +13,8 @@ use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use super::encode_catalog::section;
 use super::encode_vector::{decode_table_data, encode_table_data};
 use crate::catalog::{
-    ColumnPrivileges, Domain, EnumType, Extension, ForeignServer, FunctionDef, PrivilegeCatalog, QualifiedName, RoleCatalog, RoleSettings, SchemaDef, TableSchema, ViewDef,
+    ColumnPrivileges, Domain, EnumType, Extension, ForeignServer, FunctionDef, PrivilegeCatalog,
+    QualifiedName, RoleCatalog, RoleSettings, SchemaDef, TableSchema, ViewDef,
 };
 use crate::error::Result;
 use crate::storage::{CommitChanges, DbState, Sequence, SequenceOptions, TableData, TableEntry};

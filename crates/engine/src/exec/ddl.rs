@@ -34,7 +34,7 @@ pub fn create_table(
         let owner = Some((schema.name.clone(), column));
         create_sequence(txn, &name, options, owner, false, notices)?;
     }
-    schema.oid = txn.allocate_oid();
+    schema.oid = txn.allocate_relation_oid();
     for key in &mut schema.foreign_keys {
         // Bound before the table had an OID: 0 is the table itself.
         if key.referenced_table == 0 {

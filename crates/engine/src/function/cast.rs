@@ -12,6 +12,7 @@ use crate::types::array_text::parse_array;
 use crate::types::inet::Inet;
 use crate::types::json::{self, Json};
 use crate::types::jsonpath;
+use crate::types::record::{parse_record, RecordType, RECORD_OID};
 use crate::types::timezone;
 use crate::types::{
     bytea, datetime, float, float_vector, inet, int_vector, text_io, timetz, uuid, DataType,
@@ -197,10 +198,27 @@ pub fn cast_vector(
         // cast_bits took every cast to a bit string.
         DataType::Bit(_) | DataType::VarBit(_) => return Err(unsupported()),
         DataType::Int2Vector | DataType::OidVector => to_int_vector(input, to, &rows)?,
-        // record_in (text to record) is not implemented.
+        // record_in reads text as a table's row type; an anonymous record has no input.
+        DataType::Record(record) if from.is_string() && record.type_oid != RECORD_OID => {
+            return to_record(input, to, record);
+        }
         DataType::Record(_) => return Err(unsupported()),
     };
     Ok(Vector::new(data, input.validity.clone()))
+}
+
+/// Text to a row type, each value through record_in.
+fn to_record(input: &Vector, to: DataType, record: &RecordType) -> Result<Vector> {
+    let mut out = Vector::with_capacity(to.physical(), input.len());
+    for row in 0..input.len() {
+        match input.get_scalar(row) {
+            ScalarValue::Text(text) => {
+                out.push_scalar(&ScalarValue::Record(parse_record(&text, record)?))?
+            }
+            _ => out.push_null(),
+        }
+    }
+    Ok(out)
 }
 
 /// The type a jsonb scalar is read as before its cast to `to`: a number is NUMERIC,

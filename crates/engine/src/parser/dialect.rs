@@ -2,13 +2,15 @@
 //! `ISNULL` (sqlparser took it for a column alias, so `SELECT 1 ISNULL` answered 1) and
 //! `[NOT] BETWEEN [A]SYMMETRIC`, and pgvector's distance operators at PostgreSQL's
 //! precedence of user operators (sqlparser splits `<+>` into three tokens and gives `<=>`
-//! the precedence of `=`). Every other decision is PostgreSqlDialect's, delegated
+//! the precedence of `=`), and `(expr).*`, a record's fields expanded (sqlparser takes
+//! `.*` for a qualified wildcard and wants a name before it). Every other decision is PostgreSqlDialect's, delegated
 //! method by method (including `dialect()`, so sqlparser's own "is this PostgreSQL?" checks
 //! still hold).
 
 use std::any::TypeId;
 
-use sqlparser::ast::{BinaryOperator, Expr};
+use sqlparser::ast::helpers::attached_token::AttachedToken;
+use sqlparser::ast::{AccessExpr, BinaryOperator, Expr};
 use sqlparser::dialect::{Dialect, PostgreSqlDialect, Precedence};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
@@ -86,6 +88,51 @@ fn is_l1_operator(parser: &Parser) -> bool {
         && adjacent(1)
 }
 
+/// Whether the next tokens are `( ... ) . *`, a parenthesized expression whose record is
+/// expanded.
+fn is_row_expansion(parser: &Parser) -> bool {
+    if parser.peek_token_ref().token != Token::LParen {
+        return false;
+    }
+    let mut depth = 0usize;
+    for n in 0.. {
+        match parser.peek_nth_token_ref(n).token {
+            Token::LParen => depth += 1,
+            Token::RParen => {
+                depth -= 1;
+                if depth == 0 {
+                    return parser.peek_nth_token_ref(n + 1).token == Token::Period
+                        && parser.peek_nth_token_ref(n + 2).token == Token::Mul;
+                }
+            }
+            Token::EOF => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `(expr).*` or `(subquery).*`, as the field access of a wildcard the binder expands in a
+/// select list (and refuses elsewhere, as PostgreSQL does).
+fn parse_row_expansion(parser: &mut Parser) -> Result<Expr, ParserError> {
+    parser.expect_token(&Token::LParen)?;
+    let starts_query = [Keyword::SELECT, Keyword::WITH, Keyword::VALUES]
+        .iter()
+        .any(|&keyword| is_keyword(&parser.peek_token_ref().token, keyword));
+    let root = if starts_query {
+        Expr::Subquery(parser.parse_query()?)
+    } else {
+        Expr::Nested(Box::new(parser.parse_expr()?))
+    };
+    parser.expect_token(&Token::RParen)?;
+    parser.expect_token(&Token::Period)?;
+    let star = parser.next_token();
+    Ok(Expr::CompoundFieldAccess {
+        root: Box::new(root),
+        access_chain: vec![AccessExpr::Dot(Expr::Wildcard(AttachedToken(star)))],
+    })
+}
+
 impl KestrelDialect {
     /// How many tokens of `[NOT] BETWEEN` start at the parser's next token, and whether a
     /// SYMMETRIC or ASYMMETRIC follows them.
@@ -106,6 +153,10 @@ impl KestrelDialect {
 impl Dialect for KestrelDialect {
     fn dialect(&self) -> TypeId {
         self.0.dialect()
+    }
+
+    fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
+        is_row_expansion(parser).then(|| parse_row_expansion(parser))
     }
 
     fn get_next_precedence(&self, parser: &Parser) -> Option<Result<u8, ParserError>> {

@@ -33,7 +33,7 @@ pub use sequence::{Sequence, SequenceOptions};
 pub use state::{DbState, TableEntry};
 pub use table_changes::TableChanges;
 pub use table_data::{Chunk, TableData, ROW_ID_COLUMN};
-pub use transaction::{Store, Transaction, TransactionMark};
+pub use transaction::{Store, Transaction, TransactionMark, FIRST_USER_OID};
 pub(crate) use unique_index::key_text;
 pub use unique_index::{build_unique_indexes, UniqueIndex};
 

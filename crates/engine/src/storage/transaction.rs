@@ -19,7 +19,7 @@ use crate::error::{Error, Result, SqlState};
 use crate::sync::lock;
 
 /// OIDs below this are PostgreSQL's built-in objects.
-const FIRST_USER_OID: u32 = 16384;
+pub const FIRST_USER_OID: u32 = 16384;
 
 /// The committed state of a database and the locks that order its writers.
 pub struct Store {
@@ -682,6 +682,13 @@ impl Transaction {
 
     pub fn allocate_oid(&self) -> u32 {
         self.store.allocate_oid()
+    }
+
+    /// A table's or view's OID, the ones of its row type after it (`catalog::row_type`).
+    pub fn allocate_relation_oid(&self) -> u32 {
+        self.store
+            .next_oid
+            .fetch_add(crate::catalog::RELATION_OIDS, Ordering::Relaxed)
     }
 
     /// The oldest committed version of table `oid` that a statement may still be reading.

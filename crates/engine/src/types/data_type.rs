@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::record::{RecordType, RECORD_OID};
+use super::record::RecordType;
 
 /// pg_type OIDs of pgvector's `vector` and `vector[]`. An extension's types get OIDs when it
 /// is created; ours is built in, so it takes fixed ones below the first user OID (16384)
@@ -418,7 +418,7 @@ impl DataType {
             DataType::OidVector => 30,
             DataType::Inet => 869,
             DataType::Cidr => 650,
-            DataType::Record(_) => RECORD_OID,
+            DataType::Record(record) => record.type_oid,
         }
     }
 

@@ -9,8 +9,8 @@
 use std::collections::HashSet;
 use std::sync::{LazyLock, Mutex};
 
-use super::DataType;
-use crate::error::{Error, Result};
+use super::{DataType, ScalarValue};
+use crate::error::{Error, Result, SqlState};
 
 /// pg_type's OID of the pseudo-type `record`: what a record column reports on the wire.
 pub const RECORD_OID: u32 = 2249;
@@ -23,6 +23,9 @@ const RECORD_SHAPES_MAX: usize = 100_000;
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct RecordType {
     pub fields: Vec<RecordField>,
+    /// The pg_type OID of a table's or view's row type (`catalog::row_type`), or
+    /// [`RECORD_OID`] for an anonymous record.
+    pub type_oid: u32,
 }
 
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -35,16 +38,21 @@ static SHAPES: LazyLock<Mutex<HashSet<&'static RecordType>>> =
     LazyLock::new(|| Mutex::new(HashSet::new()));
 
 impl RecordType {
-    /// The one record type of these fields.
+    /// The one anonymous record type of these fields.
     pub fn intern(fields: Vec<RecordField>) -> Result<&'static RecordType> {
-        let shape = RecordType { fields };
+        RecordType::intern_row_type(fields, RECORD_OID)
+    }
+
+    /// The one record type of these fields that is pg_type's `type_oid`.
+    pub fn intern_row_type(fields: Vec<RecordField>, type_oid: u32) -> Result<&'static RecordType> {
+        let shape = RecordType { fields, type_oid };
         let mut shapes = crate::sync::lock(&SHAPES);
         if let Some(&known) = shapes.get(&shape) {
             return Ok(known);
         }
         if shapes.len() >= RECORD_SHAPES_MAX {
             return Err(Error::new(
-                crate::error::SqlState::ProgramLimitExceeded,
+                SqlState::ProgramLimitExceeded,
                 format!("too many distinct record types (at most {RECORD_SHAPES_MAX})"),
             ));
         }
@@ -89,6 +97,66 @@ pub fn write_record_field(text: Option<&[u8]>, out: &mut Vec<u8>) {
     out.push(b'"');
 }
 
+/// record_in: `(a,b,...)`, one field per column of `record`, each given to its type's input
+/// function. A field is read up to an unquoted comma or right parenthesis; double quotes
+/// group (a doubled one inside is a quote), a backslash takes the next character as it is,
+/// and a field with nothing in it is NULL (`""` is the empty string).
+pub fn parse_record(text: &str, record: &RecordType) -> Result<Vec<ScalarValue>> {
+    let malformed = |detail: &str| {
+        Error::new(
+            SqlState::InvalidTextRepresentation,
+            format!("malformed record literal: \"{text}\""),
+        )
+        .with_detail(detail)
+    };
+    let mut chars = text.trim_start_matches(|c: char| c.is_ascii() && is_pg_space(c as u8));
+    chars = chars
+        .strip_prefix('(')
+        .ok_or_else(|| malformed("Missing left parenthesis."))?;
+    let mut input = chars.chars().peekable();
+    let mut values = Vec::with_capacity(record.fields.len());
+    for (i, field) in record.fields.iter().enumerate() {
+        if i > 0 && input.next_if_eq(&',').is_none() {
+            return Err(malformed("Too few columns."));
+        }
+        if matches!(input.peek(), Some(',' | ')')) {
+            values.push(ScalarValue::Null);
+            continue;
+        }
+        let mut buffer = String::new();
+        let mut quoted = false;
+        loop {
+            match input.peek() {
+                Some(',' | ')') if !quoted => break,
+                None => return Err(malformed("Unexpected end of input.")),
+                Some(_) => {}
+            }
+            match input.next() {
+                Some('\\') => buffer.push(
+                    input
+                        .next()
+                        .ok_or_else(|| malformed("Unexpected end of input."))?,
+                ),
+                Some('"') if !quoted => quoted = true,
+                Some('"') => match input.next_if_eq(&'"') {
+                    Some(quote) => buffer.push(quote),
+                    None => quoted = false,
+                },
+                Some(c) => buffer.push(c),
+                None => return Err(malformed("Unexpected end of input.")),
+            }
+        }
+        values.push(super::text_io::parse_text(&buffer, field.ty)?);
+    }
+    if input.next() != Some(')') {
+        return Err(malformed("Too many columns."));
+    }
+    if input.any(|c| !(c.is_ascii() && is_pg_space(c as u8))) {
+        return Err(malformed("Junk after right parenthesis."));
+    }
+    Ok(values)
+}
+
 /// C's isspace in the C locale, which record_out uses.
 fn is_pg_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
@@ -114,6 +182,37 @@ mod tests {
         assert_eq!(field(Some("say \"hi\"")), "\"say \"\"hi\"\"\"");
         assert_eq!(field(Some("back\\slash")), "\"back\\\\slash\"");
         assert_eq!(field(Some("(x)")), "\"(x)\"");
+    }
+
+    #[test]
+    fn record_in_reads_quotes_escapes_and_nulls() {
+        let fields = [("a", DataType::Int32), ("b", DataType::Text)]
+            .map(|(name, ty)| RecordField {
+                name: name.into(),
+                ty,
+            })
+            .into();
+        let Ok(record) = RecordType::intern_row_type(fields, 90_000) else {
+            panic!("interning failed");
+        };
+        let read = |text: &str| parse_record(text, record).map_err(|e| e.detail);
+        let text = |s: &str| ScalarValue::Text(s.into());
+        assert_eq!(
+            read(r#" (1,"a ""b"" \c")  "#),
+            Ok(vec![ScalarValue::Int32(1), text(r#"a "b" c"#)])
+        );
+        assert_eq!(read("(,)"), Ok(vec![ScalarValue::Null, ScalarValue::Null]));
+        assert_eq!(read(r#"(2,"")"#), Ok(vec![ScalarValue::Int32(2), text("")]));
+        assert_eq!(
+            read("(2,x\\,y)"),
+            Ok(vec![ScalarValue::Int32(2), text("x,y")])
+        );
+        let detail = |d: &str| Err(Some(d.to_string()));
+        assert_eq!(read("1,x"), detail("Missing left parenthesis."));
+        assert_eq!(read("(1)"), detail("Too few columns."));
+        assert_eq!(read("(1,x,y)"), detail("Too many columns."));
+        assert_eq!(read("(1,x) y"), detail("Junk after right parenthesis."));
+        assert_eq!(read("(1,\"x"), detail("Unexpected end of input."));
     }
 
     #[test]

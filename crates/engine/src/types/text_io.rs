@@ -75,7 +75,12 @@ pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
         DataType::Int2Vector | DataType::OidVector => {
             ScalarValue::Array(super::int_vector::parse(text, ty)?)
         }
-        DataType::Record(_) => return Err(Error::unsupported("input of record values")),
+        DataType::Record(record) if record.type_oid == super::record::RECORD_OID => {
+            return Err(Error::unsupported(
+                "input of anonymous composite types is not implemented",
+            ))
+        }
+        DataType::Record(record) => ScalarValue::Record(super::record::parse_record(text, record)?),
     })
 }
 

@@ -5,7 +5,10 @@ use super::{
     boolean, char, int2, int4, oid, text, CatalogSnapshot, Rows, NULL, PG_CATALOG_OID, PUBLIC_OID,
     SUPERUSER_OID,
 };
-use crate::catalog::{quote_identifier, EnumType, QualifiedName};
+use crate::catalog::{
+    quote_identifier, row_array_oid, row_type_named, row_type_oid, row_type_relation, EnumType,
+    QualifiedName,
+};
 use crate::storage::DbState;
 use crate::types::ScalarValue;
 
@@ -78,11 +81,15 @@ pub(super) fn pg_enum(snapshot: &CatalogSnapshot) -> Rows {
         .collect()
 }
 
-/// The name of the user-defined type `type_oid`: an enum type or a domain.
-fn user_type_name(state: &DbState, type_oid: u32) -> Option<&QualifiedName> {
+/// The name of the user-defined type `type_oid`: an enum type, a domain or a relation's
+/// row type.
+fn user_type_name(state: &DbState, type_oid: u32) -> Option<QualifiedName> {
     match state.enum_types.get(&type_oid) {
-        Some(enum_type) => Some(&enum_type.name),
-        None => state.domains.get(&type_oid).map(|d| &d.name),
+        Some(enum_type) => Some(enum_type.name.clone()),
+        None => match state.domains.get(&type_oid) {
+            Some(domain) => Some(domain.name.clone()),
+            None => row_type_relation(state, type_oid).map(|r| r.name),
+        },
     }
 }
 
@@ -90,11 +97,14 @@ fn user_type_name(state: &DbState, type_oid: u32) -> Option<&QualifiedName> {
 fn user_type_named(state: &DbState, name: &QualifiedName) -> Option<u32> {
     match state.enum_type_named(name) {
         Some(enum_type) => Some(enum_type.oid),
-        None => state.domain_named(name).map(|d| d.oid),
+        None => match state.domain_named(name) {
+            Some(domain) => Some(domain.oid),
+            None => row_type_named(state, name).map(|r| row_type_oid(r.oid)),
+        },
     }
 }
 
-/// format_type of an enum type or a domain: its name, qualified by its schema when the
+/// format_type of an enum type, a domain or a row type: its name, qualified by its schema when the
 /// search path does not find it by that name (PostgreSQL's rule). `None` for other OIDs.
 pub(super) fn enum_type_name(snapshot: &CatalogSnapshot, type_oid: u32) -> Option<String> {
     let type_name = user_type_name(snapshot.state, type_oid)?;
@@ -108,7 +118,7 @@ pub(super) fn enum_type_name(snapshot: &CatalogSnapshot, type_oid: u32) -> Optio
     })
 }
 
-/// pg_type_is_visible of an enum type or a domain: whether the search path finds it first
+/// pg_type_is_visible of an enum type, a domain or a row type: whether the search path finds it first
 /// by its name. `None` for other OIDs.
 pub(super) fn enum_type_visible(snapshot: &CatalogSnapshot, type_oid: u32) -> Option<bool> {
     let type_name = user_type_name(snapshot.state, type_oid)?;
@@ -123,12 +133,16 @@ pub(super) fn enum_type_visible(snapshot: &CatalogSnapshot, type_oid: u32) -> Op
     Some(found_first.is_some_and(|q| q.schema == type_name.schema))
 }
 
-/// regtypein of an enum type's or a domain's name, `schema.name` or a name in `public`
+/// regtypein of an enum type's, a domain's, a row type's or its array type's name, `schema.name` or a name in `public`
 /// (regtype values are read without the session's search path here).
 pub(super) fn enum_type_oid(state: &DbState, name: &str) -> Option<u32> {
     let (schema, name) = match name.split_once('.') {
         Some((schema, name)) => (state.schema_by_name(schema)?.oid, name),
         None => (PUBLIC_OID, name),
     };
-    user_type_named(state, &QualifiedName::new(schema, name))
+    let array_of = |element: &str| row_type_named(state, &QualifiedName::new(schema, element));
+    match name.strip_prefix('_').and_then(array_of) {
+        Some(relation) => Some(row_array_oid(relation.oid)),
+        None => user_type_named(state, &QualifiedName::new(schema, name)),
+    }
 }

@@ -18,6 +18,7 @@ mod functions;
 mod has_privilege;
 mod information_schema;
 mod relations;
+mod row_types;
 mod sql_functions;
 mod time_zones;
 mod types;

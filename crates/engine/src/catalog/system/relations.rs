@@ -14,8 +14,9 @@ use super::{
     OPAQUE, PG_CATALOG_OID, PUBLIC_OID, RELATIONS, SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
 use crate::catalog::{
-    acl_text, AclItem, ForeignKey, IndexExpr, IndexMethod, StoredExpr, TableSchema,
+    acl_text, row_type_oid, AclItem, ForeignKey, IndexExpr, IndexMethod, StoredExpr, TableSchema,
 };
+use crate::storage::FIRST_USER_OID;
 use crate::types::{bit_string, text_io, DataType, ScalarValue};
 
 pub(super) const PG_NAMESPACE: &[(&str, DataType)] = &[
@@ -286,11 +287,16 @@ impl ClassRow<'_> {
         let heap = matches!(self.kind, b'r' | b'm');
         let replident = if heap { b'd' } else { b'n' };
         let storage = !matches!(self.kind, b'v');
+        // Tables and views of users have a row type (the system relations' are not listed).
+        let row_type = match self.kind {
+            b'r' | b'v' | b'm' if self.oid >= FIRST_USER_OID => row_type_oid(self.oid),
+            _ => 0,
+        };
         vec![
             oid(self.oid),
             text(self.name),
             oid(self.namespace),
-            oid(0),
+            oid(row_type),
             oid(0),
             oid(owner),
             oid(self.am),

@@ -94,6 +94,7 @@ pub(super) fn pg_type(snapshot: &CatalogSnapshot) -> Rows {
         })
         .collect();
     rows.extend(super::enum_types::pg_type_rows(snapshot));
+    rows.extend(super::row_types::pg_type_rows(snapshot));
     let domains = super::domains::pg_type_rows(snapshot, &rows);
     rows.extend(domains);
     rows

@@ -152,6 +152,6 @@ fn element_oid(elem: PhysicalType) -> u32 {
         // Arrays are one-dimensional; anyarray for the impossible nested case.
         PhysicalType::List(_) => 2277,
         PhysicalType::FloatVector => FLOAT_VECTOR_OID,
-        PhysicalType::Struct(_) => crate::types::record::RECORD_OID,
+        PhysicalType::Struct(record) => record.type_oid,
     }
 }
