@@ -636,6 +636,7 @@ impl Session {
                     severity: "WARNING",
                     state: error.state,
                     message: error.message,
+                    detail: None,
                 });
             }
         }

@@ -160,6 +160,7 @@ fn acl_warning(warning: &str, about: &str) -> Notice {
         severity: "WARNING",
         state: SqlState::Warning,
         message: format!("{warning} for {about}"),
+        detail: None,
     }
 }
 
