@@ -1278,7 +1278,7 @@ impl Session {
                     crate::exec::extension::change_extension(txn, change, notices)
                 })
             }
-            BoundStatement::ChangeForeignServer(change) => {
+            BoundStatement::ChangeForeignData(change) => {
                 let tag = change.tag();
                 self.with_notices(tag, |txn, notices| {
                     crate::exec::foreign_server::change_foreign_server(txn, change, notices)

@@ -12,8 +12,8 @@ use super::{ident_name, Binder};
 use crate::catalog::{ForeignServer, ForeignTable, TableSchema, FILE_FDW};
 use crate::error::{Error, Result, SqlState};
 use crate::files::{FileFormat, FileSource};
-use crate::parser::ForeignStatement;
-use crate::plan::{BoundStatement, CopyFormat, ForeignServerChange, LogicalPlan};
+use crate::parser::{ForeignStatement, OptionChange};
+use crate::plan::{BoundStatement, CopyFormat, ForeignDataChange, LogicalPlan};
 use crate::storage::RelationKind;
 
 /// The options file_fdw takes on a foreign table, in the order its hint lists them.
@@ -45,8 +45,8 @@ impl Binder<'_> {
                 if let Some((option, _)) = generic_options(options)?.first() {
                     return Err(invalid_option(option, &[]));
                 }
-                Ok(BoundStatement::ChangeForeignServer(
-                    ForeignServerChange::Create {
+                Ok(BoundStatement::ChangeForeignData(
+                    ForeignDataChange::Create {
                         server: ForeignServer {
                             oid: 0,
                             name: ident_name(name),
@@ -73,6 +73,11 @@ impl Binder<'_> {
                 server,
                 options,
             ),
+            ForeignStatement::AlterTableOptions {
+                name,
+                if_exists,
+                changes,
+            } => self.bind_alter_foreign_table_options(name, *if_exists, changes),
             ForeignStatement::Drop {
                 table: false,
                 names,
@@ -91,13 +96,11 @@ impl Binder<'_> {
                         self.require_server_owner(server)?;
                     }
                 }
-                Ok(BoundStatement::ChangeForeignServer(
-                    ForeignServerChange::Drop {
-                        names,
-                        if_exists: *if_exists,
-                        cascade: *cascade,
-                    },
-                ))
+                Ok(BoundStatement::ChangeForeignData(ForeignDataChange::Drop {
+                    names,
+                    if_exists: *if_exists,
+                    cascade: *cascade,
+                }))
             }
             ForeignStatement::Drop {
                 table: true,
@@ -173,6 +176,91 @@ impl Binder<'_> {
         file_source(schema, &foreign)?;
         schema.foreign = Some(foreign);
         Ok(bound)
+    }
+
+    /// ALTER FOREIGN TABLE ... OPTIONS: the options after the changes, checked as CREATE
+    /// checks them.
+    fn bind_alter_foreign_table_options(
+        &mut self,
+        name: &ast::ObjectName,
+        if_exists: bool,
+        changes: &[OptionChange],
+    ) -> Result<BoundStatement> {
+        let name = match if_exists {
+            true => self.relation_name_if_exists(name)?,
+            false => self.relation_name(name)?,
+        };
+        let Some(entry) = self.state.table_by_name(&name) else {
+            if self.state.relation_kind(&name).is_none() && if_exists {
+                return Ok(BoundStatement::AlterTable {
+                    alter: None,
+                    notices: vec![format!(
+                        "relation \"{}\" does not exist, skipping",
+                        name.name
+                    )],
+                    tag: "ALTER FOREIGN TABLE",
+                });
+            }
+            return Err(not_foreign(
+                &name.name,
+                self.state.relation_kind(&name).is_some(),
+            ));
+        };
+        let schema = entry.schema.clone();
+        let Some(foreign) = &schema.foreign else {
+            return Err(not_foreign(&name.name, true));
+        };
+        self.require_owner_if_exists(&name)?;
+        let mut options = foreign.options.clone();
+        for change in changes {
+            let (option, value) = match change {
+                OptionChange::Add(option, value) | OptionChange::Set(option, value) => {
+                    (ident_name(option), Some(value))
+                }
+                OptionChange::Drop(option) => (ident_name(option), None),
+            };
+            let position = options.iter().position(|(n, _)| *n == option);
+            match (change, position, value) {
+                (OptionChange::Add(..), Some(_), _) => {
+                    return Err(Error::new(
+                        SqlState::DuplicateObject,
+                        format!("option \"{option}\" provided more than once"),
+                    ))
+                }
+                (OptionChange::Add(..), None, Some(value)) => options.push((option, value.clone())),
+                (OptionChange::Set(..) | OptionChange::Drop(_), None, _) => {
+                    return Err(Error::new(
+                        SqlState::UndefinedObject,
+                        format!("option \"{option}\" not found"),
+                    ))
+                }
+                (OptionChange::Set(..), Some(at), Some(value)) => options[at].1 = value.clone(),
+                (OptionChange::Drop(_), Some(at), _) => {
+                    options.remove(at);
+                }
+                (OptionChange::Add(..) | OptionChange::Set(..), _, None) => {
+                    return Err(Error::internal("invariant: ADD and SET carry a value"))
+                }
+            }
+        }
+        if !self.session_is_superuser() {
+            return Err(Error::new(
+                SqlState::InsufficientPrivilege,
+                "only superuser or a role with privileges of the pg_read_server_files role \
+                 may specify the filename option of a file_fdw foreign table",
+            ));
+        }
+        let altered = ForeignTable {
+            server: foreign.server.clone(),
+            options,
+        };
+        file_source(&schema, &altered)?;
+        Ok(BoundStatement::ChangeForeignData(
+            ForeignDataChange::AlterTableOptions {
+                table: name,
+                options: altered.options,
+            },
+        ))
     }
 
     /// A foreign table in FROM: a scan of its file with its declared columns.
@@ -335,6 +423,20 @@ fn header(value: &str) -> Result<bool> {
         _ => Err(Error::syntax(
             "header requires a Boolean value or \"match\"",
         )),
+    }
+}
+
+/// 42809 for a relation that is not a foreign table, 42P01 for none.
+fn not_foreign(name: &str, exists: bool) -> Error {
+    match exists {
+        true => Error::new(
+            SqlState::WrongObjectType,
+            format!("\"{name}\" is not a foreign table"),
+        ),
+        false => Error::new(
+            SqlState::UndefinedTable,
+            format!("relation \"{name}\" does not exist"),
+        ),
     }
 }
 

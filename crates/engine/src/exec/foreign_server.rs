@@ -5,16 +5,16 @@
 use crate::api::Notice;
 use crate::catalog::{ForeignServer, QualifiedName};
 use crate::error::{Error, Result, SqlState};
-use crate::plan::ForeignServerChange;
+use crate::plan::ForeignDataChange;
 use crate::storage::{DbState, RelationKind, Transaction};
 
 pub fn change_foreign_server(
     txn: &mut Transaction,
-    change: ForeignServerChange,
+    change: ForeignDataChange,
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
     match change {
-        ForeignServerChange::Create {
+        ForeignDataChange::Create {
             mut server,
             if_not_exists,
         } => {
@@ -31,7 +31,7 @@ pub fn change_foreign_server(
             txn.put_foreign_server(&server.name.clone(), Some(server));
             Ok(())
         }
-        ForeignServerChange::Drop {
+        ForeignDataChange::Drop {
             names,
             if_exists,
             cascade,
@@ -51,6 +51,19 @@ pub fn change_foreign_server(
                 txn.put_foreign_server(&name, None);
             }
             Ok(())
+        }
+        ForeignDataChange::AlterTableOptions { table, options } => {
+            txn.lock_name(&table)?;
+            super::comment::change_table(txn, &table, |schema| match &mut schema.foreign {
+                Some(foreign) => {
+                    foreign.options = options;
+                    Ok(())
+                }
+                None => Err(Error::new(
+                    SqlState::WrongObjectType,
+                    format!("\"{}\" is not a foreign table", table.name),
+                )),
+            })
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The foreign-data statements sqlparser lacks or reads wrongly (its CREATE SERVER wants
 //! identifiers where PostgreSQL writes option values as strings): CREATE and DROP SERVER,
-//! CREATE and DROP FOREIGN TABLE. A foreign table's columns are read by sqlparser's own
+//! CREATE and DROP FOREIGN TABLE, ALTER FOREIGN TABLE ... OPTIONS. A foreign table's columns are read by sqlparser's own
 //! column parser.
 
 use sqlparser::ast::{self, Ident, ObjectName};
@@ -26,6 +26,12 @@ pub enum ForeignStatement {
         server: Ident,
         options: Vec<(Ident, String)>,
     },
+    /// `ALTER FOREIGN TABLE [IF EXISTS] name OPTIONS ([ADD | SET | DROP] name ['value'], ...)`.
+    AlterTableOptions {
+        name: ObjectName,
+        if_exists: bool,
+        changes: Vec<OptionChange>,
+    },
     /// `DROP SERVER` (`table: false`) or `DROP FOREIGN TABLE`.
     Drop {
         table: bool,
@@ -33,6 +39,14 @@ pub enum ForeignStatement {
         if_exists: bool,
         cascade: bool,
     },
+}
+
+/// One item of ALTER ... OPTIONS: ADD (the default) and SET carry a value, DROP none.
+#[derive(Debug, Clone)]
+pub enum OptionChange {
+    Add(Ident, String),
+    Set(Ident, String),
+    Drop(Ident),
 }
 
 /// The keyword `n` tokens ahead, unless quoted.
@@ -50,6 +64,7 @@ pub fn starts(parser: &Parser) -> bool {
     let foreign_table =
         keyword_at(parser, 1) == Keyword::FOREIGN && keyword_at(parser, 2) == Keyword::TABLE;
     matches!(verb, Keyword::CREATE | Keyword::DROP) && (server || foreign_table)
+        || verb == Keyword::ALTER && foreign_table
 }
 
 /// Parses the statement [`starts`] found.
@@ -86,6 +101,31 @@ pub fn parse(parser: &mut Parser) -> Result<ForeignStatement, ParserError> {
             constraints,
             server,
             options,
+        });
+    }
+    if parser.parse_keywords(&[Keyword::ALTER, Keyword::FOREIGN, Keyword::TABLE]) {
+        let if_exists = parser.parse_keywords(&[Keyword::IF, Keyword::EXISTS]);
+        let name = parser.parse_object_name(false)?;
+        parser.expect_keyword_is(Keyword::OPTIONS)?;
+        parser.expect_token(&Token::LParen)?;
+        let changes = parser.parse_comma_separated(|p| {
+            if p.parse_keyword(Keyword::DROP) {
+                return Ok(OptionChange::Drop(p.parse_identifier()?));
+            }
+            let set = p.parse_keyword(Keyword::SET);
+            let _add = !set && p.parse_keyword(Keyword::ADD);
+            let name = p.parse_identifier()?;
+            let value = p.parse_literal_string()?;
+            Ok(match set {
+                true => OptionChange::Set(name, value),
+                false => OptionChange::Add(name, value),
+            })
+        })?;
+        parser.expect_token(&Token::RParen)?;
+        return Ok(ForeignStatement::AlterTableOptions {
+            name,
+            if_exists,
+            changes,
         });
     }
     parser.expect_keyword_is(Keyword::DROP)?;

@@ -43,7 +43,7 @@ pub use create_table_like::TableLike;
 pub use domain::{AlterDomainAction, DomainConstraint, DomainConstraintKind, DomainStatement};
 pub use drop_index_concurrently::DropIndexConcurrently;
 pub use fetch::{FetchCursor, FetchDirection};
-pub use foreign::ForeignStatement;
+pub use foreign::{ForeignStatement, OptionChange};
 pub use frame_exclusion::{FrameExclusion, FrameExclusions};
 pub use identity_options::IdentitySequenceNames;
 pub use insert_overriding::Overriding;

@@ -112,7 +112,7 @@ impl BoundStatement {
             | BoundStatement::ChangeRole(_)
             | BoundStatement::ChangeFunction(_)
             | BoundStatement::ChangeExtension(_)
-            | BoundStatement::ChangeForeignServer(_)
+            | BoundStatement::ChangeForeignData(_)
             | BoundStatement::CreateIndex(_)
             | BoundStatement::CreateSchema { .. }
             | BoundStatement::DropSchema { .. }
@@ -186,7 +186,7 @@ impl BoundStatement {
             BoundStatement::ChangeRole(change) => change.tag(),
             BoundStatement::ChangeFunction(change) => change.tag(),
             BoundStatement::ChangeExtension(change) => change.tag(),
-            BoundStatement::ChangeForeignServer(change) => change.tag(),
+            BoundStatement::ChangeForeignData(change) => change.tag(),
             BoundStatement::CreateIndex(_) => "CREATE INDEX",
             BoundStatement::CreateSchema { .. } => "CREATE SCHEMA",
             BoundStatement::DropSchema { .. } => "DROP SCHEMA",

@@ -238,9 +238,9 @@ impl ExtensionChange {
     }
 }
 
-/// CREATE SERVER and DROP SERVER.
+/// CREATE SERVER, DROP SERVER and ALTER FOREIGN TABLE ... OPTIONS.
 #[derive(Debug, Clone)]
-pub enum ForeignServerChange {
+pub enum ForeignDataChange {
     /// `server.oid` is allocated when it runs.
     Create {
         server: crate::catalog::ForeignServer,
@@ -251,14 +251,20 @@ pub enum ForeignServerChange {
         if_exists: bool,
         cascade: bool,
     },
+    /// The foreign table's options as they are after the ALTER (checked when bound).
+    AlterTableOptions {
+        table: QualifiedName,
+        options: Vec<(String, String)>,
+    },
 }
 
-impl ForeignServerChange {
+impl ForeignDataChange {
     /// The command tag.
     pub fn tag(&self) -> &'static str {
         match self {
-            ForeignServerChange::Create { .. } => "CREATE SERVER",
-            ForeignServerChange::Drop { .. } => "DROP SERVER",
+            ForeignDataChange::Create { .. } => "CREATE SERVER",
+            ForeignDataChange::Drop { .. } => "DROP SERVER",
+            ForeignDataChange::AlterTableOptions { .. } => "ALTER FOREIGN TABLE",
         }
     }
 }

@@ -440,8 +440,8 @@ pub enum BoundStatement {
     ChangeFunction(super::FunctionChange),
     /// CREATE EXTENSION, DROP EXTENSION.
     ChangeExtension(super::ExtensionChange),
-    /// CREATE SERVER and DROP SERVER.
-    ChangeForeignServer(super::ForeignServerChange),
+    /// CREATE SERVER, DROP SERVER and ALTER FOREIGN TABLE ... OPTIONS.
+    ChangeForeignData(super::ForeignDataChange),
     CreateSchema {
         name: String,
         owner: String,
@@ -716,7 +716,7 @@ impl BoundStatement {
             | BoundStatement::ChangeRole(_)
             | BoundStatement::ChangeFunction(_)
             | BoundStatement::ChangeExtension(_)
-            | BoundStatement::ChangeForeignServer(_)
+            | BoundStatement::ChangeForeignData(_)
             | BoundStatement::DropIndex { .. }
             | BoundStatement::CreateSchema { .. }
             | BoundStatement::DropSchema { .. }

@@ -19,7 +19,7 @@ pub use copy::{
 };
 pub use ddl::{
     AlterDomain, AlterEnum, AlterSequence, AlterTable, CommentTarget, CreateIndex, DomainColumn,
-    DomainColumnCheck, ExtensionChange, ForeignServerChange, FunctionChange, OnCommitAction,
+    DomainColumnCheck, ExtensionChange, ForeignDataChange, FunctionChange, OnCommitAction,
     RowChange, TypeChange,
 };
 pub use deparse::{deparse_domain_check, deparse_expr};
