@@ -114,6 +114,16 @@ impl<'a> Binder<'a> {
             body,
             returns_domain,
         };
+        // Replacing a function is its owner's (PostgreSQL's ProcedureCreate asks it).
+        let arg_types = function.arg_types();
+        let replaced = self
+            .state
+            .functions
+            .values()
+            .find(|f| *or_replace && f.name == function.name && f.arg_types() == arg_types);
+        if let Some(old) = replaced {
+            self.require_function_owner(old.oid, &old.name.name)?;
+        }
         // check_function_bodies: the body binds, and its result fits the declared one.
         match super::function_body::body_statements(&function)? {
             None => {
