@@ -136,6 +136,18 @@ impl Groups {
         Ok(lists)
     }
 
+    /// Whether the keys are a single integer key held in a direct index: a table lookups
+    /// of which cost an array read, which partitioning the rows would only slow down.
+    pub(super) fn is_direct(&self) -> bool {
+        matches!(
+            &self.index,
+            Index::Int(IntIndex {
+                direct: Some(_),
+                ..
+            })
+        )
+    }
+
     /// The range of the keys of a single integer key held in a direct index (an empty
     /// range when there is none yet); None when the keys are in a hash map or not integers.
     fn direct_range(&self) -> Option<(i128, i128)> {
