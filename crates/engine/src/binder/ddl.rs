@@ -500,10 +500,7 @@ impl Binder<'_> {
         if object_type == ObjectType::Schema {
             let names = names
                 .iter()
-                .map(|name| match name.0.as_slice() {
-                    [ast::ObjectNamePart::Identifier(ident)] => Ok(ident_name(ident)),
-                    _ => Err(Error::syntax(format!("syntax error at or near \"{name}\""))),
-                })
+                .map(super::names::single_identifier)
                 .collect::<Result<Vec<_>>>()?;
             return Ok(BoundStatement::DropSchema {
                 names,

@@ -86,10 +86,7 @@ impl Binder<'_> {
             } => {
                 let names = names
                     .iter()
-                    .map(|name| match name.0.as_slice() {
-                        [ast::ObjectNamePart::Identifier(ident)] => Ok(ident_name(ident)),
-                        _ => Err(Error::syntax(format!("syntax error at or near \"{name}\""))),
-                    })
+                    .map(super::names::single_identifier)
                     .collect::<Result<Vec<_>>>()?;
                 for name in &names {
                     if let Some(server) = self.state.foreign_servers.get(name) {

@@ -272,10 +272,7 @@ impl Binder<'_> {
             }
             JoinConstraint::Using(names) => names
                 .iter()
-                .map(|n| match n.0.as_slice() {
-                    [ast::ObjectNamePart::Identifier(ident)] => Ok(ident_name(ident)),
-                    _ => Err(Error::syntax(format!("syntax error at or near \"{n}\""))),
-                })
+                .map(super::names::single_identifier)
                 .collect::<Result<_>>()?,
             JoinConstraint::Natural => {
                 let left_names: Vec<&str> = scope.columns[..left_width]

@@ -330,6 +330,15 @@ fn name_parts(name: &ObjectName) -> Result<Vec<&Ident>> {
     Ok(parts)
 }
 
+/// A name that must be one identifier (a role, a schema, a server, a USING column), or
+/// PostgreSQL's syntax error at it.
+pub(super) fn single_identifier(name: &ObjectName) -> Result<String> {
+    match name.0.as_slice() {
+        [ObjectNamePart::Identifier(ident)] => Ok(ident_name(ident)),
+        _ => Err(Error::syntax(format!("syntax error at or near \"{name}\""))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::api::{Database, Session};

@@ -5,6 +5,7 @@
 
 use sqlparser::ast::{self, AlterRoleOperation, CreateRole, Expr, ObjectName, RoleOption, Value};
 
+use super::names::single_identifier;
 use super::{ident_name, Binder};
 use crate::error::{Error, Result, SqlState};
 use crate::parser::RoleMembership;
@@ -69,7 +70,7 @@ impl Binder<'_> {
         };
         let names_of = |idents: &[ast::Ident]| idents.iter().map(ident_name).collect::<Vec<_>>();
         Ok(BoundStatement::ChangeRole(RoleChange::Create {
-            name: role_name(name)?,
+            name: single_identifier(name)?,
             user,
             options,
             in_roles: names_of(in_role)
@@ -150,7 +151,7 @@ impl Binder<'_> {
         change: SettingChange,
     ) -> Result<RoleChange> {
         if let Some(database) = in_database {
-            let database = role_name(database)?;
+            let database = single_identifier(database)?;
             if database != self.search_path.database() {
                 return Err(Error::new(
                     SqlState::InvalidCatalogName,
@@ -174,7 +175,10 @@ impl Binder<'_> {
         if cascade {
             return Err(Error::syntax("syntax error at or near \"CASCADE\""));
         }
-        let names = names.iter().map(role_name).collect::<Result<Vec<_>>>()?;
+        let names = names
+            .iter()
+            .map(single_identifier)
+            .collect::<Result<Vec<_>>>()?;
         Ok(BoundStatement::ChangeRole(RoleChange::Drop {
             names,
             if_exists,
@@ -219,14 +223,6 @@ fn set_option(options: &mut RoleOptions, option: &RoleOption) -> Result<()> {
         RoleOption::ValidUntil(expr) => options.valid_until = Some(string(expr)?),
     }
     Ok(())
-}
-
-/// A role's name: one identifier.
-fn role_name(name: &ObjectName) -> Result<String> {
-    match name.0.as_slice() {
-        [ast::ObjectNamePart::Identifier(ident)] => Ok(ident_name(ident)),
-        _ => Err(Error::syntax(format!("syntax error at or near \"{name}\""))),
-    }
 }
 
 fn string(expr: &Expr) -> Result<String> {

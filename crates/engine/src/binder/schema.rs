@@ -1,8 +1,9 @@
 //! CREATE SCHEMA and ALTER SCHEMA (DROP SCHEMA is bound with the other DROPs). Whether a
 //! schema exists is checked when the statement runs, under the lock of its name.
 
-use sqlparser::ast::{self, AlterSchemaOperation, ObjectName, SchemaName, Statement};
+use sqlparser::ast::{self, AlterSchemaOperation, SchemaName, Statement};
 
+use super::names::single_identifier;
 use super::{ident_name, Binder};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::BoundStatement;
@@ -34,12 +35,14 @@ impl Binder<'_> {
             )));
         }
         let (name, owner) = match schema_name {
-            SchemaName::Simple(name) => (schema_name_of(name)?, self.search_path.user().into()),
+            SchemaName::Simple(name) => (single_identifier(name)?, self.search_path.user().into()),
             SchemaName::UnnamedAuthorization(role) => {
                 let role = self.role(role)?;
                 (role.clone(), role)
             }
-            SchemaName::NamedAuthorization(name, role) => (schema_name_of(name)?, self.role(role)?),
+            SchemaName::NamedAuthorization(name, role) => {
+                (single_identifier(name)?, self.role(role)?)
+            }
         };
         check_acceptable(&name)?;
         self.require_database(crate::catalog::AclMode::CREATE)?;
@@ -58,16 +61,16 @@ impl Binder<'_> {
         } = alter;
         match (operations.as_slice(), if_exists) {
             ([AlterSchemaOperation::Rename { name: new_name }], false) => {
-                let new_name = schema_name_of(new_name)?;
+                let new_name = single_identifier(new_name)?;
                 check_acceptable(&new_name)?;
                 Ok(BoundStatement::RenameSchema {
-                    name: schema_name_of(name)?,
+                    name: single_identifier(name)?,
                     new_name,
                 })
             }
             ([AlterSchemaOperation::OwnerTo { owner }], false) => {
                 self.owner(owner)?;
-                self.schema(&schema_name_of(name)?)?;
+                self.schema(&single_identifier(name)?)?;
                 Ok(BoundStatement::Maintenance {
                     tag: "ALTER SCHEMA",
                     tables: Vec::new(),
@@ -113,14 +116,6 @@ impl Binder<'_> {
                 format!("role \"{name}\" does not exist"),
             )),
         }
-    }
-}
-
-/// A schema's name: one identifier.
-fn schema_name_of(name: &ObjectName) -> Result<String> {
-    match name.0.as_slice() {
-        [ast::ObjectNamePart::Identifier(ident)] => Ok(ident_name(ident)),
-        _ => Err(Error::syntax(format!("syntax error at or near \"{name}\""))),
     }
 }
 
