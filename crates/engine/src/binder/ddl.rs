@@ -509,13 +509,7 @@ impl Binder<'_> {
                 searched: self.searched.clone(),
             });
         }
-        let names = names
-            .iter()
-            .map(|name| match if_exists {
-                true => self.relation_name_if_exists(name),
-                false => self.relation_name(name),
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let names = self.relation_names_to_drop(names, if_exists)?;
         if matches!(
             object_type,
             ObjectType::Table | ObjectType::View | ObjectType::Sequence

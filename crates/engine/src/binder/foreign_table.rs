@@ -105,13 +105,7 @@ impl Binder<'_> {
                 if_exists,
                 cascade,
             } => {
-                let names = names
-                    .iter()
-                    .map(|name| match if_exists {
-                        true => self.relation_name_if_exists(name),
-                        false => self.relation_name(name),
-                    })
-                    .collect::<Result<Vec<_>>>()?;
+                let names = self.relation_names_to_drop(names, *if_exists)?;
                 for name in &names {
                     self.require_owner_if_exists(name)?;
                 }

@@ -59,6 +59,22 @@ impl<'a> Binder<'a> {
         }
     }
 
+    /// The relations a DROP names, each resolved as [`Binder::relation_name`] does, or
+    /// with IF EXISTS as [`Binder::relation_name_if_exists`] does.
+    pub(super) fn relation_names_to_drop(
+        &self,
+        names: &[ObjectName],
+        if_exists: bool,
+    ) -> Result<Vec<QualifiedName>> {
+        names
+            .iter()
+            .map(|name| match if_exists {
+                true => self.relation_name_if_exists(name),
+                false => self.relation_name(name),
+            })
+            .collect()
+    }
+
     /// [`Binder::relation_name`] for IF EXISTS: a missing schema is a missing relation.
     pub(super) fn relation_name_if_exists(&self, name: &ObjectName) -> Result<QualifiedName> {
         match self.relation_name(name) {
