@@ -7,6 +7,7 @@ use sqlparser::ast::{
     TableObject, Update,
 };
 
+use super::row::row_fields;
 use super::scope::{Scope, ScopeColumn};
 use super::updatable_view::{WriteKind, WriteTarget};
 use super::{ident_name, Binder};
@@ -348,48 +349,69 @@ impl Binder<'_> {
         let schema: &TableSchema = &target.schema;
         let mut bound = Vec::with_capacity(assignments.len());
         for assignment in assignments {
-            let AssignmentTarget::ColumnName(name) = &assignment.target else {
-                return Err(Error::unsupported("multiple-column UPDATE assignments"));
-            };
-            let column = target.column(name)?;
-            let attnum = i16::try_from(column + 1).unwrap_or(i16::MAX);
-            self.note_attribute_use(schema.oid, attnum, AclMode::UPDATE);
-            if bound.iter().any(|(c, _)| *c == column) {
-                return Err(Error::syntax(format!(
-                    "multiple assignments to same column \"{}\"",
-                    schema.columns[column].name
-                )));
-            }
-            let value = if is_default_keyword(&assignment.value) {
-                self.column_default(schema, column)?
-            } else {
-                let column_def = &schema.columns[column];
-                let why = match (&column_def.generated, column_def.identity) {
-                    (Some(_), _) => Some("is a generated column"),
-                    (None, Some(Identity::Always)) => {
-                        Some("is an identity column defined as GENERATED ALWAYS")
-                    }
-                    _ => None,
-                };
-                if let Some(why) = why {
-                    return Err(Error::new(
-                        SqlState::GeneratedAlways,
-                        format!(
-                            "column \"{}\" can only be updated to DEFAULT",
-                            column_def.name
-                        ),
-                    )
-                    .with_detail(format!("Column \"{}\" {why}.", column_def.name)));
+            match &assignment.target {
+                AssignmentTarget::ColumnName(name) => {
+                    self.bind_assignment(target, name, &assignment.value, scope, &mut bound)?;
                 }
-                let value = self.bind_expr(&assignment.value, scope)?;
-                self.assign(schema, column, value)?
-            };
-            bound.push((column, value));
+                AssignmentTarget::Tuple(names) => {
+                    let values = multiple_assignment_values(&assignment.value, names.len())?;
+                    for (name, value) in names.iter().zip(values) {
+                        self.bind_assignment(target, name, value, scope, &mut bound)?;
+                    }
+                }
+            }
         }
         // A generated column is computed from the new row, whatever was assigned to it.
         bound.retain(|(column, _)| schema.columns[*column].generated.is_none());
         self.assign_generated(schema, &mut bound)?;
         Ok(bound)
+    }
+
+    /// One `column = value` of a SET list, appended to `bound`.
+    fn bind_assignment(
+        &mut self,
+        target: &WriteTarget,
+        name: &ObjectName,
+        value: &Expr,
+        scope: &Scope,
+        bound: &mut Vec<(usize, ScalarExpr)>,
+    ) -> Result<()> {
+        let schema = &target.schema;
+        let column = target.column(name)?;
+        let attnum = i16::try_from(column + 1).unwrap_or(i16::MAX);
+        self.note_attribute_use(schema.oid, attnum, AclMode::UPDATE);
+        if bound.iter().any(|(c, _)| *c == column) {
+            return Err(Error::syntax(format!(
+                "multiple assignments to same column \"{}\"",
+                schema.columns[column].name
+            )));
+        }
+        let value = if is_default_keyword(value) {
+            self.column_default(schema, column)?
+        } else {
+            let column_def = &schema.columns[column];
+            let why = match (&column_def.generated, column_def.identity) {
+                (Some(_), _) => Some("is a generated column"),
+                (None, Some(Identity::Always)) => {
+                    Some("is an identity column defined as GENERATED ALWAYS")
+                }
+                _ => None,
+            };
+            if let Some(why) = why {
+                return Err(Error::new(
+                    SqlState::GeneratedAlways,
+                    format!(
+                        "column \"{}\" can only be updated to DEFAULT",
+                        column_def.name
+                    ),
+                )
+                .with_detail(format!("Column \"{}\" {why}.", column_def.name)));
+            }
+            let value = self.bind_expr(value, scope)?;
+            self.assign(schema, column, value)?
+        };
+        bound.push((column, value));
+        Ok(())
     }
 
     pub(super) fn bind_delete(&mut self, delete: &Delete) -> Result<BoundStatement> {
@@ -596,6 +618,32 @@ fn check_insert_width(values: usize, targets: usize, explicit: bool) -> Result<(
         ));
     }
     Ok(())
+}
+
+/// The values of `SET (a, b, ...) = source`, one per column: PostgreSQL takes a row
+/// constructor (`(x, y)`, `ROW(x, y)`) or a sub-SELECT as the source.
+fn multiple_assignment_values(source: &Expr, columns: usize) -> Result<Vec<&Expr>> {
+    if matches!(source, Expr::Subquery(_)) {
+        return Err(Error::unsupported(
+            "multiple-column UPDATE from a sub-SELECT",
+        ));
+    }
+    let Some(values) = row_fields(source) else {
+        if matches!(source, Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case("row")) {
+            return Err(Error::unsupported(format!(
+                "the multiple-column UPDATE source {source}"
+            )));
+        }
+        return Err(Error::syntax(
+            "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression",
+        ));
+    };
+    if values.len() != columns {
+        return Err(Error::syntax(
+            "number of columns does not match number of values",
+        ));
+    }
+    Ok(values)
 }
 
 fn is_default_keyword(expr: &Expr) -> bool {
