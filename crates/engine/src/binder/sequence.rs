@@ -303,6 +303,7 @@ fn merge_options(
     let mut increment = base.map_or(1, |b| b.increment);
     let (mut min, mut max): (Option<Option<i64>>, Option<Option<i64>>) = (None, None);
     let (mut start, mut cycle) = (base.map(|b| b.start), base.is_some_and(|b| b.cycle));
+    let mut cache = None;
     for option in options {
         match option {
             ast::SequenceOptions::IncrementBy(e, _) => increment = option_number(e)?,
@@ -313,7 +314,7 @@ fn merge_options(
                 max = Some(e.as_ref().map(option_number).transpose()?)
             }
             ast::SequenceOptions::StartWith(e, _) => start = Some(option_number(e)?),
-            ast::SequenceOptions::Cache(_) => {}
+            ast::SequenceOptions::Cache(e) => cache = Some(option_number(e)?),
             ast::SequenceOptions::Cycle(no) => cycle = !no,
         }
     }
@@ -336,6 +337,20 @@ fn merge_options(
         _ if increment > 0 => type_max(ty),
         _ => -1,
     };
+    // ALTER cannot check: the type is not kept, only the bounds it implies.
+    if base.is_none() {
+        for (name, bound) in [("MAXVALUE", max), ("MINVALUE", min)] {
+            if bound < type_min(ty) || bound > type_max(ty) {
+                return Err(Error::new(
+                    SqlState::InvalidParameterValue,
+                    format!(
+                        "{name} ({bound}) is out of range for sequence data type {}",
+                        ty.name()
+                    ),
+                ));
+            }
+        }
+    }
     if min >= max {
         return Err(Error::new(
             SqlState::InvalidParameterValue,
@@ -351,6 +366,13 @@ fn merge_options(
         cycle,
     };
     options.check_within("START", start)?;
+    // Values are not cached ahead here, so CACHE is checked and then has no effect.
+    if let Some(cache) = cache.filter(|&c| c <= 0) {
+        return Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!("CACHE ({cache}) must be greater than zero"),
+        ));
+    }
     Ok(options)
 }
 
