@@ -146,19 +146,20 @@ impl Binder<'_> {
                 end: _,
                 modifier,
             } => {
-                if *chain || modifier.is_some() {
+                if modifier.is_some() {
                     return Err(Error::unsupported(format!("{statement}")));
                 }
-                BoundStatement::Commit
+                BoundStatement::Commit { chain: *chain }
             }
             Statement::Rollback {
-                chain: true,
-                savepoint: _,
-            } => return Err(Error::unsupported(format!("{statement}"))),
-            Statement::Rollback {
-                chain: false,
+                chain,
                 savepoint: None,
-            } => BoundStatement::Rollback,
+            } => BoundStatement::Rollback { chain: *chain },
+            // PostgreSQL's grammar has no ROLLBACK AND CHAIN TO SAVEPOINT.
+            Statement::Rollback {
+                chain: true,
+                savepoint: Some(_),
+            } => return Err(Error::syntax("syntax error at or near \"TO\"")),
             Statement::Rollback {
                 chain: false,
                 savepoint: Some(name),
