@@ -1,6 +1,7 @@
 //! bytea's text formats, as PostgreSQL's `byteain` and `byteaout`: input in hex (`\x0a0b`)
 //! or escape form (`a\000\\b`), output in hex (the default `bytea_output`) or escape form.
 
+use super::datetime_style::{self, ByteaOutput};
 use crate::error::{Error, Result, SqlState};
 
 const HEX_DIGITS: &[u8; 16] = b"0123456789abcdef";
@@ -84,6 +85,14 @@ fn parse_escape(bytes: &[u8]) -> Result<Vec<u8>> {
         }
     }
     Ok(out)
+}
+
+/// byteaout in the session's bytea_output.
+pub fn write_output(bytes: &[u8], out: &mut Vec<u8>) {
+    match datetime_style::current().bytea {
+        ByteaOutput::Hex => write_hex(bytes, out),
+        ByteaOutput::Escape => write_escape(bytes, out),
+    }
 }
 
 /// byteaout with `bytea_output = hex`: `\x` and two lower-case digits a byte.
