@@ -110,13 +110,23 @@ pub fn write_hex_digits(bytes: &[u8], out: &mut Vec<u8>) {
     }
 }
 
-/// byteaout with `bytea_output = escape` (also `encode(..., 'escape')`): printable ASCII as
-/// itself, a backslash doubled, every other byte as `\ooo`.
+/// byteaout with `bytea_output = escape`: printable ASCII as itself, a backslash doubled,
+/// every other byte as `\ooo`.
 pub fn write_escape(bytes: &[u8], out: &mut Vec<u8>) {
+    write_escaped(bytes, |b| !(0x20..=0x7e).contains(&b), out);
+}
+
+/// `encode(..., 'escape')` (esc_encode): only NUL and bytes with the high bit set become
+/// `\ooo`; other control characters stay as they are.
+pub fn write_escape_encoded(bytes: &[u8], out: &mut Vec<u8>) {
+    write_escaped(bytes, |b| b == 0 || b >= 0x80, out);
+}
+
+fn write_escaped(bytes: &[u8], octal: impl Fn(u8) -> bool, out: &mut Vec<u8>) {
     for &b in bytes {
         match b {
             b'\\' => out.extend_from_slice(b"\\\\"),
-            0x20..=0x7e => out.push(b),
+            _ if !octal(b) => out.push(b),
             _ => out.extend_from_slice(&[
                 b'\\',
                 b'0' + (b >> 6),
