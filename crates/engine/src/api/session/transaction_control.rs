@@ -116,8 +116,8 @@ impl Session {
     }
 
     /// Sets one of the open transaction's [`TRANSACTION_SETTINGS`] with PostgreSQL's
-    /// checks: the isolation level, and a change back to read-write, only before the
-    /// transaction's first query and outside a savepoint (25001).
+    /// checks: the isolation level, deferrability, and a change back to read-write, only
+    /// before the transaction's first query and outside a savepoint (25001).
     pub(super) fn set_transaction_setting(&mut self, name: &str, value: &str) -> Result<()> {
         let before = self.settings.value(name).map(str::to_string);
         self.settings.set_local(name, Some(value))?;
@@ -139,6 +139,12 @@ impl Session {
             }
             "transaction_read_only" if after.as_deref() == Some("off") && queried => {
                 Some("transaction read-write mode must be set before any query")
+            }
+            "transaction_deferrable" if in_savepoint => {
+                Some("SET TRANSACTION [NOT] DEFERRABLE cannot be called within a subtransaction")
+            }
+            "transaction_deferrable" if queried => {
+                Some("SET TRANSACTION [NOT] DEFERRABLE must be called before any query")
             }
             _ => None,
         };
