@@ -318,12 +318,6 @@ impl Session {
             }
         }
         let statements = parse(sql)?;
-        let implicit = statements.len() > 1 && self.block == Block::None;
-        if implicit {
-            self.block = Block::Implicit;
-            self.transaction();
-            self.start_characteristics()?;
-        }
         let cache_key = (statements.len() == 1).then_some(CacheKey {
             sql,
             params: &[],
@@ -331,6 +325,13 @@ impl Session {
             datetime: &datetime.tag,
         });
         for statement in &statements {
+            // As in PostgreSQL, a statement of several outside a block opens an implicit
+            // one, also after a COMMIT or ROLLBACK among them ended the previous block.
+            if statements.len() > 1 && self.block == Block::None {
+                self.block = Block::Implicit;
+                self.transaction();
+                self.start_characteristics()?;
+            }
             match self.run(Work::Parsed(statement), &[], &[], cache_key, copy) {
                 Ok(result) => sink(result),
                 Err(error) => {
@@ -1364,8 +1365,8 @@ impl Session {
             BoundStatement::SetTransaction { modes, session } => {
                 self.run_set_transaction(&modes, session)
             }
-            BoundStatement::Commit => self.run_commit(),
-            BoundStatement::Rollback => Ok(self.run_rollback()),
+            BoundStatement::Commit { chain } => self.run_commit(chain),
+            BoundStatement::Rollback { chain } => self.run_rollback(chain),
             BoundStatement::Savepoint { action, name } => self.run_savepoint(action, name),
             BoundStatement::Set(set) => self.run_set(&set),
             BoundStatement::SetConstraints { names, deferred } => {

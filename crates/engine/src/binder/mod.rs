@@ -138,6 +138,8 @@ pub struct Binder<'a> {
     table_likes: Vec<parser::TableLike>,
     /// CREATE VIEW's WITH CHECK OPTION, which the parser took off the statement.
     view_check_option: Option<crate::catalog::ViewCheckOption>,
+    /// BEGIN's or SET TRANSACTION's `[NOT] DEFERRABLE`, which the parser took off it.
+    transaction_deferrable: Option<bool>,
     /// Binding a SQL function's body: its parameter count (`$n` reads the parameters).
     function_params: Option<usize>,
     /// SQL functions whose body is being bound, innermost last: a body calling its own
@@ -193,6 +195,7 @@ impl<'a> Binder<'a> {
             insert_overriding: None,
             table_likes: Vec::new(),
             view_check_option: None,
+            transaction_deferrable: None,
             function_params: None,
             expanding_functions: Vec::new(),
             functions_called: Vec::new(),
@@ -213,8 +216,10 @@ impl<'a> Binder<'a> {
             insert_overriding,
             table_likes,
             view_check_option,
+            transaction_deferrable,
         } = parsed;
         self.view_check_option = *view_check_option;
+        self.transaction_deferrable = *transaction_deferrable;
         self.exclusions = exclusions.clone();
         self.copy_header_match = *copy_header_match;
         self.identity_sequence_names = identity_sequence_names.iter().cloned().collect();

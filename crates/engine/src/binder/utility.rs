@@ -100,7 +100,7 @@ impl Binder<'_> {
                     return Err(Error::unsupported(format!("{statement}")));
                 }
                 BoundStatement::Begin {
-                    modes: transaction_modes(modes)?,
+                    modes: transaction_modes(modes, self.transaction_deferrable)?,
                 }
             }
             Statement::Lock(ast::Lock {
@@ -146,19 +146,20 @@ impl Binder<'_> {
                 end: _,
                 modifier,
             } => {
-                if *chain || modifier.is_some() {
+                if modifier.is_some() {
                     return Err(Error::unsupported(format!("{statement}")));
                 }
-                BoundStatement::Commit
+                BoundStatement::Commit { chain: *chain }
             }
             Statement::Rollback {
-                chain: true,
-                savepoint: _,
-            } => return Err(Error::unsupported(format!("{statement}"))),
-            Statement::Rollback {
-                chain: false,
+                chain,
                 savepoint: None,
-            } => BoundStatement::Rollback,
+            } => BoundStatement::Rollback { chain: *chain },
+            // PostgreSQL's grammar has no ROLLBACK AND CHAIN TO SAVEPOINT.
+            Statement::Rollback {
+                chain: true,
+                savepoint: Some(_),
+            } => return Err(Error::syntax("syntax error at or near \"TO\"")),
             Statement::Rollback {
                 chain: false,
                 savepoint: Some(name),
@@ -244,7 +245,7 @@ impl Binder<'_> {
                 snapshot: None,
                 session,
             }) => BoundStatement::SetTransaction {
-                modes: transaction_modes(modes)?,
+                modes: transaction_modes(modes, self.transaction_deferrable)?,
                 session: *session,
             },
             Statement::Reset(reset) => match &reset.reset {
@@ -286,8 +287,11 @@ fn savepoint(action: SavepointAction, name: &ast::Ident) -> BoundStatement {
 }
 
 /// Transaction modes as the settings they set (PostgreSQL's own spelling of the values).
-fn transaction_modes(modes: &[TransactionMode]) -> Result<TransactionModes> {
-    modes
+fn transaction_modes(
+    modes: &[TransactionMode],
+    deferrable: Option<bool>,
+) -> Result<TransactionModes> {
+    let mut bound = modes
         .iter()
         .map(|mode| {
             Ok(match mode {
@@ -311,7 +315,14 @@ fn transaction_modes(modes: &[TransactionMode]) -> Result<TransactionModes> {
                 }
             })
         })
-        .collect()
+        .collect::<Result<TransactionModes>>()?;
+    if let Some(deferrable) = deferrable {
+        bound.push((
+            "transaction_deferrable",
+            if deferrable { "on" } else { "off" },
+        ));
+    }
+    Ok(bound)
 }
 
 /// The value of a list setting (`SET search_path = a, "B", 'c d'`) as PostgreSQL flattens

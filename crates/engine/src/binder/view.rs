@@ -235,6 +235,7 @@ fn stored_query(
             insert_overriding: None,
             table_likes: _,
             view_check_option: None,
+            transaction_deferrable: None,
         }),
         None,
     ) = (statements.pop(), statements.pop())

@@ -1,37 +1,48 @@
 //! `[NOT] DEFERRABLE` among the modes of BEGIN, START TRANSACTION, SET TRANSACTION and SET
 //! SESSION CHARACTERISTICS AS TRANSACTION (pg_dump sends `SERIALIZABLE, READ ONLY,
-//! DEFERRABLE`), which sqlparser does not know. A pre-pass takes the mode out of the tokens.
-//! Dropping it changes nothing: DEFERRABLE makes a SERIALIZABLE READ ONLY transaction wait
-//! for a snapshot that no serialization failure can touch, and here a transaction that only
-//! reads never fails (see `storage/isolation.rs`), so every snapshot is one.
+//! DEFERRABLE`), which sqlparser does not know. A pre-pass takes the mode out of the tokens
+//! and returns it per statement, for `transaction_deferrable` to show. It changes nothing
+//! else: DEFERRABLE makes a SERIALIZABLE READ ONLY transaction wait for a snapshot that no
+//! serialization failure can touch, and here a transaction that only reads never fails
+//! (see `storage/isolation.rs`), so every snapshot is one.
 
 use sqlparser::tokenizer::{Token, TokenWithSpan};
 
 use super::{lower_word as word, next_significant};
 
 /// Removes `[NOT] DEFERRABLE` (and the comma that separates it) from every statement of
-/// `tokens` that sets transaction modes.
-pub fn strip(tokens: &mut Vec<TokenWithSpan>) {
+/// `tokens` that sets transaction modes; returns per statement (counted as sqlparser counts
+/// them) whether the last such mode said DEFERRABLE (true) or NOT DEFERRABLE (false).
+pub fn strip(tokens: &mut Vec<TokenWithSpan>) -> Vec<Option<bool>> {
+    let mut per_statement = Vec::new();
     // Every statement is parsed through here: most never say DEFERRABLE.
     if !tokens
         .iter()
         .any(|t| matches!(&t.token, Token::Word(w) if w.value.eq_ignore_ascii_case("deferrable")))
     {
-        return;
+        return per_statement;
     }
     let mut i = 0;
     let mut statement: Vec<String> = Vec::new();
+    let mut deferrable = None;
     while i < tokens.len() {
         match &tokens[i].token {
             Token::Whitespace(_) => {}
-            Token::SemiColon => statement.clear(),
+            Token::SemiColon => {
+                if !statement.is_empty() {
+                    per_statement.push(deferrable.take());
+                }
+                statement.clear();
+            }
             token => {
                 let current = word(token);
                 if current.as_deref() == Some("deferrable") && sets_modes(&statement) {
                     let mut start = i;
-                    if statement.last().is_some_and(|w| w == "not") {
+                    let negated = statement.last().is_some_and(|w| w == "not");
+                    if negated {
                         start = previous_significant(tokens, i).unwrap_or(i);
                     }
+                    deferrable = Some(!negated);
                     let mut end = i + 1;
                     // One comma goes with the mode: the one before it, else the one after.
                     match previous_significant(tokens, start) {
@@ -53,6 +64,10 @@ pub fn strip(tokens: &mut Vec<TokenWithSpan>) {
         }
         i += 1;
     }
+    if !statement.is_empty() {
+        per_statement.push(deferrable);
+    }
+    per_statement
 }
 
 /// Whether a statement starting with `words` takes transaction modes.
@@ -103,5 +118,18 @@ mod tests {
         );
         assert_eq!(text("START TRANSACTION DEFERRABLE"), ["START TRANSACTION"]);
         assert_eq!(text("SELECT 1 AS deferrable"), ["SELECT 1 AS deferrable"]);
+    }
+
+    #[test]
+    fn deferrable_modes_are_returned_per_statement() {
+        let modes =
+            parse("BEGIN NOT DEFERRABLE; SELECT 1 AS deferrable; ; START TRANSACTION DEFERRABLE")
+                .map(|s| {
+                    s.iter()
+                        .map(|p| p.transaction_deferrable)
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default();
+        assert_eq!(modes, [Some(false), None, Some(true)]);
     }
 }

@@ -106,6 +106,8 @@ pub struct Parsed {
     pub table_likes: Vec<TableLike>,
     /// CREATE VIEW ... WITH [LOCAL | CASCADED] CHECK OPTION.
     pub view_check_option: Option<ViewCheckOption>,
+    /// `[NOT] DEFERRABLE` among the transaction modes of BEGIN or SET TRANSACTION.
+    pub transaction_deferrable: Option<bool>,
 }
 
 /// Parses every statement of `sql`. An empty string (or only `;`s and comments) gives none.
@@ -119,7 +121,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     vacuum_options::strip(&mut tokens)?;
     create_extension::normalize(&mut tokens);
     sequence_options::reorder(&mut tokens);
-    deferrable::strip(&mut tokens);
+    let mut transaction_deferrable = deferrable::strip(&mut tokens);
     role_statements::merge_negative_limits(&mut tokens);
     row_lock_strength::normalize(&mut tokens);
     table_query::expand(&mut tokens);
@@ -141,20 +143,21 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     insert_overriding.resize(statements.len(), None);
     table_likes.resize(statements.len(), Vec::new());
     view_check_options.resize(statements.len(), None);
+    transaction_deferrable.resize(statements.len(), None);
     Ok(statements
         .into_iter()
         .zip(exclusions)
         .zip(header_match)
         .zip(identity_sequence_names)
         .zip(insert_overriding.into_iter().zip(table_likes))
-        .zip(view_check_options)
+        .zip(view_check_options.into_iter().zip(transaction_deferrable))
         .map(
             |(
                 (
                     (((statement, exclusions), copy_header_match), identity_sequence_names),
                     (insert_overriding, table_likes),
                 ),
-                view_check_option,
+                (view_check_option, transaction_deferrable),
             )| Parsed {
                 statement,
                 exclusions,
@@ -163,6 +166,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
                 insert_overriding,
                 table_likes,
                 view_check_option,
+                transaction_deferrable,
             },
         )
         .collect())

@@ -124,8 +124,8 @@ impl BoundStatement {
             | BoundStatement::Begin { .. }
             | BoundStatement::SetTransaction { .. }
             | BoundStatement::LockTable { .. }
-            | BoundStatement::Commit
-            | BoundStatement::Rollback
+            | BoundStatement::Commit { .. }
+            | BoundStatement::Rollback { .. }
             | BoundStatement::Savepoint { .. }
             | BoundStatement::Set(_)
             | BoundStatement::Show { .. } => {}
@@ -200,8 +200,8 @@ impl BoundStatement {
             | BoundStatement::Begin { .. }
             | BoundStatement::SetTransaction { .. }
             | BoundStatement::LockTable { .. }
-            | BoundStatement::Commit
-            | BoundStatement::Rollback
+            | BoundStatement::Commit { .. }
+            | BoundStatement::Rollback { .. }
             | BoundStatement::Savepoint { .. }
             | BoundStatement::Set(_)
             | BoundStatement::SetConstraints { .. }

@@ -503,8 +503,14 @@ pub enum BoundStatement {
         modes: TransactionModes,
         session: bool,
     },
-    Commit,
-    Rollback,
+    /// COMMIT, with `chain` COMMIT AND CHAIN.
+    Commit {
+        chain: bool,
+    },
+    /// ROLLBACK, with `chain` ROLLBACK AND CHAIN.
+    Rollback {
+        chain: bool,
+    },
     /// SAVEPOINT, RELEASE [SAVEPOINT] and ROLLBACK TO [SAVEPOINT] `name`.
     Savepoint {
         action: SavepointAction,
@@ -725,8 +731,8 @@ impl BoundStatement {
             | BoundStatement::Begin { .. }
             | BoundStatement::SetTransaction { .. }
             | BoundStatement::LockTable { .. }
-            | BoundStatement::Commit
-            | BoundStatement::Rollback
+            | BoundStatement::Commit { .. }
+            | BoundStatement::Rollback { .. }
             | BoundStatement::Savepoint { .. }
             | BoundStatement::Set(_)
             | BoundStatement::SetConstraints { .. }

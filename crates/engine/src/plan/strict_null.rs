@@ -150,9 +150,14 @@ impl ScalarFunction {
             | F::Encode
             | F::Decode
             | F::ByteaMd5
-            | F::Sha256
+            | F::ShaDigest(_)
             | F::GetByte
             | F::SetByte
+            | F::ByteaGetBit
+            | F::ByteaSetBit
+            | F::ByteaBitCount
+            | F::ByteaTrim { .. }
+            | F::ByteaOverlay
             | F::GenRandomUuid
             | F::UuidOssp(_)
             | F::Vector(_)

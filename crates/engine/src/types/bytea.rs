@@ -1,6 +1,7 @@
 //! bytea's text formats, as PostgreSQL's `byteain` and `byteaout`: input in hex (`\x0a0b`)
 //! or escape form (`a\000\\b`), output in hex (the default `bytea_output`) or escape form.
 
+use super::datetime_style::{self, ByteaOutput};
 use crate::error::{Error, Result, SqlState};
 
 const HEX_DIGITS: &[u8; 16] = b"0123456789abcdef";
@@ -86,6 +87,14 @@ fn parse_escape(bytes: &[u8]) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// byteaout in the session's bytea_output.
+pub fn write_output(bytes: &[u8], out: &mut Vec<u8>) {
+    match datetime_style::current().bytea {
+        ByteaOutput::Hex => write_hex(bytes, out),
+        ByteaOutput::Escape => write_escape(bytes, out),
+    }
+}
+
 /// byteaout with `bytea_output = hex`: `\x` and two lower-case digits a byte.
 pub fn write_hex(bytes: &[u8], out: &mut Vec<u8>) {
     out.reserve(2 + bytes.len() * 2);
@@ -101,13 +110,23 @@ pub fn write_hex_digits(bytes: &[u8], out: &mut Vec<u8>) {
     }
 }
 
-/// byteaout with `bytea_output = escape` (also `encode(..., 'escape')`): printable ASCII as
-/// itself, a backslash doubled, every other byte as `\ooo`.
+/// byteaout with `bytea_output = escape`: printable ASCII as itself, a backslash doubled,
+/// every other byte as `\ooo`.
 pub fn write_escape(bytes: &[u8], out: &mut Vec<u8>) {
+    write_escaped(bytes, |b| !(0x20..=0x7e).contains(&b), out);
+}
+
+/// `encode(..., 'escape')` (esc_encode): only NUL and bytes with the high bit set become
+/// `\ooo`; other control characters stay as they are.
+pub fn write_escape_encoded(bytes: &[u8], out: &mut Vec<u8>) {
+    write_escaped(bytes, |b| b == 0 || b >= 0x80, out);
+}
+
+fn write_escaped(bytes: &[u8], octal: impl Fn(u8) -> bool, out: &mut Vec<u8>) {
     for &b in bytes {
         match b {
             b'\\' => out.extend_from_slice(b"\\\\"),
-            0x20..=0x7e => out.push(b),
+            _ if !octal(b) => out.push(b),
             _ => out.extend_from_slice(&[
                 b'\\',
                 b'0' + (b >> 6),

@@ -1,5 +1,6 @@
 //! DateStyle and IntervalStyle: how date, timestamp, timestamptz and interval values are
-//! written as text, and which order an ambiguous date such as `01/02/2003` is read in.
+//! written as text, and which order an ambiguous date such as `01/02/2003` is read in; and
+//! bytea_output, how bytea values are written.
 //!
 //! Like the session zone ([`super::timezone`]) they are installed in a thread-local by the
 //! session before each statement, since the text output of a vector has no session at
@@ -35,12 +36,20 @@ pub enum IntervalStyle {
     Iso8601,
 }
 
-/// The session's DateStyle and IntervalStyle.
+/// bytea_output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ByteaOutput {
+    Hex,
+    Escape,
+}
+
+/// The session's DateStyle, IntervalStyle and bytea_output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Styles {
     pub date: DateStyle,
     pub order: DateOrder,
     pub interval: IntervalStyle,
+    pub bytea: ByteaOutput,
 }
 
 impl Styles {
@@ -48,15 +57,25 @@ impl Styles {
         date: DateStyle::Iso,
         order: DateOrder::Mdy,
         interval: IntervalStyle::Postgres,
+        bytea: ByteaOutput::Hex,
     };
 
-    /// From the canonical setting values ([`date_style_setting`], [`interval_style_setting`]).
-    pub fn from_settings(date_style: &str, interval_style: &str) -> Result<Styles> {
+    /// From the canonical setting values ([`date_style_setting`], [`interval_style_setting`],
+    /// and bytea_output's `hex` or `escape`).
+    pub fn from_settings(
+        date_style: &str,
+        interval_style: &str,
+        bytea_output: &str,
+    ) -> Result<Styles> {
         let (date, order) = parse_date_style(date_style)?;
         Ok(Styles {
             date: date.unwrap_or(DateStyle::Iso),
             order: order.unwrap_or(DateOrder::Mdy),
             interval: parse_interval_style(interval_style)?,
+            bytea: match bytea_output {
+                "escape" => ByteaOutput::Escape,
+                _ => ByteaOutput::Hex,
+            },
         })
     }
 }

@@ -184,7 +184,7 @@ pub fn write_scalar_text(value: &ScalarValue, out: &mut Vec<u8>) {
         ScalarValue::TimeTz(v) => timetz::write_timetz(*v, out),
         ScalarValue::Inet(v) => inet::write_inet(*v, out),
         ScalarValue::Interval(v) => v.write_text(out),
-        ScalarValue::Bytea(v) => bytea::write_hex(v, out),
+        ScalarValue::Bytea(v) => bytea::write_output(v, out),
         ScalarValue::Uuid(v) => uuid::write_uuid(*v, out),
         ScalarValue::Jsonb(s) => out.extend_from_slice(s.as_bytes()),
         ScalarValue::FloatVector(v) => float_vector::write_vector(v, out),

@@ -577,8 +577,7 @@ impl Vector {
             VectorData::Time(v) => datetime::write_time(v[row], out),
             VectorData::TimeTz(v) => timetz::write_timetz(v[row], out),
             VectorData::Interval(v) => v[row].write_text(out),
-            // bytea_output = hex, PostgreSQL's default.
-            VectorData::Bytes(b) => bytea::write_hex(b.get(row), out),
+            VectorData::Bytes(b) => bytea::write_output(b.get(row), out),
             VectorData::Uuid(v) => uuid::write_uuid(v[row], out),
             VectorData::Inet(v) => inet::write_inet(v[row], out),
             VectorData::Jsonb(s) => out.extend_from_slice(s.get_bytes(row)),

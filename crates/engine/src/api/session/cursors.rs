@@ -293,6 +293,7 @@ fn query_statement(query: &sqlparser::ast::Query, exclusions: &FrameExclusions) 
         insert_overriding: None,
         table_likes: Vec::new(),
         view_check_option: None,
+        transaction_deferrable: None,
     }
 }
 

@@ -1,5 +1,6 @@
 //! The session's date/time settings as the engine uses them: TimeZone parsed into a
-//! [`Zone`] and DateStyle/IntervalStyle into [`Styles`] once per change, installed on the calling thread before each statement
+//! [`Zone`] and DateStyle/IntervalStyle (with bytea_output, the other output style) into
+//! [`Styles`] once per change, installed on the calling thread before each statement
 //! (see [`crate::types::timezone`]), and a tag naming them in the plan and result caches.
 
 use std::sync::Arc;
@@ -9,22 +10,12 @@ use crate::error::Result;
 use crate::types::datetime_style::{self, Styles};
 use crate::types::timezone::{self, Zone};
 
-/// The TimeZone, DateStyle and IntervalStyle a session's statements run with.
+/// The TimeZone, DateStyle, IntervalStyle and bytea_output a session's statements run with.
 pub(super) struct DateTimeSettings {
     zone: Arc<Zone>,
     styles: Styles,
-    date_style: String,
-    interval_style: String,
-    /// All three joined: literals are read and values shown differently under others.
+    /// All four joined: literals are read and values shown differently under others.
     pub(super) tag: String,
-}
-
-impl DateTimeSettings {
-    fn is_for(&self, zone: &str, date_style: &str, interval_style: &str) -> bool {
-        self.zone.name == zone
-            && self.date_style == date_style
-            && self.interval_style == interval_style
-    }
 }
 
 impl Session {
@@ -34,16 +25,16 @@ impl Session {
         let zone = self.settings.value("TimeZone").unwrap_or("UTC");
         let date_style = self.settings.value("DateStyle").unwrap_or("ISO, MDY");
         let interval_style = self.settings.value("IntervalStyle").unwrap_or("postgres");
+        let bytea_output = self.settings.value("bytea_output").unwrap_or("hex");
+        let tag = format!("{zone}\u{0}{date_style}\u{0}{interval_style}\u{0}{bytea_output}");
         let cached = self.datetime.borrow().clone();
         let settings = match cached {
-            Some(settings) if settings.is_for(zone, date_style, interval_style) => settings,
+            Some(settings) if settings.tag == tag => settings,
             _ => {
                 let settings = Arc::new(DateTimeSettings {
                     zone: Arc::new(Zone::from_setting(zone)?),
-                    styles: Styles::from_settings(date_style, interval_style)?,
-                    date_style: date_style.to_string(),
-                    interval_style: interval_style.to_string(),
-                    tag: format!("{zone}\u{0}{date_style}\u{0}{interval_style}"),
+                    styles: Styles::from_settings(date_style, interval_style, bytea_output)?,
+                    tag,
                 });
                 *self.datetime.borrow_mut() = Some(settings.clone());
                 settings

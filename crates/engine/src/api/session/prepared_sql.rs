@@ -78,6 +78,7 @@ impl Session {
             insert_overriding: None,
             table_likes: Vec::new(),
             view_check_option: None,
+            transaction_deferrable: None,
         };
         let search_path = self.search_path()?;
         let (bound, param_types) = Binder::new(&view, &search_path, &declared).bind(&parsed)?;

@@ -16,6 +16,9 @@ pub(super) const TRANSACTION_SETTINGS: [&str; 3] = [
     "transaction_deferrable",
 ];
 use crate::catalog::QualifiedName;
+
+/// The values of the [`TRANSACTION_SETTINGS`] of a block that AND CHAIN carries over.
+type Characteristics = Vec<(&'static str, Option<String>)>;
 use crate::storage::{LockMode, TransactionMark};
 
 /// A SAVEPOINT: what ROLLBACK TO it goes back to.
@@ -113,8 +116,8 @@ impl Session {
     }
 
     /// Sets one of the open transaction's [`TRANSACTION_SETTINGS`] with PostgreSQL's
-    /// checks: the isolation level, and a change back to read-write, only before the
-    /// transaction's first query and outside a savepoint (25001).
+    /// checks: the isolation level, deferrability, and a change back to read-write, only
+    /// before the transaction's first query and outside a savepoint (25001).
     pub(super) fn set_transaction_setting(&mut self, name: &str, value: &str) -> Result<()> {
         let before = self.settings.value(name).map(str::to_string);
         self.settings.set_local(name, Some(value))?;
@@ -137,6 +140,12 @@ impl Session {
             "transaction_read_only" if after.as_deref() == Some("off") && queried => {
                 Some("transaction read-write mode must be set before any query")
             }
+            "transaction_deferrable" if in_savepoint => {
+                Some("SET TRANSACTION [NOT] DEFERRABLE cannot be called within a subtransaction")
+            }
+            "transaction_deferrable" if queried => {
+                Some("SET TRANSACTION [NOT] DEFERRABLE must be called before any query")
+            }
             _ => None,
         };
         match refusal {
@@ -148,37 +157,84 @@ impl Session {
         }
     }
 
-    /// COMMIT; a failed block rolls back (and says so in its tag).
-    pub(super) fn run_commit(&mut self) -> Result<StatementResult> {
+    /// COMMIT [AND CHAIN]; a failed block rolls back (and says so in its tag).
+    pub(super) fn run_commit(&mut self, chain: bool) -> Result<StatementResult> {
+        let chained = self.chained_characteristics(chain, "COMMIT AND CHAIN")?;
         let tag = match self.block {
             Block::Failed => {
                 self.rollback_transaction();
                 "ROLLBACK"
             }
-            Block::Explicit | Block::Implicit => {
+            Block::Explicit => {
                 self.commit_transaction()?;
                 "COMMIT"
             }
-            Block::None => {
+            // An implicit block (several statements of one query) commits, with the same
+            // warning as outside any block.
+            Block::Implicit | Block::None => {
                 self.warn(
                     SqlState::NoActiveSqlTransaction,
                     "there is no transaction in progress",
                 );
+                if self.block == Block::Implicit {
+                    self.commit_transaction()?;
+                }
                 "COMMIT"
             }
         };
+        self.begin_chained(chained)?;
         Ok(StatementResult::command(tag))
     }
 
-    pub(super) fn run_rollback(&mut self) -> StatementResult {
-        if self.block == Block::None {
+    /// ROLLBACK [AND CHAIN].
+    pub(super) fn run_rollback(&mut self, chain: bool) -> Result<StatementResult> {
+        let chained = self.chained_characteristics(chain, "ROLLBACK AND CHAIN")?;
+        if matches!(self.block, Block::None | Block::Implicit) {
             self.warn(
                 SqlState::NoActiveSqlTransaction,
                 "there is no transaction in progress",
             );
         }
         self.rollback_transaction();
-        StatementResult::command("ROLLBACK")
+        self.begin_chained(chained)?;
+        Ok(StatementResult::command("ROLLBACK"))
+    }
+
+    /// For AND CHAIN, the ending block's isolation level and access modes, which the next
+    /// block starts with; only an explicit block can chain (25P01, as in PostgreSQL, where
+    /// a plain COMMIT outside one only warns).
+    fn chained_characteristics(
+        &self,
+        chain: bool,
+        statement: &str,
+    ) -> Result<Option<Characteristics>> {
+        if !chain {
+            return Ok(None);
+        }
+        if matches!(self.block, Block::None | Block::Implicit) {
+            return Err(Error::new(
+                SqlState::NoActiveSqlTransaction,
+                format!("{statement} can only be used in transaction blocks"),
+            ));
+        }
+        let values = TRANSACTION_SETTINGS
+            .iter()
+            .map(|&name| (name, self.settings.value(name).map(str::to_string)))
+            .collect();
+        Ok(Some(values))
+    }
+
+    /// Opens the block AND CHAIN asks for, with the characteristics of the one just ended.
+    fn begin_chained(&mut self, chained: Option<Characteristics>) -> Result<()> {
+        let Some(values) = chained else {
+            return Ok(());
+        };
+        self.block = Block::Explicit;
+        self.transaction();
+        for (name, value) in values {
+            self.settings.set_local(name, value.as_deref())?;
+        }
+        Ok(())
     }
 
     /// SAVEPOINT, RELEASE and ROLLBACK TO, as PostgreSQL runs them: a name may be defined

@@ -91,12 +91,10 @@ pub(super) fn encoding(value: &str) -> Result<String> {
     }
 }
 
-/// bytea values are written in hex by the output path, which has no session settings: the
-/// escape format is refused rather than silently ignored.
 pub(super) fn bytea_output(value: &str) -> Result<String> {
     match value.to_ascii_lowercase().as_str() {
         "hex" => Ok("hex".into()),
-        "escape" => Err(Error::unsupported("bytea_output = escape")),
+        "escape" => Ok("escape".into()),
         _ => Err(invalid_value("bytea_output", value).with_hint("Available values: escape, hex.")),
     }
 }

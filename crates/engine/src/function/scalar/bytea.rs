@@ -1,8 +1,9 @@
-//! Functions and operators of bytea (`||`, length, substring, position, encode/decode,
-//! md5, sha256, get_byte/set_byte) and `gen_random_uuid()`, with PostgreSQL's errors.
+//! Functions and operators of bytea (`||`, length, substring, position, overlay, trim,
+//! encode/decode, md5, the sha2 family, get/set_byte, get/set_bit, bit_count) and
+//! `gen_random_uuid()`, with PostgreSQL's errors.
 
 use md5::{Digest as _, Md5};
-use sha2::Sha256;
+use sha2::{Sha224, Sha256, Sha384, Sha512};
 
 use super::kernel::{bytes, map_bytes_rows, map_rows, map_text_rows, texts, values};
 use crate::error::{Error, Result, SqlState};
@@ -32,22 +33,64 @@ pub(super) fn substr(args: &[Vector]) -> Result<Vector> {
         false => None,
     };
     map_bytes_rows(args, |row, out| {
-        let value = b.get(row);
-        let first = i64::from(start[row]);
-        let end = match count.map(|c| c[row]) {
-            Some(c) if c < 0 => {
-                return Err(Error::new(
-                    SqlState::SubstringError,
-                    "negative substring length not allowed",
-                ))
-            }
-            Some(c) => (first + i64::from(c)).clamp(1, value.len() as i64 + 1) as usize,
-            None => value.len() + 1,
-        };
-        let from = (first.max(1) as usize).min(value.len() + 1);
-        if from < end {
-            out.extend_from_slice(&value[from - 1..end - 1]);
+        out.extend_from_slice(substring(b.get(row), start[row], count.map(|c| c[row]))?);
+        Ok(())
+    })
+}
+
+/// bytea_substring: `count` bytes (or all the rest) from 1-based position `start`, which
+/// may lie before the value.
+fn substring(value: &[u8], start: i32, count: Option<i32>) -> Result<&[u8]> {
+    let first = i64::from(start);
+    let end = match count {
+        Some(c) if c < 0 => {
+            return Err(Error::new(
+                SqlState::SubstringError,
+                "negative substring length not allowed",
+            ))
         }
+        Some(c) => (first + i64::from(c)).clamp(1, value.len() as i64 + 1) as usize,
+        None => value.len() + 1,
+    };
+    let from = (first.max(1) as usize).min(value.len() + 1);
+    Ok(match from < end {
+        true => &value[from - 1..end - 1],
+        false => &[],
+    })
+}
+
+/// `overlay(bytes PLACING new FROM start [FOR count])`, as byteaoverlay.
+pub(super) fn overlay(args: &[Vector]) -> Result<Vector> {
+    let (b, placing, start) = (bytes(args, 0)?, bytes(args, 1)?, values::<i32>(args, 2)?);
+    let count = match args.len() > 3 {
+        true => Some(values::<i32>(args, 3)?),
+        false => None,
+    };
+    map_bytes_rows(args, |row, out| {
+        let (value, placing, start) = (b.get(row), placing.get(row), start[row]);
+        let count = count.map_or(placing.len() as i32, |c| c[row]);
+        let after = super::string::overlay_after(start, count)?;
+        out.extend_from_slice(substring(value, 1, Some(start - 1))?);
+        out.extend_from_slice(placing);
+        out.extend_from_slice(substring(value, after, None)?);
+        Ok(())
+    })
+}
+
+/// btrim/ltrim/rtrim(bytes, set): the bytes of `set` taken off the chosen ends.
+pub(super) fn trim(args: &[Vector], leading: bool, trailing: bool) -> Result<Vector> {
+    let (b, set) = (bytes(args, 0)?, bytes(args, 1)?);
+    map_bytes_rows(args, |row, out| {
+        let (mut value, set) = (b.get(row), set.get(row));
+        if leading {
+            let kept = value.iter().position(|c| !set.contains(c));
+            value = &value[kept.unwrap_or(value.len())..];
+        }
+        if trailing {
+            let kept = value.iter().rposition(|c| !set.contains(c));
+            value = &value[..kept.map_or(0, |at| at + 1)];
+        }
+        out.extend_from_slice(value);
         Ok(())
     })
 }
@@ -80,7 +123,7 @@ pub(super) fn encode(args: &[Vector]) -> Result<Vector> {
         match format.get(row).to_ascii_lowercase().as_str() {
             "hex" => bytea::write_hex_digits(b.get(row), out),
             "base64" => write_base64(b.get(row), out),
-            "escape" => bytea::write_escape(b.get(row), out),
+            "escape" => bytea::write_escape_encoded(b.get(row), out),
             other => return Err(unknown_encoding(other)),
         }
         Ok(())
@@ -188,11 +231,101 @@ pub(super) fn md5(args: &[Vector]) -> Result<Vector> {
     })
 }
 
-pub(super) fn sha256(args: &[Vector]) -> Result<Vector> {
+/// The SHA-2 functions of bytea.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Sha {
+    Sha224,
+    Sha256,
+    Sha384,
+    Sha512,
+}
+
+impl Sha {
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Sha::Sha224 => "sha224",
+            Sha::Sha256 => "sha256",
+            Sha::Sha384 => "sha384",
+            Sha::Sha512 => "sha512",
+        }
+    }
+
+    fn digest(self, input: &[u8], out: &mut Vec<u8>) {
+        use sha2::Digest;
+        match self {
+            Sha::Sha224 => out.extend_from_slice(&Sha224::digest(input)),
+            Sha::Sha256 => out.extend_from_slice(&Sha256::digest(input)),
+            Sha::Sha384 => out.extend_from_slice(&Sha384::digest(input)),
+            Sha::Sha512 => out.extend_from_slice(&Sha512::digest(input)),
+        }
+    }
+}
+
+pub(super) fn sha_digest(args: &[Vector], sha: Sha) -> Result<Vector> {
     let b = bytes(args, 0)?;
     map_bytes_rows(args, |row, out| {
-        out.extend_from_slice(&<Sha256 as sha2::Digest>::digest(b.get(row)));
+        sha.digest(b.get(row), out);
         Ok(())
+    })
+}
+
+/// The byte and bit of bit `n` (bit 0 is the lowest of byte 0), as byteaGetBit numbers them.
+fn bit_index(value: &[u8], n: i64) -> Result<(usize, u8)> {
+    let bits = value.len() as i64 * 8;
+    if !(0..bits).contains(&n) {
+        return Err(Error::new(
+            SqlState::ArraySubscriptError,
+            format!("index {n} out of valid range, 0..{}", bits - 1),
+        ));
+    }
+    Ok(((n / 8) as usize, 1 << (n % 8)))
+}
+
+pub(super) fn get_bit(args: &[Vector]) -> Result<Vector> {
+    let (b, n) = (bytes(args, 0)?, values::<i64>(args, 1)?);
+    map_rows(args, |row| {
+        let value = b.get(row);
+        let (byte, mask) = bit_index(value, n[row])?;
+        Ok(i32::from(value[byte] & mask != 0))
+    })
+}
+
+pub(super) fn set_bit(args: &[Vector]) -> Result<Vector> {
+    let (b, n, new) = (
+        bytes(args, 0)?,
+        values::<i64>(args, 1)?,
+        values::<i32>(args, 2)?,
+    );
+    map_bytes_rows(args, |row, out| {
+        let value = b.get(row);
+        let (byte, mask) = bit_index(value, n[row])?;
+        let set = match new[row] {
+            0 => false,
+            1 => true,
+            _ => {
+                return Err(Error::new(
+                    SqlState::InvalidParameterValue,
+                    "new bit must be 0 or 1",
+                ))
+            }
+        };
+        let start = out.len();
+        out.extend_from_slice(value);
+        match set {
+            true => out[start + byte] |= mask,
+            false => out[start + byte] &= !mask,
+        }
+        Ok(())
+    })
+}
+
+pub(super) fn bit_count(args: &[Vector]) -> Result<Vector> {
+    let b = bytes(args, 0)?;
+    map_rows(args, |row| {
+        Ok(b.get(row)
+            .iter()
+            .map(|byte| i64::from(byte.count_ones()))
+            .sum::<i64>())
     })
 }
 

@@ -3,11 +3,13 @@
 //! `GREATEST`/`LEAST` arguments (`select_common_type`). `round(5)` is `round(double
 //! precision)` and `power(2, 3.0)` is `power(numeric, numeric)` exactly because of these rules.
 
+use super::bytea::Sha;
 use super::BitOp;
 use super::BitStringFunction as B;
 use super::JsonFunction as J;
 use super::NetworkFunction as N;
 use super::PathMode;
+use super::ScalarFunction;
 use super::ScalarFunction as F;
 use super::UuidNamespace as Ns;
 use super::UuidOssp as U;
@@ -34,6 +36,22 @@ const INET: DataType = DataType::Inet;
 const CIDR: DataType = DataType::Cidr;
 const VARBIT: DataType = DataType::VarBit(None);
 const UUID: DataType = DataType::Uuid;
+
+/// btrim, ltrim and rtrim of bytea.
+const BYTEA_TRIM: [ScalarFunction; 3] = [
+    F::ByteaTrim {
+        leading: true,
+        trailing: true,
+    },
+    F::ByteaTrim {
+        leading: true,
+        trailing: false,
+    },
+    F::ByteaTrim {
+        leading: false,
+        trailing: true,
+    },
+];
 
 /// The overloads of a binary bit operator: the same integer type, or bit string, on both
 /// sides.
@@ -93,9 +111,18 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
             (F::BitString(B::Length), &[BIT], I4),
         ],
         "bit_length" => &[(F::BitString(B::Length), &[BIT], I4)],
-        "bit_count" => &[(F::BitString(B::BitCount), &[BIT], I8)],
-        "get_bit" => &[(F::BitString(B::GetBit), &[BIT, I4], I4)],
-        "set_bit" => &[(F::BitString(B::SetBit), &[BIT, I4, I4], BIT)],
+        "bit_count" => &[
+            (F::BitString(B::BitCount), &[BIT], I8),
+            (F::ByteaBitCount, &[BYTEA], I8),
+        ],
+        "get_bit" => &[
+            (F::BitString(B::GetBit), &[BIT, I4], I4),
+            (F::ByteaGetBit, &[BYTEA, I8], I4),
+        ],
+        "set_bit" => &[
+            (F::BitString(B::SetBit), &[BIT, I4, I4], BIT),
+            (F::ByteaSetBit, &[BYTEA, I8, I4], BYTEA),
+        ],
         "char_length" | "character_length" => &[(F::Length, &[TEXT], I4)],
         "octet_length" => &[
             (F::OctetLength, &[TEXT], I4),
@@ -110,7 +137,10 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
         ],
         "encode" => &[(F::Encode, &[BYTEA, TEXT], TEXT)],
         "decode" => &[(F::Decode, &[TEXT, TEXT], BYTEA)],
-        "sha256" => &[(F::Sha256, &[BYTEA], BYTEA)],
+        "sha224" => &[(F::ShaDigest(Sha::Sha224), &[BYTEA], BYTEA)],
+        "sha256" => &[(F::ShaDigest(Sha::Sha256), &[BYTEA], BYTEA)],
+        "sha384" => &[(F::ShaDigest(Sha::Sha384), &[BYTEA], BYTEA)],
+        "sha512" => &[(F::ShaDigest(Sha::Sha512), &[BYTEA], BYTEA)],
         "get_byte" => &[(F::GetByte, &[BYTEA, I4], I4)],
         "set_byte" => &[(F::SetByte, &[BYTEA, I4, I4], BYTEA)],
         "gen_random_uuid" | "uuid_generate_v4" => &[(F::GenRandomUuid, &[], DataType::Uuid)],
@@ -350,9 +380,21 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
             (F::ByteaPosition, &[BYTEA, BYTEA], I4),
             (F::BitString(B::Position), &[BIT, BIT], I4),
         ],
-        "btrim" => &[(F::Btrim, &[TEXT], TEXT), (F::Btrim, &[TEXT, TEXT], TEXT)],
-        "ltrim" => &[(F::Ltrim, &[TEXT], TEXT), (F::Ltrim, &[TEXT, TEXT], TEXT)],
-        "rtrim" => &[(F::Rtrim, &[TEXT], TEXT), (F::Rtrim, &[TEXT, TEXT], TEXT)],
+        "btrim" => &[
+            (F::Btrim, &[TEXT], TEXT),
+            (F::Btrim, &[TEXT, TEXT], TEXT),
+            (BYTEA_TRIM[0], &[BYTEA, BYTEA], BYTEA),
+        ],
+        "ltrim" => &[
+            (F::Ltrim, &[TEXT], TEXT),
+            (F::Ltrim, &[TEXT, TEXT], TEXT),
+            (BYTEA_TRIM[1], &[BYTEA, BYTEA], BYTEA),
+        ],
+        "rtrim" => &[
+            (F::Rtrim, &[TEXT], TEXT),
+            (F::Rtrim, &[TEXT, TEXT], TEXT),
+            (BYTEA_TRIM[2], &[BYTEA, BYTEA], BYTEA),
+        ],
         "replace" => &[(F::Replace, &[TEXT, TEXT, TEXT], TEXT)],
         "left" => &[(F::Left, &[TEXT, I4], TEXT)],
         "right" => &[(F::Right, &[TEXT, I4], TEXT)],
@@ -401,6 +443,8 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
         "overlay" => &[
             (F::Overlay, &[TEXT, TEXT, I4], TEXT),
             (F::Overlay, &[TEXT, TEXT, I4, I4], TEXT),
+            (F::ByteaOverlay, &[BYTEA, BYTEA, I4], BYTEA),
+            (F::ByteaOverlay, &[BYTEA, BYTEA, I4, I4], BYTEA),
             (F::BitString(B::Overlay), &[BIT, BIT, I4], BIT),
             (F::BitString(B::Overlay), &[BIT, BIT, I4, I4], BIT),
         ],

@@ -458,20 +458,27 @@ pub(super) fn overlay(args: &[Vector]) -> Result<Vector> {
     map_text_rows(args, |row, out| {
         let (s, placing, start) = (s.get(row), placing.get(row), start[row]);
         let count = count.map_or_else(|| char_count(placing) as i32, |c| c[row]);
-        if start <= 0 || count < 0 {
-            return Err(Error::new(
-                SqlState::SubstringError,
-                "negative substring length not allowed",
-            ));
-        }
-        let after = start
-            .checked_add(count)
-            .ok_or_else(|| Error::out_of_range("integer out of range"))?;
+        let after = overlay_after(start, count)?;
         out.extend_from_slice(substring(s, 1, Some(start - 1))?.as_bytes());
         out.extend_from_slice(placing.as_bytes());
         out.extend_from_slice(substring(s, after, None)?.as_bytes());
         Ok(())
     })
+}
+
+/// Where the rest of the input resumes after `overlay(... FROM start FOR count)` (text's and
+/// bytea's): PostgreSQL refuses a start before the first position, and lets a negative count
+/// repeat what precedes the start.
+pub(super) fn overlay_after(start: i32, count: i32) -> Result<i32> {
+    if start <= 0 {
+        return Err(Error::new(
+            SqlState::SubstringError,
+            "negative substring length not allowed",
+        ));
+    }
+    start
+        .checked_add(count)
+        .ok_or_else(|| Error::out_of_range("integer out of range"))
 }
 
 /// `translate(s, from, to)`: each character of `from` becomes the character at the same
