@@ -101,7 +101,7 @@ pub fn array_parts(value: &ScalarValue) -> Option<(Vec<ArrayDim>, &[ScalarValue]
 
 /// The 0A000 for a path that handles only plain one-dimensional arrays.
 pub fn unsupported_shape(what: &str) -> Error {
-    Error::unsupported(&format!(
+    Error::unsupported(format!(
         "{what} on multidimensional arrays or arrays with lower bounds other than 1"
     ))
 }
@@ -151,10 +151,10 @@ pub fn write_array_text(
     for idx in 0..count {
         // Dimensions whose sub-array starts at this element open a brace (and the previous
         // one closed as many).
-        let opening = if idx == 0 {
-            depth
-        } else {
-            spans.iter().filter(|&&span| idx % span == 0).count() - 1
+        let opening = match (idx, depth) {
+            (0, _) => depth,
+            (_, 1) => 0,
+            _ => spans.iter().filter(|&&span| idx % span == 0).count() - 1,
         };
         if idx > 0 {
             out.extend(std::iter::repeat_n(b'}', opening));

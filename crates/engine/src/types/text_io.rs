@@ -218,6 +218,18 @@ fn truncate_chars(text: &str, n: u32) -> &str {
     }
 }
 
+/// array_out of scalar elements.
+fn write_array_elements(dims: &[ArrayDim], values: &[ScalarValue], out: &mut Vec<u8>) {
+    let write = |i: usize, out: &mut Vec<u8>| {
+        let value = &values[i];
+        !value.is_null() && {
+            write_scalar_text(value, out);
+            true
+        }
+    };
+    super::array_shape::write_array_text(dims, values.len(), write, out);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,16 +330,4 @@ mod tests {
         assert_eq!(text(ScalarValue::Null), "");
         assert_eq!(text(ScalarValue::Bool(false)), "f");
     }
-}
-
-/// array_out of scalar elements.
-fn write_array_elements(dims: &[ArrayDim], values: &[ScalarValue], out: &mut Vec<u8>) {
-    let write = |i: usize, out: &mut Vec<u8>| {
-        let value = &values[i];
-        !value.is_null() && {
-            write_scalar_text(value, out);
-            true
-        }
-    };
-    super::array_shape::write_array_text(dims, values.len(), write, out);
 }
