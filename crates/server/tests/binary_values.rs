@@ -2,7 +2,7 @@
 //! answers (the expected bytes were read from one): an array's header names its element
 //! type (varchar, not text), and pgjdbc's date and timestamp texts with zones are read as
 //! parameters whether their type is unspecified (OID 0) or declared; numeric's NaN and
-//! infinities are numeric_send's sign words.
+//! infinities are numeric_send's sign words; arrays of more dimensions travel both ways.
 
 use std::io::Write;
 use std::net::TcpStream;
@@ -27,6 +27,17 @@ fn binary_row(
     sql: &str,
     params: &[(u32, &str)],
 ) -> std::io::Result<Vec<Option<Vec<u8>>>> {
+    let params: Vec<(u32, &[u8])> = params.iter().map(|&(oid, v)| (oid, v.as_bytes())).collect();
+    bound_row(stream, sql, &params, 0)
+}
+
+/// [`binary_row`] with the parameters' bytes in format `param_format` (0 text, 1 binary).
+fn bound_row(
+    stream: &mut TcpStream,
+    sql: &str,
+    params: &[(u32, &[u8])],
+    param_format: i16,
+) -> std::io::Result<Vec<Option<Vec<u8>>>> {
     let mut parse = vec![0];
     parse.extend_from_slice(sql.as_bytes());
     parse.push(0);
@@ -35,11 +46,12 @@ fn binary_row(
         parse.extend_from_slice(&oid.to_be_bytes());
     }
     let mut bind = vec![0, 0];
-    bind.extend_from_slice(&0i16.to_be_bytes());
+    bind.extend_from_slice(&1i16.to_be_bytes());
+    bind.extend_from_slice(&param_format.to_be_bytes());
     bind.extend_from_slice(&(params.len() as i16).to_be_bytes());
     for (_, value) in params {
         bind.extend_from_slice(&(value.len() as i32).to_be_bytes());
-        bind.extend_from_slice(value.as_bytes());
+        bind.extend_from_slice(value);
     }
     bind.extend_from_slice(&1i16.to_be_bytes());
     bind.extend_from_slice(&1i16.to_be_bytes());
@@ -125,6 +137,30 @@ fn binary_arrays_and_zoned_date_parameters_match_postgresql(
     ];
     let expected: Vec<Option<Vec<u8>>> = expected.iter().map(|h| Some(hex(h))).collect();
     assert_eq!(row, expected);
+
+    // array_send of more dimensions and other lower bounds: each dimension's length and
+    // lower bound; array_recv reads the same bytes back as a parameter.
+    let row = binary_row(
+        &mut stream,
+        "SELECT '[0:1][1:2]={{1,2},{3,NULL}}'::int[], '{{a},{b}}'::text[], '[5:6]={7,8}'::int[]",
+        &[],
+    )?;
+    let two_dims = "00000002000000010000001700000002000000000000000200000001000000040000000100000004000000020000000400000003ffffffff";
+    let expected = [
+        two_dims,
+        "0000000200000000000000190000000200000001000000010000000100000001610000000162",
+        "000000010000000000000017000000020000000500000004000000070000000400000008",
+    ];
+    let expected: Vec<Option<Vec<u8>>> = expected.iter().map(|h| Some(hex(h))).collect();
+    assert_eq!(row, expected);
+    let sent = hex(two_dims);
+    let row = bound_row(
+        &mut stream,
+        "SELECT $1::int[], array_dims($1::int[])",
+        &[(1007, &sent)],
+        1,
+    )?;
+    assert_eq!(row, vec![Some(sent.clone()), Some(b"[0:1][1:2]".to_vec())]);
 
     // numeric_send: NaN is sign 0xC000; the infinities 0xD000 and 0xF000 with the dscale of
     // 32 that PostgreSQL reads out of their header.

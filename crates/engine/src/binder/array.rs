@@ -16,6 +16,7 @@ use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
 use crate::function::{ArrayFunction, ScalarFunction};
 use crate::plan::{ArithmeticOp, CompareOp, ScalarExpr};
+use crate::types::array_shape::{too_many_dims, MAX_DIMS};
 use crate::types::{DataType, ScalarValue};
 
 /// The names [`resolve_array_function`] knows.
@@ -88,13 +89,32 @@ impl Binder<'_> {
         if !named {
             return Err(Error::syntax("syntax error at or near \"[\""));
         }
+        self.bind_array_elements(elem, target, scope)
+    }
+
+    /// The brackets of `ARRAY[...]` and of the sub-arrays nested in them (`ARRAY[[1],[2]]`).
+    /// When the elements are arrays, the result has one dimension more than they have.
+    fn bind_array_elements(
+        &mut self,
+        elem: &[Expr],
+        target: Option<DataType>,
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        let is_sub_array = |e: &Expr| matches!(e, Expr::Array(ast::Array { named: false, .. }));
+        let sub_arrays = elem.iter().filter(|e| is_sub_array(e)).count();
+        if sub_arrays != 0 && sub_arrays != elem.len() {
+            return Err(Error::syntax("syntax error at or near \"[\""));
+        }
         let bound = elem
             .iter()
-            .map(|e| self.bind_expr(e, scope))
+            .map(|e| match e {
+                Expr::Array(ast::Array { elem, named: false }) => {
+                    self.bind_array_elements(elem, target, scope)
+                }
+                _ => self.bind_expr(e, scope),
+            })
             .collect::<Result<Vec<_>>>()?;
-        if bound.iter().any(|e| matches!(e.ty(), DataType::Array(_))) {
-            return Err(Error::unsupported("multidimensional arrays"));
-        }
+        let nested = sub_arrays > 0 || bound.iter().any(|e| matches!(e.ty(), DataType::Array(_)));
         let (ty, context) = match target {
             Some(ty @ DataType::Array(_)) => (ty, CastContext::Explicit),
             _ if bound.is_empty() => {
@@ -106,10 +126,7 @@ impl Binder<'_> {
             }
             _ => {
                 let types: Vec<DataType> = bound.iter().map(ScalarExpr::ty).collect();
-                (
-                    array_type(union_type(&types, "ARRAY")?)?,
-                    CastContext::Implicit,
-                )
+                (nested_array_type(&types, nested)?, CastContext::Implicit)
             }
         };
         let elem_ty = ty
@@ -118,14 +135,18 @@ impl Binder<'_> {
         if bound.is_empty() {
             return Ok(ScalarExpr::literal(ScalarValue::Array(Vec::new()), ty));
         }
+        let (func, part_ty) = match nested {
+            true => (ArrayFunction::Nest, ty),
+            false => (ArrayFunction::Construct, elem_ty),
+        };
         let args = bound
             .into_iter()
-            .map(|e| self.coerce(e, elem_ty, context))
+            .map(|e| self.coerce(e, part_ty, context))
             .collect::<Result<Vec<_>>>()?;
-        Ok(array_call(ArrayFunction::Construct, args, ty))
+        Ok(array_call(func, args, ty))
     }
 
-    /// `a[i]` and `a[i:j]` (either bound omitted), one subscript only.
+    /// `a[i]`, `a[i][j]`, and slices `a[i:j]`, `a[i:j][k:l]` (any bound omitted).
     fn bind_subscript(
         &mut self,
         root: &Expr,
@@ -148,22 +169,38 @@ impl Binder<'_> {
                 return self.bind_subscript(&root, &access_chain[dots.len()..], scope);
             }
         }
-        let [AccessExpr::Subscript(subscript)] = access_chain else {
-            return Err(Error::unsupported(format!(
-                "the expression {root}{}",
-                access_chain
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<String>()
-            )));
-        };
+        let subscripts = access_chain
+            .iter()
+            .map(|access| match access {
+                AccessExpr::Subscript(subscript) => Some(subscript),
+                AccessExpr::Dot(_) => None,
+            })
+            .collect::<Option<Vec<&Subscript>>>()
+            .ok_or_else(|| {
+                Error::unsupported(format!(
+                    "the expression {root}{}",
+                    access_chain
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<String>()
+                ))
+            })?;
+        if subscripts.len() > MAX_DIMS {
+            return Err(too_many_dims(subscripts.len()));
+        }
         let array = self.bind_expr(root, scope)?;
-        if let (Some(column), Subscript::Index { index }) =
-            (catalog_name_column(&array, scope), subscript)
+        if let (Some(column), [Subscript::Index { index }]) =
+            (catalog_name_column(&array, scope), subscripts.as_slice())
         {
             return self.bind_name_subscript(column, index, scope);
         }
         let shift = 1 - array.ty().lower_bound();
+        if shift != 0 && subscripts.len() > 1 {
+            return Err(Error::unsupported(format!(
+                "more than one subscript of {}",
+                array.ty()
+            )));
+        }
         let array = self.vector_as_array(array)?;
         let ty = array.ty();
         let Some(elem) = ty.element() else {
@@ -185,34 +222,51 @@ impl Binder<'_> {
             args.push(plus(bound, shift));
             Ok(())
         };
-        let (func, result) = match subscript {
-            Subscript::Index { index: i } => {
-                index(self, i)?;
-                (ArrayFunction::Subscript, elem)
-            }
-            Subscript::Slice {
-                lower_bound,
-                upper_bound,
-                stride: None,
-            } => {
-                for bound in [lower_bound, upper_bound].into_iter().flatten() {
-                    index(self, bound)?;
+        let sliced = subscripts
+            .iter()
+            .any(|s| matches!(s, Subscript::Slice { .. }));
+        if !sliced {
+            for subscript in &subscripts {
+                if let Subscript::Index { index: i } = subscript {
+                    index(self, i)?;
                 }
-                let func = ArrayFunction::Slice {
-                    lower: lower_bound.is_some(),
-                    upper: upper_bound.is_some(),
-                };
-                (func, ty)
             }
-            Subscript::Slice {
-                stride: Some(_), ..
-            } => {
-                return Err(Error::syntax(format!(
-                    "syntax error in subscript {subscript}"
-                )))
+            return Ok(array_call(ArrayFunction::Subscript, args, elem));
+        }
+        // Once one subscript is a slice, all are: a lone `[n]` means `[1:n]`.
+        let (mut lower, mut upper) = (0u8, 0u8);
+        let one = Expr::value(ast::Value::Number("1".into(), false));
+        for (dim, subscript) in subscripts.iter().enumerate() {
+            let (from, to) = match subscript {
+                Subscript::Index { index } => (Some(&one), Some(index)),
+                Subscript::Slice {
+                    lower_bound,
+                    upper_bound,
+                    stride: None,
+                } => (lower_bound.as_ref(), upper_bound.as_ref()),
+                Subscript::Slice {
+                    stride: Some(_), ..
+                } => {
+                    return Err(Error::syntax(format!(
+                        "syntax error in subscript {subscript}"
+                    )))
+                }
+            };
+            if let Some(from) = from {
+                index(self, from)?;
+                lower |= 1 << dim;
             }
+            if let Some(to) = to {
+                index(self, to)?;
+                upper |= 1 << dim;
+            }
+        }
+        let func = ArrayFunction::Slice {
+            dims: subscripts.len() as u8,
+            lower,
+            upper,
         };
-        Ok(array_call(func, args, result))
+        Ok(array_call(func, args, ty))
     }
 
     /// `name[i]` on a catalog's name column (pg_dump reads `typname[0]`): PostgreSQL's
@@ -449,6 +503,26 @@ impl Binder<'_> {
             .map(|(e, t)| self.coerce(e, t, CastContext::Implicit))
             .collect::<Result<Vec<_>>>()?;
         Ok(array_call(func, args, ty))
+    }
+}
+
+/// The type of `ARRAY[...]` over elements of `types`; when they are arrays (`nested`),
+/// their common array type, from the common type of their elements (`ARRAY[ARRAY[1],
+/// ARRAY[1.5]]` is numeric[]).
+fn nested_array_type(types: &[DataType], nested: bool) -> Result<DataType> {
+    let elements: Option<Vec<DataType>> = types
+        .iter()
+        .map(|ty| match ty {
+            DataType::Array(elem) => Some(**elem),
+            DataType::Unknown => Some(DataType::Unknown),
+            _ => None,
+        })
+        .collect();
+    match elements {
+        Some(elements) if nested => array_type(union_type(&elements, "ARRAY")?),
+        // Arrays among other types: the union's error names them.
+        _ if nested => union_type(types, "ARRAY"),
+        _ => array_type(union_type(types, "ARRAY")?),
     }
 }
 

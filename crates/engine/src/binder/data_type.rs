@@ -143,12 +143,13 @@ fn float_vector_with(modifiers: &[String]) -> Result<DataType> {
     )?)))
 }
 
-/// The array type of `elem`; arrays of arrays and of types with modifiers are not here.
+/// The array type of `elem`; `int[][]` is `int[]`, as in PostgreSQL, whose array types do
+/// not fix the number of dimensions. Arrays of types with modifiers are not here.
 fn array_of(elem: DataType) -> Result<DataType> {
-    DataType::array_of(elem).ok_or_else(|| match elem {
-        DataType::Array(_) => Error::unsupported("multidimensional arrays"),
-        other => Error::unsupported(format!("arrays of type {other}")),
-    })
+    if let DataType::Array(_) = elem {
+        return Ok(elem);
+    }
+    DataType::array_of(elem).ok_or_else(|| Error::unsupported(format!("arrays of type {elem}")))
 }
 
 fn numeric(info: &ExactNumberInfo) -> Result<DataType> {

@@ -2,7 +2,8 @@
 //!
 //! A vector is its physical-type tag, its length, its validity, then its values as one run:
 //! fixed-width values as little-endian bytes, text as end offsets then bytes, a list as end
-//! offsets then its element vector, a float vector column end offsets then its elements. A run is taken with one bounds check and converted in
+//! offsets then its element vector (and, when some row has one, each row's array shape), a
+//! float vector column end offsets then its elements. A run is taken with one bounds check and converted in
 //! bulk, so a checkpoint loads at close to disk speed; what it holds is validated whole
 //! (offsets, UTF-8, list ranges) before it becomes a vector.
 
@@ -11,10 +12,11 @@ use std::sync::Arc;
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::error::Result;
 use crate::storage::{Chunk, TableData};
+use crate::types::array_shape::{ArrayDim, MAX_DIMS};
 use crate::types::inet::Inet;
 use crate::types::{DataType, Decimal, Interval, PhysicalType};
 use crate::vector::{
-    Bitmap, BytesVec, FloatVectors, ListVec, StringVec, StructVec, Vector, VectorData,
+    Bitmap, BytesVec, FloatVectors, ListVec, RowShape, StringVec, StructVec, Vector, VectorData,
 };
 
 /// The tag of each physical type. The numbers are part of the on-disk format: never change
@@ -43,6 +45,10 @@ mod tag {
     pub const INET: u8 = 120;
     /// Records: the field count, then a vector per field. From the records range.
     pub const STRUCT: u8 = 150;
+    /// A list some of whose rows are multi-dimensional arrays or have other lower bounds:
+    /// a list, then each row's shape. From the arrays range; lists without shapes keep
+    /// `LIST`, so data written before reads as it did.
+    pub const SHAPED_LIST: u8 = 210;
 }
 
 /// The fewest bytes a vector takes (tag, length, validity flag): bounds a count of vectors.
@@ -66,6 +72,7 @@ fn physical_tag(data: &VectorData) -> u8 {
         VectorData::Time(_) => tag::TIME,
         VectorData::TimeTz(_) => tag::TIMETZ,
         VectorData::Interval(_) => tag::INTERVAL,
+        VectorData::List(l) if l.has_shapes() => tag::SHAPED_LIST,
         VectorData::List(_) => tag::LIST,
         VectorData::Bytes(_) => tag::BYTES,
         VectorData::Uuid(_) => tag::UUID,
@@ -203,6 +210,37 @@ fn read_list(
         .ok_or_else(|| corrupt("list offsets outside their element vector"))
 }
 
+/// One row's shape: the number of dimensions (0 for a plain array), then each one's lower
+/// bound and length as u32s.
+fn write_shape(out: &mut Encoder, shape: Option<&[ArrayDim]>) {
+    let dims = shape.unwrap_or_default();
+    out.u8(dims.len() as u8);
+    for dim in dims {
+        out.u32(dim.lower as u32);
+        out.u32(dim.len as u32);
+    }
+}
+
+fn read_shape(input: &mut Decoder<'_>) -> Result<RowShape> {
+    let ndims = usize::from(input.u8()?);
+    if ndims == 0 {
+        return Ok(None);
+    }
+    if ndims > MAX_DIMS {
+        return Err(corrupt(format!("an array of {ndims} dimensions")));
+    }
+    let dims = (0..ndims)
+        .map(|_| {
+            let (lower, len) = (input.u32()? as i32, input.u32()? as i32);
+            match len > 0 && lower.checked_add(len).is_some() {
+                true => Ok(ArrayDim { lower, len }),
+                false => Err(corrupt("an array dimension out of range")),
+            }
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Some(dims.into_boxed_slice()))
+}
+
 /// The field count, then a vector per field of `rows` values, none a list or a record.
 /// Only a vector of a known record type is read: the type names the fields.
 fn read_struct(
@@ -279,6 +317,16 @@ fn read_vector(
         ),
         tag::JSONB => VectorData::Jsonb(read_text(input, rows)?),
         tag::LIST if !in_list => VectorData::List(read_list(input, rows, expected)?),
+        tag::SHAPED_LIST if !in_list => {
+            let list = read_list(input, rows, expected)?;
+            let shapes = (0..rows)
+                .map(|_| read_shape(input))
+                .collect::<Result<Vec<_>>>()?;
+            VectorData::List(
+                list.with_shapes(shapes)
+                    .ok_or_else(|| corrupt("array dimensions that do not fit their elements"))?,
+            )
+        }
         tag::FLOAT_VECTOR => VectorData::FloatVector(read_float_vectors(input, rows)?),
         tag::STRUCT if !in_list => VectorData::Struct(read_struct(input, rows, expected)?),
         other => return Err(corrupt(format!("vector tag {other}"))),
@@ -344,6 +392,9 @@ impl Persist for Vector {
                 let ends = l.offsets().get(1..).unwrap_or_default();
                 write_fixed(out, ends, u32::to_le_bytes);
                 l.child().encode(out);
+                if l.has_shapes() {
+                    (0..l.len()).for_each(|row| write_shape(out, l.shape(row)));
+                }
             }
             VectorData::FloatVector(v) => {
                 let ends = v.offsets().get(1..).unwrap_or_default();

@@ -524,7 +524,7 @@ pub fn evaluate_constant(expr: &ScalarExpr, ctx: &ExecContext) -> Result<ScalarV
         _ => None,
     };
     if let Some((value, ty)) = own_value {
-        if !matches!(value, ScalarValue::Array(_))
+        if !matches!(value, ScalarValue::Array(_) | ScalarValue::ShapedArray(_))
             && value.physical().is_none_or(|p| p == ty.physical())
         {
             return Ok(value.clone());

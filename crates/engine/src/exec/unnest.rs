@@ -30,6 +30,8 @@ impl Operator for UnnestExec {
         if self.state.is_none() {
             let values = match evaluate_constant(arg, ctx)? {
                 ScalarValue::Array(values) => values,
+                // Every element, in storage order, as PostgreSQL flattens.
+                ScalarValue::ShapedArray(shaped) => shaped.into_parts().1,
                 _ => Vec::new(),
             };
             self.state = Some((values, 0));

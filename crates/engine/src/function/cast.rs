@@ -8,6 +8,7 @@
 
 use super::cast_bits::cast_bits;
 use crate::error::{Error, Result, SqlState};
+use crate::types::array_shape::unsupported_shape;
 use crate::types::array_text::parse_array;
 use crate::types::inet::Inet;
 use crate::types::json::{self, Json};
@@ -391,7 +392,7 @@ fn to_array<U: Fn() -> Error>(
                 if rows.validity.is_some_and(|v| !v.get(row)) {
                     out.push_empty();
                 } else {
-                    out.push_values(&parse_array(s.get(row), elem)?)?;
+                    out.push_array(&parse_array(s.get(row), elem)?)?;
                 }
             }
             Ok(VectorData::List(out))
@@ -461,6 +462,9 @@ fn to_float_vector<U: Fn() -> Error>(
                 if !valid(row) {
                     out.push_empty();
                     continue;
+                }
+                if list.shape(row).is_some() {
+                    return Err(unsupported_shape("casting to vector"));
                 }
                 let range = list.range(row);
                 float_vector::check_dims(range.len())?;

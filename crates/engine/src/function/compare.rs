@@ -6,6 +6,7 @@ use std::cmp::Ordering;
 use super::arithmetic::combine_validity;
 use crate::error::{Error, Result};
 use crate::plan::CompareOp;
+use crate::types::array_shape::{compare_array_dims, plain_dims};
 use crate::types::{float, float_vector, json, Interval, ScalarValue};
 use crate::vector::{ListVec, StructVec, Vector, VectorData};
 
@@ -193,8 +194,21 @@ pub fn compare_rows(left: &Vector, a: usize, right: &Vector, b: usize) -> Orderi
 }
 
 /// PostgreSQL's `array_cmp` of row `a` of `left` and row `b` of `right`: element by
-/// element, NULL elements equal to each other and above every value; a prefix sorts first.
+/// element, NULL elements equal to each other and above every value; then the shapes
+/// ([`compare_array_dims`]), which for plain arrays is a prefix sorting first.
 pub fn compare_lists(left: &ListVec, a: usize, right: &ListVec, b: usize) -> Ordering {
+    let elements = compare_list_elements(left, a, right, b);
+    if elements != Ordering::Equal || !(left.has_shapes() || right.has_shapes()) {
+        return elements;
+    }
+    let dims = |list: &ListVec, row: usize| match list.shape(row) {
+        Some(dims) => dims.to_vec(),
+        None => plain_dims(list.range(row).len()),
+    };
+    compare_array_dims(&dims(left, a), &dims(right, b))
+}
+
+fn compare_list_elements(left: &ListVec, a: usize, right: &ListVec, b: usize) -> Ordering {
     let (l, r) = (left.child(), right.child());
     let (ra, rb) = (left.range(a), right.range(b));
     for (x, y) in ra.clone().zip(rb.clone()) {

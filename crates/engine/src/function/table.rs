@@ -7,7 +7,7 @@ pub enum TableFunction {
     /// generate_series(start, stop [, step]) over integers or numerics, or
     /// generate_series(start, stop, step interval) over timestamps.
     GenerateSeries,
-    /// unnest(anyarray): the elements of a one-dimensional array, NULLs included.
+    /// unnest(anyarray): every element of the array in storage order, NULLs included.
     Unnest,
 }
 

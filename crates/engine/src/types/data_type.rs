@@ -631,7 +631,8 @@ impl DataType {
 
 impl PhysicalType {
     /// The same physical type as a promoted constant, for [`PhysicalType::List`]. A list of
-    /// lists never exists (arrays are one-dimensional); it maps to a list of text.
+    /// lists never exists (a multi-dimensional array is a flat list with its shape); it maps
+    /// to a list of text.
     pub fn as_static(self) -> &'static PhysicalType {
         match self {
             PhysicalType::Bool => &PhysicalType::Bool,

@@ -1,6 +1,7 @@
 //! SQL types and values with PostgreSQL's rules: names and OIDs, text input and output
 //! formats, NUMERIC arithmetic, dates, timestamps and intervals, and casts.
 
+pub mod array_shape;
 pub mod array_text;
 pub mod binary_io;
 pub mod bit_string;

@@ -2,6 +2,7 @@
 
 use std::cmp::Ordering;
 
+use super::array_shape::{array_parts, compare_array_dims, ShapedArray};
 use super::inet::Inet;
 use super::{Decimal, Interval, PhysicalType};
 
@@ -35,8 +36,12 @@ pub enum ScalarValue {
     Uuid(u128),
     /// A jsonb document in its canonical text (see [`super::json`]).
     Jsonb(String),
-    /// A one-dimensional array; elements may be NULL. The element type is the expression's.
+    /// A one-dimensional array numbered from 1 (or an empty one); elements may be NULL. The
+    /// element type is the expression's.
     Array(Vec<ScalarValue>),
+    /// Any other array: multi-dimensional or with lower bounds other than 1
+    /// ([`super::array_shape`]). Boxed so that values other than arrays stay small.
+    ShapedArray(Box<ShapedArray>),
     /// A pgvector `vector`.
     FloatVector(Vec<f32>),
     /// A composite value, a value or NULL per field of the expression's record type.
@@ -74,6 +79,10 @@ impl ScalarValue {
                 let elem = values.iter().find_map(ScalarValue::physical)?;
                 PhysicalType::List(elem.as_static())
             }
+            ScalarValue::ShapedArray(shaped) => {
+                let elem = shaped.elements().iter().find_map(ScalarValue::physical)?;
+                PhysicalType::List(elem.as_static())
+            }
             ScalarValue::FloatVector(_) => PhysicalType::FloatVector,
             // Its field names are the expression's type, not the value's.
             ScalarValue::Record(_) => return None,
@@ -102,8 +111,12 @@ impl ScalarValue {
             (S::Bytea(a), S::Bytea(b)) => a.cmp(b),
             (S::Uuid(a), S::Uuid(b)) => a.cmp(b),
             (S::Jsonb(a), S::Jsonb(b)) => super::json::compare_canonical(a, b),
-            (S::Array(a), S::Array(b)) | (S::Record(a), S::Record(b)) => {
-                return compare_arrays(a, b)
+            // Plain arrays of as many elements have the same shape.
+            (S::Record(a), S::Record(b)) | (S::Array(a), S::Array(b)) => {
+                return compare_elements(a, b)
+            }
+            (S::Array(_) | S::ShapedArray(_), S::Array(_) | S::ShapedArray(_)) => {
+                return compare_arrays(self, other)
             }
             (S::FloatVector(a), S::FloatVector(b)) => super::float_vector::compare(a, b),
             _ => return None,
@@ -111,10 +124,18 @@ impl ScalarValue {
     }
 }
 
-/// PostgreSQL's `array_cmp` (and `record_cmp`, whose rows have as many fields): element by
-/// element, a NULL element equal to another NULL and above every value; when one array is a
-/// prefix of the other, the shorter sorts first.
-fn compare_arrays(a: &[ScalarValue], b: &[ScalarValue]) -> Option<Ordering> {
+/// PostgreSQL's `array_cmp`: the elements in storage order, then (when one is a prefix of
+/// the other or they are equal) the element count, the number of dimensions, the lengths
+/// and the lower bounds.
+fn compare_arrays(a: &ScalarValue, b: &ScalarValue) -> Option<Ordering> {
+    let ((a_dims, a), (b_dims, b)) = (array_parts(a)?, array_parts(b)?);
+    Some(compare_elements(a, b)?.then_with(|| compare_array_dims(&a_dims, &b_dims)))
+}
+
+/// Element by element (`record_cmp` too, whose rows have as many fields): a NULL element
+/// equal to another NULL and above every value; when one list is a prefix of the other, the
+/// shorter sorts first.
+fn compare_elements(a: &[ScalarValue], b: &[ScalarValue]) -> Option<Ordering> {
     for (x, y) in a.iter().zip(b) {
         let ord = match (x.is_null(), y.is_null()) {
             (true, true) => Ordering::Equal,

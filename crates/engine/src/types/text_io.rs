@@ -4,6 +4,7 @@
 //! does, quoting the original input. Character types take their length modifier the way an
 //! explicit cast applies it (truncate, then blank-pad `character(n)`).
 
+use super::array_shape::ArrayDim;
 use super::{
     bit_string, bytea, datetime, float, float_vector, inet, json, timetz, uuid, DataType, Decimal,
     Interval, ScalarValue,
@@ -57,7 +58,7 @@ pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
         }
         DataType::Jsonb => ScalarValue::Jsonb(json::jsonb_from_text(text)?),
         DataType::JsonPath => ScalarValue::Text(super::jsonpath::parse(text)?.to_text()),
-        DataType::Array(elem) => ScalarValue::Array(super::array_text::parse_array(text, *elem)?),
+        DataType::Array(elem) => super::array_text::parse_array(text, *elem)?,
         // The aliases' names are looked up in the catalog before a value gets here.
         DataType::Oid(_) => ScalarValue::Int64(parse_oid(text)?),
         DataType::FloatVector(typmod) => {
@@ -188,22 +189,9 @@ pub fn write_scalar_text(value: &ScalarValue, out: &mut Vec<u8>) {
         ScalarValue::Uuid(v) => uuid::write_uuid(*v, out),
         ScalarValue::Jsonb(s) => out.extend_from_slice(s.as_bytes()),
         ScalarValue::FloatVector(v) => float_vector::write_vector(v, out),
-        ScalarValue::Array(values) => {
-            out.push(b'{');
-            let mut scratch = Vec::new();
-            for (i, value) in values.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                if value.is_null() {
-                    out.extend_from_slice(b"NULL");
-                    continue;
-                }
-                scratch.clear();
-                write_scalar_text(value, &mut scratch);
-                super::array_text::write_array_element(&scratch, out);
-            }
-            out.push(b'}');
+        ScalarValue::Array(values) => write_array_elements(&[], values, out),
+        ScalarValue::ShapedArray(shaped) => {
+            write_array_elements(shaped.dims(), shaped.elements(), out)
         }
         ScalarValue::Record(fields) => {
             out.push(b'(');
@@ -228,6 +216,18 @@ fn truncate_chars(text: &str, n: u32) -> &str {
         Some((end, _)) => &text[..end],
         None => text,
     }
+}
+
+/// array_out of scalar elements.
+fn write_array_elements(dims: &[ArrayDim], values: &[ScalarValue], out: &mut Vec<u8>) {
+    let write = |i: usize, out: &mut Vec<u8>| {
+        let value = &values[i];
+        !value.is_null() && {
+            write_scalar_text(value, out);
+            true
+        }
+    };
+    super::array_shape::write_array_text(dims, values.len(), write, out);
 }
 
 #[cfg(test)]

@@ -1,10 +1,15 @@
 //! The layout of array columns, as Arrow's list arrays: per row an `offsets` range into one
 //! child vector holding every element of every row, elements NULL or not. A NULL row (in the
-//! parent's validity) owns an empty range.
+//! parent's validity) owns an empty range. A row that is not a plain one-dimensional array
+//! keeps its dimensions beside the range ([`crate::types::array_shape`]).
 
 use super::Vector;
 use crate::error::Result;
+use crate::types::array_shape::{element_count, ArrayDim, ShapedArray, MAX_DIMS};
 use crate::types::{PhysicalType, ScalarValue};
+
+/// The dimensions of one row; `None` for a plain one-dimensional array.
+pub type RowShape = Option<Box<[ArrayDim]>>;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListVec {
@@ -12,12 +17,23 @@ pub struct ListVec {
     /// the row count.
     offsets: Vec<u32>,
     child: Box<Vector>,
+    /// One per row once some row has a shape; `None` until then, so that columns of plain
+    /// arrays carry nothing.
+    shapes: Option<Vec<RowShape>>,
 }
 
 impl ListVec {
     /// Bytes held: the offsets and the elements.
     pub fn heap_bytes(&self) -> usize {
-        self.offsets.len() * 4 + self.child.approximate_bytes()
+        let shapes = self.shapes.as_ref().map_or(0, |shapes| {
+            shapes.len() * std::mem::size_of::<RowShape>()
+                + shapes
+                    .iter()
+                    .flatten()
+                    .map(|dims| std::mem::size_of_val(&**dims))
+                    .sum::<usize>()
+        });
+        self.offsets.len() * 4 + self.child.approximate_bytes() + shapes
     }
 
     pub fn with_capacity(elem: PhysicalType, rows: usize) -> ListVec {
@@ -26,12 +42,13 @@ impl ListVec {
         ListVec {
             offsets,
             child: Box::new(Vector::with_capacity(elem, rows * 4)),
+            shapes: None,
         }
     }
 
     /// Rows stored as `offsets` into `child` (read back from disk); `None` unless the offsets
-    /// rise from 0 to the child's length and the child is not itself a list (arrays are
-    /// one-dimensional).
+    /// rise from 0 to the child's length and the child is not itself a list (an array of
+    /// more dimensions is one flat list with its shape).
     pub fn from_parts(offsets: Vec<u32>, child: Vector) -> Option<ListVec> {
         let well_formed = offsets.first() == Some(&0)
             && offsets.last().map(|&end| end as usize) == Some(child.len())
@@ -40,7 +57,35 @@ impl ListVec {
         well_formed.then(|| ListVec {
             offsets,
             child: Box::new(child),
+            shapes: None,
         })
+    }
+
+    /// The same rows with their shapes (read back from disk or the wire); `None` unless there
+    /// is one per row and each matches its row's element count.
+    pub fn with_shapes(mut self, shapes: Vec<RowShape>) -> Option<ListVec> {
+        let fits = shapes.len() == self.len()
+            && shapes.iter().enumerate().all(|(row, shape)| {
+                shape.as_ref().is_none_or(|dims| {
+                    (1..=MAX_DIMS).contains(&dims.len())
+                        && element_count(dims) == self.range(row).len()
+                })
+            });
+        if !fits {
+            return None;
+        }
+        self.shapes = shapes.iter().any(Option::is_some).then_some(shapes);
+        Some(self)
+    }
+
+    /// Row `row`'s dimensions when it is not a plain one-dimensional array.
+    pub fn shape(&self, row: usize) -> Option<&[ArrayDim]> {
+        self.shapes.as_ref()?.get(row)?.as_deref()
+    }
+
+    /// Whether some row is not a plain one-dimensional array.
+    pub fn has_shapes(&self) -> bool {
+        self.shapes.is_some()
     }
 
     /// Row `i`'s elements are `offsets[i]..offsets[i + 1]` of the child.
@@ -70,6 +115,7 @@ impl ListVec {
         ListVec {
             offsets: self.offsets.clone(),
             child: Box::new(child),
+            shapes: self.shapes.clone(),
         }
     }
 
@@ -79,19 +125,45 @@ impl ListVec {
     }
 
     /// Closes the current row after its elements were pushed to the child.
-    fn finish_row(&mut self) {
+    fn finish_row(&mut self, shape: Option<&[ArrayDim]>) {
+        let rows = self.len();
         self.offsets.push(self.child.len() as u32);
+        if shape.is_none() && self.shapes.is_none() {
+            return;
+        }
+        self.shapes
+            .get_or_insert_with(|| vec![None; rows])
+            .push(shape.map(Box::from));
     }
 
     pub fn push_empty(&mut self) {
-        self.finish_row();
+        self.finish_row(None);
     }
 
+    /// Appends a plain one-dimensional array.
     pub fn push_values(&mut self, values: &[ScalarValue]) -> Result<()> {
         for value in values {
             self.child.push_scalar(value)?;
         }
-        self.finish_row();
+        self.finish_row(None);
+        Ok(())
+    }
+
+    /// Appends an array value; `false` (appending nothing) for any other value.
+    pub fn push_array(&mut self, value: &ScalarValue) -> Result<bool> {
+        match value {
+            ScalarValue::Array(values) => self.push_values(values)?,
+            ScalarValue::ShapedArray(array) => self.push_shaped(array)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    fn push_shaped(&mut self, array: &ShapedArray) -> Result<()> {
+        for value in array.elements() {
+            self.child.push_scalar(value)?;
+        }
+        self.finish_row(Some(array.dims()));
         Ok(())
     }
 
@@ -100,7 +172,7 @@ impl ListVec {
         for idx in other.range(row) {
             self.child.push_from(&other.child, idx)?;
         }
-        self.finish_row();
+        self.finish_row(other.shape(row));
         Ok(())
     }
 
@@ -111,10 +183,15 @@ impl ListVec {
         Ok(())
     }
 
-    /// The elements of `row` as scalars.
-    pub fn values(&self, row: usize) -> Vec<ScalarValue> {
-        self.range(row)
+    /// Row `row` as an array value.
+    pub fn value(&self, row: usize) -> ScalarValue {
+        let elements = self
+            .range(row)
             .map(|idx| self.child.get_scalar(idx))
-            .collect()
+            .collect();
+        match self.shape(row) {
+            None => ScalarValue::Array(elements),
+            Some(dims) => ShapedArray::value(dims.to_vec(), elements),
+        }
     }
 }

@@ -13,7 +13,7 @@ pub use batch::{concat_batches, split_batch, Batch, BATCH_SIZE};
 pub use bitmap::Bitmap;
 pub use bytes::BytesVec;
 pub use float_vectors::FloatVectors;
-pub use list::ListVec;
+pub use list::{ListVec, RowShape};
 pub use record::StructVec;
 pub use row_key::encode_row_key;
 #[cfg(test)]
@@ -23,7 +23,7 @@ pub use strings::{utf8_width, StringVec};
 use crate::error::{Error, Result};
 use crate::types::inet::Inet;
 use crate::types::{
-    array_text, bytea, datetime, float, float_vector, inet, timetz, uuid, DataType, Decimal,
+    array_shape, bytea, datetime, float, float_vector, inet, timetz, uuid, DataType, Decimal,
     Interval, PhysicalType, ScalarValue,
 };
 
@@ -291,9 +291,8 @@ impl Vector {
                 v.push(x);
                 true
             }
-            (VectorData::List(l), ScalarValue::Array(x)) => {
-                l.push_values(x)?;
-                true
+            (VectorData::List(l), x @ (ScalarValue::Array(_) | ScalarValue::ShapedArray(_))) => {
+                l.push_array(x)?
             }
             (VectorData::FloatVector(v), ScalarValue::FloatVector(x)) => {
                 v.push(x);
@@ -549,7 +548,7 @@ impl Vector {
             VectorData::Uuid(v) => ScalarValue::Uuid(v[row]),
             VectorData::Inet(v) => ScalarValue::Inet(v[row]),
             VectorData::Jsonb(s) => ScalarValue::Jsonb(s.get(row).to_string()),
-            VectorData::List(l) => ScalarValue::Array(l.values(row)),
+            VectorData::List(l) => l.value(row),
             VectorData::FloatVector(v) => ScalarValue::FloatVector(v.get(row).to_vec()),
             VectorData::Struct(r) => ScalarValue::Record(r.values(row)),
         }
@@ -581,31 +580,20 @@ impl Vector {
             VectorData::Uuid(v) => uuid::write_uuid(v[row], out),
             VectorData::Inet(v) => inet::write_inet(v[row], out),
             VectorData::Jsonb(s) => out.extend_from_slice(s.get_bytes(row)),
-            VectorData::List(l) => write_array_text(l.child(), l.range(row), out),
+            VectorData::List(l) => {
+                let (elements, range) = (l.child(), l.range(row));
+                array_shape::write_array_text(
+                    l.shape(row).unwrap_or_default(),
+                    range.len(),
+                    |i, out| elements.write_text(range.start + i, out),
+                    out,
+                )
+            }
             VectorData::FloatVector(v) => float_vector::write_vector(v.get(row), out),
             VectorData::Struct(r) => r.write_text(row, out),
         }
         true
     }
-}
-
-/// array_out: `{1,2,NULL}`, each element written by its type's output function and
-/// double-quoted when PostgreSQL would (see [`array_text`]).
-fn write_array_text(elements: &Vector, range: std::ops::Range<usize>, out: &mut Vec<u8>) {
-    out.push(b'{');
-    let mut scratch = Vec::new();
-    for (i, idx) in range.enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        scratch.clear();
-        if !elements.write_text(idx, &mut scratch) {
-            out.extend_from_slice(b"NULL");
-            continue;
-        }
-        array_text::write_array_element(&scratch, out);
-    }
-    out.push(b'}');
 }
 
 /// A row index meaning "no row": gathers produce NULL for it.

@@ -57,9 +57,18 @@ fn encode_value(column: &Vector, row: usize, out: &mut Vec<u8>) {
         VectorData::Time(v) | VectorData::TimeTz(v) => out.extend_from_slice(&v[row].to_le_bytes()),
         // 1 mon = 30 days = 720:00:00 group together, as interval_hash does.
         VectorData::Interval(v) => out.extend_from_slice(&v[row].span().to_le_bytes()),
-        // The element count, then each element as a one-column key.
+        // The element count, then each element as a one-column key; an array with a shape
+        // adds its dimensions after a count no plain array can have.
         VectorData::List(l) => {
             let range = l.range(row);
+            if let Some(dims) = l.shape(row) {
+                out.extend_from_slice(&u32::MAX.to_le_bytes());
+                out.push(dims.len() as u8);
+                for dim in dims {
+                    out.extend_from_slice(&dim.lower.to_le_bytes());
+                    out.extend_from_slice(&dim.len.to_le_bytes());
+                }
+            }
             out.extend_from_slice(&(range.len() as u32).to_le_bytes());
             for idx in range {
                 encode_row_key(&[l.child()], idx, out);

@@ -188,6 +188,8 @@ impl AggregateFunction {
             ) => return None,
             // array_agg(unknown) is ambiguous in PostgreSQL (anynonarray or anyarray).
             (F::ArrayAgg, T::Unknown) => return None,
+            // array_agg(anyarray): the same array type, one dimension more.
+            (F::ArrayAgg, t @ T::Array(_)) => t,
             (F::ArrayAgg, t) => DataType::array_of_values(t)?,
             (F::JsonAgg { jsonb } | F::JsonObjectAgg { jsonb }, _) => json_result(jsonb),
             (F::Min | F::Max, t) => t,

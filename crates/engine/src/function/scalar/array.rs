@@ -1,4 +1,5 @@
-//! Functions and operators over one-dimensional arrays: the `ARRAY[...]` constructor,
+//! Functions and operators over plain one-dimensional arrays (the others go through
+//! [`super::array_shaped`]): the `ARRAY[...]` constructor,
 //! subscripts and slices, `array_length` and friends, `array_position(s)`,
 //! `array_to_string`/`string_to_array`, `array_append`/`prepend`/`cat` (and `||`), the
 //! containment operators `@>`, `<@`, `&&`, and `x op ANY/ALL (array)`.
@@ -9,6 +10,7 @@
 
 use std::cmp::Ordering;
 
+use super::array_shaped;
 use crate::error::{Error, Result, SqlState};
 use crate::plan::CompareOp;
 use crate::types::{text_io, DataType, ScalarValue};
@@ -18,12 +20,17 @@ use crate::vector::Vector;
 pub enum ArrayFunction {
     /// `ARRAY[a, b, ...]` over elements of one type.
     Construct,
-    /// `a[i]`.
+    /// `ARRAY[a, b, ...]` over arrays: one dimension more than they have.
+    Nest,
+    /// `a[i]`, `a[i][j]`, ...: one index argument per subscript.
     Subscript,
-    /// `a[i:j]`, either bound possibly omitted (then the arguments lack it).
+    /// `a[i:j]`, `a[i:j][k:l]`, ... over `dims` subscripts. Bit `d` of `lower` (`upper`)
+    /// says subscript `d` has that bound, which is then among the arguments, in order;
+    /// without it the array's own bound applies.
     Slice {
-        lower: bool,
-        upper: bool,
+        dims: u8,
+        lower: u8,
+        upper: u8,
     },
     Length,
     Cardinality,
@@ -62,7 +69,7 @@ impl ArrayFunction {
     pub fn name(self) -> &'static str {
         use ArrayFunction as A;
         match self {
-            A::Construct => "array",
+            A::Construct | A::Nest => "array",
             A::Subscript | A::Slice { .. } => "subscript",
             A::Length => "array_length",
             A::Cardinality => "cardinality",
@@ -93,6 +100,7 @@ impl ArrayFunction {
         !matches!(
             self,
             A::Construct
+                | A::Nest
                 | A::Position
                 | A::Positions
                 | A::ToString
@@ -122,6 +130,14 @@ impl ArrayFunction {
     }
 
     fn eval_row(self, args: &[ScalarValue]) -> Result<ScalarValue> {
+        if array_shaped::needs_shape(self, args) {
+            return array_shaped::eval_row(self, args);
+        }
+        self.eval_plain(args)
+    }
+
+    /// The function over plain one-dimensional arrays (see [`array_shaped`] for the rest).
+    pub(super) fn eval_plain(self, args: &[ScalarValue]) -> Result<ScalarValue> {
         use ArrayFunction as A;
         use ScalarValue as S;
         let arg = |i: usize| args.get(i).unwrap_or(&S::Null);
@@ -146,23 +162,7 @@ impl ArrayFunction {
                     .cloned()
                     .unwrap_or(S::Null)
             }
-            A::Slice { lower, upper } => {
-                let Some(values) = array(0) else {
-                    return Ok(S::Null);
-                };
-                let len = values.len() as i64;
-                let from = if lower { int(1).unwrap_or(1) } else { 1 };
-                let to = if upper {
-                    int(if lower { 2 } else { 1 }).unwrap_or(len)
-                } else {
-                    len
-                };
-                let (from, to) = (from.max(1), to.min(len));
-                if from > to {
-                    return Ok(S::Array(Vec::new()));
-                }
-                S::Array(values[(from - 1) as usize..to as usize].to_vec())
-            }
+            A::Nest | A::Slice { .. } => return array_shaped::eval_row(self, args),
             A::Length | A::Upper => match (array(0), int(1)) {
                 (Some(values), Some(1)) if !values.is_empty() => count(values.len()),
                 _ => S::Null,

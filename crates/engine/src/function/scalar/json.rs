@@ -11,6 +11,7 @@ use super::json_items::{ItemsKind, JsonItems};
 use super::json_path::{self, PathMode};
 use super::kernel::map_scalar_rows;
 use crate::error::{Error, Result, SqlState};
+use crate::types::array_shape::unsupported_shape;
 use crate::types::json::{self, Json, JsonFlavor, Step};
 use crate::types::{datetime, text_io, DataType, PhysicalType, ScalarValue};
 use crate::vector::{Bitmap, StringVec, Vector, VectorData};
@@ -255,7 +256,7 @@ impl JsonFunction {
                 };
                 // `#>` takes a text[]; json_extract_path its steps as variadic arguments.
                 let path = match steps {
-                    [ScalarValue::Array(_)] => texts(values, 1)?,
+                    [ScalarValue::Array(_) | ScalarValue::ShapedArray(_)] => texts(values, 1)?,
                     _ => steps
                         .iter()
                         .map(|step| match step {
@@ -502,6 +503,7 @@ fn int(values: &[ScalarValue], idx: usize) -> Result<i32> {
 /// A text[] argument; NULL elements are `None`.
 fn texts(values: &[ScalarValue], idx: usize) -> Result<Vec<Option<String>>> {
     match values.get(idx) {
+        Some(ScalarValue::ShapedArray(_)) => Err(unsupported_shape("json paths")),
         Some(ScalarValue::Array(items)) => items
             .iter()
             .map(|item| match item {
@@ -716,15 +718,11 @@ fn write_value_json(value: &ScalarValue, ty: DataType, out: &mut String) -> Resu
         (ScalarValue::Jsonb(s), _) => out.push_str(s),
         (ScalarValue::Timestamp(v), _) => json::write_string(&iso_timestamp(*v, false), out),
         (ScalarValue::TimestampTz(v), _) => json::write_string(&iso_timestamp(*v, true), out),
-        (ScalarValue::Array(items), DataType::Array(elem)) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_value_json(item, *elem, out)?;
-            }
-            out.push(']');
+        (ScalarValue::Array(items), DataType::Array(elem)) => write_array_json(items, *elem, out)?,
+        // array_to_json: nested JSON arrays, one per dimension; lower bounds do not show.
+        (ScalarValue::ShapedArray(shaped), DataType::Array(elem)) => {
+            let lens: Vec<usize> = shaped.dims().iter().map(|d| d.len as usize).collect();
+            write_nested_json(&lens, shaped.elements(), *elem, out)?
         }
         // composite_to_json: an object of the fields, named as the record's.
         (ScalarValue::Record(values), DataType::Record(record)) => {
@@ -741,6 +739,43 @@ fn write_value_json(value: &ScalarValue, ty: DataType, out: &mut String) -> Resu
         }
         _ => json::write_string(&text, out),
     }
+    Ok(())
+}
+
+/// The elements of an array of dimensions `lens` as nested JSON arrays.
+fn write_nested_json(
+    lens: &[usize],
+    items: &[ScalarValue],
+    elem: DataType,
+    out: &mut String,
+) -> Result<()> {
+    match lens {
+        [] | [_] => write_array_json(items, elem, out),
+        [outer, inner @ ..] => {
+            let span = items.len() / (*outer).max(1);
+            out.push('[');
+            for (i, chunk) in items.chunks(span.max(1)).enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_nested_json(inner, chunk, elem, out)?;
+            }
+            out.push(']');
+            Ok(())
+        }
+    }
+}
+
+/// One JSON array of the items.
+fn write_array_json(items: &[ScalarValue], elem: DataType, out: &mut String) -> Result<()> {
+    out.push('[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_value_json(item, elem, out)?;
+    }
+    out.push(']');
     Ok(())
 }
 

@@ -4,6 +4,7 @@
 
 use super::json::invalid;
 use crate::error::{Error, Result, SqlState};
+use crate::types::array_shape::unsupported_shape;
 use crate::types::json::{self, Json};
 use crate::types::ScalarValue;
 
@@ -233,6 +234,7 @@ pub(super) fn object_from_texts(values: &[ScalarValue]) -> Result<String> {
     fn texts(value: &ScalarValue) -> Result<&[ScalarValue]> {
         match value {
             ScalarValue::Array(items) => Ok(items),
+            ScalarValue::ShapedArray(_) => Err(unsupported_shape("json_object")),
             _ => Err(Error::internal("json_object takes text arrays")),
         }
     }

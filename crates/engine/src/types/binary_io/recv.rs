@@ -4,6 +4,7 @@
 //! which callers name the place of ("in bind parameter 2", a COPY line).
 
 use crate::error::{Error, Result, SqlState};
+use crate::types::array_shape::{element_count, ArrayDim, ShapedArray, MAX_DIMS, MAX_ELEMENTS};
 use crate::types::{
     bit_string, float_vector, inet, text_io, timetz, DataType, Interval, ScalarValue,
 };
@@ -97,10 +98,22 @@ pub fn recv(bytes: &[u8], ty: DataType) -> Result<ScalarValue> {
             }
             None => return Err(insufficient_data()),
         },
-        DataType::Array(elem) => ScalarValue::Array(decode_array(bytes, *elem)?),
-        // int2vectorrecv / oidvectorrecv: array_recv's format with lower bound 0.
+        DataType::Array(elem) => {
+            let (dims, values) = decode_array(bytes, *elem)?;
+            ShapedArray::value(dims, values)
+        }
+        // int2vectorrecv / oidvectorrecv: array_recv's format with lower bound 0 and one
+        // dimension, read as the plain array the vector holds.
         DataType::Int2Vector | DataType::OidVector => match ty.vector_array() {
-            Some(DataType::Array(elem)) => ScalarValue::Array(decode_array(bytes, *elem)?),
+            Some(DataType::Array(elem)) => match decode_array(bytes, *elem)? {
+                (dims, values) if dims.len() <= 1 => ScalarValue::Array(values),
+                _ => {
+                    return Err(Error::new(
+                        SqlState::InvalidBinaryRepresentation,
+                        format!("invalid {ty} data"),
+                    ))
+                }
+            },
             _ => return Err(Error::internal("a vector type without its array")),
         },
         DataType::FloatVector(typmod) => {
@@ -121,9 +134,9 @@ pub fn recv(bytes: &[u8], ty: DataType) -> Result<ScalarValue> {
     })
 }
 
-/// array_recv of a one-dimensional array of `elem` (the header's element OID is not
-/// checked against it beyond the dimensions, as the parameter type decides).
-fn decode_array(bytes: &[u8], elem: DataType) -> Result<Vec<ScalarValue>> {
+/// array_recv of an array of `elem`: its dimensions (none when empty) and elements (the
+/// header's element OID is not checked, as the parameter type decides).
+fn decode_array(bytes: &[u8], elem: DataType) -> Result<(Vec<ArrayDim>, Vec<ScalarValue>)> {
     let mut rest = bytes;
     let int = |rest: &mut &[u8]| -> Result<i32> {
         let (head, tail) = rest
@@ -132,17 +145,49 @@ fn decode_array(bytes: &[u8], elem: DataType) -> Result<Vec<ScalarValue>> {
         *rest = tail;
         Ok(i32::from_be_bytes(*head))
     };
+    let invalid = |message: String| Error::new(SqlState::InvalidBinaryRepresentation, message);
     let ndim = int(&mut rest)?;
-    let _has_null = int(&mut rest)?;
+    let flags = int(&mut rest)?;
     let _elem_oid = int(&mut rest)?;
-    match ndim {
-        0 => return Ok(Vec::new()),
-        1 => {}
-        n if n > 1 => return Err(Error::unsupported("multidimensional arrays")),
-        _ => return Err(incorrect_binary_format()),
+    let ndim = match usize::try_from(ndim) {
+        Ok(n) if n > MAX_DIMS => {
+            return Err(invalid(format!(
+                "number of array dimensions ({n}) exceeds the maximum allowed ({MAX_DIMS})"
+            )))
+        }
+        Ok(n) => n,
+        Err(_) => return Err(invalid(format!("invalid number of dimensions: {ndim}"))),
+    };
+    if flags != 0 && flags != 1 {
+        return Err(invalid("invalid array flags".to_string()));
     }
-    let len = usize::try_from(int(&mut rest)?).map_err(|_| incorrect_binary_format())?;
-    let _lower_bound = int(&mut rest)?;
+    let mut dims = Vec::with_capacity(ndim);
+    for _ in 0..ndim {
+        let (len, lower) = (int(&mut rest)?, int(&mut rest)?);
+        if len < 0 {
+            return Err(Error::new(
+                SqlState::ProgramLimitExceeded,
+                "array size exceeds the maximum allowed (134217727)",
+            ));
+        }
+        if lower.checked_add(len).is_none() {
+            return Err(Error::new(
+                SqlState::ProgramLimitExceeded,
+                "array lower bound is too large",
+            ));
+        }
+        dims.push(ArrayDim { lower, len });
+    }
+    let len = element_count(&dims);
+    if len > MAX_ELEMENTS {
+        return Err(Error::new(
+            SqlState::ProgramLimitExceeded,
+            format!("array size exceeds the maximum allowed ({MAX_ELEMENTS})"),
+        ));
+    }
+    if len == 0 {
+        dims.clear();
+    }
     let mut values = Vec::with_capacity(len.min(rest.len() / 4));
     for _ in 0..len {
         let size = int(&mut rest)?;
@@ -161,7 +206,7 @@ fn decode_array(bytes: &[u8], elem: DataType) -> Result<Vec<ScalarValue>> {
     if !rest.is_empty() {
         return Err(incorrect_binary_format());
     }
-    Ok(values)
+    Ok((dims, values))
 }
 
 /// Exactly N bytes: fewer is PostgreSQL's "insufficient data" protocol error, more its

@@ -4,6 +4,7 @@
 //! days and months; an array is array_send's header and length-prefixed elements. bytea is
 //! its bytes, uuid its 16 bytes, json its text and jsonb a version byte then its text.
 
+use crate::types::array_shape::ArrayDim;
 use crate::types::{
     bit_string, float_vector, inet, timetz, DataType, PhysicalType, FLOAT_VECTOR_OID,
 };
@@ -96,11 +97,11 @@ fn write_length_prefixed(vector: &Vector, row: usize, ty: Option<DataType>, out:
     out[len_at..len_at + 4].copy_from_slice(&len.to_be_bytes());
 }
 
-/// array_send of a one-dimensional array: dimensions (0 when empty), whether any element
-/// is NULL, the element type, the length and lower bound (0 for int2vector and oidvector),
-/// then each element as a length (-1 for NULL) and its binary value. The element type
-/// labels the header as PostgreSQL does (varchar, not text); without it the physical type
-/// decides.
+/// array_send: the number of dimensions (0 when empty), whether any element is NULL, the
+/// element type, each dimension's length and lower bound (a plain array's one from 1, or
+/// from 0 for int2vector and oidvector), then each element as a length (-1 for NULL) and
+/// its binary value. The element type labels the header as PostgreSQL does (varchar, not
+/// text); without it the physical type decides.
 fn write_array_binary(
     list: &ListVec,
     row: usize,
@@ -111,17 +112,23 @@ fn write_array_binary(
     let (child, range) = (list.child(), list.range(row));
     let has_null = range.clone().any(|idx| !child.is_valid(idx));
     // int2vectorsend and oidvectorsend write their one dimension even when it is empty.
-    let ndim = i32::from(!range.is_empty() || lower_bound == 0);
-    out.extend_from_slice(&ndim.to_be_bytes());
+    let plain = [ArrayDim {
+        lower: lower_bound,
+        len: i32::try_from(range.len()).unwrap_or(i32::MAX),
+    }];
+    let dims = match list.shape(row) {
+        Some(dims) => dims,
+        None if !range.is_empty() || lower_bound == 0 => &plain[..],
+        None => &[],
+    };
+    out.extend_from_slice(&(dims.len() as i32).to_be_bytes());
     out.extend_from_slice(&i32::from(has_null).to_be_bytes());
     let oid = elem.map_or_else(|| element_oid(list.elem_physical()), DataType::oid);
     out.extend_from_slice(&oid.to_be_bytes());
-    if ndim == 0 {
-        return;
+    for dim in dims {
+        out.extend_from_slice(&dim.len.to_be_bytes());
+        out.extend_from_slice(&dim.lower.to_be_bytes());
     }
-    let len = i32::try_from(range.len()).unwrap_or(i32::MAX);
-    out.extend_from_slice(&len.to_be_bytes());
-    out.extend_from_slice(&lower_bound.to_be_bytes());
     for idx in range {
         write_length_prefixed(child, idx, elem, out);
     }
