@@ -25,6 +25,7 @@ pub mod timetz;
 pub mod timezone;
 pub mod uuid;
 pub(crate) mod wide;
+pub(crate) mod wide_decimal;
 
 pub use data_type::{
     DataType, NumericTypmod, OidKind, PhysicalType, TypeCategory, FLOAT_VECTOR_ARRAY_OID,

@@ -21,6 +21,7 @@ mod math;
 mod network;
 mod number_format;
 mod numeric;
+mod numeric_transcendental;
 mod pattern;
 mod record;
 mod signature;

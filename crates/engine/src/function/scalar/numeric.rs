@@ -7,6 +7,7 @@
 
 use super::kernel::{map_rows, values};
 use super::math::{bucket_above, bucket_error, check_log_argument, negative_sqrt};
+use super::numeric_transcendental;
 use crate::error::{Error, Result, SqlState};
 use crate::types::numeric::Special;
 use crate::types::Decimal;
@@ -201,15 +202,11 @@ fn isqrt_digits(digits: impl Iterator<Item = u8>, len: usize, zeros: usize) -> O
     Some(root)
 }
 
-fn unsupported(what: &str) -> Error {
-    Error::unsupported(format!("{what} of type numeric"))
-}
-
 pub(super) fn exp(x: &Decimal) -> Result<Decimal> {
     match x.special() {
         Some(Special::NegInf) => Ok(Decimal::ZERO),
         Some(Special::NaN | Special::PosInf) => Ok(*x),
-        None => Err(unsupported("exp")),
+        None => numeric_transcendental::exp(x),
     }
 }
 
@@ -224,15 +221,16 @@ pub(super) fn ln(x: &Decimal) -> Result<Decimal> {
     if !x.is_finite() {
         return Ok(*x);
     }
-    Err(unsupported("ln"))
+    numeric_transcendental::ln(x)
 }
 
+/// `log(x)` and `log10(x)`, which PostgreSQL defines as `log(10, x)`.
 pub(super) fn log10(x: &Decimal) -> Result<Decimal> {
     check_log_argument(log_sign(x))?;
     if !x.is_finite() {
         return Ok(*x);
     }
-    Err(unsupported("log"))
+    numeric_transcendental::log(&Decimal::from_i64(10), x)
 }
 
 /// `log(base, x)`; with an infinite input as numeric_log: log(Inf, Inf) is NaN,
@@ -250,13 +248,12 @@ pub(super) fn log(args: &[Vector]) -> Result<Vector> {
             (false, false) => Ok(Decimal::NAN),
             (false, true) => Ok(Decimal::ZERO),
             (true, false) => Ok(Decimal::POS_INFINITY),
-            (true, true) => Err(unsupported("log")),
+            (true, true) => numeric_transcendental::log(base, x),
         }
     })
 }
 
-/// `power(numeric, numeric)` for integer exponents: exact, rounded to power_var_int's scale
-/// (16 digits, or the base's scale if larger).
+/// `power(numeric, numeric)`: numeric_power's special cases, then power_var.
 pub(super) fn power(x: &Decimal, y: &Decimal) -> Result<Decimal> {
     let power_error = |message: &str| {
         Error::new(
@@ -281,41 +278,7 @@ pub(super) fn power(x: &Decimal, y: &Decimal) -> Result<Decimal> {
     if !x.is_finite() || !y.is_finite() {
         return Ok(power_infinite(x, y, integral));
     }
-    if !integral {
-        return Err(unsupported("power with a fractional exponent"));
-    }
-    let exponent = pow10(y.scale())
-        .map(|p| y.mantissa() / p)
-        .and_then(|e| i32::try_from(e).ok())
-        .ok_or_else(overflow)?;
-    let rscale = MIN_SIG_DIGITS
-        .max(i64::from(x.scale()))
-        .min(MAX_DISPLAY_SCALE) as i32;
-    let mut result = Decimal::new(1, 0);
-    let mut base = *x;
-    let mut n = exponent.unsigned_abs();
-    // Trailing zeros are dropped as we go so that only significant digits use up the
-    // 38 a Decimal holds (10.0^20 has 21 of them, not 41).
-    while n > 0 {
-        if n & 1 == 1 {
-            result = strip_zeros(result.checked_mul(&base)?);
-        }
-        n >>= 1;
-        if n > 0 {
-            base = strip_zeros(base.checked_mul(&base)?);
-        }
-    }
-    if exponent < 0 {
-        // 1 / x^n = 10^(rscale + s) / m at scale rscale, rounded half away from zero.
-        let numerator = pow10(rscale as u32 + result.scale()).ok_or_else(overflow)?;
-        let divisor = result.mantissa();
-        let (quotient, remainder) = (numerator / divisor, numerator % divisor);
-        let round_up =
-            remainder.unsigned_abs() >= divisor.unsigned_abs() - remainder.unsigned_abs();
-        let m = quotient + if round_up { divisor.signum() } else { 0 };
-        return Ok(Decimal::new(m, rscale as u32));
-    }
-    result.round(rscale)
+    numeric_transcendental::power(x, y)
 }
 
 /// x ^ y with a NaN input, as POSIX pow(): NaN ^ 0 and 1 ^ NaN are 1, anything else NaN.
@@ -485,12 +448,5 @@ mod tests {
         assert_eq!(text(trunc(&num("1.5"), 5)), "1.50000");
         assert_eq!(text(ceil_floor(&num("-0.5"), true)), "0");
         assert_eq!(text(ceil_floor(&num("-1.50"), false)), "-2");
-    }
-
-    #[test]
-    fn integer_powers() {
-        assert_eq!(text(power(&num("2.0"), &num("3"))), "8.0000000000000000");
-        assert_eq!(text(power(&num("2.0"), &num("-2"))), "0.2500000000000000");
-        assert_eq!(text(power(&num("1.1"), &num("10"))), "2.5937424601000000");
     }
 }
