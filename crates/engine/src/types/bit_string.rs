@@ -233,8 +233,11 @@ pub fn write_overlay(
 }
 
 /// bitposition: the 1-based position of the first occurrence of `needle`, 0 if none; an
-/// empty needle is found at 1.
+/// empty needle is found at 1, except in an empty string (checked first, as PostgreSQL does).
 pub fn position(haystack: &str, needle: &str) -> i32 {
+    if haystack.is_empty() {
+        return 0;
+    }
     if needle.is_empty() {
         return 1;
     }
