@@ -138,35 +138,44 @@ pub fn write_array_text(
         out.extend_from_slice(b"{}");
         return;
     }
+    let mut scratch = Vec::new();
+    let mut element = |idx: usize, out: &mut Vec<u8>| {
+        scratch.clear();
+        match write_element(idx, &mut scratch) {
+            true => super::array_text::write_array_element(&scratch, out),
+            false => out.extend_from_slice(b"NULL"),
+        }
+    };
+    // One dimension, the common case, needs no brace arithmetic per element.
+    if dims.len() <= 1 {
+        out.push(b'{');
+        for idx in 0..count {
+            if idx > 0 {
+                out.push(b',');
+            }
+            element(idx, out);
+        }
+        out.push(b'}');
+        return;
+    }
     // How many elements one step of each dimension spans, to know which braces close and
-    // open between two elements.
-    // (A fixed array: this runs once per row of an array column.)
-    let depth = dims.len().clamp(1, MAX_DIMS);
+    // open between two elements (a fixed array: this runs once per row of a column).
+    let depth = dims.len().min(MAX_DIMS);
     let mut spans = [1usize; MAX_DIMS];
     for i in (0..depth - 1).rev() {
         spans[i] = spans[i + 1] * dims[i + 1].len.max(0) as usize;
     }
     let spans = &spans[..depth];
-    let mut scratch = Vec::new();
+    out.extend(std::iter::repeat_n(b'{', depth));
     for idx in 0..count {
-        // Dimensions whose sub-array starts at this element open a brace (and the previous
-        // one closed as many).
-        let opening = match (idx, depth) {
-            (0, _) => depth,
-            (_, 1) => 0,
-            _ => spans.iter().filter(|&&span| idx % span == 0).count() - 1,
-        };
         if idx > 0 {
+            // Dimensions whose sub-array starts here close the previous one and open anew.
+            let opening = spans.iter().filter(|&&span| idx % span == 0).count() - 1;
             out.extend(std::iter::repeat_n(b'}', opening));
             out.push(b',');
+            out.extend(std::iter::repeat_n(b'{', opening));
         }
-        out.extend(std::iter::repeat_n(b'{', opening));
-        scratch.clear();
-        if write_element(idx, &mut scratch) {
-            super::array_text::write_array_element(&scratch, out);
-        } else {
-            out.extend_from_slice(b"NULL");
-        }
+        element(idx, out);
     }
     out.extend(std::iter::repeat_n(b'}', depth));
 }

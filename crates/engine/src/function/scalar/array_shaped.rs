@@ -12,13 +12,34 @@ use crate::types::array_shape::{
 };
 use crate::types::ScalarValue;
 
-/// Whether `func` over `args` must go through [`eval_row`].
+/// Whether `func` over `args` must go through [`eval_row`]. Runs once per row: the
+/// constructors of plain arrays, whose arguments are never arrays, look at none of them.
 pub(super) fn needs_shape(func: ArrayFunction, args: &[ScalarValue]) -> bool {
-    matches!(func, ArrayFunction::Nest | ArrayFunction::Slice { .. })
-        || (func == ArrayFunction::Subscript && args.len() != 2)
-        || args
-            .iter()
-            .any(|arg| matches!(arg, ScalarValue::ShapedArray(_)))
+    use ArrayFunction as A;
+    let shaped = |arg: &ScalarValue| matches!(arg, ScalarValue::ShapedArray(_));
+    match func {
+        A::Nest | A::Slice { .. } => true,
+        A::Construct | A::StringToArray => false,
+        A::Subscript => args.len() != 2 || args.first().is_some_and(shaped),
+        A::Length
+        | A::Cardinality
+        | A::Upper
+        | A::Lower
+        | A::Ndims
+        | A::Dims
+        | A::Position
+        | A::Positions
+        | A::ToString
+        | A::Append
+        | A::Prepend
+        | A::Cat
+        | A::Contains
+        | A::ContainedBy
+        | A::Overlap
+        | A::Quantified { .. }
+        | A::Remove
+        | A::OptionParts { .. } => args.iter().any(shaped),
+    }
 }
 
 pub(super) fn eval_row(func: ArrayFunction, args: &[ScalarValue]) -> Result<ScalarValue> {
