@@ -21,10 +21,13 @@ const MAX_RESULT_SCALE: f64 = 2000.0;
 const WEIGHT_MAX: i64 = 32767;
 /// The decimal digits a Decimal's mantissa holds in full.
 const DECIMAL_DIGITS: i64 = 38;
-/// log10(e), ln(10) and log10(2) as numeric.c writes them (its estimates truncate to int, so
-/// the same doubles give the same scales).
+/// log10(e), ln(10) and log10(2) as numeric.c writes them, a digit short of std's: its
+/// estimates truncate to int, so only the same doubles give the same scales.
+#[allow(clippy::approx_constant)]
 const LOG10_E: f64 = 0.434294481903252;
+#[allow(clippy::approx_constant)]
 const LN_10: f64 = 2.302585092994046;
+#[allow(clippy::approx_constant)]
 const LOG10_2: f64 = 0.301029995663981;
 
 fn overflow() -> Error {
