@@ -30,3 +30,16 @@ fn long_chains_and_deep_nesting_never_overflow() {
     let too_many = vec!["SELECT 1"; 3000].join(" UNION ALL ");
     assert_eq!(rows(&mut session, &too_many), Err("54001".into()));
 }
+
+/// Each level of parentheses once scanned ahead to its matching `)` to look for `(expr).*`,
+/// so a few thousand levels took minutes of a core (1,000: 40 s in a debug build) before
+/// the nesting limit answered: the answer must come at once, at any depth.
+#[test]
+fn deeply_nested_parentheses_are_refused_without_scanning_each_level() {
+    let mut session = kestrel::Database::new().connect();
+    let depth = 100_000;
+    let parens = format!("SELECT {}1{}", "(".repeat(depth), ")".repeat(depth));
+    assert_eq!(rows(&mut session, &parens), Err("54001".into()));
+    let expanded = format!("SELECT {}ROW(1, 2){}.*", "(".repeat(50), ")".repeat(50));
+    assert_eq!(rows(&mut session, &expanded), Ok(1));
+}

@@ -18,6 +18,9 @@ use crate::plan::{BoundStatement, OnCommitAction};
 use crate::storage::{RelationKind, SequenceOptions};
 use crate::types::DataType;
 
+/// How many columns a table may have: PostgreSQL's MaxHeapAttributeNumber.
+const MAX_TABLE_COLUMNS: usize = 1600;
+
 /// A CREATE TABLE with every clause we implement cleared; a statement that differs from it
 /// after clearing uses a clause we do not implement.
 fn plain_create_table() -> &'static Option<CreateTable> {
@@ -77,9 +80,17 @@ impl Binder<'_> {
             None => self.bind_create_table_columns(qualified, create)?,
         };
         if let BoundStatement::CreateTable {
-            on_commit: slot, ..
+            on_commit: slot,
+            schema,
+            ..
         } = &mut bound
         {
+            if schema.columns.len() > MAX_TABLE_COLUMNS {
+                return Err(Error::new(
+                    SqlState::TooManyColumns,
+                    format!("tables can have at most {MAX_TABLE_COLUMNS} columns"),
+                ));
+            }
             *slot = on_commit;
         }
         Ok(bound)

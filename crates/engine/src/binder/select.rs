@@ -20,6 +20,10 @@ use crate::function::cast::CastContext;
 use crate::plan::{BoundStatement, ColumnInfo, LogicalPlan, ScalarExpr, SortKey};
 use crate::types::{DataType, ScalarValue};
 
+/// How many entries a select list may have after `*` expands: PostgreSQL's
+/// MaxTupleAttributeNumber.
+const MAX_TARGET_ENTRIES: usize = 1664;
+
 /// A select-list entry: its expression over the input (or the aggregate output) and name.
 pub(super) struct OutputItem {
     pub(super) expr: ScalarExpr,
@@ -635,6 +639,12 @@ impl Binder<'_> {
                 }
                 other => return Err(Error::unsupported(format!("the select item {other}"))),
             }
+        }
+        if outputs.len() > MAX_TARGET_ENTRIES {
+            return Err(Error::new(
+                SqlState::TooManyColumns,
+                format!("target lists can have at most {MAX_TARGET_ENTRIES} entries"),
+            ));
         }
         Ok(outputs)
     }

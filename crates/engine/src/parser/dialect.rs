@@ -8,16 +8,37 @@
 //! still hold).
 
 use std::any::TypeId;
+use std::collections::HashSet;
 
 use sqlparser::ast::helpers::attached_token::AttachedToken;
 use sqlparser::ast::{AccessExpr, BinaryOperator, Expr};
 use sqlparser::dialect::{Dialect, PostgreSqlDialect, Precedence};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
-use sqlparser::tokenizer::Token;
+use sqlparser::tokenizer::{Location, Span, Token, TokenWithSpan};
 
-#[derive(Debug, Default)]
-pub(super) struct KestrelDialect(PostgreSqlDialect);
+#[derive(Debug)]
+pub(super) struct KestrelDialect {
+    postgres: PostgreSqlDialect,
+    /// Where the `(expr).*` of the statement text start (see [`row_expansion_starts`]).
+    row_expansions: HashSet<Location>,
+}
+
+impl KestrelDialect {
+    /// The dialect for parsing `tokens`.
+    pub(super) fn new(tokens: &[TokenWithSpan]) -> Self {
+        KestrelDialect {
+            postgres: PostgreSqlDialect {},
+            row_expansions: row_expansion_starts(tokens),
+        }
+    }
+
+    /// Whether the parser's next token opens an `(expr).*`.
+    fn is_row_expansion(&self, parser: &Parser) -> bool {
+        let next = parser.peek_token_ref();
+        next.token == Token::LParen && self.row_expansions.contains(&next.span.start)
+    }
+}
 
 /// ISNULL is no sqlparser keyword; PostgreSQL reserves it (a column may only be aliased
 /// `AS isnull`, or quoted).
@@ -88,28 +109,34 @@ fn is_l1_operator(parser: &Parser) -> bool {
         && adjacent(1)
 }
 
-/// Whether the next tokens are `( ... ) . *`, a parenthesized expression whose record is
-/// expanded.
-fn is_row_expansion(parser: &Parser) -> bool {
-    if parser.peek_token_ref().token != Token::LParen {
-        return false;
-    }
-    let mut depth = 0usize;
-    for n in 0.. {
-        match parser.peek_nth_token_ref(n).token {
-            Token::LParen => depth += 1,
+/// Where each `(` whose matching `)` is followed by `. *` starts: a parenthesized
+/// expression whose record is expanded. Found in one pass over the tokens, so that deeply
+/// nested parentheses cost linear time, not a scan to the matching `)` at every level.
+fn row_expansion_starts(tokens: &[TokenWithSpan]) -> HashSet<Location> {
+    let significant: Vec<&TokenWithSpan> = tokens
+        .iter()
+        .filter(|t| !matches!(t.token, Token::Whitespace(_)))
+        .collect();
+    let mut open = Vec::new();
+    let mut starts = HashSet::new();
+    for (i, token) in significant.iter().enumerate() {
+        match token.token {
+            Token::LParen => open.push(token.span),
             Token::RParen => {
-                depth -= 1;
-                if depth == 0 {
-                    return parser.peek_nth_token_ref(n + 1).token == Token::Period
-                        && parser.peek_nth_token_ref(n + 2).token == Token::Mul;
+                let expanded = significant.get(i + 1).map(|t| &t.token) == Some(&Token::Period)
+                    && significant.get(i + 2).map(|t| &t.token) == Some(&Token::Mul);
+                match open.pop() {
+                    // Tokens the pre-passes made have no place in the text to name them by.
+                    Some(span) if expanded && span != Span::empty() => {
+                        starts.insert(span.start);
+                    }
+                    _ => {}
                 }
             }
-            Token::EOF => return false,
             _ => {}
         }
     }
-    false
+    starts
 }
 
 /// `(expr).*` or `(subquery).*`, as the field access of a wildcard the binder expands in a
@@ -152,11 +179,12 @@ impl KestrelDialect {
 
 impl Dialect for KestrelDialect {
     fn dialect(&self) -> TypeId {
-        self.0.dialect()
+        self.postgres.dialect()
     }
 
     fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
-        is_row_expansion(parser).then(|| parse_row_expansion(parser))
+        self.is_row_expansion(parser)
+            .then(|| parse_row_expansion(parser))
     }
 
     fn get_next_precedence(&self, parser: &Parser) -> Option<Result<u8, ParserError>> {
@@ -171,7 +199,7 @@ impl Dialect for KestrelDialect {
         {
             return Some(Ok(self.prec_value(Precedence::PgOther)));
         }
-        self.0.get_next_precedence(parser)
+        self.postgres.get_next_precedence(parser)
     }
 
     fn parse_infix(
@@ -206,95 +234,95 @@ impl Dialect for KestrelDialect {
     }
 
     fn identifier_quote_style(&self, identifier: &str) -> Option<char> {
-        self.0.identifier_quote_style(identifier)
+        self.postgres.identifier_quote_style(identifier)
     }
 
     fn is_delimited_identifier_start(&self, ch: char) -> bool {
-        self.0.is_delimited_identifier_start(ch)
+        self.postgres.is_delimited_identifier_start(ch)
     }
 
     fn is_identifier_start(&self, ch: char) -> bool {
-        self.0.is_identifier_start(ch)
+        self.postgres.is_identifier_start(ch)
     }
 
     fn is_identifier_part(&self, ch: char) -> bool {
-        self.0.is_identifier_part(ch)
+        self.postgres.is_identifier_part(ch)
     }
 
     fn supports_unicode_string_literal(&self) -> bool {
-        self.0.supports_unicode_string_literal()
+        self.postgres.supports_unicode_string_literal()
     }
 
     fn is_reserved_for_identifier(&self, kw: Keyword) -> bool {
-        self.0.is_reserved_for_identifier(kw)
+        self.postgres.is_reserved_for_identifier(kw)
     }
 
     fn is_table_alias(&self, kw: &Keyword, parser: &mut Parser) -> bool {
-        self.0.is_table_alias(kw, parser)
+        self.postgres.is_table_alias(kw, parser)
     }
 
     fn is_custom_operator_part(&self, ch: char) -> bool {
-        self.0.is_custom_operator_part(ch)
+        self.postgres.is_custom_operator_part(ch)
     }
 
     fn supports_filter_during_aggregation(&self) -> bool {
-        self.0.supports_filter_during_aggregation()
+        self.postgres.supports_filter_during_aggregation()
     }
 
     fn supports_group_by_expr(&self) -> bool {
-        self.0.supports_group_by_expr()
+        self.postgres.supports_group_by_expr()
     }
 
     fn supports_alter_user_as_alter_role(&self) -> bool {
-        self.0.supports_alter_user_as_alter_role()
+        self.postgres.supports_alter_user_as_alter_role()
     }
 
     fn prec_value(&self, prec: Precedence) -> u8 {
-        self.0.prec_value(prec)
+        self.postgres.prec_value(prec)
     }
 
     fn allow_extract_custom(&self) -> bool {
-        self.0.allow_extract_custom()
+        self.postgres.allow_extract_custom()
     }
 
     fn allow_extract_single_quotes(&self) -> bool {
-        self.0.allow_extract_single_quotes()
+        self.postgres.allow_extract_single_quotes()
     }
 
     fn supports_create_index_with_clause(&self) -> bool {
-        self.0.supports_create_index_with_clause()
+        self.postgres.supports_create_index_with_clause()
     }
 
     fn supports_explain_with_utility_options(&self) -> bool {
-        self.0.supports_explain_with_utility_options()
+        self.postgres.supports_explain_with_utility_options()
     }
 
     fn supports_listen_notify(&self) -> bool {
-        self.0.supports_listen_notify()
+        self.postgres.supports_listen_notify()
     }
 
     fn supports_exclude_constraint(&self) -> bool {
-        self.0.supports_exclude_constraint()
+        self.postgres.supports_exclude_constraint()
     }
 
     fn supports_factorial_operator(&self) -> bool {
-        self.0.supports_factorial_operator()
+        self.postgres.supports_factorial_operator()
     }
 
     fn supports_bitwise_shift_operators(&self) -> bool {
-        self.0.supports_bitwise_shift_operators()
+        self.postgres.supports_bitwise_shift_operators()
     }
 
     fn supports_comment_on(&self) -> bool {
-        self.0.supports_comment_on()
+        self.postgres.supports_comment_on()
     }
 
     fn supports_load_extension(&self) -> bool {
-        self.0.supports_load_extension()
+        self.postgres.supports_load_extension()
     }
 
     fn supports_named_fn_args_with_colon_operator(&self) -> bool {
-        self.0.supports_named_fn_args_with_colon_operator()
+        self.postgres.supports_named_fn_args_with_colon_operator()
     }
 
     /// DuckDB's `{'name': 'TYPE', ...}`, for read_csv's `columns` (PostgreSQL has no
@@ -304,82 +332,83 @@ impl Dialect for KestrelDialect {
     }
 
     fn supports_named_fn_args_with_expr_name(&self) -> bool {
-        self.0.supports_named_fn_args_with_expr_name()
+        self.postgres.supports_named_fn_args_with_expr_name()
     }
 
     fn supports_empty_projections(&self) -> bool {
-        self.0.supports_empty_projections()
+        self.postgres.supports_empty_projections()
     }
 
     fn supports_nested_comments(&self) -> bool {
-        self.0.supports_nested_comments()
+        self.postgres.supports_nested_comments()
     }
 
     fn supports_string_escape_constant(&self) -> bool {
-        self.0.supports_string_escape_constant()
+        self.postgres.supports_string_escape_constant()
     }
 
     fn supports_numeric_literal_underscores(&self) -> bool {
-        self.0.supports_numeric_literal_underscores()
+        self.postgres.supports_numeric_literal_underscores()
     }
 
     fn supports_array_typedef_with_brackets(&self) -> bool {
-        self.0.supports_array_typedef_with_brackets()
+        self.postgres.supports_array_typedef_with_brackets()
     }
 
     fn supports_geometric_types(&self) -> bool {
-        self.0.supports_geometric_types()
+        self.postgres.supports_geometric_types()
     }
 
     fn supports_order_by_using_operator(&self) -> bool {
-        self.0.supports_order_by_using_operator()
+        self.postgres.supports_order_by_using_operator()
     }
 
     fn supports_set_names(&self) -> bool {
-        self.0.supports_set_names()
+        self.postgres.supports_set_names()
     }
 
     fn supports_alter_column_type_using(&self) -> bool {
-        self.0.supports_alter_column_type_using()
+        self.postgres.supports_alter_column_type_using()
     }
 
     fn supports_left_associative_joins_without_parens(&self) -> bool {
-        self.0.supports_left_associative_joins_without_parens()
+        self.postgres
+            .supports_left_associative_joins_without_parens()
     }
 
     fn supports_notnull_operator(&self) -> bool {
-        self.0.supports_notnull_operator()
+        self.postgres.supports_notnull_operator()
     }
 
     fn supports_interval_options(&self) -> bool {
-        self.0.supports_interval_options()
+        self.postgres.supports_interval_options()
     }
 
     fn supports_insert_table_alias(&self) -> bool {
-        self.0.supports_insert_table_alias()
+        self.postgres.supports_insert_table_alias()
     }
 
     fn supports_create_table_like_parenthesized(&self) -> bool {
-        self.0.supports_create_table_like_parenthesized()
+        self.postgres.supports_create_table_like_parenthesized()
     }
 
     fn supports_select_wildcard_with_alias(&self) -> bool {
-        self.0.supports_select_wildcard_with_alias()
+        self.postgres.supports_select_wildcard_with_alias()
     }
 
     fn supports_comma_separated_trim(&self) -> bool {
-        self.0.supports_comma_separated_trim()
+        self.postgres.supports_comma_separated_trim()
     }
 
     fn supports_xml_expressions(&self) -> bool {
-        self.0.supports_xml_expressions()
+        self.postgres.supports_xml_expressions()
     }
 
     fn supports_aliased_function_args(&self) -> bool {
-        self.0.supports_aliased_function_args()
+        self.postgres.supports_aliased_function_args()
     }
 
     fn supports_comment_optimizer_hint(&self) -> bool {
-        self.0.supports_comment_optimizer_hint()
+        self.postgres.supports_comment_optimizer_hint()
     }
 }

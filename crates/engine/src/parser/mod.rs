@@ -132,7 +132,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     let mut identity_sequence_names = identity_options::strip(&mut tokens);
     let mut insert_overriding = insert_overriding::strip(&mut tokens);
     let mut table_likes = create_table_like::strip(&mut tokens);
-    let kestrel_dialect = dialect::KestrelDialect::default();
+    let kestrel_dialect = dialect::KestrelDialect::new(&tokens);
     let mut parser = Parser::new(&kestrel_dialect)
         .with_recursion_limit(MAX_NESTING)
         .with_tokens_with_locations(tokens);

@@ -2,6 +2,7 @@
 //! `%I`/`%L` conversions of `format`, which quote exactly as those functions do.
 
 use super::kernel::{map_text_rows, row_count, texts};
+use super::string::MAX_ALLOC_SIZE;
 use crate::error::{Error, Result, SqlState};
 use crate::vector::{StringVec, Vector, VectorData};
 
@@ -185,7 +186,7 @@ fn format_row(
             (_, _) => out.extend_from_slice(b"NULL"),
         }
         if let Some((w, left)) = width.take() {
-            pad_to_width(out, start, w, left);
+            pad_to_width(out, start, w, left)?;
         }
     }
     Ok(())
@@ -292,18 +293,24 @@ fn parse_number(bytes: &[u8], i: &mut usize) -> Result<Option<usize>> {
     Ok((*i > start).then_some(n))
 }
 
-/// Pads the value written since `start` with spaces to `width` characters.
-fn pad_to_width(out: &mut Vec<u8>, start: usize, width: usize, left_align: bool) {
+/// Pads the value written since `start` with spaces to `width` characters; a width that
+/// would pass PostgreSQL's 1 GB value limit is 54000, as PostgreSQL's string buffer says,
+/// before any padding is written.
+fn pad_to_width(out: &mut Vec<u8>, start: usize, width: usize, left_align: bool) -> Result<()> {
     let chars = String::from_utf8_lossy(&out[start..]).chars().count();
     if chars >= width {
-        return;
+        return Ok(());
     }
     let pad = width - chars;
+    if i64::try_from(out.len() - start + pad).map_or(true, |bytes| bytes > MAX_ALLOC_SIZE) {
+        return Err(Error::new(SqlState::ProgramLimitExceeded, "out of memory"));
+    }
     if left_align {
         out.resize(out.len() + pad, b' ');
     } else {
         out.splice(start..start, std::iter::repeat_n(b' ', pad));
     }
+    Ok(())
 }
 
 #[cfg(test)]

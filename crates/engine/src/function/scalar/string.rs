@@ -13,7 +13,7 @@ use crate::error::{Error, Result, SqlState};
 use crate::vector::{StringVec, Vector, VectorData};
 
 /// PostgreSQL's MaxAllocSize: no value may be larger than 1 GB.
-const MAX_ALLOC_SIZE: i64 = 0x3fff_ffff;
+pub(super) const MAX_ALLOC_SIZE: i64 = 0x3fff_ffff;
 
 /// The most bytes one character takes in UTF-8 (PostgreSQL's pg_encoding_max_length).
 const MAX_CHAR_BYTES: i64 = 4;
