@@ -6,7 +6,6 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use kestrel::types::DataType;
 use kestrel::{Error, PreparedStatement, SqlState};
 
 use crate::connection::Backend;
@@ -66,22 +65,22 @@ impl Backend {
                 format!("prepared statement \"{name}\" already exists"),
             ));
         }
-        let param_types = param_oids
-            .iter()
-            .enumerate()
-            .map(|(idx, &oid)| {
-                DataType::from_oid(oid).ok_or_else(|| {
-                    Error::new(
-                        SqlState::FeatureNotSupported,
-                        format!(
-                            "type with OID {oid} of parameter ${} is not supported",
-                            idx + 1
-                        ),
-                    )
+        let statement = self.engine_call(|session| {
+            let param_types = (param_oids.iter().enumerate())
+                .map(|(idx, &oid)| {
+                    session.type_of_oid(oid).ok_or_else(|| {
+                        Error::new(
+                            SqlState::FeatureNotSupported,
+                            format!(
+                                "type with OID {oid} of parameter ${} is not supported",
+                                idx + 1
+                            ),
+                        )
+                    })
                 })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let statement = self.engine_call(|session| session.prepare(sql, &param_types))?;
+                .collect::<Result<Vec<_>, _>>()?;
+            session.prepare(sql, &param_types)
+        })?;
         self.extended.statements.insert(name.to_owned(), statement);
         backend::parse_complete(&mut self.out.buf);
         Ok(())
@@ -112,7 +111,9 @@ impl Backend {
             .zip(&param_formats)
             .zip(param_types)
             .enumerate()
-            .map(|(idx, ((bytes, &format), &ty))| decode_param(*bytes, format, ty, idx + 1))
+            .map(|(idx, ((bytes, &format), &ty))| {
+                decode_param(*bytes, format, ty.param_value_type(), idx + 1)
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let column_count = statement.columns().map_or(0, |columns| columns.len());
         let formats = resolve_formats(&bind.result_formats, column_count).ok_or_else(|| {

@@ -1,5 +1,6 @@
 """asyncpg: connection, fetch, prepared statements and their introspection, binary COPY
-(copy_records_to_table), executemany, transactions and nested savepoints, type round trips."""
+(copy_records_to_table), executemany, transactions and nested savepoints, type round trips,
+enum parameters and row types."""
 
 import datetime
 from decimal import Decimal
@@ -74,6 +75,43 @@ async def copy_records_to_table():
         await conn.copy_records_to_table("asyncpg_copy", records=records)
         rows = await conn.fetch("SELECT id, v, n, d FROM asyncpg_copy ORDER BY id")
         expect([tuple(row) for row in rows], records)
+    finally:
+        await conn.close()
+
+
+@checks.check
+async def enums_and_row_types():
+    """asyncpg introspects user types through pg_type (typtype is a "char") and binds an
+    enum parameter with the type the server infers for it."""
+    conn = await connect()
+    try:
+        await conn.execute("DROP TABLE IF EXISTS asyncpg_moods")
+        await conn.execute("DROP TYPE IF EXISTS asyncpg_mood")
+        await conn.execute("CREATE TYPE asyncpg_mood AS ENUM ('sad', 'ok', 'happy')")
+        await fresh_table(conn, "asyncpg_moods", "id int, m asyncpg_mood")
+        await conn.execute("INSERT INTO asyncpg_moods VALUES ($1, $2)", 1, "ok")
+        await conn.executemany("INSERT INTO asyncpg_moods VALUES ($1, $2)", [(2, "happy"), (3, "sad")])
+        rows = await conn.fetch("SELECT id, m FROM asyncpg_moods WHERE m >= $1 ORDER BY id", "ok")
+        expect([tuple(row) for row in rows], [(1, "ok"), (2, "happy")])
+        await fresh_table(conn, "asyncpg_points", "x int, label text")
+        await conn.execute("INSERT INTO asyncpg_points VALUES (1, 'a')")
+        row = await conn.fetchval("SELECT p FROM asyncpg_points AS p")
+        expect(tuple(row), (1, "a"), "a table's row type")
+    finally:
+        await conn.close()
+
+
+@checks.check
+async def row_type_with_enum():
+    conn = await connect()
+    try:
+        await conn.execute("DROP TABLE IF EXISTS asyncpg_tagged")
+        await conn.execute("DROP TYPE IF EXISTS asyncpg_tag")
+        await conn.execute("CREATE TYPE asyncpg_tag AS ENUM ('x', 'y')")
+        await fresh_table(conn, "asyncpg_tagged", "id int, t asyncpg_tag")
+        await conn.execute("INSERT INTO asyncpg_tagged VALUES (1, 'y')")
+        row = await conn.fetchval("SELECT r FROM asyncpg_tagged AS r")
+        expect(tuple(row), (1, "y"))
     finally:
         await conn.close()
 

@@ -380,6 +380,15 @@ impl Session {
         last.ok_or_else(|| Error::new(SqlState::SyntaxError, "no COPY statement given"))
     }
 
+    /// The type a client names by OID (a Parse message's parameter types): a built-in
+    /// one, or an enum type of the catalog. `None` if there is no such type we support.
+    pub fn type_of_oid(&self, oid: u32) -> Option<DataType> {
+        DataType::from_oid(oid).or_else(|| {
+            let enum_type = self.view().enum_types.contains_key(&oid);
+            enum_type.then_some(DataType::Enum(oid))
+        })
+    }
+
     /// Parses and binds one statement (Parse message). `param_types` are the types the client
     /// declared; `Unknown` entries (and those past its end) are inferred from context.
     pub fn prepare(&mut self, sql: &str, param_types: &[DataType]) -> Result<PreparedStatement> {

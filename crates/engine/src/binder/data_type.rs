@@ -110,10 +110,10 @@ fn custom(name: &str) -> Result<DataType> {
         "oidvector" => DataType::OidVector,
         "inet" => DataType::Inet,
         "cidr" => DataType::Cidr,
-        // The catalog's own types, represented by the nearest type we have (see
-        // catalog::system): their values and text forms are the same.
+        // The catalog's own type, represented by the nearest type we have (see
+        // catalog::system): its values and text forms are the same.
         "name" => crate::catalog::system::NAME,
-        "char" => crate::catalog::system::CHAR,
+        "char" => DataType::InternalChar,
         other if OidKind::ALL.iter().any(|k| k.name() == other) => {
             let kind = OidKind::ALL.into_iter().find(|k| k.name() == other);
             DataType::Oid(kind.unwrap_or(OidKind::Oid))
@@ -253,6 +253,7 @@ pub fn type_column_name(ty: DataType) -> &'static str {
         DataType::OidVector => "oidvector",
         DataType::Inet => "inet",
         DataType::Cidr => "cidr",
+        DataType::InternalChar => "char",
         DataType::Array(elem) => match elem {
             DataType::Bool => "_bool",
             DataType::Int16 => "_int2",
@@ -282,6 +283,7 @@ pub fn type_column_name(ty: DataType) -> &'static str {
             DataType::OidVector => "_oidvector",
             DataType::Inet => "_inet",
             DataType::Cidr => "_cidr",
+            DataType::InternalChar => "_char",
             DataType::Record(_) => "_record",
             DataType::Unknown | DataType::Array(_) | DataType::JsonPath | DataType::Enum(_) => {
                 "anyarray"

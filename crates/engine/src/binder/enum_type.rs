@@ -195,20 +195,14 @@ impl Binder<'_> {
                 enum_type.check_committed(sort_order, self.state.committed_enum_type(oid))?;
                 Ok(ScalarExpr::literal(ScalarValue::Float32(sort_order), to))
             }
-            // An untyped parameter is sent as the label's text.
+            // An untyped parameter takes the enum type, as in PostgreSQL: clients see it in
+            // ParameterDescription and a re-bind finds it; its value is the label's text.
             ScalarExpr::Param {
                 index,
                 ty: DataType::Unknown,
             } => {
-                self.params[index] = DataType::Text;
-                self.text_to_enum(
-                    ScalarExpr::Param {
-                        index,
-                        ty: DataType::Text,
-                    },
-                    oid,
-                    context,
-                )
+                self.params[index] = to;
+                Ok(enum_param(index, oid))
             }
             expr => {
                 let text = self.coerce(expr, DataType::Text, context)?;
@@ -361,5 +355,17 @@ fn label(ident: &Ident) -> Result<String> {
             "syntax error at or near \"{}\"",
             ident.value
         ))),
+    }
+}
+
+/// Parameter `index`, declared of enum type `oid`: its label, converted by enum_in.
+pub(super) fn enum_param(index: usize, oid: u32) -> ScalarExpr {
+    ScalarExpr::CatalogCall {
+        func: CatalogFunction::EnumIn(oid),
+        args: vec![ScalarExpr::Param {
+            index,
+            ty: DataType::Text,
+        }],
+        ty: DataType::Enum(oid),
     }
 }

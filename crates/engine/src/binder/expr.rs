@@ -623,9 +623,12 @@ impl Binder<'_> {
         if self.params.len() < number {
             self.params.resize(number, DataType::Unknown);
         }
-        Ok(ScalarExpr::Param {
-            index: number - 1,
-            ty: self.params[number - 1],
+        Ok(match self.params[number - 1] {
+            DataType::Enum(oid) => super::enum_type::enum_param(number - 1, oid),
+            ty => ScalarExpr::Param {
+                index: number - 1,
+                ty,
+            },
         })
     }
 

@@ -12,6 +12,17 @@ use crate::plan::{BoundStatement, SavepointAction, ScalarExpr, SetVariable, Tran
 use crate::types::DataType;
 
 impl Binder<'_> {
+    /// The types PREPARE declares for its parameters: built-in, enum or row types. A
+    /// domain's check would be lost on a parameter, so one is not supported yet.
+    pub fn bind_param_types(&self, types: &[ast::DataType]) -> Result<Vec<DataType>> {
+        (types.iter())
+            .map(|ty| match self.domain_of(ty) {
+                Some(_) => Err(Error::unsupported("a parameter of a domain type")),
+                None => self.bind_type(ty),
+            })
+            .collect()
+    }
+
     /// The parameter values of `EXECUTE name(values)`: constant expressions converted to the
     /// prepared statement's parameter types as an assignment would convert them.
     pub fn bind_parameter_values(

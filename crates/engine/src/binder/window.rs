@@ -468,6 +468,7 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         | T::Text
         | T::Varchar(_)
         | T::Char(_)
+        | T::InternalChar
         | T::Bytea
         | T::Uuid
         | T::Inet

@@ -88,6 +88,8 @@ mod tag {
     pub const RECORD: u8 = 150;
     /// A table's or view's row type: its pg_type OID, then as RECORD.
     pub const ROW_TYPE: u8 = 151;
+    /// `"char"`, away from the ranges other work takes next.
+    pub const INTERNAL_CHAR: u8 = 199;
 }
 
 /// The tags of index methods, on-disk like those of types.
@@ -179,6 +181,7 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
         tag::OIDVECTOR => DataType::OidVector,
         tag::INET => DataType::Inet,
         tag::CIDR => DataType::Cidr,
+        tag::INTERNAL_CHAR => DataType::InternalChar,
         tag @ (tag::RECORD | tag::ROW_TYPE) if !in_array => {
             let type_oid = match tag {
                 tag::ROW_TYPE => input.u32()?,
@@ -252,6 +255,7 @@ impl Persist for DataType {
             DataType::Uuid => out.u8(tag::UUID),
             DataType::Inet => out.u8(tag::INET),
             DataType::Cidr => out.u8(tag::CIDR),
+            DataType::InternalChar => out.u8(tag::INTERNAL_CHAR),
             DataType::Json => out.u8(tag::JSON),
             DataType::Jsonb => out.u8(tag::JSONB),
             DataType::JsonPath => out.u8(tag::JSONPATH),

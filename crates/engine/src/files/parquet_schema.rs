@@ -231,7 +231,8 @@ pub fn field_for(name: &str, ty: DataType) -> Result<TypePtr> {
         | T::Jsonb
         | T::JsonPath
         | T::Inet
-        | T::Cidr => build(Physical::BYTE_ARRAY, Some(LogicalType::String)),
+        | T::Cidr
+        | T::InternalChar => build(Physical::BYTE_ARRAY, Some(LogicalType::String)),
         T::Date => build(Physical::INT32, Some(LogicalType::Date)),
         T::Time => build(
             Physical::INT64,

@@ -16,8 +16,8 @@ use crate::types::jsonpath;
 use crate::types::record::{parse_record, RecordType, RECORD_OID};
 use crate::types::timezone;
 use crate::types::{
-    bytea, datetime, float, float_vector, inet, int_vector, text_io, timetz, uuid, DataType,
-    Decimal, Interval, NumericTypmod, PhysicalType, ScalarValue,
+    bytea, datetime, float, float_vector, inet, int_vector, internal_char, text_io, timetz, uuid,
+    DataType, Decimal, Interval, NumericTypmod, PhysicalType, ScalarValue,
 };
 use crate::vector::{
     write_int, Bitmap, BytesVec, FloatVectors, ListVec, StringVec, Vector, VectorData,
@@ -61,6 +61,11 @@ pub fn can_cast(from: DataType, to: DataType, context: CastContext) -> bool {
         // int2vector and oidvector hold int2[] and oid[] (the binder keeps their lower
         // bound of 0 from showing, see `binder/array.rs`).
         (f, t) if f.vector_array() == Some(t) => CastContext::Implicit,
+        // pg_cast: "char" to text implicitly, to and from the other strings on assignment,
+        // to and from integer explicitly.
+        (T::InternalChar, T::Text) => CastContext::Implicit,
+        (T::InternalChar, t) | (t, T::InternalChar) if t.is_string() => CastContext::Assignment,
+        (T::InternalChar, T::Int32) | (T::Int32, T::InternalChar) => CastContext::Explicit,
         (f, t) if f.is_string() && t.is_string() => CastContext::Implicit,
         (_, t) if t.is_string() => CastContext::Assignment,
         (f, T::Unknown) if f.is_string() => CastContext::Implicit,
@@ -105,6 +110,38 @@ pub fn can_cast(from: DataType, to: DataType, context: CastContext) -> bool {
     context.rank() >= needed.rank()
 }
 
+/// The casts between `"char"` and integer: the byte of a signed value and back (i4tochar,
+/// chartoi4). `None` for the others, which go through the text a `"char"` is kept as.
+fn cast_internal_char(input: &Vector, from: DataType, to: DataType) -> Result<Option<VectorData>> {
+    let valid = |row: usize| input.validity.as_ref().is_none_or(|v| v.get(row));
+    let data = match (&input.data, from, to) {
+        (VectorData::Int32(v), _, DataType::InternalChar) => {
+            let mut out = StringVec::with_capacity(v.len(), v.len());
+            for (row, &value) in v.iter().enumerate() {
+                let byte = match i8::try_from(value) {
+                    Ok(byte) => byte as u8,
+                    Err(_) if !valid(row) => 0,
+                    Err(_) => {
+                        return Err(Error::new(
+                            SqlState::NumericValueOutOfRange,
+                            "\"char\" out of range",
+                        ))
+                    }
+                };
+                out.push(&internal_char::from_byte(byte));
+            }
+            VectorData::Text(out)
+        }
+        (VectorData::Text(s), DataType::InternalChar, DataType::Int32) => VectorData::Int32(
+            (0..s.len())
+                .map(|row| i32::from(internal_char::to_byte(s.get(row)) as i8))
+                .collect(),
+        ),
+        _ => return Ok(None),
+    };
+    Ok(Some(data))
+}
+
 /// PostgreSQL's widening order of the numeric types: a cast to the right is implicit, to the
 /// left an assignment cast.
 fn numeric_rank(ty: DataType) -> Option<u8> {
@@ -139,6 +176,9 @@ pub fn cast_vector(
         }
     }
     let unsupported = || cannot_cast(from, to);
+    if let Some(data) = cast_internal_char(input, from, to)? {
+        return Ok(Vector::new(data, input.validity.clone()));
+    }
     if let Some(data) = cast_bits(input, from, to, context, unsupported)? {
         return Ok(Vector::new(data, input.validity.clone()));
     }
@@ -154,6 +194,20 @@ pub fn cast_vector(
                 StringTarget::new(to, context),
                 &rows,
             )?)
+        }
+        // text_char: the first byte of the text.
+        DataType::InternalChar => {
+            let text = to_string(
+                input,
+                from,
+                StringTarget::new(DataType::Text, context),
+                &rows,
+            )?;
+            let mut out = StringVec::with_capacity(text.len(), text.len());
+            for row in 0..text.len() {
+                out.push(&internal_char::from_text(text.get(row)));
+            }
+            VectorData::Text(out)
         }
         DataType::Bool => VectorData::Bool(to_bool(input, &rows)?),
         DataType::Int16 => VectorData::Int16(to_integer(

@@ -85,6 +85,8 @@ pub enum DataType {
     /// A composite value: PostgreSQL's `record` with the names and types of its fields
     /// (see [`crate::types::record`]).
     Record(&'static RecordType),
+    /// `"char"`: one byte, kept as its output text (see [`crate::types::internal_char`]).
+    InternalChar,
 }
 
 /// Which of the OID types: plain `oid`, or an alias whose text form names the object.
@@ -201,9 +203,11 @@ impl DataType {
             DataType::Float32 | DataType::Enum(_) => PhysicalType::Float32,
             DataType::Float64 => PhysicalType::Float64,
             DataType::Numeric(_) => PhysicalType::Numeric,
-            DataType::Unknown | DataType::Text | DataType::Varchar(_) | DataType::Char(_) => {
-                PhysicalType::Text
-            }
+            DataType::Unknown
+            | DataType::Text
+            | DataType::Varchar(_)
+            | DataType::Char(_)
+            | DataType::InternalChar => PhysicalType::Text,
             DataType::Date => PhysicalType::Date,
             DataType::Time => PhysicalType::Time,
             DataType::Timestamp => PhysicalType::Timestamp,
@@ -257,6 +261,7 @@ impl DataType {
             DataType::TimeTz => &DataType::TimeTz,
             DataType::Inet => &DataType::Inet,
             DataType::Cidr => &DataType::Cidr,
+            DataType::InternalChar => &DataType::InternalChar,
             DataType::Unknown
             | DataType::FloatVector(Some(_))
             | DataType::Oid(_)
@@ -327,7 +332,9 @@ impl DataType {
             | DataType::Float64
             | DataType::Numeric(_)
             | DataType::Oid(_) => TypeCategory::Numeric,
-            DataType::Text | DataType::Varchar(_) | DataType::Char(_) => TypeCategory::String,
+            DataType::Text | DataType::Varchar(_) | DataType::Char(_) | DataType::InternalChar => {
+                TypeCategory::String
+            }
             DataType::Date
             | DataType::Time
             | DataType::TimeTz
@@ -399,6 +406,7 @@ impl DataType {
                 DataType::TimeTz => 1270,
                 DataType::Inet => 1041,
                 DataType::Cidr => 651,
+                DataType::InternalChar => 1002,
                 // Never built (see `array_of`); anyarray is the honest answer.
                 DataType::Unknown
                 | DataType::Array(_)
@@ -419,6 +427,17 @@ impl DataType {
             DataType::Inet => 869,
             DataType::Cidr => 650,
             DataType::Record(record) => record.type_oid,
+            DataType::InternalChar => 18,
+        }
+    }
+
+    /// The type of the value a parameter declared as `self` carries: an enum's is its
+    /// label as text (what enum_in and enum_recv read), converted where the statement reads
+    /// it, since only the catalog knows the labels.
+    pub fn param_value_type(self) -> DataType {
+        match self {
+            DataType::Enum(_) => DataType::Text,
+            ty => ty,
         }
     }
 
@@ -454,6 +473,7 @@ impl DataType {
             22 => DataType::Int2Vector,
             30 => DataType::OidVector,
             869 => DataType::Inet,
+            18 => DataType::InternalChar,
             650 => DataType::Cidr,
             _ if OidKind::ALL.iter().any(|k| k.type_oid() == oid) => {
                 let kind = OidKind::ALL.into_iter().find(|k| k.type_oid() == oid)?;
@@ -486,6 +506,7 @@ impl DataType {
                     1270 => 1266,
                     1041 => 869,
                     651 => 650,
+                    1002 => 18,
                     _ => return None,
                 };
                 return DataType::from_oid(elem).and_then(DataType::array_of);
@@ -496,7 +517,7 @@ impl DataType {
     /// `pg_type.typlen`: the fixed size in bytes, or -1 for variable length.
     pub fn type_len(self) -> i16 {
         match self {
-            DataType::Bool => 1,
+            DataType::Bool | DataType::InternalChar => 1,
             DataType::Int16 => 2,
             DataType::Int32
             | DataType::Float32
@@ -579,6 +600,7 @@ impl DataType {
             DataType::Inet => "inet",
             DataType::Cidr => "cidr",
             DataType::Record(_) => "record",
+            DataType::InternalChar => "\"char\"",
             DataType::Array(elem) => match elem {
                 DataType::Bool => "boolean[]",
                 DataType::Int16 => "smallint[]",
@@ -606,6 +628,7 @@ impl DataType {
                 DataType::TimeTz => "time with time zone[]",
                 DataType::Inet => "inet[]",
                 DataType::Cidr => "cidr[]",
+                DataType::InternalChar => "\"char\"[]",
                 DataType::Unknown
                 | DataType::Array(_)
                 | DataType::JsonPath

@@ -13,6 +13,7 @@ pub mod float;
 pub mod float_vector;
 pub mod inet;
 pub mod int_vector;
+pub mod internal_char;
 pub mod interval;
 mod interval_style;
 pub mod json;

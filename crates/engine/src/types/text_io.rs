@@ -49,6 +49,7 @@ pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
         DataType::TimeTz => ScalarValue::TimeTz(timetz::parse_timetz(text)?),
         DataType::Inet => ScalarValue::Inet(inet::parse_inet(text, false)?),
         DataType::Cidr => ScalarValue::Inet(inet::parse_inet(text, true)?),
+        DataType::InternalChar => ScalarValue::Text(super::internal_char::parse(text)),
         DataType::Interval => ScalarValue::Interval(Interval::parse(text)?),
         DataType::Bytea => ScalarValue::Bytea(bytea::parse_bytea(text)?),
         DataType::Uuid => ScalarValue::Uuid(uuid::parse_uuid(text)?),

@@ -6,7 +6,7 @@ use sqlparser::ast::{Ident, ObjectName, ObjectNamePart, Statement};
 
 use super::Session;
 use crate::api::StatementResult;
-use crate::binder::{bind_data_type, ident_name, Binder};
+use crate::binder::{ident_name, Binder};
 use crate::error::{Error, Result, SqlState};
 use crate::exec::expression::evaluate;
 use crate::exec::ExecContext;
@@ -65,11 +65,9 @@ impl Session {
                 format!("prepared statement \"{name}\" already exists"),
             ));
         }
-        let declared = data_types
-            .iter()
-            .map(bind_data_type)
-            .collect::<Result<Vec<DataType>>>()?;
         let view = self.view();
+        let search_path = self.search_path()?;
+        let declared = Binder::new(&view, &search_path, &[]).bind_param_types(data_types)?;
         let parsed = Parsed {
             statement: parser::Statement::Sql(statement.clone()),
             exclusions: FrameExclusions::default(),
@@ -80,7 +78,6 @@ impl Session {
             view_check_option: None,
             transaction_deferrable: None,
         };
-        let search_path = self.search_path()?;
         let (bound, param_types) = Binder::new(&view, &search_path, &declared).bind(&parsed)?;
         let prepared = self.prepared(statement.to_string(), parsed, &bound, param_types)?;
         self.sql_prepared.insert(name, prepared);
@@ -101,7 +98,9 @@ impl Session {
             .get(&name)
             .cloned()
             .ok_or_else(|| undefined(&name))?;
-        let types = prepared.param_types().to_vec();
+        let types: Vec<DataType> = (prepared.param_types().iter())
+            .map(|ty| ty.param_value_type())
+            .collect();
         if arguments.len() != types.len() {
             return Err(Error::syntax(format!(
                 "wrong number of parameters for prepared statement \"{name}\""

@@ -238,6 +238,14 @@ impl CatalogFunction {
         use CatalogFunction as F;
         let oid = || arg_oid(args.first());
         let text = |s: String| Ok(ScalarValue::Text(s));
+        // The OID alias types print the invalid OID 0 as a dash.
+        let alias_out = matches!(
+            self,
+            F::RegClassOut | F::RegTypeOut | F::RegProcOut | F::RegNamespaceOut | F::RegRoleOut
+        );
+        if alias_out && oid() == 0 {
+            return text("-".to_string());
+        }
         match self {
             F::IsVisible => Ok(ScalarValue::Bool(
                 super::enum_types::enum_type_visible(snapshot, oid())
@@ -282,6 +290,13 @@ impl CatalogFunction {
             }
             // A name that finds nothing is NULL; a malformed one is still an error.
             F::ToReg(kind) => match args.first() {
+                // to_regclass and the others look up names only: `-` and digits name
+                // nothing.
+                Some(ScalarValue::Text(written))
+                    if numeric_alias_input(written).map_or(true, |oid| oid.is_some()) =>
+                {
+                    Ok(ScalarValue::Null)
+                }
                 Some(ScalarValue::Text(written)) => {
                     match object_oid(kind, written, snapshot.state, snapshot.search_path) {
                         Ok(found) => Ok(ScalarValue::Int64(i64::from(found))),
@@ -764,9 +779,8 @@ pub fn object_oid(
     state: &DbState,
     search_path: Option<&SearchPath>,
 ) -> Result<u32> {
-    if written.trim().starts_with(|c: char| c.is_ascii_digit()) {
-        return u32::try_from(parse_oid(written)?)
-            .map_err(|_| Error::out_of_range("OID out of range"));
+    if let Some(oid) = numeric_alias_input(written)? {
+        return Ok(oid);
     }
     match kind {
         OidKind::Oid | OidKind::RegClass => relation_oid(written, state, search_path),
@@ -811,6 +825,20 @@ pub fn object_oid(
     }
 }
 
+/// The OID an alias type's input takes as written: a number, or `-` for 0.
+fn numeric_alias_input(written: &str) -> Result<Option<u32>> {
+    let written = written.trim();
+    if written == "-" {
+        return Ok(Some(0));
+    }
+    if !written.starts_with(|c: char| c.is_ascii_digit()) {
+        return Ok(None);
+    }
+    let oid = u32::try_from(parse_oid(written)?);
+    oid.map(Some)
+        .map_err(|_| Error::out_of_range("OID out of range"))
+}
+
 /// regclassin: the OID of the relation a name finds (`'t'::regclass`), or 42P01; a
 /// number is taken as the OID itself.
 pub fn relation_oid(
@@ -818,9 +846,8 @@ pub fn relation_oid(
     state: &DbState,
     search_path: Option<&SearchPath>,
 ) -> Result<u32> {
-    if written.trim().starts_with(|c: char| c.is_ascii_digit()) {
-        return u32::try_from(parse_oid(written)?)
-            .map_err(|_| Error::out_of_range("OID out of range"));
+    if let Some(oid) = numeric_alias_input(written)? {
+        return Ok(oid);
     }
     let parts = crate::catalog::split_identifiers(written, '.')
         .filter(|parts| !parts.is_empty())

@@ -312,11 +312,11 @@ pub(crate) fn oid_vector(values: impl Iterator<Item = u32>) -> ScalarValue {
     ScalarValue::Array(values.map(|v| ScalarValue::Int64(i64::from(v))).collect())
 }
 
-/// Column types as PostgreSQL declares them; `name` and `"char"` are text here, whose
-/// values and text forms are the same.
+/// Column types as PostgreSQL declares them; `name` is text here, whose values and text
+/// forms are the same.
 pub(crate) const OID: DataType = DataType::Oid(OidKind::Oid);
 pub(crate) const NAME: DataType = DataType::Text;
-pub(crate) const CHAR: DataType = DataType::Text;
+pub(crate) const CHAR: DataType = DataType::InternalChar;
 /// regproc columns hold the function's name: most built-in functions have no row (and so
 /// no OID) in our pg_proc.
 pub(crate) const REGPROC: DataType = DataType::Text;

@@ -74,6 +74,12 @@ pub fn recv(bytes: &[u8], ty: DataType) -> Result<ScalarValue> {
         DataType::Uuid => ScalarValue::Uuid(u128::from_be_bytes(fixed(bytes)?)),
         DataType::Inet => ScalarValue::Inet(inet::read_binary(bytes, false)?),
         DataType::Cidr => ScalarValue::Inet(inet::read_binary(bytes, true)?),
+        // charrecv: exactly one byte.
+        DataType::InternalChar => match bytes {
+            [byte] => ScalarValue::Text(crate::types::internal_char::from_byte(*byte)),
+            [] => return Err(insufficient_data()),
+            _ => return Err(incorrect_binary_format()),
+        },
         // json_recv is the text through json_in.
         DataType::Json => text_io::parse_text(utf8(bytes)?, ty)?,
         // jsonb_recv: a version byte, then the text through jsonb_in.

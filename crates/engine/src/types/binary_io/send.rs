@@ -6,7 +6,7 @@
 
 use crate::types::array_shape::ArrayDim;
 use crate::types::{
-    bit_string, float_vector, inet, timetz, DataType, PhysicalType, FLOAT_VECTOR_OID,
+    bit_string, float_vector, inet, internal_char, timetz, DataType, PhysicalType, FLOAT_VECTOR_OID,
 };
 use crate::vector::{ListVec, StructVec, Vector, VectorData};
 
@@ -41,6 +41,9 @@ pub fn write_binary(vector: &Vector, row: usize, ty: Option<DataType>, out: &mut
         }
         VectorData::Text(s) if matches!(ty, Some(DataType::Bit(_) | DataType::VarBit(_))) => {
             bit_string::write_binary(s.get(row), out)
+        }
+        VectorData::Text(s) if ty == Some(DataType::InternalChar) => {
+            out.push(internal_char::to_byte(s.get(row)))
         }
         VectorData::Text(s) => out.extend_from_slice(s.get_bytes(row)),
         VectorData::Date(v) => out.extend_from_slice(&v[row].to_be_bytes()),
