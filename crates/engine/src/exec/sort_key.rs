@@ -69,52 +69,23 @@ pub(super) fn compare_keys(
 /// The row positions `0..rows` of the evaluated key `columns` in `keys` order; rows with
 /// equal keys keep their input order.
 pub(super) fn sort_order(keys: &[SortKey], columns: &[Arc<Vector>], rows: usize) -> Vec<u32> {
-    sorted(keys, columns, rows).0
-}
-
-/// The keys of sorted rows as integers that order as the keys do, kept when every key
-/// encoded whole in at most 16 bytes: a merge of runs compares these instead of the
-/// columns, when the runs encoded their keys alike.
-pub(super) struct NormalizedKeys {
-    layout: Vec<Part>,
-    /// The encoding of the row at each position of the order, left-aligned.
-    pub words: Vec<u128>,
-}
-
-impl NormalizedKeys {
-    /// Whether `self`'s and `other`'s words compare as their keys do.
-    pub fn comparable(&self, other: &NormalizedKeys) -> bool {
-        self.layout == other.layout
-    }
-}
-
-/// [`sort_order`], with the sorted rows' normalized keys when they are exact.
-pub(super) fn sorted(
-    keys: &[SortKey],
-    columns: &[Arc<Vector>],
-    rows: usize,
-) -> (Vec<u32>, Option<NormalizedKeys>) {
     let encoded = Encoded::new(keys, columns, rows);
     let width = encoded.width;
-    let (mut order, words) = match width {
-        0 => ((0..rows as u32).collect(), None),
+    let mut order: Vec<u32> = match width {
+        0 => (0..rows as u32).collect(),
         1..=8 => {
             // Key in the high bits, row in the low 32: one integer sort, ties by row.
             let mut packed: Vec<u128> = (0..rows)
                 .map(|r| (u128::from(encoded.word64(r)) << 32) | r as u128)
                 .collect();
             packed.sort_unstable();
-            let order = packed.iter().map(|&p| p as u32).collect();
-            // The sort's buffer becomes the words: the key alone, left-aligned.
-            packed.iter_mut().for_each(|p| *p = (*p >> 32) << 64);
-            (order, Some(packed))
+            packed.iter().map(|&p| p as u32).collect()
         }
         9..=16 => {
             let mut pairs: Vec<(u128, u32)> =
                 (0..rows).map(|r| (encoded.word128(r), r as u32)).collect();
             pairs.sort_unstable();
-            let order = pairs.iter().map(|&(_, r)| r).collect();
-            (order, Some(pairs.iter().map(|&(w, _)| w).collect()))
+            pairs.iter().map(|&(_, r)| r).collect()
         }
         _ => {
             let mut order: Vec<u32> = (0..rows as u32).collect();
@@ -124,18 +95,13 @@ pub(super) fn sorted(
                     .cmp(encoded.row(b as usize))
                     .then(a.cmp(&b))
             });
-            (order, None)
+            order
         }
     };
     if !encoded.exact {
         break_ties(keys, columns, &encoded, &mut order);
-        return (order, None);
     }
-    let normalized = words.map(|words| NormalizedKeys {
-        layout: encoded.parts,
-        words,
-    });
-    (order, normalized)
+    order
 }
 
 /// Orders each run of rows whose encodings are equal with the full comparator.
@@ -158,7 +124,6 @@ fn break_ties(keys: &[SortKey], columns: &[Arc<Vector>], encoded: &Encoded, orde
 
 /// The keys of every row as a fixed-width memcomparable string, row-major.
 struct Encoded {
-    parts: Vec<Part>,
     width: usize,
     bytes: Vec<u8>,
     /// Whether equal strings mean equal keys (every key encoded whole).
@@ -166,14 +131,12 @@ struct Encoded {
 }
 
 /// How one key is laid out in a row's string.
-#[derive(PartialEq)]
 struct Part {
     /// A leading byte placing NULLs (only when the column has any).
     null_byte: bool,
     value: ValueEncoding,
 }
 
-#[derive(PartialEq)]
 enum ValueEncoding {
     /// Integers of this many bytes, sign bit flipped.
     Int(usize),
@@ -214,7 +177,6 @@ impl Encoded {
             }
         }
         let mut encoded = Encoded {
-            parts: Vec::new(),
             width,
             bytes: vec![0; rows * width],
             exact,
@@ -224,7 +186,6 @@ impl Encoded {
             encoded.write(part, key, column, offset);
             offset += usize::from(part.null_byte) + part.value.width();
         }
-        encoded.parts = parts;
         encoded
     }
 

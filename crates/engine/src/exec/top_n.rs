@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::sort::{evaluate_keys, key_types};
 use super::sort_key::{compare_key_rows, sort_order};
-use super::sorted_runs::{merged_rows, Origins, RowOrigin, RunMerger, SortedRun};
+use super::sorted_runs::{Origins, RowOrigin, RunMerger, SortedRun};
 use super::{ExecContext, Operator, WorkerInput};
 use crate::error::Result;
 use crate::plan::SortKey;
@@ -127,7 +127,6 @@ impl<'a> TopN<'a> {
             rows: self.rows,
             keys,
             origins: Origins::Rows(self.origins),
-            normalized: None,
         })
     }
 }
@@ -135,8 +134,8 @@ impl<'a> TopN<'a> {
 impl TopNSpec {
     /// The first k rows of the merge of several workers' best k.
     pub fn merge(&self, runs: Vec<SortedRun>) -> Result<Vec<Batch>> {
-        let rows = merged_rows(&runs, &self.physical)?;
         let mut merger = RunMerger::new(self.keys.clone(), runs);
+        let rows = merger.rows(&self.physical)?;
         let best = merger.next_rows(self.k);
         Ok(if best.is_empty() {
             Vec::new()
