@@ -188,24 +188,7 @@ pub fn write_shift_left(bits: &str, count: i32, out: &mut Vec<u8>) {
 /// bitsubstr: `count` bits from the 1-based position `start`, clipped as substring()
 /// clips (positions before the first count towards the length).
 pub fn substring(bits: &str, start: i32, count: Option<i32>) -> Result<&str> {
-    let len = bits.len() as i64;
-    let first = i64::from(start);
-    let end = match count {
-        Some(c) if c < 0 => {
-            return Err(Error::new(
-                SqlState::SubstringError,
-                "negative substring length not allowed",
-            ))
-        }
-        Some(c) => (first + i64::from(c)).clamp(1, len + 1),
-        None => len + 1,
-    };
-    let from = first.clamp(1, len + 1);
-    Ok(if from < end {
-        &bits[from as usize - 1..end as usize - 1]
-    } else {
-        ""
-    })
+    Ok(&bits[super::substring::range(bits.len(), start, count)?])
 }
 
 /// bitoverlay: `bits` with `count` bits from `start` replaced by `placing` (`count`

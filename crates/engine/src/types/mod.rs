@@ -21,6 +21,7 @@ pub mod jsonpath;
 pub mod numeric;
 pub mod record;
 mod scalar;
+pub mod substring;
 pub mod text_io;
 pub mod timetz;
 pub mod timezone;

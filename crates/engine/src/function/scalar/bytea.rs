@@ -41,22 +41,7 @@ pub(super) fn substr(args: &[Vector]) -> Result<Vector> {
 /// bytea_substring: `count` bytes (or all the rest) from 1-based position `start`, which
 /// may lie before the value.
 fn substring(value: &[u8], start: i32, count: Option<i32>) -> Result<&[u8]> {
-    let first = i64::from(start);
-    let end = match count {
-        Some(c) if c < 0 => {
-            return Err(Error::new(
-                SqlState::SubstringError,
-                "negative substring length not allowed",
-            ))
-        }
-        Some(c) => (first + i64::from(c)).clamp(1, value.len() as i64 + 1) as usize,
-        None => value.len() + 1,
-    };
-    let from = (first.max(1) as usize).min(value.len() + 1);
-    Ok(match from < end {
-        true => &value[from - 1..end - 1],
-        false => &[],
-    })
+    Ok(&value[crate::types::substring::range(value.len(), start, count)?])
 }
 
 /// `overlay(bytes PLACING new FROM start [FOR count])`, as byteaoverlay.

@@ -417,14 +417,14 @@ pub(super) fn factorial(args: &[Vector]) -> Result<Vector> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn num(text: &str) -> Decimal {
+    pub(in crate::function::scalar) fn num(text: &str) -> Decimal {
         Decimal::parse(text).unwrap_or(Decimal::ZERO)
     }
 
-    fn text(result: Result<Decimal>) -> String {
+    pub(in crate::function::scalar) fn text(result: Result<Decimal>) -> String {
         result.map_or_else(|e| e.to_string(), |d| d.to_string())
     }
 

@@ -317,15 +317,8 @@ fn power_var_int(base: &WideDecimal, exponent: i32, rscale: i64) -> Result<WideD
 
 #[cfg(test)]
 mod tests {
+    use super::super::numeric::tests::{num, text};
     use super::*;
-
-    fn num(text: &str) -> Decimal {
-        Decimal::parse(text).unwrap_or(Decimal::ZERO)
-    }
-
-    fn text(result: Result<Decimal>) -> String {
-        result.map_or_else(|e| e.to_string(), |d| d.to_string())
-    }
 
     #[test]
     fn digits_as_postgres() {
