@@ -195,7 +195,7 @@ pub fn cast_vector(
                 &rows,
             )?)
         }
-        // text_char: the first byte of the text.
+        // text_char: the first byte of the text, or the byte a `\ooo` spells.
         DataType::InternalChar => {
             let text = to_string(
                 input,
@@ -205,7 +205,7 @@ pub fn cast_vector(
             )?;
             let mut out = StringVec::with_capacity(text.len(), text.len());
             for row in 0..text.len() {
-                out.push(&internal_char::from_text(text.get(row)));
+                out.push(&internal_char::parse(text.get(row)));
             }
             VectorData::Text(out)
         }

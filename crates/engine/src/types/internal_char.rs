@@ -4,18 +4,13 @@
 //! `\ooo` (three octal digits) for a byte with the high bit set, since that byte alone is
 //! not UTF-8. Clients see OID 18 and, in binary, the byte: asyncpg reads `typtype` so.
 
-/// charin: `\ooo` is the byte it spells, anything else its first byte (the zero byte for
-/// an empty string).
+/// charin, and text_char (the cast from text): `\ooo` is the byte it spells, anything else
+/// its first byte (the zero byte for an empty string).
 pub fn parse(text: &str) -> String {
     match octal_escape(text.as_bytes()) {
         Some(byte) => from_byte(byte),
         None => from_byte(text.as_bytes().first().copied().unwrap_or(0)),
     }
-}
-
-/// text_char, the cast from text: the first byte, with no escapes.
-pub fn from_text(text: &str) -> String {
-    from_byte(text.as_bytes().first().copied().unwrap_or(0))
 }
 
 /// charout of `byte`.
@@ -55,7 +50,6 @@ mod tests {
         assert_eq!(parse(""), "");
         assert_eq!(parse("\\101"), "A");
         assert_eq!(parse("é"), "\\303");
-        assert_eq!(from_text("\\101"), "\\");
         assert_eq!(to_byte("\\303"), 0xc3);
         assert_eq!(to_byte(""), 0);
     }
