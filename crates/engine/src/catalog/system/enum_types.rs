@@ -2,7 +2,7 @@
 //! and their names for format_type, regtype and psql.
 
 use super::{
-    boolean, char, int2, int4, oid, text, CatalogSnapshot, Rows, NULL, PG_CATALOG_OID, PUBLIC_OID,
+    boolean, char, int2, oid, text, CatalogSnapshot, Rows, PG_CATALOG_OID, PUBLIC_OID,
     SUPERUSER_OID,
 };
 use crate::catalog::{
@@ -43,17 +43,10 @@ pub(super) fn pg_type_rows(snapshot: &CatalogSnapshot) -> Rows {
                 text("-"),
                 text("-"),
                 text("-"),
-                char(b'i'),
-                char(b'p'),
-                boolean(false),
-                oid(0),
-                int4(-1),
-                int4(0),
-                oid(0),
-                NULL,
-                NULL,
-                NULL,
             ]
+            .into_iter()
+            .chain(super::types::pg_type_tail(b'i', b'p', 0))
+            .collect()
         })
         .collect()
 }

@@ -1,7 +1,7 @@
 //! The row types of tables and views in pg_type: the composite type (typtype 'c', typrelid
 //! the relation) and its array type `_name`, with PostgreSQL's values.
 
-use super::{boolean, char, int2, int4, oid, text, CatalogSnapshot, Rows, ScalarValue, NULL};
+use super::{boolean, char, int2, oid, text, CatalogSnapshot, Rows, ScalarValue};
 use crate::catalog::{row_array_oid, row_type_oid, row_type_relations};
 
 /// pg_type's rows of every row type and its array type, in pg_type's column order
@@ -80,15 +80,8 @@ fn row(
         text("-"),
         text("-"),
         text(analyze),
-        char(b'd'),
-        char(b'x'),
-        boolean(false),
-        oid(0),
-        int4(-1),
-        int4(0),
-        oid(0),
-        NULL,
-        NULL,
-        NULL,
     ]
+    .into_iter()
+    .chain(super::types::pg_type_tail(b'd', b'x', 0))
+    .collect()
 }

@@ -80,17 +80,10 @@ pub(super) fn pg_type(snapshot: &CatalogSnapshot) -> Rows {
                 text(t.modifier_input),
                 text(t.modifier_output),
                 text(t.analyze),
-                char(t.align),
-                char(t.storage),
-                boolean(false),
-                oid(0),
-                int4(-1),
-                int4(0),
-                oid(t.collation),
-                NULL,
-                NULL,
-                NULL,
             ]
+            .into_iter()
+            .chain(pg_type_tail(t.align, t.storage, t.collation))
+            .collect()
         })
         .collect();
     rows.extend(super::enum_types::pg_type_rows(snapshot));
@@ -98,6 +91,22 @@ pub(super) fn pg_type(snapshot: &CatalogSnapshot) -> Rows {
     let domains = super::domains::pg_type_rows(snapshot, &rows);
     rows.extend(domains);
     rows
+}
+
+/// pg_type's last columns, typalign to typacl, of a type that is not a domain.
+pub(super) fn pg_type_tail(align: u8, storage: u8, collation: u32) -> [ScalarValue; 10] {
+    [
+        char(align),
+        char(storage),
+        boolean(false),
+        oid(0),
+        int4(-1),
+        int4(0),
+        oid(collation),
+        NULL,
+        NULL,
+        NULL,
+    ]
 }
 
 pub(super) const PG_RANGE: &[(&str, DataType)] = &[
