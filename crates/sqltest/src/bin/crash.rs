@@ -623,6 +623,9 @@ async fn harness(options: &Options, seed: u64, dir: &Path) -> Result<bool> {
         .map(|id| ClientLog {
             id,
             next_seq: 1,
+            // Before the first check the scratch table does not exist, and with lost commits
+            // allowed a crash may take its creation away again.
+            scratch_since_check: vec![None],
             ..ClientLog::default()
         })
         .collect();
