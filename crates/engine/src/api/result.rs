@@ -101,4 +101,15 @@ impl Notice {
             detail: None,
         }
     }
+
+    /// The NOTICE of CREATE ... IF NOT EXISTS for an object that exists: the error it
+    /// would have raised (its SQLSTATE too, as PostgreSQL's), skipped.
+    pub fn already_exists(error: &crate::error::Error) -> Notice {
+        Notice {
+            severity: "NOTICE",
+            state: error.state,
+            message: format!("{}, skipping", error.message),
+            detail: None,
+        }
+    }
 }

@@ -1284,14 +1284,18 @@ impl Session {
             }
             BoundStatement::ChangeExtension(change) => {
                 let tag = change.tag();
+                let session = self.identity.session_role();
                 self.with_notices(tag, |txn, notices| {
-                    crate::exec::extension::change_extension(txn, change, notices)
+                    crate::exec::extension::change_extension(txn, change, &session, notices)
                 })
             }
             BoundStatement::ChangeForeignData(change) => {
                 let tag = change.tag();
+                let session = self.identity.session_role();
                 self.with_notices(tag, |txn, notices| {
-                    crate::exec::foreign_server::change_foreign_server(txn, change, notices)
+                    crate::exec::foreign_server::change_foreign_server(
+                        txn, change, &session, notices,
+                    )
                 })
             }
             BoundStatement::Truncate {

@@ -411,6 +411,7 @@ impl Binder<'_> {
             generated: None,
             comment: None,
             domain,
+            fdw_options: Vec::new(),
         };
         let position = alteration.schema.columns.len();
         let mut keys = Vec::new();

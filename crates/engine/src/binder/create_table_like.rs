@@ -128,6 +128,8 @@ impl Binder<'_> {
                 generated: column.generated.clone().filter(|_| copied.generated),
                 comment: column.comment.clone().filter(|_| copied.comments),
                 domain: column.domain,
+                // LIKE copies no foreign-data options.
+                fdw_options: Vec::new(),
             });
         }
         if !copied.indexes {

@@ -185,6 +185,7 @@ impl Binder<'_> {
                 generated: None,
                 comment: None,
                 domain,
+                fdw_options: Vec::new(),
             };
             let position = columns.len();
             let mut identity = serial.is_some();
@@ -436,6 +437,7 @@ impl Binder<'_> {
                 generated: None,
                 comment: None,
                 domain: None,
+                fdw_options: Vec::new(),
             });
         }
         Ok(BoundStatement::CreateTable {

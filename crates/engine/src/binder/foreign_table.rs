@@ -12,7 +12,7 @@ use super::{ident_name, Binder};
 use crate::catalog::{ForeignServer, ForeignTable, TableSchema, FILE_FDW};
 use crate::error::{Error, Result, SqlState};
 use crate::files::{FileFormat, FileSource};
-use crate::parser::{ForeignStatement, OptionChange};
+use crate::parser::{ForeignStatement, GenericOptions, OptionChange, OptionsAction};
 use crate::plan::{BoundStatement, CopyFormat, ForeignDataChange, LogicalPlan};
 use crate::storage::RelationKind;
 
@@ -53,8 +53,27 @@ impl Binder<'_> {
                             owner: self.current_role(),
                             wrapper: FILE_FDW.to_string(),
                             options: Vec::new(),
+                            user_mappings: Vec::new(),
                         },
                         if_not_exists: *if_not_exists,
+                    },
+                ))
+            }
+            ForeignStatement::AlterServerOptions { name, changes } => {
+                let name = ident_name(name);
+                let Some(server) = self.state.foreign_servers.get(&name) else {
+                    return Err(crate::exec::foreign_server::missing_server(&name));
+                };
+                self.require_server_owner(server)?;
+                let mut options = server.options.clone();
+                apply_option_changes(&mut options, changes)?;
+                if let Some((option, _)) = options.first() {
+                    return Err(invalid_option(option, &[]));
+                }
+                Ok(BoundStatement::ChangeForeignData(
+                    ForeignDataChange::AlterServerOptions {
+                        server: name,
+                        options,
                     },
                 ))
             }
@@ -62,13 +81,14 @@ impl Binder<'_> {
                 name,
                 if_not_exists,
                 columns,
+                column_options,
                 constraints,
                 server,
                 options,
             } => self.bind_create_foreign_table(
                 name,
                 *if_not_exists,
-                columns,
+                (columns, column_options),
                 constraints,
                 server,
                 options,
@@ -76,8 +96,12 @@ impl Binder<'_> {
             ForeignStatement::AlterTableOptions {
                 name,
                 if_exists,
-                changes,
-            } => self.bind_alter_foreign_table_options(name, *if_exists, changes),
+                actions,
+            } => self.bind_alter_foreign_table_options(name, *if_exists, actions),
+            ForeignStatement::AlterTable(statement) => self.bind_alter_foreign_table(statement),
+            ForeignStatement::CreateUserMapping { .. }
+            | ForeignStatement::AlterUserMapping { .. }
+            | ForeignStatement::DropUserMapping { .. } => self.bind_user_mapping(statement),
             ForeignStatement::Drop {
                 table: false,
                 names,
@@ -123,7 +147,7 @@ impl Binder<'_> {
         &mut self,
         name: &ast::ObjectName,
         if_not_exists: bool,
-        columns: &[ast::ColumnDef],
+        (columns, column_options): (&[ast::ColumnDef], &[GenericOptions]),
         constraints: &[ast::TableConstraint],
         server: &Ident,
         options: &[(Ident, String)],
@@ -166,7 +190,30 @@ impl Binder<'_> {
         let foreign = ForeignTable { server, options };
         file_source(schema, &foreign)?;
         schema.foreign = Some(foreign);
+        for (column, options) in schema.columns.iter_mut().zip(column_options) {
+            column.fdw_options = generic_options(options)?;
+            check_column_options(&column.fdw_options)?;
+        }
         Ok(bound)
+    }
+
+    /// ALTER FOREIGN TABLE with actions other than options: the ALTER TABLE of the same
+    /// actions, on a foreign table only, under its own command tag.
+    fn bind_alter_foreign_table(&mut self, statement: &ast::Statement) -> Result<BoundStatement> {
+        let ast::Statement::AlterTable(alter) = statement else {
+            return Err(Error::unsupported(format!("ALTER FOREIGN {statement}")));
+        };
+        let name = match alter.if_exists {
+            true => self.relation_name_if_exists(&alter.name)?,
+            false => self.relation_name(&alter.name)?,
+        };
+        let kind = self.state.relation_kind(&name);
+        let foreign = (self.state.table_by_name(&name)).is_some_and(|t| t.schema.foreign.is_some());
+        if kind.is_some() && !foreign {
+            return Err(not_foreign(&name.name, true));
+        }
+        self.bind_alter_table(alter)
+            .map(|bound| super::materialized_view::retag_alter(bound, "ALTER FOREIGN TABLE"))
     }
 
     /// ALTER FOREIGN TABLE ... OPTIONS: the options after the changes, checked as CREATE
@@ -175,7 +222,7 @@ impl Binder<'_> {
         &mut self,
         name: &ast::ObjectName,
         if_exists: bool,
-        changes: &[OptionChange],
+        actions: &[OptionsAction],
     ) -> Result<BoundStatement> {
         let name = match if_exists {
             true => self.relation_name_if_exists(name)?,
@@ -203,34 +250,30 @@ impl Binder<'_> {
         };
         self.require_owner_if_exists(&name)?;
         let mut options = foreign.options.clone();
-        for change in changes {
-            let (option, value) = match change {
-                OptionChange::Add(option, value) | OptionChange::Set(option, value) => {
-                    (ident_name(option), Some(value))
-                }
-                OptionChange::Drop(option) => (ident_name(option), None),
-            };
-            let position = options.iter().position(|(n, _)| *n == option);
-            match (change, position, value) {
-                (OptionChange::Add(..), Some(_), _) => {
-                    return Err(Error::new(
-                        SqlState::DuplicateObject,
-                        format!("option \"{option}\" provided more than once"),
-                    ))
-                }
-                (OptionChange::Add(..), None, Some(value)) => options.push((option, value.clone())),
-                (OptionChange::Set(..) | OptionChange::Drop(_), None, _) => {
-                    return Err(Error::new(
-                        SqlState::UndefinedObject,
-                        format!("option \"{option}\" not found"),
-                    ))
-                }
-                (OptionChange::Set(..), Some(at), Some(value)) => options[at].1 = value.clone(),
-                (OptionChange::Drop(_), Some(at), _) => {
-                    options.remove(at);
-                }
-                (OptionChange::Add(..) | OptionChange::Set(..), _, None) => {
-                    return Err(Error::internal("invariant: ADD and SET carry a value"))
+        let mut columns: Vec<(String, Vec<(String, String)>)> = Vec::new();
+        for action in actions {
+            match action {
+                OptionsAction::Table(changes) => apply_option_changes(&mut options, changes)?,
+                OptionsAction::Column(column, changes) => {
+                    let column = ident_name(column);
+                    let at = match columns.iter().position(|(name, _)| *name == column) {
+                        Some(at) => at,
+                        None => {
+                            let Some(def) = schema.columns.iter().find(|c| c.name == column) else {
+                                return Err(Error::new(
+                                    SqlState::UndefinedColumn,
+                                    format!(
+                                        "column \"{column}\" of relation \"{}\" does not exist",
+                                        name.name
+                                    ),
+                                ));
+                            };
+                            columns.push((column, def.fdw_options.clone()));
+                            columns.len() - 1
+                        }
+                    };
+                    apply_option_changes(&mut columns[at].1, changes)?;
+                    check_column_options(&columns[at].1)?;
                 }
             }
         }
@@ -250,6 +293,7 @@ impl Binder<'_> {
             ForeignDataChange::AlterTableOptions {
                 table: name,
                 options: altered.options,
+                columns,
             },
         ))
     }
@@ -288,7 +332,7 @@ impl Binder<'_> {
         Ok(())
     }
 
-    fn require_server_owner(&self, server: &ForeignServer) -> Result<()> {
+    pub(super) fn require_server_owner(&self, server: &ForeignServer) -> Result<()> {
         match self
             .state
             .roles
@@ -357,6 +401,21 @@ pub(super) fn file_source(schema: &TableSchema, foreign: &ForeignTable) -> Resul
             other => return Err(invalid_option(other, FILE_FDW_TABLE_OPTIONS)),
         }
     }
+    for (flag, option) in [
+        (
+            "force_not_null",
+            CopyOption::ForceNotNull as fn(Vec<Ident>) -> CopyOption,
+        ),
+        ("force_null", CopyOption::ForceNull),
+    ] {
+        let columns: Vec<Ident> = (schema.columns.iter())
+            .filter(|c| (c.fdw_options.iter()).any(|(n, v)| n == flag && boolean(v) == Some(true)))
+            .map(|c| Ident::with_quote('"', &c.name))
+            .collect();
+        if !columns.is_empty() {
+            copy.push(option(columns));
+        }
+    }
     if program && filename.is_some() {
         return Err(Error::syntax("conflicting or redundant options"));
     }
@@ -390,7 +449,7 @@ pub(super) fn file_source(schema: &TableSchema, foreign: &ForeignTable) -> Resul
 
 /// `OPTIONS (name 'value', ...)` by name; a name given twice is 42710, as PostgreSQL
 /// checks every wrapper's options.
-fn generic_options(options: &[(Ident, String)]) -> Result<Vec<(String, String)>> {
+pub(super) fn generic_options(options: &[(Ident, String)]) -> Result<Vec<(String, String)>> {
     let mut named: Vec<(String, String)> = Vec::with_capacity(options.len());
     for (name, value) in options {
         let name = ident_name(name);
@@ -405,13 +464,78 @@ fn generic_options(options: &[(Ident, String)]) -> Result<Vec<(String, String)>>
     Ok(named)
 }
 
-/// HEADER's value: a Boolean, as PostgreSQL spells one.
-fn header(value: &str) -> Result<bool> {
+/// The changes of ALTER ... OPTIONS applied to `options`: ADD of a present option and SET
+/// or DROP of an absent one are errors, as in PostgreSQL.
+pub(super) fn apply_option_changes(
+    options: &mut Vec<(String, String)>,
+    changes: &[OptionChange],
+) -> Result<()> {
+    for change in changes {
+        let (option, value) = match change {
+            OptionChange::Add(option, value) | OptionChange::Set(option, value) => {
+                (ident_name(option), Some(value))
+            }
+            OptionChange::Drop(option) => (ident_name(option), None),
+        };
+        let position = options.iter().position(|(n, _)| *n == option);
+        match (change, position, value) {
+            (OptionChange::Add(..), Some(_), _) => {
+                return Err(Error::new(
+                    SqlState::DuplicateObject,
+                    format!("option \"{option}\" provided more than once"),
+                ))
+            }
+            (OptionChange::Add(..), None, Some(value)) => options.push((option, value.clone())),
+            (OptionChange::Set(..) | OptionChange::Drop(_), None, _) => {
+                return Err(Error::new(
+                    SqlState::UndefinedObject,
+                    format!("option \"{option}\" not found"),
+                ))
+            }
+            (OptionChange::Set(..), Some(at), Some(value)) => options[at].1 = value.clone(),
+            (OptionChange::Drop(_), Some(at), _) => {
+                options.remove(at);
+            }
+            (OptionChange::Add(..) | OptionChange::Set(..), _, None) => {
+                return Err(Error::internal("invariant: ADD and SET carry a value"))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A foreign table column's options as file_fdw's validator checks them: force_not_null
+/// and force_null, each a Boolean.
+fn check_column_options(options: &[(String, String)]) -> Result<()> {
+    for (name, value) in options {
+        if !matches!(name.as_str(), "force_not_null" | "force_null") {
+            return Err(invalid_option(name, &["force_not_null", "force_null"]));
+        }
+        if boolean(value).is_none() {
+            return Err(Error::syntax(format!("{name} requires a Boolean value")));
+        }
+    }
+    Ok(())
+}
+
+/// A Boolean option's value as defGetBoolean reads a string: only true, false, on and
+/// off, in any case (not the other spellings a boolean value takes).
+fn boolean(value: &str) -> Option<bool> {
     match value.to_lowercase().as_str() {
-        "true" | "on" | "yes" | "1" | "t" | "y" => Ok(true),
-        "false" | "off" | "no" | "0" | "f" | "n" => Ok(false),
-        "match" => Err(Error::unsupported("file_fdw with header 'match'")),
-        _ => Err(Error::syntax(
+        "true" | "on" => Some(true),
+        "false" | "off" => Some(false),
+        _ => None,
+    }
+}
+
+/// HEADER's value: a Boolean or "match".
+fn header(value: &str) -> Result<bool> {
+    match boolean(value) {
+        Some(header) => Ok(header),
+        None if value.eq_ignore_ascii_case("match") => {
+            Err(Error::unsupported("file_fdw with header 'match'"))
+        }
+        None => Err(Error::syntax(
             "header requires a Boolean value or \"match\"",
         )),
     }
@@ -432,7 +556,7 @@ fn not_foreign(name: &str, exists: bool) -> Error {
 }
 
 /// HV00D for an option the wrapper does not take here, with the ones it does.
-fn invalid_option(name: &str, valid: &[&str]) -> Error {
+pub(super) fn invalid_option(name: &str, valid: &[&str]) -> Error {
     let error = Error::new(
         SqlState::FdwInvalidOptionName,
         format!("invalid option \"{name}\""),

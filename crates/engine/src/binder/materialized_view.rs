@@ -229,7 +229,9 @@ impl Binder<'_> {
             false => self.relation_name(&alter.name)?,
         };
         if alter.if_exists && self.state.relation_kind(&name).is_none() {
-            return self.bind_alter_table(alter).map(retag_alter);
+            return self
+                .bind_alter_table(alter)
+                .map(|bound| retag_alter(bound, "ALTER MATERIALIZED VIEW"));
         }
         self.materialized_view(&name)?;
         if let Some(operation) = alter
@@ -241,7 +243,8 @@ impl Binder<'_> {
                 "ALTER MATERIALIZED VIEW ... {operation}"
             )));
         }
-        self.bind_alter_table(alter).map(retag_alter)
+        self.bind_alter_table(alter)
+            .map(|bound| retag_alter(bound, "ALTER MATERIALIZED VIEW"))
     }
 
     /// The materialized view `name`: 42809 for another relation, 42P01 for none.
@@ -273,14 +276,16 @@ pub(super) fn allowed_on_materialized_view(operation: &AlterTableOperation) -> b
     )
 }
 
-/// ALTER MATERIALIZED VIEW's own command tag on the ALTER TABLE it is bound as.
-fn retag_alter(bound: BoundStatement) -> BoundStatement {
+/// ALTER MATERIALIZED VIEW's or ALTER FOREIGN TABLE's own command tag on the ALTER TABLE
+/// it is bound as.
+pub(super) fn retag_alter(bound: BoundStatement, tag: &'static str) -> BoundStatement {
     match bound {
         BoundStatement::AlterTable { alter, notices, .. } => BoundStatement::AlterTable {
             alter,
             notices,
-            tag: "ALTER MATERIALIZED VIEW",
+            tag,
         },
+        BoundStatement::Maintenance { tables, .. } => BoundStatement::Maintenance { tag, tables },
         other => other,
     }
 }

@@ -53,6 +53,7 @@ mod sql_function;
 mod storage_parameters;
 mod truncate;
 mod updatable_view;
+mod user_mapping;
 mod utility;
 mod view;
 mod window;

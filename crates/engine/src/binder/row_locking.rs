@@ -2,7 +2,8 @@
 //! the query's plan gets the row id of its table carried up from the scan to a LockRows node
 //! under LIMIT. One table, read by a plain SELECT (filters, ORDER BY, LIMIT); what
 //! PostgreSQL refuses (DISTINCT, GROUP BY, aggregates, window functions, set operations) is
-//! refused with its message, and joins and subqueries in FROM are 0A000 here.
+//! refused with its message, and joins and subqueries in FROM are 0A000 here. A foreign
+//! table's rows are not locked, as file_fdw locks none.
 
 use sqlparser::ast::{LockClause, LockType, NonBlock};
 
@@ -53,6 +54,11 @@ impl Binder<'_> {
 
 /// `plan` with a LockRows node on top that locks the rows it returns.
 pub(super) fn lock_rows(plan: LogicalPlan, locking: &RowLocking) -> Result<LogicalPlan> {
+    // A foreign table's rows are a file's, which nothing here writes: as with file_fdw,
+    // there is nothing to lock.
+    if reads_one_file(&plan) {
+        return Ok(plan);
+    }
     let (plan, table) = with_row_ids(plan, locking.clause)?;
     let (table_oid, table_name) = table;
     Ok(LogicalPlan::LockRows {
@@ -69,6 +75,17 @@ fn not_allowed(clause: &str, with: &str) -> Error {
         SqlState::FeatureNotSupported,
         format!("{clause} is not allowed with {with}"),
     )
+}
+
+/// Whether `plan` is a file's scan under filters, sorts and projections only.
+fn reads_one_file(plan: &LogicalPlan) -> bool {
+    match plan {
+        LogicalPlan::FileScan { .. } => true,
+        LogicalPlan::Filter { input, .. }
+        | LogicalPlan::Sort { input, .. }
+        | LogicalPlan::Project { input, .. } => reads_one_file(input),
+        _ => false,
+    }
 }
 
 /// `plan` with the row id of its one table as an extra last column, and that table.

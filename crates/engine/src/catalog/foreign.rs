@@ -18,6 +18,25 @@ pub struct ForeignServer {
     pub wrapper: String,
     /// `OPTIONS (name 'value', ...)`, in the order written.
     pub options: Vec<(String, String)>,
+    /// Its CREATE USER MAPPINGs (pg_user_mapping rows), in the order created.
+    pub user_mappings: Vec<UserMapping>,
+}
+
+/// A CREATE USER MAPPING: which role uses a server with which options. file_fdw reads
+/// none, but applications and tools create them, and the catalogs show them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UserMapping {
+    pub oid: u32,
+    /// The role's OID; 0 for PUBLIC (every role without one of its own).
+    pub role: u32,
+    pub options: Vec<(String, String)>,
+}
+
+impl ForeignServer {
+    /// The mapping of `role` (0 for PUBLIC), if there is one.
+    pub fn user_mapping(&self, role: u32) -> Option<&UserMapping> {
+        self.user_mappings.iter().find(|m| m.role == role)
+    }
 }
 
 /// What makes a table foreign: its server and its `OPTIONS` (pg_foreign_table).

@@ -23,7 +23,7 @@ mod view;
 pub use domain::{Domain, DomainCheck};
 pub use enum_type::{CommittedEnum, EnumLabel, EnumType, LabelPosition};
 pub use extension::{Extension, AVAILABLE as AVAILABLE_EXTENSIONS};
-pub use foreign::{ForeignServer, ForeignTable, FILE_FDW};
+pub use foreign::{ForeignServer, ForeignTable, UserMapping, FILE_FDW};
 pub use foreign_key::{key_cast, ConstraintChecks, ForeignKey, KeyCast, ReferentialAction};
 pub use function::{
     signature, FunctionArg, FunctionBody, FunctionDef, FunctionReturn, ParamMode, Volatility,

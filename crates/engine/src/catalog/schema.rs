@@ -19,6 +19,9 @@ pub struct ColumnDef {
     /// The domain the column was declared with (its values are of `data_type`, the
     /// domain's base type).
     pub domain: Option<u32>,
+    /// A foreign table's column's `OPTIONS (...)` (pg_attribute.attfdwoptions), in the
+    /// order written.
+    pub fdw_options: Vec<(String, String)>,
 }
 
 /// How an identity column takes written values.

@@ -12,7 +12,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
-use super::encode_catalog::{section, MIN_EXTENSION_BYTES, MIN_FOREIGN_SERVER_BYTES};
+use super::encode_catalog::{
+    decode_user_mappings, encode_user_mappings, section, MIN_EXTENSION_BYTES,
+    MIN_FOREIGN_SERVER_BYTES,
+};
 use super::encode_vector::{decode_table_data, encode_table_data};
 use super::io::{io_error, write_durably, Disk};
 use super::record::{decode_sequence, encode_sequence, unindexed_entry};
@@ -215,6 +218,8 @@ fn encode_manifest(capture: &Capture, written: &Written) -> Vec<u8> {
             &state.foreign_servers.values().collect::<Vec<_>>(),
             |out, server| server.encode(out),
         );
+        out.u8(section::USER_MAPPINGS);
+        encode_user_mappings(&mut out, state.foreign_servers.values().map(|s| &**s));
     }
     if !state.domains.is_empty() {
         out.u8(section::DOMAINS);
@@ -345,6 +350,10 @@ pub fn read_checkpoint(disk: &dyn Disk, dir: &Path) -> Result<Option<(DbState, u
                         .map(|s| (s.name.clone(), Arc::new(s)))
                         .collect(),
                 );
+            }
+            section::USER_MAPPINGS => {
+                decode_user_mappings(&mut input, Arc::make_mut(&mut state.foreign_servers))
+                    .map_err(named)?;
             }
             section::DOMAINS => {
                 let mut domains = Map::default();

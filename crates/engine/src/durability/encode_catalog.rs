@@ -2,6 +2,8 @@
 //! schemas, views and sequence options. What CREATE would have refused (a column position past the table, a modifier
 //! out of range, an array of arrays) is refused here too, as corrupt.
 
+use std::sync::Arc;
+
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
@@ -10,10 +12,11 @@ use crate::catalog::{
     FunctionArg, FunctionBody, FunctionDef, FunctionReturn, HnswOptions, Identity, IndexDef,
     IndexExpr, IndexMethod, MaterializedView, Membership, ObjectKind, ObjectPrivileges, ParamMode,
     PrivilegeCatalog, QualifiedName, ReferentialAction, Role, RoleCatalog, RoleSettings, SchemaDef,
-    StoredExpr, TableSchema, UniqueKey, VectorOpClass, ViewCheckOption, ViewDef, Volatility,
+    StoredExpr, TableSchema, UniqueKey, UserMapping, VectorOpClass, ViewCheckOption, ViewDef,
+    Volatility,
 };
 use crate::error::Result;
-use crate::storage::SequenceOptions;
+use crate::storage::{Map, SequenceOptions};
 use crate::types::record::{RecordField, RecordType, RECORD_OID};
 use crate::types::{float_vector, DataType, NumericTypmod, OidKind};
 
@@ -42,6 +45,9 @@ pub(super) mod section {
     /// Foreign servers (170-179 are the foreign tables'): every one in a checkpoint,
     /// those created or dropped in a commit record.
     pub const FOREIGN_SERVERS: u8 = 171;
+    /// The user mappings of the servers of the FOREIGN_SERVERS section before it that
+    /// have any (172 is a foreign table's column options).
+    pub const USER_MAPPINGS: u8 = 173;
 }
 
 /// The tag of each data type. The numbers are part of the on-disk format: never change one,
@@ -338,6 +344,7 @@ impl Persist for ColumnDef {
             generated: input.option(StoredExpr::decode)?,
             comment: read_comment(input)?,
             domain: None,
+            fdw_options: Vec::new(),
         })
     }
 }
@@ -656,6 +663,18 @@ impl Persist for TableSchema {
             out.str(&foreign.server);
             encode_options(out, &foreign.options);
         }
+        let column_options: Vec<(u32, &[(String, String)])> = (self.columns.iter())
+            .zip(0u32..)
+            .filter(|(column, _)| !column.fdw_options.is_empty())
+            .map(|(column, position)| (position, column.fdw_options.as_slice()))
+            .collect();
+        if !column_options.is_empty() {
+            out.u8(FOREIGN_COLUMN_OPTIONS);
+            out.items(&column_options, |out, (position, options)| {
+                out.u32(*position);
+                encode_options(out, options);
+            });
+        }
         write_comment(out, &self.comment);
     }
 
@@ -701,6 +720,19 @@ impl Persist for TableSchema {
                 server: input.string()?,
                 options: decode_options(input)?,
             });
+            tag = input.u8()?;
+        }
+        if tag == FOREIGN_COLUMN_OPTIONS {
+            let listed = input.items(4 + 8, |input| Ok((input.u32()?, decode_options(input)?)))?;
+            for (position, options) in listed {
+                let column = schema.columns.get_mut(position as usize).ok_or_else(|| {
+                    corrupt(format!(
+                        "the options of column {position} of \"{}\"",
+                        schema.name
+                    ))
+                })?;
+                column.fdw_options = options;
+            }
             tag = input.u8()?;
         }
         schema.comment = match tag {
@@ -774,6 +806,10 @@ const DOMAIN_COLUMNS: u8 = 141;
 /// Marks a table schema as a foreign table's: its server and options (from the foreign
 /// tables range, 170-179).
 const FOREIGN_TABLE: u8 = 170;
+
+/// Marks the list of a foreign table's columns that have `OPTIONS (...)`, by position
+/// (from the foreign tables range, 170-179).
+const FOREIGN_COLUMN_OPTIONS: u8 = 172;
 
 /// The view check option tags (from the objects range, 70-79).
 const VIEW_CHECK_LOCAL: u8 = 70;
@@ -974,8 +1010,52 @@ impl Persist for ForeignServer {
             owner: input.u32()?,
             wrapper: input.string()?,
             options: decode_options(input)?,
+            user_mappings: Vec::new(),
         })
     }
+}
+
+/// The USER_MAPPINGS section's body: each server of `servers` that has user mappings,
+/// by name, with them. Kept apart from the servers so that directories written before
+/// user mappings existed still read.
+pub fn encode_user_mappings<'a>(
+    out: &mut Encoder,
+    servers: impl Iterator<Item = &'a ForeignServer>,
+) {
+    let mapped: Vec<&ForeignServer> = servers.filter(|s| !s.user_mappings.is_empty()).collect();
+    out.items(&mapped, |out, server| {
+        out.str(&server.name);
+        out.items(&server.user_mappings, |out, mapping| {
+            out.u32(mapping.oid);
+            out.u32(mapping.role);
+            encode_options(out, &mapping.options);
+        });
+    });
+}
+
+/// Reads a USER_MAPPINGS section into the servers it names, read before it.
+pub fn decode_user_mappings(
+    input: &mut Decoder<'_>,
+    servers: &mut Map<String, Arc<ForeignServer>>,
+) -> Result<()> {
+    let listed = input.items(2 * MIN_STR_BYTES, |input| {
+        let name = input.string()?;
+        let mappings = input.items(8 + MIN_STR_BYTES, |input| {
+            Ok(UserMapping {
+                oid: input.u32()?,
+                role: input.u32()?,
+                options: decode_options(input)?,
+            })
+        })?;
+        Ok((name, mappings))
+    })?;
+    for (name, mappings) in listed {
+        let server = servers
+            .get_mut(&name)
+            .ok_or_else(|| corrupt(format!("user mappings of a missing server \"{name}\"")))?;
+        Arc::make_mut(server).user_mappings = mappings;
+    }
+    Ok(())
 }
 
 /// A foreign server's or table's `OPTIONS`, name and value pairs.
@@ -1298,8 +1378,8 @@ mod tests {
     use crate::catalog::{
         CheckConstraint, ColumnDef, Constraint, ConstraintKind, ForeignKey, ForeignServer,
         ForeignTable, HnswOptions, IndexDef, IndexExpr, IndexMethod, QualifiedName,
-        ReferentialAction, SchemaDef, StoredExpr, TableSchema, UniqueKey, VectorOpClass,
-        ViewCheckOption, ViewDef, PUBLIC_OID,
+        ReferentialAction, SchemaDef, StoredExpr, TableSchema, UniqueKey, UserMapping,
+        VectorOpClass, ViewCheckOption, ViewDef, PUBLIC_OID,
     };
     use crate::durability::bytes::encoded;
     use crate::durability::{Decoder, Encoder, Persist};
@@ -1414,6 +1494,7 @@ mod tests {
             }),
             comment: (name == "price").then(|| "in euros".into()),
             domain: None,
+            fdw_options: Vec::new(),
         };
         TableSchema {
             oid: 16384,
@@ -1547,15 +1628,37 @@ mod tests {
             options: vec![("filename".into(), "/tmp/x.csv".into())],
         });
         assert_round_trip(&schema);
-        let server = ForeignServer {
+        schema.columns[1].fdw_options = vec![("force_null".into(), "true".into())];
+        assert_round_trip(&schema);
+        let mut server = ForeignServer {
             oid: 16_400,
             name: "files".into(),
             owner: 10,
             wrapper: "file_fdw".into(),
             options: Vec::new(),
+            user_mappings: Vec::new(),
         };
         assert!(encoded(&server).len() >= MIN_FOREIGN_SERVER_BYTES);
         assert_round_trip(&server);
+        // The user mappings ride in a section of their own, after the servers.
+        let decoded = std::sync::Arc::new(server.clone());
+        server.user_mappings = vec![UserMapping {
+            oid: 16_500,
+            role: 0,
+            options: vec![("user".into(), "bob".into())],
+        }];
+        let mut out = Encoder::default();
+        super::encode_user_mappings(&mut out, std::iter::once(&server));
+        let bytes = out.buf;
+        let mut servers = crate::storage::Map::default();
+        servers.insert(server.name.clone(), decoded);
+        let mut input = Decoder::new(&bytes);
+        assert!(super::decode_user_mappings(&mut input, &mut servers).is_ok());
+        assert!(input.is_empty());
+        assert_eq!(servers.get("files").map(|s| &**s), Some(&server));
+        let mut none = crate::storage::Map::default();
+        let refused = super::decode_user_mappings(&mut Decoder::new(&bytes), &mut none);
+        assert_eq!(refused.map_err(|e| e.sqlstate()), Err("XX001"));
     }
 
     #[test]

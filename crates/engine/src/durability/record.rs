@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
-use super::encode_catalog::section;
+use super::encode_catalog::{decode_user_mappings, encode_user_mappings, section};
 use super::encode_vector::{decode_table_data, encode_table_data};
 use crate::catalog::{
     ColumnPrivileges, Domain, EnumType, Extension, ForeignServer, FunctionDef, PrivilegeCatalog,
@@ -168,6 +168,14 @@ pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
             out.str(name);
             out.option(server.as_ref(), |out, server| server.encode(out));
         }
+        out.u8(section::USER_MAPPINGS);
+        encode_user_mappings(
+            &mut out,
+            changes
+                .foreign_servers
+                .values()
+                .filter_map(|s| s.as_deref()),
+        );
     }
     let domains: Vec<_> = changes
         .domains
@@ -467,6 +475,9 @@ pub fn apply_commit(
                         None => servers.remove(&name),
                     };
                 }
+            }
+            section::USER_MAPPINGS => {
+                decode_user_mappings(&mut input, Arc::make_mut(&mut state.foreign_servers))?;
             }
             section::DOMAINS => {
                 for _ in 0..input.len(5)? {

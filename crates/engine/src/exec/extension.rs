@@ -12,6 +12,7 @@ use crate::types::DataType;
 pub fn change_extension(
     txn: &mut Transaction,
     change: ExtensionChange,
+    session: &crate::catalog::SessionRole,
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
     match change {
@@ -24,12 +25,15 @@ pub fn change_extension(
         } => {
             txn.lock_extension(&name)?;
             if txn.view().extensions.contains_key(&name) {
-                let message = format!("extension \"{name}\" already exists");
+                let error = Error::new(
+                    SqlState::DuplicateObject,
+                    format!("extension \"{name}\" already exists"),
+                );
                 if if_not_exists {
-                    notices.push(Notice::skipped(format!("{message}, skipping")));
+                    notices.push(Notice::already_exists(&error));
                     return Ok(());
                 }
-                return Err(Error::new(SqlState::DuplicateObject, message));
+                return Err(error);
             }
             let built_in = Extension::available(&name).map_or("", |e| e.version);
             if let Some(version) = version.filter(|v| v != built_in) {
@@ -101,7 +105,7 @@ pub fn change_extension(
                         [one] => format!("drop cascades to {}", dropped(one)),
                         many => format!("drop cascades to {} other objects", many.len()),
                     }));
-                    super::foreign_server::drop_all_servers(txn)?;
+                    super::foreign_server::drop_all_servers(txn, session)?;
                 }
                 txn.put_extension(&name, None);
             }

@@ -3,14 +3,15 @@
 //! server its foreign tables use is 2BP01, or with CASCADE drops them too.
 
 use crate::api::Notice;
-use crate::catalog::{ForeignServer, QualifiedName};
+use crate::catalog::{ForeignServer, QualifiedName, SessionRole, UserMapping};
 use crate::error::{Error, Result, SqlState};
-use crate::plan::ForeignDataChange;
+use crate::plan::{ForeignDataChange, MappingChange};
 use crate::storage::{DbState, RelationKind, Transaction};
 
 pub fn change_foreign_server(
     txn: &mut Transaction,
     change: ForeignDataChange,
+    session: &SessionRole,
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
     match change {
@@ -20,12 +21,15 @@ pub fn change_foreign_server(
         } => {
             txn.lock_foreign_server(&server.name)?;
             if txn.view().foreign_servers.contains_key(&server.name) {
-                let message = format!("server \"{}\" already exists", server.name);
+                let error = Error::new(
+                    SqlState::DuplicateObject,
+                    format!("server \"{}\" already exists", server.name),
+                );
                 if if_not_exists {
-                    notices.push(Notice::skipped(format!("{message}, skipping")));
+                    notices.push(Notice::already_exists(&error));
                     return Ok(());
                 }
-                return Err(Error::new(SqlState::DuplicateObject, message));
+                return Err(error);
             }
             server.oid = txn.allocate_oid();
             txn.put_foreign_server(&server.name.clone(), Some(server));
@@ -47,25 +51,155 @@ pub fn change_foreign_server(
                     )));
                     continue;
                 }
-                drop_dependent_tables(txn, &name, cascade, notices)?;
+                drop_dependent_tables(txn, &name, cascade, session, notices)?;
                 txn.put_foreign_server(&name, None);
             }
             Ok(())
         }
-        ForeignDataChange::AlterTableOptions { table, options } => {
-            txn.lock_name(&table)?;
-            super::comment::change_table(txn, &table, |schema| match &mut schema.foreign {
-                Some(foreign) => {
-                    foreign.options = options;
-                    Ok(())
-                }
-                None => Err(Error::new(
-                    SqlState::WrongObjectType,
-                    format!("\"{}\" is not a foreign table", table.name),
-                )),
+        ForeignDataChange::AlterServerOptions { server, options } => {
+            change_server(txn, &server, |server| {
+                server.options = options;
+                Ok(())
             })
         }
+        ForeignDataChange::AlterTableOptions {
+            table,
+            options,
+            columns,
+        } => {
+            txn.lock_name(&table)?;
+            super::comment::change_table(txn, &table, |schema| {
+                let Some(foreign) = &mut schema.foreign else {
+                    return Err(Error::new(
+                        SqlState::WrongObjectType,
+                        format!("\"{}\" is not a foreign table", table.name),
+                    ));
+                };
+                foreign.options = options;
+                for (name, options) in columns {
+                    let column = (schema.columns.iter_mut())
+                        .find(|c| c.name == name)
+                        .ok_or_else(|| {
+                            Error::new(
+                                SqlState::UndefinedColumn,
+                                format!(
+                                    "column \"{name}\" of relation \"{}\" does not exist",
+                                    table.name
+                                ),
+                            )
+                        })?;
+                    column.fdw_options = options;
+                }
+                Ok(())
+            })
+        }
+        ForeignDataChange::UserMapping {
+            server,
+            user,
+            user_name,
+            change,
+        } => {
+            if let MappingChange::Drop { if_exists: true } = change {
+                txn.lock_foreign_server(&server)?;
+                let present = (txn.view().foreign_servers.get(&server))
+                    .is_some_and(|s| s.user_mapping(user).is_some());
+                if !present {
+                    notices.push(Notice::skipped(format!(
+                        "user mapping for \"{user_name}\" does not exist for server \"{server}\", skipping"
+                    )));
+                    return Ok(());
+                }
+            }
+            let oid = match change {
+                MappingChange::Create { .. } => Some(txn.allocate_oid()),
+                _ => None,
+            };
+            let mut skipped = None;
+            change_server(txn, &server, |found| {
+                let at = found.user_mappings.iter().position(|m| m.role == user);
+                match (change, at) {
+                    (MappingChange::Create { if_not_exists, .. }, Some(_)) => {
+                        let error = Error::new(
+                            SqlState::DuplicateObject,
+                            format!(
+                                "user mapping for \"{user_name}\" already exists for server \"{server}\""
+                            ),
+                        );
+                        match if_not_exists {
+                            true => skipped = Some(Notice::already_exists(&error)),
+                            false => return Err(error),
+                        }
+                    }
+                    (MappingChange::Create { options, .. }, None) => {
+                        found.user_mappings.push(UserMapping {
+                            oid: oid.unwrap_or_default(),
+                            role: user,
+                            options,
+                        })
+                    }
+                    (MappingChange::Alter(options), Some(at)) => {
+                        found.user_mappings[at].options = options
+                    }
+                    (MappingChange::Drop { .. }, Some(at)) => {
+                        found.user_mappings.remove(at);
+                    }
+                    (MappingChange::Alter(_) | MappingChange::Drop { .. }, None) => {
+                        return Err(missing_mapping(&user_name, &server))
+                    }
+                }
+                Ok(())
+            })?;
+            notices.extend(skipped);
+            Ok(())
+        }
+        ForeignDataChange::MappingSkipped { notice } => {
+            notices.push(Notice::skipped(notice));
+            Ok(())
+        }
     }
+}
+
+/// Changes server `name` under its lock (42704 if it is gone).
+fn change_server(
+    txn: &mut Transaction,
+    name: &str,
+    change: impl FnOnce(&mut ForeignServer) -> Result<()>,
+) -> Result<()> {
+    txn.lock_foreign_server(name)?;
+    let Some(server) = txn.view().foreign_servers.get(name).cloned() else {
+        return Err(missing_server(name));
+    };
+    let mut server = (*server).clone();
+    change(&mut server)?;
+    txn.put_foreign_server(name, Some(server));
+    Ok(())
+}
+
+pub fn missing_mapping(user: &str, server: &str) -> Error {
+    Error::new(
+        SqlState::UndefinedObject,
+        format!("user mapping for \"{user}\" does not exist for server \"{server}\""),
+    )
+}
+
+/// DROP ROLE's check: 2BP01 while a user mapping is the role's.
+pub fn check_role_unmapped(state: &DbState, role: u32, name: &str) -> Result<()> {
+    let mut servers: Vec<&ForeignServer> = (state.foreign_servers.values())
+        .map(|s| &**s)
+        .filter(|s| s.user_mapping(role).is_some())
+        .collect();
+    if servers.is_empty() {
+        return Ok(());
+    }
+    servers.sort_by_key(|s| s.oid);
+    let lines: Vec<String> = (servers.iter())
+        .map(|s| format!("owner of user mapping for {name} on server {}", s.name))
+        .collect();
+    Err(Error::new(
+        SqlState::DependentObjectsStillExist,
+        format!("role \"{name}\" cannot be dropped because some objects depend on it"),
+    )
+    .with_detail(lines.join("\n")))
 }
 
 /// What depends on file_fdw, as DROP EXTENSION's detail lines: its servers, each followed
@@ -90,11 +224,11 @@ pub fn wrapper_dependents(state: &DbState) -> Vec<String> {
 }
 
 /// DROP EXTENSION file_fdw CASCADE: every server goes, with its foreign tables.
-pub fn drop_all_servers(txn: &mut Transaction) -> Result<()> {
+pub fn drop_all_servers(txn: &mut Transaction, session: &SessionRole) -> Result<()> {
     let names: Vec<String> = txn.view().foreign_servers.keys().cloned().collect();
     for name in names {
         txn.lock_foreign_server(&name)?;
-        drop_dependent_tables(txn, &name, true, &mut Vec::new())?;
+        drop_dependent_tables(txn, &name, true, session, &mut Vec::new())?;
         txn.put_foreign_server(&name, None);
     }
     Ok(())
@@ -136,14 +270,28 @@ fn drop_dependent_tables(
     txn: &mut Transaction,
     server: &str,
     cascade: bool,
+    session: &SessionRole,
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
     let tables = server_tables(&txn.view(), server);
-    if tables.is_empty() {
+    let mappings: Vec<String> = match txn.view().foreign_servers.get(server) {
+        Some(found) => (found.user_mappings.iter())
+            .map(|m| match m.role {
+                0 => format!("user mapping for public on server {server}"),
+                role => format!(
+                    "user mapping for {} on server {server}",
+                    (txn.view().roles.displayed_name(role, session)).unwrap_or_default()
+                ),
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    if tables.is_empty() && mappings.is_empty() {
         return Ok(());
     }
     let described: Vec<String> = (tables.iter())
         .map(|(_, name)| format!("foreign table {}", name.name))
+        .chain(mappings)
         .collect();
     if !cascade {
         let lines: Vec<String> = (described.iter())
@@ -156,10 +304,18 @@ fn drop_dependent_tables(
         .with_detail(lines.join("\n"))
         .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
     }
-    notices.push(Notice::skipped(match described.as_slice() {
-        [one] => format!("drop cascades to {one}"),
-        many => format!("drop cascades to {} other objects", many.len()),
-    }));
+    notices.push(match described.as_slice() {
+        [one] => Notice::skipped(format!("drop cascades to {one}")),
+        many => Notice {
+            detail: Some(
+                (many.iter())
+                    .map(|object| format!("drop cascades to {object}"))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+            ..Notice::skipped(format!("drop cascades to {} other objects", many.len()))
+        },
+    });
     let names: Vec<QualifiedName> = tables.into_iter().map(|(_, name)| name).collect();
     super::ddl::drop_tables(
         txn,

@@ -151,6 +151,7 @@ pub fn change_role(
                     "must be superuser to drop superusers",
                 )?;
                 privilege::check_unused(&roles, role.oid, &role.name)?;
+                super::foreign_server::check_role_unmapped(&txn.view(), role.oid, &role.name)?;
                 roles.settings.drop_role(role.oid);
                 roles.remove(role.oid);
             }

@@ -43,7 +43,7 @@ pub use create_table_like::TableLike;
 pub use domain::{AlterDomainAction, DomainConstraint, DomainConstraintKind, DomainStatement};
 pub use drop_index_concurrently::DropIndexConcurrently;
 pub use fetch::{FetchCursor, FetchDirection};
-pub use foreign::{ForeignStatement, OptionChange};
+pub use foreign::{ForeignStatement, GenericOptions, MappingUser, OptionChange, OptionsAction};
 pub use frame_exclusion::{FrameExclusion, FrameExclusions};
 pub use identity_options::IdentitySequenceNames;
 pub use insert_overriding::Overriding;
@@ -194,6 +194,8 @@ fn parse_statements(parser: &mut Parser) -> std::result::Result<Vec<Statement>, 
             Statement::Fetch(fetch::parse(parser)?)
         } else if comment_on_constraint::starts(parser) {
             Statement::CommentOnConstraint(comment_on_constraint::parse(parser)?)
+        } else if foreign::starts(parser) {
+            Statement::Foreign(foreign::parse(parser)?)
         } else if role_statements::starts_create_user(parser) {
             Statement::CreateUser(role_statements::parse_create_user(parser)?)
         } else if role_statements::starts_membership(parser) {
@@ -202,8 +204,6 @@ fn parse_statements(parser: &mut Parser) -> std::result::Result<Vec<Statement>, 
             Statement::Domain(domain::parse(parser)?)
         } else if drop_index_concurrently::starts(parser) {
             Statement::DropIndexConcurrently(drop_index_concurrently::parse(parser)?)
-        } else if foreign::starts(parser) {
-            Statement::Foreign(foreign::parse(parser)?)
         } else if materialized_view::starts(parser) {
             Statement::MaterializedView(materialized_view::parse(parser)?)
         } else {

@@ -251,10 +251,41 @@ pub enum ForeignDataChange {
         if_exists: bool,
         cascade: bool,
     },
-    /// The foreign table's options as they are after the ALTER (checked when bound).
+    /// ALTER SERVER ... OPTIONS: the server's options after it.
+    AlterServerOptions {
+        server: String,
+        options: Vec<(String, String)>,
+    },
+    /// The foreign table's options and those of the columns named, as they are after
+    /// the ALTER (checked when bound).
     AlterTableOptions {
         table: QualifiedName,
         options: Vec<(String, String)>,
+        columns: Vec<(String, Vec<(String, String)>)>,
+    },
+    /// CREATE, ALTER or DROP USER MAPPING of `user` (a role's OID, 0 for PUBLIC; named
+    /// `user_name` in messages) on `server`.
+    UserMapping {
+        server: String,
+        user: u32,
+        user_name: String,
+        change: MappingChange,
+    },
+    /// DROP USER MAPPING IF EXISTS of a role or server that does not exist: its notice.
+    MappingSkipped { notice: String },
+}
+
+/// What a user mapping statement does to its mapping.
+#[derive(Debug, Clone)]
+pub enum MappingChange {
+    Create {
+        options: Vec<(String, String)>,
+        if_not_exists: bool,
+    },
+    /// Its options after the ALTER.
+    Alter(Vec<(String, String)>),
+    Drop {
+        if_exists: bool,
     },
 }
 
@@ -264,7 +295,14 @@ impl ForeignDataChange {
         match self {
             ForeignDataChange::Create { .. } => "CREATE SERVER",
             ForeignDataChange::Drop { .. } => "DROP SERVER",
+            ForeignDataChange::AlterServerOptions { .. } => "ALTER SERVER",
             ForeignDataChange::AlterTableOptions { .. } => "ALTER FOREIGN TABLE",
+            ForeignDataChange::UserMapping { change, .. } => match change {
+                MappingChange::Create { .. } => "CREATE USER MAPPING",
+                MappingChange::Alter(_) => "ALTER USER MAPPING",
+                MappingChange::Drop { .. } => "DROP USER MAPPING",
+            },
+            ForeignDataChange::MappingSkipped { .. } => "DROP USER MAPPING",
         }
     }
 }

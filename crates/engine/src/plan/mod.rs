@@ -19,8 +19,8 @@ pub use copy::{
 };
 pub use ddl::{
     AlterDomain, AlterEnum, AlterSequence, AlterTable, CommentTarget, CreateIndex, DomainColumn,
-    DomainColumnCheck, ExtensionChange, ForeignDataChange, FunctionChange, OnCommitAction,
-    RowChange, TypeChange,
+    DomainColumnCheck, ExtensionChange, ForeignDataChange, FunctionChange, MappingChange,
+    OnCommitAction, RowChange, TypeChange,
 };
 pub use deparse::{deparse_domain_check, deparse_expr};
 pub use explain::explain_lines;

@@ -426,7 +426,8 @@ pub static RELATIONS: &[SystemRelation] = &[
     relation("pg_ts_config", 3602, b'r', unused_features::PG_TS_CONFIG, no_rows),
     relation("pg_foreign_data_wrapper", 2328, b'r', foreign::PG_FOREIGN_DATA_WRAPPER, foreign::pg_foreign_data_wrapper),
     relation("pg_foreign_server", 1417, b'r', foreign::PG_FOREIGN_SERVER, foreign::pg_foreign_server),
-    relation("pg_user_mapping", 1418, b'r', unused_features::PG_USER_MAPPING, no_rows),
+    relation("pg_user_mapping", 1418, b'r', foreign::PG_USER_MAPPING, foreign::pg_user_mapping),
+    relation("pg_user_mappings", 12060, b'v', foreign::PG_USER_MAPPINGS, foreign::pg_user_mappings),
     relation("pg_default_acl", 826, b'r', unused_features::PG_DEFAULT_ACL, no_rows),
     relation("pg_conversion", 2607, b'r', unused_features::PG_CONVERSION, no_rows),
     relation("pg_cast", 2605, b'r', unused_features::PG_CAST, no_rows),
@@ -457,9 +458,18 @@ pub static RELATIONS: &[SystemRelation] = &[
     information_schema("table_privileges", 13113, is::TABLE_PRIVILEGES, information_schema::table_privileges),
     information_schema("role_table_grants", 13114, is::TABLE_PRIVILEGES, information_schema::role_table_grants),
     information_schema("column_privileges", 13190, is::COLUMN_PRIVILEGES, information_schema::column_privileges),
+    information_schema("foreign_data_wrappers", 13170, isf::FOREIGN_DATA_WRAPPERS, isf::foreign_data_wrappers),
+    information_schema("foreign_servers", 13171, isf::FOREIGN_SERVERS, isf::foreign_servers),
+    information_schema("foreign_server_options", 13172, isf::FOREIGN_SERVER_OPTIONS, isf::foreign_server_options),
+    information_schema("foreign_tables", 13173, isf::FOREIGN_TABLES, isf::foreign_tables),
+    information_schema("foreign_table_options", 13174, isf::FOREIGN_TABLE_OPTIONS, isf::foreign_table_options),
+    information_schema("column_options", 13175, isf::COLUMN_OPTIONS, isf::column_options),
+    information_schema("user_mappings", 13176, isf::USER_MAPPINGS, isf::user_mappings),
+    information_schema("user_mapping_options", 13177, isf::USER_MAPPING_OPTIONS, isf::user_mapping_options),
 ];
 
 use information_schema::columns as is;
+use information_schema::foreign as isf;
 
 /// A relation that is empty here: what it lists (comments, inheritance, enums, locks held
 /// by others) does not exist in KestrelDB.

@@ -474,6 +474,8 @@ struct AttributeRow<'a> {
     generated: bool,
     /// The column's domain: its atttypid, with no typmod of its own.
     domain: Option<u32>,
+    /// A foreign table's column's OPTIONS.
+    fdw_options: &'a [(String, String)],
 }
 
 impl AttributeRow<'_> {
@@ -512,7 +514,7 @@ impl AttributeRow<'_> {
             oid(collation(self.ty)),
             acl_value(snapshot, acl),
             NULL,
-            NULL,
+            super::foreign::options(self.fdw_options),
             NULL,
         ]
     }
@@ -555,6 +557,7 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                     identity: 0,
                     generated: false,
                     domain: None,
+                    fdw_options: &[],
                 }),
         );
     }
@@ -578,6 +581,7 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                     identity: identity(c),
                     generated: c.generated.is_some(),
                     domain: c.domain,
+                    fdw_options: &c.fdw_options,
                 }),
         );
         for index in indexes(schema) {
@@ -593,6 +597,7 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                     identity: 0,
                     generated: false,
                     domain: None,
+                    fdw_options: &[],
                 })
             }));
         }
@@ -612,6 +617,7 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                     identity: 0,
                     generated: false,
                     domain: None,
+                    fdw_options: &[],
                 }),
         );
     }
@@ -634,6 +640,7 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
                 identity: 0,
                 generated: false,
                 domain: None,
+                fdw_options: &[],
             }),
         );
     }

@@ -250,13 +250,6 @@ pub(super) const PG_SECLABELS: &[(&str, DataType)] = &[
     ("label", TEXT),
 ];
 
-pub(super) const PG_USER_MAPPING: &[(&str, DataType)] = &[
-    ("oid", OID),
-    ("umuser", OID),
-    ("umserver", OID),
-    ("umoptions", TEXT_ARRAY),
-];
-
 pub(super) const PG_SHSECLABEL: &[(&str, DataType)] = &[
     ("objoid", OID),
     ("classoid", OID),

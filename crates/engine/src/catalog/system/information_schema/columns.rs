@@ -5,8 +5,8 @@
 
 use crate::types::DataType;
 
-const IDENTIFIER: DataType = DataType::Text;
-const CHARACTER_DATA: DataType = DataType::Text;
+pub(super) const IDENTIFIER: DataType = DataType::Text;
+pub(super) const CHARACTER_DATA: DataType = DataType::Text;
 const YES_OR_NO: DataType = DataType::Text;
 const CARDINAL_NUMBER: DataType = DataType::Int32;
 const TIME_STAMP: DataType = DataType::TimestampTz;

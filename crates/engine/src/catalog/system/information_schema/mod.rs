@@ -5,6 +5,7 @@
 
 pub(in crate::catalog::system) mod columns;
 pub(in crate::catalog::system) mod domains;
+pub(in crate::catalog::system) mod foreign;
 mod privileges;
 
 pub(super) use privileges::{column_privileges, role_table_grants, table_privileges};
