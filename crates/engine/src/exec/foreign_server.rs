@@ -274,14 +274,14 @@ fn drop_dependent_tables(
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
     let tables = server_tables(&txn.view(), server);
-    let mappings: Vec<String> = match txn.view().foreign_servers.get(server) {
+    let mappings: Vec<(u32, String)> = match txn.view().foreign_servers.get(server) {
         Some(found) => (found.user_mappings.iter())
-            .map(|m| match m.role {
-                0 => format!("user mapping for public on server {server}"),
-                role => format!(
-                    "user mapping for {} on server {server}",
-                    (txn.view().roles.displayed_name(role, session)).unwrap_or_default()
-                ),
+            .map(|m| {
+                let user = match m.role {
+                    0 => "public".to_string(),
+                    role => (txn.view().roles.displayed_name(role, session)).unwrap_or_default(),
+                };
+                (m.oid, format!("user mapping for {user} on server {server}"))
             })
             .collect(),
         None => Vec::new(),
@@ -289,10 +289,13 @@ fn drop_dependent_tables(
     if tables.is_empty() && mappings.is_empty() {
         return Ok(());
     }
-    let described: Vec<String> = (tables.iter())
-        .map(|(_, name)| format!("foreign table {}", name.name))
+    // In the order they were made, as PostgreSQL's dependency scan finds them.
+    let mut dependents: Vec<(u32, String)> = (tables.iter())
+        .map(|(oid, name)| (*oid, format!("foreign table {}", name.name)))
         .chain(mappings)
         .collect();
+    dependents.sort_by_key(|(oid, _)| *oid);
+    let described: Vec<String> = dependents.into_iter().map(|(_, d)| d).collect();
     if !cascade {
         let lines: Vec<String> = (described.iter())
             .map(|table| format!("{table} depends on server {server}"))
