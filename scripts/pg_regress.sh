@@ -31,7 +31,9 @@ out=$(realpath "$2")
 shift 2
 [[ -f $regress/sql/test_setup.sql ]] || { echo "pg_regress: no sql/test_setup.sql in $regress" >&2; exit 2; }
 
-cargo build --quiet -p kestrel-cli --manifest-path "$ROOT/Cargo.toml"
+# The whole workspace, as scripts/test.sh builds it: `-p kestrel-cli` alone resolves other
+# dependency features and rebuilds much of the dependency tree.
+cargo build --quiet --workspace --all-targets --manifest-path "$ROOT/Cargo.toml"
 KESTREL=${CARGO_TARGET_DIR:-$ROOT/target}/debug/kestrel
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }

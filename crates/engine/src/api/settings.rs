@@ -3,6 +3,7 @@
 //! Values we cannot honour are refused, never ignored.
 
 mod checks;
+mod planner;
 mod units;
 
 use crate::exec::SettingRow;
@@ -37,6 +38,15 @@ enum Context {
     Internal,
 }
 
+/// How a setting's value is checked and spelled for SHOW.
+#[derive(Clone, Copy)]
+enum Check {
+    Custom(fn(&str) -> Result<String>),
+    /// One of PostgreSQL's planner settings (see [`planner`]).
+    Planner(&'static planner::Kind),
+}
+
+#[derive(Clone, Copy)]
 struct Definition {
     /// PostgreSQL's canonical spelling (SHOW's column name, ParameterStatus name).
     name: &'static str,
@@ -45,7 +55,7 @@ struct Definition {
     reported: bool,
     context: Context,
     /// Refuses values whose behaviour we do not implement.
-    check: fn(&str) -> Result<String>,
+    check: Check,
     /// One line for `kestrel serve --help`.
     description: &'static str,
 }
@@ -56,7 +66,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "",
         reported: true,
         context: Context::User,
-        check: any,
+        check: Check::Custom(any),
         description: "Sets the application name to be reported in statistics and logs.",
     },
     Definition {
@@ -64,7 +74,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "UTF8",
         reported: true,
         context: Context::User,
-        check: encoding,
+        check: Check::Custom(encoding),
         description: "Sets the client's character set encoding (UTF8 only).",
     },
     Definition {
@@ -72,7 +82,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "ISO, MDY",
         reported: true,
         context: Context::User,
-        check: date_style,
+        check: Check::Custom(date_style),
         description: "Sets the display format for date and time values.",
     },
     Definition {
@@ -80,7 +90,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "postgres",
         reported: true,
         context: Context::User,
-        check: interval_style,
+        check: Check::Custom(interval_style),
         description: "Sets the display format for interval values.",
     },
     Definition {
@@ -88,7 +98,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "UTC",
         reported: true,
         context: Context::User,
-        check: time_zone,
+        check: Check::Custom(time_zone),
         description: "Sets the time zone for displaying and interpreting time stamps.",
     },
     Definition {
@@ -96,7 +106,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "1",
         reported: false,
         context: Context::User,
-        check: float_digits,
+        check: Check::Custom(float_digits),
         description: "Sets the number of digits displayed for floating-point values (1 to 3).",
     },
     Definition {
@@ -104,7 +114,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "on",
         reported: true,
         context: Context::User,
-        check: standard_strings,
+        check: Check::Custom(standard_strings),
         description: "Causes '...' strings to treat backslashes literally (on only).",
     },
     Definition {
@@ -112,7 +122,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "on",
         reported: true,
         context: Context::Internal,
-        check: any,
+        check: Check::Custom(any),
         description: "Shows whether datetimes are integer based.",
     },
     Definition {
@@ -120,7 +130,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "on",
         reported: true,
         context: Context::Internal,
-        check: any,
+        check: Check::Custom(any),
         description: "Shows whether the current user is a superuser.",
     },
     Definition {
@@ -128,7 +138,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "UTF8",
         reported: true,
         context: Context::Internal,
-        check: any,
+        check: Check::Custom(any),
         description: "Shows the server (database) character set encoding.",
     },
     Definition {
@@ -136,7 +146,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "15.0",
         reported: true,
         context: Context::Internal,
-        check: any,
+        check: Check::Custom(any),
         description: "Shows the PostgreSQL version the server is compatible with.",
     },
     Definition {
@@ -144,7 +154,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "150000",
         reported: false,
         context: Context::Internal,
-        check: any,
+        check: Check::Custom(any),
         description: "Shows the PostgreSQL version as an integer.",
     },
     Definition {
@@ -152,7 +162,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "off",
         reported: true,
         context: Context::Internal,
-        check: any,
+        check: Check::Custom(any),
         description: "Shows whether hot standby is currently active.",
     },
     Definition {
@@ -160,7 +170,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "off",
         reported: true,
         context: Context::User,
-        check: on_off,
+        check: Check::Custom(on_off),
         description: "Sets the default read-only status of new transactions.",
     },
     Definition {
@@ -168,7 +178,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "off",
         reported: false,
         context: Context::User,
-        check: on_off,
+        check: Check::Custom(on_off),
         description: "Sets the current transaction's read-only status.",
     },
     Definition {
@@ -176,7 +186,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "off",
         reported: false,
         context: Context::User,
-        check: on_off,
+        check: Check::Custom(on_off),
         description: "Sets the default deferrable status of new transactions (no effect: no snapshot of a read-only transaction can fail).",
     },
     Definition {
@@ -184,7 +194,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "off",
         reported: false,
         context: Context::User,
-        check: on_off,
+        check: Check::Custom(on_off),
         description: "Whether to defer a read-only serializable transaction (no effect: no snapshot of a read-only transaction can fail).",
     },
     Definition {
@@ -192,7 +202,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "C.UTF-8",
         reported: false,
         context: Context::User,
-        check: english_messages,
+        check: Check::Custom(english_messages),
         description: "Sets the language in which messages are displayed (English only).",
     },
     Definition {
@@ -200,7 +210,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "\"$user\", public",
         reported: false,
         context: Context::User,
-        check: search_path,
+        check: Check::Custom(search_path),
         description: "Sets the schema search order for names that are not schema-qualified.",
     },
     Definition {
@@ -208,7 +218,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "read committed",
         reported: false,
         context: Context::User,
-        check: transaction_isolation,
+        check: Check::Custom(transaction_isolation),
         description: "Sets the current transaction's isolation level.",
     },
     Definition {
@@ -216,7 +226,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "read committed",
         reported: false,
         context: Context::User,
-        check: default_transaction_isolation,
+        check: Check::Custom(default_transaction_isolation),
         description: "Sets the transaction isolation level of each new transaction.",
     },
     Definition {
@@ -224,7 +234,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "0",
         reported: false,
         context: Context::User,
-        check: statement_timeout,
+        check: Check::Custom(statement_timeout),
         description: "Sets the maximum allowed duration of any statement.",
     },
     Definition {
@@ -232,7 +242,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "0",
         reported: false,
         context: Context::User,
-        check: lock_timeout,
+        check: Check::Custom(lock_timeout),
         description: "Sets the maximum allowed duration of any wait for a lock.",
     },
     Definition {
@@ -240,7 +250,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "1s",
         reported: false,
         context: Context::User,
-        check: deadlock_timeout,
+        check: Check::Custom(deadlock_timeout),
         description: "Accepted for tests that set it; deadlocks are found when a wait begins.",
     },
     Definition {
@@ -248,7 +258,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "0",
         reported: false,
         context: Context::User,
-        check: idle_in_transaction_session_timeout,
+        check: Check::Custom(idle_in_transaction_session_timeout),
         description: "Sets the maximum allowed idle time between queries, when in a transaction.",
     },
     Definition {
@@ -256,7 +266,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "0",
         reported: false,
         context: Context::User,
-        check: idle_session_timeout,
+        check: Check::Custom(idle_session_timeout),
         description: "Sets the maximum allowed idle time between queries, when not in a transaction.",
     },
     Definition {
@@ -264,7 +274,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "on",
         reported: false,
         context: Context::User,
-        check: on_off,
+        check: Check::Custom(on_off),
         description: "Checks routine bodies during CREATE FUNCTION (there are no user functions).",
     },
     Definition {
@@ -272,7 +282,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "on",
         reported: false,
         context: Context::User,
-        check: on_off,
+        check: Check::Custom(on_off),
         description: "Lets concurrent scans share their reads (scans here always start at the first row).",
     },
     Definition {
@@ -280,7 +290,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "content",
         reported: false,
         context: Context::User,
-        check: xml_option,
+        check: Check::Custom(xml_option),
         description: "Sets whether XML data is a document or content (content only).",
     },
     Definition {
@@ -288,7 +298,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "on",
         reported: false,
         context: Context::User,
-        check: on_off,
+        check: Check::Custom(on_off),
         description: "Enables row security (there are no row security policies).",
     },
     Definition {
@@ -296,7 +306,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "",
         reported: false,
         context: Context::User,
-        check: default_tablespace,
+        check: Check::Custom(default_tablespace),
         description: "Sets the tablespace new tables go to (the default one only).",
     },
     Definition {
@@ -304,7 +314,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "heap",
         reported: false,
         context: Context::User,
-        check: table_access_method,
+        check: Check::Custom(table_access_method),
         description: "Sets the access method of new tables (heap only).",
     },
     Definition {
@@ -312,7 +322,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "notice",
         reported: false,
         context: Context::User,
-        check: any,
+        check: Check::Custom(any),
         description: "Sets the message levels that are sent to the client.",
     },
     Definition {
@@ -320,7 +330,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "hex",
         reported: false,
         context: Context::User,
-        check: bytea_output,
+        check: Check::Custom(bytea_output),
         description: "Sets the output format for bytea.",
     },
     Definition {
@@ -328,7 +338,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "63",
         reported: false,
         context: Context::Internal,
-        check: any,
+        check: Check::Custom(any),
         description: "Shows the maximum identifier length.",
     },
     Definition {
@@ -336,7 +346,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "on",
         reported: false,
         context: Context::User,
-        check: synchronous_commit,
+        check: Check::Custom(synchronous_commit),
         description: "Sets the current transaction's synchronization level: off answers COMMIT before its log record is on disk.",
     },
     Definition {
@@ -344,7 +354,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "off",
         reported: false,
         context: Context::User,
-        check: any,
+        check: Check::Custom(any),
         description: "Accepted for clients that set it; there is no JIT compilation.",
     },
     Definition {
@@ -352,7 +362,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "on",
         reported: false,
         context: Context::User,
-        check: on_off,
+        check: Check::Custom(on_off),
         description: "Serves repeated queries from the result cache.",
     },
     Definition {
@@ -360,7 +370,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "",
         reported: false,
         context: Context::User,
-        check: optimizer_rules,
+        check: Check::Custom(optimizer_rules),
         description: "Optimizer rules to skip, comma-separated, or all.",
     },
     Definition {
@@ -368,7 +378,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "1000000",
         reported: false,
         context: Context::User,
-        check: positive_integer,
+        check: Check::Custom(positive_integer),
         description: "WITH RECURSIVE stops with 54000 after this many rounds.",
     },
     Definition {
@@ -376,7 +386,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "0",
         reported: false,
         context: Context::User,
-        check: query_memory_limit,
+        check: Check::Custom(query_memory_limit),
         description: "A statement needing more working memory fails with 53200; 0: a quarter of the server's limit.",
     },
     Definition {
@@ -384,7 +394,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "40",
         reported: false,
         context: Context::User,
-        check: hnsw_ef_search,
+        check: Check::Custom(hnsw_ef_search),
         description: "Sets the size of the dynamic candidate list for search",
     },
     Definition {
@@ -392,7 +402,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "5min",
         reported: false,
         context: Context::Server,
-        check: checkpoint_timeout,
+        check: Check::Custom(checkpoint_timeout),
         description: "Sets the maximum time between automatic checkpoints (30s to 1d; not by SET).",
     },
     Definition {
@@ -400,7 +410,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "1GB",
         reported: false,
         context: Context::Server,
-        check: max_wal_size,
+        check: Check::Custom(max_wal_size),
         description: "Sets the log size that triggers a checkpoint (at least 2MB; not by SET).",
     },
     Definition {
@@ -408,7 +418,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "",
         reported: false,
         context: Context::Open,
-        check: any,
+        check: Check::Custom(any),
         description: "Shows the data directory; empty for an in-memory database.",
     },
     Definition {
@@ -416,7 +426,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "100",
         reported: false,
         context: Context::Server,
-        check: positive_integer,
+        check: Check::Custom(positive_integer),
         description: "Sets the maximum number of concurrent connections (a server's, not by SET).",
     },
     Definition {
@@ -424,7 +434,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "scram-sha-256",
         reported: false,
         context: Context::User,
-        check: password_encryption,
+        check: Check::Custom(password_encryption),
         description: "Chooses the algorithm for encrypting passwords.",
     },
     Definition {
@@ -432,7 +442,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "3",
         reported: false,
         context: Context::Server,
-        check: non_negative_integer,
+        check: Check::Custom(non_negative_integer),
         description: "Sets the number of connection slots reserved for superusers.",
     },
     Definition {
@@ -440,7 +450,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "none",
         reported: false,
         context: Context::User,
-        check: any,
+        check: Check::Custom(any),
         description: "Sets the current role (SET ROLE; the session's user must be a member of it).",
     },
     Definition {
@@ -448,7 +458,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "off",
         reported: false,
         context: Context::Server,
-        check: on_off,
+        check: Check::Custom(on_off),
         description: "Enables SSL connections.",
     },
     Definition {
@@ -456,7 +466,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "server.crt",
         reported: false,
         context: Context::Server,
-        check: any,
+        check: Check::Custom(any),
         description: "Location of the SSL server certificate file.",
     },
     Definition {
@@ -464,7 +474,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "server.key",
         reported: false,
         context: Context::Server,
-        check: any,
+        check: Check::Custom(any),
         description: "Location of the SSL server private key file.",
     },
     Definition {
@@ -473,7 +483,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "2",
         reported: false,
         context: Context::User,
-        check: parallel_workers,
+        check: Check::Custom(parallel_workers),
         description: "Sets the maximum number of helper threads one parallel pipeline may use; 0: serial.",
     },
     Definition {
@@ -481,7 +491,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "off",
         reported: false,
         context: Context::User,
-        check: force_parallel_mode,
+        check: Check::Custom(force_parallel_mode),
         description: "Runs every parallel-safe pipeline in parallel, one row per morsel (on, regress: EXPLAIN hides the Gather).",
     },
     Definition {
@@ -489,10 +499,36 @@ const DEFINITIONS: &[Definition] = &[
         default: "100000",
         reported: false,
         context: Context::User,
-        check: parallel_min_rows,
+        check: Check::Custom(parallel_min_rows),
         description: "Pipelines reading fewer rows run on one thread.",
     },
 ];
+
+/// Every setting: ours above, then PostgreSQL's planner settings (see [`planner`]).
+fn definitions() -> &'static [Definition] {
+    static ALL: std::sync::LazyLock<Vec<Definition>> = std::sync::LazyLock::new(|| {
+        let planner = planner::SETTINGS.iter().map(|setting| Definition {
+            name: setting.name,
+            default: setting.default,
+            reported: false,
+            context: Context::User,
+            check: Check::Planner(&setting.kind),
+            description: planner::DESCRIPTION,
+        });
+        DEFINITIONS.iter().copied().chain(planner).collect()
+    });
+    &ALL
+}
+
+impl Definition {
+    /// The value SHOW shows for `value`, or why it is refused.
+    fn check(&self, value: &str) -> Result<String> {
+        match self.check {
+            Check::Custom(check) => check(value),
+            Check::Planner(kind) => kind.check(self.name, value),
+        }
+    }
+}
 
 /// A setting that a server's defaults can set, for help texts.
 pub struct SettingDoc {
@@ -503,9 +539,10 @@ pub struct SettingDoc {
 
 /// Every setting [`crate::Database::set_setting_default`] accepts, in a stable order.
 pub fn default_settable() -> impl Iterator<Item = SettingDoc> {
-    DEFINITIONS
+    definitions()
         .iter()
         .filter(|d| !matches!(d.context, Context::Open | Context::Internal))
+        .filter(|d| !matches!(d.check, Check::Planner(_)))
         .map(|d| SettingDoc {
             name: d.name,
             default: d.default,
@@ -524,7 +561,10 @@ pub(crate) struct Defaults {
 
 impl Default for Defaults {
     fn default() -> Self {
-        let mut values: Vec<String> = DEFINITIONS.iter().map(|d| d.default.to_string()).collect();
+        let mut values: Vec<String> = definitions()
+            .iter()
+            .map(|d| d.default.to_string())
+            .collect();
         if let Some(index) = find("max_parallel_workers_per_gather") {
             let helpers = crate::exec::parallel::pool_threads().saturating_sub(1);
             values[index] = helpers.to_string();
@@ -547,11 +587,11 @@ impl Defaults {
             }
             return Err(unrecognized(name));
         };
-        let definition = &DEFINITIONS[index];
+        let definition = &definitions()[index];
         if matches!(definition.context, Context::Open | Context::Internal) {
             return Err(cannot_change(definition));
         }
-        Arc::make_mut(&mut self.values)[index] = (definition.check)(value)?;
+        Arc::make_mut(&mut self.values)[index] = definition.check(value)?;
         Ok(())
     }
 
@@ -599,7 +639,7 @@ pub struct Settings {
 }
 
 fn find(name: &str) -> Option<usize> {
-    DEFINITIONS
+    definitions()
         .iter()
         .position(|d| d.name.eq_ignore_ascii_case(name))
 }
@@ -660,12 +700,12 @@ impl Settings {
             }
             return Err(unrecognized(name));
         };
-        let definition = &DEFINITIONS[index];
+        let definition = &definitions()[index];
         if definition.context != Context::User {
             return Err(cannot_change(definition));
         }
         let value = match value {
-            Some(v) => (definition.check)(v)?,
+            Some(v) => definition.check(v)?,
             None => self.defaults.values[index].clone(),
         };
         if let Some((_, after_commit)) = self.local_restore.iter_mut().find(|(i, _)| *i == index) {
@@ -703,7 +743,7 @@ impl Settings {
 
     /// Stores a checked value, noting a reported setting's change.
     fn assign(&mut self, index: usize, value: String) {
-        let definition = &DEFINITIONS[index];
+        let definition = &definitions()[index];
         if self.values[index] != value {
             self.rows = OnceLock::new();
             Arc::make_mut(&mut self.values)[index] = value;
@@ -716,7 +756,7 @@ impl Settings {
     /// The value and canonical name for SHOW.
     pub fn get(&self, name: &str) -> Result<(&'static str, String)> {
         match find(name) {
-            Some(index) => Ok((DEFINITIONS[index].name, self.values[index].clone())),
+            Some(index) => Ok((definitions()[index].name, self.values[index].clone())),
             None => self
                 .custom
                 .iter()
@@ -741,7 +781,7 @@ impl Settings {
     /// `RESET ALL`.
     pub fn reset_all(&mut self) {
         self.rows = OnceLock::new();
-        for (index, definition) in DEFINITIONS.iter().enumerate() {
+        for (index, definition) in definitions().iter().enumerate() {
             if definition.reported
                 && self.values[index] != self.defaults.values[index]
                 && !self.changed.contains(&index)
@@ -759,7 +799,7 @@ impl Settings {
     /// Goes back to `saved` (ROLLBACK undoes SET), reporting what that changes.
     pub fn restore(&mut self, saved: Settings) {
         self.rows = OnceLock::new();
-        for (index, definition) in DEFINITIONS.iter().enumerate() {
+        for (index, definition) in definitions().iter().enumerate() {
             if definition.reported
                 && self.values[index] != saved.values[index]
                 && !self.changed.contains(&index)
@@ -795,7 +835,7 @@ impl Settings {
     }
 
     fn make_rows(&self) -> Vec<SettingRow> {
-        let built_in = DEFINITIONS
+        let built_in = definitions()
             .iter()
             .zip(self.values.iter())
             .map(|(d, value)| {
@@ -830,7 +870,7 @@ impl Settings {
             let value = &self.values[index];
             if *value != self.last_reported[index] {
                 Arc::make_mut(&mut self.last_reported)[index] = value.clone();
-                changes.push((DEFINITIONS[index].name.to_string(), value.clone()));
+                changes.push((definitions()[index].name.to_string(), value.clone()));
             }
         }
         changes

@@ -41,6 +41,24 @@ const MEMORY: Units = &[
 const MEMORY_HINT: &str =
     "Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".";
 
+/// Kilobytes are the base unit of `work_mem` and `maintenance_work_mem`.
+const KILOBYTES: Units = &[
+    ("TB", 1_073_741_824.0),
+    ("GB", 1_048_576.0),
+    ("MB", 1_024.0),
+    ("kB", 1.0),
+    ("B", 1.0 / 1_024.0),
+];
+
+/// Blocks of 8 kB are the base unit of `effective_cache_size` and the like.
+const BLOCKS: Units = &[
+    ("TB", 134_217_728.0),
+    ("GB", 131_072.0),
+    ("MB", 128.0),
+    ("kB", 1.0 / 8.0),
+    ("B", 1.0 / 8_192.0),
+];
+
 /// An integer setting measured in a unit, with its allowed range in base units.
 pub(crate) struct UnitSetting {
     pub name: &'static str,
@@ -70,6 +88,30 @@ const fn timeout_ms(name: &'static str) -> UnitSetting {
         base_unit: "ms",
         min: 0,
         max: i32::MAX as i64,
+    }
+}
+
+/// A memory setting in kilobytes, within `min ..= max` of them.
+pub(crate) const fn kilobytes(name: &'static str, min: i64, max: i64) -> UnitSetting {
+    UnitSetting {
+        name,
+        units: KILOBYTES,
+        hint: MEMORY_HINT,
+        base_unit: "kB",
+        min,
+        max,
+    }
+}
+
+/// A memory setting in 8 kB blocks, within `min ..= max` of them.
+pub(crate) const fn blocks(name: &'static str, min: i64, max: i64) -> UnitSetting {
+    UnitSetting {
+        name,
+        units: BLOCKS,
+        hint: MEMORY_HINT,
+        base_unit: "8kB",
+        min,
+        max,
     }
 }
 
