@@ -135,8 +135,7 @@ impl Binder<'_> {
         };
         // Values leave as a query's do: enum labels, OID aliases' names.
         if let CopyDirection::To { plan, columns } = direction {
-            let (plan, columns) =
-                super::catalog_call::present_catalog_columns(plan, columns.to_vec())?;
+            let (plan, columns) = super::present::present_columns(plan, columns.to_vec())?;
             direction = CopyDirection::To {
                 plan,
                 columns: Arc::from(columns),

@@ -101,6 +101,16 @@ pub enum JsonFunction {
 }
 
 impl JsonFunction {
+    /// Whether its arguments are values of any type made json (see
+    /// `ScalarFunction::renders_arguments`).
+    pub fn renders_arguments(self) -> bool {
+        use JsonFunction as F;
+        matches!(
+            self,
+            F::To { .. } | F::BuildObject { .. } | F::BuildArray { .. }
+        )
+    }
+
     pub fn name(self) -> &'static str {
         use JsonFunction as F;
         match self {
