@@ -4,13 +4,12 @@
 
 use sqlparser::ast::Expr;
 
-use super::record::{field_of, row_of};
 use super::scope::Scope;
 use super::Binder;
 use crate::catalog::system::{object_oid, sql_function_oid, CatalogFunction};
 use crate::error::Result;
 use crate::function::cast::CastContext;
-use crate::plan::{ColumnInfo, LogicalPlan, ScalarExpr};
+use crate::plan::ScalarExpr;
 use crate::types::{DataType, OidKind, ScalarValue};
 
 impl Binder<'_> {
@@ -107,76 +106,5 @@ impl Binder<'_> {
             args: vec![text],
             ty: to,
         })
-    }
-}
-
-/// The output columns of a query as they leave the engine: OID aliases as the names they
-/// print as (text); plain OIDs stay oid (type 26, four bytes in binary), as PostgreSQL sends
-/// them; enum values as their labels (text); a record with such fields as an anonymous
-/// record of the same fields presented so (its fields' numbers would print otherwise).
-pub(super) fn present_catalog_columns(
-    plan: LogicalPlan,
-    mut columns: Vec<ColumnInfo>,
-) -> Result<(LogicalPlan, Vec<ColumnInfo>)> {
-    if !columns.iter().any(|c| presented(c.data_type)) {
-        return Ok((plan, columns));
-    }
-    let exprs = columns
-        .iter_mut()
-        .enumerate()
-        .map(|(index, column)| {
-            let presented = present(ScalarExpr::Column {
-                index,
-                ty: column.data_type,
-            })?;
-            column.data_type = presented.ty();
-            Ok(presented)
-        })
-        .collect::<Result<Vec<_>>>()?;
-    let plan = LogicalPlan::Project {
-        input: Box::new(plan),
-        exprs,
-    };
-    Ok((plan, columns))
-}
-
-/// The catalog function a value of `ty` leaves the engine through, if any.
-fn output_function(ty: DataType) -> Option<CatalogFunction> {
-    match ty {
-        DataType::Oid(kind) => CatalogFunction::output_of(kind),
-        DataType::Enum(oid) => Some(CatalogFunction::EnumOut(oid)),
-        _ => None,
-    }
-}
-
-/// Whether a value of `ty` is changed on its way out (see [`present_catalog_columns`]).
-fn presented(ty: DataType) -> bool {
-    match ty {
-        DataType::Record(record) => record.fields.iter().any(|f| presented(f.ty)),
-        ty => output_function(ty).is_some(),
-    }
-}
-
-/// `expr` as it leaves the engine.
-fn present(expr: ScalarExpr) -> Result<ScalarExpr> {
-    let ty = expr.ty();
-    match (ty, output_function(ty)) {
-        (_, Some(func)) => Ok(ScalarExpr::CatalogCall {
-            func,
-            args: vec![expr],
-            ty: DataType::Text,
-        }),
-        (DataType::Record(record), None) if presented(ty) => {
-            let fields = (record.fields.iter().enumerate())
-                .map(|(index, f)| {
-                    Ok((
-                        f.name.clone(),
-                        present(field_of(expr.clone(), index, f.ty))?,
-                    ))
-                })
-                .collect::<Result<Vec<_>>>()?;
-            row_of(fields)
-        }
-        _ => Ok(expr),
     }
 }

@@ -2,6 +2,7 @@
 //! which common type operands meet at, and the casts that bring them there. Untyped
 //! literals take the type their context asks for, as PostgreSQL's `unknown` does.
 
+use super::present::{needs_presentation, present, present_all};
 use super::Binder;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, cast_scalar, CastContext};
@@ -189,6 +190,10 @@ impl Binder<'_> {
         if let (DataType::Record(_), DataType::Record(record)) = (from, to) {
             return self.coerce_record(expr, record, context);
         }
+        // record_out prints each field by its type's output function.
+        if matches!(from, DataType::Record(_)) && to.is_string() && needs_presentation(from) {
+            return self.coerce(present(expr)?, to, context);
+        }
         // PostgreSQL's int2[] of an int2vector keeps its lower bound of 0, which an array
         // here cannot have; the binder reads the vector as its array only where that does
         // not show (`binder/array.rs`).
@@ -315,6 +320,15 @@ impl Binder<'_> {
         {
             let name = ScalarValue::Text(self.type_display(named));
             return Ok(ScalarExpr::literal(name, ty));
+        }
+        if func.renders_arguments() && args.iter().any(|a| needs_presentation(a.ty())) {
+            let args = present_all(args)?;
+            let types: Vec<DataType> = args.iter().map(ScalarExpr::ty).collect();
+            let resolved =
+                ScalarFunction::resolve_checked(func.name(), &types)?.ok_or_else(|| {
+                    Error::internal(format!("{} of presented arguments", func.name()))
+                })?;
+            return self.scalar_call(resolved, args);
         }
         let mut args = self.coerce_args(args, types)?;
         if let ScalarFunction::Json(json) = func {

@@ -7,6 +7,7 @@ use sqlparser::ast::{
     CopyLegacyCsvOption, CopyLegacyOption, CopyOption, CopySource, CopyTarget, Ident,
 };
 
+use super::present::{present_columns, Output};
 use super::{ident_name, Binder};
 use crate::catalog::{AclMode, QualifiedName, TableSchema};
 use crate::error::{Error, Result, SqlState};
@@ -133,16 +134,20 @@ impl Binder<'_> {
                 (CopyDirection::To { plan, columns }, copied)
             }
         };
-        // Values leave as a query's do: enum labels, OID aliases' names.
+        let options = written.validate(to, &copied)?;
+        // Values leave as a query's do: enum labels, OID aliases' names (in binary, their
+        // OIDs, as oidsend sends them).
         if let CopyDirection::To { plan, columns } = direction {
-            let (plan, columns) =
-                super::catalog_call::present_catalog_columns(plan, columns.to_vec())?;
+            let output = match options.format {
+                CopyFormat::Binary => Output::Binary,
+                CopyFormat::Text | CopyFormat::Csv | CopyFormat::Parquet => Output::Text,
+            };
+            let (plan, columns) = present_columns(plan, columns.to_vec(), output)?;
             direction = CopyDirection::To {
                 plan,
                 columns: Arc::from(columns),
             };
         }
-        let options = written.validate(to, &copied)?;
         Ok(BoundStatement::Copy(Box::new(CopyStatement {
             direction,
             endpoint,

@@ -1438,6 +1438,9 @@ impl Binder<'_> {
                 _ => bound,
             });
         }
+        if func.renders_arguments() {
+            raw = super::present::present_all(raw)?;
+        }
         let types: Vec<DataType> = raw.iter().map(|a| a.ty()).collect();
         let (arg_types, ty) = match func.signature(&types) {
             Some(signature) => signature,

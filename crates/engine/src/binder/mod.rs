@@ -36,6 +36,7 @@ mod modifying_cte;
 mod names;
 mod on_conflict;
 mod operator;
+mod present;
 mod privilege;
 mod record;
 mod recursive_cte;

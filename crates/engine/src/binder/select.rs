@@ -60,7 +60,8 @@ impl Binder<'_> {
         }
         let (plan, columns) = self.bind_query(query)?;
         self.writes_allowed = false;
-        let (plan, columns) = super::catalog_call::present_catalog_columns(plan, columns)?;
+        let (plan, columns) =
+            super::present::present_columns(plan, columns, super::present::Output::Text)?;
         Ok(BoundStatement::Query {
             plan,
             columns: columns.into(),

@@ -103,6 +103,9 @@ impl Binder<'_> {
             }
             (f, _) => f,
         };
+        if matches!(func, WindowFunction::Aggregate(aggregate) if aggregate.renders_arguments()) {
+            bound = super::present::present_all(bound)?;
+        }
         if let Some(first) = bound.first_mut() {
             if first.ty() == crate::types::DataType::Unknown {
                 let taken =

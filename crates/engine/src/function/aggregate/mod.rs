@@ -215,6 +215,15 @@ impl AggregateFunction {
         })
     }
 
+    /// Whether its arguments are values of any type made json by their types' output
+    /// functions, so the binder presents them first (`binder/present.rs`).
+    pub fn renders_arguments(self) -> bool {
+        matches!(
+            self,
+            AggregateFunction::JsonAgg { .. } | AggregateFunction::JsonObjectAgg { .. }
+        )
+    }
+
     /// Whether the result can depend on the order rows arrive in: string_agg's output, and
     /// the rounding of float sums. ORDER BY inside other calls changes nothing.
     pub fn order_sensitive(self, arg: DataType) -> bool {

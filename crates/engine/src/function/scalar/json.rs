@@ -101,6 +101,16 @@ pub enum JsonFunction {
 }
 
 impl JsonFunction {
+    /// Whether its arguments are values of any type made json (see
+    /// `ScalarFunction::renders_arguments`).
+    pub fn renders_arguments(self) -> bool {
+        use JsonFunction as F;
+        matches!(
+            self,
+            F::To { .. } | F::BuildObject { .. } | F::BuildArray { .. }
+        )
+    }
+
     pub fn name(self) -> &'static str {
         use JsonFunction as F;
         match self {
@@ -704,6 +714,8 @@ fn write_value_json(value: &ScalarValue, ty: DataType, out: &mut String) -> Resu
     match (value, ty) {
         (ScalarValue::Null, _) => out.push_str("null"),
         (ScalarValue::Bool(b), _) => out.push_str(if *b { "true" } else { "false" }),
+        // Only the integer, float and numeric types are JSON numbers: an oid is a string.
+        (ScalarValue::Int64(_), DataType::Oid(_)) => json::write_string(&text, out),
         (ScalarValue::Int16(_) | ScalarValue::Int32(_) | ScalarValue::Int64(_), _) => {
             out.push_str(&text)
         }

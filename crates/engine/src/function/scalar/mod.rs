@@ -326,6 +326,17 @@ impl ScalarFunction {
         })
     }
 
+    /// Whether the function takes arguments of any type and renders each by its type's
+    /// output function (concat, format, to_json, the json builders), so the binder presents
+    /// them first (`binder/present.rs`).
+    pub fn renders_arguments(self) -> bool {
+        use ScalarFunction as F;
+        matches!(
+            self,
+            F::Concat | F::ConcatWs | F::Format | F::QuoteLiteral | F::QuoteNullable
+        ) || matches!(self, F::Json(json) if json.renders_arguments())
+    }
+
     pub fn name(self) -> &'static str {
         use ScalarFunction as F;
         match self {
