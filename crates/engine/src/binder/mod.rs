@@ -31,6 +31,7 @@ mod generated;
 mod grouping;
 mod hnsw_index;
 mod index;
+mod jsonb_subscript;
 mod materialized_view;
 mod modifying_cte;
 mod names;
