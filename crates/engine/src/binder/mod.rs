@@ -55,6 +55,7 @@ mod storage_parameters;
 mod truncate;
 mod updatable_view;
 mod utility;
+mod variadic;
 mod view;
 mod window;
 
