@@ -138,6 +138,8 @@ pub struct Binder<'a> {
     insert_overriding: Option<parser::Overriding>,
     /// The LIKE elements of the CREATE TABLE being bound.
     table_likes: Vec<parser::TableLike>,
+    /// The column names of the CREATE TABLE ... AS being bound.
+    table_as_columns: Vec<Ident>,
     /// CREATE VIEW's WITH CHECK OPTION, which the parser took off the statement.
     view_check_option: Option<crate::catalog::ViewCheckOption>,
     /// BEGIN's or SET TRANSACTION's `[NOT] DEFERRABLE`, which the parser took off it.
@@ -196,6 +198,7 @@ impl<'a> Binder<'a> {
             identity_sequence_names: Default::default(),
             insert_overriding: None,
             table_likes: Vec::new(),
+            table_as_columns: Vec::new(),
             view_check_option: None,
             transaction_deferrable: None,
             function_params: None,
@@ -217,6 +220,7 @@ impl<'a> Binder<'a> {
             identity_sequence_names,
             insert_overriding,
             table_likes,
+            table_as_columns,
             view_check_option,
             transaction_deferrable,
         } = parsed;
@@ -226,6 +230,7 @@ impl<'a> Binder<'a> {
         self.copy_header_match = *copy_header_match;
         self.identity_sequence_names = identity_sequence_names.iter().cloned().collect();
         self.table_likes = table_likes.clone();
+        self.table_as_columns = table_as_columns.clone();
         match (insert_overriding, statement.sql()) {
             (None, _) => {}
             (Some(_), Some(Statement::Insert(_))) => self.insert_overriding = *insert_overriding,
