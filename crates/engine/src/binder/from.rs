@@ -1149,10 +1149,10 @@ impl Binder<'_> {
     /// json[b]_populate_record(set)(base, document), which becomes the same call of
     /// json[b]_to_record(set) on the document (the base must be NULL: its fields would
     /// fill in the keys the document lacks). None for any other function.
-    fn json_record_columns<'e>(
+    fn json_record_columns(
         &mut self,
         name: &mut String,
-        args: &mut Vec<&'e ast::Expr>,
+        args: &mut Vec<&ast::Expr>,
         definitions: &[ast::TableAliasColumnDef],
     ) -> Result<Vec<(String, DataType)>> {
         if let Some(to_record) = populate_to_record(name) {
