@@ -26,6 +26,7 @@ mod role_statements;
 mod row_lock_strength;
 mod sequence_options;
 mod set_constraints;
+mod subscript_assignment;
 mod table_query;
 mod vacuum_options;
 mod view_check_option;
@@ -51,6 +52,7 @@ pub use insert_overriding::Overriding;
 pub use materialized_view::MaterializedViewStatement;
 pub use role_statements::RoleMembership;
 pub use set_constraints::SET_CONSTRAINTS;
+pub use subscript_assignment::SUBSCRIPTED_ASSIGNMENT;
 
 /// A statement: sqlparser's, or one of PostgreSQL's that sqlparser lacks, parsed here.
 #[derive(Debug, Clone)]
@@ -131,6 +133,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     qualified_operator_any::unqualify(&mut tokens);
     let mut view_check_options = view_check_option::strip(&mut tokens);
     set_constraints::rewrite(&mut tokens);
+    subscript_assignment::rewrite(&mut tokens);
     referential_actions::check(&tokens)?;
     let mut identity_sequence_names = identity_options::strip(&mut tokens);
     let mut insert_overriding = insert_overriding::strip(&mut tokens);
