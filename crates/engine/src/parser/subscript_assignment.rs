@@ -113,7 +113,9 @@ fn rewrite_set_list(tokens: &[TokenWithSpan]) -> Vec<TokenWithSpan> {
 
 /// `column[s1]... = value` at `tokens[from..end]` as the call standing for it.
 fn subscripted(tokens: &[TokenWithSpan], from: usize, end: usize) -> Option<Vec<TokenWithSpan>> {
-    let column = tokens.get(from).filter(|t| matches!(t.token, Token::Word(_)))?;
+    let column = tokens
+        .get(from)
+        .filter(|t| matches!(t.token, Token::Word(_)))?;
     let mut subscripts = Vec::new();
     let mut i = next_significant(tokens, from + 1);
     while i < end && tokens[i].token == Token::LBracket {
