@@ -1386,6 +1386,9 @@ impl Binder<'_> {
             }
             return Err(undefined_function(name, &types));
         }
+        if matches!(name, "json_populate_record" | "jsonb_populate_record") {
+            return self.bind_populate_record_value(name, bound);
+        }
         if matches!(name, "num_nulls" | "num_nonnulls") && !bound.is_empty() {
             return Ok(super::variadic::count_nulls(name == "num_nulls", bound));
         }

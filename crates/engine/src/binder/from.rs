@@ -1155,7 +1155,7 @@ impl Binder<'_> {
         args: &mut Vec<&ast::Expr>,
         definitions: &[ast::TableAliasColumnDef],
     ) -> Result<Vec<(String, DataType)>> {
-        if let Some(to_record) = populate_to_record(name) {
+        if let Some(to_record) = super::populate_record::populate_to_record(name) {
             let [base, document] = args.as_slice() else {
                 return Err(Error::new(
                     SqlState::UndefinedFunction,
@@ -1169,17 +1169,7 @@ impl Binder<'_> {
                 ));
             }
             let base = self.bind_expr(base, &Scope::default())?;
-            let DataType::Record(record) = base.ty() else {
-                return Err(Error::new(
-                    SqlState::DatatypeMismatch,
-                    format!("first argument of {name} must be a row type"),
-                ));
-            };
-            if !is_null_literal(&base) {
-                return Err(Error::unsupported(format!(
-                    "a base record other than NULL in {name}"
-                )));
-            }
+            let record = super::populate_record::populated_row_type(name, &base)?;
             *args = vec![*document];
             *name = to_record.to_string();
             return Ok(record
@@ -1229,29 +1219,6 @@ impl Binder<'_> {
             })
             .collect::<Result<Vec<_>>>()?;
         Ok(TableFunctionCall { func, args, ty })
-    }
-}
-
-/// The json[b]_to_record(set) a json[b]_populate_record(set) reads its document with.
-fn populate_to_record(name: &str) -> Option<&'static str> {
-    match name {
-        "json_populate_record" => Some("json_to_record"),
-        "jsonb_populate_record" => Some("jsonb_to_record"),
-        "json_populate_recordset" => Some("json_to_recordset"),
-        "jsonb_populate_recordset" => Some("jsonb_to_recordset"),
-        _ => None,
-    }
-}
-
-/// Whether `expr` is a NULL constant (`NULL::t` binds to a cast of one).
-fn is_null_literal(expr: &ScalarExpr) -> bool {
-    match expr {
-        ScalarExpr::Literal {
-            value: ScalarValue::Null,
-            ..
-        } => true,
-        ScalarExpr::Cast { input, .. } => is_null_literal(input),
-        _ => false,
     }
 }
 

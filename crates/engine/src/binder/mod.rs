@@ -37,6 +37,7 @@ mod modifying_cte;
 mod names;
 mod on_conflict;
 mod operator;
+mod populate_record;
 mod privilege;
 mod record;
 mod recursive_cte;
