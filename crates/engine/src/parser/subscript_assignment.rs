@@ -55,26 +55,34 @@ fn set_list_start(statement: &[TokenWithSpan]) -> Option<usize> {
     None
 }
 
-/// Whether `token` ends an assignment's value at depth zero.
-fn ends_value(token: &Token) -> bool {
+/// Whether `token`, after the significant token `previous`, ends an assignment's value at
+/// depth zero (the FROM of `IS [NOT] DISTINCT FROM` does not).
+fn ends_value(previous: Option<&Token>, token: &Token) -> bool {
+    let distinct = previous.is_some_and(|p| keyword(p) == Keyword::DISTINCT);
     *token == Token::Comma
         || *token == Token::SemiColon
-        || matches!(
-            keyword(token),
-            Keyword::FROM | Keyword::WHERE | Keyword::RETURNING
-        )
+        || matches!(keyword(token), Keyword::WHERE | Keyword::RETURNING)
+        || (keyword(token) == Keyword::FROM && !distinct)
 }
 
-/// The tokens from `from` up to (not including) the first at depth zero that `ends`.
-fn until(tokens: &[TokenWithSpan], from: usize, ends: impl Fn(&Token) -> bool) -> usize {
+/// The tokens from `from` up to (not including) the first at depth zero that `ends` after
+/// the significant token before it.
+fn until(
+    tokens: &[TokenWithSpan],
+    from: usize,
+    ends: impl Fn(Option<&Token>, &Token) -> bool,
+) -> usize {
     let mut depth = 0usize;
+    let mut previous = None;
     for (i, t) in tokens.iter().enumerate().skip(from) {
         match t.token {
             Token::LParen | Token::LBracket => depth += 1,
             Token::RParen | Token::RBracket if depth > 0 => depth -= 1,
-            _ if depth == 0 && ends(&t.token) => return i,
+            Token::Whitespace(_) => continue,
+            _ if depth == 0 && ends(previous, &t.token) => return i,
             _ => {}
         }
+        previous = Some(&t.token);
     }
     tokens.len()
 }
@@ -119,7 +127,7 @@ fn subscripted(tokens: &[TokenWithSpan], from: usize, end: usize) -> Option<Vec<
     let mut subscripts = Vec::new();
     let mut i = next_significant(tokens, from + 1);
     while i < end && tokens[i].token == Token::LBracket {
-        let close = until(tokens, i + 1, |t| *t == Token::RBracket);
+        let close = until(tokens, i + 1, |_, t| *t == Token::RBracket);
         if close >= end {
             return None;
         }
