@@ -194,6 +194,9 @@ impl Binder<'_> {
         {
             return self.bind_name_subscript(column, index, scope);
         }
+        if array.ty() == DataType::Jsonb {
+            return self.bind_jsonb_subscript(array, &subscripts, scope);
+        }
         let shift = 1 - array.ty().lower_bound();
         if shift != 0 && subscripts.len() > 1 {
             return Err(Error::unsupported(format!(
@@ -561,7 +564,7 @@ fn shift_result(func: ArrayFunction, types: &[DataType], call: ScalarExpr) -> Sc
     }
 }
 
-fn array_call(func: ArrayFunction, args: Vec<ScalarExpr>, ty: DataType) -> ScalarExpr {
+pub(super) fn array_call(func: ArrayFunction, args: Vec<ScalarExpr>, ty: DataType) -> ScalarExpr {
     ScalarExpr::Function {
         func: ScalarFunction::Array { func, result: ty },
         args,

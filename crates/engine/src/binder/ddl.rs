@@ -46,6 +46,16 @@ fn clear_supported(mut create: CreateTable) -> CreateTable {
     create.unlogged = false;
     create.temporary = false;
     create.on_commit = None;
+    // CREATE TABLE ... AS ... WITH [NO] DATA (AND STATISTICS is not PostgreSQL's).
+    if matches!(
+        create.with_data,
+        Some(ast::WithData {
+            statistics: None,
+            ..
+        })
+    ) {
+        create.with_data = None;
+    }
     // Checked by `check_storage_parameters`; nothing to keep.
     if matches!(create.table_options, CreateTableOptions::With(_)) {
         create.table_options = CreateTableOptions::None;
@@ -75,6 +85,10 @@ impl Binder<'_> {
             Some(ast::OnCommit::DeleteRows) => Some(OnCommitAction::DeleteRows),
             Some(ast::OnCommit::Drop) => Some(OnCommitAction::Drop),
         };
+        if create.query.is_none() && !self.table_as_columns.is_empty() {
+            // Bare names are a column list only before AS.
+            return Err(Error::syntax("syntax error at or near \")\""));
+        }
         let mut bound = match &create.query {
             Some(query) => self.bind_create_table_as(qualified, create, query)?,
             None => self.bind_create_table_columns(qualified, create)?,
@@ -404,29 +418,48 @@ impl Binder<'_> {
         if !create.columns.is_empty() || !create.constraints.is_empty() {
             return Err(Error::unsupported("column definitions in CREATE TABLE AS"));
         }
-        self.bind_table_from_query(name, create.if_not_exists, create.unlogged, query)
+        let names = std::mem::take(&mut self.table_as_columns);
+        let names = names.iter().map(ident_name).collect();
+        let mut bound =
+            self.bind_table_from_query(name, create.if_not_exists, create.unlogged, query, names)?;
+        if let (
+            BoundStatement::CreateTable { source, .. },
+            Some(ast::WithData { data: false, .. }),
+        ) = (&mut bound, &create.with_data)
+        {
+            *source = None;
+        }
+        Ok(bound)
     }
 
-    /// A new table `name` holding the rows of `query` (CREATE TABLE AS, SELECT INTO).
+    /// A new table `name` holding the rows of `query` (CREATE TABLE AS, SELECT INTO,
+    /// CREATE MATERIALIZED VIEW), its first columns named `names`, the others as the query
+    /// names them.
     pub(super) fn bind_table_from_query(
         &mut self,
         name: QualifiedName,
         if_not_exists: bool,
         unlogged: bool,
         query: &ast::Query,
+        names: Vec<String>,
     ) -> Result<BoundStatement> {
         let (plan, outputs) = self.bind_query(query)?;
+        if names.len() > outputs.len() {
+            return Err(Error::syntax("too many column names were specified"));
+        }
         let mut columns: Vec<ColumnDef> = Vec::with_capacity(outputs.len());
+        let mut names = names.into_iter();
         for output in &outputs {
-            if columns.iter().any(|c| c.name == output.name) {
+            let name = names.next().unwrap_or_else(|| output.name.clone());
+            if columns.iter().any(|c| c.name == name) {
                 return Err(Error::new(
                     SqlState::DuplicateColumn,
-                    format!("column \"{}\" specified more than once", output.name),
+                    format!("column \"{name}\" specified more than once"),
                 ));
             }
             super::record::refuse_record_column(&output.name, output.data_type)?;
             columns.push(ColumnDef {
-                name: output.name.clone(),
+                name,
                 data_type: match output.data_type {
                     DataType::Unknown => DataType::Text,
                     ty => ty,

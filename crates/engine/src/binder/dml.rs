@@ -380,7 +380,13 @@ impl Binder<'_> {
         let column = target.column(name)?;
         let attnum = i16::try_from(column + 1).unwrap_or(i16::MAX);
         self.note_attribute_use(schema.oid, attnum, AclMode::UPDATE);
+        let subscripted = super::jsonb_subscript::subscripted_assignment(value);
         if bound.iter().any(|(c, _)| *c == column) {
+            if subscripted.is_some() {
+                return Err(Error::unsupported(
+                    "several subscripted assignments to one column",
+                ));
+            }
             return Err(Error::syntax(format!(
                 "multiple assignments to same column \"{}\"",
                 schema.columns[column].name
@@ -407,7 +413,10 @@ impl Binder<'_> {
                 )
                 .with_detail(format!("Column \"{}\" {why}.", column_def.name)));
             }
-            let value = self.bind_expr(value, scope)?;
+            let value = match &subscripted {
+                Some(assignment) => self.bind_subscripted_assignment(assignment, scope)?,
+                None => self.bind_expr(value, scope)?,
+            };
             self.assign(schema, column, value)?
         };
         bound.push((column, value));

@@ -297,6 +297,9 @@ impl Binder<'_> {
                 scope,
             ),
             Expr::Function(function) => self.bind_function(function, scope),
+            Expr::Prefixed { prefix, .. } if prefix.value == "VARIADIC" => {
+                Err(Error::syntax("syntax error at or near \"VARIADIC\""))
+            }
             other => match self.bind_special_function(other, scope) {
                 Some(bound) => bound,
                 None => match self.bind_datetime_syntax(other, scope) {
@@ -1150,8 +1153,8 @@ impl Binder<'_> {
             _ => return Err(Error::unsupported(format!("the function {name}"))),
         };
         let mut order_by: &[ast::OrderByExpr] = &[];
-        let (arg_exprs, distinct, star) = match args {
-            FunctionArguments::None => (Vec::new(), false, false),
+        let (arg_exprs, distinct, star, variadic) = match args {
+            FunctionArguments::None => (Vec::new(), false, false, None),
             FunctionArguments::Subquery(query) if name == "array" => {
                 if within_group.is_empty() && filter.is_none() && over.is_none() {
                     return self.bind_array_subquery(query, scope);
@@ -1171,9 +1174,18 @@ impl Binder<'_> {
                     matches!(list.duplicate_treatment, Some(DuplicateTreatment::Distinct));
                 let mut exprs = Vec::new();
                 let mut star = false;
+                let mut variadic = None;
                 for arg in &list.args {
+                    if variadic.is_some() {
+                        return Err(variadic_not_last());
+                    }
                     match arg {
-                        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => exprs.push(e),
+                        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => {
+                            match super::variadic::variadic_array(e) {
+                                Some(array) => variadic = Some(array),
+                                None => exprs.push(e),
+                            }
+                        }
                         FunctionArg::Unnamed(FunctionArgExpr::Wildcard) => star = true,
                         other => {
                             return Err(Error::unsupported(format!(
@@ -1182,9 +1194,21 @@ impl Binder<'_> {
                         }
                     }
                 }
-                (exprs, distinct, star)
+                (exprs, distinct, star, variadic)
             }
         };
+        if let Some(array) = variadic {
+            if distinct
+                || star
+                || over.is_some()
+                || filter.is_some()
+                || !order_by.is_empty()
+                || !within_group.is_empty()
+            {
+                return Err(Error::unsupported(format!("the function call {function}")));
+            }
+            return self.bind_variadic_call(&name, &arg_exprs, array, scope);
+        }
         if arg_exprs.is_empty() && !star && over.is_none() && filter.is_none() {
             if name == "current_schema" {
                 return Ok(self.current_schema());
@@ -1341,26 +1365,39 @@ impl Binder<'_> {
                     ty,
                 })
             }
-            _ => {
-                let types: Vec<DataType> = bound.iter().map(|e| e.ty()).collect();
-                if TableFunction::by_name(&name).is_some() || name == "regexp_matches" {
-                    return Err(self.misplaced_set_returning_call(&name));
-                }
-                if ARRAY_FUNCTIONS.contains(&name.as_str()) {
-                    if let Some(bound) = self.bind_array_function(&name, bound) {
-                        return bound;
-                    }
-                    return Err(undefined_function(&name, &types));
-                }
-                let Some((func, arg_types, ty)) = ScalarFunction::resolve_checked(&name, &types)?
-                else {
-                    return self
-                        .bind_datetime_function(&name, bound)
-                        .unwrap_or_else(|| Err(undefined_function(&name, &types)));
-                };
-                self.scalar_call((func, arg_types, ty), bound)
-            }
+            _ => self.bind_builtin_call(&name, bound),
         }
+    }
+
+    /// A call of the built-in scalar function `name` (other than COALESCE and NULLIF) with
+    /// the bound arguments `bound`.
+    pub(super) fn bind_builtin_call(
+        &mut self,
+        name: &str,
+        bound: Vec<ScalarExpr>,
+    ) -> Result<ScalarExpr> {
+        let types: Vec<DataType> = bound.iter().map(|e| e.ty()).collect();
+        if TableFunction::by_name(name).is_some() || name == "regexp_matches" {
+            return Err(self.misplaced_set_returning_call(name));
+        }
+        if ARRAY_FUNCTIONS.contains(&name) {
+            if let Some(bound) = self.bind_array_function(name, bound) {
+                return bound;
+            }
+            return Err(undefined_function(name, &types));
+        }
+        if matches!(name, "json_populate_record" | "jsonb_populate_record") {
+            return self.bind_populate_record_value(name, bound);
+        }
+        if matches!(name, "num_nulls" | "num_nonnulls") && !bound.is_empty() {
+            return Ok(super::variadic::count_nulls(name == "num_nulls", bound));
+        }
+        let Some((func, arg_types, ty)) = ScalarFunction::resolve_checked(name, &types)? else {
+            return self
+                .bind_datetime_function(name, bound)
+                .unwrap_or_else(|| Err(undefined_function(name, &types)));
+        };
+        self.scalar_call((func, arg_types, ty), bound)
     }
 
     fn bind_aggregate(&mut self, call: AggregateSyntax<'_>, scope: &Scope) -> Result<ScalarExpr> {
@@ -1784,6 +1821,11 @@ fn session_info(name: &str) -> Option<SessionInfo> {
         "pg_backend_pid" => SessionInfo::BackendPid,
         _ => return None,
     })
+}
+
+/// PostgreSQL's grammar takes VARIADIC only on a call's last argument.
+pub(super) fn variadic_not_last() -> Error {
+    Error::syntax("syntax error at or near \",\"")
 }
 
 pub(super) fn undefined_function(name: &str, args: &[DataType]) -> Error {

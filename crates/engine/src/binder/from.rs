@@ -750,7 +750,7 @@ impl Binder<'_> {
             true => self.set_returning_sql_functions(),
             false => Vec::new(),
         };
-        let calls = if in_select_list {
+        let mut calls = if in_select_list {
             args.iter()
                 .map(|arg| super::select_srf::call_parts(arg, &sql_srfs))
                 .collect::<Result<Vec<_>>>()?
@@ -770,18 +770,27 @@ impl Binder<'_> {
         if let Some(left) = &lateral_scope {
             self.outer_scopes.push((left.clone(), false));
         }
-        let options_table = function_name == OPTIONS_TO_TABLE;
-        let bound = match options_table {
-            true => self.bind_options_to_table(&calls[0].1).map(|c| vec![c]),
-            false => calls
-                .iter()
-                .map(|(name, args)| self.bind_function_call(name, args, definitions))
-                .collect::<Result<Vec<_>>>(),
+        let record_columns = match &mut calls[..] {
+            [(name, args)] if !in_select_list => self.json_record_columns(name, args, definitions),
+            _ => Ok(Vec::new()),
         };
+        let options_table = function_name == OPTIONS_TO_TABLE;
+        let bound = record_columns.and_then(|record_columns| {
+            let bound = match options_table {
+                true => self.bind_options_to_table(&calls[0].1).map(|c| vec![c]),
+                false => calls
+                    .iter()
+                    .map(|(name, args)| {
+                        self.bind_function_call(name, args, definitions, &record_columns)
+                    })
+                    .collect::<Result<Vec<_>>>(),
+            };
+            bound.map(|bound| (bound, record_columns))
+        });
         if lateral_scope.is_some() {
             self.lateral_correlated = self.outer_scopes.pop().is_some_and(|(_, c)| c);
         }
-        let bound = bound?;
+        let (bound, record_columns) = bound?;
         if in_select_list && bound.iter().any(|columns| columns.len() > 1) {
             return self.select_list_records(&calls, bound, alias);
         }
@@ -800,7 +809,7 @@ impl Binder<'_> {
                     }))
                 }
                 None if JsonItems::record_field(name, false).is_some() => {
-                    default_names.extend(definitions.iter().map(|d| ident_name(&d.name)))
+                    default_names.extend(record_columns.iter().map(|(name, _)| name.clone()))
                 }
                 None if options_table => default_names.extend(OPTION_COLUMNS.map(String::from)),
                 None if name == EXPAND_ARRAY => {
@@ -820,7 +829,7 @@ impl Binder<'_> {
             calls: bound,
             ordinality,
         };
-        if JsonItems::record_field(&function_name, false).is_some() {
+        if !record_columns.is_empty() {
             // json_to_record's fields arrive as text (or json) and take the declared types
             // as a cast from text would.
             let exprs = types
@@ -828,9 +837,8 @@ impl Binder<'_> {
                 .enumerate()
                 .map(|(index, &ty)| {
                     let column = ScalarExpr::Column { index, ty };
-                    match definitions.get(index).and_then(|d| d.data_type.as_ref()) {
-                        Some(declared) => {
-                            let to = super::data_type::bind_data_type(declared)?;
+                    match record_columns.get(index) {
+                        Some(&(_, to)) => {
                             self.coerce(column, to, crate::function::cast::CastContext::Explicit)
                         }
                         None => Ok(column),
@@ -980,9 +988,10 @@ impl Binder<'_> {
         function_name: &str,
         args: &[&ast::Expr],
         definitions: &[ast::TableAliasColumnDef],
+        record_columns: &[(String, DataType)],
     ) -> Result<Vec<TableFunctionCall>> {
         if JsonItems::record_field(function_name, false).is_some() {
-            return self.bind_json_record(function_name, args, definitions);
+            return self.bind_json_record(function_name, args, record_columns);
         }
         if function_name == EXPAND_ARRAY {
             let empty = Scope::default();
@@ -1103,14 +1112,8 @@ impl Binder<'_> {
         &mut self,
         function_name: &str,
         args: &[&ast::Expr],
-        definitions: &[ast::TableAliasColumnDef],
+        columns: &[(String, DataType)],
     ) -> Result<Vec<TableFunctionCall>> {
-        if definitions.is_empty() || definitions.iter().any(|d| d.data_type.is_none()) {
-            return Err(Error::new(
-                SqlState::SyntaxError,
-                "a column definition list is required for functions returning \"record\"",
-            ));
-        }
         let [document] = args else {
             return Err(Error::new(
                 SqlState::UndefinedFunction,
@@ -1118,13 +1121,9 @@ impl Binder<'_> {
             ));
         };
         let document = self.bind_expr(document, &Scope::default())?;
-        definitions
+        columns
             .iter()
-            .map(|definition| {
-                let declared = match &definition.data_type {
-                    Some(ty) => super::data_type::bind_data_type(ty)?,
-                    None => DataType::Text,
-                };
+            .map(|(name, declared)| {
                 let as_json = matches!(declared, DataType::Json | DataType::Jsonb);
                 let items = JsonItems::record_field(function_name, as_json)
                     .ok_or_else(|| Error::internal("a json record function"))?;
@@ -1133,10 +1132,7 @@ impl Binder<'_> {
                     items.argument(),
                     crate::function::cast::CastContext::Implicit,
                 )?;
-                let field = ScalarExpr::literal(
-                    ScalarValue::Text(ident_name(&definition.name)),
-                    DataType::Text,
-                );
+                let field = ScalarExpr::literal(ScalarValue::Text(name.clone()), DataType::Text);
                 let func = JsonFunction::Items(items);
                 let array = ScalarExpr::Function {
                     func: ScalarFunction::Json(func),
@@ -1144,6 +1140,61 @@ impl Binder<'_> {
                     ty: func.result(),
                 };
                 self.unnest_call(TableFunction::Unnest, function_name, vec![array])
+            })
+            .collect()
+    }
+
+    /// The columns of a json record function in FROM, each with its type: those of the
+    /// column definition list of json[b]_to_record(set), or of the row type of the base of
+    /// json[b]_populate_record(set)(base, document), which becomes the same call of
+    /// json[b]_to_record(set) on the document (the base must be NULL: its fields would
+    /// fill in the keys the document lacks). None for any other function.
+    fn json_record_columns(
+        &mut self,
+        name: &mut String,
+        args: &mut Vec<&ast::Expr>,
+        definitions: &[ast::TableAliasColumnDef],
+    ) -> Result<Vec<(String, DataType)>> {
+        if let Some(to_record) = super::populate_record::populate_to_record(name) {
+            let [base, document] = args.as_slice() else {
+                return Err(Error::new(
+                    SqlState::UndefinedFunction,
+                    format!("function {name} does not exist"),
+                ));
+            };
+            if definitions.iter().any(|d| d.data_type.is_some()) {
+                return Err(Error::new(
+                    SqlState::SyntaxError,
+                    "a column definition list is only allowed for functions returning \"record\"",
+                ));
+            }
+            let base = self.bind_expr(base, &Scope::default())?;
+            let record = super::populate_record::populated_row_type(name, &base)?;
+            *args = vec![*document];
+            *name = to_record.to_string();
+            return Ok(record
+                .fields
+                .iter()
+                .map(|field| (field.name.clone(), field.ty))
+                .collect());
+        }
+        if JsonItems::record_field(name, false).is_none() {
+            return Ok(Vec::new());
+        }
+        if definitions.is_empty() || definitions.iter().any(|d| d.data_type.is_none()) {
+            return Err(Error::new(
+                SqlState::SyntaxError,
+                "a column definition list is required for functions returning \"record\"",
+            ));
+        }
+        definitions
+            .iter()
+            .map(|definition| {
+                let declared = match &definition.data_type {
+                    Some(ty) => super::data_type::bind_data_type(ty)?,
+                    None => DataType::Text,
+                };
+                Ok((ident_name(&definition.name), declared))
             })
             .collect()
     }

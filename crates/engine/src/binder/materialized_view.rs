@@ -78,7 +78,19 @@ impl Binder<'_> {
         }
         let name = self.relation_creation_name(name, false)?;
         self.referenced.clear();
-        let mut bound = self.bind_table_from_query(name, *if_not_exists, false, query)?;
+        let mut names = Vec::with_capacity(columns.len());
+        for def in columns {
+            let ast::ViewColumnDef {
+                name,
+                data_type,
+                options,
+            } = def;
+            if data_type.is_some() || options.is_some() {
+                return Err(Error::unsupported(format!("the view column {def}")));
+            }
+            names.push(ident_name(name));
+        }
+        let mut bound = self.bind_table_from_query(name, *if_not_exists, false, query, names)?;
         if !self.params.is_empty() {
             return Err(Error::new(
                 SqlState::UndefinedParameter,
@@ -106,28 +118,6 @@ impl Binder<'_> {
                 "invariant: a table from a query binds to CREATE TABLE",
             ));
         };
-        if columns.len() > schema.columns.len() {
-            return Err(Error::syntax("too many column names were specified"));
-        }
-        for (column, def) in schema.columns.iter_mut().zip(columns) {
-            let ast::ViewColumnDef {
-                name,
-                data_type,
-                options,
-            } = def;
-            if data_type.is_some() || options.is_some() {
-                return Err(Error::unsupported(format!("the view column {def}")));
-            }
-            column.name = ident_name(name);
-        }
-        for (i, column) in schema.columns.iter().enumerate() {
-            if schema.columns[..i].iter().any(|c| c.name == column.name) {
-                return Err(Error::new(
-                    SqlState::DuplicateColumn,
-                    format!("column \"{}\" specified more than once", column.name),
-                ));
-            }
-        }
         schema.materialized = Some(MaterializedView {
             query_sql: query.to_string(),
             search_path,

@@ -31,12 +31,14 @@ mod generated;
 mod grouping;
 mod hnsw_index;
 mod index;
+mod jsonb_subscript;
 mod materialized_view;
 mod modifying_cte;
 mod names;
 mod on_conflict;
 mod operator;
 mod present;
+mod populate_record;
 mod privilege;
 mod record;
 mod recursive_cte;
@@ -56,6 +58,7 @@ mod truncate;
 mod updatable_view;
 mod user_mapping;
 mod utility;
+mod variadic;
 mod view;
 mod window;
 
@@ -138,6 +141,8 @@ pub struct Binder<'a> {
     insert_overriding: Option<parser::Overriding>,
     /// The LIKE elements of the CREATE TABLE being bound.
     table_likes: Vec<parser::TableLike>,
+    /// The column names of the CREATE TABLE ... AS being bound.
+    table_as_columns: Vec<Ident>,
     /// CREATE VIEW's WITH CHECK OPTION, which the parser took off the statement.
     view_check_option: Option<crate::catalog::ViewCheckOption>,
     /// BEGIN's or SET TRANSACTION's `[NOT] DEFERRABLE`, which the parser took off it.
@@ -196,6 +201,7 @@ impl<'a> Binder<'a> {
             identity_sequence_names: Default::default(),
             insert_overriding: None,
             table_likes: Vec::new(),
+            table_as_columns: Vec::new(),
             view_check_option: None,
             transaction_deferrable: None,
             function_params: None,
@@ -217,6 +223,7 @@ impl<'a> Binder<'a> {
             identity_sequence_names,
             insert_overriding,
             table_likes,
+            table_as_columns,
             view_check_option,
             transaction_deferrable,
         } = parsed;
@@ -226,6 +233,7 @@ impl<'a> Binder<'a> {
         self.copy_header_match = *copy_header_match;
         self.identity_sequence_names = identity_sequence_names.iter().cloned().collect();
         self.table_likes = table_likes.clone();
+        self.table_as_columns = table_as_columns.clone();
         match (insert_overriding, statement.sql()) {
             (None, _) => {}
             (Some(_), Some(Statement::Insert(_))) => self.insert_overriding = *insert_overriding,

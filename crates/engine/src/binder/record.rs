@@ -28,7 +28,7 @@ pub(super) fn row_of(fields: Vec<(String, ScalarExpr)>) -> Result<ScalarExpr> {
 }
 
 /// The record of `fields`, named as given, of pg_type's `type_oid`.
-fn typed_row_of(fields: Vec<(String, ScalarExpr)>, type_oid: u32) -> Result<ScalarExpr> {
+pub(super) fn typed_row_of(fields: Vec<(String, ScalarExpr)>, type_oid: u32) -> Result<ScalarExpr> {
     let (names, args): (Vec<String>, Vec<ScalarExpr>) = fields.into_iter().unzip();
     let record = RecordType::intern_row_type(
         names

@@ -48,7 +48,7 @@ impl Binder<'_> {
                 if let SetExpr::Select(select) = query.body.as_mut() {
                     select.into = None;
                 }
-                return self.bind_table_from_query(name, false, into.unlogged, &query);
+                return self.bind_table_from_query(name, false, into.unlogged, &query, Vec::new());
             }
         }
         if let Some(call) = self.bind_function_call_statement(query)? {

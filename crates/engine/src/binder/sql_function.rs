@@ -30,6 +30,9 @@ use crate::types::{DataType, ScalarValue};
 pub(super) struct WrittenArgs<'e> {
     pub positional: Vec<&'e Expr>,
     pub named: Vec<(String, &'e Expr)>,
+    /// The last positional argument was written `VARIADIC array`: it is the array of the
+    /// VARIADIC parameter, not one of its elements.
+    pub variadic: bool,
 }
 
 /// A function chosen for a call, with its arguments bound, coerced and completed with the
@@ -97,7 +100,7 @@ impl<'a> Binder<'a> {
         let mut best: Option<(MatchScore, &Arc<FunctionDef>, ArgSlots)> = None;
         let mut tied = false;
         for candidate in candidates {
-            let Some(slots) = place_args(candidate, &positional, &named) else {
+            let Some(slots) = place_args(candidate, &positional, &named, written.variadic) else {
                 continue;
             };
             let fits = slots
@@ -386,13 +389,21 @@ fn place_args(
     function: &FunctionDef,
     positional: &[ScalarExpr],
     named: &[(&str, ScalarExpr)],
+    variadic: bool,
 ) -> Option<ArgSlots> {
     let inputs: Vec<&FunctionArg> = function.inputs().collect();
     let mut slots: Vec<Slot> = vec![Slot::Default; inputs.len()];
+    let variadic_last = inputs
+        .last()
+        .is_some_and(|last| last.mode == ParamMode::Variadic);
+    // `VARIADIC array` gives the VARIADIC parameter its array, and only that parameter.
+    if variadic && !(variadic_last && positional.len() == inputs.len()) {
+        return None;
+    }
     // A VARIADIC parameter takes every positional argument from its position on (one at
     // least), unless one is named.
     let spread_from = match inputs.last() {
-        Some(last) if last.mode == ParamMode::Variadic && named.is_empty() => {
+        Some(_) if variadic_last && named.is_empty() && !variadic => {
             Some(inputs.len() - 1).filter(|&from| positional.len() > from)
         }
         _ => None,
@@ -709,8 +720,12 @@ pub(super) fn written_args(args: &[ast::FunctionArg]) -> Result<WrittenArgs<'_>>
     let mut written = WrittenArgs {
         positional: Vec::new(),
         named: Vec::new(),
+        variadic: false,
     };
     for arg in args {
+        if written.variadic {
+            return Err(super::expr::variadic_not_last());
+        }
         let arrow = |operator: &ast::FunctionArgOperator| {
             matches!(
                 operator,
@@ -739,7 +754,13 @@ pub(super) fn written_args(args: &[ast::FunctionArg]) -> Result<WrittenArgs<'_>>
                         "positional argument cannot follow named argument",
                     ));
                 }
-                written.positional.push(expr);
+                match super::variadic::variadic_array(expr) {
+                    Some(array) => {
+                        written.positional.push(array);
+                        written.variadic = true;
+                    }
+                    None => written.positional.push(expr),
+                }
             }
             ast::FunctionArg::Named {
                 name,

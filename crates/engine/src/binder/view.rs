@@ -234,6 +234,7 @@ fn stored_query(
             identity_sequence_names: _,
             insert_overriding: None,
             table_likes: _,
+            table_as_columns: _,
             view_check_option: None,
             transaction_deferrable: None,
         }),

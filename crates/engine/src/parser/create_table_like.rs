@@ -50,7 +50,7 @@ fn significant_from(tokens: &[TokenWithSpan], from: usize, end: usize) -> Vec<us
 }
 
 /// The `(` opening the column list of `CREATE [options] TABLE [IF NOT EXISTS] name (`.
-fn list_start(tokens: &[TokenWithSpan], start: usize, end: usize) -> Option<usize> {
+pub(super) fn list_start(tokens: &[TokenWithSpan], start: usize, end: usize) -> Option<usize> {
     let words = significant_from(tokens, start, end);
     let mut k = 0;
     let word = |k: usize| words.get(k).map(|&i| keyword(&tokens[i].token));

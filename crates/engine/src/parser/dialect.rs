@@ -3,7 +3,8 @@
 //! `[NOT] BETWEEN [A]SYMMETRIC`, and pgvector's distance operators at PostgreSQL's
 //! precedence of user operators (sqlparser splits `<+>` into three tokens and gives `<=>`
 //! the precedence of `=`), and `(expr).*`, a record's fields expanded (sqlparser takes
-//! `.*` for a qualified wildcard and wants a name before it). Every other decision is PostgreSqlDialect's, delegated
+//! `.*` for a qualified wildcard and wants a name before it), and `VARIADIC array` as a
+//! call's last argument. Every other decision is PostgreSqlDialect's, delegated
 //! method by method (including `dialect()`, so sqlparser's own "is this PostgreSQL?" checks
 //! still hold).
 
@@ -160,6 +161,17 @@ fn parse_row_expansion(parser: &mut Parser) -> Result<Expr, ParserError> {
     })
 }
 
+/// `VARIADIC array`, the last argument of a function call passing an array as its
+/// variadic arguments; the binder refuses it anywhere else, as PostgreSQL's grammar does.
+fn parse_variadic(parser: &mut Parser) -> Result<Expr, ParserError> {
+    let keyword = parser.next_token();
+    let value = parser.parse_expr()?;
+    Ok(Expr::Prefixed {
+        prefix: sqlparser::ast::Ident::with_span(keyword.span, "VARIADIC"),
+        value: Box::new(value),
+    })
+}
+
 impl KestrelDialect {
     /// How many tokens of `[NOT] BETWEEN` start at the parser's next token, and whether a
     /// SYMMETRIC or ASYMMETRIC follows them.
@@ -183,6 +195,9 @@ impl Dialect for KestrelDialect {
     }
 
     fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
+        if is_keyword(&parser.peek_token_ref().token, Keyword::VARIADIC) {
+            return Some(parse_variadic(parser));
+        }
         self.is_row_expansion(parser)
             .then(|| parse_row_expansion(parser))
     }

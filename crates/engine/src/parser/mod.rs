@@ -8,6 +8,7 @@ mod alter_sequence;
 mod comment_on_constraint;
 mod copy_options;
 mod create_extension;
+mod create_table_as;
 mod create_table_like;
 mod deferrable;
 mod dialect;
@@ -25,6 +26,7 @@ mod role_statements;
 mod row_lock_strength;
 mod sequence_options;
 mod set_constraints;
+mod subscript_assignment;
 mod table_query;
 mod vacuum_options;
 mod view_check_option;
@@ -50,6 +52,7 @@ pub use insert_overriding::Overriding;
 pub use materialized_view::MaterializedViewStatement;
 pub use role_statements::RoleMembership;
 pub use set_constraints::SET_CONSTRAINTS;
+pub use subscript_assignment::SUBSCRIPTED_ASSIGNMENT;
 
 /// A statement: sqlparser's, or one of PostgreSQL's that sqlparser lacks, parsed here.
 #[derive(Debug, Clone)]
@@ -104,6 +107,8 @@ pub struct Parsed {
     pub insert_overriding: Option<Overriding>,
     /// CREATE TABLE's LIKE elements.
     pub table_likes: Vec<TableLike>,
+    /// CREATE TABLE name (column, ...) AS: the names of the query's columns.
+    pub table_as_columns: Vec<ast::Ident>,
     /// CREATE VIEW ... WITH [LOCAL | CASCADED] CHECK OPTION.
     pub view_check_option: Option<ViewCheckOption>,
     /// `[NOT] DEFERRABLE` among the transaction modes of BEGIN or SET TRANSACTION.
@@ -128,9 +133,11 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     qualified_operator_any::unqualify(&mut tokens);
     let mut view_check_options = view_check_option::strip(&mut tokens);
     set_constraints::rewrite(&mut tokens);
+    subscript_assignment::rewrite(&mut tokens);
     referential_actions::check(&tokens)?;
     let mut identity_sequence_names = identity_options::strip(&mut tokens);
     let mut insert_overriding = insert_overriding::strip(&mut tokens);
+    let mut table_as_columns = create_table_as::strip(&mut tokens);
     let mut table_likes = create_table_like::strip(&mut tokens);
     let kestrel_dialect = dialect::KestrelDialect::new(&tokens);
     let mut parser = Parser::new(&kestrel_dialect)
@@ -142,6 +149,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     identity_sequence_names.resize(statements.len(), Vec::new());
     insert_overriding.resize(statements.len(), None);
     table_likes.resize(statements.len(), Vec::new());
+    table_as_columns.resize(statements.len(), Vec::new());
     view_check_options.resize(statements.len(), None);
     transaction_deferrable.resize(statements.len(), None);
     Ok(statements
@@ -149,13 +157,17 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
         .zip(exclusions)
         .zip(header_match)
         .zip(identity_sequence_names)
-        .zip(insert_overriding.into_iter().zip(table_likes))
+        .zip(
+            insert_overriding
+                .into_iter()
+                .zip(table_likes.into_iter().zip(table_as_columns)),
+        )
         .zip(view_check_options.into_iter().zip(transaction_deferrable))
         .map(
             |(
                 (
                     (((statement, exclusions), copy_header_match), identity_sequence_names),
-                    (insert_overriding, table_likes),
+                    (insert_overriding, (table_likes, table_as_columns)),
                 ),
                 (view_check_option, transaction_deferrable),
             )| Parsed {
@@ -165,6 +177,7 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
                 identity_sequence_names,
                 insert_overriding,
                 table_likes,
+                table_as_columns,
                 view_check_option,
                 transaction_deferrable,
             },

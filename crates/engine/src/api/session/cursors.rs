@@ -292,6 +292,7 @@ fn query_statement(query: &sqlparser::ast::Query, exclusions: &FrameExclusions) 
         identity_sequence_names: Vec::new(),
         insert_overriding: None,
         table_likes: Vec::new(),
+        table_as_columns: Vec::new(),
         view_check_option: None,
         transaction_deferrable: None,
     }

@@ -75,6 +75,7 @@ impl Session {
             identity_sequence_names: Vec::new(),
             insert_overriding: None,
             table_likes: Vec::new(),
+            table_as_columns: Vec::new(),
             view_check_option: None,
             transaction_deferrable: None,
         };

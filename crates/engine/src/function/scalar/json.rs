@@ -65,6 +65,12 @@ pub enum JsonFunction {
     Pretty,
     /// `jsonb_set(target, path, value [, create_if_missing])`.
     Set,
+    /// `UPDATE ... SET j[s1][s2] = value`: `(j, ARRAY[s1, s2], value)`, PostgreSQL's
+    /// jsonb_set_element. A NULL document is an empty array when the first subscript is an
+    /// integer (`expect_array`), else an empty object; a NULL value is JSON null.
+    AssignSubscript {
+        expect_array: bool,
+    },
     /// A column of a set-returning json function, as an array that FROM unnests.
     Items(JsonItems),
     /// `to_json` (`jsonb` false) / `to_jsonb` of a value of the given type.
@@ -132,6 +138,7 @@ impl JsonFunction {
             F::ArrayLength { json: true } => "json_array_length",
             F::Pretty => "jsonb_pretty",
             F::Set => "jsonb_set",
+            F::AssignSubscript { .. } => "jsonb subscript assignment",
             F::Items(items) => items.name(),
             F::To { jsonb: false, .. } => "to_json",
             F::To { jsonb: true, .. } => "to_jsonb",
@@ -186,6 +193,7 @@ impl JsonFunction {
             JsonFunction::BuildObject { .. }
                 | JsonFunction::BuildArray { .. }
                 | JsonFunction::SetLax
+                | JsonFunction::AssignSubscript { .. }
                 | JsonFunction::Items(JsonItems {
                     kind: ItemsKind::ToRecord,
                     ..
@@ -235,6 +243,7 @@ impl JsonFunction {
             | F::DeleteIndex
             | F::DeleteKeys
             | F::DeletePath
+            | F::AssignSubscript { .. }
             | F::Set => DataType::Jsonb,
         }
     }
@@ -341,6 +350,25 @@ impl JsonFunction {
             }
             F::To { ty, jsonb } => finish(value_json(&values[0], ty)?, jsonb),
             F::Items(items) => items.apply(values),
+            F::AssignSubscript { expect_array } => {
+                let path = texts(values, 1)?;
+                let Some(path) = path.into_iter().collect::<Option<Vec<String>>>() else {
+                    return Err(Error::new(
+                        SqlState::NullValueNotAllowed,
+                        "jsonb subscript in assignment must not be null",
+                    ));
+                };
+                let doc = match values.first() {
+                    Some(ScalarValue::Null) if expect_array => Json::Array(Vec::new()),
+                    Some(ScalarValue::Null) => Json::Object(Vec::new()),
+                    _ => document(values, 0)?,
+                };
+                let new = match values.get(2) {
+                    Some(ScalarValue::Null) => Json::Null,
+                    _ => document(values, 2)?,
+                };
+                jsonb(json_edit::assign_path(doc, &path, new)?)
+            }
             F::SetLax if values[..2].iter().any(ScalarValue::is_null) => Ok(ScalarValue::Null),
             F::Set | F::SetLax => {
                 let (doc, path) = (document(values, 0)?, texts(values, 1)?);

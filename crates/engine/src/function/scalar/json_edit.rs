@@ -83,6 +83,89 @@ fn set_path(
     Ok(())
 }
 
+/// How many elements a jsonb array may have: PostgreSQL's JSONB_MAX_ELEMS.
+const JSONB_MAX_ELEMS: usize = (1 << 28) - 1;
+
+/// Subscript assignment, PostgreSQL's jsonb_set_element (setPath with JB_PATH_CREATE,
+/// FILL_GAPS and CONSISTENT_POSITION): a missing key or element is created with the rest
+/// of the path under it, an array assigned past its end is padded with nulls, and a path
+/// through a scalar or before an array's start is 22023.
+pub(super) fn assign_path(mut doc: Json, path: &[String], new: Json) -> Result<Json> {
+    if path.is_empty() {
+        return Ok(doc);
+    }
+    assign_at(&mut doc, path, 0, new)?;
+    Ok(doc)
+}
+
+fn assign_at(doc: &mut Json, path: &[String], depth: usize, new: Json) -> Result<()> {
+    let step = &path[depth];
+    let last = depth + 1 == path.len();
+    match doc {
+        Json::Object(pairs) => match pairs.iter().position(|(k, _)| k == step) {
+            Some(at) if last => pairs[at].1 = new,
+            Some(at) => assign_at(&mut pairs[at].1, path, depth + 1, new)?,
+            None => pairs.push((step.clone(), new_chain(&path[depth + 1..], new)?)),
+        },
+        Json::Array(items) => {
+            let index = path_index(step, depth)?;
+            let at = array_position(items.len(), index);
+            let at = usize::try_from(at).map_err(|_| {
+                invalid(&format!(
+                    "path element at position {} is out of range: {index}",
+                    depth + 1
+                ))
+            })?;
+            match items.get_mut(at) {
+                Some(item) if last => *item = new,
+                Some(item) => assign_at(item, path, depth + 1, new)?,
+                None => {
+                    pad_nulls(items, at)?;
+                    items.push(new_chain(&path[depth + 1..], new)?);
+                }
+            }
+        }
+        Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_) => {
+            return Err(invalid("cannot replace existing key").with_detail(
+                "The path assumes key is a composite object, but it is a scalar value.",
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// `new` under the containers the steps `rest` make: an object for a key, an array for an
+/// integer step, padded with nulls up to it (PostgreSQL's push_path).
+fn new_chain(rest: &[String], new: Json) -> Result<Json> {
+    let mut value = new;
+    for step in rest.iter().rev() {
+        value = match step.parse::<i32>() {
+            Ok(index) => {
+                let mut items = Vec::new();
+                pad_nulls(&mut items, usize::try_from(index).unwrap_or(0))?;
+                items.push(value);
+                Json::Array(items)
+            }
+            Err(_) => Json::Object(vec![(step.clone(), value)]),
+        };
+    }
+    Ok(value)
+}
+
+/// Nulls appended to `items` until it has `len` elements.
+fn pad_nulls(items: &mut Vec<Json>, len: usize) -> Result<()> {
+    if len >= JSONB_MAX_ELEMS {
+        return Err(Error::new(
+            SqlState::ProgramLimitExceeded,
+            format!(
+                "number of jsonb array elements exceeds the maximum allowed ({JSONB_MAX_ELEMS})"
+            ),
+        ));
+    }
+    items.resize(len.max(items.len()), Json::Null);
+    Ok(())
+}
+
 /// `#-`: removes the value at `path` (from `depth` on); a missing step leaves it as is.
 pub(super) fn delete_path(doc: &mut Json, path: &[Option<String>], depth: usize) -> Result<()> {
     if depth >= path.len() {

@@ -1,0 +1,160 @@
+//! `UPDATE t SET column[s1][s2] = value`: sqlparser takes only a column name before `=`.
+//! A pre-pass rewrites each subscripted assignment of an UPDATE's SET list into
+//! `column = "subscripted assignment"(column, (value), (s1), (s2))`, a call the binder
+//! reads back as the assignment (see `binder::jsonb_subscript`); no other statement has
+//! such a call, and a function of that name does not exist.
+
+use sqlparser::keywords::Keyword;
+use sqlparser::tokenizer::{Token, TokenWithSpan, Word};
+
+use super::sequence_options::keyword;
+
+/// The name of the call standing for a subscripted assignment.
+pub const SUBSCRIPTED_ASSIGNMENT: &str = "subscripted assignment";
+
+/// Rewrites the subscripted assignments of every UPDATE.
+pub fn rewrite(tokens: &mut Vec<TokenWithSpan>) {
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut start = 0;
+    while start < tokens.len() {
+        let end = (start..tokens.len())
+            .find(|&i| tokens[i].token == Token::SemiColon)
+            .map_or(tokens.len(), |i| i + 1);
+        let statement = &tokens[start..end];
+        match set_list_start(statement) {
+            Some(set) => {
+                out.extend_from_slice(&statement[..set]);
+                out.extend(rewrite_set_list(&statement[set..]));
+            }
+            None => out.extend_from_slice(statement),
+        }
+        start = end;
+    }
+    *tokens = out;
+}
+
+/// Where the SET list of an UPDATE starts (after its SET), if `statement` is one.
+fn set_list_start(statement: &[TokenWithSpan]) -> Option<usize> {
+    let mut significant = statement
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !matches!(t.token, Token::Whitespace(_)));
+    let (_, first) = significant.next()?;
+    if keyword(&first.token) != Keyword::UPDATE {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, t) in significant {
+        match t.token {
+            Token::LParen | Token::LBracket => depth += 1,
+            Token::RParen | Token::RBracket => depth = depth.saturating_sub(1),
+            _ if depth == 0 && keyword(&t.token) == Keyword::SET => return Some(i + 1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether `token`, after the significant token `previous`, ends an assignment's value at
+/// depth zero (the FROM of `IS [NOT] DISTINCT FROM` does not).
+fn ends_value(previous: Option<&Token>, token: &Token) -> bool {
+    let distinct = previous.is_some_and(|p| keyword(p) == Keyword::DISTINCT);
+    *token == Token::Comma
+        || *token == Token::SemiColon
+        || matches!(keyword(token), Keyword::WHERE | Keyword::RETURNING)
+        || (keyword(token) == Keyword::FROM && !distinct)
+}
+
+/// The tokens from `from` up to (not including) the first at depth zero that `ends` after
+/// the significant token before it.
+fn until(
+    tokens: &[TokenWithSpan],
+    from: usize,
+    ends: impl Fn(Option<&Token>, &Token) -> bool,
+) -> usize {
+    let mut depth = 0usize;
+    let mut previous = None;
+    for (i, t) in tokens.iter().enumerate().skip(from) {
+        match t.token {
+            Token::LParen | Token::LBracket => depth += 1,
+            Token::RParen | Token::RBracket if depth > 0 => depth -= 1,
+            Token::Whitespace(_) => continue,
+            _ if depth == 0 && ends(previous, &t.token) => return i,
+            _ => {}
+        }
+        previous = Some(&t.token);
+    }
+    tokens.len()
+}
+
+fn next_significant(tokens: &[TokenWithSpan], from: usize) -> usize {
+    (from..tokens.len())
+        .find(|&i| !matches!(tokens[i].token, Token::Whitespace(_)))
+        .unwrap_or(tokens.len())
+}
+
+/// The SET list (and what follows it) with its subscripted assignments rewritten; as it is
+/// when anything is unexpected, for the parser to report.
+fn rewrite_set_list(tokens: &[TokenWithSpan]) -> Vec<TokenWithSpan> {
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    loop {
+        let target = next_significant(tokens, i);
+        out.extend_from_slice(&tokens[i..target]);
+        let end = until(tokens, target, ends_value);
+        match subscripted(tokens, target, end) {
+            Some(rewritten) => out.extend(rewritten),
+            None => out.extend_from_slice(&tokens[target..end]),
+        }
+        match tokens.get(end) {
+            Some(t) if t.token == Token::Comma => {
+                out.push(t.clone());
+                i = end + 1;
+            }
+            _ => {
+                out.extend_from_slice(&tokens[end..]);
+                return out;
+            }
+        }
+    }
+}
+
+/// `column[s1]... = value` at `tokens[from..end]` as the call standing for it.
+fn subscripted(tokens: &[TokenWithSpan], from: usize, end: usize) -> Option<Vec<TokenWithSpan>> {
+    let column = tokens
+        .get(from)
+        .filter(|t| matches!(t.token, Token::Word(_)))?;
+    let mut subscripts = Vec::new();
+    let mut i = next_significant(tokens, from + 1);
+    while i < end && tokens[i].token == Token::LBracket {
+        let close = until(tokens, i + 1, |_, t| *t == Token::RBracket);
+        if close >= end {
+            return None;
+        }
+        subscripts.push(&tokens[i + 1..close]);
+        i = next_significant(tokens, close + 1);
+    }
+    if subscripts.is_empty() || i >= end || tokens[i].token != Token::Eq {
+        return None;
+    }
+    let value = &tokens[i + 1..end];
+    let wrap = TokenWithSpan::wrap;
+    let mut call = vec![
+        column.clone(),
+        wrap(Token::Eq),
+        wrap(Token::Word(Word {
+            value: SUBSCRIPTED_ASSIGNMENT.to_string(),
+            quote_style: Some('"'),
+            keyword: Keyword::NoKeyword,
+        })),
+        wrap(Token::LParen),
+        column.clone(),
+    ];
+    for part in std::iter::once(value).chain(subscripts) {
+        call.extend([wrap(Token::Comma), wrap(Token::LParen)]);
+        call.extend_from_slice(part);
+        call.push(wrap(Token::RParen));
+    }
+    call.push(wrap(Token::RParen));
+    Some(call)
+}
