@@ -412,7 +412,12 @@ impl Binder<'_> {
                 return Ok(ScalarExpr::OuterColumn { depth, index, ty });
             }
         }
-        Err(error)
+        match table {
+            Some(table) if error.state == SqlState::UndefinedTable => {
+                Err(self.missing_from_entry(scope, table))
+            }
+            _ => Err(error),
+        }
     }
 
     /// The system column `tableoid` of a table or catalog table in `scope` (pg_dump reads
