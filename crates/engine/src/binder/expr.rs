@@ -439,7 +439,7 @@ impl Binder<'_> {
 
     /// Binds a subquery with `scope` visible to it as its enclosing query; also says whether
     /// it reads that (or an outer) query's row.
-    fn bind_subquery(
+    pub(super) fn bind_subquery(
         &mut self,
         query: &ast::Query,
         scope: &Scope,
@@ -1111,10 +1111,12 @@ impl Binder<'_> {
         })
     }
 
-    /// `ARRAY(SELECT x ...)`: the rows' single column as an array, in the subquery's order.
+    /// `ARRAY(SELECT x ...)`: the rows' single column as an array, in the subquery's order
+    /// (of one dimension more when the column is an array, of the same type).
     fn bind_array_subquery(&mut self, query: &ast::Query, scope: &Scope) -> Result<ScalarExpr> {
         let (plan, columns, correlated) = self.bind_subquery(query, scope)?;
         let element = single_column(&columns)?;
+        let element = element.element().unwrap_or(element);
         let Some(ty) = DataType::array_of_values(element) else {
             return Err(Error::unsupported(format!("arrays of type {element}")));
         };

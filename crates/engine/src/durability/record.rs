@@ -636,12 +636,7 @@ mod tests {
             max,
             ..SequenceOptions::ascending(data_type)
         };
-        let sequence = Sequence::new(
-            QualifiedName::new(PUBLIC_OID, "s"),
-            16390,
-            options,
-            None,
-        );
+        let sequence = Sequence::new(QualifiedName::new(PUBLIC_OID, "s"), 16390, options, None);
         let mut out = Encoder::default();
         encode_sequence(&mut out, &sequence, (1, false));
         out.buf
