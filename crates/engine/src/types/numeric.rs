@@ -222,7 +222,7 @@ impl Decimal {
             || scale > i64::from(MAX_SCALE);
         let too_wide = || match beyond_postgres {
             true => overflow(),
-            false => Error::unsupported("numeric values of more than 38 significant digits"),
+            false => Error::unsupported("a numeric value of more than 38 significant digits"),
         };
         if too_many_digits || beyond_postgres {
             return Err(too_wide());
