@@ -4,7 +4,7 @@
 //! search beginning where the last match ended (one character later after an empty one).
 //! Positions are in characters; the `g` flag is rejected (they find every match anyway).
 
-use regex::{Captures, Regex};
+use regex::{Match, Regex};
 
 use super::kernel::{char_count, map_rows, map_text_rows_nullable, texts, values};
 use super::pattern::{
@@ -146,31 +146,36 @@ impl<'a> MatchSearch<'a> {
         let flags = self.flags.map_or("", |f| f.get(row));
         let (regex, global) = self.cache.get(self.pattern.get(row), flags)?;
         reject_global(global, name)?;
-        let Some(captures) = nth_match(regex, s, start, n) else {
+        let Some((searched_from, whole)) = nth_match(regex, s, start, n) else {
             return Ok(None);
         };
         let groups = regex.captures_len() - 1;
         let group = match (subexpr, groups) {
-            (0, _) | (1, 0) => 0,
+            (0, _) | (1, 0) => return Ok(Some((whole.start(), whole.end()))),
             (sub, groups) => match usize::try_from(sub) {
                 Ok(sub) if sub <= groups => sub,
                 _ => return Ok(None),
             },
         };
-        Ok(captures.get(group).map(|m| (m.start(), m.end())))
+        // The same search finds the same match, now with its groups (slower, so only
+        // for the match asked for).
+        let captures = regex.captures_at(s, searched_from);
+        Ok(captures
+            .and_then(|c| c.get(group))
+            .map(|m| (m.start(), m.end())))
     }
 }
 
 /// The `n`th (1-based) of PostgreSQL's successive matches of `regex` in `s` from
-/// character `start`.
-fn nth_match<'s>(regex: &Regex, s: &'s str, start: i32, n: i32) -> Option<Captures<'s>> {
+/// character `start`, and the byte offset the search that found it began at.
+fn nth_match<'s>(regex: &Regex, s: &'s str, start: i32, n: i32) -> Option<(usize, Match<'s>)> {
     let mut at = search_start(s, start);
     let mut seen = 0;
-    while let Some(captures) = at.and_then(|at| regex.captures_at(s, at)) {
-        let whole = captures.get(0)?;
+    while let Some(from) = at {
+        let whole = regex.find_at(s, from)?;
         seen += 1;
         if seen == n {
-            return Some(captures);
+            return Some((from, whole));
         }
         at = next_search(s, whole);
     }
