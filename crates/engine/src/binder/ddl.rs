@@ -9,7 +9,7 @@ use sqlparser::ast::{
 
 use super::check::WrittenCheck;
 use super::scope::Scope;
-use super::sequence::{sequence_options_for, type_max};
+use super::sequence::sequence_options_for;
 use super::{ident_name, Binder};
 use crate::catalog::{ColumnDef, IndexDef, QualifiedName, TableSchema, UniqueKey};
 use crate::error::{Error, Result, SqlState};
@@ -318,8 +318,8 @@ impl Binder<'_> {
                     QualifiedName::new(qualified.schema, format!("{name}_{}_seq", column.name))
                 });
                 column.default_sql = Some(format!("nextval('{}')", sequence.name));
-                let options = options
-                    .unwrap_or_else(|| SequenceOptions::ascending(type_max(column.data_type)));
+                let options =
+                    options.unwrap_or_else(|| SequenceOptions::ascending(column.data_type));
                 (sequence, options, column.name.clone())
             })
             .collect();

@@ -15,7 +15,7 @@ use crate::catalog::{AclMode, Identity, TableSchema};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
 use crate::parser::Overriding;
-use crate::plan::{BoundStatement, ColumnInfo, LogicalPlan, Returning, ScalarExpr};
+use crate::plan::{BoundStatement, ColumnInfo, LogicalPlan, Returning, ScalarExpr, SubqueryKind};
 use crate::types::DataType;
 
 /// Column `column`'s DEFAULT bound on its own, for an ON DELETE / ON UPDATE SET DEFAULT
@@ -351,11 +351,21 @@ impl Binder<'_> {
         for assignment in assignments {
             match &assignment.target {
                 AssignmentTarget::ColumnName(name) => {
-                    self.bind_assignment(target, name, &assignment.value, scope, &mut bound)?;
+                    let value = Assigned::Sql(&assignment.value);
+                    self.bind_assignment(target, name, value, scope, &mut bound)?;
                 }
                 AssignmentTarget::Tuple(names) => {
+                    if let Expr::Subquery(query) = &assignment.value {
+                        let values = self.bind_multiple_assignment_subquery(query, names, scope)?;
+                        for (name, value) in names.iter().zip(values) {
+                            let value = Assigned::Bound(value);
+                            self.bind_assignment(target, name, value, scope, &mut bound)?;
+                        }
+                        continue;
+                    }
                     let values = multiple_assignment_values(&assignment.value, names.len())?;
                     for (name, value) in names.iter().zip(values) {
+                        let value = Assigned::Sql(value);
                         self.bind_assignment(target, name, value, scope, &mut bound)?;
                     }
                 }
@@ -367,12 +377,48 @@ impl Binder<'_> {
         Ok(bound)
     }
 
+    /// `SET (a, b, ...) = (SELECT x, y, ...)`: one value per column, each a column of the
+    /// subquery's single row (NULLs without a row, 21000 for several). The values share one
+    /// subquery, so an uncorrelated one runs once; a correlated one runs once per value,
+    /// so it must give the same row each time.
+    fn bind_multiple_assignment_subquery(
+        &mut self,
+        query: &ast::Query,
+        names: &[ObjectName],
+        scope: &Scope,
+    ) -> Result<Vec<ScalarExpr>> {
+        let (plan, columns, correlated) = self.bind_subquery(query, scope)?;
+        if columns.len() != names.len() {
+            return Err(Error::syntax(
+                "number of columns does not match number of values",
+            ));
+        }
+        if correlated && columns.len() > 1 && !plan.is_deterministic() {
+            return Err(Error::unsupported(
+                "a multiple-column UPDATE from a correlated sub-SELECT that is volatile",
+            ));
+        }
+        let shared = self.subquery(plan, correlated, SubqueryKind::Scalar(DataType::Unknown));
+        let ScalarExpr::Subquery(shared) = shared else {
+            return Err(Error::internal("a subquery bound as something else"));
+        };
+        let values = columns.iter().enumerate().map(|(index, column)| {
+            let mut subquery = shared.clone();
+            subquery.kind = SubqueryKind::Column {
+                index,
+                ty: column.data_type,
+            };
+            ScalarExpr::Subquery(subquery)
+        });
+        Ok(values.collect())
+    }
+
     /// One `column = value` of a SET list, appended to `bound`.
     fn bind_assignment(
         &mut self,
         target: &WriteTarget,
         name: &ObjectName,
-        value: &Expr,
+        value: Assigned<'_>,
         scope: &Scope,
         bound: &mut Vec<(usize, ScalarExpr)>,
     ) -> Result<()> {
@@ -380,7 +426,10 @@ impl Binder<'_> {
         let column = target.column(name)?;
         let attnum = i16::try_from(column + 1).unwrap_or(i16::MAX);
         self.note_attribute_use(schema.oid, attnum, AclMode::UPDATE);
-        let subscripted = super::jsonb_subscript::subscripted_assignment(value);
+        let subscripted = match &value {
+            Assigned::Sql(value) => super::jsonb_subscript::subscripted_assignment(value),
+            Assigned::Bound(_) => None,
+        };
         if bound.iter().any(|(c, _)| *c == column) {
             if subscripted.is_some() {
                 return Err(Error::unsupported(
@@ -392,7 +441,7 @@ impl Binder<'_> {
                 schema.columns[column].name
             )));
         }
-        let value = if is_default_keyword(value) {
+        let value = if matches!(value, Assigned::Sql(value) if is_default_keyword(value)) {
             self.column_default(schema, column)?
         } else {
             let column_def = &schema.columns[column];
@@ -413,9 +462,10 @@ impl Binder<'_> {
                 )
                 .with_detail(format!("Column \"{}\" {why}.", column_def.name)));
             }
-            let value = match &subscripted {
-                Some(assignment) => self.bind_subscripted_assignment(assignment, scope)?,
-                None => self.bind_expr(value, scope)?,
+            let value = match (value, &subscripted) {
+                (_, Some(assignment)) => self.bind_subscripted_assignment(assignment, scope)?,
+                (Assigned::Sql(value), None) => self.bind_expr(value, scope)?,
+                (Assigned::Bound(value), None) => value,
             };
             self.assign(schema, column, value)?
         };
@@ -629,14 +679,16 @@ fn check_insert_width(values: usize, targets: usize, explicit: bool) -> Result<(
     Ok(())
 }
 
-/// The values of `SET (a, b, ...) = source`, one per column: PostgreSQL takes a row
-/// constructor (`(x, y)`, `ROW(x, y)`) or a sub-SELECT as the source.
+/// The value assigned to a column: SQL still to bind, or bound already (a column of a
+/// multiple-column sub-SELECT).
+enum Assigned<'a> {
+    Sql(&'a Expr),
+    Bound(ScalarExpr),
+}
+
+/// The values of `SET (a, b, ...) = (x, y, ...)`, one per column (a sub-SELECT source is
+/// bound by `bind_multiple_assignment_subquery`).
 fn multiple_assignment_values(source: &Expr, columns: usize) -> Result<Vec<&Expr>> {
-    if matches!(source, Expr::Subquery(_)) {
-        return Err(Error::unsupported(
-            "multiple-column UPDATE from a sub-SELECT",
-        ));
-    }
     let Some(values) = row_fields(source) else {
         if matches!(source, Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case("row")) {
             return Err(Error::unsupported(format!(

@@ -415,7 +415,12 @@ impl Binder<'_> {
                 return Ok(ScalarExpr::OuterColumn { depth, index, ty });
             }
         }
-        Err(error)
+        match table {
+            Some(table) if error.state == SqlState::UndefinedTable => {
+                Err(self.missing_from_entry(scope, table))
+            }
+            _ => Err(error),
+        }
     }
 
     /// The system column `tableoid` of a table or catalog table in `scope` (pg_dump reads
@@ -437,7 +442,7 @@ impl Binder<'_> {
 
     /// Binds a subquery with `scope` visible to it as its enclosing query; also says whether
     /// it reads that (or an outer) query's row.
-    fn bind_subquery(
+    pub(super) fn bind_subquery(
         &mut self,
         query: &ast::Query,
         scope: &Scope,
@@ -1109,10 +1114,12 @@ impl Binder<'_> {
         })
     }
 
-    /// `ARRAY(SELECT x ...)`: the rows' single column as an array, in the subquery's order.
+    /// `ARRAY(SELECT x ...)`: the rows' single column as an array, in the subquery's order
+    /// (of one dimension more when the column is an array, of the same type).
     fn bind_array_subquery(&mut self, query: &ast::Query, scope: &Scope) -> Result<ScalarExpr> {
         let (plan, columns, correlated) = self.bind_subquery(query, scope)?;
         let element = single_column(&columns)?;
+        let element = element.element().unwrap_or(element);
         let Some(ty) = DataType::array_of_values(element) else {
             return Err(Error::unsupported(format!("arrays of type {element}")));
         };

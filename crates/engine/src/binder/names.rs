@@ -295,6 +295,38 @@ impl<'a> Binder<'a> {
         Ok(ScalarExpr::literal(ScalarValue::Array(names), TEXT_ARRAY))
     }
 
+    /// PostgreSQL's error for `table.` naming no FROM-clause entry: when a table or view of
+    /// this or an enclosing query is named `table` but aliased, the hint names its alias.
+    pub(super) fn missing_from_entry(&self, scope: &Scope, table: &str) -> Error {
+        let aliased = std::iter::once(scope)
+            .chain(self.outer_scopes.iter().map(|(outer, _)| outer))
+            .flat_map(|s| s.columns.iter())
+            .filter(|c| c.from_relation && c.table.as_deref() != Some(table))
+            .find(|c| self.relation_name_of(c.table_oid) == Some(table));
+        match aliased.and_then(|c| c.table.as_deref()) {
+            Some(alias) => Error::new(
+                SqlState::UndefinedTable,
+                format!("invalid reference to FROM-clause entry for table \"{table}\""),
+            )
+            .with_hint(format!(
+                "Perhaps you meant to reference the table alias \"{alias}\"."
+            )),
+            None => Error::new(
+                SqlState::UndefinedTable,
+                format!("missing FROM-clause entry for table \"{table}\""),
+            ),
+        }
+    }
+
+    /// The name of the table or view `oid`.
+    fn relation_name_of(&self, oid: u32) -> Option<&str> {
+        if let Some(table) = self.state.tables.get(&oid) {
+            return Some(&table.schema.name);
+        }
+        let view = self.state.views.values().find(|v| v.oid == oid);
+        view.map(|v| v.name.as_str())
+    }
+
     /// The OID of the schema the table or view `oid` lives in.
     pub(super) fn namespace_of(&self, oid: u32) -> Option<u32> {
         if let Some(table) = self.state.tables.get(&oid) {

@@ -631,10 +631,7 @@ impl Binder<'_> {
                     let table = written.name;
                     let items = self.wildcard(scope, Some(&table));
                     if items.is_empty() {
-                        return Err(Error::new(
-                            SqlState::UndefinedTable,
-                            format!("missing FROM-clause entry for table \"{table}\""),
-                        ));
+                        return Err(self.missing_from_entry(scope, &table));
                     }
                     outputs.extend(items);
                 }

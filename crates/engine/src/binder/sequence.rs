@@ -9,7 +9,7 @@ use crate::catalog::{Identity, QualifiedName};
 use crate::error::{Error, Result, SqlState};
 use crate::parser::{AlterSequence, AlterSequenceAction};
 use crate::plan::BoundStatement;
-use crate::storage::{RelationKind, SequenceOptions};
+use crate::storage::{type_max, type_min, RelationKind, SequenceOptions};
 use crate::types::DataType;
 
 impl Binder<'_> {
@@ -23,15 +23,9 @@ impl Binder<'_> {
         owned_by: Option<&ObjectName>,
     ) -> Result<BoundStatement> {
         let ty = match data_type {
-            Some(t) => bind_data_type(t)?,
+            Some(t) => sequence_type(t)?,
             None => DataType::Int64,
         };
-        if !matches!(ty, DataType::Int16 | DataType::Int32 | DataType::Int64) {
-            return Err(Error::new(
-                SqlState::InvalidParameterValue,
-                "sequence type must be smallint, integer, or bigint",
-            ));
-        }
         let name = self.relation_creation_name(name, temporary)?;
         let owned_by = match owned_by {
             Some(owner) => self.sequence_owner(&name, owner)?,
@@ -100,16 +94,19 @@ impl Binder<'_> {
                 restart,
                 owned_by,
             } => {
-                if let Some(ty) = data_type {
-                    return Err(Error::unsupported(format!("ALTER SEQUENCE ... AS {ty}")));
-                }
-                let ty = sequence.data_type();
+                let ty = match data_type {
+                    Some(t) => sequence_type(t)?,
+                    None => sequence.data_type(),
+                };
                 bound.options = merge_options(Some(&sequence.options), options, ty)?;
                 bound.restart = match restart {
                     None => None,
                     Some(None) => Some(bound.options.start),
-                    Some(Some(value)) => Some(restart_value(value, &bound.options)?),
+                    Some(Some(value)) => Some(option_number(value)?),
                 };
+                // PostgreSQL checks the current value against new bounds as a RESTART.
+                let current = bound.restart.unwrap_or_else(|| sequence.counter().0);
+                bound.options.check_within("RESTART", current)?;
                 if let Some(owner) = owned_by {
                     bound.owned_by = self.sequence_owner(&qualified, owner)?;
                 }
@@ -244,20 +241,16 @@ pub(super) fn identity_kind(generated_as: Option<&ast::GeneratedAs>) -> Identity
     }
 }
 
-pub(super) fn type_max(ty: DataType) -> i64 {
-    match ty {
-        DataType::Int16 => i16::MAX as i64,
-        DataType::Int32 => i32::MAX as i64,
-        _ => i64::MAX,
+/// The type of `AS type`: smallint, integer or bigint, else 22023.
+fn sequence_type(data_type: &ast::DataType) -> Result<DataType> {
+    let ty = bind_data_type(data_type)?;
+    if !matches!(ty, DataType::Int16 | DataType::Int32 | DataType::Int64) {
+        return Err(Error::new(
+            SqlState::InvalidParameterValue,
+            "sequence type must be smallint, integer, or bigint",
+        ));
     }
-}
-
-fn type_min(ty: DataType) -> i64 {
-    match ty {
-        DataType::Int16 => i16::MIN as i64,
-        DataType::Int32 => i32::MIN as i64,
-        _ => i64::MIN,
-    }
+    Ok(ty)
 }
 
 /// CREATE SEQUENCE / identity options over PostgreSQL's defaults for `ty`.
@@ -324,31 +317,33 @@ fn merge_options(
             "INCREMENT must not be zero",
         ));
     }
-    // A bound neither given nor kept from `base` is the default for the direction.
-    let min = match (min, base) {
+    // A bound neither given nor kept from `base` is the default for the direction; a
+    // bound that was its old type's limit follows a change of type (AS), as in PostgreSQL.
+    let kept = |bound: fn(&SequenceOptions) -> i64, limit: fn(DataType) -> i64| {
+        base.filter(|b| b.data_type == ty || bound(b) != limit(b.data_type))
+            .map(bound)
+    };
+    let min = match (min, kept(|b| b.min, type_min)) {
         (Some(Some(v)), _) => v,
-        (None, Some(b)) => b.min,
+        (None, Some(kept)) => kept,
         _ if increment > 0 => 1,
         _ => type_min(ty),
     };
-    let max = match (max, base) {
+    let max = match (max, kept(|b| b.max, type_max)) {
         (Some(Some(v)), _) => v,
-        (None, Some(b)) => b.max,
+        (None, Some(kept)) => kept,
         _ if increment > 0 => type_max(ty),
         _ => -1,
     };
-    // ALTER cannot check: the type is not kept, only the bounds it implies.
-    if base.is_none() {
-        for (name, bound) in [("MAXVALUE", max), ("MINVALUE", min)] {
-            if bound < type_min(ty) || bound > type_max(ty) {
-                return Err(Error::new(
-                    SqlState::InvalidParameterValue,
-                    format!(
-                        "{name} ({bound}) is out of range for sequence data type {}",
-                        ty.name()
-                    ),
-                ));
-            }
+    for (name, bound) in [("MAXVALUE", max), ("MINVALUE", min)] {
+        if bound < type_min(ty) || bound > type_max(ty) {
+            return Err(Error::new(
+                SqlState::InvalidParameterValue,
+                format!(
+                    "{name} ({bound}) is out of range for sequence data type {}",
+                    ty.name()
+                ),
+            ));
         }
     }
     if min >= max {
@@ -359,6 +354,7 @@ fn merge_options(
     }
     let start = start.unwrap_or(if increment > 0 { min } else { max });
     let options = SequenceOptions {
+        data_type: ty,
         increment,
         min,
         max,
@@ -374,11 +370,4 @@ fn merge_options(
         ));
     }
     Ok(options)
-}
-
-/// RESTART WITH `value`, within the sequence's bounds.
-fn restart_value(value: &ast::Expr, options: &SequenceOptions) -> Result<i64> {
-    let value = option_number(value)?;
-    options.check_within("RESTART", value)?;
-    Ok(value)
 }

@@ -117,6 +117,11 @@ impl<'a> Decoder<'a> {
         Ok(self.array::<1>()?[0])
     }
 
+    /// The next byte, left unread: how an optional field added later is told apart.
+    pub fn peek_u8(&self) -> Option<u8> {
+        self.input.first().copied()
+    }
+
     pub fn bool(&mut self) -> Result<bool> {
         match self.u8()? {
             0 => Ok(false),

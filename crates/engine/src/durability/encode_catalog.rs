@@ -1185,9 +1185,11 @@ impl Persist for SequenceOptions {
     }
 
     /// Options CREATE SEQUENCE would accept: a non-zero increment, MINVALUE below MAXVALUE
-    /// and START between them.
+    /// and START between them. The type is the one the bounds imply until the sequence's
+    /// definition says otherwise (see `decode_sequence`).
     fn decode(input: &mut Decoder<'_>) -> Result<SequenceOptions> {
-        let options = SequenceOptions {
+        let mut options = SequenceOptions {
+            data_type: DataType::Int64,
             increment: input.i64()?,
             min: input.i64()?,
             max: input.i64()?,
@@ -1200,6 +1202,7 @@ impl Persist for SequenceOptions {
         if !valid {
             return Err(corrupt(format!("sequence options {options:?}")));
         }
+        options.data_type = options.implied_type();
         Ok(options)
     }
 }
@@ -1850,6 +1853,7 @@ mod tests {
             comment: None,
         });
         let options = SequenceOptions {
+            data_type: DataType::Int64,
             increment: -2,
             min: -100,
             max: -1,
@@ -1857,7 +1861,7 @@ mod tests {
             cycle: true,
         };
         assert_round_trip(&options);
-        assert_round_trip(&SequenceOptions::ascending(i64::MAX));
+        assert_round_trip(&SequenceOptions::ascending(DataType::Int64));
         let impossible = [
             SequenceOptions {
                 increment: 0,

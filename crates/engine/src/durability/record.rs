@@ -17,7 +17,10 @@ use crate::catalog::{
     QualifiedName, RoleCatalog, RoleSettings, SchemaDef, TableSchema, ViewDef,
 };
 use crate::error::Result;
-use crate::storage::{CommitChanges, DbState, Sequence, SequenceOptions, TableData, TableEntry};
+use crate::storage::{
+    type_max, type_min, CommitChanges, DbState, Sequence, SequenceOptions, TableData, TableEntry,
+};
+use crate::types::DataType;
 use crate::vector::{Batch, Vector, BATCH_SIZE};
 
 /// The first byte of a commit record's payload.
@@ -207,15 +210,53 @@ pub fn encode_sequence(out: &mut Encoder, sequence: &Sequence, (last, is_called)
     });
     out.i64(last);
     out.bool(is_called);
+    for byte in SEQUENCE_TYPE {
+        out.u8(byte);
+    }
+    out.u8(sequence_type_width(sequence.options.data_type));
     out.option(sequence.comment.as_ref(), |out, text| out.str(text));
+}
+
+/// Tag 275, two bytes little-endian, marks a sequence's type (AS): its byte width, 2, 4
+/// or 8. A definition written before it has the comment's option byte (0 or 1) there
+/// instead, and takes the type its bounds imply.
+const SEQUENCE_TYPE: [u8; 2] = 275u16.to_le_bytes();
+
+fn sequence_type_width(ty: DataType) -> u8 {
+    match ty {
+        DataType::Int16 => 2,
+        DataType::Int32 => 4,
+        _ => 8,
+    }
+}
+
+fn decode_sequence_type(input: &mut Decoder<'_>, options: &mut SequenceOptions) -> Result<()> {
+    if input.peek_u8() != Some(SEQUENCE_TYPE[0]) {
+        return Ok(());
+    }
+    if input.u8()? != SEQUENCE_TYPE[0] || input.u8()? != SEQUENCE_TYPE[1] {
+        return Err(corrupt("sequence type tag"));
+    }
+    options.data_type = match input.u8()? {
+        2 => DataType::Int16,
+        4 => DataType::Int32,
+        8 => DataType::Int64,
+        other => return Err(corrupt(format!("sequence type width {other}"))),
+    };
+    let (min, max) = (type_min(options.data_type), type_max(options.data_type));
+    if options.min < min || options.max > max {
+        return Err(corrupt(format!("sequence options {options:?}")));
+    }
+    Ok(())
 }
 
 pub fn decode_sequence(input: &mut Decoder<'_>) -> Result<Sequence> {
     let name = QualifiedName::decode(input)?;
     let oid = input.u32()?;
-    let options = SequenceOptions::decode(input)?;
+    let mut options = SequenceOptions::decode(input)?;
     let owned_by = input.option(|input| Ok((input.string()?, input.string()?)))?;
     let (last, is_called) = (input.i64()?, input.bool()?);
+    decode_sequence_type(input, &mut options)?;
     let comment = input.option(Decoder::string)?;
     let sequence = Sequence::new(name, oid, options, owned_by).with_comment(comment);
     sequence.restore_counter(last, is_called);
@@ -593,5 +634,47 @@ fn check_rows(data: &TableData, chunk: usize, offsets: &[u32]) -> Result<()> {
         Ok(())
     } else {
         Err(corrupt(format!("rows past the end of chunk {chunk}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::PUBLIC_OID;
+
+    fn sequence_bytes(data_type: DataType, max: i64) -> Vec<u8> {
+        let options = SequenceOptions {
+            max,
+            ..SequenceOptions::ascending(data_type)
+        };
+        let sequence = Sequence::new(QualifiedName::new(PUBLIC_OID, "s"), 16390, options, None);
+        let mut out = Encoder::default();
+        encode_sequence(&mut out, &sequence, (1, false));
+        out.buf
+    }
+
+    #[test]
+    fn sequence_type_is_kept_and_older_definitions_take_the_type_their_bounds_imply() {
+        let bytes = sequence_bytes(DataType::Int32, 1000);
+        let decoded = decode_sequence(&mut Decoder::new(&bytes));
+        assert!(decoded.is_ok_and(|s| s.data_type() == DataType::Int32));
+        // Without the tag (as written before it), the bounds decide: 1000 is no type's limit.
+        let tag_at = bytes.len() - 4;
+        let older = [&bytes[..tag_at], &bytes[tag_at + 3..]].concat();
+        let decoded = decode_sequence(&mut Decoder::new(&older));
+        assert!(decoded.is_ok_and(|s| s.data_type() == DataType::Int64));
+        let older = [
+            &sequence_bytes(DataType::Int16, i64::from(i16::MAX))[..tag_at],
+            &[0],
+        ]
+        .concat();
+        let decoded = decode_sequence(&mut Decoder::new(&older));
+        assert!(decoded.is_ok_and(|s| s.data_type() == DataType::Int16));
+        // A width no type has, or bounds beyond the type, are corrupt.
+        let mut bad = bytes.clone();
+        bad[tag_at + 2] = 3;
+        assert!(decode_sequence(&mut Decoder::new(&bad)).is_err());
+        let too_wide = sequence_bytes(DataType::Int16, 100_000);
+        assert!(decode_sequence(&mut Decoder::new(&too_wide)).is_err());
     }
 }

@@ -8,10 +8,11 @@ use hashbrown::HashSet;
 
 use super::{collect, ExecContext};
 use crate::error::{Error, Result, SqlState};
+use crate::function::aggregate::accumulate_arrays;
 use crate::function::compare::compare;
 use crate::physical::create_operator;
 use crate::plan::{CompareOp, Subquery, SubqueryKind};
-use crate::types::{DataType, ScalarValue};
+use crate::types::{DataType, PhysicalType, ScalarValue};
 use crate::vector::{concat_batches, encode_row_key, Batch, Bitmap, Vector, VectorData};
 
 /// The rows a subquery returns, as one batch.
@@ -79,7 +80,7 @@ pub fn evaluate_subquery(
 
 fn result_type(subquery: &Subquery) -> DataType {
     match &subquery.kind {
-        SubqueryKind::Scalar(ty) | SubqueryKind::Array(ty) => *ty,
+        SubqueryKind::Scalar(ty) | SubqueryKind::Array(ty) | SubqueryKind::Column { ty, .. } => *ty,
         SubqueryKind::Exists | SubqueryKind::Quantified { .. } => DataType::Bool,
     }
 }
@@ -92,9 +93,18 @@ fn row_result(
     row: usize,
 ) -> Result<ScalarValue> {
     Ok(match &subquery.kind {
-        SubqueryKind::Scalar(_) => match rows.len() {
+        SubqueryKind::Scalar(_) | SubqueryKind::Column { .. } => match rows.len() {
             0 => ScalarValue::Null,
-            1 => rows.columns[0].get_scalar(0),
+            1 => {
+                let index = match subquery.kind {
+                    SubqueryKind::Column { index, .. } => index,
+                    _ => 0,
+                };
+                match rows.columns.get(index) {
+                    Some(column) => column.get_scalar(0),
+                    None => return Err(Error::internal("subquery column out of range")),
+                }
+            }
             _ => {
                 return Err(Error::new(
                     SqlState::CardinalityViolation,
@@ -103,11 +113,14 @@ fn row_result(
             }
         },
         SubqueryKind::Exists => ScalarValue::Bool(!rows.is_empty()),
-        SubqueryKind::Array(_) => ScalarValue::Array(
-            (0..rows.len())
-                .map(|i| rows.columns[0].get_scalar(i))
-                .collect(),
-        ),
+        SubqueryKind::Array(_) => {
+            let values = (0..rows.len()).map(|i| rows.columns[0].get_scalar(i));
+            // Rows of arrays make an array of one more dimension.
+            match rows.columns[0].data.physical() {
+                PhysicalType::List(_) => accumulate_arrays(&values.collect::<Vec<_>>())?,
+                _ => ScalarValue::Array(values.collect()),
+            }
+        }
         SubqueryKind::Quantified {
             op,
             all,

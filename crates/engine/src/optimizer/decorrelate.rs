@@ -266,9 +266,10 @@ fn replace_scalar_subqueries(expr: ScalarExpr, input: &mut LogicalPlan) -> Scala
             let keys = outer_keys.len();
             let ty = match subquery.kind {
                 SubqueryKind::Scalar(ty) => ty,
-                SubqueryKind::Exists | SubqueryKind::Array(_) | SubqueryKind::Quantified { .. } => {
-                    return ScalarExpr::Subquery(subquery)
-                }
+                SubqueryKind::Exists
+                | SubqueryKind::Array(_)
+                | SubqueryKind::Column { .. }
+                | SubqueryKind::Quantified { .. } => return ScalarExpr::Subquery(subquery),
             };
             let taken = std::mem::replace(
                 input,

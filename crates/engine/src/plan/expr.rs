@@ -261,6 +261,10 @@ pub struct Subquery {
 pub enum SubqueryKind {
     /// `(SELECT x ...)`: its single value, NULL if no row, 21000 if several.
     Scalar(DataType),
+    /// Column `index` of UPDATE's `SET (a, b) = (SELECT x, y ...)`, of type `ty`: as
+    /// `Scalar` for that column. The columns' subqueries share one id and plan, so an
+    /// uncorrelated one runs once.
+    Column { index: usize, ty: DataType },
     /// `EXISTS (...)`.
     Exists,
     /// `ARRAY(SELECT x ...)`: the single column's values as an array of this type, `{}`
@@ -293,7 +297,9 @@ impl ScalarExpr {
             ScalarExpr::DomainCheck { input, .. } => input.ty(),
             ScalarExpr::SessionInfo(info) => info.ty(),
             ScalarExpr::Subquery(subquery) => match &subquery.kind {
-                SubqueryKind::Scalar(ty) | SubqueryKind::Array(ty) => *ty,
+                SubqueryKind::Scalar(ty)
+                | SubqueryKind::Array(ty)
+                | SubqueryKind::Column { ty, .. } => *ty,
                 SubqueryKind::Exists | SubqueryKind::Quantified { .. } => DataType::Bool,
             },
             ScalarExpr::Negate(input) => input.ty(),

@@ -130,6 +130,11 @@ impl ScalarFunction {
             | F::StartsWith
             | F::Md5
             | F::RegexpReplace
+            | F::RegexpReplaceFrom
+            | F::RegexpCount
+            | F::RegexpInstr
+            | F::RegexpLike
+            | F::RegexpSubstr
             | F::SimilarToEscape
             | F::RegexpMatch
             | F::RegexpSplitToArray

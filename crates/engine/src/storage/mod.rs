@@ -29,7 +29,7 @@ pub use isolation::Isolation;
 pub use locks::{row_lock_name, LockManager, LockMode, Wait};
 pub use namespace::{table_kind, RelationKind};
 pub use secondary_index::{ChunkRows, SecondaryIndexes};
-pub use sequence::{Sequence, SequenceOptions};
+pub use sequence::{type_max, type_min, Sequence, SequenceOptions};
 pub use state::{DbState, TableEntry};
 pub use table_changes::TableChanges;
 pub use table_data::{Chunk, TableData, ROW_ID_COLUMN};

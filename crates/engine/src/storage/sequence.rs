@@ -10,6 +10,8 @@ use crate::types::DataType;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct SequenceOptions {
+    /// smallint, integer or bigint (AS): the bounds its defaults give and must fit.
+    pub data_type: DataType,
     pub increment: i64,
     pub min: i64,
     pub max: i64,
@@ -34,15 +36,47 @@ impl SequenceOptions {
         ))
     }
 
-    /// PostgreSQL's defaults for an ascending sequence of a type with maximum `max`.
-    pub fn ascending(max: i64) -> SequenceOptions {
+    /// PostgreSQL's defaults for an ascending sequence of `data_type`.
+    pub fn ascending(data_type: DataType) -> SequenceOptions {
         SequenceOptions {
+            data_type,
             increment: 1,
             min: 1,
-            max,
+            max: type_max(data_type),
             start: 1,
             cycle: false,
         }
+    }
+
+    /// The type the bounds imply, for definitions stored before the type was: the
+    /// smallest whose default bound one of them is.
+    pub fn implied_type(&self) -> DataType {
+        let fits = |min: i64, max: i64| self.min >= min && self.max <= max;
+        [DataType::Int16, DataType::Int32]
+            .into_iter()
+            .find(|&ty| {
+                let (min, max) = (type_min(ty), type_max(ty));
+                fits(min, max) && (self.max == max || self.min == min)
+            })
+            .unwrap_or(DataType::Int64)
+    }
+}
+
+/// The largest value of a sequence type (bigint's for any other).
+pub fn type_max(ty: DataType) -> i64 {
+    match ty {
+        DataType::Int16 => i64::from(i16::MAX),
+        DataType::Int32 => i64::from(i32::MAX),
+        _ => i64::MAX,
+    }
+}
+
+/// The smallest value of a sequence type (bigint's for any other).
+pub fn type_min(ty: DataType) -> i64 {
+    match ty {
+        DataType::Int16 => i64::from(i16::MIN),
+        DataType::Int32 => i64::from(i32::MIN),
+        _ => i64::MIN,
     }
 }
 
@@ -127,22 +161,9 @@ impl Sequence {
         }
     }
 
-    /// Its type (smallint, integer or bigint), told by the bounds that type's defaults give:
-    /// the type itself is not stored.
+    /// Its type: smallint, integer or bigint.
     pub fn data_type(&self) -> DataType {
-        let options = &self.options;
-        let fits = |min: i64, max: i64| options.min >= min && options.max <= max;
-        if fits(i64::from(i16::MIN), i64::from(i16::MAX))
-            && (options.max == i64::from(i16::MAX) || options.min == i64::from(i16::MIN))
-        {
-            DataType::Int16
-        } else if fits(i64::from(i32::MIN), i64::from(i32::MAX))
-            && (options.max == i64::from(i32::MAX) || options.min == i64::from(i32::MIN))
-        {
-            DataType::Int32
-        } else {
-            DataType::Int64
-        }
+        self.options.data_type
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, SequenceState> {

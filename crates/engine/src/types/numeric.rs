@@ -26,6 +26,9 @@ use crate::error::{Error, Result, SqlState};
 const MAX_MANTISSA: u128 = i128::MAX as u128;
 /// PostgreSQL's NUMERIC_DSCALE_MAX: the largest display scale a value can carry.
 const MAX_SCALE: u32 = 16383;
+/// The most digits before the point PostgreSQL's numeric holds (NUMERIC_WEIGHT_MAX + 1
+/// base-10000 digits).
+const MAX_INT_DIGITS: i64 = 131_072;
 /// PostgreSQL's NUMERIC_MIN_SIG_DIGITS: a quotient keeps at least this many significant digits.
 const MIN_SIG_DIGITS: i64 = 16;
 /// PostgreSQL's NUMERIC_MAX_DISPLAY_SCALE: the largest scale a quotient is given.
@@ -132,8 +135,9 @@ impl Decimal {
     pub fn from_i64(value: i64) -> Decimal {
         Decimal::new(value as i128, 0)
     }
-    /// numeric_in. Errors: 22P02 `invalid input syntax for type numeric: "x"`; 22003 when
-    /// the value does not fit (over 38 significant digits).
+    /// numeric_in. Errors: 22P02 `invalid input syntax for type numeric: "x"`; 22003 past
+    /// PostgreSQL's own limits (131072 digits before the point, a scale of 16383); 0A000
+    /// for a value within them that 38 significant digits cannot hold.
     pub fn parse(text: &str) -> Result<Decimal> {
         let invalid = || Error::invalid_input("numeric", text);
         let trimmed = trim_pg_space(text);
@@ -151,10 +155,15 @@ impl Decimal {
         let mut any_digit = false;
         let mut seen_point = false;
         let mut frac_digits: i64 = 0;
+        // Digits before the point from the first non-zero one: PostgreSQL's weight.
+        let mut int_digits: i64 = 0;
         while let Some(&b) = bytes.get(pos) {
             match b {
                 b'0'..=b'9' => {
                     any_digit = true;
+                    if !seen_point && (b != b'0' || int_digits > 0) {
+                        int_digits += 1;
+                    }
                     let next = magnitude
                         .checked_mul(10)
                         .and_then(|m| m.checked_add(u128::from(b - b'0')));
@@ -206,18 +215,23 @@ impl Decimal {
         if pos != bytes.len() {
             return Err(invalid());
         }
-        if too_many_digits {
-            return Err(overflow());
-        }
         let scale = frac_digits - exponent;
+        // PostgreSQL's limits: its exponent check, then make_result's weight and scale.
+        let beyond_postgres = exponent.abs() >= i64::from(i32::MAX / 2)
+            || int_digits + exponent > MAX_INT_DIGITS
+            || scale > i64::from(MAX_SCALE);
+        let too_wide = || match beyond_postgres {
+            true => overflow(),
+            false => Error::unsupported("a numeric value of more than 38 significant digits"),
+        };
+        if too_many_digits || beyond_postgres {
+            return Err(too_wide());
+        }
         if scale >= 0 {
-            let scale = u32::try_from(scale)
-                .ok()
-                .filter(|&s| s <= MAX_SCALE)
-                .ok_or_else(overflow)?;
+            let scale = u32::try_from(scale).map_err(|_| overflow())?;
             make(negative, magnitude, scale)
         } else {
-            let magnitude = scale_up(magnitude, scale.unsigned_abs()).ok_or_else(overflow)?;
+            let magnitude = scale_up(magnitude, scale.unsigned_abs()).ok_or_else(too_wide)?;
             make(negative, magnitude, 0)
         }
     }
@@ -835,14 +849,24 @@ mod tests {
         );
         let err = Decimal::parse("1e-20000").expect_err("overflow");
         assert_eq!(err.message, "value overflows numeric format");
-        assert_eq!(
-            Decimal::parse("1e40").expect_err("overflow").sqlstate(),
-            "22003"
-        );
-        // Digits beyond what even the u128 accumulator holds.
+        // Valid in PostgreSQL but wider than 38 digits (even than the u128 accumulator):
+        // 0A000; past PostgreSQL's own limits: 22003.
         for text in [
+            "1e40",
             "123456789012345678901234567890123456789012",
             &"9".repeat(80),
+            "1.000000000000000000000000000000000000000000000",
+            "1e131071",
+        ] {
+            assert_eq!(
+                Decimal::parse(text).expect_err("too wide").sqlstate(),
+                "0A000"
+            );
+        }
+        for text in [
+            "1e131072",
+            "1e1073741823",
+            &format!("1{}", "0".repeat(131_072)),
         ] {
             assert_eq!(
                 Decimal::parse(text).expect_err("overflow").sqlstate(),

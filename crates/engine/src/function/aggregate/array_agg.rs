@@ -68,21 +68,39 @@ impl ArrayAgg {
             return ScalarValue::Array(values.clone());
         }
         // The inputs were checked to be arrays of one shape.
-        let mut dims = vec![ArrayDim {
-            lower: 1,
-            len: values.len() as i32,
-        }];
-        let mut elements = Vec::new();
-        for (i, value) in values.iter().enumerate() {
-            if let Some((sub_dims, sub_elements)) = array_parts(value) {
-                if i == 0 {
-                    dims.extend(sub_dims);
-                }
-                elements.extend_from_slice(sub_elements);
-            }
-        }
-        ShapedArray::value(dims, elements)
+        stack_arrays(values)
     }
+}
+
+/// Arrays of one shape as one array of a dimension more, as accumArrayResultArr builds
+/// it for array_agg(anyarray) and `ARRAY(SELECT array_column ...)`: every input checked
+/// first (not NULL, not empty, of the first one's dimensions); no inputs give `{}`.
+pub fn accumulate_arrays(values: &[ScalarValue]) -> Result<ScalarValue> {
+    if let Some((first, rest)) = values.split_first() {
+        check_sub_array(None, first)?;
+        for value in rest {
+            check_sub_array(Some(first), value)?;
+        }
+    }
+    Ok(stack_arrays(values))
+}
+
+/// `values`, arrays already checked to share a shape, stacked along a new first dimension.
+fn stack_arrays(values: &[ScalarValue]) -> ScalarValue {
+    let mut dims = vec![ArrayDim {
+        lower: 1,
+        len: values.len() as i32,
+    }];
+    let mut elements = Vec::new();
+    for (i, value) in values.iter().enumerate() {
+        if let Some((sub_dims, sub_elements)) = array_parts(value) {
+            if i == 0 {
+                dims.extend(sub_dims);
+            }
+            elements.extend_from_slice(sub_elements);
+        }
+    }
+    ShapedArray::value(dims, elements)
 }
 
 /// array_agg_array_transfn's checks of one more input array against the group's first.

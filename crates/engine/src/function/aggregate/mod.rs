@@ -14,6 +14,7 @@ mod vector_sum;
 
 use std::cmp::Ordering;
 
+pub(crate) use self::array_agg::accumulate_arrays;
 use self::array_agg::ArrayAgg;
 use self::concat::Concat;
 use self::json_agg::JsonAgg;

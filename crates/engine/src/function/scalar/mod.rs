@@ -24,6 +24,7 @@ mod numeric;
 mod numeric_transcendental;
 mod pattern;
 mod record;
+mod regexp_search;
 mod signature;
 mod string;
 mod uuid_ossp;
@@ -74,6 +75,16 @@ pub enum ScalarFunction {
     StartsWith,
     Md5,
     RegexpReplace,
+    /// `regexp_replace(s, pattern, replacement, start [, n [, flags]])`.
+    RegexpReplaceFrom,
+    /// `regexp_count(s, pattern [, start [, flags]])`.
+    RegexpCount,
+    /// `regexp_instr(s, pattern [, start [, n [, endoption [, flags [, subexpr]]]]])`.
+    RegexpInstr,
+    /// `regexp_like(s, pattern [, flags])`.
+    RegexpLike,
+    /// `regexp_substr(s, pattern [, start [, n [, flags [, subexpr]]]])`.
+    RegexpSubstr,
     /// `similar_to_escape(pattern [, escape])`: what `SIMILAR TO` matches with `~`.
     SimilarToEscape,
     /// `regexp_match(s, pattern [, flags])`: the first match's capture groups as text[].
@@ -363,7 +374,11 @@ impl ScalarFunction {
             F::SplitPart => "split_part",
             F::StartsWith => "starts_with",
             F::Md5 => "md5",
-            F::RegexpReplace => "regexp_replace",
+            F::RegexpReplace | F::RegexpReplaceFrom => "regexp_replace",
+            F::RegexpCount => "regexp_count",
+            F::RegexpInstr => "regexp_instr",
+            F::RegexpLike => "regexp_like",
+            F::RegexpSubstr => "regexp_substr",
             F::SimilarToEscape => "similar_to_escape",
             F::RegexpMatch => "regexp_match",
             F::RegexpSplitToArray => "regexp_split_to_array",
@@ -500,6 +515,11 @@ impl ScalarFunction {
             F::StartsWith => string::starts_with(args),
             F::Md5 => string::md5(args),
             F::RegexpReplace => pattern::regexp_replace(args),
+            F::RegexpReplaceFrom => pattern::regexp_replace_from(args),
+            F::RegexpCount => regexp_search::regexp_count(args),
+            F::RegexpInstr => regexp_search::regexp_instr(args),
+            F::RegexpLike => regexp_search::regexp_like(args),
+            F::RegexpSubstr => regexp_search::regexp_substr(args),
             F::SimilarToEscape => pattern::similar_to_escape(args),
             F::RegexpMatch => pattern::regexp_match(args),
             F::RegexpSplitToArray => pattern::regexp_split_to_array(args),

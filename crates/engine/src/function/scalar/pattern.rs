@@ -1,7 +1,9 @@
-//! POSIX regular expressions: `regexp_replace`, `substring(s FROM pattern)` and the `~`
-//! operators, on the `regex` crate. PostgreSQL's defaults are kept: `.` matches a newline
-//! and `^`/`$` anchor at the ends of the string unless the `n` flag asks otherwise. A pattern
-//! is compiled once per batch while consecutive rows repeat it (always, for a constant).
+//! POSIX regular expressions: `regexp_replace`, `regexp_match`, `regexp_split_to_array`,
+//! `substring(s FROM pattern)` and the `~` operators, on the `regex` crate, and the pattern
+//! and flag compilation and match walking that [`super::regexp_search`] shares. PostgreSQL's
+//! defaults are kept: `.` matches a newline and `^`/`$` anchor at the ends of the string
+//! unless the `n` flag asks otherwise. A pattern is compiled once per batch while
+//! consecutive rows repeat it (always, for a constant).
 //!
 //! Known differences from PostgreSQL's engine: back-references inside a pattern (`(a)\1`)
 //! are rejected as invalid, and alternations choose the leftmost alternative rather than
@@ -10,7 +12,7 @@
 use regex::{Captures, Regex, RegexBuilder};
 
 use super::kernel::{
-    is_valid, map_rows, map_text_rows, map_text_rows_nullable, strict_validity, texts,
+    is_valid, map_rows, map_text_rows, map_text_rows_nullable, strict_validity, texts, values,
 };
 use crate::error::{Error, Result, SqlState};
 use crate::types::{PhysicalType, ScalarValue};
@@ -18,7 +20,7 @@ use crate::vector::Vector;
 
 /// The compiled form of the last (pattern, flags) pair seen.
 #[derive(Default)]
-struct RegexCache {
+pub(super) struct RegexCache {
     pattern: String,
     flags: String,
     compiled: Option<(Regex, bool)>,
@@ -26,7 +28,7 @@ struct RegexCache {
 
 impl RegexCache {
     /// The regex for `pattern` with PostgreSQL `flags`, and whether `g` (replace all) is set.
-    fn get(&mut self, pattern: &str, flags: &str) -> Result<(&Regex, bool)> {
+    pub(super) fn get(&mut self, pattern: &str, flags: &str) -> Result<(&Regex, bool)> {
         if self.compiled.is_none() || self.pattern != pattern || self.flags != flags {
             self.compiled = Some(compile(pattern, flags)?);
             self.pattern.clear();
@@ -96,34 +98,137 @@ fn compile(pattern: &str, flags: &str) -> Result<(Regex, bool)> {
     Ok((regex, global))
 }
 
-/// `regexp_replace(s, pattern, replacement [, flags])`.
+/// `regexp_replace(s, pattern, replacement [, flags])`: the first match, or every one
+/// with `g`.
 pub(super) fn regexp_replace(args: &[Vector]) -> Result<Vector> {
-    let (s, pattern, replacement) = (texts(args, 0)?, texts(args, 1)?, texts(args, 2)?);
-    let flags = if args.len() > 3 {
-        Some(texts(args, 3)?)
-    } else {
-        None
-    };
+    let (pattern, flags) = (texts(args, 1)?, optional(args, 3, texts)?);
+    replace_rows(args, |row, cache| {
+        let flags = flags.map_or("", |f| f.get(row));
+        if let Some(digit) = flags.chars().next().filter(char::is_ascii_digit) {
+            // An unknown-typed fourth argument resolves to this form, not to `start`.
+            return Err(Error::new(
+                SqlState::InvalidParameterValue,
+                format!("invalid regular expression option: \"{digit}\""),
+            )
+            .with_hint("If you meant to use regexp_replace() with a start parameter, cast the fourth argument to integer explicitly."));
+        }
+        let (regex, global) = cache.get(pattern.get(row), flags)?;
+        Ok((regex, 1, if global { 0 } else { 1 }))
+    })
+}
+
+/// `regexp_replace(s, pattern, replacement, start [, n [, flags]])`: the `n`th match from
+/// character `start` (every one for `n` 0; the `g` flag is then ignored, as in PostgreSQL).
+pub(super) fn regexp_replace_from(args: &[Vector]) -> Result<Vector> {
+    let (start, n) = (values::<i32>(args, 3)?, optional(args, 4, values::<i32>)?);
+    let (pattern, flags) = (texts(args, 1)?, optional(args, 5, texts)?);
+    replace_rows(args, |row, cache| {
+        let start = check_parameter("start", start[row], start[row] > 0)?;
+        let n = match n {
+            Some(n) => check_parameter("n", n[row], n[row] >= 0)?,
+            None => 1,
+        };
+        let (regex, _) = cache.get(pattern.get(row), flags.map_or("", |f| f.get(row)))?;
+        Ok((regex, start, n))
+    })
+}
+
+/// The rows of a `regexp_replace`: `choose` gives a row's regex, start character and which
+/// match to replace (0 for all).
+fn replace_rows(
+    args: &[Vector],
+    mut choose: impl for<'c> FnMut(usize, &'c mut RegexCache) -> Result<(&'c Regex, i32, i32)>,
+) -> Result<Vector> {
+    let (s, replacement) = (texts(args, 0)?, texts(args, 2)?);
     let mut cache = RegexCache::default();
     map_text_rows(args, |row, out| {
-        let flags = flags.map_or("", |f| f.get(row));
-        let (regex, global) = cache.get(pattern.get(row), flags)?;
+        let (regex, start, n) = choose(row, &mut cache)?;
         let (s, replacement) = (s.get(row), replacement.get(row));
         let mut last = 0;
-        for captures in regex.captures_iter(s) {
+        let mut at = search_start(s, start);
+        let mut seen = 0;
+        while let Some(captures) = at.and_then(|at| regex.captures_at(s, at)) {
             let Some(whole) = captures.get(0) else {
                 break;
             };
+            at = next_search(s, whole);
+            seen += 1;
+            if n > 0 && seen != n {
+                continue;
+            }
             out.extend_from_slice(&s.as_bytes()[last..whole.start()]);
             expand_replacement(replacement, &captures, out);
             last = whole.end();
-            if !global {
+            if n > 0 {
                 break;
             }
         }
         out.extend_from_slice(&s.as_bytes()[last..]);
         Ok(())
     })
+}
+
+/// Argument `idx` read by `get` when the call has it.
+pub(super) fn optional<'a, T: ?Sized>(
+    args: &'a [Vector],
+    idx: usize,
+    get: impl FnOnce(&'a [Vector], usize) -> Result<&'a T>,
+) -> Result<Option<&'a T>> {
+    if idx < args.len() {
+        get(args, idx).map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
+/// `value` when `valid`, else PostgreSQL's 22023 for an out-of-range optional argument.
+pub(super) fn check_parameter(name: &str, value: i32, valid: bool) -> Result<i32> {
+    if valid {
+        Ok(value)
+    } else {
+        Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!("invalid value for parameter \"{name}\": {value}"),
+        ))
+    }
+}
+
+/// The byte offset where a search from character `start` (1-based) begins; None past the
+/// end of `s`, where PostgreSQL finds no match at all.
+pub(super) fn search_start(s: &str, start: i32) -> Option<usize> {
+    let skip = usize::try_from(start.saturating_sub(1)).unwrap_or(0);
+    if skip == 0 {
+        return Some(0);
+    }
+    if s.is_ascii() {
+        return (skip <= s.len()).then_some(skip);
+    }
+    let mut offsets = s.char_indices().map(|(i, _)| i).chain([s.len()]);
+    offsets.nth(skip)
+}
+
+/// Where PostgreSQL searches after `whole`: at its end, or one character later for an
+/// empty match (None past the end of `s`). Unlike the regex crate's iterators, an empty
+/// match right after a non-empty one counts, as it does in PostgreSQL.
+pub(super) fn next_search(s: &str, whole: regex::Match) -> Option<usize> {
+    if !whole.is_empty() {
+        return Some(whole.end());
+    }
+    s[whole.end()..]
+        .chars()
+        .next()
+        .map(|c| whole.end() + c.len_utf8())
+}
+
+/// 22023 for the `g` flag on a function that returns a single match.
+pub(super) fn reject_global(global: bool, name: &str) -> Result<()> {
+    if global {
+        return Err(Error::new(
+            SqlState::InvalidParameterValue,
+            format!("{name}() does not support the \"global\" option"),
+        ));
+    }
+    Ok(())
 }
 
 /// `regexp_match(s, pattern [, flags])`: the capture groups of the first match (the whole
@@ -170,11 +275,7 @@ fn map_array_rows(
     mut f: impl FnMut(&Regex, &str) -> Option<Vec<ScalarValue>>,
 ) -> Result<Vector> {
     let (s, pattern) = (texts(args, 0)?, texts(args, 1)?);
-    let flags = if args.len() > 2 {
-        Some(texts(args, 2)?)
-    } else {
-        None
-    };
+    let flags = optional(args, 2, texts)?;
     let validity = strict_validity(args);
     let mut out = Vector::with_capacity(PhysicalType::List(&PhysicalType::Text), s.len());
     let mut cache = RegexCache::default();
@@ -184,12 +285,7 @@ fn map_array_rows(
             continue;
         }
         let (regex, global) = cache.get(pattern.get(row), flags.map_or("", |f| f.get(row)))?;
-        if global {
-            return Err(Error::new(
-                SqlState::InvalidParameterValue,
-                format!("{name}() does not support the \"global\" option"),
-            ));
-        }
+        reject_global(global, name)?;
         match f(regex, s.get(row)) {
             Some(values) => out.push_scalar(&ScalarValue::Array(values)),
             None => {

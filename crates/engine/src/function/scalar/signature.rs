@@ -422,6 +422,37 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
         "regexp_replace" => &[
             (F::RegexpReplace, &[TEXT, TEXT, TEXT], TEXT),
             (F::RegexpReplace, &[TEXT, TEXT, TEXT, TEXT], TEXT),
+            (F::RegexpReplaceFrom, &[TEXT, TEXT, TEXT, I4], TEXT),
+            (F::RegexpReplaceFrom, &[TEXT, TEXT, TEXT, I4, I4], TEXT),
+            (
+                F::RegexpReplaceFrom,
+                &[TEXT, TEXT, TEXT, I4, I4, TEXT],
+                TEXT,
+            ),
+        ],
+        "regexp_count" => &[
+            (F::RegexpCount, &[TEXT, TEXT], I4),
+            (F::RegexpCount, &[TEXT, TEXT, I4], I4),
+            (F::RegexpCount, &[TEXT, TEXT, I4, TEXT], I4),
+        ],
+        "regexp_instr" => &[
+            (F::RegexpInstr, &[TEXT, TEXT], I4),
+            (F::RegexpInstr, &[TEXT, TEXT, I4], I4),
+            (F::RegexpInstr, &[TEXT, TEXT, I4, I4], I4),
+            (F::RegexpInstr, &[TEXT, TEXT, I4, I4, I4], I4),
+            (F::RegexpInstr, &[TEXT, TEXT, I4, I4, I4, TEXT], I4),
+            (F::RegexpInstr, &[TEXT, TEXT, I4, I4, I4, TEXT, I4], I4),
+        ],
+        "regexp_like" => &[
+            (F::RegexpLike, &[TEXT, TEXT], BOOL),
+            (F::RegexpLike, &[TEXT, TEXT, TEXT], BOOL),
+        ],
+        "regexp_substr" => &[
+            (F::RegexpSubstr, &[TEXT, TEXT], TEXT),
+            (F::RegexpSubstr, &[TEXT, TEXT, I4], TEXT),
+            (F::RegexpSubstr, &[TEXT, TEXT, I4, I4], TEXT),
+            (F::RegexpSubstr, &[TEXT, TEXT, I4, I4, TEXT], TEXT),
+            (F::RegexpSubstr, &[TEXT, TEXT, I4, I4, TEXT, I4], TEXT),
         ],
         "regexp_match" => &[
             (F::RegexpMatch, &[TEXT, TEXT], TEXT_ARRAY),
