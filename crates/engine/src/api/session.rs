@@ -39,7 +39,7 @@ use crate::exec::{
     SessionIdentity, SharedSessionSequences,
 };
 use crate::interrupt::Interrupt;
-use crate::parser::{self, parse, Parsed};
+use crate::parser::{self, Parsed};
 use crate::plan::{BoundStatement, RoleChange, SettingChange};
 use crate::storage::{AdvisoryLocks, Isolation, RelationKind, Store, Transaction};
 use crate::types::{DataType, ScalarValue};
@@ -317,8 +317,9 @@ impl Session {
                 return Ok(());
             }
         }
-        let statements = parse(sql)?;
-        let cache_key = (statements.len() == 1).then_some(CacheKey {
+        let (statements, truncated_any) = self.parse_noting_truncations(sql)?;
+        // A cached plan would skip the parse, and with it the truncation notices.
+        let cache_key = (statements.len() == 1 && !truncated_any).then_some(CacheKey {
             sql,
             params: &[],
             search_path: &search_path,
@@ -397,7 +398,7 @@ impl Session {
         let mut statements = if checkpoint::is_checkpoint(sql) {
             Vec::new()
         } else {
-            parse(sql)?
+            self.parse_noting_truncations(sql)?.0
         };
         if statements.len() > 1 {
             return Err(Error::syntax(
@@ -955,6 +956,22 @@ impl Session {
         }
         let millis = setting.parse(value).ok()?;
         (millis > 0).then(|| std::time::Duration::from_millis(millis as u64))
+    }
+
+    /// Parses `sql`, raising PostgreSQL's NOTICE for each identifier cut to 63 bytes;
+    /// whether there was one.
+    fn parse_noting_truncations(&mut self, sql: &str) -> Result<(Vec<Parsed>, bool)> {
+        let mut truncated = Vec::new();
+        let statements = parser::parse_reporting(sql, &mut truncated)?;
+        for identifier in &truncated {
+            self.notices.push(Notice {
+                severity: "NOTICE",
+                state: SqlState::NameTooLong,
+                message: identifier.message(),
+                detail: None,
+            });
+        }
+        Ok((statements, !truncated.is_empty()))
     }
 
     fn warn(&mut self, state: SqlState, message: &str) {
