@@ -8,6 +8,7 @@ mod copy;
 mod cursors;
 mod datetime;
 mod function_call;
+mod prepared_listing;
 mod prepared_sql;
 mod query;
 mod row_locks;
@@ -164,6 +165,8 @@ struct PreparedInner {
     columns: Option<Arc<[ColumnInfo]>>,
     /// Only reads: an equal earlier result may be served from the result cache.
     read_only: bool,
+    /// How often it ran (pg_prepared_statements).
+    executions: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl PreparedStatement {
@@ -212,6 +215,10 @@ pub struct Session {
     identity: Arc<SessionIdentity>,
     /// Statements prepared with SQL PREPARE, by name.
     sql_prepared: HashMap<String, PreparedStatement>,
+    /// The query string holding the PREPARE statements about to run (their text in
+    /// pg_prepared_statements).
+    prepare_source: Option<Arc<str>>,
+    prepared_listing: prepared_listing::PreparedListing,
     cursors: cursors::Cursors,
     /// The parsed `search_path`, parsed again only when the setting or identity changes.
     search_path: RefCell<Option<Arc<SearchPath>>>,
@@ -264,6 +271,8 @@ impl Session {
             cache,
             identity: Arc::default(),
             sql_prepared: HashMap::new(),
+            prepare_source: None,
+            prepared_listing: prepared_listing::PreparedListing::default(),
             cursors: cursors::Cursors::default(),
             search_path: RefCell::default(),
             datetime: RefCell::default(),
@@ -318,6 +327,7 @@ impl Session {
             }
         }
         let (statements, truncated_any) = self.parse_noting_truncations(sql)?;
+        self.note_prepare_source(sql, &statements);
         // A cached plan would skip the parse, and with it the truncation notices.
         let cache_key = (statements.len() == 1 && !truncated_any).then_some(CacheKey {
             sql,
@@ -413,6 +423,7 @@ impl Session {
                     param_types: param_types.to_vec(),
                     columns: None,
                     read_only: false,
+                    executions: Arc::default(),
                 }),
             });
         };
@@ -427,6 +438,7 @@ impl Session {
                     param_types: param_types.to_vec(),
                     columns: None,
                     read_only: false,
+                    executions: Arc::default(),
                 }),
             });
         }
@@ -439,6 +451,7 @@ impl Session {
                     param_types,
                     columns,
                     read_only: false,
+                    executions: Arc::default(),
                 }),
             });
         }
@@ -470,6 +483,7 @@ impl Session {
                 param_types,
                 columns,
                 read_only: bound.is_read_only(),
+                executions: Arc::default(),
             }),
         })
     }
@@ -506,6 +520,11 @@ impl Session {
                 ),
             ));
         }
+        prepared
+            .inner
+            .executions
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.note_prepare_source(&prepared.inner.sql, std::slice::from_ref(statement));
         let param_types = &prepared.inner.param_types;
         let sql = &prepared.inner.sql;
         let search_path = self.search_path()?;
@@ -1007,6 +1026,7 @@ impl Session {
             .unwrap_or_else(|_| self.identity.clone());
         ctx.advisory = Some(self.advisory.clone());
         ctx.cursors = self.cursors.rows();
+        ctx.prepared_statements = self.prepared_listing.rows();
         ctx.settings = Some(self.settings.rows());
         ctx.search_path = self.search_path().ok();
         if self.block != Block::None || matches!(bound, BoundStatement::Begin { .. }) {
