@@ -39,7 +39,7 @@ use crate::exec::{
     ddl, enum_type, index, modify, role, schema, sql_function, truncate, view, ExecContext,
     SessionIdentity, SharedSessionSequences,
 };
-use crate::interrupt::Interrupt;
+use crate::interrupt::{Interrupt, RunningStatement};
 use crate::parser::{self, Parsed};
 use crate::plan::{BoundStatement, RoleChange, SettingChange};
 use crate::storage::{AdvisoryLocks, Isolation, RelationKind, Store, Transaction};
@@ -847,6 +847,7 @@ impl Session {
             .start_statement(self.timeout_setting(&STATEMENT_TIMEOUT));
         // A SET earlier in the same query string may have changed them.
         self.datetime()?;
+        let running = RunningStatement::enter(&self.cancel.interrupt);
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             self.run_work(work, param_types, params, cache_key, copy)
         }))
@@ -858,6 +859,7 @@ impl Session {
                 .unwrap_or_else(|| "unknown panic".into());
             Err(Error::internal(format!("internal error: {message}")))
         });
+        drop(running);
         self.cancel.interrupt.end_statement();
         match outcome {
             Ok(result) => {
