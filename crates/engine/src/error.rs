@@ -76,6 +76,8 @@ pub enum SqlState {
     WrongObjectType,
     InvalidSchemaName,
     InvalidName,
+    /// An identifier longer than NAMEDATALEN - 1 bytes, truncated (a NOTICE's state).
+    NameTooLong,
     IndeterminateDatatype,
     ProtocolViolation,
     InvalidPreparedStatementDefinition,
@@ -179,6 +181,7 @@ impl SqlState {
             SqlState::InvalidTransactionState => "25000",
             SqlState::InFailedSqlTransaction => "25P02",
             SqlState::SyntaxError => "42601",
+            SqlState::NameTooLong => "42622",
             SqlState::UndefinedColumn => "42703",
             SqlState::UndefinedTable => "42P01",
             SqlState::UndefinedFunction => "42883",

@@ -5,9 +5,16 @@
 //! (`ExecContext::check_cancelled`) and a lock waiter each time it wakes, so either cause
 //! ends a statement within milliseconds with PostgreSQL's 57014. Both live in atomics: the
 //! check on the hot path is one load, plus a clock read only while a timeout is set.
+//!
+//! Work that has no `ExecContext` at hand — binding a statement of a hundred thousand terms,
+//! or a function building one huge value — reaches the interrupt of the statement its
+//! thread runs through [`check_running`], as PostgreSQL's CHECK_FOR_INTERRUPTS reaches its
+//! backend's flags: the session makes it the thread's for the statement's run
+//! ([`RunningStatement`]).
 
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result, SqlState};
@@ -76,11 +83,68 @@ impl Interrupt {
     }
 }
 
+thread_local! {
+    /// The interrupt of the statement this thread runs, if it runs one.
+    static RUNNING: RefCell<Option<Arc<Interrupt>>> = const { RefCell::new(None) };
+}
+
+/// Makes an interrupt the one [`check_running`] looks at on this thread, until dropped
+/// (then the one before it again: statements run inside statements).
+pub(crate) struct RunningStatement {
+    previous: Option<Arc<Interrupt>>,
+}
+
+impl RunningStatement {
+    pub(crate) fn enter(interrupt: &Arc<Interrupt>) -> RunningStatement {
+        let previous = RUNNING.with(|running| running.replace(Some(Arc::clone(interrupt))));
+        RunningStatement { previous }
+    }
+}
+
+impl Drop for RunningStatement {
+    fn drop(&mut self) {
+        let previous = self.previous.take();
+        RUNNING.with(|running| *running.borrow_mut() = previous);
+    }
+}
+
+/// Makes `interrupt` the one [`check_running`] looks at on a parallel helper thread, which
+/// runs nothing but the pieces of the statement it was last given.
+pub(crate) fn install(interrupt: &Arc<Interrupt>) {
+    RUNNING.with(|running| *running.borrow_mut() = Some(Arc::clone(interrupt)));
+}
+
+/// 57014 once the statement this thread runs was cancelled or timed out; `Ok` on a thread
+/// that runs none. For loops whose length a user chooses, every so many steps.
+pub(crate) fn check_running() -> Result<()> {
+    RUNNING.with(|running| match &*running.borrow() {
+        Some(interrupt) => interrupt.check(),
+        None => Ok(()),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
 
-    use super::Interrupt;
+    use std::sync::Arc;
+
+    use super::{check_running, Interrupt, RunningStatement};
+
+    #[test]
+    fn check_running_sees_the_interrupt_of_the_statement_the_thread_runs() {
+        let outer = Arc::new(Interrupt::default());
+        let inner = Arc::new(Interrupt::default());
+        outer.cancel();
+        assert!(check_running().is_ok(), "no statement runs");
+        let _outer = RunningStatement::enter(&outer);
+        assert!(check_running().is_err());
+        {
+            let _inner = RunningStatement::enter(&inner);
+            assert!(check_running().is_ok());
+        }
+        assert!(check_running().is_err(), "the outer statement's again");
+    }
 
     #[test]
     fn a_cancel_or_a_passed_deadline_stops_the_statement_until_the_next_starts() {

@@ -19,6 +19,7 @@ use kestrel::{Database, Error, Session, TransactionStatus};
 
 use crate::cancel::CancelRegistry;
 use crate::copy::ClientInput;
+use crate::disconnect;
 use crate::extended::ExtendedState;
 use crate::guard::{catch_panic, or_fallback};
 use crate::handshake::StartupMessage;
@@ -62,6 +63,12 @@ pub(crate) fn run(
     };
     let session = db.connect();
     let registration = registry.register(session.cancel_handle());
+    // Without a watcher the connection still works; it only misses a client gone mid-statement.
+    let _watch = stream
+        .socket()
+        .and_then(|socket| disconnect::watch(socket, session.cancel_handle()))
+        .map_err(|error| eprintln!("kestrel: cannot watch client socket: {error}"))
+        .ok();
     let mut backend = Backend {
         out: Output::new(stream, session.cancel_handle()),
         session,

@@ -81,6 +81,10 @@ impl Backend {
                 .collect::<Result<Vec<_>, _>>()?;
             session.prepare(sql, &param_types)
         })?;
+        // Only named statements are listed in pg_prepared_statements, as in PostgreSQL.
+        if !name.is_empty() {
+            self.session.list_protocol_statement(name, &statement);
+        }
         self.extended.statements.insert(name.to_owned(), statement);
         backend::parse_complete(&mut self.out.buf);
         Ok(())
@@ -223,7 +227,11 @@ impl Backend {
     /// Closing something that does not exist is not an error.
     pub(crate) fn close(&mut self, target: Target, name: &str) {
         match target {
-            Target::Statement => drop(self.extended.statements.remove(name)),
+            Target::Statement => {
+                if self.extended.statements.remove(name).is_some() {
+                    self.session.unlist_protocol_statement(name);
+                }
+            }
             Target::Portal => drop(self.extended.portals.remove(name)),
         }
         backend::close_complete(&mut self.out.buf);

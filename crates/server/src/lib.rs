@@ -7,7 +7,8 @@
 //! stream ([`transport`]): it decodes messages
 //! ([`protocol`]), runs the simple ([`simple_query`]) and extended ([`extended`],
 //! [`portal`]) query protocols and COPY's sub-protocol ([`copy`]), and encodes results column by column from the engine's
-//! vectors ([`values`]) into one output buffer flushed once per batch of responses.
+//! vectors ([`values`]) into one output buffer flushed once per batch of responses; a
+//! client gone mid-statement has the statement cancelled ([`disconnect`]).
 //!
 //! [`serve`] runs a server on a listener; [`spawn_background`] starts one on an
 //! ephemeral port for tests.
@@ -17,6 +18,7 @@ mod cancel;
 mod connection;
 mod connection_slots;
 mod copy;
+mod disconnect;
 mod extended;
 mod guard;
 mod handshake;
@@ -42,10 +44,6 @@ use crate::auth::AuthConfig;
 use crate::cancel::CancelRegistry;
 use crate::connection_slots::ConnectionSlots;
 use crate::handshake::Negotiated;
-
-/// A client must finish its startup packets within this time (PostgreSQL's
-/// authentication_timeout default).
-const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Connection threads run the engine's recursive binder and planner on deep expressions.
 const CONNECTION_STACK_BYTES: usize = 256 * 1024 * 1024;
@@ -129,8 +127,11 @@ async fn accept(
     if let Err(error) = stream.set_nodelay(true) {
         eprintln!("kestrel: cannot set TCP_NODELAY: {error}");
     }
+    // A client must finish its startup packets, and then its authentication, within
+    // authentication_timeout: a half-open connection holds no slot, but a socket and a task.
+    let startup_timeout = db.authentication_timeout();
     let negotiated = tokio::time::timeout(
-        STARTUP_TIMEOUT,
+        startup_timeout,
         handshake::negotiate(stream, &registry, tls.as_ref()),
     )
     .await;
@@ -157,7 +158,7 @@ async fn accept(
     if let Some(user) = parameter("user") {
         let database = parameter("database").unwrap_or_else(|| user.clone());
         let authenticated = tokio::time::timeout(
-            STARTUP_TIMEOUT,
+            startup_timeout,
             auth::authenticate(
                 &mut stream,
                 &client.auth,

@@ -33,6 +33,14 @@ impl ClientStream {
         }
     }
 
+    /// A second handle on the TCP socket underneath (beneath TLS, if any).
+    pub(crate) fn socket(&self) -> io::Result<TcpStream> {
+        match self {
+            ClientStream::Plain(socket) => socket.try_clone(),
+            ClientStream::Tls(stream) => lock(stream)?.sock.try_clone(),
+        }
+    }
+
     pub(crate) fn set_nonblocking(&self, nonblocking: bool) -> io::Result<()> {
         match self {
             ClientStream::Plain(socket) => socket.set_nonblocking(nonblocking),

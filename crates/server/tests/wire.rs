@@ -597,3 +597,40 @@ async fn timetz_round_trips_in_binary() -> TestResult {
     assert_eq!(code.as_ref().map(|c| c.code()), Some("22P03"));
     Ok(())
 }
+
+#[tokio::test]
+async fn named_protocol_statements_are_listed_in_pg_prepared_statements_until_closed() -> TestResult
+{
+    let client = connect(start_server()?).await?;
+    let listing = "SELECT name, statement, parameter_types::text, from_sql::text, \
+                   generic_plans::text FROM pg_prepared_statements ORDER BY name";
+    let listed = |messages: Vec<SimpleQueryMessage>| -> Vec<Vec<String>> {
+        rows(&messages)
+            .iter()
+            .map(|row| {
+                (0..5)
+                    .map(|i| row.get(i).unwrap_or("").to_string())
+                    .collect()
+            })
+            .collect()
+    };
+    // tokio-postgres prepares with a named Parse message.
+    let statement = client.prepare("SELECT $1::int4 + 1").await?;
+    let sum: i32 = client.query_one(&statement, &[&41i32]).await?.get(0);
+    assert_eq!(sum, 42);
+    client.simple_query("PREPARE by_sql AS SELECT 1").await?;
+    let shown = listed(client.simple_query(listing).await?);
+    assert_eq!(shown.len(), 2, "{shown:?}");
+    assert_eq!(shown[0][0], "by_sql");
+    assert_eq!(shown[0][3], "true");
+    assert_eq!(shown[1][1], "SELECT $1::int4 + 1");
+    assert_eq!(shown[1][2], "{integer}");
+    assert_eq!(shown[1][3], "false");
+    assert_eq!(shown[1][4], "1");
+    // Dropping the statement sends Close; the statement leaves the view.
+    drop(statement);
+    client.simple_query("DEALLOCATE by_sql").await?;
+    let shown = listed(client.simple_query(listing).await?);
+    assert!(shown.is_empty(), "{shown:?}");
+    Ok(())
+}

@@ -137,6 +137,16 @@ impl Database {
         self.defaults.value(name)
     }
 
+    /// How long a server waits for a client to finish its startup and authentication
+    /// (`authentication_timeout`).
+    pub fn authentication_timeout(&self) -> std::time::Duration {
+        let seconds = self
+            .setting_default(super::AUTHENTICATION_TIMEOUT.name)
+            .and_then(|value| super::AUTHENTICATION_TIMEOUT.parse(value).ok())
+            .unwrap_or(60);
+        std::time::Duration::from_secs(seconds.unsigned_abs())
+    }
+
     /// Role `name` as the latest commit has it, for authentication.
     pub fn role(&self, name: &str) -> Option<Arc<crate::catalog::Role>> {
         self.store.snapshot().roles.by_name(name).cloned()

@@ -8,6 +8,7 @@ mod copy;
 mod cursors;
 mod datetime;
 mod function_call;
+mod prepared_listing;
 mod prepared_sql;
 mod query;
 mod row_locks;
@@ -38,8 +39,8 @@ use crate::exec::{
     ddl, enum_type, index, modify, role, schema, sql_function, truncate, view, ExecContext,
     SessionIdentity, SharedSessionSequences,
 };
-use crate::interrupt::Interrupt;
-use crate::parser::{self, parse, Parsed};
+use crate::interrupt::{Interrupt, RunningStatement};
+use crate::parser::{self, Parsed};
 use crate::plan::{BoundStatement, RoleChange, SettingChange};
 use crate::storage::{AdvisoryLocks, Isolation, RelationKind, Store, Transaction};
 use crate::types::{DataType, ScalarValue};
@@ -164,6 +165,8 @@ struct PreparedInner {
     columns: Option<Arc<[ColumnInfo]>>,
     /// Only reads: an equal earlier result may be served from the result cache.
     read_only: bool,
+    /// How often it ran (pg_prepared_statements).
+    executions: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl PreparedStatement {
@@ -212,6 +215,10 @@ pub struct Session {
     identity: Arc<SessionIdentity>,
     /// Statements prepared with SQL PREPARE, by name.
     sql_prepared: HashMap<String, PreparedStatement>,
+    /// The query string holding the PREPARE statements about to run (their text in
+    /// pg_prepared_statements).
+    prepare_source: Option<Arc<str>>,
+    prepared_listing: prepared_listing::PreparedListing,
     cursors: cursors::Cursors,
     /// The parsed `search_path`, parsed again only when the setting or identity changes.
     search_path: RefCell<Option<Arc<SearchPath>>>,
@@ -264,6 +271,8 @@ impl Session {
             cache,
             identity: Arc::default(),
             sql_prepared: HashMap::new(),
+            prepare_source: None,
+            prepared_listing: prepared_listing::PreparedListing::default(),
             cursors: cursors::Cursors::default(),
             search_path: RefCell::default(),
             datetime: RefCell::default(),
@@ -317,8 +326,10 @@ impl Session {
                 return Ok(());
             }
         }
-        let statements = parse(sql)?;
-        let cache_key = (statements.len() == 1).then_some(CacheKey {
+        let (statements, truncated_any) = self.parse_noting_truncations(sql)?;
+        self.note_prepare_source(sql, &statements);
+        // A cached plan would skip the parse, and with it the truncation notices.
+        let cache_key = (statements.len() == 1 && !truncated_any).then_some(CacheKey {
             sql,
             params: &[],
             search_path: &search_path,
@@ -397,7 +408,7 @@ impl Session {
         let mut statements = if checkpoint::is_checkpoint(sql) {
             Vec::new()
         } else {
-            parse(sql)?
+            self.parse_noting_truncations(sql)?.0
         };
         if statements.len() > 1 {
             return Err(Error::syntax(
@@ -412,6 +423,7 @@ impl Session {
                     param_types: param_types.to_vec(),
                     columns: None,
                     read_only: false,
+                    executions: Arc::default(),
                 }),
             });
         };
@@ -426,6 +438,7 @@ impl Session {
                     param_types: param_types.to_vec(),
                     columns: None,
                     read_only: false,
+                    executions: Arc::default(),
                 }),
             });
         }
@@ -438,6 +451,7 @@ impl Session {
                     param_types,
                     columns,
                     read_only: false,
+                    executions: Arc::default(),
                 }),
             });
         }
@@ -469,6 +483,7 @@ impl Session {
                 param_types,
                 columns,
                 read_only: bound.is_read_only(),
+                executions: Arc::default(),
             }),
         })
     }
@@ -505,6 +520,11 @@ impl Session {
                 ),
             ));
         }
+        prepared
+            .inner
+            .executions
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.note_prepare_source(&prepared.inner.sql, std::slice::from_ref(statement));
         let param_types = &prepared.inner.param_types;
         let sql = &prepared.inner.sql;
         let search_path = self.search_path()?;
@@ -827,6 +847,7 @@ impl Session {
             .start_statement(self.timeout_setting(&STATEMENT_TIMEOUT));
         // A SET earlier in the same query string may have changed them.
         self.datetime()?;
+        let running = RunningStatement::enter(&self.cancel.interrupt);
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             self.run_work(work, param_types, params, cache_key, copy)
         }))
@@ -838,6 +859,7 @@ impl Session {
                 .unwrap_or_else(|| "unknown panic".into());
             Err(Error::internal(format!("internal error: {message}")))
         });
+        drop(running);
         self.cancel.interrupt.end_statement();
         match outcome {
             Ok(result) => {
@@ -957,6 +979,22 @@ impl Session {
         (millis > 0).then(|| std::time::Duration::from_millis(millis as u64))
     }
 
+    /// Parses `sql`, raising PostgreSQL's NOTICE for each identifier cut to 63 bytes;
+    /// whether there was one.
+    fn parse_noting_truncations(&mut self, sql: &str) -> Result<(Vec<Parsed>, bool)> {
+        let mut truncated = Vec::new();
+        let statements = parser::parse_reporting(sql, &mut truncated)?;
+        for identifier in &truncated {
+            self.notices.push(Notice {
+                severity: "NOTICE",
+                state: SqlState::NameTooLong,
+                message: identifier.message(),
+                detail: None,
+            });
+        }
+        Ok((statements, !truncated.is_empty()))
+    }
+
     fn warn(&mut self, state: SqlState, message: &str) {
         self.notices.push(Notice {
             severity: "WARNING",
@@ -990,6 +1028,7 @@ impl Session {
             .unwrap_or_else(|_| self.identity.clone());
         ctx.advisory = Some(self.advisory.clone());
         ctx.cursors = self.cursors.rows();
+        ctx.prepared_statements = self.prepared_listing.rows();
         ctx.settings = Some(self.settings.rows());
         ctx.search_path = self.search_path().ok();
         if self.block != Block::None || matches!(bound, BoundStatement::Begin { .. }) {

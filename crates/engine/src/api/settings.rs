@@ -12,17 +12,17 @@ use std::sync::{Arc, OnceLock};
 use crate::error::{Error, Result, SqlState};
 
 use checks::{
-    any, bytea_output, checkpoint_timeout, date_style, deadlock_timeout, default_tablespace,
-    default_transaction_isolation, encoding, english_messages, float_digits, force_parallel_mode,
-    hnsw_ef_search, idle_in_transaction_session_timeout, idle_session_timeout, interval_style,
-    lock_timeout, max_wal_size, non_negative_integer, on_off, optimizer_rules, parallel_min_rows,
-    parallel_workers, password_encryption, positive_integer, query_memory_limit, search_path,
-    standard_strings, statement_timeout, synchronous_commit, table_access_method, time_zone,
-    transaction_isolation, xml_option,
+    any, authentication_timeout, bytea_output, checkpoint_timeout, date_style, deadlock_timeout,
+    default_tablespace, default_transaction_isolation, encoding, english_messages, float_digits,
+    force_parallel_mode, hnsw_ef_search, idle_in_transaction_session_timeout, idle_session_timeout,
+    interval_style, lock_timeout, max_wal_size, non_negative_integer, on_off, optimizer_rules,
+    parallel_min_rows, parallel_workers, password_encryption, positive_integer, query_memory_limit,
+    search_path, standard_strings, statement_timeout, synchronous_commit, table_access_method,
+    time_zone, transaction_isolation, xml_option,
 };
 pub(crate) use units::{
-    UnitSetting, CHECKPOINT_TIMEOUT, IDLE_IN_TRANSACTION_SESSION_TIMEOUT, IDLE_SESSION_TIMEOUT,
-    LOCK_TIMEOUT, MAX_WAL_SIZE, QUERY_MEMORY_LIMIT, STATEMENT_TIMEOUT,
+    UnitSetting, AUTHENTICATION_TIMEOUT, CHECKPOINT_TIMEOUT, IDLE_IN_TRANSACTION_SESSION_TIMEOUT,
+    IDLE_SESSION_TIMEOUT, LOCK_TIMEOUT, MAX_WAL_SIZE, QUERY_MEMORY_LIMIT, STATEMENT_TIMEOUT,
 };
 
 /// Where a setting may be changed: PostgreSQL's GucContext, for the four we have.
@@ -428,6 +428,14 @@ const DEFINITIONS: &[Definition] = &[
         context: Context::Server,
         check: Check::Custom(positive_integer),
         description: "Sets the maximum number of concurrent connections (a server's, not by SET).",
+    },
+    Definition {
+        name: "authentication_timeout",
+        default: "1min",
+        reported: false,
+        context: Context::Server,
+        check: authentication_timeout,
+        description: "Sets the maximum allowed time to complete client authentication.",
     },
     Definition {
         name: "password_encryption",

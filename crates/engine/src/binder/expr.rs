@@ -45,6 +45,8 @@ impl Binder<'_> {
     /// Binds one expression; the stack grows as the recursion needs.
     #[recursive::recursive]
     pub(super) fn bind_expr(&mut self, expr: &Expr, scope: &Scope) -> Result<ScalarExpr> {
+        // A statement of a hundred thousand terms takes seconds to bind.
+        crate::interrupt::check_running()?;
         let bound = self.nested(|binder| binder.bind_expr_node(expr, scope))?;
         Ok(bound.fold_strict_nulls())
     }

@@ -570,6 +570,7 @@ fn evaluate_catalog_call(
         setting_changes: &ctx.setting_changes,
         advisory: ctx.advisory.as_deref(),
         cursors: &ctx.cursors,
+        prepared_statements: &ctx.prepared_statements,
     };
     let mut out = Vector::with_capacity(ty.physical(), len);
     let mut row_args = Vec::with_capacity(args.len());

@@ -96,7 +96,9 @@ pub use project::ProjectExec;
 pub use recursive_cte::{RecursiveCteExec, WorkTableExec};
 pub use scan::ScanExec;
 pub use sequence::{SessionSequences, SharedSessionSequences};
-pub use session_info::{CursorRow, SessionIdentity, SettingChange, SettingRow};
+pub use session_info::{
+    CursorRow, PreparedStatementRow, SessionIdentity, SettingChange, SettingRow,
+};
 pub use set_operation::SetOperationExec;
 pub use shared_cte::SharedCteExec;
 pub use sort::SortExec;
@@ -158,6 +160,8 @@ pub struct ExecContext {
     pub memory: memory::QueryMemory,
     /// The session's cursors, for pg_cursors.
     pub cursors: Vec<CursorRow>,
+    /// The session's named prepared statements, for pg_prepared_statements.
+    pub prepared_statements: Arc<[PreparedStatementRow]>,
     /// How many workers the statement's pipelines may run on (see `exec/parallel`).
     pub parallelism: parallel::Parallelism,
 }
@@ -191,6 +195,7 @@ impl ExecContext {
             advisory: None,
             memory: memory::QueryMemory::unlimited(),
             cursors: Vec::new(),
+            prepared_statements: Arc::from([]),
             parallelism: parallel::Parallelism::SERIAL,
         }
     }

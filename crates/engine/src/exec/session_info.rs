@@ -2,6 +2,7 @@
 //! pg_backend_pid() and version(), set once per session (by the server from the startup
 //! packet; defaults for an embedded session).
 
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, LazyLock};
 
 use crate::plan::SessionInfo;
@@ -25,6 +26,24 @@ pub struct SessionIdentity {
     pub role_oid: u32,
     /// The user the client connected as (`user` differs after SET ROLE).
     pub session_user: String,
+}
+
+/// A named prepared statement of the session, as pg_prepared_statements lists it.
+#[derive(Debug, Clone)]
+pub struct PreparedStatementRow {
+    pub name: String,
+    /// The text the client sent to create it: the query string holding its PREPARE, or
+    /// the Parse message's query.
+    pub statement: Arc<str>,
+    /// When it was prepared, in microseconds since 2000-01-01 UTC (a timestamptz).
+    pub prepare_micros: i64,
+    /// The OIDs of its parameters' types.
+    pub parameter_types: Vec<u32>,
+    /// Made by SQL PREPARE rather than a protocol Parse message.
+    pub from_sql: bool,
+    /// How often it ran, shared with the statement: each run reuses the plan bound at
+    /// PREPARE, which PostgreSQL would count as a generic plan.
+    pub executions: Arc<AtomicU64>,
 }
 
 /// A cursor of the session, as pg_cursors lists it.

@@ -40,6 +40,7 @@ impl Operator for SystemScanExec {
                 setting_changes: &ctx.setting_changes,
                 advisory: ctx.advisory.as_deref(),
                 cursors: &ctx.cursors,
+                prepared_statements: &ctx.prepared_statements,
             })
         });
         if self.next_row >= rows.len() {

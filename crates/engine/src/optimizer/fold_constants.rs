@@ -56,6 +56,8 @@ pub(super) fn fold_plan(plan: LogicalPlan) -> Result<LogicalPlan> {
 /// `expr` with its constant subexpressions evaluated.
 #[recursive::recursive]
 fn fold(expr: ScalarExpr) -> Result<ScalarExpr> {
+    // A statement of a hundred thousand terms takes seconds to fold.
+    crate::interrupt::check_running()?;
     let expr = match expr {
         ScalarExpr::Literal { .. }
         | ScalarExpr::Column { .. }

@@ -17,6 +17,7 @@ mod drop_index_concurrently;
 mod fetch;
 mod foreign;
 mod frame_exclusion;
+mod identifier_length;
 mod identity_options;
 mod insert_overriding;
 mod materialized_view;
@@ -47,6 +48,7 @@ pub use drop_index_concurrently::DropIndexConcurrently;
 pub use fetch::{FetchCursor, FetchDirection};
 pub use foreign::{ForeignStatement, GenericOptions, MappingUser, OptionChange, OptionsAction};
 pub use frame_exclusion::{FrameExclusion, FrameExclusions};
+pub use identifier_length::TruncatedIdentifier;
 pub use identity_options::IdentitySequenceNames;
 pub use insert_overriding::Overriding;
 pub use materialized_view::MaterializedViewStatement;
@@ -117,10 +119,17 @@ pub struct Parsed {
 
 /// Parses every statement of `sql`. An empty string (or only `;`s and comments) gives none.
 pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
+    parse_reporting(sql, &mut Vec::new())
+}
+
+/// [`parse`], adding the identifiers it cut to NAMEDATALEN - 1 bytes to `truncated` (the
+/// session raises PostgreSQL's NOTICE for each).
+pub fn parse_reporting(sql: &str, truncated: &mut Vec<TruncatedIdentifier>) -> Result<Vec<Parsed>> {
     let dialect = PostgreSqlDialect {};
     let mut tokens = Tokenizer::new(&dialect, sql)
         .tokenize_with_location()
         .map_err(|e| parse_error(sql, e.into()))?;
+    truncated.extend(identifier_length::truncate(&mut tokens));
     let mut exclusions = frame_exclusion::strip(&mut tokens).unwrap_or_default();
     let mut header_match = copy_options::normalize(&mut tokens)?;
     vacuum_options::strip(&mut tokens)?;

@@ -2,6 +2,8 @@
 //! session like the protocol's, are bound (and their parameter types inferred) at PREPARE,
 //! and EXECUTE runs them with its constant arguments converted to those types.
 
+use std::sync::Arc;
+
 use sqlparser::ast::{Ident, ObjectName, ObjectNamePart, Statement};
 
 use super::Session;
@@ -81,6 +83,9 @@ impl Session {
         };
         let (bound, param_types) = Binder::new(&view, &search_path, &declared).bind(&parsed)?;
         let prepared = self.prepared(statement.to_string(), parsed, &bound, param_types)?;
+        let source = (self.prepare_source.clone())
+            .unwrap_or_else(|| Arc::from(format!("PREPARE {name} AS {statement}")));
+        self.list_prepared(name.clone(), source, &prepared, true);
         self.sql_prepared.insert(name, prepared);
         Ok(StatementResult::command("PREPARE"))
     }
@@ -133,12 +138,14 @@ impl Session {
     fn sql_deallocate(&mut self, name: &Ident) -> Result<StatementResult> {
         if name.quote_style.is_none() && name.value.eq_ignore_ascii_case("all") {
             self.sql_prepared.clear();
+            self.prepared_listing.remove_sql_statements();
             return Ok(StatementResult::command("DEALLOCATE ALL"));
         }
         let name = ident_name(name);
         if self.sql_prepared.remove(&name).is_none() {
             return Err(undefined(&name));
         }
+        self.prepared_listing.remove(&name);
         Ok(StatementResult::command("DEALLOCATE"))
     }
 }

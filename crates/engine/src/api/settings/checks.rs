@@ -2,7 +2,7 @@
 //! become its canonical text, and values whose behaviour we do not implement are refused
 //! (0A000) rather than ignored.
 
-use super::units::{CHECKPOINT_TIMEOUT, MAX_WAL_SIZE};
+use super::units::{AUTHENTICATION_TIMEOUT, CHECKPOINT_TIMEOUT, MAX_WAL_SIZE};
 use crate::error::{Error, Result, SqlState};
 use crate::types::datetime_style;
 use crate::types::timezone::Zone;
@@ -275,6 +275,10 @@ pub(super) fn synchronous_commit(value: &str) -> Result<String> {
 
 pub(super) fn checkpoint_timeout(value: &str) -> Result<String> {
     CHECKPOINT_TIMEOUT.canonical(value)
+}
+
+pub(super) fn authentication_timeout(value: &str) -> Result<String> {
+    AUTHENTICATION_TIMEOUT.canonical(value)
 }
 
 pub(super) fn max_wal_size(value: &str) -> Result<String> {

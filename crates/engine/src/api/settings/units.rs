@@ -79,6 +79,16 @@ pub(crate) const CHECKPOINT_TIMEOUT: UnitSetting = UnitSetting {
     max: 86_400,
 };
 
+/// PostgreSQL's range: 1 s to 10 min.
+pub(crate) const AUTHENTICATION_TIMEOUT: UnitSetting = UnitSetting {
+    name: "authentication_timeout",
+    units: TIME,
+    hint: TIME_HINT,
+    base_unit: "s",
+    min: 1,
+    max: 600,
+};
+
 /// PostgreSQL's range for its timeouts in milliseconds: 0 (no timeout) up to the largest int.
 const fn timeout_ms(name: &'static str) -> UnitSetting {
     UnitSetting {

@@ -2,11 +2,14 @@
 //! pg_tablespace, pg_stat_activity, pg_locks, and the roles (pg_authid, its views pg_roles
 //! and pg_user, pg_auth_members). There is one database.
 
+use super::functions::type_name;
 use super::relations::DATABASE_OWNER_ROLE_OID;
 use super::{
     boolean, char, int4, oid, text, CatalogSnapshot, Rows, ACL, BOOL, CHAR, DATABASE_OID, INT4,
     INT8, NAME, NULL, OID, OPAQUE, SUPERUSER_OID, TEXT, TEXT_ARRAY,
 };
+use std::sync::atomic::Ordering;
+
 use crate::catalog::Role;
 use crate::types::{DataType, ScalarValue};
 
@@ -374,6 +377,41 @@ pub(super) fn pg_settings(snapshot: &CatalogSnapshot) -> Rows {
                 NULL,
                 NULL,
                 boolean(false),
+            ]
+        })
+        .collect()
+}
+
+pub(super) const PG_PREPARED_STATEMENTS: &[(&str, DataType)] = &[
+    ("name", TEXT),
+    ("statement", TEXT),
+    ("prepare_time", TIMESTAMPTZ),
+    // regtype[] in PostgreSQL, which has no array type here: the names its output shows.
+    ("parameter_types", TEXT_ARRAY),
+    ("from_sql", BOOL),
+    ("generic_plans", INT8),
+    ("custom_plans", INT8),
+];
+
+/// The session's named prepared statements, SQL's and the protocol's.
+pub(super) fn pg_prepared_statements(snapshot: &CatalogSnapshot) -> Rows {
+    snapshot
+        .prepared_statements
+        .iter()
+        .map(|prepared| {
+            let runs = prepared.executions.load(Ordering::Relaxed);
+            vec![
+                text(&prepared.name),
+                text(&prepared.statement),
+                ScalarValue::TimestampTz(prepared.prepare_micros),
+                ScalarValue::Array(
+                    (prepared.parameter_types.iter())
+                        .map(|&t| ScalarValue::Text(type_name(snapshot, t, -1)))
+                        .collect(),
+                ),
+                boolean(prepared.from_sql),
+                ScalarValue::Int64(i64::try_from(runs).unwrap_or(i64::MAX)),
+                ScalarValue::Int64(0),
             ]
         })
         .collect()

@@ -57,6 +57,8 @@ pub(crate) struct CatalogSnapshot<'a> {
     pub advisory: Option<&'a crate::storage::AdvisoryLocks>,
     /// The session's cursors.
     pub cursors: &'a [crate::exec::CursorRow],
+    /// The session's named prepared statements.
+    pub prepared_statements: &'a [crate::exec::PreparedStatementRow],
 }
 
 type Rows = Vec<Vec<ScalarValue>>;
@@ -438,6 +440,7 @@ pub static RELATIONS: &[SystemRelation] = &[
     relation("pg_shseclabel", 3592, b'r', unused_features::PG_SHSECLABEL, no_rows),
     relation("pg_db_role_setting", 2964, b'r', cluster::PG_DB_ROLE_SETTING, cluster::pg_db_role_setting),
     relation("pg_cursors", 12012, b'v', cluster::PG_CURSORS, cluster::pg_cursors),
+    relation("pg_prepared_statements", 12095, b'v', cluster::PG_PREPARED_STATEMENTS, cluster::pg_prepared_statements),
     relation("pg_matviews", 12050, b'v', views::PG_MATVIEWS, views::pg_matviews),
     relation("pg_language", 2612, b'r', types::PG_LANGUAGE, types::pg_language),
     relation("pg_available_extensions", 12013, b'v', types::PG_AVAILABLE_EXTENSIONS, types::pg_available_extensions),

@@ -1,7 +1,8 @@
 //! A helper's own [`ExecContext`]: the statement's parameters, snapshot, cancel flag, join
 //! cache, identity, settings and working-memory account are shared; what an operator keeps
-//! while it runs (RefCells) is the helper's. The session's time zone and date styles are
-//! thread-locals, installed on the helper before it runs anything.
+//! while it runs (RefCells) is the helper's. The session's time zone and date styles, and
+//! the statement's interrupt, are thread-locals, installed on the helper before it runs
+//! anything.
 
 use std::sync::Arc;
 
@@ -50,6 +51,7 @@ impl WorkerSeed {
     pub(super) fn context(&self) -> ExecContext {
         timezone::install(&self.zone);
         datetime_style::install(self.styles);
+        crate::interrupt::install(&self.interrupt);
         let mut ctx = ExecContext::new(
             self.params.clone(),
             self.state.clone(),

@@ -141,6 +141,9 @@ pub(super) fn fill_strict_rows<Out>(
     Ok(())
 }
 
+/// How many bytes of text a function writes between looks at the statement's interrupt.
+const INTERRUPT_CHECK_BYTES: usize = 16 << 20;
+
 /// A strict function with a text result: `f(row, out)` appends row `row`'s value to the
 /// column's byte buffer.
 pub(super) fn map_text_rows(
@@ -150,6 +153,7 @@ pub(super) fn map_text_rows(
     let validity = strict_validity(args);
     let rows = row_count(args);
     let mut out = StringVec::with_capacity(rows, rows * 8);
+    let mut checked_bytes = 0;
     fill_strict_rows(
         &validity,
         rows,
@@ -158,6 +162,11 @@ pub(super) fn map_text_rows(
         |row, out| {
             let mut result = Ok(());
             out.push_with(|buf| result = f(row, buf));
+            // A batch of huge values (repeat, lpad) takes seconds: look for a cancel.
+            if out.heap_bytes() - checked_bytes >= INTERRUPT_CHECK_BYTES {
+                checked_bytes = out.heap_bytes();
+                crate::interrupt::check_running()?;
+            }
             result
         },
     )?;

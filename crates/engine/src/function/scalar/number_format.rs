@@ -99,6 +99,10 @@ const KEYS: &[(&str, Key)] = &[
     (",", Key::Comma),
 ];
 
+/// How many pattern nodes to_char handles between looks at the statement's interrupt: a
+/// user may send a mask of a hundred million.
+const INTERRUPT_CHECK_NODES: usize = 1 << 16;
+
 impl Mask {
     fn parse(format: &str) -> Result<Mask> {
         let mut mask = Mask {
@@ -119,6 +123,9 @@ impl Mask {
         };
         let mut rest = format;
         while let Some(c) = rest.chars().next() {
+            if mask.nodes.len().is_multiple_of(INTERRUPT_CHECK_NODES) {
+                crate::interrupt::check_running()?;
+            }
             if let Some(&(text, key)) = KEYS.iter().find(|(text, _)| rest.starts_with(text)) {
                 mask.add(key)?;
                 mask.nodes.push(Node::Key(key));
@@ -577,7 +584,10 @@ fn format_number(value: &Vector, row: usize, format: &str, out: &mut Vec<u8>) ->
         cut: None,
         out,
     };
-    for node in &mask.nodes {
+    for (index, node) in mask.nodes.iter().enumerate() {
+        if index.is_multiple_of(INTERRUPT_CHECK_NODES) {
+            crate::interrupt::check_running()?;
+        }
         match node {
             Node::Literal(c) => {
                 let mut buf = [0u8; 4];

@@ -286,10 +286,9 @@ pub(super) fn pad(args: &[Vector], left: bool) -> Result<Vector> {
         if !left {
             out.extend_from_slice(s.as_bytes());
         }
-        for c in fill.chars().cycle().take(length - chars) {
-            let mut buf = [0u8; 4];
-            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-        }
+        let (fill_chars, padding) = (char_count(fill), length - chars);
+        extend_repeated(out, fill.as_bytes(), padding / fill_chars);
+        out.extend_from_slice(&fill.as_bytes()[..char_offset(fill, padding % fill_chars)]);
         if left {
             out.extend_from_slice(s.as_bytes());
         }
@@ -314,11 +313,26 @@ pub(super) fn repeat(args: &[Vector]) -> Result<Vector> {
         let s = s.get_bytes(row);
         let count = count[row].max(0);
         check_alloc(s.len() as i64 * i64::from(count))?;
-        for _ in 0..count {
-            out.extend_from_slice(s);
-        }
+        extend_repeated(out, s, count as usize);
         Ok(())
     })
+}
+
+/// Appends `times` copies of `unit` by doubling what it wrote, so a gigabyte of a one-byte
+/// unit is thirty copies rather than a billion (at PostgreSQL's 1 GB value limit the
+/// memory copy itself then takes a fraction of a second).
+fn extend_repeated(out: &mut Vec<u8>, unit: &[u8], times: usize) {
+    let total = unit.len() * times;
+    if total == 0 {
+        return;
+    }
+    out.reserve(total);
+    let start = out.len();
+    out.extend_from_slice(unit);
+    while out.len() - start < total {
+        let written = out.len() - start;
+        out.extend_from_within(start..start + written.min(total - written));
+    }
 }
 
 pub(super) fn reverse(args: &[Vector]) -> Result<Vector> {
