@@ -434,7 +434,7 @@ const DEFINITIONS: &[Definition] = &[
         default: "1min",
         reported: false,
         context: Context::Server,
-        check: authentication_timeout,
+        check: Check::Custom(authentication_timeout),
         description: "Sets the maximum allowed time to complete client authentication.",
     },
     Definition {
