@@ -36,6 +36,7 @@ mod modifying_cte;
 mod names;
 mod on_conflict;
 mod operator;
+mod position;
 mod privilege;
 mod record;
 mod recursive_cte;
@@ -157,6 +158,11 @@ pub struct Binder<'a> {
     unpopulated_readable: bool,
     /// Relations read or written through column privileges, and the columns used.
     column_uses: column_privilege::ColumnUses,
+    /// The client's text the statement's spans point into, for error positions; `None`
+    /// while binding text the database stored (see `position`).
+    source: Option<Arc<str>>,
+    /// The last expression bound failed: its error already had its chance of a position.
+    subexpression_failed: bool,
 }
 
 impl<'a> Binder<'a> {
@@ -203,6 +209,8 @@ impl<'a> Binder<'a> {
             privileges_unchecked: false,
             unpopulated_readable: false,
             column_uses: Default::default(),
+            source: None,
+            subexpression_failed: false,
         }
     }
 
@@ -217,7 +225,9 @@ impl<'a> Binder<'a> {
             table_likes,
             view_check_option,
             transaction_deferrable,
+            source,
         } = parsed;
+        self.source = source.clone();
         self.view_check_option = *view_check_option;
         self.transaction_deferrable = *transaction_deferrable;
         self.exclusions = exclusions.clone();
@@ -403,7 +413,7 @@ impl<'a> Binder<'a> {
             std::mem::take(&mut self.exclusions_used),
             std::mem::take(&mut self.functions_called),
         );
-        let bound = self.bind_query(query);
+        let bound = self.without_positions(|binder| binder.bind_query(query));
         (
             self.ctes,
             self.outer_scopes,
