@@ -168,21 +168,24 @@ impl Binder<'_> {
                 )
             }
             Expr::Nested(inner) => self.bind_expr(inner, scope),
-            Expr::UnaryOp { op, expr: inner } => self.bind_unary(*op, inner, scope),
+            Expr::UnaryOp { op, expr: inner } => self.located(
+                |binder| binder.bind_unary(*op, inner, scope),
+                |binder, error| match error.state {
+                    SqlState::UndefinedFunction => {
+                        binder.prefix_operator_position(&op.to_string(), inner)
+                    }
+                    _ => None,
+                },
+            ),
             Expr::BinaryOp { left, op, right } => self.located(
                 |binder| binder.bind_binary(left, op, right, scope),
                 |binder, error| match error.state {
                     SqlState::UndefinedFunction | SqlState::AmbiguousFunction => {
                         binder.operator_position(left, op)
                     }
-                    // Only an untyped literal operand can fail its type's input here.
-                    _ if about_a_literal(error) => match (
-                        binder.literal_position(left),
-                        binder.literal_position(right),
-                    ) {
-                        (Some(position), None) | (None, Some(position)) => Some(position),
-                        _ => None,
-                    },
+                    _ if about_a_literal(error) => {
+                        binder.sole_literal_position([left.as_ref(), right.as_ref()])
+                    }
                     _ => None,
                 },
             ),
@@ -617,7 +620,14 @@ impl Binder<'_> {
         clause: &str,
     ) -> Result<ScalarExpr> {
         let bound = self.bind_expr(expr, scope)?;
-        self.require_bool(bound, clause)
+        self.located(
+            |binder| binder.require_bool(bound, clause),
+            |binder, error| match error.state {
+                SqlState::DatatypeMismatch => binder.expr_position(expr),
+                _ if about_a_literal(error) => binder.literal_position(expr),
+                _ => None,
+            },
+        )
     }
 
     fn require_bool(&mut self, bound: ScalarExpr, clause: &str) -> Result<ScalarExpr> {

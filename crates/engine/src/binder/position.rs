@@ -11,7 +11,8 @@
 //! Where unsure, the error has no position.
 
 use sqlparser::ast::{
-    BinaryOperator, Expr, Ident, ObjectName, ObjectNamePart, Value, ValueWithSpan,
+    BinaryOperator, CastKind, DataType, Expr, Ident, ObjectName, ObjectNamePart, Value,
+    ValueWithSpan,
 };
 use sqlparser::tokenizer::{Location, Span};
 
@@ -70,6 +71,62 @@ impl Binder<'_> {
         }
     }
 
+    /// `error` about the type `ty` a statement wrote, pointing at its name if it does not
+    /// exist.
+    pub(super) fn type_error(&self, error: Error, ty: &DataType) -> Error {
+        match self.type_name_position(&error, ty) {
+            Some(position) => error.with_position(position),
+            None => error,
+        }
+    }
+
+    fn type_name_position(&self, error: &Error, ty: &DataType) -> Option<u32> {
+        let DataType::Custom(name, _) = ty else {
+            return None;
+        };
+        (error.state == SqlState::UndefinedObject && error.position.is_none())
+            .then(|| self.name_position(name))?
+    }
+
+    /// Where PostgreSQL's exprLocation puts `expr`, for the expressions whose spans show it:
+    /// a name, a literal or a function call start where their text does.
+    pub(super) fn expr_position(&self, expr: &Expr) -> Option<u32> {
+        match expr {
+            Expr::Identifier(ident) => self.ident_position(ident),
+            Expr::CompoundIdentifier(parts) => self.ident_position(parts.first()?),
+            Expr::Function(function) => self.name_position(&function.name),
+            Expr::Nested(inner) => self.expr_position(inner),
+            Expr::Value(value) => {
+                let (position, rest) = self.text_at(value.span.start)?;
+                let first = rest.chars().next()?;
+                let confirmed = match &value.value {
+                    Value::Number(..) => first.is_ascii_digit() || first == '.',
+                    _ => return self.value_position(value),
+                };
+                confirmed.then_some(position)
+            }
+            _ => None,
+        }
+    }
+
+    /// Where the prefix operator `op` applied to `inner` is: right before `inner`, past
+    /// its opening parentheses.
+    pub(super) fn prefix_operator_position(&self, op: &str, inner: &Expr) -> Option<u32> {
+        let (position, _) = self.text_at(span_start(inner)?)?;
+        let source = self.source.as_deref()?;
+        let before: String = source
+            .chars()
+            .take(usize::try_from(position).ok()? - 1)
+            .collect();
+        let trimmed = before.trim_end_matches(|c: char| c.is_whitespace() || c == '(');
+        let operator_start = trimmed.strip_suffix(op)?;
+        let operator_chars = "+-*/<>=~!@#%^&|`?";
+        if operator_start.ends_with(|c| operator_chars.contains(c)) {
+            return None;
+        }
+        u32::try_from(operator_start.chars().count() + 1).ok()
+    }
+
     /// Where an error assigning `value` to a column points: at the literal whose input
     /// failed, or at a value of the wrong type.
     pub(super) fn assigned_value_position(&self, error: &Error, value: &Expr) -> Option<u32> {
@@ -112,6 +169,22 @@ impl Binder<'_> {
     pub(super) fn literal_position(&self, expr: &Expr) -> Option<u32> {
         match expr {
             Expr::Value(value) => self.value_position(value),
+            _ => None,
+        }
+    }
+
+    /// Where the one string literal among `operands` starts: binding an operator over
+    /// them can fail reading only an untyped literal, so with one it is that one. With
+    /// several, which one failed is not known: no position.
+    pub(super) fn sole_literal_position<'e>(
+        &self,
+        operands: impl IntoIterator<Item = &'e Expr>,
+    ) -> Option<u32> {
+        let mut literals = operands
+            .into_iter()
+            .filter(|e| matches!(e, Expr::Value(v) if is_string_literal(&v.value)));
+        match (literals.next(), literals.next()) {
+            (Some(literal), None) => self.literal_position(literal),
             _ => None,
         }
     }
@@ -183,6 +256,31 @@ impl Binder<'_> {
         let position = u32::try_from(characters + column).ok()?;
         Some((position, &line_text[byte..]))
     }
+}
+
+fn is_string_literal(value: &Value) -> bool {
+    matches!(
+        value,
+        Value::SingleQuotedString(_) | Value::EscapedStringLiteral(_)
+    )
+}
+
+/// Where `expr`'s text starts, for the expressions whose span starts at their first token
+/// (or right after their opening parentheses).
+fn span_start(expr: &Expr) -> Option<Location> {
+    let span: Span = match expr {
+        Expr::Identifier(ident) => ident.span,
+        Expr::CompoundIdentifier(parts) => parts.first()?.span,
+        Expr::Value(value) => value.span,
+        Expr::Nested(inner) => return span_start(inner),
+        Expr::Cast {
+            kind: CastKind::DoubleColon,
+            expr,
+            ..
+        } => return span_start(expr),
+        _ => return None,
+    };
+    (span != Span::empty()).then_some(span.start)
 }
 
 /// Where `expr`'s text ends, for the expressions whose span covers their last token.
