@@ -41,6 +41,11 @@ SELECT 1 - - 'x'::text;
 SELECT count(*) FROM ep_t WHERE count(*) > 1;
 SELECT sum(sum(a)) FROM ep_t;
 SELECT a FROM ep_t WHERE row_number() OVER () > 1;
+SELECT sum(a) OVER w FROM ep_t;
+SELECT a, count(*) FROM ep_t GROUP BY b;
+SELECT ep_t.a AS x, count(*) FROM ep_t GROUP BY b;
+SELECT a FROM ep_t GROUP BY 5;
+SELECT a FROM ep_t ORDER BY 5;
 -- casts and literals
 SELECT 'x'::int;
 SELECT '2020-13-45'::date;

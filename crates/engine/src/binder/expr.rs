@@ -346,6 +346,10 @@ impl Binder<'_> {
                     | SqlState::AmbiguousFunction
                     | SqlState::GroupingError
                     | SqlState::WindowingError => binder.name_position(&function.name),
+                    SqlState::UndefinedObject => match &function.over {
+                        Some(ast::WindowType::NamedWindow(window)) => binder.ident_position(window),
+                        _ => None,
+                    },
                     _ => None,
                 },
             ),

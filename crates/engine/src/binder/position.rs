@@ -46,10 +46,7 @@ impl Binder<'_> {
         match bound {
             Err(error) if error.position.is_none() && !self.subexpression_failed => {
                 let position = locate(self, &error);
-                Err(match position {
-                    Some(position) => error.with_position(position),
-                    None => error,
-                })
+                Err(placed(error, position))
             }
             bound => bound,
         }
@@ -63,29 +60,20 @@ impl Binder<'_> {
 
     /// `error` about the relation or column `name`, pointing at it where PostgreSQL does.
     pub(super) fn name_error(&self, error: Error, name: &ObjectName) -> Error {
-        match self.name_position(name) {
-            Some(position) if about_a_name(&error) && error.position.is_none() => {
-                error.with_position(position)
-            }
-            _ => error,
-        }
+        let position = about_a_name(&error).then(|| self.name_position(name));
+        placed(error, position.flatten())
     }
 
     /// `error` about the type `ty` a statement wrote, pointing at its name if it does not
     /// exist.
     pub(super) fn type_error(&self, error: Error, ty: &DataType) -> Error {
-        match self.type_name_position(&error, ty) {
-            Some(position) => error.with_position(position),
-            None => error,
-        }
-    }
-
-    fn type_name_position(&self, error: &Error, ty: &DataType) -> Option<u32> {
-        let DataType::Custom(name, _) = ty else {
-            return None;
+        let position = match ty {
+            DataType::Custom(name, _) if error.state == SqlState::UndefinedObject => {
+                self.name_position(name)
+            }
+            _ => None,
         };
-        (error.state == SqlState::UndefinedObject && error.position.is_none())
-            .then(|| self.name_position(name))?
+        placed(error, position)
     }
 
     /// Where PostgreSQL's exprLocation puts `expr`, for the expressions whose spans show it:
@@ -105,6 +93,20 @@ impl Binder<'_> {
                 };
                 confirmed.then_some(position)
             }
+            _ => None,
+        }
+    }
+
+    /// `error` about `expr`, pointing where [`Binder::expr_position`] finds it.
+    pub(super) fn at_expr(&self, error: Error, expr: &Expr) -> Error {
+        let position = self.expr_position(expr);
+        placed(error, position)
+    }
+
+    /// Where `expr` is written if it is a bare column reference.
+    pub(super) fn column_reference_position(&self, expr: &Expr) -> Option<u32> {
+        match expr {
+            Expr::Identifier(_) | Expr::CompoundIdentifier(_) => self.expr_position(expr),
             _ => None,
         }
     }
@@ -311,6 +313,23 @@ fn operator_spellings(op: &BinaryOperator) -> &'static [&'static str] {
         BinaryOperator::Gt => &[">"],
         BinaryOperator::GtEq => &[">="],
         _ => &[],
+    }
+}
+
+/// `error` pointing at `position`, unless it points somewhere already.
+fn placed(error: Error, position: Option<u32>) -> Error {
+    match position {
+        Some(position) if error.position.is_none() => error.with_position(position),
+        _ => error,
+    }
+}
+
+/// A grouping error about a select list item, pointing at it if it is a bare column
+/// reference (at `position`): the one column the error can be about.
+pub(super) fn grouping_error_at(error: Error, position: Option<u32>) -> Error {
+    match error.state {
+        SqlState::GroupingError => placed(error, position),
+        _ => error,
     }
 }
 
