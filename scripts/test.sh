@@ -50,6 +50,7 @@ fi
 step "protocol (COPY)" bash tests/protocol/copy.sh
 step "protocol (TLS)" bash tests/protocol/tls.sh
 step "protocol (psql describe)" bash tests/protocol/psql_describe.sh
+step "protocol (error positions)" bash tests/protocol/error_positions.sh
 step "protocol (authentication)" bash tests/protocol/auth.sh
 # Random SELECTs on the engine and on PostgreSQL, from a fixed seed (tests/differential/).
 step "differential" scripts/differential.sh

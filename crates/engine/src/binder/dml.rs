@@ -83,13 +83,13 @@ impl Binder<'_> {
         let TableObject::TableName(name) = table else {
             return Err(Error::unsupported("INSERT into a table function"));
         };
-        let name = self.open_relation(name)?;
+        let name = self.open_relation_at(name)?;
         let target = self.write_target(&name, WriteKind::Insert)?;
         if returning.is_some() {
             self.require_read(&name)?;
         }
         let schema = target.schema.clone();
-        let targets = target_columns(&target, columns)?;
+        let targets = self.target_columns(&target, columns)?;
         let explicit = !columns.is_empty();
         self.note_inserted_columns(&target, &targets, source.as_deref());
         let source = match source {
@@ -176,9 +176,14 @@ impl Binder<'_> {
                         self.column_default(schema, column)?
                     } else {
                         self.check_insertable(schema, column)?;
-                        let bound =
-                            self.bind_expr_for(expr, schema.columns[column].data_type, &empty)?;
-                        self.assign(schema, column, bound)?
+                        self.located(
+                            |binder| {
+                                let ty = schema.columns[column].data_type;
+                                let bound = binder.bind_expr_for(expr, ty, &empty)?;
+                                binder.assign(schema, column, bound)
+                            },
+                            |binder, error| binder.assigned_value_position(error, expr),
+                        )?
                     },
                 );
             }
@@ -423,7 +428,9 @@ impl Binder<'_> {
         bound: &mut Vec<(usize, ScalarExpr)>,
     ) -> Result<()> {
         let schema = &target.schema;
-        let column = target.column(name)?;
+        let column = target
+            .column(name)
+            .map_err(|error| self.name_error(error, name))?;
         let attnum = i16::try_from(column + 1).unwrap_or(i16::MAX);
         self.note_attribute_use(schema.oid, attnum, AclMode::UPDATE);
         let subscripted = match &value {
@@ -462,12 +469,20 @@ impl Binder<'_> {
                 )
                 .with_detail(format!("Column \"{}\" {why}.", column_def.name)));
             }
-            let value = match (value, &subscripted) {
-                (_, Some(assignment)) => self.bind_subscripted_assignment(assignment, scope)?,
-                (Assigned::Sql(value), None) => self.bind_expr(value, scope)?,
-                (Assigned::Bound(value), None) => value,
-            };
-            self.assign(schema, column, value)?
+            match (value, &subscripted) {
+                (_, Some(assignment)) => {
+                    let bound = self.bind_subscripted_assignment(assignment, scope)?;
+                    self.assign(schema, column, bound)?
+                }
+                (Assigned::Sql(value), None) => self.located(
+                    |binder| {
+                        let bound = binder.bind_expr(value, scope)?;
+                        binder.assign(schema, column, bound)
+                    },
+                    |binder, error| binder.assigned_value_position(error, value),
+                )?,
+                (Assigned::Bound(value), None) => self.assign(schema, column, value)?,
+            }
         };
         bound.push((column, value));
         Ok(())
@@ -536,7 +551,7 @@ impl Binder<'_> {
         else {
             return Err(Error::unsupported(format!("the target {}", table.relation)));
         };
-        let name = self.open_relation(name)?;
+        let name = self.open_relation_at(name)?;
         let target = self.write_target(&name, kind)?;
         if reads {
             self.require_read(&name)?;
@@ -655,13 +670,24 @@ impl Binder<'_> {
     }
 }
 
-/// Parses a stored expression (a DEFAULT, a CHECK).
+/// Parses a stored expression (a DEFAULT, a CHECK). Its tokens lose their spans: they
+/// point into the stored text, so an error binding it has no position in the statement's.
 pub(super) fn parse_expr(sql: &str) -> Result<Expr> {
     use sqlparser::dialect::PostgreSqlDialect;
     use sqlparser::parser::Parser;
-    Parser::new(&PostgreSqlDialect {})
-        .try_with_sql(sql)
-        .and_then(|mut p| p.parse_expr())
+    use sqlparser::tokenizer::{Span, Tokenizer};
+    let dialect = PostgreSqlDialect {};
+    let tokens = Tokenizer::new(&dialect, sql).tokenize_with_location();
+    tokens
+        .map_err(Into::into)
+        .and_then(|mut tokens| {
+            for token in &mut tokens {
+                token.span = Span::empty();
+            }
+            Parser::new(&dialect)
+                .with_tokens_with_locations(tokens)
+                .parse_expr()
+        })
         .map_err(|e| Error::internal(format!("stored expression {sql} does not parse: {e}")))
 }
 
@@ -711,29 +737,31 @@ fn is_default_keyword(expr: &Expr) -> bool {
     matches!(expr, Expr::Identifier(ident) if ident.quote_style.is_none() && ident.value.eq_ignore_ascii_case("default"))
 }
 
-/// The columns an INSERT writes, by position; all columns when none are named.
-fn target_columns(target: &WriteTarget, columns: &[ObjectName]) -> Result<Vec<usize>> {
-    if columns.is_empty() {
-        return Ok(target.all_columns());
-    }
-    let mut targets: Vec<usize> = Vec::with_capacity(columns.len());
-    for column in columns {
-        let index = target.column(column)?;
-        if targets.contains(&index) {
-            return Err(Error::new(
-                SqlState::DuplicateColumn,
-                format!(
-                    "column \"{}\" specified more than once",
-                    target.column_label(index)
-                ),
-            ));
-        }
-        targets.push(index);
-    }
-    Ok(targets)
-}
-
 impl Binder<'_> {
+    /// The columns an INSERT writes, by position; all columns when none are named.
+    fn target_columns(&self, target: &WriteTarget, columns: &[ObjectName]) -> Result<Vec<usize>> {
+        if columns.is_empty() {
+            return Ok(target.all_columns());
+        }
+        let mut targets: Vec<usize> = Vec::with_capacity(columns.len());
+        for column in columns {
+            let index = target
+                .column(column)
+                .map_err(|error| self.name_error(error, column))?;
+            if targets.contains(&index) {
+                return Err(Error::new(
+                    SqlState::DuplicateColumn,
+                    format!(
+                        "column \"{}\" specified more than once",
+                        target.column_label(index)
+                    ),
+                ));
+            }
+            targets.push(index);
+        }
+        Ok(targets)
+    }
+
     /// Notes the columns an INSERT writes: those named, or as many of the table's as
     /// VALUES gives (PostgreSQL's implicit list is only as long as the rows).
     fn note_inserted_columns(

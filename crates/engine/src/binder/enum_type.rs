@@ -108,6 +108,11 @@ impl Binder<'_> {
     /// A column or cast type: a built-in one, else an enum type, a domain or a table's or
     /// view's row type of the catalog.
     pub(super) fn bind_type(&self, ty: &ast::DataType) -> Result<DataType> {
+        self.resolve_type(ty)
+            .map_err(|error| self.type_error(error, ty))
+    }
+
+    fn resolve_type(&self, ty: &ast::DataType) -> Result<DataType> {
         let builtin = super::bind_data_type(ty);
         if let ast::DataType::Array(ast::ArrayElemTypeDef::SquareBracket(elem, _)) = ty {
             match self.bind_type(elem) {

@@ -9,6 +9,7 @@ use sqlparser::ast::{
 use super::array::ARRAY_FUNCTIONS;
 use super::coerce::{common_type, operator_error, union_type};
 use super::data_type::bind_data_type;
+use super::position::{about_a_literal, about_a_name};
 use super::scope::Scope;
 use super::window::WindowCallSyntax;
 use super::{ident_name, Binder};
@@ -47,8 +48,9 @@ impl Binder<'_> {
     pub(super) fn bind_expr(&mut self, expr: &Expr, scope: &Scope) -> Result<ScalarExpr> {
         // A statement of a hundred thousand terms takes seconds to bind.
         crate::interrupt::check_running()?;
-        let bound = self.nested(|binder| binder.bind_expr_node(expr, scope))?;
-        Ok(bound.fold_strict_nulls())
+        let bound = self.nested(|binder| binder.bind_expr_node(expr, scope));
+        self.subexpression_failed = bound.is_err();
+        Ok(bound?.fold_strict_nulls())
     }
 
     /// Runs `bind` one level deeper. Expressions and set operations nesting deeper than
@@ -85,19 +87,25 @@ impl Binder<'_> {
                         return Ok(ScalarExpr::SessionInfo(info));
                     }
                 }
-                self.resolve_column(scope, None, &name)
+                self.located(
+                    |binder| binder.resolve_column(scope, None, &name),
+                    |binder, error| about_a_name(error).then(|| binder.ident_position(ident))?,
+                )
             }
-            Expr::CompoundIdentifier(parts) => match parts.as_slice() {
-                [table, column] => {
-                    self.resolve_column(scope, Some(&ident_name(table)), &ident_name(column))
-                }
-                [schema, table, column] => {
-                    let table = ident_name(table);
-                    self.check_schema_qualifier(scope, &ident_name(schema), &table)?;
-                    self.resolve_column(scope, Some(&table), &ident_name(column))
-                }
-                _ => Err(Error::unsupported(format!("the name {expr}"))),
-            },
+            Expr::CompoundIdentifier(parts) => self.located(
+                |binder| match parts.as_slice() {
+                    [table, column] => {
+                        binder.resolve_column(scope, Some(&ident_name(table)), &ident_name(column))
+                    }
+                    [schema, table, column] => {
+                        let table = ident_name(table);
+                        binder.check_schema_qualifier(scope, &ident_name(schema), &table)?;
+                        binder.resolve_column(scope, Some(&table), &ident_name(column))
+                    }
+                    _ => Err(Error::unsupported(format!("the name {expr}"))),
+                },
+                |binder, error| about_a_name(error).then(|| binder.ident_position(&parts[0]))?,
+            ),
             Expr::Subquery(query) => {
                 let (plan, columns, correlated) = self.bind_subquery(query, scope)?;
                 let ty = single_column(&columns)?;
@@ -151,14 +159,38 @@ impl Binder<'_> {
                     Value::SingleQuotedString(s) => s.clone(),
                     other => return Err(Error::unsupported(format!("typed literal {other}"))),
                 };
-                match self.relative_datetime_literal(&text, ty) {
-                    Some(bound) => bound,
-                    None => Ok(ScalarExpr::literal(text_io::parse_text(&text, ty)?, ty)),
-                }
+                self.located(
+                    |binder| match binder.relative_datetime_literal(&text, ty) {
+                        Some(bound) => bound,
+                        None => Ok(ScalarExpr::literal(text_io::parse_text(&text, ty)?, ty)),
+                    },
+                    |binder, error| {
+                        about_a_literal(error).then(|| binder.value_position(&typed.value))?
+                    },
+                )
             }
             Expr::Nested(inner) => self.bind_expr(inner, scope),
-            Expr::UnaryOp { op, expr: inner } => self.bind_unary(*op, inner, scope),
-            Expr::BinaryOp { left, op, right } => self.bind_binary(left, op, right, scope),
+            Expr::UnaryOp { op, expr: inner } => self.located(
+                |binder| binder.bind_unary(*op, inner, scope),
+                |binder, error| match error.state {
+                    SqlState::UndefinedFunction => {
+                        binder.prefix_operator_position(&op.to_string(), inner)
+                    }
+                    _ => None,
+                },
+            ),
+            Expr::BinaryOp { left, op, right } => self.located(
+                |binder| binder.bind_binary(left, op, right, scope),
+                |binder, error| match error.state {
+                    SqlState::UndefinedFunction | SqlState::AmbiguousFunction => {
+                        binder.operator_position(left, op)
+                    }
+                    _ if about_a_literal(error) => {
+                        binder.sole_literal_position([left.as_ref(), right.as_ref()])
+                    }
+                    _ => None,
+                },
+            ),
             Expr::Cast {
                 kind,
                 expr: inner,
@@ -169,8 +201,19 @@ impl Binder<'_> {
                     return Err(Error::unsupported(format!("the cast {expr}")));
                 }
                 let (to, domain) = self.bind_column_type(data_type)?;
-                let input = self.bind_expr_for(inner, to, scope)?;
-                let value = self.coerce(input, to, CastContext::Explicit)?;
+                let value = self.located(
+                    |binder| {
+                        let input = binder.bind_expr_for(inner, to, scope)?;
+                        binder.coerce(input, to, CastContext::Explicit)
+                    },
+                    |binder, error| match error.state {
+                        SqlState::CannotCoerce if *kind == CastKind::DoubleColon => {
+                            binder.cast_position(inner)
+                        }
+                        _ if about_a_literal(error) => binder.literal_position(inner),
+                        _ => None,
+                    },
+                )?;
                 match domain {
                     Some(domain) => self.coerce_to_domain(value, domain),
                     None => Ok(value),
@@ -298,7 +341,20 @@ impl Binder<'_> {
                 else_result.as_deref(),
                 scope,
             ),
-            Expr::Function(function) => self.bind_function(function, scope),
+            Expr::Function(function) => self.located(
+                |binder| binder.bind_function(function, scope),
+                |binder, error| match error.state {
+                    SqlState::UndefinedFunction
+                    | SqlState::AmbiguousFunction
+                    | SqlState::GroupingError
+                    | SqlState::WindowingError => binder.name_position(&function.name),
+                    SqlState::UndefinedObject => match &function.over {
+                        Some(ast::WindowType::NamedWindow(window)) => binder.ident_position(window),
+                        _ => None,
+                    },
+                    _ => None,
+                },
+            ),
             Expr::Prefixed { prefix, .. } if prefix.value == "VARIADIC" => {
                 Err(Error::syntax("syntax error at or near \"VARIADIC\""))
             }
@@ -578,7 +634,14 @@ impl Binder<'_> {
         clause: &str,
     ) -> Result<ScalarExpr> {
         let bound = self.bind_expr(expr, scope)?;
-        self.require_bool(bound, clause)
+        self.located(
+            |binder| binder.require_bool(bound, clause),
+            |binder, error| match error.state {
+                SqlState::DatatypeMismatch => binder.expr_position(expr),
+                _ if about_a_literal(error) => binder.literal_position(expr),
+                _ => None,
+            },
+        )
     }
 
     fn require_bool(&mut self, bound: ScalarExpr, clause: &str) -> Result<ScalarExpr> {

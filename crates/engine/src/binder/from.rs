@@ -590,7 +590,7 @@ impl Binder<'_> {
             }
             return bind_system_relation(relation, alias);
         }
-        let name = self.open_relation(name)?;
+        let name = self.open_relation_at(name)?;
         if let Some(view) = self.state.views.get(&name) {
             return self.bind_view(view, alias);
         }

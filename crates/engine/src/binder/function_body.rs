@@ -33,7 +33,7 @@ pub(super) fn parse_body(function: &FunctionDef) -> Result<Body> {
         FunctionBody::Text(text) => text.clone(),
         FunctionBody::Return(expr) => format!("SELECT {expr}"),
     };
-    let mut statements = parser::parse(&text)?;
+    let mut statements = parser::parse_stored(&text)?;
     let one_query = statements.len() == 1
         && function.returns != FunctionReturn::Void
         && matches!(

@@ -38,6 +38,7 @@ mod names;
 mod on_conflict;
 mod operator;
 mod populate_record;
+mod position;
 mod present;
 mod privilege;
 mod record;
@@ -164,6 +165,11 @@ pub struct Binder<'a> {
     unpopulated_readable: bool,
     /// Relations read or written through column privileges, and the columns used.
     column_uses: column_privilege::ColumnUses,
+    /// The client's text the statement's spans point into, for error positions; `None`
+    /// while binding text the database stored (see `position`).
+    source: Option<Arc<str>>,
+    /// The last expression bound failed: its error already had its chance of a position.
+    subexpression_failed: bool,
 }
 
 impl<'a> Binder<'a> {
@@ -211,6 +217,8 @@ impl<'a> Binder<'a> {
             privileges_unchecked: false,
             unpopulated_readable: false,
             column_uses: Default::default(),
+            source: None,
+            subexpression_failed: false,
         }
     }
 
@@ -226,7 +234,9 @@ impl<'a> Binder<'a> {
             table_as_columns,
             view_check_option,
             transaction_deferrable,
+            source,
         } = parsed;
+        self.source = source.clone();
         self.view_check_option = *view_check_option;
         self.transaction_deferrable = *transaction_deferrable;
         self.exclusions = exclusions.clone();
@@ -413,7 +423,7 @@ impl<'a> Binder<'a> {
             std::mem::take(&mut self.exclusions_used),
             std::mem::take(&mut self.functions_called),
         );
-        let bound = self.bind_query(query);
+        let bound = self.without_positions(|binder| binder.bind_query(query));
         (
             self.ctes,
             self.outer_scopes,

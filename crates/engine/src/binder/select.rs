@@ -11,6 +11,7 @@ use sqlparser::ast::{
 use super::data_type::type_column_name;
 use super::expr::{AggregateCollector, AGGREGATE_REF_BASE, GROUPING_REF_BASE, WINDOW_REF_BASE};
 use super::grouping::{grouping_calls, BoundGroupBy};
+use super::position::grouping_error_at;
 use super::record::is_row_expansion;
 use super::scope::{Scope, ScopeColumn};
 use super::{ident_name, Binder};
@@ -30,6 +31,9 @@ pub(super) struct OutputItem {
     pub(super) name: String,
     pub(super) table_oid: u32,
     pub(super) attnum: i16,
+    /// Where the item is written, if it is a bare column reference: what a grouping error
+    /// about it points at.
+    pub(super) position: Option<u32>,
 }
 
 impl Binder<'_> {
@@ -488,7 +492,8 @@ impl Binder<'_> {
                         index,
                         ty: output.expr.ty(),
                     },
-                    None => rewrite(output.expr.clone())?,
+                    None => rewrite(output.expr.clone())
+                        .map_err(|error| grouping_error_at(error, output.position))?,
                 };
             }
             let having = having.map(rewrite).transpose()?;
@@ -599,16 +604,18 @@ impl Binder<'_> {
                     outputs.extend(
                         fields
                             .into_iter()
-                            .map(|(name, field)| output_item(field, name, scope)),
+                            .map(|(name, field)| output_item(field, name, scope, None)),
                     );
                 }
                 SelectItem::UnnamedExpr(expr) => {
                     let bound = self.bind_expr(expr, scope)?;
-                    outputs.push(output_item(bound, column_name(expr), scope));
+                    let position = self.column_reference_position(expr);
+                    outputs.push(output_item(bound, column_name(expr), scope, position));
                 }
                 SelectItem::ExprWithAlias { expr, alias } => {
                     let bound = self.bind_expr(expr, scope)?;
-                    outputs.push(output_item(bound, ident_name(alias), scope));
+                    let position = self.column_reference_position(expr);
+                    outputs.push(output_item(bound, ident_name(alias), scope, position));
                 }
                 SelectItem::Wildcard(options) => {
                     check_wildcard_options(options)?;
@@ -656,10 +663,11 @@ impl Binder<'_> {
     ) -> Result<(ScalarExpr, Option<usize>)> {
         if let Some(n) = ordinal(expr)? {
             let item = outputs.get(n.wrapping_sub(1)).ok_or_else(|| {
-                Error::new(
+                let error = Error::new(
                     SqlState::InvalidColumnReference,
                     format!("GROUP BY position {n} is not in select list"),
-                )
+                );
+                self.at_expr(error, expr)
             })?;
             if contains_aggregate(&item.expr) {
                 return Err(Error::new(
@@ -708,10 +716,11 @@ impl Binder<'_> {
     ) -> Result<OrderTarget> {
         if let Some(n) = ordinal(expr)? {
             if n == 0 || n > outputs.len() {
-                return Err(Error::new(
+                let error = Error::new(
                     SqlState::InvalidColumnReference,
                     format!("{clause} position {n} is not in select list"),
-                ));
+                );
+                return Err(self.at_expr(error, expr));
             }
             return Ok(OrderTarget::Output(n - 1));
         }
@@ -990,6 +999,7 @@ impl Binder<'_> {
                     name: c.name.clone(),
                     table_oid: c.table_oid,
                     attnum: c.attnum,
+                    position: None,
                 });
             }
         }
@@ -997,7 +1007,7 @@ impl Binder<'_> {
     }
 }
 
-fn output_item(expr: ScalarExpr, name: String, scope: &Scope) -> OutputItem {
+fn output_item(expr: ScalarExpr, name: String, scope: &Scope, position: Option<u32>) -> OutputItem {
     let (table_oid, attnum) = match &expr {
         ScalarExpr::Column { index, .. } if *index < scope.columns.len() => (
             scope.columns[*index].table_oid,
@@ -1010,6 +1020,7 @@ fn output_item(expr: ScalarExpr, name: String, scope: &Scope) -> OutputItem {
         name,
         table_oid,
         attnum,
+        position,
     }
 }
 

@@ -180,7 +180,7 @@ impl<'a> Binder<'a> {
     /// A parameter's DEFAULT expression, bound where no column is visible.
     pub(super) fn bind_default(&mut self, default: &str) -> Result<ScalarExpr> {
         let expr = parse_expression(default)?;
-        self.bind_expr(&expr, &Scope::default())
+        self.without_positions(|binder| binder.bind_expr(&expr, &Scope::default()))
     }
 
     /// A scalar call in an expression: the inlined body, or a subquery running it.
@@ -688,7 +688,7 @@ fn call_plan(
 
 /// One expression of SQL text (a stored DEFAULT).
 fn parse_expression(text: &str) -> Result<Expr> {
-    let mut statements = crate::parser::parse(&format!("SELECT {text}"))?;
+    let mut statements = crate::parser::parse_stored(&format!("SELECT {text}"))?;
     let select = match statements.pop().map(|p| p.statement) {
         Some(crate::parser::Statement::Sql(Statement::Query(query))) => match *query.body {
             ast::SetExpr::Select(select) => Some(*select),

@@ -396,7 +396,7 @@ impl Binder<'_> {
             .with_detail(format!("{detail} are not automatically updatable."))
             .with_hint(kind.hint())
         };
-        let mut statements = crate::parser::parse(&view.query_sql)?;
+        let mut statements = crate::parser::parse_stored(&view.query_sql)?;
         let (Some(parsed), None) = (statements.pop(), statements.pop()) else {
             return Err(Error::internal("a view's query is one statement"));
         };

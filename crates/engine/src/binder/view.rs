@@ -225,7 +225,7 @@ fn stored_query(
     name: &str,
     query_sql: &str,
 ) -> Result<(Box<ast::Query>, crate::parser::FrameExclusions)> {
-    let mut statements = crate::parser::parse(query_sql)?;
+    let mut statements = crate::parser::parse_stored(query_sql)?;
     let (
         Some(crate::parser::Parsed {
             statement: crate::parser::Statement::Sql(Statement::Query(query)),
@@ -237,6 +237,7 @@ fn stored_query(
             table_as_columns: _,
             view_check_option: None,
             transaction_deferrable: None,
+            source: _,
         }),
         None,
     ) = (statements.pop(), statements.pop())

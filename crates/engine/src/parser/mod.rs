@@ -32,6 +32,8 @@ mod table_query;
 mod vacuum_options;
 mod view_check_option;
 
+use std::sync::Arc;
+
 use sqlparser::ast;
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::keywords::Keyword;
@@ -115,9 +117,14 @@ pub struct Parsed {
     pub view_check_option: Option<ViewCheckOption>,
     /// `[NOT] DEFERRABLE` among the transaction modes of BEGIN or SET TRANSACTION.
     pub transaction_deferrable: Option<bool>,
+    /// The whole text the client sent, which the AST's spans point into: what the binder's
+    /// error positions count in. `None` for text the database stored (a view's query, a
+    /// function's body), whose positions would point into a text the client never saw.
+    pub source: Option<Arc<str>>,
 }
 
-/// Parses every statement of `sql`. An empty string (or only `;`s and comments) gives none.
+/// Parses every statement of `sql`, text a client sent. An empty string (or only `;`s and
+/// comments) gives none.
 pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
     parse_reporting(sql, &mut Vec::new())
 }
@@ -125,6 +132,21 @@ pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
 /// [`parse`], adding the identifiers it cut to NAMEDATALEN - 1 bytes to `truncated` (the
 /// session raises PostgreSQL's NOTICE for each).
 pub fn parse_reporting(sql: &str, truncated: &mut Vec<TruncatedIdentifier>) -> Result<Vec<Parsed>> {
+    let source: Arc<str> = Arc::from(sql);
+    let mut statements = parse_text(sql, truncated)?;
+    for statement in &mut statements {
+        statement.source = Some(Arc::clone(&source));
+    }
+    Ok(statements)
+}
+
+/// Parses every statement of `sql`, text the database stored: its errors carry no position.
+pub fn parse_stored(sql: &str) -> Result<Vec<Parsed>> {
+    parse_text(sql, &mut Vec::new())
+}
+
+/// The parse of [`parse_reporting`] and [`parse_stored`], with no source text kept.
+fn parse_text(sql: &str, truncated: &mut Vec<TruncatedIdentifier>) -> Result<Vec<Parsed>> {
     let dialect = PostgreSqlDialect {};
     let mut tokens = Tokenizer::new(&dialect, sql)
         .tokenize_with_location()
@@ -189,6 +211,7 @@ pub fn parse_reporting(sql: &str, truncated: &mut Vec<TruncatedIdentifier>) -> R
                 table_as_columns,
                 view_check_option,
                 transaction_deferrable,
+                source: None,
             },
         )
         .collect())

@@ -15,7 +15,7 @@ use crate::api::{ColumnInfo, StatementResult};
 use crate::binder::ident_name;
 use crate::error::{Error, Result, SqlState};
 use crate::exec::CursorRow;
-use crate::parser::{self, FetchCursor, FetchDirection, FrameExclusions, Parsed};
+use crate::parser::{self, FetchCursor, FetchDirection, Parsed};
 use crate::types::{DataType, ScalarValue};
 use crate::vector::{concat_batches, split_batch, Batch};
 
@@ -97,7 +97,7 @@ impl Session {
         match &parsed.statement {
             parser::Statement::Fetch(fetch) => Some(self.fetch(fetch)),
             parser::Statement::Sql(Statement::Declare { stmts }) => {
-                Some(self.declare(stmts, param_types, params, &parsed.exclusions))
+                Some(self.declare(stmts, param_types, params, parsed))
             }
             parser::Statement::Sql(Statement::Close { cursor }) => Some(self.close(cursor)),
             _ => None,
@@ -127,7 +127,7 @@ impl Session {
                     }] => query,
                     _ => return Some(Err(Error::unsupported("this form of DECLARE"))),
                 };
-                let parsed = query_statement(query, &parsed.exclusions);
+                let parsed = query_statement(query, parsed);
                 let bound = self.search_path().and_then(|search_path| {
                     let view = self.view();
                     crate::binder::Binder::new(&view, &search_path, param_types).bind(&parsed)
@@ -148,7 +148,7 @@ impl Session {
         stmts: &[Declare],
         param_types: &[DataType],
         params: &[ScalarValue],
-        exclusions: &FrameExclusions,
+        declaration: &Parsed,
     ) -> Result<StatementResult> {
         let [Declare {
             names,
@@ -183,7 +183,7 @@ impl Session {
                 format!("cursor \"{name}\" already exists"),
             ));
         }
-        let parsed = query_statement(query, exclusions);
+        let parsed = query_statement(query, declaration);
         let work = super::Work::Parsed(&parsed);
         let result = self.run_work(work, param_types, params, None, &mut NoCopyChannel)?;
         let Some(columns) = result.columns else {
@@ -283,11 +283,11 @@ fn reads_backward(position: usize, len: usize, fetch: &FetchCursor) -> bool {
     }
 }
 
-/// A cursor's query as a statement of its own.
-fn query_statement(query: &sqlparser::ast::Query, exclusions: &FrameExclusions) -> Parsed {
+/// A cursor's query as a statement of its own, in the text of its `declaration`.
+fn query_statement(query: &sqlparser::ast::Query, declaration: &Parsed) -> Parsed {
     Parsed {
         statement: parser::Statement::Sql(Statement::Query(Box::new(query.clone()))),
-        exclusions: exclusions.clone(),
+        exclusions: declaration.exclusions.clone(),
         copy_header_match: false,
         identity_sequence_names: Vec::new(),
         insert_overriding: None,
@@ -295,6 +295,7 @@ fn query_statement(query: &sqlparser::ast::Query, exclusions: &FrameExclusions) 
         table_as_columns: Vec::new(),
         view_check_option: None,
         transaction_deferrable: None,
+        source: declaration.source.clone(),
     }
 }
 

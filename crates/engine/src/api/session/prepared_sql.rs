@@ -38,7 +38,7 @@ impl Session {
                 name,
                 data_types,
                 statement,
-            } => Some(self.sql_prepare(name, data_types, statement)),
+            } => Some(self.sql_prepare(name, data_types, statement, parsed)),
             Statement::Execute {
                 name: Some(name),
                 parameters,
@@ -59,6 +59,7 @@ impl Session {
         name: &Ident,
         data_types: &[sqlparser::ast::DataType],
         statement: &Statement,
+        prepare: &Parsed,
     ) -> Result<StatementResult> {
         let name = ident_name(name);
         if self.sql_prepared.contains_key(&name) {
@@ -80,8 +81,14 @@ impl Session {
             table_as_columns: Vec::new(),
             view_check_option: None,
             transaction_deferrable: None,
+            source: prepare.source.clone(),
         };
         let (bound, param_types) = Binder::new(&view, &search_path, &declared).bind(&parsed)?;
+        // Bound again by EXECUTE, whose client text is not the PREPARE's.
+        let parsed = Parsed {
+            source: None,
+            ..parsed
+        };
         let prepared = self.prepared(statement.to_string(), parsed, &bound, param_types)?;
         let source = (self.prepare_source.clone())
             .unwrap_or_else(|| Arc::from(format!("PREPARE {name} AS {statement}")));

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Error positions against PostgreSQL 15: tests/protocol/error_positions.sql runs with `psql -X
+# -a` against a scratch PostgreSQL and against `kestrel serve --memory`, and where each error
+# points (the ErrorResponse's P field, which psql prints as `LINE n:` and a caret) must be
+# the same, as must each error's SQLSTATE; messages, details and hints are left out.
+# Usage: tests/protocol/error_positions.sh [path/to/kestrel]   (default: target/debug/kestrel)
+# As root, PostgreSQL runs as the user kestrel_pg (created if missing), like pg_diff.sh.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+CASES=$ROOT/tests/protocol/error_positions.sql
+KESTREL=${1:-}
+if [[ -z $KESTREL ]]; then
+    cargo build -q --bin kestrel --manifest-path "$ROOT/Cargo.toml"
+    KESTREL=${CARGO_TARGET_DIR:-$ROOT/target}/debug/kestrel
+fi
+KESTREL=$(realpath "$KESTREL")
+
+# shellcheck source=../../scripts/lib/pg_scratch.sh
+source "$ROOT/scripts/lib/pg_scratch.sh"
+WORK=$(mktemp -d /tmp/kestrel-error-positions.XXXXXX)
+chmod 755 "$WORK"
+SERVER_PID=
+cleanup() {
+    [[ -n $SERVER_PID ]] && kill "$SERVER_PID" 2>/dev/null
+    pg_scratch_stop "$WORK"
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+pg_scratch_start "$WORK" 20000 10000 || { echo "error_positions: no scratch PostgreSQL" >&2; exit 1; }
+
+K_PORT=
+for _ in $(seq 20); do
+    K_PORT=$((30000 + RANDOM % 10000))
+    port_in_use "$K_PORT" || break
+done
+"$KESTREL" serve --memory --port "$K_PORT" 2>"$WORK/kestrel.log" &
+SERVER_PID=$!
+for _ in $(seq 300); do # up to 30 s: CI machines can be slow to start a debug build
+    psql -X -h 127.0.0.1 -p "$K_PORT" -U kestrel -d kestrel -c '' >/dev/null 2>&1 && break
+    sleep 0.1
+done
+
+# Each error as its SQLSTATE, then psql's LINE and caret lines if it had a position.
+positions() { # port, user, database
+    psql -X -a -h 127.0.0.1 -p "$1" -U "$2" -d "$3" -v VERBOSITY=verbose -f "$CASES" 2>&1 |
+        grep -v '^\(LOCATION\|HINT\|DETAIL\|CONTEXT\):' |
+        sed 's/^\(psql:[^ ]* ERROR\):  \([0-9A-Z]\{5\}\): .*/\1 \2/'
+}
+positions "$PG_PORT" postgres postgres >"$WORK/postgres.out"
+positions "$K_PORT" kestrel kestrel >"$WORK/kestrel.out"
+
+if diff -u "$WORK/postgres.out" "$WORK/kestrel.out"; then
+    echo "ok   error positions: $(grep -c '^LINE ' "$WORK/postgres.out") placed errors as PostgreSQL's"
+else
+    echo "FAIL error positions differ from PostgreSQL's (- PostgreSQL, + KestrelDB)"
+    exit 1
+fi
