@@ -284,9 +284,9 @@ fn parse_error(sql: &str, e: ParserError) -> Error {
     }
 }
 
-/// PostgreSQL says `syntax error at or near "x"`; sqlparser says `Expected: ..., found: x at
-/// Line: 1, Column: 8`. Keep sqlparser's detail but lead with PostgreSQL's wording and
-/// report the position.
+/// PostgreSQL says `syntax error at or near "x"`, with the position and no detail; sqlparser
+/// says `Expected: ..., found: x at Line: 1, Column: 8`, which gives both. A message without
+/// the token found (the pre-passes' own) stays as the detail.
 fn syntax_error(sql: &str, message: &str) -> Error {
     let found = message.split("found: ").nth(1).map(|rest| {
         rest.split(" at Line:")
@@ -300,7 +300,11 @@ fn syntax_error(sql: &str, message: &str) -> Error {
         Some("EOF") | None => "syntax error at end of input".to_string(),
         Some(token) => format!("syntax error at or near \"{token}\""),
     };
-    let mut error = Error::syntax(text).with_detail(message.to_string());
+    let mut error = Error::syntax(text);
+    // Our own parse errors say what they refuse in words of their own.
+    if found.is_none() {
+        error = error.with_detail(message.to_string());
+    }
     if let Some(position) = position {
         error = error.with_position(position);
     }
