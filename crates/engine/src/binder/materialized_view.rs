@@ -5,7 +5,7 @@
 
 use sqlparser::ast::{self, AlterTableOperation, CreateTableOptions, ObjectName};
 
-use super::{ident_name, Binder};
+use super::Binder;
 use crate::catalog::{quote_identifier, MaterializedView, QualifiedName, TableSchema};
 use crate::error::{Error, Result, SqlState};
 use crate::parser::MaterializedViewStatement;
@@ -78,18 +78,7 @@ impl Binder<'_> {
         }
         let name = self.relation_creation_name(name, false)?;
         self.referenced.clear();
-        let mut names = Vec::with_capacity(columns.len());
-        for def in columns {
-            let ast::ViewColumnDef {
-                name,
-                data_type,
-                options,
-            } = def;
-            if data_type.is_some() || options.is_some() {
-                return Err(Error::unsupported(format!("the view column {def}")));
-            }
-            names.push(ident_name(name));
-        }
+        let names = super::view::view_column_names(columns)?;
         let mut bound = self.bind_table_from_query(name, *if_not_exists, false, query, names)?;
         if !self.params.is_empty() {
             return Err(Error::new(

@@ -78,16 +78,8 @@ impl Binder<'_> {
             .iter()
             .map(|c| (c.name.clone(), c.data_type))
             .collect();
-        for (column, def) in view_columns.iter_mut().zip(columns) {
-            let ast::ViewColumnDef {
-                name,
-                data_type,
-                options,
-            } = def;
-            if data_type.is_some() || options.is_some() {
-                return Err(Error::unsupported(format!("the view column {def}")));
-            }
-            column.0 = ident_name(name);
+        for (column, name) in view_columns.iter_mut().zip(view_column_names(columns)?) {
+            column.0 = name;
         }
         for (i, (column, ty)) in view_columns.iter().enumerate() {
             super::record::refuse_record_column(column, *ty)?;
@@ -284,4 +276,23 @@ fn infinite_recursion(name: &str) -> Error {
         SqlState::InvalidObjectDefinition,
         format!("infinite recursion detected in rules for relation \"{name}\""),
     )
+}
+
+/// The names of a view's column list (`CREATE [MATERIALIZED] VIEW v (a, b)`): names only,
+/// as PostgreSQL takes them.
+pub(super) fn view_column_names(columns: &[ast::ViewColumnDef]) -> Result<Vec<String>> {
+    columns
+        .iter()
+        .map(|def| {
+            let ast::ViewColumnDef {
+                name,
+                data_type,
+                options,
+            } = def;
+            if data_type.is_some() || options.is_some() {
+                return Err(Error::unsupported(format!("the view column {def}")));
+            }
+            Ok(ident_name(name))
+        })
+        .collect()
 }

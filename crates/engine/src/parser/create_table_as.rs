@@ -6,29 +6,13 @@
 use sqlparser::ast::Ident;
 use sqlparser::tokenizer::{Token, TokenWithSpan};
 
-use super::create_table_like::list_start;
+use super::create_table_like::strip_from_column_lists;
 
 /// Takes the column name list out of every CREATE TABLE whose list holds only names;
 /// returns the names per statement (empty where there is none). Anything else is left in
 /// place, for the parser to read or report.
 pub fn strip(tokens: &mut Vec<TokenWithSpan>) -> Vec<Vec<Ident>> {
-    let mut per_statement = Vec::new();
-    let mut start = 0;
-    while start < tokens.len() {
-        let end = (start..tokens.len())
-            .find(|&i| tokens[i].token == Token::SemiColon)
-            .unwrap_or(tokens.len());
-        let significant = (start..end).any(|i| !matches!(tokens[i].token, Token::Whitespace(_)));
-        let (names, removed) = match list_start(tokens, start, end) {
-            Some(open) => strip_names(tokens, open, end),
-            None => (Vec::new(), 0),
-        };
-        if significant {
-            per_statement.push(names);
-        }
-        start = end - removed + 1;
-    }
-    per_statement
+    strip_from_column_lists(tokens, strip_names)
 }
 
 /// Removes the list opened at `open` if it is `(name, ...)`; returns the names and how many

@@ -24,6 +24,16 @@ pub struct TableLike {
 /// statement (counted as sqlparser counts them). Anything unexpected is left in place, for
 /// the parser to report.
 pub fn strip(tokens: &mut Vec<TokenWithSpan>) -> Vec<Vec<TableLike>> {
+    strip_from_column_lists(tokens, strip_list)
+}
+
+/// Runs `strip_list` on the column list of every CREATE TABLE (with the position of its `(`
+/// and the end of its statement); returns what it took out per statement, and lets it remove
+/// tokens (it says how many).
+pub(super) fn strip_from_column_lists<T>(
+    tokens: &mut Vec<TokenWithSpan>,
+    mut strip_list: impl FnMut(&mut Vec<TokenWithSpan>, usize, usize) -> (Vec<T>, usize),
+) -> Vec<Vec<T>> {
     let mut per_statement = Vec::new();
     let mut start = 0;
     while start < tokens.len() {
@@ -31,12 +41,12 @@ pub fn strip(tokens: &mut Vec<TokenWithSpan>) -> Vec<Vec<TableLike>> {
             .find(|&i| tokens[i].token == Token::SemiColon)
             .unwrap_or(tokens.len());
         let significant = (start..end).any(|i| !matches!(tokens[i].token, Token::Whitespace(_)));
-        let (likes, removed) = match list_start(tokens, start, end) {
+        let (taken, removed) = match list_start(tokens, start, end) {
             Some(open) => strip_list(tokens, open, end),
             None => (Vec::new(), 0),
         };
         if significant {
-            per_statement.push(likes);
+            per_statement.push(taken);
         }
         start = end - removed + 1;
     }
