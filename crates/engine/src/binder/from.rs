@@ -808,7 +808,7 @@ impl Binder<'_> {
                         }
                     }))
                 }
-                None if JsonItems::record_field(name, false).is_some() => {
+                None if JsonItems::record_field(name).is_some() => {
                     default_names.extend(record_columns.iter().map(|(name, _)| name.clone()))
                 }
                 None if options_table => default_names.extend(OPTION_COLUMNS.map(String::from)),
@@ -990,7 +990,7 @@ impl Binder<'_> {
         definitions: &[ast::TableAliasColumnDef],
         record_columns: &[(String, DataType)],
     ) -> Result<Vec<TableFunctionCall>> {
-        if JsonItems::record_field(function_name, false).is_some() {
+        if JsonItems::record_field(function_name).is_some() {
             return self.bind_json_record(function_name, args, record_columns);
         }
         if function_name == EXPAND_ARRAY {
@@ -1124,9 +1124,9 @@ impl Binder<'_> {
         columns
             .iter()
             .map(|(name, declared)| {
-                let as_json = matches!(declared, DataType::Json | DataType::Jsonb);
-                let items = JsonItems::record_field(function_name, as_json)
-                    .ok_or_else(|| Error::internal("a json record function"))?;
+                let items = JsonItems::record_field(function_name)
+                    .ok_or_else(|| Error::internal("a json record function"))?
+                    .reading(*declared);
                 let document = self.coerce(
                     document.clone(),
                     items.argument(),
@@ -1178,7 +1178,7 @@ impl Binder<'_> {
                 .map(|field| (field.name.clone(), field.ty))
                 .collect());
         }
-        if JsonItems::record_field(name, false).is_none() {
+        if JsonItems::record_field(name).is_none() {
             return Ok(Vec::new());
         }
         if definitions.is_empty() || definitions.iter().any(|d| d.data_type.is_none()) {

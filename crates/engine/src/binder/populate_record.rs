@@ -75,9 +75,9 @@ impl Binder<'_> {
         let record = populated_row_type(name, &base)?;
         let mut fields = Vec::with_capacity(record.fields.len());
         for field in &record.fields {
-            let as_json = matches!(field.ty, DataType::Json | DataType::Jsonb);
-            let items = JsonItems::record_field(to_record, as_json)
-                .ok_or_else(|| Error::internal("a json record function"))?;
+            let items = JsonItems::record_field(to_record)
+                .ok_or_else(|| Error::internal("a json record function"))?
+                .reading(field.ty);
             let document =
                 self.coerce(document.clone(), items.argument(), CastContext::Implicit)?;
             let func = JsonFunction::Items(items);

@@ -35,6 +35,9 @@ pub struct JsonItems {
     pub json: bool,
     /// The column of the keys (else of the values).
     pub keys: bool,
+    /// A json_to_record column of an array type: a JSON array value becomes array text
+    /// (`[1,[2]]` → `{"1",{"2"}}`), as PostgreSQL's populate_array reads it.
+    pub array_literal: bool,
 }
 
 impl JsonItems {
@@ -51,6 +54,7 @@ impl JsonItems {
             as_text,
             json,
             keys,
+            array_literal: false,
         };
         let each = |as_text| {
             vec![
@@ -77,7 +81,7 @@ impl JsonItems {
 
     /// The column of field `as_json` (json or jsonb as the document's, else text) of the
     /// record function `name`, whose columns a column definition list gives.
-    pub fn record_field(name: &str, as_json: bool) -> Option<JsonItems> {
+    pub fn record_field(name: &str) -> Option<JsonItems> {
         let (json, kind) = match name {
             "json_to_record" => (true, ItemsKind::ToRecord),
             "jsonb_to_record" => (false, ItemsKind::ToRecord),
@@ -87,10 +91,21 @@ impl JsonItems {
         };
         Some(JsonItems {
             kind,
-            as_text: !as_json,
+            as_text: true,
             json,
             keys: false,
+            array_literal: false,
         })
+    }
+
+    /// These items as a column declared `declared` reads them: json and jsonb columns take
+    /// the JSON text, array columns a JSON array as array text, others the `->>` text.
+    pub fn reading(self, declared: DataType) -> JsonItems {
+        JsonItems {
+            as_text: !matches!(declared, DataType::Json | DataType::Jsonb),
+            array_literal: matches!(declared, DataType::Array(_)),
+            ..self
+        }
     }
 
     /// Whether the column has a name of its own (an OUT parameter in PostgreSQL), which a
@@ -240,6 +255,11 @@ impl JsonItems {
     fn value(self, text: &str) -> ScalarValue {
         match (self.as_text, self.json) {
             (true, _) if text == "null" => ScalarValue::Null,
+            (true, _) if self.array_literal && text.starts_with('[') => {
+                let mut array = String::with_capacity(text.len());
+                array_text(text, &mut array);
+                ScalarValue::Text(array)
+            }
             (true, _) => match json::unquote(text) {
                 Some(s) => ScalarValue::Text(s.into_owned()),
                 None => ScalarValue::Text(text.to_string()),
@@ -279,6 +299,35 @@ impl JsonItems {
 }
 
 /// The container kind and members of a stored json value.
+/// A JSON value as an element of array text: an array as `{...}` of its elements, null as
+/// NULL, anything else quoted (a string unquoted from JSON first).
+fn array_text(value: &str, out: &mut String) {
+    match Members::of(value) {
+        Some((Container::Array, elements)) => {
+            out.push('{');
+            for (i, (_, element)) in elements.enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                array_text(element, out);
+            }
+            out.push('}');
+        }
+        _ if value == "null" => out.push_str("NULL"),
+        _ => {
+            let text = json::unquote(value).unwrap_or(std::borrow::Cow::Borrowed(value));
+            out.push('"');
+            for c in text.chars() {
+                if matches!(c, '"' | '\\') {
+                    out.push('\\');
+                }
+                out.push(c);
+            }
+            out.push('"');
+        }
+    }
+}
+
 fn members(document: &str) -> Result<(Container, Members<'_>)> {
     Members::of(document)
         .ok_or_else(|| Error::internal("invariant: a stored json value is complete"))
