@@ -90,10 +90,7 @@ run() { # name, port, user
     mv "$WORK/out.txt" "$WORK/$1.out.txt"
     mv "$WORK/every.bin" "$WORK/$1.every.bin"
 }
-for _ in $(seq 300); do  # up to 30 s: CI machines can be slow to start a debug build
-    psql -X -h 127.0.0.1 -p "$KESTREL_PORT" -U postgres -d postgres -c '' >/dev/null 2>&1 && break
-    sleep 0.1
-done
+kestrel_wait "$KESTREL_PORT" postgres
 run postgres "$PG_PORT" postgres
 run kestrel "$KESTREL_PORT" postgres
 

@@ -18,6 +18,8 @@ KESTREL=$(realpath "$KESTREL")
 
 # shellcheck source=../../scripts/lib/pg_scratch.sh
 source "$ROOT/scripts/lib/pg_scratch.sh"
+# shellcheck source=../../scripts/lib/kestrel_server.sh
+source "$ROOT/scripts/lib/kestrel_server.sh"
 WORK=$(mktemp -d /tmp/kestrel-error-positions.XXXXXX)
 chmod 755 "$WORK"
 SERVER_PID=
@@ -34,12 +36,7 @@ for _ in $(seq 20); do
     K_PORT=$((30000 + RANDOM % 10000))
     port_in_use "$K_PORT" || break
 done
-"$KESTREL" serve --memory --port "$K_PORT" 2>"$WORK/kestrel.log" &
-SERVER_PID=$!
-for _ in $(seq 300); do # up to 30 s: CI machines can be slow to start a debug build
-    psql -X -h 127.0.0.1 -p "$K_PORT" -U kestrel -d kestrel -c '' >/dev/null 2>&1 && break
-    sleep 0.1
-done
+kestrel_start "$KESTREL" "$K_PORT" "$WORK/kestrel.log"
 
 # Each error as its SQLSTATE, then psql's LINE and caret lines if it had a position.
 positions() { # port, user, database

@@ -5,6 +5,8 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
+# shellcheck source=../../scripts/lib/kestrel_server.sh
+source scripts/lib/kestrel_server.sh
 KESTREL=${1:-}
 if [ -z "$KESTREL" ]; then
     cargo build -q -p kestrel-cli
@@ -17,10 +19,7 @@ SERVER_PID=$!
 trap 'kill $SERVER_PID 2>/dev/null; rm -rf "$WORK"' EXIT
 
 PSQL=(psql -X -h 127.0.0.1 -p "$PORT" -U kestrel -d kestrel)
-for _ in $(seq 300); do  # up to 30 s: CI machines can be slow to start a debug build
-    "${PSQL[@]}" -c '' >/dev/null 2>&1 && break
-    sleep 0.1
-done
+kestrel_wait "$PORT" kestrel
 
 failures=0
 check() { # name, expected, actual

@@ -16,6 +16,8 @@ if [[ -z $KESTREL ]]; then
     KESTREL=${CARGO_TARGET_DIR:-$ROOT/target}/debug/kestrel
 fi
 KESTREL=$(realpath "$KESTREL")
+# shellcheck source=../../scripts/lib/kestrel_server.sh
+source "$ROOT/scripts/lib/kestrel_server.sh"
 
 WORK=$(mktemp -d /tmp/kestrel-psql-describe.XXXXXX)
 as_pg=()
@@ -54,12 +56,7 @@ PG_PORT=$(free_port)
 psql -X -q -h 127.0.0.1 -p "$PG_PORT" -U kestrel -d postgres -c 'CREATE DATABASE kestrel'
 
 K_PORT=$(free_port)
-"$KESTREL" serve --memory --port "$K_PORT" 2>"$WORK/kestrel.log" &
-SERVER_PID=$!
-for _ in $(seq 300); do  # up to 30 s: CI machines can be slow to start a debug build
-    psql -X -h 127.0.0.1 -p "$K_PORT" -U kestrel -d kestrel -c '' >/dev/null 2>&1 && break
-    sleep 0.1
-done
+kestrel_start "$KESTREL" "$K_PORT" "$WORK/kestrel.log"
 
 cat >"$WORK/schema.sql" <<'SQL'
 CREATE TABLE customers (

@@ -4,6 +4,9 @@
 # PostgreSQL's cluster), KESTREL_PORT and PG_PORT, and as_pg, which runs PostgreSQL's tools
 # as an unprivileged user when the test runs as root. The test sets SERVER_PID once it has
 # started kestrel, so that the exit trap stops it with the cluster.
+# shellcheck source=../../scripts/lib/kestrel_server.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/kestrel_server.sh"
+
 scratch_servers() {
     local name=$1
     cd "$(dirname "${BASH_SOURCE[0]}")/../.."
