@@ -62,7 +62,7 @@ impl Binder<'_> {
             ForeignStatement::AlterServerOptions { name, changes } => {
                 let name = ident_name(name);
                 let Some(server) = self.state.foreign_servers.get(&name) else {
-                    return Err(crate::exec::foreign_server::missing_server(&name));
+                    return Err(ForeignServer::missing(&name));
                 };
                 self.require_server_owner(server)?;
                 let mut options = server.options.clone();
@@ -154,7 +154,7 @@ impl Binder<'_> {
     ) -> Result<BoundStatement> {
         let server = ident_name(server);
         if !self.state.foreign_servers.contains_key(&server) {
-            return Err(crate::exec::foreign_server::missing_server(&server));
+            return Err(ForeignServer::missing(&server));
         }
         let create = foreign_table_as_create_table(name, if_not_exists, columns, constraints)?;
         let mut bound = self.bind_create_table(&create)?;

@@ -4,9 +4,8 @@
 
 use super::foreign_table::{apply_option_changes, generic_options, invalid_option};
 use super::{ident_name, Binder};
-use crate::catalog::missing_role;
+use crate::catalog::{missing_role, ForeignServer, UserMapping};
 use crate::error::Result;
-use crate::exec::foreign_server::missing_server;
 use crate::parser::{ForeignStatement, MappingUser};
 use crate::plan::{BoundStatement, ForeignDataChange, MappingChange};
 
@@ -52,7 +51,7 @@ impl Binder<'_> {
                     "server \"{server_name}\" does not exist, skipping"
                 )));
             }
-            return Err(missing_server(&server_name));
+            return Err(ForeignServer::missing(&server_name));
         };
         self.require_server_owner(server)?;
         let change = match statement {
@@ -70,7 +69,7 @@ impl Binder<'_> {
             }
             ForeignStatement::AlterUserMapping { changes, .. } => {
                 let Some(mapping) = server.user_mapping(role) else {
-                    return Err(crate::exec::foreign_server::missing_mapping(
+                    return Err(UserMapping::missing(
                         &user_name,
                         &server_name,
                     ));

@@ -5,6 +5,8 @@
 //! privileges, pg_class and `\d` treat it like any relation) that stays empty; this is
 //! what makes it foreign.
 
+use crate::error::{Error, SqlState};
+
 /// The one foreign-data wrapper: what `CREATE EXTENSION file_fdw` provides.
 pub const FILE_FDW: &str = "file_fdw";
 
@@ -33,6 +35,14 @@ pub struct UserMapping {
 }
 
 impl ForeignServer {
+    /// 42704 for a server name that names none.
+    pub fn missing(name: &str) -> Error {
+        Error::new(
+            SqlState::UndefinedObject,
+            format!("server \"{name}\" does not exist"),
+        )
+    }
+
     /// The mapping of `role` (0 for PUBLIC), if there is one.
     pub fn user_mapping(&self, role: u32) -> Option<&UserMapping> {
         self.user_mappings.iter().find(|m| m.role == role)
@@ -45,6 +55,16 @@ pub struct ForeignTable {
     pub server: String,
     /// `OPTIONS (filename '...', format 'csv', ...)`, in the order written.
     pub options: Vec<(String, String)>,
+}
+
+impl UserMapping {
+    /// 42704 for a role without a mapping (its own or PUBLIC's) for `server`.
+    pub fn missing(user: &str, server: &str) -> Error {
+        Error::new(
+            SqlState::UndefinedObject,
+            format!("user mapping for \"{user}\" does not exist for server \"{server}\""),
+        )
+    }
 }
 
 impl ForeignTable {

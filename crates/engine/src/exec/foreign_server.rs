@@ -44,7 +44,7 @@ pub fn change_foreign_server(
                 txn.lock_foreign_server(&name)?;
                 if !txn.view().foreign_servers.contains_key(&name) {
                     if !if_exists {
-                        return Err(missing_server(&name));
+                        return Err(ForeignServer::missing(&name));
                     }
                     notices.push(Notice::skipped(format!(
                         "server \"{name}\" does not exist, skipping"
@@ -144,7 +144,7 @@ pub fn change_foreign_server(
                         found.user_mappings.remove(at);
                     }
                     (MappingChange::Alter(_) | MappingChange::Drop { .. }, None) => {
-                        return Err(missing_mapping(&user_name, &server))
+                        return Err(UserMapping::missing(&user_name, &server))
                     }
                 }
                 Ok(())
@@ -167,7 +167,7 @@ fn change_server(
 ) -> Result<()> {
     txn.lock_foreign_server(name)?;
     let Some(server) = txn.view().foreign_servers.get(name).cloned() else {
-        return Err(missing_server(name));
+        return Err(ForeignServer::missing(name));
     };
     let mut server = (*server).clone();
     change(&mut server)?;
@@ -175,12 +175,6 @@ fn change_server(
     Ok(())
 }
 
-pub fn missing_mapping(user: &str, server: &str) -> Error {
-    Error::new(
-        SqlState::UndefinedObject,
-        format!("user mapping for \"{user}\" does not exist for server \"{server}\""),
-    )
-}
 
 /// DROP ROLE's check: 2BP01 while a user mapping is the role's.
 pub fn check_role_unmapped(state: &DbState, role: u32, name: &str) -> Result<()> {
@@ -254,16 +248,10 @@ pub fn check_server(txn: &mut Transaction, name: &str) -> Result<()> {
     txn.lock_foreign_server(name)?;
     match txn.view().foreign_servers.contains_key(name) {
         true => Ok(()),
-        false => Err(missing_server(name)),
+        false => Err(ForeignServer::missing(name)),
     }
 }
 
-pub fn missing_server(name: &str) -> Error {
-    Error::new(
-        SqlState::UndefinedObject,
-        format!("server \"{name}\" does not exist"),
-    )
-}
 
 /// The foreign tables of server `server`: 2BP01 naming them, or with `cascade` dropped.
 fn drop_dependent_tables(
