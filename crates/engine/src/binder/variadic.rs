@@ -5,14 +5,15 @@
 //! VARIADIC text[])`) takes the array as it is; so does any other function, which then
 //! resolves against the array's type as PostgreSQL's does (`cardinality(VARIADIC a)`). The
 //! functions over variadic "any" (concat, format, json_build_object, ...) take the elements
-//! of an `ARRAY[...]` as their arguments, each of the array's element type; another array
-//! expression would need their kernels to spread it row by row, which they cannot: 0A000.
+//! of an `ARRAY[...]` as their arguments, each of the array's element type. Another array
+//! expression is spread row by row: concat and concat_ws are array_to_string, format has a
+//! kernel that reads the elements; the json builders answer 0A000.
 
 use sqlparser::ast::Expr;
 
 use super::scope::Scope;
 use super::Binder;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
 use crate::function::{ArrayFunction, ScalarFunction};
 use crate::plan::{ArithmeticOp, ScalarExpr};
@@ -31,6 +32,14 @@ const VARIADIC_ANY: &[&str] = &[
     "num_nulls",
     "num_nonnulls",
 ];
+
+/// How many arguments a function over variadic "any" takes before its variadic ones.
+fn fixed_arity(name: &str) -> usize {
+    match name {
+        "concat_ws" | "format" => 1,
+        _ => 0,
+    }
+}
 
 /// The array of an argument written `VARIADIC array`.
 pub(super) fn variadic_array(arg: &Expr) -> Option<&Expr> {
@@ -54,7 +63,8 @@ impl Binder<'_> {
             .iter()
             .map(|e| self.bind_expr(e, scope))
             .collect::<Result<Vec<_>>>()?;
-        let array = self.bind_expr(array, scope)?;
+        let written = array;
+        let array = self.bind_expr(written, scope)?;
         if !VARIADIC_ANY.contains(&name) {
             if let (Some(operator), [json]) = (path_operator(name), args.as_slice()) {
                 // json[b]_extract_path[_text](j, VARIADIC path) is `j #> path` (`#>>`).
@@ -73,6 +83,18 @@ impl Binder<'_> {
             args.push(array);
             return self.bind_builtin_call(name, args);
         }
+        if array.ty().element().is_none() && array.ty() != DataType::Unknown {
+            let error = Error::new(
+                SqlState::DatatypeMismatch,
+                "VARIADIC argument must be an array",
+            );
+            return Err(self.at_expr(error, written));
+        }
+        if args.len() != fixed_arity(name) {
+            let mut types: Vec<DataType> = args.iter().map(ScalarExpr::ty).collect();
+            types.push(array.ty());
+            return Err(super::expr::undefined_function(name, &types));
+        }
         match array {
             ScalarExpr::Function {
                 func:
@@ -86,8 +108,28 @@ impl Binder<'_> {
                 args.extend(elements);
                 self.bind_builtin_call(name, args)
             }
-            array if args.is_empty() && matches!(name, "num_nulls" | "num_nonnulls") => {
+            array if matches!(name, "num_nulls" | "num_nonnulls") => {
                 self.count_array_nulls(name == "num_nulls", array)
+            }
+            // concat is its elements' texts run together, concat_ws joined by its separator:
+            // array_to_string's, NULLs skipped, NULL for a NULL array.
+            array if name == "concat" => {
+                let empty = ScalarExpr::literal(ScalarValue::Text(String::new()), DataType::Text);
+                self.array_function("array_to_string", vec![array, empty])
+            }
+            array if name == "concat_ws" => {
+                let separator = args.remove(0);
+                let separator = self.coerce(separator, DataType::Text, CastContext::Implicit)?;
+                self.array_function("array_to_string", vec![array, separator])
+            }
+            array if name == "format" => {
+                let format = args.remove(0);
+                let format = self.coerce(format, DataType::Text, CastContext::Implicit)?;
+                Ok(ScalarExpr::Function {
+                    func: ScalarFunction::FormatVariadic,
+                    args: vec![format, array],
+                    ty: DataType::Text,
+                })
             }
             _ => Err(Error::unsupported(format!(
                 "VARIADIC in a call of {name} with an array other than ARRAY[...]"
@@ -100,7 +142,7 @@ impl Binder<'_> {
     fn count_array_nulls(&mut self, nulls: bool, array: ScalarExpr) -> Result<ScalarExpr> {
         let element = array.ty().element().ok_or_else(|| {
             Error::new(
-                crate::error::SqlState::DatatypeMismatch,
+                SqlState::DatatypeMismatch,
                 "VARIADIC argument must be an array",
             )
         })?;

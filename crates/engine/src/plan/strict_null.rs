@@ -100,6 +100,7 @@ impl ScalarFunction {
             F::Concat
             | F::ConcatWs
             | F::Format
+            | F::FormatVariadic
             | F::QuoteNullable
             | F::Greatest
             | F::Least

@@ -4,6 +4,7 @@
 use super::kernel::{map_text_rows, row_count, texts};
 use super::string::MAX_ALLOC_SIZE;
 use crate::error::{Error, Result, SqlState};
+use crate::types::text_io::parse_i32;
 use crate::vector::{StringVec, Vector, VectorData};
 
 /// PostgreSQL's quote_identifier: unchanged if a lower-case letter or `_` followed by lower-case
@@ -91,8 +92,38 @@ fn with_percent_hint(error: Error) -> Error {
 /// literal (NULL unquoted), `%%`; with `n$` argument positions, a `-` flag and widths
 /// (also `*` and `*n$`) as PostgreSQL. NULL if the format string is.
 pub(super) fn format(args: &[Vector]) -> Result<Vector> {
+    format_rows(args, |row| FormatArgs::Columns {
+        values: &args[1..],
+        row,
+    })
+}
+
+/// `format(formatstr, VARIADIC array)`: the array's elements are the arguments, row by
+/// row; a NULL array has none.
+pub(super) fn format_variadic(args: &[Vector]) -> Result<Vector> {
+    let VectorData::List(arrays) = &args[1].data else {
+        return Err(Error::internal(
+            "format's VARIADIC argument is not an array",
+        ));
+    };
+    format_rows(args, |row| match args[1].is_valid(row) {
+        true => FormatArgs::Elements {
+            elements: arrays.child(),
+            range: arrays.range(row),
+        },
+        false => FormatArgs::Elements {
+            elements: arrays.child(),
+            range: 0..0,
+        },
+    })
+}
+
+/// Formats each row of `args[0]` with the arguments `row_args` gives for the row.
+fn format_rows<'a>(
+    args: &'a [Vector],
+    row_args: impl Fn(usize) -> FormatArgs<'a>,
+) -> Result<Vector> {
     let format = texts(args, 0)?;
-    let values = &args[1..];
     let rows = row_count(args);
     let mut out = StringVec::with_capacity(rows, rows * 32);
     let mut scratch = Vec::new();
@@ -103,7 +134,7 @@ pub(super) fn format(args: &[Vector]) -> Result<Vector> {
             continue;
         }
         out.push_with(|buf| {
-            if let Err(e) = format_row(format.get(row), values, row, buf, &mut scratch) {
+            if let Err(e) = format_row(format.get(row), &row_args(row), buf, &mut scratch) {
                 error = Some(e);
             }
         });
@@ -112,6 +143,32 @@ pub(super) fn format(args: &[Vector]) -> Result<Vector> {
         }
     }
     Ok(Vector::new(VectorData::Text(out), args[0].validity.clone()))
+}
+
+/// Where one row's arguments after the format string are.
+enum FormatArgs<'a> {
+    /// One per column, at `row`.
+    Columns { values: &'a [Vector], row: usize },
+    /// A VARIADIC array's elements.
+    Elements {
+        elements: &'a Vector,
+        range: std::ops::Range<usize>,
+    },
+}
+
+impl FormatArgs<'_> {
+    /// Argument `index` (0-based) as its vector and row there.
+    fn get(&self, index: usize) -> Result<(&Vector, usize)> {
+        match self {
+            FormatArgs::Columns { values, row } => {
+                Ok((values.get(index).ok_or_else(too_few_args)?, *row))
+            }
+            FormatArgs::Elements { elements, range } => match range.start.checked_add(index) {
+                Some(element) if element < range.end => Ok((elements, element)),
+                _ => Err(too_few_args()),
+            },
+        }
+    }
 }
 
 /// One parsed conversion: `%[n$][-][width|*|*n$]type`.
@@ -131,8 +188,7 @@ enum Width {
 
 fn format_row(
     format: &str,
-    values: &[Vector],
-    row: usize,
+    args: &FormatArgs,
     out: &mut Vec<u8>,
     scratch: &mut Vec<u8>,
 ) -> Result<()> {
@@ -163,13 +219,13 @@ fn format_row(
             Width::Arg(position) => {
                 let idx = position.unwrap_or(next_arg);
                 next_arg = idx + 1;
-                let value = values.get(idx).ok_or_else(too_few_args)?;
+                let (value, row) = args.get(idx)?;
                 width_from(value, row, spec.left_align)?
             }
         };
         let idx = spec.arg.unwrap_or(next_arg);
         next_arg = idx + 1;
-        let value = values.get(idx).ok_or_else(too_few_args)?;
+        let (value, row) = args.get(idx)?;
         scratch.clear();
         let valid = value.write_text(row, scratch);
         let start = out.len();
@@ -205,7 +261,12 @@ fn width_from(value: &Vector, row: usize, left_align: bool) -> Result<Option<(us
         VectorData::Int16(v) => i64::from(v[row]),
         VectorData::Int32(v) => i64::from(v[row]),
         VectorData::Int64(v) => v[row],
-        _ => return Err(format_error("width argument must be an integer")),
+        // Any other type is read as integer through its text, as PostgreSQL's does.
+        _ => {
+            let mut text = Vec::new();
+            value.write_text(row, &mut text);
+            i64::from(parse_i32(&String::from_utf8_lossy(&text))?)
+        }
     };
     let width = i32::try_from(width).map_err(|_| Error::out_of_range("number is out of range"))?;
     Ok(Some((

@@ -97,6 +97,8 @@ pub enum ScalarFunction {
         negated: bool,
     },
     Format,
+    /// `format(formatstr, VARIADIC array)` over an array that is not an `ARRAY[...]`.
+    FormatVariadic,
     /// to_char(number, text).
     ToCharNumber,
     /// to_number(text, text).
@@ -344,7 +346,12 @@ impl ScalarFunction {
         use ScalarFunction as F;
         matches!(
             self,
-            F::Concat | F::ConcatWs | F::Format | F::QuoteLiteral | F::QuoteNullable
+            F::Concat
+                | F::ConcatWs
+                | F::Format
+                | F::FormatVariadic
+                | F::QuoteLiteral
+                | F::QuoteNullable
         ) || matches!(self, F::Json(json) if json.renders_arguments())
     }
 
@@ -391,7 +398,7 @@ impl ScalarFunction {
                 (false, true) => "!~",
                 (true, true) => "!~*",
             },
-            F::Format => "format",
+            F::Format | F::FormatVariadic => "format",
             F::ToCharNumber => "to_char",
             F::ToNumber => "to_number",
             F::Chr => "chr",
@@ -528,6 +535,7 @@ impl ScalarFunction {
                 negated,
             } => pattern::regex_match(args, case_insensitive, negated),
             F::Format => format::format(args),
+            F::FormatVariadic => format::format_variadic(args),
             F::ToCharNumber => number_format::to_char(args),
             F::ToNumber => number_format::to_number(args),
             F::Chr => string::chr(args),
