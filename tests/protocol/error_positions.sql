@@ -83,6 +83,19 @@ COPY ep_t (nosuch) TO STDOUT;
 SELECT * FROM ep_t t1 JOIN ep_t t2 USING (nosuch);
 SELECT 1 / 0;
 SELECT a FROM ep_t LIMIT -1;
+-- a column's length or precision is applied after the literal is read: no position
+CREATE TABLE ep_m (c char(2), v varchar(2), n numeric(3,1), i int);
+INSERT INTO ep_m (c) VALUES ('abc');
+INSERT INTO ep_m (v) VALUES ('abc');
+INSERT INTO ep_m (n) VALUES ('1234');
+INSERT INTO ep_m (i) VALUES ('99999999999');
+INSERT INTO ep_m (i) VALUES (99999999999);
+INSERT INTO ep_m VALUES ('a', 'b', 1, 1);
+UPDATE ep_m SET v = 'abcd';
+SELECT count(*) FROM ep_m GROUP BY c ORDER BY v;
+SELECT DISTINCT ON (n) count(*) FROM ep_m GROUP BY c;
+SELECT concat(VARIADIC 1);
+DROP TABLE ep_m;
 -- parse errors
 SELECT 1 +;
 SELECT a FROM ep_t WHERE;

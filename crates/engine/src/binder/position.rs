@@ -138,7 +138,7 @@ impl Binder<'_> {
                 Expr::CompoundIdentifier(parts) => self.ident_position(parts.first()?),
                 _ => self.literal_position(value),
             },
-            _ if about_a_literal(error) => self.literal_position(value),
+            _ if about_a_literal(error) && !from_a_typmod(error) => self.literal_position(value),
             _ => None,
         }
     }
@@ -339,6 +339,17 @@ pub(super) fn about_a_name(error: &Error) -> bool {
         error.state,
         SqlState::UndefinedColumn | SqlState::UndefinedTable | SqlState::AmbiguousColumn
     )
+}
+
+/// Errors of fitting a value to its column's length or precision: PostgreSQL reads an
+/// assigned literal without the typmod and applies it when the row is formed, so these
+/// have no position.
+fn from_a_typmod(error: &Error) -> bool {
+    match error.state {
+        SqlState::StringDataRightTruncation => true,
+        SqlState::NumericValueOutOfRange => error.message == crate::types::numeric::FIELD_OVERFLOW,
+        _ => false,
+    }
 }
 
 /// Errors of reading a literal with its type's input function: PostgreSQL places them at

@@ -393,7 +393,7 @@ impl Binder<'_> {
             self.select_srfs_moved = true;
             return self.bind_select(&rewritten, order_by);
         }
-        let distinct_on = match distinct {
+        let distinct_on_written = match distinct {
             Some(ast::Distinct::On(exprs)) => exprs.as_slice(),
             None | Some(ast::Distinct::All | ast::Distinct::Distinct) => &[],
         };
@@ -441,7 +441,7 @@ impl Binder<'_> {
             .map(|h| self.bind_condition(h, &scope, "HAVING"))
             .transpose()?;
         self.windows = saved_windows;
-        let mut distinct_on = distinct_on
+        let mut distinct_on = distinct_on_written
             .iter()
             .map(|e| self.bind_output_target(e, &scope, &outputs, "DISTINCT ON"))
             .collect::<Result<Vec<_>>>()?;
@@ -497,13 +497,15 @@ impl Binder<'_> {
                 };
             }
             let having = having.map(rewrite).transpose()?;
-            for target in order_keys
-                .iter_mut()
-                .map(|k| &mut k.0)
+            let written = (order_by.iter().map(|item| &item.expr)).chain(distinct_on_written);
+            for (target, written) in (order_keys.iter_mut().map(|k| &mut k.0))
                 .chain(&mut distinct_on)
+                .zip(written)
             {
                 if let OrderTarget::Expr(e) = target {
-                    *e = rewrite(e.clone())?;
+                    *e = rewrite(e.clone()).map_err(|error| {
+                        grouping_error_at(error, self.column_reference_position(written))
+                    })?;
                 }
             }
             for call in &mut windows {

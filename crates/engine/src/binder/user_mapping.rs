@@ -69,10 +69,7 @@ impl Binder<'_> {
             }
             ForeignStatement::AlterUserMapping { changes, .. } => {
                 let Some(mapping) = server.user_mapping(role) else {
-                    return Err(UserMapping::missing(
-                        &user_name,
-                        &server_name,
-                    ));
+                    return Err(UserMapping::missing(&user_name, &server_name));
                 };
                 let mut options = mapping.options.clone();
                 apply_option_changes(&mut options, changes)?;

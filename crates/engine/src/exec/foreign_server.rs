@@ -175,7 +175,6 @@ fn change_server(
     Ok(())
 }
 
-
 /// DROP ROLE's check: 2BP01 while a user mapping is the role's.
 pub fn check_role_unmapped(state: &DbState, role: u32, name: &str) -> Result<()> {
     let mut servers: Vec<&ForeignServer> = (state.foreign_servers.values())
@@ -251,7 +250,6 @@ pub fn check_server(txn: &mut Transaction, name: &str) -> Result<()> {
         false => Err(ForeignServer::missing(name)),
     }
 }
-
 
 /// The foreign tables of server `server`: 2BP01 naming them, or with `cascade` dropped.
 fn drop_dependent_tables(

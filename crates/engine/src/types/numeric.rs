@@ -576,8 +576,12 @@ fn overflow() -> Error {
     Error::out_of_range("value overflows numeric format")
 }
 
+/// The message of a value too wide for a numeric(p, s) column: raised by the typmod's
+/// coercion, never by numeric's input function.
+pub const FIELD_OVERFLOW: &str = "numeric field overflow";
+
 fn field_overflow() -> Error {
-    Error::out_of_range("numeric field overflow")
+    Error::out_of_range(FIELD_OVERFLOW)
 }
 
 /// The special inputs numeric_in recognizes before digits: NaN and the infinities.
