@@ -79,6 +79,7 @@ pub enum SqlState {
     /// An identifier longer than NAMEDATALEN - 1 bytes, truncated (a NOTICE's state).
     NameTooLong,
     IndeterminateDatatype,
+    InvalidRecursion,
     ProtocolViolation,
     InvalidPreparedStatementDefinition,
     DuplicatePreparedStatement,
@@ -207,6 +208,7 @@ impl SqlState {
             SqlState::InvalidSchemaName => "3F000",
             SqlState::InvalidName => "42602",
             SqlState::IndeterminateDatatype => "42P18",
+            SqlState::InvalidRecursion => "42P19",
             SqlState::ProtocolViolation => "08P01",
             SqlState::InvalidPreparedStatementDefinition => "42P14",
             SqlState::DuplicatePreparedStatement => "42P05",

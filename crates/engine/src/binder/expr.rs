@@ -513,7 +513,9 @@ impl Binder<'_> {
             self.aggregate_forbidden_in.take(),
             self.windows.take(),
         );
+        self.sublink_depth += 1;
         let bound = self.bind_query(query);
+        self.sublink_depth -= 1;
         (self.aggregates, self.aggregate_forbidden_in, self.windows) = saved;
         let correlated = self.outer_scopes.pop().is_some_and(|(_, c)| c);
         let (plan, columns) = bound?;

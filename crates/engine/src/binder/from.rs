@@ -572,6 +572,18 @@ impl Binder<'_> {
                     )));
                 }
                 if let LogicalPlan::WorkTable { id, .. } = &cte.plan {
+                    let in_subquery = (self.recursive_terms.iter())
+                        .any(|(term, depth)| term == id && self.sublink_depth > *depth);
+                    if in_subquery {
+                        let error = Error::new(
+                            SqlState::InvalidRecursion,
+                            format!(
+                                "recursive reference to query \"{cte_name}\" must not appear \
+                                 within a subquery"
+                            ),
+                        );
+                        return Err(self.at_name(error, name));
+                    }
                     self.work_tables_read.push(*id);
                 }
                 let visible = alias.map_or_else(|| cte_name.clone(), |a| ident_name(&a.name));

@@ -114,6 +114,11 @@ pub struct Binder<'a> {
     in_window_args: bool,
     /// Recursive CTE work tables referenced so far, by id.
     work_tables_read: Vec<usize>,
+    /// The recursive CTEs being bound, by work table id, with the subquery depth of their
+    /// definition: a subquery inside the recursive term may not read the work table.
+    recursive_terms: Vec<(usize, usize)>,
+    /// How many expression subqueries (EXISTS, IN, scalar, ARRAY) enclose what is bound.
+    sublink_depth: usize,
     /// The next WITH clause bound is the statement's own, which may hold data-modifying
     /// queries; those bound so far, by work table id, in WITH order.
     writes_allowed: bool,
@@ -194,6 +199,8 @@ impl<'a> Binder<'a> {
             exclusions_used: Vec::new(),
             in_window_args: false,
             work_tables_read: Vec::new(),
+            recursive_terms: Vec::new(),
+            sublink_depth: 0,
             writes_allowed: false,
             writes: Vec::new(),
             expanding_views: Vec::new(),

@@ -64,6 +64,11 @@ impl Binder<'_> {
         placed(error, position.flatten())
     }
 
+    /// `error` about the relation `name`, pointing at it.
+    pub(super) fn at_name(&self, error: Error, name: &ObjectName) -> Error {
+        placed(error, self.name_position(name))
+    }
+
     /// `error` about the type `ty` a statement wrote, pointing at its name if it does not
     /// exist.
     pub(super) fn type_error(&self, error: Error, ty: &DataType) -> Error {

@@ -5,7 +5,7 @@ use sqlparser::ast::{self, SetExpr, SetOperator as AstSetOperator, SetQuantifier
 
 use super::from::{alias_names, BoundCte};
 use super::Binder;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SqlState};
 use crate::plan::{ColumnInfo, LogicalPlan};
 
 impl Binder<'_> {
@@ -61,12 +61,18 @@ impl Binder<'_> {
             correlated_at: None,
         });
         let reads_before = self.work_tables_read.len();
+        self.recursive_terms.push((id, self.sublink_depth));
         let recursive = self.bind_set_expr(right);
+        self.recursive_terms.pop();
         self.ctes.pop();
         let reads_itself = self.work_tables_read[reads_before..].contains(&id);
         self.work_tables_read.truncate(reads_before);
         if !reads_itself {
-            return Ok(None);
+            // A recursive reference inside a subquery is an error, not an ordinary CTE.
+            return match recursive {
+                Err(error) if error.state == SqlState::InvalidRecursion => Err(error),
+                _ => Ok(None),
+            };
         }
         let (recursive, recursive_columns) = recursive?;
         if recursive_columns.len() != columns.len() {

@@ -58,6 +58,7 @@ mod sort_key;
 mod sorted_runs;
 pub mod sql_function;
 mod subquery;
+mod subquery_memo;
 mod system_scan;
 mod top_n;
 pub mod truncate;
@@ -126,6 +127,8 @@ pub struct ExecContext {
     pub outer_rows: RefCell<Vec<Vec<ScalarValue>>>,
     /// Results of uncorrelated subqueries, by subquery id.
     pub subquery_results: RefCell<HashMap<usize, Arc<Batch>>>,
+    /// Results of correlated subqueries, by the outer values they read.
+    pub subquery_memo: subquery_memo::SubqueryMemo,
     /// The session's currval / lastval memory.
     pub sequences: SharedSessionSequences,
     /// The rows of each running recursive CTE's current round, by CTE id.
@@ -188,6 +191,7 @@ impl ExecContext {
             setting_changes: RefCell::default(),
             outer_rows: RefCell::new(Vec::new()),
             subquery_results: RefCell::new(HashMap::new()),
+            subquery_memo: subquery_memo::SubqueryMemo::default(),
             clock: crate::function::datetime_functions::StatementClock::starting_now(),
             rows_read: std::cell::Cell::new(0),
             in_list_sets: InListSets::default(),

@@ -1,11 +1,13 @@
 //! Subqueries inside expressions. An uncorrelated subquery runs once per statement and its
 //! result is kept; a correlated one runs once per outer row, with that row pushed where its
-//! outer column references read it.
+//! outer column references read it, unless an earlier row with the same values it reads
+//! already ran it (`subquery_memo.rs`).
 
 use std::sync::Arc;
 
 use hashbrown::HashSet;
 
+use super::subquery_memo::MemoUse;
 use super::{collect, ExecContext};
 use crate::error::{Error, Result, SqlState};
 use crate::function::aggregate::accumulate_arrays;
@@ -68,12 +70,21 @@ pub fn evaluate_subquery(
         };
     }
     let mut out = Vector::with_capacity(result_type(subquery).physical(), batch.len());
+    let mut memo = MemoUse::start(subquery, ctx)?;
     for row in 0..batch.len() {
+        if let Some(rows) = memo.as_mut().and_then(|memo| memo.find(batch, row, ctx)) {
+            out.push_scalar(&row_result(subquery, &rows, input, row)?)?;
+            continue;
+        }
         let outer: Vec<ScalarValue> = batch.columns.iter().map(|c| c.get_scalar(row)).collect();
         ctx.outer_rows.borrow_mut().push(outer);
-        let result = run(subquery, ctx).and_then(|rows| row_result(subquery, &rows, input, row));
+        let rows = run(subquery, ctx);
         ctx.outer_rows.borrow_mut().pop();
-        out.push_scalar(&result?)?;
+        let rows = rows?;
+        if let Some(memo) = &memo {
+            memo.keep(&rows, ctx)?;
+        }
+        out.push_scalar(&row_result(subquery, &rows, input, row)?)?;
     }
     Ok(out)
 }
