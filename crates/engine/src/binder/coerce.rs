@@ -314,12 +314,12 @@ impl Binder<'_> {
         (func, types, ty): (ScalarFunction, Vec<DataType>, DataType),
         args: Vec<ScalarExpr>,
     ) -> Result<ScalarExpr> {
-        // pg_typeof names an enum type or a row type from the catalog.
-        if let (ScalarFunction::PgTypeof(named @ (DataType::Enum(_) | DataType::Record(_))), [_]) =
-            (func, &args[..])
-        {
-            let name = ScalarValue::Text(self.type_display(named));
-            return Ok(ScalarExpr::literal(name, ty));
+        // pg_typeof names an enum type (or its array) or a row type from the catalog.
+        if let (ScalarFunction::PgTypeof(named), [_]) = (func, &args[..]) {
+            if matches!(named, DataType::Record(_)) || named.enum_oid().is_some() {
+                let name = ScalarValue::Text(self.type_display(named));
+                return Ok(ScalarExpr::literal(name, ty));
+            }
         }
         if func.renders_arguments() && args.iter().any(|a| needs_presentation(a.ty())) {
             let args = present_all(args)?;

@@ -696,9 +696,10 @@ impl Binder<'_> {
         if self.params.len() < number {
             self.params.resize(number, DataType::Unknown);
         }
-        Ok(match self.params[number - 1] {
-            DataType::Enum(oid) => super::enum_type::enum_param(number - 1, oid),
-            ty => ScalarExpr::Param {
+        let ty = self.params[number - 1];
+        Ok(match ty.enum_oid() {
+            Some(oid) => super::enum_type::enum_param(number - 1, oid, ty),
+            None => ScalarExpr::Param {
                 index: number - 1,
                 ty,
             },

@@ -18,6 +18,23 @@ pub struct ColumnInfo {
     pub table_oid: u32,
     /// Attribute number in that table (1-based), 0 if computed.
     pub column_attnum: i16,
+    /// The column's type before its values were presented as text (an enum, an OID alias,
+    /// an array of enum values; `binder/present.rs`): the type clients are told of.
+    pub presented_from: Option<DataType>,
+}
+
+impl ColumnInfo {
+    /// The type RowDescription names: PostgreSQL's, whatever form the values take here.
+    pub fn wire_type(&self) -> DataType {
+        self.presented_from.unwrap_or(self.data_type)
+    }
+
+    /// Whether the values can be sent in binary: not those presented as text for a type
+    /// whose binary form is not its text (oidsend's OID; array_send's element OID). An
+    /// enum's (enum_send) is its label's text.
+    pub fn has_binary_output(&self) -> bool {
+        matches!(self.presented_from, None | Some(DataType::Enum(_)))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
