@@ -117,7 +117,7 @@ async def enum_arrays_and_type_oids():
         stmt = await conn.prepare("SELECT f, fs, 'pg_class'::regclass AS c FROM asyncpg_mood_lists")
         expect(
             [a.type.name for a in stmt.get_attributes()],
-            ["asyncpg_feeling", "_asyncpg_feeling", "regclass"],
+            ["asyncpg_feeling", "asyncpg_feeling[]", "regclass"],
             "described types",
         )
         row = await stmt.fetchrow()

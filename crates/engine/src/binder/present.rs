@@ -43,7 +43,9 @@ pub(super) fn present_columns(
             let ty = column.data_type;
             let presented = present_in(ScalarExpr::Column { index, ty }, output)?;
             column.data_type = presented.ty();
-            if column.data_type != ty {
+            // A record stays the anonymous record of its presented fields, whose binary
+            // form (record_send) names each field's type as sent.
+            if column.data_type != ty && !matches!(ty, DataType::Record(_)) {
                 column.presented_from = Some(ty);
             }
             Ok(presented)

@@ -29,11 +29,11 @@ impl ColumnInfo {
         self.presented_from.unwrap_or(self.data_type)
     }
 
-    /// Whether the values can be sent in binary: not those presented as text for a type
-    /// whose binary form is not its text (oidsend's OID; array_send's element OID). An
-    /// enum's (enum_send) is its label's text.
+    /// Whether the values can be sent in binary (as [`ColumnInfo::wire_type`]): not an OID
+    /// alias presented as its name, whose binary form (oidsend) is the OID. An enum's
+    /// (enum_send) is its label's text, also as an array's element.
     pub fn has_binary_output(&self) -> bool {
-        matches!(self.presented_from, None | Some(DataType::Enum(_)))
+        self.presented_from.is_none_or(|ty| ty.enum_oid().is_some())
     }
 }
 
