@@ -239,6 +239,16 @@ impl Binder<'_> {
         )
     }
 
+    /// A type as PostgreSQL's format_type_be names it, without modifiers: an enum (or an
+    /// array of one) or a row type by its name.
+    pub(super) fn type_display_be(&self, ty: DataType) -> String {
+        match ty {
+            DataType::Record(_) => self.type_display(ty),
+            ty if ty.enum_oid().is_some() => self.type_display(ty),
+            ty => ty.name().to_string(),
+        }
+    }
+
     /// A type as PostgreSQL's messages name it: an enum or a row type by its name.
     pub(super) fn type_display(&self, ty: DataType) -> String {
         match ty {

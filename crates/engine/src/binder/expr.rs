@@ -1905,13 +1905,7 @@ impl Binder<'_> {
     /// PostgreSQL's 42883 for a call no function takes, naming enum and row types by their
     /// names as the catalog does (not as anyenum).
     pub(super) fn undefined_function(&self, name: &str, args: &[DataType]) -> Error {
-        let shown: Vec<String> = (args.iter())
-            .map(|&t| match t {
-                DataType::Record(_) => self.type_display(t),
-                t if t.enum_oid().is_some() => self.type_display(t),
-                t => t.name().to_string(),
-            })
-            .collect();
+        let shown: Vec<String> = args.iter().map(|&t| self.type_display_be(t)).collect();
         undefined_function_named(name, &shown)
     }
 }
