@@ -6,7 +6,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use kestrel::{Error, PreparedStatement, SqlState};
+use kestrel::{ColumnInfo, Error, PreparedStatement, SqlState};
 
 use crate::connection::Backend;
 use crate::copy::{ClientInput, WireCopy};
@@ -126,6 +126,9 @@ impl Backend {
                 bind.result_formats.len()
             ))
         })??;
+        if let Some(columns) = statement.columns() {
+            binary_output_exists(columns, &formats)?;
+        }
         if !bind.portal.is_empty() && self.extended.portals.contains_key(bind.portal) {
             // PostgreSQL's code is 42P03 (duplicate_cursor), which the engine lacks.
             return Err(Error::new(
@@ -236,4 +239,19 @@ impl Backend {
         }
         backend::close_complete(&mut self.out.buf);
     }
+}
+
+/// 0A000 for a result column asked for in binary whose values have no binary form here (an
+/// OID alias sent as its name, an array of enum labels; see `ColumnInfo::has_binary_output`).
+fn binary_output_exists(columns: &[ColumnInfo], formats: &[Format]) -> Result<(), Error> {
+    for (column, format) in columns.iter().zip(formats) {
+        if *format == Format::Binary && !column.has_binary_output() {
+            return Err(Error::unsupported(format!(
+                "binary output of column \"{}\" of type {}",
+                column.name,
+                column.wire_type()
+            )));
+        }
+    }
+    Ok(())
 }

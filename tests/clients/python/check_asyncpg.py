@@ -102,6 +102,36 @@ async def enums_and_row_types():
 
 
 @checks.check
+async def enum_arrays_and_type_oids():
+    """An enum column is described with the enum's OID and a mood[] one with its array
+    type's, which asyncpg looks up in pg_type (typarray, typelem) to decode and encode."""
+    conn = await connect()
+    try:
+        await conn.execute("DROP TABLE IF EXISTS asyncpg_mood_lists")
+        await conn.execute("DROP TYPE IF EXISTS asyncpg_feeling")
+        await conn.execute("CREATE TYPE asyncpg_feeling AS ENUM ('low', 'fine', 'high')")
+        await fresh_table(conn, "asyncpg_mood_lists", "id int, f asyncpg_feeling, fs asyncpg_feeling[]")
+        await conn.execute(
+            "INSERT INTO asyncpg_mood_lists VALUES ($1, $2, $3)", 1, "high", ["low", None, "fine"]
+        )
+        stmt = await conn.prepare("SELECT f, fs, 'pg_class'::regclass AS c FROM asyncpg_mood_lists")
+        expect(
+            [a.type.name for a in stmt.get_attributes()],
+            ["asyncpg_feeling", "asyncpg_feeling[]", "regclass"],
+            "described types",
+        )
+        row = await stmt.fetchrow()
+        expect(tuple(row), ("high", ["low", None, "fine"], "pg_class"))
+        expect(
+            await conn.fetchval("SELECT $1::asyncpg_feeling[] || 'high'::asyncpg_feeling", ["fine"]),
+            ["fine", "high"],
+            "an array parameter",
+        )
+    finally:
+        await conn.close()
+
+
+@checks.check
 async def row_type_with_enum():
     conn = await connect()
     try:

@@ -392,11 +392,18 @@ impl Session {
     }
 
     /// The type a client names by OID (a Parse message's parameter types): a built-in
-    /// one, or an enum type of the catalog. `None` if there is no such type we support.
+    /// one, or an enum type of the catalog or its array type. `None` if there is no such
+    /// type we support.
     pub fn type_of_oid(&self, oid: u32) -> Option<DataType> {
         DataType::from_oid(oid).or_else(|| {
-            let enum_type = self.view().enum_types.contains_key(&oid);
-            enum_type.then_some(DataType::Enum(oid))
+            let state = self.view();
+            if state.enum_types.contains_key(&oid) {
+                return Some(DataType::Enum(oid));
+            }
+            // An enum's array type has the OID after it (`types::enum_array_oid`).
+            let element = oid.checked_sub(1)?;
+            state.enum_types.contains_key(&element).then_some(())?;
+            DataType::array_of(DataType::Enum(element))
         })
     }
 

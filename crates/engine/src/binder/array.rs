@@ -9,7 +9,7 @@
 
 use sqlparser::ast::{self, AccessExpr, Expr, Subscript};
 
-use super::coerce::{common_type, operator_error, union_type};
+use super::coerce::{common_type, union_type};
 use super::scope::Scope;
 use super::Binder;
 use crate::error::{Error, Result, SqlState};
@@ -321,7 +321,8 @@ impl Binder<'_> {
             }
         };
         let symbol = compare_symbol(op);
-        let elem = elem.ok_or_else(|| operator_error(symbol, lt, rt.element().unwrap_or(rt)))?;
+        let elem =
+            elem.ok_or_else(|| self.operator_error(symbol, lt, rt.element().unwrap_or(rt)))?;
         let array = array_type(elem)?;
         let l = self.coerce(l, elem, CastContext::Implicit)?;
         let r = self.coerce(r, array, CastContext::Implicit)?;
@@ -342,8 +343,8 @@ impl Binder<'_> {
             (DataType::Array(_), _) => "array_append",
             _ => "array_prepend",
         };
-        let (func, params, ty) =
-            resolve_array_function(name, &[lt, rt])?.ok_or_else(|| operator_error("||", lt, rt))?;
+        let (func, params, ty) = resolve_array_function(name, &[lt, rt])?
+            .ok_or_else(|| self.operator_error("||", lt, rt))?;
         self.array_call_coerced(func, vec![l, r], params, ty)
     }
 
@@ -356,7 +357,7 @@ impl Binder<'_> {
     ) -> Result<ScalarExpr> {
         let (lt, rt) = (l.ty(), r.ty());
         let elem = polymorphic_element(&[lt, rt], &[], false)?
-            .ok_or_else(|| operator_error(func.name(), lt, rt))?;
+            .ok_or_else(|| self.operator_error(func.name(), lt, rt))?;
         let array = array_type(elem)?;
         self.array_call_coerced(func, vec![l, r], vec![array, array], DataType::Bool)
     }

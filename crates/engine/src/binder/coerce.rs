@@ -281,13 +281,7 @@ impl Binder<'_> {
     ) -> Result<(ScalarExpr, ScalarExpr, DataType)> {
         let (lt, rt) = (left.ty(), right.ty());
         let Some(common) = common_type(lt, rt) else {
-            let mut error = operator_error(op, lt, rt);
-            error.message = format!(
-                "operator does not exist: {} {op} {}",
-                self.type_display(lt),
-                self.type_display(rt)
-            );
-            return Err(error);
+            return Err(self.operator_error(op, lt, rt));
         };
         let left = self.coerce(left, common, CastContext::Implicit)?;
         let right = self.coerce(right, common, CastContext::Implicit)?;
@@ -314,12 +308,12 @@ impl Binder<'_> {
         (func, types, ty): (ScalarFunction, Vec<DataType>, DataType),
         args: Vec<ScalarExpr>,
     ) -> Result<ScalarExpr> {
-        // pg_typeof names an enum type or a row type from the catalog.
-        if let (ScalarFunction::PgTypeof(named @ (DataType::Enum(_) | DataType::Record(_))), [_]) =
-            (func, &args[..])
-        {
-            let name = ScalarValue::Text(self.type_display(named));
-            return Ok(ScalarExpr::literal(name, ty));
+        // pg_typeof names an enum type (or its array) or a row type from the catalog.
+        if let (ScalarFunction::PgTypeof(named), [_]) = (func, &args[..]) {
+            if matches!(named, DataType::Record(_)) || named.enum_oid().is_some() {
+                let name = ScalarValue::Text(self.type_display(named));
+                return Ok(ScalarExpr::literal(name, ty));
+            }
         }
         if func.renders_arguments() && args.iter().any(|a| needs_presentation(a.ty())) {
             let args = present_all(args)?;
@@ -404,12 +398,20 @@ pub fn require_json_free(ty: DataType, ordering: bool) -> Result<()> {
     })
 }
 
-pub fn operator_error(op: &str, left: DataType, right: DataType) -> Error {
-    Error::new(
-        SqlState::UndefinedFunction,
-        format!("operator does not exist: {left} {op} {right}"),
-    )
-    .with_hint(
-        "No operator matches the given name and argument types. You might need to add explicit type casts.",
-    )
+impl Binder<'_> {
+    /// PostgreSQL's 42883 for an operator no candidate takes, naming enum and row types
+    /// by their names as the catalog does (not as anyenum).
+    pub(super) fn operator_error(&self, op: &str, left: DataType, right: DataType) -> Error {
+        Error::new(
+            SqlState::UndefinedFunction,
+            format!(
+                "operator does not exist: {} {op} {}",
+                self.type_display(left),
+                self.type_display(right)
+            ),
+        )
+        .with_hint(
+            "No operator matches the given name and argument types. You might need to add explicit type casts.",
+        )
+    }
 }

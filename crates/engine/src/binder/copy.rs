@@ -219,6 +219,7 @@ impl Binder<'_> {
                     data_type: schema.columns[c].data_type,
                     table_oid: schema.oid,
                     column_attnum: i16::try_from(c + 1).unwrap_or(i16::MAX),
+                    presented_from: None,
                 })
                 .collect();
             return Ok((CopyDirection::To { plan, columns }, copied));

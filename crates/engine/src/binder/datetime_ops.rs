@@ -6,7 +6,6 @@
 //! fits (`timestamp + '1 day'` reads an interval); `date + '...'` is ambiguous, as in
 //! PostgreSQL.
 
-use super::coerce::operator_error;
 use super::Binder;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
@@ -221,7 +220,7 @@ impl Binder<'_> {
             return None;
         }
         let signature = match resolve(op, lt, rt) {
-            None => return Some(Err(operator_error(symbol, lt, rt))),
+            None => return Some(Err(self.operator_error(symbol, lt, rt))),
             Some(Err(e)) => return Some(Err(e)),
             Some(Ok(signature)) => signature,
         };

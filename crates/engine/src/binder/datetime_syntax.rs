@@ -86,10 +86,7 @@ impl Binder<'_> {
         let value = self.bind_expr(inner, scope)?;
         self.bind_datetime_function("extract", vec![unit, value])
             .unwrap_or_else(|| {
-                Err(super::expr::undefined_function(
-                    "extract",
-                    &[DataType::Text, DataType::Unknown],
-                ))
+                Err(self.undefined_function("extract", &[DataType::Text, DataType::Unknown]))
             })
     }
 
@@ -104,7 +101,7 @@ impl Binder<'_> {
         let value = self.bind_expr(timestamp, scope)?;
         let types = [zone.ty(), value.ty()];
         self.bind_datetime_function("timezone", vec![zone, value])
-            .unwrap_or_else(|| Err(super::expr::undefined_function("timezone", &types)))
+            .unwrap_or_else(|| Err(self.undefined_function("timezone", &types)))
     }
 
     /// A date/time function `name` over bound arguments; `None` if there is none by that

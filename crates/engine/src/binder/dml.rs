@@ -593,21 +593,22 @@ impl Binder<'_> {
         let mut exprs = Vec::new();
         let mut columns = Vec::new();
         for output in outputs? {
-            let expr = match output.expr.ty() {
-                DataType::Unknown => {
-                    self.coerce(output.expr, DataType::Text, CastContext::Implicit)?
-                }
+            let ty = output.expr.ty();
+            let (expr, presented_from) = match ty {
+                DataType::Unknown => (
+                    self.coerce(output.expr, DataType::Text, CastContext::Implicit)?,
+                    None,
+                ),
                 // Returned rows leave the engine: enum values as their labels.
-                DataType::Enum(_) => {
-                    self.coerce(output.expr, DataType::Text, CastContext::Explicit)?
-                }
-                _ => output.expr,
+                ty if ty.enum_oid().is_some() => (super::present::present(output.expr)?, Some(ty)),
+                _ => (output.expr, None),
             };
             columns.push(ColumnInfo {
                 name: output.name,
                 data_type: expr.ty(),
                 table_oid: output.table_oid,
                 column_attnum: output.attnum,
+                presented_from,
             });
             exprs.push(expr);
         }

@@ -116,7 +116,10 @@ impl Binder<'_> {
         let builtin = super::bind_data_type(ty);
         if let ast::DataType::Array(ast::ArrayElemTypeDef::SquareBracket(elem, _)) = ty {
             match self.bind_type(elem) {
-                Ok(DataType::Enum(_)) => return Err(Error::unsupported("arrays of enum types")),
+                Ok(elem @ DataType::Enum(_)) => {
+                    return DataType::array_of(elem)
+                        .ok_or_else(|| Error::internal("every enum type has an array type"))
+                }
                 Ok(DataType::Record(_)) => return Err(Error::unsupported("arrays of row types")),
                 _ => {}
             }
@@ -140,10 +143,10 @@ impl Binder<'_> {
         }
     }
 
-    /// The conversions of `expr` into and out of an enum type: a label written as a
-    /// constant is looked up now, other text at run time (enum_in), and an enum value
-    /// becomes its label (enum_out). Gives `expr` back (`Err`) where the ordinary rules
-    /// apply.
+    /// The conversions of `expr` into and out of an enum type or an array of one: a label
+    /// written as a constant is looked up now, other text at run time (enum_in), and an
+    /// enum value becomes its label (enum_out), element by element in arrays. Gives `expr`
+    /// back (`Err`) where the ordinary rules apply.
     pub(super) fn coerce_enum(
         &mut self,
         expr: ScalarExpr,
@@ -160,32 +163,32 @@ impl Binder<'_> {
         ) {
             return Err(expr);
         }
-        match (from, to) {
-            (DataType::Enum(oid), to) if can_cast(from, to, context) && to.is_string() => {
+        let to_strings = to.element().unwrap_or(to).is_string();
+        match (from.enum_oid(), to.enum_oid()) {
+            (Some(oid), _) if can_cast(from, to, context) && to_strings => {
                 let label = ScalarExpr::CatalogCall {
                     func: CatalogFunction::EnumOut(oid),
                     args: vec![expr],
-                    ty: DataType::Text,
+                    ty: labels_type(from),
                 };
                 Ok(self.coerce(label, to, context))
             }
-            (_, DataType::Enum(oid)) if can_cast(from, to, context) => {
-                Ok(self.text_to_enum(expr, oid, context))
+            (_, Some(oid)) if can_cast(from, to, context) => {
+                Ok(self.text_to_enum(expr, oid, to, context))
             }
-            (DataType::Enum(_), _) | (_, DataType::Enum(_)) => {
-                Ok(Err(self.cannot_cast(from, to, context)))
-            }
-            _ => Err(expr),
+            (Some(_), _) | (_, Some(_)) => Ok(Err(self.cannot_cast(from, to, context))),
+            (None, None) => Err(expr),
         }
     }
 
+    /// Text (or an array of text) converted to enum type `oid` (or `to`, its array).
     fn text_to_enum(
         &mut self,
         expr: ScalarExpr,
         oid: u32,
+        to: DataType,
         context: CastContext,
     ) -> Result<ScalarExpr> {
-        let to = DataType::Enum(oid);
         let enum_type = self
             .state
             .enum_types
@@ -195,7 +198,7 @@ impl Binder<'_> {
             ScalarExpr::Literal {
                 value: ScalarValue::Text(text),
                 ..
-            } => {
+            } if to == DataType::Enum(oid) => {
                 let sort_order = enum_type.parse(&text)?;
                 enum_type.check_committed(sort_order, self.state.committed_enum_type(oid))?;
                 Ok(ScalarExpr::literal(ScalarValue::Float32(sort_order), to))
@@ -207,10 +210,10 @@ impl Binder<'_> {
                 ty: DataType::Unknown,
             } => {
                 self.params[index] = to;
-                Ok(enum_param(index, oid))
+                Ok(enum_param(index, oid, to))
             }
             expr => {
-                let text = self.coerce(expr, DataType::Text, context)?;
+                let text = self.coerce(expr, labels_type(to), context)?;
                 Ok(ScalarExpr::CatalogCall {
                     func: CatalogFunction::EnumIn(oid),
                     args: vec![text],
@@ -236,9 +239,20 @@ impl Binder<'_> {
         )
     }
 
+    /// A type as PostgreSQL's format_type_be names it, without modifiers: an enum (or an
+    /// array of one) or a row type by its name.
+    pub(super) fn type_display_be(&self, ty: DataType) -> String {
+        match ty {
+            DataType::Record(_) => self.type_display(ty),
+            ty if ty.enum_oid().is_some() => self.type_display(ty),
+            ty => ty.name().to_string(),
+        }
+    }
+
     /// A type as PostgreSQL's messages name it: an enum or a row type by its name.
     pub(super) fn type_display(&self, ty: DataType) -> String {
         match ty {
+            DataType::Array(elem @ DataType::Enum(_)) => format!("{}[]", self.type_display(*elem)),
             DataType::Enum(oid) => self
                 .state
                 .enum_types
@@ -337,16 +351,15 @@ impl Binder<'_> {
                         }
                     }
                 }
-                // An array of the labels (text[]: arrays of enums are not stored here).
-                let labels = enum_type
+                let values = enum_type
                     .labels
                     .iter()
                     .filter(|l| (bounds[0]..=bounds[1]).contains(&l.sort_order))
-                    .map(|l| returned(l).map(|()| ScalarValue::Text(l.label.clone())))
+                    .map(|l| returned(l).map(|()| ScalarValue::Float32(l.sort_order)))
                     .collect::<Result<Vec<_>>>()?;
-                let text_array = DataType::array_of(DataType::Text)
-                    .ok_or_else(|| Error::internal("text[] exists"))?;
-                Ok(ScalarExpr::literal(ScalarValue::Array(labels), text_array))
+                let array = DataType::array_of(ty)
+                    .ok_or_else(|| Error::internal("every enum type has an array type"))?;
+                Ok(ScalarExpr::literal(ScalarValue::Array(values), array))
             }
         }
     }
@@ -363,14 +376,23 @@ fn label(ident: &Ident) -> Result<String> {
     }
 }
 
-/// Parameter `index`, declared of enum type `oid`: its label, converted by enum_in.
-pub(super) fn enum_param(index: usize, oid: u32) -> ScalarExpr {
+/// Parameter `index`, declared of enum type `oid` (or `ty`, its array): its labels,
+/// converted by enum_in.
+pub(super) fn enum_param(index: usize, oid: u32, ty: DataType) -> ScalarExpr {
     ScalarExpr::CatalogCall {
         func: CatalogFunction::EnumIn(oid),
         args: vec![ScalarExpr::Param {
             index,
-            ty: DataType::Text,
+            ty: ty.param_value_type(),
         }],
-        ty: DataType::Enum(oid),
+        ty,
+    }
+}
+
+/// The type of the labels of values of `ty`, an enum type or an array of one: text or text[].
+pub(super) fn labels_type(ty: DataType) -> DataType {
+    match ty {
+        DataType::Array(_) => DataType::Array(&DataType::Text),
+        _ => DataType::Text,
     }
 }

@@ -7,7 +7,7 @@ use sqlparser::ast::{
 };
 
 use super::array::ARRAY_FUNCTIONS;
-use super::coerce::{common_type, operator_error, union_type};
+use super::coerce::{common_type, union_type};
 use super::data_type::bind_data_type;
 use super::position::{about_a_literal, about_a_name};
 use super::scope::Scope;
@@ -555,7 +555,7 @@ impl Binder<'_> {
             | SequenceFunction::ReadIsCalled => false,
         };
         if !arity_ok {
-            return Err(undefined_function(name, &[]));
+            return Err(self.undefined_function(name, &[]));
         }
         let sequence = match args.first() {
             None => None,
@@ -606,7 +606,7 @@ impl Binder<'_> {
         let (plan, columns, correlated) = self.bind_subquery(query, scope)?;
         let column_ty = single_column(&columns)?;
         let Some(common) = common_type(input.ty(), column_ty) else {
-            return Err(operator_error("=", input.ty(), column_ty));
+            return Err(self.operator_error("=", input.ty(), column_ty));
         };
         let input = self.coerce(input, common, CastContext::Implicit)?;
         let plan = if column_ty == common {
@@ -698,9 +698,10 @@ impl Binder<'_> {
         if self.params.len() < number {
             self.params.resize(number, DataType::Unknown);
         }
-        Ok(match self.params[number - 1] {
-            DataType::Enum(oid) => super::enum_type::enum_param(number - 1, oid),
-            ty => ScalarExpr::Param {
+        let ty = self.params[number - 1];
+        Ok(match ty.enum_oid() {
+            Some(oid) => super::enum_type::enum_param(number - 1, oid, ty),
+            None => ScalarExpr::Param {
                 index: number - 1,
                 ty,
             },
@@ -881,7 +882,7 @@ impl Binder<'_> {
                     || lt == DataType::Unknown
                     || rt == DataType::Unknown)
                 {
-                    return Err(operator_error("||", lt, rt));
+                    return Err(self.operator_error("||", lt, rt));
                 }
                 let l = self.coerce(l, DataType::Text, CastContext::Explicit)?;
                 let r = self.coerce(r, DataType::Text, CastContext::Explicit)?;
@@ -993,11 +994,11 @@ impl Binder<'_> {
                 || t == DataType::Unknown
         };
         if !numeric(lt) || !numeric(rt) || (lt == DataType::Unknown && rt == DataType::Unknown) {
-            return Err(operator_error(symbol, lt, rt));
+            return Err(self.operator_error(symbol, lt, rt));
         }
         let (l, r, ty) = self.coerce_pair(l, r, symbol)?;
         if op == ArithmeticOp::Mod && matches!(ty, DataType::Float32 | DataType::Float64) {
-            return Err(operator_error(symbol, lt, rt));
+            return Err(self.operator_error(symbol, lt, rt));
         }
         Ok(ScalarExpr::Arithmetic {
             op,
@@ -1015,7 +1016,7 @@ impl Binder<'_> {
     ) -> Result<ScalarExpr> {
         let (mut l, mut r, common) = self.coerce_pair(l, r, op.symbol())?;
         if super::coerce::lacks_comparison(common) {
-            return Err(super::coerce::operator_error(op.symbol(), common, common));
+            return Err(self.operator_error(op.symbol(), common, common));
         }
         if let DataType::Char(_) = common {
             // character comparisons ignore trailing blanks: compare the texts without them.
@@ -1068,7 +1069,7 @@ impl Binder<'_> {
             return self.in_list_as_comparisons(value, items, negated);
         };
         if super::coerce::lacks_comparison(common) {
-            return Err(super::coerce::operator_error("=", common, common));
+            return Err(self.operator_error("=", common, common));
         }
         // As for `=`: character values compare as texts without their trailing blanks.
         let compared = match common {
@@ -1127,7 +1128,7 @@ impl Binder<'_> {
         let op = if case_insensitive { "~~*" } else { "~~" };
         for ty in [value.ty(), pattern.ty()] {
             if !(ty.is_string() || ty == DataType::Unknown) {
-                return Err(operator_error(op, value.ty(), pattern.ty()));
+                return Err(self.operator_error(op, value.ty(), pattern.ty()));
             }
         }
         let value = self.coerce(value, DataType::Text, CastContext::Implicit)?;
@@ -1316,7 +1317,7 @@ impl Binder<'_> {
                 {
                     types.push(self.bind_expr(e, scope)?.ty());
                 }
-                return Err(undefined_function(&name, &types));
+                return Err(self.undefined_function(&name, &types));
             }
             if within_group.is_empty() {
                 return Err(Error::new(
@@ -1458,7 +1459,7 @@ impl Binder<'_> {
             if let Some(bound) = self.bind_array_function(name, bound) {
                 return bound;
             }
-            return Err(undefined_function(name, &types));
+            return Err(self.undefined_function(name, &types));
         }
         if matches!(name, "json_populate_record" | "jsonb_populate_record") {
             return self.bind_populate_record_value(name, bound);
@@ -1469,7 +1470,7 @@ impl Binder<'_> {
         let Some((func, arg_types, ty)) = ScalarFunction::resolve_checked(name, &types)? else {
             return self
                 .bind_datetime_function(name, bound)
-                .unwrap_or_else(|| Err(undefined_function(name, &types)));
+                .unwrap_or_else(|| Err(self.undefined_function(name, &types)));
         };
         self.scalar_call((func, arg_types, ty), bound)
     }
@@ -1534,7 +1535,7 @@ impl Binder<'_> {
         let func = match (call.func, call.star, call.args.len()) {
             (AggregateFunction::Count, true, 0) => AggregateFunction::CountStar,
             (f, false, n) if n > 0 => f,
-            (f, _, _) => return Err(undefined_function(f.name(), &[])),
+            (f, _, _) => return Err(self.undefined_function(f.name(), &[])),
         };
         let mut raw = Vec::with_capacity(call.args.len());
         for arg in call.args {
@@ -1570,7 +1571,7 @@ impl Binder<'_> {
                         .map_or("no argument".to_string(), ToString::to_string)
                 )))
             }
-            None => return Err(undefined_function(func.name(), &types)),
+            None => return Err(self.undefined_function(func.name(), &types)),
         };
         let args = raw
             .iter()
@@ -1652,7 +1653,7 @@ impl Binder<'_> {
                 for arg in call.args {
                     raw.push(self.bind_expr(arg, scope)?.ty());
                 }
-                return Err(undefined_function(call.func.name(), &raw));
+                return Err(self.undefined_function(call.func.name(), &raw));
             }
         };
         let mut bound = vec![self.bind_expr(&item.expr, scope)?];
@@ -1671,7 +1672,7 @@ impl Binder<'_> {
         let (arg_types, ty) = call.func.signature(&types).ok_or_else(|| {
             let mut shown = types[1..].to_vec();
             shown.push(types[0]);
-            undefined_function(call.func.name(), &shown)
+            self.undefined_function(call.func.name(), &shown)
         })?;
         let args = self.coerce_args(bound, arg_types)?;
         let filter = call
@@ -1902,9 +1903,22 @@ pub(super) fn variadic_not_last() -> Error {
     Error::syntax("syntax error at or near \",\"")
 }
 
+impl Binder<'_> {
+    /// PostgreSQL's 42883 for a call no function takes, naming enum and row types by their
+    /// names as the catalog does (not as anyenum).
+    pub(super) fn undefined_function(&self, name: &str, args: &[DataType]) -> Error {
+        let shown: Vec<String> = args.iter().map(|&t| self.type_display_be(t)).collect();
+        undefined_function_named(name, &shown)
+    }
+}
+
 pub(super) fn undefined_function(name: &str, args: &[DataType]) -> Error {
     // format_type_be: the types without their modifiers.
-    let args: Vec<&str> = args.iter().map(|t| t.name()).collect();
+    let args: Vec<String> = args.iter().map(|t| t.name().to_string()).collect();
+    undefined_function_named(name, &args)
+}
+
+fn undefined_function_named(name: &str, args: &[String]) -> Error {
     Error::new(
         SqlState::UndefinedFunction,
         format!("function {name}({}) does not exist", args.join(", ")),

@@ -127,8 +127,8 @@ impl Binder<'_> {
                 "Key columns \"{}\" and \"{}\" are of incompatible types: {} and {}.",
                 from.name,
                 to.name,
-                a.name(),
-                b.name()
+                self.type_display_be(a),
+                self.type_display_be(b)
             )));
         }
         Ok(ForeignKey {

@@ -1052,7 +1052,7 @@ impl Binder<'_> {
             });
             if !castable || !(required..=types.len()).contains(&bound.len()) {
                 let bound_types: Vec<_> = bound.iter().map(|a| a.ty()).collect();
-                return Err(super::expr::undefined_function(function_name, &bound_types));
+                return Err(self.undefined_function(function_name, &bound_types));
             }
             let args = bound
                 .into_iter()
@@ -1220,7 +1220,7 @@ impl Binder<'_> {
     ) -> Result<TableFunctionCall> {
         let types: Vec<_> = bound.iter().map(|a| a.ty()).collect();
         let Some(ty) = func.signature(&types) else {
-            return Err(super::expr::undefined_function(function_name, &types));
+            return Err(self.undefined_function(function_name, &types));
         };
         let args = bound
             .into_iter()

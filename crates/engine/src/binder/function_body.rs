@@ -227,6 +227,7 @@ impl<'a> Binder<'a> {
             data_type,
             table_oid: 0,
             column_attnum: 0,
+            presented_from: None,
         }]);
         Ok(Some(BoundStatement::FunctionCall(FunctionCall {
             function: resolved.function,

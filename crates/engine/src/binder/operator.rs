@@ -3,7 +3,6 @@
 //! value). They resolve among their overloads with the function rules, as PostgreSQL's
 //! operator resolution does for these, and report errors in operator terms.
 
-use super::coerce::operator_error;
 use super::Binder;
 use crate::error::{Error, Result, SqlState};
 use crate::function::ScalarFunction;
@@ -32,7 +31,7 @@ impl Binder<'_> {
         })?;
         let Some(resolved) = resolved else {
             return Err(match types.as_slice() {
-                [left, right] => operator_error(symbol, *left, *right),
+                [left, right] => self.operator_error(symbol, *left, *right),
                 _ => Error::new(
                     SqlState::UndefinedFunction,
                     format!("operator does not exist: {described}"),

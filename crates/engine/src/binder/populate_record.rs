@@ -70,8 +70,8 @@ impl Binder<'_> {
             _ => return Err(Error::internal(format!("{name} is no populate_record"))),
         };
         let types: Vec<DataType> = args.iter().map(ScalarExpr::ty).collect();
-        let [base, document] = <[ScalarExpr; 2]>::try_from(args)
-            .map_err(|_| super::expr::undefined_function(name, &types))?;
+        let [base, document] =
+            <[ScalarExpr; 2]>::try_from(args).map_err(|_| self.undefined_function(name, &types))?;
         let record = populated_row_type(name, &base)?;
         let mut fields = Vec::with_capacity(record.fields.len());
         for field in &record.fields {

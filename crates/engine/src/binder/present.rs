@@ -10,7 +10,7 @@
 
 use super::record::{fields_of, row_of};
 use crate::catalog::system::CatalogFunction;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::function::{RecordFunction, ScalarFunction};
 use crate::plan::{ColumnInfo, LogicalPlan, ScalarExpr};
 use crate::types::DataType;
@@ -43,6 +43,11 @@ pub(super) fn present_columns(
             let ty = column.data_type;
             let presented = present_in(ScalarExpr::Column { index, ty }, output)?;
             column.data_type = presented.ty();
+            // A record stays the anonymous record of its presented fields, whose binary
+            // form (record_send) names each field's type as sent.
+            if column.data_type != ty && !matches!(ty, DataType::Record(_)) {
+                column.presented_from = Some(ty);
+            }
             Ok(presented)
         })
         .collect::<Result<Vec<_>>>()?;
@@ -57,8 +62,7 @@ pub(super) fn present_columns(
 fn output_function(ty: DataType, output: Output) -> Option<CatalogFunction> {
     match (ty, output) {
         (DataType::Oid(kind), Output::Text) => CatalogFunction::output_of(kind),
-        (DataType::Enum(oid), _) => Some(CatalogFunction::EnumOut(oid)),
-        _ => None,
+        _ => ty.enum_oid().map(CatalogFunction::EnumOut),
     }
 }
 
@@ -83,11 +87,15 @@ pub(super) fn present(expr: ScalarExpr) -> Result<ScalarExpr> {
 
 fn present_in(expr: ScalarExpr, output: Output) -> Result<ScalarExpr> {
     let ty = expr.ty();
+    // array_send writes the enum's OID as the element type, which a text[] would not.
+    if output == Output::Binary && matches!(ty, DataType::Array(DataType::Enum(_))) {
+        return Err(Error::unsupported("binary COPY of arrays of enum types"));
+    }
     if let Some(func) = output_function(ty, output) {
         return Ok(ScalarExpr::CatalogCall {
             func,
             args: vec![expr],
-            ty: DataType::Text,
+            ty: super::enum_type::labels_type(ty),
         });
     }
     if !presented_in(ty, output) {

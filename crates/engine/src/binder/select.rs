@@ -223,6 +223,7 @@ impl Binder<'_> {
                 data_type: *ty,
                 table_oid: 0,
                 column_attnum: 0,
+                presented_from: None,
             })
             .collect();
         let rows = Arc::new(rows);
@@ -583,6 +584,7 @@ impl Binder<'_> {
                 name: o.name,
                 table_oid: o.table_oid,
                 column_attnum: o.attnum,
+                presented_from: None,
             })
             .collect();
         Ok((plan, columns))

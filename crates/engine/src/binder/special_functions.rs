@@ -5,7 +5,6 @@
 
 use sqlparser::ast::{CeilFloorKind, DateTimeField, Expr, TrimWhereField};
 
-use super::coerce::operator_error;
 use super::scope::Scope;
 use super::Binder;
 use crate::error::{Error, Result};
@@ -104,7 +103,7 @@ impl Binder<'_> {
             .collect::<Result<Vec<_>>>()?;
         let types: Vec<DataType> = bound.iter().map(|e| e.ty()).collect();
         let Some(resolved) = ScalarFunction::resolve_checked(name, &types)? else {
-            return Err(super::expr::undefined_function(name, &types));
+            return Err(self.undefined_function(name, &types));
         };
         self.scalar_call(resolved, bound)
     }
@@ -124,11 +123,7 @@ impl Binder<'_> {
         let Some(resolved) =
             ScalarFunction::regex_match_operator(case_insensitive, negated, lt, rt)
         else {
-            return Err(operator_error(
-                func_symbol(case_insensitive, negated),
-                lt,
-                rt,
-            ));
+            return Err(self.operator_error(func_symbol(case_insensitive, negated), lt, rt));
         };
         self.scalar_call(resolved, vec![l, r])
     }
@@ -152,7 +147,7 @@ impl Binder<'_> {
         let input = self.bind_expr(input, scope)?;
         let (lt, rt) = (input.ty(), regex.ty());
         let Some(resolved) = ScalarFunction::regex_match_operator(false, negated, lt, rt) else {
-            return Err(operator_error(func_symbol(false, negated), lt, rt));
+            return Err(self.operator_error(func_symbol(false, negated), lt, rt));
         };
         self.scalar_call(resolved, vec![input, regex])
     }

@@ -128,7 +128,7 @@ impl Binder<'_> {
             })
         });
         let Some((arg_types, ty)) = lookup else {
-            return Err(super::expr::undefined_function(call.name, &types));
+            return Err(self.undefined_function(call.name, &types));
         };
         let args = bound
             .into_iter()

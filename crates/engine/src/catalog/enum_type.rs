@@ -5,7 +5,7 @@
 
 use super::QualifiedName;
 use crate::error::{Error, Result, SqlState};
-use crate::vector::{StringVec, Vector, VectorData};
+use crate::vector::{ListVec, StringVec, Vector, VectorData};
 
 /// PostgreSQL's NAMEDATALEN - 1: the longest label, in bytes.
 const LABEL_MAX_BYTES: usize = 63;
@@ -52,13 +52,13 @@ pub enum LabelPosition {
 
 impl EnumType {
     /// A new type whose labels are `labels` in that order, numbered 1, 2, ... as PostgreSQL
-    /// numbers them; `oids` gives the type's OID first, then one per label.
+    /// numbers them; `oid` is the type's, `label_oids` gives one per label.
     pub fn new(
         name: QualifiedName,
+        oid: u32,
         labels: &[String],
-        mut oids: impl FnMut() -> u32,
+        mut label_oids: impl FnMut() -> u32,
     ) -> Result<EnumType> {
-        let oid = oids();
         let mut enum_type = EnumType {
             oid,
             name,
@@ -78,7 +78,7 @@ impl EnumType {
                 )));
             }
             enum_type.labels.push(EnumLabel {
-                oid: oids(),
+                oid: label_oids(),
                 label: label.clone(),
                 sort_order: (position + 1) as f32,
                 added_by_alter: false,
@@ -141,6 +141,10 @@ impl EnumType {
     /// enum_in over a text vector (COPY FROM, casts): the stored values, NULL staying NULL;
     /// `committed` as for [`EnumType::check_committed`].
     pub fn parse_vector(&self, text: &Vector, committed: CommittedEnum<'_>) -> Result<Vector> {
+        if let VectorData::List(arrays) = &text.data {
+            let elements = self.parse_vector(arrays.child(), committed)?;
+            return Ok(with_elements(text, arrays, elements));
+        }
         let VectorData::Text(labels) = &text.data else {
             return Err(Error::internal("enum input that is not text"));
         };
@@ -162,6 +166,10 @@ impl EnumType {
 
     /// enum_out over a vector of stored values: their labels, NULL staying NULL.
     pub fn label_vector(&self, values: &Vector) -> Result<Vector> {
+        if let VectorData::List(arrays) = &values.data {
+            let elements = self.label_vector(arrays.child())?;
+            return Ok(with_elements(values, arrays, elements));
+        }
         let VectorData::Float32(sort_orders) = &values.data else {
             return Err(Error::internal("enum values that are not float4"));
         };
@@ -302,6 +310,15 @@ fn not_a_label(label: &str) -> Error {
     )
 }
 
+/// Arrays of enum values converted element by element: `arrays` (the data of `vector`) with
+/// its elements replaced by `elements`, its shapes and NULLs kept.
+fn with_elements(vector: &Vector, arrays: &ListVec, elements: Vector) -> Vector {
+    Vector::new(
+        VectorData::List(arrays.with_child(elements)),
+        vector.validity.clone(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,7 +326,7 @@ mod tests {
     fn mood() -> EnumType {
         let labels = ["sad", "ok", "happy"].map(String::from);
         let mut oid = 100;
-        EnumType::new(QualifiedName::new(2200, "mood"), &labels, || {
+        EnumType::new(QualifiedName::new(2200, "mood"), 100, &labels, || {
             oid += 1;
             oid
         })

@@ -70,7 +70,7 @@ impl CopyTarget<'_> {
                         Error::internal("invariant: a COPY field feeds one column")
                     })?;
                     let mut vector = convert(values, read_as(ty), *field)?;
-                    if let DataType::Enum(oid) = ty {
+                    if let Some(oid) = ty.enum_oid() {
                         let enum_type = ctx.state.enum_types.get(&oid).ok_or_else(|| {
                             Error::internal(format!("cache lookup failed for type {oid}"))
                         })?;
@@ -664,8 +664,5 @@ fn unescape_text(raw: &[u8], out: &mut Vec<u8>) {
 /// The type a field of a column of type `ty` is read as: an enum's labels are text (in the
 /// binary format too, as enum_recv reads them), looked up in the catalog afterwards.
 fn read_as(ty: DataType) -> DataType {
-    match ty {
-        DataType::Enum(_) => DataType::Text,
-        other => other,
-    }
+    ty.param_value_type()
 }

@@ -38,7 +38,9 @@ pub fn change_type(
 fn create_enum(txn: &mut Transaction, name: QualifiedName, labels: &[String]) -> Result<()> {
     txn.lock_name(&name)?;
     check_name_free(&txn.view(), &name)?;
-    let enum_type = EnumType::new(name, labels, || txn.allocate_oid())?;
+    // The type's OID and its array type's after it (`types::enum_array_oid`), as one block.
+    let oid = txn.allocate_oids(2);
+    let enum_type = EnumType::new(name, oid, labels, || txn.allocate_oid())?;
     txn.put_enum_type(enum_type.oid, Some(enum_type));
     Ok(())
 }
@@ -156,7 +158,12 @@ fn drop_types(
 /// What uses enum type `oid`, as PostgreSQL's DETAIL lines name it.
 fn dependents(state: &DbState, enum_type: &EnumType) -> Vec<String> {
     let ty = DataType::Enum(enum_type.oid);
-    type_dependents(state, &enum_type.name.name, |t| t == ty)
+    let name = &enum_type.name.name;
+    let mut found = type_dependents(state, name, |t| t == ty);
+    found.extend(type_dependents(state, &format!("{name}[]"), |t| {
+        t.element() == Some(ty)
+    }));
+    found
 }
 
 /// The columns and views whose types `is_type` picks, as DETAIL lines of a DROP naming
@@ -190,7 +197,7 @@ pub(super) fn type_dependents(
 /// checks they still exist.
 pub fn lock_column_types(txn: &mut Transaction, schema: &TableSchema) -> Result<()> {
     for column in &schema.columns {
-        let DataType::Enum(oid) = column.data_type else {
+        let DataType::Enum(oid) = column.data_type.element().unwrap_or(column.data_type) else {
             continue;
         };
         let name = txn.view().enum_types.get(&oid).map(|t| t.name.clone());

@@ -18,6 +18,23 @@ pub struct ColumnInfo {
     pub table_oid: u32,
     /// Attribute number in that table (1-based), 0 if computed.
     pub column_attnum: i16,
+    /// The column's type before its values were presented as text (an enum, an OID alias,
+    /// an array of enum values; `binder/present.rs`): the type clients are told of.
+    pub presented_from: Option<DataType>,
+}
+
+impl ColumnInfo {
+    /// The type RowDescription names: PostgreSQL's, whatever form the values take here.
+    pub fn wire_type(&self) -> DataType {
+        self.presented_from.unwrap_or(self.data_type)
+    }
+
+    /// Whether the values can be sent in binary (as [`ColumnInfo::wire_type`]): not an OID
+    /// alias presented as its name, whose binary form (oidsend) is the OID. An enum's
+    /// (enum_send) is its label's text, also as an array's element.
+    pub fn has_binary_output(&self) -> bool {
+        self.presented_from.is_none_or(|ty| ty.enum_oid().is_some())
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -684,11 +684,14 @@ impl Transaction {
         self.store.allocate_oid()
     }
 
+    /// The first of `count` consecutive OIDs.
+    pub fn allocate_oids(&self, count: u32) -> u32 {
+        self.store.next_oid.fetch_add(count, Ordering::Relaxed)
+    }
+
     /// A table's or view's OID, the ones of its row type after it (`catalog::row_type`).
     pub fn allocate_relation_oid(&self) -> u32 {
-        self.store
-            .next_oid
-            .fetch_add(crate::catalog::RELATION_OIDS, Ordering::Relaxed)
+        self.allocate_oids(crate::catalog::RELATION_OIDS)
     }
 
     /// The oldest committed version of table `oid` that a statement may still be reading.

@@ -1,7 +1,9 @@
 //! SQL data types as the binder and executor see them, with PostgreSQL's names, OIDs and
 //! type modifiers. The physical representation of each type is [`PhysicalType`].
 
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::{LazyLock, Mutex};
 
 use super::record::RecordType;
 
@@ -10,6 +12,24 @@ use super::record::RecordType;
 /// that PostgreSQL 15 leaves unassigned. Clients look the type up by name.
 pub const FLOAT_VECTOR_OID: u32 = 8192;
 pub const FLOAT_VECTOR_ARRAY_OID: u32 = 8193;
+
+/// The pg_type OID of the array type of enum type `enum_oid`: the one after it, which
+/// CREATE TYPE reserves with it (`exec/enum_type.rs`), so that an array of an enum names its
+/// type without the catalog, and a restart keeps it with nothing more stored.
+pub const fn enum_array_oid(enum_oid: u32) -> u32 {
+    enum_oid.wrapping_add(1)
+}
+
+/// The element of arrays of enum type `oid`, leaked once per enum type ever put in an array
+/// so that [`DataType::Array`] keeps a `'static` element.
+fn enum_element(oid: u32) -> &'static DataType {
+    static ELEMENTS: LazyLock<Mutex<HashMap<u32, &'static DataType>>> =
+        LazyLock::new(|| Mutex::new(HashMap::new()));
+    let mut elements = crate::sync::lock(&ELEMENTS);
+    elements
+        .entry(oid)
+        .or_insert_with(|| Box::leak(Box::new(DataType::Enum(oid))))
+}
 
 /// Precision and scale of `numeric(p, s)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -122,6 +142,19 @@ impl OidKind {
             OidKind::RegProcedure => "regprocedure",
             OidKind::RegNamespace => "regnamespace",
             OidKind::RegRole => "regrole",
+        }
+    }
+
+    /// The OID of the type's array type in pg_type (`regclass[]` is 2210).
+    pub fn array_type_oid(self) -> u32 {
+        match self {
+            OidKind::Oid => 1028,
+            OidKind::RegClass => 2210,
+            OidKind::RegType => 2211,
+            OidKind::RegProc => 1008,
+            OidKind::RegProcedure => 2207,
+            OidKind::RegNamespace => 4090,
+            OidKind::RegRole => 4097,
         }
     }
 
@@ -255,6 +288,7 @@ impl DataType {
             DataType::Json => &DataType::Json,
             DataType::Jsonb => &DataType::Jsonb,
             DataType::Oid(OidKind::Oid) => &DataType::Oid(OidKind::Oid),
+            DataType::Enum(oid) => enum_element(oid),
             DataType::FloatVector(None) => &DataType::FloatVector(None),
             DataType::Bit(None) => &DataType::Bit(None),
             DataType::VarBit(None) => &DataType::VarBit(None),
@@ -265,7 +299,6 @@ impl DataType {
             DataType::Unknown
             | DataType::FloatVector(Some(_))
             | DataType::Oid(_)
-            | DataType::Enum(_)
             | DataType::Numeric(Some(_))
             | DataType::Varchar(Some(_))
             | DataType::Char(_)
@@ -292,6 +325,15 @@ impl DataType {
             DataType::Unknown => DataType::Text,
             other => other,
         })
+    }
+
+    /// The enum type whose labels values of this type hold: an enum's, or its elements'
+    /// for an array of one.
+    pub fn enum_oid(self) -> Option<u32> {
+        match self.element().unwrap_or(self) {
+            DataType::Enum(oid) => Some(oid),
+            _ => None,
+        }
     }
 
     /// The element type of an array type.
@@ -399,7 +441,8 @@ impl DataType {
                 DataType::Uuid => 2951,
                 DataType::Json => 199,
                 DataType::Jsonb => 3807,
-                DataType::Oid(_) => 1028,
+                DataType::Oid(kind) => kind.array_type_oid(),
+                DataType::Enum(oid) => enum_array_oid(*oid),
                 DataType::FloatVector(_) => FLOAT_VECTOR_ARRAY_OID,
                 DataType::Bit(_) => 1561,
                 DataType::VarBit(_) => 1563,
@@ -411,7 +454,6 @@ impl DataType {
                 DataType::Unknown
                 | DataType::Array(_)
                 | DataType::JsonPath
-                | DataType::Enum(_)
                 | DataType::Int2Vector
                 | DataType::OidVector
                 | DataType::Record(_) => 2277,
@@ -437,6 +479,7 @@ impl DataType {
     pub fn param_value_type(self) -> DataType {
         match self {
             DataType::Enum(_) => DataType::Text,
+            DataType::Array(DataType::Enum(_)) => DataType::Array(&DataType::Text),
             ty => ty,
         }
     }
@@ -621,7 +664,13 @@ impl DataType {
                 DataType::Uuid => "uuid[]",
                 DataType::Json => "json[]",
                 DataType::Jsonb => "jsonb[]",
-                DataType::Oid(_) => "oid[]",
+                DataType::Oid(OidKind::Oid) => "oid[]",
+                DataType::Oid(OidKind::RegClass) => "regclass[]",
+                DataType::Oid(OidKind::RegType) => "regtype[]",
+                DataType::Oid(OidKind::RegProc) => "regproc[]",
+                DataType::Oid(OidKind::RegProcedure) => "regprocedure[]",
+                DataType::Oid(OidKind::RegNamespace) => "regnamespace[]",
+                DataType::Oid(OidKind::RegRole) => "regrole[]",
                 DataType::FloatVector(_) => "vector[]",
                 DataType::Bit(_) => "bit[]",
                 DataType::VarBit(_) => "bit varying[]",

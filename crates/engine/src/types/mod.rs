@@ -30,8 +30,8 @@ pub(crate) mod wide;
 pub(crate) mod wide_decimal;
 
 pub use data_type::{
-    DataType, NumericTypmod, OidKind, PhysicalType, TypeCategory, FLOAT_VECTOR_ARRAY_OID,
-    FLOAT_VECTOR_OID,
+    enum_array_oid, DataType, NumericTypmod, OidKind, PhysicalType, TypeCategory,
+    FLOAT_VECTOR_ARRAY_OID, FLOAT_VECTOR_OID,
 };
 pub use interval::Interval;
 pub use numeric::Decimal;

@@ -105,9 +105,10 @@ pub(crate) fn row_description(out: &mut Vec<u8>, columns: &[ColumnInfo], formats
         put_cstr(out, &column.name);
         put_u32(out, column.table_oid);
         put_i16(out, column.column_attnum);
-        put_u32(out, column.data_type.oid());
-        put_i16(out, column.data_type.type_len());
-        put_i32(out, column.data_type.typmod());
+        let ty = column.wire_type();
+        put_u32(out, ty.oid());
+        put_i16(out, ty.type_len());
+        put_i32(out, ty.typmod());
         let format = formats.get(idx).copied().unwrap_or(Format::Text);
         put_i16(out, format.code());
     }

@@ -33,7 +33,8 @@ pub(crate) fn write_data_rows(
                     int_vector::write_text(column, row, columns.get(i).map(|c| c.data_type), out)
                 }
                 Format::Binary => {
-                    write_binary(column, row, columns.get(i).map(|c| c.data_type), out)
+                    // An array of enum labels names the enum as its element type.
+                    write_binary(column, row, columns.get(i).map(ColumnInfo::wire_type), out)
                 }
             };
             let len = if written {

@@ -20,6 +20,7 @@ fn text_column(name: &str) -> Arc<[ColumnInfo]> {
         data_type: DataType::Text,
         table_oid: 0,
         column_attnum: 0,
+        presented_from: None,
     }])
 }
 

@@ -1,5 +1,5 @@
-//! Enum types in the system catalogs: their pg_type rows (typtype 'e'), pg_enum's labels,
-//! and their names for format_type, regtype and psql.
+//! Enum types in the system catalogs: their pg_type rows (typtype 'e', and their array
+//! types `_name`), pg_enum's labels, and their names for format_type, regtype and psql.
 
 use super::{
     boolean, char, int2, oid, text, CatalogSnapshot, Rows, PG_CATALOG_OID, PUBLIC_OID,
@@ -10,7 +10,7 @@ use crate::catalog::{
     QualifiedName,
 };
 use crate::storage::DbState;
-use crate::types::ScalarValue;
+use crate::types::{enum_array_oid, ScalarValue};
 
 /// pg_type's rows of the enum types, in pg_type's column order (`types::PG_TYPE`).
 pub(super) fn pg_type_rows(snapshot: &CatalogSnapshot) -> Rows {
@@ -18,8 +18,8 @@ pub(super) fn pg_type_rows(snapshot: &CatalogSnapshot) -> Rows {
         .state
         .enum_types
         .values()
-        .map(|t| {
-            vec![
+        .flat_map(|t| {
+            let enum_row = vec![
                 oid(t.oid),
                 text(&t.name.name),
                 oid(t.name.schema),
@@ -34,8 +34,7 @@ pub(super) fn pg_type_rows(snapshot: &CatalogSnapshot) -> Rows {
                 oid(0),
                 text("-"),
                 oid(0),
-                // No array type is made for an enum here.
-                oid(0),
+                oid(enum_array_oid(t.oid)),
                 text("enum_in"),
                 text("enum_out"),
                 text("enum_recv"),
@@ -46,9 +45,30 @@ pub(super) fn pg_type_rows(snapshot: &CatalogSnapshot) -> Rows {
             ]
             .into_iter()
             .chain(super::types::pg_type_tail(b'i', b'p', 0))
-            .collect()
+            .collect();
+            let array_row = super::row_types::row(
+                [
+                    enum_array_oid(t.oid),
+                    t.name.schema,
+                    SUPERUSER_OID,
+                    0,
+                    t.oid,
+                    0,
+                ],
+                text(&format!("_{}", t.name.name)),
+                (b'b', b'A'),
+                super::row_types::ARRAY_FUNCTIONS,
+                b'i',
+            );
+            [enum_row, array_row]
         })
         .collect()
+}
+
+/// The enum type whose array type is `type_oid`, if any.
+pub(super) fn enum_array_element(state: &DbState, type_oid: u32) -> Option<u32> {
+    let element = type_oid.checked_sub(1)?;
+    state.enum_types.contains_key(&element).then_some(element)
 }
 
 pub(super) fn pg_enum(snapshot: &CatalogSnapshot) -> Rows {
@@ -134,8 +154,13 @@ pub(super) fn enum_type_oid(state: &DbState, name: &str) -> Option<u32> {
         None => (PUBLIC_OID, name),
     };
     let array_of = |element: &str| row_type_named(state, &QualifiedName::new(schema, element));
+    let enum_array_of = |element: &str| {
+        let element = state.enum_type_named(&QualifiedName::new(schema, element))?;
+        Some(enum_array_oid(element.oid))
+    };
     match name.strip_prefix('_').and_then(array_of) {
         Some(relation) => Some(row_array_oid(relation.oid)),
-        None => user_type_named(state, &QualifiedName::new(schema, name)),
+        None => (name.strip_prefix('_').and_then(enum_array_of))
+            .or_else(|| user_type_named(state, &QualifiedName::new(schema, name))),
     }
 }

@@ -598,11 +598,14 @@ fn size_pretty(bytes: i64) -> String {
     format!("{} PB", half_rounded(size))
 }
 
-/// format_type with the catalog at hand: enum types, domains, row types and arrays of row
-/// types are named too.
+/// format_type with the catalog at hand: enum types, domains, row types and arrays of enum
+/// and row types are named too.
 pub(super) fn type_name(snapshot: &CatalogSnapshot, type_oid: u32, typmod: i32) -> String {
     if let Some(relation) = crate::catalog::row_array_relation(snapshot.state, type_oid) {
         let element = crate::catalog::row_type_oid(relation.oid);
+        return format!("{}[]", type_name(snapshot, element, -1));
+    }
+    if let Some(element) = super::enum_types::enum_array_element(snapshot.state, type_oid) {
         return format!("{}[]", type_name(snapshot, element, -1));
     }
     super::enum_types::enum_type_name(snapshot, type_oid)

@@ -27,33 +27,39 @@ pub(super) fn pg_type_rows(snapshot: &CatalogSnapshot) -> Rows {
                         "record_send",
                         "-",
                     ],
+                    b'd',
                 ),
                 row(
                     [array_oid, namespace, owner, 0, type_oid, 0],
                     text(&format!("_{name}")),
                     (b'b', b'A'),
-                    [
-                        "array_subscript_handler",
-                        "array_in",
-                        "array_out",
-                        "array_recv",
-                        "array_send",
-                        "array_typanalyze",
-                    ],
+                    ARRAY_FUNCTIONS,
+                    b'd',
                 ),
             ]
         })
         .collect()
 }
 
+/// The functions of an array type's row (see [`row`]).
+pub(super) const ARRAY_FUNCTIONS: [&str; 6] = [
+    "array_subscript_handler",
+    "array_in",
+    "array_out",
+    "array_recv",
+    "array_send",
+    "array_typanalyze",
+];
+
 /// One row: `oids` are the type's, its schema's, its owner's, typrelid, typelem and
 /// typarray; `functions` typsubscript, typinput, typoutput, typreceive, typsend and
-/// typanalyze.
-fn row(
+/// typanalyze; `align` typalign.
+pub(super) fn row(
     oids: [u32; 6],
     name: ScalarValue,
     (kind, category): (u8, u8),
     functions: [&str; 6],
+    align: u8,
 ) -> Vec<ScalarValue> {
     let [type_oid, namespace, owner, relation, element, array] = oids;
     let [subscript, input, output, receive, send, analyze] = functions;
@@ -82,6 +88,6 @@ fn row(
         text(analyze),
     ]
     .into_iter()
-    .chain(super::types::pg_type_tail(b'd', b'x', 0))
+    .chain(super::types::pg_type_tail(align, b'x', 0))
     .collect()
 }

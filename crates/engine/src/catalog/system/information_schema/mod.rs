@@ -175,10 +175,17 @@ impl ColumnRow<'_> {
         let database = snapshot.session.database.as_str();
         let (mut data_type, facts, mut udt_name) = type_facts(self.ty);
         let mut udt_schema = "pg_catalog".to_string();
-        if let DataType::Enum(oid) = self.ty {
+        if let Some(oid) = self.ty.enum_oid() {
             if let Some(enum_type) = snapshot.state.enum_types.get(&oid) {
-                data_type = "USER-DEFINED".to_string();
-                udt_name = enum_type.name.name.clone();
+                let name = &enum_type.name.name;
+                // An array of an enum stays ARRAY, of the array type `_name`.
+                udt_name = match self.ty {
+                    DataType::Enum(_) => {
+                        data_type = "USER-DEFINED".to_string();
+                        name.clone()
+                    }
+                    _ => format!("_{name}"),
+                };
                 udt_schema = snapshot.schema_name(enum_type.name.schema);
             }
         }
