@@ -16,6 +16,7 @@ use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
 use crate::parser::Overriding;
 use crate::plan::{BoundStatement, ColumnInfo, LogicalPlan, Returning, ScalarExpr, SubqueryKind};
+use crate::types::record::RECORD_OID;
 use crate::types::DataType;
 
 /// Column `column`'s DEFAULT bound on its own, for an ON DELETE / ON UPDATE SET DEFAULT
@@ -255,7 +256,16 @@ impl Binder<'_> {
     ) -> Result<ScalarExpr> {
         let def = &schema.columns[column];
         let from = value.ty();
-        if from != DataType::Unknown && !can_cast(from, def.data_type, CastContext::Assignment) {
+        // An anonymous record (a row constructor) goes to a composite column field by
+        // field, as PostgreSQL's coerce_record_to_complex takes it in any context.
+        let row_to_composite = matches!(
+            (from, def.data_type),
+            (DataType::Record(r), DataType::Record(_)) if r.type_oid == RECORD_OID
+        );
+        if from != DataType::Unknown
+            && !row_to_composite
+            && !can_cast(from, def.data_type, CastContext::Assignment)
+        {
             return Err(Error::new(
                 SqlState::DatatypeMismatch,
                 format!(

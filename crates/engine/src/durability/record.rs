@@ -10,11 +10,13 @@
 use std::sync::Arc;
 
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
-use super::encode_catalog::{decode_user_mappings, encode_user_mappings, section};
+use super::encode_catalog::{
+    decode_user_mappings, encode_user_mappings, read_wide_section, section, write_wide_section,
+};
 use super::encode_vector::{decode_table_data, encode_table_data};
 use crate::catalog::{
-    ColumnPrivileges, Domain, EnumType, Extension, ForeignServer, FunctionDef, PrivilegeCatalog,
-    QualifiedName, RoleCatalog, RoleSettings, SchemaDef, TableSchema, ViewDef,
+    ColumnPrivileges, CompositeType, Domain, EnumType, Extension, ForeignServer, FunctionDef,
+    PrivilegeCatalog, QualifiedName, RoleCatalog, RoleSettings, SchemaDef, TableSchema, ViewDef,
 };
 use crate::error::Result;
 use crate::storage::{
@@ -194,6 +196,25 @@ pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
         for (oid, domain) in domains {
             out.u32(*oid);
             out.option(domain.as_ref(), |out, domain| domain.encode(out));
+        }
+    }
+    let composite_types: Vec<_> = changes
+        .composite_types
+        .iter()
+        .filter(|(oid, composite)| {
+            let before = changes.before.composite_types.get(*oid);
+            composite
+                .as_ref()
+                .or(before)
+                .is_none_or(|c| logged(&c.name))
+        })
+        .collect();
+    if !composite_types.is_empty() {
+        write_wide_section(&mut out, section::COMPOSITE_TYPES);
+        out.len(composite_types.len());
+        for (oid, composite) in composite_types {
+            out.u32(*oid);
+            out.option(composite.as_ref(), |out, composite| composite.encode(out));
         }
     }
     Ok(out.buf)
@@ -528,6 +549,18 @@ pub fn apply_commit(
                     match domain {
                         Some(domain) => domains.insert(oid, Arc::new(domain)),
                         None => domains.remove(&oid),
+                    };
+                }
+            }
+            section::COMPOSITE_TYPES_FIRST => {
+                read_wide_section(&mut input, section::COMPOSITE_TYPES)?;
+                for _ in 0..input.len(5)? {
+                    let oid = input.u32()?;
+                    let composite = input.option(CompositeType::decode)?;
+                    let composite_types = Arc::make_mut(&mut state.composite_types);
+                    match composite {
+                        Some(composite) => composite_types.insert(oid, Arc::new(composite)),
+                        None => composite_types.remove(&oid),
                     };
                 }
             }
