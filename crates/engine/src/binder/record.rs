@@ -312,6 +312,16 @@ fn relation_row_type(relation: &RowTypeRelation) -> Result<&'static RecordType> 
 /// here (dropping the table would not check its columns).
 pub(super) fn refuse_record_column(state: &DbState, name: &str, ty: DataType) -> Result<()> {
     match ty {
+        // Stored values of a record hold their fields as an array holds its elements: one
+        // level deep.
+        DataType::Record(record)
+            if composite_type_of(state, record.type_oid).is_some()
+                && (record.fields.iter()).any(|f| matches!(f.ty, DataType::Record(_))) =>
+        {
+            Err(Error::unsupported(format!(
+                "column \"{name}\" of a composite type with a composite field"
+            )))
+        }
         DataType::Record(record) if composite_type_of(state, record.type_oid).is_some() => Ok(()),
         DataType::Record(record) if record.type_oid != RECORD_OID => Err(Error::unsupported(
             format!("column \"{name}\" of a table's or view's row type"),

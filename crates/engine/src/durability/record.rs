@@ -13,7 +13,7 @@ use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use super::encode_catalog::{
     decode_user_mappings, encode_user_mappings, read_wide_section, section, write_wide_section,
 };
-use super::encode_vector::{decode_table_data, encode_table_data};
+use super::encode_vector::{decode_table_data, decode_vector_of, encode_table_data};
 use crate::catalog::{
     ColumnPrivileges, CompositeType, Domain, EnumType, Extension, ForeignServer, FunctionDef,
     PrivilegeCatalog, QualifiedName, RoleCatalog, RoleSettings, SchemaDef, TableSchema, ViewDef,
@@ -613,9 +613,10 @@ fn apply_table_change(
             let from = data.row_capacity();
             let rows = input.index()?;
             if rows > 0 {
-                let columns = (0..types.len())
-                    .map(|_| {
-                        let vector = Vector::decode(input)?;
+                // Read as their columns' types: a record vector's fields are known by its type.
+                let columns = (types.iter())
+                    .map(|ty| {
+                        let vector = decode_vector_of(input, ty.physical())?;
                         if vector.len() != rows {
                             return Err(corrupt("appended columns of different lengths"));
                         }
@@ -643,10 +644,11 @@ fn apply_table_change(
                 let chunk = input.index()?;
                 let column = input.index()?;
                 let offsets = decode_offsets(input)?;
-                let values = Vector::decode(input)?;
+                let expected = (types.get(column).map(|t| t.physical()))
+                    .ok_or_else(|| corrupt("updated values of a column out of range"))?;
+                let values = decode_vector_of(input, expected)?;
                 check_rows(data, chunk, &offsets)?;
-                let expected = types.get(column).map(|t| t.physical());
-                if values.len() != offsets.len() || expected != Some(values.data.physical()) {
+                if values.len() != offsets.len() || expected != values.data.physical() {
                     return Err(corrupt("updated values do not fit their column"));
                 }
                 data.update_column(chunk, column, &offsets, &values)?;
