@@ -437,6 +437,22 @@ impl Binder<'_> {
         scope: &Scope,
         bound: &mut Vec<(usize, ScalarExpr)>,
     ) -> Result<()> {
+        if let (
+            [ast::ObjectNamePart::Identifier(column), ast::ObjectNamePart::Identifier(field)],
+            Assigned::Sql(value),
+        ) = (name.0.as_slice(), &value)
+        {
+            let (column, row) = self.field_assignment(target, column, field, value, scope)?;
+            if bound.iter().any(|(c, _)| *c == column) {
+                return Err(Error::unsupported(
+                    "several assignments to fields of one column",
+                ));
+            }
+            let column_name = ObjectName(vec![ast::ObjectNamePart::Identifier(
+                ast::Ident::with_quote('"', target.column_label(column)),
+            )]);
+            return self.bind_assignment(target, &column_name, Assigned::Bound(row), scope, bound);
+        }
         let schema = &target.schema;
         let column = target
             .column(name)
