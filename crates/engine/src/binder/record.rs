@@ -280,6 +280,18 @@ impl Binder<'_> {
 
     /// `expr IS [NOT] NULL`: for a record, whether every field is (not) NULL.
     pub(super) fn null_test(&self, input: ScalarExpr, negated: bool) -> ScalarExpr {
+        // `ROW()` has no field that could be (not) NULL: both tests hold, as in PostgreSQL.
+        if matches!(fields_of(&input), Some(fields) if fields.is_empty())
+            && matches!(
+                input,
+                ScalarExpr::Function {
+                    func: ScalarFunction::Record(RecordFunction::Row(_)),
+                    ..
+                }
+            )
+        {
+            return ScalarExpr::literal(crate::types::ScalarValue::Bool(true), DataType::Bool);
+        }
         let per_field = fields_of(&input)
             .unwrap_or_default()
             .into_iter()
