@@ -1253,7 +1253,8 @@ impl Session {
                     RelationKind::Table
                     | RelationKind::Sequence
                     | RelationKind::Index { .. }
-                    | RelationKind::View => "DROP TABLE",
+                    | RelationKind::View
+                    | RelationKind::CompositeType => "DROP TABLE",
                 };
                 self.with_notices(tag, |txn, notices| {
                     ddl::drop_tables(txn, &names, if_exists, cascade, &kind, notices)

@@ -401,7 +401,7 @@ impl Binder<'_> {
             return Err(Error::unsupported("ADD COLUMN of a serial column"));
         }
         let (data_type, domain) = self.bind_column_type(data_type)?;
-        super::record::refuse_record_column(&ident_name(name), data_type)?;
+        super::record::refuse_record_column(self.state, &ident_name(name), data_type)?;
         let mut def = ColumnDef {
             name: ident_name(name),
             data_type,
@@ -519,7 +519,11 @@ impl Binder<'_> {
                     return Err(Error::unsupported("ALTER COLUMN ... TYPE of a domain"));
                 }
                 let ty = self.bind_type(data_type)?;
-                super::record::refuse_record_column(&schema.columns[position].name, ty)?;
+                super::record::refuse_record_column(
+                    self.state,
+                    &schema.columns[position].name,
+                    ty,
+                )?;
                 if let Some(reader) = self.generated_reader(schema, position)? {
                     return Err(Error::new(
                         SqlState::FeatureNotSupported,

@@ -189,7 +189,7 @@ impl Binder<'_> {
                 Some(ty) => (ty, None),
                 None => self.bind_column_type(&column.data_type)?,
             };
-            super::record::refuse_record_column(&column_name, data_type)?;
+            super::record::refuse_record_column(self.state, &column_name, data_type)?;
             let mut def = ColumnDef {
                 name: column_name,
                 data_type,
@@ -457,7 +457,7 @@ impl Binder<'_> {
                     format!("column \"{name}\" specified more than once"),
                 ));
             }
-            super::record::refuse_record_column(&output.name, output.data_type)?;
+            super::record::refuse_record_column(self.state, &output.name, output.data_type)?;
             columns.push(ColumnDef {
                 name,
                 data_type: match output.data_type {

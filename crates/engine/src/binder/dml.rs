@@ -16,6 +16,7 @@ use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
 use crate::parser::Overriding;
 use crate::plan::{BoundStatement, ColumnInfo, LogicalPlan, Returning, ScalarExpr, SubqueryKind};
+use crate::types::record::RECORD_OID;
 use crate::types::DataType;
 
 /// Column `column`'s DEFAULT bound on its own, for an ON DELETE / ON UPDATE SET DEFAULT
@@ -255,7 +256,16 @@ impl Binder<'_> {
     ) -> Result<ScalarExpr> {
         let def = &schema.columns[column];
         let from = value.ty();
-        if from != DataType::Unknown && !can_cast(from, def.data_type, CastContext::Assignment) {
+        // An anonymous record (a row constructor) goes to a composite column field by
+        // field, as PostgreSQL's coerce_record_to_complex takes it in any context.
+        let row_to_composite = matches!(
+            (from, def.data_type),
+            (DataType::Record(r), DataType::Record(_)) if r.type_oid == RECORD_OID
+        );
+        if from != DataType::Unknown
+            && !row_to_composite
+            && !can_cast(from, def.data_type, CastContext::Assignment)
+        {
             return Err(Error::new(
                 SqlState::DatatypeMismatch,
                 format!(
@@ -427,6 +437,22 @@ impl Binder<'_> {
         scope: &Scope,
         bound: &mut Vec<(usize, ScalarExpr)>,
     ) -> Result<()> {
+        if let (
+            [ast::ObjectNamePart::Identifier(column), ast::ObjectNamePart::Identifier(field)],
+            Assigned::Sql(value),
+        ) = (name.0.as_slice(), &value)
+        {
+            let (column, row) = self.field_assignment(target, column, field, value, scope)?;
+            if bound.iter().any(|(c, _)| *c == column) {
+                return Err(Error::unsupported(
+                    "several assignments to fields of one column",
+                ));
+            }
+            let column_name = ObjectName(vec![ast::ObjectNamePart::Identifier(
+                ast::Ident::with_quote('"', target.column_label(column)),
+            )]);
+            return self.bind_assignment(target, &column_name, Assigned::Bound(row), scope, bound);
+        }
         let schema = &target.schema;
         let column = target
             .column(name)

@@ -20,8 +20,16 @@ impl Binder<'_> {
         name: &ObjectName,
         representation: Option<&UserDefinedTypeRepresentation>,
     ) -> Result<BoundStatement> {
-        let Some(UserDefinedTypeRepresentation::Enum { labels }) = representation else {
-            return Err(Error::unsupported("CREATE TYPE other than AS ENUM"));
+        let labels = match representation {
+            Some(UserDefinedTypeRepresentation::Enum { labels }) => labels,
+            Some(UserDefinedTypeRepresentation::Composite { attributes }) => {
+                return self.bind_create_composite(name, attributes)
+            }
+            _ => {
+                return Err(Error::unsupported(
+                    "CREATE TYPE other than AS ENUM or AS (...)",
+                ))
+            }
         };
         let labels = labels.iter().map(label).collect::<Result<Vec<_>>>()?;
         Ok(BoundStatement::ChangeType(TypeChange::CreateEnum {
@@ -88,14 +96,19 @@ impl Binder<'_> {
         }))
     }
 
-    /// The enum type `name` refers to (see [`Binder::type_named`]).
+    /// The enum or composite type `name` refers to (see [`Binder::type_named`]).
     fn type_name(&self, name: &ObjectName) -> Result<QualifiedName> {
-        self.type_named(name, |state, q| state.enum_type_named(q).is_some())
+        self.type_named(name, |state, q| {
+            state.enum_type_named(q).is_some() || state.composite_type_named(q).is_some()
+        })
     }
 
     /// The enum type `name`, or PostgreSQL's 42704.
     pub(super) fn existing_type_name(&self, name: &ObjectName) -> Result<QualifiedName> {
         let qualified = self.type_name(name)?;
+        if self.state.composite_type_named(&qualified).is_some() {
+            return Err(Error::unsupported("COMMENT ON TYPE of a composite type"));
+        }
         match self.state.enum_type_named(&qualified) {
             Some(_) => Ok(qualified),
             None => Err(Error::new(

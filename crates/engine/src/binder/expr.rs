@@ -200,6 +200,9 @@ impl Binder<'_> {
                 if format.is_some() || matches!(kind, CastKind::TryCast | CastKind::SafeCast) {
                     return Err(Error::unsupported(format!("the cast {expr}")));
                 }
+                if super::record::is_record_type_name(data_type) {
+                    return self.cast_to_record(inner, scope);
+                }
                 let (to, domain) = self.bind_column_type(data_type)?;
                 let value = self.located(
                     |binder| {

@@ -9,6 +9,7 @@ mod check;
 mod coerce;
 mod column_privilege;
 mod comment;
+mod composite_type;
 mod copy;
 mod create_table_like;
 mod data_type;
@@ -449,6 +450,12 @@ impl<'a> Binder<'a> {
         if self.state.views.contains_key(name) {
             // Row writes through views go through `write_target`; the rest take tables.
             return Err(Error::unsupported(format!("writing to view \"{name}\"")));
+        }
+        if self.state.composite_type_named(name).is_some() {
+            return Err(Error::new(
+                SqlState::WrongObjectType,
+                format!("\"{name}\" is a composite type"),
+            ));
         }
         self.state.table_by_name(name).ok_or_else(|| {
             Error::new(

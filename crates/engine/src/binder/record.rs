@@ -6,19 +6,20 @@
 //! a record value compared with another is record_cmp's comparison, in
 //! `function/compare.rs`.
 
-use sqlparser::ast::{AccessExpr, Expr, ObjectName};
+use sqlparser::ast::{self, AccessExpr, Expr, ObjectName, ObjectNamePart};
 
 use super::coerce::same_fields;
 use super::scope::{Scope, ScopeColumn};
-use super::Binder;
+use super::{ident_name, Binder};
 use crate::catalog::{
-    quote_identifier, row_type_named, row_type_oid, row_type_relation, QualifiedName,
-    RowTypeRelation,
+    composite_type_of, quote_identifier, row_type_named, row_type_oid, row_type_relation,
+    QualifiedName, RowTypeRelation,
 };
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
 use crate::function::{RecordFunction, ScalarFunction};
 use crate::plan::ScalarExpr;
+use crate::storage::DbState;
 use crate::types::record::{anonymous_field_name, RecordField, RecordType, RECORD_OID};
 use crate::types::DataType;
 
@@ -193,6 +194,29 @@ impl Binder<'_> {
         })
     }
 
+    /// `inner::record`: a record stays what it is; NULL is a record of no known fields; a
+    /// string is PostgreSQL's 0A000 (record_in needs the fields' types); anything else
+    /// cannot be cast.
+    pub(super) fn cast_to_record(&mut self, inner: &Expr, scope: &Scope) -> Result<ScalarExpr> {
+        let value = self.bind_expr(inner, scope)?;
+        match value.ty() {
+            DataType::Record(_) => Ok(value),
+            DataType::Unknown if matches!(value, ScalarExpr::Literal { ref value, .. } if value.is_null()) => {
+                Ok(ScalarExpr::null(DataType::Record(RecordType::intern(
+                    Vec::new(),
+                )?)))
+            }
+            DataType::Unknown => Err(Error::new(
+                SqlState::FeatureNotSupported,
+                "input of anonymous composite types is not implemented",
+            )),
+            other => Err(Error::new(
+                SqlState::CannotCoerce,
+                format!("cannot cast type {} to record", self.type_display(other)),
+            )),
+        }
+    }
+
     /// The row type of the table or view `name`, if there is one of that name.
     pub(super) fn row_type(&self, name: &ObjectName) -> Option<Result<DataType>> {
         let qualified = self
@@ -256,6 +280,18 @@ impl Binder<'_> {
 
     /// `expr IS [NOT] NULL`: for a record, whether every field is (not) NULL.
     pub(super) fn null_test(&self, input: ScalarExpr, negated: bool) -> ScalarExpr {
+        // `ROW()` has no field that could be (not) NULL: both tests hold, as in PostgreSQL.
+        if matches!(fields_of(&input), Some(fields) if fields.is_empty())
+            && matches!(
+                input,
+                ScalarExpr::Function {
+                    func: ScalarFunction::Record(RecordFunction::Row(_)),
+                    ..
+                }
+            )
+        {
+            return ScalarExpr::literal(crate::types::ScalarValue::Bool(true), DataType::Bool);
+        }
         let per_field = fields_of(&input)
             .unwrap_or_default()
             .into_iter()
@@ -283,9 +319,22 @@ fn relation_row_type(relation: &RowTypeRelation) -> Result<&'static RecordType> 
 }
 
 /// A table or view column cannot be an anonymous record, in PostgreSQL either (its rows
-/// would have no type to be read back as); one of a row type is not supported here.
-pub(super) fn refuse_record_column(name: &str, ty: DataType) -> Result<()> {
+/// would have no type to be read back as); one of a composite type (CREATE TYPE ... AS) can
+/// be, whose DROP checks its columns; one of a table's or view's row type is not supported
+/// here (dropping the table would not check its columns).
+pub(super) fn refuse_record_column(state: &DbState, name: &str, ty: DataType) -> Result<()> {
     match ty {
+        // Stored values of a record hold their fields as an array holds its elements: one
+        // level deep.
+        DataType::Record(record)
+            if composite_type_of(state, record.type_oid).is_some()
+                && (record.fields.iter()).any(|f| matches!(f.ty, DataType::Record(_))) =>
+        {
+            Err(Error::unsupported(format!(
+                "column \"{name}\" of a composite type with a composite field"
+            )))
+        }
+        DataType::Record(record) if composite_type_of(state, record.type_oid).is_some() => Ok(()),
         DataType::Record(record) if record.type_oid != RECORD_OID => Err(Error::unsupported(
             format!("column \"{name}\" of a table's or view's row type"),
         )),
@@ -324,4 +373,23 @@ fn select_field(value: ScalarExpr, name: &str) -> Result<ScalarExpr> {
         ));
     };
     Ok(field_of(value, index, field.ty))
+}
+
+/// Whether `ty` names the pseudo-type record (`record` or `pg_catalog.record`).
+pub(super) fn is_record_type_name(ty: &ast::DataType) -> bool {
+    let ast::DataType::Custom(name, modifiers) = ty else {
+        return false;
+    };
+    let names: Option<Vec<String>> = (name.0.iter())
+        .map(|part| match part {
+            ObjectNamePart::Identifier(ident) => Some(ident_name(ident)),
+            _ => None,
+        })
+        .collect();
+    let record = match names.as_deref() {
+        Some([one]) => one == "record",
+        Some([schema, one]) => schema == "pg_catalog" && one == "record",
+        _ => false,
+    };
+    record && modifiers.is_empty()
 }

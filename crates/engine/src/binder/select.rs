@@ -1104,6 +1104,22 @@ fn window_refs_to_columns(expr: ScalarExpr, width: usize) -> ScalarExpr {
     }
 }
 
+/// The name a cast to `data_type` gives its column: a built-in type's SQL name, or the last
+/// part of a catalog type's name (an enum, a composite type), as PostgreSQL takes it from
+/// the written type name.
+fn cast_type_name(data_type: &ast::DataType) -> Option<String> {
+    match super::bind_data_type(data_type) {
+        Ok(ty) => Some(type_column_name(ty).to_string()),
+        Err(_) => match data_type {
+            ast::DataType::Custom(name, _) => match name.0.last() {
+                Some(ast::ObjectNamePart::Identifier(ident)) => Some(ident_name(ident)),
+                _ => None,
+            },
+            _ => None,
+        },
+    }
+}
+
 /// PostgreSQL's FigureColname: the name of an unaliased select-list expression.
 pub(super) fn column_name(expr: &Expr) -> String {
     figure_colname(expr).map_or_else(|| "?column?".into(), |(name, _)| name)
@@ -1126,9 +1142,7 @@ fn figure_colname(expr: &Expr) -> Option<(String, bool)> {
             ..
         } => match figure_colname(inner) {
             Some((name, true)) => strong(name),
-            _ => super::bind_data_type(data_type)
-                .ok()
-                .map(|t| (type_column_name(t).to_string(), false)),
+            _ => cast_type_name(data_type).map(|name| (name, false)),
         },
         Expr::Nested(inner) | Expr::Collate { expr: inner, .. } => figure_colname(inner),
         // A subscript is named after what it subscripts, a field access after the field.

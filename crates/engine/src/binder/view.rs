@@ -82,7 +82,7 @@ impl Binder<'_> {
             column.0 = name;
         }
         for (i, (column, ty)) in view_columns.iter().enumerate() {
-            super::record::refuse_record_column(column, *ty)?;
+            super::record::refuse_record_column(self.state, column, *ty)?;
             if view_columns[..i].iter().any(|(c, _)| c == column) {
                 return Err(Error::new(
                     SqlState::DuplicateColumn,

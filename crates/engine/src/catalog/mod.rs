@@ -1,6 +1,7 @@
 //! Schemas (namespaces), and the schemas of tables (columns, types, constraints, defaults,
 //! indexes) and views, and the system catalogs that describe them to clients.
 
+mod composite_type;
 mod domain;
 mod enum_type;
 mod extension;
@@ -20,6 +21,7 @@ mod search_path;
 pub mod system;
 mod view;
 
+pub use composite_type::CompositeType;
 pub use domain::{Domain, DomainCheck};
 pub use enum_type::{CommittedEnum, EnumLabel, EnumType, LabelPosition};
 pub use extension::{Extension, AVAILABLE as AVAILABLE_EXTENSIONS};
@@ -43,8 +45,8 @@ pub use privilege::{
 pub use role::{missing_role, Membership, Role, RoleCatalog, SessionRole, BOOTSTRAP_SUPERUSER};
 pub use role_setting::RoleSettings;
 pub use row_type::{
-    row_array_oid, row_array_relation, row_type_named, row_type_oid, row_type_relation,
-    row_type_relations, RowTypeRelation, RELATION_OIDS,
+    composite_type_of, row_array_oid, row_array_relation, row_type_named, row_type_oid,
+    row_type_relation, row_type_relations, RowTypeRelation, RELATION_OIDS,
 };
 pub use schema::{
     CheckConstraint, ColumnDef, Constraint, ConstraintKind, Identity, IndexDef, IndexExpr,

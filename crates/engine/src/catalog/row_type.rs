@@ -3,9 +3,10 @@
 //! like the relation, with an array type `_name` beside it. Nothing is stored for them: a
 //! relation's OID comes with the two after it reserved ([`RELATION_OIDS`]), the array
 //! type's and the row type's, in PostgreSQL's order, so the OIDs survive a restart with the
-//! relation's.
+//! relation's. A composite type of CREATE TYPE ... AS (...) is such a relation too, one
+//! with no rows (relkind 'c').
 
-use super::{QualifiedName, TableSchema, ViewDef};
+use super::{CompositeType, QualifiedName, TableSchema, ViewDef};
 use crate::storage::{DbState, FIRST_USER_OID};
 use crate::types::DataType;
 
@@ -30,13 +31,15 @@ pub struct RowTypeRelation<'a> {
     pub columns: Vec<(&'a str, DataType)>,
 }
 
-/// Every table, materialized view and view, each with a row type.
+/// Every table, materialized view, view and composite type, each with a row type.
 pub fn row_type_relations(state: &DbState) -> impl Iterator<Item = RowTypeRelation<'_>> {
     let tables = state
         .tables
         .values()
         .map(|entry| table_relation(&entry.schema));
-    tables.chain(state.views.values().map(|view| view_relation(view)))
+    tables
+        .chain(state.views.values().map(|view| view_relation(view)))
+        .chain((state.composite_types.values()).map(|composite| composite_relation(composite)))
 }
 
 fn table_relation(schema: &TableSchema) -> RowTypeRelation<'_> {
@@ -57,14 +60,27 @@ fn view_relation(view: &ViewDef) -> RowTypeRelation<'_> {
     }
 }
 
-/// The table or view `relation_oid`.
-fn relation(state: &DbState, relation_oid: u32) -> Option<RowTypeRelation<'_>> {
-    match state.tables.get(&relation_oid) {
-        Some(entry) => Some(table_relation(&entry.schema)),
-        None => (state.views.values())
-            .find(|view| view.oid == relation_oid)
-            .map(|view| view_relation(view)),
+fn composite_relation(composite: &CompositeType) -> RowTypeRelation<'_> {
+    RowTypeRelation {
+        oid: composite.oid,
+        name: composite.name.clone(),
+        columns: (composite.fields.iter())
+            .map(|(n, t)| (n.as_str(), *t))
+            .collect(),
     }
+}
+
+/// The table, view or composite type `relation_oid`.
+fn relation(state: &DbState, relation_oid: u32) -> Option<RowTypeRelation<'_>> {
+    if let Some(entry) = state.tables.get(&relation_oid) {
+        return Some(table_relation(&entry.schema));
+    }
+    if let Some(composite) = state.composite_types.get(&relation_oid) {
+        return Some(composite_relation(composite));
+    }
+    (state.views.values())
+        .find(|view| view.oid == relation_oid)
+        .map(|view| view_relation(view))
 }
 
 /// The relation whose row type is `type_oid`.
@@ -75,6 +91,12 @@ pub fn row_type_relation(state: &DbState, type_oid: u32) -> Option<RowTypeRelati
         .flatten()
 }
 
+/// The composite type (CREATE TYPE ... AS) whose row type is `type_oid`.
+pub fn composite_type_of(state: &DbState, type_oid: u32) -> Option<&CompositeType> {
+    let relation_oid = type_oid.checked_sub(2)?;
+    state.composite_types.get(&relation_oid).map(|c| &**c)
+}
+
 /// The relation whose row type's array type is `type_oid`.
 pub fn row_array_relation(state: &DbState, type_oid: u32) -> Option<RowTypeRelation<'_>> {
     let relation_oid = type_oid.checked_sub(1)?;
@@ -83,13 +105,18 @@ pub fn row_array_relation(state: &DbState, type_oid: u32) -> Option<RowTypeRelat
         .flatten()
 }
 
-/// The table or view called `name`, whose row type has that name too.
+/// The table, view or composite type called `name`, whose row type has that name too.
 pub fn row_type_named<'a>(state: &'a DbState, name: &QualifiedName) -> Option<RowTypeRelation<'a>> {
     match state.names.get(name) {
         Some(oid) => state
             .tables
             .get(oid)
             .map(|entry| table_relation(&entry.schema)),
-        None => state.views.get(name).map(|view| view_relation(view)),
+        None => match state.views.get(name) {
+            Some(view) => Some(view_relation(view)),
+            None => state
+                .composite_type_named(name)
+                .map(|composite| composite_relation(composite)),
+        },
     }
 }

@@ -13,15 +13,15 @@ use std::sync::Arc;
 
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use super::encode_catalog::{
-    decode_user_mappings, encode_user_mappings, section, MIN_EXTENSION_BYTES,
-    MIN_FOREIGN_SERVER_BYTES,
+    decode_user_mappings, encode_user_mappings, read_wide_section, section, write_wide_section,
+    MIN_COMPOSITE_TYPE_BYTES, MIN_EXTENSION_BYTES, MIN_FOREIGN_SERVER_BYTES,
 };
 use super::encode_vector::{decode_table_data, encode_table_data};
 use super::io::{io_error, write_durably, Disk};
 use super::record::{decode_sequence, encode_sequence, unindexed_entry};
 use crate::catalog::{
-    ColumnPrivileges, Domain, EnumType, Extension, ForeignServer, FunctionDef, PrivilegeCatalog,
-    QualifiedName, RoleCatalog, RoleSettings, SchemaDef, TableSchema, ViewDef,
+    ColumnPrivileges, CompositeType, Domain, EnumType, Extension, ForeignServer, FunctionDef,
+    PrivilegeCatalog, QualifiedName, RoleCatalog, RoleSettings, SchemaDef, TableSchema, ViewDef,
 };
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, Map, Sequence, TableData};
@@ -228,6 +228,13 @@ fn encode_manifest(capture: &Capture, written: &Written) -> Vec<u8> {
             domain.encode(&mut out);
         }
     }
+    if !state.composite_types.is_empty() {
+        write_wide_section(&mut out, section::COMPOSITE_TYPES);
+        out.items(
+            &state.composite_types.values().collect::<Vec<_>>(),
+            |out, composite| composite.encode(out),
+        );
+    }
     with_checksum(out)
 }
 
@@ -362,6 +369,18 @@ pub fn read_checkpoint(disk: &dyn Disk, dir: &Path) -> Result<Option<(DbState, u
                     domains.insert(domain.oid, Arc::new(domain));
                 }
                 state.domains = Arc::new(domains);
+            }
+            section::COMPOSITE_TYPES_FIRST => {
+                read_wide_section(&mut input, section::COMPOSITE_TYPES).map_err(named)?;
+                let composite_types = input
+                    .items(MIN_COMPOSITE_TYPE_BYTES, CompositeType::decode)
+                    .map_err(named)?;
+                state.composite_types = Arc::new(
+                    composite_types
+                        .into_iter()
+                        .map(|c| (c.oid, Arc::new(c)))
+                        .collect(),
+                );
             }
             other => return Err(named(corrupt(format!("manifest section {other}")))),
         }

@@ -7,13 +7,13 @@ use std::sync::Arc;
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
 use crate::catalog::{
-    AclItem, AclMode, CheckConstraint, ColumnDef, ColumnPrivileges, Constraint, ConstraintKind,
-    Domain, DomainCheck, EnumLabel, EnumType, Extension, ForeignKey, ForeignServer, ForeignTable,
-    FunctionArg, FunctionBody, FunctionDef, FunctionReturn, HnswOptions, Identity, IndexDef,
-    IndexExpr, IndexMethod, MaterializedView, Membership, ObjectKind, ObjectPrivileges, ParamMode,
-    PrivilegeCatalog, QualifiedName, ReferentialAction, Role, RoleCatalog, RoleSettings, SchemaDef,
-    StoredExpr, TableSchema, UniqueKey, UserMapping, VectorOpClass, ViewCheckOption, ViewDef,
-    Volatility,
+    AclItem, AclMode, CheckConstraint, ColumnDef, ColumnPrivileges, CompositeType, Constraint,
+    ConstraintKind, Domain, DomainCheck, EnumLabel, EnumType, Extension, ForeignKey, ForeignServer,
+    ForeignTable, FunctionArg, FunctionBody, FunctionDef, FunctionReturn, HnswOptions, Identity,
+    IndexDef, IndexExpr, IndexMethod, MaterializedView, Membership, ObjectKind, ObjectPrivileges,
+    ParamMode, PrivilegeCatalog, QualifiedName, ReferentialAction, Role, RoleCatalog, RoleSettings,
+    SchemaDef, StoredExpr, TableSchema, UniqueKey, UserMapping, VectorOpClass, ViewCheckOption,
+    ViewDef, Volatility,
 };
 use crate::error::Result;
 use crate::storage::{Map, SequenceOptions};
@@ -48,6 +48,25 @@ pub(super) mod section {
     /// The user mappings of the servers of the FOREIGN_SERVERS section before it that
     /// have any (172 is a foreign table's column options).
     pub const USER_MAPPINGS: u8 = 173;
+    /// Composite types (295-299 are the composite types'): every one in a checkpoint,
+    /// those created, renamed or dropped by OID in a commit record. Tag 295 is past a
+    /// byte, so it is written as two, little-endian; its first byte is no other section's.
+    pub const COMPOSITE_TYPES: [u8; 2] = 295u16.to_le_bytes();
+    pub const COMPOSITE_TYPES_FIRST: u8 = COMPOSITE_TYPES[0];
+}
+
+/// Writes a two-byte section tag.
+pub(super) fn write_wide_section(out: &mut Encoder, tag: [u8; 2]) {
+    out.u8(tag[0]);
+    out.u8(tag[1]);
+}
+
+/// Reads the second byte of a two-byte section tag whose first byte was read.
+pub(super) fn read_wide_section(input: &mut Decoder<'_>, tag: [u8; 2]) -> Result<()> {
+    match input.u8()? {
+        second if second == tag[1] => Ok(()),
+        second => Err(corrupt(format!("section tag {} {second}", tag[0]))),
+    }
 }
 
 /// The tag of each data type. The numbers are part of the on-disk format: never change one,
@@ -1128,6 +1147,29 @@ impl Persist for EnumType {
             labels,
             comment: read_comment(input)?,
         })
+    }
+}
+
+/// A composite type's OID, its name and its count of fields.
+pub const MIN_COMPOSITE_TYPE_BYTES: usize = 4 + MIN_QUALIFIED_NAME_BYTES + 8;
+
+impl Persist for CompositeType {
+    fn encode(&self, out: &mut Encoder) {
+        out.u32(self.oid);
+        self.name.encode(out);
+        out.items(&self.fields, |out, (name, ty)| {
+            out.str(name);
+            ty.encode(out);
+        });
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Result<CompositeType> {
+        let oid = input.u32()?;
+        let name = QualifiedName::decode(input)?;
+        let fields = input.items(MIN_STR_BYTES + 1, |input| {
+            Ok((input.string()?, DataType::decode(input)?))
+        })?;
+        Ok(CompositeType { oid, name, fields })
     }
 }
 

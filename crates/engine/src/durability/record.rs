@@ -10,11 +10,13 @@
 use std::sync::Arc;
 
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
-use super::encode_catalog::{decode_user_mappings, encode_user_mappings, section};
-use super::encode_vector::{decode_table_data, encode_table_data};
+use super::encode_catalog::{
+    decode_user_mappings, encode_user_mappings, read_wide_section, section, write_wide_section,
+};
+use super::encode_vector::{decode_table_data, decode_vector_of, encode_table_data};
 use crate::catalog::{
-    ColumnPrivileges, Domain, EnumType, Extension, ForeignServer, FunctionDef, PrivilegeCatalog,
-    QualifiedName, RoleCatalog, RoleSettings, SchemaDef, TableSchema, ViewDef,
+    ColumnPrivileges, CompositeType, Domain, EnumType, Extension, ForeignServer, FunctionDef,
+    PrivilegeCatalog, QualifiedName, RoleCatalog, RoleSettings, SchemaDef, TableSchema, ViewDef,
 };
 use crate::error::Result;
 use crate::storage::{
@@ -194,6 +196,25 @@ pub fn encode_commit(changes: &CommitChanges<'_>) -> Result<Vec<u8>> {
         for (oid, domain) in domains {
             out.u32(*oid);
             out.option(domain.as_ref(), |out, domain| domain.encode(out));
+        }
+    }
+    let composite_types: Vec<_> = changes
+        .composite_types
+        .iter()
+        .filter(|(oid, composite)| {
+            let before = changes.before.composite_types.get(*oid);
+            composite
+                .as_ref()
+                .or(before)
+                .is_none_or(|c| logged(&c.name))
+        })
+        .collect();
+    if !composite_types.is_empty() {
+        write_wide_section(&mut out, section::COMPOSITE_TYPES);
+        out.len(composite_types.len());
+        for (oid, composite) in composite_types {
+            out.u32(*oid);
+            out.option(composite.as_ref(), |out, composite| composite.encode(out));
         }
     }
     Ok(out.buf)
@@ -531,6 +552,18 @@ pub fn apply_commit(
                     };
                 }
             }
+            section::COMPOSITE_TYPES_FIRST => {
+                read_wide_section(&mut input, section::COMPOSITE_TYPES)?;
+                for _ in 0..input.len(5)? {
+                    let oid = input.u32()?;
+                    let composite = input.option(CompositeType::decode)?;
+                    let composite_types = Arc::make_mut(&mut state.composite_types);
+                    match composite {
+                        Some(composite) => composite_types.insert(oid, Arc::new(composite)),
+                        None => composite_types.remove(&oid),
+                    };
+                }
+            }
             other => return Err(corrupt(format!("commit record section {other}"))),
         }
     }
@@ -580,9 +613,10 @@ fn apply_table_change(
             let from = data.row_capacity();
             let rows = input.index()?;
             if rows > 0 {
-                let columns = (0..types.len())
-                    .map(|_| {
-                        let vector = Vector::decode(input)?;
+                // Read as their columns' types: a record vector's fields are known by its type.
+                let columns = (types.iter())
+                    .map(|ty| {
+                        let vector = decode_vector_of(input, ty.physical())?;
                         if vector.len() != rows {
                             return Err(corrupt("appended columns of different lengths"));
                         }
@@ -610,10 +644,11 @@ fn apply_table_change(
                 let chunk = input.index()?;
                 let column = input.index()?;
                 let offsets = decode_offsets(input)?;
-                let values = Vector::decode(input)?;
+                let expected = (types.get(column).map(|t| t.physical()))
+                    .ok_or_else(|| corrupt("updated values of a column out of range"))?;
+                let values = decode_vector_of(input, expected)?;
                 check_rows(data, chunk, &offsets)?;
-                let expected = types.get(column).map(|t| t.physical());
-                if values.len() != offsets.len() || expected != Some(values.data.physical()) {
+                if values.len() != offsets.len() || expected != values.data.physical() {
                     return Err(corrupt("updated values do not fit their column"));
                 }
                 data.update_column(chunk, column, &offsets, &values)?;

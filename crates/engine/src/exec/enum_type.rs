@@ -17,6 +17,9 @@ pub fn change_type(
 ) -> Result<()> {
     match change {
         TypeChange::CreateEnum { name, labels } => create_enum(txn, name, &labels),
+        TypeChange::CreateComposite { name, fields } => {
+            super::composite_type::create_composite(txn, name, fields)
+        }
         TypeChange::Alter { name, action } => alter_enum(txn, &name, action, notices),
         TypeChange::Drop {
             names,
@@ -58,6 +61,7 @@ pub(super) fn check_name_free(state: &DbState, name: &QualifiedName) -> Result<(
                     | RelationKind::Sequence
                     | RelationKind::MaterializedView
                     | RelationKind::ForeignTable
+                    | RelationKind::CompositeType
             )
         );
     match taken {
@@ -77,6 +81,17 @@ fn alter_enum(
 ) -> Result<()> {
     txn.lock_name(name)?;
     let state = txn.view();
+    if let Some(composite) = state.composite_type_named(name) {
+        return match action {
+            AlterEnum::Rename(new_name) => {
+                super::composite_type::rename_composite(txn, composite, new_name)
+            }
+            AlterEnum::AddValue { .. } | AlterEnum::RenameValue { .. } => Err(Error::new(
+                SqlState::WrongObjectType,
+                format!("\"{}\" is not an enum", name.name),
+            )),
+        };
+    }
     let enum_type = state
         .enum_type_named(name)
         .ok_or_else(|| missing_type(name))?;
@@ -123,6 +138,10 @@ fn drop_types(
     for name in names {
         txn.lock_name(name)?;
         let state = txn.view();
+        if let Some(composite) = state.composite_type_named(name) {
+            super::composite_type::drop_composite(txn, composite, cascade)?;
+            continue;
+        }
         let Some(enum_type) = state.enum_type_named(name) else {
             if !if_exists {
                 return Err(missing_type(name));
@@ -192,11 +211,12 @@ pub(super) fn type_dependents(
     found
 }
 
-/// Takes the name locks of the enum types `schema`'s columns use, so that DROP TYPE waits
+/// Takes the name locks of the enum and composite types `schema`'s columns use, so that DROP TYPE waits
 /// for the transaction creating or altering the table (PostgreSQL's dependency lock), and
 /// checks they still exist.
 pub fn lock_column_types(txn: &mut Transaction, schema: &TableSchema) -> Result<()> {
     for column in &schema.columns {
+        super::composite_type::lock_record_type(txn, column.data_type)?;
         let DataType::Enum(oid) = column.data_type.element().unwrap_or(column.data_type) else {
             continue;
         };

@@ -6,6 +6,7 @@ mod aggregate_parallel;
 pub mod alter_table;
 mod check;
 pub mod comment;
+mod composite_type;
 pub mod copy_from;
 pub mod copy_from_binary;
 pub mod copy_to;

@@ -132,6 +132,11 @@ pub fn drop_schemas(
             }
             // A table's indexes go with it.
             RelationKind::Index { .. } => {}
+            RelationKind::CompositeType => {
+                if let Some(composite) = txn.view().composite_type_named(name).cloned() {
+                    txn.put_composite_type(composite.oid, None);
+                }
+            }
         }
     }
     for schema in &dropped {
@@ -183,13 +188,15 @@ fn function_dependency_error(functions: &[(String, Arc<FunctionDef>)]) -> Option
     )
 }
 
-/// Enum types and domains are dropped with their schema by no CASCADE here: a schema
+/// Enum and composite types and domains are dropped with their schema by no CASCADE here: a schema
 /// holding one is PostgreSQL's 2BP01 without CASCADE, and 0A000 with it.
 fn check_no_types(state: &DbState, schemas: &[Arc<SchemaDef>], cascade: bool) -> Result<()> {
     let mut lines = Vec::new();
     for schema in schemas {
         let enum_types = state.enum_types.values().map(|t| &t.name);
-        for name in enum_types.chain(state.domains.values().map(|d| &d.name)) {
+        let composite_types = state.composite_types.values().map(|c| &c.name);
+        let domains = state.domains.values().map(|d| &d.name);
+        for name in enum_types.chain(composite_types).chain(domains) {
             if name.schema == schema.oid {
                 lines.push(format!(
                     "type {}.{} depends on schema {}",
@@ -261,6 +268,7 @@ fn contents(state: &DbState, schemas: &[Arc<SchemaDef>]) -> Vec<Dropped> {
                     .filter(|s| s.owned_by.is_none())
                     .map(|s| s.oid),
                 RelationKind::View => state.views.get(&name).map(|v| v.oid),
+                RelationKind::CompositeType => state.composite_type_named(&name).map(|c| c.oid),
                 RelationKind::Index { .. } => None,
             };
             if let Some(oid) = oid {
@@ -307,6 +315,7 @@ fn describe_relation(
         RelationKind::MaterializedView => "materialized view",
         RelationKind::ForeignTable => "foreign table",
         RelationKind::Index { .. } => "index",
+        RelationKind::CompositeType => "type",
     };
     let visible = searched
         .iter()

@@ -7,6 +7,7 @@ use crate::catalog::{
     IndexExpr, IndexMethod, LabelPosition, QualifiedName, StoredExpr, TableSchema,
 };
 use crate::storage::SequenceOptions;
+use crate::types::DataType;
 
 /// CREATE [UNIQUE] INDEX over columns of one table.
 #[derive(Debug, Clone)]
@@ -119,6 +120,11 @@ pub enum TypeChange {
         name: QualifiedName,
         labels: Vec<String>,
     },
+    /// CREATE TYPE ... AS (...): the fields' names and types.
+    CreateComposite {
+        name: QualifiedName,
+        fields: Vec<(String, DataType)>,
+    },
     Alter {
         name: QualifiedName,
         action: AlterEnum,
@@ -199,7 +205,7 @@ impl TypeChange {
     /// The command tag.
     pub fn tag(&self) -> &'static str {
         match self {
-            TypeChange::CreateEnum { .. } => "CREATE TYPE",
+            TypeChange::CreateEnum { .. } | TypeChange::CreateComposite { .. } => "CREATE TYPE",
             TypeChange::Alter { .. } => "ALTER TYPE",
             TypeChange::Drop { .. } => "DROP TYPE",
             TypeChange::CreateDomain(_) => "CREATE DOMAIN",

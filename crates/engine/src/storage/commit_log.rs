@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use super::{DbState, Map, Sequence, Store, TableEntry};
 use crate::catalog::{
-    Domain, EnumType, Extension, ForeignServer, FunctionDef, QualifiedName, RoleCatalog, SchemaDef,
-    ViewDef,
+    CompositeType, Domain, EnumType, Extension, ForeignServer, FunctionDef, QualifiedName,
+    RoleCatalog, SchemaDef, ViewDef,
 };
 use crate::error::Result;
 
@@ -26,6 +26,8 @@ pub struct CommitChanges<'a> {
     pub enum_types: &'a Map<u32, Option<Arc<EnumType>>>,
     /// Domains created or altered (`Some`) or dropped (`None`), by OID.
     pub domains: &'a Map<u32, Option<Arc<Domain>>>,
+    /// Composite types created or renamed (`Some`) or dropped (`None`), by OID.
+    pub composite_types: &'a Map<u32, Option<Arc<CompositeType>>>,
     /// The new role catalog, if the transaction changed it.
     pub roles: Option<&'a RoleCatalog>,
     /// SQL functions created or replaced (`Some`) or dropped (`None`), by OID.

@@ -4,17 +4,21 @@
 use std::sync::Arc;
 
 use super::DbState;
-use crate::catalog::{CommittedEnum, Domain, EnumType, QualifiedName};
+use crate::catalog::{CommittedEnum, CompositeType, Domain, EnumType, QualifiedName};
 
 /// What a name of the relation namespace denotes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RelationKind {
     Table,
     Sequence,
-    Index { table: String },
+    Index {
+        table: String,
+    },
     View,
     MaterializedView,
     ForeignTable,
+    /// A composite type of CREATE TYPE ... AS (...): PostgreSQL's relkind 'c'.
+    CompositeType,
 }
 
 impl RelationKind {
@@ -27,6 +31,7 @@ impl RelationKind {
             RelationKind::View => ("a view", "VIEW"),
             RelationKind::MaterializedView => ("a materialized view", "MATERIALIZED VIEW"),
             RelationKind::ForeignTable => ("a foreign table", "FOREIGN TABLE"),
+            RelationKind::CompositeType => ("a type", "TYPE"),
         }
     }
 }
@@ -58,6 +63,11 @@ impl DbState {
         self.enum_types.values().find(|t| t.name == *name)
     }
 
+    /// The composite type called `name`.
+    pub fn composite_type_named(&self, name: &QualifiedName) -> Option<&Arc<CompositeType>> {
+        self.composite_types.values().find(|c| c.name == *name)
+    }
+
     /// The domain called `name`.
     pub fn domain_named(&self, name: &QualifiedName) -> Option<&Arc<Domain>> {
         self.domains.values().find(|d| d.name == *name)
@@ -72,6 +82,9 @@ impl DbState {
         }
         if self.views.contains_key(name) {
             return Some(RelationKind::View);
+        }
+        if self.composite_type_named(name).is_some() {
+            return Some(RelationKind::CompositeType);
         }
         self.tables
             .values()

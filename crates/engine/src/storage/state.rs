@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use super::{Map, RelationKind, SecondaryIndexes, Sequence, TableData, UniqueIndex};
 use crate::catalog::{
-    Domain, EnumType, Extension, ForeignServer, FunctionDef, QualifiedName, RoleCatalog, SchemaDef,
-    TableSchema, ViewDef,
+    CompositeType, Domain, EnumType, Extension, ForeignServer, FunctionDef, QualifiedName,
+    RoleCatalog, SchemaDef, TableSchema, ViewDef,
 };
 
 /// One version of one table.
@@ -39,6 +39,8 @@ pub struct DbState {
     pub enum_types: Arc<Map<u32, Arc<EnumType>>>,
     /// Domains by OID (columns name them by OID, which a rename keeps).
     pub domains: Arc<Map<u32, Arc<Domain>>>,
+    /// Composite types by pg_class OID (columns name them by their row type's OID).
+    pub composite_types: Arc<Map<u32, Arc<CompositeType>>>,
     /// Roles and their memberships (cluster-wide in PostgreSQL; one database here).
     pub roles: Arc<RoleCatalog>,
     /// SQL functions by OID (overloads share a name).
@@ -70,6 +72,7 @@ impl Default for DbState {
             views: Arc::default(),
             enum_types: Arc::default(),
             domains: Arc::default(),
+            composite_types: Arc::default(),
             roles: Arc::default(),
             functions: Arc::default(),
             extensions: Arc::new(
@@ -127,6 +130,7 @@ impl DbState {
         Arc::make_mut(&mut state.views).retain(|name, _| kept(&name.schema));
         Arc::make_mut(&mut state.enum_types).retain(|_, t| kept(&t.name.schema));
         Arc::make_mut(&mut state.domains).retain(|_, d| kept(&d.name.schema));
+        Arc::make_mut(&mut state.composite_types).retain(|_, c| kept(&c.name.schema));
         state
     }
 
@@ -151,6 +155,11 @@ impl DbState {
                 .keys()
                 .filter(|n| n.schema == oid)
                 .map(|n| (n.clone(), RelationKind::View)),
+        );
+        found.extend(
+            (self.composite_types.values())
+                .filter(|c| c.name.schema == oid)
+                .map(|c| (c.name.clone(), RelationKind::CompositeType)),
         );
         found
     }

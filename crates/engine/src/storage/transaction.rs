@@ -12,8 +12,8 @@ use super::isolation::{Isolation, Snapshot};
 use super::locks::{row_lock_name, LockManager, LockMode, Wait};
 use super::{CommitChanges, CommitLog, DbState, Map, Sequence, TableEntry};
 use crate::catalog::{
-    ConstraintChecks, Domain, EnumType, Extension, ForeignServer, FunctionDef, QualifiedName,
-    RoleCatalog, SchemaDef, ViewDef,
+    CompositeType, ConstraintChecks, Domain, EnumType, Extension, ForeignServer, FunctionDef,
+    QualifiedName, RoleCatalog, SchemaDef, ViewDef,
 };
 use crate::error::{Error, Result, SqlState};
 use crate::sync::lock;
@@ -194,6 +194,7 @@ impl Store {
             views: Map::default(),
             enum_types: Map::default(),
             domains: Map::default(),
+            composite_types: Map::default(),
             roles: None,
             functions: Map::default(),
             extensions: Map::default(),
@@ -237,6 +238,7 @@ pub struct TransactionMark {
     views: Map<QualifiedName, Option<Arc<ViewDef>>>,
     enum_types: Map<u32, Option<Arc<EnumType>>>,
     domains: Map<u32, Option<Arc<Domain>>>,
+    composite_types: Map<u32, Option<Arc<CompositeType>>>,
     roles: Option<Arc<RoleCatalog>>,
     functions: Map<u32, Option<Arc<FunctionDef>>>,
     extensions: Map<String, Option<Arc<Extension>>>,
@@ -262,6 +264,8 @@ pub struct Transaction {
     enum_types: Map<u32, Option<Arc<EnumType>>>,
     /// Domains created, altered (`Some`) or dropped (`None`), by OID.
     domains: Map<u32, Option<Arc<Domain>>>,
+    /// Composite types created, renamed (`Some`) or dropped (`None`), by pg_class OID.
+    composite_types: Map<u32, Option<Arc<CompositeType>>>,
     /// The role catalog as this transaction left it, built on the newest committed one
     /// under the roles lock (see `lock_roles`).
     roles: Option<Arc<RoleCatalog>>,
@@ -312,6 +316,7 @@ impl Transaction {
             || !self.views.is_empty()
             || !self.enum_types.is_empty()
             || !self.domains.is_empty()
+            || !self.composite_types.is_empty()
             || self.roles.is_some()
             || !self.functions.is_empty()
             || !self.extensions.is_empty()
@@ -345,6 +350,12 @@ impl Transaction {
     /// locked.
     pub fn put_domain(&mut self, oid: u32, domain: Option<Domain>) {
         self.domains.insert(oid, domain.map(Arc::new));
+    }
+
+    /// Creates, renames (or with `None` drops) composite type `oid`, whose name this
+    /// transaction has locked.
+    pub fn put_composite_type(&mut self, oid: u32, composite: Option<CompositeType>) {
+        self.composite_types.insert(oid, composite.map(Arc::new));
     }
 
     /// Creates, replaces (or with `None` drops) SQL function `oid`, whose name this
@@ -472,6 +483,13 @@ impl Transaction {
             match domain {
                 Some(domain) => domains.insert(*oid, domain.clone()),
                 None => domains.remove(oid),
+            };
+        }
+        for (oid, composite) in &self.composite_types {
+            let composite_types = Arc::make_mut(&mut state.composite_types);
+            match composite {
+                Some(composite) => composite_types.insert(*oid, composite.clone()),
+                None => composite_types.remove(oid),
             };
         }
         if let Some(roles) = &self.roles {
@@ -755,6 +773,7 @@ impl Transaction {
                     views: &self.views,
                     enum_types: &self.enum_types,
                     domains: &self.domains,
+                    composite_types: &self.composite_types,
                     roles: self.roles.as_deref(),
                     functions: &self.functions,
                     extensions: &self.extensions,
@@ -806,6 +825,11 @@ impl Transaction {
                 self.domains
                     .values()
                     .filter_map(|d| d.as_ref().map(|d| &d.name)),
+            )
+            .chain(
+                self.composite_types
+                    .values()
+                    .filter_map(|c| c.as_ref().map(|c| &c.name)),
             )
             .chain(
                 self.functions
@@ -881,6 +905,13 @@ impl Transaction {
                 None => domains.remove(&oid),
             };
         }
+        for (oid, composite) in self.composite_types.drain() {
+            let composite_types = Arc::make_mut(&mut state.composite_types);
+            match composite {
+                Some(composite) => composite_types.insert(oid, composite),
+                None => composite_types.remove(&oid),
+            };
+        }
         if let Some(roles) = self.roles.take() {
             state.roles = roles;
         }
@@ -931,6 +962,7 @@ impl Transaction {
             || !self.views.is_empty()
             || !self.enum_types.is_empty()
             || !self.domains.is_empty()
+            || !self.composite_types.is_empty()
             || self.roles.is_some()
             || !self.functions.is_empty()
             || !self.extensions.is_empty()
@@ -959,6 +991,7 @@ impl Transaction {
             views: self.views.clone(),
             enum_types: self.enum_types.clone(),
             domains: self.domains.clone(),
+            composite_types: self.composite_types.clone(),
             roles: self.roles.clone(),
             functions: self.functions.clone(),
             extensions: self.extensions.clone(),
@@ -978,6 +1011,7 @@ impl Transaction {
             views,
             enum_types,
             domains,
+            composite_types,
             roles,
             functions,
             extensions,
@@ -990,6 +1024,7 @@ impl Transaction {
         self.views = views;
         self.enum_types = enum_types;
         self.domains = domains;
+        self.composite_types = composite_types;
         self.roles = roles;
         self.functions = functions;
         self.extensions = extensions;
@@ -1005,6 +1040,7 @@ impl Transaction {
         self.views.clear();
         self.enum_types.clear();
         self.domains.clear();
+        self.composite_types.clear();
         self.roles = None;
         self.functions.clear();
         self.extensions.clear();

@@ -915,6 +915,7 @@ fn user_relation_oid(name: &QualifiedName, state: &DbState) -> Option<u32> {
         .copied()
         .or_else(|| state.views.get(name).map(|v| v.oid))
         .or_else(|| state.sequences.get(name).map(|s| s.oid))
+        .or_else(|| state.composite_type_named(name).map(|c| c.oid))
         .or_else(|| {
             state
                 .tables

@@ -174,7 +174,8 @@ pub(crate) fn namespaces(state: &DbState) -> Vec<(u32, String)> {
     list
 }
 
-/// The name of the user relation (table, view, sequence or index) `relation_oid`.
+/// The name of the user relation (table, view, sequence, composite type or index)
+/// `relation_oid`.
 pub(crate) fn user_relation_name(state: &DbState, relation_oid: u32) -> Option<String> {
     if let Some(table) = state.tables.get(&relation_oid) {
         return Some(table.schema.name.clone());
@@ -184,6 +185,9 @@ pub(crate) fn user_relation_name(state: &DbState, relation_oid: u32) -> Option<S
     }
     if let Some(sequence) = state.sequences.values().find(|s| s.oid == relation_oid) {
         return Some(sequence.name.name.clone());
+    }
+    if let Some(composite) = state.composite_types.get(&relation_oid) {
+        return Some(composite.name.name.clone());
     }
     state.tables.values().find_map(|t| {
         relations::indexes(&t.schema)
@@ -230,6 +234,9 @@ impl CatalogSnapshot<'_> {
         }
         if let Some(sequence) = state.sequences.values().find(|s| s.oid == relation_oid) {
             return sequence.name.schema;
+        }
+        if let Some(composite) = state.composite_types.get(&relation_oid) {
+            return composite.name.schema;
         }
         state
             .tables

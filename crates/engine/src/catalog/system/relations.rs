@@ -286,10 +286,11 @@ impl ClassRow<'_> {
         // Tables and materialized views: relations with heap storage.
         let heap = matches!(self.kind, b'r' | b'm');
         let replident = if heap { b'd' } else { b'n' };
-        let storage = !matches!(self.kind, b'v');
-        // Tables and views of users have a row type (the system relations' are not listed).
+        let storage = !matches!(self.kind, b'v' | b'c');
+        // Tables, views and composite types of users have a row type (the system
+        // relations' are not listed).
         let row_type = match self.kind {
-            b'r' | b'v' | b'm' if self.oid >= FIRST_USER_OID => row_type_oid(self.oid),
+            b'r' | b'v' | b'm' | b'c' if self.oid >= FIRST_USER_OID => row_type_oid(self.oid),
             _ => 0,
         };
         vec![
@@ -401,20 +402,35 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             populated: true,
         }));
     }
-    rows.extend(state.views.values().map(|view| ClassRow {
-        oid: view.oid,
-        owned_with: view.oid,
-        name: &view.name,
-        namespace: view.namespace,
-        kind: b'v',
-        columns: view.columns.len(),
-        has_index: false,
-        checks: 0,
-        has_triggers: false,
-        persistence: persistence(view.namespace, false),
-        am: 0,
-        populated: true,
-    }));
+    let views = (state.views.values()).map(|view| {
+        (
+            b'v',
+            view.oid,
+            view.name.as_str(),
+            view.namespace,
+            &view.columns,
+        )
+    });
+    let composite_types = (state.composite_types.values())
+        .map(|c| (b'c', c.oid, c.name.name.as_str(), c.name.schema, &c.fields));
+    rows.extend(
+        views
+            .chain(composite_types)
+            .map(|(kind, oid, name, namespace, columns)| ClassRow {
+                oid,
+                owned_with: oid,
+                name,
+                namespace,
+                kind,
+                columns: columns.len(),
+                has_index: false,
+                checks: 0,
+                has_triggers: false,
+                persistence: persistence(namespace, false),
+                am: 0,
+                populated: true,
+            }),
+    );
     rows.extend(state.sequences.values().map(|sequence| ClassRow {
         oid: sequence.oid,
         owned_with: sequence.oid,
@@ -602,13 +618,16 @@ pub(super) fn pg_attribute(snapshot: &CatalogSnapshot) -> Rows {
             }));
         }
     }
-    for view in state.views.values() {
+    // Views and composite types: columns with nothing but a name and a type.
+    let views = (state.views.values()).map(|view| (view.oid, &view.columns));
+    let composite_types = (state.composite_types.values()).map(|c| (c.oid, &c.fields));
+    for (relation, columns) in views.chain(composite_types) {
         rows.extend(
-            view.columns
+            columns
                 .iter()
                 .enumerate()
                 .map(|(i, (name, ty))| AttributeRow {
-                    relation: view.oid,
+                    relation,
                     name,
                     ty: *ty,
                     number: i + 1,

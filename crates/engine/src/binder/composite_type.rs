@@ -1,0 +1,118 @@
+//! CREATE TYPE ... AS (field type, ...): the fields of a composite type, bound as a table's
+//! columns are. What a field cannot be here is 0A000: a domain (its checks would have to
+//! run on every cast to the type), an array, a table's row type and a COLLATE clause.
+
+use sqlparser::ast::{self, Expr, Ident, ObjectName, UserDefinedTypeCompositeAttributeDef};
+
+use super::scope::Scope;
+use super::updatable_view::WriteTarget;
+use super::{ident_name, Binder};
+use crate::error::{Error, Result, SqlState};
+use crate::function::cast::CastContext;
+use crate::plan::{BoundStatement, ScalarExpr, TypeChange};
+use crate::types::DataType;
+
+impl Binder<'_> {
+    pub(super) fn bind_create_composite(
+        &mut self,
+        name: &ObjectName,
+        attributes: &[UserDefinedTypeCompositeAttributeDef],
+    ) -> Result<BoundStatement> {
+        let mut fields = Vec::with_capacity(attributes.len());
+        for attribute in attributes {
+            let UserDefinedTypeCompositeAttributeDef {
+                name: field_name,
+                data_type,
+                collation,
+            } = attribute;
+            if collation.is_some() {
+                return Err(Error::unsupported("COLLATE on a composite type's field"));
+            }
+            if self.domain_of(data_type).is_some() {
+                return Err(Error::unsupported("a composite type's field of a domain"));
+            }
+            let field_name = ident_name(field_name);
+            if super::record::is_record_type_name(data_type) {
+                return Err(Error::new(
+                    SqlState::InvalidTableDefinition,
+                    format!("column \"{field_name}\" has pseudo-type record"),
+                ));
+            }
+            if fields.iter().any(|(known, _)| *known == field_name) {
+                return Err(Error::new(
+                    SqlState::DuplicateColumn,
+                    format!("column \"{field_name}\" specified more than once"),
+                ));
+            }
+            let ty = self.bind_type(data_type)?;
+            // A record's fields are stored as an array's elements are, which are no arrays.
+            if ty.element().is_some() {
+                return Err(Error::unsupported(
+                    "a composite type's field of an array type",
+                ));
+            }
+            // A table's row type as a field is not supported, as it is not as a column.
+            super::record::refuse_record_column(self.state, &field_name, ty)?;
+            fields.push((field_name, ty));
+        }
+        Ok(BoundStatement::ChangeType(TypeChange::CreateComposite {
+            name: self.creation_name(name)?,
+            fields,
+        }))
+    }
+}
+
+impl Binder<'_> {
+    /// UPDATE's `SET column.field = value`: the column's new value is its row with that
+    /// field replaced (a NULL row gets the field and NULLs, as in PostgreSQL). Gives the
+    /// column and the new row.
+    pub(super) fn field_assignment(
+        &mut self,
+        target: &WriteTarget,
+        column: &Ident,
+        field: &Ident,
+        value: &Expr,
+        scope: &Scope,
+    ) -> Result<(usize, ScalarExpr)> {
+        let written = ObjectName(vec![ast::ObjectNamePart::Identifier(column.clone())]);
+        let index = target.column(&written)?;
+        let (column_name, field_name) = (ident_name(column), ident_name(field));
+        let ty = target.schema.columns[index].data_type;
+        let DataType::Record(record) = ty else {
+            return Err(Error::new(
+                SqlState::DatatypeMismatch,
+                format!(
+                    "cannot assign to field \"{field_name}\" of column \"{column_name}\" because its type {} is not a composite type",
+                    self.type_display(ty)
+                ),
+            ));
+        };
+        let Some((replaced, _)) = record.field(&field_name) else {
+            return Err(Error::new(
+                SqlState::UndefinedColumn,
+                format!(
+                    "cannot assign to field \"{field_name}\" of column \"{column_name}\" because there is no such column in data type {}",
+                    self.type_display(ty)
+                ),
+            ));
+        };
+        let mut fields = Vec::with_capacity(record.fields.len());
+        for (i, f) in record.fields.iter().enumerate() {
+            let expr = if i == replaced {
+                let bound = self.bind_expr(value, scope)?;
+                self.coerce(bound, f.ty, CastContext::Assignment)?
+            } else {
+                let current = Expr::CompoundFieldAccess {
+                    root: Box::new(Expr::Nested(Box::new(Expr::Identifier(column.clone())))),
+                    access_chain: vec![ast::AccessExpr::Dot(Expr::Identifier(Ident::with_quote(
+                        '"',
+                        f.name.as_str(),
+                    )))],
+                };
+                self.bind_expr(&current, scope)?
+            };
+            fields.push((f.name.clone(), expr));
+        }
+        Ok((index, super::record::typed_row_of(fields, record.type_oid)?))
+    }
+}
