@@ -294,8 +294,8 @@ impl Binder<'_> {
             let mut error = operator_error(op, lt, rt);
             error.message = format!(
                 "operator does not exist: {} {op} {}",
-                self.type_display(lt),
-                self.type_display(rt)
+                self.type_display(lt.unmodified()),
+                self.type_display(rt.unmodified())
             );
             return Err(error);
         };
@@ -417,7 +417,12 @@ pub fn require_json_free(ty: DataType, ordering: bool) -> Result<()> {
 pub fn operator_error(op: &str, left: DataType, right: DataType) -> Error {
     Error::new(
         SqlState::UndefinedFunction,
-        format!("operator does not exist: {left} {op} {right}"),
+        // PostgreSQL names the types without modifiers (format_type_be).
+        format!(
+            "operator does not exist: {} {op} {}",
+            left.unmodified(),
+            right.unmodified()
+        ),
     )
     .with_hint(
         "No operator matches the given name and argument types. You might need to add explicit type casts.",

@@ -198,7 +198,7 @@ mod tests {
         let text: String = tokens.iter().map(|t| t.token.to_string()).collect();
         assert_eq!(
             text,
-            "SELECT CAST('1.2345 s' AS interval (2)), interval '1 s'"
+            "SELECT CAST('1.2345 s' AS interval (2) ), interval '1 s'"
         );
     }
 
