@@ -986,12 +986,12 @@ impl Session {
         (millis > 0).then(|| std::time::Duration::from_millis(millis as u64))
     }
 
-    /// Parses `sql`, raising PostgreSQL's NOTICE for each identifier cut to 63 bytes;
-    /// whether there was one.
+    /// Parses `sql`, raising PostgreSQL's NOTICE for each identifier cut to 63 bytes and
+    /// WARNING for each datetime precision reduced to 6; whether there was one.
     fn parse_noting_truncations(&mut self, sql: &str) -> Result<(Vec<Parsed>, bool)> {
-        let mut truncated = Vec::new();
-        let statements = parser::parse_reporting(sql, &mut truncated)?;
-        for identifier in &truncated {
+        let mut report = parser::ParseReport::default();
+        let statements = parser::parse_reporting(sql, &mut report)?;
+        for identifier in &report.truncated {
             self.notices.push(Notice {
                 severity: "NOTICE",
                 state: SqlState::NameTooLong,
@@ -999,7 +999,10 @@ impl Session {
                 detail: None,
             });
         }
-        Ok((statements, !truncated.is_empty()))
+        for warning in &report.precision_warnings {
+            self.warn(SqlState::InvalidParameterValue, warning);
+        }
+        Ok((statements, !report.is_empty()))
     }
 
     fn warn(&mut self, state: SqlState, message: &str) {

@@ -29,7 +29,7 @@ fn numeric_rank(ty: DataType) -> u8 {
 
 /// time and timetz, which convert to and from none of the timestamp types.
 fn is_time_of_day(ty: DataType) -> bool {
-    matches!(ty, DataType::Time | DataType::TimeTz)
+    matches!(ty, DataType::Time(_) | DataType::TimeTz(_))
 }
 
 /// The type two operands of a binary operator meet at, if any.
@@ -44,6 +44,14 @@ pub fn common_type(a: DataType, b: DataType) -> Option<DataType> {
             T::VarBit(_) => T::VarBit(None),
             other => other,
         });
+    }
+    // A datetime type with different precisions meets at the type itself.
+    if matches!(
+        a.category(),
+        TypeCategory::DateTime | TypeCategory::Timespan
+    ) && a.unmodified() == b.unmodified()
+    {
+        return Some(a.unmodified());
     }
     match (a, b) {
         (T::Char(_), T::Unknown) | (T::Unknown, T::Char(_)) => Some(T::Char(None)),
@@ -78,16 +86,15 @@ pub fn common_type(a: DataType, b: DataType) -> Option<DataType> {
             })
         }
         _ if a.is_string() && b.is_string() => Some(T::Text),
-        (T::Date, T::Timestamp) | (T::Timestamp, T::Date) => Some(T::Timestamp),
-        (T::Time, T::TimeTz) | (T::TimeTz, T::Time) => Some(T::TimeTz),
+        (T::Date, T::Timestamp(_)) | (T::Timestamp(_), T::Date) => Some(T::Timestamp(None)),
+        (T::Time(_), T::TimeTz(_)) | (T::TimeTz(_), T::Time(_)) => Some(T::TimeTz(None)),
         // inet is the preferred type of the network category.
         (T::Inet, T::Cidr) | (T::Cidr, T::Inet) => Some(T::Inet),
         // Records of the same field types compare whatever their field names.
         (T::Record(x), T::Record(y)) if same_fields(x, y) => Some(a),
         // timestamptz is the preferred type of the datetime category.
-        (T::Date | T::Timestamp, T::TimestampTz) | (T::TimestampTz, T::Date | T::Timestamp) => {
-            Some(T::TimestampTz)
-        }
+        (T::Date | T::Timestamp(_), T::TimestampTz(_))
+        | (T::TimestampTz(_), T::Date | T::Timestamp(_)) => Some(T::TimestampTz(None)),
         _ => None,
     }
 }
@@ -142,15 +149,18 @@ pub fn union_type(types: &[DataType], what: &str) -> Result<DataType> {
             (TypeCategory::DateTime, TypeCategory::DateTime)
                 if is_time_of_day(result) == is_time_of_day(ty) =>
             {
-                result = if result == DataType::TimeTz || ty == DataType::TimeTz {
-                    DataType::TimeTz
-                } else if result == DataType::Time {
-                    DataType::Time
-                } else if result == DataType::TimestampTz || ty == DataType::TimestampTz {
-                    DataType::TimestampTz
-                } else {
-                    DataType::Timestamp
-                }
+                result =
+                    if matches!(result, DataType::TimeTz(_)) || matches!(ty, DataType::TimeTz(_)) {
+                        DataType::TimeTz(None)
+                    } else if matches!(result, DataType::Time(_)) {
+                        DataType::Time(None)
+                    } else if matches!(result, DataType::TimestampTz(_))
+                        || matches!(ty, DataType::TimestampTz(_))
+                    {
+                        DataType::TimestampTz(None)
+                    } else {
+                        DataType::Timestamp(None)
+                    }
             }
             _ => {
                 return Err(Error::new(
@@ -400,14 +410,15 @@ pub fn require_json_free(ty: DataType, ordering: bool) -> Result<()> {
 
 impl Binder<'_> {
     /// PostgreSQL's 42883 for an operator no candidate takes, naming enum and row types
-    /// by their names as the catalog does (not as anyenum).
+    /// by their names as the catalog does (not as anyenum), without modifiers
+    /// (format_type_be).
     pub(super) fn operator_error(&self, op: &str, left: DataType, right: DataType) -> Error {
         Error::new(
             SqlState::UndefinedFunction,
             format!(
                 "operator does not exist: {} {op} {}",
-                self.type_display(left),
-                self.type_display(right)
+                self.type_display(left.unmodified()),
+                self.type_display(right.unmodified())
             ),
         )
         .with_hint(

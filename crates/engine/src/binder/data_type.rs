@@ -3,7 +3,7 @@
 use sqlparser::ast::{self, CharacterLength, ExactNumberInfo, TimezoneInfo};
 
 use crate::error::{Error, Result, SqlState};
-use crate::types::{float_vector, DataType, NumericTypmod, OidKind};
+use crate::types::{float_vector, precision, DataType, NumericTypmod, OidKind};
 
 /// PostgreSQL's limit on numeric precision.
 const NUMERIC_MAX_PRECISION: u64 = 1000;
@@ -47,22 +47,40 @@ pub fn bind_data_type(ty: &ast::DataType) -> Result<DataType> {
         A::Uuid => DataType::Uuid,
         A::JSON => DataType::Json,
         A::JSONB => DataType::Jsonb,
-        A::Timestamp(None, TimezoneInfo::None | TimezoneInfo::WithoutTimeZone) => {
-            DataType::Timestamp
+        A::Timestamp(p, TimezoneInfo::None | TimezoneInfo::WithoutTimeZone) => {
+            DataType::Timestamp(seconds_precision("TIMESTAMP", *p)?)
         }
-        A::Timestamp(None, TimezoneInfo::WithTimeZone | TimezoneInfo::Tz) => DataType::TimestampTz,
-        A::Time(None, TimezoneInfo::None | TimezoneInfo::WithoutTimeZone) => DataType::Time,
-        A::Time(None, TimezoneInfo::WithTimeZone | TimezoneInfo::Tz) => DataType::TimeTz,
+        A::Timestamp(p, TimezoneInfo::WithTimeZone | TimezoneInfo::Tz) => {
+            DataType::TimestampTz(seconds_precision("TIMESTAMP WITH TIME ZONE", *p)?)
+        }
+        A::Time(p, TimezoneInfo::None | TimezoneInfo::WithoutTimeZone) => {
+            DataType::Time(seconds_precision("TIME", *p)?)
+        }
+        A::Time(p, TimezoneInfo::WithTimeZone | TimezoneInfo::Tz) => {
+            DataType::TimeTz(seconds_precision("TIME WITH TIME ZONE", *p)?)
+        }
         A::Interval {
             fields: None,
-            precision: None,
-        } => DataType::Interval,
+            precision,
+        } => DataType::Interval(seconds_precision("interval", *precision)?),
         A::Custom(name, modifiers) if modifiers.is_empty() => custom(&name.to_string())?,
         A::Custom(name, modifiers)
             if custom(&name.to_string()) == Ok(DataType::FloatVector(None)) =>
         {
             float_vector_with(modifiers)?
         }
+        // `timestamptz(3)`, `timetz(3)`: the names sqlparser leaves to us.
+        A::Custom(name, modifiers) => match custom(&name.to_string())? {
+            DataType::TimestampTz(None) => DataType::TimestampTz(seconds_precision(
+                "TIMESTAMP WITH TIME ZONE",
+                Some(one_modifier(modifiers)?),
+            )?),
+            DataType::TimeTz(None) => DataType::TimeTz(seconds_precision(
+                "TIME WITH TIME ZONE",
+                Some(one_modifier(modifiers)?),
+            )?),
+            _ => return Err(Error::unsupported(format!("type {ty}"))),
+        },
         A::Regclass => DataType::Oid(OidKind::RegClass),
         // `bit` alone is bit(1); `bit varying` alone has no limit.
         A::Bit(len) => DataType::Bit(Some(bit_length(*len, "bit")?.unwrap_or(1))),
@@ -93,11 +111,11 @@ fn custom(name: &str) -> Result<DataType> {
         "text" => DataType::Text,
         "numeric" | "decimal" => DataType::Numeric(None),
         "date" => DataType::Date,
-        "timestamp" => DataType::Timestamp,
-        "timestamptz" => DataType::TimestampTz,
-        "time" => DataType::Time,
-        "timetz" => DataType::TimeTz,
-        "interval" => DataType::Interval,
+        "timestamp" => DataType::Timestamp(None),
+        "timestamptz" => DataType::TimestampTz(None),
+        "time" => DataType::Time(None),
+        "timetz" => DataType::TimeTz(None),
+        "interval" => DataType::Interval(None),
         "bytea" => DataType::Bytea,
         "uuid" => DataType::Uuid,
         "json" => DataType::Json,
@@ -141,6 +159,28 @@ fn float_vector_with(modifiers: &[String]) -> Result<DataType> {
     Ok(DataType::FloatVector(Some(float_vector::parse_typmod(
         &dims,
     )?)))
+}
+
+/// The fractional-second precision of a datetime type. A precision above 6 is 6 (the
+/// parser has warned of it, see `parser/datetime_precision.rs`).
+fn seconds_precision(name: &str, precision: Option<u64>) -> Result<Option<u8>> {
+    precision
+        .map(|p| {
+            let p = i64::try_from(p).unwrap_or(i64::MAX);
+            precision::declared(name, p).map(|(p, _)| p)
+        })
+        .transpose()
+}
+
+/// The single integer modifier of a type named by its catalog name (`timestamptz(3)`).
+fn one_modifier(modifiers: &[String]) -> Result<u64> {
+    match modifiers {
+        [m] => m
+            .trim()
+            .parse::<u64>()
+            .map_err(|_| Error::invalid_input("integer", m)),
+        _ => Err(invalid("invalid type modifier")),
+    }
 }
 
 /// The array type of `elem`; `int[][]` is `int[]`, as in PostgreSQL, whose array types do
@@ -234,10 +274,10 @@ pub fn type_column_name(ty: DataType) -> &'static str {
         DataType::Varchar(_) => "varchar",
         DataType::Char(_) => "bpchar",
         DataType::Date => "date",
-        DataType::Timestamp => "timestamp",
-        DataType::TimestampTz => "timestamptz",
-        DataType::Time => "time",
-        DataType::Interval => "interval",
+        DataType::Timestamp(_) => "timestamp",
+        DataType::TimestampTz(_) => "timestamptz",
+        DataType::Time(_) => "time",
+        DataType::Interval(_) => "interval",
         DataType::Bytea => "bytea",
         DataType::Uuid => "uuid",
         DataType::Json => "json",
@@ -248,7 +288,7 @@ pub fn type_column_name(ty: DataType) -> &'static str {
         DataType::Enum(_) => "anyenum",
         DataType::Bit(_) => "bit",
         DataType::VarBit(_) => "varbit",
-        DataType::TimeTz => "timetz",
+        DataType::TimeTz(_) => "timetz",
         DataType::Int2Vector => "int2vector",
         DataType::OidVector => "oidvector",
         DataType::Inet => "inet",
@@ -266,10 +306,10 @@ pub fn type_column_name(ty: DataType) -> &'static str {
             DataType::Varchar(_) => "_varchar",
             DataType::Char(_) => "_bpchar",
             DataType::Date => "_date",
-            DataType::Timestamp => "_timestamp",
-            DataType::TimestampTz => "_timestamptz",
-            DataType::Time => "_time",
-            DataType::Interval => "_interval",
+            DataType::Timestamp(_) => "_timestamp",
+            DataType::TimestampTz(_) => "_timestamptz",
+            DataType::Time(_) => "_time",
+            DataType::Interval(_) => "_interval",
             DataType::Bytea => "_bytea",
             DataType::Uuid => "_uuid",
             DataType::Json => "_json",
@@ -278,7 +318,7 @@ pub fn type_column_name(ty: DataType) -> &'static str {
             DataType::FloatVector(_) => "_vector",
             DataType::Bit(_) => "_bit",
             DataType::VarBit(_) => "_varbit",
-            DataType::TimeTz => "_timetz",
+            DataType::TimeTz(_) => "_timetz",
             DataType::Int2Vector => "_int2vector",
             DataType::OidVector => "_oidvector",
             DataType::Inet => "_inet",

@@ -29,16 +29,16 @@ fn is_datetime(ty: DataType) -> bool {
     matches!(
         ty,
         DataType::Date
-            | DataType::Time
-            | DataType::TimeTz
-            | DataType::Timestamp
-            | DataType::TimestampTz
-            | DataType::Interval
+            | DataType::Time(_)
+            | DataType::TimeTz(_)
+            | DataType::Timestamp(_)
+            | DataType::TimestampTz(_)
+            | DataType::Interval(_)
     )
 }
 
 fn is_timestamp(ty: DataType) -> bool {
-    matches!(ty, DataType::Timestamp | DataType::TimestampTz)
+    matches!(ty, DataType::Timestamp(_) | DataType::TimestampTz(_))
 }
 
 /// Which operator `lt op rt` is. `None`: no such operator; `Some(Err)`: ambiguous.
@@ -57,54 +57,78 @@ fn resolve(op: ArithmeticOp, lt: DataType, rt: DataType) -> Option<Result<Signat
     let small_int = |t: DataType| matches!(t, T::Int16 | T::Int32);
     let number = |t: DataType| t.category() == TypeCategory::Numeric || t == T::Unknown;
     // A date in `± interval` is read as a timestamp.
-    let stamp = |t: DataType| if t == T::Date { T::Timestamp } else { t };
+    // The result has no precision of its own (`timestamp(0) + interval '0.5 s'` keeps it).
+    let stamp = |t: DataType| match t {
+        T::Date => T::Timestamp(None),
+        t => t.unmodified(),
+    };
     match op {
         ArithmeticOp::Add => match (lt, rt) {
             (T::Date, T::Unknown) | (T::Unknown, T::Date) => Some(Err(ambiguous("+", lt, rt))),
-            (T::Date, T::Time) => sig(Op::DatePlusTime, T::Date, T::Time, T::Timestamp, false),
-            (T::Time, T::Date) => sig(Op::DatePlusTime, T::Date, T::Time, T::Timestamp, true),
-            (T::Time, T::Interval | T::Unknown) => {
-                sig(Op::TimePlusInterval, T::Time, T::Interval, T::Time, false)
-            }
-            (T::Interval | T::Unknown, T::Time) => {
-                sig(Op::TimePlusInterval, T::Time, T::Interval, T::Time, true)
-            }
-            (T::TimeTz, T::Interval | T::Unknown) => sig(
-                Op::TimePlusInterval,
-                T::TimeTz,
-                T::Interval,
-                T::TimeTz,
+            (T::Date, T::Time(_)) => sig(
+                Op::DatePlusTime,
+                T::Date,
+                T::Time(None),
+                T::Timestamp(None),
                 false,
             ),
-            (T::Interval | T::Unknown, T::TimeTz) => sig(
+            (T::Time(_), T::Date) => sig(
+                Op::DatePlusTime,
+                T::Date,
+                T::Time(None),
+                T::Timestamp(None),
+                true,
+            ),
+            (T::Time(_), T::Interval(_) | T::Unknown) => sig(
                 Op::TimePlusInterval,
-                T::TimeTz,
-                T::Interval,
-                T::TimeTz,
+                T::Time(None),
+                T::Interval(None),
+                T::Time(None),
+                false,
+            ),
+            (T::Interval(_) | T::Unknown, T::Time(_)) => sig(
+                Op::TimePlusInterval,
+                T::Time(None),
+                T::Interval(None),
+                T::Time(None),
+                true,
+            ),
+            (T::TimeTz(_), T::Interval(_) | T::Unknown) => sig(
+                Op::TimePlusInterval,
+                T::TimeTz(None),
+                T::Interval(None),
+                T::TimeTz(None),
+                false,
+            ),
+            (T::Interval(_) | T::Unknown, T::TimeTz(_)) => sig(
+                Op::TimePlusInterval,
+                T::TimeTz(None),
+                T::Interval(None),
+                T::TimeTz(None),
                 true,
             ),
             (T::Date, r) if small_int(r) => {
                 sig(Op::DatePlusDays, T::Date, T::Int32, T::Date, false)
             }
             (l, T::Date) if small_int(l) => sig(Op::DatePlusDays, T::Date, T::Int32, T::Date, true),
-            (T::Interval, T::Interval | T::Unknown) | (T::Unknown, T::Interval) => sig(
+            (T::Interval(_), T::Interval(_) | T::Unknown) | (T::Unknown, T::Interval(_)) => sig(
                 Op::IntervalPlusInterval,
-                T::Interval,
-                T::Interval,
-                T::Interval,
+                T::Interval(None),
+                T::Interval(None),
+                T::Interval(None),
                 false,
             ),
-            (l, T::Interval | T::Unknown) if l == T::Date || is_timestamp(l) => sig(
+            (l, T::Interval(_) | T::Unknown) if l == T::Date || is_timestamp(l) => sig(
                 Op::TimestampPlusInterval,
                 stamp(l),
-                T::Interval,
+                T::Interval(None),
                 stamp(l),
                 false,
             ),
-            (T::Interval | T::Unknown, r) if r == T::Date || is_timestamp(r) => sig(
+            (T::Interval(_) | T::Unknown, r) if r == T::Date || is_timestamp(r) => sig(
                 Op::TimestampPlusInterval,
                 stamp(r),
-                T::Interval,
+                T::Interval(None),
                 stamp(r),
                 true,
             ),
@@ -117,30 +141,38 @@ fn resolve(op: ArithmeticOp, lt: DataType, rt: DataType) -> Option<Result<Signat
             (T::Date, T::Date | T::Unknown) | (T::Unknown, T::Date) => {
                 sig(Op::DateMinusDate, T::Date, T::Date, T::Int32, false)
             }
-            (T::Time, T::Interval) => {
-                sig(Op::TimeMinusInterval, T::Time, T::Interval, T::Time, false)
-            }
-            (T::TimeTz, T::Interval) => sig(
+            (T::Time(_), T::Interval(_)) => sig(
                 Op::TimeMinusInterval,
-                T::TimeTz,
-                T::Interval,
-                T::TimeTz,
+                T::Time(None),
+                T::Interval(None),
+                T::Time(None),
                 false,
             ),
-            (T::Time, T::Time | T::Unknown) | (T::Unknown, T::Time) => {
-                sig(Op::TimeMinusTime, T::Time, T::Time, T::Interval, false)
-            }
-            (T::Interval, T::Interval | T::Unknown) | (T::Unknown, T::Interval) => sig(
+            (T::TimeTz(_), T::Interval(_)) => sig(
+                Op::TimeMinusInterval,
+                T::TimeTz(None),
+                T::Interval(None),
+                T::TimeTz(None),
+                false,
+            ),
+            (T::Time(_), T::Time(_) | T::Unknown) | (T::Unknown, T::Time(_)) => sig(
+                Op::TimeMinusTime,
+                T::Time(None),
+                T::Time(None),
+                T::Interval(None),
+                false,
+            ),
+            (T::Interval(_), T::Interval(_) | T::Unknown) | (T::Unknown, T::Interval(_)) => sig(
                 Op::IntervalMinusInterval,
-                T::Interval,
-                T::Interval,
-                T::Interval,
+                T::Interval(None),
+                T::Interval(None),
+                T::Interval(None),
                 false,
             ),
-            (l, T::Interval) if l == T::Date || is_timestamp(l) => sig(
+            (l, T::Interval(_)) if l == T::Date || is_timestamp(l) => sig(
                 Op::TimestampMinusInterval,
                 stamp(l),
-                T::Interval,
+                T::Interval(None),
                 stamp(l),
                 false,
             ),
@@ -148,44 +180,44 @@ fn resolve(op: ArithmeticOp, lt: DataType, rt: DataType) -> Option<Result<Signat
                 if (l == T::Date || is_timestamp(l) || l == T::Unknown)
                     && (r == T::Date || is_timestamp(r) || r == T::Unknown) =>
             {
-                let common = if l == T::TimestampTz || r == T::TimestampTz {
-                    T::TimestampTz
+                let common = if matches!(l, T::TimestampTz(_)) || matches!(r, T::TimestampTz(_)) {
+                    T::TimestampTz(None)
                 } else {
-                    T::Timestamp
+                    T::Timestamp(None)
                 };
                 sig(
                     Op::TimestampMinusTimestamp,
                     common,
                     common,
-                    T::Interval,
+                    T::Interval(None),
                     false,
                 )
             }
             _ => None,
         },
         ArithmeticOp::Mul => match (lt, rt) {
-            (T::Interval, r) if number(r) => sig(
+            (T::Interval(_), r) if number(r) => sig(
                 Op::IntervalTimesFloat,
-                T::Interval,
+                T::Interval(None),
                 T::Float64,
-                T::Interval,
+                T::Interval(None),
                 false,
             ),
-            (l, T::Interval) if number(l) => sig(
+            (l, T::Interval(_)) if number(l) => sig(
                 Op::IntervalTimesFloat,
-                T::Interval,
+                T::Interval(None),
                 T::Float64,
-                T::Interval,
+                T::Interval(None),
                 true,
             ),
             _ => None,
         },
         ArithmeticOp::Div => match (lt, rt) {
-            (T::Interval, r) if number(r) => sig(
+            (T::Interval(_), r) if number(r) => sig(
                 Op::IntervalDivFloat,
-                T::Interval,
+                T::Interval(None),
                 T::Float64,
-                T::Interval,
+                T::Interval(None),
                 false,
             ),
             _ => None,
@@ -242,6 +274,6 @@ pub(super) fn negate_interval(input: ScalarExpr) -> ScalarExpr {
     ScalarExpr::DateTimeFunction {
         func: DateTimeFunction::Operator(DateTimeOp::IntervalNegate),
         args: vec![input],
-        ty: DataType::Interval,
+        ty: DataType::Interval(None),
     }
 }

@@ -27,7 +27,7 @@ impl Binder<'_> {
     ) -> Option<Result<ScalarExpr>> {
         if !matches!(
             ty,
-            DataType::Date | DataType::Timestamp | DataType::TimestampTz
+            DataType::Date | DataType::Timestamp(_) | DataType::TimestampTz(_)
         ) {
             return None;
         }
@@ -38,7 +38,7 @@ impl Binder<'_> {
         let now = ScalarExpr::DateTimeFunction {
             func: DateTimeFunction::Now,
             args: Vec::new(),
-            ty: DataType::TimestampTz,
+            ty: DataType::TimestampTz(None),
         };
         Some((|| {
             let Some(days) = *day_offset else {
@@ -181,6 +181,6 @@ fn bind_interval_literal(interval: &sqlparser::ast::Interval) -> Result<ScalarEx
     };
     Ok(ScalarExpr::literal(
         ScalarValue::Interval(Interval::parse(&text)?),
-        DataType::Interval,
+        DataType::Interval(None),
     ))
 }

@@ -746,7 +746,9 @@ impl Binder<'_> {
                     }
                     DataType::Oid(_) => return Err(prefix_operator_error("-", input.ty())),
                     ty if ty.category() == crate::types::TypeCategory::Numeric => input,
-                    DataType::Interval => return Ok(super::datetime_ops::negate_interval(input)),
+                    DataType::Interval(_) => {
+                        return Ok(super::datetime_ops::negate_interval(input))
+                    }
                     ty => return Err(prefix_operator_error("-", ty)),
                 };
                 Ok(ScalarExpr::Negate(Box::new(input)))

@@ -374,7 +374,7 @@ fn match_score(slots: &[Slot], function: &FunctionDef) -> MatchScore {
                 exact += 1;
             } else if matches!(
                 ty,
-                DataType::Text | DataType::Float64 | DataType::TimestampTz
+                DataType::Text | DataType::Float64 | DataType::TimestampTz(_)
             ) {
                 preferred += 1;
             }

@@ -18,7 +18,9 @@ impl Binder<'_> {
         (types.iter())
             .map(|ty| match self.domain_of(ty) {
                 Some(_) => Err(Error::unsupported("a parameter of a domain type")),
-                None => self.bind_type(ty),
+                // A parameter's type has no modifier, as in PostgreSQL: `PREPARE
+                // q(varchar(2))` takes 'abc' whole, `q(timestamp(0))` keeps the fraction.
+                None => self.bind_type(ty).map(DataType::unmodified),
             })
             .collect()
     }

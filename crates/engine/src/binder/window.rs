@@ -383,8 +383,8 @@ impl Binder<'_> {
             )
         };
         let expr = match (units, key_type) {
-            (FrameUnits::Range, Some(DataType::Date | DataType::Timestamp))
-            | (FrameUnits::Range, Some(DataType::TimestampTz | DataType::Interval)) => expr,
+            (FrameUnits::Range, Some(DataType::Date | DataType::Timestamp(_)))
+            | (FrameUnits::Range, Some(DataType::TimestampTz(_) | DataType::Interval(_))) => expr,
             _ => bare_string(expr).unwrap_or(expr),
         };
         let bound = self
@@ -463,8 +463,8 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         T::Numeric(_) => {
             (numeric_offset || matches!(offset, T::Numeric(_))).then_some(T::Numeric(None))
         }
-        T::Date | T::Timestamp | T::TimestampTz | T::Interval => {
-            matches!(offset, T::Interval | T::Unknown).then_some(T::Interval)
+        T::Date | T::Timestamp(_) | T::TimestampTz(_) | T::Interval(_) => {
+            matches!(offset, T::Interval(_) | T::Unknown).then_some(T::Interval(None))
         }
         T::Unknown
         | T::Bool
@@ -480,13 +480,13 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         | T::Jsonb
         | T::Array(_)
         | T::Oid(_)
-        | T::Time
+        | T::Time(_)
         | T::FloatVector(_)
         | T::JsonPath
         | T::Enum(_)
         | T::Bit(_)
         | T::VarBit(_)
-        | T::TimeTz
+        | T::TimeTz(_)
         | T::Int2Vector
         | T::OidVector
         | T::Record(_) => {

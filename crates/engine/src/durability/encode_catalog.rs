@@ -115,6 +115,10 @@ mod tag {
     pub const ROW_TYPE: u8 = 151;
     /// `"char"`, away from the ranges other work takes next.
     pub const INTERNAL_CHAR: u8 = 199;
+    /// A datetime type with a fractional-second precision (`timestamp(3)`): the two-byte
+    /// tag 290, little-endian (its first byte, 34, is no other type's), then the type's
+    /// own tag and the precision. Types without one keep their one-byte tag.
+    pub const PRECISION: [u8; 2] = 290u16.to_le_bytes();
 }
 
 /// The tags of index methods, on-disk like those of types.
@@ -190,10 +194,10 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
         tag::VARCHAR => DataType::Varchar(read_char_length(input)?),
         tag::CHAR => DataType::Char(read_char_length(input)?),
         tag::DATE => DataType::Date,
-        tag::TIMESTAMP => DataType::Timestamp,
-        tag::TIMESTAMPTZ => DataType::TimestampTz,
-        tag::TIME => DataType::Time,
-        tag::INTERVAL => DataType::Interval,
+        tag::TIMESTAMP => DataType::Timestamp(None),
+        tag::TIMESTAMPTZ => DataType::TimestampTz(None),
+        tag::TIME => DataType::Time(None),
+        tag::INTERVAL => DataType::Interval(None),
         tag::BYTEA => DataType::Bytea,
         tag::UUID => DataType::Uuid,
         tag::JSON => DataType::Json,
@@ -201,12 +205,13 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
         tag::JSONPATH => DataType::JsonPath,
         tag::BIT => DataType::Bit(read_bit_length(input)?),
         tag::VARBIT => DataType::VarBit(read_bit_length(input)?),
-        tag::TIMETZ => DataType::TimeTz,
+        tag::TIMETZ => DataType::TimeTz(None),
         tag::INT2VECTOR => DataType::Int2Vector,
         tag::OIDVECTOR => DataType::OidVector,
         tag::INET => DataType::Inet,
         tag::CIDR => DataType::Cidr,
         tag::INTERNAL_CHAR => DataType::InternalChar,
+        first if first == tag::PRECISION[0] => read_precise_type(input)?,
         tag @ (tag::RECORD | tag::ROW_TYPE) if !in_array => {
             let type_oid = match tag {
                 tag::ROW_TYPE => input.u32()?,
@@ -245,8 +250,36 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
     })
 }
 
+/// The rest of a [`tag::PRECISION`] type: the second tag byte, the type, its precision.
+fn read_precise_type(input: &mut Decoder<'_>) -> Result<DataType> {
+    let second = input.u8()?;
+    let base = input.u8()?;
+    let precision = input.u8()?;
+    if second != tag::PRECISION[1] || precision > crate::types::precision::MAX_PRECISION {
+        return Err(corrupt(format!(
+            "datetime precision {second} {base} {precision}"
+        )));
+    }
+    let p = Some(precision);
+    Ok(match base {
+        tag::TIMESTAMP => DataType::Timestamp(p),
+        tag::TIMESTAMPTZ => DataType::TimestampTz(p),
+        tag::TIME => DataType::Time(p),
+        tag::TIMETZ => DataType::TimeTz(p),
+        tag::INTERVAL => DataType::Interval(p),
+        other => return Err(corrupt(format!("a precision for type tag {other}"))),
+    })
+}
+
 impl Persist for DataType {
     fn encode(&self, out: &mut Encoder) {
+        if let Some(precision) = crate::types::precision::of(*self) {
+            out.u8(tag::PRECISION[0]);
+            out.u8(tag::PRECISION[1]);
+            self.unmodified().encode(out);
+            out.u8(precision);
+            return;
+        }
         match self {
             DataType::Unknown => out.u8(tag::UNKNOWN),
             DataType::Bool => out.u8(tag::BOOL),
@@ -272,10 +305,10 @@ impl Persist for DataType {
                 out.option(length.as_ref(), |out, n| out.u32(*n));
             }
             DataType::Date => out.u8(tag::DATE),
-            DataType::Timestamp => out.u8(tag::TIMESTAMP),
-            DataType::TimestampTz => out.u8(tag::TIMESTAMPTZ),
-            DataType::Time => out.u8(tag::TIME),
-            DataType::Interval => out.u8(tag::INTERVAL),
+            DataType::Timestamp(_) => out.u8(tag::TIMESTAMP),
+            DataType::TimestampTz(_) => out.u8(tag::TIMESTAMPTZ),
+            DataType::Time(_) => out.u8(tag::TIME),
+            DataType::Interval(_) => out.u8(tag::INTERVAL),
             DataType::Bytea => out.u8(tag::BYTEA),
             DataType::Uuid => out.u8(tag::UUID),
             DataType::Inet => out.u8(tag::INET),
@@ -296,7 +329,7 @@ impl Persist for DataType {
                 out.u8(tag::VARBIT);
                 out.option(length.as_ref(), |out, n| out.u32(*n));
             }
-            DataType::TimeTz => out.u8(tag::TIMETZ),
+            DataType::TimeTz(_) => out.u8(tag::TIMETZ),
             DataType::Oid(kind) => {
                 out.u8(tag::OID);
                 let position = OidKind::ALL.iter().position(|k| k == kind);
@@ -1468,9 +1501,14 @@ mod tests {
             DataType::Char(None),
             DataType::Char(Some(1)),
             DataType::Date,
-            DataType::Timestamp,
-            DataType::TimestampTz,
-            DataType::Interval,
+            DataType::Timestamp(None),
+            DataType::TimestampTz(None),
+            DataType::Interval(None),
+            DataType::Timestamp(Some(3)),
+            DataType::TimestampTz(Some(0)),
+            DataType::Time(Some(6)),
+            DataType::TimeTz(Some(2)),
+            DataType::Interval(Some(1)),
             DataType::Bytea,
             DataType::Uuid,
             DataType::Json,

@@ -538,10 +538,10 @@ mod tests {
             ),
             (DataType::Text, vec![text("héllo"), text(""), text("日本")]),
             (DataType::Date, vec![S::Date(-1), S::Date(19000)]),
-            (DataType::Timestamp, vec![S::Timestamp(1 << 40)]),
-            (DataType::TimestampTz, vec![S::TimestampTz(-5)]),
+            (DataType::Timestamp(None), vec![S::Timestamp(1 << 40)]),
+            (DataType::TimestampTz(None), vec![S::TimestampTz(-5)]),
             (
-                DataType::Interval,
+                DataType::Interval(None),
                 vec![S::Interval(Interval::new(1, -2, 3_000_000))],
             ),
             (

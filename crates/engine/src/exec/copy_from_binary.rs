@@ -10,7 +10,7 @@ use super::ExecContext;
 use crate::error::Result;
 use crate::function::cast::{cast_vector, CastContext};
 use crate::types::binary_io::recv;
-use crate::types::{DataType, ScalarValue};
+use crate::types::{precision, DataType, ScalarValue};
 use crate::vector::{Batch, Vector, BATCH_SIZE};
 
 /// `PGCOPY\n\377\r\n\0`, the first bytes of every binary COPY stream.
@@ -218,14 +218,20 @@ impl<'a> BinaryCopyParser<'a> {
             .full_rows(fields, rows, ctx, |values, ty, field| {
                 // textrecv takes no typmod: varchar(n) and char(n) check or pad the length as an
                 // assignment does (varcharrecv, bpcharrecv); bit_recv and varbit_recv check
-                // theirs the same way.
-                match ty {
+                // theirs the same way, and timestamp_recv and the other datetime receive
+                // functions round to the precision.
+                let received = match ty {
                     DataType::Varchar(Some(_))
                     | DataType::Char(_)
                     | DataType::Bit(Some(_))
-                    | DataType::VarBit(Some(_)) => {
+                    | DataType::VarBit(Some(_)) => Some(DataType::Text),
+                    _ if precision::of(ty).is_some() => Some(ty.unmodified()),
+                    _ => None,
+                };
+                match received {
+                    Some(received) => {
                         let cast = |values: &Vector| {
-                            cast_vector(values, DataType::Text, ty, CastContext::Assignment)
+                            cast_vector(values, received, ty, CastContext::Assignment)
                         };
                         cast(&values).map_err(|error| {
                             // The first value that fails says where.
@@ -236,7 +242,7 @@ impl<'a> BinaryCopyParser<'a> {
                             error.with_context(self.context_at(line, Some(field)))
                         })
                     }
-                    _ => Ok(values),
+                    None => Ok(values),
                 }
             })
     }

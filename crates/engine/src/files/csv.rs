@@ -178,7 +178,7 @@ fn detect_type(text: &Vector) -> DataType {
         DataType::Float64,
         DataType::Bool,
         DataType::Date,
-        DataType::Timestamp,
+        DataType::Timestamp(None),
     ];
     for ty in candidates {
         // A date is written as one: '2024-01-02 10:00' is a timestamp, not a date.

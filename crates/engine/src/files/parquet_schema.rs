@@ -138,14 +138,14 @@ fn leaf_type(descr: &ColumnDescriptor) -> Option<(Decode, DataType)> {
             (LogicalType::Time(t), Physical::INT32 | Physical::INT64)
                 if !t.is_adjusted_to_u_t_c =>
             {
-                Some((Decode::Time(unit(&t.unit)), T::Time))
+                Some((Decode::Time(unit(&t.unit)), T::Time(None)))
             }
             (LogicalType::Timestamp(t), Physical::INT64) => Some((
                 Decode::Timestamp(unit(&t.unit), t.is_adjusted_to_u_t_c),
                 if t.is_adjusted_to_u_t_c {
-                    T::TimestampTz
+                    T::TimestampTz(None)
                 } else {
-                    T::Timestamp
+                    T::Timestamp(None)
                 },
             )),
             (LogicalType::Integer(i), Physical::INT32) => match (i.bit_width, i.is_signed) {
@@ -170,10 +170,10 @@ fn leaf_type(descr: &ColumnDescriptor) -> Option<(Decode, DataType)> {
         (ConvertedType::DECIMAL, _) => decimal(descr.type_precision(), descr.type_scale()),
         (ConvertedType::DATE, Physical::INT32) => Some((Decode::Date, T::Date)),
         (ConvertedType::TIMESTAMP_MILLIS, Physical::INT64) => {
-            Some((Decode::Timestamp(Unit::Millis, true), T::TimestampTz))
+            Some((Decode::Timestamp(Unit::Millis, true), T::TimestampTz(None)))
         }
         (ConvertedType::TIMESTAMP_MICROS, Physical::INT64) => {
-            Some((Decode::Timestamp(Unit::Micros, true), T::TimestampTz))
+            Some((Decode::Timestamp(Unit::Micros, true), T::TimestampTz(None)))
         }
         (ConvertedType::INT_8 | ConvertedType::INT_16 | ConvertedType::UINT_8, Physical::INT32) => {
             Some((Decode::Int16, T::Int16))
@@ -189,7 +189,7 @@ fn leaf_type(descr: &ColumnDescriptor) -> Option<(Decode, DataType)> {
         (ConvertedType::NONE, Physical::BOOLEAN) => Some((Decode::Bool, T::Bool)),
         (ConvertedType::NONE, Physical::FLOAT) => Some((Decode::Float32, T::Float32)),
         (ConvertedType::NONE, Physical::DOUBLE) => Some((Decode::Float64, T::Float64)),
-        (ConvertedType::NONE, Physical::INT96) => Some((Decode::Int96, T::Timestamp)),
+        (ConvertedType::NONE, Physical::INT96) => Some((Decode::Int96, T::Timestamp(None))),
         (ConvertedType::NONE, Physical::BYTE_ARRAY) => Some((Decode::Bytes, T::Bytea)),
         _ => None,
     }
@@ -234,21 +234,21 @@ pub fn field_for(name: &str, ty: DataType) -> Result<TypePtr> {
         | T::Cidr
         | T::InternalChar => build(Physical::BYTE_ARRAY, Some(LogicalType::String)),
         T::Date => build(Physical::INT32, Some(LogicalType::Date)),
-        T::Time => build(
+        T::Time(_) => build(
             Physical::INT64,
             Some(LogicalType::time(false, TimeUnit::MICROS)),
         ),
-        T::Timestamp => build(
+        T::Timestamp(_) => build(
             Physical::INT64,
             Some(LogicalType::timestamp(false, TimeUnit::MICROS)),
         ),
-        T::TimestampTz => build(
+        T::TimestampTz(_) => build(
             Physical::INT64,
             Some(LogicalType::timestamp(true, TimeUnit::MICROS)),
         ),
         T::Bytea => build(Physical::BYTE_ARRAY, None),
         T::Uuid => build(Physical::FIXED_LEN_BYTE_ARRAY, Some(LogicalType::Uuid)).with_length(16),
-        T::Interval
+        T::Interval(_)
         | T::Array(_)
         | T::Oid(_)
         | T::Unknown
@@ -256,7 +256,7 @@ pub fn field_for(name: &str, ty: DataType) -> Result<TypePtr> {
         | T::Enum(_)
         | T::Bit(_)
         | T::VarBit(_)
-        | T::TimeTz
+        | T::TimeTz(_)
         | T::Int2Vector
         | T::OidVector
         | T::Record(_) => {

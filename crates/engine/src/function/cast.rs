@@ -16,8 +16,8 @@ use crate::types::jsonpath;
 use crate::types::record::{parse_record, RecordType, RECORD_OID};
 use crate::types::timezone;
 use crate::types::{
-    bytea, datetime, float, float_vector, inet, int_vector, internal_char, text_io, timetz, uuid,
-    DataType, Decimal, Interval, NumericTypmod, PhysicalType, ScalarValue,
+    bytea, datetime, float, float_vector, inet, int_vector, internal_char, precision, text_io,
+    timetz, uuid, DataType, Decimal, Interval, NumericTypmod, PhysicalType, ScalarValue,
 };
 use crate::vector::{
     write_int, Bitmap, BytesVec, FloatVectors, ListVec, StringVec, Vector, VectorData,
@@ -50,7 +50,8 @@ impl CastContext {
 /// the input function are explicit only.
 pub fn can_cast(from: DataType, to: DataType, context: CastContext) -> bool {
     use DataType as T;
-    if from == to || from == T::Unknown {
+    // A length coercion (`timestamp` → `timestamp(3)`) is implicit, as in pg_cast.
+    if from.unmodified() == to.unmodified() || from == T::Unknown {
         return true;
     }
     // array_coerce: an array casts where its elements do, in the same context.
@@ -89,15 +90,17 @@ pub fn can_cast(from: DataType, to: DataType, context: CastContext) -> bool {
         (T::Int16 | T::Int32 | T::Int64 | T::Oid(_), T::Oid(_)) => CastContext::Implicit,
         (T::Oid(_), T::Int32 | T::Int64) => CastContext::Assignment,
         (T::Oid(_), _) | (_, T::Oid(_)) => return false,
-        (T::Date, T::Timestamp | T::TimestampTz) | (T::Timestamp, T::TimestampTz) => {
+        (T::Date, T::Timestamp(_) | T::TimestampTz(_)) | (T::Timestamp(_), T::TimestampTz(_)) => {
             CastContext::Implicit
         }
-        (T::Timestamp | T::TimestampTz, T::Date) | (T::TimestampTz, T::Timestamp) => {
+        (T::Timestamp(_) | T::TimestampTz(_), T::Date) | (T::TimestampTz(_), T::Timestamp(_)) => {
             CastContext::Assignment
         }
-        (T::Time, T::Interval | T::TimeTz) => CastContext::Implicit,
-        (T::TimeTz, T::Time) | (T::TimestampTz, T::TimeTz) => CastContext::Assignment,
-        (T::Timestamp | T::TimestampTz | T::Interval, T::Time) => CastContext::Assignment,
+        (T::Time(_), T::Interval(_) | T::TimeTz(_)) => CastContext::Implicit,
+        (T::TimeTz(_), T::Time(_)) | (T::TimestampTz(_), T::TimeTz(_)) => CastContext::Assignment,
+        (T::Timestamp(_) | T::TimestampTz(_) | T::Interval(_), T::Time(_)) => {
+            CastContext::Assignment
+        }
         // cidr is binary-coercible to inet; inet_to_cidr clears the host bits.
         (T::Cidr, T::Inet) => CastContext::Implicit,
         (T::Inet, T::Cidr) => CastContext::Assignment,
@@ -186,7 +189,7 @@ pub fn cast_vector(
         validity: input.validity.as_ref(),
         unsupported,
     };
-    let data = match to {
+    let mut data = match to {
         DataType::Unknown | DataType::Text | DataType::Varchar(_) | DataType::Char(_) => {
             VectorData::Text(to_string(
                 input,
@@ -232,11 +235,11 @@ pub fn cast_vector(
         DataType::Float64 => VectorData::Float64(to_f64(input, &rows)?),
         DataType::Numeric(typmod) => VectorData::Numeric(to_numeric(input, typmod, &rows)?),
         DataType::Date => VectorData::Date(to_date(input, &rows)?),
-        DataType::Timestamp => VectorData::Timestamp(to_timestamp(input, &rows)?),
-        DataType::TimestampTz => VectorData::TimestampTz(to_timestamptz(input, &rows)?),
-        DataType::Time => VectorData::Time(to_time(input, &rows)?),
-        DataType::TimeTz => VectorData::TimeTz(to_timetz(input, &rows)?),
-        DataType::Interval => VectorData::Interval(to_interval(input, &rows)?),
+        DataType::Timestamp(_) => VectorData::Timestamp(to_timestamp(input, &rows)?),
+        DataType::TimestampTz(_) => VectorData::TimestampTz(to_timestamptz(input, &rows)?),
+        DataType::Time(_) => VectorData::Time(to_time(input, &rows)?),
+        DataType::TimeTz(_) => VectorData::TimeTz(to_timetz(input, &rows)?),
+        DataType::Interval(_) => VectorData::Interval(to_interval(input, &rows)?),
         DataType::Bytea => VectorData::Bytes(to_bytea(input, &rows)?),
         DataType::Uuid => VectorData::Uuid(to_uuid(input, &rows)?),
         DataType::Inet => VectorData::Inet(to_inet(input, false, &rows)?),
@@ -259,6 +262,7 @@ pub fn cast_vector(
         }
         DataType::Record(_) => return Err(unsupported()),
     };
+    precision::fit_vector(&mut data, to)?;
     Ok(Vector::new(data, input.validity.clone()))
 }
 
@@ -1057,9 +1061,9 @@ mod tests {
         assert!(!can_cast(T::Int32, T::Bool, Assignment));
         assert!(!can_cast(T::Int64, T::Bool, Explicit));
         assert!(can_cast(T::Bool, T::Int32, Explicit));
-        assert!(can_cast(T::Date, T::Timestamp, Implicit));
-        assert!(!can_cast(T::Timestamp, T::Date, Implicit));
-        assert!(can_cast(T::Timestamp, T::Date, Assignment));
+        assert!(can_cast(T::Date, T::Timestamp(None), Implicit));
+        assert!(!can_cast(T::Timestamp(None), T::Date, Implicit));
+        assert!(can_cast(T::Timestamp(None), T::Date, Assignment));
         assert!(!can_cast(T::Date, T::Int32, Explicit));
         assert!(!can_cast(T::Bool, T::Float64, Explicit));
     }
@@ -1232,7 +1236,7 @@ mod tests {
             cast(
                 &texts(&["2024-01-05 10:00"]),
                 T::Text,
-                T::Timestamp,
+                T::Timestamp(None),
                 Explicit
             ),
             ["2024-01-05 10:00:00"]
@@ -1352,7 +1356,7 @@ mod tests {
         assert_eq!(
             cast(
                 &[stamp("2024-01-05 12:34"), stamp("1999-12-31 23:00")],
-                T::Timestamp,
+                T::Timestamp(None),
                 T::Date,
                 Assignment
             ),
@@ -1362,13 +1366,13 @@ mod tests {
             cast(
                 &[S::Date(i32::MIN), S::Date(1)],
                 T::Date,
-                T::Timestamp,
+                T::Timestamp(None),
                 Implicit
             ),
             ["-infinity", "2000-01-02 00:00:00"]
         );
         let far = S::Date(datetime::parse_date("5874897-12-31").expect("date"));
-        let err = cast_err(far, T::Date, T::Timestamp, Implicit);
+        let err = cast_err(far, T::Date, T::Timestamp(None), Implicit);
         assert_eq!(
             (err.sqlstate(), err.message.as_str()),
             ("22008", "date out of range for timestamp")

@@ -108,11 +108,11 @@ pub fn trunc_timestamp(name: &str, ts: i64, ty: DataType) -> Result<i64> {
     if ts == i64::MAX || ts == i64::MIN {
         return Ok(ts);
     }
-    if ty == DataType::TimestampTz {
+    if matches!(ty, DataType::TimestampTz(_)) {
         // Truncated as local time; below a day the instant keeps its offset, from a day up
         // the offset is the one at the truncated local time (PostgreSQL's redotz).
         let zone_micros = i64::from(timezone::session_offset(ts)) * 1_000_000;
-        let local = trunc_timestamp(name, ts + zone_micros, DataType::Timestamp)?;
+        let local = trunc_timestamp(name, ts + zone_micros, DataType::Timestamp(None))?;
         return Ok(match field {
             Field::Hour
             | Field::Minute
@@ -212,7 +212,7 @@ fn truncate_tm(mut tm: Tm, field: Field) -> Tm {
 
 /// date_trunc(unit, interval) (interval_trunc).
 pub fn trunc_interval(name: &str, span: Interval) -> Result<Interval> {
-    let field = Field::parse(name, DataType::Interval)?;
+    let field = Field::parse(name, DataType::Interval(None))?;
     let mut p = span.itm();
     let level = match field {
         Field::Millennium => 9,
@@ -231,7 +231,7 @@ pub fn trunc_interval(name: &str, span: Interval) -> Result<Interval> {
         }
         Field::Microseconds => return p.to_interval(),
         Field::Week => {
-            return Err(not_supported(name, DataType::Interval)
+            return Err(not_supported(name, DataType::Interval(None))
                 .with_hint("Months usually have fractional weeks."))
         }
         Field::Dow
@@ -242,7 +242,7 @@ pub fn trunc_interval(name: &str, span: Interval) -> Result<Interval> {
         | Field::Julian
         | Field::Timezone
         | Field::TimezoneHour
-        | Field::TimezoneMinute => return Err(not_supported(name, DataType::Interval)),
+        | Field::TimezoneMinute => return Err(not_supported(name, DataType::Interval(None))),
     };
     if level >= 9 {
         p.year = p.year / 1000 * 1000;
@@ -326,7 +326,7 @@ pub fn timestamp_part(name: &str, ts: i64, ty: DataType) -> Result<Part> {
         field,
         Field::Timezone | Field::TimezoneHour | Field::TimezoneMinute
     );
-    if zone_field && ty != DataType::TimestampTz {
+    if zone_field && !matches!(ty, DataType::TimestampTz(_)) {
         return Err(not_supported(name, ty));
     }
     if ts == i64::MAX || ts == i64::MIN {
@@ -338,7 +338,7 @@ pub fn timestamp_part(name: &str, ts: i64, ty: DataType) -> Result<Part> {
     }
     // A timestamptz's fields are those of its local time in the session zone.
     let zone_seconds = match ty {
-        DataType::TimestampTz => i64::from(timezone::session_offset(ts)),
+        DataType::TimestampTz(_) => i64::from(timezone::session_offset(ts)),
         _ => 0,
     };
     let instant = ts;
@@ -400,7 +400,7 @@ pub fn timestamp_part(name: &str, ts: i64, ty: DataType) -> Result<Part> {
 /// extract(field FROM time) (time_part): the clock fields and the epoch (seconds since
 /// midnight).
 pub fn time_part(name: &str, time: i64) -> Result<Part> {
-    let field = Field::parse(name, DataType::Time)?;
+    let field = Field::parse(name, DataType::Time(None))?;
     let second_micros = time % 60_000_000;
     let seconds = second_micros as f64 / 1_000_000.0;
     Ok(match field {
@@ -437,7 +437,7 @@ pub fn time_part(name: &str, time: i64) -> Result<Part> {
         | Field::Julian
         | Field::Timezone
         | Field::TimezoneHour
-        | Field::TimezoneMinute => return Err(not_supported(name, DataType::Time)),
+        | Field::TimezoneMinute => return Err(not_supported(name, DataType::Time(None))),
     })
 }
 
@@ -446,7 +446,7 @@ pub fn time_part(name: &str, time: i64) -> Result<Part> {
 pub fn timetz_part(name: &str, value: i64) -> Result<Part> {
     let (time, east_seconds) = timetz::unpack(value);
     let east_seconds = i64::from(east_seconds);
-    Ok(match Field::parse(name, DataType::TimeTz)? {
+    Ok(match Field::parse(name, DataType::TimeTz(None))? {
         Field::Timezone => Part::int(east_seconds),
         Field::TimezoneHour => Part::int(east_seconds / 3600),
         Field::TimezoneMinute => Part::int(east_seconds / 60 % 60),
@@ -472,7 +472,7 @@ pub fn timetz_part(name: &str, value: i64) -> Result<Part> {
         | Field::IsoDow
         | Field::Doy
         | Field::IsoYear
-        | Field::Julian => return Err(not_supported(name, DataType::TimeTz)),
+        | Field::Julian => return Err(not_supported(name, DataType::TimeTz(None))),
     })
 }
 
@@ -545,7 +545,7 @@ pub fn date_part(name: &str, days: i32) -> Result<Part> {
 
 /// extract(field FROM interval) (interval_part_common).
 pub fn interval_part(name: &str, span: Interval) -> Result<Part> {
-    let field = Field::parse(name, DataType::Interval)?;
+    let field = Field::parse(name, DataType::Interval(None))?;
     let p = span.itm();
     let second_micros = p.second * 1_000_000 + p.micros;
     let (sec, fsec) = (p.second as f64, p.micros as f64);
@@ -594,7 +594,7 @@ pub fn interval_part(name: &str, span: Interval) -> Result<Part> {
         | Field::Julian
         | Field::Timezone
         | Field::TimezoneHour
-        | Field::TimezoneMinute => return Err(not_supported(name, DataType::Interval)),
+        | Field::TimezoneMinute => return Err(not_supported(name, DataType::Interval(None))),
     })
 }
 
@@ -624,7 +624,7 @@ mod tests {
     #[test]
     fn truncation() {
         let trunc = |unit: &str, t: &str| {
-            show(trunc_timestamp(unit, ts(t), DataType::Timestamp).expect("trunc"))
+            show(trunc_timestamp(unit, ts(t), DataType::Timestamp(None)).expect("trunc"))
         };
         assert_eq!(trunc("week", "2024-01-01 10:00"), "2024-01-01 00:00:00");
         assert_eq!(trunc("week", "2023-01-01 10:00"), "2022-12-26 00:00:00");
@@ -640,7 +640,7 @@ mod tests {
         let trunc_iv = |unit: &str, t: &str| trunc_interval(unit, iv(t)).expect("trunc").to_text();
         assert_eq!(trunc_iv("day", "1 day 10 hours"), "1 day");
         assert_eq!(trunc_iv("year", "1 year 13 mons 10 days"), "2 years");
-        let err = trunc_timestamp("foo", 0, DataType::Timestamp).expect_err("unit");
+        let err = trunc_timestamp("foo", 0, DataType::Timestamp(None)).expect_err("unit");
         assert_eq!(
             (err.sqlstate(), err.message.as_str()),
             (
@@ -654,22 +654,22 @@ mod tests {
     fn extraction() {
         let t = ts("2024-01-01 12:00:05.5");
         assert_eq!(
-            numeric(timestamp_part("second", t, DataType::Timestamp)),
+            numeric(timestamp_part("second", t, DataType::Timestamp(None))),
             "5.500000"
         );
         assert_eq!(
-            numeric(timestamp_part("ms", t, DataType::Timestamp)),
+            numeric(timestamp_part("ms", t, DataType::Timestamp(None))),
             "5500.000"
         );
         assert_eq!(
-            numeric(timestamp_part("epoch", t, DataType::Timestamp)),
+            numeric(timestamp_part("epoch", t, DataType::Timestamp(None))),
             "1704110405.500000"
         );
         assert_eq!(
             numeric(timestamp_part(
                 "julian",
                 ts("2024-01-01 12:00"),
-                DataType::Timestamp
+                DataType::Timestamp(None)
             )),
             "2460311.50000000000000000000"
         );

@@ -116,8 +116,10 @@ fn accepts(t: DataType, want: DataType) -> bool {
 /// and unknown become timestamptz (the category's preferred type).
 fn timestamp_kind(t: DataType) -> Option<DataType> {
     match t {
-        DataType::Timestamp => Some(DataType::Timestamp),
-        DataType::TimestampTz | DataType::Date | DataType::Unknown => Some(DataType::TimestampTz),
+        DataType::Timestamp(_) => Some(DataType::Timestamp(None)),
+        DataType::TimestampTz(_) | DataType::Date | DataType::Unknown => {
+            Some(DataType::TimestampTz(None))
+        }
         _ => None,
     }
 }
@@ -136,38 +138,42 @@ impl DateTimeFunction {
         let float = |t: DataType| accepts(t, T::Float64);
         Some(match (name, args) {
             ("now" | "transaction_timestamp" | "current_timestamp", []) => {
-                (F::Now, vec![], T::TimestampTz)
+                (F::Now, vec![], T::TimestampTz(None))
             }
-            ("statement_timestamp", []) => (F::StatementTimestamp, vec![], T::TimestampTz),
-            ("clock_timestamp", []) => (F::ClockTimestamp, vec![], T::TimestampTz),
+            ("statement_timestamp", []) => (F::StatementTimestamp, vec![], T::TimestampTz(None)),
+            ("clock_timestamp", []) => (F::ClockTimestamp, vec![], T::TimestampTz(None)),
             ("current_date", []) => (F::CurrentDate, vec![], T::Date),
-            ("localtimestamp", []) => (F::LocalTimestamp, vec![], T::Timestamp),
+            ("localtimestamp", []) => (F::LocalTimestamp, vec![], T::Timestamp(None)),
             // CURRENT_TIMESTAMP(p) and LOCALTIMESTAMP(p): rounded to p fractional digits.
-            ("current_timestamp", [p]) if int(*p) => (F::Now, vec![T::Int32], T::TimestampTz),
-            ("localtimestamp", [p]) if int(*p) => (F::LocalTimestamp, vec![T::Int32], T::Timestamp),
-            ("localtime", []) => (F::LocalTime, vec![], T::Time),
-            ("localtime", [p]) if int(*p) => (F::LocalTime, vec![T::Int32], T::Time),
-            ("current_time", []) => (F::CurrentTime, vec![], T::TimeTz),
-            ("current_time", [p]) if int(*p) => (F::CurrentTime, vec![T::Int32], T::TimeTz),
+            ("current_timestamp", [p]) if int(*p) => (F::Now, vec![T::Int32], T::TimestampTz(None)),
+            ("localtimestamp", [p]) if int(*p) => {
+                (F::LocalTimestamp, vec![T::Int32], T::Timestamp(None))
+            }
+            ("localtime", []) => (F::LocalTime, vec![], T::Time(None)),
+            ("localtime", [p]) if int(*p) => (F::LocalTime, vec![T::Int32], T::Time(None)),
+            ("current_time", []) => (F::CurrentTime, vec![], T::TimeTz(None)),
+            ("current_time", [p]) if int(*p) => (F::CurrentTime, vec![T::Int32], T::TimeTz(None)),
             // timetz_zone; a time is read as a timetz in the session zone first.
-            ("timezone", [z, T::Time | T::TimeTz]) if text(*z) => {
-                (F::Timezone, vec![T::Text, T::TimeTz], T::TimeTz)
+            ("timezone", [z, T::Time(_) | T::TimeTz(_)]) if text(*z) => {
+                (F::Timezone, vec![T::Text, T::TimeTz(None)], T::TimeTz(None))
             }
-            ("date_trunc", [u, T::Interval]) if text(*u) => {
-                (F::DateTrunc, vec![T::Text, T::Interval], T::Interval)
-            }
+            ("date_trunc", [u, T::Interval(_)]) if text(*u) => (
+                F::DateTrunc,
+                vec![T::Text, T::Interval(None)],
+                T::Interval(None),
+            ),
             ("date_trunc", [u, t]) if text(*u) && *t != T::Unknown => {
                 let ty = timestamp_kind(*t)?;
                 (F::DateTrunc, vec![T::Text, ty], ty)
             }
             ("date_part" | "extract", [u, t]) if text(*u) && *t != T::Unknown => {
                 let arg = match t {
-                    T::Interval => T::Interval,
-                    T::Time => T::Time,
-                    T::TimeTz => T::TimeTz,
+                    T::Interval(_) => T::Interval(None),
+                    T::Time(_) => T::Time(None),
+                    T::TimeTz(_) => T::TimeTz(None),
                     // extract has a date version; date_part reads a date as a timestamp.
                     T::Date if name == "extract" => T::Date,
-                    T::Date => T::Timestamp,
+                    T::Date => T::Timestamp(None),
                     other => timestamp_kind(*other)?,
                 };
                 let (func, ty) = if name == "extract" {
@@ -179,12 +185,16 @@ impl DateTimeFunction {
             }
             ("age", [a, b]) => {
                 let ty = match (timestamp_kind(*a)?, timestamp_kind(*b)?) {
-                    (T::Timestamp, T::Timestamp) => T::Timestamp,
-                    _ => T::TimestampTz,
+                    (T::Timestamp(_), T::Timestamp(_)) => T::Timestamp(None),
+                    _ => T::TimestampTz(None),
                 };
-                (F::Age, vec![ty, ty], T::Interval)
+                (F::Age, vec![ty, ty], T::Interval(None))
             }
-            ("age", [a]) => (F::AgeFromToday, vec![timestamp_kind(*a)?], T::Interval),
+            ("age", [a]) => (
+                F::AgeFromToday,
+                vec![timestamp_kind(*a)?],
+                T::Interval(None),
+            ),
             ("make_date", [y, m, d]) if int(*y) && int(*m) && int(*d) => {
                 (F::MakeDate, vec![T::Int32; 3], T::Date)
             }
@@ -194,9 +204,9 @@ impl DateTimeFunction {
                 let mut types = vec![T::Int32; 5];
                 types.push(T::Float64);
                 if name == "make_timestamp" {
-                    (F::MakeTimestamp, types, T::Timestamp)
+                    (F::MakeTimestamp, types, T::Timestamp(None))
                 } else {
-                    (F::MakeTimestampTz, types, T::TimestampTz)
+                    (F::MakeTimestampTz, types, T::TimestampTz(None))
                 }
             }
             ("make_interval", args) if args.len() <= 7 => {
@@ -208,49 +218,51 @@ impl DateTimeFunction {
                     }
                     types.push(want);
                 }
-                (F::MakeInterval, types, T::Interval)
+                (F::MakeInterval, types, T::Interval(None))
             }
-            ("justify_days", [t]) if accepts(*t, T::Interval) => {
-                (F::JustifyDays, vec![T::Interval], T::Interval)
+            ("justify_days", [t]) if accepts(*t, T::Interval(None)) => {
+                (F::JustifyDays, vec![T::Interval(None)], T::Interval(None))
             }
-            ("justify_hours", [t]) if accepts(*t, T::Interval) => {
-                (F::JustifyHours, vec![T::Interval], T::Interval)
+            ("justify_hours", [t]) if accepts(*t, T::Interval(None)) => {
+                (F::JustifyHours, vec![T::Interval(None)], T::Interval(None))
             }
-            ("justify_interval", [t]) if accepts(*t, T::Interval) => {
-                (F::JustifyInterval, vec![T::Interval], T::Interval)
-            }
+            ("justify_interval", [t]) if accepts(*t, T::Interval(None)) => (
+                F::JustifyInterval,
+                vec![T::Interval(None)],
+                T::Interval(None),
+            ),
             ("to_timestamp", [t]) if float(*t) => {
-                (F::ToTimestampEpoch, vec![T::Float64], T::TimestampTz)
+                (F::ToTimestampEpoch, vec![T::Float64], T::TimestampTz(None))
             }
             ("to_timestamp", [a, b]) if text(*a) && text(*b) => {
-                (F::ToTimestamp, vec![T::Text, T::Text], T::TimestampTz)
+                (F::ToTimestamp, vec![T::Text, T::Text], T::TimestampTz(None))
             }
             ("to_date", [a, b]) if text(*a) && text(*b) => {
                 (F::ToDate, vec![T::Text, T::Text], T::Date)
             }
-            ("to_char", [T::Interval, f]) if text(*f) => {
-                (F::ToChar, vec![T::Interval, T::Text], T::Text)
+            ("to_char", [T::Interval(_), f]) if text(*f) => {
+                (F::ToChar, vec![T::Interval(None), T::Text], T::Text)
             }
             ("to_char", [t, f]) if text(*f) && *t != T::Unknown => {
                 (F::ToChar, vec![timestamp_kind(*t)?, T::Text], T::Text)
             }
-            ("date_bin", [s, t, o]) if accepts(*s, T::Interval) => {
+            ("date_bin", [s, t, o]) if accepts(*s, T::Interval(None)) => {
                 let ty = match (timestamp_kind(*t)?, timestamp_kind(*o)?) {
-                    (T::Timestamp, T::Timestamp) => T::Timestamp,
-                    _ => T::TimestampTz,
+                    (T::Timestamp(_), T::Timestamp(_)) => T::Timestamp(None),
+                    _ => T::TimestampTz(None),
                 };
-                (F::DateBin, vec![T::Interval, ty, ty], ty)
+                (F::DateBin, vec![T::Interval(None), ty, ty], ty)
             }
             ("timezone", [z, t]) if text(*z) => {
                 let (arg, ty) = match timestamp_kind(*t)? {
-                    T::Timestamp => (T::Timestamp, T::TimestampTz),
-                    _ => (T::TimestampTz, T::Timestamp),
+                    T::Timestamp(_) => (T::Timestamp(None), T::TimestampTz(None)),
+                    _ => (T::TimestampTz(None), T::Timestamp(None)),
                 };
                 (F::Timezone, vec![T::Text, arg], ty)
             }
             ("isfinite", [t]) => {
                 let ty = match t {
-                    T::Date | T::Timestamp | T::TimestampTz | T::Interval => *t,
+                    T::Date | T::Timestamp(_) | T::TimestampTz(_) | T::Interval(_) => *t,
                     _ => return None,
                 };
                 (F::IsFinite, vec![ty], T::Bool)
@@ -336,11 +348,11 @@ impl DateTimeFunction {
             }
             (F::DateTrunc, [units, value]) => match (&units.data, &value.data) {
                 (V::Text(u), V::Timestamp(t)) => V::Timestamp(by_row(t, valid, 0, |row, t| {
-                    fields::trunc_timestamp(u.get(row), t, DataType::Timestamp)
+                    fields::trunc_timestamp(u.get(row), t, DataType::Timestamp(None))
                 })?),
                 (V::Text(u), V::TimestampTz(t)) => {
                     V::TimestampTz(by_row(t, valid, 0, |row, t| {
-                        fields::trunc_timestamp(u.get(row), t, DataType::TimestampTz)
+                        fields::trunc_timestamp(u.get(row), t, DataType::TimestampTz(None))
                     })?)
                 }
                 (V::Text(u), V::Interval(i)) => {
@@ -356,10 +368,10 @@ impl DateTimeFunction {
                 };
                 let parts = match &value.data {
                     V::Timestamp(t) => by_row(t, valid, Part::Null, |row, t| {
-                        fields::timestamp_part(u.get(row), t, DataType::Timestamp)
+                        fields::timestamp_part(u.get(row), t, DataType::Timestamp(None))
                     })?,
                     V::TimestampTz(t) => by_row(t, valid, Part::Null, |row, t| {
-                        fields::timestamp_part(u.get(row), t, DataType::TimestampTz)
+                        fields::timestamp_part(u.get(row), t, DataType::TimestampTz(None))
                     })?,
                     V::Date(d) => by_row(d, valid, Part::Null, |row, d| {
                         fields::date_part(u.get(row), d)

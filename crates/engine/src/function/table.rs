@@ -35,7 +35,7 @@ impl TableFunction {
                 if !(2..=3).contains(&types.len()) {
                     return None;
                 }
-                if let [start, stop, DataType::Interval | DataType::Unknown] = types {
+                if let [start, stop, DataType::Interval(_) | DataType::Unknown] = types {
                     if let Some(ty) = series_timestamp_type(*start, *stop) {
                         return Some(ty);
                     }
@@ -68,7 +68,7 @@ impl TableFunction {
         match self {
             TableFunction::Unnest => DataType::array_of(output).unwrap_or(output),
             TableFunction::GenerateSeries => match (output, position) {
-                (DataType::Timestamp | DataType::TimestampTz, 2) => DataType::Interval,
+                (DataType::Timestamp(_) | DataType::TimestampTz(_), 2) => DataType::Interval(None),
                 _ => output,
             },
         }
@@ -80,14 +80,14 @@ impl TableFunction {
 fn series_timestamp_type(start: DataType, stop: DataType) -> Option<DataType> {
     use DataType as T;
     match (start, stop) {
-        (T::Timestamp, T::Timestamp | T::Unknown) | (T::Unknown, T::Timestamp) => {
-            Some(T::Timestamp)
+        (T::Timestamp(_), T::Timestamp(_) | T::Unknown) | (T::Unknown, T::Timestamp(_)) => {
+            Some(T::Timestamp(None))
         }
         (
-            T::Date | T::TimestampTz | T::Timestamp | T::Unknown,
-            T::Date | T::TimestampTz | T::Timestamp,
+            T::Date | T::TimestampTz(_) | T::Timestamp(_) | T::Unknown,
+            T::Date | T::TimestampTz(_) | T::Timestamp(_),
         )
-        | (T::Date | T::TimestampTz, T::Unknown) => Some(T::TimestampTz),
+        | (T::Date | T::TimestampTz(_), T::Unknown) => Some(T::TimestampTz(None)),
         _ => None,
     }
 }

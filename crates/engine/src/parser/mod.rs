@@ -10,6 +10,7 @@ mod copy_options;
 mod create_extension;
 mod create_table_as;
 mod create_table_like;
+mod datetime_precision;
 mod deferrable;
 mod dialect;
 mod domain;
@@ -51,6 +52,20 @@ pub use fetch::{FetchCursor, FetchDirection};
 pub use foreign::{ForeignStatement, GenericOptions, MappingUser, OptionChange, OptionsAction};
 pub use frame_exclusion::{FrameExclusion, FrameExclusions};
 pub use identifier_length::TruncatedIdentifier;
+
+/// What a parse tells the session to raise: PostgreSQL's NOTICE for each identifier cut to
+/// 63 bytes, its WARNING for each datetime precision reduced to 6.
+#[derive(Debug, Default)]
+pub struct ParseReport {
+    pub truncated: Vec<TruncatedIdentifier>,
+    pub precision_warnings: Vec<String>,
+}
+
+impl ParseReport {
+    pub fn is_empty(&self) -> bool {
+        self.truncated.is_empty() && self.precision_warnings.is_empty()
+    }
+}
 pub use identity_options::IdentitySequenceNames;
 pub use insert_overriding::Overriding;
 pub use materialized_view::MaterializedViewStatement;
@@ -126,14 +141,14 @@ pub struct Parsed {
 /// Parses every statement of `sql`, text a client sent. An empty string (or only `;`s and
 /// comments) gives none.
 pub fn parse(sql: &str) -> Result<Vec<Parsed>> {
-    parse_reporting(sql, &mut Vec::new())
+    parse_reporting(sql, &mut ParseReport::default())
 }
 
 /// [`parse`], adding the identifiers it cut to NAMEDATALEN - 1 bytes to `truncated` (the
 /// session raises PostgreSQL's NOTICE for each).
-pub fn parse_reporting(sql: &str, truncated: &mut Vec<TruncatedIdentifier>) -> Result<Vec<Parsed>> {
+pub fn parse_reporting(sql: &str, report: &mut ParseReport) -> Result<Vec<Parsed>> {
     let source: Arc<str> = Arc::from(sql);
-    let mut statements = parse_text(sql, truncated)?;
+    let mut statements = parse_text(sql, report)?;
     for statement in &mut statements {
         statement.source = Some(Arc::clone(&source));
     }
@@ -142,16 +157,22 @@ pub fn parse_reporting(sql: &str, truncated: &mut Vec<TruncatedIdentifier>) -> R
 
 /// Parses every statement of `sql`, text the database stored: its errors carry no position.
 pub fn parse_stored(sql: &str) -> Result<Vec<Parsed>> {
-    parse_text(sql, &mut Vec::new())
+    parse_text(sql, &mut ParseReport::default())
 }
 
 /// The parse of [`parse_reporting`] and [`parse_stored`], with no source text kept.
-fn parse_text(sql: &str, truncated: &mut Vec<TruncatedIdentifier>) -> Result<Vec<Parsed>> {
+fn parse_text(sql: &str, report: &mut ParseReport) -> Result<Vec<Parsed>> {
     let dialect = PostgreSqlDialect {};
     let mut tokens = Tokenizer::new(&dialect, sql)
         .tokenize_with_location()
         .map_err(|e| parse_error(sql, e.into()))?;
-    truncated.extend(identifier_length::truncate(&mut tokens));
+    report
+        .truncated
+        .extend(identifier_length::truncate(&mut tokens));
+    report
+        .precision_warnings
+        .extend(datetime_precision::clamp(&mut tokens)?);
+    datetime_precision::cast_interval_literals(&mut tokens);
     let mut exclusions = frame_exclusion::strip(&mut tokens).unwrap_or_default();
     let mut header_match = copy_options::normalize(&mut tokens)?;
     vacuum_options::strip(&mut tokens)?;

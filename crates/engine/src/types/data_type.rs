@@ -55,12 +55,13 @@ pub enum DataType {
     /// `character(n)` (PostgreSQL's bpchar); values are stored blank-padded to n.
     Char(Option<u32>),
     Date,
-    /// `time without time zone`: microseconds since midnight.
-    Time,
-    Timestamp,
+    /// `time without time zone`: microseconds since midnight. This and the other datetime
+    /// types carry their fractional-second precision (`time(3)`), if declared.
+    Time(Option<u8>),
+    Timestamp(Option<u8>),
     /// `timestamp with time zone`: a UTC instant, shown in the session time zone.
-    TimestampTz,
-    Interval,
+    TimestampTz(Option<u8>),
+    Interval(Option<u8>),
     /// Binary strings.
     Bytea,
     Uuid,
@@ -92,7 +93,7 @@ pub enum DataType {
     VarBit(Option<u32>),
     /// `time with time zone`: a time of day and a UTC offset, packed into one integer
     /// whose order is PostgreSQL's (see [`crate::types::timetz`]).
-    TimeTz,
+    TimeTz(Option<u8>),
     /// `int2vector` (pg_index.indkey): an int2 array subscripted from 0, written as its
     /// elements separated by spaces (see [`crate::types::int_vector`]).
     Int2Vector,
@@ -242,10 +243,10 @@ impl DataType {
             | DataType::Char(_)
             | DataType::InternalChar => PhysicalType::Text,
             DataType::Date => PhysicalType::Date,
-            DataType::Time => PhysicalType::Time,
-            DataType::Timestamp => PhysicalType::Timestamp,
-            DataType::TimestampTz => PhysicalType::TimestampTz,
-            DataType::Interval => PhysicalType::Interval,
+            DataType::Time(_) => PhysicalType::Time,
+            DataType::Timestamp(_) => PhysicalType::Timestamp,
+            DataType::TimestampTz(_) => PhysicalType::TimestampTz,
+            DataType::Interval(_) => PhysicalType::Interval,
             DataType::Bytea => PhysicalType::Bytes,
             DataType::Uuid => PhysicalType::Uuid,
             DataType::Json => PhysicalType::Text,
@@ -255,7 +256,7 @@ impl DataType {
             DataType::Oid(_) => PhysicalType::Int64,
             DataType::FloatVector(_) => PhysicalType::FloatVector,
             DataType::Bit(_) | DataType::VarBit(_) => PhysicalType::Text,
-            DataType::TimeTz => PhysicalType::TimeTz,
+            DataType::TimeTz(_) => PhysicalType::TimeTz,
             DataType::Int2Vector => PhysicalType::List(&PhysicalType::Int16),
             DataType::OidVector => PhysicalType::List(&PhysicalType::Int64),
             DataType::Inet | DataType::Cidr => PhysicalType::Inet,
@@ -279,10 +280,10 @@ impl DataType {
             DataType::Text => &DataType::Text,
             DataType::Varchar(None) => &DataType::Varchar(None),
             DataType::Date => &DataType::Date,
-            DataType::Time => &DataType::Time,
-            DataType::Timestamp => &DataType::Timestamp,
-            DataType::TimestampTz => &DataType::TimestampTz,
-            DataType::Interval => &DataType::Interval,
+            DataType::Time(None) => &DataType::Time(None),
+            DataType::Timestamp(None) => &DataType::Timestamp(None),
+            DataType::TimestampTz(None) => &DataType::TimestampTz(None),
+            DataType::Interval(None) => &DataType::Interval(None),
             DataType::Bytea => &DataType::Bytea,
             DataType::Uuid => &DataType::Uuid,
             DataType::Json => &DataType::Json,
@@ -292,11 +293,16 @@ impl DataType {
             DataType::FloatVector(None) => &DataType::FloatVector(None),
             DataType::Bit(None) => &DataType::Bit(None),
             DataType::VarBit(None) => &DataType::VarBit(None),
-            DataType::TimeTz => &DataType::TimeTz,
+            DataType::TimeTz(None) => &DataType::TimeTz(None),
             DataType::Inet => &DataType::Inet,
             DataType::Cidr => &DataType::Cidr,
             DataType::InternalChar => &DataType::InternalChar,
             DataType::Unknown
+            | DataType::Time(Some(_))
+            | DataType::Timestamp(Some(_))
+            | DataType::TimestampTz(Some(_))
+            | DataType::Interval(Some(_))
+            | DataType::TimeTz(Some(_))
             | DataType::FloatVector(Some(_))
             | DataType::Oid(_)
             | DataType::Numeric(Some(_))
@@ -322,6 +328,11 @@ impl DataType {
             DataType::FloatVector(_) => DataType::FloatVector(None),
             DataType::Bit(_) => DataType::Bit(None),
             DataType::VarBit(_) => DataType::VarBit(None),
+            DataType::Time(_)
+            | DataType::Timestamp(_)
+            | DataType::TimestampTz(_)
+            | DataType::Interval(_)
+            | DataType::TimeTz(_) => elem.unmodified(),
             DataType::Unknown => DataType::Text,
             other => other,
         })
@@ -333,6 +344,25 @@ impl DataType {
         match self.element().unwrap_or(self) {
             DataType::Enum(oid) => Some(oid),
             _ => None,
+        }
+    }
+
+    /// The type without its modifier (`timestamp(3)` → `timestamp`, `varchar(5)` →
+    /// `varchar`): what values of the type are, whatever slot they fit.
+    pub fn unmodified(self) -> DataType {
+        match self {
+            DataType::Numeric(_) => DataType::Numeric(None),
+            DataType::Varchar(_) => DataType::Varchar(None),
+            DataType::Char(_) => DataType::Char(None),
+            DataType::Bit(_) => DataType::Bit(None),
+            DataType::VarBit(_) => DataType::VarBit(None),
+            DataType::FloatVector(_) => DataType::FloatVector(None),
+            DataType::Time(_) => DataType::Time(None),
+            DataType::TimeTz(_) => DataType::TimeTz(None),
+            DataType::Timestamp(_) => DataType::Timestamp(None),
+            DataType::TimestampTz(_) => DataType::TimestampTz(None),
+            DataType::Interval(_) => DataType::Interval(None),
+            other => other,
         }
     }
 
@@ -378,11 +408,11 @@ impl DataType {
                 TypeCategory::String
             }
             DataType::Date
-            | DataType::Time
-            | DataType::TimeTz
-            | DataType::Timestamp
-            | DataType::TimestampTz => TypeCategory::DateTime,
-            DataType::Interval => TypeCategory::Timespan,
+            | DataType::Time(_)
+            | DataType::TimeTz(_)
+            | DataType::Timestamp(_)
+            | DataType::TimestampTz(_) => TypeCategory::DateTime,
+            DataType::Interval(_) => TypeCategory::Timespan,
             DataType::Array(_) | DataType::Int2Vector | DataType::OidVector => TypeCategory::Array,
             DataType::Bytea
             | DataType::Uuid
@@ -412,10 +442,10 @@ impl DataType {
             DataType::Varchar(_) => 1043,
             DataType::Char(_) => 1042,
             DataType::Date => 1082,
-            DataType::Timestamp => 1114,
-            DataType::TimestampTz => 1184,
-            DataType::Time => 1083,
-            DataType::Interval => 1186,
+            DataType::Timestamp(_) => 1114,
+            DataType::TimestampTz(_) => 1184,
+            DataType::Time(_) => 1083,
+            DataType::Interval(_) => 1186,
             DataType::Bytea => 17,
             DataType::Uuid => 2950,
             DataType::Json => 114,
@@ -433,10 +463,10 @@ impl DataType {
                 DataType::Varchar(_) => 1015,
                 DataType::Char(_) => 1014,
                 DataType::Date => 1182,
-                DataType::Timestamp => 1115,
-                DataType::TimestampTz => 1185,
-                DataType::Time => 1183,
-                DataType::Interval => 1187,
+                DataType::Timestamp(_) => 1115,
+                DataType::TimestampTz(_) => 1185,
+                DataType::Time(_) => 1183,
+                DataType::Interval(_) => 1187,
                 DataType::Bytea => 1001,
                 DataType::Uuid => 2951,
                 DataType::Json => 199,
@@ -446,7 +476,7 @@ impl DataType {
                 DataType::FloatVector(_) => FLOAT_VECTOR_ARRAY_OID,
                 DataType::Bit(_) => 1561,
                 DataType::VarBit(_) => 1563,
-                DataType::TimeTz => 1270,
+                DataType::TimeTz(_) => 1270,
                 DataType::Inet => 1041,
                 DataType::Cidr => 651,
                 DataType::InternalChar => 1002,
@@ -463,7 +493,7 @@ impl DataType {
             DataType::Enum(oid) => oid,
             DataType::Bit(_) => 1560,
             DataType::VarBit(_) => 1562,
-            DataType::TimeTz => 1266,
+            DataType::TimeTz(_) => 1266,
             DataType::Int2Vector => 22,
             DataType::OidVector => 30,
             DataType::Inet => 869,
@@ -500,10 +530,10 @@ impl DataType {
             1043 => DataType::Varchar(None),
             1042 => DataType::Char(None),
             1082 => DataType::Date,
-            1114 => DataType::Timestamp,
-            1184 => DataType::TimestampTz,
-            1083 => DataType::Time,
-            1186 => DataType::Interval,
+            1114 => DataType::Timestamp(None),
+            1184 => DataType::TimestampTz(None),
+            1083 => DataType::Time(None),
+            1186 => DataType::Interval(None),
             17 => DataType::Bytea,
             2950 => DataType::Uuid,
             114 => DataType::Json,
@@ -512,7 +542,7 @@ impl DataType {
             4072 => DataType::JsonPath,
             1560 => DataType::Bit(None),
             1562 => DataType::VarBit(None),
-            1266 => DataType::TimeTz,
+            1266 => DataType::TimeTz(None),
             22 => DataType::Int2Vector,
             30 => DataType::OidVector,
             869 => DataType::Inet,
@@ -569,11 +599,11 @@ impl DataType {
             | DataType::Enum(_) => 4,
             DataType::Int64
             | DataType::Float64
-            | DataType::Time
-            | DataType::Timestamp
-            | DataType::TimestampTz => 8,
-            DataType::Interval | DataType::Uuid => 16,
-            DataType::TimeTz => 12,
+            | DataType::Time(_)
+            | DataType::Timestamp(_)
+            | DataType::TimestampTz(_) => 8,
+            DataType::Interval(_) | DataType::Uuid => 16,
+            DataType::TimeTz(_) => 12,
             DataType::Unknown => -2,
             DataType::Bytea
             | DataType::Json
@@ -604,7 +634,43 @@ impl DataType {
             DataType::FloatVector(Some(n)) => n as i32,
             // varbit.c keeps the length itself as the modifier.
             DataType::Bit(Some(n)) | DataType::VarBit(Some(n)) => n as i32,
+            // The datetime types keep the precision itself.
+            DataType::Timestamp(Some(p))
+            | DataType::TimestampTz(Some(p))
+            | DataType::Time(Some(p))
+            | DataType::TimeTz(Some(p)) => i32::from(p),
+            // INTERVAL_TYPMOD(precision, INTERVAL_FULL_RANGE).
+            DataType::Interval(Some(p)) => (0x7FFF << 16) | i32::from(p),
             _ => -1,
+        }
+    }
+
+    /// The type with the modifier `typmod` ([`DataType::typmod`]'s inverse) where the type
+    /// takes one; -1, or one the type cannot have, leaves it unmodified.
+    pub fn with_typmod(self, typmod: i32) -> DataType {
+        let varlena = typmod.checked_sub(4).and_then(|n| u32::try_from(n).ok());
+        // varbit.c, pgvector and the datetime types keep the number itself.
+        let plain = u32::try_from(typmod).ok();
+        let precision = plain.and_then(|p| u8::try_from(p).ok()).filter(|p| *p <= 6);
+        match (self.unmodified(), varlena) {
+            (DataType::Bit(None), _) => DataType::Bit(plain.filter(|&n| n > 0)),
+            (DataType::VarBit(None), _) => DataType::VarBit(plain.filter(|&n| n > 0)),
+            (DataType::FloatVector(None), _) => DataType::FloatVector(plain.filter(|&n| n > 0)),
+            (DataType::Varchar(None), Some(n)) => DataType::Varchar(Some(n)),
+            (DataType::Char(None), Some(n)) => DataType::Char(Some(n)),
+            (DataType::Numeric(None), Some(m)) => DataType::Numeric(Some(NumericTypmod {
+                precision: m >> 16,
+                scale: m & 0xffff,
+            })),
+            (DataType::Timestamp(None), _) => DataType::Timestamp(precision),
+            (DataType::TimestampTz(None), _) => DataType::TimestampTz(precision),
+            (DataType::Time(None), _) => DataType::Time(precision),
+            (DataType::TimeTz(None), _) => DataType::TimeTz(precision),
+            // INTERVAL_FULL_RANGE in the high half; fields (other ranges) are not kept.
+            (DataType::Interval(None), _) if (typmod >> 16) & 0x7FFF == 0x7FFF => {
+                DataType::Interval(u8::try_from(typmod & 0xFFFF).ok().filter(|p| *p <= 6))
+            }
+            (ty, _) => ty,
         }
     }
 
@@ -624,10 +690,10 @@ impl DataType {
             DataType::Varchar(_) => "character varying",
             DataType::Char(_) => "character",
             DataType::Date => "date",
-            DataType::Timestamp => "timestamp without time zone",
-            DataType::TimestampTz => "timestamp with time zone",
-            DataType::Time => "time without time zone",
-            DataType::Interval => "interval",
+            DataType::Timestamp(_) => "timestamp without time zone",
+            DataType::TimestampTz(_) => "timestamp with time zone",
+            DataType::Time(_) => "time without time zone",
+            DataType::Interval(_) => "interval",
             DataType::Bytea => "bytea",
             DataType::Uuid => "uuid",
             DataType::Json => "json",
@@ -637,7 +703,7 @@ impl DataType {
             DataType::FloatVector(_) => "vector",
             DataType::Bit(_) => "bit",
             DataType::VarBit(_) => "bit varying",
-            DataType::TimeTz => "time with time zone",
+            DataType::TimeTz(_) => "time with time zone",
             DataType::Int2Vector => "int2vector",
             DataType::OidVector => "oidvector",
             DataType::Inet => "inet",
@@ -656,10 +722,10 @@ impl DataType {
                 DataType::Varchar(_) => "character varying[]",
                 DataType::Char(_) => "character[]",
                 DataType::Date => "date[]",
-                DataType::Timestamp => "timestamp without time zone[]",
-                DataType::TimestampTz => "timestamp with time zone[]",
-                DataType::Time => "time without time zone[]",
-                DataType::Interval => "interval[]",
+                DataType::Timestamp(_) => "timestamp without time zone[]",
+                DataType::TimestampTz(_) => "timestamp with time zone[]",
+                DataType::Time(_) => "time without time zone[]",
+                DataType::Interval(_) => "interval[]",
                 DataType::Bytea => "bytea[]",
                 DataType::Uuid => "uuid[]",
                 DataType::Json => "json[]",
@@ -674,7 +740,7 @@ impl DataType {
                 DataType::FloatVector(_) => "vector[]",
                 DataType::Bit(_) => "bit[]",
                 DataType::VarBit(_) => "bit varying[]",
-                DataType::TimeTz => "time with time zone[]",
+                DataType::TimeTz(_) => "time with time zone[]",
                 DataType::Inet => "inet[]",
                 DataType::Cidr => "cidr[]",
                 DataType::InternalChar => "\"char\"[]",
@@ -743,6 +809,11 @@ impl fmt::Display for DataType {
             DataType::FloatVector(Some(n)) => write!(f, "vector({n})"),
             DataType::Bit(Some(n)) => write!(f, "bit({n})"),
             DataType::VarBit(Some(n)) => write!(f, "bit varying({n})"),
+            DataType::Timestamp(Some(p)) => write!(f, "timestamp({p}) without time zone"),
+            DataType::TimestampTz(Some(p)) => write!(f, "timestamp({p}) with time zone"),
+            DataType::Time(Some(p)) => write!(f, "time({p}) without time zone"),
+            DataType::TimeTz(Some(p)) => write!(f, "time({p}) with time zone"),
+            DataType::Interval(Some(p)) => write!(f, "interval({p})"),
             other => f.write_str(other.name()),
         }
     }

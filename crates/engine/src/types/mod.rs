@@ -19,6 +19,7 @@ mod interval_style;
 pub mod json;
 pub mod jsonpath;
 pub mod numeric;
+pub mod precision;
 pub mod record;
 mod scalar;
 pub mod substring;

@@ -14,9 +14,10 @@ use crate::vector::write_int;
 
 /// The input function of `ty`, applying its modifier the way an explicit cast does:
 /// `'abc'::varchar(2)` truncates, `'abc'::char(5)` pads, numeric(p,s) rounds or errors.
-/// `Char(None)` is bpchar without a length: the text as it is.
+/// `Char(None)` is bpchar without a length: the text as it is; `timestamp(p)` and the other
+/// datetime types round to their precision.
 pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
-    Ok(match ty {
+    let value = match ty {
         DataType::Unknown | DataType::Text | DataType::Varchar(None) | DataType::Char(None) => {
             ScalarValue::Text(text.to_string())
         }
@@ -43,14 +44,14 @@ pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
             })
         }
         DataType::Date => ScalarValue::Date(datetime::parse_date(text)?),
-        DataType::Timestamp => ScalarValue::Timestamp(datetime::parse_timestamp(text)?),
-        DataType::TimestampTz => ScalarValue::TimestampTz(datetime::parse_timestamptz(text)?),
-        DataType::Time => ScalarValue::Time(datetime::parse_time(text)?),
-        DataType::TimeTz => ScalarValue::TimeTz(timetz::parse_timetz(text)?),
+        DataType::Timestamp(_) => ScalarValue::Timestamp(datetime::parse_timestamp(text)?),
+        DataType::TimestampTz(_) => ScalarValue::TimestampTz(datetime::parse_timestamptz(text)?),
+        DataType::Time(_) => ScalarValue::Time(datetime::parse_time(text)?),
+        DataType::TimeTz(_) => ScalarValue::TimeTz(timetz::parse_timetz(text)?),
         DataType::Inet => ScalarValue::Inet(inet::parse_inet(text, false)?),
         DataType::Cidr => ScalarValue::Inet(inet::parse_inet(text, true)?),
         DataType::InternalChar => ScalarValue::Text(super::internal_char::parse(text)),
-        DataType::Interval => ScalarValue::Interval(Interval::parse(text)?),
+        DataType::Interval(_) => ScalarValue::Interval(Interval::parse(text)?),
         DataType::Bytea => ScalarValue::Bytea(bytea::parse_bytea(text)?),
         DataType::Uuid => ScalarValue::Uuid(uuid::parse_uuid(text)?),
         DataType::Json => {
@@ -83,7 +84,8 @@ pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
             ))
         }
         DataType::Record(record) => ScalarValue::Record(super::record::parse_record(text, record)?),
-    })
+    };
+    super::precision::fit_scalar(value, ty)
 }
 
 /// oidin: an unsigned 32-bit number; a negative one down to -2^31 wraps around, as in C.
@@ -325,7 +327,7 @@ mod tests {
         assert_eq!(parsed("-5", DataType::Int16), "-5");
         assert_eq!(parsed("Jan 5 2024", DataType::Date), "2024-01-05");
         assert_eq!(
-            parsed("2024-01-05T01:02:03.5", DataType::Timestamp),
+            parsed("2024-01-05T01:02:03.5", DataType::Timestamp(None)),
             "2024-01-05 01:02:03.5"
         );
         assert_eq!(text(ScalarValue::Null), "");

@@ -13,7 +13,7 @@ use std::sync::atomic::Ordering;
 use crate::catalog::Role;
 use crate::types::{DataType, ScalarValue};
 
-const TIMESTAMPTZ: DataType = DataType::TimestampTz;
+const TIMESTAMPTZ: DataType = DataType::TimestampTz(None);
 /// pg_default, the tablespace of every relation.
 const DEFAULT_TABLESPACE_OID: u32 = 1663;
 /// UTF8 in PostgreSQL's encoding numbering.

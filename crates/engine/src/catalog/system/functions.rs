@@ -14,7 +14,7 @@ use crate::catalog::{QualifiedName, ReferentialAction, SearchPath};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, TableEntry};
 use crate::types::text_io::parse_oid;
-use crate::types::{DataType, NumericTypmod, OidKind, ScalarValue};
+use crate::types::{DataType, OidKind, ScalarValue};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CatalogFunction {
@@ -614,27 +614,12 @@ pub(super) fn type_name(snapshot: &CatalogSnapshot, type_oid: u32, typmod: i32) 
 
 /// PostgreSQL's `format_type(type, typmod)`.
 pub fn format_type(type_oid: u32, typmod: i32) -> String {
-    let modifier = u32::try_from(typmod - 4).ok();
-    // varbit.c keeps the length itself as the modifier.
-    let bit_length = u32::try_from(typmod).ok().filter(|&n| n > 0);
     if let Some(ty) = DataType::from_oid(type_oid) {
-        let ty = match (ty, modifier) {
-            // bit without a length is quoted, as the keyword would mean bit(1).
-            (DataType::Bit(None), _) if bit_length.is_none() => return "\"bit\"".to_string(),
-            (DataType::Bit(None), _) => DataType::Bit(bit_length),
-            (DataType::VarBit(None), _) => DataType::VarBit(bit_length),
-            (DataType::Varchar(None), Some(n)) => DataType::Varchar(Some(n)),
-            (DataType::Char(None), Some(n)) => DataType::Char(Some(n)),
-            (DataType::Numeric(None), Some(m)) => DataType::Numeric(Some(NumericTypmod {
-                precision: m >> 16,
-                scale: m & 0xffff,
-            })),
-            // pgvector's typmod is the dimension count, without the 4 of varlena types.
-            (DataType::FloatVector(None), _) if typmod > 0 => {
-                DataType::FloatVector(Some(typmod as u32))
-            }
-            (ty, _) => ty,
-        };
+        // bit without a length is quoted, as the keyword would mean bit(1).
+        if ty == DataType::Bit(None) && typmod <= 0 {
+            return "\"bit\"".to_string();
+        }
+        let ty = ty.with_typmod(typmod);
         // PostgreSQL prints bpchar without a length as "bpchar".
         match ty {
             DataType::Char(None) => return "bpchar".to_string(),

@@ -1063,7 +1063,7 @@ pub(super) fn deparse_default(default: &str, ty: DataType) -> String {
     };
     // The constant prints through its output function, as PostgreSQL stored it.
     let canonical = match base {
-        DataType::Bit(_) | DataType::VarBit(_) | DataType::TimeTz => {
+        DataType::Bit(_) | DataType::VarBit(_) | DataType::TimeTz(_) => {
             text_io::parse_text(&default[1..default.len() - 1], base)
                 .ok()
                 .map(|value| {

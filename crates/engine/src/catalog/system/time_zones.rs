@@ -8,7 +8,7 @@ use crate::types::{timezone, DataType, Interval, ScalarValue};
 pub(super) const PG_TIMEZONE_NAMES: &[(&str, DataType)] = &[
     ("name", TEXT),
     ("abbrev", TEXT),
-    ("utc_offset", DataType::Interval),
+    ("utc_offset", DataType::Interval(None)),
     ("is_dst", BOOL),
 ];
 

@@ -164,7 +164,7 @@ impl AggregateFunction {
             (F::Sum, T::Float32) => T::Float32,
             (F::Sum, T::Float64) => T::Float64,
             (F::Sum, T::Numeric(_)) => T::Numeric(None),
-            (F::Sum | F::Avg, T::Interval) => T::Interval,
+            (F::Sum | F::Avg, T::Interval(_)) => T::Interval(None),
             (F::Sum | F::Avg, T::FloatVector(_)) => T::FloatVector(None),
             (
                 F::Avg | F::VarSamp | F::VarPop | F::StddevSamp | F::StddevPop,
@@ -455,7 +455,7 @@ impl Accumulator {
             (F::Avg, T::Float32 | T::Float64) => Accumulator::SumFloat64(Sums::new(0.0), true),
             (F::Sum, T::Numeric(_)) => Accumulator::SumNumeric(Sums::new(Decimal::ZERO), false),
             (F::Avg, T::Numeric(_)) => Accumulator::SumNumeric(Sums::new(Decimal::ZERO), true),
-            (F::Sum | F::Avg, T::Interval) => {
+            (F::Sum | F::Avg, T::Interval(_)) => {
                 Accumulator::SumInterval(Sums::new(Interval::ZERO), func == F::Avg)
             }
             (F::Sum | F::Avg, T::FloatVector(_)) => {

@@ -43,11 +43,11 @@ pub fn recv(bytes: &[u8], ty: DataType) -> Result<ScalarValue> {
             ScalarValue::Text(utf8(bytes)?.to_owned())
         }
         DataType::Date => ScalarValue::Date(i32::from_be_bytes(fixed(bytes)?)),
-        DataType::Timestamp => ScalarValue::Timestamp(i64::from_be_bytes(fixed(bytes)?)),
-        DataType::TimestampTz => ScalarValue::TimestampTz(i64::from_be_bytes(fixed(bytes)?)),
-        DataType::Time => ScalarValue::Time(time_recv(i64::from_be_bytes(fixed(bytes)?))?),
+        DataType::Timestamp(_) => ScalarValue::Timestamp(i64::from_be_bytes(fixed(bytes)?)),
+        DataType::TimestampTz(_) => ScalarValue::TimestampTz(i64::from_be_bytes(fixed(bytes)?)),
+        DataType::Time(_) => ScalarValue::Time(time_recv(i64::from_be_bytes(fixed(bytes)?))?),
         // timetz_recv: the time, then the zone in seconds west of UTC.
-        DataType::TimeTz => {
+        DataType::TimeTz(_) => {
             let raw: [u8; 12] = fixed(bytes)?;
             let (time, zone) = raw.split_at(8);
             let time = <[u8; 8]>::try_from(time).map_err(|_| incorrect_binary_format())?;
@@ -58,7 +58,7 @@ pub fn recv(bytes: &[u8], ty: DataType) -> Result<ScalarValue> {
             )?)
         }
         // interval_recv: microseconds, days, months.
-        DataType::Interval => {
+        DataType::Interval(_) => {
             let raw: [u8; 16] = fixed(bytes)?;
             let (micros, rest) = raw.split_at(8);
             let (days, months) = rest.split_at(4);

@@ -9,7 +9,7 @@ pub(super) const IDENTIFIER: DataType = DataType::Text;
 pub(super) const CHARACTER_DATA: DataType = DataType::Text;
 const YES_OR_NO: DataType = DataType::Text;
 const CARDINAL_NUMBER: DataType = DataType::Int32;
-const TIME_STAMP: DataType = DataType::TimestampTz;
+const TIME_STAMP: DataType = DataType::TimestampTz(None);
 
 pub(in crate::catalog::system) const SCHEMATA: &[(&str, DataType)] = &[
     ("catalog_name", IDENTIFIER),

@@ -153,7 +153,11 @@ fn type_facts(ty: DataType) -> (String, [ScalarValue; 7], String) {
     };
     let datetime = match ty {
         DataType::Date => some(0),
-        DataType::Timestamp | DataType::TimestampTz | DataType::Interval => some(6),
+        DataType::Timestamp(p)
+        | DataType::TimestampTz(p)
+        | DataType::Time(p)
+        | DataType::TimeTz(p)
+        | DataType::Interval(p) => some(p.map_or(6, u32::from)),
         _ => NULL,
     };
     let facts = [length, octets, precision, radix, scale, datetime, NULL];
