@@ -1449,7 +1449,7 @@ impl Binder<'_> {
         bound: Vec<ScalarExpr>,
     ) -> Result<ScalarExpr> {
         let types: Vec<DataType> = bound.iter().map(|e| e.ty()).collect();
-        if TableFunction::by_name(name).is_some() || name == "regexp_matches" {
+        if TableFunction::by_name(name).is_some() {
             return Err(self.misplaced_set_returning_call(name));
         }
         if ARRAY_FUNCTIONS.contains(&name) {

@@ -24,6 +24,8 @@ mod numeric;
 mod numeric_transcendental;
 mod pattern;
 mod record;
+mod regex_preference;
+mod regex_syntax;
 mod regexp_search;
 mod signature;
 mod string;
@@ -38,6 +40,7 @@ pub use json::JsonFunction;
 pub use json_items::JsonItems;
 pub use json_path::PathMode;
 pub use network::NetworkFunction;
+pub(crate) use pattern::{regexp_matches_rows, regexp_split_rows, RegexCache};
 pub use record::RecordFunction;
 pub use uuid_ossp::{Namespace as UuidNamespace, UuidOssp};
 
