@@ -113,6 +113,7 @@ impl ScalarFunction {
             | F::Lower
             | F::Upper
             | F::Initcap
+            | F::Unistr
             | F::Substr
             | F::SubstringRegex
             | F::Strpos

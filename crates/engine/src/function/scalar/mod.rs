@@ -29,6 +29,7 @@ mod regex_syntax;
 mod regexp_search;
 mod signature;
 mod string;
+mod unistr;
 mod uuid_ossp;
 
 pub use array::ArrayFunction;
@@ -56,6 +57,8 @@ pub enum ScalarFunction {
     Lower,
     Upper,
     Initcap,
+    /// `unistr(s)`: Unicode escapes decoded.
+    Unistr,
     /// `substr(s, start [, count])`, also `SUBSTRING(s FROM start FOR count)`.
     Substr,
     /// `substring(s, pattern)`: the POSIX regular expression form.
@@ -359,6 +362,7 @@ impl ScalarFunction {
             F::Lower => "lower",
             F::Upper => "upper",
             F::Initcap => "initcap",
+            F::Unistr => "unistr",
             F::Substr => "substr",
             F::SubstringRegex => "substring",
             F::Strpos => "strpos",
@@ -499,6 +503,7 @@ impl ScalarFunction {
             F::Lower => string::lower(args),
             F::Upper => string::upper(args),
             F::Initcap => string::initcap(args),
+            F::Unistr => unistr::unistr(args),
             F::Substr => string::substr(args),
             F::SubstringRegex => pattern::substring(args),
             F::Strpos => string::strpos(args),
