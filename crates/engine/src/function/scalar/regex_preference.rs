@@ -6,7 +6,9 @@
 //! at the same place, so a lazy DFA run from there with every match kept finds
 //! PostgreSQL's end: when it differs from the crate's, the search is refused with 0A000
 //! rather than answered differently. Patterns without alternation or quantifiers have one
-//! match at a place and are not checked.
+//! match at a place and are not checked. The groups of a pattern mixing greedy and
+//! non-greedy quantifiers follow PostgreSQL's subexpression rules, which the crate does not
+//! have: they are refused too.
 
 use std::cell::RefCell;
 
@@ -22,6 +24,8 @@ use crate::error::{Error, Result};
 pub(crate) struct PgRegex {
     regex: Regex,
     check: Option<Check>,
+    /// Whether the capture groups may differ from PostgreSQL's ([`Shape::groups_may_differ`]).
+    groups_may_differ: bool,
 }
 
 struct Check {
@@ -43,7 +47,12 @@ impl PgRegex {
     pub(super) fn new(regex: Regex, pattern: &str, options: &Syntax) -> PgRegex {
         let may_differ = pattern.contains(['|', '?', '*', '+', '{']);
         let check = may_differ.then(|| build(pattern, options)).flatten();
-        PgRegex { regex, check }
+        let groups_may_differ = may_differ && Shape::of(pattern).groups_may_differ();
+        PgRegex {
+            regex,
+            check,
+            groups_may_differ,
+        }
     }
 
     pub(crate) fn is_match(&self, s: &str) -> bool {
@@ -63,6 +72,11 @@ impl PgRegex {
     }
 
     pub(crate) fn captures_at<'s>(&self, s: &'s str, at: usize) -> Result<Option<Captures<'s>>> {
+        if self.groups_may_differ {
+            return Err(Error::unsupported(
+                "capture groups of a regular expression mixing greedy and non-greedy quantifiers",
+            ));
+        }
         let found = self.regex.captures_at(s, at);
         if let Some(m) = found.as_ref().and_then(|c| c.get(0)) {
             self.verify(s, m)?;
@@ -115,39 +129,74 @@ fn build(pattern: &str, options: &Syntax) -> Option<Check> {
     Some(Check {
         dfa,
         cache,
-        shortest: non_greedy(pattern),
+        shortest: Shape::of(pattern).non_greedy(),
     })
 }
 
-/// Whether PostgreSQL prefers the shortest match: the first quantifier is non-greedy and
-/// there is no `|` outside parentheses.
-fn non_greedy(pattern: &str) -> bool {
-    let bytes = pattern.as_bytes();
-    let (mut depth, mut in_bracket, mut i) = (0usize, false, 0);
-    let mut lazy = None;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 1,
-            b'[' if !in_bracket => in_bracket = true,
-            b']' if in_bracket => in_bracket = false,
-            _ if in_bracket => {}
-            b'(' => {
-                depth += 1;
-                // `(?:` is not a quantifier.
-                if bytes.get(i + 1) == Some(&b'?') {
-                    i += 1;
+/// What PostgreSQL's preference rules read in a pattern.
+#[derive(Default)]
+struct Shape {
+    /// Whether the first quantifier is non-greedy.
+    first_lazy: Option<bool>,
+    /// Whether there is a `|` outside parentheses.
+    top_level_alternation: bool,
+    lazy: bool,
+    greedy: bool,
+    /// Whether there is a capturing group.
+    groups: bool,
+}
+
+impl Shape {
+    fn of(pattern: &str) -> Shape {
+        let bytes = pattern.as_bytes();
+        let mut shape = Shape::default();
+        let (mut depth, mut in_bracket, mut i) = (0usize, false, 0);
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\\' => i += 1,
+                b'[' if !in_bracket => in_bracket = true,
+                b']' if in_bracket => in_bracket = false,
+                _ if in_bracket => {}
+                b'(' => {
+                    depth += 1;
+                    // `(?:` is not a quantifier.
+                    if bytes.get(i + 1) == Some(&b'?') {
+                        i += 1;
+                    } else {
+                        shape.groups = true;
+                    }
                 }
+                b')' => depth = depth.saturating_sub(1),
+                b'|' if depth == 0 => shape.top_level_alternation = true,
+                b'*' | b'+' | b'?' | b'{' => {
+                    if bytes[i] == b'{' {
+                        i += bytes[i..].iter().position(|&b| b == b'}').unwrap_or(0);
+                    }
+                    let lazy = bytes.get(i + 1) == Some(&b'?');
+                    if lazy {
+                        i += 1;
+                    }
+                    shape.first_lazy.get_or_insert(lazy);
+                    shape.lazy |= lazy;
+                    shape.greedy |= !lazy;
+                }
+                _ => {}
             }
-            b')' => depth = depth.saturating_sub(1),
-            b'|' if depth == 0 => return false,
-            b'*' | b'+' | b'?' if lazy.is_none() => lazy = Some(bytes.get(i + 1) == Some(&b'?')),
-            b'{' if lazy.is_none() => {
-                let close = bytes[i..].iter().position(|&b| b == b'}').map(|p| i + p);
-                lazy = Some(close.is_some_and(|c| bytes.get(c + 1) == Some(&b'?')));
-            }
-            _ => {}
+            i += 1;
         }
-        i += 1;
+        shape
     }
-    lazy.unwrap_or(false)
+
+    /// Whether PostgreSQL prefers the shortest match: the first quantifier is non-greedy
+    /// and there is no `|` outside parentheses.
+    fn non_greedy(&self) -> bool {
+        !self.top_level_alternation && self.first_lazy.unwrap_or(false)
+    }
+
+    /// Whether PostgreSQL may give the groups other text than the crate: greedy and
+    /// non-greedy quantifiers mixed (`^(l*){1,1}?(.*)`), which PostgreSQL resolves by its
+    /// subexpression preference rules.
+    fn groups_may_differ(&self) -> bool {
+        self.groups && self.lazy && self.greedy
+    }
 }
