@@ -95,6 +95,24 @@ fn invalid(message: &str) -> Error {
     Error::new(SqlState::InvalidParameterValue, message)
 }
 
+/// The built-in type a function-style cast names: not one whose name PostgreSQL's
+/// grammar keeps for type syntax (`numeric(1)` is a syntax error there).
+pub(super) fn type_named(name: &str) -> Option<DataType> {
+    const KEYWORDS: [&str; 8] = [
+        "decimal",
+        "numeric",
+        "varchar",
+        "bit",
+        "time",
+        "timestamp",
+        "interval",
+        "char",
+    ];
+    (!KEYWORDS.contains(&name))
+        .then(|| custom(name).ok())
+        .flatten()
+}
+
 fn custom(name: &str) -> Result<DataType> {
     let name = name.to_ascii_lowercase();
     // Built-in types are in pg_catalog, which psql's queries name.

@@ -15,7 +15,7 @@ use super::window::WindowCallSyntax;
 use super::{ident_name, Binder};
 use crate::catalog::{system, AclMode};
 use crate::error::{Error, Result, SqlState};
-use crate::function::cast::CastContext;
+use crate::function::cast::{can_cast, CastContext};
 use crate::function::{AggregateFunction, ArrayFunction, ScalarFunction, TableFunction};
 use std::sync::Arc;
 
@@ -1457,7 +1457,7 @@ impl Binder<'_> {
         bound: Vec<ScalarExpr>,
     ) -> Result<ScalarExpr> {
         let types: Vec<DataType> = bound.iter().map(|e| e.ty()).collect();
-        if TableFunction::by_name(name).is_some() || name == "regexp_matches" {
+        if TableFunction::by_name(name).is_some() {
             return Err(self.misplaced_set_returning_call(name));
         }
         if ARRAY_FUNCTIONS.contains(&name) {
@@ -1472,12 +1472,55 @@ impl Binder<'_> {
         if matches!(name, "num_nulls" | "num_nonnulls") && !bound.is_empty() {
             return Ok(super::variadic::count_nulls(name == "num_nulls", bound));
         }
+        if let Some(op) = bool_comparison(name) {
+            return self.bind_bool_comparison(name, op, bound);
+        }
         let Some((func, arg_types, ty)) = ScalarFunction::resolve_checked(name, &types)? else {
-            return self
-                .bind_datetime_function(name, bound)
-                .unwrap_or_else(|| Err(self.undefined_function(name, &types)));
+            if let Some(called) = self.bind_datetime_function(name, bound.clone()) {
+                return called;
+            }
+            return self.function_style_cast(name, bound, &types);
         };
         self.scalar_call((func, arg_types, ty), bound)
+    }
+
+    /// `booleq(a, b)` and the other functions behind the boolean comparison operators.
+    fn bind_bool_comparison(
+        &mut self,
+        name: &str,
+        op: CompareOp,
+        bound: Vec<ScalarExpr>,
+    ) -> Result<ScalarExpr> {
+        let types: Vec<DataType> = bound.iter().map(|e| e.ty()).collect();
+        let castable = |t: &DataType| can_cast(*t, DataType::Bool, CastContext::Implicit);
+        let (Ok([left, right]), true) = (<[_; 2]>::try_from(bound), types.iter().all(castable))
+        else {
+            return Err(undefined_function(name, &types));
+        };
+        let left = self.coerce(left, DataType::Bool, CastContext::Implicit)?;
+        let right = self.coerce(right, DataType::Bool, CastContext::Implicit)?;
+        self.compare(op, left, right)
+    }
+
+    /// `float8(x)`, `text(x)`: a call of one argument that no function takes, named after a
+    /// type, is a cast to it, as PostgreSQL's func_get_detail resolves it (every explicit
+    /// cast but a record's to a string type).
+    fn function_style_cast(
+        &mut self,
+        name: &str,
+        bound: Vec<ScalarExpr>,
+        types: &[DataType],
+    ) -> Result<ScalarExpr> {
+        let target = super::data_type::type_named(name);
+        match (<[_; 1]>::try_from(bound), target) {
+            (Ok([arg]), Some(target))
+                if can_cast(arg.ty(), target, CastContext::Explicit)
+                    && !(matches!(arg.ty(), DataType::Record(_)) && target.is_string()) =>
+            {
+                self.coerce(arg, target, CastContext::Explicit)
+            }
+            _ => Err(self.undefined_function(name, types)),
+        }
     }
 
     fn bind_aggregate(&mut self, call: AggregateSyntax<'_>, scope: &Scope) -> Result<ScalarExpr> {
@@ -1811,6 +1854,19 @@ fn single_column(columns: &[ColumnInfo]) -> Result<DataType> {
         [column] => Ok(column.data_type),
         _ => Err(Error::syntax("subquery must return only one column")),
     }
+}
+
+/// The comparison a function behind a boolean operator makes.
+fn bool_comparison(name: &str) -> Option<CompareOp> {
+    Some(match name {
+        "booleq" => CompareOp::Eq,
+        "boolne" => CompareOp::NotEq,
+        "boollt" => CompareOp::Lt,
+        "boolle" => CompareOp::LtEq,
+        "boolgt" => CompareOp::Gt,
+        "boolge" => CompareOp::GtEq,
+        _ => return None,
+    })
 }
 
 fn compare_operator(op: &BinaryOperator) -> Option<CompareOp> {

@@ -1025,9 +1025,6 @@ impl Binder<'_> {
             None => TableFunction::by_name(function_name),
         };
         let Some(func) = by_name else {
-            if function_name == "regexp_matches" {
-                return Err(Error::unsupported("regexp_matches"));
-            }
             return Err(Error::new(
                 SqlState::UndefinedFunction,
                 format!("function {function_name} does not exist"),

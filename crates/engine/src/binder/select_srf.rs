@@ -128,7 +128,7 @@ fn replace_calls(expr: &mut Expr, calls: &mut Vec<Expr>, sql: &[String]) {
 fn operands(expr: &Expr) -> Vec<&Expr> {
     match expr {
         Expr::Nested(inner) | Expr::Cast { expr: inner, .. } => vec![inner],
-        Expr::CompoundFieldAccess { root, access_chain } if field_names(access_chain) => {
+        Expr::CompoundFieldAccess { root, access_chain } if reads_parts(access_chain) => {
             vec![root]
         }
         Expr::UnaryOp { op, expr } if sign(op) => vec![expr],
@@ -152,7 +152,7 @@ fn operands(expr: &Expr) -> Vec<&Expr> {
 fn operands_mut(expr: &mut Expr) -> Vec<&mut Expr> {
     match expr {
         Expr::Nested(inner) | Expr::Cast { expr: inner, .. } => vec![inner],
-        Expr::CompoundFieldAccess { root, access_chain } if field_names(access_chain) => {
+        Expr::CompoundFieldAccess { root, access_chain } if reads_parts(access_chain) => {
             vec![root]
         }
         Expr::UnaryOp { op, expr } if sign(op) => vec![expr],
@@ -176,17 +176,20 @@ fn expands_row(expr: &Expr) -> bool {
     matches!(expr, Expr::CompoundFieldAccess { access_chain, .. } if is_row_expansion(access_chain))
 }
 
-/// Whether an access chain selects fields only (`(f(x)).a.b`, or all of them, `(f(x)).*`):
-/// a call of a set-returning function of several columns is moved out of it, and its
-/// record column read.
-fn field_names(access_chain: &[ast::AccessExpr]) -> bool {
+/// Whether an access chain selects fields (`(f(x)).a.b`, or all of them, `(f(x)).*`) and
+/// array elements (`(regexp_matches(s, p))[1]`) only: a set-returning call is moved out of
+/// it, and its column read.
+fn reads_parts(access_chain: &[ast::AccessExpr]) -> bool {
     let fields = match access_chain.split_last() {
         Some((_, fields)) if is_row_expansion(access_chain) => fields,
         _ => access_chain,
     };
-    fields
-        .iter()
-        .all(|access| matches!(access, ast::AccessExpr::Dot(Expr::Identifier(_))))
+    fields.iter().all(|access| {
+        matches!(
+            access,
+            ast::AccessExpr::Dot(Expr::Identifier(_)) | ast::AccessExpr::Subscript(_)
+        )
+    })
 }
 
 fn sign(op: &ast::UnaryOperator) -> bool {

@@ -9,6 +9,11 @@ pub enum TableFunction {
     GenerateSeries,
     /// unnest(anyarray): every element of the array in storage order, NULLs included.
     Unnest,
+    /// regexp_matches(s, pattern [, flags]): the capture groups of the first match, or of
+    /// every match with `g`, one text[] a row.
+    RegexpMatches,
+    /// regexp_split_to_table(s, pattern [, flags]): the text between matches, a row each.
+    RegexpSplitToTable,
 }
 
 impl TableFunction {
@@ -20,6 +25,8 @@ impl TableFunction {
             // No relation is a partition: its ancestors are the unnest of an empty array,
             // which the binder passes it.
             "unnest" | "pg_partition_ancestors" => Some(TableFunction::Unnest),
+            "regexp_matches" => Some(TableFunction::RegexpMatches),
+            "regexp_split_to_table" => Some(TableFunction::RegexpSplitToTable),
             _ => None,
         }
     }
@@ -31,6 +38,10 @@ impl TableFunction {
                 [DataType::Array(elem)] => Some(**elem),
                 _ => None,
             },
+            TableFunction::RegexpMatches => regexp_arguments(types)
+                .then(|| DataType::array_of(DataType::Text))
+                .flatten(),
+            TableFunction::RegexpSplitToTable => regexp_arguments(types).then_some(DataType::Text),
             TableFunction::GenerateSeries => {
                 if !(2..=3).contains(&types.len()) {
                     return None;
@@ -67,12 +78,21 @@ impl TableFunction {
     pub fn argument_type(self, output: DataType, position: usize) -> DataType {
         match self {
             TableFunction::Unnest => DataType::array_of(output).unwrap_or(output),
+            TableFunction::RegexpMatches | TableFunction::RegexpSplitToTable => DataType::Text,
             TableFunction::GenerateSeries => match (output, position) {
                 (DataType::Timestamp(_) | DataType::TimestampTz(_), 2) => DataType::Interval(None),
                 _ => output,
             },
         }
     }
+}
+
+/// Whether a regexp function takes `types`: (s, pattern [, flags]), all strings.
+fn regexp_arguments(types: &[DataType]) -> bool {
+    (2..=3).contains(&types.len())
+        && types
+            .iter()
+            .all(|&t| t == DataType::Unknown || t.is_string())
 }
 
 /// The output type of a timestamp series from its bounds' types: timestamp stays, anything

@@ -575,7 +575,11 @@ fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
                         TableFunction::GenerateSeries => {
                             Box::new(GenerateSeriesExec::new(call.args.clone()))
                         }
-                        TableFunction::Unnest => Box::new(UnnestExec::new(call.args.clone())),
+                        TableFunction::Unnest
+                        | TableFunction::RegexpMatches
+                        | TableFunction::RegexpSplitToTable => {
+                            Box::new(UnnestExec::new(call.func, call.args.clone(), call.ty))
+                        }
                     }
                 })
                 .collect();

@@ -114,6 +114,7 @@ impl ScalarFunction {
             | F::Lower
             | F::Upper
             | F::Initcap
+            | F::Unistr
             | F::Substr
             | F::SubstringRegex
             | F::Strpos

@@ -24,9 +24,12 @@ mod numeric;
 mod numeric_transcendental;
 mod pattern;
 mod record;
+mod regex_preference;
+mod regex_syntax;
 mod regexp_search;
 mod signature;
 mod string;
+mod unistr;
 mod uuid_ossp;
 
 pub use array::ArrayFunction;
@@ -38,6 +41,7 @@ pub use json::JsonFunction;
 pub use json_items::JsonItems;
 pub use json_path::PathMode;
 pub use network::NetworkFunction;
+pub(crate) use pattern::{regexp_matches_rows, regexp_split_rows, RegexCache};
 pub use record::RecordFunction;
 pub use uuid_ossp::{Namespace as UuidNamespace, UuidOssp};
 
@@ -53,6 +57,8 @@ pub enum ScalarFunction {
     Lower,
     Upper,
     Initcap,
+    /// `unistr(s)`: Unicode escapes decoded.
+    Unistr,
     /// `substr(s, start [, count])`, also `SUBSTRING(s FROM start FOR count)`.
     Substr,
     /// `substring(s, pattern)`: the POSIX regular expression form.
@@ -363,6 +369,7 @@ impl ScalarFunction {
             F::Lower => "lower",
             F::Upper => "upper",
             F::Initcap => "initcap",
+            F::Unistr => "unistr",
             F::Substr => "substr",
             F::SubstringRegex => "substring",
             F::Strpos => "strpos",
@@ -503,6 +510,7 @@ impl ScalarFunction {
             F::Lower => string::lower(args),
             F::Upper => string::upper(args),
             F::Initcap => string::initcap(args),
+            F::Unistr => unistr::unistr(args),
             F::Substr => string::substr(args),
             F::SubstringRegex => pattern::substring(args),
             F::Strpos => string::strpos(args),

@@ -5,30 +5,34 @@
 //! unless the `n` flag asks otherwise. A pattern is compiled once per batch while
 //! consecutive rows repeat it (always, for a constant).
 //!
-//! Known differences from PostgreSQL's engine: back-references inside a pattern (`(a)\1`)
-//! are rejected as invalid, and alternations choose the leftmost alternative rather than
-//! the longest match.
+//! Patterns are rewritten from PostgreSQL's syntax by [`super::regex_syntax`]. Known
+//! differences from PostgreSQL's engine: back-references and lookaround (`(a)\1`,
+//! `a(?=b)`) are refused with 0A000, and alternations choose the leftmost alternative
+//! rather than the longest match.
 
-use regex::{Captures, Regex, RegexBuilder};
+use regex::{Captures, RegexBuilder};
+
+use super::regex_preference::{PgRegex, Syntax};
 
 use super::kernel::{
     is_valid, map_rows, map_text_rows, map_text_rows_nullable, strict_validity, texts, values,
 };
+use super::regex_syntax::translate;
 use crate::error::{Error, Result, SqlState};
 use crate::types::{PhysicalType, ScalarValue};
 use crate::vector::Vector;
 
 /// The compiled form of the last (pattern, flags) pair seen.
 #[derive(Default)]
-pub(super) struct RegexCache {
+pub(crate) struct RegexCache {
     pattern: String,
     flags: String,
-    compiled: Option<(Regex, bool)>,
+    compiled: Option<(PgRegex, bool)>,
 }
 
 impl RegexCache {
     /// The regex for `pattern` with PostgreSQL `flags`, and whether `g` (replace all) is set.
-    pub(super) fn get(&mut self, pattern: &str, flags: &str) -> Result<(&Regex, bool)> {
+    pub(super) fn get(&mut self, pattern: &str, flags: &str) -> Result<(&PgRegex, bool)> {
         if self.compiled.is_none() || self.pattern != pattern || self.flags != flags {
             self.compiled = Some(compile(pattern, flags)?);
             self.pattern.clear();
@@ -43,47 +47,73 @@ impl RegexCache {
     }
 }
 
-/// Compiles with PostgreSQL's flag letters: `g` global, `i`/`c` case, `n`/`s`/`p`/`w`
-/// newline sensitivity, `x` expanded syntax, `q` a literal string; 22023 for others.
-fn compile(pattern: &str, flags: &str) -> Result<(Regex, bool)> {
-    let mut global = false;
-    let mut case_insensitive = false;
-    // PostgreSQL's default: not newline-sensitive.
-    let (mut dot_newline, mut multi_line) = (true, false);
-    let mut expanded = false;
-    let mut literal = false;
-    for flag in flags.chars() {
-        match flag {
-            'g' => global = true,
-            'i' => case_insensitive = true,
-            'c' => case_insensitive = false,
-            'n' | 'm' => (dot_newline, multi_line) = (false, true),
-            's' => (dot_newline, multi_line) = (true, false),
-            'p' => (dot_newline, multi_line) = (false, false),
-            'w' => (dot_newline, multi_line) = (true, true),
-            'x' => expanded = true,
-            't' => expanded = false,
-            'q' => literal = true,
-            other => {
-                return Err(Error::new(
-                    SqlState::InvalidParameterValue,
-                    format!("invalid regular expression option: \"{other}\""),
-                ))
+/// The options PostgreSQL's flag letters set.
+struct Options {
+    global: bool,
+    case_insensitive: bool,
+    dot_newline: bool,
+    multi_line: bool,
+    expanded: bool,
+    literal: bool,
+}
+
+impl Options {
+    /// Applies PostgreSQL's flag letters: `g` global, `i`/`c` case, `n`/`s`/`p`/`w`
+    /// newline sensitivity, `x` expanded syntax, `q` a literal string; 22023 for others.
+    fn apply(&mut self, flags: &str) -> Result<()> {
+        for flag in flags.chars() {
+            match flag {
+                'g' => self.global = true,
+                'i' => self.case_insensitive = true,
+                'c' => self.case_insensitive = false,
+                'n' | 'm' => (self.dot_newline, self.multi_line) = (false, true),
+                's' => (self.dot_newline, self.multi_line) = (true, false),
+                'p' => (self.dot_newline, self.multi_line) = (false, false),
+                'w' => (self.dot_newline, self.multi_line) = (true, true),
+                'x' => self.expanded = true,
+                't' => self.expanded = false,
+                'q' => self.literal = true,
+                other => {
+                    return Err(Error::new(
+                        SqlState::InvalidParameterValue,
+                        format!("invalid regular expression option: \"{other}\""),
+                    ))
+                }
             }
         }
+        Ok(())
     }
-    let escaped;
-    let pattern = if literal {
-        escaped = regex::escape(pattern);
-        &escaped
-    } else {
-        pattern
+}
+
+/// Compiles a pattern in PostgreSQL's syntax with its flag letters ([`Options::apply`]).
+fn compile(pattern: &str, flags: &str) -> Result<(PgRegex, bool)> {
+    let mut options = Options {
+        global: false,
+        case_insensitive: false,
+        // PostgreSQL's default: not newline-sensitive.
+        dot_newline: true,
+        multi_line: false,
+        expanded: false,
+        literal: false,
     };
-    let regex = RegexBuilder::new(pattern)
-        .case_insensitive(case_insensitive)
-        .dot_matches_new_line(dot_newline)
-        .multi_line(multi_line)
-        .ignore_whitespace(expanded)
+    options.apply(flags)?;
+    let pattern = if options.literal {
+        regex::escape(pattern)
+    } else {
+        // The options a pattern embeds override the flags argument.
+        let translated = translate(pattern)?;
+        options.apply(&translated.flags)?;
+        if translated.literal {
+            regex::escape(&translated.pattern)
+        } else {
+            translated.pattern
+        }
+    };
+    let regex = RegexBuilder::new(&pattern)
+        .case_insensitive(options.case_insensitive)
+        .dot_matches_new_line(options.dot_newline)
+        .multi_line(options.multi_line)
+        .ignore_whitespace(options.expanded)
         .build()
         .map_err(|e| {
             let reason = match e {
@@ -95,7 +125,13 @@ fn compile(pattern: &str, flags: &str) -> Result<(Regex, bool)> {
                 format!("invalid regular expression: {}", reason.trim()),
             )
         })?;
-    Ok((regex, global))
+    let syntax = Syntax {
+        case_insensitive: options.case_insensitive,
+        dot_newline: options.dot_newline,
+        multi_line: options.multi_line,
+        expanded: options.expanded,
+    };
+    Ok((PgRegex::new(regex, &pattern, &syntax), options.global))
 }
 
 /// `regexp_replace(s, pattern, replacement [, flags])`: the first match, or every one
@@ -137,7 +173,7 @@ pub(super) fn regexp_replace_from(args: &[Vector]) -> Result<Vector> {
 /// match to replace (0 for all).
 fn replace_rows(
     args: &[Vector],
-    mut choose: impl for<'c> FnMut(usize, &'c mut RegexCache) -> Result<(&'c Regex, i32, i32)>,
+    mut choose: impl for<'c> FnMut(usize, &'c mut RegexCache) -> Result<(&'c PgRegex, i32, i32)>,
 ) -> Result<Vector> {
     let (s, replacement) = (texts(args, 0)?, texts(args, 2)?);
     let mut cache = RegexCache::default();
@@ -147,7 +183,7 @@ fn replace_rows(
         let mut last = 0;
         let mut at = search_start(s, start);
         let mut seen = 0;
-        while let Some(captures) = at.and_then(|at| regex.captures_at(s, at)) {
+        while let Some(captures) = at.map_or(Ok(None), |at| regex.captures_at(s, at))? {
             let Some(whole) = captures.get(0) else {
                 break;
             };
@@ -235,36 +271,86 @@ pub(super) fn reject_global(global: bool, name: &str) -> Result<()> {
 /// match without groups; NULL for a group that did not take part), NULL without a match.
 pub(super) fn regexp_match(args: &[Vector]) -> Result<Vector> {
     map_array_rows(args, "regexp_match", |regex, s| {
-        let captures = regex.captures(s)?;
-        let text = |m: Option<regex::Match>| {
-            m.map_or(ScalarValue::Null, |m| {
-                ScalarValue::Text(m.as_str().to_string())
-            })
-        };
-        Some(if captures.len() == 1 {
-            vec![text(captures.get(0))]
-        } else {
-            captures.iter().skip(1).map(text).collect()
-        })
+        Ok(regex.captures(s)?.map(|c| match_groups(&c)))
     })
+}
+
+/// The capture groups of a match as text (the whole match when there are none; NULL for a
+/// group that did not take part).
+fn match_groups(captures: &Captures) -> Vec<ScalarValue> {
+    let text = |m: Option<regex::Match>| {
+        m.map_or(ScalarValue::Null, |m| {
+            ScalarValue::Text(m.as_str().to_string())
+        })
+    };
+    if captures.len() == 1 {
+        vec![text(captures.get(0))]
+    } else {
+        captures.iter().skip(1).map(text).collect()
+    }
+}
+
+/// The rows of `regexp_matches(s, pattern, flags)`: a text[] of [`match_groups`] for the
+/// first match, or for every one with `g`, walked as PostgreSQL's setup_regexp_matches does.
+pub(crate) fn regexp_matches_rows(
+    cache: &mut RegexCache,
+    s: &str,
+    pattern: &str,
+    flags: &str,
+) -> Result<Vec<ScalarValue>> {
+    let (regex, global) = cache.get(pattern, flags)?;
+    let mut rows = Vec::new();
+    let mut at = Some(0);
+    while let Some(captures) = at.map_or(Ok(None), |at| regex.captures_at(s, at))? {
+        let Some(whole) = captures.get(0) else {
+            break;
+        };
+        rows.push(ScalarValue::Array(match_groups(&captures)));
+        if !global {
+            break;
+        }
+        at = next_search(s, whole);
+    }
+    Ok(rows)
+}
+
+/// The rows of `regexp_split_to_table(s, pattern, flags)`: [`split_pieces`] as text.
+pub(crate) fn regexp_split_rows(
+    cache: &mut RegexCache,
+    s: &str,
+    pattern: &str,
+    flags: &str,
+) -> Result<Vec<ScalarValue>> {
+    let (regex, global) = cache.get(pattern, flags)?;
+    reject_global(global, "regexp_split_to_table")?;
+    split_pieces(regex, s)
 }
 
 /// `regexp_split_to_array(s, pattern [, flags])`: the text between matches; an empty
 /// match at either end of the string is ignored, so `''` splits into characters.
 pub(super) fn regexp_split_to_array(args: &[Vector]) -> Result<Vector> {
     map_array_rows(args, "regexp_split_to_array", |regex, s| {
-        let mut pieces = Vec::new();
-        let mut last = 0;
-        for m in regex.find_iter(s) {
-            if m.start() == m.end() && (m.start() == 0 || m.start() == s.len()) {
-                continue;
-            }
-            pieces.push(ScalarValue::Text(s[last..m.start()].to_string()));
-            last = m.end();
-        }
-        pieces.push(ScalarValue::Text(s[last..].to_string()));
-        Some(pieces)
+        split_pieces(regex, s).map(Some)
     })
+}
+
+/// The text between the matches of `regex` in `s`. As in PostgreSQL, a match at the end
+/// of the string or ending no later than the previous one (an empty one at the start, or
+/// right after a match) is ignored, so `''` splits into characters.
+fn split_pieces(regex: &PgRegex, s: &str) -> Result<Vec<ScalarValue>> {
+    let mut pieces = Vec::new();
+    let mut last = 0;
+    let mut at = Some(0);
+    while let Some(m) = at.map_or(Ok(None), |at| regex.find_at(s, at))? {
+        at = next_search(s, m);
+        if m.start() >= s.len() || m.end() <= last {
+            continue;
+        }
+        pieces.push(ScalarValue::Text(s[last..m.start()].to_string()));
+        last = m.end();
+    }
+    pieces.push(ScalarValue::Text(s[last..].to_string()));
+    Ok(pieces)
 }
 
 /// A strict `(s, pattern [, flags])` function giving a text[] (or NULL) per row; the `g`
@@ -272,7 +358,7 @@ pub(super) fn regexp_split_to_array(args: &[Vector]) -> Result<Vector> {
 fn map_array_rows(
     args: &[Vector],
     name: &str,
-    mut f: impl FnMut(&Regex, &str) -> Option<Vec<ScalarValue>>,
+    mut f: impl FnMut(&PgRegex, &str) -> Result<Option<Vec<ScalarValue>>>,
 ) -> Result<Vector> {
     let (s, pattern) = (texts(args, 0)?, texts(args, 1)?);
     let flags = optional(args, 2, texts)?;
@@ -286,7 +372,7 @@ fn map_array_rows(
         }
         let (regex, global) = cache.get(pattern.get(row), flags.map_or("", |f| f.get(row)))?;
         reject_global(global, name)?;
-        match f(regex, s.get(row)) {
+        match f(regex, s.get(row))? {
             Some(values) => out.push_scalar(&ScalarValue::Array(values)),
             None => {
                 out.push_null();
@@ -337,7 +423,7 @@ pub(super) fn substring(args: &[Vector]) -> Result<Vector> {
     let mut cache = RegexCache::default();
     map_text_rows_nullable(args, |row, out| {
         let (regex, _) = cache.get(pattern.get(row), "")?;
-        let Some(captures) = regex.captures(s.get(row)) else {
+        let Some(captures) = regex.captures(s.get(row))? else {
             return Ok(false);
         };
         let group = if regex.captures_len() > 1 { 1 } else { 0 };
@@ -464,7 +550,7 @@ mod tests {
             return "<invalid>".into();
         };
         let mut out = Vec::new();
-        if let Some(captures) = regex.captures(s) {
+        if let Ok(Some(captures)) = regex.captures(s) {
             expand_replacement(replacement, &captures, &mut out);
         }
         String::from_utf8_lossy(&out).into_owned()

@@ -4,7 +4,9 @@
 //! search beginning where the last match ended (one character later after an empty one).
 //! Positions are in characters; the `g` flag is rejected (they find every match anyway).
 
-use regex::{Match, Regex};
+use regex::Match;
+
+use super::regex_preference::PgRegex;
 
 use super::kernel::{char_count, map_rows, map_text_rows_nullable, texts, values};
 use super::pattern::{
@@ -29,7 +31,7 @@ pub(super) fn regexp_count(args: &[Vector]) -> Result<Vector> {
         let s = s.get(row);
         let mut count = 0i32;
         let mut at = search_start(s, start);
-        while let Some(whole) = at.and_then(|at| regex.find_at(s, at)) {
+        while let Some(whole) = at.map_or(Ok(None), |at| regex.find_at(s, at))? {
             count = count.saturating_add(1);
             at = next_search(s, whole);
         }
@@ -146,7 +148,7 @@ impl<'a> MatchSearch<'a> {
         let flags = self.flags.map_or("", |f| f.get(row));
         let (regex, global) = self.cache.get(self.pattern.get(row), flags)?;
         reject_global(global, name)?;
-        let Some((searched_from, whole)) = nth_match(regex, s, start, n) else {
+        let Some((searched_from, whole)) = nth_match(regex, s, start, n)? else {
             return Ok(None);
         };
         let groups = regex.captures_len() - 1;
@@ -159,7 +161,7 @@ impl<'a> MatchSearch<'a> {
         };
         // The same search finds the same match, now with its groups (slower, so only
         // for the match asked for).
-        let captures = regex.captures_at(s, searched_from);
+        let captures = regex.captures_at(s, searched_from)?;
         Ok(captures
             .and_then(|c| c.get(group))
             .map(|m| (m.start(), m.end())))
@@ -168,16 +170,23 @@ impl<'a> MatchSearch<'a> {
 
 /// The `n`th (1-based) of PostgreSQL's successive matches of `regex` in `s` from
 /// character `start`, and the byte offset the search that found it began at.
-fn nth_match<'s>(regex: &Regex, s: &'s str, start: i32, n: i32) -> Option<(usize, Match<'s>)> {
+fn nth_match<'s>(
+    regex: &PgRegex,
+    s: &'s str,
+    start: i32,
+    n: i32,
+) -> Result<Option<(usize, Match<'s>)>> {
     let mut at = search_start(s, start);
     let mut seen = 0;
     while let Some(from) = at {
-        let whole = regex.find_at(s, from)?;
+        let Some(whole) = regex.find_at(s, from)? else {
+            break;
+        };
         seen += 1;
         if seen == n {
-            return Some((from, whole));
+            return Ok(Some((from, whole)));
         }
         at = next_search(s, whole);
     }
-    None
+    Ok(None)
 }

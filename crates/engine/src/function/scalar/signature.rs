@@ -358,6 +358,7 @@ pub(super) fn signatures(name: &str) -> &'static [Signature] {
         "lower" => &[(F::Lower, &[TEXT], TEXT)],
         "upper" => &[(F::Upper, &[TEXT], TEXT)],
         "initcap" => &[(F::Initcap, &[TEXT], TEXT)],
+        "unistr" => &[(F::Unistr, &[TEXT], TEXT)],
         "substr" => &[
             (F::Substr, &[TEXT, I4], TEXT),
             (F::Substr, &[TEXT, I4, I4], TEXT),
