@@ -150,7 +150,13 @@ pub(super) fn cut_runs(keys: &[SortKey], runs: &[SortedRun], stretches: usize) -
     let mut samples: Vec<(usize, u32)> = runs
         .iter()
         .enumerate()
-        .flat_map(|(r, run)| run.order.iter().skip(stride / 2).step_by(stride).map(move |&row| (r, row)))
+        .flat_map(|(r, run)| {
+            run.order
+                .iter()
+                .skip(stride / 2)
+                .step_by(stride)
+                .map(move |&row| (r, row))
+        })
         .collect();
     samples.sort_by(|&(a, row_a), &(b, row_b)| merge_order(keys, &runs[a], row_a, &runs[b], row_b));
     let mut cuts = vec![vec![0; runs.len()]];
@@ -162,8 +168,9 @@ pub(super) fn cut_runs(keys: &[SortKey], runs: &[SortedRun], stretches: usize) -
         cuts.push(
             runs.iter()
                 .map(|run| {
-                    run.order
-                        .partition_point(|&row| merge_order(keys, run, row, splitter, at_row).is_lt())
+                    run.order.partition_point(|&row| {
+                        merge_order(keys, run, row, splitter, at_row).is_lt()
+                    })
                 })
                 .collect(),
         );
@@ -186,7 +193,10 @@ pub(super) fn merge_stretch(
     let stretch = |r: usize| &runs[r].order[from[r]..to[r]];
     let copy_out = |rows: &Batch, order: &[u32]| {
         let order = &order[..order.len().min(limit)];
-        order.chunks(BATCH_SIZE).map(|chunk| rows.gather(chunk)).collect()
+        order
+            .chunks(BATCH_SIZE)
+            .map(|chunk| rows.gather(chunk))
+            .collect()
     };
     let mut filled = (0..runs.len()).filter(|&r| from[r] < to[r]);
     match (filled.next(), filled.next()) {
@@ -281,7 +291,12 @@ impl<'r> RunMerger<'r> {
 
     /// Up to `n` next rows, as indices into the stretches' concatenated rows.
     fn next_rows(&mut self, n: usize) -> Vec<u32> {
-        let remaining: usize = self.ends.iter().zip(&self.cursors).map(|(e, c)| e - c).sum();
+        let remaining: usize = self
+            .ends
+            .iter()
+            .zip(&self.cursors)
+            .map(|(e, c)| e - c)
+            .sum();
         let mut out = Vec::with_capacity(n.min(remaining));
         let k = self.runs.len();
         while out.len() < n && k > 0 {
@@ -387,7 +402,14 @@ mod tests {
             };
             let serial = ids(1, 1000, 1);
             assert_eq!(serial.len(), 1000);
-            let cases = [(2, 1, 1), (2, 1, 7), (3, 10, 3), (4, 64, 16), (5, 333, 2), (8, 7, 40)];
+            let cases = [
+                (2, 1, 1),
+                (2, 1, 7),
+                (3, 10, 3),
+                (4, 64, 16),
+                (5, 333, 2),
+                (8, 7, 40),
+            ];
             for (workers, morsel, stretches) in cases {
                 assert_eq!(
                     ids(workers, morsel, stretches),
