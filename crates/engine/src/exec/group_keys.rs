@@ -107,15 +107,21 @@ impl Groups {
         let mut lists = vec![Vec::with_capacity(self.len() / count); count];
         match (partitioner, &self.index) {
             (Partitioner::Range { low, width, .. }, Index::Int(index)) => {
-                // The slots hold the groups in key order: no key is read or hashed.
+                // The slots hold the groups in key order: each partition is a stretch of
+                // them, found without reading, hashing or dividing any key.
                 lists[0].extend(index.null_group);
                 if let Some((base, slots)) = &index.direct {
-                    for (offset, &id) in slots.iter().enumerate() {
-                        if id != NO_GROUP {
-                            let value = i128::from(*base) + offset as i128;
-                            let partition = ((value - low) / width) as usize;
-                            lists[partition.min(count - 1)].push(id);
-                        }
+                    let mut start = 0;
+                    for (p, list) in lists.iter_mut().enumerate() {
+                        let next_low = low + (p as i128 + 1) * width;
+                        let end = match p + 1 == count {
+                            true => slots.len(),
+                            false => (next_low - i128::from(*base))
+                                .clamp(start as i128, slots.len() as i128)
+                                as usize,
+                        };
+                        list.extend(slots[start..end].iter().filter(|&&id| id != NO_GROUP));
+                        start = end;
                     }
                 }
             }

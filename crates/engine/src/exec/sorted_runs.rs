@@ -1,10 +1,12 @@
 //! Sorted runs and their k-way merge, for every operator that sorts (SortExec, TopNExec):
 //! a run is rows sorted on their evaluated keys, each row knowing where a serial scan would
 //! have met it. Workers of a parallel sort each sort a run of their own rows; the merge then
-//! streams every run's rows in the one order a serial stable sort gives (equal keys in scan
+//! puts every run's rows in the one order a serial stable sort gives (equal keys in scan
 //! order, told apart by the rows' origins), so a parallel ORDER BY equals the serial one row
 //! for row. A serial sort is the merge of a single run. A loser tree picks each next row in
-//! log2(k) comparisons.
+//! log2(k) comparisons. The merged order can be cut at sampled rows into stretches
+//! (`cut_runs`) that separate tasks merge and copy out at once (`merge_stretch`), so no
+//! step of a parallel sort goes through one thread row by row.
 
 use std::cmp::Ordering;
 
@@ -13,7 +15,7 @@ use super::sort_key::{compare_key_rows, sort_order};
 use crate::error::Result;
 use crate::plan::SortKey;
 use crate::types::PhysicalType;
-use crate::vector::{concat_batches, Batch};
+use crate::vector::{concat_batches, Batch, BATCH_SIZE};
 
 /// Where a serial scan meets a row: its batch's position, then the row in that batch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -56,8 +58,7 @@ impl Origins {
 
 /// Rows with their evaluated sort keys, and the order the keys put them in.
 pub(super) struct SortedRun {
-    /// The rows in batches, whose rows are numbered on from one batch to the next.
-    pub rows: Vec<Batch>,
+    pub rows: Batch,
     pub keys: Batch,
     /// Row indices in key order; equal keys in origin order.
     pub order: Vec<u32>,
@@ -82,11 +83,12 @@ impl RunBuilder {
         }
     }
 
-    /// The batches in origin order, sorted (a stable sort: ties keep origin order). Only
-    /// the keys are concatenated; the rows are copied once, by whoever merges the runs.
+    /// The batches in origin order, concatenated and sorted (a stable sort: ties keep
+    /// origin order), on the worker that collected them.
     pub fn finish(
         mut self,
         sort_keys: &[SortKey],
+        physical: &[PhysicalType],
         key_physical: &[PhysicalType],
     ) -> Result<SortedRun> {
         self.batches.sort_by_key(|(origin, _, _)| *origin);
@@ -100,10 +102,10 @@ impl RunBuilder {
             rows.push(batch);
             keys.push(batch_keys);
         }
-        let keys = concat_batches(key_physical, &keys)?;
+        let keys = one_batch(key_physical, keys)?;
         let order = sort_order(sort_keys, &keys.columns, keys.len());
         Ok(SortedRun {
-            rows,
+            rows: one_batch(physical, rows)?,
             keys,
             order,
             origins: Origins::Batches(starts),
@@ -111,50 +113,148 @@ impl RunBuilder {
     }
 }
 
-/// Streams the rows of several sorted runs in one order, as indices into the runs' rows
-/// concatenated in run order.
-pub(super) struct RunMerger {
-    keys: Vec<SortKey>,
-    runs: Vec<SortedRun>,
-    /// Where each run's rows start in the concatenation.
+/// `batches` as one batch; a single batch is kept, not copied.
+pub(super) fn one_batch(physical: &[PhysicalType], mut batches: Vec<Batch>) -> Result<Batch> {
+    if batches.len() == 1 {
+        if let Some(only) = batches.pop() {
+            return Ok(only);
+        }
+    }
+    concat_batches(physical, &batches)
+}
+
+/// The order of row `row_a` of run `a` and row `row_b` of run `b` in the merge: by key,
+/// then, among equal keys, by origin (so two rows are never equal).
+fn merge_order(keys: &[SortKey], a: &SortedRun, row_a: u32, b: &SortedRun, row_b: u32) -> Ordering {
+    compare_key_rows(
+        keys,
+        &a.keys.columns,
+        row_a as usize,
+        &b.keys.columns,
+        row_b as usize,
+    )
+    .then_with(|| a.origins.of(row_a).cmp(&b.origins.of(row_b)))
+}
+
+/// Rows sampled per stretch to place the cuts: enough that the stretches come out about
+/// equal whatever the keys' distribution, few enough to sort in no time.
+const SAMPLES_PER_STRETCH: usize = 32;
+
+/// Cuts the runs' merged order into up to `stretches` stretches of about equal size, at
+/// rows sampled evenly over all runs: `cuts[s][r]` is where stretch `s` starts in run
+/// `r`'s order (the last cut is every run's end). Rows are totally ordered (keys, then
+/// origin), so a cut places every row once.
+pub(super) fn cut_runs(keys: &[SortKey], runs: &[SortedRun], stretches: usize) -> Vec<Vec<usize>> {
+    let total: usize = runs.iter().map(|r| r.order.len()).sum();
+    let stride = (total / (SAMPLES_PER_STRETCH * stretches).max(1)).max(1);
+    let mut samples: Vec<(usize, u32)> = runs
+        .iter()
+        .enumerate()
+        .flat_map(|(r, run)| {
+            run.order
+                .iter()
+                .skip(stride / 2)
+                .step_by(stride)
+                .map(move |&row| (r, row))
+        })
+        .collect();
+    samples.sort_by(|&(a, row_a), &(b, row_b)| merge_order(keys, &runs[a], row_a, &runs[b], row_b));
+    let mut cuts = vec![vec![0; runs.len()]];
+    for s in 1..stretches {
+        let Some(&(at, at_row)) = samples.get(s * samples.len() / stretches) else {
+            break;
+        };
+        let splitter = &runs[at];
+        cuts.push(
+            runs.iter()
+                .map(|run| {
+                    run.order.partition_point(|&row| {
+                        merge_order(keys, run, row, splitter, at_row).is_lt()
+                    })
+                })
+                .collect(),
+        );
+    }
+    cuts.push(runs.iter().map(|r| r.order.len()).collect());
+    cuts.dedup();
+    cuts
+}
+
+/// The first `limit` rows of the merge of each run's stretch `from[r]..to[r]` of its
+/// order, copied out in batches of at most [`BATCH_SIZE`] rows.
+pub(super) fn merge_stretch(
+    keys: &[SortKey],
+    runs: &[SortedRun],
+    from: &[usize],
+    to: &[usize],
+    physical: &[PhysicalType],
+    limit: usize,
+) -> Result<Vec<Batch>> {
+    let stretch = |r: usize| &runs[r].order[from[r]..to[r]];
+    let copy_out = |rows: &Batch, order: &[u32]| {
+        let order = &order[..order.len().min(limit)];
+        order
+            .chunks(BATCH_SIZE)
+            .map(|chunk| rows.gather(chunk))
+            .collect()
+    };
+    let mut filled = (0..runs.len()).filter(|&r| from[r] < to[r]);
+    match (filled.next(), filled.next()) {
+        (None, _) => Ok(Vec::new()),
+        // One run's stretch is already in order: copied out straight from its rows.
+        (Some(only), None) => Ok(copy_out(&runs[only].rows, stretch(only))),
+        (Some(_), Some(_)) => {
+            let pieces: Vec<Batch> = (0..runs.len())
+                .map(|r| runs[r].rows.gather(stretch(r)))
+                .collect();
+            let order = RunMerger::new(keys, runs, from, to).next_rows(limit);
+            Ok(copy_out(&concat_batches(physical, &pieces)?, &order))
+        }
+    }
+}
+
+/// Merges stretches of several sorted runs into one order, as indices into the stretches'
+/// rows concatenated in run order.
+struct RunMerger<'r> {
+    keys: &'r [SortKey],
+    runs: &'r [SortedRun],
+    /// Where each run's stretch starts in its order, and in the concatenation.
+    starts: &'r [usize],
     offsets: Vec<u32>,
-    /// The next position in each run's order.
+    /// The next and the end position in each run's order.
     cursors: Vec<usize>,
+    ends: &'r [usize],
     /// `tree[0]` is the run holding the next row; `tree[1..k]` the loser of each match, the
     /// run at leaf `i` playing from node `k + i`.
     tree: Vec<usize>,
 }
 
-impl RunMerger {
-    pub fn new(keys: Vec<SortKey>, runs: Vec<SortedRun>) -> RunMerger {
+impl<'r> RunMerger<'r> {
+    fn new(
+        keys: &'r [SortKey],
+        runs: &'r [SortedRun],
+        starts: &'r [usize],
+        ends: &'r [usize],
+    ) -> RunMerger<'r> {
         let mut offsets = Vec::with_capacity(runs.len());
         let mut total = 0u32;
-        for run in &runs {
+        for (start, end) in starts.iter().zip(ends) {
             offsets.push(total);
-            total += run.keys.len() as u32;
+            total += (end - start) as u32;
         }
         let mut merger = RunMerger {
             keys,
-            cursors: vec![0; runs.len()],
-            tree: vec![0; runs.len().max(1)],
             runs,
+            starts,
             offsets,
+            cursors: starts.to_vec(),
+            ends,
+            tree: vec![0; runs.len().max(1)],
         };
-        if !merger.runs.is_empty() {
+        if !runs.is_empty() {
             merger.tree[0] = merger.play(1);
         }
         merger
-    }
-
-    /// Every run's rows, concatenated in run order (what the merged indices point into);
-    /// a single run's rows are shared, not copied.
-    pub fn rows(&self, physical: &[PhysicalType]) -> Result<Batch> {
-        let mut batches = self.runs.iter().flat_map(|r| &r.rows);
-        if let (Some(only), None) = (batches.next(), batches.next()) {
-            return Ok(only.clone());
-        }
-        let rows: Vec<Batch> = self.runs.iter().flat_map(|r| r.rows.clone()).collect();
-        concat_batches(physical, &rows)
     }
 
     /// The winner of the subtree at `node`, recording the losers of its matches.
@@ -174,9 +274,10 @@ impl RunMerger {
         winner
     }
 
-    /// The row run `run` offers next, if it has one left.
+    /// The row run `run` offers next, if its stretch has one left.
     fn head(&self, run: usize) -> Option<u32> {
-        self.runs[run].order.get(self.cursors[run]).copied()
+        let at = self.cursors[run];
+        (at < self.ends[run]).then(|| self.runs[run].order[at])
     }
 
     /// Whether run `a`'s next row comes strictly before run `b`'s (an exhausted run never
@@ -185,32 +286,26 @@ impl RunMerger {
         let (Some(row_a), Some(row_b)) = (self.head(a), self.head(b)) else {
             return self.head(a).is_some();
         };
-        let (run_a, run_b) = (&self.runs[a], &self.runs[b]);
-        let ord = compare_key_rows(
-            &self.keys,
-            &run_a.keys.columns,
-            row_a as usize,
-            &run_b.keys.columns,
-            row_b as usize,
-        );
-        match ord {
-            Ordering::Less => true,
-            Ordering::Greater => false,
-            Ordering::Equal => run_a.origins.of(row_a) < run_b.origins.of(row_b),
-        }
+        merge_order(self.keys, &self.runs[a], row_a, &self.runs[b], row_b).is_lt()
     }
 
-    /// Up to `n` next rows, as indices into the concatenated rows; empty once every run is
-    /// exhausted.
-    pub fn next_rows(&mut self, n: usize) -> Vec<u32> {
-        let mut out = Vec::with_capacity(n);
+    /// Up to `n` next rows, as indices into the stretches' concatenated rows.
+    fn next_rows(&mut self, n: usize) -> Vec<u32> {
+        let remaining: usize = self
+            .ends
+            .iter()
+            .zip(&self.cursors)
+            .map(|(e, c)| e - c)
+            .sum();
+        let mut out = Vec::with_capacity(n.min(remaining));
         let k = self.runs.len();
         while out.len() < n && k > 0 {
             let mut winner = self.tree[0];
-            let Some(row) = self.head(winner) else {
+            if self.head(winner).is_none() {
                 break;
-            };
-            out.push(self.offsets[winner] + row);
+            }
+            let at = self.cursors[winner] - self.starts[winner];
+            out.push(self.offsets[winner] + at as u32);
             self.cursors[winner] += 1;
             // Replay the winner's path to the root against the losers kept on it.
             let mut node = (k + winner) / 2;
@@ -257,7 +352,8 @@ mod tests {
     }
 
     /// Rows dealt out to `workers` runs, a morsel of `morsel` rows at a time round-robin,
-    /// merged: the same ids in the same order as one stable sort of them all.
+    /// cut into stretches and merged: the same ids in the same order as one stable sort of
+    /// them all.
     #[test]
     fn merged_runs_equal_the_serial_stable_sort() {
         let mut state = 7u64;
@@ -271,7 +367,7 @@ mod tests {
         let physical = [PhysicalType::Int32, PhysicalType::Int32];
         for flags in 0..4 {
             let keys = vec![key(flags & 1 != 0, flags & 2 != 0)];
-            let ids = |workers: usize, morsel: usize| {
+            let ids = |workers: usize, morsel: usize, stretches: usize| {
                 let mut builders: Vec<RunBuilder> =
                     (0..workers).map(|_| RunBuilder::new()).collect();
                 for (m, start) in (0..values.len()).step_by(morsel).enumerate() {
@@ -283,35 +379,42 @@ mod tests {
                     });
                     builders[(m * 7 + 3) % workers].push(origin, rows, batch_keys);
                 }
-                let runs = builders
+                let runs: Vec<SortedRun> = builders
                     .into_iter()
                     .map(|b| {
-                        b.finish(&keys, &physical[..1])
+                        b.finish(&keys, &physical, &physical[..1])
                             .expect("int4 runs concatenate")
                     })
                     .collect();
-                let mut merger = RunMerger::new(keys.clone(), runs);
-                let all = merger.rows(&physical).expect("int4 runs concatenate");
+                let cuts = cut_runs(&keys, &runs, stretches);
                 let mut out = Vec::new();
-                loop {
-                    let rows = merger.next_rows(100);
-                    if rows.is_empty() {
-                        break;
+                for (from, to) in cuts.iter().zip(&cuts[1..]) {
+                    let batches = merge_stretch(&keys, &runs, from, to, &physical, usize::MAX)
+                        .expect("int4 runs concatenate");
+                    for batch in batches {
+                        let VectorData::Int32(id) = &batch.columns[1].data else {
+                            unreachable!()
+                        };
+                        out.extend_from_slice(id);
                     }
-                    let VectorData::Int32(id) = &all.gather(&rows).columns[1].data else {
-                        unreachable!()
-                    };
-                    out.extend_from_slice(id);
                 }
                 out
             };
-            let serial = ids(1, 1000);
+            let serial = ids(1, 1000, 1);
             assert_eq!(serial.len(), 1000);
-            for (workers, morsel) in [(2, 1), (3, 10), (4, 64), (5, 333), (8, 7)] {
+            let cases = [
+                (2, 1, 1),
+                (2, 1, 7),
+                (3, 10, 3),
+                (4, 64, 16),
+                (5, 333, 2),
+                (8, 7, 40),
+            ];
+            for (workers, morsel, stretches) in cases {
                 assert_eq!(
-                    ids(workers, morsel),
+                    ids(workers, morsel, stretches),
                     serial,
-                    "{workers} workers, morsels of {morsel}, flags {flags}"
+                    "{workers} workers, morsels of {morsel}, {stretches} stretches, flags {flags}"
                 );
             }
         }

@@ -11,12 +11,12 @@ use std::sync::Arc;
 
 use super::sort::{evaluate_keys, key_types};
 use super::sort_key::{compare_key_rows, sort_order};
-use super::sorted_runs::{Origins, RowOrigin, RunMerger, SortedRun};
+use super::sorted_runs::{merge_stretch, one_batch, Origins, RowOrigin, SortedRun};
 use super::{ExecContext, Operator, WorkerInput};
 use crate::error::Result;
 use crate::plan::SortKey;
 use crate::types::PhysicalType;
-use crate::vector::{concat_batches, split_batch, Batch, BATCH_SIZE};
+use crate::vector::{concat_batches, Batch, BATCH_SIZE};
 
 pub struct TopNExec {
     input: WorkerInput,
@@ -121,10 +121,10 @@ impl<'a> TopN<'a> {
     /// The best k rows, sorted.
     pub fn finish(mut self) -> Result<SortedRun> {
         self.compact()?;
-        let keys = concat_batches(&self.spec.key_physical, &self.keys)?;
+        let keys = one_batch(&self.spec.key_physical, self.keys)?;
         Ok(SortedRun {
             order: (0..keys.len() as u32).collect(),
-            rows: self.rows,
+            rows: one_batch(&self.spec.physical, self.rows)?,
             keys,
             origins: Origins::Rows(self.origins),
         })
@@ -134,14 +134,9 @@ impl<'a> TopN<'a> {
 impl TopNSpec {
     /// The first k rows of the merge of several workers' best k.
     pub fn merge(&self, runs: Vec<SortedRun>) -> Result<Vec<Batch>> {
-        let mut merger = RunMerger::new(self.keys.clone(), runs);
-        let rows = merger.rows(&self.physical)?;
-        let best = merger.next_rows(self.k);
-        Ok(if best.is_empty() {
-            Vec::new()
-        } else {
-            split_batch(rows.gather(&best))
-        })
+        let ends: Vec<usize> = runs.iter().map(|r| r.order.len()).collect();
+        let starts = vec![0; runs.len()];
+        merge_stretch(&self.keys, &runs, &starts, &ends, &self.physical, self.k)
     }
 }
 

@@ -528,11 +528,10 @@ fn build_node(plan: &LogicalPlan, lowering: &mut Lowering) -> BoxedOperator {
             let (serial, parallel) = aggregate_pipeline(pipeline, lowering);
             Box::new(AggregateExec::new(serial, spec, Some(parallel)))
         }
-        // A full sort's rows all go through one merge and one output batch on the calling
-        // thread, which cost more than the workers' runs save: measured 0.72x at 2 workers
-        // on 1M rows (bench/scaling.py). Its input pipeline still runs under a Gather.
+        // Each worker sorts a run of its own; the merge is cut into stretches the pool's
+        // workers merge and copy out at once (exec/sorted_runs.rs).
         LogicalPlan::Sort { input, keys } => Box::new(SortExec::new(
-            WorkerInput::new(build(input, lowering), None, None),
+            worker_input(input, lowering),
             keys.clone(),
             physical_types(input),
         )),
