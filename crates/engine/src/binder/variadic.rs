@@ -93,7 +93,7 @@ impl Binder<'_> {
         if args.len() != fixed_arity(name) {
             let mut types: Vec<DataType> = args.iter().map(ScalarExpr::ty).collect();
             types.push(array.ty());
-            return Err(super::expr::undefined_function(name, &types));
+            return Err(self.undefined_function(name, &types));
         }
         match array {
             ScalarExpr::Function {
