@@ -70,7 +70,7 @@ pub fn evaluate_subquery(
         };
     }
     let mut out = Vector::with_capacity(result_type(subquery).physical(), batch.len());
-    let mut memo = MemoUse::start(subquery, ctx)?;
+    let mut memo = MemoUse::start(subquery, batch, ctx)?;
     for row in 0..batch.len() {
         if let Some(rows) = memo.as_mut().and_then(|memo| memo.find(batch, row, ctx)) {
             out.push_scalar(&row_result(subquery, &rows, input, row)?)?;

@@ -69,11 +69,19 @@ impl MemoKey {
                 _ => {}
             });
         }
-        keyable
-            && plan
-                .inputs()
-                .into_iter()
-                .all(|input| self.collect(input, level))
+        match plan {
+            // The right side runs with the left row pushed as one more outer row.
+            LogicalPlan::LateralJoin { left, right, .. } => {
+                keyable && self.collect(left, level) && self.collect(right, level + 1)
+            }
+            _ => {
+                keyable
+                    && plan
+                        .inputs()
+                        .into_iter()
+                        .all(|input| self.collect(input, level))
+            }
+        }
     }
 
     /// The key bytes of outer row `row` of `batch`, after the enclosing rows' values (which
@@ -145,10 +153,21 @@ pub(super) struct MemoUse<'a> {
 
 impl<'a> MemoUse<'a> {
     /// The memo for `subquery` over a batch evaluated now, if its result can be kept.
-    pub(super) fn start(subquery: &'a Subquery, ctx: &ExecContext) -> Result<Option<Self>> {
+    pub(super) fn start(
+        subquery: &'a Subquery,
+        batch: &Batch,
+        ctx: &ExecContext,
+    ) -> Result<Option<Self>> {
         let Some(key) = MemoKey::of(subquery) else {
             return Ok(None);
         };
+        if key
+            .columns
+            .iter()
+            .any(|&column| column >= batch.columns.len())
+        {
+            return Ok(None);
+        }
         let Some(prefix) = key.prefix(ctx)? else {
             return Ok(None);
         };
