@@ -7,7 +7,8 @@ use crate::api::Notice;
 use crate::catalog::{QualifiedName, TableSchema};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{
-    RelationKind, Sequence, SequenceOptions, TableData, TableEntry, Transaction, UniqueIndex,
+    DbState, RelationKind, Sequence, SequenceOptions, TableData, TableEntry, Transaction,
+    UniqueIndex,
 };
 
 pub fn create_table(
@@ -20,6 +21,7 @@ pub fn create_table(
     if !claim_relation_name(txn, &schema.qualified_name(), if_not_exists, notices)? {
         return Ok(());
     }
+    check_row_type_name_free(&txn.view(), &schema.qualified_name())?;
     super::enum_type::lock_column_types(txn, &schema)?;
     // Constraint indexes share the relation namespace.
     for name in schema.index_names() {
@@ -106,6 +108,21 @@ pub fn claim_relation_name(
     ))
 }
 
+/// 42710 when an enum type or a domain has `name`: a table, view or sequence has a row
+/// type of its name in PostgreSQL, so a type's name is taken for them, IF NOT EXISTS or not.
+pub fn check_row_type_name_free(state: &DbState, name: &QualifiedName) -> Result<()> {
+    if state.enum_type_named(name).is_none() && state.domain_named(name).is_none() {
+        return Ok(());
+    }
+    Err(Error::new(
+        SqlState::DuplicateObject,
+        format!("type \"{}\" already exists", name.name),
+    )
+    .with_hint(
+        "A relation has an associated type of the same name, so you must use a name that doesn't conflict with any existing type.",
+    ))
+}
+
 pub fn create_sequence(
     txn: &mut Transaction,
     name: &QualifiedName,
@@ -117,6 +134,7 @@ pub fn create_sequence(
     if !claim_relation_name(txn, name, if_not_exists, notices)? {
         return Ok(());
     }
+    check_row_type_name_free(&txn.view(), name)?;
     let oid = txn.allocate_oid();
     txn.put_sequence(
         name,

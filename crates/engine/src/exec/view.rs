@@ -23,7 +23,10 @@ pub fn create_view(txn: &mut Transaction, mut view: ViewDef, or_replace: bool) -
     }
     let state = txn.view();
     match state.relation_kind(&name) {
-        None => view.oid = txn.allocate_relation_oid(),
+        None => {
+            super::ddl::check_row_type_name_free(&state, &name)?;
+            view.oid = txn.allocate_relation_oid()
+        }
         Some(RelationKind::View) if or_replace => {
             let old = state
                 .views
