@@ -2,17 +2,20 @@
 //! statement goes through [`Session::run`]: parse → bind → plan → execute.
 
 mod bind;
+mod cache_policy;
 mod catalog_change;
 mod checkpoint;
 mod copy;
 mod cursors;
 mod datetime;
 mod function_call;
+mod identity;
 mod prepared_listing;
 mod prepared_sql;
 mod query;
 mod row_locks;
 mod temp_tables;
+mod transaction_block;
 mod transaction_control;
 mod write;
 
@@ -20,8 +23,6 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
-
-use sqlparser::ast::Statement;
 
 use super::copy::{CopyChannel, NoCopyChannel, ReaderChannel, WriterChannel};
 use super::query_cache::{CacheKey, QueryCache};
@@ -31,67 +32,20 @@ use super::settings::{
 };
 use super::{ColumnInfo, Notice, StatementResult};
 use crate::binder::Binder;
-use crate::catalog::password::PasswordEncryption;
-use crate::catalog::{ObjectKind, QualifiedName, SearchPath};
+use crate::catalog::SearchPath;
 use crate::error::{Error, Result, SqlState};
 use crate::exec::memory::{MemoryPool, QueryMemory};
-use crate::exec::{
-    ddl, enum_type, index, modify, role, schema, sql_function, truncate, view, ExecContext,
-    SessionIdentity, SharedSessionSequences,
-};
+use crate::exec::{ExecContext, SessionIdentity, SharedSessionSequences};
 use crate::interrupt::{Interrupt, RunningStatement};
 use crate::parser::{self, Parsed};
-use crate::plan::{BoundStatement, RoleChange, SettingChange};
-use crate::storage::{AdvisoryLocks, Isolation, RelationKind, Store, Transaction};
+use crate::plan::BoundStatement;
+use crate::storage::{AdvisoryLocks, Store, Transaction};
 use crate::types::{DataType, ScalarValue};
 
 /// What [`Session::run`] runs: a parsed statement, or one bound earlier.
 enum Work<'a> {
     Parsed(&'a Parsed),
     Bound(Box<BoundStatement>),
-}
-
-/// Statements whose bound form may be reused for the same text: queries and row writes,
-/// except INSERTs of literal rows. Those are almost never sent twice with the same values
-/// (a bulk load sends each row once), and remembering each one's text cost a single-row
-/// INSERT 7 % of its server time.
-fn is_plan_cacheable(bound: &BoundStatement) -> bool {
-    match bound {
-        BoundStatement::Insert { source, .. } => !source.is_literal_values(),
-        BoundStatement::Query { plan, .. } => !plan.reads_files(),
-        BoundStatement::Update { .. }
-        | BoundStatement::Delete { .. }
-        | BoundStatement::WithWrites { .. } => true,
-        _ => false,
-    }
-}
-
-/// Whether a statement takes the transaction's snapshot, after which its isolation level is
-/// fixed: all but transaction control, SET and SHOW (and LOCK), as in PostgreSQL.
-fn takes_snapshot(work: &Work<'_>) -> bool {
-    match work {
-        Work::Bound(_) => true,
-        Work::Parsed(parsed) => !matches!(
-            parsed.statement.sql(),
-            Some(
-                Statement::StartTransaction { .. }
-                    | Statement::Commit { .. }
-                    | Statement::Rollback { .. }
-                    | Statement::Savepoint { .. }
-                    | Statement::ReleaseSavepoint { .. }
-                    | Statement::Set(_)
-                    | Statement::ShowVariable { .. }
-                    | Statement::Lock(_)
-            )
-        ),
-    }
-}
-
-fn failed_block_error() -> Error {
-    Error::new(
-        SqlState::InFailedSqlTransaction,
-        "current transaction is aborted, commands ignored until end of transaction block",
-    )
 }
 
 /// ReadyForQuery's transaction status.
@@ -307,34 +261,20 @@ impl Session {
         }
         let search_path = self.search_path()?;
         let datetime = self.datetime()?;
-        if self.caches_usable() {
-            let view = self.view();
-            let key = CacheKey {
-                sql,
-                params: &[],
-                search_path: &search_path,
-                datetime: &datetime.tag,
-            };
-            if self.result_cache_on() {
-                if let Some(result) = self.cache.result(&key.result_key(), &view) {
-                    sink(result);
-                    return Ok(());
-                }
-            }
-            if let Some(bound) = self.cache.plan(&key, &[], view.catalog_version) {
-                sink(self.run(Work::Bound(Box::new(bound)), &[], &[], Some(key), copy)?);
-                return Ok(());
-            }
-        }
-        let (statements, truncated_any) = self.parse_noting_truncations(sql)?;
-        self.note_prepare_source(sql, &statements);
-        // A cached plan would skip the parse, and with it the truncation notices.
-        let cache_key = (statements.len() == 1 && !truncated_any).then_some(CacheKey {
+        let key = CacheKey {
             sql,
             params: &[],
             search_path: &search_path,
             datetime: &datetime.tag,
-        });
+        };
+        if let Some(result) = self.run_cached(key, true, &[], copy) {
+            sink(result?);
+            return Ok(());
+        }
+        let (statements, truncated_any) = self.parse_noting_truncations(sql)?;
+        self.note_prepare_source(sql, &statements);
+        // A cached plan would skip the parse, and with it the truncation notices.
+        let cache_key = (statements.len() == 1 && !truncated_any).then_some(key);
         for statement in &statements {
             // As in PostgreSQL, a statement of several outside a block opens an implicit
             // one, also after a COMMIT or ROLLBACK among them ended the previous block.
@@ -542,18 +482,10 @@ impl Session {
             search_path: &search_path,
             datetime: &datetime.tag,
         };
-        if self.caches_usable() {
-            let view = self.view();
-            // Only a statement that just reads can have a cached result.
-            if prepared.inner.read_only && self.result_cache_on() {
-                if let Some(result) = self.cache.result(&key.result_key(), &view) {
-                    return Ok(result);
-                }
-            }
-            if let Some(bound) = self.cache.plan(&key, param_types, view.catalog_version) {
-                let work = Work::Bound(Box::new(bound));
-                return self.run(work, param_types, params, Some(key), copy);
-            }
+        // Only a statement that just reads can have a cached result.
+        let read_only = prepared.inner.read_only;
+        if let Some(result) = self.run_cached(key, read_only, param_types, copy) {
+            return result;
         }
         self.run(
             Work::Parsed(statement),
@@ -615,141 +547,6 @@ impl Session {
         self.settings.set_session_default(name, value)
     }
 
-    /// Who the session is for: current_user, current_database() and pg_backend_pid().
-    /// A user that names no role is the bootstrap superuser under that name: the server
-    /// lets such a user in only when it trusts every client.
-    /// Called as the session starts, before the client's settings: the settings ALTER
-    /// ROLE ... SET keeps for the role start over from the server's.
-    pub fn set_identity(&mut self, user: &str, database: &str, backend_pid: i32) {
-        let role_oid = self
-            .store
-            .snapshot()
-            .roles
-            .by_name(user)
-            .map_or(crate::catalog::system::SUPERUSER_OID, |role| role.oid);
-        self.identity = Arc::new(SessionIdentity {
-            user: user.to_string(),
-            database: database.to_string(),
-            backend_pid,
-            role_oid,
-            session_user: user.to_string(),
-        });
-        self.settings = self.settings.restarted();
-        self.apply_role_settings();
-    }
-
-    /// ALTER ROLE ... SET's value must be one SET would take, and the name is kept as
-    /// the setting spells it (PostgreSQL's GUCArrayAdd).
-    fn check_kept_setting(&self, change: &mut SettingChange) -> Result<()> {
-        let name = match change {
-            SettingChange::Set { name, value } => {
-                self.settings.clone().set(name, Some(value))?;
-                name
-            }
-            SettingChange::Reset { name: Some(name) } => name,
-            SettingChange::Reset { name: None } => return Ok(()),
-        };
-        match self.settings.get(name) {
-            Ok((spelled, _)) if !spelled.is_empty() => *name = spelled.to_string(),
-            // A custom `prefix.name` need not be set to be reset.
-            Err(error) if !name.contains('.') => return Err(error),
-            _ => {}
-        }
-        Ok(())
-    }
-
-    /// Applies what ALTER ROLE / DATABASE ... SET keeps for the session's role as its
-    /// defaults; a kept value that no longer applies is a WARNING, as in PostgreSQL.
-    pub(crate) fn apply_role_settings(&mut self) {
-        let state = self.store.snapshot();
-        let database = crate::catalog::system::DATABASE_OID;
-        let kept = state
-            .roles
-            .settings
-            .for_session(database, self.identity.role_oid);
-        for (name, value) in kept {
-            if let Err(error) = self.settings.set_session_default(&name, &value) {
-                self.notices.push(Notice {
-                    severity: "WARNING",
-                    state: error.state,
-                    message: error.message,
-                    detail: None,
-                });
-            }
-        }
-    }
-
-    /// 42501 unless the session's user may CONNECT to the database, which PostgreSQL
-    /// checks as a session starts (superusers always may; PUBLIC may by default).
-    pub fn check_connect(&self) -> Result<()> {
-        let state = self.store.snapshot();
-        let roles = &state.roles;
-        let role = self.identity.role_oid;
-        let object = roles.database_privileges();
-        let (held, _) = roles.privileges_of(role, ObjectKind::Database, &object);
-        match held.contains(crate::catalog::AclMode::CONNECT) {
-            true => Ok(()),
-            false => Err(Error::new(
-                SqlState::InsufficientPrivilege,
-                format!(
-                    "permission denied for database \"{}\"",
-                    self.identity.database
-                ),
-            )
-            .with_detail("User does not have CONNECT privilege.")),
-        }
-    }
-
-    /// Who statements run as: the session's user, or the role SET ROLE chose, which the
-    /// session's user must be a member of (or a superuser).
-    fn current_identity(&self) -> Result<Arc<SessionIdentity>> {
-        let role = self.settings.value("role").unwrap_or("none");
-        if role == "none" {
-            return Ok(self.identity.clone());
-        }
-        let target = self.role_to_set(role)?;
-        Ok(Arc::new(SessionIdentity {
-            user: target.name.clone(),
-            role_oid: target.oid,
-            ..(*self.identity).clone()
-        }))
-    }
-
-    /// Makes the current role the owner of the objects `oids` the statement created.
-    fn record_owner(&mut self, kind: ObjectKind, oids: &[u32]) -> Result<()> {
-        let owner = self.current_identity()?.role_oid;
-        crate::exec::privilege::record_owner(self.transaction(), kind, oids, owner)
-    }
-
-    /// The OIDs of the sequences `names` that exist in the transaction's view.
-    fn sequence_oids<'n>(&mut self, names: impl Iterator<Item = &'n QualifiedName>) -> Vec<u32> {
-        let view = self.transaction().view();
-        names
-            .filter_map(|name| view.sequences.get(name).map(|s| s.oid))
-            .collect()
-    }
-
-    /// The role `SET ROLE role` makes current: 22023 if it does not exist, 42501 unless
-    /// the session's user is a superuser or a member of it.
-    fn role_to_set(&self, role: &str) -> Result<Arc<crate::catalog::Role>> {
-        let state = self.view();
-        let roles = &state.roles;
-        let target = roles.by_name(role).ok_or_else(|| {
-            Error::new(
-                SqlState::InvalidParameterValue,
-                format!("role \"{role}\" does not exist"),
-            )
-        })?;
-        let session = roles.by_oid(self.identity.role_oid);
-        if !session.is_some_and(|s| s.superuser || roles.is_member_of(s.oid, target.oid)) {
-            return Err(Error::new(
-                SqlState::InsufficientPrivilege,
-                format!("permission denied to set role \"{role}\""),
-            ));
-        }
-        Ok(target.clone())
-    }
-
     /// The current value of a setting, as SHOW prints it.
     pub fn setting(&self, name: &str) -> Option<String> {
         self.settings.get(name).ok().map(|(_, v)| v)
@@ -803,34 +600,6 @@ impl Session {
         }
     }
 
-    fn check_not_failed(&self, statement: &parser::Statement) -> Result<()> {
-        if self.block == Block::Failed
-            && !matches!(
-                statement.sql(),
-                Some(Statement::Commit { .. } | Statement::Rollback { .. })
-            )
-        {
-            return Err(failed_block_error());
-        }
-        Ok(())
-    }
-
-    /// Whether the shared caches may serve this session now: not while its transaction has
-    /// uncommitted writes (they are invisible to the caches), nor in a failed block, nor with
-    /// optimizer rules switched off.
-    fn caches_usable(&self) -> bool {
-        self.block != Block::Failed
-            && self.txn.as_ref().is_none_or(|t| !t.has_writes())
-            && self
-                .settings
-                .value("kestrel.disabled_optimizer_rules")
-                .is_some_and(str::is_empty)
-    }
-
-    fn result_cache_on(&self) -> bool {
-        self.settings.value("kestrel.result_cache") == Some("on")
-    }
-
     /// Binds (unless already bound) and executes one statement within the session's
     /// transaction rules; a panic is reported as an internal error and fails the transaction
     /// like any error. `cache_key` names the statement in the plan and result caches.
@@ -842,13 +611,7 @@ impl Session {
         cache_key: Option<CacheKey<'_>>,
         copy: &mut dyn CopyChannel,
     ) -> Result<StatementResult> {
-        match &work {
-            Work::Parsed(parsed) => self.check_not_failed(&parsed.statement)?,
-            Work::Bound(_) if self.block == Block::Failed => {
-                return Err(failed_block_error());
-            }
-            Work::Bound(_) => {}
-        }
+        self.check_runnable(&work)?;
         self.cancel
             .interrupt
             .start_statement(self.timeout_setting(&STATEMENT_TIMEOUT));
@@ -868,94 +631,7 @@ impl Session {
         });
         drop(running);
         self.cancel.interrupt.end_statement();
-        match outcome {
-            Ok(result) => {
-                if self.block == Block::None {
-                    self.commit_transaction()?;
-                }
-                Ok(result)
-            }
-            Err(error) => {
-                match self.block {
-                    Block::Explicit => self.fail_block(),
-                    Block::None => self.rollback_transaction(),
-                    Block::Implicit | Block::Failed => {}
-                }
-                Err(error)
-            }
-        }
-    }
-
-    /// Commits the transaction. One the log could not make durable is an error, and is
-    /// gone all the same (its changes never become visible), as in PostgreSQL.
-    fn commit_transaction(&mut self) -> Result<()> {
-        let outcome = match self.txn.take() {
-            // ON COMMIT actions and foreign keys deferred to COMMIT come first; a
-            // violation rolls back.
-            Some(mut txn) => match temp_tables::apply_on_commit(&mut self.temp_tables, &mut txn)
-                .and_then(|()| crate::exec::foreign_key::check_deferred(&mut txn, true))
-            {
-                Ok(()) => txn.commit(self.synchronous_commit()),
-                Err(error) => {
-                    txn.rollback();
-                    Err(error)
-                }
-            },
-            // A statement that wrote nothing may still have moved a sequence (SELECT
-            // nextval): a durable store logs the counter before the value is answered.
-            None if self.store.is_durable() => self.store.begin().commit(self.synchronous_commit()),
-            None => Ok(()),
-        };
-        self.leave_transaction(outcome.is_err());
-        outcome
-    }
-
-    /// An error in a transaction block: the block waits for ROLLBACK, but (as in PostgreSQL)
-    /// the transaction is over, its changes gone and its locks released at once, unless a
-    /// savepoint can still take it back to where it was.
-    fn fail_block(&mut self) {
-        self.block = Block::Failed;
-        if self.savepoints.is_empty() {
-            if let Some(txn) = self.txn.take() {
-                txn.rollback();
-            }
-        }
-    }
-
-    fn rollback_transaction(&mut self) {
-        if let Some(txn) = self.txn.take() {
-            txn.rollback();
-        }
-        self.leave_transaction(true);
-    }
-
-    /// Back to no transaction; a rolled-back one takes its SETs with it.
-    fn leave_transaction(&mut self, rolled_back: bool) {
-        let saved = self.settings_at_begin.take();
-        match (rolled_back, saved) {
-            (true, Some(saved)) => self.settings.restore(saved),
-            _ => self.settings.end_transaction(),
-        }
-        self.block = Block::None;
-        self.savepoints.clear();
-        self.cursors.end_transaction(rolled_back);
-        self.transaction_micros = None;
-        self.advisory.end_transaction();
-    }
-
-    fn transaction(&mut self) -> &mut Transaction {
-        let txn = match self.txn.take() {
-            Some(txn) => txn,
-            None => {
-                if self.settings_at_begin.is_none() {
-                    self.settings_at_begin = Some(self.settings.clone());
-                }
-                let mut txn = self.store.begin_for(self.lock_owner);
-                txn.set_lock_timeout(self.lock_timeout());
-                txn
-            }
-        };
-        self.txn.insert(txn)
+        self.finish_statement(outcome)
     }
 
     /// `kestrel.query_memory_limit` in bytes; 0 is the pool's default share.
@@ -1092,19 +768,7 @@ impl Session {
                 return result;
             }
         }
-        let lock_timeout = self.lock_timeout();
-        if let Some(txn) = self.txn.as_mut() {
-            txn.set_lock_timeout(lock_timeout);
-        }
-        self.advisory.set_timeout(lock_timeout);
-        if self.block != Block::None && takes_snapshot(&work) {
-            let isolation = Isolation::from_setting(
-                self.settings
-                    .value("transaction_isolation")
-                    .unwrap_or_default(),
-            );
-            self.transaction().take_snapshot(isolation);
-        }
+        self.enter_statement(&work);
         let (bound, view) = self.bind_locked(work, param_types, cache_key)?;
         self.check_access(&bound)?;
         let locked_tables = row_locks::tables_row_locked(&bound);
@@ -1123,30 +787,7 @@ impl Session {
         }
     }
 
-    /// 25006 for a write in a READ ONLY transaction; notes what a SERIALIZABLE one reads.
-    fn check_access(&mut self, bound: &BoundStatement) -> Result<()> {
-        let read_only = match self.block {
-            Block::None => "default_transaction_read_only",
-            Block::Implicit | Block::Explicit | Block::Failed => "transaction_read_only",
-        };
-        if self.settings.value(read_only) == Some("on") {
-            if let Some(command) = bound.write_command() {
-                return Err(Error::new(
-                    SqlState::ReadOnlySqlTransaction,
-                    format!("cannot execute {command} in a read-only transaction"),
-                ));
-            }
-        }
-        if self.block != Block::None
-            && self.settings.value("transaction_isolation") == Some("serializable")
-        {
-            let tables = bound.tables_read();
-            self.transaction().note_reads(&tables);
-        }
-        Ok(())
-    }
-
-    /// Runs a bound statement of any kind.
+    /// Runs a bound statement of any kind, each kind in its module.
     fn run_bound(
         &mut self,
         bound: BoundStatement,
@@ -1171,273 +812,41 @@ impl Session {
             BoundStatement::Explain { plan, analyze } => self.run_explain(&plan, analyze, ctx),
             BoundStatement::Copy(statement) => self.run_copy(&statement, ctx, copy),
             BoundStatement::Show { name } => self.run_show(&name),
-            BoundStatement::Insert {
-                table_name,
-                table_oid,
-                source,
-                returning,
-                on_conflict,
-                checks,
-            } => {
-                let target = (&table_name, table_oid);
-                let on_conflict = on_conflict.as_ref();
-                self.run_insert(target, &source, on_conflict, &checks, returning, ctx)
-            }
-            BoundStatement::Update {
-                table_name,
-                table_oid,
-                source,
-                filter,
-                assignments,
-                returning,
-                checks,
-            } => {
-                let target = modify::Target {
-                    name: &table_name,
-                    oid: table_oid,
-                    source: source.as_ref(),
-                    filter: filter.as_ref(),
-                };
-                self.run_update(&target, &assignments, &checks, returning, ctx)
-            }
-            BoundStatement::Delete {
-                table_name,
-                table_oid,
-                source,
-                filter,
-                returning,
-            } => {
-                let target = modify::Target {
-                    name: &table_name,
-                    oid: table_oid,
-                    source: source.as_ref(),
-                    filter: filter.as_ref(),
-                };
-                self.run_delete(&target, returning, ctx)
-            }
-            BoundStatement::CreateTable {
-                schema,
-                if_not_exists,
-                sequences,
-                source,
-                on_commit,
-            } => {
-                let name = schema.qualified_name();
-                let existed = self.view().table_by_name(&name).is_some();
-                let sequence_names: Vec<QualifiedName> =
-                    sequences.iter().map(|(name, ..)| name.clone()).collect();
-                let result =
-                    self.run_create_table(schema, if_not_exists, sequences, source, ctx)?;
-                if !existed {
-                    let oid = self
-                        .transaction()
-                        .table_for_write(&name)?
-                        .map(|t| t.schema.oid);
-                    if let Some(oid) = oid {
-                        self.record_owner(ObjectKind::Relation, &[oid])?;
-                        let sequence_oids = self.sequence_oids(sequence_names.iter());
-                        self.record_owner(ObjectKind::Sequence, &sequence_oids)?;
-                        if let Some(action) = on_commit {
-                            self.register_on_commit(oid, action);
-                        }
-                    }
-                }
-                Ok(result)
-            }
-            BoundStatement::DropTable {
-                names,
-                if_exists,
-                cascade,
-                kind,
-            } => {
-                let tag = match kind {
-                    RelationKind::MaterializedView => "DROP MATERIALIZED VIEW",
-                    RelationKind::ForeignTable => "DROP FOREIGN TABLE",
-                    RelationKind::Table
-                    | RelationKind::Sequence
-                    | RelationKind::Index { .. }
-                    | RelationKind::View
-                    | RelationKind::CompositeType => "DROP TABLE",
-                };
-                self.with_notices(tag, |txn, notices| {
-                    ddl::drop_tables(txn, &names, if_exists, cascade, &kind, notices)
-                })
-            }
-            BoundStatement::CreateIndex(spec) => {
-                if spec.concurrently {
-                    self.outside_transaction_block("CREATE INDEX CONCURRENTLY")?;
-                }
-                self.with_notices("CREATE INDEX", |txn, notices| {
-                    index::create_index(txn, spec, notices)
-                })
-            }
-            BoundStatement::AlterTable {
-                alter,
-                notices,
-                tag,
-            } => self.run_alter_table(alter.as_deref(), notices, tag, ctx),
-            BoundStatement::CreateView { view, or_replace } => {
-                let name = view.qualified_name();
-                let existed = self.view().views.contains_key(&name);
-                view::create_view(self.transaction(), view, or_replace)?;
-                let oid = self.transaction().view().views.get(&name).map(|v| v.oid);
-                if let Some(oid) = oid.filter(|_| !existed) {
-                    self.record_owner(ObjectKind::Relation, &[oid])?;
-                }
-                Ok(StatementResult::command("CREATE VIEW"))
-            }
-            BoundStatement::DropView {
-                names,
-                if_exists,
-                cascade,
-            } => self.with_notices("DROP VIEW", |txn, notices| {
-                view::drop_views(txn, &names, if_exists, cascade, notices)
-            }),
-            BoundStatement::ChangeRole(mut change) => {
-                let tag = change.tag();
-                if let RoleChange::Setting { change, .. } = &mut change {
-                    self.check_kept_setting(change)?;
-                }
-                let session = self.current_identity()?.session_role();
-                let encryption = PasswordEncryption::from_setting(
-                    self.settings
-                        .value("password_encryption")
-                        .unwrap_or_default(),
-                );
-                let actor = role::RoleActor {
-                    session: &session,
-                    session_user: self.identity.role_oid,
-                    encryption,
-                };
-                self.with_notices(tag, |txn, notices| {
-                    role::change_role(txn, change, &actor, notices)
-                })
-            }
-            BoundStatement::ChangeType(change) => {
-                let tag = change.tag();
-                self.with_notices(tag, |txn, notices| {
-                    enum_type::change_type(txn, change, notices, ctx)
-                })
-            }
-            BoundStatement::ChangeFunction(change) => {
-                let tag = change.tag();
-                let before: Vec<u32> = self.view().functions.keys().copied().collect();
-                let result = self.with_notices(tag, |txn, notices| {
-                    sql_function::change_function(txn, change, notices)
-                })?;
-                let made: Vec<u32> = (self.transaction().view().functions.keys())
-                    .filter(|oid| !before.contains(oid))
-                    .copied()
-                    .collect();
-                self.record_owner(ObjectKind::Function, &made)?;
-                Ok(result)
-            }
-            BoundStatement::ChangeExtension(change) => {
-                let tag = change.tag();
-                let session = self.identity.session_role();
-                self.with_notices(tag, |txn, notices| {
-                    crate::exec::extension::change_extension(txn, change, &session, notices)
-                })
-            }
-            BoundStatement::ChangeForeignData(change) => {
-                let tag = change.tag();
-                let session = self.identity.session_role();
-                self.with_notices(tag, |txn, notices| {
-                    crate::exec::foreign_server::change_foreign_server(
-                        txn, change, &session, notices,
-                    )
-                })
-            }
-            BoundStatement::Truncate {
-                tables,
-                restart_identity,
-                cascade,
-            } => self.with_notices("TRUNCATE TABLE", |txn, notices| {
-                truncate::truncate(txn, &tables, restart_identity, cascade, notices)
-            }),
-            BoundStatement::DropIndex {
-                names,
-                if_exists,
-                concurrently,
-            } => {
-                if concurrently {
-                    self.outside_transaction_block("DROP INDEX CONCURRENTLY")?;
-                }
-                self.with_notices("DROP INDEX", |txn, notices| {
-                    index::drop_indexes(txn, &names, if_exists, notices)
-                })
-            }
-            BoundStatement::CreateSequence {
-                name,
-                options,
-                if_not_exists,
-                owned_by,
-            } => {
-                let existed = self.view().sequences.contains_key(&name);
-                let result = self.with_notices("CREATE SEQUENCE", |txn, notices| {
-                    ddl::create_sequence(txn, &name, options, owned_by, if_not_exists, notices)
-                })?;
-                if !existed {
-                    let oids = self.sequence_oids(std::iter::once(&name));
-                    self.record_owner(ObjectKind::Sequence, &oids)?;
-                }
-                Ok(result)
-            }
-            BoundStatement::Comment { target, comment } => {
-                crate::exec::comment::comment(self.transaction(), &target, comment)?;
-                Ok(StatementResult::command("COMMENT"))
-            }
-            BoundStatement::AlterSequence { alter, notices } => {
-                self.notices
-                    .extend(notices.into_iter().map(Notice::skipped));
-                self.with_notices("ALTER SEQUENCE", |txn, notices| match alter {
-                    Some(alter) => ddl::alter_sequence(txn, &alter, notices),
-                    None => Ok(()),
-                })
-            }
-            BoundStatement::DropSequence { names, if_exists } => self
-                .with_notices("DROP SEQUENCE", |txn, notices| {
-                    ddl::drop_sequences(txn, &names, if_exists, notices)
-                }),
-            BoundStatement::CreateSchema {
-                name,
-                owner,
-                if_not_exists,
-            } => self.with_notices("CREATE SCHEMA", |txn, notices| {
-                schema::create_schema(txn, &name, &owner, if_not_exists, notices)
-            }),
-            BoundStatement::DropSchema {
-                names,
-                if_exists,
-                cascade,
-                searched,
-            } => self.with_notices("DROP SCHEMA", |txn, notices| {
-                schema::drop_schemas(txn, &names, if_exists, cascade, &searched, notices)
-            }),
-            BoundStatement::RenameSchema { name, new_name } => {
-                schema::rename_schema(self.transaction(), &name, &new_name)?;
-                Ok(StatementResult::command("ALTER SCHEMA"))
-            }
-            BoundStatement::Maintenance { tag, tables } => self.run_maintenance(tag, &tables),
-            BoundStatement::Begin { modes } => self.run_begin(&modes),
-            BoundStatement::LockTable {
-                tables,
-                share,
-                nowait,
-            } => self.run_lock_table(&tables, share, nowait),
-            BoundStatement::SetTransaction { modes, session } => {
-                self.run_set_transaction(&modes, session)
-            }
-            BoundStatement::Commit { chain } => self.run_commit(chain),
-            BoundStatement::Rollback { chain } => self.run_rollback(chain),
-            BoundStatement::Savepoint { action, name } => self.run_savepoint(action, name),
-            BoundStatement::Set(set) => self.run_set(&set),
-            BoundStatement::SetConstraints { names, deferred } => {
-                self.run_set_constraints(names.as_deref(), deferred)
-            }
             BoundStatement::FunctionCall(call) => self.run_function_call(call, ctx, copy),
-            BoundStatement::RefreshMaterializedView { name, oid, source } => {
-                self.run_refresh(&name, oid, source.as_ref(), ctx)
+            write @ (BoundStatement::Insert { .. }
+            | BoundStatement::Update { .. }
+            | BoundStatement::Delete { .. }) => self.run_write(write, ctx),
+            control @ (BoundStatement::Begin { .. }
+            | BoundStatement::LockTable { .. }
+            | BoundStatement::SetTransaction { .. }
+            | BoundStatement::Commit { .. }
+            | BoundStatement::Rollback { .. }
+            | BoundStatement::Savepoint { .. }
+            | BoundStatement::Set(_)
+            | BoundStatement::SetConstraints { .. }) => self.run_transaction_control(control),
+            change @ (BoundStatement::CreateTable { .. }
+            | BoundStatement::DropTable { .. }
+            | BoundStatement::CreateIndex(_)
+            | BoundStatement::AlterTable { .. }
+            | BoundStatement::CreateView { .. }
+            | BoundStatement::DropView { .. }
+            | BoundStatement::ChangeRole(_)
+            | BoundStatement::ChangeType(_)
+            | BoundStatement::ChangeFunction(_)
+            | BoundStatement::ChangeExtension(_)
+            | BoundStatement::ChangeForeignData(_)
+            | BoundStatement::Truncate { .. }
+            | BoundStatement::DropIndex { .. }
+            | BoundStatement::CreateSequence { .. }
+            | BoundStatement::Comment { .. }
+            | BoundStatement::AlterSequence { .. }
+            | BoundStatement::DropSequence { .. }
+            | BoundStatement::CreateSchema { .. }
+            | BoundStatement::DropSchema { .. }
+            | BoundStatement::RenameSchema { .. }
+            | BoundStatement::Maintenance { .. }
+            | BoundStatement::RefreshMaterializedView { .. }) => {
+                self.run_catalog_change(change, ctx)
             }
         }
     }

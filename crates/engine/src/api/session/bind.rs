@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use super::{is_plan_cacheable, Session, Work};
+use super::{Session, Work};
 use crate::api::query_cache::CacheKey;
 use crate::binder::Binder;
 use crate::catalog::{FunctionDef, QualifiedName, Volatility};
@@ -19,6 +19,21 @@ use crate::parser::{parse, Parsed};
 use crate::plan::BoundStatement;
 use crate::storage::DbState;
 use crate::types::DataType;
+
+/// Statements whose bound form may be reused for the same text: queries and row writes,
+/// except INSERTs of literal rows. Those are almost never sent twice with the same values
+/// (a bulk load sends each row once), and remembering each one's text cost a single-row
+/// INSERT 7 % of its server time.
+fn is_plan_cacheable(bound: &BoundStatement) -> bool {
+    match bound {
+        BoundStatement::Insert { source, .. } => !source.is_literal_values(),
+        BoundStatement::Query { plan, .. } => !plan.reads_files(),
+        BoundStatement::Update { .. }
+        | BoundStatement::Delete { .. }
+        | BoundStatement::WithWrites { .. } => true,
+        _ => false,
+    }
+}
 
 /// Binding again can only be needed while other transactions keep committing DDL between
 /// this statement's binding and its locking; past this many rounds, give up with 40001.

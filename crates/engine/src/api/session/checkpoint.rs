@@ -1,7 +1,8 @@
 //! CHECKPOINT, which sqlparser does not know: recognised by its text (the whole statement,
 //! alone, as psql, pgbench and drivers send it) before parsing.
 
-use super::{failed_block_error, Block, Session};
+use super::transaction_block::failed_block_error;
+use super::{Block, Session};
 use crate::api::StatementResult;
 use crate::error::Result;
 

@@ -7,7 +7,7 @@ use crate::api::settings::Settings;
 use crate::api::StatementResult;
 use crate::error::{Error, Result, SqlState};
 use crate::exec::SettingChange;
-use crate::plan::{SavepointAction, SetVariable, TransactionModes};
+use crate::plan::{BoundStatement, SavepointAction, SetVariable, TransactionModes};
 
 /// The settings of the open transaction, each starting from its `default_` setting.
 pub(super) const TRANSACTION_SETTINGS: [&str; 3] = [
@@ -29,6 +29,35 @@ pub(super) struct Savepoint {
 }
 
 impl Session {
+    /// Transaction control, LOCK TABLE, SET and SET CONSTRAINTS.
+    pub(super) fn run_transaction_control(
+        &mut self,
+        bound: BoundStatement,
+    ) -> Result<StatementResult> {
+        match bound {
+            BoundStatement::Begin { modes } => self.run_begin(&modes),
+            BoundStatement::LockTable {
+                tables,
+                share,
+                nowait,
+            } => self.run_lock_table(&tables, share, nowait),
+            BoundStatement::SetTransaction { modes, session } => {
+                self.run_set_transaction(&modes, session)
+            }
+            BoundStatement::Commit { chain } => self.run_commit(chain),
+            BoundStatement::Rollback { chain } => self.run_rollback(chain),
+            BoundStatement::Savepoint { action, name } => self.run_savepoint(action, name),
+            BoundStatement::Set(set) => self.run_set(&set),
+            BoundStatement::SetConstraints { names, deferred } => {
+                self.run_set_constraints(names.as_deref(), deferred)
+            }
+            // `run_bound` sends only the statements above here; its match is exhaustive.
+            _ => Err(Error::internal(
+                "run_transaction_control got a statement it does not run",
+            )),
+        }
+    }
+
     pub(super) fn run_begin(&mut self, modes: &TransactionModes) -> Result<StatementResult> {
         match self.block {
             Block::Explicit => self.warn(

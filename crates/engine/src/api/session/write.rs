@@ -3,10 +3,10 @@
 use super::Session;
 use crate::api::StatementResult;
 use crate::catalog::QualifiedName;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::exec::expression::evaluate;
 use crate::exec::{modify, on_conflict, ExecContext};
-use crate::plan::{LogicalPlan, OnConflict, Returning, RowCheck, ScalarExpr};
+use crate::plan::{BoundStatement, LogicalPlan, OnConflict, Returning, RowCheck, ScalarExpr};
 use crate::vector::Batch;
 
 /// The result of INSERT/UPDATE/DELETE: its tag, and with RETURNING its rows.
@@ -79,5 +79,61 @@ impl Session {
         let modified = modify::delete(self.transaction(), target, keep, ctx)?;
         let tag = format!("DELETE {}", modified.count);
         written_result(tag, modified.rows, returning, ctx)
+    }
+
+    /// INSERT, UPDATE or DELETE.
+    pub(super) fn run_write(
+        &mut self,
+        bound: BoundStatement,
+        ctx: &ExecContext,
+    ) -> Result<StatementResult> {
+        match bound {
+            BoundStatement::Insert {
+                table_name,
+                table_oid,
+                source,
+                returning,
+                on_conflict,
+                checks,
+            } => {
+                let target = (&table_name, table_oid);
+                let on_conflict = on_conflict.as_ref();
+                self.run_insert(target, &source, on_conflict, &checks, returning, ctx)
+            }
+            BoundStatement::Update {
+                table_name,
+                table_oid,
+                source,
+                filter,
+                assignments,
+                returning,
+                checks,
+            } => {
+                let target = modify::Target {
+                    name: &table_name,
+                    oid: table_oid,
+                    source: source.as_ref(),
+                    filter: filter.as_ref(),
+                };
+                self.run_update(&target, &assignments, &checks, returning, ctx)
+            }
+            BoundStatement::Delete {
+                table_name,
+                table_oid,
+                source,
+                filter,
+                returning,
+            } => {
+                let target = modify::Target {
+                    name: &table_name,
+                    oid: table_oid,
+                    source: source.as_ref(),
+                    filter: filter.as_ref(),
+                };
+                self.run_delete(&target, returning, ctx)
+            }
+            // `run_bound` sends only the statements above here; its match is exhaustive.
+            _ => Err(Error::internal("run_write got a statement it does not run")),
+        }
     }
 }
