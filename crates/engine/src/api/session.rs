@@ -733,8 +733,8 @@ impl Session {
     }
 
     /// The parallelism the session's settings allow its statements.
-    fn parallelism(&self) -> crate::exec::parallel::Parallelism {
-        use crate::exec::parallel::{ForceParallel, Parallelism};
+    fn parallelism(&self) -> crate::physical::parallel::Parallelism {
+        use crate::physical::parallel::{ForceParallel, Parallelism};
         let number = |name: &str| {
             self.settings
                 .value(name)

@@ -25,15 +25,14 @@ use std::sync::Arc;
 use super::aggregate::{evaluate_keys, AggregateSpec, GroupTable};
 use super::group_keys::Partitioner;
 use super::parallel::{
-    is_pipeline, parallel_pipeline, run_pipeline_counted, run_tasks, run_tasks_in_context,
-    ContextTask, PipelineCounters, Task, WorkerStream, MORSEL_ROWS,
+    run_pipeline_counted, run_tasks, run_tasks_in_context, ContextTask, PipelineCounters, Task,
+    WorkerStream,
 };
 use super::partitioned_rows::PartitionedRows;
 use super::ExecContext;
 use crate::error::Result;
-use crate::function::aggregate::identical_when_equal;
+use crate::physical::parallel::{parallel_pipeline, MORSEL_ROWS};
 use crate::plan::{LogicalPlan, ScalarExpr};
-use crate::storage::DbState;
 use crate::vector::Batch;
 
 /// Radix partitions of a partitioned merge: enough for the tasks to share out evenly over
@@ -55,53 +54,6 @@ const REDUCTION_PROBE_ROWS: usize = MORSEL_ROWS;
 /// copying the row to its partition (1M rows into 100K groups took 1.6x the CPU that
 /// way), so such a worker switches only once its keys outgrow the index.
 const ROWS_PER_GROUP_MIN: usize = 4;
-
-/// The input of `plan` when `plan` is an aggregate, or a DISTINCT, that can run on the
-/// workers: its input is a parallel-safe pipeline, and the partial states of its calls
-/// merge into exactly the serial result. Whether it does is decided when it runs, from the
-/// session's parallelism.
-pub fn parallel_aggregate_input<'a>(
-    plan: &'a LogicalPlan,
-    state: &DbState,
-) -> Option<&'a LogicalPlan> {
-    match plan {
-        LogicalPlan::Aggregate {
-            input,
-            group_by,
-            aggregates,
-            grouping_sets,
-            grouping_calls,
-        } => {
-            let calls_merge = aggregates.iter().all(|call| {
-                let arg = call.args.first().map_or(call.ty, |e| e.ty());
-                !call.distinct && call.order_by.is_empty() && call.func.merges_exactly(arg)
-            });
-            let mut evaluated = group_by.iter().chain(
-                aggregates
-                    .iter()
-                    .flat_map(|c| c.args.iter().chain(&c.filter)),
-            );
-            let mergeable = grouping_sets.is_empty()
-                && grouping_calls.is_empty()
-                && calls_merge
-                && group_by
-                    .iter()
-                    .all(|key| identical_when_equal(key.ty().physical()))
-                && evaluated.all(ScalarExpr::is_parallel_safe);
-            (mergeable && is_pipeline(input, state)).then_some(&**input)
-        }
-        // Which of equal rows DISTINCT keeps is the first one, so only keys whose equal
-        // values are the same value; DISTINCT ON keeps the first row of a sorted input.
-        LogicalPlan::Distinct { input, on } => {
-            let keys_identical = input
-                .output_types()
-                .iter()
-                .all(|ty| identical_when_equal(ty.physical()));
-            (on.is_empty() && keys_identical && is_pipeline(input, state)).then_some(&**input)
-        }
-        _ => None,
-    }
-}
 
 /// A DISTINCT as an aggregation: every column of its input a key, no aggregates.
 pub fn distinct_spec(input: &LogicalPlan) -> AggregateSpec {

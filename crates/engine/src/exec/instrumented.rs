@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use super::{BoxedOperator, ExecContext, Operator};
 use crate::error::Result;
+use crate::plan::OperatorActuals;
 use crate::vector::Batch;
 
 #[derive(Debug, Default)]
@@ -16,6 +17,17 @@ pub struct OperatorStats {
     pub nanos: AtomicU64,
     /// Helpers a parallel operator was given (EXPLAIN ANALYZE's "workers launched").
     pub workers: AtomicU64,
+}
+
+impl OperatorStats {
+    /// The counters as EXPLAIN ANALYZE prints them, once the plan has run.
+    pub fn actuals(&self) -> OperatorActuals {
+        OperatorActuals {
+            rows: self.rows.load(Ordering::Relaxed),
+            nanos: self.nanos.load(Ordering::Relaxed),
+            workers: self.workers.load(Ordering::Relaxed),
+        }
+    }
 }
 
 pub struct InstrumentedExec {

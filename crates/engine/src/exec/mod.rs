@@ -77,7 +77,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 pub use aggregate::{AggregateExec, AggregateSpec};
-pub use aggregate_parallel::{distinct_spec, parallel_aggregate_input, ParallelInput};
+pub use aggregate_parallel::{distinct_spec, ParallelInput};
 pub use distinct::DistinctExec;
 pub use file_scan::FileScanExec;
 pub use filter::FilterExec;
@@ -167,7 +167,7 @@ pub struct ExecContext {
     /// The session's named prepared statements, for pg_prepared_statements.
     pub prepared_statements: Arc<[PreparedStatementRow]>,
     /// How many workers the statement's pipelines may run on (see `exec/parallel`).
-    pub parallelism: parallel::Parallelism,
+    pub parallelism: crate::physical::parallel::Parallelism,
 }
 
 impl ExecContext {
@@ -201,7 +201,7 @@ impl ExecContext {
             memory: memory::QueryMemory::unlimited(),
             cursors: Vec::new(),
             prepared_statements: Arc::from([]),
-            parallelism: parallel::Parallelism::SERIAL,
+            parallelism: crate::physical::parallel::Parallelism::SERIAL,
         }
     }
 

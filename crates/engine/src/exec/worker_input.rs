@@ -9,11 +9,10 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use super::parallel::{
-    parallel_pipeline, run_pipeline_counted, Consume, MorselPosition, PipelineCounters,
-};
+use super::parallel::{run_pipeline_counted, Consume, MorselPosition, PipelineCounters};
 use super::{BoxedOperator, ExecContext};
 use crate::error::Result;
+use crate::physical::parallel::parallel_pipeline;
 use crate::plan::LogicalPlan;
 use crate::vector::Batch;
 

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use crate::catalog::IndexMethod;
-use crate::exec::parallel::{is_gather_point, GatherExec, MorselScanExec};
-use crate::exec::{distinct_spec, parallel_aggregate_input, ParallelInput};
+use crate::exec::parallel::{GatherExec, MorselScanExec};
+use crate::exec::{distinct_spec, ParallelInput};
 use crate::exec::{
     AggregateExec, AggregateSpec, BoxedOperator, DistinctExec, FilterExec, GenerateSeriesExec,
     HashJoinExec, HashJoinSpec, LimitExec, LockRowsExec, LockstepExec, NestedLoopJoinExec,
@@ -23,7 +23,10 @@ use crate::storage::DbState;
 use crate::types::PhysicalType;
 
 mod nearest;
+pub mod parallel;
+
 pub(crate) use nearest::{may_search_hnsw, nearest_probe};
+use parallel::{is_gather_point, parallel_aggregate_input};
 
 fn physical_types(plan: &LogicalPlan) -> Vec<PhysicalType> {
     plan.output_types().iter().map(|t| t.physical()).collect()

@@ -1,13 +1,22 @@
 //! EXPLAIN: the plan as an indented tree, one operator a line, named after the physical
 //! operator that runs it; with ANALYZE each line also gets its rows and time.
 
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
-
 use super::{JoinKind, LogicalPlan, SetOperator};
-use crate::exec::parallel::{is_gather_point, parallel_pipeline, ForceParallel, Parallelism};
-use crate::exec::OperatorStats;
+use crate::physical::parallel::{
+    is_gather_point, parallel_aggregate_input, parallel_pipeline, ForceParallel, Parallelism,
+};
 use crate::storage::DbState;
+
+/// One operator's EXPLAIN ANALYZE counters once the plan has run, as the caller read them
+/// from the executor's.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OperatorActuals {
+    pub rows: u64,
+    /// Time in the operator and its inputs, summed over the workers that ran it.
+    pub nanos: u64,
+    /// Helpers a parallel operator was given ("workers launched").
+    pub workers: u64,
+}
 
 /// The lines of EXPLAIN. `stats` are EXPLAIN ANALYZE's per-operator counters in the plan's
 /// pre-order (as `physical::create_instrumented` builds them); `parallelism` the session's,
@@ -16,7 +25,7 @@ pub fn explain_lines(
     plan: &LogicalPlan,
     state: &DbState,
     parallelism: &Parallelism,
-    stats: Option<&[Arc<OperatorStats>]>,
+    stats: Option<&[OperatorActuals]>,
 ) -> Vec<String> {
     let mut render = Render {
         state,
@@ -34,7 +43,7 @@ pub fn explain_lines(
 struct Render<'a> {
     state: &'a DbState,
     parallelism: &'a Parallelism,
-    stats: Option<&'a [Arc<OperatorStats>]>,
+    stats: Option<&'a [OperatorActuals]>,
     next_stat: usize,
     in_pipeline: bool,
     lines: Vec<String>,
@@ -180,24 +189,21 @@ fn describe(plan: &LogicalPlan) -> (String, Vec<&LogicalPlan>) {
 
 impl<'a> Render<'a> {
     /// The next operator's counters as EXPLAIN ANALYZE shows them.
-    fn take_stats(&mut self) -> Option<&'a OperatorStats> {
+    fn take_stats(&mut self) -> Option<&'a OperatorActuals> {
         let stats = self.stats.and_then(|s| s.get(self.next_stat));
         self.next_stat += 1;
-        stats.map(|s| &**s)
+        stats
     }
 
-    fn push(&mut self, depth: usize, description: &str, stats: Option<&OperatorStats>) {
+    fn push(&mut self, depth: usize, description: &str, stats: Option<&OperatorActuals>) {
         let indent = if depth == 0 {
             String::new()
         } else {
             format!("{}->  ", "      ".repeat(depth - 1))
         };
         let actual = stats.map(|s| {
-            let millis = s.nanos.load(Ordering::Relaxed) as f64 / 1e6;
-            format!(
-                "  (actual rows={} time={millis:.3} ms)",
-                s.rows.load(Ordering::Relaxed)
-            )
+            let millis = s.nanos as f64 / 1e6;
+            format!("  (actual rows={} time={millis:.3} ms)", s.rows)
         });
         self.lines.push(format!(
             "{indent}{description}{}",
@@ -209,10 +215,7 @@ impl<'a> Render<'a> {
         // Under a top-N read through an hnsw index nothing is gathered (physical::build_nearest).
         if !self.in_pipeline && above.nearest_index.is_none() && is_gather_point(plan, self.state) {
             // The Gather's counters come first, as physical::gather builds them.
-            let stats = self.take_stats().map(|s| {
-                let workers = s.workers.load(Ordering::Relaxed);
-                (s, workers)
-            });
+            let stats = self.take_stats().map(|s| (s, s.workers));
             let planned = parallel_pipeline(plan, self.state, self.parallelism)
                 .map(|_| self.parallelism.workers - 1);
             if let (Some(planned), false) =
@@ -259,7 +262,7 @@ impl<'a> Render<'a> {
         }
         // An aggregate that can run on the workers reads its pipeline without a Gather, as
         // physical/ lowers it; it says when it will.
-        let parallel_input = crate::exec::parallel_aggregate_input(plan, self.state);
+        let parallel_input = parallel_aggregate_input(plan, self.state);
         let stats = self.take_stats();
         if let Some(input) = parallel_input {
             if parallel_pipeline(input, self.state, self.parallelism).is_some()
@@ -267,7 +270,7 @@ impl<'a> Render<'a> {
             {
                 let planned = self.parallelism.workers - 1;
                 let launched = stats
-                    .map(|s| format!(", launched: {}", s.workers.load(Ordering::Relaxed)))
+                    .map(|s| format!(", launched: {}", s.workers))
                     .unwrap_or_default();
                 description =
                     format!("Parallel {description} (workers planned: {planned}{launched})");

@@ -23,7 +23,7 @@ pub use ddl::{
     OnCommitAction, RowChange, TypeChange,
 };
 pub use deparse::{deparse_domain_check, deparse_expr};
-pub use explain::explain_lines;
+pub use explain::{explain_lines, OperatorActuals};
 pub use expr::{
     ArithmeticOp, BoolTest, ColumnSide, CompareOp, ScalarExpr, SequenceFunction, SessionInfo,
     Subquery, SubqueryKind,

@@ -83,8 +83,10 @@ impl Session {
             let start = std::time::Instant::now();
             let (mut operator, stats) = crate::physical::create_instrumented(plan, &ctx.state);
             collect(operator.as_mut(), ctx)?;
+            // Read once the plan has run: explain/ knows nothing of the executor.
+            let actuals: Vec<_> = stats.iter().map(|s| s.actuals()).collect();
             let mut lines =
-                crate::plan::explain_lines(plan, &ctx.state, &ctx.parallelism, Some(&stats));
+                crate::plan::explain_lines(plan, &ctx.state, &ctx.parallelism, Some(&actuals));
             let millis = start.elapsed().as_secs_f64() * 1e3;
             lines.push(format!("Execution Time: {millis:.3} ms"));
             lines

@@ -12,12 +12,11 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::Arc;
 
-use super::pipeline::{
-    parallel_pipeline, worker_panicked, PipelineCounters, PipelineRun, WorkerStream,
-};
+use super::pipeline::{worker_panicked, PipelineCounters, PipelineRun, WorkerStream};
 use super::pool::Admission;
 use crate::error::{Error, Result, SqlState};
 use crate::exec::{BoxedOperator, ExecContext, Operator};
+use crate::physical::parallel::parallel_pipeline;
 use crate::plan::LogicalPlan;
 use crate::vector::Batch;
 

@@ -1,8 +1,8 @@
-//! Which plan subtrees run as a parallel pipeline, and running one: a table `Scan` under
-//! any `Filter`s, `Project`s and the probe side of inner and left hash joins, whose
-//! expressions are the same whichever thread evaluates them (no subqueries, outer rows,
-//! volatile or session functions, sequences; no row locks, which are plan nodes of their
-//! own). Each worker runs its own copy of the pipeline's operators over each morsel it
+//! Running a parallel pipeline (which plan subtrees are one is decided in
+//! `physical/parallel.rs`: a table `Scan` under any `Filter`s, `Project`s and the probe side
+//! of inner and left hash joins, whose expressions are the same whichever thread evaluates
+//! them; no subqueries, outer rows, volatile or session functions, sequences; no row locks,
+//! which are plan nodes of their own). Each worker runs its own copy of the pipeline's operators over each morsel it
 //! takes, so nothing in them is shared but read-only data: a join's build side is hashed
 //! once, by the first worker to need it and those waiting for it, and probed by all.
 
@@ -14,162 +14,11 @@ use std::sync::Arc;
 use super::morsel::{MorselDispenser, MorselPosition};
 use super::pool::Admission;
 use super::worker::WorkerSeed;
-use super::{ForceParallel, Parallelism};
 use crate::error::{Error, Result, SqlState};
 use crate::exec::{BoxedOperator, ExecContext, OperatorStats, SharedBuild};
-use crate::plan::{JoinKind, LogicalPlan, ScalarExpr};
-use crate::storage::DbState;
+use crate::physical::parallel::{pipeline_scan, probe_chain_joins};
+use crate::plan::{JoinKind, LogicalPlan};
 use crate::vector::Batch;
-
-/// Whether `plan` is a parallel-safe pipeline (whatever its size).
-pub fn is_pipeline(plan: &LogicalPlan, state: &DbState) -> bool {
-    match plan {
-        LogicalPlan::Scan { .. } => true,
-        LogicalPlan::Filter { input, predicate } => {
-            // An index lookup answers it better than any number of workers.
-            crate::physical::index_lookup(input, predicate, state).is_none()
-                && predicate.is_parallel_safe()
-                && is_pipeline(input, state)
-        }
-        LogicalPlan::Project { input, exprs } => {
-            exprs.iter().all(ScalarExpr::is_parallel_safe) && is_pipeline(input, state)
-        }
-        LogicalPlan::Join { condition, .. } => match probe_join(plan, state) {
-            // Each probe row's output depends on that row alone (no RIGHT/FULL padding of
-            // build rows no worker matched), and any worker may hash the build side.
-            Some(join) => {
-                matches!(join.kind, JoinKind::Inner | JoinKind::Left)
-                    && condition.as_ref().is_none_or(ScalarExpr::is_parallel_safe)
-                    && self_contained(join.build)
-                    && is_pipeline(join.probe, state)
-            }
-            None => false,
-        },
-        _ => false,
-    }
-}
-
-/// A plan any worker can run from the statement's shared context: nothing that reads what
-/// only the statement's own context holds (outer rows, subquery results, CTE rows, the
-/// session's cursors) or changes the session.
-fn self_contained(plan: &LogicalPlan) -> bool {
-    let mut contained = true;
-    plan.visit_all(&mut |p| {
-        contained &= !matches!(
-            p,
-            LogicalPlan::WorkTable { .. }
-                | LogicalPlan::SharedCte { .. }
-                | LogicalPlan::RecursiveCte { .. }
-                | LogicalPlan::SystemScan { .. }
-                | LogicalPlan::LockRows { .. }
-                | LogicalPlan::LateralJoin { .. }
-        ) && p
-            .expressions()
-            .into_iter()
-            .all(ScalarExpr::is_parallel_safe);
-    });
-    contained
-}
-
-/// A hash join of a pipeline: its probe and build inputs, and its kind seen from the probe.
-struct ProbeJoin<'p> {
-    probe: &'p LogicalPlan,
-    build: &'p LogicalPlan,
-    kind: JoinKind,
-}
-
-/// `plan`'s inputs as physical/ runs it, when it is a hash join (equality keys).
-fn probe_join<'p>(plan: &'p LogicalPlan, state: &DbState) -> Option<ProbeJoin<'p>> {
-    let LogicalPlan::Join {
-        left,
-        right,
-        kind,
-        condition,
-    } = plan
-    else {
-        return None;
-    };
-    let width = left.output_types().len();
-    if crate::physical::join_key_count(condition.clone(), width) == 0 {
-        return None;
-    }
-    let left_is_build = crate::physical::builds_left(left, right, state);
-    let (probe, build) = match left_is_build {
-        true => (right, left),
-        false => (left, right),
-    };
-    Some(ProbeJoin {
-        probe,
-        build,
-        kind: crate::physical::probe_kind(*kind, left_is_build),
-    })
-}
-
-/// The hash joins on a pipeline's probe chain, in pre-order (physical/'s build order).
-fn probe_chain_joins<'p>(plan: &'p LogicalPlan, state: &DbState) -> Vec<ProbeJoin<'p>> {
-    match plan {
-        LogicalPlan::Filter { input, .. } | LogicalPlan::Project { input, .. } => {
-            probe_chain_joins(input, state)
-        }
-        LogicalPlan::Join { .. } => match probe_join(plan, state) {
-            Some(join) => {
-                let below = probe_chain_joins(join.probe, state);
-                std::iter::once(join).chain(below).collect()
-            }
-            None => Vec::new(),
-        },
-        _ => Vec::new(),
-    }
-}
-
-/// Whether the physical plan puts a Gather over `plan`: a pipeline that computes something
-/// (a bare scan only hands out shared chunks, which one thread does as fast).
-pub fn is_gather_point(plan: &LogicalPlan, state: &DbState) -> bool {
-    !matches!(plan, LogicalPlan::Scan { .. }) && is_pipeline(plan, state)
-}
-
-/// Some(estimated input rows) when `plan` is a parallel-safe pipeline and the session
-/// allows parallelism for it (more than one worker and at least `min_rows` rows, or
-/// force_parallel_mode on); None otherwise.
-pub fn parallel_pipeline(
-    plan: &LogicalPlan,
-    state: &DbState,
-    parallelism: &Parallelism,
-) -> Option<usize> {
-    if !is_pipeline(plan, state) {
-        return None;
-    }
-    let (table_oid, _, _) = pipeline_scan(plan, state)?;
-    let rows = state
-        .tables
-        .get(&table_oid)
-        .map_or(0, |t| t.data.live_rows());
-    let allowed = match parallelism.forced {
-        ForceParallel::On | ForceParallel::Regress => true,
-        ForceParallel::Off => parallelism.workers > 1 && rows as u64 >= parallelism.min_rows,
-    };
-    allowed.then_some(rows)
-}
-
-/// The table scan at the bottom of a pipeline's probe chain: its table, name and columns.
-fn pipeline_scan<'p>(
-    plan: &'p LogicalPlan,
-    state: &DbState,
-) -> Option<(u32, &'p str, &'p [usize])> {
-    match plan {
-        LogicalPlan::Scan {
-            table_oid,
-            table_name,
-            columns,
-            ..
-        } => Some((*table_oid, table_name, columns)),
-        LogicalPlan::Filter { input, .. } | LogicalPlan::Project { input, .. } => {
-            pipeline_scan(input, state)
-        }
-        LogicalPlan::Join { .. } => pipeline_scan(probe_join(plan, state)?.probe, state),
-        _ => None,
-    }
-}
 
 /// EXPLAIN ANALYZE's counters of a pipeline's operators in pre-order, shared by every
 /// worker's copy of them, so they sum over workers.

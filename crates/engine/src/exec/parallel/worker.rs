@@ -6,8 +6,8 @@
 
 use std::sync::Arc;
 
-use super::Parallelism;
 use crate::exec::ExecContext;
+use crate::physical::parallel::Parallelism;
 use crate::types::datetime_style::{self, Styles};
 use crate::types::timezone::{self, Zone};
 
