@@ -5,11 +5,13 @@
 use std::sync::Arc;
 
 use sqlparser::ast::{self, CreateTableOptions, Statement};
+use sqlparser::dialect::PostgreSqlDialect;
+use sqlparser::tokenizer::{Token, Tokenizer};
 
 use super::from::alias_names;
 use super::scope::Scope;
 use super::{ident_name, Binder};
-use crate::catalog::{AclMode, SearchPath, ViewDef};
+use crate::catalog::{AclMode, SearchPath, TableSchema, ViewDef};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{BoundStatement, ColumnInfo, LogicalPlan, ScalarExpr};
 use crate::storage::DbState;
@@ -295,4 +297,100 @@ pub(super) fn view_column_names(columns: &[ast::ViewColumnDef]) -> Result<Vec<St
             Ok(ident_name(name))
         })
         .collect()
+}
+
+/// After ALTER TABLE changed `old` into the table now in `state`: the views reading it
+/// must still bind to their columns, and may not read a column whose type changed.
+pub fn check_views_after_alter(
+    state: &DbState,
+    old: &TableSchema,
+    new: &TableSchema,
+) -> Result<()> {
+    let old_name = old.qualified_name();
+    let readers: Vec<Arc<ViewDef>> = state
+        .dependent_views(std::slice::from_ref(&old_name))
+        .into_iter()
+        .filter(|(_, on)| *on == old_name)
+        .map(|(view, _)| view)
+        .collect();
+    let Some(first) = readers.first() else {
+        return Ok(());
+    };
+    if new.name != old.name {
+        return Err(Error::unsupported(format!(
+            "renaming table \"{}\", which view \"{}\" reads,",
+            old.name, first.name
+        )));
+    }
+    for column in &old.columns {
+        let retyped = new
+            .columns
+            .iter()
+            .any(|c| c.name == column.name && c.data_type != column.data_type);
+        if let Some(view) = readers
+            .iter()
+            .find(|v| retyped && mentions(v, &column.name))
+        {
+            return Err(Error::new(
+                SqlState::FeatureNotSupported,
+                "cannot alter type of a column used by a view or rule",
+            )
+            .with_detail(format!(
+                "rule _RETURN on view {} depends on column \"{}\"",
+                view.name, column.name
+            )));
+        }
+    }
+    for view in &readers {
+        if check_view(state, view).is_ok() {
+            continue;
+        }
+        let dropped = old
+            .columns
+            .iter()
+            .filter(|c| new.column_index(&c.name).is_none())
+            .map(|c| c.name.as_str())
+            .collect::<Vec<_>>();
+        let renamed = new.columns.len() == old.columns.len();
+        return Err(
+            match dropped
+                .iter()
+                .find(|c| mentions(view, c))
+                .or(dropped.first())
+            {
+                Some(column) if !renamed => Error::new(
+                    SqlState::DependentObjectsStillExist,
+                    format!(
+                    "cannot drop column {column} of table {} because other objects depend on it",
+                    old.name
+                ),
+                )
+                .with_detail(format!(
+                    "view {} depends on column {column} of table {}",
+                    view.name, old.name
+                ))
+                .with_hint("Use DROP ... CASCADE to drop the dependent objects too."),
+                _ => Error::unsupported(format!(
+                    "renaming a column that view \"{}\" reads",
+                    view.name
+                )),
+            },
+        );
+    }
+    Ok(())
+}
+
+/// Whether a view's query names `column` (or reads every column with `*`).
+fn mentions(view: &ViewDef, column: &str) -> bool {
+    let Ok(tokens) = Tokenizer::new(&PostgreSqlDialect {}, &view.query_sql).tokenize() else {
+        return true;
+    };
+    tokens.iter().any(|token| match token {
+        Token::Mul => true,
+        Token::Word(word) => match word.quote_style {
+            Some(_) => word.value == column,
+            None => word.value.to_lowercase() == column,
+        },
+        _ => false,
+    })
 }

@@ -13,7 +13,14 @@ use crate::plan::{AlterTable, RowChange, ScalarExpr};
 use crate::storage::{build_unique_indexes, Chunk, TableData, TableEntry, Transaction};
 use crate::vector::{Batch, Vector};
 
-pub fn alter_table(txn: &mut Transaction, alter: &AlterTable, ctx: &ExecContext) -> Result<()> {
+/// Publishes the table's new version in the transaction; the views reading it are then
+/// checked by the caller (`binder::check_views_after_alter`), before
+/// [`finish_alter_table`]. Returns the schema the table had.
+pub fn alter_table(
+    txn: &mut Transaction,
+    alter: &AlterTable,
+    ctx: &ExecContext,
+) -> Result<Arc<TableSchema>> {
     let entry = match txn.table_for_write(&alter.table_name)? {
         Some(entry) if entry.schema.oid == alter.table_oid => entry,
         _ => {
@@ -58,7 +65,12 @@ pub fn alter_table(txn: &mut Transaction, alter: &AlterTable, ctx: &ExecContext)
         unique_indexes: Arc::new(unique_indexes),
         secondary_indexes: Arc::default(),
     });
-    super::view::check_views_after_alter(txn, &entry.schema, &alter.schema)?;
+    Ok(entry.schema.clone())
+}
+
+/// What ALTER TABLE does once the table's new version is published: validates the new
+/// foreign keys and creates or re-owns the sequences of identity and serial columns.
+pub fn finish_alter_table(txn: &mut Transaction, alter: &AlterTable) -> Result<()> {
     super::foreign_key::lock_referenced_tables(txn, &alter.schema)?;
     for name in &alter.foreign_keys_to_check {
         super::foreign_key::validate(txn, alter.table_oid, name)?;

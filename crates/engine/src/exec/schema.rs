@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use super::view::dependent_views;
 use crate::api::Notice;
 use crate::catalog::{FunctionDef, QualifiedName, SchemaDef};
 use crate::error::{Error, Result, SqlState};
@@ -279,7 +278,7 @@ fn contents(state: &DbState, schemas: &[Arc<SchemaDef>]) -> Vec<Dropped> {
     objects.sort_by_key(|(oid, _, _)| *oid);
     let mut found: Vec<Dropped> = Vec::with_capacity(objects.len());
     for (_, name, kind) in objects {
-        let readers = dependent_views(state, std::slice::from_ref(&name));
+        let readers = state.dependent_views(std::slice::from_ref(&name));
         found.push(Dropped {
             name,
             kind,

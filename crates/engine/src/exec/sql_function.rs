@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::view::{dependent_views, describe, drop_dependents, StoredDependent};
+use super::view::{describe, drop_dependents, StoredDependent};
 use crate::api::Notice;
 use crate::binder::{stored_expr_functions, view_functions, StoredExprOwner};
 use crate::catalog::{FunctionDef, FunctionReturn, QualifiedName, TableSchema, ViewDef};
@@ -67,7 +67,7 @@ fn drop_calling_views(
         .collect();
     callers.sort_by_key(|view| view.oid);
     let caller_names: Vec<QualifiedName> = callers.iter().map(|v| v.qualified_name()).collect();
-    let readers = dependent_views(&state, &caller_names);
+    let readers = state.dependent_views(&caller_names);
     let dependents = callers
         .into_iter()
         .map(|view| (view, object.clone()))

@@ -1,16 +1,14 @@
 //! CREATE [OR REPLACE] VIEW and DROP VIEW, and the dependencies of views on the relations
 //! they read: DROP TABLE / DROP VIEW of a relation a view reads is 2BP01 unless CASCADE
-//! drops the view too, and ALTER TABLE may not change what a view reads.
+//! drops the view too (what ALTER TABLE may change under a view is checked by
+//! `binder::check_views_after_alter`).
 
 use std::sync::Arc;
 
-use sqlparser::dialect::PostgreSqlDialect;
-use sqlparser::tokenizer::{Token, Tokenizer};
-
 use super::ddl::wrong_object_type;
 use crate::api::Notice;
-use crate::binder::{check_view, StoredExprOwner};
-use crate::catalog::{QualifiedName, TableSchema, ViewDef};
+use crate::binder::StoredExprOwner;
+use crate::catalog::{QualifiedName, ViewDef};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, RelationKind, Transaction};
 
@@ -128,7 +126,7 @@ pub fn drop_dependent_views(
     notices: &mut Vec<Notice>,
 ) -> Result<()> {
     let state = txn.view();
-    let dependents = dependent_views(&state, dropped);
+    let dependents = state.dependent_views(dropped);
     let mut reached = dropped.to_vec();
     reached.extend(dependents.iter().map(|(view, _)| view.qualified_name()));
     let materialized = dependent_materialized_views(&state, &reached, dropped);
@@ -271,121 +269,4 @@ pub(super) fn describe(state: &DbState, name: &QualifiedName) -> String {
         Some(RelationKind::MaterializedView) => format!("materialized view {name}"),
         _ => format!("table {name}"),
     }
-}
-
-/// The views (not among `roots`) reading one of `roots` directly or through other views,
-/// each with the relation it reads that led here, in creation order.
-pub(super) fn dependent_views(
-    state: &DbState,
-    roots: &[QualifiedName],
-) -> Vec<(Arc<ViewDef>, QualifiedName)> {
-    let mut found: Vec<(Arc<ViewDef>, QualifiedName)> = Vec::new();
-    let mut frontier: Vec<QualifiedName> = roots.to_vec();
-    while let Some(name) = frontier.pop() {
-        for (view_name, view) in state.views.iter() {
-            let new = !roots.contains(view_name) && !found.iter().any(|(v, _)| v.oid == view.oid);
-            if new && view.depends_on.contains(&name) {
-                found.push((view.clone(), name.clone()));
-                frontier.push(view_name.clone());
-            }
-        }
-    }
-    found.sort_by_key(|(view, _)| view.oid);
-    found
-}
-
-/// After ALTER TABLE changed `old` into the table now in the transaction: the views reading
-/// it must still bind to their columns, and may not read a column whose type changed.
-pub fn check_views_after_alter(
-    txn: &Transaction,
-    old: &TableSchema,
-    new: &TableSchema,
-) -> Result<()> {
-    let state = txn.view();
-    let old_name = old.qualified_name();
-    let readers: Vec<Arc<ViewDef>> = dependent_views(&state, std::slice::from_ref(&old_name))
-        .into_iter()
-        .filter(|(_, on)| *on == old_name)
-        .map(|(view, _)| view)
-        .collect();
-    let Some(first) = readers.first() else {
-        return Ok(());
-    };
-    if new.name != old.name {
-        return Err(Error::unsupported(format!(
-            "renaming table \"{}\", which view \"{}\" reads,",
-            old.name, first.name
-        )));
-    }
-    for column in &old.columns {
-        let retyped = new
-            .columns
-            .iter()
-            .any(|c| c.name == column.name && c.data_type != column.data_type);
-        if let Some(view) = readers
-            .iter()
-            .find(|v| retyped && mentions(v, &column.name))
-        {
-            return Err(Error::new(
-                SqlState::FeatureNotSupported,
-                "cannot alter type of a column used by a view or rule",
-            )
-            .with_detail(format!(
-                "rule _RETURN on view {} depends on column \"{}\"",
-                view.name, column.name
-            )));
-        }
-    }
-    for view in &readers {
-        if check_view(&state, view).is_ok() {
-            continue;
-        }
-        let dropped = old
-            .columns
-            .iter()
-            .filter(|c| new.column_index(&c.name).is_none())
-            .map(|c| c.name.as_str())
-            .collect::<Vec<_>>();
-        let renamed = new.columns.len() == old.columns.len();
-        return Err(
-            match dropped
-                .iter()
-                .find(|c| mentions(view, c))
-                .or(dropped.first())
-            {
-                Some(column) if !renamed => Error::new(
-                    SqlState::DependentObjectsStillExist,
-                    format!(
-                    "cannot drop column {column} of table {} because other objects depend on it",
-                    old.name
-                ),
-                )
-                .with_detail(format!(
-                    "view {} depends on column {column} of table {}",
-                    view.name, old.name
-                ))
-                .with_hint("Use DROP ... CASCADE to drop the dependent objects too."),
-                _ => Error::unsupported(format!(
-                    "renaming a column that view \"{}\" reads",
-                    view.name
-                )),
-            },
-        );
-    }
-    Ok(())
-}
-
-/// Whether a view's query names `column` (or reads every column with `*`).
-fn mentions(view: &ViewDef, column: &str) -> bool {
-    let Ok(tokens) = Tokenizer::new(&PostgreSqlDialect {}, &view.query_sql).tokenize() else {
-        return true;
-    };
-    tokens.iter().any(|token| match token {
-        Token::Mul => true,
-        Token::Word(word) => match word.quote_style {
-            Some(_) => word.value == column,
-            None => word.value.to_lowercase() == column,
-        },
-        _ => false,
-    })
 }

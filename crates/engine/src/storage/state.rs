@@ -163,4 +163,23 @@ impl DbState {
         );
         found
     }
+
+    /// The views (not among `roots`) reading one of `roots` directly or through other views,
+    /// each with the relation it reads that led here, in creation order.
+    pub fn dependent_views(&self, roots: &[QualifiedName]) -> Vec<(Arc<ViewDef>, QualifiedName)> {
+        let mut found: Vec<(Arc<ViewDef>, QualifiedName)> = Vec::new();
+        let mut frontier: Vec<QualifiedName> = roots.to_vec();
+        while let Some(name) = frontier.pop() {
+            for (view_name, view) in self.views.iter() {
+                let new =
+                    !roots.contains(view_name) && !found.iter().any(|(v, _)| v.oid == view.oid);
+                if new && view.depends_on.contains(&name) {
+                    found.push((view.clone(), name.clone()));
+                    frontier.push(view_name.clone());
+                }
+            }
+        }
+        found.sort_by_key(|(view, _)| view.oid);
+        found
+    }
 }

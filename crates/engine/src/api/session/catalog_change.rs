@@ -320,7 +320,12 @@ impl Session {
         ctx: &ExecContext,
     ) -> Result<StatementResult> {
         if let Some(alter) = alter {
-            alter_table::alter_table(self.transaction(), alter, ctx)?;
+            let txn = self.transaction();
+            let old = alter_table::alter_table(txn, alter, ctx)?;
+            // DDL-time validation, in PostgreSQL's order: the views reading the table must
+            // still bind to it before the new foreign keys are checked.
+            crate::binder::check_views_after_alter(&txn.view(), &old, &alter.schema)?;
+            alter_table::finish_alter_table(txn, alter)?;
         }
         self.notices
             .extend(notices.into_iter().map(Notice::skipped));
