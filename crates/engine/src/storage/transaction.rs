@@ -434,13 +434,7 @@ impl Transaction {
         }
         let mut state = (*committed).clone();
         state.base = Some(committed.clone());
-        for (oid, schema) in &self.schemas {
-            let schemas = Arc::make_mut(&mut state.schemas);
-            match schema {
-                Some(schema) => schemas.insert(*oid, schema.clone()),
-                None => schemas.remove(oid),
-            };
-        }
+        overlay(&mut state.schemas, cloned(&self.schemas));
         for (name, oid) in &self.names {
             if committed.names.get(name) == oid.as_ref() {
                 continue;
@@ -457,65 +451,17 @@ impl Transaction {
                 None => state.tables.remove(oid),
             };
         }
-        for (name, sequence) in &self.sequences {
-            let sequences = Arc::make_mut(&mut state.sequences);
-            match sequence {
-                Some(sequence) => sequences.insert(name.clone(), sequence.clone()),
-                None => sequences.remove(name),
-            };
-        }
-        for (name, view) in &self.views {
-            let views = Arc::make_mut(&mut state.views);
-            match view {
-                Some(view) => views.insert(name.clone(), view.clone()),
-                None => views.remove(name),
-            };
-        }
-        for (oid, enum_type) in &self.enum_types {
-            let enum_types = Arc::make_mut(&mut state.enum_types);
-            match enum_type {
-                Some(enum_type) => enum_types.insert(*oid, enum_type.clone()),
-                None => enum_types.remove(oid),
-            };
-        }
-        for (oid, domain) in &self.domains {
-            let domains = Arc::make_mut(&mut state.domains);
-            match domain {
-                Some(domain) => domains.insert(*oid, domain.clone()),
-                None => domains.remove(oid),
-            };
-        }
-        for (oid, composite) in &self.composite_types {
-            let composite_types = Arc::make_mut(&mut state.composite_types);
-            match composite {
-                Some(composite) => composite_types.insert(*oid, composite.clone()),
-                None => composite_types.remove(oid),
-            };
-        }
+        overlay(&mut state.sequences, cloned(&self.sequences));
+        overlay(&mut state.views, cloned(&self.views));
+        overlay(&mut state.enum_types, cloned(&self.enum_types));
+        overlay(&mut state.domains, cloned(&self.domains));
+        overlay(&mut state.composite_types, cloned(&self.composite_types));
         if let Some(roles) = &self.roles {
             state.roles = roles.clone();
         }
-        for (oid, function) in &self.functions {
-            let functions = Arc::make_mut(&mut state.functions);
-            match function {
-                Some(function) => functions.insert(*oid, function.clone()),
-                None => functions.remove(oid),
-            };
-        }
-        for (name, extension) in &self.extensions {
-            let extensions = Arc::make_mut(&mut state.extensions);
-            match extension {
-                Some(extension) => extensions.insert(name.clone(), extension.clone()),
-                None => extensions.remove(name),
-            };
-        }
-        for (name, server) in &self.foreign_servers {
-            let servers = Arc::make_mut(&mut state.foreign_servers);
-            match server {
-                Some(server) => servers.insert(name.clone(), server.clone()),
-                None => servers.remove(name),
-            };
-        }
+        overlay(&mut state.functions, cloned(&self.functions));
+        overlay(&mut state.extensions, cloned(&self.extensions));
+        overlay(&mut state.foreign_servers, cloned(&self.foreign_servers));
         Arc::new(state)
     }
 
@@ -860,13 +806,7 @@ impl Transaction {
         if self.changes_catalog(&state) {
             state.catalog_version += 1;
         }
-        for (oid, schema) in self.schemas.drain() {
-            let schemas = Arc::make_mut(&mut state.schemas);
-            match schema {
-                Some(schema) => schemas.insert(oid, schema),
-                None => schemas.remove(&oid),
-            };
-        }
+        overlay(&mut state.schemas, self.schemas.drain());
         for (name, oid) in self.names.drain() {
             if state.names.get(&name) == oid.as_ref() {
                 continue;
@@ -877,65 +817,17 @@ impl Transaction {
                 None => names.remove(&name),
             };
         }
-        for (name, sequence) in self.sequences.drain() {
-            let sequences = Arc::make_mut(&mut state.sequences);
-            match sequence {
-                Some(sequence) => sequences.insert(name, sequence),
-                None => sequences.remove(&name),
-            };
-        }
-        for (name, view) in self.views.drain() {
-            let views = Arc::make_mut(&mut state.views);
-            match view {
-                Some(view) => views.insert(name, view),
-                None => views.remove(&name),
-            };
-        }
-        for (oid, enum_type) in self.enum_types.drain() {
-            let enum_types = Arc::make_mut(&mut state.enum_types);
-            match enum_type {
-                Some(enum_type) => enum_types.insert(oid, enum_type),
-                None => enum_types.remove(&oid),
-            };
-        }
-        for (oid, domain) in self.domains.drain() {
-            let domains = Arc::make_mut(&mut state.domains);
-            match domain {
-                Some(domain) => domains.insert(oid, domain),
-                None => domains.remove(&oid),
-            };
-        }
-        for (oid, composite) in self.composite_types.drain() {
-            let composite_types = Arc::make_mut(&mut state.composite_types);
-            match composite {
-                Some(composite) => composite_types.insert(oid, composite),
-                None => composite_types.remove(&oid),
-            };
-        }
+        overlay(&mut state.sequences, self.sequences.drain());
+        overlay(&mut state.views, self.views.drain());
+        overlay(&mut state.enum_types, self.enum_types.drain());
+        overlay(&mut state.domains, self.domains.drain());
+        overlay(&mut state.composite_types, self.composite_types.drain());
         if let Some(roles) = self.roles.take() {
             state.roles = roles;
         }
-        for (oid, function) in self.functions.drain() {
-            let functions = Arc::make_mut(&mut state.functions);
-            match function {
-                Some(function) => functions.insert(oid, function),
-                None => functions.remove(&oid),
-            };
-        }
-        for (name, extension) in self.extensions.drain() {
-            let extensions = Arc::make_mut(&mut state.extensions);
-            match extension {
-                Some(extension) => extensions.insert(name, extension),
-                None => extensions.remove(&name),
-            };
-        }
-        for (name, server) in self.foreign_servers.drain() {
-            let servers = Arc::make_mut(&mut state.foreign_servers);
-            match server {
-                Some(server) => servers.insert(name, server),
-                None => servers.remove(&name),
-            };
-        }
+        overlay(&mut state.functions, self.functions.drain());
+        overlay(&mut state.extensions, self.extensions.drain());
+        overlay(&mut state.foreign_servers, self.foreign_servers.drain());
         for (oid, entry) in self.written.drain() {
             match entry {
                 Some(entry) => {
@@ -1062,6 +954,31 @@ impl Drop for Transaction {
     fn drop(&mut self) {
         self.release_locks();
     }
+}
+
+/// Puts a transaction's staged catalog objects into a state's map: `Some` created or
+/// changed, `None` dropped. The map is copied (once) only when something is staged.
+fn overlay<K, V>(map: &mut Arc<Map<K, V>>, staged: impl IntoIterator<Item = (K, Option<V>)>)
+where
+    K: Clone + Eq + std::hash::Hash,
+    V: Clone,
+{
+    for (key, value) in staged {
+        let map = Arc::make_mut(map);
+        match value {
+            Some(value) => map.insert(key, value),
+            None => map.remove(&key),
+        };
+    }
+}
+
+/// A staged map's entries, cloned: for a view that leaves the transaction's changes staged.
+fn cloned<K: Clone, V: Clone>(
+    staged: &Map<K, Option<V>>,
+) -> impl Iterator<Item = (K, Option<V>)> + '_ {
+    staged
+        .iter()
+        .map(|(key, value)| (key.clone(), value.clone()))
 }
 
 #[cfg(test)]
