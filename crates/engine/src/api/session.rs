@@ -26,8 +26,8 @@ use sqlparser::ast::Statement;
 use super::copy::{CopyChannel, NoCopyChannel, ReaderChannel, WriterChannel};
 use super::query_cache::{CacheKey, QueryCache};
 use super::settings::{
-    Defaults, Settings, UnitSetting, IDLE_IN_TRANSACTION_SESSION_TIMEOUT, IDLE_SESSION_TIMEOUT,
-    LOCK_TIMEOUT, QUERY_MEMORY_LIMIT, STATEMENT_TIMEOUT,
+    source, Defaults, Settings, UnitSetting, IDLE_IN_TRANSACTION_SESSION_TIMEOUT,
+    IDLE_SESSION_TIMEOUT, LOCK_TIMEOUT, QUERY_MEMORY_LIMIT, STATEMENT_TIMEOUT,
 };
 use super::{ColumnInfo, Notice, StatementResult};
 use crate::binder::Binder;
@@ -612,7 +612,7 @@ impl Session {
     /// Sets a parameter a client sent in its startup message, which RESET then goes back
     /// to; an unknown name is an error, as in PostgreSQL.
     pub fn set_startup_parameter(&mut self, name: &str, value: &str) -> Result<()> {
-        self.settings.set_session_default(name, value)
+        (self.settings).set_session_default(name, value, source::CLIENT)
     }
 
     /// Who the session is for: current_user, current_database() and pg_backend_pid().
@@ -667,8 +667,8 @@ impl Session {
             .roles
             .settings
             .for_session(database, self.identity.role_oid);
-        for (name, value) in kept {
-            if let Err(error) = self.settings.set_session_default(&name, &value) {
+        for (name, value, source) in kept {
+            if let Err(error) = self.settings.set_session_default(&name, &value, source) {
                 self.notices.push(Notice {
                     severity: "WARNING",
                     state: error.state,
