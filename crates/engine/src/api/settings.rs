@@ -973,6 +973,30 @@ mod tests {
     }
 
     #[test]
+    fn pg_settings_names_where_each_value_came_from() {
+        let mut defaults = Defaults::default();
+        assert!(defaults.set("work_mem", "8MB").is_ok());
+        let mut settings = Settings::new(Arc::new(defaults));
+        let source = |settings: &Settings, name: &str| {
+            let rows = settings.rows();
+            let row = rows.iter().find(|row| row.name == name);
+            row.and_then(|row| row.listed.as_ref()).map(|listed| listed.source)
+        };
+        assert_eq!(source(&settings, "work_mem"), Some("command line"));
+        assert_eq!(source(&settings, "lock_timeout"), Some("default"));
+        assert!(settings
+            .set_session_default("lock_timeout", "1s", super::source::CLIENT)
+            .is_ok());
+        assert!(settings.set("lock_timeout", Some("2s")).is_ok());
+        assert_eq!(source(&settings, "lock_timeout"), Some("session"));
+        assert!(settings.set("lock_timeout", None).is_ok());
+        assert_eq!(source(&settings, "lock_timeout"), Some("client"));
+        settings.reset_all();
+        assert_eq!(source(&settings, "lock_timeout"), Some("client"));
+        assert_eq!(source(&settings, "is_superuser"), None);
+    }
+
+    #[test]
     fn server_settings_cannot_be_set_or_reset_by_a_session() {
         let mut settings = Settings::new(Arc::default());
         for value in [Some("10min"), Some("garbage"), None] {
