@@ -980,7 +980,8 @@ mod tests {
         let source = |settings: &Settings, name: &str| {
             let rows = settings.rows();
             let row = rows.iter().find(|row| row.name == name);
-            row.and_then(|row| row.listed.as_ref()).map(|listed| listed.source)
+            row.and_then(|row| row.listed.as_ref())
+                .map(|listed| listed.source)
         };
         assert_eq!(source(&settings, "work_mem"), Some("command line"));
         assert_eq!(source(&settings, "lock_timeout"), Some("default"));
