@@ -192,6 +192,31 @@ mod tests {
     }
 
     #[test]
+    fn show_all_lists_what_pg_settings_lists_by_name() {
+        let mut session = Database::new().connect();
+        assert!(session.execute("SET work_mem = '8MB'").is_ok());
+        let Ok(results) = session.execute("SHOW ALL") else {
+            panic!("SHOW ALL failed");
+        };
+        let names: Vec<String> = (results[0].columns.iter().flat_map(|c| c.iter()))
+            .map(|c| c.name.clone())
+            .collect();
+        assert_eq!(names, ["name", "setting", "description"]);
+        let lines = results[0].text_lines();
+        let position = |name: &str| {
+            lines
+                .iter()
+                .position(|l| l.starts_with(&format!("{name}|")))
+        };
+        assert!(position("DateStyle") < position("default_statistics_target"));
+        assert!(position("default_statistics_target") < position("IntervalStyle"));
+        assert_eq!(position("is_superuser"), None);
+        assert!(lines.contains(
+            &"work_mem|8MB|Sets the maximum memory to be used for query workspaces.".to_string()
+        ));
+    }
+
+    #[test]
     fn sessions_start_from_the_server_defaults_and_reset_to_them() {
         let mut db = Database::new();
         assert!(db

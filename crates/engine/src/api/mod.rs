@@ -14,4 +14,4 @@ pub use database::Database;
 pub use result::{Notice, StatementResult};
 pub use session::{CancelHandle, LockWaitProbe, PreparedStatement, Session, TransactionStatus};
 pub use settings::{default_settable, SettingDoc};
-pub(crate) use settings::{AUTHENTICATION_TIMEOUT, CHECKPOINT_TIMEOUT, MAX_WAL_SIZE};
+pub(crate) use settings::{Listing, AUTHENTICATION_TIMEOUT, CHECKPOINT_TIMEOUT, MAX_WAL_SIZE};

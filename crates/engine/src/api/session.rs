@@ -27,8 +27,8 @@ use std::sync::Arc;
 use super::copy::{CopyChannel, NoCopyChannel, ReaderChannel, WriterChannel};
 use super::query_cache::{CacheKey, QueryCache};
 use super::settings::{
-    Defaults, Settings, UnitSetting, IDLE_IN_TRANSACTION_SESSION_TIMEOUT, IDLE_SESSION_TIMEOUT,
-    LOCK_TIMEOUT, QUERY_MEMORY_LIMIT, STATEMENT_TIMEOUT,
+    source, Defaults, Settings, UnitSetting, IDLE_IN_TRANSACTION_SESSION_TIMEOUT,
+    IDLE_SESSION_TIMEOUT, LOCK_TIMEOUT, QUERY_MEMORY_LIMIT, STATEMENT_TIMEOUT,
 };
 use super::{ColumnInfo, Notice, StatementResult};
 use crate::binder::Binder;
@@ -544,7 +544,7 @@ impl Session {
     /// Sets a parameter a client sent in its startup message, which RESET then goes back
     /// to; an unknown name is an error, as in PostgreSQL.
     pub fn set_startup_parameter(&mut self, name: &str, value: &str) -> Result<()> {
-        self.settings.set_session_default(name, value)
+        (self.settings).set_session_default(name, value, source::CLIENT)
     }
 
     /// The current value of a setting, as SHOW prints it.

@@ -3,10 +3,11 @@
 //! Values we cannot honour are refused, never ignored.
 
 mod checks;
+mod listing;
 mod planner;
 mod units;
 
-use crate::exec::SettingRow;
+use crate::exec::{ListedSetting, SettingRow};
 use std::sync::{Arc, OnceLock};
 
 use crate::error::{Error, Result, SqlState};
@@ -20,6 +21,7 @@ use checks::{
     search_path, standard_strings, statement_timeout, synchronous_commit, table_access_method,
     time_zone, transaction_isolation, xml_option,
 };
+pub(crate) use listing::Listing;
 pub(crate) use units::{
     UnitSetting, AUTHENTICATION_TIMEOUT, CHECKPOINT_TIMEOUT, IDLE_IN_TRANSACTION_SESSION_TIMEOUT,
     IDLE_SESSION_TIMEOUT, LOCK_TIMEOUT, MAX_WAL_SIZE, QUERY_MEMORY_LIMIT, STATEMENT_TIMEOUT,
@@ -36,6 +38,16 @@ enum Context {
     Open,
     /// Never changed: facts about the server (PGC_INTERNAL).
     Internal,
+}
+
+/// Where a value came from, as pg_settings' source names it (PostgreSQL's GucSource).
+pub(crate) mod source {
+    pub const DEFAULT: &str = "default";
+    /// `kestrel serve -c`, PostgreSQL's `postgres -c`.
+    pub const COMMAND_LINE: &str = "command line";
+    /// The client's startup message.
+    pub const CLIENT: &str = "client";
+    pub const SESSION: &str = "session";
 }
 
 /// How a setting's value is checked and spelled for SHOW.
@@ -563,24 +575,32 @@ pub fn default_settable() -> impl Iterator<Item = SettingDoc> {
 #[derive(Clone)]
 pub(crate) struct Defaults {
     values: Arc<Vec<String>>,
+    /// Where each value came from (pg_settings' source).
+    sources: Arc<Vec<&'static str>>,
     /// Custom `prefix.name` settings, as PostgreSQL accepts them in its configuration.
     custom: Vec<(String, String)>,
 }
 
+/// The built-in defaults (pg_settings' boot_val), made once.
+static BOOT: std::sync::LazyLock<Defaults> = std::sync::LazyLock::new(|| {
+    let mut values: Vec<String> = definitions()
+        .iter()
+        .map(|d| d.default.to_string())
+        .collect();
+    if let Some(index) = find("max_parallel_workers_per_gather") {
+        let helpers = crate::exec::parallel::pool_threads().saturating_sub(1);
+        values[index] = helpers.to_string();
+    }
+    Defaults {
+        sources: Arc::new(vec![source::DEFAULT; values.len()]),
+        values: Arc::new(values),
+        custom: Vec::new(),
+    }
+});
+
 impl Default for Defaults {
     fn default() -> Self {
-        let mut values: Vec<String> = definitions()
-            .iter()
-            .map(|d| d.default.to_string())
-            .collect();
-        if let Some(index) = find("max_parallel_workers_per_gather") {
-            let helpers = crate::exec::parallel::pool_threads().saturating_sub(1);
-            values[index] = helpers.to_string();
-        }
-        Defaults {
-            values: Arc::new(values),
-            custom: Vec::new(),
-        }
+        BOOT.clone()
     }
 }
 
@@ -600,6 +620,7 @@ impl Defaults {
             return Err(cannot_change(definition));
         }
         Arc::make_mut(&mut self.values)[index] = definition.check(value)?;
+        Arc::make_mut(&mut self.sources)[index] = source::COMMAND_LINE;
         Ok(())
     }
 
@@ -629,12 +650,14 @@ pub struct Settings {
     /// Shared until changed: a transaction keeps a copy of the settings at BEGIN (every
     /// autocommit statement is one), which should not copy every value.
     values: Arc<Vec<String>>,
+    /// Where each value came from (pg_settings' source).
+    sources: Arc<Vec<&'static str>>,
     /// Custom `prefix.name` settings PostgreSQL accepts without knowing them.
     custom: Vec<(String, String)>,
     changed: Vec<usize>,
-    /// Settings SET LOCAL in the open transaction, with the value each goes back to when
-    /// it commits: the one before, or what a later plain SET chose.
-    local_restore: Vec<(usize, String)>,
+    /// Settings SET LOCAL in the open transaction, with the value (and its source) each
+    /// goes back to when it commits: the one before, or what a later plain SET chose.
+    local_restore: Vec<(usize, String, &'static str)>,
     /// What the client was last told of each reported setting: a change that comes back
     /// to it (SET then ROLLBACK) is not reported again, as in PostgreSQL.
     last_reported: Arc<Vec<String>>,
@@ -677,6 +700,7 @@ impl Settings {
     pub(crate) fn new(defaults: Arc<Defaults>) -> Settings {
         Settings {
             values: defaults.values.clone(),
+            sources: defaults.sources.clone(),
             custom: defaults.custom.clone(),
             changed: Vec::new(),
             local_restore: Vec::new(),
@@ -694,6 +718,11 @@ impl Settings {
 
     /// `SET name = value`, or back to the server's default with `None`.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<()> {
+        self.set_from(name, value, source::SESSION)
+    }
+
+    /// `set`, the value coming from `source` (a reset's from the default's).
+    fn set_from(&mut self, name: &str, value: Option<&str>, source: &'static str) -> Result<()> {
         self.rows = OnceLock::new();
         let Some(index) = find(name) else {
             if name.contains('.') {
@@ -712,14 +741,19 @@ impl Settings {
         if definition.context != Context::User {
             return Err(cannot_change(definition));
         }
-        let value = match value {
-            Some(v) => definition.check(v)?,
-            None => self.defaults.values[index].clone(),
+        let (value, source) = match value {
+            Some(v) => (definition.check(v)?, source),
+            None => (
+                self.defaults.values[index].clone(),
+                self.defaults.sources[index],
+            ),
         };
-        if let Some((_, after_commit)) = self.local_restore.iter_mut().find(|(i, _)| *i == index) {
+        let restore = self.local_restore.iter_mut().find(|(i, ..)| *i == index);
+        if let Some((_, after_commit, after_source)) = restore {
             *after_commit = value.clone();
+            *after_source = source;
         }
-        self.assign(index, value);
+        self.assign(index, value, source);
         Ok(())
     }
 
@@ -731,27 +765,31 @@ impl Settings {
                 false => Err(unrecognized(name)),
             };
         };
-        let before = self.values[index].clone();
+        let before = (self.values[index].clone(), self.sources[index]);
         let kept = std::mem::take(&mut self.local_restore);
         let outcome = self.set(name, value);
         self.local_restore = kept;
         outcome?;
-        if !self.local_restore.iter().any(|(i, _)| *i == index) {
-            self.local_restore.push((index, before));
+        if !self.local_restore.iter().any(|(i, ..)| *i == index) {
+            self.local_restore.push((index, before.0, before.1));
         }
         Ok(())
     }
 
     /// A committed transaction's SET LOCALs end.
     pub fn end_transaction(&mut self) {
-        for (index, value) in std::mem::take(&mut self.local_restore) {
-            self.assign(index, value);
+        for (index, value, source) in std::mem::take(&mut self.local_restore) {
+            self.assign(index, value, source);
         }
     }
 
     /// Stores a checked value, noting a reported setting's change.
-    fn assign(&mut self, index: usize, value: String) {
+    fn assign(&mut self, index: usize, value: String, source: &'static str) {
         let definition = &definitions()[index];
+        if self.sources[index] != source {
+            self.rows = OnceLock::new();
+            Arc::make_mut(&mut self.sources)[index] = source;
+        }
         if self.values[index] != value {
             self.rows = OnceLock::new();
             Arc::make_mut(&mut self.values)[index] = value;
@@ -798,9 +836,11 @@ impl Settings {
             }
         }
         self.values = self.defaults.values.clone();
+        self.sources = self.defaults.sources.clone();
         self.custom = self.defaults.custom.clone();
-        for (index, after_commit) in &mut self.local_restore {
+        for (index, after_commit, after_source) in &mut self.local_restore {
             after_commit.clone_from(&self.values[*index]);
+            *after_source = self.sources[*index];
         }
     }
 
@@ -816,14 +856,20 @@ impl Settings {
             }
         }
         self.values = saved.values;
+        self.sources = saved.sources;
         self.custom = saved.custom;
         self.local_restore = saved.local_restore;
     }
 
-    /// A setting from the client's startup packet: also what RESET goes back to in this
-    /// session, as in PostgreSQL.
-    pub fn set_session_default(&mut self, name: &str, value: &str) -> Result<()> {
-        self.set(name, Some(value))?;
+    /// A setting from the client's startup packet or kept by ALTER ROLE / DATABASE ... SET
+    /// (`source` says which): also what RESET goes back to in this session, as in PostgreSQL.
+    pub fn set_session_default(
+        &mut self,
+        name: &str,
+        value: &str,
+        source: &'static str,
+    ) -> Result<()> {
+        self.set_from(name, Some(value), source)?;
         let Some(index) = find(name) else {
             let mut defaults = Defaults::clone(&self.defaults);
             defaults.custom.retain(|(n, _)| n != name);
@@ -833,6 +879,7 @@ impl Settings {
         };
         let mut defaults = Defaults::clone(&self.defaults);
         Arc::make_mut(&mut defaults.values)[index] = self.values[index].clone();
+        Arc::make_mut(&mut defaults.sources)[index] = source;
         self.defaults = Arc::new(defaults);
         Ok(())
     }
@@ -843,30 +890,34 @@ impl Settings {
     }
 
     fn make_rows(&self) -> Vec<SettingRow> {
-        let built_in = definitions()
-            .iter()
-            .zip(self.values.iter())
-            .map(|(d, value)| {
-                let context = match d.context {
-                    Context::User => "user",
-                    Context::Server => "sighup",
-                    Context::Open => "postmaster",
-                    Context::Internal => "internal",
+        let built_in = definitions().iter().enumerate().map(|(index, d)| {
+            let value = &self.values[index];
+            let listed = listing::listing(d.name).map(|listing| {
+                let in_unit = |value: &str| match listing.unit {
+                    Some(unit) => units::in_base_unit(unit, value)
+                        .map_or_else(|| value.to_string(), |base| base.to_string()),
+                    None => value.to_string(),
                 };
-                SettingRow {
-                    name: d.name.to_string(),
-                    setting: value.clone(),
-                    description: d.description,
-                    context,
-                    default: d.default.to_string(),
+                ListedSetting {
+                    setting: in_unit(value),
+                    short_desc: listing.short_desc.unwrap_or(d.description),
+                    source: self.sources[index],
+                    boot_val: in_unit(&BOOT.values[index]),
+                    reset_val: in_unit(&self.defaults.values[index]),
+                    listing,
                 }
             });
+            SettingRow {
+                name: d.name.to_string(),
+                setting: value.clone(),
+                listed,
+            }
+        });
+        // Custom settings are placeholders, which pg_settings does not list.
         let custom = self.custom.iter().map(|(name, value)| SettingRow {
             name: name.clone(),
             setting: value.clone(),
-            description: "",
-            context: "user",
-            default: String::new(),
+            listed: None,
         });
         built_in.chain(custom).collect()
     }
@@ -919,6 +970,31 @@ mod tests {
             error.and_then(|e| e.hint).as_deref(),
             Some("Available values: local, remote_write, remote_apply, on, off.")
         );
+    }
+
+    #[test]
+    fn pg_settings_names_where_each_value_came_from() {
+        let mut defaults = Defaults::default();
+        assert!(defaults.set("work_mem", "8MB").is_ok());
+        let mut settings = Settings::new(Arc::new(defaults));
+        let source = |settings: &Settings, name: &str| {
+            let rows = settings.rows();
+            let row = rows.iter().find(|row| row.name == name);
+            row.and_then(|row| row.listed.as_ref())
+                .map(|listed| listed.source)
+        };
+        assert_eq!(source(&settings, "work_mem"), Some("command line"));
+        assert_eq!(source(&settings, "lock_timeout"), Some("default"));
+        assert!(settings
+            .set_session_default("lock_timeout", "1s", super::source::CLIENT)
+            .is_ok());
+        assert!(settings.set("lock_timeout", Some("2s")).is_ok());
+        assert_eq!(source(&settings, "lock_timeout"), Some("session"));
+        assert!(settings.set("lock_timeout", None).is_ok());
+        assert_eq!(source(&settings, "lock_timeout"), Some("client"));
+        settings.reset_all();
+        assert_eq!(source(&settings, "lock_timeout"), Some("client"));
+        assert_eq!(source(&settings, "is_superuser"), None);
     }
 
     #[test]

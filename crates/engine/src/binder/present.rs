@@ -10,7 +10,7 @@
 
 use super::record::{fields_of, row_of};
 use crate::catalog::system::CatalogFunction;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::function::{RecordFunction, ScalarFunction};
 use crate::plan::{ColumnInfo, LogicalPlan, ScalarExpr};
 use crate::types::DataType;
@@ -87,10 +87,6 @@ pub(super) fn present(expr: ScalarExpr) -> Result<ScalarExpr> {
 
 fn present_in(expr: ScalarExpr, output: Output) -> Result<ScalarExpr> {
     let ty = expr.ty();
-    // array_send writes the enum's OID as the element type, which a text[] would not.
-    if output == Output::Binary && matches!(ty, DataType::Array(DataType::Enum(_))) {
-        return Err(Error::unsupported("binary COPY of arrays of enum types"));
-    }
     if let Some(func) = output_function(ty, output) {
         return Ok(ScalarExpr::CatalogCall {
             func,

@@ -1104,19 +1104,24 @@ fn window_refs_to_columns(expr: ScalarExpr, width: usize) -> ScalarExpr {
     }
 }
 
-/// The name a cast to `data_type` gives its column: a built-in type's SQL name, or the last
-/// part of a catalog type's name (an enum, a composite type), as PostgreSQL takes it from
-/// the written type name.
+/// The name a cast to `data_type` gives its column: as PostgreSQL takes it from the
+/// written type name, its last part (a domain, an enum, a composite type, `name`, a
+/// schema-qualified type), a built-in type's SQL-syntax name as the grammar spells it
+/// (`int4`, `varchar`), with no typmod and no array bounds (`int[]` is named `int4`).
 fn cast_type_name(data_type: &ast::DataType) -> Option<String> {
-    match super::bind_data_type(data_type) {
-        Ok(ty) => Some(type_column_name(ty).to_string()),
-        Err(_) => match data_type {
-            ast::DataType::Custom(name, _) => match name.0.last() {
-                Some(ast::ObjectNamePart::Identifier(ident)) => Some(ident_name(ident)),
-                _ => None,
-            },
+    match data_type {
+        ast::DataType::Array(
+            ast::ArrayElemTypeDef::SquareBracket(element, _)
+            | ast::ArrayElemTypeDef::AngleBracket(element)
+            | ast::ArrayElemTypeDef::Parenthesis(element),
+        ) => cast_type_name(element),
+        ast::DataType::Custom(name, _) => match name.0.last() {
+            Some(ast::ObjectNamePart::Identifier(ident)) => Some(ident_name(ident)),
             _ => None,
         },
+        _ => super::bind_data_type(data_type)
+            .ok()
+            .map(|ty| type_column_name(ty).to_string()),
     }
 }
 
@@ -1171,9 +1176,7 @@ fn figure_colname(expr: &Expr) -> Option<(String, bool)> {
             .into(),
         ),
         // `date '...'` and `interval '...'` are casts of a literal: named after the type.
-        Expr::TypedString(typed) => super::bind_data_type(&typed.data_type)
-            .ok()
-            .map(|t| (type_column_name(t).to_string(), false)),
+        Expr::TypedString(typed) => cast_type_name(&typed.data_type).map(|name| (name, false)),
         Expr::Interval(_) => Some(("interval".into(), false)),
         // Named after its ELSE result when that has a strong name, else `case`.
         Expr::Case { else_result, .. } => match else_result.as_deref().and_then(figure_colname) {

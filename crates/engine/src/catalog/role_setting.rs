@@ -42,13 +42,19 @@ impl RoleSettings {
     /// What a session of `role` in `database` starts with: the most specific setting of
     /// each name wins (database and role, then role, then database, then everyone), as
     /// PostgreSQL's process_settings applies them.
-    pub fn for_session(&self, database: u32, role: u32) -> Vec<(String, String)> {
-        let mut applied: Vec<(String, String)> = Vec::new();
-        for key in [(database, role), (ALL, role), (database, ALL), (ALL, ALL)] {
+    /// Each comes with its source as pg_settings names it.
+    pub fn for_session(&self, database: u32, role: u32) -> Vec<(String, String, &'static str)> {
+        let mut applied: Vec<(String, String, &'static str)> = Vec::new();
+        for (key, source) in [
+            ((database, role), "database user"),
+            ((ALL, role), "user"),
+            ((database, ALL), "database"),
+            ((ALL, ALL), "global"),
+        ] {
             for item in self.0.get(&key).into_iter().flatten() {
                 let (name, value) = item.split_once('=').unwrap_or((item, ""));
-                if !applied.iter().any(|(n, _)| n == name) {
-                    applied.push((name.to_string(), value.to_string()));
+                if !applied.iter().any(|(n, ..)| n == name) {
+                    applied.push((name.to_string(), value.to_string(), source));
                 }
             }
         }
@@ -80,8 +86,8 @@ mod tests {
         assert_eq!(
             session,
             [
-                ("work_mem".to_string(), "4MB".to_string()),
-                ("search_path".to_string(), "a, b".to_string())
+                ("work_mem".to_string(), "4MB".to_string(), "user"),
+                ("search_path".to_string(), "a, b".to_string(), "user")
             ]
         );
         assert_eq!(settings.for_session(5, 101)[0].1, "2MB");

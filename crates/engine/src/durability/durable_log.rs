@@ -92,19 +92,21 @@ impl DurableLog {
                 .and_then(|()| disk.sync_dir(dir))
                 .map_err(|e| io_error("remove", &clean, &e))?;
         }
+        let enums = state.enum_types.clone();
         for entry in state.tables.values_mut() {
             if entry.schema.unlogged && !keep_unlogged {
                 Arc::make_mut(entry).data = Arc::default();
             }
-            let indexes = build_unique_indexes(&entry.schema, &entry.data).map_err(|e| {
-                Error::new(
-                    SqlState::DataCorrupted,
-                    format!(
-                        "recovered table \"{}\" breaks its unique index: {}",
-                        entry.schema.name, e.message
-                    ),
-                )
-            })?;
+            let indexes =
+                build_unique_indexes(&entry.schema, &entry.data, &enums).map_err(|e| {
+                    Error::new(
+                        SqlState::DataCorrupted,
+                        format!(
+                            "recovered table \"{}\" breaks its unique index: {}",
+                            entry.schema.name, e.message
+                        ),
+                    )
+                })?;
             Arc::make_mut(entry).unique_indexes = Arc::new(indexes);
         }
         let file = match &end.last_segment {

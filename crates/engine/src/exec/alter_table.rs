@@ -54,7 +54,7 @@ pub fn alter_table(
     drop_column_privileges(txn, alter)?;
     check_not_null(&alter.schema, &data)?;
     super::check::check_existing_rows(&alter.schema.name, &alter.checks, &data, ctx)?;
-    let unique_indexes = build_unique_indexes(&alter.schema, &data)?;
+    let unique_indexes = build_unique_indexes(&alter.schema, &data, &ctx.state.enum_types)?;
     if renamed {
         txn.drop_table(&alter.table_name, alter.table_oid);
     }

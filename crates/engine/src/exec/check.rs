@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::expression::evaluate;
 use super::modify::{live_rows, row_text};
 use super::ExecContext;
+use crate::catalog::TableSchema;
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{CheckKind, RowCheck};
 use crate::storage::TableData;
@@ -16,14 +17,16 @@ use crate::vector::{Batch, Vector, VectorData};
 /// 23514 unless every row of `batch` (full rows of `table`) passes every check: a row fails
 /// where a check is false (NULL passes).
 pub(super) fn check_rows(
-    table: &str,
+    schema: &TableSchema,
     checks: &[RowCheck],
     batch: &Batch,
     ctx: &ExecContext,
 ) -> Result<()> {
     match first_failure(checks, batch, ctx)? {
         None => Ok(()),
-        Some((row, check)) => Err(violation(table, check, batch, row)),
+        Some((row, check)) => Err(violation(&schema.name, check, || {
+            row_text(schema, batch, row, &ctx.state.enum_types)
+        })),
     }
 }
 
@@ -107,7 +110,8 @@ pub(super) fn check_domain_values(
     let batch = Batch::new(vec![values.clone()], len);
     match first_failure(checks, &batch, ctx)? {
         None => Ok(()),
-        Some((row, check)) => Err(violation("", check, &batch, row)),
+        // A domain's errors name no row.
+        Some((_, check)) => Err(violation("", check, String::new)),
     }
 }
 
@@ -140,7 +144,8 @@ pub(super) fn check_existing_domain_values(
     Ok(())
 }
 
-fn violation(table: &str, check: &RowCheck, batch: &Batch, row: usize) -> Error {
+/// The error for `check` failing on a row of `table`, whose text `failing_row` makes.
+fn violation(table: &str, check: &RowCheck, failing_row: impl FnOnce() -> String) -> Error {
     let name = &check.name;
     match &check.kind {
         // A domain's errors name no row, as PostgreSQL's domain_check does.
@@ -165,5 +170,5 @@ fn violation(table: &str, check: &RowCheck, batch: &Batch, row: usize) -> Error 
             format!("new row violates check option for view \"{name}\""),
         ),
     }
-    .with_detail(format!("Failing row contains ({}).", row_text(batch, row)))
+    .with_detail(format!("Failing row contains ({}).", failing_row()))
 }

@@ -34,8 +34,8 @@ use crate::catalog::{
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{cast_vector, CastContext};
 use crate::plan::{ConflictAction, ScalarExpr};
-use crate::storage::{DbState, TableEntry, Transaction};
-use crate::types::ScalarValue;
+use crate::storage::{key_text, DbState, EnumTypes, TableEntry, Transaction};
+use crate::types::{DataType, ScalarValue};
 use crate::vector::{encode_row_key, Batch, Vector, BATCH_SIZE};
 
 /// Locks each table `schema`'s foreign keys reference (CREATE TABLE, ALTER TABLE), so a
@@ -172,21 +172,18 @@ impl Keys {
 }
 
 /// `(a, b)=(1, 2)`: the columns and the values of row `row` in `columns`.
-fn key_text(names: &[&str], columns: &[&Vector], row: usize) -> String {
-    let mut values = Vec::new();
-    for (i, column) in columns.iter().enumerate() {
-        if i > 0 {
-            values.extend_from_slice(b", ");
-        }
-        if !column.write_text(row, &mut values) {
-            values.extend_from_slice(b"null");
-        }
-    }
-    format!(
-        "({})=({})",
-        names.join(", "),
-        String::from_utf8_lossy(&values)
-    )
+/// The key of `schema`'s `columns` (their values in `values`) at `row`: `(a, b)=(1, x)`.
+fn key_values_text(
+    schema: &TableSchema,
+    columns: &[usize],
+    values: &[&Vector],
+    row: usize,
+    enums: &EnumTypes,
+) -> String {
+    let typed: Vec<(&Vector, &DataType)> = (values.iter().zip(columns))
+        .map(|(&value, &c)| (value, &schema.columns[c].data_type))
+        .collect();
+    key_text(&column_names(schema, columns), &typed, row, enums)
 }
 
 fn column_names<'a>(schema: &'a TableSchema, columns: &[usize]) -> Vec<&'a str> {
@@ -265,7 +262,7 @@ fn check_key(
                 .collect();
             return Err(insert_violation(child, key).with_detail(format!(
                 "Key {} is not present in table \"{}\".",
-                key_text(&column_names(child, &key.columns), &originals, row),
+                key_values_text(child, &key.columns, &originals, row, &txn.view().enum_types),
                 parent.schema.name
             )));
         }
@@ -495,6 +492,7 @@ fn apply_action(
         old: change.old,
         gone: &gone,
         layout: &layout,
+        enums: &ctx.state.enum_types,
     };
     match action {
         ReferentialAction::NoAction | ReferentialAction::Restrict => {
@@ -524,6 +522,8 @@ struct StillReferenced<'a> {
     old: &'a [Batch],
     gone: &'a GoneKeys,
     layout: &'a KeyLayout,
+    /// To print the DETAIL's key.
+    enums: &'a EnumTypes,
 }
 
 impl StillReferenced<'_> {
@@ -545,10 +545,12 @@ impl StillReferenced<'_> {
         )
         .with_detail(format!(
             "Key {} is still referenced from table \"{}\".",
-            key_text(
-                &column_names(self.parent, &self.key.referenced_columns),
+            key_values_text(
+                self.parent,
+                &self.key.referenced_columns,
                 &columns,
-                row
+                row,
+                self.enums
             ),
             self.child.name
         ))
@@ -751,7 +753,7 @@ fn update_rows(
         for (&column, value) in columns.iter().zip(&updated) {
             new.columns[column] = value.clone();
         }
-        check_not_null(&schema, &new, Some(columns))?;
+        check_not_null(&schema, &new, Some(columns), &ctx.state.enum_types)?;
         if values.action == ReferentialAction::SetDefault {
             still_referenced.check(&new)?;
         }
@@ -772,7 +774,14 @@ fn update_rows(
     }
     let oldest = oldest_sharing_indexes(txn, &entry);
     for (ids, rows) in row_ids.iter().zip(&new_rows) {
-        check_unique(&entry, ids, rows, Some(columns), oldest.as_deref())?;
+        check_unique(
+            &entry,
+            ids,
+            rows,
+            Some(columns),
+            oldest.as_deref(),
+            &ctx.state.enum_types,
+        )?;
     }
     let oid = schema.oid;
     txn.put_table(entry);

@@ -9,7 +9,7 @@ use crate::api::Notice;
 use crate::catalog::{IndexDef, IndexMethod, QualifiedName, UniqueKey};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::CreateIndex;
-use crate::storage::{build_unique_indexes, RelationKind, Transaction};
+use crate::storage::{build_unique_indexes, EnumTypes, RelationKind, Transaction};
 use crate::types::DataType;
 
 pub fn create_index(
@@ -46,7 +46,8 @@ pub fn create_index(
             constraint_comment: None,
             index_comment: None,
         });
-        entry.unique_indexes = Arc::new(build_unique_indexes(&schema, &entry.data)?);
+        let enums = &txn.view().enum_types;
+        entry.unique_indexes = Arc::new(build_unique_indexes(&schema, &entry.data, enums)?);
     } else {
         // An hnsw graph is built now, as pgvector builds it, rather than by the first search.
         if let (IndexMethod::Hnsw(options), [column]) = (spec.method, spec.columns.as_slice()) {
@@ -122,7 +123,9 @@ pub fn drop_indexes(
             schema.unique_keys.remove(key);
         }
         schema.indexes.retain(|i| i.name != name.name);
-        entry.unique_indexes = Arc::new(build_unique_indexes(&schema, &entry.data)?);
+        // The remaining keys were unique: no duplicate to print.
+        let no_enums = &EnumTypes::default();
+        entry.unique_indexes = Arc::new(build_unique_indexes(&schema, &entry.data, no_enums)?);
         // The remaining indexes rebuild lazily; the dropped one's memory goes now.
         entry.secondary_indexes = Arc::default();
         entry.schema = Arc::new(schema);

@@ -99,7 +99,7 @@ pub use recursive_cte::{RecursiveCteExec, WorkTableExec};
 pub use scan::ScanExec;
 pub use sequence::{SessionSequences, SharedSessionSequences};
 pub use session_info::{
-    CursorRow, PreparedStatementRow, SessionIdentity, SettingChange, SettingRow,
+    CursorRow, ListedSetting, PreparedStatementRow, SessionIdentity, SettingChange, SettingRow,
 };
 pub use set_operation::SetOperationExec;
 pub use shared_cte::SharedCteExec;

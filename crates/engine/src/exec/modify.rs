@@ -12,7 +12,8 @@ use crate::catalog::TableSchema;
 use crate::error::{Error, Result, SqlState};
 use crate::physical::create_operator;
 use crate::plan::{CheckKind, LogicalPlan, RowCheck, ScalarExpr};
-use crate::storage::{TableData, TableEntry, Transaction};
+use crate::storage::{values_text, EnumTypes, TableData, TableEntry, Transaction};
+use crate::types::DataType;
 use crate::vector::{encode_row_key, Batch, Vector, BATCH_SIZE};
 
 /// Locks the table for writing and returns a private copy of its newest version.
@@ -105,7 +106,15 @@ impl<'a> Appender<'a> {
         let first_row_id = data.append(&self.types, batch)? as u64;
         self.first_row_id.get_or_insert(first_row_id);
         let row_ids: Vec<u64> = (first_row_id..first_row_id + batch.len() as u64).collect();
-        check_unique(&self.entry, &row_ids, batch, None, self.oldest.as_deref())?;
+        let enums = &ctx.state.enum_types;
+        check_unique(
+            &self.entry,
+            &row_ids,
+            batch,
+            None,
+            self.oldest.as_deref(),
+            enums,
+        )?;
         self.count += batch.len() as u64;
         Ok(())
     }
@@ -247,10 +256,18 @@ pub fn update(
     }
     // Uniqueness holds for the statement's result, checked once every row is updated; first
     // the conflicts PostgreSQL meets on its way there, updating a row at a time.
-    check_unique_row_by_row(&entry.schema, &changed, &assigned)?;
+    let enums = &ctx.state.enum_types;
+    check_unique_row_by_row(&entry.schema, &changed, &assigned, enums)?;
     let oldest = oldest_sharing_indexes(txn, &entry);
     for (row_ids, rows, _) in &changed {
-        check_unique(&entry, row_ids, rows, Some(&assigned), oldest.as_deref())?;
+        check_unique(
+            &entry,
+            row_ids,
+            rows,
+            Some(&assigned),
+            oldest.as_deref(),
+            enums,
+        )?;
     }
     let schema = entry.schema.clone();
     txn.put_table(entry);
@@ -465,9 +482,9 @@ pub(super) fn check_new_rows(
     let domains = (checks.iter())
         .take_while(|c| matches!(c.kind, CheckKind::Domain(_) | CheckKind::DomainNotNull(_)))
         .count();
-    check_rows(&schema.name, &checks[..domains], batch, ctx)?;
-    check_not_null(schema, batch, columns)?;
-    check_rows(&schema.name, &checks[domains..], batch, ctx)
+    check_rows(schema, &checks[..domains], batch, ctx)?;
+    check_not_null(schema, batch, columns, &ctx.state.enum_types)?;
+    check_rows(schema, &checks[domains..], batch, ctx)
 }
 
 /// 23502 if a NOT NULL column (among `columns`, or all) gets a NULL.
@@ -475,6 +492,7 @@ pub(super) fn check_not_null(
     schema: &TableSchema,
     batch: &Batch,
     columns: Option<&[usize]>,
+    enums: &EnumTypes,
 ) -> Result<()> {
     for (index, def) in schema.columns.iter().enumerate() {
         if !def.not_null || columns.is_some_and(|c| !c.contains(&index)) {
@@ -489,7 +507,10 @@ pub(super) fn check_not_null(
                     def.name, schema.name
                 ),
             )
-            .with_detail(format!("Failing row contains ({}).", row_text(batch, row))));
+            .with_detail(format!(
+                "Failing row contains ({}).",
+                row_text(schema, batch, row, enums)
+            )));
         }
     }
     Ok(())
@@ -515,6 +536,7 @@ pub(super) fn check_unique(
     batch: &Batch,
     columns: Option<&[usize]>,
     oldest: Option<&TableEntry>,
+    enums: &EnumTypes,
 ) -> Result<()> {
     let data = &entry.data;
     let oldest = oldest.map(|o| &*o.data);
@@ -539,7 +561,13 @@ pub(super) fn check_unique(
                 continue; // NULLs never conflict.
             }
             if !index.insert(&key, row_id, data, &unique.columns, oldest) {
-                return Err(duplicate_key(&entry.schema, unique, &key_columns, row));
+                return Err(duplicate_key(
+                    &entry.schema,
+                    unique,
+                    &key_columns,
+                    row,
+                    enums,
+                ));
             }
         }
     }
@@ -555,6 +583,7 @@ fn check_unique_row_by_row(
     schema: &TableSchema,
     changed: &[(Vec<u64>, Batch, Batch)],
     assigned: &[usize],
+    enums: &EnumTypes,
 ) -> Result<()> {
     let mut key = Vec::new();
     for unique in &schema.unique_keys {
@@ -600,7 +629,7 @@ fn check_unique_row_by_row(
                     && key != old_key
                     && updated_later.get(&key).is_some_and(|&other| other > place)
                 {
-                    return Err(duplicate_key(schema, unique, &new_columns, row));
+                    return Err(duplicate_key(schema, unique, &new_columns, row, enums));
                 }
                 place += 1;
             }
@@ -615,6 +644,7 @@ fn duplicate_key(
     unique: &crate::catalog::UniqueKey,
     key_columns: &[&Vector],
     row: usize,
+    enums: &EnumTypes,
 ) -> Error {
     Error::new(
         SqlState::UniqueViolation,
@@ -625,20 +655,26 @@ fn duplicate_key(
     )
     .with_detail(format!(
         "Key {} already exists.",
-        crate::storage::key_text(schema, unique, key_columns, row)
+        crate::storage::unique_key_text(schema, unique, key_columns, row, enums)
     ))
 }
 
-/// A row as PostgreSQL prints it in "Failing row contains (...)".
-pub(super) fn row_text(batch: &Batch, row: usize) -> String {
-    let mut out = Vec::new();
-    for (i, column) in batch.columns.iter().enumerate() {
-        if i > 0 {
-            out.extend_from_slice(b", ");
-        }
-        if !column.write_text(row, &mut out) {
-            out.extend_from_slice(b"null");
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+/// A row of `schema`'s table as PostgreSQL prints it in "Failing row contains (...)".
+pub(super) fn row_text(
+    schema: &TableSchema,
+    batch: &Batch,
+    row: usize,
+    enums: &EnumTypes,
+) -> String {
+    let values: Vec<(&Vector, &DataType)> = (batch.columns.iter())
+        .enumerate()
+        .map(|(i, column)| {
+            let ty = schema
+                .columns
+                .get(i)
+                .map_or(&DataType::Unknown, |c| &c.data_type);
+            (column.as_ref(), ty)
+        })
+        .collect();
+    values_text(&values, row, enums)
 }

@@ -330,7 +330,15 @@ impl Fates {
             let values = updates.new_rows.gather(&rows);
             check_new_rows(&entry.schema, checks, &values, Some(&self.assigned), ctx)?;
             write_updates(entry, &row_ids, &values, &self.assigned)?;
-            check_unique(entry, &row_ids, &values, Some(&self.assigned), oldest)?;
+            let enums = &ctx.state.enum_types;
+            check_unique(
+                entry,
+                &row_ids,
+                &values,
+                Some(&self.assigned),
+                oldest,
+                enums,
+            )?;
         }
         let inserted: Vec<u32> = (0..batch.len() as u32)
             .filter(|&row| matches!(self.fates[row as usize], Fate::Insert))
@@ -340,7 +348,7 @@ impl Fates {
             let types = entry.schema.column_types();
             let first = Arc::make_mut(&mut entry.data).append(&types, &rows)? as u64;
             let ids: Vec<u64> = (first..first + rows.len() as u64).collect();
-            check_unique(entry, &ids, &rows, None, oldest)?;
+            check_unique(entry, &ids, &rows, None, oldest, &ctx.state.enum_types)?;
             row_ids.extend(ids);
         }
         modified.count += row_ids.len() as u64;

@@ -9,7 +9,7 @@ use super::{modify, ExecContext};
 use crate::catalog::QualifiedName;
 use crate::error::{Error, Result, SqlState};
 use crate::plan::LogicalPlan;
-use crate::storage::{build_unique_indexes, TableData, TableEntry, Transaction};
+use crate::storage::{build_unique_indexes, EnumTypes, TableData, TableEntry, Transaction};
 
 pub fn refresh(
     txn: &mut Transaction,
@@ -41,7 +41,8 @@ pub fn refresh(
         _ => entry.schema.clone(),
     };
     let data = TableData::default();
-    let unique_indexes = build_unique_indexes(&schema, &data)?;
+    // Empty: no duplicate to print.
+    let unique_indexes = build_unique_indexes(&schema, &data, &EnumTypes::default())?;
     txn.put_table(TableEntry {
         schema,
         data: Arc::new(data),

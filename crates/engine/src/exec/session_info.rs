@@ -71,15 +71,25 @@ impl Default for SessionIdentity {
     }
 }
 
-/// One setting as pg_settings lists it, as the session's settings make it.
+/// One setting with the session's value, for SHOW, current_setting() and pg_settings.
 #[derive(Debug, Clone)]
 pub struct SettingRow {
     pub name: String,
+    /// As SHOW spells it.
     pub setting: String,
-    pub description: &'static str,
-    /// PostgreSQL's context: user, sighup or postmaster.
-    pub context: &'static str,
-    pub default: String,
+    /// pg_settings' row; `None` for a setting it does not list (is_superuser, custom ones).
+    pub listed: Option<ListedSetting>,
+}
+
+/// A setting's row of pg_settings, its values in its base unit (`300` for `5min`).
+#[derive(Debug, Clone)]
+pub struct ListedSetting {
+    pub setting: String,
+    pub short_desc: &'static str,
+    pub source: &'static str,
+    pub boot_val: String,
+    pub reset_val: String,
+    pub listing: &'static crate::api::Listing,
 }
 
 /// A `set_config(name, value, is_local)` a statement made: the session applies it once the

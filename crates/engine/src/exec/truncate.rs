@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::api::Notice;
 use crate::catalog::QualifiedName;
 use crate::error::{Error, Result, SqlState};
-use crate::storage::{build_unique_indexes, TableData, TableEntry, Transaction};
+use crate::storage::{build_unique_indexes, EnumTypes, TableData, TableEntry, Transaction};
 
 pub fn truncate(
     txn: &mut Transaction,
@@ -28,7 +28,8 @@ pub fn truncate(
             }
         };
         let data = TableData::default();
-        let unique_indexes = build_unique_indexes(&entry.schema, &data)?;
+        // Empty: no duplicate to print.
+        let unique_indexes = build_unique_indexes(&entry.schema, &data, &EnumTypes::default())?;
         txn.put_table(TableEntry {
             schema: entry.schema.clone(),
             data: Arc::new(data),

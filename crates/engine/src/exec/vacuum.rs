@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use crate::catalog::QualifiedName;
 use crate::error::Result;
-use crate::storage::{build_unique_indexes, TableEntry, Transaction};
+use crate::storage::{build_unique_indexes, EnumTypes, TableEntry, Transaction};
 
 /// A DELETE compacts its table once deleted rows are at least this many and at least as
 /// many as the live ones: each compaction then copies no more rows than were deleted since
@@ -30,7 +30,9 @@ pub fn compact(entry: &mut TableEntry) -> Result<()> {
         return Ok(());
     }
     let data = entry.data.compacted(&entry.schema.column_types())?;
-    entry.unique_indexes = Arc::new(build_unique_indexes(&entry.schema, &data)?);
+    // Its keys are unique already: no duplicate to print.
+    let no_enums = &EnumTypes::default();
+    entry.unique_indexes = Arc::new(build_unique_indexes(&entry.schema, &data, no_enums)?);
     entry.secondary_indexes = Arc::default();
     entry.data = Arc::new(data);
     Ok(())

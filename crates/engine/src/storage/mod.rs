@@ -20,6 +20,7 @@ mod table_changes;
 mod table_data;
 mod transaction;
 mod unique_index;
+mod value_text;
 
 pub use advisory::{AdvisoryKey, AdvisoryLocks};
 pub use commit_log::{CommitChanges, CommitLog};
@@ -34,8 +35,10 @@ pub use state::{DbState, TableEntry};
 pub use table_changes::TableChanges;
 pub use table_data::{Chunk, TableData, ROW_ID_COLUMN};
 pub use transaction::{Store, Transaction, TransactionMark, FIRST_USER_OID};
-pub(crate) use unique_index::key_text;
+pub(crate) use unique_index::unique_key_text;
 pub use unique_index::{build_unique_indexes, UniqueIndex};
+pub use value_text::EnumTypes;
+pub(crate) use value_text::{key_text, values_text};
 
 /// The maps of names, OIDs and locks that every statement looks up and every commit copies:
 /// foldhash, not SipHash (these keys are catalog names, not row data).

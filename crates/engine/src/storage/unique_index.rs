@@ -12,8 +12,10 @@ use hashbrown::hash_map::EntryRef;
 use hashbrown::HashMap;
 
 use super::table_data::TableData;
+use super::value_text::{key_text, EnumTypes};
 use crate::catalog::{TableSchema, UniqueKey};
 use crate::error::{Error, Result, SqlState};
+use crate::types::DataType;
 use crate::vector::{encode_row_key, Vector, BATCH_SIZE};
 
 #[derive(Debug, Default)]
@@ -143,8 +145,12 @@ fn row_has_key(
 }
 
 /// Unique indexes over the live rows of `data`, one per key of `schema`; 23505 `could not
-/// create unique index` when two rows share a key.
-pub fn build_unique_indexes(schema: &TableSchema, data: &TableData) -> Result<Vec<UniqueIndex>> {
+/// create unique index` when two rows share a key (`enums` print its DETAIL).
+pub fn build_unique_indexes(
+    schema: &TableSchema,
+    data: &TableData,
+    enums: &EnumTypes,
+) -> Result<Vec<UniqueIndex>> {
     let mut indexes = Vec::with_capacity(schema.unique_keys.len());
     let mut key = Vec::new();
     for unique in &schema.unique_keys {
@@ -162,7 +168,9 @@ pub fn build_unique_indexes(schema: &TableSchema, data: &TableData) -> Result<Ve
                 }
                 let row_id = (chunk_idx * BATCH_SIZE + row) as u64;
                 match entries.entry_ref(key.as_slice()) {
-                    EntryRef::Occupied(_) => return Err(duplicated(schema, unique, &columns, row)),
+                    EntryRef::Occupied(_) => {
+                        return Err(duplicated(schema, unique, &columns, row, enums))
+                    }
                     EntryRef::Vacant(vacant) => {
                         vacant.insert(vec![row_id]);
                     }
@@ -176,41 +184,38 @@ pub fn build_unique_indexes(schema: &TableSchema, data: &TableData) -> Result<Ve
     Ok(indexes)
 }
 
-/// A key as PostgreSQL's DETAIL lines show it: `(a, b)=(1, x)`, the values of `row` in
-/// `columns` (the key's columns, in key order).
-pub(crate) fn key_text(
+/// `(k)=(v)` for the key of `unique` in `columns` (its columns' values) at `row`.
+pub(crate) fn unique_key_text(
     schema: &TableSchema,
     unique: &UniqueKey,
     columns: &[&Vector],
     row: usize,
+    enums: &EnumTypes,
 ) -> String {
-    let names: Vec<&str> = unique
-        .columns
-        .iter()
+    let names: Vec<&str> = (unique.columns.iter())
         .map(|&c| schema.columns[c].name.as_str())
         .collect();
-    let mut values = Vec::new();
-    for (i, column) in columns.iter().enumerate() {
-        if i > 0 {
-            values.extend_from_slice(b", ");
-        }
-        column.write_text(row, &mut values);
-    }
-    format!(
-        "({})=({})",
-        names.join(", "),
-        String::from_utf8_lossy(&values)
-    )
+    let values: Vec<(&Vector, &DataType)> = (unique.columns.iter())
+        .zip(columns)
+        .map(|(&c, &column)| (column, &schema.columns[c].data_type))
+        .collect();
+    key_text(&names, &values, row, enums)
 }
 
-fn duplicated(schema: &TableSchema, unique: &UniqueKey, columns: &[&Vector], row: usize) -> Error {
+fn duplicated(
+    schema: &TableSchema,
+    unique: &UniqueKey,
+    columns: &[&Vector],
+    row: usize,
+    enums: &EnumTypes,
+) -> Error {
     Error::new(
         SqlState::UniqueViolation,
         format!("could not create unique index \"{}\"", unique.name),
     )
     .with_detail(format!(
         "Key {} is duplicated.",
-        key_text(schema, unique, columns, row)
+        unique_key_text(schema, unique, columns, row, enums)
     ))
 }
 

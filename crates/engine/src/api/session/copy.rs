@@ -126,7 +126,11 @@ impl Session {
                     ),
                 };
                 let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
-                let types = columns.iter().map(|c| c.data_type).collect();
+                // A binary array names its element type as clients are told of it: an
+                // enum's labels leave as text, under the enum's OID (array_send).
+                let types = (columns.iter())
+                    .map(|c| if binary { c.wire_type() } else { c.data_type })
+                    .collect();
                 let mut encoder = CopyEncoder::new(&statement.options, types);
                 copy_out(&mut encoder, &names, plan, output, ctx)?
             }

@@ -64,8 +64,8 @@ impl Session {
             .roles
             .settings
             .for_session(database, self.identity.role_oid);
-        for (name, value) in kept {
-            if let Err(error) = self.settings.set_session_default(&name, &value) {
+        for (name, value, source) in kept {
+            if let Err(error) = self.settings.set_session_default(&name, &value, source) {
                 self.notices.push(Notice {
                     severity: "WARNING",
                     state: error.state,

@@ -13,31 +13,40 @@ use crate::plan::LogicalPlan;
 use crate::types::DataType;
 use crate::vector::{Batch, StringVec, Vector, VectorData};
 
-/// One text column named `name`: the result columns of SHOW and EXPLAIN.
-fn text_column(name: &str) -> Arc<[ColumnInfo]> {
-    Arc::from(vec![ColumnInfo {
-        name: name.to_string(),
-        data_type: DataType::Text,
-        table_oid: 0,
-        column_attnum: 0,
-        presented_from: None,
-    }])
+/// Text columns with these names: the result columns of SHOW and EXPLAIN.
+fn text_columns(names: &[&str]) -> Arc<[ColumnInfo]> {
+    (names.iter())
+        .map(|name| ColumnInfo {
+            name: name.to_string(),
+            data_type: DataType::Text,
+            table_oid: 0,
+            column_attnum: 0,
+            presented_from: None,
+        })
+        .collect()
 }
 
 /// EXPLAIN's result column.
 pub(super) fn explain_columns() -> Arc<[ColumnInfo]> {
-    text_column("QUERY PLAN")
+    text_columns(&["QUERY PLAN"])
 }
 
-/// A one-column text result.
-fn text_result(columns: Arc<[ColumnInfo]>, lines: &[String], tag: &str) -> StatementResult {
-    let mut text = StringVec::default();
-    for line in lines {
-        text.push(line);
-    }
-    let vector = Vector::new(VectorData::Text(text), None);
-    let batches = vec![Batch::new(vec![Arc::new(vector)], lines.len())];
-    StatementResult::rows(columns, batches, tag)
+/// SHOW ALL's result columns, as PostgreSQL names them.
+const SHOW_ALL_COLUMNS: [&str; 3] = ["name", "setting", "description"];
+
+/// A result of text columns, given as each column's values.
+fn text_result(columns: Arc<[ColumnInfo]>, values: &[Vec<String>], tag: &str) -> StatementResult {
+    let rows = values.first().map_or(0, Vec::len);
+    let vectors = (values.iter())
+        .map(|lines| {
+            let mut text = StringVec::default();
+            for line in lines {
+                text.push(line);
+            }
+            Arc::new(Vector::new(VectorData::Text(text), None))
+        })
+        .collect();
+    StatementResult::rows(columns, vec![Batch::new(vectors, rows)], tag)
 }
 
 impl Session {
@@ -93,29 +102,58 @@ impl Session {
         } else {
             crate::plan::explain_lines(plan, &ctx.state, &ctx.parallelism, None)
         };
-        Ok(text_result(explain_columns(), &lines, "EXPLAIN"))
+        Ok(text_result(explain_columns(), &[lines], "EXPLAIN"))
     }
 
     pub(super) fn run_show(&mut self, name: &str) -> Result<StatementResult> {
         let columns = self.show_columns(name)?;
-        let (canonical, mut value) = self.settings.get(name)?;
+        if name == "all" {
+            return self.run_show_all(columns);
+        }
+        let value = self.shown(name)?;
+        Ok(text_result(columns, &[vec![value]], "SHOW"))
+    }
+
+    /// The value SHOW shows for setting `name`.
+    fn shown(&self, name: &str) -> Result<String> {
+        let (canonical, value) = self.settings.get(name)?;
         // Outside a block, the transaction a SHOW runs in has the defaults.
         if self.block == super::Block::None
             && super::transaction_control::TRANSACTION_SETTINGS.contains(&canonical)
         {
-            value = self.settings.get(&format!("default_{canonical}"))?.1;
+            return Ok(self.settings.get(&format!("default_{canonical}"))?.1);
         }
-        Ok(text_result(columns, &[value], "SHOW"))
+        Ok(value)
     }
 
-    /// SHOW's one column, named after the setting as PostgreSQL spells it.
+    /// SHOW ALL: the settings pg_settings lists, in PostgreSQL's order (by name, case
+    /// ignored), each as SHOW shows it, with its short description.
+    fn run_show_all(&self, columns: Arc<[ColumnInfo]>) -> Result<StatementResult> {
+        let rows = self.settings.rows();
+        let mut listed: Vec<_> = (rows.iter())
+            .filter_map(|row| Some((&row.name, row.listed.as_ref()?.short_desc)))
+            .collect();
+        listed.sort_by_key(|(name, _)| name.to_ascii_lowercase());
+        let mut values = vec![Vec::new(), Vec::new(), Vec::new()];
+        for (name, description) in listed {
+            values[0].push(name.clone());
+            values[1].push(self.shown(name)?);
+            values[2].push(description.to_string());
+        }
+        Ok(text_result(columns, &values, "SHOW"))
+    }
+
+    /// SHOW's one column, named after the setting as PostgreSQL spells it; SHOW ALL's three.
     pub(super) fn show_columns(&self, name: &str) -> Result<Arc<[ColumnInfo]>> {
+        if name == "all" {
+            return Ok(text_columns(&SHOW_ALL_COLUMNS));
+        }
         let (canonical, _) = self.settings.get(name)?;
         let column = if canonical.is_empty() {
             name
         } else {
             canonical
         };
-        Ok(text_column(column))
+        Ok(text_columns(&[column]))
     }
 }

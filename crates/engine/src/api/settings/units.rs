@@ -229,6 +229,28 @@ impl UnitSetting {
     }
 }
 
+/// `value`, as SHOW spells it, in `base_unit`s: pg_settings' setting, boot_val and reset_val.
+/// `None` for a unit no setting has, or a value that is no number of it.
+pub(super) fn in_base_unit(base_unit: &str, value: &str) -> Option<i64> {
+    let (units, base_unit) = match base_unit {
+        "s" => (TIME, "s"),
+        "ms" => (TIME_MS, "ms"),
+        "kB" => (KILOBYTES, "kB"),
+        "8kB" => (BLOCKS, "8kB"),
+        "MB" => (MEMORY, "MB"),
+        _ => return None,
+    };
+    let unbounded = UnitSetting {
+        name: "",
+        units,
+        hint: "",
+        base_unit,
+        min: i64::MIN,
+        max: i64::MAX,
+    };
+    unbounded.parse(value).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -291,5 +313,16 @@ mod tests {
         assert_eq!(MAX_WAL_SIZE.format(1024), "1GB");
         assert_eq!(MAX_WAL_SIZE.format(1536), "1536MB");
         assert_eq!(MAX_WAL_SIZE.format(1_048_576), "1TB");
+    }
+
+    #[test]
+    fn pg_settings_shows_numbers_of_the_base_unit() {
+        assert_eq!(in_base_unit("s", "5min"), Some(300));
+        assert_eq!(in_base_unit("ms", "1s"), Some(1000));
+        assert_eq!(in_base_unit("kB", "4MB"), Some(4096));
+        assert_eq!(in_base_unit("8kB", "4GB"), Some(524_288));
+        assert_eq!(in_base_unit("MB", "1GB"), Some(1024));
+        assert_eq!(in_base_unit("MB", "0"), Some(0));
+        assert_eq!(in_base_unit("h", "1"), None);
     }
 }

@@ -351,29 +351,29 @@ pub(super) const PG_SETTINGS: &[(&str, DataType)] = &[
 /// The settings KestrelDB has, with the session's values.
 pub(super) fn pg_settings(snapshot: &CatalogSnapshot) -> Rows {
     let settings = snapshot.settings.unwrap_or_default();
-    settings
-        .iter()
-        .map(|s| {
-            let source = if s.setting == s.default {
-                "default"
-            } else {
-                "session"
-            };
+    let optional = |value: Option<&str>| value.map_or(NULL, text);
+    (settings.iter())
+        .filter_map(|s| Some((&s.name, s.listed.as_ref()?)))
+        .map(|(name, s)| {
+            let listing = s.listing;
+            let enumvals = listing.enumvals.as_ref().map_or(NULL, |choices| {
+                ScalarValue::Array(choices.iter().map(|choice| text(choice)).collect())
+            });
             vec![
-                text(&s.name),
+                text(name),
                 text(&s.setting),
-                NULL,
-                NULL,
-                text(s.description),
-                NULL,
-                text(s.context),
-                text("string"),
-                text(source),
-                NULL,
-                NULL,
-                NULL,
-                text(&s.default),
-                text(&s.default),
+                optional(listing.unit),
+                text(listing.category),
+                text(s.short_desc),
+                optional(listing.extra_desc),
+                text(listing.context),
+                text(listing.vartype),
+                text(s.source),
+                optional(listing.min_val),
+                optional(listing.max_val),
+                enumvals,
+                text(&s.boot_val),
+                text(&s.reset_val),
                 NULL,
                 NULL,
                 boolean(false),
