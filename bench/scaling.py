@@ -5,20 +5,28 @@ Runs against a running `kestrel serve` (any host and port) through `psql`, so it
 nothing but PostgreSQL's client. It creates two generated tables (`scaling_fact`, 1M rows
 by default, and `scaling_dim`, 100K rows), then times every query at
 `max_parallel_workers_per_gather` = 0, 1, 3, 7, ... (1, 2, 4, 8, ... workers, the caller
-being one) up to the machine's cores, with the result cache off, and prints one row per
-query: the median time per worker count and the speed-up over one worker. Queries return a
-handful of rows, so the time is the query's and not the transfer's (groups_100k_out excepted).
+being one) up to the machine's cores, with the result cache off, and prints one line per
+query and worker count: the wall time, the speed-up over one worker and, when the server
+runs on this machine, its CPU time per thread during the query (from
+/proc/<pid>/task/*/schedstat): the busiest thread's and the sum over threads. On a busy
+machine the wall time says little; the busiest thread's CPU is what a free core per
+worker would make the wall time, and the sum over one worker's is the parallel overhead.
+Queries return a handful of rows, so the time is the query's and not the transfer's
+(groups_100k_out excepted).
 
     target/release/kestrel serve --memory --port 27500 &
     python3 bench/scaling.py --port 27500 [--rows 1000000] [--reps 3] [--max-workers 8]
+                             [--stat median|min] [--server-pid PID]
 """
 
 import argparse
+import glob
 import os
 import re
 import statistics
 import subprocess
 import sys
+import tempfile
 
 # name -> query; each touches every row of scaling_fact and returns few rows (but
 # groups_100k_out, which returns 100K).
@@ -78,16 +86,59 @@ def worker_counts(max_workers):
     return counts
 
 
+def find_server(port):
+    """The pid of the `kestrel serve` listening on `port` on this machine, or None."""
+    for cmdline in glob.glob("/proc/[0-9]*/cmdline"):
+        try:
+            with open(cmdline, "rb") as f:
+                argv = f.read().decode(errors="replace").split("\0")
+        except OSError:
+            continue
+        if (argv and os.path.basename(argv[0]) == "kestrel" and "serve" in argv
+                and ("--port=" + str(port) in argv
+                     or any(a == "--port" and b == str(port) for a, b in zip(argv, argv[1:])))):
+            return int(cmdline.split("/")[2])
+    return None
+
+
+def thread_cpu(path):
+    """{thread id: CPU ns} from a file of `grep -H . /proc/PID/task/*/schedstat` lines."""
+    cpu = {}
+    with open(path) as f:
+        for line in f:
+            name, _, stats = line.partition(":")
+            cpu[name.split("/")[-2]] = int(stats.split()[0])
+    return cpu
+
+
 def time_query(args, sql, workers):
-    """Median milliseconds of `sql` at `workers` workers (after one warm-up run)."""
-    script = ["SET kestrel.result_cache = off;",
-              f"SET max_parallel_workers_per_gather = {workers - 1};",
-              sql + ";", "\\timing on"]
-    script += [sql + ";"] * args.reps
-    times = [float(t) for t in TIME_LINE.findall(psql(args, "\n".join(script) + "\n"))]
-    if len(times) != args.reps:
-        sys.exit(f"expected {args.reps} timings for {sql!r}, got {times}")
-    return statistics.median(times)
+    """Milliseconds of `sql` at `workers` workers, after one warm-up run: wall time and,
+    when the server's pid is known, the busiest thread's and all threads' CPU, each the
+    median (or min) over the runs."""
+    with tempfile.TemporaryDirectory() as snapshots:
+        def snapshot(i):
+            if args.server_pid is None:
+                return []
+            return [f"\\! grep -H . /proc/{args.server_pid}/task/*/schedstat "
+                    f"> {snapshots}/{i}"]
+        script = ["SET kestrel.result_cache = off;",
+                  f"SET max_parallel_workers_per_gather = {workers - 1};",
+                  sql + ";", "\\timing on"]
+        script += snapshot(0)
+        for i in range(args.reps):
+            script += [sql + ";"] + snapshot(i + 1)
+        times = [float(t) for t in TIME_LINE.findall(psql(args, "\n".join(script) + "\n"))]
+        if len(times) != args.reps:
+            sys.exit(f"expected {args.reps} timings for {sql!r}, got {times}")
+        busiest, total = [], []
+        if args.server_pid is not None:
+            cpu = [thread_cpu(f"{snapshots}/{i}") for i in range(args.reps + 1)]
+            for before, after in zip(cpu, cpu[1:]):
+                spent = [ns - before.get(tid, 0) for tid, ns in after.items()]
+                busiest.append(max(spent) / 1e6)
+                total.append(sum(spent) / 1e6)
+    stat = min if args.stat == "min" else statistics.median
+    return stat(times), (stat(busiest) if busiest else None), (stat(total) if total else None)
 
 
 def main():
@@ -101,18 +152,31 @@ def main():
     parser.add_argument("--only", action="append", choices=sorted(QUERIES),
                         help="run only this query (repeatable)")
     parser.add_argument("--no-load", action="store_true", help="reuse the tables already loaded")
+    parser.add_argument("--stat", choices=["median", "min"], default="median",
+                        help="which of the runs each figure is")
+    parser.add_argument("--server-pid", type=int,
+                        help="the server's pid for its CPU per thread (by default the "
+                             "`kestrel serve --port PORT` running here, if any)")
     args = parser.parse_args()
+    if args.server_pid is None:
+        args.server_pid = find_server(args.port)
     if not args.no_load:
         load(args)
     counts = worker_counts(args.max_workers)
     names = args.only or list(QUERIES)
-    print(f"{args.rows} rows, median of {args.reps}, ms (speed-up vs 1 worker)")
-    print("query".ljust(12) + "".join(f"{n} workers".rjust(20) for n in counts))
+    print(f"{args.rows} rows, {args.stat} of {args.reps}, ms; CPU per query from the "
+          + (f"server's threads (pid {args.server_pid})" if args.server_pid
+             else "server: not measured (no local `kestrel serve` on that port)"))
+    print(f"{'query':<16}{'workers':>8}{'wall':>10}{'speed-up':>10}"
+          f"{'busiest thread':>16}{'all threads':>13}")
     for name in names:
         sql = QUERIES[name].format(last=max(args.rows - 5, 0))
-        times = [time_query(args, sql, n) for n in counts]
-        cells = [f"{t:9.1f} ({times[0] / t:4.2f}x)".rjust(20) for t in times]
-        print(name.ljust(12) + "".join(cells), flush=True)
+        results = [(n, *time_query(args, sql, n)) for n in counts]
+        for n, wall, busiest, total in results:
+            cpu = "".join("-".rjust(w) if v is None else f"{v:{w}.1f}"
+                          for v, w in ((busiest, 16), (total, 13)))
+            print(f"{name:<16}{n:>8}{wall:>10.1f}{results[0][1] / wall:>9.2f}x{cpu}",
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -1,17 +1,18 @@
 //! Sort: each worker (or the one thread) gathers its share of the input with the keys
-//! evaluated once into a sorted run (sorted_runs.rs, on normalized keys from sort_key.rs).
-//! Several runs are cut into stretches of the merged order, which the pool's workers merge
-//! and copy out at once, so no step of a parallel sort goes through one thread row by row;
-//! the output is the stretches one after the other, in the serial sort's order.
+//! evaluated once; the rows are then sorted in runs of equal sizes, one pool task each
+//! (sorted_runs.rs, on normalized keys from sort_key.rs). Several runs are cut into
+//! stretches of the merged order, which the pool's workers merge and copy out at once, so
+//! no step of a parallel sort goes through one thread row by row; the output is the
+//! stretches one after the other, in the serial sort's order.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use super::expression::evaluate;
 use super::parallel::{run_tasks, Task};
 use super::sorted_runs::{cut_runs, merge_stretch, RowOrigin, RunBuilder, SortedRun};
 use super::worker_input::Work;
 use super::{ExecContext, Operator, WorkerInput};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::plan::SortKey;
 use crate::types::PhysicalType;
 use crate::vector::Batch;
@@ -40,10 +41,9 @@ pub(super) fn key_types(keys: &[SortKey]) -> Vec<PhysicalType> {
     keys.iter().map(|k| k.expr.ty().physical()).collect()
 }
 
-/// A worker's sort: its batches and their evaluated keys (charged to working memory) in a
-/// sorted run.
-fn sort_run(keys: Vec<SortKey>, physical: Vec<PhysicalType>) -> Arc<Work<SortedRun>> {
-    let key_physical = key_types(&keys);
+/// A worker's share of a sort: its batches and their evaluated keys (charged to working
+/// memory), to be sorted once every worker is done.
+fn collect_run(keys: Vec<SortKey>) -> Arc<Work<RunBuilder>> {
     Arc::new(move |source, ctx| {
         let mut run = RunBuilder::new();
         while let Some((position, batch)) = source()? {
@@ -53,8 +53,42 @@ fn sort_run(keys: Vec<SortKey>, physical: Vec<PhysicalType>) -> Arc<Work<SortedR
                 .charge(batch.approximate_bytes() + batch_keys.approximate_bytes())?;
             run.push(RowOrigin::batch(position), batch, batch_keys);
         }
-        run.finish(&keys, &physical, &key_physical)
+        Ok(run)
     })
+}
+
+/// The collected rows as sorted runs. Rows several workers collected are dealt out again
+/// into as many runs of equal row counts, each sorted by its own pool task: the workers
+/// rarely scan equal shares, and a worker sorting a longer run keeps the others waiting.
+fn sort_runs(
+    ctx: &ExecContext,
+    collected: Vec<RunBuilder>,
+    keys: &[SortKey],
+    physical: &[PhysicalType],
+) -> Result<Vec<SortedRun>> {
+    let key_physical = key_types(keys);
+    if collected.len() < 2 {
+        return collected
+            .into_iter()
+            .map(|run| run.finish(keys, physical, &key_physical))
+            .collect();
+    }
+    let runs = collected.len();
+    let pending: Vec<Mutex<Option<RunBuilder>>> = RunBuilder::balance(collected, runs)
+        .into_iter()
+        .map(|run| Mutex::new(Some(run)))
+        .collect();
+    let tasks = pending.len();
+    let (keys, physical) = (keys.to_vec(), physical.to_vec());
+    let sort: Arc<Task<SortedRun>> = Arc::new(move |r| {
+        let run = pending[r]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .ok_or_else(|| Error::internal("a sort run was taken twice"))?;
+        run.finish(&keys, &physical, &key_physical)
+    });
+    run_tasks(ctx.parallelism.workers, tasks, sort)
 }
 
 impl SortExec {
@@ -68,9 +102,8 @@ impl SortExec {
     }
 
     fn run(&mut self, ctx: &ExecContext) -> Result<Vec<Batch>> {
-        let runs = self
-            .input
-            .run(ctx, sort_run(self.keys.clone(), self.physical.clone()))?;
+        let collected = self.input.run(ctx, collect_run(self.keys.clone()))?;
+        let runs = sort_runs(ctx, collected, &self.keys, &self.physical)?;
         // The runs' rows, and the sorted copy made from them.
         let bytes: usize = runs.iter().map(|r| r.rows.approximate_bytes()).sum();
         ctx.memory.charge(2 * bytes)?;

@@ -1,6 +1,7 @@
 //! Sorted runs and their k-way merge, for every operator that sorts (SortExec, TopNExec):
 //! a run is rows sorted on their evaluated keys, each row knowing where a serial scan would
-//! have met it. Workers of a parallel sort each sort a run of their own rows; the merge then
+//! have met it. A parallel sort deals its workers' rows out into runs of equal sizes and
+//! sorts each in its own task (`RunBuilder::balance`); the merge then
 //! puts every run's rows in the one order a serial stable sort gives (equal keys in scan
 //! order, told apart by the rows' origins), so a parallel ORDER BY equals the serial one row
 //! for row. A serial sort is the merge of a single run. A loser tree picks each next row in
@@ -81,6 +82,31 @@ impl RunBuilder {
         if !rows.is_empty() {
             self.batches.push((origin, rows, keys));
         }
+    }
+
+    fn rows(&self) -> usize {
+        self.batches.iter().map(|(_, rows, _)| rows.len()).sum()
+    }
+
+    /// The batches of every worker's builder dealt out again into up to `runs` builders
+    /// of equal row counts (each within a batch of its share), each a stretch of the scan
+    /// order: how many rows a worker happened to scan then no longer decides how much it
+    /// sorts.
+    pub fn balance(builders: Vec<RunBuilder>, runs: usize) -> Vec<RunBuilder> {
+        let total: usize = builders.iter().map(RunBuilder::rows).sum();
+        let mut batches: Vec<_> = builders.into_iter().flat_map(|b| b.batches).collect();
+        batches.sort_by_key(|(origin, _, _)| *origin);
+        let runs = runs.max(1);
+        let mut balanced: Vec<RunBuilder> = (0..runs).map(|_| RunBuilder::new()).collect();
+        let mut dealt = 0;
+        for batch in batches {
+            let rows = batch.1.len();
+            // The run whose share the batch's first row falls in (dealt < total).
+            balanced[dealt * runs / total].batches.push(batch);
+            dealt += rows;
+        }
+        balanced.retain(|b| !b.batches.is_empty());
+        balanced
     }
 
     /// The batches in origin order, concatenated and sorted (a stable sort: ties keep
@@ -351,6 +377,38 @@ mod tests {
         )
     }
 
+    /// Batches collected very unevenly (one worker all but one batch) come out in runs
+    /// each within a batch of an equal share, every row kept once.
+    #[test]
+    fn balanced_runs_hold_equal_row_counts() {
+        let collected = || {
+            let (mut uneven, mut lone) = (RunBuilder::new(), RunBuilder::new());
+            for m in 0..50u64 {
+                let len = 1 + (m as i32 * 37) % 100;
+                let values: Vec<Option<i32>> = (0..len).map(Some).collect();
+                let (rows, keys) = batch(&values, 0..len);
+                let origin = RowOrigin::batch(MorselPosition { morsel: m, seq: 0 });
+                match m {
+                    17 => lone.push(origin, rows, keys),
+                    _ => uneven.push(origin, rows, keys),
+                }
+            }
+            vec![uneven, lone]
+        };
+        let total: usize = collected().iter().map(RunBuilder::rows).sum();
+        for runs in [1, 2, 3, 7, 50, 80] {
+            let balanced = RunBuilder::balance(collected(), runs);
+            let sizes: Vec<usize> = balanced.iter().map(RunBuilder::rows).collect();
+            assert_eq!(sizes.iter().sum::<usize>(), total, "{runs} runs");
+            assert!(balanced.len() <= runs);
+            let share = total / runs;
+            assert!(
+                sizes.iter().all(|&size| size.abs_diff(share) <= 100),
+                "{runs} runs of {share}: {sizes:?}"
+            );
+        }
+    }
+
     /// Rows dealt out to `workers` runs, a morsel of `morsel` rows at a time round-robin,
     /// cut into stretches and merged: the same ids in the same order as one stable sort of
     /// them all.
@@ -367,7 +425,7 @@ mod tests {
         let physical = [PhysicalType::Int32, PhysicalType::Int32];
         for flags in 0..4 {
             let keys = vec![key(flags & 1 != 0, flags & 2 != 0)];
-            let ids = |workers: usize, morsel: usize, stretches: usize| {
+            let ids = |workers: usize, morsel: usize, stretches: usize, balanced: bool| {
                 let mut builders: Vec<RunBuilder> =
                     (0..workers).map(|_| RunBuilder::new()).collect();
                 for (m, start) in (0..values.len()).step_by(morsel).enumerate() {
@@ -378,6 +436,9 @@ mod tests {
                         seq: 0,
                     });
                     builders[(m * 7 + 3) % workers].push(origin, rows, batch_keys);
+                }
+                if balanced {
+                    builders = RunBuilder::balance(builders, workers);
                 }
                 let runs: Vec<SortedRun> = builders
                     .into_iter()
@@ -400,7 +461,7 @@ mod tests {
                 }
                 out
             };
-            let serial = ids(1, 1000, 1);
+            let serial = ids(1, 1000, 1, false);
             assert_eq!(serial.len(), 1000);
             let cases = [
                 (2, 1, 1),
@@ -411,11 +472,14 @@ mod tests {
                 (8, 7, 40),
             ];
             for (workers, morsel, stretches) in cases {
-                assert_eq!(
-                    ids(workers, morsel, stretches),
-                    serial,
-                    "{workers} workers, morsels of {morsel}, {stretches} stretches, flags {flags}"
-                );
+                for balanced in [false, true] {
+                    assert_eq!(
+                        ids(workers, morsel, stretches, balanced),
+                        serial,
+                        "{workers} workers, morsels of {morsel}, {stretches} stretches, \
+                         flags {flags}, balanced {balanced}"
+                    );
+                }
             }
         }
     }
