@@ -596,7 +596,8 @@ impl Binder<'_> {
         })
     }
 
-    /// `input op ANY/ALL (subquery)`, and IN.
+    /// `input op ANY/ALL (subquery)`, and IN. A row constructor on the left compares its
+    /// fields with the subquery's columns, which must be as many.
     fn bind_quantified(
         &mut self,
         input: &Expr,
@@ -605,29 +606,53 @@ impl Binder<'_> {
         all: bool,
         scope: &Scope,
     ) -> Result<ScalarExpr> {
-        let input = self.bind_expr(input, scope)?;
+        let fields = super::row::row_fields(input).unwrap_or_else(|| vec![input]);
+        let inputs = fields
+            .into_iter()
+            .map(|field| self.bind_expr(field, scope))
+            .collect::<Result<Vec<_>>>()?;
         let (plan, columns, correlated) = self.bind_subquery(query, scope)?;
-        let column_ty = single_column(&columns)?;
-        let Some(common) = common_type(input.ty(), column_ty) else {
-            return Err(self.operator_error("=", input.ty(), column_ty));
-        };
-        let input = self.coerce(input, common, CastContext::Implicit)?;
-        let plan = if column_ty == common {
-            plan
-        } else {
+        match columns.len().cmp(&inputs.len()) {
+            std::cmp::Ordering::Greater => {
+                return Err(Error::syntax("subquery has too many columns"))
+            }
+            std::cmp::Ordering::Less => return Err(Error::syntax("subquery has too few columns")),
+            std::cmp::Ordering::Equal => {}
+        }
+        let mut coerced_inputs = Vec::with_capacity(inputs.len());
+        let mut coerced_columns = Vec::with_capacity(inputs.len());
+        for (index, (input, column)) in inputs.into_iter().zip(&columns).enumerate() {
+            let column_ty = column.data_type;
+            let Some(common) = common_type(input.ty(), column_ty) else {
+                return Err(self.operator_error(op.symbol(), input.ty(), column_ty));
+            };
+            coerced_inputs.push(self.coerce(input, common, CastContext::Implicit)?);
             let column = ScalarExpr::Column {
-                index: 0,
+                index,
                 ty: column_ty,
             };
+            coerced_columns.push(self.coerce(column, common, CastContext::Implicit)?);
+        }
+        let unchanged = coerced_columns
+            .iter()
+            .zip(&columns)
+            .all(|(coerced, column)| coerced.ty() == column.data_type);
+        let plan = if unchanged {
+            plan
+        } else {
             LogicalPlan::Project {
                 input: Box::new(plan),
-                exprs: vec![self.coerce(column, common, CastContext::Implicit)?],
+                exprs: coerced_columns,
             }
         };
         Ok(self.subquery(
             plan,
             correlated,
-            SubqueryKind::Quantified { input, op, all },
+            SubqueryKind::Quantified {
+                inputs: coerced_inputs,
+                op,
+                all,
+            },
         ))
     }
 
