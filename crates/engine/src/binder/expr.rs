@@ -20,8 +20,8 @@ use crate::function::{AggregateFunction, ArrayFunction, ScalarFunction, TableFun
 use std::sync::Arc;
 
 use crate::plan::{
-    AggregateCall, ArithmeticOp, BoolTest, ColumnInfo, CompareOp, LogicalPlan, ScalarExpr,
-    SequenceFunction, SessionInfo, SortKey, Subquery, SubqueryKind,
+    AggregateCall, ArithmeticOp, BoolTest, ColumnInfo, CompareOp, LogicalPlan, Quantifier,
+    ScalarExpr, SequenceFunction, SessionInfo, SortKey, Subquery, SubqueryKind,
 };
 use crate::types::{bit_string, text_io, DataType, Decimal, OidKind, ScalarValue};
 
@@ -125,7 +125,8 @@ impl Binder<'_> {
                 subquery,
                 negated,
             } => {
-                let any = self.bind_quantified(inner, subquery, CompareOp::Eq, false, scope)?;
+                let any =
+                    self.bind_quantified(inner, subquery, CompareOp::Eq, Quantifier::Any, scope)?;
                 Ok(if *negated {
                     ScalarExpr::Not(Box::new(any))
                 } else {
@@ -150,7 +151,12 @@ impl Binder<'_> {
                 let Expr::Subquery(subquery) = right.as_ref() else {
                     return self.bind_array_quantified(left, op, right, all, scope);
                 };
-                self.bind_quantified(left, subquery, op, all, scope)
+                let quantifier = if all {
+                    Quantifier::All
+                } else {
+                    Quantifier::Any
+                };
+                self.bind_quantified(left, subquery, op, quantifier, scope)
             }
             Expr::Value(value) => self.bind_value(&value.value),
             Expr::TypedString(typed) => {
@@ -596,14 +602,14 @@ impl Binder<'_> {
         })
     }
 
-    /// `input op ANY/ALL (subquery)`, and IN. A row constructor on the left compares its
-    /// fields with the subquery's columns, which must be as many.
-    fn bind_quantified(
+    /// `input op ANY/ALL (subquery)`, IN, and `(a, b) op (subquery)`. A row constructor on
+    /// the left compares its fields with the subquery's columns, which must be as many.
+    pub(super) fn bind_quantified(
         &mut self,
         input: &Expr,
         query: &ast::Query,
         op: CompareOp,
-        all: bool,
+        quantifier: Quantifier,
         scope: &Scope,
     ) -> Result<ScalarExpr> {
         let fields = super::row::row_fields(input).unwrap_or_else(|| vec![input]);
@@ -651,7 +657,7 @@ impl Binder<'_> {
             SubqueryKind::Quantified {
                 inputs: coerced_inputs,
                 op,
-                all,
+                quantifier,
             },
         ))
     }

@@ -13,7 +13,7 @@ use crate::error::{Error, Result, SqlState};
 use crate::function::aggregate::accumulate_arrays;
 use crate::function::compare::compare;
 use crate::physical::create_operator;
-use crate::plan::{CompareOp, Subquery, SubqueryKind};
+use crate::plan::{CompareOp, Quantifier, Subquery, SubqueryKind};
 use crate::types::{DataType, PhysicalType, ScalarValue};
 use crate::vector::{concat_batches, encode_row_key, Batch, Bitmap, Vector, VectorData};
 
@@ -54,7 +54,7 @@ pub fn evaluate_subquery(
         return match &subquery.kind {
             SubqueryKind::Quantified {
                 op: CompareOp::Eq,
-                all: false,
+                quantifier: Quantifier::Any,
                 ..
             } => Ok(in_set(inputs, &rows)),
             _ => {
@@ -113,12 +113,7 @@ fn row_result(
                     None => return Err(Error::internal("subquery column out of range")),
                 }
             }
-            _ => {
-                return Err(Error::new(
-                    SqlState::CardinalityViolation,
-                    "more than one row returned by a subquery used as an expression",
-                ))
-            }
+            _ => return Err(more_than_one_row()),
         },
         SubqueryKind::Exists => ScalarValue::Bool(!rows.is_empty()),
         SubqueryKind::Array(_) => {
@@ -132,14 +127,23 @@ fn row_result(
         SubqueryKind::Quantified {
             inputs: fields,
             op,
-            all,
+            quantifier,
         } => {
+            let all = match quantifier {
+                Quantifier::Any => false,
+                Quantifier::All => true,
+                Quantifier::Single if rows.len() > 1 => return Err(more_than_one_row()),
+                Quantifier::Single => false,
+            };
             if rows.is_empty() {
-                return Ok(ScalarValue::Bool(*all));
+                return Ok(match quantifier {
+                    Quantifier::Single => ScalarValue::Null,
+                    _ => ScalarValue::Bool(all),
+                });
             }
             let types: Vec<DataType> = fields.iter().map(|field| field.ty()).collect();
             let compared = compare_with_rows(*op, inputs, &types, row, rows)?;
-            let decisive = !*all;
+            let decisive = !all;
             let mut saw_null = false;
             for result in compared {
                 match result {
@@ -155,6 +159,13 @@ fn row_result(
             }
         }
     })
+}
+
+fn more_than_one_row() -> Error {
+    Error::new(
+        SqlState::CardinalityViolation,
+        "more than one row returned by a subquery used as an expression",
+    )
 }
 
 /// The left side's fields at outer row `row` compared with every subquery row, as
