@@ -9,7 +9,7 @@ use sqlparser::ast::{
 use super::array::ARRAY_FUNCTIONS;
 use super::coerce::{common_type, union_type};
 use super::data_type::bind_data_type;
-use super::position::{about_a_literal, about_a_name};
+use super::position::{about_a_literal, about_a_name, placed};
 use super::scope::Scope;
 use super::window::WindowCallSyntax;
 use super::{ident_name, Binder};
@@ -364,6 +364,20 @@ impl Binder<'_> {
                     _ => None,
                 },
             ),
+            // `t.*` inside an expression (not expanded in a select list): t's whole row.
+            Expr::QualifiedWildcard(name, _) => match name.0.as_slice() {
+                [ast::ObjectNamePart::Identifier(ident)] => {
+                    let table = ident_name(ident);
+                    match self.whole_row_reference(scope, &table) {
+                        Some(row) => row,
+                        None => {
+                            let error = self.missing_from_entry(scope, &table);
+                            Err(placed(error, self.ident_position(ident)))
+                        }
+                    }
+                }
+                _ => Err(Error::unsupported(format!("the expression {name}.*"))),
+            },
             Expr::Prefixed { prefix, .. } if prefix.value == "VARIADIC" => {
                 Err(Error::syntax("syntax error at or near \"VARIADIC\""))
             }
@@ -441,21 +455,6 @@ impl Binder<'_> {
                     None => e,
                 }
             }
-            Err(e) if e.state == SqlState::UndefinedColumn && table.is_none() => {
-                match self.whole_row(scope, name) {
-                    Some(row) => {
-                        let whole = scope
-                            .columns
-                            .iter()
-                            .filter(|c| c.table.as_deref() == Some(name));
-                        for column in whole {
-                            self.note_column_use(column, AclMode::SELECT);
-                        }
-                        return row;
-                    }
-                    None => e,
-                }
-            }
             Err(e)
                 if matches!(
                     e.state,
@@ -480,6 +479,12 @@ impl Binder<'_> {
                     *correlated = true;
                 }
                 return Ok(ScalarExpr::OuterColumn { depth, index, ty });
+            }
+        }
+        // As PostgreSQL: a name that is no column at any level may name a FROM item.
+        if error.state == SqlState::UndefinedColumn && table.is_none() {
+            if let Some(row) = self.whole_row_reference(scope, name) {
+                return row;
             }
         }
         match table {
@@ -1231,6 +1236,9 @@ impl Binder<'_> {
     }
 
     fn bind_function(&mut self, function: &ast::Function, scope: &Scope) -> Result<ScalarExpr> {
+        if let Some(function) = self.with_whole_row_arguments(function, scope) {
+            return self.bind_function(&function, scope);
+        }
         if let Some(fields) = super::row::row_call_fields(function) {
             return self.bind_row_value(&fields, scope);
         }

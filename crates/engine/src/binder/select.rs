@@ -642,7 +642,14 @@ impl Binder<'_> {
                     let table = written.name;
                     let items = self.wildcard(scope, Some(&table));
                     if items.is_empty() {
-                        return Err(self.missing_from_entry(scope, &table));
+                        let error = self.missing_from_entry(scope, &table);
+                        let position = match name.0.first() {
+                            Some(ast::ObjectNamePart::Identifier(ident)) => {
+                                self.ident_position(ident)
+                            }
+                            _ => None,
+                        };
+                        return Err(super::position::placed(error, position));
                     }
                     outputs.extend(items);
                 }
@@ -1132,6 +1139,11 @@ fn figure_colname(expr: &Expr) -> Option<(String, bool)> {
     match expr {
         Expr::Identifier(ident) => strong(ident_name(ident)),
         Expr::CompoundIdentifier(parts) => parts.last().map(|p| (ident_name(p), true)),
+        // `t.*` as a value is named after t.
+        Expr::QualifiedWildcard(name, _) => match name.0.last() {
+            Some(ast::ObjectNamePart::Identifier(ident)) => strong(ident_name(ident)),
+            _ => None,
+        },
         Expr::Function(f) => match f.name.0.last() {
             Some(ast::ObjectNamePart::Identifier(ident)) => strong(ident_name(ident)),
             _ => None,
