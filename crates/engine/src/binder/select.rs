@@ -419,6 +419,13 @@ impl Binder<'_> {
         self.set_named_windows(named_window)?;
         self.aggregates = Some(AggregateCollector::default());
         self.windows = Some(Vec::new());
+        // A FROM item may have no columns (`SELECT * FROM t` of a zero-column table); no
+        // FROM at all is PostgreSQL's error.
+        if from.is_empty() && projection.iter().any(|i| matches!(i, SelectItem::Wildcard(_))) {
+            return Err(Error::syntax(
+                "SELECT * with no tables specified is not valid",
+            ));
+        }
         let mut outputs = self.bind_projection(projection, &scope)?;
         let group_exprs = match group_by {
             GroupByExpr::Expressions(exprs, modifiers) if modifiers.is_empty() => exprs,
@@ -623,11 +630,6 @@ impl Binder<'_> {
                 }
                 SelectItem::Wildcard(options) => {
                     check_wildcard_options(options)?;
-                    if scope.columns.is_empty() {
-                        return Err(Error::syntax(
-                            "SELECT * with no tables specified is not valid",
-                        ));
-                    }
                     outputs.extend(self.wildcard(scope, None));
                 }
                 SelectItem::QualifiedWildcard(
