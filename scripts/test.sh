@@ -11,18 +11,26 @@ cd "$ROOT"
 passed=0
 failed=0
 failures=()
+# Each step's output is also kept, so the end of the run can repeat what a failed step printed:
+# a CI log is often read from its tail.
+STEP_LOGS=$(mktemp -d /tmp/kestrel-test-steps.XXXXXX)
+trap 'rm -rf "$STEP_LOGS"' EXIT
+failure_logs=()
 
 step() {
     local name=$1
     shift
     echo "==> $name"
     local start=$SECONDS
-    if "$@"; then
+    local log
+    log=$STEP_LOGS/$((passed + failed)).log
+    if "$@" 2>&1 | tee "$log"; then
         passed=$((passed + 1))
         echo "<== $name: ok ($((SECONDS - start))s)"
     else
         failed=$((failed + 1))
         failures+=("$name")
+        failure_logs+=("$log")
         echo "<== $name: FAILED ($((SECONDS - start))s)"
     fi
 }
@@ -61,6 +69,10 @@ step "files (DuckDB, pyarrow)" bash tests/files/cross_check.sh
 # the failures KestrelDB is known for are listed in tests/clients/known_failures.txt.
 step "client suite" tests/clients/run.sh
 
+for i in "${!failures[@]}"; do
+    echo "==== the last 60 lines of the failed step \"${failures[$i]}\":"
+    tail -n 60 "${failure_logs[$i]}"
+done
 for name in "${failures[@]+"${failures[@]}"}"; do
     echo "failed: $name"
 done

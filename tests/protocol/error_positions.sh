@@ -54,6 +54,8 @@ if diff -u "$WORK/postgres.out" "$WORK/kestrel.out"; then
     echo "ok   error positions: $(grep -c '^LINE ' "$WORK/postgres.out") placed errors as PostgreSQL's"
 else
     echo "FAIL error positions differ from PostgreSQL's (- PostgreSQL, + KestrelDB)"
+    echo "the server's log ends with:"
+    tail -n 20 "$WORK/kestrel.log"
     exit 1
 fi
 

@@ -9,7 +9,7 @@ use sqlparser::ast::{
 use super::array::ARRAY_FUNCTIONS;
 use super::coerce::{common_type, union_type};
 use super::data_type::bind_data_type;
-use super::position::{about_a_literal, about_a_name};
+use super::position::{about_a_literal, about_a_name, placed};
 use super::scope::Scope;
 use super::window::WindowCallSyntax;
 use super::{ident_name, Binder};
@@ -20,8 +20,8 @@ use crate::function::{AggregateFunction, ArrayFunction, ScalarFunction, TableFun
 use std::sync::Arc;
 
 use crate::plan::{
-    AggregateCall, ArithmeticOp, BoolTest, ColumnInfo, CompareOp, LogicalPlan, ScalarExpr,
-    SequenceFunction, SessionInfo, SortKey, Subquery, SubqueryKind,
+    AggregateCall, ArithmeticOp, BoolTest, ColumnInfo, CompareOp, LogicalPlan, Quantifier,
+    ScalarExpr, SequenceFunction, SessionInfo, SortKey, Subquery, SubqueryKind,
 };
 use crate::types::{bit_string, text_io, DataType, Decimal, OidKind, ScalarValue};
 
@@ -125,7 +125,8 @@ impl Binder<'_> {
                 subquery,
                 negated,
             } => {
-                let any = self.bind_quantified(inner, subquery, CompareOp::Eq, false, scope)?;
+                let any =
+                    self.bind_quantified(inner, subquery, CompareOp::Eq, Quantifier::Any, scope)?;
                 Ok(if *negated {
                     ScalarExpr::Not(Box::new(any))
                 } else {
@@ -150,7 +151,12 @@ impl Binder<'_> {
                 let Expr::Subquery(subquery) = right.as_ref() else {
                     return self.bind_array_quantified(left, op, right, all, scope);
                 };
-                self.bind_quantified(left, subquery, op, all, scope)
+                let quantifier = if all {
+                    Quantifier::All
+                } else {
+                    Quantifier::Any
+                };
+                self.bind_quantified(left, subquery, op, quantifier, scope)
             }
             Expr::Value(value) => self.bind_value(&value.value),
             Expr::TypedString(typed) => {
@@ -358,6 +364,20 @@ impl Binder<'_> {
                     _ => None,
                 },
             ),
+            // `t.*` inside an expression (not expanded in a select list): t's whole row.
+            Expr::QualifiedWildcard(name, _) => match name.0.as_slice() {
+                [ast::ObjectNamePart::Identifier(ident)] => {
+                    let table = ident_name(ident);
+                    match self.whole_row_reference(scope, &table) {
+                        Some(row) => row,
+                        None => {
+                            let error = self.missing_from_entry(scope, &table);
+                            Err(placed(error, self.ident_position(ident)))
+                        }
+                    }
+                }
+                _ => Err(Error::unsupported(format!("the expression {name}.*"))),
+            },
             Expr::Prefixed { prefix, .. } if prefix.value == "VARIADIC" => {
                 Err(Error::syntax("syntax error at or near \"VARIADIC\""))
             }
@@ -435,21 +455,6 @@ impl Binder<'_> {
                     None => e,
                 }
             }
-            Err(e) if e.state == SqlState::UndefinedColumn && table.is_none() => {
-                match self.whole_row(scope, name) {
-                    Some(row) => {
-                        let whole = scope
-                            .columns
-                            .iter()
-                            .filter(|c| c.table.as_deref() == Some(name));
-                        for column in whole {
-                            self.note_column_use(column, AclMode::SELECT);
-                        }
-                        return row;
-                    }
-                    None => e,
-                }
-            }
             Err(e)
                 if matches!(
                     e.state,
@@ -474,6 +479,12 @@ impl Binder<'_> {
                     *correlated = true;
                 }
                 return Ok(ScalarExpr::OuterColumn { depth, index, ty });
+            }
+        }
+        // As PostgreSQL: a name that is no column at any level may name a FROM item.
+        if error.state == SqlState::UndefinedColumn && table.is_none() {
+            if let Some(row) = self.whole_row_reference(scope, name) {
+                return row;
             }
         }
         match table {
@@ -596,38 +607,63 @@ impl Binder<'_> {
         })
     }
 
-    /// `input op ANY/ALL (subquery)`, and IN.
-    fn bind_quantified(
+    /// `input op ANY/ALL (subquery)`, IN, and `(a, b) op (subquery)`. A row constructor on
+    /// the left compares its fields with the subquery's columns, which must be as many.
+    pub(super) fn bind_quantified(
         &mut self,
         input: &Expr,
         query: &ast::Query,
         op: CompareOp,
-        all: bool,
+        quantifier: Quantifier,
         scope: &Scope,
     ) -> Result<ScalarExpr> {
-        let input = self.bind_expr(input, scope)?;
+        let fields = super::row::row_fields(input).unwrap_or_else(|| vec![input]);
+        let inputs = fields
+            .into_iter()
+            .map(|field| self.bind_expr(field, scope))
+            .collect::<Result<Vec<_>>>()?;
         let (plan, columns, correlated) = self.bind_subquery(query, scope)?;
-        let column_ty = single_column(&columns)?;
-        let Some(common) = common_type(input.ty(), column_ty) else {
-            return Err(self.operator_error("=", input.ty(), column_ty));
-        };
-        let input = self.coerce(input, common, CastContext::Implicit)?;
-        let plan = if column_ty == common {
-            plan
-        } else {
+        match columns.len().cmp(&inputs.len()) {
+            std::cmp::Ordering::Greater => {
+                return Err(Error::syntax("subquery has too many columns"))
+            }
+            std::cmp::Ordering::Less => return Err(Error::syntax("subquery has too few columns")),
+            std::cmp::Ordering::Equal => {}
+        }
+        let mut coerced_inputs = Vec::with_capacity(inputs.len());
+        let mut coerced_columns = Vec::with_capacity(inputs.len());
+        for (index, (input, column)) in inputs.into_iter().zip(&columns).enumerate() {
+            let column_ty = column.data_type;
+            let Some(common) = common_type(input.ty(), column_ty) else {
+                return Err(self.operator_error(op.symbol(), input.ty(), column_ty));
+            };
+            coerced_inputs.push(self.coerce(input, common, CastContext::Implicit)?);
             let column = ScalarExpr::Column {
-                index: 0,
+                index,
                 ty: column_ty,
             };
+            coerced_columns.push(self.coerce(column, common, CastContext::Implicit)?);
+        }
+        let unchanged = coerced_columns
+            .iter()
+            .zip(&columns)
+            .all(|(coerced, column)| coerced.ty() == column.data_type);
+        let plan = if unchanged {
+            plan
+        } else {
             LogicalPlan::Project {
                 input: Box::new(plan),
-                exprs: vec![self.coerce(column, common, CastContext::Implicit)?],
+                exprs: coerced_columns,
             }
         };
         Ok(self.subquery(
             plan,
             correlated,
-            SubqueryKind::Quantified { input, op, all },
+            SubqueryKind::Quantified {
+                inputs: coerced_inputs,
+                op,
+                quantifier,
+            },
         ))
     }
 
@@ -1200,6 +1236,9 @@ impl Binder<'_> {
     }
 
     fn bind_function(&mut self, function: &ast::Function, scope: &Scope) -> Result<ScalarExpr> {
+        if let Some(function) = self.with_whole_row_arguments(function, scope) {
+            return self.bind_function(&function, scope);
+        }
         if let Some(fields) = super::row::row_call_fields(function) {
             return self.bind_row_value(&fields, scope);
         }

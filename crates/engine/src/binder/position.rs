@@ -322,7 +322,7 @@ fn operator_spellings(op: &BinaryOperator) -> &'static [&'static str] {
 }
 
 /// `error` pointing at `position`, unless it points somewhere already.
-fn placed(error: Error, position: Option<u32>) -> Error {
+pub(super) fn placed(error: Error, position: Option<u32>) -> Error {
     match position {
         Some(position) if error.position.is_none() => error.with_position(position),
         _ => error,

@@ -12,7 +12,7 @@ use super::coerce::same_fields;
 use super::scope::{Scope, ScopeColumn};
 use super::{ident_name, Binder};
 use crate::catalog::{
-    composite_type_of, quote_identifier, row_type_named, row_type_oid, row_type_relation,
+    composite_type_of, quote_identifier, row_type_named, row_type_oid, row_type_relation, AclMode,
     QualifiedName, RowTypeRelation,
 };
 use crate::error::{Error, Result, SqlState};
@@ -98,16 +98,7 @@ impl Binder<'_> {
 
     /// `t` naming a FROM item rather than a column: the record of its columns.
     pub(super) fn whole_row(&self, scope: &Scope, name: &str) -> Option<Result<ScalarExpr>> {
-        let mut columns: Vec<(usize, &ScopeColumn)> = scope
-            .columns
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.table.as_deref() == Some(name))
-            .collect();
-        // A join USING moves its columns last: a relation's row keeps its column order.
-        if columns.iter().all(|(_, c)| c.from_relation) {
-            columns.sort_by_key(|(_, c)| c.attnum);
-        }
+        let columns = row_columns(scope, name);
         if columns.iter().any(|(_, c)| c.null_extended) {
             return Some(Err(Error::unsupported(
                 "a whole-row reference to the NULL-padded side of an outer join",
@@ -119,6 +110,117 @@ impl Binder<'_> {
             .map(|(index, c)| (c.name.clone(), ScalarExpr::Column { index, ty: c.ty }))
             .collect();
         (!fields.is_empty()).then(|| typed_row_of(fields, type_oid))
+    }
+
+    /// `t` or `t.*` as a value: the row of the FROM item `t` of this query or, failing
+    /// that, of the nearest enclosing query that has one (then the subqueries between read
+    /// outside themselves). `None` when no level has such an item.
+    pub(super) fn whole_row_reference(
+        &mut self,
+        scope: &Scope,
+        name: &str,
+    ) -> Option<Result<ScalarExpr>> {
+        let levels = self.outer_scopes.len();
+        let (depth, row, reads) = (0..=levels).find_map(|depth| {
+            let level_scope = match depth {
+                0 => scope,
+                _ => &self.outer_scopes[levels - depth].0,
+            };
+            let row = self.whole_row(level_scope, name)?;
+            let reads: Vec<(u32, i16)> = level_scope
+                .columns
+                .iter()
+                .filter(|c| c.table.as_deref() == Some(name))
+                .map(|c| (c.table_oid, c.attnum))
+                .collect();
+            Some((depth, row, reads))
+        })?;
+        for (oid, attnum) in reads {
+            self.note_attribute_use(oid, attnum, AclMode::SELECT);
+        }
+        if depth == 0 {
+            return Some(row);
+        }
+        for (_, correlated) in &mut self.outer_scopes[levels - depth..] {
+            *correlated = true;
+        }
+        Some(row.map(|row| super::sql_function::shift_outward(row, depth)))
+    }
+
+    /// `function` with its `t.*` arguments made values, as PostgreSQL reads them there: in
+    /// `ROW(...)` t's columns one by one, elsewhere t's whole row. `None` when it has none.
+    pub(super) fn with_whole_row_arguments(
+        &self,
+        function: &ast::Function,
+        scope: &Scope,
+    ) -> Option<ast::Function> {
+        let ast::FunctionArguments::List(list) = &function.args else {
+            return None;
+        };
+        let star = |arg: &ast::FunctionArg| match arg {
+            ast::FunctionArg::Unnamed(ast::FunctionArgExpr::QualifiedWildcard(name)) => {
+                Some(name.clone())
+            }
+            _ => None,
+        };
+        if !list.args.iter().any(|arg| star(arg).is_some()) {
+            return None;
+        }
+        let is_row = matches!(
+            function.name.0.as_slice(),
+            [ObjectNamePart::Identifier(ident)] if ident.value.eq_ignore_ascii_case("row")
+                && ident.quote_style.is_none()
+        );
+        let mut args = Vec::with_capacity(list.args.len());
+        for arg in &list.args {
+            let Some(name) = star(arg) else {
+                args.push(arg.clone());
+                continue;
+            };
+            let expr = |e: Expr| ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e));
+            let columns = match (is_row, name.0.as_slice()) {
+                (true, [ObjectNamePart::Identifier(table)]) => {
+                    self.column_names_of_from_item(scope, &ident_name(table))
+                }
+                _ => None,
+            };
+            match columns {
+                Some(columns) => args.extend(columns.into_iter().map(|column| {
+                    let table = match name.0.first() {
+                        Some(ObjectNamePart::Identifier(table)) => table.clone(),
+                        _ => ast::Ident::new(""),
+                    };
+                    expr(Expr::CompoundIdentifier(vec![
+                        table,
+                        ast::Ident::with_quote('"', column),
+                    ]))
+                })),
+                None => args.push(expr(Expr::QualifiedWildcard(
+                    name,
+                    ast::helpers::attached_token::AttachedToken::empty(),
+                ))),
+            }
+        }
+        let mut function = function.clone();
+        if let ast::FunctionArguments::List(list) = &mut function.args {
+            list.args = args;
+        }
+        Some(function)
+    }
+
+    /// The column names of the FROM item `name` of this query or the nearest enclosing one
+    /// that has it, in its row's order.
+    fn column_names_of_from_item(&self, scope: &Scope, name: &str) -> Option<Vec<String>> {
+        let levels = self.outer_scopes.len();
+        (0..=levels).find_map(|depth| {
+            let level_scope = match depth {
+                0 => scope,
+                _ => &self.outer_scopes[levels - depth].0,
+            };
+            let columns = row_columns(level_scope, name);
+            (!columns.is_empty())
+                .then(|| columns.into_iter().map(|(_, c)| c.name.clone()).collect())
+        })
     }
 
     /// The row type of the FROM item of `columns`: that of the table or view whose every
@@ -392,4 +494,19 @@ pub(super) fn is_record_type_name(ty: &ast::DataType) -> bool {
         _ => false,
     };
     record && modifiers.is_empty()
+}
+
+/// The columns of the FROM item `name` in `scope`, with their positions, in its row's order.
+fn row_columns<'s>(scope: &'s Scope, name: &str) -> Vec<(usize, &'s ScopeColumn)> {
+    let mut columns: Vec<(usize, &ScopeColumn)> = scope
+        .columns
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.table.as_deref() == Some(name))
+        .collect();
+    // A join USING moves its columns last: a relation's row keeps its column order.
+    if columns.iter().all(|(_, c)| c.from_relation) {
+        columns.sort_by_key(|(_, c)| c.attnum);
+    }
+    columns
 }

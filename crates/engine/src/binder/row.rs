@@ -10,7 +10,7 @@ use sqlparser::ast::{self, Expr};
 use super::scope::Scope;
 use super::Binder;
 use crate::error::{Error, Result, SqlState};
-use crate::plan::{CompareOp, ScalarExpr};
+use crate::plan::{CompareOp, Quantifier, ScalarExpr};
 use crate::types::DataType;
 
 /// The fields of a row constructor, or `None` when `expr` is not one.
@@ -108,6 +108,11 @@ impl Binder<'_> {
         right: &Expr,
         scope: &Scope,
     ) -> Result<Option<ScalarExpr>> {
+        if let (Some(_), Expr::Subquery(query)) = (row_fields(left), right) {
+            return self
+                .bind_quantified(left, query, op, Quantifier::Single, scope)
+                .map(Some);
+        }
         let Some(pairs) = self.bind_row_pair(left, op.symbol(), right, scope)? else {
             return Ok(None);
         };

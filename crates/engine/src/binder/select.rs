@@ -419,6 +419,13 @@ impl Binder<'_> {
         self.set_named_windows(named_window)?;
         self.aggregates = Some(AggregateCollector::default());
         self.windows = Some(Vec::new());
+        // A FROM item may have no columns (`SELECT * FROM t` of a zero-column table); no
+        // FROM at all is PostgreSQL's error.
+        if from.is_empty() && projection.iter().any(|i| matches!(i, SelectItem::Wildcard(_))) {
+            return Err(Error::syntax(
+                "SELECT * with no tables specified is not valid",
+            ));
+        }
         let mut outputs = self.bind_projection(projection, &scope)?;
         let group_exprs = match group_by {
             GroupByExpr::Expressions(exprs, modifiers) if modifiers.is_empty() => exprs,
@@ -623,11 +630,6 @@ impl Binder<'_> {
                 }
                 SelectItem::Wildcard(options) => {
                     check_wildcard_options(options)?;
-                    if scope.columns.is_empty() {
-                        return Err(Error::syntax(
-                            "SELECT * with no tables specified is not valid",
-                        ));
-                    }
                     outputs.extend(self.wildcard(scope, None));
                 }
                 SelectItem::QualifiedWildcard(
@@ -642,7 +644,14 @@ impl Binder<'_> {
                     let table = written.name;
                     let items = self.wildcard(scope, Some(&table));
                     if items.is_empty() {
-                        return Err(self.missing_from_entry(scope, &table));
+                        let error = self.missing_from_entry(scope, &table);
+                        let position = match name.0.first() {
+                            Some(ast::ObjectNamePart::Identifier(ident)) => {
+                                self.ident_position(ident)
+                            }
+                            _ => None,
+                        };
+                        return Err(super::position::placed(error, position));
                     }
                     outputs.extend(items);
                 }
@@ -1137,6 +1146,11 @@ fn figure_colname(expr: &Expr) -> Option<(String, bool)> {
     match expr {
         Expr::Identifier(ident) => strong(ident_name(ident)),
         Expr::CompoundIdentifier(parts) => parts.last().map(|p| (ident_name(p), true)),
+        // `t.*` as a value is named after t.
+        Expr::QualifiedWildcard(name, _) => match name.0.last() {
+            Some(ast::ObjectNamePart::Identifier(ident)) => strong(ident_name(ident)),
+            _ => None,
+        },
         Expr::Function(f) => match f.name.0.last() {
             Some(ast::ObjectNamePart::Identifier(ident)) => strong(ident_name(ident)),
             _ => None,

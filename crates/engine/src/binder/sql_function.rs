@@ -601,25 +601,27 @@ fn into_subquery(arg: ScalarExpr) -> Result<ScalarExpr> {
             "{what} as the argument of a SQL function that is not inlined"
         )));
     }
-    Ok(shift_outward(arg))
+    Ok(shift_outward(arg, 1))
 }
 
-fn shift_outward(expr: ScalarExpr) -> ScalarExpr {
+/// `expr` moved `levels` queries further in: its columns become references that many levels
+/// out, and its outer references reach that much further.
+pub(super) fn shift_outward(expr: ScalarExpr, levels: usize) -> ScalarExpr {
     match expr {
         ScalarExpr::Column { index, ty } => ScalarExpr::OuterColumn {
-            depth: 1,
+            depth: levels,
             index,
             ty,
         },
         ScalarExpr::OuterColumn { depth, index, ty } => ScalarExpr::OuterColumn {
-            depth: depth + 1,
+            depth: depth + levels,
             index,
             ty,
         },
         other => {
             let fallback = other.clone();
             other
-                .try_map_children(&mut |e| Ok(shift_outward(e)))
+                .try_map_children(&mut |e| Ok(shift_outward(e, levels)))
                 .unwrap_or(fallback)
         }
     }

@@ -9,7 +9,7 @@
 //! - `wal/`: the write-ahead log's segments.
 
 use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{Read, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use super::io::{io_error, write_durably, Disk, RealDisk};
@@ -22,8 +22,13 @@ use crate::error::{Error, Result, SqlState};
 pub const FORMAT_VERSION: u32 = 3;
 const VERSION_FILE: &str = "KESTREL_VERSION";
 const LOCK_FILE: &str = "kestrel.lock";
-/// Tries at taking the lock, 50 ms apart, before a directory counts as in use.
+/// Tries at taking the lock, 50 ms apart, before a directory counts as in use by another
+/// process.
 const LOCK_ATTEMPTS: u32 = 10;
+/// The same while the holder is this process: a database of it that was just closed, whose
+/// checkpointer may be finishing a checkpoint (seconds on a loaded machine) before it lets
+/// go.
+const OWN_LOCK_ATTEMPTS: u32 = 600;
 
 fn version_line() -> String {
     format!("KestrelDB data directory format {FORMAT_VERSION}\n")
@@ -65,11 +70,19 @@ fn lock(dir: &Path) -> Result<File> {
         .open(&path)
         .map_err(|e| io_error("open", &path, &e))?;
     // A database of this process that was just dropped may still be letting go of the
-    // lock (a background thread finishing a flush): give it a moment before refusing.
+    // lock (a background thread finishing a flush or checkpoint): wait for it; another
+    // process's lock gets a moment before refusing.
     let mut attempts = 0;
     let locked = loop {
         match file.try_lock() {
             Err(TryLockError::WouldBlock) if attempts < LOCK_ATTEMPTS => {
+                attempts += 1;
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            Err(TryLockError::WouldBlock)
+                if attempts < OWN_LOCK_ATTEMPTS
+                    && holder(&mut file) == std::process::id().to_string() =>
+            {
                 attempts += 1;
                 std::thread::sleep(std::time::Duration::from_millis(50));
             }
@@ -79,23 +92,32 @@ fn lock(dir: &Path) -> Result<File> {
     match locked {
         Ok(()) => {}
         Err(TryLockError::WouldBlock) => {
-            let mut holder = String::new();
-            let _ = file.read_to_string(&mut holder);
+            let holder = holder(&mut file);
             return Err(Error::new(
                 SqlState::ObjectInUse,
                 format!(
                     "data directory \"{}\" is in use by another KestrelDB server (process {})",
                     dir.display(),
-                    holder.trim()
+                    holder
                 ),
             )
             .with_hint("Stop that server first, or start this one with another --data-dir."));
         }
         Err(TryLockError::Error(e)) => return Err(io_error("lock", &path, &e)),
     }
-    file.set_len(0).map_err(|e| io_error("write", &path, &e))?;
+    file.set_len(0)
+        .and_then(|()| file.seek(SeekFrom::Start(0)))
+        .map_err(|e| io_error("write", &path, &e))?;
     writeln!(file, "{}", std::process::id()).map_err(|e| io_error("write", &path, &e))?;
     Ok(file)
+}
+
+/// The process ID the lock file names (written by whoever holds the lock).
+fn holder(file: &mut File) -> String {
+    let mut text = String::new();
+    let _ = file.seek(SeekFrom::Start(0));
+    let _ = file.read_to_string(&mut text);
+    text.trim().to_string()
 }
 
 fn check_or_initialize(disk: &dyn Disk, dir: &Path) -> Result<()> {

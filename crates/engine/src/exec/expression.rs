@@ -151,13 +151,15 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
             evaluate_catalog_call(*func, &values, *ty, len, ctx)?
         }
         ScalarExpr::Subquery(subquery) => {
-            let input = match &subquery.kind {
-                crate::plan::SubqueryKind::Quantified { input, .. } => {
-                    Some(evaluate(input, batch, ctx)?)
-                }
-                _ => None,
+            let inputs = match &subquery.kind {
+                crate::plan::SubqueryKind::Quantified { inputs, .. } => inputs
+                    .iter()
+                    .map(|input| evaluate(input, batch, ctx))
+                    .collect::<Result<Vec<_>>>()?,
+                _ => Vec::new(),
             };
-            super::subquery::evaluate_subquery(subquery, batch, input.as_deref(), ctx)?
+            let inputs: Vec<&Vector> = inputs.iter().map(|input| input.as_ref()).collect();
+            super::subquery::evaluate_subquery(subquery, batch, &inputs, ctx)?
         }
         ScalarExpr::Function { func, args, .. } => {
             if let ScalarFunction::Vector(func) = func {

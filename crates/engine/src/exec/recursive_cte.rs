@@ -58,7 +58,26 @@ impl RecursiveCteExec {
         out
     }
 
+    /// The WITH queries inside the recursive term that read this CTE's rows: their kept
+    /// result belongs to one round, so each round computes them again.
+    fn round_ctes(&self) -> Vec<usize> {
+        let mut ids = Vec::new();
+        self.recursive.visit_all(&mut |plan| {
+            if let LogicalPlan::SharedCte { id, input } = plan {
+                let mut reads_round = false;
+                input.visit_all(&mut |p| {
+                    reads_round |= matches!(p, LogicalPlan::WorkTable { id, .. } if *id == self.id)
+                });
+                if reads_round {
+                    ids.push(*id);
+                }
+            }
+        });
+        ids
+    }
+
     fn run(&mut self, ctx: &ExecContext) -> Result<Vec<Batch>> {
+        let round_ctes = self.round_ctes();
         let mut seen = HashSet::new();
         let base = materialize(create_operator(&self.base, &ctx.state).as_mut(), ctx)?;
         let mut working = self.new_rows(base, &mut seen);
@@ -80,6 +99,11 @@ impl RecursiveCteExec {
             ctx.work_tables
                 .borrow_mut()
                 .insert(self.id, Arc::new(working));
+            let mut shared = ctx.shared_ctes.borrow_mut();
+            for id in &round_ctes {
+                shared.remove(id);
+            }
+            drop(shared);
             let produced = materialize(create_operator(&self.recursive, &ctx.state).as_mut(), ctx)?;
             working = self.new_rows(produced, &mut seen);
             result.extend(working.iter().cloned());

@@ -13,7 +13,7 @@ use crate::error::{Error, Result, SqlState};
 use crate::function::aggregate::accumulate_arrays;
 use crate::function::compare::compare;
 use crate::physical::create_operator;
-use crate::plan::{CompareOp, Subquery, SubqueryKind};
+use crate::plan::{CompareOp, Quantifier, Subquery, SubqueryKind};
 use crate::types::{DataType, PhysicalType, ScalarValue};
 use crate::vector::{concat_batches, encode_row_key, Batch, Bitmap, Vector, VectorData};
 
@@ -41,29 +41,26 @@ fn run(subquery: &Subquery, ctx: &ExecContext) -> Result<Arc<Batch>> {
     Ok(rows)
 }
 
-/// The subquery's value for every row of `batch`; `input` is the evaluated left side of a
-/// quantified comparison.
+/// The subquery's value for every row of `batch`; `inputs` are the evaluated fields of the
+/// left side of a quantified comparison (none for other kinds).
 pub fn evaluate_subquery(
     subquery: &Subquery,
     batch: &Batch,
-    input: Option<&Vector>,
+    inputs: &[&Vector],
     ctx: &ExecContext,
 ) -> Result<Vector> {
     if !subquery.correlated {
         let rows = run(subquery, ctx)?;
-        return match (&subquery.kind, input) {
-            (
-                SubqueryKind::Quantified {
-                    op: CompareOp::Eq,
-                    all: false,
-                    ..
-                },
-                Some(input),
-            ) => Ok(in_set(input, &rows)),
+        return match &subquery.kind {
+            SubqueryKind::Quantified {
+                op: CompareOp::Eq,
+                quantifier: Quantifier::Any,
+                ..
+            } => Ok(in_set(inputs, &rows)),
             _ => {
                 let mut out = Vector::with_capacity(result_type(subquery).physical(), batch.len());
                 for row in 0..batch.len() {
-                    out.push_scalar(&row_result(subquery, &rows, input, row)?)?;
+                    out.push_scalar(&row_result(subquery, &rows, inputs, row)?)?;
                 }
                 Ok(out)
             }
@@ -73,7 +70,7 @@ pub fn evaluate_subquery(
     let mut memo = MemoUse::start(subquery, batch, ctx)?;
     for row in 0..batch.len() {
         if let Some(rows) = memo.as_mut().and_then(|memo| memo.find(batch, row, ctx)) {
-            out.push_scalar(&row_result(subquery, &rows, input, row)?)?;
+            out.push_scalar(&row_result(subquery, &rows, inputs, row)?)?;
             continue;
         }
         let outer: Vec<ScalarValue> = batch.columns.iter().map(|c| c.get_scalar(row)).collect();
@@ -84,7 +81,7 @@ pub fn evaluate_subquery(
         if let Some(memo) = &memo {
             memo.keep(&rows, ctx)?;
         }
-        out.push_scalar(&row_result(subquery, &rows, input, row)?)?;
+        out.push_scalar(&row_result(subquery, &rows, inputs, row)?)?;
     }
     Ok(out)
 }
@@ -100,7 +97,7 @@ fn result_type(subquery: &Subquery) -> DataType {
 fn row_result(
     subquery: &Subquery,
     rows: &Batch,
-    input: Option<&Vector>,
+    inputs: &[&Vector],
     row: usize,
 ) -> Result<ScalarValue> {
     Ok(match &subquery.kind {
@@ -116,12 +113,7 @@ fn row_result(
                     None => return Err(Error::internal("subquery column out of range")),
                 }
             }
-            _ => {
-                return Err(Error::new(
-                    SqlState::CardinalityViolation,
-                    "more than one row returned by a subquery used as an expression",
-                ))
-            }
+            _ => return Err(more_than_one_row()),
         },
         SubqueryKind::Exists => ScalarValue::Bool(!rows.is_empty()),
         SubqueryKind::Array(_) => {
@@ -133,28 +125,31 @@ fn row_result(
             }
         }
         SubqueryKind::Quantified {
+            inputs: fields,
             op,
-            all,
-            input: expr,
+            quantifier,
         } => {
-            let Some(input) = input else {
-                return Err(Error::internal("quantified subquery without its input"));
+            let all = match quantifier {
+                Quantifier::Any => false,
+                Quantifier::All => true,
+                Quantifier::Single if rows.len() > 1 => return Err(more_than_one_row()),
+                Quantifier::Single => false,
             };
             if rows.is_empty() {
-                return Ok(ScalarValue::Bool(*all));
+                return Ok(match quantifier {
+                    Quantifier::Single => ScalarValue::Null,
+                    _ => ScalarValue::Bool(all),
+                });
             }
-            let value = Vector::from_scalar(&input.get_scalar(row), expr.ty(), rows.len())?;
-            let compared = compare(*op, &value, &rows.columns[0])?;
-            let VectorData::Bool(results) = &compared.data else {
-                return Err(Error::internal("comparison did not return booleans"));
-            };
-            let decisive = !*all;
+            let types: Vec<DataType> = fields.iter().map(|field| field.ty()).collect();
+            let compared = compare_with_rows(*op, inputs, &types, row, rows)?;
+            let decisive = !all;
             let mut saw_null = false;
-            for (i, &result) in results.iter().enumerate() {
-                if !compared.is_valid(i) {
-                    saw_null = true;
-                } else if result == decisive {
-                    return Ok(ScalarValue::Bool(decisive));
+            for result in compared {
+                match result {
+                    None => saw_null = true,
+                    Some(result) if result == decisive => return Ok(ScalarValue::Bool(decisive)),
+                    Some(_) => {}
                 }
             }
             if saw_null {
@@ -166,29 +161,125 @@ fn row_result(
     })
 }
 
-/// `input IN (rows)` with a hash set: TRUE if found; NULL if not found and the input is NULL
-/// or the rows hold a NULL; FALSE otherwise (and always FALSE for no rows).
-fn in_set(input: &Vector, rows: &Batch) -> Vector {
-    let column = rows.columns[0].as_ref();
+fn more_than_one_row() -> Error {
+    Error::new(
+        SqlState::CardinalityViolation,
+        "more than one row returned by a subquery used as an expression",
+    )
+}
+
+/// The left side's fields at outer row `row` compared with every subquery row, as
+/// PostgreSQL compares rows: `=` is the AND of the fields' equalities and `<>` the OR of
+/// their inequalities; an ordering operator is decided by the first pair that is unequal
+/// (by that pair) or NULL (then NULL), and by whether it admits equality when all are equal.
+/// `None` is NULL; `types` are the inputs' types.
+fn compare_with_rows(
+    op: CompareOp,
+    inputs: &[&Vector],
+    types: &[DataType],
+    row: usize,
+    rows: &Batch,
+) -> Result<Vec<Option<bool>>> {
+    let fields = |op: CompareOp| -> Result<Vec<Vector>> {
+        inputs
+            .iter()
+            .zip(types)
+            .zip(&rows.columns)
+            .map(|((input, ty), column)| {
+                let value = Vector::from_scalar(&input.get_scalar(row), *ty, rows.len())?;
+                compare(op, &value, column)
+            })
+            .collect()
+    };
+    let at = |compared: &Vector, i: usize| -> Result<Option<bool>> {
+        let VectorData::Bool(results) = &compared.data else {
+            return Err(Error::internal("comparison did not return booleans"));
+        };
+        Ok(compared.is_valid(i).then(|| results[i]))
+    };
+    let mut out = Vec::with_capacity(rows.len());
+    match op {
+        CompareOp::Eq | CompareOp::NotEq => {
+            // `=` is decided by a FALSE field, `<>` by a TRUE one; otherwise a NULL field
+            // leaves the row NULL.
+            let decisive = op == CompareOp::NotEq;
+            let compared = fields(op)?;
+            for i in 0..rows.len() {
+                let mut result = Some(!decisive);
+                for field in &compared {
+                    match at(field, i)? {
+                        Some(value) if value == decisive => {
+                            result = Some(decisive);
+                            break;
+                        }
+                        Some(_) => {}
+                        None => result = None,
+                    }
+                }
+                out.push(result);
+            }
+        }
+        _ => {
+            let equal = fields(CompareOp::Eq)?;
+            let ordered = fields(op)?;
+            let all_equal = matches!(op, CompareOp::LtEq | CompareOp::GtEq);
+            for i in 0..rows.len() {
+                let mut result = Some(all_equal);
+                for (equal, ordered) in equal.iter().zip(&ordered) {
+                    match at(equal, i)? {
+                        Some(true) => {}
+                        Some(false) => {
+                            result = at(ordered, i)?;
+                            break;
+                        }
+                        None => {
+                            result = None;
+                            break;
+                        }
+                    }
+                }
+                out.push(result);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `inputs IN (rows)` with a hash set of the subquery rows that hold no NULL: a left side
+/// found there is TRUE. One that is not is NULL when some subquery row could still equal it
+/// (every field pair equal, or NULL on either side), else FALSE; always FALSE for no rows.
+fn in_set(inputs: &[&Vector], rows: &Batch) -> Vector {
+    let columns: Vec<&Vector> = rows.columns.iter().map(|c| c.as_ref()).collect();
     let mut set: HashSet<Vec<u8>> = HashSet::with_capacity(rows.len());
-    let mut has_null = false;
+    let mut rows_with_null = Vec::new();
     for row in 0..rows.len() {
         let mut key = Vec::new();
-        if encode_row_key(&[column], row, &mut key) {
-            has_null = true;
+        if encode_row_key(&columns, row, &mut key) {
+            rows_with_null.push(row);
         } else {
             set.insert(key);
         }
     }
-    let mut values = Vec::with_capacity(input.len());
-    let mut validity = Bitmap::new(input.len(), true);
+    let len = inputs.first().map_or(0, |input| input.len());
+    let mut values = Vec::with_capacity(len);
+    let mut validity = Bitmap::new(len, true);
     let mut key = Vec::new();
-    for row in 0..input.len() {
+    for row in 0..len {
         key.clear();
-        let input_null = encode_row_key(&[input], row, &mut key);
+        let input_null = encode_row_key(inputs, row, &mut key);
         let found = !input_null && set.contains(&key);
         values.push(found);
-        if !found && !rows.is_empty() && (input_null || has_null) {
+        let candidates = if input_null {
+            0..rows.len()
+        } else {
+            0..rows_with_null.len()
+        };
+        let could_equal = !found
+            && candidates.into_iter().any(|i| {
+                let other = if input_null { i } else { rows_with_null[i] };
+                fields_could_equal(inputs, row, &columns, other)
+            });
+        if could_equal {
             validity.set(row, false);
         }
     }
@@ -198,4 +289,15 @@ fn in_set(input: &Vector, rows: &Batch) -> Vector {
         Some(validity)
     };
     Vector::new(VectorData::Bool(values), validity)
+}
+
+/// Whether no field pair of `left[row]` and `right[other]` is known to differ: each is equal
+/// or has a NULL side.
+fn fields_could_equal(left: &[&Vector], row: usize, right: &[&Vector], other: usize) -> bool {
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    left.iter().zip(right).all(|(l, r)| {
+        a.clear();
+        b.clear();
+        encode_row_key(&[l], row, &mut a) || encode_row_key(&[r], other, &mut b) || a == b
+    })
 }

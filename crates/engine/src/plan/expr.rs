@@ -270,13 +270,27 @@ pub enum SubqueryKind {
     /// `ARRAY(SELECT x ...)`: the single column's values as an array of this type, `{}`
     /// if no row.
     Array(DataType),
-    /// `input op ANY (...)` (and IN) or `input op ALL (...)`; the subquery's single column
-    /// has the input's type.
+    /// `input op ANY (...)` (and IN), `input op ALL (...)`, or a row compared with a
+    /// subquery's single row. `inputs` are the fields of the left side, one per column of
+    /// the subquery and of that column's type: a single value, or a row constructor's
+    /// fields (`(a, b) IN (SELECT x, y ...)`), which compare as rows do.
     Quantified {
-        input: ScalarExpr,
+        inputs: Vec<ScalarExpr>,
         op: CompareOp,
-        all: bool,
+        quantifier: Quantifier,
     },
+}
+
+/// Which of a subquery's rows a quantified comparison must hold for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quantifier {
+    /// ANY (SOME, IN): TRUE if it holds for a row; FALSE for no rows.
+    Any,
+    /// ALL: TRUE if it holds for every row; TRUE for no rows.
+    All,
+    /// `(a, b) op (SELECT x, y ...)`: the comparison with the one row; NULL for no rows,
+    /// 21000 for several.
+    Single,
 }
 
 impl ScalarExpr {
@@ -349,8 +363,10 @@ impl ScalarExpr {
             | ScalarExpr::SessionInfo(_)
             | ScalarExpr::OuterColumn { .. } => {}
             ScalarExpr::Subquery(subquery) => {
-                if let SubqueryKind::Quantified { input, .. } = &subquery.kind {
-                    input.visit(f);
+                if let SubqueryKind::Quantified { inputs, .. } = &subquery.kind {
+                    for input in inputs {
+                        input.visit(f);
+                    }
                 }
             }
             ScalarExpr::Cast { input, .. }
@@ -411,11 +427,19 @@ impl ScalarExpr {
             | ScalarExpr::SessionInfo(_)
             | ScalarExpr::OuterColumn { .. }) => leaf,
             ScalarExpr::Subquery(mut subquery) => {
-                if let SubqueryKind::Quantified { input, op, all } = subquery.kind {
+                if let SubqueryKind::Quantified {
+                    inputs,
+                    op,
+                    quantifier,
+                } = subquery.kind
+                {
                     subquery.kind = SubqueryKind::Quantified {
-                        input: f(input)?,
+                        inputs: inputs
+                            .into_iter()
+                            .map(&mut *f)
+                            .collect::<crate::error::Result<_>>()?,
                         op,
-                        all,
+                        quantifier,
                     };
                 }
                 ScalarExpr::Subquery(subquery)

@@ -25,8 +25,8 @@ pub use ddl::{
 pub use deparse::{deparse_domain_check, deparse_expr};
 pub use explain::{explain_lines, OperatorActuals};
 pub use expr::{
-    ArithmeticOp, BoolTest, ColumnSide, CompareOp, ScalarExpr, SequenceFunction, SessionInfo,
-    Subquery, SubqueryKind,
+    ArithmeticOp, BoolTest, ColumnSide, CompareOp, Quantifier, ScalarExpr, SequenceFunction,
+    SessionInfo, Subquery, SubqueryKind,
 };
 pub use join_keys::{split_condition, SplitCondition};
 pub use logical::{
