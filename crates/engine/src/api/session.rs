@@ -851,7 +851,8 @@ impl Session {
         }
     }
 
-    /// Runs the optimizer's rules (those not disabled) over a statement's plans.
+    /// Folds a statement's constants and runs the optimizer's rules (those not disabled)
+    /// over its plans.
     fn optimize(
         &self,
         bound: BoundStatement,
@@ -865,6 +866,7 @@ impl Session {
         if disabled.contains(&"all") {
             disabled = crate::optimizer::rule_names();
         }
+        let bound = crate::optimizer::fold_statement(bound)?;
         bound.try_map_plans(&mut |plan| crate::optimizer::optimize(plan, &disabled, state))
     }
 }

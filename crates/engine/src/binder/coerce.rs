@@ -247,12 +247,20 @@ impl Binder<'_> {
                 };
                 return Ok(ScalarExpr::Literal { value, ty: to });
             }
+            // PostgreSQL's variable_coerce_param_hook: the parameter takes the type without
+            // its modifier, which a cast then applies (`$1::interval hour` reads '3' as
+            // seconds, then truncates to hours).
             ScalarExpr::Param {
                 index,
                 ty: DataType::Unknown,
             } => {
-                self.params[index] = to;
-                return Ok(ScalarExpr::Param { index, ty: to });
+                let ty = to.unmodified();
+                self.params[index] = ty;
+                let param = ScalarExpr::Param { index, ty };
+                if ty == to {
+                    return Ok(param);
+                }
+                return self.coerce(param, to, context);
             }
             _ => {}
         }

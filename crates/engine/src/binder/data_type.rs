@@ -3,7 +3,9 @@
 use sqlparser::ast::{self, CharacterLength, ExactNumberInfo, TimezoneInfo};
 
 use crate::error::{Error, Result, SqlState};
-use crate::types::{float_vector, precision, DataType, NumericTypmod, OidKind};
+use crate::types::{
+    float_vector, precision, DataType, IntervalRange, IntervalTypmod, NumericTypmod, OidKind,
+};
 
 /// PostgreSQL's limit on numeric precision.
 const NUMERIC_MAX_PRECISION: u64 = 1000;
@@ -59,10 +61,10 @@ pub fn bind_data_type(ty: &ast::DataType) -> Result<DataType> {
         A::Time(p, TimezoneInfo::WithTimeZone | TimezoneInfo::Tz) => {
             DataType::TimeTz(seconds_precision("TIME WITH TIME ZONE", *p)?)
         }
-        A::Interval {
-            fields: None,
-            precision,
-        } => DataType::Interval(seconds_precision("interval", *precision)?),
+        A::Interval { fields, precision } => DataType::Interval(interval_typmod(
+            fields.as_ref().map(interval_range),
+            *precision,
+        )?),
         A::Custom(name, modifiers) if modifiers.is_empty() => custom(&name.to_string())?,
         A::Custom(name, modifiers)
             if custom(&name.to_string()) == Ok(DataType::FloatVector(None)) =>
@@ -133,7 +135,7 @@ fn custom(name: &str) -> Result<DataType> {
         "timestamptz" => DataType::TimestampTz(None),
         "time" => DataType::Time(None),
         "timetz" => DataType::TimeTz(None),
-        "interval" => DataType::Interval(None),
+        "interval" => DataType::Interval(IntervalTypmod::NONE),
         "bytea" => DataType::Bytea,
         "uuid" => DataType::Uuid,
         "json" => DataType::Json,
@@ -188,6 +190,42 @@ fn seconds_precision(name: &str, precision: Option<u64>) -> Result<Option<u8>> {
             precision::declared(name, p).map(|(p, _)| p)
         })
         .transpose()
+}
+
+/// `interval day to second(3)`: PostgreSQL's grammar takes a precision only after SECOND
+/// (or after `interval` alone), and a syntax error elsewhere.
+pub(super) fn interval_typmod(
+    range: Option<IntervalRange>,
+    precision: Option<u64>,
+) -> Result<IntervalTypmod> {
+    let range = range.unwrap_or(IntervalRange::Full);
+    if precision.is_some() && !range.takes_precision() {
+        return Err(Error::syntax("syntax error at or near \"(\""));
+    }
+    Ok(IntervalTypmod {
+        range,
+        precision: seconds_precision("INTERVAL", precision)?,
+    })
+}
+
+/// sqlparser's interval fields as ours.
+pub(super) fn interval_range(fields: &ast::IntervalFields) -> IntervalRange {
+    use ast::IntervalFields as F;
+    match fields {
+        F::Year => IntervalRange::Year,
+        F::Month => IntervalRange::Month,
+        F::Day => IntervalRange::Day,
+        F::Hour => IntervalRange::Hour,
+        F::Minute => IntervalRange::Minute,
+        F::Second => IntervalRange::Second,
+        F::YearToMonth => IntervalRange::YearToMonth,
+        F::DayToHour => IntervalRange::DayToHour,
+        F::DayToMinute => IntervalRange::DayToMinute,
+        F::DayToSecond => IntervalRange::DayToSecond,
+        F::HourToMinute => IntervalRange::HourToMinute,
+        F::HourToSecond => IntervalRange::HourToSecond,
+        F::MinuteToSecond => IntervalRange::MinuteToSecond,
+    }
 }
 
 /// The single integer modifier of a type named by its catalog name (`timestamptz(3)`).

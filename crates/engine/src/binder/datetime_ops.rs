@@ -12,7 +12,7 @@ use crate::function::cast::CastContext;
 use crate::function::datetime_arithmetic::DateTimeOp;
 use crate::function::DateTimeFunction;
 use crate::plan::{ArithmeticOp, ScalarExpr};
-use crate::types::{DataType, TypeCategory};
+use crate::types::{DataType, IntervalTypmod, TypeCategory};
 
 /// A resolved operator: the kernel, the operand types (left, right after any swap), and
 /// the result type.
@@ -82,28 +82,28 @@ fn resolve(op: ArithmeticOp, lt: DataType, rt: DataType) -> Option<Result<Signat
             (T::Time(_), T::Interval(_) | T::Unknown) => sig(
                 Op::TimePlusInterval,
                 T::Time(None),
-                T::Interval(None),
+                T::Interval(IntervalTypmod::NONE),
                 T::Time(None),
                 false,
             ),
             (T::Interval(_) | T::Unknown, T::Time(_)) => sig(
                 Op::TimePlusInterval,
                 T::Time(None),
-                T::Interval(None),
+                T::Interval(IntervalTypmod::NONE),
                 T::Time(None),
                 true,
             ),
             (T::TimeTz(_), T::Interval(_) | T::Unknown) => sig(
                 Op::TimePlusInterval,
                 T::TimeTz(None),
-                T::Interval(None),
+                T::Interval(IntervalTypmod::NONE),
                 T::TimeTz(None),
                 false,
             ),
             (T::Interval(_) | T::Unknown, T::TimeTz(_)) => sig(
                 Op::TimePlusInterval,
                 T::TimeTz(None),
-                T::Interval(None),
+                T::Interval(IntervalTypmod::NONE),
                 T::TimeTz(None),
                 true,
             ),
@@ -113,22 +113,22 @@ fn resolve(op: ArithmeticOp, lt: DataType, rt: DataType) -> Option<Result<Signat
             (l, T::Date) if small_int(l) => sig(Op::DatePlusDays, T::Date, T::Int32, T::Date, true),
             (T::Interval(_), T::Interval(_) | T::Unknown) | (T::Unknown, T::Interval(_)) => sig(
                 Op::IntervalPlusInterval,
-                T::Interval(None),
-                T::Interval(None),
-                T::Interval(None),
+                T::Interval(IntervalTypmod::NONE),
+                T::Interval(IntervalTypmod::NONE),
+                T::Interval(IntervalTypmod::NONE),
                 false,
             ),
             (l, T::Interval(_) | T::Unknown) if l == T::Date || is_timestamp(l) => sig(
                 Op::TimestampPlusInterval,
                 stamp(l),
-                T::Interval(None),
+                T::Interval(IntervalTypmod::NONE),
                 stamp(l),
                 false,
             ),
             (T::Interval(_) | T::Unknown, r) if r == T::Date || is_timestamp(r) => sig(
                 Op::TimestampPlusInterval,
                 stamp(r),
-                T::Interval(None),
+                T::Interval(IntervalTypmod::NONE),
                 stamp(r),
                 true,
             ),
@@ -144,14 +144,14 @@ fn resolve(op: ArithmeticOp, lt: DataType, rt: DataType) -> Option<Result<Signat
             (T::Time(_), T::Interval(_)) => sig(
                 Op::TimeMinusInterval,
                 T::Time(None),
-                T::Interval(None),
+                T::Interval(IntervalTypmod::NONE),
                 T::Time(None),
                 false,
             ),
             (T::TimeTz(_), T::Interval(_)) => sig(
                 Op::TimeMinusInterval,
                 T::TimeTz(None),
-                T::Interval(None),
+                T::Interval(IntervalTypmod::NONE),
                 T::TimeTz(None),
                 false,
             ),
@@ -159,20 +159,20 @@ fn resolve(op: ArithmeticOp, lt: DataType, rt: DataType) -> Option<Result<Signat
                 Op::TimeMinusTime,
                 T::Time(None),
                 T::Time(None),
-                T::Interval(None),
+                T::Interval(IntervalTypmod::NONE),
                 false,
             ),
             (T::Interval(_), T::Interval(_) | T::Unknown) | (T::Unknown, T::Interval(_)) => sig(
                 Op::IntervalMinusInterval,
-                T::Interval(None),
-                T::Interval(None),
-                T::Interval(None),
+                T::Interval(IntervalTypmod::NONE),
+                T::Interval(IntervalTypmod::NONE),
+                T::Interval(IntervalTypmod::NONE),
                 false,
             ),
             (l, T::Interval(_)) if l == T::Date || is_timestamp(l) => sig(
                 Op::TimestampMinusInterval,
                 stamp(l),
-                T::Interval(None),
+                T::Interval(IntervalTypmod::NONE),
                 stamp(l),
                 false,
             ),
@@ -189,7 +189,7 @@ fn resolve(op: ArithmeticOp, lt: DataType, rt: DataType) -> Option<Result<Signat
                     Op::TimestampMinusTimestamp,
                     common,
                     common,
-                    T::Interval(None),
+                    T::Interval(IntervalTypmod::NONE),
                     false,
                 )
             }
@@ -198,16 +198,16 @@ fn resolve(op: ArithmeticOp, lt: DataType, rt: DataType) -> Option<Result<Signat
         ArithmeticOp::Mul => match (lt, rt) {
             (T::Interval(_), r) if number(r) => sig(
                 Op::IntervalTimesFloat,
-                T::Interval(None),
+                T::Interval(IntervalTypmod::NONE),
                 T::Float64,
-                T::Interval(None),
+                T::Interval(IntervalTypmod::NONE),
                 false,
             ),
             (l, T::Interval(_)) if number(l) => sig(
                 Op::IntervalTimesFloat,
-                T::Interval(None),
+                T::Interval(IntervalTypmod::NONE),
                 T::Float64,
-                T::Interval(None),
+                T::Interval(IntervalTypmod::NONE),
                 true,
             ),
             _ => None,
@@ -215,9 +215,9 @@ fn resolve(op: ArithmeticOp, lt: DataType, rt: DataType) -> Option<Result<Signat
         ArithmeticOp::Div => match (lt, rt) {
             (T::Interval(_), r) if number(r) => sig(
                 Op::IntervalDivFloat,
-                T::Interval(None),
+                T::Interval(IntervalTypmod::NONE),
                 T::Float64,
-                T::Interval(None),
+                T::Interval(IntervalTypmod::NONE),
                 false,
             ),
             _ => None,
@@ -274,6 +274,6 @@ pub(super) fn negate_interval(input: ScalarExpr) -> ScalarExpr {
     ScalarExpr::DateTimeFunction {
         func: DateTimeFunction::Operator(DateTimeOp::IntervalNegate),
         args: vec![input],
-        ty: DataType::Interval(None),
+        ty: DataType::Interval(IntervalTypmod::NONE),
     }
 }

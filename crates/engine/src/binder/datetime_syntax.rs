@@ -7,13 +7,14 @@
 
 use sqlparser::ast::{DateTimeField, Expr, Value};
 
+use super::data_type::interval_typmod;
 use super::scope::Scope;
 use super::Binder;
 use crate::error::{Error, Result};
 use crate::function::cast::CastContext;
 use crate::function::DateTimeFunction;
 use crate::plan::{ArithmeticOp, ScalarExpr};
-use crate::types::{datetime, DataType, Interval, ScalarValue};
+use crate::types::{datetime, text_io, DataType, IntervalRange, ScalarValue};
 
 impl Binder<'_> {
     /// A literal `'now'`, `'today'`, `'tomorrow'` or `'yesterday'` of type `ty`, bound as
@@ -132,7 +133,9 @@ fn field_name(field: &DateTimeField) -> String {
     }
 }
 
-/// `INTERVAL 'text'`, or `INTERVAL 'n' unit` where the text is a bare number of that unit.
+/// `INTERVAL 'text' [fields]`: interval_in with the fields' typmod, which reads a bare
+/// number as the last field (`INTERVAL '3' HOUR` is 3 hours) and truncates the value to
+/// the fields (`INTERVAL '1 2:03:04' DAY TO MINUTE`).
 fn bind_interval_literal(interval: &sqlparser::ast::Interval) -> Result<ScalarExpr> {
     let sqlparser::ast::Interval {
         value,
@@ -141,46 +144,52 @@ fn bind_interval_literal(interval: &sqlparser::ast::Interval) -> Result<ScalarEx
         last_field,
         fractional_seconds_precision,
     } = interval;
+    let unsupported = || Error::unsupported(format!("the interval literal {interval}"));
     let text = match value.as_ref() {
         Expr::Value(v) => match &v.value {
             Value::SingleQuotedString(s) => s.clone(),
-            _ => {
-                return Err(Error::unsupported(format!(
-                    "the interval literal {interval}"
-                )))
-            }
+            _ => return Err(unsupported()),
         },
-        _ => {
-            return Err(Error::unsupported(format!(
-                "the interval literal {interval}"
-            )))
-        }
+        _ => return Err(unsupported()),
     };
-    if leading_precision.is_some() || last_field.is_some() || fractional_seconds_precision.is_some()
-    {
-        return Err(Error::unsupported(format!(
-            "the interval literal {interval}"
-        )));
-    }
-    let text = match leading_field {
-        None => text,
-        Some(field) => {
-            let is_number = !text.trim().is_empty()
-                && text
-                    .trim()
-                    .trim_start_matches(['+', '-'])
-                    .bytes()
-                    .all(|b| b.is_ascii_digit() || b == b'.');
-            if !is_number {
-                return Err(Error::unsupported(format!(
-                    "the interval literal {interval}"
-                )));
-            }
-            format!("{} {}", text.trim(), field_name(field))
-        }
+    let range = match (leading_field, last_field) {
+        (None, _) => None,
+        (Some(first), last) => Some(
+            literal_range(first, last.as_ref())
+                // `INTERVAL '3' hours` is PostgreSQL's 3 seconds named "hours".
+                .ok_or_else(unsupported)?,
+        ),
     };
-    Ok(ScalarExpr::literal(
-        ScalarValue::Interval(Interval::parse(&text)?),
-        DataType::Interval(None),
-    ))
+    // sqlparser reads SECOND's `(p)` as its leading precision.
+    let precision = match (leading_precision, fractional_seconds_precision) {
+        (Some(p), None) if range == Some(IntervalRange::Second) => Some(*p),
+        (Some(_), _) | (_, Some(_)) if range == Some(IntervalRange::Second) => {
+            return Err(Error::syntax("syntax error at or near \",\""))
+        }
+        (Some(_), _) => return Err(Error::syntax("syntax error at or near \"(\"")),
+        (None, p) => *p,
+    };
+    let ty = DataType::Interval(interval_typmod(range, precision)?);
+    Ok(ScalarExpr::literal(text_io::parse_text(&text, ty)?, ty))
+}
+
+/// The fields of an interval literal: PostgreSQL's opt_interval, singular words only.
+fn literal_range(first: &DateTimeField, last: Option<&DateTimeField>) -> Option<IntervalRange> {
+    use DateTimeField as F;
+    Some(match (first, last) {
+        (F::Year, None) => IntervalRange::Year,
+        (F::Month, None) => IntervalRange::Month,
+        (F::Day, None) => IntervalRange::Day,
+        (F::Hour, None) => IntervalRange::Hour,
+        (F::Minute, None) => IntervalRange::Minute,
+        (F::Second, None) => IntervalRange::Second,
+        (F::Year, Some(F::Month)) => IntervalRange::YearToMonth,
+        (F::Day, Some(F::Hour)) => IntervalRange::DayToHour,
+        (F::Day, Some(F::Minute)) => IntervalRange::DayToMinute,
+        (F::Day, Some(F::Second)) => IntervalRange::DayToSecond,
+        (F::Hour, Some(F::Minute)) => IntervalRange::HourToMinute,
+        (F::Hour, Some(F::Second)) => IntervalRange::HourToSecond,
+        (F::Minute, Some(F::Second)) => IntervalRange::MinuteToSecond,
+        _ => return None,
+    })
 }

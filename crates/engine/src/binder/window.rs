@@ -14,7 +14,7 @@ use crate::function::{AggregateFunction, WindowFunction};
 use crate::plan::{
     FrameBound, FrameExclusion, FrameUnits, ScalarExpr, SortKey, WindowCall, WindowFrame,
 };
-use crate::types::DataType;
+use crate::types::{DataType, IntervalTypmod};
 
 /// A window function call as written: `name(args) [FILTER (WHERE ...)] OVER ...`; `owner`
 /// is where its name starts, which keys the frame EXCLUDE the parser took out.
@@ -464,7 +464,8 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
             (numeric_offset || matches!(offset, T::Numeric(_))).then_some(T::Numeric(None))
         }
         T::Date | T::Timestamp(_) | T::TimestampTz(_) | T::Interval(_) => {
-            matches!(offset, T::Interval(_) | T::Unknown).then_some(T::Interval(None))
+            matches!(offset, T::Interval(_) | T::Unknown)
+                .then_some(T::Interval(IntervalTypmod::NONE))
         }
         T::Unknown
         | T::Bool

@@ -18,7 +18,7 @@ use crate::catalog::{
 use crate::error::Result;
 use crate::storage::{Map, SequenceOptions};
 use crate::types::record::{RecordField, RecordType, RECORD_OID};
-use crate::types::{float_vector, DataType, NumericTypmod, OidKind};
+use crate::types::{float_vector, DataType, IntervalRange, IntervalTypmod, NumericTypmod, OidKind};
 
 /// The tags of the sections appended to a commit record and a checkpoint manifest, each
 /// written only when it has something, so files of older versions read unchanged. Part of
@@ -119,6 +119,12 @@ mod tag {
     /// tag 290, little-endian (its first byte, 34, is no other type's), then the type's
     /// own tag and the precision. Types without one keep their one-byte tag.
     pub const PRECISION: [u8; 2] = 290u16.to_le_bytes();
+    /// An interval with fields (`interval day to second(3)`): the two-byte tag 307 (its
+    /// first byte, 51, is no other type's), then the fields' position in
+    /// `IntervalRange::ALL` and the precision, [`NO_PRECISION`] for none. An interval
+    /// without fields keeps INTERVAL or PRECISION.
+    pub const INTERVAL_FIELDS: [u8; 2] = 307u16.to_le_bytes();
+    pub const NO_PRECISION: u8 = 0xFF;
 }
 
 /// The tags of index methods, on-disk like those of types.
@@ -197,7 +203,7 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
         tag::TIMESTAMP => DataType::Timestamp(None),
         tag::TIMESTAMPTZ => DataType::TimestampTz(None),
         tag::TIME => DataType::Time(None),
-        tag::INTERVAL => DataType::Interval(None),
+        tag::INTERVAL => DataType::Interval(IntervalTypmod::NONE),
         tag::BYTEA => DataType::Bytea,
         tag::UUID => DataType::Uuid,
         tag::JSON => DataType::Json,
@@ -212,6 +218,7 @@ fn read_type(input: &mut Decoder<'_>, in_array: bool) -> Result<DataType> {
         tag::CIDR => DataType::Cidr,
         tag::INTERNAL_CHAR => DataType::InternalChar,
         first if first == tag::PRECISION[0] => read_precise_type(input)?,
+        first if first == tag::INTERVAL_FIELDS[0] => read_interval_fields(input)?,
         tag @ (tag::RECORD | tag::ROW_TYPE) if !in_array => {
             let type_oid = match tag {
                 tag::ROW_TYPE => input.u32()?,
@@ -266,13 +273,44 @@ fn read_precise_type(input: &mut Decoder<'_>) -> Result<DataType> {
         tag::TIMESTAMPTZ => DataType::TimestampTz(p),
         tag::TIME => DataType::Time(p),
         tag::TIMETZ => DataType::TimeTz(p),
-        tag::INTERVAL => DataType::Interval(p),
+        tag::INTERVAL => DataType::Interval(IntervalTypmod::with_precision(p)),
         other => return Err(corrupt(format!("a precision for type tag {other}"))),
     })
 }
 
+/// The rest of a [`tag::INTERVAL_FIELDS`] type: the second tag byte, the fields, the
+/// precision.
+fn read_interval_fields(input: &mut Decoder<'_>) -> Result<DataType> {
+    let second = input.u8()?;
+    let code = input.u8()?;
+    let precision = input.u8()?;
+    let range = IntervalRange::from_code(code).filter(|r| *r != IntervalRange::Full);
+    let precision = match precision {
+        tag::NO_PRECISION => Some(None),
+        p if p <= crate::types::precision::MAX_PRECISION => Some(Some(p)),
+        _ => None,
+    };
+    match (second == tag::INTERVAL_FIELDS[1], range, precision) {
+        (true, Some(range), Some(precision)) if precision.is_none() || range.takes_precision() => {
+            Ok(DataType::Interval(IntervalTypmod { range, precision }))
+        }
+        _ => Err(corrupt(format!(
+            "interval fields {second} {code} {precision:?}"
+        ))),
+    }
+}
+
 impl Persist for DataType {
     fn encode(&self, out: &mut Encoder) {
+        if let DataType::Interval(m) = self {
+            if m.range != IntervalRange::Full {
+                out.u8(tag::INTERVAL_FIELDS[0]);
+                out.u8(tag::INTERVAL_FIELDS[1]);
+                out.u8(m.range.code());
+                out.u8(m.precision.unwrap_or(tag::NO_PRECISION));
+                return;
+            }
+        }
         if let Some(precision) = crate::types::precision::of(*self) {
             out.u8(tag::PRECISION[0]);
             out.u8(tag::PRECISION[1]);
@@ -1462,7 +1500,7 @@ mod tests {
     use crate::durability::bytes::encoded;
     use crate::durability::{Decoder, Encoder, Persist};
     use crate::storage::SequenceOptions;
-    use crate::types::{DataType, NumericTypmod, OidKind};
+    use crate::types::{DataType, IntervalRange, IntervalTypmod, NumericTypmod, OidKind};
 
     /// Round trips, and every strict prefix of the encoding is XX001.
     fn assert_round_trip<T: Persist + PartialEq + std::fmt::Debug>(value: &T) {
@@ -1503,12 +1541,20 @@ mod tests {
             DataType::Date,
             DataType::Timestamp(None),
             DataType::TimestampTz(None),
-            DataType::Interval(None),
+            DataType::Interval(IntervalTypmod::NONE),
             DataType::Timestamp(Some(3)),
             DataType::TimestampTz(Some(0)),
             DataType::Time(Some(6)),
             DataType::TimeTz(Some(2)),
-            DataType::Interval(Some(1)),
+            DataType::Interval(IntervalTypmod::with_precision(Some(1))),
+            DataType::Interval(IntervalTypmod {
+                range: IntervalRange::DayToSecond,
+                precision: Some(3),
+            }),
+            DataType::Interval(IntervalTypmod {
+                range: IntervalRange::YearToMonth,
+                precision: None,
+            }),
             DataType::Bytea,
             DataType::Uuid,
             DataType::Json,
@@ -1560,6 +1606,12 @@ mod tests {
                 n
             )))));
             assert!(is_corrupt::<DataType>(&encoded(&DataType::Char(Some(n)))));
+        }
+        // Full range (kept by INTERVAL or PRECISION), a range past the last, a precision
+        // after a field that takes none, a precision above 6.
+        let [first, second] = tag::INTERVAL_FIELDS;
+        for (code, precision) in [(0, tag::NO_PRECISION), (14, 0), (1, 3), (6, 7)] {
+            assert!(is_corrupt::<DataType>(&[first, second, code, precision]));
         }
     }
 

@@ -481,7 +481,7 @@ mod tests {
     use crate::durability::{Decoder, Encoder, Persist};
     use crate::error::Result;
     use crate::storage::{Chunk, TableData};
-    use crate::types::{DataType, Decimal, Interval, ScalarValue};
+    use crate::types::{DataType, Decimal, Interval, IntervalTypmod, ScalarValue};
     use crate::vector::{Batch, Bitmap, Vector, BATCH_SIZE};
 
     /// Decodes the whole of `bytes` as one value.
@@ -541,7 +541,7 @@ mod tests {
             (DataType::Timestamp(None), vec![S::Timestamp(1 << 40)]),
             (DataType::TimestampTz(None), vec![S::TimestampTz(-5)]),
             (
-                DataType::Interval(None),
+                DataType::Interval(IntervalTypmod::NONE),
                 vec![S::Interval(Interval::new(1, -2, 3_000_000))],
             ),
             (

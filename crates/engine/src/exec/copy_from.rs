@@ -563,14 +563,21 @@ impl CopyParser<'_> {
             return Ok(text);
         }
         let text = &text;
-        cast_vector(text, DataType::Text, ty, CastContext::Assignment).map_err(|error| {
+        // COPY calls the input functions with the column's typmod, which only interval_in
+        // reads (a bare `7` is 7 minutes for `interval hour to minute`): its fields apply
+        // to an untyped value, not to text.
+        let from = match ty {
+            DataType::Interval(_) => DataType::Unknown,
+            _ => DataType::Text,
+        };
+        cast_vector(text, from, ty, CastContext::Assignment).map_err(|error| {
             let VectorData::Text(values) = &text.data else {
                 return error;
             };
             // Find the first row that fails, to say where.
             for row in 0..text.len() {
                 let one = text.gather(&[row as u32]);
-                if let Err(error) = cast_vector(&one, DataType::Text, ty, CastContext::Assignment) {
+                if let Err(error) = cast_vector(&one, from, ty, CastContext::Assignment) {
                     let line = self.row_lines.get(row).copied().unwrap_or(self.line);
                     return error.with_context(format!(
                         "COPY {}, line {line}, column {}: \"{}\"",

@@ -225,7 +225,7 @@ impl<'a> BinaryCopyParser<'a> {
                     | DataType::Char(_)
                     | DataType::Bit(Some(_))
                     | DataType::VarBit(Some(_)) => Some(DataType::Text),
-                    _ if precision::of(ty).is_some() => Some(ty.unmodified()),
+                    _ if precision::adjusts(ty) => Some(ty.unmodified()),
                     _ => None,
                 };
                 match received {

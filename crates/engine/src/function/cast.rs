@@ -17,7 +17,8 @@ use crate::types::record::{parse_record, RecordType, RECORD_OID};
 use crate::types::timezone;
 use crate::types::{
     bytea, datetime, float, float_vector, inet, int_vector, internal_char, precision, text_io,
-    timetz, uuid, DataType, Decimal, Interval, NumericTypmod, PhysicalType, ScalarValue,
+    timetz, uuid, DataType, Decimal, Interval, IntervalRange, NumericTypmod, PhysicalType,
+    ScalarValue,
 };
 use crate::vector::{
     write_int, Bitmap, BytesVec, FloatVectors, ListVec, StringVec, Vector, VectorData,
@@ -239,7 +240,16 @@ pub fn cast_vector(
         DataType::TimestampTz(_) => VectorData::TimestampTz(to_timestamptz(input, &rows)?),
         DataType::Time(_) => VectorData::Time(to_time(input, &rows)?),
         DataType::TimeTz(_) => VectorData::TimeTz(to_timetz(input, &rows)?),
-        DataType::Interval(_) => VectorData::Interval(to_interval(input, &rows)?),
+        DataType::Interval(m) => {
+            // An untyped value goes through interval_in with the target's fields, which
+            // read a bare number as the last field (PostgreSQL's coerce_type passes an
+            // interval's typmod to the input function); a text value is read without them.
+            let range = match from {
+                DataType::Unknown => m.range,
+                _ => IntervalRange::Full,
+            };
+            VectorData::Interval(to_interval(input, range, &rows)?)
+        }
         DataType::Bytea => VectorData::Bytes(to_bytea(input, &rows)?),
         DataType::Uuid => VectorData::Uuid(to_uuid(input, &rows)?),
         DataType::Inet => VectorData::Inet(to_inet(input, false, &rows)?),
@@ -802,10 +812,14 @@ fn to_timestamptz<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Ve
     }
 }
 
-fn to_interval<U: Fn() -> Error>(input: &Vector, rows: &Rows<U>) -> Result<Vec<Interval>> {
+fn to_interval<U: Fn() -> Error>(
+    input: &Vector,
+    range: IntervalRange,
+    rows: &Rows<U>,
+) -> Result<Vec<Interval>> {
     match &input.data {
         VectorData::Interval(v) => Ok(v.clone()),
-        VectorData::Text(s) => rows.map_text(s, Interval::ZERO, Interval::parse),
+        VectorData::Text(s) => rows.map_text(s, Interval::ZERO, |t| Interval::parse_in(t, range)),
         VectorData::Time(v) => rows.map(v, Interval::ZERO, |t| Ok(Interval::new(0, 0, t))),
         _ => Err((rows.unsupported)()),
     }

@@ -7,7 +7,7 @@ use crate::error::{Error, Result, SqlState};
 use crate::types::datetime::{self, Tm};
 use crate::types::interval::{Interval, MICROS_PER_HOUR, MICROS_PER_MINUTE};
 use crate::types::{timetz, timezone};
-use crate::types::{DataType, Decimal};
+use crate::types::{DataType, Decimal, IntervalTypmod};
 
 /// A unit name of date_trunc, extract and date_part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -212,7 +212,7 @@ fn truncate_tm(mut tm: Tm, field: Field) -> Tm {
 
 /// date_trunc(unit, interval) (interval_trunc).
 pub fn trunc_interval(name: &str, span: Interval) -> Result<Interval> {
-    let field = Field::parse(name, DataType::Interval(None))?;
+    let field = Field::parse(name, DataType::Interval(IntervalTypmod::NONE))?;
     let mut p = span.itm();
     let level = match field {
         Field::Millennium => 9,
@@ -231,8 +231,10 @@ pub fn trunc_interval(name: &str, span: Interval) -> Result<Interval> {
         }
         Field::Microseconds => return p.to_interval(),
         Field::Week => {
-            return Err(not_supported(name, DataType::Interval(None))
-                .with_hint("Months usually have fractional weeks."))
+            return Err(
+                not_supported(name, DataType::Interval(IntervalTypmod::NONE))
+                    .with_hint("Months usually have fractional weeks."),
+            )
         }
         Field::Dow
         | Field::IsoDow
@@ -242,7 +244,12 @@ pub fn trunc_interval(name: &str, span: Interval) -> Result<Interval> {
         | Field::Julian
         | Field::Timezone
         | Field::TimezoneHour
-        | Field::TimezoneMinute => return Err(not_supported(name, DataType::Interval(None))),
+        | Field::TimezoneMinute => {
+            return Err(not_supported(
+                name,
+                DataType::Interval(IntervalTypmod::NONE),
+            ))
+        }
     };
     if level >= 9 {
         p.year = p.year / 1000 * 1000;
@@ -545,7 +552,7 @@ pub fn date_part(name: &str, days: i32) -> Result<Part> {
 
 /// extract(field FROM interval) (interval_part_common).
 pub fn interval_part(name: &str, span: Interval) -> Result<Part> {
-    let field = Field::parse(name, DataType::Interval(None))?;
+    let field = Field::parse(name, DataType::Interval(IntervalTypmod::NONE))?;
     let p = span.itm();
     let second_micros = p.second * 1_000_000 + p.micros;
     let (sec, fsec) = (p.second as f64, p.micros as f64);
@@ -594,7 +601,12 @@ pub fn interval_part(name: &str, span: Interval) -> Result<Part> {
         | Field::Julian
         | Field::Timezone
         | Field::TimezoneHour
-        | Field::TimezoneMinute => return Err(not_supported(name, DataType::Interval(None))),
+        | Field::TimezoneMinute => {
+            return Err(not_supported(
+                name,
+                DataType::Interval(IntervalTypmod::NONE),
+            ))
+        }
     })
 }
 

@@ -16,8 +16,8 @@ use super::datetime_fields::{self as fields, Part};
 use crate::error::{Error, Result, SqlState};
 use crate::types::interval::{self, Interval, MICROS_PER_HOUR, MICROS_PER_MINUTE};
 use crate::types::timezone::{self, Zone};
-use crate::types::DataType;
 use crate::types::{datetime, timetz};
+use crate::types::{DataType, IntervalTypmod};
 use crate::vector::{Bitmap, StringVec, Vector, VectorData};
 
 /// `micros` rounded to `digits` fractional digits of a second (half away from zero, as
@@ -159,8 +159,8 @@ impl DateTimeFunction {
             }
             ("date_trunc", [u, T::Interval(_)]) if text(*u) => (
                 F::DateTrunc,
-                vec![T::Text, T::Interval(None)],
-                T::Interval(None),
+                vec![T::Text, T::Interval(IntervalTypmod::NONE)],
+                T::Interval(IntervalTypmod::NONE),
             ),
             ("date_trunc", [u, t]) if text(*u) && *t != T::Unknown => {
                 let ty = timestamp_kind(*t)?;
@@ -168,7 +168,7 @@ impl DateTimeFunction {
             }
             ("date_part" | "extract", [u, t]) if text(*u) && *t != T::Unknown => {
                 let arg = match t {
-                    T::Interval(_) => T::Interval(None),
+                    T::Interval(_) => T::Interval(IntervalTypmod::NONE),
                     T::Time(_) => T::Time(None),
                     T::TimeTz(_) => T::TimeTz(None),
                     // extract has a date version; date_part reads a date as a timestamp.
@@ -188,12 +188,12 @@ impl DateTimeFunction {
                     (T::Timestamp(_), T::Timestamp(_)) => T::Timestamp(None),
                     _ => T::TimestampTz(None),
                 };
-                (F::Age, vec![ty, ty], T::Interval(None))
+                (F::Age, vec![ty, ty], T::Interval(IntervalTypmod::NONE))
             }
             ("age", [a]) => (
                 F::AgeFromToday,
                 vec![timestamp_kind(*a)?],
-                T::Interval(None),
+                T::Interval(IntervalTypmod::NONE),
             ),
             ("make_date", [y, m, d]) if int(*y) && int(*m) && int(*d) => {
                 (F::MakeDate, vec![T::Int32; 3], T::Date)
@@ -218,18 +218,22 @@ impl DateTimeFunction {
                     }
                     types.push(want);
                 }
-                (F::MakeInterval, types, T::Interval(None))
+                (F::MakeInterval, types, T::Interval(IntervalTypmod::NONE))
             }
-            ("justify_days", [t]) if accepts(*t, T::Interval(None)) => {
-                (F::JustifyDays, vec![T::Interval(None)], T::Interval(None))
-            }
-            ("justify_hours", [t]) if accepts(*t, T::Interval(None)) => {
-                (F::JustifyHours, vec![T::Interval(None)], T::Interval(None))
-            }
-            ("justify_interval", [t]) if accepts(*t, T::Interval(None)) => (
+            ("justify_days", [t]) if accepts(*t, T::Interval(IntervalTypmod::NONE)) => (
+                F::JustifyDays,
+                vec![T::Interval(IntervalTypmod::NONE)],
+                T::Interval(IntervalTypmod::NONE),
+            ),
+            ("justify_hours", [t]) if accepts(*t, T::Interval(IntervalTypmod::NONE)) => (
+                F::JustifyHours,
+                vec![T::Interval(IntervalTypmod::NONE)],
+                T::Interval(IntervalTypmod::NONE),
+            ),
+            ("justify_interval", [t]) if accepts(*t, T::Interval(IntervalTypmod::NONE)) => (
                 F::JustifyInterval,
-                vec![T::Interval(None)],
-                T::Interval(None),
+                vec![T::Interval(IntervalTypmod::NONE)],
+                T::Interval(IntervalTypmod::NONE),
             ),
             ("to_timestamp", [t]) if float(*t) => {
                 (F::ToTimestampEpoch, vec![T::Float64], T::TimestampTz(None))
@@ -240,18 +244,24 @@ impl DateTimeFunction {
             ("to_date", [a, b]) if text(*a) && text(*b) => {
                 (F::ToDate, vec![T::Text, T::Text], T::Date)
             }
-            ("to_char", [T::Interval(_), f]) if text(*f) => {
-                (F::ToChar, vec![T::Interval(None), T::Text], T::Text)
-            }
+            ("to_char", [T::Interval(_), f]) if text(*f) => (
+                F::ToChar,
+                vec![T::Interval(IntervalTypmod::NONE), T::Text],
+                T::Text,
+            ),
             ("to_char", [t, f]) if text(*f) && *t != T::Unknown => {
                 (F::ToChar, vec![timestamp_kind(*t)?, T::Text], T::Text)
             }
-            ("date_bin", [s, t, o]) if accepts(*s, T::Interval(None)) => {
+            ("date_bin", [s, t, o]) if accepts(*s, T::Interval(IntervalTypmod::NONE)) => {
                 let ty = match (timestamp_kind(*t)?, timestamp_kind(*o)?) {
                     (T::Timestamp(_), T::Timestamp(_)) => T::Timestamp(None),
                     _ => T::TimestampTz(None),
                 };
-                (F::DateBin, vec![T::Interval(None), ty, ty], ty)
+                (
+                    F::DateBin,
+                    vec![T::Interval(IntervalTypmod::NONE), ty, ty],
+                    ty,
+                )
             }
             ("timezone", [z, t]) if text(*z) => {
                 let (arg, ty) = match timestamp_kind(*t)? {

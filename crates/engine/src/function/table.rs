@@ -1,6 +1,6 @@
 //! Table functions: set-returning functions used in FROM.
 
-use crate::types::DataType;
+use crate::types::{DataType, IntervalTypmod};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TableFunction {
@@ -80,7 +80,9 @@ impl TableFunction {
             TableFunction::Unnest => DataType::array_of(output).unwrap_or(output),
             TableFunction::RegexpMatches | TableFunction::RegexpSplitToTable => DataType::Text,
             TableFunction::GenerateSeries => match (output, position) {
-                (DataType::Timestamp(_) | DataType::TimestampTz(_), 2) => DataType::Interval(None),
+                (DataType::Timestamp(_) | DataType::TimestampTz(_), 2) => {
+                    DataType::Interval(IntervalTypmod::NONE)
+                }
                 _ => output,
             },
         }

@@ -22,9 +22,117 @@ use std::sync::Arc;
 
 use super::{map_expressions, map_inputs};
 use crate::error::Result;
-use crate::plan::{LogicalPlan, ScalarExpr, Subquery, SubqueryKind};
+use crate::plan::{
+    BoundStatement, ConflictAction, LogicalPlan, OnConflict, Returning, ScalarExpr, Subquery,
+    SubqueryKind,
+};
 use crate::storage::DbState;
 use crate::types::{DataType, ScalarValue};
+
+/// Folds the expressions a data-modifying statement keeps outside its plans, in the order
+/// PostgreSQL's subquery_planner preprocesses them: the target list (UPDATE's SET), then
+/// RETURNING, then WHERE. `UPDATE t SET n = 1234` into a numeric(3,1) column fails on an
+/// empty table too, as in PostgreSQL. The statement's plans are folded by [`fold_plan`].
+pub(crate) fn fold_statement(bound: BoundStatement) -> Result<BoundStatement> {
+    let fold_all = |exprs: Vec<ScalarExpr>| exprs.into_iter().map(fold).collect::<Result<_>>();
+    let fold_assignments = |assignments: Vec<(usize, ScalarExpr)>| {
+        assignments
+            .into_iter()
+            .map(|(column, e)| Ok((column, fold(e)?)))
+            .collect::<Result<Vec<_>>>()
+    };
+    let fold_returning = |returning: Option<Returning>| {
+        returning
+            .map(|r| {
+                Ok::<_, crate::error::Error>(Returning {
+                    exprs: fold_all(r.exprs)?,
+                    columns: r.columns,
+                })
+            })
+            .transpose()
+    };
+    Ok(match bound {
+        BoundStatement::Update {
+            table_name,
+            table_oid,
+            source,
+            filter,
+            assignments,
+            returning,
+            checks,
+        } => {
+            let assignments = fold_assignments(assignments)?;
+            let returning = fold_returning(returning)?;
+            BoundStatement::Update {
+                table_name,
+                table_oid,
+                source,
+                filter: filter.map(fold).transpose()?,
+                assignments,
+                returning,
+                checks,
+            }
+        }
+        BoundStatement::Delete {
+            table_name,
+            table_oid,
+            source,
+            filter,
+            returning,
+        } => {
+            let returning = fold_returning(returning)?;
+            BoundStatement::Delete {
+                table_name,
+                table_oid,
+                source,
+                filter: filter.map(fold).transpose()?,
+                returning,
+            }
+        }
+        BoundStatement::Insert {
+            table_name,
+            table_oid,
+            source,
+            returning,
+            on_conflict,
+            checks,
+        } => {
+            let on_conflict = match on_conflict {
+                Some(OnConflict {
+                    arbiters,
+                    action:
+                        ConflictAction::Update {
+                            assignments,
+                            filter,
+                        },
+                }) => Some(OnConflict {
+                    arbiters,
+                    action: ConflictAction::Update {
+                        assignments: fold_assignments(assignments)?,
+                        filter: filter.map(fold).transpose()?,
+                    },
+                }),
+                other => other,
+            };
+            BoundStatement::Insert {
+                table_name,
+                table_oid,
+                source,
+                returning: fold_returning(returning)?,
+                on_conflict,
+                checks,
+            }
+        }
+        BoundStatement::WithWrites { writes, main } => BoundStatement::WithWrites {
+            writes: writes
+                .into_iter()
+                .map(|(id, write)| Ok((id, fold_statement(write)?)))
+                .collect::<Result<_>>()?,
+            main: Box::new(fold_statement(*main)?),
+        },
+        other => other,
+    })
+}
 
 /// Folds the node's own expressions before its inputs': PostgreSQL folds a query's select
 /// list before its WHERE, so when both fail the select list's error is the one raised.

@@ -44,6 +44,8 @@ pub fn rule_names() -> Vec<&'static str> {
     rules().iter().map(|r| r.name()).collect()
 }
 
+pub(crate) use fold_constants::fold_statement;
+
 /// Runs every rule not in `disabled`, estimating from the tables in `state`.
 pub fn optimize(mut plan: LogicalPlan, disabled: &[&str], state: &DbState) -> Result<LogicalPlan> {
     // VALUES rows of literals (a plain INSERT's) leave no rule anything to rewrite.

@@ -132,7 +132,7 @@ fn type_name(word: &str) -> Option<&'static str> {
         "timestamptz" => "TIMESTAMP WITH TIME ZONE",
         "time" => "TIME",
         "timetz" => "TIME WITH TIME ZONE",
-        "interval" => "interval",
+        "interval" => "INTERVAL",
         _ => return None,
     })
 }
@@ -182,7 +182,7 @@ mod tests {
         let (_, warnings) = clamped("SELECT interval(9) '1 s'").expect("clamps");
         assert_eq!(
             warnings,
-            ["interval(9) precision reduced to maximum allowed, 6"]
+            ["INTERVAL(9) precision reduced to maximum allowed, 6"]
         );
     }
 

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{LazyLock, Mutex};
 
+use super::interval_typmod::IntervalTypmod;
 use super::record::RecordType;
 
 /// pg_type OIDs of pgvector's `vector` and `vector[]`. An extension's types get OIDs when it
@@ -61,7 +62,8 @@ pub enum DataType {
     Timestamp(Option<u8>),
     /// `timestamp with time zone`: a UTC instant, shown in the session time zone.
     TimestampTz(Option<u8>),
-    Interval(Option<u8>),
+    /// `interval`, with its fields and precision if declared (`interval day to second(3)`).
+    Interval(IntervalTypmod),
     /// Binary strings.
     Bytea,
     Uuid,
@@ -283,7 +285,7 @@ impl DataType {
             DataType::Time(None) => &DataType::Time(None),
             DataType::Timestamp(None) => &DataType::Timestamp(None),
             DataType::TimestampTz(None) => &DataType::TimestampTz(None),
-            DataType::Interval(None) => &DataType::Interval(None),
+            DataType::Interval(IntervalTypmod::NONE) => &DataType::Interval(IntervalTypmod::NONE),
             DataType::Bytea => &DataType::Bytea,
             DataType::Uuid => &DataType::Uuid,
             DataType::Json => &DataType::Json,
@@ -301,7 +303,7 @@ impl DataType {
             | DataType::Time(Some(_))
             | DataType::Timestamp(Some(_))
             | DataType::TimestampTz(Some(_))
-            | DataType::Interval(Some(_))
+            | DataType::Interval(_)
             | DataType::TimeTz(Some(_))
             | DataType::FloatVector(Some(_))
             | DataType::Oid(_)
@@ -361,7 +363,7 @@ impl DataType {
             DataType::TimeTz(_) => DataType::TimeTz(None),
             DataType::Timestamp(_) => DataType::Timestamp(None),
             DataType::TimestampTz(_) => DataType::TimestampTz(None),
-            DataType::Interval(_) => DataType::Interval(None),
+            DataType::Interval(_) => DataType::Interval(IntervalTypmod::NONE),
             other => other,
         }
     }
@@ -533,7 +535,7 @@ impl DataType {
             1114 => DataType::Timestamp(None),
             1184 => DataType::TimestampTz(None),
             1083 => DataType::Time(None),
-            1186 => DataType::Interval(None),
+            1186 => DataType::Interval(IntervalTypmod::NONE),
             17 => DataType::Bytea,
             2950 => DataType::Uuid,
             114 => DataType::Json,
@@ -639,8 +641,7 @@ impl DataType {
             | DataType::TimestampTz(Some(p))
             | DataType::Time(Some(p))
             | DataType::TimeTz(Some(p)) => i32::from(p),
-            // INTERVAL_TYPMOD(precision, INTERVAL_FULL_RANGE).
-            DataType::Interval(Some(p)) => (0x7FFF << 16) | i32::from(p),
+            DataType::Interval(m) => m.typmod(),
             _ => -1,
         }
     }
@@ -666,10 +667,7 @@ impl DataType {
             (DataType::TimestampTz(None), _) => DataType::TimestampTz(precision),
             (DataType::Time(None), _) => DataType::Time(precision),
             (DataType::TimeTz(None), _) => DataType::TimeTz(precision),
-            // INTERVAL_FULL_RANGE in the high half; fields (other ranges) are not kept.
-            (DataType::Interval(None), _) if (typmod >> 16) & 0x7FFF == 0x7FFF => {
-                DataType::Interval(u8::try_from(typmod & 0xFFFF).ok().filter(|p| *p <= 6))
-            }
+            (DataType::Interval(_), _) => DataType::Interval(IntervalTypmod::from_typmod(typmod)),
             (ty, _) => ty,
         }
     }
@@ -813,7 +811,7 @@ impl fmt::Display for DataType {
             DataType::TimestampTz(Some(p)) => write!(f, "timestamp({p}) with time zone"),
             DataType::Time(Some(p)) => write!(f, "time({p}) without time zone"),
             DataType::TimeTz(Some(p)) => write!(f, "time({p}) with time zone"),
-            DataType::Interval(Some(p)) => write!(f, "interval({p})"),
+            DataType::Interval(m) => write!(f, "interval{m}"),
             other => f.write_str(other.name()),
         }
     }

@@ -11,6 +11,7 @@
 
 use std::cmp::Ordering;
 
+use super::interval_typmod::IntervalRange;
 use crate::error::{Error, Result, SqlState};
 
 pub const MICROS_PER_SECOND: i64 = 1_000_000;
@@ -332,10 +333,17 @@ impl Interval {
     /// interval_in: 22007 on bad syntax, 22015 for a field out of range, 22008 when the sum
     /// does not fit.
     pub fn parse(text: &str) -> Result<Interval> {
+        Interval::parse_in(text, IntervalRange::Full)
+    }
+
+    /// interval_in for a type with fields `range`, which give a bare number its unit
+    /// (`'3'` is 3 hours for `interval hour`) and `m:s` its meaning for MINUTE TO SECOND.
+    /// The caller truncates the value to the fields.
+    pub fn parse_in(text: &str, range: IntervalRange) -> Result<Interval> {
         let parsed = if text.starts_with('P') {
             parse_iso8601(text)
         } else {
-            parse_postgres(text)
+            parse_postgres(text, range)
         };
         parsed.map_err(|fail| match fail {
             Fail::Syntax => Error::new(
@@ -641,30 +649,35 @@ fn tokenize(text: &str) -> Parse<Vec<Token>> {
 
 /// DecodeInterval: the fields are read right to left, so a unit word gives the unit of the
 /// number before it; a number with no unit is seconds at the end and days before a time.
-fn parse_postgres(text: &str) -> Parse<Interval> {
+fn parse_postgres(text: &str, range: IntervalRange) -> Parse<Interval> {
     let tokens = tokenize(text)?;
     let mut parts = Parts::default();
     let mut seen = 0u32;
     let mut ago = false;
-    // The unit of the next number to the left: None after a number ("forget the unit"),
-    // Some(None) right after `ago` (a number there needs its own unit).
+    // The unit of the next number to the left (DecodeInterval's `type`): None before any
+    // (the range decides), Some(None) right after `ago` (a number there needs its own
+    // unit). A number keeps it for the next one, which then fails as a repeated field,
+    // except that an hour moves it to days.
     let mut pending: Option<Option<Unit>> = None;
     for token in tokens.iter().rev() {
         let mask = match token {
             Token::Time(field) => {
-                let micros = decode_time(field)?;
+                let micros = decode_time(field, range)?;
                 parts.add_micros(micros)?;
                 pending = Some(Some(Unit::Day));
                 TIME_MASK
             }
             Token::Number(field) => {
                 let unit = match pending {
-                    None => Unit::Second,
+                    None => bare_number_unit(range),
                     Some(Some(unit)) => unit,
                     Some(None) => return Err(Fail::Syntax),
                 };
-                pending = None;
                 let (unit, whole, frac) = decode_number(field, unit)?;
+                pending = Some(Some(match unit {
+                    Unit::Hour => Unit::Day,
+                    other => other,
+                }));
                 parts.add(unit, whole, frac)?;
                 if unit == Unit::Second && frac != 0.0 {
                     Unit::Second.mask() | Unit::Millisecond.mask() | Unit::Microsecond.mask()
@@ -696,6 +709,25 @@ fn parse_postgres(text: &str) -> Parse<Interval> {
         parts.negate();
     }
     parts.finish()
+}
+
+/// The unit of a number with no unit of its own at the end of the input: DecodeInterval's
+/// switch on the range, where DAY TO SECOND is no case and takes the default, seconds.
+fn bare_number_unit(range: IntervalRange) -> Unit {
+    match range {
+        IntervalRange::Year => Unit::Year,
+        IntervalRange::Month | IntervalRange::YearToMonth => Unit::Month,
+        IntervalRange::Day => Unit::Day,
+        IntervalRange::Hour | IntervalRange::DayToHour => Unit::Hour,
+        IntervalRange::Minute | IntervalRange::HourToMinute | IntervalRange::DayToMinute => {
+            Unit::Minute
+        }
+        IntervalRange::Full
+        | IntervalRange::Second
+        | IntervalRange::DayToSecond
+        | IntervalRange::HourToSecond
+        | IntervalRange::MinuteToSecond => Unit::Second,
+    }
 }
 
 /// A number field: its whole part, its signed fraction, and its unit (SQL's `y-m` is months).
@@ -747,9 +779,10 @@ fn decode_number(field: &str, unit: Unit) -> Parse<(Unit, i64, f64)> {
     Ok((unit, whole, frac))
 }
 
-/// `[+-]h:m[:s[.f]]`, or `m:s.f` when the second of two parts has a fraction; hours are
-/// unbounded, minutes below 60, seconds up to 60.
-fn decode_time(field: &str) -> Parse<i64> {
+/// `[+-]h:m[:s[.f]]`, or `m:s.f` when the second of two parts has a fraction (or always,
+/// for MINUTE TO SECOND: DecodeTime); hours are unbounded, minutes below 60, seconds up
+/// to 60.
+fn decode_time(field: &str, range: IntervalRange) -> Parse<i64> {
     let negative = field.starts_with('-');
     let body = field.trim_start_matches(['+', '-']);
     let parts: Vec<&str> = body.split(':').collect();
@@ -776,7 +809,9 @@ fn decode_time(field: &str) -> Parse<i64> {
         Ok((number(whole)?, fraction))
     };
     let (hours, minutes, (secs, fraction)) = match parts.as_slice() {
-        [h, m] if m.contains('.') => (0, number(h)?, seconds(m)?),
+        [h, m] if m.contains('.') || range == IntervalRange::MinuteToSecond => {
+            (0, number(h)?, seconds(m)?)
+        }
         [h, m] => (number(h)?, number(m)?, (0, 0)),
         [h, m, s] => (number(h)?, number(m)?, seconds(s)?),
         _ => return Err(Fail::Syntax),

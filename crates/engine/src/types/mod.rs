@@ -16,6 +16,7 @@ pub mod int_vector;
 pub mod internal_char;
 pub mod interval;
 mod interval_style;
+pub mod interval_typmod;
 pub mod json;
 pub mod jsonpath;
 pub mod numeric;
@@ -35,5 +36,6 @@ pub use data_type::{
     FLOAT_VECTOR_ARRAY_OID, FLOAT_VECTOR_OID,
 };
 pub use interval::Interval;
+pub use interval_typmod::{IntervalRange, IntervalTypmod};
 pub use numeric::Decimal;
 pub use scalar::ScalarValue;

@@ -1,12 +1,12 @@
 //! The fractional-second precision of `timestamp(p)`, `timestamptz(p)`, `time(p)`,
 //! `timetz(p)` and `interval(p)`: PostgreSQL's AdjustTimestampForTypmod,
 //! AdjustTimeForTypmod and AdjustIntervalForTypmod, which round (half away from zero) every
-//! value that enters a slot of such a type.
+//! value that enters a slot of such a type (and truncate an interval to its fields, see
+//! [`super::interval_typmod`]).
 
 use super::datetime;
-use super::interval::Interval;
 use super::timetz;
-use super::{DataType, ScalarValue};
+use super::{DataType, IntervalTypmod, ScalarValue};
 use crate::error::{Error, Result, SqlState};
 use crate::vector::VectorData;
 
@@ -44,7 +44,7 @@ fn with_precision(name: &str, precision: i64) -> String {
 }
 
 /// Microseconds rounded to `precision` digits, half away from zero.
-fn round_micros(micros: i64, precision: u8) -> i64 {
+pub(crate) fn round_micros(micros: i64, precision: u8) -> i64 {
     let scale = 10_i64.pow(u32::from(MAX_PRECISION - precision.min(MAX_PRECISION)));
     let half = scale / 2;
     if micros >= 0 {
@@ -75,27 +75,32 @@ fn round_timetz(value: i64, precision: u8) -> i64 {
     timetz::pack(round_micros(time, precision), east)
 }
 
-fn round_interval(value: Interval, precision: u8) -> Interval {
-    Interval {
-        micros: round_micros(value.micros, precision),
-        ..value
-    }
-}
-
 /// The declared precision of a datetime type, if it has one.
 pub fn of(ty: DataType) -> Option<u8> {
     match ty {
         DataType::Timestamp(p)
         | DataType::TimestampTz(p)
         | DataType::Time(p)
-        | DataType::TimeTz(p)
-        | DataType::Interval(p) => p,
+        | DataType::TimeTz(p) => p,
+        DataType::Interval(m) => m.precision,
         _ => None,
+    }
+}
+
+/// Whether values entering a slot of `ty` are adjusted here: a datetime type with a
+/// precision, or an interval with fields.
+pub fn adjusts(ty: DataType) -> bool {
+    match ty {
+        DataType::Interval(m) => m != IntervalTypmod::NONE,
+        _ => of(ty).is_some(),
     }
 }
 
 /// Rounds a value of `ty` to its precision (values of other types are returned as they are).
 pub fn fit_scalar(value: ScalarValue, ty: DataType) -> Result<ScalarValue> {
+    if let (ScalarValue::Interval(i), DataType::Interval(m)) = (&value, ty) {
+        return Ok(ScalarValue::Interval(m.adjust(*i)));
+    }
     let Some(p) = of(ty) else {
         return Ok(value);
     };
@@ -104,7 +109,6 @@ pub fn fit_scalar(value: ScalarValue, ty: DataType) -> Result<ScalarValue> {
         ScalarValue::TimestampTz(t) => ScalarValue::TimestampTz(round_timestamp(t, p)?),
         ScalarValue::Time(t) => ScalarValue::Time(round_micros(t, p)),
         ScalarValue::TimeTz(t) => ScalarValue::TimeTz(round_timetz(t, p)),
-        ScalarValue::Interval(i) => ScalarValue::Interval(round_interval(i, p)),
         other => other,
     })
 }
@@ -112,6 +116,12 @@ pub fn fit_scalar(value: ScalarValue, ty: DataType) -> Result<ScalarValue> {
 /// Rounds every value of a vector of `ty` to its precision, in place. NULL rows hold
 /// placeholders, which round harmlessly.
 pub fn fit_vector(data: &mut VectorData, ty: DataType) -> Result<()> {
+    if let (VectorData::Interval(v), DataType::Interval(m)) = (&mut *data, ty) {
+        if m != IntervalTypmod::NONE {
+            v.iter_mut().for_each(|i| *i = m.adjust(*i));
+        }
+        return Ok(());
+    }
     let Some(p) = of(ty) else {
         return Ok(());
     };
@@ -123,7 +133,6 @@ pub fn fit_vector(data: &mut VectorData, ty: DataType) -> Result<()> {
         }
         VectorData::Time(v) => v.iter_mut().for_each(|t| *t = round_micros(*t, p)),
         VectorData::TimeTz(v) => v.iter_mut().for_each(|t| *t = round_timetz(*t, p)),
-        VectorData::Interval(v) => v.iter_mut().for_each(|i| *i = round_interval(*i, p)),
         _ => {}
     }
     Ok(())

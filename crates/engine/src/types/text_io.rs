@@ -51,7 +51,7 @@ pub fn parse_text(text: &str, ty: DataType) -> Result<ScalarValue> {
         DataType::Inet => ScalarValue::Inet(inet::parse_inet(text, false)?),
         DataType::Cidr => ScalarValue::Inet(inet::parse_inet(text, true)?),
         DataType::InternalChar => ScalarValue::Text(super::internal_char::parse(text)),
-        DataType::Interval(_) => ScalarValue::Interval(Interval::parse(text)?),
+        DataType::Interval(m) => ScalarValue::Interval(Interval::parse_in(text, m.range)?),
         DataType::Bytea => ScalarValue::Bytea(bytea::parse_bytea(text)?),
         DataType::Uuid => ScalarValue::Uuid(uuid::parse_uuid(text)?),
         DataType::Json => {

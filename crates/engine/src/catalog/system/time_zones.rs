@@ -3,12 +3,12 @@
 
 use super::{boolean, text, CatalogSnapshot, Rows, BOOL, TEXT};
 use crate::function::datetime_functions::clock_micros;
-use crate::types::{timezone, DataType, Interval, ScalarValue};
+use crate::types::{timezone, DataType, Interval, IntervalTypmod, ScalarValue};
 
 pub(super) const PG_TIMEZONE_NAMES: &[(&str, DataType)] = &[
     ("name", TEXT),
     ("abbrev", TEXT),
-    ("utc_offset", DataType::Interval(None)),
+    ("utc_offset", DataType::Interval(IntervalTypmod::NONE)),
     ("is_dst", BOOL),
 ];
 

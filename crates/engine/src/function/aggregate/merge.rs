@@ -148,7 +148,7 @@ impl Accumulator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::{Decimal, Interval, ScalarValue};
+    use crate::types::{Decimal, Interval, IntervalTypmod, ScalarValue};
     use crate::vector::Vector;
 
     /// The groups of the rows and their values, for `func` over `ty`.
@@ -323,8 +323,8 @@ mod tests {
             (F::Avg, DataType::Int64, &int8),
             (F::Sum, DataType::Numeric(None), &numeric),
             (F::Avg, DataType::Numeric(None), &numeric),
-            (F::Sum, DataType::Interval(None), &interval),
-            (F::Avg, DataType::Interval(None), &interval),
+            (F::Sum, DataType::Interval(IntervalTypmod::NONE), &interval),
+            (F::Avg, DataType::Interval(IntervalTypmod::NONE), &interval),
             (F::Min, DataType::Int32, &int4),
             (F::Max, DataType::Int64, &int8),
             (F::Min, DataType::Text, &text),
@@ -374,7 +374,7 @@ mod tests {
             (F::VarSamp, DataType::Float64),
             (F::Min, DataType::Numeric(None)),
             (F::Max, DataType::Float64),
-            (F::Min, DataType::Interval(None)),
+            (F::Min, DataType::Interval(IntervalTypmod::NONE)),
             (F::StringAgg, DataType::Text),
             (F::ArrayAgg, DataType::Int32),
         ] {

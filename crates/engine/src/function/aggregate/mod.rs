@@ -27,7 +27,7 @@ use self::vector_sum::VectorSum;
 use crate::error::{Error, Result};
 use crate::function::compare::compare_rows;
 use crate::types::bit_string::BitwiseOp;
-use crate::types::{float, DataType, Decimal, Interval, PhysicalType, ScalarValue};
+use crate::types::{float, DataType, Decimal, Interval, IntervalTypmod, PhysicalType, ScalarValue};
 use crate::vector::{Bitmap, Vector, VectorData};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,7 +164,7 @@ impl AggregateFunction {
             (F::Sum, T::Float32) => T::Float32,
             (F::Sum, T::Float64) => T::Float64,
             (F::Sum, T::Numeric(_)) => T::Numeric(None),
-            (F::Sum | F::Avg, T::Interval(_)) => T::Interval(None),
+            (F::Sum | F::Avg, T::Interval(_)) => T::Interval(IntervalTypmod::NONE),
             (F::Sum | F::Avg, T::FloatVector(_)) => T::FloatVector(None),
             (
                 F::Avg | F::VarSamp | F::VarPop | F::StddevSamp | F::StddevPop,

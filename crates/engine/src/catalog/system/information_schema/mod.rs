@@ -16,7 +16,7 @@ use crate::catalog::{
     quote_identifier, ColumnDef, Constraint as TableConstraint, ConstraintKind, ForeignKey,
     ReferentialAction, TableSchema, ViewCheckOption,
 };
-use crate::types::{DataType, ScalarValue};
+use crate::types::{DataType, IntervalRange, ScalarValue};
 
 fn yes_or_no(value: bool) -> ScalarValue {
     text(if value { "YES" } else { "NO" })
@@ -156,11 +156,27 @@ fn type_facts(ty: DataType) -> (String, [ScalarValue; 7], String) {
         DataType::Timestamp(p)
         | DataType::TimestampTz(p)
         | DataType::Time(p)
-        | DataType::TimeTz(p)
-        | DataType::Interval(p) => some(p.map_or(6, u32::from)),
+        | DataType::TimeTz(p) => some(p.map_or(6, u32::from)),
+        DataType::Interval(m) => some(m.precision.map_or(6, u32::from)),
         _ => NULL,
     };
-    let facts = [length, octets, precision, radix, scale, datetime, NULL];
+    // _pg_interval_type: the fields as format_type writes them after `interval `, in
+    // capitals (`DAY TO SECOND(3)`).
+    let interval_type = match ty {
+        DataType::Interval(m) if m.range != IntervalRange::Full => {
+            ScalarValue::Text(m.to_string().trim_start().to_ascii_uppercase())
+        }
+        _ => NULL,
+    };
+    let facts = [
+        length,
+        octets,
+        precision,
+        radix,
+        scale,
+        datetime,
+        interval_type,
+    ];
     (data_type, facts, udt_name.to_string())
 }
 
