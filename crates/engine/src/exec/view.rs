@@ -376,8 +376,14 @@ pub fn check_views_after_alter(
 }
 
 /// Whether a view's query names `column` (or reads every column with `*`).
-fn mentions(view: &ViewDef, column: &str) -> bool {
-    let Ok(tokens) = Tokenizer::new(&PostgreSqlDialect {}, &view.query_sql).tokenize() else {
+pub(super) fn mentions(view: &ViewDef, column: &str) -> bool {
+    sql_mentions(&view.query_sql, column)
+}
+
+/// Whether SQL text names `column` (or reads every column with `*`); text that does not
+/// tokenize is taken to name it.
+pub(super) fn sql_mentions(sql: &str, column: &str) -> bool {
+    let Ok(tokens) = Tokenizer::new(&PostgreSqlDialect {}, sql).tokenize() else {
         return true;
     };
     tokens.iter().any(|token| match token {
