@@ -353,18 +353,13 @@ pub fn check_views_after_alter(
                 .find(|c| mentions(view, c))
                 .or(dropped.first())
             {
-                Some(column) if !renamed => Error::new(
-                    SqlState::DependentObjectsStillExist,
-                    format!(
-                    "cannot drop column {column} of table {} because other objects depend on it",
-                    old.name
+                Some(column) if !renamed => super::drop_dependents::dependents_still_exist(
+                    &format!("column {column} of table {}", old.name),
+                    &[format!(
+                        "view {} depends on column {column} of table {}",
+                        view.name, old.name
+                    )],
                 ),
-                )
-                .with_detail(format!(
-                    "view {} depends on column {column} of table {}",
-                    view.name, old.name
-                ))
-                .with_hint("Use DROP ... CASCADE to drop the dependent objects too."),
                 _ => Error::unsupported(format!(
                     "renaming a column that view \"{}\" reads",
                     view.name
