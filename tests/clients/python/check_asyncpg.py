@@ -1,6 +1,6 @@
 """asyncpg: connection, fetch, prepared statements and their introspection, binary COPY
 (copy_records_to_table), executemany, transactions and nested savepoints, type round trips,
-enum parameters and row types."""
+enum parameters, row types and composite parameters."""
 
 import datetime
 from decimal import Decimal
@@ -97,6 +97,27 @@ async def enums_and_row_types():
         await conn.execute("INSERT INTO asyncpg_points VALUES (1, 'a')")
         row = await conn.fetchval("SELECT p FROM asyncpg_points AS p")
         expect(tuple(row), (1, "a"), "a table's row type")
+    finally:
+        await conn.close()
+
+
+@checks.check
+async def composite_parameters():
+    """A composite type's values as parameters and results, which asyncpg sends and reads
+    in binary (record_send / record_recv: field count, then each field's type OID, length
+    and value)."""
+    conn = await connect()
+    try:
+        await conn.execute("DROP TABLE IF EXISTS asyncpg_pairs")
+        await conn.execute("DROP TYPE IF EXISTS asyncpg_pair")
+        await conn.execute("CREATE TYPE asyncpg_pair AS (a int, b text, d date)")
+        await fresh_table(conn, "asyncpg_pairs", "id int, p asyncpg_pair")
+        day = datetime.date(2024, 1, 2)
+        await conn.execute("INSERT INTO asyncpg_pairs VALUES ($1, $2)", 1, (1, "x", day))
+        await conn.execute("INSERT INTO asyncpg_pairs VALUES ($1, $2)", 2, (None, 'y "q"', None))
+        rows = await conn.fetch("SELECT id, p FROM asyncpg_pairs ORDER BY id")
+        expect([(row["id"], tuple(row["p"])) for row in rows], [(1, (1, "x", day)), (2, (None, 'y "q"', None))])
+        expect(await conn.fetchval("SELECT ($1::asyncpg_pair).b", (5, "five", None)), "five", "a field of a parameter")
     finally:
         await conn.close()
 

@@ -64,15 +64,19 @@ impl Binder<'_> {
 
 impl Binder<'_> {
     /// UPDATE's `SET column.field = value`: the column's new value is its row with that
-    /// field replaced (a NULL row gets the field and NULLs, as in PostgreSQL). Gives the
-    /// column and the new row.
+    /// field replaced (a NULL row gets the field and NULLs, as in PostgreSQL). Several
+    /// fields of one column may be set: a row an earlier `column.field` built for the
+    /// column (`by_field` lists those columns) is taken out of `bound` and is the one
+    /// changed here. Gives the column and the
+    /// new row.
     pub(super) fn field_assignment(
         &mut self,
         target: &WriteTarget,
-        column: &Ident,
-        field: &Ident,
+        (column, field): (&Ident, &Ident),
         value: &Expr,
         scope: &Scope,
+        bound: &mut Vec<(usize, ScalarExpr)>,
+        by_field: &mut Vec<usize>,
     ) -> Result<(usize, ScalarExpr)> {
         let written = ObjectName(vec![ast::ObjectNamePart::Identifier(column.clone())]);
         let index = target.column(&written)?;
@@ -96,11 +100,27 @@ impl Binder<'_> {
                 ),
             ));
         };
+        // The fields an earlier `column.field` built for the column; a whole value assigned
+        // to it before is a second assignment to it.
+        let mut earlier: Option<Vec<ScalarExpr>> = None;
+        if let Some(position) = bound.iter().position(|(c, _)| *c == index) {
+            if !by_field.contains(&index) {
+                return Err(Error::syntax(format!(
+                    "multiple assignments to same column \"{column_name}\""
+                )));
+            }
+            if let (_, ScalarExpr::Function { args, .. }) = bound.remove(position) {
+                earlier = Some(args);
+            }
+        }
+        by_field.push(index);
         let mut fields = Vec::with_capacity(record.fields.len());
         for (i, f) in record.fields.iter().enumerate() {
             let expr = if i == replaced {
                 let bound = self.bind_expr(value, scope)?;
                 self.coerce(bound, f.ty, CastContext::Assignment)?
+            } else if let Some(earlier) = earlier.as_mut().and_then(|e| e.get_mut(i)) {
+                std::mem::replace(earlier, ScalarExpr::null(f.ty))
             } else {
                 let current = Expr::CompoundFieldAccess {
                     root: Box::new(Expr::Nested(Box::new(Expr::Identifier(column.clone())))),

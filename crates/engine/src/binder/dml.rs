@@ -363,25 +363,41 @@ impl Binder<'_> {
     ) -> Result<Vec<(usize, ScalarExpr)>> {
         let schema: &TableSchema = &target.schema;
         let mut bound = Vec::with_capacity(assignments.len());
+        // The columns given a value by `SET column.field = ...`, which may set several fields.
+        let mut by_field = Vec::new();
         for assignment in assignments {
             match &assignment.target {
                 AssignmentTarget::ColumnName(name) => {
                     let value = Assigned::Sql(&assignment.value);
-                    self.bind_assignment(target, name, value, scope, &mut bound)?;
+                    self.bind_assignment(target, name, value, scope, &mut bound, &mut by_field)?;
                 }
                 AssignmentTarget::Tuple(names) => {
                     if let Expr::Subquery(query) = &assignment.value {
                         let values = self.bind_multiple_assignment_subquery(query, names, scope)?;
                         for (name, value) in names.iter().zip(values) {
                             let value = Assigned::Bound(value);
-                            self.bind_assignment(target, name, value, scope, &mut bound)?;
+                            self.bind_assignment(
+                                target,
+                                name,
+                                value,
+                                scope,
+                                &mut bound,
+                                &mut by_field,
+                            )?;
                         }
                         continue;
                     }
                     let values = multiple_assignment_values(&assignment.value, names.len())?;
                     for (name, value) in names.iter().zip(values) {
                         let value = Assigned::Sql(value);
-                        self.bind_assignment(target, name, value, scope, &mut bound)?;
+                        self.bind_assignment(
+                            target,
+                            name,
+                            value,
+                            scope,
+                            &mut bound,
+                            &mut by_field,
+                        )?;
                     }
                 }
             }
@@ -436,22 +452,20 @@ impl Binder<'_> {
         value: Assigned<'_>,
         scope: &Scope,
         bound: &mut Vec<(usize, ScalarExpr)>,
+        by_field: &mut Vec<usize>,
     ) -> Result<()> {
         if let (
             [ast::ObjectNamePart::Identifier(column), ast::ObjectNamePart::Identifier(field)],
             Assigned::Sql(value),
         ) = (name.0.as_slice(), &value)
         {
-            let (column, row) = self.field_assignment(target, column, field, value, scope)?;
-            if bound.iter().any(|(c, _)| *c == column) {
-                return Err(Error::unsupported(
-                    "several assignments to fields of one column",
-                ));
-            }
+            let (column, row) =
+                self.field_assignment(target, (column, field), value, scope, bound, by_field)?;
             let column_name = ObjectName(vec![ast::ObjectNamePart::Identifier(
                 ast::Ident::with_quote('"', target.column_label(column)),
             )]);
-            return self.bind_assignment(target, &column_name, Assigned::Bound(row), scope, bound);
+            let row = Assigned::Bound(row);
+            return self.bind_assignment(target, &column_name, row, scope, bound, by_field);
         }
         let schema = &target.schema;
         let column = target

@@ -81,7 +81,7 @@ pub use data_type::{bind_data_type, MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECI
 pub(crate) use dml::column_default_expr;
 use expr::AggregateCollector;
 pub(crate) use function_body::{body_statements, transaction_command};
-pub use view::{check_views_after_alter, view_functions};
+pub use view::{check_view, check_views_after_alter, view_functions};
 
 /// Binds one statement against one database version.
 pub struct Binder<'a> {

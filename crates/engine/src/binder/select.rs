@@ -421,7 +421,11 @@ impl Binder<'_> {
         self.windows = Some(Vec::new());
         // A FROM item may have no columns (`SELECT * FROM t` of a zero-column table); no
         // FROM at all is PostgreSQL's error.
-        if from.is_empty() && projection.iter().any(|i| matches!(i, SelectItem::Wildcard(_))) {
+        if from.is_empty()
+            && projection
+                .iter()
+                .any(|i| matches!(i, SelectItem::Wildcard(_)))
+        {
             return Err(Error::syntax(
                 "SELECT * with no tables specified is not valid",
             ));

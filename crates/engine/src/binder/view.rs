@@ -5,8 +5,6 @@
 use std::sync::Arc;
 
 use sqlparser::ast::{self, CreateTableOptions, Statement};
-use sqlparser::dialect::PostgreSqlDialect;
-use sqlparser::tokenizer::{Token, Tokenizer};
 
 use super::from::alias_names;
 use super::scope::Scope;
@@ -327,10 +325,7 @@ pub fn check_views_after_alter(
             .columns
             .iter()
             .any(|c| c.name == column.name && c.data_type != column.data_type);
-        if let Some(view) = readers
-            .iter()
-            .find(|v| retyped && mentions(v, &column.name))
-        {
+        if let Some(view) = readers.iter().find(|v| retyped && v.mentions(&column.name)) {
             return Err(Error::new(
                 SqlState::FeatureNotSupported,
                 "cannot alter type of a column used by a view or rule",
@@ -355,7 +350,7 @@ pub fn check_views_after_alter(
         return Err(
             match dropped
                 .iter()
-                .find(|c| mentions(view, c))
+                .find(|c| view.mentions(c))
                 .or(dropped.first())
             {
                 Some(column) if !renamed => Error::new(
@@ -378,19 +373,4 @@ pub fn check_views_after_alter(
         );
     }
     Ok(())
-}
-
-/// Whether a view's query names `column` (or reads every column with `*`).
-fn mentions(view: &ViewDef, column: &str) -> bool {
-    let Ok(tokens) = Tokenizer::new(&PostgreSqlDialect {}, &view.query_sql).tokenize() else {
-        return true;
-    };
-    tokens.iter().any(|token| match token {
-        Token::Mul => true,
-        Token::Word(word) => match word.quote_style {
-            Some(_) => word.value == column,
-            None => word.value.to_lowercase() == column,
-        },
-        _ => false,
-    })
 }

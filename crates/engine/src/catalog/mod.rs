@@ -53,4 +53,4 @@ pub use schema::{
     IndexKey, IndexMethod, StoredExpr, TableSchema, UniqueKey,
 };
 pub use search_path::{quote_identifier, split_identifiers, SearchPath};
-pub use view::{ViewCheckOption, ViewDef};
+pub use view::{sql_mentions, ViewCheckOption, ViewDef};

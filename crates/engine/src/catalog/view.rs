@@ -2,6 +2,9 @@
 //! columns it had when it was created, which PostgreSQL fixes at that moment (so `SELECT *`
 //! does not grow with the table it reads).
 
+use sqlparser::dialect::PostgreSqlDialect;
+use sqlparser::tokenizer::{Token, Tokenizer};
+
 use super::QualifiedName;
 use crate::types::DataType;
 
@@ -42,4 +45,25 @@ impl ViewDef {
     pub fn qualified_name(&self) -> QualifiedName {
         QualifiedName::new(self.namespace, self.name.as_str())
     }
+
+    /// Whether the view's query names `column` (or reads every column with `*`).
+    pub fn mentions(&self, column: &str) -> bool {
+        sql_mentions(&self.query_sql, column)
+    }
+}
+
+/// Whether SQL text names `column` (or reads every column with `*`); text that does not
+/// tokenize is taken to name it.
+pub fn sql_mentions(sql: &str, column: &str) -> bool {
+    let Ok(tokens) = Tokenizer::new(&PostgreSqlDialect {}, sql).tokenize() else {
+        return true;
+    };
+    tokens.iter().any(|token| match token {
+        Token::Mul => true,
+        Token::Word(word) => match word.quote_style {
+            Some(_) => word.value == column,
+            None => word.value.to_lowercase() == column,
+        },
+        _ => false,
+    })
 }

@@ -7,10 +7,10 @@ use std::sync::Arc;
 use super::ddl::{create_sequence, relation_exists};
 use super::expression::evaluate;
 use super::ExecContext;
-use crate::catalog::{QualifiedName, TableSchema};
+use crate::catalog::{ConstraintKind, QualifiedName, TableSchema};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::{AlterTable, RowChange, ScalarExpr};
-use crate::storage::{build_unique_indexes, Chunk, TableData, TableEntry, Transaction};
+use crate::storage::{build_unique_indexes, Chunk, DbState, TableData, TableEntry, Transaction};
 use crate::vector::{Batch, Vector};
 
 /// Publishes the table's new version in the transaction; the views reading it are then
@@ -90,6 +90,71 @@ pub fn finish_alter_table(txn: &mut Transaction, alter: &AlterTable) -> Result<(
         txn.put_sequence(name, replacement);
     }
     Ok(())
+}
+
+/// Drops columns `dropped` (positions) of table `table_oid` as ALTER TABLE DROP COLUMN
+/// would, for DROP TYPE ... CASCADE. A column a key, an index, a foreign key, a CHECK, a
+/// DEFAULT or a generated column uses is left to ALTER TABLE (0A000 here).
+pub(super) fn drop_columns(
+    txn: &mut Transaction,
+    table_oid: u32,
+    dropped: &[usize],
+    ctx: &ExecContext,
+) -> Result<()> {
+    let state = txn.view();
+    let Some(entry) = state.tables.get(&table_oid) else {
+        return Ok(());
+    };
+    let mut schema = (*entry.schema).clone();
+    let mut positions = dropped.to_vec();
+    positions.sort_unstable_by(|a, b| b.cmp(a));
+    let mut row_changes = Vec::with_capacity(positions.len());
+    for position in positions {
+        if let Some(column) = schema.columns.get(position) {
+            if column_in_use(&state, &schema, position) {
+                return Err(Error::unsupported(format!(
+                    "DROP TYPE ... CASCADE of column {} of table {}, which a key, index, constraint or expression uses,",
+                    column.name, schema.name
+                )));
+            }
+            schema.columns.remove(position);
+            row_changes.push(RowChange::DropColumn { column: position });
+        }
+    }
+    let alter = AlterTable {
+        table_name: entry.schema.qualified_name(),
+        table_oid,
+        schema,
+        row_changes,
+        sequence_owners: Vec::new(),
+        checks: Vec::new(),
+        foreign_keys_to_check: Vec::new(),
+        new_sequences: Vec::new(),
+    };
+    // The views reading these columns were dropped before them, by the same CASCADE.
+    alter_table(txn, &alter, ctx)?;
+    finish_alter_table(txn, &alter)
+}
+
+/// Whether anything in the catalog besides views uses column `position` of `schema`.
+fn column_in_use(state: &DbState, schema: &TableSchema, position: usize) -> bool {
+    let name = &schema.columns[position].name;
+    let mentions = |sql: &str| crate::catalog::sql_mentions(sql, name);
+    let keyed = (schema.unique_keys.iter()).any(|k| k.columns.contains(&position))
+        || (schema.foreign_keys.iter()).any(|k| k.columns.contains(&position));
+    let indexed = (schema.indexes.iter()).any(|i| {
+        i.columns.contains(&position) || !i.expressions.is_empty() || i.predicate.is_some()
+    });
+    let referenced = (state.tables.values())
+        .flat_map(|t| &t.schema.foreign_keys)
+        .any(|k| k.referenced_table == schema.oid && k.referenced_columns.contains(&position));
+    let in_expression = (schema.constraints.iter()).any(|c| match &c.kind {
+        ConstraintKind::Check(check) => mentions(&check.expr.sql),
+    }) || (schema.columns.iter()).any(|c| {
+        c.default_sql.as_deref().is_some_and(mentions)
+            || c.generated.as_ref().is_some_and(|g| mentions(&g.sql))
+    });
+    keyed || indexed || referenced || in_expression || schema.materialized.is_some()
 }
 
 /// A dropped column's ACL goes with it, and the ACLs of the columns after it move down

@@ -1,11 +1,14 @@
 //! CREATE TYPE ... AS (...), ALTER TYPE ... RENAME TO and DROP TYPE of a composite type,
 //! under the locks of the types' names. A composite type takes a relation's name and OIDs
 //! (its own, its array type's, its row type's); one a column, a view or another composite
-//! type uses cannot be dropped (2BP01).
+//! type uses cannot be dropped (2BP01) but with CASCADE, which drops them.
 
+use super::type_dependents::DroppedType;
+use super::ExecContext;
+use crate::api::Notice;
 use crate::catalog::{row_type_oid, CompositeType, QualifiedName};
 use crate::error::{Error, Result, SqlState};
-use crate::storage::{DbState, Transaction};
+use crate::storage::Transaction;
 use crate::types::DataType;
 
 pub(super) fn create_composite(
@@ -49,49 +52,24 @@ pub(super) fn drop_composite(
     txn: &mut Transaction,
     composite: &CompositeType,
     cascade: bool,
+    notices: &mut Vec<Notice>,
+    ctx: &ExecContext,
 ) -> Result<()> {
-    let dependents = dependents(&txn.view(), composite);
-    if !dependents.is_empty() {
-        if cascade {
-            return Err(Error::unsupported(
-                "DROP TYPE ... CASCADE of a composite type that is in use",
-            ));
-        }
-        return Err(Error::new(
-            SqlState::DependentObjectsStillExist,
-            format!(
-                "cannot drop type {} because other objects depend on it",
-                composite.name.name
-            ),
-        )
-        .with_detail(dependents.join("\n"))
-        .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
-    }
+    let is_type = |ty: DataType| is_row_type_of(ty, composite.oid);
+    let dropped = DroppedType {
+        oid: Some(composite.oid),
+        name: &composite.name.name,
+        is_type: &is_type,
+        // Arrays of row types are not supported, so no column has one.
+        is_array: &|_| false,
+    };
+    super::type_dependents::drop_type_dependents(txn, &dropped, cascade, notices, ctx)?;
     txn.put_composite_type(composite.oid, None);
     Ok(())
 }
 
-/// What uses `composite`, as PostgreSQL's DETAIL lines name it: columns and views, then the
-/// fields of other composite types.
-fn dependents(state: &DbState, composite: &CompositeType) -> Vec<String> {
-    let type_name = &composite.name.name;
-    let is_type = |ty: DataType| is_row_type_of(ty, composite.oid);
-    let mut found = super::enum_type::type_dependents(state, type_name, is_type);
-    for other in state.composite_types.values() {
-        for (field, ty) in &other.fields {
-            if is_type(*ty) {
-                found.push(format!(
-                    "column {field} of composite type {} depends on type {type_name}",
-                    other.name.name
-                ));
-            }
-        }
-    }
-    found
-}
-
 /// Whether `ty` is the row type of relation `relation_oid`.
-fn is_row_type_of(ty: DataType, relation_oid: u32) -> bool {
+pub(super) fn is_row_type_of(ty: DataType, relation_oid: u32) -> bool {
     matches!(ty, DataType::Record(record) if record.type_oid == row_type_oid(relation_oid))
 }
 

@@ -1,6 +1,7 @@
 //! CREATE TYPE ... AS ENUM, ALTER TYPE and DROP TYPE, run under the locks of the types'
-//! names. A type a column or a view uses cannot be dropped (2BP01).
+//! names. A type a column or a view uses cannot be dropped (2BP01) but with CASCADE.
 
+use super::type_dependents::DroppedType;
 use super::ExecContext;
 use crate::api::Notice;
 use crate::catalog::{EnumType, QualifiedName, TableSchema};
@@ -25,7 +26,7 @@ pub fn change_type(
             names,
             if_exists,
             cascade,
-        } => drop_types(txn, &names, if_exists, cascade, notices),
+        } => drop_types(txn, &names, if_exists, cascade, notices, ctx),
         TypeChange::CreateDomain(domain) => super::domain::create_domain(txn, *domain),
         TypeChange::AlterDomain { name, action } => {
             super::domain::alter_domain(txn, &name, action, notices, ctx)
@@ -102,7 +103,7 @@ fn alter_enum(
             if_not_exists,
         } => {
             let oid = txn.allocate_oid();
-            let may_renumber = dependents(&state, enum_type).is_empty();
+            let may_renumber = !in_use(&state, enum_type);
             match enum_type.with_label(&label, &position, if_not_exists, oid, may_renumber)? {
                 Some(altered) => altered,
                 None => {
@@ -134,12 +135,13 @@ fn drop_types(
     if_exists: bool,
     cascade: bool,
     notices: &mut Vec<Notice>,
+    ctx: &ExecContext,
 ) -> Result<()> {
     for name in names {
         txn.lock_name(name)?;
         let state = txn.view();
         if let Some(composite) = state.composite_type_named(name) {
-            super::composite_type::drop_composite(txn, composite, cascade)?;
+            super::composite_type::drop_composite(txn, composite, cascade, notices, ctx)?;
             continue;
         }
         let Some(enum_type) = state.enum_type_named(name) else {
@@ -152,63 +154,33 @@ fn drop_types(
             )));
             continue;
         };
-        let dependents = dependents(&state, enum_type);
-        if !dependents.is_empty() {
-            if cascade {
-                return Err(Error::unsupported(
-                    "DROP TYPE ... CASCADE of a type that columns use",
-                ));
-            }
-            return Err(Error::new(
-                SqlState::DependentObjectsStillExist,
-                format!(
-                    "cannot drop type {} because other objects depend on it",
-                    name.name
-                ),
-            )
-            .with_detail(dependents.join("\n"))
-            .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
-        }
+        let ty = DataType::Enum(enum_type.oid);
+        let is_type = |t: DataType| t == ty;
+        let is_array = |t: DataType| t.element() == Some(ty);
+        let dropped = DroppedType {
+            oid: Some(enum_type.oid),
+            name: &enum_type.name.name,
+            is_type: &is_type,
+            is_array: &is_array,
+        };
+        super::type_dependents::drop_type_dependents(txn, &dropped, cascade, notices, ctx)?;
         txn.put_enum_type(enum_type.oid, None);
     }
     Ok(())
 }
 
-/// What uses enum type `oid`, as PostgreSQL's DETAIL lines name it.
-fn dependents(state: &DbState, enum_type: &EnumType) -> Vec<String> {
+/// Whether anything uses `enum_type`.
+fn in_use(state: &DbState, enum_type: &EnumType) -> bool {
     let ty = DataType::Enum(enum_type.oid);
-    let name = &enum_type.name.name;
-    let mut found = type_dependents(state, name, |t| t == ty);
-    found.extend(type_dependents(state, &format!("{name}[]"), |t| {
-        t.element() == Some(ty)
-    }));
-    found
-}
-
-/// The columns and views whose types `is_type` picks, as DETAIL lines of a DROP naming
-/// type `type_name`.
-pub(super) fn type_dependents(
-    state: &DbState,
-    type_name: &str,
-    is_type: impl Fn(DataType) -> bool,
-) -> Vec<String> {
-    let mut found = Vec::new();
-    for table in state.tables.values() {
-        for column in &table.schema.columns {
-            if is_type(column.data_type) {
-                found.push(format!(
-                    "column {} of table {} depends on type {type_name}",
-                    column.name, table.schema.name
-                ));
-            }
-        }
-    }
-    for view in state.views.values() {
-        if view.columns.iter().any(|(_, t)| is_type(*t)) {
-            found.push(format!("view {} depends on type {type_name}", view.name));
-        }
-    }
-    found
+    let is_type = |t: DataType| t == ty;
+    let is_array = |t: DataType| t.element() == Some(ty);
+    let used = DroppedType {
+        oid: Some(enum_type.oid),
+        name: &enum_type.name.name,
+        is_type: &is_type,
+        is_array: &is_array,
+    };
+    !super::type_dependents::type_dependents(state, &used).is_empty()
 }
 
 /// Takes the name locks of the enum and composite types `schema`'s columns use, so that DROP TYPE waits

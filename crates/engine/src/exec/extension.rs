@@ -2,6 +2,7 @@
 //! built-in extension provides stays usable after DROP EXTENSION; dropping pgvector is
 //! still refused while columns use its type, as PostgreSQL refuses it.
 
+use super::type_dependents::DroppedType;
 use crate::api::Notice;
 use crate::catalog::Extension;
 use crate::error::{Error, Result, SqlState};
@@ -73,22 +74,24 @@ pub fn change_extension(
                     continue;
                 }
                 let dependents = match name.as_str() {
-                    "vector" => super::enum_type::type_dependents(&state, "vector", |t| {
-                        matches!(t, DataType::FloatVector(_))
-                    }),
+                    "vector" => {
+                        let vector = DroppedType {
+                            oid: None,
+                            name: "vector",
+                            is_type: &|t| matches!(t, DataType::FloatVector(_)),
+                            is_array: &|_| false,
+                        };
+                        super::type_dependents::type_dependents(&state, &vector)
+                    }
                     "file_fdw" => super::foreign_server::wrapper_dependents(&state),
                     _ => Vec::new(),
                 };
                 if !dependents.is_empty() {
                     if !cascade {
-                        return Err(Error::new(
-                            SqlState::DependentObjectsStillExist,
-                            format!(
-                                "cannot drop extension {name} because other objects depend on it"
-                            ),
-                        )
-                        .with_detail(dependents.join("\n"))
-                        .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
+                        return Err(super::drop_dependents::dependents_still_exist(
+                            &format!("extension {name}"),
+                            &dependents,
+                        ));
                     }
                     if name != crate::catalog::FILE_FDW {
                         return Err(Error::unsupported(

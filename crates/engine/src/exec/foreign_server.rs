@@ -286,25 +286,12 @@ fn drop_dependent_tables(
         let lines: Vec<String> = (described.iter())
             .map(|table| format!("{table} depends on server {server}"))
             .collect();
-        return Err(Error::new(
-            SqlState::DependentObjectsStillExist,
-            format!("cannot drop server {server} because other objects depend on it"),
-        )
-        .with_detail(lines.join("\n"))
-        .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
+        return Err(super::drop_dependents::dependents_still_exist(
+            &format!("server {server}"),
+            &lines,
+        ));
     }
-    notices.push(match described.as_slice() {
-        [one] => Notice::skipped(format!("drop cascades to {one}")),
-        many => Notice {
-            detail: Some(
-                (many.iter())
-                    .map(|object| format!("drop cascades to {object}"))
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            ),
-            ..Notice::skipped(format!("drop cascades to {} other objects", many.len()))
-        },
-    });
+    notices.push(super::drop_dependents::cascade_notice(&described));
     let names: Vec<QualifiedName> = tables.into_iter().map(|(_, name)| name).collect();
     super::ddl::drop_tables(
         txn,

@@ -63,6 +63,7 @@ mod subquery_memo;
 mod system_scan;
 mod top_n;
 pub mod truncate;
+mod type_dependents;
 mod unnest;
 pub mod vacuum;
 mod values;

@@ -177,14 +177,10 @@ fn function_dependency_error(functions: &[(String, Arc<FunctionDef>)]) -> Option
             )
         })
         .collect();
-    Some(
-        Error::new(
-            SqlState::DependentObjectsStillExist,
-            format!("cannot drop schema {schema} because other objects depend on it"),
-        )
-        .with_detail(lines.join("\n"))
-        .with_hint("Use DROP ... CASCADE to drop the dependent objects too."),
-    )
+    Some(super::drop_dependents::dependents_still_exist(
+        &format!("schema {schema}"),
+        &lines,
+    ))
 }
 
 /// Enum and composite types and domains are dropped with their schema by no CASCADE here: a schema
@@ -209,15 +205,10 @@ fn check_no_types(state: &DbState, schemas: &[Arc<SchemaDef>], cascade: bool) ->
         (false, true) => Err(Error::unsupported(
             "DROP SCHEMA ... CASCADE of a schema holding types",
         )),
-        (false, false) => Err(Error::new(
-            SqlState::DependentObjectsStillExist,
-            format!(
-                "cannot drop schema {} because other objects depend on it",
-                schemas[0].name
-            ),
-        )
-        .with_detail(lines.join("\n"))
-        .with_hint("Use DROP ... CASCADE to drop the dependent objects too.")),
+        (false, false) => Err(super::drop_dependents::dependents_still_exist(
+            &format!("schema {}", schemas[0].name),
+            &lines,
+        )),
     }
 }
 

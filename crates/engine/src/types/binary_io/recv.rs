@@ -5,12 +5,16 @@
 
 use crate::error::{Error, Result, SqlState};
 use crate::types::array_shape::{element_count, ArrayDim, ShapedArray, MAX_DIMS, MAX_ELEMENTS};
+use crate::types::record::{RecordType, RECORD_OID};
 use crate::types::{
     bit_string, float_vector, inet, text_io, timetz, DataType, Interval, ScalarValue,
 };
 
 use super::numeric::read_numeric_binary;
 use super::send::JSONB_BINARY_VERSION;
+
+/// PostgreSQL's FirstGenbkiObjectId: OIDs below it are built-in objects'.
+const FIRST_GENBKI_OID: u32 = 10_000;
 
 /// The message of [`incorrect_binary_format`], which callers extend with the place.
 pub const INCORRECT_BINARY_FORMAT: &str = "incorrect binary data format";
@@ -136,8 +140,80 @@ pub fn recv(bytes: &[u8], ty: DataType) -> Result<ScalarValue> {
                 None => bits,
             })
         }
-        DataType::Record(_) => return Err(Error::unsupported("record parameters")),
+        DataType::Record(record) if record.type_oid == RECORD_OID => {
+            return Err(Error::unsupported(
+                "input of anonymous composite types is not implemented",
+            ))
+        }
+        DataType::Record(record) => decode_record(bytes, record)?,
     })
+}
+
+/// record_recv of a value of composite type `record`: the field count, then per field its
+/// type OID, its length (-1 for NULL) and its binary value. The count must be the type's,
+/// and so must each field's OID where both are built-in types'.
+fn decode_record(bytes: &[u8], record: &RecordType) -> Result<ScalarValue> {
+    let mut rest = bytes;
+    let int = |rest: &mut &[u8]| -> Result<i32> {
+        let (head, tail) = rest
+            .split_first_chunk::<4>()
+            .ok_or_else(insufficient_data)?;
+        *rest = tail;
+        Ok(i32::from_be_bytes(*head))
+    };
+    let mismatch = |message: String| Error::new(SqlState::DatatypeMismatch, message);
+    let count = int(&mut rest)?;
+    let expected = record.fields.len();
+    if usize::try_from(count).ok() != Some(expected) {
+        return Err(mismatch(format!(
+            "wrong number of columns: {count}, expected {expected}"
+        )));
+    }
+    let mut values = Vec::with_capacity(expected);
+    for (i, field) in record.fields.iter().enumerate() {
+        let oid = int(&mut rest)? as u32;
+        // Only built-in types' OIDs are stable enough to call a difference a mismatch;
+        // otherwise the field's own type reads the bytes, as in PostgreSQL.
+        if oid != field.ty.oid() && oid < FIRST_GENBKI_OID && field.ty.oid() < FIRST_GENBKI_OID {
+            let sent = DataType::from_oid(oid).map_or_else(|| "???".to_string(), |t| t.to_string());
+            return Err(mismatch(format!(
+                "binary data has type {oid} ({sent}) instead of expected {} ({}) in record column {}",
+                field.ty.oid(),
+                field.ty,
+                i + 1
+            )));
+        }
+        let len = int(&mut rest)?;
+        if len == -1 {
+            values.push(ScalarValue::Null);
+            continue;
+        }
+        let len = usize::try_from(len)
+            .ok()
+            .filter(|len| *len <= rest.len())
+            .ok_or_else(|| {
+                Error::new(
+                    SqlState::InvalidBinaryRepresentation,
+                    "insufficient data left in message",
+                )
+            })?;
+        let (item, tail) = rest.split_at(len);
+        rest = tail;
+        // A field longer than its type is PostgreSQL's error naming the column.
+        values.push(recv(item, field.ty).map_err(|error| {
+            match error.message == INCORRECT_BINARY_FORMAT {
+                true => Error::new(
+                    SqlState::InvalidBinaryRepresentation,
+                    format!("improper binary format in record column {}", i + 1),
+                ),
+                false => error,
+            }
+        })?);
+    }
+    if !rest.is_empty() {
+        return Err(incorrect_binary_format());
+    }
+    Ok(ScalarValue::Record(values))
 }
 
 /// array_recv of an array of `elem`: its dimensions (none when empty) and elements (the
@@ -259,5 +335,78 @@ fn time_recv(micros: i64) -> Result<i64> {
             SqlState::DatetimeFieldOverflow,
             "time out of range",
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::record::RecordField;
+
+    /// A composite type (int, text) of a made-up OID, as record_recv decodes it.
+    fn pair() -> DataType {
+        let fields = vec![
+            RecordField {
+                name: "a".to_string(),
+                ty: DataType::Int32,
+            },
+            RecordField {
+                name: "b".to_string(),
+                ty: DataType::Text,
+            },
+        ];
+        DataType::Record(RecordType::intern_row_type(fields, 90_002).expect("invariant: one shape"))
+    }
+
+    fn record(count: i32, fields: &[(u32, Option<&[u8]>)]) -> Vec<u8> {
+        let mut out = count.to_be_bytes().to_vec();
+        for (oid, value) in fields {
+            out.extend_from_slice(&oid.to_be_bytes());
+            match value {
+                Some(bytes) => {
+                    out.extend_from_slice(&(bytes.len() as i32).to_be_bytes());
+                    out.extend_from_slice(bytes);
+                }
+                None => out.extend_from_slice(&(-1i32).to_be_bytes()),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn record_recv_reads_fields_and_nulls() {
+        let bytes = record(2, &[(23, Some(&7i32.to_be_bytes())), (25, None)]);
+        let value = recv(&bytes, pair()).expect("a valid record");
+        assert_eq!(
+            value,
+            ScalarValue::Record(vec![ScalarValue::Int32(7), ScalarValue::Null])
+        );
+    }
+
+    #[test]
+    fn record_recv_errors_as_postgres() {
+        let fail = |bytes: Vec<u8>| recv(&bytes, pair()).expect_err("an invalid record");
+        let count = fail(record(1, &[(23, Some(&7i32.to_be_bytes()))]));
+        assert_eq!(count.message, "wrong number of columns: 1, expected 2");
+        assert_eq!(count.sqlstate(), "42804");
+        let oid = fail(record(2, &[(25, Some(b"x")), (25, None)]));
+        assert_eq!(
+            oid.message,
+            "binary data has type 25 (text) instead of expected 23 (integer) in record column 1"
+        );
+        let long = fail(record(2, &[(23, Some(&7i64.to_be_bytes())), (25, None)]));
+        assert_eq!(long.message, "improper binary format in record column 1");
+        assert_eq!(long.sqlstate(), "22P03");
+        let mut cut = record(2, &[(23, Some(&7i32.to_be_bytes())), (25, Some(b"xy"))]);
+        cut.pop();
+        assert_eq!(fail(cut).sqlstate(), "22P03");
+        let anonymous =
+            DataType::Record(RecordType::intern(Vec::new()).expect("invariant: one shape"));
+        assert_eq!(
+            recv(&record(0, &[]), anonymous)
+                .expect_err("anonymous")
+                .sqlstate(),
+            "0A000"
+        );
     }
 }
