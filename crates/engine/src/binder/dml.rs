@@ -372,24 +372,18 @@ impl Binder<'_> {
                     self.bind_assignment(target, name, value, scope, &mut bound, &mut by_field)?;
                 }
                 AssignmentTarget::Tuple(names) => {
-                    if let Expr::Subquery(query) = &assignment.value {
-                        let values = self.bind_multiple_assignment_subquery(query, names, scope)?;
-                        for (name, value) in names.iter().zip(values) {
-                            let value = Assigned::Bound(value);
-                            self.bind_assignment(
-                                target,
-                                name,
-                                value,
-                                scope,
-                                &mut bound,
-                                &mut by_field,
-                            )?;
-                        }
-                        continue;
-                    }
-                    let values = multiple_assignment_values(&assignment.value, names.len())?;
+                    let values: Vec<Assigned> = match &assignment.value {
+                        Expr::Subquery(query) => self
+                            .bind_multiple_assignment_subquery(query, names, scope)?
+                            .into_iter()
+                            .map(Assigned::Bound)
+                            .collect(),
+                        value => multiple_assignment_values(value, names.len())?
+                            .into_iter()
+                            .map(Assigned::Sql)
+                            .collect(),
+                    };
                     for (name, value) in names.iter().zip(values) {
-                        let value = Assigned::Sql(value);
                         self.bind_assignment(
                             target,
                             name,

@@ -149,20 +149,23 @@ pub fn recv(bytes: &[u8], ty: DataType) -> Result<ScalarValue> {
     })
 }
 
+/// The next big-endian int4 of a binary value, as array_recv and record_recv read their
+/// headers.
+fn read_int(rest: &mut &[u8]) -> Result<i32> {
+    let (head, tail) = rest
+        .split_first_chunk::<4>()
+        .ok_or_else(insufficient_data)?;
+    *rest = tail;
+    Ok(i32::from_be_bytes(*head))
+}
+
 /// record_recv of a value of composite type `record`: the field count, then per field its
 /// type OID, its length (-1 for NULL) and its binary value. The count must be the type's,
 /// and so must each field's OID where both are built-in types'.
 fn decode_record(bytes: &[u8], record: &RecordType) -> Result<ScalarValue> {
     let mut rest = bytes;
-    let int = |rest: &mut &[u8]| -> Result<i32> {
-        let (head, tail) = rest
-            .split_first_chunk::<4>()
-            .ok_or_else(insufficient_data)?;
-        *rest = tail;
-        Ok(i32::from_be_bytes(*head))
-    };
     let mismatch = |message: String| Error::new(SqlState::DatatypeMismatch, message);
-    let count = int(&mut rest)?;
+    let count = read_int(&mut rest)?;
     let expected = record.fields.len();
     if usize::try_from(count).ok() != Some(expected) {
         return Err(mismatch(format!(
@@ -171,7 +174,7 @@ fn decode_record(bytes: &[u8], record: &RecordType) -> Result<ScalarValue> {
     }
     let mut values = Vec::with_capacity(expected);
     for (i, field) in record.fields.iter().enumerate() {
-        let oid = int(&mut rest)? as u32;
+        let oid = read_int(&mut rest)? as u32;
         // Only built-in types' OIDs are stable enough to call a difference a mismatch;
         // otherwise the field's own type reads the bytes, as in PostgreSQL.
         if oid != field.ty.oid() && oid < FIRST_GENBKI_OID && field.ty.oid() < FIRST_GENBKI_OID {
@@ -183,7 +186,7 @@ fn decode_record(bytes: &[u8], record: &RecordType) -> Result<ScalarValue> {
                 i + 1
             )));
         }
-        let len = int(&mut rest)?;
+        let len = read_int(&mut rest)?;
         if len == -1 {
             values.push(ScalarValue::Null);
             continue;
@@ -220,17 +223,10 @@ fn decode_record(bytes: &[u8], record: &RecordType) -> Result<ScalarValue> {
 /// header's element OID is not checked, as the parameter type decides).
 fn decode_array(bytes: &[u8], elem: DataType) -> Result<(Vec<ArrayDim>, Vec<ScalarValue>)> {
     let mut rest = bytes;
-    let int = |rest: &mut &[u8]| -> Result<i32> {
-        let (head, tail) = rest
-            .split_first_chunk::<4>()
-            .ok_or_else(insufficient_data)?;
-        *rest = tail;
-        Ok(i32::from_be_bytes(*head))
-    };
     let invalid = |message: String| Error::new(SqlState::InvalidBinaryRepresentation, message);
-    let ndim = int(&mut rest)?;
-    let flags = int(&mut rest)?;
-    let _elem_oid = int(&mut rest)?;
+    let ndim = read_int(&mut rest)?;
+    let flags = read_int(&mut rest)?;
+    let _elem_oid = read_int(&mut rest)?;
     let ndim = match usize::try_from(ndim) {
         Ok(n) if n > MAX_DIMS => {
             return Err(invalid(format!(
@@ -245,7 +241,7 @@ fn decode_array(bytes: &[u8], elem: DataType) -> Result<(Vec<ArrayDim>, Vec<Scal
     }
     let mut dims = Vec::with_capacity(ndim);
     for _ in 0..ndim {
-        let (len, lower) = (int(&mut rest)?, int(&mut rest)?);
+        let (len, lower) = (read_int(&mut rest)?, read_int(&mut rest)?);
         if len < 0 {
             return Err(Error::new(
                 SqlState::ProgramLimitExceeded,
@@ -272,7 +268,7 @@ fn decode_array(bytes: &[u8], elem: DataType) -> Result<(Vec<ArrayDim>, Vec<Scal
     }
     let mut values = Vec::with_capacity(len.min(rest.len() / 4));
     for _ in 0..len {
-        let size = int(&mut rest)?;
+        let size = read_int(&mut rest)?;
         if size == -1 {
             values.push(ScalarValue::Null);
             continue;
