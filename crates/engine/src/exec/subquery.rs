@@ -199,9 +199,10 @@ fn compare_with_rows(
     };
     let mut out = Vec::with_capacity(rows.len());
     match op {
-        CompareOp::Eq | CompareOp::NotEq => {
-            // `=` is decided by a FALSE field, `<>` by a TRUE one; otherwise a NULL field
-            // leaves the row NULL.
+        // A single field is its own comparison, whatever the operator.
+        _ if inputs.len() == 1 || matches!(op, CompareOp::Eq | CompareOp::NotEq) => {
+            // `=` (and one field) is decided by a FALSE field, `<>` by a TRUE one;
+            // otherwise a NULL field leaves the row NULL.
             let decisive = op == CompareOp::NotEq;
             let compared = fields(op)?;
             for i in 0..rows.len() {
