@@ -675,12 +675,16 @@ fn find(name: &str) -> Option<usize> {
         .position(|d| d.name.eq_ignore_ascii_case(name))
 }
 
-/// PostgreSQL's refusal to SET a setting that is not the session's to change.
+/// PostgreSQL's refusal to SET a setting that is not the session's to change; what it says
+/// follows PostgreSQL's context of the setting where pg_settings lists one (max_connections
+/// is only ever set by the server's defaults here, and a postmaster setting there).
 fn cannot_change(definition: &Definition) -> Error {
+    let postmaster = listing::listing(definition.name).is_some_and(|l| l.context == "postmaster");
     let when = match definition.context {
-        Context::Open => " without restarting the server",
-        Context::User | Context::Server => " now",
         Context::Internal => "",
+        Context::Open => " without restarting the server",
+        Context::User | Context::Server if postmaster => " without restarting the server",
+        Context::User | Context::Server => " now",
     };
     Error::new(
         SqlState::CantChangeRuntimeParam,
