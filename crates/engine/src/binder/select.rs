@@ -532,6 +532,19 @@ impl Binder<'_> {
                     key.expr = rewrite(key.expr.clone())?;
                 }
             }
+            // PostgreSQL's degenerate grouping: HAVING with no GROUP BY and no aggregate is
+            // one group whatever the input holds, so the input is never read (nor its WHERE
+            // evaluated); nothing above reads its columns, which would be a grouping error.
+            let degenerate = group_by.is_empty()
+                && grouping_sets.is_empty()
+                && aggregates.is_empty()
+                && grouping_calls.is_empty();
+            if degenerate {
+                plan = LogicalPlan::Values {
+                    rows: std::sync::Arc::new(vec![Vec::new()]),
+                    types: Vec::new(),
+                };
+            }
             plan = LogicalPlan::Aggregate {
                 input: Box::new(plan),
                 group_by,
