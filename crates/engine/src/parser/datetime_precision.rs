@@ -6,7 +6,7 @@
 
 use sqlparser::tokenizer::{Token, TokenWithSpan, Whitespace};
 
-use super::{lower_word, next_significant};
+use super::{lower_word, next_significant, previous_significant};
 use crate::error::Result;
 use crate::types::precision;
 
@@ -17,7 +17,7 @@ pub fn clamp(tokens: &mut [TokenWithSpan]) -> Result<Vec<String>> {
         let Some(word) = lower_word(&tokens[at].token) else {
             continue;
         };
-        let Some(name) = type_name(&word) else {
+        let Some(name) = type_name(&word).or_else(|| interval_second(tokens, at, &word)) else {
             continue;
         };
         let Some(open) = next_significant(tokens, at + 1) else {
@@ -126,6 +126,25 @@ fn interval_literal_end(tokens: &[TokenWithSpan], at: usize) -> Option<usize> {
 }
 
 /// How the typmodin messages name the type a word starts, if it takes a precision.
+/// `second(p)` as an interval's last field (`interval second(7)`, `day to second(7)`,
+/// `interval '1' second(7)`), whose precision PostgreSQL reports as INTERVAL's.
+fn interval_second(tokens: &[TokenWithSpan], at: usize, word: &str) -> Option<&'static str> {
+    if word != "second" {
+        return None;
+    }
+    let mut previous = previous_significant(tokens, at)?;
+    if matches!(tokens[previous].token, Token::SingleQuotedString(_)) {
+        previous = previous_significant(tokens, previous)?;
+        let interval = lower_word(&tokens[previous].token).as_deref() == Some("interval");
+        return interval.then_some("INTERVAL");
+    }
+    let after_fields = matches!(
+        lower_word(&tokens[previous].token).as_deref(),
+        Some("interval" | "to")
+    );
+    after_fields.then_some("INTERVAL")
+}
+
 fn type_name(word: &str) -> Option<&'static str> {
     Some(match word {
         "timestamp" => "TIMESTAMP",
@@ -183,6 +202,24 @@ mod tests {
         assert_eq!(
             warnings,
             ["INTERVAL(9) precision reduced to maximum allowed, 6"]
+        );
+    }
+
+    #[test]
+    fn clamps_the_second_field_of_an_interval() {
+        let (sql, warnings) =
+            clamped("SELECT interval '1' second(7), '1'::interval day to second (8), second(9)")
+                .expect("clamps");
+        assert_eq!(
+            sql,
+            "SELECT interval '1' second(6), '1'::interval day to second (6), second(9)"
+        );
+        assert_eq!(
+            warnings,
+            [
+                "INTERVAL(7) precision reduced to maximum allowed, 6",
+                "INTERVAL(8) precision reduced to maximum allowed, 6"
+            ]
         );
     }
 

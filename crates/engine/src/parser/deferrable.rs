@@ -8,7 +8,7 @@
 
 use sqlparser::tokenizer::{Token, TokenWithSpan};
 
-use super::{lower_word as word, next_significant};
+use super::{lower_word as word, next_significant, previous_significant};
 
 /// Removes `[NOT] DEFERRABLE` (and the comma that separates it) from every statement of
 /// `tokens` that sets transaction modes; returns per statement (counted as sqlparser counts
@@ -79,12 +79,6 @@ fn sets_modes(words: &[String]) -> bool {
         || starts(&["start", "transaction"])
         || starts(&["set", "transaction"])
         || starts(&["set", "session", "characteristics"])
-}
-
-fn previous_significant(tokens: &[TokenWithSpan], before: usize) -> Option<usize> {
-    (0..before)
-        .rev()
-        .find(|&j| !matches!(tokens[j].token, Token::Whitespace(_)))
 }
 
 #[cfg(test)]

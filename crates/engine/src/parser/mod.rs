@@ -293,6 +293,13 @@ fn next_significant(tokens: &[TokenWithSpan], from: usize) -> Option<usize> {
     (from..tokens.len()).find(|&j| !matches!(tokens[j].token, Token::Whitespace(_)))
 }
 
+/// The last token before `before` that is not whitespace.
+fn previous_significant(tokens: &[TokenWithSpan], before: usize) -> Option<usize> {
+    (0..before)
+        .rev()
+        .find(|&j| !matches!(tokens[j].token, Token::Whitespace(_)))
+}
+
 fn parse_error(sql: &str, e: ParserError) -> Error {
     match e {
         ParserError::RecursionLimitExceeded => Error::new(
