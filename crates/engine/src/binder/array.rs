@@ -214,14 +214,7 @@ impl Binder<'_> {
         };
         let mut args = vec![array];
         let mut index = |binder: &mut Self, e: &Expr| -> Result<()> {
-            let bound = binder.bind_expr(e, scope)?;
-            if !bound.ty().is_integer() && bound.ty() != DataType::Unknown {
-                return Err(Error::new(
-                    SqlState::DatatypeMismatch,
-                    "array subscript must have type integer",
-                ));
-            }
-            let bound = binder.coerce(bound, DataType::Int32, CastContext::Assignment)?;
+            let bound = binder.bind_array_index(e, scope)?;
             args.push(plus(bound, shift));
             Ok(())
         };
@@ -270,6 +263,18 @@ impl Binder<'_> {
             upper,
         };
         Ok(array_call(func, args, ty))
+    }
+
+    /// One array subscript, as int4.
+    pub(super) fn bind_array_index(&mut self, e: &Expr, scope: &Scope) -> Result<ScalarExpr> {
+        let bound = self.bind_expr(e, scope)?;
+        if !bound.ty().is_integer() && bound.ty() != DataType::Unknown {
+            return Err(Error::new(
+                SqlState::DatatypeMismatch,
+                "array subscript must have type integer",
+            ));
+        }
+        self.coerce(bound, DataType::Int32, CastContext::Assignment)
     }
 
     /// `name[i]` on a catalog's name column (pg_dump reads `typname[0]`): PostgreSQL's

@@ -66,7 +66,7 @@ impl Binder<'_> {
     /// UPDATE's `SET column.field = value`: the column's new value is its row with that
     /// field replaced (a NULL row gets the field and NULLs, as in PostgreSQL). Several
     /// fields of one column may be set: a row an earlier `column.field` built for the
-    /// column (`by_field` lists those columns) is taken out of `bound` and is the one
+    /// column (`piecewise` lists the columns assigned by field or subscript) is taken out of `bound` and is the one
     /// changed here. Gives the column and the
     /// new row.
     pub(super) fn field_assignment(
@@ -76,7 +76,7 @@ impl Binder<'_> {
         value: &Expr,
         scope: &Scope,
         bound: &mut Vec<(usize, ScalarExpr)>,
-        by_field: &mut Vec<usize>,
+        piecewise: &mut Vec<usize>,
     ) -> Result<(usize, ScalarExpr)> {
         let written = ObjectName(vec![ast::ObjectNamePart::Identifier(column.clone())]);
         let index = target.column(&written)?;
@@ -104,7 +104,7 @@ impl Binder<'_> {
         // to it before is a second assignment to it.
         let mut earlier: Option<Vec<ScalarExpr>> = None;
         if let Some(position) = bound.iter().position(|(c, _)| *c == index) {
-            if !by_field.contains(&index) {
+            if !piecewise.contains(&index) {
                 return Err(Error::syntax(format!(
                     "multiple assignments to same column \"{column_name}\""
                 )));
@@ -113,7 +113,7 @@ impl Binder<'_> {
                 earlier = Some(args);
             }
         }
-        by_field.push(index);
+        piecewise.push(index);
         let mut fields = Vec::with_capacity(record.fields.len());
         for (i, f) in record.fields.iter().enumerate() {
             let expr = if i == replaced {

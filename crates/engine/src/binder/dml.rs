@@ -364,12 +364,12 @@ impl Binder<'_> {
         let schema: &TableSchema = &target.schema;
         let mut bound = Vec::with_capacity(assignments.len());
         // The columns given a value by `SET column.field = ...`, which may set several fields.
-        let mut by_field = Vec::new();
+        let mut piecewise = Vec::new();
         for assignment in assignments {
             match &assignment.target {
                 AssignmentTarget::ColumnName(name) => {
                     let value = Assigned::Sql(&assignment.value);
-                    self.bind_assignment(target, name, value, scope, &mut bound, &mut by_field)?;
+                    self.bind_assignment(target, name, value, scope, &mut bound, &mut piecewise)?;
                 }
                 AssignmentTarget::Tuple(names) => {
                     let values: Vec<Assigned> = match &assignment.value {
@@ -390,7 +390,7 @@ impl Binder<'_> {
                             value,
                             scope,
                             &mut bound,
-                            &mut by_field,
+                            &mut piecewise,
                         )?;
                     }
                 }
@@ -446,7 +446,7 @@ impl Binder<'_> {
         value: Assigned<'_>,
         scope: &Scope,
         bound: &mut Vec<(usize, ScalarExpr)>,
-        by_field: &mut Vec<usize>,
+        piecewise: &mut Vec<usize>,
     ) -> Result<()> {
         if let (
             [ast::ObjectNamePart::Identifier(column), ast::ObjectNamePart::Identifier(field)],
@@ -454,12 +454,12 @@ impl Binder<'_> {
         ) = (name.0.as_slice(), &value)
         {
             let (column, row) =
-                self.field_assignment(target, (column, field), value, scope, bound, by_field)?;
+                self.field_assignment(target, (column, field), value, scope, bound, piecewise)?;
             let column_name = ObjectName(vec![ast::ObjectNamePart::Identifier(
                 ast::Ident::with_quote('"', target.column_label(column)),
             )]);
             let row = Assigned::Bound(row);
-            return self.bind_assignment(target, &column_name, row, scope, bound, by_field);
+            return self.bind_assignment(target, &column_name, row, scope, bound, piecewise);
         }
         let schema = &target.schema;
         let column = target
@@ -468,19 +468,19 @@ impl Binder<'_> {
         let attnum = i16::try_from(column + 1).unwrap_or(i16::MAX);
         self.note_attribute_use(schema.oid, attnum, AclMode::UPDATE);
         let subscripted = match &value {
-            Assigned::Sql(value) => super::jsonb_subscript::subscripted_assignment(value),
+            Assigned::Sql(value) => super::subscript_assignment::subscripted_assignment(value),
             Assigned::Bound(_) => None,
         };
-        if bound.iter().any(|(c, _)| *c == column) {
-            if subscripted.is_some() {
-                return Err(Error::unsupported(
-                    "several subscripted assignments to one column",
-                ));
+        // What earlier subscripted assignments to this column made of it.
+        let mut earlier = None;
+        if let Some(position) = bound.iter().position(|(c, _)| *c == column) {
+            if subscripted.is_none() || !piecewise.contains(&column) {
+                return Err(Error::syntax(format!(
+                    "multiple assignments to same column \"{}\"",
+                    schema.columns[column].name
+                )));
             }
-            return Err(Error::syntax(format!(
-                "multiple assignments to same column \"{}\"",
-                schema.columns[column].name
-            )));
+            earlier = Some(bound.remove(position).1);
         }
         let value = if matches!(value, Assigned::Sql(value) if is_default_keyword(value)) {
             self.column_default(schema, column)?
@@ -505,7 +505,8 @@ impl Binder<'_> {
             }
             match (value, &subscripted) {
                 (_, Some(assignment)) => {
-                    let bound = self.bind_subscripted_assignment(assignment, scope)?;
+                    piecewise.push(column);
+                    let bound = self.bind_subscripted_assignment(assignment, earlier, scope)?;
                     self.assign(schema, column, bound)?
                 }
                 (Assigned::Sql(value), None) => self.located(

@@ -56,6 +56,7 @@ mod set_operation;
 mod special_functions;
 mod sql_function;
 mod storage_parameters;
+mod subscript_assignment;
 mod truncate;
 mod updatable_view;
 mod user_mapping;

@@ -71,7 +71,7 @@ pub use insert_overriding::Overriding;
 pub use materialized_view::MaterializedViewStatement;
 pub use role_statements::RoleMembership;
 pub use set_constraints::SET_CONSTRAINTS;
-pub use subscript_assignment::SUBSCRIPTED_ASSIGNMENT;
+pub use subscript_assignment::{OMITTED_BOUND, SUBSCRIPTED_ASSIGNMENT, SUBSCRIPT_SLICE};
 
 /// A statement: sqlparser's, or one of PostgreSQL's that sqlparser lacks, parsed here.
 #[derive(Debug, Clone)]

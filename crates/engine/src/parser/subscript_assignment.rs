@@ -1,6 +1,7 @@
 //! `UPDATE t SET column[s1][s2] = value`: sqlparser takes only a column name before `=`.
 //! A pre-pass rewrites each subscripted assignment of an UPDATE's SET list into
-//! `column = "subscripted assignment"(column, (value), (s1), (s2))`, a call the binder
+//! `column = "subscripted assignment"(column, (value), (s1), (s2))` (a slice `lo:hi` as
+//! `"subscript slice"((lo), (hi))`), a call the binder
 //! reads back as the assignment (see `binder::jsonb_subscript`); no other statement has
 //! such a call, and a function of that name does not exist.
 
@@ -11,6 +12,12 @@ use super::sequence_options::keyword;
 
 /// The name of the call standing for a subscripted assignment.
 pub const SUBSCRIPTED_ASSIGNMENT: &str = "subscripted assignment";
+
+/// The call standing for a slice `lo:hi` among the subscripts of an assignment.
+pub const SUBSCRIPT_SLICE: &str = "subscript slice";
+
+/// The name standing for a slice bound left out (`a[:3]`).
+pub const OMITTED_BOUND: &str = "omitted bound";
 
 /// Rewrites the subscripted assignments of every UPDATE.
 pub fn rewrite(tokens: &mut Vec<TokenWithSpan>) {
@@ -142,19 +149,57 @@ fn subscripted(tokens: &[TokenWithSpan], from: usize, end: usize) -> Option<Vec<
     let mut call = vec![
         column.clone(),
         wrap(Token::Eq),
-        wrap(Token::Word(Word {
-            value: SUBSCRIPTED_ASSIGNMENT.to_string(),
-            quote_style: Some('"'),
-            keyword: Keyword::NoKeyword,
-        })),
+        quoted_word(SUBSCRIPTED_ASSIGNMENT),
         wrap(Token::LParen),
         column.clone(),
     ];
-    for part in std::iter::once(value).chain(subscripts) {
-        call.extend([wrap(Token::Comma), wrap(Token::LParen)]);
-        call.extend_from_slice(part);
-        call.push(wrap(Token::RParen));
+    call.push(wrap(Token::Comma));
+    call.extend(parenthesized(value));
+    for part in subscripts {
+        call.push(wrap(Token::Comma));
+        call.extend(subscript(part));
     }
     call.push(wrap(Token::RParen));
     Some(call)
+}
+
+fn quoted_word(value: &str) -> TokenWithSpan {
+    TokenWithSpan::wrap(Token::Word(Word {
+        value: value.to_string(),
+        quote_style: Some('"'),
+        keyword: Keyword::NoKeyword,
+    }))
+}
+
+fn parenthesized(part: &[TokenWithSpan]) -> Vec<TokenWithSpan> {
+    let mut out = Vec::with_capacity(part.len() + 2);
+    out.push(TokenWithSpan::wrap(Token::LParen));
+    out.extend_from_slice(part);
+    out.push(TokenWithSpan::wrap(Token::RParen));
+    out
+}
+
+/// One subscript: `(i)`, or for a slice `lo:hi` the call `"subscript slice"((lo), (hi))`,
+/// an omitted bound being the name [`OMITTED_BOUND`].
+fn subscript(part: &[TokenWithSpan]) -> Vec<TokenWithSpan> {
+    let colon = until(part, 0, |_, t| *t == Token::Colon);
+    if colon == part.len() {
+        return parenthesized(part);
+    }
+    let bound = |tokens: &[TokenWithSpan]| match tokens
+        .iter()
+        .all(|t| matches!(t.token, Token::Whitespace(_)))
+    {
+        true => vec![quoted_word(OMITTED_BOUND)],
+        false => parenthesized(tokens),
+    };
+    let mut out = vec![
+        quoted_word(SUBSCRIPT_SLICE),
+        TokenWithSpan::wrap(Token::LParen),
+    ];
+    out.extend(bound(&part[..colon]));
+    out.push(TokenWithSpan::wrap(Token::Comma));
+    out.extend(bound(&part[colon + 1..]));
+    out.push(TokenWithSpan::wrap(Token::RParen));
+    out
 }

@@ -10,7 +10,7 @@
 
 use std::cmp::Ordering;
 
-use super::array_shaped;
+use super::{array_assign, array_shaped};
 use crate::error::{Error, Result, SqlState};
 use crate::plan::CompareOp;
 use crate::types::{text_io, DataType, ScalarValue};
@@ -63,6 +63,15 @@ pub enum ArrayFunction {
     OptionParts {
         value: bool,
     },
+    /// `a[i] = x` of an UPDATE over `[a, x, i, ...]`: the array with that element set.
+    AssignElement,
+    /// `a[i:j] = b` of an UPDATE over `[a, b, bounds...]`, the bounds given as for
+    /// [`ArrayFunction::Slice`]: the array with that slice replaced by `b`'s elements.
+    AssignSlice {
+        dims: u8,
+        lower: u8,
+        upper: u8,
+    },
 }
 
 impl ArrayFunction {
@@ -70,7 +79,9 @@ impl ArrayFunction {
         use ArrayFunction as A;
         match self {
             A::Construct | A::Nest => "array",
-            A::Subscript | A::Slice { .. } => "subscript",
+            A::Subscript | A::Slice { .. } | A::AssignElement | A::AssignSlice { .. } => {
+                "subscript"
+            }
             A::Length => "array_length",
             A::Cardinality => "cardinality",
             A::Upper => "array_upper",
@@ -110,6 +121,8 @@ impl ArrayFunction {
                 | A::Cat
                 | A::Quantified { .. }
                 | A::Remove
+                | A::AssignElement
+                | A::AssignSlice { .. }
         )
     }
 
@@ -163,6 +176,7 @@ impl ArrayFunction {
                     .unwrap_or(S::Null)
             }
             A::Nest | A::Slice { .. } => return array_shaped::eval_row(self, args),
+            A::AssignElement | A::AssignSlice { .. } => return array_assign::assign(self, args),
             A::Length | A::Upper => match (array(0), int(1)) {
                 (Some(values), Some(1)) if !values.is_empty() => count(values.len()),
                 _ => S::Null,

@@ -19,7 +19,7 @@ pub(super) fn needs_shape(func: ArrayFunction, args: &[ScalarValue]) -> bool {
     let shaped = |arg: &ScalarValue| matches!(arg, ScalarValue::ShapedArray(_));
     match func {
         A::Nest | A::Slice { .. } => true,
-        A::Construct | A::StringToArray => false,
+        A::Construct | A::StringToArray | A::AssignElement | A::AssignSlice { .. } => false,
         A::Subscript => args.len() != 2 || args.first().is_some_and(shaped),
         A::Length
         | A::Cardinality
@@ -88,6 +88,7 @@ pub(super) fn eval_row(func: ArrayFunction, args: &[ScalarValue]) -> Result<Scal
             }
             _ => S::Null,
         },
+        A::AssignElement | A::AssignSlice { .. } => super::array_assign::assign(func, args)?,
         A::Cat => concatenate(arg(0), arg(1))?,
         A::Append => push(arg(0), arg(1).clone(), false)?,
         A::Prepend => push(arg(1), arg(0).clone(), true)?,

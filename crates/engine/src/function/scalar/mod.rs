@@ -6,6 +6,7 @@
 //! argument is NULL and never look at, or fail on, the values in those rows.
 
 mod array;
+mod array_assign;
 mod array_shaped;
 mod bit_string;
 mod bitwise;
