@@ -240,6 +240,12 @@ impl Binder<'_> {
                     {
                         cast_scalar(&ScalarValue::Text(text), DataType::Text, to, context)?
                     }
+                    // So are an array's elements too long for its element type.
+                    DataType::Array(elem)
+                        if *elem != elem.unmodified() && context != CastContext::Explicit =>
+                    {
+                        cast_scalar(&ScalarValue::Text(text), DataType::Text, to, context)?
+                    }
                     _ => match self.relative_datetime_literal(&text, to) {
                         Some(bound) => return bound,
                         None => text_io::parse_text(&text, to)?,

@@ -212,7 +212,13 @@ impl Binder<'_> {
                 let (to, domain) = self.bind_column_type(data_type)?;
                 let value = self.located(
                     |binder| {
-                        let input = binder.bind_expr_for(inner, to, scope)?;
+                        // Under a cast, ARRAY[...]'s elements are cast to the element type.
+                        let input = match (&**inner, to) {
+                            (Expr::Array(array), DataType::Array(_)) => {
+                                binder.bind_array_constructor(array, Some(to), scope)?
+                            }
+                            _ => binder.bind_expr_for(inner, to, scope)?,
+                        };
                         binder.coerce(input, to, CastContext::Explicit)
                     },
                     |binder, error| match error.state {
@@ -403,9 +409,6 @@ impl Binder<'_> {
         target: DataType,
         scope: &Scope,
     ) -> Result<ScalarExpr> {
-        if let (Expr::Array(array), DataType::Array(_)) = (expr, target) {
-            return self.bind_array_constructor(array, Some(target), scope);
-        }
         if matches!(target, DataType::Float32 | DataType::Float64) {
             let (negative, inner) = match expr {
                 Expr::UnaryOp {

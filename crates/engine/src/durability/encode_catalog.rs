@@ -1570,7 +1570,7 @@ mod tests {
             .iter()
             .filter_map(|&t| DataType::array_of(t))
             .collect();
-        assert_eq!(arrays.len(), 21, "every type with an array type");
+        assert_eq!(arrays.len(), 32, "every type with an array type");
         scalars.into_iter().chain(arrays).collect()
     }
 
@@ -1590,10 +1590,10 @@ mod tests {
         assert!(is_corrupt::<DataType>(&array_of_array.buf));
         let deep = vec![tag::ARRAY; 100_000];
         assert!(is_corrupt::<DataType>(&deep));
-        let mut array_of_char = Encoder::default();
-        array_of_char.u8(tag::ARRAY);
-        DataType::Char(Some(3)).encode(&mut array_of_char);
-        assert!(is_corrupt::<DataType>(&array_of_char.buf));
+        let mut array_of_vector = Encoder::default();
+        array_of_vector.u8(tag::ARRAY);
+        DataType::FloatVector(Some(3)).encode(&mut array_of_vector);
+        assert!(is_corrupt::<DataType>(&array_of_vector.buf));
         for bad in [0, 21, 255] {
             assert!(is_corrupt::<DataType>(&[bad]), "tag {bad}");
         }

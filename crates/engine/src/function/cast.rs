@@ -454,14 +454,22 @@ fn to_array<U: Fn() -> Error>(
             let child = cast_vector(list.child(), *from_elem, elem, context)?;
             Ok(VectorData::List(list.with_child(child)))
         }
+        // array_in reads the elements without the element's modifier, which a length
+        // coercion in the cast's own context then applies (too long is an error on
+        // assignment, truncated in an explicit cast).
         (VectorData::Text(s), _) => {
-            let mut out = ListVec::with_capacity(elem.physical(), s.len());
+            let read = elem.unmodified();
+            let mut out = ListVec::with_capacity(read.physical(), s.len());
             for row in 0..s.len() {
                 if rows.validity.is_some_and(|v| !v.get(row)) {
                     out.push_empty();
                 } else {
-                    out.push_array(&parse_array(s.get(row), elem)?)?;
+                    out.push_array(&parse_array(s.get(row), read)?)?;
                 }
+            }
+            if read != elem {
+                let child = cast_vector(out.child(), read, elem, context)?;
+                out = out.with_child(child);
             }
             Ok(VectorData::List(out))
         }

@@ -21,15 +21,16 @@ pub const fn enum_array_oid(enum_oid: u32) -> u32 {
     enum_oid.wrapping_add(1)
 }
 
-/// The element of arrays of enum type `oid`, leaked once per enum type ever put in an array
-/// so that [`DataType::Array`] keeps a `'static` element.
-fn enum_element(oid: u32) -> &'static DataType {
-    static ELEMENTS: LazyLock<Mutex<HashMap<u32, &'static DataType>>> =
+/// The element of arrays whose element type is not one of the fixed ones [`DataType::array_of`]
+/// names (an enum type, or a type with a modifier such as `varchar(3)`), leaked once per
+/// such type ever put in an array so that [`DataType::Array`] keeps a `'static` element.
+fn interned_element(elem: DataType) -> &'static DataType {
+    static ELEMENTS: LazyLock<Mutex<HashMap<DataType, &'static DataType>>> =
         LazyLock::new(|| Mutex::new(HashMap::new()));
     let mut elements = crate::sync::lock(&ELEMENTS);
     elements
-        .entry(oid)
-        .or_insert_with(|| Box::leak(Box::new(DataType::Enum(oid))))
+        .entry(elem)
+        .or_insert_with(|| Box::leak(Box::new(elem)))
 }
 
 /// Precision and scale of `numeric(p, s)`.
@@ -71,8 +72,9 @@ pub enum DataType {
     Json,
     /// JSON normalised as PostgreSQL's `jsonb` (see [`crate::types::json`]).
     Jsonb,
-    /// A one-dimensional array (PostgreSQL's `_int4`, `int[]`). Built only by
-    /// [`DataType::array_of`], so the element is never itself an array and has no modifier.
+    /// An array (PostgreSQL's `_int4`, `int[]`, of any number of dimensions). Built only by
+    /// [`DataType::array_of`], so the element is never itself an array; it may have a
+    /// modifier (`varchar(3)[]`), which every element is held to.
     Array(&'static DataType),
     /// `oid` and its aliases `regclass`, `regtype`, ...: an unsigned 32-bit object id, held
     /// in an int64 vector. The aliases print as the name of the object (see
@@ -291,7 +293,6 @@ impl DataType {
             DataType::Json => &DataType::Json,
             DataType::Jsonb => &DataType::Jsonb,
             DataType::Oid(OidKind::Oid) => &DataType::Oid(OidKind::Oid),
-            DataType::Enum(oid) => enum_element(oid),
             DataType::FloatVector(None) => &DataType::FloatVector(None),
             DataType::Bit(None) => &DataType::Bit(None),
             DataType::VarBit(None) => &DataType::VarBit(None),
@@ -299,19 +300,20 @@ impl DataType {
             DataType::Inet => &DataType::Inet,
             DataType::Cidr => &DataType::Cidr,
             DataType::InternalChar => &DataType::InternalChar,
-            DataType::Unknown
+            DataType::Enum(_)
             | DataType::Time(Some(_))
             | DataType::Timestamp(Some(_))
             | DataType::TimestampTz(Some(_))
             | DataType::Interval(_)
             | DataType::TimeTz(Some(_))
-            | DataType::FloatVector(Some(_))
-            | DataType::Oid(_)
             | DataType::Numeric(Some(_))
             | DataType::Varchar(Some(_))
             | DataType::Char(_)
             | DataType::Bit(Some(_))
-            | DataType::VarBit(Some(_))
+            | DataType::VarBit(Some(_)) => interned_element(elem),
+            DataType::Unknown
+            | DataType::FloatVector(Some(_))
+            | DataType::Oid(_)
             | DataType::Array(_)
             | DataType::Record(_)
             | DataType::JsonPath
@@ -325,18 +327,8 @@ impl DataType {
     /// (`ARRAY['a'::varchar(3)]` is `varchar[]`); untyped literals make text[].
     pub fn array_of_values(elem: DataType) -> Option<DataType> {
         DataType::array_of(match elem {
-            DataType::Numeric(_) => DataType::Numeric(None),
-            DataType::Varchar(_) => DataType::Varchar(None),
-            DataType::FloatVector(_) => DataType::FloatVector(None),
-            DataType::Bit(_) => DataType::Bit(None),
-            DataType::VarBit(_) => DataType::VarBit(None),
-            DataType::Time(_)
-            | DataType::Timestamp(_)
-            | DataType::TimestampTz(_)
-            | DataType::Interval(_)
-            | DataType::TimeTz(_) => elem.unmodified(),
             DataType::Unknown => DataType::Text,
-            other => other,
+            other => other.unmodified(),
         })
     }
 
@@ -364,6 +356,7 @@ impl DataType {
             DataType::Timestamp(_) => DataType::Timestamp(None),
             DataType::TimestampTz(_) => DataType::TimestampTz(None),
             DataType::Interval(_) => DataType::Interval(IntervalTypmod::NONE),
+            DataType::Array(elem) => DataType::array_of(elem.unmodified()).unwrap_or(self),
             other => other,
         }
     }
@@ -565,6 +558,7 @@ impl DataType {
                     1231 => 1700,
                     1009 => 25,
                     1015 => 1043,
+                    1014 => 1042,
                     1182 => 1082,
                     1115 => 1114,
                     1185 => 1184,
@@ -642,6 +636,8 @@ impl DataType {
             | DataType::Time(Some(p))
             | DataType::TimeTz(Some(p)) => i32::from(p),
             DataType::Interval(m) => m.typmod(),
+            // An array's modifier is its element's (pg_attribute of a varchar(3)[] column).
+            DataType::Array(elem) => elem.typmod(),
             _ => -1,
         }
     }
@@ -668,6 +664,9 @@ impl DataType {
             (DataType::Time(None), _) => DataType::Time(precision),
             (DataType::TimeTz(None), _) => DataType::TimeTz(precision),
             (DataType::Interval(_), _) => DataType::Interval(IntervalTypmod::from_typmod(typmod)),
+            (DataType::Array(elem), _) => {
+                DataType::array_of(elem.with_typmod(typmod)).unwrap_or(self)
+            }
             (ty, _) => ty,
         }
     }

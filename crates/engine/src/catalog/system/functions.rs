@@ -623,7 +623,9 @@ pub fn format_type(type_oid: u32, typmod: i32) -> String {
         // PostgreSQL prints bpchar without a length as "bpchar".
         match ty {
             DataType::Char(None) => return "bpchar".to_string(),
-            DataType::Array(DataType::Bit(_)) => return "\"bit\"[]".to_string(),
+            DataType::Array(DataType::Bit(None)) => return "\"bit\"[]".to_string(),
+            // An array's modifier is its element's: `character varying(3)[]`.
+            DataType::Array(elem) if *elem != elem.unmodified() => return format!("{elem}[]"),
             _ => {}
         }
         return ty.to_string();
