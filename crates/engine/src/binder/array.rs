@@ -35,6 +35,8 @@ pub(super) const ARRAY_FUNCTIONS: &[&str] = &[
     "array_prepend",
     "array_cat",
     "array_remove",
+    "array_replace",
+    "trim_array",
 ];
 
 /// `expr` when it is a text column of a system catalog: a `name`, which PostgreSQL lets
@@ -708,6 +710,20 @@ fn resolve_array_function(name: &str, args: &[DataType]) -> Result<Option<Resolv
             };
             let array = array_type(elem)?;
             resolved(A::Cat, vec![array, array], array)
+        }
+        ("array_replace", [a, x, y]) => {
+            let Some(elem) = polymorphic_element(&[*a], &[*x, *y], true)? else {
+                return Ok(None);
+            };
+            let array = array_type(elem)?;
+            resolved(A::Replace, vec![array, elem, elem], array)
+        }
+        ("trim_array", [a, n]) if n.is_integer() || *n == T::Unknown => {
+            let Some(elem) = polymorphic_element(&[*a], &[], false)? else {
+                return Ok(None);
+            };
+            let array = array_type(elem)?;
+            resolved(A::Trim, vec![array, T::Int32], array)
         }
         ("array_remove", [a, x]) => {
             let Some(elem) = polymorphic_element(&[*a], &[*x], true)? else {

@@ -1078,6 +1078,13 @@ impl Binder<'_> {
         if function_name == "generate_subscripts" {
             bound = self.subscript_bounds(bound)?;
         }
+        if function_name == "string_to_table" {
+            let types: Vec<DataType> = bound.iter().map(ScalarExpr::ty).collect();
+            let array = self
+                .bind_array_function("string_to_array", bound)
+                .unwrap_or_else(|| Err(self.undefined_function(function_name, &types)))?;
+            bound = vec![array];
+        }
         if function_name == "pg_partition_ancestors" {
             // No relation is a partition, so none has ancestors (psql's \d asks).
             let [relation] = bound.as_slice() else {

@@ -24,7 +24,9 @@ impl TableFunction {
             "generate_series" | "generate_subscripts" => Some(TableFunction::GenerateSeries),
             // No relation is a partition: its ancestors are the unnest of an empty array,
             // which the binder passes it.
-            "unnest" | "pg_partition_ancestors" => Some(TableFunction::Unnest),
+            // string_to_table(s, delimiter [, null]) is the unnest of string_to_array's
+            // array, which the binder passes it.
+            "unnest" | "pg_partition_ancestors" | "string_to_table" => Some(TableFunction::Unnest),
             "regexp_matches" => Some(TableFunction::RegexpMatches),
             "regexp_split_to_table" => Some(TableFunction::RegexpSplitToTable),
             _ => None,

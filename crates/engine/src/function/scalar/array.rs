@@ -63,6 +63,10 @@ pub enum ArrayFunction {
     OptionParts {
         value: bool,
     },
+    /// `array_replace(a, x, y)`: every element not distinct from `x` replaced by `y`.
+    Replace,
+    /// `trim_array(a, n)`: without the last `n` items of the first dimension.
+    Trim,
     /// `a[i] = x` of an UPDATE over `[a, x, i, ...]`: the array with that element set.
     AssignElement,
     /// `a[i:j] = b` of an UPDATE over `[a, b, bounds...]`, the bounds given as for
@@ -101,6 +105,8 @@ impl ArrayFunction {
             A::Quantified { all: false, .. } => "any",
             A::Quantified { all: true, .. } => "all",
             A::Remove => "array_remove",
+            A::Replace => "array_replace",
+            A::Trim => "trim_array",
             A::OptionParts { .. } => "pg_options_to_table",
         }
     }
@@ -121,6 +127,7 @@ impl ArrayFunction {
                 | A::Cat
                 | A::Quantified { .. }
                 | A::Remove
+                | A::Replace
                 | A::AssignElement
                 | A::AssignSlice { .. }
         )
@@ -213,6 +220,18 @@ impl ArrayFunction {
                 _ => S::Null,
             },
             A::Quantified { op, all } => quantified(arg(0), array(1), op, all),
+            A::Replace => match array(0) {
+                None => S::Null,
+                Some(values) => {
+                    let hits: Vec<usize> = matching(values, arg(1)).collect();
+                    let mut out = values.to_vec();
+                    for i in hits {
+                        out[i] = arg(2).clone();
+                    }
+                    S::Array(out)
+                }
+            },
+            A::Trim => return array_shaped::eval_row(self, args),
             A::Remove => match array(0) {
                 None => S::Null,
                 Some(values) => {

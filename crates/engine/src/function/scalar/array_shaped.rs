@@ -18,7 +18,7 @@ pub(super) fn needs_shape(func: ArrayFunction, args: &[ScalarValue]) -> bool {
     use ArrayFunction as A;
     let shaped = |arg: &ScalarValue| matches!(arg, ScalarValue::ShapedArray(_));
     match func {
-        A::Nest | A::Slice { .. } => true,
+        A::Nest | A::Slice { .. } | A::Trim => true,
         A::Construct | A::StringToArray | A::AssignElement | A::AssignSlice { .. } => false,
         A::Subscript => args.len() != 2 || args.first().is_some_and(shaped),
         A::Length
@@ -38,6 +38,7 @@ pub(super) fn needs_shape(func: ArrayFunction, args: &[ScalarValue]) -> bool {
         | A::Overlap
         | A::Quantified { .. }
         | A::Remove
+        | A::Replace
         | A::OptionParts { .. } => args.iter().any(shaped),
     }
 }
@@ -89,6 +90,12 @@ pub(super) fn eval_row(func: ArrayFunction, args: &[ScalarValue]) -> Result<Scal
             _ => S::Null,
         },
         A::AssignElement | A::AssignSlice { .. } => super::array_assign::assign(func, args)?,
+        // The elements replaced in storage order; the shape stays.
+        A::Replace => match (array_parts(arg(0)), func.eval_plain(&flattened(args))?) {
+            (Some((dims, _)), S::Array(replaced)) => ShapedArray::value(dims, replaced),
+            (_, other) => other,
+        },
+        A::Trim => trim(arg(0), arg(1))?,
         A::Cat => concatenate(arg(0), arg(1))?,
         A::Append => push(arg(0), arg(1).clone(), false)?,
         A::Prepend => push(arg(1), arg(0).clone(), true)?,
@@ -389,4 +396,30 @@ fn push(array: &ScalarValue, element: ScalarValue, front: bool) -> Result<Scalar
         len: values.len() as i32,
     }];
     Ok(ShapedArray::value(dims, values))
+}
+
+/// trim_array: the slice without the last `n` items of the first dimension, counted from 1
+/// as any slice.
+fn trim(array: &ScalarValue, n: &ScalarValue) -> Result<ScalarValue> {
+    let (Some((dims, elements)), ScalarValue::Int32(n)) = (array_parts(array), n) else {
+        return Ok(ScalarValue::Null);
+    };
+    let length = dims.first().map_or(0, |d| d.len);
+    if *n < 0 || *n > length {
+        return Err(Error::new(
+            SqlState::ArraySubscriptError,
+            format!("number of elements to trim must be between 0 and {length}"),
+        ));
+    }
+    let Some(first) = dims.first() else {
+        return Ok(ScalarValue::Array(Vec::new()));
+    };
+    let upper = first.upper() - i64::from(*n);
+    let bounds = Bounds {
+        count: 1,
+        lower: 0,
+        upper: 1,
+        values: &[ScalarValue::Int32(upper as i32)],
+    };
+    Ok(slice(&dims, elements, &bounds))
 }
