@@ -153,9 +153,10 @@ fn flattened(args: &[ScalarValue]) -> Vec<ScalarValue> {
 /// searching or editing more dimensions.
 fn one_dimensional(array: &ScalarValue, doing: &str) -> Result<i32> {
     match array_parts(array) {
-        Some((dims, _)) if dims.len() > 1 => Err(Error::unsupported(format!(
-            "{doing} multidimensional arrays is not supported"
-        ))),
+        Some((dims, _)) if dims.len() > 1 => Err(Error::new(
+            SqlState::FeatureNotSupported,
+            format!("{doing} multidimensional arrays is not supported"),
+        )),
         Some((dims, _)) => Ok(dims.first().map_or(1, |d| d.lower)),
         None => Ok(1),
     }
