@@ -302,10 +302,19 @@ impl Binder<'_> {
                 pattern,
                 escape_char,
             } => {
-                if *any {
-                    return Err(Error::unsupported(format!("the LIKE form {expr}")));
-                }
                 let case_insensitive = matches!(expr, Expr::ILike { .. });
+                let quantified = match (*any, like_all_operand(pattern)) {
+                    (true, _) => Some((pattern.as_ref(), false)),
+                    (false, Some(array)) => Some((array, true)),
+                    (false, None) => None,
+                };
+                if let Some((array, all)) = quantified {
+                    if escape_char.is_some() {
+                        return Err(Error::syntax("syntax error at or near \"ESCAPE\""));
+                    }
+                    let like = (*negated, case_insensitive, all);
+                    return self.bind_quantified_like(inner, array, like, scope);
+                }
                 let like = self.bind_like(inner, pattern, *negated, case_insensitive, scope)?;
                 match escape_char {
                     None => Ok(like),
@@ -1157,6 +1166,46 @@ impl Binder<'_> {
             });
         }
         combined.ok_or_else(|| Error::internal("IN with an empty list"))
+    }
+
+    /// `x [NOT] [I]LIKE ANY | ALL (array)`: the value against each pattern of a text array.
+    fn bind_quantified_like(
+        &mut self,
+        inner: &Expr,
+        array: &Expr,
+        (negated, case_insensitive, all): (bool, bool, bool),
+        scope: &Scope,
+    ) -> Result<ScalarExpr> {
+        let value = self.bind_expr(inner, scope)?;
+        let patterns = self.bind_expr(array, scope)?;
+        let op = if case_insensitive { "~~*" } else { "~~" };
+        let element = match patterns.ty() {
+            DataType::Unknown => DataType::Text,
+            ty => ty.element().unwrap_or(ty),
+        };
+        for ty in [value.ty(), element] {
+            if !(ty.is_string() || ty == DataType::Unknown) {
+                return Err(self.operator_error(op, value.ty(), element));
+            }
+        }
+        let text_array = DataType::Array(&DataType::Text);
+        if patterns.ty() != DataType::Unknown && patterns.ty().element().is_none() {
+            return Err(Error::new(
+                SqlState::WrongObjectType,
+                "op ANY/ALL (array) requires array on right side",
+            ));
+        }
+        let value = self.coerce(value, DataType::Text, CastContext::Implicit)?;
+        let patterns = self.coerce(patterns, text_array, CastContext::Implicit)?;
+        Ok(super::array::array_call(
+            ArrayFunction::QuantifiedLike {
+                negated,
+                case_insensitive,
+                all,
+            },
+            vec![value, patterns],
+            DataType::Bool,
+        ))
     }
 
     fn bind_like(
@@ -2103,5 +2152,30 @@ impl Binder<'_> {
             ),
             _ => Error::unsupported(format!("the set-returning function {name} here")),
         }
+    }
+}
+
+/// The array of `x LIKE ALL (array)`, which sqlparser reads as a call of a function `all`
+/// (a reserved word in PostgreSQL, so no function has that name).
+fn like_all_operand(pattern: &Expr) -> Option<&Expr> {
+    let Expr::Function(function) = pattern else {
+        return None;
+    };
+    let [ast::ObjectNamePart::Identifier(name)] = function.name.0.as_slice() else {
+        return None;
+    };
+    if name.quote_style.is_some() || !name.value.eq_ignore_ascii_case("all") {
+        return None;
+    }
+    let ast::FunctionArguments::List(list) = &function.args else {
+        return None;
+    };
+    match list.args.as_slice() {
+        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(array))]
+            if list.duplicate_treatment.is_none() && list.clauses.is_empty() =>
+        {
+            Some(array)
+        }
+        _ => None,
     }
 }

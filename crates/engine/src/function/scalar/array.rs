@@ -56,6 +56,13 @@ pub enum ArrayFunction {
         op: CompareOp,
         all: bool,
     },
+    /// `x [NOT] [I]LIKE ANY (a)` or, with `all`, `... ALL (a)`: the match against each
+    /// element, combined as ANY and ALL combine comparisons.
+    QuantifiedLike {
+        negated: bool,
+        case_insensitive: bool,
+        all: bool,
+    },
     /// `array_remove(a, x)`: `a` without the elements not distinct from `x`.
     Remove,
     /// The names (or, with `value`, the values) of an options array's `name=value` items:
@@ -102,8 +109,8 @@ impl ArrayFunction {
             A::Contains => "@>",
             A::ContainedBy => "<@",
             A::Overlap => "&&",
-            A::Quantified { all: false, .. } => "any",
-            A::Quantified { all: true, .. } => "all",
+            A::Quantified { all: false, .. } | A::QuantifiedLike { all: false, .. } => "any",
+            A::Quantified { all: true, .. } | A::QuantifiedLike { all: true, .. } => "all",
             A::Remove => "array_remove",
             A::Replace => "array_replace",
             A::Trim => "trim_array",
@@ -126,6 +133,7 @@ impl ArrayFunction {
                 | A::Prepend
                 | A::Cat
                 | A::Quantified { .. }
+                | A::QuantifiedLike { .. }
                 | A::Remove
                 | A::Replace
                 | A::AssignElement
@@ -220,6 +228,11 @@ impl ArrayFunction {
                 _ => S::Null,
             },
             A::Quantified { op, all } => quantified(arg(0), array(1), op, all),
+            A::QuantifiedLike {
+                negated,
+                case_insensitive,
+                all,
+            } => quantified_like(arg(0), array(1), (negated, case_insensitive), all)?,
             A::Replace => match array(0) {
                 None => S::Null,
                 Some(values) => {
@@ -435,4 +448,38 @@ fn quantified(
     } else {
         ScalarValue::Bool(all)
     }
+}
+
+/// [`ArrayFunction::QuantifiedLike`]: true (false for ALL) at the first element deciding it,
+/// else NULL if the value or an element was NULL.
+fn quantified_like(
+    x: &ScalarValue,
+    patterns: Option<&[ScalarValue]>,
+    (negated, case_insensitive): (bool, bool),
+    all: bool,
+) -> Result<ScalarValue> {
+    let Some(patterns) = patterns else {
+        return Ok(ScalarValue::Null);
+    };
+    let text = match x {
+        ScalarValue::Text(text) => Some(text.as_bytes()),
+        _ => None,
+    };
+    let mut saw_null = false;
+    let mut scratch = String::new();
+    for pattern in patterns {
+        let (Some(text), ScalarValue::Text(pattern)) = (text, pattern) else {
+            saw_null = true;
+            continue;
+        };
+        let pattern = crate::function::like::LikePattern::compile(pattern, case_insensitive)?;
+        let hit = pattern.matches(text, &mut scratch) != negated;
+        if hit != all {
+            return Ok(ScalarValue::Bool(hit));
+        }
+    }
+    Ok(match saw_null {
+        true => ScalarValue::Null,
+        false => ScalarValue::Bool(all),
+    })
 }

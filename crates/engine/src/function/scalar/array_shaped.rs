@@ -37,6 +37,7 @@ pub(super) fn needs_shape(func: ArrayFunction, args: &[ScalarValue]) -> bool {
         | A::ContainedBy
         | A::Overlap
         | A::Quantified { .. }
+        | A::QuantifiedLike { .. }
         | A::Remove
         | A::Replace
         | A::OptionParts { .. } => args.iter().any(shaped),
@@ -135,6 +136,7 @@ pub(super) fn eval_row(func: ArrayFunction, args: &[ScalarValue]) -> Result<Scal
         | A::ContainedBy
         | A::Overlap
         | A::Quantified { .. }
+        | A::QuantifiedLike { .. }
         | A::OptionParts { .. } => func.eval_plain(&flattened(args))?,
     })
 }
