@@ -144,10 +144,23 @@ impl Binder<'_> {
                 compare_op,
                 right,
             } => {
+                let all = matches!(expr, Expr::AllOp { .. });
+                let like = match compare_op {
+                    BinaryOperator::PGLikeMatch => Some((false, false)),
+                    BinaryOperator::PGNotLikeMatch => Some((true, false)),
+                    BinaryOperator::PGILikeMatch => Some((false, true)),
+                    BinaryOperator::PGNotILikeMatch => Some((true, true)),
+                    _ => None,
+                };
+                if let (Some((negated, case_insensitive)), false) =
+                    (like, matches!(right.as_ref(), Expr::Subquery(_)))
+                {
+                    let like = (negated, case_insensitive, all);
+                    return self.bind_quantified_like(left, right, like, scope);
+                }
                 let op = compare_operator(compare_op).ok_or_else(|| {
                     Error::unsupported(format!("the operator {compare_op} with ANY/ALL"))
                 })?;
-                let all = matches!(expr, Expr::AllOp { .. });
                 let Expr::Subquery(subquery) = right.as_ref() else {
                     return self.bind_array_quantified(left, op, right, all, scope);
                 };
