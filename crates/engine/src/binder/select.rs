@@ -165,6 +165,7 @@ impl Binder<'_> {
                     from_relation: false,
                 })
                 .collect(),
+            ..Scope::default()
         };
         let mut keys = Vec::new();
         for item in order_by {
