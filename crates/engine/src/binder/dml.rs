@@ -835,6 +835,7 @@ pub(super) fn table_scope(schema: &TableSchema, visible: &str) -> Scope {
                 attnum: (i + 1) as i16,
                 qualified_only: false,
                 null_extended: false,
+                padding_witness: false,
                 from_relation: true,
             })
             .collect(),

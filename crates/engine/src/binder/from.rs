@@ -6,6 +6,7 @@ use std::sync::Arc;
 use sqlparser::ast::{self, JoinConstraint, JoinOperator, TableFactor, TableWithJoins};
 
 use super::expand_array::{EXPAND_ARRAY, EXPAND_ARRAY_COLUMNS};
+use super::outer_join_row::mark_witnesses;
 use super::scope::{Scope, ScopeColumn};
 use super::{ident_name, Binder};
 use crate::catalog::system::{self, SystemRelation};
@@ -274,6 +275,7 @@ impl Binder<'_> {
                 "The combining JOIN type must be INNER or LEFT for a LATERAL reference.",
             ));
         }
+        let left_width = left_scope.columns.len();
         let mut scope = left_scope;
         scope.append(right_scope);
         let condition = match constraint {
@@ -281,7 +283,9 @@ impl Binder<'_> {
                 self.aggregate_forbidden_in = Some("JOIN conditions");
                 let condition = self.bind_condition(expr, &scope, "JOIN/ON");
                 self.aggregate_forbidden_in = None;
-                Some(condition?)
+                let condition = condition?;
+                mark_witnesses(&mut scope, left_width, kind, &condition);
+                Some(condition)
             }
             JoinConstraint::None => None,
             JoinConstraint::Using(_) | JoinConstraint::Natural => {
@@ -308,7 +312,9 @@ impl Binder<'_> {
                 self.aggregate_forbidden_in = Some("JOIN conditions");
                 let condition = self.bind_condition(expr, &scope, "JOIN/ON");
                 self.aggregate_forbidden_in = None;
-                return Ok((join(left, right, kind, Some(condition?)), scope));
+                let condition = condition?;
+                mark_witnesses(&mut scope, left_width, kind, &condition);
+                return Ok((join(left, right, kind, Some(condition)), scope));
             }
             JoinConstraint::None => {
                 if kind != JoinKind::Inner {
@@ -362,7 +368,7 @@ impl Binder<'_> {
         &mut self,
         left: LogicalPlan,
         right: LogicalPlan,
-        scope: Scope,
+        mut scope: Scope,
         left_width: usize,
         kind: JoinKind,
         using: UsingColumns<'_>,
@@ -415,6 +421,9 @@ impl Binder<'_> {
             });
             pairs.push((l, r, left_col, right_col));
         }
+        if let Some(condition) = &condition {
+            mark_witnesses(&mut scope, left_width, kind, condition);
+        }
         let plan = join(left, right, kind, condition);
         // Project: merged columns, the other columns, then both sides' USING columns for
         // qualified references only.
@@ -439,6 +448,7 @@ impl Binder<'_> {
                 attnum: 0,
                 qualified_only: false,
                 null_extended: false,
+                padding_witness: false,
                 from_relation: false,
                 name: scope.columns[*l].name.clone(),
             });
@@ -723,6 +733,7 @@ impl Binder<'_> {
                     attnum: (i + 1) as i16,
                     qualified_only: false,
                     null_extended: false,
+                    padding_witness: c.not_null,
                     from_relation: true,
                 })
                 .collect(),
@@ -1391,6 +1402,7 @@ fn output_scope(
                 attnum: c.column_attnum,
                 qualified_only: false,
                 null_extended: false,
+                padding_witness: false,
                 from_relation: false,
             })
             .collect(),

@@ -39,6 +39,7 @@ mod modifying_cte;
 mod names;
 mod on_conflict;
 mod operator;
+mod outer_join_row;
 mod populate_record;
 mod position;
 mod present;

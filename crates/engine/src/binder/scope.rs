@@ -17,8 +17,12 @@ pub struct ScopeColumn {
     /// name means the merged column.
     pub qualified_only: bool,
     /// On the side an outer join pads with NULLs. A whole-row reference to such a side is
-    /// NULL in PostgreSQL when the row was padded, which the columns alone cannot tell.
+    /// NULL in PostgreSQL when the row was padded, which the columns alone cannot tell...
     pub null_extended: bool,
+    /// ...unless one of them is non-NULL wherever its FROM item's row is present (a NOT
+    /// NULL column, or one a join condition compared): then it is NULL exactly when the
+    /// row was padded (`outer_join_row.rs`).
+    pub padding_witness: bool,
     /// Read straight from a table or view, not passed on by a subquery: a whole-row
     /// reference to all of a relation's columns has the relation's row type.
     pub from_relation: bool,
@@ -70,6 +74,8 @@ impl Scope {
         let mut names = names.into_iter();
         for column in &mut self.columns {
             column.from_relation = false;
+            // A row present under the alias may have a padded side inside it.
+            column.padding_witness = false;
             if column.qualified_only {
                 column.table = None;
                 continue;
@@ -128,6 +134,7 @@ impl Scope {
                     },
                     qualified_only: false,
                     null_extended: false,
+                    padding_witness: false,
                     from_relation: table_oid.is_some(),
                 })
                 .collect(),

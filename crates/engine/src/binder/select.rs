@@ -162,6 +162,7 @@ impl Binder<'_> {
                     attnum: 0,
                     qualified_only: false,
                     null_extended: false,
+                    padding_witness: false,
                     from_relation: false,
                 })
                 .collect(),
