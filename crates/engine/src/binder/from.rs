@@ -132,7 +132,7 @@ impl Binder<'_> {
             std::mem::take(&mut self.lateral_outer),
         );
         let further_left = enclosing.1.iter().map(|(scope, _)| scope.clone());
-        self.unreachable_scopes.extend(further_left.collect::<Vec<_>>());
+        self.unreachable_scopes.extend(further_left);
         self.unreachable_scopes.extend(enclosing.0.clone());
         let bound = self.bind_from_items(from, where_before_last);
         (self.lateral_scope, self.lateral_outer) = enclosing;
@@ -347,7 +347,11 @@ impl Binder<'_> {
         };
         if let Some(alias) = &alias {
             // The alias names a FROM item of the join's level, as the tables do.
-            if scope.columns.iter().any(|c| c.table.as_ref() == Some(alias)) {
+            if scope
+                .columns
+                .iter()
+                .any(|c| c.table.as_ref() == Some(alias))
+            {
                 return Err(Error::new(
                     SqlState::DuplicateAlias,
                     format!("table name \"{alias}\" specified more than once"),

@@ -24,7 +24,7 @@ impl Binder<'_> {
         };
         if let Some(left) = &left {
             let further = self.lateral_outer.iter().map(|(s, _)| (s.clone(), false));
-            self.outer_scopes.extend(further.collect::<Vec<_>>());
+            self.outer_scopes.extend(further);
             self.outer_scopes.push((left.clone(), false));
         }
         LateralEntry { left, further_left }

@@ -316,7 +316,8 @@ impl<'a> Binder<'a> {
             ));
         }
         let names = |name: &str, relation_oid: Option<u32>| {
-            name == table || relation_oid.is_some_and(|oid| self.relation_name_of(oid) == Some(table))
+            name == table
+                || relation_oid.is_some_and(|oid| self.relation_name_of(oid) == Some(table))
         };
         let hidden = scopes()
             .flat_map(|s| s.hidden.iter())

@@ -14,7 +14,10 @@ const ALIAS_MARKER: &str = "AS";
 /// Moves every `USING (names) AS alias` alias into its USING list.
 pub fn rewrite(tokens: &mut Vec<TokenWithSpan>) {
     // Every statement is parsed through here: most have no USING at all.
-    if !tokens.iter().any(|t| lower_word(&t.token).as_deref() == Some("using")) {
+    if !tokens
+        .iter()
+        .any(|t| lower_word(&t.token).as_deref() == Some("using"))
+    {
         return;
     }
     let mut at = 0;
