@@ -608,10 +608,13 @@ impl Binder<'_> {
         if items.is_empty() {
             return Ok((None, target));
         }
-        let (plan, source_scope) = self.bind_from(items)?;
+        self.unreachable_scopes.push(target.clone());
+        let bound = self.bind_from(items);
+        self.unreachable_scopes.pop();
+        let (plan, source_scope) = bound?;
         super::from::check_duplicate_aliases(&target, &source_scope)?;
         let mut scope = target;
-        scope.columns.extend(source_scope.columns);
+        scope.append(source_scope);
         Ok((Some(plan), scope))
     }
 
@@ -833,9 +836,11 @@ pub(super) fn table_scope(schema: &TableSchema, visible: &str) -> Scope {
                 attnum: (i + 1) as i16,
                 qualified_only: false,
                 null_extended: false,
+                padding_witness: false,
                 from_relation: true,
             })
             .collect(),
+        ..Scope::default()
     }
 }
 

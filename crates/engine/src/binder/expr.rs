@@ -516,6 +516,9 @@ impl Binder<'_> {
             Some(table) if error.state == SqlState::UndefinedTable => {
                 Err(self.missing_from_entry(scope, table))
             }
+            None if error.state == SqlState::UndefinedColumn => {
+                Err(self.with_out_of_reach_column_hint(error, name))
+            }
             _ => Err(error),
         }
     }

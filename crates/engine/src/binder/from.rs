@@ -6,6 +6,7 @@ use std::sync::Arc;
 use sqlparser::ast::{self, JoinConstraint, JoinOperator, TableFactor, TableWithJoins};
 
 use super::expand_array::{EXPAND_ARRAY, EXPAND_ARRAY_COLUMNS};
+use super::outer_join_row::mark_witnesses;
 use super::scope::{Scope, ScopeColumn};
 use super::{ident_name, Binder};
 use crate::catalog::system::{self, SystemRelation};
@@ -123,6 +124,27 @@ impl Binder<'_> {
         from: &[TableWithJoins],
         where_before_last: Option<&ast::Expr>,
     ) -> Result<(LogicalPlan, Scope)> {
+        // Nothing is left of a FROM clause's first item, whatever encloses the query: the
+        // items left of the enclosing one are out of its reach.
+        let unreachable = self.unreachable_scopes.len();
+        let enclosing = (
+            self.lateral_scope.take(),
+            std::mem::take(&mut self.lateral_outer),
+        );
+        let further_left = enclosing.1.iter().map(|(scope, _)| scope.clone());
+        self.unreachable_scopes.extend(further_left);
+        self.unreachable_scopes.extend(enclosing.0.clone());
+        let bound = self.bind_from_items(from, where_before_last);
+        (self.lateral_scope, self.lateral_outer) = enclosing;
+        self.unreachable_scopes.truncate(unreachable);
+        bound
+    }
+
+    fn bind_from_items(
+        &mut self,
+        from: &[TableWithJoins],
+        where_before_last: Option<&ast::Expr>,
+    ) -> Result<(LogicalPlan, Scope)> {
         let mut items = from.iter();
         let Some(first) = items.next() else {
             return Ok((
@@ -155,14 +177,41 @@ impl Binder<'_> {
                 true => lateral_join(plan, right, JoinKind::Inner, None),
                 false => join(plan, right, JoinKind::Inner, None),
             };
-            scope.columns.extend(right_scope.columns);
+            scope.append(right_scope);
         }
         Ok((plan, scope))
     }
 
+    /// A FROM item and its joins; `lateral_scope` holds the items left of it, which its
+    /// LATERAL items may read (`lateral_correlated` then says one did).
     fn bind_table_with_joins(&mut self, item: &TableWithJoins) -> Result<(LogicalPlan, Scope)> {
-        let (mut plan, mut scope) = self.bind_table_factor(&item.relation)?;
-        for join_clause in &item.joins {
+        let left = self.lateral_scope.clone();
+        let (plan, scope) = self.bind_table_factor(&item.relation)?;
+        self.lateral_scope = None;
+        let mut reads_left = std::mem::take(&mut self.lateral_correlated);
+        if item.joins.is_empty() {
+            self.lateral_correlated = reads_left;
+            return Ok((plan, scope));
+        }
+        // The joins' LATERAL items may read the items left of this one too.
+        if let Some(left) = &left {
+            self.lateral_outer.push((left.clone(), false));
+        }
+        let bound = self.bind_joins(plan, scope, &item.joins);
+        if left.is_some() {
+            reads_left |= self.lateral_outer.pop().is_some_and(|(_, read)| read);
+        }
+        self.lateral_correlated = reads_left;
+        bound
+    }
+
+    fn bind_joins(
+        &mut self,
+        mut plan: LogicalPlan,
+        mut scope: Scope,
+        joins: &[ast::Join],
+    ) -> Result<(LogicalPlan, Scope)> {
+        for join_clause in joins {
             if join_clause.global {
                 return Err(Error::unsupported("GLOBAL joins"));
             }
@@ -226,14 +275,17 @@ impl Binder<'_> {
                 "The combining JOIN type must be INNER or LEFT for a LATERAL reference.",
             ));
         }
+        let left_width = left_scope.columns.len();
         let mut scope = left_scope;
-        scope.columns.extend(right_scope.columns);
+        scope.append(right_scope);
         let condition = match constraint {
             JoinConstraint::On(expr) => {
                 self.aggregate_forbidden_in = Some("JOIN conditions");
                 let condition = self.bind_condition(expr, &scope, "JOIN/ON");
                 self.aggregate_forbidden_in = None;
-                Some(condition?)
+                let condition = condition?;
+                mark_witnesses(&mut scope, left_width, kind, &condition);
+                Some(condition)
             }
             JoinConstraint::None => None,
             JoinConstraint::Using(_) | JoinConstraint::Natural => {
@@ -254,13 +306,15 @@ impl Binder<'_> {
     ) -> Result<(LogicalPlan, Scope)> {
         let left_width = left_scope.columns.len();
         let mut scope = left_scope;
-        scope.columns.extend(right_scope.columns);
-        let using: Vec<String> = match constraint {
+        scope.append(right_scope);
+        let (using, alias): (Vec<String>, _) = match constraint {
             JoinConstraint::On(expr) => {
                 self.aggregate_forbidden_in = Some("JOIN conditions");
                 let condition = self.bind_condition(expr, &scope, "JOIN/ON");
                 self.aggregate_forbidden_in = None;
-                return Ok((join(left, right, kind, Some(condition?)), scope));
+                let condition = condition?;
+                mark_witnesses(&mut scope, left_width, kind, &condition);
+                return Ok((join(left, right, kind, Some(condition)), scope));
             }
             JoinConstraint::None => {
                 if kind != JoinKind::Inner {
@@ -270,37 +324,63 @@ impl Binder<'_> {
                 }
                 return Ok((join(left, right, kind, None), scope));
             }
-            JoinConstraint::Using(names) => names
-                .iter()
-                .map(super::names::single_identifier)
-                .collect::<Result<_>>()?,
+            JoinConstraint::Using(names) => {
+                let (names, alias) = crate::parser::split_join_alias(names);
+                let names = (names.iter())
+                    .map(super::names::single_identifier)
+                    .collect::<Result<_>>()?;
+                (names, alias.map(ident_name))
+            }
             JoinConstraint::Natural => {
                 let left_names: Vec<&str> = scope.columns[..left_width]
                     .iter()
                     .filter(|c| !c.qualified_only)
                     .map(|c| c.name.as_str())
                     .collect();
-                scope.columns[left_width..]
+                let names = scope.columns[left_width..]
                     .iter()
                     .filter(|c| !c.qualified_only && left_names.contains(&c.name.as_str()))
                     .map(|c| c.name.clone())
-                    .collect()
+                    .collect();
+                (names, None)
             }
         };
-        self.bind_using_join(left, right, scope, left_width, kind, &using)
+        if let Some(alias) = &alias {
+            // The alias names a FROM item of the join's level, as the tables do.
+            if scope
+                .columns
+                .iter()
+                .any(|c| c.table.as_ref() == Some(alias))
+            {
+                return Err(Error::new(
+                    SqlState::DuplicateAlias,
+                    format!("table name \"{alias}\" specified more than once"),
+                ));
+            }
+        }
+        let using = UsingColumns {
+            names: &using,
+            alias,
+        };
+        self.bind_using_join(left, right, scope, left_width, kind, using)
     }
 
     /// USING / NATURAL: equality on the named columns, which then appear once (first, in
-    /// USING order), merged as PostgreSQL does (COALESCE for FULL joins).
+    /// USING order), merged as PostgreSQL does (COALESCE for FULL joins); a USING alias
+    /// names the merged columns only.
     fn bind_using_join(
         &mut self,
         left: LogicalPlan,
         right: LogicalPlan,
-        scope: Scope,
+        mut scope: Scope,
         left_width: usize,
         kind: JoinKind,
-        using: &[String],
+        using: UsingColumns<'_>,
     ) -> Result<(LogicalPlan, Scope)> {
+        let UsingColumns {
+            names: using,
+            alias,
+        } = using;
         let find = |range: std::ops::Range<usize>, name: &str, side: &str| -> Result<usize> {
             let matches: Vec<usize> = range
                 .filter(|&i| !scope.columns[i].qualified_only && scope.columns[i].name == name)
@@ -345,6 +425,9 @@ impl Binder<'_> {
             });
             pairs.push((l, r, left_col, right_col));
         }
+        if let Some(condition) = &condition {
+            mark_witnesses(&mut scope, left_width, kind, condition);
+        }
         let plan = join(left, right, kind, condition);
         // Project: merged columns, the other columns, then both sides' USING columns for
         // qualified references only.
@@ -363,12 +446,13 @@ impl Binder<'_> {
                 }
             };
             columns.push(ScopeColumn {
-                table: None,
+                table: alias.clone(),
                 ty: merged.ty(),
                 table_oid: 0,
                 attnum: 0,
                 qualified_only: false,
                 null_extended: false,
+                padding_witness: false,
                 from_relation: false,
                 name: scope.columns[*l].name.clone(),
             });
@@ -396,12 +480,22 @@ impl Binder<'_> {
                 });
             }
         }
+        let Scope {
+            hidden,
+            mut join_using_aliases,
+            ..
+        } = scope;
+        join_using_aliases.extend(alias);
         Ok((
             LogicalPlan::Project {
                 input: Box::new(plan),
                 exprs,
             },
-            Scope { columns },
+            Scope {
+                columns,
+                hidden,
+                join_using_aliases,
+            },
         ))
     }
 
@@ -481,17 +575,13 @@ impl Binder<'_> {
                         .with_hint("For example, FROM (SELECT ...) [AS] foo."));
                 };
                 let saved = (self.aggregates.take(), self.aggregate_forbidden_in.take());
-                let lateral_scope = if *lateral {
-                    self.lateral_scope.take()
-                } else {
-                    None
+                let lateral = match lateral {
+                    true => Some(self.enter_lateral()),
+                    false => None,
                 };
-                if let Some(left) = &lateral_scope {
-                    self.outer_scopes.push((left.clone(), false));
-                }
                 let bound = self.bind_query(subquery);
-                if lateral_scope.is_some() {
-                    self.lateral_correlated = self.outer_scopes.pop().is_some_and(|(_, c)| c);
+                if let Some(lateral) = lateral {
+                    self.leave_lateral(lateral);
                 }
                 (self.aggregates, self.aggregate_forbidden_in) = saved;
                 let (plan, columns) = bound?;
@@ -501,8 +591,17 @@ impl Binder<'_> {
             }
             TableFactor::NestedJoin {
                 table_with_joins,
-                alias: None,
-            } => self.bind_table_with_joins(table_with_joins),
+                alias,
+            } => {
+                let (plan, scope) = self.bind_table_with_joins(table_with_joins)?;
+                let Some(alias) = alias else {
+                    return Ok((plan, scope));
+                };
+                let visible = ident_name(&alias.name);
+                let names = scope.join_column_names();
+                let names = renamed_columns("join expression", &visible, &alias.columns, names)?;
+                Ok((plan, scope.under_join_alias(&visible, names)))
+            }
             // PostgreSQL treats every function in FROM as LATERAL, written or not.
             TableFactor::Function {
                 lateral: _,
@@ -638,9 +737,11 @@ impl Binder<'_> {
                     attnum: (i + 1) as i16,
                     qualified_only: false,
                     null_extended: false,
+                    padding_witness: c.not_null,
                     from_relation: true,
                 })
                 .collect(),
+            ..Scope::default()
         };
         if let Some(foreign) = &schema.foreign {
             return self.bind_foreign_table_scan(schema, foreign, scope);
@@ -778,10 +879,7 @@ impl Binder<'_> {
         } else {
             column_aliases
         };
-        let lateral_scope = self.lateral_scope.take();
-        if let Some(left) = &lateral_scope {
-            self.outer_scopes.push((left.clone(), false));
-        }
+        let lateral = self.enter_lateral();
         let record_columns = match &mut calls[..] {
             [(name, args)] if !in_select_list => self.json_record_columns(name, args, definitions),
             _ => Ok(Vec::new()),
@@ -799,9 +897,7 @@ impl Binder<'_> {
             };
             bound.map(|bound| (bound, record_columns))
         });
-        if lateral_scope.is_some() {
-            self.lateral_correlated = self.outer_scopes.pop().is_some_and(|(_, c)| c);
-        }
+        self.leave_lateral(lateral);
         let (bound, record_columns) = bound?;
         if in_select_list && bound.iter().any(|columns| columns.len() > 1) {
             return self.select_list_records(&calls, bound, alias);
@@ -1250,6 +1346,12 @@ struct FunctionInFrom<'a> {
 }
 
 /// The positional arguments of a call; named ones are not supported.
+/// The columns a USING clause names, and the alias it gives them.
+struct UsingColumns<'a> {
+    names: &'a [String],
+    alias: Option<String>,
+}
+
 fn function_arg_exprs(args: &[ast::FunctionArg]) -> Result<Vec<&ast::Expr>> {
     args.iter()
         .map(|arg| match arg {
@@ -1287,7 +1389,6 @@ fn join(
     }
 }
 
-/// Column names after `alias(a, b)`: the aliases first, the original names for the rest.
 /// The scope of a derived table or CTE named `visible`: its output columns, renamed by any
 /// column aliases.
 fn output_scope(
@@ -1312,13 +1413,27 @@ fn output_scope(
                 attnum: c.column_attnum,
                 qualified_only: false,
                 null_extended: false,
+                padding_witness: false,
                 from_relation: false,
             })
             .collect(),
+        ..Scope::default()
     })
 }
 
+/// Column names after `alias(a, b)`: the aliases first, the original names for the rest.
 pub(super) fn alias_names(
+    visible: &str,
+    aliases: &[ast::TableAliasColumnDef],
+    names: Vec<String>,
+) -> Result<Vec<String>> {
+    renamed_columns("table", visible, aliases, names)
+}
+
+/// [`alias_names`] for the item PostgreSQL's errors call `what` ("table", "join
+/// expression").
+fn renamed_columns(
+    what: &str,
     visible: &str,
     aliases: &[ast::TableAliasColumnDef],
     mut names: Vec<String>,
@@ -1327,7 +1442,7 @@ pub(super) fn alias_names(
         return Err(Error::new(
             SqlState::InvalidColumnReference,
             format!(
-                "table \"{visible}\" has {} columns available but {} columns specified",
+                "{what} \"{visible}\" has {} columns available but {} columns specified",
                 names.len(),
                 aliases.len()
             ),

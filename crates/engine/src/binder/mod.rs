@@ -33,11 +33,13 @@ mod grouping;
 mod hnsw_index;
 mod index;
 mod jsonb_subscript;
+mod lateral;
 mod materialized_view;
 mod modifying_cte;
 mod names;
 mod on_conflict;
 mod operator;
+mod outer_join_row;
 mod populate_record;
 mod position;
 mod present;
@@ -133,6 +135,13 @@ pub struct Binder<'a> {
     lateral_scope: Option<scope::Scope>,
     /// Whether the last FROM item bound was a LATERAL subquery that reads them.
     lateral_correlated: bool,
+    /// The FROM items further left that a LATERAL item inside a join may also read (`a, b
+    /// JOIN LATERAL (... a ...)`), outermost first, each with whether one did.
+    lateral_outer: Vec<(scope::Scope, bool)>,
+    /// FROM items bound already that the query being bound may not read: those left of a
+    /// subquery in FROM that is not LATERAL, an UPDATE's target from its FROM list.
+    /// PostgreSQL's error for a reference to one says it exists.
+    unreachable_scopes: Vec<scope::Scope>,
     /// How many expressions and set operations enclose the one being bound.
     nesting_depth: usize,
     /// The SELECT about to be bound leaves its untyped literal outputs untyped for its
@@ -209,6 +218,8 @@ impl<'a> Binder<'a> {
             referenced: Vec::new(),
             lateral_scope: None,
             lateral_correlated: false,
+            lateral_outer: Vec::new(),
+            unreachable_scopes: Vec::new(),
             nesting_depth: 0,
             untyped_outputs_kept: false,
             select_srfs_moved: false,

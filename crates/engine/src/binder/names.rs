@@ -4,7 +4,7 @@
 
 use sqlparser::ast::{Expr, Ident, ObjectName, ObjectNamePart};
 
-use super::scope::Scope;
+use super::scope::{Scope, ScopeColumn};
 use super::{ident_name, Binder};
 use crate::catalog::{QualifiedName, SchemaDef, PG_CATALOG_OID};
 use crate::error::{Error, Result, SqlState};
@@ -296,25 +296,69 @@ impl<'a> Binder<'a> {
     }
 
     /// PostgreSQL's error for `table.` naming no FROM-clause entry: when a table or view of
-    /// this or an enclosing query is named `table` but aliased, the hint names its alias.
+    /// this or an enclosing query is named `table` but aliased, the hint names its alias;
+    /// when a join alias hides the item `table` names, the hint says it is out of reach.
     pub(super) fn missing_from_entry(&self, scope: &Scope, table: &str) -> Error {
-        let aliased = std::iter::once(scope)
-            .chain(self.outer_scopes.iter().map(|(outer, _)| outer))
+        let scopes = || std::iter::once(scope).chain(self.outer_scopes.iter().map(|(s, _)| s));
+        let aliased = scopes()
             .flat_map(|s| s.columns.iter())
             .filter(|c| c.from_relation && c.table.as_deref() != Some(table))
             .find(|c| self.relation_name_of(c.table_oid) == Some(table));
-        match aliased.and_then(|c| c.table.as_deref()) {
-            Some(alias) => Error::new(
+        let invalid = || {
+            Error::new(
                 SqlState::UndefinedTable,
                 format!("invalid reference to FROM-clause entry for table \"{table}\""),
             )
-            .with_hint(format!(
+        };
+        if let Some(alias) = aliased.and_then(|c| c.table.as_deref()) {
+            return invalid().with_hint(format!(
                 "Perhaps you meant to reference the table alias \"{alias}\"."
+            ));
+        }
+        let names = |name: &str, relation_oid: Option<u32>| {
+            name == table
+                || relation_oid.is_some_and(|oid| self.relation_name_of(oid) == Some(table))
+        };
+        let hidden = scopes()
+            .flat_map(|s| s.hidden.iter())
+            .find(|h| names(&h.name, h.relation_oid))
+            .map(|h| h.name.as_str());
+        let out_of_reach = self
+            .out_of_reach_columns()
+            .find(|(name, c)| names(name, c.from_relation.then_some(c.table_oid)))
+            .map(|(name, _)| name);
+        match hidden.or(out_of_reach) {
+            Some(name) => invalid().with_hint(format!(
+                "There is an entry for table \"{name}\", but it cannot be referenced from this \
+                 part of the query."
             )),
             None => Error::new(
                 SqlState::UndefinedTable,
                 format!("missing FROM-clause entry for table \"{table}\""),
             ),
+        }
+    }
+
+    /// The columns of the FROM items bound before the one being bound but out of its reach
+    /// (unless it is LATERAL), with their item's name.
+    fn out_of_reach_columns(&self) -> impl Iterator<Item = (&str, &ScopeColumn)> {
+        (self.unreachable_scopes.iter())
+            .chain(self.lateral_outer.iter().map(|(s, _)| s))
+            .chain(self.lateral_scope.iter())
+            .flat_map(|s| s.columns.iter())
+            .filter_map(|c| Some((c.table.as_deref()?, c)))
+    }
+
+    /// PostgreSQL's hint for a column `name` found nowhere in reach, when a FROM item out
+    /// of reach has it.
+    pub(super) fn with_out_of_reach_column_hint(&self, error: Error, name: &str) -> Error {
+        let found = self.out_of_reach_columns().find(|(_, c)| c.name == name);
+        match found {
+            Some((table, _)) => error.with_hint(format!(
+                "There is a column named \"{name}\" in table \"{table}\", but it cannot be \
+                 referenced from this part of the query."
+            )),
+            None => error,
         }
     }
 

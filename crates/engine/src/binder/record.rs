@@ -99,17 +99,19 @@ impl Binder<'_> {
     /// `t` naming a FROM item rather than a column: the record of its columns.
     pub(super) fn whole_row(&self, scope: &Scope, name: &str) -> Option<Result<ScalarExpr>> {
         let columns = row_columns(scope, name);
-        if columns.iter().any(|(_, c)| c.null_extended) {
-            return Some(Err(Error::unsupported(
-                "a whole-row reference to the NULL-padded side of an outer join",
-            )));
-        }
+        let padded = match super::outer_join_row::padded_test(&columns) {
+            Ok(padded) => padded,
+            Err(e) => return Some(Err(e)),
+        };
         let type_oid = self.row_type_of(&columns);
         let fields: Vec<(String, ScalarExpr)> = columns
             .into_iter()
             .map(|(index, c)| (c.name.clone(), ScalarExpr::Column { index, ty: c.ty }))
             .collect();
-        (!fields.is_empty()).then(|| typed_row_of(fields, type_oid))
+        (!fields.is_empty()).then(|| {
+            typed_row_of(fields, type_oid)
+                .map(|row| super::outer_join_row::null_where_padded(row, padded))
+        })
     }
 
     /// `t` or `t.*` as a value: the row of the FROM item `t` of this query or, failing

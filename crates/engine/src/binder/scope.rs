@@ -17,8 +17,12 @@ pub struct ScopeColumn {
     /// name means the merged column.
     pub qualified_only: bool,
     /// On the side an outer join pads with NULLs. A whole-row reference to such a side is
-    /// NULL in PostgreSQL when the row was padded, which the columns alone cannot tell.
+    /// NULL in PostgreSQL when the row was padded, which the columns alone cannot tell...
     pub null_extended: bool,
+    /// ...unless one of them is non-NULL wherever its FROM item's row is present (a NOT
+    /// NULL column, or one a join condition compared): then it is NULL exactly when the
+    /// row was padded (`outer_join_row.rs`).
+    pub padding_witness: bool,
     /// Read straight from a table or view, not passed on by a subquery: a whole-row
     /// reference to all of a relation's columns has the relation's row type.
     pub from_relation: bool,
@@ -28,9 +32,71 @@ pub struct ScopeColumn {
 #[derive(Debug, Clone, Default)]
 pub struct Scope {
     pub columns: Vec<ScopeColumn>,
+    /// FROM items an alias of a parenthesized join hides (`(a JOIN b) AS j`): no longer
+    /// referable, but PostgreSQL's error for a reference says they exist.
+    pub hidden: Vec<HiddenItem>,
+    /// The aliases of joins' USING columns (`a JOIN b USING (i) AS x`), which name no FROM
+    /// item of their own: hidden, they are simply missing.
+    pub join_using_aliases: Vec<String>,
+}
+
+/// A FROM item hidden by a join alias: its name, and the relation it reads (if any), which
+/// a reference may also name.
+#[derive(Debug, Clone)]
+pub struct HiddenItem {
+    pub name: String,
+    pub relation_oid: Option<u32>,
 }
 
 impl Scope {
+    /// This scope followed by `right`'s, as a join lays out its input rows.
+    pub fn append(&mut self, right: Scope) {
+        self.columns.extend(right.columns);
+        self.hidden.extend(right.hidden);
+        self.join_using_aliases.extend(right.join_using_aliases);
+    }
+
+    /// The scope `(join) AS alias (names...)` leaves: the join's columns all named by the
+    /// alias (renamed by `names`), the rest unreachable, the names inside hidden.
+    pub fn under_join_alias(mut self, alias: &str, names: Vec<String>) -> Scope {
+        for column in &self.columns {
+            let Some(table) = &column.table else { continue };
+            if self.join_using_aliases.contains(table)
+                || self.hidden.iter().any(|h| &h.name == table)
+            {
+                continue;
+            }
+            self.hidden.push(HiddenItem {
+                name: table.clone(),
+                relation_oid: column.from_relation.then_some(column.table_oid),
+            });
+        }
+        let mut names = names.into_iter();
+        for column in &mut self.columns {
+            column.from_relation = false;
+            // A row present under the alias may have a padded side inside it.
+            column.padding_witness = false;
+            if column.qualified_only {
+                column.table = None;
+                continue;
+            }
+            column.table = Some(alias.to_string());
+            if let Some(name) = names.next() {
+                column.name = name;
+            }
+        }
+        self.join_using_aliases.clear();
+        self
+    }
+
+    /// The names of the columns a join alias would name, in order.
+    pub fn join_column_names(&self) -> Vec<String> {
+        (self.columns.iter())
+            .filter(|c| !c.qualified_only)
+            .map(|c| c.name.clone())
+            .collect()
+    }
+
     /// The columns of relation `table_oid` (a view or a system relation) as `visible`
     /// names them, numbered from 1.
     pub fn of_relation(
@@ -53,6 +119,8 @@ impl Scope {
         columns: impl Iterator<Item = (String, DataType)>,
     ) -> Scope {
         Scope {
+            hidden: Vec::new(),
+            join_using_aliases: Vec::new(),
             columns: columns
                 .enumerate()
                 .map(|(i, (name, ty))| ScopeColumn {
@@ -66,6 +134,7 @@ impl Scope {
                     },
                     qualified_only: false,
                     null_extended: false,
+                    padding_witness: false,
                     from_relation: table_oid.is_some(),
                 })
                 .collect(),

@@ -162,9 +162,11 @@ impl Binder<'_> {
                     attnum: 0,
                     qualified_only: false,
                     null_extended: false,
+                    padding_witness: false,
                     from_relation: false,
                 })
                 .collect(),
+            ..Scope::default()
         };
         let mut keys = Vec::new();
         for item in order_by {
@@ -659,7 +661,10 @@ impl Binder<'_> {
                         self.check_schema_qualifier(scope, schema, &written.name)?;
                     }
                     let table = written.name;
-                    let items = self.wildcard(scope, Some(&table));
+                    let mut items = self.wildcard(scope, Some(&table));
+                    if items.is_empty() {
+                        items = self.enclosing_wildcard(&table);
+                    }
                     if items.is_empty() {
                         let error = self.missing_from_entry(scope, &table);
                         let position = match name.0.first() {
@@ -1014,6 +1019,44 @@ fn check_wildcard_options(options: &WildcardAdditionalOptions) -> Result<()> {
 }
 
 impl Binder<'_> {
+    /// `table.*` naming a FROM item of an enclosing query (as a LATERAL subquery names the
+    /// items left of it): its columns as outer references, the subqueries between reading
+    /// outside themselves.
+    fn enclosing_wildcard(&mut self, table: &str) -> Vec<OutputItem> {
+        let levels = self.outer_scopes.len();
+        for depth in 1..=levels {
+            let level = levels - depth;
+            let columns: Vec<(usize, ScopeColumn)> = (self.outer_scopes[level].0.columns.iter())
+                .enumerate()
+                .filter(|(_, c)| c.table.as_deref() == Some(table))
+                .map(|(index, c)| (index, c.clone()))
+                .collect();
+            if columns.is_empty() {
+                continue;
+            }
+            for (_, correlated) in &mut self.outer_scopes[level..] {
+                *correlated = true;
+            }
+            let mut items = Vec::with_capacity(columns.len());
+            for (index, c) in columns {
+                self.note_attribute_use(c.table_oid, c.attnum, AclMode::SELECT);
+                items.push(OutputItem {
+                    expr: ScalarExpr::OuterColumn {
+                        depth,
+                        index,
+                        ty: c.ty,
+                    },
+                    name: c.name,
+                    table_oid: c.table_oid,
+                    attnum: c.attnum,
+                    position: None,
+                });
+            }
+            return items;
+        }
+        Vec::new()
+    }
+
     /// The columns `*` (or `table.*`) stands for, each noted as read.
     fn wildcard(&mut self, scope: &Scope, table: Option<&str>) -> Vec<OutputItem> {
         let mut items = Vec::new();

@@ -855,21 +855,16 @@ impl<'a> Binder<'a> {
         };
         let shown = shown_call_name(name);
         let written = written_args(args)?;
-        let lateral_scope = self.lateral_scope.take();
-        if let Some(left) = &lateral_scope {
-            self.outer_scopes.push((left.clone(), false));
-        }
+        let lateral = self.enter_lateral();
         let empty = Scope::default();
         let resolved = self.resolve_sql_call(&shown, &candidates, &written, &empty);
         let resolved = match resolved {
             Ok(None) if name.0.len() > 1 => Err(no_such_function(self, &shown, &written, &empty)),
             other => other,
         };
-        if lateral_scope.is_some() {
-            self.lateral_correlated = self.outer_scopes.pop().is_some_and(|(_, c)| c);
-        }
+        let left = self.leave_lateral(lateral);
         let Some(call) = resolved? else {
-            self.lateral_scope = lateral_scope;
+            self.lateral_scope = left;
             return Ok(None);
         };
         if ordinality {

@@ -108,6 +108,7 @@ impl WriteTarget {
                         attnum: column.attnum,
                         qualified_only: true,
                         null_extended: false,
+                        padding_witness: false,
                         from_relation: column.from_relation,
                     }
                 }

@@ -21,6 +21,7 @@ mod frame_exclusion;
 mod identifier_length;
 mod identity_options;
 mod insert_overriding;
+mod join_using_alias;
 mod materialized_view;
 mod qualified_operator_any;
 mod referential_actions;
@@ -68,6 +69,7 @@ impl ParseReport {
 }
 pub use identity_options::IdentitySequenceNames;
 pub use insert_overriding::Overriding;
+pub use join_using_alias::split_join_alias;
 pub use materialized_view::MaterializedViewStatement;
 pub use role_statements::RoleMembership;
 pub use set_constraints::SET_CONSTRAINTS;
@@ -182,6 +184,7 @@ fn parse_text(sql: &str, report: &mut ParseReport) -> Result<Vec<Parsed>> {
     role_statements::merge_negative_limits(&mut tokens);
     row_lock_strength::normalize(&mut tokens);
     table_query::expand(&mut tokens);
+    join_using_alias::rewrite(&mut tokens);
     qualified_operator_any::unqualify(&mut tokens);
     let mut view_check_options = view_check_option::strip(&mut tokens);
     set_constraints::rewrite(&mut tokens);
