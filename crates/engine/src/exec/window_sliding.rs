@@ -74,7 +74,8 @@ pub(super) fn sliding_aggregate(
             | F::VarPop
             | F::StddevSamp
             | F::StddevPop
-            | F::OrderedSet(_),
+            | F::OrderedSet(_)
+            | F::Regression(_),
             _,
             _,
         ) => return Ok(None),

@@ -29,7 +29,8 @@ impl AggregateFunction {
             | F::ArrayAgg
             | F::JsonAgg { .. }
             | F::JsonObjectAgg { .. }
-            | F::OrderedSet(_) => false,
+            | F::OrderedSet(_)
+            | F::Regression(_) => false,
         }
     }
 }

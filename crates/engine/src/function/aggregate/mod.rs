@@ -1,13 +1,14 @@
 //! Aggregate functions: their signatures (PostgreSQL's result types: sum(int) is bigint,
 //! avg(int) and variance(int) numeric) and typed per-group accumulators updated a batch at a
 //! time. `merge.rs` folds the partial states of parallel workers, `variance.rs` holds the
-//! statistics, `concat.rs` string_agg, `text_fold.rs` min/max of strings.
+//! statistics, `regression.rs` covar_*, corr and regr_*, `concat.rs` string_agg, `text_fold.rs` min/max of strings.
 
 mod array_agg;
 mod concat;
 mod json_agg;
 mod merge;
 mod ordered_set;
+mod regression;
 mod text_fold;
 mod variance;
 mod vector_sum;
@@ -21,6 +22,8 @@ use self::json_agg::JsonAgg;
 pub use self::merge::identical_when_equal;
 use self::ordered_set::OrderedSet;
 pub use self::ordered_set::OrderedSetKind;
+pub use self::regression::RegressionKind;
+use self::regression::RegressionMoments;
 use self::text_fold::{TextFold, TextRule};
 use self::variance::{FloatMoments, NumericMoments, VarianceKind};
 use self::vector_sum::VectorSum;
@@ -62,6 +65,8 @@ pub enum AggregateFunction {
     StddevPop,
     /// percentile_cont, percentile_disc and mode: only with WITHIN GROUP.
     OrderedSet(OrderedSetKind),
+    /// covar_pop, covar_samp, corr and the regr_* aggregates of (Y, X).
+    Regression(RegressionKind),
 }
 
 impl AggregateFunction {
@@ -87,7 +92,8 @@ impl AggregateFunction {
             | AggregateFunction::VarSamp
             | AggregateFunction::VarPop
             | AggregateFunction::StddevSamp
-            | AggregateFunction::StddevPop => false,
+            | AggregateFunction::StddevPop
+            | AggregateFunction::Regression(_) => false,
         }
     }
 
@@ -114,7 +120,7 @@ impl AggregateFunction {
             "var_pop" => F::VarPop,
             "stddev" | "stddev_samp" => F::StddevSamp,
             "stddev_pop" => F::StddevPop,
-            _ => return None,
+            other => F::Regression(RegressionKind::by_name(other)?),
         })
     }
 
@@ -141,11 +147,29 @@ impl AggregateFunction {
             (F::StringAgg, &[value, delimiter]) if text_like(value) && text_like(delimiter) => {
                 return Some((vec![T::Text, T::Text], T::Text))
             }
+            (F::StringAgg, &[T::Bytea, T::Bytea | T::Unknown])
+            | (F::StringAgg, &[T::Unknown, T::Bytea]) => {
+                return Some((vec![T::Bytea, T::Bytea], T::Bytea))
+            }
             (F::JsonAgg { jsonb }, &[value]) => {
                 return Some((vec![json_arg(value)], json_result(jsonb)))
             }
             (F::JsonObjectAgg { jsonb }, &[key, value]) => {
                 return Some((vec![json_arg(key), json_arg(value)], json_result(jsonb)))
+            }
+            (F::Regression(kind), &[y, x]) => {
+                let float = |t: DataType| {
+                    crate::function::cast::can_cast(
+                        t,
+                        T::Float64,
+                        crate::function::cast::CastContext::Implicit,
+                    )
+                };
+                let ty = match kind {
+                    RegressionKind::Count => T::Int64,
+                    _ => T::Float64,
+                };
+                return (float(y) && float(x)).then(|| (vec![T::Float64, T::Float64], ty));
             }
             (_, &[arg]) => (arg, self.return_type(arg)?),
             _ => return None,
@@ -210,7 +234,8 @@ impl AggregateFunction {
                 | F::BitAnd
                 | F::BitOr
                 | F::BitXor
-                | F::OrderedSet(_),
+                | F::OrderedSet(_)
+                | F::Regression(_),
                 _,
             ) => return None,
         })
@@ -235,6 +260,8 @@ impl AggregateFunction {
             | F::JsonAgg { .. }
             | F::JsonObjectAgg { .. }
             | F::OrderedSet(_) => true,
+            // Float sums: their rounding depends on the order (regr_count's does not).
+            F::Regression(kind) => kind != RegressionKind::Count,
             F::Sum | F::Avg | F::VarSamp | F::VarPop | F::StddevSamp | F::StddevPop => {
                 matches!(
                     arg,
@@ -279,6 +306,7 @@ impl AggregateFunction {
             F::OrderedSet(OrderedSetKind::PercentileCont) => "percentile_cont",
             F::OrderedSet(OrderedSetKind::PercentileDisc) => "percentile_disc",
             F::OrderedSet(OrderedSetKind::Mode) => "mode",
+            F::Regression(kind) => kind.name(),
         }
     }
 
@@ -304,7 +332,8 @@ impl AggregateFunction {
             | F::BitAnd
             | F::BitOr
             | F::BitXor
-            | F::OrderedSet(_) => return None,
+            | F::OrderedSet(_)
+            | F::Regression(_) => return None,
         };
         Some(VarianceKind { sample, stddev })
     }
@@ -421,6 +450,7 @@ pub enum Accumulator {
     VarianceFloat(FloatMoments, VarianceKind),
     VarianceNumeric(NumericMoments, VarianceKind),
     OrderedSet(OrderedSet),
+    Regression(RegressionMoments, RegressionKind),
     /// sum or (with avg) avg of vectors.
     VectorSum(VectorSum),
 }
@@ -494,12 +524,16 @@ impl Accumulator {
             (F::BitAnd | F::BitOr | F::BitXor, T::Int64) => {
                 bits(func, PhysicalType::Int64, ScalarValue::Int64)?
             }
-            (F::StringAgg, T::Text) => Accumulator::StringAgg(Concat::default()),
+            (F::StringAgg, T::Text) => Accumulator::StringAgg(Concat::new(false)),
+            (F::StringAgg, T::Bytea) => Accumulator::StringAgg(Concat::new(true)),
             (F::ArrayAgg, ty) => Accumulator::ArrayAgg(ArrayAgg::new(ty.physical())),
             (F::JsonAgg { jsonb }, ty) => Accumulator::JsonAgg(JsonAgg::new(Some(ty), jsonb)),
             (F::JsonObjectAgg { jsonb }, _) => Accumulator::JsonAgg(JsonAgg::new(None, jsonb)),
             (F::OrderedSet(kind), ty) => {
                 Accumulator::OrderedSet(OrderedSet::new(kind, ty.physical()))
+            }
+            (F::Regression(kind), T::Float64) => {
+                Accumulator::Regression(RegressionMoments::default(), kind)
             }
             (
                 F::Sum
@@ -513,7 +547,8 @@ impl Accumulator {
                 | F::VarSamp
                 | F::VarPop
                 | F::StddevSamp
-                | F::StddevPop,
+                | F::StddevPop
+                | F::Regression(_),
                 ty,
             ) => return Err(no_accumulator(func, ty)),
         })
@@ -554,6 +589,7 @@ impl Accumulator {
             Accumulator::VarianceFloat(m, _) => m.resize(groups),
             Accumulator::VarianceNumeric(m, _) => m.resize(groups),
             Accumulator::OrderedSet(o) => o.resize(groups),
+            Accumulator::Regression(m, _) => m.resize(groups),
             Accumulator::VectorSum(v) => v.resize(groups),
         }
     }
@@ -621,6 +657,9 @@ impl Accumulator {
 
     /// Adds row i of the arguments `args` (none for count(*)) to group `groups[i]`.
     pub fn update(&mut self, groups: &[u32], args: &[&Vector]) -> Result<()> {
+        if let Accumulator::Regression(m, _) = self {
+            return m.update(groups, args);
+        }
         let Some(&input) = args.first() else {
             if let Accumulator::Count(counts) = self {
                 for &g in groups {
@@ -723,9 +762,7 @@ impl Accumulator {
             (Accumulator::ArrayAgg(a), _) => a.update(groups, input)?,
             (Accumulator::VectorSum(v), _) => v.update(groups, input)?,
             (Accumulator::JsonAgg(a), _) => a.update(groups, args)?,
-            (Accumulator::StringAgg(c), VectorData::Text(values)) => {
-                c.update(groups, input, values, args.get(1).copied())?
-            }
+            (Accumulator::StringAgg(c), _) => c.update(groups, input, args.get(1).copied())?,
             (Accumulator::OrderedSet(o), _) => o.update(groups, args)?,
             (Accumulator::VarianceFloat(m, _), VectorData::Float32(v)) => {
                 for (row, &g) in groups.iter().enumerate() {
@@ -792,6 +829,7 @@ impl Accumulator {
             | Accumulator::VarianceFloat(..)
             | Accumulator::VarianceNumeric(..)
             | Accumulator::OrderedSet(_)
+            | Accumulator::Regression(..)
             | Accumulator::VectorSum(_)) => {
                 // Results computed per group; one pass over the groups.
                 let (groups, physical) = acc.shape();
@@ -818,12 +856,14 @@ impl Accumulator {
             Accumulator::TextFold(t) => (t.len(), PhysicalType::Text),
             Accumulator::Bool { state, .. } => (state.len(), PhysicalType::Bool),
             Accumulator::Bits { state, ty, .. } => (state.len(), *ty),
-            Accumulator::StringAgg(c) => (c.len(), PhysicalType::Text),
+            Accumulator::StringAgg(c) => (c.len(), c.physical()),
             Accumulator::ArrayAgg(a) => (a.len(), a.physical()),
             Accumulator::JsonAgg(a) => (a.len(), a.physical()),
             Accumulator::VarianceFloat(m, _) => (m.len(), PhysicalType::Float64),
             Accumulator::VarianceNumeric(m, _) => (m.len(), PhysicalType::Numeric),
             Accumulator::OrderedSet(o) => (o.len(), o.physical()),
+            Accumulator::Regression(m, RegressionKind::Count) => (m.len(), PhysicalType::Int64),
+            Accumulator::Regression(m, _) => (m.len(), PhysicalType::Float64),
             Accumulator::VectorSum(v) => (v.len(), PhysicalType::FloatVector),
         }
     }
@@ -866,10 +906,11 @@ impl Accumulator {
             Accumulator::Bits { state, narrow, .. } => {
                 state[group].map_or(ScalarValue::Null, *narrow)
             }
-            Accumulator::StringAgg(c) => c.value(group),
+            Accumulator::StringAgg(c) => c.value(group)?,
             Accumulator::ArrayAgg(a) => a.value(group),
             Accumulator::JsonAgg(a) => a.value(group)?,
             Accumulator::OrderedSet(o) => o.value(group)?,
+            Accumulator::Regression(m, kind) => m.value(group, *kind),
             Accumulator::VectorSum(v) => v.value(group)?,
             Accumulator::VarianceFloat(m, kind) => m
                 .value(group, *kind)
@@ -944,7 +985,8 @@ fn bit_op(func: AggregateFunction) -> Result<BitOp> {
         | F::VarPop
         | F::StddevSamp
         | F::StddevPop
-        | F::OrderedSet(_) => return Err(Error::internal("not a bit aggregate")),
+        | F::OrderedSet(_)
+        | F::Regression(_) => return Err(Error::internal("not a bit aggregate")),
     })
 }
 
