@@ -75,7 +75,8 @@ pub(super) fn sliding_aggregate(
             | F::StddevSamp
             | F::StddevPop
             | F::OrderedSet(_)
-            | F::Regression(_),
+            | F::Regression(_)
+            | F::Hypothetical(_),
             _,
             _,
         ) => return Ok(None),

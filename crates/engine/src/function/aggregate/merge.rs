@@ -30,7 +30,8 @@ impl AggregateFunction {
             | F::JsonAgg { .. }
             | F::JsonObjectAgg { .. }
             | F::OrderedSet(_)
-            | F::Regression(_) => false,
+            | F::Regression(_)
+            | F::Hypothetical(_) => false,
         }
     }
 }

@@ -5,6 +5,7 @@
 
 mod array_agg;
 mod concat;
+mod hypothetical;
 mod json_agg;
 mod merge;
 mod ordered_set;
@@ -18,6 +19,8 @@ use std::cmp::Ordering;
 pub(crate) use self::array_agg::accumulate_arrays;
 use self::array_agg::ArrayAgg;
 use self::concat::Concat;
+use self::hypothetical::Hypothetical;
+pub use self::hypothetical::HypotheticalKind;
 use self::json_agg::JsonAgg;
 pub use self::merge::identical_when_equal;
 use self::ordered_set::OrderedSet;
@@ -67,6 +70,9 @@ pub enum AggregateFunction {
     OrderedSet(OrderedSetKind),
     /// covar_pop, covar_samp, corr and the regr_* aggregates of (Y, X).
     Regression(RegressionKind),
+    /// rank, dense_rank, percent_rank and cume_dist WITHIN GROUP: the keys, then the
+    /// hypothetical row's values.
+    Hypothetical(HypotheticalKind),
 }
 
 impl AggregateFunction {
@@ -78,7 +84,8 @@ impl AggregateFunction {
             | AggregateFunction::JsonAgg { .. }
             | AggregateFunction::JsonObjectAgg { .. }
             | AggregateFunction::OrderedSet(_) => true,
-            AggregateFunction::CountStar
+            AggregateFunction::Hypothetical(_)
+            | AggregateFunction::CountStar
             | AggregateFunction::Count
             | AggregateFunction::Sum
             | AggregateFunction::Avg
@@ -124,6 +131,20 @@ impl AggregateFunction {
         })
     }
 
+    /// Whether it is called with WITHIN GROUP, whose keys the binder orders it by.
+    pub fn is_ordered_set(self) -> bool {
+        matches!(
+            self,
+            AggregateFunction::OrderedSet(_) | AggregateFunction::Hypothetical(_)
+        )
+    }
+
+    /// The hypothetical-set aggregate `name` (called with WITHIN GROUP; without, `rank`
+    /// and the others are window functions).
+    pub fn hypothetical_by_name(name: &str) -> Option<AggregateFunction> {
+        HypotheticalKind::by_name(name).map(AggregateFunction::Hypothetical)
+    }
+
     /// The ordered-set aggregate `name` (called with WITHIN GROUP).
     pub fn ordered_set_by_name(name: &str) -> Option<AggregateFunction> {
         Some(AggregateFunction::OrderedSet(match name {
@@ -144,6 +165,14 @@ impl AggregateFunction {
         let (arg, ty) = match (self, args) {
             (F::CountStar, []) => return Some((vec![], T::Int64)),
             (F::OrderedSet(kind), args) => return ordered_set_signature(kind, args),
+            // The binder brings each key and its direct argument to their common type.
+            (F::Hypothetical(kind), args) if !args.is_empty() && args.len() % 2 == 0 => {
+                let ty = match kind {
+                    HypotheticalKind::Rank | HypotheticalKind::DenseRank => T::Int64,
+                    HypotheticalKind::PercentRank | HypotheticalKind::CumeDist => T::Float64,
+                };
+                return Some((args.to_vec(), ty));
+            }
             (F::StringAgg, &[value, delimiter]) if text_like(value) && text_like(delimiter) => {
                 return Some((vec![T::Text, T::Text], T::Text))
             }
@@ -235,7 +264,8 @@ impl AggregateFunction {
                 | F::BitOr
                 | F::BitXor
                 | F::OrderedSet(_)
-                | F::Regression(_),
+                | F::Regression(_)
+                | F::Hypothetical(_),
                 _,
             ) => return None,
         })
@@ -259,7 +289,8 @@ impl AggregateFunction {
             | F::ArrayAgg
             | F::JsonAgg { .. }
             | F::JsonObjectAgg { .. }
-            | F::OrderedSet(_) => true,
+            | F::OrderedSet(_)
+            | F::Hypothetical(_) => true,
             // Float sums: their rounding depends on the order (regr_count's does not).
             F::Regression(kind) => kind != RegressionKind::Count,
             F::Sum | F::Avg | F::VarSamp | F::VarPop | F::StddevSamp | F::StddevPop => {
@@ -307,6 +338,7 @@ impl AggregateFunction {
             F::OrderedSet(OrderedSetKind::PercentileDisc) => "percentile_disc",
             F::OrderedSet(OrderedSetKind::Mode) => "mode",
             F::Regression(kind) => kind.name(),
+            F::Hypothetical(kind) => kind.name(),
         }
     }
 
@@ -333,7 +365,8 @@ impl AggregateFunction {
             | F::BitOr
             | F::BitXor
             | F::OrderedSet(_)
-            | F::Regression(_) => return None,
+            | F::Regression(_)
+            | F::Hypothetical(_) => return None,
         };
         Some(VarianceKind { sample, stddev })
     }
@@ -451,6 +484,7 @@ pub enum Accumulator {
     VarianceNumeric(NumericMoments, VarianceKind),
     OrderedSet(OrderedSet),
     Regression(RegressionMoments, RegressionKind),
+    Hypothetical(Hypothetical),
     /// sum or (with avg) avg of vectors.
     VectorSum(VectorSum),
 }
@@ -535,6 +569,7 @@ impl Accumulator {
             (F::Regression(kind), T::Float64) => {
                 Accumulator::Regression(RegressionMoments::default(), kind)
             }
+            (F::Hypothetical(kind), _) => Accumulator::Hypothetical(Hypothetical::new(kind)),
             (
                 F::Sum
                 | F::Avg
@@ -554,10 +589,21 @@ impl Accumulator {
         })
     }
 
-    /// The direct argument of an ordered-set aggregate (the percentile fraction).
-    pub fn set_direct_argument(&mut self, value: &ScalarValue) -> Result<()> {
+    /// The direct arguments of an ordered-set aggregate, one row each (the percentile
+    /// fraction, or the hypothetical row), and its WITHIN GROUP order as (descending,
+    /// nulls first) per key.
+    pub fn set_direct_arguments(
+        &mut self,
+        values: Vec<Vector>,
+        order: Vec<(bool, bool)>,
+    ) -> Result<()> {
         match self {
-            Accumulator::OrderedSet(o) => o.set_fraction(value),
+            // mode has no direct argument.
+            Accumulator::OrderedSet(o) => match values.first() {
+                Some(fraction) => o.set_fraction(&fraction.get_scalar(0)),
+                None => Ok(()),
+            },
+            Accumulator::Hypothetical(h) => h.set_row(values, order),
             other => Err(Error::internal(format!(
                 "a direct argument for accumulator {other:?}"
             ))),
@@ -590,6 +636,7 @@ impl Accumulator {
             Accumulator::VarianceNumeric(m, _) => m.resize(groups),
             Accumulator::OrderedSet(o) => o.resize(groups),
             Accumulator::Regression(m, _) => m.resize(groups),
+            Accumulator::Hypothetical(h) => h.resize(groups),
             Accumulator::VectorSum(v) => v.resize(groups),
         }
     }
@@ -657,8 +704,12 @@ impl Accumulator {
 
     /// Adds row i of the arguments `args` (none for count(*)) to group `groups[i]`.
     pub fn update(&mut self, groups: &[u32], args: &[&Vector]) -> Result<()> {
+        // The two that read several arguments together.
         if let Accumulator::Regression(m, _) = self {
             return m.update(groups, args);
+        }
+        if let Accumulator::Hypothetical(h) = self {
+            return h.update(groups, args);
         }
         let Some(&input) = args.first() else {
             if let Accumulator::Count(counts) = self {
@@ -830,6 +881,7 @@ impl Accumulator {
             | Accumulator::VarianceNumeric(..)
             | Accumulator::OrderedSet(_)
             | Accumulator::Regression(..)
+            | Accumulator::Hypothetical(_)
             | Accumulator::VectorSum(_)) => {
                 // Results computed per group; one pass over the groups.
                 let (groups, physical) = acc.shape();
@@ -864,6 +916,7 @@ impl Accumulator {
             Accumulator::OrderedSet(o) => (o.len(), o.physical()),
             Accumulator::Regression(m, RegressionKind::Count) => (m.len(), PhysicalType::Int64),
             Accumulator::Regression(m, _) => (m.len(), PhysicalType::Float64),
+            Accumulator::Hypothetical(h) => (h.len(), h.physical()),
             Accumulator::VectorSum(v) => (v.len(), PhysicalType::FloatVector),
         }
     }
@@ -911,6 +964,7 @@ impl Accumulator {
             Accumulator::JsonAgg(a) => a.value(group)?,
             Accumulator::OrderedSet(o) => o.value(group)?,
             Accumulator::Regression(m, kind) => m.value(group, *kind),
+            Accumulator::Hypothetical(h) => h.value(group),
             Accumulator::VectorSum(v) => v.value(group)?,
             Accumulator::VarianceFloat(m, kind) => m
                 .value(group, *kind)
@@ -986,7 +1040,8 @@ fn bit_op(func: AggregateFunction) -> Result<BitOp> {
         | F::StddevSamp
         | F::StddevPop
         | F::OrderedSet(_)
-        | F::Regression(_) => return Err(Error::internal("not a bit aggregate")),
+        | F::Regression(_)
+        | F::Hypothetical(_) => return Err(Error::internal("not a bit aggregate")),
     })
 }
 
