@@ -1368,6 +1368,16 @@ impl Binder<'_> {
                 {
                     types.push(self.bind_expr(e, scope)?.ty());
                 }
+                let plain = AggregateFunction::by_name(&name)
+                    .is_some_and(|f| f.signature(&types).is_some());
+                if plain {
+                    return Err(Error::new(
+                        SqlState::WrongObjectType,
+                        format!(
+                            "{name} is not an ordered-set aggregate, so it cannot have WITHIN GROUP"
+                        ),
+                    ));
+                }
                 return Err(self.undefined_function(&name, &types));
             }
             if within_group.is_empty() {

@@ -488,6 +488,11 @@ fn bare_string(expr: &Expr) -> Option<&Expr> {
 /// `key` given an offset of type `offset`.
 fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
     use DataType as T;
+    // PostgreSQL names the input type of the key's operator class: varchar sorts as text.
+    let key_name = match key {
+        T::Varchar(_) => "text",
+        other => other.name(),
+    };
     let numeric_offset = matches!(offset, T::Int16 | T::Int32 | T::Int64 | T::Unknown);
     let target = match key {
         T::Int16 | T::Int32 | T::Int64 if offset == T::Unknown => Some(key),
@@ -526,22 +531,18 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         | T::VarBit(_)
         | T::Int2Vector
         | T::OidVector
-        | T::Record(_) => {
-            return Err(Error::new(
-                SqlState::FeatureNotSupported,
-                format!(
-                    "RANGE with offset PRECEDING/FOLLOWING is not supported for column type {}",
-                    key.name()
-                ),
-            ))
-        }
+        | T::Record(_) => return Err(Error::new(
+            SqlState::FeatureNotSupported,
+            format!(
+                "RANGE with offset PRECEDING/FOLLOWING is not supported for column type {key_name}"
+            ),
+        )),
     };
     target.ok_or_else(|| {
         Error::new(
             SqlState::FeatureNotSupported,
             format!(
-                "RANGE with offset PRECEDING/FOLLOWING is not supported for column type {} and offset type {}",
-                key.name(),
+                "RANGE with offset PRECEDING/FOLLOWING is not supported for column type {key_name} and offset type {}",
                 offset.name()
             ),
         )

@@ -1,7 +1,9 @@
 //! Aggregate functions: their signatures (PostgreSQL's result types: sum(int) is bigint,
 //! avg(int) and variance(int) numeric) and typed per-group accumulators updated a batch at a
 //! time. `merge.rs` folds the partial states of parallel workers, `variance.rs` holds the
-//! statistics, `regression.rs` covar_*, corr and regr_*, `concat.rs` string_agg, `text_fold.rs` min/max of strings.
+//! statistics, `regression.rs` covar_*, corr and regr_*, `concat.rs` string_agg,
+//! `text_fold.rs` min/max of strings, `ordered_set.rs` and `hypothetical.rs` the WITHIN
+//! GROUP aggregates.
 
 mod array_agg;
 mod concat;
