@@ -531,12 +531,14 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         | T::VarBit(_)
         | T::Int2Vector
         | T::OidVector
-        | T::Record(_) => return Err(Error::new(
-            SqlState::FeatureNotSupported,
-            format!(
+        | T::Record(_) => {
+            return Err(Error::new(
+                SqlState::FeatureNotSupported,
+                format!(
                 "RANGE with offset PRECEDING/FOLLOWING is not supported for column type {key_name}"
             ),
-        )),
+            ))
+        }
     };
     target.ok_or_else(|| {
         Error::new(

@@ -403,15 +403,27 @@ fn ordered_set_signature(
         T::Varchar(_) | T::Char(_) => T::Text,
         other => *other,
     };
+    // An array of fractions gives an array of percentiles.
+    let (fraction, result) = match args.get(1) {
+        Some(T::Array(_)) => (T::array_of(T::Float64)?, T::array_of_values(value)),
+        _ => (T::Float64, Some(value)),
+    };
     match (kind, args.len()) {
         (OrderedSetKind::Mode, 1) => Some((vec![value], value)),
-        (OrderedSetKind::PercentileDisc, 2) => Some((vec![value, T::Float64], value)),
+        (OrderedSetKind::PercentileDisc, 2) => Some((vec![value, fraction], result?)),
         (OrderedSetKind::PercentileCont, 2) => crate::function::cast::can_cast(
             value,
             T::Float64,
             crate::function::cast::CastContext::Implicit,
         )
-        .then(|| (vec![T::Float64, T::Float64], T::Float64)),
+        .then(|| {
+            let result = match fraction {
+                T::Float64 => T::Float64,
+                _ => T::array_of(T::Float64)?,
+            };
+            Some((vec![T::Float64, fraction], result))
+        })
+        .flatten(),
         _ => None,
     }
 }
