@@ -1417,7 +1417,14 @@ impl Binder<'_> {
                 return bound;
             }
         }
-        let ordered_set = AggregateFunction::ordered_set_by_name(&name);
+        // rank and the others are hypothetical-set aggregates only with WITHIN GROUP.
+        // Called with arguments, they resolve to the aggregate whatever the clauses.
+        let hypothetical = !within_group.is_empty() || !arg_exprs.is_empty();
+        let ordered_set = AggregateFunction::ordered_set_by_name(&name).or_else(|| {
+            hypothetical
+                .then(|| AggregateFunction::hypothetical_by_name(&name))
+                .flatten()
+        });
         if !within_group.is_empty() || ordered_set.is_some() {
             if ordered_set.is_none() {
                 // PostgreSQL looks for an aggregate of the direct and the ordered arguments.
@@ -1429,6 +1436,16 @@ impl Binder<'_> {
                 {
                     types.push(self.bind_expr(e, scope)?.ty());
                 }
+                let plain = AggregateFunction::by_name(&name)
+                    .is_some_and(|f| f.signature(&types).is_some());
+                if plain {
+                    return Err(Error::new(
+                        SqlState::WrongObjectType,
+                        format!(
+                            "{name} is not an ordered-set aggregate, so it cannot have WITHIN GROUP"
+                        ),
+                    ));
+                }
                 return Err(self.undefined_function(&name, &types));
             }
             if within_group.is_empty() {
@@ -1438,9 +1455,10 @@ impl Binder<'_> {
                 ));
             }
             if over.is_some() {
-                return Err(Error::unsupported(format!(
-                    "OVER for ordered-set aggregate {name}"
-                )));
+                return Err(Error::new(
+                    SqlState::FeatureNotSupported,
+                    format!("OVER is not supported for ordered-set aggregate {name}"),
+                ));
             }
             if star || distinct || !order_by.is_empty() {
                 return Err(Error::syntax(format!("syntax error in the call of {name}")));
@@ -1684,6 +1702,9 @@ impl Binder<'_> {
         call: &AggregateSyntax<'_>,
         scope: &Scope,
     ) -> Result<AggregateCall> {
+        if let AggregateFunction::Hypothetical(_) = call.func {
+            return self.bind_hypothetical_call(call, scope);
+        }
         if let AggregateFunction::OrderedSet(_) = call.func {
             return self.bind_ordered_set_call(call, scope);
         }
@@ -1813,15 +1834,7 @@ impl Binder<'_> {
         };
         let mut bound = vec![self.bind_expr(&item.expr, scope)?];
         for arg in call.args {
-            let direct = self.bind_expr(arg, scope)?;
-            let mut reads_columns = false;
-            direct.visit(&mut |e| reads_columns |= matches!(e, ScalarExpr::Column { .. }));
-            if reads_columns {
-                return Err(Error::unsupported(
-                    "direct arguments of an ordered-set aggregate that read columns",
-                ));
-            }
-            bound.push(direct);
+            bound.push(self.bind_direct_argument(arg, scope)?);
         }
         let types: Vec<DataType> = bound.iter().map(ScalarExpr::ty).collect();
         let (arg_types, ty) = call.func.signature(&types).ok_or_else(|| {
@@ -1835,6 +1848,79 @@ impl Binder<'_> {
             .map(|f| self.bind_condition(f, scope, "FILTER"))
             .transpose()?;
         let order_by = vec![super::select::sort_key(args[0].clone(), &item.options)?];
+        Ok(AggregateCall {
+            func: call.func,
+            args,
+            distinct: false,
+            filter,
+            order_by,
+            ty,
+        })
+    }
+}
+
+impl Binder<'_> {
+    /// A direct argument of an ordered-set aggregate, which is evaluated once per statement.
+    fn bind_direct_argument(&mut self, arg: &Expr, scope: &Scope) -> Result<ScalarExpr> {
+        let direct = self.bind_expr(arg, scope)?;
+        let mut reads_columns = false;
+        direct.visit(&mut |e| reads_columns |= matches!(e, ScalarExpr::Column { .. }));
+        if reads_columns {
+            return Err(Error::unsupported(
+                "direct arguments of an ordered-set aggregate that read columns",
+            ));
+        }
+        Ok(direct)
+    }
+
+    /// `rank(args) WITHIN GROUP (ORDER BY keys)` and the other hypothetical-set
+    /// aggregates: one direct argument per key, each pair brought to its common type as
+    /// PostgreSQL's unify_hypothetical_args does. The call's arguments are the keys, then
+    /// the direct arguments; it is ordered by the keys.
+    fn bind_hypothetical_call(
+        &mut self,
+        call: &AggregateSyntax<'_>,
+        scope: &Scope,
+    ) -> Result<AggregateCall> {
+        let name = call.func.name();
+        let mut direct = Vec::with_capacity(call.args.len());
+        for arg in call.args {
+            direct.push(self.bind_direct_argument(arg, scope)?);
+        }
+        let mut keys = Vec::with_capacity(call.order_by.len());
+        for item in call.order_by {
+            keys.push(self.bind_expr(&item.expr, scope)?);
+        }
+        if direct.len() != keys.len() {
+            let types: Vec<DataType> = direct.iter().chain(&keys).map(ScalarExpr::ty).collect();
+            return Err(self.undefined_function(name, &types).with_hint(format!(
+                "To use the hypothetical-set aggregate {name}, the number of hypothetical direct arguments (here {}) must match the number of ordering columns (here {}).",
+                direct.len(),
+                keys.len()
+            )));
+        }
+        let mut args = Vec::with_capacity(2 * keys.len());
+        let mut coerced_direct = Vec::with_capacity(direct.len());
+        for (key, value) in keys.into_iter().zip(direct) {
+            let common = super::coerce::union_type(&[key.ty(), value.ty()], "WITHIN GROUP")?;
+            args.push(self.coerce(key, common, CastContext::Implicit)?);
+            coerced_direct.push(self.coerce(value, common, CastContext::Implicit)?);
+        }
+        let mut order_by = Vec::with_capacity(args.len());
+        for (key, item) in args.iter().zip(call.order_by) {
+            super::coerce::require_json_free(key.ty(), true)?;
+            order_by.push(super::select::sort_key(key.clone(), &item.options)?);
+        }
+        args.extend(coerced_direct);
+        let types: Vec<DataType> = args.iter().map(ScalarExpr::ty).collect();
+        let (_, ty) = call
+            .func
+            .signature(&types)
+            .ok_or_else(|| self.undefined_function(name, &types))?;
+        let filter = call
+            .filter
+            .map(|f| self.bind_condition(f, scope, "FILTER"))
+            .transpose()?;
         Ok(AggregateCall {
             func: call.func,
             args,

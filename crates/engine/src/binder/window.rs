@@ -106,11 +106,11 @@ impl Binder<'_> {
         if matches!(func, WindowFunction::Aggregate(aggregate) if aggregate.renders_arguments()) {
             bound = super::present::present_all(bound)?;
         }
-        if let Some(first) = bound.first_mut() {
-            if first.ty() == crate::types::DataType::Unknown {
-                let taken =
-                    std::mem::replace(first, ScalarExpr::null(crate::types::DataType::Text));
-                *first = self.coerce(taken, crate::types::DataType::Text, CastContext::Implicit)?;
+        let value_type = self.window_value_type(func, call.name, &bound)?;
+        if let (Some(first), Some(value_type)) = (bound.first_mut(), value_type) {
+            if first.ty() != value_type {
+                let taken = std::mem::replace(first, ScalarExpr::null(value_type));
+                *first = self.coerce(taken, value_type, CastContext::Implicit)?;
             }
         }
         let lookup = match func {
@@ -164,6 +164,32 @@ impl Binder<'_> {
             frame,
             ty,
             filter,
+        })
+    }
+
+    /// The type the first argument takes, where it is the polymorphic value: an untyped
+    /// one is text, and lag/lead(anycompatible, integer, anycompatible) bring the value and
+    /// the default to their common type (42883 when they have none, as PostgreSQL's lookup).
+    fn window_value_type(
+        &self,
+        func: WindowFunction,
+        name: &str,
+        args: &[ScalarExpr],
+    ) -> Result<Option<DataType>> {
+        Ok(match (func, args) {
+            (WindowFunction::Ntile, _) | (_, []) => None,
+            (WindowFunction::Lag | WindowFunction::Lead, [value, _, default]) => {
+                let types = [value.ty(), default.ty()];
+                match super::coerce::union_type(&types, name) {
+                    Ok(common) => Some(common),
+                    Err(_) => {
+                        let all: Vec<DataType> = args.iter().map(ScalarExpr::ty).collect();
+                        return Err(self.undefined_function(name, &all));
+                    }
+                }
+            }
+            (_, [first, ..]) if first.ty() == DataType::Unknown => Some(DataType::Text),
+            (_, [first, ..]) => Some(first.ty()),
         })
     }
 
@@ -383,8 +409,17 @@ impl Binder<'_> {
             )
         };
         let expr = match (units, key_type) {
-            (FrameUnits::Range, Some(DataType::Date | DataType::Timestamp(_)))
-            | (FrameUnits::Range, Some(DataType::TimestampTz(_) | DataType::Interval(_))) => expr,
+            (
+                FrameUnits::Range,
+                Some(
+                    DataType::Date
+                    | DataType::Timestamp(_)
+                    | DataType::TimestampTz(_)
+                    | DataType::Interval(_)
+                    | DataType::Time(_)
+                    | DataType::TimeTz(_),
+                ),
+            ) => expr,
             _ => bare_string(expr).unwrap_or(expr),
         };
         let bound = self
@@ -453,6 +488,11 @@ fn bare_string(expr: &Expr) -> Option<&Expr> {
 /// `key` given an offset of type `offset`.
 fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
     use DataType as T;
+    // PostgreSQL names the input type of the key's operator class: varchar sorts as text.
+    let key_name = match key {
+        T::Varchar(_) => "text",
+        other => other.name(),
+    };
     let numeric_offset = matches!(offset, T::Int16 | T::Int32 | T::Int64 | T::Unknown);
     let target = match key {
         T::Int16 | T::Int32 | T::Int64 if offset == T::Unknown => Some(key),
@@ -463,10 +503,13 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         T::Numeric(_) => {
             (numeric_offset || matches!(offset, T::Numeric(_))).then_some(T::Numeric(None))
         }
-        T::Date | T::Timestamp(_) | T::TimestampTz(_) | T::Interval(_) => {
-            matches!(offset, T::Interval(_) | T::Unknown)
-                .then_some(T::Interval(IntervalTypmod::NONE))
-        }
+        T::Date
+        | T::Timestamp(_)
+        | T::TimestampTz(_)
+        | T::Interval(_)
+        | T::Time(_)
+        | T::TimeTz(_) => matches!(offset, T::Interval(_) | T::Unknown)
+            .then_some(T::Interval(IntervalTypmod::NONE)),
         T::Unknown
         | T::Bool
         | T::Text
@@ -481,22 +524,19 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         | T::Jsonb
         | T::Array(_)
         | T::Oid(_)
-        | T::Time(_)
         | T::FloatVector(_)
         | T::JsonPath
         | T::Enum(_)
         | T::Bit(_)
         | T::VarBit(_)
-        | T::TimeTz(_)
         | T::Int2Vector
         | T::OidVector
         | T::Record(_) => {
             return Err(Error::new(
                 SqlState::FeatureNotSupported,
                 format!(
-                    "RANGE with offset PRECEDING/FOLLOWING is not supported for column type {}",
-                    key.name()
-                ),
+                "RANGE with offset PRECEDING/FOLLOWING is not supported for column type {key_name}"
+            ),
             ))
         }
     };
@@ -504,8 +544,7 @@ fn range_offset_type(key: DataType, offset: DataType) -> Result<DataType> {
         Error::new(
             SqlState::FeatureNotSupported,
             format!(
-                "RANGE with offset PRECEDING/FOLLOWING is not supported for column type {} and offset type {}",
-                key.name(),
+                "RANGE with offset PRECEDING/FOLLOWING is not supported for column type {key_name} and offset type {}",
                 offset.name()
             ),
         )

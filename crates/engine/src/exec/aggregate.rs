@@ -254,13 +254,21 @@ impl CallState {
             keys: physical_vectors(call.order_by.iter().map(|k| &k.expr)),
         });
         let mut acc = Accumulator::new(call.func, arg_type)?;
-        // An ordered-set aggregate's direct argument reads no column (the binder checks):
-        // evaluated once, it also decides the result of a group without rows.
-        if let (crate::function::AggregateFunction::OrderedSet(_), Some(direct)) =
-            (call.func, call.args.get(1))
-        {
-            let value = evaluate(direct, &Batch::new(Vec::new(), 1), ctx)?.get_scalar(0);
-            acc.set_direct_argument(&value)?;
+        // An ordered-set aggregate's direct arguments read no column (the binder checks):
+        // evaluated once, they also decide the result of a group without rows. They follow
+        // its WITHIN GROUP values.
+        if call.func.is_ordered_set() {
+            let one_row = Batch::new(Vec::new(), 1);
+            let values = call.args[call.order_by.len()..]
+                .iter()
+                .map(|direct| Ok(evaluate(direct, &one_row, ctx)?.as_ref().clone()))
+                .collect::<Result<Vec<Vector>>>()?;
+            let order = call
+                .order_by
+                .iter()
+                .map(|k| (k.descending, k.nulls_first))
+                .collect();
+            acc.set_direct_arguments(values, order)?;
         }
         Ok(CallState {
             acc,

@@ -13,7 +13,7 @@ use crate::error::{Error, Result, SqlState};
 use crate::function::datetime_arithmetic::{timestamp_minus_interval, timestamp_plus_interval};
 use crate::plan::{FrameBound, FrameExclusion, FrameUnits, WindowCall};
 use crate::types::datetime::date_to_timestamp;
-use crate::types::ScalarValue;
+use crate::types::{timetz, ScalarValue};
 
 /// A frame edge with its offset evaluated.
 enum Edge {
@@ -274,6 +274,22 @@ fn in_range(
             };
             Ok(holds(value.cmp(&sum)))
         }
+        // in_range_time_interval and in_range_timetz_interval: only the offset's time
+        // part counts, and the sum does not wrap around the day.
+        (V::Time(value), V::Time(base), V::Interval(offset)) => {
+            let sum = time_sum(*base, offset.micros, sub)?;
+            Ok(holds(i128::from(*value).cmp(&sum)))
+        }
+        (V::TimeTz(value), V::TimeTz(base), V::Interval(offset)) => {
+            let (base_time, zone) = timetz::unpack(*base);
+            let sum = time_sum(base_time, offset.micros, sub)?;
+            let (value_time, value_zone) = timetz::unpack(*value);
+            // timetz_cmp_internal: the UTC time first, then the zone (seconds west).
+            let utc = |time: i128, east: i32| (time - i128::from(east) * 1_000_000, -east);
+            Ok(holds(
+                utc(i128::from(value_time), value_zone).cmp(&utc(sum, zone)),
+            ))
+        }
         (V::Interval(value), V::Interval(base), V::Interval(offset)) => {
             if offset.span() < 0 {
                 return Err(invalid_size());
@@ -303,6 +319,15 @@ fn in_range(
             "invariant: RANGE key {value:?} with offset {offset:?}"
         ))),
     }
+}
+
+/// `base` ± `micros` for a time RANGE key, refusing a negative offset.
+fn time_sum(base: i64, micros: i64, sub: bool) -> Result<i128> {
+    if micros < 0 {
+        return Err(invalid_size());
+    }
+    let (base, micros) = (i128::from(base), i128::from(micros));
+    Ok(if sub { base - micros } else { base + micros })
 }
 
 /// in_range_float8_float8 (float4 keys are widened): NaN sorts after every number, and

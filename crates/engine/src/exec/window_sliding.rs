@@ -74,7 +74,9 @@ pub(super) fn sliding_aggregate(
             | F::VarPop
             | F::StddevSamp
             | F::StddevPop
-            | F::OrderedSet(_),
+            | F::OrderedSet(_)
+            | F::Regression(_)
+            | F::Hypothetical(_),
             _,
             _,
         ) => return Ok(None),

@@ -63,9 +63,14 @@ impl WindowFunction {
             (WindowFunction::NthValue, Some(t), 2) => (vec![t, T::Int32], t),
             (WindowFunction::Aggregate(AggregateFunction::Count), None, 0) => (vec![], T::Int64),
             (WindowFunction::Aggregate(f), Some(t), 1) => f.signature(&[t])?,
-            // string_agg(value, delimiter): the delimiter is text like the value.
+            // string_agg(value, delimiter): the delimiter is of the value's type.
             (WindowFunction::Aggregate(f @ AggregateFunction::StringAgg), Some(t), 2) => {
-                f.signature(&[t, T::Text])?
+                f.signature(&[t, t])?
+            }
+            // The statistics of (Y, X) take double precision; the caller checks that both
+            // arguments convert to it.
+            (WindowFunction::Aggregate(f @ AggregateFunction::Regression(_)), Some(_), 2) => {
+                f.signature(&[T::Float64, T::Float64])?
             }
             _ => return None,
         })

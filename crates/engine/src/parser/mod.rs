@@ -1,6 +1,7 @@
 //! SQL text → sqlparser AST with PostgreSQL's dialect; parse errors become 42601. Window
 //! frame EXCLUDE clauses, which sqlparser rejects, are taken out first
-//! ([`frame_exclusion`]) and returned beside each statement; `TABLE name` is spelled out
+//! ([`frame_exclusion`]) and returned beside each statement; a frame offset that starts with
+//! a string is parenthesized ([`frame_offset`]); `TABLE name` is spelled out
 //! ([`table_query`]); the expression syntax sqlparser lacks (`ISNULL`, `BETWEEN SYMMETRIC`)
 //! is parsed by our [`dialect`].
 
@@ -18,6 +19,7 @@ mod drop_index_concurrently;
 mod fetch;
 mod foreign;
 mod frame_exclusion;
+mod frame_offset;
 mod identifier_length;
 mod identity_options;
 mod insert_overriding;
@@ -176,6 +178,7 @@ fn parse_text(sql: &str, report: &mut ParseReport) -> Result<Vec<Parsed>> {
         .extend(datetime_precision::clamp(&mut tokens)?);
     datetime_precision::cast_interval_literals(&mut tokens);
     let mut exclusions = frame_exclusion::strip(&mut tokens).unwrap_or_default();
+    frame_offset::parenthesize(&mut tokens);
     let mut header_match = copy_options::normalize(&mut tokens)?;
     vacuum_options::strip(&mut tokens)?;
     create_extension::normalize(&mut tokens);

@@ -1,18 +1,40 @@
-//! string_agg(value, delimiter) as PostgreSQL 15's string_agg_transfn: NULL values are
-//! skipped; each value after a group's first is preceded by the delimiter of its own row (a
-//! NULL delimiter adds nothing); a group without values is NULL.
+//! string_agg(value, delimiter) over text or bytea, as PostgreSQL 15's string_agg_transfn
+//! and bytea_string_agg_transfn: NULL values are skipped; each value after a group's first
+//! is preceded by the delimiter of its own row (a NULL delimiter adds nothing); a group
+//! without values is NULL.
 
 use crate::error::{Error, Result};
 use crate::types::ScalarValue;
-use crate::vector::{StringVec, Vector, VectorData};
+use crate::vector::{Vector, VectorData};
 
 /// Per-group concatenations; `None` until the group's first non-NULL value.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Concat {
-    state: Vec<Option<String>>,
+    state: Vec<Option<Vec<u8>>>,
+    /// bytea rather than text.
+    bytea: bool,
+}
+
+/// Row `row`'s bytes of a text or bytea vector.
+fn bytes_at(vector: &Vector, row: usize) -> Result<&[u8]> {
+    match &vector.data {
+        VectorData::Text(strings) => Ok(strings.get(row).as_bytes()),
+        VectorData::Bytes(bytes) => Ok(bytes.get(row)),
+        other => Err(Error::internal(format!(
+            "string_agg input of type {:?}",
+            other.physical()
+        ))),
+    }
 }
 
 impl Concat {
+    pub fn new(bytea: bool) -> Concat {
+        Concat {
+            state: Vec::new(),
+            bytea,
+        }
+    }
+
     pub fn resize(&mut self, groups: usize) {
         self.state.resize(groups, None);
     }
@@ -25,45 +47,42 @@ impl Concat {
         &mut self,
         groups: &[u32],
         input: &Vector,
-        values: &StringVec,
         delimiters: Option<&Vector>,
     ) -> Result<()> {
-        let delimiters = match delimiters {
-            None => None,
-            Some(d) => match &d.data {
-                VectorData::Text(strings) => Some((d, strings)),
-                other => {
-                    return Err(Error::internal(format!(
-                        "string_agg delimiter of type {:?}",
-                        other.physical()
-                    )))
-                }
-            },
-        };
         for (row, &g) in groups.iter().enumerate() {
             if !input.is_valid(row) {
                 continue;
             }
-            let value = values.get(row);
+            let value = bytes_at(input, row)?;
             match &mut self.state[g as usize] {
-                slot @ None => *slot = Some(value.to_string()),
-                Some(text) => {
-                    if let Some((d, strings)) = delimiters {
-                        if d.is_valid(row) {
-                            text.push_str(strings.get(row));
-                        }
+                slot @ None => *slot = Some(value.to_vec()),
+                Some(joined) => {
+                    if let Some(d) = delimiters.filter(|d| d.is_valid(row)) {
+                        joined.extend_from_slice(bytes_at(d, row)?);
                     }
-                    text.push_str(value);
+                    joined.extend_from_slice(value);
                 }
             }
         }
         Ok(())
     }
 
-    pub fn value(&self, group: usize) -> ScalarValue {
-        match &self.state[group] {
-            Some(text) => ScalarValue::Text(text.clone()),
+    pub fn value(&self, group: usize) -> Result<ScalarValue> {
+        Ok(match &self.state[group] {
             None => ScalarValue::Null,
+            Some(bytes) if self.bytea => ScalarValue::Bytea(bytes.clone()),
+            // Whole text values and delimiters: still UTF-8.
+            Some(bytes) => ScalarValue::Text(
+                String::from_utf8(bytes.clone())
+                    .map_err(|_| Error::internal("string_agg of text made invalid UTF-8"))?,
+            ),
+        })
+    }
+
+    pub fn physical(&self) -> crate::types::PhysicalType {
+        match self.bytea {
+            true => crate::types::PhysicalType::Bytes,
+            false => crate::types::PhysicalType::Text,
         }
     }
 }

@@ -29,7 +29,9 @@ impl AggregateFunction {
             | F::ArrayAgg
             | F::JsonAgg { .. }
             | F::JsonObjectAgg { .. }
-            | F::OrderedSet(_) => false,
+            | F::OrderedSet(_)
+            | F::Regression(_)
+            | F::Hypothetical(_) => false,
         }
     }
 }

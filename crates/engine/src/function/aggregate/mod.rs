@@ -1,13 +1,17 @@
 //! Aggregate functions: their signatures (PostgreSQL's result types: sum(int) is bigint,
 //! avg(int) and variance(int) numeric) and typed per-group accumulators updated a batch at a
 //! time. `merge.rs` folds the partial states of parallel workers, `variance.rs` holds the
-//! statistics, `concat.rs` string_agg, `text_fold.rs` min/max of strings.
+//! statistics, `regression.rs` covar_*, corr and regr_*, `concat.rs` string_agg,
+//! `text_fold.rs` min/max of strings, `ordered_set.rs` and `hypothetical.rs` the WITHIN
+//! GROUP aggregates.
 
 mod array_agg;
 mod concat;
+mod hypothetical;
 mod json_agg;
 mod merge;
 mod ordered_set;
+mod regression;
 mod text_fold;
 mod variance;
 mod vector_sum;
@@ -17,10 +21,14 @@ use std::cmp::Ordering;
 pub(crate) use self::array_agg::accumulate_arrays;
 use self::array_agg::ArrayAgg;
 use self::concat::Concat;
+use self::hypothetical::Hypothetical;
+pub use self::hypothetical::HypotheticalKind;
 use self::json_agg::JsonAgg;
 pub use self::merge::identical_when_equal;
 use self::ordered_set::OrderedSet;
 pub use self::ordered_set::OrderedSetKind;
+pub use self::regression::RegressionKind;
+use self::regression::RegressionMoments;
 use self::text_fold::{TextFold, TextRule};
 use self::variance::{FloatMoments, NumericMoments, VarianceKind};
 use self::vector_sum::VectorSum;
@@ -62,6 +70,11 @@ pub enum AggregateFunction {
     StddevPop,
     /// percentile_cont, percentile_disc and mode: only with WITHIN GROUP.
     OrderedSet(OrderedSetKind),
+    /// covar_pop, covar_samp, corr and the regr_* aggregates of (Y, X).
+    Regression(RegressionKind),
+    /// rank, dense_rank, percent_rank and cume_dist WITHIN GROUP: the keys, then the
+    /// hypothetical row's values.
+    Hypothetical(HypotheticalKind),
 }
 
 impl AggregateFunction {
@@ -73,7 +86,8 @@ impl AggregateFunction {
             | AggregateFunction::JsonAgg { .. }
             | AggregateFunction::JsonObjectAgg { .. }
             | AggregateFunction::OrderedSet(_) => true,
-            AggregateFunction::CountStar
+            AggregateFunction::Hypothetical(_)
+            | AggregateFunction::CountStar
             | AggregateFunction::Count
             | AggregateFunction::Sum
             | AggregateFunction::Avg
@@ -87,7 +101,8 @@ impl AggregateFunction {
             | AggregateFunction::VarSamp
             | AggregateFunction::VarPop
             | AggregateFunction::StddevSamp
-            | AggregateFunction::StddevPop => false,
+            | AggregateFunction::StddevPop
+            | AggregateFunction::Regression(_) => false,
         }
     }
 
@@ -114,8 +129,22 @@ impl AggregateFunction {
             "var_pop" => F::VarPop,
             "stddev" | "stddev_samp" => F::StddevSamp,
             "stddev_pop" => F::StddevPop,
-            _ => return None,
+            other => F::Regression(RegressionKind::by_name(other)?),
         })
+    }
+
+    /// Whether it is called with WITHIN GROUP, whose keys the binder orders it by.
+    pub fn is_ordered_set(self) -> bool {
+        matches!(
+            self,
+            AggregateFunction::OrderedSet(_) | AggregateFunction::Hypothetical(_)
+        )
+    }
+
+    /// The hypothetical-set aggregate `name` (called with WITHIN GROUP; without, `rank`
+    /// and the others are window functions).
+    pub fn hypothetical_by_name(name: &str) -> Option<AggregateFunction> {
+        HypotheticalKind::by_name(name).map(AggregateFunction::Hypothetical)
     }
 
     /// The ordered-set aggregate `name` (called with WITHIN GROUP).
@@ -138,14 +167,40 @@ impl AggregateFunction {
         let (arg, ty) = match (self, args) {
             (F::CountStar, []) => return Some((vec![], T::Int64)),
             (F::OrderedSet(kind), args) => return ordered_set_signature(kind, args),
+            // The binder brings each key and its direct argument to their common type.
+            (F::Hypothetical(kind), args) if !args.is_empty() && args.len() % 2 == 0 => {
+                let ty = match kind {
+                    HypotheticalKind::Rank | HypotheticalKind::DenseRank => T::Int64,
+                    HypotheticalKind::PercentRank | HypotheticalKind::CumeDist => T::Float64,
+                };
+                return Some((args.to_vec(), ty));
+            }
             (F::StringAgg, &[value, delimiter]) if text_like(value) && text_like(delimiter) => {
                 return Some((vec![T::Text, T::Text], T::Text))
+            }
+            (F::StringAgg, &[T::Bytea, T::Bytea | T::Unknown])
+            | (F::StringAgg, &[T::Unknown, T::Bytea]) => {
+                return Some((vec![T::Bytea, T::Bytea], T::Bytea))
             }
             (F::JsonAgg { jsonb }, &[value]) => {
                 return Some((vec![json_arg(value)], json_result(jsonb)))
             }
             (F::JsonObjectAgg { jsonb }, &[key, value]) => {
                 return Some((vec![json_arg(key), json_arg(value)], json_result(jsonb)))
+            }
+            (F::Regression(kind), &[y, x]) => {
+                let float = |t: DataType| {
+                    crate::function::cast::can_cast(
+                        t,
+                        T::Float64,
+                        crate::function::cast::CastContext::Implicit,
+                    )
+                };
+                let ty = match kind {
+                    RegressionKind::Count => T::Int64,
+                    _ => T::Float64,
+                };
+                return (float(y) && float(x)).then(|| (vec![T::Float64, T::Float64], ty));
             }
             (_, &[arg]) => (arg, self.return_type(arg)?),
             _ => return None,
@@ -210,7 +265,9 @@ impl AggregateFunction {
                 | F::BitAnd
                 | F::BitOr
                 | F::BitXor
-                | F::OrderedSet(_),
+                | F::OrderedSet(_)
+                | F::Regression(_)
+                | F::Hypothetical(_),
                 _,
             ) => return None,
         })
@@ -234,7 +291,10 @@ impl AggregateFunction {
             | F::ArrayAgg
             | F::JsonAgg { .. }
             | F::JsonObjectAgg { .. }
-            | F::OrderedSet(_) => true,
+            | F::OrderedSet(_)
+            | F::Hypothetical(_) => true,
+            // Float sums: their rounding depends on the order (regr_count's does not).
+            F::Regression(kind) => kind != RegressionKind::Count,
             F::Sum | F::Avg | F::VarSamp | F::VarPop | F::StddevSamp | F::StddevPop => {
                 matches!(
                     arg,
@@ -279,6 +339,8 @@ impl AggregateFunction {
             F::OrderedSet(OrderedSetKind::PercentileCont) => "percentile_cont",
             F::OrderedSet(OrderedSetKind::PercentileDisc) => "percentile_disc",
             F::OrderedSet(OrderedSetKind::Mode) => "mode",
+            F::Regression(kind) => kind.name(),
+            F::Hypothetical(kind) => kind.name(),
         }
     }
 
@@ -304,7 +366,9 @@ impl AggregateFunction {
             | F::BitAnd
             | F::BitOr
             | F::BitXor
-            | F::OrderedSet(_) => return None,
+            | F::OrderedSet(_)
+            | F::Regression(_)
+            | F::Hypothetical(_) => return None,
         };
         Some(VarianceKind { sample, stddev })
     }
@@ -339,15 +403,27 @@ fn ordered_set_signature(
         T::Varchar(_) | T::Char(_) => T::Text,
         other => *other,
     };
+    // An array of fractions gives an array of percentiles.
+    let (fraction, result) = match args.get(1) {
+        Some(T::Array(_)) => (T::array_of(T::Float64)?, T::array_of_values(value)),
+        _ => (T::Float64, Some(value)),
+    };
     match (kind, args.len()) {
         (OrderedSetKind::Mode, 1) => Some((vec![value], value)),
-        (OrderedSetKind::PercentileDisc, 2) => Some((vec![value, T::Float64], value)),
+        (OrderedSetKind::PercentileDisc, 2) => Some((vec![value, fraction], result?)),
         (OrderedSetKind::PercentileCont, 2) => crate::function::cast::can_cast(
             value,
             T::Float64,
             crate::function::cast::CastContext::Implicit,
         )
-        .then(|| (vec![T::Float64, T::Float64], T::Float64)),
+        .then(|| {
+            let result = match fraction {
+                T::Float64 => T::Float64,
+                _ => T::array_of(T::Float64)?,
+            };
+            Some((vec![T::Float64, fraction], result))
+        })
+        .flatten(),
         _ => None,
     }
 }
@@ -421,6 +497,8 @@ pub enum Accumulator {
     VarianceFloat(FloatMoments, VarianceKind),
     VarianceNumeric(NumericMoments, VarianceKind),
     OrderedSet(OrderedSet),
+    Regression(RegressionMoments, RegressionKind),
+    Hypothetical(Hypothetical),
     /// sum or (with avg) avg of vectors.
     VectorSum(VectorSum),
 }
@@ -494,13 +572,18 @@ impl Accumulator {
             (F::BitAnd | F::BitOr | F::BitXor, T::Int64) => {
                 bits(func, PhysicalType::Int64, ScalarValue::Int64)?
             }
-            (F::StringAgg, T::Text) => Accumulator::StringAgg(Concat::default()),
+            (F::StringAgg, T::Text) => Accumulator::StringAgg(Concat::new(false)),
+            (F::StringAgg, T::Bytea) => Accumulator::StringAgg(Concat::new(true)),
             (F::ArrayAgg, ty) => Accumulator::ArrayAgg(ArrayAgg::new(ty.physical())),
             (F::JsonAgg { jsonb }, ty) => Accumulator::JsonAgg(JsonAgg::new(Some(ty), jsonb)),
             (F::JsonObjectAgg { jsonb }, _) => Accumulator::JsonAgg(JsonAgg::new(None, jsonb)),
             (F::OrderedSet(kind), ty) => {
                 Accumulator::OrderedSet(OrderedSet::new(kind, ty.physical()))
             }
+            (F::Regression(kind), T::Float64) => {
+                Accumulator::Regression(RegressionMoments::default(), kind)
+            }
+            (F::Hypothetical(kind), _) => Accumulator::Hypothetical(Hypothetical::new(kind)),
             (
                 F::Sum
                 | F::Avg
@@ -513,16 +596,28 @@ impl Accumulator {
                 | F::VarSamp
                 | F::VarPop
                 | F::StddevSamp
-                | F::StddevPop,
+                | F::StddevPop
+                | F::Regression(_),
                 ty,
             ) => return Err(no_accumulator(func, ty)),
         })
     }
 
-    /// The direct argument of an ordered-set aggregate (the percentile fraction).
-    pub fn set_direct_argument(&mut self, value: &ScalarValue) -> Result<()> {
+    /// The direct arguments of an ordered-set aggregate, one row each (the percentile
+    /// fraction, or the hypothetical row), and its WITHIN GROUP order as (descending,
+    /// nulls first) per key.
+    pub fn set_direct_arguments(
+        &mut self,
+        values: Vec<Vector>,
+        order: Vec<(bool, bool)>,
+    ) -> Result<()> {
         match self {
-            Accumulator::OrderedSet(o) => o.set_fraction(value),
+            // mode has no direct argument.
+            Accumulator::OrderedSet(o) => match values.first() {
+                Some(fraction) => o.set_fraction(&fraction.get_scalar(0)),
+                None => Ok(()),
+            },
+            Accumulator::Hypothetical(h) => h.set_row(values, order),
             other => Err(Error::internal(format!(
                 "a direct argument for accumulator {other:?}"
             ))),
@@ -554,6 +649,8 @@ impl Accumulator {
             Accumulator::VarianceFloat(m, _) => m.resize(groups),
             Accumulator::VarianceNumeric(m, _) => m.resize(groups),
             Accumulator::OrderedSet(o) => o.resize(groups),
+            Accumulator::Regression(m, _) => m.resize(groups),
+            Accumulator::Hypothetical(h) => h.resize(groups),
             Accumulator::VectorSum(v) => v.resize(groups),
         }
     }
@@ -621,6 +718,13 @@ impl Accumulator {
 
     /// Adds row i of the arguments `args` (none for count(*)) to group `groups[i]`.
     pub fn update(&mut self, groups: &[u32], args: &[&Vector]) -> Result<()> {
+        // The two that read several arguments together.
+        if let Accumulator::Regression(m, _) = self {
+            return m.update(groups, args);
+        }
+        if let Accumulator::Hypothetical(h) = self {
+            return h.update(groups, args);
+        }
         let Some(&input) = args.first() else {
             if let Accumulator::Count(counts) = self {
                 for &g in groups {
@@ -723,9 +827,7 @@ impl Accumulator {
             (Accumulator::ArrayAgg(a), _) => a.update(groups, input)?,
             (Accumulator::VectorSum(v), _) => v.update(groups, input)?,
             (Accumulator::JsonAgg(a), _) => a.update(groups, args)?,
-            (Accumulator::StringAgg(c), VectorData::Text(values)) => {
-                c.update(groups, input, values, args.get(1).copied())?
-            }
+            (Accumulator::StringAgg(c), _) => c.update(groups, input, args.get(1).copied())?,
             (Accumulator::OrderedSet(o), _) => o.update(groups, args)?,
             (Accumulator::VarianceFloat(m, _), VectorData::Float32(v)) => {
                 for (row, &g) in groups.iter().enumerate() {
@@ -792,6 +894,8 @@ impl Accumulator {
             | Accumulator::VarianceFloat(..)
             | Accumulator::VarianceNumeric(..)
             | Accumulator::OrderedSet(_)
+            | Accumulator::Regression(..)
+            | Accumulator::Hypothetical(_)
             | Accumulator::VectorSum(_)) => {
                 // Results computed per group; one pass over the groups.
                 let (groups, physical) = acc.shape();
@@ -818,12 +922,15 @@ impl Accumulator {
             Accumulator::TextFold(t) => (t.len(), PhysicalType::Text),
             Accumulator::Bool { state, .. } => (state.len(), PhysicalType::Bool),
             Accumulator::Bits { state, ty, .. } => (state.len(), *ty),
-            Accumulator::StringAgg(c) => (c.len(), PhysicalType::Text),
+            Accumulator::StringAgg(c) => (c.len(), c.physical()),
             Accumulator::ArrayAgg(a) => (a.len(), a.physical()),
             Accumulator::JsonAgg(a) => (a.len(), a.physical()),
             Accumulator::VarianceFloat(m, _) => (m.len(), PhysicalType::Float64),
             Accumulator::VarianceNumeric(m, _) => (m.len(), PhysicalType::Numeric),
             Accumulator::OrderedSet(o) => (o.len(), o.physical()),
+            Accumulator::Regression(m, RegressionKind::Count) => (m.len(), PhysicalType::Int64),
+            Accumulator::Regression(m, _) => (m.len(), PhysicalType::Float64),
+            Accumulator::Hypothetical(h) => (h.len(), h.physical()),
             Accumulator::VectorSum(v) => (v.len(), PhysicalType::FloatVector),
         }
     }
@@ -866,10 +973,12 @@ impl Accumulator {
             Accumulator::Bits { state, narrow, .. } => {
                 state[group].map_or(ScalarValue::Null, *narrow)
             }
-            Accumulator::StringAgg(c) => c.value(group),
+            Accumulator::StringAgg(c) => c.value(group)?,
             Accumulator::ArrayAgg(a) => a.value(group),
             Accumulator::JsonAgg(a) => a.value(group)?,
             Accumulator::OrderedSet(o) => o.value(group)?,
+            Accumulator::Regression(m, kind) => m.value(group, *kind),
+            Accumulator::Hypothetical(h) => h.value(group),
             Accumulator::VectorSum(v) => v.value(group)?,
             Accumulator::VarianceFloat(m, kind) => m
                 .value(group, *kind)
@@ -944,7 +1053,9 @@ fn bit_op(func: AggregateFunction) -> Result<BitOp> {
         | F::VarPop
         | F::StddevSamp
         | F::StddevPop
-        | F::OrderedSet(_) => return Err(Error::internal("not a bit aggregate")),
+        | F::OrderedSet(_)
+        | F::Regression(_)
+        | F::Hypothetical(_) => return Err(Error::internal("not a bit aggregate")),
     })
 }
 

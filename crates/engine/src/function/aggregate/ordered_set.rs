@@ -2,10 +2,12 @@
 //! WITHIN GROUP (ORDER BY value)`). The executor feeds each group's rows sorted by the
 //! WITHIN GROUP key (see `AggregateCall::order_by`), so a group only remembers where its
 //! non-NULL values sit in that order and picks its answer at the end, as PostgreSQL's
-//! percentile_*_final and mode_final do over their sorted tuples.
+//! percentile_*_final and mode_final do over their sorted tuples. A percentile of an array
+//! of fractions is an array of the same shape (percentile_*_multi_final).
 
 use crate::error::{Error, Result};
 use crate::function::compare::compare_rows;
+use crate::types::array_shape::{array_parts, ArrayDim, ShapedArray};
 use crate::types::{PhysicalType, ScalarValue};
 use crate::vector::{Vector, VectorData};
 
@@ -28,6 +30,8 @@ pub struct OrderedSet {
     positions: Vec<Vec<u32>>,
     /// The fraction (the direct argument), NULL as None; evaluated once per statement.
     fraction: Option<f64>,
+    /// An array of fractions instead (NULL elements as None), with its shape.
+    fractions: Option<(Vec<ArrayDim>, Vec<Option<f64>>)>,
 }
 
 impl OrderedSet {
@@ -37,6 +41,7 @@ impl OrderedSet {
             values: Vector::with_capacity(physical, 0),
             positions: Vec::new(),
             fraction: None,
+            fractions: None,
         }
     }
 
@@ -48,8 +53,23 @@ impl OrderedSet {
         self.positions.resize_with(groups, Vec::new);
     }
 
-    /// The percentile fraction, coerced to float8 by the binder; NULL gives a NULL result.
+    /// The percentile fraction, coerced to float8 (or float8[]) by the binder; NULL gives a
+    /// NULL result.
     pub fn set_fraction(&mut self, value: &ScalarValue) -> Result<()> {
+        if let Some((dims, elements)) = array_parts(value) {
+            let fractions = elements
+                .iter()
+                .map(|e| match e {
+                    ScalarValue::Float64(f) => Ok(Some(*f)),
+                    ScalarValue::Null => Ok(None),
+                    other => Err(Error::internal(format!(
+                        "percentile fraction {other:?} is not float8"
+                    ))),
+                })
+                .collect::<Result<Vec<_>>>()?;
+            self.fractions = Some((dims, fractions));
+            return Ok(());
+        }
         self.fraction = match value {
             ScalarValue::Float64(f) => Some(*f),
             ScalarValue::Null => None,
@@ -62,8 +82,17 @@ impl OrderedSet {
         Ok(())
     }
 
-    pub fn physical(&self) -> PhysicalType {
+    /// The physical type of the values.
+    fn value_physical(&self) -> PhysicalType {
         self.values.data.physical()
+    }
+
+    /// The physical type of the result: a value, or an array of them.
+    pub fn physical(&self) -> PhysicalType {
+        match self.fractions {
+            Some(_) => PhysicalType::List(self.value_physical().as_static()),
+            None => self.value_physical(),
+        }
     }
 
     /// Rows arrive sorted within each group: `args[0]` the value (the fraction comes from
@@ -72,11 +101,11 @@ impl OrderedSet {
         let Some(values) = args.first() else {
             return Err(Error::internal("ordered-set aggregate without its value"));
         };
-        if values.data.physical() != self.physical() {
+        if values.data.physical() != self.value_physical() {
             return Err(Error::internal(format!(
                 "ordered-set aggregate input {:?} for values of {:?}",
                 values.data.physical(),
-                self.physical()
+                self.value_physical()
             )));
         }
         let mut kept = Vec::with_capacity(groups.len());
@@ -92,17 +121,10 @@ impl OrderedSet {
         Ok(())
     }
 
-    /// The position in `values` of group `group`'s answer (percentile_disc, mode).
-    fn chosen(&self, group: usize) -> Result<Option<u32>> {
+    /// The position in `values` of group `group`'s answer (percentile_disc at `fraction`,
+    /// mode without one).
+    fn chosen(&self, group: usize, fraction: Option<f64>) -> Result<Option<u32>> {
         let positions = &self.positions[group];
-        // As percentile_disc_final: the fraction is checked before a group without rows.
-        let fraction = match self.kind {
-            OrderedSetKind::Mode => None,
-            _ => match self.fraction()? {
-                Some(f) => Some(f),
-                None => return Ok(None),
-            },
-        };
         if positions.is_empty() {
             return Ok(None);
         }
@@ -139,9 +161,9 @@ impl OrderedSet {
         })
     }
 
-    /// The fraction, checked to lie in [0, 1]; `None` when it is NULL.
-    fn fraction(&self) -> Result<Option<f64>> {
-        match self.fraction {
+    /// A fraction, checked to lie in [0, 1]; `None` when it is NULL.
+    fn checked(fraction: Option<f64>) -> Result<Option<f64>> {
+        match fraction {
             None => Ok(None),
             Some(f) if (0.0..=1.0).contains(&f) => Ok(Some(f)),
             Some(f) => {
@@ -155,11 +177,8 @@ impl OrderedSet {
         }
     }
 
-    fn continuous(&self, group: usize) -> Result<Option<f64>> {
+    fn continuous(&self, group: usize, fraction: f64) -> Result<Option<f64>> {
         let positions = &self.positions[group];
-        let Some(fraction) = self.fraction()? else {
-            return Ok(None);
-        };
         if positions.is_empty() {
             return Ok(None);
         }
@@ -177,12 +196,38 @@ impl OrderedSet {
     }
 
     pub fn value(&self, group: usize) -> Result<ScalarValue> {
-        if self.kind == OrderedSetKind::PercentileCont {
+        if self.kind == OrderedSetKind::Mode {
+            return self.at(group, None);
+        }
+        let Some((dims, fractions)) = &self.fractions else {
+            // As percentile_*_final: the fraction is checked before a group without rows.
+            return match Self::checked(self.fraction)? {
+                Some(fraction) => self.at(group, Some(fraction)),
+                None => Ok(ScalarValue::Null),
+            };
+        };
+        // percentile_*_multi_final: no rows is NULL, a NULL fraction a NULL element.
+        if self.positions[group].is_empty() {
+            return Ok(ScalarValue::Null);
+        }
+        let elements = fractions
+            .iter()
+            .map(|&fraction| match Self::checked(fraction)? {
+                Some(fraction) => self.at(group, Some(fraction)),
+                None => Ok(ScalarValue::Null),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(ShapedArray::value(dims.clone(), elements))
+    }
+
+    /// Group `group`'s answer at one fraction (none for mode).
+    fn at(&self, group: usize, fraction: Option<f64>) -> Result<ScalarValue> {
+        if let (OrderedSetKind::PercentileCont, Some(fraction)) = (self.kind, fraction) {
             return Ok(self
-                .continuous(group)?
+                .continuous(group, fraction)?
                 .map_or(ScalarValue::Null, ScalarValue::Float64));
         }
-        Ok(match self.chosen(group)? {
+        Ok(match self.chosen(group, fraction)? {
             Some(position) => self.values.get_scalar(position as usize),
             None => ScalarValue::Null,
         })
