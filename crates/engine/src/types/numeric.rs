@@ -460,16 +460,7 @@ impl Decimal {
         if fits {
             return Ok(rounded);
         }
-        let max_digits = i64::from(typmod.precision) - i64::from(typmod.scale);
-        let bound = if max_digits == 0 {
-            "1".to_string()
-        } else {
-            format!("10^{max_digits}")
-        };
-        Err(field_overflow().with_detail(format!(
-            "A field with precision {}, scale {} must round to an absolute value less than {bound}.",
-            typmod.precision, typmod.scale
-        )))
+        Err(typmod_overflow(typmod))
     }
     /// numeric_out: all `scale` digits after the point.
     pub fn write_text(&self, out: &mut Vec<u8>) {
@@ -582,6 +573,20 @@ pub const FIELD_OVERFLOW: &str = "numeric field overflow";
 
 fn field_overflow() -> Error {
     Error::out_of_range(FIELD_OVERFLOW)
+}
+
+/// 22003 for a finite value that numeric(p, s) cannot hold, with PostgreSQL's detail.
+pub fn typmod_overflow(typmod: NumericTypmod) -> Error {
+    let max_digits = i64::from(typmod.precision) - i64::from(typmod.scale);
+    let bound = if max_digits == 0 {
+        "1".to_string()
+    } else {
+        format!("10^{max_digits}")
+    };
+    field_overflow().with_detail(format!(
+        "A field with precision {}, scale {} must round to an absolute value less than {bound}.",
+        typmod.precision, typmod.scale
+    ))
 }
 
 /// The special inputs numeric_in recognizes before digits: NaN and the infinities.
