@@ -6,6 +6,10 @@
 # tests/differential/known_differences.txt, and a listed one that is fixed fails the run
 # until its line is removed.
 #
+# Then the engine against itself, with no reference (`differential --oracles`): query
+# partitioning and NoREC, each query on a serial, a forced-parallel and an unoptimized
+# database; 500 queries by default, or the seed and count given.
+#
 #   scripts/differential.sh [--seed N] [--queries N]
 set -euo pipefail
 
@@ -31,3 +35,8 @@ if [[ $# -eq 0 ]]; then
     known=(--known "$ROOT/tests/differential/known_differences.txt")
 fi
 "$DIFFERENTIAL" "${known[@]}" "$@" "postgresql://postgres@127.0.0.1:$PG_PORT/postgres"
+oracle_args=("$@")
+if [[ $# -eq 0 ]]; then
+    oracle_args=(--queries 500)
+fi
+"$DIFFERENTIAL" --oracles "${oracle_args[@]}"

@@ -1115,7 +1115,7 @@ struct GroupedOutputs<'a> {
 }
 
 /// Rewrites an expression over the input rows into one over the aggregate's output: group
-/// keys become their key column, aggregate and grouping() references their result column;
+/// keys become their key column (a constant only as a whole select-list item), aggregate and grouping() references their result column;
 /// any other input column is PostgreSQL's grouping error.
 fn rewrite_grouped(
     expr: ScalarExpr,
@@ -1153,7 +1153,13 @@ fn rewrite_grouped(
         ScalarExpr::Subquery(subquery) if subquery.correlated => Err(Error::unsupported(
             "a correlated subquery in a grouped query's output",
         )),
-        other => other.try_map_children(&mut |e| rewrite_grouped(e, outputs, scope)),
+        // A constant inside an expression stays a constant, though a group key is the same
+        // constant: grouping sets make the key NULL where it is not grouped, and PostgreSQL
+        // never replaces a Const by a key (`HAVING count(*) > 0` beside the key `0::bigint`).
+        other => other.try_map_children(&mut |e| match e {
+            literal @ ScalarExpr::Literal { .. } => Ok(literal),
+            e => rewrite_grouped(e, outputs, scope),
+        }),
     }
 }
 

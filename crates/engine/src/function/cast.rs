@@ -775,12 +775,37 @@ fn to_numeric<U: Fn() -> Error>(
         VectorData::Int16(v) => rows.map(v, zero, |x| fit(Decimal::from_i64(i64::from(x)))),
         VectorData::Int32(v) => rows.map(v, zero, |x| fit(Decimal::from_i64(i64::from(x)))),
         VectorData::Int64(v) => rows.map(v, zero, |x| fit(Decimal::from_i64(x))),
-        VectorData::Float32(v) => rows.map(v, zero, |x| fit(Decimal::from_f32(x)?)),
-        VectorData::Float64(v) => rows.map(v, zero, |x| fit(Decimal::from_f64(x)?)),
+        VectorData::Float32(v) => rows.map(v, zero, |x| {
+            float_to_numeric(f64::from(x), Decimal::from_f32(x), typmod)
+        }),
+        VectorData::Float64(v) => rows.map(v, zero, |x| {
+            float_to_numeric(x, Decimal::from_f64(x), typmod)
+        }),
         VectorData::Numeric(v) if typmod.is_none() => Ok(v.clone()),
         VectorData::Numeric(v) => rows.map(v, zero, fit),
         VectorData::Text(s) => rows.map_text(s, zero, |t| fit(Decimal::parse(t)?)),
         _ => Err((rows.unsupported)()),
+    }
+}
+
+/// A float's numeric (`converted`) fitted to the typmod. A float too large for our numeric
+/// (more than 38 digits) that the typmod could not hold either is PostgreSQL's 22003, not
+/// our 0A000.
+fn float_to_numeric(
+    x: f64,
+    converted: Result<Decimal>,
+    typmod: Option<NumericTypmod>,
+) -> Result<Decimal> {
+    match (converted, typmod) {
+        (Ok(d), Some(typmod)) => d.apply_typmod(typmod),
+        (Ok(d), None) => Ok(d),
+        (Err(_), Some(typmod))
+            if x.is_finite()
+                && x.abs() >= 10f64.powi(typmod.precision as i32 - typmod.scale as i32) =>
+        {
+            Err(crate::types::numeric::typmod_overflow(typmod))
+        }
+        (Err(e), _) => Err(e),
     }
 }
 

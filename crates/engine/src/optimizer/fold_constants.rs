@@ -7,8 +7,9 @@
 //! they are all constants. Where that order skips an argument, so does folding, and its
 //! error is never raised: AND and OR stop at the first constant that decides them, CASE
 //! drops a branch whose condition is a constant FALSE or NULL (and everything after a
-//! constant TRUE one), COALESCE stops at its first constant that is not NULL, and EXISTS
-//! ignores its subquery's select list. Every expression of every plan node is folded, the
+//! constant TRUE one), COALESCE stops at its first constant that is not NULL, a strict
+//! node with an argument that folded to NULL is NULL, and EXISTS ignores its subquery's
+//! select list. Every expression of every plan node is folded, the
 //! plans of subqueries included (PostgreSQL plans them with the query).
 //!
 //! A filter whose condition folds to FALSE or NULL gets no input, as PostgreSQL's one-time
@@ -184,6 +185,12 @@ fn fold(expr: ScalarExpr) -> Result<ScalarExpr> {
         }
         other => other.try_map_children(&mut fold)?,
     };
+    // An argument that folded to NULL makes a strict node NULL, its other arguments never
+    // evaluated: `(a * 2) / NULLIF(0, 0)` cannot overflow (the binder did the same for the
+    // NULLs written as such).
+    if expr.is_strict_over_null() {
+        return Ok(ScalarExpr::null(expr.ty()));
+    }
     evaluate_if_constant(expr)
 }
 

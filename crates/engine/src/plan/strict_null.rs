@@ -37,7 +37,7 @@ impl ScalarExpr {
 
     /// Whether this node is NULL because it is strict and one of its direct arguments is a
     /// NULL constant.
-    fn is_strict_over_null(&self) -> bool {
+    pub(crate) fn is_strict_over_null(&self) -> bool {
         let null = |e: &ScalarExpr| {
             matches!(
                 e,

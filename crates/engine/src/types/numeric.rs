@@ -222,7 +222,7 @@ impl Decimal {
             || scale > i64::from(MAX_SCALE);
         let too_wide = || match beyond_postgres {
             true => overflow(),
-            false => Error::unsupported("a numeric value of more than 38 significant digits"),
+            false => beyond_our_digits(),
         };
         if too_many_digits || beyond_postgres {
             return Err(too_wide());
@@ -460,16 +460,7 @@ impl Decimal {
         if fits {
             return Ok(rounded);
         }
-        let max_digits = i64::from(typmod.precision) - i64::from(typmod.scale);
-        let bound = if max_digits == 0 {
-            "1".to_string()
-        } else {
-            format!("10^{max_digits}")
-        };
-        Err(field_overflow().with_detail(format!(
-            "A field with precision {}, scale {} must round to an absolute value less than {bound}.",
-            typmod.precision, typmod.scale
-        )))
+        Err(typmod_overflow(typmod))
     }
     /// numeric_out: all `scale` digits after the point.
     pub fn write_text(&self, out: &mut Vec<u8>) {
@@ -572,6 +563,10 @@ impl fmt::Display for Decimal {
     }
 }
 
+fn beyond_our_digits() -> Error {
+    Error::unsupported("a numeric value of more than 38 significant digits")
+}
+
 fn overflow() -> Error {
     Error::out_of_range("value overflows numeric format")
 }
@@ -582,6 +577,20 @@ pub const FIELD_OVERFLOW: &str = "numeric field overflow";
 
 fn field_overflow() -> Error {
     Error::out_of_range(FIELD_OVERFLOW)
+}
+
+/// 22003 for a finite value that numeric(p, s) cannot hold, with PostgreSQL's detail.
+pub fn typmod_overflow(typmod: NumericTypmod) -> Error {
+    let max_digits = i64::from(typmod.precision) - i64::from(typmod.scale);
+    let bound = if max_digits == 0 {
+        "1".to_string()
+    } else {
+        format!("10^{max_digits}")
+    };
+    field_overflow().with_detail(format!(
+        "A field with precision {}, scale {} must round to an absolute value less than {bound}.",
+        typmod.precision, typmod.scale
+    ))
 }
 
 /// The special inputs numeric_in recognizes before digits: NaN and the infinities.
@@ -703,10 +712,13 @@ fn make(negative: bool, magnitude: u128, scale: u32) -> Result<Decimal> {
     Ok(Decimal::new(if negative { -value } else { value }, scale))
 }
 
+/// A sum, difference or product: past 38 digits it has more significant digits than we
+/// hold, which PostgreSQL would (its limit is 131072 digits before the point): 0A000, not
+/// 22003.
 fn bounded(mantissa: Option<i128>, scale: u32) -> Result<Decimal> {
     match mantissa {
-        Some(m) => make(m < 0, m.unsigned_abs(), scale),
-        None => Err(overflow()),
+        Some(m) if m.unsigned_abs() <= MAX_MANTISSA => make(m < 0, m.unsigned_abs(), scale),
+        _ => Err(beyond_our_digits()),
     }
 }
 
@@ -739,7 +751,7 @@ fn align(a: &Decimal, b: &Decimal) -> Result<(i128, i128, u32)> {
     let rescale = |d: &Decimal, scale: u32| -> Result<i128> {
         let magnitude = scale_up(d.mantissa.unsigned_abs(), u64::from(scale - d.scale))
             .and_then(|m| i128::try_from(m).ok())
-            .ok_or_else(overflow)?;
+            .ok_or_else(beyond_our_digits)?;
         Ok(if d.mantissa < 0 {
             -magnitude
         } else {
@@ -935,12 +947,13 @@ mod tests {
             (err.sqlstate(), err.message.as_str()),
             ("22012", "division by zero")
         );
+        // More digits than we hold, which PostgreSQL would compute.
         assert_eq!(
             n("1e37")
                 .checked_mul(&n("100"))
-                .expect_err("overflow")
+                .expect_err("beyond our digits")
                 .sqlstate(),
-            "22003"
+            "0A000"
         );
     }
 

@@ -1,12 +1,14 @@
 //! Random SELECTs over [`super::schema::TABLES`]: one table or a join of two or three (inner,
-//! left, right, full, cross; the joined one possibly a grouped derived table), a WHERE of
-//! comparisons, NULL tests, BETWEEN, IN, LIKE and boolean connectives, a select list of
-//! typed expressions (arithmetic mixing integer, NUMERIC and float, CASE, COALESCE, casts,
-//! string functions, correlated scalar subqueries) and window functions, or GROUP BY (plain,
-//! ROLLUP, CUBE or GROUPING SETS) with aggregates and HAVING, DISTINCT, subqueries, set
-//! operations, ORDER BY with LIMIT, and FETCH FIRST ... WITH TIES. Division divides by
-//! `NULLIF(x, 0)`: which row meets a zero first is the engines' business, and would only
-//! hide the answers behind an error.
+//! left, right, full, cross; on ON conditions over both sides and constants, USING or
+//! NATURAL; the joined one possibly a grouped derived table), a WHERE of comparisons, NULL
+//! tests, BETWEEN, IN (lists with NULL), LIKE, subqueries (IN, NOT IN, EXISTS, ANY, ALL,
+//! correlated or not, scalar) and boolean connectives, a select list of typed expressions
+//! (arithmetic mixing integer, NUMERIC and float, CASE, COALESCE, NULLIF, casts, rounding,
+//! string functions, date arithmetic with integers and intervals, correlated scalar
+//! subqueries) and window functions, or GROUP BY (plain, ROLLUP, CUBE or GROUPING SETS)
+//! with aggregates and HAVING, DISTINCT, DISTINCT ON, set operations, ORDER BY with LIMIT,
+//! and FETCH FIRST ... WITH TIES. Division divides by `NULLIF(x, 0)`: which row meets a
+//! zero first is the engines' business, and would only hide the answers behind an error.
 
 use super::schema::{Type, TABLES};
 use super::Random;
@@ -18,7 +20,7 @@ pub struct Query {
 }
 
 /// The columns a query can name: `alias.column` and its type.
-struct Scope {
+pub(super) struct Scope {
     columns: Vec<(String, Type)>,
 }
 
@@ -44,12 +46,17 @@ pub fn generate(rng: &mut Random) -> Query {
     let (select, column_count, grouping_sets) = if grouped {
         grouped_select(rng, &scope)
     } else {
-        let (select, count) = plain_select(rng, &scope);
+        let (select, count) = plain_select(rng, &scope, true);
         (select, count, false)
     };
     let distinct = !grouped && rng.chance(15);
+    // DISTINCT ON the first column keeps each group's first row in an ORDER BY of every
+    // column: the same rows whichever engine.
+    let distinct_on = !grouped && !distinct && rng.chance(8);
     if distinct {
         sql.push_str("DISTINCT ");
+    } else if distinct_on {
+        sql.push_str("DISTINCT ON (1) ");
     }
     sql.push_str(&select.0);
     sql.push_str(" FROM ");
@@ -67,7 +74,7 @@ pub fn generate(rng: &mut Random) -> Query {
             ordered: false,
         };
     }
-    if !distinct && rng.chance(10) {
+    if !distinct && !distinct_on && rng.chance(10) {
         // The first column's ties with the last row come too: the same rows in any order.
         let direction = rng.pick(&["", " DESC", " NULLS FIRST", " DESC NULLS LAST"]);
         let count = 1 + rng.below(4);
@@ -79,7 +86,7 @@ pub fn generate(rng: &mut Random) -> Query {
             ordered: false,
         };
     }
-    let ordered = rng.chance(50);
+    let ordered = distinct_on || rng.chance(50);
     if ordered {
         sql.push_str(&order_by_every_column(rng, column_count));
     }
@@ -143,7 +150,7 @@ fn set_operation(rng: &mut Random) -> Query {
     Query { sql, ordered }
 }
 
-fn from_clause(rng: &mut Random) -> (String, Scope) {
+pub(super) fn from_clause(rng: &mut Random) -> (String, Scope) {
     let first = rng.pick(TABLES);
     let mut scope = Scope {
         columns: Vec::new(),
@@ -171,7 +178,10 @@ const DERIVED_COLUMNS: &[(&str, Type)] =
     &[("a", Type::Int), ("n", Type::BigInt), ("c", Type::Text)];
 
 /// A table, or now and then a grouped derived table, joined to `from` as `alias`: on an
-/// equality of a column it shares with one already there, and any condition besides.
+/// equality of a column it shares with one already there, and any condition besides (for
+/// FULL JOIN, which PostgreSQL takes only with a hash- or merge-joinable condition, a
+/// comparison of both sides or of one with a constant); the first join also by USING or
+/// NATURAL, whose columns are then unambiguous on the left.
 fn join(rng: &mut Random, from: &mut String, scope: &mut Scope, alias: &str) {
     let (item, columns) = if rng.chance(20) {
         (derived_table(rng), DERIVED_COLUMNS)
@@ -190,15 +200,33 @@ fn join(rng: &mut Random, from: &mut String, scope: &mut Scope, alias: &str) {
             }
         }
     }
+    let first_join = scope.columns.iter().all(|(name, _)| name.starts_with("x."));
     add_columns(scope, alias, columns);
-    from.push_str(&format!(" {kind} {item} {alias}"));
     if kind == "CROSS JOIN" {
+        from.push_str(&format!(" {kind} {item} {alias}"));
         return;
     }
+    if first_join && rng.chance(25) {
+        match rng.chance(50) {
+            true => from.push_str(&format!(" {kind} {item} {alias} USING (a)")),
+            false => from.push_str(&format!(" NATURAL {kind} {item} {alias}")),
+        }
+        return;
+    }
+    from.push_str(&format!(" {kind} {item} {alias}"));
     let mut on = rng.pick(&shared).clone();
-    // PostgreSQL's FULL JOIN takes only hash- or merge-joinable conditions.
-    if kind != "FULL JOIN" && rng.chance(40) {
-        on = format!("{on} AND {}", condition(rng, scope, 1));
+    if rng.chance(40) {
+        let more = match kind {
+            "FULL JOIN" => {
+                let ty = *rng.pick(&[Type::Int, Type::Text]);
+                let operator = rng.pick(&["=", "<>", "<", ">="]);
+                let left = expression(rng, scope, ty, EXPRESSION_DEPTH_MAX);
+                let right = expression(rng, scope, ty, EXPRESSION_DEPTH_MAX);
+                format!("{left} {operator} {right}")
+            }
+            _ => condition(rng, scope, 1),
+        };
+        on = format!("{on} AND {more}");
     }
     from.push_str(&format!(" ON {on}"));
 }
@@ -214,7 +242,11 @@ fn derived_table(rng: &mut Random) -> String {
 }
 
 /// The select list and what follows WHERE (nothing), and the column count.
-fn plain_select(rng: &mut Random, scope: &Scope) -> ((String, String), usize) {
+pub(super) fn plain_select(
+    rng: &mut Random,
+    scope: &Scope,
+    windows: bool,
+) -> ((String, String), usize) {
     let count = 1 + rng.below(3);
     let mut items: Vec<String> = (0..count)
         .map(|_| {
@@ -222,7 +254,7 @@ fn plain_select(rng: &mut Random, scope: &Scope) -> ((String, String), usize) {
             expression(rng, scope, ty, 0)
         })
         .collect();
-    if rng.chance(20) {
+    if windows && rng.chance(20) {
         items.push(window_call(rng, scope));
     }
     let count = items.len();
@@ -304,6 +336,15 @@ fn grouped_select(rng: &mut Random, scope: &Scope) -> ((String, String), usize, 
     if rng.chance(30) {
         let threshold = rng.below(4);
         tail.push_str(&format!(" HAVING count(*) > {threshold}"));
+    } else if rng.chance(15) {
+        let ty = *rng.pick(&[Type::Int, Type::Numeric, Type::Text]);
+        let function = rng.pick(&["min", "max"]);
+        let value = expression(rng, scope, ty, 2);
+        let operator = rng.pick(&["=", "<>", "<", ">="]);
+        let literal = ty.literal(rng);
+        tail.push_str(&format!(
+            " HAVING {function}({value}) {operator} {literal} OR count(*) = 1"
+        ));
     }
     ((items.join(", "), tail), items.len(), grouping_sets)
 }
@@ -360,7 +401,7 @@ fn any_type(rng: &mut Random) -> Type {
 }
 
 /// An expression of type `ty`.
-fn expression(rng: &mut Random, scope: &Scope, ty: Type, depth: usize) -> String {
+pub(super) fn expression(rng: &mut Random, scope: &Scope, ty: Type, depth: usize) -> String {
     let columns = scope.of_type(ty);
     if depth >= EXPRESSION_DEPTH_MAX || rng.chance(35) {
         return if columns.is_empty() || rng.chance(25) {
@@ -370,7 +411,7 @@ fn expression(rng: &mut Random, scope: &Scope, ty: Type, depth: usize) -> String
         };
     }
     let sub = |rng: &mut Random, ty: Type| expression(rng, scope, ty, depth + 1);
-    match rng.below(4) {
+    match rng.below(5) {
         0 => {
             let a = sub(rng, ty);
             let b = sub(rng, ty);
@@ -382,13 +423,45 @@ fn expression(rng: &mut Random, scope: &Scope, ty: Type, depth: usize) -> String
             let b = sub(rng, ty);
             return format!("CASE WHEN {when} THEN {a} ELSE {b} END");
         }
+        2 if rng.chance(30) => {
+            let a = sub(rng, ty);
+            let b = sub(rng, ty);
+            return match rng.chance(50) {
+                true => format!("NULLIF({a}, {b})"),
+                // The simple CASE: an equality with each WHEN value, no ELSE is NULL.
+                false => format!(
+                    "CASE {a} WHEN {b} THEN {} WHEN {} THEN {} END",
+                    sub(rng, ty),
+                    sub(rng, ty),
+                    sub(rng, ty)
+                ),
+            };
+        }
         _ => {}
     }
     match ty {
-        Type::Int | Type::BigInt if rng.chance(15) => match rng.below(3) {
+        Type::Int | Type::BigInt if rng.chance(15) => match rng.below(5) {
             0 => format!("length({})", sub(rng, Type::Text)),
             1 => format!("strpos({}, 'b')", sub(rng, Type::Text)),
+            2 => format!("({} - {})", sub(rng, Type::Date), sub(rng, Type::Date)),
+            3 => format!(
+                "CAST(CAST({} AS int) AS {})",
+                sub(rng, Type::Bool),
+                ty.sql_name()
+            ),
             _ => correlated_scalar(rng, scope, ty),
+        },
+        Type::Numeric if rng.chance(10) => match rng.below(4) {
+            0 => format!("extract(day FROM {})", sub(rng, Type::Date)),
+            1 => format!("round({}, 1)", sub(rng, Type::Numeric)),
+            2 => format!("trunc({})", sub(rng, Type::Numeric)),
+            _ => format!("ceil({})", sub(rng, Type::Numeric)),
+        },
+        Type::Float if rng.chance(10) => match rng.below(4) {
+            0 => format!("floor({})", sub(rng, Type::Float)),
+            1 => format!("sign({})", sub(rng, Type::Float)),
+            2 => format!("round({})", sub(rng, Type::Float)),
+            _ => format!("sqrt(abs({}))", sub(rng, Type::Float)),
         },
         // An operand of another numeric type: PostgreSQL's promotion (integer to NUMERIC
         // to float) decides the result type.
@@ -425,6 +498,13 @@ fn expression(rng: &mut Random, scope: &Scope, ty: Type, depth: usize) -> String
                 }
             }
         }
+        Type::Text if rng.chance(15) => match rng.below(5) {
+            0 => format!("split_part({}, 'b', 2)", sub(rng, Type::Text)),
+            1 => format!("initcap({})", sub(rng, Type::Text)),
+            2 => format!("repeat({}, 2)", sub(rng, Type::Text)),
+            3 => format!("to_char({}, 'YYYY-MM-DD Dy')", sub(rng, Type::Date)),
+            _ => format!("translate({}, 'ab', 'B')", sub(rng, Type::Text)),
+        },
         Type::Text => match rng.below(12) {
             0 => format!("({} || {})", sub(rng, Type::Text), sub(rng, Type::Text)),
             1 => format!("upper({})", sub(rng, Type::Text)),
@@ -452,8 +532,18 @@ fn expression(rng: &mut Random, scope: &Scope, ty: Type, depth: usize) -> String
         },
         // Parenthesized: IS NULL and the comparisons bind it differently otherwise.
         Type::Bool => format!("({})", condition(rng, scope, depth + 1)),
-        Type::Date => match rng.below(2) {
+        Type::Date => match rng.below(5) {
             0 => format!("({} + {})", sub(rng, Type::Date), sub(rng, Type::Int)),
+            1 => format!(
+                "CAST({} + interval '{}' AS date)",
+                sub(rng, Type::Date),
+                rng.pick(&["1 month", "-1 year", "1 day 25 hours", "2 mons -3 days"])
+            ),
+            2 => format!(
+                "CAST(date_trunc('{}', {}) AS date)",
+                rng.pick(&["month", "year", "week"]),
+                sub(rng, Type::Date)
+            ),
             _ => format!("({} - 1)", sub(rng, Type::Date)),
         },
     }
@@ -472,7 +562,7 @@ fn any_scalar(rng: &mut Random) -> Type {
 }
 
 /// A boolean expression.
-fn condition(rng: &mut Random, scope: &Scope, depth: usize) -> String {
+pub(super) fn condition(rng: &mut Random, scope: &Scope, depth: usize) -> String {
     let leaf = depth >= EXPRESSION_DEPTH_MAX;
     let choice = if leaf { rng.below(5) } else { rng.below(10) };
     let sub = |rng: &mut Random, ty: Type| expression(rng, scope, ty, depth + 1);
@@ -489,7 +579,10 @@ fn condition(rng: &mut Random, scope: &Scope, depth: usize) -> String {
         }
         3 => {
             let ty = any_comparable(rng);
-            let list: Vec<String> = (0..1 + rng.below(3)).map(|_| ty.literal(rng)).collect();
+            let mut list: Vec<String> = (0..1 + rng.below(3)).map(|_| ty.literal(rng)).collect();
+            if rng.chance(15) {
+                list.push("NULL".to_string());
+            }
             let not = rng.pick(&["", "NOT "]);
             format!("{} {not}IN ({})", sub(rng, ty), list.join(", "))
         }
@@ -549,13 +642,19 @@ fn correlated_scalar(rng: &mut Random, scope: &Scope, ty: Type) -> String {
     )
 }
 
-/// IN, EXISTS (correlated) or a comparison with a scalar aggregate subquery.
+/// IN (correlated or not), EXISTS (correlated), ANY / ALL or a comparison with a scalar
+/// aggregate subquery; the subqueries' `z.a` may hold NULLs unless filtered.
 fn subquery_condition(rng: &mut Random, scope: &Scope) -> String {
     let inner = rng.pick(TABLES);
     let outer_ints = scope.of_type(Type::Int);
     let outer = rng.pick(&outer_ints);
-    let filter = rng.pick(&["", " WHERE z.a IS NOT NULL", " WHERE z.a > 1"]);
-    match rng.below(3) {
+    let filter = rng.pick(&[
+        "",
+        " WHERE z.a IS NOT NULL",
+        " WHERE z.a > 1",
+        " WHERE z.a > 100",
+    ]);
+    match rng.below(5) {
         0 => {
             let not = rng.pick(&["", "NOT "]);
             format!("{outer} {not}IN (SELECT z.a FROM {} z{filter})", inner.name)
@@ -566,6 +665,27 @@ fn subquery_condition(rng: &mut Random, scope: &Scope) -> String {
                 "{not}EXISTS (SELECT 1 FROM {} z WHERE z.a = {outer})",
                 inner.name
             )
+        }
+        2 => {
+            let operator = rng.pick(&["=", "<>", "<", ">="]);
+            let quantifier = rng.pick(&["ANY", "ALL"]);
+            format!(
+                "{outer} {operator} {quantifier} (SELECT z.a FROM {} z{filter})",
+                inner.name
+            )
+        }
+        3 => {
+            // Correlated on a second column, so each outer row sees its own set.
+            let not = rng.pick(&["", "NOT "]);
+            let texts = scope.of_type(Type::Text);
+            match texts.is_empty() {
+                true => format!("{outer} {not}IN (SELECT z.a FROM {} z{filter})", inner.name),
+                false => format!(
+                    "{outer} {not}IN (SELECT z.a FROM {} z WHERE z.c = {})",
+                    inner.name,
+                    rng.pick(&texts)
+                ),
+            }
         }
         _ => {
             let function = rng.pick(&["max", "min", "count"]);

@@ -1,6 +1,7 @@
-//! The tables the random queries read: small, with every column nullable, values drawn
-//! from short lists so that joins and groups meet, and NULLs in one value in ten to one
-//! in two (each table draws its rate, so some seeds are NULL-heavy).
+//! The tables the random queries read: small (now and then empty), with every column
+//! nullable, values drawn from short lists so that joins and groups meet, NULLs in one
+//! value in ten to one in two (each table draws its rate, so some seeds are NULL-heavy),
+//! and now and then a type's extreme value, so that arithmetic overflows (22003).
 
 use super::Random;
 
@@ -91,6 +92,18 @@ impl Type {
                 .to_string(),
         }
     }
+
+    /// The largest or smallest value of the type, where one overflows arithmetic (quoted
+    /// where a sign would apply after the cast).
+    fn extreme(self, rng: &mut Random) -> Option<&'static str> {
+        match self {
+            Type::Int => Some(*rng.pick(&["2147483647", "'-2147483648'"])),
+            Type::BigInt => Some(*rng.pick(&["9223372036854775807", "'-9223372036854775808'"])),
+            Type::Numeric => Some("999999.99"),
+            Type::Float => Some("'-1e308'"),
+            Type::Text | Type::Bool | Type::Date => None,
+        }
+    }
 }
 
 /// CREATE TABLE and INSERT statements for every table, with `rows` rows each at most.
@@ -107,7 +120,10 @@ pub fn setup_sql(rng: &mut Random) -> Vec<String> {
             table.name,
             columns.join(", ")
         ));
-        let row_count = 8 + rng.below(12);
+        let row_count = match rng.chance(8) {
+            true => 0,
+            false => 8 + rng.below(12),
+        };
         let null_percent = *rng.pick(&[10, 20, 20, 50]);
         let rows: Vec<String> = (0..row_count)
             .map(|_| {
@@ -116,15 +132,21 @@ pub fn setup_sql(rng: &mut Random) -> Vec<String> {
                     .iter()
                     .map(|(_, ty)| {
                         if rng.chance(null_percent) {
-                            "NULL".to_string()
-                        } else {
-                            format!("{}::{}", ty.literal(rng), ty.sql_name())
+                            return "NULL".to_string();
                         }
+                        let value = match ty.extreme(rng) {
+                            Some(extreme) if rng.chance(3) => extreme.to_string(),
+                            _ => ty.literal(rng),
+                        };
+                        format!("{value}::{}", ty.sql_name())
                     })
                     .collect();
                 format!("({})", values.join(", "))
             })
             .collect();
+        if rows.is_empty() {
+            continue;
+        }
         statements.push(format!(
             "INSERT INTO {} VALUES {}",
             table.name,
