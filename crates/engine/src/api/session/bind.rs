@@ -16,7 +16,7 @@ use crate::binder::Binder;
 use crate::catalog::{FunctionDef, QualifiedName, Volatility};
 use crate::error::{Error, Result, SqlState};
 use crate::parser::{parse, Parsed};
-use crate::plan::BoundStatement;
+use crate::plan::{BoundStatement, LogicalPlan};
 use crate::storage::DbState;
 use crate::types::DataType;
 
@@ -67,9 +67,13 @@ impl Session {
             if tables.is_empty() {
                 return Ok((bound, view));
             }
+            let inserting = inserted_together(&bound);
             let txn = self.transaction();
             for table in &tables {
-                txn.lock_name(table)?;
+                match inserting == Some(table) {
+                    true => txn.lock_name_for_insert(table)?,
+                    false => txn.lock_name(table)?,
+                }
             }
             let locked = self.view();
             if locked.catalog_version == view.catalog_version {
@@ -115,6 +119,21 @@ impl Session {
             }
         }
         Ok(bound)
+    }
+}
+
+/// The table of an INSERT of a VALUES list without ON CONFLICT, which other such inserters
+/// write at the same time (`Transaction::lock_name_for_insert`). Its rows are few, each
+/// taking a lock per unique key; other writes (and loads of any size) lock the table.
+fn inserted_together(bound: &BoundStatement) -> Option<&QualifiedName> {
+    match bound {
+        BoundStatement::Insert {
+            table_name,
+            source: LogicalPlan::Values { .. },
+            on_conflict: None,
+            ..
+        } => Some(table_name),
+        _ => None,
     }
 }
 
