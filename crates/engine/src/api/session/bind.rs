@@ -67,7 +67,7 @@ impl Session {
             if tables.is_empty() {
                 return Ok((bound, view));
             }
-            let inserting = inserted_together(&bound);
+            let inserting = inserted_together(&bound, &view);
             let txn = self.transaction();
             for table in &tables {
                 match inserting == Some(table) {
@@ -124,15 +124,21 @@ impl Session {
 
 /// The table of an INSERT of a VALUES list without ON CONFLICT, which other such inserters
 /// write at the same time (`Transaction::lock_name_for_insert`). Its rows are few, each
-/// taking a lock per unique key; other writes (and loads of any size) lock the table.
-fn inserted_together(bound: &BoundStatement) -> Option<&QualifiedName> {
+/// taking a lock per unique key; other writes (and loads of any size) lock the table. A
+/// table with foreign keys is left out: checking them locks the referenced table, which
+/// serializes its inserters anyway, and when that is the table itself, two inserters
+/// holding it together would deadlock taking it over.
+fn inserted_together<'b>(bound: &'b BoundStatement, view: &DbState) -> Option<&'b QualifiedName> {
     match bound {
         BoundStatement::Insert {
             table_name,
             source: LogicalPlan::Values { .. },
             on_conflict: None,
             ..
-        } => Some(table_name),
+        } => view
+            .table_by_name(table_name)
+            .is_some_and(|table| table.schema.foreign_keys.is_empty())
+            .then_some(table_name),
         _ => None,
     }
 }
