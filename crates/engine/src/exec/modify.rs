@@ -28,6 +28,35 @@ pub(super) fn writable(
     }
 }
 
+/// The table's newest version for appending to, under the lock the statement holds (see
+/// `Transaction::table_for_insert`).
+fn insertable(txn: &mut Transaction, name: &QualifiedName, oid: u32) -> Result<TableEntry> {
+    match txn.table_for_insert(name)? {
+        Some(entry) if entry.schema.oid == oid => Ok((*entry).clone()),
+        _ => Err(gone(name)),
+    }
+}
+
+/// The table's newest version for INSERT ... ON CONFLICT DO NOTHING of `batches`. When
+/// other inserters share the table, the statement first locks every unique key of its
+/// rows, waiting for another inserter of one to end, and then reads the version with
+/// whatever that one committed: each conflict is then decided on committed rows.
+pub(super) fn insertable_without_conflicts(
+    txn: &mut Transaction,
+    name: &QualifiedName,
+    oid: u32,
+    batches: &[Batch],
+) -> Result<TableEntry> {
+    let entry = insertable(txn, name, oid)?;
+    if !txn.shares_table(name) {
+        return Ok(entry);
+    }
+    for batch in batches {
+        lock_unique_keys(txn, &entry.schema, batch, |_, _, _, _| Ok(()))?;
+    }
+    insertable(txn, name, oid)
+}
+
 /// 42P01 for a table dropped (or dropped and re-created) between planning and now.
 fn gone(name: &QualifiedName) -> Error {
     Error::new(
@@ -87,10 +116,7 @@ impl<'a> Appender<'a> {
         oid: u32,
         checks: &'a [RowCheck],
     ) -> Result<Appender<'a>> {
-        let entry = match txn.table_for_insert(name)? {
-            Some(entry) if entry.schema.oid == oid => (*entry).clone(),
-            _ => return Err(gone(name)),
-        };
+        let entry = insertable(txn, name, oid)?;
         let types = entry.schema.column_types();
         let oldest = oldest_sharing_indexes(txn, &entry);
         Ok(Appender {
@@ -156,32 +182,55 @@ fn claim_unique_keys(txn: &mut Transaction, entry: &TableEntry, first: u64) -> R
     if schema.unique_keys.is_empty() {
         return Ok(());
     }
-    let mut key = Vec::new();
     for batch in entry.data.rows_from(first) {
-        let columns: Vec<Vec<&Vector>> = (schema.unique_keys.iter())
-            .map(|unique| unique.columns.iter().map(|&c| &*batch.columns[c]).collect())
-            .collect();
-        for row in 0..batch.len() {
-            for (index, unique) in schema.unique_keys.iter().enumerate() {
-                key.clear();
-                if encode_row_key(&columns[index], row, &mut key) {
-                    continue; // NULLs never conflict.
-                }
-                txn.lock_unique_key(schema.oid, index, &key)?;
-                let newest = txn.newest();
-                let committed = newest.tables.get(&schema.oid);
-                let taken = committed.is_some_and(|committed| {
-                    committed.unique_indexes.get(index).is_some_and(|index| {
-                        index
-                            .lookup(&key, &committed.data, &unique.columns)
-                            .is_some()
-                    })
-                });
-                if taken {
-                    let enums = &newest.enum_types;
-                    return Err(duplicate_key(schema, unique, &columns[index], row, enums));
-                }
+        lock_unique_keys(txn, schema, &batch, |txn, index, columns, row| {
+            let unique = &schema.unique_keys[index];
+            let mut key = Vec::new();
+            encode_row_key(columns, row, &mut key);
+            let newest = txn.newest();
+            let committed = newest.tables.get(&schema.oid);
+            let taken = committed.is_some_and(|committed| {
+                committed.unique_indexes.get(index).is_some_and(|index| {
+                    index
+                        .lookup(&key, &committed.data, &unique.columns)
+                        .is_some()
+                })
+            });
+            match taken {
+                true => Err(duplicate_key(
+                    schema,
+                    unique,
+                    columns,
+                    row,
+                    &newest.enum_types,
+                )),
+                false => Ok(()),
             }
+        })?;
+    }
+    Ok(())
+}
+
+/// Takes the lock of every unique key (not NULL) of the rows of `batch`, full rows of
+/// `schema`'s table, row by row; `locked(txn, index, key columns, row)` follows each.
+fn lock_unique_keys(
+    txn: &mut Transaction,
+    schema: &TableSchema,
+    batch: &Batch,
+    mut locked: impl FnMut(&Transaction, usize, &[&Vector], usize) -> Result<()>,
+) -> Result<()> {
+    let columns: Vec<Vec<&Vector>> = (schema.unique_keys.iter())
+        .map(|unique| unique.columns.iter().map(|&c| &*batch.columns[c]).collect())
+        .collect();
+    let mut key = Vec::new();
+    for row in 0..batch.len() {
+        for (index, columns) in columns.iter().enumerate() {
+            key.clear();
+            if encode_row_key(columns, row, &mut key) {
+                continue; // NULLs never conflict.
+            }
+            txn.lock_unique_key(schema.oid, index, &key)?;
+            locked(txn, index, columns, row)?;
         }
     }
     Ok(())

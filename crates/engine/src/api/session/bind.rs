@@ -16,7 +16,7 @@ use crate::binder::Binder;
 use crate::catalog::{FunctionDef, QualifiedName, Volatility};
 use crate::error::{Error, Result, SqlState};
 use crate::parser::{parse, Parsed};
-use crate::plan::{BoundStatement, LogicalPlan};
+use crate::plan::{BoundStatement, ConflictAction, LogicalPlan};
 use crate::storage::DbState;
 use crate::types::DataType;
 
@@ -122,9 +122,10 @@ impl Session {
     }
 }
 
-/// The table of an INSERT of a VALUES list without ON CONFLICT, which other such inserters
-/// write at the same time (`Transaction::lock_name_for_insert`). Its rows are few, each
-/// taking a lock per unique key; other writes (and loads of any size) lock the table. A
+/// The table of an INSERT of a VALUES list (with ON CONFLICT DO NOTHING at most), which
+/// other such inserters write at the same time (`Transaction::lock_name_for_insert`). Its
+/// rows are few, each taking a lock per unique key; other writes (and loads of any size,
+/// and DO UPDATE, which changes rows) lock the table. A
 /// table with foreign keys is left out: checking them locks the referenced table, which
 /// serializes its inserters anyway, and when that is the table itself, two inserters
 /// holding it together would deadlock taking it over.
@@ -133,12 +134,16 @@ fn inserted_together<'b>(bound: &'b BoundStatement, view: &DbState) -> Option<&'
         BoundStatement::Insert {
             table_name,
             source: LogicalPlan::Values { .. },
-            on_conflict: None,
+            on_conflict,
             ..
-        } => view
-            .table_by_name(table_name)
-            .is_some_and(|table| table.schema.foreign_keys.is_empty())
-            .then_some(table_name),
+        } if on_conflict
+            .as_ref()
+            .is_none_or(|c| matches!(c.action, ConflictAction::Nothing)) =>
+        {
+            view.table_by_name(table_name)
+                .is_some_and(|table| table.schema.foreign_keys.is_empty())
+                .then_some(table_name)
+        }
         _ => None,
     }
 }
