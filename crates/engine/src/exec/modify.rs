@@ -24,12 +24,45 @@ pub(super) fn writable(
 ) -> Result<TableEntry> {
     match txn.table_for_write(name)? {
         Some(entry) if entry.schema.oid == oid => Ok((*entry).clone()),
-        // Dropped (or dropped and re-created) between planning and now.
-        _ => Err(Error::new(
-            SqlState::UndefinedTable,
-            format!("relation \"{name}\" does not exist"),
-        )),
+        _ => Err(gone(name)),
     }
+}
+
+/// The table's newest version for appending to, under the lock the statement holds (see
+/// `Transaction::table_for_insert`).
+fn insertable(txn: &mut Transaction, name: &QualifiedName, oid: u32) -> Result<TableEntry> {
+    match txn.table_for_insert(name)? {
+        Some(entry) if entry.schema.oid == oid => Ok((*entry).clone()),
+        _ => Err(gone(name)),
+    }
+}
+
+/// The table's newest version for INSERT ... ON CONFLICT DO NOTHING of `batches`. When
+/// other inserters share the table, the statement first locks every unique key of its
+/// rows, waiting for another inserter of one to end, and then reads the version with
+/// whatever that one committed: each conflict is then decided on committed rows.
+pub(super) fn insertable_without_conflicts(
+    txn: &mut Transaction,
+    name: &QualifiedName,
+    oid: u32,
+    batches: &[Batch],
+) -> Result<TableEntry> {
+    let entry = insertable(txn, name, oid)?;
+    if !txn.shares_table(name) {
+        return Ok(entry);
+    }
+    for batch in batches {
+        lock_unique_keys(txn, &entry.schema, batch, |_, _, _, _| Ok(()))?;
+    }
+    insertable(txn, name, oid)
+}
+
+/// 42P01 for a table dropped (or dropped and re-created) between planning and now.
+fn gone(name: &QualifiedName) -> Error {
+    Error::new(
+        SqlState::UndefinedTable,
+        format!("relation \"{name}\" does not exist"),
+    )
 }
 
 /// What a write did: how many rows, and those rows (full, as written or as deleted) when the
@@ -83,7 +116,7 @@ impl<'a> Appender<'a> {
         oid: u32,
         checks: &'a [RowCheck],
     ) -> Result<Appender<'a>> {
-        let entry = writable(txn, name, oid)?;
+        let entry = insertable(txn, name, oid)?;
         let types = entry.schema.column_types();
         let oldest = oldest_sharing_indexes(txn, &entry);
         Ok(Appender {
@@ -122,9 +155,14 @@ impl<'a> Appender<'a> {
     /// Stages the new version in `txn` and checks the appended rows' foreign keys (once,
     /// so rows of one statement may reference each other): how many rows were appended.
     pub fn finish(self, txn: &mut Transaction) -> Result<u64> {
+        if let Some(first) = self.first_row_id {
+            if txn.shares_table(&self.entry.schema.qualified_name()) {
+                claim_unique_keys(txn, &self.entry, first)?;
+            }
+        }
         let schema = self.entry.schema.clone();
         let appended = match self.first_row_id {
-            Some(first) if !schema.foreign_keys.is_empty() => rows_from(&self.entry.data, first),
+            Some(first) if !schema.foreign_keys.is_empty() => self.entry.data.rows_from(first),
             _ => Vec::new(),
         };
         txn.put_table(self.entry);
@@ -135,29 +173,67 @@ impl<'a> Appender<'a> {
     }
 }
 
-/// The live rows of `data` from row id `first` on, a batch per chunk.
-fn rows_from(data: &TableData, first: u64) -> Vec<Batch> {
-    let first_chunk = first as usize / BATCH_SIZE;
-    let mut batches = Vec::new();
-    for (chunk_idx, chunk) in data.chunks().enumerate().skip(first_chunk) {
-        let start = if chunk_idx == first_chunk {
-            first as usize % BATCH_SIZE
-        } else {
-            0
-        };
-        if start == 0 && chunk.deleted.is_none() {
-            // A chunk the statement filled: its columns as they are, no copy.
-            batches.push(Batch::new(chunk.columns.clone(), chunk.len));
-            continue;
-        }
-        let offsets: Vec<u32> = (start..chunk.len)
-            .filter(|&r| !chunk.is_deleted(r))
-            .map(|r| r as u32)
-            .collect();
-        let columns = chunk.columns.iter().map(|c| Arc::new(c.gather(&offsets)));
-        batches.push(Batch::new(columns.collect(), offsets.len()));
+/// Before the rows appended from row id `first` on to a table other inserters write at the
+/// same time are staged: takes the lock of each of their unique keys, so that a second
+/// inserter of a key waits for the first to end, then fails with 23505 if it committed the
+/// key (PostgreSQL's inserter waits the same way for the transaction that has the key).
+fn claim_unique_keys(txn: &mut Transaction, entry: &TableEntry, first: u64) -> Result<()> {
+    let schema = &entry.schema;
+    if schema.unique_keys.is_empty() {
+        return Ok(());
     }
-    batches
+    for batch in entry.data.rows_from(first) {
+        lock_unique_keys(txn, schema, &batch, |txn, index, columns, row| {
+            let unique = &schema.unique_keys[index];
+            let mut key = Vec::new();
+            encode_row_key(columns, row, &mut key);
+            let newest = txn.newest();
+            let committed = newest.tables.get(&schema.oid);
+            let taken = committed.is_some_and(|committed| {
+                committed.unique_indexes.get(index).is_some_and(|index| {
+                    index
+                        .lookup(&key, &committed.data, &unique.columns)
+                        .is_some()
+                })
+            });
+            match taken {
+                true => Err(duplicate_key(
+                    schema,
+                    unique,
+                    columns,
+                    row,
+                    &newest.enum_types,
+                )),
+                false => Ok(()),
+            }
+        })?;
+    }
+    Ok(())
+}
+
+/// Takes the lock of every unique key (not NULL) of the rows of `batch`, full rows of
+/// `schema`'s table, row by row; `locked(txn, index, key columns, row)` follows each.
+fn lock_unique_keys(
+    txn: &mut Transaction,
+    schema: &TableSchema,
+    batch: &Batch,
+    mut locked: impl FnMut(&Transaction, usize, &[&Vector], usize) -> Result<()>,
+) -> Result<()> {
+    let columns: Vec<Vec<&Vector>> = (schema.unique_keys.iter())
+        .map(|unique| unique.columns.iter().map(|&c| &*batch.columns[c]).collect())
+        .collect();
+    let mut key = Vec::new();
+    for row in 0..batch.len() {
+        for (index, columns) in columns.iter().enumerate() {
+            key.clear();
+            if encode_row_key(columns, row, &mut key) {
+                continue; // NULLs never conflict.
+            }
+            txn.lock_unique_key(schema.oid, index, &key)?;
+            locked(txn, index, columns, row)?;
+        }
+    }
+    Ok(())
 }
 
 /// The table an UPDATE or DELETE writes, the FROM (USING) items joined to it, and the

@@ -11,7 +11,9 @@ use std::sync::Arc;
 
 use super::expression::evaluate;
 use super::filter::selected_rows;
-use super::modify::{check_new_rows, check_unique, writable, Modified};
+use super::modify::{
+    check_new_rows, check_unique, insertable_without_conflicts, writable, Modified,
+};
 use super::{materialize, ExecContext};
 use crate::catalog::QualifiedName;
 use crate::error::{Error, Result, SqlState};
@@ -30,7 +32,10 @@ pub fn insert(
     ctx: &ExecContext,
 ) -> Result<Modified> {
     let batches = materialize(create_operator(source, &ctx.state).as_mut(), ctx)?;
-    let mut entry = writable(txn, name, oid)?;
+    let mut entry = match on_conflict.action {
+        ConflictAction::Nothing => insertable_without_conflicts(txn, name, oid, &batches)?,
+        ConflictAction::Update { .. } => writable(txn, name, oid)?,
+    };
     let oldest = super::modify::oldest_sharing_indexes(txn, &entry);
     let mut modified = Modified::default();
     // Rows this statement inserted or updated in earlier batches.

@@ -3,8 +3,9 @@
 //!
 //! READ COMMITTED reads the latest commit at each statement; its writes lock the table, then
 //! read its newest version, so a row changed by a concurrent commit is seen as committed
-//! (PostgreSQL re-checks such a row the same way). REPEATABLE READ and SERIALIZABLE read
-//! the state of their first statement until they end. Writers lock whole tables, so the
+//! (PostgreSQL re-checks such a row the same way); its inserts share the table with other
+//! inserters (`rebase.rs`). REPEATABLE READ and SERIALIZABLE read the state of their first
+//! statement until they end. Their writes lock whole tables, inserts included, so the
 //! conflicts are found per table, which is stricter than PostgreSQL's rows and predicates
 //! but never lets an anomaly through:
 //!

@@ -33,7 +33,27 @@ const RECHECK: Duration = Duration::from_millis(100);
 pub enum LockMode {
     /// Compatible with other share holders.
     Share,
+    /// A table's inserters (PostgreSQL's ROW EXCLUSIVE): compatible with each other, in
+    /// conflict with share and exclusive holders.
+    RowExclusive,
     Exclusive,
+}
+
+impl LockMode {
+    /// Whether holders in `self` and `other` exclude each other.
+    fn conflicts_with(self, other: LockMode) -> bool {
+        self != other || self == LockMode::Exclusive
+    }
+
+    /// The mode that holds both `self` and `other` (share and row exclusive together
+    /// conflict with everything either conflicts with: exclusive is the nearest).
+    pub fn with(self, other: LockMode) -> LockMode {
+        if self == other {
+            self
+        } else {
+            LockMode::Exclusive
+        }
+    }
 }
 
 /// What to do when a lock is held by another.
@@ -77,9 +97,7 @@ impl LockTable {
         self.holders.get(name).map_or_else(Vec::new, |holders| {
             holders
                 .iter()
-                .filter(|h| {
-                    h.owner != me && (mode == LockMode::Exclusive || h.mode == LockMode::Exclusive)
-                })
+                .filter(|h| h.owner != me && h.mode.conflicts_with(mode))
                 .map(|h| h.owner)
                 .collect()
         })
@@ -107,8 +125,7 @@ impl LockTable {
     fn grant(&mut self, name: &str, mode: LockMode, owner: u64) {
         let holders = self.holders.entry(name.to_string()).or_default();
         match holders.iter_mut().find(|h| h.owner == owner) {
-            Some(held) if held.mode == LockMode::Share => held.mode = mode,
-            Some(_) => {}
+            Some(held) => held.mode = held.mode.with(mode),
             None => {
                 holders.push(Holder { owner, mode });
                 if name.starts_with(ROW_PREFIX) {
@@ -139,6 +156,12 @@ impl LockManager {
     /// close a cycle, 55P03 when lock_timeout passes.
     pub fn acquire(&self, owner: u64, name: &str, mode: LockMode, wait: Wait) -> Result<bool> {
         let mut table = lock(&self.table);
+        // Taking a second mode of a lock held takes the mode that holds both.
+        let mode = table
+            .holders
+            .get(name)
+            .and_then(|holders| holders.iter().find(|h| h.owner == owner))
+            .map_or(mode, |held| held.mode.with(mode));
         let mut yields = 0;
         let deadline = match wait {
             Wait::Block(Some(timeout)) => Some(Instant::now() + timeout),
@@ -150,8 +173,10 @@ impl LockManager {
                 table.grant(name, mode, owner);
                 table.waiting_for.remove(&owner);
                 self.row_holders.store(table.row_holders, Ordering::Relaxed);
-                // Share waiters behind the same release may all go ahead: pass the wakeup on.
-                if let (LockMode::Share, Some(queue)) = (mode, table.queues.get(name)) {
+                // Waiters of a mode holders share, behind the same release, may all go ahead:
+                // pass the wakeup on.
+                let shared = matches!(mode, LockMode::Share | LockMode::RowExclusive);
+                if let (true, Some(queue)) = (shared, table.queues.get(name)) {
                     queue.released.notify_one();
                 }
                 return Ok(true);
@@ -167,6 +192,7 @@ impl LockManager {
                          waits for process {owner}.",
                         match mode {
                             LockMode::Share => "ShareLock",
+                            LockMode::RowExclusive => "RowExclusiveLock",
                             LockMode::Exclusive => "ExclusiveLock",
                         },
                         blockers[0]
@@ -298,6 +324,14 @@ impl LockManager {
         self.row_holders.load(Ordering::Relaxed) > 0
     }
 
+    /// The mode in which `owner` holds `name`, if it does (tests).
+    #[cfg(test)]
+    pub(crate) fn mode_held(&self, owner: u64, name: &str) -> Option<LockMode> {
+        let table = lock(&self.table);
+        let holders = table.holders.get(name)?;
+        holders.iter().find(|h| h.owner == owner).map(|h| h.mode)
+    }
+
     /// Whether nobody but `owner` holds `name`.
     pub fn holds_alone(&self, owner: u64, name: &str) -> bool {
         lock(&self.table)
@@ -363,6 +397,25 @@ mod tests {
         );
         locks.release(1, &[name.to_string()]);
         assert!(locks.held().is_empty());
+    }
+
+    #[test]
+    fn inserters_share_a_table_that_share_holders_and_a_second_mode_exclude() {
+        let locks = LockManager::default();
+        let take = |owner, mode| locks.acquire(owner, "t", mode, Wait::No).ok();
+        assert_eq!(take(1, LockMode::RowExclusive), Some(true));
+        assert_eq!(take(2, LockMode::RowExclusive), Some(true));
+        assert_eq!(take(3, LockMode::Share), Some(false));
+        assert_eq!(take(3, LockMode::Exclusive), Some(false));
+        locks.release(2, &["t".to_string()]);
+        // Share and row exclusive together exclude the other inserter.
+        assert_eq!(take(1, LockMode::Share), Some(true));
+        assert_eq!(locks.mode_held(1, "t"), Some(LockMode::Exclusive));
+        assert_eq!(take(2, LockMode::RowExclusive), Some(false));
+        locks.release(1, &["t".to_string()]);
+        assert_eq!(take(3, LockMode::Share), Some(true));
+        assert_eq!(take(2, LockMode::RowExclusive), Some(false));
+        assert_eq!(take(4, LockMode::Share), Some(true));
     }
 
     #[test]

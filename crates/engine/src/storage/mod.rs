@@ -2,9 +2,10 @@
 //! secondary indexes, and the transactions that write them.
 //!
 //! The committed state is one immutable [`DbState`] behind an `ArcSwap`: a reader clones one
-//! `Arc` and is never blocked. A writer locks each table it changes (so writers of a table go
-//! one at a time, readers never wait), builds new table versions privately, and COMMIT
-//! publishes them with a single pointer swap.
+//! `Arc` and is never blocked. A writer locks each table it changes (inserters together in
+//! ROW EXCLUSIVE mode, other writers of a table one at a time; readers never wait), builds
+//! new table versions privately, and COMMIT publishes them with a single pointer swap, after
+//! rebasing an inserter's rows onto what other inserters committed meanwhile.
 
 mod advisory;
 mod commit_log;
@@ -13,6 +14,7 @@ mod hnsw;
 mod isolation;
 mod locks;
 mod namespace;
+mod rebase;
 mod secondary_index;
 mod sequence;
 mod state;
@@ -43,3 +45,6 @@ pub(crate) use value_text::{key_text, values_text};
 /// The maps of names, OIDs and locks that every statement looks up and every commit copies:
 /// foldhash, not SipHash (these keys are catalog names, not row data).
 pub type Map<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
+/// A set of such keys.
+pub type Set<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;

@@ -326,6 +326,31 @@ impl TableData {
         true
     }
 
+    /// The live rows of this version from row id `first` on, a batch per chunk.
+    pub fn rows_from(&self, first: u64) -> Vec<Batch> {
+        let first_chunk = first as usize / BATCH_SIZE;
+        let mut batches = Vec::new();
+        for (chunk_idx, chunk) in self.chunks().enumerate().skip(first_chunk) {
+            let start = if chunk_idx == first_chunk {
+                first as usize % BATCH_SIZE
+            } else {
+                0
+            };
+            if start == 0 && chunk.deleted.is_none() {
+                // A chunk the statement filled: its columns as they are, no copy.
+                batches.push(Batch::new(chunk.columns.clone(), chunk.len));
+                continue;
+            }
+            let offsets: Vec<u32> = (start..chunk.len)
+                .filter(|&r| !chunk.is_deleted(r))
+                .map(|r| r as u32)
+                .collect();
+            let columns = chunk.columns.iter().map(|c| Arc::new(c.gather(&offsets)));
+            batches.push(Batch::new(columns.collect(), offsets.len()));
+        }
+        batches
+    }
+
     /// Marks the rows at `offsets` of chunk `chunk_idx` deleted.
     pub fn delete_rows(&mut self, chunk_idx: usize, offsets: &[u32]) -> Result<()> {
         self.changes.record_delete(chunk_idx, offsets);

@@ -10,6 +10,7 @@ use arc_swap::ArcSwap;
 
 use super::isolation::{Isolation, Snapshot};
 use super::locks::{row_lock_name, LockManager, LockMode, Wait};
+use super::rebase::rebase;
 use super::{CommitChanges, CommitLog, DbState, Map, Sequence, TableEntry};
 use crate::catalog::{
     CompositeType, ConstraintChecks, Domain, EnumType, Extension, ForeignServer, FunctionDef,
@@ -186,6 +187,8 @@ impl Store {
             id: owner,
             locked: Vec::new(),
             exclusive: Vec::new(),
+            row_exclusive: Vec::new(),
+            unique_keys: super::Set::default(),
             pinned: Vec::new(),
             written: Map::default(),
             schemas: Map::default(),
@@ -253,6 +256,12 @@ pub struct Transaction {
     locked: Vec<String>,
     /// Those of `locked` held in exclusive mode (a table's write lock among them).
     exclusive: Vec<String>,
+    /// Those of `locked` held in row exclusive mode (an inserter's table locks); the others
+    /// are held in share mode.
+    row_exclusive: Vec<String>,
+    /// The unique key locks taken by its inserts (see `lock_unique_key`), released with
+    /// the others but kept apart: a transaction may insert many rows.
+    unique_keys: super::Set<String>,
     /// Those of `locked` taken by LOCK TABLE.
     pinned: Vec<String>,
     written: Map<u32, Option<Arc<TableEntry>>>,
@@ -447,7 +456,14 @@ impl Transaction {
         }
         for (oid, entry) in &self.written {
             match entry {
-                Some(entry) => state.tables.insert(*oid, entry.clone()),
+                // Rows other inserters committed since are seen with this transaction's
+                // (a rebase fails only where the lock rules were broken: the transaction's
+                // own version then stands, and its COMMIT fails).
+                Some(entry) => {
+                    let rebased = rebase(entry, committed.tables.get(oid)).ok().flatten();
+                    let entry = rebased.map_or_else(|| entry.clone(), Arc::new);
+                    state.tables.insert(*oid, entry)
+                }
                 None => state.tables.remove(oid),
             };
         }
@@ -477,15 +493,59 @@ impl Transaction {
     }
 
     fn lock_key(&mut self, key: String) -> Result<()> {
-        if self.locked.contains(&key) {
+        if self.exclusive.contains(&key) {
+            return Ok(());
+        }
+        self.lock(key, LockMode::Exclusive, false)?;
+        Ok(())
+    }
+
+    /// Takes table `name`'s lock for an INSERT. When each statement reads the latest commit
+    /// (READ COMMITTED), that is ROW EXCLUSIVE, which other inserters hold too (see
+    /// `rebase.rs`); with a transaction snapshot, the exclusive lock of every other write,
+    /// which keeps the per-table conflict checks of `isolation.rs` whole.
+    pub fn lock_name_for_insert(&mut self, name: &QualifiedName) -> Result<()> {
+        if self.snapshot.as_ref().is_some_and(|s| s.fixed.is_some()) {
+            return self.lock_name(name);
+        }
+        let key = name.lock_key();
+        if self
+            .mode_held(&key)
+            .is_none_or(|held| held == LockMode::Share)
+        {
+            self.lock(key, LockMode::RowExclusive, false)?;
+        }
+        Ok(())
+    }
+
+    /// Whether other transactions may insert into table `name` until this one ends: it
+    /// holds the table's lock ROW EXCLUSIVE only, so its inserts take unique key locks.
+    pub fn shares_table(&self, name: &QualifiedName) -> bool {
+        self.row_exclusive.contains(&name.lock_key())
+    }
+
+    /// Takes the lock of unique key `key` (its bytes) of index `index` of table `oid`,
+    /// waiting for another inserter of the key to end: it then committed the key, or not.
+    pub fn lock_unique_key(&mut self, oid: u32, index: usize, key: &[u8]) -> Result<()> {
+        use std::fmt::Write;
+        let mut name = format!("key {oid} {index} ");
+        for byte in key {
+            let _ = write!(name, "{byte:02x}");
+        }
+        if self.unique_keys.contains(&name) {
             return Ok(());
         }
         let wait = Wait::Block(self.lock_timeout);
         self.store
             .locks
-            .acquire(self.id, &key, LockMode::Exclusive, wait)?;
-        self.locked.push(key);
+            .acquire(self.id, &name, LockMode::Exclusive, wait)?;
+        self.unique_keys.insert(name);
         Ok(())
+    }
+
+    /// The newest committed state, durable or not.
+    pub fn newest(&self) -> Arc<DbState> {
+        self.store.newest()
     }
 
     /// How long the transaction's statements wait for a lock (`None`: for ever).
@@ -505,14 +565,39 @@ impl Transaction {
             true => Wait::No,
             false => Wait::Block(self.lock_timeout),
         };
+        let held = self.mode_held(&key);
         let taken = self.store.locks.acquire(self.id, &key, mode, wait)?;
-        if taken && mode == LockMode::Exclusive && !self.exclusive.contains(&key) {
-            self.exclusive.push(key.clone());
+        if !taken {
+            return Ok(false);
         }
-        if taken && !self.locked.contains(&key) {
+        match held.map_or(mode, |held| held.with(mode)) {
+            LockMode::Exclusive if !self.exclusive.contains(&key) => {
+                self.row_exclusive.retain(|k| *k != key);
+                self.exclusive.push(key.clone());
+            }
+            LockMode::RowExclusive if !self.row_exclusive.contains(&key) => {
+                self.row_exclusive.push(key.clone());
+            }
+            _ => {}
+        }
+        if held.is_none() {
             self.locked.push(key);
         }
-        Ok(taken)
+        Ok(true)
+    }
+
+    /// The mode in which this transaction holds lock `key`, if it does.
+    fn mode_held(&self, key: &str) -> Option<LockMode> {
+        let has = |keys: &[String]| keys.iter().any(|k| k == key);
+        if has(&self.exclusive) {
+            Some(LockMode::Exclusive)
+        } else if has(&self.row_exclusive) {
+            Some(LockMode::RowExclusive)
+        } else if has(&self.locked) {
+            Some(LockMode::Share)
+        } else {
+            None
+        }
     }
 
     /// Waits until no other transaction holds table `name`'s write lock (a writer's changes
@@ -571,6 +656,7 @@ impl Transaction {
                 .release(self.id, std::slice::from_ref(&table_key));
             self.locked.retain(|k| *k != table_key);
             self.exclusive.retain(|k| *k != table_key);
+            self.row_exclusive.retain(|k| *k != table_key);
         }
         for key in locked_by_others {
             self.lock(key, LockMode::Exclusive, false)?;
@@ -615,15 +701,36 @@ impl Transaction {
     /// latest committed), or `None` if it does not exist.
     pub fn table_for_write(&mut self, name: &QualifiedName) -> Result<Option<Arc<TableEntry>>> {
         self.lock_name(name)?;
+        self.locked_table(name)
+    }
+
+    /// As [`Transaction::table_for_write`] for appending rows: under the table lock this
+    /// transaction holds already (ROW EXCLUSIVE for an INSERT), else the exclusive one.
+    pub fn table_for_insert(&mut self, name: &QualifiedName) -> Result<Option<Arc<TableEntry>>> {
+        let held = self.mode_held(&name.lock_key());
+        if !matches!(held, Some(LockMode::RowExclusive | LockMode::Exclusive)) {
+            self.lock_name(name)?;
+        }
+        self.locked_table(name)
+    }
+
+    /// The newest version of table `name`, whose lock this transaction holds: its own
+    /// (rebased onto what other inserters committed since), else the newest committed.
+    fn locked_table(&mut self, name: &QualifiedName) -> Result<Option<Arc<TableEntry>>> {
         let oid = match self.names.get(name) {
             Some(oid) => *oid,
             None => self.store.newest().names.get(name).copied(),
         };
         let Some(oid) = oid else { return Ok(None) };
-        if let Some(entry) = self.written.get(&oid) {
+        let newest = self.store.newest();
+        if let Some(entry) = self.written.get_mut(&oid) {
+            if let Some(mine) = entry {
+                if let Some(rebased) = rebase(mine, newest.tables.get(&oid))? {
+                    *mine = Arc::new(rebased);
+                }
+            }
             return Ok(entry.clone());
         }
-        let newest = self.store.newest();
         if let Some(snapshot) = &self.snapshot {
             snapshot.check_write(oid, &newest)?;
         }
@@ -703,6 +810,7 @@ impl Transaction {
         let store = self.store.clone();
         let _commit = lock(&store.commit_lock);
         let head = store.head.load_full();
+        self.rebase_written(&head)?;
         self.check_schemas_exist(&head)?;
         if let Some(snapshot) = self.snapshot.as_ref().filter(|_| self.has_writes()) {
             snapshot.check_commit(&head)?;
@@ -746,6 +854,19 @@ impl Transaction {
                 Ok(Some(lsn))
             }
         }
+    }
+
+    /// Rebuilds each table version this transaction wrote over `head` where another
+    /// inserter committed to the table since (see `rebase.rs`).
+    fn rebase_written(&mut self, head: &DbState) -> Result<()> {
+        for (oid, entry) in self.written.iter_mut() {
+            if let Some(mine) = entry {
+                if let Some(rebased) = rebase(mine, head.tables.get(oid))? {
+                    *mine = Arc::new(rebased);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// 3F000 when a relation this transaction creates is in a schema that another
@@ -944,8 +1065,13 @@ impl Transaction {
         if !self.locked.is_empty() {
             let locked = std::mem::take(&mut self.locked);
             self.exclusive.clear();
+            self.row_exclusive.clear();
             self.pinned.clear();
             self.store.locks.release(self.id, &locked);
+        }
+        if !self.unique_keys.is_empty() {
+            let keys: Vec<String> = self.unique_keys.drain().collect();
+            self.store.locks.release(self.id, &keys);
         }
     }
 }

@@ -16,7 +16,7 @@ use crate::binder::Binder;
 use crate::catalog::{FunctionDef, QualifiedName, Volatility};
 use crate::error::{Error, Result, SqlState};
 use crate::parser::{parse, Parsed};
-use crate::plan::BoundStatement;
+use crate::plan::{BoundStatement, ConflictAction, LogicalPlan};
 use crate::storage::DbState;
 use crate::types::DataType;
 
@@ -67,9 +67,13 @@ impl Session {
             if tables.is_empty() {
                 return Ok((bound, view));
             }
+            let inserting = inserted_together(&bound, &view);
             let txn = self.transaction();
             for table in &tables {
-                txn.lock_name(table)?;
+                match inserting == Some(table) {
+                    true => txn.lock_name_for_insert(table)?,
+                    false => txn.lock_name(table)?,
+                }
             }
             let locked = self.view();
             if locked.catalog_version == view.catalog_version {
@@ -115,6 +119,32 @@ impl Session {
             }
         }
         Ok(bound)
+    }
+}
+
+/// The table of an INSERT of a VALUES list (with ON CONFLICT DO NOTHING at most), which
+/// other such inserters write at the same time (`Transaction::lock_name_for_insert`). Its
+/// rows are few, each taking a lock per unique key; other writes (and loads of any size,
+/// and DO UPDATE, which changes rows) lock the table. A
+/// table with foreign keys is left out: checking them locks the referenced table, which
+/// serializes its inserters anyway, and when that is the table itself, two inserters
+/// holding it together would deadlock taking it over.
+fn inserted_together<'b>(bound: &'b BoundStatement, view: &DbState) -> Option<&'b QualifiedName> {
+    match bound {
+        BoundStatement::Insert {
+            table_name,
+            source: LogicalPlan::Values { .. },
+            on_conflict,
+            ..
+        } if on_conflict
+            .as_ref()
+            .is_none_or(|c| matches!(c.action, ConflictAction::Nothing)) =>
+        {
+            view.table_by_name(table_name)
+                .is_some_and(|table| table.schema.foreign_keys.is_empty())
+                .then_some(table_name)
+        }
+        _ => None,
     }
 }
 
