@@ -1,5 +1,6 @@
-//! Inserters into one table run together (ROW EXCLUSIVE): every committed row is kept once,
-//! unique keys stay unique, and a restart replays the rebased commits exactly.
+//! Inserters into one table run together (ROW EXCLUSIVE, with `kestrel.concurrent_inserts`
+//! on): every committed row is kept once, unique keys stay unique, and a restart replays the
+//! rebased commits exactly.
 
 mod common;
 
@@ -18,6 +19,8 @@ fn open(dir: &std::path::Path) -> Database {
     Database::open(dir).unwrap_or_else(|e| panic!("open {}: {e}", dir.display()))
 }
 
+const SHARE_INSERTS: &str = "SET kestrel.concurrent_inserts = on";
+
 /// What the table holds: its row count, distinct ids and the sum of the notes' lengths.
 const SUMMARY: &str = "SELECT count(*), count(DISTINCT id), sum(length(note)) FROM t";
 
@@ -28,6 +31,8 @@ fn interleaved_transactions_keep_both_sides_rows_across_a_restart() {
         let db = open(&dir);
         let mut s1 = db.connect();
         let mut s2 = db.connect();
+        run(&mut s1, SHARE_INSERTS);
+        run(&mut s2, SHARE_INSERTS);
         run(
             &mut s1,
             "CREATE TABLE t (id integer PRIMARY KEY, note text)",
@@ -74,7 +79,7 @@ fn racing_inserters_of_overlapping_keys_keep_each_key_once() {
         race_sessions(&db, 6, 150, 13, |rng, session, step| {
             let id = rng.below(400);
             let note = format!("s{session}-{step}");
-            match rng.below(5) {
+            let statements = match rng.below(5) {
                 0 => format!(
                     "BEGIN; INSERT INTO t VALUES ({id}, '{note}'); \
                      INSERT INTO t VALUES ({}, '{note}'); COMMIT",
@@ -83,7 +88,8 @@ fn racing_inserters_of_overlapping_keys_keep_each_key_once() {
                 1 => format!("BEGIN; INSERT INTO t VALUES ({id}, '{note}'); ROLLBACK"),
                 2 => format!("INSERT INTO t VALUES ({id}, '{note}') ON CONFLICT DO NOTHING"),
                 _ => format!("INSERT INTO t VALUES ({id}, '{note}')"),
-            }
+            };
+            format!("{SHARE_INSERTS}; {statements}")
         });
         let mut s = db.connect();
         let summary = rows(&mut s, "SELECT count(*), count(DISTINCT id) FROM t");

@@ -378,6 +378,14 @@ const DEFINITIONS: &[Definition] = &[
         description: "Serves repeated queries from the result cache.",
     },
     Definition {
+        name: "kestrel.concurrent_inserts",
+        default: "off",
+        reported: false,
+        context: Context::User,
+        check: Check::Custom(on_off),
+        description: "Lets this session's INSERT ... VALUES share its table with other inserters instead of locking it.",
+    },
+    Definition {
         name: "kestrel.disabled_optimizer_rules",
         default: "",
         reported: false,

@@ -67,7 +67,13 @@ impl Session {
             if tables.is_empty() {
                 return Ok((bound, view));
             }
-            let inserting = inserted_together(&bound, &view);
+            // Off by default: UPDATE and DELETE still lock the whole table, so two
+            // transactions that insert into a table and then change rows of it would
+            // deadlock taking it over, where taking turns costs only waiting.
+            let inserting = match self.settings.value("kestrel.concurrent_inserts") {
+                Some("on") => inserted_together(&bound, &view),
+                _ => None,
+            };
             let txn = self.transaction();
             for table in &tables {
                 match inserting == Some(table) {
