@@ -14,7 +14,7 @@ use crate::catalog::{QualifiedName, ReferentialAction, SearchPath};
 use crate::error::{Error, Result, SqlState};
 use crate::storage::{DbState, TableEntry};
 use crate::types::text_io::parse_oid;
-use crate::types::{DataType, OidKind, ScalarValue};
+use crate::types::{DataType, IntervalTypmod, OidKind, ScalarValue};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CatalogFunction {
@@ -87,6 +87,9 @@ pub enum CatalogFunction {
     EnumIn(u32),
     /// enum_out of the enum type with this OID: a stored value's label.
     EnumOut(u32),
+    /// pg_sleep(seconds) and pg_sleep_for(interval): waits, cancellable and bounded by
+    /// statement_timeout as any statement.
+    Sleep,
 }
 
 /// An argument's type: coerced to that type, or taken as it is.
@@ -184,6 +187,12 @@ impl CatalogFunction {
             ("pg_get_function_result", 1) => (F::FunctionResult, &[OID_ARG], text),
             ("pg_get_functiondef", 1) => (F::FunctionDef, &[OID_ARG], text),
             ("pg_advisory_unlock_all", 0) => (F::AdvisoryUnlockAll, &[], text),
+            ("pg_sleep", 1) => (F::Sleep, &[Some(DataType::Float64)], text),
+            ("pg_sleep_for", 1) => (
+                F::Sleep,
+                &[Some(DataType::Interval(IntervalTypmod::NONE))],
+                text,
+            ),
             ("acldefault", 2) => (F::AclDefault, &[TEXT, OID_ARG], super::ACL),
             (name, 1 | 2) if name.starts_with("pg_") && name.contains("advisory") => {
                 let func = advisory_function(name)?;
@@ -286,6 +295,20 @@ impl CatalogFunction {
             )),
             F::AdvisoryUnlockAll => {
                 advisory(snapshot)?.unlock_all();
+                Ok(ScalarValue::Text(String::new()))
+            }
+            F::Sleep => {
+                let seconds = match args.first() {
+                    Some(ScalarValue::Float64(seconds)) => *seconds,
+                    // extract(epoch from interval), as pg_sleep_for's SQL body takes it.
+                    Some(ScalarValue::Interval(i)) => {
+                        f64::from(i.months) * 30.4375 * 86_400.0
+                            + f64::from(i.days) * 86_400.0
+                            + i.micros as f64 / 1e6
+                    }
+                    _ => 0.0,
+                };
+                sleep(seconds)?;
                 Ok(ScalarValue::Text(String::new()))
             }
             // A name that finds nothing is NULL; a malformed one is still an error.
@@ -963,4 +986,22 @@ fn serial_sequence(args: &[ScalarValue], snapshot: &CatalogSnapshot) -> Result<S
             quote_identifier(&s.name.name)
         ))
     }))
+}
+
+/// pg_sleep: waits `seconds` (nothing for a negative or NaN count) in slices short enough
+/// that a CancelRequest or statement_timeout ends it at once, as PostgreSQL's latch wait does.
+fn sleep(seconds: f64) -> Result<()> {
+    const SLICE: std::time::Duration = std::time::Duration::from_millis(10);
+    if seconds.is_nan() || seconds <= 0.0 {
+        return crate::interrupt::check_running();
+    }
+    let total = std::time::Duration::try_from_secs_f64(seconds).unwrap_or(std::time::Duration::MAX);
+    let start = std::time::Instant::now();
+    loop {
+        crate::interrupt::check_running()?;
+        let Some(left) = total.checked_sub(start.elapsed()).filter(|d| !d.is_zero()) else {
+            return Ok(());
+        };
+        std::thread::sleep(left.min(SLICE));
+    }
 }
