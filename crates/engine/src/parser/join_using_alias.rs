@@ -93,18 +93,7 @@ pub fn split_join_alias(using: &[ObjectName]) -> (&[ObjectName], Option<&Ident>)
 
 #[cfg(test)]
 mod tests {
-    use crate::parser::parse;
-
-    fn text(sql: &str) -> String {
-        parse(sql)
-            .map(|s| {
-                s[0].statement
-                    .sql()
-                    .map(ToString::to_string)
-                    .unwrap_or_default()
-            })
-            .unwrap_or_else(|e| e.to_string())
-    }
+    use crate::parser::parsed_text as text;
 
     #[test]
     fn the_alias_joins_the_using_list() {

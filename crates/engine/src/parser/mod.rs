@@ -369,3 +369,17 @@ fn offset_of(sql: &str, line: usize, column: usize) -> Option<u32> {
     }
     None
 }
+
+/// The statement text the parser passes on for `sql` (its first statement), or the error:
+/// what the pre-pass tests compare.
+#[cfg(test)]
+pub(crate) fn parsed_text(sql: &str) -> String {
+    parse(sql)
+        .map(|s| {
+            s[0].statement
+                .sql()
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        })
+        .unwrap_or_else(|e| e.to_string())
+}

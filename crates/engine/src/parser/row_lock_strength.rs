@@ -58,20 +58,10 @@ pub fn normalize(tokens: &mut Vec<TokenWithSpan>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::parser::parse;
+    use crate::parser::parsed_text as text;
 
     #[test]
     fn weaker_strengths_read_as_the_stronger() {
-        let text = |sql: &str| {
-            parse(sql)
-                .map(|s| {
-                    s[0].statement
-                        .sql()
-                        .map(ToString::to_string)
-                        .unwrap_or_default()
-                })
-                .unwrap_or_else(|e| e.to_string())
-        };
         assert_eq!(
             text("SELECT a FROM t FOR NO KEY UPDATE"),
             "SELECT a FROM t FOR UPDATE"
