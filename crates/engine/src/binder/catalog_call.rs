@@ -7,7 +7,7 @@ use sqlparser::ast::Expr;
 use super::scope::Scope;
 use super::Binder;
 use crate::catalog::system::{object_oid, sql_function_oid, CatalogFunction};
-use crate::error::Result;
+use crate::error::{Result, SqlState};
 use crate::function::cast::CastContext;
 use crate::plan::ScalarExpr;
 use crate::types::{DataType, OidKind, ScalarValue};
@@ -21,18 +21,40 @@ impl Binder<'_> {
         scope: &Scope,
     ) -> Option<Result<ScalarExpr>> {
         let (func, parameters, ty) = CatalogFunction::resolve(name, args.len())?;
+        Some(self.bind_catalog_arguments(name, args, &parameters, scope).map(|args| {
+            ScalarExpr::CatalogCall { func, args, ty }
+        }))
+    }
+
+    /// The arguments brought to the parameters' types; an argument no implicit cast takes
+    /// there means no such function, 42883 as PostgreSQL's function lookup says.
+    fn bind_catalog_arguments(
+        &mut self,
+        name: &str,
+        args: &[&Expr],
+        parameters: &[Option<DataType>],
+        scope: &Scope,
+    ) -> Result<Vec<ScalarExpr>> {
         let bound = args
             .iter()
+            .map(|arg| self.bind_expr(arg, scope))
+            .collect::<Result<Vec<_>>>()?;
+        let types: Vec<DataType> = bound.iter().map(ScalarExpr::ty).collect();
+        bound
+            .into_iter()
             .zip(parameters)
-            .map(|(arg, parameter)| {
-                let bound = self.bind_expr(arg, scope)?;
-                match parameter {
-                    Some(to) => self.coerce(bound, to, CastContext::Implicit),
-                    None => Ok(bound),
-                }
+            .map(|(bound, parameter)| match parameter {
+                Some(to) => self
+                    .coerce(bound, *to, CastContext::Implicit)
+                    .map_err(|error| match error.state {
+                        SqlState::DatatypeMismatch | SqlState::CannotCoerce => {
+                            self.undefined_function(name, &types)
+                        }
+                        _ => error,
+                    }),
+                None => Ok(bound),
             })
-            .collect::<Result<Vec<_>>>();
-        Some(bound.map(|args| ScalarExpr::CatalogCall { func, args, ty }))
+            .collect()
     }
 
     /// The conversions into and out of the OID alias types (regclass, ...), which go
