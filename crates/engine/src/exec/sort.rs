@@ -1,6 +1,7 @@
 //! Sort: each worker (or the one thread) gathers its share of the input with the keys
 //! evaluated once; the rows are then sorted in runs of equal sizes, one pool task each
-//! (sorted_runs.rs, on normalized keys from sort_key.rs). Several runs are cut into
+//! (sorted_runs.rs, on normalized keys from sort_key.rs, in one layout for all runs so the
+//! merge compares their bytes too). Several runs are cut into
 //! stretches of the merged order, which the pool's workers merge and copy out at once, so
 //! no step of a parallel sort goes through one thread row by row; the output is the
 //! stretches one after the other, in the serial sort's order.
@@ -67,10 +68,12 @@ fn sort_runs(
     physical: &[PhysicalType],
 ) -> Result<Vec<SortedRun>> {
     let key_physical = key_types(keys);
+    // One layout for every run, so that the merge compares their encoded keys' bytes.
+    let layout = RunBuilder::layout(&collected);
     if collected.len() < 2 {
         return collected
             .into_iter()
-            .map(|run| run.finish(keys, physical, &key_physical))
+            .map(|run| run.finish(&layout, keys, physical, &key_physical))
             .collect();
     }
     let runs = collected.len();
@@ -86,7 +89,7 @@ fn sort_runs(
             .unwrap_or_else(|e| e.into_inner())
             .take()
             .ok_or_else(|| Error::internal("a sort run was taken twice"))?;
-        run.finish(&keys, &physical, &key_physical)
+        run.finish(&layout, &keys, &physical, &key_physical)
     });
     run_tasks(ctx.parallelism.workers, tasks, sort)
 }
@@ -104,9 +107,10 @@ impl SortExec {
     fn run(&mut self, ctx: &ExecContext) -> Result<Vec<Batch>> {
         let collected = self.input.run(ctx, collect_run(self.keys.clone()))?;
         let runs = sort_runs(ctx, collected, &self.keys, &self.physical)?;
-        // The runs' rows, and the sorted copy made from them.
+        // The runs' rows, the sorted copy made from them, and their encoded keys.
         let bytes: usize = runs.iter().map(|r| r.rows.approximate_bytes()).sum();
-        ctx.memory.charge(2 * bytes)?;
+        let encoded: usize = runs.iter().map(|r| r.encoded.approximate_bytes()).sum();
+        ctx.memory.charge(2 * bytes + encoded)?;
         let stretches = match runs.len() {
             1 => 1,
             _ => STRETCHES_PER_WORKER * ctx.parallelism.workers,

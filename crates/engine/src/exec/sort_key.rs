@@ -6,6 +6,9 @@
 //! the sort itself compares plain integers. Keys that cannot be encoded whole (long text,
 //! NUMERIC beyond 128 bits, INTERVAL) end the encoding; rows whose encodings tie are then
 //! ordered by the comparator, so the result is always exactly the comparator's order.
+//! The layout (NULL bytes, NUMERIC scale, text width) comes from `KeyStats`, gathered over
+//! every batch whose keys are compared with one another: a parallel sort's runs share one,
+//! so its merge compares their strings too.
 
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -69,9 +72,19 @@ pub(super) fn compare_keys(
 /// The row positions `0..rows` of the evaluated key `columns` in `keys` order; rows with
 /// equal keys keep their input order.
 pub(super) fn sort_order(keys: &[SortKey], columns: &[Arc<Vector>], rows: usize) -> Vec<u32> {
-    let encoded = Encoded::new(keys, columns, rows);
-    let width = encoded.width;
-    let mut order: Vec<u32> = match width {
+    let encoded = KeyStats::of(columns).layout().encode(keys, columns, rows);
+    sort_encoded(keys, columns, &encoded)
+}
+
+/// The row positions of `encoded` (the encoding of the key `columns`) in `keys` order; rows
+/// with equal keys keep their input order.
+pub(super) fn sort_encoded(
+    keys: &[SortKey],
+    columns: &[Arc<Vector>],
+    encoded: &EncodedKeys,
+) -> Vec<u32> {
+    let rows = encoded.rows;
+    let mut order: Vec<u32> = match encoded.width {
         0 => (0..rows as u32).collect(),
         1..=8 => {
             // Key in the high bits, row in the low 32: one integer sort, ties by row.
@@ -99,13 +112,13 @@ pub(super) fn sort_order(keys: &[SortKey], columns: &[Arc<Vector>], rows: usize)
         }
     };
     if !encoded.exact {
-        break_ties(keys, columns, &encoded, &mut order);
+        break_ties(keys, columns, encoded, &mut order);
     }
     order
 }
 
 /// Orders each run of rows whose encodings are equal with the full comparator.
-fn break_ties(keys: &[SortKey], columns: &[Arc<Vector>], encoded: &Encoded, order: &mut [u32]) {
+fn break_ties(keys: &[SortKey], columns: &[Arc<Vector>], encoded: &EncodedKeys, order: &mut [u32]) {
     let mut start = 0;
     while start < order.len() {
         let head = encoded.row(order[start] as usize);
@@ -122,21 +135,192 @@ fn break_ties(keys: &[SortKey], columns: &[Arc<Vector>], encoded: &Encoded, orde
     }
 }
 
-/// The keys of every row as a fixed-width memcomparable string, row-major.
-struct Encoded {
+/// What decides the encoding of each key: gathered from every batch of keys that will be
+/// compared with one another (a sort's runs are merged by their encodings, so all must
+/// share one layout) and merged.
+#[derive(Clone, Debug, Default)]
+pub(super) struct KeyStats {
+    columns: Vec<ColumnStats>,
+}
+
+#[derive(Clone, Debug)]
+struct ColumnStats {
+    nulls: bool,
+    values: ValueStats,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum ValueStats {
+    /// Every value takes this encoding.
+    Fixed(ValueEncoding),
+    /// NUMERIC: the largest scale, and the largest magnitude of a mantissa rescaled to it.
+    Numeric { scale: u32, largest: u128 },
+    /// Text or bytea: the longest value, and whether a value holds a NUL byte.
+    Bytes { longest: usize, has_nul: bool },
+    /// Compared by the comparator only.
+    Unencodable,
+}
+
+impl KeyStats {
+    /// The statistics of one batch of evaluated keys.
+    pub fn of(columns: &[Arc<Vector>]) -> KeyStats {
+        KeyStats {
+            columns: columns
+                .iter()
+                .map(|column| ColumnStats {
+                    nulls: column.null_count() > 0,
+                    values: value_stats(column),
+                })
+                .collect(),
+        }
+    }
+
+    /// Adds the statistics of other keys of the same types (the default is the empty set).
+    pub fn merge(&mut self, other: KeyStats) {
+        if self.columns.is_empty() {
+            *self = other;
+            return;
+        }
+        for (mine, theirs) in self.columns.iter_mut().zip(other.columns) {
+            mine.nulls |= theirs.nulls;
+            mine.values = merge_values(&mine.values, theirs.values);
+        }
+    }
+
+    /// The layout every key batch these statistics cover can be encoded in, comparable
+    /// across batches: keys are laid out in order until one cannot be encoded whole or
+    /// [`WIDTH_MAX`] is reached.
+    pub fn layout(&self) -> KeyLayout {
+        let mut parts = Vec::new();
+        let mut width = 0;
+        let mut exact = true;
+        for column in &self.columns {
+            let null_byte = column.nulls;
+            let room = WIDTH_MAX.saturating_sub(width + usize::from(null_byte));
+            let Some((value, whole)) = column.values.encoding(room) else {
+                exact = false;
+                break;
+            };
+            width += usize::from(null_byte) + value.width();
+            parts.push(Part { null_byte, value });
+            if !whole {
+                exact = false;
+                break;
+            }
+        }
+        KeyLayout {
+            parts,
+            width,
+            exact,
+        }
+    }
+}
+
+fn merge_values(a: &ValueStats, b: ValueStats) -> ValueStats {
+    match (a, b) {
+        (ValueStats::Fixed(x), ValueStats::Fixed(y)) if *x == y => ValueStats::Fixed(y),
+        (
+            &ValueStats::Numeric { scale, largest },
+            ValueStats::Numeric {
+                scale: other_scale,
+                largest: other_largest,
+            },
+        ) => {
+            let at = scale.max(other_scale);
+            match (
+                rescaled_magnitude(largest, scale, at),
+                rescaled_magnitude(other_largest, other_scale, at),
+            ) {
+                (Some(x), Some(y)) => ValueStats::Numeric {
+                    scale: at,
+                    largest: x.max(y),
+                },
+                _ => ValueStats::Unencodable,
+            }
+        }
+        (
+            &ValueStats::Bytes { longest, has_nul },
+            ValueStats::Bytes {
+                longest: other_longest,
+                has_nul: other_nul,
+            },
+        ) => ValueStats::Bytes {
+            longest: longest.max(other_longest),
+            has_nul: has_nul || other_nul,
+        },
+        // Different kinds never meet (keys have one type); comparing is always right.
+        _ => ValueStats::Unencodable,
+    }
+}
+
+impl ValueStats {
+    /// The encoding in at most `room` bytes, and whether whole; None if there is none.
+    fn encoding(&self, room: usize) -> Option<(ValueEncoding, bool)> {
+        match *self {
+            ValueStats::Fixed(encoding) => (encoding.width() <= room).then_some((encoding, true)),
+            ValueStats::Numeric { scale, largest } => {
+                let bytes = if largest <= i64::MAX as u128 { 8 } else { 16 };
+                (bytes <= room).then_some((ValueEncoding::Numeric { scale, bytes }, true))
+            }
+            ValueStats::Bytes { longest, has_nul } => {
+                if room == 0 {
+                    return None;
+                }
+                let bytes = longest.min(room).max(1);
+                // Zero padding only ties values that differ by trailing NULs.
+                Some((ValueEncoding::Text(bytes), longest <= room && !has_nul))
+            }
+            ValueStats::Unencodable => None,
+        }
+    }
+}
+
+/// How keys are laid out in each row's string: the same for every batch it encodes, so
+/// their strings compare with one another.
+pub(super) struct KeyLayout {
+    parts: Vec<Part>,
     width: usize,
+    /// Whether equal strings mean equal keys (every key encoded whole).
+    exact: bool,
+}
+
+impl KeyLayout {
+    /// The keys of `rows` rows of evaluated key `columns` (covered by the statistics this
+    /// layout was made from), encoded.
+    pub fn encode(&self, keys: &[SortKey], columns: &[Arc<Vector>], rows: usize) -> EncodedKeys {
+        let mut encoded = EncodedKeys {
+            width: self.width,
+            rows,
+            bytes: vec![0; rows * self.width],
+            exact: self.exact,
+        };
+        let mut offset = 0;
+        for ((part, key), column) in self.parts.iter().zip(keys).zip(columns) {
+            encoded.write(part, key, column, offset);
+            offset += usize::from(part.null_byte) + part.value.width();
+        }
+        encoded
+    }
+}
+
+/// The keys of every row as a fixed-width memcomparable string, row-major.
+pub(super) struct EncodedKeys {
+    width: usize,
+    rows: usize,
     bytes: Vec<u8>,
     /// Whether equal strings mean equal keys (every key encoded whole).
     exact: bool,
 }
 
 /// How one key is laid out in a row's string.
+#[derive(Debug)]
 struct Part {
     /// A leading byte placing NULLs (only when the column has any).
     null_byte: bool,
     value: ValueEncoding,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum ValueEncoding {
     /// Integers of this many bytes, sign bit flipped.
     Int(usize),
@@ -157,40 +341,19 @@ impl ValueEncoding {
     }
 }
 
-impl Encoded {
-    fn new(keys: &[SortKey], columns: &[Arc<Vector>], rows: usize) -> Encoded {
-        let mut parts = Vec::new();
-        let mut width = 0;
-        let mut exact = true;
-        for column in columns.iter().take(keys.len()) {
-            let null_byte = column.null_count() > 0;
-            let room = WIDTH_MAX.saturating_sub(width + usize::from(null_byte));
-            let Some((value, whole)) = value_encoding(column, room) else {
-                exact = false;
-                break;
-            };
-            width += usize::from(null_byte) + value.width();
-            parts.push(Part { null_byte, value });
-            if !whole {
-                exact = false;
-                break;
-            }
-        }
-        let mut encoded = Encoded {
-            width,
-            bytes: vec![0; rows * width],
-            exact,
-        };
-        let mut offset = 0;
-        for ((part, key), column) in parts.iter().zip(keys).zip(columns) {
-            encoded.write(part, key, column, offset);
-            offset += usize::from(part.null_byte) + part.value.width();
-        }
-        encoded
+impl EncodedKeys {
+    pub fn row(&self, row: usize) -> &[u8] {
+        &self.bytes[row * self.width..(row + 1) * self.width]
     }
 
-    fn row(&self, row: usize) -> &[u8] {
-        &self.bytes[row * self.width..(row + 1) * self.width]
+    /// Whether equal strings mean equal keys; otherwise the comparator orders equal ones.
+    pub fn exact(&self) -> bool {
+        self.exact
+    }
+
+    /// The bytes held.
+    pub fn approximate_bytes(&self) -> usize {
+        self.bytes.len()
     }
 
     /// The row's string (at most 8 bytes) as a big-endian integer, zero-padded.
@@ -229,54 +392,40 @@ impl Encoded {
     }
 }
 
-/// How `column` encodes in at most `room` bytes, and whether whole; None if it cannot.
-fn value_encoding(column: &Vector, room: usize) -> Option<(ValueEncoding, bool)> {
-    let fixed = |bytes: usize, encoding: ValueEncoding| (bytes <= room).then_some((encoding, true));
+/// What decides how `column`'s values encode.
+fn value_stats(column: &Vector) -> ValueStats {
+    let fixed = ValueStats::Fixed;
     match &column.data {
-        VectorData::Bool(_) => fixed(1, ValueEncoding::Int(1)),
-        VectorData::Int16(_) => fixed(2, ValueEncoding::Int(2)),
-        VectorData::Int32(_) | VectorData::Date(_) => fixed(4, ValueEncoding::Int(4)),
+        VectorData::Bool(_) => fixed(ValueEncoding::Int(1)),
+        VectorData::Int16(_) => fixed(ValueEncoding::Int(2)),
+        VectorData::Int32(_) | VectorData::Date(_) => fixed(ValueEncoding::Int(4)),
         VectorData::Int64(_)
         | VectorData::Timestamp(_)
         | VectorData::TimestampTz(_)
         | VectorData::Time(_)
-        | VectorData::TimeTz(_) => fixed(8, ValueEncoding::Int(8)),
-        VectorData::Float32(_) => fixed(4, ValueEncoding::Float(4)),
-        VectorData::Float64(_) => fixed(8, ValueEncoding::Float(8)),
-        VectorData::Numeric(values) => {
-            let (scale, bytes) = numeric_layout(column, values)?;
-            fixed(bytes, ValueEncoding::Numeric { scale, bytes })
+        | VectorData::TimeTz(_) => fixed(ValueEncoding::Int(8)),
+        VectorData::Float32(_) => fixed(ValueEncoding::Float(4)),
+        VectorData::Float64(_) => fixed(ValueEncoding::Float(8)),
+        VectorData::Numeric(values) => numeric_stats(column, values),
+        VectorData::Text(strings) => {
+            bytes_stats(column, (0..strings.len()).map(|r| strings.get_bytes(r)))
         }
-        VectorData::Text(strings) => bytes_encoding(
-            column,
-            (0..strings.len()).map(|r| strings.get_bytes(r)),
-            room,
-        ),
-        VectorData::Bytes(values) => {
-            bytes_encoding(column, (0..values.len()).map(|r| values.get(r)), room)
-        }
+        VectorData::Bytes(values) => bytes_stats(column, (0..values.len()).map(|r| values.get(r))),
         // Big-endian bytes: PostgreSQL's memcmp order.
-        VectorData::Uuid(_) => fixed(16, ValueEncoding::Text(16)),
+        VectorData::Uuid(_) => fixed(ValueEncoding::Text(16)),
         // network_cmp's order as bytes (see `Inet::write_sort_key`).
-        VectorData::Inet(_) => fixed(inet::SORT_KEY_LEN, ValueEncoding::Text(inet::SORT_KEY_LEN)),
+        VectorData::Inet(_) => fixed(ValueEncoding::Text(inet::SORT_KEY_LEN)),
         // Compared element by element (jsonb by its document order) by the comparator.
         VectorData::Interval(_)
         | VectorData::List(_)
         | VectorData::Struct(_)
         | VectorData::Jsonb(_)
-        | VectorData::FloatVector(_) => None,
+        | VectorData::FloatVector(_) => ValueStats::Unencodable,
     }
 }
 
 /// Byte strings (text in the C collation, bytea) compare by their bytes: a prefix of them.
-fn bytes_encoding<'a>(
-    column: &Vector,
-    values: impl Iterator<Item = &'a [u8]>,
-    room: usize,
-) -> Option<(ValueEncoding, bool)> {
-    if room == 0 {
-        return None;
-    }
+fn bytes_stats<'a>(column: &Vector, values: impl Iterator<Item = &'a [u8]>) -> ValueStats {
     let mut longest = 0;
     let mut has_nul = false;
     for (row, bytes) in values.enumerate() {
@@ -285,31 +434,37 @@ fn bytes_encoding<'a>(
             has_nul |= bytes.contains(&0);
         }
     }
-    let bytes = longest.min(room).max(1);
-    // Zero padding only ties values that differ by trailing NULs.
-    Some((ValueEncoding::Text(bytes), longest <= room && !has_nul))
+    ValueStats::Bytes { longest, has_nul }
 }
 
-/// The common scale of a NUMERIC column and the bytes its rescaled mantissas need (8 or 16),
-/// or None if one overflows 128 bits or is NaN or infinite (those sort by comparison).
-fn numeric_layout(column: &Vector, values: &[crate::types::Decimal]) -> Option<(u32, usize)> {
+/// The common scale of a NUMERIC column and the magnitude of its largest rescaled mantissa;
+/// unencodable if one overflows 128 bits or is NaN or infinite (those sort by comparison).
+fn numeric_stats(column: &Vector, values: &[crate::types::Decimal]) -> ValueStats {
     let valid = || {
         (0..values.len())
             .filter(|&r| column.is_valid(r))
             .map(|r| &values[r])
     };
     if !valid().all(|d| d.is_finite()) {
-        return None;
+        return ValueStats::Unencodable;
     }
     let scale = valid().map(|d| d.scale()).max().unwrap_or(0);
-    let mut bytes = 8;
+    let mut largest = 0;
     for value in valid() {
-        let mantissa = rescaled(value, scale)?;
-        if i64::try_from(mantissa).is_err() {
-            bytes = 16;
+        match rescaled_magnitude(value.mantissa().unsigned_abs(), value.scale(), scale) {
+            Some(magnitude) => largest = largest.max(magnitude),
+            None => return ValueStats::Unencodable,
         }
     }
-    Some((scale, bytes))
+    ValueStats::Numeric { scale, largest }
+}
+
+/// A mantissa's magnitude at `scale` rescaled to `to`, if a signed 128-bit mantissa holds it.
+fn rescaled_magnitude(magnitude: u128, scale: u32, to: u32) -> Option<u128> {
+    10u128
+        .checked_pow(to - scale)
+        .and_then(|factor| magnitude.checked_mul(factor))
+        .filter(|&m| m <= i128::MAX as u128)
 }
 
 fn rescaled(value: &crate::types::Decimal, scale: u32) -> Option<i128> {
@@ -418,7 +573,7 @@ pub(super) mod tests {
         *state % n
     }
 
-    fn column(kind: usize, seed: u64) -> Vector {
+    pub(in crate::exec) fn column(kind: usize, seed: u64) -> Vector {
         let mut s = seed | 1;
         let data = match kind {
             0 => VectorData::Int32((0..ROWS).map(|_| pick(&mut s, 9) as i32 - 4).collect()),

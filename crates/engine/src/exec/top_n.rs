@@ -10,8 +10,9 @@ use std::cmp::Ordering;
 use std::sync::Arc;
 
 use super::sort::{evaluate_keys, key_types};
+use super::sort_key::KeyStats;
 use super::sort_key::{compare_key_rows, sort_order};
-use super::sorted_runs::{merge_stretch, one_batch, Origins, RowOrigin, SortedRun};
+use super::sorted_runs::{merge_stretch, one_batch, shared_layout, RowOrigin, SortedRun};
 use super::{ExecContext, Operator, WorkerInput};
 use crate::error::Result;
 use crate::plan::SortKey;
@@ -119,21 +120,34 @@ impl<'a> TopN<'a> {
     }
 
     /// The best k rows, sorted.
-    pub fn finish(mut self) -> Result<SortedRun> {
+    pub fn finish(mut self) -> Result<Best> {
         self.compact()?;
         let keys = one_batch(&self.spec.key_physical, self.keys)?;
-        Ok(SortedRun {
-            order: (0..keys.len() as u32).collect(),
+        Ok(Best {
+            stats: KeyStats::of(&keys.columns),
             rows: one_batch(&self.spec.physical, self.rows)?,
             keys,
-            origins: Origins::Rows(self.origins),
+            origins: self.origins,
         })
     }
 }
 
+/// One stream's best k rows in key order, with their keys and origins.
+pub(super) struct Best {
+    rows: Batch,
+    keys: Batch,
+    stats: KeyStats,
+    origins: Vec<RowOrigin>,
+}
+
 impl TopNSpec {
     /// The first k rows of the merge of several workers' best k.
-    pub fn merge(&self, runs: Vec<SortedRun>) -> Result<Vec<Batch>> {
+    pub fn merge(&self, bests: Vec<Best>) -> Result<Vec<Batch>> {
+        let layout = shared_layout(bests.iter().map(|b| &b.stats));
+        let runs: Vec<SortedRun> = bests
+            .into_iter()
+            .map(|b| SortedRun::presorted(&self.keys, &layout, b.rows, b.keys, b.origins))
+            .collect();
         let ends: Vec<usize> = runs.iter().map(|r| r.order.len()).collect();
         let starts = vec![0; runs.len()];
         merge_stretch(&self.keys, &runs, &starts, &ends, &self.physical, self.k)
