@@ -21,9 +21,10 @@ impl Binder<'_> {
         scope: &Scope,
     ) -> Option<Result<ScalarExpr>> {
         let (func, parameters, ty) = CatalogFunction::resolve(name, args.len())?;
-        Some(self.bind_catalog_arguments(name, args, &parameters, scope).map(|args| {
-            ScalarExpr::CatalogCall { func, args, ty }
-        }))
+        Some(
+            self.bind_catalog_arguments(name, args, &parameters, scope)
+                .map(|args| ScalarExpr::CatalogCall { func, args, ty }),
+        )
     }
 
     /// The arguments brought to the parameters' types; an argument no implicit cast takes
