@@ -16,7 +16,9 @@ use super::{ident_name, Binder};
 use crate::catalog::{system, AclMode};
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::{can_cast, CastContext};
-use crate::function::{AggregateFunction, ArrayFunction, ScalarFunction, TableFunction};
+use crate::function::{
+    AggregateFunction, ArrayFunction, PatternSyntax, ScalarFunction, TableFunction,
+};
 use std::sync::Arc;
 
 use crate::plan::{
@@ -145,18 +147,21 @@ impl Binder<'_> {
                 right,
             } => {
                 let all = matches!(expr, Expr::AllOp { .. });
-                let like = match compare_op {
-                    BinaryOperator::PGLikeMatch => Some((false, false)),
-                    BinaryOperator::PGNotLikeMatch => Some((true, false)),
-                    BinaryOperator::PGILikeMatch => Some((false, true)),
-                    BinaryOperator::PGNotILikeMatch => Some((true, true)),
+                let (like, regex) = (PatternSyntax::Like, PatternSyntax::Regex);
+                let pattern = match compare_op {
+                    BinaryOperator::PGLikeMatch => Some((like, false, false)),
+                    BinaryOperator::PGNotLikeMatch => Some((like, true, false)),
+                    BinaryOperator::PGILikeMatch => Some((like, false, true)),
+                    BinaryOperator::PGNotILikeMatch => Some((like, true, true)),
+                    BinaryOperator::PGRegexMatch => Some((regex, false, false)),
+                    BinaryOperator::PGRegexNotMatch => Some((regex, true, false)),
+                    BinaryOperator::PGRegexIMatch => Some((regex, false, true)),
+                    BinaryOperator::PGRegexNotIMatch => Some((regex, true, true)),
                     _ => None,
                 };
-                if let (Some((negated, case_insensitive)), false) =
-                    (like, matches!(right.as_ref(), Expr::Subquery(_)))
-                {
-                    let like = (negated, case_insensitive, all);
-                    return self.bind_quantified_like(left, right, like, scope);
+                if let Some((syntax, negated, case_insensitive)) = pattern {
+                    let quantified = (syntax, negated, case_insensitive, all);
+                    return self.bind_quantified_match(left, right, quantified, scope);
                 }
                 let op = compare_operator(compare_op).ok_or_else(|| {
                     Error::unsupported(format!("the operator {compare_op} with ANY/ALL"))
@@ -325,8 +330,8 @@ impl Binder<'_> {
                     if escape_char.is_some() {
                         return Err(Error::syntax("syntax error at or near \"ESCAPE\""));
                     }
-                    let like = (*negated, case_insensitive, all);
-                    return self.bind_quantified_like(inner, array, like, scope);
+                    let like = (PatternSyntax::Like, *negated, case_insensitive, all);
+                    return self.bind_quantified_match(inner, array, like, scope);
                 }
                 let like = self.bind_like(inner, pattern, *negated, case_insensitive, scope)?;
                 match escape_char {
@@ -1184,17 +1189,42 @@ impl Binder<'_> {
         combined.ok_or_else(|| Error::internal("IN with an empty list"))
     }
 
-    /// `x [NOT] [I]LIKE ANY | ALL (array)`: the value against each pattern of a text array.
-    fn bind_quantified_like(
+    /// `x [NOT] [I]LIKE ANY | ALL (array)` and `x ~ ANY | ALL (array)` with the regex
+    /// operator's siblings: the value against each pattern of a text array. A subquery
+    /// gives its rows as that array, as `ARRAY(subquery)` would: ANY and ALL then combine
+    /// the matches exactly as over the rows.
+    fn bind_quantified_match(
         &mut self,
         inner: &Expr,
         array: &Expr,
-        (negated, case_insensitive, all): (bool, bool, bool),
+        (syntax, negated, case_insensitive, all): (PatternSyntax, bool, bool, bool),
         scope: &Scope,
     ) -> Result<ScalarExpr> {
         let value = self.bind_expr(inner, scope)?;
-        let patterns = self.bind_expr(array, scope)?;
-        let op = if case_insensitive { "~~*" } else { "~~" };
+        let op = match (syntax, negated, case_insensitive) {
+            (PatternSyntax::Like, false, false) => "~~",
+            (PatternSyntax::Like, true, false) => "!~~",
+            (PatternSyntax::Like, false, true) => "~~*",
+            (PatternSyntax::Like, true, true) => "!~~*",
+            (PatternSyntax::Regex, false, false) => "~",
+            (PatternSyntax::Regex, true, false) => "!~",
+            (PatternSyntax::Regex, false, true) => "~*",
+            (PatternSyntax::Regex, true, true) => "!~*",
+        };
+        let patterns = match array {
+            Expr::Subquery(query) => {
+                let (plan, columns, correlated) = self.bind_subquery(query, scope)?;
+                let [column] = columns.as_slice() else {
+                    return Err(Error::syntax("subquery has too many columns"));
+                };
+                let element = column.data_type;
+                if element.element().is_some() {
+                    return Err(self.operator_error(op, value.ty(), element));
+                }
+                self.array_subquery(plan, element, correlated)?
+            }
+            array => self.bind_expr(array, scope)?,
+        };
         let element = match patterns.ty() {
             DataType::Unknown => DataType::Text,
             ty => ty.element().unwrap_or(ty),
@@ -1214,7 +1244,8 @@ impl Binder<'_> {
         let value = self.coerce(value, DataType::Text, CastContext::Implicit)?;
         let patterns = self.coerce(patterns, text_array, CastContext::Implicit)?;
         Ok(super::array::array_call(
-            ArrayFunction::QuantifiedLike {
+            ArrayFunction::QuantifiedMatch {
+                syntax,
                 negated,
                 case_insensitive,
                 all,
@@ -1296,6 +1327,16 @@ impl Binder<'_> {
     fn bind_array_subquery(&mut self, query: &ast::Query, scope: &Scope) -> Result<ScalarExpr> {
         let (plan, columns, correlated) = self.bind_subquery(query, scope)?;
         let element = single_column(&columns)?;
+        self.array_subquery(plan, element, correlated)
+    }
+
+    /// A bound single-column subquery as `ARRAY(subquery)` gives it.
+    fn array_subquery(
+        &mut self,
+        plan: LogicalPlan,
+        element: DataType,
+        correlated: bool,
+    ) -> Result<ScalarExpr> {
         let element = element.element().unwrap_or(element);
         let Some(ty) = DataType::array_of_values(element) else {
             return Err(Error::unsupported(format!("arrays of type {element}")));

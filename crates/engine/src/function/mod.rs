@@ -18,7 +18,8 @@ pub mod window;
 pub use aggregate::AggregateFunction;
 pub use datetime_functions::DateTimeFunction;
 pub use scalar::{
-    ArrayFunction, JsonFunction, JsonItems, RecordFunction, ScalarFunction, VectorFunction,
+    ArrayFunction, JsonFunction, JsonItems, PatternSyntax, RecordFunction, ScalarFunction,
+    VectorFunction,
 };
 pub use table::TableFunction;
 pub use window::WindowFunction;

@@ -10,11 +10,22 @@
 
 use std::cmp::Ordering;
 
+use super::pattern::RegexCache;
 use super::{array_assign, array_shaped};
 use crate::error::{Error, Result, SqlState};
+use crate::function::like::LikePattern;
 use crate::plan::CompareOp;
 use crate::types::{text_io, DataType, ScalarValue};
 use crate::vector::Vector;
+
+/// The pattern language of a quantified match ([`ArrayFunction::QuantifiedMatch`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PatternSyntax {
+    /// LIKE's `%` and `_`.
+    Like,
+    /// POSIX regular expressions, as `~`.
+    Regex,
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArrayFunction {
@@ -56,9 +67,11 @@ pub enum ArrayFunction {
         op: CompareOp,
         all: bool,
     },
-    /// `x [NOT] [I]LIKE ANY (a)` or, with `all`, `... ALL (a)`: the match against each
-    /// element, combined as ANY and ALL combine comparisons.
-    QuantifiedLike {
+    /// `x [NOT] [I]LIKE ANY (a)`, `x ~ ANY (a)` and its regex siblings, or, with `all`,
+    /// `... ALL (a)`: the match against each pattern element, combined as ANY and ALL
+    /// combine comparisons.
+    QuantifiedMatch {
+        syntax: PatternSyntax,
         negated: bool,
         case_insensitive: bool,
         all: bool,
@@ -109,8 +122,8 @@ impl ArrayFunction {
             A::Contains => "@>",
             A::ContainedBy => "<@",
             A::Overlap => "&&",
-            A::Quantified { all: false, .. } | A::QuantifiedLike { all: false, .. } => "any",
-            A::Quantified { all: true, .. } | A::QuantifiedLike { all: true, .. } => "all",
+            A::Quantified { all: false, .. } | A::QuantifiedMatch { all: false, .. } => "any",
+            A::Quantified { all: true, .. } | A::QuantifiedMatch { all: true, .. } => "all",
             A::Remove => "array_remove",
             A::Replace => "array_replace",
             A::Trim => "trim_array",
@@ -133,7 +146,7 @@ impl ArrayFunction {
                 | A::Prepend
                 | A::Cat
                 | A::Quantified { .. }
-                | A::QuantifiedLike { .. }
+                | A::QuantifiedMatch { .. }
                 | A::Remove
                 | A::Replace
                 | A::AssignElement
@@ -228,11 +241,12 @@ impl ArrayFunction {
                 _ => S::Null,
             },
             A::Quantified { op, all } => quantified(arg(0), array(1), op, all),
-            A::QuantifiedLike {
+            A::QuantifiedMatch {
+                syntax,
                 negated,
                 case_insensitive,
                 all,
-            } => quantified_like(arg(0), array(1), (negated, case_insensitive), all)?,
+            } => quantified_match(arg(0), array(1), (syntax, negated, case_insensitive), all)?,
             A::Replace => match array(0) {
                 None => S::Null,
                 Some(values) => {
@@ -450,30 +464,36 @@ fn quantified(
     }
 }
 
-/// [`ArrayFunction::QuantifiedLike`]: true (false for ALL) at the first element deciding it,
+/// [`ArrayFunction::QuantifiedMatch`]: true (false for ALL) at the first element deciding it,
 /// else NULL if the value or an element was NULL.
-fn quantified_like(
+fn quantified_match(
     x: &ScalarValue,
     patterns: Option<&[ScalarValue]>,
-    (negated, case_insensitive): (bool, bool),
+    (syntax, negated, case_insensitive): (PatternSyntax, bool, bool),
     all: bool,
 ) -> Result<ScalarValue> {
     let Some(patterns) = patterns else {
         return Ok(ScalarValue::Null);
     };
     let text = match x {
-        ScalarValue::Text(text) => Some(text.as_bytes()),
+        ScalarValue::Text(text) => Some(text.as_str()),
         _ => None,
     };
     let mut saw_null = false;
     let mut scratch = String::new();
+    let mut regexes = RegexCache::default();
+    let flags = if case_insensitive { "i" } else { "" };
     for pattern in patterns {
         let (Some(text), ScalarValue::Text(pattern)) = (text, pattern) else {
             saw_null = true;
             continue;
         };
-        let pattern = crate::function::like::LikePattern::compile(pattern, case_insensitive)?;
-        let hit = pattern.matches(text, &mut scratch) != negated;
+        let matched = match syntax {
+            PatternSyntax::Like => LikePattern::compile(pattern, case_insensitive)?
+                .matches(text.as_bytes(), &mut scratch),
+            PatternSyntax::Regex => regexes.get(pattern, flags)?.0.is_match(text),
+        };
+        let hit = matched != negated;
         if hit != all {
             return Ok(ScalarValue::Bool(hit));
         }

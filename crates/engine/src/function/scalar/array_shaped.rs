@@ -37,7 +37,7 @@ pub(super) fn needs_shape(func: ArrayFunction, args: &[ScalarValue]) -> bool {
         | A::ContainedBy
         | A::Overlap
         | A::Quantified { .. }
-        | A::QuantifiedLike { .. }
+        | A::QuantifiedMatch { .. }
         | A::Remove
         | A::Replace
         | A::OptionParts { .. } => args.iter().any(shaped),
@@ -136,7 +136,7 @@ pub(super) fn eval_row(func: ArrayFunction, args: &[ScalarValue]) -> Result<Scal
         | A::ContainedBy
         | A::Overlap
         | A::Quantified { .. }
-        | A::QuantifiedLike { .. }
+        | A::QuantifiedMatch { .. }
         | A::OptionParts { .. } => func.eval_plain(&flattened(args))?,
     })
 }

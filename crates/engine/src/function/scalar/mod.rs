@@ -33,7 +33,7 @@ mod string;
 mod unistr;
 mod uuid_ossp;
 
-pub use array::ArrayFunction;
+pub use array::{ArrayFunction, PatternSyntax};
 pub use bit_string::BitStringFunction;
 pub use bitwise::BitOp;
 pub use float_vector::VectorFunction;
