@@ -98,6 +98,7 @@ pub type Parameter = Option<DataType>;
 const TEXT: Parameter = Some(DataType::Text);
 const ANY: Parameter = None;
 const OID_ARG: Parameter = Some(OID);
+const RELATION: Parameter = Some(DataType::Oid(OidKind::RegClass));
 const INT4: Parameter = Some(DataType::Int32);
 const BOOL: Parameter = Some(DataType::Bool);
 
@@ -137,8 +138,9 @@ impl CatalogFunction {
             // Foreign keys are not triggers here: there are no triggers.
             ("pg_get_triggerdef", 1) => (F::NoDefinition, &[OID_ARG], text),
             ("pg_get_triggerdef", 2) => (F::NoDefinition, &[OID_ARG, BOOL], text),
-            ("pg_get_viewdef", 1) => (F::GetViewDef, &[OID_ARG], text),
-            ("pg_get_viewdef", 2) => (F::GetViewDef, &[OID_ARG, BOOL], text),
+            // Its text variant takes a relation's name: a name is looked up as regclass is.
+            ("pg_get_viewdef", 1) => (F::GetViewDef, &[RELATION], text),
+            ("pg_get_viewdef", 2) => (F::GetViewDef, &[RELATION, ANY], text),
             ("obj_description", 1) => (F::Description, &[OID_ARG], text),
             ("obj_description" | "shobj_description", 2) => {
                 (F::Description, &[OID_ARG, TEXT], text)
