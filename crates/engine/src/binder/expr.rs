@@ -1884,11 +1884,22 @@ impl Binder<'_> {
             self.undefined_function(call.func.name(), &shown)
         })?;
         let args = self.coerce_args(bound, arg_types)?;
+        let order_by = vec![super::select::sort_key(args[0].clone(), &item.options)?];
+        self.within_group_call(call, (args, order_by, ty), scope)
+    }
+
+    /// A WITHIN GROUP call of its bound arguments, sort keys and result type, with its
+    /// FILTER bound; such calls take no DISTINCT.
+    fn within_group_call(
+        &mut self,
+        call: &AggregateSyntax<'_>,
+        (args, order_by, ty): (Vec<ScalarExpr>, Vec<SortKey>, DataType),
+        scope: &Scope,
+    ) -> Result<AggregateCall> {
         let filter = call
             .filter
             .map(|f| self.bind_condition(f, scope, "FILTER"))
             .transpose()?;
-        let order_by = vec![super::select::sort_key(args[0].clone(), &item.options)?];
         Ok(AggregateCall {
             func: call.func,
             args,
@@ -1958,18 +1969,7 @@ impl Binder<'_> {
             .func
             .signature(&types)
             .ok_or_else(|| self.undefined_function(name, &types))?;
-        let filter = call
-            .filter
-            .map(|f| self.bind_condition(f, scope, "FILTER"))
-            .transpose()?;
-        Ok(AggregateCall {
-            func: call.func,
-            args,
-            distinct: false,
-            filter,
-            order_by,
-            ty,
-        })
+        self.within_group_call(call, (args, order_by, ty), scope)
     }
 }
 
