@@ -7,8 +7,12 @@ use sqlparser::ast::{
     TableObject, Update,
 };
 
+use super::position::{about_a_name, placed};
 use super::row::row_fields;
 use super::scope::{Scope, ScopeColumn};
+use super::subscript_assignment::{
+    subscripted_target, target_parts, Assigned, SubscriptedAssignment,
+};
 use super::updatable_view::{WriteKind, WriteTarget};
 use super::{ident_name, Binder};
 use crate::catalog::{AclMode, Identity, TableSchema};
@@ -158,7 +162,7 @@ impl Binder<'_> {
     fn insert_values(
         &mut self,
         schema: &TableSchema,
-        targets: &[usize],
+        targets: &[InsertTarget],
         explicit: bool,
         values: &ast::Values,
     ) -> Result<LogicalPlan> {
@@ -171,7 +175,22 @@ impl Binder<'_> {
                 return Err(Error::syntax("VALUES lists must all be the same length"));
             }
             let mut full: Vec<Option<ScalarExpr>> = vec![None; schema.columns.len()];
-            for (expr, &column) in exprs.iter().zip(targets) {
+            for (expr, target) in exprs.iter().zip(targets) {
+                let column = target.column;
+                if let Some(subscripted) = &target.subscripted {
+                    if is_default_keyword(expr) {
+                        let error = Error::new(
+                            SqlState::FeatureNotSupported,
+                            "cannot set an array element to DEFAULT",
+                        );
+                        return Err(placed(error, target.position));
+                    }
+                    let value = Assigned::Sql(expr);
+                    let assigned =
+                        self.assign_subscripted(schema, &mut full, target, subscripted, value)?;
+                    full[column] = Some(assigned);
+                    continue;
+                }
                 full[column] = Some(
                     if is_default_keyword(expr) || self.user_value_ignored(schema, column) {
                         self.column_default(schema, column)?
@@ -207,7 +226,7 @@ impl Binder<'_> {
     fn insert_query(
         &mut self,
         schema: &TableSchema,
-        targets: &[usize],
+        targets: &[InsertTarget],
         explicit: bool,
         query: &ast::Query,
     ) -> Result<LogicalPlan> {
@@ -221,16 +240,24 @@ impl Binder<'_> {
         let (plan, columns) = bound?;
         check_insert_width(columns.len(), targets.len(), explicit)?;
         let mut full: Vec<Option<ScalarExpr>> = vec![None; schema.columns.len()];
-        for (index, (info, &column)) in columns.iter().zip(targets).enumerate() {
+        for (index, (info, target)) in columns.iter().zip(targets).enumerate() {
+            let column = target.column;
+            let source = ScalarExpr::Column {
+                index,
+                ty: info.data_type,
+            };
+            if let Some(subscripted) = &target.subscripted {
+                let value = Assigned::Bound(source);
+                let assigned =
+                    self.assign_subscripted(schema, &mut full, target, subscripted, value)?;
+                full[column] = Some(assigned);
+                continue;
+            }
             if self.user_value_ignored(schema, column) {
                 full[column] = Some(self.column_default(schema, column)?);
                 continue;
             }
             self.check_insertable(schema, column)?;
-            let source = ScalarExpr::Column {
-                index,
-                ty: info.data_type,
-            };
             full[column] = Some(self.assign(schema, column, source)?);
         }
         let exprs = full
@@ -278,6 +305,33 @@ impl Binder<'_> {
             .with_hint("You will need to rewrite or cast the expression."));
         }
         self.coerce(value, def.data_type, CastContext::Assignment)
+    }
+
+    /// An INSERT's `column[s1]... ` target given `value`: assigned into what earlier targets
+    /// of the list made of the column, or into a NULL of its type.
+    fn assign_subscripted(
+        &mut self,
+        schema: &TableSchema,
+        full: &mut [Option<ScalarExpr>],
+        target: &InsertTarget,
+        subscripted: &Expr,
+        value: Assigned<'_>,
+    ) -> Result<ScalarExpr> {
+        let column = target.column;
+        self.check_insertable(schema, column)?;
+        let (root, subscripts) = target_parts(subscripted)?;
+        let current = full[column]
+            .take()
+            .unwrap_or_else(|| ScalarExpr::null(schema.columns[column].data_type));
+        let assignment = SubscriptedAssignment {
+            column: root,
+            value,
+            subscripts,
+            position: target.position,
+        };
+        let bound =
+            self.bind_subscripted_assignment(&assignment, Some(current), &Scope::default())?;
+        self.assign(schema, column, bound)
     }
 
     /// The DEFAULT of a column (NULL if it has none), bound and cast to the column type.
@@ -730,6 +784,25 @@ pub(super) fn parse_expr(sql: &str) -> Result<Expr> {
         .map_err(|e| Error::internal(format!("stored expression {sql} does not parse: {e}")))
 }
 
+/// One item of an INSERT's column list: a column, or for `column[s1]...` also that target
+/// parsed (see [`subscripted_target`]).
+struct InsertTarget {
+    column: usize,
+    subscripted: Option<Expr>,
+    /// Where the statement names it, for errors about it.
+    position: Option<u32>,
+}
+
+impl InsertTarget {
+    fn whole(column: usize) -> InsertTarget {
+        InsertTarget {
+            column,
+            subscripted: None,
+            position: None,
+        }
+    }
+}
+
 fn check_insert_width(values: usize, targets: usize, explicit: bool) -> Result<()> {
     if values > targets {
         return Err(Error::syntax(
@@ -742,13 +815,6 @@ fn check_insert_width(values: usize, targets: usize, explicit: bool) -> Result<(
         ));
     }
     Ok(())
-}
-
-/// The value assigned to a column: SQL still to bind, or bound already (a column of a
-/// multiple-column sub-SELECT).
-enum Assigned<'a> {
-    Sql(&'a Expr),
-    Bound(ScalarExpr),
 }
 
 /// The values of `SET (a, b, ...) = (x, y, ...)`, one per column (a sub-SELECT source is
@@ -777,26 +843,62 @@ fn is_default_keyword(expr: &Expr) -> bool {
 }
 
 impl Binder<'_> {
-    /// The columns an INSERT writes, by position; all columns when none are named.
-    fn target_columns(&self, target: &WriteTarget, columns: &[ObjectName]) -> Result<Vec<usize>> {
+    /// The columns an INSERT writes, by position; all columns when none are named. A column
+    /// may be named again only by subscripted targets (`(a[1], a[2])`), as in PostgreSQL.
+    fn target_columns(
+        &self,
+        target: &WriteTarget,
+        columns: &[ObjectName],
+    ) -> Result<Vec<InsertTarget>> {
         if columns.is_empty() {
-            return Ok(target.all_columns());
+            let all = target.all_columns().into_iter();
+            return Ok(all.map(|column| InsertTarget::whole(column)).collect());
         }
-        let mut targets: Vec<usize> = Vec::with_capacity(columns.len());
-        for column in columns {
-            let index = target
-                .column(column)
-                .map_err(|error| self.name_error(error, column))?;
-            if targets.contains(&index) {
-                return Err(Error::new(
+        let mut targets: Vec<InsertTarget> = Vec::with_capacity(columns.len());
+        for name in columns {
+            let subscripted = subscripted_target(name).transpose()?;
+            let column = match &subscripted {
+                Some(parsed) => {
+                    let (root, _) = target_parts(parsed)?;
+                    let root = match root {
+                        Expr::Identifier(id) => {
+                            ObjectName(vec![ast::ObjectNamePart::Identifier(id.clone())])
+                        }
+                        other => {
+                            return Err(Error::unsupported(format!(
+                                "the INSERT target column {other}"
+                            )))
+                        }
+                    };
+                    target.column(&root).map_err(|error| {
+                        let position = about_a_name(&error).then(|| self.stand_in_position(name));
+                        placed(error, position.flatten())
+                    })?
+                }
+                None => target
+                    .column(name)
+                    .map_err(|error| self.name_error(error, name))?,
+            };
+            let repeated = targets
+                .iter()
+                .any(|t| t.column == column && (t.subscripted.is_none() || subscripted.is_none()));
+            if repeated {
+                let error = Error::new(
                     SqlState::DuplicateColumn,
                     format!(
                         "column \"{}\" specified more than once",
-                        target.column_label(index)
+                        target.column_label(column)
                     ),
-                ));
+                );
+                let position = self.name_position(name).or(self.stand_in_position(name));
+                return Err(placed(error, position));
             }
-            targets.push(index);
+            let position = self.stand_in_position(name);
+            targets.push(InsertTarget {
+                column,
+                subscripted,
+                position,
+            });
         }
         Ok(targets)
     }
@@ -806,7 +908,7 @@ impl Binder<'_> {
     fn note_inserted_columns(
         &mut self,
         target: &WriteTarget,
-        targets: &[usize],
+        targets: &[InsertTarget],
         source: Option<&ast::Query>,
     ) {
         let given = match source.map(|query| query.body.as_ref()) {
@@ -814,7 +916,7 @@ impl Binder<'_> {
             Some(SetExpr::Values(values)) => values.rows.first().map_or(0, |row| row.len()),
             Some(_) => targets.len(),
         };
-        for &column in targets.iter().take(given) {
+        for column in targets.iter().take(given).map(|t| t.column) {
             let attnum = i16::try_from(column + 1).unwrap_or(i16::MAX);
             self.note_attribute_use(target.schema.oid, attnum, AclMode::INSERT);
         }

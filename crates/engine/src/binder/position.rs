@@ -163,6 +163,15 @@ impl Binder<'_> {
         same.then_some(position)
     }
 
+    /// Where the text a name stands for starts: a name the parser made of what was written
+    /// (see `parser::SUBSCRIPTED_TARGET`), which the text does not spell.
+    pub(super) fn stand_in_position(&self, name: &ObjectName) -> Option<u32> {
+        match name.0.first()? {
+            ObjectNamePart::Identifier(ident) => Some(self.text_at(ident.span.start)?.0),
+            ObjectNamePart::Function(_) => None,
+        }
+    }
+
     /// Where a (possibly qualified) name starts.
     pub(super) fn name_position(&self, name: &ObjectName) -> Option<u32> {
         match name.0.first()? {

@@ -1,28 +1,46 @@
 //! An UPDATE's `SET column[s1][s2] = value` and `SET column[lo:hi] = array`, which the
-//! parser rewrote into a call (`parser::SUBSCRIPTED_ASSIGNMENT`): on a jsonb column the
+//! parser rewrote into a call (`parser::SUBSCRIPTED_ASSIGNMENT`), and an INSERT's
+//! `(column[s1][s2], ...)` (`parser::SUBSCRIPTED_TARGET`), which assigns to a NULL of the
+//! column's type as PostgreSQL's transformAssignedExpr does: on a jsonb column the
 //! document with that path set (see [`super::jsonb_subscript`]), on an array column the
 //! array with that element or slice replaced, as PostgreSQL's array_set_element and
 //! array_set_slice do. Several subscripted assignments to one column apply in order, each to
 //! the value the one before made.
 
-use sqlparser::ast::{Expr, FunctionArg, FunctionArgExpr, FunctionArguments, ObjectNamePart};
+use sqlparser::ast::{
+    AccessExpr, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, ObjectName, ObjectNamePart,
+    Subscript,
+};
+use sqlparser::dialect::PostgreSqlDialect;
+use sqlparser::parser::Parser;
 
 use super::array::array_call;
+use super::position::placed;
 use super::scope::Scope;
 use super::Binder;
 use crate::error::{Error, Result, SqlState};
 use crate::function::cast::CastContext;
 use crate::function::ArrayFunction;
-use crate::parser::{OMITTED_BOUND, SUBSCRIPTED_ASSIGNMENT, SUBSCRIPT_SLICE};
+use crate::parser::{OMITTED_BOUND, SUBSCRIPTED_ASSIGNMENT, SUBSCRIPTED_TARGET, SUBSCRIPT_SLICE};
 use crate::plan::ScalarExpr;
 use crate::types::array_shape::MAX_DIMS;
 use crate::types::DataType;
 
-/// An UPDATE's `column[s1]... = value`, as the parser rewrote it.
+/// An UPDATE's `column[s1]... = value`, as the parser rewrote it, or an INSERT's.
 pub(super) struct SubscriptedAssignment<'e> {
     pub column: &'e Expr,
-    pub value: &'e Expr,
+    pub value: Assigned<'e>,
     pub subscripts: Vec<AssignedSubscript<'e>>,
+    /// Where the target is written, when `column` does not say (an INSERT's).
+    pub position: Option<u32>,
+}
+
+/// The value assigned to a column: SQL still to bind, or bound already (a column of a
+/// multiple-column sub-SELECT, or of an INSERT's query).
+#[derive(Clone)]
+pub(super) enum Assigned<'a> {
+    Sql(&'a Expr),
+    Bound(ScalarExpr),
 }
 
 /// One subscript of an assignment: `[i]`, or `[lo:hi]` with either bound left out.
@@ -73,9 +91,52 @@ pub(super) fn subscripted_assignment(value: &Expr) -> Option<SubscriptedAssignme
     };
     Some(SubscriptedAssignment {
         column,
-        value,
+        value: Assigned::Sql(value),
         subscripts: subscripts.iter().map(|s| assigned_subscript(s)).collect(),
+        position: None,
     })
+}
+
+/// An INSERT's subscripted column (`column[s1]...`, named by the parser's
+/// [`SUBSCRIPTED_TARGET`] mark) as an expression: its column and subscripts.
+pub(super) fn subscripted_target(name: &ObjectName) -> Option<Result<Expr>> {
+    let [ObjectNamePart::Identifier(id)] = name.0.as_slice() else {
+        return None;
+    };
+    let written = id.value.strip_prefix(SUBSCRIPTED_TARGET)?;
+    let dialect = PostgreSqlDialect {};
+    Some(
+        Parser::new(&dialect)
+            .try_with_sql(written)
+            .and_then(|mut parser| parser.parse_expr())
+            .map_err(|e| Error::syntax(e.to_string())),
+    )
+}
+
+/// The column and subscripts of a target [`subscripted_target`] parsed.
+pub(super) fn target_parts(target: &Expr) -> Result<(&Expr, Vec<AssignedSubscript<'_>>)> {
+    let Expr::CompoundFieldAccess { root, access_chain } = target else {
+        return Err(Error::syntax(format!(
+            "syntax error at or near \"{target}\""
+        )));
+    };
+    let mut subscripts = Vec::with_capacity(access_chain.len());
+    for access in access_chain {
+        subscripts.push(match access {
+            AccessExpr::Subscript(Subscript::Index { index }) => AssignedSubscript::Index(index),
+            AccessExpr::Subscript(Subscript::Slice {
+                lower_bound,
+                upper_bound,
+                stride: None,
+            }) => AssignedSubscript::Slice(lower_bound.as_ref(), upper_bound.as_ref()),
+            _ => {
+                return Err(Error::unsupported(format!(
+                    "the INSERT target column {target}"
+                )))
+            }
+        });
+    }
+    Ok((root, subscripts))
 }
 
 impl Binder<'_> {
@@ -114,15 +175,21 @@ impl Binder<'_> {
         ty: DataType,
         scope: &Scope,
     ) -> Result<ScalarExpr> {
-        let value = self.bind_expr(assignment.value, scope)?;
+        let value = match &assignment.value {
+            Assigned::Sql(value) => self.bind_expr(value, scope)?,
+            Assigned::Bound(value) => value.clone(),
+        };
         let value_ty = value.ty();
         if value_ty == DataType::Unknown {
             // A literal the type cannot read says so itself.
             return self.coerce(value, ty, CastContext::Assignment);
         }
+        let position = assignment
+            .position
+            .or_else(|| self.expr_position(assignment.column));
         self.coerce(value, ty, CastContext::Assignment)
             .map_err(|_| {
-                Error::new(
+                let error = Error::new(
                     SqlState::DatatypeMismatch,
                     format!(
                         "subscripted assignment to \"{}\" requires type {} but expression is of type {}",
@@ -131,7 +198,8 @@ impl Binder<'_> {
                         self.type_display(value_ty)
                     ),
                 )
-                .with_hint("You will need to rewrite or cast the expression.")
+                .with_hint("You will need to rewrite or cast the expression.");
+                placed(error, position)
             })
     }
 

@@ -75,7 +75,9 @@ pub use join_using_alias::split_join_alias;
 pub use materialized_view::MaterializedViewStatement;
 pub use role_statements::RoleMembership;
 pub use set_constraints::SET_CONSTRAINTS;
-pub use subscript_assignment::{OMITTED_BOUND, SUBSCRIPTED_ASSIGNMENT, SUBSCRIPT_SLICE};
+pub use subscript_assignment::{
+    OMITTED_BOUND, SUBSCRIPTED_ASSIGNMENT, SUBSCRIPTED_TARGET, SUBSCRIPT_SLICE,
+};
 
 /// A statement: sqlparser's, or one of PostgreSQL's that sqlparser lacks, parsed here.
 #[derive(Debug, Clone)]

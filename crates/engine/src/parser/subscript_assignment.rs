@@ -1,9 +1,15 @@
-//! `UPDATE t SET column[s1][s2] = value`: sqlparser takes only a column name before `=`.
+//! `UPDATE t SET column[s1][s2] = value` and `INSERT INTO t (column[s1][s2], ...)`:
+//! sqlparser takes only a column name as the target of either.
+//!
 //! A pre-pass rewrites each subscripted assignment of an UPDATE's SET list into
 //! `column = "subscripted assignment"(column, (value), (s1), (s2))` (a slice `lo:hi` as
 //! `"subscript slice"((lo), (hi))`), a call the binder
 //! reads back as the assignment (see `binder::jsonb_subscript`); no other statement has
 //! such a call, and a function of that name does not exist.
+//!
+//! In an INSERT's column list, a subscripted column becomes one quoted name: the
+//! [`SUBSCRIPTED_TARGET`] mark followed by the column and its subscripts as written, which
+//! the binder parses back as an expression (`column[s1][s2]`).
 
 use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Token, TokenWithSpan, Word};
@@ -19,7 +25,11 @@ pub const SUBSCRIPT_SLICE: &str = "subscript slice";
 /// The name standing for a slice bound left out (`a[:3]`).
 pub const OMITTED_BOUND: &str = "omitted bound";
 
-/// Rewrites the subscripted assignments of every UPDATE.
+/// The mark that starts the name standing for a subscripted column of an INSERT's column
+/// list; a control character, which no name written in SQL starts with.
+pub const SUBSCRIPTED_TARGET: &str = "\u{1}subscripted target ";
+
+/// Rewrites the subscripted assignments of every UPDATE and INSERT.
 pub fn rewrite(tokens: &mut Vec<TokenWithSpan>) {
     let mut out = Vec::with_capacity(tokens.len());
     let mut start = 0;
@@ -28,12 +38,17 @@ pub fn rewrite(tokens: &mut Vec<TokenWithSpan>) {
             .find(|&i| tokens[i].token == Token::SemiColon)
             .map_or(tokens.len(), |i| i + 1);
         let statement = &tokens[start..end];
-        match set_list_start(statement) {
-            Some(set) => {
+        match (set_list_start(statement), insert_column_list(statement)) {
+            (Some(set), _) => {
                 out.extend_from_slice(&statement[..set]);
                 out.extend(rewrite_set_list(&statement[set..]));
             }
-            None => out.extend_from_slice(statement),
+            (None, Some((open, close))) => {
+                out.extend_from_slice(&statement[..=open]);
+                out.extend(rewrite_column_list(&statement[open + 1..close]));
+                out.extend_from_slice(&statement[close..]);
+            }
+            (None, None) => out.extend_from_slice(statement),
         }
         start = end;
     }
@@ -60,6 +75,73 @@ fn set_list_start(statement: &[TokenWithSpan]) -> Option<usize> {
         }
     }
     None
+}
+
+/// Where the column list of an INSERT opens and closes (its parentheses), if `statement` is
+/// an INSERT with one: the first parenthesis after `INSERT INTO name [[AS] alias]`.
+fn insert_column_list(statement: &[TokenWithSpan]) -> Option<(usize, usize)> {
+    let mut significant = statement
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !matches!(t.token, Token::Whitespace(_)));
+    let (_, first) = significant.next()?;
+    let (_, second) = significant.next()?;
+    if keyword(&first.token) != Keyword::INSERT || keyword(&second.token) != Keyword::INTO {
+        return None;
+    }
+    let open = significant
+        .find(|(_, t)| match &t.token {
+            Token::Word(_) => matches!(
+                keyword(&t.token),
+                Keyword::VALUES
+                    | Keyword::SELECT
+                    | Keyword::WITH
+                    | Keyword::TABLE
+                    | Keyword::DEFAULT
+            ),
+            Token::Period => false,
+            _ => true,
+        })
+        .filter(|(_, t)| t.token == Token::LParen)?
+        .0;
+    let close = until(statement, open + 1, |_, t| *t == Token::RParen);
+    let first_item = next_significant(statement, open + 1);
+    let is_query = statement.get(first_item).is_some_and(|t| {
+        matches!(
+            keyword(&t.token),
+            Keyword::SELECT | Keyword::WITH | Keyword::VALUES | Keyword::TABLE
+        )
+    });
+    (close < statement.len() && !is_query).then_some((open, close))
+}
+
+/// An INSERT's column list with each subscripted column as the one name standing for it.
+fn rewrite_column_list(tokens: &[TokenWithSpan]) -> Vec<TokenWithSpan> {
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i <= tokens.len() {
+        let end = until(tokens, i, |_, t| *t == Token::Comma);
+        let item = &tokens[i..end];
+        let start = next_significant(item, 0);
+        let subscripted = item
+            .get(start)
+            .is_some_and(|t| matches!(t.token, Token::Word(_)))
+            && item.iter().any(|t| t.token == Token::LBracket);
+        if subscripted {
+            let written: String = item[start..].iter().map(|t| t.token.to_string()).collect();
+            let mut name = quoted_word(&format!("{SUBSCRIPTED_TARGET}{}", written.trim_end()));
+            name.span = item[start].span;
+            out.extend_from_slice(&item[..start]);
+            out.push(name);
+        } else {
+            out.extend_from_slice(item);
+        }
+        if let Some(comma) = tokens.get(end) {
+            out.push(comma.clone());
+        }
+        i = end + 1;
+    }
+    out
 }
 
 /// Whether `token`, after the significant token `previous`, ends an assignment's value at
