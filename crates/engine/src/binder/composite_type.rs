@@ -63,21 +63,14 @@ impl Binder<'_> {
 }
 
 impl Binder<'_> {
-    /// UPDATE's `SET column.field = value`: the column's new value is its row with that
-    /// field replaced (a NULL row gets the field and NULLs, as in PostgreSQL). Several
-    /// fields of one column may be set: a row an earlier `column.field` built for the
-    /// column (`piecewise` lists the columns assigned by field or subscript) is taken out of `bound` and is the one
-    /// changed here. Gives the column and the
-    /// new row.
-    pub(super) fn field_assignment(
-        &mut self,
+    /// The column and field `column.field` names as the target of an UPDATE's SET or an
+    /// INSERT's column list, with PostgreSQL's errors when the column is not composite or
+    /// has no such field.
+    pub(super) fn field_target(
+        &self,
         target: &WriteTarget,
         (column, field): (&Ident, &Ident),
-        value: &Expr,
-        scope: &Scope,
-        bound: &mut Vec<(usize, ScalarExpr)>,
-        piecewise: &mut Vec<usize>,
-    ) -> Result<(usize, ScalarExpr)> {
+    ) -> Result<(usize, usize)> {
         let written = ObjectName(vec![ast::ObjectNamePart::Identifier(column.clone())]);
         let index = target.column(&written)?;
         let (column_name, field_name) = (ident_name(column), ident_name(field));
@@ -100,39 +93,82 @@ impl Binder<'_> {
                 ),
             ));
         };
+        Ok((index, replaced))
+    }
+
+    /// UPDATE's `SET column.field = value`: the column's new value is its row with that
+    /// field replaced (a NULL row gets the field and NULLs, as in PostgreSQL). Several
+    /// fields of one column may be set: a row an earlier `column.field` built for the
+    /// column (`piecewise` lists the columns assigned by field or subscript) is taken out of
+    /// `bound` and is the one changed here. Gives the column and the new row.
+    pub(super) fn field_assignment(
+        &mut self,
+        target: &WriteTarget,
+        (column, field): (&Ident, &Ident),
+        value: &Expr,
+        scope: &Scope,
+        bound: &mut Vec<(usize, ScalarExpr)>,
+        piecewise: &mut Vec<usize>,
+    ) -> Result<(usize, ScalarExpr)> {
+        let (index, replaced) = self.field_target(target, (column, field))?;
         // The fields an earlier `column.field` built for the column; a whole value assigned
         // to it before is a second assignment to it.
-        let mut earlier: Option<Vec<ScalarExpr>> = None;
+        let mut earlier = None;
         if let Some(position) = bound.iter().position(|(c, _)| *c == index) {
             if !piecewise.contains(&index) {
                 return Err(Error::syntax(format!(
-                    "multiple assignments to same column \"{column_name}\""
+                    "multiple assignments to same column \"{}\"",
+                    ident_name(column)
                 )));
             }
-            if let (_, ScalarExpr::Function { args, .. }) = bound.remove(position) {
-                earlier = Some(args);
-            }
+            earlier = Some(bound.remove(position).1);
         }
         piecewise.push(index);
+        let ty = target.schema.columns[index].data_type;
+        let value = self.bind_expr(value, scope)?;
+        let row = self.row_with_field(ty, (replaced, value), earlier, |binder, name, _| {
+            let current = Expr::CompoundFieldAccess {
+                root: Box::new(Expr::Nested(Box::new(Expr::Identifier(column.clone())))),
+                access_chain: vec![ast::AccessExpr::Dot(Expr::Identifier(Ident::with_quote(
+                    '"', name,
+                )))],
+            };
+            binder.bind_expr(&current, scope)
+        })?;
+        Ok((index, row))
+    }
+
+    /// The row of composite type `ty` with field `replaced` set to `value` (assignment-cast
+    /// to it): its other fields are those of `earlier`, a row an earlier assignment to
+    /// another field built, or else what `current` gives for the field's name and type.
+    pub(super) fn row_with_field(
+        &mut self,
+        ty: DataType,
+        (replaced, value): (usize, ScalarExpr),
+        earlier: Option<ScalarExpr>,
+        mut current: impl FnMut(&mut Self, &str, DataType) -> Result<ScalarExpr>,
+    ) -> Result<ScalarExpr> {
+        let DataType::Record(record) = ty else {
+            return Err(Error::internal(
+                "a field assignment to a non-composite column",
+            ));
+        };
+        let mut earlier = match earlier {
+            Some(ScalarExpr::Function { args, .. }) => Some(args),
+            _ => None,
+        };
+        let mut value = Some(value);
         let mut fields = Vec::with_capacity(record.fields.len());
         for (i, f) in record.fields.iter().enumerate() {
-            let expr = if i == replaced {
-                let bound = self.bind_expr(value, scope)?;
-                self.coerce(bound, f.ty, CastContext::Assignment)?
-            } else if let Some(earlier) = earlier.as_mut().and_then(|e| e.get_mut(i)) {
-                std::mem::replace(earlier, ScalarExpr::null(f.ty))
-            } else {
-                let current = Expr::CompoundFieldAccess {
-                    root: Box::new(Expr::Nested(Box::new(Expr::Identifier(column.clone())))),
-                    access_chain: vec![ast::AccessExpr::Dot(Expr::Identifier(Ident::with_quote(
-                        '"',
-                        f.name.as_str(),
-                    )))],
-                };
-                self.bind_expr(&current, scope)?
+            let expr = match value.take_if(|_| i == replaced) {
+                Some(value) => self.coerce(value, f.ty, CastContext::Assignment)?,
+                None => match earlier.as_mut().and_then(|e| e.get_mut(i)) {
+                    Some(earlier) => std::mem::replace(earlier, ScalarExpr::null(f.ty)),
+                    None => current(self, f.name.as_str(), f.ty)?,
+                },
             };
             fields.push((f.name.clone(), expr));
         }
-        Ok((index, super::record::typed_row_of(fields, record.type_oid)?))
+        super::record::typed_row_of(fields, record.type_oid)
     }
 }

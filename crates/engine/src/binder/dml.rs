@@ -177,17 +177,21 @@ impl Binder<'_> {
             let mut full: Vec<Option<ScalarExpr>> = vec![None; schema.columns.len()];
             for (expr, target) in exprs.iter().zip(targets) {
                 let column = target.column;
-                if let Some(subscripted) = &target.subscripted {
+                if let Some(indirection) = &target.indirection {
                     if is_default_keyword(expr) {
+                        let what = match indirection {
+                            Indirection::Subscripts(_) => "an array element",
+                            Indirection::Field(_) => "a subfield",
+                        };
                         let error = Error::new(
                             SqlState::FeatureNotSupported,
-                            "cannot set an array element to DEFAULT",
+                            format!("cannot set {what} to DEFAULT"),
                         );
                         return Err(placed(error, target.position));
                     }
                     let value = Assigned::Sql(expr);
                     let assigned =
-                        self.assign_subscripted(schema, &mut full, target, subscripted, value)?;
+                        self.assign_part(schema, &mut full, target, indirection, value)?;
                     full[column] = Some(assigned);
                     continue;
                 }
@@ -246,10 +250,9 @@ impl Binder<'_> {
                 index,
                 ty: info.data_type,
             };
-            if let Some(subscripted) = &target.subscripted {
+            if let Some(indirection) = &target.indirection {
                 let value = Assigned::Bound(source);
-                let assigned =
-                    self.assign_subscripted(schema, &mut full, target, subscripted, value)?;
+                let assigned = self.assign_part(schema, &mut full, target, indirection, value)?;
                 full[column] = Some(assigned);
                 continue;
             }
@@ -307,31 +310,49 @@ impl Binder<'_> {
         self.coerce(value, def.data_type, CastContext::Assignment)
     }
 
-    /// An INSERT's `column[s1]... ` target given `value`: assigned into what earlier targets
-    /// of the list made of the column, or into a NULL of its type.
-    fn assign_subscripted(
+    /// An INSERT's target of a part of a column given `value`: assigned into what earlier
+    /// targets of the list made of the column, or into a NULL of its type.
+    fn assign_part(
         &mut self,
         schema: &TableSchema,
         full: &mut [Option<ScalarExpr>],
         target: &InsertTarget,
-        subscripted: &Expr,
+        indirection: &Indirection,
         value: Assigned<'_>,
     ) -> Result<ScalarExpr> {
         let column = target.column;
         self.check_insertable(schema, column)?;
-        let (root, subscripts) = target_parts(subscripted)?;
-        let current = full[column]
-            .take()
-            .unwrap_or_else(|| ScalarExpr::null(schema.columns[column].data_type));
-        let assignment = SubscriptedAssignment {
-            column: root,
-            value,
-            subscripts,
-            position: target.position,
+        let ty = schema.columns[column].data_type;
+        let earlier = full[column].take();
+        let assigned = match indirection {
+            Indirection::Subscripts(subscripted) => {
+                let (root, subscripts) = target_parts(subscripted)?;
+                let assignment = SubscriptedAssignment {
+                    column: root,
+                    value,
+                    subscripts,
+                    position: target.position,
+                };
+                let current = earlier.unwrap_or_else(|| ScalarExpr::null(ty));
+                self.bind_subscripted_assignment(&assignment, Some(current), &Scope::default())?
+            }
+            Indirection::Field(field) => {
+                let null = |_: &mut Self, _: &str, ty| Ok(ScalarExpr::null(ty));
+                match value {
+                    Assigned::Sql(expr) => self.located(
+                        |binder| {
+                            let value = binder.bind_expr(expr, &Scope::default())?;
+                            binder.row_with_field(ty, (*field, value), earlier, null)
+                        },
+                        |binder, error| binder.assigned_value_position(error, expr),
+                    )?,
+                    Assigned::Bound(value) => {
+                        self.row_with_field(ty, (*field, value), earlier, null)?
+                    }
+                }
+            }
         };
-        let bound =
-            self.bind_subscripted_assignment(&assignment, Some(current), &Scope::default())?;
-        self.assign(schema, column, bound)
+        self.assign(schema, column, assigned)
     }
 
     /// The DEFAULT of a column (NULL if it has none), bound and cast to the column type.
@@ -784,20 +805,26 @@ pub(super) fn parse_expr(sql: &str) -> Result<Expr> {
         .map_err(|e| Error::internal(format!("stored expression {sql} does not parse: {e}")))
 }
 
-/// One item of an INSERT's column list: a column, or for `column[s1]...` also that target
-/// parsed (see [`subscripted_target`]).
+/// One item of an INSERT's column list: a column, or a part of one.
 struct InsertTarget {
     column: usize,
-    subscripted: Option<Expr>,
+    indirection: Option<Indirection>,
     /// Where the statement names it, for errors about it.
     position: Option<u32>,
+}
+
+/// What of a column an INSERT's target assigns: elements or slices (`column[s1]...`,
+/// parsed), or one field of a composite column (`column.field`, by its position).
+enum Indirection {
+    Subscripts(Expr),
+    Field(usize),
 }
 
 impl InsertTarget {
     fn whole(column: usize) -> InsertTarget {
         InsertTarget {
             column,
-            subscripted: None,
+            indirection: None,
             position: None,
         }
     }
@@ -856,32 +883,10 @@ impl Binder<'_> {
         }
         let mut targets: Vec<InsertTarget> = Vec::with_capacity(columns.len());
         for name in columns {
-            let subscripted = subscripted_target(name).transpose()?;
-            let column = match &subscripted {
-                Some(parsed) => {
-                    let (root, _) = target_parts(parsed)?;
-                    let root = match root {
-                        Expr::Identifier(id) => {
-                            ObjectName(vec![ast::ObjectNamePart::Identifier(id.clone())])
-                        }
-                        other => {
-                            return Err(Error::unsupported(format!(
-                                "the INSERT target column {other}"
-                            )))
-                        }
-                    };
-                    target.column(&root).map_err(|error| {
-                        let position = about_a_name(&error).then(|| self.stand_in_position(name));
-                        placed(error, position.flatten())
-                    })?
-                }
-                None => target
-                    .column(name)
-                    .map_err(|error| self.name_error(error, name))?,
-            };
+            let (column, indirection) = self.target_column(target, name)?;
             let repeated = targets
                 .iter()
-                .any(|t| t.column == column && (t.subscripted.is_none() || subscripted.is_none()));
+                .any(|t| t.column == column && (t.indirection.is_none() || indirection.is_none()));
             if repeated {
                 let error = Error::new(
                     SqlState::DuplicateColumn,
@@ -893,14 +898,54 @@ impl Binder<'_> {
                 let position = self.name_position(name).or(self.stand_in_position(name));
                 return Err(placed(error, position));
             }
-            let position = self.stand_in_position(name);
+            let position = self.name_position(name).or(self.stand_in_position(name));
             targets.push(InsertTarget {
                 column,
-                subscripted,
+                indirection,
                 position,
             });
         }
         Ok(targets)
+    }
+
+    /// One item of an INSERT's column list: a column, `column.field` or `column[s1]...`.
+    fn target_column(
+        &self,
+        target: &WriteTarget,
+        name: &ObjectName,
+    ) -> Result<(usize, Option<Indirection>)> {
+        let placed_at_name = |binder: &Self, error: Error| {
+            let position = binder
+                .name_position(name)
+                .or(binder.stand_in_position(name));
+            let position = about_a_name(&error).then_some(position).flatten();
+            placed(error, position)
+        };
+        if let Some(subscripted) = subscripted_target(name).transpose()? {
+            let (root, _) = target_parts(&subscripted)?;
+            let Expr::Identifier(root) = root else {
+                return Err(Error::unsupported(format!(
+                    "the INSERT target column {subscripted}"
+                )));
+            };
+            let root = ObjectName(vec![ast::ObjectNamePart::Identifier(root.clone())]);
+            let column = target
+                .column(&root)
+                .map_err(|error| placed_at_name(self, error))?;
+            return Ok((column, Some(Indirection::Subscripts(subscripted))));
+        }
+        if let [ast::ObjectNamePart::Identifier(column), ast::ObjectNamePart::Identifier(field)] =
+            name.0.as_slice()
+        {
+            let (column, field) = self
+                .field_target(target, (column, field))
+                .map_err(|error| placed(error, self.name_position(name)))?;
+            return Ok((column, Some(Indirection::Field(field))));
+        }
+        let column = target
+            .column(name)
+            .map_err(|error| self.name_error(error, name))?;
+        Ok((column, None))
     }
 
     /// Notes the columns an INSERT writes: those named, or as many of the table's as
