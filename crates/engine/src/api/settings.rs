@@ -378,12 +378,12 @@ const DEFINITIONS: &[Definition] = &[
         description: "Serves repeated queries from the result cache.",
     },
     Definition {
-        name: "kestrel.concurrent_inserts",
-        default: "off",
+        name: "kestrel.concurrent_writes",
+        default: "on",
         reported: false,
         context: Context::User,
         check: Check::Custom(on_off),
-        description: "Lets this session's INSERT ... VALUES share its table with other inserters instead of locking it.",
+        description: "Lets this session's INSERT ... VALUES, UPDATE and DELETE share their table with other writers of its rows instead of locking it.",
     },
     Definition {
         name: "kestrel.disabled_optimizer_rules",

@@ -28,10 +28,10 @@ pub(super) fn writable(
     }
 }
 
-/// The table's newest version for appending to, under the lock the statement holds (see
-/// `Transaction::table_for_insert`).
+/// The table's newest version for appending to (or changing rows of), under the lock the
+/// statement holds (see `Transaction::table_for_rows`).
 fn insertable(txn: &mut Transaction, name: &QualifiedName, oid: u32) -> Result<TableEntry> {
-    match txn.table_for_insert(name)? {
+    match txn.table_for_rows(name)? {
         Some(entry) if entry.schema.oid == oid => Ok((*entry).clone()),
         _ => Err(gone(name)),
     }
@@ -256,11 +256,156 @@ fn target_rows(entry: &TableEntry, target: &Target, ctx: &ExecContext) -> Result
 /// How often an UPDATE or DELETE reads its rows again after waiting for row locks.
 const ROW_LOCK_ROUNDS_MAX: usize = 100;
 
-/// The table's newest version, locked for writing, and the rows `target` acts on in it,
+/// The most rows an UPDATE or DELETE locks one by one; one that changes more takes the
+/// table's lock exclusively instead, which costs the other writers a wait, never an answer.
+const ROW_LOCKS_MAX: usize = 10_000;
+
+/// Whether an UPDATE (with the columns it `assigned`) or DELETE (`None`) of `schema`'s
+/// table may share the table with other writers of its rows, locking each row it changes
+/// rather than the table. Not with FROM / USING (`joined`), nor where foreign keys are
+/// checked (the checks lock the other table), nor where a unique key changes: an inserter
+/// of a key decides on the newest committed rows once it holds the key's lock, which a
+/// deleter or an updater of the key does not take, so it would fail at once on a row being
+/// deleted where PostgreSQL waits for the deleter and goes on.
+pub fn locks_rows(
+    schema: &TableSchema,
+    referenced: bool,
+    joined: bool,
+    assigned: Option<&[usize]>,
+) -> bool {
+    let unique_changed = |unique: &crate::catalog::UniqueKey| match assigned {
+        Some(columns) => unique.columns.iter().any(|c| columns.contains(c)),
+        None => true,
+    };
+    !joined
+        && !referenced
+        && schema.foreign_keys.is_empty()
+        && !schema.unique_keys.iter().any(unique_changed)
+}
+
+/// The table's newest version, locked for writing, and the rows `target` acts on in it:
+/// with row locks when the transaction shares the table and the write allows it (see
+/// [`locks_rows`]), else under the table's exclusive lock.
+fn locked_targets(
+    txn: &mut Transaction,
+    target: &Target,
+    assigned: Option<&[usize]>,
+    ctx: &ExecContext,
+) -> Result<(TableEntry, Vec<Matched>)> {
+    if txn.shares_table(target.name) {
+        let entry = insertable(txn, target.name, target.oid)?;
+        let referenced = super::foreign_key::is_referenced(&ctx.state, target.oid);
+        let joined = target.source.is_some();
+        if locks_rows(&entry.schema, referenced, joined, assigned) {
+            if let Some(locked) = row_locked_targets(txn, target, entry, ctx)? {
+                return Ok(locked);
+            }
+        }
+    }
+    table_locked_targets(txn, target, ctx)
+}
+
+/// The rows `target` acts on in `entry` (this transaction's newest version of the table,
+/// which it shares with other writers), each locked, in the version read once they are
+/// locked: PostgreSQL's READ COMMITTED EvalPlanQual. A row another transaction changed or
+/// locked is waited for; if anyone committed to the table meanwhile, each row found is read
+/// again in the newest version and goes on only if it is still live and still passes the
+/// WHERE clause (it is then updated from that version). Rows that pass only now are not
+/// added, as in PostgreSQL. `None` when there are too many rows to lock one by one.
+fn row_locked_targets(
+    txn: &mut Transaction,
+    target: &Target,
+    entry: TableEntry,
+    ctx: &ExecContext,
+) -> Result<Option<(TableEntry, Vec<Matched>)>> {
+    let matched = target_rows(&entry, target, ctx)?;
+    // Rows from `base_rows` on are this transaction's own: nobody else sees them to change.
+    let base = entry.data.changes().base_rows as u64;
+    let committed: Vec<u64> = matched
+        .iter()
+        .flat_map(|m| {
+            let first = (m.chunk_idx * BATCH_SIZE) as u64;
+            m.chunk_offsets.iter().map(move |&o| first + u64::from(o))
+        })
+        .filter(|&id| id < base)
+        .collect();
+    if committed.len() > ROW_LOCKS_MAX {
+        return Ok(None);
+    }
+    for &row_id in &committed {
+        txn.lock_row(target.oid, row_id)?;
+    }
+    let newest = insertable(txn, target.name, target.oid)?;
+    if newest.generation == entry.generation {
+        return Ok(Some((entry, matched)));
+    }
+    let matched = recheck(&newest, &committed, target.filter, ctx)?;
+    Ok(Some((newest, matched)))
+}
+
+/// The rows among `committed` (row ids) and this transaction's own (from `base_rows` on)
+/// that are live in `entry` and pass `filter` there.
+fn recheck(
+    entry: &TableEntry,
+    committed: &[u64],
+    filter: Option<&ScalarExpr>,
+    ctx: &ExecContext,
+) -> Result<Vec<Matched>> {
+    let data = &entry.data;
+    let own = data.changes().base_rows;
+    let mut by_chunk: std::collections::BTreeMap<usize, Vec<u32>> = Default::default();
+    for &id in committed {
+        let id = id as usize;
+        by_chunk
+            .entry(id / BATCH_SIZE)
+            .or_default()
+            .push((id % BATCH_SIZE) as u32);
+    }
+    for id in own..data.row_capacity() {
+        by_chunk
+            .entry(id / BATCH_SIZE)
+            .or_default()
+            .push((id % BATCH_SIZE) as u32);
+    }
+    let all: Vec<usize> = (0..entry.schema.columns.len()).collect();
+    let mut matches = Vec::new();
+    for (chunk_idx, mut offsets) in by_chunk {
+        ctx.check_cancelled()?;
+        let Some(chunk) = data.chunk(chunk_idx) else {
+            continue;
+        };
+        offsets.sort_unstable();
+        offsets.dedup();
+        offsets.retain(|&o| (o as usize) < chunk.len && !chunk.is_deleted(o as usize));
+        let batch = Batch::new(
+            all.iter()
+                .map(|&c| chunk.gather_column(chunk_idx, c, &offsets))
+                .collect(),
+            offsets.len(),
+        );
+        let rows = match filter {
+            Some(f) => selected_rows(&batch, f, ctx)?,
+            None => (0..batch.len() as u32).collect(),
+        };
+        if rows.is_empty() {
+            continue;
+        }
+        let chunk_offsets = rows.iter().map(|&r| offsets[r as usize]).collect();
+        matches.push(Matched {
+            chunk_idx,
+            batch,
+            rows,
+            chunk_offsets,
+        });
+    }
+    Ok(matches)
+}
+
+/// The table's newest version, locked exclusively, and the rows `target` acts on in it,
 /// none of them locked by another transaction's SELECT ... FOR UPDATE / SHARE: where one
 /// is, the write waits for that transaction and reads the rows again, as they may have
 /// changed (PostgreSQL's READ COMMITTED re-check).
-fn locked_targets(
+fn table_locked_targets(
     txn: &mut Transaction,
     target: &Target,
     ctx: &ExecContext,
@@ -298,9 +443,9 @@ pub fn update(
     keep_rows: bool,
     ctx: &ExecContext,
 ) -> Result<Modified> {
-    let (mut entry, targets) = locked_targets(txn, target, ctx)?;
-    let width = entry.schema.columns.len();
     let assigned: Vec<usize> = assignments.iter().map(|(c, _)| *c).collect();
+    let (mut entry, targets) = locked_targets(txn, target, Some(&assigned), ctx)?;
+    let width = entry.schema.columns.len();
     let mut modified = Modified::default();
     let mut changed: Vec<(Vec<u64>, Batch, Batch)> = Vec::new();
     for Matched {
@@ -383,7 +528,7 @@ pub fn delete(
     keep_rows: bool,
     ctx: &ExecContext,
 ) -> Result<Modified> {
-    let (mut entry, targets) = locked_targets(txn, target, ctx)?;
+    let (mut entry, targets) = locked_targets(txn, target, None, ctx)?;
     let referenced = super::foreign_key::is_referenced(&ctx.state, target.oid);
     let width = entry.schema.columns.len();
     let mut modified = Modified::default();
@@ -401,8 +546,10 @@ pub fn delete(
             deleted.push(batch.gather(&rows));
         }
     }
-    // Compacting moves rows to other ids, which row locks are taken by.
-    if super::vacuum::mostly_deleted(&entry) && !txn.any_row_locks() {
+    // Compacting moves rows to other ids, which row locks are taken by and which the other
+    // writers of a shared table build on.
+    let shared = txn.shares_table(target.name);
+    if super::vacuum::mostly_deleted(&entry) && !shared && !txn.any_row_locks() {
         super::vacuum::compact(&mut entry)?;
     }
     txn.put_table(entry);

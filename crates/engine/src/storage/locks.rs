@@ -31,6 +31,10 @@ const RECHECK: Duration = Duration::from_millis(100);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LockMode {
+    /// A statement that locks rows (PostgreSQL's ROW SHARE): in conflict with exclusive
+    /// holders only, whose changes it must not read half-way; writers of rows lock the rows
+    /// they change, which it waits for row by row.
+    RowShare,
     /// Compatible with other share holders.
     Share,
     /// A table's inserters (PostgreSQL's ROW EXCLUSIVE): compatible with each other, in
@@ -42,16 +46,21 @@ pub enum LockMode {
 impl LockMode {
     /// Whether holders in `self` and `other` exclude each other.
     fn conflicts_with(self, other: LockMode) -> bool {
-        self != other || self == LockMode::Exclusive
+        match (self, other) {
+            (LockMode::Exclusive, _) | (_, LockMode::Exclusive) => true,
+            (LockMode::RowShare, _) | (_, LockMode::RowShare) => false,
+            _ => self != other,
+        }
     }
 
-    /// The mode that holds both `self` and `other` (share and row exclusive together
-    /// conflict with everything either conflicts with: exclusive is the nearest).
+    /// The mode that holds both `self` and `other` (row share is in the others; share and
+    /// row exclusive together conflict with everything either conflicts with: exclusive is
+    /// the nearest).
     pub fn with(self, other: LockMode) -> LockMode {
-        if self == other {
-            self
-        } else {
-            LockMode::Exclusive
+        match (self, other) {
+            (LockMode::RowShare, mode) | (mode, LockMode::RowShare) => mode,
+            _ if self == other => self,
+            _ => LockMode::Exclusive,
         }
     }
 }
@@ -175,7 +184,7 @@ impl LockManager {
                 self.row_holders.store(table.row_holders, Ordering::Relaxed);
                 // Waiters of a mode holders share, behind the same release, may all go ahead:
                 // pass the wakeup on.
-                let shared = matches!(mode, LockMode::Share | LockMode::RowExclusive);
+                let shared = mode != LockMode::Exclusive;
                 if let (true, Some(queue)) = (shared, table.queues.get(name)) {
                     queue.released.notify_one();
                 }
@@ -191,6 +200,7 @@ impl LockManager {
                         "Process {owner} waits for {} on {name}; blocked by process {}, which \
                          waits for process {owner}.",
                         match mode {
+                            LockMode::RowShare => "RowShareLock",
                             LockMode::Share => "ShareLock",
                             LockMode::RowExclusive => "RowExclusiveLock",
                             LockMode::Exclusive => "ExclusiveLock",
@@ -416,6 +426,27 @@ mod tests {
         assert_eq!(take(3, LockMode::Share), Some(true));
         assert_eq!(take(2, LockMode::RowExclusive), Some(false));
         assert_eq!(take(4, LockMode::Share), Some(true));
+    }
+
+    #[test]
+    fn a_row_locking_statement_waits_for_exclusive_holders_only() {
+        let locks = LockManager::default();
+        let take = |owner, mode| locks.acquire(owner, "t", mode, Wait::No).ok();
+        assert_eq!(take(1, LockMode::RowExclusive), Some(true));
+        assert_eq!(take(2, LockMode::Share), Some(false));
+        assert_eq!(take(3, LockMode::RowShare), Some(true));
+        assert_eq!(locks.mode_held(3, "t"), Some(LockMode::RowShare));
+        // Taking another mode keeps that mode: row share is in every other.
+        assert_eq!(take(3, LockMode::RowExclusive), Some(true));
+        assert_eq!(locks.mode_held(3, "t"), Some(LockMode::RowExclusive));
+        locks.release(1, &["t".to_string()]);
+        locks.release(3, &["t".to_string()]);
+        assert_eq!(take(2, LockMode::Share), Some(true));
+        assert_eq!(take(4, LockMode::RowShare), Some(true));
+        locks.release(2, &["t".to_string()]);
+        locks.release(4, &["t".to_string()]);
+        assert_eq!(take(1, LockMode::Exclusive), Some(true));
+        assert_eq!(take(4, LockMode::RowShare), Some(false));
     }
 
     #[test]

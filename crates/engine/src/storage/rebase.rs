@@ -1,10 +1,13 @@
-//! Rebasing a transaction's version of a table onto a newer committed one. Inserters of a
-//! table hold its lock in ROW EXCLUSIVE mode together, so another one may commit after this
-//! transaction copied the table: its rows are then appended to that newer version (at COMMIT,
-//! and for each READ COMMITTED statement, which sees what was committed before it started).
-//! Only appends are ever rebased: a transaction that deleted or updated rows held the table
-//! exclusively from then on, so nobody committed to it since (it was rebased when it took
-//! that lock).
+//! Rebasing a transaction's version of a table onto a newer committed one. Under READ
+//! COMMITTED, writers of rows of a table hold its lock in ROW EXCLUSIVE mode together, so
+//! another one may commit after this transaction copied the table. Its changes are then
+//! made again over that newer version (at COMMIT, when the transaction next takes the
+//! table's lock, and for each READ COMMITTED statement, which sees what was committed
+//! before it started): the rows it deleted are deleted there, the cells it updated are
+//! copied there, and the rows it appended are appended there under new row ids. The rows it
+//! deleted or updated are locked by it (a row lock, named by the row id, which a rebase never
+//! changes for rows older than the transaction) and were read again in their newest version
+//! once locked (see `exec/modify.rs`), so nobody else changed them since.
 
 use std::sync::Arc;
 
@@ -28,20 +31,29 @@ pub(super) fn rebase(
         return Ok(None);
     }
     let changes = mine.data.changes();
-    let appends_only = Arc::ptr_eq(&newest.schema, &mine.schema)
+    let same_rows = Arc::ptr_eq(&newest.schema, &mine.schema)
         && Arc::ptr_eq(&newest.unique_indexes, &mine.unique_indexes)
         && changes.lineage == newest.data.changes().lineage
-        && changes.is_empty()
+        && !changes.rewritten
         && changes.base_rows <= newest.data.row_capacity();
-    if !appends_only {
+    if !same_rows {
         // The lock rules make this unreachable; refusing beats losing either side's rows.
-        return Err(Error::new(
-            SqlState::SerializationFailure,
-            "could not serialize access due to concurrent update",
-        ));
+        return Err(concurrent_update());
     }
     let types = mine.schema.column_types();
     let mut data = (*newest.data).clone();
+    for (&chunk, offsets) in changes.deleted.iter() {
+        let offsets = live_in(&newest.data, chunk, offsets)?;
+        data.delete_rows(chunk, &offsets)?;
+    }
+    for (&(chunk, column), offsets) in changes.updated.iter() {
+        let offsets = live_in(&newest.data, chunk, offsets)?;
+        let values = match mine.data.chunk(chunk) {
+            Some(changed) => changed.columns[column].gather(&offsets),
+            None => return Err(Error::internal(format!("chunk {chunk} out of range"))),
+        };
+        data.update_column(chunk, column, &offsets, &values)?;
+    }
     for batch in mine.data.rows_from(changes.base_rows as u64) {
         let first = data.append(&types, &batch)? as u64;
         index_appended(newest, &data, &batch, first)?;
@@ -58,6 +70,30 @@ pub(super) fn rebase(
 /// Enters the rows of `batch`, appended to `data` from row id `first` on, in `entry`'s
 /// unique indexes; 23505 if a live row already has one of their keys (the unique key locks
 /// of the inserters rule that out).
+/// `offsets` of chunk `chunk`, each once, in order; 40001 if one of them is deleted in `data`
+/// (another transaction deleted a row this one changed: its row lock rules that out).
+fn live_in(data: &TableData, chunk: usize, offsets: &[u32]) -> Result<Vec<u32>> {
+    let mut offsets = offsets.to_vec();
+    offsets.sort_unstable();
+    offsets.dedup();
+    let live = data.chunk(chunk).is_some_and(|c| {
+        offsets
+            .iter()
+            .all(|&o| (o as usize) < c.len && !c.is_deleted(o as usize))
+    });
+    match live {
+        true => Ok(offsets),
+        false => Err(concurrent_update()),
+    }
+}
+
+fn concurrent_update() -> Error {
+    Error::new(
+        SqlState::SerializationFailure,
+        "could not serialize access due to concurrent update",
+    )
+}
+
 fn index_appended(entry: &TableEntry, data: &TableData, batch: &Batch, first: u64) -> Result<()> {
     let mut key = Vec::new();
     for (unique, index) in entry

@@ -188,7 +188,7 @@ impl Store {
             locked: Vec::new(),
             exclusive: Vec::new(),
             row_exclusive: Vec::new(),
-            unique_keys: super::Set::default(),
+            row_and_key_locks: Map::default(),
             pinned: Vec::new(),
             written: Map::default(),
             schemas: Map::default(),
@@ -246,6 +246,8 @@ pub struct TransactionMark {
     functions: Map<u32, Option<Arc<FunctionDef>>>,
     extensions: Map<String, Option<Arc<Extension>>>,
     foreign_servers: Map<String, Option<Arc<ForeignServer>>>,
+    /// How many row and unique key locks the transaction held.
+    row_and_key_locks: usize,
 }
 
 /// A transaction's writes: the table versions it built and the names it created or dropped,
@@ -259,9 +261,12 @@ pub struct Transaction {
     /// Those of `locked` held in row exclusive mode (an inserter's table locks); the others
     /// are held in share mode.
     row_exclusive: Vec<String>,
-    /// The unique key locks taken by its inserts (see `lock_unique_key`), released with
-    /// the others but kept apart: a transaction may insert many rows.
-    unique_keys: super::Set<String>,
+    /// The unique key locks taken by its inserts (see `lock_unique_key`) and the row locks
+    /// taken by its updates and deletes of rows of tables it shares (see `lock_row`),
+    /// released with the others but kept apart: a transaction may change many rows. Each
+    /// with its place in the order they were taken: ROLLBACK TO SAVEPOINT releases those
+    /// taken since, whose changes it undoes, as PostgreSQL's aborted subtransaction does.
+    row_and_key_locks: Map<String, usize>,
     /// Those of `locked` taken by LOCK TABLE.
     pinned: Vec<String>,
     written: Map<u32, Option<Arc<TableEntry>>>,
@@ -500,11 +505,12 @@ impl Transaction {
         Ok(())
     }
 
-    /// Takes table `name`'s lock for an INSERT. When each statement reads the latest commit
-    /// (READ COMMITTED), that is ROW EXCLUSIVE, which other inserters hold too (see
-    /// `rebase.rs`); with a transaction snapshot, the exclusive lock of every other write,
-    /// which keeps the per-table conflict checks of `isolation.rs` whole.
-    pub fn lock_name_for_insert(&mut self, name: &QualifiedName) -> Result<()> {
+    /// Takes table `name`'s lock for a write of rows that other writers may share (an
+    /// INSERT, or an UPDATE or DELETE that locks the rows it changes). When each statement
+    /// reads the latest commit (READ COMMITTED), that is ROW EXCLUSIVE, which other such
+    /// writers hold too (see `rebase.rs`); with a transaction snapshot, the exclusive lock of
+    /// every other write, which keeps the per-table conflict checks of `isolation.rs` whole.
+    pub fn lock_name_for_rows(&mut self, name: &QualifiedName) -> Result<()> {
         if self.snapshot.as_ref().is_some_and(|s| s.fixed.is_some()) {
             return self.lock_name(name);
         }
@@ -518,8 +524,9 @@ impl Transaction {
         Ok(())
     }
 
-    /// Whether other transactions may insert into table `name` until this one ends: it
-    /// holds the table's lock ROW EXCLUSIVE only, so its inserts take unique key locks.
+    /// Whether other transactions may write rows of table `name` until this one ends: it
+    /// holds the table's lock ROW EXCLUSIVE only, so its inserts take unique key locks and
+    /// its updates and deletes row locks.
     pub fn shares_table(&self, name: &QualifiedName) -> bool {
         self.row_exclusive.contains(&name.lock_key())
     }
@@ -532,14 +539,29 @@ impl Transaction {
         for byte in key {
             let _ = write!(name, "{byte:02x}");
         }
-        if self.unique_keys.contains(&name) {
+        self.lock_until_end(name)
+    }
+
+    /// Takes the lock of row `row_id` of table `oid` before an UPDATE or DELETE of a table
+    /// it shares changes the row, waiting for another transaction that changed or locked it
+    /// (FOR UPDATE) to end; the row must then be read again in its newest version.
+    pub fn lock_row(&mut self, oid: u32, row_id: u64) -> Result<()> {
+        self.lock_until_end(row_lock_name(oid, row_id))
+    }
+
+    /// Takes lock `name` exclusively until the transaction ends (or is rolled back to a
+    /// savepoint taken before).
+    fn lock_until_end(&mut self, name: String) -> Result<()> {
+        // A row locked by SELECT ... FOR UPDATE stays locked as that statement locked it.
+        if self.row_and_key_locks.contains_key(&name) || self.locked.contains(&name) {
             return Ok(());
         }
         let wait = Wait::Block(self.lock_timeout);
         self.store
             .locks
             .acquire(self.id, &name, LockMode::Exclusive, wait)?;
-        self.unique_keys.insert(name);
+        let place = self.row_and_key_locks.len();
+        self.row_and_key_locks.insert(name, place);
         Ok(())
     }
 
@@ -600,17 +622,18 @@ impl Transaction {
         }
     }
 
-    /// Waits until no other transaction holds table `name`'s write lock (a writer's changes
-    /// to it are then committed or gone), without keeping a lock; and 40001 if this
-    /// REPEATABLE READ transaction could not lock rows of it (it changed since the
-    /// snapshot).
+    /// Waits until no other transaction holds table `name`'s lock exclusively (a writer's
+    /// changes to it are then committed or gone; the writers that share the table lock the
+    /// rows they change, which the statement waits for row by row), without keeping a lock;
+    /// and 40001 if this REPEATABLE READ transaction could not lock rows of it (it changed
+    /// since the snapshot).
     pub fn wait_for_writers(&mut self, name: &QualifiedName, oid: u32) -> Result<()> {
         let key = name.lock_key();
         if !self.locked.contains(&key) {
             let wait = Wait::Block(self.lock_timeout);
             self.store
                 .locks
-                .acquire(self.id, &key, LockMode::Share, wait)?;
+                .acquire(self.id, &key, LockMode::RowShare, wait)?;
             self.store
                 .locks
                 .release(self.id, std::slice::from_ref(&key));
@@ -704,9 +727,10 @@ impl Transaction {
         self.locked_table(name)
     }
 
-    /// As [`Transaction::table_for_write`] for appending rows: under the table lock this
-    /// transaction holds already (ROW EXCLUSIVE for an INSERT), else the exclusive one.
-    pub fn table_for_insert(&mut self, name: &QualifiedName) -> Result<Option<Arc<TableEntry>>> {
+    /// As [`Transaction::table_for_write`] for a write of rows: under the table lock this
+    /// transaction holds already (ROW EXCLUSIVE for a write it shares), else the exclusive
+    /// one.
+    pub fn table_for_rows(&mut self, name: &QualifiedName) -> Result<Option<Arc<TableEntry>>> {
         let held = self.mode_held(&name.lock_key());
         if !matches!(held, Some(LockMode::RowExclusive | LockMode::Exclusive)) {
             self.lock_name(name)?;
@@ -1009,12 +1033,14 @@ impl Transaction {
             functions: self.functions.clone(),
             extensions: self.extensions.clone(),
             foreign_servers: self.foreign_servers.clone(),
+            row_and_key_locks: self.row_and_key_locks.len(),
         }
     }
 
-    /// Forgets the changes made since `mark` was taken (ROLLBACK TO SAVEPOINT). Locks taken
-    /// since are kept until the transaction ends: holding them longer than PostgreSQL does
-    /// delays other writers but never changes a result.
+    /// Forgets the changes made since `mark` was taken (ROLLBACK TO SAVEPOINT) and releases
+    /// the row and unique key locks taken for them. Table locks taken since are kept until
+    /// the transaction ends: holding them longer than PostgreSQL does delays other writers
+    /// but never changes a result.
     pub fn rollback_to(&mut self, mark: TransactionMark) {
         let TransactionMark {
             written,
@@ -1029,7 +1055,19 @@ impl Transaction {
             functions,
             extensions,
             foreign_servers,
+            row_and_key_locks,
         } = mark;
+        if self.row_and_key_locks.len() > row_and_key_locks {
+            let mut since = Vec::new();
+            self.row_and_key_locks.retain(|name, place| {
+                let keep = *place < row_and_key_locks;
+                if !keep {
+                    since.push(name.clone());
+                }
+                keep
+            });
+            self.store.locks.release(self.id, &since);
+        }
         self.written = written;
         self.schemas = schemas;
         self.names = names;
@@ -1069,8 +1107,8 @@ impl Transaction {
             self.pinned.clear();
             self.store.locks.release(self.id, &locked);
         }
-        if !self.unique_keys.is_empty() {
-            let keys: Vec<String> = self.unique_keys.drain().collect();
+        if !self.row_and_key_locks.is_empty() {
+            let keys: Vec<String> = self.row_and_key_locks.drain().map(|(k, _)| k).collect();
             self.store.locks.release(self.id, &keys);
         }
     }

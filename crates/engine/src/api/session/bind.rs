@@ -15,6 +15,8 @@ use crate::api::query_cache::CacheKey;
 use crate::binder::Binder;
 use crate::catalog::{FunctionDef, QualifiedName, Volatility};
 use crate::error::{Error, Result, SqlState};
+use crate::exec::foreign_key::is_referenced;
+use crate::exec::modify::locks_rows;
 use crate::parser::{parse, Parsed};
 use crate::plan::{BoundStatement, ConflictAction, LogicalPlan};
 use crate::storage::DbState;
@@ -67,17 +69,14 @@ impl Session {
             if tables.is_empty() {
                 return Ok((bound, view));
             }
-            // Off by default: UPDATE and DELETE still lock the whole table, so two
-            // transactions that insert into a table and then change rows of it would
-            // deadlock taking it over, where taking turns costs only waiting.
-            let inserting = match self.settings.value("kestrel.concurrent_inserts") {
-                Some("on") => inserted_together(&bound, &view),
+            let shared = match self.settings.value("kestrel.concurrent_writes") {
+                Some("on") => written_together(&bound, &view),
                 _ => None,
             };
             let txn = self.transaction();
             for table in &tables {
-                match inserting == Some(table) {
-                    true => txn.lock_name_for_insert(table)?,
+                match shared == Some(table) {
+                    true => txn.lock_name_for_rows(table)?,
                     false => txn.lock_name(table)?,
                 }
             }
@@ -128,15 +127,16 @@ impl Session {
     }
 }
 
-/// The table of an INSERT of a VALUES list (with ON CONFLICT DO NOTHING at most), which
-/// other such inserters write at the same time (`Transaction::lock_name_for_insert`). Its
-/// rows are few, each taking a lock per unique key; other writes (and loads of any size,
-/// and DO UPDATE, which changes rows) lock the table. A
-/// table with foreign keys is left out: checking them locks the referenced table, which
-/// serializes its inserters anyway, and when that is the table itself, two inserters
-/// holding it together would deadlock taking it over.
-fn inserted_together<'b>(bound: &'b BoundStatement, view: &DbState) -> Option<&'b QualifiedName> {
-    match bound {
+/// The table of a write that other such writers of its rows share
+/// (`Transaction::lock_name_for_rows`): an INSERT of a VALUES list (with ON CONFLICT DO
+/// NOTHING at most), whose rows are few, each taking a lock per unique key, or an UPDATE or
+/// DELETE that locks each row it changes (see `modify::locks_rows`). Other writes (and loads
+/// of any size, and DO UPDATE) lock the table. An insert into a table with foreign keys is
+/// left out: checking them locks the referenced table, which serializes its inserters
+/// anyway, and when that is the table itself, two inserters holding it together would
+/// deadlock taking it over.
+fn written_together<'b>(bound: &'b BoundStatement, view: &DbState) -> Option<&'b QualifiedName> {
+    let (table_name, shares) = match bound {
         BoundStatement::Insert {
             table_name,
             source: LogicalPlan::Values { .. },
@@ -146,12 +146,37 @@ fn inserted_together<'b>(bound: &'b BoundStatement, view: &DbState) -> Option<&'
             .as_ref()
             .is_none_or(|c| matches!(c.action, ConflictAction::Nothing)) =>
         {
-            view.table_by_name(table_name)
-                .is_some_and(|table| table.schema.foreign_keys.is_empty())
-                .then_some(table_name)
+            let table = view.table_by_name(table_name)?;
+            (table_name, table.schema.foreign_keys.is_empty())
         }
-        _ => None,
-    }
+        BoundStatement::Update {
+            table_name,
+            table_oid,
+            source,
+            assignments,
+            ..
+        } => {
+            let table = view.table_by_name(table_name)?;
+            let referenced = is_referenced(view, *table_oid);
+            let assigned: Vec<usize> = assignments.iter().map(|(c, _)| *c).collect();
+            let joined = source.is_some();
+            let shares = locks_rows(&table.schema, referenced, joined, Some(&assigned));
+            (table_name, shares)
+        }
+        BoundStatement::Delete {
+            table_name,
+            table_oid,
+            source,
+            ..
+        } => {
+            let table = view.table_by_name(table_name)?;
+            let referenced = is_referenced(view, *table_oid);
+            let shares = locks_rows(&table.schema, referenced, source.is_some(), None);
+            (table_name, shares)
+        }
+        _ => return None,
+    };
+    shares.then_some(table_name)
 }
 
 /// A function not VOLATILE may not write (PostgreSQL: it runs on the caller's snapshot).

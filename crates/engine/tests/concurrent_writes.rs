@@ -1,5 +1,5 @@
-//! Inserters into one table run together (ROW EXCLUSIVE, with `kestrel.concurrent_inserts`
-//! on): every committed row is kept once, unique keys stay unique, and a restart replays the
+//! Writers of rows of one table run together (ROW EXCLUSIVE; updaters and deleters lock
+//! the rows they change): every committed row is kept once, unique keys stay unique, and a restart replays the
 //! rebased commits exactly.
 
 mod common;
@@ -10,7 +10,7 @@ use common::{race_sessions, rows, run};
 use kestrel::Database;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kestrel-inserts-{name}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("kestrel-writes-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }
@@ -18,8 +18,6 @@ fn scratch(name: &str) -> PathBuf {
 fn open(dir: &std::path::Path) -> Database {
     Database::open(dir).unwrap_or_else(|e| panic!("open {}: {e}", dir.display()))
 }
-
-const SHARE_INSERTS: &str = "SET kestrel.concurrent_inserts = on";
 
 /// What the table holds: its row count, distinct ids and the sum of the notes' lengths.
 const SUMMARY: &str = "SELECT count(*), count(DISTINCT id), sum(length(note)) FROM t";
@@ -31,8 +29,6 @@ fn interleaved_transactions_keep_both_sides_rows_across_a_restart() {
         let db = open(&dir);
         let mut s1 = db.connect();
         let mut s2 = db.connect();
-        run(&mut s1, SHARE_INSERTS);
-        run(&mut s2, SHARE_INSERTS);
         run(
             &mut s1,
             "CREATE TABLE t (id integer PRIMARY KEY, note text)",
@@ -89,7 +85,7 @@ fn racing_inserters_of_overlapping_keys_keep_each_key_once() {
                 2 => format!("INSERT INTO t VALUES ({id}, '{note}') ON CONFLICT DO NOTHING"),
                 _ => format!("INSERT INTO t VALUES ({id}, '{note}')"),
             };
-            format!("{SHARE_INSERTS}; {statements}")
+            statements
         });
         let mut s = db.connect();
         let summary = rows(&mut s, "SELECT count(*), count(DISTINCT id) FROM t");
@@ -108,6 +104,72 @@ fn racing_inserters_of_overlapping_keys_keep_each_key_once() {
         rows(&mut s, "SELECT count(*), count(DISTINCT id) FROM t"),
         before
     );
+    drop(s);
+    let _ = db.close();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Updaters of random rows of one table (some in pairs, which may deadlock; some after an
+/// insert into it; some rolled back) and deleters of rows of another: every committed change
+/// is applied once, as a journal written in the same transactions tells, and a restart
+/// replays the rebased commits exactly.
+#[test]
+fn racing_updaters_and_deleters_apply_every_committed_change_once() {
+    let dir = scratch("updates");
+    let tally = "SELECT c.id, c.n, (SELECT count(*) FROM journal j WHERE j.id = c.id) \
+                 FROM counters c ORDER BY c.id";
+    let left = "SELECT count(*), sum(id) FROM doomed";
+    let before = {
+        let db = open(&dir);
+        let mut s = db.connect();
+        run(
+            &mut s,
+            "CREATE TABLE counters (id integer PRIMARY KEY, n integer NOT NULL); \
+             INSERT INTO counters SELECT g, 0 FROM generate_series(0, 19) g; \
+             CREATE TABLE journal (id integer, note text); \
+             CREATE TABLE doomed (id integer, note text); \
+             INSERT INTO doomed SELECT g, 'x' FROM generate_series(0, 399) g",
+        );
+        drop(s);
+        race_sessions(&db, 6, 120, 29, |rng, session, step| {
+            let (a, b) = (rng.below(20), rng.below(20));
+            let note = format!("s{session}-{step}");
+            let bump = |id| {
+                format!(
+                    "UPDATE counters SET n = n + 1 WHERE id = {id}; \
+                     INSERT INTO journal VALUES ({id}, '{note}');"
+                )
+            };
+            match rng.below(6) {
+                0 => format!("BEGIN; {} {} COMMIT", bump(a), bump(b)),
+                1 => format!("BEGIN; {} ROLLBACK", bump(a)),
+                2 => format!(
+                    "BEGIN; INSERT INTO doomed VALUES ({}, '{note}'); {} COMMIT",
+                    1000 + session * 1000 + step,
+                    bump(a)
+                ),
+                3 => format!("DELETE FROM doomed WHERE id = {}", rng.below(400)),
+                4 => format!(
+                    "UPDATE doomed SET note = note || '+' WHERE id = {}",
+                    rng.below(400)
+                ),
+                _ => format!("BEGIN; {} COMMIT", bump(a)),
+            }
+        });
+        let mut s = db.connect();
+        let counted = rows(&mut s, tally);
+        for row in &counted {
+            let fields: Vec<&str> = row.split('|').collect();
+            assert_eq!(fields[1], fields[2], "counter and journal differ: {row}");
+        }
+        let summary = (counted, rows(&mut s, left));
+        drop(s);
+        db.close().unwrap_or_else(|e| panic!("close: {e}"));
+        summary
+    };
+    let db = open(&dir);
+    let mut s = db.connect();
+    assert_eq!((rows(&mut s, tally), rows(&mut s, left)), before);
     drop(s);
     let _ = db.close();
     let _ = std::fs::remove_dir_all(&dir);
