@@ -746,13 +746,7 @@ impl Binder<'_> {
         if let Some(foreign) = &schema.foreign {
             return self.bind_foreign_table_scan(schema, foreign, scope);
         }
-        let plan = LogicalPlan::Scan {
-            table_oid: schema.oid,
-            table_name: name.name,
-            columns: (0..schema.columns.len()).collect(),
-            types: schema.column_types(),
-        };
-        Ok((plan, scope))
+        Ok((self.table_scan(schema), scope))
     }
 }
 

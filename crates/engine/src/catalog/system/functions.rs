@@ -22,6 +22,8 @@ pub enum CatalogFunction {
     /// the search path finds it by its bare name; everything else is in pg_catalog.
     IsVisible,
     GetUserById,
+    /// pg_get_partkeydef(oid).
+    GetPartKeyDef,
     FormatType,
     /// pg_get_expr(adbin, relid [, pretty]): our expression trees are their SQL text.
     GetExpr,
@@ -124,6 +126,7 @@ impl CatalogFunction {
                 1,
             ) => (F::IsVisible, &[OID_ARG], DataType::Bool),
             ("pg_get_userbyid", 1) => (F::GetUserById, &[OID_ARG], text),
+            ("pg_get_partkeydef", 1) => (F::GetPartKeyDef, &[OID_ARG], text),
             ("format_type", 2) => (F::FormatType, &[OID_ARG, INT4], text),
             ("pg_get_expr", 2) => (F::GetExpr, &[TEXT, OID_ARG], text),
             ("pg_get_expr", 3) => (F::GetExpr, &[TEXT, OID_ARG, BOOL], text),
@@ -334,6 +337,16 @@ impl CatalogFunction {
                 _ => ScalarValue::Null,
             }),
             F::GetUserById | F::RegRoleOut => text(snapshot.role_name(oid())),
+            F::GetPartKeyDef => Ok(match snapshot.state.tables.get(&oid()) {
+                Some(entry) => match &entry.schema.partition_key {
+                    Some(key) => ScalarValue::Text(crate::catalog::partition::key_definition(
+                        key,
+                        &entry.schema,
+                    )),
+                    None => ScalarValue::Null,
+                },
+                None => ScalarValue::Null,
+            }),
             F::AclDefault => acl_default(args, snapshot),
             F::FormatType => match args.first() {
                 Some(ScalarValue::Null) | None => Ok(ScalarValue::Null),
