@@ -24,6 +24,9 @@ pub enum CatalogFunction {
     GetUserById,
     /// pg_get_partkeydef(oid).
     GetPartKeyDef,
+    /// The relations pg_partition_ancestors(regclass) lists, as a regclass array the
+    /// binder unnests: a partition and its ancestors, a partitioned table itself, else none.
+    PartitionAncestors,
     FormatType,
     /// pg_get_expr(adbin, relid [, pretty]): our expression trees are their SQL text.
     GetExpr,
@@ -337,6 +340,20 @@ impl CatalogFunction {
                 _ => ScalarValue::Null,
             }),
             F::GetUserById | F::RegRoleOut => text(snapshot.role_name(oid())),
+            F::PartitionAncestors => {
+                let tables = &snapshot.state.tables;
+                let mut ancestors = Vec::new();
+                let mut current = tables.get(&oid());
+                while let Some(entry) = current {
+                    let schema = &entry.schema;
+                    if schema.partition_key.is_none() && schema.partition_of.is_none() {
+                        break;
+                    }
+                    ancestors.push(ScalarValue::Int64(i64::from(schema.oid)));
+                    current = (schema.partition_of.as_ref()).and_then(|of| tables.get(&of.parent));
+                }
+                Ok(ScalarValue::Array(ancestors))
+            }
             F::GetPartKeyDef => Ok(match snapshot.state.tables.get(&oid()) {
                 Some(entry) => match &entry.schema.partition_key {
                     Some(key) => ScalarValue::Text(crate::catalog::partition::key_definition(

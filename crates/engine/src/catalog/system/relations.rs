@@ -294,7 +294,7 @@ impl ClassRow<'_> {
         } else {
             b'n'
         };
-        let storage = !matches!(self.kind, b'v' | b'c' | b'p');
+        let storage = !matches!(self.kind, b'v' | b'c' | b'p' | b'I');
         // Tables, views and composite types of users have a row type (the system
         // relations' are not listed).
         let row_type = match self.kind {
@@ -426,7 +426,12 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             owned_with: schema.oid,
             name: index.name,
             namespace,
-            kind: b'i',
+            // A partitioned table's index is a partitioned index.
+            kind: if schema.partition_key.is_some() {
+                b'I'
+            } else {
+                b'i'
+            },
             columns: index.columns.len(),
             has_index: false,
             checks: 0,
