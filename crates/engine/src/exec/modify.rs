@@ -341,9 +341,15 @@ pub fn update(
 ) -> Result<Modified> {
     if let Some((key, partitions)) = super::partition::partition_targets(txn, target) {
         if assignments.iter().any(|(column, _)| *column == key) {
-            return Err(Error::unsupported(
-                "UPDATE of the partition key of a partitioned table",
-            ));
+            return update_moving_rows(
+                txn,
+                target,
+                &partitions,
+                assignments,
+                checks,
+                keep_rows,
+                ctx,
+            );
         }
         return each_partition(target, &partitions, |part| {
             update(txn, part, assignments, checks, keep_rows, ctx)
@@ -445,6 +451,42 @@ fn each_partition(
         modified.count += done.count;
         modified.rows.extend(done.rows);
     }
+    Ok(modified)
+}
+
+/// An UPDATE of a partitioned table's key, which may move rows to other partitions, as
+/// PostgreSQL 11+ does: every target row is deleted from its partition, then the new rows
+/// are inserted into the table and routed (all deletes first, so no partition sees a row
+/// it has just received again); with RETURNING, the new rows and their FROM columns.
+fn update_moving_rows(
+    txn: &mut Transaction,
+    target: &Target,
+    partitions: &[(QualifiedName, u32)],
+    assignments: &[(usize, ScalarExpr)],
+    checks: &[RowCheck],
+    keep_rows: bool,
+    ctx: &ExecContext,
+) -> Result<Modified> {
+    let old_rows = each_partition(target, partitions, |part| delete(txn, part, true, ctx))?;
+    let mut appender = Appender::open(txn, target.name, target.oid, checks)?;
+    let width = appender.schema().columns.len();
+    let mut modified = Modified::default();
+    for matched in &old_rows.rows {
+        let mut new_rows = matched.columns[..width].to_vec();
+        for (column, expr) in assignments {
+            new_rows[*column] = evaluate(expr, matched, ctx)?;
+        }
+        let mut new_rows = Batch::new(new_rows, matched.len());
+        appender.append(&new_rows, ctx)?;
+        modified.count += matched.len() as u64;
+        if keep_rows {
+            new_rows
+                .columns
+                .extend_from_slice(&matched.columns[width..]);
+            modified.rows.push(new_rows);
+        }
+    }
+    appender.finish(txn)?;
     Ok(modified)
 }
 
