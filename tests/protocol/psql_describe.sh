@@ -146,6 +146,13 @@ CREATE SERVER files FOREIGN DATA WRAPPER file_fdw;
 CREATE FOREIGN TABLE measurements (id int NOT NULL, label text DEFAULT 'x', at date)
     SERVER files OPTIONS (filename '/tmp/measurements.csv', format 'csv', header 'true');
 CREATE FOREIGN TABLE sales.feed (line text) SERVER files OPTIONS (filename '/tmp/feed.txt');
+CREATE TABLE events (id int NOT NULL, at date NOT NULL, kind text, PRIMARY KEY (id, at))
+    PARTITION BY RANGE (at);
+CREATE TABLE events_2024 PARTITION OF events FOR VALUES FROM ('2024-01-01') TO ('2025-01-01');
+CREATE TABLE events_old PARTITION OF events FOR VALUES FROM (MINVALUE) TO ('2024-01-01');
+CREATE TABLE events_rest PARTITION OF events DEFAULT;
+CREATE TABLE colors (c text) PARTITION BY LIST (c);
+CREATE TABLE colors_warm PARTITION OF colors FOR VALUES IN ('red', 'orange', NULL);
 SQL
 for port in "$PG_PORT" "$K_PORT"; do
     psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U kestrel -d kestrel -f "$WORK/schema.sql"
@@ -207,6 +214,12 @@ COMMANDS=(
     '\des'
     '\drds'
     '\drds dp_reader'
+    '\d events'
+    '\d+ events'
+    '\d events_2024'
+    '\d events_rest'
+    '\d colors'
+    '\d colors_warm'
 )
 # Not compared: \dt+, \di+ and \ds+ print the sizes of PostgreSQL's pages, which KestrelDB
 # does not have (its sizes are 0); \d+ VIEW prints the query as PostgreSQL's deparser

@@ -128,6 +128,13 @@ impl Binder<'_> {
             };
         };
         self.require_relation_owner(&table, entry.schema.oid)?;
+        let partitioning =
+            entry.schema.partition_key.is_some() || entry.schema.partition_of.is_some();
+        if partitioning && !operations.iter().all(is_rename) {
+            return Err(Error::unsupported(
+                "ALTER TABLE on a partitioned table or a partition, other than RENAME",
+            ));
+        }
         if operations.len() > 1 && operations.iter().any(is_rename) {
             return Err(Error::syntax("syntax error at or near \"RENAME\""));
         }

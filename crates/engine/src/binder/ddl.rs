@@ -46,6 +46,10 @@ fn clear_supported(mut create: CreateTable) -> CreateTable {
     create.unlogged = false;
     create.temporary = false;
     create.on_commit = None;
+    // Bound by `bind_partition_key` and `bind_create_partition`.
+    create.partition_by = None;
+    create.partition_of = None;
+    create.for_values = None;
     // CREATE TABLE ... AS ... WITH [NO] DATA (AND STATISTICS is not PostgreSQL's).
     if matches!(
         create.with_data,
@@ -89,7 +93,13 @@ impl Binder<'_> {
             // Bare names are a column list only before AS.
             return Err(Error::syntax("syntax error at or near \")\""));
         }
+        if let Some(parent) = &create.partition_of {
+            return self.bind_create_partition(qualified, create, parent, on_commit);
+        }
         let mut bound = match &create.query {
+            Some(_) if create.partition_by.is_some() => {
+                return Err(Error::unsupported("CREATE TABLE ... PARTITION BY ... AS"))
+            }
             Some(query) => self.bind_create_table_as(qualified, create, query)?,
             None => self.bind_create_table_columns(qualified, create)?,
         };
@@ -99,6 +109,9 @@ impl Binder<'_> {
             ..
         } = &mut bound
         {
+            if let Some(spec) = &create.partition_by {
+                schema.partition_key = Some(self.bind_partition_key(schema, spec)?);
+            }
             if schema.columns.len() > MAX_TABLE_COLUMNS {
                 return Err(Error::new(
                     SqlState::TooManyColumns,
@@ -388,6 +401,8 @@ impl Binder<'_> {
             comment: None,
             materialized: None,
             foreign: None,
+            partition_key: None,
+            partition_of: None,
         };
         self.add_generated(&mut schema, &generated)?;
         schema.constraints.extend(copied_checks);
@@ -487,6 +502,8 @@ impl Binder<'_> {
                 comment: None,
                 materialized: None,
                 foreign: None,
+                partition_key: None,
+                partition_of: None,
             },
             if_not_exists,
             sequences: Vec::new(),
@@ -566,7 +583,7 @@ impl Binder<'_> {
         }
         match object_type {
             ObjectType::Table | ObjectType::MaterializedView => Ok(BoundStatement::DropTable {
-                names,
+                names: self.with_partitions(names),
                 if_exists,
                 cascade,
                 kind: match object_type {

@@ -123,6 +123,11 @@ impl Binder<'_> {
             let scope = target.scope(&visible);
             let on_conflict = match on {
                 None => None,
+                Some(ast::OnInsert::OnConflict(_)) if schema.partition_key.is_some() => {
+                    return Err(Error::unsupported(
+                        "INSERT ... ON CONFLICT on a partitioned table",
+                    ))
+                }
                 Some(ast::OnInsert::OnConflict(_)) if target.is_view() => {
                     return Err(Error::unsupported("INSERT ... ON CONFLICT on a view"))
                 }

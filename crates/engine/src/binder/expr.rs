@@ -480,6 +480,13 @@ impl Binder<'_> {
                 return Ok(column);
             }
             Err(e) if e.state == SqlState::UndefinedColumn && name == "tableoid" => {
+                let partitioned = (scope.relation_oid(table))
+                    .and_then(|oid| self.state.tables.get(&oid))
+                    .is_some_and(|t| t.schema.partition_key.is_some());
+                if partitioned {
+                    // Each row's partition is not carried through the scan yet.
+                    return Err(Error::unsupported("tableoid of a partitioned table"));
+                }
                 match self.table_oid_column(scope, table) {
                     Some(column) => return Ok(column),
                     None => e,

@@ -67,6 +67,11 @@ impl Binder<'_> {
             }
         };
         check_persistence(self.state, table, referenced)?;
+        if referenced.partition_key.is_some() || table.partition_key.is_some() {
+            return Err(Error::unsupported(
+                "foreign keys referencing or on a partitioned table",
+            ));
+        }
         let columns = key_columns(table, columns)?;
         let referenced_columns = if referred_columns.is_empty() {
             let primary = referenced.unique_keys.iter().find(|k| k.primary);

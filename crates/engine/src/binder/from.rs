@@ -746,13 +746,7 @@ impl Binder<'_> {
         if let Some(foreign) = &schema.foreign {
             return self.bind_foreign_table_scan(schema, foreign, scope);
         }
-        let plan = LogicalPlan::Scan {
-            table_oid: schema.oid,
-            table_name: name.name,
-            columns: (0..schema.columns.len()).collect(),
-            types: schema.column_types(),
-        };
-        Ok((plan, scope))
+        Ok((self.table_scan(schema), scope))
     }
 }
 
@@ -920,6 +914,8 @@ impl Binder<'_> {
                     default_names.extend(record_columns.iter().map(|(name, _)| name.clone()))
                 }
                 None if options_table => default_names.extend(OPTION_COLUMNS.map(String::from)),
+                // Its OUT parameter's name, which PostgreSQL prefers to an alias.
+                None if name == PARTITION_ANCESTORS => default_names.push("relid".to_string()),
                 None if name == EXPAND_ARRAY => {
                     default_names.extend(EXPAND_ARRAY_COLUMNS.map(String::from))
                 }
@@ -1181,24 +1177,34 @@ impl Binder<'_> {
                 .unwrap_or_else(|| Err(self.undefined_function(function_name, &types)))?;
             bound = vec![array];
         }
-        if function_name == "pg_partition_ancestors" {
-            // No relation is a partition, so none has ancestors (psql's \d asks).
+        if function_name == PARTITION_ANCESTORS {
+            // psql's \d asks.
             let [relation] = bound.as_slice() else {
                 return Err(Error::new(
                     SqlState::UndefinedFunction,
                     "function pg_partition_ancestors does not exist",
                 ));
             };
-            self.coerce(
+            let regclass = DataType::Oid(crate::types::OidKind::RegClass);
+            let relation = self.coerce(
                 relation.clone(),
-                DataType::Oid(crate::types::OidKind::RegClass),
+                regclass,
                 crate::function::cast::CastContext::Implicit,
             )?;
-            let oids = DataType::array_of(DataType::Oid(crate::types::OidKind::Oid))
+            let ty = DataType::array_of(DataType::Oid(crate::types::OidKind::Oid))
                 .ok_or_else(|| Error::internal("oid[] is an array type"))?;
-            bound = vec![ScalarExpr::literal(ScalarValue::Array(Vec::new()), oids)];
+            bound = vec![ScalarExpr::CatalogCall {
+                func: crate::catalog::system::CatalogFunction::PartitionAncestors,
+                args: vec![relation],
+                ty,
+            }];
         }
-        Ok(vec![self.unnest_call(func, function_name, bound)?])
+        let mut call = self.unnest_call(func, function_name, bound)?;
+        if function_name == PARTITION_ANCESTORS {
+            // Unnested from an oid[] (there is no regclass[]): the same values.
+            call.ty = DataType::Oid(crate::types::OidKind::RegClass);
+        }
+        Ok(vec![call])
     }
 
     /// generate_subscripts(array, dim)'s series: from array_lower(array, dim) to
@@ -1335,6 +1341,7 @@ impl Binder<'_> {
 }
 
 const OPTIONS_TO_TABLE: &str = "pg_options_to_table";
+const PARTITION_ANCESTORS: &str = "pg_partition_ancestors";
 const OPTION_COLUMNS: [&str; 2] = ["option_name", "option_value"];
 
 /// A function call in FROM, whichever syntax sqlparser gave it.

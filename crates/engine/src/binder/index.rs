@@ -226,6 +226,9 @@ impl Binder<'_> {
             "views"
         } else if (self.state.table_by_name(name)).is_some_and(|t| t.schema.foreign.is_some()) {
             "foreign tables"
+        } else if (self.state.table_by_name(name)).is_some_and(|t| t.schema.partition_key.is_some())
+        {
+            return Err(Error::unsupported("CREATE INDEX on a partitioned table"));
         } else {
             return Ok(());
         };

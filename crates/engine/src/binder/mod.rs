@@ -40,6 +40,7 @@ mod names;
 mod on_conflict;
 mod operator;
 mod outer_join_row;
+mod partition;
 mod populate_record;
 mod position;
 mod present;

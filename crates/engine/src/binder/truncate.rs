@@ -54,8 +54,13 @@ impl Binder<'_> {
                     format!("cannot truncate foreign table \"{name}\""),
                 ));
             }
-            if !tables.iter().any(|(n, _)| *n == name) {
-                tables.push((name, entry.schema.oid));
+            for name in self.with_partitions(vec![name]) {
+                let Some(entry) = self.state.table_by_name(&name) else {
+                    continue;
+                };
+                if !tables.iter().any(|(n, _)| *n == name) {
+                    tables.push((name, entry.schema.oid));
+                }
             }
         }
         Ok(BoundStatement::Truncate {

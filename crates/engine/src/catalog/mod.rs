@@ -11,6 +11,7 @@ mod function;
 mod hnsw;
 mod materialized_view;
 mod namespace;
+pub mod partition;
 pub mod password;
 mod privilege;
 mod role;

@@ -169,6 +169,10 @@ pub struct TableSchema {
     pub materialized: Option<MaterializedView>,
     /// CREATE FOREIGN TABLE: the rows are read from a file (pg_class relkind 'f').
     pub foreign: Option<super::ForeignTable>,
+    /// PARTITION BY: the table is partitioned (pg_class relkind 'p') and keeps no rows.
+    pub partition_key: Option<super::partition::PartitionKey>,
+    /// PARTITION OF: the table is a partition of another.
+    pub partition_of: Option<super::partition::PartitionOf>,
 }
 
 impl TableSchema {

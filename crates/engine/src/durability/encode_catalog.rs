@@ -6,6 +6,9 @@ use std::sync::Arc;
 
 use super::bytes::{corrupt, Decoder, Encoder, Persist};
 use crate::binder::{MAX_CHAR_LENGTH, NUMERIC_MAX_SUPPORTED_PRECISION};
+use crate::catalog::partition::{
+    PartitionBound, PartitionKey, PartitionOf, PartitionStrategy, RangeDatum,
+};
 use crate::catalog::{
     AclItem, AclMode, CheckConstraint, ColumnDef, ColumnPrivileges, CompositeType, Constraint,
     ConstraintKind, Domain, DomainCheck, EnumLabel, EnumType, Extension, ForeignKey, ForeignServer,
@@ -765,6 +768,14 @@ impl Persist for TableSchema {
                 encode_options(out, options);
             });
         }
+        if let Some(key) = &self.partition_key {
+            write_wide_section(out, PARTITION_KEY);
+            encode_partition_key(out, key);
+        }
+        if let Some(of) = &self.partition_of {
+            write_wide_section(out, PARTITION_OF);
+            encode_partition_of(out, of);
+        }
         write_comment(out, &self.comment);
     }
 
@@ -782,6 +793,8 @@ impl Persist for TableSchema {
             comment: None,
             materialized: None,
             foreign: None,
+            partition_key: None,
+            partition_of: None,
         };
         let mut tag = input.u8()?;
         if tag == DOMAIN_COLUMNS {
@@ -823,6 +836,16 @@ impl Persist for TableSchema {
                 })?;
                 column.fdw_options = options;
             }
+            tag = input.u8()?;
+        }
+        if tag == PARTITION_KEY[0] {
+            read_wide_section(input, PARTITION_KEY)?;
+            schema.partition_key = Some(decode_partition_key(input)?);
+            tag = input.u8()?;
+        }
+        if tag == PARTITION_OF[0] {
+            read_wide_section(input, PARTITION_OF)?;
+            schema.partition_of = Some(decode_partition_of(input)?);
             tag = input.u8()?;
         }
         schema.comment = match tag {
@@ -900,6 +923,95 @@ const FOREIGN_TABLE: u8 = 170;
 /// Marks the list of a foreign table's columns that have `OPTIONS (...)`, by position
 /// (from the foreign tables range, 170-179).
 const FOREIGN_COLUMN_OPTIONS: u8 = 172;
+
+/// Marks a partitioned table's key (tag 297, from the partitions' range 297-305, written
+/// as two bytes; its first byte, 41, is no other tag's in this place).
+const PARTITION_KEY: [u8; 2] = 297u16.to_le_bytes();
+
+/// Marks a partition's parent and bound (tag 298, two bytes; first byte 42).
+const PARTITION_OF: [u8; 2] = 298u16.to_le_bytes();
+
+fn encode_partition_key(out: &mut Encoder, key: &PartitionKey) {
+    out.u8(match key.strategy {
+        PartitionStrategy::Range => 0,
+        PartitionStrategy::List => 1,
+    });
+    out.u32(key.column as u32);
+}
+
+fn decode_partition_key(input: &mut Decoder<'_>) -> Result<PartitionKey> {
+    let strategy = match input.u8()? {
+        0 => PartitionStrategy::Range,
+        1 => PartitionStrategy::List,
+        other => return Err(corrupt(format!("partition strategy {other}"))),
+    };
+    Ok(PartitionKey {
+        strategy,
+        column: input.u32()? as usize,
+    })
+}
+
+fn encode_range_datum(out: &mut Encoder, datum: &RangeDatum) {
+    match datum {
+        RangeDatum::MinValue => out.u8(0),
+        RangeDatum::MaxValue => out.u8(1),
+        RangeDatum::Value(text) => {
+            out.u8(2);
+            out.str(text);
+        }
+    }
+}
+
+fn decode_range_datum(input: &mut Decoder<'_>) -> Result<RangeDatum> {
+    Ok(match input.u8()? {
+        0 => RangeDatum::MinValue,
+        1 => RangeDatum::MaxValue,
+        2 => RangeDatum::Value(input.string()?),
+        other => return Err(corrupt(format!("range bound datum {other}"))),
+    })
+}
+
+fn encode_partition_of(out: &mut Encoder, of: &PartitionOf) {
+    out.u32(of.parent);
+    match &of.bound {
+        PartitionBound::Range { from, to } => {
+            out.u8(0);
+            encode_range_datum(out, from);
+            encode_range_datum(out, to);
+        }
+        PartitionBound::List(values) => {
+            out.u8(1);
+            out.items(values, |out, value| match value {
+                None => out.u8(0),
+                Some(text) => {
+                    out.u8(1);
+                    out.str(text);
+                }
+            });
+        }
+        PartitionBound::Default => out.u8(2),
+    }
+}
+
+fn decode_partition_of(input: &mut Decoder<'_>) -> Result<PartitionOf> {
+    let parent = input.u32()?;
+    let bound = match input.u8()? {
+        0 => PartitionBound::Range {
+            from: decode_range_datum(input)?,
+            to: decode_range_datum(input)?,
+        },
+        1 => PartitionBound::List(input.items(1, |input| {
+            Ok(match input.u8()? {
+                0 => None,
+                1 => Some(input.string()?),
+                other => return Err(corrupt(format!("list bound value {other}"))),
+            })
+        })?),
+        2 => PartitionBound::Default,
+        other => return Err(corrupt(format!("partition bound kind {other}"))),
+    };
+    Ok(PartitionOf { parent, bound })
+}
 
 /// The view check option tags (from the objects range, 70-79).
 const VIEW_CHECK_LOCAL: u8 = 70;
@@ -1738,6 +1850,8 @@ mod tests {
             comment: Some("a table".into()),
             materialized: None,
             foreign: None,
+            partition_key: None,
+            partition_of: None,
         }
     }
 

@@ -42,6 +42,7 @@ mod nested_loop_join;
 pub mod on_conflict;
 mod ordinality;
 pub mod parallel;
+mod partition;
 mod partitioned_rows;
 pub mod privilege;
 mod project;

@@ -7,6 +7,7 @@ use super::check::check_rows;
 use super::expression::evaluate;
 use super::filter::selected_rows;
 use super::{materialize, ExecContext};
+use crate::catalog::partition::Router;
 use crate::catalog::QualifiedName;
 use crate::catalog::TableSchema;
 use crate::error::{Error, Result, SqlState};
@@ -107,6 +108,8 @@ pub struct Appender<'a> {
     count: u64,
     /// The row id of the first row appended, where the foreign key checks start.
     first_row_id: Option<u64>,
+    /// A partitioned table's: where its rows go, and an appender per partition.
+    routes: Option<(Router, Vec<Appender<'a>>)>,
 }
 
 impl<'a> Appender<'a> {
@@ -119,6 +122,20 @@ impl<'a> Appender<'a> {
         let entry = insertable(txn, name, oid)?;
         let types = entry.schema.column_types();
         let oldest = oldest_sharing_indexes(txn, &entry);
+        let routes = match &entry.schema.partition_key {
+            Some(key) => {
+                let view = txn.view();
+                let (router, partitions) = super::partition::router(&view, &entry.schema, key)?;
+                let targets: Vec<(QualifiedName, u32)> = (partitions.iter())
+                    .map(|p| (p.qualified_name(), p.oid))
+                    .collect();
+                let appenders = (targets.iter())
+                    .map(|(name, oid)| Appender::open(txn, name, *oid, checks))
+                    .collect::<Result<_>>()?;
+                Some((router, appenders))
+            }
+            None => None,
+        };
         Ok(Appender {
             entry,
             checks,
@@ -126,6 +143,7 @@ impl<'a> Appender<'a> {
             oldest,
             count: 0,
             first_row_id: None,
+            routes,
         })
     }
 
@@ -134,6 +152,23 @@ impl<'a> Appender<'a> {
     }
 
     pub fn append(&mut self, batch: &Batch, ctx: &ExecContext) -> Result<()> {
+        if let Some((router, partitions)) = &mut self.routes {
+            let enums = &ctx.state.enum_types;
+            let rows_of = super::partition::split_rows(
+                &self.entry.schema,
+                router,
+                partitions.len(),
+                batch,
+                enums,
+            )?;
+            for (partition, rows) in partitions.iter_mut().zip(rows_of) {
+                if !rows.is_empty() {
+                    partition.append(&batch.gather(&rows), ctx)?;
+                }
+            }
+            self.count += batch.len() as u64;
+            return Ok(());
+        }
         check_new_rows(&self.entry.schema, self.checks, batch, None, ctx)?;
         let data = Arc::make_mut(&mut self.entry.data);
         let first_row_id = data.append(&self.types, batch)? as u64;
@@ -155,6 +190,12 @@ impl<'a> Appender<'a> {
     /// Stages the new version in `txn` and checks the appended rows' foreign keys (once,
     /// so rows of one statement may reference each other): how many rows were appended.
     pub fn finish(self, txn: &mut Transaction) -> Result<u64> {
+        if let Some((_, partitions)) = self.routes {
+            for partition in partitions {
+                partition.finish(txn)?;
+            }
+            return Ok(self.count);
+        }
         if let Some(first) = self.first_row_id {
             if txn.shares_table(&self.entry.schema.qualified_name()) {
                 claim_unique_keys(txn, &self.entry, first)?;
@@ -443,6 +484,22 @@ pub fn update(
     keep_rows: bool,
     ctx: &ExecContext,
 ) -> Result<Modified> {
+    if let Some((key, partitions)) = super::partition::partition_targets(txn, target) {
+        if assignments.iter().any(|(column, _)| *column == key) {
+            return update_moving_rows(
+                txn,
+                target,
+                &partitions,
+                assignments,
+                checks,
+                keep_rows,
+                ctx,
+            );
+        }
+        return each_partition(target, &partitions, |part| {
+            update(txn, part, assignments, checks, keep_rows, ctx)
+        });
+    }
     let assigned: Vec<usize> = assignments.iter().map(|(c, _)| *c).collect();
     let (mut entry, targets) = locked_targets(txn, target, Some(&assigned), ctx)?;
     let width = entry.schema.columns.len();
@@ -520,6 +577,64 @@ pub fn update(
     Ok(modified)
 }
 
+/// An UPDATE or DELETE of a partitioned table: `write` run on each of its partitions,
+/// with the target's source and filter; what they did, together.
+fn each_partition(
+    target: &Target,
+    partitions: &[(QualifiedName, u32)],
+    mut write: impl FnMut(&Target) -> Result<Modified>,
+) -> Result<Modified> {
+    let mut modified = Modified::default();
+    for (name, oid) in partitions {
+        let part = Target {
+            name,
+            oid: *oid,
+            source: target.source,
+            filter: target.filter,
+        };
+        let done = write(&part)?;
+        modified.count += done.count;
+        modified.rows.extend(done.rows);
+    }
+    Ok(modified)
+}
+
+/// An UPDATE of a partitioned table's key, which may move rows to other partitions, as
+/// PostgreSQL 11+ does: every target row is deleted from its partition, then the new rows
+/// are inserted into the table and routed (all deletes first, so no partition sees a row
+/// it has just received again); with RETURNING, the new rows and their FROM columns.
+fn update_moving_rows(
+    txn: &mut Transaction,
+    target: &Target,
+    partitions: &[(QualifiedName, u32)],
+    assignments: &[(usize, ScalarExpr)],
+    checks: &[RowCheck],
+    keep_rows: bool,
+    ctx: &ExecContext,
+) -> Result<Modified> {
+    let old_rows = each_partition(target, partitions, |part| delete(txn, part, true, ctx))?;
+    let mut appender = Appender::open(txn, target.name, target.oid, checks)?;
+    let width = appender.schema().columns.len();
+    let mut modified = Modified::default();
+    for matched in &old_rows.rows {
+        let mut new_rows = matched.columns[..width].to_vec();
+        for (column, expr) in assignments {
+            new_rows[*column] = evaluate(expr, matched, ctx)?;
+        }
+        let mut new_rows = Batch::new(new_rows, matched.len());
+        appender.append(&new_rows, ctx)?;
+        modified.count += matched.len() as u64;
+        if keep_rows {
+            new_rows
+                .columns
+                .extend_from_slice(&matched.columns[width..]);
+            modified.rows.push(new_rows);
+        }
+    }
+    appender.finish(txn)?;
+    Ok(modified)
+}
+
 /// Deletes the target rows; with RETURNING, they are kept (followed by the USING items'
 /// columns of their match).
 pub fn delete(
@@ -528,6 +643,11 @@ pub fn delete(
     keep_rows: bool,
     ctx: &ExecContext,
 ) -> Result<Modified> {
+    if let Some((_, partitions)) = super::partition::partition_targets(txn, target) {
+        return each_partition(target, &partitions, |part| {
+            delete(txn, part, keep_rows, ctx)
+        });
+    }
     let (mut entry, targets) = locked_targets(txn, target, None, ctx)?;
     let referenced = super::foreign_key::is_referenced(&ctx.state, target.oid);
     let width = entry.schema.columns.len();
@@ -707,7 +827,8 @@ pub(super) fn check_new_rows(
         .count();
     check_rows(schema, &checks[..domains], batch, ctx)?;
     check_not_null(schema, batch, columns, &ctx.state.enum_types)?;
-    check_rows(schema, &checks[domains..], batch, ctx)
+    check_rows(schema, &checks[domains..], batch, ctx)?;
+    super::partition::check_partition_bound(schema, batch, ctx)
 }
 
 /// 23502 if a NOT NULL column (among `columns`, or all) gets a NULL.

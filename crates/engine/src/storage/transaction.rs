@@ -1172,6 +1172,8 @@ mod tests {
                 comment: None,
                 materialized: None,
                 foreign: None,
+                partition_key: None,
+                partition_of: None,
             }),
             data: Arc::new(TableData::default()),
             generation: 0,

@@ -22,6 +22,11 @@ pub enum CatalogFunction {
     /// the search path finds it by its bare name; everything else is in pg_catalog.
     IsVisible,
     GetUserById,
+    /// pg_get_partkeydef(oid).
+    GetPartKeyDef,
+    /// The relations pg_partition_ancestors(regclass) lists, as a regclass array the
+    /// binder unnests: a partition and its ancestors, a partitioned table itself, else none.
+    PartitionAncestors,
     FormatType,
     /// pg_get_expr(adbin, relid [, pretty]): our expression trees are their SQL text.
     GetExpr,
@@ -125,6 +130,7 @@ impl CatalogFunction {
                 1,
             ) => (F::IsVisible, &[OID_ARG], DataType::Bool),
             ("pg_get_userbyid", 1) => (F::GetUserById, &[OID_ARG], text),
+            ("pg_get_partkeydef", 1) => (F::GetPartKeyDef, &[OID_ARG], text),
             ("format_type", 2) => (F::FormatType, &[OID_ARG, INT4], text),
             ("pg_get_expr", 2) => (F::GetExpr, &[TEXT, OID_ARG], text),
             ("pg_get_expr", 3) => (F::GetExpr, &[TEXT, OID_ARG, BOOL], text),
@@ -336,6 +342,30 @@ impl CatalogFunction {
                 _ => ScalarValue::Null,
             }),
             F::GetUserById | F::RegRoleOut => text(snapshot.role_name(oid())),
+            F::PartitionAncestors => {
+                let tables = &snapshot.state.tables;
+                let mut ancestors = Vec::new();
+                let mut current = tables.get(&oid());
+                while let Some(entry) = current {
+                    let schema = &entry.schema;
+                    if schema.partition_key.is_none() && schema.partition_of.is_none() {
+                        break;
+                    }
+                    ancestors.push(ScalarValue::Int64(i64::from(schema.oid)));
+                    current = (schema.partition_of.as_ref()).and_then(|of| tables.get(&of.parent));
+                }
+                Ok(ScalarValue::Array(ancestors))
+            }
+            F::GetPartKeyDef => Ok(match snapshot.state.tables.get(&oid()) {
+                Some(entry) => match &entry.schema.partition_key {
+                    Some(key) => ScalarValue::Text(crate::catalog::partition::key_definition(
+                        key,
+                        &entry.schema,
+                    )),
+                    None => ScalarValue::Null,
+                },
+                None => ScalarValue::Null,
+            }),
             F::AclDefault => acl_default(args, snapshot),
             F::FormatType => match args.first() {
                 Some(ScalarValue::Null) | None => Ok(ScalarValue::Null),

@@ -265,6 +265,10 @@ struct ClassRow<'a> {
     am: u32,
     /// relispopulated: false for a materialized view WITH NO DATA.
     populated: bool,
+    /// A partition's bound as pg_get_expr prints relpartbound (relispartition).
+    partition_bound: Option<String>,
+    /// relhassubclass: a partitioned table with partitions.
+    has_subclass: bool,
 }
 
 impl ClassRow<'_> {
@@ -273,7 +277,7 @@ impl ClassRow<'_> {
     fn values(&self, snapshot: &CatalogSnapshot) -> Vec<ScalarValue> {
         let roles = &snapshot.state.roles;
         let (owner, acl) = match self.kind {
-            b'r' | b'v' | b'm' | b'S' => {
+            b'r' | b'v' | b'm' | b'S' | b'p' => {
                 let privileges = match self.kind {
                     b'S' => roles.sequence_privileges(self.oid),
                     _ => roles.relation_privileges(self.oid),
@@ -285,12 +289,18 @@ impl ClassRow<'_> {
         };
         // Tables and materialized views: relations with heap storage.
         let heap = matches!(self.kind, b'r' | b'm');
-        let replident = if heap { b'd' } else { b'n' };
-        let storage = !matches!(self.kind, b'v' | b'c');
+        let replident = if heap || self.kind == b'p' {
+            b'd'
+        } else {
+            b'n'
+        };
+        let storage = !matches!(self.kind, b'v' | b'c' | b'p' | b'I');
         // Tables, views and composite types of users have a row type (the system
         // relations' are not listed).
         let row_type = match self.kind {
-            b'r' | b'v' | b'm' | b'c' if self.oid >= FIRST_USER_OID => row_type_oid(self.oid),
+            b'r' | b'v' | b'm' | b'c' | b'p' if self.oid >= FIRST_USER_OID => {
+                row_type_oid(self.oid)
+            }
             _ => 0,
         };
         vec![
@@ -315,20 +325,29 @@ impl ClassRow<'_> {
             int2(i16::try_from(self.checks).unwrap_or(i16::MAX)),
             boolean(self.kind == b'v'),
             boolean(self.has_triggers),
-            boolean(false),
+            boolean(self.has_subclass),
             boolean(false),
             boolean(false),
             boolean(self.populated),
             char(replident),
-            boolean(false),
+            boolean(self.partition_bound.is_some()),
             oid(0),
             text("0"),
             text(if heap { "1" } else { "0" }),
             acl,
             NULL,
-            NULL,
+            self.partition_bound.as_deref().map_or(NULL, text),
         ]
     }
+}
+
+/// relpartbound of a partition, as pg_get_expr prints it.
+fn partition_bound(state: &crate::storage::DbState, schema: &TableSchema) -> Option<String> {
+    let of = schema.partition_of.as_ref()?;
+    let parent = state.tables.get(&of.parent)?;
+    let key = parent.schema.partition_key.as_ref()?;
+    let ty = parent.schema.columns.get(key.column)?.data_type;
+    Some(crate::catalog::partition::bound_definition(&of.bound, ty))
 }
 
 pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
@@ -347,6 +366,8 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             persistence: b'p',
             am: if relation.kind == b'r' { HEAP_AM } else { 0 },
             populated: true,
+            partition_bound: None,
+            has_subclass: false,
         });
     }
     let state = snapshot.state;
@@ -372,6 +393,7 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             kind: match (&schema.materialized, &schema.foreign) {
                 (Some(_), _) => b'm',
                 (None, Some(_)) => b'f',
+                (None, None) if schema.partition_key.is_some() => b'p',
                 (None, None) => b'r',
             },
             columns: schema.columns.len(),
@@ -383,16 +405,33 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
                     .values()
                     .any(|e| e.schema.foreign_keys_to(schema.oid).next().is_some()),
             persistence: persistence(namespace, schema.unlogged),
-            // A foreign table has no access method.
-            am: if schema.foreign.is_some() { 0 } else { HEAP_AM },
+            // A foreign table and a partitioned table have no access method.
+            am: if schema.foreign.is_some() || schema.partition_key.is_some() {
+                0
+            } else {
+                HEAP_AM
+            },
             populated: schema.materialized.as_ref().is_none_or(|m| m.populated),
+            partition_bound: partition_bound(state, schema),
+            has_subclass: schema.partition_key.is_some()
+                && (state.tables.values()).any(|t| {
+                    t.schema
+                        .partition_of
+                        .as_ref()
+                        .is_some_and(|p| p.parent == schema.oid)
+                }),
         });
         rows.extend(table_indexes.iter().map(|index| ClassRow {
             oid: index.oid,
             owned_with: schema.oid,
             name: index.name,
             namespace,
-            kind: b'i',
+            // A partitioned table's index is a partitioned index.
+            kind: if schema.partition_key.is_some() {
+                b'I'
+            } else {
+                b'i'
+            },
             columns: index.columns.len(),
             has_index: false,
             checks: 0,
@@ -400,6 +439,8 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
             persistence: persistence(namespace, schema.unlogged),
             am: access_method(index.method),
             populated: true,
+            partition_bound: None,
+            has_subclass: false,
         }));
     }
     let views = (state.views.values()).map(|view| {
@@ -429,6 +470,8 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
                 persistence: persistence(namespace, false),
                 am: 0,
                 populated: true,
+                partition_bound: None,
+                has_subclass: false,
             }),
     );
     rows.extend(state.sequences.values().map(|sequence| ClassRow {
@@ -444,6 +487,8 @@ pub(super) fn pg_class(snapshot: &CatalogSnapshot) -> Rows {
         persistence: persistence(sequence.name.schema, false),
         am: 0,
         populated: true,
+        partition_bound: None,
+        has_subclass: false,
     }));
     rows.iter().map(|row| row.values(snapshot)).collect()
 }
@@ -1218,6 +1263,57 @@ pub(super) fn pg_rewrite(snapshot: &CatalogSnapshot) -> Rows {
             ]
         })
         .collect()
+}
+
+/// Each partition under its parent.
+pub(super) fn pg_inherits(snapshot: &CatalogSnapshot) -> Rows {
+    let mut rows: Vec<(u32, u32)> = (snapshot.state.tables.values())
+        .filter_map(|t| Some((t.schema.oid, t.schema.partition_of.as_ref()?.parent)))
+        .collect();
+    rows.sort_unstable();
+    (rows.into_iter())
+        .map(|(child, parent)| vec![oid(child), oid(parent), int4(1), boolean(false)])
+        .collect()
+}
+
+/// Each partitioned table's key.
+pub(super) fn pg_partitioned_table(snapshot: &CatalogSnapshot) -> Rows {
+    let state = snapshot.state;
+    let mut tables: Vec<&TableSchema> = (state.tables.values())
+        .map(|t| t.schema.as_ref())
+        .filter(|s| s.partition_key.is_some())
+        .collect();
+    tables.sort_by_key(|s| s.oid);
+    let mut rows = Vec::with_capacity(tables.len());
+    for schema in tables {
+        let Some(key) = &schema.partition_key else {
+            continue;
+        };
+        let tables = state.tables.values().map(|t| t.schema.as_ref());
+        let default = crate::catalog::partition::partitions_of(tables, schema.oid)
+            .into_iter()
+            .find(|p| {
+                (p.partition_of.as_ref()).is_some_and(|of| {
+                    of.bound == crate::catalog::partition::PartitionBound::Default
+                })
+            })
+            .map_or(0, |p| p.oid);
+        let collation = match schema.columns[key.column].data_type {
+            DataType::Text | DataType::Varchar(_) | DataType::Char(_) => "100",
+            _ => "0",
+        };
+        rows.push(vec![
+            oid(schema.oid),
+            char(key.strategy.code() as u8),
+            int2(1),
+            oid(default),
+            text(&(key.column + 1).to_string()),
+            NULL,
+            text(collation),
+            NULL,
+        ]);
+    }
+    rows
 }
 
 /// A sequence owned by a column (SERIAL, or an identity column's).
