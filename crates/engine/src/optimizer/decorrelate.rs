@@ -159,13 +159,21 @@ fn shift(expr: ScalarExpr, by: usize) -> ScalarExpr {
     expr.map_columns(&|i| i + by)
 }
 
-/// `(SELECT f(aggs) FROM ... WHERE correlation)` as a grouped derived table: its key columns,
-/// then the value column. Also says whether a missing group means 0 (a bare count).
-fn grouped_subquery(subquery: &Subquery) -> Option<(LogicalPlan, Vec<ScalarExpr>, bool)> {
-    let LogicalPlan::Project { input, exprs } = subquery.plan.as_ref() else {
-        return None;
-    };
-    let [value] = exprs.as_slice() else {
+/// `(SELECT f(aggs), ... FROM ... WHERE correlation)` as a derived table grouped by the
+/// correlation's inner keys: its key columns, then one column per value.
+struct Grouped {
+    derived: LogicalPlan,
+    outer_keys: Vec<ScalarExpr>,
+    /// Per value: whether a missing group means 0 (a bare count) rather than NULL.
+    counts_zero: Vec<bool>,
+}
+
+/// `plan` (an aggregate without GROUP BY over a correlated filter, under its select list)
+/// grouped by its correlation, if every value it gives for no rows is what a missing group
+/// gives: 0 for a bare count, or NULL for an expression that is NULL when the aggregates it
+/// reads are (sum, avg, min and max of no rows are NULL).
+fn grouped_subquery(plan: &LogicalPlan) -> Option<Grouped> {
+    let LogicalPlan::Project { input, exprs } = plan else {
         return None;
     };
     let LogicalPlan::Aggregate {
@@ -181,7 +189,7 @@ fn grouped_subquery(subquery: &Subquery) -> Option<(LogicalPlan, Vec<ScalarExpr>
     if !group_by.is_empty()
         || !grouping_sets.is_empty()
         || !grouping_calls.is_empty()
-        || mentions_outer(value)
+        || exprs.iter().any(mentions_outer)
     {
         return None;
     }
@@ -192,28 +200,43 @@ fn grouped_subquery(subquery: &Subquery) -> Option<(LogicalPlan, Vec<ScalarExpr>
     }) {
         return None;
     }
-    let counts_zero = match value {
-        ScalarExpr::Column { index, .. } => matches!(
-            aggregates.get(*index).map(|a| a.func),
-            Some(AggregateFunction::Count | AggregateFunction::CountStar)
-        ),
-        _ => false,
+    let counts_zero = exprs
+        .iter()
+        .map(|value| match value {
+            ScalarExpr::Column { index, .. } => matches!(
+                aggregates.get(*index).map(|a| a.func),
+                Some(AggregateFunction::Count | AggregateFunction::CountStar)
+            ),
+            _ => false,
+        })
+        .collect::<Vec<bool>>();
+    let null_on_empty = |value: &ScalarExpr| {
+        let mut read_null_on_empty = true;
+        value.visit(&mut |e| {
+            if let ScalarExpr::Column { index, .. } = e {
+                read_null_on_empty &= matches!(
+                    aggregates.get(*index).map(|a| a.func),
+                    Some(
+                        AggregateFunction::Sum
+                            | AggregateFunction::Avg
+                            | AggregateFunction::Min
+                            | AggregateFunction::Max
+                    )
+                );
+            }
+        });
+        read_null_on_empty && null_when_columns_null(value)
     };
-    let null_on_empty = aggregates.iter().all(|a| {
-        matches!(
-            a.func,
-            AggregateFunction::Sum
-                | AggregateFunction::Avg
-                | AggregateFunction::Min
-                | AggregateFunction::Max
-        )
-    });
-    if !counts_zero && !null_on_empty {
+    if !exprs
+        .iter()
+        .zip(&counts_zero)
+        .all(|(value, &count)| count || null_on_empty(value))
+    {
         return None;
     }
     let correlation = correlation(filter)?;
     let keys = correlation.inner_keys.len();
-    let mut derived_exprs: Vec<ScalarExpr> = correlation
+    let derived_exprs = correlation
         .inner_keys
         .iter()
         .enumerate()
@@ -221,8 +244,8 @@ fn grouped_subquery(subquery: &Subquery) -> Option<(LogicalPlan, Vec<ScalarExpr>
             index,
             ty: key.ty(),
         })
+        .chain(exprs.iter().map(|value| shift(value.clone(), keys)))
         .collect();
-    derived_exprs.push(shift(value.clone(), keys));
     let derived = LogicalPlan::Project {
         input: Box::new(LogicalPlan::Aggregate {
             input: Box::new(correlation.input),
@@ -233,7 +256,34 @@ fn grouped_subquery(subquery: &Subquery) -> Option<(LogicalPlan, Vec<ScalarExpr>
         }),
         exprs: derived_exprs,
     };
-    Some((derived, correlation.outer_keys, counts_zero))
+    Some(Grouped {
+        derived,
+        outer_keys: correlation.outer_keys,
+        counts_zero,
+    })
+}
+
+/// Whether `value` is NULL whenever every column it reads is: strict all the way down, as
+/// constant folding of NULL arguments shows (`coalesce(sum(x), 0)` is not).
+fn null_when_columns_null(value: &ScalarExpr) -> bool {
+    fn nulled(expr: ScalarExpr) -> ScalarExpr {
+        match expr {
+            ScalarExpr::Column { ty, .. } => ScalarExpr::null(ty),
+            other => {
+                let fallback = other.clone();
+                other
+                    .try_map_children(&mut |e| Ok(nulled(e)))
+                    .unwrap_or(fallback)
+            }
+        }
+    }
+    matches!(
+        nulled(value.clone()).fold_strict_nulls(),
+        ScalarExpr::Literal {
+            value: crate::types::ScalarValue::Null,
+            ..
+        }
+    )
 }
 
 fn key_equalities(outer_keys: Vec<ScalarExpr>, width: usize) -> Option<ScalarExpr> {
@@ -252,6 +302,64 @@ fn key_equalities(outer_keys: Vec<ScalarExpr>, width: usize) -> Option<ScalarExp
     ScalarExpr::conjunction(parts)
 }
 
+/// `input` LEFT JOIN the grouped subquery on its correlation (`input`'s columns keep their
+/// positions), and per value of the subquery the expression giving it for an input row.
+fn join_grouped(input: LogicalPlan, grouped: Grouped) -> (LogicalPlan, Vec<ScalarExpr>) {
+    let width = input.output_types().len();
+    let keys = grouped.outer_keys.len();
+    let types = grouped.derived.output_types();
+    let joined = LogicalPlan::Join {
+        left: Box::new(input),
+        right: Box::new(grouped.derived),
+        kind: JoinKind::Left,
+        condition: key_equalities(grouped.outer_keys, width),
+    };
+    let values = grouped
+        .counts_zero
+        .iter()
+        .enumerate()
+        .map(|(i, &counts_zero)| {
+            let ty = types[keys + i];
+            let value = ScalarExpr::Column {
+                index: width + keys + i,
+                ty,
+            };
+            match counts_zero {
+                true => ScalarExpr::Coalesce {
+                    args: vec![
+                        value,
+                        ScalarExpr::literal(crate::types::ScalarValue::Int64(0), ty),
+                    ],
+                    ty,
+                },
+                false => value,
+            }
+        })
+        .collect();
+    (joined, values)
+}
+
+/// `left JOIN LATERAL (SELECT aggs FROM ... WHERE correlation)`, which gives one row per left
+/// row, as `left` LEFT JOIN the subquery grouped by its correlation: `left`'s columns, then
+/// the subquery's.
+pub(super) fn lateral_aggregate(left: &LogicalPlan, right: &LogicalPlan) -> Option<LogicalPlan> {
+    let grouped = grouped_subquery(right)?;
+    let width = left.output_types().len();
+    let (joined, values) = join_grouped(left.clone(), grouped);
+    let types = joined.output_types();
+    let exprs = (0..width)
+        .map(|index| ScalarExpr::Column {
+            index,
+            ty: types[index],
+        })
+        .chain(values)
+        .collect();
+    Some(LogicalPlan::Project {
+        input: Box::new(joined),
+        exprs,
+    })
+}
+
 /// Replaces correlated scalar aggregate subqueries in `expr` by columns of LEFT JOINs added
 /// to `input` (whose existing columns keep their positions).
 fn replace_scalar_subqueries(expr: ScalarExpr, input: &mut LogicalPlan) -> ScalarExpr {
@@ -259,17 +367,9 @@ fn replace_scalar_subqueries(expr: ScalarExpr, input: &mut LogicalPlan) -> Scala
         ScalarExpr::Subquery(subquery)
             if subquery.correlated && matches!(subquery.kind, SubqueryKind::Scalar(_)) =>
         {
-            let Some((derived, outer_keys, counts_zero)) = grouped_subquery(&subquery) else {
+            let grouped = grouped_subquery(&subquery.plan).filter(|g| g.counts_zero.len() == 1);
+            let Some(grouped) = grouped else {
                 return ScalarExpr::Subquery(subquery);
-            };
-            let width = input.output_types().len();
-            let keys = outer_keys.len();
-            let ty = match subquery.kind {
-                SubqueryKind::Scalar(ty) => ty,
-                SubqueryKind::Exists
-                | SubqueryKind::Array(_)
-                | SubqueryKind::Column { .. }
-                | SubqueryKind::Quantified { .. } => return ScalarExpr::Subquery(subquery),
             };
             let taken = std::mem::replace(
                 input,
@@ -278,27 +378,10 @@ fn replace_scalar_subqueries(expr: ScalarExpr, input: &mut LogicalPlan) -> Scala
                     types: vec![],
                 },
             );
-            *input = LogicalPlan::Join {
-                left: Box::new(taken),
-                right: Box::new(derived),
-                kind: JoinKind::Left,
-                condition: key_equalities(outer_keys, width),
-            };
-            let value = ScalarExpr::Column {
-                index: width + keys,
-                ty,
-            };
-            if counts_zero {
-                ScalarExpr::Coalesce {
-                    args: vec![
-                        value,
-                        ScalarExpr::literal(crate::types::ScalarValue::Int64(0), ty),
-                    ],
-                    ty,
-                }
-            } else {
-                value
-            }
+            let (joined, mut values) = join_grouped(taken, grouped);
+            *input = joined;
+            // One value, as checked above.
+            values.pop().unwrap_or(ScalarExpr::Subquery(subquery))
         }
         other => {
             let fallback = other.clone();

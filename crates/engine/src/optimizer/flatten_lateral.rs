@@ -2,9 +2,11 @@
 //! join over the left row (`a, b JOIN LATERAL (VALUES (a.x)) v ON ...`,
 //! `a, LATERAL (SELECT b.y FROM b WHERE b.k = a.k) s`), as PostgreSQL's pull_up_subqueries
 //! does: the left row's columns are joined in where the right side reads them, so the right
-//! side runs once instead of once per left row. Aggregates, LIMIT, DISTINCT, set operations,
-//! several VALUES rows, functions in FROM reading the left row, volatile expressions and
-//! subqueries keep running per row (what PostgreSQL does not pull up either).
+//! side runs once instead of once per left row. An aggregate over rows equal to the left
+//! row's columns (`LATERAL (SELECT count(*), max(y) FROM b WHERE b.k = a.k)`) becomes a join
+//! with its input grouped by them, as `decorrelate` does for scalar subqueries. GROUP BY,
+//! LIMIT, DISTINCT, set operations, several VALUES rows, functions in FROM reading the left
+//! row, volatile expressions and subqueries keep running per row.
 
 use super::{map_expressions, map_inputs, Rule};
 use crate::error::Result;
@@ -57,7 +59,10 @@ fn flatten(
     if !reads_left_row(right) {
         return Some(join(left.clone(), one_level_up(right)?, kind, condition));
     }
-    let joined = dependent_join(left, right)?;
+    let (joined, one_row) = match dependent_join(left, right) {
+        Some(joined) => (joined, single_row(right)),
+        None => (super::decorrelate::lateral_aggregate(left, right)?, true),
+    };
     match (kind, condition) {
         (JoinKind::Inner, None) => Some(joined),
         (JoinKind::Inner, Some(condition)) => Some(LogicalPlan::Filter {
@@ -67,7 +72,7 @@ fn flatten(
         // One right row per left row: the left join keeps it, with the right columns NULL
         // where the condition does not hold. They are computed before the condition is
         // tested, so their errors are raised as the per-row join raises them.
-        (JoinKind::Left, _) if single_row(right) => {
+        (JoinKind::Left, _) if one_row => {
             let width = left.output_types().len();
             let types = joined.output_types();
             let exprs = types
