@@ -3,7 +3,11 @@
 //! - `(SELECT agg(x) FROM t WHERE t.k = outer.k ...)` becomes a LEFT JOIN with `t` grouped by
 //!   `k` (a missing group gives NULL, or 0 for a bare count, as the subquery would);
 //! - `[NOT] EXISTS (SELECT ... FROM t WHERE t.k = outer.k ...)` as a WHERE conjunct becomes
-//!   a join with (or, negated, an anti-join against) the distinct keys of `t`.
+//!   a join with (or, negated, an anti-join against) the distinct keys of `t`, and so does
+//!   `x IN (SELECT t.y ... WHERE t.k = outer.k ...)` (not negated: NOT IN's NULLs differ),
+//!   with `t.y = x` one more key;
+//! - a LATERAL aggregate over rows correlated by equality (`lateral_aggregate`, called by
+//!   `flatten_lateral`) becomes a LEFT JOIN like a scalar aggregate subquery.
 //!
 //! Only shapes with equality correlation on the immediately enclosing query are rewritten;
 //! everything else keeps running per row, which is slower but equally correct.
@@ -11,7 +15,9 @@
 use super::{map_inputs, Rule};
 use crate::error::Result;
 use crate::function::AggregateFunction;
-use crate::plan::{CompareOp, JoinKind, LogicalPlan, ScalarExpr, Subquery, SubqueryKind};
+use crate::plan::{
+    CompareOp, JoinKind, LogicalPlan, Quantifier, ScalarExpr, Subquery, SubqueryKind,
+};
 use crate::storage::DbState;
 
 pub struct Decorrelate;
@@ -399,16 +405,41 @@ fn exists_keys(subquery: &Subquery) -> Option<(LogicalPlan, Vec<ScalarExpr>)> {
         LogicalPlan::Project { input, .. } => input.as_ref(),
         other => other,
     };
-    let correlation = correlation(body)?;
-    let exprs = correlation.inner_keys;
+    Some(distinct_keys(correlation(body)?))
+}
+
+/// `inputs IN (SELECT values FROM ... WHERE correlation)` as a WHERE conjunct is
+/// `EXISTS (... WHERE correlation AND values = inputs)`: a NULL comparison filters the row
+/// out either way.
+fn in_keys(subquery: &Subquery, inputs: &[ScalarExpr]) -> Option<(LogicalPlan, Vec<ScalarExpr>)> {
+    let LogicalPlan::Project { input, exprs } = subquery.plan.as_ref() else {
+        return None;
+    };
+    let comparable = exprs.len() == inputs.len()
+        && exprs.iter().zip(inputs).all(|(value, input)| {
+            value.ty() == input.ty()
+                && !mentions_outer(value)
+                && !mentions_outer(input)
+                && !input.is_volatile()
+        });
+    if !comparable {
+        return None;
+    }
+    let mut correlation = correlation(input)?;
+    correlation.inner_keys.extend(exprs.iter().cloned());
+    correlation.outer_keys.extend(inputs.iter().cloned());
+    Some(distinct_keys(correlation))
+}
+
+fn distinct_keys(correlation: Correlation) -> (LogicalPlan, Vec<ScalarExpr>) {
     let derived = LogicalPlan::Distinct {
         input: Box::new(LogicalPlan::Project {
             input: Box::new(correlation.input),
-            exprs,
+            exprs: correlation.inner_keys,
         }),
         on: Vec::new(),
     };
-    Some((derived, correlation.outer_keys))
+    (derived, correlation.outer_keys)
 }
 
 /// WHERE with `[NOT] EXISTS (correlated)` conjuncts: joins against the subquery's keys.
@@ -432,8 +463,17 @@ fn rewrite_filter(input: LogicalPlan, predicate: ScalarExpr) -> LogicalPlan {
                 continue;
             }
         };
-        let keys = match (&subquery.kind, subquery.correlated) {
-            (SubqueryKind::Exists, true) => exists_keys(subquery),
+        let keys = match (&subquery.kind, subquery.correlated, negated) {
+            (SubqueryKind::Exists, true, _) => exists_keys(subquery),
+            (
+                SubqueryKind::Quantified {
+                    inputs,
+                    op: CompareOp::Eq,
+                    quantifier: Quantifier::Any,
+                },
+                true,
+                false,
+            ) => in_keys(subquery, inputs),
             _ => None,
         };
         let Some((derived, outer_keys)) = keys else {
