@@ -1,7 +1,7 @@
 //! Turns correlated subqueries into joins, so a subquery over N outer rows runs once, not
 //! N times:
-//! - `(SELECT agg(x) FROM t WHERE t.k = outer.k ...)` becomes a LEFT JOIN with `t` grouped by
-//!   `k` (a missing group gives NULL, or 0 for a bare count, as the subquery would);
+//! - `(SELECT f(agg(x)) FROM t WHERE t.k = outer.k ...)` becomes a LEFT JOIN with `t` grouped
+//!   by `k` (a missing group gives what `f` gives over no rows: count's 0, NULL for sum);
 //! - `[NOT] EXISTS (SELECT ... FROM t WHERE t.k = outer.k ...)` as a WHERE conjunct becomes
 //!   a join with (or, negated, an anti-join against) the distinct keys of `t`, and so does
 //!   `x IN (SELECT t.y ... WHERE t.k = outer.k ...)` (not negated: NOT IN's NULLs differ),
@@ -16,7 +16,7 @@ use super::{map_inputs, Rule};
 use crate::error::Result;
 use crate::function::AggregateFunction;
 use crate::plan::{
-    CompareOp, JoinKind, LogicalPlan, Quantifier, ScalarExpr, Subquery, SubqueryKind,
+    AggregateCall, CompareOp, JoinKind, LogicalPlan, Quantifier, ScalarExpr, Subquery, SubqueryKind,
 };
 use crate::storage::DbState;
 
@@ -170,14 +170,12 @@ fn shift(expr: ScalarExpr, by: usize) -> ScalarExpr {
 struct Grouped {
     derived: LogicalPlan,
     outer_keys: Vec<ScalarExpr>,
-    /// Per value: whether a missing group means 0 (a bare count) rather than NULL.
-    counts_zero: Vec<bool>,
+    /// Per value: what the subquery gives over no rows, which a missing group stands for.
+    over_no_rows: Vec<ScalarExpr>,
 }
 
 /// `plan` (an aggregate without GROUP BY over a correlated filter, under its select list)
-/// grouped by its correlation, if every value it gives for no rows is what a missing group
-/// gives: 0 for a bare count, or NULL for an expression that is NULL when the aggregates it
-/// reads are (sum, avg, min and max of no rows are NULL).
+/// grouped by its correlation, if what each of its aggregates gives over no rows is known.
 fn grouped_subquery(plan: &LogicalPlan) -> Option<Grouped> {
     let LogicalPlan::Project { input, exprs } = plan else {
         return None;
@@ -206,40 +204,10 @@ fn grouped_subquery(plan: &LogicalPlan) -> Option<Grouped> {
     }) {
         return None;
     }
-    let counts_zero = exprs
+    let over_no_rows = exprs
         .iter()
-        .map(|value| match value {
-            ScalarExpr::Column { index, .. } => matches!(
-                aggregates.get(*index).map(|a| a.func),
-                Some(AggregateFunction::Count | AggregateFunction::CountStar)
-            ),
-            _ => false,
-        })
-        .collect::<Vec<bool>>();
-    let null_on_empty = |value: &ScalarExpr| {
-        let mut read_null_on_empty = true;
-        value.visit(&mut |e| {
-            if let ScalarExpr::Column { index, .. } = e {
-                read_null_on_empty &= matches!(
-                    aggregates.get(*index).map(|a| a.func),
-                    Some(
-                        AggregateFunction::Sum
-                            | AggregateFunction::Avg
-                            | AggregateFunction::Min
-                            | AggregateFunction::Max
-                    )
-                );
-            }
-        });
-        read_null_on_empty && null_when_columns_null(value)
-    };
-    if !exprs
-        .iter()
-        .zip(&counts_zero)
-        .all(|(value, &count)| count || null_on_empty(value))
-    {
-        return None;
-    }
+        .map(|value| over_no_rows(value.clone(), aggregates).map(ScalarExpr::fold_strict_nulls))
+        .collect::<Option<Vec<_>>>()?;
     let correlation = correlation(filter)?;
     let keys = correlation.inner_keys.len();
     let derived_exprs = correlation
@@ -265,31 +233,51 @@ fn grouped_subquery(plan: &LogicalPlan) -> Option<Grouped> {
     Some(Grouped {
         derived,
         outer_keys: correlation.outer_keys,
-        counts_zero,
+        over_no_rows,
     })
 }
 
-/// Whether `value` is NULL whenever every column it reads is: strict all the way down, as
-/// constant folding of NULL arguments shows (`coalesce(sum(x), 0)` is not).
-fn null_when_columns_null(value: &ScalarExpr) -> bool {
-    fn nulled(expr: ScalarExpr) -> ScalarExpr {
-        match expr {
-            ScalarExpr::Column { ty, .. } => ScalarExpr::null(ty),
-            other => {
-                let fallback = other.clone();
-                other
-                    .try_map_children(&mut |e| Ok(nulled(e)))
-                    .unwrap_or(fallback)
+/// `value` (over the aggregates' results) over no rows: count's 0, NULL for the aggregates
+/// that give it. `None` for the others (regr_count, ordered-set and hypothetical ones).
+fn over_no_rows(value: ScalarExpr, aggregates: &[AggregateCall]) -> Option<ScalarExpr> {
+    match value {
+        ScalarExpr::Column { index, ty } => match aggregates.get(index)?.func {
+            AggregateFunction::Count | AggregateFunction::CountStar => {
+                Some(ScalarExpr::literal(crate::types::ScalarValue::Int64(0), ty))
             }
+            AggregateFunction::Sum
+            | AggregateFunction::Avg
+            | AggregateFunction::Min
+            | AggregateFunction::Max
+            | AggregateFunction::StringAgg
+            | AggregateFunction::ArrayAgg
+            | AggregateFunction::JsonAgg { .. }
+            | AggregateFunction::JsonObjectAgg { .. }
+            | AggregateFunction::BoolAnd
+            | AggregateFunction::BoolOr
+            | AggregateFunction::BitAnd
+            | AggregateFunction::BitOr
+            | AggregateFunction::BitXor
+            | AggregateFunction::VarSamp
+            | AggregateFunction::VarPop
+            | AggregateFunction::StddevSamp
+            | AggregateFunction::StddevPop => Some(ScalarExpr::null(ty)),
+            AggregateFunction::OrderedSet(_)
+            | AggregateFunction::Regression(_)
+            | AggregateFunction::Hypothetical(_) => None,
+        },
+        other => {
+            let mut known = true;
+            let mapped = other.try_map_children(&mut |e| match over_no_rows(e, aggregates) {
+                Some(e) => Ok(e),
+                None => {
+                    known = false;
+                    Err(crate::error::Error::internal("unknown over no rows"))
+                }
+            });
+            mapped.ok().filter(|_| known)
         }
     }
-    matches!(
-        nulled(value.clone()).fold_strict_nulls(),
-        ScalarExpr::Literal {
-            value: crate::types::ScalarValue::Null,
-            ..
-        }
-    )
 }
 
 fn key_equalities(outer_keys: Vec<ScalarExpr>, width: usize) -> Option<ScalarExpr> {
@@ -320,25 +308,34 @@ fn join_grouped(input: LogicalPlan, grouped: Grouped) -> (LogicalPlan, Vec<Scala
         kind: JoinKind::Left,
         condition: key_equalities(grouped.outer_keys, width),
     };
+    // A matched row's first key is not NULL: it equalled the outer key.
+    let matched = ScalarExpr::IsNull {
+        input: Box::new(ScalarExpr::Column {
+            index: width,
+            ty: types[0],
+        }),
+        negated: true,
+    };
     let values = grouped
-        .counts_zero
-        .iter()
+        .over_no_rows
+        .into_iter()
         .enumerate()
-        .map(|(i, &counts_zero)| {
+        .map(|(i, over_no_rows)| {
             let ty = types[keys + i];
             let value = ScalarExpr::Column {
                 index: width + keys + i,
                 ty,
             };
-            match counts_zero {
-                true => ScalarExpr::Coalesce {
-                    args: vec![
-                        value,
-                        ScalarExpr::literal(crate::types::ScalarValue::Int64(0), ty),
-                    ],
+            match over_no_rows {
+                ScalarExpr::Literal {
+                    value: crate::types::ScalarValue::Null,
+                    ..
+                } => value,
+                over_no_rows => ScalarExpr::Case {
+                    whens: vec![(matched.clone(), value)],
+                    else_result: Some(Box::new(over_no_rows)),
                     ty,
                 },
-                false => value,
             }
         })
         .collect();
@@ -373,7 +370,7 @@ fn replace_scalar_subqueries(expr: ScalarExpr, input: &mut LogicalPlan) -> Scala
         ScalarExpr::Subquery(subquery)
             if subquery.correlated && matches!(subquery.kind, SubqueryKind::Scalar(_)) =>
         {
-            let grouped = grouped_subquery(&subquery.plan).filter(|g| g.counts_zero.len() == 1);
+            let grouped = grouped_subquery(&subquery.plan).filter(|g| g.over_no_rows.len() == 1);
             let Some(grouped) = grouped else {
                 return ScalarExpr::Subquery(subquery);
             };
