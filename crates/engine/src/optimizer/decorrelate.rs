@@ -1,9 +1,13 @@
 //! Turns correlated subqueries into joins, so a subquery over N outer rows runs once, not
 //! N times:
-//! - `(SELECT agg(x) FROM t WHERE t.k = outer.k ...)` becomes a LEFT JOIN with `t` grouped by
-//!   `k` (a missing group gives NULL, or 0 for a bare count, as the subquery would);
+//! - `(SELECT f(agg(x)) FROM t WHERE t.k = outer.k ...)` becomes a LEFT JOIN with `t` grouped
+//!   by `k` (a missing group gives what `f` gives over no rows: count's 0, NULL for sum);
 //! - `[NOT] EXISTS (SELECT ... FROM t WHERE t.k = outer.k ...)` as a WHERE conjunct becomes
-//!   a join with (or, negated, an anti-join against) the distinct keys of `t`.
+//!   a join with (or, negated, an anti-join against) the distinct keys of `t`, and so does
+//!   `x IN (SELECT t.y ... WHERE t.k = outer.k ...)` (not negated: NOT IN's NULLs differ),
+//!   with `t.y = x` one more key;
+//! - a LATERAL aggregate over rows correlated by equality (`lateral_aggregate`, called by
+//!   `flatten_lateral`) becomes a LEFT JOIN like a scalar aggregate subquery.
 //!
 //! Only shapes with equality correlation on the immediately enclosing query are rewritten;
 //! everything else keeps running per row, which is slower but equally correct.
@@ -11,7 +15,9 @@
 use super::{map_inputs, Rule};
 use crate::error::Result;
 use crate::function::AggregateFunction;
-use crate::plan::{CompareOp, JoinKind, LogicalPlan, ScalarExpr, Subquery, SubqueryKind};
+use crate::plan::{
+    AggregateCall, CompareOp, JoinKind, LogicalPlan, Quantifier, ScalarExpr, Subquery, SubqueryKind,
+};
 use crate::storage::DbState;
 
 pub struct Decorrelate;
@@ -159,13 +165,19 @@ fn shift(expr: ScalarExpr, by: usize) -> ScalarExpr {
     expr.map_columns(&|i| i + by)
 }
 
-/// `(SELECT f(aggs) FROM ... WHERE correlation)` as a grouped derived table: its key columns,
-/// then the value column. Also says whether a missing group means 0 (a bare count).
-fn grouped_subquery(subquery: &Subquery) -> Option<(LogicalPlan, Vec<ScalarExpr>, bool)> {
-    let LogicalPlan::Project { input, exprs } = subquery.plan.as_ref() else {
-        return None;
-    };
-    let [value] = exprs.as_slice() else {
+/// `(SELECT f(aggs), ... FROM ... WHERE correlation)` as a derived table grouped by the
+/// correlation's inner keys: its key columns, then one column per value.
+struct Grouped {
+    derived: LogicalPlan,
+    outer_keys: Vec<ScalarExpr>,
+    /// Per value: what the subquery gives over no rows, which a missing group stands for.
+    over_no_rows: Vec<ScalarExpr>,
+}
+
+/// `plan` (an aggregate without GROUP BY over a correlated filter, under its select list)
+/// grouped by its correlation, if what each of its aggregates gives over no rows is known.
+fn grouped_subquery(plan: &LogicalPlan) -> Option<Grouped> {
+    let LogicalPlan::Project { input, exprs } = plan else {
         return None;
     };
     let LogicalPlan::Aggregate {
@@ -181,7 +193,7 @@ fn grouped_subquery(subquery: &Subquery) -> Option<(LogicalPlan, Vec<ScalarExpr>
     if !group_by.is_empty()
         || !grouping_sets.is_empty()
         || !grouping_calls.is_empty()
-        || mentions_outer(value)
+        || exprs.iter().any(mentions_outer)
     {
         return None;
     }
@@ -192,28 +204,13 @@ fn grouped_subquery(subquery: &Subquery) -> Option<(LogicalPlan, Vec<ScalarExpr>
     }) {
         return None;
     }
-    let counts_zero = match value {
-        ScalarExpr::Column { index, .. } => matches!(
-            aggregates.get(*index).map(|a| a.func),
-            Some(AggregateFunction::Count | AggregateFunction::CountStar)
-        ),
-        _ => false,
-    };
-    let null_on_empty = aggregates.iter().all(|a| {
-        matches!(
-            a.func,
-            AggregateFunction::Sum
-                | AggregateFunction::Avg
-                | AggregateFunction::Min
-                | AggregateFunction::Max
-        )
-    });
-    if !counts_zero && !null_on_empty {
-        return None;
-    }
+    let over_no_rows = exprs
+        .iter()
+        .map(|value| over_no_rows(value.clone(), aggregates).map(ScalarExpr::fold_strict_nulls))
+        .collect::<Option<Vec<_>>>()?;
     let correlation = correlation(filter)?;
     let keys = correlation.inner_keys.len();
-    let mut derived_exprs: Vec<ScalarExpr> = correlation
+    let derived_exprs = correlation
         .inner_keys
         .iter()
         .enumerate()
@@ -221,8 +218,8 @@ fn grouped_subquery(subquery: &Subquery) -> Option<(LogicalPlan, Vec<ScalarExpr>
             index,
             ty: key.ty(),
         })
+        .chain(exprs.iter().map(|value| shift(value.clone(), keys)))
         .collect();
-    derived_exprs.push(shift(value.clone(), keys));
     let derived = LogicalPlan::Project {
         input: Box::new(LogicalPlan::Aggregate {
             input: Box::new(correlation.input),
@@ -233,7 +230,54 @@ fn grouped_subquery(subquery: &Subquery) -> Option<(LogicalPlan, Vec<ScalarExpr>
         }),
         exprs: derived_exprs,
     };
-    Some((derived, correlation.outer_keys, counts_zero))
+    Some(Grouped {
+        derived,
+        outer_keys: correlation.outer_keys,
+        over_no_rows,
+    })
+}
+
+/// `value` (over the aggregates' results) over no rows: count's 0, NULL for the aggregates
+/// that give it. `None` for the others (regr_count, ordered-set and hypothetical ones).
+fn over_no_rows(value: ScalarExpr, aggregates: &[AggregateCall]) -> Option<ScalarExpr> {
+    match value {
+        ScalarExpr::Column { index, ty } => match aggregates.get(index)?.func {
+            AggregateFunction::Count | AggregateFunction::CountStar => {
+                Some(ScalarExpr::literal(crate::types::ScalarValue::Int64(0), ty))
+            }
+            AggregateFunction::Sum
+            | AggregateFunction::Avg
+            | AggregateFunction::Min
+            | AggregateFunction::Max
+            | AggregateFunction::StringAgg
+            | AggregateFunction::ArrayAgg
+            | AggregateFunction::JsonAgg { .. }
+            | AggregateFunction::JsonObjectAgg { .. }
+            | AggregateFunction::BoolAnd
+            | AggregateFunction::BoolOr
+            | AggregateFunction::BitAnd
+            | AggregateFunction::BitOr
+            | AggregateFunction::BitXor
+            | AggregateFunction::VarSamp
+            | AggregateFunction::VarPop
+            | AggregateFunction::StddevSamp
+            | AggregateFunction::StddevPop => Some(ScalarExpr::null(ty)),
+            AggregateFunction::OrderedSet(_)
+            | AggregateFunction::Regression(_)
+            | AggregateFunction::Hypothetical(_) => None,
+        },
+        other => {
+            let mut known = true;
+            let mapped = other.try_map_children(&mut |e| match over_no_rows(e, aggregates) {
+                Some(e) => Ok(e),
+                None => {
+                    known = false;
+                    Err(crate::error::Error::internal("unknown over no rows"))
+                }
+            });
+            mapped.ok().filter(|_| known)
+        }
+    }
 }
 
 fn key_equalities(outer_keys: Vec<ScalarExpr>, width: usize) -> Option<ScalarExpr> {
@@ -252,6 +296,73 @@ fn key_equalities(outer_keys: Vec<ScalarExpr>, width: usize) -> Option<ScalarExp
     ScalarExpr::conjunction(parts)
 }
 
+/// `input` LEFT JOIN the grouped subquery on its correlation (`input`'s columns keep their
+/// positions), and per value of the subquery the expression giving it for an input row.
+fn join_grouped(input: LogicalPlan, grouped: Grouped) -> (LogicalPlan, Vec<ScalarExpr>) {
+    let width = input.output_types().len();
+    let keys = grouped.outer_keys.len();
+    let types = grouped.derived.output_types();
+    let joined = LogicalPlan::Join {
+        left: Box::new(input),
+        right: Box::new(grouped.derived),
+        kind: JoinKind::Left,
+        condition: key_equalities(grouped.outer_keys, width),
+    };
+    // A matched row's first key is not NULL: it equalled the outer key.
+    let matched = ScalarExpr::IsNull {
+        input: Box::new(ScalarExpr::Column {
+            index: width,
+            ty: types[0],
+        }),
+        negated: true,
+    };
+    let values = grouped
+        .over_no_rows
+        .into_iter()
+        .enumerate()
+        .map(|(i, over_no_rows)| {
+            let ty = types[keys + i];
+            let value = ScalarExpr::Column {
+                index: width + keys + i,
+                ty,
+            };
+            match over_no_rows {
+                ScalarExpr::Literal {
+                    value: crate::types::ScalarValue::Null,
+                    ..
+                } => value,
+                over_no_rows => ScalarExpr::Case {
+                    whens: vec![(matched.clone(), value)],
+                    else_result: Some(Box::new(over_no_rows)),
+                    ty,
+                },
+            }
+        })
+        .collect();
+    (joined, values)
+}
+
+/// `left JOIN LATERAL (SELECT aggs FROM ... WHERE correlation)`, which gives one row per left
+/// row, as `left` LEFT JOIN the subquery grouped by its correlation: `left`'s columns, then
+/// the subquery's.
+pub(super) fn lateral_aggregate(left: &LogicalPlan, right: &LogicalPlan) -> Option<LogicalPlan> {
+    let grouped = grouped_subquery(right)?;
+    let width = left.output_types().len();
+    let (joined, values) = join_grouped(left.clone(), grouped);
+    let types = joined.output_types();
+    let exprs = (0..width)
+        .map(|index| ScalarExpr::Column {
+            index,
+            ty: types[index],
+        })
+        .chain(values)
+        .collect();
+    Some(LogicalPlan::Project {
+        input: Box::new(joined),
+        exprs,
+    })
+}
+
 /// Replaces correlated scalar aggregate subqueries in `expr` by columns of LEFT JOINs added
 /// to `input` (whose existing columns keep their positions).
 fn replace_scalar_subqueries(expr: ScalarExpr, input: &mut LogicalPlan) -> ScalarExpr {
@@ -259,17 +370,9 @@ fn replace_scalar_subqueries(expr: ScalarExpr, input: &mut LogicalPlan) -> Scala
         ScalarExpr::Subquery(subquery)
             if subquery.correlated && matches!(subquery.kind, SubqueryKind::Scalar(_)) =>
         {
-            let Some((derived, outer_keys, counts_zero)) = grouped_subquery(&subquery) else {
+            let grouped = grouped_subquery(&subquery.plan).filter(|g| g.over_no_rows.len() == 1);
+            let Some(grouped) = grouped else {
                 return ScalarExpr::Subquery(subquery);
-            };
-            let width = input.output_types().len();
-            let keys = outer_keys.len();
-            let ty = match subquery.kind {
-                SubqueryKind::Scalar(ty) => ty,
-                SubqueryKind::Exists
-                | SubqueryKind::Array(_)
-                | SubqueryKind::Column { .. }
-                | SubqueryKind::Quantified { .. } => return ScalarExpr::Subquery(subquery),
             };
             let taken = std::mem::replace(
                 input,
@@ -278,27 +381,10 @@ fn replace_scalar_subqueries(expr: ScalarExpr, input: &mut LogicalPlan) -> Scala
                     types: vec![],
                 },
             );
-            *input = LogicalPlan::Join {
-                left: Box::new(taken),
-                right: Box::new(derived),
-                kind: JoinKind::Left,
-                condition: key_equalities(outer_keys, width),
-            };
-            let value = ScalarExpr::Column {
-                index: width + keys,
-                ty,
-            };
-            if counts_zero {
-                ScalarExpr::Coalesce {
-                    args: vec![
-                        value,
-                        ScalarExpr::literal(crate::types::ScalarValue::Int64(0), ty),
-                    ],
-                    ty,
-                }
-            } else {
-                value
-            }
+            let (joined, mut values) = join_grouped(taken, grouped);
+            *input = joined;
+            // One value, as checked above.
+            values.pop().unwrap_or(ScalarExpr::Subquery(subquery))
         }
         other => {
             let fallback = other.clone();
@@ -316,16 +402,41 @@ fn exists_keys(subquery: &Subquery) -> Option<(LogicalPlan, Vec<ScalarExpr>)> {
         LogicalPlan::Project { input, .. } => input.as_ref(),
         other => other,
     };
-    let correlation = correlation(body)?;
-    let exprs = correlation.inner_keys;
+    Some(distinct_keys(correlation(body)?))
+}
+
+/// `inputs IN (SELECT values FROM ... WHERE correlation)` as a WHERE conjunct is
+/// `EXISTS (... WHERE correlation AND values = inputs)`: a NULL comparison filters the row
+/// out either way.
+fn in_keys(subquery: &Subquery, inputs: &[ScalarExpr]) -> Option<(LogicalPlan, Vec<ScalarExpr>)> {
+    let LogicalPlan::Project { input, exprs } = subquery.plan.as_ref() else {
+        return None;
+    };
+    let comparable = exprs.len() == inputs.len()
+        && exprs.iter().zip(inputs).all(|(value, input)| {
+            value.ty() == input.ty()
+                && !mentions_outer(value)
+                && !mentions_outer(input)
+                && !input.is_volatile()
+        });
+    if !comparable {
+        return None;
+    }
+    let mut correlation = correlation(input)?;
+    correlation.inner_keys.extend(exprs.iter().cloned());
+    correlation.outer_keys.extend(inputs.iter().cloned());
+    Some(distinct_keys(correlation))
+}
+
+fn distinct_keys(correlation: Correlation) -> (LogicalPlan, Vec<ScalarExpr>) {
     let derived = LogicalPlan::Distinct {
         input: Box::new(LogicalPlan::Project {
             input: Box::new(correlation.input),
-            exprs,
+            exprs: correlation.inner_keys,
         }),
         on: Vec::new(),
     };
-    Some((derived, correlation.outer_keys))
+    (derived, correlation.outer_keys)
 }
 
 /// WHERE with `[NOT] EXISTS (correlated)` conjuncts: joins against the subquery's keys.
@@ -349,8 +460,17 @@ fn rewrite_filter(input: LogicalPlan, predicate: ScalarExpr) -> LogicalPlan {
                 continue;
             }
         };
-        let keys = match (&subquery.kind, subquery.correlated) {
-            (SubqueryKind::Exists, true) => exists_keys(subquery),
+        let keys = match (&subquery.kind, subquery.correlated, negated) {
+            (SubqueryKind::Exists, true, _) => exists_keys(subquery),
+            (
+                SubqueryKind::Quantified {
+                    inputs,
+                    op: CompareOp::Eq,
+                    quantifier: Quantifier::Any,
+                },
+                true,
+                false,
+            ) => in_keys(subquery, inputs),
             _ => None,
         };
         let Some((derived, outer_keys)) = keys else {

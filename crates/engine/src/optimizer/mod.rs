@@ -6,6 +6,7 @@
 
 mod cardinality;
 mod decorrelate;
+mod flatten_lateral;
 mod fold_constants;
 mod inline_ctes;
 mod prune_columns;
@@ -28,9 +29,10 @@ pub trait Rule {
     fn apply(&self, plan: LogicalPlan, state: &DbState) -> Result<LogicalPlan>;
 }
 
-fn rules() -> [&'static dyn Rule; 6] {
+fn rules() -> [&'static dyn Rule; 7] {
     [
         &inline_ctes::InlineCtes,
+        &flatten_lateral::FlattenLateral,
         &decorrelate::Decorrelate,
         &push_down_filter::PushDownFilter,
         &reorder_joins::ReorderJoins,
