@@ -11,6 +11,13 @@
 //! thread runs through [`check_running`], as PostgreSQL's CHECK_FOR_INTERRUPTS reaches its
 //! backend's flags: the session makes it the thread's for the statement's run
 //! ([`RunningStatement`]).
+//!
+//! The same holds for the statement's working memory: a function about to build a value
+//! of a size the user chose (`repeat`, `lpad`, `a[100000000] = 1`) asks
+//! [`check_value_bytes`] first, so the value fails with 53200 when the statement's or the
+//! server's limit cannot hold it, before it is allocated (PostgreSQL's palloc fails the
+//! same way, with no way around it). The account itself lives in `exec::memory`, above
+//! this module; it is seen here through [`MemoryBudget`].
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -83,20 +90,41 @@ impl Interrupt {
     }
 }
 
-thread_local! {
-    /// The interrupt of the statement this thread runs, if it runs one.
-    static RUNNING: RefCell<Option<Arc<Interrupt>>> = const { RefCell::new(None) };
+/// The working memory a statement may still take.
+pub(crate) trait MemoryBudget: Send + Sync {
+    /// 53200 unless `bytes` more fit in the statement's limit and in the server's; charges
+    /// nothing (the value is charged by whatever keeps it).
+    fn check_room(&self, bytes: usize) -> Result<()>;
 }
 
-/// Makes an interrupt the one [`check_running`] looks at on this thread, until dropped
-/// (then the one before it again: statements run inside statements).
+/// What a thread's running statement is stopped by.
+struct Running {
+    interrupt: Arc<Interrupt>,
+    memory: Arc<dyn MemoryBudget>,
+}
+
+thread_local! {
+    /// The statement this thread runs, if it runs one.
+    static RUNNING: RefCell<Option<Running>> = const { RefCell::new(None) };
+}
+
+/// Makes a statement's interrupt and memory the ones [`check_running`] and
+/// [`check_value_bytes`] look at on this thread, until dropped (then the ones before it
+/// again: statements run inside statements).
 pub(crate) struct RunningStatement {
-    previous: Option<Arc<Interrupt>>,
+    previous: Option<Running>,
 }
 
 impl RunningStatement {
-    pub(crate) fn enter(interrupt: &Arc<Interrupt>) -> RunningStatement {
-        let previous = RUNNING.with(|running| running.replace(Some(Arc::clone(interrupt))));
+    pub(crate) fn enter(
+        interrupt: &Arc<Interrupt>,
+        memory: Arc<dyn MemoryBudget>,
+    ) -> RunningStatement {
+        let entered = Running {
+            interrupt: Arc::clone(interrupt),
+            memory,
+        };
+        let previous = RUNNING.with(|running| running.replace(Some(entered)));
         RunningStatement { previous }
     }
 }
@@ -108,17 +136,45 @@ impl Drop for RunningStatement {
     }
 }
 
-/// Makes `interrupt` the one [`check_running`] looks at on a parallel helper thread, which
-/// runs nothing but the pieces of the statement it was last given.
-pub(crate) fn install(interrupt: &Arc<Interrupt>) {
-    RUNNING.with(|running| *running.borrow_mut() = Some(Arc::clone(interrupt)));
+/// Makes a statement's interrupt and memory the ones [`check_running`] and
+/// [`check_value_bytes`] look at on a parallel helper thread, which runs nothing but the
+/// pieces of the statement it was last given.
+pub(crate) fn install(interrupt: &Arc<Interrupt>, memory: Arc<dyn MemoryBudget>) {
+    let entered = Running {
+        interrupt: Arc::clone(interrupt),
+        memory,
+    };
+    RUNNING.with(|running| *running.borrow_mut() = Some(entered));
+}
+
+/// Makes `memory` the account [`check_value_bytes`] asks for the rest of the statement
+/// this thread runs: its execution's, which replaces the one it was bound with.
+pub(crate) fn use_memory(memory: Arc<dyn MemoryBudget>) {
+    RUNNING.with(|running| {
+        if let Some(running) = &mut *running.borrow_mut() {
+            running.memory = memory;
+        }
+    });
 }
 
 /// 57014 once the statement this thread runs was cancelled or timed out; `Ok` on a thread
 /// that runs none. For loops whose length a user chooses, every so many steps.
 pub(crate) fn check_running() -> Result<()> {
     RUNNING.with(|running| match &*running.borrow() {
-        Some(interrupt) => interrupt.check(),
+        Some(running) => running.interrupt.check(),
+        None => Ok(()),
+    })
+}
+
+/// [`check_running`], and 53200 when the statement this thread runs has no room for
+/// `bytes` more of working memory: asked before building (or while growing) a value whose
+/// size a user chose.
+pub(crate) fn check_value_bytes(bytes: usize) -> Result<()> {
+    RUNNING.with(|running| match &*running.borrow() {
+        Some(running) => {
+            running.interrupt.check()?;
+            running.memory.check_room(bytes)
+        }
         None => Ok(()),
     })
 }
@@ -129,7 +185,20 @@ mod tests {
 
     use std::sync::Arc;
 
-    use super::{check_running, Interrupt, RunningStatement};
+    use super::{check_running, check_value_bytes, Interrupt, MemoryBudget, RunningStatement};
+    use crate::error::{Error, Result, SqlState};
+
+    /// A budget with room for `.0` bytes more.
+    struct Room(usize);
+
+    impl MemoryBudget for Room {
+        fn check_room(&self, bytes: usize) -> Result<()> {
+            match bytes <= self.0 {
+                true => Ok(()),
+                false => Err(Error::new(SqlState::OutOfMemory, "out of memory")),
+            }
+        }
+    }
 
     #[test]
     fn check_running_sees_the_interrupt_of_the_statement_the_thread_runs() {
@@ -137,10 +206,13 @@ mod tests {
         let inner = Arc::new(Interrupt::default());
         outer.cancel();
         assert!(check_running().is_ok(), "no statement runs");
-        let _outer = RunningStatement::enter(&outer);
+        let _outer = RunningStatement::enter(&outer, Arc::new(Room(usize::MAX)));
         assert!(check_running().is_err());
         {
-            let _inner = RunningStatement::enter(&inner);
+            let _inner = RunningStatement::enter(&inner, Arc::new(Room(10)));
+            let over = check_value_bytes(11).map_err(|e| e.sqlstate());
+            assert_eq!(over, Err("53200"));
+            assert!(check_value_bytes(10).is_ok());
             assert!(check_running().is_ok());
         }
         assert!(check_running().is_err(), "the outer statement's again");

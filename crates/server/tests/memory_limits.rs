@@ -111,3 +111,56 @@ async fn the_server_limit_binds_every_session() -> TestResult {
     );
     Ok(())
 }
+
+/// Requests whose size the client chooses — a value built by a function, a statement's
+/// text, one line of COPY — fail with 53200 before the server holds them, and another
+/// session carries on meanwhile.
+#[tokio::test]
+async fn values_statements_and_copy_lines_past_the_query_limit_fail() -> TestResult {
+    use bytes::Bytes;
+    use futures_util::SinkExt;
+
+    let port = start_server()?;
+    let client = connect(port).await?;
+    let other = connect(port).await?;
+    client
+        .batch_execute("CREATE TABLE lines (t text); SET kestrel.query_memory_limit = '16MB'")
+        .await?;
+    let many_terms = format!("SELECT {}", vec!["1"; 100_000].join("+"));
+    for sql in [
+        "SELECT length(repeat('x', 100000000))".to_string(),
+        "SELECT cardinality(ARRAY(SELECT generate_series(1, 10000000)))".to_string(),
+        many_terms,
+    ] {
+        assert_eq!(
+            error_code(&client, &sql).await?,
+            SqlState::OUT_OF_MEMORY,
+            "{}",
+            &sql[..60.min(sql.len())]
+        );
+    }
+    let sink = client.copy_in::<_, Bytes>("COPY lines FROM STDIN").await?;
+    let mut sink = std::pin::pin!(sink);
+    let piece = Bytes::from(vec![b'x'; 1 << 20]);
+    let mut outcome = Ok(0);
+    // 64 MB without a line break; the server refuses it once past 16 MB.
+    for _ in 0..64 {
+        if let Err(error) = sink.send(piece.clone()).await {
+            outcome = Err(error);
+            break;
+        }
+    }
+    if outcome.is_ok() {
+        outcome = sink.as_mut().finish().await;
+    }
+    // tokio-postgres may report the refused COPY as its sink closing.
+    let error = outcome.err().ok_or("the enormous line was accepted")?;
+    assert!(
+        matches!(error.code(), Some(&SqlState::OUT_OF_MEMORY) | None),
+        "{error}"
+    );
+    assert_eq!(count(&other, "SELECT count(*) FROM lines").await?, 0);
+    let again = connect(port).await?;
+    assert_eq!(count(&again, "SELECT count(*) FROM lines").await?, 0);
+    Ok(())
+}

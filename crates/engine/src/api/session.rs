@@ -612,12 +612,9 @@ impl Session {
         copy: &mut dyn CopyChannel,
     ) -> Result<StatementResult> {
         self.check_runnable(&work)?;
-        self.cancel
-            .interrupt
-            .start_statement(self.timeout_setting(&STATEMENT_TIMEOUT));
         // A SET earlier in the same query string may have changed them.
         self.datetime()?;
-        let running = RunningStatement::enter(&self.cancel.interrupt);
+        let running = self.start_statement();
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             self.run_work(work, param_types, params, cache_key, copy)
         }))
@@ -632,6 +629,19 @@ impl Session {
         drop(running);
         self.cancel.interrupt.end_statement();
         self.finish_statement(outcome)
+    }
+
+    /// Starts statement_timeout and makes the session's interrupt and a working memory
+    /// account the thread's (see `interrupt`) until the returned guard is dropped: for a
+    /// parse, and for a statement's binding, where folding constants already builds values
+    /// (its execution opens its own account, `statement_context`). The caller then ends the
+    /// timeout.
+    fn start_statement(&self) -> RunningStatement {
+        self.cancel
+            .interrupt
+            .start_statement(self.timeout_setting(&STATEMENT_TIMEOUT));
+        let memory = QueryMemory::new(self.memory.clone(), self.query_memory_limit_bytes());
+        RunningStatement::enter(&self.cancel.interrupt, memory.budget())
     }
 
     /// `kestrel.query_memory_limit` in bytes; 0 is the pool's default share.
@@ -666,7 +676,12 @@ impl Session {
     /// WARNING for each datetime precision reduced to 6; whether there was one.
     fn parse_noting_truncations(&mut self, sql: &str) -> Result<(Vec<Parsed>, bool)> {
         let mut report = parser::ParseReport::default();
-        let statements = parser::parse_reporting(sql, &mut report)?;
+        // A statement of a hundred megabytes is limited like its execution.
+        let running = self.start_statement();
+        let statements = parser::parse_reporting(sql, &mut report);
+        drop(running);
+        self.cancel.interrupt.end_statement();
+        let statements = statements?;
         for identifier in &report.truncated {
             self.notices.push(Notice {
                 severity: "NOTICE",
@@ -721,6 +736,7 @@ impl Session {
             ctx.clock.transaction = *self.transaction_micros.get_or_insert(ctx.clock.statement);
         }
         ctx.memory = QueryMemory::new(self.memory.clone(), self.query_memory_limit_bytes());
+        crate::interrupt::use_memory(ctx.memory.budget());
         if let Some(limit) = self.settings.value("kestrel.max_recursive_iterations") {
             ctx.max_recursive_rounds = limit.parse().unwrap_or(ctx.max_recursive_rounds);
         }

@@ -22,7 +22,7 @@ use crate::vector::{Batch, Bitmap, StringVec, Vector, VectorData};
 #[recursive::recursive]
 pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<Arc<Vector>> {
     let len = batch.len();
-    Ok(Arc::new(match expr {
+    let result = match expr {
         ScalarExpr::Column { index, .. } => {
             return batch
                 .columns
@@ -180,7 +180,12 @@ pub fn evaluate(expr: &ScalarExpr, batch: &Batch, ctx: &ExecContext) -> Result<A
                 .collect::<Result<Vec<_>>>()?;
             func.eval(&values, len, ctx.clock)?
         }
-    }))
+    };
+    // What a function or operator built (`s || s`, a jsonb builder, string_to_array) is
+    // 53200 once the batch of it no longer fits the statement's memory, before a next
+    // step doubles it again; also while constants are folded, before `ctx` exists.
+    crate::interrupt::check_value_bytes(result.approximate_bytes())?;
+    Ok(Arc::new(result))
 }
 
 /// A vector distance between an expression and a constant or parameter (`embedding <->

@@ -7,11 +7,16 @@
 //! Operators charge what they keep a batch at a time, never per row; what is kept to the
 //! end is given back when the statement ends, so the count is an upper bound of what it
 //! holds at once. Only a hash join gives back earlier: its matches of one probe batch.
+//!
+//! A value a function builds (`repeat`, an array assignment) is not charged, but asked
+//! for first: the function checks that the statement has room for it (see
+//! `interrupt::check_value_bytes`), so a single huge value fails before it is allocated.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use crate::error::{Error, Result, SqlState};
+use crate::interrupt::MemoryBudget;
 
 /// The share of the machine's (or its cgroup's) memory the server's statements may hold:
 /// the rest is for the tables themselves.
@@ -123,25 +128,19 @@ impl QueryMemory {
         let before = account.used_bytes.fetch_add(bytes, Ordering::Relaxed);
         if before.saturating_add(bytes) > account.limit_bytes {
             account.used_bytes.fetch_sub(bytes, Ordering::Relaxed);
-            return Err(out_of_memory(
-                bytes,
-                format!(
-                "The statement needs more than kestrel.query_memory_limit ({}) of working memory.",
-                megabytes(account.limit_bytes)
-            ),
-            ));
+            return Err(account.over_own_limit(bytes));
         }
         if !account.pool.try_reserve(bytes) {
             account.used_bytes.fetch_sub(bytes, Ordering::Relaxed);
-            return Err(out_of_memory(
-                bytes,
-                format!(
-                "The running statements together need more than the server's memory limit ({}).",
-                megabytes(account.pool.limit_bytes)
-            ),
-            ));
+            return Err(account.over_pool_limit(bytes));
         }
         Ok(())
+    }
+
+    /// The account as the running statement's [`MemoryBudget`], which functions ask before
+    /// building a large value.
+    pub(crate) fn budget(&self) -> Arc<dyn MemoryBudget> {
+        self.0.clone()
     }
 
     /// Gives back `bytes` charged earlier, for memory an operator no longer holds.
@@ -156,6 +155,42 @@ impl QueryMemory {
                 Some(used - released)
             });
         account.pool.release(released);
+    }
+}
+
+impl QueryAccount {
+    fn over_own_limit(&self, request_bytes: u64) -> Error {
+        out_of_memory(
+            request_bytes,
+            format!(
+                "The statement needs more than kestrel.query_memory_limit ({}) of working memory.",
+                megabytes(self.limit_bytes)
+            ),
+        )
+    }
+
+    fn over_pool_limit(&self, request_bytes: u64) -> Error {
+        out_of_memory(
+            request_bytes,
+            format!(
+                "The running statements together need more than the server's memory limit ({}).",
+                megabytes(self.pool.limit_bytes)
+            ),
+        )
+    }
+}
+
+impl MemoryBudget for QueryAccount {
+    fn check_room(&self, bytes: usize) -> Result<()> {
+        let bytes = bytes as u64;
+        let used = self.used_bytes.load(Ordering::Relaxed);
+        if used.saturating_add(bytes) > self.limit_bytes {
+            return Err(self.over_own_limit(bytes));
+        }
+        if self.pool.used_bytes().saturating_add(bytes) > self.pool.limit_bytes {
+            return Err(self.over_pool_limit(bytes));
+        }
+        Ok(())
     }
 }
 
@@ -186,6 +221,9 @@ mod tests {
         let pool = Arc::new(MemoryPool::with_limit(1000));
         let first = QueryMemory::new(pool.clone(), 600);
         assert!(first.charge(500).is_ok());
+        let no_room = first.budget().check_room(101).map_err(|e| e.sqlstate());
+        assert_eq!(no_room, Err("53200"));
+        assert!(first.budget().check_room(100).is_ok());
         let over_own = first.charge(200).map_err(|e| e.sqlstate());
         assert_eq!(over_own, Err("53200"));
         let second = QueryMemory::new(pool.clone(), 600);

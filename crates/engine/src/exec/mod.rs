@@ -237,9 +237,10 @@ pub fn collect(op: &mut dyn Operator, ctx: &ExecContext) -> Result<Vec<Batch>> {
 }
 
 /// [`collect`] for batches kept for the rest of the statement (a result, a sort's or a
-/// window's input, a hash table's build side, CTE rows): each is charged to its working
-/// memory as it arrives, so a result of any size fails with 53200 instead of exhausting
-/// the server. (A correlated subquery's rows, dropped after each outer row, are not.)
+/// window's input, a hash table's build side, CTE rows, a subquery's rows): each is charged
+/// to its working memory as it arrives, so a result of any size fails with 53200 instead
+/// of exhausting the server. (A correlated subquery gives its rows back after each outer
+/// row.)
 pub fn materialize(op: &mut dyn Operator, ctx: &ExecContext) -> Result<Vec<Batch>> {
     collect_into(op, ctx, true)
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use hashbrown::HashSet;
 
 use super::subquery_memo::MemoUse;
-use super::{collect, ExecContext};
+use super::{materialize, ExecContext};
 use crate::error::{Error, Result, SqlState};
 use crate::function::aggregate::accumulate_arrays;
 use crate::function::compare::compare;
@@ -25,7 +25,13 @@ fn run(subquery: &Subquery, ctx: &ExecContext) -> Result<Arc<Batch>> {
         }
     }
     let mut op = create_operator(&subquery.plan, &ctx.state);
-    let batches = collect(op.as_mut(), ctx)?;
+    // Charged as they come, so a subquery of any size fails with 53200; a correlated
+    // subquery's rows, dropped after their outer row, are given back once collected.
+    let batches = materialize(op.as_mut(), ctx)?;
+    if subquery.correlated {
+        ctx.memory
+            .release(batches.iter().map(Batch::approximate_bytes).sum());
+    }
     let physical: Vec<_> = subquery
         .plan
         .output_types()
@@ -117,6 +123,9 @@ fn row_result(
         },
         SubqueryKind::Exists => ScalarValue::Bool(!rows.is_empty()),
         SubqueryKind::Array(_) => {
+            // The array holds each row again, as a value of its own.
+            let array_bytes = rows.len() * std::mem::size_of::<ScalarValue>();
+            crate::interrupt::check_value_bytes(array_bytes)?;
             let values = (0..rows.len()).map(|i| rows.columns[0].get_scalar(i));
             // Rows of arrays make an array of one more dimension.
             match rows.columns[0].data.physical() {

@@ -204,6 +204,10 @@ impl Vector {
     pub fn from_scalar(value: &ScalarValue, ty: DataType, len: usize) -> Result<Vector> {
         let mut one = Vector::with_capacity(ty.physical(), 1);
         one.push_scalar(value)?;
+        // A long constant in every row of a batch (`repeat('x', 100000000)`, folded) is
+        // 53200 unless the statement has room for all the copies.
+        let copies_bytes = one.approximate_bytes().saturating_mul(len);
+        crate::interrupt::check_value_bytes(copies_bytes)?;
         // Copies of the one value: a typed loop, where a push per row matched the value's
         // type and grew the validity every time (a literal in `k % 100000` took a third of
         // a GROUP BY's time).

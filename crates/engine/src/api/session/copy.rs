@@ -282,10 +282,21 @@ fn copy_in(
     ctx: &ExecContext,
 ) -> Result<()> {
     let mut sink = |batch| appender.append(&batch, ctx);
+    // The bytes of an unfinished record the last parse left.
+    let mut unfinished_bytes = 0;
     while input.read(parser.buffer())? {
-        ctx.check_cancelled()?;
+        let pending_bytes = parser.buffer().len();
+        check_record_bytes(pending_bytes)?;
+        // A record of a hundred megabytes is held whole: 53200 past the statement's memory.
+        crate::interrupt::check_value_bytes(pending_bytes)?;
+        // A parse scans an unfinished record again from its start: parse only once it has
+        // doubled, so that one enormous line costs linear time, not quadratic.
+        if pending_bytes - unfinished_bytes < unfinished_bytes {
+            continue;
+        }
         parser.parse(ctx, &mut sink)?;
-        check_record_bytes(parser.buffer().len())?;
+        unfinished_bytes = parser.buffer().len();
+        check_record_bytes(unfinished_bytes)?;
     }
     parser.finish(ctx, &mut sink)
 }

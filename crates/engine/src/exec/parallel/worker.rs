@@ -51,7 +51,7 @@ impl WorkerSeed {
     pub(super) fn context(&self) -> ExecContext {
         timezone::install(&self.zone);
         datetime_style::install(self.styles);
-        crate::interrupt::install(&self.interrupt);
+        crate::interrupt::install(&self.interrupt, self.memory.budget());
         let mut ctx = ExecContext::new(
             self.params.clone(),
             self.state.clone(),

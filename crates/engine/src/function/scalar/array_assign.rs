@@ -73,7 +73,7 @@ fn too_large() -> Error {
 }
 
 /// ArrayGetNItems and ArrayCheckBounds over new dimensions given as (lower, length) in i64:
-/// the dimensions, or PostgreSQL's 54000.
+/// the dimensions, or PostgreSQL's 54000 (or 53200 when the statement has no room for them).
 fn checked_dims(dims: &[(i64, i64)]) -> Result<Vec<ArrayDim>> {
     let mut count: i64 = 1;
     for &(_, len) in dims {
@@ -85,6 +85,8 @@ fn checked_dims(dims: &[(i64, i64)]) -> Result<Vec<ArrayDim>> {
             return Err(too_large());
         }
     }
+    // `a[100000000] = 1` fills a hundred million elements: 53200 unless they fit.
+    crate::interrupt::check_value_bytes(count as usize * std::mem::size_of::<ScalarValue>())?;
     dims.iter()
         .map(|&(lower, len)| {
             let lower = i32::try_from(lower).map_err(|_| too_large())?;

@@ -141,7 +141,8 @@ pub(super) fn fill_strict_rows<Out>(
     Ok(())
 }
 
-/// How many bytes of text a function writes between looks at the statement's interrupt.
+/// How many bytes of text a function writes between looks at the statement's interrupt
+/// and memory.
 const INTERRUPT_CHECK_BYTES: usize = 16 << 20;
 
 /// A strict function with a text result: `f(row, out)` appends row `row`'s value to the
@@ -162,10 +163,11 @@ pub(super) fn map_text_rows(
         |row, out| {
             let mut result = Ok(());
             out.push_with(|buf| result = f(row, buf));
-            // A batch of huge values (repeat, lpad) takes seconds: look for a cancel.
+            // A batch of huge values (repeat, lpad) takes seconds and may outgrow the
+            // statement's memory: look for a cancel and for room.
             if out.heap_bytes() - checked_bytes >= INTERRUPT_CHECK_BYTES {
                 checked_bytes = out.heap_bytes();
-                crate::interrupt::check_running()?;
+                crate::interrupt::check_value_bytes(checked_bytes)?;
             }
             result
         },

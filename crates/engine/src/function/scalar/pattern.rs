@@ -169,6 +169,10 @@ pub(super) fn regexp_replace_from(args: &[Vector]) -> Result<Vector> {
     })
 }
 
+/// How many matches `regexp_replace` replaces between looks at the statement's interrupt
+/// and memory.
+const MATCHES_PER_CHECK: i32 = 4096;
+
 /// The rows of a `regexp_replace`: `choose` gives a row's regex, start character and which
 /// match to replace (0 for all).
 fn replace_rows(
@@ -189,6 +193,11 @@ fn replace_rows(
             };
             at = next_search(s, whole);
             seen += 1;
+            // Millions of matches take seconds and may grow the text tenfold: look for a
+            // cancel and for room as it grows.
+            if seen % MATCHES_PER_CHECK == 0 {
+                crate::interrupt::check_value_bytes(out.len())?;
+            }
             if n > 0 && seen != n {
                 continue;
             }

@@ -287,7 +287,7 @@ pub(super) fn pad(args: &[Vector], left: bool) -> Result<Vector> {
             out.extend_from_slice(s.as_bytes());
         }
         let (fill_chars, padding) = (char_count(fill), length - chars);
-        extend_repeated(out, fill.as_bytes(), padding / fill_chars);
+        extend_repeated(out, fill.as_bytes(), padding / fill_chars)?;
         out.extend_from_slice(&fill.as_bytes()[..char_offset(fill, padding % fill_chars)]);
         if left {
             out.extend_from_slice(s.as_bytes());
@@ -313,19 +313,21 @@ pub(super) fn repeat(args: &[Vector]) -> Result<Vector> {
         let s = s.get_bytes(row);
         let count = count[row].max(0);
         check_alloc(s.len() as i64 * i64::from(count))?;
-        extend_repeated(out, s, count as usize);
+        extend_repeated(out, s, count as usize)?;
         Ok(())
     })
 }
 
 /// Appends `times` copies of `unit` by doubling what it wrote, so a gigabyte of a one-byte
 /// unit is thirty copies rather than a billion (at PostgreSQL's 1 GB value limit the
-/// memory copy itself then takes a fraction of a second).
-fn extend_repeated(out: &mut Vec<u8>, unit: &[u8], times: usize) {
+/// memory copy itself then takes a fraction of a second). 53200 first when the statement
+/// has no room for `out` grown by them (`out` holds the batch's values so far).
+fn extend_repeated(out: &mut Vec<u8>, unit: &[u8], times: usize) -> Result<()> {
     let total = unit.len() * times;
     if total == 0 {
-        return;
+        return Ok(());
     }
+    crate::interrupt::check_value_bytes(out.len() + total)?;
     out.reserve(total);
     let start = out.len();
     out.extend_from_slice(unit);
@@ -333,6 +335,7 @@ fn extend_repeated(out: &mut Vec<u8>, unit: &[u8], times: usize) {
         let written = out.len() - start;
         out.extend_from_within(start..start + written.min(total - written));
     }
+    Ok(())
 }
 
 pub(super) fn reverse(args: &[Vector]) -> Result<Vector> {
