@@ -8,7 +8,7 @@ use std::hash::Hash;
 
 use hashbrown::{Equivalent, HashMap};
 
-use super::join_cache::{partition_of, HashTable, Heads, Partitioned};
+use super::join_cache::{partition_of, DenseHeads, HashTable, Heads, Partitioned};
 use super::parallel::{run_tasks, Help, MorselPosition, Task, TaskSet};
 use super::worker_input::Work;
 
@@ -309,7 +309,8 @@ impl EncodedKeys {
 
 /// The key → first row maps and the chains of rows with equal keys (`next`: each row's
 /// previous row with its key, so chains run from the last row to the first as one serial
-/// pass makes them), in partitions built by `hashers` (a single map when one worker).
+/// pass makes them), in partitions built by `hashers` (a single map when one worker), or
+/// in one array when the keys are dense integers.
 fn build_heads(
     keys: Vec<Arc<Vector>>,
     rows: usize,
@@ -322,13 +323,16 @@ fn build_heads(
                 values: values.into_owned(),
                 column: keys[0].clone(),
             };
-            Heads::Int(Partitioned::new(partition_maps(
-                keys,
-                IntKeys::key,
-                |v| *v,
-                hashers,
-                &mut next,
-            )?))
+            match dense_heads(&keys, &mut next) {
+                Some(dense) => Heads::Dense(dense),
+                None => Heads::Int(Partitioned::new(partition_maps(
+                    keys,
+                    IntKeys::key,
+                    |v| *v,
+                    hashers,
+                    &mut next,
+                )?)),
+            }
         }
         None => {
             let key_refs: Vec<&Vector> = keys.iter().map(|k| k.as_ref()).collect();
@@ -356,6 +360,35 @@ fn build_heads(
         }
     };
     Ok((heads, next))
+}
+
+/// A dense array of heads takes at most this many slots per build row: then it is no larger
+/// than a hash map of the keys (16 bytes an entry, 4 a slot), and one pass over the rows,
+/// without hashing or partitioning, builds it faster than workers build the map.
+const DENSE_SLOTS_PER_ROW: usize = 4;
+
+/// The heads of `keys` in one array, chaining `next` as a serial pass does, when the
+/// keys' values span at most `DENSE_SLOTS_PER_ROW` slots per row (None: they do not, or
+/// every key is NULL, and `next` is untouched).
+fn dense_heads(keys: &IntKeys, next: &mut [u32]) -> Option<DenseHeads> {
+    let rows = next.len() as u32;
+    let valid = || (0..rows).filter_map(|row| Some((row, *keys.key(row)?)));
+    let (min, max) = valid().fold(None, |range, (_, v)| match range {
+        None => Some((v, v)),
+        Some((min, max)) => Some((v.min(min), v.max(max))),
+    })?;
+    let span = usize::try_from(i128::from(max) - i128::from(min) + 1).ok()?;
+    if span > DENSE_SLOTS_PER_ROW.saturating_mul(next.len()) {
+        return None;
+    }
+    let mut heads = vec![NULL_ROW; span];
+    for (row, value) in valid() {
+        // In 0..span: min <= value <= max.
+        let slot = &mut heads[value.wrapping_sub(min) as u64 as usize];
+        next[row as usize] = *slot;
+        *slot = row;
+    }
+    Some(DenseHeads { min, heads })
 }
 
 /// A partition's map, and each of its rows with the previous row of its key.
@@ -454,6 +487,21 @@ fn single_int_key(keys: &[Arc<Vector>]) -> Option<(Cow<'_, [i64]>, &Vector)> {
     Some((values, column))
 }
 
+/// Each non-NULL probe key's chain head (`head`, `NULL_ROW` for none), emitted by row.
+fn probe_int_keys(
+    values: &[i64],
+    column: &Vector,
+    head: impl Fn(&i64) -> u32,
+    emit_chain: &mut impl FnMut(usize, u32) -> Result<()>,
+) -> Result<()> {
+    for (row, value) in values.iter().enumerate() {
+        if column.is_valid(row) {
+            emit_chain(row, head(value))?;
+        }
+    }
+    Ok(())
+}
+
 impl Operator for HashJoinExec {
     fn next(&mut self, ctx: &ExecContext) -> Result<Option<Batch>> {
         if self.table.is_none() {
@@ -493,8 +541,8 @@ impl Operator for HashJoinExec {
             let (mut probe_rows, mut build_rows) = (Vec::new(), Vec::new());
             let hashed = &table.hashed;
             let pending_bytes = &mut self.pending_bytes;
-            let mut emit_chain = |row: usize, head: Option<&u32>| -> Result<()> {
-                let mut candidate = head.copied().unwrap_or(NULL_ROW);
+            let mut emit_chain = |row: usize, head: u32| -> Result<()> {
+                let mut candidate = head;
                 while candidate != NULL_ROW {
                     probe_rows.push(row as u32);
                     build_rows.push(candidate);
@@ -509,11 +557,12 @@ impl Operator for HashJoinExec {
             };
             match (&hashed.heads, single_int_key(&keys)) {
                 (Heads::Int(heads), Some((values, column))) => {
-                    for (row, value) in values.iter().enumerate() {
-                        if column.is_valid(row) {
-                            emit_chain(row, heads.get(value))?;
-                        }
-                    }
+                    let head = |v: &i64| heads.get(v).copied().unwrap_or(NULL_ROW);
+                    probe_int_keys(&values, column, head, &mut emit_chain)?;
+                }
+                (Heads::Dense(heads), Some((values, column))) => {
+                    let head = |v: &i64| heads.get(*v);
+                    probe_int_keys(&values, column, head, &mut emit_chain)?;
                 }
                 (Heads::Bytes(heads), _) => {
                     let key_refs: Vec<&Vector> = keys.iter().map(|k| k.as_ref()).collect();
@@ -521,11 +570,12 @@ impl Operator for HashJoinExec {
                     for row in 0..probe.len() {
                         key.clear();
                         if !encode_row_key(&key_refs, row, &mut key) {
-                            emit_chain(row, heads.get(key.as_slice()))?;
+                            let head = heads.get(key.as_slice()).copied();
+                            emit_chain(row, head.unwrap_or(NULL_ROW))?;
                         }
                     }
                 }
-                (Heads::Int(_), None) => {
+                (Heads::Int(_) | Heads::Dense(_), None) => {
                     return Err(crate::error::Error::internal(
                         "join key types differ between the sides",
                     ))
@@ -570,13 +620,16 @@ mod tests {
         for keys in probes {
             let head = match (heads, single_int_key(keys)) {
                 (Heads::Int(map), Some((values, _))) => map.get(&values[0]).copied(),
+                (Heads::Dense(dense), Some((values, _))) => Some(dense.get(values[0])),
                 (Heads::Bytes(map), _) => {
                     let refs: Vec<&Vector> = keys.iter().map(|k| k.as_ref()).collect();
                     let mut key = Vec::new();
                     encode_row_key(&refs, 0, &mut key);
                     map.get(key.as_slice()).copied()
                 }
-                (Heads::Int(_), None) => unreachable!("probe keys match the build keys"),
+                (Heads::Int(_) | Heads::Dense(_), None) => {
+                    unreachable!("probe keys match the build keys")
+                }
             };
             let mut chain = Vec::new();
             let mut row = head.unwrap_or(NULL_ROW);
@@ -589,39 +642,49 @@ mod tests {
         all
     }
 
-    /// Built in partitions by several workers, the table holds the chains one serial pass
-    /// makes, for an integer key and for a two-column (encoded) key with NULLs.
+    /// Built in partitions by several workers, or in a dense array, the table holds the
+    /// chains one serial pass makes, for an integer key (dense and sparse) and for a
+    /// two-column (encoded) key with NULLs.
     #[test]
     fn partitioned_build_equals_the_serial_one() {
         let rows = 5000;
-        let key = |r: usize| (!r.is_multiple_of(7)).then_some((r * 31 % 97) as i64);
-        let builds = [
-            vec![column((0..rows).map(key))],
-            vec![
-                column((0..rows).map(key)),
-                column((0..rows).map(|r| Some((r % 3) as i64))),
-            ],
-        ];
-        for build in builds {
-            let probes: Vec<Vec<Arc<Vector>>> = (0..100)
-                .map(|v| {
-                    build
-                        .iter()
-                        .enumerate()
-                        .map(|(i, _)| column(std::iter::once(Some(if i == 0 { v } else { v % 3 }))))
-                        .collect()
-                })
-                .collect();
-            let (heads, next) =
-                build_heads(build.clone(), rows, &Hashers::Pool(1)).expect("serial build");
-            let serial = chains(&heads, &next, &probes);
-            assert!(serial.iter().any(|c| c.len() > 10));
-            for workers in [2, 3, 8] {
-                let (heads, next) = build_heads(build.clone(), rows, &Hashers::Pool(workers))
-                    .expect("parallel build");
-                assert_eq!(chains(&heads, &next, &probes), serial, "{workers} workers");
-            }
+        let key = |r: usize| (!r.is_multiple_of(7)).then_some((r * 31 % 97) as i64 - 48);
+        // Keys -48..=48 (a dense array), or spread over far more than 4 slots a row: the
+        // same rows match, so the chains are the same.
+        for columns in [1, 2] {
+            let chains_at = |scale: i64| {
+                let mut build = vec![column((0..rows).map(|r| key(r).map(|k| k * scale)))];
+                if columns == 2 {
+                    build.push(column((0..rows).map(|r| Some((r % 3) as i64))));
+                }
+                partitioned_build_chains(build, rows, scale)
+            };
+            assert_eq!(chains_at(1), chains_at(1_000_003), "{columns} key columns");
         }
+    }
+
+    /// The chains of probes below, inside and above the keys' range, checking that every
+    /// number of workers builds what one does.
+    fn partitioned_build_chains(build: Vec<Arc<Vector>>, rows: usize, scale: i64) -> Vec<Vec<u32>> {
+        let probes: Vec<Vec<Arc<Vector>>> = (-60..60)
+            .map(|v: i64| {
+                let first = column(std::iter::once(Some(v * scale)));
+                let second = column(std::iter::once(Some(v.rem_euclid(3))));
+                [first, second].into_iter().take(build.len()).collect()
+            })
+            .collect();
+        let (heads, next) =
+            build_heads(build.clone(), rows, &Hashers::Pool(1)).expect("serial build");
+        let dense = matches!(heads, Heads::Dense(_));
+        assert_eq!(dense, build.len() == 1 && scale == 1);
+        let serial = chains(&heads, &next, &probes);
+        assert!(serial.iter().any(|c| c.len() > 10));
+        for workers in [2, 3, 8] {
+            let (heads, next) =
+                build_heads(build.clone(), rows, &Hashers::Pool(workers)).expect("parallel build");
+            assert_eq!(chains(&heads, &next, &probes), serial, "{workers} workers");
+        }
+        serial
     }
 
     /// The workers of a pipeline asking for a shared build at once get one table, built
@@ -630,7 +693,10 @@ mod tests {
     fn a_shared_build_is_hashed_once_with_the_waiting_workers() {
         use std::sync::atomic::{AtomicUsize, Ordering};
         let rows = 20_000;
-        let build = vec![column((0..rows).map(|r| Some((r % 997) as i64)))];
+        // Sparse keys, hashed in partitions (dense ones are not hashed).
+        let build = vec![column(
+            (0..rows).map(|r| Some((r % 997) as i64 * 1_000_003)),
+        )];
         let shared = Arc::new(SharedBuild::new(4));
         let builds = Arc::new(AtomicUsize::new(0));
         let workers: Vec<_> = (0..4)
@@ -658,8 +724,9 @@ mod tests {
         assert!(tables.iter().all(|t| Arc::ptr_eq(t, &tables[0])));
         let (heads, next) = build_heads(build, rows, &Hashers::Pool(1)).expect("serial build");
         let probes: Vec<Vec<Arc<Vector>>> = (0..50)
-            .map(|v| vec![column(std::iter::once(Some(v)))])
+            .map(|v| vec![column(std::iter::once(Some(v * 1_000_003)))])
             .collect();
+        assert!(matches!(tables[0].heads, Heads::Int(_)));
         assert_eq!(tables[0].next, next);
         assert_eq!(
             chains(&tables[0].heads, &tables[0].next, &probes),

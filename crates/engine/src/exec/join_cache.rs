@@ -10,7 +10,7 @@ use std::hash::{BuildHasher, Hash};
 use hashbrown::{Equivalent, HashMap as HashTableMap};
 
 use crate::storage::{generations, DbState, GenerationCache, Lookup};
-use crate::vector::Batch;
+use crate::vector::{Batch, NULL_ROW};
 
 /// Cached build tables may use this much memory in all.
 const JOIN_CACHE_BYTES: usize = 256 << 20;
@@ -22,9 +22,11 @@ pub struct HashTable {
     pub next: Vec<u32>,
 }
 
-/// Join keys: one integer-like column hashed as its value, anything else as key bytes.
+/// Join keys: one integer-like column indexed by its value when its values are dense,
+/// else hashed as its value; anything else as key bytes.
 pub enum Heads {
     Int(Partitioned<i64>),
+    Dense(DenseHeads),
     Bytes(Partitioned<Box<[u8]>>),
 }
 
@@ -32,6 +34,7 @@ impl Heads {
     fn bytes(&self) -> usize {
         match self {
             Heads::Int(map) => map.len() * 16,
+            Heads::Dense(dense) => dense.heads.len() * 4,
             Heads::Bytes(map) => map.keys().map(|k| k.len() + 32).sum(),
         }
     }
@@ -50,6 +53,29 @@ pub fn partition_of<Q: Hash + ?Sized>(key: &Q, partitions: usize) -> usize {
 }
 
 const PARTITION_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// Key → first row of its chain for a single integer key whose values span few slots per
+/// build row: an array indexed by key − min (DuckDB's perfect hash join). A probe reads one
+/// slot where a hash map reads a random bucket, and keys probed in order (ids, dates) read
+/// the array in order; smaller than the map, it also stays in cache longer.
+pub struct DenseHeads {
+    pub min: i64,
+    /// Per key from `min` on: its chain's first row, or `NULL_ROW`.
+    pub heads: Vec<u32>,
+}
+
+impl DenseHeads {
+    /// The first row of `key`'s chain, or `NULL_ROW`.
+    pub fn get(&self, key: i64) -> u32 {
+        // Below `min` the difference wraps past every slot (the span fits in an i64).
+        let slot = key.wrapping_sub(self.min) as u64;
+        usize::try_from(slot)
+            .ok()
+            .and_then(|slot| self.heads.get(slot))
+            .copied()
+            .unwrap_or(NULL_ROW)
+    }
+}
 
 impl<K: Hash + Eq> Partitioned<K> {
     /// The maps of partitions `0..n`, in order.
