@@ -25,8 +25,9 @@ for arg in "$@"; do
     esac
 done
 
-cargo build --quiet "${build_flags[@]+"${build_flags[@]}"}" \
-    -p kestrel-cli --bin kestrel -p kestrel-sqltest --bin crash
+# The whole workspace, as scripts/test.sh builds it: single packages resolve other
+# dependency features and rebuild much of the dependency tree.
+cargo build --quiet "${build_flags[@]+"${build_flags[@]}"}" --workspace
 target=${CARGO_TARGET_DIR:-$ROOT/target}/$profile
 export KESTREL_BIN=${KESTREL_BIN:-$target/kestrel}
 exec "$target/crash" "${args[@]+"${args[@]}"}"

@@ -18,7 +18,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=lib/pg_scratch.sh
 source "$ROOT/scripts/lib/pg_scratch.sh"
 
-cargo build --quiet -p kestrel-sqltest --bin differential --manifest-path "$ROOT/Cargo.toml"
+# The whole workspace, as scripts/test.sh builds it (one package alone rebuilds dependencies).
+cargo build --quiet --workspace --manifest-path "$ROOT/Cargo.toml"
 DIFFERENTIAL=${CARGO_TARGET_DIR:-$ROOT/target}/debug/differential
 
 tmp=$(mktemp -d /tmp/kestrel-differential.XXXXXX)

@@ -28,7 +28,9 @@ fi
 # shellcheck source=lib/pg_scratch.sh
 source "$ROOT/scripts/lib/pg_scratch.sh"
 
-cargo build --quiet -p kestrel-sqltest --bin slt --manifest-path "$ROOT/Cargo.toml"
+# The whole workspace, as scripts/test.sh builds it: one package alone resolves other
+# dependency features and rebuilds much of the dependency tree.
+cargo build --quiet --workspace --manifest-path "$ROOT/Cargo.toml"
 SLT=${CARGO_TARGET_DIR:-$ROOT/target}/debug/slt
 
 tmp=$(mktemp -d /tmp/kestrel-pg-diff.XXXXXX)

@@ -56,7 +56,8 @@ for client in "${clients[@]}"; do
     install_client "$client"
 done
 if [[ -z $kestrel ]]; then
-    cargo build --quiet -p kestrel-cli --manifest-path "$ROOT/Cargo.toml"
+    # The whole workspace, as scripts/test.sh builds it (one package alone rebuilds dependencies).
+    cargo build --quiet --workspace --manifest-path "$ROOT/Cargo.toml"
     kestrel=${CARGO_TARGET_DIR:-$ROOT/target}/debug/kestrel
 fi
 echo "installed in $((SECONDS - started_at)) s"
