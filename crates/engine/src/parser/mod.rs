@@ -6,6 +6,7 @@
 //! is parsed by our [`dialect`].
 
 mod alter_sequence;
+mod attach_partition;
 mod comment_on_constraint;
 mod copy_options;
 mod create_extension;
@@ -220,6 +221,7 @@ fn parse_text(sql: &str, report: &mut ParseReport) -> Result<Vec<Parsed>> {
     set_constraints::rewrite(&mut tokens);
     subscript_assignment::rewrite(&mut tokens);
     referential_actions::check(&tokens)?;
+    attach_partition::check(&tokens)?;
     let mut identity_sequence_names = identity_options::strip(&mut tokens);
     let mut insert_overriding = insert_overriding::strip(&mut tokens);
     let mut table_as_columns = create_table_as::strip(&mut tokens);
