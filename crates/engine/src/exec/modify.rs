@@ -48,14 +48,27 @@ pub(super) fn insertable_without_conflicts(
     oid: u32,
     batches: &[Batch],
 ) -> Result<TableEntry> {
-    let entry = insertable(txn, name, oid)?;
-    if !txn.shares_table(name) {
-        return Ok(entry);
-    }
-    for batch in batches {
-        lock_unique_keys(txn, &entry.schema, batch, |_, _, _, _| Ok(()))?;
-    }
+    lock_inserted_keys(txn, name, oid, batches)?;
     insertable(txn, name, oid)
+}
+
+/// When other writers share the table, locks every unique key of the rows of `batches`
+/// (full rows of the table), waiting for another transaction that inserts or deletes one
+/// to end; the table's version read after it holds what that one committed.
+fn lock_inserted_keys(
+    txn: &mut Transaction,
+    name: &QualifiedName,
+    oid: u32,
+    batches: &[Batch],
+) -> Result<()> {
+    if !txn.shares_table(name) {
+        return Ok(());
+    }
+    let schema = insertable(txn, name, oid)?.schema;
+    for batch in batches {
+        lock_unique_keys(txn, &schema, batch, |_, _, _, _| Ok(()))?;
+    }
+    Ok(())
 }
 
 /// 42P01 for a table dropped (or dropped and re-created) between planning and now.
@@ -83,6 +96,9 @@ pub fn insert(
     ctx: &ExecContext,
 ) -> Result<Modified> {
     let batches = materialize(create_operator(source, &ctx.state).as_mut(), ctx)?;
+    // An inserter of a key that another transaction is deleting waits for it first, then
+    // checks its keys against what that one committed, as PostgreSQL's inserter does.
+    lock_inserted_keys(txn, name, oid, &batches)?;
     let mut appender = Appender::open(txn, name, oid, checks)?;
     for batch in &batches {
         appender.append(batch, ctx)?;
@@ -304,10 +320,11 @@ const ROW_LOCKS_MAX: usize = 10_000;
 /// Whether an UPDATE (with the columns it `assigned`) or DELETE (`None`) of `schema`'s
 /// table may share the table with other writers of its rows, locking each row it changes
 /// rather than the table. Not with FROM / USING (`joined`), nor where foreign keys are
-/// checked (the checks lock the other table), nor where a unique key changes: an inserter
-/// of a key decides on the newest committed rows once it holds the key's lock, which a
-/// deleter or an updater of the key does not take, so it would fail at once on a row being
-/// deleted where PostgreSQL waits for the deleter and goes on.
+/// checked (the checks lock the other table), nor where an UPDATE changes a unique key: an
+/// inserter of a key decides on the newest committed rows once it holds the key's lock,
+/// which an updater of the key does not take, so it would fail at once on a key being
+/// changed where PostgreSQL waits for the updater and goes on. A DELETE takes the keys of
+/// the rows it deletes (see [`delete`]), so an inserter of one of them waits for it.
 pub fn locks_rows(
     schema: &TableSchema,
     referenced: bool,
@@ -316,7 +333,7 @@ pub fn locks_rows(
 ) -> bool {
     let unique_changed = |unique: &crate::catalog::UniqueKey| match assigned {
         Some(columns) => unique.columns.iter().any(|c| columns.contains(c)),
-        None => true,
+        None => false,
     };
     !joined
         && !referenced
@@ -651,6 +668,9 @@ pub fn delete(
     let (mut entry, targets) = locked_targets(txn, target, None, ctx)?;
     let referenced = super::foreign_key::is_referenced(&ctx.state, target.oid);
     let width = entry.schema.columns.len();
+    // Sharing the table, it takes the unique keys of the rows it deletes, as an inserter of
+    // them does: an inserter of one waits for this transaction, then finds it gone or not.
+    let shared = txn.shares_table(target.name);
     let mut modified = Modified::default();
     let mut deleted = Vec::new();
     for Matched {
@@ -660,6 +680,14 @@ pub fn delete(
         chunk_offsets,
     } in targets
     {
+        if shared && !entry.schema.unique_keys.is_empty() {
+            lock_unique_keys(
+                txn,
+                &entry.schema,
+                &batch.gather(&rows),
+                |_, _, _, _| Ok(()),
+            )?;
+        }
         Arc::make_mut(&mut entry.data).delete_rows(chunk_idx, &chunk_offsets)?;
         modified.count += rows.len() as u64;
         if keep_rows || referenced {
@@ -668,7 +696,6 @@ pub fn delete(
     }
     // Compacting moves rows to other ids, which row locks are taken by and which the other
     // writers of a shared table build on.
-    let shared = txn.shares_table(target.name);
     if super::vacuum::mostly_deleted(&entry) && !shared && !txn.any_row_locks() {
         super::vacuum::compact(&mut entry)?;
     }

@@ -67,9 +67,6 @@ pub(super) fn rebase(
     }))
 }
 
-/// Enters the rows of `batch`, appended to `data` from row id `first` on, in `entry`'s
-/// unique indexes; 23505 if a live row already has one of their keys (the unique key locks
-/// of the inserters rule that out).
 /// `offsets` of chunk `chunk`, each once, in order; 40001 if one of them is deleted in `data`
 /// (another transaction deleted a row this one changed: its row lock rules that out).
 fn live_in(data: &TableData, chunk: usize, offsets: &[u32]) -> Result<Vec<u32>> {
@@ -94,6 +91,9 @@ fn concurrent_update() -> Error {
     )
 }
 
+/// Enters the rows of `batch`, appended to `data` from row id `first` on, in `entry`'s
+/// unique indexes; 23505 if a live row already has one of their keys (the unique key locks
+/// of the inserters rule that out).
 fn index_appended(entry: &TableEntry, data: &TableData, batch: &Batch, first: u64) -> Result<()> {
     let mut key = Vec::new();
     for (unique, index) in entry
