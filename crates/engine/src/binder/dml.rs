@@ -821,7 +821,7 @@ struct InsertTarget {
 /// What of a column an INSERT's target assigns: elements or slices (`column[s1]...`,
 /// parsed), or one field of a composite column (`column.field`, by its position).
 enum Indirection {
-    Subscripts(Expr),
+    Subscripts(Box<Expr>),
     Field(usize),
 }
 
@@ -884,7 +884,7 @@ impl Binder<'_> {
     ) -> Result<Vec<InsertTarget>> {
         if columns.is_empty() {
             let all = target.all_columns().into_iter();
-            return Ok(all.map(|column| InsertTarget::whole(column)).collect());
+            return Ok(all.map(InsertTarget::whole).collect());
         }
         let mut targets: Vec<InsertTarget> = Vec::with_capacity(columns.len());
         for name in columns {
@@ -937,7 +937,7 @@ impl Binder<'_> {
             let column = target
                 .column(&root)
                 .map_err(|error| placed_at_name(self, error))?;
-            return Ok((column, Some(Indirection::Subscripts(subscripted))));
+            return Ok((column, Some(Indirection::Subscripts(Box::new(subscripted)))));
         }
         if let [ast::ObjectNamePart::Identifier(column), ast::ObjectNamePart::Identifier(field)] =
             name.0.as_slice()
