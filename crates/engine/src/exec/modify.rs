@@ -246,11 +246,15 @@ fn claim_unique_keys(txn: &mut Transaction, entry: &TableEntry, first: u64) -> R
             encode_row_key(columns, row, &mut key);
             let newest = txn.newest();
             let committed = newest.tables.get(&schema.oid);
+            // A committed row with the key that this transaction deleted (holding its row
+            // and key locks) no longer has it; one this transaction has not seen does.
+            let deleted_here =
+                |row: u64| (row as usize) < entry.data.row_capacity() && !entry.data.is_live(row);
             let taken = committed.is_some_and(|committed| {
                 committed.unique_indexes.get(index).is_some_and(|index| {
                     index
                         .lookup(&key, &committed.data, &unique.columns)
-                        .is_some()
+                        .is_some_and(|row| !deleted_here(row))
                 })
             });
             match taken {

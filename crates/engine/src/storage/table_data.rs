@@ -255,6 +255,13 @@ impl TableData {
         self.chunks().map(|c| c.live_rows()).sum()
     }
 
+    /// Whether row `row_id` was stored and is not deleted.
+    pub fn is_live(&self, row_id: u64) -> bool {
+        let (chunk, offset) = (row_id as usize / BATCH_SIZE, row_id as usize % BATCH_SIZE);
+        self.chunk(chunk)
+            .is_some_and(|c| offset < c.len && !c.is_deleted(offset))
+    }
+
     /// Appends the rows of `batch` (already of the table's column types); returns the row id
     /// of the first appended row.
     pub fn append(&mut self, types: &[DataType], batch: &Batch) -> Result<usize> {

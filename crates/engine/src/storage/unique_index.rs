@@ -129,14 +129,13 @@ fn row_has_key(
     key: &[u8],
     scratch: &mut Vec<u8>,
 ) -> bool {
-    let chunk_idx = row_id as usize / BATCH_SIZE;
-    let offset = row_id as usize % BATCH_SIZE;
+    if !data.is_live(row_id) {
+        return false;
+    }
+    let (chunk_idx, offset) = (row_id as usize / BATCH_SIZE, row_id as usize % BATCH_SIZE);
     let Some(chunk) = data.chunk(chunk_idx) else {
         return false;
     };
-    if offset >= chunk.len || chunk.is_deleted(offset) {
-        return false;
-    }
     let vectors: Vec<&crate::vector::Vector> =
         columns.iter().map(|&c| &*chunk.columns[c]).collect();
     scratch.clear();
