@@ -445,20 +445,7 @@ fn recheck(
                 .collect(),
             offsets.len(),
         );
-        let rows = match filter {
-            Some(f) => selected_rows(&batch, f, ctx)?,
-            None => (0..batch.len() as u32).collect(),
-        };
-        if rows.is_empty() {
-            continue;
-        }
-        let chunk_offsets = rows.iter().map(|&r| offsets[r as usize]).collect();
-        matches.push(Matched {
-            chunk_idx,
-            batch,
-            rows,
-            chunk_offsets,
-        });
+        matches.extend(matched(chunk_idx, batch, &offsets, filter, ctx)?);
     }
     Ok(matches)
 }
@@ -717,6 +704,31 @@ pub fn delete(
     Ok(modified)
 }
 
+/// The rows of `batch` (the live rows of chunk `chunk_idx`, at `offsets` in it) that pass
+/// `filter`, if any do.
+fn matched(
+    chunk_idx: usize,
+    batch: Batch,
+    offsets: &[u32],
+    filter: Option<&ScalarExpr>,
+    ctx: &ExecContext,
+) -> Result<Option<Matched>> {
+    let rows = match filter {
+        Some(f) => selected_rows(&batch, f, ctx)?,
+        None => (0..batch.len() as u32).collect(),
+    };
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    let chunk_offsets = rows.iter().map(|&r| offsets[r as usize]).collect();
+    Ok(Some(Matched {
+        chunk_idx,
+        batch,
+        rows,
+        chunk_offsets,
+    }))
+}
+
 /// The live rows of a chunk with every column, and each row's offset in the chunk.
 /// The rows of one chunk an UPDATE or DELETE affects: the chunk's live rows as a batch,
 /// the positions of the affected ones in it, and their offsets in the chunk.
@@ -741,20 +753,7 @@ fn matching_rows(
     for chunk_idx in chunks_to_visit(&entry.data, pinned) {
         ctx.check_cancelled()?;
         let (batch, offsets) = live_rows(&entry.data, chunk_idx, pinned)?;
-        let rows = match filter {
-            Some(f) => selected_rows(&batch, f, ctx)?,
-            None => (0..batch.len() as u32).collect(),
-        };
-        if rows.is_empty() {
-            continue;
-        }
-        let chunk_offsets = rows.iter().map(|&r| offsets[r as usize]).collect();
-        matches.push(Matched {
-            chunk_idx,
-            batch,
-            rows,
-            chunk_offsets,
-        });
+        matches.extend(matched(chunk_idx, batch, &offsets, filter, ctx)?);
     }
     Ok(matches)
 }
