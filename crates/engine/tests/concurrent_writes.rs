@@ -6,7 +6,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{race_sessions, rows, run};
+use common::{race_sessions, rows, run, Random};
 use kestrel::Database;
 
 fn scratch(name: &str) -> PathBuf {
@@ -19,6 +19,16 @@ fn open(dir: &std::path::Path) -> Database {
     Database::open(dir).unwrap_or_else(|e| panic!("open {}: {e}", dir.display()))
 }
 
+/// Writers share their tables only with this setting (off by default).
+const SHARE: &str = "SET kestrel.concurrent_writes = on";
+
+/// `statement` run with writers sharing their tables.
+fn sharing(
+    statement: impl Fn(&mut Random, u64, u64) -> String + Send + Sync + 'static,
+) -> impl Fn(&mut Random, u64, u64) -> String + Send + Sync + 'static {
+    move |rng, session, step| format!("{SHARE}; {}", statement(rng, session, step))
+}
+
 /// What the table holds: its row count, distinct ids and the sum of the notes' lengths.
 const SUMMARY: &str = "SELECT count(*), count(DISTINCT id), sum(length(note)) FROM t";
 
@@ -29,6 +39,8 @@ fn interleaved_transactions_keep_both_sides_rows_across_a_restart() {
         let db = open(&dir);
         let mut s1 = db.connect();
         let mut s2 = db.connect();
+        run(&mut s1, SHARE);
+        run(&mut s2, SHARE);
         run(
             &mut s1,
             "CREATE TABLE t (id integer PRIMARY KEY, note text)",
@@ -72,21 +84,27 @@ fn racing_inserters_of_overlapping_keys_keep_each_key_once() {
         drop(s);
         // Ids from a small range, so that inserters often want the same key; some
         // transactions insert two rows, some roll back, some skip a key that is taken.
-        race_sessions(&db, 6, 150, 13, |rng, session, step| {
-            let id = rng.below(400);
-            let note = format!("s{session}-{step}");
-            let statements = match rng.below(5) {
-                0 => format!(
-                    "BEGIN; INSERT INTO t VALUES ({id}, '{note}'); \
+        race_sessions(
+            &db,
+            6,
+            150,
+            13,
+            sharing(|rng, session, step| {
+                let id = rng.below(400);
+                let note = format!("s{session}-{step}");
+                let statements = match rng.below(5) {
+                    0 => format!(
+                        "BEGIN; INSERT INTO t VALUES ({id}, '{note}'); \
                      INSERT INTO t VALUES ({}, '{note}'); COMMIT",
-                    id + 400
-                ),
-                1 => format!("BEGIN; INSERT INTO t VALUES ({id}, '{note}'); ROLLBACK"),
-                2 => format!("INSERT INTO t VALUES ({id}, '{note}') ON CONFLICT DO NOTHING"),
-                _ => format!("INSERT INTO t VALUES ({id}, '{note}')"),
-            };
-            statements
-        });
+                        id + 400
+                    ),
+                    1 => format!("BEGIN; INSERT INTO t VALUES ({id}, '{note}'); ROLLBACK"),
+                    2 => format!("INSERT INTO t VALUES ({id}, '{note}') ON CONFLICT DO NOTHING"),
+                    _ => format!("INSERT INTO t VALUES ({id}, '{note}')"),
+                };
+                statements
+            }),
+        );
         let mut s = db.connect();
         let summary = rows(&mut s, "SELECT count(*), count(DISTINCT id) FROM t");
         let Some((count, distinct)) = summary[0].split_once('|') else {
@@ -131,31 +149,37 @@ fn racing_updaters_and_deleters_apply_every_committed_change_once() {
              INSERT INTO doomed SELECT g, 'x' FROM generate_series(0, 399) g",
         );
         drop(s);
-        race_sessions(&db, 6, 120, 29, |rng, session, step| {
-            let (a, b) = (rng.below(20), rng.below(20));
-            let note = format!("s{session}-{step}");
-            let bump = |id| {
-                format!(
-                    "UPDATE counters SET n = n + 1 WHERE id = {id}; \
+        race_sessions(
+            &db,
+            6,
+            120,
+            29,
+            sharing(|rng, session, step| {
+                let (a, b) = (rng.below(20), rng.below(20));
+                let note = format!("s{session}-{step}");
+                let bump = |id| {
+                    format!(
+                        "UPDATE counters SET n = n + 1 WHERE id = {id}; \
                      INSERT INTO journal VALUES ({id}, '{note}');"
-                )
-            };
-            match rng.below(6) {
-                0 => format!("BEGIN; {} {} COMMIT", bump(a), bump(b)),
-                1 => format!("BEGIN; {} ROLLBACK", bump(a)),
-                2 => format!(
-                    "BEGIN; INSERT INTO doomed VALUES ({}, '{note}'); {} COMMIT",
-                    1000 + session * 1000 + step,
-                    bump(a)
-                ),
-                3 => format!("DELETE FROM doomed WHERE id = {}", rng.below(400)),
-                4 => format!(
-                    "UPDATE doomed SET note = note || '+' WHERE id = {}",
-                    rng.below(400)
-                ),
-                _ => format!("BEGIN; {} COMMIT", bump(a)),
-            }
-        });
+                    )
+                };
+                match rng.below(6) {
+                    0 => format!("BEGIN; {} {} COMMIT", bump(a), bump(b)),
+                    1 => format!("BEGIN; {} ROLLBACK", bump(a)),
+                    2 => format!(
+                        "BEGIN; INSERT INTO doomed VALUES ({}, '{note}'); {} COMMIT",
+                        1000 + session * 1000 + step,
+                        bump(a)
+                    ),
+                    3 => format!("DELETE FROM doomed WHERE id = {}", rng.below(400)),
+                    4 => format!(
+                        "UPDATE doomed SET note = note || '+' WHERE id = {}",
+                        rng.below(400)
+                    ),
+                    _ => format!("BEGIN; {} COMMIT", bump(a)),
+                }
+            }),
+        );
         let mut s = db.connect();
         let counted = rows(&mut s, tally);
         for row in &counted {

@@ -379,7 +379,7 @@ const DEFINITIONS: &[Definition] = &[
     },
     Definition {
         name: "kestrel.concurrent_writes",
-        default: "on",
+        default: "off",
         reported: false,
         context: Context::User,
         check: Check::Custom(on_off),
