@@ -602,17 +602,23 @@ impl Binder<'_> {
             (false, true) => Distinctness::None,
             (false, false) => Distinctness::On(distinct_on),
         };
-        let plan = order_and_deduplicate(plan, &outputs, order_keys, distinct)?;
+        let mut exprs = Vec::with_capacity(outputs.len());
         let columns = outputs
             .into_iter()
-            .map(|o| ColumnInfo {
-                data_type: o.expr.ty(),
-                name: o.name,
-                table_oid: o.table_oid,
-                column_attnum: o.attnum,
-                presented_from: None,
+            .map(|o| {
+                let column = ColumnInfo {
+                    data_type: o.expr.ty(),
+                    name: o.name,
+                    table_oid: o.table_oid,
+                    column_attnum: o.attnum,
+                    presented_from: None,
+                };
+                // Moved, not cloned: a deep expression (`1 + 1 + ...`) copies recursively.
+                exprs.push(o.expr);
+                column
             })
             .collect();
+        let plan = order_and_deduplicate(plan, exprs, order_keys, distinct)?;
         Ok((plan, columns))
     }
 
@@ -798,12 +804,11 @@ enum Distinctness {
 /// after, keeping the first row of each group in ORDER BY order.
 fn order_and_deduplicate(
     plan: LogicalPlan,
-    outputs: &[OutputItem],
+    mut exprs: Vec<ScalarExpr>,
     order_keys: Vec<(OrderTarget, ast::OrderByOptions)>,
     distinct: Distinctness,
 ) -> Result<LogicalPlan> {
-    let visible = outputs.len();
-    let mut exprs: Vec<ScalarExpr> = outputs.iter().map(|o| o.expr.clone()).collect();
+    let visible = exprs.len();
     let all = matches!(distinct, Distinctness::All);
     let position_of = |target: OrderTarget, exprs: &mut Vec<ScalarExpr>| match target {
         OrderTarget::Output(i) => Some(i),
